@@ -1,0 +1,193 @@
+//! Loader, validator and resolved model for the pmu-regs YAML definitions.
+//!
+//! The YAML files under `pmu-defs/defs/` are the source of truth for every register, field,
+//! CPUID layout and event this project knows. This crate reads them and reports every problem
+//! at once, each with `file:line:col` and the offending span, rendered like rustc:
+//!
+//! ```text
+//! error[field-overlap]: fields `UMASK` and `EDGE` of register `IA32_PERFEVTSEL` overlap at bit 18
+//!   ┌─ defs/intel/v1.yaml:40:15
+//! ```
+//!
+//! Data flow: [`yaml`] (located tree) → [`raw`] (schema, every value spanned) → [`resolve`]
+//! (`extends` chains applied) → [`validate`] (semantic checks) → [`model::Model`].
+//!
+//! ```
+//! let loaded = pmu_defs::Loader::new().with_defaults().finish();
+//! assert!(!loaded.has_errors(), "{}", loaded.render_diagnostics());
+//! let v3 = loaded.model.generation("intel-v3").unwrap();
+//! let sel = v3.register("IA32_PERFEVTSEL").unwrap();
+//! assert_eq!(sel.msr.base, 0x186);
+//! assert_eq!(sel.field("ANY").unwrap().mask, 1 << 21);
+//! ```
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod de;
+pub mod diag;
+pub mod model;
+pub mod raw;
+pub mod resolve;
+pub mod source;
+pub mod validate;
+pub mod yaml;
+
+pub use diag::{Diagnostic, Diagnostics, Severity};
+pub use model::Model;
+pub use source::{FileId, Sources, Span};
+pub use yaml::Limits;
+
+use std::path::{Path, PathBuf};
+
+/// The directory holding the canonical definitions shipped with this crate.
+pub fn defs_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("defs")
+}
+
+/// Collects definition files, then resolves and validates them together.
+#[derive(Debug, Default)]
+pub struct Loader {
+    sources: Sources,
+    diags: Diagnostics,
+    raws: Vec<raw::RawGeneration>,
+    limits: Limits,
+    /// Files read from disk, for build systems that rebuild when they change.
+    paths: Vec<PathBuf>,
+}
+
+/// The outcome of a load.
+#[derive(Debug)]
+pub struct Loaded {
+    /// Every file read, for rendering diagnostics.
+    pub sources: Sources,
+    /// The resolved generations (those that could be resolved).
+    pub model: Model,
+    /// Every problem, sorted by location, repeats removed.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Files read from disk.
+    pub paths: Vec<PathBuf>,
+}
+
+impl Loaded {
+    /// True when any diagnostic is an error.
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.iter().any(|d| d.severity == Severity::Error)
+    }
+
+    /// All diagnostics rendered like rustc, with a summary line.
+    pub fn render_diagnostics(&self) -> String {
+        let mut sink = Diagnostics::new();
+        for d in &self.diagnostics {
+            sink.push(d.clone());
+        }
+        sink.render(&self.sources)
+    }
+}
+
+impl Loader {
+    /// An empty loader with the default [`Limits`].
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Replaces the input limits.
+    pub fn with_limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// Adds the canonical definitions shipped in [`defs_dir`].
+    pub fn with_defaults(mut self) -> Self {
+        self.add_path(&defs_dir());
+        self
+    }
+
+    /// Adds a file, or every `.yaml`/`.yml` file below a directory (sorted, so the result
+    /// does not depend on directory order).
+    pub fn add_path(&mut self, path: &Path) -> &mut Self {
+        if path.is_dir() {
+            let mut files = Vec::new();
+            collect_yaml(path, &mut files, &mut self.diags, &mut self.sources);
+            files.sort();
+            for f in files {
+                self.add_file(&f);
+            }
+        } else {
+            self.add_file(path);
+        }
+        self
+    }
+
+    /// Adds one file from disk.
+    pub fn add_file(&mut self, path: &Path) -> &mut Self {
+        let name = path.display().to_string();
+        self.paths.push(path.to_path_buf());
+        match std::fs::read(path) {
+            Ok(bytes) => match String::from_utf8(bytes) {
+                Ok(text) => {
+                    self.add_str(name, text);
+                }
+                Err(e) => {
+                    let at = e.utf8_error().valid_up_to();
+                    let bad = e.as_bytes()[at];
+                    let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
+                    let file = self.sources.add(name, text);
+                    self.diags.push(
+                        Diagnostic::error(
+                            "not-utf8",
+                            format!("file is not valid UTF-8: byte 0x{bad:02X} at offset {at}"),
+                            Span::new(file, at, at + 1),
+                        )
+                        .with_label("invalid byte here")
+                        .with_help("definition files must be UTF-8 encoded"),
+                    );
+                }
+            },
+            Err(e) => {
+                let file = self.sources.add(name, String::new());
+                self.diags.push(Diagnostic::error("io", format!("cannot read file: {e}"), Span::new(file, 0, 0)));
+            }
+        }
+        self
+    }
+
+    /// Adds a file from memory under `name`.
+    pub fn add_str(&mut self, name: impl Into<String>, text: impl Into<String>) -> FileId {
+        let text = text.into();
+        let file = self.sources.add(name, text.clone());
+        if let Some(root) = yaml::parse(file, &text, self.limits, &mut self.diags) {
+            let mut cx = de::Cx { diags: &mut self.diags };
+            if let Some(g) = cx.generation(file, &root) {
+                self.raws.push(g);
+            }
+        }
+        file
+    }
+
+    /// Resolves `extends`, validates, and returns the model with every diagnostic.
+    pub fn finish(mut self) -> Loaded {
+        let model = resolve::resolve(&self.raws, &mut self.diags);
+        validate::validate(&model, &mut self.diags);
+        Loaded { sources: self.sources, model, diagnostics: self.diags.into_vec(), paths: self.paths }
+    }
+}
+
+fn collect_yaml(dir: &Path, out: &mut Vec<PathBuf>, diags: &mut Diagnostics, sources: &mut Sources) {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(e) => e,
+        Err(e) => {
+            let file = sources.add(dir.display().to_string(), String::new());
+            diags.push(Diagnostic::error("io", format!("cannot read directory: {e}"), Span::new(file, 0, 0)));
+            return;
+        }
+    };
+    for entry in entries.flatten() {
+        let p = entry.path();
+        if p.is_dir() {
+            collect_yaml(&p, out, diags, sources);
+        } else if matches!(p.extension().and_then(|e| e.to_str()), Some("yaml" | "yml")) {
+            out.push(p);
+        }
+    }
+}

@@ -1,0 +1,491 @@
+//! The resolved model: every generation with its `extends` chain applied.
+//!
+//! This is what `cargo xtask dump --json` prints and what the code generator reads. Reserved
+//! bits are derived here (everything no field covers), never written by hand.
+
+use crate::source::Span;
+use serde::Serialize;
+
+/// Who makes the hardware.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Vendor {
+    /// Intel.
+    Intel,
+    /// AMD.
+    Amd,
+}
+
+/// What software may do with a register or field.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Access {
+    /// Read and write.
+    ReadWrite,
+    /// Read only; writes fault or are ignored.
+    ReadOnly,
+    /// Write only; reads return nothing meaningful.
+    WriteOnly,
+    /// Writing 1 clears the corresponding status bit; writing 0 has no effect.
+    #[serde(rename = "write-1-to-clear")]
+    Write1ToClear,
+    /// Writing 1 sets the corresponding status bit; writing 0 has no effect.
+    #[serde(rename = "write-1-to-set")]
+    Write1ToSet,
+}
+
+impl Access {
+    /// True when software may write it.
+    pub fn writable(self) -> bool {
+        !matches!(self, Access::ReadOnly)
+    }
+
+    /// True when reads return the state.
+    pub fn readable(self) -> bool {
+        matches!(self, Access::ReadWrite | Access::ReadOnly)
+    }
+
+    /// The spelling used in the YAML.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Access::ReadWrite => "read-write",
+            Access::ReadOnly => "read-only",
+            Access::WriteOnly => "write-only",
+            Access::Write1ToClear => "write-1-to-clear",
+            Access::Write1ToSet => "write-1-to-set",
+        }
+    }
+}
+
+/// Constraint severity.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// The combination must be rejected.
+    Error,
+    /// The combination is accepted but almost certainly not meant.
+    Warning,
+}
+
+/// All resolved generations, in dependency order (parents before children), then by id.
+#[derive(Clone, Debug, Serialize)]
+pub struct Model {
+    /// The generations.
+    pub generations: Vec<Generation>,
+}
+
+impl Model {
+    /// A generation by id.
+    pub fn generation(&self, id: &str) -> Option<&Generation> {
+        self.generations.iter().find(|g| g.id == id)
+    }
+}
+
+/// One generation of PMU hardware with everything it inherits.
+#[derive(Clone, Debug, Serialize)]
+pub struct Generation {
+    /// Id, e.g. `intel-v4`.
+    pub id: String,
+    /// Vendor (inherited when not given).
+    pub vendor: Vendor,
+    /// One-line title.
+    pub title: String,
+    /// Manual section.
+    pub manual: String,
+    /// Documentation.
+    pub doc: String,
+    /// Direct parent.
+    pub extends: Option<String>,
+    /// All ancestors, nearest first.
+    pub ancestors: Vec<String>,
+    /// Counter sets and event encoding.
+    pub pmu: Pmu,
+    /// Registers, in definition order.
+    pub registers: Vec<Register>,
+    /// CPUID leaves.
+    pub cpuid: Vec<CpuidLeaf>,
+    /// Events.
+    pub events: Vec<Event>,
+    /// Constraints between fields.
+    pub constraints: Vec<Constraint>,
+    /// Where the generation's id is written.
+    #[serde(skip)]
+    pub span: Span,
+}
+
+impl Generation {
+    /// A register by name.
+    pub fn register(&self, name: &str) -> Option<&Register> {
+        self.registers.iter().find(|r| r.name == name)
+    }
+
+    /// A CPUID leaf by name.
+    pub fn cpuid_leaf(&self, name: &str) -> Option<&CpuidLeaf> {
+        self.cpuid.iter().find(|c| c.name == name)
+    }
+
+    /// An event by name.
+    pub fn event(&self, name: &str) -> Option<&Event> {
+        self.events.iter().find(|e| e.name == name)
+    }
+
+    /// Number of general-purpose counters (the size of the `pmu.general.counter` family).
+    pub fn general_counters(&self) -> u32 {
+        self.pmu.general.as_ref().and_then(|g| self.register(&g.counter)).map_or(0, |r| r.msr.count)
+    }
+
+    /// Number of fixed-function counters (the size of the `pmu.fixed.counter` family).
+    pub fn fixed_counters(&self) -> u32 {
+        self.pmu.fixed.as_ref().and_then(|f| self.register(&f.counter)).map_or(0, |r| r.msr.count)
+    }
+}
+
+/// Which registers count and how events encode into the select register.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Pmu {
+    /// General-purpose counters.
+    pub general: Option<GeneralCounters>,
+    /// Fixed-function counters.
+    pub fixed: Option<FixedCounters>,
+    /// Event attribute (`event`, `umask`, `cmask`, ...) -> field of the select register.
+    pub encoding: Vec<(String, String)>,
+}
+
+impl Pmu {
+    /// The select-register field an event attribute encodes into.
+    pub fn encoding_field(&self, attr: &str) -> Option<&str> {
+        self.encoding.iter().find(|(a, _)| a == attr).map(|(_, f)| f.as_str())
+    }
+}
+
+/// The general-purpose counter set.
+#[derive(Clone, Debug, Serialize)]
+pub struct GeneralCounters {
+    /// Event-select register family.
+    pub select: String,
+    /// Counter register family.
+    pub counter: String,
+}
+
+/// The fixed-function counter set.
+#[derive(Clone, Debug, Serialize)]
+pub struct FixedCounters {
+    /// Counter register family.
+    pub counter: String,
+    /// Control register.
+    pub control: Option<String>,
+}
+
+/// Where a register lives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Msr {
+    /// Address of instance 0.
+    pub base: u32,
+    /// Number of instances (1 for a single register).
+    pub count: u32,
+    /// Address step between instances.
+    pub stride: u32,
+    /// True for an indexed family (`IA32_PERFEVTSEL0..7`), false for one register.
+    pub indexed: bool,
+}
+
+impl Msr {
+    /// Address of instance `i`.
+    pub fn address(&self, i: u32) -> u32 {
+        self.base + i * self.stride
+    }
+
+    /// Every address of the family.
+    pub fn addresses(&self) -> impl Iterator<Item = u32> + '_ {
+        (0..self.count).map(move |i| self.address(i))
+    }
+}
+
+/// A model-specific register (or a family of them).
+#[derive(Clone, Debug, Serialize)]
+pub struct Register {
+    /// Name without index, e.g. `IA32_PERFEVTSEL`.
+    pub name: String,
+    /// Documentation.
+    pub doc: String,
+    /// Manual section.
+    pub manual: String,
+    /// Address(es).
+    pub msr: Msr,
+    /// Every address, expanded.
+    pub addresses: Vec<u32>,
+    /// Width in bits.
+    pub width: u32,
+    /// Default access of its fields.
+    pub access: Access,
+    /// Value after reset, where the manual gives one.
+    pub reset: Option<u64>,
+    /// Fields, ordered by lowest bit.
+    pub fields: Vec<Field>,
+    /// Bits no field covers: software must never set them.
+    pub reserved_mask: u64,
+    /// The generation whose definition this is: unchanged registers keep their parent's.
+    pub defined_in: String,
+    /// The generation that first had a register of this name.
+    pub since: String,
+    /// Where the register is written.
+    #[serde(skip)]
+    pub span: Span,
+}
+
+impl Register {
+    /// A field by name.
+    pub fn field(&self, name: &str) -> Option<&Field> {
+        self.fields.iter().find(|f| f.name == name)
+    }
+}
+
+/// One contiguous run of bits of a field.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct BitRange {
+    /// Lowest bit.
+    pub lsb: u32,
+    /// Highest bit.
+    pub msb: u32,
+}
+
+impl BitRange {
+    /// Number of bits.
+    pub fn width(&self) -> u32 {
+        self.msb - self.lsb + 1
+    }
+
+    /// The bits as a mask.
+    pub fn mask(&self) -> u64 {
+        let ones = if self.width() == 64 { u64::MAX } else { (1u64 << self.width()) - 1 };
+        ones << self.lsb
+    }
+}
+
+/// A field repeated at a fixed stride (one block per counter).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct FieldArray {
+    /// Number of elements.
+    pub count: u32,
+    /// Bits between elements.
+    pub stride: u32,
+}
+
+/// A named value of a field.
+#[derive(Clone, Debug, Serialize)]
+pub struct EnumValue {
+    /// Name.
+    pub name: String,
+    /// Value.
+    pub value: u64,
+    /// Documentation.
+    pub doc: String,
+}
+
+/// When a field stops being meaningful.
+#[derive(Clone, Debug, Serialize)]
+pub struct Deprecation {
+    /// Generation from which it may be deprecated.
+    pub since: String,
+    /// The enumeration that says it is.
+    pub when: Option<String>,
+    /// Documentation.
+    pub doc: String,
+}
+
+/// A bitfield.
+#[derive(Clone, Debug, Serialize)]
+pub struct Field {
+    /// Name.
+    pub name: String,
+    /// Documentation.
+    pub doc: String,
+    /// Bit ranges, low-order part first (one range unless the field is split).
+    pub bits: Vec<BitRange>,
+    /// Logical width (sum of the ranges).
+    pub width: u32,
+    /// Register-level mask of element 0.
+    pub mask: u64,
+    /// Access.
+    pub access: Access,
+    /// Named values.
+    pub values: Vec<EnumValue>,
+    /// Repetition, for per-counter blocks.
+    pub array: Option<FieldArray>,
+    /// The generation that introduced the field.
+    pub since: String,
+    /// Deprecation.
+    pub deprecated: Option<Deprecation>,
+    /// The enumeration that must be present for the field to exist.
+    pub requires: Option<String>,
+    /// Where the field is written.
+    #[serde(skip)]
+    pub span: Span,
+}
+
+impl Field {
+    /// Number of elements (1 unless an array).
+    pub fn count(&self) -> u32 {
+        self.array.map_or(1, |a| a.count)
+    }
+
+    /// Register-level mask of element `i`.
+    pub fn element_mask(&self, i: u32) -> u64 {
+        let shift = self.array.map_or(0, |a| a.stride * i);
+        self.bits.iter().map(|b| b.mask()).fold(0, |m, b| m | b.checked_shl(shift).unwrap_or(0))
+    }
+
+    /// Mask of every element.
+    pub fn full_mask(&self) -> u64 {
+        (0..self.count()).fold(0, |m, i| m | self.element_mask(i))
+    }
+
+    /// Highest bit any element reaches.
+    pub fn top_bit(&self) -> u32 {
+        let top = self.bits.iter().map(|b| b.msb).max().unwrap_or(0);
+        top + self.array.map_or(0, |a| a.stride * (a.count - 1))
+    }
+
+    /// A named value.
+    pub fn value(&self, name: &str) -> Option<&EnumValue> {
+        self.values.iter().find(|v| v.name == name)
+    }
+
+    /// Places a logical value into the register bits of element `i` (split ranges in order).
+    pub fn insert(&self, i: u32, value: u64) -> u64 {
+        let shift = self.array.map_or(0, |a| a.stride * i);
+        let mut out = 0u64;
+        let mut consumed = 0;
+        for b in &self.bits {
+            let part = (value >> consumed) & (b.mask() >> b.lsb);
+            out |= part << (b.lsb + shift);
+            consumed += b.width();
+        }
+        out
+    }
+
+    /// Reads element `i`'s logical value from a register value.
+    pub fn extract(&self, i: u32, reg: u64) -> u64 {
+        let shift = self.array.map_or(0, |a| a.stride * i);
+        let mut out = 0u64;
+        let mut produced = 0;
+        for b in &self.bits {
+            let part = (reg >> (b.lsb + shift)) & (b.mask() >> b.lsb);
+            out |= part << produced;
+            produced += b.width();
+        }
+        out
+    }
+}
+
+/// A CPUID leaf's output layout.
+#[derive(Clone, Debug, Serialize)]
+pub struct CpuidLeaf {
+    /// Name.
+    pub name: String,
+    /// EAX input.
+    pub leaf: u32,
+    /// ECX input, when the leaf has subleaves.
+    pub subleaf: Option<u32>,
+    /// Documentation.
+    pub doc: String,
+    /// Manual section.
+    pub manual: String,
+    /// Output registers that carry fields.
+    pub registers: Vec<CpuidRegister>,
+    /// The generation whose definition this is.
+    pub defined_in: String,
+    /// Where the leaf is written.
+    #[serde(skip)]
+    pub span: Span,
+}
+
+/// One output register of a CPUID leaf.
+#[derive(Clone, Debug, Serialize)]
+pub struct CpuidRegister {
+    /// `eax`, `ebx`, `ecx` or `edx`.
+    pub register: String,
+    /// Fields.
+    pub fields: Vec<Field>,
+    /// Bits no field covers.
+    pub reserved_mask: u32,
+}
+
+/// An auxiliary MSR programmed with an event.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct EventMsr {
+    /// MSR address.
+    pub index: u32,
+    /// Value to write.
+    pub value: u64,
+}
+
+/// A performance-monitoring event.
+#[derive(Clone, Debug, Serialize)]
+pub struct Event {
+    /// Name.
+    pub name: String,
+    /// Event select code.
+    pub event: u32,
+    /// Unit mask.
+    pub umask: u32,
+    /// Second unit mask (Intel v6).
+    pub umask2: Option<u32>,
+    /// Equal-compare flag (Intel v6).
+    pub eq: bool,
+    /// Counter mask.
+    pub cmask: u32,
+    /// Invert.
+    pub inv: bool,
+    /// Edge detect.
+    pub edge: bool,
+    /// AnyThread.
+    pub any: bool,
+    /// General-purpose counters that may count it (empty: fixed counter only).
+    pub counters: Vec<u32>,
+    /// The fixed counter that counts it.
+    pub fixed: Option<u32>,
+    /// The CPUID.0AH:EBX bit that, when set, says the event is unavailable.
+    pub cpuid_bit: Option<u32>,
+    /// Auxiliary MSR.
+    pub msr: Option<EventMsr>,
+    /// Documentation.
+    pub doc: String,
+    /// The generation that introduced it.
+    pub since: String,
+    /// True when the event may use every general counter (it lists none of its own).
+    #[serde(skip)]
+    pub any_counter: bool,
+    /// Where the event is written.
+    #[serde(skip)]
+    pub span: Span,
+}
+
+/// A condition on one field.
+#[derive(Clone, Debug, Serialize)]
+pub struct Condition {
+    /// Field name.
+    pub field: String,
+    /// Value that triggers.
+    pub value: u64,
+}
+
+/// A combination of field values that generated code and tools reject (or warn about).
+#[derive(Clone, Debug, Serialize)]
+pub struct Constraint {
+    /// Id.
+    pub id: String,
+    /// Register the fields belong to.
+    pub register: String,
+    /// All must hold for the constraint to fire.
+    pub when: Vec<Condition>,
+    /// Error or warning.
+    pub severity: Severity,
+    /// What the user is told.
+    pub message: String,
+    /// Manual section.
+    pub manual: String,
+    /// Where the constraint is written.
+    #[serde(skip)]
+    pub span: Span,
+}

@@ -1,0 +1,609 @@
+//! The schema as written: one generation per file, every value with its span.
+//!
+//! Entries in an extending generation are overrides: a register, field, CPUID leaf or event
+//! whose name exists in the parent changes only the keys it gives. So every key here is
+//! optional; which ones a *new* entry needs is checked when the `extends` chain is resolved.
+
+use crate::de::{
+    Cx, EVENT_RULE, GENERATION_RULE, IDENT_RULE, MapReader, Spanned, is_event_name, is_generation_id, is_ident,
+};
+use crate::diag::Diagnostic;
+use crate::model::{Access, Severity as CSeverity, Vendor};
+use crate::source::{FileId, Span};
+use crate::yaml::{Kind, Node};
+
+/// One generation file.
+#[derive(Clone, Debug)]
+pub struct RawGeneration {
+    /// The file it came from.
+    pub file: FileId,
+    /// `generation:` the id, e.g. `intel-v3`.
+    pub id: Spanned<String>,
+    /// `vendor:`.
+    pub vendor: Option<Spanned<Vendor>>,
+    /// `title:` a one-line name.
+    pub title: Option<Spanned<String>>,
+    /// `manual:` the manual section that defines this generation.
+    pub manual: Option<Spanned<String>>,
+    /// `doc:` prose.
+    pub doc: Option<Spanned<String>>,
+    /// `extends:` the parent generation.
+    pub extends: Option<Spanned<String>>,
+    /// `pmu:` which registers form the counters and how events encode.
+    pub pmu: Option<RawPmu>,
+    /// `registers:`.
+    pub registers: Vec<RawRegister>,
+    /// `cpuid:` leaves.
+    pub cpuid: Vec<RawCpuid>,
+    /// `events:`.
+    pub events: Vec<RawEvent>,
+    /// `constraints:`.
+    pub constraints: Vec<RawConstraint>,
+    /// `remove:` what this generation drops from its parent.
+    pub remove: RawRemove,
+}
+
+/// `pmu:` the counter sets and event encoding.
+#[derive(Clone, Debug, Default)]
+pub struct RawPmu {
+    /// Span of the `pmu:` mapping.
+    pub span: Option<Span>,
+    /// `general.select`: the event-select register family.
+    pub general_select: Option<Spanned<String>>,
+    /// `general.counter`: the general-purpose counter family.
+    pub general_counter: Option<Spanned<String>>,
+    /// `fixed.counter`: the fixed-function counter family.
+    pub fixed_counter: Option<Spanned<String>>,
+    /// `fixed.control`: the fixed-counter control register.
+    pub fixed_control: Option<Spanned<String>>,
+    /// `encoding:` event attribute -> field of the select register.
+    pub encoding: Vec<(Spanned<String>, Spanned<String>)>,
+}
+
+/// Event attributes that `pmu.encoding` may map to select-register fields.
+pub const ENCODING_KEYS: &[&str] = &["event", "umask", "umask2", "eq", "cmask", "inv", "edge", "any", "usr", "os", "int", "en"];
+
+/// `msr:` a single address or an indexed family.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RawMsr {
+    /// The address of index 0.
+    pub base: u64,
+    /// How many instances (1 for a single register).
+    pub count: u64,
+    /// Address distance between instances.
+    pub stride: u64,
+    /// Written as a family (`{base, count, stride}`) rather than one address.
+    pub indexed: bool,
+}
+
+/// A register entry.
+#[derive(Clone, Debug)]
+pub struct RawRegister {
+    /// `name:`.
+    pub name: Spanned<String>,
+    /// `renames:` the parent register this one continues under a new name.
+    pub renames: Option<Spanned<String>>,
+    /// `doc:`.
+    pub doc: Option<Spanned<String>>,
+    /// `manual:`.
+    pub manual: Option<Spanned<String>>,
+    /// `msr:`.
+    pub msr: Option<Spanned<RawMsr>>,
+    /// `width:` in bits.
+    pub width: Option<Spanned<u64>>,
+    /// `access:` the default for its fields.
+    pub access: Option<Spanned<Access>>,
+    /// `reset:` the value after reset, where the manual gives one.
+    pub reset: Option<Spanned<u64>>,
+    /// `fields:`.
+    pub fields: Vec<RawField>,
+    /// `remove-fields:`.
+    pub remove_fields: Vec<Spanned<String>>,
+}
+
+/// A bit range `msb:lsb` (or one bit).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RawBits {
+    /// Lowest bit.
+    pub lsb: u64,
+    /// Highest bit.
+    pub msb: u64,
+}
+
+/// A field entry.
+#[derive(Clone, Debug)]
+pub struct RawField {
+    /// `name:`.
+    pub name: Spanned<String>,
+    /// `bits:` one range, or several forming one logical field (low part first).
+    pub bits: Option<Spanned<Vec<Spanned<RawBits>>>>,
+    /// `array:` `{count, stride}`: the field repeats `count` times, `stride` bits apart.
+    pub array: Option<Spanned<(u64, u64)>>,
+    /// `access:` overrides the register's.
+    pub access: Option<Spanned<Access>>,
+    /// `doc:`.
+    pub doc: Option<Spanned<String>>,
+    /// `values:` named values.
+    pub values: Option<Vec<RawValue>>,
+    /// `deprecated:`.
+    pub deprecated: Option<RawDeprecated>,
+    /// `requires:` the enumeration (CPUID bit, capability) that must be present.
+    pub requires: Option<Spanned<String>>,
+}
+
+/// A named field value.
+#[derive(Clone, Debug)]
+pub struct RawValue {
+    /// `name:`.
+    pub name: Spanned<String>,
+    /// `value:`.
+    pub value: Option<Spanned<u64>>,
+    /// `doc:`.
+    pub doc: Option<Spanned<String>>,
+}
+
+/// `deprecated:` when a field stops being meaningful.
+#[derive(Clone, Debug)]
+pub struct RawDeprecated {
+    /// `since:` generation id.
+    pub since: Spanned<String>,
+    /// `when:` the enumeration that signals it.
+    pub when: Option<Spanned<String>>,
+    /// `doc:`.
+    pub doc: Option<Spanned<String>>,
+}
+
+/// A CPUID leaf entry.
+#[derive(Clone, Debug)]
+pub struct RawCpuid {
+    /// `name:`.
+    pub name: Spanned<String>,
+    /// `leaf:` EAX input.
+    pub leaf: Option<Spanned<u64>>,
+    /// `subleaf:` ECX input.
+    pub subleaf: Option<Spanned<u64>>,
+    /// `doc:`.
+    pub doc: Option<Spanned<String>>,
+    /// `manual:`.
+    pub manual: Option<Spanned<String>>,
+    /// `eax:` .. `edx:` field lists, by output register.
+    pub regs: Vec<(Spanned<String>, Vec<RawField>)>,
+}
+
+/// CPUID output registers, in order.
+pub const CPUID_REGS: &[&str] = &["eax", "ebx", "ecx", "edx"];
+
+/// An event entry.
+#[derive(Clone, Debug)]
+pub struct RawEvent {
+    /// `name:`.
+    pub name: Spanned<String>,
+    /// `event:` the event select code.
+    pub event: Option<Spanned<u64>>,
+    /// `umask:`.
+    pub umask: Option<Spanned<u64>>,
+    /// `umask2:` the second unit mask (Intel v6).
+    pub umask2: Option<Spanned<u64>>,
+    /// `eq:` the equal-compare flag (Intel v6).
+    pub eq: Option<Spanned<bool>>,
+    /// `cmask:`.
+    pub cmask: Option<Spanned<u64>>,
+    /// `inv:`.
+    pub inv: Option<Spanned<bool>>,
+    /// `edge:`.
+    pub edge: Option<Spanned<bool>>,
+    /// `any:` AnyThread.
+    pub any: Option<Spanned<bool>>,
+    /// `counters:` the general-purpose counters that may count it.
+    pub counters: Option<Spanned<Vec<Spanned<u64>>>>,
+    /// `fixed:` the fixed counter that counts it.
+    pub fixed: Option<Spanned<u64>>,
+    /// `cpuid-bit:` the CPUID.0AH:EBX bit that, when set, marks it unavailable.
+    pub cpuid_bit: Option<Spanned<u64>>,
+    /// `msr:` an auxiliary MSR programmed with the event (offcore response, load latency).
+    pub msr: Option<Spanned<(u64, u64)>>,
+    /// `doc:`.
+    pub doc: Option<Spanned<String>>,
+}
+
+/// A constraint between fields of one register.
+#[derive(Clone, Debug)]
+pub struct RawConstraint {
+    /// `id:`.
+    pub id: Spanned<String>,
+    /// `register:`.
+    pub register: Option<Spanned<String>>,
+    /// `when:` every field equals its value.
+    pub when: Vec<(Spanned<String>, Spanned<u64>)>,
+    /// `severity:`.
+    pub severity: Option<Spanned<CSeverity>>,
+    /// `message:`.
+    pub message: Option<Spanned<String>>,
+    /// `manual:`.
+    pub manual: Option<Spanned<String>>,
+}
+
+/// `remove:` names dropped from the parent.
+#[derive(Clone, Debug, Default)]
+pub struct RawRemove {
+    /// Registers.
+    pub registers: Vec<Spanned<String>>,
+    /// CPUID leaves.
+    pub cpuid: Vec<Spanned<String>>,
+    /// Events.
+    pub events: Vec<Spanned<String>>,
+    /// Constraints.
+    pub constraints: Vec<Spanned<String>>,
+}
+
+const TOP_KEYS: &[&str] =
+    &["generation", "vendor", "title", "manual", "doc", "extends", "pmu", "registers", "cpuid", "events", "constraints", "remove"];
+const REGISTER_KEYS: &[&str] =
+    &["name", "renames", "doc", "manual", "msr", "width", "access", "reset", "fields", "remove-fields"];
+const FIELD_KEYS: &[&str] = &["name", "bits", "array", "access", "doc", "values", "deprecated", "requires"];
+const EVENT_KEYS: &[&str] = &[
+    "name", "event", "umask", "umask2", "eq", "cmask", "inv", "edge", "any", "counters", "fixed", "cpuid-bit", "msr", "doc",
+];
+
+/// Keyword table for `access:`.
+pub const ACCESS_WORDS: &[(&str, Access)] = &[
+    ("read-write", Access::ReadWrite),
+    ("read-only", Access::ReadOnly),
+    ("write-only", Access::WriteOnly),
+    ("write-1-to-clear", Access::Write1ToClear),
+    ("write-1-to-set", Access::Write1ToSet),
+];
+
+impl Cx<'_> {
+    fn ident(&mut self, n: &Node, what: &str) -> Option<Spanned<String>> {
+        self.name(n, what, is_ident, IDENT_RULE)
+    }
+
+    fn gen_id(&mut self, n: &Node) -> Option<Spanned<String>> {
+        self.name(n, "generation id", is_generation_id, GENERATION_RULE)
+    }
+
+    fn list<T>(&mut self, m: &MapReader<'_>, key: &str, what: &str, f: impl Fn(&mut Self, &Node) -> Option<T>) -> Vec<T> {
+        let Some(n) = m.get(key) else { return Vec::new() };
+        let Some(items) = self.seq(n, what) else { return Vec::new() };
+        items.iter().filter_map(|i| f(self, i)).collect()
+    }
+
+    /// Reads a whole generation file.
+    pub fn generation(&mut self, file: FileId, root: &Node) -> Option<RawGeneration> {
+        let m = self.map(root, "generation file", TOP_KEYS)?;
+        let id = self.req(&m, "generation", "generation file", Self::gen_id);
+        let vendor = self.opt(&m, "vendor", |c, n| c.keyword(n, "vendor", &[("intel", Vendor::Intel), ("amd", Vendor::Amd)]));
+        let title = self.opt(&m, "title", Self::text);
+        let manual = self.opt(&m, "manual", Self::text);
+        let doc = self.opt(&m, "doc", Self::text);
+        let extends = self.opt(&m, "extends", Self::gen_id);
+        let pmu = self.opt(&m, "pmu", Self::pmu);
+        let registers = self.list(&m, "registers", "registers", Self::register);
+        let cpuid = self.list(&m, "cpuid", "CPUID leaves", Self::cpuid);
+        let events = self.list(&m, "events", "events", Self::event);
+        let constraints = self.list(&m, "constraints", "constraints", Self::constraint);
+        let remove = self.opt(&m, "remove", Self::remove).unwrap_or_default();
+        if extends.is_none() && vendor.is_none() && m.has("generation") {
+            self.missing(&m, "vendor", "generation without `extends`");
+        }
+        Some(RawGeneration {
+            file,
+            id: id?,
+            vendor,
+            title,
+            manual,
+            doc,
+            extends,
+            pmu,
+            registers,
+            cpuid,
+            events,
+            constraints,
+            remove,
+        })
+    }
+
+    fn pmu(&mut self, n: &Node) -> Option<RawPmu> {
+        let m = self.map(n, "pmu", &["general", "fixed", "encoding"])?;
+        let mut p = RawPmu { span: Some(n.span), ..RawPmu::default() };
+        if let Some(g) = m.get("general").and_then(|g| self.map(g, "pmu.general", &["select", "counter"])) {
+            p.general_select = self.opt(&g, "select", |c, n| c.ident(n, "register name"));
+            p.general_counter = self.opt(&g, "counter", |c, n| c.ident(n, "register name"));
+        }
+        if let Some(f) = m.get("fixed").and_then(|f| self.map(f, "pmu.fixed", &["counter", "control"])) {
+            p.fixed_counter = self.opt(&f, "counter", |c, n| c.ident(n, "register name"));
+            p.fixed_control = self.opt(&f, "control", |c, n| c.ident(n, "register name"));
+        }
+        if let Some(e) = m.get("encoding") {
+            if let Some(em) = self.map(e, "pmu.encoding", ENCODING_KEYS) {
+                if let Kind::Map(entries) = &em.node.kind {
+                    for (k, v) in entries {
+                        if ENCODING_KEYS.contains(&k.name.as_str())
+                            && let Some(field) = self.ident(v, "field name")
+                        {
+                            p.encoding.push((Spanned::new(k.name.clone(), k.span), field));
+                        }
+                    }
+                }
+            }
+        }
+        Some(p)
+    }
+
+    fn msr(&mut self, n: &Node) -> Option<Spanned<RawMsr>> {
+        if let Kind::Map(_) = n.kind {
+            let m = self.map(n, "msr family", &["base", "count", "stride"])?;
+            let base = self.req(&m, "base", "msr family", |c, n| c.uint_max(n, u32::MAX as u64, "MSR address"));
+            let count = self.req(&m, "count", "msr family", |c, n| c.uint_max(n, 256, "register count"));
+            let stride = self.opt(&m, "stride", |c, n| c.uint_max(n, 0x1_0000, "stride"));
+            if let Some(c) = &count
+                && c.value == 0
+            {
+                self.error("out-of-range", "a register family needs at least one register", c.span);
+                return None;
+            }
+            return Some(Spanned::new(
+                RawMsr { base: base?.value, count: count?.value, stride: stride.map_or(1, |s| s.value), indexed: true },
+                n.span,
+            ));
+        }
+        let a = self.uint_max(n, u32::MAX as u64, "MSR address")?;
+        Some(Spanned::new(RawMsr { base: a.value, count: 1, stride: 1, indexed: false }, a.span))
+    }
+
+    fn register(&mut self, n: &Node) -> Option<RawRegister> {
+        let m = self.map(n, "register", REGISTER_KEYS)?;
+        let name = self.req(&m, "name", "register", |c, n| c.ident(n, "register name"));
+        let renames = self.opt(&m, "renames", |c, n| c.ident(n, "register name"));
+        let doc = self.opt(&m, "doc", Self::text);
+        let manual = self.opt(&m, "manual", Self::text);
+        let msr = self.opt(&m, "msr", Self::msr);
+        let width = self.opt(&m, "width", |c, n| c.uint(n));
+        if let Some(w) = &width
+            && !(1..=64).contains(&w.value)
+        {
+            self.push(
+                Diagnostic::error("out-of-range", format!("register width {} is not between 1 and 64", w.value), w.span)
+                    .with_label("MSRs are at most 64 bits wide"),
+            );
+        }
+        let access = self.opt(&m, "access", |c, n| c.keyword(n, "access", ACCESS_WORDS));
+        let reset = self.opt(&m, "reset", Self::uint);
+        let fields = self.list(&m, "fields", "fields", Self::field);
+        let remove_fields = m.get("remove-fields").map(|n| self.names(n, "field name", is_ident, IDENT_RULE)).unwrap_or_default();
+        Some(RawRegister {
+            name: name?,
+            renames,
+            doc,
+            manual,
+            msr,
+            width: width.filter(|w| (1..=64).contains(&w.value)),
+            access,
+            reset,
+            fields,
+            remove_fields,
+        })
+    }
+
+    fn bit_range(&mut self, n: &Node) -> Option<Spanned<RawBits>> {
+        if let Kind::Scalar(s, _) = &n.kind
+            && let Some((hi, lo)) = s.split_once(':')
+        {
+            let hi = crate::de::parse_uint(hi);
+            let lo = crate::de::parse_uint(lo);
+            return match (hi, lo) {
+                (Some(msb), Some(lsb)) if msb >= lsb && msb < 64 => Some(Spanned::new(RawBits { lsb, msb }, n.span)),
+                (Some(msb), Some(lsb)) if msb < lsb => {
+                    self.push(
+                        Diagnostic::error("invalid-bits", format!("bit range `{s}` is written low:high"), n.span)
+                            .with_help(format!("write the high bit first, as the manuals do: `{lsb}:{msb}`")),
+                    );
+                    None
+                }
+                (Some(_), Some(_)) => {
+                    self.push(
+                        Diagnostic::error("invalid-bits", format!("bit range `{s}` goes past bit 63"), n.span)
+                            .with_label("MSR bits are numbered 0 to 63"),
+                    );
+                    None
+                }
+                _ => {
+                    self.push(
+                        Diagnostic::error("invalid-bits", format!("`{s}` is not a bit range"), n.span)
+                            .with_help("write one bit (`19`) or a range high:low (`31:24`)"),
+                    );
+                    None
+                }
+            };
+        }
+        let b = self.uint(n)?;
+        if b.value > 63 {
+            self.push(
+                Diagnostic::error("invalid-bits", format!("bit {} is past bit 63", b.value), b.span)
+                    .with_label("MSR bits are numbered 0 to 63"),
+            );
+            return None;
+        }
+        Some(Spanned::new(RawBits { lsb: b.value, msb: b.value }, b.span))
+    }
+
+    fn bits(&mut self, n: &Node) -> Option<Spanned<Vec<Spanned<RawBits>>>> {
+        if let Kind::Seq(items) = &n.kind {
+            if items.is_empty() {
+                self.error("invalid-bits", "a split field needs at least one bit range", n.span);
+                return None;
+            }
+            let parts: Vec<_> = items.iter().map(|i| self.bit_range(i)).collect();
+            if parts.iter().any(Option::is_none) {
+                return None;
+            }
+            return Some(Spanned::new(parts.into_iter().flatten().collect(), n.span));
+        }
+        self.bit_range(n).map(|b| Spanned::new(vec![b.clone()], b.span))
+    }
+
+    fn field(&mut self, n: &Node) -> Option<RawField> {
+        let m = self.map(n, "field", FIELD_KEYS)?;
+        let name = self.req(&m, "name", "field", |c, n| c.ident(n, "field name"));
+        let bits = self.opt(&m, "bits", Self::bits);
+        let array = self.opt(&m, "array", |c, n| {
+            let am = c.map(n, "field array", &["count", "stride"])?;
+            let count = c.req(&am, "count", "field array", |c, n| c.uint_max(n, 64, "array count"));
+            let stride = c.req(&am, "stride", "field array", |c, n| c.uint_max(n, 64, "array stride"));
+            let (count, stride) = (count?, stride?);
+            if count.value == 0 || stride.value == 0 {
+                c.error("out-of-range", "a field array needs a count and a stride of at least 1", n.span);
+                return None;
+            }
+            Some(Spanned::new((count.value, stride.value), n.span))
+        });
+        let access = self.opt(&m, "access", |c, n| c.keyword(n, "access", ACCESS_WORDS));
+        let doc = self.opt(&m, "doc", Self::text);
+        let values = m.get("values").map(|v| {
+            let Some(items) = self.seq(v, "values") else { return Vec::new() };
+            items
+                .iter()
+                .filter_map(|i| {
+                    let vm = self.map(i, "value", &["name", "value", "doc"])?;
+                    let name = self.req(&vm, "name", "value", |c, n| c.ident(n, "value name"));
+                    let value = self.req(&vm, "value", "value", |c, n| c.uint(n));
+                    let doc = self.opt(&vm, "doc", Self::text);
+                    Some(RawValue { name: name?, value, doc })
+                })
+                .collect()
+        });
+        let deprecated = self.opt(&m, "deprecated", |c, n| {
+            let dm = c.map(n, "deprecation", &["since", "when", "doc"])?;
+            let since = c.req(&dm, "since", "deprecation", Self::gen_id);
+            let when = c.opt(&dm, "when", Self::text);
+            let doc = c.opt(&dm, "doc", Self::text);
+            Some(RawDeprecated { since: since?, when, doc })
+        });
+        let requires = self.opt(&m, "requires", Self::text);
+        Some(RawField { name: name?, bits, array, access, doc, values, deprecated, requires })
+    }
+
+    fn cpuid(&mut self, n: &Node) -> Option<RawCpuid> {
+        let m = self.map(n, "CPUID leaf", &["name", "leaf", "subleaf", "doc", "manual", "eax", "ebx", "ecx", "edx"])?;
+        let name = self.req(&m, "name", "CPUID leaf", |c, n| c.ident(n, "CPUID leaf name"));
+        let leaf = self.opt(&m, "leaf", |c, n| c.uint_max(n, u32::MAX as u64, "CPUID leaf"));
+        let subleaf = self.opt(&m, "subleaf", |c, n| c.uint_max(n, u32::MAX as u64, "CPUID subleaf"));
+        let doc = self.opt(&m, "doc", Self::text);
+        let manual = self.opt(&m, "manual", Self::text);
+        let mut regs = Vec::new();
+        for r in CPUID_REGS {
+            if let Some(list) = m.get(r) {
+                let span = m.key_span(r).unwrap_or(list.span);
+                let fields = match self.seq(list, "fields") {
+                    Some(items) => items.iter().filter_map(|i| self.field(i)).collect(),
+                    None => Vec::new(),
+                };
+                regs.push((Spanned::new((*r).to_owned(), span), fields));
+            }
+        }
+        Some(RawCpuid { name: name?, leaf, subleaf, doc, manual, regs })
+    }
+
+    fn event(&mut self, n: &Node) -> Option<RawEvent> {
+        let m = self.map(n, "event", EVENT_KEYS)?;
+        let name = self.req(&m, "name", "event", |c, n| c.name(n, "event name", is_event_name, EVENT_RULE));
+        let counters = self.opt(&m, "counters", |c, n| {
+            let items = c.seq(n, "counter numbers")?;
+            let mut out = Vec::new();
+            for i in items {
+                // `0-3` ranges are accepted besides single numbers.
+                if let Kind::Scalar(s, _) = &i.kind
+                    && let Some((a, b)) = s.split_once('-')
+                {
+                    match (crate::de::parse_uint(a), crate::de::parse_uint(b)) {
+                        (Some(a), Some(b)) if a <= b && b < 64 => {
+                            out.extend((a..=b).map(|v| Spanned::new(v, i.span)));
+                        }
+                        _ => c.push(
+                            Diagnostic::error("invalid-value", format!("`{s}` is not a counter range"), i.span)
+                                .with_help("write a number or a range low-high such as `0-3`"),
+                        ),
+                    }
+                    continue;
+                }
+                if let Some(v) = c.uint(i) {
+                    out.push(v);
+                }
+            }
+            Some(Spanned::new(out, n.span))
+        });
+        let msr = self.opt(&m, "msr", |c, n| {
+            let mm = c.map(n, "event msr", &["index", "value"])?;
+            let index = c.req(&mm, "index", "event msr", |c, n| c.uint_max(n, u32::MAX as u64, "MSR address"));
+            let value = c.req(&mm, "value", "event msr", |c, n| c.uint(n));
+            Some(Spanned::new((index?.value, value?.value), n.span))
+        });
+        let ev = RawEvent {
+            name: name?,
+            event: self.opt(&m, "event", Self::uint),
+            umask: self.opt(&m, "umask", Self::uint),
+            umask2: self.opt(&m, "umask2", Self::uint),
+            eq: self.opt(&m, "eq", Self::boolean),
+            cmask: self.opt(&m, "cmask", Self::uint),
+            inv: self.opt(&m, "inv", Self::boolean),
+            edge: self.opt(&m, "edge", Self::boolean),
+            any: self.opt(&m, "any", Self::boolean),
+            counters,
+            fixed: self.opt(&m, "fixed", Self::uint),
+            cpuid_bit: self.opt(&m, "cpuid-bit", |c, n| c.uint_max(n, 31, "CPUID bit")),
+            msr,
+            doc: self.opt(&m, "doc", Self::text),
+        };
+        Some(ev)
+    }
+
+    fn constraint(&mut self, n: &Node) -> Option<RawConstraint> {
+        let m = self.map(n, "constraint", &["id", "register", "when", "severity", "message", "manual"])?;
+        let id = self.req(&m, "id", "constraint", |c, n| {
+            c.name(n, "constraint id", is_generation_id, GENERATION_RULE)
+        });
+        let register = self.opt(&m, "register", |c, n| c.ident(n, "register name"));
+        let mut when = Vec::new();
+        if let Some(w) = m.get("when") {
+            match &w.kind {
+                Kind::Map(entries) if !entries.is_empty() => {
+                    for (k, v) in entries {
+                        let key = crate::yaml::Node { span: k.span, kind: Kind::Scalar(k.name.clone(), crate::yaml::Style::Quoted) };
+                        if let (Some(f), Some(val)) = (self.ident(&key, "field name"), self.uint(v)) {
+                            when.push((f, val));
+                        }
+                    }
+                }
+                _ => self.push(
+                    Diagnostic::error("type-mismatch", "`when` maps field names to the values that trigger it", w.span)
+                        .with_help("for example `when: { INV: 1, CMASK: 0 }`"),
+                ),
+            }
+        }
+        let severity = self.opt(&m, "severity", |c, n| {
+            c.keyword(n, "severity", &[("error", CSeverity::Error), ("warning", CSeverity::Warning)])
+        });
+        let message = self.opt(&m, "message", Self::text);
+        let manual = self.opt(&m, "manual", Self::text);
+        Some(RawConstraint { id: id?, register, when, severity, message, manual })
+    }
+
+    fn remove(&mut self, n: &Node) -> Option<RawRemove> {
+        let m = self.map(n, "remove", &["registers", "cpuid", "events", "constraints"])?;
+        let mut r = RawRemove::default();
+        if let Some(v) = m.get("registers") {
+            r.registers = self.names(v, "register name", is_ident, IDENT_RULE);
+        }
+        if let Some(v) = m.get("cpuid") {
+            r.cpuid = self.names(v, "CPUID leaf name", is_ident, IDENT_RULE);
+        }
+        if let Some(v) = m.get("events") {
+            r.events = self.names(v, "event name", is_event_name, EVENT_RULE);
+        }
+        if let Some(v) = m.get("constraints") {
+            r.constraints = self.names(v, "constraint id", is_generation_id, GENERATION_RULE);
+        }
+        Some(r)
+    }
+}

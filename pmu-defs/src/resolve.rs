@@ -1,0 +1,717 @@
+//! Applies `extends` chains: a child starts from its parent's resolved model; each entry it
+//! lists either changes the same-named entry (only the keys it gives) or adds a new one;
+//! `remove:` and `remove-fields:` drop entries; `renames:` continues a register under a new
+//! name.
+//!
+//! Errors name the child's file; a generation whose parent is missing or part of a cycle is
+//! reported once and skipped, and so are its descendants (no cascade).
+
+use crate::de::{Spanned, did_you_mean};
+use crate::diag::{Diagnostic, Diagnostics};
+use crate::model::*;
+use crate::raw::*;
+use crate::source::Span;
+use std::collections::HashMap;
+
+/// Resolves every generation; the result holds those that could be resolved.
+pub fn resolve(raws: &[RawGeneration], diags: &mut Diagnostics) -> Model {
+    let mut by_id: HashMap<&str, usize> = HashMap::new();
+    for (i, g) in raws.iter().enumerate() {
+        if let Some(&first) = by_id.get(g.id.value.as_str()) {
+            diags.push(
+                Diagnostic::error("duplicate-name", format!("generation `{}` is defined twice", g.id.value), g.id.span)
+                    .with_label("second definition")
+                    .with_secondary(raws[first].id.span, "first defined here"),
+            );
+        } else {
+            by_id.insert(&g.id.value, i);
+        }
+    }
+
+    // Order parents before children; report missing parents and cycles once each.
+    #[derive(Clone, Copy, PartialEq)]
+    enum State {
+        Todo,
+        Visiting,
+        Done,
+        Broken,
+    }
+    let mut state = vec![State::Todo; raws.len()];
+    let mut order = Vec::new();
+    let mut ids: Vec<&str> = by_id.keys().copied().collect();
+    ids.sort_unstable();
+    for &id in &ids {
+        let start = by_id[id];
+        let mut path = vec![start];
+        while let Some(&cur) = path.last() {
+            match state[cur] {
+                State::Done | State::Broken => {
+                    path.pop();
+                    continue;
+                }
+                State::Todo => state[cur] = State::Visiting,
+                State::Visiting => {}
+            }
+            let parent = match &raws[cur].extends {
+                None => None,
+                Some(p) => match by_id.get(p.value.as_str()) {
+                    Some(&pi) => Some(pi),
+                    None => {
+                        let mut d = Diagnostic::error(
+                            "unknown-generation",
+                            format!("generation `{}` extends `{}`, which is not defined", raws[cur].id.value, p.value),
+                            p.span,
+                        )
+                        .with_label("no generation has this id");
+                        if let Some(s) = did_you_mean(&p.value, ids.iter().copied()) {
+                            d = d.with_help(format!("did you mean `{s}`?"));
+                        }
+                        diags.push(d);
+                        state[cur] = State::Broken;
+                        path.pop();
+                        continue;
+                    }
+                },
+            };
+            match parent.map(|p| (p, state[p])) {
+                None => {
+                    state[cur] = State::Done;
+                    order.push(cur);
+                    path.pop();
+                }
+                Some((_, State::Done)) => {
+                    state[cur] = State::Done;
+                    order.push(cur);
+                    path.pop();
+                }
+                Some((_, State::Broken)) => {
+                    state[cur] = State::Broken;
+                    path.pop();
+                }
+                Some((p, State::Todo)) => path.push(p),
+                Some((p, State::Visiting)) => {
+                    // A cycle: everything on the path from `p` on.
+                    let pos = path.iter().position(|&x| x == p).unwrap_or(0);
+                    let cycle: Vec<&str> = path[pos..].iter().map(|&i| raws[i].id.value.as_str()).collect();
+                    let ext = raws[cur].extends.as_ref().map_or(raws[cur].id.span, |e| e.span);
+                    diags.push(
+                        Diagnostic::error(
+                            "extends-cycle",
+                            format!("`extends` forms a cycle: {} -> {}", cycle.join(" -> "), raws[p].id.value),
+                            ext,
+                        )
+                        .with_label("this closes the cycle")
+                        .with_note("a generation cannot inherit from itself, directly or through others"),
+                    );
+                    for &i in &path[pos..] {
+                        state[i] = State::Broken;
+                    }
+                    path.truncate(pos);
+                }
+            }
+        }
+    }
+
+    let mut resolved: HashMap<String, Generation> = HashMap::new();
+    let mut out = Vec::new();
+    for i in order {
+        let raw = &raws[i];
+        let parent = raw.extends.as_ref().and_then(|p| resolved.get(&p.value));
+        let g = Resolver { diags: &mut *diags, id: &raw.id.value }.generation(raw, parent);
+        resolved.insert(g.id.clone(), g.clone());
+        out.push(g);
+    }
+    Model { generations: out }
+}
+
+struct Resolver<'a> {
+    diags: &'a mut Diagnostics,
+    id: &'a str,
+}
+
+/// Reports entries listed twice in one list of one file.
+fn check_unique<'r, T: 'r>(
+    diags: &mut Diagnostics,
+    what: &str,
+    items: impl IntoIterator<Item = &'r T>,
+    name: impl Fn(&T) -> &Spanned<String>,
+) {
+    let mut seen: HashMap<String, Span> = HashMap::new();
+    for it in items {
+        let n = name(it);
+        if let Some(first) = seen.get(&n.value) {
+            diags.push(
+                Diagnostic::error("duplicate-name", format!("{what} `{}` is listed twice", n.value), n.span)
+                    .with_label("second definition")
+                    .with_secondary(*first, "first defined here")
+                    .with_help(format!("to change an inherited {what}, list it once with the keys that change")),
+            );
+        } else {
+            seen.insert(n.value.clone(), n.span);
+        }
+    }
+}
+
+fn text(s: &Option<Spanned<String>>) -> Option<String> {
+    s.as_ref().map(|s| s.value.clone())
+}
+
+impl Resolver<'_> {
+    fn missing_new(&mut self, what: &str, name: &Spanned<String>, key: &str) {
+        self.diags.push(
+            Diagnostic::error("missing-key", format!("new {what} `{}` needs `{key}`", name.value), name.span)
+                .with_label(format!("not inherited, so `{key}` must be given"))
+                .with_note(format!("only an entry that overrides an inherited {what} may leave out `{key}`")),
+        );
+    }
+
+    fn unknown(&mut self, what: &str, name: &Spanned<String>, known: Vec<&str>, action: &str) {
+        let mut d = Diagnostic::error(
+            "unknown-name",
+            format!("cannot {action} {what} `{}`: the parent generation has none by that name", name.value),
+            name.span,
+        );
+        if let Some(s) = did_you_mean(&name.value, known) {
+            d = d.with_help(format!("did you mean `{s}`?"));
+        }
+        self.diags.push(d);
+    }
+
+    fn generation(&mut self, raw: &RawGeneration, parent: Option<&Generation>) -> Generation {
+        let id = self.id.to_owned();
+        let mut ancestors = Vec::new();
+        if let Some(p) = parent {
+            ancestors.push(p.id.clone());
+            ancestors.extend(p.ancestors.iter().cloned());
+        }
+        let vendor = raw.vendor.as_ref().map(|v| v.value).or(parent.map(|p| p.vendor)).unwrap_or(Vendor::Intel);
+        if let (Some(v), Some(p)) = (&raw.vendor, parent)
+            && v.value != p.vendor
+        {
+            self.diags.push(
+                Diagnostic::error("vendor-mismatch", format!("`{}` extends a generation of another vendor", id), v.span)
+                    .with_label(format!("the parent `{}` is {:?}", p.id, p.vendor)),
+            );
+        }
+
+        // Registers.
+        check_unique(self.diags, "register", &raw.registers, |r| &r.name);
+        let mut registers: Vec<Register> = parent.map(|p| p.registers.clone()).unwrap_or_default();
+        for rr in &raw.registers {
+            let (pos, base) = if let Some(old) = &rr.renames {
+                match registers.iter().position(|r| r.name == old.value) {
+                    Some(i) => {
+                        if rr.name.value != old.value && registers.iter().any(|r| r.name == rr.name.value) {
+                            self.diags.push(Diagnostic::error(
+                                "duplicate-name",
+                                format!("cannot rename `{}` to `{}`: that name is taken", old.value, rr.name.value),
+                                rr.name.span,
+                            ));
+                        }
+                        (Some(i), Some(registers[i].clone()))
+                    }
+                    None => {
+                        let known = registers.iter().map(|r| r.name.as_str()).collect();
+                        self.unknown("register", old, known, "rename");
+                        continue;
+                    }
+                }
+            } else {
+                let i = registers.iter().position(|r| r.name == rr.name.value);
+                (i, i.map(|i| registers[i].clone()))
+            };
+            let Some(reg) = self.register(base, rr) else { continue };
+            match pos {
+                Some(i) => registers[i] = reg,
+                None => registers.push(reg),
+            }
+        }
+        for name in &raw.remove.registers {
+            match registers.iter().position(|r| r.name == name.value) {
+                Some(i) => {
+                    registers.remove(i);
+                }
+                None => {
+                    let known = registers.iter().map(|r| r.name.as_str()).collect();
+                    self.unknown("register", name, known, "remove");
+                }
+            }
+        }
+
+        // CPUID leaves.
+        check_unique(self.diags, "CPUID leaf", &raw.cpuid, |c| &c.name);
+        let mut cpuid: Vec<CpuidLeaf> = parent.map(|p| p.cpuid.clone()).unwrap_or_default();
+        for rc in &raw.cpuid {
+            let pos = cpuid.iter().position(|c| c.name == rc.name.value);
+            if let Some(leaf) = self.cpuid(pos.map(|i| cpuid[i].clone()), rc) {
+                match pos {
+                    Some(i) => cpuid[i] = leaf,
+                    None => cpuid.push(leaf),
+                }
+            }
+        }
+        for name in &raw.remove.cpuid {
+            match cpuid.iter().position(|c| c.name == name.value) {
+                Some(i) => {
+                    cpuid.remove(i);
+                }
+                None => {
+                    let known = cpuid.iter().map(|c| c.name.as_str()).collect();
+                    self.unknown("CPUID leaf", name, known, "remove");
+                }
+            }
+        }
+
+        // PMU layout.
+        let mut pmu = parent.map(|p| p.pmu.clone()).unwrap_or_default();
+        if let Some(rp) = &raw.pmu {
+            if let Some(sel) = &rp.general_select {
+                let counter = rp.general_counter.as_ref().map(|c| c.value.clone());
+                let counter = counter.or_else(|| pmu.general.as_ref().map(|g| g.counter.clone()));
+                match counter {
+                    Some(counter) => pmu.general = Some(GeneralCounters { select: sel.value.clone(), counter }),
+                    None => self.diags.push(Diagnostic::error(
+                        "missing-key",
+                        "`pmu.general` needs both `select` and `counter`",
+                        sel.span,
+                    )),
+                }
+            } else if let Some(c) = &rp.general_counter {
+                match &mut pmu.general {
+                    Some(g) => g.counter = c.value.clone(),
+                    None => self.diags.push(Diagnostic::error(
+                        "missing-key",
+                        "`pmu.general` needs both `select` and `counter`",
+                        c.span,
+                    )),
+                }
+            }
+            if let Some(c) = &rp.fixed_counter {
+                let control = text(&rp.fixed_control).or_else(|| pmu.fixed.as_ref().and_then(|f| f.control.clone()));
+                pmu.fixed = Some(FixedCounters { counter: c.value.clone(), control });
+            } else if let Some(ctl) = &rp.fixed_control {
+                match &mut pmu.fixed {
+                    Some(f) => f.control = Some(ctl.value.clone()),
+                    None => self.diags.push(Diagnostic::error("missing-key", "`pmu.fixed` needs `counter`", ctl.span)),
+                }
+            }
+            for (k, f) in &rp.encoding {
+                match pmu.encoding.iter_mut().find(|(a, _)| *a == k.value) {
+                    Some(e) => e.1 = f.value.clone(),
+                    None => pmu.encoding.push((k.value.clone(), f.value.clone())),
+                }
+            }
+        }
+
+        // Events.
+        check_unique(self.diags, "event", &raw.events, |e| &e.name);
+        let mut events: Vec<Event> = parent.map(|p| p.events.clone()).unwrap_or_default();
+        for re in &raw.events {
+            let pos = events.iter().position(|e| e.name == re.name.value);
+            if let Some(ev) = self.event(pos.map(|i| events[i].clone()), re) {
+                match pos {
+                    Some(i) => events[i] = ev,
+                    None => events.push(ev),
+                }
+            }
+        }
+        for name in &raw.remove.events {
+            match events.iter().position(|e| e.name == name.value) {
+                Some(i) => {
+                    events.remove(i);
+                }
+                None => {
+                    let known = events.iter().map(|e| e.name.as_str()).collect();
+                    self.unknown("event", name, known, "remove");
+                }
+            }
+        }
+
+        // Constraints.
+        check_unique(self.diags, "constraint", &raw.constraints, |c| &c.id);
+        let mut constraints: Vec<Constraint> = parent.map(|p| p.constraints.clone()).unwrap_or_default();
+        for rc in &raw.constraints {
+            let pos = constraints.iter().position(|c| c.id == rc.id.value);
+            if let Some(c) = self.constraint(pos.map(|i| constraints[i].clone()), rc) {
+                match pos {
+                    Some(i) => constraints[i] = c,
+                    None => constraints.push(c),
+                }
+            }
+        }
+        for name in &raw.remove.constraints {
+            match constraints.iter().position(|c| c.id == name.value) {
+                Some(i) => {
+                    constraints.remove(i);
+                }
+                None => {
+                    let known = constraints.iter().map(|c| c.id.as_str()).collect();
+                    self.unknown("constraint", name, known, "remove");
+                }
+            }
+        }
+
+        let mut g = Generation {
+            id: id.clone(),
+            vendor,
+            title: text(&raw.title).unwrap_or_else(|| id.clone()),
+            manual: text(&raw.manual).or(parent.map(|p| p.manual.clone())).unwrap_or_default(),
+            doc: text(&raw.doc).unwrap_or_default(),
+            extends: raw.extends.as_ref().map(|e| e.value.clone()),
+            ancestors,
+            pmu,
+            registers,
+            cpuid,
+            events: Vec::new(),
+            constraints,
+            span: raw.id.span,
+        };
+        // Events that do not restrict their counters may use every general counter of this
+        // generation (an inherited event follows the child's counter count).
+        let all: Vec<u32> = (0..g.general_counters()).collect();
+        for e in &mut events {
+            if e.any_counter {
+                e.counters = all.clone();
+            }
+        }
+        g.events = events;
+        g
+    }
+
+    fn register(&mut self, base: Option<Register>, rr: &RawRegister) -> Option<Register> {
+        let is_new = base.is_none();
+        if is_new && rr.msr.is_none() {
+            self.missing_new("register", &rr.name, "msr");
+            return None;
+        }
+        let mut reg = base.unwrap_or_else(|| Register {
+            name: rr.name.value.clone(),
+            doc: String::new(),
+            manual: String::new(),
+            msr: Msr { base: 0, count: 1, stride: 1, indexed: false },
+            addresses: Vec::new(),
+            width: 64,
+            access: Access::ReadWrite,
+            reset: None,
+            fields: Vec::new(),
+            reserved_mask: 0,
+            defined_in: self.id.to_owned(),
+            since: self.id.to_owned(),
+            span: rr.name.span,
+        });
+        let old_access = reg.access;
+        reg.name = rr.name.value.clone();
+        reg.span = rr.name.span;
+        reg.defined_in = self.id.to_owned();
+        if let Some(d) = &rr.doc {
+            reg.doc = d.value.clone();
+        }
+        if let Some(m) = &rr.manual {
+            reg.manual = m.value.clone();
+        }
+        if let Some(m) = &rr.msr {
+            reg.msr = Msr { base: m.base as u32, count: m.count as u32, stride: m.stride as u32, indexed: m.indexed };
+            if m.base + (m.count - 1) * m.stride > u32::MAX as u64 {
+                self.diags.push(
+                    Diagnostic::error("out-of-range", "the register family runs past MSR address 0xFFFFFFFF", m.span)
+                        .with_label("base + (count - 1) * stride is too large"),
+                );
+                return None;
+            }
+        }
+        reg.addresses = reg.msr.addresses().collect();
+        if let Some(w) = &rr.width {
+            reg.width = w.value as u32;
+        }
+        if let Some(a) = &rr.access {
+            reg.access = a.value;
+            // Fields that took the register's access follow it.
+            for f in reg.fields.iter_mut().filter(|f| f.access == old_access) {
+                f.access = a.value;
+            }
+        }
+        if let Some(r) = &rr.reset {
+            reg.reset = Some(r.value);
+        }
+        reg.fields = self.fields(std::mem::take(&mut reg.fields), &rr.fields, &rr.remove_fields, reg.access, "register");
+        reg.reserved_mask = reserved(reg.width, &reg.fields);
+        Some(reg)
+    }
+
+    fn fields(
+        &mut self,
+        mut fields: Vec<Field>,
+        raw: &[RawField],
+        remove: &[Spanned<String>],
+        access: Access,
+        owner: &str,
+    ) -> Vec<Field> {
+        check_unique(self.diags, "field", raw, |f| &f.name);
+        for rf in raw {
+            let pos = fields.iter().position(|f| f.name == rf.name.value);
+            if let Some(f) = self.field(pos.map(|i| fields[i].clone()), rf, access, owner) {
+                match pos {
+                    Some(i) => fields[i] = f,
+                    None => fields.push(f),
+                }
+            }
+        }
+        for name in remove {
+            match fields.iter().position(|f| f.name == name.value) {
+                Some(i) => {
+                    fields.remove(i);
+                }
+                None => {
+                    let known = fields.iter().map(|f| f.name.as_str()).collect();
+                    self.unknown("field", name, known, "remove");
+                }
+            }
+        }
+        fields.sort_by_key(|f| (f.bits.iter().map(|b| b.lsb).min().unwrap_or(0), f.name.clone()));
+        fields
+    }
+
+    fn field(&mut self, base: Option<Field>, rf: &RawField, access: Access, _owner: &str) -> Option<Field> {
+        if base.is_none() && rf.bits.is_none() {
+            self.missing_new("field", &rf.name, "bits");
+            return None;
+        }
+        let mut f = base.unwrap_or_else(|| Field {
+            name: rf.name.value.clone(),
+            doc: String::new(),
+            bits: Vec::new(),
+            width: 0,
+            mask: 0,
+            access,
+            values: Vec::new(),
+            array: None,
+            since: self.id.to_owned(),
+            deprecated: None,
+            requires: None,
+            span: rf.name.span,
+        });
+        f.span = rf.name.span;
+        if let Some(d) = &rf.doc {
+            f.doc = d.value.clone();
+        }
+        if let Some(b) = &rf.bits {
+            f.bits = b.value.iter().map(|r| BitRange { lsb: r.lsb as u32, msb: r.msb as u32 }).collect();
+            f.width = f.bits.iter().map(BitRange::width).sum();
+            // Overlap between a split field's own parts.
+            for (i, a) in b.value.iter().enumerate() {
+                for c in &b.value[..i] {
+                    if a.lsb <= c.msb && c.lsb <= a.msb {
+                        self.diags.push(
+                            Diagnostic::error("field-overlap", format!("the parts of field `{}` overlap", f.name), a.span)
+                                .with_secondary(c.span, "overlaps this part"),
+                        );
+                    }
+                }
+            }
+        }
+        if let Some(a) = &rf.array {
+            f.array = Some(FieldArray { count: a.value.0 as u32, stride: a.value.1 as u32 });
+        }
+        if let Some(a) = &rf.access {
+            f.access = a.value;
+        }
+        if let Some(vals) = &rf.values {
+            check_unique(self.diags, "value", vals, |v| &v.name);
+            f.values = vals
+                .iter()
+                .filter_map(|v| {
+                    Some(EnumValue {
+                        name: v.name.value.clone(),
+                        value: v.value.as_ref()?.value,
+                        doc: text(&v.doc).unwrap_or_default(),
+                    })
+                })
+                .collect();
+        }
+        if let Some(d) = &rf.deprecated {
+            f.deprecated = Some(Deprecation {
+                since: d.since.value.clone(),
+                when: text(&d.when),
+                doc: text(&d.doc).unwrap_or_default(),
+            });
+        }
+        if let Some(r) = &rf.requires {
+            f.requires = Some(r.value.clone());
+        }
+        f.mask = f.element_mask(0);
+        Some(f)
+    }
+
+    fn cpuid(&mut self, base: Option<CpuidLeaf>, rc: &RawCpuid) -> Option<CpuidLeaf> {
+        if base.is_none() && rc.leaf.is_none() {
+            self.missing_new("CPUID leaf", &rc.name, "leaf");
+            return None;
+        }
+        let mut c = base.unwrap_or_else(|| CpuidLeaf {
+            name: rc.name.value.clone(),
+            leaf: 0,
+            subleaf: None,
+            doc: String::new(),
+            manual: String::new(),
+            registers: Vec::new(),
+            defined_in: self.id.to_owned(),
+            span: rc.name.span,
+        });
+        c.span = rc.name.span;
+        c.defined_in = self.id.to_owned();
+        if let Some(l) = &rc.leaf {
+            c.leaf = l.value as u32;
+        }
+        if let Some(s) = &rc.subleaf {
+            c.subleaf = Some(s.value as u32);
+        }
+        if let Some(d) = &rc.doc {
+            c.doc = d.value.clone();
+        }
+        if let Some(m) = &rc.manual {
+            c.manual = m.value.clone();
+        }
+        for (reg, raw_fields) in &rc.regs {
+            let pos = c.registers.iter().position(|r| r.register == reg.value);
+            let old = pos.map(|i| std::mem::take(&mut c.registers[i].fields)).unwrap_or_default();
+            let fields = self.fields(old, raw_fields, &[], Access::ReadOnly, "CPUID register");
+            let r = CpuidRegister { register: reg.value.clone(), reserved_mask: reserved(32, &fields) as u32, fields };
+            match pos {
+                Some(i) => c.registers[i] = r,
+                None => c.registers.push(r),
+            }
+        }
+        c.registers.sort_by_key(|r| CPUID_REGS.iter().position(|x| *x == r.register));
+        Some(c)
+    }
+
+    fn event(&mut self, base: Option<Event>, re: &RawEvent) -> Option<Event> {
+        if base.is_none() && re.event.is_none() {
+            self.missing_new("event", &re.name, "event");
+            return None;
+        }
+        let mut e = base.unwrap_or_else(|| Event {
+                    name: re.name.value.clone(),
+                    event: 0,
+                    umask: 0,
+                    umask2: None,
+                    eq: false,
+                    cmask: 0,
+                    inv: false,
+                    edge: false,
+                    any: false,
+                    counters: Vec::new(),
+                    fixed: None,
+                    cpuid_bit: None,
+                    msr: None,
+                    doc: String::new(),
+                    since: self.id.to_owned(),
+                    any_counter: true,
+                    span: re.name.span,
+        });
+        e.span = re.name.span;
+        // Values are range-checked against the select register's fields in validation; here
+        // they only need to fit the model's integer type.
+        let narrow = |d: &mut Diagnostics, v: &Spanned<u64>, what: &str| -> Option<u32> {
+            match u32::try_from(v.value) {
+                Ok(x) => Some(x),
+                Err(_) => {
+                    d.push(Diagnostic::error("value-too-wide", format!("{what} {:#x} does not fit 32 bits", v.value), v.span));
+                    None
+                }
+            }
+        };
+        if let Some(v) = &re.event {
+            e.event = narrow(self.diags, v, "event select")?;
+        }
+        if let Some(v) = &re.umask {
+            e.umask = narrow(self.diags, v, "umask")?;
+        }
+        if let Some(v) = &re.umask2 {
+            e.umask2 = Some(narrow(self.diags, v, "umask2")?);
+        }
+        if let Some(v) = &re.cmask {
+            e.cmask = narrow(self.diags, v, "cmask")?;
+        }
+        if let Some(v) = &re.eq {
+            e.eq = v.value;
+        }
+        if let Some(v) = &re.inv {
+            e.inv = v.value;
+        }
+        if let Some(v) = &re.edge {
+            e.edge = v.value;
+        }
+        if let Some(v) = &re.any {
+            e.any = v.value;
+        }
+        if let Some(c) = &re.counters {
+            let mut list: Vec<u32> = c.value.iter().map(|v| v.value.min(u32::MAX as u64) as u32).collect();
+            list.sort_unstable();
+            list.dedup();
+            e.counters = list;
+            e.any_counter = false;
+        }
+        if let Some(v) = &re.fixed {
+            e.fixed = Some(narrow(self.diags, v, "fixed counter")?);
+            if re.counters.is_none() {
+                // Counted by a fixed counter only, unless general counters are listed too.
+                e.counters.clear();
+                e.any_counter = false;
+            }
+        }
+        if let Some(v) = &re.cpuid_bit {
+            e.cpuid_bit = Some(v.value as u32);
+        }
+        if let Some(m) = &re.msr {
+            e.msr = Some(EventMsr { index: m.value.0 as u32, value: m.value.1 });
+        }
+        if let Some(d) = &re.doc {
+            e.doc = d.value.clone();
+        }
+        Some(e)
+    }
+
+    fn constraint(&mut self, base: Option<Constraint>, rc: &RawConstraint) -> Option<Constraint> {
+        if base.is_none() {
+            for (key, present) in [("register", rc.register.is_some()), ("when", !rc.when.is_empty()), ("message", rc.message.is_some())] {
+                if !present {
+                    self.missing_new("constraint", &rc.id, key);
+                    return None;
+                }
+            }
+        }
+        let mut c = base.unwrap_or_else(|| Constraint {
+            id: rc.id.value.clone(),
+            register: String::new(),
+            when: Vec::new(),
+            severity: Severity::Error,
+            message: String::new(),
+            manual: String::new(),
+            span: rc.id.span,
+        });
+        c.span = rc.id.span;
+        if let Some(r) = &rc.register {
+            c.register = r.value.clone();
+        }
+        if !rc.when.is_empty() {
+            c.when = rc.when.iter().map(|(f, v)| Condition { field: f.value.clone(), value: v.value }).collect();
+        }
+        if let Some(s) = &rc.severity {
+            c.severity = s.value;
+        }
+        if let Some(m) = &rc.message {
+            c.message = m.value.clone();
+        }
+        if let Some(m) = &rc.manual {
+            c.manual = m.value.clone();
+        }
+        Some(c)
+    }
+}
+
+/// Bits of a `width`-bit register that no field covers.
+fn reserved(width: u32, fields: &[Field]) -> u64 {
+    let all = if width >= 64 { u64::MAX } else { (1u64 << width) - 1 };
+    fields.iter().fold(all, |m, f| m & !f.full_mask())
+}

@@ -1,0 +1,354 @@
+//! Semantic checks on resolved generations: what the schema's shape cannot say.
+//!
+//! A fault inherited from a parent is found again in each child with the same spans; the
+//! diagnostics sink drops such repeats, so each fault is reported once.
+
+use crate::de::did_you_mean;
+use crate::diag::{Diagnostic, Diagnostics};
+use crate::model::*;
+use std::collections::HashMap;
+
+/// Checks every generation of a model.
+pub fn validate(model: &Model, diags: &mut Diagnostics) {
+    for g in &model.generations {
+        Validator { g, diags: &mut *diags }.run();
+    }
+}
+
+struct Validator<'a> {
+    g: &'a Generation,
+    diags: &'a mut Diagnostics,
+}
+
+fn bits_text(f: &Field) -> String {
+    f.bits
+        .iter()
+        .map(|b| if b.lsb == b.msb { b.lsb.to_string() } else { format!("{}:{}", b.msb, b.lsb) })
+        .collect::<Vec<_>>()
+        .join(" and ")
+}
+
+impl<'a> Validator<'a> {
+    fn run(&mut self) {
+        let g = self.g;
+        for r in &g.registers {
+            self.fields(&r.fields, r.width, &format!("register `{}`", r.name));
+            if r.access == Access::ReadOnly {
+                for f in r.fields.iter().filter(|f| f.access.writable()) {
+                    self.diags.push(
+                        Diagnostic::error(
+                            "access-conflict",
+                            format!("field `{}` is {} in read-only register `{}`", f.name, f.access.as_str(), r.name),
+                            f.span,
+                        )
+                        .with_secondary(r.span, "register is read-only"),
+                    );
+                }
+            }
+            if let Some(reset) = r.reset
+                && reset & r.reserved_mask != 0
+            {
+                self.diags.push(
+                    Diagnostic::error(
+                        "reset-reserved",
+                        format!("reset value {reset:#x} of `{}` sets reserved bits {:#x}", r.name, reset & r.reserved_mask),
+                        r.span,
+                    )
+                    .with_note("reserved bits are the bits no field covers"),
+                );
+            }
+        }
+        self.addresses();
+        for c in &g.cpuid {
+            for reg in &c.registers {
+                self.fields(&reg.fields, 32, &format!("CPUID leaf `{}` {}", c.name, reg.register.to_uppercase()));
+            }
+        }
+        self.pmu();
+        self.events();
+        self.constraints();
+    }
+
+    fn fields(&mut self, fields: &[Field], width: u32, owner: &str) {
+        for f in fields {
+            if f.top_bit() >= width {
+                let what = if f.array.is_some() {
+                    format!("field array `{}` reaches bit {} (last element)", f.name, f.top_bit())
+                } else {
+                    format!("field `{}` (bits {}) reaches bit {}", f.name, bits_text(f), f.top_bit())
+                };
+                self.diags.push(
+                    Diagnostic::error("field-past-width", format!("{what}, past the {width}-bit width of {owner}"), f.span)
+                        .with_label(format!("{owner} has bits 0 to {}", width - 1)),
+                );
+            }
+            for v in &f.values {
+                if f.width < 64 && v.value >> f.width != 0 {
+                    self.diags.push(
+                        Diagnostic::error(
+                            "value-too-wide",
+                            format!("value `{}` = {:#x} does not fit the {}-bit field `{}`", v.name, v.value, f.width, f.name),
+                            f.span,
+                        )
+                        .with_label(format!("values of this field are at most {:#x}", (1u64 << f.width) - 1)),
+                    );
+                }
+            }
+            let mut seen: HashMap<u64, &str> = HashMap::new();
+            for v in &f.values {
+                if let Some(other) = seen.insert(v.value, &v.name) {
+                    self.diags.push(
+                        Diagnostic::error(
+                            "duplicate-value",
+                            format!("values `{other}` and `{}` of field `{}` are both {:#x}", v.name, f.name, v.value),
+                            f.span,
+                        ),
+                    );
+                }
+            }
+        }
+        // Overlaps between fields, element by element (arrays included).
+        for (i, a) in fields.iter().enumerate() {
+            for b in &fields[..i] {
+                let overlap = a.full_mask() & b.full_mask();
+                if overlap != 0 {
+                    let bit = overlap.trailing_zeros();
+                    self.diags.push(
+                        Diagnostic::error(
+                            "field-overlap",
+                            format!("fields `{}` and `{}` of {owner} overlap at bit {bit}", b.name, a.name),
+                            a.span,
+                        )
+                        .with_label(format!("`{}` covers bits {}", a.name, bits_text(a)))
+                        .with_secondary(b.span, format!("`{}` covers bits {}", b.name, bits_text(b))),
+                    );
+                }
+            }
+            if let Some(arr) = a.array {
+                let span: u32 = a.bits.iter().map(|b| b.msb).max().unwrap_or(0) - a.bits.iter().map(|b| b.lsb).min().unwrap_or(0) + 1;
+                if arr.count > 1 && arr.stride < span {
+                    self.diags.push(
+                        Diagnostic::error(
+                            "field-overlap",
+                            format!("elements of field array `{}` overlap: stride {} is less than its {span} bits", a.name, arr.stride),
+                            a.span,
+                        ),
+                    );
+                }
+            }
+        }
+    }
+
+    fn addresses(&mut self) {
+        let mut at: HashMap<u32, (&Register, u32)> = HashMap::new();
+        for r in &self.g.registers {
+            for (i, a) in r.msr.addresses().enumerate() {
+                if let Some((other, j)) = at.get(&a) {
+                    let name = |r: &Register, i: u32| if r.msr.indexed { format!("{}{i}", r.name) } else { r.name.clone() };
+                    self.diags.push(
+                        Diagnostic::error(
+                            "duplicate-address",
+                            format!(
+                                "`{}` and `{}` are both at MSR {a:#x} in generation `{}`",
+                                name(other, *j),
+                                name(r, i as u32),
+                                self.g.id
+                            ),
+                            r.span,
+                        )
+                        .with_secondary(other.span, format!("`{}` is here", other.name)),
+                    );
+                    break;
+                }
+                at.insert(a, (r, i as u32));
+            }
+        }
+    }
+
+    fn register_ref(&mut self, name: &str, role: &str) -> Option<&'a Register> {
+        let g = self.g;
+        match g.register(name) {
+            Some(r) => Some(r),
+            None => {
+                let mut d = Diagnostic::error(
+                    "unknown-name",
+                    format!("`pmu.{role}` names register `{name}`, which generation `{}` does not have", g.id),
+                    g.span,
+                );
+                if let Some(s) = did_you_mean(name, g.registers.iter().map(|r| r.name.as_str())) {
+                    d = d.with_help(format!("did you mean `{s}`?"));
+                }
+                self.diags.push(d);
+                None
+            }
+        }
+    }
+
+    fn pmu(&mut self) {
+        let g = self.g;
+        let pmu = &g.pmu;
+        if let Some(general) = &pmu.general {
+            self.register_ref(&general.counter, "general.counter");
+            if let Some(sel) = self.register_ref(&general.select, "general.select") {
+                for (attr, field) in &pmu.encoding {
+                    if sel.field(field).is_none() {
+                        let mut d = Diagnostic::error(
+                            "unknown-name",
+                            format!("`pmu.encoding.{attr}` names field `{field}`, which `{}` does not have in `{}`", sel.name, g.id),
+                            g.span,
+                        );
+                        if let Some(s) = did_you_mean(field, sel.fields.iter().map(|f| f.name.as_str())) {
+                            d = d.with_help(format!("did you mean `{s}`?"));
+                        }
+                        self.diags.push(d);
+                    }
+                }
+            }
+        }
+        if let Some(fixed) = &pmu.fixed {
+            self.register_ref(&fixed.counter, "fixed.counter");
+            if let Some(ctl) = &fixed.control {
+                self.register_ref(ctl, "fixed.control");
+            }
+        }
+    }
+
+    fn select_field(&self, attr: &str) -> Option<&Field> {
+        let sel = self.g.register(&self.g.pmu.general.as_ref()?.select)?;
+        sel.field(self.g.pmu.encoding_field(attr)?)
+    }
+
+    fn events(&mut self) {
+        let g = self.g;
+        let gp = g.general_counters();
+        let fx = g.fixed_counters();
+        for e in &g.events {
+            let checks: [(&str, Option<u64>); 4] = [
+                ("event", Some(e.event as u64)),
+                ("umask", Some(e.umask as u64)),
+                ("cmask", Some(e.cmask as u64)),
+                ("umask2", e.umask2.map(u64::from)),
+            ];
+            for (attr, value) in checks {
+                let Some(value) = value else { continue };
+                match self.select_field(attr) {
+                    Some(f) => {
+                        if f.width < 64 && value >> f.width != 0 {
+                            self.diags.push(
+                                Diagnostic::error(
+                                    "value-too-wide",
+                                    format!(
+                                        "event `{}`: {attr} {value:#x} does not fit the {}-bit field `{}`",
+                                        e.name, f.width, f.name
+                                    ),
+                                    e.span,
+                                )
+                                .with_label(format!("{attr} is at most {:#x} in `{}`", (1u64 << f.width) - 1, g.id)),
+                            );
+                        }
+                    }
+                    None if value != 0 || attr == "umask2" => {
+                        self.diags.push(Diagnostic::error(
+                            "unsupported-attribute",
+                            format!("event `{}` sets {attr}, which generation `{}` has no field for", e.name, g.id),
+                            e.span,
+                        ));
+                    }
+                    None => {}
+                }
+            }
+            for (attr, set) in [("inv", e.inv), ("edge", e.edge), ("any", e.any), ("eq", e.eq)] {
+                if set && self.select_field(attr).is_none() {
+                    self.diags.push(
+                        Diagnostic::error(
+                            "unsupported-attribute",
+                            format!("event `{}` sets {attr}, which generation `{}` has no field for", e.name, g.id),
+                            e.span,
+                        )
+                        .with_note(format!("`pmu.encoding` of `{}` maps no field to `{attr}`", g.id)),
+                    );
+                }
+            }
+            if let Some(&bad) = e.counters.iter().find(|&&c| c >= gp) {
+                self.diags.push(
+                    Diagnostic::error(
+                        "counter-out-of-range",
+                        format!("event `{}` names general counter {bad}, but `{}` has {gp} (0 to {})", e.name, g.id, gp.saturating_sub(1)),
+                        e.span,
+                    )
+                    .with_label("counter number out of range"),
+                );
+            }
+            if let Some(f) = e.fixed
+                && f >= fx
+            {
+                self.diags.push(
+                    Diagnostic::error(
+                        "counter-out-of-range",
+                        format!("event `{}` names fixed counter {f}, but `{}` has {fx}", e.name, g.id),
+                        e.span,
+                    )
+                    .with_label("fixed counter number out of range"),
+                );
+            }
+            if e.counters.is_empty() && e.fixed.is_none() {
+                self.diags.push(Diagnostic::error(
+                    "no-counter",
+                    format!("event `{}` can be counted by no counter of `{}`", e.name, g.id),
+                    e.span,
+                ));
+            }
+            if let Some(bit) = e.cpuid_bit
+                && g.vendor == Vendor::Intel
+                && let Some(leaf) = g.cpuid.iter().find(|c| c.leaf == 0x0A)
+                && let Some(ebx) = leaf.registers.iter().find(|r| r.register == "ebx")
+                && !ebx.fields.iter().any(|f| f.full_mask() & (1 << bit) != 0)
+            {
+                self.diags.push(Diagnostic::error(
+                    "unknown-name",
+                    format!("event `{}` names CPUID.0AH:EBX bit {bit}, which the `{}` layout of `{}` does not define", e.name, leaf.name, g.id),
+                    e.span,
+                ));
+            }
+        }
+    }
+
+    fn constraints(&mut self) {
+        let g = self.g;
+        for c in &g.constraints {
+            let Some(r) = g.register(&c.register) else {
+                let mut d = Diagnostic::error(
+                    "unknown-name",
+                    format!("constraint `{}` names register `{}`, which `{}` does not have", c.id, c.register, g.id),
+                    c.span,
+                );
+                if let Some(s) = did_you_mean(&c.register, g.registers.iter().map(|r| r.name.as_str())) {
+                    d = d.with_help(format!("did you mean `{s}`?"));
+                }
+                self.diags.push(d);
+                continue;
+            };
+            for cond in &c.when {
+                match r.field(&cond.field) {
+                    None => {
+                        let mut d = Diagnostic::error(
+                            "unknown-name",
+                            format!("constraint `{}` names field `{}`, which `{}` does not have in `{}`", c.id, cond.field, r.name, g.id),
+                            c.span,
+                        );
+                        if let Some(s) = did_you_mean(&cond.field, r.fields.iter().map(|f| f.name.as_str())) {
+                            d = d.with_help(format!("did you mean `{s}`?"));
+                        }
+                        self.diags.push(d);
+                    }
+                    Some(f) if f.width < 64 && cond.value >> f.width != 0 => self.diags.push(Diagnostic::error(
+                        "value-too-wide",
+                        format!("constraint `{}`: {} does not fit the {}-bit field `{}`", c.id, cond.value, f.width, f.name),
+                        c.span,
+                    )),
+                    Some(_) => {}
+                }
+            }
+        }
+    }
+}
