@@ -39,12 +39,15 @@ pub struct Cx<'a> {
 
 /// Words YAML 1.1 (PyYAML, many editors, older serde_yaml) reads as booleans.
 const YAML11_BOOLS: &[&str] = &[
-    "y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO", "true", "True", "TRUE", "false", "False", "FALSE",
-    "on", "On", "ON", "off", "Off", "OFF",
+    "y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO", "true", "True", "TRUE", "false",
+    "False", "FALSE", "on", "On", "ON", "off", "Off", "OFF",
 ];
 
 /// The closest candidate to `word`, when it is close enough to be a likely typo.
-pub fn did_you_mean<'c>(word: &str, candidates: impl IntoIterator<Item = &'c str>) -> Option<&'c str> {
+pub fn did_you_mean<'c>(
+    word: &str,
+    candidates: impl IntoIterator<Item = &'c str>,
+) -> Option<&'c str> {
     let lower = word.to_ascii_lowercase();
     candidates
         .into_iter()
@@ -65,12 +68,18 @@ pub struct MapReader<'n> {
 impl<'n> MapReader<'n> {
     /// The value of `key`, if present.
     pub fn get(&self, key: &str) -> Option<&'n Node> {
-        self.entries.iter().find(|(k, _)| k.name == key).map(|(_, v)| v)
+        self.entries
+            .iter()
+            .find(|(k, _)| k.name == key)
+            .map(|(_, v)| v)
     }
 
     /// The span of `key` itself, if present.
     pub fn key_span(&self, key: &str) -> Option<Span> {
-        self.entries.iter().find(|(k, _)| k.name == key).map(|(k, _)| k.span)
+        self.entries
+            .iter()
+            .find(|(k, _)| k.name == key)
+            .map(|(k, _)| k.span)
     }
 
     /// True when `key` is present.
@@ -92,22 +101,35 @@ impl Cx<'_> {
 
     fn expected(&mut self, what: &str, node: &Node) {
         self.push(
-            Diagnostic::error("type-mismatch", format!("expected {what}, found {}", node.describe()), node.span)
-                .with_label(format!("expected {what}")),
+            Diagnostic::error(
+                "type-mismatch",
+                format!("expected {what}, found {}", node.describe()),
+                node.span,
+            )
+            .with_label(format!("expected {what}")),
         );
     }
 
     /// Opens a mapping whose keys must come from `allowed`; unknown keys are reported with a
     /// suggestion. `what` names the thing for messages ("register", "field").
-    pub fn map<'n>(&mut self, node: &'n Node, what: &str, allowed: &[&str]) -> Option<MapReader<'n>> {
+    pub fn map<'n>(
+        &mut self,
+        node: &'n Node,
+        what: &str,
+        allowed: &[&str],
+    ) -> Option<MapReader<'n>> {
         let Kind::Map(entries) = &node.kind else {
             self.expected(&format!("a mapping ({what})"), node);
             return None;
         };
         for (k, _) in entries {
             if !allowed.contains(&k.name.as_str()) {
-                let mut d = Diagnostic::error("unknown-key", format!("unknown key `{}` in {what}", k.name), k.span)
-                    .with_label("not a known key");
+                let mut d = Diagnostic::error(
+                    "unknown-key",
+                    format!("unknown key `{}` in {what}", k.name),
+                    k.span,
+                )
+                .with_label("not a known key");
                 d = match did_you_mean(&k.name, allowed.iter().copied()) {
                     Some(s) => d.with_help(format!("did you mean `{s}`?")),
                     None => d.with_note(format!("expected one of: {}", allowed.join(", "))),
@@ -120,10 +142,17 @@ impl Cx<'_> {
 
     /// Reports a missing required key.
     pub fn missing(&mut self, m: &MapReader<'_>, key: &str, what: &str) {
-        let span = Span { end: m.node.span.start, ..m.node.span };
+        let span = Span {
+            end: m.node.span.start,
+            ..m.node.span
+        };
         self.push(
-            Diagnostic::error("missing-key", format!("{what} is missing required key `{key}`"), span)
-                .with_label(format!("this {what} needs `{key}`")),
+            Diagnostic::error(
+                "missing-key",
+                format!("{what} is missing required key `{key}`"),
+                span,
+            )
+            .with_label(format!("this {what} needs `{key}`")),
         );
     }
 
@@ -145,7 +174,12 @@ impl Cx<'_> {
     }
 
     /// Reads `key` with `f` when present.
-    pub fn opt<T>(&mut self, m: &MapReader<'_>, key: &str, f: impl FnOnce(&mut Self, &Node) -> Option<T>) -> Option<T> {
+    pub fn opt<T>(
+        &mut self,
+        m: &MapReader<'_>,
+        key: &str,
+        f: impl FnOnce(&mut Self, &Node) -> Option<T>,
+    ) -> Option<T> {
         m.get(key).and_then(|n| f(self, n))
     }
 
@@ -172,23 +206,37 @@ impl Cx<'_> {
     }
 
     /// A name: a scalar matching `valid`, never a YAML 1.1 boolean written plain.
-    pub fn name(&mut self, node: &Node, what: &str, valid: fn(&str) -> bool, rule: &str) -> Option<Spanned<String>> {
+    pub fn name(
+        &mut self,
+        node: &Node,
+        what: &str,
+        valid: fn(&str) -> bool,
+        rule: &str,
+    ) -> Option<Spanned<String>> {
         let Kind::Scalar(s, style) = &node.kind else {
             self.expected(&format!("a {what}"), node);
             return None;
         };
         if *style == Style::Plain && YAML11_BOOLS.contains(&s.as_str()) {
             self.push(
-                Diagnostic::error("yaml11-boolean", format!("`{s}` is a boolean in YAML 1.1, not a {what}"), node.span)
-                    .with_label("YAML 1.1 tools read this as true/false")
-                    .with_help(format!("quote it to keep it a name: '{s}'")),
+                Diagnostic::error(
+                    "yaml11-boolean",
+                    format!("`{s}` is a boolean in YAML 1.1, not a {what}"),
+                    node.span,
+                )
+                .with_label("YAML 1.1 tools read this as true/false")
+                .with_help(format!("quote it to keep it a name: '{s}'")),
             );
             return None;
         }
         if !valid(s) {
             self.push(
-                Diagnostic::error("invalid-name", format!("`{s}` is not a valid {what}"), node.span)
-                    .with_label(format!("a {what} {rule}")),
+                Diagnostic::error(
+                    "invalid-name",
+                    format!("`{s}` is not a valid {what}"),
+                    node.span,
+                )
+                .with_label(format!("a {what} {rule}")),
             );
             return None;
         }
@@ -203,8 +251,12 @@ impl Cx<'_> {
         };
         if *style != Style::Plain {
             self.push(
-                Diagnostic::error("type-mismatch", format!("expected a number, found the string \"{s}\""), node.span)
-                    .with_help("write numbers without quotes"),
+                Diagnostic::error(
+                    "type-mismatch",
+                    format!("expected a number, found the string \"{s}\""),
+                    node.span,
+                )
+                .with_help("write numbers without quotes"),
             );
             return None;
         }
@@ -227,8 +279,12 @@ impl Cx<'_> {
         let v = self.uint(node)?;
         if v.value > max {
             self.push(
-                Diagnostic::error("out-of-range", format!("{what} {} is larger than the maximum {max}", v.value), v.span)
-                    .with_label(format!("at most {max}")),
+                Diagnostic::error(
+                    "out-of-range",
+                    format!("{what} {} is larger than the maximum {max}", v.value),
+                    v.span,
+                )
+                .with_label(format!("at most {max}")),
             );
             return None;
         }
@@ -242,8 +298,12 @@ impl Cx<'_> {
             Kind::Scalar(s, Style::Plain) if s == "false" => Some(Spanned::new(false, node.span)),
             Kind::Scalar(s, _) if YAML11_BOOLS.contains(&s.as_str()) => {
                 self.push(
-                    Diagnostic::error("type-mismatch", format!("`{s}` is not a boolean here"), node.span)
-                        .with_help("write `true` or `false`"),
+                    Diagnostic::error(
+                        "type-mismatch",
+                        format!("`{s}` is not a boolean here"),
+                        node.span,
+                    )
+                    .with_help("write `true` or `false`"),
                 );
                 None
             }
@@ -255,7 +315,12 @@ impl Cx<'_> {
     }
 
     /// One of a fixed set of words.
-    pub fn keyword<T: Copy>(&mut self, node: &Node, what: &str, table: &[(&str, T)]) -> Option<Spanned<T>> {
+    pub fn keyword<T: Copy>(
+        &mut self,
+        node: &Node,
+        what: &str,
+        table: &[(&str, T)],
+    ) -> Option<Spanned<T>> {
         let Kind::Scalar(s, _) = &node.kind else {
             self.expected(what, node);
             return None;
@@ -264,8 +329,12 @@ impl Cx<'_> {
             return Some(Spanned::new(*v, node.span));
         }
         let names: Vec<&str> = table.iter().map(|(k, _)| *k).collect();
-        let mut d = Diagnostic::error("invalid-value", format!("`{s}` is not a valid {what}"), node.span)
-            .with_label(format!("expected one of: {}", names.join(", ")));
+        let mut d = Diagnostic::error(
+            "invalid-value",
+            format!("`{s}` is not a valid {what}"),
+            node.span,
+        )
+        .with_label(format!("expected one of: {}", names.join(", ")));
         if let Some(s) = did_you_mean(s, names.iter().copied()) {
             d = d.with_help(format!("did you mean `{s}`?"));
         }
@@ -274,9 +343,20 @@ impl Cx<'_> {
     }
 
     /// A list of names (e.g. under `remove:`).
-    pub fn names(&mut self, node: &Node, what: &str, valid: fn(&str) -> bool, rule: &str) -> Vec<Spanned<String>> {
-        let Some(items) = self.seq(node, what) else { return Vec::new() };
-        items.iter().filter_map(|n| self.name(n, what, valid, rule)).collect()
+    pub fn names(
+        &mut self,
+        node: &Node,
+        what: &str,
+        valid: fn(&str) -> bool,
+        rule: &str,
+    ) -> Vec<Spanned<String>> {
+        let Some(items) = self.seq(node, what) else {
+            return Vec::new();
+        };
+        items
+            .iter()
+            .filter_map(|n| self.name(n, what, valid, rule))
+            .collect()
     }
 }
 
@@ -303,7 +383,8 @@ pub fn parse_uint(s: &str) -> Option<u64> {
 /// Register, field and value names: an ASCII letter, then letters, digits or `_`.
 pub fn is_ident(s: &str) -> bool {
     let mut c = s.chars();
-    matches!(c.next(), Some(ch) if ch.is_ascii_alphabetic()) && c.all(|ch| ch.is_ascii_alphanumeric() || ch == '_')
+    matches!(c.next(), Some(ch) if ch.is_ascii_alphabetic())
+        && c.all(|ch| ch.is_ascii_alphanumeric() || ch == '_')
 }
 
 /// Rule text for [`is_ident`].
@@ -317,17 +398,20 @@ pub fn is_generation_id(s: &str) -> bool {
 }
 
 /// Rule text for [`is_generation_id`].
-pub const GENERATION_RULE: &str = "starts with a lowercase letter and holds only lowercase letters, digits and `-`";
+pub const GENERATION_RULE: &str =
+    "starts with a lowercase letter and holds only lowercase letters, digits and `-`";
 
-/// Event names as vendors spell them: letters, digits, `_` and `.` (`MEM_LOAD_RETIRED.L3_MISS`).
+/// Event names as vendors spell them: letters, digits, `_`, `.`, and the `:` / `=` of Intel's
+/// modifier-suffixed names (`MEM_LOAD_RETIRED.L3_MISS`, `UOPS_ISSUED.ANY:c1`).
 pub fn is_event_name(s: &str) -> bool {
     let mut c = s.chars();
     matches!(c.next(), Some(ch) if ch.is_ascii_alphabetic())
-        && c.all(|ch| ch.is_ascii_alphanumeric() || ch == '_' || ch == '.')
+        && c.all(|ch| ch.is_ascii_alphanumeric() || matches!(ch, '_' | '.' | ':' | '='))
 }
 
 /// Rule text for [`is_event_name`].
-pub const EVENT_RULE: &str = "starts with a letter and holds only letters, digits, `_` and `.`";
+pub const EVENT_RULE: &str =
+    "starts with a letter and holds only letters, digits, `_`, `.`, `:` and `=`";
 
 #[cfg(test)]
 mod tests {
@@ -358,7 +442,10 @@ mod tests {
 
     #[test]
     fn suggestions() {
-        assert_eq!(did_you_mean("fileds", ["fields", "name", "doc"]), Some("fields"));
+        assert_eq!(
+            did_you_mean("fileds", ["fields", "name", "doc"]),
+            Some("fields")
+        );
         assert_eq!(did_you_mean("zzz", ["fields", "name"]), None);
     }
 }

@@ -50,14 +50,21 @@ impl Diagnostic {
             severity: Severity::Error,
             code,
             message: message.into(),
-            labels: vec![Label { span, message: String::new(), primary: true }],
+            labels: vec![Label {
+                span,
+                message: String::new(),
+                primary: true,
+            }],
             notes: Vec::new(),
         }
     }
 
     /// A new warning with a primary label at `span`.
     pub fn warning(code: &'static str, message: impl Into<String>, span: Span) -> Self {
-        Diagnostic { severity: Severity::Warning, ..Self::error(code, message, span) }
+        Diagnostic {
+            severity: Severity::Warning,
+            ..Self::error(code, message, span)
+        }
     }
 
     /// Sets the text of the primary label.
@@ -70,7 +77,11 @@ impl Diagnostic {
 
     /// Adds a secondary label, for the other side of a conflict.
     pub fn with_secondary(mut self, span: Span, message: impl Into<String>) -> Self {
-        self.labels.push(Label { span, message: message.into(), primary: false });
+        self.labels.push(Label {
+            span,
+            message: message.into(),
+            primary: false,
+        });
         self
     }
 
@@ -104,7 +115,12 @@ impl Diagnostic {
             Severity::Error => "error",
             Severity::Warning => "warning",
         };
-        format!("{}: {level}[{}]: {}", sources.location(self.span()), self.code, self.message)
+        format!(
+            "{}: {level}[{}]: {}",
+            sources.location(self.span()),
+            self.code,
+            self.message
+        )
     }
 }
 
@@ -113,16 +129,23 @@ fn to_codespan(d: &Diagnostic) -> cs::Diagnostic<usize> {
         Severity::Error => cs::Diagnostic::error(),
         Severity::Warning => cs::Diagnostic::warning(),
     };
-    base.with_code(d.code).with_message(&d.message).with_labels(
-        d.labels
-            .iter()
-            .map(|l| {
-                let style = if l.primary { cs::LabelStyle::Primary } else { cs::LabelStyle::Secondary };
-                cs::Label::new(style, l.span.file, l.span.start..l.span.end).with_message(&l.message)
-            })
-            .collect(),
-    )
-    .with_notes(d.notes.clone())
+    base.with_code(d.code)
+        .with_message(&d.message)
+        .with_labels(
+            d.labels
+                .iter()
+                .map(|l| {
+                    let style = if l.primary {
+                        cs::LabelStyle::Primary
+                    } else {
+                        cs::LabelStyle::Secondary
+                    };
+                    cs::Label::new(style, l.span.file, l.span.start..l.span.end)
+                        .with_message(&l.message)
+                })
+                .collect(),
+        )
+        .with_notes(d.notes.clone())
 }
 
 /// The sink every stage reports into.
@@ -154,7 +177,10 @@ impl Diagnostics {
 
     /// Number of errors.
     pub fn error_count(&self) -> usize {
-        self.list.iter().filter(|d| d.severity == Severity::Error).count()
+        self.list
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .count()
     }
 
     /// All diagnostics, sorted by file and position, duplicates removed (a fault in a parent
@@ -162,7 +188,12 @@ impl Diagnostics {
     pub fn sorted(&self) -> Vec<Diagnostic> {
         let mut v = self.list.clone();
         v.sort_by(|a, b| {
-            (a.span(), a.severity, a.code, &a.message).cmp(&(b.span(), b.severity, b.code, &b.message))
+            (a.span(), a.severity, a.code, &a.message).cmp(&(
+                b.span(),
+                b.severity,
+                b.code,
+                &b.message,
+            ))
         });
         v.dedup();
         v
@@ -180,7 +211,10 @@ impl Diagnostics {
         for d in &list {
             out.push_str(&d.render(sources));
         }
-        let errors = list.iter().filter(|d| d.severity == Severity::Error).count();
+        let errors = list
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .count();
         let warnings = list.len() - errors;
         if errors > 0 || warnings > 0 {
             out.push_str(&format!(

@@ -51,6 +51,7 @@ pub struct Loader {
     sources: Sources,
     diags: Diagnostics,
     raws: Vec<raw::RawGeneration>,
+    unreadable: usize,
     limits: Limits,
     /// Files read from disk, for build systems that rebuild when they change.
     paths: Vec<PathBuf>,
@@ -72,7 +73,9 @@ pub struct Loaded {
 impl Loaded {
     /// True when any diagnostic is an error.
     pub fn has_errors(&self) -> bool {
-        self.diagnostics.iter().any(|d| d.severity == Severity::Error)
+        self.diagnostics
+            .iter()
+            .any(|d| d.severity == Severity::Error)
     }
 
     /// All diagnostics rendered like rustc, with a summary line.
@@ -121,7 +124,7 @@ impl Loader {
 
     /// Adds one file from disk.
     pub fn add_file(&mut self, path: &Path) -> &mut Self {
-        let name = path.display().to_string();
+        let name = display_name(path);
         self.paths.push(path.to_path_buf());
         match std::fs::read(path) {
             Ok(bytes) => match String::from_utf8(bytes) {
@@ -133,6 +136,7 @@ impl Loader {
                     let bad = e.as_bytes()[at];
                     let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
                     let file = self.sources.add(name, text);
+                    self.unreadable += 1;
                     self.diags.push(
                         Diagnostic::error(
                             "not-utf8",
@@ -146,7 +150,12 @@ impl Loader {
             },
             Err(e) => {
                 let file = self.sources.add(name, String::new());
-                self.diags.push(Diagnostic::error("io", format!("cannot read file: {e}"), Span::new(file, 0, 0)));
+                self.diags.push(Diagnostic::error(
+                    "io",
+                    format!("cannot read file: {e}"),
+                    Span::new(file, 0, 0),
+                ));
+                self.unreadable += 1;
             }
         }
         self
@@ -156,29 +165,60 @@ impl Loader {
     pub fn add_str(&mut self, name: impl Into<String>, text: impl Into<String>) -> FileId {
         let text = text.into();
         let file = self.sources.add(name, text.clone());
+        let mut parsed = false;
         if let Some(root) = yaml::parse(file, &text, self.limits, &mut self.diags) {
-            let mut cx = de::Cx { diags: &mut self.diags };
+            let mut cx = de::Cx {
+                diags: &mut self.diags,
+            };
             if let Some(g) = cx.generation(file, &root) {
                 self.raws.push(g);
+                parsed = true;
             }
+        }
+        if !parsed {
+            self.unreadable += 1;
         }
         file
     }
 
     /// Resolves `extends`, validates, and returns the model with every diagnostic.
     pub fn finish(mut self) -> Loaded {
-        let model = resolve::resolve(&self.raws, &mut self.diags);
+        let model = resolve::resolve(&self.raws, self.unreadable, &mut self.diags);
         validate::validate(&model, &mut self.diags);
-        Loaded { sources: self.sources, model, diagnostics: self.diags.into_vec(), paths: self.paths }
+        Loaded {
+            sources: self.sources,
+            model,
+            diagnostics: self.diags.into_vec(),
+            paths: self.paths,
+        }
     }
 }
 
-fn collect_yaml(dir: &Path, out: &mut Vec<PathBuf>, diags: &mut Diagnostics, sources: &mut Sources) {
+/// The path as diagnostics print it: relative to the current directory when below it.
+fn display_name(path: &Path) -> String {
+    let rel = std::env::current_dir()
+        .ok()
+        .and_then(|cwd| path.strip_prefix(&cwd).ok().map(Path::to_path_buf));
+    rel.unwrap_or_else(|| path.to_path_buf())
+        .display()
+        .to_string()
+}
+
+fn collect_yaml(
+    dir: &Path,
+    out: &mut Vec<PathBuf>,
+    diags: &mut Diagnostics,
+    sources: &mut Sources,
+) {
     let entries = match std::fs::read_dir(dir) {
         Ok(e) => e,
         Err(e) => {
             let file = sources.add(dir.display().to_string(), String::new());
-            diags.push(Diagnostic::error("io", format!("cannot read directory: {e}"), Span::new(file, 0, 0)));
+            diags.push(Diagnostic::error(
+                "io",
+                format!("cannot read directory: {e}"),
+                Span::new(file, 0, 0),
+            ));
             return;
         }
     };

@@ -131,12 +131,20 @@ impl Generation {
 
     /// Number of general-purpose counters (the size of the `pmu.general.counter` family).
     pub fn general_counters(&self) -> u32 {
-        self.pmu.general.as_ref().and_then(|g| self.register(&g.counter)).map_or(0, |r| r.msr.count)
+        self.pmu
+            .general
+            .as_ref()
+            .and_then(|g| self.register(&g.counter))
+            .map_or(0, |r| r.msr.count)
     }
 
     /// Number of fixed-function counters (the size of the `pmu.fixed.counter` family).
     pub fn fixed_counters(&self) -> u32 {
-        self.pmu.fixed.as_ref().and_then(|f| self.register(&f.counter)).map_or(0, |r| r.msr.count)
+        self.pmu
+            .fixed
+            .as_ref()
+            .and_then(|f| self.register(&f.counter))
+            .map_or(0, |r| r.msr.count)
     }
 }
 
@@ -154,7 +162,10 @@ pub struct Pmu {
 impl Pmu {
     /// The select-register field an event attribute encodes into.
     pub fn encoding_field(&self, attr: &str) -> Option<&str> {
-        self.encoding.iter().find(|(a, _)| a == attr).map(|(_, f)| f.as_str())
+        self.encoding
+            .iter()
+            .find(|(a, _)| a == attr)
+            .map(|(_, f)| f.as_str())
     }
 }
 
@@ -257,7 +268,11 @@ impl BitRange {
 
     /// The bits as a mask.
     pub fn mask(&self) -> u64 {
-        let ones = if self.width() == 64 { u64::MAX } else { (1u64 << self.width()) - 1 };
+        let ones = if self.width() == 64 {
+            u64::MAX
+        } else {
+            (1u64 << self.width()) - 1
+        };
         ones << self.lsb
     }
 }
@@ -332,7 +347,10 @@ impl Field {
     /// Register-level mask of element `i`.
     pub fn element_mask(&self, i: u32) -> u64 {
         let shift = self.array.map_or(0, |a| a.stride * i);
-        self.bits.iter().map(|b| b.mask()).fold(0, |m, b| m | b.checked_shl(shift).unwrap_or(0))
+        self.bits
+            .iter()
+            .map(|b| b.mask())
+            .fold(0, |m, b| m | b.checked_shl(shift).unwrap_or(0))
     }
 
     /// Mask of every element.

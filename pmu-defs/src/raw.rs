@@ -5,7 +5,8 @@
 //! optional; which ones a *new* entry needs is checked when the `extends` chain is resolved.
 
 use crate::de::{
-    Cx, EVENT_RULE, GENERATION_RULE, IDENT_RULE, MapReader, Spanned, is_event_name, is_generation_id, is_ident,
+    Cx, EVENT_RULE, GENERATION_RULE, IDENT_RULE, MapReader, Spanned, is_event_name,
+    is_generation_id, is_ident,
 };
 use crate::diag::Diagnostic;
 use crate::model::{Access, Severity as CSeverity, Vendor};
@@ -61,7 +62,9 @@ pub struct RawPmu {
 }
 
 /// Event attributes that `pmu.encoding` may map to select-register fields.
-pub const ENCODING_KEYS: &[&str] = &["event", "umask", "umask2", "eq", "cmask", "inv", "edge", "any", "usr", "os", "int", "en"];
+pub const ENCODING_KEYS: &[&str] = &[
+    "event", "umask", "umask2", "eq", "cmask", "inv", "edge", "any", "usr", "os", "int", "en",
+];
 
 /// `msr:` a single address or an indexed family.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -236,13 +239,57 @@ pub struct RawRemove {
     pub constraints: Vec<Spanned<String>>,
 }
 
-const TOP_KEYS: &[&str] =
-    &["generation", "vendor", "title", "manual", "doc", "extends", "pmu", "registers", "cpuid", "events", "constraints", "remove"];
-const REGISTER_KEYS: &[&str] =
-    &["name", "renames", "doc", "manual", "msr", "width", "access", "reset", "fields", "remove-fields"];
-const FIELD_KEYS: &[&str] = &["name", "bits", "array", "access", "doc", "values", "deprecated", "requires"];
+const TOP_KEYS: &[&str] = &[
+    "generation",
+    "vendor",
+    "title",
+    "manual",
+    "doc",
+    "extends",
+    "pmu",
+    "registers",
+    "cpuid",
+    "events",
+    "constraints",
+    "remove",
+];
+const REGISTER_KEYS: &[&str] = &[
+    "name",
+    "renames",
+    "doc",
+    "manual",
+    "msr",
+    "width",
+    "access",
+    "reset",
+    "fields",
+    "remove-fields",
+];
+const FIELD_KEYS: &[&str] = &[
+    "name",
+    "bits",
+    "array",
+    "access",
+    "doc",
+    "values",
+    "deprecated",
+    "requires",
+];
 const EVENT_KEYS: &[&str] = &[
-    "name", "event", "umask", "umask2", "eq", "cmask", "inv", "edge", "any", "counters", "fixed", "cpuid-bit", "msr", "doc",
+    "name",
+    "event",
+    "umask",
+    "umask2",
+    "eq",
+    "cmask",
+    "inv",
+    "edge",
+    "any",
+    "counters",
+    "fixed",
+    "cpuid-bit",
+    "msr",
+    "doc",
 ];
 
 /// Keyword table for `access:`.
@@ -263,9 +310,19 @@ impl Cx<'_> {
         self.name(n, "generation id", is_generation_id, GENERATION_RULE)
     }
 
-    fn list<T>(&mut self, m: &MapReader<'_>, key: &str, what: &str, f: impl Fn(&mut Self, &Node) -> Option<T>) -> Vec<T> {
-        let Some(n) = m.get(key) else { return Vec::new() };
-        let Some(items) = self.seq(n, what) else { return Vec::new() };
+    fn list<T>(
+        &mut self,
+        m: &MapReader<'_>,
+        key: &str,
+        what: &str,
+        f: impl Fn(&mut Self, &Node) -> Option<T>,
+    ) -> Vec<T> {
+        let Some(n) = m.get(key) else {
+            return Vec::new();
+        };
+        let Some(items) = self.seq(n, what) else {
+            return Vec::new();
+        };
         items.iter().filter_map(|i| f(self, i)).collect()
     }
 
@@ -273,7 +330,13 @@ impl Cx<'_> {
     pub fn generation(&mut self, file: FileId, root: &Node) -> Option<RawGeneration> {
         let m = self.map(root, "generation file", TOP_KEYS)?;
         let id = self.req(&m, "generation", "generation file", Self::gen_id);
-        let vendor = self.opt(&m, "vendor", |c, n| c.keyword(n, "vendor", &[("intel", Vendor::Intel), ("amd", Vendor::Amd)]));
+        let vendor = self.opt(&m, "vendor", |c, n| {
+            c.keyword(
+                n,
+                "vendor",
+                &[("intel", Vendor::Intel), ("amd", Vendor::Amd)],
+            )
+        });
         let title = self.opt(&m, "title", Self::text);
         let manual = self.opt(&m, "manual", Self::text);
         let doc = self.opt(&m, "doc", Self::text);
@@ -306,12 +369,21 @@ impl Cx<'_> {
 
     fn pmu(&mut self, n: &Node) -> Option<RawPmu> {
         let m = self.map(n, "pmu", &["general", "fixed", "encoding"])?;
-        let mut p = RawPmu { span: Some(n.span), ..RawPmu::default() };
-        if let Some(g) = m.get("general").and_then(|g| self.map(g, "pmu.general", &["select", "counter"])) {
+        let mut p = RawPmu {
+            span: Some(n.span),
+            ..RawPmu::default()
+        };
+        if let Some(g) = m
+            .get("general")
+            .and_then(|g| self.map(g, "pmu.general", &["select", "counter"]))
+        {
             p.general_select = self.opt(&g, "select", |c, n| c.ident(n, "register name"));
             p.general_counter = self.opt(&g, "counter", |c, n| c.ident(n, "register name"));
         }
-        if let Some(f) = m.get("fixed").and_then(|f| self.map(f, "pmu.fixed", &["counter", "control"])) {
+        if let Some(f) = m
+            .get("fixed")
+            .and_then(|f| self.map(f, "pmu.fixed", &["counter", "control"]))
+        {
             p.fixed_counter = self.opt(&f, "counter", |c, n| c.ident(n, "register name"));
             p.fixed_control = self.opt(&f, "control", |c, n| c.ident(n, "register name"));
         }
@@ -322,7 +394,8 @@ impl Cx<'_> {
                         if ENCODING_KEYS.contains(&k.name.as_str())
                             && let Some(field) = self.ident(v, "field name")
                         {
-                            p.encoding.push((Spanned::new(k.name.clone(), k.span), field));
+                            p.encoding
+                                .push((Spanned::new(k.name.clone(), k.span), field));
                         }
                     }
                 }
@@ -334,22 +407,43 @@ impl Cx<'_> {
     fn msr(&mut self, n: &Node) -> Option<Spanned<RawMsr>> {
         if let Kind::Map(_) = n.kind {
             let m = self.map(n, "msr family", &["base", "count", "stride"])?;
-            let base = self.req(&m, "base", "msr family", |c, n| c.uint_max(n, u32::MAX as u64, "MSR address"));
-            let count = self.req(&m, "count", "msr family", |c, n| c.uint_max(n, 256, "register count"));
+            let base = self.req(&m, "base", "msr family", |c, n| {
+                c.uint_max(n, u32::MAX as u64, "MSR address")
+            });
+            let count = self.req(&m, "count", "msr family", |c, n| {
+                c.uint_max(n, 256, "register count")
+            });
             let stride = self.opt(&m, "stride", |c, n| c.uint_max(n, 0x1_0000, "stride"));
             if let Some(c) = &count
                 && c.value == 0
             {
-                self.error("out-of-range", "a register family needs at least one register", c.span);
+                self.error(
+                    "out-of-range",
+                    "a register family needs at least one register",
+                    c.span,
+                );
                 return None;
             }
             return Some(Spanned::new(
-                RawMsr { base: base?.value, count: count?.value, stride: stride.map_or(1, |s| s.value), indexed: true },
+                RawMsr {
+                    base: base?.value,
+                    count: count?.value,
+                    stride: stride.map_or(1, |s| s.value),
+                    indexed: true,
+                },
                 n.span,
             ));
         }
         let a = self.uint_max(n, u32::MAX as u64, "MSR address")?;
-        Some(Spanned::new(RawMsr { base: a.value, count: 1, stride: 1, indexed: false }, a.span))
+        Some(Spanned::new(
+            RawMsr {
+                base: a.value,
+                count: 1,
+                stride: 1,
+                indexed: false,
+            },
+            a.span,
+        ))
     }
 
     fn register(&mut self, n: &Node) -> Option<RawRegister> {
@@ -364,14 +458,21 @@ impl Cx<'_> {
             && !(1..=64).contains(&w.value)
         {
             self.push(
-                Diagnostic::error("out-of-range", format!("register width {} is not between 1 and 64", w.value), w.span)
-                    .with_label("MSRs are at most 64 bits wide"),
+                Diagnostic::error(
+                    "out-of-range",
+                    format!("register width {} is not between 1 and 64", w.value),
+                    w.span,
+                )
+                .with_label("MSRs are at most 64 bits wide"),
             );
         }
         let access = self.opt(&m, "access", |c, n| c.keyword(n, "access", ACCESS_WORDS));
         let reset = self.opt(&m, "reset", Self::uint);
         let fields = self.list(&m, "fields", "fields", Self::field);
-        let remove_fields = m.get("remove-fields").map(|n| self.names(n, "field name", is_ident, IDENT_RULE)).unwrap_or_default();
+        let remove_fields = m
+            .get("remove-fields")
+            .map(|n| self.names(n, "field name", is_ident, IDENT_RULE))
+            .unwrap_or_default();
         Some(RawRegister {
             name: name?,
             renames,
@@ -393,25 +494,41 @@ impl Cx<'_> {
             let hi = crate::de::parse_uint(hi);
             let lo = crate::de::parse_uint(lo);
             return match (hi, lo) {
-                (Some(msb), Some(lsb)) if msb >= lsb && msb < 64 => Some(Spanned::new(RawBits { lsb, msb }, n.span)),
+                (Some(msb), Some(lsb)) if msb >= lsb && msb < 64 => {
+                    Some(Spanned::new(RawBits { lsb, msb }, n.span))
+                }
                 (Some(msb), Some(lsb)) if msb < lsb => {
                     self.push(
-                        Diagnostic::error("invalid-bits", format!("bit range `{s}` is written low:high"), n.span)
-                            .with_help(format!("write the high bit first, as the manuals do: `{lsb}:{msb}`")),
+                        Diagnostic::error(
+                            "invalid-bits",
+                            format!("bit range `{s}` is written low:high"),
+                            n.span,
+                        )
+                        .with_help(format!(
+                            "write the high bit first, as the manuals do: `{lsb}:{msb}`"
+                        )),
                     );
                     None
                 }
                 (Some(_), Some(_)) => {
                     self.push(
-                        Diagnostic::error("invalid-bits", format!("bit range `{s}` goes past bit 63"), n.span)
-                            .with_label("MSR bits are numbered 0 to 63"),
+                        Diagnostic::error(
+                            "invalid-bits",
+                            format!("bit range `{s}` goes past bit 63"),
+                            n.span,
+                        )
+                        .with_label("MSR bits are numbered 0 to 63"),
                     );
                     None
                 }
                 _ => {
                     self.push(
-                        Diagnostic::error("invalid-bits", format!("`{s}` is not a bit range"), n.span)
-                            .with_help("write one bit (`19`) or a range high:low (`31:24`)"),
+                        Diagnostic::error(
+                            "invalid-bits",
+                            format!("`{s}` is not a bit range"),
+                            n.span,
+                        )
+                        .with_help("write one bit (`19`) or a range high:low (`31:24`)"),
                     );
                     None
                 }
@@ -420,18 +537,32 @@ impl Cx<'_> {
         let b = self.uint(n)?;
         if b.value > 63 {
             self.push(
-                Diagnostic::error("invalid-bits", format!("bit {} is past bit 63", b.value), b.span)
-                    .with_label("MSR bits are numbered 0 to 63"),
+                Diagnostic::error(
+                    "invalid-bits",
+                    format!("bit {} is past bit 63", b.value),
+                    b.span,
+                )
+                .with_label("MSR bits are numbered 0 to 63"),
             );
             return None;
         }
-        Some(Spanned::new(RawBits { lsb: b.value, msb: b.value }, b.span))
+        Some(Spanned::new(
+            RawBits {
+                lsb: b.value,
+                msb: b.value,
+            },
+            b.span,
+        ))
     }
 
     fn bits(&mut self, n: &Node) -> Option<Spanned<Vec<Spanned<RawBits>>>> {
         if let Kind::Seq(items) = &n.kind {
             if items.is_empty() {
-                self.error("invalid-bits", "a split field needs at least one bit range", n.span);
+                self.error(
+                    "invalid-bits",
+                    "a split field needs at least one bit range",
+                    n.span,
+                );
                 return None;
             }
             let parts: Vec<_> = items.iter().map(|i| self.bit_range(i)).collect();
@@ -440,7 +571,8 @@ impl Cx<'_> {
             }
             return Some(Spanned::new(parts.into_iter().flatten().collect(), n.span));
         }
-        self.bit_range(n).map(|b| Spanned::new(vec![b.clone()], b.span))
+        self.bit_range(n)
+            .map(|b| Spanned::new(vec![b.clone()], b.span))
     }
 
     fn field(&mut self, n: &Node) -> Option<RawField> {
@@ -449,11 +581,19 @@ impl Cx<'_> {
         let bits = self.opt(&m, "bits", Self::bits);
         let array = self.opt(&m, "array", |c, n| {
             let am = c.map(n, "field array", &["count", "stride"])?;
-            let count = c.req(&am, "count", "field array", |c, n| c.uint_max(n, 64, "array count"));
-            let stride = c.req(&am, "stride", "field array", |c, n| c.uint_max(n, 64, "array stride"));
+            let count = c.req(&am, "count", "field array", |c, n| {
+                c.uint_max(n, 64, "array count")
+            });
+            let stride = c.req(&am, "stride", "field array", |c, n| {
+                c.uint_max(n, 64, "array stride")
+            });
             let (count, stride) = (count?, stride?);
             if count.value == 0 || stride.value == 0 {
-                c.error("out-of-range", "a field array needs a count and a stride of at least 1", n.span);
+                c.error(
+                    "out-of-range",
+                    "a field array needs a count and a stride of at least 1",
+                    n.span,
+                );
                 return None;
             }
             Some(Spanned::new((count.value, stride.value), n.span))
@@ -461,7 +601,9 @@ impl Cx<'_> {
         let access = self.opt(&m, "access", |c, n| c.keyword(n, "access", ACCESS_WORDS));
         let doc = self.opt(&m, "doc", Self::text);
         let values = m.get("values").map(|v| {
-            let Some(items) = self.seq(v, "values") else { return Vec::new() };
+            let Some(items) = self.seq(v, "values") else {
+                return Vec::new();
+            };
             items
                 .iter()
                 .filter_map(|i| {
@@ -469,7 +611,11 @@ impl Cx<'_> {
                     let name = self.req(&vm, "name", "value", |c, n| c.ident(n, "value name"));
                     let value = self.req(&vm, "value", "value", |c, n| c.uint(n));
                     let doc = self.opt(&vm, "doc", Self::text);
-                    Some(RawValue { name: name?, value, doc })
+                    Some(RawValue {
+                        name: name?,
+                        value,
+                        doc,
+                    })
                 })
                 .collect()
         });
@@ -478,17 +624,42 @@ impl Cx<'_> {
             let since = c.req(&dm, "since", "deprecation", Self::gen_id);
             let when = c.opt(&dm, "when", Self::text);
             let doc = c.opt(&dm, "doc", Self::text);
-            Some(RawDeprecated { since: since?, when, doc })
+            Some(RawDeprecated {
+                since: since?,
+                when,
+                doc,
+            })
         });
         let requires = self.opt(&m, "requires", Self::text);
-        Some(RawField { name: name?, bits, array, access, doc, values, deprecated, requires })
+        Some(RawField {
+            name: name?,
+            bits,
+            array,
+            access,
+            doc,
+            values,
+            deprecated,
+            requires,
+        })
     }
 
     fn cpuid(&mut self, n: &Node) -> Option<RawCpuid> {
-        let m = self.map(n, "CPUID leaf", &["name", "leaf", "subleaf", "doc", "manual", "eax", "ebx", "ecx", "edx"])?;
-        let name = self.req(&m, "name", "CPUID leaf", |c, n| c.ident(n, "CPUID leaf name"));
-        let leaf = self.opt(&m, "leaf", |c, n| c.uint_max(n, u32::MAX as u64, "CPUID leaf"));
-        let subleaf = self.opt(&m, "subleaf", |c, n| c.uint_max(n, u32::MAX as u64, "CPUID subleaf"));
+        let m = self.map(
+            n,
+            "CPUID leaf",
+            &[
+                "name", "leaf", "subleaf", "doc", "manual", "eax", "ebx", "ecx", "edx",
+            ],
+        )?;
+        let name = self.req(&m, "name", "CPUID leaf", |c, n| {
+            c.ident(n, "CPUID leaf name")
+        });
+        let leaf = self.opt(&m, "leaf", |c, n| {
+            c.uint_max(n, u32::MAX as u64, "CPUID leaf")
+        });
+        let subleaf = self.opt(&m, "subleaf", |c, n| {
+            c.uint_max(n, u32::MAX as u64, "CPUID subleaf")
+        });
         let doc = self.opt(&m, "doc", Self::text);
         let manual = self.opt(&m, "manual", Self::text);
         let mut regs = Vec::new();
@@ -502,12 +673,21 @@ impl Cx<'_> {
                 regs.push((Spanned::new((*r).to_owned(), span), fields));
             }
         }
-        Some(RawCpuid { name: name?, leaf, subleaf, doc, manual, regs })
+        Some(RawCpuid {
+            name: name?,
+            leaf,
+            subleaf,
+            doc,
+            manual,
+            regs,
+        })
     }
 
     fn event(&mut self, n: &Node) -> Option<RawEvent> {
         let m = self.map(n, "event", EVENT_KEYS)?;
-        let name = self.req(&m, "name", "event", |c, n| c.name(n, "event name", is_event_name, EVENT_RULE));
+        let name = self.req(&m, "name", "event", |c, n| {
+            c.name(n, "event name", is_event_name, EVENT_RULE)
+        });
         let counters = self.opt(&m, "counters", |c, n| {
             let items = c.seq(n, "counter numbers")?;
             let mut out = Vec::new();
@@ -521,8 +701,12 @@ impl Cx<'_> {
                             out.extend((a..=b).map(|v| Spanned::new(v, i.span)));
                         }
                         _ => c.push(
-                            Diagnostic::error("invalid-value", format!("`{s}` is not a counter range"), i.span)
-                                .with_help("write a number or a range low-high such as `0-3`"),
+                            Diagnostic::error(
+                                "invalid-value",
+                                format!("`{s}` is not a counter range"),
+                                i.span,
+                            )
+                            .with_help("write a number or a range low-high such as `0-3`"),
                         ),
                     }
                     continue;
@@ -535,7 +719,9 @@ impl Cx<'_> {
         });
         let msr = self.opt(&m, "msr", |c, n| {
             let mm = c.map(n, "event msr", &["index", "value"])?;
-            let index = c.req(&mm, "index", "event msr", |c, n| c.uint_max(n, u32::MAX as u64, "MSR address"));
+            let index = c.req(&mm, "index", "event msr", |c, n| {
+                c.uint_max(n, u32::MAX as u64, "MSR address")
+            });
             let value = c.req(&mm, "value", "event msr", |c, n| c.uint(n));
             Some(Spanned::new((index?.value, value?.value), n.span))
         });
@@ -559,7 +745,11 @@ impl Cx<'_> {
     }
 
     fn constraint(&mut self, n: &Node) -> Option<RawConstraint> {
-        let m = self.map(n, "constraint", &["id", "register", "when", "severity", "message", "manual"])?;
+        let m = self.map(
+            n,
+            "constraint",
+            &["id", "register", "when", "severity", "message", "manual"],
+        )?;
         let id = self.req(&m, "id", "constraint", |c, n| {
             c.name(n, "constraint id", is_generation_id, GENERATION_RULE)
         });
@@ -569,28 +759,51 @@ impl Cx<'_> {
             match &w.kind {
                 Kind::Map(entries) if !entries.is_empty() => {
                     for (k, v) in entries {
-                        let key = crate::yaml::Node { span: k.span, kind: Kind::Scalar(k.name.clone(), crate::yaml::Style::Quoted) };
-                        if let (Some(f), Some(val)) = (self.ident(&key, "field name"), self.uint(v)) {
+                        let key = crate::yaml::Node {
+                            span: k.span,
+                            kind: Kind::Scalar(k.name.clone(), crate::yaml::Style::Quoted),
+                        };
+                        if let (Some(f), Some(val)) = (self.ident(&key, "field name"), self.uint(v))
+                        {
                             when.push((f, val));
                         }
                     }
                 }
                 _ => self.push(
-                    Diagnostic::error("type-mismatch", "`when` maps field names to the values that trigger it", w.span)
-                        .with_help("for example `when: { INV: 1, CMASK: 0 }`"),
+                    Diagnostic::error(
+                        "type-mismatch",
+                        "`when` maps field names to the values that trigger it",
+                        w.span,
+                    )
+                    .with_help("for example `when: { INV: 1, CMASK: 0 }`"),
                 ),
             }
         }
         let severity = self.opt(&m, "severity", |c, n| {
-            c.keyword(n, "severity", &[("error", CSeverity::Error), ("warning", CSeverity::Warning)])
+            c.keyword(
+                n,
+                "severity",
+                &[("error", CSeverity::Error), ("warning", CSeverity::Warning)],
+            )
         });
         let message = self.opt(&m, "message", Self::text);
         let manual = self.opt(&m, "manual", Self::text);
-        Some(RawConstraint { id: id?, register, when, severity, message, manual })
+        Some(RawConstraint {
+            id: id?,
+            register,
+            when,
+            severity,
+            message,
+            manual,
+        })
     }
 
     fn remove(&mut self, n: &Node) -> Option<RawRemove> {
-        let m = self.map(n, "remove", &["registers", "cpuid", "events", "constraints"])?;
+        let m = self.map(
+            n,
+            "remove",
+            &["registers", "cpuid", "events", "constraints"],
+        )?;
         let mut r = RawRemove::default();
         if let Some(v) = m.get("registers") {
             r.registers = self.names(v, "register name", is_ident, IDENT_RULE);

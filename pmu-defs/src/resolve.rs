@@ -14,14 +14,21 @@ use crate::source::Span;
 use std::collections::HashMap;
 
 /// Resolves every generation; the result holds those that could be resolved.
-pub fn resolve(raws: &[RawGeneration], diags: &mut Diagnostics) -> Model {
+///
+/// `unreadable_files` is the number of files that could not be parsed at all: a missing
+/// parent may be defined in one of them, and the error says so.
+pub fn resolve(raws: &[RawGeneration], unreadable_files: usize, diags: &mut Diagnostics) -> Model {
     let mut by_id: HashMap<&str, usize> = HashMap::new();
     for (i, g) in raws.iter().enumerate() {
         if let Some(&first) = by_id.get(g.id.value.as_str()) {
             diags.push(
-                Diagnostic::error("duplicate-name", format!("generation `{}` is defined twice", g.id.value), g.id.span)
-                    .with_label("second definition")
-                    .with_secondary(raws[first].id.span, "first defined here"),
+                Diagnostic::error(
+                    "duplicate-name",
+                    format!("generation `{}` is defined twice", g.id.value),
+                    g.id.span,
+                )
+                .with_label("second definition")
+                .with_secondary(raws[first].id.span, "first defined here"),
             );
         } else {
             by_id.insert(&g.id.value, i);
@@ -59,12 +66,22 @@ pub fn resolve(raws: &[RawGeneration], diags: &mut Diagnostics) -> Model {
                     None => {
                         let mut d = Diagnostic::error(
                             "unknown-generation",
-                            format!("generation `{}` extends `{}`, which is not defined", raws[cur].id.value, p.value),
+                            format!(
+                                "generation `{}` extends `{}`, which is not defined",
+                                raws[cur].id.value, p.value
+                            ),
                             p.span,
                         )
                         .with_label("no generation has this id");
-                        if let Some(s) = did_you_mean(&p.value, ids.iter().copied()) {
+                        let others = ids.iter().copied().filter(|&i| i != raws[cur].id.value);
+                        if let Some(s) = did_you_mean(&p.value, others) {
                             d = d.with_help(format!("did you mean `{s}`?"));
+                        }
+                        if unreadable_files > 0 {
+                            d = d.with_note(format!(
+                                "{unreadable_files} file(s) could not be read; fix those errors first, `{}` may be defined there",
+                                p.value
+                            ));
                         }
                         diags.push(d);
                         state[cur] = State::Broken;
@@ -92,16 +109,28 @@ pub fn resolve(raws: &[RawGeneration], diags: &mut Diagnostics) -> Model {
                 Some((p, State::Visiting)) => {
                     // A cycle: everything on the path from `p` on.
                     let pos = path.iter().position(|&x| x == p).unwrap_or(0);
-                    let cycle: Vec<&str> = path[pos..].iter().map(|&i| raws[i].id.value.as_str()).collect();
-                    let ext = raws[cur].extends.as_ref().map_or(raws[cur].id.span, |e| e.span);
+                    let cycle: Vec<&str> = path[pos..]
+                        .iter()
+                        .map(|&i| raws[i].id.value.as_str())
+                        .collect();
+                    let ext = raws[cur]
+                        .extends
+                        .as_ref()
+                        .map_or(raws[cur].id.span, |e| e.span);
                     diags.push(
                         Diagnostic::error(
                             "extends-cycle",
-                            format!("`extends` forms a cycle: {} -> {}", cycle.join(" -> "), raws[p].id.value),
+                            format!(
+                                "`extends` forms a cycle: {} -> {}",
+                                cycle.join(" -> "),
+                                raws[p].id.value
+                            ),
                             ext,
                         )
                         .with_label("this closes the cycle")
-                        .with_note("a generation cannot inherit from itself, directly or through others"),
+                        .with_note(
+                            "a generation cannot inherit from itself, directly or through others",
+                        ),
                     );
                     for &i in &path[pos..] {
                         state[i] = State::Broken;
@@ -117,7 +146,11 @@ pub fn resolve(raws: &[RawGeneration], diags: &mut Diagnostics) -> Model {
     for i in order {
         let raw = &raws[i];
         let parent = raw.extends.as_ref().and_then(|p| resolved.get(&p.value));
-        let g = Resolver { diags: &mut *diags, id: &raw.id.value }.generation(raw, parent);
+        let g = Resolver {
+            diags: &mut *diags,
+            id: &raw.id.value,
+        }
+        .generation(raw, parent);
         resolved.insert(g.id.clone(), g.clone());
         out.push(g);
     }
@@ -141,10 +174,16 @@ fn check_unique<'r, T: 'r>(
         let n = name(it);
         if let Some(first) = seen.get(&n.value) {
             diags.push(
-                Diagnostic::error("duplicate-name", format!("{what} `{}` is listed twice", n.value), n.span)
-                    .with_label("second definition")
-                    .with_secondary(*first, "first defined here")
-                    .with_help(format!("to change an inherited {what}, list it once with the keys that change")),
+                Diagnostic::error(
+                    "duplicate-name",
+                    format!("{what} `{}` is listed twice", n.value),
+                    n.span,
+                )
+                .with_label("second definition")
+                .with_secondary(*first, "first defined here")
+                .with_help(format!(
+                    "to change an inherited {what}, list it once with the keys that change"
+                )),
             );
         } else {
             seen.insert(n.value.clone(), n.span);
@@ -159,16 +198,25 @@ fn text(s: &Option<Spanned<String>>) -> Option<String> {
 impl Resolver<'_> {
     fn missing_new(&mut self, what: &str, name: &Spanned<String>, key: &str) {
         self.diags.push(
-            Diagnostic::error("missing-key", format!("new {what} `{}` needs `{key}`", name.value), name.span)
-                .with_label(format!("not inherited, so `{key}` must be given"))
-                .with_note(format!("only an entry that overrides an inherited {what} may leave out `{key}`")),
+            Diagnostic::error(
+                "missing-key",
+                format!("new {what} `{}` needs `{key}`", name.value),
+                name.span,
+            )
+            .with_label(format!("not inherited, so `{key}` must be given"))
+            .with_note(format!(
+                "only an entry that overrides an inherited {what} may leave out `{key}`"
+            )),
         );
     }
 
     fn unknown(&mut self, what: &str, name: &Spanned<String>, known: Vec<&str>, action: &str) {
         let mut d = Diagnostic::error(
             "unknown-name",
-            format!("cannot {action} {what} `{}`: the parent generation has none by that name", name.value),
+            format!(
+                "cannot {action} {what} `{}`: the parent generation has none by that name",
+                name.value
+            ),
             name.span,
         );
         if let Some(s) = did_you_mean(&name.value, known) {
@@ -184,13 +232,22 @@ impl Resolver<'_> {
             ancestors.push(p.id.clone());
             ancestors.extend(p.ancestors.iter().cloned());
         }
-        let vendor = raw.vendor.as_ref().map(|v| v.value).or(parent.map(|p| p.vendor)).unwrap_or(Vendor::Intel);
+        let vendor = raw
+            .vendor
+            .as_ref()
+            .map(|v| v.value)
+            .or(parent.map(|p| p.vendor))
+            .unwrap_or(Vendor::Intel);
         if let (Some(v), Some(p)) = (&raw.vendor, parent)
             && v.value != p.vendor
         {
             self.diags.push(
-                Diagnostic::error("vendor-mismatch", format!("`{}` extends a generation of another vendor", id), v.span)
-                    .with_label(format!("the parent `{}` is {:?}", p.id, p.vendor)),
+                Diagnostic::error(
+                    "vendor-mismatch",
+                    format!("`{}` extends a generation of another vendor", id),
+                    v.span,
+                )
+                .with_label(format!("the parent `{}` is {:?}", p.id, p.vendor)),
             );
         }
 
@@ -201,10 +258,15 @@ impl Resolver<'_> {
             let (pos, base) = if let Some(old) = &rr.renames {
                 match registers.iter().position(|r| r.name == old.value) {
                     Some(i) => {
-                        if rr.name.value != old.value && registers.iter().any(|r| r.name == rr.name.value) {
+                        if rr.name.value != old.value
+                            && registers.iter().any(|r| r.name == rr.name.value)
+                        {
                             self.diags.push(Diagnostic::error(
                                 "duplicate-name",
-                                format!("cannot rename `{}` to `{}`: that name is taken", old.value, rr.name.value),
+                                format!(
+                                    "cannot rename `{}` to `{}`: that name is taken",
+                                    old.value, rr.name.value
+                                ),
                                 rr.name.span,
                             ));
                         }
@@ -220,7 +282,9 @@ impl Resolver<'_> {
                 let i = registers.iter().position(|r| r.name == rr.name.value);
                 (i, i.map(|i| registers[i].clone()))
             };
-            let Some(reg) = self.register(base, rr) else { continue };
+            let Some(reg) = self.register(base, rr) else {
+                continue;
+            };
             match pos {
                 Some(i) => registers[i] = reg,
                 None => registers.push(reg),
@@ -269,7 +333,12 @@ impl Resolver<'_> {
                 let counter = rp.general_counter.as_ref().map(|c| c.value.clone());
                 let counter = counter.or_else(|| pmu.general.as_ref().map(|g| g.counter.clone()));
                 match counter {
-                    Some(counter) => pmu.general = Some(GeneralCounters { select: sel.value.clone(), counter }),
+                    Some(counter) => {
+                        pmu.general = Some(GeneralCounters {
+                            select: sel.value.clone(),
+                            counter,
+                        })
+                    }
                     None => self.diags.push(Diagnostic::error(
                         "missing-key",
                         "`pmu.general` needs both `select` and `counter`",
@@ -287,12 +356,20 @@ impl Resolver<'_> {
                 }
             }
             if let Some(c) = &rp.fixed_counter {
-                let control = text(&rp.fixed_control).or_else(|| pmu.fixed.as_ref().and_then(|f| f.control.clone()));
-                pmu.fixed = Some(FixedCounters { counter: c.value.clone(), control });
+                let control = text(&rp.fixed_control)
+                    .or_else(|| pmu.fixed.as_ref().and_then(|f| f.control.clone()));
+                pmu.fixed = Some(FixedCounters {
+                    counter: c.value.clone(),
+                    control,
+                });
             } else if let Some(ctl) = &rp.fixed_control {
                 match &mut pmu.fixed {
                     Some(f) => f.control = Some(ctl.value.clone()),
-                    None => self.diags.push(Diagnostic::error("missing-key", "`pmu.fixed` needs `counter`", ctl.span)),
+                    None => self.diags.push(Diagnostic::error(
+                        "missing-key",
+                        "`pmu.fixed` needs `counter`",
+                        ctl.span,
+                    )),
                 }
             }
             for (k, f) in &rp.encoding {
@@ -329,7 +406,8 @@ impl Resolver<'_> {
 
         // Constraints.
         check_unique(self.diags, "constraint", &raw.constraints, |c| &c.id);
-        let mut constraints: Vec<Constraint> = parent.map(|p| p.constraints.clone()).unwrap_or_default();
+        let mut constraints: Vec<Constraint> =
+            parent.map(|p| p.constraints.clone()).unwrap_or_default();
         for rc in &raw.constraints {
             let pos = constraints.iter().position(|c| c.id == rc.id.value);
             if let Some(c) = self.constraint(pos.map(|i| constraints[i].clone()), rc) {
@@ -355,7 +433,9 @@ impl Resolver<'_> {
             id: id.clone(),
             vendor,
             title: text(&raw.title).unwrap_or_else(|| id.clone()),
-            manual: text(&raw.manual).or(parent.map(|p| p.manual.clone())).unwrap_or_default(),
+            manual: text(&raw.manual)
+                .or(parent.map(|p| p.manual.clone()))
+                .unwrap_or_default(),
             doc: text(&raw.doc).unwrap_or_default(),
             extends: raw.extends.as_ref().map(|e| e.value.clone()),
             ancestors,
@@ -388,7 +468,12 @@ impl Resolver<'_> {
             name: rr.name.value.clone(),
             doc: String::new(),
             manual: String::new(),
-            msr: Msr { base: 0, count: 1, stride: 1, indexed: false },
+            msr: Msr {
+                base: 0,
+                count: 1,
+                stride: 1,
+                indexed: false,
+            },
             addresses: Vec::new(),
             width: 64,
             access: Access::ReadWrite,
@@ -410,11 +495,20 @@ impl Resolver<'_> {
             reg.manual = m.value.clone();
         }
         if let Some(m) = &rr.msr {
-            reg.msr = Msr { base: m.base as u32, count: m.count as u32, stride: m.stride as u32, indexed: m.indexed };
+            reg.msr = Msr {
+                base: m.base as u32,
+                count: m.count as u32,
+                stride: m.stride as u32,
+                indexed: m.indexed,
+            };
             if m.base + (m.count - 1) * m.stride > u32::MAX as u64 {
                 self.diags.push(
-                    Diagnostic::error("out-of-range", "the register family runs past MSR address 0xFFFFFFFF", m.span)
-                        .with_label("base + (count - 1) * stride is too large"),
+                    Diagnostic::error(
+                        "out-of-range",
+                        "the register family runs past MSR address 0xFFFFFFFF",
+                        m.span,
+                    )
+                    .with_label("base + (count - 1) * stride is too large"),
                 );
                 return None;
             }
@@ -433,7 +527,13 @@ impl Resolver<'_> {
         if let Some(r) = &rr.reset {
             reg.reset = Some(r.value);
         }
-        reg.fields = self.fields(std::mem::take(&mut reg.fields), &rr.fields, &rr.remove_fields, reg.access, "register");
+        reg.fields = self.fields(
+            std::mem::take(&mut reg.fields),
+            &rr.fields,
+            &rr.remove_fields,
+            reg.access,
+            "register",
+        );
         reg.reserved_mask = reserved(reg.width, &reg.fields);
         Some(reg)
     }
@@ -467,11 +567,22 @@ impl Resolver<'_> {
                 }
             }
         }
-        fields.sort_by_key(|f| (f.bits.iter().map(|b| b.lsb).min().unwrap_or(0), f.name.clone()));
+        fields.sort_by_key(|f| {
+            (
+                f.bits.iter().map(|b| b.lsb).min().unwrap_or(0),
+                f.name.clone(),
+            )
+        });
         fields
     }
 
-    fn field(&mut self, base: Option<Field>, rf: &RawField, access: Access, _owner: &str) -> Option<Field> {
+    fn field(
+        &mut self,
+        base: Option<Field>,
+        rf: &RawField,
+        access: Access,
+        _owner: &str,
+    ) -> Option<Field> {
         if base.is_none() && rf.bits.is_none() {
             self.missing_new("field", &rf.name, "bits");
             return None;
@@ -495,22 +606,36 @@ impl Resolver<'_> {
             f.doc = d.value.clone();
         }
         if let Some(b) = &rf.bits {
-            f.bits = b.value.iter().map(|r| BitRange { lsb: r.lsb as u32, msb: r.msb as u32 }).collect();
+            f.bits = b
+                .value
+                .iter()
+                .map(|r| BitRange {
+                    lsb: r.lsb as u32,
+                    msb: r.msb as u32,
+                })
+                .collect();
             f.width = f.bits.iter().map(BitRange::width).sum();
             // Overlap between a split field's own parts.
             for (i, a) in b.value.iter().enumerate() {
                 for c in &b.value[..i] {
                     if a.lsb <= c.msb && c.lsb <= a.msb {
                         self.diags.push(
-                            Diagnostic::error("field-overlap", format!("the parts of field `{}` overlap", f.name), a.span)
-                                .with_secondary(c.span, "overlaps this part"),
+                            Diagnostic::error(
+                                "field-overlap",
+                                format!("the parts of field `{}` overlap", f.name),
+                                a.span,
+                            )
+                            .with_secondary(c.span, "overlaps this part"),
                         );
                     }
                 }
             }
         }
         if let Some(a) = &rf.array {
-            f.array = Some(FieldArray { count: a.value.0 as u32, stride: a.value.1 as u32 });
+            f.array = Some(FieldArray {
+                count: a.value.0 as u32,
+                stride: a.value.1 as u32,
+            });
         }
         if let Some(a) = &rf.access {
             f.access = a.value;
@@ -573,15 +698,22 @@ impl Resolver<'_> {
         }
         for (reg, raw_fields) in &rc.regs {
             let pos = c.registers.iter().position(|r| r.register == reg.value);
-            let old = pos.map(|i| std::mem::take(&mut c.registers[i].fields)).unwrap_or_default();
+            let old = pos
+                .map(|i| std::mem::take(&mut c.registers[i].fields))
+                .unwrap_or_default();
             let fields = self.fields(old, raw_fields, &[], Access::ReadOnly, "CPUID register");
-            let r = CpuidRegister { register: reg.value.clone(), reserved_mask: reserved(32, &fields) as u32, fields };
+            let r = CpuidRegister {
+                register: reg.value.clone(),
+                reserved_mask: reserved(32, &fields) as u32,
+                fields,
+            };
             match pos {
                 Some(i) => c.registers[i] = r,
                 None => c.registers.push(r),
             }
         }
-        c.registers.sort_by_key(|r| CPUID_REGS.iter().position(|x| *x == r.register));
+        c.registers
+            .sort_by_key(|r| CPUID_REGS.iter().position(|x| *x == r.register));
         Some(c)
     }
 
@@ -591,23 +723,23 @@ impl Resolver<'_> {
             return None;
         }
         let mut e = base.unwrap_or_else(|| Event {
-                    name: re.name.value.clone(),
-                    event: 0,
-                    umask: 0,
-                    umask2: None,
-                    eq: false,
-                    cmask: 0,
-                    inv: false,
-                    edge: false,
-                    any: false,
-                    counters: Vec::new(),
-                    fixed: None,
-                    cpuid_bit: None,
-                    msr: None,
-                    doc: String::new(),
-                    since: self.id.to_owned(),
-                    any_counter: true,
-                    span: re.name.span,
+            name: re.name.value.clone(),
+            event: 0,
+            umask: 0,
+            umask2: None,
+            eq: false,
+            cmask: 0,
+            inv: false,
+            edge: false,
+            any: false,
+            counters: Vec::new(),
+            fixed: None,
+            cpuid_bit: None,
+            msr: None,
+            doc: String::new(),
+            since: self.id.to_owned(),
+            any_counter: true,
+            span: re.name.span,
         });
         e.span = re.name.span;
         // Values are range-checked against the select register's fields in validation; here
@@ -616,7 +748,11 @@ impl Resolver<'_> {
             match u32::try_from(v.value) {
                 Ok(x) => Some(x),
                 Err(_) => {
-                    d.push(Diagnostic::error("value-too-wide", format!("{what} {:#x} does not fit 32 bits", v.value), v.span));
+                    d.push(Diagnostic::error(
+                        "value-too-wide",
+                        format!("{what} {:#x} does not fit 32 bits", v.value),
+                        v.span,
+                    ));
                     None
                 }
             }
@@ -646,7 +782,11 @@ impl Resolver<'_> {
             e.any = v.value;
         }
         if let Some(c) = &re.counters {
-            let mut list: Vec<u32> = c.value.iter().map(|v| v.value.min(u32::MAX as u64) as u32).collect();
+            let mut list: Vec<u32> = c
+                .value
+                .iter()
+                .map(|v| v.value.min(u32::MAX as u64) as u32)
+                .collect();
             list.sort_unstable();
             list.dedup();
             e.counters = list;
@@ -664,7 +804,10 @@ impl Resolver<'_> {
             e.cpuid_bit = Some(v.value as u32);
         }
         if let Some(m) = &re.msr {
-            e.msr = Some(EventMsr { index: m.value.0 as u32, value: m.value.1 });
+            e.msr = Some(EventMsr {
+                index: m.value.0 as u32,
+                value: m.value.1,
+            });
         }
         if let Some(d) = &re.doc {
             e.doc = d.value.clone();
@@ -674,7 +817,11 @@ impl Resolver<'_> {
 
     fn constraint(&mut self, base: Option<Constraint>, rc: &RawConstraint) -> Option<Constraint> {
         if base.is_none() {
-            for (key, present) in [("register", rc.register.is_some()), ("when", !rc.when.is_empty()), ("message", rc.message.is_some())] {
+            for (key, present) in [
+                ("register", rc.register.is_some()),
+                ("when", !rc.when.is_empty()),
+                ("message", rc.message.is_some()),
+            ] {
                 if !present {
                     self.missing_new("constraint", &rc.id, key);
                     return None;
@@ -695,7 +842,14 @@ impl Resolver<'_> {
             c.register = r.value.clone();
         }
         if !rc.when.is_empty() {
-            c.when = rc.when.iter().map(|(f, v)| Condition { field: f.value.clone(), value: v.value }).collect();
+            c.when = rc
+                .when
+                .iter()
+                .map(|(f, v)| Condition {
+                    field: f.value.clone(),
+                    value: v.value,
+                })
+                .collect();
         }
         if let Some(s) = &rc.severity {
             c.severity = s.value;
@@ -712,6 +866,10 @@ impl Resolver<'_> {
 
 /// Bits of a `width`-bit register that no field covers.
 fn reserved(width: u32, fields: &[Field]) -> u64 {
-    let all = if width >= 64 { u64::MAX } else { (1u64 << width) - 1 };
+    let all = if width >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << width) - 1
+    };
     fields.iter().fold(all, |m, f| m & !f.full_mask())
 }

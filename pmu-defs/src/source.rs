@@ -63,19 +63,28 @@ impl Sources {
 
     /// The name a file was added under.
     pub fn name(&self, file: FileId) -> &str {
-        self.files.get(file).map(|f| f.name().as_str()).unwrap_or("<unknown>")
+        self.files
+            .get(file)
+            .map(|f| f.name().as_str())
+            .unwrap_or("<unknown>")
     }
 
     /// The text of a file.
     pub fn text(&self, file: FileId) -> &str {
-        self.files.get(file).map(|f| f.source().as_str()).unwrap_or("")
+        self.files
+            .get(file)
+            .map(|f| f.source().as_str())
+            .unwrap_or("")
     }
 
     /// The line and column where `span` starts.
     pub fn line_col(&self, span: Span) -> LineCol {
         let loc = self.files.location(span.file, span.start);
         match loc {
-            Ok(l) => LineCol { line: l.line_number, col: l.column_number },
+            Ok(l) => LineCol {
+                line: l.line_number,
+                col: l.column_number,
+            },
             Err(_) => LineCol { line: 1, col: 1 },
         }
     }

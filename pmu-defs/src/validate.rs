@@ -11,7 +11,11 @@ use std::collections::HashMap;
 /// Checks every generation of a model.
 pub fn validate(model: &Model, diags: &mut Diagnostics) {
     for g in &model.generations {
-        Validator { g, diags: &mut *diags }.run();
+        Validator {
+            g,
+            diags: &mut *diags,
+        }
+        .run();
     }
 }
 
@@ -23,7 +27,13 @@ struct Validator<'a> {
 fn bits_text(f: &Field) -> String {
     f.bits
         .iter()
-        .map(|b| if b.lsb == b.msb { b.lsb.to_string() } else { format!("{}:{}", b.msb, b.lsb) })
+        .map(|b| {
+            if b.lsb == b.msb {
+                b.lsb.to_string()
+            } else {
+                format!("{}:{}", b.msb, b.lsb)
+            }
+        })
         .collect::<Vec<_>>()
         .join(" and ")
 }
@@ -38,7 +48,12 @@ impl<'a> Validator<'a> {
                     self.diags.push(
                         Diagnostic::error(
                             "access-conflict",
-                            format!("field `{}` is {} in read-only register `{}`", f.name, f.access.as_str(), r.name),
+                            format!(
+                                "field `{}` is {} in read-only register `{}`",
+                                f.name,
+                                f.access.as_str(),
+                                r.name
+                            ),
                             f.span,
                         )
                         .with_secondary(r.span, "register is read-only"),
@@ -51,7 +66,11 @@ impl<'a> Validator<'a> {
                 self.diags.push(
                     Diagnostic::error(
                         "reset-reserved",
-                        format!("reset value {reset:#x} of `{}` sets reserved bits {:#x}", r.name, reset & r.reserved_mask),
+                        format!(
+                            "reset value {reset:#x} of `{}` sets reserved bits {:#x}",
+                            r.name,
+                            reset & r.reserved_mask
+                        ),
                         r.span,
                     )
                     .with_note("reserved bits are the bits no field covers"),
@@ -61,7 +80,11 @@ impl<'a> Validator<'a> {
         self.addresses();
         for c in &g.cpuid {
             for reg in &c.registers {
-                self.fields(&reg.fields, 32, &format!("CPUID leaf `{}` {}", c.name, reg.register.to_uppercase()));
+                self.fields(
+                    &reg.fields,
+                    32,
+                    &format!("CPUID leaf `{}` {}", c.name, reg.register.to_uppercase()),
+                );
             }
         }
         self.pmu();
@@ -73,13 +96,26 @@ impl<'a> Validator<'a> {
         for f in fields {
             if f.top_bit() >= width {
                 let what = if f.array.is_some() {
-                    format!("field array `{}` reaches bit {} (last element)", f.name, f.top_bit())
+                    format!(
+                        "field array `{}` reaches bit {} (last element)",
+                        f.name,
+                        f.top_bit()
+                    )
                 } else {
-                    format!("field `{}` (bits {}) reaches bit {}", f.name, bits_text(f), f.top_bit())
+                    format!(
+                        "field `{}` (bits {}) reaches bit {}",
+                        f.name,
+                        bits_text(f),
+                        f.top_bit()
+                    )
                 };
                 self.diags.push(
-                    Diagnostic::error("field-past-width", format!("{what}, past the {width}-bit width of {owner}"), f.span)
-                        .with_label(format!("{owner} has bits 0 to {}", width - 1)),
+                    Diagnostic::error(
+                        "field-past-width",
+                        format!("{what}, past the {width}-bit width of {owner}"),
+                        f.span,
+                    )
+                    .with_label(format!("{owner} has bits 0 to {}", width - 1)),
                 );
             }
             for v in &f.values {
@@ -87,23 +123,30 @@ impl<'a> Validator<'a> {
                     self.diags.push(
                         Diagnostic::error(
                             "value-too-wide",
-                            format!("value `{}` = {:#x} does not fit the {}-bit field `{}`", v.name, v.value, f.width, f.name),
+                            format!(
+                                "value `{}` = {:#x} does not fit the {}-bit field `{}`",
+                                v.name, v.value, f.width, f.name
+                            ),
                             f.span,
                         )
-                        .with_label(format!("values of this field are at most {:#x}", (1u64 << f.width) - 1)),
+                        .with_label(format!(
+                            "values of this field are at most {:#x}",
+                            (1u64 << f.width) - 1
+                        )),
                     );
                 }
             }
             let mut seen: HashMap<u64, &str> = HashMap::new();
             for v in &f.values {
                 if let Some(other) = seen.insert(v.value, &v.name) {
-                    self.diags.push(
-                        Diagnostic::error(
-                            "duplicate-value",
-                            format!("values `{other}` and `{}` of field `{}` are both {:#x}", v.name, f.name, v.value),
-                            f.span,
+                    self.diags.push(Diagnostic::error(
+                        "duplicate-value",
+                        format!(
+                            "values `{other}` and `{}` of field `{}` are both {:#x}",
+                            v.name, f.name, v.value
                         ),
-                    );
+                        f.span,
+                    ));
                 }
             }
         }
@@ -116,16 +159,24 @@ impl<'a> Validator<'a> {
                     self.diags.push(
                         Diagnostic::error(
                             "field-overlap",
-                            format!("fields `{}` and `{}` of {owner} overlap at bit {bit}", b.name, a.name),
+                            format!(
+                                "fields `{}` and `{}` of {owner} overlap at bit {bit}",
+                                b.name, a.name
+                            ),
                             a.span,
                         )
                         .with_label(format!("`{}` covers bits {}", a.name, bits_text(a)))
-                        .with_secondary(b.span, format!("`{}` covers bits {}", b.name, bits_text(b))),
+                        .with_secondary(
+                            b.span,
+                            format!("`{}` covers bits {}", b.name, bits_text(b)),
+                        ),
                     );
                 }
             }
             if let Some(arr) = a.array {
-                let span: u32 = a.bits.iter().map(|b| b.msb).max().unwrap_or(0) - a.bits.iter().map(|b| b.lsb).min().unwrap_or(0) + 1;
+                let span: u32 = a.bits.iter().map(|b| b.msb).max().unwrap_or(0)
+                    - a.bits.iter().map(|b| b.lsb).min().unwrap_or(0)
+                    + 1;
                 if arr.count > 1 && arr.stride < span {
                     self.diags.push(
                         Diagnostic::error(
@@ -144,7 +195,13 @@ impl<'a> Validator<'a> {
         for r in &self.g.registers {
             for (i, a) in r.msr.addresses().enumerate() {
                 if let Some((other, j)) = at.get(&a) {
-                    let name = |r: &Register, i: u32| if r.msr.indexed { format!("{}{i}", r.name) } else { r.name.clone() };
+                    let name = |r: &Register, i: u32| {
+                        if r.msr.indexed {
+                            format!("{}{i}", r.name)
+                        } else {
+                            r.name.clone()
+                        }
+                    };
                     self.diags.push(
                         Diagnostic::error(
                             "duplicate-address",
@@ -172,7 +229,10 @@ impl<'a> Validator<'a> {
             None => {
                 let mut d = Diagnostic::error(
                     "unknown-name",
-                    format!("`pmu.{role}` names register `{name}`, which generation `{}` does not have", g.id),
+                    format!(
+                        "`pmu.{role}` names register `{name}`, which generation `{}` does not have",
+                        g.id
+                    ),
                     g.span,
                 );
                 if let Some(s) = did_you_mean(name, g.registers.iter().map(|r| r.name.as_str())) {
@@ -194,10 +254,15 @@ impl<'a> Validator<'a> {
                     if sel.field(field).is_none() {
                         let mut d = Diagnostic::error(
                             "unknown-name",
-                            format!("`pmu.encoding.{attr}` names field `{field}`, which `{}` does not have in `{}`", sel.name, g.id),
+                            format!(
+                                "`pmu.encoding.{attr}` names field `{field}`, which `{}` does not have in `{}`",
+                                sel.name, g.id
+                            ),
                             g.span,
                         );
-                        if let Some(s) = did_you_mean(field, sel.fields.iter().map(|f| f.name.as_str())) {
+                        if let Some(s) =
+                            did_you_mean(field, sel.fields.iter().map(|f| f.name.as_str()))
+                        {
                             d = d.with_help(format!("did you mean `{s}`?"));
                         }
                         self.diags.push(d);
@@ -250,22 +315,36 @@ impl<'a> Validator<'a> {
                     None if value != 0 || attr == "umask2" => {
                         self.diags.push(Diagnostic::error(
                             "unsupported-attribute",
-                            format!("event `{}` sets {attr}, which generation `{}` has no field for", e.name, g.id),
+                            format!(
+                                "event `{}` sets {attr}, which generation `{}` has no field for",
+                                e.name, g.id
+                            ),
                             e.span,
                         ));
                     }
                     None => {}
                 }
             }
-            for (attr, set) in [("inv", e.inv), ("edge", e.edge), ("any", e.any), ("eq", e.eq)] {
+            for (attr, set) in [
+                ("inv", e.inv),
+                ("edge", e.edge),
+                ("any", e.any),
+                ("eq", e.eq),
+            ] {
                 if set && self.select_field(attr).is_none() {
                     self.diags.push(
                         Diagnostic::error(
                             "unsupported-attribute",
-                            format!("event `{}` sets {attr}, which generation `{}` has no field for", e.name, g.id),
+                            format!(
+                                "event `{}` sets {attr}, which generation `{}` has no field for",
+                                e.name, g.id
+                            ),
                             e.span,
                         )
-                        .with_note(format!("`pmu.encoding` of `{}` maps no field to `{attr}`", g.id)),
+                        .with_note(format!(
+                            "`pmu.encoding` of `{}` maps no field to `{attr}`",
+                            g.id
+                        )),
                     );
                 }
             }
@@ -273,7 +352,12 @@ impl<'a> Validator<'a> {
                 self.diags.push(
                     Diagnostic::error(
                         "counter-out-of-range",
-                        format!("event `{}` names general counter {bad}, but `{}` has {gp} (0 to {})", e.name, g.id, gp.saturating_sub(1)),
+                        format!(
+                            "event `{}` names general counter {bad}, but `{}` has {gp} (0 to {})",
+                            e.name,
+                            g.id,
+                            gp.saturating_sub(1)
+                        ),
                         e.span,
                     )
                     .with_label("counter number out of range"),
@@ -285,7 +369,10 @@ impl<'a> Validator<'a> {
                 self.diags.push(
                     Diagnostic::error(
                         "counter-out-of-range",
-                        format!("event `{}` names fixed counter {f}, but `{}` has {fx}", e.name, g.id),
+                        format!(
+                            "event `{}` names fixed counter {f}, but `{}` has {fx}",
+                            e.name, g.id
+                        ),
                         e.span,
                     )
                     .with_label("fixed counter number out of range"),
@@ -294,7 +381,10 @@ impl<'a> Validator<'a> {
             if e.counters.is_empty() && e.fixed.is_none() {
                 self.diags.push(Diagnostic::error(
                     "no-counter",
-                    format!("event `{}` can be counted by no counter of `{}`", e.name, g.id),
+                    format!(
+                        "event `{}` can be counted by no counter of `{}`",
+                        e.name, g.id
+                    ),
                     e.span,
                 ));
             }
@@ -319,10 +409,15 @@ impl<'a> Validator<'a> {
             let Some(r) = g.register(&c.register) else {
                 let mut d = Diagnostic::error(
                     "unknown-name",
-                    format!("constraint `{}` names register `{}`, which `{}` does not have", c.id, c.register, g.id),
+                    format!(
+                        "constraint `{}` names register `{}`, which `{}` does not have",
+                        c.id, c.register, g.id
+                    ),
                     c.span,
                 );
-                if let Some(s) = did_you_mean(&c.register, g.registers.iter().map(|r| r.name.as_str())) {
+                if let Some(s) =
+                    did_you_mean(&c.register, g.registers.iter().map(|r| r.name.as_str()))
+                {
                     d = d.with_help(format!("did you mean `{s}`?"));
                 }
                 self.diags.push(d);
@@ -333,19 +428,29 @@ impl<'a> Validator<'a> {
                     None => {
                         let mut d = Diagnostic::error(
                             "unknown-name",
-                            format!("constraint `{}` names field `{}`, which `{}` does not have in `{}`", c.id, cond.field, r.name, g.id),
+                            format!(
+                                "constraint `{}` names field `{}`, which `{}` does not have in `{}`",
+                                c.id, cond.field, r.name, g.id
+                            ),
                             c.span,
                         );
-                        if let Some(s) = did_you_mean(&cond.field, r.fields.iter().map(|f| f.name.as_str())) {
+                        if let Some(s) =
+                            did_you_mean(&cond.field, r.fields.iter().map(|f| f.name.as_str()))
+                        {
                             d = d.with_help(format!("did you mean `{s}`?"));
                         }
                         self.diags.push(d);
                     }
-                    Some(f) if f.width < 64 && cond.value >> f.width != 0 => self.diags.push(Diagnostic::error(
-                        "value-too-wide",
-                        format!("constraint `{}`: {} does not fit the {}-bit field `{}`", c.id, cond.value, f.width, f.name),
-                        c.span,
-                    )),
+                    Some(f) if f.width < 64 && cond.value >> f.width != 0 => {
+                        self.diags.push(Diagnostic::error(
+                            "value-too-wide",
+                            format!(
+                                "constraint `{}`: {} does not fit the {}-bit field `{}`",
+                                c.id, cond.value, f.width, f.name
+                            ),
+                            c.span,
+                        ))
+                    }
                     Some(_) => {}
                 }
             }

@@ -28,7 +28,11 @@ pub struct Limits {
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { max_bytes: 32 << 20, max_nodes: 4_000_000, max_depth: 64 }
+        Limits {
+            max_bytes: 32 << 20,
+            max_nodes: 4_000_000,
+            max_depth: 64,
+        }
     }
 }
 
@@ -107,7 +111,10 @@ impl Offsets {
         } else {
             Some(text.char_indices().map(|(b, _)| b).collect())
         };
-        Offsets { table, len: text.len() }
+        Offsets {
+            table,
+            len: text.len(),
+        }
     }
 
     fn byte(&self, char_index: usize) -> usize {
@@ -119,8 +126,18 @@ impl Offsets {
 }
 
 enum Frame {
-    Seq { start: usize, anchor: usize, items: Vec<Node> },
-    Map { start: usize, anchor: usize, entries: Vec<(Key, Node)>, pending: Option<Key>, seen: HashMap<String, Span> },
+    Seq {
+        start: usize,
+        anchor: usize,
+        items: Vec<Node>,
+    },
+    Map {
+        start: usize,
+        anchor: usize,
+        entries: Vec<(Key, Node)>,
+        pending: Option<Key>,
+        seen: HashMap<String, Span>,
+    },
 }
 
 struct Builder<'a> {
@@ -137,7 +154,11 @@ struct Builder<'a> {
 
 impl Builder<'_> {
     fn span(&self, start: usize, end: usize) -> Span {
-        Span::new(self.file, self.offsets.byte(start), self.offsets.byte(end).max(self.offsets.byte(start)))
+        Span::new(
+            self.file,
+            self.offsets.byte(start),
+            self.offsets.byte(end).max(self.offsets.byte(start)),
+        )
     }
 
     fn fail(&mut self, d: Diagnostic) {
@@ -155,7 +176,9 @@ impl Builder<'_> {
                     span,
                 )
                 .with_label("expansion limit reached here")
-                .with_note("aliases are expanded in place; nested aliases multiply (an \"alias bomb\")"),
+                .with_note(
+                    "aliases are expanded in place; nested aliases multiply (an \"alias bomb\")",
+                ),
             );
             return false;
         }
@@ -170,7 +193,12 @@ impl Builder<'_> {
         match self.stack.last_mut() {
             None => self.docs.push(node),
             Some(Frame::Seq { items, .. }) => items.push(node),
-            Some(Frame::Map { entries, pending, seen, .. }) => match pending.take() {
+            Some(Frame::Map {
+                entries,
+                pending,
+                seen,
+                ..
+            }) => match pending.take() {
                 Some(key) => entries.push((key, node)),
                 None => {
                     let Kind::Scalar(name, _) = &node.kind else {
@@ -179,22 +207,37 @@ impl Builder<'_> {
                             format!("mapping keys must be plain text, found {}", node.describe()),
                             node.span,
                         );
-                        *pending = Some(Key { name: String::from("\u{0}invalid"), span: node.span });
+                        *pending = Some(Key {
+                            name: String::from("\u{0}invalid"),
+                            span: node.span,
+                        });
                         self.diags.push(d);
                         self.failed = true;
                         return;
                     };
                     if let Some(first) = seen.get(name) {
-                        let d = Diagnostic::error("duplicate-key", format!("duplicate key `{name}`"), node.span)
-                            .with_label("second definition")
-                            .with_secondary(*first, "first defined here")
-                            .with_help("YAML mappings take each key once; remove or rename one of them");
+                        let d = Diagnostic::error(
+                            "duplicate-key",
+                            format!("duplicate key `{name}`"),
+                            node.span,
+                        )
+                        .with_label("second definition")
+                        .with_secondary(*first, "first defined here")
+                        .with_help(
+                            "YAML mappings take each key once; remove or rename one of them",
+                        );
                         self.diags.push(d);
                         // Keep the first value; the second is parsed (for its own errors) then dropped.
-                        *pending = Some(Key { name: String::from("\u{0}duplicate"), span: node.span });
+                        *pending = Some(Key {
+                            name: String::from("\u{0}duplicate"),
+                            span: node.span,
+                        });
                     } else {
                         seen.insert(name.clone(), node.span);
-                        *pending = Some(Key { name: name.clone(), span: node.span });
+                        *pending = Some(Key {
+                            name: name.clone(),
+                            span: node.span,
+                        });
                     }
                 }
             },
@@ -203,7 +246,11 @@ impl Builder<'_> {
 
     fn on_event(&mut self, ev: Event<'_>, start: usize, end: usize) {
         match ev {
-            Event::StreamStart | Event::StreamEnd | Event::DocumentStart(_) | Event::DocumentEnd | Event::Nothing => {}
+            Event::StreamStart
+            | Event::StreamEnd
+            | Event::DocumentStart(_)
+            | Event::DocumentEnd
+            | Event::Nothing => {}
             Event::Scalar(value, style, anchor, _tag) => {
                 let span = self.span(start, end);
                 if !self.add_nodes(1, span) {
@@ -214,7 +261,13 @@ impl Builder<'_> {
                     ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted => Style::Quoted,
                     _ => Style::Block,
                 };
-                self.attach(Node { span, kind: Kind::Scalar(value.into_owned(), style) }, anchor);
+                self.attach(
+                    Node {
+                        span,
+                        kind: Kind::Scalar(value.into_owned(), style),
+                    },
+                    anchor,
+                );
             }
             Event::Alias(id) => {
                 let span = self.span(start, end);
@@ -226,7 +279,11 @@ impl Builder<'_> {
                         relocate(&mut node, span);
                         self.attach(node, 0);
                     }
-                    None => self.fail(Diagnostic::error("yaml-syntax", "alias to an unknown or unfinished anchor", span)),
+                    None => self.fail(Diagnostic::error(
+                        "yaml-syntax",
+                        "alias to an unknown or unfinished anchor",
+                        span,
+                    )),
                 }
             }
             Event::SequenceStart(anchor, _) | Event::MappingStart(anchor, _) => {
@@ -244,21 +301,55 @@ impl Builder<'_> {
                 }
                 let start = self.offsets.byte(start);
                 self.stack.push(if matches!(ev, Event::SequenceStart(..)) {
-                    Frame::Seq { start, anchor, items: Vec::new() }
+                    Frame::Seq {
+                        start,
+                        anchor,
+                        items: Vec::new(),
+                    }
                 } else {
-                    Frame::Map { start, anchor, entries: Vec::new(), pending: None, seen: HashMap::new() }
+                    Frame::Map {
+                        start,
+                        anchor,
+                        entries: Vec::new(),
+                        pending: None,
+                        seen: HashMap::new(),
+                    }
                 });
             }
             Event::SequenceEnd | Event::MappingEnd => {
                 let end = self.offsets.byte(end);
-                let Some(frame) = self.stack.pop() else { return };
+                let Some(frame) = self.stack.pop() else {
+                    return;
+                };
                 let (node, anchor) = match frame {
-                    Frame::Seq { start, anchor, items } => {
-                        (Node { span: Span::new(self.file, start, end.max(start)), kind: Kind::Seq(items) }, anchor)
-                    }
-                    Frame::Map { start, anchor, entries, .. } => {
-                        let entries = entries.into_iter().filter(|(k, _)| !k.name.starts_with('\u{0}')).collect();
-                        (Node { span: Span::new(self.file, start, end.max(start)), kind: Kind::Map(entries) }, anchor)
+                    Frame::Seq {
+                        start,
+                        anchor,
+                        items,
+                    } => (
+                        Node {
+                            span: Span::new(self.file, start, end.max(start)),
+                            kind: Kind::Seq(items),
+                        },
+                        anchor,
+                    ),
+                    Frame::Map {
+                        start,
+                        anchor,
+                        entries,
+                        ..
+                    } => {
+                        let entries = entries
+                            .into_iter()
+                            .filter(|(k, _)| !k.name.starts_with('\u{0}'))
+                            .collect();
+                        (
+                            Node {
+                                span: Span::new(self.file, start, end.max(start)),
+                                kind: Kind::Map(entries),
+                            },
+                            anchor,
+                        )
                     }
                 };
                 self.attach(node, anchor);
@@ -287,7 +378,11 @@ pub fn parse(file: FileId, text: &str, limits: Limits, diags: &mut Diagnostics) 
         diags.push(
             Diagnostic::error(
                 "yaml-too-large",
-                format!("file is {} bytes, more than the limit of {} bytes", text.len(), limits.max_bytes),
+                format!(
+                    "file is {} bytes, more than the limit of {} bytes",
+                    text.len(),
+                    limits.max_bytes
+                ),
                 Span::new(file, 0, 0),
             )
             .with_note("split the definitions into several files"),
@@ -318,8 +413,12 @@ pub fn parse(file: FileId, text: &str, limits: Limits, diags: &mut Diagnostics) 
             Some(Err(e)) => {
                 let at = b.offsets.byte(e.marker().index());
                 b.diags.push(
-                    Diagnostic::error("yaml-syntax", format!("invalid YAML: {}", e.info()), Span::new(file, at, at))
-                        .with_label("here"),
+                    Diagnostic::error(
+                        "yaml-syntax",
+                        format!("invalid YAML: {}", e.info()),
+                        Span::new(file, at, at),
+                    )
+                    .with_label("here"),
                 );
                 return None;
             }
@@ -331,8 +430,12 @@ pub fn parse(file: FileId, text: &str, limits: Limits, diags: &mut Diagnostics) 
         1 => docs.pop(),
         _ => {
             b.diags.push(
-                Diagnostic::error("yaml-multiple-documents", "a definitions file holds exactly one YAML document", docs[1].span)
-                    .with_label("second document starts here"),
+                Diagnostic::error(
+                    "yaml-multiple-documents",
+                    "a definitions file holds exactly one YAML document",
+                    docs[1].span,
+                )
+                .with_label("second document starts here"),
             );
             None
         }
