@@ -155,8 +155,19 @@ pub struct Pmu {
     pub general: Option<GeneralCounters>,
     /// Fixed-function counters.
     pub fixed: Option<FixedCounters>,
-    /// Event attribute (`event`, `umask`, `cmask`, ...) -> field of the select register.
+    /// Event attribute (`event`, `umask`, `cmask`, ...) -> field of the select register, in
+    /// definition order (serialised as a JSON object).
+    #[serde(serialize_with = "pairs_as_map")]
     pub encoding: Vec<(String, String)>,
+}
+
+fn pairs_as_map<S: serde::Serializer>(pairs: &[(String, String)], s: S) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeMap;
+    let mut m = s.serialize_map(Some(pairs.len()))?;
+    for (k, v) in pairs {
+        m.serialize_entry(k, v)?;
+    }
+    m.end()
 }
 
 impl Pmu {

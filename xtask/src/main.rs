@@ -1,5 +1,137 @@
-fn main() {
-    let l = pmu_defs::Loader::new().with_defaults().finish();
-    print!("{}", l.render_diagnostics());
-    println!("{} generations", l.model.generations.len());
+//! `cargo xtask`: project automation (see README.md, "Commands").
+
+use clap::{Parser, Subcommand};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "cargo xtask", about = "pmu-regs project automation", version)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Load and check definition files; print every problem with file:line:col.
+    Validate {
+        /// Files or directories (default: pmu-defs/defs).
+        paths: Vec<PathBuf>,
+    },
+    /// Print the fully resolved model (after `extends`).
+    Dump {
+        /// Print JSON (the documented machine-readable shape); otherwise a text summary.
+        #[arg(long)]
+        json: bool,
+        /// Only this generation.
+        #[arg(long)]
+        generation: Option<String>,
+        /// Files or directories (default: pmu-defs/defs).
+        #[arg(long = "defs")]
+        paths: Vec<PathBuf>,
+    },
+}
+
+/// The workspace root (the parent of this crate).
+fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().map(Path::to_path_buf).unwrap_or_default()
+}
+
+fn load(paths: &[PathBuf]) -> pmu_defs::Loaded {
+    let mut loader = pmu_defs::Loader::new();
+    if paths.is_empty() {
+        loader.add_path(&workspace_root().join("pmu-defs/defs"));
+    }
+    for p in paths {
+        loader.add_path(p);
+    }
+    loader.finish()
+}
+
+/// Prints diagnostics to stderr; returns false when there were errors.
+fn report(loaded: &pmu_defs::Loaded) -> bool {
+    if !loaded.diagnostics.is_empty() {
+        eprint!("{}", loaded.render_diagnostics());
+    }
+    !loaded.has_errors()
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Validate { paths } => {
+            let loaded = load(&paths);
+            if !report(&loaded) {
+                return ExitCode::FAILURE;
+            }
+            let events: usize = loaded.model.generations.iter().map(|g| g.events.len()).sum();
+            println!(
+                "ok: {} file(s), {} generation(s), {} event entries",
+                loaded.paths.len(),
+                loaded.model.generations.len(),
+                events
+            );
+            ExitCode::SUCCESS
+        }
+        Command::Dump { json, generation, paths } => {
+            let loaded = load(&paths);
+            if !report(&loaded) {
+                return ExitCode::FAILURE;
+            }
+            let mut model = loaded.model;
+            if let Some(id) = &generation {
+                if model.generation(id).is_none() {
+                    let ids: Vec<&str> = model.generations.iter().map(|g| g.id.as_str()).collect();
+                    eprintln!("error: no generation `{id}`; known: {}", ids.join(", "));
+                    return ExitCode::FAILURE;
+                }
+                model.generations.retain(|g| &g.id == id);
+            }
+            if json {
+                match serde_json::to_string_pretty(&model) {
+                    Ok(s) => println!("{s}"),
+                    Err(e) => {
+                        eprintln!("error: cannot serialise the model: {e}");
+                        return ExitCode::FAILURE;
+                    }
+                }
+            } else {
+                print!("{}", summary(&model));
+            }
+            ExitCode::SUCCESS
+        }
+    }
+}
+
+/// A human-readable overview of the resolved model.
+fn summary(model: &pmu_defs::Model) -> String {
+    use std::fmt::Write;
+    let mut out = String::new();
+    for g in &model.generations {
+        let _ = writeln!(out, "{} — {}", g.id, g.title);
+        if let Some(p) = &g.extends {
+            let _ = writeln!(out, "  extends {p}");
+        }
+        for r in &g.registers {
+            let addr = if r.msr.indexed {
+                format!("{:#x}+{}n (n<{})", r.msr.base, r.msr.stride, r.msr.count)
+            } else {
+                format!("{:#x}", r.msr.base)
+            };
+            let _ = writeln!(
+                out,
+                "  {:<32} {:<24} {:<17} {} field(s), reserved {:#018x}",
+                r.name,
+                addr,
+                r.access.as_str(),
+                r.fields.len(),
+                r.reserved_mask
+            );
+        }
+        for c in &g.cpuid {
+            let _ = writeln!(out, "  CPUID {:#x} {}", c.leaf, c.name);
+        }
+        let _ = writeln!(out, "  {} event(s)", g.events.len());
+    }
+    out
 }
