@@ -387,17 +387,16 @@ impl Cx<'_> {
             p.fixed_counter = self.opt(&f, "counter", |c, n| c.ident(n, "register name"));
             p.fixed_control = self.opt(&f, "control", |c, n| c.ident(n, "register name"));
         }
-        if let Some(e) = m.get("encoding") {
-            if let Some(em) = self.map(e, "pmu.encoding", ENCODING_KEYS) {
-                if let Kind::Map(entries) = &em.node.kind {
-                    for (k, v) in entries {
-                        if ENCODING_KEYS.contains(&k.name.as_str())
-                            && let Some(field) = self.ident(v, "field name")
-                        {
-                            p.encoding
-                                .push((Spanned::new(k.name.clone(), k.span), field));
-                        }
-                    }
+        if let Some(e) = m.get("encoding")
+            && let Some(em) = self.map(e, "pmu.encoding", ENCODING_KEYS)
+            && let Kind::Map(entries) = &em.node.kind
+        {
+            for (k, v) in entries {
+                if ENCODING_KEYS.contains(&k.name.as_str())
+                    && let Some(field) = self.ident(v, "field name")
+                {
+                    p.encoding
+                        .push((Spanned::new(k.name.clone(), k.span), field));
                 }
             }
         }

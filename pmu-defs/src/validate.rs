@@ -297,21 +297,17 @@ impl<'a> Validator<'a> {
             for (attr, value) in checks {
                 let Some(value) = value else { continue };
                 match self.select_field(attr) {
-                    Some(f) => {
-                        if f.width < 64 && value >> f.width != 0 {
-                            self.diags.push(
-                                Diagnostic::error(
-                                    "value-too-wide",
-                                    format!(
-                                        "event `{}`: {attr} {value:#x} does not fit the {}-bit field `{}`",
-                                        e.name, f.width, f.name
-                                    ),
-                                    e.span,
-                                )
-                                .with_label(format!("{attr} is at most {:#x} in `{}`", (1u64 << f.width) - 1, g.id)),
-                            );
-                        }
+                    Some(f) if f.width < 64 && value >> f.width != 0 => {
+                        self.diags.push(
+                            Diagnostic::error(
+                                "value-too-wide",
+                                format!("event `{}`: {attr} {value:#x} does not fit the {}-bit field `{}`", e.name, f.width, f.name),
+                                e.span,
+                            )
+                            .with_label(format!("{attr} is at most {:#x} in `{}`", (1u64 << f.width) - 1, g.id)),
+                        );
                     }
+                    Some(_) => {}
                     None if value != 0 || attr == "umask2" => {
                         self.diags.push(Diagnostic::error(
                             "unsupported-attribute",

@@ -34,7 +34,10 @@ enum Command {
 
 /// The workspace root (the parent of this crate).
 fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().map(Path::to_path_buf).unwrap_or_default()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_default()
 }
 
 fn load(paths: &[PathBuf]) -> pmu_defs::Loaded {
@@ -64,7 +67,12 @@ fn main() -> ExitCode {
             if !report(&loaded) {
                 return ExitCode::FAILURE;
             }
-            let events: usize = loaded.model.generations.iter().map(|g| g.events.len()).sum();
+            let events: usize = loaded
+                .model
+                .generations
+                .iter()
+                .map(|g| g.events.len())
+                .sum();
             println!(
                 "ok: {} file(s), {} generation(s), {} event entries",
                 loaded.paths.len(),
@@ -73,7 +81,11 @@ fn main() -> ExitCode {
             );
             ExitCode::SUCCESS
         }
-        Command::Dump { json, generation, paths } => {
+        Command::Dump {
+            json,
+            generation,
+            paths,
+        } => {
             let loaded = load(&paths);
             if !report(&loaded) {
                 return ExitCode::FAILURE;
