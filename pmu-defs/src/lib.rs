@@ -24,6 +24,8 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+#[cfg(feature = "codegen")]
+pub mod codegen;
 pub mod de;
 pub mod diag;
 pub mod model;

@@ -248,7 +248,8 @@ pub struct Register {
     pub reserved_mask: u64,
     /// The generation whose definition this is: unchanged registers keep their parent's.
     pub defined_in: String,
-    /// The generation that first had a register of this name.
+    /// The generation that introduced this register, under this name or one it was renamed
+    /// from (`renames:`).
     pub since: String,
     /// Where the register is written.
     #[serde(skip)]

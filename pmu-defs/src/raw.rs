@@ -199,6 +199,9 @@ pub struct RawEvent {
     pub any: Option<Spanned<bool>>,
     /// `counters:` the general-purpose counters that may count it.
     pub counters: Option<Spanned<Vec<Spanned<u64>>>>,
+    /// `counters: all`: every general-purpose counter of the generation (the default, but
+    /// stated explicitly so that `fixed:` adds a fixed counter instead of replacing them).
+    pub all_counters: Option<Span>,
     /// `fixed:` the fixed counter that counts it.
     pub fixed: Option<Spanned<u64>>,
     /// `cpuid-bit:` the CPUID.0AH:EBX bit that, when set, marks it unavailable.
@@ -687,8 +690,15 @@ impl Cx<'_> {
         let name = self.req(&m, "name", "event", |c, n| {
             c.name(n, "event name", is_event_name, EVENT_RULE)
         });
+        let all_counters = m
+            .get("counters")
+            .filter(|n| matches!(&n.kind, Kind::Scalar(s, _) if s == "all"))
+            .map(|n| n.span);
         let counters = self.opt(&m, "counters", |c, n| {
-            let items = c.seq(n, "counter numbers")?;
+            if all_counters.is_some() {
+                return None;
+            }
+            let items = c.seq(n, "counter numbers (or `all`)")?;
             let mut out = Vec::new();
             for i in items {
                 // `0-3` ranges are accepted besides single numbers.
@@ -735,6 +745,7 @@ impl Cx<'_> {
             edge: self.opt(&m, "edge", Self::boolean),
             any: self.opt(&m, "any", Self::boolean),
             counters,
+            all_counters,
             fixed: self.opt(&m, "fixed", Self::uint),
             cpuid_bit: self.opt(&m, "cpuid-bit", |c, n| c.uint_max(n, 31, "CPUID bit")),
             msr,

@@ -792,9 +792,12 @@ impl Resolver<'_> {
             e.counters = list;
             e.any_counter = false;
         }
+        if re.all_counters.is_some() {
+            e.any_counter = true;
+        }
         if let Some(v) = &re.fixed {
             e.fixed = Some(narrow(self.diags, v, "fixed counter")?);
-            if re.counters.is_none() {
+            if re.counters.is_none() && re.all_counters.is_none() {
                 // Counted by a fixed counter only, unless general counters are listed too.
                 e.counters.clear();
                 e.any_counter = false;

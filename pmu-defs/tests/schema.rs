@@ -198,3 +198,30 @@ events:
     assert_eq!(g.event("BOTH").unwrap().counters, [0]);
     assert_eq!(g.event("BOTH").unwrap().fixed, Some(0));
 }
+
+#[test]
+fn counters_all_keeps_general_counters_beside_a_fixed_one() {
+    let l = ok(&[("base.yaml", BASE), ("child.yaml", CHILD)]);
+    let g = l.model.generation("base").unwrap();
+    assert!(g.event("ANYWHERE").unwrap().fixed.is_none());
+    let text = r#"
+generation: kid
+extends: base
+pmu:
+  fixed: { counter: FIX }
+registers:
+  - { name: FIX, msr: { base: 0x50, count: 2 }, fields: [ { name: C, bits: 47:0 } ] }
+events:
+  - { name: ANYWHERE, counters: all, fixed: 1 }
+"#;
+    let l = ok(&[("base.yaml", BASE), ("kid.yaml", text)]);
+    let e = l
+        .model
+        .generation("kid")
+        .unwrap()
+        .event("ANYWHERE")
+        .unwrap()
+        .clone();
+    assert_eq!(e.counters, [0, 1, 2, 3]);
+    assert_eq!(e.fixed, Some(1));
+}

@@ -1,0 +1,1230 @@
+//! Hardware facts the resolved model must hold.
+//!
+//! Every expectation here was written from the vendors' manuals, not from the YAML:
+//!
+//! * Intel SDM Vol. 3B "Performance Monitoring" (architectural performance monitoring
+//!   versions 1-6, Figure 18-6 "Layout of IA32_PERFEVTSELx MSRs", the fixed-counter control
+//!   layout, IA32_PERF_GLOBAL_* registers, Table 18-1 of the architectural events and the
+//!   association of fixed counters with them), Vol. 2A CPUID leaves 0AH and 23H, and Vol. 4
+//!   Table 2-2 "IA-32 Architectural MSRs" for the addresses.
+//! * AMD Athlon Processor x86 Code Optimization Guide (22007), appendix D "Performance
+//!   Counter Usage" for the K7 event select, AMD64 APM Vol. 2 §13.2 for the core counter
+//!   extensions and PerfMonV2, and APM Vol. 3 for CPUID Fn8000_0022.
+//!
+//! Names are the model's (they are API); bit positions, addresses, counts and values are
+//! the manuals'. Where a lookup can be done by position instead of name, it is.
+
+use pmu_defs::model::{Access, CpuidLeaf, CpuidRegister, Field, Generation, Register, Severity};
+use pmu_defs::{Loaded, Loader, Model};
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+// ---------------------------------------------------------------------------------------
+// Helpers
+// ---------------------------------------------------------------------------------------
+
+const INTEL: [&str; 6] = [
+    "intel-v1", "intel-v2", "intel-v3", "intel-v4", "intel-v5", "intel-v6",
+];
+const AMD: [&str; 3] = ["amd-k7", "amd-core", "amd-perfmon-v2"];
+
+fn loaded() -> &'static Loaded {
+    static LOADED: OnceLock<Loaded> = OnceLock::new();
+    LOADED.get_or_init(|| {
+        let loaded = Loader::new().with_defaults().finish();
+        assert!(!loaded.has_errors(), "{}", loaded.render_diagnostics());
+        loaded
+    })
+}
+
+fn model() -> &'static Model {
+    &loaded().model
+}
+
+fn generation(id: &str) -> &'static Generation {
+    model()
+        .generation(id)
+        .unwrap_or_else(|| panic!("generation `{id}` is missing"))
+}
+
+/// Intel generations from `from` on (`from` = 1 for all of them).
+fn intel_from(from: usize) -> impl Iterator<Item = &'static Generation> {
+    INTEL[from - 1..].iter().map(|id| generation(id))
+}
+
+/// Intel generations before `until` (exclusive).
+fn intel_before(until: usize) -> impl Iterator<Item = &'static Generation> {
+    INTEL[..until - 1].iter().map(|id| generation(id))
+}
+
+fn reg<'a>(g: &'a Generation, name: &str) -> &'a Register {
+    g.register(name)
+        .unwrap_or_else(|| panic!("{}: register `{name}` is missing", g.id))
+}
+
+fn field<'a>(r: &'a Register, name: &str) -> &'a Field {
+    r.field(name)
+        .unwrap_or_else(|| panic!("register `{}`: field `{name}` is missing", r.name))
+}
+
+/// The single bit range of a field, as the manuals write it: `(msb, lsb)`.
+fn bits(f: &Field) -> (u32, u32) {
+    assert_eq!(f.bits.len(), 1, "field `{}` is split: {:?}", f.name, f.bits);
+    (f.bits[0].msb, f.bits[0].lsb)
+}
+
+/// The field (and element index) that covers register bit `bit`, if any.
+fn field_at(r: &Register, bit: u32) -> Option<(&Field, u32)> {
+    r.fields.iter().find_map(|f| {
+        (0..f.count())
+            .find(|&i| f.element_mask(i) & (1u64 << bit) != 0)
+            .map(|i| (f, i))
+    })
+}
+
+/// Every bit some field of the register covers.
+fn covered(r: &Register) -> u64 {
+    r.fields.iter().fold(0, |m, f| m | f.full_mask())
+}
+
+/// Mask of bits `msb:lsb`.
+fn span(msb: u32, lsb: u32) -> u64 {
+    let ones = if msb - lsb == 63 {
+        u64::MAX
+    } else {
+        (1u64 << (msb - lsb + 1)) - 1
+    };
+    ones << lsb
+}
+
+/// A per-counter array field: bit `lsb` of element 0, `count` elements at `stride`.
+fn assert_array(f: &Field, lsb: u32, width: u32, count: u32, stride: u32) {
+    assert_eq!(f.bits.len(), 1, "field `{}` is split", f.name);
+    assert_eq!(f.bits[0].lsb, lsb, "field `{}` lsb", f.name);
+    assert_eq!(f.width, width, "field `{}` width", f.name);
+    let a = f
+        .array
+        .unwrap_or_else(|| panic!("field `{}` is not an array", f.name));
+    assert_eq!(
+        (a.count, a.stride),
+        (count, stride),
+        "field `{}` array",
+        f.name
+    );
+}
+
+fn leaf(g: &Generation, leaf: u32, subleaf: Option<u32>) -> Option<&CpuidLeaf> {
+    g.cpuid
+        .iter()
+        .find(|c| c.leaf == leaf && c.subleaf == subleaf)
+}
+
+fn cpuid_reg<'a>(l: &'a CpuidLeaf, name: &str) -> Option<&'a CpuidRegister> {
+    l.registers.iter().find(|r| r.register == name)
+}
+
+/// The CPUID field occupying exactly bits `msb:lsb` of output register `r`.
+fn cpuid_field<'a>(l: &'a CpuidLeaf, r: &str, msb: u32, lsb: u32) -> Option<&'a Field> {
+    cpuid_reg(l, r)?
+        .fields
+        .iter()
+        .find(|f| f.bits.len() == 1 && f.bits[0].msb == msb && f.bits[0].lsb == lsb)
+}
+
+fn values(f: &Field) -> BTreeMap<&str, u64> {
+    f.values
+        .iter()
+        .map(|v| (v.name.as_str(), v.value))
+        .collect()
+}
+
+// ---------------------------------------------------------------------------------------
+// The shipped files
+// ---------------------------------------------------------------------------------------
+
+fn yaml_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).expect("defs dir readable") {
+        let p = entry.expect("dir entry").path();
+        if p.is_dir() {
+            yaml_files(&p, out);
+        } else if matches!(p.extension().and_then(|e| e.to_str()), Some("yaml" | "yml")) {
+            out.push(p);
+        }
+    }
+}
+
+fn shipped_files() -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    yaml_files(&pmu_defs::defs_dir(), &mut files);
+    files.sort();
+    files
+}
+
+/// The file a generation is written in.
+fn file_of(g: &Generation) -> PathBuf {
+    let name = loaded().sources.name(g.span.file);
+    std::fs::canonicalize(name).unwrap_or_else(|e| panic!("{}: `{name}`: {e}", g.id))
+}
+
+#[test]
+fn shipped_definitions_load_without_any_diagnostic() {
+    let loaded = loaded();
+    assert!(
+        loaded.diagnostics.is_empty(),
+        "the shipped definitions must be clean, warnings included:\n{}",
+        loaded.render_diagnostics()
+    );
+    let ids: BTreeSet<&str> = model().generations.iter().map(|g| g.id.as_str()).collect();
+    let want: BTreeSet<&str> = INTEL.iter().chain(AMD.iter()).copied().collect();
+    assert_eq!(ids, want);
+}
+
+#[test]
+fn each_file_under_defs_is_one_generation() {
+    let files = shipped_files();
+    assert_eq!(
+        files.len(),
+        model().generations.len(),
+        "one generation per file: {files:?}"
+    );
+    let mut seen = BTreeMap::new();
+    for g in &model().generations {
+        let file = file_of(g);
+        if let Some(other) = seen.insert(file.clone(), g.id.clone()) {
+            panic!(
+                "{} and {other} are both written in {}",
+                g.id,
+                file.display()
+            );
+        }
+        // The file name says which generation it holds: `intel/v3.yaml` is `intel-v3`.
+        let vendor_dir = file.parent().and_then(Path::file_name).unwrap();
+        let stem = file.file_stem().unwrap();
+        let expect = format!(
+            "{}-{}",
+            vendor_dir.to_string_lossy(),
+            stem.to_string_lossy()
+        );
+        assert_eq!(g.id, expect, "{}", file.display());
+    }
+    let canon: BTreeSet<PathBuf> = files
+        .iter()
+        .map(|f| std::fs::canonicalize(f).unwrap())
+        .collect();
+    assert_eq!(canon, seen.keys().cloned().collect());
+}
+
+#[test]
+fn each_file_validates_with_only_its_ancestors() {
+    for g in &model().generations {
+        let mut loader = Loader::new();
+        loader.add_path(&file_of(g));
+        for a in &g.ancestors {
+            loader.add_path(&file_of(generation(a)));
+        }
+        let alone = loader.finish();
+        assert!(
+            alone.diagnostics.is_empty(),
+            "{} with its ancestors {:?}:\n{}",
+            g.id,
+            g.ancestors,
+            alone.render_diagnostics()
+        );
+        assert_eq!(alone.model.generations.len(), g.ancestors.len() + 1);
+        assert!(alone.model.generation(&g.id).is_some());
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Intel: general-purpose counters and event select
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn intel_general_counter_addresses() {
+    for g in intel_from(1) {
+        let pmc = reg(g, "IA32_PMC");
+        assert_eq!(pmc.msr.base, 0xC1, "{}", g.id);
+        assert_eq!((pmc.msr.count, pmc.msr.stride), (8, 1), "{}", g.id);
+        assert!(pmc.msr.indexed);
+        assert_eq!(pmc.addresses, (0xC1..=0xC8).collect::<Vec<u32>>());
+        assert_eq!(pmc.width, 64);
+        assert_eq!(pmc.access, Access::ReadWrite);
+
+        let sel = reg(g, "IA32_PERFEVTSEL");
+        assert_eq!(sel.addresses, (0x186..=0x18D).collect::<Vec<u32>>());
+        assert!(sel.msr.indexed);
+        assert_eq!(sel.access, Access::ReadWrite);
+
+        let apmc = reg(g, "IA32_A_PMC");
+        assert_eq!(apmc.addresses, (0x4C1..=0x4C8).collect::<Vec<u32>>());
+
+        assert_eq!(g.general_counters(), 8, "{}", g.id);
+        let general = g.pmu.general.as_ref().expect("pmu.general");
+        assert_eq!(general.select, "IA32_PERFEVTSEL");
+        assert_eq!(general.counter, "IA32_PMC");
+    }
+}
+
+/// SDM Figure 18-6: bits 31:0 of IA32_PERFEVTSELx (bit 21 is AnyThread, version 3 on).
+const PERFEVTSEL_LOW: [(&str, u32, u32); 10] = [
+    ("EVENT_SELECT", 7, 0),
+    ("UMASK", 15, 8),
+    ("USR", 16, 16),
+    ("OS", 17, 17),
+    ("EDGE", 18, 18),
+    ("PC", 19, 19),
+    ("INT", 20, 20),
+    ("EN", 22, 22),
+    ("INV", 23, 23),
+    ("CMASK", 31, 24),
+];
+
+#[test]
+fn intel_perfevtsel_has_every_bit_of_figure_18_6() {
+    for g in intel_from(1) {
+        let sel = reg(g, "IA32_PERFEVTSEL");
+        for (name, msb, lsb) in PERFEVTSEL_LOW {
+            let f = field(sel, name);
+            assert_eq!(bits(f), (msb, lsb), "{} {name}", g.id);
+            assert_eq!(f.width, msb - lsb + 1, "{} {name}", g.id);
+            assert_eq!(f.mask, span(msb, lsb), "{} {name}", g.id);
+            assert_eq!(f.access, Access::ReadWrite, "{} {name}", g.id);
+            assert!(f.array.is_none());
+        }
+    }
+}
+
+#[test]
+fn intel_anythread_bit_21_from_v3_deprecated_from_v5() {
+    for g in intel_before(3) {
+        let sel = reg(g, "IA32_PERFEVTSEL");
+        assert!(
+            sel.field("ANY").is_none(),
+            "{}: no AnyThread before v3",
+            g.id
+        );
+        assert!(field_at(sel, 21).is_none(), "{}: bit 21 reserved", g.id);
+        assert_ne!(sel.reserved_mask & (1 << 21), 0, "{}", g.id);
+        assert_eq!(g.pmu.encoding_field("any"), None, "{}", g.id);
+    }
+    for g in intel_from(3) {
+        let sel = reg(g, "IA32_PERFEVTSEL");
+        let any = field(sel, "ANY");
+        assert_eq!(bits(any), (21, 21), "{}", g.id);
+        assert_eq!(any.since, "intel-v3");
+        assert_eq!(sel.reserved_mask & (1 << 21), 0, "{}", g.id);
+        assert_eq!(g.pmu.encoding_field("any"), Some("ANY"), "{}", g.id);
+        let dep = any.deprecated.as_ref().expect("AnyThread deprecation");
+        assert_eq!(dep.since, "intel-v5");
+        let when = dep.when.as_deref().expect("deprecation condition");
+        assert!(
+            when.contains("0AH") && when.contains("EDX[15]"),
+            "deprecation must name CPUID.0AH:EDX[15], got `{when}`"
+        );
+    }
+}
+
+#[test]
+fn intel_perfevtsel_upper_bits_by_generation() {
+    // IN_TX (32) and IN_TXCP (33): Intel TSX, Haswell = version 3.
+    for g in intel_before(3) {
+        let sel = reg(g, "IA32_PERFEVTSEL");
+        assert!(field_at(sel, 32).is_none() && field_at(sel, 33).is_none());
+    }
+    for g in intel_from(3) {
+        let sel = reg(g, "IA32_PERFEVTSEL");
+        assert_eq!(bits(field(sel, "IN_TX")), (32, 32), "{}", g.id);
+        assert_eq!(bits(field(sel, "IN_TXCP")), (33, 33), "{}", g.id);
+    }
+    // Adaptive PEBS record (34): version 5.
+    for g in intel_before(5) {
+        assert!(
+            field_at(reg(g, "IA32_PERFEVTSEL"), 34).is_none(),
+            "{}",
+            g.id
+        );
+    }
+    for g in intel_from(5) {
+        let (f, _) = field_at(reg(g, "IA32_PERFEVTSEL"), 34).expect("bit 34 in v5+");
+        assert_eq!(bits(f), (34, 34), "{}", g.id);
+    }
+    // EQ (36) and UMASK2 (47:40): version 6 only.
+    for g in intel_before(6) {
+        let sel = reg(g, "IA32_PERFEVTSEL");
+        assert!(sel.field("EQ").is_none() && sel.field("UMASK2").is_none());
+        assert!(field_at(sel, 36).is_none(), "{}", g.id);
+        assert!((40..=47).all(|b| field_at(sel, b).is_none()), "{}", g.id);
+        assert_eq!(g.pmu.encoding_field("umask2"), None);
+        assert_eq!(g.pmu.encoding_field("eq"), None);
+    }
+    let v6 = generation("intel-v6");
+    let sel = reg(v6, "IA32_PERFEVTSEL");
+    assert_eq!(bits(field(sel, "EQ")), (36, 36));
+    assert_eq!(bits(field(sel, "UMASK2")), (47, 40));
+    assert_eq!(field(sel, "UMASK2").since, "intel-v6");
+    assert_eq!(field(sel, "EQ").since, "intel-v6");
+    assert_eq!(v6.pmu.encoding_field("umask2"), Some("UMASK2"));
+    assert_eq!(v6.pmu.encoding_field("eq"), Some("EQ"));
+}
+
+#[test]
+fn intel_perfevtsel_reserved_bits_are_derived() {
+    let reserved = |id| reg(generation(id), "IA32_PERFEVTSEL").reserved_mask;
+    // v1/v2: bit 21 and 63:32 reserved.
+    assert_eq!(reserved("intel-v1"), !0xFFFF_FFFFu64 | (1 << 21));
+    assert_eq!(reserved("intel-v2"), !0xFFFF_FFFFu64 | (1 << 21));
+    // v3/v4: AnyThread, IN_TX, IN_TXCP defined.
+    assert_eq!(reserved("intel-v3"), !0x3_FFFF_FFFFu64);
+    assert_eq!(reserved("intel-v4"), !0x3_FFFF_FFFFu64);
+    // v5: adaptive PEBS record bit 34.
+    assert_eq!(reserved("intel-v5"), !0x7_FFFF_FFFFu64);
+    // v6: 63:48 and 39:37 stay reserved; EQ and UMASK2 are not.
+    let v6 = reserved("intel-v6");
+    assert_eq!(v6 & span(63, 48), span(63, 48));
+    assert_eq!(v6 & span(39, 37), span(39, 37));
+    assert_eq!(v6 & (span(47, 40) | (1 << 36) | span(34, 0)), 0);
+    // Reserved is exactly what no field covers.
+    for g in model().generations.iter() {
+        for r in &g.registers {
+            let width_mask = span(r.width - 1, 0);
+            assert_eq!(
+                r.reserved_mask,
+                width_mask & !covered(r),
+                "{} {}",
+                g.id,
+                r.name
+            );
+        }
+    }
+}
+
+#[test]
+fn pc_flag_polarity_intel_vs_amd() {
+    // Intel SDM: PC set -> PMi pins toggle on each increment; clear -> on overflow.
+    for g in intel_from(1) {
+        let pc = field(reg(g, "IA32_PERFEVTSEL"), "PC");
+        assert_eq!(bits(pc), (19, 19));
+        assert_eq!(
+            values(pc),
+            BTreeMap::from([("TOGGLE_ON_OVERFLOW", 0), ("TOGGLE_ON_INCREMENT", 1)]),
+            "{}",
+            g.id
+        );
+    }
+    // AMD Athlon guide (22007E, p. 163): PC set -> pins toggle when the counter overflows;
+    // clear -> pins toggle on every increment.
+    let pc = field(reg(generation("amd-k7"), "PERF_EVT_SEL"), "PC");
+    assert_eq!(bits(pc), (19, 19));
+    assert_eq!(
+        values(pc),
+        BTreeMap::from([("TOGGLE_ON_INCREMENT", 0), ("TOGGLE_ON_OVERFLOW", 1)])
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// Intel: fixed counters
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn intel_fixed_counters() {
+    let v1 = generation("intel-v1");
+    assert!(v1.register("IA32_FIXED_CTR").is_none());
+    assert!(v1.register("IA32_FIXED_CTR_CTRL").is_none());
+    assert!(v1.pmu.fixed.is_none());
+    assert_eq!(v1.fixed_counters(), 0);
+    for (g, n) in intel_from(2).zip([3, 3, 3, 4, 4]) {
+        let ctr = reg(g, "IA32_FIXED_CTR");
+        assert_eq!(ctr.msr.base, 0x309, "{}", g.id);
+        assert_eq!(ctr.msr.stride, 1);
+        assert!(ctr.msr.indexed);
+        assert_eq!(ctr.addresses, (0x309..0x309 + n).collect::<Vec<u32>>());
+        assert_eq!(g.fixed_counters(), n, "{}", g.id);
+        let fixed = g.pmu.fixed.as_ref().expect("pmu.fixed");
+        assert_eq!(fixed.counter, "IA32_FIXED_CTR");
+        assert_eq!(fixed.control.as_deref(), Some("IA32_FIXED_CTR_CTRL"));
+    }
+    // IA32_FIXED_CTR3 (top-down slots) at 30CH from version 5.
+    assert!(
+        !reg(generation("intel-v4"), "IA32_FIXED_CTR")
+            .addresses
+            .contains(&0x30C)
+    );
+    assert_eq!(
+        reg(generation("intel-v5"), "IA32_FIXED_CTR").msr.address(3),
+        0x30C
+    );
+}
+
+#[test]
+fn intel_fixed_ctr_ctrl_blocks() {
+    for (g, n) in intel_from(2).zip([3, 3, 3, 4, 4]) {
+        let ctl = reg(g, "IA32_FIXED_CTR_CTRL");
+        assert_eq!(ctl.msr.base, 0x38D, "{}", g.id);
+        assert_eq!(ctl.addresses, vec![0x38D]);
+        assert!(!ctl.msr.indexed);
+        assert_eq!(ctl.access, Access::ReadWrite);
+
+        let en = field(ctl, "ENABLE");
+        assert_array(en, 0, 2, n, 4);
+        assert_eq!(
+            values(en),
+            BTreeMap::from([("DISABLED", 0), ("OS", 1), ("USR", 2), ("ALL", 3)]),
+            "{}",
+            g.id
+        );
+        let pmi = field(ctl, "PMI");
+        assert_array(pmi, 3, 1, n, 4);
+
+        // Counter 2's block is bits 11:8.
+        assert_eq!(en.element_mask(2), 0x300);
+        assert_eq!(pmi.element_mask(2), 0x800);
+        assert_eq!(en.insert(2, 3), 0x300);
+        assert_eq!(en.insert(2, 2), 0x200);
+        assert_eq!(en.extract(2, 0x100), 1);
+        assert_eq!(en.extract(1, 0x300), 0);
+        if n == 4 {
+            assert_eq!(en.element_mask(3), 0x3000);
+        }
+
+        if g.id == "intel-v2" {
+            assert!(ctl.field("ANY").is_none());
+            assert!((0..n).all(|i| field_at(ctl, 4 * i + 2).is_none()));
+        } else {
+            let any = field(ctl, "ANY");
+            assert_array(any, 2, 1, n, 4);
+            assert_eq!(any.element_mask(2), 0x400);
+            assert_eq!(
+                en.element_mask(2) | any.element_mask(2) | pmi.element_mask(2),
+                0xF00
+            );
+            let dep = any
+                .deprecated
+                .as_ref()
+                .expect("fixed AnyThread deprecation");
+            assert_eq!(dep.since, "intel-v5");
+        }
+    }
+    // Adaptive PEBS for fixed counter i: bit 32 + 4i (version 5).
+    for g in intel_before(5).skip(1) {
+        assert!(field_at(reg(g, "IA32_FIXED_CTR_CTRL"), 32).is_none());
+    }
+    for g in intel_from(5) {
+        let ctl = reg(g, "IA32_FIXED_CTR_CTRL");
+        let (f, i) = field_at(ctl, 32).expect("adaptive record of fixed counter 0");
+        assert_eq!(i, 0);
+        assert_array(f, 32, 1, 4, 4);
+        assert_eq!(f.element_mask(3), 1 << 44);
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Intel: global control and status
+// ---------------------------------------------------------------------------------------
+
+/// The bits IA32_PERF_GLOBAL_STATUS defines in each Intel generation (index = version).
+fn global_status_bits(version: usize) -> u64 {
+    let fixed = if version >= 5 { 0xF } else { 0x7 };
+    let mut m = 0xFF | (fixed << 32) | (1 << 62) | (1 << 63);
+    if version >= 3 {
+        m |= 1 << 61; // Ovf_Uncore
+    }
+    if version >= 4 {
+        m |= (1 << 55) | (1 << 58) | (1 << 59) | (1 << 60); // ToPA PMI, LBR_Frz, CTR_Frz, ASCI
+    }
+    if version >= 5 {
+        m |= 1 << 48; // PERF_METRICS overflow
+    }
+    m
+}
+
+#[test]
+fn intel_global_status() {
+    for g in intel_before(2) {
+        assert!(g.register("IA32_PERF_GLOBAL_STATUS").is_none());
+        assert!(g.register("IA32_PERF_GLOBAL_CTRL").is_none());
+    }
+    for (v, g) in (2..).zip(intel_from(2)) {
+        let st = reg(g, "IA32_PERF_GLOBAL_STATUS");
+        assert_eq!(st.addresses, vec![0x38E], "{}", g.id);
+        assert_eq!(st.access, Access::ReadOnly);
+        assert!(st.fields.iter().all(|f| f.access == Access::ReadOnly));
+        assert_eq!(covered(st), global_status_bits(v), "{}", g.id);
+
+        let n_fixed = g.fixed_counters();
+        let (pmc, i) = field_at(st, 0).unwrap();
+        assert_eq!(i, 0);
+        assert_array(pmc, 0, 1, 8, 1);
+        let (fx, i) = field_at(st, 32).unwrap();
+        assert_eq!(i, 0);
+        assert_array(fx, 32, 1, n_fixed, 1);
+        assert_eq!(bits(field(st, "OVF_BUF")), (62, 62));
+        assert_eq!(bits(field(st, "COND_CHGD")), (63, 63));
+    }
+}
+
+#[test]
+fn intel_global_ctrl() {
+    for g in intel_from(2) {
+        let ctl = reg(g, "IA32_PERF_GLOBAL_CTRL");
+        assert_eq!(ctl.addresses, vec![0x38F], "{}", g.id);
+        assert_eq!(ctl.access, Access::ReadWrite);
+        let fixed = if g.fixed_counters() == 4 { 0xF } else { 0x7 };
+        let mut want = 0xFF | (fixed << 32);
+        if INTEL[4..].contains(&g.id.as_str()) {
+            want |= 1 << 48; // EN_PERF_METRICS
+        }
+        assert_eq!(covered(ctl), want, "{}", g.id);
+        // SDM Vol. 3A Table "Processor States Following Power-up, Reset, or INIT":
+        // IA32_PERF_GLOBAL_CTRL sets bits n-1:0 (n = number of GP counters) after reset.
+        // That depends on the processor, so the model must not claim a reset value of 0.
+        assert_ne!(ctl.reset, Some(0), "{}", g.id);
+    }
+}
+
+#[test]
+fn intel_global_ovf_ctrl_becomes_status_reset_in_v4() {
+    for g in [generation("intel-v2"), generation("intel-v3")] {
+        assert!(g.register("IA32_PERF_GLOBAL_STATUS_RESET").is_none());
+        let r = reg(g, "IA32_PERF_GLOBAL_OVF_CTRL");
+        assert_eq!(r.addresses, vec![0x390], "{}", g.id);
+        assert_eq!(r.access, Access::Write1ToClear);
+        assert!(r.fields.iter().all(|f| f.access == Access::Write1ToClear));
+    }
+    for g in intel_from(4) {
+        assert!(
+            g.register("IA32_PERF_GLOBAL_OVF_CTRL").is_none(),
+            "{}",
+            g.id
+        );
+        let r = reg(g, "IA32_PERF_GLOBAL_STATUS_RESET");
+        assert_eq!(r.addresses, vec![0x390], "{}", g.id);
+        assert_eq!(r.access, Access::Write1ToClear);
+        assert!(r.fields.iter().all(|f| f.access == Access::Write1ToClear));
+    }
+    // Every status bit can be cleared by writing 1 at the same position.
+    for (v, g) in (2..).zip(intel_from(2)) {
+        let r = g
+            .register("IA32_PERF_GLOBAL_STATUS_RESET")
+            .or_else(|| g.register("IA32_PERF_GLOBAL_OVF_CTRL"))
+            .unwrap();
+        assert_eq!(covered(r), global_status_bits(v), "{}", g.id);
+    }
+}
+
+#[test]
+fn intel_global_status_set_and_inuse_from_v4() {
+    for g in intel_before(4) {
+        assert!(g.register("IA32_PERF_GLOBAL_STATUS_SET").is_none());
+        assert!(g.register("IA32_PERF_GLOBAL_INUSE").is_none());
+    }
+    for (v, g) in (4..).zip(intel_from(4)) {
+        let set = reg(g, "IA32_PERF_GLOBAL_STATUS_SET");
+        assert_eq!(set.addresses, vec![0x391], "{}", g.id);
+        assert_eq!(set.access, Access::Write1ToSet);
+        assert!(set.fields.iter().all(|f| f.access == Access::Write1ToSet));
+        // Every status bit except CondChgd (63) can be set.
+        assert_eq!(covered(set), global_status_bits(v) & !(1 << 63), "{}", g.id);
+
+        let inuse = reg(g, "IA32_PERF_GLOBAL_INUSE");
+        assert_eq!(inuse.addresses, vec![0x392], "{}", g.id);
+        assert_eq!(inuse.access, Access::ReadOnly);
+        assert!(inuse.fields.iter().all(|f| f.access == Access::ReadOnly));
+        let fixed = if v >= 5 { 0xF } else { 0x7 };
+        assert_eq!(covered(inuse), 0xFF | (fixed << 32) | (1 << 63), "{}", g.id);
+    }
+}
+
+#[test]
+fn intel_perf_capabilities() {
+    for g in intel_from(1) {
+        let cap = reg(g, "IA32_PERF_CAPABILITIES");
+        assert_eq!(cap.addresses, vec![0x345], "{}", g.id);
+        assert_eq!(cap.access, Access::ReadOnly);
+        assert!(cap.fields.iter().all(|f| f.access == Access::ReadOnly));
+        for (name, msb, lsb) in [
+            ("LBR_FMT", 5, 0),
+            ("PEBS_TRAP", 6, 6),
+            ("PEBS_ARCH_REG", 7, 7),
+            ("PEBS_REC_FMT", 11, 8),
+            ("SMM_FREEZE", 12, 12),
+            ("FW_WRITE", 13, 13),
+        ] {
+            assert_eq!(bits(field(cap, name)), (msb, lsb), "{} {name}", g.id);
+        }
+    }
+    for g in intel_from(5) {
+        let cap = reg(g, "IA32_PERF_CAPABILITIES");
+        assert_eq!(bits(field(cap, "PEBS_BASELINE")), (14, 14));
+        assert_eq!(bits(field(cap, "PERF_METRICS_AVAILABLE")), (15, 15));
+    }
+}
+
+#[test]
+fn intel_debugctl_freeze_bits_from_v2() {
+    let v1 = reg(generation("intel-v1"), "IA32_DEBUGCTL");
+    assert!(field_at(v1, 11).is_none() && field_at(v1, 12).is_none());
+    for g in intel_from(1) {
+        let dbg = reg(g, "IA32_DEBUGCTL");
+        assert_eq!(dbg.addresses, vec![0x1D9], "{}", g.id);
+        for (name, bit) in [
+            ("LBR", 0),
+            ("BTF", 1),
+            ("TR", 6),
+            ("BTS", 7),
+            ("BTINT", 8),
+            ("BTS_OFF_OS", 9),
+            ("BTS_OFF_USR", 10),
+            ("FREEZE_WHILE_SMM", 14),
+        ] {
+            assert_eq!(bits(field(dbg, name)), (bit, bit), "{} {name}", g.id);
+        }
+    }
+    for g in intel_from(2) {
+        let dbg = reg(g, "IA32_DEBUGCTL");
+        let lbrs = field(dbg, "FREEZE_LBRS_ON_PMI");
+        let perf = field(dbg, "FREEZE_PERFMON_ON_PMI");
+        assert_eq!(bits(lbrs), (11, 11), "{}", g.id);
+        assert_eq!(bits(perf), (12, 12), "{}", g.id);
+        assert_eq!(lbrs.since, "intel-v2");
+        assert_eq!(perf.since, "intel-v2");
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Intel: CPUID
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn intel_cpuid_0ah_layout() {
+    for (v, g) in (1..).zip(intel_from(1)) {
+        let l = leaf(g, 0x0A, None).expect("CPUID leaf 0AH");
+        assert_eq!(l.name, "ARCH_PERFMON");
+        assert!(g.cpuid_leaf("ARCH_PERFMON").is_some());
+        // EAX: version 7:0, GP counters 15:8, GP width 23:16, EBX length 31:24.
+        for (msb, lsb) in [(7, 0), (15, 8), (23, 16), (31, 24)] {
+            assert!(
+                cpuid_field(l, "eax", msb, lsb).is_some(),
+                "{}: EAX[{msb}:{lsb}]",
+                g.id
+            );
+        }
+        assert_eq!(cpuid_reg(l, "eax").unwrap().reserved_mask, 0);
+        // EBX: one "event unavailable" bit per architectural event.
+        let n_events = match v {
+            1..=4 => 7,
+            5 => 8,
+            _ => 13,
+        };
+        let ebx = cpuid_reg(l, "ebx").expect("EBX");
+        for b in 0..n_events {
+            assert!(cpuid_field(l, "ebx", b, b).is_some(), "{}: EBX[{b}]", g.id);
+        }
+        assert_eq!(ebx.reserved_mask, !((1u32 << n_events) - 1), "{}", g.id);
+        // EDX: fixed counters 4:0 and their width 12:5 (version 2), AnyThread deprecation
+        // bit 15 (version 5).
+        if v == 1 {
+            assert!(cpuid_reg(l, "edx").is_none_or(|r| r.fields.is_empty()));
+        } else {
+            let count = cpuid_field(l, "edx", 4, 0).expect("EDX[4:0]");
+            let width = cpuid_field(l, "edx", 12, 5).expect("EDX[12:5]");
+            assert_eq!(count.name, "FIXED_COUNTERS");
+            assert_eq!(width.name, "FIXED_WIDTH");
+            assert_eq!(cpuid_field(l, "edx", 15, 15).is_some(), v >= 5, "{}", g.id);
+        }
+        // ECX: bitmap of supported fixed counters (version 5).
+        assert_eq!(
+            cpuid_field(l, "ecx", 31, 0).is_some(),
+            v >= 5,
+            "{}: ECX fixed-counter bitmap",
+            g.id
+        );
+    }
+    let l = leaf(generation("intel-v1"), 0x0A, None).unwrap();
+    let names: Vec<&str> = cpuid_reg(l, "eax")
+        .unwrap()
+        .fields
+        .iter()
+        .map(|f| f.name.as_str())
+        .collect();
+    assert_eq!(names, ["VERSION", "GP_COUNTERS", "GP_WIDTH", "EBX_LENGTH"]);
+}
+
+#[test]
+fn intel_cpuid_23h_in_v6_only() {
+    for g in intel_before(6) {
+        assert!(g.cpuid.iter().all(|c| c.leaf != 0x23), "{}", g.id);
+    }
+    let v6 = generation("intel-v6");
+    let main = leaf(v6, 0x23, Some(0)).expect("CPUID 23H subleaf 0");
+    let umask2 = cpuid_field(main, "ebx", 0, 0).expect("23H EBX[0]");
+    let eq = cpuid_field(main, "ebx", 1, 1).expect("23H EBX[1]");
+    assert_eq!(umask2.name, "UMASK2");
+    assert_eq!(eq.name, "EQ");
+    assert!(cpuid_field(main, "eax", 31, 0).is_some(), "subleaf bitmap");
+    let counters = leaf(v6, 0x23, Some(1)).expect("CPUID 23H subleaf 1");
+    assert!(
+        cpuid_field(counters, "eax", 31, 0).is_some(),
+        "GP counter bitmap"
+    );
+    assert!(
+        cpuid_field(counters, "ebx", 31, 0).is_some(),
+        "fixed counter bitmap"
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// Intel: architectural events (SDM Table 18-1)
+// ---------------------------------------------------------------------------------------
+
+/// (event select, umask, CPUID.0AH:EBX bit), in bit order.
+const ARCH_EVENTS: [(u32, u32, u32); 13] = [
+    (0x3C, 0x00, 0),  // UnHalted Core Cycles
+    (0xC0, 0x00, 1),  // Instructions Retired
+    (0x3C, 0x01, 2),  // UnHalted Reference Cycles
+    (0x2E, 0x4F, 3),  // LLC References
+    (0x2E, 0x41, 4),  // LLC Misses
+    (0xC4, 0x00, 5),  // Branch Instructions Retired
+    (0xC5, 0x00, 6),  // Branch Misses Retired
+    (0xA4, 0x01, 7),  // Topdown Slots
+    (0xA4, 0x02, 8),  // Topdown Backend Bound
+    (0x73, 0x00, 9),  // Topdown Bad Speculation
+    (0x9C, 0x01, 10), // Topdown Frontend Bound
+    (0xC2, 0x02, 11), // Topdown Retiring
+    (0xE4, 0x01, 12), // LBR Inserts
+];
+
+fn encodings(g: &Generation) -> BTreeSet<(u32, u32, u32)> {
+    g.events
+        .iter()
+        .map(|e| {
+            let bit = e.cpuid_bit.unwrap_or_else(|| {
+                panic!("{}: architectural event {} has no CPUID bit", g.id, e.name)
+            });
+            (e.event, e.umask, bit)
+        })
+        .collect()
+}
+
+#[test]
+fn intel_architectural_events() {
+    let v6 = generation("intel-v6");
+    assert_eq!(v6.events.len(), 13);
+    assert_eq!(encodings(v6), ARCH_EVENTS.into_iter().collect());
+    for g in intel_before(5) {
+        assert_eq!(
+            encodings(g),
+            ARCH_EVENTS[..7].iter().copied().collect(),
+            "{}: the version 1 set is the first seven",
+            g.id
+        );
+    }
+    let v5 = encodings(generation("intel-v5"));
+    assert!(
+        ARCH_EVENTS[..8].iter().all(|e| v5.contains(e)),
+        "v5 adds Topdown Slots"
+    );
+
+    for g in intel_from(1) {
+        let l = leaf(g, 0x0A, None).unwrap();
+        for e in &g.events {
+            // The event's "unavailable" bit is described in CPUID.0AH:EBX.
+            let bit = e.cpuid_bit.unwrap();
+            assert!(
+                cpuid_field(l, "ebx", bit, bit).is_some(),
+                "{} {}",
+                g.id,
+                e.name
+            );
+            // Architectural events count on any general-purpose counter.
+            assert_eq!(
+                e.counters,
+                (0..8).collect::<Vec<u32>>(),
+                "{} {}",
+                g.id,
+                e.name
+            );
+            assert_eq!((e.cmask, e.inv, e.edge, e.any), (0, false, false, false));
+            assert_eq!(e.umask2, None);
+            // The encoding fits the select register's fields.
+            let sel = reg(g, "IA32_PERFEVTSEL");
+            let ev = field(sel, g.pmu.encoding_field("event").unwrap());
+            let um = field(sel, g.pmu.encoding_field("umask").unwrap());
+            let raw = ev.insert(0, e.event.into()) | um.insert(0, e.umask.into());
+            assert_eq!(raw, u64::from(e.event) | u64::from(e.umask) << 8);
+            assert_eq!(ev.extract(0, raw), u64::from(e.event));
+            assert_eq!(um.extract(0, raw), u64::from(e.umask));
+        }
+    }
+    // A few by name, for readers of the generated API.
+    let llc = v6.event("LLC_MISSES").expect("LLC_MISSES");
+    assert_eq!((llc.event, llc.umask, llc.cpuid_bit), (0x2E, 0x41, Some(4)));
+    let slots = v6.event("TOPDOWN_SLOTS").expect("TOPDOWN_SLOTS");
+    assert_eq!(
+        (slots.event, slots.umask, slots.cpuid_bit),
+        (0xA4, 0x01, Some(7))
+    );
+    assert_eq!(slots.since, "intel-v5");
+}
+
+/// SDM "Association of Fixed-Function Performance Counters with Architectural Performance
+/// Events": IA32_FIXED_CTR0 counts Instructions Retired, CTR1 UnHalted Core Cycles, CTR2
+/// UnHalted Reference Cycles, CTR3 (version 5) Topdown Slots. The events stay countable on
+/// every general-purpose counter as well.
+#[test]
+fn intel_fixed_counters_count_architectural_events() {
+    for g in intel_from(2) {
+        for (event, umask, fixed) in [
+            (0xC0, 0x00, 0),
+            (0x3C, 0x00, 1),
+            (0x3C, 0x01, 2),
+            (0xA4, 0x01, 3),
+        ] {
+            let Some(e) = g
+                .events
+                .iter()
+                .find(|e| (e.event, e.umask) == (event, umask))
+            else {
+                continue;
+            };
+            if fixed >= g.fixed_counters() {
+                continue;
+            }
+            assert_eq!(e.fixed, Some(fixed), "{} {}", g.id, e.name);
+            assert_eq!(
+                e.counters,
+                (0..8).collect::<Vec<u32>>(),
+                "{} {}",
+                g.id,
+                e.name
+            );
+        }
+    }
+}
+
+#[test]
+fn inv_without_cmask_is_an_error() {
+    for g in intel_from(1) {
+        let c = g
+            .constraints
+            .iter()
+            .find(|c| c.id == "inv-without-cmask")
+            .unwrap_or_else(|| panic!("{}: inv-without-cmask", g.id));
+        assert_eq!(c.register, "IA32_PERFEVTSEL");
+        assert_eq!(c.severity, Severity::Error);
+        let when: BTreeMap<&str, u64> =
+            c.when.iter().map(|w| (w.field.as_str(), w.value)).collect();
+        assert_eq!(when, BTreeMap::from([("INV", 1), ("CMASK", 0)]));
+    }
+}
+
+#[test]
+fn unchanged_registers_keep_their_definition() {
+    let v6 = generation("intel-v6");
+    for (name, defined_in, since) in [
+        ("IA32_PMC", "intel-v1", "intel-v1"),
+        ("IA32_A_PMC", "intel-v1", "intel-v1"),
+        ("IA32_PERFEVTSEL", "intel-v6", "intel-v1"),
+        ("IA32_FIXED_CTR", "intel-v5", "intel-v2"),
+        ("IA32_PERF_GLOBAL_INUSE", "intel-v5", "intel-v4"),
+    ] {
+        let r = reg(v6, name);
+        assert_eq!(
+            (r.defined_in.as_str(), r.since.as_str()),
+            (defined_in, since),
+            "{name}"
+        );
+    }
+    assert_eq!(
+        reg(generation("intel-v4"), "IA32_PMC").defined_in,
+        "intel-v1"
+    );
+    assert_eq!(
+        reg(generation("intel-v2"), "IA32_PERFEVTSEL").defined_in,
+        "intel-v1"
+    );
+    assert_eq!(
+        reg(generation("intel-v5"), "IA32_PERFEVTSEL").defined_in,
+        "intel-v5"
+    );
+    assert_eq!(
+        leaf(generation("intel-v4"), 0x0A, None).unwrap().defined_in,
+        "intel-v2"
+    );
+    assert_eq!(
+        reg(generation("amd-perfmon-v2"), "PERF_CTR").defined_in,
+        "amd-k7"
+    );
+    assert_eq!(
+        reg(generation("amd-perfmon-v2"), "PERF_CTR_CORE").defined_in,
+        "amd-core"
+    );
+    assert_eq!(
+        generation("intel-v6").ancestors,
+        ["intel-v5", "intel-v4", "intel-v3", "intel-v2", "intel-v1"]
+    );
+    assert_eq!(
+        generation("amd-perfmon-v2").ancestors,
+        ["amd-core", "amd-k7"]
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// AMD
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn amd_k7_legacy_counters() {
+    for id in AMD {
+        let g = generation(id);
+        let sel = reg(g, "PERF_EVT_SEL");
+        assert_eq!(
+            sel.addresses,
+            (0xC001_0000..=0xC001_0003).collect::<Vec<u32>>()
+        );
+        let ctr = reg(g, "PERF_CTR");
+        assert_eq!(
+            ctr.addresses,
+            (0xC001_0004..=0xC001_0007).collect::<Vec<u32>>()
+        );
+        assert_eq!(bits(field(ctr, "COUNT")), (47, 0), "{id}: 48-bit counters");
+    }
+    let k7 = generation("amd-k7");
+    assert_eq!(k7.general_counters(), 4);
+    let sel = reg(k7, "PERF_EVT_SEL");
+    // Same layout as Intel's bits 31:0, bit 21 reserved, 63:32 reserved.
+    for (name, msb, lsb) in PERFEVTSEL_LOW {
+        assert_eq!(bits(field(sel, name)), (msb, lsb), "{name}");
+    }
+    assert_eq!(sel.reserved_mask, !0xFFFF_FFFFu64 | (1 << 21));
+    assert!(k7.vendor == pmu_defs::model::Vendor::Amd);
+    let c = k7
+        .constraints
+        .iter()
+        .find(|c| c.register == "PERF_EVT_SEL")
+        .expect("INV without CMASK on AMD too");
+    assert_eq!(c.severity, Severity::Error);
+}
+
+#[test]
+fn amd_core_counters() {
+    for id in ["amd-core", "amd-perfmon-v2"] {
+        let g = generation(id);
+        assert_eq!(g.general_counters(), 6, "{id}");
+        let general = g.pmu.general.as_ref().unwrap();
+        assert_eq!(general.select, "PERF_EVT_SEL_CORE");
+        assert_eq!(general.counter, "PERF_CTR_CORE");
+
+        let sel = reg(g, "PERF_EVT_SEL_CORE");
+        assert_eq!(
+            (sel.msr.base, sel.msr.count, sel.msr.stride),
+            (0xC001_0200, 6, 2)
+        );
+        assert_eq!(
+            sel.addresses,
+            [
+                0xC001_0200,
+                0xC001_0202,
+                0xC001_0204,
+                0xC001_0206,
+                0xC001_0208,
+                0xC001_020A
+            ]
+        );
+        let ctr = reg(g, "PERF_CTR_CORE");
+        assert_eq!(
+            (ctr.msr.base, ctr.msr.count, ctr.msr.stride),
+            (0xC001_0201, 6, 2)
+        );
+        assert_eq!(ctr.msr.address(5), 0xC001_020B);
+
+        // EventSelect[11:8] lives in bits 35:32.
+        for r in [sel, reg(g, "PERF_EVT_SEL")] {
+            let ev = field(r, "EVENT_SELECT");
+            let ranges: Vec<(u32, u32)> = ev.bits.iter().map(|b| (b.msb, b.lsb)).collect();
+            assert_eq!(ranges, [(7, 0), (35, 32)], "{id} {}", r.name);
+            assert_eq!(ev.width, 12);
+            assert_eq!(ev.mask, 0xF_0000_00FF);
+            assert_eq!(ev.insert(0, 0x1AB), 0x1_0000_00AB);
+            for v in [0, 0x76, 0xC0, 0x1AB, 0xFFF] {
+                assert_eq!(ev.extract(0, ev.insert(0, v)), v, "{v:#x}");
+            }
+            assert_eq!(ev.extract(0, 0xF_FFFF_FF00), 0xF00);
+            assert_eq!(bits(field(r, "GUEST_ONLY")), (40, 40));
+            assert_eq!(bits(field(r, "HOST_ONLY")), (41, 41));
+        }
+        for (name, msb, lsb) in PERFEVTSEL_LOW
+            .iter()
+            .filter(|f| f.0 != "PC" && f.0 != "EVENT_SELECT")
+        {
+            assert_eq!(bits(field(sel, name)), (*msb, *lsb), "{id} {name}");
+        }
+        assert_eq!(g.pmu.encoding_field("event"), Some("EVENT_SELECT"));
+        // APM Figure 13-7: bits 19 and 21 reserved, 39:36 reserved, 63:42 reserved.
+        let defined = (0xFFFF_FFFFu64 & !(1 << 19) & !(1 << 21)) | span(35, 32) | span(41, 40);
+        assert_eq!(sel.reserved_mask, !defined, "{id}");
+    }
+}
+
+#[test]
+fn amd_perfmon_v2_global_registers() {
+    for id in ["amd-k7", "amd-core"] {
+        assert!(generation(id).register("PERF_CNTR_GLOBAL_STATUS").is_none());
+        assert!(leaf(generation(id), 0x8000_0022, None).is_none());
+    }
+    let g = generation("amd-perfmon-v2");
+    for (name, addr, access) in [
+        ("PERF_CNTR_GLOBAL_STATUS", 0xC000_0300, Access::ReadOnly),
+        ("PERF_CNTR_GLOBAL_CTL", 0xC000_0301, Access::ReadWrite),
+        (
+            "PERF_CNTR_GLOBAL_STATUS_CLR",
+            0xC000_0302,
+            Access::Write1ToClear,
+        ),
+        (
+            "PERF_CNTR_GLOBAL_STATUS_SET",
+            0xC000_0303,
+            Access::Write1ToSet,
+        ),
+    ] {
+        let r = reg(g, name);
+        assert_eq!(r.addresses, vec![addr], "{name}");
+        assert_eq!(r.access, access, "{name}");
+        assert!(r.fields.iter().all(|f| f.access == access), "{name}");
+        // One bit per core counter.
+        let (f, i) = field_at(r, 0).expect("counter 0 bit");
+        assert_eq!(i, 0);
+        assert_array(f, 0, 1, 6, 1);
+    }
+    // Like Intel's, PerfCntrGlobalCtl enables the counters after reset; never claim 0.
+    assert_ne!(reg(g, "PERF_CNTR_GLOBAL_CTL").reset, Some(0));
+}
+
+#[test]
+fn amd_cpuid_8000_0022() {
+    let g = generation("amd-perfmon-v2");
+    let l = leaf(g, 0x8000_0022, None).expect("CPUID Fn8000_0022");
+    assert!(cpuid_field(l, "eax", 0, 0).is_some(), "EAX[0] PerfMonV2");
+    assert!(cpuid_field(l, "eax", 1, 1).is_some(), "EAX[1] LbrStack");
+    assert!(
+        cpuid_field(l, "eax", 2, 2).is_some(),
+        "EAX[2] LbrAndPmcFreeze"
+    );
+    assert!(
+        cpuid_field(l, "ebx", 3, 0).is_some(),
+        "EBX[3:0] NumPerfCtrCore"
+    );
+    assert!(
+        cpuid_field(l, "ebx", 9, 4).is_some(),
+        "EBX[9:4] LbrV2StackSize"
+    );
+    assert!(
+        cpuid_field(l, "ebx", 15, 10).is_some(),
+        "EBX[15:10] NumPerfCtrNB"
+    );
+    assert!(
+        cpuid_field(l, "ebx", 21, 16).is_some(),
+        "EBX[21:16] NumPerfCtrUmc"
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// The JSON dump
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn json_dump_has_registers_cpuid_and_events() {
+    let json = serde_json::to_value(model()).expect("model serializes");
+    let gens = json["generations"].as_array().expect("generations array");
+    assert_eq!(gens.len(), model().generations.len());
+    let accesses = [
+        "read-write",
+        "read-only",
+        "write-only",
+        "write-1-to-clear",
+        "write-1-to-set",
+    ];
+    for g in gens {
+        let id = g["id"].as_str().expect("id");
+        assert!(g["vendor"].is_string(), "{id}");
+        assert!(g["cpuid"].is_array(), "{id}: cpuid");
+        assert!(g["events"].is_array(), "{id}: events");
+        let regs = g["registers"].as_array().expect("registers");
+        assert!(!regs.is_empty(), "{id}");
+        for r in regs {
+            let name = r["name"].as_str().unwrap();
+            let addrs = r["addresses"].as_array().expect("addresses");
+            assert!(
+                !addrs.is_empty() && addrs.iter().all(|a| a.is_u64()),
+                "{id} {name}"
+            );
+            assert!(r["width"].is_u64(), "{id} {name}");
+            assert!(
+                accesses.contains(&r["access"].as_str().unwrap()),
+                "{id} {name}"
+            );
+            for f in r["fields"].as_array().expect("fields") {
+                let bits = f["bits"].as_array().expect("bits");
+                assert!(!bits.is_empty());
+                assert!(bits.iter().all(|b| b["lsb"].is_u64() && b["msb"].is_u64()));
+                assert!(accesses.contains(&f["access"].as_str().unwrap()));
+                assert!(f["values"].is_array());
+            }
+        }
+        for c in g["cpuid"].as_array().unwrap() {
+            assert!(c["leaf"].is_u64());
+            for r in c["registers"].as_array().unwrap() {
+                assert!(["eax", "ebx", "ecx", "edx"].contains(&r["register"].as_str().unwrap()));
+                assert!(r["fields"].is_array());
+            }
+        }
+        for e in g["events"].as_array().unwrap() {
+            assert!(e["event"].is_u64() && e["umask"].is_u64() && e["counters"].is_array());
+        }
+    }
+
+    // Spot-check values against the manuals.
+    let v1 = gens.iter().find(|g| g["id"] == "intel-v1").unwrap();
+    let sel = v1["registers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["name"] == "IA32_PERFEVTSEL")
+        .unwrap();
+    let addrs: Vec<u64> = sel["addresses"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a.as_u64().unwrap())
+        .collect();
+    assert_eq!(addrs, (0x186..=0x18D).collect::<Vec<u64>>());
+    assert_eq!(sel["access"], "read-write");
+    let pc = sel["fields"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["name"] == "PC")
+        .unwrap();
+    assert_eq!(pc["bits"], serde_json::json!([{ "lsb": 19, "msb": 19 }]));
+    let inc = pc["values"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|v| v["name"] == "TOGGLE_ON_INCREMENT")
+        .unwrap();
+    assert_eq!(inc["value"], 1);
+    let v1_events = v1["events"].as_array().unwrap();
+    assert_eq!(v1_events.len(), 7);
+    let v1_leaf = &v1["cpuid"][0];
+    assert_eq!(v1_leaf["leaf"], 0x0A);
+
+    let v4 = gens.iter().find(|g| g["id"] == "intel-v4").unwrap();
+    let status = v4["registers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["name"] == "IA32_PERF_GLOBAL_STATUS")
+        .unwrap();
+    assert_eq!(status["access"], "read-only");
+    assert_eq!(status["addresses"], serde_json::json!([0x38E]));
+}
