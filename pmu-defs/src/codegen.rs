@@ -452,6 +452,10 @@ impl Cx<'_> {
                     } else {
                         Vec::new()
                     };
+                    let (lsb, w) = (
+                        proc_macro2::Literal::u32_unsuffixed(lsb),
+                        proc_macro2::Literal::u32_unsuffixed(w),
+                    );
                     tock_fields.push(quote! {
                         #[doc = #fdoc]
                         #tid OFFSET(#lsb) NUMBITS(#w) [ #(#vals),* ]
@@ -595,7 +599,12 @@ impl Cx<'_> {
             }
             for e in &es {
                 let stem = &e.stem;
-                let getter = ident(stem);
+                // Getters of write-1 fields would collide with the `set_`/`clear_` builders.
+                let getter = if w1_verb(f).is_some() {
+                    format_ident!("get_{}", stem)
+                } else {
+                    ident(stem)
+                };
                 let ex = e.extract();
                 let exb = e.extract_bare();
                 let ename = &e.name;
@@ -641,10 +650,9 @@ impl Cx<'_> {
                         e.name, edoc
                     );
                     if width == 1 {
-                        let ins = e.insert(quote!(1u64));
                         methods.push(quote! {
                             #[doc = #mdoc]
-                            pub const fn #m(self) -> Self { #ins }
+                            pub const fn #m(self) -> Self { let v = 1u64; #insert_v }
                         });
                         continue;
                     }
@@ -702,7 +710,11 @@ impl Cx<'_> {
             // runtime-indexed access to arrays
             if let Some(a) = f.array {
                 let count = a.count;
-                let at = format_ident!("{}_at", f.name.to_ascii_lowercase());
+                let at = if w1_verb(f).is_some() {
+                    format_ident!("get_{}_at", f.name.to_ascii_lowercase())
+                } else {
+                    format_ident!("{}_at", f.name.to_ascii_lowercase())
+                };
                 let arms = es.iter().map(|e| {
                     let i = e.index;
                     let ex = e.extract();
@@ -848,7 +860,7 @@ impl Cx<'_> {
 
         quote! {
             #[doc = #doc]
-            #[allow(non_snake_case, clippy::identity_op, clippy::unnecessary_cast)]
+            #[allow(non_snake_case, missing_docs, clippy::identity_op, clippy::unnecessary_cast)]
             pub mod #name {
                 /// The tock-registers marker type for this register.
                 #[derive(Clone, Copy, Debug)]
@@ -1004,7 +1016,9 @@ fn arch_events(g: &Generation) -> Vec<&Event> {
     v
 }
 
-fn events_key(evs: &[&Event]) -> Vec<(String, u32, u32, Option<u32>, Option<u32>)> {
+type EventKey = (String, u32, u32, Option<u32>, Option<u32>);
+
+fn events_key(evs: &[&Event]) -> Vec<EventKey> {
     evs.iter()
         .map(|e| (e.name.clone(), e.event, e.umask, e.cpuid_bit, e.fixed))
         .collect()

@@ -1,2 +1,203 @@
-//! placeholder
+//! Typed, zero-cost x86 performance-monitoring registers, generated from the YAML definitions
+//! in `pmu-defs/defs` (see `cargo xtask gen`).
+//!
+//! One module per PMU generation: [`intel::v1`] .. [`intel::v6`], [`amd::k7`], [`amd::core`],
+//! [`amd::perfmon_v2`]. A register is defined once, in the generation that introduced its
+//! current layout, and re-exported (the same type) by later generations that inherit it.
+//!
+//! ```
+//! use pmu_regs::intel::v3::IA32_PERFEVTSEL;
+//!
+//! // LLC misses, user + kernel mode, enabled; checked entirely at compile time.
+//! const LLC_MISSES: IA32_PERFEVTSEL::Value = IA32_PERFEVTSEL::Value::new()
+//!     .with_event_select::<0x2E>()
+//!     .with_umask::<0x41>()
+//!     .with_usr(true)
+//!     .with_os(true)
+//!     .with_en(true)
+//!     .build();
+//! assert_eq!(LLC_MISSES.bits(), 0x0043_412E);
+//! assert_eq!(IA32_PERFEVTSEL::address::<3>(), 0x189);
+//! ```
+
 #![no_std]
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub use tock_registers;
+
+#[rustfmt::skip]
+mod generated;
+pub use generated::*;
+
+use core::fmt;
+
+/// A runtime field update that does not fit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FieldError {
+    /// The value has bits above the field's width.
+    TooWide {
+        /// Field name.
+        field: &'static str,
+        /// Field width in bits.
+        width: u32,
+        /// The rejected value.
+        value: u64,
+    },
+    /// The element index of a per-counter field array is out of range.
+    IndexOutOfRange {
+        /// Field name.
+        field: &'static str,
+        /// Number of elements.
+        count: u32,
+        /// The rejected index.
+        index: u32,
+    },
+}
+
+impl fmt::Display for FieldError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            FieldError::TooWide {
+                field,
+                width,
+                value,
+            } => {
+                write!(f, "{field} is {width} bits wide; {value:#X} does not fit")
+            }
+            FieldError::IndexOutOfRange {
+                field,
+                count,
+                index,
+            } => write!(
+                f,
+                "{field} has {count} elements (0..={}); index {index} is out of range",
+                count.saturating_sub(1)
+            ),
+        }
+    }
+}
+
+impl core::error::Error for FieldError {}
+
+/// A combination of field values the hardware documentation rules out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ConstraintError {
+    /// Constraint id from the definitions.
+    pub id: &'static str,
+    /// What is wrong and how to fix it.
+    pub message: &'static str,
+}
+
+impl fmt::Display for ConstraintError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} [{}]", self.message, self.id)
+    }
+}
+
+impl core::error::Error for ConstraintError {}
+
+/// An event name that is not known.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UnknownEvent;
+
+impl fmt::Display for UnknownEvent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("unknown event name")
+    }
+}
+
+impl core::error::Error for UnknownEvent {}
+
+/// Support code for generated items. Not public API.
+#[doc(hidden)]
+pub mod __private {
+    struct Buf {
+        bytes: [u8; 192],
+        len: usize,
+    }
+
+    impl Buf {
+        const fn new() -> Self {
+            Buf {
+                bytes: [0; 192],
+                len: 0,
+            }
+        }
+
+        const fn push_str(mut self, s: &str) -> Self {
+            let b = s.as_bytes();
+            let mut i = 0;
+            while i < b.len() && self.len < self.bytes.len() {
+                self.bytes[self.len] = b[i];
+                self.len += 1;
+                i += 1;
+            }
+            self
+        }
+
+        const fn push_num(mut self, v: u64, hex: bool) -> Self {
+            let base = if hex { 16 } else { 10 };
+            let mut digits = [0u8; 20];
+            let mut n = 0;
+            let mut v = v;
+            loop {
+                let d = (v % base) as u8;
+                digits[n] = if d < 10 { b'0' + d } else { b'A' + d - 10 };
+                n += 1;
+                v /= base;
+                if v == 0 {
+                    break;
+                }
+            }
+            if hex {
+                self = self.push_str("0x");
+            }
+            while n > 0 && self.len < self.bytes.len() {
+                n -= 1;
+                self.bytes[self.len] = digits[n];
+                self.len += 1;
+            }
+            self
+        }
+
+        const fn fail(&self) -> ! {
+            match core::str::from_utf8(self.bytes.split_at(self.len).0) {
+                Ok(m) => panic!("{}", m),
+                Err(_) => panic!("invalid register value"),
+            }
+        }
+    }
+
+    /// Const-eval failure: `"{field} is {width} bits wide; {value:#X} does not fit"`.
+    pub const fn too_wide(field: &str, width: u32, value: u64) -> ! {
+        Buf::new()
+            .push_str(field)
+            .push_str(" is ")
+            .push_num(width as u64, false)
+            .push_str(if width == 1 {
+                " bit wide; "
+            } else {
+                " bits wide; "
+            })
+            .push_num(value, true)
+            .push_str(" does not fit")
+            .fail()
+    }
+
+    /// Const-eval failure: `"{what} has {count} {unit} (0..={count-1}); index {index} is out of range"`.
+    pub const fn index_out_of_range(what: &str, unit: &str, count: u32, index: u32) -> ! {
+        Buf::new()
+            .push_str(what)
+            .push_str(" has ")
+            .push_num(count as u64, false)
+            .push_str(" ")
+            .push_str(unit)
+            .push_str(" (0..=")
+            .push_num(count.saturating_sub(1) as u64, false)
+            .push_str("); index ")
+            .push_num(index as u64, false)
+            .push_str(" is out of range")
+            .fail()
+    }
+}

@@ -1,5 +1,8 @@
 //! `cargo xtask`: project automation (see README.md, "Commands").
 
+#[path = "gen.rs"]
+mod codegen;
+
 use clap::{Parser, Subcommand};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -29,6 +32,12 @@ enum Command {
         /// Files or directories (default: pmu-defs/defs).
         #[arg(long = "defs")]
         paths: Vec<PathBuf>,
+    },
+    /// Regenerate pmu-regs/src/generated.rs from the canonical definitions.
+    Gen {
+        /// Do not write; fail (naming the file) when the checked-in file is stale.
+        #[arg(long)]
+        check: bool,
     },
 }
 
@@ -62,6 +71,13 @@ fn report(loaded: &pmu_defs::Loaded) -> bool {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
+        Command::Gen { check } => {
+            let loaded = load(&[]);
+            if !report(&loaded) {
+                return ExitCode::FAILURE;
+            }
+            codegen::run(&workspace_root(), &loaded, check)
+        }
         Command::Validate { paths } => {
             let loaded = load(&paths);
             if !report(&loaded) {
