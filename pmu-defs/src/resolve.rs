@@ -429,6 +429,33 @@ impl Resolver<'_> {
             }
         }
 
+        // A register whose constraints this generation adds, changes or removes has a new
+        // definition here, even when none of its fields changed: generated code attaches
+        // constraints to the register's type.
+        let touched: Vec<&str> = raw
+            .constraints
+            .iter()
+            .filter_map(|rc| {
+                constraints
+                    .iter()
+                    .find(|c| c.id == rc.id.value)
+                    .map(|c| c.register.as_str())
+            })
+            .chain(
+                parent
+                    .iter()
+                    .flat_map(|p| p.constraints.iter())
+                    .filter(|c| raw.remove.constraints.iter().any(|r| r.value == c.id))
+                    .map(|c| c.register.as_str()),
+            )
+            .collect();
+        for r in registers
+            .iter_mut()
+            .filter(|r| touched.contains(&r.name.as_str()))
+        {
+            r.defined_in = id.clone();
+        }
+
         let mut g = Generation {
             id: id.clone(),
             vendor,

@@ -225,3 +225,21 @@ events:
     assert_eq!(e.counters, [0, 1, 2, 3]);
     assert_eq!(e.fixed, Some(1));
 }
+
+#[test]
+fn a_constraint_added_to_an_inherited_register_redefines_it() {
+    let text = r#"
+generation: strict
+extends: base
+constraints:
+  - id: pc-forbidden
+    register: SEL
+    when: { PC: 1 }
+    message: PC is not writable on this part
+"#;
+    let l = ok(&[("base.yaml", BASE), ("strict.yaml", text)]);
+    let g = l.model.generation("strict").unwrap();
+    assert_eq!(g.register("SEL").unwrap().defined_in, "strict");
+    assert_eq!(g.register("CTR").unwrap().defined_in, "base");
+    assert_eq!(g.constraints.len(), 2);
+}
