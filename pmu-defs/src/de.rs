@@ -100,6 +100,7 @@ impl Cx<'_> {
     }
 
     fn expected(&mut self, what: &str, node: &Node) {
+        let what = &with_article(what);
         self.push(
             Diagnostic::error(
                 "type-mismatch",
@@ -199,7 +200,7 @@ impl Cx<'_> {
         match &node.kind {
             Kind::Scalar(s, _) => Some(Spanned::new(s.trim_end().to_owned(), node.span)),
             _ => {
-                self.expected("text", node);
+                self.expected("a string", node);
                 None
             }
         }
@@ -214,14 +215,14 @@ impl Cx<'_> {
         rule: &str,
     ) -> Option<Spanned<String>> {
         let Kind::Scalar(s, style) = &node.kind else {
-            self.expected(&format!("a {what}"), node);
+            self.expected(what, node);
             return None;
         };
         if *style == Style::Plain && YAML11_BOOLS.contains(&s.as_str()) {
             self.push(
                 Diagnostic::error(
                     "yaml11-boolean",
-                    format!("`{s}` is a boolean in YAML 1.1, not a {what}"),
+                    format!("`{s}` is a boolean in YAML 1.1, not {}", with_article(what)),
                     node.span,
                 )
                 .with_label("YAML 1.1 tools read this as true/false")
@@ -358,6 +359,22 @@ impl Cx<'_> {
             .filter_map(|n| self.name(n, what, valid, rule))
             .collect()
     }
+}
+
+/// `what` with "a"/"an" in front, unless it already starts with an article or "the".
+fn with_article(what: &str) -> String {
+    if what.starts_with("a ")
+        || what.starts_with("an ")
+        || what.starts_with('`')
+        || what.starts_with("the ")
+    {
+        return what.to_owned();
+    }
+    let vowel = what
+        .chars()
+        .next()
+        .is_some_and(|c| "aeiouAEIOU".contains(c));
+    format!("{} {what}", if vowel { "an" } else { "a" })
 }
 
 /// Parses decimal, `0x`/`0X` hex and `0b` binary with `_` separators.

@@ -159,6 +159,21 @@ pub struct Pmu {
     /// definition order (serialised as a JSON object).
     #[serde(serialize_with = "pairs_as_map")]
     pub encoding: Vec<(String, String)>,
+    /// Where each reference is written, by role (`general.select`, `fixed.control`,
+    /// `encoding.umask`, ...), so errors about it point at the name.
+    #[serde(skip)]
+    pub spans: Vec<(String, Span)>,
+}
+
+impl Pmu {
+    /// Where the reference playing `role` is written.
+    pub fn span_of(&self, role: &str) -> Option<Span> {
+        self.spans
+            .iter()
+            .rev()
+            .find(|(r, _)| r == role)
+            .map(|(_, s)| *s)
+    }
 }
 
 fn pairs_as_map<S: serde::Serializer>(pairs: &[(String, String)], s: S) -> Result<S::Ok, S::Error> {

@@ -475,6 +475,11 @@ impl Cx<'_> {
             .get("remove-fields")
             .map(|n| self.names(n, "field name", is_ident, IDENT_RULE))
             .unwrap_or_default();
+        if m.has("msr") && msr.is_none() {
+            // The address was written but is invalid (already reported): without it the entry
+            // would also read as "missing `msr`".
+            return None;
+        }
         Some(RawRegister {
             name: name?,
             renames,
@@ -633,6 +638,9 @@ impl Cx<'_> {
             })
         });
         let requires = self.opt(&m, "requires", Self::text);
+        if m.has("bits") && bits.is_none() {
+            return None; // invalid bits were reported; do not also report them missing
+        }
         Some(RawField {
             name: name?,
             bits,
@@ -659,6 +667,9 @@ impl Cx<'_> {
         let leaf = self.opt(&m, "leaf", |c, n| {
             c.uint_max(n, u32::MAX as u64, "CPUID leaf")
         });
+        if m.has("leaf") && leaf.is_none() {
+            return None;
+        }
         let subleaf = self.opt(&m, "subleaf", |c, n| {
             c.uint_max(n, u32::MAX as u64, "CPUID subleaf")
         });
@@ -699,6 +710,7 @@ impl Cx<'_> {
                 return None;
             }
             let items = c.seq(n, "counter numbers (or `all`)")?;
+            let errors_before = c.diags.error_count();
             let mut out = Vec::new();
             for i in items {
                 // `0-3` ranges are accepted besides single numbers.
@@ -724,7 +736,8 @@ impl Cx<'_> {
                     out.push(v);
                 }
             }
-            Some(Spanned::new(out, n.span))
+            // A list with a bad item is dropped whole, so it cannot read as "no counters".
+            (c.diags.error_count() == errors_before).then(|| Spanned::new(out, n.span))
         });
         let msr = self.opt(&m, "msr", |c, n| {
             let mm = c.map(n, "event msr", &["index", "value"])?;
@@ -734,9 +747,15 @@ impl Cx<'_> {
             let value = c.req(&mm, "value", "event msr", |c, n| c.uint(n));
             Some(Spanned::new((index?.value, value?.value), n.span))
         });
+        let event = self.opt(&m, "event", Self::uint);
+        let bad_counters = m.has("counters") && counters.is_none() && all_counters.is_none();
+        if (m.has("event") && event.is_none()) || bad_counters {
+            // Reported already; keeping the entry would add "missing `event`" or "no counter".
+            return None;
+        }
         let ev = RawEvent {
             name: name?,
-            event: self.opt(&m, "event", Self::uint),
+            event,
             umask: self.opt(&m, "umask", Self::uint),
             umask2: self.opt(&m, "umask2", Self::uint),
             eq: self.opt(&m, "eq", Self::boolean),

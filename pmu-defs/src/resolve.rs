@@ -269,6 +269,7 @@ impl Resolver<'_> {
                                 ),
                                 rr.name.span,
                             ));
+                            continue;
                         }
                         (Some(i), Some(registers[i].clone()))
                     }
@@ -329,6 +330,20 @@ impl Resolver<'_> {
         // PMU layout.
         let mut pmu = parent.map(|p| p.pmu.clone()).unwrap_or_default();
         if let Some(rp) = &raw.pmu {
+            let refs = [
+                ("general.select", &rp.general_select),
+                ("general.counter", &rp.general_counter),
+                ("fixed.counter", &rp.fixed_counter),
+                ("fixed.control", &rp.fixed_control),
+            ];
+            for (role, r) in refs {
+                if let Some(r) = r {
+                    pmu.spans.push((role.to_owned(), r.span));
+                }
+            }
+            for (k, f) in &rp.encoding {
+                pmu.spans.push((format!("encoding.{}", k.value), f.span));
+            }
             if let Some(sel) = &rp.general_select {
                 let counter = rp.general_counter.as_ref().map(|c| c.value.clone());
                 let counter = counter.or_else(|| pmu.general.as_ref().map(|g| g.counter.clone()));

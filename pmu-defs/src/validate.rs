@@ -1,21 +1,41 @@
 //! Semantic checks on resolved generations: what the schema's shape cannot say.
 //!
-//! A fault inherited from a parent is found again in each child with the same spans; the
-//! diagnostics sink drops such repeats, so each fault is reported once.
+//! A fault inherited from an ancestor is found again, at the same places, in every
+//! descendant; it is reported for the ancestor only. Faults that first appear in a child
+//! (an inherited event naming a counter the child no longer has) are reported for the child.
 
 use crate::de::did_you_mean;
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::model::*;
+use crate::source::Span;
 use std::collections::HashMap;
 
-/// Checks every generation of a model.
+/// Checks every generation of a model (parents come before children in `model`).
 pub fn validate(model: &Model, diags: &mut Diagnostics) {
+    type Key = (&'static str, Vec<Span>);
+    let mut seen: HashMap<&str, Vec<Key>> = HashMap::new();
     for g in &model.generations {
+        let mut local = Diagnostics::new();
         Validator {
             g,
-            diags: &mut *diags,
+            diags: &mut local,
         }
         .run();
+        let inherited: Vec<&Key> = g
+            .ancestors
+            .iter()
+            .filter_map(|a| seen.get(a.as_str()))
+            .flatten()
+            .collect();
+        let mut keys = Vec::new();
+        for d in local.into_vec() {
+            let key: Key = (d.code, d.labels.iter().map(|l| l.span).collect());
+            if !inherited.contains(&&key) {
+                diags.push(d);
+            }
+            keys.push(key);
+        }
+        seen.insert(&g.id, keys);
     }
 }
 
@@ -233,7 +253,7 @@ impl<'a> Validator<'a> {
                         "`pmu.{role}` names register `{name}`, which generation `{}` does not have",
                         g.id
                     ),
-                    g.span,
+                    g.pmu.span_of(role).unwrap_or(g.span),
                 );
                 if let Some(s) = did_you_mean(name, g.registers.iter().map(|r| r.name.as_str())) {
                     d = d.with_help(format!("did you mean `{s}`?"));
@@ -258,7 +278,7 @@ impl<'a> Validator<'a> {
                                 "`pmu.encoding.{attr}` names field `{field}`, which `{}` does not have in `{}`",
                                 sel.name, g.id
                             ),
-                            g.span,
+                            g.pmu.span_of(&format!("encoding.{attr}")).unwrap_or(g.span),
                         );
                         if let Some(s) =
                             did_you_mean(field, sel.fields.iter().map(|f| f.name.as_str()))
@@ -348,12 +368,11 @@ impl<'a> Validator<'a> {
                 self.diags.push(
                     Diagnostic::error(
                         "counter-out-of-range",
-                        format!(
-                            "event `{}` names general counter {bad}, but `{}` has {gp} (0 to {})",
-                            e.name,
-                            g.id,
-                            gp.saturating_sub(1)
-                        ),
+                        if gp == 0 {
+                            format!("event `{}` names general counter {bad}, but `{}` has no general-purpose counters", e.name, g.id)
+                        } else {
+                            format!("event `{}` names general counter {bad}, but `{}` has {gp} (0 to {})", e.name, g.id, gp - 1)
+                        },
                         e.span,
                     )
                     .with_label("counter number out of range"),
@@ -365,10 +384,11 @@ impl<'a> Validator<'a> {
                 self.diags.push(
                     Diagnostic::error(
                         "counter-out-of-range",
-                        format!(
-                            "event `{}` names fixed counter {f}, but `{}` has {fx}",
-                            e.name, g.id
-                        ),
+                        if fx == 0 {
+                            format!("event `{}` names fixed counter {f}, but `{}` has no fixed counters", e.name, g.id)
+                        } else {
+                            format!("event `{}` names fixed counter {f}, but `{}` has {fx} (0 to {})", e.name, g.id, fx - 1)
+                        },
                         e.span,
                     )
                     .with_label("fixed counter number out of range"),

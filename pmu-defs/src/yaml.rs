@@ -426,7 +426,18 @@ pub fn parse(file: FileId, text: &str, limits: Limits, diags: &mut Diagnostics) 
     }
     let mut docs = b.docs;
     match docs.len() {
-        0 => None,
+        0 => {
+            b.diags.push(
+                Diagnostic::error(
+                    "empty-file",
+                    "definitions file is empty",
+                    Span::new(file, 0, 0),
+                )
+                .with_label("expected a generation here")
+                .with_help("start the file with `generation: <id>`"),
+            );
+            None
+        }
         1 => docs.pop(),
         _ => {
             b.diags.push(

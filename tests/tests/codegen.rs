@@ -48,7 +48,10 @@ mod kernel_style {
         assert_eq!(LLC_MISSES_SEL.umask(), 0x41);
         assert!(LLC_MISSES_SEL.os() && LLC_MISSES_SEL.usr() && LLC_MISSES_SEL.en());
         let ev = ArchEvent::LlcMisses;
-        assert_eq!((ev.event_select(), ev.umask(), ev.cpuid_bit()), (0x2E, 0x41, 4));
+        assert_eq!(
+            (ev.event_select(), ev.umask(), ev.cpuid_bit()),
+            (0x2E, 0x41, 4)
+        );
         assert_eq!(ev.to_string(), "LLC_MISSES");
         assert_eq!("llc_misses".parse::<ArchEvent>(), Ok(ev));
         assert_eq!(ArchEvent::ALL.len(), 7);

@@ -8,14 +8,14 @@ pub const GENERATED: &str = "pmu-regs/src/generated.rs";
 
 /// Writes (or, with `check`, compares) the generated file.
 pub fn run(root: &Path, loaded: &pmu_defs::Loaded, check: bool) -> ExitCode {
-    let text = match pmu_defs::codegen::render(&loaded.model, &pmu_defs::codegen::Options::internal())
-    {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
+    let text =
+        match pmu_defs::codegen::render(&loaded.model, &pmu_defs::codegen::Options::internal()) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::FAILURE;
+            }
+        };
     let path = root.join(GENERATED);
     let current = std::fs::read_to_string(&path).unwrap_or_default();
     if check {
