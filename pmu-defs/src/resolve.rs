@@ -225,6 +225,27 @@ impl Resolver<'_> {
         self.diags.push(d);
     }
 
+    /// Drops each named entry from `items`, reporting names the parent does not have.
+    fn remove_named<T>(
+        &mut self,
+        items: &mut Vec<T>,
+        names: &[Spanned<String>],
+        what: &str,
+        name_of: impl Fn(&T) -> &String,
+    ) {
+        for name in names {
+            match items.iter().position(|it| *name_of(it) == name.value) {
+                Some(i) => {
+                    items.remove(i);
+                }
+                None => {
+                    let known = items.iter().map(|it| name_of(it).as_str()).collect();
+                    self.unknown(what, name, known, "remove");
+                }
+            }
+        }
+    }
+
     fn generation(&mut self, raw: &RawGeneration, parent: Option<&Generation>) -> Generation {
         let id = self.id.to_owned();
         let mut ancestors = Vec::new();
@@ -291,17 +312,9 @@ impl Resolver<'_> {
                 None => registers.push(reg),
             }
         }
-        for name in &raw.remove.registers {
-            match registers.iter().position(|r| r.name == name.value) {
-                Some(i) => {
-                    registers.remove(i);
-                }
-                None => {
-                    let known = registers.iter().map(|r| r.name.as_str()).collect();
-                    self.unknown("register", name, known, "remove");
-                }
-            }
-        }
+        self.remove_named(&mut registers, &raw.remove.registers, "register", |r| {
+            &r.name
+        });
 
         // CPUID leaves.
         check_unique(self.diags, "CPUID leaf", &raw.cpuid, |c| &c.name);
@@ -315,17 +328,7 @@ impl Resolver<'_> {
                 }
             }
         }
-        for name in &raw.remove.cpuid {
-            match cpuid.iter().position(|c| c.name == name.value) {
-                Some(i) => {
-                    cpuid.remove(i);
-                }
-                None => {
-                    let known = cpuid.iter().map(|c| c.name.as_str()).collect();
-                    self.unknown("CPUID leaf", name, known, "remove");
-                }
-            }
-        }
+        self.remove_named(&mut cpuid, &raw.remove.cpuid, "CPUID leaf", |c| &c.name);
 
         // PMU layout.
         let mut pmu = parent.map(|p| p.pmu.clone()).unwrap_or_default();
@@ -407,17 +410,7 @@ impl Resolver<'_> {
                 }
             }
         }
-        for name in &raw.remove.events {
-            match events.iter().position(|e| e.name == name.value) {
-                Some(i) => {
-                    events.remove(i);
-                }
-                None => {
-                    let known = events.iter().map(|e| e.name.as_str()).collect();
-                    self.unknown("event", name, known, "remove");
-                }
-            }
-        }
+        self.remove_named(&mut events, &raw.remove.events, "event", |e| &e.name);
 
         // Constraints.
         check_unique(self.diags, "constraint", &raw.constraints, |c| &c.id);
@@ -432,17 +425,12 @@ impl Resolver<'_> {
                 }
             }
         }
-        for name in &raw.remove.constraints {
-            match constraints.iter().position(|c| c.id == name.value) {
-                Some(i) => {
-                    constraints.remove(i);
-                }
-                None => {
-                    let known = constraints.iter().map(|c| c.id.as_str()).collect();
-                    self.unknown("constraint", name, known, "remove");
-                }
-            }
-        }
+        self.remove_named(
+            &mut constraints,
+            &raw.remove.constraints,
+            "constraint",
+            |c| &c.id,
+        );
 
         // A register whose constraints this generation adds, changes or removes has a new
         // definition here, even when none of its fields changed: generated code attaches
@@ -598,17 +586,7 @@ impl Resolver<'_> {
                 }
             }
         }
-        for name in remove {
-            match fields.iter().position(|f| f.name == name.value) {
-                Some(i) => {
-                    fields.remove(i);
-                }
-                None => {
-                    let known = fields.iter().map(|f| f.name.as_str()).collect();
-                    self.unknown("field", name, known, "remove");
-                }
-            }
-        }
+        self.remove_named(&mut fields, remove, "field", |f| &f.name);
         fields.sort_by_key(|f| {
             (
                 f.bits.iter().map(|b| b.lsb).min().unwrap_or(0),
