@@ -166,9 +166,10 @@ impl Loader {
     /// Adds a file from memory under `name`.
     pub fn add_str(&mut self, name: impl Into<String>, text: impl Into<String>) -> FileId {
         let text = text.into();
-        let file = self.sources.add(name, text.clone());
+        let file = self.sources.add(name, text);
         let mut parsed = false;
-        if let Some(root) = yaml::parse(file, &text, self.limits, &mut self.diags) {
+        if let Some(root) = yaml::parse(file, self.sources.text(file), self.limits, &mut self.diags)
+        {
             let mut cx = de::Cx {
                 diags: &mut self.diags,
             };

@@ -562,7 +562,6 @@ impl Resolver<'_> {
             &rr.fields,
             &rr.remove_fields,
             reg.access,
-            "register",
         );
         reg.reserved_mask = reserved(reg.width, &reg.fields);
         Some(reg)
@@ -574,12 +573,11 @@ impl Resolver<'_> {
         raw: &[RawField],
         remove: &[Spanned<String>],
         access: Access,
-        owner: &str,
     ) -> Vec<Field> {
         check_unique(self.diags, "field", raw, |f| &f.name);
         for rf in raw {
             let pos = fields.iter().position(|f| f.name == rf.name.value);
-            if let Some(f) = self.field(pos.map(|i| fields[i].clone()), rf, access, owner) {
+            if let Some(f) = self.field(pos.map(|i| fields[i].clone()), rf, access) {
                 match pos {
                     Some(i) => fields[i] = f,
                     None => fields.push(f),
@@ -596,13 +594,7 @@ impl Resolver<'_> {
         fields
     }
 
-    fn field(
-        &mut self,
-        base: Option<Field>,
-        rf: &RawField,
-        access: Access,
-        _owner: &str,
-    ) -> Option<Field> {
+    fn field(&mut self, base: Option<Field>, rf: &RawField, access: Access) -> Option<Field> {
         if base.is_none() && rf.bits.is_none() {
             self.missing_new("field", &rf.name, "bits");
             return None;
@@ -721,7 +713,7 @@ impl Resolver<'_> {
             let old = pos
                 .map(|i| std::mem::take(&mut c.registers[i].fields))
                 .unwrap_or_default();
-            let fields = self.fields(old, raw_fields, &[], Access::ReadOnly, "CPUID register");
+            let fields = self.fields(old, raw_fields, &[], Access::ReadOnly);
             let r = CpuidRegister {
                 register: reg.value.clone(),
                 reserved_mask: reserved(32, &fields) as u32,
