@@ -263,6 +263,10 @@ fn elems(f: &Field) -> Vec<Elem> {
                     | "try_build"
                     | "to_local"
                     | "from_raw_read"
+                    | "from_bits"
+                    | "try_from_bits"
+                    | "value"
+                    | "track"
             ) {
                 stem.push_str("_field");
             }
@@ -300,6 +304,13 @@ impl Elem {
             produced += w;
         }
         quote! { #(#terms)|* }
+    }
+
+    /// Register bits the element covers (all parts).
+    fn mask(&self) -> u64 {
+        self.parts
+            .iter()
+            .fold(0, |m, &(lsb, w)| m | (max_of(w) << lsb))
     }
 
     /// Expression: `self.0` with the element replaced by `v: u64` (already range-checked).
@@ -371,7 +382,211 @@ impl Cx<'_> {
             }
         }
         out.extend(self.arch_events(g, depth));
+        if !g.cpuid.is_empty() {
+            let mut leaves = Vec::new();
+            for c in &g.cpuid {
+                let defined_here =
+                    c.defined_in == g.id || self.model.generation(&c.defined_in).is_none();
+                if defined_here {
+                    leaves.push(self.cpuid_leaf(c));
+                } else {
+                    let from = self.relative(depth + 1, &c.defined_in);
+                    let name = ident(&c.name);
+                    leaves.push(quote! { pub use #from::cpuid::#name; });
+                }
+            }
+            let cdoc = format!(
+                "CPUID leaves of `{}`: output layouts with named fields.",
+                g.id
+            );
+            out.extend(quote! {
+                #[doc = #cdoc]
+                pub mod cpuid {
+                    #(#leaves)*
+                }
+            });
+        }
         out
+    }
+
+    /// A CPUID leaf: `LEAF`/`SUBLEAF`, one read-only value type per output register that has
+    /// fields, and `Leaf` holding all of them.
+    fn cpuid_leaf(&self, c: &crate::model::CpuidLeaf) -> TokenStream {
+        let name = ident(&c.name);
+        let leaf = lit_u32(c.leaf);
+        let subleaf = match c.subleaf {
+            Some(s) => {
+                let s = lit_u32(s);
+                quote!(Some(#s))
+            }
+            None => quote!(None),
+        };
+        let input = match c.subleaf {
+            Some(s) => format!("EAX={:#X}H, ECX={s}", c.leaf),
+            None => format!("EAX={:#X}H", c.leaf),
+        };
+        let doc = format!(
+            "{}\n\n- CPUID input: {input}\n- Defined in: `{}`\n- Manual: {}",
+            c.doc.trim_end(),
+            c.defined_in,
+            c.manual
+        );
+        let mut types = Vec::new();
+        let mut members = Vec::new();
+        for reg in &c.registers {
+            let tname = format_ident!("{}", camel(&reg.register));
+            let member = format_ident!("{}", reg.register);
+            members.push((member, tname.clone(), reg.register.clone()));
+            let reserved = lit_u32(reg.reserved_mask);
+            let mut getters = Vec::new();
+            let mut dbg = Vec::new();
+            let mut enums = Vec::new();
+            for f in &reg.fields {
+                let vt = value_type(f.width);
+                let enum_ident = (!f.values.is_empty())
+                    .then(|| format_ident!("{}{}", camel(&reg.register), camel(&f.name)));
+                if let Some(en) = &enum_ident {
+                    let vars = f.values.iter().map(|v| {
+                        let vn = format_ident!("{}", camel(&v.name));
+                        let vv = TokenStream::from_str(&v.value.to_string()).unwrap_or_default();
+                        let vd = format!("{} (`{}` = {:#x})", v.doc, v.name, v.value);
+                        quote! { #[doc = #vd] #vn = #vv }
+                    });
+                    let froms = f.values.iter().map(|v| {
+                        let vn = format_ident!("{}", camel(&v.name));
+                        let vv = lit_u64(v.value);
+                        quote! { #vv => Some(Self::#vn), }
+                    });
+                    let edoc = format!(
+                        "Named values of CPUID {} field `{}`.",
+                        reg.register.to_uppercase(),
+                        f.name
+                    );
+                    enums.push(quote! {
+                        #[doc = #edoc]
+                        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+                        #[repr(u64)]
+                        pub enum #en { #(#vars),* }
+                        impl #en {
+                            /// The field value.
+                            pub const fn value(self) -> u64 { self as u64 }
+                            /// The named value for `v`, if it has a name.
+                            pub const fn from_value(v: u64) -> Option<Self> {
+                                match v { #(#froms)* _ => None }
+                            }
+                        }
+                    });
+                }
+                for e in elems(f) {
+                    let getter = ident(&e.stem);
+                    let ex = e.extract();
+                    let exb = e.extract_bare();
+                    let fdoc = format!(
+                        "{}\n\n{}[{}]{}, {} bit{}.",
+                        f.doc.trim_end(),
+                        reg.register.to_uppercase(),
+                        bits_text(f),
+                        match f.array {
+                            Some(a) =>
+                                format!(" (element {} of {}, +{} each)", e.index, a.count, a.stride),
+                            None => String::new(),
+                        },
+                        f.width,
+                        if f.width == 1 { "" } else { "s" }
+                    );
+                    let body = if f.width == 1 {
+                        quote!(#ex != 0)
+                    } else {
+                        quote!(#ex as #vt)
+                    };
+                    getters.push(quote! {
+                        #[doc = #fdoc]
+                        pub const fn #getter(self) -> #vt { #body }
+                    });
+                    if let Some(en) = &enum_ident {
+                        let g2 = format_ident!("{}_value", e.stem);
+                        getters.push(quote! {
+                            #[doc = #fdoc]
+                            pub const fn #g2(self) -> Option<#en> { #en::from_value(#exb) }
+                        });
+                    }
+                    let ename = &e.name;
+                    dbg.push(if f.width == 1 {
+                        quote! { .field(#ename, &(#ex != 0)) }
+                    } else {
+                        quote! { .field(#ename, &format_args!("{:#x}", #exb)) }
+                    });
+                }
+            }
+            let tdoc = format!(
+                "CPUID.{input}:{} as returned by the processor (read-only). Reserved bits: `{:#010X}`.",
+                reg.register.to_uppercase(),
+                reg.reserved_mask
+            );
+            let dname = format!("{}.{}", c.name, reg.register.to_uppercase());
+            types.push(quote! {
+                #(#enums)*
+                #[doc = #tdoc]
+                #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+                pub struct #tname(u64);
+                impl #tname {
+                    /// Bits no field covers.
+                    pub const RESERVED_MASK: u32 = #reserved;
+                    /// The register as returned by `cpuid`.
+                    pub const fn from_raw(bits: u32) -> Self { Self(bits as u64) }
+                    /// The raw register.
+                    pub const fn bits(self) -> u32 { self.0 as u32 }
+                    #(#getters)*
+                }
+                impl ::core::fmt::Debug for #tname {
+                    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                        let mut d = f.debug_struct(#dname);
+                        d #(#dbg)*;
+                        d.finish()
+                    }
+                }
+            });
+        }
+        let fields = members.iter().map(|(m, t, _)| quote! { pub #m: #t });
+        let all = ["eax", "ebx", "ecx", "edx"];
+        let params = all.iter().map(|r| {
+            if members.iter().any(|(_, _, n)| n == r) {
+                format_ident!("{}", r)
+            } else {
+                format_ident!("_{}", r)
+            }
+        });
+        let inits = members
+            .iter()
+            .map(|(m, t, _)| quote! { #m: #t::from_raw(#m) });
+        let field_docs = members
+            .iter()
+            .map(|(_, _, n)| format!("CPUID.{input}:{}.", n.to_uppercase()));
+        let fields = fields
+            .zip(field_docs)
+            .map(|(f, d)| quote! { #[doc = #d] #f });
+        quote! {
+            #[doc = #doc]
+            #[allow(non_snake_case, clippy::identity_op, clippy::unnecessary_cast)]
+            pub mod #name {
+                /// CPUID input EAX.
+                pub const LEAF: u32 = #leaf;
+                /// CPUID input ECX, for leaves with subleaves.
+                pub const SUBLEAF: Option<u32> = #subleaf;
+                #(#types)*
+                /// The leaf's output registers that carry fields.
+                #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+                pub struct Leaf {
+                    #(#fields,)*
+                }
+                impl Leaf {
+                    /// Decodes the four output registers of `cpuid`.
+                    pub const fn from_regs(#(#params: u32),*) -> Self {
+                        Leaf { #(#inits),* }
+                    }
+                }
+            }
+        }
     }
 
     /// `super::super::intel::v1` from a module at `depth`.
@@ -516,10 +731,39 @@ impl Cx<'_> {
         let readable = r.access.readable();
         let reg_writable = r.access.writable();
         let mut methods = Vec::new();
+        // Builder wrappers of every setter, and (element name, mask) for set-twice checks.
+        let mut bmethods: Vec<TokenStream> = Vec::new();
+        let mut tracked: Vec<(String, u64)> = Vec::new();
         if reg_writable {
             methods.push(quote! {
-                /// All fields zero (no reserved bits set): the starting point for a write.
-                pub const fn new() -> Self { Self(0) }
+                /// A [`Builder`] with every field zero (no reserved bits set): the starting point
+                /// for a write. Each field may be given one value; `build()` rejects a field
+                /// given two different values (a compile error in a `const`).
+                pub const fn new() -> Builder {
+                    Builder { value: Self(0), set: 0, conflict: 0 }
+                }
+                /// The value with exactly these bits, which must not include a reserved bit:
+                /// a constant `B` with a reserved bit set fails to compile.
+                pub const fn from_bits<const B: u64>() -> Self {
+                    const {
+                        if B & Self::RESERVED_MASK != 0 {
+                            #krate::__private::reserved_bits(#name_str, B & Self::RESERVED_MASK, Self::RESERVED_MASK)
+                        }
+                    }
+                    Self(B)
+                }
+                /// The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)
+                /// when one of them is reserved.
+                pub const fn try_from_bits(bits: u64) -> Result<Self, #krate::ReservedBitsError> {
+                    if bits & Self::RESERVED_MASK != 0 {
+                        return Err(#krate::ReservedBitsError {
+                            register: #name_str,
+                            bits: bits & Self::RESERVED_MASK,
+                            reserved_mask: Self::RESERVED_MASK,
+                        });
+                    }
+                    Ok(Self(bits))
+                }
             });
         }
         if readable {
@@ -638,6 +882,8 @@ impl Cx<'_> {
                     continue;
                 }
                 let insert_v = e.insert(quote!(v));
+                let emask = lit_u64(e.mask());
+                tracked.push((e.name.clone(), e.mask()));
                 if let Some((verb, prefixes)) = w1_verb(f) {
                     let short = prefixes
                         .iter()
@@ -654,6 +900,10 @@ impl Cx<'_> {
                             #[doc = #mdoc]
                             pub const fn #m(self) -> Self { let v = 1u64; #insert_v }
                         });
+                        bmethods.push(quote! {
+                            #[doc = #mdoc]
+                            pub const fn #m(self) -> Self { self.track(#emask, self.value.#m()) }
+                        });
                         continue;
                     }
                 }
@@ -662,6 +912,10 @@ impl Cx<'_> {
                     methods.push(quote! {
                         #[doc = #edoc]
                         pub const fn #m(self, on: bool) -> Self { let v = on as u64; #insert_v }
+                    });
+                    bmethods.push(quote! {
+                        #[doc = #edoc]
+                        pub const fn #m(self, on: bool) -> Self { self.track(#emask, self.value.#m(on)) }
                     });
                 } else {
                     let m = format_ident!("with_{}", stem);
@@ -692,17 +946,38 @@ impl Cx<'_> {
                             Ok(#insert_v)
                         }
                     });
+                    bmethods.push(quote! {
+                        #[doc = #cdoc]
+                        pub const fn #m<const V: u64>(self) -> Self {
+                            self.track(#emask, self.value.#m::<V>())
+                        }
+                        #[doc = #tdoc]
+                        pub const fn #t(self, v: u64) -> Result<Self, #krate::FieldError> {
+                            match self.value.#t(v) {
+                                Ok(next) => Ok(self.track(#emask, next)),
+                                Err(e) => Err(e),
+                            }
+                        }
+                    });
                     if let Some(en) = &enum_ident {
                         let s = format_ident!("set_{}", stem);
                         methods.push(quote! {
                             #[doc = #edoc]
                             pub const fn #s(self, value: #en) -> Self { let v = value as u64; #insert_v }
                         });
+                        bmethods.push(quote! {
+                            #[doc = #edoc]
+                            pub const fn #s(self, value: #en) -> Self { self.track(#emask, self.value.#s(value)) }
+                        });
                     } else if matches!(width, 8 | 16 | 32 | 64) {
                         let s = format_ident!("set_{}", stem);
                         methods.push(quote! {
                             #[doc = #edoc]
                             pub const fn #s(self, value: #vt) -> Self { let v = value as u64; #insert_v }
+                        });
+                        bmethods.push(quote! {
+                            #[doc = #edoc]
+                            pub const fn #s(self, value: #vt) -> Self { self.track(#emask, self.value.#s(value)) }
                         });
                     }
                 }
@@ -755,6 +1030,12 @@ impl Cx<'_> {
                     let err_idx = quote! {
                         Err(#krate::FieldError::IndexOutOfRange { field: #fname, count: #count, index })
                     };
+                    let mask_arms = es.iter().map(|e| {
+                        let i = e.index;
+                        let mk = lit_u64(e.mask());
+                        quote! { #i => #mk, }
+                    });
+                    let mask_of = quote! { match index { #(#mask_arms)* _ => 0 } };
                     if one {
                         let mdoc = format!(
                             "Writes 1 to element `index` of `{fname}`, or fails when out of 0..{count}."
@@ -764,6 +1045,15 @@ impl Cx<'_> {
                             pub const fn #m(self, index: u32) -> Result<Self, #krate::FieldError> {
                                 let v = 1u64;
                                 match index { #(#arms)* _ => #err_idx }
+                            }
+                        });
+                        bmethods.push(quote! {
+                            #[doc = #mdoc]
+                            pub const fn #m(self, index: u32) -> Result<Self, #krate::FieldError> {
+                                match self.value.#m(index) {
+                                    Ok(next) => Ok(self.track(#mask_of, next)),
+                                    Err(e) => Err(e),
+                                }
                             }
                         });
                     } else {
@@ -779,12 +1069,27 @@ impl Cx<'_> {
                                 match index { #(#arms)* _ => #err_idx }
                             }
                         });
+                        bmethods.push(quote! {
+                            #[doc = #mdoc]
+                            pub const fn #m(self, index: u32, v: u64) -> Result<Self, #krate::FieldError> {
+                                match self.value.#m(index, v) {
+                                    Ok(next) => Ok(self.track(#mask_of, next)),
+                                    Err(e) => Err(e),
+                                }
+                            }
+                        });
                     }
                 }
             }
         }
 
         // ---- constraints
+        let mut builder = quote!();
+        let reg_name_lit = name_str;
+        let builder_doc = format!(
+            "Builds a write of `{}` from named fields; see [`Value::new`].",
+            r.name
+        );
         if reg_writable {
             let owner = self.model.generation(&r.defined_in).unwrap_or(g);
             let cons: Vec<_> = owner
@@ -841,12 +1146,73 @@ impl Cx<'_> {
                     self
                 }
             });
+            let twice_checks = tracked.iter().map(|(n, m)| {
+                let m = lit_u64(*m);
+                let msg = format!("{n} is given two different values; set each field once");
+                quote! {
+                    if self.conflict & #m != 0 {
+                        return Err(#krate::ConstraintError { id: "field-set-twice", message: #msg });
+                    }
+                }
+            });
+            let twice_panics = tracked.iter().map(|(n, m)| {
+                let m = lit_u64(*m);
+                quote! {
+                    if self.conflict & #m != 0 { #krate::__private::set_twice(#reg_name_lit, #n) }
+                }
+            });
+            let btdoc = format!(
+                "The value, or the first problem: a field given two different values \
+                 (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n{}",
+                cdoc.split_once("\n\n").map_or("", |x| x.1)
+            );
+            let bbdoc = format!(
+                "{btdoc}\n\nPanics on a problem; in a `const` item that is a compile error."
+            );
+            builder = quote! {
+                #[doc = #builder_doc]
+                #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+                #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
+                pub struct Builder {
+                    value: Value,
+                    set: u64,
+                    conflict: u64,
+                }
+                impl Builder {
+                    /// Records that the bits in `mask` were assigned, noting a conflict when they
+                    /// were assigned before with a different value.
+                    const fn track(self, mask: u64, next: Value) -> Self {
+                        let clash = if self.set & mask != 0 && (self.value.0 ^ next.0) & mask != 0 {
+                            mask
+                        } else {
+                            0
+                        };
+                        Self { value: next, set: self.set | mask, conflict: self.conflict | clash }
+                    }
+                    #(#bmethods)*
+                    #[doc = #btdoc]
+                    pub const fn try_build(self) -> Result<Value, #krate::ConstraintError> {
+                        #(#twice_checks)*
+                        self.value.try_build()
+                    }
+                    #[doc = #bbdoc]
+                    #[track_caller]
+                    pub const fn build(self) -> Value {
+                        #(#twice_panics)*
+                        self.value.build()
+                    }
+                }
+            };
         }
 
         let default_impl = if reg_writable {
             quote! {
                 impl Default for Value {
-                    fn default() -> Self { Self::new() }
+                    /// All fields zero: no reserved bit set, no constraint to check.
+                    fn default() -> Self { Self(0) }
+                }
+                impl Default for Builder {
+                    fn default() -> Self { Value::new() }
                 }
             }
         } else {
@@ -858,9 +1224,59 @@ impl Cx<'_> {
         );
         let adoc = format!("The value type of [`{}`].", r.name);
 
+        let event_on = self.event_on(g, r);
+        let instance = if r.msr.indexed {
+            let count = r.msr.count;
+            let mdoc =
+                format!("`{name_str}N` as a typed MSR. `N` out of 0..{count} fails to compile.");
+            quote! {
+                #[doc = #mdoc]
+                pub const fn msr<const N: u32>() -> Instance {
+                    Instance(address::<N>())
+                }
+                /// Instance `index` as a typed MSR, or `None` when out of range.
+                pub const fn try_msr(index: u32) -> Option<Instance> {
+                    match try_address(index) {
+                        Some(a) => Some(Instance(a)),
+                        None => None,
+                    }
+                }
+                impl Instance {
+                    /// Index within the family.
+                    pub const fn index(self) -> u32 {
+                        (self.0 - BASE_ADDRESS) / ADDRESS_STRIDE
+                    }
+                }
+            }
+        } else {
+            quote! {
+                /// The register as a typed MSR.
+                pub const MSR: Instance = Instance(ADDRESS);
+            }
+        };
+        let read_impl = if readable {
+            quote! {
+                impl #krate::access::Readable for Instance {
+                    fn from_read(bits: u64) -> Value { Value(bits) }
+                }
+            }
+        } else {
+            quote!()
+        };
+        let write_impl = if reg_writable {
+            quote! { impl #krate::access::Writable for Instance {} }
+        } else {
+            quote!()
+        };
+        let inst_doc = format!(
+            "One `{name_str}` MSR, for typed access through [`MsrExt`]({}::access::MsrExt) ({}).",
+            self.krate.to_string().replace(' ', ""),
+            r.access.as_str()
+        );
+
         quote! {
             #[doc = #doc]
-            #[allow(non_snake_case, missing_docs, clippy::identity_op, clippy::unnecessary_cast)]
+            #[allow(non_snake_case, missing_docs, clippy::identity_op, clippy::unnecessary_cast, clippy::new_ret_no_self)]
             pub mod #name {
                 /// The tock-registers marker type for this register.
                 #[derive(Clone, Copy, Debug)]
@@ -891,9 +1307,163 @@ impl Cx<'_> {
                 impl From<Value> for u64 {
                     fn from(v: Value) -> u64 { v.0 }
                 }
+                impl #krate::access::RegisterValue for Value {
+                    const NAME: &'static str = #name_str;
+                    const RESERVED_MASK: u64 = Value::RESERVED_MASK;
+                    fn bits(self) -> u64 { self.0 }
+                }
+                #builder
+                #event_on
+                #[doc = #inst_doc]
+                #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+                pub struct Instance(u32);
+                impl Instance {
+                    /// The MSR address.
+                    pub const fn address(self) -> u32 { self.0 }
+                }
+                #instance
+                impl #krate::access::Msr for Instance {
+                    type Value = Value;
+                    fn address(self) -> u32 { self.0 }
+                }
+                #read_impl
+                #write_impl
             }
             #[doc = #adoc]
             pub type #alias = #name::Value;
+        }
+    }
+
+    /// `event_on::<N>(&EventDesc)` / `try_event_on(n, &EventDesc)` for the event-select register
+    /// of the general-purpose counters, using the owning generation's `pmu.encoding`.
+    fn event_on(&self, g: &Generation, r: &Register) -> TokenStream {
+        let owner = self.model.generation(&r.defined_in).unwrap_or(g);
+        let is_select = owner
+            .pmu
+            .general
+            .as_ref()
+            .is_some_and(|gc| gc.select == r.name);
+        if !is_select || !r.access.writable() || !r.msr.indexed {
+            return quote!();
+        }
+        let krate = &self.krate;
+        let name_str = &r.name;
+        // (attribute, EventDesc member, label for errors)
+        let attrs: [(&str, &str, &str); 8] = [
+            ("event", "event", "EVENT_SELECT"),
+            ("umask", "umask", "UMASK"),
+            ("umask2", "umask2", "UMASK2"),
+            ("eq", "eq", "EQ"),
+            ("cmask", "cmask", "CMASK"),
+            ("inv", "inv", "INV"),
+            ("edge", "edge", "EDGE"),
+            ("any", "any", "ANY (AnyThread)"),
+        ];
+        let mut steps = Vec::new();
+        for (attr, member, label) in attrs {
+            let m = format_ident!("{}", member);
+            let field = owner
+                .pmu
+                .encoding_field(attr)
+                .and_then(|f| r.field(f))
+                .filter(|f| writable(r, f) && f.array.is_none());
+            let one_bit = matches!(attr, "eq" | "inv" | "edge" | "any");
+            let is_set = if one_bit {
+                quote! { event.#m }
+            } else {
+                quote! { event.#m != 0 }
+            };
+            match field {
+                None => steps.push(quote! {
+                    if #is_set {
+                        return Err(#krate::PlacementError::Unsupported {
+                            event: event.name, field: #label, register: #name_str,
+                        });
+                    }
+                }),
+                Some(f) => {
+                    let Some(e) = elems(f).into_iter().next() else {
+                        continue;
+                    };
+                    let fname = &f.name;
+                    let width = f.width;
+                    if f.width == 1 {
+                        let w = format_ident!("with_{}", e.stem);
+                        let v = if one_bit {
+                            quote!(event.#m)
+                        } else {
+                            quote!(event.#m != 0)
+                        };
+                        if one_bit {
+                            steps.push(quote! { let b = b.#w(#v); });
+                        } else {
+                            steps.push(quote! {
+                                if event.#m as u64 > 1 {
+                                    return Err(#krate::PlacementError::TooWide {
+                                        event: event.name, field: #fname, width: 1, value: event.#m as u64,
+                                    });
+                                }
+                                let b = b.#w(#v);
+                            });
+                        }
+                    } else {
+                        let t = format_ident!("try_set_{}", e.stem);
+                        let v = quote!(event.#m as u64);
+                        steps.push(quote! {
+                            let b = match b.#t(#v) {
+                                Ok(b) => b,
+                                Err(_) => return Err(#krate::PlacementError::TooWide {
+                                    event: event.name, field: #fname, width: #width, value: #v,
+                                }),
+                            };
+                        });
+                    }
+                }
+            }
+        }
+        let doc = format!(
+            "A [`Builder`] for `{name_str}N` counting `event`: its encoding fields (event select, \
+             unit masks, CMASK, INV, EDGE, AnyThread) are set, the rest is zero. Add the privilege \
+             filters and the enable bit, then `build()`.\n\nFails to compile, in a `const`, when \
+             `N` is out of range, when only a fixed counter counts the event, when the event is \
+             restricted to other counters, or when it needs a field this generation lacks."
+        );
+        quote! {
+            #[doc = #doc]
+            #[track_caller]
+            pub const fn event_on<const N: u32>(event: &#krate::EventDesc) -> Builder {
+                const {
+                    if N >= INSTANCES {
+                        #krate::__private::index_out_of_range(#name_str, "counters", INSTANCES, N)
+                    }
+                }
+                match try_event_on(N, event) {
+                    Ok(b) => b,
+                    Err(e) => e.fail(),
+                }
+            }
+            /// As [`event_on`], with the counter chosen at run time: the problem is returned.
+            pub const fn try_event_on(
+                counter: u32,
+                event: &#krate::EventDesc,
+            ) -> Result<Builder, #krate::PlacementError> {
+                if counter >= INSTANCES {
+                    return Err(#krate::PlacementError::CounterOutOfRange {
+                        register: #name_str, count: INSTANCES, counter,
+                    });
+                }
+                if let (0, Some(fixed)) = (event.counters, event.fixed) {
+                    return Err(#krate::PlacementError::FixedOnly { event: event.name, fixed, counter });
+                }
+                if !event.allows_counter(counter) {
+                    return Err(#krate::PlacementError::NotOnCounter {
+                        event: event.name, allowed: event.counters, counter,
+                    });
+                }
+                let b = Value::new();
+                #(#steps)*
+                Ok(b)
+            }
         }
     }
 
@@ -948,6 +1518,7 @@ impl Cx<'_> {
             None => quote!(None),
         });
         let count = evs.len();
+        let descs = evs.iter().map(|e| event_desc(krate, e));
         let doc = format!(
             "The architectural events of `{}` (CPUID.0AH:EBX enumerates their availability).",
             g.id
@@ -976,6 +1547,11 @@ impl Cx<'_> {
                 /// The CPUID.0AH:EBX bit that, when set, says the event is unavailable.
                 pub const fn cpuid_bit(self) -> u32 {
                     match self { #(ArchEvent::#variants => #bits,)* }
+                }
+                /// The full encoding, and the counters that may count it, for
+                /// `IA32_PERFEVTSEL::event_on` / `try_event_on`.
+                pub const fn desc(self) -> #krate::EventDesc {
+                    match self { #(ArchEvent::#variants => #descs,)* }
                 }
                 /// The fixed counter that counts this event, if any.
                 pub const fn fixed_counter(self) -> Option<u32> {
@@ -1008,6 +1584,53 @@ impl Cx<'_> {
             }
         }
     }
+}
+
+/// `EventDesc::new(..).with_..(..)` for one event: only the non-default parts are spelled.
+fn event_desc(krate: &TokenStream, e: &Event) -> TokenStream {
+    let name = &e.name;
+    let ev = proc_macro2::Literal::u16_unsuffixed(e.event as u16);
+    let um = TokenStream::from_str(&format!("{:#04x}", e.umask)).unwrap_or_default();
+    let mut t = quote! { #krate::EventDesc::new(#name, #ev, #um) };
+    let mask: u32 = e
+        .counters
+        .iter()
+        .filter(|&&c| c < 32)
+        .fold(0, |m, &c| m | (1 << c));
+    if mask != u32::MAX {
+        let m = TokenStream::from_str(&format!("{mask:#x}")).unwrap_or_default();
+        t = quote! { #t.with_counters(#m) };
+    }
+    if let Some(f) = e.fixed {
+        let f = proc_macro2::Literal::u8_unsuffixed(f as u8);
+        t = quote! { #t.with_fixed(#f) };
+    }
+    if e.cmask != 0 {
+        let c = proc_macro2::Literal::u8_unsuffixed(e.cmask as u8);
+        t = quote! { #t.with_cmask(#c) };
+    }
+    if e.inv {
+        t = quote! { #t.with_inv(true) };
+    }
+    if e.edge {
+        t = quote! { #t.with_edge(true) };
+    }
+    if e.any {
+        t = quote! { #t.with_any(true) };
+    }
+    if let Some(u2) = e.umask2.filter(|&u| u != 0) {
+        let u2 = TokenStream::from_str(&format!("{u2:#04x}")).unwrap_or_default();
+        t = quote! { #t.with_umask2(#u2) };
+    }
+    if e.eq {
+        t = quote! { #t.with_eq(true) };
+    }
+    if let Some(m) = &e.msr {
+        let i = lit_u32(m.index);
+        let v = lit_u64(m.value);
+        t = quote! { #t.with_msr(#i, #v) };
+    }
+    t
 }
 
 fn arch_events(g: &Generation) -> Vec<&Event> {

@@ -9,7 +9,8 @@ pub mod amd {
             non_snake_case,
             missing_docs,
             clippy::identity_op,
-            clippy::unnecessary_cast
+            clippy::unnecessary_cast,
+            clippy::new_ret_no_self
         )]
         pub mod PERF_EVT_SEL {
             #[doc = r" The tock-registers marker type for this register."]
@@ -59,9 +60,41 @@ pub mod amd {
             #[repr(transparent)]
             pub struct Value(u64);
             impl Value {
-                #[doc = r" All fields zero (no reserved bits set): the starting point for a write."]
-                pub const fn new() -> Self {
-                    Self(0)
+                #[doc = r" A [`Builder`] with every field zero (no reserved bits set): the starting point"]
+                #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
+                #[doc = r" given two different values (a compile error in a `const`)."]
+                pub const fn new() -> Builder {
+                    Builder {
+                        value: Self(0),
+                        set: 0,
+                        conflict: 0,
+                    }
+                }
+                #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
+                #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                pub const fn from_bits<const B: u64>() -> Self {
+                    const {
+                        if B & Self::RESERVED_MASK != 0 {
+                            crate::__private::reserved_bits(
+                                "PERF_EVT_SEL",
+                                B & Self::RESERVED_MASK,
+                                Self::RESERVED_MASK,
+                            )
+                        }
+                    }
+                    Self(B)
+                }
+                #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
+                #[doc = r" when one of them is reserved."]
+                pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
+                    if bits & Self::RESERVED_MASK != 0 {
+                        return Err(crate::ReservedBitsError {
+                            register: "PERF_EVT_SEL",
+                            bits: bits & Self::RESERVED_MASK,
+                            reserved_mask: Self::RESERVED_MASK,
+                        });
+                    }
+                    Ok(Self(bits))
                 }
                 #[doc = r" The value as read from the MSR. Reserved bits are kept as read so that a"]
                 #[doc = r" read-modify-write writes them back unchanged."]
@@ -275,8 +308,14 @@ pub mod amd {
                 }
             }
             impl Default for Value {
+                #[doc = r" All fields zero: no reserved bit set, no constraint to check."]
                 fn default() -> Self {
-                    Self::new()
+                    Self(0)
+                }
+            }
+            impl Default for Builder {
+                fn default() -> Self {
+                    Value::new()
                 }
             }
             impl ::core::fmt::Debug for Value {
@@ -314,6 +353,256 @@ pub mod amd {
                     v.0
                 }
             }
+            impl crate::access::RegisterValue for Value {
+                const NAME: &'static str = "PERF_EVT_SEL";
+                const RESERVED_MASK: u64 = Value::RESERVED_MASK;
+                fn bits(self) -> u64 {
+                    self.0
+                }
+            }
+            #[doc = "Builds a write of `PERF_EVT_SEL` from named fields; see [`Value::new`]."]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+            #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
+            pub struct Builder {
+                value: Value,
+                set: u64,
+                conflict: u64,
+            }
+            impl Builder {
+                #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
+                #[doc = r" were assigned before with a different value."]
+                const fn track(self, mask: u64, next: Value) -> Self {
+                    let clash = if self.set & mask != 0 && (self.value.0 ^ next.0) & mask != 0 {
+                        mask
+                    } else {
+                        0
+                    };
+                    Self {
+                        value: next,
+                        set: self.set | mask,
+                        conflict: self.conflict | clash,
+                    }
+                }
+                #[doc = "Sets `EVENT_SELECT` to the constant `V`; a `V` wider than 12 bits fails to compile. The 12-bit event select; bits 7:0 of the register hold EventSelect[7:0] and bits 35:32 hold EventSelect[11:8].\n\nBits 7:0, 35:32, read-write, 12 bits wide."]
+                pub const fn with_event_select<const V: u64>(self) -> Self {
+                    self.track(0xf000000ff_u64, self.value.with_event_select::<V>())
+                }
+                #[doc = "Sets `EVENT_SELECT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 12 bits. The 12-bit event select; bits 7:0 of the register hold EventSelect[7:0] and bits 35:32 hold EventSelect[11:8].\n\nBits 7:0, 35:32, read-write, 12 bits wide."]
+                pub const fn try_set_event_select(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_event_select(v) {
+                        Ok(next) => Ok(self.track(0xf000000ff_u64, next)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "Sets `UMASK` to the constant `V`; a `V` wider than 8 bits fails to compile. Unit mask qualifying the event.\n\nBits 15:8, read-write, 8 bits wide."]
+                pub const fn with_umask<const V: u64>(self) -> Self {
+                    self.track(0xff00_u64, self.value.with_umask::<V>())
+                }
+                #[doc = "Sets `UMASK`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Unit mask qualifying the event.\n\nBits 15:8, read-write, 8 bits wide."]
+                pub const fn try_set_umask(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_umask(v) {
+                        Ok(next) => Ok(self.track(0xff00_u64, next)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "Unit mask qualifying the event.\n\nBits 15:8, read-write, 8 bits wide."]
+                pub const fn set_umask(self, value: u8) -> Self {
+                    self.track(0xff00_u64, self.value.set_umask(value))
+                }
+                #[doc = "Count at privilege levels 1, 2 and 3.\n\nBits 16, read-write, 1 bit wide."]
+                pub const fn with_usr(self, on: bool) -> Self {
+                    self.track(0x10000_u64, self.value.with_usr(on))
+                }
+                #[doc = "Count at privilege level 0.\n\nBits 17, read-write, 1 bit wide."]
+                pub const fn with_os(self, on: bool) -> Self {
+                    self.track(0x20000_u64, self.value.with_os(on))
+                }
+                #[doc = "Count negated-to-asserted transitions instead of cycles.\n\nBits 18, read-write, 1 bit wide."]
+                pub const fn with_edge(self, on: bool) -> Self {
+                    self.track(0x40000_u64, self.value.with_edge(on))
+                }
+                #[doc = "Raise an interrupt through the local APIC on counter overflow.\n\nBits 20, read-write, 1 bit wide."]
+                pub const fn with_int(self, on: bool) -> Self {
+                    self.track(0x100000_u64, self.value.with_int(on))
+                }
+                #[doc = "Enable the counter.\n\nBits 22, read-write, 1 bit wide."]
+                pub const fn with_en(self, on: bool) -> Self {
+                    self.track(0x400000_u64, self.value.with_en(on))
+                }
+                #[doc = "Invert the counter-mask comparison (count when fewer than CMASK events occur).\n\nBits 23, read-write, 1 bit wide."]
+                pub const fn with_inv(self, on: bool) -> Self {
+                    self.track(0x800000_u64, self.value.with_inv(on))
+                }
+                #[doc = "Sets `CMASK` to the constant `V`; a `V` wider than 8 bits fails to compile. Counter mask: when non-zero, count cycles with at least CMASK events.\n\nBits 31:24, read-write, 8 bits wide."]
+                pub const fn with_cmask<const V: u64>(self) -> Self {
+                    self.track(0xff000000_u64, self.value.with_cmask::<V>())
+                }
+                #[doc = "Sets `CMASK`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Counter mask: when non-zero, count cycles with at least CMASK events.\n\nBits 31:24, read-write, 8 bits wide."]
+                pub const fn try_set_cmask(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_cmask(v) {
+                        Ok(next) => Ok(self.track(0xff000000_u64, next)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "Counter mask: when non-zero, count cycles with at least CMASK events.\n\nBits 31:24, read-write, 8 bits wide."]
+                pub const fn set_cmask(self, value: u8) -> Self {
+                    self.track(0xff000000_u64, self.value.set_cmask(value))
+                }
+                #[doc = "Count only while the processor runs a guest (SVM enabled).\n\nBits 40, read-write, 1 bit wide."]
+                pub const fn with_guest_only(self, on: bool) -> Self {
+                    self.track(0x10000000000_u64, self.value.with_guest_only(on))
+                }
+                #[doc = "Count only while the processor runs the host (SVM enabled).\n\nBits 41, read-write, 1 bit wide."]
+                pub const fn with_host_only(self, on: bool) -> Self {
+                    self.track(0x20000000000_u64, self.value.with_host_only(on))
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (AMD64 APM Vol. 2 §13.2.1 (INV))"]
+                pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
+                    if self.conflict & 0xf000000ff_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EVENT_SELECT is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0xff00_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "UMASK is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x10000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "USR is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x20000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "OS is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x40000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EDGE is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x100000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "INT is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x400000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x800000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "INV is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0xff000000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CMASK is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x10000000000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "GUEST_ONLY is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x20000000000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "HOST_ONLY is given two different values; set each field once",
+                        });
+                    }
+                    self.value.try_build()
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (AMD64 APM Vol. 2 §13.2.1 (INV))\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[track_caller]
+                pub const fn build(self) -> Value {
+                    if self.conflict & 0xf000000ff_u64 != 0 {
+                        crate::__private::set_twice("PERF_EVT_SEL", "EVENT_SELECT")
+                    }
+                    if self.conflict & 0xff00_u64 != 0 {
+                        crate::__private::set_twice("PERF_EVT_SEL", "UMASK")
+                    }
+                    if self.conflict & 0x10000_u64 != 0 {
+                        crate::__private::set_twice("PERF_EVT_SEL", "USR")
+                    }
+                    if self.conflict & 0x20000_u64 != 0 {
+                        crate::__private::set_twice("PERF_EVT_SEL", "OS")
+                    }
+                    if self.conflict & 0x40000_u64 != 0 {
+                        crate::__private::set_twice("PERF_EVT_SEL", "EDGE")
+                    }
+                    if self.conflict & 0x100000_u64 != 0 {
+                        crate::__private::set_twice("PERF_EVT_SEL", "INT")
+                    }
+                    if self.conflict & 0x400000_u64 != 0 {
+                        crate::__private::set_twice("PERF_EVT_SEL", "EN")
+                    }
+                    if self.conflict & 0x800000_u64 != 0 {
+                        crate::__private::set_twice("PERF_EVT_SEL", "INV")
+                    }
+                    if self.conflict & 0xff000000_u64 != 0 {
+                        crate::__private::set_twice("PERF_EVT_SEL", "CMASK")
+                    }
+                    if self.conflict & 0x10000000000_u64 != 0 {
+                        crate::__private::set_twice("PERF_EVT_SEL", "GUEST_ONLY")
+                    }
+                    if self.conflict & 0x20000000000_u64 != 0 {
+                        crate::__private::set_twice("PERF_EVT_SEL", "HOST_ONLY")
+                    }
+                    self.value.build()
+                }
+            }
+            #[doc = "One `PERF_EVT_SEL` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write)."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Instance(u32);
+            impl Instance {
+                #[doc = r" The MSR address."]
+                pub const fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            #[doc = "`PERF_EVT_SELN` as a typed MSR. `N` out of 0..4 fails to compile."]
+            pub const fn msr<const N: u32>() -> Instance {
+                Instance(address::<N>())
+            }
+            #[doc = r" Instance `index` as a typed MSR, or `None` when out of range."]
+            pub const fn try_msr(index: u32) -> Option<Instance> {
+                match try_address(index) {
+                    Some(a) => Some(Instance(a)),
+                    None => None,
+                }
+            }
+            impl Instance {
+                #[doc = r" Index within the family."]
+                pub const fn index(self) -> u32 {
+                    (self.0 - BASE_ADDRESS) / ADDRESS_STRIDE
+                }
+            }
+            impl crate::access::Msr for Instance {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            impl crate::access::Readable for Instance {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl crate::access::Writable for Instance {}
         }
         #[doc = "The value type of [`PERF_EVT_SEL`]."]
         pub type PerfEvtSel = PERF_EVT_SEL::Value;
@@ -323,7 +612,8 @@ pub mod amd {
             non_snake_case,
             missing_docs,
             clippy::identity_op,
-            clippy::unnecessary_cast
+            clippy::unnecessary_cast,
+            clippy::new_ret_no_self
         )]
         pub mod PERF_EVT_SEL_CORE {
             #[doc = r" The tock-registers marker type for this register."]
@@ -375,9 +665,41 @@ pub mod amd {
             #[repr(transparent)]
             pub struct Value(u64);
             impl Value {
-                #[doc = r" All fields zero (no reserved bits set): the starting point for a write."]
-                pub const fn new() -> Self {
-                    Self(0)
+                #[doc = r" A [`Builder`] with every field zero (no reserved bits set): the starting point"]
+                #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
+                #[doc = r" given two different values (a compile error in a `const`)."]
+                pub const fn new() -> Builder {
+                    Builder {
+                        value: Self(0),
+                        set: 0,
+                        conflict: 0,
+                    }
+                }
+                #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
+                #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                pub const fn from_bits<const B: u64>() -> Self {
+                    const {
+                        if B & Self::RESERVED_MASK != 0 {
+                            crate::__private::reserved_bits(
+                                "PERF_EVT_SEL_CORE",
+                                B & Self::RESERVED_MASK,
+                                Self::RESERVED_MASK,
+                            )
+                        }
+                    }
+                    Self(B)
+                }
+                #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
+                #[doc = r" when one of them is reserved."]
+                pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
+                    if bits & Self::RESERVED_MASK != 0 {
+                        return Err(crate::ReservedBitsError {
+                            register: "PERF_EVT_SEL_CORE",
+                            bits: bits & Self::RESERVED_MASK,
+                            reserved_mask: Self::RESERVED_MASK,
+                        });
+                    }
+                    Ok(Self(bits))
                 }
                 #[doc = r" The value as read from the MSR. Reserved bits are kept as read so that a"]
                 #[doc = r" read-modify-write writes them back unchanged."]
@@ -591,8 +913,14 @@ pub mod amd {
                 }
             }
             impl Default for Value {
+                #[doc = r" All fields zero: no reserved bit set, no constraint to check."]
                 fn default() -> Self {
-                    Self::new()
+                    Self(0)
+                }
+            }
+            impl Default for Builder {
+                fn default() -> Self {
+                    Value::new()
                 }
             }
             impl ::core::fmt::Debug for Value {
@@ -630,6 +958,359 @@ pub mod amd {
                     v.0
                 }
             }
+            impl crate::access::RegisterValue for Value {
+                const NAME: &'static str = "PERF_EVT_SEL_CORE";
+                const RESERVED_MASK: u64 = Value::RESERVED_MASK;
+                fn bits(self) -> u64 {
+                    self.0
+                }
+            }
+            #[doc = "Builds a write of `PERF_EVT_SEL_CORE` from named fields; see [`Value::new`]."]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+            #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
+            pub struct Builder {
+                value: Value,
+                set: u64,
+                conflict: u64,
+            }
+            impl Builder {
+                #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
+                #[doc = r" were assigned before with a different value."]
+                const fn track(self, mask: u64, next: Value) -> Self {
+                    let clash = if self.set & mask != 0 && (self.value.0 ^ next.0) & mask != 0 {
+                        mask
+                    } else {
+                        0
+                    };
+                    Self {
+                        value: next,
+                        set: self.set | mask,
+                        conflict: self.conflict | clash,
+                    }
+                }
+                #[doc = "Sets `EVENT_SELECT` to the constant `V`; a `V` wider than 12 bits fails to compile. The 12-bit event select; bits 7:0 of the register hold EventSelect[7:0] and bits 35:32 hold EventSelect[11:8].\n\nBits 7:0, 35:32, read-write, 12 bits wide."]
+                pub const fn with_event_select<const V: u64>(self) -> Self {
+                    self.track(0xf000000ff_u64, self.value.with_event_select::<V>())
+                }
+                #[doc = "Sets `EVENT_SELECT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 12 bits. The 12-bit event select; bits 7:0 of the register hold EventSelect[7:0] and bits 35:32 hold EventSelect[11:8].\n\nBits 7:0, 35:32, read-write, 12 bits wide."]
+                pub const fn try_set_event_select(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_event_select(v) {
+                        Ok(next) => Ok(self.track(0xf000000ff_u64, next)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "Sets `UMASK` to the constant `V`; a `V` wider than 8 bits fails to compile. Unit mask qualifying the event.\n\nBits 15:8, read-write, 8 bits wide."]
+                pub const fn with_umask<const V: u64>(self) -> Self {
+                    self.track(0xff00_u64, self.value.with_umask::<V>())
+                }
+                #[doc = "Sets `UMASK`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Unit mask qualifying the event.\n\nBits 15:8, read-write, 8 bits wide."]
+                pub const fn try_set_umask(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_umask(v) {
+                        Ok(next) => Ok(self.track(0xff00_u64, next)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "Unit mask qualifying the event.\n\nBits 15:8, read-write, 8 bits wide."]
+                pub const fn set_umask(self, value: u8) -> Self {
+                    self.track(0xff00_u64, self.value.set_umask(value))
+                }
+                #[doc = "Count at privilege levels 1, 2 and 3.\n\nBits 16, read-write, 1 bit wide."]
+                pub const fn with_usr(self, on: bool) -> Self {
+                    self.track(0x10000_u64, self.value.with_usr(on))
+                }
+                #[doc = "Count at privilege level 0.\n\nBits 17, read-write, 1 bit wide."]
+                pub const fn with_os(self, on: bool) -> Self {
+                    self.track(0x20000_u64, self.value.with_os(on))
+                }
+                #[doc = "Count negated-to-asserted transitions instead of cycles.\n\nBits 18, read-write, 1 bit wide."]
+                pub const fn with_edge(self, on: bool) -> Self {
+                    self.track(0x40000_u64, self.value.with_edge(on))
+                }
+                #[doc = "Raise an interrupt through the local APIC on counter overflow.\n\nBits 20, read-write, 1 bit wide."]
+                pub const fn with_int(self, on: bool) -> Self {
+                    self.track(0x100000_u64, self.value.with_int(on))
+                }
+                #[doc = "Enable the counter.\n\nBits 22, read-write, 1 bit wide."]
+                pub const fn with_en(self, on: bool) -> Self {
+                    self.track(0x400000_u64, self.value.with_en(on))
+                }
+                #[doc = "Invert the counter-mask comparison.\n\nBits 23, read-write, 1 bit wide."]
+                pub const fn with_inv(self, on: bool) -> Self {
+                    self.track(0x800000_u64, self.value.with_inv(on))
+                }
+                #[doc = "Sets `CMASK` to the constant `V`; a `V` wider than 8 bits fails to compile. Counter mask: when non-zero, count cycles with at least CMASK events.\n\nBits 31:24, read-write, 8 bits wide."]
+                pub const fn with_cmask<const V: u64>(self) -> Self {
+                    self.track(0xff000000_u64, self.value.with_cmask::<V>())
+                }
+                #[doc = "Sets `CMASK`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Counter mask: when non-zero, count cycles with at least CMASK events.\n\nBits 31:24, read-write, 8 bits wide."]
+                pub const fn try_set_cmask(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_cmask(v) {
+                        Ok(next) => Ok(self.track(0xff000000_u64, next)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "Counter mask: when non-zero, count cycles with at least CMASK events.\n\nBits 31:24, read-write, 8 bits wide."]
+                pub const fn set_cmask(self, value: u8) -> Self {
+                    self.track(0xff000000_u64, self.value.set_cmask(value))
+                }
+                #[doc = "Count only while the processor runs a guest (SVM enabled).\n\nBits 40, read-write, 1 bit wide."]
+                pub const fn with_guest_only(self, on: bool) -> Self {
+                    self.track(0x10000000000_u64, self.value.with_guest_only(on))
+                }
+                #[doc = "Count only while the processor runs the host (SVM enabled).\n\nBits 41, read-write, 1 bit wide."]
+                pub const fn with_host_only(self, on: bool) -> Self {
+                    self.track(0x20000000000_u64, self.value.with_host_only(on))
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n- `inv-without-cmask-core`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (AMD64 APM Vol. 2 §13.2.1 (INV))"]
+                pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
+                    if self.conflict & 0xf000000ff_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EVENT_SELECT is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0xff00_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "UMASK is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x10000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "USR is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x20000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "OS is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x40000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EDGE is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x100000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "INT is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x400000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x800000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "INV is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0xff000000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CMASK is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x10000000000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "GUEST_ONLY is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x20000000000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "HOST_ONLY is given two different values; set each field once",
+                        });
+                    }
+                    self.value.try_build()
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n- `inv-without-cmask-core`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (AMD64 APM Vol. 2 §13.2.1 (INV))\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[track_caller]
+                pub const fn build(self) -> Value {
+                    if self.conflict & 0xf000000ff_u64 != 0 {
+                        crate::__private::set_twice("PERF_EVT_SEL_CORE", "EVENT_SELECT")
+                    }
+                    if self.conflict & 0xff00_u64 != 0 {
+                        crate::__private::set_twice("PERF_EVT_SEL_CORE", "UMASK")
+                    }
+                    if self.conflict & 0x10000_u64 != 0 {
+                        crate::__private::set_twice("PERF_EVT_SEL_CORE", "USR")
+                    }
+                    if self.conflict & 0x20000_u64 != 0 {
+                        crate::__private::set_twice("PERF_EVT_SEL_CORE", "OS")
+                    }
+                    if self.conflict & 0x40000_u64 != 0 {
+                        crate::__private::set_twice("PERF_EVT_SEL_CORE", "EDGE")
+                    }
+                    if self.conflict & 0x100000_u64 != 0 {
+                        crate::__private::set_twice("PERF_EVT_SEL_CORE", "INT")
+                    }
+                    if self.conflict & 0x400000_u64 != 0 {
+                        crate::__private::set_twice("PERF_EVT_SEL_CORE", "EN")
+                    }
+                    if self.conflict & 0x800000_u64 != 0 {
+                        crate::__private::set_twice("PERF_EVT_SEL_CORE", "INV")
+                    }
+                    if self.conflict & 0xff000000_u64 != 0 {
+                        crate::__private::set_twice("PERF_EVT_SEL_CORE", "CMASK")
+                    }
+                    if self.conflict & 0x10000000000_u64 != 0 {
+                        crate::__private::set_twice("PERF_EVT_SEL_CORE", "GUEST_ONLY")
+                    }
+                    if self.conflict & 0x20000000000_u64 != 0 {
+                        crate::__private::set_twice("PERF_EVT_SEL_CORE", "HOST_ONLY")
+                    }
+                    self.value.build()
+                }
+            }
+            #[doc = "A [`Builder`] for `PERF_EVT_SEL_COREN` counting `event`: its encoding fields (event select, unit masks, CMASK, INV, EDGE, AnyThread) are set, the rest is zero. Add the privilege filters and the enable bit, then `build()`.\n\nFails to compile, in a `const`, when `N` is out of range, when only a fixed counter counts the event, when the event is restricted to other counters, or when it needs a field this generation lacks."]
+            #[track_caller]
+            pub const fn event_on<const N: u32>(event: &crate::EventDesc) -> Builder {
+                const {
+                    if N >= INSTANCES {
+                        crate::__private::index_out_of_range(
+                            "PERF_EVT_SEL_CORE",
+                            "counters",
+                            INSTANCES,
+                            N,
+                        )
+                    }
+                }
+                match try_event_on(N, event) {
+                    Ok(b) => b,
+                    Err(e) => e.fail(),
+                }
+            }
+            #[doc = r" As [`event_on`], with the counter chosen at run time: the problem is returned."]
+            pub const fn try_event_on(
+                counter: u32,
+                event: &crate::EventDesc,
+            ) -> Result<Builder, crate::PlacementError> {
+                if counter >= INSTANCES {
+                    return Err(crate::PlacementError::CounterOutOfRange {
+                        register: "PERF_EVT_SEL_CORE",
+                        count: INSTANCES,
+                        counter,
+                    });
+                }
+                if let (0, Some(fixed)) = (event.counters, event.fixed) {
+                    return Err(crate::PlacementError::FixedOnly {
+                        event: event.name,
+                        fixed,
+                        counter,
+                    });
+                }
+                if !event.allows_counter(counter) {
+                    return Err(crate::PlacementError::NotOnCounter {
+                        event: event.name,
+                        allowed: event.counters,
+                        counter,
+                    });
+                }
+                let b = Value::new();
+                let b = match b.try_set_event_select(event.event as u64) {
+                    Ok(b) => b,
+                    Err(_) => {
+                        return Err(crate::PlacementError::TooWide {
+                            event: event.name,
+                            field: "EVENT_SELECT",
+                            width: 12u32,
+                            value: event.event as u64,
+                        });
+                    }
+                };
+                let b = match b.try_set_umask(event.umask as u64) {
+                    Ok(b) => b,
+                    Err(_) => {
+                        return Err(crate::PlacementError::TooWide {
+                            event: event.name,
+                            field: "UMASK",
+                            width: 8u32,
+                            value: event.umask as u64,
+                        });
+                    }
+                };
+                if event.umask2 != 0 {
+                    return Err(crate::PlacementError::Unsupported {
+                        event: event.name,
+                        field: "UMASK2",
+                        register: "PERF_EVT_SEL_CORE",
+                    });
+                }
+                if event.eq {
+                    return Err(crate::PlacementError::Unsupported {
+                        event: event.name,
+                        field: "EQ",
+                        register: "PERF_EVT_SEL_CORE",
+                    });
+                }
+                let b = match b.try_set_cmask(event.cmask as u64) {
+                    Ok(b) => b,
+                    Err(_) => {
+                        return Err(crate::PlacementError::TooWide {
+                            event: event.name,
+                            field: "CMASK",
+                            width: 8u32,
+                            value: event.cmask as u64,
+                        });
+                    }
+                };
+                let b = b.with_inv(event.inv);
+                let b = b.with_edge(event.edge);
+                if event.any {
+                    return Err(crate::PlacementError::Unsupported {
+                        event: event.name,
+                        field: "ANY (AnyThread)",
+                        register: "PERF_EVT_SEL_CORE",
+                    });
+                }
+                Ok(b)
+            }
+            #[doc = "One `PERF_EVT_SEL_CORE` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write)."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Instance(u32);
+            impl Instance {
+                #[doc = r" The MSR address."]
+                pub const fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            #[doc = "`PERF_EVT_SEL_COREN` as a typed MSR. `N` out of 0..6 fails to compile."]
+            pub const fn msr<const N: u32>() -> Instance {
+                Instance(address::<N>())
+            }
+            #[doc = r" Instance `index` as a typed MSR, or `None` when out of range."]
+            pub const fn try_msr(index: u32) -> Option<Instance> {
+                match try_address(index) {
+                    Some(a) => Some(Instance(a)),
+                    None => None,
+                }
+            }
+            impl Instance {
+                #[doc = r" Index within the family."]
+                pub const fn index(self) -> u32 {
+                    (self.0 - BASE_ADDRESS) / ADDRESS_STRIDE
+                }
+            }
+            impl crate::access::Msr for Instance {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            impl crate::access::Readable for Instance {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl crate::access::Writable for Instance {}
         }
         #[doc = "The value type of [`PERF_EVT_SEL_CORE`]."]
         pub type PerfEvtSelCore = PERF_EVT_SEL_CORE::Value;
@@ -638,7 +1319,8 @@ pub mod amd {
             non_snake_case,
             missing_docs,
             clippy::identity_op,
-            clippy::unnecessary_cast
+            clippy::unnecessary_cast,
+            clippy::new_ret_no_self
         )]
         pub mod PERF_CTR_CORE {
             #[doc = r" The tock-registers marker type for this register."]
@@ -690,9 +1372,41 @@ pub mod amd {
             #[repr(transparent)]
             pub struct Value(u64);
             impl Value {
-                #[doc = r" All fields zero (no reserved bits set): the starting point for a write."]
-                pub const fn new() -> Self {
-                    Self(0)
+                #[doc = r" A [`Builder`] with every field zero (no reserved bits set): the starting point"]
+                #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
+                #[doc = r" given two different values (a compile error in a `const`)."]
+                pub const fn new() -> Builder {
+                    Builder {
+                        value: Self(0),
+                        set: 0,
+                        conflict: 0,
+                    }
+                }
+                #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
+                #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                pub const fn from_bits<const B: u64>() -> Self {
+                    const {
+                        if B & Self::RESERVED_MASK != 0 {
+                            crate::__private::reserved_bits(
+                                "PERF_CTR_CORE",
+                                B & Self::RESERVED_MASK,
+                                Self::RESERVED_MASK,
+                            )
+                        }
+                    }
+                    Self(B)
+                }
+                #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
+                #[doc = r" when one of them is reserved."]
+                pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
+                    if bits & Self::RESERVED_MASK != 0 {
+                        return Err(crate::ReservedBitsError {
+                            register: "PERF_CTR_CORE",
+                            bits: bits & Self::RESERVED_MASK,
+                            reserved_mask: Self::RESERVED_MASK,
+                        });
+                    }
+                    Ok(Self(bits))
                 }
                 #[doc = r" The value as read from the MSR. Reserved bits are kept as read so that a"]
                 #[doc = r" read-modify-write writes them back unchanged."]
@@ -753,8 +1467,14 @@ pub mod amd {
                 }
             }
             impl Default for Value {
+                #[doc = r" All fields zero: no reserved bit set, no constraint to check."]
                 fn default() -> Self {
-                    Self::new()
+                    Self(0)
+                }
+            }
+            impl Default for Builder {
+                fn default() -> Self {
+                    Value::new()
                 }
             }
             impl ::core::fmt::Debug for Value {
@@ -776,6 +1496,104 @@ pub mod amd {
                     v.0
                 }
             }
+            impl crate::access::RegisterValue for Value {
+                const NAME: &'static str = "PERF_CTR_CORE";
+                const RESERVED_MASK: u64 = Value::RESERVED_MASK;
+                fn bits(self) -> u64 {
+                    self.0
+                }
+            }
+            #[doc = "Builds a write of `PERF_CTR_CORE` from named fields; see [`Value::new`]."]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+            #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
+            pub struct Builder {
+                value: Value,
+                set: u64,
+                conflict: u64,
+            }
+            impl Builder {
+                #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
+                #[doc = r" were assigned before with a different value."]
+                const fn track(self, mask: u64, next: Value) -> Self {
+                    let clash = if self.set & mask != 0 && (self.value.0 ^ next.0) & mask != 0 {
+                        mask
+                    } else {
+                        0
+                    };
+                    Self {
+                        value: next,
+                        set: self.set | mask,
+                        conflict: self.conflict | clash,
+                    }
+                }
+                #[doc = "Sets `COUNT` to the constant `V`; a `V` wider than 48 bits fails to compile. Counter value (48 bits).\n\nBits 47:0, read-write, 48 bits wide."]
+                pub const fn with_count<const V: u64>(self) -> Self {
+                    self.track(0xffffffffffff_u64, self.value.with_count::<V>())
+                }
+                #[doc = "Sets `COUNT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 48 bits. Counter value (48 bits).\n\nBits 47:0, read-write, 48 bits wide."]
+                pub const fn try_set_count(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_count(v) {
+                        Ok(next) => Ok(self.track(0xffffffffffff_u64, next)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
+                    if self.conflict & 0xffffffffffff_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "COUNT is given two different values; set each field once",
+                        });
+                    }
+                    self.value.try_build()
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[track_caller]
+                pub const fn build(self) -> Value {
+                    if self.conflict & 0xffffffffffff_u64 != 0 {
+                        crate::__private::set_twice("PERF_CTR_CORE", "COUNT")
+                    }
+                    self.value.build()
+                }
+            }
+            #[doc = "One `PERF_CTR_CORE` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write)."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Instance(u32);
+            impl Instance {
+                #[doc = r" The MSR address."]
+                pub const fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            #[doc = "`PERF_CTR_COREN` as a typed MSR. `N` out of 0..6 fails to compile."]
+            pub const fn msr<const N: u32>() -> Instance {
+                Instance(address::<N>())
+            }
+            #[doc = r" Instance `index` as a typed MSR, or `None` when out of range."]
+            pub const fn try_msr(index: u32) -> Option<Instance> {
+                match try_address(index) {
+                    Some(a) => Some(Instance(a)),
+                    None => None,
+                }
+            }
+            impl Instance {
+                #[doc = r" Index within the family."]
+                pub const fn index(self) -> u32 {
+                    (self.0 - BASE_ADDRESS) / ADDRESS_STRIDE
+                }
+            }
+            impl crate::access::Msr for Instance {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            impl crate::access::Readable for Instance {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl crate::access::Writable for Instance {}
         }
         #[doc = "The value type of [`PERF_CTR_CORE`]."]
         pub type PerfCtrCore = PERF_CTR_CORE::Value;
@@ -787,7 +1605,8 @@ pub mod amd {
             non_snake_case,
             missing_docs,
             clippy::identity_op,
-            clippy::unnecessary_cast
+            clippy::unnecessary_cast,
+            clippy::new_ret_no_self
         )]
         pub mod PERF_EVT_SEL {
             #[doc = r" The tock-registers marker type for this register."]
@@ -860,9 +1679,41 @@ pub mod amd {
             #[repr(transparent)]
             pub struct Value(u64);
             impl Value {
-                #[doc = r" All fields zero (no reserved bits set): the starting point for a write."]
-                pub const fn new() -> Self {
-                    Self(0)
+                #[doc = r" A [`Builder`] with every field zero (no reserved bits set): the starting point"]
+                #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
+                #[doc = r" given two different values (a compile error in a `const`)."]
+                pub const fn new() -> Builder {
+                    Builder {
+                        value: Self(0),
+                        set: 0,
+                        conflict: 0,
+                    }
+                }
+                #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
+                #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                pub const fn from_bits<const B: u64>() -> Self {
+                    const {
+                        if B & Self::RESERVED_MASK != 0 {
+                            crate::__private::reserved_bits(
+                                "PERF_EVT_SEL",
+                                B & Self::RESERVED_MASK,
+                                Self::RESERVED_MASK,
+                            )
+                        }
+                    }
+                    Self(B)
+                }
+                #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
+                #[doc = r" when one of them is reserved."]
+                pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
+                    if bits & Self::RESERVED_MASK != 0 {
+                        return Err(crate::ReservedBitsError {
+                            register: "PERF_EVT_SEL",
+                            bits: bits & Self::RESERVED_MASK,
+                            reserved_mask: Self::RESERVED_MASK,
+                        });
+                    }
+                    Ok(Self(bits))
                 }
                 #[doc = r" The value as read from the MSR. Reserved bits are kept as read so that a"]
                 #[doc = r" read-modify-write writes them back unchanged."]
@@ -1070,8 +1921,14 @@ pub mod amd {
                 }
             }
             impl Default for Value {
+                #[doc = r" All fields zero: no reserved bit set, no constraint to check."]
                 fn default() -> Self {
-                    Self::new()
+                    Self(0)
+                }
+            }
+            impl Default for Builder {
+                fn default() -> Self {
+                    Value::new()
                 }
             }
             impl ::core::fmt::Debug for Value {
@@ -1105,6 +1962,350 @@ pub mod amd {
                     v.0
                 }
             }
+            impl crate::access::RegisterValue for Value {
+                const NAME: &'static str = "PERF_EVT_SEL";
+                const RESERVED_MASK: u64 = Value::RESERVED_MASK;
+                fn bits(self) -> u64 {
+                    self.0
+                }
+            }
+            #[doc = "Builds a write of `PERF_EVT_SEL` from named fields; see [`Value::new`]."]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+            #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
+            pub struct Builder {
+                value: Value,
+                set: u64,
+                conflict: u64,
+            }
+            impl Builder {
+                #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
+                #[doc = r" were assigned before with a different value."]
+                const fn track(self, mask: u64, next: Value) -> Self {
+                    let clash = if self.set & mask != 0 && (self.value.0 ^ next.0) & mask != 0 {
+                        mask
+                    } else {
+                        0
+                    };
+                    Self {
+                        value: next,
+                        set: self.set | mask,
+                        conflict: self.conflict | clash,
+                    }
+                }
+                #[doc = "Sets `EVENT_SELECT` to the constant `V`; a `V` wider than 8 bits fails to compile. The event to count.\n\nBits 7:0, read-write, 8 bits wide."]
+                pub const fn with_event_select<const V: u64>(self) -> Self {
+                    self.track(0xff_u64, self.value.with_event_select::<V>())
+                }
+                #[doc = "Sets `EVENT_SELECT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. The event to count.\n\nBits 7:0, read-write, 8 bits wide."]
+                pub const fn try_set_event_select(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_event_select(v) {
+                        Ok(next) => Ok(self.track(0xff_u64, next)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "The event to count.\n\nBits 7:0, read-write, 8 bits wide."]
+                pub const fn set_event_select(self, value: u8) -> Self {
+                    self.track(0xff_u64, self.value.set_event_select(value))
+                }
+                #[doc = "Sets `UMASK` to the constant `V`; a `V` wider than 8 bits fails to compile. Unit mask qualifying the event.\n\nBits 15:8, read-write, 8 bits wide."]
+                pub const fn with_umask<const V: u64>(self) -> Self {
+                    self.track(0xff00_u64, self.value.with_umask::<V>())
+                }
+                #[doc = "Sets `UMASK`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Unit mask qualifying the event.\n\nBits 15:8, read-write, 8 bits wide."]
+                pub const fn try_set_umask(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_umask(v) {
+                        Ok(next) => Ok(self.track(0xff00_u64, next)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "Unit mask qualifying the event.\n\nBits 15:8, read-write, 8 bits wide."]
+                pub const fn set_umask(self, value: u8) -> Self {
+                    self.track(0xff00_u64, self.value.set_umask(value))
+                }
+                #[doc = "Count at privilege levels 1, 2 and 3.\n\nBits 16, read-write, 1 bit wide."]
+                pub const fn with_usr(self, on: bool) -> Self {
+                    self.track(0x10000_u64, self.value.with_usr(on))
+                }
+                #[doc = "Count at privilege level 0.\n\nBits 17, read-write, 1 bit wide."]
+                pub const fn with_os(self, on: bool) -> Self {
+                    self.track(0x20000_u64, self.value.with_os(on))
+                }
+                #[doc = "Count negated-to-asserted transitions instead of cycles.\n\nBits 18, read-write, 1 bit wide."]
+                pub const fn with_edge(self, on: bool) -> Self {
+                    self.track(0x40000_u64, self.value.with_edge(on))
+                }
+                #[doc = "Pin control, AMD meaning (opposite to Intel's): when set, the PMi pins toggle when\nthe counter overflows; when clear, they toggle on every increment.\n\nBits 19, read-write, 1 bit wide."]
+                pub const fn with_pc(self, on: bool) -> Self {
+                    self.track(0x80000_u64, self.value.with_pc(on))
+                }
+                #[doc = "Raise an interrupt through the local APIC on counter overflow.\n\nBits 20, read-write, 1 bit wide."]
+                pub const fn with_int(self, on: bool) -> Self {
+                    self.track(0x100000_u64, self.value.with_int(on))
+                }
+                #[doc = "Enable the counter.\n\nBits 22, read-write, 1 bit wide."]
+                pub const fn with_en(self, on: bool) -> Self {
+                    self.track(0x400000_u64, self.value.with_en(on))
+                }
+                #[doc = "Invert the counter-mask comparison (count when fewer than CMASK events occur).\n\nBits 23, read-write, 1 bit wide."]
+                pub const fn with_inv(self, on: bool) -> Self {
+                    self.track(0x800000_u64, self.value.with_inv(on))
+                }
+                #[doc = "Sets `CMASK` to the constant `V`; a `V` wider than 8 bits fails to compile. Counter mask: when non-zero, count cycles with at least CMASK events.\n\nBits 31:24, read-write, 8 bits wide."]
+                pub const fn with_cmask<const V: u64>(self) -> Self {
+                    self.track(0xff000000_u64, self.value.with_cmask::<V>())
+                }
+                #[doc = "Sets `CMASK`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Counter mask: when non-zero, count cycles with at least CMASK events.\n\nBits 31:24, read-write, 8 bits wide."]
+                pub const fn try_set_cmask(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_cmask(v) {
+                        Ok(next) => Ok(self.track(0xff000000_u64, next)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "Counter mask: when non-zero, count cycles with at least CMASK events.\n\nBits 31:24, read-write, 8 bits wide."]
+                pub const fn set_cmask(self, value: u8) -> Self {
+                    self.track(0xff000000_u64, self.value.set_cmask(value))
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (AMD64 APM Vol. 2 §13.2.1 (INV))"]
+                pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
+                    if self.conflict & 0xff_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EVENT_SELECT is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0xff00_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "UMASK is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x10000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "USR is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x20000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "OS is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x40000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EDGE is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x80000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "PC is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x100000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "INT is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x400000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x800000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "INV is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0xff000000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CMASK is given two different values; set each field once",
+                        });
+                    }
+                    self.value.try_build()
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (AMD64 APM Vol. 2 §13.2.1 (INV))\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[track_caller]
+                pub const fn build(self) -> Value {
+                    if self.conflict & 0xff_u64 != 0 {
+                        crate::__private::set_twice("PERF_EVT_SEL", "EVENT_SELECT")
+                    }
+                    if self.conflict & 0xff00_u64 != 0 {
+                        crate::__private::set_twice("PERF_EVT_SEL", "UMASK")
+                    }
+                    if self.conflict & 0x10000_u64 != 0 {
+                        crate::__private::set_twice("PERF_EVT_SEL", "USR")
+                    }
+                    if self.conflict & 0x20000_u64 != 0 {
+                        crate::__private::set_twice("PERF_EVT_SEL", "OS")
+                    }
+                    if self.conflict & 0x40000_u64 != 0 {
+                        crate::__private::set_twice("PERF_EVT_SEL", "EDGE")
+                    }
+                    if self.conflict & 0x80000_u64 != 0 {
+                        crate::__private::set_twice("PERF_EVT_SEL", "PC")
+                    }
+                    if self.conflict & 0x100000_u64 != 0 {
+                        crate::__private::set_twice("PERF_EVT_SEL", "INT")
+                    }
+                    if self.conflict & 0x400000_u64 != 0 {
+                        crate::__private::set_twice("PERF_EVT_SEL", "EN")
+                    }
+                    if self.conflict & 0x800000_u64 != 0 {
+                        crate::__private::set_twice("PERF_EVT_SEL", "INV")
+                    }
+                    if self.conflict & 0xff000000_u64 != 0 {
+                        crate::__private::set_twice("PERF_EVT_SEL", "CMASK")
+                    }
+                    self.value.build()
+                }
+            }
+            #[doc = "A [`Builder`] for `PERF_EVT_SELN` counting `event`: its encoding fields (event select, unit masks, CMASK, INV, EDGE, AnyThread) are set, the rest is zero. Add the privilege filters and the enable bit, then `build()`.\n\nFails to compile, in a `const`, when `N` is out of range, when only a fixed counter counts the event, when the event is restricted to other counters, or when it needs a field this generation lacks."]
+            #[track_caller]
+            pub const fn event_on<const N: u32>(event: &crate::EventDesc) -> Builder {
+                const {
+                    if N >= INSTANCES {
+                        crate::__private::index_out_of_range(
+                            "PERF_EVT_SEL",
+                            "counters",
+                            INSTANCES,
+                            N,
+                        )
+                    }
+                }
+                match try_event_on(N, event) {
+                    Ok(b) => b,
+                    Err(e) => e.fail(),
+                }
+            }
+            #[doc = r" As [`event_on`], with the counter chosen at run time: the problem is returned."]
+            pub const fn try_event_on(
+                counter: u32,
+                event: &crate::EventDesc,
+            ) -> Result<Builder, crate::PlacementError> {
+                if counter >= INSTANCES {
+                    return Err(crate::PlacementError::CounterOutOfRange {
+                        register: "PERF_EVT_SEL",
+                        count: INSTANCES,
+                        counter,
+                    });
+                }
+                if let (0, Some(fixed)) = (event.counters, event.fixed) {
+                    return Err(crate::PlacementError::FixedOnly {
+                        event: event.name,
+                        fixed,
+                        counter,
+                    });
+                }
+                if !event.allows_counter(counter) {
+                    return Err(crate::PlacementError::NotOnCounter {
+                        event: event.name,
+                        allowed: event.counters,
+                        counter,
+                    });
+                }
+                let b = Value::new();
+                let b = match b.try_set_event_select(event.event as u64) {
+                    Ok(b) => b,
+                    Err(_) => {
+                        return Err(crate::PlacementError::TooWide {
+                            event: event.name,
+                            field: "EVENT_SELECT",
+                            width: 8u32,
+                            value: event.event as u64,
+                        });
+                    }
+                };
+                let b = match b.try_set_umask(event.umask as u64) {
+                    Ok(b) => b,
+                    Err(_) => {
+                        return Err(crate::PlacementError::TooWide {
+                            event: event.name,
+                            field: "UMASK",
+                            width: 8u32,
+                            value: event.umask as u64,
+                        });
+                    }
+                };
+                if event.umask2 != 0 {
+                    return Err(crate::PlacementError::Unsupported {
+                        event: event.name,
+                        field: "UMASK2",
+                        register: "PERF_EVT_SEL",
+                    });
+                }
+                if event.eq {
+                    return Err(crate::PlacementError::Unsupported {
+                        event: event.name,
+                        field: "EQ",
+                        register: "PERF_EVT_SEL",
+                    });
+                }
+                let b = match b.try_set_cmask(event.cmask as u64) {
+                    Ok(b) => b,
+                    Err(_) => {
+                        return Err(crate::PlacementError::TooWide {
+                            event: event.name,
+                            field: "CMASK",
+                            width: 8u32,
+                            value: event.cmask as u64,
+                        });
+                    }
+                };
+                let b = b.with_inv(event.inv);
+                let b = b.with_edge(event.edge);
+                if event.any {
+                    return Err(crate::PlacementError::Unsupported {
+                        event: event.name,
+                        field: "ANY (AnyThread)",
+                        register: "PERF_EVT_SEL",
+                    });
+                }
+                Ok(b)
+            }
+            #[doc = "One `PERF_EVT_SEL` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write)."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Instance(u32);
+            impl Instance {
+                #[doc = r" The MSR address."]
+                pub const fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            #[doc = "`PERF_EVT_SELN` as a typed MSR. `N` out of 0..4 fails to compile."]
+            pub const fn msr<const N: u32>() -> Instance {
+                Instance(address::<N>())
+            }
+            #[doc = r" Instance `index` as a typed MSR, or `None` when out of range."]
+            pub const fn try_msr(index: u32) -> Option<Instance> {
+                match try_address(index) {
+                    Some(a) => Some(Instance(a)),
+                    None => None,
+                }
+            }
+            impl Instance {
+                #[doc = r" Index within the family."]
+                pub const fn index(self) -> u32 {
+                    (self.0 - BASE_ADDRESS) / ADDRESS_STRIDE
+                }
+            }
+            impl crate::access::Msr for Instance {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            impl crate::access::Readable for Instance {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl crate::access::Writable for Instance {}
         }
         #[doc = "The value type of [`PERF_EVT_SEL`]."]
         pub type PerfEvtSel = PERF_EVT_SEL::Value;
@@ -1113,7 +2314,8 @@ pub mod amd {
             non_snake_case,
             missing_docs,
             clippy::identity_op,
-            clippy::unnecessary_cast
+            clippy::unnecessary_cast,
+            clippy::new_ret_no_self
         )]
         pub mod PERF_CTR {
             #[doc = r" The tock-registers marker type for this register."]
@@ -1158,9 +2360,41 @@ pub mod amd {
             #[repr(transparent)]
             pub struct Value(u64);
             impl Value {
-                #[doc = r" All fields zero (no reserved bits set): the starting point for a write."]
-                pub const fn new() -> Self {
-                    Self(0)
+                #[doc = r" A [`Builder`] with every field zero (no reserved bits set): the starting point"]
+                #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
+                #[doc = r" given two different values (a compile error in a `const`)."]
+                pub const fn new() -> Builder {
+                    Builder {
+                        value: Self(0),
+                        set: 0,
+                        conflict: 0,
+                    }
+                }
+                #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
+                #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                pub const fn from_bits<const B: u64>() -> Self {
+                    const {
+                        if B & Self::RESERVED_MASK != 0 {
+                            crate::__private::reserved_bits(
+                                "PERF_CTR",
+                                B & Self::RESERVED_MASK,
+                                Self::RESERVED_MASK,
+                            )
+                        }
+                    }
+                    Self(B)
+                }
+                #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
+                #[doc = r" when one of them is reserved."]
+                pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
+                    if bits & Self::RESERVED_MASK != 0 {
+                        return Err(crate::ReservedBitsError {
+                            register: "PERF_CTR",
+                            bits: bits & Self::RESERVED_MASK,
+                            reserved_mask: Self::RESERVED_MASK,
+                        });
+                    }
+                    Ok(Self(bits))
                 }
                 #[doc = r" The value as read from the MSR. Reserved bits are kept as read so that a"]
                 #[doc = r" read-modify-write writes them back unchanged."]
@@ -1221,8 +2455,14 @@ pub mod amd {
                 }
             }
             impl Default for Value {
+                #[doc = r" All fields zero: no reserved bit set, no constraint to check."]
                 fn default() -> Self {
-                    Self::new()
+                    Self(0)
+                }
+            }
+            impl Default for Builder {
+                fn default() -> Self {
+                    Value::new()
                 }
             }
             impl ::core::fmt::Debug for Value {
@@ -1244,6 +2484,104 @@ pub mod amd {
                     v.0
                 }
             }
+            impl crate::access::RegisterValue for Value {
+                const NAME: &'static str = "PERF_CTR";
+                const RESERVED_MASK: u64 = Value::RESERVED_MASK;
+                fn bits(self) -> u64 {
+                    self.0
+                }
+            }
+            #[doc = "Builds a write of `PERF_CTR` from named fields; see [`Value::new`]."]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+            #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
+            pub struct Builder {
+                value: Value,
+                set: u64,
+                conflict: u64,
+            }
+            impl Builder {
+                #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
+                #[doc = r" were assigned before with a different value."]
+                const fn track(self, mask: u64, next: Value) -> Self {
+                    let clash = if self.set & mask != 0 && (self.value.0 ^ next.0) & mask != 0 {
+                        mask
+                    } else {
+                        0
+                    };
+                    Self {
+                        value: next,
+                        set: self.set | mask,
+                        conflict: self.conflict | clash,
+                    }
+                }
+                #[doc = "Sets `COUNT` to the constant `V`; a `V` wider than 48 bits fails to compile. Counter value (48 bits).\n\nBits 47:0, read-write, 48 bits wide."]
+                pub const fn with_count<const V: u64>(self) -> Self {
+                    self.track(0xffffffffffff_u64, self.value.with_count::<V>())
+                }
+                #[doc = "Sets `COUNT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 48 bits. Counter value (48 bits).\n\nBits 47:0, read-write, 48 bits wide."]
+                pub const fn try_set_count(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_count(v) {
+                        Ok(next) => Ok(self.track(0xffffffffffff_u64, next)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
+                    if self.conflict & 0xffffffffffff_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "COUNT is given two different values; set each field once",
+                        });
+                    }
+                    self.value.try_build()
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[track_caller]
+                pub const fn build(self) -> Value {
+                    if self.conflict & 0xffffffffffff_u64 != 0 {
+                        crate::__private::set_twice("PERF_CTR", "COUNT")
+                    }
+                    self.value.build()
+                }
+            }
+            #[doc = "One `PERF_CTR` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write)."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Instance(u32);
+            impl Instance {
+                #[doc = r" The MSR address."]
+                pub const fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            #[doc = "`PERF_CTRN` as a typed MSR. `N` out of 0..4 fails to compile."]
+            pub const fn msr<const N: u32>() -> Instance {
+                Instance(address::<N>())
+            }
+            #[doc = r" Instance `index` as a typed MSR, or `None` when out of range."]
+            pub const fn try_msr(index: u32) -> Option<Instance> {
+                match try_address(index) {
+                    Some(a) => Some(Instance(a)),
+                    None => None,
+                }
+            }
+            impl Instance {
+                #[doc = r" Index within the family."]
+                pub const fn index(self) -> u32 {
+                    (self.0 - BASE_ADDRESS) / ADDRESS_STRIDE
+                }
+            }
+            impl crate::access::Msr for Instance {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            impl crate::access::Readable for Instance {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl crate::access::Writable for Instance {}
         }
         #[doc = "The value type of [`PERF_CTR`]."]
         pub type PerfCtr = PERF_CTR::Value;
@@ -1259,7 +2597,8 @@ pub mod amd {
             non_snake_case,
             missing_docs,
             clippy::identity_op,
-            clippy::unnecessary_cast
+            clippy::unnecessary_cast,
+            clippy::new_ret_no_self
         )]
         pub mod PERF_CNTR_GLOBAL_STATUS {
             #[doc = r" The tock-registers marker type for this register."]
@@ -1349,6 +2688,35 @@ pub mod amd {
                     v.0
                 }
             }
+            impl crate::access::RegisterValue for Value {
+                const NAME: &'static str = "PERF_CNTR_GLOBAL_STATUS";
+                const RESERVED_MASK: u64 = Value::RESERVED_MASK;
+                fn bits(self) -> u64 {
+                    self.0
+                }
+            }
+            #[doc = "One `PERF_CNTR_GLOBAL_STATUS` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-only)."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Instance(u32);
+            impl Instance {
+                #[doc = r" The MSR address."]
+                pub const fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            #[doc = r" The register as a typed MSR."]
+            pub const MSR: Instance = Instance(ADDRESS);
+            impl crate::access::Msr for Instance {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            impl crate::access::Readable for Instance {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
         }
         #[doc = "The value type of [`PERF_CNTR_GLOBAL_STATUS`]."]
         pub type PerfCntrGlobalStatus = PERF_CNTR_GLOBAL_STATUS::Value;
@@ -1357,7 +2725,8 @@ pub mod amd {
             non_snake_case,
             missing_docs,
             clippy::identity_op,
-            clippy::unnecessary_cast
+            clippy::unnecessary_cast,
+            clippy::new_ret_no_self
         )]
         pub mod PERF_CNTR_GLOBAL_CTL {
             #[doc = r" The tock-registers marker type for this register."]
@@ -1374,9 +2743,41 @@ pub mod amd {
             #[repr(transparent)]
             pub struct Value(u64);
             impl Value {
-                #[doc = r" All fields zero (no reserved bits set): the starting point for a write."]
-                pub const fn new() -> Self {
-                    Self(0)
+                #[doc = r" A [`Builder`] with every field zero (no reserved bits set): the starting point"]
+                #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
+                #[doc = r" given two different values (a compile error in a `const`)."]
+                pub const fn new() -> Builder {
+                    Builder {
+                        value: Self(0),
+                        set: 0,
+                        conflict: 0,
+                    }
+                }
+                #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
+                #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                pub const fn from_bits<const B: u64>() -> Self {
+                    const {
+                        if B & Self::RESERVED_MASK != 0 {
+                            crate::__private::reserved_bits(
+                                "PERF_CNTR_GLOBAL_CTL",
+                                B & Self::RESERVED_MASK,
+                                Self::RESERVED_MASK,
+                            )
+                        }
+                    }
+                    Self(B)
+                }
+                #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
+                #[doc = r" when one of them is reserved."]
+                pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
+                    if bits & Self::RESERVED_MASK != 0 {
+                        return Err(crate::ReservedBitsError {
+                            register: "PERF_CNTR_GLOBAL_CTL",
+                            bits: bits & Self::RESERVED_MASK,
+                            reserved_mask: Self::RESERVED_MASK,
+                        });
+                    }
+                    Ok(Self(bits))
                 }
                 #[doc = r" The value as read from the MSR. Reserved bits are kept as read so that a"]
                 #[doc = r" read-modify-write writes them back unchanged."]
@@ -1509,8 +2910,14 @@ pub mod amd {
                 }
             }
             impl Default for Value {
+                #[doc = r" All fields zero: no reserved bit set, no constraint to check."]
                 fn default() -> Self {
-                    Self::new()
+                    Self(0)
+                }
+            }
+            impl Default for Builder {
+                fn default() -> Self {
+                    Value::new()
                 }
             }
             impl ::core::fmt::Debug for Value {
@@ -1534,6 +2941,169 @@ pub mod amd {
                     v.0
                 }
             }
+            impl crate::access::RegisterValue for Value {
+                const NAME: &'static str = "PERF_CNTR_GLOBAL_CTL";
+                const RESERVED_MASK: u64 = Value::RESERVED_MASK;
+                fn bits(self) -> u64 {
+                    self.0
+                }
+            }
+            #[doc = "Builds a write of `PERF_CNTR_GLOBAL_CTL` from named fields; see [`Value::new`]."]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+            #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
+            pub struct Builder {
+                value: Value,
+                set: u64,
+                conflict: u64,
+            }
+            impl Builder {
+                #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
+                #[doc = r" were assigned before with a different value."]
+                const fn track(self, mask: u64, next: Value) -> Self {
+                    let clash = if self.set & mask != 0 && (self.value.0 ^ next.0) & mask != 0 {
+                        mask
+                    } else {
+                        0
+                    };
+                    Self {
+                        value: next,
+                        set: self.set | mask,
+                        conflict: self.conflict | clash,
+                    }
+                }
+                #[doc = "`EN` element 0: Enable PerfCtr i.\n\nBits 0 (+1 per element, 6 elements), read-write, 1 bit wide."]
+                pub const fn with_en0(self, on: bool) -> Self {
+                    self.track(0x1_u64, self.value.with_en0(on))
+                }
+                #[doc = "`EN` element 1: Enable PerfCtr i.\n\nBits 0 (+1 per element, 6 elements), read-write, 1 bit wide."]
+                pub const fn with_en1(self, on: bool) -> Self {
+                    self.track(0x2_u64, self.value.with_en1(on))
+                }
+                #[doc = "`EN` element 2: Enable PerfCtr i.\n\nBits 0 (+1 per element, 6 elements), read-write, 1 bit wide."]
+                pub const fn with_en2(self, on: bool) -> Self {
+                    self.track(0x4_u64, self.value.with_en2(on))
+                }
+                #[doc = "`EN` element 3: Enable PerfCtr i.\n\nBits 0 (+1 per element, 6 elements), read-write, 1 bit wide."]
+                pub const fn with_en3(self, on: bool) -> Self {
+                    self.track(0x8_u64, self.value.with_en3(on))
+                }
+                #[doc = "`EN` element 4: Enable PerfCtr i.\n\nBits 0 (+1 per element, 6 elements), read-write, 1 bit wide."]
+                pub const fn with_en4(self, on: bool) -> Self {
+                    self.track(0x10_u64, self.value.with_en4(on))
+                }
+                #[doc = "`EN` element 5: Enable PerfCtr i.\n\nBits 0 (+1 per element, 6 elements), read-write, 1 bit wide."]
+                pub const fn with_en5(self, on: bool) -> Self {
+                    self.track(0x20_u64, self.value.with_en5(on))
+                }
+                #[doc = "Sets element `index` of `EN`; fails when out of 0..6 or wider than 1 bits."]
+                pub const fn try_set_en_at(
+                    self,
+                    index: u32,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_en_at(index, v) {
+                        Ok(next) => Ok(self.track(
+                            match index {
+                                0u32 => 0x1_u64,
+                                1u32 => 0x2_u64,
+                                2u32 => 0x4_u64,
+                                3u32 => 0x8_u64,
+                                4u32 => 0x10_u64,
+                                5u32 => 0x20_u64,
+                                _ => 0,
+                            },
+                            next,
+                        )),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
+                    if self.conflict & 0x1_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN0 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x2_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN1 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x4_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN2 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x8_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN3 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x10_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN4 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x20_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN5 is given two different values; set each field once",
+                        });
+                    }
+                    self.value.try_build()
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[track_caller]
+                pub const fn build(self) -> Value {
+                    if self.conflict & 0x1_u64 != 0 {
+                        crate::__private::set_twice("PERF_CNTR_GLOBAL_CTL", "EN0")
+                    }
+                    if self.conflict & 0x2_u64 != 0 {
+                        crate::__private::set_twice("PERF_CNTR_GLOBAL_CTL", "EN1")
+                    }
+                    if self.conflict & 0x4_u64 != 0 {
+                        crate::__private::set_twice("PERF_CNTR_GLOBAL_CTL", "EN2")
+                    }
+                    if self.conflict & 0x8_u64 != 0 {
+                        crate::__private::set_twice("PERF_CNTR_GLOBAL_CTL", "EN3")
+                    }
+                    if self.conflict & 0x10_u64 != 0 {
+                        crate::__private::set_twice("PERF_CNTR_GLOBAL_CTL", "EN4")
+                    }
+                    if self.conflict & 0x20_u64 != 0 {
+                        crate::__private::set_twice("PERF_CNTR_GLOBAL_CTL", "EN5")
+                    }
+                    self.value.build()
+                }
+            }
+            #[doc = "One `PERF_CNTR_GLOBAL_CTL` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write)."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Instance(u32);
+            impl Instance {
+                #[doc = r" The MSR address."]
+                pub const fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            #[doc = r" The register as a typed MSR."]
+            pub const MSR: Instance = Instance(ADDRESS);
+            impl crate::access::Msr for Instance {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            impl crate::access::Readable for Instance {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl crate::access::Writable for Instance {}
         }
         #[doc = "The value type of [`PERF_CNTR_GLOBAL_CTL`]."]
         pub type PerfCntrGlobalCtl = PERF_CNTR_GLOBAL_CTL::Value;
@@ -1542,7 +3112,8 @@ pub mod amd {
             non_snake_case,
             missing_docs,
             clippy::identity_op,
-            clippy::unnecessary_cast
+            clippy::unnecessary_cast,
+            clippy::new_ret_no_self
         )]
         pub mod PERF_CNTR_GLOBAL_STATUS_CLR {
             #[doc = r" The tock-registers marker type for this register."]
@@ -1559,9 +3130,41 @@ pub mod amd {
             #[repr(transparent)]
             pub struct Value(u64);
             impl Value {
-                #[doc = r" All fields zero (no reserved bits set): the starting point for a write."]
-                pub const fn new() -> Self {
-                    Self(0)
+                #[doc = r" A [`Builder`] with every field zero (no reserved bits set): the starting point"]
+                #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
+                #[doc = r" given two different values (a compile error in a `const`)."]
+                pub const fn new() -> Builder {
+                    Builder {
+                        value: Self(0),
+                        set: 0,
+                        conflict: 0,
+                    }
+                }
+                #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
+                #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                pub const fn from_bits<const B: u64>() -> Self {
+                    const {
+                        if B & Self::RESERVED_MASK != 0 {
+                            crate::__private::reserved_bits(
+                                "PERF_CNTR_GLOBAL_STATUS_CLR",
+                                B & Self::RESERVED_MASK,
+                                Self::RESERVED_MASK,
+                            )
+                        }
+                    }
+                    Self(B)
+                }
+                #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
+                #[doc = r" when one of them is reserved."]
+                pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
+                    if bits & Self::RESERVED_MASK != 0 {
+                        return Err(crate::ReservedBitsError {
+                            register: "PERF_CNTR_GLOBAL_STATUS_CLR",
+                            bits: bits & Self::RESERVED_MASK,
+                            reserved_mask: Self::RESERVED_MASK,
+                        });
+                    }
+                    Ok(Self(bits))
                 }
                 #[doc = r" Bits no field covers; this API never sets them."]
                 pub const RESERVED_MASK: u64 = 0xffffffffffffffc0_u64;
@@ -1679,8 +3282,14 @@ pub mod amd {
                 }
             }
             impl Default for Value {
+                #[doc = r" All fields zero: no reserved bit set, no constraint to check."]
                 fn default() -> Self {
-                    Self::new()
+                    Self(0)
+                }
+            }
+            impl Default for Builder {
+                fn default() -> Self {
+                    Value::new()
                 }
             }
             impl ::core::fmt::Debug for Value {
@@ -1704,6 +3313,160 @@ pub mod amd {
                     v.0
                 }
             }
+            impl crate::access::RegisterValue for Value {
+                const NAME: &'static str = "PERF_CNTR_GLOBAL_STATUS_CLR";
+                const RESERVED_MASK: u64 = Value::RESERVED_MASK;
+                fn bits(self) -> u64 {
+                    self.0
+                }
+            }
+            #[doc = "Builds a write of `PERF_CNTR_GLOBAL_STATUS_CLR` from named fields; see [`Value::new`]."]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+            #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
+            pub struct Builder {
+                value: Value,
+                set: u64,
+                conflict: u64,
+            }
+            impl Builder {
+                #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
+                #[doc = r" were assigned before with a different value."]
+                const fn track(self, mask: u64, next: Value) -> Self {
+                    let clash = if self.set & mask != 0 && (self.value.0 ^ next.0) & mask != 0 {
+                        mask
+                    } else {
+                        0
+                    };
+                    Self {
+                        value: next,
+                        set: self.set | mask,
+                        conflict: self.conflict | clash,
+                    }
+                }
+                #[doc = "Writes 1 to `CLR_OVF0` (clears the corresponding status bit when written). `CLR_OVF` element 0: Clear the overflow flag of PerfCtr i.\n\nBits 0 (+1 per element, 6 elements), write-1-to-clear, 1 bit wide."]
+                pub const fn clear_ovf0(self) -> Self {
+                    self.track(0x1_u64, self.value.clear_ovf0())
+                }
+                #[doc = "Writes 1 to `CLR_OVF1` (clears the corresponding status bit when written). `CLR_OVF` element 1: Clear the overflow flag of PerfCtr i.\n\nBits 0 (+1 per element, 6 elements), write-1-to-clear, 1 bit wide."]
+                pub const fn clear_ovf1(self) -> Self {
+                    self.track(0x2_u64, self.value.clear_ovf1())
+                }
+                #[doc = "Writes 1 to `CLR_OVF2` (clears the corresponding status bit when written). `CLR_OVF` element 2: Clear the overflow flag of PerfCtr i.\n\nBits 0 (+1 per element, 6 elements), write-1-to-clear, 1 bit wide."]
+                pub const fn clear_ovf2(self) -> Self {
+                    self.track(0x4_u64, self.value.clear_ovf2())
+                }
+                #[doc = "Writes 1 to `CLR_OVF3` (clears the corresponding status bit when written). `CLR_OVF` element 3: Clear the overflow flag of PerfCtr i.\n\nBits 0 (+1 per element, 6 elements), write-1-to-clear, 1 bit wide."]
+                pub const fn clear_ovf3(self) -> Self {
+                    self.track(0x8_u64, self.value.clear_ovf3())
+                }
+                #[doc = "Writes 1 to `CLR_OVF4` (clears the corresponding status bit when written). `CLR_OVF` element 4: Clear the overflow flag of PerfCtr i.\n\nBits 0 (+1 per element, 6 elements), write-1-to-clear, 1 bit wide."]
+                pub const fn clear_ovf4(self) -> Self {
+                    self.track(0x10_u64, self.value.clear_ovf4())
+                }
+                #[doc = "Writes 1 to `CLR_OVF5` (clears the corresponding status bit when written). `CLR_OVF` element 5: Clear the overflow flag of PerfCtr i.\n\nBits 0 (+1 per element, 6 elements), write-1-to-clear, 1 bit wide."]
+                pub const fn clear_ovf5(self) -> Self {
+                    self.track(0x20_u64, self.value.clear_ovf5())
+                }
+                #[doc = "Writes 1 to element `index` of `CLR_OVF`, or fails when out of 0..6."]
+                pub const fn try_clear_ovf_at(self, index: u32) -> Result<Self, crate::FieldError> {
+                    match self.value.try_clear_ovf_at(index) {
+                        Ok(next) => Ok(self.track(
+                            match index {
+                                0u32 => 0x1_u64,
+                                1u32 => 0x2_u64,
+                                2u32 => 0x4_u64,
+                                3u32 => 0x8_u64,
+                                4u32 => 0x10_u64,
+                                5u32 => 0x20_u64,
+                                _ => 0,
+                            },
+                            next,
+                        )),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
+                    if self.conflict & 0x1_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF0 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x2_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF1 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x4_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF2 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x8_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF3 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x10_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF4 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x20_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF5 is given two different values; set each field once",
+                        });
+                    }
+                    self.value.try_build()
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[track_caller]
+                pub const fn build(self) -> Value {
+                    if self.conflict & 0x1_u64 != 0 {
+                        crate::__private::set_twice("PERF_CNTR_GLOBAL_STATUS_CLR", "CLR_OVF0")
+                    }
+                    if self.conflict & 0x2_u64 != 0 {
+                        crate::__private::set_twice("PERF_CNTR_GLOBAL_STATUS_CLR", "CLR_OVF1")
+                    }
+                    if self.conflict & 0x4_u64 != 0 {
+                        crate::__private::set_twice("PERF_CNTR_GLOBAL_STATUS_CLR", "CLR_OVF2")
+                    }
+                    if self.conflict & 0x8_u64 != 0 {
+                        crate::__private::set_twice("PERF_CNTR_GLOBAL_STATUS_CLR", "CLR_OVF3")
+                    }
+                    if self.conflict & 0x10_u64 != 0 {
+                        crate::__private::set_twice("PERF_CNTR_GLOBAL_STATUS_CLR", "CLR_OVF4")
+                    }
+                    if self.conflict & 0x20_u64 != 0 {
+                        crate::__private::set_twice("PERF_CNTR_GLOBAL_STATUS_CLR", "CLR_OVF5")
+                    }
+                    self.value.build()
+                }
+            }
+            #[doc = "One `PERF_CNTR_GLOBAL_STATUS_CLR` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (write-1-to-clear)."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Instance(u32);
+            impl Instance {
+                #[doc = r" The MSR address."]
+                pub const fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            #[doc = r" The register as a typed MSR."]
+            pub const MSR: Instance = Instance(ADDRESS);
+            impl crate::access::Msr for Instance {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            impl crate::access::Writable for Instance {}
         }
         #[doc = "The value type of [`PERF_CNTR_GLOBAL_STATUS_CLR`]."]
         pub type PerfCntrGlobalStatusClr = PERF_CNTR_GLOBAL_STATUS_CLR::Value;
@@ -1712,7 +3475,8 @@ pub mod amd {
             non_snake_case,
             missing_docs,
             clippy::identity_op,
-            clippy::unnecessary_cast
+            clippy::unnecessary_cast,
+            clippy::new_ret_no_self
         )]
         pub mod PERF_CNTR_GLOBAL_STATUS_SET {
             #[doc = r" The tock-registers marker type for this register."]
@@ -1729,9 +3493,41 @@ pub mod amd {
             #[repr(transparent)]
             pub struct Value(u64);
             impl Value {
-                #[doc = r" All fields zero (no reserved bits set): the starting point for a write."]
-                pub const fn new() -> Self {
-                    Self(0)
+                #[doc = r" A [`Builder`] with every field zero (no reserved bits set): the starting point"]
+                #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
+                #[doc = r" given two different values (a compile error in a `const`)."]
+                pub const fn new() -> Builder {
+                    Builder {
+                        value: Self(0),
+                        set: 0,
+                        conflict: 0,
+                    }
+                }
+                #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
+                #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                pub const fn from_bits<const B: u64>() -> Self {
+                    const {
+                        if B & Self::RESERVED_MASK != 0 {
+                            crate::__private::reserved_bits(
+                                "PERF_CNTR_GLOBAL_STATUS_SET",
+                                B & Self::RESERVED_MASK,
+                                Self::RESERVED_MASK,
+                            )
+                        }
+                    }
+                    Self(B)
+                }
+                #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
+                #[doc = r" when one of them is reserved."]
+                pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
+                    if bits & Self::RESERVED_MASK != 0 {
+                        return Err(crate::ReservedBitsError {
+                            register: "PERF_CNTR_GLOBAL_STATUS_SET",
+                            bits: bits & Self::RESERVED_MASK,
+                            reserved_mask: Self::RESERVED_MASK,
+                        });
+                    }
+                    Ok(Self(bits))
                 }
                 #[doc = r" Bits no field covers; this API never sets them."]
                 pub const RESERVED_MASK: u64 = 0xffffffffffffffc0_u64;
@@ -1849,8 +3645,14 @@ pub mod amd {
                 }
             }
             impl Default for Value {
+                #[doc = r" All fields zero: no reserved bit set, no constraint to check."]
                 fn default() -> Self {
-                    Self::new()
+                    Self(0)
+                }
+            }
+            impl Default for Builder {
+                fn default() -> Self {
+                    Value::new()
                 }
             }
             impl ::core::fmt::Debug for Value {
@@ -1874,9 +3676,280 @@ pub mod amd {
                     v.0
                 }
             }
+            impl crate::access::RegisterValue for Value {
+                const NAME: &'static str = "PERF_CNTR_GLOBAL_STATUS_SET";
+                const RESERVED_MASK: u64 = Value::RESERVED_MASK;
+                fn bits(self) -> u64 {
+                    self.0
+                }
+            }
+            #[doc = "Builds a write of `PERF_CNTR_GLOBAL_STATUS_SET` from named fields; see [`Value::new`]."]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+            #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
+            pub struct Builder {
+                value: Value,
+                set: u64,
+                conflict: u64,
+            }
+            impl Builder {
+                #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
+                #[doc = r" were assigned before with a different value."]
+                const fn track(self, mask: u64, next: Value) -> Self {
+                    let clash = if self.set & mask != 0 && (self.value.0 ^ next.0) & mask != 0 {
+                        mask
+                    } else {
+                        0
+                    };
+                    Self {
+                        value: next,
+                        set: self.set | mask,
+                        conflict: self.conflict | clash,
+                    }
+                }
+                #[doc = "Writes 1 to `SET_OVF0` (sets the corresponding status bit when written). `SET_OVF` element 0: Set the overflow flag of PerfCtr i.\n\nBits 0 (+1 per element, 6 elements), write-1-to-set, 1 bit wide."]
+                pub const fn set_ovf0(self) -> Self {
+                    self.track(0x1_u64, self.value.set_ovf0())
+                }
+                #[doc = "Writes 1 to `SET_OVF1` (sets the corresponding status bit when written). `SET_OVF` element 1: Set the overflow flag of PerfCtr i.\n\nBits 0 (+1 per element, 6 elements), write-1-to-set, 1 bit wide."]
+                pub const fn set_ovf1(self) -> Self {
+                    self.track(0x2_u64, self.value.set_ovf1())
+                }
+                #[doc = "Writes 1 to `SET_OVF2` (sets the corresponding status bit when written). `SET_OVF` element 2: Set the overflow flag of PerfCtr i.\n\nBits 0 (+1 per element, 6 elements), write-1-to-set, 1 bit wide."]
+                pub const fn set_ovf2(self) -> Self {
+                    self.track(0x4_u64, self.value.set_ovf2())
+                }
+                #[doc = "Writes 1 to `SET_OVF3` (sets the corresponding status bit when written). `SET_OVF` element 3: Set the overflow flag of PerfCtr i.\n\nBits 0 (+1 per element, 6 elements), write-1-to-set, 1 bit wide."]
+                pub const fn set_ovf3(self) -> Self {
+                    self.track(0x8_u64, self.value.set_ovf3())
+                }
+                #[doc = "Writes 1 to `SET_OVF4` (sets the corresponding status bit when written). `SET_OVF` element 4: Set the overflow flag of PerfCtr i.\n\nBits 0 (+1 per element, 6 elements), write-1-to-set, 1 bit wide."]
+                pub const fn set_ovf4(self) -> Self {
+                    self.track(0x10_u64, self.value.set_ovf4())
+                }
+                #[doc = "Writes 1 to `SET_OVF5` (sets the corresponding status bit when written). `SET_OVF` element 5: Set the overflow flag of PerfCtr i.\n\nBits 0 (+1 per element, 6 elements), write-1-to-set, 1 bit wide."]
+                pub const fn set_ovf5(self) -> Self {
+                    self.track(0x20_u64, self.value.set_ovf5())
+                }
+                #[doc = "Writes 1 to element `index` of `SET_OVF`, or fails when out of 0..6."]
+                pub const fn try_set_ovf_at(self, index: u32) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_ovf_at(index) {
+                        Ok(next) => Ok(self.track(
+                            match index {
+                                0u32 => 0x1_u64,
+                                1u32 => 0x2_u64,
+                                2u32 => 0x4_u64,
+                                3u32 => 0x8_u64,
+                                4u32 => 0x10_u64,
+                                5u32 => 0x20_u64,
+                                _ => 0,
+                            },
+                            next,
+                        )),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
+                    if self.conflict & 0x1_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF0 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x2_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF1 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x4_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF2 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x8_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF3 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x10_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF4 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x20_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF5 is given two different values; set each field once",
+                        });
+                    }
+                    self.value.try_build()
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[track_caller]
+                pub const fn build(self) -> Value {
+                    if self.conflict & 0x1_u64 != 0 {
+                        crate::__private::set_twice("PERF_CNTR_GLOBAL_STATUS_SET", "SET_OVF0")
+                    }
+                    if self.conflict & 0x2_u64 != 0 {
+                        crate::__private::set_twice("PERF_CNTR_GLOBAL_STATUS_SET", "SET_OVF1")
+                    }
+                    if self.conflict & 0x4_u64 != 0 {
+                        crate::__private::set_twice("PERF_CNTR_GLOBAL_STATUS_SET", "SET_OVF2")
+                    }
+                    if self.conflict & 0x8_u64 != 0 {
+                        crate::__private::set_twice("PERF_CNTR_GLOBAL_STATUS_SET", "SET_OVF3")
+                    }
+                    if self.conflict & 0x10_u64 != 0 {
+                        crate::__private::set_twice("PERF_CNTR_GLOBAL_STATUS_SET", "SET_OVF4")
+                    }
+                    if self.conflict & 0x20_u64 != 0 {
+                        crate::__private::set_twice("PERF_CNTR_GLOBAL_STATUS_SET", "SET_OVF5")
+                    }
+                    self.value.build()
+                }
+            }
+            #[doc = "One `PERF_CNTR_GLOBAL_STATUS_SET` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (write-1-to-set)."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Instance(u32);
+            impl Instance {
+                #[doc = r" The MSR address."]
+                pub const fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            #[doc = r" The register as a typed MSR."]
+            pub const MSR: Instance = Instance(ADDRESS);
+            impl crate::access::Msr for Instance {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            impl crate::access::Writable for Instance {}
         }
         #[doc = "The value type of [`PERF_CNTR_GLOBAL_STATUS_SET`]."]
         pub type PerfCntrGlobalStatusSet = PERF_CNTR_GLOBAL_STATUS_SET::Value;
+        #[doc = "CPUID leaves of `amd-perfmon-v2`: output layouts with named fields."]
+        pub mod cpuid {
+            #[doc = "Extended performance monitoring and debug features.\n\n- CPUID input: EAX=0x80000022H\n- Defined in: `amd-perfmon-v2`\n- Manual: AMD64 APM Vol. 3, CPUID Fn8000_0022"]
+            #[allow(non_snake_case, clippy::identity_op, clippy::unnecessary_cast)]
+            pub mod EXT_PERFMON_DEBUG {
+                #[doc = r" CPUID input EAX."]
+                pub const LEAF: u32 = 0x80000022_u32;
+                #[doc = r" CPUID input ECX, for leaves with subleaves."]
+                pub const SUBLEAF: Option<u32> = None;
+                #[doc = "CPUID.EAX=0x80000022H:EAX as returned by the processor (read-only). Reserved bits: `0xFFFFFFF8`."]
+                #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+                pub struct Eax(u64);
+                impl Eax {
+                    #[doc = r" Bits no field covers."]
+                    pub const RESERVED_MASK: u32 = 0xfffffff8_u32;
+                    #[doc = r" The register as returned by `cpuid`."]
+                    pub const fn from_raw(bits: u32) -> Self {
+                        Self(bits as u64)
+                    }
+                    #[doc = r" The raw register."]
+                    pub const fn bits(self) -> u32 {
+                        self.0 as u32
+                    }
+                    #[doc = "PerfMonV2 (the global control and status registers) is supported.\n\nEAX[0], 1 bit."]
+                    pub const fn perfmon_v2(self) -> bool {
+                        ((self.0 >> 0u32) & 0x1_u64) != 0
+                    }
+                    #[doc = "The LbrExtV2 last-branch stack is supported.\n\nEAX[1], 1 bit."]
+                    pub const fn lbr_stack(self) -> bool {
+                        ((self.0 >> 1u32) & 0x1_u64) != 0
+                    }
+                    #[doc = "Freezing the LBR stack and counters on overflow is supported.\n\nEAX[2], 1 bit."]
+                    pub const fn lbr_and_pmc_freeze(self) -> bool {
+                        ((self.0 >> 2u32) & 0x1_u64) != 0
+                    }
+                }
+                impl ::core::fmt::Debug for Eax {
+                    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                        let mut d = f.debug_struct("EXT_PERFMON_DEBUG.EAX");
+                        d.field("PERFMON_V2", &(((self.0 >> 0u32) & 0x1_u64) != 0))
+                            .field("LBR_STACK", &(((self.0 >> 1u32) & 0x1_u64) != 0))
+                            .field("LBR_AND_PMC_FREEZE", &(((self.0 >> 2u32) & 0x1_u64) != 0));
+                        d.finish()
+                    }
+                }
+                #[doc = "CPUID.EAX=0x80000022H:EBX as returned by the processor (read-only). Reserved bits: `0xFFC00000`."]
+                #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+                pub struct Ebx(u64);
+                impl Ebx {
+                    #[doc = r" Bits no field covers."]
+                    pub const RESERVED_MASK: u32 = 0xffc00000_u32;
+                    #[doc = r" The register as returned by `cpuid`."]
+                    pub const fn from_raw(bits: u32) -> Self {
+                        Self(bits as u64)
+                    }
+                    #[doc = r" The raw register."]
+                    pub const fn bits(self) -> u32 {
+                        self.0 as u32
+                    }
+                    #[doc = "Number of core performance counters.\n\nEBX[3:0], 4 bits."]
+                    pub const fn num_perf_ctr_core(self) -> u8 {
+                        ((self.0 >> 0u32) & 0xf_u64) as u8
+                    }
+                    #[doc = "Number of LBR stack entries.\n\nEBX[9:4], 6 bits."]
+                    pub const fn lbr_v2_stack_size(self) -> u8 {
+                        ((self.0 >> 4u32) & 0x3f_u64) as u8
+                    }
+                    #[doc = "Number of northbridge (data fabric) performance counters.\n\nEBX[15:10], 6 bits."]
+                    pub const fn num_perf_ctr_nb(self) -> u8 {
+                        ((self.0 >> 10u32) & 0x3f_u64) as u8
+                    }
+                    #[doc = "Number of unified memory controller performance counters.\n\nEBX[21:16], 6 bits."]
+                    pub const fn num_perf_ctr_umc(self) -> u8 {
+                        ((self.0 >> 16u32) & 0x3f_u64) as u8
+                    }
+                }
+                impl ::core::fmt::Debug for Ebx {
+                    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                        let mut d = f.debug_struct("EXT_PERFMON_DEBUG.EBX");
+                        d.field(
+                            "NUM_PERF_CTR_CORE",
+                            &format_args!("{:#x}", (self.0 >> 0u32) & 0xf_u64),
+                        )
+                        .field(
+                            "LBR_V2_STACK_SIZE",
+                            &format_args!("{:#x}", (self.0 >> 4u32) & 0x3f_u64),
+                        )
+                        .field(
+                            "NUM_PERF_CTR_NB",
+                            &format_args!("{:#x}", (self.0 >> 10u32) & 0x3f_u64),
+                        )
+                        .field(
+                            "NUM_PERF_CTR_UMC",
+                            &format_args!("{:#x}", (self.0 >> 16u32) & 0x3f_u64),
+                        );
+                        d.finish()
+                    }
+                }
+                #[doc = r" The leaf's output registers that carry fields."]
+                #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+                pub struct Leaf {
+                    #[doc = "CPUID.EAX=0x80000022H:EAX."]
+                    pub eax: Eax,
+                    #[doc = "CPUID.EAX=0x80000022H:EBX."]
+                    pub ebx: Ebx,
+                }
+                impl Leaf {
+                    #[doc = r" Decodes the four output registers of `cpuid`."]
+                    pub const fn from_regs(eax: u32, ebx: u32, _ecx: u32, _edx: u32) -> Self {
+                        Leaf {
+                            eax: Eax::from_raw(eax),
+                            ebx: Ebx::from_raw(ebx),
+                        }
+                    }
+                }
+            }
+        }
     }
 }
 #[doc = "Generations of `intel` PMU hardware."]
@@ -1888,7 +3961,8 @@ pub mod intel {
             non_snake_case,
             missing_docs,
             clippy::identity_op,
-            clippy::unnecessary_cast
+            clippy::unnecessary_cast,
+            clippy::new_ret_no_self
         )]
         pub mod IA32_PMC {
             #[doc = r" The tock-registers marker type for this register."]
@@ -1930,9 +4004,41 @@ pub mod intel {
             #[repr(transparent)]
             pub struct Value(u64);
             impl Value {
-                #[doc = r" All fields zero (no reserved bits set): the starting point for a write."]
-                pub const fn new() -> Self {
-                    Self(0)
+                #[doc = r" A [`Builder`] with every field zero (no reserved bits set): the starting point"]
+                #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
+                #[doc = r" given two different values (a compile error in a `const`)."]
+                pub const fn new() -> Builder {
+                    Builder {
+                        value: Self(0),
+                        set: 0,
+                        conflict: 0,
+                    }
+                }
+                #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
+                #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                pub const fn from_bits<const B: u64>() -> Self {
+                    const {
+                        if B & Self::RESERVED_MASK != 0 {
+                            crate::__private::reserved_bits(
+                                "IA32_PMC",
+                                B & Self::RESERVED_MASK,
+                                Self::RESERVED_MASK,
+                            )
+                        }
+                    }
+                    Self(B)
+                }
+                #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
+                #[doc = r" when one of them is reserved."]
+                pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
+                    if bits & Self::RESERVED_MASK != 0 {
+                        return Err(crate::ReservedBitsError {
+                            register: "IA32_PMC",
+                            bits: bits & Self::RESERVED_MASK,
+                            reserved_mask: Self::RESERVED_MASK,
+                        });
+                    }
+                    Ok(Self(bits))
                 }
                 #[doc = r" The value as read from the MSR. Reserved bits are kept as read so that a"]
                 #[doc = r" read-modify-write writes them back unchanged."]
@@ -1993,8 +4099,14 @@ pub mod intel {
                 }
             }
             impl Default for Value {
+                #[doc = r" All fields zero: no reserved bit set, no constraint to check."]
                 fn default() -> Self {
-                    Self::new()
+                    Self(0)
+                }
+            }
+            impl Default for Builder {
+                fn default() -> Self {
+                    Value::new()
                 }
             }
             impl ::core::fmt::Debug for Value {
@@ -2016,6 +4128,104 @@ pub mod intel {
                     v.0
                 }
             }
+            impl crate::access::RegisterValue for Value {
+                const NAME: &'static str = "IA32_PMC";
+                const RESERVED_MASK: u64 = Value::RESERVED_MASK;
+                fn bits(self) -> u64 {
+                    self.0
+                }
+            }
+            #[doc = "Builds a write of `IA32_PMC` from named fields; see [`Value::new`]."]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+            #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
+            pub struct Builder {
+                value: Value,
+                set: u64,
+                conflict: u64,
+            }
+            impl Builder {
+                #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
+                #[doc = r" were assigned before with a different value."]
+                const fn track(self, mask: u64, next: Value) -> Self {
+                    let clash = if self.set & mask != 0 && (self.value.0 ^ next.0) & mask != 0 {
+                        mask
+                    } else {
+                        0
+                    };
+                    Self {
+                        value: next,
+                        set: self.set | mask,
+                        conflict: self.conflict | clash,
+                    }
+                }
+                #[doc = "Sets `COUNT` to the constant `V`; a `V` wider than 48 bits fails to compile. Counter value. The implemented width is CPUID.0AH:EAX[23:16] (48 bits on current\nprocessors); bits above it are reserved.\n\nBits 47:0, read-write, 48 bits wide."]
+                pub const fn with_count<const V: u64>(self) -> Self {
+                    self.track(0xffffffffffff_u64, self.value.with_count::<V>())
+                }
+                #[doc = "Sets `COUNT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 48 bits. Counter value. The implemented width is CPUID.0AH:EAX[23:16] (48 bits on current\nprocessors); bits above it are reserved.\n\nBits 47:0, read-write, 48 bits wide."]
+                pub const fn try_set_count(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_count(v) {
+                        Ok(next) => Ok(self.track(0xffffffffffff_u64, next)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
+                    if self.conflict & 0xffffffffffff_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "COUNT is given two different values; set each field once",
+                        });
+                    }
+                    self.value.try_build()
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[track_caller]
+                pub const fn build(self) -> Value {
+                    if self.conflict & 0xffffffffffff_u64 != 0 {
+                        crate::__private::set_twice("IA32_PMC", "COUNT")
+                    }
+                    self.value.build()
+                }
+            }
+            #[doc = "One `IA32_PMC` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write)."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Instance(u32);
+            impl Instance {
+                #[doc = r" The MSR address."]
+                pub const fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            #[doc = "`IA32_PMCN` as a typed MSR. `N` out of 0..8 fails to compile."]
+            pub const fn msr<const N: u32>() -> Instance {
+                Instance(address::<N>())
+            }
+            #[doc = r" Instance `index` as a typed MSR, or `None` when out of range."]
+            pub const fn try_msr(index: u32) -> Option<Instance> {
+                match try_address(index) {
+                    Some(a) => Some(Instance(a)),
+                    None => None,
+                }
+            }
+            impl Instance {
+                #[doc = r" Index within the family."]
+                pub const fn index(self) -> u32 {
+                    (self.0 - BASE_ADDRESS) / ADDRESS_STRIDE
+                }
+            }
+            impl crate::access::Msr for Instance {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            impl crate::access::Readable for Instance {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl crate::access::Writable for Instance {}
         }
         #[doc = "The value type of [`IA32_PMC`]."]
         pub type Ia32Pmc = IA32_PMC::Value;
@@ -2024,7 +4234,8 @@ pub mod intel {
             non_snake_case,
             missing_docs,
             clippy::identity_op,
-            clippy::unnecessary_cast
+            clippy::unnecessary_cast,
+            clippy::new_ret_no_self
         )]
         pub mod IA32_A_PMC {
             #[doc = r" The tock-registers marker type for this register."]
@@ -2072,9 +4283,41 @@ pub mod intel {
             #[repr(transparent)]
             pub struct Value(u64);
             impl Value {
-                #[doc = r" All fields zero (no reserved bits set): the starting point for a write."]
-                pub const fn new() -> Self {
-                    Self(0)
+                #[doc = r" A [`Builder`] with every field zero (no reserved bits set): the starting point"]
+                #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
+                #[doc = r" given two different values (a compile error in a `const`)."]
+                pub const fn new() -> Builder {
+                    Builder {
+                        value: Self(0),
+                        set: 0,
+                        conflict: 0,
+                    }
+                }
+                #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
+                #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                pub const fn from_bits<const B: u64>() -> Self {
+                    const {
+                        if B & Self::RESERVED_MASK != 0 {
+                            crate::__private::reserved_bits(
+                                "IA32_A_PMC",
+                                B & Self::RESERVED_MASK,
+                                Self::RESERVED_MASK,
+                            )
+                        }
+                    }
+                    Self(B)
+                }
+                #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
+                #[doc = r" when one of them is reserved."]
+                pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
+                    if bits & Self::RESERVED_MASK != 0 {
+                        return Err(crate::ReservedBitsError {
+                            register: "IA32_A_PMC",
+                            bits: bits & Self::RESERVED_MASK,
+                            reserved_mask: Self::RESERVED_MASK,
+                        });
+                    }
+                    Ok(Self(bits))
                 }
                 #[doc = r" The value as read from the MSR. Reserved bits are kept as read so that a"]
                 #[doc = r" read-modify-write writes them back unchanged."]
@@ -2135,8 +4378,14 @@ pub mod intel {
                 }
             }
             impl Default for Value {
+                #[doc = r" All fields zero: no reserved bit set, no constraint to check."]
                 fn default() -> Self {
-                    Self::new()
+                    Self(0)
+                }
+            }
+            impl Default for Builder {
+                fn default() -> Self {
+                    Value::new()
                 }
             }
             impl ::core::fmt::Debug for Value {
@@ -2158,6 +4407,104 @@ pub mod intel {
                     v.0
                 }
             }
+            impl crate::access::RegisterValue for Value {
+                const NAME: &'static str = "IA32_A_PMC";
+                const RESERVED_MASK: u64 = Value::RESERVED_MASK;
+                fn bits(self) -> u64 {
+                    self.0
+                }
+            }
+            #[doc = "Builds a write of `IA32_A_PMC` from named fields; see [`Value::new`]."]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+            #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
+            pub struct Builder {
+                value: Value,
+                set: u64,
+                conflict: u64,
+            }
+            impl Builder {
+                #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
+                #[doc = r" were assigned before with a different value."]
+                const fn track(self, mask: u64, next: Value) -> Self {
+                    let clash = if self.set & mask != 0 && (self.value.0 ^ next.0) & mask != 0 {
+                        mask
+                    } else {
+                        0
+                    };
+                    Self {
+                        value: next,
+                        set: self.set | mask,
+                        conflict: self.conflict | clash,
+                    }
+                }
+                #[doc = "Sets `COUNT` to the constant `V`; a `V` wider than 48 bits fails to compile. Counter value, writable at the full width CPUID.0AH:EAX[23:16] reports.\n\nBits 47:0, read-write, 48 bits wide."]
+                pub const fn with_count<const V: u64>(self) -> Self {
+                    self.track(0xffffffffffff_u64, self.value.with_count::<V>())
+                }
+                #[doc = "Sets `COUNT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 48 bits. Counter value, writable at the full width CPUID.0AH:EAX[23:16] reports.\n\nBits 47:0, read-write, 48 bits wide."]
+                pub const fn try_set_count(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_count(v) {
+                        Ok(next) => Ok(self.track(0xffffffffffff_u64, next)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
+                    if self.conflict & 0xffffffffffff_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "COUNT is given two different values; set each field once",
+                        });
+                    }
+                    self.value.try_build()
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[track_caller]
+                pub const fn build(self) -> Value {
+                    if self.conflict & 0xffffffffffff_u64 != 0 {
+                        crate::__private::set_twice("IA32_A_PMC", "COUNT")
+                    }
+                    self.value.build()
+                }
+            }
+            #[doc = "One `IA32_A_PMC` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write)."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Instance(u32);
+            impl Instance {
+                #[doc = r" The MSR address."]
+                pub const fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            #[doc = "`IA32_A_PMCN` as a typed MSR. `N` out of 0..8 fails to compile."]
+            pub const fn msr<const N: u32>() -> Instance {
+                Instance(address::<N>())
+            }
+            #[doc = r" Instance `index` as a typed MSR, or `None` when out of range."]
+            pub const fn try_msr(index: u32) -> Option<Instance> {
+                match try_address(index) {
+                    Some(a) => Some(Instance(a)),
+                    None => None,
+                }
+            }
+            impl Instance {
+                #[doc = r" Index within the family."]
+                pub const fn index(self) -> u32 {
+                    (self.0 - BASE_ADDRESS) / ADDRESS_STRIDE
+                }
+            }
+            impl crate::access::Msr for Instance {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            impl crate::access::Readable for Instance {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl crate::access::Writable for Instance {}
         }
         #[doc = "The value type of [`IA32_A_PMC`]."]
         pub type Ia32APmc = IA32_A_PMC::Value;
@@ -2166,7 +4513,8 @@ pub mod intel {
             non_snake_case,
             missing_docs,
             clippy::identity_op,
-            clippy::unnecessary_cast
+            clippy::unnecessary_cast,
+            clippy::new_ret_no_self
         )]
         pub mod IA32_PERFEVTSEL {
             #[doc = r" The tock-registers marker type for this register."]
@@ -2237,9 +4585,41 @@ pub mod intel {
             #[repr(transparent)]
             pub struct Value(u64);
             impl Value {
-                #[doc = r" All fields zero (no reserved bits set): the starting point for a write."]
-                pub const fn new() -> Self {
-                    Self(0)
+                #[doc = r" A [`Builder`] with every field zero (no reserved bits set): the starting point"]
+                #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
+                #[doc = r" given two different values (a compile error in a `const`)."]
+                pub const fn new() -> Builder {
+                    Builder {
+                        value: Self(0),
+                        set: 0,
+                        conflict: 0,
+                    }
+                }
+                #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
+                #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                pub const fn from_bits<const B: u64>() -> Self {
+                    const {
+                        if B & Self::RESERVED_MASK != 0 {
+                            crate::__private::reserved_bits(
+                                "IA32_PERFEVTSEL",
+                                B & Self::RESERVED_MASK,
+                                Self::RESERVED_MASK,
+                            )
+                        }
+                    }
+                    Self(B)
+                }
+                #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
+                #[doc = r" when one of them is reserved."]
+                pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
+                    if bits & Self::RESERVED_MASK != 0 {
+                        return Err(crate::ReservedBitsError {
+                            register: "IA32_PERFEVTSEL",
+                            bits: bits & Self::RESERVED_MASK,
+                            reserved_mask: Self::RESERVED_MASK,
+                        });
+                    }
+                    Ok(Self(bits))
                 }
                 #[doc = r" The value as read from the MSR. Reserved bits are kept as read so that a"]
                 #[doc = r" read-modify-write writes them back unchanged."]
@@ -2447,8 +4827,14 @@ pub mod intel {
                 }
             }
             impl Default for Value {
+                #[doc = r" All fields zero: no reserved bit set, no constraint to check."]
                 fn default() -> Self {
-                    Self::new()
+                    Self(0)
+                }
+            }
+            impl Default for Builder {
+                fn default() -> Self {
+                    Value::new()
                 }
             }
             impl ::core::fmt::Debug for Value {
@@ -2482,6 +4868,350 @@ pub mod intel {
                     v.0
                 }
             }
+            impl crate::access::RegisterValue for Value {
+                const NAME: &'static str = "IA32_PERFEVTSEL";
+                const RESERVED_MASK: u64 = Value::RESERVED_MASK;
+                fn bits(self) -> u64 {
+                    self.0
+                }
+            }
+            #[doc = "Builds a write of `IA32_PERFEVTSEL` from named fields; see [`Value::new`]."]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+            #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
+            pub struct Builder {
+                value: Value,
+                set: u64,
+                conflict: u64,
+            }
+            impl Builder {
+                #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
+                #[doc = r" were assigned before with a different value."]
+                const fn track(self, mask: u64, next: Value) -> Self {
+                    let clash = if self.set & mask != 0 && (self.value.0 ^ next.0) & mask != 0 {
+                        mask
+                    } else {
+                        0
+                    };
+                    Self {
+                        value: next,
+                        set: self.set | mask,
+                        conflict: self.conflict | clash,
+                    }
+                }
+                #[doc = "Sets `EVENT_SELECT` to the constant `V`; a `V` wider than 8 bits fails to compile. Event logic unit that detects the condition to count (the event code).\n\nBits 7:0, read-write, 8 bits wide."]
+                pub const fn with_event_select<const V: u64>(self) -> Self {
+                    self.track(0xff_u64, self.value.with_event_select::<V>())
+                }
+                #[doc = "Sets `EVENT_SELECT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Event logic unit that detects the condition to count (the event code).\n\nBits 7:0, read-write, 8 bits wide."]
+                pub const fn try_set_event_select(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_event_select(v) {
+                        Ok(next) => Ok(self.track(0xff_u64, next)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "Event logic unit that detects the condition to count (the event code).\n\nBits 7:0, read-write, 8 bits wide."]
+                pub const fn set_event_select(self, value: u8) -> Self {
+                    self.track(0xff_u64, self.value.set_event_select(value))
+                }
+                #[doc = "Sets `UMASK` to the constant `V`; a `V` wider than 8 bits fails to compile. Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
+                pub const fn with_umask<const V: u64>(self) -> Self {
+                    self.track(0xff00_u64, self.value.with_umask::<V>())
+                }
+                #[doc = "Sets `UMASK`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
+                pub const fn try_set_umask(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_umask(v) {
+                        Ok(next) => Ok(self.track(0xff00_u64, next)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
+                pub const fn set_umask(self, value: u8) -> Self {
+                    self.track(0xff00_u64, self.value.set_umask(value))
+                }
+                #[doc = "Count while the processor runs at privilege levels 1, 2 or 3.\n\nBits 16, read-write, 1 bit wide."]
+                pub const fn with_usr(self, on: bool) -> Self {
+                    self.track(0x10000_u64, self.value.with_usr(on))
+                }
+                #[doc = "Count while the processor runs at privilege level 0.\n\nBits 17, read-write, 1 bit wide."]
+                pub const fn with_os(self, on: bool) -> Self {
+                    self.track(0x20000_u64, self.value.with_os(on))
+                }
+                #[doc = "Edge detect: count deasserted-to-asserted transitions of the (thresholded)\ncondition instead of the cycles it holds.\n\nBits 18, read-write, 1 bit wide."]
+                pub const fn with_edge(self, on: bool) -> Self {
+                    self.track(0x40000_u64, self.value.with_edge(on))
+                }
+                #[doc = "Pin control (Intel meaning). When set, the PMi pins toggle on each counter\nincrement; when clear, they toggle when the counter overflows. Not writable from\nthe Sandy Bridge microarchitecture on. AMD's Athlon guide defines the opposite\npolarity for its bit 19 (see the amd-k7 generation).\n\nBits 19, read-write, 1 bit wide."]
+                pub const fn with_pc(self, on: bool) -> Self {
+                    self.track(0x80000_u64, self.value.with_pc(on))
+                }
+                #[doc = "Raise a performance-monitoring interrupt through the local APIC when the counter overflows.\n\nBits 20, read-write, 1 bit wide."]
+                pub const fn with_int(self, on: bool) -> Self {
+                    self.track(0x100000_u64, self.value.with_int(on))
+                }
+                #[doc = "Enable the counter.\n\nBits 22, read-write, 1 bit wide."]
+                pub const fn with_en(self, on: bool) -> Self {
+                    self.track(0x400000_u64, self.value.with_en(on))
+                }
+                #[doc = "Invert the counter-mask comparison: count cycles where the event count is below\nCMASK instead of at or above it. Has no effect when CMASK is 0.\n\nBits 23, read-write, 1 bit wide."]
+                pub const fn with_inv(self, on: bool) -> Self {
+                    self.track(0x800000_u64, self.value.with_inv(on))
+                }
+                #[doc = "Sets `CMASK` to the constant `V`; a `V` wider than 8 bits fails to compile. Counter mask (threshold). When non-zero, the counter increments by one in each\ncycle where the event occurs at least CMASK times (fewer, with INV). When zero,\nthe counter adds the per-cycle event count.\n\nBits 31:24, read-write, 8 bits wide."]
+                pub const fn with_cmask<const V: u64>(self) -> Self {
+                    self.track(0xff000000_u64, self.value.with_cmask::<V>())
+                }
+                #[doc = "Sets `CMASK`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Counter mask (threshold). When non-zero, the counter increments by one in each\ncycle where the event occurs at least CMASK times (fewer, with INV). When zero,\nthe counter adds the per-cycle event count.\n\nBits 31:24, read-write, 8 bits wide."]
+                pub const fn try_set_cmask(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_cmask(v) {
+                        Ok(next) => Ok(self.track(0xff000000_u64, next)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "Counter mask (threshold). When non-zero, the counter increments by one in each\ncycle where the event occurs at least CMASK times (fewer, with INV). When zero,\nthe counter adds the per-cycle event count.\n\nBits 31:24, read-write, 8 bits wide."]
+                pub const fn set_cmask(self, value: u8) -> Self {
+                    self.track(0xff000000_u64, self.value.set_cmask(value))
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))"]
+                pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
+                    if self.conflict & 0xff_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EVENT_SELECT is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0xff00_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "UMASK is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x10000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "USR is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x20000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "OS is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x40000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EDGE is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x80000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "PC is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x100000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "INT is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x400000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x800000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "INV is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0xff000000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CMASK is given two different values; set each field once",
+                        });
+                    }
+                    self.value.try_build()
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[track_caller]
+                pub const fn build(self) -> Value {
+                    if self.conflict & 0xff_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERFEVTSEL", "EVENT_SELECT")
+                    }
+                    if self.conflict & 0xff00_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERFEVTSEL", "UMASK")
+                    }
+                    if self.conflict & 0x10000_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERFEVTSEL", "USR")
+                    }
+                    if self.conflict & 0x20000_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERFEVTSEL", "OS")
+                    }
+                    if self.conflict & 0x40000_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERFEVTSEL", "EDGE")
+                    }
+                    if self.conflict & 0x80000_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERFEVTSEL", "PC")
+                    }
+                    if self.conflict & 0x100000_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERFEVTSEL", "INT")
+                    }
+                    if self.conflict & 0x400000_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERFEVTSEL", "EN")
+                    }
+                    if self.conflict & 0x800000_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERFEVTSEL", "INV")
+                    }
+                    if self.conflict & 0xff000000_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERFEVTSEL", "CMASK")
+                    }
+                    self.value.build()
+                }
+            }
+            #[doc = "A [`Builder`] for `IA32_PERFEVTSELN` counting `event`: its encoding fields (event select, unit masks, CMASK, INV, EDGE, AnyThread) are set, the rest is zero. Add the privilege filters and the enable bit, then `build()`.\n\nFails to compile, in a `const`, when `N` is out of range, when only a fixed counter counts the event, when the event is restricted to other counters, or when it needs a field this generation lacks."]
+            #[track_caller]
+            pub const fn event_on<const N: u32>(event: &crate::EventDesc) -> Builder {
+                const {
+                    if N >= INSTANCES {
+                        crate::__private::index_out_of_range(
+                            "IA32_PERFEVTSEL",
+                            "counters",
+                            INSTANCES,
+                            N,
+                        )
+                    }
+                }
+                match try_event_on(N, event) {
+                    Ok(b) => b,
+                    Err(e) => e.fail(),
+                }
+            }
+            #[doc = r" As [`event_on`], with the counter chosen at run time: the problem is returned."]
+            pub const fn try_event_on(
+                counter: u32,
+                event: &crate::EventDesc,
+            ) -> Result<Builder, crate::PlacementError> {
+                if counter >= INSTANCES {
+                    return Err(crate::PlacementError::CounterOutOfRange {
+                        register: "IA32_PERFEVTSEL",
+                        count: INSTANCES,
+                        counter,
+                    });
+                }
+                if let (0, Some(fixed)) = (event.counters, event.fixed) {
+                    return Err(crate::PlacementError::FixedOnly {
+                        event: event.name,
+                        fixed,
+                        counter,
+                    });
+                }
+                if !event.allows_counter(counter) {
+                    return Err(crate::PlacementError::NotOnCounter {
+                        event: event.name,
+                        allowed: event.counters,
+                        counter,
+                    });
+                }
+                let b = Value::new();
+                let b = match b.try_set_event_select(event.event as u64) {
+                    Ok(b) => b,
+                    Err(_) => {
+                        return Err(crate::PlacementError::TooWide {
+                            event: event.name,
+                            field: "EVENT_SELECT",
+                            width: 8u32,
+                            value: event.event as u64,
+                        });
+                    }
+                };
+                let b = match b.try_set_umask(event.umask as u64) {
+                    Ok(b) => b,
+                    Err(_) => {
+                        return Err(crate::PlacementError::TooWide {
+                            event: event.name,
+                            field: "UMASK",
+                            width: 8u32,
+                            value: event.umask as u64,
+                        });
+                    }
+                };
+                if event.umask2 != 0 {
+                    return Err(crate::PlacementError::Unsupported {
+                        event: event.name,
+                        field: "UMASK2",
+                        register: "IA32_PERFEVTSEL",
+                    });
+                }
+                if event.eq {
+                    return Err(crate::PlacementError::Unsupported {
+                        event: event.name,
+                        field: "EQ",
+                        register: "IA32_PERFEVTSEL",
+                    });
+                }
+                let b = match b.try_set_cmask(event.cmask as u64) {
+                    Ok(b) => b,
+                    Err(_) => {
+                        return Err(crate::PlacementError::TooWide {
+                            event: event.name,
+                            field: "CMASK",
+                            width: 8u32,
+                            value: event.cmask as u64,
+                        });
+                    }
+                };
+                let b = b.with_inv(event.inv);
+                let b = b.with_edge(event.edge);
+                if event.any {
+                    return Err(crate::PlacementError::Unsupported {
+                        event: event.name,
+                        field: "ANY (AnyThread)",
+                        register: "IA32_PERFEVTSEL",
+                    });
+                }
+                Ok(b)
+            }
+            #[doc = "One `IA32_PERFEVTSEL` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write)."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Instance(u32);
+            impl Instance {
+                #[doc = r" The MSR address."]
+                pub const fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            #[doc = "`IA32_PERFEVTSELN` as a typed MSR. `N` out of 0..8 fails to compile."]
+            pub const fn msr<const N: u32>() -> Instance {
+                Instance(address::<N>())
+            }
+            #[doc = r" Instance `index` as a typed MSR, or `None` when out of range."]
+            pub const fn try_msr(index: u32) -> Option<Instance> {
+                match try_address(index) {
+                    Some(a) => Some(Instance(a)),
+                    None => None,
+                }
+            }
+            impl Instance {
+                #[doc = r" Index within the family."]
+                pub const fn index(self) -> u32 {
+                    (self.0 - BASE_ADDRESS) / ADDRESS_STRIDE
+                }
+            }
+            impl crate::access::Msr for Instance {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            impl crate::access::Readable for Instance {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl crate::access::Writable for Instance {}
         }
         #[doc = "The value type of [`IA32_PERFEVTSEL`]."]
         pub type Ia32Perfevtsel = IA32_PERFEVTSEL::Value;
@@ -2490,7 +5220,8 @@ pub mod intel {
             non_snake_case,
             missing_docs,
             clippy::identity_op,
-            clippy::unnecessary_cast
+            clippy::unnecessary_cast,
+            clippy::new_ret_no_self
         )]
         pub mod IA32_PERF_CAPABILITIES {
             #[doc = r" The tock-registers marker type for this register."]
@@ -2574,6 +5305,35 @@ pub mod intel {
                     v.0
                 }
             }
+            impl crate::access::RegisterValue for Value {
+                const NAME: &'static str = "IA32_PERF_CAPABILITIES";
+                const RESERVED_MASK: u64 = Value::RESERVED_MASK;
+                fn bits(self) -> u64 {
+                    self.0
+                }
+            }
+            #[doc = "One `IA32_PERF_CAPABILITIES` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-only)."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Instance(u32);
+            impl Instance {
+                #[doc = r" The MSR address."]
+                pub const fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            #[doc = r" The register as a typed MSR."]
+            pub const MSR: Instance = Instance(ADDRESS);
+            impl crate::access::Msr for Instance {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            impl crate::access::Readable for Instance {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
         }
         #[doc = "The value type of [`IA32_PERF_CAPABILITIES`]."]
         pub type Ia32PerfCapabilities = IA32_PERF_CAPABILITIES::Value;
@@ -2582,7 +5342,8 @@ pub mod intel {
             non_snake_case,
             missing_docs,
             clippy::identity_op,
-            clippy::unnecessary_cast
+            clippy::unnecessary_cast,
+            clippy::new_ret_no_self
         )]
         pub mod IA32_DEBUGCTL {
             #[doc = r" The tock-registers marker type for this register."]
@@ -2599,9 +5360,41 @@ pub mod intel {
             #[repr(transparent)]
             pub struct Value(u64);
             impl Value {
-                #[doc = r" All fields zero (no reserved bits set): the starting point for a write."]
-                pub const fn new() -> Self {
-                    Self(0)
+                #[doc = r" A [`Builder`] with every field zero (no reserved bits set): the starting point"]
+                #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
+                #[doc = r" given two different values (a compile error in a `const`)."]
+                pub const fn new() -> Builder {
+                    Builder {
+                        value: Self(0),
+                        set: 0,
+                        conflict: 0,
+                    }
+                }
+                #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
+                #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                pub const fn from_bits<const B: u64>() -> Self {
+                    const {
+                        if B & Self::RESERVED_MASK != 0 {
+                            crate::__private::reserved_bits(
+                                "IA32_DEBUGCTL",
+                                B & Self::RESERVED_MASK,
+                                Self::RESERVED_MASK,
+                            )
+                        }
+                    }
+                    Self(B)
+                }
+                #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
+                #[doc = r" when one of them is reserved."]
+                pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
+                    if bits & Self::RESERVED_MASK != 0 {
+                        return Err(crate::ReservedBitsError {
+                            register: "IA32_DEBUGCTL",
+                            bits: bits & Self::RESERVED_MASK,
+                            reserved_mask: Self::RESERVED_MASK,
+                        });
+                    }
+                    Ok(Self(bits))
                 }
                 #[doc = r" The value as read from the MSR. Reserved bits are kept as read so that a"]
                 #[doc = r" read-modify-write writes them back unchanged."]
@@ -2703,8 +5496,14 @@ pub mod intel {
                 }
             }
             impl Default for Value {
+                #[doc = r" All fields zero: no reserved bit set, no constraint to check."]
                 fn default() -> Self {
-                    Self::new()
+                    Self(0)
+                }
+            }
+            impl Default for Builder {
+                fn default() -> Self {
+                    Value::new()
                 }
             }
             impl ::core::fmt::Debug for Value {
@@ -2730,6 +5529,173 @@ pub mod intel {
                     v.0
                 }
             }
+            impl crate::access::RegisterValue for Value {
+                const NAME: &'static str = "IA32_DEBUGCTL";
+                const RESERVED_MASK: u64 = Value::RESERVED_MASK;
+                fn bits(self) -> u64 {
+                    self.0
+                }
+            }
+            #[doc = "Builds a write of `IA32_DEBUGCTL` from named fields; see [`Value::new`]."]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+            #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
+            pub struct Builder {
+                value: Value,
+                set: u64,
+                conflict: u64,
+            }
+            impl Builder {
+                #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
+                #[doc = r" were assigned before with a different value."]
+                const fn track(self, mask: u64, next: Value) -> Self {
+                    let clash = if self.set & mask != 0 && (self.value.0 ^ next.0) & mask != 0 {
+                        mask
+                    } else {
+                        0
+                    };
+                    Self {
+                        value: next,
+                        set: self.set | mask,
+                        conflict: self.conflict | clash,
+                    }
+                }
+                #[doc = "Record taken branches, interrupts and exceptions in the last-branch-record stack.\n\nBits 0, read-write, 1 bit wide."]
+                pub const fn with_lbr(self, on: bool) -> Self {
+                    self.track(0x1_u64, self.value.with_lbr(on))
+                }
+                #[doc = "Single-step on branches instead of on instructions.\n\nBits 1, read-write, 1 bit wide."]
+                pub const fn with_btf(self, on: bool) -> Self {
+                    self.track(0x2_u64, self.value.with_btf(on))
+                }
+                #[doc = "Send branch trace messages.\n\nBits 6, read-write, 1 bit wide."]
+                pub const fn with_tr(self, on: bool) -> Self {
+                    self.track(0x40_u64, self.value.with_tr(on))
+                }
+                #[doc = "Store branch trace messages in the BTS buffer.\n\nBits 7, read-write, 1 bit wide."]
+                pub const fn with_bts(self, on: bool) -> Self {
+                    self.track(0x80_u64, self.value.with_bts(on))
+                }
+                #[doc = "Raise an interrupt when the BTS buffer fills (circular buffer when clear).\n\nBits 8, read-write, 1 bit wide."]
+                pub const fn with_btint(self, on: bool) -> Self {
+                    self.track(0x100_u64, self.value.with_btint(on))
+                }
+                #[doc = "Do not store branch trace messages at privilege level 0.\n\nBits 9, read-write, 1 bit wide."]
+                pub const fn with_bts_off_os(self, on: bool) -> Self {
+                    self.track(0x200_u64, self.value.with_bts_off_os(on))
+                }
+                #[doc = "Do not store branch trace messages at privilege levels above 0.\n\nBits 10, read-write, 1 bit wide."]
+                pub const fn with_bts_off_usr(self, on: bool) -> Self {
+                    self.track(0x400_u64, self.value.with_bts_off_usr(on))
+                }
+                #[doc = "Freeze performance counters and trace while in system-management mode.\n\nBits 14, read-write, 1 bit wide."]
+                pub const fn with_freeze_while_smm(self, on: bool) -> Self {
+                    self.track(0x4000_u64, self.value.with_freeze_while_smm(on))
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
+                    if self.conflict & 0x1_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "LBR is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x2_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "BTF is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x40_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "TR is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x80_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "BTS is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x100_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "BTINT is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x200_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "BTS_OFF_OS is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x400_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "BTS_OFF_USR is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x4000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "FREEZE_WHILE_SMM is given two different values; set each field once",
+                        });
+                    }
+                    self.value.try_build()
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[track_caller]
+                pub const fn build(self) -> Value {
+                    if self.conflict & 0x1_u64 != 0 {
+                        crate::__private::set_twice("IA32_DEBUGCTL", "LBR")
+                    }
+                    if self.conflict & 0x2_u64 != 0 {
+                        crate::__private::set_twice("IA32_DEBUGCTL", "BTF")
+                    }
+                    if self.conflict & 0x40_u64 != 0 {
+                        crate::__private::set_twice("IA32_DEBUGCTL", "TR")
+                    }
+                    if self.conflict & 0x80_u64 != 0 {
+                        crate::__private::set_twice("IA32_DEBUGCTL", "BTS")
+                    }
+                    if self.conflict & 0x100_u64 != 0 {
+                        crate::__private::set_twice("IA32_DEBUGCTL", "BTINT")
+                    }
+                    if self.conflict & 0x200_u64 != 0 {
+                        crate::__private::set_twice("IA32_DEBUGCTL", "BTS_OFF_OS")
+                    }
+                    if self.conflict & 0x400_u64 != 0 {
+                        crate::__private::set_twice("IA32_DEBUGCTL", "BTS_OFF_USR")
+                    }
+                    if self.conflict & 0x4000_u64 != 0 {
+                        crate::__private::set_twice("IA32_DEBUGCTL", "FREEZE_WHILE_SMM")
+                    }
+                    self.value.build()
+                }
+            }
+            #[doc = "One `IA32_DEBUGCTL` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write)."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Instance(u32);
+            impl Instance {
+                #[doc = r" The MSR address."]
+                pub const fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            #[doc = r" The register as a typed MSR."]
+            pub const MSR: Instance = Instance(ADDRESS);
+            impl crate::access::Msr for Instance {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            impl crate::access::Readable for Instance {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl crate::access::Writable for Instance {}
         }
         #[doc = "The value type of [`IA32_DEBUGCTL`]."]
         pub type Ia32Debugctl = IA32_DEBUGCTL::Value;
@@ -2810,6 +5776,36 @@ pub mod intel {
                     ArchEvent::BranchMissesRetired => 6u32,
                 }
             }
+            #[doc = r" The full encoding, and the counters that may count it, for"]
+            #[doc = r" `IA32_PERFEVTSEL::event_on` / `try_event_on`."]
+            pub const fn desc(self) -> crate::EventDesc {
+                match self {
+                    ArchEvent::UnhaltedCoreCycles => {
+                        crate::EventDesc::new("UNHALTED_CORE_CYCLES", 60, 0x00).with_counters(0xff)
+                    }
+                    ArchEvent::InstructionsRetired => {
+                        crate::EventDesc::new("INSTRUCTIONS_RETIRED", 192, 0x00).with_counters(0xff)
+                    }
+                    ArchEvent::UnhaltedReferenceCycles => {
+                        crate::EventDesc::new("UNHALTED_REFERENCE_CYCLES", 60, 0x01)
+                            .with_counters(0xff)
+                    }
+                    ArchEvent::LlcReferences => {
+                        crate::EventDesc::new("LLC_REFERENCES", 46, 0x4f).with_counters(0xff)
+                    }
+                    ArchEvent::LlcMisses => {
+                        crate::EventDesc::new("LLC_MISSES", 46, 0x41).with_counters(0xff)
+                    }
+                    ArchEvent::BranchInstructionsRetired => {
+                        crate::EventDesc::new("BRANCH_INSTRUCTIONS_RETIRED", 196, 0x00)
+                            .with_counters(0xff)
+                    }
+                    ArchEvent::BranchMissesRetired => {
+                        crate::EventDesc::new("BRANCH_MISSES_RETIRED", 197, 0x00)
+                            .with_counters(0xff)
+                    }
+                }
+            }
             #[doc = r" The fixed counter that counts this event, if any."]
             pub const fn fixed_counter(self) -> Option<u32> {
                 match self {
@@ -2847,6 +5843,161 @@ pub mod intel {
                 Err(crate::UnknownEvent)
             }
         }
+        #[doc = "CPUID leaves of `intel-v1`: output layouts with named fields."]
+        pub mod cpuid {
+            #[doc = "Architectural performance monitoring leaf.\n\n- CPUID input: EAX=0xAH\n- Defined in: `intel-v1`\n- Manual: Intel SDM Vol. 2A, CPUID leaf 0AH; Vol. 3B §18.2.1"]
+            #[allow(non_snake_case, clippy::identity_op, clippy::unnecessary_cast)]
+            pub mod ARCH_PERFMON {
+                #[doc = r" CPUID input EAX."]
+                pub const LEAF: u32 = 0xa_u32;
+                #[doc = r" CPUID input ECX, for leaves with subleaves."]
+                pub const SUBLEAF: Option<u32> = None;
+                #[doc = "CPUID.EAX=0xAH:EAX as returned by the processor (read-only). Reserved bits: `0x00000000`."]
+                #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+                pub struct Eax(u64);
+                impl Eax {
+                    #[doc = r" Bits no field covers."]
+                    pub const RESERVED_MASK: u32 = 0x0_u32;
+                    #[doc = r" The register as returned by `cpuid`."]
+                    pub const fn from_raw(bits: u32) -> Self {
+                        Self(bits as u64)
+                    }
+                    #[doc = r" The raw register."]
+                    pub const fn bits(self) -> u32 {
+                        self.0 as u32
+                    }
+                    #[doc = "Architectural performance monitoring version (0 when absent).\n\nEAX[7:0], 8 bits."]
+                    pub const fn version(self) -> u8 {
+                        ((self.0 >> 0u32) & 0xff_u64) as u8
+                    }
+                    #[doc = "General-purpose counters per logical processor.\n\nEAX[15:8], 8 bits."]
+                    pub const fn gp_counters(self) -> u8 {
+                        ((self.0 >> 8u32) & 0xff_u64) as u8
+                    }
+                    #[doc = "Bit width of the general-purpose counters.\n\nEAX[23:16], 8 bits."]
+                    pub const fn gp_width(self) -> u8 {
+                        ((self.0 >> 16u32) & 0xff_u64) as u8
+                    }
+                    #[doc = "Number of valid bits in EBX (architectural events enumerated).\n\nEAX[31:24], 8 bits."]
+                    pub const fn ebx_length(self) -> u8 {
+                        ((self.0 >> 24u32) & 0xff_u64) as u8
+                    }
+                }
+                impl ::core::fmt::Debug for Eax {
+                    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                        let mut d = f.debug_struct("ARCH_PERFMON.EAX");
+                        d.field(
+                            "VERSION",
+                            &format_args!("{:#x}", (self.0 >> 0u32) & 0xff_u64),
+                        )
+                        .field(
+                            "GP_COUNTERS",
+                            &format_args!("{:#x}", (self.0 >> 8u32) & 0xff_u64),
+                        )
+                        .field(
+                            "GP_WIDTH",
+                            &format_args!("{:#x}", (self.0 >> 16u32) & 0xff_u64),
+                        )
+                        .field(
+                            "EBX_LENGTH",
+                            &format_args!("{:#x}", (self.0 >> 24u32) & 0xff_u64),
+                        );
+                        d.finish()
+                    }
+                }
+                #[doc = "CPUID.EAX=0xAH:EBX as returned by the processor (read-only). Reserved bits: `0xFFFFFF80`."]
+                #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+                pub struct Ebx(u64);
+                impl Ebx {
+                    #[doc = r" Bits no field covers."]
+                    pub const RESERVED_MASK: u32 = 0xffffff80_u32;
+                    #[doc = r" The register as returned by `cpuid`."]
+                    pub const fn from_raw(bits: u32) -> Self {
+                        Self(bits as u64)
+                    }
+                    #[doc = r" The raw register."]
+                    pub const fn bits(self) -> u32 {
+                        self.0 as u32
+                    }
+                    #[doc = "Set when UnHalted Core Cycles is not available.\n\nEBX[0], 1 bit."]
+                    pub const fn core_cycles_unavailable(self) -> bool {
+                        ((self.0 >> 0u32) & 0x1_u64) != 0
+                    }
+                    #[doc = "Set when Instructions Retired is not available.\n\nEBX[1], 1 bit."]
+                    pub const fn instructions_unavailable(self) -> bool {
+                        ((self.0 >> 1u32) & 0x1_u64) != 0
+                    }
+                    #[doc = "Set when UnHalted Reference Cycles is not available.\n\nEBX[2], 1 bit."]
+                    pub const fn ref_cycles_unavailable(self) -> bool {
+                        ((self.0 >> 2u32) & 0x1_u64) != 0
+                    }
+                    #[doc = "Set when LLC References is not available.\n\nEBX[3], 1 bit."]
+                    pub const fn llc_references_unavailable(self) -> bool {
+                        ((self.0 >> 3u32) & 0x1_u64) != 0
+                    }
+                    #[doc = "Set when LLC Misses is not available.\n\nEBX[4], 1 bit."]
+                    pub const fn llc_misses_unavailable(self) -> bool {
+                        ((self.0 >> 4u32) & 0x1_u64) != 0
+                    }
+                    #[doc = "Set when Branch Instructions Retired is not available.\n\nEBX[5], 1 bit."]
+                    pub const fn branches_unavailable(self) -> bool {
+                        ((self.0 >> 5u32) & 0x1_u64) != 0
+                    }
+                    #[doc = "Set when Branch Misses Retired is not available.\n\nEBX[6], 1 bit."]
+                    pub const fn branch_misses_unavailable(self) -> bool {
+                        ((self.0 >> 6u32) & 0x1_u64) != 0
+                    }
+                }
+                impl ::core::fmt::Debug for Ebx {
+                    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                        let mut d = f.debug_struct("ARCH_PERFMON.EBX");
+                        d.field(
+                            "CORE_CYCLES_UNAVAILABLE",
+                            &(((self.0 >> 0u32) & 0x1_u64) != 0),
+                        )
+                        .field(
+                            "INSTRUCTIONS_UNAVAILABLE",
+                            &(((self.0 >> 1u32) & 0x1_u64) != 0),
+                        )
+                        .field(
+                            "REF_CYCLES_UNAVAILABLE",
+                            &(((self.0 >> 2u32) & 0x1_u64) != 0),
+                        )
+                        .field(
+                            "LLC_REFERENCES_UNAVAILABLE",
+                            &(((self.0 >> 3u32) & 0x1_u64) != 0),
+                        )
+                        .field(
+                            "LLC_MISSES_UNAVAILABLE",
+                            &(((self.0 >> 4u32) & 0x1_u64) != 0),
+                        )
+                        .field("BRANCHES_UNAVAILABLE", &(((self.0 >> 5u32) & 0x1_u64) != 0))
+                        .field(
+                            "BRANCH_MISSES_UNAVAILABLE",
+                            &(((self.0 >> 6u32) & 0x1_u64) != 0),
+                        );
+                        d.finish()
+                    }
+                }
+                #[doc = r" The leaf's output registers that carry fields."]
+                #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+                pub struct Leaf {
+                    #[doc = "CPUID.EAX=0xAH:EAX."]
+                    pub eax: Eax,
+                    #[doc = "CPUID.EAX=0xAH:EBX."]
+                    pub ebx: Ebx,
+                }
+                impl Leaf {
+                    #[doc = r" Decodes the four output registers of `cpuid`."]
+                    pub const fn from_regs(eax: u32, ebx: u32, _ecx: u32, _edx: u32) -> Self {
+                        Leaf {
+                            eax: Eax::from_raw(eax),
+                            ebx: Ebx::from_raw(ebx),
+                        }
+                    }
+                }
+            }
+        }
     }
     pub mod v2 {
         #![doc = "Intel architectural performance monitoring, version 2\n\nAdds three fixed-function counters with their control register, and global control and\nstatus registers that enable, and report overflow of, every counter from one MSR.\n\nGeneration `intel-v2`, extends `intel-v1`. Manual: Intel SDM Vol. 3B §18.2.2."]
@@ -2859,7 +6010,8 @@ pub mod intel {
             non_snake_case,
             missing_docs,
             clippy::identity_op,
-            clippy::unnecessary_cast
+            clippy::unnecessary_cast,
+            clippy::new_ret_no_self
         )]
         pub mod IA32_DEBUGCTL {
             #[doc = r" The tock-registers marker type for this register."]
@@ -2876,9 +6028,41 @@ pub mod intel {
             #[repr(transparent)]
             pub struct Value(u64);
             impl Value {
-                #[doc = r" All fields zero (no reserved bits set): the starting point for a write."]
-                pub const fn new() -> Self {
-                    Self(0)
+                #[doc = r" A [`Builder`] with every field zero (no reserved bits set): the starting point"]
+                #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
+                #[doc = r" given two different values (a compile error in a `const`)."]
+                pub const fn new() -> Builder {
+                    Builder {
+                        value: Self(0),
+                        set: 0,
+                        conflict: 0,
+                    }
+                }
+                #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
+                #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                pub const fn from_bits<const B: u64>() -> Self {
+                    const {
+                        if B & Self::RESERVED_MASK != 0 {
+                            crate::__private::reserved_bits(
+                                "IA32_DEBUGCTL",
+                                B & Self::RESERVED_MASK,
+                                Self::RESERVED_MASK,
+                            )
+                        }
+                    }
+                    Self(B)
+                }
+                #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
+                #[doc = r" when one of them is reserved."]
+                pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
+                    if bits & Self::RESERVED_MASK != 0 {
+                        return Err(crate::ReservedBitsError {
+                            register: "IA32_DEBUGCTL",
+                            bits: bits & Self::RESERVED_MASK,
+                            reserved_mask: Self::RESERVED_MASK,
+                        });
+                    }
+                    Ok(Self(bits))
                 }
                 #[doc = r" The value as read from the MSR. Reserved bits are kept as read so that a"]
                 #[doc = r" read-modify-write writes them back unchanged."]
@@ -2998,8 +6182,14 @@ pub mod intel {
                 }
             }
             impl Default for Value {
+                #[doc = r" All fields zero: no reserved bit set, no constraint to check."]
                 fn default() -> Self {
-                    Self::new()
+                    Self(0)
+                }
+            }
+            impl Default for Builder {
+                fn default() -> Self {
+                    Value::new()
                 }
             }
             impl ::core::fmt::Debug for Value {
@@ -3030,6 +6220,199 @@ pub mod intel {
                     v.0
                 }
             }
+            impl crate::access::RegisterValue for Value {
+                const NAME: &'static str = "IA32_DEBUGCTL";
+                const RESERVED_MASK: u64 = Value::RESERVED_MASK;
+                fn bits(self) -> u64 {
+                    self.0
+                }
+            }
+            #[doc = "Builds a write of `IA32_DEBUGCTL` from named fields; see [`Value::new`]."]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+            #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
+            pub struct Builder {
+                value: Value,
+                set: u64,
+                conflict: u64,
+            }
+            impl Builder {
+                #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
+                #[doc = r" were assigned before with a different value."]
+                const fn track(self, mask: u64, next: Value) -> Self {
+                    let clash = if self.set & mask != 0 && (self.value.0 ^ next.0) & mask != 0 {
+                        mask
+                    } else {
+                        0
+                    };
+                    Self {
+                        value: next,
+                        set: self.set | mask,
+                        conflict: self.conflict | clash,
+                    }
+                }
+                #[doc = "Record taken branches, interrupts and exceptions in the last-branch-record stack.\n\nBits 0, read-write, 1 bit wide."]
+                pub const fn with_lbr(self, on: bool) -> Self {
+                    self.track(0x1_u64, self.value.with_lbr(on))
+                }
+                #[doc = "Single-step on branches instead of on instructions.\n\nBits 1, read-write, 1 bit wide."]
+                pub const fn with_btf(self, on: bool) -> Self {
+                    self.track(0x2_u64, self.value.with_btf(on))
+                }
+                #[doc = "Send branch trace messages.\n\nBits 6, read-write, 1 bit wide."]
+                pub const fn with_tr(self, on: bool) -> Self {
+                    self.track(0x40_u64, self.value.with_tr(on))
+                }
+                #[doc = "Store branch trace messages in the BTS buffer.\n\nBits 7, read-write, 1 bit wide."]
+                pub const fn with_bts(self, on: bool) -> Self {
+                    self.track(0x80_u64, self.value.with_bts(on))
+                }
+                #[doc = "Raise an interrupt when the BTS buffer fills (circular buffer when clear).\n\nBits 8, read-write, 1 bit wide."]
+                pub const fn with_btint(self, on: bool) -> Self {
+                    self.track(0x100_u64, self.value.with_btint(on))
+                }
+                #[doc = "Do not store branch trace messages at privilege level 0.\n\nBits 9, read-write, 1 bit wide."]
+                pub const fn with_bts_off_os(self, on: bool) -> Self {
+                    self.track(0x200_u64, self.value.with_bts_off_os(on))
+                }
+                #[doc = "Do not store branch trace messages at privilege levels above 0.\n\nBits 10, read-write, 1 bit wide."]
+                pub const fn with_bts_off_usr(self, on: bool) -> Self {
+                    self.track(0x400_u64, self.value.with_bts_off_usr(on))
+                }
+                #[doc = "Stop last-branch recording when a performance-monitoring interrupt is raised.\n\nBits 11, read-write, 1 bit wide."]
+                pub const fn with_freeze_lbrs_on_pmi(self, on: bool) -> Self {
+                    self.track(0x800_u64, self.value.with_freeze_lbrs_on_pmi(on))
+                }
+                #[doc = "Clear IA32_PERF_GLOBAL_CTRL (freezing every counter) when a PMI is raised.\n\nBits 12, read-write, 1 bit wide."]
+                pub const fn with_freeze_perfmon_on_pmi(self, on: bool) -> Self {
+                    self.track(0x1000_u64, self.value.with_freeze_perfmon_on_pmi(on))
+                }
+                #[doc = "Freeze performance counters and trace while in system-management mode.\n\nBits 14, read-write, 1 bit wide."]
+                pub const fn with_freeze_while_smm(self, on: bool) -> Self {
+                    self.track(0x4000_u64, self.value.with_freeze_while_smm(on))
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
+                    if self.conflict & 0x1_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "LBR is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x2_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "BTF is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x40_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "TR is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x80_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "BTS is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x100_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "BTINT is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x200_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "BTS_OFF_OS is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x400_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "BTS_OFF_USR is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x800_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "FREEZE_LBRS_ON_PMI is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x1000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "FREEZE_PERFMON_ON_PMI is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x4000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "FREEZE_WHILE_SMM is given two different values; set each field once",
+                        });
+                    }
+                    self.value.try_build()
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[track_caller]
+                pub const fn build(self) -> Value {
+                    if self.conflict & 0x1_u64 != 0 {
+                        crate::__private::set_twice("IA32_DEBUGCTL", "LBR")
+                    }
+                    if self.conflict & 0x2_u64 != 0 {
+                        crate::__private::set_twice("IA32_DEBUGCTL", "BTF")
+                    }
+                    if self.conflict & 0x40_u64 != 0 {
+                        crate::__private::set_twice("IA32_DEBUGCTL", "TR")
+                    }
+                    if self.conflict & 0x80_u64 != 0 {
+                        crate::__private::set_twice("IA32_DEBUGCTL", "BTS")
+                    }
+                    if self.conflict & 0x100_u64 != 0 {
+                        crate::__private::set_twice("IA32_DEBUGCTL", "BTINT")
+                    }
+                    if self.conflict & 0x200_u64 != 0 {
+                        crate::__private::set_twice("IA32_DEBUGCTL", "BTS_OFF_OS")
+                    }
+                    if self.conflict & 0x400_u64 != 0 {
+                        crate::__private::set_twice("IA32_DEBUGCTL", "BTS_OFF_USR")
+                    }
+                    if self.conflict & 0x800_u64 != 0 {
+                        crate::__private::set_twice("IA32_DEBUGCTL", "FREEZE_LBRS_ON_PMI")
+                    }
+                    if self.conflict & 0x1000_u64 != 0 {
+                        crate::__private::set_twice("IA32_DEBUGCTL", "FREEZE_PERFMON_ON_PMI")
+                    }
+                    if self.conflict & 0x4000_u64 != 0 {
+                        crate::__private::set_twice("IA32_DEBUGCTL", "FREEZE_WHILE_SMM")
+                    }
+                    self.value.build()
+                }
+            }
+            #[doc = "One `IA32_DEBUGCTL` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write)."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Instance(u32);
+            impl Instance {
+                #[doc = r" The MSR address."]
+                pub const fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            #[doc = r" The register as a typed MSR."]
+            pub const MSR: Instance = Instance(ADDRESS);
+            impl crate::access::Msr for Instance {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            impl crate::access::Readable for Instance {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl crate::access::Writable for Instance {}
         }
         #[doc = "The value type of [`IA32_DEBUGCTL`]."]
         pub type Ia32Debugctl = IA32_DEBUGCTL::Value;
@@ -3038,7 +6421,8 @@ pub mod intel {
             non_snake_case,
             missing_docs,
             clippy::identity_op,
-            clippy::unnecessary_cast
+            clippy::unnecessary_cast,
+            clippy::new_ret_no_self
         )]
         pub mod IA32_FIXED_CTR {
             #[doc = r" The tock-registers marker type for this register."]
@@ -3083,9 +6467,41 @@ pub mod intel {
             #[repr(transparent)]
             pub struct Value(u64);
             impl Value {
-                #[doc = r" All fields zero (no reserved bits set): the starting point for a write."]
-                pub const fn new() -> Self {
-                    Self(0)
+                #[doc = r" A [`Builder`] with every field zero (no reserved bits set): the starting point"]
+                #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
+                #[doc = r" given two different values (a compile error in a `const`)."]
+                pub const fn new() -> Builder {
+                    Builder {
+                        value: Self(0),
+                        set: 0,
+                        conflict: 0,
+                    }
+                }
+                #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
+                #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                pub const fn from_bits<const B: u64>() -> Self {
+                    const {
+                        if B & Self::RESERVED_MASK != 0 {
+                            crate::__private::reserved_bits(
+                                "IA32_FIXED_CTR",
+                                B & Self::RESERVED_MASK,
+                                Self::RESERVED_MASK,
+                            )
+                        }
+                    }
+                    Self(B)
+                }
+                #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
+                #[doc = r" when one of them is reserved."]
+                pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
+                    if bits & Self::RESERVED_MASK != 0 {
+                        return Err(crate::ReservedBitsError {
+                            register: "IA32_FIXED_CTR",
+                            bits: bits & Self::RESERVED_MASK,
+                            reserved_mask: Self::RESERVED_MASK,
+                        });
+                    }
+                    Ok(Self(bits))
                 }
                 #[doc = r" The value as read from the MSR. Reserved bits are kept as read so that a"]
                 #[doc = r" read-modify-write writes them back unchanged."]
@@ -3146,8 +6562,14 @@ pub mod intel {
                 }
             }
             impl Default for Value {
+                #[doc = r" All fields zero: no reserved bit set, no constraint to check."]
                 fn default() -> Self {
-                    Self::new()
+                    Self(0)
+                }
+            }
+            impl Default for Builder {
+                fn default() -> Self {
+                    Value::new()
                 }
             }
             impl ::core::fmt::Debug for Value {
@@ -3169,6 +6591,104 @@ pub mod intel {
                     v.0
                 }
             }
+            impl crate::access::RegisterValue for Value {
+                const NAME: &'static str = "IA32_FIXED_CTR";
+                const RESERVED_MASK: u64 = Value::RESERVED_MASK;
+                fn bits(self) -> u64 {
+                    self.0
+                }
+            }
+            #[doc = "Builds a write of `IA32_FIXED_CTR` from named fields; see [`Value::new`]."]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+            #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
+            pub struct Builder {
+                value: Value,
+                set: u64,
+                conflict: u64,
+            }
+            impl Builder {
+                #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
+                #[doc = r" were assigned before with a different value."]
+                const fn track(self, mask: u64, next: Value) -> Self {
+                    let clash = if self.set & mask != 0 && (self.value.0 ^ next.0) & mask != 0 {
+                        mask
+                    } else {
+                        0
+                    };
+                    Self {
+                        value: next,
+                        set: self.set | mask,
+                        conflict: self.conflict | clash,
+                    }
+                }
+                #[doc = "Sets `COUNT` to the constant `V`; a `V` wider than 48 bits fails to compile. Counter value; the implemented width is CPUID.0AH:EDX[12:5].\n\nBits 47:0, read-write, 48 bits wide."]
+                pub const fn with_count<const V: u64>(self) -> Self {
+                    self.track(0xffffffffffff_u64, self.value.with_count::<V>())
+                }
+                #[doc = "Sets `COUNT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 48 bits. Counter value; the implemented width is CPUID.0AH:EDX[12:5].\n\nBits 47:0, read-write, 48 bits wide."]
+                pub const fn try_set_count(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_count(v) {
+                        Ok(next) => Ok(self.track(0xffffffffffff_u64, next)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
+                    if self.conflict & 0xffffffffffff_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "COUNT is given two different values; set each field once",
+                        });
+                    }
+                    self.value.try_build()
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[track_caller]
+                pub const fn build(self) -> Value {
+                    if self.conflict & 0xffffffffffff_u64 != 0 {
+                        crate::__private::set_twice("IA32_FIXED_CTR", "COUNT")
+                    }
+                    self.value.build()
+                }
+            }
+            #[doc = "One `IA32_FIXED_CTR` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write)."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Instance(u32);
+            impl Instance {
+                #[doc = r" The MSR address."]
+                pub const fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            #[doc = "`IA32_FIXED_CTRN` as a typed MSR. `N` out of 0..3 fails to compile."]
+            pub const fn msr<const N: u32>() -> Instance {
+                Instance(address::<N>())
+            }
+            #[doc = r" Instance `index` as a typed MSR, or `None` when out of range."]
+            pub const fn try_msr(index: u32) -> Option<Instance> {
+                match try_address(index) {
+                    Some(a) => Some(Instance(a)),
+                    None => None,
+                }
+            }
+            impl Instance {
+                #[doc = r" Index within the family."]
+                pub const fn index(self) -> u32 {
+                    (self.0 - BASE_ADDRESS) / ADDRESS_STRIDE
+                }
+            }
+            impl crate::access::Msr for Instance {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            impl crate::access::Readable for Instance {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl crate::access::Writable for Instance {}
         }
         #[doc = "The value type of [`IA32_FIXED_CTR`]."]
         pub type Ia32FixedCtr = IA32_FIXED_CTR::Value;
@@ -3177,7 +6697,8 @@ pub mod intel {
             non_snake_case,
             missing_docs,
             clippy::identity_op,
-            clippy::unnecessary_cast
+            clippy::unnecessary_cast,
+            clippy::new_ret_no_self
         )]
         pub mod IA32_FIXED_CTR_CTRL {
             #[doc = r" The tock-registers marker type for this register."]
@@ -3223,9 +6744,41 @@ pub mod intel {
             #[repr(transparent)]
             pub struct Value(u64);
             impl Value {
-                #[doc = r" All fields zero (no reserved bits set): the starting point for a write."]
-                pub const fn new() -> Self {
-                    Self(0)
+                #[doc = r" A [`Builder`] with every field zero (no reserved bits set): the starting point"]
+                #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
+                #[doc = r" given two different values (a compile error in a `const`)."]
+                pub const fn new() -> Builder {
+                    Builder {
+                        value: Self(0),
+                        set: 0,
+                        conflict: 0,
+                    }
+                }
+                #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
+                #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                pub const fn from_bits<const B: u64>() -> Self {
+                    const {
+                        if B & Self::RESERVED_MASK != 0 {
+                            crate::__private::reserved_bits(
+                                "IA32_FIXED_CTR_CTRL",
+                                B & Self::RESERVED_MASK,
+                                Self::RESERVED_MASK,
+                            )
+                        }
+                    }
+                    Self(B)
+                }
+                #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
+                #[doc = r" when one of them is reserved."]
+                pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
+                    if bits & Self::RESERVED_MASK != 0 {
+                        return Err(crate::ReservedBitsError {
+                            register: "IA32_FIXED_CTR_CTRL",
+                            bits: bits & Self::RESERVED_MASK,
+                            reserved_mask: Self::RESERVED_MASK,
+                        });
+                    }
+                    Ok(Self(bits))
                 }
                 #[doc = r" The value as read from the MSR. Reserved bits are kept as read so that a"]
                 #[doc = r" read-modify-write writes them back unchanged."]
@@ -3468,8 +7021,14 @@ pub mod intel {
                 }
             }
             impl Default for Value {
+                #[doc = r" All fields zero: no reserved bit set, no constraint to check."]
                 fn default() -> Self {
-                    Self::new()
+                    Self(0)
+                }
+            }
+            impl Default for Builder {
+                fn default() -> Self {
+                    Value::new()
                 }
             }
             impl ::core::fmt::Debug for Value {
@@ -3502,6 +7061,218 @@ pub mod intel {
                     v.0
                 }
             }
+            impl crate::access::RegisterValue for Value {
+                const NAME: &'static str = "IA32_FIXED_CTR_CTRL";
+                const RESERVED_MASK: u64 = Value::RESERVED_MASK;
+                fn bits(self) -> u64 {
+                    self.0
+                }
+            }
+            #[doc = "Builds a write of `IA32_FIXED_CTR_CTRL` from named fields; see [`Value::new`]."]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+            #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
+            pub struct Builder {
+                value: Value,
+                set: u64,
+                conflict: u64,
+            }
+            impl Builder {
+                #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
+                #[doc = r" were assigned before with a different value."]
+                const fn track(self, mask: u64, next: Value) -> Self {
+                    let clash = if self.set & mask != 0 && (self.value.0 ^ next.0) & mask != 0 {
+                        mask
+                    } else {
+                        0
+                    };
+                    Self {
+                        value: next,
+                        set: self.set | mask,
+                        conflict: self.conflict | clash,
+                    }
+                }
+                #[doc = "Sets `ENABLE0` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 0: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                pub const fn with_enable0<const V: u64>(self) -> Self {
+                    self.track(0x3_u64, self.value.with_enable0::<V>())
+                }
+                #[doc = "Sets `ENABLE0`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 0: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                pub const fn try_set_enable0(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_enable0(v) {
+                        Ok(next) => Ok(self.track(0x3_u64, next)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "`ENABLE` element 0: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                pub const fn set_enable0(self, value: Enable) -> Self {
+                    self.track(0x3_u64, self.value.set_enable0(value))
+                }
+                #[doc = "Sets `ENABLE1` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 1: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                pub const fn with_enable1<const V: u64>(self) -> Self {
+                    self.track(0x30_u64, self.value.with_enable1::<V>())
+                }
+                #[doc = "Sets `ENABLE1`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 1: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                pub const fn try_set_enable1(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_enable1(v) {
+                        Ok(next) => Ok(self.track(0x30_u64, next)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "`ENABLE` element 1: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                pub const fn set_enable1(self, value: Enable) -> Self {
+                    self.track(0x30_u64, self.value.set_enable1(value))
+                }
+                #[doc = "Sets `ENABLE2` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 2: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                pub const fn with_enable2<const V: u64>(self) -> Self {
+                    self.track(0x300_u64, self.value.with_enable2::<V>())
+                }
+                #[doc = "Sets `ENABLE2`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 2: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                pub const fn try_set_enable2(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_enable2(v) {
+                        Ok(next) => Ok(self.track(0x300_u64, next)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "`ENABLE` element 2: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                pub const fn set_enable2(self, value: Enable) -> Self {
+                    self.track(0x300_u64, self.value.set_enable2(value))
+                }
+                #[doc = "Sets element `index` of `ENABLE`; fails when out of 0..3 or wider than 2 bits."]
+                pub const fn try_set_enable_at(
+                    self,
+                    index: u32,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_enable_at(index, v) {
+                        Ok(next) => Ok(self.track(
+                            match index {
+                                0u32 => 0x3_u64,
+                                1u32 => 0x30_u64,
+                                2u32 => 0x300_u64,
+                                _ => 0,
+                            },
+                            next,
+                        )),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "`PMI` element 0: Raise a performance-monitoring interrupt when fixed counter i overflows.\n\nBits 3 (+4 per element, 3 elements), read-write, 1 bit wide."]
+                pub const fn with_pmi0(self, on: bool) -> Self {
+                    self.track(0x8_u64, self.value.with_pmi0(on))
+                }
+                #[doc = "`PMI` element 1: Raise a performance-monitoring interrupt when fixed counter i overflows.\n\nBits 3 (+4 per element, 3 elements), read-write, 1 bit wide."]
+                pub const fn with_pmi1(self, on: bool) -> Self {
+                    self.track(0x80_u64, self.value.with_pmi1(on))
+                }
+                #[doc = "`PMI` element 2: Raise a performance-monitoring interrupt when fixed counter i overflows.\n\nBits 3 (+4 per element, 3 elements), read-write, 1 bit wide."]
+                pub const fn with_pmi2(self, on: bool) -> Self {
+                    self.track(0x800_u64, self.value.with_pmi2(on))
+                }
+                #[doc = "Sets element `index` of `PMI`; fails when out of 0..3 or wider than 1 bits."]
+                pub const fn try_set_pmi_at(
+                    self,
+                    index: u32,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_pmi_at(index, v) {
+                        Ok(next) => Ok(self.track(
+                            match index {
+                                0u32 => 0x8_u64,
+                                1u32 => 0x80_u64,
+                                2u32 => 0x800_u64,
+                                _ => 0,
+                            },
+                            next,
+                        )),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
+                    if self.conflict & 0x3_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "ENABLE0 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x30_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "ENABLE1 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x300_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "ENABLE2 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x8_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "PMI0 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x80_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "PMI1 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x800_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "PMI2 is given two different values; set each field once",
+                        });
+                    }
+                    self.value.try_build()
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[track_caller]
+                pub const fn build(self) -> Value {
+                    if self.conflict & 0x3_u64 != 0 {
+                        crate::__private::set_twice("IA32_FIXED_CTR_CTRL", "ENABLE0")
+                    }
+                    if self.conflict & 0x30_u64 != 0 {
+                        crate::__private::set_twice("IA32_FIXED_CTR_CTRL", "ENABLE1")
+                    }
+                    if self.conflict & 0x300_u64 != 0 {
+                        crate::__private::set_twice("IA32_FIXED_CTR_CTRL", "ENABLE2")
+                    }
+                    if self.conflict & 0x8_u64 != 0 {
+                        crate::__private::set_twice("IA32_FIXED_CTR_CTRL", "PMI0")
+                    }
+                    if self.conflict & 0x80_u64 != 0 {
+                        crate::__private::set_twice("IA32_FIXED_CTR_CTRL", "PMI1")
+                    }
+                    if self.conflict & 0x800_u64 != 0 {
+                        crate::__private::set_twice("IA32_FIXED_CTR_CTRL", "PMI2")
+                    }
+                    self.value.build()
+                }
+            }
+            #[doc = "One `IA32_FIXED_CTR_CTRL` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write)."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Instance(u32);
+            impl Instance {
+                #[doc = r" The MSR address."]
+                pub const fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            #[doc = r" The register as a typed MSR."]
+            pub const MSR: Instance = Instance(ADDRESS);
+            impl crate::access::Msr for Instance {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            impl crate::access::Readable for Instance {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl crate::access::Writable for Instance {}
         }
         #[doc = "The value type of [`IA32_FIXED_CTR_CTRL`]."]
         pub type Ia32FixedCtrCtrl = IA32_FIXED_CTR_CTRL::Value;
@@ -3510,7 +7281,8 @@ pub mod intel {
             non_snake_case,
             missing_docs,
             clippy::identity_op,
-            clippy::unnecessary_cast
+            clippy::unnecessary_cast,
+            clippy::new_ret_no_self
         )]
         pub mod IA32_PERF_GLOBAL_STATUS {
             #[doc = r" The tock-registers marker type for this register."]
@@ -3648,6 +7420,35 @@ pub mod intel {
                     v.0
                 }
             }
+            impl crate::access::RegisterValue for Value {
+                const NAME: &'static str = "IA32_PERF_GLOBAL_STATUS";
+                const RESERVED_MASK: u64 = Value::RESERVED_MASK;
+                fn bits(self) -> u64 {
+                    self.0
+                }
+            }
+            #[doc = "One `IA32_PERF_GLOBAL_STATUS` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-only)."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Instance(u32);
+            impl Instance {
+                #[doc = r" The MSR address."]
+                pub const fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            #[doc = r" The register as a typed MSR."]
+            pub const MSR: Instance = Instance(ADDRESS);
+            impl crate::access::Msr for Instance {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            impl crate::access::Readable for Instance {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
         }
         #[doc = "The value type of [`IA32_PERF_GLOBAL_STATUS`]."]
         pub type Ia32PerfGlobalStatus = IA32_PERF_GLOBAL_STATUS::Value;
@@ -3656,7 +7457,8 @@ pub mod intel {
             non_snake_case,
             missing_docs,
             clippy::identity_op,
-            clippy::unnecessary_cast
+            clippy::unnecessary_cast,
+            clippy::new_ret_no_self
         )]
         pub mod IA32_PERF_GLOBAL_CTRL {
             #[doc = r" The tock-registers marker type for this register."]
@@ -3673,9 +7475,41 @@ pub mod intel {
             #[repr(transparent)]
             pub struct Value(u64);
             impl Value {
-                #[doc = r" All fields zero (no reserved bits set): the starting point for a write."]
-                pub const fn new() -> Self {
-                    Self(0)
+                #[doc = r" A [`Builder`] with every field zero (no reserved bits set): the starting point"]
+                #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
+                #[doc = r" given two different values (a compile error in a `const`)."]
+                pub const fn new() -> Builder {
+                    Builder {
+                        value: Self(0),
+                        set: 0,
+                        conflict: 0,
+                    }
+                }
+                #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
+                #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                pub const fn from_bits<const B: u64>() -> Self {
+                    const {
+                        if B & Self::RESERVED_MASK != 0 {
+                            crate::__private::reserved_bits(
+                                "IA32_PERF_GLOBAL_CTRL",
+                                B & Self::RESERVED_MASK,
+                                Self::RESERVED_MASK,
+                            )
+                        }
+                    }
+                    Self(B)
+                }
+                #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
+                #[doc = r" when one of them is reserved."]
+                pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
+                    if bits & Self::RESERVED_MASK != 0 {
+                        return Err(crate::ReservedBitsError {
+                            register: "IA32_PERF_GLOBAL_CTRL",
+                            bits: bits & Self::RESERVED_MASK,
+                            reserved_mask: Self::RESERVED_MASK,
+                        });
+                    }
+                    Ok(Self(bits))
                 }
                 #[doc = r" The value as read from the MSR. Reserved bits are kept as read so that a"]
                 #[doc = r" read-modify-write writes them back unchanged."]
@@ -3900,8 +7734,14 @@ pub mod intel {
                 }
             }
             impl Default for Value {
+                #[doc = r" All fields zero: no reserved bit set, no constraint to check."]
                 fn default() -> Self {
-                    Self::new()
+                    Self(0)
+                }
+            }
+            impl Default for Builder {
+                fn default() -> Self {
+                    Value::new()
                 }
             }
             impl ::core::fmt::Debug for Value {
@@ -3930,6 +7770,255 @@ pub mod intel {
                     v.0
                 }
             }
+            impl crate::access::RegisterValue for Value {
+                const NAME: &'static str = "IA32_PERF_GLOBAL_CTRL";
+                const RESERVED_MASK: u64 = Value::RESERVED_MASK;
+                fn bits(self) -> u64 {
+                    self.0
+                }
+            }
+            #[doc = "Builds a write of `IA32_PERF_GLOBAL_CTRL` from named fields; see [`Value::new`]."]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+            #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
+            pub struct Builder {
+                value: Value,
+                set: u64,
+                conflict: u64,
+            }
+            impl Builder {
+                #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
+                #[doc = r" were assigned before with a different value."]
+                const fn track(self, mask: u64, next: Value) -> Self {
+                    let clash = if self.set & mask != 0 && (self.value.0 ^ next.0) & mask != 0 {
+                        mask
+                    } else {
+                        0
+                    };
+                    Self {
+                        value: next,
+                        set: self.set | mask,
+                        conflict: self.conflict | clash,
+                    }
+                }
+                #[doc = "`EN_PMC` element 0: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), read-write, 1 bit wide."]
+                pub const fn with_en_pmc0(self, on: bool) -> Self {
+                    self.track(0x1_u64, self.value.with_en_pmc0(on))
+                }
+                #[doc = "`EN_PMC` element 1: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), read-write, 1 bit wide."]
+                pub const fn with_en_pmc1(self, on: bool) -> Self {
+                    self.track(0x2_u64, self.value.with_en_pmc1(on))
+                }
+                #[doc = "`EN_PMC` element 2: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), read-write, 1 bit wide."]
+                pub const fn with_en_pmc2(self, on: bool) -> Self {
+                    self.track(0x4_u64, self.value.with_en_pmc2(on))
+                }
+                #[doc = "`EN_PMC` element 3: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), read-write, 1 bit wide."]
+                pub const fn with_en_pmc3(self, on: bool) -> Self {
+                    self.track(0x8_u64, self.value.with_en_pmc3(on))
+                }
+                #[doc = "`EN_PMC` element 4: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), read-write, 1 bit wide."]
+                pub const fn with_en_pmc4(self, on: bool) -> Self {
+                    self.track(0x10_u64, self.value.with_en_pmc4(on))
+                }
+                #[doc = "`EN_PMC` element 5: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), read-write, 1 bit wide."]
+                pub const fn with_en_pmc5(self, on: bool) -> Self {
+                    self.track(0x20_u64, self.value.with_en_pmc5(on))
+                }
+                #[doc = "`EN_PMC` element 6: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), read-write, 1 bit wide."]
+                pub const fn with_en_pmc6(self, on: bool) -> Self {
+                    self.track(0x40_u64, self.value.with_en_pmc6(on))
+                }
+                #[doc = "`EN_PMC` element 7: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), read-write, 1 bit wide."]
+                pub const fn with_en_pmc7(self, on: bool) -> Self {
+                    self.track(0x80_u64, self.value.with_en_pmc7(on))
+                }
+                #[doc = "Sets element `index` of `EN_PMC`; fails when out of 0..8 or wider than 1 bits."]
+                pub const fn try_set_en_pmc_at(
+                    self,
+                    index: u32,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_en_pmc_at(index, v) {
+                        Ok(next) => Ok(self.track(
+                            match index {
+                                0u32 => 0x1_u64,
+                                1u32 => 0x2_u64,
+                                2u32 => 0x4_u64,
+                                3u32 => 0x8_u64,
+                                4u32 => 0x10_u64,
+                                5u32 => 0x20_u64,
+                                6u32 => 0x40_u64,
+                                7u32 => 0x80_u64,
+                                _ => 0,
+                            },
+                            next,
+                        )),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "`EN_FIXED_CTR` element 0: Enable IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 3 elements), read-write, 1 bit wide."]
+                pub const fn with_en_fixed_ctr0(self, on: bool) -> Self {
+                    self.track(0x100000000_u64, self.value.with_en_fixed_ctr0(on))
+                }
+                #[doc = "`EN_FIXED_CTR` element 1: Enable IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 3 elements), read-write, 1 bit wide."]
+                pub const fn with_en_fixed_ctr1(self, on: bool) -> Self {
+                    self.track(0x200000000_u64, self.value.with_en_fixed_ctr1(on))
+                }
+                #[doc = "`EN_FIXED_CTR` element 2: Enable IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 3 elements), read-write, 1 bit wide."]
+                pub const fn with_en_fixed_ctr2(self, on: bool) -> Self {
+                    self.track(0x400000000_u64, self.value.with_en_fixed_ctr2(on))
+                }
+                #[doc = "Sets element `index` of `EN_FIXED_CTR`; fails when out of 0..3 or wider than 1 bits."]
+                pub const fn try_set_en_fixed_ctr_at(
+                    self,
+                    index: u32,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_en_fixed_ctr_at(index, v) {
+                        Ok(next) => Ok(self.track(
+                            match index {
+                                0u32 => 0x100000000_u64,
+                                1u32 => 0x200000000_u64,
+                                2u32 => 0x400000000_u64,
+                                _ => 0,
+                            },
+                            next,
+                        )),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
+                    if self.conflict & 0x1_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN_PMC0 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x2_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN_PMC1 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x4_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN_PMC2 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x8_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN_PMC3 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x10_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN_PMC4 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x20_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN_PMC5 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x40_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN_PMC6 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x80_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN_PMC7 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x100000000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN_FIXED_CTR0 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x200000000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN_FIXED_CTR1 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x400000000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN_FIXED_CTR2 is given two different values; set each field once",
+                        });
+                    }
+                    self.value.try_build()
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[track_caller]
+                pub const fn build(self) -> Value {
+                    if self.conflict & 0x1_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_CTRL", "EN_PMC0")
+                    }
+                    if self.conflict & 0x2_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_CTRL", "EN_PMC1")
+                    }
+                    if self.conflict & 0x4_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_CTRL", "EN_PMC2")
+                    }
+                    if self.conflict & 0x8_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_CTRL", "EN_PMC3")
+                    }
+                    if self.conflict & 0x10_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_CTRL", "EN_PMC4")
+                    }
+                    if self.conflict & 0x20_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_CTRL", "EN_PMC5")
+                    }
+                    if self.conflict & 0x40_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_CTRL", "EN_PMC6")
+                    }
+                    if self.conflict & 0x80_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_CTRL", "EN_PMC7")
+                    }
+                    if self.conflict & 0x100000000_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_CTRL", "EN_FIXED_CTR0")
+                    }
+                    if self.conflict & 0x200000000_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_CTRL", "EN_FIXED_CTR1")
+                    }
+                    if self.conflict & 0x400000000_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_CTRL", "EN_FIXED_CTR2")
+                    }
+                    self.value.build()
+                }
+            }
+            #[doc = "One `IA32_PERF_GLOBAL_CTRL` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write)."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Instance(u32);
+            impl Instance {
+                #[doc = r" The MSR address."]
+                pub const fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            #[doc = r" The register as a typed MSR."]
+            pub const MSR: Instance = Instance(ADDRESS);
+            impl crate::access::Msr for Instance {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            impl crate::access::Readable for Instance {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl crate::access::Writable for Instance {}
         }
         #[doc = "The value type of [`IA32_PERF_GLOBAL_CTRL`]."]
         pub type Ia32PerfGlobalCtrl = IA32_PERF_GLOBAL_CTRL::Value;
@@ -3938,7 +8027,8 @@ pub mod intel {
             non_snake_case,
             missing_docs,
             clippy::identity_op,
-            clippy::unnecessary_cast
+            clippy::unnecessary_cast,
+            clippy::new_ret_no_self
         )]
         pub mod IA32_PERF_GLOBAL_OVF_CTRL {
             #[doc = r" The tock-registers marker type for this register."]
@@ -3955,9 +8045,41 @@ pub mod intel {
             #[repr(transparent)]
             pub struct Value(u64);
             impl Value {
-                #[doc = r" All fields zero (no reserved bits set): the starting point for a write."]
-                pub const fn new() -> Self {
-                    Self(0)
+                #[doc = r" A [`Builder`] with every field zero (no reserved bits set): the starting point"]
+                #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
+                #[doc = r" given two different values (a compile error in a `const`)."]
+                pub const fn new() -> Builder {
+                    Builder {
+                        value: Self(0),
+                        set: 0,
+                        conflict: 0,
+                    }
+                }
+                #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
+                #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                pub const fn from_bits<const B: u64>() -> Self {
+                    const {
+                        if B & Self::RESERVED_MASK != 0 {
+                            crate::__private::reserved_bits(
+                                "IA32_PERF_GLOBAL_OVF_CTRL",
+                                B & Self::RESERVED_MASK,
+                                Self::RESERVED_MASK,
+                            )
+                        }
+                    }
+                    Self(B)
+                }
+                #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
+                #[doc = r" when one of them is reserved."]
+                pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
+                    if bits & Self::RESERVED_MASK != 0 {
+                        return Err(crate::ReservedBitsError {
+                            register: "IA32_PERF_GLOBAL_OVF_CTRL",
+                            bits: bits & Self::RESERVED_MASK,
+                            reserved_mask: Self::RESERVED_MASK,
+                        });
+                    }
+                    Ok(Self(bits))
                 }
                 #[doc = r" Bits no field covers; this API never sets them."]
                 pub const RESERVED_MASK: u64 = 0x3ffffff8ffffff00_u64;
@@ -4181,8 +8303,14 @@ pub mod intel {
                 }
             }
             impl Default for Value {
+                #[doc = r" All fields zero: no reserved bit set, no constraint to check."]
                 fn default() -> Self {
-                    Self::new()
+                    Self(0)
+                }
+            }
+            impl Default for Builder {
+                fn default() -> Self {
+                    Value::new()
                 }
             }
             impl ::core::fmt::Debug for Value {
@@ -4213,6 +8341,283 @@ pub mod intel {
                     v.0
                 }
             }
+            impl crate::access::RegisterValue for Value {
+                const NAME: &'static str = "IA32_PERF_GLOBAL_OVF_CTRL";
+                const RESERVED_MASK: u64 = Value::RESERVED_MASK;
+                fn bits(self) -> u64 {
+                    self.0
+                }
+            }
+            #[doc = "Builds a write of `IA32_PERF_GLOBAL_OVF_CTRL` from named fields; see [`Value::new`]."]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+            #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
+            pub struct Builder {
+                value: Value,
+                set: u64,
+                conflict: u64,
+            }
+            impl Builder {
+                #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
+                #[doc = r" were assigned before with a different value."]
+                const fn track(self, mask: u64, next: Value) -> Self {
+                    let clash = if self.set & mask != 0 && (self.value.0 ^ next.0) & mask != 0 {
+                        mask
+                    } else {
+                        0
+                    };
+                    Self {
+                        value: next,
+                        set: self.set | mask,
+                        conflict: self.conflict | clash,
+                    }
+                }
+                #[doc = "Writes 1 to `CLR_OVF_PMC0` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 0: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                pub const fn clear_ovf_pmc0(self) -> Self {
+                    self.track(0x1_u64, self.value.clear_ovf_pmc0())
+                }
+                #[doc = "Writes 1 to `CLR_OVF_PMC1` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 1: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                pub const fn clear_ovf_pmc1(self) -> Self {
+                    self.track(0x2_u64, self.value.clear_ovf_pmc1())
+                }
+                #[doc = "Writes 1 to `CLR_OVF_PMC2` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 2: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                pub const fn clear_ovf_pmc2(self) -> Self {
+                    self.track(0x4_u64, self.value.clear_ovf_pmc2())
+                }
+                #[doc = "Writes 1 to `CLR_OVF_PMC3` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 3: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                pub const fn clear_ovf_pmc3(self) -> Self {
+                    self.track(0x8_u64, self.value.clear_ovf_pmc3())
+                }
+                #[doc = "Writes 1 to `CLR_OVF_PMC4` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 4: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                pub const fn clear_ovf_pmc4(self) -> Self {
+                    self.track(0x10_u64, self.value.clear_ovf_pmc4())
+                }
+                #[doc = "Writes 1 to `CLR_OVF_PMC5` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 5: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                pub const fn clear_ovf_pmc5(self) -> Self {
+                    self.track(0x20_u64, self.value.clear_ovf_pmc5())
+                }
+                #[doc = "Writes 1 to `CLR_OVF_PMC6` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 6: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                pub const fn clear_ovf_pmc6(self) -> Self {
+                    self.track(0x40_u64, self.value.clear_ovf_pmc6())
+                }
+                #[doc = "Writes 1 to `CLR_OVF_PMC7` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 7: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                pub const fn clear_ovf_pmc7(self) -> Self {
+                    self.track(0x80_u64, self.value.clear_ovf_pmc7())
+                }
+                #[doc = "Writes 1 to element `index` of `CLR_OVF_PMC`, or fails when out of 0..8."]
+                pub const fn try_clear_ovf_pmc_at(
+                    self,
+                    index: u32,
+                ) -> Result<Self, crate::FieldError> {
+                    match self.value.try_clear_ovf_pmc_at(index) {
+                        Ok(next) => Ok(self.track(
+                            match index {
+                                0u32 => 0x1_u64,
+                                1u32 => 0x2_u64,
+                                2u32 => 0x4_u64,
+                                3u32 => 0x8_u64,
+                                4u32 => 0x10_u64,
+                                5u32 => 0x20_u64,
+                                6u32 => 0x40_u64,
+                                7u32 => 0x80_u64,
+                                _ => 0,
+                            },
+                            next,
+                        )),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR0` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 0: Clear the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 3 elements), write-1-to-clear, 1 bit wide."]
+                pub const fn clear_ovf_fixed_ctr0(self) -> Self {
+                    self.track(0x100000000_u64, self.value.clear_ovf_fixed_ctr0())
+                }
+                #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR1` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 1: Clear the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 3 elements), write-1-to-clear, 1 bit wide."]
+                pub const fn clear_ovf_fixed_ctr1(self) -> Self {
+                    self.track(0x200000000_u64, self.value.clear_ovf_fixed_ctr1())
+                }
+                #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR2` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 2: Clear the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 3 elements), write-1-to-clear, 1 bit wide."]
+                pub const fn clear_ovf_fixed_ctr2(self) -> Self {
+                    self.track(0x400000000_u64, self.value.clear_ovf_fixed_ctr2())
+                }
+                #[doc = "Writes 1 to element `index` of `CLR_OVF_FIXED_CTR`, or fails when out of 0..3."]
+                pub const fn try_clear_ovf_fixed_ctr_at(
+                    self,
+                    index: u32,
+                ) -> Result<Self, crate::FieldError> {
+                    match self.value.try_clear_ovf_fixed_ctr_at(index) {
+                        Ok(next) => Ok(self.track(
+                            match index {
+                                0u32 => 0x100000000_u64,
+                                1u32 => 0x200000000_u64,
+                                2u32 => 0x400000000_u64,
+                                _ => 0,
+                            },
+                            next,
+                        )),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "Writes 1 to `CLR_OVF_BUF` (clears the corresponding status bit when written). Clear OVF_BUF.\n\nBits 62, write-1-to-clear, 1 bit wide."]
+                pub const fn clear_ovf_buf(self) -> Self {
+                    self.track(0x4000000000000000_u64, self.value.clear_ovf_buf())
+                }
+                #[doc = "Writes 1 to `CLR_COND_CHGD` (clears the corresponding status bit when written). Clear COND_CHGD.\n\nBits 63, write-1-to-clear, 1 bit wide."]
+                pub const fn clear_cond_chgd(self) -> Self {
+                    self.track(0x8000000000000000_u64, self.value.clear_cond_chgd())
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
+                    if self.conflict & 0x1_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC0 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x2_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC1 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x4_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC2 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x8_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC3 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x10_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC4 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x20_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC5 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x40_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC6 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x80_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC7 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x100000000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_FIXED_CTR0 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x200000000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_FIXED_CTR1 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x400000000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_FIXED_CTR2 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x4000000000000000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_BUF is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x8000000000000000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_COND_CHGD is given two different values; set each field once",
+                        });
+                    }
+                    self.value.try_build()
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[track_caller]
+                pub const fn build(self) -> Value {
+                    if self.conflict & 0x1_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_OVF_CTRL", "CLR_OVF_PMC0")
+                    }
+                    if self.conflict & 0x2_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_OVF_CTRL", "CLR_OVF_PMC1")
+                    }
+                    if self.conflict & 0x4_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_OVF_CTRL", "CLR_OVF_PMC2")
+                    }
+                    if self.conflict & 0x8_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_OVF_CTRL", "CLR_OVF_PMC3")
+                    }
+                    if self.conflict & 0x10_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_OVF_CTRL", "CLR_OVF_PMC4")
+                    }
+                    if self.conflict & 0x20_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_OVF_CTRL", "CLR_OVF_PMC5")
+                    }
+                    if self.conflict & 0x40_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_OVF_CTRL", "CLR_OVF_PMC6")
+                    }
+                    if self.conflict & 0x80_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_OVF_CTRL", "CLR_OVF_PMC7")
+                    }
+                    if self.conflict & 0x100000000_u64 != 0 {
+                        crate::__private::set_twice(
+                            "IA32_PERF_GLOBAL_OVF_CTRL",
+                            "CLR_OVF_FIXED_CTR0",
+                        )
+                    }
+                    if self.conflict & 0x200000000_u64 != 0 {
+                        crate::__private::set_twice(
+                            "IA32_PERF_GLOBAL_OVF_CTRL",
+                            "CLR_OVF_FIXED_CTR1",
+                        )
+                    }
+                    if self.conflict & 0x400000000_u64 != 0 {
+                        crate::__private::set_twice(
+                            "IA32_PERF_GLOBAL_OVF_CTRL",
+                            "CLR_OVF_FIXED_CTR2",
+                        )
+                    }
+                    if self.conflict & 0x4000000000000000_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_OVF_CTRL", "CLR_OVF_BUF")
+                    }
+                    if self.conflict & 0x8000000000000000_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_OVF_CTRL", "CLR_COND_CHGD")
+                    }
+                    self.value.build()
+                }
+            }
+            #[doc = "One `IA32_PERF_GLOBAL_OVF_CTRL` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (write-1-to-clear)."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Instance(u32);
+            impl Instance {
+                #[doc = r" The MSR address."]
+                pub const fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            #[doc = r" The register as a typed MSR."]
+            pub const MSR: Instance = Instance(ADDRESS);
+            impl crate::access::Msr for Instance {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            impl crate::access::Writable for Instance {}
         }
         #[doc = "The value type of [`IA32_PERF_GLOBAL_OVF_CTRL`]."]
         pub type Ia32PerfGlobalOvfCtrl = IA32_PERF_GLOBAL_OVF_CTRL::Value;
@@ -4293,6 +8698,41 @@ pub mod intel {
                     ArchEvent::BranchMissesRetired => 6u32,
                 }
             }
+            #[doc = r" The full encoding, and the counters that may count it, for"]
+            #[doc = r" `IA32_PERFEVTSEL::event_on` / `try_event_on`."]
+            pub const fn desc(self) -> crate::EventDesc {
+                match self {
+                    ArchEvent::UnhaltedCoreCycles => {
+                        crate::EventDesc::new("UNHALTED_CORE_CYCLES", 60, 0x00)
+                            .with_counters(0xff)
+                            .with_fixed(1)
+                    }
+                    ArchEvent::InstructionsRetired => {
+                        crate::EventDesc::new("INSTRUCTIONS_RETIRED", 192, 0x00)
+                            .with_counters(0xff)
+                            .with_fixed(0)
+                    }
+                    ArchEvent::UnhaltedReferenceCycles => {
+                        crate::EventDesc::new("UNHALTED_REFERENCE_CYCLES", 60, 0x01)
+                            .with_counters(0xff)
+                            .with_fixed(2)
+                    }
+                    ArchEvent::LlcReferences => {
+                        crate::EventDesc::new("LLC_REFERENCES", 46, 0x4f).with_counters(0xff)
+                    }
+                    ArchEvent::LlcMisses => {
+                        crate::EventDesc::new("LLC_MISSES", 46, 0x41).with_counters(0xff)
+                    }
+                    ArchEvent::BranchInstructionsRetired => {
+                        crate::EventDesc::new("BRANCH_INSTRUCTIONS_RETIRED", 196, 0x00)
+                            .with_counters(0xff)
+                    }
+                    ArchEvent::BranchMissesRetired => {
+                        crate::EventDesc::new("BRANCH_MISSES_RETIRED", 197, 0x00)
+                            .with_counters(0xff)
+                    }
+                }
+            }
             #[doc = r" The fixed counter that counts this event, if any."]
             pub const fn fixed_counter(self) -> Option<u32> {
                 match self {
@@ -4330,6 +8770,201 @@ pub mod intel {
                 Err(crate::UnknownEvent)
             }
         }
+        #[doc = "CPUID leaves of `intel-v2`: output layouts with named fields."]
+        pub mod cpuid {
+            #[doc = "Architectural performance monitoring leaf.\n\n- CPUID input: EAX=0xAH\n- Defined in: `intel-v2`\n- Manual: Intel SDM Vol. 2A, CPUID leaf 0AH; Vol. 3B §18.2.1"]
+            #[allow(non_snake_case, clippy::identity_op, clippy::unnecessary_cast)]
+            pub mod ARCH_PERFMON {
+                #[doc = r" CPUID input EAX."]
+                pub const LEAF: u32 = 0xa_u32;
+                #[doc = r" CPUID input ECX, for leaves with subleaves."]
+                pub const SUBLEAF: Option<u32> = None;
+                #[doc = "CPUID.EAX=0xAH:EAX as returned by the processor (read-only). Reserved bits: `0x00000000`."]
+                #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+                pub struct Eax(u64);
+                impl Eax {
+                    #[doc = r" Bits no field covers."]
+                    pub const RESERVED_MASK: u32 = 0x0_u32;
+                    #[doc = r" The register as returned by `cpuid`."]
+                    pub const fn from_raw(bits: u32) -> Self {
+                        Self(bits as u64)
+                    }
+                    #[doc = r" The raw register."]
+                    pub const fn bits(self) -> u32 {
+                        self.0 as u32
+                    }
+                    #[doc = "Architectural performance monitoring version (0 when absent).\n\nEAX[7:0], 8 bits."]
+                    pub const fn version(self) -> u8 {
+                        ((self.0 >> 0u32) & 0xff_u64) as u8
+                    }
+                    #[doc = "General-purpose counters per logical processor.\n\nEAX[15:8], 8 bits."]
+                    pub const fn gp_counters(self) -> u8 {
+                        ((self.0 >> 8u32) & 0xff_u64) as u8
+                    }
+                    #[doc = "Bit width of the general-purpose counters.\n\nEAX[23:16], 8 bits."]
+                    pub const fn gp_width(self) -> u8 {
+                        ((self.0 >> 16u32) & 0xff_u64) as u8
+                    }
+                    #[doc = "Number of valid bits in EBX (architectural events enumerated).\n\nEAX[31:24], 8 bits."]
+                    pub const fn ebx_length(self) -> u8 {
+                        ((self.0 >> 24u32) & 0xff_u64) as u8
+                    }
+                }
+                impl ::core::fmt::Debug for Eax {
+                    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                        let mut d = f.debug_struct("ARCH_PERFMON.EAX");
+                        d.field(
+                            "VERSION",
+                            &format_args!("{:#x}", (self.0 >> 0u32) & 0xff_u64),
+                        )
+                        .field(
+                            "GP_COUNTERS",
+                            &format_args!("{:#x}", (self.0 >> 8u32) & 0xff_u64),
+                        )
+                        .field(
+                            "GP_WIDTH",
+                            &format_args!("{:#x}", (self.0 >> 16u32) & 0xff_u64),
+                        )
+                        .field(
+                            "EBX_LENGTH",
+                            &format_args!("{:#x}", (self.0 >> 24u32) & 0xff_u64),
+                        );
+                        d.finish()
+                    }
+                }
+                #[doc = "CPUID.EAX=0xAH:EBX as returned by the processor (read-only). Reserved bits: `0xFFFFFF80`."]
+                #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+                pub struct Ebx(u64);
+                impl Ebx {
+                    #[doc = r" Bits no field covers."]
+                    pub const RESERVED_MASK: u32 = 0xffffff80_u32;
+                    #[doc = r" The register as returned by `cpuid`."]
+                    pub const fn from_raw(bits: u32) -> Self {
+                        Self(bits as u64)
+                    }
+                    #[doc = r" The raw register."]
+                    pub const fn bits(self) -> u32 {
+                        self.0 as u32
+                    }
+                    #[doc = "Set when UnHalted Core Cycles is not available.\n\nEBX[0], 1 bit."]
+                    pub const fn core_cycles_unavailable(self) -> bool {
+                        ((self.0 >> 0u32) & 0x1_u64) != 0
+                    }
+                    #[doc = "Set when Instructions Retired is not available.\n\nEBX[1], 1 bit."]
+                    pub const fn instructions_unavailable(self) -> bool {
+                        ((self.0 >> 1u32) & 0x1_u64) != 0
+                    }
+                    #[doc = "Set when UnHalted Reference Cycles is not available.\n\nEBX[2], 1 bit."]
+                    pub const fn ref_cycles_unavailable(self) -> bool {
+                        ((self.0 >> 2u32) & 0x1_u64) != 0
+                    }
+                    #[doc = "Set when LLC References is not available.\n\nEBX[3], 1 bit."]
+                    pub const fn llc_references_unavailable(self) -> bool {
+                        ((self.0 >> 3u32) & 0x1_u64) != 0
+                    }
+                    #[doc = "Set when LLC Misses is not available.\n\nEBX[4], 1 bit."]
+                    pub const fn llc_misses_unavailable(self) -> bool {
+                        ((self.0 >> 4u32) & 0x1_u64) != 0
+                    }
+                    #[doc = "Set when Branch Instructions Retired is not available.\n\nEBX[5], 1 bit."]
+                    pub const fn branches_unavailable(self) -> bool {
+                        ((self.0 >> 5u32) & 0x1_u64) != 0
+                    }
+                    #[doc = "Set when Branch Misses Retired is not available.\n\nEBX[6], 1 bit."]
+                    pub const fn branch_misses_unavailable(self) -> bool {
+                        ((self.0 >> 6u32) & 0x1_u64) != 0
+                    }
+                }
+                impl ::core::fmt::Debug for Ebx {
+                    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                        let mut d = f.debug_struct("ARCH_PERFMON.EBX");
+                        d.field(
+                            "CORE_CYCLES_UNAVAILABLE",
+                            &(((self.0 >> 0u32) & 0x1_u64) != 0),
+                        )
+                        .field(
+                            "INSTRUCTIONS_UNAVAILABLE",
+                            &(((self.0 >> 1u32) & 0x1_u64) != 0),
+                        )
+                        .field(
+                            "REF_CYCLES_UNAVAILABLE",
+                            &(((self.0 >> 2u32) & 0x1_u64) != 0),
+                        )
+                        .field(
+                            "LLC_REFERENCES_UNAVAILABLE",
+                            &(((self.0 >> 3u32) & 0x1_u64) != 0),
+                        )
+                        .field(
+                            "LLC_MISSES_UNAVAILABLE",
+                            &(((self.0 >> 4u32) & 0x1_u64) != 0),
+                        )
+                        .field("BRANCHES_UNAVAILABLE", &(((self.0 >> 5u32) & 0x1_u64) != 0))
+                        .field(
+                            "BRANCH_MISSES_UNAVAILABLE",
+                            &(((self.0 >> 6u32) & 0x1_u64) != 0),
+                        );
+                        d.finish()
+                    }
+                }
+                #[doc = "CPUID.EAX=0xAH:EDX as returned by the processor (read-only). Reserved bits: `0xFFFFE000`."]
+                #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+                pub struct Edx(u64);
+                impl Edx {
+                    #[doc = r" Bits no field covers."]
+                    pub const RESERVED_MASK: u32 = 0xffffe000_u32;
+                    #[doc = r" The register as returned by `cpuid`."]
+                    pub const fn from_raw(bits: u32) -> Self {
+                        Self(bits as u64)
+                    }
+                    #[doc = r" The raw register."]
+                    pub const fn bits(self) -> u32 {
+                        self.0 as u32
+                    }
+                    #[doc = "Number of contiguous fixed-function counters (version 2 and later).\n\nEDX[4:0], 5 bits."]
+                    pub const fn fixed_counters(self) -> u8 {
+                        ((self.0 >> 0u32) & 0x1f_u64) as u8
+                    }
+                    #[doc = "Bit width of the fixed-function counters (version 2 and later).\n\nEDX[12:5], 8 bits."]
+                    pub const fn fixed_width(self) -> u8 {
+                        ((self.0 >> 5u32) & 0xff_u64) as u8
+                    }
+                }
+                impl ::core::fmt::Debug for Edx {
+                    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                        let mut d = f.debug_struct("ARCH_PERFMON.EDX");
+                        d.field(
+                            "FIXED_COUNTERS",
+                            &format_args!("{:#x}", (self.0 >> 0u32) & 0x1f_u64),
+                        )
+                        .field(
+                            "FIXED_WIDTH",
+                            &format_args!("{:#x}", (self.0 >> 5u32) & 0xff_u64),
+                        );
+                        d.finish()
+                    }
+                }
+                #[doc = r" The leaf's output registers that carry fields."]
+                #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+                pub struct Leaf {
+                    #[doc = "CPUID.EAX=0xAH:EAX."]
+                    pub eax: Eax,
+                    #[doc = "CPUID.EAX=0xAH:EBX."]
+                    pub ebx: Ebx,
+                    #[doc = "CPUID.EAX=0xAH:EDX."]
+                    pub edx: Edx,
+                }
+                impl Leaf {
+                    #[doc = r" Decodes the four output registers of `cpuid`."]
+                    pub const fn from_regs(eax: u32, ebx: u32, _ecx: u32, edx: u32) -> Self {
+                        Leaf {
+                            eax: Eax::from_raw(eax),
+                            ebx: Ebx::from_raw(ebx),
+                            edx: Edx::from_raw(edx),
+                        }
+                    }
+                }
+            }
+        }
     }
     pub mod v3 {
         #![doc = "Intel architectural performance monitoring, version 3\n\nAdds AnyThread counting (count the event for every logical processor of the core), the\nuncore overflow flag, and on processors with Intel TSX the transactional filters.\n\nGeneration `intel-v3`, extends `intel-v2`. Manual: Intel SDM Vol. 3B §18.2.3."]
@@ -4340,7 +8975,8 @@ pub mod intel {
             non_snake_case,
             missing_docs,
             clippy::identity_op,
-            clippy::unnecessary_cast
+            clippy::unnecessary_cast,
+            clippy::new_ret_no_self
         )]
         pub mod IA32_PERFEVTSEL {
             #[doc = r" The tock-registers marker type for this register."]
@@ -4411,9 +9047,41 @@ pub mod intel {
             #[repr(transparent)]
             pub struct Value(u64);
             impl Value {
-                #[doc = r" All fields zero (no reserved bits set): the starting point for a write."]
-                pub const fn new() -> Self {
-                    Self(0)
+                #[doc = r" A [`Builder`] with every field zero (no reserved bits set): the starting point"]
+                #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
+                #[doc = r" given two different values (a compile error in a `const`)."]
+                pub const fn new() -> Builder {
+                    Builder {
+                        value: Self(0),
+                        set: 0,
+                        conflict: 0,
+                    }
+                }
+                #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
+                #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                pub const fn from_bits<const B: u64>() -> Self {
+                    const {
+                        if B & Self::RESERVED_MASK != 0 {
+                            crate::__private::reserved_bits(
+                                "IA32_PERFEVTSEL",
+                                B & Self::RESERVED_MASK,
+                                Self::RESERVED_MASK,
+                            )
+                        }
+                    }
+                    Self(B)
+                }
+                #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
+                #[doc = r" when one of them is reserved."]
+                pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
+                    if bits & Self::RESERVED_MASK != 0 {
+                        return Err(crate::ReservedBitsError {
+                            register: "IA32_PERFEVTSEL",
+                            bits: bits & Self::RESERVED_MASK,
+                            reserved_mask: Self::RESERVED_MASK,
+                        });
+                    }
+                    Ok(Self(bits))
                 }
                 #[doc = r" The value as read from the MSR. Reserved bits are kept as read so that a"]
                 #[doc = r" read-modify-write writes them back unchanged."]
@@ -4648,8 +9316,14 @@ pub mod intel {
                 }
             }
             impl Default for Value {
+                #[doc = r" All fields zero: no reserved bit set, no constraint to check."]
                 fn default() -> Self {
-                    Self::new()
+                    Self(0)
+                }
+            }
+            impl Default for Builder {
+                fn default() -> Self {
+                    Value::new()
                 }
             }
             impl ::core::fmt::Debug for Value {
@@ -4686,6 +9360,383 @@ pub mod intel {
                     v.0
                 }
             }
+            impl crate::access::RegisterValue for Value {
+                const NAME: &'static str = "IA32_PERFEVTSEL";
+                const RESERVED_MASK: u64 = Value::RESERVED_MASK;
+                fn bits(self) -> u64 {
+                    self.0
+                }
+            }
+            #[doc = "Builds a write of `IA32_PERFEVTSEL` from named fields; see [`Value::new`]."]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+            #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
+            pub struct Builder {
+                value: Value,
+                set: u64,
+                conflict: u64,
+            }
+            impl Builder {
+                #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
+                #[doc = r" were assigned before with a different value."]
+                const fn track(self, mask: u64, next: Value) -> Self {
+                    let clash = if self.set & mask != 0 && (self.value.0 ^ next.0) & mask != 0 {
+                        mask
+                    } else {
+                        0
+                    };
+                    Self {
+                        value: next,
+                        set: self.set | mask,
+                        conflict: self.conflict | clash,
+                    }
+                }
+                #[doc = "Sets `EVENT_SELECT` to the constant `V`; a `V` wider than 8 bits fails to compile. Event logic unit that detects the condition to count (the event code).\n\nBits 7:0, read-write, 8 bits wide."]
+                pub const fn with_event_select<const V: u64>(self) -> Self {
+                    self.track(0xff_u64, self.value.with_event_select::<V>())
+                }
+                #[doc = "Sets `EVENT_SELECT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Event logic unit that detects the condition to count (the event code).\n\nBits 7:0, read-write, 8 bits wide."]
+                pub const fn try_set_event_select(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_event_select(v) {
+                        Ok(next) => Ok(self.track(0xff_u64, next)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "Event logic unit that detects the condition to count (the event code).\n\nBits 7:0, read-write, 8 bits wide."]
+                pub const fn set_event_select(self, value: u8) -> Self {
+                    self.track(0xff_u64, self.value.set_event_select(value))
+                }
+                #[doc = "Sets `UMASK` to the constant `V`; a `V` wider than 8 bits fails to compile. Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
+                pub const fn with_umask<const V: u64>(self) -> Self {
+                    self.track(0xff00_u64, self.value.with_umask::<V>())
+                }
+                #[doc = "Sets `UMASK`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
+                pub const fn try_set_umask(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_umask(v) {
+                        Ok(next) => Ok(self.track(0xff00_u64, next)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
+                pub const fn set_umask(self, value: u8) -> Self {
+                    self.track(0xff00_u64, self.value.set_umask(value))
+                }
+                #[doc = "Count while the processor runs at privilege levels 1, 2 or 3.\n\nBits 16, read-write, 1 bit wide."]
+                pub const fn with_usr(self, on: bool) -> Self {
+                    self.track(0x10000_u64, self.value.with_usr(on))
+                }
+                #[doc = "Count while the processor runs at privilege level 0.\n\nBits 17, read-write, 1 bit wide."]
+                pub const fn with_os(self, on: bool) -> Self {
+                    self.track(0x20000_u64, self.value.with_os(on))
+                }
+                #[doc = "Edge detect: count deasserted-to-asserted transitions of the (thresholded)\ncondition instead of the cycles it holds.\n\nBits 18, read-write, 1 bit wide."]
+                pub const fn with_edge(self, on: bool) -> Self {
+                    self.track(0x40000_u64, self.value.with_edge(on))
+                }
+                #[doc = "Pin control (Intel meaning). When set, the PMi pins toggle on each counter\nincrement; when clear, they toggle when the counter overflows. Not writable from\nthe Sandy Bridge microarchitecture on. AMD's Athlon guide defines the opposite\npolarity for its bit 19 (see the amd-k7 generation).\n\nBits 19, read-write, 1 bit wide."]
+                pub const fn with_pc(self, on: bool) -> Self {
+                    self.track(0x80000_u64, self.value.with_pc(on))
+                }
+                #[doc = "Raise a performance-monitoring interrupt through the local APIC when the counter overflows.\n\nBits 20, read-write, 1 bit wide."]
+                pub const fn with_int(self, on: bool) -> Self {
+                    self.track(0x100000_u64, self.value.with_int(on))
+                }
+                #[doc = "AnyThread: count the event for every logical processor sharing the core, not just\nthis one.\n\nBits 21, read-write, 1 bit wide."]
+                pub const fn with_any(self, on: bool) -> Self {
+                    self.track(0x200000_u64, self.value.with_any(on))
+                }
+                #[doc = "Enable the counter.\n\nBits 22, read-write, 1 bit wide."]
+                pub const fn with_en(self, on: bool) -> Self {
+                    self.track(0x400000_u64, self.value.with_en(on))
+                }
+                #[doc = "Invert the counter-mask comparison: count cycles where the event count is below\nCMASK instead of at or above it. Has no effect when CMASK is 0.\n\nBits 23, read-write, 1 bit wide."]
+                pub const fn with_inv(self, on: bool) -> Self {
+                    self.track(0x800000_u64, self.value.with_inv(on))
+                }
+                #[doc = "Sets `CMASK` to the constant `V`; a `V` wider than 8 bits fails to compile. Counter mask (threshold). When non-zero, the counter increments by one in each\ncycle where the event occurs at least CMASK times (fewer, with INV). When zero,\nthe counter adds the per-cycle event count.\n\nBits 31:24, read-write, 8 bits wide."]
+                pub const fn with_cmask<const V: u64>(self) -> Self {
+                    self.track(0xff000000_u64, self.value.with_cmask::<V>())
+                }
+                #[doc = "Sets `CMASK`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Counter mask (threshold). When non-zero, the counter increments by one in each\ncycle where the event occurs at least CMASK times (fewer, with INV). When zero,\nthe counter adds the per-cycle event count.\n\nBits 31:24, read-write, 8 bits wide."]
+                pub const fn try_set_cmask(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_cmask(v) {
+                        Ok(next) => Ok(self.track(0xff000000_u64, next)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "Counter mask (threshold). When non-zero, the counter increments by one in each\ncycle where the event occurs at least CMASK times (fewer, with INV). When zero,\nthe counter adds the per-cycle event count.\n\nBits 31:24, read-write, 8 bits wide."]
+                pub const fn set_cmask(self, value: u8) -> Self {
+                    self.track(0xff000000_u64, self.value.set_cmask(value))
+                }
+                #[doc = "Count only inside transactional regions (Intel TSX).\n\nBits 32, read-write, 1 bit wide."]
+                pub const fn with_in_tx(self, on: bool) -> Self {
+                    self.track(0x100000000_u64, self.value.with_in_tx(on))
+                }
+                #[doc = "Exclude events that occurred inside aborted transactional regions. Valid only on\nIA32_PERFEVTSEL2.\n\nBits 33, read-write, 1 bit wide."]
+                pub const fn with_in_txcp(self, on: bool) -> Self {
+                    self.track(0x200000000_u64, self.value.with_in_txcp(on))
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))"]
+                pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
+                    if self.conflict & 0xff_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EVENT_SELECT is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0xff00_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "UMASK is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x10000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "USR is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x20000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "OS is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x40000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EDGE is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x80000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "PC is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x100000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "INT is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x200000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "ANY is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x400000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x800000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "INV is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0xff000000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CMASK is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x100000000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "IN_TX is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x200000000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "IN_TXCP is given two different values; set each field once",
+                        });
+                    }
+                    self.value.try_build()
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[track_caller]
+                pub const fn build(self) -> Value {
+                    if self.conflict & 0xff_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERFEVTSEL", "EVENT_SELECT")
+                    }
+                    if self.conflict & 0xff00_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERFEVTSEL", "UMASK")
+                    }
+                    if self.conflict & 0x10000_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERFEVTSEL", "USR")
+                    }
+                    if self.conflict & 0x20000_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERFEVTSEL", "OS")
+                    }
+                    if self.conflict & 0x40000_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERFEVTSEL", "EDGE")
+                    }
+                    if self.conflict & 0x80000_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERFEVTSEL", "PC")
+                    }
+                    if self.conflict & 0x100000_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERFEVTSEL", "INT")
+                    }
+                    if self.conflict & 0x200000_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERFEVTSEL", "ANY")
+                    }
+                    if self.conflict & 0x400000_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERFEVTSEL", "EN")
+                    }
+                    if self.conflict & 0x800000_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERFEVTSEL", "INV")
+                    }
+                    if self.conflict & 0xff000000_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERFEVTSEL", "CMASK")
+                    }
+                    if self.conflict & 0x100000000_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERFEVTSEL", "IN_TX")
+                    }
+                    if self.conflict & 0x200000000_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERFEVTSEL", "IN_TXCP")
+                    }
+                    self.value.build()
+                }
+            }
+            #[doc = "A [`Builder`] for `IA32_PERFEVTSELN` counting `event`: its encoding fields (event select, unit masks, CMASK, INV, EDGE, AnyThread) are set, the rest is zero. Add the privilege filters and the enable bit, then `build()`.\n\nFails to compile, in a `const`, when `N` is out of range, when only a fixed counter counts the event, when the event is restricted to other counters, or when it needs a field this generation lacks."]
+            #[track_caller]
+            pub const fn event_on<const N: u32>(event: &crate::EventDesc) -> Builder {
+                const {
+                    if N >= INSTANCES {
+                        crate::__private::index_out_of_range(
+                            "IA32_PERFEVTSEL",
+                            "counters",
+                            INSTANCES,
+                            N,
+                        )
+                    }
+                }
+                match try_event_on(N, event) {
+                    Ok(b) => b,
+                    Err(e) => e.fail(),
+                }
+            }
+            #[doc = r" As [`event_on`], with the counter chosen at run time: the problem is returned."]
+            pub const fn try_event_on(
+                counter: u32,
+                event: &crate::EventDesc,
+            ) -> Result<Builder, crate::PlacementError> {
+                if counter >= INSTANCES {
+                    return Err(crate::PlacementError::CounterOutOfRange {
+                        register: "IA32_PERFEVTSEL",
+                        count: INSTANCES,
+                        counter,
+                    });
+                }
+                if let (0, Some(fixed)) = (event.counters, event.fixed) {
+                    return Err(crate::PlacementError::FixedOnly {
+                        event: event.name,
+                        fixed,
+                        counter,
+                    });
+                }
+                if !event.allows_counter(counter) {
+                    return Err(crate::PlacementError::NotOnCounter {
+                        event: event.name,
+                        allowed: event.counters,
+                        counter,
+                    });
+                }
+                let b = Value::new();
+                let b = match b.try_set_event_select(event.event as u64) {
+                    Ok(b) => b,
+                    Err(_) => {
+                        return Err(crate::PlacementError::TooWide {
+                            event: event.name,
+                            field: "EVENT_SELECT",
+                            width: 8u32,
+                            value: event.event as u64,
+                        });
+                    }
+                };
+                let b = match b.try_set_umask(event.umask as u64) {
+                    Ok(b) => b,
+                    Err(_) => {
+                        return Err(crate::PlacementError::TooWide {
+                            event: event.name,
+                            field: "UMASK",
+                            width: 8u32,
+                            value: event.umask as u64,
+                        });
+                    }
+                };
+                if event.umask2 != 0 {
+                    return Err(crate::PlacementError::Unsupported {
+                        event: event.name,
+                        field: "UMASK2",
+                        register: "IA32_PERFEVTSEL",
+                    });
+                }
+                if event.eq {
+                    return Err(crate::PlacementError::Unsupported {
+                        event: event.name,
+                        field: "EQ",
+                        register: "IA32_PERFEVTSEL",
+                    });
+                }
+                let b = match b.try_set_cmask(event.cmask as u64) {
+                    Ok(b) => b,
+                    Err(_) => {
+                        return Err(crate::PlacementError::TooWide {
+                            event: event.name,
+                            field: "CMASK",
+                            width: 8u32,
+                            value: event.cmask as u64,
+                        });
+                    }
+                };
+                let b = b.with_inv(event.inv);
+                let b = b.with_edge(event.edge);
+                let b = b.with_any(event.any);
+                Ok(b)
+            }
+            #[doc = "One `IA32_PERFEVTSEL` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write)."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Instance(u32);
+            impl Instance {
+                #[doc = r" The MSR address."]
+                pub const fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            #[doc = "`IA32_PERFEVTSELN` as a typed MSR. `N` out of 0..8 fails to compile."]
+            pub const fn msr<const N: u32>() -> Instance {
+                Instance(address::<N>())
+            }
+            #[doc = r" Instance `index` as a typed MSR, or `None` when out of range."]
+            pub const fn try_msr(index: u32) -> Option<Instance> {
+                match try_address(index) {
+                    Some(a) => Some(Instance(a)),
+                    None => None,
+                }
+            }
+            impl Instance {
+                #[doc = r" Index within the family."]
+                pub const fn index(self) -> u32 {
+                    (self.0 - BASE_ADDRESS) / ADDRESS_STRIDE
+                }
+            }
+            impl crate::access::Msr for Instance {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            impl crate::access::Readable for Instance {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl crate::access::Writable for Instance {}
         }
         #[doc = "The value type of [`IA32_PERFEVTSEL`]."]
         pub type Ia32Perfevtsel = IA32_PERFEVTSEL::Value;
@@ -4697,7 +9748,8 @@ pub mod intel {
             non_snake_case,
             missing_docs,
             clippy::identity_op,
-            clippy::unnecessary_cast
+            clippy::unnecessary_cast,
+            clippy::new_ret_no_self
         )]
         pub mod IA32_FIXED_CTR_CTRL {
             #[doc = r" The tock-registers marker type for this register."]
@@ -4743,9 +9795,41 @@ pub mod intel {
             #[repr(transparent)]
             pub struct Value(u64);
             impl Value {
-                #[doc = r" All fields zero (no reserved bits set): the starting point for a write."]
-                pub const fn new() -> Self {
-                    Self(0)
+                #[doc = r" A [`Builder`] with every field zero (no reserved bits set): the starting point"]
+                #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
+                #[doc = r" given two different values (a compile error in a `const`)."]
+                pub const fn new() -> Builder {
+                    Builder {
+                        value: Self(0),
+                        set: 0,
+                        conflict: 0,
+                    }
+                }
+                #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
+                #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                pub const fn from_bits<const B: u64>() -> Self {
+                    const {
+                        if B & Self::RESERVED_MASK != 0 {
+                            crate::__private::reserved_bits(
+                                "IA32_FIXED_CTR_CTRL",
+                                B & Self::RESERVED_MASK,
+                                Self::RESERVED_MASK,
+                            )
+                        }
+                    }
+                    Self(B)
+                }
+                #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
+                #[doc = r" when one of them is reserved."]
+                pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
+                    if bits & Self::RESERVED_MASK != 0 {
+                        return Err(crate::ReservedBitsError {
+                            register: "IA32_FIXED_CTR_CTRL",
+                            bits: bits & Self::RESERVED_MASK,
+                            reserved_mask: Self::RESERVED_MASK,
+                        });
+                    }
+                    Ok(Self(bits))
                 }
                 #[doc = r" The value as read from the MSR. Reserved bits are kept as read so that a"]
                 #[doc = r" read-modify-write writes them back unchanged."]
@@ -5054,8 +10138,14 @@ pub mod intel {
                 }
             }
             impl Default for Value {
+                #[doc = r" All fields zero: no reserved bit set, no constraint to check."]
                 fn default() -> Self {
-                    Self::new()
+                    Self(0)
+                }
+            }
+            impl Default for Builder {
+                fn default() -> Self {
+                    Value::new()
                 }
             }
             impl ::core::fmt::Debug for Value {
@@ -5091,6 +10181,276 @@ pub mod intel {
                     v.0
                 }
             }
+            impl crate::access::RegisterValue for Value {
+                const NAME: &'static str = "IA32_FIXED_CTR_CTRL";
+                const RESERVED_MASK: u64 = Value::RESERVED_MASK;
+                fn bits(self) -> u64 {
+                    self.0
+                }
+            }
+            #[doc = "Builds a write of `IA32_FIXED_CTR_CTRL` from named fields; see [`Value::new`]."]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+            #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
+            pub struct Builder {
+                value: Value,
+                set: u64,
+                conflict: u64,
+            }
+            impl Builder {
+                #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
+                #[doc = r" were assigned before with a different value."]
+                const fn track(self, mask: u64, next: Value) -> Self {
+                    let clash = if self.set & mask != 0 && (self.value.0 ^ next.0) & mask != 0 {
+                        mask
+                    } else {
+                        0
+                    };
+                    Self {
+                        value: next,
+                        set: self.set | mask,
+                        conflict: self.conflict | clash,
+                    }
+                }
+                #[doc = "Sets `ENABLE0` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 0: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                pub const fn with_enable0<const V: u64>(self) -> Self {
+                    self.track(0x3_u64, self.value.with_enable0::<V>())
+                }
+                #[doc = "Sets `ENABLE0`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 0: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                pub const fn try_set_enable0(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_enable0(v) {
+                        Ok(next) => Ok(self.track(0x3_u64, next)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "`ENABLE` element 0: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                pub const fn set_enable0(self, value: Enable) -> Self {
+                    self.track(0x3_u64, self.value.set_enable0(value))
+                }
+                #[doc = "Sets `ENABLE1` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 1: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                pub const fn with_enable1<const V: u64>(self) -> Self {
+                    self.track(0x30_u64, self.value.with_enable1::<V>())
+                }
+                #[doc = "Sets `ENABLE1`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 1: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                pub const fn try_set_enable1(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_enable1(v) {
+                        Ok(next) => Ok(self.track(0x30_u64, next)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "`ENABLE` element 1: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                pub const fn set_enable1(self, value: Enable) -> Self {
+                    self.track(0x30_u64, self.value.set_enable1(value))
+                }
+                #[doc = "Sets `ENABLE2` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 2: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                pub const fn with_enable2<const V: u64>(self) -> Self {
+                    self.track(0x300_u64, self.value.with_enable2::<V>())
+                }
+                #[doc = "Sets `ENABLE2`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 2: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                pub const fn try_set_enable2(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_enable2(v) {
+                        Ok(next) => Ok(self.track(0x300_u64, next)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "`ENABLE` element 2: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                pub const fn set_enable2(self, value: Enable) -> Self {
+                    self.track(0x300_u64, self.value.set_enable2(value))
+                }
+                #[doc = "Sets element `index` of `ENABLE`; fails when out of 0..3 or wider than 2 bits."]
+                pub const fn try_set_enable_at(
+                    self,
+                    index: u32,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_enable_at(index, v) {
+                        Ok(next) => Ok(self.track(
+                            match index {
+                                0u32 => 0x3_u64,
+                                1u32 => 0x30_u64,
+                                2u32 => 0x300_u64,
+                                _ => 0,
+                            },
+                            next,
+                        )),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "`ANY` element 0: AnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY).\n\nBits 2 (+4 per element, 3 elements), read-write, 1 bit wide."]
+                pub const fn with_any0(self, on: bool) -> Self {
+                    self.track(0x4_u64, self.value.with_any0(on))
+                }
+                #[doc = "`ANY` element 1: AnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY).\n\nBits 2 (+4 per element, 3 elements), read-write, 1 bit wide."]
+                pub const fn with_any1(self, on: bool) -> Self {
+                    self.track(0x40_u64, self.value.with_any1(on))
+                }
+                #[doc = "`ANY` element 2: AnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY).\n\nBits 2 (+4 per element, 3 elements), read-write, 1 bit wide."]
+                pub const fn with_any2(self, on: bool) -> Self {
+                    self.track(0x400_u64, self.value.with_any2(on))
+                }
+                #[doc = "Sets element `index` of `ANY`; fails when out of 0..3 or wider than 1 bits."]
+                pub const fn try_set_any_at(
+                    self,
+                    index: u32,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_any_at(index, v) {
+                        Ok(next) => Ok(self.track(
+                            match index {
+                                0u32 => 0x4_u64,
+                                1u32 => 0x40_u64,
+                                2u32 => 0x400_u64,
+                                _ => 0,
+                            },
+                            next,
+                        )),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "`PMI` element 0: Raise a performance-monitoring interrupt when fixed counter i overflows.\n\nBits 3 (+4 per element, 3 elements), read-write, 1 bit wide."]
+                pub const fn with_pmi0(self, on: bool) -> Self {
+                    self.track(0x8_u64, self.value.with_pmi0(on))
+                }
+                #[doc = "`PMI` element 1: Raise a performance-monitoring interrupt when fixed counter i overflows.\n\nBits 3 (+4 per element, 3 elements), read-write, 1 bit wide."]
+                pub const fn with_pmi1(self, on: bool) -> Self {
+                    self.track(0x80_u64, self.value.with_pmi1(on))
+                }
+                #[doc = "`PMI` element 2: Raise a performance-monitoring interrupt when fixed counter i overflows.\n\nBits 3 (+4 per element, 3 elements), read-write, 1 bit wide."]
+                pub const fn with_pmi2(self, on: bool) -> Self {
+                    self.track(0x800_u64, self.value.with_pmi2(on))
+                }
+                #[doc = "Sets element `index` of `PMI`; fails when out of 0..3 or wider than 1 bits."]
+                pub const fn try_set_pmi_at(
+                    self,
+                    index: u32,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_pmi_at(index, v) {
+                        Ok(next) => Ok(self.track(
+                            match index {
+                                0u32 => 0x8_u64,
+                                1u32 => 0x80_u64,
+                                2u32 => 0x800_u64,
+                                _ => 0,
+                            },
+                            next,
+                        )),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
+                    if self.conflict & 0x3_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "ENABLE0 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x30_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "ENABLE1 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x300_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "ENABLE2 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x4_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "ANY0 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x40_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "ANY1 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x400_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "ANY2 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x8_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "PMI0 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x80_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "PMI1 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x800_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "PMI2 is given two different values; set each field once",
+                        });
+                    }
+                    self.value.try_build()
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[track_caller]
+                pub const fn build(self) -> Value {
+                    if self.conflict & 0x3_u64 != 0 {
+                        crate::__private::set_twice("IA32_FIXED_CTR_CTRL", "ENABLE0")
+                    }
+                    if self.conflict & 0x30_u64 != 0 {
+                        crate::__private::set_twice("IA32_FIXED_CTR_CTRL", "ENABLE1")
+                    }
+                    if self.conflict & 0x300_u64 != 0 {
+                        crate::__private::set_twice("IA32_FIXED_CTR_CTRL", "ENABLE2")
+                    }
+                    if self.conflict & 0x4_u64 != 0 {
+                        crate::__private::set_twice("IA32_FIXED_CTR_CTRL", "ANY0")
+                    }
+                    if self.conflict & 0x40_u64 != 0 {
+                        crate::__private::set_twice("IA32_FIXED_CTR_CTRL", "ANY1")
+                    }
+                    if self.conflict & 0x400_u64 != 0 {
+                        crate::__private::set_twice("IA32_FIXED_CTR_CTRL", "ANY2")
+                    }
+                    if self.conflict & 0x8_u64 != 0 {
+                        crate::__private::set_twice("IA32_FIXED_CTR_CTRL", "PMI0")
+                    }
+                    if self.conflict & 0x80_u64 != 0 {
+                        crate::__private::set_twice("IA32_FIXED_CTR_CTRL", "PMI1")
+                    }
+                    if self.conflict & 0x800_u64 != 0 {
+                        crate::__private::set_twice("IA32_FIXED_CTR_CTRL", "PMI2")
+                    }
+                    self.value.build()
+                }
+            }
+            #[doc = "One `IA32_FIXED_CTR_CTRL` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write)."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Instance(u32);
+            impl Instance {
+                #[doc = r" The MSR address."]
+                pub const fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            #[doc = r" The register as a typed MSR."]
+            pub const MSR: Instance = Instance(ADDRESS);
+            impl crate::access::Msr for Instance {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            impl crate::access::Readable for Instance {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl crate::access::Writable for Instance {}
         }
         #[doc = "The value type of [`IA32_FIXED_CTR_CTRL`]."]
         pub type Ia32FixedCtrCtrl = IA32_FIXED_CTR_CTRL::Value;
@@ -5099,7 +10459,8 @@ pub mod intel {
             non_snake_case,
             missing_docs,
             clippy::identity_op,
-            clippy::unnecessary_cast
+            clippy::unnecessary_cast,
+            clippy::new_ret_no_self
         )]
         pub mod IA32_PERF_GLOBAL_STATUS {
             #[doc = r" The tock-registers marker type for this register."]
@@ -5242,6 +10603,35 @@ pub mod intel {
                     v.0
                 }
             }
+            impl crate::access::RegisterValue for Value {
+                const NAME: &'static str = "IA32_PERF_GLOBAL_STATUS";
+                const RESERVED_MASK: u64 = Value::RESERVED_MASK;
+                fn bits(self) -> u64 {
+                    self.0
+                }
+            }
+            #[doc = "One `IA32_PERF_GLOBAL_STATUS` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-only)."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Instance(u32);
+            impl Instance {
+                #[doc = r" The MSR address."]
+                pub const fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            #[doc = r" The register as a typed MSR."]
+            pub const MSR: Instance = Instance(ADDRESS);
+            impl crate::access::Msr for Instance {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            impl crate::access::Readable for Instance {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
         }
         #[doc = "The value type of [`IA32_PERF_GLOBAL_STATUS`]."]
         pub type Ia32PerfGlobalStatus = IA32_PERF_GLOBAL_STATUS::Value;
@@ -5251,7 +10641,8 @@ pub mod intel {
             non_snake_case,
             missing_docs,
             clippy::identity_op,
-            clippy::unnecessary_cast
+            clippy::unnecessary_cast,
+            clippy::new_ret_no_self
         )]
         pub mod IA32_PERF_GLOBAL_OVF_CTRL {
             #[doc = r" The tock-registers marker type for this register."]
@@ -5268,9 +10659,41 @@ pub mod intel {
             #[repr(transparent)]
             pub struct Value(u64);
             impl Value {
-                #[doc = r" All fields zero (no reserved bits set): the starting point for a write."]
-                pub const fn new() -> Self {
-                    Self(0)
+                #[doc = r" A [`Builder`] with every field zero (no reserved bits set): the starting point"]
+                #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
+                #[doc = r" given two different values (a compile error in a `const`)."]
+                pub const fn new() -> Builder {
+                    Builder {
+                        value: Self(0),
+                        set: 0,
+                        conflict: 0,
+                    }
+                }
+                #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
+                #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                pub const fn from_bits<const B: u64>() -> Self {
+                    const {
+                        if B & Self::RESERVED_MASK != 0 {
+                            crate::__private::reserved_bits(
+                                "IA32_PERF_GLOBAL_OVF_CTRL",
+                                B & Self::RESERVED_MASK,
+                                Self::RESERVED_MASK,
+                            )
+                        }
+                    }
+                    Self(B)
+                }
+                #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
+                #[doc = r" when one of them is reserved."]
+                pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
+                    if bits & Self::RESERVED_MASK != 0 {
+                        return Err(crate::ReservedBitsError {
+                            register: "IA32_PERF_GLOBAL_OVF_CTRL",
+                            bits: bits & Self::RESERVED_MASK,
+                            reserved_mask: Self::RESERVED_MASK,
+                        });
+                    }
+                    Ok(Self(bits))
                 }
                 #[doc = r" Bits no field covers; this API never sets them."]
                 pub const RESERVED_MASK: u64 = 0x1ffffff8ffffff00_u64;
@@ -5503,8 +10926,14 @@ pub mod intel {
                 }
             }
             impl Default for Value {
+                #[doc = r" All fields zero: no reserved bit set, no constraint to check."]
                 fn default() -> Self {
-                    Self::new()
+                    Self(0)
+                }
+            }
+            impl Default for Builder {
+                fn default() -> Self {
+                    Value::new()
                 }
             }
             impl ::core::fmt::Debug for Value {
@@ -5536,10 +10965,304 @@ pub mod intel {
                     v.0
                 }
             }
+            impl crate::access::RegisterValue for Value {
+                const NAME: &'static str = "IA32_PERF_GLOBAL_OVF_CTRL";
+                const RESERVED_MASK: u64 = Value::RESERVED_MASK;
+                fn bits(self) -> u64 {
+                    self.0
+                }
+            }
+            #[doc = "Builds a write of `IA32_PERF_GLOBAL_OVF_CTRL` from named fields; see [`Value::new`]."]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+            #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
+            pub struct Builder {
+                value: Value,
+                set: u64,
+                conflict: u64,
+            }
+            impl Builder {
+                #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
+                #[doc = r" were assigned before with a different value."]
+                const fn track(self, mask: u64, next: Value) -> Self {
+                    let clash = if self.set & mask != 0 && (self.value.0 ^ next.0) & mask != 0 {
+                        mask
+                    } else {
+                        0
+                    };
+                    Self {
+                        value: next,
+                        set: self.set | mask,
+                        conflict: self.conflict | clash,
+                    }
+                }
+                #[doc = "Writes 1 to `CLR_OVF_PMC0` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 0: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                pub const fn clear_ovf_pmc0(self) -> Self {
+                    self.track(0x1_u64, self.value.clear_ovf_pmc0())
+                }
+                #[doc = "Writes 1 to `CLR_OVF_PMC1` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 1: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                pub const fn clear_ovf_pmc1(self) -> Self {
+                    self.track(0x2_u64, self.value.clear_ovf_pmc1())
+                }
+                #[doc = "Writes 1 to `CLR_OVF_PMC2` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 2: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                pub const fn clear_ovf_pmc2(self) -> Self {
+                    self.track(0x4_u64, self.value.clear_ovf_pmc2())
+                }
+                #[doc = "Writes 1 to `CLR_OVF_PMC3` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 3: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                pub const fn clear_ovf_pmc3(self) -> Self {
+                    self.track(0x8_u64, self.value.clear_ovf_pmc3())
+                }
+                #[doc = "Writes 1 to `CLR_OVF_PMC4` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 4: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                pub const fn clear_ovf_pmc4(self) -> Self {
+                    self.track(0x10_u64, self.value.clear_ovf_pmc4())
+                }
+                #[doc = "Writes 1 to `CLR_OVF_PMC5` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 5: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                pub const fn clear_ovf_pmc5(self) -> Self {
+                    self.track(0x20_u64, self.value.clear_ovf_pmc5())
+                }
+                #[doc = "Writes 1 to `CLR_OVF_PMC6` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 6: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                pub const fn clear_ovf_pmc6(self) -> Self {
+                    self.track(0x40_u64, self.value.clear_ovf_pmc6())
+                }
+                #[doc = "Writes 1 to `CLR_OVF_PMC7` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 7: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                pub const fn clear_ovf_pmc7(self) -> Self {
+                    self.track(0x80_u64, self.value.clear_ovf_pmc7())
+                }
+                #[doc = "Writes 1 to element `index` of `CLR_OVF_PMC`, or fails when out of 0..8."]
+                pub const fn try_clear_ovf_pmc_at(
+                    self,
+                    index: u32,
+                ) -> Result<Self, crate::FieldError> {
+                    match self.value.try_clear_ovf_pmc_at(index) {
+                        Ok(next) => Ok(self.track(
+                            match index {
+                                0u32 => 0x1_u64,
+                                1u32 => 0x2_u64,
+                                2u32 => 0x4_u64,
+                                3u32 => 0x8_u64,
+                                4u32 => 0x10_u64,
+                                5u32 => 0x20_u64,
+                                6u32 => 0x40_u64,
+                                7u32 => 0x80_u64,
+                                _ => 0,
+                            },
+                            next,
+                        )),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR0` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 0: Clear the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 3 elements), write-1-to-clear, 1 bit wide."]
+                pub const fn clear_ovf_fixed_ctr0(self) -> Self {
+                    self.track(0x100000000_u64, self.value.clear_ovf_fixed_ctr0())
+                }
+                #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR1` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 1: Clear the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 3 elements), write-1-to-clear, 1 bit wide."]
+                pub const fn clear_ovf_fixed_ctr1(self) -> Self {
+                    self.track(0x200000000_u64, self.value.clear_ovf_fixed_ctr1())
+                }
+                #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR2` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 2: Clear the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 3 elements), write-1-to-clear, 1 bit wide."]
+                pub const fn clear_ovf_fixed_ctr2(self) -> Self {
+                    self.track(0x400000000_u64, self.value.clear_ovf_fixed_ctr2())
+                }
+                #[doc = "Writes 1 to element `index` of `CLR_OVF_FIXED_CTR`, or fails when out of 0..3."]
+                pub const fn try_clear_ovf_fixed_ctr_at(
+                    self,
+                    index: u32,
+                ) -> Result<Self, crate::FieldError> {
+                    match self.value.try_clear_ovf_fixed_ctr_at(index) {
+                        Ok(next) => Ok(self.track(
+                            match index {
+                                0u32 => 0x100000000_u64,
+                                1u32 => 0x200000000_u64,
+                                2u32 => 0x400000000_u64,
+                                _ => 0,
+                            },
+                            next,
+                        )),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "Writes 1 to `CLR_OVF_UNCORE` (clears the corresponding status bit when written). Clear OVF_UNCORE.\n\nBits 61, write-1-to-clear, 1 bit wide."]
+                pub const fn clear_ovf_uncore(self) -> Self {
+                    self.track(0x2000000000000000_u64, self.value.clear_ovf_uncore())
+                }
+                #[doc = "Writes 1 to `CLR_OVF_BUF` (clears the corresponding status bit when written). Clear OVF_BUF.\n\nBits 62, write-1-to-clear, 1 bit wide."]
+                pub const fn clear_ovf_buf(self) -> Self {
+                    self.track(0x4000000000000000_u64, self.value.clear_ovf_buf())
+                }
+                #[doc = "Writes 1 to `CLR_COND_CHGD` (clears the corresponding status bit when written). Clear COND_CHGD.\n\nBits 63, write-1-to-clear, 1 bit wide."]
+                pub const fn clear_cond_chgd(self) -> Self {
+                    self.track(0x8000000000000000_u64, self.value.clear_cond_chgd())
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
+                    if self.conflict & 0x1_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC0 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x2_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC1 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x4_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC2 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x8_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC3 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x10_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC4 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x20_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC5 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x40_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC6 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x80_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC7 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x100000000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_FIXED_CTR0 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x200000000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_FIXED_CTR1 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x400000000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_FIXED_CTR2 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x2000000000000000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_UNCORE is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x4000000000000000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_BUF is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x8000000000000000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_COND_CHGD is given two different values; set each field once",
+                        });
+                    }
+                    self.value.try_build()
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[track_caller]
+                pub const fn build(self) -> Value {
+                    if self.conflict & 0x1_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_OVF_CTRL", "CLR_OVF_PMC0")
+                    }
+                    if self.conflict & 0x2_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_OVF_CTRL", "CLR_OVF_PMC1")
+                    }
+                    if self.conflict & 0x4_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_OVF_CTRL", "CLR_OVF_PMC2")
+                    }
+                    if self.conflict & 0x8_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_OVF_CTRL", "CLR_OVF_PMC3")
+                    }
+                    if self.conflict & 0x10_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_OVF_CTRL", "CLR_OVF_PMC4")
+                    }
+                    if self.conflict & 0x20_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_OVF_CTRL", "CLR_OVF_PMC5")
+                    }
+                    if self.conflict & 0x40_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_OVF_CTRL", "CLR_OVF_PMC6")
+                    }
+                    if self.conflict & 0x80_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_OVF_CTRL", "CLR_OVF_PMC7")
+                    }
+                    if self.conflict & 0x100000000_u64 != 0 {
+                        crate::__private::set_twice(
+                            "IA32_PERF_GLOBAL_OVF_CTRL",
+                            "CLR_OVF_FIXED_CTR0",
+                        )
+                    }
+                    if self.conflict & 0x200000000_u64 != 0 {
+                        crate::__private::set_twice(
+                            "IA32_PERF_GLOBAL_OVF_CTRL",
+                            "CLR_OVF_FIXED_CTR1",
+                        )
+                    }
+                    if self.conflict & 0x400000000_u64 != 0 {
+                        crate::__private::set_twice(
+                            "IA32_PERF_GLOBAL_OVF_CTRL",
+                            "CLR_OVF_FIXED_CTR2",
+                        )
+                    }
+                    if self.conflict & 0x2000000000000000_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_OVF_CTRL", "CLR_OVF_UNCORE")
+                    }
+                    if self.conflict & 0x4000000000000000_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_OVF_CTRL", "CLR_OVF_BUF")
+                    }
+                    if self.conflict & 0x8000000000000000_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_OVF_CTRL", "CLR_COND_CHGD")
+                    }
+                    self.value.build()
+                }
+            }
+            #[doc = "One `IA32_PERF_GLOBAL_OVF_CTRL` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (write-1-to-clear)."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Instance(u32);
+            impl Instance {
+                #[doc = r" The MSR address."]
+                pub const fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            #[doc = r" The register as a typed MSR."]
+            pub const MSR: Instance = Instance(ADDRESS);
+            impl crate::access::Msr for Instance {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            impl crate::access::Writable for Instance {}
         }
         #[doc = "The value type of [`IA32_PERF_GLOBAL_OVF_CTRL`]."]
         pub type Ia32PerfGlobalOvfCtrl = IA32_PERF_GLOBAL_OVF_CTRL::Value;
         pub use super::super::intel::v2::ArchEvent;
+        #[doc = "CPUID leaves of `intel-v3`: output layouts with named fields."]
+        pub mod cpuid {
+            pub use super::super::super::intel::v2::cpuid::ARCH_PERFMON;
+        }
     }
     pub mod v4 {
         #![doc = "Intel architectural performance monitoring, version 4\n\nStreamlines freezing and overflow handling: IA32_PERF_GLOBAL_OVF_CTRL becomes\nIA32_PERF_GLOBAL_STATUS_RESET, IA32_PERF_GLOBAL_STATUS_SET lets software (for example a\nhypervisor restoring a guest) set status bits, IA32_PERF_GLOBAL_INUSE reports which\ncounters are in use, and the status register reports counter and LBR freezes.\n\nGeneration `intel-v4`, extends `intel-v3`. Manual: Intel SDM Vol. 3B §18.2.4."]
@@ -5552,7 +11275,8 @@ pub mod intel {
             non_snake_case,
             missing_docs,
             clippy::identity_op,
-            clippy::unnecessary_cast
+            clippy::unnecessary_cast,
+            clippy::new_ret_no_self
         )]
         pub mod IA32_DEBUGCTL {
             #[doc = r" The tock-registers marker type for this register."]
@@ -5569,9 +11293,41 @@ pub mod intel {
             #[repr(transparent)]
             pub struct Value(u64);
             impl Value {
-                #[doc = r" All fields zero (no reserved bits set): the starting point for a write."]
-                pub const fn new() -> Self {
-                    Self(0)
+                #[doc = r" A [`Builder`] with every field zero (no reserved bits set): the starting point"]
+                #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
+                #[doc = r" given two different values (a compile error in a `const`)."]
+                pub const fn new() -> Builder {
+                    Builder {
+                        value: Self(0),
+                        set: 0,
+                        conflict: 0,
+                    }
+                }
+                #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
+                #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                pub const fn from_bits<const B: u64>() -> Self {
+                    const {
+                        if B & Self::RESERVED_MASK != 0 {
+                            crate::__private::reserved_bits(
+                                "IA32_DEBUGCTL",
+                                B & Self::RESERVED_MASK,
+                                Self::RESERVED_MASK,
+                            )
+                        }
+                    }
+                    Self(B)
+                }
+                #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
+                #[doc = r" when one of them is reserved."]
+                pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
+                    if bits & Self::RESERVED_MASK != 0 {
+                        return Err(crate::ReservedBitsError {
+                            register: "IA32_DEBUGCTL",
+                            bits: bits & Self::RESERVED_MASK,
+                            reserved_mask: Self::RESERVED_MASK,
+                        });
+                    }
+                    Ok(Self(bits))
                 }
                 #[doc = r" The value as read from the MSR. Reserved bits are kept as read so that a"]
                 #[doc = r" read-modify-write writes them back unchanged."]
@@ -5691,8 +11447,14 @@ pub mod intel {
                 }
             }
             impl Default for Value {
+                #[doc = r" All fields zero: no reserved bit set, no constraint to check."]
                 fn default() -> Self {
-                    Self::new()
+                    Self(0)
+                }
+            }
+            impl Default for Builder {
+                fn default() -> Self {
+                    Value::new()
                 }
             }
             impl ::core::fmt::Debug for Value {
@@ -5723,6 +11485,199 @@ pub mod intel {
                     v.0
                 }
             }
+            impl crate::access::RegisterValue for Value {
+                const NAME: &'static str = "IA32_DEBUGCTL";
+                const RESERVED_MASK: u64 = Value::RESERVED_MASK;
+                fn bits(self) -> u64 {
+                    self.0
+                }
+            }
+            #[doc = "Builds a write of `IA32_DEBUGCTL` from named fields; see [`Value::new`]."]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+            #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
+            pub struct Builder {
+                value: Value,
+                set: u64,
+                conflict: u64,
+            }
+            impl Builder {
+                #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
+                #[doc = r" were assigned before with a different value."]
+                const fn track(self, mask: u64, next: Value) -> Self {
+                    let clash = if self.set & mask != 0 && (self.value.0 ^ next.0) & mask != 0 {
+                        mask
+                    } else {
+                        0
+                    };
+                    Self {
+                        value: next,
+                        set: self.set | mask,
+                        conflict: self.conflict | clash,
+                    }
+                }
+                #[doc = "Record taken branches, interrupts and exceptions in the last-branch-record stack.\n\nBits 0, read-write, 1 bit wide."]
+                pub const fn with_lbr(self, on: bool) -> Self {
+                    self.track(0x1_u64, self.value.with_lbr(on))
+                }
+                #[doc = "Single-step on branches instead of on instructions.\n\nBits 1, read-write, 1 bit wide."]
+                pub const fn with_btf(self, on: bool) -> Self {
+                    self.track(0x2_u64, self.value.with_btf(on))
+                }
+                #[doc = "Send branch trace messages.\n\nBits 6, read-write, 1 bit wide."]
+                pub const fn with_tr(self, on: bool) -> Self {
+                    self.track(0x40_u64, self.value.with_tr(on))
+                }
+                #[doc = "Store branch trace messages in the BTS buffer.\n\nBits 7, read-write, 1 bit wide."]
+                pub const fn with_bts(self, on: bool) -> Self {
+                    self.track(0x80_u64, self.value.with_bts(on))
+                }
+                #[doc = "Raise an interrupt when the BTS buffer fills (circular buffer when clear).\n\nBits 8, read-write, 1 bit wide."]
+                pub const fn with_btint(self, on: bool) -> Self {
+                    self.track(0x100_u64, self.value.with_btint(on))
+                }
+                #[doc = "Do not store branch trace messages at privilege level 0.\n\nBits 9, read-write, 1 bit wide."]
+                pub const fn with_bts_off_os(self, on: bool) -> Self {
+                    self.track(0x200_u64, self.value.with_bts_off_os(on))
+                }
+                #[doc = "Do not store branch trace messages at privilege levels above 0.\n\nBits 10, read-write, 1 bit wide."]
+                pub const fn with_bts_off_usr(self, on: bool) -> Self {
+                    self.track(0x400_u64, self.value.with_bts_off_usr(on))
+                }
+                #[doc = "Stop last-branch recording when a performance-monitoring interrupt is raised.\n\nBits 11, read-write, 1 bit wide."]
+                pub const fn with_freeze_lbrs_on_pmi(self, on: bool) -> Self {
+                    self.track(0x800_u64, self.value.with_freeze_lbrs_on_pmi(on))
+                }
+                #[doc = "On a PMI, freeze the counters by setting IA32_PERF_GLOBAL_STATUS.CTR_FRZ (version 4\nsemantics; IA32_PERF_GLOBAL_CTRL is left as it was). Clear CTR_FRZ to resume.\n\nBits 12, read-write, 1 bit wide."]
+                pub const fn with_freeze_perfmon_on_pmi(self, on: bool) -> Self {
+                    self.track(0x1000_u64, self.value.with_freeze_perfmon_on_pmi(on))
+                }
+                #[doc = "Freeze performance counters and trace while in system-management mode.\n\nBits 14, read-write, 1 bit wide."]
+                pub const fn with_freeze_while_smm(self, on: bool) -> Self {
+                    self.track(0x4000_u64, self.value.with_freeze_while_smm(on))
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
+                    if self.conflict & 0x1_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "LBR is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x2_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "BTF is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x40_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "TR is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x80_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "BTS is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x100_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "BTINT is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x200_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "BTS_OFF_OS is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x400_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "BTS_OFF_USR is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x800_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "FREEZE_LBRS_ON_PMI is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x1000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "FREEZE_PERFMON_ON_PMI is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x4000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "FREEZE_WHILE_SMM is given two different values; set each field once",
+                        });
+                    }
+                    self.value.try_build()
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[track_caller]
+                pub const fn build(self) -> Value {
+                    if self.conflict & 0x1_u64 != 0 {
+                        crate::__private::set_twice("IA32_DEBUGCTL", "LBR")
+                    }
+                    if self.conflict & 0x2_u64 != 0 {
+                        crate::__private::set_twice("IA32_DEBUGCTL", "BTF")
+                    }
+                    if self.conflict & 0x40_u64 != 0 {
+                        crate::__private::set_twice("IA32_DEBUGCTL", "TR")
+                    }
+                    if self.conflict & 0x80_u64 != 0 {
+                        crate::__private::set_twice("IA32_DEBUGCTL", "BTS")
+                    }
+                    if self.conflict & 0x100_u64 != 0 {
+                        crate::__private::set_twice("IA32_DEBUGCTL", "BTINT")
+                    }
+                    if self.conflict & 0x200_u64 != 0 {
+                        crate::__private::set_twice("IA32_DEBUGCTL", "BTS_OFF_OS")
+                    }
+                    if self.conflict & 0x400_u64 != 0 {
+                        crate::__private::set_twice("IA32_DEBUGCTL", "BTS_OFF_USR")
+                    }
+                    if self.conflict & 0x800_u64 != 0 {
+                        crate::__private::set_twice("IA32_DEBUGCTL", "FREEZE_LBRS_ON_PMI")
+                    }
+                    if self.conflict & 0x1000_u64 != 0 {
+                        crate::__private::set_twice("IA32_DEBUGCTL", "FREEZE_PERFMON_ON_PMI")
+                    }
+                    if self.conflict & 0x4000_u64 != 0 {
+                        crate::__private::set_twice("IA32_DEBUGCTL", "FREEZE_WHILE_SMM")
+                    }
+                    self.value.build()
+                }
+            }
+            #[doc = "One `IA32_DEBUGCTL` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write)."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Instance(u32);
+            impl Instance {
+                #[doc = r" The MSR address."]
+                pub const fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            #[doc = r" The register as a typed MSR."]
+            pub const MSR: Instance = Instance(ADDRESS);
+            impl crate::access::Msr for Instance {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            impl crate::access::Readable for Instance {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl crate::access::Writable for Instance {}
         }
         #[doc = "The value type of [`IA32_DEBUGCTL`]."]
         pub type Ia32Debugctl = IA32_DEBUGCTL::Value;
@@ -5733,7 +11688,8 @@ pub mod intel {
             non_snake_case,
             missing_docs,
             clippy::identity_op,
-            clippy::unnecessary_cast
+            clippy::unnecessary_cast,
+            clippy::new_ret_no_self
         )]
         pub mod IA32_PERF_GLOBAL_STATUS {
             #[doc = r" The tock-registers marker type for this register."]
@@ -5896,6 +11852,35 @@ pub mod intel {
                     v.0
                 }
             }
+            impl crate::access::RegisterValue for Value {
+                const NAME: &'static str = "IA32_PERF_GLOBAL_STATUS";
+                const RESERVED_MASK: u64 = Value::RESERVED_MASK;
+                fn bits(self) -> u64 {
+                    self.0
+                }
+            }
+            #[doc = "One `IA32_PERF_GLOBAL_STATUS` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-only)."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Instance(u32);
+            impl Instance {
+                #[doc = r" The MSR address."]
+                pub const fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            #[doc = r" The register as a typed MSR."]
+            pub const MSR: Instance = Instance(ADDRESS);
+            impl crate::access::Msr for Instance {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            impl crate::access::Readable for Instance {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
         }
         #[doc = "The value type of [`IA32_PERF_GLOBAL_STATUS`]."]
         pub type Ia32PerfGlobalStatus = IA32_PERF_GLOBAL_STATUS::Value;
@@ -5905,7 +11890,8 @@ pub mod intel {
             non_snake_case,
             missing_docs,
             clippy::identity_op,
-            clippy::unnecessary_cast
+            clippy::unnecessary_cast,
+            clippy::new_ret_no_self
         )]
         pub mod IA32_PERF_GLOBAL_STATUS_RESET {
             #[doc = r" The tock-registers marker type for this register."]
@@ -5922,9 +11908,41 @@ pub mod intel {
             #[repr(transparent)]
             pub struct Value(u64);
             impl Value {
-                #[doc = r" All fields zero (no reserved bits set): the starting point for a write."]
-                pub const fn new() -> Self {
-                    Self(0)
+                #[doc = r" A [`Builder`] with every field zero (no reserved bits set): the starting point"]
+                #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
+                #[doc = r" given two different values (a compile error in a `const`)."]
+                pub const fn new() -> Builder {
+                    Builder {
+                        value: Self(0),
+                        set: 0,
+                        conflict: 0,
+                    }
+                }
+                #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
+                #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                pub const fn from_bits<const B: u64>() -> Self {
+                    const {
+                        if B & Self::RESERVED_MASK != 0 {
+                            crate::__private::reserved_bits(
+                                "IA32_PERF_GLOBAL_STATUS_RESET",
+                                B & Self::RESERVED_MASK,
+                                Self::RESERVED_MASK,
+                            )
+                        }
+                    }
+                    Self(B)
+                }
+                #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
+                #[doc = r" when one of them is reserved."]
+                pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
+                    if bits & Self::RESERVED_MASK != 0 {
+                        return Err(crate::ReservedBitsError {
+                            register: "IA32_PERF_GLOBAL_STATUS_RESET",
+                            bits: bits & Self::RESERVED_MASK,
+                            reserved_mask: Self::RESERVED_MASK,
+                        });
+                    }
+                    Ok(Self(bits))
                 }
                 #[doc = r" Bits no field covers; this API never sets them."]
                 pub const RESERVED_MASK: u64 = 0x37ffff8ffffff00_u64;
@@ -6193,8 +12211,14 @@ pub mod intel {
                 }
             }
             impl Default for Value {
+                #[doc = r" All fields zero: no reserved bit set, no constraint to check."]
                 fn default() -> Self {
-                    Self::new()
+                    Self(0)
+                }
+            }
+            impl Default for Builder {
+                fn default() -> Self {
+                    Value::new()
                 }
             }
             impl ::core::fmt::Debug for Value {
@@ -6230,6 +12254,357 @@ pub mod intel {
                     v.0
                 }
             }
+            impl crate::access::RegisterValue for Value {
+                const NAME: &'static str = "IA32_PERF_GLOBAL_STATUS_RESET";
+                const RESERVED_MASK: u64 = Value::RESERVED_MASK;
+                fn bits(self) -> u64 {
+                    self.0
+                }
+            }
+            #[doc = "Builds a write of `IA32_PERF_GLOBAL_STATUS_RESET` from named fields; see [`Value::new`]."]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+            #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
+            pub struct Builder {
+                value: Value,
+                set: u64,
+                conflict: u64,
+            }
+            impl Builder {
+                #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
+                #[doc = r" were assigned before with a different value."]
+                const fn track(self, mask: u64, next: Value) -> Self {
+                    let clash = if self.set & mask != 0 && (self.value.0 ^ next.0) & mask != 0 {
+                        mask
+                    } else {
+                        0
+                    };
+                    Self {
+                        value: next,
+                        set: self.set | mask,
+                        conflict: self.conflict | clash,
+                    }
+                }
+                #[doc = "Writes 1 to `CLR_OVF_PMC0` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 0: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                pub const fn clear_ovf_pmc0(self) -> Self {
+                    self.track(0x1_u64, self.value.clear_ovf_pmc0())
+                }
+                #[doc = "Writes 1 to `CLR_OVF_PMC1` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 1: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                pub const fn clear_ovf_pmc1(self) -> Self {
+                    self.track(0x2_u64, self.value.clear_ovf_pmc1())
+                }
+                #[doc = "Writes 1 to `CLR_OVF_PMC2` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 2: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                pub const fn clear_ovf_pmc2(self) -> Self {
+                    self.track(0x4_u64, self.value.clear_ovf_pmc2())
+                }
+                #[doc = "Writes 1 to `CLR_OVF_PMC3` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 3: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                pub const fn clear_ovf_pmc3(self) -> Self {
+                    self.track(0x8_u64, self.value.clear_ovf_pmc3())
+                }
+                #[doc = "Writes 1 to `CLR_OVF_PMC4` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 4: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                pub const fn clear_ovf_pmc4(self) -> Self {
+                    self.track(0x10_u64, self.value.clear_ovf_pmc4())
+                }
+                #[doc = "Writes 1 to `CLR_OVF_PMC5` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 5: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                pub const fn clear_ovf_pmc5(self) -> Self {
+                    self.track(0x20_u64, self.value.clear_ovf_pmc5())
+                }
+                #[doc = "Writes 1 to `CLR_OVF_PMC6` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 6: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                pub const fn clear_ovf_pmc6(self) -> Self {
+                    self.track(0x40_u64, self.value.clear_ovf_pmc6())
+                }
+                #[doc = "Writes 1 to `CLR_OVF_PMC7` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 7: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                pub const fn clear_ovf_pmc7(self) -> Self {
+                    self.track(0x80_u64, self.value.clear_ovf_pmc7())
+                }
+                #[doc = "Writes 1 to element `index` of `CLR_OVF_PMC`, or fails when out of 0..8."]
+                pub const fn try_clear_ovf_pmc_at(
+                    self,
+                    index: u32,
+                ) -> Result<Self, crate::FieldError> {
+                    match self.value.try_clear_ovf_pmc_at(index) {
+                        Ok(next) => Ok(self.track(
+                            match index {
+                                0u32 => 0x1_u64,
+                                1u32 => 0x2_u64,
+                                2u32 => 0x4_u64,
+                                3u32 => 0x8_u64,
+                                4u32 => 0x10_u64,
+                                5u32 => 0x20_u64,
+                                6u32 => 0x40_u64,
+                                7u32 => 0x80_u64,
+                                _ => 0,
+                            },
+                            next,
+                        )),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR0` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 0: Clear the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 3 elements), write-1-to-clear, 1 bit wide."]
+                pub const fn clear_ovf_fixed_ctr0(self) -> Self {
+                    self.track(0x100000000_u64, self.value.clear_ovf_fixed_ctr0())
+                }
+                #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR1` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 1: Clear the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 3 elements), write-1-to-clear, 1 bit wide."]
+                pub const fn clear_ovf_fixed_ctr1(self) -> Self {
+                    self.track(0x200000000_u64, self.value.clear_ovf_fixed_ctr1())
+                }
+                #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR2` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 2: Clear the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 3 elements), write-1-to-clear, 1 bit wide."]
+                pub const fn clear_ovf_fixed_ctr2(self) -> Self {
+                    self.track(0x400000000_u64, self.value.clear_ovf_fixed_ctr2())
+                }
+                #[doc = "Writes 1 to element `index` of `CLR_OVF_FIXED_CTR`, or fails when out of 0..3."]
+                pub const fn try_clear_ovf_fixed_ctr_at(
+                    self,
+                    index: u32,
+                ) -> Result<Self, crate::FieldError> {
+                    match self.value.try_clear_ovf_fixed_ctr_at(index) {
+                        Ok(next) => Ok(self.track(
+                            match index {
+                                0u32 => 0x100000000_u64,
+                                1u32 => 0x200000000_u64,
+                                2u32 => 0x400000000_u64,
+                                _ => 0,
+                            },
+                            next,
+                        )),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "Writes 1 to `CLR_TRACE_TOPA_PMI` (clears the corresponding status bit when written). Clear TRACE_TOPA_PMI.\n\nBits 55, write-1-to-clear, 1 bit wide."]
+                pub const fn clear_trace_topa_pmi(self) -> Self {
+                    self.track(0x80000000000000_u64, self.value.clear_trace_topa_pmi())
+                }
+                #[doc = "Writes 1 to `CLR_LBR_FRZ` (clears the corresponding status bit when written). Clear LBR_FRZ (and resume LBR recording).\n\nBits 58, write-1-to-clear, 1 bit wide."]
+                pub const fn clear_lbr_frz(self) -> Self {
+                    self.track(0x400000000000000_u64, self.value.clear_lbr_frz())
+                }
+                #[doc = "Writes 1 to `CLR_CTR_FRZ` (clears the corresponding status bit when written). Clear CTR_FRZ.\n\nBits 59, write-1-to-clear, 1 bit wide."]
+                pub const fn clear_ctr_frz(self) -> Self {
+                    self.track(0x800000000000000_u64, self.value.clear_ctr_frz())
+                }
+                #[doc = "Writes 1 to `CLR_ASCI` (clears the corresponding status bit when written). Clear ASCI.\n\nBits 60, write-1-to-clear, 1 bit wide."]
+                pub const fn clear_asci(self) -> Self {
+                    self.track(0x1000000000000000_u64, self.value.clear_asci())
+                }
+                #[doc = "Writes 1 to `CLR_OVF_UNCORE` (clears the corresponding status bit when written). Clear OVF_UNCORE.\n\nBits 61, write-1-to-clear, 1 bit wide."]
+                pub const fn clear_ovf_uncore(self) -> Self {
+                    self.track(0x2000000000000000_u64, self.value.clear_ovf_uncore())
+                }
+                #[doc = "Writes 1 to `CLR_OVF_BUF` (clears the corresponding status bit when written). Clear OVF_BUF.\n\nBits 62, write-1-to-clear, 1 bit wide."]
+                pub const fn clear_ovf_buf(self) -> Self {
+                    self.track(0x4000000000000000_u64, self.value.clear_ovf_buf())
+                }
+                #[doc = "Writes 1 to `CLR_COND_CHGD` (clears the corresponding status bit when written). Clear COND_CHGD.\n\nBits 63, write-1-to-clear, 1 bit wide."]
+                pub const fn clear_cond_chgd(self) -> Self {
+                    self.track(0x8000000000000000_u64, self.value.clear_cond_chgd())
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
+                    if self.conflict & 0x1_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC0 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x2_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC1 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x4_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC2 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x8_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC3 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x10_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC4 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x20_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC5 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x40_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC6 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x80_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC7 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x100000000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_FIXED_CTR0 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x200000000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_FIXED_CTR1 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x400000000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_FIXED_CTR2 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x80000000000000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_TRACE_TOPA_PMI is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x400000000000000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_LBR_FRZ is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x800000000000000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_CTR_FRZ is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x1000000000000000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_ASCI is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x2000000000000000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_UNCORE is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x4000000000000000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_BUF is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x8000000000000000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_COND_CHGD is given two different values; set each field once",
+                        });
+                    }
+                    self.value.try_build()
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[track_caller]
+                pub const fn build(self) -> Value {
+                    if self.conflict & 0x1_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_STATUS_RESET", "CLR_OVF_PMC0")
+                    }
+                    if self.conflict & 0x2_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_STATUS_RESET", "CLR_OVF_PMC1")
+                    }
+                    if self.conflict & 0x4_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_STATUS_RESET", "CLR_OVF_PMC2")
+                    }
+                    if self.conflict & 0x8_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_STATUS_RESET", "CLR_OVF_PMC3")
+                    }
+                    if self.conflict & 0x10_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_STATUS_RESET", "CLR_OVF_PMC4")
+                    }
+                    if self.conflict & 0x20_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_STATUS_RESET", "CLR_OVF_PMC5")
+                    }
+                    if self.conflict & 0x40_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_STATUS_RESET", "CLR_OVF_PMC6")
+                    }
+                    if self.conflict & 0x80_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_STATUS_RESET", "CLR_OVF_PMC7")
+                    }
+                    if self.conflict & 0x100000000_u64 != 0 {
+                        crate::__private::set_twice(
+                            "IA32_PERF_GLOBAL_STATUS_RESET",
+                            "CLR_OVF_FIXED_CTR0",
+                        )
+                    }
+                    if self.conflict & 0x200000000_u64 != 0 {
+                        crate::__private::set_twice(
+                            "IA32_PERF_GLOBAL_STATUS_RESET",
+                            "CLR_OVF_FIXED_CTR1",
+                        )
+                    }
+                    if self.conflict & 0x400000000_u64 != 0 {
+                        crate::__private::set_twice(
+                            "IA32_PERF_GLOBAL_STATUS_RESET",
+                            "CLR_OVF_FIXED_CTR2",
+                        )
+                    }
+                    if self.conflict & 0x80000000000000_u64 != 0 {
+                        crate::__private::set_twice(
+                            "IA32_PERF_GLOBAL_STATUS_RESET",
+                            "CLR_TRACE_TOPA_PMI",
+                        )
+                    }
+                    if self.conflict & 0x400000000000000_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_STATUS_RESET", "CLR_LBR_FRZ")
+                    }
+                    if self.conflict & 0x800000000000000_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_STATUS_RESET", "CLR_CTR_FRZ")
+                    }
+                    if self.conflict & 0x1000000000000000_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_STATUS_RESET", "CLR_ASCI")
+                    }
+                    if self.conflict & 0x2000000000000000_u64 != 0 {
+                        crate::__private::set_twice(
+                            "IA32_PERF_GLOBAL_STATUS_RESET",
+                            "CLR_OVF_UNCORE",
+                        )
+                    }
+                    if self.conflict & 0x4000000000000000_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_STATUS_RESET", "CLR_OVF_BUF")
+                    }
+                    if self.conflict & 0x8000000000000000_u64 != 0 {
+                        crate::__private::set_twice(
+                            "IA32_PERF_GLOBAL_STATUS_RESET",
+                            "CLR_COND_CHGD",
+                        )
+                    }
+                    self.value.build()
+                }
+            }
+            #[doc = "One `IA32_PERF_GLOBAL_STATUS_RESET` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (write-1-to-clear)."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Instance(u32);
+            impl Instance {
+                #[doc = r" The MSR address."]
+                pub const fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            #[doc = r" The register as a typed MSR."]
+            pub const MSR: Instance = Instance(ADDRESS);
+            impl crate::access::Msr for Instance {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            impl crate::access::Writable for Instance {}
         }
         #[doc = "The value type of [`IA32_PERF_GLOBAL_STATUS_RESET`]."]
         pub type Ia32PerfGlobalStatusReset = IA32_PERF_GLOBAL_STATUS_RESET::Value;
@@ -6238,7 +12613,8 @@ pub mod intel {
             non_snake_case,
             missing_docs,
             clippy::identity_op,
-            clippy::unnecessary_cast
+            clippy::unnecessary_cast,
+            clippy::new_ret_no_self
         )]
         pub mod IA32_PERF_GLOBAL_STATUS_SET {
             #[doc = r" The tock-registers marker type for this register."]
@@ -6255,9 +12631,41 @@ pub mod intel {
             #[repr(transparent)]
             pub struct Value(u64);
             impl Value {
-                #[doc = r" All fields zero (no reserved bits set): the starting point for a write."]
-                pub const fn new() -> Self {
-                    Self(0)
+                #[doc = r" A [`Builder`] with every field zero (no reserved bits set): the starting point"]
+                #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
+                #[doc = r" given two different values (a compile error in a `const`)."]
+                pub const fn new() -> Builder {
+                    Builder {
+                        value: Self(0),
+                        set: 0,
+                        conflict: 0,
+                    }
+                }
+                #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
+                #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                pub const fn from_bits<const B: u64>() -> Self {
+                    const {
+                        if B & Self::RESERVED_MASK != 0 {
+                            crate::__private::reserved_bits(
+                                "IA32_PERF_GLOBAL_STATUS_SET",
+                                B & Self::RESERVED_MASK,
+                                Self::RESERVED_MASK,
+                            )
+                        }
+                    }
+                    Self(B)
+                }
+                #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
+                #[doc = r" when one of them is reserved."]
+                pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
+                    if bits & Self::RESERVED_MASK != 0 {
+                        return Err(crate::ReservedBitsError {
+                            register: "IA32_PERF_GLOBAL_STATUS_SET",
+                            bits: bits & Self::RESERVED_MASK,
+                            reserved_mask: Self::RESERVED_MASK,
+                        });
+                    }
+                    Ok(Self(bits))
                 }
                 #[doc = r" Bits no field covers; this API never sets them."]
                 pub const RESERVED_MASK: u64 = 0x837ffff8ffffff00_u64;
@@ -6517,8 +12925,14 @@ pub mod intel {
                 }
             }
             impl Default for Value {
+                #[doc = r" All fields zero: no reserved bit set, no constraint to check."]
                 fn default() -> Self {
-                    Self::new()
+                    Self(0)
+                }
+            }
+            impl Default for Builder {
+                fn default() -> Self {
+                    Value::new()
                 }
             }
             impl ::core::fmt::Debug for Value {
@@ -6553,6 +12967,338 @@ pub mod intel {
                     v.0
                 }
             }
+            impl crate::access::RegisterValue for Value {
+                const NAME: &'static str = "IA32_PERF_GLOBAL_STATUS_SET";
+                const RESERVED_MASK: u64 = Value::RESERVED_MASK;
+                fn bits(self) -> u64 {
+                    self.0
+                }
+            }
+            #[doc = "Builds a write of `IA32_PERF_GLOBAL_STATUS_SET` from named fields; see [`Value::new`]."]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+            #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
+            pub struct Builder {
+                value: Value,
+                set: u64,
+                conflict: u64,
+            }
+            impl Builder {
+                #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
+                #[doc = r" were assigned before with a different value."]
+                const fn track(self, mask: u64, next: Value) -> Self {
+                    let clash = if self.set & mask != 0 && (self.value.0 ^ next.0) & mask != 0 {
+                        mask
+                    } else {
+                        0
+                    };
+                    Self {
+                        value: next,
+                        set: self.set | mask,
+                        conflict: self.conflict | clash,
+                    }
+                }
+                #[doc = "Writes 1 to `SET_OVF_PMC0` (sets the corresponding status bit when written). `SET_OVF_PMC` element 0: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-set, 1 bit wide."]
+                pub const fn set_ovf_pmc0(self) -> Self {
+                    self.track(0x1_u64, self.value.set_ovf_pmc0())
+                }
+                #[doc = "Writes 1 to `SET_OVF_PMC1` (sets the corresponding status bit when written). `SET_OVF_PMC` element 1: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-set, 1 bit wide."]
+                pub const fn set_ovf_pmc1(self) -> Self {
+                    self.track(0x2_u64, self.value.set_ovf_pmc1())
+                }
+                #[doc = "Writes 1 to `SET_OVF_PMC2` (sets the corresponding status bit when written). `SET_OVF_PMC` element 2: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-set, 1 bit wide."]
+                pub const fn set_ovf_pmc2(self) -> Self {
+                    self.track(0x4_u64, self.value.set_ovf_pmc2())
+                }
+                #[doc = "Writes 1 to `SET_OVF_PMC3` (sets the corresponding status bit when written). `SET_OVF_PMC` element 3: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-set, 1 bit wide."]
+                pub const fn set_ovf_pmc3(self) -> Self {
+                    self.track(0x8_u64, self.value.set_ovf_pmc3())
+                }
+                #[doc = "Writes 1 to `SET_OVF_PMC4` (sets the corresponding status bit when written). `SET_OVF_PMC` element 4: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-set, 1 bit wide."]
+                pub const fn set_ovf_pmc4(self) -> Self {
+                    self.track(0x10_u64, self.value.set_ovf_pmc4())
+                }
+                #[doc = "Writes 1 to `SET_OVF_PMC5` (sets the corresponding status bit when written). `SET_OVF_PMC` element 5: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-set, 1 bit wide."]
+                pub const fn set_ovf_pmc5(self) -> Self {
+                    self.track(0x20_u64, self.value.set_ovf_pmc5())
+                }
+                #[doc = "Writes 1 to `SET_OVF_PMC6` (sets the corresponding status bit when written). `SET_OVF_PMC` element 6: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-set, 1 bit wide."]
+                pub const fn set_ovf_pmc6(self) -> Self {
+                    self.track(0x40_u64, self.value.set_ovf_pmc6())
+                }
+                #[doc = "Writes 1 to `SET_OVF_PMC7` (sets the corresponding status bit when written). `SET_OVF_PMC` element 7: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-set, 1 bit wide."]
+                pub const fn set_ovf_pmc7(self) -> Self {
+                    self.track(0x80_u64, self.value.set_ovf_pmc7())
+                }
+                #[doc = "Writes 1 to element `index` of `SET_OVF_PMC`, or fails when out of 0..8."]
+                pub const fn try_set_ovf_pmc_at(
+                    self,
+                    index: u32,
+                ) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_ovf_pmc_at(index) {
+                        Ok(next) => Ok(self.track(
+                            match index {
+                                0u32 => 0x1_u64,
+                                1u32 => 0x2_u64,
+                                2u32 => 0x4_u64,
+                                3u32 => 0x8_u64,
+                                4u32 => 0x10_u64,
+                                5u32 => 0x20_u64,
+                                6u32 => 0x40_u64,
+                                7u32 => 0x80_u64,
+                                _ => 0,
+                            },
+                            next,
+                        )),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "Writes 1 to `SET_OVF_FIXED_CTR0` (sets the corresponding status bit when written). `SET_OVF_FIXED_CTR` element 0: Set the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 3 elements), write-1-to-set, 1 bit wide."]
+                pub const fn set_ovf_fixed_ctr0(self) -> Self {
+                    self.track(0x100000000_u64, self.value.set_ovf_fixed_ctr0())
+                }
+                #[doc = "Writes 1 to `SET_OVF_FIXED_CTR1` (sets the corresponding status bit when written). `SET_OVF_FIXED_CTR` element 1: Set the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 3 elements), write-1-to-set, 1 bit wide."]
+                pub const fn set_ovf_fixed_ctr1(self) -> Self {
+                    self.track(0x200000000_u64, self.value.set_ovf_fixed_ctr1())
+                }
+                #[doc = "Writes 1 to `SET_OVF_FIXED_CTR2` (sets the corresponding status bit when written). `SET_OVF_FIXED_CTR` element 2: Set the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 3 elements), write-1-to-set, 1 bit wide."]
+                pub const fn set_ovf_fixed_ctr2(self) -> Self {
+                    self.track(0x400000000_u64, self.value.set_ovf_fixed_ctr2())
+                }
+                #[doc = "Writes 1 to element `index` of `SET_OVF_FIXED_CTR`, or fails when out of 0..3."]
+                pub const fn try_set_ovf_fixed_ctr_at(
+                    self,
+                    index: u32,
+                ) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_ovf_fixed_ctr_at(index) {
+                        Ok(next) => Ok(self.track(
+                            match index {
+                                0u32 => 0x100000000_u64,
+                                1u32 => 0x200000000_u64,
+                                2u32 => 0x400000000_u64,
+                                _ => 0,
+                            },
+                            next,
+                        )),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "Writes 1 to `SET_TRACE_TOPA_PMI` (sets the corresponding status bit when written). Set TRACE_TOPA_PMI.\n\nBits 55, write-1-to-set, 1 bit wide."]
+                pub const fn set_trace_topa_pmi(self) -> Self {
+                    self.track(0x80000000000000_u64, self.value.set_trace_topa_pmi())
+                }
+                #[doc = "Writes 1 to `SET_LBR_FRZ` (sets the corresponding status bit when written). Set LBR_FRZ.\n\nBits 58, write-1-to-set, 1 bit wide."]
+                pub const fn set_lbr_frz(self) -> Self {
+                    self.track(0x400000000000000_u64, self.value.set_lbr_frz())
+                }
+                #[doc = "Writes 1 to `SET_CTR_FRZ` (sets the corresponding status bit when written). Set CTR_FRZ.\n\nBits 59, write-1-to-set, 1 bit wide."]
+                pub const fn set_ctr_frz(self) -> Self {
+                    self.track(0x800000000000000_u64, self.value.set_ctr_frz())
+                }
+                #[doc = "Writes 1 to `SET_ASCI` (sets the corresponding status bit when written). Set ASCI.\n\nBits 60, write-1-to-set, 1 bit wide."]
+                pub const fn set_asci(self) -> Self {
+                    self.track(0x1000000000000000_u64, self.value.set_asci())
+                }
+                #[doc = "Writes 1 to `SET_OVF_UNCORE` (sets the corresponding status bit when written). Set OVF_UNCORE.\n\nBits 61, write-1-to-set, 1 bit wide."]
+                pub const fn set_ovf_uncore(self) -> Self {
+                    self.track(0x2000000000000000_u64, self.value.set_ovf_uncore())
+                }
+                #[doc = "Writes 1 to `SET_OVF_BUF` (sets the corresponding status bit when written). Set OVF_BUF.\n\nBits 62, write-1-to-set, 1 bit wide."]
+                pub const fn set_ovf_buf(self) -> Self {
+                    self.track(0x4000000000000000_u64, self.value.set_ovf_buf())
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
+                    if self.conflict & 0x1_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF_PMC0 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x2_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF_PMC1 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x4_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF_PMC2 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x8_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF_PMC3 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x10_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF_PMC4 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x20_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF_PMC5 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x40_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF_PMC6 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x80_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF_PMC7 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x100000000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF_FIXED_CTR0 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x200000000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF_FIXED_CTR1 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x400000000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF_FIXED_CTR2 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x80000000000000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_TRACE_TOPA_PMI is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x400000000000000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_LBR_FRZ is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x800000000000000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_CTR_FRZ is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x1000000000000000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_ASCI is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x2000000000000000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF_UNCORE is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x4000000000000000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF_BUF is given two different values; set each field once",
+                        });
+                    }
+                    self.value.try_build()
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[track_caller]
+                pub const fn build(self) -> Value {
+                    if self.conflict & 0x1_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_STATUS_SET", "SET_OVF_PMC0")
+                    }
+                    if self.conflict & 0x2_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_STATUS_SET", "SET_OVF_PMC1")
+                    }
+                    if self.conflict & 0x4_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_STATUS_SET", "SET_OVF_PMC2")
+                    }
+                    if self.conflict & 0x8_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_STATUS_SET", "SET_OVF_PMC3")
+                    }
+                    if self.conflict & 0x10_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_STATUS_SET", "SET_OVF_PMC4")
+                    }
+                    if self.conflict & 0x20_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_STATUS_SET", "SET_OVF_PMC5")
+                    }
+                    if self.conflict & 0x40_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_STATUS_SET", "SET_OVF_PMC6")
+                    }
+                    if self.conflict & 0x80_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_STATUS_SET", "SET_OVF_PMC7")
+                    }
+                    if self.conflict & 0x100000000_u64 != 0 {
+                        crate::__private::set_twice(
+                            "IA32_PERF_GLOBAL_STATUS_SET",
+                            "SET_OVF_FIXED_CTR0",
+                        )
+                    }
+                    if self.conflict & 0x200000000_u64 != 0 {
+                        crate::__private::set_twice(
+                            "IA32_PERF_GLOBAL_STATUS_SET",
+                            "SET_OVF_FIXED_CTR1",
+                        )
+                    }
+                    if self.conflict & 0x400000000_u64 != 0 {
+                        crate::__private::set_twice(
+                            "IA32_PERF_GLOBAL_STATUS_SET",
+                            "SET_OVF_FIXED_CTR2",
+                        )
+                    }
+                    if self.conflict & 0x80000000000000_u64 != 0 {
+                        crate::__private::set_twice(
+                            "IA32_PERF_GLOBAL_STATUS_SET",
+                            "SET_TRACE_TOPA_PMI",
+                        )
+                    }
+                    if self.conflict & 0x400000000000000_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_STATUS_SET", "SET_LBR_FRZ")
+                    }
+                    if self.conflict & 0x800000000000000_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_STATUS_SET", "SET_CTR_FRZ")
+                    }
+                    if self.conflict & 0x1000000000000000_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_STATUS_SET", "SET_ASCI")
+                    }
+                    if self.conflict & 0x2000000000000000_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_STATUS_SET", "SET_OVF_UNCORE")
+                    }
+                    if self.conflict & 0x4000000000000000_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_STATUS_SET", "SET_OVF_BUF")
+                    }
+                    self.value.build()
+                }
+            }
+            #[doc = "One `IA32_PERF_GLOBAL_STATUS_SET` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (write-1-to-set)."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Instance(u32);
+            impl Instance {
+                #[doc = r" The MSR address."]
+                pub const fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            #[doc = r" The register as a typed MSR."]
+            pub const MSR: Instance = Instance(ADDRESS);
+            impl crate::access::Msr for Instance {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            impl crate::access::Writable for Instance {}
         }
         #[doc = "The value type of [`IA32_PERF_GLOBAL_STATUS_SET`]."]
         pub type Ia32PerfGlobalStatusSet = IA32_PERF_GLOBAL_STATUS_SET::Value;
@@ -6561,7 +13307,8 @@ pub mod intel {
             non_snake_case,
             missing_docs,
             clippy::identity_op,
-            clippy::unnecessary_cast
+            clippy::unnecessary_cast,
+            clippy::new_ret_no_self
         )]
         pub mod IA32_PERF_GLOBAL_INUSE {
             #[doc = r" The tock-registers marker type for this register."]
@@ -6692,10 +13439,43 @@ pub mod intel {
                     v.0
                 }
             }
+            impl crate::access::RegisterValue for Value {
+                const NAME: &'static str = "IA32_PERF_GLOBAL_INUSE";
+                const RESERVED_MASK: u64 = Value::RESERVED_MASK;
+                fn bits(self) -> u64 {
+                    self.0
+                }
+            }
+            #[doc = "One `IA32_PERF_GLOBAL_INUSE` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-only)."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Instance(u32);
+            impl Instance {
+                #[doc = r" The MSR address."]
+                pub const fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            #[doc = r" The register as a typed MSR."]
+            pub const MSR: Instance = Instance(ADDRESS);
+            impl crate::access::Msr for Instance {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            impl crate::access::Readable for Instance {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
         }
         #[doc = "The value type of [`IA32_PERF_GLOBAL_INUSE`]."]
         pub type Ia32PerfGlobalInuse = IA32_PERF_GLOBAL_INUSE::Value;
         pub use super::super::intel::v2::ArchEvent;
+        #[doc = "CPUID leaves of `intel-v4`: output layouts with named fields."]
+        pub mod cpuid {
+            pub use super::super::super::intel::v2::cpuid::ARCH_PERFMON;
+        }
     }
     pub mod v5 {
         #![doc = "Intel architectural performance monitoring, version 5\n\nAdds fixed counter 3 (top-down slots), a bitmap of the fixed counters present, the\nAnyThread deprecation flag, adaptive PEBS, and the PERF_METRICS top-down counters.\n\nGeneration `intel-v5`, extends `intel-v4`. Manual: Intel SDM Vol. 3B §18.2.5."]
@@ -6706,7 +13486,8 @@ pub mod intel {
             non_snake_case,
             missing_docs,
             clippy::identity_op,
-            clippy::unnecessary_cast
+            clippy::unnecessary_cast,
+            clippy::new_ret_no_self
         )]
         pub mod IA32_PERFEVTSEL {
             #[doc = r" The tock-registers marker type for this register."]
@@ -6777,9 +13558,41 @@ pub mod intel {
             #[repr(transparent)]
             pub struct Value(u64);
             impl Value {
-                #[doc = r" All fields zero (no reserved bits set): the starting point for a write."]
-                pub const fn new() -> Self {
-                    Self(0)
+                #[doc = r" A [`Builder`] with every field zero (no reserved bits set): the starting point"]
+                #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
+                #[doc = r" given two different values (a compile error in a `const`)."]
+                pub const fn new() -> Builder {
+                    Builder {
+                        value: Self(0),
+                        set: 0,
+                        conflict: 0,
+                    }
+                }
+                #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
+                #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                pub const fn from_bits<const B: u64>() -> Self {
+                    const {
+                        if B & Self::RESERVED_MASK != 0 {
+                            crate::__private::reserved_bits(
+                                "IA32_PERFEVTSEL",
+                                B & Self::RESERVED_MASK,
+                                Self::RESERVED_MASK,
+                            )
+                        }
+                    }
+                    Self(B)
+                }
+                #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
+                #[doc = r" when one of them is reserved."]
+                pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
+                    if bits & Self::RESERVED_MASK != 0 {
+                        return Err(crate::ReservedBitsError {
+                            register: "IA32_PERFEVTSEL",
+                            bits: bits & Self::RESERVED_MASK,
+                            reserved_mask: Self::RESERVED_MASK,
+                        });
+                    }
+                    Ok(Self(bits))
                 }
                 #[doc = r" The value as read from the MSR. Reserved bits are kept as read so that a"]
                 #[doc = r" read-modify-write writes them back unchanged."]
@@ -7023,8 +13836,14 @@ pub mod intel {
                 }
             }
             impl Default for Value {
+                #[doc = r" All fields zero: no reserved bit set, no constraint to check."]
                 fn default() -> Self {
-                    Self::new()
+                    Self(0)
+                }
+            }
+            impl Default for Builder {
+                fn default() -> Self {
+                    Value::new()
                 }
             }
             impl ::core::fmt::Debug for Value {
@@ -7062,6 +13881,396 @@ pub mod intel {
                     v.0
                 }
             }
+            impl crate::access::RegisterValue for Value {
+                const NAME: &'static str = "IA32_PERFEVTSEL";
+                const RESERVED_MASK: u64 = Value::RESERVED_MASK;
+                fn bits(self) -> u64 {
+                    self.0
+                }
+            }
+            #[doc = "Builds a write of `IA32_PERFEVTSEL` from named fields; see [`Value::new`]."]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+            #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
+            pub struct Builder {
+                value: Value,
+                set: u64,
+                conflict: u64,
+            }
+            impl Builder {
+                #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
+                #[doc = r" were assigned before with a different value."]
+                const fn track(self, mask: u64, next: Value) -> Self {
+                    let clash = if self.set & mask != 0 && (self.value.0 ^ next.0) & mask != 0 {
+                        mask
+                    } else {
+                        0
+                    };
+                    Self {
+                        value: next,
+                        set: self.set | mask,
+                        conflict: self.conflict | clash,
+                    }
+                }
+                #[doc = "Sets `EVENT_SELECT` to the constant `V`; a `V` wider than 8 bits fails to compile. Event logic unit that detects the condition to count (the event code).\n\nBits 7:0, read-write, 8 bits wide."]
+                pub const fn with_event_select<const V: u64>(self) -> Self {
+                    self.track(0xff_u64, self.value.with_event_select::<V>())
+                }
+                #[doc = "Sets `EVENT_SELECT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Event logic unit that detects the condition to count (the event code).\n\nBits 7:0, read-write, 8 bits wide."]
+                pub const fn try_set_event_select(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_event_select(v) {
+                        Ok(next) => Ok(self.track(0xff_u64, next)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "Event logic unit that detects the condition to count (the event code).\n\nBits 7:0, read-write, 8 bits wide."]
+                pub const fn set_event_select(self, value: u8) -> Self {
+                    self.track(0xff_u64, self.value.set_event_select(value))
+                }
+                #[doc = "Sets `UMASK` to the constant `V`; a `V` wider than 8 bits fails to compile. Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
+                pub const fn with_umask<const V: u64>(self) -> Self {
+                    self.track(0xff00_u64, self.value.with_umask::<V>())
+                }
+                #[doc = "Sets `UMASK`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
+                pub const fn try_set_umask(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_umask(v) {
+                        Ok(next) => Ok(self.track(0xff00_u64, next)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
+                pub const fn set_umask(self, value: u8) -> Self {
+                    self.track(0xff00_u64, self.value.set_umask(value))
+                }
+                #[doc = "Count while the processor runs at privilege levels 1, 2 or 3.\n\nBits 16, read-write, 1 bit wide."]
+                pub const fn with_usr(self, on: bool) -> Self {
+                    self.track(0x10000_u64, self.value.with_usr(on))
+                }
+                #[doc = "Count while the processor runs at privilege level 0.\n\nBits 17, read-write, 1 bit wide."]
+                pub const fn with_os(self, on: bool) -> Self {
+                    self.track(0x20000_u64, self.value.with_os(on))
+                }
+                #[doc = "Edge detect: count deasserted-to-asserted transitions of the (thresholded)\ncondition instead of the cycles it holds.\n\nBits 18, read-write, 1 bit wide."]
+                pub const fn with_edge(self, on: bool) -> Self {
+                    self.track(0x40000_u64, self.value.with_edge(on))
+                }
+                #[doc = "Pin control (Intel meaning). When set, the PMi pins toggle on each counter\nincrement; when clear, they toggle when the counter overflows. Not writable from\nthe Sandy Bridge microarchitecture on. AMD's Athlon guide defines the opposite\npolarity for its bit 19 (see the amd-k7 generation).\n\nBits 19, read-write, 1 bit wide."]
+                pub const fn with_pc(self, on: bool) -> Self {
+                    self.track(0x80000_u64, self.value.with_pc(on))
+                }
+                #[doc = "Raise a performance-monitoring interrupt through the local APIC when the counter overflows.\n\nBits 20, read-write, 1 bit wide."]
+                pub const fn with_int(self, on: bool) -> Self {
+                    self.track(0x100000_u64, self.value.with_int(on))
+                }
+                #[doc = "AnyThread: count the event for every logical processor sharing the core, not just\nthis one.\n\nBits 21, read-write, 1 bit wide."]
+                pub const fn with_any(self, on: bool) -> Self {
+                    self.track(0x200000_u64, self.value.with_any(on))
+                }
+                #[doc = "Enable the counter.\n\nBits 22, read-write, 1 bit wide."]
+                pub const fn with_en(self, on: bool) -> Self {
+                    self.track(0x400000_u64, self.value.with_en(on))
+                }
+                #[doc = "Invert the counter-mask comparison: count cycles where the event count is below\nCMASK instead of at or above it. Has no effect when CMASK is 0.\n\nBits 23, read-write, 1 bit wide."]
+                pub const fn with_inv(self, on: bool) -> Self {
+                    self.track(0x800000_u64, self.value.with_inv(on))
+                }
+                #[doc = "Sets `CMASK` to the constant `V`; a `V` wider than 8 bits fails to compile. Counter mask (threshold). When non-zero, the counter increments by one in each\ncycle where the event occurs at least CMASK times (fewer, with INV). When zero,\nthe counter adds the per-cycle event count.\n\nBits 31:24, read-write, 8 bits wide."]
+                pub const fn with_cmask<const V: u64>(self) -> Self {
+                    self.track(0xff000000_u64, self.value.with_cmask::<V>())
+                }
+                #[doc = "Sets `CMASK`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Counter mask (threshold). When non-zero, the counter increments by one in each\ncycle where the event occurs at least CMASK times (fewer, with INV). When zero,\nthe counter adds the per-cycle event count.\n\nBits 31:24, read-write, 8 bits wide."]
+                pub const fn try_set_cmask(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_cmask(v) {
+                        Ok(next) => Ok(self.track(0xff000000_u64, next)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "Counter mask (threshold). When non-zero, the counter increments by one in each\ncycle where the event occurs at least CMASK times (fewer, with INV). When zero,\nthe counter adds the per-cycle event count.\n\nBits 31:24, read-write, 8 bits wide."]
+                pub const fn set_cmask(self, value: u8) -> Self {
+                    self.track(0xff000000_u64, self.value.set_cmask(value))
+                }
+                #[doc = "Count only inside transactional regions (Intel TSX).\n\nBits 32, read-write, 1 bit wide."]
+                pub const fn with_in_tx(self, on: bool) -> Self {
+                    self.track(0x100000000_u64, self.value.with_in_tx(on))
+                }
+                #[doc = "Exclude events that occurred inside aborted transactional regions. Valid only on\nIA32_PERFEVTSEL2.\n\nBits 33, read-write, 1 bit wide."]
+                pub const fn with_in_txcp(self, on: bool) -> Self {
+                    self.track(0x200000000_u64, self.value.with_in_txcp(on))
+                }
+                #[doc = "This counter writes adaptive PEBS records in the layout MSR_PEBS_DATA_CFG selects.\n\nBits 34, read-write, 1 bit wide."]
+                pub const fn with_adaptive_record(self, on: bool) -> Self {
+                    self.track(0x400000000_u64, self.value.with_adaptive_record(on))
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))"]
+                pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
+                    if self.conflict & 0xff_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EVENT_SELECT is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0xff00_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "UMASK is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x10000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "USR is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x20000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "OS is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x40000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EDGE is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x80000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "PC is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x100000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "INT is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x200000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "ANY is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x400000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x800000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "INV is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0xff000000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CMASK is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x100000000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "IN_TX is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x200000000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "IN_TXCP is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x400000000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "ADAPTIVE_RECORD is given two different values; set each field once",
+                        });
+                    }
+                    self.value.try_build()
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[track_caller]
+                pub const fn build(self) -> Value {
+                    if self.conflict & 0xff_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERFEVTSEL", "EVENT_SELECT")
+                    }
+                    if self.conflict & 0xff00_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERFEVTSEL", "UMASK")
+                    }
+                    if self.conflict & 0x10000_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERFEVTSEL", "USR")
+                    }
+                    if self.conflict & 0x20000_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERFEVTSEL", "OS")
+                    }
+                    if self.conflict & 0x40000_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERFEVTSEL", "EDGE")
+                    }
+                    if self.conflict & 0x80000_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERFEVTSEL", "PC")
+                    }
+                    if self.conflict & 0x100000_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERFEVTSEL", "INT")
+                    }
+                    if self.conflict & 0x200000_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERFEVTSEL", "ANY")
+                    }
+                    if self.conflict & 0x400000_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERFEVTSEL", "EN")
+                    }
+                    if self.conflict & 0x800000_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERFEVTSEL", "INV")
+                    }
+                    if self.conflict & 0xff000000_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERFEVTSEL", "CMASK")
+                    }
+                    if self.conflict & 0x100000000_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERFEVTSEL", "IN_TX")
+                    }
+                    if self.conflict & 0x200000000_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERFEVTSEL", "IN_TXCP")
+                    }
+                    if self.conflict & 0x400000000_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERFEVTSEL", "ADAPTIVE_RECORD")
+                    }
+                    self.value.build()
+                }
+            }
+            #[doc = "A [`Builder`] for `IA32_PERFEVTSELN` counting `event`: its encoding fields (event select, unit masks, CMASK, INV, EDGE, AnyThread) are set, the rest is zero. Add the privilege filters and the enable bit, then `build()`.\n\nFails to compile, in a `const`, when `N` is out of range, when only a fixed counter counts the event, when the event is restricted to other counters, or when it needs a field this generation lacks."]
+            #[track_caller]
+            pub const fn event_on<const N: u32>(event: &crate::EventDesc) -> Builder {
+                const {
+                    if N >= INSTANCES {
+                        crate::__private::index_out_of_range(
+                            "IA32_PERFEVTSEL",
+                            "counters",
+                            INSTANCES,
+                            N,
+                        )
+                    }
+                }
+                match try_event_on(N, event) {
+                    Ok(b) => b,
+                    Err(e) => e.fail(),
+                }
+            }
+            #[doc = r" As [`event_on`], with the counter chosen at run time: the problem is returned."]
+            pub const fn try_event_on(
+                counter: u32,
+                event: &crate::EventDesc,
+            ) -> Result<Builder, crate::PlacementError> {
+                if counter >= INSTANCES {
+                    return Err(crate::PlacementError::CounterOutOfRange {
+                        register: "IA32_PERFEVTSEL",
+                        count: INSTANCES,
+                        counter,
+                    });
+                }
+                if let (0, Some(fixed)) = (event.counters, event.fixed) {
+                    return Err(crate::PlacementError::FixedOnly {
+                        event: event.name,
+                        fixed,
+                        counter,
+                    });
+                }
+                if !event.allows_counter(counter) {
+                    return Err(crate::PlacementError::NotOnCounter {
+                        event: event.name,
+                        allowed: event.counters,
+                        counter,
+                    });
+                }
+                let b = Value::new();
+                let b = match b.try_set_event_select(event.event as u64) {
+                    Ok(b) => b,
+                    Err(_) => {
+                        return Err(crate::PlacementError::TooWide {
+                            event: event.name,
+                            field: "EVENT_SELECT",
+                            width: 8u32,
+                            value: event.event as u64,
+                        });
+                    }
+                };
+                let b = match b.try_set_umask(event.umask as u64) {
+                    Ok(b) => b,
+                    Err(_) => {
+                        return Err(crate::PlacementError::TooWide {
+                            event: event.name,
+                            field: "UMASK",
+                            width: 8u32,
+                            value: event.umask as u64,
+                        });
+                    }
+                };
+                if event.umask2 != 0 {
+                    return Err(crate::PlacementError::Unsupported {
+                        event: event.name,
+                        field: "UMASK2",
+                        register: "IA32_PERFEVTSEL",
+                    });
+                }
+                if event.eq {
+                    return Err(crate::PlacementError::Unsupported {
+                        event: event.name,
+                        field: "EQ",
+                        register: "IA32_PERFEVTSEL",
+                    });
+                }
+                let b = match b.try_set_cmask(event.cmask as u64) {
+                    Ok(b) => b,
+                    Err(_) => {
+                        return Err(crate::PlacementError::TooWide {
+                            event: event.name,
+                            field: "CMASK",
+                            width: 8u32,
+                            value: event.cmask as u64,
+                        });
+                    }
+                };
+                let b = b.with_inv(event.inv);
+                let b = b.with_edge(event.edge);
+                let b = b.with_any(event.any);
+                Ok(b)
+            }
+            #[doc = "One `IA32_PERFEVTSEL` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write)."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Instance(u32);
+            impl Instance {
+                #[doc = r" The MSR address."]
+                pub const fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            #[doc = "`IA32_PERFEVTSELN` as a typed MSR. `N` out of 0..8 fails to compile."]
+            pub const fn msr<const N: u32>() -> Instance {
+                Instance(address::<N>())
+            }
+            #[doc = r" Instance `index` as a typed MSR, or `None` when out of range."]
+            pub const fn try_msr(index: u32) -> Option<Instance> {
+                match try_address(index) {
+                    Some(a) => Some(Instance(a)),
+                    None => None,
+                }
+            }
+            impl Instance {
+                #[doc = r" Index within the family."]
+                pub const fn index(self) -> u32 {
+                    (self.0 - BASE_ADDRESS) / ADDRESS_STRIDE
+                }
+            }
+            impl crate::access::Msr for Instance {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            impl crate::access::Readable for Instance {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl crate::access::Writable for Instance {}
         }
         #[doc = "The value type of [`IA32_PERFEVTSEL`]."]
         pub type Ia32Perfevtsel = IA32_PERFEVTSEL::Value;
@@ -7070,7 +14279,8 @@ pub mod intel {
             non_snake_case,
             missing_docs,
             clippy::identity_op,
-            clippy::unnecessary_cast
+            clippy::unnecessary_cast,
+            clippy::new_ret_no_self
         )]
         pub mod IA32_PERF_CAPABILITIES {
             #[doc = r" The tock-registers marker type for this register."]
@@ -7175,6 +14385,35 @@ pub mod intel {
                     v.0
                 }
             }
+            impl crate::access::RegisterValue for Value {
+                const NAME: &'static str = "IA32_PERF_CAPABILITIES";
+                const RESERVED_MASK: u64 = Value::RESERVED_MASK;
+                fn bits(self) -> u64 {
+                    self.0
+                }
+            }
+            #[doc = "One `IA32_PERF_CAPABILITIES` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-only)."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Instance(u32);
+            impl Instance {
+                #[doc = r" The MSR address."]
+                pub const fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            #[doc = r" The register as a typed MSR."]
+            pub const MSR: Instance = Instance(ADDRESS);
+            impl crate::access::Msr for Instance {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            impl crate::access::Readable for Instance {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
         }
         #[doc = "The value type of [`IA32_PERF_CAPABILITIES`]."]
         pub type Ia32PerfCapabilities = IA32_PERF_CAPABILITIES::Value;
@@ -7184,7 +14423,8 @@ pub mod intel {
             non_snake_case,
             missing_docs,
             clippy::identity_op,
-            clippy::unnecessary_cast
+            clippy::unnecessary_cast,
+            clippy::new_ret_no_self
         )]
         pub mod IA32_FIXED_CTR {
             #[doc = r" The tock-registers marker type for this register."]
@@ -7230,9 +14470,41 @@ pub mod intel {
             #[repr(transparent)]
             pub struct Value(u64);
             impl Value {
-                #[doc = r" All fields zero (no reserved bits set): the starting point for a write."]
-                pub const fn new() -> Self {
-                    Self(0)
+                #[doc = r" A [`Builder`] with every field zero (no reserved bits set): the starting point"]
+                #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
+                #[doc = r" given two different values (a compile error in a `const`)."]
+                pub const fn new() -> Builder {
+                    Builder {
+                        value: Self(0),
+                        set: 0,
+                        conflict: 0,
+                    }
+                }
+                #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
+                #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                pub const fn from_bits<const B: u64>() -> Self {
+                    const {
+                        if B & Self::RESERVED_MASK != 0 {
+                            crate::__private::reserved_bits(
+                                "IA32_FIXED_CTR",
+                                B & Self::RESERVED_MASK,
+                                Self::RESERVED_MASK,
+                            )
+                        }
+                    }
+                    Self(B)
+                }
+                #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
+                #[doc = r" when one of them is reserved."]
+                pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
+                    if bits & Self::RESERVED_MASK != 0 {
+                        return Err(crate::ReservedBitsError {
+                            register: "IA32_FIXED_CTR",
+                            bits: bits & Self::RESERVED_MASK,
+                            reserved_mask: Self::RESERVED_MASK,
+                        });
+                    }
+                    Ok(Self(bits))
                 }
                 #[doc = r" The value as read from the MSR. Reserved bits are kept as read so that a"]
                 #[doc = r" read-modify-write writes them back unchanged."]
@@ -7293,8 +14565,14 @@ pub mod intel {
                 }
             }
             impl Default for Value {
+                #[doc = r" All fields zero: no reserved bit set, no constraint to check."]
                 fn default() -> Self {
-                    Self::new()
+                    Self(0)
+                }
+            }
+            impl Default for Builder {
+                fn default() -> Self {
+                    Value::new()
                 }
             }
             impl ::core::fmt::Debug for Value {
@@ -7316,6 +14594,104 @@ pub mod intel {
                     v.0
                 }
             }
+            impl crate::access::RegisterValue for Value {
+                const NAME: &'static str = "IA32_FIXED_CTR";
+                const RESERVED_MASK: u64 = Value::RESERVED_MASK;
+                fn bits(self) -> u64 {
+                    self.0
+                }
+            }
+            #[doc = "Builds a write of `IA32_FIXED_CTR` from named fields; see [`Value::new`]."]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+            #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
+            pub struct Builder {
+                value: Value,
+                set: u64,
+                conflict: u64,
+            }
+            impl Builder {
+                #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
+                #[doc = r" were assigned before with a different value."]
+                const fn track(self, mask: u64, next: Value) -> Self {
+                    let clash = if self.set & mask != 0 && (self.value.0 ^ next.0) & mask != 0 {
+                        mask
+                    } else {
+                        0
+                    };
+                    Self {
+                        value: next,
+                        set: self.set | mask,
+                        conflict: self.conflict | clash,
+                    }
+                }
+                #[doc = "Sets `COUNT` to the constant `V`; a `V` wider than 48 bits fails to compile. Counter value; the implemented width is CPUID.0AH:EDX[12:5].\n\nBits 47:0, read-write, 48 bits wide."]
+                pub const fn with_count<const V: u64>(self) -> Self {
+                    self.track(0xffffffffffff_u64, self.value.with_count::<V>())
+                }
+                #[doc = "Sets `COUNT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 48 bits. Counter value; the implemented width is CPUID.0AH:EDX[12:5].\n\nBits 47:0, read-write, 48 bits wide."]
+                pub const fn try_set_count(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_count(v) {
+                        Ok(next) => Ok(self.track(0xffffffffffff_u64, next)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
+                    if self.conflict & 0xffffffffffff_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "COUNT is given two different values; set each field once",
+                        });
+                    }
+                    self.value.try_build()
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[track_caller]
+                pub const fn build(self) -> Value {
+                    if self.conflict & 0xffffffffffff_u64 != 0 {
+                        crate::__private::set_twice("IA32_FIXED_CTR", "COUNT")
+                    }
+                    self.value.build()
+                }
+            }
+            #[doc = "One `IA32_FIXED_CTR` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write)."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Instance(u32);
+            impl Instance {
+                #[doc = r" The MSR address."]
+                pub const fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            #[doc = "`IA32_FIXED_CTRN` as a typed MSR. `N` out of 0..4 fails to compile."]
+            pub const fn msr<const N: u32>() -> Instance {
+                Instance(address::<N>())
+            }
+            #[doc = r" Instance `index` as a typed MSR, or `None` when out of range."]
+            pub const fn try_msr(index: u32) -> Option<Instance> {
+                match try_address(index) {
+                    Some(a) => Some(Instance(a)),
+                    None => None,
+                }
+            }
+            impl Instance {
+                #[doc = r" Index within the family."]
+                pub const fn index(self) -> u32 {
+                    (self.0 - BASE_ADDRESS) / ADDRESS_STRIDE
+                }
+            }
+            impl crate::access::Msr for Instance {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            impl crate::access::Readable for Instance {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl crate::access::Writable for Instance {}
         }
         #[doc = "The value type of [`IA32_FIXED_CTR`]."]
         pub type Ia32FixedCtr = IA32_FIXED_CTR::Value;
@@ -7324,7 +14700,8 @@ pub mod intel {
             non_snake_case,
             missing_docs,
             clippy::identity_op,
-            clippy::unnecessary_cast
+            clippy::unnecessary_cast,
+            clippy::new_ret_no_self
         )]
         pub mod IA32_FIXED_CTR_CTRL {
             #[doc = r" The tock-registers marker type for this register."]
@@ -7370,9 +14747,41 @@ pub mod intel {
             #[repr(transparent)]
             pub struct Value(u64);
             impl Value {
-                #[doc = r" All fields zero (no reserved bits set): the starting point for a write."]
-                pub const fn new() -> Self {
-                    Self(0)
+                #[doc = r" A [`Builder`] with every field zero (no reserved bits set): the starting point"]
+                #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
+                #[doc = r" given two different values (a compile error in a `const`)."]
+                pub const fn new() -> Builder {
+                    Builder {
+                        value: Self(0),
+                        set: 0,
+                        conflict: 0,
+                    }
+                }
+                #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
+                #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                pub const fn from_bits<const B: u64>() -> Self {
+                    const {
+                        if B & Self::RESERVED_MASK != 0 {
+                            crate::__private::reserved_bits(
+                                "IA32_FIXED_CTR_CTRL",
+                                B & Self::RESERVED_MASK,
+                                Self::RESERVED_MASK,
+                            )
+                        }
+                    }
+                    Self(B)
+                }
+                #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
+                #[doc = r" when one of them is reserved."]
+                pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
+                    if bits & Self::RESERVED_MASK != 0 {
+                        return Err(crate::ReservedBitsError {
+                            register: "IA32_FIXED_CTR_CTRL",
+                            bits: bits & Self::RESERVED_MASK,
+                            reserved_mask: Self::RESERVED_MASK,
+                        });
+                    }
+                    Ok(Self(bits))
                 }
                 #[doc = r" The value as read from the MSR. Reserved bits are kept as read so that a"]
                 #[doc = r" read-modify-write writes them back unchanged."]
@@ -7826,8 +15235,14 @@ pub mod intel {
                 }
             }
             impl Default for Value {
+                #[doc = r" All fields zero: no reserved bit set, no constraint to check."]
                 fn default() -> Self {
-                    Self::new()
+                    Self(0)
+                }
+            }
+            impl Default for Builder {
+                fn default() -> Self {
+                    Value::new()
                 }
             }
             impl ::core::fmt::Debug for Value {
@@ -7873,6 +15288,401 @@ pub mod intel {
                     v.0
                 }
             }
+            impl crate::access::RegisterValue for Value {
+                const NAME: &'static str = "IA32_FIXED_CTR_CTRL";
+                const RESERVED_MASK: u64 = Value::RESERVED_MASK;
+                fn bits(self) -> u64 {
+                    self.0
+                }
+            }
+            #[doc = "Builds a write of `IA32_FIXED_CTR_CTRL` from named fields; see [`Value::new`]."]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+            #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
+            pub struct Builder {
+                value: Value,
+                set: u64,
+                conflict: u64,
+            }
+            impl Builder {
+                #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
+                #[doc = r" were assigned before with a different value."]
+                const fn track(self, mask: u64, next: Value) -> Self {
+                    let clash = if self.set & mask != 0 && (self.value.0 ^ next.0) & mask != 0 {
+                        mask
+                    } else {
+                        0
+                    };
+                    Self {
+                        value: next,
+                        set: self.set | mask,
+                        conflict: self.conflict | clash,
+                    }
+                }
+                #[doc = "Sets `ENABLE0` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 0: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 4 elements), read-write, 2 bits wide."]
+                pub const fn with_enable0<const V: u64>(self) -> Self {
+                    self.track(0x3_u64, self.value.with_enable0::<V>())
+                }
+                #[doc = "Sets `ENABLE0`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 0: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 4 elements), read-write, 2 bits wide."]
+                pub const fn try_set_enable0(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_enable0(v) {
+                        Ok(next) => Ok(self.track(0x3_u64, next)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "`ENABLE` element 0: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 4 elements), read-write, 2 bits wide."]
+                pub const fn set_enable0(self, value: Enable) -> Self {
+                    self.track(0x3_u64, self.value.set_enable0(value))
+                }
+                #[doc = "Sets `ENABLE1` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 1: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 4 elements), read-write, 2 bits wide."]
+                pub const fn with_enable1<const V: u64>(self) -> Self {
+                    self.track(0x30_u64, self.value.with_enable1::<V>())
+                }
+                #[doc = "Sets `ENABLE1`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 1: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 4 elements), read-write, 2 bits wide."]
+                pub const fn try_set_enable1(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_enable1(v) {
+                        Ok(next) => Ok(self.track(0x30_u64, next)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "`ENABLE` element 1: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 4 elements), read-write, 2 bits wide."]
+                pub const fn set_enable1(self, value: Enable) -> Self {
+                    self.track(0x30_u64, self.value.set_enable1(value))
+                }
+                #[doc = "Sets `ENABLE2` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 2: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 4 elements), read-write, 2 bits wide."]
+                pub const fn with_enable2<const V: u64>(self) -> Self {
+                    self.track(0x300_u64, self.value.with_enable2::<V>())
+                }
+                #[doc = "Sets `ENABLE2`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 2: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 4 elements), read-write, 2 bits wide."]
+                pub const fn try_set_enable2(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_enable2(v) {
+                        Ok(next) => Ok(self.track(0x300_u64, next)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "`ENABLE` element 2: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 4 elements), read-write, 2 bits wide."]
+                pub const fn set_enable2(self, value: Enable) -> Self {
+                    self.track(0x300_u64, self.value.set_enable2(value))
+                }
+                #[doc = "Sets `ENABLE3` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 3: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 4 elements), read-write, 2 bits wide."]
+                pub const fn with_enable3<const V: u64>(self) -> Self {
+                    self.track(0x3000_u64, self.value.with_enable3::<V>())
+                }
+                #[doc = "Sets `ENABLE3`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 3: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 4 elements), read-write, 2 bits wide."]
+                pub const fn try_set_enable3(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_enable3(v) {
+                        Ok(next) => Ok(self.track(0x3000_u64, next)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "`ENABLE` element 3: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 4 elements), read-write, 2 bits wide."]
+                pub const fn set_enable3(self, value: Enable) -> Self {
+                    self.track(0x3000_u64, self.value.set_enable3(value))
+                }
+                #[doc = "Sets element `index` of `ENABLE`; fails when out of 0..4 or wider than 2 bits."]
+                pub const fn try_set_enable_at(
+                    self,
+                    index: u32,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_enable_at(index, v) {
+                        Ok(next) => Ok(self.track(
+                            match index {
+                                0u32 => 0x3_u64,
+                                1u32 => 0x30_u64,
+                                2u32 => 0x300_u64,
+                                3u32 => 0x3000_u64,
+                                _ => 0,
+                            },
+                            next,
+                        )),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "`ANY` element 0: AnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY).\n\nBits 2 (+4 per element, 4 elements), read-write, 1 bit wide."]
+                pub const fn with_any0(self, on: bool) -> Self {
+                    self.track(0x4_u64, self.value.with_any0(on))
+                }
+                #[doc = "`ANY` element 1: AnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY).\n\nBits 2 (+4 per element, 4 elements), read-write, 1 bit wide."]
+                pub const fn with_any1(self, on: bool) -> Self {
+                    self.track(0x40_u64, self.value.with_any1(on))
+                }
+                #[doc = "`ANY` element 2: AnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY).\n\nBits 2 (+4 per element, 4 elements), read-write, 1 bit wide."]
+                pub const fn with_any2(self, on: bool) -> Self {
+                    self.track(0x400_u64, self.value.with_any2(on))
+                }
+                #[doc = "`ANY` element 3: AnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY).\n\nBits 2 (+4 per element, 4 elements), read-write, 1 bit wide."]
+                pub const fn with_any3(self, on: bool) -> Self {
+                    self.track(0x4000_u64, self.value.with_any3(on))
+                }
+                #[doc = "Sets element `index` of `ANY`; fails when out of 0..4 or wider than 1 bits."]
+                pub const fn try_set_any_at(
+                    self,
+                    index: u32,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_any_at(index, v) {
+                        Ok(next) => Ok(self.track(
+                            match index {
+                                0u32 => 0x4_u64,
+                                1u32 => 0x40_u64,
+                                2u32 => 0x400_u64,
+                                3u32 => 0x4000_u64,
+                                _ => 0,
+                            },
+                            next,
+                        )),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "`PMI` element 0: Raise a performance-monitoring interrupt when fixed counter i overflows.\n\nBits 3 (+4 per element, 4 elements), read-write, 1 bit wide."]
+                pub const fn with_pmi0(self, on: bool) -> Self {
+                    self.track(0x8_u64, self.value.with_pmi0(on))
+                }
+                #[doc = "`PMI` element 1: Raise a performance-monitoring interrupt when fixed counter i overflows.\n\nBits 3 (+4 per element, 4 elements), read-write, 1 bit wide."]
+                pub const fn with_pmi1(self, on: bool) -> Self {
+                    self.track(0x80_u64, self.value.with_pmi1(on))
+                }
+                #[doc = "`PMI` element 2: Raise a performance-monitoring interrupt when fixed counter i overflows.\n\nBits 3 (+4 per element, 4 elements), read-write, 1 bit wide."]
+                pub const fn with_pmi2(self, on: bool) -> Self {
+                    self.track(0x800_u64, self.value.with_pmi2(on))
+                }
+                #[doc = "`PMI` element 3: Raise a performance-monitoring interrupt when fixed counter i overflows.\n\nBits 3 (+4 per element, 4 elements), read-write, 1 bit wide."]
+                pub const fn with_pmi3(self, on: bool) -> Self {
+                    self.track(0x8000_u64, self.value.with_pmi3(on))
+                }
+                #[doc = "Sets element `index` of `PMI`; fails when out of 0..4 or wider than 1 bits."]
+                pub const fn try_set_pmi_at(
+                    self,
+                    index: u32,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_pmi_at(index, v) {
+                        Ok(next) => Ok(self.track(
+                            match index {
+                                0u32 => 0x8_u64,
+                                1u32 => 0x80_u64,
+                                2u32 => 0x800_u64,
+                                3u32 => 0x8000_u64,
+                                _ => 0,
+                            },
+                            next,
+                        )),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "`ADAPTIVE_RECORD` element 0: Fixed counter i writes adaptive PEBS records in the layout MSR_PEBS_DATA_CFG selects.\n\nBits 32 (+4 per element, 4 elements), read-write, 1 bit wide."]
+                pub const fn with_adaptive_record0(self, on: bool) -> Self {
+                    self.track(0x100000000_u64, self.value.with_adaptive_record0(on))
+                }
+                #[doc = "`ADAPTIVE_RECORD` element 1: Fixed counter i writes adaptive PEBS records in the layout MSR_PEBS_DATA_CFG selects.\n\nBits 32 (+4 per element, 4 elements), read-write, 1 bit wide."]
+                pub const fn with_adaptive_record1(self, on: bool) -> Self {
+                    self.track(0x1000000000_u64, self.value.with_adaptive_record1(on))
+                }
+                #[doc = "`ADAPTIVE_RECORD` element 2: Fixed counter i writes adaptive PEBS records in the layout MSR_PEBS_DATA_CFG selects.\n\nBits 32 (+4 per element, 4 elements), read-write, 1 bit wide."]
+                pub const fn with_adaptive_record2(self, on: bool) -> Self {
+                    self.track(0x10000000000_u64, self.value.with_adaptive_record2(on))
+                }
+                #[doc = "`ADAPTIVE_RECORD` element 3: Fixed counter i writes adaptive PEBS records in the layout MSR_PEBS_DATA_CFG selects.\n\nBits 32 (+4 per element, 4 elements), read-write, 1 bit wide."]
+                pub const fn with_adaptive_record3(self, on: bool) -> Self {
+                    self.track(0x100000000000_u64, self.value.with_adaptive_record3(on))
+                }
+                #[doc = "Sets element `index` of `ADAPTIVE_RECORD`; fails when out of 0..4 or wider than 1 bits."]
+                pub const fn try_set_adaptive_record_at(
+                    self,
+                    index: u32,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_adaptive_record_at(index, v) {
+                        Ok(next) => Ok(self.track(
+                            match index {
+                                0u32 => 0x100000000_u64,
+                                1u32 => 0x1000000000_u64,
+                                2u32 => 0x10000000000_u64,
+                                3u32 => 0x100000000000_u64,
+                                _ => 0,
+                            },
+                            next,
+                        )),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
+                    if self.conflict & 0x3_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "ENABLE0 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x30_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "ENABLE1 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x300_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "ENABLE2 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x3000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "ENABLE3 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x4_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "ANY0 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x40_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "ANY1 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x400_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "ANY2 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x4000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "ANY3 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x8_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "PMI0 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x80_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "PMI1 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x800_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "PMI2 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x8000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "PMI3 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x100000000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "ADAPTIVE_RECORD0 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x1000000000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "ADAPTIVE_RECORD1 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x10000000000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "ADAPTIVE_RECORD2 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x100000000000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "ADAPTIVE_RECORD3 is given two different values; set each field once",
+                        });
+                    }
+                    self.value.try_build()
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[track_caller]
+                pub const fn build(self) -> Value {
+                    if self.conflict & 0x3_u64 != 0 {
+                        crate::__private::set_twice("IA32_FIXED_CTR_CTRL", "ENABLE0")
+                    }
+                    if self.conflict & 0x30_u64 != 0 {
+                        crate::__private::set_twice("IA32_FIXED_CTR_CTRL", "ENABLE1")
+                    }
+                    if self.conflict & 0x300_u64 != 0 {
+                        crate::__private::set_twice("IA32_FIXED_CTR_CTRL", "ENABLE2")
+                    }
+                    if self.conflict & 0x3000_u64 != 0 {
+                        crate::__private::set_twice("IA32_FIXED_CTR_CTRL", "ENABLE3")
+                    }
+                    if self.conflict & 0x4_u64 != 0 {
+                        crate::__private::set_twice("IA32_FIXED_CTR_CTRL", "ANY0")
+                    }
+                    if self.conflict & 0x40_u64 != 0 {
+                        crate::__private::set_twice("IA32_FIXED_CTR_CTRL", "ANY1")
+                    }
+                    if self.conflict & 0x400_u64 != 0 {
+                        crate::__private::set_twice("IA32_FIXED_CTR_CTRL", "ANY2")
+                    }
+                    if self.conflict & 0x4000_u64 != 0 {
+                        crate::__private::set_twice("IA32_FIXED_CTR_CTRL", "ANY3")
+                    }
+                    if self.conflict & 0x8_u64 != 0 {
+                        crate::__private::set_twice("IA32_FIXED_CTR_CTRL", "PMI0")
+                    }
+                    if self.conflict & 0x80_u64 != 0 {
+                        crate::__private::set_twice("IA32_FIXED_CTR_CTRL", "PMI1")
+                    }
+                    if self.conflict & 0x800_u64 != 0 {
+                        crate::__private::set_twice("IA32_FIXED_CTR_CTRL", "PMI2")
+                    }
+                    if self.conflict & 0x8000_u64 != 0 {
+                        crate::__private::set_twice("IA32_FIXED_CTR_CTRL", "PMI3")
+                    }
+                    if self.conflict & 0x100000000_u64 != 0 {
+                        crate::__private::set_twice("IA32_FIXED_CTR_CTRL", "ADAPTIVE_RECORD0")
+                    }
+                    if self.conflict & 0x1000000000_u64 != 0 {
+                        crate::__private::set_twice("IA32_FIXED_CTR_CTRL", "ADAPTIVE_RECORD1")
+                    }
+                    if self.conflict & 0x10000000000_u64 != 0 {
+                        crate::__private::set_twice("IA32_FIXED_CTR_CTRL", "ADAPTIVE_RECORD2")
+                    }
+                    if self.conflict & 0x100000000000_u64 != 0 {
+                        crate::__private::set_twice("IA32_FIXED_CTR_CTRL", "ADAPTIVE_RECORD3")
+                    }
+                    self.value.build()
+                }
+            }
+            #[doc = "One `IA32_FIXED_CTR_CTRL` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write)."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Instance(u32);
+            impl Instance {
+                #[doc = r" The MSR address."]
+                pub const fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            #[doc = r" The register as a typed MSR."]
+            pub const MSR: Instance = Instance(ADDRESS);
+            impl crate::access::Msr for Instance {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            impl crate::access::Readable for Instance {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl crate::access::Writable for Instance {}
         }
         #[doc = "The value type of [`IA32_FIXED_CTR_CTRL`]."]
         pub type Ia32FixedCtrCtrl = IA32_FIXED_CTR_CTRL::Value;
@@ -7881,7 +15691,8 @@ pub mod intel {
             non_snake_case,
             missing_docs,
             clippy::identity_op,
-            clippy::unnecessary_cast
+            clippy::unnecessary_cast,
+            clippy::new_ret_no_self
         )]
         pub mod IA32_PERF_GLOBAL_STATUS {
             #[doc = r" The tock-registers marker type for this register."]
@@ -8055,6 +15866,35 @@ pub mod intel {
                     v.0
                 }
             }
+            impl crate::access::RegisterValue for Value {
+                const NAME: &'static str = "IA32_PERF_GLOBAL_STATUS";
+                const RESERVED_MASK: u64 = Value::RESERVED_MASK;
+                fn bits(self) -> u64 {
+                    self.0
+                }
+            }
+            #[doc = "One `IA32_PERF_GLOBAL_STATUS` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-only)."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Instance(u32);
+            impl Instance {
+                #[doc = r" The MSR address."]
+                pub const fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            #[doc = r" The register as a typed MSR."]
+            pub const MSR: Instance = Instance(ADDRESS);
+            impl crate::access::Msr for Instance {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            impl crate::access::Readable for Instance {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
         }
         #[doc = "The value type of [`IA32_PERF_GLOBAL_STATUS`]."]
         pub type Ia32PerfGlobalStatus = IA32_PERF_GLOBAL_STATUS::Value;
@@ -8063,7 +15903,8 @@ pub mod intel {
             non_snake_case,
             missing_docs,
             clippy::identity_op,
-            clippy::unnecessary_cast
+            clippy::unnecessary_cast,
+            clippy::new_ret_no_self
         )]
         pub mod IA32_PERF_GLOBAL_CTRL {
             #[doc = r" The tock-registers marker type for this register."]
@@ -8080,9 +15921,41 @@ pub mod intel {
             #[repr(transparent)]
             pub struct Value(u64);
             impl Value {
-                #[doc = r" All fields zero (no reserved bits set): the starting point for a write."]
-                pub const fn new() -> Self {
-                    Self(0)
+                #[doc = r" A [`Builder`] with every field zero (no reserved bits set): the starting point"]
+                #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
+                #[doc = r" given two different values (a compile error in a `const`)."]
+                pub const fn new() -> Builder {
+                    Builder {
+                        value: Self(0),
+                        set: 0,
+                        conflict: 0,
+                    }
+                }
+                #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
+                #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                pub const fn from_bits<const B: u64>() -> Self {
+                    const {
+                        if B & Self::RESERVED_MASK != 0 {
+                            crate::__private::reserved_bits(
+                                "IA32_PERF_GLOBAL_CTRL",
+                                B & Self::RESERVED_MASK,
+                                Self::RESERVED_MASK,
+                            )
+                        }
+                    }
+                    Self(B)
+                }
+                #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
+                #[doc = r" when one of them is reserved."]
+                pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
+                    if bits & Self::RESERVED_MASK != 0 {
+                        return Err(crate::ReservedBitsError {
+                            register: "IA32_PERF_GLOBAL_CTRL",
+                            bits: bits & Self::RESERVED_MASK,
+                            reserved_mask: Self::RESERVED_MASK,
+                        });
+                    }
+                    Ok(Self(bits))
                 }
                 #[doc = r" The value as read from the MSR. Reserved bits are kept as read so that a"]
                 #[doc = r" read-modify-write writes them back unchanged."]
@@ -8329,8 +16202,14 @@ pub mod intel {
                 }
             }
             impl Default for Value {
+                #[doc = r" All fields zero: no reserved bit set, no constraint to check."]
                 fn default() -> Self {
-                    Self::new()
+                    Self(0)
+                }
+            }
+            impl Default for Builder {
+                fn default() -> Self {
+                    Value::new()
                 }
             }
             impl ::core::fmt::Debug for Value {
@@ -8361,6 +16240,282 @@ pub mod intel {
                     v.0
                 }
             }
+            impl crate::access::RegisterValue for Value {
+                const NAME: &'static str = "IA32_PERF_GLOBAL_CTRL";
+                const RESERVED_MASK: u64 = Value::RESERVED_MASK;
+                fn bits(self) -> u64 {
+                    self.0
+                }
+            }
+            #[doc = "Builds a write of `IA32_PERF_GLOBAL_CTRL` from named fields; see [`Value::new`]."]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+            #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
+            pub struct Builder {
+                value: Value,
+                set: u64,
+                conflict: u64,
+            }
+            impl Builder {
+                #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
+                #[doc = r" were assigned before with a different value."]
+                const fn track(self, mask: u64, next: Value) -> Self {
+                    let clash = if self.set & mask != 0 && (self.value.0 ^ next.0) & mask != 0 {
+                        mask
+                    } else {
+                        0
+                    };
+                    Self {
+                        value: next,
+                        set: self.set | mask,
+                        conflict: self.conflict | clash,
+                    }
+                }
+                #[doc = "`EN_PMC` element 0: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), read-write, 1 bit wide."]
+                pub const fn with_en_pmc0(self, on: bool) -> Self {
+                    self.track(0x1_u64, self.value.with_en_pmc0(on))
+                }
+                #[doc = "`EN_PMC` element 1: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), read-write, 1 bit wide."]
+                pub const fn with_en_pmc1(self, on: bool) -> Self {
+                    self.track(0x2_u64, self.value.with_en_pmc1(on))
+                }
+                #[doc = "`EN_PMC` element 2: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), read-write, 1 bit wide."]
+                pub const fn with_en_pmc2(self, on: bool) -> Self {
+                    self.track(0x4_u64, self.value.with_en_pmc2(on))
+                }
+                #[doc = "`EN_PMC` element 3: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), read-write, 1 bit wide."]
+                pub const fn with_en_pmc3(self, on: bool) -> Self {
+                    self.track(0x8_u64, self.value.with_en_pmc3(on))
+                }
+                #[doc = "`EN_PMC` element 4: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), read-write, 1 bit wide."]
+                pub const fn with_en_pmc4(self, on: bool) -> Self {
+                    self.track(0x10_u64, self.value.with_en_pmc4(on))
+                }
+                #[doc = "`EN_PMC` element 5: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), read-write, 1 bit wide."]
+                pub const fn with_en_pmc5(self, on: bool) -> Self {
+                    self.track(0x20_u64, self.value.with_en_pmc5(on))
+                }
+                #[doc = "`EN_PMC` element 6: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), read-write, 1 bit wide."]
+                pub const fn with_en_pmc6(self, on: bool) -> Self {
+                    self.track(0x40_u64, self.value.with_en_pmc6(on))
+                }
+                #[doc = "`EN_PMC` element 7: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), read-write, 1 bit wide."]
+                pub const fn with_en_pmc7(self, on: bool) -> Self {
+                    self.track(0x80_u64, self.value.with_en_pmc7(on))
+                }
+                #[doc = "Sets element `index` of `EN_PMC`; fails when out of 0..8 or wider than 1 bits."]
+                pub const fn try_set_en_pmc_at(
+                    self,
+                    index: u32,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_en_pmc_at(index, v) {
+                        Ok(next) => Ok(self.track(
+                            match index {
+                                0u32 => 0x1_u64,
+                                1u32 => 0x2_u64,
+                                2u32 => 0x4_u64,
+                                3u32 => 0x8_u64,
+                                4u32 => 0x10_u64,
+                                5u32 => 0x20_u64,
+                                6u32 => 0x40_u64,
+                                7u32 => 0x80_u64,
+                                _ => 0,
+                            },
+                            next,
+                        )),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "`EN_FIXED_CTR` element 0: Enable IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 4 elements), read-write, 1 bit wide."]
+                pub const fn with_en_fixed_ctr0(self, on: bool) -> Self {
+                    self.track(0x100000000_u64, self.value.with_en_fixed_ctr0(on))
+                }
+                #[doc = "`EN_FIXED_CTR` element 1: Enable IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 4 elements), read-write, 1 bit wide."]
+                pub const fn with_en_fixed_ctr1(self, on: bool) -> Self {
+                    self.track(0x200000000_u64, self.value.with_en_fixed_ctr1(on))
+                }
+                #[doc = "`EN_FIXED_CTR` element 2: Enable IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 4 elements), read-write, 1 bit wide."]
+                pub const fn with_en_fixed_ctr2(self, on: bool) -> Self {
+                    self.track(0x400000000_u64, self.value.with_en_fixed_ctr2(on))
+                }
+                #[doc = "`EN_FIXED_CTR` element 3: Enable IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 4 elements), read-write, 1 bit wide."]
+                pub const fn with_en_fixed_ctr3(self, on: bool) -> Self {
+                    self.track(0x800000000_u64, self.value.with_en_fixed_ctr3(on))
+                }
+                #[doc = "Sets element `index` of `EN_FIXED_CTR`; fails when out of 0..4 or wider than 1 bits."]
+                pub const fn try_set_en_fixed_ctr_at(
+                    self,
+                    index: u32,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_en_fixed_ctr_at(index, v) {
+                        Ok(next) => Ok(self.track(
+                            match index {
+                                0u32 => 0x100000000_u64,
+                                1u32 => 0x200000000_u64,
+                                2u32 => 0x400000000_u64,
+                                3u32 => 0x800000000_u64,
+                                _ => 0,
+                            },
+                            next,
+                        )),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "Enable the PERF_METRICS top-down counters.\n\nBits 48, read-write, 1 bit wide."]
+                pub const fn with_en_perf_metrics(self, on: bool) -> Self {
+                    self.track(0x1000000000000_u64, self.value.with_en_perf_metrics(on))
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
+                    if self.conflict & 0x1_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN_PMC0 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x2_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN_PMC1 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x4_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN_PMC2 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x8_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN_PMC3 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x10_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN_PMC4 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x20_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN_PMC5 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x40_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN_PMC6 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x80_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN_PMC7 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x100000000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN_FIXED_CTR0 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x200000000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN_FIXED_CTR1 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x400000000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN_FIXED_CTR2 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x800000000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN_FIXED_CTR3 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x1000000000000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN_PERF_METRICS is given two different values; set each field once",
+                        });
+                    }
+                    self.value.try_build()
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[track_caller]
+                pub const fn build(self) -> Value {
+                    if self.conflict & 0x1_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_CTRL", "EN_PMC0")
+                    }
+                    if self.conflict & 0x2_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_CTRL", "EN_PMC1")
+                    }
+                    if self.conflict & 0x4_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_CTRL", "EN_PMC2")
+                    }
+                    if self.conflict & 0x8_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_CTRL", "EN_PMC3")
+                    }
+                    if self.conflict & 0x10_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_CTRL", "EN_PMC4")
+                    }
+                    if self.conflict & 0x20_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_CTRL", "EN_PMC5")
+                    }
+                    if self.conflict & 0x40_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_CTRL", "EN_PMC6")
+                    }
+                    if self.conflict & 0x80_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_CTRL", "EN_PMC7")
+                    }
+                    if self.conflict & 0x100000000_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_CTRL", "EN_FIXED_CTR0")
+                    }
+                    if self.conflict & 0x200000000_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_CTRL", "EN_FIXED_CTR1")
+                    }
+                    if self.conflict & 0x400000000_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_CTRL", "EN_FIXED_CTR2")
+                    }
+                    if self.conflict & 0x800000000_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_CTRL", "EN_FIXED_CTR3")
+                    }
+                    if self.conflict & 0x1000000000000_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_CTRL", "EN_PERF_METRICS")
+                    }
+                    self.value.build()
+                }
+            }
+            #[doc = "One `IA32_PERF_GLOBAL_CTRL` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write)."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Instance(u32);
+            impl Instance {
+                #[doc = r" The MSR address."]
+                pub const fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            #[doc = r" The register as a typed MSR."]
+            pub const MSR: Instance = Instance(ADDRESS);
+            impl crate::access::Msr for Instance {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            impl crate::access::Readable for Instance {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl crate::access::Writable for Instance {}
         }
         #[doc = "The value type of [`IA32_PERF_GLOBAL_CTRL`]."]
         pub type Ia32PerfGlobalCtrl = IA32_PERF_GLOBAL_CTRL::Value;
@@ -8369,7 +16524,8 @@ pub mod intel {
             non_snake_case,
             missing_docs,
             clippy::identity_op,
-            clippy::unnecessary_cast
+            clippy::unnecessary_cast,
+            clippy::new_ret_no_self
         )]
         pub mod IA32_PERF_GLOBAL_STATUS_RESET {
             #[doc = r" The tock-registers marker type for this register."]
@@ -8386,9 +16542,41 @@ pub mod intel {
             #[repr(transparent)]
             pub struct Value(u64);
             impl Value {
-                #[doc = r" All fields zero (no reserved bits set): the starting point for a write."]
-                pub const fn new() -> Self {
-                    Self(0)
+                #[doc = r" A [`Builder`] with every field zero (no reserved bits set): the starting point"]
+                #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
+                #[doc = r" given two different values (a compile error in a `const`)."]
+                pub const fn new() -> Builder {
+                    Builder {
+                        value: Self(0),
+                        set: 0,
+                        conflict: 0,
+                    }
+                }
+                #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
+                #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                pub const fn from_bits<const B: u64>() -> Self {
+                    const {
+                        if B & Self::RESERVED_MASK != 0 {
+                            crate::__private::reserved_bits(
+                                "IA32_PERF_GLOBAL_STATUS_RESET",
+                                B & Self::RESERVED_MASK,
+                                Self::RESERVED_MASK,
+                            )
+                        }
+                    }
+                    Self(B)
+                }
+                #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
+                #[doc = r" when one of them is reserved."]
+                pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
+                    if bits & Self::RESERVED_MASK != 0 {
+                        return Err(crate::ReservedBitsError {
+                            register: "IA32_PERF_GLOBAL_STATUS_RESET",
+                            bits: bits & Self::RESERVED_MASK,
+                            reserved_mask: Self::RESERVED_MASK,
+                        });
+                    }
+                    Ok(Self(bits))
                 }
                 #[doc = r" Bits no field covers; this API never sets them."]
                 pub const RESERVED_MASK: u64 = 0x37efff0ffffff00_u64;
@@ -8679,8 +16867,14 @@ pub mod intel {
                 }
             }
             impl Default for Value {
+                #[doc = r" All fields zero: no reserved bit set, no constraint to check."]
                 fn default() -> Self {
-                    Self::new()
+                    Self(0)
+                }
+            }
+            impl Default for Builder {
+                fn default() -> Self {
+                    Value::new()
                 }
             }
             impl ::core::fmt::Debug for Value {
@@ -8721,6 +16915,390 @@ pub mod intel {
                     v.0
                 }
             }
+            impl crate::access::RegisterValue for Value {
+                const NAME: &'static str = "IA32_PERF_GLOBAL_STATUS_RESET";
+                const RESERVED_MASK: u64 = Value::RESERVED_MASK;
+                fn bits(self) -> u64 {
+                    self.0
+                }
+            }
+            #[doc = "Builds a write of `IA32_PERF_GLOBAL_STATUS_RESET` from named fields; see [`Value::new`]."]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+            #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
+            pub struct Builder {
+                value: Value,
+                set: u64,
+                conflict: u64,
+            }
+            impl Builder {
+                #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
+                #[doc = r" were assigned before with a different value."]
+                const fn track(self, mask: u64, next: Value) -> Self {
+                    let clash = if self.set & mask != 0 && (self.value.0 ^ next.0) & mask != 0 {
+                        mask
+                    } else {
+                        0
+                    };
+                    Self {
+                        value: next,
+                        set: self.set | mask,
+                        conflict: self.conflict | clash,
+                    }
+                }
+                #[doc = "Writes 1 to `CLR_OVF_PMC0` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 0: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                pub const fn clear_ovf_pmc0(self) -> Self {
+                    self.track(0x1_u64, self.value.clear_ovf_pmc0())
+                }
+                #[doc = "Writes 1 to `CLR_OVF_PMC1` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 1: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                pub const fn clear_ovf_pmc1(self) -> Self {
+                    self.track(0x2_u64, self.value.clear_ovf_pmc1())
+                }
+                #[doc = "Writes 1 to `CLR_OVF_PMC2` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 2: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                pub const fn clear_ovf_pmc2(self) -> Self {
+                    self.track(0x4_u64, self.value.clear_ovf_pmc2())
+                }
+                #[doc = "Writes 1 to `CLR_OVF_PMC3` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 3: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                pub const fn clear_ovf_pmc3(self) -> Self {
+                    self.track(0x8_u64, self.value.clear_ovf_pmc3())
+                }
+                #[doc = "Writes 1 to `CLR_OVF_PMC4` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 4: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                pub const fn clear_ovf_pmc4(self) -> Self {
+                    self.track(0x10_u64, self.value.clear_ovf_pmc4())
+                }
+                #[doc = "Writes 1 to `CLR_OVF_PMC5` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 5: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                pub const fn clear_ovf_pmc5(self) -> Self {
+                    self.track(0x20_u64, self.value.clear_ovf_pmc5())
+                }
+                #[doc = "Writes 1 to `CLR_OVF_PMC6` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 6: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                pub const fn clear_ovf_pmc6(self) -> Self {
+                    self.track(0x40_u64, self.value.clear_ovf_pmc6())
+                }
+                #[doc = "Writes 1 to `CLR_OVF_PMC7` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 7: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                pub const fn clear_ovf_pmc7(self) -> Self {
+                    self.track(0x80_u64, self.value.clear_ovf_pmc7())
+                }
+                #[doc = "Writes 1 to element `index` of `CLR_OVF_PMC`, or fails when out of 0..8."]
+                pub const fn try_clear_ovf_pmc_at(
+                    self,
+                    index: u32,
+                ) -> Result<Self, crate::FieldError> {
+                    match self.value.try_clear_ovf_pmc_at(index) {
+                        Ok(next) => Ok(self.track(
+                            match index {
+                                0u32 => 0x1_u64,
+                                1u32 => 0x2_u64,
+                                2u32 => 0x4_u64,
+                                3u32 => 0x8_u64,
+                                4u32 => 0x10_u64,
+                                5u32 => 0x20_u64,
+                                6u32 => 0x40_u64,
+                                7u32 => 0x80_u64,
+                                _ => 0,
+                            },
+                            next,
+                        )),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR0` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 0: Clear the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 4 elements), write-1-to-clear, 1 bit wide."]
+                pub const fn clear_ovf_fixed_ctr0(self) -> Self {
+                    self.track(0x100000000_u64, self.value.clear_ovf_fixed_ctr0())
+                }
+                #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR1` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 1: Clear the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 4 elements), write-1-to-clear, 1 bit wide."]
+                pub const fn clear_ovf_fixed_ctr1(self) -> Self {
+                    self.track(0x200000000_u64, self.value.clear_ovf_fixed_ctr1())
+                }
+                #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR2` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 2: Clear the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 4 elements), write-1-to-clear, 1 bit wide."]
+                pub const fn clear_ovf_fixed_ctr2(self) -> Self {
+                    self.track(0x400000000_u64, self.value.clear_ovf_fixed_ctr2())
+                }
+                #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR3` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 3: Clear the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 4 elements), write-1-to-clear, 1 bit wide."]
+                pub const fn clear_ovf_fixed_ctr3(self) -> Self {
+                    self.track(0x800000000_u64, self.value.clear_ovf_fixed_ctr3())
+                }
+                #[doc = "Writes 1 to element `index` of `CLR_OVF_FIXED_CTR`, or fails when out of 0..4."]
+                pub const fn try_clear_ovf_fixed_ctr_at(
+                    self,
+                    index: u32,
+                ) -> Result<Self, crate::FieldError> {
+                    match self.value.try_clear_ovf_fixed_ctr_at(index) {
+                        Ok(next) => Ok(self.track(
+                            match index {
+                                0u32 => 0x100000000_u64,
+                                1u32 => 0x200000000_u64,
+                                2u32 => 0x400000000_u64,
+                                3u32 => 0x800000000_u64,
+                                _ => 0,
+                            },
+                            next,
+                        )),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "Writes 1 to `CLR_OVF_PERF_METRICS` (clears the corresponding status bit when written). Clear OVF_PERF_METRICS.\n\nBits 48, write-1-to-clear, 1 bit wide."]
+                pub const fn clear_ovf_perf_metrics(self) -> Self {
+                    self.track(0x1000000000000_u64, self.value.clear_ovf_perf_metrics())
+                }
+                #[doc = "Writes 1 to `CLR_TRACE_TOPA_PMI` (clears the corresponding status bit when written). Clear TRACE_TOPA_PMI.\n\nBits 55, write-1-to-clear, 1 bit wide."]
+                pub const fn clear_trace_topa_pmi(self) -> Self {
+                    self.track(0x80000000000000_u64, self.value.clear_trace_topa_pmi())
+                }
+                #[doc = "Writes 1 to `CLR_LBR_FRZ` (clears the corresponding status bit when written). Clear LBR_FRZ (and resume LBR recording).\n\nBits 58, write-1-to-clear, 1 bit wide."]
+                pub const fn clear_lbr_frz(self) -> Self {
+                    self.track(0x400000000000000_u64, self.value.clear_lbr_frz())
+                }
+                #[doc = "Writes 1 to `CLR_CTR_FRZ` (clears the corresponding status bit when written). Clear CTR_FRZ.\n\nBits 59, write-1-to-clear, 1 bit wide."]
+                pub const fn clear_ctr_frz(self) -> Self {
+                    self.track(0x800000000000000_u64, self.value.clear_ctr_frz())
+                }
+                #[doc = "Writes 1 to `CLR_ASCI` (clears the corresponding status bit when written). Clear ASCI.\n\nBits 60, write-1-to-clear, 1 bit wide."]
+                pub const fn clear_asci(self) -> Self {
+                    self.track(0x1000000000000000_u64, self.value.clear_asci())
+                }
+                #[doc = "Writes 1 to `CLR_OVF_UNCORE` (clears the corresponding status bit when written). Clear OVF_UNCORE.\n\nBits 61, write-1-to-clear, 1 bit wide."]
+                pub const fn clear_ovf_uncore(self) -> Self {
+                    self.track(0x2000000000000000_u64, self.value.clear_ovf_uncore())
+                }
+                #[doc = "Writes 1 to `CLR_OVF_BUF` (clears the corresponding status bit when written). Clear OVF_BUF.\n\nBits 62, write-1-to-clear, 1 bit wide."]
+                pub const fn clear_ovf_buf(self) -> Self {
+                    self.track(0x4000000000000000_u64, self.value.clear_ovf_buf())
+                }
+                #[doc = "Writes 1 to `CLR_COND_CHGD` (clears the corresponding status bit when written). Clear COND_CHGD.\n\nBits 63, write-1-to-clear, 1 bit wide."]
+                pub const fn clear_cond_chgd(self) -> Self {
+                    self.track(0x8000000000000000_u64, self.value.clear_cond_chgd())
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
+                    if self.conflict & 0x1_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC0 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x2_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC1 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x4_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC2 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x8_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC3 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x10_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC4 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x20_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC5 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x40_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC6 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x80_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC7 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x100000000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_FIXED_CTR0 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x200000000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_FIXED_CTR1 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x400000000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_FIXED_CTR2 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x800000000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_FIXED_CTR3 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x1000000000000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PERF_METRICS is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x80000000000000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_TRACE_TOPA_PMI is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x400000000000000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_LBR_FRZ is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x800000000000000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_CTR_FRZ is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x1000000000000000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_ASCI is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x2000000000000000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_UNCORE is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x4000000000000000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_BUF is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x8000000000000000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_COND_CHGD is given two different values; set each field once",
+                        });
+                    }
+                    self.value.try_build()
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[track_caller]
+                pub const fn build(self) -> Value {
+                    if self.conflict & 0x1_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_STATUS_RESET", "CLR_OVF_PMC0")
+                    }
+                    if self.conflict & 0x2_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_STATUS_RESET", "CLR_OVF_PMC1")
+                    }
+                    if self.conflict & 0x4_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_STATUS_RESET", "CLR_OVF_PMC2")
+                    }
+                    if self.conflict & 0x8_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_STATUS_RESET", "CLR_OVF_PMC3")
+                    }
+                    if self.conflict & 0x10_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_STATUS_RESET", "CLR_OVF_PMC4")
+                    }
+                    if self.conflict & 0x20_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_STATUS_RESET", "CLR_OVF_PMC5")
+                    }
+                    if self.conflict & 0x40_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_STATUS_RESET", "CLR_OVF_PMC6")
+                    }
+                    if self.conflict & 0x80_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_STATUS_RESET", "CLR_OVF_PMC7")
+                    }
+                    if self.conflict & 0x100000000_u64 != 0 {
+                        crate::__private::set_twice(
+                            "IA32_PERF_GLOBAL_STATUS_RESET",
+                            "CLR_OVF_FIXED_CTR0",
+                        )
+                    }
+                    if self.conflict & 0x200000000_u64 != 0 {
+                        crate::__private::set_twice(
+                            "IA32_PERF_GLOBAL_STATUS_RESET",
+                            "CLR_OVF_FIXED_CTR1",
+                        )
+                    }
+                    if self.conflict & 0x400000000_u64 != 0 {
+                        crate::__private::set_twice(
+                            "IA32_PERF_GLOBAL_STATUS_RESET",
+                            "CLR_OVF_FIXED_CTR2",
+                        )
+                    }
+                    if self.conflict & 0x800000000_u64 != 0 {
+                        crate::__private::set_twice(
+                            "IA32_PERF_GLOBAL_STATUS_RESET",
+                            "CLR_OVF_FIXED_CTR3",
+                        )
+                    }
+                    if self.conflict & 0x1000000000000_u64 != 0 {
+                        crate::__private::set_twice(
+                            "IA32_PERF_GLOBAL_STATUS_RESET",
+                            "CLR_OVF_PERF_METRICS",
+                        )
+                    }
+                    if self.conflict & 0x80000000000000_u64 != 0 {
+                        crate::__private::set_twice(
+                            "IA32_PERF_GLOBAL_STATUS_RESET",
+                            "CLR_TRACE_TOPA_PMI",
+                        )
+                    }
+                    if self.conflict & 0x400000000000000_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_STATUS_RESET", "CLR_LBR_FRZ")
+                    }
+                    if self.conflict & 0x800000000000000_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_STATUS_RESET", "CLR_CTR_FRZ")
+                    }
+                    if self.conflict & 0x1000000000000000_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_STATUS_RESET", "CLR_ASCI")
+                    }
+                    if self.conflict & 0x2000000000000000_u64 != 0 {
+                        crate::__private::set_twice(
+                            "IA32_PERF_GLOBAL_STATUS_RESET",
+                            "CLR_OVF_UNCORE",
+                        )
+                    }
+                    if self.conflict & 0x4000000000000000_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_STATUS_RESET", "CLR_OVF_BUF")
+                    }
+                    if self.conflict & 0x8000000000000000_u64 != 0 {
+                        crate::__private::set_twice(
+                            "IA32_PERF_GLOBAL_STATUS_RESET",
+                            "CLR_COND_CHGD",
+                        )
+                    }
+                    self.value.build()
+                }
+            }
+            #[doc = "One `IA32_PERF_GLOBAL_STATUS_RESET` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (write-1-to-clear)."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Instance(u32);
+            impl Instance {
+                #[doc = r" The MSR address."]
+                pub const fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            #[doc = r" The register as a typed MSR."]
+            pub const MSR: Instance = Instance(ADDRESS);
+            impl crate::access::Msr for Instance {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            impl crate::access::Writable for Instance {}
         }
         #[doc = "The value type of [`IA32_PERF_GLOBAL_STATUS_RESET`]."]
         pub type Ia32PerfGlobalStatusReset = IA32_PERF_GLOBAL_STATUS_RESET::Value;
@@ -8729,7 +17307,8 @@ pub mod intel {
             non_snake_case,
             missing_docs,
             clippy::identity_op,
-            clippy::unnecessary_cast
+            clippy::unnecessary_cast,
+            clippy::new_ret_no_self
         )]
         pub mod IA32_PERF_GLOBAL_STATUS_SET {
             #[doc = r" The tock-registers marker type for this register."]
@@ -8746,9 +17325,41 @@ pub mod intel {
             #[repr(transparent)]
             pub struct Value(u64);
             impl Value {
-                #[doc = r" All fields zero (no reserved bits set): the starting point for a write."]
-                pub const fn new() -> Self {
-                    Self(0)
+                #[doc = r" A [`Builder`] with every field zero (no reserved bits set): the starting point"]
+                #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
+                #[doc = r" given two different values (a compile error in a `const`)."]
+                pub const fn new() -> Builder {
+                    Builder {
+                        value: Self(0),
+                        set: 0,
+                        conflict: 0,
+                    }
+                }
+                #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
+                #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                pub const fn from_bits<const B: u64>() -> Self {
+                    const {
+                        if B & Self::RESERVED_MASK != 0 {
+                            crate::__private::reserved_bits(
+                                "IA32_PERF_GLOBAL_STATUS_SET",
+                                B & Self::RESERVED_MASK,
+                                Self::RESERVED_MASK,
+                            )
+                        }
+                    }
+                    Self(B)
+                }
+                #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
+                #[doc = r" when one of them is reserved."]
+                pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
+                    if bits & Self::RESERVED_MASK != 0 {
+                        return Err(crate::ReservedBitsError {
+                            register: "IA32_PERF_GLOBAL_STATUS_SET",
+                            bits: bits & Self::RESERVED_MASK,
+                            reserved_mask: Self::RESERVED_MASK,
+                        });
+                    }
+                    Ok(Self(bits))
                 }
                 #[doc = r" Bits no field covers; this API never sets them."]
                 pub const RESERVED_MASK: u64 = 0x837efff0ffffff00_u64;
@@ -9030,8 +17641,14 @@ pub mod intel {
                 }
             }
             impl Default for Value {
+                #[doc = r" All fields zero: no reserved bit set, no constraint to check."]
                 fn default() -> Self {
-                    Self::new()
+                    Self(0)
+                }
+            }
+            impl Default for Builder {
+                fn default() -> Self {
+                    Value::new()
                 }
             }
             impl ::core::fmt::Debug for Value {
@@ -9071,6 +17688,371 @@ pub mod intel {
                     v.0
                 }
             }
+            impl crate::access::RegisterValue for Value {
+                const NAME: &'static str = "IA32_PERF_GLOBAL_STATUS_SET";
+                const RESERVED_MASK: u64 = Value::RESERVED_MASK;
+                fn bits(self) -> u64 {
+                    self.0
+                }
+            }
+            #[doc = "Builds a write of `IA32_PERF_GLOBAL_STATUS_SET` from named fields; see [`Value::new`]."]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+            #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
+            pub struct Builder {
+                value: Value,
+                set: u64,
+                conflict: u64,
+            }
+            impl Builder {
+                #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
+                #[doc = r" were assigned before with a different value."]
+                const fn track(self, mask: u64, next: Value) -> Self {
+                    let clash = if self.set & mask != 0 && (self.value.0 ^ next.0) & mask != 0 {
+                        mask
+                    } else {
+                        0
+                    };
+                    Self {
+                        value: next,
+                        set: self.set | mask,
+                        conflict: self.conflict | clash,
+                    }
+                }
+                #[doc = "Writes 1 to `SET_OVF_PMC0` (sets the corresponding status bit when written). `SET_OVF_PMC` element 0: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-set, 1 bit wide."]
+                pub const fn set_ovf_pmc0(self) -> Self {
+                    self.track(0x1_u64, self.value.set_ovf_pmc0())
+                }
+                #[doc = "Writes 1 to `SET_OVF_PMC1` (sets the corresponding status bit when written). `SET_OVF_PMC` element 1: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-set, 1 bit wide."]
+                pub const fn set_ovf_pmc1(self) -> Self {
+                    self.track(0x2_u64, self.value.set_ovf_pmc1())
+                }
+                #[doc = "Writes 1 to `SET_OVF_PMC2` (sets the corresponding status bit when written). `SET_OVF_PMC` element 2: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-set, 1 bit wide."]
+                pub const fn set_ovf_pmc2(self) -> Self {
+                    self.track(0x4_u64, self.value.set_ovf_pmc2())
+                }
+                #[doc = "Writes 1 to `SET_OVF_PMC3` (sets the corresponding status bit when written). `SET_OVF_PMC` element 3: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-set, 1 bit wide."]
+                pub const fn set_ovf_pmc3(self) -> Self {
+                    self.track(0x8_u64, self.value.set_ovf_pmc3())
+                }
+                #[doc = "Writes 1 to `SET_OVF_PMC4` (sets the corresponding status bit when written). `SET_OVF_PMC` element 4: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-set, 1 bit wide."]
+                pub const fn set_ovf_pmc4(self) -> Self {
+                    self.track(0x10_u64, self.value.set_ovf_pmc4())
+                }
+                #[doc = "Writes 1 to `SET_OVF_PMC5` (sets the corresponding status bit when written). `SET_OVF_PMC` element 5: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-set, 1 bit wide."]
+                pub const fn set_ovf_pmc5(self) -> Self {
+                    self.track(0x20_u64, self.value.set_ovf_pmc5())
+                }
+                #[doc = "Writes 1 to `SET_OVF_PMC6` (sets the corresponding status bit when written). `SET_OVF_PMC` element 6: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-set, 1 bit wide."]
+                pub const fn set_ovf_pmc6(self) -> Self {
+                    self.track(0x40_u64, self.value.set_ovf_pmc6())
+                }
+                #[doc = "Writes 1 to `SET_OVF_PMC7` (sets the corresponding status bit when written). `SET_OVF_PMC` element 7: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-set, 1 bit wide."]
+                pub const fn set_ovf_pmc7(self) -> Self {
+                    self.track(0x80_u64, self.value.set_ovf_pmc7())
+                }
+                #[doc = "Writes 1 to element `index` of `SET_OVF_PMC`, or fails when out of 0..8."]
+                pub const fn try_set_ovf_pmc_at(
+                    self,
+                    index: u32,
+                ) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_ovf_pmc_at(index) {
+                        Ok(next) => Ok(self.track(
+                            match index {
+                                0u32 => 0x1_u64,
+                                1u32 => 0x2_u64,
+                                2u32 => 0x4_u64,
+                                3u32 => 0x8_u64,
+                                4u32 => 0x10_u64,
+                                5u32 => 0x20_u64,
+                                6u32 => 0x40_u64,
+                                7u32 => 0x80_u64,
+                                _ => 0,
+                            },
+                            next,
+                        )),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "Writes 1 to `SET_OVF_FIXED_CTR0` (sets the corresponding status bit when written). `SET_OVF_FIXED_CTR` element 0: Set the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 4 elements), write-1-to-set, 1 bit wide."]
+                pub const fn set_ovf_fixed_ctr0(self) -> Self {
+                    self.track(0x100000000_u64, self.value.set_ovf_fixed_ctr0())
+                }
+                #[doc = "Writes 1 to `SET_OVF_FIXED_CTR1` (sets the corresponding status bit when written). `SET_OVF_FIXED_CTR` element 1: Set the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 4 elements), write-1-to-set, 1 bit wide."]
+                pub const fn set_ovf_fixed_ctr1(self) -> Self {
+                    self.track(0x200000000_u64, self.value.set_ovf_fixed_ctr1())
+                }
+                #[doc = "Writes 1 to `SET_OVF_FIXED_CTR2` (sets the corresponding status bit when written). `SET_OVF_FIXED_CTR` element 2: Set the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 4 elements), write-1-to-set, 1 bit wide."]
+                pub const fn set_ovf_fixed_ctr2(self) -> Self {
+                    self.track(0x400000000_u64, self.value.set_ovf_fixed_ctr2())
+                }
+                #[doc = "Writes 1 to `SET_OVF_FIXED_CTR3` (sets the corresponding status bit when written). `SET_OVF_FIXED_CTR` element 3: Set the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 4 elements), write-1-to-set, 1 bit wide."]
+                pub const fn set_ovf_fixed_ctr3(self) -> Self {
+                    self.track(0x800000000_u64, self.value.set_ovf_fixed_ctr3())
+                }
+                #[doc = "Writes 1 to element `index` of `SET_OVF_FIXED_CTR`, or fails when out of 0..4."]
+                pub const fn try_set_ovf_fixed_ctr_at(
+                    self,
+                    index: u32,
+                ) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_ovf_fixed_ctr_at(index) {
+                        Ok(next) => Ok(self.track(
+                            match index {
+                                0u32 => 0x100000000_u64,
+                                1u32 => 0x200000000_u64,
+                                2u32 => 0x400000000_u64,
+                                3u32 => 0x800000000_u64,
+                                _ => 0,
+                            },
+                            next,
+                        )),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "Writes 1 to `SET_OVF_PERF_METRICS` (sets the corresponding status bit when written). Set OVF_PERF_METRICS.\n\nBits 48, write-1-to-set, 1 bit wide."]
+                pub const fn set_ovf_perf_metrics(self) -> Self {
+                    self.track(0x1000000000000_u64, self.value.set_ovf_perf_metrics())
+                }
+                #[doc = "Writes 1 to `SET_TRACE_TOPA_PMI` (sets the corresponding status bit when written). Set TRACE_TOPA_PMI.\n\nBits 55, write-1-to-set, 1 bit wide."]
+                pub const fn set_trace_topa_pmi(self) -> Self {
+                    self.track(0x80000000000000_u64, self.value.set_trace_topa_pmi())
+                }
+                #[doc = "Writes 1 to `SET_LBR_FRZ` (sets the corresponding status bit when written). Set LBR_FRZ.\n\nBits 58, write-1-to-set, 1 bit wide."]
+                pub const fn set_lbr_frz(self) -> Self {
+                    self.track(0x400000000000000_u64, self.value.set_lbr_frz())
+                }
+                #[doc = "Writes 1 to `SET_CTR_FRZ` (sets the corresponding status bit when written). Set CTR_FRZ.\n\nBits 59, write-1-to-set, 1 bit wide."]
+                pub const fn set_ctr_frz(self) -> Self {
+                    self.track(0x800000000000000_u64, self.value.set_ctr_frz())
+                }
+                #[doc = "Writes 1 to `SET_ASCI` (sets the corresponding status bit when written). Set ASCI.\n\nBits 60, write-1-to-set, 1 bit wide."]
+                pub const fn set_asci(self) -> Self {
+                    self.track(0x1000000000000000_u64, self.value.set_asci())
+                }
+                #[doc = "Writes 1 to `SET_OVF_UNCORE` (sets the corresponding status bit when written). Set OVF_UNCORE.\n\nBits 61, write-1-to-set, 1 bit wide."]
+                pub const fn set_ovf_uncore(self) -> Self {
+                    self.track(0x2000000000000000_u64, self.value.set_ovf_uncore())
+                }
+                #[doc = "Writes 1 to `SET_OVF_BUF` (sets the corresponding status bit when written). Set OVF_BUF.\n\nBits 62, write-1-to-set, 1 bit wide."]
+                pub const fn set_ovf_buf(self) -> Self {
+                    self.track(0x4000000000000000_u64, self.value.set_ovf_buf())
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
+                    if self.conflict & 0x1_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF_PMC0 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x2_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF_PMC1 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x4_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF_PMC2 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x8_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF_PMC3 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x10_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF_PMC4 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x20_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF_PMC5 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x40_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF_PMC6 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x80_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF_PMC7 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x100000000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF_FIXED_CTR0 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x200000000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF_FIXED_CTR1 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x400000000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF_FIXED_CTR2 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x800000000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF_FIXED_CTR3 is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x1000000000000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF_PERF_METRICS is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x80000000000000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_TRACE_TOPA_PMI is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x400000000000000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_LBR_FRZ is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x800000000000000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_CTR_FRZ is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x1000000000000000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_ASCI is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x2000000000000000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF_UNCORE is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x4000000000000000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF_BUF is given two different values; set each field once",
+                        });
+                    }
+                    self.value.try_build()
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[track_caller]
+                pub const fn build(self) -> Value {
+                    if self.conflict & 0x1_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_STATUS_SET", "SET_OVF_PMC0")
+                    }
+                    if self.conflict & 0x2_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_STATUS_SET", "SET_OVF_PMC1")
+                    }
+                    if self.conflict & 0x4_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_STATUS_SET", "SET_OVF_PMC2")
+                    }
+                    if self.conflict & 0x8_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_STATUS_SET", "SET_OVF_PMC3")
+                    }
+                    if self.conflict & 0x10_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_STATUS_SET", "SET_OVF_PMC4")
+                    }
+                    if self.conflict & 0x20_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_STATUS_SET", "SET_OVF_PMC5")
+                    }
+                    if self.conflict & 0x40_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_STATUS_SET", "SET_OVF_PMC6")
+                    }
+                    if self.conflict & 0x80_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_STATUS_SET", "SET_OVF_PMC7")
+                    }
+                    if self.conflict & 0x100000000_u64 != 0 {
+                        crate::__private::set_twice(
+                            "IA32_PERF_GLOBAL_STATUS_SET",
+                            "SET_OVF_FIXED_CTR0",
+                        )
+                    }
+                    if self.conflict & 0x200000000_u64 != 0 {
+                        crate::__private::set_twice(
+                            "IA32_PERF_GLOBAL_STATUS_SET",
+                            "SET_OVF_FIXED_CTR1",
+                        )
+                    }
+                    if self.conflict & 0x400000000_u64 != 0 {
+                        crate::__private::set_twice(
+                            "IA32_PERF_GLOBAL_STATUS_SET",
+                            "SET_OVF_FIXED_CTR2",
+                        )
+                    }
+                    if self.conflict & 0x800000000_u64 != 0 {
+                        crate::__private::set_twice(
+                            "IA32_PERF_GLOBAL_STATUS_SET",
+                            "SET_OVF_FIXED_CTR3",
+                        )
+                    }
+                    if self.conflict & 0x1000000000000_u64 != 0 {
+                        crate::__private::set_twice(
+                            "IA32_PERF_GLOBAL_STATUS_SET",
+                            "SET_OVF_PERF_METRICS",
+                        )
+                    }
+                    if self.conflict & 0x80000000000000_u64 != 0 {
+                        crate::__private::set_twice(
+                            "IA32_PERF_GLOBAL_STATUS_SET",
+                            "SET_TRACE_TOPA_PMI",
+                        )
+                    }
+                    if self.conflict & 0x400000000000000_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_STATUS_SET", "SET_LBR_FRZ")
+                    }
+                    if self.conflict & 0x800000000000000_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_STATUS_SET", "SET_CTR_FRZ")
+                    }
+                    if self.conflict & 0x1000000000000000_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_STATUS_SET", "SET_ASCI")
+                    }
+                    if self.conflict & 0x2000000000000000_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_STATUS_SET", "SET_OVF_UNCORE")
+                    }
+                    if self.conflict & 0x4000000000000000_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_GLOBAL_STATUS_SET", "SET_OVF_BUF")
+                    }
+                    self.value.build()
+                }
+            }
+            #[doc = "One `IA32_PERF_GLOBAL_STATUS_SET` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (write-1-to-set)."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Instance(u32);
+            impl Instance {
+                #[doc = r" The MSR address."]
+                pub const fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            #[doc = r" The register as a typed MSR."]
+            pub const MSR: Instance = Instance(ADDRESS);
+            impl crate::access::Msr for Instance {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            impl crate::access::Writable for Instance {}
         }
         #[doc = "The value type of [`IA32_PERF_GLOBAL_STATUS_SET`]."]
         pub type Ia32PerfGlobalStatusSet = IA32_PERF_GLOBAL_STATUS_SET::Value;
@@ -9079,7 +18061,8 @@ pub mod intel {
             non_snake_case,
             missing_docs,
             clippy::identity_op,
-            clippy::unnecessary_cast
+            clippy::unnecessary_cast,
+            clippy::new_ret_no_self
         )]
         pub mod IA32_PERF_GLOBAL_INUSE {
             #[doc = r" The tock-registers marker type for this register."]
@@ -9216,6 +18199,35 @@ pub mod intel {
                     v.0
                 }
             }
+            impl crate::access::RegisterValue for Value {
+                const NAME: &'static str = "IA32_PERF_GLOBAL_INUSE";
+                const RESERVED_MASK: u64 = Value::RESERVED_MASK;
+                fn bits(self) -> u64 {
+                    self.0
+                }
+            }
+            #[doc = "One `IA32_PERF_GLOBAL_INUSE` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-only)."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Instance(u32);
+            impl Instance {
+                #[doc = r" The MSR address."]
+                pub const fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            #[doc = r" The register as a typed MSR."]
+            pub const MSR: Instance = Instance(ADDRESS);
+            impl crate::access::Msr for Instance {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            impl crate::access::Readable for Instance {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
         }
         #[doc = "The value type of [`IA32_PERF_GLOBAL_INUSE`]."]
         pub type Ia32PerfGlobalInuse = IA32_PERF_GLOBAL_INUSE::Value;
@@ -9303,6 +18315,44 @@ pub mod intel {
                     ArchEvent::TopdownSlots => 7u32,
                 }
             }
+            #[doc = r" The full encoding, and the counters that may count it, for"]
+            #[doc = r" `IA32_PERFEVTSEL::event_on` / `try_event_on`."]
+            pub const fn desc(self) -> crate::EventDesc {
+                match self {
+                    ArchEvent::UnhaltedCoreCycles => {
+                        crate::EventDesc::new("UNHALTED_CORE_CYCLES", 60, 0x00)
+                            .with_counters(0xff)
+                            .with_fixed(1)
+                    }
+                    ArchEvent::InstructionsRetired => {
+                        crate::EventDesc::new("INSTRUCTIONS_RETIRED", 192, 0x00)
+                            .with_counters(0xff)
+                            .with_fixed(0)
+                    }
+                    ArchEvent::UnhaltedReferenceCycles => {
+                        crate::EventDesc::new("UNHALTED_REFERENCE_CYCLES", 60, 0x01)
+                            .with_counters(0xff)
+                            .with_fixed(2)
+                    }
+                    ArchEvent::LlcReferences => {
+                        crate::EventDesc::new("LLC_REFERENCES", 46, 0x4f).with_counters(0xff)
+                    }
+                    ArchEvent::LlcMisses => {
+                        crate::EventDesc::new("LLC_MISSES", 46, 0x41).with_counters(0xff)
+                    }
+                    ArchEvent::BranchInstructionsRetired => {
+                        crate::EventDesc::new("BRANCH_INSTRUCTIONS_RETIRED", 196, 0x00)
+                            .with_counters(0xff)
+                    }
+                    ArchEvent::BranchMissesRetired => {
+                        crate::EventDesc::new("BRANCH_MISSES_RETIRED", 197, 0x00)
+                            .with_counters(0xff)
+                    }
+                    ArchEvent::TopdownSlots => crate::EventDesc::new("TOPDOWN_SLOTS", 164, 0x01)
+                        .with_counters(0xff)
+                        .with_fixed(3),
+                }
+            }
             #[doc = r" The fixed counter that counts this event, if any."]
             pub const fn fixed_counter(self) -> Option<u32> {
                 match self {
@@ -9341,6 +18391,249 @@ pub mod intel {
                 Err(crate::UnknownEvent)
             }
         }
+        #[doc = "CPUID leaves of `intel-v5`: output layouts with named fields."]
+        pub mod cpuid {
+            #[doc = "Architectural performance monitoring leaf.\n\n- CPUID input: EAX=0xAH\n- Defined in: `intel-v5`\n- Manual: Intel SDM Vol. 2A, CPUID leaf 0AH; Vol. 3B §18.2.1"]
+            #[allow(non_snake_case, clippy::identity_op, clippy::unnecessary_cast)]
+            pub mod ARCH_PERFMON {
+                #[doc = r" CPUID input EAX."]
+                pub const LEAF: u32 = 0xa_u32;
+                #[doc = r" CPUID input ECX, for leaves with subleaves."]
+                pub const SUBLEAF: Option<u32> = None;
+                #[doc = "CPUID.EAX=0xAH:EAX as returned by the processor (read-only). Reserved bits: `0x00000000`."]
+                #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+                pub struct Eax(u64);
+                impl Eax {
+                    #[doc = r" Bits no field covers."]
+                    pub const RESERVED_MASK: u32 = 0x0_u32;
+                    #[doc = r" The register as returned by `cpuid`."]
+                    pub const fn from_raw(bits: u32) -> Self {
+                        Self(bits as u64)
+                    }
+                    #[doc = r" The raw register."]
+                    pub const fn bits(self) -> u32 {
+                        self.0 as u32
+                    }
+                    #[doc = "Architectural performance monitoring version (0 when absent).\n\nEAX[7:0], 8 bits."]
+                    pub const fn version(self) -> u8 {
+                        ((self.0 >> 0u32) & 0xff_u64) as u8
+                    }
+                    #[doc = "General-purpose counters per logical processor.\n\nEAX[15:8], 8 bits."]
+                    pub const fn gp_counters(self) -> u8 {
+                        ((self.0 >> 8u32) & 0xff_u64) as u8
+                    }
+                    #[doc = "Bit width of the general-purpose counters.\n\nEAX[23:16], 8 bits."]
+                    pub const fn gp_width(self) -> u8 {
+                        ((self.0 >> 16u32) & 0xff_u64) as u8
+                    }
+                    #[doc = "Number of valid bits in EBX (architectural events enumerated).\n\nEAX[31:24], 8 bits."]
+                    pub const fn ebx_length(self) -> u8 {
+                        ((self.0 >> 24u32) & 0xff_u64) as u8
+                    }
+                }
+                impl ::core::fmt::Debug for Eax {
+                    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                        let mut d = f.debug_struct("ARCH_PERFMON.EAX");
+                        d.field(
+                            "VERSION",
+                            &format_args!("{:#x}", (self.0 >> 0u32) & 0xff_u64),
+                        )
+                        .field(
+                            "GP_COUNTERS",
+                            &format_args!("{:#x}", (self.0 >> 8u32) & 0xff_u64),
+                        )
+                        .field(
+                            "GP_WIDTH",
+                            &format_args!("{:#x}", (self.0 >> 16u32) & 0xff_u64),
+                        )
+                        .field(
+                            "EBX_LENGTH",
+                            &format_args!("{:#x}", (self.0 >> 24u32) & 0xff_u64),
+                        );
+                        d.finish()
+                    }
+                }
+                #[doc = "CPUID.EAX=0xAH:EBX as returned by the processor (read-only). Reserved bits: `0xFFFFFF00`."]
+                #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+                pub struct Ebx(u64);
+                impl Ebx {
+                    #[doc = r" Bits no field covers."]
+                    pub const RESERVED_MASK: u32 = 0xffffff00_u32;
+                    #[doc = r" The register as returned by `cpuid`."]
+                    pub const fn from_raw(bits: u32) -> Self {
+                        Self(bits as u64)
+                    }
+                    #[doc = r" The raw register."]
+                    pub const fn bits(self) -> u32 {
+                        self.0 as u32
+                    }
+                    #[doc = "Set when UnHalted Core Cycles is not available.\n\nEBX[0], 1 bit."]
+                    pub const fn core_cycles_unavailable(self) -> bool {
+                        ((self.0 >> 0u32) & 0x1_u64) != 0
+                    }
+                    #[doc = "Set when Instructions Retired is not available.\n\nEBX[1], 1 bit."]
+                    pub const fn instructions_unavailable(self) -> bool {
+                        ((self.0 >> 1u32) & 0x1_u64) != 0
+                    }
+                    #[doc = "Set when UnHalted Reference Cycles is not available.\n\nEBX[2], 1 bit."]
+                    pub const fn ref_cycles_unavailable(self) -> bool {
+                        ((self.0 >> 2u32) & 0x1_u64) != 0
+                    }
+                    #[doc = "Set when LLC References is not available.\n\nEBX[3], 1 bit."]
+                    pub const fn llc_references_unavailable(self) -> bool {
+                        ((self.0 >> 3u32) & 0x1_u64) != 0
+                    }
+                    #[doc = "Set when LLC Misses is not available.\n\nEBX[4], 1 bit."]
+                    pub const fn llc_misses_unavailable(self) -> bool {
+                        ((self.0 >> 4u32) & 0x1_u64) != 0
+                    }
+                    #[doc = "Set when Branch Instructions Retired is not available.\n\nEBX[5], 1 bit."]
+                    pub const fn branches_unavailable(self) -> bool {
+                        ((self.0 >> 5u32) & 0x1_u64) != 0
+                    }
+                    #[doc = "Set when Branch Misses Retired is not available.\n\nEBX[6], 1 bit."]
+                    pub const fn branch_misses_unavailable(self) -> bool {
+                        ((self.0 >> 6u32) & 0x1_u64) != 0
+                    }
+                    #[doc = "Set when Topdown Slots is not available.\n\nEBX[7], 1 bit."]
+                    pub const fn topdown_slots_unavailable(self) -> bool {
+                        ((self.0 >> 7u32) & 0x1_u64) != 0
+                    }
+                }
+                impl ::core::fmt::Debug for Ebx {
+                    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                        let mut d = f.debug_struct("ARCH_PERFMON.EBX");
+                        d.field(
+                            "CORE_CYCLES_UNAVAILABLE",
+                            &(((self.0 >> 0u32) & 0x1_u64) != 0),
+                        )
+                        .field(
+                            "INSTRUCTIONS_UNAVAILABLE",
+                            &(((self.0 >> 1u32) & 0x1_u64) != 0),
+                        )
+                        .field(
+                            "REF_CYCLES_UNAVAILABLE",
+                            &(((self.0 >> 2u32) & 0x1_u64) != 0),
+                        )
+                        .field(
+                            "LLC_REFERENCES_UNAVAILABLE",
+                            &(((self.0 >> 3u32) & 0x1_u64) != 0),
+                        )
+                        .field(
+                            "LLC_MISSES_UNAVAILABLE",
+                            &(((self.0 >> 4u32) & 0x1_u64) != 0),
+                        )
+                        .field("BRANCHES_UNAVAILABLE", &(((self.0 >> 5u32) & 0x1_u64) != 0))
+                        .field(
+                            "BRANCH_MISSES_UNAVAILABLE",
+                            &(((self.0 >> 6u32) & 0x1_u64) != 0),
+                        )
+                        .field(
+                            "TOPDOWN_SLOTS_UNAVAILABLE",
+                            &(((self.0 >> 7u32) & 0x1_u64) != 0),
+                        );
+                        d.finish()
+                    }
+                }
+                #[doc = "CPUID.EAX=0xAH:ECX as returned by the processor (read-only). Reserved bits: `0x00000000`."]
+                #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+                pub struct Ecx(u64);
+                impl Ecx {
+                    #[doc = r" Bits no field covers."]
+                    pub const RESERVED_MASK: u32 = 0x0_u32;
+                    #[doc = r" The register as returned by `cpuid`."]
+                    pub const fn from_raw(bits: u32) -> Self {
+                        Self(bits as u64)
+                    }
+                    #[doc = r" The raw register."]
+                    pub const fn bits(self) -> u32 {
+                        self.0 as u32
+                    }
+                    #[doc = "Bit i set: fixed counter i is supported (even beyond EDX[4:0]).\n\nECX[31:0], 32 bits."]
+                    pub const fn fixed_counter_mask(self) -> u32 {
+                        ((self.0 >> 0u32) & 0xffffffff_u64) as u32
+                    }
+                }
+                impl ::core::fmt::Debug for Ecx {
+                    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                        let mut d = f.debug_struct("ARCH_PERFMON.ECX");
+                        d.field(
+                            "FIXED_COUNTER_MASK",
+                            &format_args!("{:#x}", (self.0 >> 0u32) & 0xffffffff_u64),
+                        );
+                        d.finish()
+                    }
+                }
+                #[doc = "CPUID.EAX=0xAH:EDX as returned by the processor (read-only). Reserved bits: `0xFFFF6000`."]
+                #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+                pub struct Edx(u64);
+                impl Edx {
+                    #[doc = r" Bits no field covers."]
+                    pub const RESERVED_MASK: u32 = 0xffff6000_u32;
+                    #[doc = r" The register as returned by `cpuid`."]
+                    pub const fn from_raw(bits: u32) -> Self {
+                        Self(bits as u64)
+                    }
+                    #[doc = r" The raw register."]
+                    pub const fn bits(self) -> u32 {
+                        self.0 as u32
+                    }
+                    #[doc = "Number of contiguous fixed-function counters (version 2 and later).\n\nEDX[4:0], 5 bits."]
+                    pub const fn fixed_counters(self) -> u8 {
+                        ((self.0 >> 0u32) & 0x1f_u64) as u8
+                    }
+                    #[doc = "Bit width of the fixed-function counters (version 2 and later).\n\nEDX[12:5], 8 bits."]
+                    pub const fn fixed_width(self) -> u8 {
+                        ((self.0 >> 5u32) & 0xff_u64) as u8
+                    }
+                    #[doc = "AnyThread (IA32_PERFEVTSELx[21], IA32_FIXED_CTR_CTRL bit 4i+2) is not supported.\n\nEDX[15], 1 bit."]
+                    pub const fn anythread_deprecated(self) -> bool {
+                        ((self.0 >> 15u32) & 0x1_u64) != 0
+                    }
+                }
+                impl ::core::fmt::Debug for Edx {
+                    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                        let mut d = f.debug_struct("ARCH_PERFMON.EDX");
+                        d.field(
+                            "FIXED_COUNTERS",
+                            &format_args!("{:#x}", (self.0 >> 0u32) & 0x1f_u64),
+                        )
+                        .field(
+                            "FIXED_WIDTH",
+                            &format_args!("{:#x}", (self.0 >> 5u32) & 0xff_u64),
+                        )
+                        .field(
+                            "ANYTHREAD_DEPRECATED",
+                            &(((self.0 >> 15u32) & 0x1_u64) != 0),
+                        );
+                        d.finish()
+                    }
+                }
+                #[doc = r" The leaf's output registers that carry fields."]
+                #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+                pub struct Leaf {
+                    #[doc = "CPUID.EAX=0xAH:EAX."]
+                    pub eax: Eax,
+                    #[doc = "CPUID.EAX=0xAH:EBX."]
+                    pub ebx: Ebx,
+                    #[doc = "CPUID.EAX=0xAH:ECX."]
+                    pub ecx: Ecx,
+                    #[doc = "CPUID.EAX=0xAH:EDX."]
+                    pub edx: Edx,
+                }
+                impl Leaf {
+                    #[doc = r" Decodes the four output registers of `cpuid`."]
+                    pub const fn from_regs(eax: u32, ebx: u32, ecx: u32, edx: u32) -> Self {
+                        Leaf {
+                            eax: Eax::from_raw(eax),
+                            ebx: Ebx::from_raw(ebx),
+                            ecx: Ecx::from_raw(ecx),
+                            edx: Edx::from_raw(edx),
+                        }
+                    }
+                }
+            }
+        }
     }
     pub mod v6 {
         #![doc = "Intel architectural performance monitoring, version 6\n\nAdds a second unit mask (UMASK2, bits 47:40) and an equal-compare flag (EQ, bit 36) to the\nevent select, enumerated by the new CPUID leaf 23H, and five more architectural events\n(top-down categories and LBR inserts).\n\nGeneration `intel-v6`, extends `intel-v5`. Manual: Intel SDM Vol. 3B, \"Architectural Performance Monitoring Version 6\"; CPUID leaf 23H."]
@@ -9351,7 +18644,8 @@ pub mod intel {
             non_snake_case,
             missing_docs,
             clippy::identity_op,
-            clippy::unnecessary_cast
+            clippy::unnecessary_cast,
+            clippy::new_ret_no_self
         )]
         pub mod IA32_PERFEVTSEL {
             #[doc = r" The tock-registers marker type for this register."]
@@ -9422,9 +18716,41 @@ pub mod intel {
             #[repr(transparent)]
             pub struct Value(u64);
             impl Value {
-                #[doc = r" All fields zero (no reserved bits set): the starting point for a write."]
-                pub const fn new() -> Self {
-                    Self(0)
+                #[doc = r" A [`Builder`] with every field zero (no reserved bits set): the starting point"]
+                #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
+                #[doc = r" given two different values (a compile error in a `const`)."]
+                pub const fn new() -> Builder {
+                    Builder {
+                        value: Self(0),
+                        set: 0,
+                        conflict: 0,
+                    }
+                }
+                #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
+                #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                pub const fn from_bits<const B: u64>() -> Self {
+                    const {
+                        if B & Self::RESERVED_MASK != 0 {
+                            crate::__private::reserved_bits(
+                                "IA32_PERFEVTSEL",
+                                B & Self::RESERVED_MASK,
+                                Self::RESERVED_MASK,
+                            )
+                        }
+                    }
+                    Self(B)
+                }
+                #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
+                #[doc = r" when one of them is reserved."]
+                pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
+                    if bits & Self::RESERVED_MASK != 0 {
+                        return Err(crate::ReservedBitsError {
+                            register: "IA32_PERFEVTSEL",
+                            bits: bits & Self::RESERVED_MASK,
+                            reserved_mask: Self::RESERVED_MASK,
+                        });
+                    }
+                    Ok(Self(bits))
                 }
                 #[doc = r" The value as read from the MSR. Reserved bits are kept as read so that a"]
                 #[doc = r" read-modify-write writes them back unchanged."]
@@ -9709,8 +19035,14 @@ pub mod intel {
                 }
             }
             impl Default for Value {
+                #[doc = r" All fields zero: no reserved bit set, no constraint to check."]
                 fn default() -> Self {
-                    Self::new()
+                    Self(0)
+                }
+            }
+            impl Default for Builder {
+                fn default() -> Self {
+                    Value::new()
                 }
             }
             impl ::core::fmt::Debug for Value {
@@ -9753,6 +19085,431 @@ pub mod intel {
                     v.0
                 }
             }
+            impl crate::access::RegisterValue for Value {
+                const NAME: &'static str = "IA32_PERFEVTSEL";
+                const RESERVED_MASK: u64 = Value::RESERVED_MASK;
+                fn bits(self) -> u64 {
+                    self.0
+                }
+            }
+            #[doc = "Builds a write of `IA32_PERFEVTSEL` from named fields; see [`Value::new`]."]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+            #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
+            pub struct Builder {
+                value: Value,
+                set: u64,
+                conflict: u64,
+            }
+            impl Builder {
+                #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
+                #[doc = r" were assigned before with a different value."]
+                const fn track(self, mask: u64, next: Value) -> Self {
+                    let clash = if self.set & mask != 0 && (self.value.0 ^ next.0) & mask != 0 {
+                        mask
+                    } else {
+                        0
+                    };
+                    Self {
+                        value: next,
+                        set: self.set | mask,
+                        conflict: self.conflict | clash,
+                    }
+                }
+                #[doc = "Sets `EVENT_SELECT` to the constant `V`; a `V` wider than 8 bits fails to compile. Event logic unit that detects the condition to count (the event code).\n\nBits 7:0, read-write, 8 bits wide."]
+                pub const fn with_event_select<const V: u64>(self) -> Self {
+                    self.track(0xff_u64, self.value.with_event_select::<V>())
+                }
+                #[doc = "Sets `EVENT_SELECT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Event logic unit that detects the condition to count (the event code).\n\nBits 7:0, read-write, 8 bits wide."]
+                pub const fn try_set_event_select(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_event_select(v) {
+                        Ok(next) => Ok(self.track(0xff_u64, next)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "Event logic unit that detects the condition to count (the event code).\n\nBits 7:0, read-write, 8 bits wide."]
+                pub const fn set_event_select(self, value: u8) -> Self {
+                    self.track(0xff_u64, self.value.set_event_select(value))
+                }
+                #[doc = "Sets `UMASK` to the constant `V`; a `V` wider than 8 bits fails to compile. Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
+                pub const fn with_umask<const V: u64>(self) -> Self {
+                    self.track(0xff00_u64, self.value.with_umask::<V>())
+                }
+                #[doc = "Sets `UMASK`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
+                pub const fn try_set_umask(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_umask(v) {
+                        Ok(next) => Ok(self.track(0xff00_u64, next)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
+                pub const fn set_umask(self, value: u8) -> Self {
+                    self.track(0xff00_u64, self.value.set_umask(value))
+                }
+                #[doc = "Count while the processor runs at privilege levels 1, 2 or 3.\n\nBits 16, read-write, 1 bit wide."]
+                pub const fn with_usr(self, on: bool) -> Self {
+                    self.track(0x10000_u64, self.value.with_usr(on))
+                }
+                #[doc = "Count while the processor runs at privilege level 0.\n\nBits 17, read-write, 1 bit wide."]
+                pub const fn with_os(self, on: bool) -> Self {
+                    self.track(0x20000_u64, self.value.with_os(on))
+                }
+                #[doc = "Edge detect: count deasserted-to-asserted transitions of the (thresholded)\ncondition instead of the cycles it holds.\n\nBits 18, read-write, 1 bit wide."]
+                pub const fn with_edge(self, on: bool) -> Self {
+                    self.track(0x40000_u64, self.value.with_edge(on))
+                }
+                #[doc = "Pin control (Intel meaning). When set, the PMi pins toggle on each counter\nincrement; when clear, they toggle when the counter overflows. Not writable from\nthe Sandy Bridge microarchitecture on. AMD's Athlon guide defines the opposite\npolarity for its bit 19 (see the amd-k7 generation).\n\nBits 19, read-write, 1 bit wide."]
+                pub const fn with_pc(self, on: bool) -> Self {
+                    self.track(0x80000_u64, self.value.with_pc(on))
+                }
+                #[doc = "Raise a performance-monitoring interrupt through the local APIC when the counter overflows.\n\nBits 20, read-write, 1 bit wide."]
+                pub const fn with_int(self, on: bool) -> Self {
+                    self.track(0x100000_u64, self.value.with_int(on))
+                }
+                #[doc = "AnyThread: count the event for every logical processor sharing the core, not just\nthis one.\n\nBits 21, read-write, 1 bit wide."]
+                pub const fn with_any(self, on: bool) -> Self {
+                    self.track(0x200000_u64, self.value.with_any(on))
+                }
+                #[doc = "Enable the counter.\n\nBits 22, read-write, 1 bit wide."]
+                pub const fn with_en(self, on: bool) -> Self {
+                    self.track(0x400000_u64, self.value.with_en(on))
+                }
+                #[doc = "Invert the counter-mask comparison: count cycles where the event count is below\nCMASK instead of at or above it. Has no effect when CMASK is 0.\n\nBits 23, read-write, 1 bit wide."]
+                pub const fn with_inv(self, on: bool) -> Self {
+                    self.track(0x800000_u64, self.value.with_inv(on))
+                }
+                #[doc = "Sets `CMASK` to the constant `V`; a `V` wider than 8 bits fails to compile. Counter mask (threshold). When non-zero, the counter increments by one in each\ncycle where the event occurs at least CMASK times (fewer, with INV). When zero,\nthe counter adds the per-cycle event count.\n\nBits 31:24, read-write, 8 bits wide."]
+                pub const fn with_cmask<const V: u64>(self) -> Self {
+                    self.track(0xff000000_u64, self.value.with_cmask::<V>())
+                }
+                #[doc = "Sets `CMASK`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Counter mask (threshold). When non-zero, the counter increments by one in each\ncycle where the event occurs at least CMASK times (fewer, with INV). When zero,\nthe counter adds the per-cycle event count.\n\nBits 31:24, read-write, 8 bits wide."]
+                pub const fn try_set_cmask(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_cmask(v) {
+                        Ok(next) => Ok(self.track(0xff000000_u64, next)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "Counter mask (threshold). When non-zero, the counter increments by one in each\ncycle where the event occurs at least CMASK times (fewer, with INV). When zero,\nthe counter adds the per-cycle event count.\n\nBits 31:24, read-write, 8 bits wide."]
+                pub const fn set_cmask(self, value: u8) -> Self {
+                    self.track(0xff000000_u64, self.value.set_cmask(value))
+                }
+                #[doc = "Count only inside transactional regions (Intel TSX).\n\nBits 32, read-write, 1 bit wide."]
+                pub const fn with_in_tx(self, on: bool) -> Self {
+                    self.track(0x100000000_u64, self.value.with_in_tx(on))
+                }
+                #[doc = "Exclude events that occurred inside aborted transactional regions. Valid only on\nIA32_PERFEVTSEL2.\n\nBits 33, read-write, 1 bit wide."]
+                pub const fn with_in_txcp(self, on: bool) -> Self {
+                    self.track(0x200000000_u64, self.value.with_in_txcp(on))
+                }
+                #[doc = "This counter writes adaptive PEBS records in the layout MSR_PEBS_DATA_CFG selects.\n\nBits 34, read-write, 1 bit wide."]
+                pub const fn with_adaptive_record(self, on: bool) -> Self {
+                    self.track(0x400000000_u64, self.value.with_adaptive_record(on))
+                }
+                #[doc = "With a non-zero CMASK, count cycles where the event count equals CMASK (instead of at least CMASK).\n\nBits 36, read-write, 1 bit wide."]
+                pub const fn with_eq_field(self, on: bool) -> Self {
+                    self.track(0x1000000000_u64, self.value.with_eq_field(on))
+                }
+                #[doc = "Sets `UMASK2` to the constant `V`; a `V` wider than 8 bits fails to compile. Second unit mask, extending UMASK for events that need more sub-conditions.\n\nBits 47:40, read-write, 8 bits wide."]
+                pub const fn with_umask2<const V: u64>(self) -> Self {
+                    self.track(0xff0000000000_u64, self.value.with_umask2::<V>())
+                }
+                #[doc = "Sets `UMASK2`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Second unit mask, extending UMASK for events that need more sub-conditions.\n\nBits 47:40, read-write, 8 bits wide."]
+                pub const fn try_set_umask2(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_umask2(v) {
+                        Ok(next) => Ok(self.track(0xff0000000000_u64, next)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "Second unit mask, extending UMASK for events that need more sub-conditions.\n\nBits 47:40, read-write, 8 bits wide."]
+                pub const fn set_umask2(self, value: u8) -> Self {
+                    self.track(0xff0000000000_u64, self.value.set_umask2(value))
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))"]
+                pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
+                    if self.conflict & 0xff_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EVENT_SELECT is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0xff00_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "UMASK is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x10000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "USR is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x20000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "OS is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x40000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EDGE is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x80000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "PC is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x100000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "INT is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x200000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "ANY is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x400000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x800000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "INV is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0xff000000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CMASK is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x100000000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "IN_TX is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x200000000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "IN_TXCP is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x400000000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "ADAPTIVE_RECORD is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0x1000000000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EQ is given two different values; set each field once",
+                        });
+                    }
+                    if self.conflict & 0xff0000000000_u64 != 0 {
+                        return Err(crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "UMASK2 is given two different values; set each field once",
+                        });
+                    }
+                    self.value.try_build()
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[track_caller]
+                pub const fn build(self) -> Value {
+                    if self.conflict & 0xff_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERFEVTSEL", "EVENT_SELECT")
+                    }
+                    if self.conflict & 0xff00_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERFEVTSEL", "UMASK")
+                    }
+                    if self.conflict & 0x10000_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERFEVTSEL", "USR")
+                    }
+                    if self.conflict & 0x20000_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERFEVTSEL", "OS")
+                    }
+                    if self.conflict & 0x40000_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERFEVTSEL", "EDGE")
+                    }
+                    if self.conflict & 0x80000_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERFEVTSEL", "PC")
+                    }
+                    if self.conflict & 0x100000_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERFEVTSEL", "INT")
+                    }
+                    if self.conflict & 0x200000_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERFEVTSEL", "ANY")
+                    }
+                    if self.conflict & 0x400000_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERFEVTSEL", "EN")
+                    }
+                    if self.conflict & 0x800000_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERFEVTSEL", "INV")
+                    }
+                    if self.conflict & 0xff000000_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERFEVTSEL", "CMASK")
+                    }
+                    if self.conflict & 0x100000000_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERFEVTSEL", "IN_TX")
+                    }
+                    if self.conflict & 0x200000000_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERFEVTSEL", "IN_TXCP")
+                    }
+                    if self.conflict & 0x400000000_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERFEVTSEL", "ADAPTIVE_RECORD")
+                    }
+                    if self.conflict & 0x1000000000_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERFEVTSEL", "EQ")
+                    }
+                    if self.conflict & 0xff0000000000_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERFEVTSEL", "UMASK2")
+                    }
+                    self.value.build()
+                }
+            }
+            #[doc = "A [`Builder`] for `IA32_PERFEVTSELN` counting `event`: its encoding fields (event select, unit masks, CMASK, INV, EDGE, AnyThread) are set, the rest is zero. Add the privilege filters and the enable bit, then `build()`.\n\nFails to compile, in a `const`, when `N` is out of range, when only a fixed counter counts the event, when the event is restricted to other counters, or when it needs a field this generation lacks."]
+            #[track_caller]
+            pub const fn event_on<const N: u32>(event: &crate::EventDesc) -> Builder {
+                const {
+                    if N >= INSTANCES {
+                        crate::__private::index_out_of_range(
+                            "IA32_PERFEVTSEL",
+                            "counters",
+                            INSTANCES,
+                            N,
+                        )
+                    }
+                }
+                match try_event_on(N, event) {
+                    Ok(b) => b,
+                    Err(e) => e.fail(),
+                }
+            }
+            #[doc = r" As [`event_on`], with the counter chosen at run time: the problem is returned."]
+            pub const fn try_event_on(
+                counter: u32,
+                event: &crate::EventDesc,
+            ) -> Result<Builder, crate::PlacementError> {
+                if counter >= INSTANCES {
+                    return Err(crate::PlacementError::CounterOutOfRange {
+                        register: "IA32_PERFEVTSEL",
+                        count: INSTANCES,
+                        counter,
+                    });
+                }
+                if let (0, Some(fixed)) = (event.counters, event.fixed) {
+                    return Err(crate::PlacementError::FixedOnly {
+                        event: event.name,
+                        fixed,
+                        counter,
+                    });
+                }
+                if !event.allows_counter(counter) {
+                    return Err(crate::PlacementError::NotOnCounter {
+                        event: event.name,
+                        allowed: event.counters,
+                        counter,
+                    });
+                }
+                let b = Value::new();
+                let b = match b.try_set_event_select(event.event as u64) {
+                    Ok(b) => b,
+                    Err(_) => {
+                        return Err(crate::PlacementError::TooWide {
+                            event: event.name,
+                            field: "EVENT_SELECT",
+                            width: 8u32,
+                            value: event.event as u64,
+                        });
+                    }
+                };
+                let b = match b.try_set_umask(event.umask as u64) {
+                    Ok(b) => b,
+                    Err(_) => {
+                        return Err(crate::PlacementError::TooWide {
+                            event: event.name,
+                            field: "UMASK",
+                            width: 8u32,
+                            value: event.umask as u64,
+                        });
+                    }
+                };
+                let b = match b.try_set_umask2(event.umask2 as u64) {
+                    Ok(b) => b,
+                    Err(_) => {
+                        return Err(crate::PlacementError::TooWide {
+                            event: event.name,
+                            field: "UMASK2",
+                            width: 8u32,
+                            value: event.umask2 as u64,
+                        });
+                    }
+                };
+                let b = b.with_eq_field(event.eq);
+                let b = match b.try_set_cmask(event.cmask as u64) {
+                    Ok(b) => b,
+                    Err(_) => {
+                        return Err(crate::PlacementError::TooWide {
+                            event: event.name,
+                            field: "CMASK",
+                            width: 8u32,
+                            value: event.cmask as u64,
+                        });
+                    }
+                };
+                let b = b.with_inv(event.inv);
+                let b = b.with_edge(event.edge);
+                let b = b.with_any(event.any);
+                Ok(b)
+            }
+            #[doc = "One `IA32_PERFEVTSEL` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write)."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Instance(u32);
+            impl Instance {
+                #[doc = r" The MSR address."]
+                pub const fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            #[doc = "`IA32_PERFEVTSELN` as a typed MSR. `N` out of 0..8 fails to compile."]
+            pub const fn msr<const N: u32>() -> Instance {
+                Instance(address::<N>())
+            }
+            #[doc = r" Instance `index` as a typed MSR, or `None` when out of range."]
+            pub const fn try_msr(index: u32) -> Option<Instance> {
+                match try_address(index) {
+                    Some(a) => Some(Instance(a)),
+                    None => None,
+                }
+            }
+            impl Instance {
+                #[doc = r" Index within the family."]
+                pub const fn index(self) -> u32 {
+                    (self.0 - BASE_ADDRESS) / ADDRESS_STRIDE
+                }
+            }
+            impl crate::access::Msr for Instance {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            impl crate::access::Readable for Instance {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl crate::access::Writable for Instance {}
         }
         #[doc = "The value type of [`IA32_PERFEVTSEL`]."]
         pub type Ia32Perfevtsel = IA32_PERFEVTSEL::Value;
@@ -9886,6 +19643,62 @@ pub mod intel {
                     ArchEvent::LbrInserts => 12u32,
                 }
             }
+            #[doc = r" The full encoding, and the counters that may count it, for"]
+            #[doc = r" `IA32_PERFEVTSEL::event_on` / `try_event_on`."]
+            pub const fn desc(self) -> crate::EventDesc {
+                match self {
+                    ArchEvent::UnhaltedCoreCycles => {
+                        crate::EventDesc::new("UNHALTED_CORE_CYCLES", 60, 0x00)
+                            .with_counters(0xff)
+                            .with_fixed(1)
+                    }
+                    ArchEvent::InstructionsRetired => {
+                        crate::EventDesc::new("INSTRUCTIONS_RETIRED", 192, 0x00)
+                            .with_counters(0xff)
+                            .with_fixed(0)
+                    }
+                    ArchEvent::UnhaltedReferenceCycles => {
+                        crate::EventDesc::new("UNHALTED_REFERENCE_CYCLES", 60, 0x01)
+                            .with_counters(0xff)
+                            .with_fixed(2)
+                    }
+                    ArchEvent::LlcReferences => {
+                        crate::EventDesc::new("LLC_REFERENCES", 46, 0x4f).with_counters(0xff)
+                    }
+                    ArchEvent::LlcMisses => {
+                        crate::EventDesc::new("LLC_MISSES", 46, 0x41).with_counters(0xff)
+                    }
+                    ArchEvent::BranchInstructionsRetired => {
+                        crate::EventDesc::new("BRANCH_INSTRUCTIONS_RETIRED", 196, 0x00)
+                            .with_counters(0xff)
+                    }
+                    ArchEvent::BranchMissesRetired => {
+                        crate::EventDesc::new("BRANCH_MISSES_RETIRED", 197, 0x00)
+                            .with_counters(0xff)
+                    }
+                    ArchEvent::TopdownSlots => crate::EventDesc::new("TOPDOWN_SLOTS", 164, 0x01)
+                        .with_counters(0xff)
+                        .with_fixed(3),
+                    ArchEvent::TopdownBackendBound => {
+                        crate::EventDesc::new("TOPDOWN_BACKEND_BOUND", 164, 0x02)
+                            .with_counters(0xff)
+                    }
+                    ArchEvent::TopdownBadSpeculation => {
+                        crate::EventDesc::new("TOPDOWN_BAD_SPECULATION", 115, 0x00)
+                            .with_counters(0xff)
+                    }
+                    ArchEvent::TopdownFrontendBound => {
+                        crate::EventDesc::new("TOPDOWN_FRONTEND_BOUND", 156, 0x01)
+                            .with_counters(0xff)
+                    }
+                    ArchEvent::TopdownRetiring => {
+                        crate::EventDesc::new("TOPDOWN_RETIRING", 194, 0x02).with_counters(0xff)
+                    }
+                    ArchEvent::LbrInserts => {
+                        crate::EventDesc::new("LBR_INSERTS", 228, 0x01).with_counters(0xff)
+                    }
+                }
+            }
             #[doc = r" The fixed counter that counts this event, if any."]
             pub const fn fixed_counter(self) -> Option<u32> {
                 match self {
@@ -9927,6 +19740,457 @@ pub mod intel {
                     }
                 }
                 Err(crate::UnknownEvent)
+            }
+        }
+        #[doc = "CPUID leaves of `intel-v6`: output layouts with named fields."]
+        pub mod cpuid {
+            #[doc = "Architectural performance monitoring leaf.\n\n- CPUID input: EAX=0xAH\n- Defined in: `intel-v6`\n- Manual: Intel SDM Vol. 2A, CPUID leaf 0AH; Vol. 3B §18.2.1"]
+            #[allow(non_snake_case, clippy::identity_op, clippy::unnecessary_cast)]
+            pub mod ARCH_PERFMON {
+                #[doc = r" CPUID input EAX."]
+                pub const LEAF: u32 = 0xa_u32;
+                #[doc = r" CPUID input ECX, for leaves with subleaves."]
+                pub const SUBLEAF: Option<u32> = None;
+                #[doc = "CPUID.EAX=0xAH:EAX as returned by the processor (read-only). Reserved bits: `0x00000000`."]
+                #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+                pub struct Eax(u64);
+                impl Eax {
+                    #[doc = r" Bits no field covers."]
+                    pub const RESERVED_MASK: u32 = 0x0_u32;
+                    #[doc = r" The register as returned by `cpuid`."]
+                    pub const fn from_raw(bits: u32) -> Self {
+                        Self(bits as u64)
+                    }
+                    #[doc = r" The raw register."]
+                    pub const fn bits(self) -> u32 {
+                        self.0 as u32
+                    }
+                    #[doc = "Architectural performance monitoring version (0 when absent).\n\nEAX[7:0], 8 bits."]
+                    pub const fn version(self) -> u8 {
+                        ((self.0 >> 0u32) & 0xff_u64) as u8
+                    }
+                    #[doc = "General-purpose counters per logical processor.\n\nEAX[15:8], 8 bits."]
+                    pub const fn gp_counters(self) -> u8 {
+                        ((self.0 >> 8u32) & 0xff_u64) as u8
+                    }
+                    #[doc = "Bit width of the general-purpose counters.\n\nEAX[23:16], 8 bits."]
+                    pub const fn gp_width(self) -> u8 {
+                        ((self.0 >> 16u32) & 0xff_u64) as u8
+                    }
+                    #[doc = "Number of valid bits in EBX (architectural events enumerated).\n\nEAX[31:24], 8 bits."]
+                    pub const fn ebx_length(self) -> u8 {
+                        ((self.0 >> 24u32) & 0xff_u64) as u8
+                    }
+                }
+                impl ::core::fmt::Debug for Eax {
+                    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                        let mut d = f.debug_struct("ARCH_PERFMON.EAX");
+                        d.field(
+                            "VERSION",
+                            &format_args!("{:#x}", (self.0 >> 0u32) & 0xff_u64),
+                        )
+                        .field(
+                            "GP_COUNTERS",
+                            &format_args!("{:#x}", (self.0 >> 8u32) & 0xff_u64),
+                        )
+                        .field(
+                            "GP_WIDTH",
+                            &format_args!("{:#x}", (self.0 >> 16u32) & 0xff_u64),
+                        )
+                        .field(
+                            "EBX_LENGTH",
+                            &format_args!("{:#x}", (self.0 >> 24u32) & 0xff_u64),
+                        );
+                        d.finish()
+                    }
+                }
+                #[doc = "CPUID.EAX=0xAH:EBX as returned by the processor (read-only). Reserved bits: `0xFFFFE000`."]
+                #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+                pub struct Ebx(u64);
+                impl Ebx {
+                    #[doc = r" Bits no field covers."]
+                    pub const RESERVED_MASK: u32 = 0xffffe000_u32;
+                    #[doc = r" The register as returned by `cpuid`."]
+                    pub const fn from_raw(bits: u32) -> Self {
+                        Self(bits as u64)
+                    }
+                    #[doc = r" The raw register."]
+                    pub const fn bits(self) -> u32 {
+                        self.0 as u32
+                    }
+                    #[doc = "Set when UnHalted Core Cycles is not available.\n\nEBX[0], 1 bit."]
+                    pub const fn core_cycles_unavailable(self) -> bool {
+                        ((self.0 >> 0u32) & 0x1_u64) != 0
+                    }
+                    #[doc = "Set when Instructions Retired is not available.\n\nEBX[1], 1 bit."]
+                    pub const fn instructions_unavailable(self) -> bool {
+                        ((self.0 >> 1u32) & 0x1_u64) != 0
+                    }
+                    #[doc = "Set when UnHalted Reference Cycles is not available.\n\nEBX[2], 1 bit."]
+                    pub const fn ref_cycles_unavailable(self) -> bool {
+                        ((self.0 >> 2u32) & 0x1_u64) != 0
+                    }
+                    #[doc = "Set when LLC References is not available.\n\nEBX[3], 1 bit."]
+                    pub const fn llc_references_unavailable(self) -> bool {
+                        ((self.0 >> 3u32) & 0x1_u64) != 0
+                    }
+                    #[doc = "Set when LLC Misses is not available.\n\nEBX[4], 1 bit."]
+                    pub const fn llc_misses_unavailable(self) -> bool {
+                        ((self.0 >> 4u32) & 0x1_u64) != 0
+                    }
+                    #[doc = "Set when Branch Instructions Retired is not available.\n\nEBX[5], 1 bit."]
+                    pub const fn branches_unavailable(self) -> bool {
+                        ((self.0 >> 5u32) & 0x1_u64) != 0
+                    }
+                    #[doc = "Set when Branch Misses Retired is not available.\n\nEBX[6], 1 bit."]
+                    pub const fn branch_misses_unavailable(self) -> bool {
+                        ((self.0 >> 6u32) & 0x1_u64) != 0
+                    }
+                    #[doc = "Set when Topdown Slots is not available.\n\nEBX[7], 1 bit."]
+                    pub const fn topdown_slots_unavailable(self) -> bool {
+                        ((self.0 >> 7u32) & 0x1_u64) != 0
+                    }
+                    #[doc = "Set when Topdown Backend Bound is not available.\n\nEBX[8], 1 bit."]
+                    pub const fn topdown_backend_bound_unavailable(self) -> bool {
+                        ((self.0 >> 8u32) & 0x1_u64) != 0
+                    }
+                    #[doc = "Set when Topdown Bad Speculation is not available.\n\nEBX[9], 1 bit."]
+                    pub const fn topdown_bad_speculation_unavailable(self) -> bool {
+                        ((self.0 >> 9u32) & 0x1_u64) != 0
+                    }
+                    #[doc = "Set when Topdown Frontend Bound is not available.\n\nEBX[10], 1 bit."]
+                    pub const fn topdown_frontend_bound_unavailable(self) -> bool {
+                        ((self.0 >> 10u32) & 0x1_u64) != 0
+                    }
+                    #[doc = "Set when Topdown Retiring is not available.\n\nEBX[11], 1 bit."]
+                    pub const fn topdown_retiring_unavailable(self) -> bool {
+                        ((self.0 >> 11u32) & 0x1_u64) != 0
+                    }
+                    #[doc = "Set when LBR Inserts is not available.\n\nEBX[12], 1 bit."]
+                    pub const fn lbr_inserts_unavailable(self) -> bool {
+                        ((self.0 >> 12u32) & 0x1_u64) != 0
+                    }
+                }
+                impl ::core::fmt::Debug for Ebx {
+                    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                        let mut d = f.debug_struct("ARCH_PERFMON.EBX");
+                        d.field(
+                            "CORE_CYCLES_UNAVAILABLE",
+                            &(((self.0 >> 0u32) & 0x1_u64) != 0),
+                        )
+                        .field(
+                            "INSTRUCTIONS_UNAVAILABLE",
+                            &(((self.0 >> 1u32) & 0x1_u64) != 0),
+                        )
+                        .field(
+                            "REF_CYCLES_UNAVAILABLE",
+                            &(((self.0 >> 2u32) & 0x1_u64) != 0),
+                        )
+                        .field(
+                            "LLC_REFERENCES_UNAVAILABLE",
+                            &(((self.0 >> 3u32) & 0x1_u64) != 0),
+                        )
+                        .field(
+                            "LLC_MISSES_UNAVAILABLE",
+                            &(((self.0 >> 4u32) & 0x1_u64) != 0),
+                        )
+                        .field("BRANCHES_UNAVAILABLE", &(((self.0 >> 5u32) & 0x1_u64) != 0))
+                        .field(
+                            "BRANCH_MISSES_UNAVAILABLE",
+                            &(((self.0 >> 6u32) & 0x1_u64) != 0),
+                        )
+                        .field(
+                            "TOPDOWN_SLOTS_UNAVAILABLE",
+                            &(((self.0 >> 7u32) & 0x1_u64) != 0),
+                        )
+                        .field(
+                            "TOPDOWN_BACKEND_BOUND_UNAVAILABLE",
+                            &(((self.0 >> 8u32) & 0x1_u64) != 0),
+                        )
+                        .field(
+                            "TOPDOWN_BAD_SPECULATION_UNAVAILABLE",
+                            &(((self.0 >> 9u32) & 0x1_u64) != 0),
+                        )
+                        .field(
+                            "TOPDOWN_FRONTEND_BOUND_UNAVAILABLE",
+                            &(((self.0 >> 10u32) & 0x1_u64) != 0),
+                        )
+                        .field(
+                            "TOPDOWN_RETIRING_UNAVAILABLE",
+                            &(((self.0 >> 11u32) & 0x1_u64) != 0),
+                        )
+                        .field(
+                            "LBR_INSERTS_UNAVAILABLE",
+                            &(((self.0 >> 12u32) & 0x1_u64) != 0),
+                        );
+                        d.finish()
+                    }
+                }
+                #[doc = "CPUID.EAX=0xAH:ECX as returned by the processor (read-only). Reserved bits: `0x00000000`."]
+                #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+                pub struct Ecx(u64);
+                impl Ecx {
+                    #[doc = r" Bits no field covers."]
+                    pub const RESERVED_MASK: u32 = 0x0_u32;
+                    #[doc = r" The register as returned by `cpuid`."]
+                    pub const fn from_raw(bits: u32) -> Self {
+                        Self(bits as u64)
+                    }
+                    #[doc = r" The raw register."]
+                    pub const fn bits(self) -> u32 {
+                        self.0 as u32
+                    }
+                    #[doc = "Bit i set: fixed counter i is supported (even beyond EDX[4:0]).\n\nECX[31:0], 32 bits."]
+                    pub const fn fixed_counter_mask(self) -> u32 {
+                        ((self.0 >> 0u32) & 0xffffffff_u64) as u32
+                    }
+                }
+                impl ::core::fmt::Debug for Ecx {
+                    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                        let mut d = f.debug_struct("ARCH_PERFMON.ECX");
+                        d.field(
+                            "FIXED_COUNTER_MASK",
+                            &format_args!("{:#x}", (self.0 >> 0u32) & 0xffffffff_u64),
+                        );
+                        d.finish()
+                    }
+                }
+                #[doc = "CPUID.EAX=0xAH:EDX as returned by the processor (read-only). Reserved bits: `0xFFFF6000`."]
+                #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+                pub struct Edx(u64);
+                impl Edx {
+                    #[doc = r" Bits no field covers."]
+                    pub const RESERVED_MASK: u32 = 0xffff6000_u32;
+                    #[doc = r" The register as returned by `cpuid`."]
+                    pub const fn from_raw(bits: u32) -> Self {
+                        Self(bits as u64)
+                    }
+                    #[doc = r" The raw register."]
+                    pub const fn bits(self) -> u32 {
+                        self.0 as u32
+                    }
+                    #[doc = "Number of contiguous fixed-function counters (version 2 and later).\n\nEDX[4:0], 5 bits."]
+                    pub const fn fixed_counters(self) -> u8 {
+                        ((self.0 >> 0u32) & 0x1f_u64) as u8
+                    }
+                    #[doc = "Bit width of the fixed-function counters (version 2 and later).\n\nEDX[12:5], 8 bits."]
+                    pub const fn fixed_width(self) -> u8 {
+                        ((self.0 >> 5u32) & 0xff_u64) as u8
+                    }
+                    #[doc = "AnyThread (IA32_PERFEVTSELx[21], IA32_FIXED_CTR_CTRL bit 4i+2) is not supported.\n\nEDX[15], 1 bit."]
+                    pub const fn anythread_deprecated(self) -> bool {
+                        ((self.0 >> 15u32) & 0x1_u64) != 0
+                    }
+                }
+                impl ::core::fmt::Debug for Edx {
+                    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                        let mut d = f.debug_struct("ARCH_PERFMON.EDX");
+                        d.field(
+                            "FIXED_COUNTERS",
+                            &format_args!("{:#x}", (self.0 >> 0u32) & 0x1f_u64),
+                        )
+                        .field(
+                            "FIXED_WIDTH",
+                            &format_args!("{:#x}", (self.0 >> 5u32) & 0xff_u64),
+                        )
+                        .field(
+                            "ANYTHREAD_DEPRECATED",
+                            &(((self.0 >> 15u32) & 0x1_u64) != 0),
+                        );
+                        d.finish()
+                    }
+                }
+                #[doc = r" The leaf's output registers that carry fields."]
+                #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+                pub struct Leaf {
+                    #[doc = "CPUID.EAX=0xAH:EAX."]
+                    pub eax: Eax,
+                    #[doc = "CPUID.EAX=0xAH:EBX."]
+                    pub ebx: Ebx,
+                    #[doc = "CPUID.EAX=0xAH:ECX."]
+                    pub ecx: Ecx,
+                    #[doc = "CPUID.EAX=0xAH:EDX."]
+                    pub edx: Edx,
+                }
+                impl Leaf {
+                    #[doc = r" Decodes the four output registers of `cpuid`."]
+                    pub const fn from_regs(eax: u32, ebx: u32, ecx: u32, edx: u32) -> Self {
+                        Leaf {
+                            eax: Eax::from_raw(eax),
+                            ebx: Ebx::from_raw(ebx),
+                            ecx: Ecx::from_raw(ecx),
+                            edx: Edx::from_raw(edx),
+                        }
+                    }
+                }
+            }
+            #[doc = "Architectural performance monitoring extended leaf, main subleaf.\n\n- CPUID input: EAX=0x23H, ECX=0\n- Defined in: `intel-v6`\n- Manual: Intel SDM Vol. 2A, CPUID leaf 23H"]
+            #[allow(non_snake_case, clippy::identity_op, clippy::unnecessary_cast)]
+            pub mod ARCH_PERFMON_EXT {
+                #[doc = r" CPUID input EAX."]
+                pub const LEAF: u32 = 0x23_u32;
+                #[doc = r" CPUID input ECX, for leaves with subleaves."]
+                pub const SUBLEAF: Option<u32> = Some(0x0_u32);
+                #[doc = "CPUID.EAX=0x23H, ECX=0:EAX as returned by the processor (read-only). Reserved bits: `0x00000000`."]
+                #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+                pub struct Eax(u64);
+                impl Eax {
+                    #[doc = r" Bits no field covers."]
+                    pub const RESERVED_MASK: u32 = 0x0_u32;
+                    #[doc = r" The register as returned by `cpuid`."]
+                    pub const fn from_raw(bits: u32) -> Self {
+                        Self(bits as u64)
+                    }
+                    #[doc = r" The raw register."]
+                    pub const fn bits(self) -> u32 {
+                        self.0 as u32
+                    }
+                    #[doc = "Bit i set: subleaf i of leaf 23H is valid.\n\nEAX[31:0], 32 bits."]
+                    pub const fn subleaf_bitmap(self) -> u32 {
+                        ((self.0 >> 0u32) & 0xffffffff_u64) as u32
+                    }
+                }
+                impl ::core::fmt::Debug for Eax {
+                    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                        let mut d = f.debug_struct("ARCH_PERFMON_EXT.EAX");
+                        d.field(
+                            "SUBLEAF_BITMAP",
+                            &format_args!("{:#x}", (self.0 >> 0u32) & 0xffffffff_u64),
+                        );
+                        d.finish()
+                    }
+                }
+                #[doc = "CPUID.EAX=0x23H, ECX=0:EBX as returned by the processor (read-only). Reserved bits: `0xFFFFFFFC`."]
+                #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+                pub struct Ebx(u64);
+                impl Ebx {
+                    #[doc = r" Bits no field covers."]
+                    pub const RESERVED_MASK: u32 = 0xfffffffc_u32;
+                    #[doc = r" The register as returned by `cpuid`."]
+                    pub const fn from_raw(bits: u32) -> Self {
+                        Self(bits as u64)
+                    }
+                    #[doc = r" The raw register."]
+                    pub const fn bits(self) -> u32 {
+                        self.0 as u32
+                    }
+                    #[doc = "IA32_PERFEVTSELx.UMASK2 (bits 47:40) is supported.\n\nEBX[0], 1 bit."]
+                    pub const fn umask2(self) -> bool {
+                        ((self.0 >> 0u32) & 0x1_u64) != 0
+                    }
+                    #[doc = "IA32_PERFEVTSELx.EQ (bit 36) is supported.\n\nEBX[1], 1 bit."]
+                    pub const fn eq_field(self) -> bool {
+                        ((self.0 >> 1u32) & 0x1_u64) != 0
+                    }
+                }
+                impl ::core::fmt::Debug for Ebx {
+                    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                        let mut d = f.debug_struct("ARCH_PERFMON_EXT.EBX");
+                        d.field("UMASK2", &(((self.0 >> 0u32) & 0x1_u64) != 0))
+                            .field("EQ", &(((self.0 >> 1u32) & 0x1_u64) != 0));
+                        d.finish()
+                    }
+                }
+                #[doc = r" The leaf's output registers that carry fields."]
+                #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+                pub struct Leaf {
+                    #[doc = "CPUID.EAX=0x23H, ECX=0:EAX."]
+                    pub eax: Eax,
+                    #[doc = "CPUID.EAX=0x23H, ECX=0:EBX."]
+                    pub ebx: Ebx,
+                }
+                impl Leaf {
+                    #[doc = r" Decodes the four output registers of `cpuid`."]
+                    pub const fn from_regs(eax: u32, ebx: u32, _ecx: u32, _edx: u32) -> Self {
+                        Leaf {
+                            eax: Eax::from_raw(eax),
+                            ebx: Ebx::from_raw(ebx),
+                        }
+                    }
+                }
+            }
+            #[doc = "Counter bitmaps (valid when ARCH_PERFMON_EXT.SUBLEAF_BITMAP bit 1 is set).\n\n- CPUID input: EAX=0x23H, ECX=1\n- Defined in: `intel-v6`\n- Manual: Intel SDM Vol. 2A, CPUID leaf 23H subleaf 1"]
+            #[allow(non_snake_case, clippy::identity_op, clippy::unnecessary_cast)]
+            pub mod ARCH_PERFMON_COUNTERS {
+                #[doc = r" CPUID input EAX."]
+                pub const LEAF: u32 = 0x23_u32;
+                #[doc = r" CPUID input ECX, for leaves with subleaves."]
+                pub const SUBLEAF: Option<u32> = Some(0x1_u32);
+                #[doc = "CPUID.EAX=0x23H, ECX=1:EAX as returned by the processor (read-only). Reserved bits: `0x00000000`."]
+                #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+                pub struct Eax(u64);
+                impl Eax {
+                    #[doc = r" Bits no field covers."]
+                    pub const RESERVED_MASK: u32 = 0x0_u32;
+                    #[doc = r" The register as returned by `cpuid`."]
+                    pub const fn from_raw(bits: u32) -> Self {
+                        Self(bits as u64)
+                    }
+                    #[doc = r" The raw register."]
+                    pub const fn bits(self) -> u32 {
+                        self.0 as u32
+                    }
+                    #[doc = "Bit i set: general-purpose counter i is supported.\n\nEAX[31:0], 32 bits."]
+                    pub const fn gp_counter_mask(self) -> u32 {
+                        ((self.0 >> 0u32) & 0xffffffff_u64) as u32
+                    }
+                }
+                impl ::core::fmt::Debug for Eax {
+                    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                        let mut d = f.debug_struct("ARCH_PERFMON_COUNTERS.EAX");
+                        d.field(
+                            "GP_COUNTER_MASK",
+                            &format_args!("{:#x}", (self.0 >> 0u32) & 0xffffffff_u64),
+                        );
+                        d.finish()
+                    }
+                }
+                #[doc = "CPUID.EAX=0x23H, ECX=1:EBX as returned by the processor (read-only). Reserved bits: `0x00000000`."]
+                #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+                pub struct Ebx(u64);
+                impl Ebx {
+                    #[doc = r" Bits no field covers."]
+                    pub const RESERVED_MASK: u32 = 0x0_u32;
+                    #[doc = r" The register as returned by `cpuid`."]
+                    pub const fn from_raw(bits: u32) -> Self {
+                        Self(bits as u64)
+                    }
+                    #[doc = r" The raw register."]
+                    pub const fn bits(self) -> u32 {
+                        self.0 as u32
+                    }
+                    #[doc = "Bit i set: fixed counter i is supported.\n\nEBX[31:0], 32 bits."]
+                    pub const fn fixed_counter_mask(self) -> u32 {
+                        ((self.0 >> 0u32) & 0xffffffff_u64) as u32
+                    }
+                }
+                impl ::core::fmt::Debug for Ebx {
+                    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                        let mut d = f.debug_struct("ARCH_PERFMON_COUNTERS.EBX");
+                        d.field(
+                            "FIXED_COUNTER_MASK",
+                            &format_args!("{:#x}", (self.0 >> 0u32) & 0xffffffff_u64),
+                        );
+                        d.finish()
+                    }
+                }
+                #[doc = r" The leaf's output registers that carry fields."]
+                #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+                pub struct Leaf {
+                    #[doc = "CPUID.EAX=0x23H, ECX=1:EAX."]
+                    pub eax: Eax,
+                    #[doc = "CPUID.EAX=0x23H, ECX=1:EBX."]
+                    pub ebx: Ebx,
+                }
+                impl Leaf {
+                    #[doc = r" Decodes the four output registers of `cpuid`."]
+                    pub const fn from_regs(eax: u32, ebx: u32, _ecx: u32, _edx: u32) -> Self {
+                        Leaf {
+                            eax: Eax::from_raw(eax),
+                            ebx: Ebx::from_raw(ebx),
+                        }
+                    }
+                }
             }
         }
     }

@@ -26,8 +26,11 @@
 
 pub use tock_registers;
 
+pub mod access;
+mod event;
 #[rustfmt::skip]
 mod generated;
+pub use event::{EventDesc, EventMsr, PlacementError};
 pub use generated::*;
 
 use core::fmt;
@@ -97,6 +100,29 @@ impl fmt::Display for ConstraintError {
 
 impl core::error::Error for ConstraintError {}
 
+/// A raw value that sets reserved bits of a register.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReservedBitsError {
+    /// Register name.
+    pub register: &'static str,
+    /// The reserved bits that were set.
+    pub bits: u64,
+    /// Every reserved bit of the register.
+    pub reserved_mask: u64,
+}
+
+impl fmt::Display for ReservedBitsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "bits {:#X} are reserved in {} (reserved mask {:#018X}); writing them faults (#GP)",
+            self.bits, self.register, self.reserved_mask
+        )
+    }
+}
+
+impl core::error::Error for ReservedBitsError {}
+
 /// An event name that is not known.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct UnknownEvent;
@@ -112,20 +138,20 @@ impl core::error::Error for UnknownEvent {}
 /// Support code for generated items. Not public API.
 #[doc(hidden)]
 pub mod __private {
-    struct Buf {
+    pub(crate) struct Buf {
         bytes: [u8; 192],
         len: usize,
     }
 
     impl Buf {
-        const fn new() -> Self {
+        pub(crate) const fn new() -> Self {
             Buf {
                 bytes: [0; 192],
                 len: 0,
             }
         }
 
-        const fn push_str(mut self, s: &str) -> Self {
+        pub(crate) const fn push_str(mut self, s: &str) -> Self {
             let b = s.as_bytes();
             let mut i = 0;
             while i < b.len() && self.len < self.bytes.len() {
@@ -136,7 +162,7 @@ pub mod __private {
             self
         }
 
-        const fn push_num(mut self, v: u64, hex: bool) -> Self {
+        pub(crate) const fn push_num(mut self, v: u64, hex: bool) -> Self {
             let base = if hex { 16 } else { 10 };
             let mut digits = [0u8; 20];
             let mut n = 0;
@@ -161,7 +187,7 @@ pub mod __private {
             self
         }
 
-        const fn fail(&self) -> ! {
+        pub(crate) const fn fail(&self) -> ! {
             match core::str::from_utf8(self.bytes.split_at(self.len).0) {
                 Ok(m) => panic!("{}", m),
                 Err(_) => panic!("invalid register value"),
@@ -182,6 +208,29 @@ pub mod __private {
             })
             .push_num(value, true)
             .push_str(" does not fit")
+            .fail()
+    }
+
+    /// Const-eval failure: a field given two different values in one builder chain.
+    pub const fn set_twice(register: &str, field: &str) -> ! {
+        Buf::new()
+            .push_str(field)
+            .push_str(" of ")
+            .push_str(register)
+            .push_str(" is given two different values; set each field once")
+            .fail()
+    }
+
+    /// Const-eval failure: a raw constant with reserved bits set.
+    pub const fn reserved_bits(register: &str, bits: u64, mask: u64) -> ! {
+        Buf::new()
+            .push_str("bits ")
+            .push_num(bits, true)
+            .push_str(" are reserved in ")
+            .push_str(register)
+            .push_str(" (reserved mask ")
+            .push_num(mask, true)
+            .push_str("); writing them faults (#GP)")
             .fail()
     }
 

@@ -1,0 +1,96 @@
+//! Typed MSR access: the traits every generated register implements, and the minimal backend
+//! interface (`RawMsr`) that typed reads, writes and read-modify-writes are built on.
+//!
+//! Each generated register module has an `Instance` type naming one MSR of that register
+//! (`IA32_PERF_GLOBAL_CTRL::MSR`, or `IA32_PERFEVTSEL::msr::<3>()` for a family). Whether it may
+//! be read or written is a trait bound, so writing a read-only register (IA32_PERF_GLOBAL_STATUS,
+//! IA32_PERF_GLOBAL_INUSE, ...) does not compile:
+//!
+//! ```compile_fail
+//! use pmu_regs::access::{MsrExt, RawMsr};
+//! use pmu_regs::intel::v4::IA32_PERF_GLOBAL_STATUS;
+//!
+//! fn clear_all<B: RawMsr>(b: &mut B, v: IA32_PERF_GLOBAL_STATUS::Value) {
+//!     b.write(IA32_PERF_GLOBAL_STATUS::MSR, v); // error: read-only register
+//! }
+//! ```
+
+/// A value of some register: its raw bits and which of them are reserved.
+pub trait RegisterValue: Copy {
+    /// Register name, as in the manuals.
+    const NAME: &'static str;
+    /// Bits no field covers. The generated API never sets them; a write through
+    /// [`MsrExt::modify`] writes them back exactly as read.
+    const RESERVED_MASK: u64;
+    /// The raw bits.
+    fn bits(self) -> u64;
+}
+
+/// One MSR: its address and the type of its values.
+pub trait Msr: Copy {
+    /// The register's value type.
+    type Value: RegisterValue;
+    /// The MSR address (the ECX operand of `rdmsr`/`wrmsr`).
+    fn address(self) -> u32;
+}
+
+/// An MSR that may be read.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be read: the register is write-only",
+    label = "write-only register",
+    note = "write-only (write-1-to-clear / write-1-to-set) registers return nothing meaningful when read"
+)]
+pub trait Readable: Msr {
+    /// The value read from the MSR; reserved bits are kept as read.
+    fn from_read(bits: u64) -> Self::Value;
+}
+
+/// An MSR that may be written.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is read-only: it cannot be written",
+    label = "read-only register",
+    note = "writing a read-only MSR faults (#GP); read it, or write its companion reset/clear register"
+)]
+pub trait Writable: Msr {}
+
+/// Raw MSR access: what a backend (ring 0 `rdmsr`/`wrmsr`, `/dev/cpu/N/msr`, a mock) provides.
+pub trait RawMsr {
+    /// Why an access failed.
+    type Error;
+    /// Reads the MSR at `address`.
+    fn read_raw(&mut self, address: u32) -> Result<u64, Self::Error>;
+    /// Writes `value` to the MSR at `address`.
+    fn write_raw(&mut self, address: u32, value: u64) -> Result<(), Self::Error>;
+}
+
+/// Typed reads and writes through any [`RawMsr`] backend.
+pub trait MsrExt: RawMsr {
+    /// Reads a register.
+    fn read<M: Readable>(&mut self, msr: M) -> Result<M::Value, Self::Error> {
+        self.read_raw(msr.address()).map(M::from_read)
+    }
+
+    /// Writes a register. Values built with the generated API never set a reserved bit;
+    /// values read from the MSR carry its reserved bits as read.
+    fn write<M: Writable>(&mut self, msr: M, value: M::Value) -> Result<(), Self::Error> {
+        self.write_raw(msr.address(), value.bits())
+    }
+
+    /// Read-modify-write: reads, applies `f`, and writes the result back with the register's
+    /// reserved bits exactly as read (whatever `f` returned for them). Returns the value
+    /// written.
+    fn modify<M: Readable + Writable>(
+        &mut self,
+        msr: M,
+        f: impl FnOnce(M::Value) -> M::Value,
+    ) -> Result<M::Value, Self::Error> {
+        let old = self.read(msr)?;
+        let new = f(old);
+        let reserved = <M::Value as RegisterValue>::RESERVED_MASK;
+        let bits = (new.bits() & !reserved) | (old.bits() & reserved);
+        self.write_raw(msr.address(), bits)?;
+        Ok(M::from_read(bits))
+    }
+}
+
+impl<T: RawMsr + ?Sized> MsrExt for T {}

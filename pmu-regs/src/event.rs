@@ -1,0 +1,327 @@
+//! Event encodings shared by the architectural events and the model-specific event tables, and
+//! the checks that place an event on a counter.
+
+use crate::__private::Buf;
+use core::fmt;
+
+/// An auxiliary MSR an event needs programmed (offcore response, load latency, front end).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct EventMsr {
+    /// MSR address.
+    pub index: u32,
+    /// Value to write to it.
+    pub value: u64,
+}
+
+/// How an event is encoded in an event-select register, and where it may be counted.
+///
+/// Generated tables (`ArchEvent::desc`, the model event modules) produce these; the generated
+/// `event_on` / `try_event_on` functions of each event-select register put one into a value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct EventDesc {
+    /// Canonical name.
+    pub name: &'static str,
+    /// Event select code (12 bits on AMD64).
+    pub event: u16,
+    /// Unit mask.
+    pub umask: u8,
+    /// Second unit mask (Intel architectural performance monitoring v6), 0 when unused.
+    pub umask2: u8,
+    /// Equal-compare flag (Intel v6).
+    pub eq: bool,
+    /// Counter mask (threshold).
+    pub cmask: u8,
+    /// Invert the counter-mask comparison.
+    pub inv: bool,
+    /// Edge detect.
+    pub edge: bool,
+    /// AnyThread.
+    pub any: bool,
+    /// General-purpose counters that may count it: bit `n` set for counter `n`. Zero when only a
+    /// fixed counter counts it.
+    pub counters: u32,
+    /// The fixed counter that counts it, if any.
+    pub fixed: Option<u8>,
+    /// Auxiliary MSR to program alongside.
+    pub msr: Option<EventMsr>,
+}
+
+impl EventDesc {
+    /// An event with only an event select and unit mask, countable on every general counter.
+    pub const fn new(name: &'static str, event: u16, umask: u8) -> Self {
+        EventDesc {
+            name,
+            event,
+            umask,
+            umask2: 0,
+            eq: false,
+            cmask: 0,
+            inv: false,
+            edge: false,
+            any: false,
+            counters: u32::MAX,
+            fixed: None,
+            msr: None,
+        }
+    }
+
+    /// The same event restricted to the general counters in `mask` (bit n = counter n; 0: none).
+    pub const fn with_counters(mut self, mask: u32) -> Self {
+        self.counters = mask;
+        self
+    }
+
+    /// The same event, also counted by fixed counter `n`.
+    pub const fn with_fixed(mut self, n: u8) -> Self {
+        self.fixed = Some(n);
+        self
+    }
+
+    /// The same event with a counter mask (threshold).
+    pub const fn with_cmask(mut self, cmask: u8) -> Self {
+        self.cmask = cmask;
+        self
+    }
+
+    /// The same event with the invert flag.
+    pub const fn with_inv(mut self, on: bool) -> Self {
+        self.inv = on;
+        self
+    }
+
+    /// The same event with edge detect.
+    pub const fn with_edge(mut self, on: bool) -> Self {
+        self.edge = on;
+        self
+    }
+
+    /// The same event with AnyThread.
+    pub const fn with_any(mut self, on: bool) -> Self {
+        self.any = on;
+        self
+    }
+
+    /// The same event with a second unit mask (Intel v6).
+    pub const fn with_umask2(mut self, umask2: u8) -> Self {
+        self.umask2 = umask2;
+        self
+    }
+
+    /// The same event with the equal-compare flag (Intel v6).
+    pub const fn with_eq(mut self, on: bool) -> Self {
+        self.eq = on;
+        self
+    }
+
+    /// The same event with an auxiliary MSR to program.
+    pub const fn with_msr(mut self, index: u32, value: u64) -> Self {
+        self.msr = Some(EventMsr { index, value });
+        self
+    }
+
+    /// True when general-purpose counter `n` may count the event.
+    pub const fn allows_counter(&self, n: u32) -> bool {
+        n < 32 && self.counters & (1 << n) != 0
+    }
+}
+
+/// Why an event cannot be put in an event-select register.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlacementError {
+    /// The register family has no counter with this index.
+    CounterOutOfRange {
+        /// Register name.
+        register: &'static str,
+        /// Number of counters.
+        count: u32,
+        /// The requested counter.
+        counter: u32,
+    },
+    /// Only a fixed-function counter counts the event.
+    FixedOnly {
+        /// Event name.
+        event: &'static str,
+        /// The fixed counter that counts it.
+        fixed: u8,
+        /// The requested general-purpose counter.
+        counter: u32,
+    },
+    /// The event may be counted only on some general-purpose counters, not this one.
+    NotOnCounter {
+        /// Event name.
+        event: &'static str,
+        /// The counters it may use (bit n = counter n).
+        allowed: u32,
+        /// The requested counter.
+        counter: u32,
+    },
+    /// The event needs a field the register does not have in this generation.
+    Unsupported {
+        /// Event name.
+        event: &'static str,
+        /// The missing field.
+        field: &'static str,
+        /// Register name.
+        register: &'static str,
+    },
+    /// An encoding value does not fit its field.
+    TooWide {
+        /// Event name.
+        event: &'static str,
+        /// Field.
+        field: &'static str,
+        /// Field width.
+        width: u32,
+        /// The value.
+        value: u64,
+    },
+}
+
+impl PlacementError {
+    fn message(&self, out: &mut dyn fmt::Write) -> fmt::Result {
+        match *self {
+            PlacementError::CounterOutOfRange {
+                register,
+                count,
+                counter,
+            } => write!(
+                out,
+                "{register} has {count} counters (0..={}); counter {counter} is out of range",
+                count.saturating_sub(1)
+            ),
+            PlacementError::FixedOnly {
+                event,
+                fixed,
+                counter,
+            } => write!(
+                out,
+                "{event} counts only on fixed counter {fixed}; it cannot be placed on general-purpose counter {counter}"
+            ),
+            PlacementError::NotOnCounter {
+                event,
+                allowed,
+                counter,
+            } => {
+                write!(
+                    out,
+                    "{event} may be counted only on general-purpose counters "
+                )?;
+                let mut first = true;
+                for n in 0..32 {
+                    if allowed & (1 << n) != 0 {
+                        write!(out, "{}{n}", if first { "" } else { "," })?;
+                        first = false;
+                    }
+                }
+                write!(out, "; not on counter {counter}")
+            }
+            PlacementError::Unsupported {
+                event,
+                field,
+                register,
+            } => write!(
+                out,
+                "{event} needs field {field}, which this generation's {register} does not have"
+            ),
+            PlacementError::TooWide {
+                event,
+                field,
+                width,
+                value,
+            } => write!(
+                out,
+                "{event}: {field} is {width} bits wide; {value:#X} does not fit"
+            ),
+        }
+    }
+
+    /// Const-eval failure with the same message as `Display` (used by `event_on`).
+    #[doc(hidden)]
+    #[track_caller]
+    pub const fn fail(self) -> ! {
+        let b = Buf::new();
+        let b = match self {
+            PlacementError::CounterOutOfRange {
+                register,
+                count,
+                counter,
+            } => b
+                .push_str(register)
+                .push_str(" has ")
+                .push_num(count as u64, false)
+                .push_str(" counters (0..=")
+                .push_num(count.saturating_sub(1) as u64, false)
+                .push_str("); counter ")
+                .push_num(counter as u64, false)
+                .push_str(" is out of range"),
+            PlacementError::FixedOnly {
+                event,
+                fixed,
+                counter,
+            } => b
+                .push_str(event)
+                .push_str(" counts only on fixed counter ")
+                .push_num(fixed as u64, false)
+                .push_str("; it cannot be placed on general-purpose counter ")
+                .push_num(counter as u64, false),
+            PlacementError::NotOnCounter {
+                event,
+                allowed,
+                counter,
+            } => {
+                let mut b = b
+                    .push_str(event)
+                    .push_str(" may be counted only on general-purpose counters ");
+                let mut n = 0;
+                let mut first = true;
+                while n < 32 {
+                    if allowed & (1 << n) != 0 {
+                        if !first {
+                            b = b.push_str(",");
+                        }
+                        b = b.push_num(n as u64, false);
+                        first = false;
+                    }
+                    n += 1;
+                }
+                b.push_str("; not on counter ")
+                    .push_num(counter as u64, false)
+            }
+            PlacementError::Unsupported {
+                event,
+                field,
+                register,
+            } => b
+                .push_str(event)
+                .push_str(" needs field ")
+                .push_str(field)
+                .push_str(", which this generation's ")
+                .push_str(register)
+                .push_str(" does not have"),
+            PlacementError::TooWide {
+                event,
+                field,
+                width,
+                value,
+            } => b
+                .push_str(event)
+                .push_str(": ")
+                .push_str(field)
+                .push_str(" is ")
+                .push_num(width as u64, false)
+                .push_str(" bits wide; ")
+                .push_num(value, true)
+                .push_str(" does not fit"),
+        };
+        b.fail()
+    }
+}
+
+impl fmt::Display for PlacementError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.message(f)
+    }
+}
+
+impl core::error::Error for PlacementError {}
