@@ -457,12 +457,36 @@ pub struct CpuidRegister {
 }
 
 /// An auxiliary MSR programmed with an event.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct EventMsr {
-    /// MSR address.
+    /// MSR address (for the primary event code / unit mask).
     pub index: u32,
+    /// Addresses for the alternative codes or unit masks, in the same order
+    /// ([`Event::alternatives`]); empty when one MSR serves them all.
+    pub alt_indexes: Vec<u32>,
     /// Value to write.
     pub value: u64,
+}
+
+/// A set of counters: general-purpose counter numbers and fixed counter numbers.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct CounterSet {
+    /// General-purpose counters, ascending.
+    pub general: Vec<u32>,
+    /// Fixed counters, ascending.
+    pub fixed: Vec<u32>,
+}
+
+/// One way to program an event that has several (Intel lists `0xB7, 0xBB` for the two
+/// offcore-response event codes, each with its own `MSR_OFFCORE_RSP_x`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Alternative {
+    /// Event select code.
+    pub event: u32,
+    /// Unit mask.
+    pub umask: u32,
+    /// The auxiliary MSR to program with this encoding, if the event has one.
+    pub msr_index: Option<u32>,
 }
 
 /// A performance-monitoring event.
@@ -470,10 +494,15 @@ pub struct EventMsr {
 pub struct Event {
     /// Name.
     pub name: String,
-    /// Event select code.
+    /// Event select code (the primary one).
     pub event: u32,
-    /// Unit mask.
+    /// Further event select codes that count the same thing (paired in order with
+    /// `msr.alt_indexes`).
+    pub alt_events: Vec<u32>,
+    /// Unit mask (the primary one).
     pub umask: u32,
+    /// Further unit masks that count the same thing (paired in order with `msr.alt_indexes`).
+    pub alt_umasks: Vec<u32>,
     /// Second unit mask (Intel v6).
     pub umask2: Option<u32>,
     /// Equal-compare flag (Intel v6).
@@ -490,10 +519,46 @@ pub struct Event {
     pub counters: Vec<u32>,
     /// The fixed counter that counts it.
     pub fixed: Option<u32>,
+    /// Counters that may count it while Hyper-Threading is off (null: not stated).
+    pub counters_ht_off: Option<CounterSet>,
+    /// Counters that may sample it with PEBS (null: not stated).
+    pub pebs_counters: Option<CounterSet>,
+    /// Counters with precise distribution (PDist) for it (null: not stated).
+    pub pdist_counters: Option<CounterSet>,
+    /// Counters with precise distribution of instructions retired (PDIR) (null: not stated).
+    pub pdir_counters: Option<CounterSet>,
     /// The CPUID.0AH:EBX bit that, when set, says the event is unavailable.
     pub cpuid_bit: Option<u32>,
     /// Auxiliary MSR.
     pub msr: Option<EventMsr>,
+    /// PEBS support: 0 none, 1 PEBS, 2 PEBS with precise distribution (null: not stated).
+    pub pebs: Option<u8>,
+    /// Precise (PEBS-capable) event (null: not stated).
+    pub precise: Option<bool>,
+    /// Counts speculatively executed work, not only retired (null: not stated).
+    pub speculative: Option<bool>,
+    /// Intel's CollectPEBSRecord level, 0 to 3 (null: not stated).
+    pub collect_pebs_record: Option<u8>,
+    /// Deprecated by the vendor.
+    pub deprecated: bool,
+    /// Must be the only event programmed while it counts.
+    pub taken_alone: bool,
+    /// PEBS records carry the data linear address.
+    pub data_la: bool,
+    /// PEBS records carry the L1 hit indication.
+    pub l1_hit_indication: bool,
+    /// Uses the offcore-response MSRs.
+    pub offcore: bool,
+    /// Intel's `ELLC` flag, kept as given (set on two Cascade Lake persistent-memory load
+    /// events; Intel's data does not define it further).
+    pub ellc: bool,
+    /// Uses the precise-store facility (Sandy Bridge and Ivy Bridge
+    /// `MEM_TRANS_RETIRED.PRECISE_STORE`).
+    pub precise_store: bool,
+    /// Erratum ids that affect it.
+    pub errata: Vec<String>,
+    /// Default sampling period (null: not stated).
+    pub sample_after: Option<u64>,
     /// Documentation.
     pub doc: String,
     /// The generation that introduced it.
@@ -504,6 +569,26 @@ pub struct Event {
     /// Where the event is written.
     #[serde(skip)]
     pub span: Span,
+}
+
+impl Event {
+    /// Every way to program the event, primary first: codes and unit masks paired by
+    /// position (a list of one pairs with every entry of the other), each with its MSR.
+    pub fn alternatives(&self) -> Vec<Alternative> {
+        let n = 1 + self.alt_events.len().max(self.alt_umasks.len());
+        let pick = |first: u32, rest: &[u32], i: usize| match i {
+            0 => first,
+            _ if rest.is_empty() => first,
+            _ => rest.get(i - 1).copied().unwrap_or(first),
+        };
+        (0..n)
+            .map(|i| Alternative {
+                event: pick(self.event, &self.alt_events, i),
+                umask: pick(self.umask, &self.alt_umasks, i),
+                msr_index: self.msr.as_ref().map(|m| pick(m.index, &m.alt_indexes, i)),
+            })
+            .collect()
+    }
 }
 
 /// A condition on one field.

@@ -67,14 +67,18 @@ pub const ENCODING_KEYS: &[&str] = &[
 ];
 
 /// `msr:` a single address or an indexed family.
+///
+/// In a family, a key left out keeps the inherited value when the entry overrides a parent's
+/// register (`msr: { count: 10 }` adds counters at the same base and stride); a new register
+/// needs `base` and `count`, and `stride` defaults to 1.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RawMsr {
     /// The address of index 0.
-    pub base: u64,
+    pub base: Option<u64>,
     /// How many instances (1 for a single register).
-    pub count: u64,
+    pub count: Option<u64>,
     /// Address distance between instances.
-    pub stride: u64,
+    pub stride: Option<u64>,
     /// Written as a family (`{base, count, stride}`) rather than one address.
     pub indexed: bool,
 }
@@ -120,8 +124,9 @@ pub struct RawField {
     pub name: Spanned<String>,
     /// `bits:` one range, or several forming one logical field (low part first).
     pub bits: Option<Spanned<Vec<Spanned<RawBits>>>>,
-    /// `array:` `{count, stride}`: the field repeats `count` times, `stride` bits apart.
-    pub array: Option<Spanned<(u64, u64)>>,
+    /// `array:` `{count, stride}`: the field repeats `count` times, `stride` bits apart. Either
+    /// may be left out when overriding an inherited array (`array: { count: 7 }`).
+    pub array: Option<Spanned<(Option<u64>, Option<u64>)>>,
     /// `access:` overrides the register's.
     pub access: Option<Spanned<Access>>,
     /// `doc:`.
@@ -181,10 +186,15 @@ pub const CPUID_REGS: &[&str] = &["eax", "ebx", "ecx", "edx"];
 pub struct RawEvent {
     /// `name:`.
     pub name: Spanned<String>,
-    /// `event:` the event select code.
+    /// `event:` the event select code (the first one when a list is given).
     pub event: Option<Spanned<u64>>,
-    /// `umask:`.
+    /// `event: [a, b, ...]`: the codes after the first (empty for a single code; `None` when
+    /// `event:` is not written, so an override keeps the inherited list).
+    pub alt_events: Option<Vec<Spanned<u64>>>,
+    /// `umask:` (the first one when a list is given).
     pub umask: Option<Spanned<u64>>,
+    /// `umask: [a, b, ...]`: the unit masks after the first.
+    pub alt_umasks: Option<Vec<Spanned<u64>>>,
     /// `umask2:` the second unit mask (Intel v6).
     pub umask2: Option<Spanned<u64>>,
     /// `eq:` the equal-compare flag (Intel v6).
@@ -204,12 +214,67 @@ pub struct RawEvent {
     pub all_counters: Option<Span>,
     /// `fixed:` the fixed counter that counts it.
     pub fixed: Option<Spanned<u64>>,
+    /// `counters-ht-off:` the counters that may count it while Hyper-Threading is off.
+    pub counters_ht_off: Option<RawCounterSet>,
+    /// `pebs-counters:` the counters that may sample it with PEBS.
+    pub pebs_counters: Option<RawCounterSet>,
+    /// `pdist-counters:` the counters with precise distribution (PDist) for it.
+    pub pdist_counters: Option<RawCounterSet>,
+    /// `pdir-counters:` the counters with precise distribution of instructions retired (PDIR).
+    pub pdir_counters: Option<RawCounterSet>,
     /// `cpuid-bit:` the CPUID.0AH:EBX bit that, when set, marks it unavailable.
     pub cpuid_bit: Option<Spanned<u64>>,
     /// `msr:` an auxiliary MSR programmed with the event (offcore response, load latency).
-    pub msr: Option<Spanned<(u64, u64)>>,
+    pub msr: Option<Spanned<RawEventMsr>>,
+    /// `pebs:` 0 no PEBS, 1 PEBS, 2 PEBS with precise distribution (older Intel lists).
+    pub pebs: Option<Spanned<u64>>,
+    /// `collect-pebs-record:` Intel's CollectPEBSRecord level (0 to 3).
+    pub collect_pebs_record: Option<Spanned<u64>>,
+    /// Flags, in [`EVENT_FLAGS`] order.
+    pub flags: Vec<(&'static str, Spanned<bool>)>,
+    /// `errata:` erratum ids that affect the event.
+    pub errata: Option<Vec<Spanned<String>>>,
+    /// `sample-after:` the default sampling period.
+    pub sample_after: Option<Spanned<u64>>,
     /// `doc:`.
     pub doc: Option<Spanned<String>>,
+}
+
+/// Boolean event keys beyond the select-register flags, each a typed fact of the model.
+pub const EVENT_FLAGS: &[&str] = &[
+    "precise",
+    "speculative",
+    "deprecated",
+    "taken-alone",
+    "data-la",
+    "l1-hit-indication",
+    "offcore",
+    "ellc",
+    "precise-store",
+];
+
+/// A set of general-purpose and fixed counters: `[0-3]` (general only) or
+/// `{ general: [0-3], fixed: [0] }`.
+#[derive(Clone, Debug)]
+pub struct RawCounterSet {
+    /// Where the set is written.
+    pub span: Span,
+    /// General-purpose counters.
+    pub general: Vec<Spanned<u64>>,
+    /// Fixed counters.
+    pub fixed: Vec<Spanned<u64>>,
+}
+
+/// An event's `msr:`.
+#[derive(Clone, Debug)]
+pub struct RawEventMsr {
+    /// `index:` the MSR address (the first one when a list is given).
+    pub index: Spanned<u64>,
+    /// `index: [a, b]`: the addresses after the first, paired in order with the event's
+    /// alternative codes or unit masks.
+    pub alt_indexes: Vec<Spanned<u64>>,
+    /// `value:`.
+    pub value: Spanned<u64>,
 }
 
 /// A constraint between fields of one register.
@@ -290,8 +355,25 @@ const EVENT_KEYS: &[&str] = &[
     "any",
     "counters",
     "fixed",
+    "counters-ht-off",
+    "pebs-counters",
+    "pdist-counters",
+    "pdir-counters",
     "cpuid-bit",
     "msr",
+    "pebs",
+    "collect-pebs-record",
+    "precise",
+    "speculative",
+    "deprecated",
+    "taken-alone",
+    "data-la",
+    "l1-hit-indication",
+    "offcore",
+    "ellc",
+    "precise-store",
+    "errata",
+    "sample-after",
     "doc",
 ];
 
@@ -409,12 +491,10 @@ impl Cx<'_> {
     fn msr(&mut self, n: &Node) -> Option<Spanned<RawMsr>> {
         if let Kind::Map(_) = n.kind {
             let m = self.map(n, "msr family", &["base", "count", "stride"])?;
-            let base = self.req(&m, "base", "msr family", |c, n| {
+            let base = self.opt(&m, "base", |c, n| {
                 c.uint_max(n, u32::MAX as u64, "MSR address")
             });
-            let count = self.req(&m, "count", "msr family", |c, n| {
-                c.uint_max(n, 256, "register count")
-            });
+            let count = self.opt(&m, "count", |c, n| c.uint_max(n, 256, "register count"));
             let stride = self.opt(&m, "stride", |c, n| c.uint_max(n, 0x1_0000, "stride"));
             if let Some(c) = &count
                 && c.value == 0
@@ -426,11 +506,18 @@ impl Cx<'_> {
                 );
                 return None;
             }
+            let bad = |k: &str, v: bool| m.has(k) && !v;
+            if bad("base", base.is_some())
+                || bad("count", count.is_some())
+                || bad("stride", stride.is_some())
+            {
+                return None; // reported; a partial family would read as an override
+            }
             return Some(Spanned::new(
                 RawMsr {
-                    base: base?.value,
-                    count: count?.value,
-                    stride: stride.map_or(1, |s| s.value),
+                    base: base.map(|b| b.value),
+                    count: count.map(|c| c.value),
+                    stride: stride.map(|s| s.value),
                     indexed: true,
                 },
                 n.span,
@@ -439,9 +526,9 @@ impl Cx<'_> {
         let a = self.uint_max(n, u32::MAX as u64, "MSR address")?;
         Some(Spanned::new(
             RawMsr {
-                base: a.value,
-                count: 1,
-                stride: 1,
+                base: Some(a.value),
+                count: Some(1),
+                stride: Some(1),
                 indexed: false,
             },
             a.span,
@@ -588,14 +675,18 @@ impl Cx<'_> {
         let bits = self.opt(&m, "bits", Self::bits);
         let array = self.opt(&m, "array", |c, n| {
             let am = c.map(n, "field array", &["count", "stride"])?;
-            let count = c.req(&am, "count", "field array", |c, n| {
-                c.uint_max(n, 64, "array count")
-            });
-            let stride = c.req(&am, "stride", "field array", |c, n| {
-                c.uint_max(n, 64, "array stride")
-            });
-            let (count, stride) = (count?, stride?);
-            if count.value == 0 || stride.value == 0 {
+            let count = c.opt(&am, "count", |c, n| c.uint_max(n, 64, "array count"));
+            let stride = c.opt(&am, "stride", |c, n| c.uint_max(n, 64, "array stride"));
+            if (am.has("count") && count.is_none()) || (am.has("stride") && stride.is_none()) {
+                return None;
+            }
+            if !am.has("count") && !am.has("stride") {
+                c.missing(&am, "count", "field array");
+                return None;
+            }
+            if count.as_ref().is_some_and(|v| v.value == 0)
+                || stride.as_ref().is_some_and(|v| v.value == 0)
+            {
                 c.error(
                     "out-of-range",
                     "a field array needs a count and a stride of at least 1",
@@ -603,7 +694,10 @@ impl Cx<'_> {
                 );
                 return None;
             }
-            Some(Spanned::new((count.value, stride.value), n.span))
+            Some(Spanned::new(
+                (count.map(|v| v.value), stride.map(|v| v.value)),
+                n.span,
+            ))
         });
         let access = self.opt(&m, "access", |c, n| c.keyword(n, "access", ACCESS_WORDS));
         let doc = self.opt(&m, "doc", Self::text);
@@ -696,6 +790,92 @@ impl Cx<'_> {
         })
     }
 
+    /// A list of counter numbers and `low-high` ranges. A list with a bad item is dropped whole
+    /// (reported), so it cannot read as "no counters".
+    fn counter_list(&mut self, n: &Node, what: &str) -> Option<Spanned<Vec<Spanned<u64>>>> {
+        let items = self.seq(n, what)?;
+        let errors_before = self.diags.error_count();
+        let mut out = Vec::new();
+        for i in items {
+            // `0-3` ranges are accepted besides single numbers.
+            if let Kind::Scalar(s, _) = &i.kind
+                && let Some((a, b)) = s.split_once('-')
+            {
+                match (crate::de::parse_uint(a), crate::de::parse_uint(b)) {
+                    (Some(a), Some(b)) if a <= b && b < 64 => {
+                        out.extend((a..=b).map(|v| Spanned::new(v, i.span)));
+                    }
+                    _ => self.push(
+                        Diagnostic::error(
+                            "invalid-value",
+                            format!("`{s}` is not a counter range"),
+                            i.span,
+                        )
+                        .with_help("write a number or a range low-high such as `0-3`"),
+                    ),
+                }
+                continue;
+            }
+            if let Some(v) = self.uint(i) {
+                out.push(v);
+            }
+        }
+        (self.diags.error_count() == errors_before).then(|| Spanned::new(out, n.span))
+    }
+
+    /// `[0-3]` (general counters) or `{ general: [0-3], fixed: [0] }`.
+    fn counter_set(&mut self, n: &Node) -> Option<RawCounterSet> {
+        if let Kind::Map(_) = n.kind {
+            let m = self.map(n, "counter set", &["general", "fixed"])?;
+            let general = self.opt(&m, "general", |c, n| {
+                c.counter_list(n, "general counter numbers")
+            });
+            let fixed = self.opt(&m, "fixed", |c, n| {
+                c.counter_list(n, "fixed counter numbers")
+            });
+            if (m.has("general") && general.is_none()) || (m.has("fixed") && fixed.is_none()) {
+                return None;
+            }
+            return Some(RawCounterSet {
+                span: n.span,
+                general: general.map(|g| g.value).unwrap_or_default(),
+                fixed: fixed.map(|f| f.value).unwrap_or_default(),
+            });
+        }
+        let general = self.counter_list(n, "counter numbers (or `{ general, fixed }`)")?;
+        Some(RawCounterSet {
+            span: n.span,
+            general: general.value,
+            fixed: Vec::new(),
+        })
+    }
+
+    /// One number, or a non-empty list of them: the first and the rest.
+    fn one_or_more(
+        &mut self,
+        n: &Node,
+        what: &str,
+        max: u64,
+    ) -> Option<(Spanned<u64>, Vec<Spanned<u64>>)> {
+        let Kind::Seq(items) = &n.kind else {
+            return self.uint_max(n, max, what).map(|v| (v, Vec::new()));
+        };
+        if items.is_empty() {
+            self.push(
+                Diagnostic::error("invalid-value", format!("an empty list of {what}s"), n.span)
+                    .with_help("write one number, or a list whose first entry is the main one"),
+            );
+            return None;
+        }
+        let vals: Vec<_> = items.iter().map(|i| self.uint_max(i, max, what)).collect();
+        if vals.iter().any(Option::is_none) {
+            return None;
+        }
+        let mut vals = vals.into_iter().flatten();
+        let first = vals.next()?;
+        Some((first, vals.collect()))
+    }
+
     fn event(&mut self, n: &Node) -> Option<RawEvent> {
         let m = self.map(n, "event", EVENT_KEYS)?;
         let name = self.req(&m, "name", "event", |c, n| {
@@ -709,54 +889,75 @@ impl Cx<'_> {
             if all_counters.is_some() {
                 return None;
             }
-            let items = c.seq(n, "counter numbers (or `all`)")?;
-            let errors_before = c.diags.error_count();
-            let mut out = Vec::new();
-            for i in items {
-                // `0-3` ranges are accepted besides single numbers.
-                if let Kind::Scalar(s, _) = &i.kind
-                    && let Some((a, b)) = s.split_once('-')
-                {
-                    match (crate::de::parse_uint(a), crate::de::parse_uint(b)) {
-                        (Some(a), Some(b)) if a <= b && b < 64 => {
-                            out.extend((a..=b).map(|v| Spanned::new(v, i.span)));
-                        }
-                        _ => c.push(
-                            Diagnostic::error(
-                                "invalid-value",
-                                format!("`{s}` is not a counter range"),
-                                i.span,
-                            )
-                            .with_help("write a number or a range low-high such as `0-3`"),
-                        ),
-                    }
-                    continue;
-                }
-                if let Some(v) = c.uint(i) {
-                    out.push(v);
-                }
-            }
-            // A list with a bad item is dropped whole, so it cannot read as "no counters".
-            (c.diags.error_count() == errors_before).then(|| Spanned::new(out, n.span))
+            c.counter_list(n, "counter numbers (or `all`)")
         });
         let msr = self.opt(&m, "msr", |c, n| {
             let mm = c.map(n, "event msr", &["index", "value"])?;
             let index = c.req(&mm, "index", "event msr", |c, n| {
-                c.uint_max(n, u32::MAX as u64, "MSR address")
+                c.one_or_more(n, "MSR address", u32::MAX as u64)
             });
             let value = c.req(&mm, "value", "event msr", |c, n| c.uint(n));
-            Some(Spanned::new((index?.value, value?.value), n.span))
+            let (index, alt_indexes) = index?;
+            Some(Spanned::new(
+                RawEventMsr {
+                    index,
+                    alt_indexes,
+                    value: value?,
+                },
+                n.span,
+            ))
         });
-        let event = self.opt(&m, "event", Self::uint);
+        let event = self.opt(&m, "event", |c, n| c.one_or_more(n, "event code", u64::MAX));
+        let umask = self.opt(&m, "umask", |c, n| c.one_or_more(n, "unit mask", u64::MAX));
+        let sets: Vec<Option<RawCounterSet>> = [
+            "counters-ht-off",
+            "pebs-counters",
+            "pdist-counters",
+            "pdir-counters",
+        ]
+        .iter()
+        .map(|k| self.opt(&m, k, Self::counter_set))
+        .collect();
+        let bad_set = [
+            "counters-ht-off",
+            "pebs-counters",
+            "pdist-counters",
+            "pdir-counters",
+        ]
+        .iter()
+        .zip(&sets)
+        .any(|(k, s)| m.has(k) && s.is_none());
         let bad_counters = m.has("counters") && counters.is_none() && all_counters.is_none();
-        if (m.has("event") && event.is_none()) || bad_counters {
-            // Reported already; keeping the entry would add "missing `event`" or "no counter".
+        let bad_msr = m.has("msr") && msr.is_none();
+        let bad_umask = m.has("umask") && umask.is_none();
+        if (m.has("event") && event.is_none()) || bad_counters || bad_set || bad_msr || bad_umask {
+            // Reported already; keeping the entry would add "missing `event`", "no counter" or
+            // an override that silently keeps the inherited value.
             return None;
+        }
+        let mut sets = sets.into_iter();
+        let mut flags = Vec::new();
+        for key in EVENT_FLAGS {
+            if let Some(v) = self.opt(&m, key, Self::boolean) {
+                flags.push((*key, v));
+            }
+        }
+        let sample_after = self.opt(&m, "sample-after", Self::uint);
+        if let Some(s) = &sample_after
+            && s.value == 0
+        {
+            self.push(
+                Diagnostic::error("out-of-range", "a sample-after period of 0", s.span).with_label(
+                    "the counter would overflow on every event; the period must be at least 1",
+                ),
+            );
         }
         let ev = RawEvent {
             name: name?,
-            event,
-            umask: self.opt(&m, "umask", Self::uint),
+            event: event.as_ref().map(|e| e.0.clone()),
+            alt_events: event.map(|e| e.1),
+            umask: umask.as_ref().map(|u| u.0.clone()),
+            alt_umasks: umask.map(|u| u.1),
             umask2: self.opt(&m, "umask2", Self::uint),
             eq: self.opt(&m, "eq", Self::boolean),
             cmask: self.opt(&m, "cmask", Self::uint),
@@ -766,8 +967,21 @@ impl Cx<'_> {
             counters,
             all_counters,
             fixed: self.opt(&m, "fixed", Self::uint),
+            counters_ht_off: sets.next().flatten(),
+            pebs_counters: sets.next().flatten(),
+            pdist_counters: sets.next().flatten(),
+            pdir_counters: sets.next().flatten(),
             cpuid_bit: self.opt(&m, "cpuid-bit", |c, n| c.uint_max(n, 31, "CPUID bit")),
             msr,
+            pebs: self.opt(&m, "pebs", |c, n| c.uint_max(n, 2, "PEBS level")),
+            collect_pebs_record: self.opt(&m, "collect-pebs-record", |c, n| {
+                c.uint_max(n, 3, "PEBS record level")
+            }),
+            flags,
+            errata: m
+                .get("errata")
+                .map(|n| self.names(n, "erratum id", is_ident, IDENT_RULE)),
+            sample_after: sample_after.filter(|s| s.value != 0),
             doc: self.opt(&m, "doc", Self::text),
         };
         Some(ev)

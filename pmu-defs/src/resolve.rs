@@ -525,13 +525,39 @@ impl Resolver<'_> {
             reg.manual = m.value.clone();
         }
         if let Some(m) = &rr.msr {
+            // A family key left out keeps the inherited value; a new register has none.
+            let inherited = (!is_new).then_some(reg.msr);
+            let part = |v: Option<u64>, old: Option<u32>, default: Option<u64>| {
+                v.or(old.map(u64::from)).or(default)
+            };
+            let base = part(m.base, inherited.map(|o| o.base), None);
+            let count = part(m.count, inherited.map(|o| o.count), None);
+            let stride = part(m.stride, inherited.map(|o| o.stride), Some(1));
+            let (Some(base), Some(count), Some(stride)) = (base, count, stride) else {
+                let key = if base.is_none() { "base" } else { "count" };
+                self.diags.push(
+                    Diagnostic::error(
+                        "missing-key",
+                        format!("msr family is missing required key `{key}`"),
+                        Span {
+                            end: m.span.start,
+                            ..m.span
+                        },
+                    )
+                    .with_label(format!("this msr family needs `{key}`"))
+                    .with_note(format!(
+                        "only an entry that overrides an inherited register may leave out `{key}`"
+                    )),
+                );
+                return None;
+            };
             reg.msr = Msr {
-                base: m.base as u32,
-                count: m.count as u32,
-                stride: m.stride as u32,
+                base: base as u32,
+                count: count as u32,
+                stride: stride as u32,
                 indexed: m.indexed,
             };
-            if m.base + (m.count - 1) * m.stride > u32::MAX as u64 {
+            if base + (count - 1) * stride > u32::MAX as u64 {
                 self.diags.push(
                     Diagnostic::error(
                         "out-of-range",
@@ -644,10 +670,35 @@ impl Resolver<'_> {
             }
         }
         if let Some(a) = &rf.array {
-            f.array = Some(FieldArray {
-                count: a.value.0 as u32,
-                stride: a.value.1 as u32,
-            });
+            let (count, stride) = a.value;
+            let count = count.or(f.array.map(|o| u64::from(o.count)));
+            let stride = stride.or(f.array.map(|o| u64::from(o.stride)));
+            match (count, stride) {
+                (Some(count), Some(stride)) => {
+                    f.array = Some(FieldArray {
+                        count: count as u32,
+                        stride: stride as u32,
+                    })
+                }
+                _ => {
+                    let key = if count.is_none() { "count" } else { "stride" };
+                    self.diags.push(
+                        Diagnostic::error(
+                            "missing-key",
+                            format!("field array is missing required key `{key}`"),
+                            Span {
+                                end: a.span.start,
+                                ..a.span
+                            },
+                        )
+                        .with_label(format!("this field array needs `{key}`"))
+                        .with_note(format!(
+                            "only an entry that overrides an inherited field array may leave out `{key}`"
+                        )),
+                    );
+                    return None;
+                }
+            }
         }
         if let Some(a) = &rf.access {
             f.access = a.value;
@@ -737,7 +788,9 @@ impl Resolver<'_> {
         let mut e = base.unwrap_or_else(|| Event {
             name: re.name.value.clone(),
             event: 0,
+            alt_events: Vec::new(),
             umask: 0,
+            alt_umasks: Vec::new(),
             umask2: None,
             eq: false,
             cmask: 0,
@@ -746,8 +799,25 @@ impl Resolver<'_> {
             any: false,
             counters: Vec::new(),
             fixed: None,
+            counters_ht_off: None,
+            pebs_counters: None,
+            pdist_counters: None,
+            pdir_counters: None,
             cpuid_bit: None,
             msr: None,
+            pebs: None,
+            precise: None,
+            speculative: None,
+            collect_pebs_record: None,
+            deprecated: false,
+            taken_alone: false,
+            data_la: false,
+            l1_hit_indication: false,
+            offcore: false,
+            ellc: false,
+            precise_store: false,
+            errata: Vec::new(),
+            sample_after: None,
             doc: String::new(),
             since: self.id.to_owned(),
             any_counter: true,
@@ -772,8 +842,20 @@ impl Resolver<'_> {
         if let Some(v) = &re.event {
             e.event = narrow(self.diags, v, "event select")?;
         }
+        if let Some(alts) = &re.alt_events {
+            e.alt_events = alts
+                .iter()
+                .map(|v| narrow(self.diags, v, "event select"))
+                .collect::<Option<_>>()?;
+        }
         if let Some(v) = &re.umask {
             e.umask = narrow(self.diags, v, "umask")?;
+        }
+        if let Some(alts) = &re.alt_umasks {
+            e.alt_umasks = alts
+                .iter()
+                .map(|v| narrow(self.diags, v, "umask"))
+                .collect::<Option<_>>()?;
         }
         if let Some(v) = &re.umask2 {
             e.umask2 = Some(narrow(self.diags, v, "umask2")?);
@@ -819,10 +901,53 @@ impl Resolver<'_> {
             e.cpuid_bit = Some(v.value as u32);
         }
         if let Some(m) = &re.msr {
+            let m = &m.value;
+            // Addresses were range-checked (32 bits) when read.
             e.msr = Some(EventMsr {
-                index: m.value.0 as u32,
-                value: m.value.1,
+                index: m.index.value as u32,
+                alt_indexes: m.alt_indexes.iter().map(|i| i.value as u32).collect(),
+                value: m.value.value,
             });
+        }
+        let sets = [
+            (&re.counters_ht_off, &mut e.counters_ht_off),
+            (&re.pebs_counters, &mut e.pebs_counters),
+            (&re.pdist_counters, &mut e.pdist_counters),
+            (&re.pdir_counters, &mut e.pdir_counters),
+        ];
+        for (raw, out) in sets {
+            if let Some(r) = raw {
+                *out = Some(counter_set(r));
+            }
+        }
+        if let Some(v) = &re.pebs {
+            e.pebs = Some(v.value as u8); // at most 2, checked when read
+        }
+        if let Some(v) = &re.collect_pebs_record {
+            e.collect_pebs_record = Some(v.value as u8); // at most 3, checked when read
+        }
+        for (key, v) in &re.flags {
+            let v = v.value;
+            match *key {
+                "precise" => e.precise = Some(v),
+                "speculative" => e.speculative = Some(v),
+                "deprecated" => e.deprecated = v,
+                "taken-alone" => e.taken_alone = v,
+                "data-la" => e.data_la = v,
+                "l1-hit-indication" => e.l1_hit_indication = v,
+                "offcore" => e.offcore = v,
+                "ellc" => e.ellc = v,
+                "precise-store" => e.precise_store = v,
+                other => unreachable!("EVENT_FLAGS lists `{other}` without a model field"),
+            }
+        }
+        if let Some(list) = &re.errata {
+            check_unique(self.diags, "erratum", list, |x| x);
+            e.errata = list.iter().map(|x| x.value.clone()).collect();
+            e.errata.dedup();
+        }
+        if let Some(v) = &re.sample_after {
+            e.sample_after = Some(v.value);
         }
         if let Some(d) = &re.doc {
             e.doc = d.value.clone();
@@ -876,6 +1001,23 @@ impl Resolver<'_> {
             c.manual = m.value.clone();
         }
         Some(c)
+    }
+}
+
+/// A counter set, sorted and without repeats (numbers were bounded when read).
+fn counter_set(r: &RawCounterSet) -> CounterSet {
+    let norm = |v: &[Spanned<u64>]| {
+        let mut out: Vec<u32> = v
+            .iter()
+            .map(|x| x.value.min(u32::MAX as u64) as u32)
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out
+    };
+    CounterSet {
+        general: norm(&r.general),
+        fixed: norm(&r.fixed),
     }
 }
 

@@ -58,6 +58,23 @@ fn bits_text(f: &Field) -> String {
         .join(" and ")
 }
 
+/// "general counters 0, 1 and fixed counter 2", for messages.
+fn describe_counters(general: &[u32], fixed: Option<u32>) -> String {
+    let mut parts = Vec::new();
+    if !general.is_empty() {
+        let list: Vec<String> = general.iter().map(u32::to_string).collect();
+        parts.push(format!("general counters {}", list.join(", ")));
+    }
+    if let Some(f) = fixed {
+        parts.push(format!("fixed counter {f}"));
+    }
+    if parts.is_empty() {
+        "no counter".to_owned()
+    } else {
+        parts.join(" and ")
+    }
+}
+
 impl<'a> Validator<'a> {
     fn run(&mut self) {
         let g = self.g;
@@ -268,8 +285,28 @@ impl<'a> Validator<'a> {
         let g = self.g;
         let pmu = &g.pmu;
         if let Some(general) = &pmu.general {
-            self.register_ref(&general.counter, "general.counter");
-            if let Some(sel) = self.register_ref(&general.select, "general.select") {
+            let ctr = self.register_ref(&general.counter, "general.counter");
+            let sel = self.register_ref(&general.select, "general.select");
+            if let (Some(ctr), Some(sel)) = (ctr, sel)
+                && ctr.msr.count != sel.msr.count
+            {
+                self.diags.push(
+                    Diagnostic::error(
+                        "counter-count-mismatch",
+                        format!(
+                            "`{}` has {} counters but `{}` has {} event selects in `{}`",
+                            ctr.name, ctr.msr.count, sel.name, sel.msr.count, g.id
+                        ),
+                        ctr.span,
+                    )
+                    .with_label(format!("{} counters", ctr.msr.count))
+                    .with_secondary(sel.span, format!("{} event selects", sel.msr.count))
+                    .with_note(
+                        "event select i programs counter i: give both families the same `count`",
+                    ),
+                );
+            }
+            if let Some(sel) = sel {
                 for (attr, field) in &pmu.encoding {
                     if sel.field(field).is_none() {
                         let mut d = Diagnostic::error(
@@ -291,9 +328,33 @@ impl<'a> Validator<'a> {
             }
         }
         if let Some(fixed) = &pmu.fixed {
-            self.register_ref(&fixed.counter, "fixed.counter");
-            if let Some(ctl) = &fixed.control {
-                self.register_ref(ctl, "fixed.control");
+            let ctr = self.register_ref(&fixed.counter, "fixed.counter");
+            let ctl = fixed
+                .control
+                .as_ref()
+                .and_then(|c| self.register_ref(c, "fixed.control"));
+            if let (Some(ctr), Some(ctl)) = (ctr, ctl) {
+                // Every per-counter block of the control register has one element per counter.
+                for f in ctl.fields.iter().filter(|f| f.array.is_some()) {
+                    if f.count() != ctr.msr.count {
+                        self.diags.push(
+                            Diagnostic::error(
+                                "counter-count-mismatch",
+                                format!(
+                                    "field array `{}` of `{}` has {} elements but `{}` has {} fixed counters in `{}`",
+                                    f.name, ctl.name, f.count(), ctr.name, ctr.msr.count, g.id
+                                ),
+                                f.span,
+                            )
+                            .with_label(format!("{} elements", f.count()))
+                            .with_secondary(ctr.span, format!("{} fixed counters", ctr.msr.count))
+                            .with_help(format!(
+                                "override it with `array: {{ count: {} }}`",
+                                ctr.msr.count
+                            )),
+                        );
+                    }
+                }
             }
         }
     }
@@ -308,12 +369,14 @@ impl<'a> Validator<'a> {
         let gp = g.general_counters();
         let fx = g.fixed_counters();
         for e in &g.events {
-            let checks: [(&str, Option<u64>); 4] = [
+            let mut checks: Vec<(&str, Option<u64>)> = vec![
                 ("event", Some(e.event as u64)),
                 ("umask", Some(e.umask as u64)),
                 ("cmask", Some(e.cmask as u64)),
                 ("umask2", e.umask2.map(u64::from)),
             ];
+            checks.extend(e.alt_events.iter().map(|&v| ("event", Some(v as u64))));
+            checks.extend(e.alt_umasks.iter().map(|&v| ("umask", Some(v as u64))));
             for (attr, value) in checks {
                 let Some(value) = value else { continue };
                 match self.select_field(attr) {
@@ -394,6 +457,8 @@ impl<'a> Validator<'a> {
                     .with_label("fixed counter number out of range"),
                 );
             }
+            self.alternatives(e);
+            self.counter_sets(e, gp, fx);
             if e.counters.is_empty() && e.fixed.is_none() {
                 self.diags.push(Diagnostic::error(
                     "no-counter",
@@ -415,6 +480,126 @@ impl<'a> Validator<'a> {
                     format!("event `{}` names CPUID.0AH:EBX bit {bit}, which the `{}` layout of `{}` does not define", e.name, leaf.name, g.id),
                     e.span,
                 ));
+            }
+        }
+    }
+
+    /// Alternative codes, unit masks and MSR indexes pair up by position.
+    fn alternatives(&mut self, e: &Event) {
+        let (ne, nu) = (e.alt_events.len(), e.alt_umasks.len());
+        if ne > 0 && nu > 0 && ne != nu {
+            self.diags.push(
+                Diagnostic::error(
+                    "alternatives-mismatch",
+                    format!(
+                        "event `{}` lists {} event codes and {} unit masks",
+                        e.name,
+                        ne + 1,
+                        nu + 1
+                    ),
+                    e.span,
+                )
+                .with_note("codes and unit masks pair up by position: give one of each, or lists of the same length"),
+            );
+            return;
+        }
+        let n = 1 + ne.max(nu);
+        if let Some(m) = &e.msr
+            && !m.alt_indexes.is_empty()
+            && m.alt_indexes.len() + 1 != n
+        {
+            self.diags.push(
+                Diagnostic::error(
+                    "alternatives-mismatch",
+                    format!(
+                        "event `{}` lists {} MSR indexes for {n} encoding{}",
+                        e.name,
+                        m.alt_indexes.len() + 1,
+                        if n == 1 { "" } else { "s" }
+                    ),
+                    e.span,
+                )
+                .with_note("the n-th MSR index goes with the n-th event code or unit mask; one index serves them all"),
+            );
+            return;
+        }
+        let alts = e.alternatives();
+        for (i, a) in alts.iter().enumerate() {
+            if let Some(j) = alts[..i]
+                .iter()
+                .position(|b| (b.event, b.umask) == (a.event, a.umask))
+            {
+                self.diags.push(Diagnostic::error(
+                    "alternatives-mismatch",
+                    format!(
+                        "event `{}` lists encoding {} (event {:#x}, umask {:#x}) twice, as entries {} and {}",
+                        e.name,
+                        i + 1,
+                        a.event,
+                        a.umask,
+                        j + 1,
+                        i + 1
+                    ),
+                    e.span,
+                ));
+                return;
+            }
+        }
+    }
+
+    /// HT-off, PEBS, PDist and PDIR counters exist; the sampling ones are counters the event
+    /// may use.
+    fn counter_sets(&mut self, e: &Event, gp: u32, fx: u32) {
+        let g = self.g;
+        let sets = [
+            ("counters-ht-off", &e.counters_ht_off, false),
+            ("pebs-counters", &e.pebs_counters, true),
+            ("pdist-counters", &e.pdist_counters, true),
+            ("pdir-counters", &e.pdir_counters, true),
+        ];
+        for (key, set, subset) in sets {
+            let Some(set) = set else { continue };
+            let mut out_of_range = false;
+            for (kind, list, have) in [("general", &set.general, gp), ("fixed", &set.fixed, fx)] {
+                if let Some(&bad) = list.iter().find(|&&c| c >= have) {
+                    out_of_range = true;
+                    self.diags.push(
+                        Diagnostic::error(
+                            "counter-out-of-range",
+                            if have == 0 {
+                                format!("event `{}`: `{key}` names {kind} counter {bad}, but `{}` has no {kind} counters", e.name, g.id)
+                            } else {
+                                format!("event `{}`: `{key}` names {kind} counter {bad}, but `{}` has {have} (0 to {})", e.name, g.id, have - 1)
+                            },
+                            e.span,
+                        )
+                        .with_label("counter number out of range"),
+                    );
+                }
+            }
+            if !subset || out_of_range {
+                continue;
+            }
+            let general = set.general.iter().find(|c| !e.counters.contains(c));
+            let fixed = set.fixed.iter().find(|&&c| e.fixed != Some(c));
+            let stray = general
+                .map(|c| format!("general counter {c}"))
+                .or(fixed.map(|c| format!("fixed counter {c}")));
+            if let Some(stray) = stray {
+                self.diags.push(
+                    Diagnostic::warning(
+                        "counter-not-in-event",
+                        format!(
+                            "event `{}`: `{key}` names {stray}, which is not one of the counters that count it",
+                            e.name
+                        ),
+                        e.span,
+                    )
+                    .with_note(format!(
+                        "it counts on {}",
+                        describe_counters(&e.counters, e.fixed)
+                    )),
+                );
             }
         }
     }

@@ -68,6 +68,7 @@ registers:
   - name: CTR
     msr: { base: 0x10, count: 6 }
   - name: SEL
+    msr: { count: 6 }           # base and stride inherited
     remove-fields: [PC]
     fields:
       - { name: UMASK, doc: Now documented. }
@@ -89,8 +90,10 @@ fn extends_overrides_only_the_keys_given() {
     assert_eq!(child.vendor, base.vendor);
 
     let sel = child.register("SEL").unwrap();
-    // Kept from the parent: address family, reset, doc, other fields.
-    assert_eq!((sel.msr.base, sel.msr.count, sel.msr.stride), (0x20, 4, 2));
+    // Kept from the parent: base and stride of the address family (only `count` is given),
+    // reset, doc, other fields.
+    assert_eq!((sel.msr.base, sel.msr.count, sel.msr.stride), (0x20, 6, 2));
+    assert_eq!(sel.addresses, [0x20, 0x22, 0x24, 0x26, 0x28, 0x2A]);
     assert_eq!(sel.reset, Some(0));
     assert_eq!(sel.doc, "Select.");
     let umask = sel.field("UMASK").unwrap();
@@ -193,7 +196,7 @@ events:
     let fixed = g.event("INST_RETIRED.ANY").unwrap();
     assert!(fixed.counters.is_empty());
     assert_eq!(fixed.fixed, Some(0));
-    let off = g.event("OFFCORE.X").unwrap().msr.unwrap();
+    let off = g.event("OFFCORE.X").unwrap().msr.as_ref().unwrap();
     assert_eq!((off.index, off.value), (0x1A6, 0x10001));
     assert_eq!(g.event("BOTH").unwrap().counters, [0]);
     assert_eq!(g.event("BOTH").unwrap().fixed, Some(0));
@@ -242,4 +245,236 @@ constraints:
     assert_eq!(g.register("SEL").unwrap().defined_in, "strict");
     assert_eq!(g.register("CTR").unwrap().defined_in, "base");
     assert_eq!(g.constraints.len(), 2);
+}
+
+/// A core model generation as the perfmon importer writes it: extends an architectural
+/// generation, declares ten general and seven fixed counters (legacy addresses, overriding
+/// only `count`), and lists events that use every event key. Event names and numbers are
+/// facts from Intel's lists; nothing else of them is copied.
+const MODEL: &str = r#"
+generation: intel-fixture-core
+extends: intel-v6
+title: A core with ten general and seven fixed counters
+registers:
+  - { name: IA32_PMC, msr: { count: 10 } }
+  - { name: IA32_A_PMC, msr: { count: 10 } }
+  - { name: IA32_PERFEVTSEL, msr: { count: 10 } }
+  - { name: IA32_FIXED_CTR, msr: { count: 7 } }
+  - name: IA32_FIXED_CTR_CTRL
+    fields:
+      - { name: ENABLE, array: { count: 7 } }
+      - { name: ANY, array: { count: 7 } }
+      - { name: PMI, array: { count: 7 } }
+      - { name: ADAPTIVE_RECORD, array: { count: 7 } }
+  - name: IA32_PERF_GLOBAL_CTRL
+    fields:
+      - { name: EN_PMC, array: { count: 10 } }
+      - { name: EN_FIXED_CTR, array: { count: 7 } }
+  - name: IA32_PERF_GLOBAL_STATUS
+    fields:
+      - { name: OVF_PMC, array: { count: 10 } }
+      - { name: OVF_FIXED_CTR, array: { count: 7 } }
+  - name: IA32_PERF_GLOBAL_STATUS_RESET
+    fields:
+      - { name: CLR_OVF_PMC, array: { count: 10 } }
+      - { name: CLR_OVF_FIXED_CTR, array: { count: 7 } }
+  - name: IA32_PERF_GLOBAL_STATUS_SET
+    fields:
+      - { name: SET_OVF_PMC, array: { count: 10 } }
+      - { name: SET_OVF_FIXED_CTR, array: { count: 7 } }
+  - name: IA32_PERF_GLOBAL_INUSE
+    fields:
+      - { name: PERFEVTSEL_INUSE, array: { count: 10 } }
+      - { name: FIXED_CTR_INUSE, array: { count: 7 } }
+events:
+  - name: OCR.DEMAND_DATA_RD.ANY_RESPONSE
+    event: [0x2A, 0x2B]
+    umask: 0x01
+    counters: [0-9]
+    msr: { index: [0x1A6, 0x1A7], value: 0x10001 }
+    offcore: true
+    precise: false
+    speculative: true
+    sample-after: 100003
+  - name: OCR.DEMAND_RFO.ANY_RESPONSE
+    event: 0xB7
+    umask: [0x01, 0x02]
+    counters: [0-7]
+    msr: { index: [0x1A6, 0x1A7], value: 0x10002 }
+    offcore: true
+  - name: MEM_TRANS_RETIRED.LOAD_LATENCY_GT_4
+    event: 0xCD
+    umask: 0x01
+    counters: [2-9]
+    pebs-counters: [2-9]
+    pdist-counters: []
+    msr: { index: 0x3F6, value: 0x4 }
+    precise: true
+    taken-alone: true
+    data-la: true
+    collect-pebs-record: 2
+    sample-after: 100003
+  - name: INST_RETIRED.ANY
+    event: 0x00
+    umask: 0x01
+    fixed: 0
+    pebs-counters: { fixed: [0] }
+    pdist-counters: { fixed: [0] }
+  - name: TOPDOWN_RETIRING.ALL
+    event: 0x00
+    umask: 0x07
+    fixed: 6
+  - name: BR_MISP_RETIRED.COND
+    event: 0xC5
+    umask: 0x11
+    umask2: 0x01
+    counters: all
+    counters-ht-off: [0-9]
+    pebs: 2
+    pdir-counters: [0]
+    deprecated: true
+    l1-hit-indication: false
+    ellc: false
+    precise-store: false
+    errata: [ARL010, ARL011]
+"#;
+
+#[test]
+fn a_model_generation_with_every_event_fact_loads_and_round_trips_through_json() {
+    let mut loader = Loader::new().with_defaults();
+    loader.add_str("fixture-core.yaml", MODEL);
+    let l = loader.finish();
+    assert!(l.diagnostics.is_empty(), "{}", l.render_diagnostics());
+    let g = l.model.generation("intel-fixture-core").unwrap();
+    assert_eq!((g.general_counters(), g.fixed_counters()), (10, 7));
+    // Legacy addresses continue the architectural families (SDM Vol. 4 Table 2-2).
+    let addr = |r: &str| g.register(r).unwrap().addresses.clone();
+    assert_eq!(addr("IA32_PMC")[8..], [0xC9, 0xCA]);
+    assert_eq!(addr("IA32_PERFEVTSEL")[8..], [0x18E, 0x18F]);
+    assert_eq!(addr("IA32_FIXED_CTR")[4..], [0x30D, 0x30E, 0x30F]);
+    let ctl = g.register("IA32_FIXED_CTR_CTRL").unwrap();
+    assert_eq!(ctl.field("ENABLE").unwrap().element_mask(6), 0b11 << 24);
+    // Inherited events follow the child's counter count.
+    assert_eq!(
+        g.event("LLC_MISSES").unwrap().counters,
+        (0..10).collect::<Vec<_>>()
+    );
+
+    let json = serde_json::to_value(&l.model).unwrap();
+    let gen_json = json["generations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|x| x["id"] == "intel-fixture-core")
+        .unwrap();
+    let ev = |name: &str| {
+        gen_json["events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["name"] == name)
+            .unwrap()
+            .clone()
+    };
+    let ocr = ev("OCR.DEMAND_DATA_RD.ANY_RESPONSE");
+    assert_eq!(ocr["event"], 0x2A);
+    assert_eq!(ocr["alt_events"], serde_json::json!([0x2B]));
+    assert_eq!(ocr["alt_umasks"], serde_json::json!([]));
+    assert_eq!(
+        ocr["msr"],
+        serde_json::json!({ "index": 0x1A6, "alt_indexes": [0x1A7], "value": 0x10001 })
+    );
+    assert_eq!(
+        ocr["counters"],
+        serde_json::json!([0, 1, 2, 3, 4, 5, 6, 7, 8, 9])
+    );
+    assert_eq!(ocr["offcore"], true);
+    assert_eq!(ocr["precise"], false);
+    assert_eq!(ocr["speculative"], true);
+    assert_eq!(ocr["sample_after"], 100003);
+    assert_eq!(ocr["pebs"], serde_json::Value::Null);
+    assert_eq!(ocr["pebs_counters"], serde_json::Value::Null);
+
+    let alt = ev("OCR.DEMAND_RFO.ANY_RESPONSE");
+    assert_eq!(
+        (alt["umask"].clone(), alt["alt_umasks"].clone()),
+        (1.into(), serde_json::json!([2]))
+    );
+
+    let ll = ev("MEM_TRANS_RETIRED.LOAD_LATENCY_GT_4");
+    assert_eq!(
+        ll["pebs_counters"],
+        serde_json::json!({ "general": [2, 3, 4, 5, 6, 7, 8, 9], "fixed": [] })
+    );
+    assert_eq!(
+        ll["pdist_counters"],
+        serde_json::json!({ "general": [], "fixed": [] })
+    );
+    assert_eq!(ll["msr"]["alt_indexes"], serde_json::json!([]));
+    for (k, v) in [("precise", true), ("taken_alone", true), ("data_la", true)] {
+        assert_eq!(ll[k], v, "{k}");
+    }
+    assert_eq!(ll["collect_pebs_record"], 2);
+
+    let inst = ev("INST_RETIRED.ANY");
+    assert_eq!(inst["counters"], serde_json::json!([]));
+    assert_eq!(inst["fixed"], 0);
+    assert_eq!(
+        inst["pdist_counters"],
+        serde_json::json!({ "general": [], "fixed": [0] })
+    );
+    assert_eq!(ev("TOPDOWN_RETIRING.ALL")["fixed"], 6);
+
+    let br = ev("BR_MISP_RETIRED.COND");
+    assert_eq!(br["umask2"], 1);
+    assert_eq!(br["pebs"], 2);
+    assert_eq!(br["deprecated"], true);
+    assert_eq!(br["errata"], serde_json::json!(["ARL010", "ARL011"]));
+    assert_eq!(br["pdir_counters"]["general"], serde_json::json!([0]));
+    assert_eq!(
+        br["counters_ht_off"]["general"].as_array().unwrap().len(),
+        10
+    );
+
+    // Every event of an architectural generation has the new keys with their defaults.
+    let v1 = json["generations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|x| x["id"] == "intel-v1")
+        .unwrap();
+    let arch = &v1["events"][0];
+    assert_eq!(arch["alt_events"], serde_json::json!([]));
+    assert_eq!(arch["deprecated"], false);
+    assert_eq!(arch["errata"], serde_json::json!([]));
+    assert_eq!(arch["sample_after"], serde_json::Value::Null);
+    assert_eq!(arch["precise"], serde_json::Value::Null);
+}
+
+#[test]
+fn a_model_generation_can_move_its_counters_to_the_v6_msr_layout() {
+    // Architectural PMU v6 also exposes the counters at 1900H + 4n (counter), 1901H + 4n
+    // (event select) and 1980H + 4n (fixed counter); a generation chooses by overriding `base`
+    // and `stride` and keeps the inherited count.
+    let text = r#"
+generation: intel-fixture-v6-layout
+extends: intel-v6
+registers:
+  - { name: IA32_PMC, msr: { base: 0x1900, stride: 4 } }
+  - { name: IA32_PERFEVTSEL, msr: { base: 0x1901, stride: 4 } }
+  - { name: IA32_FIXED_CTR, msr: { base: 0x1980, stride: 4 } }
+"#;
+    let mut loader = Loader::new().with_defaults();
+    loader.add_str("v6-layout.yaml", text);
+    let l = loader.finish();
+    assert!(l.diagnostics.is_empty(), "{}", l.render_diagnostics());
+    let g = l.model.generation("intel-fixture-v6-layout").unwrap();
+    let pmc = g.register("IA32_PMC").unwrap();
+    assert_eq!((pmc.msr.count, pmc.addresses[1]), (8, 0x1904));
+    assert_eq!(
+        g.register("IA32_PERFEVTSEL").unwrap().addresses[7],
+        0x1901 + 4 * 7
+    );
+    assert_eq!(g.register("IA32_FIXED_CTR").unwrap().addresses[3], 0x198C);
+    assert_eq!(g.register("IA32_FIXED_CTR_CTRL").unwrap().msr.base, 0x38D);
 }

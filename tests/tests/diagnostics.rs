@@ -499,24 +499,62 @@ fn missing_key_in_the_schema() {
     );
     assert_eq!(loc(&loaded, d), "a.yaml:1:1");
 
-    // A register without a name, an msr family without a count.
+    // A register without a name; a new msr family without a count, another without a base
+    // (an override of an inherited family may leave both out: `SEL` keeps its base).
     let loaded = child(
         r#"
         generation: child
         extends: base
         registers:
           - { msr: 0x500 }
+          - name: NEW_SEL
+            msr: { base: 0x600 }
+          - name: NEW_CTR
+            msr: { count: 2 }
           - name: SEL
-            msr: { base: 0x186 }
+            msr: { count: 8 }
         "#,
     );
+    assert_codes(&loaded, &["missing-key", "missing-key", "missing-key"]);
     let d = find(&loaded, "missing-key", "register is missing");
     assert_eq!(d.message, "register is missing required key `name`");
     assert_eq!(loc(&loaded, d), "c.yaml:4:5");
     assert_eq!(d.labels[0].message, "this register needs `name`");
-    let d = find(&loaded, "missing-key", "msr family");
+    let d = find(&loaded, "missing-key", "`count`");
     assert_eq!(d.message, "msr family is missing required key `count`");
     assert_eq!(loc(&loaded, d), "c.yaml:6:10");
+    assert_note(
+        d,
+        "only an entry that overrides an inherited register may leave out `count`",
+    );
+    let d = find(&loaded, "missing-key", "`base`");
+    assert_eq!(d.message, "msr family is missing required key `base`");
+    assert_eq!(loc(&loaded, d), "c.yaml:8:10");
+
+    // A new field array without a stride; an override of an inherited array may leave it out.
+    let loaded = child(
+        r#"
+        generation: child
+        extends: base
+        registers:
+          - name: FIXED_CTRL
+            msr: 0x38D
+            fields:
+              - { name: EN, bits: 1:0, array: { count: 3 } }
+              - { name: PMI, bits: 3, array: { stride: 4 } }
+              - { name: ANY, bits: 2, array: {} }
+        "#,
+    );
+    assert_codes(&loaded, &["missing-key", "missing-key", "missing-key"]);
+    let d = find(&loaded, "missing-key", "`stride`");
+    assert_eq!(d.message, "field array is missing required key `stride`");
+    assert_eq!(loc(&loaded, d), "c.yaml:7:39");
+    let counts: Vec<_> = all(&loaded, "missing-key")
+        .into_iter()
+        .filter(|d| d.message == "field array is missing required key `count`")
+        .map(|d| loc(&loaded, d))
+        .collect();
+    assert_eq!(counts, ["c.yaml:8:38", "c.yaml:9:38"]);
 }
 
 #[test]
@@ -1722,6 +1760,262 @@ fn no_counter() {
         "event `NOWHERE` can be counted by no counter of `child`"
     );
     assert_eq!(loc(&loaded, d), "c.yaml:4:13");
+}
+
+#[test]
+fn alternatives_mismatch() {
+    let loaded = child(
+        r#"
+        generation: child
+        extends: base
+        events:
+          - { name: OK.CODES, event: [0xB7, 0xBB], msr: { index: [0x1A6, 0x1A7], value: 1 } }
+          - { name: OK.UMASKS, event: 0xB7, umask: [1, 2], msr: { index: [0x1A6, 0x1A7], value: 1 } }
+          - { name: OK.ONE_MSR, event: 0xB7, umask: [1, 2], msr: { index: 0x1A6, value: 1 } }
+          - { name: BOTH, event: [0xB7, 0xBB, 0xBC], umask: [1, 2] }
+          - { name: INDEXES, event: [0xB7, 0xBB], msr: { index: [0x1A6, 0x1A7, 0x1A8], value: 1 } }
+          - { name: NO_ALTS, event: 0xB7, msr: { index: [0x1A6, 0x1A7], value: 1 } }
+          - { name: TWICE, event: [0xB7, 0xB7] }
+          - { name: WIDE, event: [0xB7, 0x1BB], umask: [1, 0x100] }
+        "#,
+    );
+    assert_codes(
+        &loaded,
+        &[
+            "alternatives-mismatch",
+            "alternatives-mismatch",
+            "alternatives-mismatch",
+            "alternatives-mismatch",
+            "value-too-wide",
+            "value-too-wide",
+        ],
+    );
+    let d = find(&loaded, "alternatives-mismatch", "`BOTH`");
+    assert_eq!(
+        d.message,
+        "event `BOTH` lists 3 event codes and 2 unit masks"
+    );
+    assert_eq!(loc(&loaded, d), "c.yaml:7:13");
+    assert_note(
+        d,
+        "codes and unit masks pair up by position: give one of each, or lists of the same length",
+    );
+    let d = find(&loaded, "alternatives-mismatch", "`INDEXES`");
+    assert_eq!(
+        d.message,
+        "event `INDEXES` lists 3 MSR indexes for 2 encodings"
+    );
+    assert_eq!(loc(&loaded, d), "c.yaml:8:13");
+    let d = find(&loaded, "alternatives-mismatch", "`NO_ALTS`");
+    assert_eq!(
+        d.message,
+        "event `NO_ALTS` lists 2 MSR indexes for 1 encoding"
+    );
+    let d = find(&loaded, "alternatives-mismatch", "`TWICE`");
+    assert_eq!(
+        d.message,
+        "event `TWICE` lists encoding 2 (event 0xb7, umask 0x0) twice, as entries 1 and 2"
+    );
+    // Alternative codes and unit masks are checked against the select fields like the first.
+    let d = find(&loaded, "value-too-wide", "event 0x1bb");
+    assert_eq!(
+        d.message,
+        "event `WIDE`: event 0x1bb does not fit the 8-bit field `EVENT`"
+    );
+    assert_eq!(loc(&loaded, d), "c.yaml:11:13");
+    find(&loaded, "value-too-wide", "umask 0x100");
+
+    let g = loaded.model.generation("child").unwrap();
+    let e = g.event("OK.CODES").unwrap();
+    assert_eq!((e.event, e.alt_events.as_slice()), (0xB7, &[0xBB][..]));
+    let m = e.msr.as_ref().unwrap();
+    assert_eq!((m.index, m.alt_indexes.as_slice()), (0x1A6, &[0x1A7][..]));
+    let alts = g.event("OK.UMASKS").unwrap().alternatives();
+    let pairs: Vec<_> = alts
+        .iter()
+        .map(|a| (a.event, a.umask, a.msr_index))
+        .collect();
+    assert_eq!(pairs, [(0xB7, 1, Some(0x1A6)), (0xB7, 2, Some(0x1A7))]);
+    let alts = g.event("OK.ONE_MSR").unwrap().alternatives();
+    let pairs: Vec<_> = alts.iter().map(|a| (a.umask, a.msr_index)).collect();
+    assert_eq!(pairs, [(1, Some(0x1A6)), (2, Some(0x1A6))]);
+}
+
+#[test]
+fn counter_sets_out_of_range_and_not_in_event() {
+    let loaded = child(
+        r#"
+        generation: child
+        extends: base
+        events:
+          - name: GOOD
+            event: 0xC0
+            counters: [0-3]
+            counters-ht-off: [0-7]
+            pebs-counters: [0-3]
+            pdist-counters: [0]
+          - { name: HT_OFF_9, event: 0xC0, counters-ht-off: [0-9] }
+          - { name: PEBS_FIXED_3, event: 0xC0, fixed: 0, pebs-counters: { fixed: [3] } }
+          - { name: PDIST_STRAY, event: 0xCD, counters: [1-7], pdist-counters: [0] }
+          - { name: PEBS_OTHER_FIXED, event: 0xC0, fixed: 0, pebs-counters: { fixed: [1] } }
+          - { name: PDIR_OK, event: 0xC0, fixed: 0, counters: [0], pdir-counters: { general: [0], fixed: [0] } }
+        "#,
+    );
+    assert_codes(
+        &loaded,
+        &[
+            "counter-out-of-range",
+            "counter-out-of-range",
+            "counter-not-in-event",
+            "counter-not-in-event",
+        ],
+    );
+    let d = find(&loaded, "counter-out-of-range", "`HT_OFF_9`");
+    assert_eq!(
+        d.message,
+        "event `HT_OFF_9`: `counters-ht-off` names general counter 8, but `child` has 8 (0 to 7)"
+    );
+    assert_eq!(loc(&loaded, d), "c.yaml:10:13");
+    let d = find(&loaded, "counter-out-of-range", "`PEBS_FIXED_3`");
+    assert_eq!(
+        d.message,
+        "event `PEBS_FIXED_3`: `pebs-counters` names fixed counter 3, but `child` has 3 (0 to 2)"
+    );
+    // Sampling on a counter the event cannot use: a warning (Intel's own lists have a few).
+    let d = find(&loaded, "counter-not-in-event", "`PDIST_STRAY`");
+    assert_eq!(d.severity, pmu_defs::diag::Severity::Warning);
+    assert_eq!(
+        d.message,
+        "event `PDIST_STRAY`: `pdist-counters` names general counter 0, which is not one of the counters that count it"
+    );
+    assert_eq!(loc(&loaded, d), "c.yaml:12:13");
+    assert_note(d, "it counts on general counters 1, 2, 3, 4, 5, 6, 7");
+    let d = find(&loaded, "counter-not-in-event", "`PEBS_OTHER_FIXED`");
+    assert_eq!(
+        d.message,
+        "event `PEBS_OTHER_FIXED`: `pebs-counters` names fixed counter 1, which is not one of the counters that count it"
+    );
+    assert_note(d, "it counts on fixed counter 0");
+
+    let g = loaded.model.generation("child").unwrap();
+    let good = g.event("GOOD").unwrap();
+    let ht = good.counters_ht_off.as_ref().unwrap();
+    assert_eq!((ht.general.len(), ht.fixed.len()), (8, 0));
+    assert_eq!(good.pdist_counters.as_ref().unwrap().general, [0]);
+    assert!(good.pdir_counters.is_none());
+    let pdir = g.event("PDIR_OK").unwrap().pdir_counters.clone().unwrap();
+    assert_eq!((pdir.general, pdir.fixed), (vec![0], vec![0]));
+}
+
+#[test]
+fn counter_count_mismatch() {
+    let loaded = load(&[
+        ("base.yaml", BASE),
+        (
+            "c.yaml",
+            r#"
+            generation: child
+            extends: base
+            pmu:
+              fixed: { counter: FIXED, control: FIXED_CTRL }
+            registers:
+              - name: CTR
+                msr: { count: 10 }
+              - name: FIXED_CTRL
+                msr: 0x38D
+                fields:
+                  - { name: EN, bits: 1:0, array: { count: 3, stride: 4 } }
+                  - { name: PMI, bits: 3, array: { count: 2, stride: 4 } }
+            "#,
+        ),
+    ]);
+    assert_codes(
+        &loaded,
+        &["counter-count-mismatch", "counter-count-mismatch"],
+    );
+    let d = find(&loaded, "counter-count-mismatch", "event selects");
+    assert_eq!(
+        d.message,
+        "`CTR` has 10 counters but `SEL` has 8 event selects in `child`"
+    );
+    assert_eq!(loc(&loaded, d), "c.yaml:6:11");
+    assert_eq!(loc2(&loaded, d), "base.yaml:12:11");
+    assert_note(
+        d,
+        "event select i programs counter i: give both families the same `count`",
+    );
+    let d = find(&loaded, "counter-count-mismatch", "`PMI`");
+    assert_eq!(
+        d.message,
+        "field array `PMI` of `FIXED_CTRL` has 2 elements but `FIXED` has 3 fixed counters in `child`"
+    );
+    assert_eq!(loc(&loaded, d), "c.yaml:12:17");
+    assert_note(d, "help: override it with `array: { count: 3 }`");
+}
+
+#[test]
+fn event_facts_that_are_rejected_when_read() {
+    let loaded = child(
+        r#"
+        generation: child
+        extends: base
+        events:
+          - { name: PEBS3, event: 0xC0, pebs: 3 }
+          - { name: RECORD4, event: 0xC0, collect-pebs-record: 4 }
+          - { name: PERIOD0, event: 0xC0, sample-after: 0 }
+          - { name: NO_CODES, event: [] }
+          - { name: BAD_SET, event: 0xC0, pebs-counters: { general: [0], gp: [1] } }
+          - { name: BAD_FLAG, event: 0xC0, precise: yes }
+          - { name: ERRATA, event: 0xC0, errata: [SKL057, SKL057, "no"] }
+        "#,
+    );
+    assert_codes(
+        &loaded,
+        &[
+            "out-of-range",
+            "out-of-range",
+            "out-of-range",
+            "invalid-value",
+            "unknown-key",
+            "type-mismatch",
+            "duplicate-name",
+        ],
+    );
+    let msgs: Vec<_> = all(&loaded, "out-of-range")
+        .into_iter()
+        .map(|d| (loc(&loaded, d), d.message.clone()))
+        .collect();
+    assert_eq!(
+        msgs,
+        [
+            (
+                "c.yaml:4:39".to_owned(),
+                "PEBS level 3 is larger than the maximum 2".to_owned()
+            ),
+            (
+                "c.yaml:5:56".to_owned(),
+                "PEBS record level 4 is larger than the maximum 3".to_owned()
+            ),
+            (
+                "c.yaml:6:49".to_owned(),
+                "a sample-after period of 0".to_owned()
+            ),
+        ]
+    );
+    let d = only(&loaded, "invalid-value");
+    assert_eq!(d.message, "an empty list of event codes");
+    assert_eq!(loc(&loaded, d), "c.yaml:7:30");
+    let d = only(&loaded, "duplicate-name");
+    assert_eq!(d.message, "erratum `SKL057` is listed twice");
+    // The quoted "no" is a valid erratum id (an unquoted one would be a YAML 1.1 boolean).
+    let g = loaded.model.generation("child").unwrap();
+    assert_eq!(g.event("ERRATA").unwrap().errata, ["SKL057", "no"]);
+    // An entry whose value was rejected is dropped whole, not kept with the key missing; an
+    // unknown key is reported and the rest of the mapping kept, as everywhere.
+    assert!(g.event("NO_CODES").is_none());
+    let set = g.event("BAD_SET").unwrap().pebs_counters.clone().unwrap();
+    assert_eq!((set.general, set.fixed), (vec![0], vec![]));
+    assert!(g.event("BAD_FLAG").unwrap().precise.is_none());
 }
 
 // ---------------------------------------------------------------------------------------------
