@@ -60,8 +60,59 @@ fn path(s: &str) -> TokenStream {
     TokenStream::from_str(s).unwrap_or_else(|_| panic!("invalid path in codegen::Options: {s}"))
 }
 
-/// Generates the Rust code for every generation of the model.
+/// True for a generation that describes specific CPU models (its own event table) rather than
+/// an architectural level: `pmu-regs` puts each behind a Cargo feature named by its id.
+pub fn is_model(g: &Generation) -> bool {
+    g.events.iter().any(|e| e.cpuid_bit.is_none())
+}
+
+/// The Cargo features `pmu-regs` needs: one per model generation, by id, sorted.
+pub fn features(model: &Model) -> Vec<String> {
+    let mut f: Vec<String> = model
+        .generations
+        .iter()
+        .filter(|g| is_model(g))
+        .map(|g| g.id.clone())
+        .collect();
+    f.sort();
+    f
+}
+
+/// One generated file: its path relative to `pmu-regs/src/`, and its tokens.
+#[derive(Debug)]
+pub struct FileTokens {
+    /// `generated.rs` or `generated/intel/skylake.rs`.
+    pub path: String,
+    /// Contents.
+    pub tokens: TokenStream,
+}
+
+/// Generates the Rust code for every generation of the model, as one token stream (what the
+/// proc macro emits: every generation inline, none feature-gated).
 pub fn generate(model: &Model, opts: &Options) -> TokenStream {
+    generate_inner(model, opts, None)
+}
+
+/// The same code split for `pmu-regs`: `generated.rs` declares each model generation as
+/// `#[cfg(feature = "<id>")] pub mod <m>;`, whose body goes to `generated/<vendor>/<m>.rs`.
+pub fn generate_split(model: &Model, opts: &Options) -> Vec<FileTokens> {
+    let mut files = Vec::new();
+    let main = generate_inner(model, opts, Some(&mut files));
+    files.insert(
+        0,
+        FileTokens {
+            path: "generated.rs".into(),
+            tokens: main,
+        },
+    );
+    files
+}
+
+fn generate_inner(
+    model: &Model,
+    opts: &Options,
+    mut split: Option<&mut Vec<FileTokens>>,
+) -> TokenStream {
     let cx = Cx {
         model,
         krate: path(&opts.crate_path),
@@ -72,7 +123,19 @@ pub fn generate(model: &Model, opts: &Options) -> TokenStream {
     let mut flat: Vec<(String, TokenStream)> = Vec::new();
     for g in &model.generations {
         let segs = module_path(&g.id);
-        let body = cx.generation(g);
+        let mut body = cx.generation(g);
+        if let (Some(files), true) = (split.as_deref_mut(), is_model(g)) {
+            let feature = &g.id;
+            let m = ident(segs.last().map_or("", |s| s.as_str()));
+            files.push(FileTokens {
+                path: format!("generated/{}.rs", segs.join("/")),
+                tokens: body,
+            });
+            body = quote! { #[cfg(feature = #feature)] pub mod #m; };
+        } else {
+            let m = ident(segs.last().map_or("", |s| s.as_str()));
+            body = quote! { pub mod #m { #body } };
+        }
         match segs.as_slice() {
             [m] => flat.push((m.clone(), body)),
             [v, m] => top.entry(v.clone()).or_default().push((m.clone(), body)),
@@ -84,19 +147,15 @@ pub fn generate(model: &Model, opts: &Options) -> TokenStream {
         gens.sort_by(|a, b| a.0.cmp(&b.0));
         let vendor_ident = ident(&vendor);
         let doc = format!("Generations of `{vendor}` PMU hardware.");
-        let inner = gens.into_iter().map(|(m, body)| {
-            let m = ident(&m);
-            quote! { pub mod #m { #body } }
-        });
+        let inner = gens.into_iter().map(|(_, body)| body);
         out.extend(quote! {
             #[doc = #doc]
             pub mod #vendor_ident { #(#inner)* }
         });
     }
     flat.sort_by(|a, b| a.0.cmp(&b.0));
-    for (m, body) in flat {
-        let m = ident(&m);
-        out.extend(quote! { pub mod #m { #body } });
+    for (_, body) in flat {
+        out.extend(body);
     }
     out
 }
@@ -106,6 +165,20 @@ pub fn render(model: &Model, opts: &Options) -> Result<String, String> {
     let tokens = generate(model, opts);
     let text = format!("{HEADER}\n{tokens}\n");
     rustfmt(&text)
+}
+
+/// [`generate_split`], each file rendered with the do-not-edit header and formatted:
+/// `(path relative to pmu-regs/src, text)`, `generated.rs` first, then sorted.
+pub fn render_split(model: &Model, opts: &Options) -> Result<Vec<(String, String)>, String> {
+    let mut files = generate_split(model, opts);
+    files[1..].sort_by(|a, b| a.path.cmp(&b.path));
+    files
+        .into_iter()
+        .map(|f| {
+            let text = format!("{HEADER}\n{}\n", f.tokens);
+            rustfmt(&text).map(|t| (f.path, t))
+        })
+        .collect()
 }
 
 /// Formats Rust source with the toolchain's `rustfmt --edition 2024` (through stdin).
@@ -382,6 +455,7 @@ impl Cx<'_> {
             }
         }
         out.extend(self.arch_events(g, depth));
+        out.extend(self.model_events(g));
         if !g.cpuid.is_empty() {
             let mut leaves = Vec::new();
             for c in &g.cpuid {
@@ -1334,6 +1408,121 @@ impl Cx<'_> {
         }
     }
 
+    /// The generation's own (non-architectural) events: an `events` module with a `u16` enum in
+    /// name order and one static `EventDesc` table indexed by it. No per-variant `match`: a
+    /// table keeps compile time flat for thousands of events.
+    fn model_events(&self, g: &Generation) -> TokenStream {
+        let mut evs: Vec<&Event> = g.events.iter().filter(|e| e.cpuid_bit.is_none()).collect();
+        if evs.is_empty() {
+            return quote!();
+        }
+        evs.sort_by(|a, b| a.name.cmp(&b.name));
+        let krate = &self.krate;
+        let count = evs.len();
+        let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+        let mut variants = Vec::with_capacity(count);
+        for e in &evs {
+            let mut v = event_variant(&e.name);
+            // The validator rejects colliding names; keep the output compilable regardless.
+            let n = seen.entry(v.clone()).or_insert(0);
+            *n += 1;
+            if *n > 1 {
+                v.push_str(&format!("_{n}"));
+            }
+            variants.push(format_ident!("{}", v));
+        }
+        let docs = evs.iter().map(|e| {
+            let mut d = format!(
+                "`{}`: event `{:#04X}`, umask `{:#04X}`",
+                e.name, e.event, e.umask
+            );
+            if e.cmask != 0 {
+                d.push_str(&format!(", cmask {}", e.cmask));
+            }
+            if e.inv {
+                d.push_str(", inv");
+            }
+            if e.edge {
+                d.push_str(", edge");
+            }
+            if e.any {
+                d.push_str(", any-thread");
+            }
+            if let Some(f) = e.fixed {
+                d.push_str(&format!("; fixed counter {f}"));
+            }
+            if !e.counters.is_empty() {
+                d.push_str(&format!("; counters {}", counter_list(&e.counters)));
+            }
+            if e.deprecated {
+                d.push_str(" (deprecated)");
+            }
+            d
+        });
+        let descs = evs.iter().map(|e| event_desc(krate, e));
+        let doc = format!(
+            "The {count} model-specific events of `{}`, by name.\n\nLook one up with \
+             [`Event::from_name`] or `str::parse`, and program it with \
+             `IA32_PERFEVTSEL::event_on::<N>(Event::X.desc())`.",
+            g.id
+        );
+        let count_lit = proc_macro2::Literal::usize_unsuffixed(count);
+        quote! {
+            #[doc = #doc]
+            pub mod events {
+                #[doc = #doc]
+                #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+                #[repr(u16)]
+                pub enum Event {
+                    #(#[doc = #docs] #variants,)*
+                }
+                static DESCS: [#krate::EventDesc; #count_lit] = [#(#descs),*];
+                static ALL: [Event; #count_lit] = [#(Event::#variants),*];
+                impl Event {
+                    /// Number of events.
+                    pub const COUNT: usize = #count_lit;
+                    /// Every event, in name order.
+                    pub const ALL: &'static [Event] = &ALL;
+                    /// The encoding and counters, for `IA32_PERFEVTSEL::event_on`.
+                    pub const fn desc(self) -> &'static #krate::EventDesc {
+                        &DESCS[self as usize]
+                    }
+                    /// Intel's name for the event.
+                    pub const fn name(self) -> &'static str {
+                        DESCS[self as usize].name
+                    }
+                    /// The event with this name: exact match by binary search, then ASCII
+                    /// case-insensitive.
+                    pub fn from_name(name: &str) -> Option<Self> {
+                        match DESCS.binary_search_by(|d| d.name.cmp(name)) {
+                            Ok(i) => Some(ALL[i]),
+                            Err(_) => DESCS
+                                .iter()
+                                .position(|d| d.name.eq_ignore_ascii_case(name))
+                                .map(|i| ALL[i]),
+                        }
+                    }
+                }
+                impl ::core::fmt::Debug for Event {
+                    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                        f.write_str(self.name())
+                    }
+                }
+                impl ::core::fmt::Display for Event {
+                    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                        f.write_str(self.name())
+                    }
+                }
+                impl ::core::str::FromStr for Event {
+                    type Err = #krate::UnknownEvent;
+                    fn from_str(s: &str) -> Result<Self, Self::Err> {
+                        Self::from_name(s).ok_or(#krate::UnknownEvent)
+                    }
+                }
+            }
+        }
+    }
+
     /// `event_on::<N>(&EventDesc)` / `try_event_on(n, &EventDesc)` for the event-select register
     /// of the general-purpose counters, using the owning generation's `pmu.encoding`.
     fn event_on(&self, g: &Generation, r: &Register) -> TokenStream {
@@ -1524,6 +1713,7 @@ impl Cx<'_> {
             g.id
         );
         quote! {
+            static ARCH_EVENT_DESCS: [#krate::EventDesc; #count] = [#(#descs),*];
             #[doc = #doc]
             #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
             pub enum ArchEvent {
@@ -1550,8 +1740,8 @@ impl Cx<'_> {
                 }
                 /// The full encoding, and the counters that may count it, for
                 /// `IA32_PERFEVTSEL::event_on` / `try_event_on`.
-                pub const fn desc(self) -> #krate::EventDesc {
-                    match self { #(ArchEvent::#variants => #descs,)* }
+                pub const fn desc(self) -> &'static #krate::EventDesc {
+                    &ARCH_EVENT_DESCS[self as usize]
                 }
                 /// The fixed counter that counts this event, if any.
                 pub const fn fixed_counter(self) -> Option<u32> {
@@ -1589,7 +1779,7 @@ impl Cx<'_> {
 /// `EventDesc::new(..).with_..(..)` for one event: only the non-default parts are spelled.
 fn event_desc(krate: &TokenStream, e: &Event) -> TokenStream {
     let name = &e.name;
-    let ev = proc_macro2::Literal::u16_unsuffixed(e.event as u16);
+    let ev = TokenStream::from_str(&format!("{:#04x}", e.event)).unwrap_or_default();
     let um = TokenStream::from_str(&format!("{:#04x}", e.umask)).unwrap_or_default();
     let mut t = quote! { #krate::EventDesc::new(#name, #ev, #um) };
     let mask: u32 = e
@@ -1630,7 +1820,75 @@ fn event_desc(krate: &TokenStream, e: &Event) -> TokenStream {
         let v = lit_u64(m.value);
         t = quote! { #t.with_msr(#i, #v) };
     }
+    let alts = e.alternatives();
+    if alts.len() > 1 {
+        let items = alts[1..].iter().map(|a| {
+            let ev = TokenStream::from_str(&format!("{:#04x}", a.event)).unwrap_or_default();
+            let um = TokenStream::from_str(&format!("{:#04x}", a.umask)).unwrap_or_default();
+            let mi = match a.msr_index {
+                Some(i) => {
+                    let i = lit_u32(i);
+                    quote!(Some(#i))
+                }
+                None => quote!(None),
+            };
+            quote! { #krate::EventAlt { event: #ev, umask: #um, msr_index: #mi } }
+        });
+        t = quote! { #t.with_alternatives(&[#(#items),*]) };
+    }
+    if let Some(p) = e.pebs.filter(|&p| p != 0) {
+        let p = proc_macro2::Literal::u8_unsuffixed(p);
+        t = quote! { #t.with_pebs(#p) };
+    }
+    if e.deprecated {
+        t = quote! { #t.with_deprecated(true) };
+    }
     t
+}
+
+/// `BR_INST_RETIRED.ALL_BRANCHES` -> `BrInstRetiredAllBranches`; `PORT_2_3` -> `Port2_3` (an
+/// underscore stays between two digits so distinct names stay distinct).
+pub fn event_variant(name: &str) -> String {
+    let mut out = String::new();
+    for word in name
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+    {
+        let starts_digit = word.starts_with(|c: char| c.is_ascii_digit());
+        if starts_digit && out.ends_with(|c: char| c.is_ascii_digit()) {
+            out.push('_');
+        }
+        let mut chars = word.chars();
+        if let Some(c) = chars.next() {
+            out.push(c.to_ascii_uppercase());
+            out.extend(chars.map(|c| c.to_ascii_lowercase()));
+        }
+    }
+    if out.starts_with(|c: char| c.is_ascii_digit()) || out.is_empty() {
+        out.insert(0, 'E');
+    }
+    out
+}
+
+/// `0-3,5` for a sorted counter list.
+fn counter_list(c: &[u32]) -> String {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < c.len() {
+        let mut j = i;
+        while j + 1 < c.len() && c[j + 1] == c[j] + 1 {
+            j += 1;
+        }
+        out.push(if j > i + 1 {
+            format!("{}-{}", c[i], c[j])
+        } else if j == i + 1 {
+            format!("{},{}", c[i], c[j])
+        } else {
+            c[i].to_string()
+        });
+        i = j + 1;
+    }
+    out.join(",")
 }
 
 fn arch_events(g: &Generation) -> Vec<&Event> {

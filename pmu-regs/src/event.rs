@@ -13,6 +13,18 @@ pub struct EventMsr {
     pub value: u64,
 }
 
+/// Another way to program the same event (Intel lists `0xB7, 0xBB` for the two offcore-response
+/// event codes, each paired with its own `MSR_OFFCORE_RSP_x`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct EventAlt {
+    /// Event select code.
+    pub event: u16,
+    /// Unit mask.
+    pub umask: u8,
+    /// The auxiliary MSR this alternative uses, when the event has one.
+    pub msr_index: Option<u32>,
+}
+
 /// How an event is encoded in an event-select register, and where it may be counted.
 ///
 /// Generated tables (`ArchEvent::desc`, the model event modules) produce these; the generated
@@ -45,6 +57,12 @@ pub struct EventDesc {
     pub fixed: Option<u8>,
     /// Auxiliary MSR to program alongside.
     pub msr: Option<EventMsr>,
+    /// Other (event, umask, MSR) encodings of the same event, besides the primary one.
+    pub alternatives: &'static [EventAlt],
+    /// PEBS support as Intel's event lists give it: 0 none, 1 PEBS, 2 PEBS only.
+    pub pebs: u8,
+    /// Intel marks the event deprecated (kept for old tools; prefer its replacement).
+    pub deprecated: bool,
 }
 
 impl EventDesc {
@@ -63,6 +81,9 @@ impl EventDesc {
             counters: u32::MAX,
             fixed: None,
             msr: None,
+            alternatives: &[],
+            pebs: 0,
+            deprecated: false,
         }
     }
 
@@ -117,6 +138,24 @@ impl EventDesc {
     /// The same event with an auxiliary MSR to program.
     pub const fn with_msr(mut self, index: u32, value: u64) -> Self {
         self.msr = Some(EventMsr { index, value });
+        self
+    }
+
+    /// The same event with other encodings besides the primary one.
+    pub const fn with_alternatives(mut self, alternatives: &'static [EventAlt]) -> Self {
+        self.alternatives = alternatives;
+        self
+    }
+
+    /// The same event with a PEBS level (0 none, 1 PEBS, 2 PEBS only).
+    pub const fn with_pebs(mut self, level: u8) -> Self {
+        self.pebs = level;
+        self
+    }
+
+    /// The same event, marked deprecated.
+    pub const fn with_deprecated(mut self, on: bool) -> Self {
+        self.deprecated = on;
         self
     }
 
@@ -203,9 +242,10 @@ impl PlacementError {
                 allowed,
                 counter,
             } => {
+                let plural = if allowed.count_ones() == 1 { "" } else { "s" };
                 write!(
                     out,
-                    "{event} may be counted only on general-purpose counters "
+                    "{event} may be counted only on general-purpose counter{plural} "
                 )?;
                 let mut first = true;
                 for n in 0..32 {
@@ -270,9 +310,11 @@ impl PlacementError {
                 allowed,
                 counter,
             } => {
-                let mut b = b
-                    .push_str(event)
-                    .push_str(" may be counted only on general-purpose counters ");
+                let mut b = b.push_str(event).push_str(if allowed.count_ones() == 1 {
+                    " may be counted only on general-purpose counter "
+                } else {
+                    " may be counted only on general-purpose counters "
+                });
                 let mut n = 0;
                 let mut first = true;
                 while n < 32 {

@@ -5699,6 +5699,15 @@ pub mod intel {
         }
         #[doc = "The value type of [`IA32_DEBUGCTL`]."]
         pub type Ia32Debugctl = IA32_DEBUGCTL::Value;
+        static ARCH_EVENT_DESCS: [crate::EventDesc; 7usize] = [
+            crate::EventDesc::new("UNHALTED_CORE_CYCLES", 0x3c, 0x00).with_counters(0xff),
+            crate::EventDesc::new("INSTRUCTIONS_RETIRED", 0xc0, 0x00).with_counters(0xff),
+            crate::EventDesc::new("UNHALTED_REFERENCE_CYCLES", 0x3c, 0x01).with_counters(0xff),
+            crate::EventDesc::new("LLC_REFERENCES", 0x2e, 0x4f).with_counters(0xff),
+            crate::EventDesc::new("LLC_MISSES", 0x2e, 0x41).with_counters(0xff),
+            crate::EventDesc::new("BRANCH_INSTRUCTIONS_RETIRED", 0xc4, 0x00).with_counters(0xff),
+            crate::EventDesc::new("BRANCH_MISSES_RETIRED", 0xc5, 0x00).with_counters(0xff),
+        ];
         #[doc = "The architectural events of `intel-v1` (CPUID.0AH:EBX enumerates their availability)."]
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum ArchEvent {
@@ -5778,33 +5787,8 @@ pub mod intel {
             }
             #[doc = r" The full encoding, and the counters that may count it, for"]
             #[doc = r" `IA32_PERFEVTSEL::event_on` / `try_event_on`."]
-            pub const fn desc(self) -> crate::EventDesc {
-                match self {
-                    ArchEvent::UnhaltedCoreCycles => {
-                        crate::EventDesc::new("UNHALTED_CORE_CYCLES", 60, 0x00).with_counters(0xff)
-                    }
-                    ArchEvent::InstructionsRetired => {
-                        crate::EventDesc::new("INSTRUCTIONS_RETIRED", 192, 0x00).with_counters(0xff)
-                    }
-                    ArchEvent::UnhaltedReferenceCycles => {
-                        crate::EventDesc::new("UNHALTED_REFERENCE_CYCLES", 60, 0x01)
-                            .with_counters(0xff)
-                    }
-                    ArchEvent::LlcReferences => {
-                        crate::EventDesc::new("LLC_REFERENCES", 46, 0x4f).with_counters(0xff)
-                    }
-                    ArchEvent::LlcMisses => {
-                        crate::EventDesc::new("LLC_MISSES", 46, 0x41).with_counters(0xff)
-                    }
-                    ArchEvent::BranchInstructionsRetired => {
-                        crate::EventDesc::new("BRANCH_INSTRUCTIONS_RETIRED", 196, 0x00)
-                            .with_counters(0xff)
-                    }
-                    ArchEvent::BranchMissesRetired => {
-                        crate::EventDesc::new("BRANCH_MISSES_RETIRED", 197, 0x00)
-                            .with_counters(0xff)
-                    }
-                }
+            pub const fn desc(self) -> &'static crate::EventDesc {
+                &ARCH_EVENT_DESCS[self as usize]
             }
             #[doc = r" The fixed counter that counts this event, if any."]
             pub const fn fixed_counter(self) -> Option<u32> {
@@ -8621,6 +8605,21 @@ pub mod intel {
         }
         #[doc = "The value type of [`IA32_PERF_GLOBAL_OVF_CTRL`]."]
         pub type Ia32PerfGlobalOvfCtrl = IA32_PERF_GLOBAL_OVF_CTRL::Value;
+        static ARCH_EVENT_DESCS: [crate::EventDesc; 7usize] = [
+            crate::EventDesc::new("UNHALTED_CORE_CYCLES", 0x3c, 0x00)
+                .with_counters(0xff)
+                .with_fixed(1),
+            crate::EventDesc::new("INSTRUCTIONS_RETIRED", 0xc0, 0x00)
+                .with_counters(0xff)
+                .with_fixed(0),
+            crate::EventDesc::new("UNHALTED_REFERENCE_CYCLES", 0x3c, 0x01)
+                .with_counters(0xff)
+                .with_fixed(2),
+            crate::EventDesc::new("LLC_REFERENCES", 0x2e, 0x4f).with_counters(0xff),
+            crate::EventDesc::new("LLC_MISSES", 0x2e, 0x41).with_counters(0xff),
+            crate::EventDesc::new("BRANCH_INSTRUCTIONS_RETIRED", 0xc4, 0x00).with_counters(0xff),
+            crate::EventDesc::new("BRANCH_MISSES_RETIRED", 0xc5, 0x00).with_counters(0xff),
+        ];
         #[doc = "The architectural events of `intel-v2` (CPUID.0AH:EBX enumerates their availability)."]
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum ArchEvent {
@@ -8700,38 +8699,8 @@ pub mod intel {
             }
             #[doc = r" The full encoding, and the counters that may count it, for"]
             #[doc = r" `IA32_PERFEVTSEL::event_on` / `try_event_on`."]
-            pub const fn desc(self) -> crate::EventDesc {
-                match self {
-                    ArchEvent::UnhaltedCoreCycles => {
-                        crate::EventDesc::new("UNHALTED_CORE_CYCLES", 60, 0x00)
-                            .with_counters(0xff)
-                            .with_fixed(1)
-                    }
-                    ArchEvent::InstructionsRetired => {
-                        crate::EventDesc::new("INSTRUCTIONS_RETIRED", 192, 0x00)
-                            .with_counters(0xff)
-                            .with_fixed(0)
-                    }
-                    ArchEvent::UnhaltedReferenceCycles => {
-                        crate::EventDesc::new("UNHALTED_REFERENCE_CYCLES", 60, 0x01)
-                            .with_counters(0xff)
-                            .with_fixed(2)
-                    }
-                    ArchEvent::LlcReferences => {
-                        crate::EventDesc::new("LLC_REFERENCES", 46, 0x4f).with_counters(0xff)
-                    }
-                    ArchEvent::LlcMisses => {
-                        crate::EventDesc::new("LLC_MISSES", 46, 0x41).with_counters(0xff)
-                    }
-                    ArchEvent::BranchInstructionsRetired => {
-                        crate::EventDesc::new("BRANCH_INSTRUCTIONS_RETIRED", 196, 0x00)
-                            .with_counters(0xff)
-                    }
-                    ArchEvent::BranchMissesRetired => {
-                        crate::EventDesc::new("BRANCH_MISSES_RETIRED", 197, 0x00)
-                            .with_counters(0xff)
-                    }
-                }
+            pub const fn desc(self) -> &'static crate::EventDesc {
+                &ARCH_EVENT_DESCS[self as usize]
             }
             #[doc = r" The fixed counter that counts this event, if any."]
             pub const fn fixed_counter(self) -> Option<u32> {
@@ -18231,6 +18200,24 @@ pub mod intel {
         }
         #[doc = "The value type of [`IA32_PERF_GLOBAL_INUSE`]."]
         pub type Ia32PerfGlobalInuse = IA32_PERF_GLOBAL_INUSE::Value;
+        static ARCH_EVENT_DESCS: [crate::EventDesc; 8usize] = [
+            crate::EventDesc::new("UNHALTED_CORE_CYCLES", 0x3c, 0x00)
+                .with_counters(0xff)
+                .with_fixed(1),
+            crate::EventDesc::new("INSTRUCTIONS_RETIRED", 0xc0, 0x00)
+                .with_counters(0xff)
+                .with_fixed(0),
+            crate::EventDesc::new("UNHALTED_REFERENCE_CYCLES", 0x3c, 0x01)
+                .with_counters(0xff)
+                .with_fixed(2),
+            crate::EventDesc::new("LLC_REFERENCES", 0x2e, 0x4f).with_counters(0xff),
+            crate::EventDesc::new("LLC_MISSES", 0x2e, 0x41).with_counters(0xff),
+            crate::EventDesc::new("BRANCH_INSTRUCTIONS_RETIRED", 0xc4, 0x00).with_counters(0xff),
+            crate::EventDesc::new("BRANCH_MISSES_RETIRED", 0xc5, 0x00).with_counters(0xff),
+            crate::EventDesc::new("TOPDOWN_SLOTS", 0xa4, 0x01)
+                .with_counters(0xff)
+                .with_fixed(3),
+        ];
         #[doc = "The architectural events of `intel-v5` (CPUID.0AH:EBX enumerates their availability)."]
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum ArchEvent {
@@ -18317,41 +18304,8 @@ pub mod intel {
             }
             #[doc = r" The full encoding, and the counters that may count it, for"]
             #[doc = r" `IA32_PERFEVTSEL::event_on` / `try_event_on`."]
-            pub const fn desc(self) -> crate::EventDesc {
-                match self {
-                    ArchEvent::UnhaltedCoreCycles => {
-                        crate::EventDesc::new("UNHALTED_CORE_CYCLES", 60, 0x00)
-                            .with_counters(0xff)
-                            .with_fixed(1)
-                    }
-                    ArchEvent::InstructionsRetired => {
-                        crate::EventDesc::new("INSTRUCTIONS_RETIRED", 192, 0x00)
-                            .with_counters(0xff)
-                            .with_fixed(0)
-                    }
-                    ArchEvent::UnhaltedReferenceCycles => {
-                        crate::EventDesc::new("UNHALTED_REFERENCE_CYCLES", 60, 0x01)
-                            .with_counters(0xff)
-                            .with_fixed(2)
-                    }
-                    ArchEvent::LlcReferences => {
-                        crate::EventDesc::new("LLC_REFERENCES", 46, 0x4f).with_counters(0xff)
-                    }
-                    ArchEvent::LlcMisses => {
-                        crate::EventDesc::new("LLC_MISSES", 46, 0x41).with_counters(0xff)
-                    }
-                    ArchEvent::BranchInstructionsRetired => {
-                        crate::EventDesc::new("BRANCH_INSTRUCTIONS_RETIRED", 196, 0x00)
-                            .with_counters(0xff)
-                    }
-                    ArchEvent::BranchMissesRetired => {
-                        crate::EventDesc::new("BRANCH_MISSES_RETIRED", 197, 0x00)
-                            .with_counters(0xff)
-                    }
-                    ArchEvent::TopdownSlots => crate::EventDesc::new("TOPDOWN_SLOTS", 164, 0x01)
-                        .with_counters(0xff)
-                        .with_fixed(3),
-                }
+            pub const fn desc(self) -> &'static crate::EventDesc {
+                &ARCH_EVENT_DESCS[self as usize]
             }
             #[doc = r" The fixed counter that counts this event, if any."]
             pub const fn fixed_counter(self) -> Option<u32> {
@@ -19524,6 +19478,29 @@ pub mod intel {
             IA32_PERF_GLOBAL_STATUS_RESET, Ia32PerfGlobalStatusReset,
         };
         pub use super::super::intel::v5::{IA32_PERF_GLOBAL_STATUS_SET, Ia32PerfGlobalStatusSet};
+        static ARCH_EVENT_DESCS: [crate::EventDesc; 13usize] = [
+            crate::EventDesc::new("UNHALTED_CORE_CYCLES", 0x3c, 0x00)
+                .with_counters(0xff)
+                .with_fixed(1),
+            crate::EventDesc::new("INSTRUCTIONS_RETIRED", 0xc0, 0x00)
+                .with_counters(0xff)
+                .with_fixed(0),
+            crate::EventDesc::new("UNHALTED_REFERENCE_CYCLES", 0x3c, 0x01)
+                .with_counters(0xff)
+                .with_fixed(2),
+            crate::EventDesc::new("LLC_REFERENCES", 0x2e, 0x4f).with_counters(0xff),
+            crate::EventDesc::new("LLC_MISSES", 0x2e, 0x41).with_counters(0xff),
+            crate::EventDesc::new("BRANCH_INSTRUCTIONS_RETIRED", 0xc4, 0x00).with_counters(0xff),
+            crate::EventDesc::new("BRANCH_MISSES_RETIRED", 0xc5, 0x00).with_counters(0xff),
+            crate::EventDesc::new("TOPDOWN_SLOTS", 0xa4, 0x01)
+                .with_counters(0xff)
+                .with_fixed(3),
+            crate::EventDesc::new("TOPDOWN_BACKEND_BOUND", 0xa4, 0x02).with_counters(0xff),
+            crate::EventDesc::new("TOPDOWN_BAD_SPECULATION", 0x73, 0x00).with_counters(0xff),
+            crate::EventDesc::new("TOPDOWN_FRONTEND_BOUND", 0x9c, 0x01).with_counters(0xff),
+            crate::EventDesc::new("TOPDOWN_RETIRING", 0xc2, 0x02).with_counters(0xff),
+            crate::EventDesc::new("LBR_INSERTS", 0xe4, 0x01).with_counters(0xff),
+        ];
         #[doc = "The architectural events of `intel-v6` (CPUID.0AH:EBX enumerates their availability)."]
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum ArchEvent {
@@ -19645,59 +19622,8 @@ pub mod intel {
             }
             #[doc = r" The full encoding, and the counters that may count it, for"]
             #[doc = r" `IA32_PERFEVTSEL::event_on` / `try_event_on`."]
-            pub const fn desc(self) -> crate::EventDesc {
-                match self {
-                    ArchEvent::UnhaltedCoreCycles => {
-                        crate::EventDesc::new("UNHALTED_CORE_CYCLES", 60, 0x00)
-                            .with_counters(0xff)
-                            .with_fixed(1)
-                    }
-                    ArchEvent::InstructionsRetired => {
-                        crate::EventDesc::new("INSTRUCTIONS_RETIRED", 192, 0x00)
-                            .with_counters(0xff)
-                            .with_fixed(0)
-                    }
-                    ArchEvent::UnhaltedReferenceCycles => {
-                        crate::EventDesc::new("UNHALTED_REFERENCE_CYCLES", 60, 0x01)
-                            .with_counters(0xff)
-                            .with_fixed(2)
-                    }
-                    ArchEvent::LlcReferences => {
-                        crate::EventDesc::new("LLC_REFERENCES", 46, 0x4f).with_counters(0xff)
-                    }
-                    ArchEvent::LlcMisses => {
-                        crate::EventDesc::new("LLC_MISSES", 46, 0x41).with_counters(0xff)
-                    }
-                    ArchEvent::BranchInstructionsRetired => {
-                        crate::EventDesc::new("BRANCH_INSTRUCTIONS_RETIRED", 196, 0x00)
-                            .with_counters(0xff)
-                    }
-                    ArchEvent::BranchMissesRetired => {
-                        crate::EventDesc::new("BRANCH_MISSES_RETIRED", 197, 0x00)
-                            .with_counters(0xff)
-                    }
-                    ArchEvent::TopdownSlots => crate::EventDesc::new("TOPDOWN_SLOTS", 164, 0x01)
-                        .with_counters(0xff)
-                        .with_fixed(3),
-                    ArchEvent::TopdownBackendBound => {
-                        crate::EventDesc::new("TOPDOWN_BACKEND_BOUND", 164, 0x02)
-                            .with_counters(0xff)
-                    }
-                    ArchEvent::TopdownBadSpeculation => {
-                        crate::EventDesc::new("TOPDOWN_BAD_SPECULATION", 115, 0x00)
-                            .with_counters(0xff)
-                    }
-                    ArchEvent::TopdownFrontendBound => {
-                        crate::EventDesc::new("TOPDOWN_FRONTEND_BOUND", 156, 0x01)
-                            .with_counters(0xff)
-                    }
-                    ArchEvent::TopdownRetiring => {
-                        crate::EventDesc::new("TOPDOWN_RETIRING", 194, 0x02).with_counters(0xff)
-                    }
-                    ArchEvent::LbrInserts => {
-                        crate::EventDesc::new("LBR_INSERTS", 228, 0x01).with_counters(0xff)
-                    }
-                }
+            pub const fn desc(self) -> &'static crate::EventDesc {
+                &ARCH_EVENT_DESCS[self as usize]
             }
             #[doc = r" The fixed counter that counts this event, if any."]
             pub const fn fixed_counter(self) -> Option<u32> {

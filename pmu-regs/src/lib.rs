@@ -30,7 +30,7 @@ pub mod access;
 mod event;
 #[rustfmt::skip]
 mod generated;
-pub use event::{EventDesc, EventMsr, PlacementError};
+pub use event::{EventAlt, EventDesc, EventMsr, PlacementError};
 pub use generated::*;
 
 use core::fmt;

@@ -4,18 +4,62 @@
 use std::path::Path;
 
 #[test]
-fn checked_in_generated_file_is_current() {
+fn checked_in_generated_files_are_current() {
     let loaded = pmu_defs::Loader::new().with_defaults().finish();
     assert!(!loaded.has_errors(), "{}", loaded.render_diagnostics());
-    let want = pmu_defs::codegen::render(&loaded.model, &pmu_defs::codegen::Options::internal())
-        .expect("generate and format");
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../pmu-regs/src/generated.rs");
-    let have = std::fs::read_to_string(&path).expect("read pmu-regs/src/generated.rs");
-    assert!(
-        have == want,
-        "pmu-regs/src/generated.rs is stale; run `cargo xtask gen`"
-    );
-    assert!(have.starts_with(pmu_defs::codegen::HEADER));
+    let files =
+        pmu_defs::codegen::render_split(&loaded.model, &pmu_defs::codegen::Options::internal())
+            .expect("generate and format");
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../pmu-regs/src");
+    for (path, want) in &files {
+        let have = std::fs::read_to_string(src.join(path))
+            .unwrap_or_else(|e| panic!("read pmu-regs/src/{path}: {e}; run `cargo xtask gen`"));
+        assert!(
+            &have == want,
+            "pmu-regs/src/{path} is stale; run `cargo xtask gen`"
+        );
+        assert!(have.starts_with(pmu_defs::codegen::HEADER));
+    }
+    // One Cargo feature per model generation.
+    let manifest = std::fs::read_to_string(src.join("../Cargo.toml")).unwrap();
+    for f in pmu_defs::codegen::features(&loaded.model) {
+        assert!(
+            manifest.contains(&format!("\n{f} = []\n")),
+            "feature {f} missing from pmu-regs/Cargo.toml; run `cargo xtask gen`"
+        );
+    }
+}
+
+/// The proc macro emits every generation inline; `pmu-regs` gets the same code with each
+/// CPU-model generation moved to its own file behind a feature. Putting the files back inline
+/// must give the macro's output exactly.
+#[test]
+fn split_files_reassemble_to_the_macro_expansion() {
+    let loaded = pmu_defs::Loader::new().with_defaults().finish();
+    let opts = pmu_defs::codegen::Options::external();
+    let inline = pmu_defs::codegen::generate(&loaded.model, &opts).to_string();
+    let files = pmu_defs::codegen::generate_split(&loaded.model, &opts);
+    let mut rebuilt = files[0].tokens.to_string();
+    for f in &files[1..] {
+        let stem = f.path.rsplit('/').next().unwrap().trim_end_matches(".rs");
+        let id_segs: Vec<&str> = f
+            .path
+            .trim_start_matches("generated/")
+            .trim_end_matches(".rs")
+            .split('/')
+            .collect();
+        let feature = loaded
+            .model
+            .generations
+            .iter()
+            .find(|g| pmu_defs::codegen::module_path(&g.id) == id_segs)
+            .map(|g| g.id.clone())
+            .expect("file for a known generation");
+        let decl = format!("# [cfg (feature = \"{feature}\")] pub mod {stem} ;");
+        assert!(rebuilt.contains(&decl), "{decl} not in generated.rs");
+        rebuilt = rebuilt.replace(&decl, &format!("pub mod {stem} {{ {} }}", f.tokens));
+    }
+    assert_eq!(rebuilt, inline);
 }
 
 #[test]
@@ -113,7 +157,7 @@ mod events_and_access {
     use std::collections::HashMap;
 
     const LLC_ON_PMC0: IA32_PERFEVTSEL::Value =
-        IA32_PERFEVTSEL::event_on::<0>(&ArchEvent::LlcMisses.desc())
+        IA32_PERFEVTSEL::event_on::<0>(ArchEvent::LlcMisses.desc())
             .with_usr(true)
             .with_os(true)
             .with_en(true)

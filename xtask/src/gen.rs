@@ -1,44 +1,143 @@
-//! `cargo xtask gen [--check]`: regenerate `pmu-regs/src/generated.rs` from the definitions.
+//! `cargo xtask gen [--check]`: regenerate `pmu-regs/src/generated.rs`, one file per CPU-model
+//! generation under `pmu-regs/src/generated/`, and the matching `[features]` block of
+//! `pmu-regs/Cargo.toml`, from the definitions.
 
-use std::path::Path;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-/// The checked-in generated file, relative to the workspace root.
-pub const GENERATED: &str = "pmu-regs/src/generated.rs";
+/// The checked-in generated sources, relative to the workspace root.
+pub const SRC: &str = "pmu-regs/src";
+/// The manifest whose feature block is generated.
+pub const MANIFEST: &str = "pmu-regs/Cargo.toml";
+const BEGIN: &str =
+    "# @generated features: begin (cargo xtask gen) — DO NOT EDIT between the markers";
+const END: &str = "# @generated features: end";
 
-/// Writes (or, with `check`, compares) the generated file.
-pub fn run(root: &Path, loaded: &pmu_defs::Loaded, check: bool) -> ExitCode {
-    let text =
-        match pmu_defs::codegen::render(&loaded.model, &pmu_defs::codegen::Options::internal()) {
-            Ok(t) => t,
-            Err(e) => {
-                eprintln!("error: {e}");
-                return ExitCode::FAILURE;
-            }
+/// Every generated file: path relative to the workspace root -> expected contents.
+pub fn expected(
+    root: &Path,
+    loaded: &pmu_defs::Loaded,
+) -> Result<BTreeMap<PathBuf, String>, String> {
+    let files =
+        pmu_defs::codegen::render_split(&loaded.model, &pmu_defs::codegen::Options::internal())?;
+    let mut out = BTreeMap::new();
+    for (path, text) in files {
+        out.insert(Path::new(SRC).join(path), text);
+    }
+    let manifest = std::fs::read_to_string(root.join(MANIFEST))
+        .map_err(|e| format!("cannot read {MANIFEST}: {e}"))?;
+    out.insert(
+        PathBuf::from(MANIFEST),
+        with_features(&manifest, &pmu_defs::codegen::features(&loaded.model))?,
+    );
+    Ok(out)
+}
+
+/// `manifest` with the block between the markers replaced by one feature per model generation
+/// plus `all-models`.
+fn with_features(manifest: &str, features: &[String]) -> Result<String, String> {
+    let (Some(b), Some(e)) = (manifest.find(BEGIN), manifest.find(END)) else {
+        return Err(format!(
+            "{MANIFEST} has no generated feature block; add the lines\n{BEGIN}\n{END}\nunder [features]"
+        ));
+    };
+    let mut block = format!("{BEGIN}\n");
+    block.push_str("# Every CPU-model event table.\nall-models = [");
+    block.push_str(
+        &features
+            .iter()
+            .map(|f| format!("\"{f}\""))
+            .collect::<Vec<_>>()
+            .join(", "),
+    );
+    block.push_str("]\n");
+    for f in features {
+        block.push_str(&format!("{f} = []\n"));
+    }
+    Ok(format!("{}{block}{}", &manifest[..b], &manifest[e..]))
+}
+
+/// Generated files under `pmu-regs/src/generated/` that exist on disk.
+fn on_disk(root: &Path) -> Vec<PathBuf> {
+    fn walk(dir: &Path, rel: &Path, out: &mut Vec<PathBuf>) {
+        let Ok(rd) = std::fs::read_dir(dir) else {
+            return;
         };
-    let path = root.join(GENERATED);
-    let current = std::fs::read_to_string(&path).unwrap_or_default();
-    if check {
-        if current == text {
-            println!("ok: {GENERATED} is up to date");
-            ExitCode::SUCCESS
-        } else {
-            eprintln!("error: {GENERATED} is stale; run `cargo xtask gen` and commit the result");
-            ExitCode::FAILURE
-        }
-    } else if current == text {
-        println!("unchanged: {GENERATED}");
-        ExitCode::SUCCESS
-    } else {
-        match std::fs::write(&path, text) {
-            Ok(()) => {
-                println!("wrote {GENERATED}");
-                ExitCode::SUCCESS
-            }
-            Err(e) => {
-                eprintln!("error: cannot write {}: {e}", path.display());
-                ExitCode::FAILURE
+        for e in rd.flatten() {
+            let p = e.path();
+            let r = rel.join(e.file_name());
+            if p.is_dir() {
+                walk(&p, &r, out);
+            } else if p.extension().is_some_and(|x| x == "rs") {
+                out.push(r);
             }
         }
     }
+    let mut out = Vec::new();
+    let base = Path::new(SRC).join("generated");
+    walk(&root.join(&base), &base, &mut out);
+    out.sort();
+    out
+}
+
+/// Writes (or, with `check`, compares) every generated file.
+pub fn run(root: &Path, loaded: &pmu_defs::Loaded, check: bool) -> ExitCode {
+    let want = match expected(root, loaded) {
+        Ok(w) => w,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let stale_extra: Vec<PathBuf> = on_disk(root)
+        .into_iter()
+        .filter(|p| !want.contains_key(p))
+        .collect();
+    let mut changed = Vec::new();
+    for (path, text) in &want {
+        let current = std::fs::read_to_string(root.join(path)).unwrap_or_default();
+        if &current != text {
+            changed.push(path.clone());
+        }
+    }
+    if check {
+        if changed.is_empty() && stale_extra.is_empty() {
+            println!("ok: {} generated files are up to date", want.len());
+            return ExitCode::SUCCESS;
+        }
+        for p in &changed {
+            eprintln!("error: {} is stale", p.display());
+        }
+        for p in &stale_extra {
+            eprintln!("error: {} is no longer generated", p.display());
+        }
+        eprintln!("run `cargo xtask gen` and commit the result");
+        return ExitCode::FAILURE;
+    }
+    for path in &changed {
+        let full = root.join(path);
+        if let Some(dir) = full.parent()
+            && let Err(e) = std::fs::create_dir_all(dir)
+        {
+            eprintln!("error: cannot create {}: {e}", dir.display());
+            return ExitCode::FAILURE;
+        }
+        if let Err(e) = std::fs::write(&full, &want[path]) {
+            eprintln!("error: cannot write {}: {e}", full.display());
+            return ExitCode::FAILURE;
+        }
+        println!("wrote {}", path.display());
+    }
+    for p in &stale_extra {
+        if let Err(e) = std::fs::remove_file(root.join(p)) {
+            eprintln!("error: cannot remove {}: {e}", p.display());
+            return ExitCode::FAILURE;
+        }
+        println!("removed {}", p.display());
+    }
+    if changed.is_empty() && stale_extra.is_empty() {
+        println!("unchanged: {} generated files", want.len());
+    }
+    ExitCode::SUCCESS
 }
