@@ -1846,29 +1846,7 @@ fn event_desc(krate: &TokenStream, e: &Event) -> TokenStream {
     t
 }
 
-/// `BR_INST_RETIRED.ALL_BRANCHES` -> `BrInstRetiredAllBranches`; `PORT_2_3` -> `Port2_3` (an
-/// underscore stays between two digits so distinct names stay distinct).
-pub fn event_variant(name: &str) -> String {
-    let mut out = String::new();
-    for word in name
-        .split(|c: char| !c.is_ascii_alphanumeric())
-        .filter(|w| !w.is_empty())
-    {
-        let starts_digit = word.starts_with(|c: char| c.is_ascii_digit());
-        if starts_digit && out.ends_with(|c: char| c.is_ascii_digit()) {
-            out.push('_');
-        }
-        let mut chars = word.chars();
-        if let Some(c) = chars.next() {
-            out.push(c.to_ascii_uppercase());
-            out.extend(chars.map(|c| c.to_ascii_lowercase()));
-        }
-    }
-    if out.starts_with(|c: char| c.is_ascii_digit()) || out.is_empty() {
-        out.insert(0, 'E');
-    }
-    out
-}
+pub use crate::names::event_variant;
 
 /// `0-3,5` for a sorted counter list.
 fn counter_list(c: &[u32]) -> String {

@@ -29,6 +29,7 @@ pub mod codegen;
 pub mod de;
 pub mod diag;
 pub mod model;
+pub mod names;
 pub mod raw;
 pub mod resolve;
 pub mod source;

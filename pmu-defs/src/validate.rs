@@ -127,6 +127,84 @@ impl<'a> Validator<'a> {
         self.pmu();
         self.events();
         self.constraints();
+        self.generated_names();
+    }
+
+    /// Names the code generator would turn into clashing Rust items: a field named like a
+    /// generated constant or type, two fields whose generated tock names coincide (an array
+    /// element `EN_PMC0` and a field `EN_PMC0`, a split part `EV_LO` and a field `EV_LO`), and
+    /// two events whose enum variants coincide (`A.B_C` and `A_B.C`).
+    fn generated_names(&mut self) {
+        use crate::names::{RESERVED_FIELD_NAMES, event_variant, tock_names};
+        let g = self.g;
+        for r in &g.registers {
+            let mut taken: HashMap<String, &Field> = HashMap::new();
+            for f in &r.fields {
+                if RESERVED_FIELD_NAMES.contains(&f.name.as_str()) {
+                    self.diags.push(
+                        Diagnostic::error(
+                            "reserved-name",
+                            format!(
+                                "field name `{}` of register `{}` is taken by the generated code",
+                                f.name, r.name
+                            ),
+                            f.span,
+                        )
+                        .with_label("reserved name")
+                        .with_help(format!(
+                            "help: rename the field; these names are reserved: {}",
+                            RESERVED_FIELD_NAMES.join(", ")
+                        )),
+                    );
+                }
+                for n in tock_names(&f.name, f.array.map(|a| a.count), f.bits.len()) {
+                    match taken.get(&n) {
+                        Some(other) if other.name != f.name => self.diags.push(
+                            Diagnostic::error(
+                                "name-collision",
+                                format!(
+                                    "fields `{}` and `{}` of register `{}` both generate `{n}`",
+                                    other.name, f.name, r.name
+                                ),
+                                f.span,
+                            )
+                            .with_label(format!("generates `{n}`"))
+                            .with_secondary(other.span, format!("also generates `{n}`"))
+                            .with_note("array elements are named NAME0, NAME1, ...; split fields NAME_LO and NAME_HI"),
+                        ),
+                        Some(_) => {}
+                        None => {
+                            taken.insert(n, f);
+                        }
+                    }
+                }
+            }
+        }
+        let mut variants: HashMap<String, &Event> = HashMap::new();
+        for e in g.events.iter().filter(|e| e.cpuid_bit.is_none()) {
+            let v = event_variant(&e.name);
+            match variants.get(&v) {
+                Some(other) if other.name != e.name => self.diags.push(
+                    Diagnostic::error(
+                        "name-collision",
+                        format!(
+                            "events `{}` and `{}` both become the Rust variant `{v}`",
+                            other.name, e.name
+                        ),
+                        e.span,
+                    )
+                    .with_label(format!("becomes `{v}`"))
+                    .with_secondary(other.span, format!("also becomes `{v}`"))
+                    .with_note(
+                        "event names become CamelCase variants: punctuation separates words",
+                    ),
+                ),
+                Some(_) => {}
+                None => {
+                    variants.insert(v, e);
+                }
+            }
+        }
     }
 
     fn fields(&mut self, fields: &[Field], width: u32, owner: &str) {

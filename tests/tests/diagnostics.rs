@@ -2850,3 +2850,72 @@ fn no_mutation_of_a_shipped_file_panics() {
     );
     assert_no_panics(&failures);
 }
+
+#[test]
+fn reserved_name_field_named_like_generated_code() {
+    let loaded = child(
+        r#"
+        generation: child
+        extends: base
+        registers:
+          - name: NEW
+            msr: 0x500
+            fields:
+              - { name: MSR, bits: 3:0 }
+        "#,
+    );
+    assert_codes(&loaded, &["reserved-name"]);
+    let d = only(&loaded, "reserved-name");
+    assert_eq!(
+        d.message,
+        "field name `MSR` of register `NEW` is taken by the generated code"
+    );
+    assert_eq!(loc(&loaded, d), "c.yaml:7:17");
+    assert_eq!(d.labels[0].message, "reserved name");
+}
+
+#[test]
+fn name_collision_array_element_and_field() {
+    let loaded = child(
+        r#"
+        generation: child
+        extends: base
+        registers:
+          - name: NEW
+            msr: 0x500
+            fields:
+              - { name: EN, bits: 0, array: { count: 2, stride: 1 } }
+              - { name: EN1, bits: 8 }
+        "#,
+    );
+    assert_codes(&loaded, &["name-collision"]);
+    let d = only(&loaded, "name-collision");
+    assert_eq!(
+        d.message,
+        "fields `EN` and `EN1` of register `NEW` both generate `EN1`"
+    );
+    assert_eq!(loc(&loaded, d), "c.yaml:8:17");
+    assert_eq!(loc2(&loaded, d), "c.yaml:7:17");
+    assert_eq!(secondary(d)[0].message, "also generates `EN1`");
+}
+
+#[test]
+fn name_collision_event_variants() {
+    let loaded = child(
+        r#"
+        generation: child
+        extends: base
+        events:
+          - { name: A.B_C, event: 0x10 }
+          - { name: A_B.C, event: 0x11 }
+        "#,
+    );
+    assert_codes(&loaded, &["name-collision"]);
+    let d = only(&loaded, "name-collision");
+    assert_eq!(
+        d.message,
+        "events `A.B_C` and `A_B.C` both become the Rust variant `ABC`"
+    );
+    assert_eq!(loc(&loaded, d), "c.yaml:5:13");
+    assert_eq!(loc2(&loaded, d), "c.yaml:4:13");
+}
