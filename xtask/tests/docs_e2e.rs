@@ -92,10 +92,44 @@ fn site_dir() -> &'static Path {
     })
 }
 
+/// A generation whose events differ only in their modifiers (a fixture written for this
+/// test; the names and codes are made up).
+const FIXTURE: &str = r#"generation: fixture-model
+extends: intel-v3
+title: Fixture model
+manual: test fixture
+doc: Events that differ only in their modifiers.
+events:
+  - { name: CYCLES.ACTIVE, event: 0xA3, umask: 0x04 }
+  - { name: CYCLES.STALLED, event: 0xA3, umask: 0x04, cmask: 4 }
+  - { name: CYCLES.STALLED_EDGE, event: 0xA3, umask: 0x04, cmask: 4, edge: true }
+  - { name: CYCLES.NONE, event: 0xA3, umask: 0x04, cmask: 1, inv: true }
+"#;
+
+/// The shipped definitions plus [`FIXTURE`], written once per test process.
+fn fixture_dir() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let mut loader = pmu_defs::Loader::new().with_defaults();
+        loader.add_str("fixture-model.yaml", FIXTURE);
+        let loaded = loader.finish();
+        assert!(!loaded.has_errors(), "{}", loaded.render_diagnostics());
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("docs-e2e-fixture");
+        xtask::docs::build(&loaded.model)
+            .write(&dir)
+            .unwrap_or_else(|e| panic!("writing the site: {e}"));
+        std::fs::canonicalize(&dir).unwrap()
+    })
+}
+
 /// Loads `page` (relative to the site, with its query or fragment) and returns the DOM.
 fn dump_dom(page: &str) -> Html {
+    dump_dom_in(site_dir(), page)
+}
+
+fn dump_dom_in(site: &Path, page: &str) -> Html {
     let bin = chromium();
-    let url = format!("file://{}/{page}", site_dir().display());
+    let url = format!("file://{}/{page}", site.display());
     let profile = tempfile::tempdir().unwrap();
     let mut child = Command::new(bin)
         .args([
@@ -290,4 +324,42 @@ fn events_page_filters_by_name_and_code() {
     let g = support::model().generation("intel-v6").unwrap();
     assert_eq!(all, g.events.len());
     assert!(text(one(&doc, "#ev-count")).contains(&format!("1 of {all}")));
+}
+
+fn event_names(doc: &Html, css: &str) -> Vec<String> {
+    select(doc, css)
+        .iter()
+        .map(|a| a.value().attr("data-event").unwrap().to_owned())
+        .collect()
+}
+
+#[test]
+fn decoder_matches_cmask_inv_and_edge() {
+    let site = fixture_dir();
+    // CMASK 4 with EDGE (18), plus USR, OS, EN: only the edge-detecting variant matches.
+    let doc = dump_dom_in(site, "decoder.html#gen=fixture-model&value=0x044704A3");
+    assert_eq!(
+        one(&doc, "#d-event").value().attr("data-match"),
+        Some("exact")
+    );
+    assert_eq!(
+        event_names(&doc, "#d-event > a[data-event]"),
+        ["CYCLES.STALLED_EDGE"]
+    );
+    assert_eq!(field(&doc, "CMASK"), "0x4");
+    assert_eq!(field(&doc, "EDGE"), "0x1");
+
+    // CMASK 2: no event has it; the plain event plus the modifier, and the variants listed.
+    let doc = dump_dom_in(site, "decoder.html#gen=fixture-model&value=0x024304A3");
+    let event = one(&doc, "#d-event");
+    assert_eq!(event.value().attr("data-match"), Some("base"));
+    assert_eq!(
+        event_names(&doc, "#d-event > a[data-event]"),
+        ["CYCLES.ACTIVE"]
+    );
+    assert!(text(event).contains("CMASK = 0x2"), "{}", text(event));
+    assert_eq!(
+        event_names(&doc, "#d-related a[data-event]"),
+        ["CYCLES.STALLED", "CYCLES.STALLED_EDGE", "CYCLES.NONE"]
+    );
 }

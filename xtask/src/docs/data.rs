@@ -25,6 +25,8 @@ struct GenSummary<'a> {
     id: &'a str,
     title: &'a str,
     vendor: pmu_defs::model::Vendor,
+    /// `Intel`, `AMD`: how the decoder groups generations.
+    vendor_name: &'static str,
     extends: Option<&'a str>,
     depth: usize,
     events: usize,
@@ -234,6 +236,7 @@ pub fn all(cx: &Ctx<'_>, site: &mut Site) {
                 id: &g.id,
                 title: &g.title,
                 vendor: g.vendor,
+                vendor_name: super::pages::vendor(g),
                 extends: g.extends.as_deref(),
                 depth: depth(cx, g),
                 events: g.events.len(),

@@ -144,9 +144,9 @@ pub fn number_ranges(nums: &[u32]) -> String {
     out.join(", ")
 }
 
-/// `1 event`, `2 events`.
+/// `1 event`, `2 events`, `1,507 events`.
 pub fn plural(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
+    format!("{} {}", thousands(n), if n == 1 { one } else { many })
 }
 
 /// A number with thousands separators: `17,204`.

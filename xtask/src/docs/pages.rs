@@ -320,7 +320,7 @@ fn index_rows(cx: &Ctx<'_>, g: &Generation, depth: usize, b: &mut String) {
     }
 }
 
-fn vendor(g: &Generation) -> &'static str {
+pub fn vendor(g: &Generation) -> &'static str {
     match g.vendor {
         pmu_defs::model::Vendor::Intel => "Intel",
         pmu_defs::model::Vendor::Amd => "AMD",

@@ -154,9 +154,13 @@
 
   function fillGenerations() {
     selGen.textContent = "";
+    var groups = {};
     index.generations.forEach(function (g) {
-      var pad = new Array(g.depth + 1).join("\u00a0\u00a0");
-      selGen.appendChild(el("option", { value: g.id, text: pad + g.id + " \u2014 " + g.title }));
+      if (!groups[g.vendor_name]) {
+        groups[g.vendor_name] = el("optgroup", { label: g.vendor_name });
+        selGen.appendChild(groups[g.vendor_name]);
+      }
+      groups[g.vendor_name].appendChild(el("option", { value: g.id, text: g.id + " \u2014 " + g.title }));
     });
   }
   function fillTargets() {
@@ -247,7 +251,9 @@
       if (typeof raw === "string" && /^0x[0-9a-f]+$/i.test(raw)) return BigInt(raw);
       return null;
     }
-    var exact = [], base = [];
+    // exact: every shared attribute equal. base: same event/umask, no modifiers of its own
+    // (the value adds some). related: same event/umask, other modifiers.
+    var exact = [], base = [], related = [];
     table.rows.forEach(function (row) {
       var same = true, sameIdentity = true, plain = true;
       attrs.forEach(function (a) {
@@ -258,9 +264,10 @@
       });
       if (same) exact.push(row);
       else if (sameIdentity && plain) base.push(row);
+      else if (sameIdentity) related.push(row);
     });
     var modifiers = attrs.filter(function (a) { return IDENTITY.indexOf(a.attr) === -1 && a.value !== 0n; });
-    return { exact: exact, base: base, col: col, modifiers: modifiers, attrs: attrs };
+    return { exact: exact, base: base, related: related, col: col, modifiers: modifiers, attrs: attrs, val: val };
   }
 
   function render() {
@@ -377,7 +384,24 @@
       box.setAttribute("data-match", "none");
       box.appendChild(document.createTextNode("No event of " + g.id + " has " + m.attrs.filter(function (a) {
         return IDENTITY.indexOf(a.attr) !== -1;
-      }).map(function (a) { return a.field + " " + hex(a.value); }).join(" and ") + "."));
+      }).map(function (a) { return a.field + " " + hex(a.value); }).join(" and ") +
+        (m.related.length ? " with these modifiers." : ".")));
+    }
+    if (m.related.length && !m.exact.length) {
+      // Same event and umask with other modifiers: say which, so the value can be fixed.
+      var list = el("div", { class: "note", id: "d-related" }, [m.base.length ? "Also defined with other modifiers: " : "Defined with other modifiers: "]);
+      m.related.forEach(function (row, i) {
+        if (i) list.appendChild(document.createTextNode("; "));
+        list.appendChild(evLink(row));
+        var mods = m.attrs.filter(function (a) { return IDENTITY.indexOf(a.attr) === -1; }).map(function (a) {
+          var x = m.val(row, a);
+          if (x === null || x === 0n) return null;
+          var f = fieldByName(t, a.field);
+          return a.field + (f && f.width === 1 ? "" : " = " + hex(x));
+        }).filter(Boolean);
+        list.appendChild(document.createTextNode(mods.length ? " (" + mods.join(", ") + ")" : ""));
+      });
+      box.appendChild(list);
     }
     out.appendChild(box);
   }
