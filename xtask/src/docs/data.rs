@@ -28,8 +28,6 @@ struct GenSummary<'a> {
     /// `Intel`, `AMD`: how the decoder groups generations.
     vendor_name: &'static str,
     extends: Option<&'a str>,
-    depth: usize,
-    events: usize,
     data: String,
     events_data: Option<String>,
 }
@@ -42,8 +40,6 @@ struct GenData<'a> {
     encoding: Vec<[&'a str; 2]>,
     /// The general-purpose event select, whose values encode events.
     select: Option<&'a str>,
-    general_counters: u32,
-    events: usize,
     targets: Vec<Target<'a>>,
 }
 
@@ -133,19 +129,6 @@ fn fields(fs: &[Field]) -> Vec<FieldData<'_>> {
         .collect()
 }
 
-fn depth(cx: &Ctx<'_>, g: &Generation) -> usize {
-    let mut d = 0;
-    let mut cur = g;
-    while let Some(p) = cx.parent(cur) {
-        d += 1;
-        cur = p;
-        if d > cx.model.generations.len() {
-            break;
-        }
-    }
-    d
-}
-
 fn gen_data(g: &Generation) -> GenData<'_> {
     let mut targets = Vec::new();
     for r in &g.registers {
@@ -216,8 +199,6 @@ fn gen_data(g: &Generation) -> GenData<'_> {
             .map(|(a, f)| [a.as_str(), f.as_str()])
             .collect(),
         select: g.pmu.general.as_ref().map(|s| s.select.as_str()),
-        general_counters: g.general_counters(),
-        events: g.events.len(),
         targets,
     }
 }
@@ -238,8 +219,6 @@ pub fn all(cx: &Ctx<'_>, site: &mut Site) {
                 vendor: g.vendor,
                 vendor_name: super::pages::vendor(g),
                 extends: g.extends.as_deref(),
-                depth: depth(cx, g),
-                events: g.events.len(),
                 data: paths::data_gen(&g.id),
                 events_data: (!g.events.is_empty()).then(|| paths::data_events(&g.id)),
             })

@@ -106,10 +106,19 @@ pub fn table(g: &Generation) -> Table {
     let objects: Vec<serde_json::Map<String, Value>> = g
         .events
         .iter()
-        .map(|e| match serde_json::to_value(e).map(js_safe) {
+        .map(|e| match serde_json::to_value(e) {
             Ok(Value::Object(m)) => m,
             _ => serde_json::Map::new(),
         })
+        .collect();
+    table_from(&g.id, objects)
+}
+
+/// The table of events given in their serialised form (any attributes).
+pub fn table_from(generation: &str, objects: Vec<serde_json::Map<String, Value>>) -> Table {
+    let objects: Vec<serde_json::Map<String, Value>> = objects
+        .into_iter()
+        .map(|m| m.into_iter().map(|(k, v)| (k, js_safe(v))).collect())
         .collect();
     let mut keys: Vec<String> = KNOWN
         .iter()
@@ -172,7 +181,7 @@ pub fn table(g: &Generation) -> Table {
         })
         .collect();
     Table {
-        generation: g.id.clone(),
+        generation: generation.to_owned(),
         columns,
         rows,
     }
@@ -309,4 +318,70 @@ fn markdown(g: &Generation, t: &Table) -> String {
         out.push('\n');
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn obj(v: Value) -> serde_json::Map<String, Value> {
+        match v {
+            Value::Object(m) => m,
+            _ => unreachable!(),
+        }
+    }
+
+    #[test]
+    fn unknown_attributes_become_columns_and_defaults_are_hidden() {
+        // `precise` and `pebs_counters` stand for attributes model::Event may gain later.
+        let t = table_from(
+            "g",
+            vec![
+                obj(
+                    json!({"name": "A", "event": 1, "umask": 0, "cmask": 0, "precise": true,
+                           "pebs_counters": [0, 1, 2], "doc": "", "since": "g",
+                           "msr": {"index": 0x1A6, "value": u64::MAX}}),
+                ),
+                obj(
+                    json!({"name": "B", "event": 2, "umask": 3, "cmask": 0, "precise": false,
+                           "doc": "", "since": "g", "msr": null}),
+                ),
+            ],
+        );
+        let col = |k: &str| t.columns.iter().find(|c| c.key == k).unwrap();
+        let keys: Vec<&str> = t.columns.iter().map(|c| c.key.as_str()).collect();
+        assert_eq!(
+            keys,
+            [
+                "name",
+                "event",
+                "umask",
+                "cmask",
+                "msr",
+                "pebs_counters",
+                "precise",
+                "since",
+                "doc"
+            ]
+        );
+        assert_eq!((col("precise").kind, col("precise").show), ("flag", true));
+        assert_eq!(col("precise").label, "Precise");
+        assert_eq!(
+            (
+                col("pebs_counters").kind,
+                col("pebs_counters").label.as_str()
+            ),
+            ("list", "Pebs counters")
+        );
+        assert!(!col("cmask").show && !col("doc").show && !col("since").show);
+        assert!(col("umask").show, "identity columns always show");
+        // The missing attribute of B is null; a 64-bit value JavaScript cannot hold is text.
+        let i = keys.iter().position(|k| *k == "pebs_counters").unwrap();
+        assert_eq!(t.rows[1][i], Value::Null);
+        let m = keys.iter().position(|k| *k == "msr").unwrap();
+        assert_eq!(t.rows[0][m]["value"], "0xFFFFFFFFFFFFFFFF");
+        assert_eq!(text("msr", &t.rows[0][m]), "0x1A6 = 0xFFFFFFFFFFFFFFFF");
+        assert_eq!(text("list", &t.rows[0][i]), "0–2");
+    }
 }

@@ -169,7 +169,11 @@ pub fn run(model: &Model, out: &Path) -> ExitCode {
     let site = build(model);
     match site.write(out) {
         Ok(s) => {
-            println!(
+            // Output may go to a closed pipe (`| head`): not worth a panic.
+            use std::io::Write as _;
+            let mut stdout = std::io::stdout().lock();
+            let _ = writeln!(
+                stdout,
                 "wrote the documentation site to {} ({} files: {} written, {} unchanged, {} stale removed)",
                 out.display(),
                 s.files,
@@ -179,7 +183,7 @@ pub fn run(model: &Model, out: &Path) -> ExitCode {
             );
             let index = out.join("index.html");
             let shown = std::fs::canonicalize(&index).unwrap_or(index);
-            println!("open file://{}", shown.display());
+            let _ = writeln!(stdout, "open file://{}", shown.display());
             ExitCode::SUCCESS
         }
         Err(e) => {
