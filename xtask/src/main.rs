@@ -33,6 +33,15 @@ enum Command {
         #[arg(long = "defs")]
         paths: Vec<PathBuf>,
     },
+    /// Write the documentation site (HTML, data, Markdown) for the definitions.
+    GenDocs {
+        /// Output directory (default: target/docs in the workspace).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Files or directories (default: pmu-defs/defs).
+        #[arg(long = "defs")]
+        paths: Vec<PathBuf>,
+    },
     /// Regenerate pmu-regs/src/generated.rs from the canonical definitions.
     Gen {
         /// Do not write; fail (naming the file) when the checked-in file is stale.
@@ -71,6 +80,14 @@ fn report(loaded: &pmu_defs::Loaded) -> bool {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
+        Command::GenDocs { out, paths } => {
+            let loaded = load(&paths);
+            if !report(&loaded) {
+                return ExitCode::FAILURE;
+            }
+            let out = out.unwrap_or_else(|| workspace_root().join("target/docs"));
+            xtask::docs::run(&loaded.model, &out)
+        }
         Command::Gen { check } => {
             let loaded = load(&[]);
             if !report(&loaded) {

@@ -1,0 +1,365 @@
+//! End to end: the generated decoder page, opened from `file://` in headless Chromium,
+//! shows the right fields, reserved-bit errors, constraint messages and the encoded event.
+//!
+//! Chromium is Debian's `chromium` package. When `/usr/bin/chromium` is missing, the first
+//! test to need it runs `scripts/install-chromium.sh` (once per process, and under a lock
+//! file across processes); if that fails the tests fail with the script's output. Each page
+//! is loaded with `--dump-dom` and a URL whose fragment or query carries the value, so no
+//! WebDriver is needed.
+
+mod support;
+
+use scraper::{Html, Selector};
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+const CHROMIUM: &str = "/usr/bin/chromium";
+/// Longest a single page load may take before the test fails.
+const PAGE_TIMEOUT: Duration = Duration::from_secs(25);
+
+fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask lives in the workspace")
+        .to_path_buf()
+}
+
+/// The Chromium binary, installed by the project's script when missing.
+fn chromium() -> &'static Path {
+    static BIN: OnceLock<Result<PathBuf, String>> = OnceLock::new();
+    match BIN.get_or_init(install_chromium) {
+        Ok(p) => p,
+        Err(e) => panic!("{e}"),
+    }
+}
+
+fn tail(bytes: &[u8], lines: usize) -> String {
+    let text = String::from_utf8_lossy(bytes);
+    let all: Vec<&str> = text.lines().collect();
+    all[all.len().saturating_sub(lines)..].join("\n")
+}
+
+fn install_chromium() -> Result<PathBuf, String> {
+    let bin = PathBuf::from(CHROMIUM);
+    if bin.is_file() {
+        return Ok(bin);
+    }
+    // Other test processes may be installing at the same moment: one at a time.
+    let lock_path = std::env::temp_dir().join("pmu-regs-install-chromium.lock");
+    let lock = std::fs::File::create(&lock_path)
+        .map_err(|e| format!("cannot create {}: {e}", lock_path.display()))?;
+    lock.lock()
+        .map_err(|e| format!("cannot lock {}: {e}", lock_path.display()))?;
+    if bin.is_file() {
+        return Ok(bin);
+    }
+    let script = workspace_root().join("scripts/install-chromium.sh");
+    eprintln!(
+        "{CHROMIUM} is missing: running {} (one time)",
+        script.display()
+    );
+    let out = Command::new("bash")
+        .arg(&script)
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", script.display()))?;
+    if !out.status.success() || !bin.is_file() {
+        return Err(format!(
+            "the end-to-end test needs Chromium at {CHROMIUM}, and {} could not install it ({}).\n\
+             Install Debian's `chromium` package (apt-get install chromium) and run the tests again.\n\
+             --- script output (last lines) ---\n{}\n{}",
+            script.display(),
+            out.status,
+            tail(&out.stdout, 20),
+            tail(&out.stderr, 20)
+        ));
+    }
+    Ok(bin)
+}
+
+/// The site for the shipped definitions, written once per test process.
+fn site_dir() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("docs-e2e");
+        support::site()
+            .write(&dir)
+            .unwrap_or_else(|e| panic!("writing the site: {e}"));
+        std::fs::canonicalize(&dir).unwrap()
+    })
+}
+
+/// A generation whose events differ only in their modifiers (a fixture written for this
+/// test; the names and codes are made up).
+const FIXTURE: &str = r#"generation: fixture-model
+extends: intel-v3
+title: Fixture model
+manual: test fixture
+doc: Events that differ only in their modifiers.
+events:
+  - { name: CYCLES.ACTIVE, event: 0xA3, umask: 0x04 }
+  - { name: CYCLES.STALLED, event: 0xA3, umask: 0x04, cmask: 4 }
+  - { name: CYCLES.STALLED_EDGE, event: 0xA3, umask: 0x04, cmask: 4, edge: true }
+  - { name: CYCLES.NONE, event: 0xA3, umask: 0x04, cmask: 1, inv: true }
+"#;
+
+/// The shipped definitions plus [`FIXTURE`], written once per test process.
+fn fixture_dir() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let mut loader = pmu_defs::Loader::new().with_defaults();
+        loader.add_str("fixture-model.yaml", FIXTURE);
+        let loaded = loader.finish();
+        assert!(!loaded.has_errors(), "{}", loaded.render_diagnostics());
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("docs-e2e-fixture");
+        xtask::docs::build(&loaded.model)
+            .write(&dir)
+            .unwrap_or_else(|e| panic!("writing the site: {e}"));
+        std::fs::canonicalize(&dir).unwrap()
+    })
+}
+
+/// Loads `page` (relative to the site, with its query or fragment) and returns the DOM.
+fn dump_dom(page: &str) -> Html {
+    dump_dom_in(site_dir(), page)
+}
+
+fn dump_dom_in(site: &Path, page: &str) -> Html {
+    let bin = chromium();
+    let url = format!("file://{}/{page}", site.display());
+    let profile = tempfile::tempdir().unwrap();
+    let mut child = Command::new(bin)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--disable-dev-shm-usage",
+            // Let the page's own script loads finish before the DOM is dumped.
+            "--virtual-time-budget=10000",
+        ])
+        .arg(format!("--user-data-dir={}", profile.path().display()))
+        .arg("--dump-dom")
+        .arg(&url)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {}: {e}", bin.display()));
+    let mut stdout = child.stdout.take().unwrap();
+    let mut stderr = child.stderr.take().unwrap();
+    let out_reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = stdout.read_to_string(&mut s);
+        s
+    });
+    let err_reader = std::thread::spawn(move || {
+        let mut s = Vec::new();
+        let _ = stderr.read_to_end(&mut s);
+        s
+    });
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > PAGE_TIMEOUT {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!(
+                "Chromium did not finish {url} within {PAGE_TIMEOUT:?}:\n{}",
+                tail(&err_reader.join().unwrap_or_default(), 20)
+            );
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let dom = out_reader.join().unwrap();
+    let err = err_reader.join().unwrap_or_default();
+    assert!(
+        status.success() && dom.contains("</html>"),
+        "Chromium failed on {url} ({status}):\n{}",
+        tail(&err, 20)
+    );
+    eprintln!("loaded {page} in {:?}", started.elapsed());
+    Html::parse_document(&dom)
+}
+
+fn select<'a>(doc: &'a Html, css: &str) -> Vec<scraper::ElementRef<'a>> {
+    let sel = Selector::parse(css).unwrap_or_else(|e| panic!("selector {css}: {e:?}"));
+    doc.select(&sel).collect()
+}
+
+fn one<'a>(doc: &'a Html, css: &str) -> scraper::ElementRef<'a> {
+    let found = select(doc, css);
+    assert_eq!(found.len(), 1, "expected one {css}, found {}", found.len());
+    found[0]
+}
+
+/// The decoded value of a field row, as the page shows it (`0x2E`).
+fn field(doc: &Html, name: &str) -> String {
+    let row = one(doc, &format!(r#"#d-fields tr[data-field="{name}"]"#));
+    let shown: String = one_in(row, "td.val code").text().collect();
+    assert_eq!(row.value().attr("data-value"), Some(shown.as_str()));
+    shown
+}
+
+fn one_in<'a>(el: scraper::ElementRef<'a>, css: &str) -> scraper::ElementRef<'a> {
+    let sel = Selector::parse(css).unwrap();
+    el.select(&sel).next().unwrap_or_else(|| panic!("no {css}"))
+}
+
+fn text(el: scraper::ElementRef<'_>) -> String {
+    el.text().collect::<String>()
+}
+
+#[test]
+fn decoder_shows_fields_and_event_for_llc_misses() {
+    // Intel SDM Vol. 3B Table 18-1: LLC Misses is event 2EH, umask 41H. 0x0043412E also sets
+    // USR (16), OS (17) and EN (22). No generation or register in the address: the decoder
+    // opens intel-v3's IA32_PERFEVTSEL by default.
+    let doc = dump_dom("decoder.html#value=0x0043412E");
+    let out = one(&doc, "#d-out");
+    assert_eq!(out.value().attr("data-gen"), Some("intel-v3"));
+    assert_eq!(out.value().attr("data-reg"), Some("IA32_PERFEVTSEL"));
+
+    assert_eq!(field(&doc, "EVENT_SELECT"), "0x2E");
+    assert_eq!(field(&doc, "UMASK"), "0x41");
+    for set in ["USR", "OS", "EN"] {
+        assert_eq!(field(&doc, set), "0x1", "{set}");
+    }
+    for clear in [
+        "EDGE", "PC", "INT", "ANY", "INV", "CMASK", "IN_TX", "IN_TXCP",
+    ] {
+        assert_eq!(field(&doc, clear), "0x0", "{clear}");
+    }
+    let event = one(&doc, "#d-event");
+    assert_eq!(event.value().attr("data-match"), Some("exact"));
+    let names: Vec<&str> = select(&doc, "#d-event a[data-event]")
+        .iter()
+        .map(|a| a.value().attr("data-event").unwrap())
+        .collect();
+    assert_eq!(names, ["LLC_MISSES"]);
+    assert!(select(&doc, "#d-reserved").is_empty());
+    assert!(select(&doc, "#d-error").is_empty());
+    assert!(select(&doc, "[data-constraint]").is_empty());
+    assert_eq!(text(one(&doc, "#d-hex")), "0x0000_0000_0043_412E");
+}
+
+#[test]
+fn decoder_flags_reserved_bits_and_constraints() {
+    // Bit 63 is reserved in IA32_PERFEVTSELx (v3); INV (23) without CMASK is rejected.
+    let doc = dump_dom("decoder.html?gen=intel-v3&reg=IA32_PERFEVTSEL&value=0x80000000_00C3412E");
+    let reserved = one(&doc, "#d-reserved");
+    assert_eq!(
+        reserved.value().attr("data-mask"),
+        Some("0x8000000000000000")
+    );
+    assert!(text(reserved).contains("bit 63"));
+    assert!(reserved.value().classes().any(|c| c == "error"));
+    let bad: Vec<_> = select(&doc, ".bitgrid .b.bad");
+    assert_eq!(bad.len(), 1);
+    assert_eq!(bad[0].value().attr("title"), Some("bit 63: reserved"));
+    one(&doc, r#"[data-constraint="inv-without-cmask"]"#);
+    assert_eq!(field(&doc, "INV"), "0x1");
+    // Same event and umask, but with INV: LLC_MISSES plus a modifier, not an exact match.
+    let event = one(&doc, "#d-event");
+    assert_eq!(event.value().attr("data-match"), Some("base"));
+    assert!(text(event).contains("INV"));
+}
+
+#[test]
+fn decoder_joins_split_fields_and_shows_the_instance_address() {
+    // AMD APM Vol. 2 Figure 13-7: EventSelect[7:0] in bits 7:0, EventSelect[11:8] in bits
+    // 35:32; PerfEvtSel2 of the extended set is at C001_0204h.
+    let doc = dump_dom("decoder.html#gen=amd-core&reg=PERF_EVT_SEL_CORE&i=2&value=0x100430076");
+    assert_eq!(field(&doc, "EVENT_SELECT"), "0x176");
+    assert_eq!(field(&doc, "UMASK"), "0x0");
+    assert_eq!(field(&doc, "EN"), "0x1");
+    assert_eq!(field(&doc, "HOST_ONLY"), "0x0");
+    let out = one(&doc, "#d-out");
+    assert_eq!(out.value().attr("data-instance"), Some("2"));
+    assert!(text(out).contains("0xC0010204"));
+    assert!(select(&doc, "#d-reserved").is_empty());
+    // This generation lists no events: nothing to match.
+    assert!(select(&doc, "#d-event").is_empty());
+}
+
+#[test]
+fn decoder_shows_every_element_of_a_field_array() {
+    // IA32_FIXED_CTR_CTRL, version 5: four 4-bit blocks; ENABLE is bits 4i+1:4i.
+    let doc = dump_dom("decoder.html#gen=intel-v5&reg=IA32_FIXED_CTR_CTRL&value=0x3231");
+    let rows = select(&doc, r#"#d-fields tr[data-field="ENABLE"]"#);
+    let got: Vec<(String, String)> = rows
+        .iter()
+        .map(|r| {
+            (
+                r.value().attr("data-index").unwrap().to_owned(),
+                r.value().attr("data-value").unwrap().to_owned(),
+            )
+        })
+        .collect();
+    let want: Vec<(String, String)> = [("0", "0x1"), ("1", "0x3"), ("2", "0x2"), ("3", "0x3")]
+        .iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect();
+    assert_eq!(got, want);
+}
+
+#[test]
+fn events_page_filters_by_name_and_code() {
+    let doc = dump_dom("gen/intel-v6/events.html#q=2e.41");
+    let visible: Vec<String> = select(&doc, "#ev-body tr:not([hidden])")
+        .iter()
+        .map(|r| r.value().attr("id").unwrap().to_owned())
+        .collect();
+    assert_eq!(visible, ["ev-LLC_MISSES"]);
+    let all = select(&doc, "#ev-body tr").len();
+    let g = support::model().generation("intel-v6").unwrap();
+    assert_eq!(all, g.events.len());
+    assert!(text(one(&doc, "#ev-count")).contains(&format!("1 of {all}")));
+}
+
+fn event_names(doc: &Html, css: &str) -> Vec<String> {
+    select(doc, css)
+        .iter()
+        .map(|a| a.value().attr("data-event").unwrap().to_owned())
+        .collect()
+}
+
+#[test]
+fn decoder_matches_cmask_inv_and_edge() {
+    let site = fixture_dir();
+    // CMASK 4 with EDGE (18), plus USR, OS, EN: only the edge-detecting variant matches.
+    let doc = dump_dom_in(site, "decoder.html#gen=fixture-model&value=0x044704A3");
+    assert_eq!(
+        one(&doc, "#d-event").value().attr("data-match"),
+        Some("exact")
+    );
+    assert_eq!(
+        event_names(&doc, "#d-event > a[data-event]"),
+        ["CYCLES.STALLED_EDGE"]
+    );
+    assert_eq!(field(&doc, "CMASK"), "0x4");
+    assert_eq!(field(&doc, "EDGE"), "0x1");
+
+    // CMASK 2: no event has it; the plain event plus the modifier, and the variants listed.
+    let doc = dump_dom_in(site, "decoder.html#gen=fixture-model&value=0x024304A3");
+    let event = one(&doc, "#d-event");
+    assert_eq!(event.value().attr("data-match"), Some("base"));
+    assert_eq!(
+        event_names(&doc, "#d-event > a[data-event]"),
+        ["CYCLES.ACTIVE"]
+    );
+    assert!(text(event).contains("CMASK = 0x2"), "{}", text(event));
+    assert_eq!(
+        event_names(&doc, "#d-related a[data-event]"),
+        ["CYCLES.STALLED", "CYCLES.STALLED_EDGE", "CYCLES.NONE"]
+    );
+}
