@@ -21,13 +21,24 @@
 //! ```
 
 #![no_std]
-#![forbid(unsafe_code)]
+// `unsafe` is allowed in exactly one place: the rdmsr/wrmsr boundary of the ring-0 backend
+// (`backend::ring0`), which carries its own `#[allow(unsafe_code)]` and safety contract.
+#![deny(unsafe_code)]
 #![warn(missing_docs)]
+
+#[cfg(feature = "alloc")]
+extern crate alloc;
+#[cfg(feature = "std")]
+extern crate std;
 
 pub use tock_registers;
 
 pub mod access;
+pub mod arch;
+pub mod backend;
+pub mod detect;
 mod event;
+pub mod pmu;
 #[rustfmt::skip]
 mod generated;
 pub use event::{EventDesc, EventMsr, PlacementError};
