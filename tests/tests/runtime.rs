@@ -798,3 +798,57 @@ fn raw_config_is_the_event_encoding_without_filters() {
         .with_fixed(2);
     assert!(IntelV6::encode_raw_config(&fixed_only).is_err());
 }
+
+// ---------------------------------------------------------------------------------------
+// /dev/cpu/N/msr errors
+// ---------------------------------------------------------------------------------------
+
+#[cfg(target_os = "linux")]
+#[test]
+fn dev_msr_errors_say_what_to_do() {
+    use pmu_regs::backend::linux::{DevMsr, DevMsrError};
+    // A CPU number no machine has.
+    let err = DevMsr::open_read_only(1_000_000).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            DevMsrError::DeviceMissing {
+                cpu: 1_000_000,
+                cpu_dir_exists: false,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    let msg = err.to_string();
+    assert!(
+        msg.starts_with("/dev/cpu/1000000/msr does not exist") && msg.contains("modprobe msr"),
+        "{msg}"
+    );
+    // CPU 0: what this machine has decides which error (if any) we get; each must be clear.
+    match DevMsr::open_read_only(0) {
+        Ok(mut dev) => {
+            println!("note: /dev/cpu/0/msr is usable here; checking the read-only handle only");
+            let err = dev.write_raw(0x38F, 0).unwrap_err();
+            assert!(matches!(
+                err,
+                DevMsrError::ReadOnlyHandle {
+                    cpu: 0,
+                    address: 0x38F
+                }
+            ));
+            assert!(err.to_string().contains("opened read-only"));
+        }
+        Err(e @ DevMsrError::DeviceMissing { cpu_dir_exists, .. }) => {
+            let msg = e.to_string();
+            assert!(msg.contains("modprobe msr"), "{msg}");
+            if cpu_dir_exists {
+                assert!(msg.contains("the msr driver is not loaded"), "{msg}");
+            }
+        }
+        Err(e @ DevMsrError::PermissionDenied { .. }) => {
+            assert!(e.to_string().contains("run as root"), "{e}");
+        }
+        Err(e) => panic!("unexpected error opening /dev/cpu/0/msr: {e}"),
+    }
+}
