@@ -136,18 +136,18 @@ impl CpuidSource for CpuidTable<'_> {
 // Feature bits that no generated layout covers (the definitions describe the PMU leaves, not
 // the general feature leaves). Each is written down once, with its source.
 
-/// CPUID.01H:ECX[15] PDCM: IA32_PERF_CAPABILITIES is present (Intel SDM Vol. 2A, CPUID leaf
+/// CPUID.01H:ECX\[15\] PDCM: IA32_PERF_CAPABILITIES is present (Intel SDM Vol. 2A, CPUID leaf
 /// 01H ECX; Vol. 3B "Performance Monitoring and Intel Core/Atom ... SMM": "If
 /// CPUID.01H:ECX.PDCM[bit 15] is 1, the processor supports the IA32_PERF_CAPABILITIES MSR").
 const LEAF1_ECX_PDCM: u32 = 1 << 15;
-/// CPUID.01H:ECX[31]: set by hypervisors for their guests (Intel SDM Vol. 2A leaf 01H ECX
-/// bit 31 "not used, always 0"; AMD APM Vol. 3 CPUID Fn0000_0001_ECX[31] "reserved for use by
+/// CPUID.01H:ECX\[31\]: set by hypervisors for their guests (Intel SDM Vol. 2A leaf 01H ECX
+/// bit 31 "not used, always 0"; AMD APM Vol. 3 CPUID Fn0000_0001_ECX\[31\] "reserved for use by
 /// hypervisor to indicate guest status").
 const LEAF1_ECX_HYPERVISOR: u32 = 1 << 31;
-/// CPUID.(EAX=07H,ECX=1):EAX[8] ArchPerfmonExt: leaf 23H is supported (Intel SDM Vol. 2A,
+/// CPUID.(EAX=07H,ECX=1):EAX\[8\] ArchPerfmonExt: leaf 23H is supported (Intel SDM Vol. 2A,
 /// CPUID leaf 07H subleaf 1; Linux `X86_FEATURE_ARCH_PERFMON_EXT` = word 12 (7.1 EAX) bit 8).
 const LEAF7_1_EAX_ARCH_PERFMON_EXT: u32 = 1 << 8;
-/// CPUID Fn8000_0001_ECX[23] PerfCtrExtCore: six core counters at C001_0200h (AMD APM Vol. 3
+/// CPUID Fn8000_0001_ECX\[23\] PerfCtrExtCore: six core counters at C001_0200h (AMD APM Vol. 3
 /// Appendix E; Linux `X86_FEATURE_PERFCTR_CORE` = word 6 (8000_0001 ECX) bit 23).
 const EXT1_ECX_PERFCTR_CORE: u32 = 1 << 23;
 
@@ -224,11 +224,11 @@ pub struct CounterSet {
     /// with `cpuid_bit` n is unavailable, because EBX has it set or it lies beyond the EBX
     /// length). Events of the generation only.
     pub unavailable_events: u32,
-    /// AnyThread is not supported (CPUID.0AH:EDX[15], version 5 and later).
+    /// AnyThread is not supported (CPUID.0AH:EDX\[15\], version 5 and later).
     pub anythread_deprecated: bool,
-    /// IA32_PERFEVTSELx.UMASK2 is supported (CPUID.23H.0:EBX[0]).
+    /// IA32_PERFEVTSELx.UMASK2 is supported (CPUID.23H.0:EBX\[0\]).
     pub umask2: bool,
-    /// IA32_PERFEVTSELx.EQ is supported (CPUID.23H.0:EBX[1]).
+    /// IA32_PERFEVTSELx.EQ is supported (CPUID.23H.0:EBX\[1\]).
     pub eq: bool,
 }
 
@@ -273,23 +273,23 @@ const fn mask_of(count: u32) -> u32 {
 pub struct IntelPerfmon {
     /// The raw leaf 0AH.
     pub leaf: CpuidResult,
-    /// Architectural performance monitoring version (EAX[7:0]).
+    /// Architectural performance monitoring version (EAX\[7:0\]).
     pub version: u8,
-    /// General-purpose counters per logical processor (EAX[15:8]).
+    /// General-purpose counters per logical processor (EAX\[15:8\]).
     pub gp_counters: u8,
-    /// Their width (EAX[23:16]).
+    /// Their width (EAX\[23:16\]).
     pub gp_width: u8,
-    /// Length of the EBX event vector (EAX[31:24]).
+    /// Length of the EBX event vector (EAX\[31:24\]).
     pub ebx_length: u8,
-    /// Fixed counters (EDX[4:0], version 2 and later).
+    /// Fixed counters (EDX\[4:0\], version 2 and later).
     pub fixed_counters: u8,
-    /// Their width (EDX[12:5], version 2 and later).
+    /// Their width (EDX\[12:5\], version 2 and later).
     pub fixed_width: u8,
     /// Fixed-counter bitmask (ECX, version 5 and later).
     pub fixed_mask: u32,
-    /// AnyThread deprecated (EDX[15], version 5 and later).
+    /// AnyThread deprecated (EDX\[15\], version 5 and later).
     pub anythread_deprecated: bool,
-    /// Leaf 23H, when CPUID.(7,1):EAX[8] enumerates it.
+    /// Leaf 23H, when CPUID.(7,1):EAX\[8\] enumerates it.
     pub ext: Option<PerfmonExt>,
 }
 
@@ -298,9 +298,9 @@ pub struct IntelPerfmon {
 pub struct PerfmonExt {
     /// Valid subleaves (subleaf 0 EAX).
     pub subleaves: u32,
-    /// UMASK2 supported (subleaf 0 EBX[0]).
+    /// UMASK2 supported (subleaf 0 EBX\[0\]).
     pub umask2: bool,
-    /// EQ supported (subleaf 0 EBX[1]).
+    /// EQ supported (subleaf 0 EBX\[1\]).
     pub eq: bool,
     /// General-purpose counter bitmap (subleaf 1 EAX), when subleaf 1 is valid.
     pub gp_mask: Option<u32>,
@@ -313,19 +313,19 @@ pub struct PerfmonExt {
 pub struct AmdPerfmon {
     /// CPU family (from leaf 1).
     pub family: u32,
-    /// Core performance counter extensions (Fn8000_0001_ECX[23]).
+    /// Core performance counter extensions (Fn8000_0001_ECX\[23\]).
     pub perfctr_core: bool,
     /// Fn8000_0022 (extended performance monitoring and debug), when present.
     pub leaf_80000022: Option<CpuidResult>,
-    /// PerfMonV2 (Fn8000_0022_EAX[0]).
+    /// PerfMonV2 (Fn8000_0022_EAX\[0\]).
     pub perfmon_v2: bool,
-    /// LBR and PMC freeze (Fn8000_0022_EAX[2]).
+    /// LBR and PMC freeze (Fn8000_0022_EAX\[2\]).
     pub lbr_and_pmc_freeze: bool,
-    /// Core counters (Fn8000_0022_EBX[3:0]).
+    /// Core counters (Fn8000_0022_EBX\[3:0\]).
     pub core_counters: u8,
-    /// Northbridge / data-fabric counters (Fn8000_0022_EBX[15:10]).
+    /// Northbridge / data-fabric counters (Fn8000_0022_EBX\[15:10\]).
     pub nb_counters: u8,
-    /// UMC counters (Fn8000_0022_EBX[21:16]).
+    /// UMC counters (Fn8000_0022_EBX\[21:16\]).
     pub umc_counters: u8,
 }
 
@@ -458,7 +458,7 @@ pub struct PmuInfo {
     pub counters: CounterSet,
     /// IA32_PERF_CAPABILITIES exists (CPUID.01H:ECX.PDCM).
     pub perf_capabilities_msr: bool,
-    /// Running under a hypervisor (CPUID.01H:ECX[31]).
+    /// Running under a hypervisor (CPUID.01H:ECX\[31\]).
     pub hypervisor: bool,
     /// Intel leaves, decoded.
     pub intel: Option<IntelPerfmon>,

@@ -446,6 +446,7 @@ fn no_pmu_cases_say_why() {
     assert!(other.to_string().contains("unknown CPU vendor"));
 }
 
+#[cfg(target_arch = "x86_64")]
 #[test]
 fn the_running_cpu_is_detected_without_panicking() {
     // Whatever this machine is (a VM in CI), detection completes and the report prints.
