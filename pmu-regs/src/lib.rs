@@ -19,15 +19,35 @@
 //! assert_eq!(LLC_MISSES.bits(), 0x0043_412E);
 //! assert_eq!(IA32_PERFEVTSEL::address::<3>(), 0x189);
 //! ```
+//!
+//! The runtime layer on top of the generated registers:
+//!
+//! - [`access`]: the backend trait [`access::RawMsr`] and typed `read`/`write`/`modify`;
+//! - [`backend`]: `rdmsr`/`wrmsr` in ring 0, `/dev/cpu/N/msr` (feature `std`), a
+//!   hardware-like mock (feature `mock`);
+//! - [`detect`]: the PMU generation and counters of a CPU, from CPUID;
+//! - [`arch`]: one type per generation, the runtime view of a generated module;
+//! - [`pmu`]: counter programming (events, fixed counters, freeze, overflow status).
 
 #![no_std]
-#![forbid(unsafe_code)]
+// `unsafe` is allowed in exactly one place: the rdmsr/wrmsr boundary of the ring-0 backend
+// (`backend::ring0`), which carries its own `#[allow(unsafe_code)]` and safety contract.
+#![deny(unsafe_code)]
 #![warn(missing_docs)]
+
+#[cfg(feature = "alloc")]
+extern crate alloc;
+#[cfg(feature = "std")]
+extern crate std;
 
 pub use tock_registers;
 
 pub mod access;
+pub mod arch;
+pub mod backend;
+pub mod detect;
 mod event;
+pub mod pmu;
 #[rustfmt::skip]
 mod generated;
 pub use event::{EventAlt, EventDesc, EventMsr, PlacementError};

@@ -1,0 +1,783 @@
+//! Counter programming over any [`RawMsr`] backend.
+//!
+//! [`Pmu`] ties a generation ([`Arch`]), a backend and the counters CPUID reports
+//! ([`CounterSet`], from [`crate::detect`]) together: program an event on a general-purpose
+//! counter and enable it globally, program the fixed counters, read and preload counters,
+//! freeze and unfreeze, read and clear overflow status.
+//!
+//! Every value written is computed by the generated typed API (`try_event_on`, the typed
+//! setters of each register), so no call writes a reserved bit; read-modify-writes keep bits
+//! they do not own as read. Input that is wrong at run time (a counter CPUID does not report,
+//! an event CPUID.0AH:EBX marks unavailable, a value too wide for the counter, an event the
+//! counter cannot take) returns an [`Error`] before anything is written; nothing panics.
+//!
+//! ```
+//! # #[cfg(feature = "mock")] {
+//! use pmu_regs::arch::{Counter, Filter, FixedMode, IntelV4};
+//! use pmu_regs::detect::CounterSet;
+//! use pmu_regs::intel::v4::ArchEvent;
+//! use pmu_regs::backend::mock::{Mock, MockConfig};
+//! use pmu_regs::pmu::Pmu;
+//!
+//! let mock = Mock::<IntelV4>::new(MockConfig::full::<IntelV4>(1));
+//! let mut pmu = Pmu::<IntelV4, _>::with_counters(mock.cpu(0), CounterSet::full::<IntelV4>());
+//! pmu.program(0, &ArchEvent::LlcMisses, Filter::ALL).unwrap();
+//! pmu.program_fixed(1, FixedMode::All, false).unwrap();
+//! mock.tick(0, Counter::Gp(0), 42).unwrap();
+//! assert_eq!(pmu.read(Counter::Gp(0)).unwrap(), 42);
+//! # }
+//! ```
+
+use crate::EventDesc;
+use crate::access::RawMsr;
+use crate::arch::{Arch, Counter, EncodeError, Filter, FixedMode, Generation, Status};
+use crate::detect::{CounterSet, PmuInfo};
+use crate::{FieldError, PlacementError};
+use core::fmt;
+use core::marker::PhantomData;
+
+/// Something that describes an event: an [`EventDesc`] or a generated `ArchEvent`.
+pub trait AsEvent {
+    /// The event's encoding and placement.
+    fn event_desc(&self) -> EventDesc;
+}
+
+impl AsEvent for EventDesc {
+    fn event_desc(&self) -> EventDesc {
+        *self
+    }
+}
+
+macro_rules! arch_event_as_event {
+    ($($p:ident)::+) => {
+        impl AsEvent for $($p)::+ {
+            fn event_desc(&self) -> EventDesc {
+                *self.desc()
+            }
+        }
+    };
+}
+
+arch_event_as_event!(crate::intel::v1::ArchEvent);
+arch_event_as_event!(crate::intel::v2::ArchEvent);
+arch_event_as_event!(crate::intel::v5::ArchEvent);
+arch_event_as_event!(crate::intel::v6::ArchEvent);
+
+/// Why a [`Pmu`] operation failed. `E` is the backend's error.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Error<E> {
+    /// The backend failed (a #GP on real hardware, a missing device, ...).
+    Msr(E),
+    /// The counter is not one CPUID reports (or not one the definitions have).
+    NoSuchCounter {
+        /// The counter asked for.
+        counter: Counter,
+        /// The counters of that kind that exist (bit n = counter n).
+        available: u32,
+    },
+    /// CPUID.0AH:EBX marks the architectural event unavailable.
+    EventUnavailable {
+        /// Event name.
+        event: &'static str,
+        /// Its CPUID.0AH:EBX bit.
+        cpuid_bit: u32,
+    },
+    /// The event needs a feature this CPU does not report.
+    FeatureUnavailable {
+        /// Event name.
+        event: &'static str,
+        /// The feature and the CPUID bit that says so.
+        feature: &'static str,
+    },
+    /// The event cannot be encoded on this counter (placement or field constraint).
+    Encode(EncodeError),
+    /// A field update did not fit (should not happen for counters CPUID reports).
+    Field(FieldError),
+    /// The generation has no such facility.
+    Unsupported {
+        /// The generation.
+        generation: Generation,
+        /// What is missing.
+        what: &'static str,
+    },
+    /// The counter value is wider than the counter.
+    TooWide {
+        /// The counter.
+        counter: Counter,
+        /// Its width.
+        width: u8,
+        /// The value.
+        value: u64,
+    },
+    /// The value needs IA32_A_PMCx (IA32_PERF_CAPABILITIES.FW_WRITE), which this CPU lacks:
+    /// a plain IA32_PMCx write takes bits 31:0 and sign-extends bit 31.
+    NeedsFullWidthWrite {
+        /// The counter.
+        counter: Counter,
+        /// The value.
+        value: u64,
+    },
+    /// The detected CPU is not of this [`Pmu`]'s generation.
+    WrongGeneration {
+        /// The generation of the [`Pmu`].
+        expected: Generation,
+        /// What detection found.
+        found: Option<Generation>,
+    },
+}
+
+impl<E> From<EncodeError> for Error<E> {
+    fn from(e: EncodeError) -> Self {
+        Error::Encode(e)
+    }
+}
+
+impl<E> From<FieldError> for Error<E> {
+    fn from(e: FieldError) -> Self {
+        Error::Field(e)
+    }
+}
+
+impl<E> From<PlacementError> for Error<E> {
+    fn from(e: PlacementError) -> Self {
+        Error::Encode(EncodeError::Placement(e))
+    }
+}
+
+impl<E: fmt::Display> fmt::Display for Error<E> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Msr(e) => write!(f, "MSR access failed: {e}"),
+            Error::NoSuchCounter { counter, available } => {
+                write!(f, "{counter} does not exist on this CPU (available: ")?;
+                if *available == 0 {
+                    f.write_str("none")?;
+                } else {
+                    let mut first = true;
+                    for n in 0..32 {
+                        if available & (1 << n) != 0 {
+                            write!(f, "{}{n}", if first { "" } else { "," })?;
+                            first = false;
+                        }
+                    }
+                }
+                f.write_str(")")
+            }
+            Error::EventUnavailable { event, cpuid_bit } => write!(
+                f,
+                "{event} is not available on this CPU (CPUID.0AH:EBX[{cpuid_bit}] is set or beyond the EBX length)"
+            ),
+            Error::FeatureUnavailable { event, feature } => {
+                write!(f, "{event} needs {feature}, which this CPU does not report")
+            }
+            Error::Encode(e) => e.fmt(f),
+            Error::Field(e) => e.fmt(f),
+            Error::Unsupported { generation, what } => {
+                write!(f, "{generation} has no {what}")
+            }
+            Error::TooWide {
+                counter,
+                width,
+                value,
+            } => write!(f, "{counter} is {width} bits wide; {value:#X} does not fit"),
+            Error::NeedsFullWidthWrite { counter, value } => write!(
+                f,
+                "{value:#X} cannot be written to {counter}: a plain IA32_PMCx write sign-extends bit 31, and IA32_PERF_CAPABILITIES.FW_WRITE (IA32_A_PMCx) is not available"
+            ),
+            Error::WrongGeneration { expected, found } => match found {
+                Some(g) => write!(f, "this CPU's PMU is {g}, not {expected}"),
+                None => write!(
+                    f,
+                    "this CPU has no PMU the definitions describe (wanted {expected})"
+                ),
+            },
+        }
+    }
+}
+
+impl<E: fmt::Debug + fmt::Display> core::error::Error for Error<E> {}
+
+/// How a frozen PMU gets restarted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Saved {
+    /// The global control as it was.
+    GlobalCtrl(u64),
+    /// Event selects whose EN was cleared (generations without a global control).
+    Selects(u32),
+}
+
+/// Counter programming for generation `A` through backend `B`. See the [module](self) docs.
+#[derive(Debug)]
+pub struct Pmu<A: Arch, B: RawMsr> {
+    backend: B,
+    counters: CounterSet,
+    full_width_writes: bool,
+    active_gp: u32,
+    active_fixed: u32,
+    saved: Option<Saved>,
+    _arch: PhantomData<A>,
+}
+
+impl<A: Arch, B: RawMsr> Pmu<A, B> {
+    /// A PMU for the CPU `info` describes. Fails when `info` found another generation. Reads
+    /// IA32_PERF_CAPABILITIES (when CPUID.01H:ECX.PDCM says it exists) to learn whether
+    /// full-width counter writes are available.
+    pub fn new(backend: B, info: &PmuInfo) -> Result<Self, Error<B::Error>> {
+        if info.generation != Some(A::GENERATION) {
+            return Err(Error::WrongGeneration {
+                expected: A::GENERATION,
+                found: info.generation,
+            });
+        }
+        let mut pmu = Self::with_counters(backend, info.counters);
+        if let (true, Some(caps)) = (info.perf_capabilities_msr, A::perf_capabilities()) {
+            let bits = pmu.backend.read_raw(caps).map_err(Error::Msr)?;
+            pmu.full_width_writes = A::caps_full_width_write(bits);
+        }
+        Ok(pmu)
+    }
+
+    /// A PMU using exactly `counters` (clamped to what generation `A` defines), without
+    /// reading CPUID or any MSR. Full-width writes are off until
+    /// [`Pmu::with_full_width_writes`].
+    pub fn with_counters(backend: B, counters: CounterSet) -> Self {
+        let mut counters = counters;
+        counters.gp &= mask_of(A::GP_INSTANCES);
+        counters.fixed &= mask_of(A::FIXED_INSTANCES);
+        if counters.gp_width as u32 > A::GP_MODEL_WIDTH {
+            counters.gp_width = A::GP_MODEL_WIDTH as u8;
+        }
+        if counters.fixed_width as u32 > A::FIXED_MODEL_WIDTH {
+            counters.fixed_width = A::FIXED_MODEL_WIDTH as u8;
+        }
+        Pmu {
+            backend,
+            counters,
+            full_width_writes: false,
+            active_gp: 0,
+            active_fixed: 0,
+            saved: None,
+            _arch: PhantomData,
+        }
+    }
+
+    /// Declares that IA32_PERF_CAPABILITIES.FW_WRITE is 1 (IA32_A_PMCx exist). Only say so
+    /// when it is: writing IA32_A_PMCx on a CPU without them faults.
+    pub fn with_full_width_writes(mut self, on: bool) -> Self {
+        self.full_width_writes = on && A::gp_counter_full_width(0).is_some();
+        self
+    }
+
+    /// The counters in use.
+    pub fn counters(&self) -> &CounterSet {
+        &self.counters
+    }
+
+    /// Whether counter preloads go through IA32_A_PMCx.
+    pub fn full_width_writes(&self) -> bool {
+        self.full_width_writes
+    }
+
+    /// The backend.
+    pub fn backend(&self) -> &B {
+        &self.backend
+    }
+
+    /// The backend, mutably (typed access with [`crate::access::MsrExt`]).
+    pub fn backend_mut(&mut self) -> &mut B {
+        &mut self.backend
+    }
+
+    /// Gives the backend back.
+    pub fn into_backend(self) -> B {
+        self.backend
+    }
+
+    /// Counters this object has enabled and not disabled: general-purpose, fixed.
+    pub fn active(&self) -> (u32, u32) {
+        (self.active_gp, self.active_fixed)
+    }
+
+    fn msr_read(&mut self, address: u32) -> Result<u64, Error<B::Error>> {
+        self.backend.read_raw(address).map_err(Error::Msr)
+    }
+
+    fn msr_write(&mut self, address: u32, value: u64) -> Result<(), Error<B::Error>> {
+        self.backend.write_raw(address, value).map_err(Error::Msr)
+    }
+
+    fn unsupported<T>(what: &'static str) -> Result<T, Error<B::Error>> {
+        Err(Error::Unsupported {
+            generation: A::GENERATION,
+            what,
+        })
+    }
+
+    fn check(&self, counter: Counter) -> Result<(), Error<B::Error>> {
+        let (ok, available) = match counter {
+            Counter::Gp(n) => (
+                self.counters.has_gp(n) && A::gp_select(n).is_some() && A::gp_counter(n).is_some(),
+                self.counters.gp,
+            ),
+            Counter::Fixed(n) => (
+                self.counters.has_fixed(n) && A::fixed_counter(n).is_some(),
+                self.counters.fixed,
+            ),
+        };
+        if ok {
+            Ok(())
+        } else {
+            Err(Error::NoSuchCounter { counter, available })
+        }
+    }
+
+    /// Refuses events the CPU reports it does not have: architectural events CPUID.0AH:EBX
+    /// marks unavailable (matched by encoding), UMASK2/EQ without CPUID.23H support, AnyThread
+    /// where CPUID.0AH:EDX[15] deprecates it.
+    fn check_event(&self, ev: &EventDesc) -> Result<(), Error<B::Error>> {
+        for a in A::arch_events() {
+            let d = &a.desc;
+            let same = d.event == ev.event
+                && d.umask == ev.umask
+                && d.umask2 == ev.umask2
+                && d.cmask == ev.cmask
+                && d.inv == ev.inv
+                && d.edge == ev.edge;
+            if same
+                && a.cpuid_bit < 32
+                && self.counters.unavailable_events & (1 << a.cpuid_bit) != 0
+            {
+                return Err(Error::EventUnavailable {
+                    event: ev.name,
+                    cpuid_bit: a.cpuid_bit,
+                });
+            }
+        }
+        if ev.umask2 != 0 && !self.counters.umask2 {
+            return Err(Error::FeatureUnavailable {
+                event: ev.name,
+                feature: "UMASK2 (CPUID.(EAX=23H,ECX=0):EBX[0])",
+            });
+        }
+        if ev.eq && !self.counters.eq {
+            return Err(Error::FeatureUnavailable {
+                event: ev.name,
+                feature: "EQ (CPUID.(EAX=23H,ECX=0):EBX[1])",
+            });
+        }
+        if ev.any && self.counters.anythread_deprecated {
+            return Err(Error::FeatureUnavailable {
+                event: ev.name,
+                feature: "AnyThread (deprecated: CPUID.0AH:EDX[15] = 1)",
+            });
+        }
+        Ok(())
+    }
+
+    fn set_global(&mut self, counter: Counter, on: bool) -> Result<(), Error<B::Error>> {
+        if let Some(g) = A::global_ctrl() {
+            let old = self.msr_read(g)?;
+            let new = A::global_ctrl_with(old, counter, on)?;
+            if new != old {
+                self.msr_write(g, new)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn width(&self, counter: Counter) -> u8 {
+        match counter {
+            Counter::Gp(_) => self.counters.gp_width,
+            Counter::Fixed(_) => self.counters.fixed_width,
+        }
+    }
+
+    /// The event-select value [`Pmu::program`] would write, after the same checks.
+    pub fn encode(
+        &self,
+        n: u32,
+        event: &impl AsEvent,
+        filter: Filter,
+    ) -> Result<u64, Error<B::Error>> {
+        self.check(Counter::Gp(n))?;
+        let ev = event.event_desc();
+        self.check_event(&ev)?;
+        Ok(A::encode_select(n, &ev, filter)?)
+    }
+
+    /// Programs general-purpose counter `n` to count `event` with `filter`, zeroes it and
+    /// enables it (EN in the event select, and its bit in the global control when the
+    /// generation has one). Nothing is written when a check fails. Returns the event-select
+    /// value written.
+    pub fn program(
+        &mut self,
+        n: u32,
+        event: &impl AsEvent,
+        filter: Filter,
+    ) -> Result<u64, Error<B::Error>> {
+        let sel = self.encode(n, event, filter)?;
+        let select = A::gp_select(n).ok_or(Error::NoSuchCounter {
+            counter: Counter::Gp(n),
+            available: self.counters.gp,
+        })?;
+        // Stop the counter globally while it is reprogrammed, then start it.
+        self.set_global(Counter::Gp(n), false)?;
+        self.msr_write(select, sel)?;
+        self.write_counter(Counter::Gp(n), 0)?;
+        self.set_global(Counter::Gp(n), true)?;
+        self.active_gp |= 1 << n;
+        Ok(sel)
+    }
+
+    /// Programs fixed counter `n` to count at `mode`'s privilege levels (PMI on overflow when
+    /// `pmi`), zeroes it and enables it in the global control.
+    pub fn program_fixed(
+        &mut self,
+        n: u32,
+        mode: FixedMode,
+        pmi: bool,
+    ) -> Result<(), Error<B::Error>> {
+        self.check(Counter::Fixed(n))?;
+        let Some(ctrl) = A::fixed_ctrl() else {
+            return Self::unsupported("fixed-counter control");
+        };
+        let old = self.msr_read(ctrl)?;
+        let new = A::fixed_ctrl_with(old, n, Some(mode), pmi)?;
+        self.set_global(Counter::Fixed(n), false)?;
+        self.msr_write(ctrl, new)?;
+        self.write_counter(Counter::Fixed(n), 0)?;
+        self.set_global(Counter::Fixed(n), true)?;
+        self.active_fixed |= 1 << n;
+        Ok(())
+    }
+
+    /// Programs the fixed counter that counts `event` (its `fixed` counter). Returns which.
+    pub fn program_fixed_event(
+        &mut self,
+        event: &impl AsEvent,
+        mode: FixedMode,
+        pmi: bool,
+    ) -> Result<u32, Error<B::Error>> {
+        let ev = event.event_desc();
+        let Some(n) = ev.fixed else {
+            return Self::unsupported("fixed counter for this event");
+        };
+        self.program_fixed(n as u32, mode, pmi)?;
+        Ok(n as u32)
+    }
+
+    /// Programs and enables every fixed counter CPUID reports, with one write to the control
+    /// and one to the global control. Returns the counters enabled.
+    pub fn enable_fixed_counters(
+        &mut self,
+        mode: FixedMode,
+        pmi: bool,
+    ) -> Result<u32, Error<B::Error>> {
+        let Some(ctrl) = A::fixed_ctrl() else {
+            return Self::unsupported("fixed-function counters");
+        };
+        let mask = self.counters.fixed;
+        let mut bits = self.msr_read(ctrl)?;
+        for n in 0..32 {
+            if mask & (1 << n) != 0 {
+                bits = A::fixed_ctrl_with(bits, n, Some(mode), pmi)?;
+            }
+        }
+        let global = A::global_ctrl();
+        let mut g_off = 0;
+        if let Some(g) = global {
+            let g_old = self.msr_read(g)?;
+            g_off = g_old;
+            for n in 0..32 {
+                if mask & (1 << n) != 0 {
+                    g_off = A::global_ctrl_with(g_off, Counter::Fixed(n), false)?;
+                }
+            }
+            if g_off != g_old {
+                self.msr_write(g, g_off)?;
+            }
+        }
+        self.msr_write(ctrl, bits)?;
+        for n in 0..32 {
+            if mask & (1 << n) != 0 {
+                self.write_counter(Counter::Fixed(n), 0)?;
+            }
+        }
+        if let Some(g) = global {
+            let mut g_on = g_off;
+            for n in 0..32 {
+                if mask & (1 << n) != 0 {
+                    g_on = A::global_ctrl_with(g_on, Counter::Fixed(n), true)?;
+                }
+            }
+            self.msr_write(g, g_on)?;
+        }
+        self.active_fixed |= mask;
+        Ok(mask)
+    }
+
+    /// Stops `counter`: clears its global enable and its EN (general-purpose) or its control
+    /// block (fixed).
+    pub fn disable(&mut self, counter: Counter) -> Result<(), Error<B::Error>> {
+        self.check(counter)?;
+        self.set_global(counter, false)?;
+        match counter {
+            Counter::Gp(n) => {
+                let select = A::gp_select(n).ok_or(Error::NoSuchCounter {
+                    counter,
+                    available: self.counters.gp,
+                })?;
+                let old = self.msr_read(select)?;
+                let new = A::select_with_enable(old, false);
+                if new != old {
+                    self.msr_write(select, new)?;
+                }
+                self.active_gp &= !(1 << n);
+            }
+            Counter::Fixed(n) => {
+                let Some(ctrl) = A::fixed_ctrl() else {
+                    return Self::unsupported("fixed-counter control");
+                };
+                let old = self.msr_read(ctrl)?;
+                let new = A::fixed_ctrl_with(old, n, None, false)?;
+                if new != old {
+                    self.msr_write(ctrl, new)?;
+                }
+                self.active_fixed &= !(1 << n);
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads a counter (masked to its width).
+    pub fn read(&mut self, counter: Counter) -> Result<u64, Error<B::Error>> {
+        self.check(counter)?;
+        let addr = match counter {
+            Counter::Gp(n) => A::gp_counter(n),
+            Counter::Fixed(n) => A::fixed_counter(n),
+        }
+        .ok_or(Error::NoSuchCounter {
+            counter,
+            available: 0,
+        })?;
+        let v = self.msr_read(addr)?;
+        Ok(v & width_mask(self.width(counter)))
+    }
+
+    /// Reads general-purpose counter `n`.
+    pub fn read_pmc(&mut self, n: u32) -> Result<u64, Error<B::Error>> {
+        self.read(Counter::Gp(n))
+    }
+
+    /// Reads fixed counter `n`.
+    pub fn read_fixed(&mut self, n: u32) -> Result<u64, Error<B::Error>> {
+        self.read(Counter::Fixed(n))
+    }
+
+    /// Sets a counter's value (to preload it, e.g. with `2^width - period` for sampling).
+    /// Intel general-purpose counters go through IA32_A_PMCx when full-width writes are
+    /// available; otherwise only values that are the sign extension of their bits 31:0 can be
+    /// written.
+    pub fn write_counter(&mut self, counter: Counter, value: u64) -> Result<(), Error<B::Error>> {
+        self.check(counter)?;
+        let width = self.width(counter);
+        if width == 0 || value & !width_mask(width) != 0 {
+            return Err(Error::TooWide {
+                counter,
+                width,
+                value,
+            });
+        }
+        let addr = match counter {
+            Counter::Gp(n) => {
+                if A::GP_WRITE_SIGN_EXTENDS && self.full_width_writes {
+                    A::gp_counter_full_width(n)
+                } else {
+                    if A::GP_WRITE_SIGN_EXTENDS {
+                        let sext = (value as u32 as i32 as i64 as u64) & width_mask(width);
+                        if sext != value {
+                            return Err(Error::NeedsFullWidthWrite { counter, value });
+                        }
+                    }
+                    A::gp_counter(n)
+                }
+            }
+            Counter::Fixed(n) => A::fixed_counter(n),
+        }
+        .ok_or(Error::NoSuchCounter {
+            counter,
+            available: 0,
+        })?;
+        self.msr_write(addr, value)
+    }
+
+    /// Stops every counter at once. With a global control: saves it and clears every enable
+    /// (reserved bits written back as read). Without (version 1, AMD before PerfMonV2): clears
+    /// EN in each enabled event select. Freezing a frozen PMU does nothing.
+    pub fn freeze(&mut self) -> Result<(), Error<B::Error>> {
+        if self.saved.is_some() {
+            return Ok(());
+        }
+        if let Some(g) = A::global_ctrl() {
+            let old = self.msr_read(g)?;
+            self.msr_write(g, old & A::global_ctrl_reserved())?;
+            self.saved = Some(Saved::GlobalCtrl(old));
+        } else {
+            let mut stopped = 0;
+            for n in 0..32 {
+                if !self.counters.has_gp(n) {
+                    continue;
+                }
+                let Some(select) = A::gp_select(n) else {
+                    continue;
+                };
+                let old = self.msr_read(select)?;
+                if A::select_state(old).enabled {
+                    self.msr_write(select, A::select_with_enable(old, false))?;
+                    stopped |= 1 << n;
+                }
+            }
+            self.saved = Some(Saved::Selects(stopped));
+        }
+        Ok(())
+    }
+
+    /// Restarts counting: restores what [`Pmu::freeze`] saved or, after a freeze on PMI
+    /// (IA32_DEBUGCTL.Freeze_PerfMon_On_PMI), re-enables the counters this object enabled
+    /// (version 2-3 hardware clears the global control) and clears CTR_FRZ (version 4 and
+    /// later).
+    pub fn unfreeze(&mut self) -> Result<(), Error<B::Error>> {
+        match self.saved.take() {
+            Some(Saved::GlobalCtrl(old)) => {
+                if let Some(g) = A::global_ctrl() {
+                    self.msr_write(g, old)?;
+                }
+            }
+            Some(Saved::Selects(mask)) => {
+                for n in 0..32 {
+                    if mask & (1 << n) == 0 {
+                        continue;
+                    }
+                    if let Some(select) = A::gp_select(n) {
+                        let old = self.msr_read(select)?;
+                        self.msr_write(select, A::select_with_enable(old, true))?;
+                    }
+                }
+            }
+            None => {
+                if let Some(g) = A::global_ctrl() {
+                    let old = self.msr_read(g)?;
+                    let mut new = old;
+                    for n in 0..32 {
+                        if self.active_gp & (1 << n) != 0 {
+                            new = A::global_ctrl_with(new, Counter::Gp(n), true)?;
+                        }
+                        if self.active_fixed & (1 << n) != 0 {
+                            new = A::global_ctrl_with(new, Counter::Fixed(n), true)?;
+                        }
+                    }
+                    if new != old {
+                        self.msr_write(g, new)?;
+                    }
+                }
+            }
+        }
+        if let (Some(status), Some(reset), Some(frz)) =
+            (A::global_status(), A::status_reset(), A::ctr_frz_bit())
+            && self.msr_read(status)? & frz != 0
+        {
+            let bits = A::status_reset_bits(0, 0, true)?;
+            self.msr_write(reset, bits)?;
+        }
+        Ok(())
+    }
+
+    /// True between [`Pmu::freeze`] and [`Pmu::unfreeze`].
+    pub fn is_frozen(&self) -> bool {
+        self.saved.is_some()
+    }
+
+    /// Sets IA32_DEBUGCTL.Freeze_PerfMon_On_PMI: hardware stops the counters when a PMI is
+    /// raised (version 2-3: by clearing IA32_PERF_GLOBAL_CTRL; version 4 and later: by setting
+    /// IA32_PERF_GLOBAL_STATUS.CTR_FRZ). [`Pmu::unfreeze`] restarts them.
+    pub fn set_freeze_on_pmi(&mut self, on: bool) -> Result<(), Error<B::Error>> {
+        let Some(d) = A::debugctl() else {
+            return Self::unsupported("IA32_DEBUGCTL.Freeze_PerfMon_On_PMI");
+        };
+        let old = self.msr_read(d)?;
+        let new = A::with_freeze_on_pmi(old, on);
+        if new != old {
+            self.msr_write(d, new)?;
+        }
+        Ok(())
+    }
+
+    /// Reads the overflow status, limited to the counters in use.
+    pub fn status(&mut self) -> Result<Status, Error<B::Error>> {
+        let Some(s) = A::global_status() else {
+            return Self::unsupported("global overflow status");
+        };
+        let raw = self.msr_read(s)?;
+        let mut st = A::status_decode(raw);
+        st.gp &= self.counters.gp;
+        st.fixed &= self.counters.fixed;
+        Ok(st)
+    }
+
+    /// Clears the overflow bits (and CTR_FRZ) that `status` reports, through the
+    /// write-1-to-clear register; other status bits are left alone.
+    pub fn clear_overflow(&mut self, status: &Status) -> Result<(), Error<B::Error>> {
+        let Some(reset) = A::status_reset() else {
+            return Self::unsupported("overflow status reset");
+        };
+        let gp = status.gp & self.counters.gp;
+        let fixed = status.fixed & self.counters.fixed;
+        let frz = status.frozen && A::ctr_frz_bit().is_some();
+        if gp == 0 && fixed == 0 && !frz {
+            return Ok(());
+        }
+        let bits = A::status_reset_bits(gp, fixed, frz)?;
+        self.msr_write(reset, bits)
+    }
+
+    /// Reads the status and clears what it reports. Returns what was cleared.
+    pub fn take_overflow(&mut self) -> Result<Status, Error<B::Error>> {
+        let st = self.status()?;
+        self.clear_overflow(&st)?;
+        Ok(st)
+    }
+
+    /// Sets overflow bits through the write-1-to-set register (version 4 and later, AMD
+    /// PerfMonV2), e.g. to test a PMI handler.
+    pub fn set_overflow(&mut self, gp: u32, fixed: u32) -> Result<(), Error<B::Error>> {
+        let Some(set) = A::status_set() else {
+            return Self::unsupported("overflow status set register");
+        };
+        for n in 0..32 {
+            if gp & (1 << n) != 0 {
+                self.check(Counter::Gp(n))?;
+            }
+            if fixed & (1 << n) != 0 {
+                self.check(Counter::Fixed(n))?;
+            }
+        }
+        let bits = A::status_set_bits(gp, fixed)?;
+        self.msr_write(set, bits)
+    }
+}
+
+const fn mask_of(count: u32) -> u32 {
+    if count >= 32 {
+        u32::MAX
+    } else {
+        (1u32 << count) - 1
+    }
+}
+
+const fn width_mask(width: u8) -> u64 {
+    if width >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << width) - 1
+    }
+}

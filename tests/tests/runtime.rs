@@ -1,0 +1,854 @@
+//! The runtime layer: the per-generation register tables agree with the model, the mock
+//! behaves like the hardware, and `Pmu` programs, counts, overflows, clears, freezes and
+//! refuses bad input without writing anything.
+
+use pmu_defs::Loader;
+use pmu_regs::EventDesc;
+use pmu_regs::access::{MsrExt, RawMsr};
+use pmu_regs::arch::{
+    AmdCore, AmdK7, AmdPerfmonV2, Arch, ArchVisitor, Counter, EncodeError, Filter, FixedMode,
+    Generation, IntelV1, IntelV2, IntelV3, IntelV4, IntelV5, IntelV6, Ring, Role,
+};
+use pmu_regs::backend::mock::{Mock, MockConfig, MockFault};
+use pmu_regs::detect::CounterSet;
+use pmu_regs::pmu::{Error, Pmu};
+use pmu_regs::{PlacementError, intel};
+use std::collections::BTreeSet;
+
+// ---------------------------------------------------------------------------------------
+// The tables the runtime uses are the model's
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn register_tables_match_the_model() {
+    let loaded = Loader::new().with_defaults().finish();
+    assert!(!loaded.has_errors(), "{}", loaded.render_diagnostics());
+    let ids: BTreeSet<&str> = loaded
+        .model
+        .generations
+        .iter()
+        .map(|g| g.id.as_str())
+        .collect();
+    let ours: BTreeSet<&str> = Generation::ALL.iter().map(|g| g.id()).collect();
+    assert_eq!(
+        ids, ours,
+        "every model generation has a Generation and vice versa"
+    );
+    for g in &loaded.model.generations {
+        let gen_ = Generation::from_id(&g.id).unwrap();
+        let want: BTreeSet<(String, Vec<u32>, u64, &str)> = g
+            .registers
+            .iter()
+            .map(|r| {
+                (
+                    r.name.clone(),
+                    r.addresses.clone(),
+                    r.reserved_mask,
+                    r.access.as_str(),
+                )
+            })
+            .collect();
+        let have: BTreeSet<(String, Vec<u32>, u64, &str)> = gen_
+            .registers()
+            .iter()
+            .map(|r| {
+                (
+                    r.name.to_string(),
+                    r.addresses.to_vec(),
+                    r.reserved_mask,
+                    r.access.as_str(),
+                )
+            })
+            .collect();
+        assert_eq!(have, want, "{}", g.id);
+        // Roles agree with the model's `pmu:` section.
+        let role_of = |role: Role| {
+            gen_.registers()
+                .iter()
+                .find(|r| r.role == role)
+                .map(|r| r.name)
+        };
+        let general = g.pmu.general.as_ref().unwrap();
+        assert_eq!(
+            role_of(Role::EventSelect),
+            Some(general.select.as_str()),
+            "{}",
+            g.id
+        );
+        assert_eq!(
+            role_of(Role::Counter),
+            Some(general.counter.as_str()),
+            "{}",
+            g.id
+        );
+        match &g.pmu.fixed {
+            Some(f) => {
+                assert_eq!(
+                    role_of(Role::FixedCounter),
+                    Some(f.counter.as_str()),
+                    "{}",
+                    g.id
+                );
+                assert_eq!(role_of(Role::FixedCtrl), f.control.as_deref(), "{}", g.id);
+            }
+            None => assert_eq!(role_of(Role::FixedCounter), None, "{}", g.id),
+        }
+        // Counts, widths and architectural events.
+        struct Facts;
+        impl ArchVisitor for Facts {
+            type Output = (u32, u32, u32, Vec<(String, u32)>);
+            fn visit<A: Arch>(self) -> Self::Output {
+                (
+                    A::GP_INSTANCES,
+                    A::FIXED_INSTANCES,
+                    A::GP_MODEL_WIDTH,
+                    A::arch_events()
+                        .iter()
+                        .map(|e| (e.name.to_string(), e.cpuid_bit))
+                        .collect(),
+                )
+            }
+        }
+        let (gp, fixed, width, events) = gen_.visit(Facts);
+        assert_eq!(gp, g.general_counters(), "{}", g.id);
+        assert_eq!(fixed, g.fixed_counters(), "{}", g.id);
+        let counter = g.register(&general.counter).unwrap();
+        let count = counter
+            .fields
+            .iter()
+            .map(|f| f.bits[0].msb + 1)
+            .max()
+            .unwrap();
+        assert_eq!(width, count, "{}", g.id);
+        let want_events: Vec<(String, u32)> = g
+            .events
+            .iter()
+            .filter_map(|e| e.cpuid_bit.map(|b| (e.name.clone(), b)))
+            .collect();
+        assert_eq!(events, want_events, "{}", g.id);
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// The mock behaves like the hardware
+// ---------------------------------------------------------------------------------------
+
+fn v4_mock() -> Mock<IntelV4> {
+    Mock::new(MockConfig::full::<IntelV4>(2))
+}
+
+#[test]
+fn mock_faults_like_gp() {
+    let mock = v4_mock();
+    let mut cpu = mock.cpu(0);
+    // An MSR the PMU does not have (IA32_TIME_STAMP_COUNTER is not a PMU register).
+    assert_eq!(
+        cpu.read_raw(0x10),
+        Err(MockFault::UnknownMsr {
+            cpu: 0,
+            address: 0x10,
+            write: false
+        })
+    );
+    // A reserved bit of IA32_PERFEVTSEL0 (bit 40 is reserved in version 4).
+    let sel0 = intel::v4::IA32_PERFEVTSEL::address::<0>();
+    let err = cpu.write_raw(sel0, 1 << 40).unwrap_err();
+    assert_eq!(
+        err,
+        MockFault::ReservedBits {
+            cpu: 0,
+            address: sel0,
+            register: "IA32_PERFEVTSEL",
+            bits: 1 << 40
+        }
+    );
+    assert!(
+        err.to_string().contains("reserved bits 0x10000000000"),
+        "{err}"
+    );
+    // Read-only and write-only registers.
+    let status = intel::v4::IA32_PERF_GLOBAL_STATUS::ADDRESS;
+    assert!(matches!(
+        cpu.write_raw(status, 1),
+        Err(MockFault::ReadOnly { .. })
+    ));
+    let reset = intel::v4::IA32_PERF_GLOBAL_STATUS_RESET::ADDRESS;
+    assert!(matches!(
+        cpu.read_raw(reset),
+        Err(MockFault::WriteOnly { .. })
+    ));
+    // A CPU that does not exist.
+    assert_eq!(
+        mock.cpu(5).read_raw(sel0),
+        Err(MockFault::NoSuchCpu { cpu: 5 })
+    );
+    assert_eq!(mock.faults().len(), 5);
+    assert_eq!(mock.writes(), 0);
+    // Nothing was stored by the faulting write.
+    assert_eq!(mock.peek(0, sel0), Some(0));
+}
+
+#[test]
+fn mock_counters_beyond_the_configuration_do_not_exist() {
+    let mut counters = CounterSet::full::<IntelV4>();
+    counters.gp = 0xF;
+    counters.gp_width = 40;
+    counters.fixed_width = 40;
+    let mock = Mock::<IntelV4>::new(MockConfig {
+        cpus: 1,
+        counters,
+        full_width_writes: false,
+    });
+    let mut cpu = mock.cpu(0);
+    assert!(cpu.read_raw(intel::v4::IA32_PMC::address::<3>()).is_ok());
+    assert!(matches!(
+        cpu.read_raw(intel::v4::IA32_PMC::address::<4>()),
+        Err(MockFault::UnknownMsr { .. })
+    ));
+    // Counter bits above the 40-bit width fault on a full-width fixed-counter write.
+    let fixed0 = intel::v4::IA32_FIXED_CTR::address::<0>();
+    assert!(cpu.write_raw(fixed0, (1 << 40) - 1).is_ok());
+    assert!(matches!(
+        cpu.write_raw(fixed0, 1 << 40),
+        Err(MockFault::ReservedBits { bits, .. }) if bits == 1 << 40
+    ));
+    // No IA32_A_PMCx without FW_WRITE.
+    assert!(matches!(
+        cpu.read_raw(intel::v4::IA32_A_PMC::address::<0>()),
+        Err(MockFault::UnknownMsr { .. })
+    ));
+}
+
+#[test]
+fn mock_pmc_writes_sign_extend_and_a_pmc_writes_are_full_width() {
+    let mock = Mock::<IntelV4>::new(MockConfig::full::<IntelV4>(1).with_full_width_writes(true));
+    let mut cpu = mock.cpu(0);
+    let pmc0 = intel::v4::IA32_PMC::address::<0>();
+    let a_pmc0 = intel::v4::IA32_A_PMC::address::<0>();
+    cpu.write_raw(pmc0, 0x8000_0000).unwrap();
+    assert_eq!(cpu.read_raw(pmc0).unwrap(), 0xFFFF_8000_0000);
+    cpu.write_raw(a_pmc0, 0x8000_0000).unwrap();
+    assert_eq!(
+        cpu.read_raw(pmc0).unwrap(),
+        0x8000_0000,
+        "IA32_A_PMC0 aliases IA32_PMC0"
+    );
+    // FW_WRITE is visible in IA32_PERF_CAPABILITIES, through the generated getter.
+    let caps = cpu.read(intel::v4::IA32_PERF_CAPABILITIES::MSR).unwrap();
+    assert!(caps.fw_write());
+}
+
+#[test]
+fn mock_status_write_one_to_clear_and_to_set() {
+    let mock = v4_mock();
+    let mut cpu = mock.cpu(0);
+    use intel::v4::{
+        IA32_PERF_GLOBAL_STATUS, IA32_PERF_GLOBAL_STATUS_RESET, IA32_PERF_GLOBAL_STATUS_SET,
+    };
+    let set = IA32_PERF_GLOBAL_STATUS_SET::Value::new()
+        .set_ovf_pmc0()
+        .set_ovf_pmc3()
+        .set_ovf_fixed_ctr1()
+        .build();
+    cpu.write(IA32_PERF_GLOBAL_STATUS_SET::MSR, set).unwrap();
+    let st = cpu.read(IA32_PERF_GLOBAL_STATUS::MSR).unwrap();
+    assert!(st.ovf_pmc0() && st.ovf_pmc3() && st.ovf_fixed_ctr1() && !st.ovf_pmc1());
+    let clear = IA32_PERF_GLOBAL_STATUS_RESET::Value::new()
+        .clear_ovf_pmc3()
+        .clear_ovf_pmc1()
+        .build();
+    cpu.write(IA32_PERF_GLOBAL_STATUS_RESET::MSR, clear)
+        .unwrap();
+    let st = cpu.read(IA32_PERF_GLOBAL_STATUS::MSR).unwrap();
+    assert!(st.ovf_pmc0() && !st.ovf_pmc3() && st.ovf_fixed_ctr1());
+    // The other CPU is untouched: state is per CPU.
+    assert_eq!(
+        mock.cpu(1)
+            .read_raw(IA32_PERF_GLOBAL_STATUS::ADDRESS)
+            .unwrap(),
+        0
+    );
+}
+
+#[test]
+fn mock_global_inuse_reflects_the_selects() {
+    let mock = v4_mock();
+    let mut pmu = Pmu::<IntelV4, _>::with_counters(mock.cpu(0), CounterSet::full::<IntelV4>());
+    pmu.program(2, &intel::v4::ArchEvent::BranchMissesRetired, Filter::USER)
+        .unwrap();
+    pmu.program_fixed(1, FixedMode::Os, true).unwrap();
+    let inuse = pmu
+        .backend_mut()
+        .read(intel::v4::IA32_PERF_GLOBAL_INUSE::MSR)
+        .unwrap();
+    assert!(inuse.perfevtsel_inuse2() && !inuse.perfevtsel_inuse0());
+    assert!(inuse.fixed_ctr_inuse1() && !inuse.fixed_ctr_inuse0());
+    assert!(inuse.pmi_inuse(), "fixed counter 1 has PMI set");
+}
+
+#[test]
+fn mock_amd_legacy_registers_alias_the_core_counters() {
+    let mock = Mock::<AmdCore>::new(MockConfig::full::<AmdCore>(1));
+    let mut cpu = mock.cpu(0);
+    use pmu_regs::amd::core::{PERF_CTR, PERF_CTR_CORE, PERF_EVT_SEL, PERF_EVT_SEL_CORE};
+    cpu.write_raw(PERF_EVT_SEL::address::<1>(), 0x0043_0076)
+        .unwrap();
+    assert_eq!(
+        cpu.read_raw(PERF_EVT_SEL_CORE::address::<1>()).unwrap(),
+        0x0043_0076
+    );
+    cpu.write_raw(PERF_CTR_CORE::address::<3>(), 1234).unwrap();
+    assert_eq!(cpu.read_raw(PERF_CTR::address::<3>()).unwrap(), 1234);
+    // Core counter 5 exists; there is no legacy alias for it.
+    assert!(cpu.read_raw(PERF_CTR_CORE::address::<5>()).is_ok());
+    assert_eq!(PERF_CTR::try_address(4), None);
+}
+
+#[test]
+fn typed_modify_through_the_mock_keeps_other_fields() {
+    let mock = v4_mock();
+    let mut cpu = mock.cpu(0);
+    use intel::v4::IA32_PERF_GLOBAL_CTRL;
+    cpu.write(
+        IA32_PERF_GLOBAL_CTRL::MSR,
+        IA32_PERF_GLOBAL_CTRL::Value::new()
+            .with_en_pmc1(true)
+            .build(),
+    )
+    .unwrap();
+    let v = cpu
+        .modify(IA32_PERF_GLOBAL_CTRL::MSR, |v| v.with_en_fixed_ctr0(true))
+        .unwrap();
+    assert!(v.en_pmc1() && v.en_fixed_ctr0());
+    assert_eq!(
+        mock.peek(0, IA32_PERF_GLOBAL_CTRL::ADDRESS),
+        Some((1 << 32) | 2)
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// The full cycle: program, count, overflow, clear
+// ---------------------------------------------------------------------------------------
+
+/// An event every generation can encode on counter 0: LLC misses for Intel, an arbitrary
+/// encoding for AMD (the definitions have no AMD event table; the mock counts whatever is
+/// programmed).
+fn any_event<A: Arch>() -> EventDesc {
+    A::arch_events()
+        .iter()
+        .find(|e| e.name == "LLC_MISSES")
+        .map(|e| e.desc)
+        .unwrap_or_else(|| EventDesc::new("TEST_EVENT_C0", 0xC0, 0))
+}
+
+fn full_cycle<A: Arch>() {
+    let g = A::GENERATION;
+    let mock = Mock::<A>::new(MockConfig::full::<A>(2));
+    let mut pmu = Pmu::<A, _>::with_counters(mock.cpu(1), CounterSet::full::<A>());
+    let width = A::GP_MODEL_WIDTH;
+
+    // Program: counter 0, user + kernel, PMI on overflow.
+    let sel = pmu
+        .program(0, &any_event::<A>(), Filter::ALL.with_interrupt(true))
+        .unwrap_or_else(|e| panic!("{g}: {e}"));
+    let st = A::select_state(sel);
+    assert!(st.enabled && st.usr && st.os && st.int, "{g}");
+    assert_eq!(mock.peek(1, A::gp_select(0).unwrap()), Some(sel), "{g}");
+    if let Some(gc) = A::global_ctrl() {
+        assert!(
+            A::global_ctrl_enabled(mock.peek(1, gc).unwrap(), Counter::Gp(0)),
+            "{g}"
+        );
+    }
+
+    // Count, on CPU 1 only.
+    assert!(mock.tick(1, Counter::Gp(0), 100).unwrap().counted, "{g}");
+    assert!(
+        !mock.tick(0, Counter::Gp(0), 100).unwrap().counted,
+        "{g}: CPU 0 not programmed"
+    );
+    assert_eq!(pmu.read(Counter::Gp(0)).unwrap(), 100, "{g}");
+
+    // Overflow: preload 2^width - 10 (-10, which a plain sign-extending IA32_PMCx write can
+    // produce) and count 15.
+    let top = (1u64 << width) - 10;
+    pmu.write_counter(Counter::Gp(0), top)
+        .unwrap_or_else(|e| panic!("{g}: {e}"));
+    assert_eq!(pmu.read(Counter::Gp(0)).unwrap(), top, "{g}");
+    let t = mock.tick(1, Counter::Gp(0), 15).unwrap();
+    assert!(t.counted && t.overflowed && t.pmi, "{g}: {t:?}");
+    assert_eq!(
+        pmu.read(Counter::Gp(0)).unwrap(),
+        5,
+        "{g}: wrapped at {width} bits"
+    );
+    assert_eq!(mock.pmis(1), 1, "{g}");
+
+    if A::global_status().is_some() {
+        let st = pmu.status().unwrap();
+        assert_eq!((st.gp, st.fixed), (1, 0), "{g}");
+        assert!(st.overflowed(Counter::Gp(0)));
+        // Clear what was read; the status is clean and counting goes on.
+        pmu.clear_overflow(&st).unwrap();
+        assert!(pmu.status().unwrap().is_clear(), "{g}");
+        mock.tick(1, Counter::Gp(0), 1).unwrap();
+        assert_eq!(pmu.read(Counter::Gp(0)).unwrap(), 6, "{g}");
+    } else {
+        assert!(
+            matches!(pmu.status(), Err(Error::Unsupported { .. })),
+            "{g}"
+        );
+    }
+
+    // Freeze and unfreeze.
+    pmu.freeze().unwrap();
+    assert!(
+        !mock.tick(1, Counter::Gp(0), 1000).unwrap().counted,
+        "{g}: frozen"
+    );
+    pmu.unfreeze().unwrap();
+    mock.tick(1, Counter::Gp(0), 4).unwrap();
+    let after = pmu.read(Counter::Gp(0)).unwrap();
+    assert!(after == 10 || after == 9, "{g}: {after}");
+
+    // Disable.
+    pmu.disable(Counter::Gp(0)).unwrap();
+    assert!(!mock.tick(1, Counter::Gp(0), 1).unwrap().counted, "{g}");
+    assert!(!A::select_state(mock.peek(1, A::gp_select(0).unwrap()).unwrap()).enabled);
+    assert!(mock.faults().is_empty(), "{g}: {:?}", mock.faults());
+}
+
+#[test]
+fn full_cycle_on_every_generation() {
+    full_cycle::<IntelV1>();
+    full_cycle::<IntelV2>();
+    full_cycle::<IntelV3>();
+    full_cycle::<IntelV4>();
+    full_cycle::<IntelV5>();
+    full_cycle::<IntelV6>();
+    full_cycle::<AmdK7>();
+    full_cycle::<AmdCore>();
+    full_cycle::<AmdPerfmonV2>();
+}
+
+#[test]
+fn fixed_counters_program_count_overflow_and_clear() {
+    let mock = Mock::<IntelV5>::new(MockConfig::full::<IntelV5>(1));
+    let mut pmu = Pmu::<IntelV5, _>::with_counters(mock.cpu(0), CounterSet::full::<IntelV5>());
+    assert_eq!(
+        pmu.enable_fixed_counters(FixedMode::All, true).unwrap(),
+        0xF
+    );
+    let ctrl = intel::v5::IA32_FIXED_CTR_CTRL::Value::from_raw_read(
+        mock.peek(0, intel::v5::IA32_FIXED_CTR_CTRL::ADDRESS)
+            .unwrap(),
+    );
+    for n in 0..4 {
+        assert_eq!(
+            ctrl.enable_at(n),
+            Some(intel::v5::IA32_FIXED_CTR_CTRL::Enable::All.value() as u8)
+        );
+        assert_eq!(ctrl.pmi_at(n), Some(true));
+    }
+    let g = intel::v5::IA32_PERF_GLOBAL_CTRL::Value::from_raw_read(
+        mock.peek(0, intel::v5::IA32_PERF_GLOBAL_CTRL::ADDRESS)
+            .unwrap(),
+    );
+    assert!((0..4).all(|n| g.en_fixed_ctr_at(n) == Some(true)));
+
+    // Instructions retired on fixed counter 0, through its event.
+    pmu.program_fixed_event(
+        &intel::v5::ArchEvent::InstructionsRetired,
+        FixedMode::Usr,
+        false,
+    )
+    .unwrap();
+    assert!(
+        !mock
+            .tick_at(0, Counter::Fixed(0), 5, Ring::Kernel)
+            .unwrap()
+            .counted
+    );
+    assert!(
+        mock.tick_at(0, Counter::Fixed(0), 5, Ring::User)
+            .unwrap()
+            .counted
+    );
+    assert_eq!(pmu.read_fixed(0).unwrap(), 5);
+
+    pmu.write_counter(Counter::Fixed(2), (1 << 48) - 1).unwrap();
+    let t = mock.tick(0, Counter::Fixed(2), 2).unwrap();
+    assert!(t.overflowed && t.pmi);
+    let st = pmu.take_overflow().unwrap();
+    assert_eq!((st.gp, st.fixed), (0, 1 << 2));
+    assert!(pmu.status().unwrap().is_clear());
+    assert!(mock.faults().is_empty());
+}
+
+#[test]
+fn freeze_on_pmi_version_4_sets_ctr_frz_and_unfreeze_clears_it() {
+    let mock = v4_mock();
+    let mut pmu = Pmu::<IntelV4, _>::with_counters(mock.cpu(0), CounterSet::full::<IntelV4>());
+    pmu.set_freeze_on_pmi(true).unwrap();
+    let debugctl = intel::v4::IA32_DEBUGCTL::Value::from_raw_read(
+        mock.peek(0, intel::v4::IA32_DEBUGCTL::ADDRESS).unwrap(),
+    );
+    assert!(debugctl.freeze_perfmon_on_pmi());
+    pmu.program(
+        1,
+        &intel::v4::ArchEvent::UnhaltedCoreCycles,
+        Filter::ALL.with_interrupt(true),
+    )
+    .unwrap();
+    pmu.program(
+        2,
+        &intel::v4::ArchEvent::BranchInstructionsRetired,
+        Filter::ALL,
+    )
+    .unwrap();
+    pmu.write_counter(Counter::Gp(1), 0xFFFF_FFFF_FFFF).unwrap();
+    let gc_before = mock.peek(0, intel::v4::IA32_PERF_GLOBAL_CTRL::ADDRESS);
+    assert!(mock.tick(0, Counter::Gp(1), 1).unwrap().pmi);
+    let st = pmu.status().unwrap();
+    assert!(st.frozen && st.gp == 0b10);
+    // Version 4 freezes through CTR_FRZ: the global control is unchanged, nothing counts.
+    assert_eq!(
+        mock.peek(0, intel::v4::IA32_PERF_GLOBAL_CTRL::ADDRESS),
+        gc_before
+    );
+    assert!(!mock.tick(0, Counter::Gp(2), 1).unwrap().counted);
+    pmu.unfreeze().unwrap();
+    assert!(!pmu.status().unwrap().frozen);
+    assert!(mock.tick(0, Counter::Gp(2), 1).unwrap().counted);
+}
+
+#[test]
+fn freeze_on_pmi_version_2_clears_global_ctrl_and_unfreeze_restores_it() {
+    let mock = Mock::<IntelV2>::new(MockConfig::full::<IntelV2>(1));
+    let mut pmu = Pmu::<IntelV2, _>::with_counters(mock.cpu(0), CounterSet::full::<IntelV2>());
+    pmu.set_freeze_on_pmi(true).unwrap();
+    pmu.program(
+        0,
+        &intel::v2::ArchEvent::LlcReferences,
+        Filter::ALL.with_interrupt(true),
+    )
+    .unwrap();
+    pmu.program_fixed(0, FixedMode::All, false).unwrap();
+    let before = mock
+        .peek(0, intel::v2::IA32_PERF_GLOBAL_CTRL::ADDRESS)
+        .unwrap();
+    assert_eq!(before, (1 << 32) | 1);
+    pmu.write_counter(Counter::Gp(0), 0xFFFF_FFFF_FFFF).unwrap();
+    assert!(mock.tick(0, Counter::Gp(0), 1).unwrap().pmi);
+    assert_eq!(
+        mock.peek(0, intel::v2::IA32_PERF_GLOBAL_CTRL::ADDRESS),
+        Some(0)
+    );
+    assert!(!mock.tick(0, Counter::Fixed(0), 1).unwrap().counted);
+    // Version 2 has no CTR_FRZ; the status reports no freeze.
+    assert!(!pmu.status().unwrap().frozen);
+    pmu.unfreeze().unwrap();
+    assert_eq!(
+        mock.peek(0, intel::v2::IA32_PERF_GLOBAL_CTRL::ADDRESS),
+        Some(before)
+    );
+}
+
+#[test]
+fn freeze_twice_keeps_the_first_saved_state() {
+    let mock = v4_mock();
+    let mut pmu = Pmu::<IntelV4, _>::with_counters(mock.cpu(0), CounterSet::full::<IntelV4>());
+    pmu.program(3, &intel::v4::ArchEvent::LlcMisses, Filter::ALL)
+        .unwrap();
+    let before = mock.peek(0, intel::v4::IA32_PERF_GLOBAL_CTRL::ADDRESS);
+    pmu.freeze().unwrap();
+    pmu.freeze().unwrap();
+    assert!(pmu.is_frozen());
+    assert_eq!(
+        mock.peek(0, intel::v4::IA32_PERF_GLOBAL_CTRL::ADDRESS),
+        Some(0)
+    );
+    pmu.unfreeze().unwrap();
+    assert_eq!(
+        mock.peek(0, intel::v4::IA32_PERF_GLOBAL_CTRL::ADDRESS),
+        before
+    );
+}
+
+#[test]
+fn set_overflow_through_the_set_register() {
+    let mock = Mock::<AmdPerfmonV2>::new(MockConfig::full::<AmdPerfmonV2>(1));
+    let mut pmu =
+        Pmu::<AmdPerfmonV2, _>::with_counters(mock.cpu(0), CounterSet::full::<AmdPerfmonV2>());
+    pmu.set_overflow(0b100100, 0).unwrap();
+    assert_eq!(pmu.status().unwrap().gp, 0b100100);
+    assert!(matches!(
+        pmu.set_overflow(0, 1),
+        Err(Error::NoSuchCounter {
+            counter: Counter::Fixed(0),
+            ..
+        })
+    ));
+    pmu.take_overflow().unwrap();
+    assert_eq!(pmu.status().unwrap().gp, 0);
+    // Version 2 Intel has no set register.
+    let m2 = Mock::<IntelV2>::new(MockConfig::full::<IntelV2>(1));
+    let mut p2 = Pmu::<IntelV2, _>::with_counters(m2.cpu(0), CounterSet::full::<IntelV2>());
+    assert!(matches!(
+        p2.set_overflow(1, 0),
+        Err(Error::Unsupported { .. })
+    ));
+}
+
+// ---------------------------------------------------------------------------------------
+// Runtime-invalid input: an error, nothing written
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn invalid_input_is_an_error_and_writes_nothing() {
+    let mock = v4_mock();
+    let mut counters = CounterSet::full::<IntelV4>();
+    counters.gp = 0xF; // CPUID says four counters
+    counters.unavailable_events = 1 << 4; // CPUID.0AH:EBX[4]: LLC misses unavailable
+    counters.anythread_deprecated = true;
+    counters.umask2 = false;
+    let mut pmu = Pmu::<IntelV4, _>::with_counters(mock.cpu(0), counters);
+    let ev = intel::v4::ArchEvent::BranchInstructionsRetired;
+
+    // A counter beyond what CPUID reports, and beyond the definitions.
+    for n in [4, 8, 31, 32, u32::MAX] {
+        let err = pmu.program(n, &ev, Filter::ALL).unwrap_err();
+        assert!(
+            matches!(err, Error::NoSuchCounter { counter: Counter::Gp(m), available: 0xF } if m == n),
+            "{n}: {err:?}"
+        );
+    }
+    assert_eq!(
+        pmu.program(4, &ev, Filter::ALL).unwrap_err().to_string(),
+        "general-purpose counter 4 does not exist on this CPU (available: 0,1,2,3)"
+    );
+    assert!(matches!(
+        pmu.read(Counter::Fixed(3)),
+        Err(Error::NoSuchCounter { .. })
+    ));
+
+    // An event CPUID.0AH:EBX marks unavailable, by name or by encoding.
+    assert_eq!(
+        pmu.program(0, &intel::v4::ArchEvent::LlcMisses, Filter::ALL),
+        Err(Error::EventUnavailable {
+            event: "LLC_MISSES",
+            cpuid_bit: 4
+        })
+    );
+    let same = EventDesc::new("MY_LLC_MISS", 0x2E, 0x41);
+    assert!(matches!(
+        pmu.program(1, &same, Filter::ALL),
+        Err(Error::EventUnavailable { cpuid_bit: 4, .. })
+    ));
+
+    // Values too wide for the counter; values a plain IA32_PMCx write cannot produce.
+    assert_eq!(
+        pmu.write_counter(Counter::Gp(0), 1 << 48),
+        Err(Error::TooWide {
+            counter: Counter::Gp(0),
+            width: 48,
+            value: 1 << 48
+        })
+    );
+    assert!(matches!(
+        pmu.write_counter(Counter::Gp(0), 0x1_0000_0000),
+        Err(Error::NeedsFullWidthWrite { .. })
+    ));
+
+    // Placement and constraints from the generated encoder.
+    let fixed_only = EventDesc::new("REF_TSC", 0x00, 0x03)
+        .with_counters(0)
+        .with_fixed(2);
+    assert!(matches!(
+        pmu.program(0, &fixed_only, Filter::ALL),
+        Err(Error::Encode(EncodeError::Placement(
+            PlacementError::FixedOnly { .. }
+        )))
+    ));
+    let low = EventDesc::new("LOW_ONLY", 0x48, 0x01).with_counters(0b0011);
+    assert!(matches!(
+        pmu.program(2, &low, Filter::ALL),
+        Err(Error::Encode(EncodeError::Placement(
+            PlacementError::NotOnCounter { .. }
+        )))
+    ));
+    let inv = EventDesc::new("INV_NO_CMASK", 0xC0, 0).with_inv(true);
+    let err = pmu.program(0, &inv, Filter::ALL).unwrap_err();
+    assert!(
+        matches!(err, Error::Encode(EncodeError::Constraint(c)) if c.id == "inv-without-cmask"),
+        "{err:?}"
+    );
+    let wide = EventDesc::new("WIDE", 0x1C0, 0);
+    assert!(matches!(
+        pmu.program(0, &wide, Filter::ALL),
+        Err(Error::Encode(EncodeError::Placement(
+            PlacementError::TooWide {
+                field: "EVENT_SELECT",
+                ..
+            }
+        )))
+    ));
+    // Features CPUID denies.
+    let any = EventDesc::new("ANY", 0x3C, 0).with_any(true);
+    assert!(matches!(
+        pmu.program(0, &any, Filter::ALL),
+        Err(Error::FeatureUnavailable { feature, .. }) if feature.starts_with("AnyThread")
+    ));
+    // Version 4 has no UMASK2 field at all.
+    let u2 = EventDesc::new("U2", 0xC0, 0).with_umask2(1);
+    let mut counters6 = counters;
+    counters6.umask2 = true;
+    let mut p4 = Pmu::<IntelV4, _>::with_counters(mock.cpu(0), counters6);
+    assert!(matches!(
+        p4.program(0, &u2, Filter::ALL),
+        Err(Error::Encode(EncodeError::Placement(
+            PlacementError::Unsupported {
+                field: "UMASK2",
+                ..
+            }
+        )))
+    ));
+    // Version 6 has the field, but this CPU's CPUID.23H does not enumerate it.
+    let m6 = Mock::<IntelV6>::new(MockConfig::full::<IntelV6>(1));
+    let mut c6 = CounterSet::full::<IntelV6>();
+    c6.umask2 = false;
+    let mut p6 = Pmu::<IntelV6, _>::with_counters(m6.cpu(0), c6);
+    assert!(matches!(
+        p6.program(0, &u2, Filter::ALL),
+        Err(Error::FeatureUnavailable { feature, .. }) if feature.starts_with("UMASK2")
+    ));
+
+    // Facilities a generation does not have.
+    let m1 = Mock::<IntelV1>::new(MockConfig::full::<IntelV1>(1));
+    let mut p1 = Pmu::<IntelV1, _>::with_counters(m1.cpu(0), CounterSet::full::<IntelV1>());
+    assert!(matches!(
+        p1.program_fixed(0, FixedMode::All, false),
+        Err(Error::NoSuchCounter { .. })
+    ));
+    assert!(matches!(
+        p1.enable_fixed_counters(FixedMode::All, false),
+        Err(Error::Unsupported { .. })
+    ));
+    assert!(matches!(
+        p1.set_freeze_on_pmi(true),
+        Err(Error::Unsupported { .. })
+    ));
+    assert_eq!(
+        p1.status().unwrap_err().to_string(),
+        "intel-v1 has no global overflow status"
+    );
+
+    assert_eq!(mock.writes(), 0, "no failed call wrote anything");
+    assert_eq!(m1.writes() + m6.writes(), 0);
+    assert!(mock.faults().is_empty() && m1.faults().is_empty() && m6.faults().is_empty());
+}
+
+#[test]
+fn full_width_writes_when_fw_write_is_set() {
+    let mock = Mock::<IntelV3>::new(MockConfig::full::<IntelV3>(1).with_full_width_writes(true));
+    // Pmu::new reads IA32_PERF_CAPABILITIES when PDCM says it exists. Synthetic CPUID: a
+    // version 3 leaf 0AH and only the PDCM bit in leaf 1 ECX.
+    let mut info = pmu_regs::detect::detect(&mut pmu_regs::detect::CpuidTable::new(&[
+        pmu_regs::detect::CpuidEntry::new(0, 0, [0xB, 0x756E_6547, 0x6C65_746E, 0x4965_6E69]),
+        pmu_regs::detect::CpuidEntry::new(1, 0, [0x000106A2, 0, 1 << 15, 0]),
+        pmu_regs::detect::CpuidEntry::new(0xA, 0, [0x0730_0403, 0, 0, 0x603]),
+    ]));
+    assert_eq!(info.generation, Some(Generation::IntelV3));
+    let mut pmu = Pmu::<IntelV3, _>::new(mock.cpu(0), &info).unwrap();
+    assert!(pmu.full_width_writes());
+    pmu.write_counter(Counter::Gp(1), 0x1234_5678_9ABC).unwrap();
+    assert_eq!(pmu.read_pmc(1).unwrap(), 0x1234_5678_9ABC);
+    // The wrong generation is refused.
+    info.generation = Some(Generation::IntelV4);
+    let err = Pmu::<IntelV3, _>::new(mock.cpu(0), &info).unwrap_err();
+    assert_eq!(err.to_string(), "this CPU's PMU is intel-v4, not intel-v3");
+}
+
+#[test]
+fn raw_config_is_the_event_encoding_without_filters() {
+    use pmu_regs::arch::IntelV6;
+    // LLC misses: event 2EH, umask 41H; no USR/OS/INT/EN (perf sets those).
+    let llc = intel::v6::ArchEvent::LlcMisses.desc();
+    assert_eq!(IntelV6::encode_raw_config(llc).unwrap(), 0x412E);
+    let e = EventDesc::new("E", 0xD0, 0x81)
+        .with_cmask(2)
+        .with_inv(true)
+        .with_edge(true)
+        .with_umask2(0x3);
+    assert_eq!(
+        IntelV6::encode_raw_config(&e).unwrap(),
+        0xD0 | 0x81 << 8 | 1 << 18 | 1 << 23 | 2 << 24 | 0x3 << 40
+    );
+    // AMD's 12-bit event select is split over bits 7:0 and 35:32.
+    let amd = EventDesc::new("AMD", 0x1C0, 0x01);
+    assert_eq!(
+        AmdCore::encode_raw_config(&amd).unwrap(),
+        0xC0 | 0x01 << 8 | 1 << 32
+    );
+    // The counter restriction does not matter to perf; a fixed-only event cannot be encoded.
+    let low = EventDesc::new("LOW_ONLY", 0x48, 0x01).with_counters(0b0100);
+    assert_eq!(IntelV6::encode_raw_config(&low).unwrap(), 0x0148);
+    let fixed_only = EventDesc::new("REF_TSC", 0, 3)
+        .with_counters(0)
+        .with_fixed(2);
+    assert!(IntelV6::encode_raw_config(&fixed_only).is_err());
+}
+
+// ---------------------------------------------------------------------------------------
+// /dev/cpu/N/msr errors
+// ---------------------------------------------------------------------------------------
+
+#[cfg(target_os = "linux")]
+#[test]
+fn dev_msr_errors_say_what_to_do() {
+    use pmu_regs::backend::linux::{DevMsr, DevMsrError};
+    // A CPU number no machine has.
+    let err = DevMsr::open_read_only(1_000_000).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            DevMsrError::DeviceMissing {
+                cpu: 1_000_000,
+                cpu_dir_exists: false,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    let msg = err.to_string();
+    assert!(
+        msg.starts_with("/dev/cpu/1000000/msr does not exist") && msg.contains("modprobe msr"),
+        "{msg}"
+    );
+    // CPU 0: what this machine has decides which error (if any) we get; each must be clear.
+    match DevMsr::open_read_only(0) {
+        Ok(mut dev) => {
+            println!("note: /dev/cpu/0/msr is usable here; checking the read-only handle only");
+            let err = dev.write_raw(0x38F, 0).unwrap_err();
+            assert!(matches!(
+                err,
+                DevMsrError::ReadOnlyHandle {
+                    cpu: 0,
+                    address: 0x38F
+                }
+            ));
+            assert!(err.to_string().contains("opened read-only"));
+        }
+        Err(e @ DevMsrError::DeviceMissing { cpu_dir_exists, .. }) => {
+            let msg = e.to_string();
+            assert!(msg.contains("modprobe msr"), "{msg}");
+            if cpu_dir_exists {
+                assert!(msg.contains("the msr driver is not loaded"), "{msg}");
+            }
+        }
+        Err(e @ DevMsrError::PermissionDenied { .. }) => {
+            assert!(e.to_string().contains("run as root"), "{e}");
+        }
+        Err(e) => panic!("unexpected error opening /dev/cpu/0/msr: {e}"),
+    }
+}
