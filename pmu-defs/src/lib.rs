@@ -29,6 +29,8 @@ pub mod codegen;
 pub mod de;
 pub mod diag;
 pub mod model;
+#[cfg(feature = "perfmon")]
+pub mod perfmon;
 pub mod raw;
 pub mod resolve;
 pub mod source;
