@@ -280,3 +280,28 @@ fn no_description_is_copied() {
     }
     assert_eq!(words["files"], imp.models.len());
 }
+
+/// The checked-in core models are exactly what the importer makes of the corpus (what
+/// `cargo xtask import-perfmon ../shared/data/intel-perfmon --check` checks), and the models
+/// directory holds nothing else.
+#[test]
+fn the_checked_in_models_equal_a_fresh_import() {
+    let Some(imp) = import() else { return };
+    let dir = pmu_defs::defs_dir().join("intel/models");
+    let mut on_disk: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    on_disk.sort();
+    let fresh: Vec<&str> = imp.models.iter().map(|m| m.file_name.as_str()).collect();
+    assert_eq!(on_disk, fresh, "files in {}", dir.display());
+    for m in &imp.models {
+        let current = std::fs::read_to_string(dir.join(&m.file_name)).unwrap();
+        assert!(
+            current == m.yaml,
+            "{} differs from a fresh import; run `cargo xtask import-perfmon ../shared/data/intel-perfmon`",
+            m.file_name
+        );
+    }
+}
