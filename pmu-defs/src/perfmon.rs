@@ -1169,6 +1169,16 @@ pub fn parse_mapfile(name: &str, text: &str, issues: &mut Vec<Issue>) -> Vec<Map
 /// 18 of Vol. 3B (see README, "Manual references"); look them up by title in later editions.
 /// Where an InstLatx64 CPUID dump is cited, its CPUID.0AH:EAX value was read (low byte = the
 /// version).
+///
+/// How each entry was checked when the table was written: Nehalem (§18.8) and Haswell
+/// (§18.11) against the SDM text ("version ID 3"); Silvermont and Goldmont against SDM
+/// Table 18-18 and the version-4 registers it lists for Goldmont; Knights Landing and
+/// Tremont (Elkhart Lake, Snow Ridge) against CPUID dumps. The others are the versions the
+/// SDM's per-microarchitecture sections give, not re-read for this table; the data agrees
+/// with them (AnyThread set only on version 3 and 4 cores, fixed counter 3 and TOPDOWN.SLOTS
+/// from version 5, non-zero UMaskExt only on version 6 cores). Arrow Lake's
+/// Crestmont cores are given Meteor Lake's Crestmont version (5) although Intel's list for
+/// them has the (all-zero) UMaskExt and Equal keys; version 5 claims no UMASK2/EQ bits.
 pub const ARCH_VERSIONS: &[(&str, u8, &str)] = &[
     // Bonnell (first Intel Atom).
     (
