@@ -63,7 +63,7 @@ fn path(s: &str) -> TokenStream {
 /// True for a generation that describes specific CPU models (its own event table) rather than
 /// an architectural level: `pmu-regs` puts each behind a Cargo feature named by its id.
 pub fn is_model(g: &Generation) -> bool {
-    g.events.iter().any(|e| e.cpuid_bit.is_none())
+    !g.cpus.is_empty()
 }
 
 /// The Cargo features `pmu-regs` needs: one per model generation, by id, sorted.
@@ -1473,6 +1473,7 @@ impl Cx<'_> {
                 #[doc = #doc]
                 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
                 #[repr(u16)]
+                #[allow(non_camel_case_types)]
                 pub enum Event {
                     #(#[doc = #docs] #variants,)*
                 }

@@ -16,24 +16,32 @@ pub const RESERVED_FIELD_NAMES: &[&str] = &[
     "VALUE",
 ];
 
-/// `BR_INST_RETIRED.ALL_BRANCHES` -> `BrInstRetiredAllBranches`; `PORT_2_3` -> `Port2_3` (an
-/// underscore stays between two digits so distinct names stay distinct).
+/// `BR_INST_RETIRED.ALL_BRANCHES` -> `BrInstRetired_AllBranches`: each `.`-separated part in
+/// CamelCase, parts joined by `_` (so `RS.EMPTY_COUNT` and `RS_EMPTY.COUNT` stay distinct);
+/// inside a part an underscore stays between two digits (`PORT_2_3` -> `Port2_3`).
 pub fn event_variant(name: &str) -> String {
-    let mut out = String::new();
-    for word in name
-        .split(|c: char| !c.is_ascii_alphanumeric())
-        .filter(|w| !w.is_empty())
-    {
-        let starts_digit = word.starts_with(|c: char| c.is_ascii_digit());
-        if starts_digit && out.ends_with(|c: char| c.is_ascii_digit()) {
-            out.push('_');
+    let mut parts = Vec::new();
+    for part in name.split('.') {
+        let mut out = String::new();
+        for word in part
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .filter(|w| !w.is_empty())
+        {
+            let starts_digit = word.starts_with(|c: char| c.is_ascii_digit());
+            if starts_digit && out.ends_with(|c: char| c.is_ascii_digit()) {
+                out.push('_');
+            }
+            let mut chars = word.chars();
+            if let Some(c) = chars.next() {
+                out.push(c.to_ascii_uppercase());
+                out.extend(chars.map(|c| c.to_ascii_lowercase()));
+            }
         }
-        let mut chars = word.chars();
-        if let Some(c) = chars.next() {
-            out.push(c.to_ascii_uppercase());
-            out.extend(chars.map(|c| c.to_ascii_lowercase()));
+        if !out.is_empty() {
+            parts.push(out);
         }
     }
+    let mut out = parts.join("_");
     if out.starts_with(|c: char| c.is_ascii_digit()) || out.is_empty() {
         out.insert(0, 'E');
     }
@@ -63,20 +71,18 @@ mod tests {
 
     #[test]
     fn variants() {
-        assert_eq!(
-            event_variant("BR_INST_RETIRED.ALL_BRANCHES"),
-            "BrInstRetiredAllBranches"
-        );
-        assert_eq!(
-            event_variant("UOPS_DISPATCHED.PORT_2_3"),
-            "UopsDispatchedPort2_3"
-        );
-        assert_eq!(
-            event_variant("UOPS_DISPATCHED.PORT_23"),
-            "UopsDispatchedPort23"
-        );
-        assert_eq!(event_variant("OCR.X:c=1"), "OcrXC1");
-        assert_eq!(event_variant("1ST"), "E1st");
+        let cases = [
+            ("BR_INST_RETIRED.ALL_BRANCHES", "BrInstRetired_AllBranches"),
+            ("UOPS_DISPATCHED.PORT_2_3", "UopsDispatched_Port2_3"),
+            ("UOPS_DISPATCHED.PORT_23", "UopsDispatched_Port23"),
+            ("RS.EMPTY_COUNT", "Rs_EmptyCount"),
+            ("RS_EMPTY.COUNT", "RsEmpty_Count"),
+            ("OCR.X:c=1", "Ocr_XC1"),
+            ("1ST", "E1st"),
+        ];
+        for (name, want) in cases {
+            assert_eq!(event_variant(name), want, "{name}");
+        }
     }
 
     #[test]

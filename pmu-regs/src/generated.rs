@@ -3954,6 +3954,84 @@ pub mod amd {
 }
 #[doc = "Generations of `intel` PMU hardware."]
 pub mod intel {
+    #[cfg(feature = "intel-alderlake-goldencove")]
+    pub mod alderlake_goldencove;
+    #[cfg(feature = "intel-alderlake-gracemont")]
+    pub mod alderlake_gracemont;
+    #[cfg(feature = "intel-arrowlake-crestmont")]
+    pub mod arrowlake_crestmont;
+    #[cfg(feature = "intel-arrowlake-lioncove")]
+    pub mod arrowlake_lioncove;
+    #[cfg(feature = "intel-arrowlake-skymont")]
+    pub mod arrowlake_skymont;
+    #[cfg(feature = "intel-bonnell")]
+    pub mod bonnell;
+    #[cfg(feature = "intel-broadwell")]
+    pub mod broadwell;
+    #[cfg(feature = "intel-broadwellde")]
+    pub mod broadwellde;
+    #[cfg(feature = "intel-broadwellx")]
+    pub mod broadwellx;
+    #[cfg(feature = "intel-cascadelakex")]
+    pub mod cascadelakex;
+    #[cfg(feature = "intel-clearwaterforest")]
+    pub mod clearwaterforest;
+    #[cfg(feature = "intel-elkhartlake")]
+    pub mod elkhartlake;
+    #[cfg(feature = "intel-emeraldrapids")]
+    pub mod emeraldrapids;
+    #[cfg(feature = "intel-goldmont")]
+    pub mod goldmont;
+    #[cfg(feature = "intel-goldmontplus")]
+    pub mod goldmontplus;
+    #[cfg(feature = "intel-grandridge")]
+    pub mod grandridge;
+    #[cfg(feature = "intel-haswell")]
+    pub mod haswell;
+    #[cfg(feature = "intel-haswellx")]
+    pub mod haswellx;
+    #[cfg(feature = "intel-icelake")]
+    pub mod icelake;
+    #[cfg(feature = "intel-icelakex")]
+    pub mod icelakex;
+    #[cfg(feature = "intel-ivybridge")]
+    pub mod ivybridge;
+    #[cfg(feature = "intel-ivytown")]
+    pub mod ivytown;
+    #[cfg(feature = "intel-jaketown")]
+    pub mod jaketown;
+    #[cfg(feature = "intel-knightslanding")]
+    pub mod knightslanding;
+    #[cfg(feature = "intel-lunarlake-lioncove")]
+    pub mod lunarlake_lioncove;
+    #[cfg(feature = "intel-lunarlake-skymont")]
+    pub mod lunarlake_skymont;
+    #[cfg(feature = "intel-meteorlake-crestmont")]
+    pub mod meteorlake_crestmont;
+    #[cfg(feature = "intel-meteorlake-redwoodcove")]
+    pub mod meteorlake_redwoodcove;
+    #[cfg(feature = "intel-nehalemep")]
+    pub mod nehalemep;
+    #[cfg(feature = "intel-nehalemex")]
+    pub mod nehalemex;
+    #[cfg(feature = "intel-rocketlake")]
+    pub mod rocketlake;
+    #[cfg(feature = "intel-sandybridge")]
+    pub mod sandybridge;
+    #[cfg(feature = "intel-sapphirerapids")]
+    pub mod sapphirerapids;
+    #[cfg(feature = "intel-sierraforest")]
+    pub mod sierraforest;
+    #[cfg(feature = "intel-silvermont")]
+    pub mod silvermont;
+    #[cfg(feature = "intel-skylake")]
+    pub mod skylake;
+    #[cfg(feature = "intel-skylakex")]
+    pub mod skylakex;
+    #[cfg(feature = "intel-snowridgex")]
+    pub mod snowridgex;
+    #[cfg(feature = "intel-tigerlake")]
+    pub mod tigerlake;
     pub mod v1 {
         #![doc = "Intel architectural performance monitoring, version 1\n\nThe first architectural PMU: general-purpose counters IA32_PMCx, each paired with an\nevent-select register IA32_PERFEVTSELx, and the seven pre-defined architectural events.\nCPUID leaf 0AH reports the version, how many counters there are and how wide they are.\n\nGeneration `intel-v1`. Manual: Intel SDM Vol. 3B §18.2.1."]
         #[doc = "General-purpose performance counter. Counts the event programmed in the\nIA32_PERFEVTSELx of the same index. Reads return the full counter width reported\nby CPUID.0AH:EAX[23:16]; a plain write sets only bits 31:0 and sign-extends bit 31\n(use IA32_A_PMCx for full-width writes).\n\n- MSR: `0xC1` + 1 × n for n in 0..8 (`IA32_PMC0`..`IA32_PMC7`)\n- Access: read-write\n- Width: 64 bits\n- Reset value: `0x0`\n- Reserved bits: `0xFFFF000000000000`\n- Defined in: `intel-v1` (register present since `intel-v1`)\n- Manual: Intel SDM Vol. 3B §18.2.1.1; Vol. 4 Table 2-2 (C1H-C8H)\n\nThe value type is [`Value`](IA32_PMC::Value)."]
@@ -20120,4 +20198,10 @@ pub mod intel {
             }
         }
     }
+    #[cfg(feature = "intel-westmereep-dp")]
+    pub mod westmereep_dp;
+    #[cfg(feature = "intel-westmereep-sp")]
+    pub mod westmereep_sp;
+    #[cfg(feature = "intel-westmereex")]
+    pub mod westmereex;
 }

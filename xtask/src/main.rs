@@ -2,6 +2,7 @@
 
 #[path = "gen.rs"]
 mod codegen;
+mod import;
 
 use clap::{Parser, Subcommand};
 use std::path::{Path, PathBuf};
@@ -48,6 +49,18 @@ enum Command {
         #[arg(long)]
         check: bool,
     },
+    /// Import Intel perfmon core event lists into core model generations (YAML).
+    ImportPerfmon {
+        /// A perfmon JSON file, or a directory (with mapfile.csv: the whole corpus).
+        path: PathBuf,
+        /// Output directory (default: pmu-defs/defs/intel/models).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Do not write; exit 1 when the files in the output directory differ from a fresh
+        /// import.
+        #[arg(long)]
+        check: bool,
+    },
 }
 
 /// The workspace root (the parent of this crate).
@@ -87,6 +100,10 @@ fn main() -> ExitCode {
             }
             let out = out.unwrap_or_else(|| workspace_root().join("target/docs"));
             xtask::docs::run(&loaded.model, &out)
+        }
+        Command::ImportPerfmon { path, out, check } => {
+            let out = out.unwrap_or_else(|| workspace_root().join(import::MODELS));
+            import::run(&path, &out, check)
         }
         Command::Gen { check } => {
             let loaded = load(&[]);
