@@ -705,13 +705,21 @@ impl Cx<'_> {
                 /// Every address of the family, by index.
                 pub const ADDRESSES: [u32; #count as usize] = [#(#addrs),*];
                 #[doc = #idoc]
+                #[track_caller]
                 pub const fn address<const N: u32>() -> u32 {
+                    if N >= INSTANCES {
+                        #krate::__private::index_out_of_range(#name_str, "instances", INSTANCES, N)
+                    }
+                    __check_index::<N>();
+                    BASE_ADDRESS + N * ADDRESS_STRIDE
+                }
+                #[inline(always)]
+                const fn __check_index<const N: u32>() {
                     const {
                         if N >= INSTANCES {
                             #krate::__private::index_out_of_range(#name_str, "instances", INSTANCES, N)
                         }
                     }
-                    BASE_ADDRESS + N * ADDRESS_STRIDE
                 }
                 /// Address of instance `index`, or `None` when out of range.
                 pub const fn try_address(index: u32) -> Option<u32> {
@@ -734,6 +742,8 @@ impl Cx<'_> {
         // Builder wrappers of every setter, and (element name, mask) for set-twice checks.
         let mut bmethods: Vec<TokenStream> = Vec::new();
         let mut tracked: Vec<(String, u64)> = Vec::new();
+        // Private generic functions holding the compile-time checks of const-generic setters.
+        let mut checkers: Vec<TokenStream> = Vec::new();
         if reg_writable {
             methods.push(quote! {
                 /// A [`Builder`] with every field zero (no reserved bits set): the starting point
@@ -744,12 +754,12 @@ impl Cx<'_> {
                 }
                 /// The value with exactly these bits, which must not include a reserved bit:
                 /// a constant `B` with a reserved bit set fails to compile.
+                #[track_caller]
                 pub const fn from_bits<const B: u64>() -> Self {
-                    const {
-                        if B & Self::RESERVED_MASK != 0 {
-                            #krate::__private::reserved_bits(#name_str, B & Self::RESERVED_MASK, Self::RESERVED_MASK)
-                        }
+                    if B & Self::RESERVED_MASK != 0 {
+                        #krate::__private::reserved_bits(#name_str, B & Self::RESERVED_MASK, Self::RESERVED_MASK)
                     }
+                    __check_reserved::<B>();
                     Self(B)
                 }
                 /// The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)
@@ -763,6 +773,18 @@ impl Cx<'_> {
                         });
                     }
                     Ok(Self(bits))
+                }
+            });
+        }
+        if reg_writable {
+            checkers.push(quote! {
+                #[inline(always)]
+                const fn __check_reserved<const B: u64>() {
+                    const {
+                        if B & Value::RESERVED_MASK != 0 {
+                            #krate::__private::reserved_bits(#name_str, B & Value::RESERVED_MASK, Value::RESERVED_MASK)
+                        }
+                    }
                 }
             });
         }
@@ -927,14 +949,28 @@ impl Cx<'_> {
                         "Sets `{ename}`, or returns [`FieldError::TooWide`]({}::FieldError) when `v` exceeds {width} bits. {edoc}",
                         self.krate.to_string().replace(' ', "")
                     );
-                    methods.push(quote! {
-                        #[doc = #cdoc]
-                        pub const fn #m<const V: u64>(self) -> Self {
+                    // In a `const` item the `if` fails first, at the caller's expression
+                    // (`#[track_caller]`); the checker's inline const makes the same value a
+                    // compile error in non-const code too (when it is monomorphized).
+                    let check = format_ident!("__check_{}", stem);
+                    checkers.push(quote! {
+                        #[inline(always)]
+                        const fn #check<const V: u64>() {
                             const {
                                 if V > #max_lit {
-                                    #krate::__private::too_wide(#ename, #width, V)
+                                    #krate::__private::too_wide(#name_str, #ename, #width, V)
                                 }
                             }
+                        }
+                    });
+                    methods.push(quote! {
+                        #[doc = #cdoc]
+                        #[track_caller]
+                        pub const fn #m<const V: u64>(self) -> Self {
+                            if V > #max_lit {
+                                #krate::__private::too_wide(#name_str, #ename, #width, V)
+                            }
+                            #check::<V>();
                             let v = V;
                             #insert_v
                         }
@@ -948,6 +984,7 @@ impl Cx<'_> {
                     });
                     bmethods.push(quote! {
                         #[doc = #cdoc]
+                        #[track_caller]
                         pub const fn #m<const V: u64>(self) -> Self {
                             self.track(#emask, self.value.#m::<V>())
                         }
@@ -1231,6 +1268,7 @@ impl Cx<'_> {
                 format!("`{name_str}N` as a typed MSR. `N` out of 0..{count} fails to compile.");
             quote! {
                 #[doc = #mdoc]
+                #[track_caller]
                 pub const fn msr<const N: u32>() -> Instance {
                     Instance(address::<N>())
                 }
@@ -1285,6 +1323,7 @@ impl Cx<'_> {
                 #tock_block
                 #address
                 #(#enums)*
+                #(#checkers)*
                 #[doc = #vdoc]
                 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
                 #[repr(transparent)]
@@ -1432,14 +1471,21 @@ impl Cx<'_> {
             #[doc = #doc]
             #[track_caller]
             pub const fn event_on<const N: u32>(event: &#krate::EventDesc) -> Builder {
+                if N >= INSTANCES {
+                    #krate::__private::index_out_of_range(#name_str, "counters", INSTANCES, N)
+                }
+                __check_counter::<N>();
+                match try_event_on(N, event) {
+                    Ok(b) => b,
+                    Err(e) => e.fail(),
+                }
+            }
+            #[inline(always)]
+            const fn __check_counter<const N: u32>() {
                 const {
                     if N >= INSTANCES {
                         #krate::__private::index_out_of_range(#name_str, "counters", INSTANCES, N)
                     }
-                }
-                match try_event_on(N, event) {
-                    Ok(b) => b,
-                    Err(e) => e.fail(),
                 }
             }
             /// As [`event_on`], with the counter chosen at run time: the problem is returned.

@@ -34,7 +34,16 @@ pub mod amd {
                 0xc0010003_u32,
             ];
             #[doc = "Address of `PERF_EVT_SELN`. `N` out of 0..4 fails to compile."]
+            #[track_caller]
             pub const fn address<const N: u32>() -> u32 {
+                if N >= INSTANCES {
+                    crate::__private::index_out_of_range("PERF_EVT_SEL", "instances", INSTANCES, N)
+                }
+                __check_index::<N>();
+                BASE_ADDRESS + N * ADDRESS_STRIDE
+            }
+            #[inline(always)]
+            const fn __check_index<const N: u32>() {
                 const {
                     if N >= INSTANCES {
                         crate::__private::index_out_of_range(
@@ -45,7 +54,6 @@ pub mod amd {
                         )
                     }
                 }
-                BASE_ADDRESS + N * ADDRESS_STRIDE
             }
             #[doc = r" Address of instance `index`, or `None` when out of range."]
             pub const fn try_address(index: u32) -> Option<u32> {
@@ -53,6 +61,42 @@ pub mod amd {
                     Some(BASE_ADDRESS + index * ADDRESS_STRIDE)
                 } else {
                     None
+                }
+            }
+            #[inline(always)]
+            const fn __check_reserved<const B: u64>() {
+                const {
+                    if B & Value::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "PERF_EVT_SEL",
+                            B & Value::RESERVED_MASK,
+                            Value::RESERVED_MASK,
+                        )
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_event_select<const V: u64>() {
+                const {
+                    if V > 0xfff_u64 {
+                        crate::__private::too_wide("PERF_EVT_SEL", "EVENT_SELECT", 12u32, V)
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_umask<const V: u64>() {
+                const {
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("PERF_EVT_SEL", "UMASK", 8u32, V)
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_cmask<const V: u64>() {
+                const {
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("PERF_EVT_SEL", "CMASK", 8u32, V)
+                    }
                 }
             }
             #[doc = "A value of `PERF_EVT_SEL`. Setters never touch reserved bits (`0xFFFFFCF000280000`)."]
@@ -72,16 +116,16 @@ pub mod amd {
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                #[track_caller]
                 pub const fn from_bits<const B: u64>() -> Self {
-                    const {
-                        if B & Self::RESERVED_MASK != 0 {
-                            crate::__private::reserved_bits(
-                                "PERF_EVT_SEL",
-                                B & Self::RESERVED_MASK,
-                                Self::RESERVED_MASK,
-                            )
-                        }
+                    if B & Self::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "PERF_EVT_SEL",
+                            B & Self::RESERVED_MASK,
+                            Self::RESERVED_MASK,
+                        )
                     }
+                    __check_reserved::<B>();
                     Self(B)
                 }
                 #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
@@ -118,12 +162,12 @@ pub mod amd {
                     (((self.0 >> 0u32) & 0xff_u64) | (((self.0 >> 32u32) & 0xf_u64) << 8u32)) as u16
                 }
                 #[doc = "Sets `EVENT_SELECT` to the constant `V`; a `V` wider than 12 bits fails to compile. The 12-bit event select; bits 7:0 of the register hold EventSelect[7:0] and bits 35:32 hold EventSelect[11:8].\n\nBits 7:0, 35:32, read-write, 12 bits wide."]
+                #[track_caller]
                 pub const fn with_event_select<const V: u64>(self) -> Self {
-                    const {
-                        if V > 0xfff_u64 {
-                            crate::__private::too_wide("EVENT_SELECT", 12u32, V)
-                        }
+                    if V > 0xfff_u64 {
+                        crate::__private::too_wide("PERF_EVT_SEL", "EVENT_SELECT", 12u32, V)
                     }
+                    __check_event_select::<V>();
                     let v = V;
                     Self(
                         (self.0 & 0xfffffff0ffffff00_u64)
@@ -151,12 +195,12 @@ pub mod amd {
                     ((self.0 >> 8u32) & 0xff_u64) as u8
                 }
                 #[doc = "Sets `UMASK` to the constant `V`; a `V` wider than 8 bits fails to compile. Unit mask qualifying the event.\n\nBits 15:8, read-write, 8 bits wide."]
+                #[track_caller]
                 pub const fn with_umask<const V: u64>(self) -> Self {
-                    const {
-                        if V > 0xff_u64 {
-                            crate::__private::too_wide("UMASK", 8u32, V)
-                        }
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("PERF_EVT_SEL", "UMASK", 8u32, V)
                     }
+                    __check_umask::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffffffff00ff_u64) | (((v >> 0u32) & 0xff_u64) << 8u32))
                 }
@@ -237,12 +281,12 @@ pub mod amd {
                     ((self.0 >> 24u32) & 0xff_u64) as u8
                 }
                 #[doc = "Sets `CMASK` to the constant `V`; a `V` wider than 8 bits fails to compile. Counter mask: when non-zero, count cycles with at least CMASK events.\n\nBits 31:24, read-write, 8 bits wide."]
+                #[track_caller]
                 pub const fn with_cmask<const V: u64>(self) -> Self {
-                    const {
-                        if V > 0xff_u64 {
-                            crate::__private::too_wide("CMASK", 8u32, V)
-                        }
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("PERF_EVT_SEL", "CMASK", 8u32, V)
                     }
+                    __check_cmask::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32))
                 }
@@ -384,6 +428,7 @@ pub mod amd {
                     }
                 }
                 #[doc = "Sets `EVENT_SELECT` to the constant `V`; a `V` wider than 12 bits fails to compile. The 12-bit event select; bits 7:0 of the register hold EventSelect[7:0] and bits 35:32 hold EventSelect[11:8].\n\nBits 7:0, 35:32, read-write, 12 bits wide."]
+                #[track_caller]
                 pub const fn with_event_select<const V: u64>(self) -> Self {
                     self.track(0xf000000ff_u64, self.value.with_event_select::<V>())
                 }
@@ -395,6 +440,7 @@ pub mod amd {
                     }
                 }
                 #[doc = "Sets `UMASK` to the constant `V`; a `V` wider than 8 bits fails to compile. Unit mask qualifying the event.\n\nBits 15:8, read-write, 8 bits wide."]
+                #[track_caller]
                 pub const fn with_umask<const V: u64>(self) -> Self {
                     self.track(0xff00_u64, self.value.with_umask::<V>())
                 }
@@ -434,6 +480,7 @@ pub mod amd {
                     self.track(0x800000_u64, self.value.with_inv(on))
                 }
                 #[doc = "Sets `CMASK` to the constant `V`; a `V` wider than 8 bits fails to compile. Counter mask: when non-zero, count cycles with at least CMASK events.\n\nBits 31:24, read-write, 8 bits wide."]
+                #[track_caller]
                 pub const fn with_cmask<const V: u64>(self) -> Self {
                     self.track(0xff000000_u64, self.value.with_cmask::<V>())
                 }
@@ -575,6 +622,7 @@ pub mod amd {
                 }
             }
             #[doc = "`PERF_EVT_SELN` as a typed MSR. `N` out of 0..4 fails to compile."]
+            #[track_caller]
             pub const fn msr<const N: u32>() -> Instance {
                 Instance(address::<N>())
             }
@@ -639,7 +687,21 @@ pub mod amd {
                 0xc001020a_u32,
             ];
             #[doc = "Address of `PERF_EVT_SEL_COREN`. `N` out of 0..6 fails to compile."]
+            #[track_caller]
             pub const fn address<const N: u32>() -> u32 {
+                if N >= INSTANCES {
+                    crate::__private::index_out_of_range(
+                        "PERF_EVT_SEL_CORE",
+                        "instances",
+                        INSTANCES,
+                        N,
+                    )
+                }
+                __check_index::<N>();
+                BASE_ADDRESS + N * ADDRESS_STRIDE
+            }
+            #[inline(always)]
+            const fn __check_index<const N: u32>() {
                 const {
                     if N >= INSTANCES {
                         crate::__private::index_out_of_range(
@@ -650,7 +712,6 @@ pub mod amd {
                         )
                     }
                 }
-                BASE_ADDRESS + N * ADDRESS_STRIDE
             }
             #[doc = r" Address of instance `index`, or `None` when out of range."]
             pub const fn try_address(index: u32) -> Option<u32> {
@@ -658,6 +719,42 @@ pub mod amd {
                     Some(BASE_ADDRESS + index * ADDRESS_STRIDE)
                 } else {
                     None
+                }
+            }
+            #[inline(always)]
+            const fn __check_reserved<const B: u64>() {
+                const {
+                    if B & Value::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "PERF_EVT_SEL_CORE",
+                            B & Value::RESERVED_MASK,
+                            Value::RESERVED_MASK,
+                        )
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_event_select<const V: u64>() {
+                const {
+                    if V > 0xfff_u64 {
+                        crate::__private::too_wide("PERF_EVT_SEL_CORE", "EVENT_SELECT", 12u32, V)
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_umask<const V: u64>() {
+                const {
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("PERF_EVT_SEL_CORE", "UMASK", 8u32, V)
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_cmask<const V: u64>() {
+                const {
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("PERF_EVT_SEL_CORE", "CMASK", 8u32, V)
+                    }
                 }
             }
             #[doc = "A value of `PERF_EVT_SEL_CORE`. Setters never touch reserved bits (`0xFFFFFCF000280000`)."]
@@ -677,16 +774,16 @@ pub mod amd {
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                #[track_caller]
                 pub const fn from_bits<const B: u64>() -> Self {
-                    const {
-                        if B & Self::RESERVED_MASK != 0 {
-                            crate::__private::reserved_bits(
-                                "PERF_EVT_SEL_CORE",
-                                B & Self::RESERVED_MASK,
-                                Self::RESERVED_MASK,
-                            )
-                        }
+                    if B & Self::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "PERF_EVT_SEL_CORE",
+                            B & Self::RESERVED_MASK,
+                            Self::RESERVED_MASK,
+                        )
                     }
+                    __check_reserved::<B>();
                     Self(B)
                 }
                 #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
@@ -723,12 +820,12 @@ pub mod amd {
                     (((self.0 >> 0u32) & 0xff_u64) | (((self.0 >> 32u32) & 0xf_u64) << 8u32)) as u16
                 }
                 #[doc = "Sets `EVENT_SELECT` to the constant `V`; a `V` wider than 12 bits fails to compile. The 12-bit event select; bits 7:0 of the register hold EventSelect[7:0] and bits 35:32 hold EventSelect[11:8].\n\nBits 7:0, 35:32, read-write, 12 bits wide."]
+                #[track_caller]
                 pub const fn with_event_select<const V: u64>(self) -> Self {
-                    const {
-                        if V > 0xfff_u64 {
-                            crate::__private::too_wide("EVENT_SELECT", 12u32, V)
-                        }
+                    if V > 0xfff_u64 {
+                        crate::__private::too_wide("PERF_EVT_SEL_CORE", "EVENT_SELECT", 12u32, V)
                     }
+                    __check_event_select::<V>();
                     let v = V;
                     Self(
                         (self.0 & 0xfffffff0ffffff00_u64)
@@ -756,12 +853,12 @@ pub mod amd {
                     ((self.0 >> 8u32) & 0xff_u64) as u8
                 }
                 #[doc = "Sets `UMASK` to the constant `V`; a `V` wider than 8 bits fails to compile. Unit mask qualifying the event.\n\nBits 15:8, read-write, 8 bits wide."]
+                #[track_caller]
                 pub const fn with_umask<const V: u64>(self) -> Self {
-                    const {
-                        if V > 0xff_u64 {
-                            crate::__private::too_wide("UMASK", 8u32, V)
-                        }
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("PERF_EVT_SEL_CORE", "UMASK", 8u32, V)
                     }
+                    __check_umask::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffffffff00ff_u64) | (((v >> 0u32) & 0xff_u64) << 8u32))
                 }
@@ -842,12 +939,12 @@ pub mod amd {
                     ((self.0 >> 24u32) & 0xff_u64) as u8
                 }
                 #[doc = "Sets `CMASK` to the constant `V`; a `V` wider than 8 bits fails to compile. Counter mask: when non-zero, count cycles with at least CMASK events.\n\nBits 31:24, read-write, 8 bits wide."]
+                #[track_caller]
                 pub const fn with_cmask<const V: u64>(self) -> Self {
-                    const {
-                        if V > 0xff_u64 {
-                            crate::__private::too_wide("CMASK", 8u32, V)
-                        }
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("PERF_EVT_SEL_CORE", "CMASK", 8u32, V)
                     }
+                    __check_cmask::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32))
                 }
@@ -989,6 +1086,7 @@ pub mod amd {
                     }
                 }
                 #[doc = "Sets `EVENT_SELECT` to the constant `V`; a `V` wider than 12 bits fails to compile. The 12-bit event select; bits 7:0 of the register hold EventSelect[7:0] and bits 35:32 hold EventSelect[11:8].\n\nBits 7:0, 35:32, read-write, 12 bits wide."]
+                #[track_caller]
                 pub const fn with_event_select<const V: u64>(self) -> Self {
                     self.track(0xf000000ff_u64, self.value.with_event_select::<V>())
                 }
@@ -1000,6 +1098,7 @@ pub mod amd {
                     }
                 }
                 #[doc = "Sets `UMASK` to the constant `V`; a `V` wider than 8 bits fails to compile. Unit mask qualifying the event.\n\nBits 15:8, read-write, 8 bits wide."]
+                #[track_caller]
                 pub const fn with_umask<const V: u64>(self) -> Self {
                     self.track(0xff00_u64, self.value.with_umask::<V>())
                 }
@@ -1039,6 +1138,7 @@ pub mod amd {
                     self.track(0x800000_u64, self.value.with_inv(on))
                 }
                 #[doc = "Sets `CMASK` to the constant `V`; a `V` wider than 8 bits fails to compile. Counter mask: when non-zero, count cycles with at least CMASK events.\n\nBits 31:24, read-write, 8 bits wide."]
+                #[track_caller]
                 pub const fn with_cmask<const V: u64>(self) -> Self {
                     self.track(0xff000000_u64, self.value.with_cmask::<V>())
                 }
@@ -1173,6 +1273,22 @@ pub mod amd {
             #[doc = "A [`Builder`] for `PERF_EVT_SEL_COREN` counting `event`: its encoding fields (event select, unit masks, CMASK, INV, EDGE, AnyThread) are set, the rest is zero. Add the privilege filters and the enable bit, then `build()`.\n\nFails to compile, in a `const`, when `N` is out of range, when only a fixed counter counts the event, when the event is restricted to other counters, or when it needs a field this generation lacks."]
             #[track_caller]
             pub const fn event_on<const N: u32>(event: &crate::EventDesc) -> Builder {
+                if N >= INSTANCES {
+                    crate::__private::index_out_of_range(
+                        "PERF_EVT_SEL_CORE",
+                        "counters",
+                        INSTANCES,
+                        N,
+                    )
+                }
+                __check_counter::<N>();
+                match try_event_on(N, event) {
+                    Ok(b) => b,
+                    Err(e) => e.fail(),
+                }
+            }
+            #[inline(always)]
+            const fn __check_counter<const N: u32>() {
                 const {
                     if N >= INSTANCES {
                         crate::__private::index_out_of_range(
@@ -1182,10 +1298,6 @@ pub mod amd {
                             N,
                         )
                     }
-                }
-                match try_event_on(N, event) {
-                    Ok(b) => b,
-                    Err(e) => e.fail(),
                 }
             }
             #[doc = r" As [`event_on`], with the counter chosen at run time: the problem is returned."]
@@ -1283,6 +1395,7 @@ pub mod amd {
                 }
             }
             #[doc = "`PERF_EVT_SEL_COREN` as a typed MSR. `N` out of 0..6 fails to compile."]
+            #[track_caller]
             pub const fn msr<const N: u32>() -> Instance {
                 Instance(address::<N>())
             }
@@ -1346,7 +1459,16 @@ pub mod amd {
                 0xc001020b_u32,
             ];
             #[doc = "Address of `PERF_CTR_COREN`. `N` out of 0..6 fails to compile."]
+            #[track_caller]
             pub const fn address<const N: u32>() -> u32 {
+                if N >= INSTANCES {
+                    crate::__private::index_out_of_range("PERF_CTR_CORE", "instances", INSTANCES, N)
+                }
+                __check_index::<N>();
+                BASE_ADDRESS + N * ADDRESS_STRIDE
+            }
+            #[inline(always)]
+            const fn __check_index<const N: u32>() {
                 const {
                     if N >= INSTANCES {
                         crate::__private::index_out_of_range(
@@ -1357,7 +1479,6 @@ pub mod amd {
                         )
                     }
                 }
-                BASE_ADDRESS + N * ADDRESS_STRIDE
             }
             #[doc = r" Address of instance `index`, or `None` when out of range."]
             pub const fn try_address(index: u32) -> Option<u32> {
@@ -1365,6 +1486,26 @@ pub mod amd {
                     Some(BASE_ADDRESS + index * ADDRESS_STRIDE)
                 } else {
                     None
+                }
+            }
+            #[inline(always)]
+            const fn __check_reserved<const B: u64>() {
+                const {
+                    if B & Value::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "PERF_CTR_CORE",
+                            B & Value::RESERVED_MASK,
+                            Value::RESERVED_MASK,
+                        )
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_count<const V: u64>() {
+                const {
+                    if V > 0xffffffffffff_u64 {
+                        crate::__private::too_wide("PERF_CTR_CORE", "COUNT", 48u32, V)
+                    }
                 }
             }
             #[doc = "A value of `PERF_CTR_CORE`. Setters never touch reserved bits (`0xFFFF000000000000`)."]
@@ -1384,16 +1525,16 @@ pub mod amd {
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                #[track_caller]
                 pub const fn from_bits<const B: u64>() -> Self {
-                    const {
-                        if B & Self::RESERVED_MASK != 0 {
-                            crate::__private::reserved_bits(
-                                "PERF_CTR_CORE",
-                                B & Self::RESERVED_MASK,
-                                Self::RESERVED_MASK,
-                            )
-                        }
+                    if B & Self::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "PERF_CTR_CORE",
+                            B & Self::RESERVED_MASK,
+                            Self::RESERVED_MASK,
+                        )
                     }
+                    __check_reserved::<B>();
                     Self(B)
                 }
                 #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
@@ -1430,12 +1571,12 @@ pub mod amd {
                     ((self.0 >> 0u32) & 0xffffffffffff_u64) as u64
                 }
                 #[doc = "Sets `COUNT` to the constant `V`; a `V` wider than 48 bits fails to compile. Counter value (48 bits).\n\nBits 47:0, read-write, 48 bits wide."]
+                #[track_caller]
                 pub const fn with_count<const V: u64>(self) -> Self {
-                    const {
-                        if V > 0xffffffffffff_u64 {
-                            crate::__private::too_wide("COUNT", 48u32, V)
-                        }
+                    if V > 0xffffffffffff_u64 {
+                        crate::__private::too_wide("PERF_CTR_CORE", "COUNT", 48u32, V)
                     }
+                    __check_count::<V>();
                     let v = V;
                     Self(
                         (self.0 & 0xffff000000000000_u64)
@@ -1527,6 +1668,7 @@ pub mod amd {
                     }
                 }
                 #[doc = "Sets `COUNT` to the constant `V`; a `V` wider than 48 bits fails to compile. Counter value (48 bits).\n\nBits 47:0, read-write, 48 bits wide."]
+                #[track_caller]
                 pub const fn with_count<const V: u64>(self) -> Self {
                     self.track(0xffffffffffff_u64, self.value.with_count::<V>())
                 }
@@ -1566,6 +1708,7 @@ pub mod amd {
                 }
             }
             #[doc = "`PERF_CTR_COREN` as a typed MSR. `N` out of 0..6 fails to compile."]
+            #[track_caller]
             pub const fn msr<const N: u32>() -> Instance {
                 Instance(address::<N>())
             }
@@ -1630,7 +1773,16 @@ pub mod amd {
                 0xc0010003_u32,
             ];
             #[doc = "Address of `PERF_EVT_SELN`. `N` out of 0..4 fails to compile."]
+            #[track_caller]
             pub const fn address<const N: u32>() -> u32 {
+                if N >= INSTANCES {
+                    crate::__private::index_out_of_range("PERF_EVT_SEL", "instances", INSTANCES, N)
+                }
+                __check_index::<N>();
+                BASE_ADDRESS + N * ADDRESS_STRIDE
+            }
+            #[inline(always)]
+            const fn __check_index<const N: u32>() {
                 const {
                     if N >= INSTANCES {
                         crate::__private::index_out_of_range(
@@ -1641,7 +1793,6 @@ pub mod amd {
                         )
                     }
                 }
-                BASE_ADDRESS + N * ADDRESS_STRIDE
             }
             #[doc = r" Address of instance `index`, or `None` when out of range."]
             pub const fn try_address(index: u32) -> Option<u32> {
@@ -1674,6 +1825,42 @@ pub mod amd {
                     }
                 }
             }
+            #[inline(always)]
+            const fn __check_reserved<const B: u64>() {
+                const {
+                    if B & Value::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "PERF_EVT_SEL",
+                            B & Value::RESERVED_MASK,
+                            Value::RESERVED_MASK,
+                        )
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_event_select<const V: u64>() {
+                const {
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("PERF_EVT_SEL", "EVENT_SELECT", 8u32, V)
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_umask<const V: u64>() {
+                const {
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("PERF_EVT_SEL", "UMASK", 8u32, V)
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_cmask<const V: u64>() {
+                const {
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("PERF_EVT_SEL", "CMASK", 8u32, V)
+                    }
+                }
+            }
             #[doc = "A value of `PERF_EVT_SEL`. Setters never touch reserved bits (`0xFFFFFFFF00200000`)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash)]
             #[repr(transparent)]
@@ -1691,16 +1878,16 @@ pub mod amd {
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                #[track_caller]
                 pub const fn from_bits<const B: u64>() -> Self {
-                    const {
-                        if B & Self::RESERVED_MASK != 0 {
-                            crate::__private::reserved_bits(
-                                "PERF_EVT_SEL",
-                                B & Self::RESERVED_MASK,
-                                Self::RESERVED_MASK,
-                            )
-                        }
+                    if B & Self::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "PERF_EVT_SEL",
+                            B & Self::RESERVED_MASK,
+                            Self::RESERVED_MASK,
+                        )
                     }
+                    __check_reserved::<B>();
                     Self(B)
                 }
                 #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
@@ -1737,12 +1924,12 @@ pub mod amd {
                     ((self.0 >> 0u32) & 0xff_u64) as u8
                 }
                 #[doc = "Sets `EVENT_SELECT` to the constant `V`; a `V` wider than 8 bits fails to compile. The event to count.\n\nBits 7:0, read-write, 8 bits wide."]
+                #[track_caller]
                 pub const fn with_event_select<const V: u64>(self) -> Self {
-                    const {
-                        if V > 0xff_u64 {
-                            crate::__private::too_wide("EVENT_SELECT", 8u32, V)
-                        }
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("PERF_EVT_SEL", "EVENT_SELECT", 8u32, V)
                     }
+                    __check_event_select::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffffffffff00_u64) | (((v >> 0u32) & 0xff_u64) << 0u32))
                 }
@@ -1769,12 +1956,12 @@ pub mod amd {
                     ((self.0 >> 8u32) & 0xff_u64) as u8
                 }
                 #[doc = "Sets `UMASK` to the constant `V`; a `V` wider than 8 bits fails to compile. Unit mask qualifying the event.\n\nBits 15:8, read-write, 8 bits wide."]
+                #[track_caller]
                 pub const fn with_umask<const V: u64>(self) -> Self {
-                    const {
-                        if V > 0xff_u64 {
-                            crate::__private::too_wide("UMASK", 8u32, V)
-                        }
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("PERF_EVT_SEL", "UMASK", 8u32, V)
                     }
+                    __check_umask::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffffffff00ff_u64) | (((v >> 0u32) & 0xff_u64) << 8u32))
                 }
@@ -1868,12 +2055,12 @@ pub mod amd {
                     ((self.0 >> 24u32) & 0xff_u64) as u8
                 }
                 #[doc = "Sets `CMASK` to the constant `V`; a `V` wider than 8 bits fails to compile. Counter mask: when non-zero, count cycles with at least CMASK events.\n\nBits 31:24, read-write, 8 bits wide."]
+                #[track_caller]
                 pub const fn with_cmask<const V: u64>(self) -> Self {
-                    const {
-                        if V > 0xff_u64 {
-                            crate::__private::too_wide("CMASK", 8u32, V)
-                        }
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("PERF_EVT_SEL", "CMASK", 8u32, V)
                     }
+                    __check_cmask::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32))
                 }
@@ -1993,6 +2180,7 @@ pub mod amd {
                     }
                 }
                 #[doc = "Sets `EVENT_SELECT` to the constant `V`; a `V` wider than 8 bits fails to compile. The event to count.\n\nBits 7:0, read-write, 8 bits wide."]
+                #[track_caller]
                 pub const fn with_event_select<const V: u64>(self) -> Self {
                     self.track(0xff_u64, self.value.with_event_select::<V>())
                 }
@@ -2008,6 +2196,7 @@ pub mod amd {
                     self.track(0xff_u64, self.value.set_event_select(value))
                 }
                 #[doc = "Sets `UMASK` to the constant `V`; a `V` wider than 8 bits fails to compile. Unit mask qualifying the event.\n\nBits 15:8, read-write, 8 bits wide."]
+                #[track_caller]
                 pub const fn with_umask<const V: u64>(self) -> Self {
                     self.track(0xff00_u64, self.value.with_umask::<V>())
                 }
@@ -2051,6 +2240,7 @@ pub mod amd {
                     self.track(0x800000_u64, self.value.with_inv(on))
                 }
                 #[doc = "Sets `CMASK` to the constant `V`; a `V` wider than 8 bits fails to compile. Counter mask: when non-zero, count cycles with at least CMASK events.\n\nBits 31:24, read-write, 8 bits wide."]
+                #[track_caller]
                 pub const fn with_cmask<const V: u64>(self) -> Self {
                     self.track(0xff000000_u64, self.value.with_cmask::<V>())
                 }
@@ -2168,6 +2358,17 @@ pub mod amd {
             #[doc = "A [`Builder`] for `PERF_EVT_SELN` counting `event`: its encoding fields (event select, unit masks, CMASK, INV, EDGE, AnyThread) are set, the rest is zero. Add the privilege filters and the enable bit, then `build()`.\n\nFails to compile, in a `const`, when `N` is out of range, when only a fixed counter counts the event, when the event is restricted to other counters, or when it needs a field this generation lacks."]
             #[track_caller]
             pub const fn event_on<const N: u32>(event: &crate::EventDesc) -> Builder {
+                if N >= INSTANCES {
+                    crate::__private::index_out_of_range("PERF_EVT_SEL", "counters", INSTANCES, N)
+                }
+                __check_counter::<N>();
+                match try_event_on(N, event) {
+                    Ok(b) => b,
+                    Err(e) => e.fail(),
+                }
+            }
+            #[inline(always)]
+            const fn __check_counter<const N: u32>() {
                 const {
                     if N >= INSTANCES {
                         crate::__private::index_out_of_range(
@@ -2177,10 +2378,6 @@ pub mod amd {
                             N,
                         )
                     }
-                }
-                match try_event_on(N, event) {
-                    Ok(b) => b,
-                    Err(e) => e.fail(),
                 }
             }
             #[doc = r" As [`event_on`], with the counter chosen at run time: the problem is returned."]
@@ -2278,6 +2475,7 @@ pub mod amd {
                 }
             }
             #[doc = "`PERF_EVT_SELN` as a typed MSR. `N` out of 0..4 fails to compile."]
+            #[track_caller]
             pub const fn msr<const N: u32>() -> Instance {
                 Instance(address::<N>())
             }
@@ -2339,13 +2537,21 @@ pub mod amd {
                 0xc0010007_u32,
             ];
             #[doc = "Address of `PERF_CTRN`. `N` out of 0..4 fails to compile."]
+            #[track_caller]
             pub const fn address<const N: u32>() -> u32 {
+                if N >= INSTANCES {
+                    crate::__private::index_out_of_range("PERF_CTR", "instances", INSTANCES, N)
+                }
+                __check_index::<N>();
+                BASE_ADDRESS + N * ADDRESS_STRIDE
+            }
+            #[inline(always)]
+            const fn __check_index<const N: u32>() {
                 const {
                     if N >= INSTANCES {
                         crate::__private::index_out_of_range("PERF_CTR", "instances", INSTANCES, N)
                     }
                 }
-                BASE_ADDRESS + N * ADDRESS_STRIDE
             }
             #[doc = r" Address of instance `index`, or `None` when out of range."]
             pub const fn try_address(index: u32) -> Option<u32> {
@@ -2353,6 +2559,26 @@ pub mod amd {
                     Some(BASE_ADDRESS + index * ADDRESS_STRIDE)
                 } else {
                     None
+                }
+            }
+            #[inline(always)]
+            const fn __check_reserved<const B: u64>() {
+                const {
+                    if B & Value::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "PERF_CTR",
+                            B & Value::RESERVED_MASK,
+                            Value::RESERVED_MASK,
+                        )
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_count<const V: u64>() {
+                const {
+                    if V > 0xffffffffffff_u64 {
+                        crate::__private::too_wide("PERF_CTR", "COUNT", 48u32, V)
+                    }
                 }
             }
             #[doc = "A value of `PERF_CTR`. Setters never touch reserved bits (`0xFFFF000000000000`)."]
@@ -2372,16 +2598,16 @@ pub mod amd {
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                #[track_caller]
                 pub const fn from_bits<const B: u64>() -> Self {
-                    const {
-                        if B & Self::RESERVED_MASK != 0 {
-                            crate::__private::reserved_bits(
-                                "PERF_CTR",
-                                B & Self::RESERVED_MASK,
-                                Self::RESERVED_MASK,
-                            )
-                        }
+                    if B & Self::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "PERF_CTR",
+                            B & Self::RESERVED_MASK,
+                            Self::RESERVED_MASK,
+                        )
                     }
+                    __check_reserved::<B>();
                     Self(B)
                 }
                 #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
@@ -2418,12 +2644,12 @@ pub mod amd {
                     ((self.0 >> 0u32) & 0xffffffffffff_u64) as u64
                 }
                 #[doc = "Sets `COUNT` to the constant `V`; a `V` wider than 48 bits fails to compile. Counter value (48 bits).\n\nBits 47:0, read-write, 48 bits wide."]
+                #[track_caller]
                 pub const fn with_count<const V: u64>(self) -> Self {
-                    const {
-                        if V > 0xffffffffffff_u64 {
-                            crate::__private::too_wide("COUNT", 48u32, V)
-                        }
+                    if V > 0xffffffffffff_u64 {
+                        crate::__private::too_wide("PERF_CTR", "COUNT", 48u32, V)
                     }
+                    __check_count::<V>();
                     let v = V;
                     Self(
                         (self.0 & 0xffff000000000000_u64)
@@ -2515,6 +2741,7 @@ pub mod amd {
                     }
                 }
                 #[doc = "Sets `COUNT` to the constant `V`; a `V` wider than 48 bits fails to compile. Counter value (48 bits).\n\nBits 47:0, read-write, 48 bits wide."]
+                #[track_caller]
                 pub const fn with_count<const V: u64>(self) -> Self {
                     self.track(0xffffffffffff_u64, self.value.with_count::<V>())
                 }
@@ -2554,6 +2781,7 @@ pub mod amd {
                 }
             }
             #[doc = "`PERF_CTRN` as a typed MSR. `N` out of 0..4 fails to compile."]
+            #[track_caller]
             pub const fn msr<const N: u32>() -> Instance {
                 Instance(address::<N>())
             }
@@ -2738,6 +2966,18 @@ pub mod amd {
             :: tock_registers :: register_bitmasks ! (u64 , PERF_CNTR_GLOBAL_CTL , Register , [# [doc = "Enable PerfCtr i. (bits 0, read-write)"] EN0 OFFSET (0) NUMBITS (1) [] , # [doc = "Enable PerfCtr i. (bits 1, read-write)"] EN1 OFFSET (1) NUMBITS (1) [] , # [doc = "Enable PerfCtr i. (bits 2, read-write)"] EN2 OFFSET (2) NUMBITS (1) [] , # [doc = "Enable PerfCtr i. (bits 3, read-write)"] EN3 OFFSET (3) NUMBITS (1) [] , # [doc = "Enable PerfCtr i. (bits 4, read-write)"] EN4 OFFSET (4) NUMBITS (1) [] , # [doc = "Enable PerfCtr i. (bits 5, read-write)"] EN5 OFFSET (5) NUMBITS (1) []]);
             #[doc = r" MSR address."]
             pub const ADDRESS: u32 = 0xc0000301_u32;
+            #[inline(always)]
+            const fn __check_reserved<const B: u64>() {
+                const {
+                    if B & Value::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "PERF_CNTR_GLOBAL_CTL",
+                            B & Value::RESERVED_MASK,
+                            Value::RESERVED_MASK,
+                        )
+                    }
+                }
+            }
             #[doc = "A value of `PERF_CNTR_GLOBAL_CTL`. Setters never touch reserved bits (`0xFFFFFFFFFFFFFFC0`)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash)]
             #[repr(transparent)]
@@ -2755,16 +2995,16 @@ pub mod amd {
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                #[track_caller]
                 pub const fn from_bits<const B: u64>() -> Self {
-                    const {
-                        if B & Self::RESERVED_MASK != 0 {
-                            crate::__private::reserved_bits(
-                                "PERF_CNTR_GLOBAL_CTL",
-                                B & Self::RESERVED_MASK,
-                                Self::RESERVED_MASK,
-                            )
-                        }
+                    if B & Self::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "PERF_CNTR_GLOBAL_CTL",
+                            B & Self::RESERVED_MASK,
+                            Self::RESERVED_MASK,
+                        )
                     }
+                    __check_reserved::<B>();
                     Self(B)
                 }
                 #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
@@ -3125,6 +3365,18 @@ pub mod amd {
             :: tock_registers :: register_bitmasks ! (u64 , PERF_CNTR_GLOBAL_STATUS_CLR , Register , [# [doc = "Clear the overflow flag of PerfCtr i. (bits 0, write-1-to-clear)"] CLR_OVF0 OFFSET (0) NUMBITS (1) [] , # [doc = "Clear the overflow flag of PerfCtr i. (bits 1, write-1-to-clear)"] CLR_OVF1 OFFSET (1) NUMBITS (1) [] , # [doc = "Clear the overflow flag of PerfCtr i. (bits 2, write-1-to-clear)"] CLR_OVF2 OFFSET (2) NUMBITS (1) [] , # [doc = "Clear the overflow flag of PerfCtr i. (bits 3, write-1-to-clear)"] CLR_OVF3 OFFSET (3) NUMBITS (1) [] , # [doc = "Clear the overflow flag of PerfCtr i. (bits 4, write-1-to-clear)"] CLR_OVF4 OFFSET (4) NUMBITS (1) [] , # [doc = "Clear the overflow flag of PerfCtr i. (bits 5, write-1-to-clear)"] CLR_OVF5 OFFSET (5) NUMBITS (1) []]);
             #[doc = r" MSR address."]
             pub const ADDRESS: u32 = 0xc0000302_u32;
+            #[inline(always)]
+            const fn __check_reserved<const B: u64>() {
+                const {
+                    if B & Value::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "PERF_CNTR_GLOBAL_STATUS_CLR",
+                            B & Value::RESERVED_MASK,
+                            Value::RESERVED_MASK,
+                        )
+                    }
+                }
+            }
             #[doc = "A value of `PERF_CNTR_GLOBAL_STATUS_CLR`. Setters never touch reserved bits (`0xFFFFFFFFFFFFFFC0`)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash)]
             #[repr(transparent)]
@@ -3142,16 +3394,16 @@ pub mod amd {
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                #[track_caller]
                 pub const fn from_bits<const B: u64>() -> Self {
-                    const {
-                        if B & Self::RESERVED_MASK != 0 {
-                            crate::__private::reserved_bits(
-                                "PERF_CNTR_GLOBAL_STATUS_CLR",
-                                B & Self::RESERVED_MASK,
-                                Self::RESERVED_MASK,
-                            )
-                        }
+                    if B & Self::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "PERF_CNTR_GLOBAL_STATUS_CLR",
+                            B & Self::RESERVED_MASK,
+                            Self::RESERVED_MASK,
+                        )
                     }
+                    __check_reserved::<B>();
                     Self(B)
                 }
                 #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
@@ -3488,6 +3740,18 @@ pub mod amd {
             :: tock_registers :: register_bitmasks ! (u64 , PERF_CNTR_GLOBAL_STATUS_SET , Register , [# [doc = "Set the overflow flag of PerfCtr i. (bits 0, write-1-to-set)"] SET_OVF0 OFFSET (0) NUMBITS (1) [] , # [doc = "Set the overflow flag of PerfCtr i. (bits 1, write-1-to-set)"] SET_OVF1 OFFSET (1) NUMBITS (1) [] , # [doc = "Set the overflow flag of PerfCtr i. (bits 2, write-1-to-set)"] SET_OVF2 OFFSET (2) NUMBITS (1) [] , # [doc = "Set the overflow flag of PerfCtr i. (bits 3, write-1-to-set)"] SET_OVF3 OFFSET (3) NUMBITS (1) [] , # [doc = "Set the overflow flag of PerfCtr i. (bits 4, write-1-to-set)"] SET_OVF4 OFFSET (4) NUMBITS (1) [] , # [doc = "Set the overflow flag of PerfCtr i. (bits 5, write-1-to-set)"] SET_OVF5 OFFSET (5) NUMBITS (1) []]);
             #[doc = r" MSR address."]
             pub const ADDRESS: u32 = 0xc0000303_u32;
+            #[inline(always)]
+            const fn __check_reserved<const B: u64>() {
+                const {
+                    if B & Value::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "PERF_CNTR_GLOBAL_STATUS_SET",
+                            B & Value::RESERVED_MASK,
+                            Value::RESERVED_MASK,
+                        )
+                    }
+                }
+            }
             #[doc = "A value of `PERF_CNTR_GLOBAL_STATUS_SET`. Setters never touch reserved bits (`0xFFFFFFFFFFFFFFC0`)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash)]
             #[repr(transparent)]
@@ -3505,16 +3769,16 @@ pub mod amd {
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                #[track_caller]
                 pub const fn from_bits<const B: u64>() -> Self {
-                    const {
-                        if B & Self::RESERVED_MASK != 0 {
-                            crate::__private::reserved_bits(
-                                "PERF_CNTR_GLOBAL_STATUS_SET",
-                                B & Self::RESERVED_MASK,
-                                Self::RESERVED_MASK,
-                            )
-                        }
+                    if B & Self::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "PERF_CNTR_GLOBAL_STATUS_SET",
+                            B & Self::RESERVED_MASK,
+                            Self::RESERVED_MASK,
+                        )
                     }
+                    __check_reserved::<B>();
                     Self(B)
                 }
                 #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
@@ -3983,13 +4247,21 @@ pub mod intel {
                 0xc1_u32, 0xc2_u32, 0xc3_u32, 0xc4_u32, 0xc5_u32, 0xc6_u32, 0xc7_u32, 0xc8_u32,
             ];
             #[doc = "Address of `IA32_PMCN`. `N` out of 0..8 fails to compile."]
+            #[track_caller]
             pub const fn address<const N: u32>() -> u32 {
+                if N >= INSTANCES {
+                    crate::__private::index_out_of_range("IA32_PMC", "instances", INSTANCES, N)
+                }
+                __check_index::<N>();
+                BASE_ADDRESS + N * ADDRESS_STRIDE
+            }
+            #[inline(always)]
+            const fn __check_index<const N: u32>() {
                 const {
                     if N >= INSTANCES {
                         crate::__private::index_out_of_range("IA32_PMC", "instances", INSTANCES, N)
                     }
                 }
-                BASE_ADDRESS + N * ADDRESS_STRIDE
             }
             #[doc = r" Address of instance `index`, or `None` when out of range."]
             pub const fn try_address(index: u32) -> Option<u32> {
@@ -3997,6 +4269,26 @@ pub mod intel {
                     Some(BASE_ADDRESS + index * ADDRESS_STRIDE)
                 } else {
                     None
+                }
+            }
+            #[inline(always)]
+            const fn __check_reserved<const B: u64>() {
+                const {
+                    if B & Value::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_PMC",
+                            B & Value::RESERVED_MASK,
+                            Value::RESERVED_MASK,
+                        )
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_count<const V: u64>() {
+                const {
+                    if V > 0xffffffffffff_u64 {
+                        crate::__private::too_wide("IA32_PMC", "COUNT", 48u32, V)
+                    }
                 }
             }
             #[doc = "A value of `IA32_PMC`. Setters never touch reserved bits (`0xFFFF000000000000`)."]
@@ -4016,16 +4308,16 @@ pub mod intel {
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                #[track_caller]
                 pub const fn from_bits<const B: u64>() -> Self {
-                    const {
-                        if B & Self::RESERVED_MASK != 0 {
-                            crate::__private::reserved_bits(
-                                "IA32_PMC",
-                                B & Self::RESERVED_MASK,
-                                Self::RESERVED_MASK,
-                            )
-                        }
+                    if B & Self::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_PMC",
+                            B & Self::RESERVED_MASK,
+                            Self::RESERVED_MASK,
+                        )
                     }
+                    __check_reserved::<B>();
                     Self(B)
                 }
                 #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
@@ -4062,12 +4354,12 @@ pub mod intel {
                     ((self.0 >> 0u32) & 0xffffffffffff_u64) as u64
                 }
                 #[doc = "Sets `COUNT` to the constant `V`; a `V` wider than 48 bits fails to compile. Counter value. The implemented width is CPUID.0AH:EAX[23:16] (48 bits on current\nprocessors); bits above it are reserved.\n\nBits 47:0, read-write, 48 bits wide."]
+                #[track_caller]
                 pub const fn with_count<const V: u64>(self) -> Self {
-                    const {
-                        if V > 0xffffffffffff_u64 {
-                            crate::__private::too_wide("COUNT", 48u32, V)
-                        }
+                    if V > 0xffffffffffff_u64 {
+                        crate::__private::too_wide("IA32_PMC", "COUNT", 48u32, V)
                     }
+                    __check_count::<V>();
                     let v = V;
                     Self(
                         (self.0 & 0xffff000000000000_u64)
@@ -4159,6 +4451,7 @@ pub mod intel {
                     }
                 }
                 #[doc = "Sets `COUNT` to the constant `V`; a `V` wider than 48 bits fails to compile. Counter value. The implemented width is CPUID.0AH:EAX[23:16] (48 bits on current\nprocessors); bits above it are reserved.\n\nBits 47:0, read-write, 48 bits wide."]
+                #[track_caller]
                 pub const fn with_count<const V: u64>(self) -> Self {
                     self.track(0xffffffffffff_u64, self.value.with_count::<V>())
                 }
@@ -4198,6 +4491,7 @@ pub mod intel {
                 }
             }
             #[doc = "`IA32_PMCN` as a typed MSR. `N` out of 0..8 fails to compile."]
+            #[track_caller]
             pub const fn msr<const N: u32>() -> Instance {
                 Instance(address::<N>())
             }
@@ -4257,7 +4551,16 @@ pub mod intel {
                 0x4c8_u32,
             ];
             #[doc = "Address of `IA32_A_PMCN`. `N` out of 0..8 fails to compile."]
+            #[track_caller]
             pub const fn address<const N: u32>() -> u32 {
+                if N >= INSTANCES {
+                    crate::__private::index_out_of_range("IA32_A_PMC", "instances", INSTANCES, N)
+                }
+                __check_index::<N>();
+                BASE_ADDRESS + N * ADDRESS_STRIDE
+            }
+            #[inline(always)]
+            const fn __check_index<const N: u32>() {
                 const {
                     if N >= INSTANCES {
                         crate::__private::index_out_of_range(
@@ -4268,7 +4571,6 @@ pub mod intel {
                         )
                     }
                 }
-                BASE_ADDRESS + N * ADDRESS_STRIDE
             }
             #[doc = r" Address of instance `index`, or `None` when out of range."]
             pub const fn try_address(index: u32) -> Option<u32> {
@@ -4276,6 +4578,26 @@ pub mod intel {
                     Some(BASE_ADDRESS + index * ADDRESS_STRIDE)
                 } else {
                     None
+                }
+            }
+            #[inline(always)]
+            const fn __check_reserved<const B: u64>() {
+                const {
+                    if B & Value::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_A_PMC",
+                            B & Value::RESERVED_MASK,
+                            Value::RESERVED_MASK,
+                        )
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_count<const V: u64>() {
+                const {
+                    if V > 0xffffffffffff_u64 {
+                        crate::__private::too_wide("IA32_A_PMC", "COUNT", 48u32, V)
+                    }
                 }
             }
             #[doc = "A value of `IA32_A_PMC`. Setters never touch reserved bits (`0xFFFF000000000000`)."]
@@ -4295,16 +4617,16 @@ pub mod intel {
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                #[track_caller]
                 pub const fn from_bits<const B: u64>() -> Self {
-                    const {
-                        if B & Self::RESERVED_MASK != 0 {
-                            crate::__private::reserved_bits(
-                                "IA32_A_PMC",
-                                B & Self::RESERVED_MASK,
-                                Self::RESERVED_MASK,
-                            )
-                        }
+                    if B & Self::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_A_PMC",
+                            B & Self::RESERVED_MASK,
+                            Self::RESERVED_MASK,
+                        )
                     }
+                    __check_reserved::<B>();
                     Self(B)
                 }
                 #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
@@ -4341,12 +4663,12 @@ pub mod intel {
                     ((self.0 >> 0u32) & 0xffffffffffff_u64) as u64
                 }
                 #[doc = "Sets `COUNT` to the constant `V`; a `V` wider than 48 bits fails to compile. Counter value, writable at the full width CPUID.0AH:EAX[23:16] reports.\n\nBits 47:0, read-write, 48 bits wide."]
+                #[track_caller]
                 pub const fn with_count<const V: u64>(self) -> Self {
-                    const {
-                        if V > 0xffffffffffff_u64 {
-                            crate::__private::too_wide("COUNT", 48u32, V)
-                        }
+                    if V > 0xffffffffffff_u64 {
+                        crate::__private::too_wide("IA32_A_PMC", "COUNT", 48u32, V)
                     }
+                    __check_count::<V>();
                     let v = V;
                     Self(
                         (self.0 & 0xffff000000000000_u64)
@@ -4438,6 +4760,7 @@ pub mod intel {
                     }
                 }
                 #[doc = "Sets `COUNT` to the constant `V`; a `V` wider than 48 bits fails to compile. Counter value, writable at the full width CPUID.0AH:EAX[23:16] reports.\n\nBits 47:0, read-write, 48 bits wide."]
+                #[track_caller]
                 pub const fn with_count<const V: u64>(self) -> Self {
                     self.track(0xffffffffffff_u64, self.value.with_count::<V>())
                 }
@@ -4477,6 +4800,7 @@ pub mod intel {
                 }
             }
             #[doc = "`IA32_A_PMCN` as a typed MSR. `N` out of 0..8 fails to compile."]
+            #[track_caller]
             pub const fn msr<const N: u32>() -> Instance {
                 Instance(address::<N>())
             }
@@ -4536,7 +4860,21 @@ pub mod intel {
                 0x18d_u32,
             ];
             #[doc = "Address of `IA32_PERFEVTSELN`. `N` out of 0..8 fails to compile."]
+            #[track_caller]
             pub const fn address<const N: u32>() -> u32 {
+                if N >= INSTANCES {
+                    crate::__private::index_out_of_range(
+                        "IA32_PERFEVTSEL",
+                        "instances",
+                        INSTANCES,
+                        N,
+                    )
+                }
+                __check_index::<N>();
+                BASE_ADDRESS + N * ADDRESS_STRIDE
+            }
+            #[inline(always)]
+            const fn __check_index<const N: u32>() {
                 const {
                     if N >= INSTANCES {
                         crate::__private::index_out_of_range(
@@ -4547,7 +4885,6 @@ pub mod intel {
                         )
                     }
                 }
-                BASE_ADDRESS + N * ADDRESS_STRIDE
             }
             #[doc = r" Address of instance `index`, or `None` when out of range."]
             pub const fn try_address(index: u32) -> Option<u32> {
@@ -4580,6 +4917,42 @@ pub mod intel {
                     }
                 }
             }
+            #[inline(always)]
+            const fn __check_reserved<const B: u64>() {
+                const {
+                    if B & Value::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_PERFEVTSEL",
+                            B & Value::RESERVED_MASK,
+                            Value::RESERVED_MASK,
+                        )
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_event_select<const V: u64>() {
+                const {
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("IA32_PERFEVTSEL", "EVENT_SELECT", 8u32, V)
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_umask<const V: u64>() {
+                const {
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("IA32_PERFEVTSEL", "UMASK", 8u32, V)
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_cmask<const V: u64>() {
+                const {
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("IA32_PERFEVTSEL", "CMASK", 8u32, V)
+                    }
+                }
+            }
             #[doc = "A value of `IA32_PERFEVTSEL`. Setters never touch reserved bits (`0xFFFFFFFF00200000`)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash)]
             #[repr(transparent)]
@@ -4597,16 +4970,16 @@ pub mod intel {
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                #[track_caller]
                 pub const fn from_bits<const B: u64>() -> Self {
-                    const {
-                        if B & Self::RESERVED_MASK != 0 {
-                            crate::__private::reserved_bits(
-                                "IA32_PERFEVTSEL",
-                                B & Self::RESERVED_MASK,
-                                Self::RESERVED_MASK,
-                            )
-                        }
+                    if B & Self::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_PERFEVTSEL",
+                            B & Self::RESERVED_MASK,
+                            Self::RESERVED_MASK,
+                        )
                     }
+                    __check_reserved::<B>();
                     Self(B)
                 }
                 #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
@@ -4643,12 +5016,12 @@ pub mod intel {
                     ((self.0 >> 0u32) & 0xff_u64) as u8
                 }
                 #[doc = "Sets `EVENT_SELECT` to the constant `V`; a `V` wider than 8 bits fails to compile. Event logic unit that detects the condition to count (the event code).\n\nBits 7:0, read-write, 8 bits wide."]
+                #[track_caller]
                 pub const fn with_event_select<const V: u64>(self) -> Self {
-                    const {
-                        if V > 0xff_u64 {
-                            crate::__private::too_wide("EVENT_SELECT", 8u32, V)
-                        }
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("IA32_PERFEVTSEL", "EVENT_SELECT", 8u32, V)
                     }
+                    __check_event_select::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffffffffff00_u64) | (((v >> 0u32) & 0xff_u64) << 0u32))
                 }
@@ -4675,12 +5048,12 @@ pub mod intel {
                     ((self.0 >> 8u32) & 0xff_u64) as u8
                 }
                 #[doc = "Sets `UMASK` to the constant `V`; a `V` wider than 8 bits fails to compile. Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
+                #[track_caller]
                 pub const fn with_umask<const V: u64>(self) -> Self {
-                    const {
-                        if V > 0xff_u64 {
-                            crate::__private::too_wide("UMASK", 8u32, V)
-                        }
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("IA32_PERFEVTSEL", "UMASK", 8u32, V)
                     }
+                    __check_umask::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffffffff00ff_u64) | (((v >> 0u32) & 0xff_u64) << 8u32))
                 }
@@ -4774,12 +5147,12 @@ pub mod intel {
                     ((self.0 >> 24u32) & 0xff_u64) as u8
                 }
                 #[doc = "Sets `CMASK` to the constant `V`; a `V` wider than 8 bits fails to compile. Counter mask (threshold). When non-zero, the counter increments by one in each\ncycle where the event occurs at least CMASK times (fewer, with INV). When zero,\nthe counter adds the per-cycle event count.\n\nBits 31:24, read-write, 8 bits wide."]
+                #[track_caller]
                 pub const fn with_cmask<const V: u64>(self) -> Self {
-                    const {
-                        if V > 0xff_u64 {
-                            crate::__private::too_wide("CMASK", 8u32, V)
-                        }
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("IA32_PERFEVTSEL", "CMASK", 8u32, V)
                     }
+                    __check_cmask::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32))
                 }
@@ -4899,6 +5272,7 @@ pub mod intel {
                     }
                 }
                 #[doc = "Sets `EVENT_SELECT` to the constant `V`; a `V` wider than 8 bits fails to compile. Event logic unit that detects the condition to count (the event code).\n\nBits 7:0, read-write, 8 bits wide."]
+                #[track_caller]
                 pub const fn with_event_select<const V: u64>(self) -> Self {
                     self.track(0xff_u64, self.value.with_event_select::<V>())
                 }
@@ -4914,6 +5288,7 @@ pub mod intel {
                     self.track(0xff_u64, self.value.set_event_select(value))
                 }
                 #[doc = "Sets `UMASK` to the constant `V`; a `V` wider than 8 bits fails to compile. Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
+                #[track_caller]
                 pub const fn with_umask<const V: u64>(self) -> Self {
                     self.track(0xff00_u64, self.value.with_umask::<V>())
                 }
@@ -4957,6 +5332,7 @@ pub mod intel {
                     self.track(0x800000_u64, self.value.with_inv(on))
                 }
                 #[doc = "Sets `CMASK` to the constant `V`; a `V` wider than 8 bits fails to compile. Counter mask (threshold). When non-zero, the counter increments by one in each\ncycle where the event occurs at least CMASK times (fewer, with INV). When zero,\nthe counter adds the per-cycle event count.\n\nBits 31:24, read-write, 8 bits wide."]
+                #[track_caller]
                 pub const fn with_cmask<const V: u64>(self) -> Self {
                     self.track(0xff000000_u64, self.value.with_cmask::<V>())
                 }
@@ -5074,6 +5450,22 @@ pub mod intel {
             #[doc = "A [`Builder`] for `IA32_PERFEVTSELN` counting `event`: its encoding fields (event select, unit masks, CMASK, INV, EDGE, AnyThread) are set, the rest is zero. Add the privilege filters and the enable bit, then `build()`.\n\nFails to compile, in a `const`, when `N` is out of range, when only a fixed counter counts the event, when the event is restricted to other counters, or when it needs a field this generation lacks."]
             #[track_caller]
             pub const fn event_on<const N: u32>(event: &crate::EventDesc) -> Builder {
+                if N >= INSTANCES {
+                    crate::__private::index_out_of_range(
+                        "IA32_PERFEVTSEL",
+                        "counters",
+                        INSTANCES,
+                        N,
+                    )
+                }
+                __check_counter::<N>();
+                match try_event_on(N, event) {
+                    Ok(b) => b,
+                    Err(e) => e.fail(),
+                }
+            }
+            #[inline(always)]
+            const fn __check_counter<const N: u32>() {
                 const {
                     if N >= INSTANCES {
                         crate::__private::index_out_of_range(
@@ -5083,10 +5475,6 @@ pub mod intel {
                             N,
                         )
                     }
-                }
-                match try_event_on(N, event) {
-                    Ok(b) => b,
-                    Err(e) => e.fail(),
                 }
             }
             #[doc = r" As [`event_on`], with the counter chosen at run time: the problem is returned."]
@@ -5184,6 +5572,7 @@ pub mod intel {
                 }
             }
             #[doc = "`IA32_PERFEVTSELN` as a typed MSR. `N` out of 0..8 fails to compile."]
+            #[track_caller]
             pub const fn msr<const N: u32>() -> Instance {
                 Instance(address::<N>())
             }
@@ -5355,6 +5744,18 @@ pub mod intel {
             :: tock_registers :: register_bitmasks ! (u64 , IA32_DEBUGCTL , Register , [# [doc = "Record taken branches, interrupts and exceptions in the last-branch-record stack. (bits 0, read-write)"] LBR OFFSET (0) NUMBITS (1) [] , # [doc = "Single-step on branches instead of on instructions. (bits 1, read-write)"] BTF OFFSET (1) NUMBITS (1) [] , # [doc = "Send branch trace messages. (bits 6, read-write)"] TR OFFSET (6) NUMBITS (1) [] , # [doc = "Store branch trace messages in the BTS buffer. (bits 7, read-write)"] BTS OFFSET (7) NUMBITS (1) [] , # [doc = "Raise an interrupt when the BTS buffer fills (circular buffer when clear). (bits 8, read-write)"] BTINT OFFSET (8) NUMBITS (1) [] , # [doc = "Do not store branch trace messages at privilege level 0. (bits 9, read-write)"] BTS_OFF_OS OFFSET (9) NUMBITS (1) [] , # [doc = "Do not store branch trace messages at privilege levels above 0. (bits 10, read-write)"] BTS_OFF_USR OFFSET (10) NUMBITS (1) [] , # [doc = "Freeze performance counters and trace while in system-management mode. (bits 14, read-write)"] FREEZE_WHILE_SMM OFFSET (14) NUMBITS (1) []]);
             #[doc = r" MSR address."]
             pub const ADDRESS: u32 = 0x1d9_u32;
+            #[inline(always)]
+            const fn __check_reserved<const B: u64>() {
+                const {
+                    if B & Value::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_DEBUGCTL",
+                            B & Value::RESERVED_MASK,
+                            Value::RESERVED_MASK,
+                        )
+                    }
+                }
+            }
             #[doc = "A value of `IA32_DEBUGCTL`. Setters never touch reserved bits (`0xFFFFFFFFFFFFB83C`)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash)]
             #[repr(transparent)]
@@ -5372,16 +5773,16 @@ pub mod intel {
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                #[track_caller]
                 pub const fn from_bits<const B: u64>() -> Self {
-                    const {
-                        if B & Self::RESERVED_MASK != 0 {
-                            crate::__private::reserved_bits(
-                                "IA32_DEBUGCTL",
-                                B & Self::RESERVED_MASK,
-                                Self::RESERVED_MASK,
-                            )
-                        }
+                    if B & Self::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_DEBUGCTL",
+                            B & Self::RESERVED_MASK,
+                            Self::RESERVED_MASK,
+                        )
                     }
+                    __check_reserved::<B>();
                     Self(B)
                 }
                 #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
@@ -6023,6 +6424,18 @@ pub mod intel {
             :: tock_registers :: register_bitmasks ! (u64 , IA32_DEBUGCTL , Register , [# [doc = "Record taken branches, interrupts and exceptions in the last-branch-record stack. (bits 0, read-write)"] LBR OFFSET (0) NUMBITS (1) [] , # [doc = "Single-step on branches instead of on instructions. (bits 1, read-write)"] BTF OFFSET (1) NUMBITS (1) [] , # [doc = "Send branch trace messages. (bits 6, read-write)"] TR OFFSET (6) NUMBITS (1) [] , # [doc = "Store branch trace messages in the BTS buffer. (bits 7, read-write)"] BTS OFFSET (7) NUMBITS (1) [] , # [doc = "Raise an interrupt when the BTS buffer fills (circular buffer when clear). (bits 8, read-write)"] BTINT OFFSET (8) NUMBITS (1) [] , # [doc = "Do not store branch trace messages at privilege level 0. (bits 9, read-write)"] BTS_OFF_OS OFFSET (9) NUMBITS (1) [] , # [doc = "Do not store branch trace messages at privilege levels above 0. (bits 10, read-write)"] BTS_OFF_USR OFFSET (10) NUMBITS (1) [] , # [doc = "Stop last-branch recording when a performance-monitoring interrupt is raised. (bits 11, read-write)"] FREEZE_LBRS_ON_PMI OFFSET (11) NUMBITS (1) [] , # [doc = "Clear IA32_PERF_GLOBAL_CTRL (freezing every counter) when a PMI is raised. (bits 12, read-write)"] FREEZE_PERFMON_ON_PMI OFFSET (12) NUMBITS (1) [] , # [doc = "Freeze performance counters and trace while in system-management mode. (bits 14, read-write)"] FREEZE_WHILE_SMM OFFSET (14) NUMBITS (1) []]);
             #[doc = r" MSR address."]
             pub const ADDRESS: u32 = 0x1d9_u32;
+            #[inline(always)]
+            const fn __check_reserved<const B: u64>() {
+                const {
+                    if B & Value::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_DEBUGCTL",
+                            B & Value::RESERVED_MASK,
+                            Value::RESERVED_MASK,
+                        )
+                    }
+                }
+            }
             #[doc = "A value of `IA32_DEBUGCTL`. Setters never touch reserved bits (`0xFFFFFFFFFFFFA03C`)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash)]
             #[repr(transparent)]
@@ -6040,16 +6453,16 @@ pub mod intel {
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                #[track_caller]
                 pub const fn from_bits<const B: u64>() -> Self {
-                    const {
-                        if B & Self::RESERVED_MASK != 0 {
-                            crate::__private::reserved_bits(
-                                "IA32_DEBUGCTL",
-                                B & Self::RESERVED_MASK,
-                                Self::RESERVED_MASK,
-                            )
-                        }
+                    if B & Self::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_DEBUGCTL",
+                            B & Self::RESERVED_MASK,
+                            Self::RESERVED_MASK,
+                        )
                     }
+                    __check_reserved::<B>();
                     Self(B)
                 }
                 #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
@@ -6441,7 +6854,21 @@ pub mod intel {
             #[doc = r" Every address of the family, by index."]
             pub const ADDRESSES: [u32; 3u32 as usize] = [0x309_u32, 0x30a_u32, 0x30b_u32];
             #[doc = "Address of `IA32_FIXED_CTRN`. `N` out of 0..3 fails to compile."]
+            #[track_caller]
             pub const fn address<const N: u32>() -> u32 {
+                if N >= INSTANCES {
+                    crate::__private::index_out_of_range(
+                        "IA32_FIXED_CTR",
+                        "instances",
+                        INSTANCES,
+                        N,
+                    )
+                }
+                __check_index::<N>();
+                BASE_ADDRESS + N * ADDRESS_STRIDE
+            }
+            #[inline(always)]
+            const fn __check_index<const N: u32>() {
                 const {
                     if N >= INSTANCES {
                         crate::__private::index_out_of_range(
@@ -6452,7 +6879,6 @@ pub mod intel {
                         )
                     }
                 }
-                BASE_ADDRESS + N * ADDRESS_STRIDE
             }
             #[doc = r" Address of instance `index`, or `None` when out of range."]
             pub const fn try_address(index: u32) -> Option<u32> {
@@ -6460,6 +6886,26 @@ pub mod intel {
                     Some(BASE_ADDRESS + index * ADDRESS_STRIDE)
                 } else {
                     None
+                }
+            }
+            #[inline(always)]
+            const fn __check_reserved<const B: u64>() {
+                const {
+                    if B & Value::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_FIXED_CTR",
+                            B & Value::RESERVED_MASK,
+                            Value::RESERVED_MASK,
+                        )
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_count<const V: u64>() {
+                const {
+                    if V > 0xffffffffffff_u64 {
+                        crate::__private::too_wide("IA32_FIXED_CTR", "COUNT", 48u32, V)
+                    }
                 }
             }
             #[doc = "A value of `IA32_FIXED_CTR`. Setters never touch reserved bits (`0xFFFF000000000000`)."]
@@ -6479,16 +6925,16 @@ pub mod intel {
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                #[track_caller]
                 pub const fn from_bits<const B: u64>() -> Self {
-                    const {
-                        if B & Self::RESERVED_MASK != 0 {
-                            crate::__private::reserved_bits(
-                                "IA32_FIXED_CTR",
-                                B & Self::RESERVED_MASK,
-                                Self::RESERVED_MASK,
-                            )
-                        }
+                    if B & Self::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_FIXED_CTR",
+                            B & Self::RESERVED_MASK,
+                            Self::RESERVED_MASK,
+                        )
                     }
+                    __check_reserved::<B>();
                     Self(B)
                 }
                 #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
@@ -6525,12 +6971,12 @@ pub mod intel {
                     ((self.0 >> 0u32) & 0xffffffffffff_u64) as u64
                 }
                 #[doc = "Sets `COUNT` to the constant `V`; a `V` wider than 48 bits fails to compile. Counter value; the implemented width is CPUID.0AH:EDX[12:5].\n\nBits 47:0, read-write, 48 bits wide."]
+                #[track_caller]
                 pub const fn with_count<const V: u64>(self) -> Self {
-                    const {
-                        if V > 0xffffffffffff_u64 {
-                            crate::__private::too_wide("COUNT", 48u32, V)
-                        }
+                    if V > 0xffffffffffff_u64 {
+                        crate::__private::too_wide("IA32_FIXED_CTR", "COUNT", 48u32, V)
                     }
+                    __check_count::<V>();
                     let v = V;
                     Self(
                         (self.0 & 0xffff000000000000_u64)
@@ -6622,6 +7068,7 @@ pub mod intel {
                     }
                 }
                 #[doc = "Sets `COUNT` to the constant `V`; a `V` wider than 48 bits fails to compile. Counter value; the implemented width is CPUID.0AH:EDX[12:5].\n\nBits 47:0, read-write, 48 bits wide."]
+                #[track_caller]
                 pub const fn with_count<const V: u64>(self) -> Self {
                     self.track(0xffffffffffff_u64, self.value.with_count::<V>())
                 }
@@ -6661,6 +7108,7 @@ pub mod intel {
                 }
             }
             #[doc = "`IA32_FIXED_CTRN` as a typed MSR. `N` out of 0..3 fails to compile."]
+            #[track_caller]
             pub const fn msr<const N: u32>() -> Instance {
                 Instance(address::<N>())
             }
@@ -6739,6 +7187,42 @@ pub mod intel {
                     }
                 }
             }
+            #[inline(always)]
+            const fn __check_reserved<const B: u64>() {
+                const {
+                    if B & Value::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_FIXED_CTR_CTRL",
+                            B & Value::RESERVED_MASK,
+                            Value::RESERVED_MASK,
+                        )
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_enable0<const V: u64>() {
+                const {
+                    if V > 0x3_u64 {
+                        crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE0", 2u32, V)
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_enable1<const V: u64>() {
+                const {
+                    if V > 0x3_u64 {
+                        crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE1", 2u32, V)
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_enable2<const V: u64>() {
+                const {
+                    if V > 0x3_u64 {
+                        crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE2", 2u32, V)
+                    }
+                }
+            }
             #[doc = "A value of `IA32_FIXED_CTR_CTRL`. Setters never touch reserved bits (`0xFFFFFFFFFFFFF444`)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash)]
             #[repr(transparent)]
@@ -6756,16 +7240,16 @@ pub mod intel {
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                #[track_caller]
                 pub const fn from_bits<const B: u64>() -> Self {
-                    const {
-                        if B & Self::RESERVED_MASK != 0 {
-                            crate::__private::reserved_bits(
-                                "IA32_FIXED_CTR_CTRL",
-                                B & Self::RESERVED_MASK,
-                                Self::RESERVED_MASK,
-                            )
-                        }
+                    if B & Self::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_FIXED_CTR_CTRL",
+                            B & Self::RESERVED_MASK,
+                            Self::RESERVED_MASK,
+                        )
                     }
+                    __check_reserved::<B>();
                     Self(B)
                 }
                 #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
@@ -6806,12 +7290,12 @@ pub mod intel {
                     Enable::from_value((self.0 >> 0u32) & 0x3_u64)
                 }
                 #[doc = "Sets `ENABLE0` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 0: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                #[track_caller]
                 pub const fn with_enable0<const V: u64>(self) -> Self {
-                    const {
-                        if V > 0x3_u64 {
-                            crate::__private::too_wide("ENABLE0", 2u32, V)
-                        }
+                    if V > 0x3_u64 {
+                        crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE0", 2u32, V)
                     }
+                    __check_enable0::<V>();
                     let v = V;
                     Self((self.0 & 0xfffffffffffffffc_u64) | (((v >> 0u32) & 0x3_u64) << 0u32))
                 }
@@ -6842,12 +7326,12 @@ pub mod intel {
                     Enable::from_value((self.0 >> 4u32) & 0x3_u64)
                 }
                 #[doc = "Sets `ENABLE1` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 1: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                #[track_caller]
                 pub const fn with_enable1<const V: u64>(self) -> Self {
-                    const {
-                        if V > 0x3_u64 {
-                            crate::__private::too_wide("ENABLE1", 2u32, V)
-                        }
+                    if V > 0x3_u64 {
+                        crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE1", 2u32, V)
                     }
+                    __check_enable1::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffffffffffcf_u64) | (((v >> 0u32) & 0x3_u64) << 4u32))
                 }
@@ -6878,12 +7362,12 @@ pub mod intel {
                     Enable::from_value((self.0 >> 8u32) & 0x3_u64)
                 }
                 #[doc = "Sets `ENABLE2` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 2: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                #[track_caller]
                 pub const fn with_enable2<const V: u64>(self) -> Self {
-                    const {
-                        if V > 0x3_u64 {
-                            crate::__private::too_wide("ENABLE2", 2u32, V)
-                        }
+                    if V > 0x3_u64 {
+                        crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE2", 2u32, V)
                     }
+                    __check_enable2::<V>();
                     let v = V;
                     Self((self.0 & 0xfffffffffffffcff_u64) | (((v >> 0u32) & 0x3_u64) << 8u32))
                 }
@@ -7092,6 +7576,7 @@ pub mod intel {
                     }
                 }
                 #[doc = "Sets `ENABLE0` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 0: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                #[track_caller]
                 pub const fn with_enable0<const V: u64>(self) -> Self {
                     self.track(0x3_u64, self.value.with_enable0::<V>())
                 }
@@ -7107,6 +7592,7 @@ pub mod intel {
                     self.track(0x3_u64, self.value.set_enable0(value))
                 }
                 #[doc = "Sets `ENABLE1` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 1: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                #[track_caller]
                 pub const fn with_enable1<const V: u64>(self) -> Self {
                     self.track(0x30_u64, self.value.with_enable1::<V>())
                 }
@@ -7122,6 +7608,7 @@ pub mod intel {
                     self.track(0x30_u64, self.value.set_enable1(value))
                 }
                 #[doc = "Sets `ENABLE2` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 2: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                #[track_caller]
                 pub const fn with_enable2<const V: u64>(self) -> Self {
                     self.track(0x300_u64, self.value.with_enable2::<V>())
                 }
@@ -7470,6 +7957,18 @@ pub mod intel {
             :: tock_registers :: register_bitmasks ! (u64 , IA32_PERF_GLOBAL_CTRL , Register , [# [doc = "Enable IA32_PMCi. (bits 0, read-write)"] EN_PMC0 OFFSET (0) NUMBITS (1) [] , # [doc = "Enable IA32_PMCi. (bits 1, read-write)"] EN_PMC1 OFFSET (1) NUMBITS (1) [] , # [doc = "Enable IA32_PMCi. (bits 2, read-write)"] EN_PMC2 OFFSET (2) NUMBITS (1) [] , # [doc = "Enable IA32_PMCi. (bits 3, read-write)"] EN_PMC3 OFFSET (3) NUMBITS (1) [] , # [doc = "Enable IA32_PMCi. (bits 4, read-write)"] EN_PMC4 OFFSET (4) NUMBITS (1) [] , # [doc = "Enable IA32_PMCi. (bits 5, read-write)"] EN_PMC5 OFFSET (5) NUMBITS (1) [] , # [doc = "Enable IA32_PMCi. (bits 6, read-write)"] EN_PMC6 OFFSET (6) NUMBITS (1) [] , # [doc = "Enable IA32_PMCi. (bits 7, read-write)"] EN_PMC7 OFFSET (7) NUMBITS (1) [] , # [doc = "Enable IA32_FIXED_CTRi. (bits 32, read-write)"] EN_FIXED_CTR0 OFFSET (32) NUMBITS (1) [] , # [doc = "Enable IA32_FIXED_CTRi. (bits 33, read-write)"] EN_FIXED_CTR1 OFFSET (33) NUMBITS (1) [] , # [doc = "Enable IA32_FIXED_CTRi. (bits 34, read-write)"] EN_FIXED_CTR2 OFFSET (34) NUMBITS (1) []]);
             #[doc = r" MSR address."]
             pub const ADDRESS: u32 = 0x38f_u32;
+            #[inline(always)]
+            const fn __check_reserved<const B: u64>() {
+                const {
+                    if B & Value::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_PERF_GLOBAL_CTRL",
+                            B & Value::RESERVED_MASK,
+                            Value::RESERVED_MASK,
+                        )
+                    }
+                }
+            }
             #[doc = "A value of `IA32_PERF_GLOBAL_CTRL`. Setters never touch reserved bits (`0xFFFFFFF8FFFFFF00`)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash)]
             #[repr(transparent)]
@@ -7487,16 +7986,16 @@ pub mod intel {
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                #[track_caller]
                 pub const fn from_bits<const B: u64>() -> Self {
-                    const {
-                        if B & Self::RESERVED_MASK != 0 {
-                            crate::__private::reserved_bits(
-                                "IA32_PERF_GLOBAL_CTRL",
-                                B & Self::RESERVED_MASK,
-                                Self::RESERVED_MASK,
-                            )
-                        }
+                    if B & Self::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_PERF_GLOBAL_CTRL",
+                            B & Self::RESERVED_MASK,
+                            Self::RESERVED_MASK,
+                        )
                     }
+                    __check_reserved::<B>();
                     Self(B)
                 }
                 #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
@@ -8040,6 +8539,18 @@ pub mod intel {
             :: tock_registers :: register_bitmasks ! (u64 , IA32_PERF_GLOBAL_OVF_CTRL , Register , [# [doc = "Clear the overflow flag of IA32_PMCi. (bits 0, write-1-to-clear)"] CLR_OVF_PMC0 OFFSET (0) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_PMCi. (bits 1, write-1-to-clear)"] CLR_OVF_PMC1 OFFSET (1) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_PMCi. (bits 2, write-1-to-clear)"] CLR_OVF_PMC2 OFFSET (2) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_PMCi. (bits 3, write-1-to-clear)"] CLR_OVF_PMC3 OFFSET (3) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_PMCi. (bits 4, write-1-to-clear)"] CLR_OVF_PMC4 OFFSET (4) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_PMCi. (bits 5, write-1-to-clear)"] CLR_OVF_PMC5 OFFSET (5) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_PMCi. (bits 6, write-1-to-clear)"] CLR_OVF_PMC6 OFFSET (6) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_PMCi. (bits 7, write-1-to-clear)"] CLR_OVF_PMC7 OFFSET (7) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_FIXED_CTRi. (bits 32, write-1-to-clear)"] CLR_OVF_FIXED_CTR0 OFFSET (32) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_FIXED_CTRi. (bits 33, write-1-to-clear)"] CLR_OVF_FIXED_CTR1 OFFSET (33) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_FIXED_CTRi. (bits 34, write-1-to-clear)"] CLR_OVF_FIXED_CTR2 OFFSET (34) NUMBITS (1) [] , # [doc = "Clear OVF_BUF. (bits 62, write-1-to-clear)"] CLR_OVF_BUF OFFSET (62) NUMBITS (1) [] , # [doc = "Clear COND_CHGD. (bits 63, write-1-to-clear)"] CLR_COND_CHGD OFFSET (63) NUMBITS (1) []]);
             #[doc = r" MSR address."]
             pub const ADDRESS: u32 = 0x390_u32;
+            #[inline(always)]
+            const fn __check_reserved<const B: u64>() {
+                const {
+                    if B & Value::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_PERF_GLOBAL_OVF_CTRL",
+                            B & Value::RESERVED_MASK,
+                            Value::RESERVED_MASK,
+                        )
+                    }
+                }
+            }
             #[doc = "A value of `IA32_PERF_GLOBAL_OVF_CTRL`. Setters never touch reserved bits (`0x3FFFFFF8FFFFFF00`)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash)]
             #[repr(transparent)]
@@ -8057,16 +8568,16 @@ pub mod intel {
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                #[track_caller]
                 pub const fn from_bits<const B: u64>() -> Self {
-                    const {
-                        if B & Self::RESERVED_MASK != 0 {
-                            crate::__private::reserved_bits(
-                                "IA32_PERF_GLOBAL_OVF_CTRL",
-                                B & Self::RESERVED_MASK,
-                                Self::RESERVED_MASK,
-                            )
-                        }
+                    if B & Self::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_PERF_GLOBAL_OVF_CTRL",
+                            B & Self::RESERVED_MASK,
+                            Self::RESERVED_MASK,
+                        )
                     }
+                    __check_reserved::<B>();
                     Self(B)
                 }
                 #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
@@ -8998,7 +9509,21 @@ pub mod intel {
                 0x18d_u32,
             ];
             #[doc = "Address of `IA32_PERFEVTSELN`. `N` out of 0..8 fails to compile."]
+            #[track_caller]
             pub const fn address<const N: u32>() -> u32 {
+                if N >= INSTANCES {
+                    crate::__private::index_out_of_range(
+                        "IA32_PERFEVTSEL",
+                        "instances",
+                        INSTANCES,
+                        N,
+                    )
+                }
+                __check_index::<N>();
+                BASE_ADDRESS + N * ADDRESS_STRIDE
+            }
+            #[inline(always)]
+            const fn __check_index<const N: u32>() {
                 const {
                     if N >= INSTANCES {
                         crate::__private::index_out_of_range(
@@ -9009,7 +9534,6 @@ pub mod intel {
                         )
                     }
                 }
-                BASE_ADDRESS + N * ADDRESS_STRIDE
             }
             #[doc = r" Address of instance `index`, or `None` when out of range."]
             pub const fn try_address(index: u32) -> Option<u32> {
@@ -9042,6 +9566,42 @@ pub mod intel {
                     }
                 }
             }
+            #[inline(always)]
+            const fn __check_reserved<const B: u64>() {
+                const {
+                    if B & Value::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_PERFEVTSEL",
+                            B & Value::RESERVED_MASK,
+                            Value::RESERVED_MASK,
+                        )
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_event_select<const V: u64>() {
+                const {
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("IA32_PERFEVTSEL", "EVENT_SELECT", 8u32, V)
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_umask<const V: u64>() {
+                const {
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("IA32_PERFEVTSEL", "UMASK", 8u32, V)
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_cmask<const V: u64>() {
+                const {
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("IA32_PERFEVTSEL", "CMASK", 8u32, V)
+                    }
+                }
+            }
             #[doc = "A value of `IA32_PERFEVTSEL`. Setters never touch reserved bits (`0xFFFFFFFC00000000`)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash)]
             #[repr(transparent)]
@@ -9059,16 +9619,16 @@ pub mod intel {
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                #[track_caller]
                 pub const fn from_bits<const B: u64>() -> Self {
-                    const {
-                        if B & Self::RESERVED_MASK != 0 {
-                            crate::__private::reserved_bits(
-                                "IA32_PERFEVTSEL",
-                                B & Self::RESERVED_MASK,
-                                Self::RESERVED_MASK,
-                            )
-                        }
+                    if B & Self::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_PERFEVTSEL",
+                            B & Self::RESERVED_MASK,
+                            Self::RESERVED_MASK,
+                        )
                     }
+                    __check_reserved::<B>();
                     Self(B)
                 }
                 #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
@@ -9105,12 +9665,12 @@ pub mod intel {
                     ((self.0 >> 0u32) & 0xff_u64) as u8
                 }
                 #[doc = "Sets `EVENT_SELECT` to the constant `V`; a `V` wider than 8 bits fails to compile. Event logic unit that detects the condition to count (the event code).\n\nBits 7:0, read-write, 8 bits wide."]
+                #[track_caller]
                 pub const fn with_event_select<const V: u64>(self) -> Self {
-                    const {
-                        if V > 0xff_u64 {
-                            crate::__private::too_wide("EVENT_SELECT", 8u32, V)
-                        }
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("IA32_PERFEVTSEL", "EVENT_SELECT", 8u32, V)
                     }
+                    __check_event_select::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffffffffff00_u64) | (((v >> 0u32) & 0xff_u64) << 0u32))
                 }
@@ -9137,12 +9697,12 @@ pub mod intel {
                     ((self.0 >> 8u32) & 0xff_u64) as u8
                 }
                 #[doc = "Sets `UMASK` to the constant `V`; a `V` wider than 8 bits fails to compile. Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
+                #[track_caller]
                 pub const fn with_umask<const V: u64>(self) -> Self {
-                    const {
-                        if V > 0xff_u64 {
-                            crate::__private::too_wide("UMASK", 8u32, V)
-                        }
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("IA32_PERFEVTSEL", "UMASK", 8u32, V)
                     }
+                    __check_umask::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffffffff00ff_u64) | (((v >> 0u32) & 0xff_u64) << 8u32))
                 }
@@ -9245,12 +9805,12 @@ pub mod intel {
                     ((self.0 >> 24u32) & 0xff_u64) as u8
                 }
                 #[doc = "Sets `CMASK` to the constant `V`; a `V` wider than 8 bits fails to compile. Counter mask (threshold). When non-zero, the counter increments by one in each\ncycle where the event occurs at least CMASK times (fewer, with INV). When zero,\nthe counter adds the per-cycle event count.\n\nBits 31:24, read-write, 8 bits wide."]
+                #[track_caller]
                 pub const fn with_cmask<const V: u64>(self) -> Self {
-                    const {
-                        if V > 0xff_u64 {
-                            crate::__private::too_wide("CMASK", 8u32, V)
-                        }
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("IA32_PERFEVTSEL", "CMASK", 8u32, V)
                     }
+                    __check_cmask::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32))
                 }
@@ -9391,6 +9951,7 @@ pub mod intel {
                     }
                 }
                 #[doc = "Sets `EVENT_SELECT` to the constant `V`; a `V` wider than 8 bits fails to compile. Event logic unit that detects the condition to count (the event code).\n\nBits 7:0, read-write, 8 bits wide."]
+                #[track_caller]
                 pub const fn with_event_select<const V: u64>(self) -> Self {
                     self.track(0xff_u64, self.value.with_event_select::<V>())
                 }
@@ -9406,6 +9967,7 @@ pub mod intel {
                     self.track(0xff_u64, self.value.set_event_select(value))
                 }
                 #[doc = "Sets `UMASK` to the constant `V`; a `V` wider than 8 bits fails to compile. Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
+                #[track_caller]
                 pub const fn with_umask<const V: u64>(self) -> Self {
                     self.track(0xff00_u64, self.value.with_umask::<V>())
                 }
@@ -9453,6 +10015,7 @@ pub mod intel {
                     self.track(0x800000_u64, self.value.with_inv(on))
                 }
                 #[doc = "Sets `CMASK` to the constant `V`; a `V` wider than 8 bits fails to compile. Counter mask (threshold). When non-zero, the counter increments by one in each\ncycle where the event occurs at least CMASK times (fewer, with INV). When zero,\nthe counter adds the per-cycle event count.\n\nBits 31:24, read-write, 8 bits wide."]
+                #[track_caller]
                 pub const fn with_cmask<const V: u64>(self) -> Self {
                     self.track(0xff000000_u64, self.value.with_cmask::<V>())
                 }
@@ -9605,6 +10168,22 @@ pub mod intel {
             #[doc = "A [`Builder`] for `IA32_PERFEVTSELN` counting `event`: its encoding fields (event select, unit masks, CMASK, INV, EDGE, AnyThread) are set, the rest is zero. Add the privilege filters and the enable bit, then `build()`.\n\nFails to compile, in a `const`, when `N` is out of range, when only a fixed counter counts the event, when the event is restricted to other counters, or when it needs a field this generation lacks."]
             #[track_caller]
             pub const fn event_on<const N: u32>(event: &crate::EventDesc) -> Builder {
+                if N >= INSTANCES {
+                    crate::__private::index_out_of_range(
+                        "IA32_PERFEVTSEL",
+                        "counters",
+                        INSTANCES,
+                        N,
+                    )
+                }
+                __check_counter::<N>();
+                match try_event_on(N, event) {
+                    Ok(b) => b,
+                    Err(e) => e.fail(),
+                }
+            }
+            #[inline(always)]
+            const fn __check_counter<const N: u32>() {
                 const {
                     if N >= INSTANCES {
                         crate::__private::index_out_of_range(
@@ -9614,10 +10193,6 @@ pub mod intel {
                             N,
                         )
                     }
-                }
-                match try_event_on(N, event) {
-                    Ok(b) => b,
-                    Err(e) => e.fail(),
                 }
             }
             #[doc = r" As [`event_on`], with the counter chosen at run time: the problem is returned."]
@@ -9709,6 +10284,7 @@ pub mod intel {
                 }
             }
             #[doc = "`IA32_PERFEVTSELN` as a typed MSR. `N` out of 0..8 fails to compile."]
+            #[track_caller]
             pub const fn msr<const N: u32>() -> Instance {
                 Instance(address::<N>())
             }
@@ -9790,6 +10366,42 @@ pub mod intel {
                     }
                 }
             }
+            #[inline(always)]
+            const fn __check_reserved<const B: u64>() {
+                const {
+                    if B & Value::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_FIXED_CTR_CTRL",
+                            B & Value::RESERVED_MASK,
+                            Value::RESERVED_MASK,
+                        )
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_enable0<const V: u64>() {
+                const {
+                    if V > 0x3_u64 {
+                        crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE0", 2u32, V)
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_enable1<const V: u64>() {
+                const {
+                    if V > 0x3_u64 {
+                        crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE1", 2u32, V)
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_enable2<const V: u64>() {
+                const {
+                    if V > 0x3_u64 {
+                        crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE2", 2u32, V)
+                    }
+                }
+            }
             #[doc = "A value of `IA32_FIXED_CTR_CTRL`. Setters never touch reserved bits (`0xFFFFFFFFFFFFF000`)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash)]
             #[repr(transparent)]
@@ -9807,16 +10419,16 @@ pub mod intel {
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                #[track_caller]
                 pub const fn from_bits<const B: u64>() -> Self {
-                    const {
-                        if B & Self::RESERVED_MASK != 0 {
-                            crate::__private::reserved_bits(
-                                "IA32_FIXED_CTR_CTRL",
-                                B & Self::RESERVED_MASK,
-                                Self::RESERVED_MASK,
-                            )
-                        }
+                    if B & Self::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_FIXED_CTR_CTRL",
+                            B & Self::RESERVED_MASK,
+                            Self::RESERVED_MASK,
+                        )
                     }
+                    __check_reserved::<B>();
                     Self(B)
                 }
                 #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
@@ -9857,12 +10469,12 @@ pub mod intel {
                     Enable::from_value((self.0 >> 0u32) & 0x3_u64)
                 }
                 #[doc = "Sets `ENABLE0` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 0: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                #[track_caller]
                 pub const fn with_enable0<const V: u64>(self) -> Self {
-                    const {
-                        if V > 0x3_u64 {
-                            crate::__private::too_wide("ENABLE0", 2u32, V)
-                        }
+                    if V > 0x3_u64 {
+                        crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE0", 2u32, V)
                     }
+                    __check_enable0::<V>();
                     let v = V;
                     Self((self.0 & 0xfffffffffffffffc_u64) | (((v >> 0u32) & 0x3_u64) << 0u32))
                 }
@@ -9893,12 +10505,12 @@ pub mod intel {
                     Enable::from_value((self.0 >> 4u32) & 0x3_u64)
                 }
                 #[doc = "Sets `ENABLE1` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 1: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                #[track_caller]
                 pub const fn with_enable1<const V: u64>(self) -> Self {
-                    const {
-                        if V > 0x3_u64 {
-                            crate::__private::too_wide("ENABLE1", 2u32, V)
-                        }
+                    if V > 0x3_u64 {
+                        crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE1", 2u32, V)
                     }
+                    __check_enable1::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffffffffffcf_u64) | (((v >> 0u32) & 0x3_u64) << 4u32))
                 }
@@ -9929,12 +10541,12 @@ pub mod intel {
                     Enable::from_value((self.0 >> 8u32) & 0x3_u64)
                 }
                 #[doc = "Sets `ENABLE2` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 2: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                #[track_caller]
                 pub const fn with_enable2<const V: u64>(self) -> Self {
-                    const {
-                        if V > 0x3_u64 {
-                            crate::__private::too_wide("ENABLE2", 2u32, V)
-                        }
+                    if V > 0x3_u64 {
+                        crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE2", 2u32, V)
                     }
+                    __check_enable2::<V>();
                     let v = V;
                     Self((self.0 & 0xfffffffffffffcff_u64) | (((v >> 0u32) & 0x3_u64) << 8u32))
                 }
@@ -10212,6 +10824,7 @@ pub mod intel {
                     }
                 }
                 #[doc = "Sets `ENABLE0` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 0: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                #[track_caller]
                 pub const fn with_enable0<const V: u64>(self) -> Self {
                     self.track(0x3_u64, self.value.with_enable0::<V>())
                 }
@@ -10227,6 +10840,7 @@ pub mod intel {
                     self.track(0x3_u64, self.value.set_enable0(value))
                 }
                 #[doc = "Sets `ENABLE1` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 1: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                #[track_caller]
                 pub const fn with_enable1<const V: u64>(self) -> Self {
                     self.track(0x30_u64, self.value.with_enable1::<V>())
                 }
@@ -10242,6 +10856,7 @@ pub mod intel {
                     self.track(0x30_u64, self.value.set_enable1(value))
                 }
                 #[doc = "Sets `ENABLE2` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 2: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                #[track_caller]
                 pub const fn with_enable2<const V: u64>(self) -> Self {
                     self.track(0x300_u64, self.value.with_enable2::<V>())
                 }
@@ -10654,6 +11269,18 @@ pub mod intel {
             :: tock_registers :: register_bitmasks ! (u64 , IA32_PERF_GLOBAL_OVF_CTRL , Register , [# [doc = "Clear the overflow flag of IA32_PMCi. (bits 0, write-1-to-clear)"] CLR_OVF_PMC0 OFFSET (0) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_PMCi. (bits 1, write-1-to-clear)"] CLR_OVF_PMC1 OFFSET (1) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_PMCi. (bits 2, write-1-to-clear)"] CLR_OVF_PMC2 OFFSET (2) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_PMCi. (bits 3, write-1-to-clear)"] CLR_OVF_PMC3 OFFSET (3) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_PMCi. (bits 4, write-1-to-clear)"] CLR_OVF_PMC4 OFFSET (4) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_PMCi. (bits 5, write-1-to-clear)"] CLR_OVF_PMC5 OFFSET (5) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_PMCi. (bits 6, write-1-to-clear)"] CLR_OVF_PMC6 OFFSET (6) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_PMCi. (bits 7, write-1-to-clear)"] CLR_OVF_PMC7 OFFSET (7) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_FIXED_CTRi. (bits 32, write-1-to-clear)"] CLR_OVF_FIXED_CTR0 OFFSET (32) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_FIXED_CTRi. (bits 33, write-1-to-clear)"] CLR_OVF_FIXED_CTR1 OFFSET (33) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_FIXED_CTRi. (bits 34, write-1-to-clear)"] CLR_OVF_FIXED_CTR2 OFFSET (34) NUMBITS (1) [] , # [doc = "Clear OVF_UNCORE. (bits 61, write-1-to-clear)"] CLR_OVF_UNCORE OFFSET (61) NUMBITS (1) [] , # [doc = "Clear OVF_BUF. (bits 62, write-1-to-clear)"] CLR_OVF_BUF OFFSET (62) NUMBITS (1) [] , # [doc = "Clear COND_CHGD. (bits 63, write-1-to-clear)"] CLR_COND_CHGD OFFSET (63) NUMBITS (1) []]);
             #[doc = r" MSR address."]
             pub const ADDRESS: u32 = 0x390_u32;
+            #[inline(always)]
+            const fn __check_reserved<const B: u64>() {
+                const {
+                    if B & Value::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_PERF_GLOBAL_OVF_CTRL",
+                            B & Value::RESERVED_MASK,
+                            Value::RESERVED_MASK,
+                        )
+                    }
+                }
+            }
             #[doc = "A value of `IA32_PERF_GLOBAL_OVF_CTRL`. Setters never touch reserved bits (`0x1FFFFFF8FFFFFF00`)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash)]
             #[repr(transparent)]
@@ -10671,16 +11298,16 @@ pub mod intel {
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                #[track_caller]
                 pub const fn from_bits<const B: u64>() -> Self {
-                    const {
-                        if B & Self::RESERVED_MASK != 0 {
-                            crate::__private::reserved_bits(
-                                "IA32_PERF_GLOBAL_OVF_CTRL",
-                                B & Self::RESERVED_MASK,
-                                Self::RESERVED_MASK,
-                            )
-                        }
+                    if B & Self::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_PERF_GLOBAL_OVF_CTRL",
+                            B & Self::RESERVED_MASK,
+                            Self::RESERVED_MASK,
+                        )
                     }
+                    __check_reserved::<B>();
                     Self(B)
                 }
                 #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
@@ -11288,6 +11915,18 @@ pub mod intel {
             :: tock_registers :: register_bitmasks ! (u64 , IA32_DEBUGCTL , Register , [# [doc = "Record taken branches, interrupts and exceptions in the last-branch-record stack. (bits 0, read-write)"] LBR OFFSET (0) NUMBITS (1) [] , # [doc = "Single-step on branches instead of on instructions. (bits 1, read-write)"] BTF OFFSET (1) NUMBITS (1) [] , # [doc = "Send branch trace messages. (bits 6, read-write)"] TR OFFSET (6) NUMBITS (1) [] , # [doc = "Store branch trace messages in the BTS buffer. (bits 7, read-write)"] BTS OFFSET (7) NUMBITS (1) [] , # [doc = "Raise an interrupt when the BTS buffer fills (circular buffer when clear). (bits 8, read-write)"] BTINT OFFSET (8) NUMBITS (1) [] , # [doc = "Do not store branch trace messages at privilege level 0. (bits 9, read-write)"] BTS_OFF_OS OFFSET (9) NUMBITS (1) [] , # [doc = "Do not store branch trace messages at privilege levels above 0. (bits 10, read-write)"] BTS_OFF_USR OFFSET (10) NUMBITS (1) [] , # [doc = "Stop last-branch recording when a performance-monitoring interrupt is raised. (bits 11, read-write)"] FREEZE_LBRS_ON_PMI OFFSET (11) NUMBITS (1) [] , # [doc = "On a PMI, freeze the counters by setting IA32_PERF_GLOBAL_STATUS.CTR_FRZ (version 4\nsemantics; IA32_PERF_GLOBAL_CTRL is left as it was). Clear CTR_FRZ to resume. (bits 12, read-write)"] FREEZE_PERFMON_ON_PMI OFFSET (12) NUMBITS (1) [] , # [doc = "Freeze performance counters and trace while in system-management mode. (bits 14, read-write)"] FREEZE_WHILE_SMM OFFSET (14) NUMBITS (1) []]);
             #[doc = r" MSR address."]
             pub const ADDRESS: u32 = 0x1d9_u32;
+            #[inline(always)]
+            const fn __check_reserved<const B: u64>() {
+                const {
+                    if B & Value::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_DEBUGCTL",
+                            B & Value::RESERVED_MASK,
+                            Value::RESERVED_MASK,
+                        )
+                    }
+                }
+            }
             #[doc = "A value of `IA32_DEBUGCTL`. Setters never touch reserved bits (`0xFFFFFFFFFFFFA03C`)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash)]
             #[repr(transparent)]
@@ -11305,16 +11944,16 @@ pub mod intel {
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                #[track_caller]
                 pub const fn from_bits<const B: u64>() -> Self {
-                    const {
-                        if B & Self::RESERVED_MASK != 0 {
-                            crate::__private::reserved_bits(
-                                "IA32_DEBUGCTL",
-                                B & Self::RESERVED_MASK,
-                                Self::RESERVED_MASK,
-                            )
-                        }
+                    if B & Self::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_DEBUGCTL",
+                            B & Self::RESERVED_MASK,
+                            Self::RESERVED_MASK,
+                        )
                     }
+                    __check_reserved::<B>();
                     Self(B)
                 }
                 #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
@@ -11903,6 +12542,18 @@ pub mod intel {
             :: tock_registers :: register_bitmasks ! (u64 , IA32_PERF_GLOBAL_STATUS_RESET , Register , [# [doc = "Clear the overflow flag of IA32_PMCi. (bits 0, write-1-to-clear)"] CLR_OVF_PMC0 OFFSET (0) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_PMCi. (bits 1, write-1-to-clear)"] CLR_OVF_PMC1 OFFSET (1) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_PMCi. (bits 2, write-1-to-clear)"] CLR_OVF_PMC2 OFFSET (2) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_PMCi. (bits 3, write-1-to-clear)"] CLR_OVF_PMC3 OFFSET (3) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_PMCi. (bits 4, write-1-to-clear)"] CLR_OVF_PMC4 OFFSET (4) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_PMCi. (bits 5, write-1-to-clear)"] CLR_OVF_PMC5 OFFSET (5) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_PMCi. (bits 6, write-1-to-clear)"] CLR_OVF_PMC6 OFFSET (6) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_PMCi. (bits 7, write-1-to-clear)"] CLR_OVF_PMC7 OFFSET (7) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_FIXED_CTRi. (bits 32, write-1-to-clear)"] CLR_OVF_FIXED_CTR0 OFFSET (32) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_FIXED_CTRi. (bits 33, write-1-to-clear)"] CLR_OVF_FIXED_CTR1 OFFSET (33) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_FIXED_CTRi. (bits 34, write-1-to-clear)"] CLR_OVF_FIXED_CTR2 OFFSET (34) NUMBITS (1) [] , # [doc = "Clear TRACE_TOPA_PMI. (bits 55, write-1-to-clear)"] CLR_TRACE_TOPA_PMI OFFSET (55) NUMBITS (1) [] , # [doc = "Clear LBR_FRZ (and resume LBR recording). (bits 58, write-1-to-clear)"] CLR_LBR_FRZ OFFSET (58) NUMBITS (1) [] , # [doc = "Clear CTR_FRZ. (bits 59, write-1-to-clear)"] CLR_CTR_FRZ OFFSET (59) NUMBITS (1) [] , # [doc = "Clear ASCI. (bits 60, write-1-to-clear)"] CLR_ASCI OFFSET (60) NUMBITS (1) [] , # [doc = "Clear OVF_UNCORE. (bits 61, write-1-to-clear)"] CLR_OVF_UNCORE OFFSET (61) NUMBITS (1) [] , # [doc = "Clear OVF_BUF. (bits 62, write-1-to-clear)"] CLR_OVF_BUF OFFSET (62) NUMBITS (1) [] , # [doc = "Clear COND_CHGD. (bits 63, write-1-to-clear)"] CLR_COND_CHGD OFFSET (63) NUMBITS (1) []]);
             #[doc = r" MSR address."]
             pub const ADDRESS: u32 = 0x390_u32;
+            #[inline(always)]
+            const fn __check_reserved<const B: u64>() {
+                const {
+                    if B & Value::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_PERF_GLOBAL_STATUS_RESET",
+                            B & Value::RESERVED_MASK,
+                            Value::RESERVED_MASK,
+                        )
+                    }
+                }
+            }
             #[doc = "A value of `IA32_PERF_GLOBAL_STATUS_RESET`. Setters never touch reserved bits (`0x037FFFF8FFFFFF00`)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash)]
             #[repr(transparent)]
@@ -11920,16 +12571,16 @@ pub mod intel {
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                #[track_caller]
                 pub const fn from_bits<const B: u64>() -> Self {
-                    const {
-                        if B & Self::RESERVED_MASK != 0 {
-                            crate::__private::reserved_bits(
-                                "IA32_PERF_GLOBAL_STATUS_RESET",
-                                B & Self::RESERVED_MASK,
-                                Self::RESERVED_MASK,
-                            )
-                        }
+                    if B & Self::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_PERF_GLOBAL_STATUS_RESET",
+                            B & Self::RESERVED_MASK,
+                            Self::RESERVED_MASK,
+                        )
                     }
+                    __check_reserved::<B>();
                     Self(B)
                 }
                 #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
@@ -12626,6 +13277,18 @@ pub mod intel {
             :: tock_registers :: register_bitmasks ! (u64 , IA32_PERF_GLOBAL_STATUS_SET , Register , [# [doc = "Set the overflow flag of IA32_PMCi. (bits 0, write-1-to-set)"] SET_OVF_PMC0 OFFSET (0) NUMBITS (1) [] , # [doc = "Set the overflow flag of IA32_PMCi. (bits 1, write-1-to-set)"] SET_OVF_PMC1 OFFSET (1) NUMBITS (1) [] , # [doc = "Set the overflow flag of IA32_PMCi. (bits 2, write-1-to-set)"] SET_OVF_PMC2 OFFSET (2) NUMBITS (1) [] , # [doc = "Set the overflow flag of IA32_PMCi. (bits 3, write-1-to-set)"] SET_OVF_PMC3 OFFSET (3) NUMBITS (1) [] , # [doc = "Set the overflow flag of IA32_PMCi. (bits 4, write-1-to-set)"] SET_OVF_PMC4 OFFSET (4) NUMBITS (1) [] , # [doc = "Set the overflow flag of IA32_PMCi. (bits 5, write-1-to-set)"] SET_OVF_PMC5 OFFSET (5) NUMBITS (1) [] , # [doc = "Set the overflow flag of IA32_PMCi. (bits 6, write-1-to-set)"] SET_OVF_PMC6 OFFSET (6) NUMBITS (1) [] , # [doc = "Set the overflow flag of IA32_PMCi. (bits 7, write-1-to-set)"] SET_OVF_PMC7 OFFSET (7) NUMBITS (1) [] , # [doc = "Set the overflow flag of IA32_FIXED_CTRi. (bits 32, write-1-to-set)"] SET_OVF_FIXED_CTR0 OFFSET (32) NUMBITS (1) [] , # [doc = "Set the overflow flag of IA32_FIXED_CTRi. (bits 33, write-1-to-set)"] SET_OVF_FIXED_CTR1 OFFSET (33) NUMBITS (1) [] , # [doc = "Set the overflow flag of IA32_FIXED_CTRi. (bits 34, write-1-to-set)"] SET_OVF_FIXED_CTR2 OFFSET (34) NUMBITS (1) [] , # [doc = "Set TRACE_TOPA_PMI. (bits 55, write-1-to-set)"] SET_TRACE_TOPA_PMI OFFSET (55) NUMBITS (1) [] , # [doc = "Set LBR_FRZ. (bits 58, write-1-to-set)"] SET_LBR_FRZ OFFSET (58) NUMBITS (1) [] , # [doc = "Set CTR_FRZ. (bits 59, write-1-to-set)"] SET_CTR_FRZ OFFSET (59) NUMBITS (1) [] , # [doc = "Set ASCI. (bits 60, write-1-to-set)"] SET_ASCI OFFSET (60) NUMBITS (1) [] , # [doc = "Set OVF_UNCORE. (bits 61, write-1-to-set)"] SET_OVF_UNCORE OFFSET (61) NUMBITS (1) [] , # [doc = "Set OVF_BUF. (bits 62, write-1-to-set)"] SET_OVF_BUF OFFSET (62) NUMBITS (1) []]);
             #[doc = r" MSR address."]
             pub const ADDRESS: u32 = 0x391_u32;
+            #[inline(always)]
+            const fn __check_reserved<const B: u64>() {
+                const {
+                    if B & Value::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_PERF_GLOBAL_STATUS_SET",
+                            B & Value::RESERVED_MASK,
+                            Value::RESERVED_MASK,
+                        )
+                    }
+                }
+            }
             #[doc = "A value of `IA32_PERF_GLOBAL_STATUS_SET`. Setters never touch reserved bits (`0x837FFFF8FFFFFF00`)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash)]
             #[repr(transparent)]
@@ -12643,16 +13306,16 @@ pub mod intel {
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                #[track_caller]
                 pub const fn from_bits<const B: u64>() -> Self {
-                    const {
-                        if B & Self::RESERVED_MASK != 0 {
-                            crate::__private::reserved_bits(
-                                "IA32_PERF_GLOBAL_STATUS_SET",
-                                B & Self::RESERVED_MASK,
-                                Self::RESERVED_MASK,
-                            )
-                        }
+                    if B & Self::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_PERF_GLOBAL_STATUS_SET",
+                            B & Self::RESERVED_MASK,
+                            Self::RESERVED_MASK,
+                        )
                     }
+                    __check_reserved::<B>();
                     Self(B)
                 }
                 #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
@@ -13509,7 +14172,21 @@ pub mod intel {
                 0x18d_u32,
             ];
             #[doc = "Address of `IA32_PERFEVTSELN`. `N` out of 0..8 fails to compile."]
+            #[track_caller]
             pub const fn address<const N: u32>() -> u32 {
+                if N >= INSTANCES {
+                    crate::__private::index_out_of_range(
+                        "IA32_PERFEVTSEL",
+                        "instances",
+                        INSTANCES,
+                        N,
+                    )
+                }
+                __check_index::<N>();
+                BASE_ADDRESS + N * ADDRESS_STRIDE
+            }
+            #[inline(always)]
+            const fn __check_index<const N: u32>() {
                 const {
                     if N >= INSTANCES {
                         crate::__private::index_out_of_range(
@@ -13520,7 +14197,6 @@ pub mod intel {
                         )
                     }
                 }
-                BASE_ADDRESS + N * ADDRESS_STRIDE
             }
             #[doc = r" Address of instance `index`, or `None` when out of range."]
             pub const fn try_address(index: u32) -> Option<u32> {
@@ -13553,6 +14229,42 @@ pub mod intel {
                     }
                 }
             }
+            #[inline(always)]
+            const fn __check_reserved<const B: u64>() {
+                const {
+                    if B & Value::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_PERFEVTSEL",
+                            B & Value::RESERVED_MASK,
+                            Value::RESERVED_MASK,
+                        )
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_event_select<const V: u64>() {
+                const {
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("IA32_PERFEVTSEL", "EVENT_SELECT", 8u32, V)
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_umask<const V: u64>() {
+                const {
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("IA32_PERFEVTSEL", "UMASK", 8u32, V)
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_cmask<const V: u64>() {
+                const {
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("IA32_PERFEVTSEL", "CMASK", 8u32, V)
+                    }
+                }
+            }
             #[doc = "A value of `IA32_PERFEVTSEL`. Setters never touch reserved bits (`0xFFFFFFF800000000`)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash)]
             #[repr(transparent)]
@@ -13570,16 +14282,16 @@ pub mod intel {
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                #[track_caller]
                 pub const fn from_bits<const B: u64>() -> Self {
-                    const {
-                        if B & Self::RESERVED_MASK != 0 {
-                            crate::__private::reserved_bits(
-                                "IA32_PERFEVTSEL",
-                                B & Self::RESERVED_MASK,
-                                Self::RESERVED_MASK,
-                            )
-                        }
+                    if B & Self::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_PERFEVTSEL",
+                            B & Self::RESERVED_MASK,
+                            Self::RESERVED_MASK,
+                        )
                     }
+                    __check_reserved::<B>();
                     Self(B)
                 }
                 #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
@@ -13616,12 +14328,12 @@ pub mod intel {
                     ((self.0 >> 0u32) & 0xff_u64) as u8
                 }
                 #[doc = "Sets `EVENT_SELECT` to the constant `V`; a `V` wider than 8 bits fails to compile. Event logic unit that detects the condition to count (the event code).\n\nBits 7:0, read-write, 8 bits wide."]
+                #[track_caller]
                 pub const fn with_event_select<const V: u64>(self) -> Self {
-                    const {
-                        if V > 0xff_u64 {
-                            crate::__private::too_wide("EVENT_SELECT", 8u32, V)
-                        }
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("IA32_PERFEVTSEL", "EVENT_SELECT", 8u32, V)
                     }
+                    __check_event_select::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffffffffff00_u64) | (((v >> 0u32) & 0xff_u64) << 0u32))
                 }
@@ -13648,12 +14360,12 @@ pub mod intel {
                     ((self.0 >> 8u32) & 0xff_u64) as u8
                 }
                 #[doc = "Sets `UMASK` to the constant `V`; a `V` wider than 8 bits fails to compile. Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
+                #[track_caller]
                 pub const fn with_umask<const V: u64>(self) -> Self {
-                    const {
-                        if V > 0xff_u64 {
-                            crate::__private::too_wide("UMASK", 8u32, V)
-                        }
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("IA32_PERFEVTSEL", "UMASK", 8u32, V)
                     }
+                    __check_umask::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffffffff00ff_u64) | (((v >> 0u32) & 0xff_u64) << 8u32))
                 }
@@ -13756,12 +14468,12 @@ pub mod intel {
                     ((self.0 >> 24u32) & 0xff_u64) as u8
                 }
                 #[doc = "Sets `CMASK` to the constant `V`; a `V` wider than 8 bits fails to compile. Counter mask (threshold). When non-zero, the counter increments by one in each\ncycle where the event occurs at least CMASK times (fewer, with INV). When zero,\nthe counter adds the per-cycle event count.\n\nBits 31:24, read-write, 8 bits wide."]
+                #[track_caller]
                 pub const fn with_cmask<const V: u64>(self) -> Self {
-                    const {
-                        if V > 0xff_u64 {
-                            crate::__private::too_wide("CMASK", 8u32, V)
-                        }
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("IA32_PERFEVTSEL", "CMASK", 8u32, V)
                     }
+                    __check_cmask::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32))
                 }
@@ -13912,6 +14624,7 @@ pub mod intel {
                     }
                 }
                 #[doc = "Sets `EVENT_SELECT` to the constant `V`; a `V` wider than 8 bits fails to compile. Event logic unit that detects the condition to count (the event code).\n\nBits 7:0, read-write, 8 bits wide."]
+                #[track_caller]
                 pub const fn with_event_select<const V: u64>(self) -> Self {
                     self.track(0xff_u64, self.value.with_event_select::<V>())
                 }
@@ -13927,6 +14640,7 @@ pub mod intel {
                     self.track(0xff_u64, self.value.set_event_select(value))
                 }
                 #[doc = "Sets `UMASK` to the constant `V`; a `V` wider than 8 bits fails to compile. Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
+                #[track_caller]
                 pub const fn with_umask<const V: u64>(self) -> Self {
                     self.track(0xff00_u64, self.value.with_umask::<V>())
                 }
@@ -13974,6 +14688,7 @@ pub mod intel {
                     self.track(0x800000_u64, self.value.with_inv(on))
                 }
                 #[doc = "Sets `CMASK` to the constant `V`; a `V` wider than 8 bits fails to compile. Counter mask (threshold). When non-zero, the counter increments by one in each\ncycle where the event occurs at least CMASK times (fewer, with INV). When zero,\nthe counter adds the per-cycle event count.\n\nBits 31:24, read-write, 8 bits wide."]
+                #[track_caller]
                 pub const fn with_cmask<const V: u64>(self) -> Self {
                     self.track(0xff000000_u64, self.value.with_cmask::<V>())
                 }
@@ -14139,6 +14854,22 @@ pub mod intel {
             #[doc = "A [`Builder`] for `IA32_PERFEVTSELN` counting `event`: its encoding fields (event select, unit masks, CMASK, INV, EDGE, AnyThread) are set, the rest is zero. Add the privilege filters and the enable bit, then `build()`.\n\nFails to compile, in a `const`, when `N` is out of range, when only a fixed counter counts the event, when the event is restricted to other counters, or when it needs a field this generation lacks."]
             #[track_caller]
             pub const fn event_on<const N: u32>(event: &crate::EventDesc) -> Builder {
+                if N >= INSTANCES {
+                    crate::__private::index_out_of_range(
+                        "IA32_PERFEVTSEL",
+                        "counters",
+                        INSTANCES,
+                        N,
+                    )
+                }
+                __check_counter::<N>();
+                match try_event_on(N, event) {
+                    Ok(b) => b,
+                    Err(e) => e.fail(),
+                }
+            }
+            #[inline(always)]
+            const fn __check_counter<const N: u32>() {
                 const {
                     if N >= INSTANCES {
                         crate::__private::index_out_of_range(
@@ -14148,10 +14879,6 @@ pub mod intel {
                             N,
                         )
                     }
-                }
-                match try_event_on(N, event) {
-                    Ok(b) => b,
-                    Err(e) => e.fail(),
                 }
             }
             #[doc = r" As [`event_on`], with the counter chosen at run time: the problem is returned."]
@@ -14243,6 +14970,7 @@ pub mod intel {
                 }
             }
             #[doc = "`IA32_PERFEVTSELN` as a typed MSR. `N` out of 0..8 fails to compile."]
+            #[track_caller]
             pub const fn msr<const N: u32>() -> Instance {
                 Instance(address::<N>())
             }
@@ -14444,7 +15172,21 @@ pub mod intel {
             pub const ADDRESSES: [u32; 4u32 as usize] =
                 [0x309_u32, 0x30a_u32, 0x30b_u32, 0x30c_u32];
             #[doc = "Address of `IA32_FIXED_CTRN`. `N` out of 0..4 fails to compile."]
+            #[track_caller]
             pub const fn address<const N: u32>() -> u32 {
+                if N >= INSTANCES {
+                    crate::__private::index_out_of_range(
+                        "IA32_FIXED_CTR",
+                        "instances",
+                        INSTANCES,
+                        N,
+                    )
+                }
+                __check_index::<N>();
+                BASE_ADDRESS + N * ADDRESS_STRIDE
+            }
+            #[inline(always)]
+            const fn __check_index<const N: u32>() {
                 const {
                     if N >= INSTANCES {
                         crate::__private::index_out_of_range(
@@ -14455,7 +15197,6 @@ pub mod intel {
                         )
                     }
                 }
-                BASE_ADDRESS + N * ADDRESS_STRIDE
             }
             #[doc = r" Address of instance `index`, or `None` when out of range."]
             pub const fn try_address(index: u32) -> Option<u32> {
@@ -14463,6 +15204,26 @@ pub mod intel {
                     Some(BASE_ADDRESS + index * ADDRESS_STRIDE)
                 } else {
                     None
+                }
+            }
+            #[inline(always)]
+            const fn __check_reserved<const B: u64>() {
+                const {
+                    if B & Value::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_FIXED_CTR",
+                            B & Value::RESERVED_MASK,
+                            Value::RESERVED_MASK,
+                        )
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_count<const V: u64>() {
+                const {
+                    if V > 0xffffffffffff_u64 {
+                        crate::__private::too_wide("IA32_FIXED_CTR", "COUNT", 48u32, V)
+                    }
                 }
             }
             #[doc = "A value of `IA32_FIXED_CTR`. Setters never touch reserved bits (`0xFFFF000000000000`)."]
@@ -14482,16 +15243,16 @@ pub mod intel {
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                #[track_caller]
                 pub const fn from_bits<const B: u64>() -> Self {
-                    const {
-                        if B & Self::RESERVED_MASK != 0 {
-                            crate::__private::reserved_bits(
-                                "IA32_FIXED_CTR",
-                                B & Self::RESERVED_MASK,
-                                Self::RESERVED_MASK,
-                            )
-                        }
+                    if B & Self::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_FIXED_CTR",
+                            B & Self::RESERVED_MASK,
+                            Self::RESERVED_MASK,
+                        )
                     }
+                    __check_reserved::<B>();
                     Self(B)
                 }
                 #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
@@ -14528,12 +15289,12 @@ pub mod intel {
                     ((self.0 >> 0u32) & 0xffffffffffff_u64) as u64
                 }
                 #[doc = "Sets `COUNT` to the constant `V`; a `V` wider than 48 bits fails to compile. Counter value; the implemented width is CPUID.0AH:EDX[12:5].\n\nBits 47:0, read-write, 48 bits wide."]
+                #[track_caller]
                 pub const fn with_count<const V: u64>(self) -> Self {
-                    const {
-                        if V > 0xffffffffffff_u64 {
-                            crate::__private::too_wide("COUNT", 48u32, V)
-                        }
+                    if V > 0xffffffffffff_u64 {
+                        crate::__private::too_wide("IA32_FIXED_CTR", "COUNT", 48u32, V)
                     }
+                    __check_count::<V>();
                     let v = V;
                     Self(
                         (self.0 & 0xffff000000000000_u64)
@@ -14625,6 +15386,7 @@ pub mod intel {
                     }
                 }
                 #[doc = "Sets `COUNT` to the constant `V`; a `V` wider than 48 bits fails to compile. Counter value; the implemented width is CPUID.0AH:EDX[12:5].\n\nBits 47:0, read-write, 48 bits wide."]
+                #[track_caller]
                 pub const fn with_count<const V: u64>(self) -> Self {
                     self.track(0xffffffffffff_u64, self.value.with_count::<V>())
                 }
@@ -14664,6 +15426,7 @@ pub mod intel {
                 }
             }
             #[doc = "`IA32_FIXED_CTRN` as a typed MSR. `N` out of 0..4 fails to compile."]
+            #[track_caller]
             pub const fn msr<const N: u32>() -> Instance {
                 Instance(address::<N>())
             }
@@ -14742,6 +15505,50 @@ pub mod intel {
                     }
                 }
             }
+            #[inline(always)]
+            const fn __check_reserved<const B: u64>() {
+                const {
+                    if B & Value::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_FIXED_CTR_CTRL",
+                            B & Value::RESERVED_MASK,
+                            Value::RESERVED_MASK,
+                        )
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_enable0<const V: u64>() {
+                const {
+                    if V > 0x3_u64 {
+                        crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE0", 2u32, V)
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_enable1<const V: u64>() {
+                const {
+                    if V > 0x3_u64 {
+                        crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE1", 2u32, V)
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_enable2<const V: u64>() {
+                const {
+                    if V > 0x3_u64 {
+                        crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE2", 2u32, V)
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_enable3<const V: u64>() {
+                const {
+                    if V > 0x3_u64 {
+                        crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE3", 2u32, V)
+                    }
+                }
+            }
             #[doc = "A value of `IA32_FIXED_CTR_CTRL`. Setters never touch reserved bits (`0xFFFFEEEEFFFF0000`)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash)]
             #[repr(transparent)]
@@ -14759,16 +15566,16 @@ pub mod intel {
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                #[track_caller]
                 pub const fn from_bits<const B: u64>() -> Self {
-                    const {
-                        if B & Self::RESERVED_MASK != 0 {
-                            crate::__private::reserved_bits(
-                                "IA32_FIXED_CTR_CTRL",
-                                B & Self::RESERVED_MASK,
-                                Self::RESERVED_MASK,
-                            )
-                        }
+                    if B & Self::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_FIXED_CTR_CTRL",
+                            B & Self::RESERVED_MASK,
+                            Self::RESERVED_MASK,
+                        )
                     }
+                    __check_reserved::<B>();
                     Self(B)
                 }
                 #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
@@ -14809,12 +15616,12 @@ pub mod intel {
                     Enable::from_value((self.0 >> 0u32) & 0x3_u64)
                 }
                 #[doc = "Sets `ENABLE0` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 0: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 4 elements), read-write, 2 bits wide."]
+                #[track_caller]
                 pub const fn with_enable0<const V: u64>(self) -> Self {
-                    const {
-                        if V > 0x3_u64 {
-                            crate::__private::too_wide("ENABLE0", 2u32, V)
-                        }
+                    if V > 0x3_u64 {
+                        crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE0", 2u32, V)
                     }
+                    __check_enable0::<V>();
                     let v = V;
                     Self((self.0 & 0xfffffffffffffffc_u64) | (((v >> 0u32) & 0x3_u64) << 0u32))
                 }
@@ -14845,12 +15652,12 @@ pub mod intel {
                     Enable::from_value((self.0 >> 4u32) & 0x3_u64)
                 }
                 #[doc = "Sets `ENABLE1` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 1: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 4 elements), read-write, 2 bits wide."]
+                #[track_caller]
                 pub const fn with_enable1<const V: u64>(self) -> Self {
-                    const {
-                        if V > 0x3_u64 {
-                            crate::__private::too_wide("ENABLE1", 2u32, V)
-                        }
+                    if V > 0x3_u64 {
+                        crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE1", 2u32, V)
                     }
+                    __check_enable1::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffffffffffcf_u64) | (((v >> 0u32) & 0x3_u64) << 4u32))
                 }
@@ -14881,12 +15688,12 @@ pub mod intel {
                     Enable::from_value((self.0 >> 8u32) & 0x3_u64)
                 }
                 #[doc = "Sets `ENABLE2` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 2: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 4 elements), read-write, 2 bits wide."]
+                #[track_caller]
                 pub const fn with_enable2<const V: u64>(self) -> Self {
-                    const {
-                        if V > 0x3_u64 {
-                            crate::__private::too_wide("ENABLE2", 2u32, V)
-                        }
+                    if V > 0x3_u64 {
+                        crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE2", 2u32, V)
                     }
+                    __check_enable2::<V>();
                     let v = V;
                     Self((self.0 & 0xfffffffffffffcff_u64) | (((v >> 0u32) & 0x3_u64) << 8u32))
                 }
@@ -14917,12 +15724,12 @@ pub mod intel {
                     Enable::from_value((self.0 >> 12u32) & 0x3_u64)
                 }
                 #[doc = "Sets `ENABLE3` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 3: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 4 elements), read-write, 2 bits wide."]
+                #[track_caller]
                 pub const fn with_enable3<const V: u64>(self) -> Self {
-                    const {
-                        if V > 0x3_u64 {
-                            crate::__private::too_wide("ENABLE3", 2u32, V)
-                        }
+                    if V > 0x3_u64 {
+                        crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE3", 2u32, V)
                     }
+                    __check_enable3::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffffffffcfff_u64) | (((v >> 0u32) & 0x3_u64) << 12u32))
                 }
@@ -15319,6 +16126,7 @@ pub mod intel {
                     }
                 }
                 #[doc = "Sets `ENABLE0` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 0: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 4 elements), read-write, 2 bits wide."]
+                #[track_caller]
                 pub const fn with_enable0<const V: u64>(self) -> Self {
                     self.track(0x3_u64, self.value.with_enable0::<V>())
                 }
@@ -15334,6 +16142,7 @@ pub mod intel {
                     self.track(0x3_u64, self.value.set_enable0(value))
                 }
                 #[doc = "Sets `ENABLE1` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 1: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 4 elements), read-write, 2 bits wide."]
+                #[track_caller]
                 pub const fn with_enable1<const V: u64>(self) -> Self {
                     self.track(0x30_u64, self.value.with_enable1::<V>())
                 }
@@ -15349,6 +16158,7 @@ pub mod intel {
                     self.track(0x30_u64, self.value.set_enable1(value))
                 }
                 #[doc = "Sets `ENABLE2` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 2: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 4 elements), read-write, 2 bits wide."]
+                #[track_caller]
                 pub const fn with_enable2<const V: u64>(self) -> Self {
                     self.track(0x300_u64, self.value.with_enable2::<V>())
                 }
@@ -15364,6 +16174,7 @@ pub mod intel {
                     self.track(0x300_u64, self.value.set_enable2(value))
                 }
                 #[doc = "Sets `ENABLE3` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 3: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 4 elements), read-write, 2 bits wide."]
+                #[track_caller]
                 pub const fn with_enable3<const V: u64>(self) -> Self {
                     self.track(0x3000_u64, self.value.with_enable3::<V>())
                 }
@@ -15916,6 +16727,18 @@ pub mod intel {
             :: tock_registers :: register_bitmasks ! (u64 , IA32_PERF_GLOBAL_CTRL , Register , [# [doc = "Enable IA32_PMCi. (bits 0, read-write)"] EN_PMC0 OFFSET (0) NUMBITS (1) [] , # [doc = "Enable IA32_PMCi. (bits 1, read-write)"] EN_PMC1 OFFSET (1) NUMBITS (1) [] , # [doc = "Enable IA32_PMCi. (bits 2, read-write)"] EN_PMC2 OFFSET (2) NUMBITS (1) [] , # [doc = "Enable IA32_PMCi. (bits 3, read-write)"] EN_PMC3 OFFSET (3) NUMBITS (1) [] , # [doc = "Enable IA32_PMCi. (bits 4, read-write)"] EN_PMC4 OFFSET (4) NUMBITS (1) [] , # [doc = "Enable IA32_PMCi. (bits 5, read-write)"] EN_PMC5 OFFSET (5) NUMBITS (1) [] , # [doc = "Enable IA32_PMCi. (bits 6, read-write)"] EN_PMC6 OFFSET (6) NUMBITS (1) [] , # [doc = "Enable IA32_PMCi. (bits 7, read-write)"] EN_PMC7 OFFSET (7) NUMBITS (1) [] , # [doc = "Enable IA32_FIXED_CTRi. (bits 32, read-write)"] EN_FIXED_CTR0 OFFSET (32) NUMBITS (1) [] , # [doc = "Enable IA32_FIXED_CTRi. (bits 33, read-write)"] EN_FIXED_CTR1 OFFSET (33) NUMBITS (1) [] , # [doc = "Enable IA32_FIXED_CTRi. (bits 34, read-write)"] EN_FIXED_CTR2 OFFSET (34) NUMBITS (1) [] , # [doc = "Enable IA32_FIXED_CTRi. (bits 35, read-write)"] EN_FIXED_CTR3 OFFSET (35) NUMBITS (1) [] , # [doc = "Enable the PERF_METRICS top-down counters. (bits 48, read-write)"] EN_PERF_METRICS OFFSET (48) NUMBITS (1) []]);
             #[doc = r" MSR address."]
             pub const ADDRESS: u32 = 0x38f_u32;
+            #[inline(always)]
+            const fn __check_reserved<const B: u64>() {
+                const {
+                    if B & Value::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_PERF_GLOBAL_CTRL",
+                            B & Value::RESERVED_MASK,
+                            Value::RESERVED_MASK,
+                        )
+                    }
+                }
+            }
             #[doc = "A value of `IA32_PERF_GLOBAL_CTRL`. Setters never touch reserved bits (`0xFFFEFFF0FFFFFF00`)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash)]
             #[repr(transparent)]
@@ -15933,16 +16756,16 @@ pub mod intel {
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                #[track_caller]
                 pub const fn from_bits<const B: u64>() -> Self {
-                    const {
-                        if B & Self::RESERVED_MASK != 0 {
-                            crate::__private::reserved_bits(
-                                "IA32_PERF_GLOBAL_CTRL",
-                                B & Self::RESERVED_MASK,
-                                Self::RESERVED_MASK,
-                            )
-                        }
+                    if B & Self::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_PERF_GLOBAL_CTRL",
+                            B & Self::RESERVED_MASK,
+                            Self::RESERVED_MASK,
+                        )
                     }
+                    __check_reserved::<B>();
                     Self(B)
                 }
                 #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
@@ -16537,6 +17360,18 @@ pub mod intel {
             :: tock_registers :: register_bitmasks ! (u64 , IA32_PERF_GLOBAL_STATUS_RESET , Register , [# [doc = "Clear the overflow flag of IA32_PMCi. (bits 0, write-1-to-clear)"] CLR_OVF_PMC0 OFFSET (0) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_PMCi. (bits 1, write-1-to-clear)"] CLR_OVF_PMC1 OFFSET (1) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_PMCi. (bits 2, write-1-to-clear)"] CLR_OVF_PMC2 OFFSET (2) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_PMCi. (bits 3, write-1-to-clear)"] CLR_OVF_PMC3 OFFSET (3) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_PMCi. (bits 4, write-1-to-clear)"] CLR_OVF_PMC4 OFFSET (4) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_PMCi. (bits 5, write-1-to-clear)"] CLR_OVF_PMC5 OFFSET (5) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_PMCi. (bits 6, write-1-to-clear)"] CLR_OVF_PMC6 OFFSET (6) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_PMCi. (bits 7, write-1-to-clear)"] CLR_OVF_PMC7 OFFSET (7) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_FIXED_CTRi. (bits 32, write-1-to-clear)"] CLR_OVF_FIXED_CTR0 OFFSET (32) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_FIXED_CTRi. (bits 33, write-1-to-clear)"] CLR_OVF_FIXED_CTR1 OFFSET (33) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_FIXED_CTRi. (bits 34, write-1-to-clear)"] CLR_OVF_FIXED_CTR2 OFFSET (34) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_FIXED_CTRi. (bits 35, write-1-to-clear)"] CLR_OVF_FIXED_CTR3 OFFSET (35) NUMBITS (1) [] , # [doc = "Clear OVF_PERF_METRICS. (bits 48, write-1-to-clear)"] CLR_OVF_PERF_METRICS OFFSET (48) NUMBITS (1) [] , # [doc = "Clear TRACE_TOPA_PMI. (bits 55, write-1-to-clear)"] CLR_TRACE_TOPA_PMI OFFSET (55) NUMBITS (1) [] , # [doc = "Clear LBR_FRZ (and resume LBR recording). (bits 58, write-1-to-clear)"] CLR_LBR_FRZ OFFSET (58) NUMBITS (1) [] , # [doc = "Clear CTR_FRZ. (bits 59, write-1-to-clear)"] CLR_CTR_FRZ OFFSET (59) NUMBITS (1) [] , # [doc = "Clear ASCI. (bits 60, write-1-to-clear)"] CLR_ASCI OFFSET (60) NUMBITS (1) [] , # [doc = "Clear OVF_UNCORE. (bits 61, write-1-to-clear)"] CLR_OVF_UNCORE OFFSET (61) NUMBITS (1) [] , # [doc = "Clear OVF_BUF. (bits 62, write-1-to-clear)"] CLR_OVF_BUF OFFSET (62) NUMBITS (1) [] , # [doc = "Clear COND_CHGD. (bits 63, write-1-to-clear)"] CLR_COND_CHGD OFFSET (63) NUMBITS (1) []]);
             #[doc = r" MSR address."]
             pub const ADDRESS: u32 = 0x390_u32;
+            #[inline(always)]
+            const fn __check_reserved<const B: u64>() {
+                const {
+                    if B & Value::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_PERF_GLOBAL_STATUS_RESET",
+                            B & Value::RESERVED_MASK,
+                            Value::RESERVED_MASK,
+                        )
+                    }
+                }
+            }
             #[doc = "A value of `IA32_PERF_GLOBAL_STATUS_RESET`. Setters never touch reserved bits (`0x037EFFF0FFFFFF00`)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash)]
             #[repr(transparent)]
@@ -16554,16 +17389,16 @@ pub mod intel {
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                #[track_caller]
                 pub const fn from_bits<const B: u64>() -> Self {
-                    const {
-                        if B & Self::RESERVED_MASK != 0 {
-                            crate::__private::reserved_bits(
-                                "IA32_PERF_GLOBAL_STATUS_RESET",
-                                B & Self::RESERVED_MASK,
-                                Self::RESERVED_MASK,
-                            )
-                        }
+                    if B & Self::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_PERF_GLOBAL_STATUS_RESET",
+                            B & Self::RESERVED_MASK,
+                            Self::RESERVED_MASK,
+                        )
                     }
+                    __check_reserved::<B>();
                     Self(B)
                 }
                 #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
@@ -17320,6 +18155,18 @@ pub mod intel {
             :: tock_registers :: register_bitmasks ! (u64 , IA32_PERF_GLOBAL_STATUS_SET , Register , [# [doc = "Set the overflow flag of IA32_PMCi. (bits 0, write-1-to-set)"] SET_OVF_PMC0 OFFSET (0) NUMBITS (1) [] , # [doc = "Set the overflow flag of IA32_PMCi. (bits 1, write-1-to-set)"] SET_OVF_PMC1 OFFSET (1) NUMBITS (1) [] , # [doc = "Set the overflow flag of IA32_PMCi. (bits 2, write-1-to-set)"] SET_OVF_PMC2 OFFSET (2) NUMBITS (1) [] , # [doc = "Set the overflow flag of IA32_PMCi. (bits 3, write-1-to-set)"] SET_OVF_PMC3 OFFSET (3) NUMBITS (1) [] , # [doc = "Set the overflow flag of IA32_PMCi. (bits 4, write-1-to-set)"] SET_OVF_PMC4 OFFSET (4) NUMBITS (1) [] , # [doc = "Set the overflow flag of IA32_PMCi. (bits 5, write-1-to-set)"] SET_OVF_PMC5 OFFSET (5) NUMBITS (1) [] , # [doc = "Set the overflow flag of IA32_PMCi. (bits 6, write-1-to-set)"] SET_OVF_PMC6 OFFSET (6) NUMBITS (1) [] , # [doc = "Set the overflow flag of IA32_PMCi. (bits 7, write-1-to-set)"] SET_OVF_PMC7 OFFSET (7) NUMBITS (1) [] , # [doc = "Set the overflow flag of IA32_FIXED_CTRi. (bits 32, write-1-to-set)"] SET_OVF_FIXED_CTR0 OFFSET (32) NUMBITS (1) [] , # [doc = "Set the overflow flag of IA32_FIXED_CTRi. (bits 33, write-1-to-set)"] SET_OVF_FIXED_CTR1 OFFSET (33) NUMBITS (1) [] , # [doc = "Set the overflow flag of IA32_FIXED_CTRi. (bits 34, write-1-to-set)"] SET_OVF_FIXED_CTR2 OFFSET (34) NUMBITS (1) [] , # [doc = "Set the overflow flag of IA32_FIXED_CTRi. (bits 35, write-1-to-set)"] SET_OVF_FIXED_CTR3 OFFSET (35) NUMBITS (1) [] , # [doc = "Set OVF_PERF_METRICS. (bits 48, write-1-to-set)"] SET_OVF_PERF_METRICS OFFSET (48) NUMBITS (1) [] , # [doc = "Set TRACE_TOPA_PMI. (bits 55, write-1-to-set)"] SET_TRACE_TOPA_PMI OFFSET (55) NUMBITS (1) [] , # [doc = "Set LBR_FRZ. (bits 58, write-1-to-set)"] SET_LBR_FRZ OFFSET (58) NUMBITS (1) [] , # [doc = "Set CTR_FRZ. (bits 59, write-1-to-set)"] SET_CTR_FRZ OFFSET (59) NUMBITS (1) [] , # [doc = "Set ASCI. (bits 60, write-1-to-set)"] SET_ASCI OFFSET (60) NUMBITS (1) [] , # [doc = "Set OVF_UNCORE. (bits 61, write-1-to-set)"] SET_OVF_UNCORE OFFSET (61) NUMBITS (1) [] , # [doc = "Set OVF_BUF. (bits 62, write-1-to-set)"] SET_OVF_BUF OFFSET (62) NUMBITS (1) []]);
             #[doc = r" MSR address."]
             pub const ADDRESS: u32 = 0x391_u32;
+            #[inline(always)]
+            const fn __check_reserved<const B: u64>() {
+                const {
+                    if B & Value::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_PERF_GLOBAL_STATUS_SET",
+                            B & Value::RESERVED_MASK,
+                            Value::RESERVED_MASK,
+                        )
+                    }
+                }
+            }
             #[doc = "A value of `IA32_PERF_GLOBAL_STATUS_SET`. Setters never touch reserved bits (`0x837EFFF0FFFFFF00`)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash)]
             #[repr(transparent)]
@@ -17337,16 +18184,16 @@ pub mod intel {
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                #[track_caller]
                 pub const fn from_bits<const B: u64>() -> Self {
-                    const {
-                        if B & Self::RESERVED_MASK != 0 {
-                            crate::__private::reserved_bits(
-                                "IA32_PERF_GLOBAL_STATUS_SET",
-                                B & Self::RESERVED_MASK,
-                                Self::RESERVED_MASK,
-                            )
-                        }
+                    if B & Self::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_PERF_GLOBAL_STATUS_SET",
+                            B & Self::RESERVED_MASK,
+                            Self::RESERVED_MASK,
+                        )
                     }
+                    __check_reserved::<B>();
                     Self(B)
                 }
                 #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
@@ -18667,7 +19514,21 @@ pub mod intel {
                 0x18d_u32,
             ];
             #[doc = "Address of `IA32_PERFEVTSELN`. `N` out of 0..8 fails to compile."]
+            #[track_caller]
             pub const fn address<const N: u32>() -> u32 {
+                if N >= INSTANCES {
+                    crate::__private::index_out_of_range(
+                        "IA32_PERFEVTSEL",
+                        "instances",
+                        INSTANCES,
+                        N,
+                    )
+                }
+                __check_index::<N>();
+                BASE_ADDRESS + N * ADDRESS_STRIDE
+            }
+            #[inline(always)]
+            const fn __check_index<const N: u32>() {
                 const {
                     if N >= INSTANCES {
                         crate::__private::index_out_of_range(
@@ -18678,7 +19539,6 @@ pub mod intel {
                         )
                     }
                 }
-                BASE_ADDRESS + N * ADDRESS_STRIDE
             }
             #[doc = r" Address of instance `index`, or `None` when out of range."]
             pub const fn try_address(index: u32) -> Option<u32> {
@@ -18711,6 +19571,50 @@ pub mod intel {
                     }
                 }
             }
+            #[inline(always)]
+            const fn __check_reserved<const B: u64>() {
+                const {
+                    if B & Value::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_PERFEVTSEL",
+                            B & Value::RESERVED_MASK,
+                            Value::RESERVED_MASK,
+                        )
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_event_select<const V: u64>() {
+                const {
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("IA32_PERFEVTSEL", "EVENT_SELECT", 8u32, V)
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_umask<const V: u64>() {
+                const {
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("IA32_PERFEVTSEL", "UMASK", 8u32, V)
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_cmask<const V: u64>() {
+                const {
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("IA32_PERFEVTSEL", "CMASK", 8u32, V)
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_umask2<const V: u64>() {
+                const {
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("IA32_PERFEVTSEL", "UMASK2", 8u32, V)
+                    }
+                }
+            }
             #[doc = "A value of `IA32_PERFEVTSEL`. Setters never touch reserved bits (`0xFFFF00E800000000`)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash)]
             #[repr(transparent)]
@@ -18728,16 +19632,16 @@ pub mod intel {
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                #[track_caller]
                 pub const fn from_bits<const B: u64>() -> Self {
-                    const {
-                        if B & Self::RESERVED_MASK != 0 {
-                            crate::__private::reserved_bits(
-                                "IA32_PERFEVTSEL",
-                                B & Self::RESERVED_MASK,
-                                Self::RESERVED_MASK,
-                            )
-                        }
+                    if B & Self::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_PERFEVTSEL",
+                            B & Self::RESERVED_MASK,
+                            Self::RESERVED_MASK,
+                        )
                     }
+                    __check_reserved::<B>();
                     Self(B)
                 }
                 #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
@@ -18774,12 +19678,12 @@ pub mod intel {
                     ((self.0 >> 0u32) & 0xff_u64) as u8
                 }
                 #[doc = "Sets `EVENT_SELECT` to the constant `V`; a `V` wider than 8 bits fails to compile. Event logic unit that detects the condition to count (the event code).\n\nBits 7:0, read-write, 8 bits wide."]
+                #[track_caller]
                 pub const fn with_event_select<const V: u64>(self) -> Self {
-                    const {
-                        if V > 0xff_u64 {
-                            crate::__private::too_wide("EVENT_SELECT", 8u32, V)
-                        }
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("IA32_PERFEVTSEL", "EVENT_SELECT", 8u32, V)
                     }
+                    __check_event_select::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffffffffff00_u64) | (((v >> 0u32) & 0xff_u64) << 0u32))
                 }
@@ -18806,12 +19710,12 @@ pub mod intel {
                     ((self.0 >> 8u32) & 0xff_u64) as u8
                 }
                 #[doc = "Sets `UMASK` to the constant `V`; a `V` wider than 8 bits fails to compile. Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
+                #[track_caller]
                 pub const fn with_umask<const V: u64>(self) -> Self {
-                    const {
-                        if V > 0xff_u64 {
-                            crate::__private::too_wide("UMASK", 8u32, V)
-                        }
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("IA32_PERFEVTSEL", "UMASK", 8u32, V)
                     }
+                    __check_umask::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffffffff00ff_u64) | (((v >> 0u32) & 0xff_u64) << 8u32))
                 }
@@ -18914,12 +19818,12 @@ pub mod intel {
                     ((self.0 >> 24u32) & 0xff_u64) as u8
                 }
                 #[doc = "Sets `CMASK` to the constant `V`; a `V` wider than 8 bits fails to compile. Counter mask (threshold). When non-zero, the counter increments by one in each\ncycle where the event occurs at least CMASK times (fewer, with INV). When zero,\nthe counter adds the per-cycle event count.\n\nBits 31:24, read-write, 8 bits wide."]
+                #[track_caller]
                 pub const fn with_cmask<const V: u64>(self) -> Self {
-                    const {
-                        if V > 0xff_u64 {
-                            crate::__private::too_wide("CMASK", 8u32, V)
-                        }
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("IA32_PERFEVTSEL", "CMASK", 8u32, V)
                     }
+                    __check_cmask::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32))
                 }
@@ -18982,12 +19886,12 @@ pub mod intel {
                     ((self.0 >> 40u32) & 0xff_u64) as u8
                 }
                 #[doc = "Sets `UMASK2` to the constant `V`; a `V` wider than 8 bits fails to compile. Second unit mask, extending UMASK for events that need more sub-conditions.\n\nBits 47:40, read-write, 8 bits wide."]
+                #[track_caller]
                 pub const fn with_umask2<const V: u64>(self) -> Self {
-                    const {
-                        if V > 0xff_u64 {
-                            crate::__private::too_wide("UMASK2", 8u32, V)
-                        }
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("IA32_PERFEVTSEL", "UMASK2", 8u32, V)
                     }
+                    __check_umask2::<V>();
                     let v = V;
                     Self((self.0 & 0xffff00ffffffffff_u64) | (((v >> 0u32) & 0xff_u64) << 40u32))
                 }
@@ -19116,6 +20020,7 @@ pub mod intel {
                     }
                 }
                 #[doc = "Sets `EVENT_SELECT` to the constant `V`; a `V` wider than 8 bits fails to compile. Event logic unit that detects the condition to count (the event code).\n\nBits 7:0, read-write, 8 bits wide."]
+                #[track_caller]
                 pub const fn with_event_select<const V: u64>(self) -> Self {
                     self.track(0xff_u64, self.value.with_event_select::<V>())
                 }
@@ -19131,6 +20036,7 @@ pub mod intel {
                     self.track(0xff_u64, self.value.set_event_select(value))
                 }
                 #[doc = "Sets `UMASK` to the constant `V`; a `V` wider than 8 bits fails to compile. Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
+                #[track_caller]
                 pub const fn with_umask<const V: u64>(self) -> Self {
                     self.track(0xff00_u64, self.value.with_umask::<V>())
                 }
@@ -19178,6 +20084,7 @@ pub mod intel {
                     self.track(0x800000_u64, self.value.with_inv(on))
                 }
                 #[doc = "Sets `CMASK` to the constant `V`; a `V` wider than 8 bits fails to compile. Counter mask (threshold). When non-zero, the counter increments by one in each\ncycle where the event occurs at least CMASK times (fewer, with INV). When zero,\nthe counter adds the per-cycle event count.\n\nBits 31:24, read-write, 8 bits wide."]
+                #[track_caller]
                 pub const fn with_cmask<const V: u64>(self) -> Self {
                     self.track(0xff000000_u64, self.value.with_cmask::<V>())
                 }
@@ -19209,6 +20116,7 @@ pub mod intel {
                     self.track(0x1000000000_u64, self.value.with_eq_field(on))
                 }
                 #[doc = "Sets `UMASK2` to the constant `V`; a `V` wider than 8 bits fails to compile. Second unit mask, extending UMASK for events that need more sub-conditions.\n\nBits 47:40, read-write, 8 bits wide."]
+                #[track_caller]
                 pub const fn with_umask2<const V: u64>(self) -> Self {
                     self.track(0xff0000000000_u64, self.value.with_umask2::<V>())
                 }
@@ -19380,6 +20288,22 @@ pub mod intel {
             #[doc = "A [`Builder`] for `IA32_PERFEVTSELN` counting `event`: its encoding fields (event select, unit masks, CMASK, INV, EDGE, AnyThread) are set, the rest is zero. Add the privilege filters and the enable bit, then `build()`.\n\nFails to compile, in a `const`, when `N` is out of range, when only a fixed counter counts the event, when the event is restricted to other counters, or when it needs a field this generation lacks."]
             #[track_caller]
             pub const fn event_on<const N: u32>(event: &crate::EventDesc) -> Builder {
+                if N >= INSTANCES {
+                    crate::__private::index_out_of_range(
+                        "IA32_PERFEVTSEL",
+                        "counters",
+                        INSTANCES,
+                        N,
+                    )
+                }
+                __check_counter::<N>();
+                match try_event_on(N, event) {
+                    Ok(b) => b,
+                    Err(e) => e.fail(),
+                }
+            }
+            #[inline(always)]
+            const fn __check_counter<const N: u32>() {
                 const {
                     if N >= INSTANCES {
                         crate::__private::index_out_of_range(
@@ -19389,10 +20313,6 @@ pub mod intel {
                             N,
                         )
                     }
-                }
-                match try_event_on(N, event) {
-                    Ok(b) => b,
-                    Err(e) => e.fail(),
                 }
             }
             #[doc = r" As [`event_on`], with the counter chosen at run time: the problem is returned."]
@@ -19482,6 +20402,7 @@ pub mod intel {
                 }
             }
             #[doc = "`IA32_PERFEVTSELN` as a typed MSR. `N` out of 0..8 fails to compile."]
+            #[track_caller]
             pub const fn msr<const N: u32>() -> Instance {
                 Instance(address::<N>())
             }
