@@ -1316,9 +1316,14 @@ impl Cx<'_> {
             #[doc = #doc]
             #[allow(non_snake_case, missing_docs, clippy::identity_op, clippy::unnecessary_cast, clippy::new_ret_no_self)]
             pub mod #name {
-                /// The tock-registers marker type for this register.
+                /// The tock-registers marker type of this register, also named [`Register`]. It
+                /// carries the register's name so that a field of another register is reported
+                /// as "expected `IA32_X`, found `IA32_Y`".
                 #[derive(Clone, Copy, Debug)]
-                pub struct Register;
+                #[allow(non_camel_case_types)]
+                pub struct #name;
+                /// The tock-registers marker type for this register.
+                pub type Register = #name;
                 impl #tock::RegisterLongName for Register {}
                 #tock_block
                 #address

@@ -13,9 +13,14 @@ pub mod amd {
             clippy::new_ret_no_self
         )]
         pub mod PERF_EVT_SEL {
-            #[doc = r" The tock-registers marker type for this register."]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
-            pub struct Register;
+            #[allow(non_camel_case_types)]
+            pub struct PERF_EVT_SEL;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = PERF_EVT_SEL;
             impl ::tock_registers::RegisterLongName for Register {}
             #[allow(unused_imports)]
             use ::tock_registers::fields::Field;
@@ -664,9 +669,14 @@ pub mod amd {
             clippy::new_ret_no_self
         )]
         pub mod PERF_EVT_SEL_CORE {
-            #[doc = r" The tock-registers marker type for this register."]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
-            pub struct Register;
+            #[allow(non_camel_case_types)]
+            pub struct PERF_EVT_SEL_CORE;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = PERF_EVT_SEL_CORE;
             impl ::tock_registers::RegisterLongName for Register {}
             #[allow(unused_imports)]
             use ::tock_registers::fields::Field;
@@ -1436,9 +1446,14 @@ pub mod amd {
             clippy::new_ret_no_self
         )]
         pub mod PERF_CTR_CORE {
-            #[doc = r" The tock-registers marker type for this register."]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
-            pub struct Register;
+            #[allow(non_camel_case_types)]
+            pub struct PERF_CTR_CORE;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = PERF_CTR_CORE;
             impl ::tock_registers::RegisterLongName for Register {}
             #[allow(unused_imports)]
             use ::tock_registers::fields::Field;
@@ -1752,9 +1767,14 @@ pub mod amd {
             clippy::new_ret_no_self
         )]
         pub mod PERF_EVT_SEL {
-            #[doc = r" The tock-registers marker type for this register."]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
-            pub struct Register;
+            #[allow(non_camel_case_types)]
+            pub struct PERF_EVT_SEL;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = PERF_EVT_SEL;
             impl ::tock_registers::RegisterLongName for Register {}
             #[allow(unused_imports)]
             use ::tock_registers::fields::Field;
@@ -2516,9 +2536,14 @@ pub mod amd {
             clippy::new_ret_no_self
         )]
         pub mod PERF_CTR {
-            #[doc = r" The tock-registers marker type for this register."]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
-            pub struct Register;
+            #[allow(non_camel_case_types)]
+            pub struct PERF_CTR;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = PERF_CTR;
             impl ::tock_registers::RegisterLongName for Register {}
             #[allow(unused_imports)]
             use ::tock_registers::fields::Field;
@@ -2829,9 +2854,14 @@ pub mod amd {
             clippy::new_ret_no_self
         )]
         pub mod PERF_CNTR_GLOBAL_STATUS {
-            #[doc = r" The tock-registers marker type for this register."]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
-            pub struct Register;
+            #[allow(non_camel_case_types)]
+            pub struct PERF_CNTR_GLOBAL_STATUS;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = PERF_CNTR_GLOBAL_STATUS;
             impl ::tock_registers::RegisterLongName for Register {}
             #[allow(unused_imports)]
             use ::tock_registers::fields::Field;
@@ -2957,9 +2987,14 @@ pub mod amd {
             clippy::new_ret_no_self
         )]
         pub mod PERF_CNTR_GLOBAL_CTL {
-            #[doc = r" The tock-registers marker type for this register."]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
-            pub struct Register;
+            #[allow(non_camel_case_types)]
+            pub struct PERF_CNTR_GLOBAL_CTL;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = PERF_CNTR_GLOBAL_CTL;
             impl ::tock_registers::RegisterLongName for Register {}
             #[allow(unused_imports)]
             use ::tock_registers::fields::Field;
@@ -3356,9 +3391,14 @@ pub mod amd {
             clippy::new_ret_no_self
         )]
         pub mod PERF_CNTR_GLOBAL_STATUS_CLR {
-            #[doc = r" The tock-registers marker type for this register."]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
-            pub struct Register;
+            #[allow(non_camel_case_types)]
+            pub struct PERF_CNTR_GLOBAL_STATUS_CLR;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = PERF_CNTR_GLOBAL_STATUS_CLR;
             impl ::tock_registers::RegisterLongName for Register {}
             #[allow(unused_imports)]
             use ::tock_registers::fields::Field;
@@ -3731,9 +3771,14 @@ pub mod amd {
             clippy::new_ret_no_self
         )]
         pub mod PERF_CNTR_GLOBAL_STATUS_SET {
-            #[doc = r" The tock-registers marker type for this register."]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
-            pub struct Register;
+            #[allow(non_camel_case_types)]
+            pub struct PERF_CNTR_GLOBAL_STATUS_SET;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = PERF_CNTR_GLOBAL_STATUS_SET;
             impl ::tock_registers::RegisterLongName for Register {}
             #[allow(unused_imports)]
             use ::tock_registers::fields::Field;
@@ -4229,9 +4274,14 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_PMC {
-            #[doc = r" The tock-registers marker type for this register."]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
-            pub struct Register;
+            #[allow(non_camel_case_types)]
+            pub struct IA32_PMC;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = IA32_PMC;
             impl ::tock_registers::RegisterLongName for Register {}
             #[allow(unused_imports)]
             use ::tock_registers::fields::Field;
@@ -4532,9 +4582,14 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_A_PMC {
-            #[doc = r" The tock-registers marker type for this register."]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
-            pub struct Register;
+            #[allow(non_camel_case_types)]
+            pub struct IA32_A_PMC;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = IA32_A_PMC;
             impl ::tock_registers::RegisterLongName for Register {}
             #[allow(unused_imports)]
             use ::tock_registers::fields::Field;
@@ -4841,9 +4896,14 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_PERFEVTSEL {
-            #[doc = r" The tock-registers marker type for this register."]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
-            pub struct Register;
+            #[allow(non_camel_case_types)]
+            pub struct IA32_PERFEVTSEL;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = IA32_PERFEVTSEL;
             impl ::tock_registers::RegisterLongName for Register {}
             #[allow(unused_imports)]
             use ::tock_registers::fields::Field;
@@ -5613,9 +5673,14 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_PERF_CAPABILITIES {
-            #[doc = r" The tock-registers marker type for this register."]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
-            pub struct Register;
+            #[allow(non_camel_case_types)]
+            pub struct IA32_PERF_CAPABILITIES;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = IA32_PERF_CAPABILITIES;
             impl ::tock_registers::RegisterLongName for Register {}
             #[allow(unused_imports)]
             use ::tock_registers::fields::Field;
@@ -5735,9 +5800,14 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_DEBUGCTL {
-            #[doc = r" The tock-registers marker type for this register."]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
-            pub struct Register;
+            #[allow(non_camel_case_types)]
+            pub struct IA32_DEBUGCTL;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = IA32_DEBUGCTL;
             impl ::tock_registers::RegisterLongName for Register {}
             #[allow(unused_imports)]
             use ::tock_registers::fields::Field;
@@ -6415,9 +6485,14 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_DEBUGCTL {
-            #[doc = r" The tock-registers marker type for this register."]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
-            pub struct Register;
+            #[allow(non_camel_case_types)]
+            pub struct IA32_DEBUGCTL;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = IA32_DEBUGCTL;
             impl ::tock_registers::RegisterLongName for Register {}
             #[allow(unused_imports)]
             use ::tock_registers::fields::Field;
@@ -6838,9 +6913,14 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_FIXED_CTR {
-            #[doc = r" The tock-registers marker type for this register."]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
-            pub struct Register;
+            #[allow(non_camel_case_types)]
+            pub struct IA32_FIXED_CTR;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = IA32_FIXED_CTR;
             impl ::tock_registers::RegisterLongName for Register {}
             #[allow(unused_imports)]
             use ::tock_registers::fields::Field;
@@ -7149,9 +7229,14 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_FIXED_CTR_CTRL {
-            #[doc = r" The tock-registers marker type for this register."]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
-            pub struct Register;
+            #[allow(non_camel_case_types)]
+            pub struct IA32_FIXED_CTR_CTRL;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = IA32_FIXED_CTR_CTRL;
             impl ::tock_registers::RegisterLongName for Register {}
             #[allow(unused_imports)]
             use ::tock_registers::fields::Field;
@@ -7772,9 +7857,14 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_PERF_GLOBAL_STATUS {
-            #[doc = r" The tock-registers marker type for this register."]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
-            pub struct Register;
+            #[allow(non_camel_case_types)]
+            pub struct IA32_PERF_GLOBAL_STATUS;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = IA32_PERF_GLOBAL_STATUS;
             impl ::tock_registers::RegisterLongName for Register {}
             #[allow(unused_imports)]
             use ::tock_registers::fields::Field;
@@ -7948,9 +8038,14 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_PERF_GLOBAL_CTRL {
-            #[doc = r" The tock-registers marker type for this register."]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
-            pub struct Register;
+            #[allow(non_camel_case_types)]
+            pub struct IA32_PERF_GLOBAL_CTRL;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = IA32_PERF_GLOBAL_CTRL;
             impl ::tock_registers::RegisterLongName for Register {}
             #[allow(unused_imports)]
             use ::tock_registers::fields::Field;
@@ -8530,9 +8625,14 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_PERF_GLOBAL_OVF_CTRL {
-            #[doc = r" The tock-registers marker type for this register."]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
-            pub struct Register;
+            #[allow(non_camel_case_types)]
+            pub struct IA32_PERF_GLOBAL_OVF_CTRL;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = IA32_PERF_GLOBAL_OVF_CTRL;
             impl ::tock_registers::RegisterLongName for Register {}
             #[allow(unused_imports)]
             use ::tock_registers::fields::Field;
@@ -9490,9 +9590,14 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_PERFEVTSEL {
-            #[doc = r" The tock-registers marker type for this register."]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
-            pub struct Register;
+            #[allow(non_camel_case_types)]
+            pub struct IA32_PERFEVTSEL;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = IA32_PERFEVTSEL;
             impl ::tock_registers::RegisterLongName for Register {}
             #[allow(unused_imports)]
             use ::tock_registers::fields::Field;
@@ -10328,9 +10433,14 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_FIXED_CTR_CTRL {
-            #[doc = r" The tock-registers marker type for this register."]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
-            pub struct Register;
+            #[allow(non_camel_case_types)]
+            pub struct IA32_FIXED_CTR_CTRL;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = IA32_FIXED_CTR_CTRL;
             impl ::tock_registers::RegisterLongName for Register {}
             #[allow(unused_imports)]
             use ::tock_registers::fields::Field;
@@ -11078,9 +11188,14 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_PERF_GLOBAL_STATUS {
-            #[doc = r" The tock-registers marker type for this register."]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
-            pub struct Register;
+            #[allow(non_camel_case_types)]
+            pub struct IA32_PERF_GLOBAL_STATUS;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = IA32_PERF_GLOBAL_STATUS;
             impl ::tock_registers::RegisterLongName for Register {}
             #[allow(unused_imports)]
             use ::tock_registers::fields::Field;
@@ -11260,9 +11375,14 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_PERF_GLOBAL_OVF_CTRL {
-            #[doc = r" The tock-registers marker type for this register."]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
-            pub struct Register;
+            #[allow(non_camel_case_types)]
+            pub struct IA32_PERF_GLOBAL_OVF_CTRL;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = IA32_PERF_GLOBAL_OVF_CTRL;
             impl ::tock_registers::RegisterLongName for Register {}
             #[allow(unused_imports)]
             use ::tock_registers::fields::Field;
@@ -11906,9 +12026,14 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_DEBUGCTL {
-            #[doc = r" The tock-registers marker type for this register."]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
-            pub struct Register;
+            #[allow(non_camel_case_types)]
+            pub struct IA32_DEBUGCTL;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = IA32_DEBUGCTL;
             impl ::tock_registers::RegisterLongName for Register {}
             #[allow(unused_imports)]
             use ::tock_registers::fields::Field;
@@ -12331,9 +12456,14 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_PERF_GLOBAL_STATUS {
-            #[doc = r" The tock-registers marker type for this register."]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
-            pub struct Register;
+            #[allow(non_camel_case_types)]
+            pub struct IA32_PERF_GLOBAL_STATUS;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = IA32_PERF_GLOBAL_STATUS;
             impl ::tock_registers::RegisterLongName for Register {}
             #[allow(unused_imports)]
             use ::tock_registers::fields::Field;
@@ -12533,9 +12663,14 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_PERF_GLOBAL_STATUS_RESET {
-            #[doc = r" The tock-registers marker type for this register."]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
-            pub struct Register;
+            #[allow(non_camel_case_types)]
+            pub struct IA32_PERF_GLOBAL_STATUS_RESET;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = IA32_PERF_GLOBAL_STATUS_RESET;
             impl ::tock_registers::RegisterLongName for Register {}
             #[allow(unused_imports)]
             use ::tock_registers::fields::Field;
@@ -13268,9 +13403,14 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_PERF_GLOBAL_STATUS_SET {
-            #[doc = r" The tock-registers marker type for this register."]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
-            pub struct Register;
+            #[allow(non_camel_case_types)]
+            pub struct IA32_PERF_GLOBAL_STATUS_SET;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = IA32_PERF_GLOBAL_STATUS_SET;
             impl ::tock_registers::RegisterLongName for Register {}
             #[allow(unused_imports)]
             use ::tock_registers::fields::Field;
@@ -13974,9 +14114,14 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_PERF_GLOBAL_INUSE {
-            #[doc = r" The tock-registers marker type for this register."]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
-            pub struct Register;
+            #[allow(non_camel_case_types)]
+            pub struct IA32_PERF_GLOBAL_INUSE;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = IA32_PERF_GLOBAL_INUSE;
             impl ::tock_registers::RegisterLongName for Register {}
             #[allow(unused_imports)]
             use ::tock_registers::fields::Field;
@@ -14153,9 +14298,14 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_PERFEVTSEL {
-            #[doc = r" The tock-registers marker type for this register."]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
-            pub struct Register;
+            #[allow(non_camel_case_types)]
+            pub struct IA32_PERFEVTSEL;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = IA32_PERFEVTSEL;
             impl ::tock_registers::RegisterLongName for Register {}
             #[allow(unused_imports)]
             use ::tock_registers::fields::Field;
@@ -15011,9 +15161,14 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_PERF_CAPABILITIES {
-            #[doc = r" The tock-registers marker type for this register."]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
-            pub struct Register;
+            #[allow(non_camel_case_types)]
+            pub struct IA32_PERF_CAPABILITIES;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = IA32_PERF_CAPABILITIES;
             impl ::tock_registers::RegisterLongName for Register {}
             #[allow(unused_imports)]
             use ::tock_registers::fields::Field;
@@ -15155,9 +15310,14 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_FIXED_CTR {
-            #[doc = r" The tock-registers marker type for this register."]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
-            pub struct Register;
+            #[allow(non_camel_case_types)]
+            pub struct IA32_FIXED_CTR;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = IA32_FIXED_CTR;
             impl ::tock_registers::RegisterLongName for Register {}
             #[allow(unused_imports)]
             use ::tock_registers::fields::Field;
@@ -15467,9 +15627,14 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_FIXED_CTR_CTRL {
-            #[doc = r" The tock-registers marker type for this register."]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
-            pub struct Register;
+            #[allow(non_camel_case_types)]
+            pub struct IA32_FIXED_CTR_CTRL;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = IA32_FIXED_CTR_CTRL;
             impl ::tock_registers::RegisterLongName for Register {}
             #[allow(unused_imports)]
             use ::tock_registers::fields::Field;
@@ -16506,9 +16671,14 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_PERF_GLOBAL_STATUS {
-            #[doc = r" The tock-registers marker type for this register."]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
-            pub struct Register;
+            #[allow(non_camel_case_types)]
+            pub struct IA32_PERF_GLOBAL_STATUS;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = IA32_PERF_GLOBAL_STATUS;
             impl ::tock_registers::RegisterLongName for Register {}
             #[allow(unused_imports)]
             use ::tock_registers::fields::Field;
@@ -16718,9 +16888,14 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_PERF_GLOBAL_CTRL {
-            #[doc = r" The tock-registers marker type for this register."]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
-            pub struct Register;
+            #[allow(non_camel_case_types)]
+            pub struct IA32_PERF_GLOBAL_CTRL;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = IA32_PERF_GLOBAL_CTRL;
             impl ::tock_registers::RegisterLongName for Register {}
             #[allow(unused_imports)]
             use ::tock_registers::fields::Field;
@@ -17351,9 +17526,14 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_PERF_GLOBAL_STATUS_RESET {
-            #[doc = r" The tock-registers marker type for this register."]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
-            pub struct Register;
+            #[allow(non_camel_case_types)]
+            pub struct IA32_PERF_GLOBAL_STATUS_RESET;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = IA32_PERF_GLOBAL_STATUS_RESET;
             impl ::tock_registers::RegisterLongName for Register {}
             #[allow(unused_imports)]
             use ::tock_registers::fields::Field;
@@ -18146,9 +18326,14 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_PERF_GLOBAL_STATUS_SET {
-            #[doc = r" The tock-registers marker type for this register."]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
-            pub struct Register;
+            #[allow(non_camel_case_types)]
+            pub struct IA32_PERF_GLOBAL_STATUS_SET;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = IA32_PERF_GLOBAL_STATUS_SET;
             impl ::tock_registers::RegisterLongName for Register {}
             #[allow(unused_imports)]
             use ::tock_registers::fields::Field;
@@ -18912,9 +19097,14 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_PERF_GLOBAL_INUSE {
-            #[doc = r" The tock-registers marker type for this register."]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
-            pub struct Register;
+            #[allow(non_camel_case_types)]
+            pub struct IA32_PERF_GLOBAL_INUSE;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = IA32_PERF_GLOBAL_INUSE;
             impl ::tock_registers::RegisterLongName for Register {}
             #[allow(unused_imports)]
             use ::tock_registers::fields::Field;
@@ -19495,9 +19685,14 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_PERFEVTSEL {
-            #[doc = r" The tock-registers marker type for this register."]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
-            pub struct Register;
+            #[allow(non_camel_case_types)]
+            pub struct IA32_PERFEVTSEL;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = IA32_PERFEVTSEL;
             impl ::tock_registers::RegisterLongName for Register {}
             #[allow(unused_imports)]
             use ::tock_registers::fields::Field;
