@@ -1881,6 +1881,22 @@ pub mod amd {
                     }
                 }
             }
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`PERF_EVT_SEL` of amd-k7 has no field `GUEST_ONLY`: it was added in amd-core",
+                label = "`GUEST_ONLY` is not part of this layout of `PERF_EVT_SEL`",
+                note = "use `PERF_EVT_SEL` of amd-core (or of a later generation that has `GUEST_ONLY`) on processors that implement it"
+            )]
+            pub trait __Unavailable_GUEST_ONLY {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`PERF_EVT_SEL` of amd-k7 has no field `HOST_ONLY`: it was added in amd-core",
+                label = "`HOST_ONLY` is not part of this layout of `PERF_EVT_SEL`",
+                note = "use `PERF_EVT_SEL` of amd-core (or of a later generation that has `HOST_ONLY`) on processors that implement it"
+            )]
+            pub trait __Unavailable_HOST_ONLY {}
             #[doc = "A value of `PERF_EVT_SEL`. Setters never touch reserved bits (`0xFFFFFFFF00200000`)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash)]
             #[repr(transparent)]
@@ -2102,6 +2118,16 @@ pub mod amd {
                     let v = value as u64;
                     Self((self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32))
                 }
+                #[doc(hidden)]
+                pub const fn with_guest_only<T: __Unavailable_GUEST_ONLY>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_host_only<T: __Unavailable_HOST_ONLY>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (AMD64 APM Vol. 2 §13.2.1 (INV))"]
                 pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
                     if ((self.0 >> 23u32) & 0x1_u64) == 0x1_u64
@@ -2274,6 +2300,16 @@ pub mod amd {
                 #[doc = "Counter mask: when non-zero, count cycles with at least CMASK events.\n\nBits 31:24, read-write, 8 bits wide."]
                 pub const fn set_cmask(self, value: u8) -> Self {
                     self.track(0xff000000_u64, self.value.set_cmask(value))
+                }
+                #[doc(hidden)]
+                pub const fn with_guest_only<T: __Unavailable_GUEST_ONLY>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_host_only<T: __Unavailable_HOST_ONLY>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (AMD64 APM Vol. 2 §13.2.1 (INV))"]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
@@ -5013,6 +5049,54 @@ pub mod intel {
                     }
                 }
             }
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERFEVTSEL` of intel-v1 and intel-v2 has no field `ANY`: it was added in intel-v3",
+                label = "`ANY` is not part of this layout of `IA32_PERFEVTSEL`",
+                note = "use `IA32_PERFEVTSEL` of intel-v3 (or of a later generation that has `ANY`) on processors that implement it"
+            )]
+            pub trait __Unavailable_ANY {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERFEVTSEL` of intel-v1 and intel-v2 has no field `IN_TX`: it was added in intel-v3",
+                label = "`IN_TX` is not part of this layout of `IA32_PERFEVTSEL`",
+                note = "use `IA32_PERFEVTSEL` of intel-v3 (or of a later generation that has `IN_TX`) on processors that implement it"
+            )]
+            pub trait __Unavailable_IN_TX {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERFEVTSEL` of intel-v1 and intel-v2 has no field `IN_TXCP`: it was added in intel-v3",
+                label = "`IN_TXCP` is not part of this layout of `IA32_PERFEVTSEL`",
+                note = "use `IA32_PERFEVTSEL` of intel-v3 (or of a later generation that has `IN_TXCP`) on processors that implement it"
+            )]
+            pub trait __Unavailable_IN_TXCP {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERFEVTSEL` of intel-v1 and intel-v2 has no field `ADAPTIVE_RECORD`: it was added in intel-v5",
+                label = "`ADAPTIVE_RECORD` is not part of this layout of `IA32_PERFEVTSEL`",
+                note = "use `IA32_PERFEVTSEL` of intel-v5 (or of a later generation that has `ADAPTIVE_RECORD`) on processors that implement it"
+            )]
+            pub trait __Unavailable_ADAPTIVE_RECORD {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERFEVTSEL` of intel-v1 and intel-v2 has no field `EQ`: it was added in intel-v6",
+                label = "`EQ` is not part of this layout of `IA32_PERFEVTSEL`",
+                note = "use `IA32_PERFEVTSEL` of intel-v6 (or of a later generation that has `EQ`) on processors that implement it"
+            )]
+            pub trait __Unavailable_EQ {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERFEVTSEL` of intel-v1 and intel-v2 has no field `UMASK2`: it was added in intel-v6",
+                label = "`UMASK2` is not part of this layout of `IA32_PERFEVTSEL`",
+                note = "use `IA32_PERFEVTSEL` of intel-v6 (or of a later generation that has `UMASK2`) on processors that implement it"
+            )]
+            pub trait __Unavailable_UMASK2 {}
             #[doc = "A value of `IA32_PERFEVTSEL`. Setters never touch reserved bits (`0xFFFFFFFF00200000`)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash)]
             #[repr(transparent)]
@@ -5234,6 +5318,41 @@ pub mod intel {
                     let v = value as u64;
                     Self((self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32))
                 }
+                #[doc(hidden)]
+                pub const fn with_any<T: __Unavailable_ANY>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_in_tx<T: __Unavailable_IN_TX>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_in_txcp<T: __Unavailable_IN_TXCP>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_adaptive_record<T: __Unavailable_ADAPTIVE_RECORD>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_eq_field<T: __Unavailable_EQ>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_umask2<const V: u64>(self) -> Self
+                where
+                    crate::__private::Const<V>: __Unavailable_UMASK2,
+                {
+                    self
+                }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))"]
                 pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
                     if ((self.0 >> 23u32) & 0x1_u64) == 0x1_u64
@@ -5406,6 +5525,41 @@ pub mod intel {
                 #[doc = "Counter mask (threshold). When non-zero, the counter increments by one in each\ncycle where the event occurs at least CMASK times (fewer, with INV). When zero,\nthe counter adds the per-cycle event count.\n\nBits 31:24, read-write, 8 bits wide."]
                 pub const fn set_cmask(self, value: u8) -> Self {
                     self.track(0xff000000_u64, self.value.set_cmask(value))
+                }
+                #[doc(hidden)]
+                pub const fn with_any<T: __Unavailable_ANY>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_in_tx<T: __Unavailable_IN_TX>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_in_txcp<T: __Unavailable_IN_TXCP>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_adaptive_record<T: __Unavailable_ADAPTIVE_RECORD>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_eq_field<T: __Unavailable_EQ>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_umask2<const V: u64>(self) -> Self
+                where
+                    crate::__private::Const<V>: __Unavailable_UMASK2,
+                {
+                    self
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))"]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
@@ -5826,6 +5980,22 @@ pub mod intel {
                     }
                 }
             }
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_DEBUGCTL` of intel-v1 has no field `FREEZE_LBRS_ON_PMI`: it was added in intel-v2",
+                label = "`FREEZE_LBRS_ON_PMI` is not part of this layout of `IA32_DEBUGCTL`",
+                note = "use `IA32_DEBUGCTL` of intel-v2 (or of a later generation that has `FREEZE_LBRS_ON_PMI`) on processors that implement it"
+            )]
+            pub trait __Unavailable_FREEZE_LBRS_ON_PMI {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_DEBUGCTL` of intel-v1 has no field `FREEZE_PERFMON_ON_PMI`: it was added in intel-v2",
+                label = "`FREEZE_PERFMON_ON_PMI` is not part of this layout of `IA32_DEBUGCTL`",
+                note = "use `IA32_DEBUGCTL` of intel-v2 (or of a later generation that has `FREEZE_PERFMON_ON_PMI`) on processors that implement it"
+            )]
+            pub trait __Unavailable_FREEZE_PERFMON_ON_PMI {}
             #[doc = "A value of `IA32_DEBUGCTL`. Setters never touch reserved bits (`0xFFFFFFFFFFFFB83C`)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash)]
             #[repr(transparent)]
@@ -5956,6 +6126,22 @@ pub mod intel {
                     let v = on as u64;
                     Self((self.0 & 0xffffffffffffbfff_u64) | (((v >> 0u32) & 0x1_u64) << 14u32))
                 }
+                #[doc(hidden)]
+                pub const fn with_freeze_lbrs_on_pmi<T: __Unavailable_FREEZE_LBRS_ON_PMI>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_freeze_perfmon_on_pmi<T: __Unavailable_FREEZE_PERFMON_ON_PMI>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
                 pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
                     Ok(self)
@@ -6061,6 +6247,22 @@ pub mod intel {
                 #[doc = "Freeze performance counters and trace while in system-management mode.\n\nBits 14, read-write, 1 bit wide."]
                 pub const fn with_freeze_while_smm(self, on: bool) -> Self {
                     self.track(0x4000_u64, self.value.with_freeze_while_smm(on))
+                }
+                #[doc(hidden)]
+                pub const fn with_freeze_lbrs_on_pmi<T: __Unavailable_FREEZE_LBRS_ON_PMI>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_freeze_perfmon_on_pmi<T: __Unavailable_FREEZE_PERFMON_ON_PMI>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
@@ -7308,6 +7510,86 @@ pub mod intel {
                     }
                 }
             }
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_FIXED_CTR_CTRL` of intel-v2 has no field `ANY0`: it was added in intel-v3",
+                label = "`ANY0` is not part of this layout of `IA32_FIXED_CTR_CTRL`",
+                note = "use `IA32_FIXED_CTR_CTRL` of intel-v3 (or of a later generation that has `ANY0`) on processors that implement it"
+            )]
+            pub trait __Unavailable_ANY0 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_FIXED_CTR_CTRL` of intel-v2 has no field `ANY1`: it was added in intel-v3",
+                label = "`ANY1` is not part of this layout of `IA32_FIXED_CTR_CTRL`",
+                note = "use `IA32_FIXED_CTR_CTRL` of intel-v3 (or of a later generation that has `ANY1`) on processors that implement it"
+            )]
+            pub trait __Unavailable_ANY1 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_FIXED_CTR_CTRL` of intel-v2 has no field `ANY2`: it was added in intel-v3",
+                label = "`ANY2` is not part of this layout of `IA32_FIXED_CTR_CTRL`",
+                note = "use `IA32_FIXED_CTR_CTRL` of intel-v3 (or of a later generation that has `ANY2`) on processors that implement it"
+            )]
+            pub trait __Unavailable_ANY2 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_FIXED_CTR_CTRL` of intel-v2 has no field `ENABLE3`: it was added in intel-v5",
+                label = "`ENABLE3` is not part of this layout of `IA32_FIXED_CTR_CTRL`",
+                note = "use `IA32_FIXED_CTR_CTRL` of intel-v5 (or of a later generation that has `ENABLE3`) on processors that implement it"
+            )]
+            pub trait __Unavailable_ENABLE3 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_FIXED_CTR_CTRL` of intel-v2 has no field `ANY3`: it was added in intel-v5",
+                label = "`ANY3` is not part of this layout of `IA32_FIXED_CTR_CTRL`",
+                note = "use `IA32_FIXED_CTR_CTRL` of intel-v5 (or of a later generation that has `ANY3`) on processors that implement it"
+            )]
+            pub trait __Unavailable_ANY3 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_FIXED_CTR_CTRL` of intel-v2 has no field `PMI3`: it was added in intel-v5",
+                label = "`PMI3` is not part of this layout of `IA32_FIXED_CTR_CTRL`",
+                note = "use `IA32_FIXED_CTR_CTRL` of intel-v5 (or of a later generation that has `PMI3`) on processors that implement it"
+            )]
+            pub trait __Unavailable_PMI3 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_FIXED_CTR_CTRL` of intel-v2 has no field `ADAPTIVE_RECORD0`: it was added in intel-v5",
+                label = "`ADAPTIVE_RECORD0` is not part of this layout of `IA32_FIXED_CTR_CTRL`",
+                note = "use `IA32_FIXED_CTR_CTRL` of intel-v5 (or of a later generation that has `ADAPTIVE_RECORD0`) on processors that implement it"
+            )]
+            pub trait __Unavailable_ADAPTIVE_RECORD0 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_FIXED_CTR_CTRL` of intel-v2 has no field `ADAPTIVE_RECORD1`: it was added in intel-v5",
+                label = "`ADAPTIVE_RECORD1` is not part of this layout of `IA32_FIXED_CTR_CTRL`",
+                note = "use `IA32_FIXED_CTR_CTRL` of intel-v5 (or of a later generation that has `ADAPTIVE_RECORD1`) on processors that implement it"
+            )]
+            pub trait __Unavailable_ADAPTIVE_RECORD1 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_FIXED_CTR_CTRL` of intel-v2 has no field `ADAPTIVE_RECORD2`: it was added in intel-v5",
+                label = "`ADAPTIVE_RECORD2` is not part of this layout of `IA32_FIXED_CTR_CTRL`",
+                note = "use `IA32_FIXED_CTR_CTRL` of intel-v5 (or of a later generation that has `ADAPTIVE_RECORD2`) on processors that implement it"
+            )]
+            pub trait __Unavailable_ADAPTIVE_RECORD2 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_FIXED_CTR_CTRL` of intel-v2 has no field `ADAPTIVE_RECORD3`: it was added in intel-v5",
+                label = "`ADAPTIVE_RECORD3` is not part of this layout of `IA32_FIXED_CTR_CTRL`",
+                note = "use `IA32_FIXED_CTR_CTRL` of intel-v5 (or of a later generation that has `ADAPTIVE_RECORD3`) on processors that implement it"
+            )]
+            pub trait __Unavailable_ADAPTIVE_RECORD3 {}
             #[doc = "A value of `IA32_FIXED_CTR_CTRL`. Setters never touch reserved bits (`0xFFFFFFFFFFFFF444`)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash)]
             #[repr(transparent)]
@@ -7579,6 +7861,70 @@ pub mod intel {
                         }),
                     }
                 }
+                #[doc(hidden)]
+                pub const fn with_any0<T: __Unavailable_ANY0>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_any1<T: __Unavailable_ANY1>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_any2<T: __Unavailable_ANY2>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_enable3<const V: u64>(self) -> Self
+                where
+                    crate::__private::Const<V>: __Unavailable_ENABLE3,
+                {
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_any3<T: __Unavailable_ANY3>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_pmi3<T: __Unavailable_PMI3>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_adaptive_record0<T: __Unavailable_ADAPTIVE_RECORD0>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_adaptive_record1<T: __Unavailable_ADAPTIVE_RECORD1>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_adaptive_record2<T: __Unavailable_ADAPTIVE_RECORD2>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_adaptive_record3<T: __Unavailable_ADAPTIVE_RECORD3>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
                 pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
                     Ok(self)
@@ -7757,6 +8103,70 @@ pub mod intel {
                         )),
                         Err(e) => Err(e),
                     }
+                }
+                #[doc(hidden)]
+                pub const fn with_any0<T: __Unavailable_ANY0>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_any1<T: __Unavailable_ANY1>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_any2<T: __Unavailable_ANY2>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_enable3<const V: u64>(self) -> Self
+                where
+                    crate::__private::Const<V>: __Unavailable_ENABLE3,
+                {
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_any3<T: __Unavailable_ANY3>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_pmi3<T: __Unavailable_PMI3>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_adaptive_record0<T: __Unavailable_ADAPTIVE_RECORD0>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_adaptive_record1<T: __Unavailable_ADAPTIVE_RECORD1>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_adaptive_record2<T: __Unavailable_ADAPTIVE_RECORD2>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_adaptive_record3<T: __Unavailable_ADAPTIVE_RECORD3>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
@@ -8064,6 +8474,22 @@ pub mod intel {
                     }
                 }
             }
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_CTRL` of intel-v2, intel-v3 and intel-v4 has no field `EN_FIXED_CTR3`: it was added in intel-v5",
+                label = "`EN_FIXED_CTR3` is not part of this layout of `IA32_PERF_GLOBAL_CTRL`",
+                note = "use `IA32_PERF_GLOBAL_CTRL` of intel-v5 (or of a later generation that has `EN_FIXED_CTR3`) on processors that implement it"
+            )]
+            pub trait __Unavailable_EN_FIXED_CTR3 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_CTRL` of intel-v2, intel-v3 and intel-v4 has no field `EN_PERF_METRICS`: it was added in intel-v5",
+                label = "`EN_PERF_METRICS` is not part of this layout of `IA32_PERF_GLOBAL_CTRL`",
+                note = "use `IA32_PERF_GLOBAL_CTRL` of intel-v5 (or of a later generation that has `EN_PERF_METRICS`) on processors that implement it"
+            )]
+            pub trait __Unavailable_EN_PERF_METRICS {}
             #[doc = "A value of `IA32_PERF_GLOBAL_CTRL`. Setters never touch reserved bits (`0xFFFFFFF8FFFFFF00`)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash)]
             #[repr(transparent)]
@@ -8317,6 +8743,22 @@ pub mod intel {
                         }),
                     }
                 }
+                #[doc(hidden)]
+                pub const fn with_en_fixed_ctr3<T: __Unavailable_EN_FIXED_CTR3>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_en_perf_metrics<T: __Unavailable_EN_PERF_METRICS>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
                 pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
                     Ok(self)
@@ -8480,6 +8922,22 @@ pub mod intel {
                         )),
                         Err(e) => Err(e),
                     }
+                }
+                #[doc(hidden)]
+                pub const fn with_en_fixed_ctr3<T: __Unavailable_EN_FIXED_CTR3>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_en_perf_metrics<T: __Unavailable_EN_PERF_METRICS>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
@@ -9707,6 +10165,30 @@ pub mod intel {
                     }
                 }
             }
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERFEVTSEL` of intel-v3 and intel-v4 has no field `ADAPTIVE_RECORD`: it was added in intel-v5",
+                label = "`ADAPTIVE_RECORD` is not part of this layout of `IA32_PERFEVTSEL`",
+                note = "use `IA32_PERFEVTSEL` of intel-v5 (or of a later generation that has `ADAPTIVE_RECORD`) on processors that implement it"
+            )]
+            pub trait __Unavailable_ADAPTIVE_RECORD {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERFEVTSEL` of intel-v3 and intel-v4 has no field `EQ`: it was added in intel-v6",
+                label = "`EQ` is not part of this layout of `IA32_PERFEVTSEL`",
+                note = "use `IA32_PERFEVTSEL` of intel-v6 (or of a later generation that has `EQ`) on processors that implement it"
+            )]
+            pub trait __Unavailable_EQ {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERFEVTSEL` of intel-v3 and intel-v4 has no field `UMASK2`: it was added in intel-v6",
+                label = "`UMASK2` is not part of this layout of `IA32_PERFEVTSEL`",
+                note = "use `IA32_PERFEVTSEL` of intel-v6 (or of a later generation that has `UMASK2`) on processors that implement it"
+            )]
+            pub trait __Unavailable_UMASK2 {}
             #[doc = "A value of `IA32_PERFEVTSEL`. Setters never touch reserved bits (`0xFFFFFFFC00000000`)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash)]
             #[repr(transparent)]
@@ -9955,6 +10437,26 @@ pub mod intel {
                     let v = on as u64;
                     Self((self.0 & 0xfffffffdffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 33u32))
                 }
+                #[doc(hidden)]
+                pub const fn with_adaptive_record<T: __Unavailable_ADAPTIVE_RECORD>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_eq_field<T: __Unavailable_EQ>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_umask2<const V: u64>(self) -> Self
+                where
+                    crate::__private::Const<V>: __Unavailable_UMASK2,
+                {
+                    self
+                }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))"]
                 pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
                     if ((self.0 >> 23u32) & 0x1_u64) == 0x1_u64
@@ -10142,6 +10644,26 @@ pub mod intel {
                 #[doc = "Exclude events that occurred inside aborted transactional regions. Valid only on\nIA32_PERFEVTSEL2.\n\nBits 33, read-write, 1 bit wide."]
                 pub const fn with_in_txcp(self, on: bool) -> Self {
                     self.track(0x200000000_u64, self.value.with_in_txcp(on))
+                }
+                #[doc(hidden)]
+                pub const fn with_adaptive_record<T: __Unavailable_ADAPTIVE_RECORD>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_eq_field<T: __Unavailable_EQ>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_umask2<const V: u64>(self) -> Self
+                where
+                    crate::__private::Const<V>: __Unavailable_UMASK2,
+                {
+                    self
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))"]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
@@ -10512,6 +11034,62 @@ pub mod intel {
                     }
                 }
             }
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_FIXED_CTR_CTRL` of intel-v3 and intel-v4 has no field `ENABLE3`: it was added in intel-v5",
+                label = "`ENABLE3` is not part of this layout of `IA32_FIXED_CTR_CTRL`",
+                note = "use `IA32_FIXED_CTR_CTRL` of intel-v5 (or of a later generation that has `ENABLE3`) on processors that implement it"
+            )]
+            pub trait __Unavailable_ENABLE3 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_FIXED_CTR_CTRL` of intel-v3 and intel-v4 has no field `ANY3`: it was added in intel-v5",
+                label = "`ANY3` is not part of this layout of `IA32_FIXED_CTR_CTRL`",
+                note = "use `IA32_FIXED_CTR_CTRL` of intel-v5 (or of a later generation that has `ANY3`) on processors that implement it"
+            )]
+            pub trait __Unavailable_ANY3 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_FIXED_CTR_CTRL` of intel-v3 and intel-v4 has no field `PMI3`: it was added in intel-v5",
+                label = "`PMI3` is not part of this layout of `IA32_FIXED_CTR_CTRL`",
+                note = "use `IA32_FIXED_CTR_CTRL` of intel-v5 (or of a later generation that has `PMI3`) on processors that implement it"
+            )]
+            pub trait __Unavailable_PMI3 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_FIXED_CTR_CTRL` of intel-v3 and intel-v4 has no field `ADAPTIVE_RECORD0`: it was added in intel-v5",
+                label = "`ADAPTIVE_RECORD0` is not part of this layout of `IA32_FIXED_CTR_CTRL`",
+                note = "use `IA32_FIXED_CTR_CTRL` of intel-v5 (or of a later generation that has `ADAPTIVE_RECORD0`) on processors that implement it"
+            )]
+            pub trait __Unavailable_ADAPTIVE_RECORD0 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_FIXED_CTR_CTRL` of intel-v3 and intel-v4 has no field `ADAPTIVE_RECORD1`: it was added in intel-v5",
+                label = "`ADAPTIVE_RECORD1` is not part of this layout of `IA32_FIXED_CTR_CTRL`",
+                note = "use `IA32_FIXED_CTR_CTRL` of intel-v5 (or of a later generation that has `ADAPTIVE_RECORD1`) on processors that implement it"
+            )]
+            pub trait __Unavailable_ADAPTIVE_RECORD1 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_FIXED_CTR_CTRL` of intel-v3 and intel-v4 has no field `ADAPTIVE_RECORD2`: it was added in intel-v5",
+                label = "`ADAPTIVE_RECORD2` is not part of this layout of `IA32_FIXED_CTR_CTRL`",
+                note = "use `IA32_FIXED_CTR_CTRL` of intel-v5 (or of a later generation that has `ADAPTIVE_RECORD2`) on processors that implement it"
+            )]
+            pub trait __Unavailable_ADAPTIVE_RECORD2 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_FIXED_CTR_CTRL` of intel-v3 and intel-v4 has no field `ADAPTIVE_RECORD3`: it was added in intel-v5",
+                label = "`ADAPTIVE_RECORD3` is not part of this layout of `IA32_FIXED_CTR_CTRL`",
+                note = "use `IA32_FIXED_CTR_CTRL` of intel-v5 (or of a later generation that has `ADAPTIVE_RECORD3`) on processors that implement it"
+            )]
+            pub trait __Unavailable_ADAPTIVE_RECORD3 {}
             #[doc = "A value of `IA32_FIXED_CTR_CTRL`. Setters never touch reserved bits (`0xFFFFFFFFFFFFF000`)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash)]
             #[repr(transparent)]
@@ -10849,6 +11427,55 @@ pub mod intel {
                         }),
                     }
                 }
+                #[doc(hidden)]
+                pub const fn with_enable3<const V: u64>(self) -> Self
+                where
+                    crate::__private::Const<V>: __Unavailable_ENABLE3,
+                {
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_any3<T: __Unavailable_ANY3>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_pmi3<T: __Unavailable_PMI3>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_adaptive_record0<T: __Unavailable_ADAPTIVE_RECORD0>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_adaptive_record1<T: __Unavailable_ADAPTIVE_RECORD1>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_adaptive_record2<T: __Unavailable_ADAPTIVE_RECORD2>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_adaptive_record3<T: __Unavailable_ADAPTIVE_RECORD3>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
                 pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
                     Ok(self)
@@ -11061,6 +11688,55 @@ pub mod intel {
                         )),
                         Err(e) => Err(e),
                     }
+                }
+                #[doc(hidden)]
+                pub const fn with_enable3<const V: u64>(self) -> Self
+                where
+                    crate::__private::Const<V>: __Unavailable_ENABLE3,
+                {
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_any3<T: __Unavailable_ANY3>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_pmi3<T: __Unavailable_PMI3>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_adaptive_record0<T: __Unavailable_ADAPTIVE_RECORD0>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_adaptive_record1<T: __Unavailable_ADAPTIVE_RECORD1>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_adaptive_record2<T: __Unavailable_ADAPTIVE_RECORD2>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_adaptive_record3<T: __Unavailable_ADAPTIVE_RECORD3>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
@@ -14415,6 +15091,22 @@ pub mod intel {
                     }
                 }
             }
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERFEVTSEL` of intel-v5 has no field `EQ`: it was added in intel-v6",
+                label = "`EQ` is not part of this layout of `IA32_PERFEVTSEL`",
+                note = "use `IA32_PERFEVTSEL` of intel-v6 (or of a later generation that has `EQ`) on processors that implement it"
+            )]
+            pub trait __Unavailable_EQ {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERFEVTSEL` of intel-v5 has no field `UMASK2`: it was added in intel-v6",
+                label = "`UMASK2` is not part of this layout of `IA32_PERFEVTSEL`",
+                note = "use `IA32_PERFEVTSEL` of intel-v6 (or of a later generation that has `UMASK2`) on processors that implement it"
+            )]
+            pub trait __Unavailable_UMASK2 {}
             #[doc = "A value of `IA32_PERFEVTSEL`. Setters never touch reserved bits (`0xFFFFFFF800000000`)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash)]
             #[repr(transparent)]
@@ -14672,6 +15364,18 @@ pub mod intel {
                     let v = on as u64;
                     Self((self.0 & 0xfffffffbffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 34u32))
                 }
+                #[doc(hidden)]
+                pub const fn with_eq_field<T: __Unavailable_EQ>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_umask2<const V: u64>(self) -> Self
+                where
+                    crate::__private::Const<V>: __Unavailable_UMASK2,
+                {
+                    self
+                }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))"]
                 pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
                     if ((self.0 >> 23u32) & 0x1_u64) == 0x1_u64
@@ -14864,6 +15568,18 @@ pub mod intel {
                 #[doc = "This counter writes adaptive PEBS records in the layout MSR_PEBS_DATA_CFG selects.\n\nBits 34, read-write, 1 bit wide."]
                 pub const fn with_adaptive_record(self, on: bool) -> Self {
                     self.track(0x400000000_u64, self.value.with_adaptive_record(on))
+                }
+                #[doc(hidden)]
+                pub const fn with_eq_field<T: __Unavailable_EQ>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_umask2<const V: u64>(self) -> Self
+                where
+                    crate::__private::Const<V>: __Unavailable_UMASK2,
+                {
+                    self
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))"]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {

@@ -229,6 +229,11 @@ pub mod __private {
             .fail()
     }
 
+    /// The type a generated stub for a field missing from a generation's layout hangs its
+    /// (never satisfied) bound on, so that rustc reports the stub trait's message.
+    #[derive(Debug)]
+    pub struct Const<const V: u64>;
+
     /// Const-eval failure: a field given two different values in one builder chain.
     #[track_caller]
     pub const fn set_twice(register: &str, field: &str) -> ! {
