@@ -1177,23 +1177,28 @@ impl Cx<'_> {
             );
             methods.push(quote! {
                 #[doc = #cdoc]
+                #[inline]
                 pub const fn try_build(self) -> Result<Self, #krate::ConstraintError> {
                     #(#checks)*
                     Ok(self)
                 }
                 #[doc = #bdoc]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Self {
                     #(#panics)*
                     self
                 }
             });
+            // The set-twice checks sit in cold functions behind one `conflict != 0` test, so
+            // `build`/`try_build` stay small enough to inline and fold away (the masks are
+            // constants at the call site).
             let twice_checks = tracked.iter().map(|(n, m)| {
                 let m = lit_u64(*m);
                 let msg = format!("{n} is given two different values; set each field once");
                 quote! {
                     if self.conflict & #m != 0 {
-                        return Err(#krate::ConstraintError { id: "field-set-twice", message: #msg });
+                        return #krate::ConstraintError { id: "field-set-twice", message: #msg };
                     }
                 }
             });
@@ -1233,15 +1238,36 @@ impl Cx<'_> {
                     }
                     #(#bmethods)*
                     #[doc = #btdoc]
+                    #[inline]
                     pub const fn try_build(self) -> Result<Value, #krate::ConstraintError> {
-                        #(#twice_checks)*
+                        if self.conflict != 0 {
+                            return Err(self.conflict_error());
+                        }
                         self.value.try_build()
                     }
                     #[doc = #bbdoc]
+                    #[inline]
                     #[track_caller]
                     pub const fn build(self) -> Value {
-                        #(#twice_panics)*
+                        if self.conflict != 0 {
+                            self.conflict_panic()
+                        }
                         self.value.build()
+                    }
+                    /// The first field given two different values (`conflict != 0`).
+                    #[cold]
+                    const fn conflict_error(self) -> #krate::ConstraintError {
+                        #(#twice_checks)*
+                        #krate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "a field is given two different values; set each field once",
+                        }
+                    }
+                    #[cold]
+                    #[track_caller]
+                    const fn conflict_panic(self) -> ! {
+                        #(#twice_panics)*
+                        #krate::__private::set_twice(#reg_name_lit, "a field")
                     }
                 }
             };
@@ -1592,6 +1618,7 @@ impl Cx<'_> {
                 }
             }
             /// As [`event_on`], with the counter chosen at run time: the problem is returned.
+            #[inline]
             pub const fn try_event_on(
                 counter: u32,
                 event: &#krate::EventDesc,

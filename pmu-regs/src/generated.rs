@@ -332,6 +332,7 @@ pub mod amd {
                     Self((self.0 & 0xfffffdffffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 41u32))
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (AMD64 APM Vol. 2 §13.2.1 (INV))"]
+                #[inline]
                 pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
                     if ((self.0 >> 23u32) & 0x1_u64) == 0x1_u64
                         && ((self.0 >> 24u32) & 0xff_u64) == 0x0_u64
@@ -344,6 +345,7 @@ pub mod amd {
                     Ok(self)
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (AMD64 APM Vol. 2 §13.2.1 (INV))\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Self {
                     if ((self.0 >> 23u32) & 0x1_u64) == 0x1_u64
@@ -509,78 +511,99 @@ pub mod amd {
                     self.track(0x20000000000_u64, self.value.with_host_only(on))
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (AMD64 APM Vol. 2 §13.2.1 (INV))"]
+                #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
-                    if self.conflict & 0xf000000ff_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EVENT_SELECT is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0xff00_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "UMASK is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x10000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "USR is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x20000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "OS is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x40000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EDGE is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x100000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "INT is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x400000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EN is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x800000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "INV is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0xff000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CMASK is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x10000000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "GUEST_ONLY is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x20000000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "HOST_ONLY is given two different values; set each field once",
-                        });
+                    if self.conflict != 0 {
+                        return Err(self.conflict_error());
                     }
                     self.value.try_build()
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (AMD64 APM Vol. 2 §13.2.1 (INV))\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
+                    if self.conflict != 0 {
+                        self.conflict_panic()
+                    }
+                    self.value.build()
+                }
+                #[doc = r" The first field given two different values (`conflict != 0`)."]
+                #[cold]
+                const fn conflict_error(self) -> crate::ConstraintError {
+                    if self.conflict & 0xf000000ff_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EVENT_SELECT is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0xff00_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "UMASK is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x10000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "USR is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x20000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "OS is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x40000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EDGE is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x100000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "INT is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x400000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x800000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "INV is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0xff000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CMASK is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x10000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "GUEST_ONLY is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x20000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "HOST_ONLY is given two different values; set each field once",
+                        };
+                    }
+                    crate::ConstraintError {
+                        id: "field-set-twice",
+                        message: "a field is given two different values; set each field once",
+                    }
+                }
+                #[cold]
+                #[track_caller]
+                const fn conflict_panic(self) -> ! {
                     if self.conflict & 0xf000000ff_u64 != 0 {
                         crate::__private::set_twice("PERF_EVT_SEL", "EVENT_SELECT")
                     }
@@ -614,7 +637,7 @@ pub mod amd {
                     if self.conflict & 0x20000000000_u64 != 0 {
                         crate::__private::set_twice("PERF_EVT_SEL", "HOST_ONLY")
                     }
-                    self.value.build()
+                    crate::__private::set_twice("PERF_EVT_SEL", "a field")
                 }
             }
             #[doc = "One `PERF_EVT_SEL` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write)."]
@@ -995,6 +1018,7 @@ pub mod amd {
                     Self((self.0 & 0xfffffdffffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 41u32))
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\n- `inv-without-cmask-core`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (AMD64 APM Vol. 2 §13.2.1 (INV))"]
+                #[inline]
                 pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
                     if ((self.0 >> 23u32) & 0x1_u64) == 0x1_u64
                         && ((self.0 >> 24u32) & 0xff_u64) == 0x0_u64
@@ -1007,6 +1031,7 @@ pub mod amd {
                     Ok(self)
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\n- `inv-without-cmask-core`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (AMD64 APM Vol. 2 §13.2.1 (INV))\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Self {
                     if ((self.0 >> 23u32) & 0x1_u64) == 0x1_u64
@@ -1172,78 +1197,99 @@ pub mod amd {
                     self.track(0x20000000000_u64, self.value.with_host_only(on))
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n- `inv-without-cmask-core`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (AMD64 APM Vol. 2 §13.2.1 (INV))"]
+                #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
-                    if self.conflict & 0xf000000ff_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EVENT_SELECT is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0xff00_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "UMASK is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x10000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "USR is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x20000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "OS is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x40000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EDGE is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x100000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "INT is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x400000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EN is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x800000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "INV is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0xff000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CMASK is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x10000000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "GUEST_ONLY is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x20000000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "HOST_ONLY is given two different values; set each field once",
-                        });
+                    if self.conflict != 0 {
+                        return Err(self.conflict_error());
                     }
                     self.value.try_build()
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n- `inv-without-cmask-core`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (AMD64 APM Vol. 2 §13.2.1 (INV))\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
+                    if self.conflict != 0 {
+                        self.conflict_panic()
+                    }
+                    self.value.build()
+                }
+                #[doc = r" The first field given two different values (`conflict != 0`)."]
+                #[cold]
+                const fn conflict_error(self) -> crate::ConstraintError {
+                    if self.conflict & 0xf000000ff_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EVENT_SELECT is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0xff00_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "UMASK is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x10000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "USR is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x20000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "OS is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x40000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EDGE is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x100000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "INT is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x400000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x800000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "INV is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0xff000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CMASK is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x10000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "GUEST_ONLY is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x20000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "HOST_ONLY is given two different values; set each field once",
+                        };
+                    }
+                    crate::ConstraintError {
+                        id: "field-set-twice",
+                        message: "a field is given two different values; set each field once",
+                    }
+                }
+                #[cold]
+                #[track_caller]
+                const fn conflict_panic(self) -> ! {
                     if self.conflict & 0xf000000ff_u64 != 0 {
                         crate::__private::set_twice("PERF_EVT_SEL_CORE", "EVENT_SELECT")
                     }
@@ -1277,7 +1323,7 @@ pub mod amd {
                     if self.conflict & 0x20000000000_u64 != 0 {
                         crate::__private::set_twice("PERF_EVT_SEL_CORE", "HOST_ONLY")
                     }
-                    self.value.build()
+                    crate::__private::set_twice("PERF_EVT_SEL_CORE", "a field")
                 }
             }
             #[doc = "A [`Builder`] for `PERF_EVT_SEL_COREN` counting `event`: its encoding fields (event select, unit masks, CMASK, INV, EDGE, AnyThread) are set, the rest is zero. Add the privilege filters and the enable bit, then `build()`.\n\nFails to compile, in a `const`, when `N` is out of range, when only a fixed counter counts the event, when the event is restricted to other counters, or when it needs a field this generation lacks."]
@@ -1311,6 +1357,7 @@ pub mod amd {
                 }
             }
             #[doc = r" As [`event_on`], with the counter chosen at run time: the problem is returned."]
+            #[inline]
             pub const fn try_event_on(
                 counter: u32,
                 event: &crate::EventDesc,
@@ -1613,10 +1660,12 @@ pub mod amd {
                     ))
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
+                #[inline]
                 pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
                     Ok(self)
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Self {
                     self
@@ -1695,22 +1744,43 @@ pub mod amd {
                     }
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
-                    if self.conflict & 0xffffffffffff_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "COUNT is given two different values; set each field once",
-                        });
+                    if self.conflict != 0 {
+                        return Err(self.conflict_error());
                     }
                     self.value.try_build()
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
+                    if self.conflict != 0 {
+                        self.conflict_panic()
+                    }
+                    self.value.build()
+                }
+                #[doc = r" The first field given two different values (`conflict != 0`)."]
+                #[cold]
+                const fn conflict_error(self) -> crate::ConstraintError {
+                    if self.conflict & 0xffffffffffff_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "COUNT is given two different values; set each field once",
+                        };
+                    }
+                    crate::ConstraintError {
+                        id: "field-set-twice",
+                        message: "a field is given two different values; set each field once",
+                    }
+                }
+                #[cold]
+                #[track_caller]
+                const fn conflict_panic(self) -> ! {
                     if self.conflict & 0xffffffffffff_u64 != 0 {
                         crate::__private::set_twice("PERF_CTR_CORE", "COUNT")
                     }
-                    self.value.build()
+                    crate::__private::set_twice("PERF_CTR_CORE", "a field")
                 }
             }
             #[doc = "One `PERF_CTR_CORE` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write)."]
@@ -2129,6 +2199,7 @@ pub mod amd {
                     self
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (AMD64 APM Vol. 2 §13.2.1 (INV))"]
+                #[inline]
                 pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
                     if ((self.0 >> 23u32) & 0x1_u64) == 0x1_u64
                         && ((self.0 >> 24u32) & 0xff_u64) == 0x0_u64
@@ -2141,6 +2212,7 @@ pub mod amd {
                     Ok(self)
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (AMD64 APM Vol. 2 §13.2.1 (INV))\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Self {
                     if ((self.0 >> 23u32) & 0x1_u64) == 0x1_u64
@@ -2312,72 +2384,93 @@ pub mod amd {
                     self
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (AMD64 APM Vol. 2 §13.2.1 (INV))"]
+                #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
-                    if self.conflict & 0xff_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EVENT_SELECT is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0xff00_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "UMASK is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x10000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "USR is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x20000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "OS is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x40000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EDGE is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x80000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "PC is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x100000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "INT is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x400000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EN is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x800000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "INV is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0xff000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CMASK is given two different values; set each field once",
-                        });
+                    if self.conflict != 0 {
+                        return Err(self.conflict_error());
                     }
                     self.value.try_build()
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (AMD64 APM Vol. 2 §13.2.1 (INV))\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
+                    if self.conflict != 0 {
+                        self.conflict_panic()
+                    }
+                    self.value.build()
+                }
+                #[doc = r" The first field given two different values (`conflict != 0`)."]
+                #[cold]
+                const fn conflict_error(self) -> crate::ConstraintError {
+                    if self.conflict & 0xff_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EVENT_SELECT is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0xff00_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "UMASK is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x10000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "USR is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x20000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "OS is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x40000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EDGE is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x80000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "PC is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x100000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "INT is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x400000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x800000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "INV is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0xff000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CMASK is given two different values; set each field once",
+                        };
+                    }
+                    crate::ConstraintError {
+                        id: "field-set-twice",
+                        message: "a field is given two different values; set each field once",
+                    }
+                }
+                #[cold]
+                #[track_caller]
+                const fn conflict_panic(self) -> ! {
                     if self.conflict & 0xff_u64 != 0 {
                         crate::__private::set_twice("PERF_EVT_SEL", "EVENT_SELECT")
                     }
@@ -2408,7 +2501,7 @@ pub mod amd {
                     if self.conflict & 0xff000000_u64 != 0 {
                         crate::__private::set_twice("PERF_EVT_SEL", "CMASK")
                     }
-                    self.value.build()
+                    crate::__private::set_twice("PERF_EVT_SEL", "a field")
                 }
             }
             #[doc = "A [`Builder`] for `PERF_EVT_SELN` counting `event`: its encoding fields (event select, unit masks, CMASK, INV, EDGE, AnyThread) are set, the rest is zero. Add the privilege filters and the enable bit, then `build()`.\n\nFails to compile, in a `const`, when `N` is out of range, when only a fixed counter counts the event, when the event is restricted to other counters, or when it needs a field this generation lacks."]
@@ -2437,6 +2530,7 @@ pub mod amd {
                 }
             }
             #[doc = r" As [`event_on`], with the counter chosen at run time: the problem is returned."]
+            #[inline]
             pub const fn try_event_on(
                 counter: u32,
                 event: &crate::EventDesc,
@@ -2732,10 +2826,12 @@ pub mod amd {
                     ))
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
+                #[inline]
                 pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
                     Ok(self)
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Self {
                     self
@@ -2814,22 +2910,43 @@ pub mod amd {
                     }
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
-                    if self.conflict & 0xffffffffffff_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "COUNT is given two different values; set each field once",
-                        });
+                    if self.conflict != 0 {
+                        return Err(self.conflict_error());
                     }
                     self.value.try_build()
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
+                    if self.conflict != 0 {
+                        self.conflict_panic()
+                    }
+                    self.value.build()
+                }
+                #[doc = r" The first field given two different values (`conflict != 0`)."]
+                #[cold]
+                const fn conflict_error(self) -> crate::ConstraintError {
+                    if self.conflict & 0xffffffffffff_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "COUNT is given two different values; set each field once",
+                        };
+                    }
+                    crate::ConstraintError {
+                        id: "field-set-twice",
+                        message: "a field is given two different values; set each field once",
+                    }
+                }
+                #[cold]
+                #[track_caller]
+                const fn conflict_panic(self) -> ! {
                     if self.conflict & 0xffffffffffff_u64 != 0 {
                         crate::__private::set_twice("PERF_CTR", "COUNT")
                     }
-                    self.value.build()
+                    crate::__private::set_twice("PERF_CTR", "a field")
                 }
             }
             #[doc = "One `PERF_CTR` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write)."]
@@ -3211,10 +3328,12 @@ pub mod amd {
                     }
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
+                #[inline]
                 pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
                     Ok(self)
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Self {
                     self
@@ -3329,48 +3448,69 @@ pub mod amd {
                     }
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
-                    if self.conflict & 0x1_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EN0 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x2_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EN1 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x4_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EN2 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x8_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EN3 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x10_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EN4 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x20_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EN5 is given two different values; set each field once",
-                        });
+                    if self.conflict != 0 {
+                        return Err(self.conflict_error());
                     }
                     self.value.try_build()
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
+                    if self.conflict != 0 {
+                        self.conflict_panic()
+                    }
+                    self.value.build()
+                }
+                #[doc = r" The first field given two different values (`conflict != 0`)."]
+                #[cold]
+                const fn conflict_error(self) -> crate::ConstraintError {
+                    if self.conflict & 0x1_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN0 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x2_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN1 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x4_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN2 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x8_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN3 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x10_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN4 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x20_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN5 is given two different values; set each field once",
+                        };
+                    }
+                    crate::ConstraintError {
+                        id: "field-set-twice",
+                        message: "a field is given two different values; set each field once",
+                    }
+                }
+                #[cold]
+                #[track_caller]
+                const fn conflict_panic(self) -> ! {
                     if self.conflict & 0x1_u64 != 0 {
                         crate::__private::set_twice("PERF_CNTR_GLOBAL_CTL", "EN0")
                     }
@@ -3389,7 +3529,7 @@ pub mod amd {
                     if self.conflict & 0x20_u64 != 0 {
                         crate::__private::set_twice("PERF_CNTR_GLOBAL_CTL", "EN5")
                     }
-                    self.value.build()
+                    crate::__private::set_twice("PERF_CNTR_GLOBAL_CTL", "a field")
                 }
             }
             #[doc = "One `PERF_CNTR_GLOBAL_CTL` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write)."]
@@ -3600,10 +3740,12 @@ pub mod amd {
                     }
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
+                #[inline]
                 pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
                     Ok(self)
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Self {
                     self
@@ -3714,48 +3856,69 @@ pub mod amd {
                     }
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
-                    if self.conflict & 0x1_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF0 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x2_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF1 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x4_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF2 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x8_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF3 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x10_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF4 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x20_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF5 is given two different values; set each field once",
-                        });
+                    if self.conflict != 0 {
+                        return Err(self.conflict_error());
                     }
                     self.value.try_build()
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
+                    if self.conflict != 0 {
+                        self.conflict_panic()
+                    }
+                    self.value.build()
+                }
+                #[doc = r" The first field given two different values (`conflict != 0`)."]
+                #[cold]
+                const fn conflict_error(self) -> crate::ConstraintError {
+                    if self.conflict & 0x1_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF0 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x2_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF1 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x4_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF2 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x8_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF3 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x10_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF4 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x20_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF5 is given two different values; set each field once",
+                        };
+                    }
+                    crate::ConstraintError {
+                        id: "field-set-twice",
+                        message: "a field is given two different values; set each field once",
+                    }
+                }
+                #[cold]
+                #[track_caller]
+                const fn conflict_panic(self) -> ! {
                     if self.conflict & 0x1_u64 != 0 {
                         crate::__private::set_twice("PERF_CNTR_GLOBAL_STATUS_CLR", "CLR_OVF0")
                     }
@@ -3774,7 +3937,7 @@ pub mod amd {
                     if self.conflict & 0x20_u64 != 0 {
                         crate::__private::set_twice("PERF_CNTR_GLOBAL_STATUS_CLR", "CLR_OVF5")
                     }
-                    self.value.build()
+                    crate::__private::set_twice("PERF_CNTR_GLOBAL_STATUS_CLR", "a field")
                 }
             }
             #[doc = "One `PERF_CNTR_GLOBAL_STATUS_CLR` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (write-1-to-clear)."]
@@ -3980,10 +4143,12 @@ pub mod amd {
                     }
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
+                #[inline]
                 pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
                     Ok(self)
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Self {
                     self
@@ -4094,48 +4259,69 @@ pub mod amd {
                     }
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
-                    if self.conflict & 0x1_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "SET_OVF0 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x2_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "SET_OVF1 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x4_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "SET_OVF2 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x8_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "SET_OVF3 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x10_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "SET_OVF4 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x20_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "SET_OVF5 is given two different values; set each field once",
-                        });
+                    if self.conflict != 0 {
+                        return Err(self.conflict_error());
                     }
                     self.value.try_build()
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
+                    if self.conflict != 0 {
+                        self.conflict_panic()
+                    }
+                    self.value.build()
+                }
+                #[doc = r" The first field given two different values (`conflict != 0`)."]
+                #[cold]
+                const fn conflict_error(self) -> crate::ConstraintError {
+                    if self.conflict & 0x1_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF0 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x2_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF1 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x4_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF2 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x8_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF3 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x10_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF4 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x20_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF5 is given two different values; set each field once",
+                        };
+                    }
+                    crate::ConstraintError {
+                        id: "field-set-twice",
+                        message: "a field is given two different values; set each field once",
+                    }
+                }
+                #[cold]
+                #[track_caller]
+                const fn conflict_panic(self) -> ! {
                     if self.conflict & 0x1_u64 != 0 {
                         crate::__private::set_twice("PERF_CNTR_GLOBAL_STATUS_SET", "SET_OVF0")
                     }
@@ -4154,7 +4340,7 @@ pub mod amd {
                     if self.conflict & 0x20_u64 != 0 {
                         crate::__private::set_twice("PERF_CNTR_GLOBAL_STATUS_SET", "SET_OVF5")
                     }
-                    self.value.build()
+                    crate::__private::set_twice("PERF_CNTR_GLOBAL_STATUS_SET", "a field")
                 }
             }
             #[doc = "One `PERF_CNTR_GLOBAL_STATUS_SET` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (write-1-to-set)."]
@@ -4467,10 +4653,12 @@ pub mod intel {
                     ))
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
+                #[inline]
                 pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
                     Ok(self)
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Self {
                     self
@@ -4549,22 +4737,43 @@ pub mod intel {
                     }
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
-                    if self.conflict & 0xffffffffffff_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "COUNT is given two different values; set each field once",
-                        });
+                    if self.conflict != 0 {
+                        return Err(self.conflict_error());
                     }
                     self.value.try_build()
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
+                    if self.conflict != 0 {
+                        self.conflict_panic()
+                    }
+                    self.value.build()
+                }
+                #[doc = r" The first field given two different values (`conflict != 0`)."]
+                #[cold]
+                const fn conflict_error(self) -> crate::ConstraintError {
+                    if self.conflict & 0xffffffffffff_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "COUNT is given two different values; set each field once",
+                        };
+                    }
+                    crate::ConstraintError {
+                        id: "field-set-twice",
+                        message: "a field is given two different values; set each field once",
+                    }
+                }
+                #[cold]
+                #[track_caller]
+                const fn conflict_panic(self) -> ! {
                     if self.conflict & 0xffffffffffff_u64 != 0 {
                         crate::__private::set_twice("IA32_PMC", "COUNT")
                     }
-                    self.value.build()
+                    crate::__private::set_twice("IA32_PMC", "a field")
                 }
             }
             #[doc = "One `IA32_PMC` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write)."]
@@ -4781,10 +4990,12 @@ pub mod intel {
                     ))
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
+                #[inline]
                 pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
                     Ok(self)
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Self {
                     self
@@ -4863,22 +5074,43 @@ pub mod intel {
                     }
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
-                    if self.conflict & 0xffffffffffff_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "COUNT is given two different values; set each field once",
-                        });
+                    if self.conflict != 0 {
+                        return Err(self.conflict_error());
                     }
                     self.value.try_build()
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
+                    if self.conflict != 0 {
+                        self.conflict_panic()
+                    }
+                    self.value.build()
+                }
+                #[doc = r" The first field given two different values (`conflict != 0`)."]
+                #[cold]
+                const fn conflict_error(self) -> crate::ConstraintError {
+                    if self.conflict & 0xffffffffffff_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "COUNT is given two different values; set each field once",
+                        };
+                    }
+                    crate::ConstraintError {
+                        id: "field-set-twice",
+                        message: "a field is given two different values; set each field once",
+                    }
+                }
+                #[cold]
+                #[track_caller]
+                const fn conflict_panic(self) -> ! {
                     if self.conflict & 0xffffffffffff_u64 != 0 {
                         crate::__private::set_twice("IA32_A_PMC", "COUNT")
                     }
-                    self.value.build()
+                    crate::__private::set_twice("IA32_A_PMC", "a field")
                 }
             }
             #[doc = "One `IA32_A_PMC` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write)."]
@@ -5354,6 +5586,7 @@ pub mod intel {
                     self
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))"]
+                #[inline]
                 pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
                     if ((self.0 >> 23u32) & 0x1_u64) == 0x1_u64
                         && ((self.0 >> 24u32) & 0xff_u64) == 0x0_u64
@@ -5366,6 +5599,7 @@ pub mod intel {
                     Ok(self)
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Self {
                     if ((self.0 >> 23u32) & 0x1_u64) == 0x1_u64
@@ -5562,72 +5796,93 @@ pub mod intel {
                     self
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))"]
+                #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
-                    if self.conflict & 0xff_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EVENT_SELECT is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0xff00_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "UMASK is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x10000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "USR is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x20000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "OS is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x40000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EDGE is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x80000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "PC is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x100000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "INT is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x400000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EN is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x800000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "INV is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0xff000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CMASK is given two different values; set each field once",
-                        });
+                    if self.conflict != 0 {
+                        return Err(self.conflict_error());
                     }
                     self.value.try_build()
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
+                    if self.conflict != 0 {
+                        self.conflict_panic()
+                    }
+                    self.value.build()
+                }
+                #[doc = r" The first field given two different values (`conflict != 0`)."]
+                #[cold]
+                const fn conflict_error(self) -> crate::ConstraintError {
+                    if self.conflict & 0xff_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EVENT_SELECT is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0xff00_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "UMASK is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x10000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "USR is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x20000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "OS is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x40000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EDGE is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x80000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "PC is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x100000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "INT is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x400000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x800000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "INV is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0xff000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CMASK is given two different values; set each field once",
+                        };
+                    }
+                    crate::ConstraintError {
+                        id: "field-set-twice",
+                        message: "a field is given two different values; set each field once",
+                    }
+                }
+                #[cold]
+                #[track_caller]
+                const fn conflict_panic(self) -> ! {
                     if self.conflict & 0xff_u64 != 0 {
                         crate::__private::set_twice("IA32_PERFEVTSEL", "EVENT_SELECT")
                     }
@@ -5658,7 +5913,7 @@ pub mod intel {
                     if self.conflict & 0xff000000_u64 != 0 {
                         crate::__private::set_twice("IA32_PERFEVTSEL", "CMASK")
                     }
-                    self.value.build()
+                    crate::__private::set_twice("IA32_PERFEVTSEL", "a field")
                 }
             }
             #[doc = "A [`Builder`] for `IA32_PERFEVTSELN` counting `event`: its encoding fields (event select, unit masks, CMASK, INV, EDGE, AnyThread) are set, the rest is zero. Add the privilege filters and the enable bit, then `build()`.\n\nFails to compile, in a `const`, when `N` is out of range, when only a fixed counter counts the event, when the event is restricted to other counters, or when it needs a field this generation lacks."]
@@ -5692,6 +5947,7 @@ pub mod intel {
                 }
             }
             #[doc = r" As [`event_on`], with the counter chosen at run time: the problem is returned."]
+            #[inline]
             pub const fn try_event_on(
                 counter: u32,
                 event: &crate::EventDesc,
@@ -6143,10 +6399,12 @@ pub mod intel {
                     self
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
+                #[inline]
                 pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
                     Ok(self)
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Self {
                     self
@@ -6265,60 +6523,81 @@ pub mod intel {
                     self
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
-                    if self.conflict & 0x1_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "LBR is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x2_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "BTF is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x40_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "TR is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x80_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "BTS is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x100_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "BTINT is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x200_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "BTS_OFF_OS is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x400_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "BTS_OFF_USR is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x4000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "FREEZE_WHILE_SMM is given two different values; set each field once",
-                        });
+                    if self.conflict != 0 {
+                        return Err(self.conflict_error());
                     }
                     self.value.try_build()
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
+                    if self.conflict != 0 {
+                        self.conflict_panic()
+                    }
+                    self.value.build()
+                }
+                #[doc = r" The first field given two different values (`conflict != 0`)."]
+                #[cold]
+                const fn conflict_error(self) -> crate::ConstraintError {
+                    if self.conflict & 0x1_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "LBR is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x2_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "BTF is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x40_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "TR is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x80_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "BTS is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x100_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "BTINT is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x200_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "BTS_OFF_OS is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x400_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "BTS_OFF_USR is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x4000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "FREEZE_WHILE_SMM is given two different values; set each field once",
+                        };
+                    }
+                    crate::ConstraintError {
+                        id: "field-set-twice",
+                        message: "a field is given two different values; set each field once",
+                    }
+                }
+                #[cold]
+                #[track_caller]
+                const fn conflict_panic(self) -> ! {
                     if self.conflict & 0x1_u64 != 0 {
                         crate::__private::set_twice("IA32_DEBUGCTL", "LBR")
                     }
@@ -6343,7 +6622,7 @@ pub mod intel {
                     if self.conflict & 0x4000_u64 != 0 {
                         crate::__private::set_twice("IA32_DEBUGCTL", "FREEZE_WHILE_SMM")
                     }
-                    self.value.build()
+                    crate::__private::set_twice("IA32_DEBUGCTL", "a field")
                 }
             }
             #[doc = "One `IA32_DEBUGCTL` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write)."]
@@ -6862,10 +7141,12 @@ pub mod intel {
                     Self((self.0 & 0xffffffffffffbfff_u64) | (((v >> 0u32) & 0x1_u64) << 14u32))
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
+                #[inline]
                 pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
                     Ok(self)
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Self {
                     self
@@ -6981,72 +7262,93 @@ pub mod intel {
                     self.track(0x4000_u64, self.value.with_freeze_while_smm(on))
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
-                    if self.conflict & 0x1_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "LBR is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x2_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "BTF is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x40_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "TR is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x80_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "BTS is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x100_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "BTINT is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x200_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "BTS_OFF_OS is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x400_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "BTS_OFF_USR is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x800_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "FREEZE_LBRS_ON_PMI is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x1000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "FREEZE_PERFMON_ON_PMI is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x4000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "FREEZE_WHILE_SMM is given two different values; set each field once",
-                        });
+                    if self.conflict != 0 {
+                        return Err(self.conflict_error());
                     }
                     self.value.try_build()
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
+                    if self.conflict != 0 {
+                        self.conflict_panic()
+                    }
+                    self.value.build()
+                }
+                #[doc = r" The first field given two different values (`conflict != 0`)."]
+                #[cold]
+                const fn conflict_error(self) -> crate::ConstraintError {
+                    if self.conflict & 0x1_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "LBR is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x2_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "BTF is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x40_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "TR is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x80_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "BTS is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x100_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "BTINT is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x200_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "BTS_OFF_OS is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x400_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "BTS_OFF_USR is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x800_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "FREEZE_LBRS_ON_PMI is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x1000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "FREEZE_PERFMON_ON_PMI is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x4000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "FREEZE_WHILE_SMM is given two different values; set each field once",
+                        };
+                    }
+                    crate::ConstraintError {
+                        id: "field-set-twice",
+                        message: "a field is given two different values; set each field once",
+                    }
+                }
+                #[cold]
+                #[track_caller]
+                const fn conflict_panic(self) -> ! {
                     if self.conflict & 0x1_u64 != 0 {
                         crate::__private::set_twice("IA32_DEBUGCTL", "LBR")
                     }
@@ -7077,7 +7379,7 @@ pub mod intel {
                     if self.conflict & 0x4000_u64 != 0 {
                         crate::__private::set_twice("IA32_DEBUGCTL", "FREEZE_WHILE_SMM")
                     }
-                    self.value.build()
+                    crate::__private::set_twice("IA32_DEBUGCTL", "a field")
                 }
             }
             #[doc = "One `IA32_DEBUGCTL` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write)."]
@@ -7280,10 +7582,12 @@ pub mod intel {
                     ))
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
+                #[inline]
                 pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
                     Ok(self)
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Self {
                     self
@@ -7362,22 +7666,43 @@ pub mod intel {
                     }
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
-                    if self.conflict & 0xffffffffffff_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "COUNT is given two different values; set each field once",
-                        });
+                    if self.conflict != 0 {
+                        return Err(self.conflict_error());
                     }
                     self.value.try_build()
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
+                    if self.conflict != 0 {
+                        self.conflict_panic()
+                    }
+                    self.value.build()
+                }
+                #[doc = r" The first field given two different values (`conflict != 0`)."]
+                #[cold]
+                const fn conflict_error(self) -> crate::ConstraintError {
+                    if self.conflict & 0xffffffffffff_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "COUNT is given two different values; set each field once",
+                        };
+                    }
+                    crate::ConstraintError {
+                        id: "field-set-twice",
+                        message: "a field is given two different values; set each field once",
+                    }
+                }
+                #[cold]
+                #[track_caller]
+                const fn conflict_panic(self) -> ! {
                     if self.conflict & 0xffffffffffff_u64 != 0 {
                         crate::__private::set_twice("IA32_FIXED_CTR", "COUNT")
                     }
-                    self.value.build()
+                    crate::__private::set_twice("IA32_FIXED_CTR", "a field")
                 }
             }
             #[doc = "One `IA32_FIXED_CTR` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write)."]
@@ -7926,10 +8251,12 @@ pub mod intel {
                     self
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
+                #[inline]
                 pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
                     Ok(self)
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Self {
                     self
@@ -8169,48 +8496,69 @@ pub mod intel {
                     self
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
-                    if self.conflict & 0x3_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "ENABLE0 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x30_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "ENABLE1 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x300_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "ENABLE2 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x8_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "PMI0 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x80_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "PMI1 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x800_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "PMI2 is given two different values; set each field once",
-                        });
+                    if self.conflict != 0 {
+                        return Err(self.conflict_error());
                     }
                     self.value.try_build()
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
+                    if self.conflict != 0 {
+                        self.conflict_panic()
+                    }
+                    self.value.build()
+                }
+                #[doc = r" The first field given two different values (`conflict != 0`)."]
+                #[cold]
+                const fn conflict_error(self) -> crate::ConstraintError {
+                    if self.conflict & 0x3_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "ENABLE0 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x30_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "ENABLE1 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x300_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "ENABLE2 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x8_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "PMI0 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x80_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "PMI1 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x800_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "PMI2 is given two different values; set each field once",
+                        };
+                    }
+                    crate::ConstraintError {
+                        id: "field-set-twice",
+                        message: "a field is given two different values; set each field once",
+                    }
+                }
+                #[cold]
+                #[track_caller]
+                const fn conflict_panic(self) -> ! {
                     if self.conflict & 0x3_u64 != 0 {
                         crate::__private::set_twice("IA32_FIXED_CTR_CTRL", "ENABLE0")
                     }
@@ -8229,7 +8577,7 @@ pub mod intel {
                     if self.conflict & 0x800_u64 != 0 {
                         crate::__private::set_twice("IA32_FIXED_CTR_CTRL", "PMI2")
                     }
-                    self.value.build()
+                    crate::__private::set_twice("IA32_FIXED_CTR_CTRL", "a field")
                 }
             }
             #[doc = "One `IA32_FIXED_CTR_CTRL` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write)."]
@@ -8760,10 +9108,12 @@ pub mod intel {
                     self
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
+                #[inline]
                 pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
                     Ok(self)
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Self {
                     self
@@ -8940,78 +9290,99 @@ pub mod intel {
                     self
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
-                    if self.conflict & 0x1_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EN_PMC0 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x2_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EN_PMC1 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x4_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EN_PMC2 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x8_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EN_PMC3 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x10_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EN_PMC4 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x20_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EN_PMC5 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x40_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EN_PMC6 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x80_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EN_PMC7 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x100000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EN_FIXED_CTR0 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x200000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EN_FIXED_CTR1 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x400000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EN_FIXED_CTR2 is given two different values; set each field once",
-                        });
+                    if self.conflict != 0 {
+                        return Err(self.conflict_error());
                     }
                     self.value.try_build()
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
+                    if self.conflict != 0 {
+                        self.conflict_panic()
+                    }
+                    self.value.build()
+                }
+                #[doc = r" The first field given two different values (`conflict != 0`)."]
+                #[cold]
+                const fn conflict_error(self) -> crate::ConstraintError {
+                    if self.conflict & 0x1_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN_PMC0 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x2_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN_PMC1 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x4_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN_PMC2 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x8_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN_PMC3 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x10_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN_PMC4 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x20_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN_PMC5 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x40_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN_PMC6 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x80_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN_PMC7 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x100000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN_FIXED_CTR0 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x200000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN_FIXED_CTR1 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x400000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN_FIXED_CTR2 is given two different values; set each field once",
+                        };
+                    }
+                    crate::ConstraintError {
+                        id: "field-set-twice",
+                        message: "a field is given two different values; set each field once",
+                    }
+                }
+                #[cold]
+                #[track_caller]
+                const fn conflict_panic(self) -> ! {
                     if self.conflict & 0x1_u64 != 0 {
                         crate::__private::set_twice("IA32_PERF_GLOBAL_CTRL", "EN_PMC0")
                     }
@@ -9045,7 +9416,7 @@ pub mod intel {
                     if self.conflict & 0x400000000_u64 != 0 {
                         crate::__private::set_twice("IA32_PERF_GLOBAL_CTRL", "EN_FIXED_CTR2")
                     }
-                    self.value.build()
+                    crate::__private::set_twice("IA32_PERF_GLOBAL_CTRL", "a field")
                 }
             }
             #[doc = "One `IA32_PERF_GLOBAL_CTRL` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write)."]
@@ -9362,10 +9733,12 @@ pub mod intel {
                     Self((self.0 & 0x7fffffffffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 63u32))
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
+                #[inline]
                 pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
                     Ok(self)
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Self {
                     self
@@ -9534,90 +9907,111 @@ pub mod intel {
                     self.track(0x8000000000000000_u64, self.value.clear_cond_chgd())
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
-                    if self.conflict & 0x1_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_PMC0 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x2_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_PMC1 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x4_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_PMC2 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x8_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_PMC3 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x10_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_PMC4 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x20_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_PMC5 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x40_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_PMC6 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x80_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_PMC7 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x100000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_FIXED_CTR0 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x200000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_FIXED_CTR1 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x400000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_FIXED_CTR2 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x4000000000000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_BUF is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x8000000000000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_COND_CHGD is given two different values; set each field once",
-                        });
+                    if self.conflict != 0 {
+                        return Err(self.conflict_error());
                     }
                     self.value.try_build()
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
+                    if self.conflict != 0 {
+                        self.conflict_panic()
+                    }
+                    self.value.build()
+                }
+                #[doc = r" The first field given two different values (`conflict != 0`)."]
+                #[cold]
+                const fn conflict_error(self) -> crate::ConstraintError {
+                    if self.conflict & 0x1_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC0 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x2_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC1 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x4_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC2 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x8_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC3 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x10_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC4 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x20_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC5 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x40_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC6 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x80_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC7 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x100000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_FIXED_CTR0 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x200000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_FIXED_CTR1 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x400000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_FIXED_CTR2 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x4000000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_BUF is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x8000000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_COND_CHGD is given two different values; set each field once",
+                        };
+                    }
+                    crate::ConstraintError {
+                        id: "field-set-twice",
+                        message: "a field is given two different values; set each field once",
+                    }
+                }
+                #[cold]
+                #[track_caller]
+                const fn conflict_panic(self) -> ! {
                     if self.conflict & 0x1_u64 != 0 {
                         crate::__private::set_twice("IA32_PERF_GLOBAL_OVF_CTRL", "CLR_OVF_PMC0")
                     }
@@ -9666,7 +10060,7 @@ pub mod intel {
                     if self.conflict & 0x8000000000000000_u64 != 0 {
                         crate::__private::set_twice("IA32_PERF_GLOBAL_OVF_CTRL", "CLR_COND_CHGD")
                     }
-                    self.value.build()
+                    crate::__private::set_twice("IA32_PERF_GLOBAL_OVF_CTRL", "a field")
                 }
             }
             #[doc = "One `IA32_PERF_GLOBAL_OVF_CTRL` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (write-1-to-clear)."]
@@ -10458,6 +10852,7 @@ pub mod intel {
                     self
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))"]
+                #[inline]
                 pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
                     if ((self.0 >> 23u32) & 0x1_u64) == 0x1_u64
                         && ((self.0 >> 24u32) & 0xff_u64) == 0x0_u64
@@ -10470,6 +10865,7 @@ pub mod intel {
                     Ok(self)
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Self {
                     if ((self.0 >> 23u32) & 0x1_u64) == 0x1_u64
@@ -10666,90 +11062,111 @@ pub mod intel {
                     self
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))"]
+                #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
-                    if self.conflict & 0xff_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EVENT_SELECT is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0xff00_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "UMASK is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x10000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "USR is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x20000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "OS is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x40000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EDGE is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x80000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "PC is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x100000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "INT is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x200000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "ANY is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x400000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EN is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x800000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "INV is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0xff000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CMASK is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x100000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "IN_TX is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x200000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "IN_TXCP is given two different values; set each field once",
-                        });
+                    if self.conflict != 0 {
+                        return Err(self.conflict_error());
                     }
                     self.value.try_build()
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
+                    if self.conflict != 0 {
+                        self.conflict_panic()
+                    }
+                    self.value.build()
+                }
+                #[doc = r" The first field given two different values (`conflict != 0`)."]
+                #[cold]
+                const fn conflict_error(self) -> crate::ConstraintError {
+                    if self.conflict & 0xff_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EVENT_SELECT is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0xff00_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "UMASK is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x10000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "USR is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x20000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "OS is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x40000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EDGE is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x80000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "PC is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x100000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "INT is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x200000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "ANY is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x400000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x800000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "INV is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0xff000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CMASK is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x100000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "IN_TX is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x200000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "IN_TXCP is given two different values; set each field once",
+                        };
+                    }
+                    crate::ConstraintError {
+                        id: "field-set-twice",
+                        message: "a field is given two different values; set each field once",
+                    }
+                }
+                #[cold]
+                #[track_caller]
+                const fn conflict_panic(self) -> ! {
                     if self.conflict & 0xff_u64 != 0 {
                         crate::__private::set_twice("IA32_PERFEVTSEL", "EVENT_SELECT")
                     }
@@ -10789,7 +11206,7 @@ pub mod intel {
                     if self.conflict & 0x200000000_u64 != 0 {
                         crate::__private::set_twice("IA32_PERFEVTSEL", "IN_TXCP")
                     }
-                    self.value.build()
+                    crate::__private::set_twice("IA32_PERFEVTSEL", "a field")
                 }
             }
             #[doc = "A [`Builder`] for `IA32_PERFEVTSELN` counting `event`: its encoding fields (event select, unit masks, CMASK, INV, EDGE, AnyThread) are set, the rest is zero. Add the privilege filters and the enable bit, then `build()`.\n\nFails to compile, in a `const`, when `N` is out of range, when only a fixed counter counts the event, when the event is restricted to other counters, or when it needs a field this generation lacks."]
@@ -10823,6 +11240,7 @@ pub mod intel {
                 }
             }
             #[doc = r" As [`event_on`], with the counter chosen at run time: the problem is returned."]
+            #[inline]
             pub const fn try_event_on(
                 counter: u32,
                 event: &crate::EventDesc,
@@ -11477,10 +11895,12 @@ pub mod intel {
                     self
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
+                #[inline]
                 pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
                     Ok(self)
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Self {
                     self
@@ -11739,66 +12159,87 @@ pub mod intel {
                     self
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
-                    if self.conflict & 0x3_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "ENABLE0 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x30_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "ENABLE1 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x300_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "ENABLE2 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x4_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "ANY0 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x40_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "ANY1 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x400_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "ANY2 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x8_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "PMI0 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x80_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "PMI1 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x800_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "PMI2 is given two different values; set each field once",
-                        });
+                    if self.conflict != 0 {
+                        return Err(self.conflict_error());
                     }
                     self.value.try_build()
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
+                    if self.conflict != 0 {
+                        self.conflict_panic()
+                    }
+                    self.value.build()
+                }
+                #[doc = r" The first field given two different values (`conflict != 0`)."]
+                #[cold]
+                const fn conflict_error(self) -> crate::ConstraintError {
+                    if self.conflict & 0x3_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "ENABLE0 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x30_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "ENABLE1 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x300_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "ENABLE2 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x4_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "ANY0 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x40_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "ANY1 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x400_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "ANY2 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x8_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "PMI0 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x80_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "PMI1 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x800_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "PMI2 is given two different values; set each field once",
+                        };
+                    }
+                    crate::ConstraintError {
+                        id: "field-set-twice",
+                        message: "a field is given two different values; set each field once",
+                    }
+                }
+                #[cold]
+                #[track_caller]
+                const fn conflict_panic(self) -> ! {
                     if self.conflict & 0x3_u64 != 0 {
                         crate::__private::set_twice("IA32_FIXED_CTR_CTRL", "ENABLE0")
                     }
@@ -11826,7 +12267,7 @@ pub mod intel {
                     if self.conflict & 0x800_u64 != 0 {
                         crate::__private::set_twice("IA32_FIXED_CTR_CTRL", "PMI2")
                     }
-                    self.value.build()
+                    crate::__private::set_twice("IA32_FIXED_CTR_CTRL", "a field")
                 }
             }
             #[doc = "One `IA32_FIXED_CTR_CTRL` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write)."]
@@ -12339,10 +12780,12 @@ pub mod intel {
                     Self((self.0 & 0x7fffffffffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 63u32))
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
+                #[inline]
                 pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
                     Ok(self)
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Self {
                     self
@@ -12516,96 +12959,117 @@ pub mod intel {
                     self.track(0x8000000000000000_u64, self.value.clear_cond_chgd())
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
-                    if self.conflict & 0x1_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_PMC0 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x2_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_PMC1 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x4_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_PMC2 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x8_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_PMC3 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x10_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_PMC4 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x20_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_PMC5 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x40_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_PMC6 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x80_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_PMC7 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x100000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_FIXED_CTR0 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x200000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_FIXED_CTR1 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x400000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_FIXED_CTR2 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x2000000000000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_UNCORE is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x4000000000000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_BUF is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x8000000000000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_COND_CHGD is given two different values; set each field once",
-                        });
+                    if self.conflict != 0 {
+                        return Err(self.conflict_error());
                     }
                     self.value.try_build()
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
+                    if self.conflict != 0 {
+                        self.conflict_panic()
+                    }
+                    self.value.build()
+                }
+                #[doc = r" The first field given two different values (`conflict != 0`)."]
+                #[cold]
+                const fn conflict_error(self) -> crate::ConstraintError {
+                    if self.conflict & 0x1_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC0 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x2_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC1 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x4_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC2 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x8_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC3 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x10_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC4 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x20_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC5 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x40_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC6 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x80_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC7 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x100000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_FIXED_CTR0 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x200000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_FIXED_CTR1 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x400000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_FIXED_CTR2 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x2000000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_UNCORE is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x4000000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_BUF is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x8000000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_COND_CHGD is given two different values; set each field once",
+                        };
+                    }
+                    crate::ConstraintError {
+                        id: "field-set-twice",
+                        message: "a field is given two different values; set each field once",
+                    }
+                }
+                #[cold]
+                #[track_caller]
+                const fn conflict_panic(self) -> ! {
                     if self.conflict & 0x1_u64 != 0 {
                         crate::__private::set_twice("IA32_PERF_GLOBAL_OVF_CTRL", "CLR_OVF_PMC0")
                     }
@@ -12657,7 +13121,7 @@ pub mod intel {
                     if self.conflict & 0x8000000000000000_u64 != 0 {
                         crate::__private::set_twice("IA32_PERF_GLOBAL_OVF_CTRL", "CLR_COND_CHGD")
                     }
-                    self.value.build()
+                    crate::__private::set_twice("IA32_PERF_GLOBAL_OVF_CTRL", "a field")
                 }
             }
             #[doc = "One `IA32_PERF_GLOBAL_OVF_CTRL` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (write-1-to-clear)."]
@@ -12877,10 +13341,12 @@ pub mod intel {
                     Self((self.0 & 0xffffffffffffbfff_u64) | (((v >> 0u32) & 0x1_u64) << 14u32))
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
+                #[inline]
                 pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
                     Ok(self)
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Self {
                     self
@@ -12996,72 +13462,93 @@ pub mod intel {
                     self.track(0x4000_u64, self.value.with_freeze_while_smm(on))
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
-                    if self.conflict & 0x1_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "LBR is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x2_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "BTF is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x40_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "TR is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x80_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "BTS is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x100_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "BTINT is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x200_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "BTS_OFF_OS is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x400_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "BTS_OFF_USR is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x800_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "FREEZE_LBRS_ON_PMI is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x1000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "FREEZE_PERFMON_ON_PMI is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x4000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "FREEZE_WHILE_SMM is given two different values; set each field once",
-                        });
+                    if self.conflict != 0 {
+                        return Err(self.conflict_error());
                     }
                     self.value.try_build()
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
+                    if self.conflict != 0 {
+                        self.conflict_panic()
+                    }
+                    self.value.build()
+                }
+                #[doc = r" The first field given two different values (`conflict != 0`)."]
+                #[cold]
+                const fn conflict_error(self) -> crate::ConstraintError {
+                    if self.conflict & 0x1_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "LBR is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x2_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "BTF is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x40_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "TR is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x80_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "BTS is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x100_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "BTINT is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x200_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "BTS_OFF_OS is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x400_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "BTS_OFF_USR is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x800_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "FREEZE_LBRS_ON_PMI is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x1000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "FREEZE_PERFMON_ON_PMI is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x4000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "FREEZE_WHILE_SMM is given two different values; set each field once",
+                        };
+                    }
+                    crate::ConstraintError {
+                        id: "field-set-twice",
+                        message: "a field is given two different values; set each field once",
+                    }
+                }
+                #[cold]
+                #[track_caller]
+                const fn conflict_panic(self) -> ! {
                     if self.conflict & 0x1_u64 != 0 {
                         crate::__private::set_twice("IA32_DEBUGCTL", "LBR")
                     }
@@ -13092,7 +13579,7 @@ pub mod intel {
                     if self.conflict & 0x4000_u64 != 0 {
                         crate::__private::set_twice("IA32_DEBUGCTL", "FREEZE_WHILE_SMM")
                     }
-                    self.value.build()
+                    crate::__private::set_twice("IA32_DEBUGCTL", "a field")
                 }
             }
             #[doc = "One `IA32_DEBUGCTL` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write)."]
@@ -13663,10 +14150,12 @@ pub mod intel {
                     Self((self.0 & 0x7fffffffffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 63u32))
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
+                #[inline]
                 pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
                     Ok(self)
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Self {
                     self
@@ -13860,120 +14349,141 @@ pub mod intel {
                     self.track(0x8000000000000000_u64, self.value.clear_cond_chgd())
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
-                    if self.conflict & 0x1_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_PMC0 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x2_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_PMC1 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x4_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_PMC2 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x8_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_PMC3 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x10_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_PMC4 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x20_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_PMC5 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x40_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_PMC6 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x80_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_PMC7 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x100000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_FIXED_CTR0 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x200000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_FIXED_CTR1 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x400000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_FIXED_CTR2 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x80000000000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_TRACE_TOPA_PMI is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x400000000000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_LBR_FRZ is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x800000000000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_CTR_FRZ is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x1000000000000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_ASCI is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x2000000000000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_UNCORE is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x4000000000000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_BUF is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x8000000000000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_COND_CHGD is given two different values; set each field once",
-                        });
+                    if self.conflict != 0 {
+                        return Err(self.conflict_error());
                     }
                     self.value.try_build()
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
+                    if self.conflict != 0 {
+                        self.conflict_panic()
+                    }
+                    self.value.build()
+                }
+                #[doc = r" The first field given two different values (`conflict != 0`)."]
+                #[cold]
+                const fn conflict_error(self) -> crate::ConstraintError {
+                    if self.conflict & 0x1_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC0 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x2_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC1 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x4_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC2 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x8_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC3 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x10_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC4 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x20_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC5 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x40_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC6 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x80_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC7 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x100000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_FIXED_CTR0 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x200000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_FIXED_CTR1 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x400000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_FIXED_CTR2 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x80000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_TRACE_TOPA_PMI is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x400000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_LBR_FRZ is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x800000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_CTR_FRZ is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x1000000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_ASCI is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x2000000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_UNCORE is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x4000000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_BUF is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x8000000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_COND_CHGD is given two different values; set each field once",
+                        };
+                    }
+                    crate::ConstraintError {
+                        id: "field-set-twice",
+                        message: "a field is given two different values; set each field once",
+                    }
+                }
+                #[cold]
+                #[track_caller]
+                const fn conflict_panic(self) -> ! {
                     if self.conflict & 0x1_u64 != 0 {
                         crate::__private::set_twice("IA32_PERF_GLOBAL_STATUS_RESET", "CLR_OVF_PMC0")
                     }
@@ -14046,7 +14556,7 @@ pub mod intel {
                             "CLR_COND_CHGD",
                         )
                     }
-                    self.value.build()
+                    crate::__private::set_twice("IA32_PERF_GLOBAL_STATUS_RESET", "a field")
                 }
             }
             #[doc = "One `IA32_PERF_GLOBAL_STATUS_RESET` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (write-1-to-clear)."]
@@ -14394,10 +14904,12 @@ pub mod intel {
                     Self((self.0 & 0xbfffffffffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 62u32))
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
+                #[inline]
                 pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
                     Ok(self)
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Self {
                     self
@@ -14586,114 +15098,135 @@ pub mod intel {
                     self.track(0x4000000000000000_u64, self.value.set_ovf_buf())
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
-                    if self.conflict & 0x1_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "SET_OVF_PMC0 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x2_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "SET_OVF_PMC1 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x4_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "SET_OVF_PMC2 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x8_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "SET_OVF_PMC3 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x10_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "SET_OVF_PMC4 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x20_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "SET_OVF_PMC5 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x40_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "SET_OVF_PMC6 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x80_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "SET_OVF_PMC7 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x100000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "SET_OVF_FIXED_CTR0 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x200000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "SET_OVF_FIXED_CTR1 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x400000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "SET_OVF_FIXED_CTR2 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x80000000000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "SET_TRACE_TOPA_PMI is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x400000000000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "SET_LBR_FRZ is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x800000000000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "SET_CTR_FRZ is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x1000000000000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "SET_ASCI is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x2000000000000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "SET_OVF_UNCORE is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x4000000000000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "SET_OVF_BUF is given two different values; set each field once",
-                        });
+                    if self.conflict != 0 {
+                        return Err(self.conflict_error());
                     }
                     self.value.try_build()
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
+                    if self.conflict != 0 {
+                        self.conflict_panic()
+                    }
+                    self.value.build()
+                }
+                #[doc = r" The first field given two different values (`conflict != 0`)."]
+                #[cold]
+                const fn conflict_error(self) -> crate::ConstraintError {
+                    if self.conflict & 0x1_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF_PMC0 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x2_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF_PMC1 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x4_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF_PMC2 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x8_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF_PMC3 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x10_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF_PMC4 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x20_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF_PMC5 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x40_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF_PMC6 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x80_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF_PMC7 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x100000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF_FIXED_CTR0 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x200000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF_FIXED_CTR1 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x400000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF_FIXED_CTR2 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x80000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_TRACE_TOPA_PMI is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x400000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_LBR_FRZ is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x800000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_CTR_FRZ is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x1000000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_ASCI is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x2000000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF_UNCORE is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x4000000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF_BUF is given two different values; set each field once",
+                        };
+                    }
+                    crate::ConstraintError {
+                        id: "field-set-twice",
+                        message: "a field is given two different values; set each field once",
+                    }
+                }
+                #[cold]
+                #[track_caller]
+                const fn conflict_panic(self) -> ! {
                     if self.conflict & 0x1_u64 != 0 {
                         crate::__private::set_twice("IA32_PERF_GLOBAL_STATUS_SET", "SET_OVF_PMC0")
                     }
@@ -14757,7 +15290,7 @@ pub mod intel {
                     if self.conflict & 0x4000000000000000_u64 != 0 {
                         crate::__private::set_twice("IA32_PERF_GLOBAL_STATUS_SET", "SET_OVF_BUF")
                     }
-                    self.value.build()
+                    crate::__private::set_twice("IA32_PERF_GLOBAL_STATUS_SET", "a field")
                 }
             }
             #[doc = "One `IA32_PERF_GLOBAL_STATUS_SET` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (write-1-to-set)."]
@@ -15377,6 +15910,7 @@ pub mod intel {
                     self
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))"]
+                #[inline]
                 pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
                     if ((self.0 >> 23u32) & 0x1_u64) == 0x1_u64
                         && ((self.0 >> 24u32) & 0xff_u64) == 0x0_u64
@@ -15389,6 +15923,7 @@ pub mod intel {
                     Ok(self)
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Self {
                     if ((self.0 >> 23u32) & 0x1_u64) == 0x1_u64
@@ -15582,96 +16117,117 @@ pub mod intel {
                     self
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))"]
+                #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
-                    if self.conflict & 0xff_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EVENT_SELECT is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0xff00_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "UMASK is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x10000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "USR is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x20000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "OS is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x40000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EDGE is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x80000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "PC is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x100000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "INT is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x200000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "ANY is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x400000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EN is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x800000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "INV is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0xff000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CMASK is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x100000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "IN_TX is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x200000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "IN_TXCP is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x400000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "ADAPTIVE_RECORD is given two different values; set each field once",
-                        });
+                    if self.conflict != 0 {
+                        return Err(self.conflict_error());
                     }
                     self.value.try_build()
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
+                    if self.conflict != 0 {
+                        self.conflict_panic()
+                    }
+                    self.value.build()
+                }
+                #[doc = r" The first field given two different values (`conflict != 0`)."]
+                #[cold]
+                const fn conflict_error(self) -> crate::ConstraintError {
+                    if self.conflict & 0xff_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EVENT_SELECT is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0xff00_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "UMASK is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x10000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "USR is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x20000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "OS is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x40000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EDGE is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x80000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "PC is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x100000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "INT is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x200000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "ANY is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x400000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x800000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "INV is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0xff000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CMASK is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x100000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "IN_TX is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x200000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "IN_TXCP is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x400000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "ADAPTIVE_RECORD is given two different values; set each field once",
+                        };
+                    }
+                    crate::ConstraintError {
+                        id: "field-set-twice",
+                        message: "a field is given two different values; set each field once",
+                    }
+                }
+                #[cold]
+                #[track_caller]
+                const fn conflict_panic(self) -> ! {
                     if self.conflict & 0xff_u64 != 0 {
                         crate::__private::set_twice("IA32_PERFEVTSEL", "EVENT_SELECT")
                     }
@@ -15714,7 +16270,7 @@ pub mod intel {
                     if self.conflict & 0x400000000_u64 != 0 {
                         crate::__private::set_twice("IA32_PERFEVTSEL", "ADAPTIVE_RECORD")
                     }
-                    self.value.build()
+                    crate::__private::set_twice("IA32_PERFEVTSEL", "a field")
                 }
             }
             #[doc = "A [`Builder`] for `IA32_PERFEVTSELN` counting `event`: its encoding fields (event select, unit masks, CMASK, INV, EDGE, AnyThread) are set, the rest is zero. Add the privilege filters and the enable bit, then `build()`.\n\nFails to compile, in a `const`, when `N` is out of range, when only a fixed counter counts the event, when the event is restricted to other counters, or when it needs a field this generation lacks."]
@@ -15748,6 +16304,7 @@ pub mod intel {
                 }
             }
             #[doc = r" As [`event_on`], with the counter chosen at run time: the problem is returned."]
+            #[inline]
             pub const fn try_event_on(
                 counter: u32,
                 event: &crate::EventDesc,
@@ -16192,10 +16749,12 @@ pub mod intel {
                     ))
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
+                #[inline]
                 pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
                     Ok(self)
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Self {
                     self
@@ -16274,22 +16833,43 @@ pub mod intel {
                     }
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
-                    if self.conflict & 0xffffffffffff_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "COUNT is given two different values; set each field once",
-                        });
+                    if self.conflict != 0 {
+                        return Err(self.conflict_error());
                     }
                     self.value.try_build()
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
+                    if self.conflict != 0 {
+                        self.conflict_panic()
+                    }
+                    self.value.build()
+                }
+                #[doc = r" The first field given two different values (`conflict != 0`)."]
+                #[cold]
+                const fn conflict_error(self) -> crate::ConstraintError {
+                    if self.conflict & 0xffffffffffff_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "COUNT is given two different values; set each field once",
+                        };
+                    }
+                    crate::ConstraintError {
+                        id: "field-set-twice",
+                        message: "a field is given two different values; set each field once",
+                    }
+                }
+                #[cold]
+                #[track_caller]
+                const fn conflict_panic(self) -> ! {
                     if self.conflict & 0xffffffffffff_u64 != 0 {
                         crate::__private::set_twice("IA32_FIXED_CTR", "COUNT")
                     }
-                    self.value.build()
+                    crate::__private::set_twice("IA32_FIXED_CTR", "a field")
                 }
             }
             #[doc = "One `IA32_FIXED_CTR` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write)."]
@@ -16913,10 +17493,12 @@ pub mod intel {
                     }
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
+                #[inline]
                 pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
                     Ok(self)
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Self {
                     self
@@ -17199,108 +17781,129 @@ pub mod intel {
                     }
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
-                    if self.conflict & 0x3_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "ENABLE0 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x30_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "ENABLE1 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x300_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "ENABLE2 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x3000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "ENABLE3 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x4_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "ANY0 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x40_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "ANY1 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x400_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "ANY2 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x4000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "ANY3 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x8_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "PMI0 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x80_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "PMI1 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x800_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "PMI2 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x8000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "PMI3 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x100000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "ADAPTIVE_RECORD0 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x1000000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "ADAPTIVE_RECORD1 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x10000000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "ADAPTIVE_RECORD2 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x100000000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "ADAPTIVE_RECORD3 is given two different values; set each field once",
-                        });
+                    if self.conflict != 0 {
+                        return Err(self.conflict_error());
                     }
                     self.value.try_build()
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
+                    if self.conflict != 0 {
+                        self.conflict_panic()
+                    }
+                    self.value.build()
+                }
+                #[doc = r" The first field given two different values (`conflict != 0`)."]
+                #[cold]
+                const fn conflict_error(self) -> crate::ConstraintError {
+                    if self.conflict & 0x3_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "ENABLE0 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x30_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "ENABLE1 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x300_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "ENABLE2 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x3000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "ENABLE3 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x4_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "ANY0 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x40_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "ANY1 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x400_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "ANY2 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x4000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "ANY3 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x8_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "PMI0 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x80_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "PMI1 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x800_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "PMI2 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x8000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "PMI3 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x100000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "ADAPTIVE_RECORD0 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x1000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "ADAPTIVE_RECORD1 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x10000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "ADAPTIVE_RECORD2 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x100000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "ADAPTIVE_RECORD3 is given two different values; set each field once",
+                        };
+                    }
+                    crate::ConstraintError {
+                        id: "field-set-twice",
+                        message: "a field is given two different values; set each field once",
+                    }
+                }
+                #[cold]
+                #[track_caller]
+                const fn conflict_panic(self) -> ! {
                     if self.conflict & 0x3_u64 != 0 {
                         crate::__private::set_twice("IA32_FIXED_CTR_CTRL", "ENABLE0")
                     }
@@ -17349,7 +17952,7 @@ pub mod intel {
                     if self.conflict & 0x100000000000_u64 != 0 {
                         crate::__private::set_twice("IA32_FIXED_CTR_CTRL", "ADAPTIVE_RECORD3")
                     }
-                    self.value.build()
+                    crate::__private::set_twice("IA32_FIXED_CTR_CTRL", "a field")
                 }
             }
             #[doc = "One `IA32_FIXED_CTR_CTRL` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write)."]
@@ -17906,10 +18509,12 @@ pub mod intel {
                     Self((self.0 & 0xfffeffffffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 48u32))
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
+                #[inline]
                 pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
                     Ok(self)
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Self {
                     self
@@ -18081,90 +18686,111 @@ pub mod intel {
                     self.track(0x1000000000000_u64, self.value.with_en_perf_metrics(on))
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
-                    if self.conflict & 0x1_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EN_PMC0 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x2_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EN_PMC1 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x4_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EN_PMC2 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x8_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EN_PMC3 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x10_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EN_PMC4 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x20_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EN_PMC5 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x40_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EN_PMC6 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x80_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EN_PMC7 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x100000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EN_FIXED_CTR0 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x200000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EN_FIXED_CTR1 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x400000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EN_FIXED_CTR2 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x800000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EN_FIXED_CTR3 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x1000000000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EN_PERF_METRICS is given two different values; set each field once",
-                        });
+                    if self.conflict != 0 {
+                        return Err(self.conflict_error());
                     }
                     self.value.try_build()
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
+                    if self.conflict != 0 {
+                        self.conflict_panic()
+                    }
+                    self.value.build()
+                }
+                #[doc = r" The first field given two different values (`conflict != 0`)."]
+                #[cold]
+                const fn conflict_error(self) -> crate::ConstraintError {
+                    if self.conflict & 0x1_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN_PMC0 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x2_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN_PMC1 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x4_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN_PMC2 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x8_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN_PMC3 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x10_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN_PMC4 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x20_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN_PMC5 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x40_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN_PMC6 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x80_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN_PMC7 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x100000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN_FIXED_CTR0 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x200000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN_FIXED_CTR1 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x400000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN_FIXED_CTR2 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x800000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN_FIXED_CTR3 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x1000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN_PERF_METRICS is given two different values; set each field once",
+                        };
+                    }
+                    crate::ConstraintError {
+                        id: "field-set-twice",
+                        message: "a field is given two different values; set each field once",
+                    }
+                }
+                #[cold]
+                #[track_caller]
+                const fn conflict_panic(self) -> ! {
                     if self.conflict & 0x1_u64 != 0 {
                         crate::__private::set_twice("IA32_PERF_GLOBAL_CTRL", "EN_PMC0")
                     }
@@ -18204,7 +18830,7 @@ pub mod intel {
                     if self.conflict & 0x1000000000000_u64 != 0 {
                         crate::__private::set_twice("IA32_PERF_GLOBAL_CTRL", "EN_PERF_METRICS")
                     }
-                    self.value.build()
+                    crate::__private::set_twice("IA32_PERF_GLOBAL_CTRL", "a field")
                 }
             }
             #[doc = "One `IA32_PERF_GLOBAL_CTRL` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write)."]
@@ -18588,10 +19214,12 @@ pub mod intel {
                     Self((self.0 & 0x7fffffffffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 63u32))
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
+                #[inline]
                 pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
                     Ok(self)
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Self {
                     self
@@ -18799,132 +19427,153 @@ pub mod intel {
                     self.track(0x8000000000000000_u64, self.value.clear_cond_chgd())
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
-                    if self.conflict & 0x1_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_PMC0 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x2_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_PMC1 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x4_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_PMC2 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x8_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_PMC3 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x10_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_PMC4 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x20_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_PMC5 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x40_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_PMC6 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x80_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_PMC7 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x100000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_FIXED_CTR0 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x200000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_FIXED_CTR1 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x400000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_FIXED_CTR2 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x800000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_FIXED_CTR3 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x1000000000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_PERF_METRICS is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x80000000000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_TRACE_TOPA_PMI is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x400000000000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_LBR_FRZ is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x800000000000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_CTR_FRZ is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x1000000000000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_ASCI is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x2000000000000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_UNCORE is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x4000000000000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_BUF is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x8000000000000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_COND_CHGD is given two different values; set each field once",
-                        });
+                    if self.conflict != 0 {
+                        return Err(self.conflict_error());
                     }
                     self.value.try_build()
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
+                    if self.conflict != 0 {
+                        self.conflict_panic()
+                    }
+                    self.value.build()
+                }
+                #[doc = r" The first field given two different values (`conflict != 0`)."]
+                #[cold]
+                const fn conflict_error(self) -> crate::ConstraintError {
+                    if self.conflict & 0x1_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC0 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x2_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC1 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x4_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC2 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x8_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC3 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x10_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC4 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x20_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC5 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x40_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC6 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x80_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC7 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x100000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_FIXED_CTR0 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x200000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_FIXED_CTR1 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x400000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_FIXED_CTR2 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x800000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_FIXED_CTR3 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x1000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PERF_METRICS is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x80000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_TRACE_TOPA_PMI is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x400000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_LBR_FRZ is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x800000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_CTR_FRZ is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x1000000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_ASCI is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x2000000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_UNCORE is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x4000000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_BUF is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x8000000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_COND_CHGD is given two different values; set each field once",
+                        };
+                    }
+                    crate::ConstraintError {
+                        id: "field-set-twice",
+                        message: "a field is given two different values; set each field once",
+                    }
+                }
+                #[cold]
+                #[track_caller]
+                const fn conflict_panic(self) -> ! {
                     if self.conflict & 0x1_u64 != 0 {
                         crate::__private::set_twice("IA32_PERF_GLOBAL_STATUS_RESET", "CLR_OVF_PMC0")
                     }
@@ -19009,7 +19658,7 @@ pub mod intel {
                             "CLR_COND_CHGD",
                         )
                     }
-                    self.value.build()
+                    crate::__private::set_twice("IA32_PERF_GLOBAL_STATUS_RESET", "a field")
                 }
             }
             #[doc = "One `IA32_PERF_GLOBAL_STATUS_RESET` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (write-1-to-clear)."]
@@ -19379,10 +20028,12 @@ pub mod intel {
                     Self((self.0 & 0xbfffffffffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 62u32))
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
+                #[inline]
                 pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
                     Ok(self)
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Self {
                     self
@@ -19585,126 +20236,147 @@ pub mod intel {
                     self.track(0x4000000000000000_u64, self.value.set_ovf_buf())
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
-                    if self.conflict & 0x1_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "SET_OVF_PMC0 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x2_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "SET_OVF_PMC1 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x4_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "SET_OVF_PMC2 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x8_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "SET_OVF_PMC3 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x10_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "SET_OVF_PMC4 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x20_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "SET_OVF_PMC5 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x40_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "SET_OVF_PMC6 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x80_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "SET_OVF_PMC7 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x100000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "SET_OVF_FIXED_CTR0 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x200000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "SET_OVF_FIXED_CTR1 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x400000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "SET_OVF_FIXED_CTR2 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x800000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "SET_OVF_FIXED_CTR3 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x1000000000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "SET_OVF_PERF_METRICS is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x80000000000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "SET_TRACE_TOPA_PMI is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x400000000000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "SET_LBR_FRZ is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x800000000000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "SET_CTR_FRZ is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x1000000000000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "SET_ASCI is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x2000000000000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "SET_OVF_UNCORE is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x4000000000000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "SET_OVF_BUF is given two different values; set each field once",
-                        });
+                    if self.conflict != 0 {
+                        return Err(self.conflict_error());
                     }
                     self.value.try_build()
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
+                    if self.conflict != 0 {
+                        self.conflict_panic()
+                    }
+                    self.value.build()
+                }
+                #[doc = r" The first field given two different values (`conflict != 0`)."]
+                #[cold]
+                const fn conflict_error(self) -> crate::ConstraintError {
+                    if self.conflict & 0x1_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF_PMC0 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x2_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF_PMC1 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x4_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF_PMC2 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x8_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF_PMC3 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x10_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF_PMC4 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x20_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF_PMC5 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x40_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF_PMC6 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x80_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF_PMC7 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x100000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF_FIXED_CTR0 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x200000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF_FIXED_CTR1 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x400000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF_FIXED_CTR2 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x800000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF_FIXED_CTR3 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x1000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF_PERF_METRICS is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x80000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_TRACE_TOPA_PMI is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x400000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_LBR_FRZ is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x800000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_CTR_FRZ is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x1000000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_ASCI is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x2000000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF_UNCORE is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x4000000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF_BUF is given two different values; set each field once",
+                        };
+                    }
+                    crate::ConstraintError {
+                        id: "field-set-twice",
+                        message: "a field is given two different values; set each field once",
+                    }
+                }
+                #[cold]
+                #[track_caller]
+                const fn conflict_panic(self) -> ! {
                     if self.conflict & 0x1_u64 != 0 {
                         crate::__private::set_twice("IA32_PERF_GLOBAL_STATUS_SET", "SET_OVF_PMC0")
                     }
@@ -19780,7 +20452,7 @@ pub mod intel {
                     if self.conflict & 0x4000000000000000_u64 != 0 {
                         crate::__private::set_twice("IA32_PERF_GLOBAL_STATUS_SET", "SET_OVF_BUF")
                     }
-                    self.value.build()
+                    crate::__private::set_twice("IA32_PERF_GLOBAL_STATUS_SET", "a field")
                 }
             }
             #[doc = "One `IA32_PERF_GLOBAL_STATUS_SET` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (write-1-to-set)."]
@@ -20825,6 +21497,7 @@ pub mod intel {
                     Self((self.0 & 0xffff00ffffffffff_u64) | (((v >> 0u32) & 0xff_u64) << 40u32))
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))"]
+                #[inline]
                 pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
                     if ((self.0 >> 23u32) & 0x1_u64) == 0x1_u64
                         && ((self.0 >> 24u32) & 0xff_u64) == 0x0_u64
@@ -20837,6 +21510,7 @@ pub mod intel {
                     Ok(self)
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Self {
                     if ((self.0 >> 23u32) & 0x1_u64) == 0x1_u64
@@ -21043,108 +21717,129 @@ pub mod intel {
                     self.track(0xff0000000000_u64, self.value.set_umask2(value))
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))"]
+                #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
-                    if self.conflict & 0xff_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EVENT_SELECT is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0xff00_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "UMASK is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x10000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "USR is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x20000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "OS is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x40000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EDGE is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x80000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "PC is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x100000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "INT is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x200000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "ANY is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x400000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EN is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x800000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "INV is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0xff000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CMASK is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x100000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "IN_TX is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x200000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "IN_TXCP is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x400000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "ADAPTIVE_RECORD is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x1000000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EQ is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0xff0000000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "UMASK2 is given two different values; set each field once",
-                        });
+                    if self.conflict != 0 {
+                        return Err(self.conflict_error());
                     }
                     self.value.try_build()
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
+                    if self.conflict != 0 {
+                        self.conflict_panic()
+                    }
+                    self.value.build()
+                }
+                #[doc = r" The first field given two different values (`conflict != 0`)."]
+                #[cold]
+                const fn conflict_error(self) -> crate::ConstraintError {
+                    if self.conflict & 0xff_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EVENT_SELECT is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0xff00_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "UMASK is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x10000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "USR is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x20000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "OS is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x40000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EDGE is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x80000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "PC is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x100000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "INT is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x200000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "ANY is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x400000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x800000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "INV is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0xff000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CMASK is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x100000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "IN_TX is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x200000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "IN_TXCP is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x400000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "ADAPTIVE_RECORD is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x1000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EQ is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0xff0000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "UMASK2 is given two different values; set each field once",
+                        };
+                    }
+                    crate::ConstraintError {
+                        id: "field-set-twice",
+                        message: "a field is given two different values; set each field once",
+                    }
+                }
+                #[cold]
+                #[track_caller]
+                const fn conflict_panic(self) -> ! {
                     if self.conflict & 0xff_u64 != 0 {
                         crate::__private::set_twice("IA32_PERFEVTSEL", "EVENT_SELECT")
                     }
@@ -21193,7 +21888,7 @@ pub mod intel {
                     if self.conflict & 0xff0000000000_u64 != 0 {
                         crate::__private::set_twice("IA32_PERFEVTSEL", "UMASK2")
                     }
-                    self.value.build()
+                    crate::__private::set_twice("IA32_PERFEVTSEL", "a field")
                 }
             }
             #[doc = "A [`Builder`] for `IA32_PERFEVTSELN` counting `event`: its encoding fields (event select, unit masks, CMASK, INV, EDGE, AnyThread) are set, the rest is zero. Add the privilege filters and the enable bit, then `build()`.\n\nFails to compile, in a `const`, when `N` is out of range, when only a fixed counter counts the event, when the event is restricted to other counters, or when it needs a field this generation lacks."]
@@ -21227,6 +21922,7 @@ pub mod intel {
                 }
             }
             #[doc = r" As [`event_on`], with the counter chosen at run time: the problem is returned."]
+            #[inline]
             pub const fn try_event_on(
                 counter: u32,
                 event: &crate::EventDesc,
