@@ -44,23 +44,7 @@ fn expand(input: TokenStream2, call_file: Option<PathBuf>) -> Result<TokenStream
     let file_dir = call_file.as_deref().and_then(Path::parent);
     let candidates = candidates(Path::new(&rel), file_dir, manifest_dir.as_deref());
     let Some(abs) = candidates.iter().find(|p| p.exists()) else {
-        let tried = candidates
-            .iter()
-            .map(|p| format!("`{}`", p.display()))
-            .collect::<Vec<_>>()
-            .join(" or ");
-        let tried = if tried.is_empty() {
-            "nowhere: neither the invoking file nor CARGO_MANIFEST_DIR is known".to_string()
-        } else {
-            tried
-        };
-        return Err((
-            span,
-            format!(
-                "registers!: `{rel}` not found, relative to the invoking file or to \
-                 CARGO_MANIFEST_DIR (looked for {tried})"
-            ),
-        ));
+        return Err((span, not_found(&rel, file_dir, manifest_dir.is_some())));
     };
     let shown = match std::env::current_dir() {
         Ok(cwd) => shown_name(abs, &cwd, Path::new(&rel)),
@@ -95,6 +79,31 @@ fn candidates(rel: &Path, file_dir: Option<&Path>, manifest_dir: Option<&Path>) 
         }
     }
     out
+}
+
+/// Names the places looked at: the file-relative candidate as a path (it is beside the
+/// user's source), the manifest-relative one by the variable's name (its value is a build
+/// detail, and would make messages depend on where the project is checked out).
+fn not_found(rel: &str, file_dir: Option<&Path>, manifest_known: bool) -> String {
+    let mut tried = Vec::new();
+    if Path::new(rel).is_absolute() {
+        tried.push(format!("`{rel}`"));
+    } else {
+        if let Some(dir) = file_dir {
+            let p = dir.join(rel);
+            tried.push(format!("`{}` (beside the invoking file)", p.display()));
+        }
+        if manifest_known {
+            tried.push(format!("`{rel}` below CARGO_MANIFEST_DIR"));
+        }
+    }
+    if tried.is_empty() {
+        tried.push("nowhere: neither the invoking file nor CARGO_MANIFEST_DIR is known".into());
+    }
+    format!(
+        "registers!: `{rel}` not found; looked for {}",
+        tried.join(" and for ")
+    )
 }
 
 /// The name diagnostics print for `abs`: relative to `cwd` when below it, else `rel` as the
@@ -203,6 +212,20 @@ mod tests {
             [PathBuf::from("/abs/x.yaml")]
         );
         assert!(candidates(Path::new("x.yaml"), None, None).is_empty());
+    }
+
+    #[test]
+    fn not_found_names_both_places() {
+        assert_eq!(
+            not_found("x.yaml", Some(Path::new("src")), true),
+            "registers!: `x.yaml` not found; looked for `src/x.yaml` (beside the invoking \
+             file) and for `x.yaml` below CARGO_MANIFEST_DIR"
+        );
+        assert_eq!(
+            not_found("/abs/x.yaml", None, true),
+            "registers!: `/abs/x.yaml` not found; looked for `/abs/x.yaml`"
+        );
+        assert!(not_found("x.yaml", None, false).contains("nowhere"));
     }
 
     #[test]
