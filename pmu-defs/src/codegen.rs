@@ -779,13 +779,21 @@ impl Cx<'_> {
                 /// Every address of the family, by index.
                 pub const ADDRESSES: [u32; #count as usize] = [#(#addrs),*];
                 #[doc = #idoc]
+                #[track_caller]
                 pub const fn address<const N: u32>() -> u32 {
+                    if N >= INSTANCES {
+                        #krate::__private::index_out_of_range(#name_str, "instances", INSTANCES, N)
+                    }
+                    __check_index::<N>();
+                    BASE_ADDRESS + N * ADDRESS_STRIDE
+                }
+                #[inline(always)]
+                const fn __check_index<const N: u32>() {
                     const {
                         if N >= INSTANCES {
                             #krate::__private::index_out_of_range(#name_str, "instances", INSTANCES, N)
                         }
                     }
-                    BASE_ADDRESS + N * ADDRESS_STRIDE
                 }
                 /// Address of instance `index`, or `None` when out of range.
                 pub const fn try_address(index: u32) -> Option<u32> {
@@ -808,6 +816,8 @@ impl Cx<'_> {
         // Builder wrappers of every setter, and (element name, mask) for set-twice checks.
         let mut bmethods: Vec<TokenStream> = Vec::new();
         let mut tracked: Vec<(String, u64)> = Vec::new();
+        // Private generic functions holding the compile-time checks of const-generic setters.
+        let mut checkers: Vec<TokenStream> = Vec::new();
         if reg_writable {
             methods.push(quote! {
                 /// A [`Builder`] with every field zero (no reserved bits set): the starting point
@@ -818,12 +828,12 @@ impl Cx<'_> {
                 }
                 /// The value with exactly these bits, which must not include a reserved bit:
                 /// a constant `B` with a reserved bit set fails to compile.
+                #[track_caller]
                 pub const fn from_bits<const B: u64>() -> Self {
-                    const {
-                        if B & Self::RESERVED_MASK != 0 {
-                            #krate::__private::reserved_bits(#name_str, B & Self::RESERVED_MASK, Self::RESERVED_MASK)
-                        }
+                    if B & Self::RESERVED_MASK != 0 {
+                        #krate::__private::reserved_bits(#name_str, B & Self::RESERVED_MASK, Self::RESERVED_MASK)
                     }
+                    __check_reserved::<B>();
                     Self(B)
                 }
                 /// The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)
@@ -837,6 +847,18 @@ impl Cx<'_> {
                         });
                     }
                     Ok(Self(bits))
+                }
+            });
+        }
+        if reg_writable {
+            checkers.push(quote! {
+                #[inline(always)]
+                const fn __check_reserved<const B: u64>() {
+                    const {
+                        if B & Value::RESERVED_MASK != 0 {
+                            #krate::__private::reserved_bits(#name_str, B & Value::RESERVED_MASK, Value::RESERVED_MASK)
+                        }
+                    }
                 }
             });
         }
@@ -1001,14 +1023,28 @@ impl Cx<'_> {
                         "Sets `{ename}`, or returns [`FieldError::TooWide`]({}::FieldError) when `v` exceeds {width} bits. {edoc}",
                         self.krate.to_string().replace(' ', "")
                     );
-                    methods.push(quote! {
-                        #[doc = #cdoc]
-                        pub const fn #m<const V: u64>(self) -> Self {
+                    // In a `const` item the `if` fails first, at the caller's expression
+                    // (`#[track_caller]`); the checker's inline const makes the same value a
+                    // compile error in non-const code too (when it is monomorphized).
+                    let check = format_ident!("__check_{}", stem);
+                    checkers.push(quote! {
+                        #[inline(always)]
+                        const fn #check<const V: u64>() {
                             const {
                                 if V > #max_lit {
-                                    #krate::__private::too_wide(#ename, #width, V)
+                                    #krate::__private::too_wide(#name_str, #ename, #width, V)
                                 }
                             }
+                        }
+                    });
+                    methods.push(quote! {
+                        #[doc = #cdoc]
+                        #[track_caller]
+                        pub const fn #m<const V: u64>(self) -> Self {
+                            if V > #max_lit {
+                                #krate::__private::too_wide(#name_str, #ename, #width, V)
+                            }
+                            #check::<V>();
                             let v = V;
                             #insert_v
                         }
@@ -1022,6 +1058,7 @@ impl Cx<'_> {
                     });
                     bmethods.push(quote! {
                         #[doc = #cdoc]
+                        #[track_caller]
                         pub const fn #m<const V: u64>(self) -> Self {
                             self.track(#emask, self.value.#m::<V>())
                         }
@@ -1157,6 +1194,11 @@ impl Cx<'_> {
             }
         }
 
+        // ---- fields that later generations add: stubs that fail with a clear message
+        let (unavailable_traits, vstubs, bstubs) = self.unavailable(r);
+        methods.extend(vstubs);
+        bmethods.extend(bstubs);
+
         // ---- constraints
         let mut builder = quote!();
         let reg_name_lit = name_str;
@@ -1209,23 +1251,28 @@ impl Cx<'_> {
             );
             methods.push(quote! {
                 #[doc = #cdoc]
+                #[inline]
                 pub const fn try_build(self) -> Result<Self, #krate::ConstraintError> {
                     #(#checks)*
                     Ok(self)
                 }
                 #[doc = #bdoc]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Self {
                     #(#panics)*
                     self
                 }
             });
+            // The set-twice checks sit in cold functions behind one `conflict != 0` test, so
+            // `build`/`try_build` stay small enough to inline and fold away (the masks are
+            // constants at the call site).
             let twice_checks = tracked.iter().map(|(n, m)| {
                 let m = lit_u64(*m);
                 let msg = format!("{n} is given two different values; set each field once");
                 quote! {
                     if self.conflict & #m != 0 {
-                        return Err(#krate::ConstraintError { id: "field-set-twice", message: #msg });
+                        return #krate::ConstraintError { id: "field-set-twice", message: #msg };
                     }
                 }
             });
@@ -1265,15 +1312,36 @@ impl Cx<'_> {
                     }
                     #(#bmethods)*
                     #[doc = #btdoc]
+                    #[inline]
                     pub const fn try_build(self) -> Result<Value, #krate::ConstraintError> {
-                        #(#twice_checks)*
+                        if self.conflict != 0 {
+                            return Err(self.conflict_error());
+                        }
                         self.value.try_build()
                     }
                     #[doc = #bbdoc]
+                    #[inline]
                     #[track_caller]
                     pub const fn build(self) -> Value {
-                        #(#twice_panics)*
+                        if self.conflict != 0 {
+                            self.conflict_panic()
+                        }
                         self.value.build()
+                    }
+                    /// The first field given two different values (`conflict != 0`).
+                    #[cold]
+                    const fn conflict_error(self) -> #krate::ConstraintError {
+                        #(#twice_checks)*
+                        #krate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "a field is given two different values; set each field once",
+                        }
+                    }
+                    #[cold]
+                    #[track_caller]
+                    const fn conflict_panic(self) -> ! {
+                        #(#twice_panics)*
+                        #krate::__private::set_twice(#reg_name_lit, "a field")
                     }
                 }
             };
@@ -1305,6 +1373,7 @@ impl Cx<'_> {
                 format!("`{name_str}N` as a typed MSR. `N` out of 0..{count} fails to compile.");
             quote! {
                 #[doc = #mdoc]
+                #[track_caller]
                 pub const fn msr<const N: u32>() -> Instance {
                     Instance(address::<N>())
                 }
@@ -1352,13 +1421,20 @@ impl Cx<'_> {
             #[doc = #doc]
             #[allow(non_snake_case, missing_docs, clippy::identity_op, clippy::unnecessary_cast, clippy::new_ret_no_self)]
             pub mod #name {
-                /// The tock-registers marker type for this register.
+                /// The tock-registers marker type of this register, also named [`Register`]. It
+                /// carries the register's name so that a field of another register is reported
+                /// as "expected `IA32_X`, found `IA32_Y`".
                 #[derive(Clone, Copy, Debug)]
-                pub struct Register;
+                #[allow(non_camel_case_types)]
+                pub struct #name;
+                /// The tock-registers marker type for this register.
+                pub type Register = #name;
                 impl #tock::RegisterLongName for Register {}
                 #tock_block
                 #address
                 #(#enums)*
+                #(#checkers)*
+                #unavailable_traits
                 #[doc = #vdoc]
                 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
                 #[repr(transparent)]
@@ -1524,6 +1600,108 @@ impl Cx<'_> {
         }
     }
 
+    /// For each writable field element that a later generation's layout of `r` has and `r`
+    /// lacks (AnyThread before Intel v3, UMASK2 and EQ before v6, ...): a hidden, never
+    /// implemented trait whose `on_unimplemented` message says so, and hidden `with_*` stubs on
+    /// `Value` and `Builder` bound by it. Calling one is then a compile error naming the
+    /// generation that added the field, instead of rustc's "no method named `with_any`" with a
+    /// "similar name" suggestion (`with_en`) that would silently program something else.
+    fn unavailable(&self, r: &Register) -> (TokenStream, Vec<TokenStream>, Vec<TokenStream>) {
+        let (mut traits, mut vstubs, mut bstubs) = (TokenStream::new(), Vec::new(), Vec::new());
+        if !r.access.writable() {
+            return (traits, vstubs, bstubs);
+        }
+        let krate = &self.krate;
+        let have: Vec<String> = r.fields.iter().flat_map(elems).map(|e| e.name).collect();
+        // Generations whose layout of this register is this type.
+        let all_users: Vec<&Generation> = self
+            .model
+            .generations
+            .iter()
+            .filter(|g| {
+                g.register(&r.name)
+                    .is_some_and(|x| x.defined_in == r.defined_in)
+            })
+            .collect();
+        // Name the architectural generations; CPU models that share the layout inherit it.
+        let arch_users: Vec<&str> = all_users
+            .iter()
+            .filter(|g| !is_model(g))
+            .map(|g| g.id.as_str())
+            .collect();
+        let users: Vec<&str> = if arch_users.is_empty() {
+            all_users.iter().map(|g| g.id.as_str()).collect()
+        } else {
+            arch_users
+        };
+        // (element name, method stem, width, generation that added it), earliest first.
+        let mut missing: Vec<(String, String, u32, &str)> = Vec::new();
+        for d in &self.model.generations {
+            if !d.ancestors.contains(&r.defined_in) {
+                continue;
+            }
+            let Some(r2) = d.register(&r.name) else {
+                continue;
+            };
+            if r2.defined_in == r.defined_in {
+                continue;
+            }
+            for f2 in &r2.fields {
+                if !writable(r2, f2) || w1_verb(f2).is_some() {
+                    continue;
+                }
+                for e in elems(f2) {
+                    if !have.contains(&e.name) && !missing.iter().any(|m| m.0 == e.name) {
+                        missing.push((e.name, e.stem, f2.width, d.id.as_str()));
+                    }
+                }
+            }
+        }
+        let users_text = join_and(&users);
+        for (ename, stem, width, since) in missing {
+            let tr = format_ident!("__Unavailable_{}", ename);
+            let m = format_ident!("with_{}", stem);
+            let message = format!(
+                "`{}` of {users_text} has no field `{ename}`: it was added in {since}",
+                r.name
+            );
+            let label = format!("`{ename}` is not part of this layout of `{}`", r.name);
+            let note = format!(
+                "use `{}` of {since} (or of a later generation that has `{ename}`) on processors \
+                 that implement it",
+                r.name
+            );
+            traits.extend(quote! {
+                #[doc(hidden)]
+                #[allow(non_camel_case_types)]
+                #[diagnostic::on_unimplemented(message = #message, label = #label, note = #note)]
+                pub trait #tr {}
+            });
+            let stub = if width == 1 {
+                quote! {
+                    #[doc(hidden)]
+                    pub const fn #m<T: #tr>(self, on: T) -> Self {
+                        ::core::mem::forget(on);
+                        self
+                    }
+                }
+            } else {
+                quote! {
+                    #[doc(hidden)]
+                    pub const fn #m<const V: u64>(self) -> Self
+                    where
+                        #krate::__private::Const<V>: #tr,
+                    {
+                        self
+                    }
+                }
+            };
+            vstubs.push(stub.clone());
+            bstubs.push(stub);
+        }
+        (traits, vstubs, bstubs)
+    }
+
     /// `event_on::<N>(&EventDesc)` / `try_event_on(n, &EventDesc)` for the event-select register
     /// of the general-purpose counters, using the owning generation's `pmu.encoding`.
     fn event_on(&self, g: &Generation, r: &Register) -> TokenStream {
@@ -1622,17 +1800,25 @@ impl Cx<'_> {
             #[doc = #doc]
             #[track_caller]
             pub const fn event_on<const N: u32>(event: &#krate::EventDesc) -> Builder {
-                const {
-                    if N >= INSTANCES {
-                        #krate::__private::index_out_of_range(#name_str, "counters", INSTANCES, N)
-                    }
+                if N >= INSTANCES {
+                    #krate::__private::index_out_of_range(#name_str, "counters", INSTANCES, N)
                 }
+                __check_counter::<N>();
                 match try_event_on(N, event) {
                     Ok(b) => b,
                     Err(e) => e.fail(),
                 }
             }
+            #[inline(always)]
+            const fn __check_counter<const N: u32>() {
+                const {
+                    if N >= INSTANCES {
+                        #krate::__private::index_out_of_range(#name_str, "counters", INSTANCES, N)
+                    }
+                }
+            }
             /// As [`event_on`], with the counter chosen at run time: the problem is returned.
+            #[inline]
             pub const fn try_event_on(
                 counter: u32,
                 event: &#krate::EventDesc,
@@ -1709,12 +1895,12 @@ impl Cx<'_> {
         });
         let count = evs.len();
         let descs = evs.iter().map(|e| event_desc(krate, e));
+        let desc_names: Vec<Ident> = (0..evs.len()).map(|i| format_ident!("D{}", i)).collect();
         let doc = format!(
             "The architectural events of `{}` (CPUID.0AH:EBX enumerates their availability).",
             g.id
         );
         quote! {
-            static ARCH_EVENT_DESCS: [#krate::EventDesc; #count] = [#(#descs),*];
             #[doc = #doc]
             #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
             pub enum ArchEvent {
@@ -1742,7 +1928,10 @@ impl Cx<'_> {
                 /// The full encoding, and the counters that may count it, for
                 /// `IA32_PERFEVTSEL::event_on` / `try_event_on`.
                 pub const fn desc(self) -> &'static #krate::EventDesc {
-                    &ARCH_EVENT_DESCS[self as usize]
+                    // One named constant per event, so `&CONST` is promoted where the call
+                    // is inlined and a constant event folds into an immediate.
+                    #(const #desc_names: #krate::EventDesc = #descs;)*
+                    match self { #(ArchEvent::#variants => &#desc_names,)* }
                 }
                 /// The fixed counter that counts this event, if any.
                 pub const fn fixed_counter(self) -> Option<u32> {
@@ -1774,6 +1963,15 @@ impl Cx<'_> {
                 }
             }
         }
+    }
+}
+
+/// `a`, `a and b`, `a, b and c`.
+fn join_and(items: &[&str]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.to_string(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
     }
 }
 

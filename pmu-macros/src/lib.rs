@@ -1,39 +1,64 @@
 //! Proc-macro front end of the pmu-regs code generator.
 //!
-//! `pmu_macros::registers!("defs/my_cpu.yaml")` loads the file (relative to the invoking
-//! crate's `CARGO_MANIFEST_DIR`) with [`pmu_defs::Loader`] and expands to the same code
-//! `cargo xtask gen` checks into `pmu-regs`, with paths through `::pmu_regs` (the invoking
-//! crate must depend on `pmu-regs`). Definition errors become one `compile_error!` carrying
-//! the rendered validator message with `file:line:col`.
+//! `pmu_macros::registers!("my_cpu.yaml")` loads a YAML definition file (or a directory of
+//! them) with [`pmu_defs::Loader`] and expands to the same code `cargo xtask gen` checks into
+//! `pmu-regs`, with paths through `::pmu_regs` (the invoking crate must depend on `pmu-regs`).
+//!
+//! # Where the path is looked up
+//!
+//! Like `include_str!`, the path is first taken relative to the directory of the source file
+//! that invokes the macro (`proc_macro::Span::local_file`, stable since Rust 1.88). When no
+//! file or directory exists there, it is taken relative to the invoking crate's
+//! `CARGO_MANIFEST_DIR`. When neither exists the macro fails with one `compile_error!` naming
+//! both places it looked. An absolute path is used as is.
+//!
+//! # Errors
+//!
+//! Definition errors become one `compile_error!`, pointing at the path literal, that carries
+//! the rendered validator messages with `file:line:col` inside the YAML. Files are named there
+//! relative to the compiler's working directory (the workspace root under cargo) when they are
+//! below it, and otherwise by the path as written in the macro call, so messages never depend
+//! on where the project is checked out.
 
 use proc_macro::TokenStream;
-use proc_macro2::{TokenStream as TokenStream2, TokenTree};
-use quote::quote;
-use std::path::PathBuf;
+use proc_macro2::{Span, TokenStream as TokenStream2, TokenTree};
+use quote::{quote, quote_spanned};
+use std::path::{Path, PathBuf};
 
 /// Expands the registers, events and generations described by a YAML definition file (or a
-/// directory of them).
+/// directory of them). See the crate documentation for how the path is resolved.
 #[proc_macro]
 pub fn registers(input: TokenStream) -> TokenStream {
-    match expand(input.into()) {
+    let call_file = proc_macro::Span::call_site().local_file();
+    match expand(input.into(), call_file) {
         Ok(t) => t.into(),
-        Err(msg) => quote! { ::core::compile_error!(#msg); }.into(),
+        Err((span, msg)) => quote_spanned! { span=> ::core::compile_error!(#msg); }.into(),
     }
 }
 
-fn expand(input: TokenStream2) -> Result<TokenStream2, String> {
-    let rel = parse_path(input)?;
-    let dir = std::env::var_os("CARGO_MANIFEST_DIR")
-        .map(PathBuf::from)
-        .ok_or("registers!: CARGO_MANIFEST_DIR is not set")?;
+type Failure = (Span, String);
+
+fn expand(input: TokenStream2, call_file: Option<PathBuf>) -> Result<TokenStream2, Failure> {
+    let (span, rel) = parse_path(input)?;
+    let manifest_dir = std::env::var_os("CARGO_MANIFEST_DIR").map(PathBuf::from);
+    let file_dir = call_file.as_deref().and_then(Path::parent);
+    let candidates = candidates(Path::new(&rel), file_dir, manifest_dir.as_deref());
+    let Some(abs) = candidates.iter().find(|p| p.exists()) else {
+        return Err((span, not_found(&rel, file_dir, manifest_dir.is_some())));
+    };
+    let shown = match std::env::current_dir() {
+        Ok(cwd) => shown_name(abs, &cwd, Path::new(&rel)),
+        Err(_) => PathBuf::from(&rel),
+    };
     let mut loader = pmu_defs::Loader::new();
-    loader.add_path(&dir.join(&rel));
+    let mut deps = Vec::new();
+    add(&mut loader, abs, &shown, &mut deps);
     let loaded = loader.finish();
     if loaded.has_errors() {
-        return Err(loaded.render_diagnostics());
+        return Err((span, loaded.render_diagnostics()));
     }
     let code = pmu_defs::codegen::generate(&loaded.model, &pmu_defs::codegen::Options::external());
-    let deps = loaded.paths.iter().map(|p| {
+    let deps = deps.iter().map(|p| {
         let abs = std::fs::canonicalize(p).unwrap_or_else(|_| p.clone());
         let s = abs.display().to_string();
         quote! { const _: &[u8] = include_bytes!(#s); }
@@ -41,11 +66,98 @@ fn expand(input: TokenStream2) -> Result<TokenStream2, String> {
     Ok(quote! { #(#deps)* #code })
 }
 
-/// The single string-literal argument (plain or raw string, no escapes).
-fn parse_path(input: TokenStream2) -> Result<String, String> {
+/// Where `rel` may be: beside the invoking file, then below the manifest directory.
+fn candidates(rel: &Path, file_dir: Option<&Path>, manifest_dir: Option<&Path>) -> Vec<PathBuf> {
+    if rel.is_absolute() {
+        return vec![rel.to_path_buf()];
+    }
+    let mut out: Vec<PathBuf> = Vec::new();
+    for dir in [file_dir, manifest_dir].into_iter().flatten() {
+        let p = dir.join(rel);
+        if !out.contains(&p) {
+            out.push(p);
+        }
+    }
+    out
+}
+
+/// Names the places looked at: the file-relative candidate as a path (it is beside the
+/// user's source), the manifest-relative one by the variable's name (its value is a build
+/// detail, and would make messages depend on where the project is checked out).
+fn not_found(rel: &str, file_dir: Option<&Path>, manifest_known: bool) -> String {
+    let mut tried = Vec::new();
+    if Path::new(rel).is_absolute() {
+        tried.push(format!("`{rel}`"));
+    } else {
+        if let Some(dir) = file_dir {
+            let p = dir.join(rel);
+            tried.push(format!("`{}` (beside the invoking file)", p.display()));
+        }
+        if manifest_known {
+            tried.push(format!("`{rel}` below CARGO_MANIFEST_DIR"));
+        }
+    }
+    if tried.is_empty() {
+        tried.push("nowhere: neither the invoking file nor CARGO_MANIFEST_DIR is known".into());
+    }
+    format!(
+        "registers!: `{rel}` not found; looked for {}",
+        tried.join(" and for ")
+    )
+}
+
+/// The name diagnostics print for `abs`: relative to `cwd` when below it, else `rel` as the
+/// user wrote it.
+fn shown_name(abs: &Path, cwd: &Path, rel: &Path) -> PathBuf {
+    let abs_c = std::fs::canonicalize(abs).unwrap_or_else(|_| abs.to_path_buf());
+    let cwd_c = std::fs::canonicalize(cwd).unwrap_or_else(|_| cwd.to_path_buf());
+    match abs_c.strip_prefix(&cwd_c) {
+        Ok(below) if !below.as_os_str().is_empty() => below.to_path_buf(),
+        _ => rel.to_path_buf(),
+    }
+}
+
+/// Adds `path` (a file, or every `.yaml`/`.yml` below a directory in sorted order) to the
+/// loader under the display name `shown`, recording every file read in `deps`.
+fn add(loader: &mut pmu_defs::Loader, path: &Path, shown: &Path, deps: &mut Vec<PathBuf>) {
+    if path.is_dir() {
+        let mut entries: Vec<PathBuf> = match std::fs::read_dir(path) {
+            Ok(rd) => rd.flatten().map(|e| e.path()).collect(),
+            Err(_) => {
+                // The loader reports the unreadable directory with its reason.
+                loader.add_path(path);
+                return;
+            }
+        };
+        entries.sort();
+        for p in entries {
+            let Some(name) = p.file_name() else { continue };
+            let is_yaml = matches!(p.extension().and_then(|e| e.to_str()), Some("yaml" | "yml"));
+            if p.is_dir() || is_yaml {
+                add(loader, &p, &shown.join(name), deps);
+            }
+        }
+        return;
+    }
+    deps.push(path.to_path_buf());
+    match std::fs::read(path).map(String::from_utf8) {
+        Ok(Ok(text)) => {
+            loader.add_str(shown.display().to_string(), text);
+        }
+        // Unreadable or not UTF-8: the loader reports it (with the offending byte).
+        _ => {
+            loader.add_file(path);
+        }
+    }
+}
+
+/// The single string-literal argument (plain or raw string, no escapes) and its span.
+fn parse_path(input: TokenStream2) -> Result<(Span, String), Failure> {
     let mut it = input.into_iter();
-    let (Some(TokenTree::Literal(lit)), None) = (it.next(), it.next()) else {
-        return Err(usage());
+    let (first, second) = (it.next(), it.next());
+    let (Some(TokenTree::Literal(lit)), None) = (&first, second) else {
+        let span = first.map_or_else(Span::call_site, |t| t.span());
+        return Err((span, usage()));
     };
     let s = lit.to_string();
     let inner = if let Some(rest) = s.strip_prefix('r') {
@@ -57,11 +169,91 @@ fn parse_path(input: TokenStream2) -> Result<String, String> {
             .and_then(|b| b.strip_suffix('"'))
             .filter(|b| !b.contains('\\'))
     };
-    inner.map(str::to_string).ok_or_else(usage)
+    match inner {
+        Some(p) => Ok((lit.span(), p.to_string())),
+        None => Err((lit.span(), usage())),
+    }
 }
 
 fn usage() -> String {
-    "registers!: expected one string literal, the path of a YAML definition file relative to \
-     CARGO_MANIFEST_DIR, e.g. `pmu_macros::registers!(\"defs/my_cpu.yaml\");`"
+    "registers!: expected one string literal, the path of a YAML definition file (or directory) \
+     relative to the invoking file or to CARGO_MANIFEST_DIR, e.g. \
+     `pmu_macros::registers!(\"my_cpu.yaml\");`"
         .to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_relative_first_then_manifest() {
+        let c = candidates(
+            Path::new("defs/x.yaml"),
+            Some(Path::new("/w/crate/src")),
+            Some(Path::new("/w/crate")),
+        );
+        assert_eq!(
+            c,
+            [
+                PathBuf::from("/w/crate/src/defs/x.yaml"),
+                PathBuf::from("/w/crate/defs/x.yaml")
+            ]
+        );
+        // Same directory twice (a file at the crate root): looked up once.
+        let c = candidates(
+            Path::new("x.yaml"),
+            Some(Path::new("/w/crate")),
+            Some(Path::new("/w/crate")),
+        );
+        assert_eq!(c, [PathBuf::from("/w/crate/x.yaml")]);
+        assert_eq!(
+            candidates(Path::new("/abs/x.yaml"), None, Some(Path::new("/w"))),
+            [PathBuf::from("/abs/x.yaml")]
+        );
+        assert!(candidates(Path::new("x.yaml"), None, None).is_empty());
+    }
+
+    #[test]
+    fn not_found_names_both_places() {
+        assert_eq!(
+            not_found("x.yaml", Some(Path::new("src")), true),
+            "registers!: `x.yaml` not found; looked for `src/x.yaml` (beside the invoking \
+             file) and for `x.yaml` below CARGO_MANIFEST_DIR"
+        );
+        assert_eq!(
+            not_found("/abs/x.yaml", None, true),
+            "registers!: `/abs/x.yaml` not found; looked for `/abs/x.yaml`"
+        );
+        assert!(not_found("x.yaml", None, false).contains("nowhere"));
+    }
+
+    #[test]
+    fn shown_relative_to_cwd_else_as_written() {
+        let cwd = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let abs = cwd.join("src/lib.rs");
+        assert_eq!(
+            shown_name(&abs, cwd, Path::new("lib.rs")),
+            PathBuf::from("src/lib.rs")
+        );
+        let elsewhere = cwd.join("src");
+        assert_eq!(
+            shown_name(
+                &cwd.join("Cargo.toml"),
+                &elsewhere,
+                Path::new("../Cargo.toml")
+            ),
+            PathBuf::from("../Cargo.toml")
+        );
+    }
+
+    #[test]
+    fn path_literal_forms() {
+        let ok = |s: &str| parse_path(s.parse().unwrap()).map(|(_, p)| p);
+        assert_eq!(ok(r#""a/b.yaml""#).unwrap(), "a/b.yaml");
+        assert_eq!(ok(r##"r#"a/b.yaml"#"##).unwrap(), "a/b.yaml");
+        assert!(ok(r#""a\\b.yaml""#).is_err());
+        assert!(ok("a b").is_err());
+        assert!(ok("42").is_err());
+    }
 }

@@ -49,7 +49,7 @@ pub trait Readable: Msr {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is read-only: it cannot be written",
     label = "read-only register",
-    note = "writing a read-only MSR faults (#GP); read it, or write its companion reset/clear register"
+    note = "writing a read-only MSR faults (#GP); read it with `MsrExt::read` (overflow status is cleared through the PMU's reset/clear register, where it has one)"
 )]
 pub trait Writable: Msr {}
 

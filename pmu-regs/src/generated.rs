@@ -13,9 +13,14 @@ pub mod amd {
             clippy::new_ret_no_self
         )]
         pub mod PERF_EVT_SEL {
-            #[doc = r" The tock-registers marker type for this register."]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
-            pub struct Register;
+            #[allow(non_camel_case_types)]
+            pub struct PERF_EVT_SEL;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = PERF_EVT_SEL;
             impl ::tock_registers::RegisterLongName for Register {}
             #[allow(unused_imports)]
             use ::tock_registers::fields::Field;
@@ -34,7 +39,16 @@ pub mod amd {
                 0xc0010003_u32,
             ];
             #[doc = "Address of `PERF_EVT_SELN`. `N` out of 0..4 fails to compile."]
+            #[track_caller]
             pub const fn address<const N: u32>() -> u32 {
+                if N >= INSTANCES {
+                    crate::__private::index_out_of_range("PERF_EVT_SEL", "instances", INSTANCES, N)
+                }
+                __check_index::<N>();
+                BASE_ADDRESS + N * ADDRESS_STRIDE
+            }
+            #[inline(always)]
+            const fn __check_index<const N: u32>() {
                 const {
                     if N >= INSTANCES {
                         crate::__private::index_out_of_range(
@@ -45,7 +59,6 @@ pub mod amd {
                         )
                     }
                 }
-                BASE_ADDRESS + N * ADDRESS_STRIDE
             }
             #[doc = r" Address of instance `index`, or `None` when out of range."]
             pub const fn try_address(index: u32) -> Option<u32> {
@@ -53,6 +66,42 @@ pub mod amd {
                     Some(BASE_ADDRESS + index * ADDRESS_STRIDE)
                 } else {
                     None
+                }
+            }
+            #[inline(always)]
+            const fn __check_reserved<const B: u64>() {
+                const {
+                    if B & Value::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "PERF_EVT_SEL",
+                            B & Value::RESERVED_MASK,
+                            Value::RESERVED_MASK,
+                        )
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_event_select<const V: u64>() {
+                const {
+                    if V > 0xfff_u64 {
+                        crate::__private::too_wide("PERF_EVT_SEL", "EVENT_SELECT", 12u32, V)
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_umask<const V: u64>() {
+                const {
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("PERF_EVT_SEL", "UMASK", 8u32, V)
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_cmask<const V: u64>() {
+                const {
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("PERF_EVT_SEL", "CMASK", 8u32, V)
+                    }
                 }
             }
             #[doc = "A value of `PERF_EVT_SEL`. Setters never touch reserved bits (`0xFFFFFCF000280000`)."]
@@ -72,16 +121,16 @@ pub mod amd {
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                #[track_caller]
                 pub const fn from_bits<const B: u64>() -> Self {
-                    const {
-                        if B & Self::RESERVED_MASK != 0 {
-                            crate::__private::reserved_bits(
-                                "PERF_EVT_SEL",
-                                B & Self::RESERVED_MASK,
-                                Self::RESERVED_MASK,
-                            )
-                        }
+                    if B & Self::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "PERF_EVT_SEL",
+                            B & Self::RESERVED_MASK,
+                            Self::RESERVED_MASK,
+                        )
                     }
+                    __check_reserved::<B>();
                     Self(B)
                 }
                 #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
@@ -118,12 +167,12 @@ pub mod amd {
                     (((self.0 >> 0u32) & 0xff_u64) | (((self.0 >> 32u32) & 0xf_u64) << 8u32)) as u16
                 }
                 #[doc = "Sets `EVENT_SELECT` to the constant `V`; a `V` wider than 12 bits fails to compile. The 12-bit event select; bits 7:0 of the register hold EventSelect[7:0] and bits 35:32 hold EventSelect[11:8].\n\nBits 7:0, 35:32, read-write, 12 bits wide."]
+                #[track_caller]
                 pub const fn with_event_select<const V: u64>(self) -> Self {
-                    const {
-                        if V > 0xfff_u64 {
-                            crate::__private::too_wide("EVENT_SELECT", 12u32, V)
-                        }
+                    if V > 0xfff_u64 {
+                        crate::__private::too_wide("PERF_EVT_SEL", "EVENT_SELECT", 12u32, V)
                     }
+                    __check_event_select::<V>();
                     let v = V;
                     Self(
                         (self.0 & 0xfffffff0ffffff00_u64)
@@ -151,12 +200,12 @@ pub mod amd {
                     ((self.0 >> 8u32) & 0xff_u64) as u8
                 }
                 #[doc = "Sets `UMASK` to the constant `V`; a `V` wider than 8 bits fails to compile. Unit mask qualifying the event.\n\nBits 15:8, read-write, 8 bits wide."]
+                #[track_caller]
                 pub const fn with_umask<const V: u64>(self) -> Self {
-                    const {
-                        if V > 0xff_u64 {
-                            crate::__private::too_wide("UMASK", 8u32, V)
-                        }
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("PERF_EVT_SEL", "UMASK", 8u32, V)
                     }
+                    __check_umask::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffffffff00ff_u64) | (((v >> 0u32) & 0xff_u64) << 8u32))
                 }
@@ -237,12 +286,12 @@ pub mod amd {
                     ((self.0 >> 24u32) & 0xff_u64) as u8
                 }
                 #[doc = "Sets `CMASK` to the constant `V`; a `V` wider than 8 bits fails to compile. Counter mask: when non-zero, count cycles with at least CMASK events.\n\nBits 31:24, read-write, 8 bits wide."]
+                #[track_caller]
                 pub const fn with_cmask<const V: u64>(self) -> Self {
-                    const {
-                        if V > 0xff_u64 {
-                            crate::__private::too_wide("CMASK", 8u32, V)
-                        }
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("PERF_EVT_SEL", "CMASK", 8u32, V)
                     }
+                    __check_cmask::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32))
                 }
@@ -283,6 +332,7 @@ pub mod amd {
                     Self((self.0 & 0xfffffdffffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 41u32))
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (AMD64 APM Vol. 2 §13.2.1 (INV))"]
+                #[inline]
                 pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
                     if ((self.0 >> 23u32) & 0x1_u64) == 0x1_u64
                         && ((self.0 >> 24u32) & 0xff_u64) == 0x0_u64
@@ -295,6 +345,7 @@ pub mod amd {
                     Ok(self)
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (AMD64 APM Vol. 2 §13.2.1 (INV))\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Self {
                     if ((self.0 >> 23u32) & 0x1_u64) == 0x1_u64
@@ -384,6 +435,7 @@ pub mod amd {
                     }
                 }
                 #[doc = "Sets `EVENT_SELECT` to the constant `V`; a `V` wider than 12 bits fails to compile. The 12-bit event select; bits 7:0 of the register hold EventSelect[7:0] and bits 35:32 hold EventSelect[11:8].\n\nBits 7:0, 35:32, read-write, 12 bits wide."]
+                #[track_caller]
                 pub const fn with_event_select<const V: u64>(self) -> Self {
                     self.track(0xf000000ff_u64, self.value.with_event_select::<V>())
                 }
@@ -395,6 +447,7 @@ pub mod amd {
                     }
                 }
                 #[doc = "Sets `UMASK` to the constant `V`; a `V` wider than 8 bits fails to compile. Unit mask qualifying the event.\n\nBits 15:8, read-write, 8 bits wide."]
+                #[track_caller]
                 pub const fn with_umask<const V: u64>(self) -> Self {
                     self.track(0xff00_u64, self.value.with_umask::<V>())
                 }
@@ -434,6 +487,7 @@ pub mod amd {
                     self.track(0x800000_u64, self.value.with_inv(on))
                 }
                 #[doc = "Sets `CMASK` to the constant `V`; a `V` wider than 8 bits fails to compile. Counter mask: when non-zero, count cycles with at least CMASK events.\n\nBits 31:24, read-write, 8 bits wide."]
+                #[track_caller]
                 pub const fn with_cmask<const V: u64>(self) -> Self {
                     self.track(0xff000000_u64, self.value.with_cmask::<V>())
                 }
@@ -457,78 +511,99 @@ pub mod amd {
                     self.track(0x20000000000_u64, self.value.with_host_only(on))
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (AMD64 APM Vol. 2 §13.2.1 (INV))"]
+                #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
-                    if self.conflict & 0xf000000ff_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EVENT_SELECT is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0xff00_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "UMASK is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x10000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "USR is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x20000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "OS is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x40000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EDGE is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x100000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "INT is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x400000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EN is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x800000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "INV is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0xff000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CMASK is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x10000000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "GUEST_ONLY is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x20000000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "HOST_ONLY is given two different values; set each field once",
-                        });
+                    if self.conflict != 0 {
+                        return Err(self.conflict_error());
                     }
                     self.value.try_build()
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (AMD64 APM Vol. 2 §13.2.1 (INV))\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
+                    if self.conflict != 0 {
+                        self.conflict_panic()
+                    }
+                    self.value.build()
+                }
+                #[doc = r" The first field given two different values (`conflict != 0`)."]
+                #[cold]
+                const fn conflict_error(self) -> crate::ConstraintError {
+                    if self.conflict & 0xf000000ff_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EVENT_SELECT is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0xff00_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "UMASK is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x10000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "USR is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x20000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "OS is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x40000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EDGE is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x100000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "INT is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x400000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x800000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "INV is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0xff000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CMASK is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x10000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "GUEST_ONLY is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x20000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "HOST_ONLY is given two different values; set each field once",
+                        };
+                    }
+                    crate::ConstraintError {
+                        id: "field-set-twice",
+                        message: "a field is given two different values; set each field once",
+                    }
+                }
+                #[cold]
+                #[track_caller]
+                const fn conflict_panic(self) -> ! {
                     if self.conflict & 0xf000000ff_u64 != 0 {
                         crate::__private::set_twice("PERF_EVT_SEL", "EVENT_SELECT")
                     }
@@ -562,7 +637,7 @@ pub mod amd {
                     if self.conflict & 0x20000000000_u64 != 0 {
                         crate::__private::set_twice("PERF_EVT_SEL", "HOST_ONLY")
                     }
-                    self.value.build()
+                    crate::__private::set_twice("PERF_EVT_SEL", "a field")
                 }
             }
             #[doc = "One `PERF_EVT_SEL` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write)."]
@@ -575,6 +650,7 @@ pub mod amd {
                 }
             }
             #[doc = "`PERF_EVT_SELN` as a typed MSR. `N` out of 0..4 fails to compile."]
+            #[track_caller]
             pub const fn msr<const N: u32>() -> Instance {
                 Instance(address::<N>())
             }
@@ -616,9 +692,14 @@ pub mod amd {
             clippy::new_ret_no_self
         )]
         pub mod PERF_EVT_SEL_CORE {
-            #[doc = r" The tock-registers marker type for this register."]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
-            pub struct Register;
+            #[allow(non_camel_case_types)]
+            pub struct PERF_EVT_SEL_CORE;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = PERF_EVT_SEL_CORE;
             impl ::tock_registers::RegisterLongName for Register {}
             #[allow(unused_imports)]
             use ::tock_registers::fields::Field;
@@ -639,7 +720,21 @@ pub mod amd {
                 0xc001020a_u32,
             ];
             #[doc = "Address of `PERF_EVT_SEL_COREN`. `N` out of 0..6 fails to compile."]
+            #[track_caller]
             pub const fn address<const N: u32>() -> u32 {
+                if N >= INSTANCES {
+                    crate::__private::index_out_of_range(
+                        "PERF_EVT_SEL_CORE",
+                        "instances",
+                        INSTANCES,
+                        N,
+                    )
+                }
+                __check_index::<N>();
+                BASE_ADDRESS + N * ADDRESS_STRIDE
+            }
+            #[inline(always)]
+            const fn __check_index<const N: u32>() {
                 const {
                     if N >= INSTANCES {
                         crate::__private::index_out_of_range(
@@ -650,7 +745,6 @@ pub mod amd {
                         )
                     }
                 }
-                BASE_ADDRESS + N * ADDRESS_STRIDE
             }
             #[doc = r" Address of instance `index`, or `None` when out of range."]
             pub const fn try_address(index: u32) -> Option<u32> {
@@ -658,6 +752,42 @@ pub mod amd {
                     Some(BASE_ADDRESS + index * ADDRESS_STRIDE)
                 } else {
                     None
+                }
+            }
+            #[inline(always)]
+            const fn __check_reserved<const B: u64>() {
+                const {
+                    if B & Value::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "PERF_EVT_SEL_CORE",
+                            B & Value::RESERVED_MASK,
+                            Value::RESERVED_MASK,
+                        )
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_event_select<const V: u64>() {
+                const {
+                    if V > 0xfff_u64 {
+                        crate::__private::too_wide("PERF_EVT_SEL_CORE", "EVENT_SELECT", 12u32, V)
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_umask<const V: u64>() {
+                const {
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("PERF_EVT_SEL_CORE", "UMASK", 8u32, V)
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_cmask<const V: u64>() {
+                const {
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("PERF_EVT_SEL_CORE", "CMASK", 8u32, V)
+                    }
                 }
             }
             #[doc = "A value of `PERF_EVT_SEL_CORE`. Setters never touch reserved bits (`0xFFFFFCF000280000`)."]
@@ -677,16 +807,16 @@ pub mod amd {
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                #[track_caller]
                 pub const fn from_bits<const B: u64>() -> Self {
-                    const {
-                        if B & Self::RESERVED_MASK != 0 {
-                            crate::__private::reserved_bits(
-                                "PERF_EVT_SEL_CORE",
-                                B & Self::RESERVED_MASK,
-                                Self::RESERVED_MASK,
-                            )
-                        }
+                    if B & Self::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "PERF_EVT_SEL_CORE",
+                            B & Self::RESERVED_MASK,
+                            Self::RESERVED_MASK,
+                        )
                     }
+                    __check_reserved::<B>();
                     Self(B)
                 }
                 #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
@@ -723,12 +853,12 @@ pub mod amd {
                     (((self.0 >> 0u32) & 0xff_u64) | (((self.0 >> 32u32) & 0xf_u64) << 8u32)) as u16
                 }
                 #[doc = "Sets `EVENT_SELECT` to the constant `V`; a `V` wider than 12 bits fails to compile. The 12-bit event select; bits 7:0 of the register hold EventSelect[7:0] and bits 35:32 hold EventSelect[11:8].\n\nBits 7:0, 35:32, read-write, 12 bits wide."]
+                #[track_caller]
                 pub const fn with_event_select<const V: u64>(self) -> Self {
-                    const {
-                        if V > 0xfff_u64 {
-                            crate::__private::too_wide("EVENT_SELECT", 12u32, V)
-                        }
+                    if V > 0xfff_u64 {
+                        crate::__private::too_wide("PERF_EVT_SEL_CORE", "EVENT_SELECT", 12u32, V)
                     }
+                    __check_event_select::<V>();
                     let v = V;
                     Self(
                         (self.0 & 0xfffffff0ffffff00_u64)
@@ -756,12 +886,12 @@ pub mod amd {
                     ((self.0 >> 8u32) & 0xff_u64) as u8
                 }
                 #[doc = "Sets `UMASK` to the constant `V`; a `V` wider than 8 bits fails to compile. Unit mask qualifying the event.\n\nBits 15:8, read-write, 8 bits wide."]
+                #[track_caller]
                 pub const fn with_umask<const V: u64>(self) -> Self {
-                    const {
-                        if V > 0xff_u64 {
-                            crate::__private::too_wide("UMASK", 8u32, V)
-                        }
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("PERF_EVT_SEL_CORE", "UMASK", 8u32, V)
                     }
+                    __check_umask::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffffffff00ff_u64) | (((v >> 0u32) & 0xff_u64) << 8u32))
                 }
@@ -842,12 +972,12 @@ pub mod amd {
                     ((self.0 >> 24u32) & 0xff_u64) as u8
                 }
                 #[doc = "Sets `CMASK` to the constant `V`; a `V` wider than 8 bits fails to compile. Counter mask: when non-zero, count cycles with at least CMASK events.\n\nBits 31:24, read-write, 8 bits wide."]
+                #[track_caller]
                 pub const fn with_cmask<const V: u64>(self) -> Self {
-                    const {
-                        if V > 0xff_u64 {
-                            crate::__private::too_wide("CMASK", 8u32, V)
-                        }
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("PERF_EVT_SEL_CORE", "CMASK", 8u32, V)
                     }
+                    __check_cmask::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32))
                 }
@@ -888,6 +1018,7 @@ pub mod amd {
                     Self((self.0 & 0xfffffdffffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 41u32))
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\n- `inv-without-cmask-core`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (AMD64 APM Vol. 2 §13.2.1 (INV))"]
+                #[inline]
                 pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
                     if ((self.0 >> 23u32) & 0x1_u64) == 0x1_u64
                         && ((self.0 >> 24u32) & 0xff_u64) == 0x0_u64
@@ -900,6 +1031,7 @@ pub mod amd {
                     Ok(self)
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\n- `inv-without-cmask-core`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (AMD64 APM Vol. 2 §13.2.1 (INV))\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Self {
                     if ((self.0 >> 23u32) & 0x1_u64) == 0x1_u64
@@ -989,6 +1121,7 @@ pub mod amd {
                     }
                 }
                 #[doc = "Sets `EVENT_SELECT` to the constant `V`; a `V` wider than 12 bits fails to compile. The 12-bit event select; bits 7:0 of the register hold EventSelect[7:0] and bits 35:32 hold EventSelect[11:8].\n\nBits 7:0, 35:32, read-write, 12 bits wide."]
+                #[track_caller]
                 pub const fn with_event_select<const V: u64>(self) -> Self {
                     self.track(0xf000000ff_u64, self.value.with_event_select::<V>())
                 }
@@ -1000,6 +1133,7 @@ pub mod amd {
                     }
                 }
                 #[doc = "Sets `UMASK` to the constant `V`; a `V` wider than 8 bits fails to compile. Unit mask qualifying the event.\n\nBits 15:8, read-write, 8 bits wide."]
+                #[track_caller]
                 pub const fn with_umask<const V: u64>(self) -> Self {
                     self.track(0xff00_u64, self.value.with_umask::<V>())
                 }
@@ -1039,6 +1173,7 @@ pub mod amd {
                     self.track(0x800000_u64, self.value.with_inv(on))
                 }
                 #[doc = "Sets `CMASK` to the constant `V`; a `V` wider than 8 bits fails to compile. Counter mask: when non-zero, count cycles with at least CMASK events.\n\nBits 31:24, read-write, 8 bits wide."]
+                #[track_caller]
                 pub const fn with_cmask<const V: u64>(self) -> Self {
                     self.track(0xff000000_u64, self.value.with_cmask::<V>())
                 }
@@ -1062,78 +1197,99 @@ pub mod amd {
                     self.track(0x20000000000_u64, self.value.with_host_only(on))
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n- `inv-without-cmask-core`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (AMD64 APM Vol. 2 §13.2.1 (INV))"]
+                #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
-                    if self.conflict & 0xf000000ff_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EVENT_SELECT is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0xff00_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "UMASK is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x10000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "USR is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x20000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "OS is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x40000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EDGE is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x100000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "INT is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x400000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EN is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x800000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "INV is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0xff000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CMASK is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x10000000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "GUEST_ONLY is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x20000000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "HOST_ONLY is given two different values; set each field once",
-                        });
+                    if self.conflict != 0 {
+                        return Err(self.conflict_error());
                     }
                     self.value.try_build()
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n- `inv-without-cmask-core`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (AMD64 APM Vol. 2 §13.2.1 (INV))\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
+                    if self.conflict != 0 {
+                        self.conflict_panic()
+                    }
+                    self.value.build()
+                }
+                #[doc = r" The first field given two different values (`conflict != 0`)."]
+                #[cold]
+                const fn conflict_error(self) -> crate::ConstraintError {
+                    if self.conflict & 0xf000000ff_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EVENT_SELECT is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0xff00_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "UMASK is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x10000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "USR is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x20000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "OS is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x40000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EDGE is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x100000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "INT is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x400000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x800000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "INV is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0xff000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CMASK is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x10000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "GUEST_ONLY is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x20000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "HOST_ONLY is given two different values; set each field once",
+                        };
+                    }
+                    crate::ConstraintError {
+                        id: "field-set-twice",
+                        message: "a field is given two different values; set each field once",
+                    }
+                }
+                #[cold]
+                #[track_caller]
+                const fn conflict_panic(self) -> ! {
                     if self.conflict & 0xf000000ff_u64 != 0 {
                         crate::__private::set_twice("PERF_EVT_SEL_CORE", "EVENT_SELECT")
                     }
@@ -1167,12 +1323,28 @@ pub mod amd {
                     if self.conflict & 0x20000000000_u64 != 0 {
                         crate::__private::set_twice("PERF_EVT_SEL_CORE", "HOST_ONLY")
                     }
-                    self.value.build()
+                    crate::__private::set_twice("PERF_EVT_SEL_CORE", "a field")
                 }
             }
             #[doc = "A [`Builder`] for `PERF_EVT_SEL_COREN` counting `event`: its encoding fields (event select, unit masks, CMASK, INV, EDGE, AnyThread) are set, the rest is zero. Add the privilege filters and the enable bit, then `build()`.\n\nFails to compile, in a `const`, when `N` is out of range, when only a fixed counter counts the event, when the event is restricted to other counters, or when it needs a field this generation lacks."]
             #[track_caller]
             pub const fn event_on<const N: u32>(event: &crate::EventDesc) -> Builder {
+                if N >= INSTANCES {
+                    crate::__private::index_out_of_range(
+                        "PERF_EVT_SEL_CORE",
+                        "counters",
+                        INSTANCES,
+                        N,
+                    )
+                }
+                __check_counter::<N>();
+                match try_event_on(N, event) {
+                    Ok(b) => b,
+                    Err(e) => e.fail(),
+                }
+            }
+            #[inline(always)]
+            const fn __check_counter<const N: u32>() {
                 const {
                     if N >= INSTANCES {
                         crate::__private::index_out_of_range(
@@ -1183,12 +1355,9 @@ pub mod amd {
                         )
                     }
                 }
-                match try_event_on(N, event) {
-                    Ok(b) => b,
-                    Err(e) => e.fail(),
-                }
             }
             #[doc = r" As [`event_on`], with the counter chosen at run time: the problem is returned."]
+            #[inline]
             pub const fn try_event_on(
                 counter: u32,
                 event: &crate::EventDesc,
@@ -1283,6 +1452,7 @@ pub mod amd {
                 }
             }
             #[doc = "`PERF_EVT_SEL_COREN` as a typed MSR. `N` out of 0..6 fails to compile."]
+            #[track_caller]
             pub const fn msr<const N: u32>() -> Instance {
                 Instance(address::<N>())
             }
@@ -1323,9 +1493,14 @@ pub mod amd {
             clippy::new_ret_no_self
         )]
         pub mod PERF_CTR_CORE {
-            #[doc = r" The tock-registers marker type for this register."]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
-            pub struct Register;
+            #[allow(non_camel_case_types)]
+            pub struct PERF_CTR_CORE;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = PERF_CTR_CORE;
             impl ::tock_registers::RegisterLongName for Register {}
             #[allow(unused_imports)]
             use ::tock_registers::fields::Field;
@@ -1346,7 +1521,16 @@ pub mod amd {
                 0xc001020b_u32,
             ];
             #[doc = "Address of `PERF_CTR_COREN`. `N` out of 0..6 fails to compile."]
+            #[track_caller]
             pub const fn address<const N: u32>() -> u32 {
+                if N >= INSTANCES {
+                    crate::__private::index_out_of_range("PERF_CTR_CORE", "instances", INSTANCES, N)
+                }
+                __check_index::<N>();
+                BASE_ADDRESS + N * ADDRESS_STRIDE
+            }
+            #[inline(always)]
+            const fn __check_index<const N: u32>() {
                 const {
                     if N >= INSTANCES {
                         crate::__private::index_out_of_range(
@@ -1357,7 +1541,6 @@ pub mod amd {
                         )
                     }
                 }
-                BASE_ADDRESS + N * ADDRESS_STRIDE
             }
             #[doc = r" Address of instance `index`, or `None` when out of range."]
             pub const fn try_address(index: u32) -> Option<u32> {
@@ -1365,6 +1548,26 @@ pub mod amd {
                     Some(BASE_ADDRESS + index * ADDRESS_STRIDE)
                 } else {
                     None
+                }
+            }
+            #[inline(always)]
+            const fn __check_reserved<const B: u64>() {
+                const {
+                    if B & Value::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "PERF_CTR_CORE",
+                            B & Value::RESERVED_MASK,
+                            Value::RESERVED_MASK,
+                        )
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_count<const V: u64>() {
+                const {
+                    if V > 0xffffffffffff_u64 {
+                        crate::__private::too_wide("PERF_CTR_CORE", "COUNT", 48u32, V)
+                    }
                 }
             }
             #[doc = "A value of `PERF_CTR_CORE`. Setters never touch reserved bits (`0xFFFF000000000000`)."]
@@ -1384,16 +1587,16 @@ pub mod amd {
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                #[track_caller]
                 pub const fn from_bits<const B: u64>() -> Self {
-                    const {
-                        if B & Self::RESERVED_MASK != 0 {
-                            crate::__private::reserved_bits(
-                                "PERF_CTR_CORE",
-                                B & Self::RESERVED_MASK,
-                                Self::RESERVED_MASK,
-                            )
-                        }
+                    if B & Self::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "PERF_CTR_CORE",
+                            B & Self::RESERVED_MASK,
+                            Self::RESERVED_MASK,
+                        )
                     }
+                    __check_reserved::<B>();
                     Self(B)
                 }
                 #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
@@ -1430,12 +1633,12 @@ pub mod amd {
                     ((self.0 >> 0u32) & 0xffffffffffff_u64) as u64
                 }
                 #[doc = "Sets `COUNT` to the constant `V`; a `V` wider than 48 bits fails to compile. Counter value (48 bits).\n\nBits 47:0, read-write, 48 bits wide."]
+                #[track_caller]
                 pub const fn with_count<const V: u64>(self) -> Self {
-                    const {
-                        if V > 0xffffffffffff_u64 {
-                            crate::__private::too_wide("COUNT", 48u32, V)
-                        }
+                    if V > 0xffffffffffff_u64 {
+                        crate::__private::too_wide("PERF_CTR_CORE", "COUNT", 48u32, V)
                     }
+                    __check_count::<V>();
                     let v = V;
                     Self(
                         (self.0 & 0xffff000000000000_u64)
@@ -1457,10 +1660,12 @@ pub mod amd {
                     ))
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
+                #[inline]
                 pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
                     Ok(self)
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Self {
                     self
@@ -1527,6 +1732,7 @@ pub mod amd {
                     }
                 }
                 #[doc = "Sets `COUNT` to the constant `V`; a `V` wider than 48 bits fails to compile. Counter value (48 bits).\n\nBits 47:0, read-write, 48 bits wide."]
+                #[track_caller]
                 pub const fn with_count<const V: u64>(self) -> Self {
                     self.track(0xffffffffffff_u64, self.value.with_count::<V>())
                 }
@@ -1538,22 +1744,43 @@ pub mod amd {
                     }
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
-                    if self.conflict & 0xffffffffffff_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "COUNT is given two different values; set each field once",
-                        });
+                    if self.conflict != 0 {
+                        return Err(self.conflict_error());
                     }
                     self.value.try_build()
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
+                    if self.conflict != 0 {
+                        self.conflict_panic()
+                    }
+                    self.value.build()
+                }
+                #[doc = r" The first field given two different values (`conflict != 0`)."]
+                #[cold]
+                const fn conflict_error(self) -> crate::ConstraintError {
+                    if self.conflict & 0xffffffffffff_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "COUNT is given two different values; set each field once",
+                        };
+                    }
+                    crate::ConstraintError {
+                        id: "field-set-twice",
+                        message: "a field is given two different values; set each field once",
+                    }
+                }
+                #[cold]
+                #[track_caller]
+                const fn conflict_panic(self) -> ! {
                     if self.conflict & 0xffffffffffff_u64 != 0 {
                         crate::__private::set_twice("PERF_CTR_CORE", "COUNT")
                     }
-                    self.value.build()
+                    crate::__private::set_twice("PERF_CTR_CORE", "a field")
                 }
             }
             #[doc = "One `PERF_CTR_CORE` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write)."]
@@ -1566,6 +1793,7 @@ pub mod amd {
                 }
             }
             #[doc = "`PERF_CTR_COREN` as a typed MSR. `N` out of 0..6 fails to compile."]
+            #[track_caller]
             pub const fn msr<const N: u32>() -> Instance {
                 Instance(address::<N>())
             }
@@ -1609,9 +1837,14 @@ pub mod amd {
             clippy::new_ret_no_self
         )]
         pub mod PERF_EVT_SEL {
-            #[doc = r" The tock-registers marker type for this register."]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
-            pub struct Register;
+            #[allow(non_camel_case_types)]
+            pub struct PERF_EVT_SEL;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = PERF_EVT_SEL;
             impl ::tock_registers::RegisterLongName for Register {}
             #[allow(unused_imports)]
             use ::tock_registers::fields::Field;
@@ -1630,7 +1863,16 @@ pub mod amd {
                 0xc0010003_u32,
             ];
             #[doc = "Address of `PERF_EVT_SELN`. `N` out of 0..4 fails to compile."]
+            #[track_caller]
             pub const fn address<const N: u32>() -> u32 {
+                if N >= INSTANCES {
+                    crate::__private::index_out_of_range("PERF_EVT_SEL", "instances", INSTANCES, N)
+                }
+                __check_index::<N>();
+                BASE_ADDRESS + N * ADDRESS_STRIDE
+            }
+            #[inline(always)]
+            const fn __check_index<const N: u32>() {
                 const {
                     if N >= INSTANCES {
                         crate::__private::index_out_of_range(
@@ -1641,7 +1883,6 @@ pub mod amd {
                         )
                     }
                 }
-                BASE_ADDRESS + N * ADDRESS_STRIDE
             }
             #[doc = r" Address of instance `index`, or `None` when out of range."]
             pub const fn try_address(index: u32) -> Option<u32> {
@@ -1674,6 +1915,58 @@ pub mod amd {
                     }
                 }
             }
+            #[inline(always)]
+            const fn __check_reserved<const B: u64>() {
+                const {
+                    if B & Value::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "PERF_EVT_SEL",
+                            B & Value::RESERVED_MASK,
+                            Value::RESERVED_MASK,
+                        )
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_event_select<const V: u64>() {
+                const {
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("PERF_EVT_SEL", "EVENT_SELECT", 8u32, V)
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_umask<const V: u64>() {
+                const {
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("PERF_EVT_SEL", "UMASK", 8u32, V)
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_cmask<const V: u64>() {
+                const {
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("PERF_EVT_SEL", "CMASK", 8u32, V)
+                    }
+                }
+            }
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`PERF_EVT_SEL` of amd-k7 has no field `GUEST_ONLY`: it was added in amd-core",
+                label = "`GUEST_ONLY` is not part of this layout of `PERF_EVT_SEL`",
+                note = "use `PERF_EVT_SEL` of amd-core (or of a later generation that has `GUEST_ONLY`) on processors that implement it"
+            )]
+            pub trait __Unavailable_GUEST_ONLY {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`PERF_EVT_SEL` of amd-k7 has no field `HOST_ONLY`: it was added in amd-core",
+                label = "`HOST_ONLY` is not part of this layout of `PERF_EVT_SEL`",
+                note = "use `PERF_EVT_SEL` of amd-core (or of a later generation that has `HOST_ONLY`) on processors that implement it"
+            )]
+            pub trait __Unavailable_HOST_ONLY {}
             #[doc = "A value of `PERF_EVT_SEL`. Setters never touch reserved bits (`0xFFFFFFFF00200000`)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash)]
             #[repr(transparent)]
@@ -1691,16 +1984,16 @@ pub mod amd {
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                #[track_caller]
                 pub const fn from_bits<const B: u64>() -> Self {
-                    const {
-                        if B & Self::RESERVED_MASK != 0 {
-                            crate::__private::reserved_bits(
-                                "PERF_EVT_SEL",
-                                B & Self::RESERVED_MASK,
-                                Self::RESERVED_MASK,
-                            )
-                        }
+                    if B & Self::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "PERF_EVT_SEL",
+                            B & Self::RESERVED_MASK,
+                            Self::RESERVED_MASK,
+                        )
                     }
+                    __check_reserved::<B>();
                     Self(B)
                 }
                 #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
@@ -1737,12 +2030,12 @@ pub mod amd {
                     ((self.0 >> 0u32) & 0xff_u64) as u8
                 }
                 #[doc = "Sets `EVENT_SELECT` to the constant `V`; a `V` wider than 8 bits fails to compile. The event to count.\n\nBits 7:0, read-write, 8 bits wide."]
+                #[track_caller]
                 pub const fn with_event_select<const V: u64>(self) -> Self {
-                    const {
-                        if V > 0xff_u64 {
-                            crate::__private::too_wide("EVENT_SELECT", 8u32, V)
-                        }
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("PERF_EVT_SEL", "EVENT_SELECT", 8u32, V)
                     }
+                    __check_event_select::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffffffffff00_u64) | (((v >> 0u32) & 0xff_u64) << 0u32))
                 }
@@ -1769,12 +2062,12 @@ pub mod amd {
                     ((self.0 >> 8u32) & 0xff_u64) as u8
                 }
                 #[doc = "Sets `UMASK` to the constant `V`; a `V` wider than 8 bits fails to compile. Unit mask qualifying the event.\n\nBits 15:8, read-write, 8 bits wide."]
+                #[track_caller]
                 pub const fn with_umask<const V: u64>(self) -> Self {
-                    const {
-                        if V > 0xff_u64 {
-                            crate::__private::too_wide("UMASK", 8u32, V)
-                        }
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("PERF_EVT_SEL", "UMASK", 8u32, V)
                     }
+                    __check_umask::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffffffff00ff_u64) | (((v >> 0u32) & 0xff_u64) << 8u32))
                 }
@@ -1868,12 +2161,12 @@ pub mod amd {
                     ((self.0 >> 24u32) & 0xff_u64) as u8
                 }
                 #[doc = "Sets `CMASK` to the constant `V`; a `V` wider than 8 bits fails to compile. Counter mask: when non-zero, count cycles with at least CMASK events.\n\nBits 31:24, read-write, 8 bits wide."]
+                #[track_caller]
                 pub const fn with_cmask<const V: u64>(self) -> Self {
-                    const {
-                        if V > 0xff_u64 {
-                            crate::__private::too_wide("CMASK", 8u32, V)
-                        }
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("PERF_EVT_SEL", "CMASK", 8u32, V)
                     }
+                    __check_cmask::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32))
                 }
@@ -1895,7 +2188,18 @@ pub mod amd {
                     let v = value as u64;
                     Self((self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32))
                 }
+                #[doc(hidden)]
+                pub const fn with_guest_only<T: __Unavailable_GUEST_ONLY>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_host_only<T: __Unavailable_HOST_ONLY>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (AMD64 APM Vol. 2 §13.2.1 (INV))"]
+                #[inline]
                 pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
                     if ((self.0 >> 23u32) & 0x1_u64) == 0x1_u64
                         && ((self.0 >> 24u32) & 0xff_u64) == 0x0_u64
@@ -1908,6 +2212,7 @@ pub mod amd {
                     Ok(self)
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (AMD64 APM Vol. 2 §13.2.1 (INV))\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Self {
                     if ((self.0 >> 23u32) & 0x1_u64) == 0x1_u64
@@ -1993,6 +2298,7 @@ pub mod amd {
                     }
                 }
                 #[doc = "Sets `EVENT_SELECT` to the constant `V`; a `V` wider than 8 bits fails to compile. The event to count.\n\nBits 7:0, read-write, 8 bits wide."]
+                #[track_caller]
                 pub const fn with_event_select<const V: u64>(self) -> Self {
                     self.track(0xff_u64, self.value.with_event_select::<V>())
                 }
@@ -2008,6 +2314,7 @@ pub mod amd {
                     self.track(0xff_u64, self.value.set_event_select(value))
                 }
                 #[doc = "Sets `UMASK` to the constant `V`; a `V` wider than 8 bits fails to compile. Unit mask qualifying the event.\n\nBits 15:8, read-write, 8 bits wide."]
+                #[track_caller]
                 pub const fn with_umask<const V: u64>(self) -> Self {
                     self.track(0xff00_u64, self.value.with_umask::<V>())
                 }
@@ -2051,6 +2358,7 @@ pub mod amd {
                     self.track(0x800000_u64, self.value.with_inv(on))
                 }
                 #[doc = "Sets `CMASK` to the constant `V`; a `V` wider than 8 bits fails to compile. Counter mask: when non-zero, count cycles with at least CMASK events.\n\nBits 31:24, read-write, 8 bits wide."]
+                #[track_caller]
                 pub const fn with_cmask<const V: u64>(self) -> Self {
                     self.track(0xff000000_u64, self.value.with_cmask::<V>())
                 }
@@ -2065,73 +2373,104 @@ pub mod amd {
                 pub const fn set_cmask(self, value: u8) -> Self {
                     self.track(0xff000000_u64, self.value.set_cmask(value))
                 }
+                #[doc(hidden)]
+                pub const fn with_guest_only<T: __Unavailable_GUEST_ONLY>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_host_only<T: __Unavailable_HOST_ONLY>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (AMD64 APM Vol. 2 §13.2.1 (INV))"]
+                #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
-                    if self.conflict & 0xff_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EVENT_SELECT is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0xff00_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "UMASK is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x10000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "USR is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x20000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "OS is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x40000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EDGE is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x80000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "PC is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x100000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "INT is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x400000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EN is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x800000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "INV is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0xff000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CMASK is given two different values; set each field once",
-                        });
+                    if self.conflict != 0 {
+                        return Err(self.conflict_error());
                     }
                     self.value.try_build()
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (AMD64 APM Vol. 2 §13.2.1 (INV))\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
+                    if self.conflict != 0 {
+                        self.conflict_panic()
+                    }
+                    self.value.build()
+                }
+                #[doc = r" The first field given two different values (`conflict != 0`)."]
+                #[cold]
+                const fn conflict_error(self) -> crate::ConstraintError {
+                    if self.conflict & 0xff_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EVENT_SELECT is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0xff00_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "UMASK is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x10000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "USR is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x20000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "OS is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x40000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EDGE is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x80000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "PC is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x100000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "INT is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x400000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x800000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "INV is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0xff000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CMASK is given two different values; set each field once",
+                        };
+                    }
+                    crate::ConstraintError {
+                        id: "field-set-twice",
+                        message: "a field is given two different values; set each field once",
+                    }
+                }
+                #[cold]
+                #[track_caller]
+                const fn conflict_panic(self) -> ! {
                     if self.conflict & 0xff_u64 != 0 {
                         crate::__private::set_twice("PERF_EVT_SEL", "EVENT_SELECT")
                     }
@@ -2162,12 +2501,23 @@ pub mod amd {
                     if self.conflict & 0xff000000_u64 != 0 {
                         crate::__private::set_twice("PERF_EVT_SEL", "CMASK")
                     }
-                    self.value.build()
+                    crate::__private::set_twice("PERF_EVT_SEL", "a field")
                 }
             }
             #[doc = "A [`Builder`] for `PERF_EVT_SELN` counting `event`: its encoding fields (event select, unit masks, CMASK, INV, EDGE, AnyThread) are set, the rest is zero. Add the privilege filters and the enable bit, then `build()`.\n\nFails to compile, in a `const`, when `N` is out of range, when only a fixed counter counts the event, when the event is restricted to other counters, or when it needs a field this generation lacks."]
             #[track_caller]
             pub const fn event_on<const N: u32>(event: &crate::EventDesc) -> Builder {
+                if N >= INSTANCES {
+                    crate::__private::index_out_of_range("PERF_EVT_SEL", "counters", INSTANCES, N)
+                }
+                __check_counter::<N>();
+                match try_event_on(N, event) {
+                    Ok(b) => b,
+                    Err(e) => e.fail(),
+                }
+            }
+            #[inline(always)]
+            const fn __check_counter<const N: u32>() {
                 const {
                     if N >= INSTANCES {
                         crate::__private::index_out_of_range(
@@ -2178,12 +2528,9 @@ pub mod amd {
                         )
                     }
                 }
-                match try_event_on(N, event) {
-                    Ok(b) => b,
-                    Err(e) => e.fail(),
-                }
             }
             #[doc = r" As [`event_on`], with the counter chosen at run time: the problem is returned."]
+            #[inline]
             pub const fn try_event_on(
                 counter: u32,
                 event: &crate::EventDesc,
@@ -2278,6 +2625,7 @@ pub mod amd {
                 }
             }
             #[doc = "`PERF_EVT_SELN` as a typed MSR. `N` out of 0..4 fails to compile."]
+            #[track_caller]
             pub const fn msr<const N: u32>() -> Instance {
                 Instance(address::<N>())
             }
@@ -2318,9 +2666,14 @@ pub mod amd {
             clippy::new_ret_no_self
         )]
         pub mod PERF_CTR {
-            #[doc = r" The tock-registers marker type for this register."]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
-            pub struct Register;
+            #[allow(non_camel_case_types)]
+            pub struct PERF_CTR;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = PERF_CTR;
             impl ::tock_registers::RegisterLongName for Register {}
             #[allow(unused_imports)]
             use ::tock_registers::fields::Field;
@@ -2339,13 +2692,21 @@ pub mod amd {
                 0xc0010007_u32,
             ];
             #[doc = "Address of `PERF_CTRN`. `N` out of 0..4 fails to compile."]
+            #[track_caller]
             pub const fn address<const N: u32>() -> u32 {
+                if N >= INSTANCES {
+                    crate::__private::index_out_of_range("PERF_CTR", "instances", INSTANCES, N)
+                }
+                __check_index::<N>();
+                BASE_ADDRESS + N * ADDRESS_STRIDE
+            }
+            #[inline(always)]
+            const fn __check_index<const N: u32>() {
                 const {
                     if N >= INSTANCES {
                         crate::__private::index_out_of_range("PERF_CTR", "instances", INSTANCES, N)
                     }
                 }
-                BASE_ADDRESS + N * ADDRESS_STRIDE
             }
             #[doc = r" Address of instance `index`, or `None` when out of range."]
             pub const fn try_address(index: u32) -> Option<u32> {
@@ -2353,6 +2714,26 @@ pub mod amd {
                     Some(BASE_ADDRESS + index * ADDRESS_STRIDE)
                 } else {
                     None
+                }
+            }
+            #[inline(always)]
+            const fn __check_reserved<const B: u64>() {
+                const {
+                    if B & Value::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "PERF_CTR",
+                            B & Value::RESERVED_MASK,
+                            Value::RESERVED_MASK,
+                        )
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_count<const V: u64>() {
+                const {
+                    if V > 0xffffffffffff_u64 {
+                        crate::__private::too_wide("PERF_CTR", "COUNT", 48u32, V)
+                    }
                 }
             }
             #[doc = "A value of `PERF_CTR`. Setters never touch reserved bits (`0xFFFF000000000000`)."]
@@ -2372,16 +2753,16 @@ pub mod amd {
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                #[track_caller]
                 pub const fn from_bits<const B: u64>() -> Self {
-                    const {
-                        if B & Self::RESERVED_MASK != 0 {
-                            crate::__private::reserved_bits(
-                                "PERF_CTR",
-                                B & Self::RESERVED_MASK,
-                                Self::RESERVED_MASK,
-                            )
-                        }
+                    if B & Self::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "PERF_CTR",
+                            B & Self::RESERVED_MASK,
+                            Self::RESERVED_MASK,
+                        )
                     }
+                    __check_reserved::<B>();
                     Self(B)
                 }
                 #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
@@ -2418,12 +2799,12 @@ pub mod amd {
                     ((self.0 >> 0u32) & 0xffffffffffff_u64) as u64
                 }
                 #[doc = "Sets `COUNT` to the constant `V`; a `V` wider than 48 bits fails to compile. Counter value (48 bits).\n\nBits 47:0, read-write, 48 bits wide."]
+                #[track_caller]
                 pub const fn with_count<const V: u64>(self) -> Self {
-                    const {
-                        if V > 0xffffffffffff_u64 {
-                            crate::__private::too_wide("COUNT", 48u32, V)
-                        }
+                    if V > 0xffffffffffff_u64 {
+                        crate::__private::too_wide("PERF_CTR", "COUNT", 48u32, V)
                     }
+                    __check_count::<V>();
                     let v = V;
                     Self(
                         (self.0 & 0xffff000000000000_u64)
@@ -2445,10 +2826,12 @@ pub mod amd {
                     ))
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
+                #[inline]
                 pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
                     Ok(self)
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Self {
                     self
@@ -2515,6 +2898,7 @@ pub mod amd {
                     }
                 }
                 #[doc = "Sets `COUNT` to the constant `V`; a `V` wider than 48 bits fails to compile. Counter value (48 bits).\n\nBits 47:0, read-write, 48 bits wide."]
+                #[track_caller]
                 pub const fn with_count<const V: u64>(self) -> Self {
                     self.track(0xffffffffffff_u64, self.value.with_count::<V>())
                 }
@@ -2526,22 +2910,43 @@ pub mod amd {
                     }
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
-                    if self.conflict & 0xffffffffffff_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "COUNT is given two different values; set each field once",
-                        });
+                    if self.conflict != 0 {
+                        return Err(self.conflict_error());
                     }
                     self.value.try_build()
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
+                    if self.conflict != 0 {
+                        self.conflict_panic()
+                    }
+                    self.value.build()
+                }
+                #[doc = r" The first field given two different values (`conflict != 0`)."]
+                #[cold]
+                const fn conflict_error(self) -> crate::ConstraintError {
+                    if self.conflict & 0xffffffffffff_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "COUNT is given two different values; set each field once",
+                        };
+                    }
+                    crate::ConstraintError {
+                        id: "field-set-twice",
+                        message: "a field is given two different values; set each field once",
+                    }
+                }
+                #[cold]
+                #[track_caller]
+                const fn conflict_panic(self) -> ! {
                     if self.conflict & 0xffffffffffff_u64 != 0 {
                         crate::__private::set_twice("PERF_CTR", "COUNT")
                     }
-                    self.value.build()
+                    crate::__private::set_twice("PERF_CTR", "a field")
                 }
             }
             #[doc = "One `PERF_CTR` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write)."]
@@ -2554,6 +2959,7 @@ pub mod amd {
                 }
             }
             #[doc = "`PERF_CTRN` as a typed MSR. `N` out of 0..4 fails to compile."]
+            #[track_caller]
             pub const fn msr<const N: u32>() -> Instance {
                 Instance(address::<N>())
             }
@@ -2601,9 +3007,14 @@ pub mod amd {
             clippy::new_ret_no_self
         )]
         pub mod PERF_CNTR_GLOBAL_STATUS {
-            #[doc = r" The tock-registers marker type for this register."]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
-            pub struct Register;
+            #[allow(non_camel_case_types)]
+            pub struct PERF_CNTR_GLOBAL_STATUS;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = PERF_CNTR_GLOBAL_STATUS;
             impl ::tock_registers::RegisterLongName for Register {}
             #[allow(unused_imports)]
             use ::tock_registers::fields::Field;
@@ -2729,15 +3140,32 @@ pub mod amd {
             clippy::new_ret_no_self
         )]
         pub mod PERF_CNTR_GLOBAL_CTL {
-            #[doc = r" The tock-registers marker type for this register."]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
-            pub struct Register;
+            #[allow(non_camel_case_types)]
+            pub struct PERF_CNTR_GLOBAL_CTL;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = PERF_CNTR_GLOBAL_CTL;
             impl ::tock_registers::RegisterLongName for Register {}
             #[allow(unused_imports)]
             use ::tock_registers::fields::Field;
             :: tock_registers :: register_bitmasks ! (u64 , PERF_CNTR_GLOBAL_CTL , Register , [# [doc = "Enable PerfCtr i. (bits 0, read-write)"] EN0 OFFSET (0) NUMBITS (1) [] , # [doc = "Enable PerfCtr i. (bits 1, read-write)"] EN1 OFFSET (1) NUMBITS (1) [] , # [doc = "Enable PerfCtr i. (bits 2, read-write)"] EN2 OFFSET (2) NUMBITS (1) [] , # [doc = "Enable PerfCtr i. (bits 3, read-write)"] EN3 OFFSET (3) NUMBITS (1) [] , # [doc = "Enable PerfCtr i. (bits 4, read-write)"] EN4 OFFSET (4) NUMBITS (1) [] , # [doc = "Enable PerfCtr i. (bits 5, read-write)"] EN5 OFFSET (5) NUMBITS (1) []]);
             #[doc = r" MSR address."]
             pub const ADDRESS: u32 = 0xc0000301_u32;
+            #[inline(always)]
+            const fn __check_reserved<const B: u64>() {
+                const {
+                    if B & Value::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "PERF_CNTR_GLOBAL_CTL",
+                            B & Value::RESERVED_MASK,
+                            Value::RESERVED_MASK,
+                        )
+                    }
+                }
+            }
             #[doc = "A value of `PERF_CNTR_GLOBAL_CTL`. Setters never touch reserved bits (`0xFFFFFFFFFFFFFFC0`)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash)]
             #[repr(transparent)]
@@ -2755,16 +3183,16 @@ pub mod amd {
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                #[track_caller]
                 pub const fn from_bits<const B: u64>() -> Self {
-                    const {
-                        if B & Self::RESERVED_MASK != 0 {
-                            crate::__private::reserved_bits(
-                                "PERF_CNTR_GLOBAL_CTL",
-                                B & Self::RESERVED_MASK,
-                                Self::RESERVED_MASK,
-                            )
-                        }
+                    if B & Self::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "PERF_CNTR_GLOBAL_CTL",
+                            B & Self::RESERVED_MASK,
+                            Self::RESERVED_MASK,
+                        )
                     }
+                    __check_reserved::<B>();
                     Self(B)
                 }
                 #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
@@ -2900,10 +3328,12 @@ pub mod amd {
                     }
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
+                #[inline]
                 pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
                     Ok(self)
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Self {
                     self
@@ -3018,48 +3448,69 @@ pub mod amd {
                     }
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
-                    if self.conflict & 0x1_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EN0 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x2_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EN1 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x4_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EN2 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x8_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EN3 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x10_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EN4 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x20_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EN5 is given two different values; set each field once",
-                        });
+                    if self.conflict != 0 {
+                        return Err(self.conflict_error());
                     }
                     self.value.try_build()
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
+                    if self.conflict != 0 {
+                        self.conflict_panic()
+                    }
+                    self.value.build()
+                }
+                #[doc = r" The first field given two different values (`conflict != 0`)."]
+                #[cold]
+                const fn conflict_error(self) -> crate::ConstraintError {
+                    if self.conflict & 0x1_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN0 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x2_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN1 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x4_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN2 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x8_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN3 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x10_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN4 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x20_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN5 is given two different values; set each field once",
+                        };
+                    }
+                    crate::ConstraintError {
+                        id: "field-set-twice",
+                        message: "a field is given two different values; set each field once",
+                    }
+                }
+                #[cold]
+                #[track_caller]
+                const fn conflict_panic(self) -> ! {
                     if self.conflict & 0x1_u64 != 0 {
                         crate::__private::set_twice("PERF_CNTR_GLOBAL_CTL", "EN0")
                     }
@@ -3078,7 +3529,7 @@ pub mod amd {
                     if self.conflict & 0x20_u64 != 0 {
                         crate::__private::set_twice("PERF_CNTR_GLOBAL_CTL", "EN5")
                     }
-                    self.value.build()
+                    crate::__private::set_twice("PERF_CNTR_GLOBAL_CTL", "a field")
                 }
             }
             #[doc = "One `PERF_CNTR_GLOBAL_CTL` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write)."]
@@ -3116,15 +3567,32 @@ pub mod amd {
             clippy::new_ret_no_self
         )]
         pub mod PERF_CNTR_GLOBAL_STATUS_CLR {
-            #[doc = r" The tock-registers marker type for this register."]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
-            pub struct Register;
+            #[allow(non_camel_case_types)]
+            pub struct PERF_CNTR_GLOBAL_STATUS_CLR;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = PERF_CNTR_GLOBAL_STATUS_CLR;
             impl ::tock_registers::RegisterLongName for Register {}
             #[allow(unused_imports)]
             use ::tock_registers::fields::Field;
             :: tock_registers :: register_bitmasks ! (u64 , PERF_CNTR_GLOBAL_STATUS_CLR , Register , [# [doc = "Clear the overflow flag of PerfCtr i. (bits 0, write-1-to-clear)"] CLR_OVF0 OFFSET (0) NUMBITS (1) [] , # [doc = "Clear the overflow flag of PerfCtr i. (bits 1, write-1-to-clear)"] CLR_OVF1 OFFSET (1) NUMBITS (1) [] , # [doc = "Clear the overflow flag of PerfCtr i. (bits 2, write-1-to-clear)"] CLR_OVF2 OFFSET (2) NUMBITS (1) [] , # [doc = "Clear the overflow flag of PerfCtr i. (bits 3, write-1-to-clear)"] CLR_OVF3 OFFSET (3) NUMBITS (1) [] , # [doc = "Clear the overflow flag of PerfCtr i. (bits 4, write-1-to-clear)"] CLR_OVF4 OFFSET (4) NUMBITS (1) [] , # [doc = "Clear the overflow flag of PerfCtr i. (bits 5, write-1-to-clear)"] CLR_OVF5 OFFSET (5) NUMBITS (1) []]);
             #[doc = r" MSR address."]
             pub const ADDRESS: u32 = 0xc0000302_u32;
+            #[inline(always)]
+            const fn __check_reserved<const B: u64>() {
+                const {
+                    if B & Value::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "PERF_CNTR_GLOBAL_STATUS_CLR",
+                            B & Value::RESERVED_MASK,
+                            Value::RESERVED_MASK,
+                        )
+                    }
+                }
+            }
             #[doc = "A value of `PERF_CNTR_GLOBAL_STATUS_CLR`. Setters never touch reserved bits (`0xFFFFFFFFFFFFFFC0`)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash)]
             #[repr(transparent)]
@@ -3142,16 +3610,16 @@ pub mod amd {
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                #[track_caller]
                 pub const fn from_bits<const B: u64>() -> Self {
-                    const {
-                        if B & Self::RESERVED_MASK != 0 {
-                            crate::__private::reserved_bits(
-                                "PERF_CNTR_GLOBAL_STATUS_CLR",
-                                B & Self::RESERVED_MASK,
-                                Self::RESERVED_MASK,
-                            )
-                        }
+                    if B & Self::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "PERF_CNTR_GLOBAL_STATUS_CLR",
+                            B & Self::RESERVED_MASK,
+                            Self::RESERVED_MASK,
+                        )
                     }
+                    __check_reserved::<B>();
                     Self(B)
                 }
                 #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
@@ -3272,10 +3740,12 @@ pub mod amd {
                     }
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
+                #[inline]
                 pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
                     Ok(self)
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Self {
                     self
@@ -3386,48 +3856,69 @@ pub mod amd {
                     }
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
-                    if self.conflict & 0x1_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF0 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x2_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF1 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x4_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF2 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x8_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF3 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x10_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF4 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x20_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF5 is given two different values; set each field once",
-                        });
+                    if self.conflict != 0 {
+                        return Err(self.conflict_error());
                     }
                     self.value.try_build()
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
+                    if self.conflict != 0 {
+                        self.conflict_panic()
+                    }
+                    self.value.build()
+                }
+                #[doc = r" The first field given two different values (`conflict != 0`)."]
+                #[cold]
+                const fn conflict_error(self) -> crate::ConstraintError {
+                    if self.conflict & 0x1_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF0 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x2_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF1 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x4_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF2 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x8_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF3 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x10_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF4 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x20_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF5 is given two different values; set each field once",
+                        };
+                    }
+                    crate::ConstraintError {
+                        id: "field-set-twice",
+                        message: "a field is given two different values; set each field once",
+                    }
+                }
+                #[cold]
+                #[track_caller]
+                const fn conflict_panic(self) -> ! {
                     if self.conflict & 0x1_u64 != 0 {
                         crate::__private::set_twice("PERF_CNTR_GLOBAL_STATUS_CLR", "CLR_OVF0")
                     }
@@ -3446,7 +3937,7 @@ pub mod amd {
                     if self.conflict & 0x20_u64 != 0 {
                         crate::__private::set_twice("PERF_CNTR_GLOBAL_STATUS_CLR", "CLR_OVF5")
                     }
-                    self.value.build()
+                    crate::__private::set_twice("PERF_CNTR_GLOBAL_STATUS_CLR", "a field")
                 }
             }
             #[doc = "One `PERF_CNTR_GLOBAL_STATUS_CLR` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (write-1-to-clear)."]
@@ -3479,15 +3970,32 @@ pub mod amd {
             clippy::new_ret_no_self
         )]
         pub mod PERF_CNTR_GLOBAL_STATUS_SET {
-            #[doc = r" The tock-registers marker type for this register."]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
-            pub struct Register;
+            #[allow(non_camel_case_types)]
+            pub struct PERF_CNTR_GLOBAL_STATUS_SET;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = PERF_CNTR_GLOBAL_STATUS_SET;
             impl ::tock_registers::RegisterLongName for Register {}
             #[allow(unused_imports)]
             use ::tock_registers::fields::Field;
             :: tock_registers :: register_bitmasks ! (u64 , PERF_CNTR_GLOBAL_STATUS_SET , Register , [# [doc = "Set the overflow flag of PerfCtr i. (bits 0, write-1-to-set)"] SET_OVF0 OFFSET (0) NUMBITS (1) [] , # [doc = "Set the overflow flag of PerfCtr i. (bits 1, write-1-to-set)"] SET_OVF1 OFFSET (1) NUMBITS (1) [] , # [doc = "Set the overflow flag of PerfCtr i. (bits 2, write-1-to-set)"] SET_OVF2 OFFSET (2) NUMBITS (1) [] , # [doc = "Set the overflow flag of PerfCtr i. (bits 3, write-1-to-set)"] SET_OVF3 OFFSET (3) NUMBITS (1) [] , # [doc = "Set the overflow flag of PerfCtr i. (bits 4, write-1-to-set)"] SET_OVF4 OFFSET (4) NUMBITS (1) [] , # [doc = "Set the overflow flag of PerfCtr i. (bits 5, write-1-to-set)"] SET_OVF5 OFFSET (5) NUMBITS (1) []]);
             #[doc = r" MSR address."]
             pub const ADDRESS: u32 = 0xc0000303_u32;
+            #[inline(always)]
+            const fn __check_reserved<const B: u64>() {
+                const {
+                    if B & Value::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "PERF_CNTR_GLOBAL_STATUS_SET",
+                            B & Value::RESERVED_MASK,
+                            Value::RESERVED_MASK,
+                        )
+                    }
+                }
+            }
             #[doc = "A value of `PERF_CNTR_GLOBAL_STATUS_SET`. Setters never touch reserved bits (`0xFFFFFFFFFFFFFFC0`)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash)]
             #[repr(transparent)]
@@ -3505,16 +4013,16 @@ pub mod amd {
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                #[track_caller]
                 pub const fn from_bits<const B: u64>() -> Self {
-                    const {
-                        if B & Self::RESERVED_MASK != 0 {
-                            crate::__private::reserved_bits(
-                                "PERF_CNTR_GLOBAL_STATUS_SET",
-                                B & Self::RESERVED_MASK,
-                                Self::RESERVED_MASK,
-                            )
-                        }
+                    if B & Self::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "PERF_CNTR_GLOBAL_STATUS_SET",
+                            B & Self::RESERVED_MASK,
+                            Self::RESERVED_MASK,
+                        )
                     }
+                    __check_reserved::<B>();
                     Self(B)
                 }
                 #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
@@ -3635,10 +4143,12 @@ pub mod amd {
                     }
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
+                #[inline]
                 pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
                     Ok(self)
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Self {
                     self
@@ -3749,48 +4259,69 @@ pub mod amd {
                     }
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
-                    if self.conflict & 0x1_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "SET_OVF0 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x2_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "SET_OVF1 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x4_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "SET_OVF2 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x8_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "SET_OVF3 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x10_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "SET_OVF4 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x20_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "SET_OVF5 is given two different values; set each field once",
-                        });
+                    if self.conflict != 0 {
+                        return Err(self.conflict_error());
                     }
                     self.value.try_build()
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
+                    if self.conflict != 0 {
+                        self.conflict_panic()
+                    }
+                    self.value.build()
+                }
+                #[doc = r" The first field given two different values (`conflict != 0`)."]
+                #[cold]
+                const fn conflict_error(self) -> crate::ConstraintError {
+                    if self.conflict & 0x1_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF0 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x2_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF1 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x4_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF2 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x8_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF3 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x10_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF4 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x20_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF5 is given two different values; set each field once",
+                        };
+                    }
+                    crate::ConstraintError {
+                        id: "field-set-twice",
+                        message: "a field is given two different values; set each field once",
+                    }
+                }
+                #[cold]
+                #[track_caller]
+                const fn conflict_panic(self) -> ! {
                     if self.conflict & 0x1_u64 != 0 {
                         crate::__private::set_twice("PERF_CNTR_GLOBAL_STATUS_SET", "SET_OVF0")
                     }
@@ -3809,7 +4340,7 @@ pub mod amd {
                     if self.conflict & 0x20_u64 != 0 {
                         crate::__private::set_twice("PERF_CNTR_GLOBAL_STATUS_SET", "SET_OVF5")
                     }
-                    self.value.build()
+                    crate::__private::set_twice("PERF_CNTR_GLOBAL_STATUS_SET", "a field")
                 }
             }
             #[doc = "One `PERF_CNTR_GLOBAL_STATUS_SET` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (write-1-to-set)."]
@@ -4043,9 +4574,14 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_PMC {
-            #[doc = r" The tock-registers marker type for this register."]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
-            pub struct Register;
+            #[allow(non_camel_case_types)]
+            pub struct IA32_PMC;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = IA32_PMC;
             impl ::tock_registers::RegisterLongName for Register {}
             #[allow(unused_imports)]
             use ::tock_registers::fields::Field;
@@ -4061,13 +4597,21 @@ pub mod intel {
                 0xc1_u32, 0xc2_u32, 0xc3_u32, 0xc4_u32, 0xc5_u32, 0xc6_u32, 0xc7_u32, 0xc8_u32,
             ];
             #[doc = "Address of `IA32_PMCN`. `N` out of 0..8 fails to compile."]
+            #[track_caller]
             pub const fn address<const N: u32>() -> u32 {
+                if N >= INSTANCES {
+                    crate::__private::index_out_of_range("IA32_PMC", "instances", INSTANCES, N)
+                }
+                __check_index::<N>();
+                BASE_ADDRESS + N * ADDRESS_STRIDE
+            }
+            #[inline(always)]
+            const fn __check_index<const N: u32>() {
                 const {
                     if N >= INSTANCES {
                         crate::__private::index_out_of_range("IA32_PMC", "instances", INSTANCES, N)
                     }
                 }
-                BASE_ADDRESS + N * ADDRESS_STRIDE
             }
             #[doc = r" Address of instance `index`, or `None` when out of range."]
             pub const fn try_address(index: u32) -> Option<u32> {
@@ -4075,6 +4619,26 @@ pub mod intel {
                     Some(BASE_ADDRESS + index * ADDRESS_STRIDE)
                 } else {
                     None
+                }
+            }
+            #[inline(always)]
+            const fn __check_reserved<const B: u64>() {
+                const {
+                    if B & Value::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_PMC",
+                            B & Value::RESERVED_MASK,
+                            Value::RESERVED_MASK,
+                        )
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_count<const V: u64>() {
+                const {
+                    if V > 0xffffffffffff_u64 {
+                        crate::__private::too_wide("IA32_PMC", "COUNT", 48u32, V)
+                    }
                 }
             }
             #[doc = "A value of `IA32_PMC`. Setters never touch reserved bits (`0xFFFF000000000000`)."]
@@ -4094,16 +4658,16 @@ pub mod intel {
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                #[track_caller]
                 pub const fn from_bits<const B: u64>() -> Self {
-                    const {
-                        if B & Self::RESERVED_MASK != 0 {
-                            crate::__private::reserved_bits(
-                                "IA32_PMC",
-                                B & Self::RESERVED_MASK,
-                                Self::RESERVED_MASK,
-                            )
-                        }
+                    if B & Self::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_PMC",
+                            B & Self::RESERVED_MASK,
+                            Self::RESERVED_MASK,
+                        )
                     }
+                    __check_reserved::<B>();
                     Self(B)
                 }
                 #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
@@ -4140,12 +4704,12 @@ pub mod intel {
                     ((self.0 >> 0u32) & 0xffffffffffff_u64) as u64
                 }
                 #[doc = "Sets `COUNT` to the constant `V`; a `V` wider than 48 bits fails to compile. Counter value. The implemented width is CPUID.0AH:EAX[23:16] (48 bits on current\nprocessors); bits above it are reserved.\n\nBits 47:0, read-write, 48 bits wide."]
+                #[track_caller]
                 pub const fn with_count<const V: u64>(self) -> Self {
-                    const {
-                        if V > 0xffffffffffff_u64 {
-                            crate::__private::too_wide("COUNT", 48u32, V)
-                        }
+                    if V > 0xffffffffffff_u64 {
+                        crate::__private::too_wide("IA32_PMC", "COUNT", 48u32, V)
                     }
+                    __check_count::<V>();
                     let v = V;
                     Self(
                         (self.0 & 0xffff000000000000_u64)
@@ -4167,10 +4731,12 @@ pub mod intel {
                     ))
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
+                #[inline]
                 pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
                     Ok(self)
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Self {
                     self
@@ -4237,6 +4803,7 @@ pub mod intel {
                     }
                 }
                 #[doc = "Sets `COUNT` to the constant `V`; a `V` wider than 48 bits fails to compile. Counter value. The implemented width is CPUID.0AH:EAX[23:16] (48 bits on current\nprocessors); bits above it are reserved.\n\nBits 47:0, read-write, 48 bits wide."]
+                #[track_caller]
                 pub const fn with_count<const V: u64>(self) -> Self {
                     self.track(0xffffffffffff_u64, self.value.with_count::<V>())
                 }
@@ -4248,22 +4815,43 @@ pub mod intel {
                     }
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
-                    if self.conflict & 0xffffffffffff_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "COUNT is given two different values; set each field once",
-                        });
+                    if self.conflict != 0 {
+                        return Err(self.conflict_error());
                     }
                     self.value.try_build()
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
+                    if self.conflict != 0 {
+                        self.conflict_panic()
+                    }
+                    self.value.build()
+                }
+                #[doc = r" The first field given two different values (`conflict != 0`)."]
+                #[cold]
+                const fn conflict_error(self) -> crate::ConstraintError {
+                    if self.conflict & 0xffffffffffff_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "COUNT is given two different values; set each field once",
+                        };
+                    }
+                    crate::ConstraintError {
+                        id: "field-set-twice",
+                        message: "a field is given two different values; set each field once",
+                    }
+                }
+                #[cold]
+                #[track_caller]
+                const fn conflict_panic(self) -> ! {
                     if self.conflict & 0xffffffffffff_u64 != 0 {
                         crate::__private::set_twice("IA32_PMC", "COUNT")
                     }
-                    self.value.build()
+                    crate::__private::set_twice("IA32_PMC", "a field")
                 }
             }
             #[doc = "One `IA32_PMC` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write)."]
@@ -4276,6 +4864,7 @@ pub mod intel {
                 }
             }
             #[doc = "`IA32_PMCN` as a typed MSR. `N` out of 0..8 fails to compile."]
+            #[track_caller]
             pub const fn msr<const N: u32>() -> Instance {
                 Instance(address::<N>())
             }
@@ -4316,9 +4905,14 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_A_PMC {
-            #[doc = r" The tock-registers marker type for this register."]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
-            pub struct Register;
+            #[allow(non_camel_case_types)]
+            pub struct IA32_A_PMC;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = IA32_A_PMC;
             impl ::tock_registers::RegisterLongName for Register {}
             #[allow(unused_imports)]
             use ::tock_registers::fields::Field;
@@ -4335,7 +4929,16 @@ pub mod intel {
                 0x4c8_u32,
             ];
             #[doc = "Address of `IA32_A_PMCN`. `N` out of 0..8 fails to compile."]
+            #[track_caller]
             pub const fn address<const N: u32>() -> u32 {
+                if N >= INSTANCES {
+                    crate::__private::index_out_of_range("IA32_A_PMC", "instances", INSTANCES, N)
+                }
+                __check_index::<N>();
+                BASE_ADDRESS + N * ADDRESS_STRIDE
+            }
+            #[inline(always)]
+            const fn __check_index<const N: u32>() {
                 const {
                     if N >= INSTANCES {
                         crate::__private::index_out_of_range(
@@ -4346,7 +4949,6 @@ pub mod intel {
                         )
                     }
                 }
-                BASE_ADDRESS + N * ADDRESS_STRIDE
             }
             #[doc = r" Address of instance `index`, or `None` when out of range."]
             pub const fn try_address(index: u32) -> Option<u32> {
@@ -4354,6 +4956,26 @@ pub mod intel {
                     Some(BASE_ADDRESS + index * ADDRESS_STRIDE)
                 } else {
                     None
+                }
+            }
+            #[inline(always)]
+            const fn __check_reserved<const B: u64>() {
+                const {
+                    if B & Value::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_A_PMC",
+                            B & Value::RESERVED_MASK,
+                            Value::RESERVED_MASK,
+                        )
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_count<const V: u64>() {
+                const {
+                    if V > 0xffffffffffff_u64 {
+                        crate::__private::too_wide("IA32_A_PMC", "COUNT", 48u32, V)
+                    }
                 }
             }
             #[doc = "A value of `IA32_A_PMC`. Setters never touch reserved bits (`0xFFFF000000000000`)."]
@@ -4373,16 +4995,16 @@ pub mod intel {
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                #[track_caller]
                 pub const fn from_bits<const B: u64>() -> Self {
-                    const {
-                        if B & Self::RESERVED_MASK != 0 {
-                            crate::__private::reserved_bits(
-                                "IA32_A_PMC",
-                                B & Self::RESERVED_MASK,
-                                Self::RESERVED_MASK,
-                            )
-                        }
+                    if B & Self::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_A_PMC",
+                            B & Self::RESERVED_MASK,
+                            Self::RESERVED_MASK,
+                        )
                     }
+                    __check_reserved::<B>();
                     Self(B)
                 }
                 #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
@@ -4419,12 +5041,12 @@ pub mod intel {
                     ((self.0 >> 0u32) & 0xffffffffffff_u64) as u64
                 }
                 #[doc = "Sets `COUNT` to the constant `V`; a `V` wider than 48 bits fails to compile. Counter value, writable at the full width CPUID.0AH:EAX[23:16] reports.\n\nBits 47:0, read-write, 48 bits wide."]
+                #[track_caller]
                 pub const fn with_count<const V: u64>(self) -> Self {
-                    const {
-                        if V > 0xffffffffffff_u64 {
-                            crate::__private::too_wide("COUNT", 48u32, V)
-                        }
+                    if V > 0xffffffffffff_u64 {
+                        crate::__private::too_wide("IA32_A_PMC", "COUNT", 48u32, V)
                     }
+                    __check_count::<V>();
                     let v = V;
                     Self(
                         (self.0 & 0xffff000000000000_u64)
@@ -4446,10 +5068,12 @@ pub mod intel {
                     ))
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
+                #[inline]
                 pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
                     Ok(self)
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Self {
                     self
@@ -4516,6 +5140,7 @@ pub mod intel {
                     }
                 }
                 #[doc = "Sets `COUNT` to the constant `V`; a `V` wider than 48 bits fails to compile. Counter value, writable at the full width CPUID.0AH:EAX[23:16] reports.\n\nBits 47:0, read-write, 48 bits wide."]
+                #[track_caller]
                 pub const fn with_count<const V: u64>(self) -> Self {
                     self.track(0xffffffffffff_u64, self.value.with_count::<V>())
                 }
@@ -4527,22 +5152,43 @@ pub mod intel {
                     }
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
-                    if self.conflict & 0xffffffffffff_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "COUNT is given two different values; set each field once",
-                        });
+                    if self.conflict != 0 {
+                        return Err(self.conflict_error());
                     }
                     self.value.try_build()
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
+                    if self.conflict != 0 {
+                        self.conflict_panic()
+                    }
+                    self.value.build()
+                }
+                #[doc = r" The first field given two different values (`conflict != 0`)."]
+                #[cold]
+                const fn conflict_error(self) -> crate::ConstraintError {
+                    if self.conflict & 0xffffffffffff_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "COUNT is given two different values; set each field once",
+                        };
+                    }
+                    crate::ConstraintError {
+                        id: "field-set-twice",
+                        message: "a field is given two different values; set each field once",
+                    }
+                }
+                #[cold]
+                #[track_caller]
+                const fn conflict_panic(self) -> ! {
                     if self.conflict & 0xffffffffffff_u64 != 0 {
                         crate::__private::set_twice("IA32_A_PMC", "COUNT")
                     }
-                    self.value.build()
+                    crate::__private::set_twice("IA32_A_PMC", "a field")
                 }
             }
             #[doc = "One `IA32_A_PMC` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write)."]
@@ -4555,6 +5201,7 @@ pub mod intel {
                 }
             }
             #[doc = "`IA32_A_PMCN` as a typed MSR. `N` out of 0..8 fails to compile."]
+            #[track_caller]
             pub const fn msr<const N: u32>() -> Instance {
                 Instance(address::<N>())
             }
@@ -4595,9 +5242,14 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_PERFEVTSEL {
-            #[doc = r" The tock-registers marker type for this register."]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
-            pub struct Register;
+            #[allow(non_camel_case_types)]
+            pub struct IA32_PERFEVTSEL;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = IA32_PERFEVTSEL;
             impl ::tock_registers::RegisterLongName for Register {}
             #[allow(unused_imports)]
             use ::tock_registers::fields::Field;
@@ -4614,7 +5266,21 @@ pub mod intel {
                 0x18d_u32,
             ];
             #[doc = "Address of `IA32_PERFEVTSELN`. `N` out of 0..8 fails to compile."]
+            #[track_caller]
             pub const fn address<const N: u32>() -> u32 {
+                if N >= INSTANCES {
+                    crate::__private::index_out_of_range(
+                        "IA32_PERFEVTSEL",
+                        "instances",
+                        INSTANCES,
+                        N,
+                    )
+                }
+                __check_index::<N>();
+                BASE_ADDRESS + N * ADDRESS_STRIDE
+            }
+            #[inline(always)]
+            const fn __check_index<const N: u32>() {
                 const {
                     if N >= INSTANCES {
                         crate::__private::index_out_of_range(
@@ -4625,7 +5291,6 @@ pub mod intel {
                         )
                     }
                 }
-                BASE_ADDRESS + N * ADDRESS_STRIDE
             }
             #[doc = r" Address of instance `index`, or `None` when out of range."]
             pub const fn try_address(index: u32) -> Option<u32> {
@@ -4658,6 +5323,90 @@ pub mod intel {
                     }
                 }
             }
+            #[inline(always)]
+            const fn __check_reserved<const B: u64>() {
+                const {
+                    if B & Value::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_PERFEVTSEL",
+                            B & Value::RESERVED_MASK,
+                            Value::RESERVED_MASK,
+                        )
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_event_select<const V: u64>() {
+                const {
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("IA32_PERFEVTSEL", "EVENT_SELECT", 8u32, V)
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_umask<const V: u64>() {
+                const {
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("IA32_PERFEVTSEL", "UMASK", 8u32, V)
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_cmask<const V: u64>() {
+                const {
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("IA32_PERFEVTSEL", "CMASK", 8u32, V)
+                    }
+                }
+            }
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERFEVTSEL` of intel-v1 and intel-v2 has no field `ANY`: it was added in intel-v3",
+                label = "`ANY` is not part of this layout of `IA32_PERFEVTSEL`",
+                note = "use `IA32_PERFEVTSEL` of intel-v3 (or of a later generation that has `ANY`) on processors that implement it"
+            )]
+            pub trait __Unavailable_ANY {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERFEVTSEL` of intel-v1 and intel-v2 has no field `IN_TX`: it was added in intel-v3",
+                label = "`IN_TX` is not part of this layout of `IA32_PERFEVTSEL`",
+                note = "use `IA32_PERFEVTSEL` of intel-v3 (or of a later generation that has `IN_TX`) on processors that implement it"
+            )]
+            pub trait __Unavailable_IN_TX {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERFEVTSEL` of intel-v1 and intel-v2 has no field `IN_TXCP`: it was added in intel-v3",
+                label = "`IN_TXCP` is not part of this layout of `IA32_PERFEVTSEL`",
+                note = "use `IA32_PERFEVTSEL` of intel-v3 (or of a later generation that has `IN_TXCP`) on processors that implement it"
+            )]
+            pub trait __Unavailable_IN_TXCP {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERFEVTSEL` of intel-v1 and intel-v2 has no field `ADAPTIVE_RECORD`: it was added in intel-v5",
+                label = "`ADAPTIVE_RECORD` is not part of this layout of `IA32_PERFEVTSEL`",
+                note = "use `IA32_PERFEVTSEL` of intel-v5 (or of a later generation that has `ADAPTIVE_RECORD`) on processors that implement it"
+            )]
+            pub trait __Unavailable_ADAPTIVE_RECORD {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERFEVTSEL` of intel-v1 and intel-v2 has no field `EQ`: it was added in intel-v6",
+                label = "`EQ` is not part of this layout of `IA32_PERFEVTSEL`",
+                note = "use `IA32_PERFEVTSEL` of intel-v6 (or of a later generation that has `EQ`) on processors that implement it"
+            )]
+            pub trait __Unavailable_EQ {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERFEVTSEL` of intel-v1 and intel-v2 has no field `UMASK2`: it was added in intel-v6",
+                label = "`UMASK2` is not part of this layout of `IA32_PERFEVTSEL`",
+                note = "use `IA32_PERFEVTSEL` of intel-v6 (or of a later generation that has `UMASK2`) on processors that implement it"
+            )]
+            pub trait __Unavailable_UMASK2 {}
             #[doc = "A value of `IA32_PERFEVTSEL`. Setters never touch reserved bits (`0xFFFFFFFF00200000`)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash)]
             #[repr(transparent)]
@@ -4675,16 +5424,16 @@ pub mod intel {
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                #[track_caller]
                 pub const fn from_bits<const B: u64>() -> Self {
-                    const {
-                        if B & Self::RESERVED_MASK != 0 {
-                            crate::__private::reserved_bits(
-                                "IA32_PERFEVTSEL",
-                                B & Self::RESERVED_MASK,
-                                Self::RESERVED_MASK,
-                            )
-                        }
+                    if B & Self::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_PERFEVTSEL",
+                            B & Self::RESERVED_MASK,
+                            Self::RESERVED_MASK,
+                        )
                     }
+                    __check_reserved::<B>();
                     Self(B)
                 }
                 #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
@@ -4721,12 +5470,12 @@ pub mod intel {
                     ((self.0 >> 0u32) & 0xff_u64) as u8
                 }
                 #[doc = "Sets `EVENT_SELECT` to the constant `V`; a `V` wider than 8 bits fails to compile. Event logic unit that detects the condition to count (the event code).\n\nBits 7:0, read-write, 8 bits wide."]
+                #[track_caller]
                 pub const fn with_event_select<const V: u64>(self) -> Self {
-                    const {
-                        if V > 0xff_u64 {
-                            crate::__private::too_wide("EVENT_SELECT", 8u32, V)
-                        }
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("IA32_PERFEVTSEL", "EVENT_SELECT", 8u32, V)
                     }
+                    __check_event_select::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffffffffff00_u64) | (((v >> 0u32) & 0xff_u64) << 0u32))
                 }
@@ -4753,12 +5502,12 @@ pub mod intel {
                     ((self.0 >> 8u32) & 0xff_u64) as u8
                 }
                 #[doc = "Sets `UMASK` to the constant `V`; a `V` wider than 8 bits fails to compile. Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
+                #[track_caller]
                 pub const fn with_umask<const V: u64>(self) -> Self {
-                    const {
-                        if V > 0xff_u64 {
-                            crate::__private::too_wide("UMASK", 8u32, V)
-                        }
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("IA32_PERFEVTSEL", "UMASK", 8u32, V)
                     }
+                    __check_umask::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffffffff00ff_u64) | (((v >> 0u32) & 0xff_u64) << 8u32))
                 }
@@ -4852,12 +5601,12 @@ pub mod intel {
                     ((self.0 >> 24u32) & 0xff_u64) as u8
                 }
                 #[doc = "Sets `CMASK` to the constant `V`; a `V` wider than 8 bits fails to compile. Counter mask (threshold). When non-zero, the counter increments by one in each\ncycle where the event occurs at least CMASK times (fewer, with INV). When zero,\nthe counter adds the per-cycle event count.\n\nBits 31:24, read-write, 8 bits wide."]
+                #[track_caller]
                 pub const fn with_cmask<const V: u64>(self) -> Self {
-                    const {
-                        if V > 0xff_u64 {
-                            crate::__private::too_wide("CMASK", 8u32, V)
-                        }
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("IA32_PERFEVTSEL", "CMASK", 8u32, V)
                     }
+                    __check_cmask::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32))
                 }
@@ -4879,7 +5628,43 @@ pub mod intel {
                     let v = value as u64;
                     Self((self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32))
                 }
+                #[doc(hidden)]
+                pub const fn with_any<T: __Unavailable_ANY>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_in_tx<T: __Unavailable_IN_TX>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_in_txcp<T: __Unavailable_IN_TXCP>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_adaptive_record<T: __Unavailable_ADAPTIVE_RECORD>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_eq_field<T: __Unavailable_EQ>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_umask2<const V: u64>(self) -> Self
+                where
+                    crate::__private::Const<V>: __Unavailable_UMASK2,
+                {
+                    self
+                }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))"]
+                #[inline]
                 pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
                     if ((self.0 >> 23u32) & 0x1_u64) == 0x1_u64
                         && ((self.0 >> 24u32) & 0xff_u64) == 0x0_u64
@@ -4892,6 +5677,7 @@ pub mod intel {
                     Ok(self)
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Self {
                     if ((self.0 >> 23u32) & 0x1_u64) == 0x1_u64
@@ -4977,6 +5763,7 @@ pub mod intel {
                     }
                 }
                 #[doc = "Sets `EVENT_SELECT` to the constant `V`; a `V` wider than 8 bits fails to compile. Event logic unit that detects the condition to count (the event code).\n\nBits 7:0, read-write, 8 bits wide."]
+                #[track_caller]
                 pub const fn with_event_select<const V: u64>(self) -> Self {
                     self.track(0xff_u64, self.value.with_event_select::<V>())
                 }
@@ -4992,6 +5779,7 @@ pub mod intel {
                     self.track(0xff_u64, self.value.set_event_select(value))
                 }
                 #[doc = "Sets `UMASK` to the constant `V`; a `V` wider than 8 bits fails to compile. Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
+                #[track_caller]
                 pub const fn with_umask<const V: u64>(self) -> Self {
                     self.track(0xff00_u64, self.value.with_umask::<V>())
                 }
@@ -5035,6 +5823,7 @@ pub mod intel {
                     self.track(0x800000_u64, self.value.with_inv(on))
                 }
                 #[doc = "Sets `CMASK` to the constant `V`; a `V` wider than 8 bits fails to compile. Counter mask (threshold). When non-zero, the counter increments by one in each\ncycle where the event occurs at least CMASK times (fewer, with INV). When zero,\nthe counter adds the per-cycle event count.\n\nBits 31:24, read-write, 8 bits wide."]
+                #[track_caller]
                 pub const fn with_cmask<const V: u64>(self) -> Self {
                     self.track(0xff000000_u64, self.value.with_cmask::<V>())
                 }
@@ -5049,73 +5838,129 @@ pub mod intel {
                 pub const fn set_cmask(self, value: u8) -> Self {
                     self.track(0xff000000_u64, self.value.set_cmask(value))
                 }
+                #[doc(hidden)]
+                pub const fn with_any<T: __Unavailable_ANY>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_in_tx<T: __Unavailable_IN_TX>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_in_txcp<T: __Unavailable_IN_TXCP>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_adaptive_record<T: __Unavailable_ADAPTIVE_RECORD>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_eq_field<T: __Unavailable_EQ>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_umask2<const V: u64>(self) -> Self
+                where
+                    crate::__private::Const<V>: __Unavailable_UMASK2,
+                {
+                    self
+                }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))"]
+                #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
-                    if self.conflict & 0xff_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EVENT_SELECT is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0xff00_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "UMASK is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x10000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "USR is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x20000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "OS is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x40000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EDGE is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x80000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "PC is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x100000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "INT is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x400000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EN is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x800000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "INV is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0xff000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CMASK is given two different values; set each field once",
-                        });
+                    if self.conflict != 0 {
+                        return Err(self.conflict_error());
                     }
                     self.value.try_build()
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
+                    if self.conflict != 0 {
+                        self.conflict_panic()
+                    }
+                    self.value.build()
+                }
+                #[doc = r" The first field given two different values (`conflict != 0`)."]
+                #[cold]
+                const fn conflict_error(self) -> crate::ConstraintError {
+                    if self.conflict & 0xff_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EVENT_SELECT is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0xff00_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "UMASK is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x10000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "USR is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x20000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "OS is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x40000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EDGE is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x80000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "PC is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x100000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "INT is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x400000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x800000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "INV is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0xff000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CMASK is given two different values; set each field once",
+                        };
+                    }
+                    crate::ConstraintError {
+                        id: "field-set-twice",
+                        message: "a field is given two different values; set each field once",
+                    }
+                }
+                #[cold]
+                #[track_caller]
+                const fn conflict_panic(self) -> ! {
                     if self.conflict & 0xff_u64 != 0 {
                         crate::__private::set_twice("IA32_PERFEVTSEL", "EVENT_SELECT")
                     }
@@ -5146,12 +5991,28 @@ pub mod intel {
                     if self.conflict & 0xff000000_u64 != 0 {
                         crate::__private::set_twice("IA32_PERFEVTSEL", "CMASK")
                     }
-                    self.value.build()
+                    crate::__private::set_twice("IA32_PERFEVTSEL", "a field")
                 }
             }
             #[doc = "A [`Builder`] for `IA32_PERFEVTSELN` counting `event`: its encoding fields (event select, unit masks, CMASK, INV, EDGE, AnyThread) are set, the rest is zero. Add the privilege filters and the enable bit, then `build()`.\n\nFails to compile, in a `const`, when `N` is out of range, when only a fixed counter counts the event, when the event is restricted to other counters, or when it needs a field this generation lacks."]
             #[track_caller]
             pub const fn event_on<const N: u32>(event: &crate::EventDesc) -> Builder {
+                if N >= INSTANCES {
+                    crate::__private::index_out_of_range(
+                        "IA32_PERFEVTSEL",
+                        "counters",
+                        INSTANCES,
+                        N,
+                    )
+                }
+                __check_counter::<N>();
+                match try_event_on(N, event) {
+                    Ok(b) => b,
+                    Err(e) => e.fail(),
+                }
+            }
+            #[inline(always)]
+            const fn __check_counter<const N: u32>() {
                 const {
                     if N >= INSTANCES {
                         crate::__private::index_out_of_range(
@@ -5162,12 +6023,9 @@ pub mod intel {
                         )
                     }
                 }
-                match try_event_on(N, event) {
-                    Ok(b) => b,
-                    Err(e) => e.fail(),
-                }
             }
             #[doc = r" As [`event_on`], with the counter chosen at run time: the problem is returned."]
+            #[inline]
             pub const fn try_event_on(
                 counter: u32,
                 event: &crate::EventDesc,
@@ -5262,6 +6120,7 @@ pub mod intel {
                 }
             }
             #[doc = "`IA32_PERFEVTSELN` as a typed MSR. `N` out of 0..8 fails to compile."]
+            #[track_caller]
             pub const fn msr<const N: u32>() -> Instance {
                 Instance(address::<N>())
             }
@@ -5302,9 +6161,14 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_PERF_CAPABILITIES {
-            #[doc = r" The tock-registers marker type for this register."]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
-            pub struct Register;
+            #[allow(non_camel_case_types)]
+            pub struct IA32_PERF_CAPABILITIES;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = IA32_PERF_CAPABILITIES;
             impl ::tock_registers::RegisterLongName for Register {}
             #[allow(unused_imports)]
             use ::tock_registers::fields::Field;
@@ -5424,15 +6288,48 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_DEBUGCTL {
-            #[doc = r" The tock-registers marker type for this register."]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
-            pub struct Register;
+            #[allow(non_camel_case_types)]
+            pub struct IA32_DEBUGCTL;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = IA32_DEBUGCTL;
             impl ::tock_registers::RegisterLongName for Register {}
             #[allow(unused_imports)]
             use ::tock_registers::fields::Field;
             :: tock_registers :: register_bitmasks ! (u64 , IA32_DEBUGCTL , Register , [# [doc = "Record taken branches, interrupts and exceptions in the last-branch-record stack. (bits 0, read-write)"] LBR OFFSET (0) NUMBITS (1) [] , # [doc = "Single-step on branches instead of on instructions. (bits 1, read-write)"] BTF OFFSET (1) NUMBITS (1) [] , # [doc = "Send branch trace messages. (bits 6, read-write)"] TR OFFSET (6) NUMBITS (1) [] , # [doc = "Store branch trace messages in the BTS buffer. (bits 7, read-write)"] BTS OFFSET (7) NUMBITS (1) [] , # [doc = "Raise an interrupt when the BTS buffer fills (circular buffer when clear). (bits 8, read-write)"] BTINT OFFSET (8) NUMBITS (1) [] , # [doc = "Do not store branch trace messages at privilege level 0. (bits 9, read-write)"] BTS_OFF_OS OFFSET (9) NUMBITS (1) [] , # [doc = "Do not store branch trace messages at privilege levels above 0. (bits 10, read-write)"] BTS_OFF_USR OFFSET (10) NUMBITS (1) [] , # [doc = "Freeze performance counters and trace while in system-management mode. (bits 14, read-write)"] FREEZE_WHILE_SMM OFFSET (14) NUMBITS (1) []]);
             #[doc = r" MSR address."]
             pub const ADDRESS: u32 = 0x1d9_u32;
+            #[inline(always)]
+            const fn __check_reserved<const B: u64>() {
+                const {
+                    if B & Value::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_DEBUGCTL",
+                            B & Value::RESERVED_MASK,
+                            Value::RESERVED_MASK,
+                        )
+                    }
+                }
+            }
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_DEBUGCTL` of intel-v1 has no field `FREEZE_LBRS_ON_PMI`: it was added in intel-v2",
+                label = "`FREEZE_LBRS_ON_PMI` is not part of this layout of `IA32_DEBUGCTL`",
+                note = "use `IA32_DEBUGCTL` of intel-v2 (or of a later generation that has `FREEZE_LBRS_ON_PMI`) on processors that implement it"
+            )]
+            pub trait __Unavailable_FREEZE_LBRS_ON_PMI {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_DEBUGCTL` of intel-v1 has no field `FREEZE_PERFMON_ON_PMI`: it was added in intel-v2",
+                label = "`FREEZE_PERFMON_ON_PMI` is not part of this layout of `IA32_DEBUGCTL`",
+                note = "use `IA32_DEBUGCTL` of intel-v2 (or of a later generation that has `FREEZE_PERFMON_ON_PMI`) on processors that implement it"
+            )]
+            pub trait __Unavailable_FREEZE_PERFMON_ON_PMI {}
             #[doc = "A value of `IA32_DEBUGCTL`. Setters never touch reserved bits (`0xFFFFFFFFFFFFB83C`)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash)]
             #[repr(transparent)]
@@ -5450,16 +6347,16 @@ pub mod intel {
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                #[track_caller]
                 pub const fn from_bits<const B: u64>() -> Self {
-                    const {
-                        if B & Self::RESERVED_MASK != 0 {
-                            crate::__private::reserved_bits(
-                                "IA32_DEBUGCTL",
-                                B & Self::RESERVED_MASK,
-                                Self::RESERVED_MASK,
-                            )
-                        }
+                    if B & Self::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_DEBUGCTL",
+                            B & Self::RESERVED_MASK,
+                            Self::RESERVED_MASK,
+                        )
                     }
+                    __check_reserved::<B>();
                     Self(B)
                 }
                 #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
@@ -5563,11 +6460,29 @@ pub mod intel {
                     let v = on as u64;
                     Self((self.0 & 0xffffffffffffbfff_u64) | (((v >> 0u32) & 0x1_u64) << 14u32))
                 }
+                #[doc(hidden)]
+                pub const fn with_freeze_lbrs_on_pmi<T: __Unavailable_FREEZE_LBRS_ON_PMI>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_freeze_perfmon_on_pmi<T: __Unavailable_FREEZE_PERFMON_ON_PMI>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
+                #[inline]
                 pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
                     Ok(self)
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Self {
                     self
@@ -5669,61 +6584,98 @@ pub mod intel {
                 pub const fn with_freeze_while_smm(self, on: bool) -> Self {
                     self.track(0x4000_u64, self.value.with_freeze_while_smm(on))
                 }
+                #[doc(hidden)]
+                pub const fn with_freeze_lbrs_on_pmi<T: __Unavailable_FREEZE_LBRS_ON_PMI>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_freeze_perfmon_on_pmi<T: __Unavailable_FREEZE_PERFMON_ON_PMI>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
-                    if self.conflict & 0x1_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "LBR is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x2_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "BTF is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x40_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "TR is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x80_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "BTS is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x100_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "BTINT is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x200_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "BTS_OFF_OS is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x400_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "BTS_OFF_USR is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x4000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "FREEZE_WHILE_SMM is given two different values; set each field once",
-                        });
+                    if self.conflict != 0 {
+                        return Err(self.conflict_error());
                     }
                     self.value.try_build()
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
+                    if self.conflict != 0 {
+                        self.conflict_panic()
+                    }
+                    self.value.build()
+                }
+                #[doc = r" The first field given two different values (`conflict != 0`)."]
+                #[cold]
+                const fn conflict_error(self) -> crate::ConstraintError {
+                    if self.conflict & 0x1_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "LBR is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x2_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "BTF is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x40_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "TR is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x80_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "BTS is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x100_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "BTINT is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x200_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "BTS_OFF_OS is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x400_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "BTS_OFF_USR is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x4000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "FREEZE_WHILE_SMM is given two different values; set each field once",
+                        };
+                    }
+                    crate::ConstraintError {
+                        id: "field-set-twice",
+                        message: "a field is given two different values; set each field once",
+                    }
+                }
+                #[cold]
+                #[track_caller]
+                const fn conflict_panic(self) -> ! {
                     if self.conflict & 0x1_u64 != 0 {
                         crate::__private::set_twice("IA32_DEBUGCTL", "LBR")
                     }
@@ -5748,7 +6700,7 @@ pub mod intel {
                     if self.conflict & 0x4000_u64 != 0 {
                         crate::__private::set_twice("IA32_DEBUGCTL", "FREEZE_WHILE_SMM")
                     }
-                    self.value.build()
+                    crate::__private::set_twice("IA32_DEBUGCTL", "a field")
                 }
             }
             #[doc = "One `IA32_DEBUGCTL` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write)."]
@@ -5777,15 +6729,6 @@ pub mod intel {
         }
         #[doc = "The value type of [`IA32_DEBUGCTL`]."]
         pub type Ia32Debugctl = IA32_DEBUGCTL::Value;
-        static ARCH_EVENT_DESCS: [crate::EventDesc; 7usize] = [
-            crate::EventDesc::new("UNHALTED_CORE_CYCLES", 0x3c, 0x00).with_counters(0xff),
-            crate::EventDesc::new("INSTRUCTIONS_RETIRED", 0xc0, 0x00).with_counters(0xff),
-            crate::EventDesc::new("UNHALTED_REFERENCE_CYCLES", 0x3c, 0x01).with_counters(0xff),
-            crate::EventDesc::new("LLC_REFERENCES", 0x2e, 0x4f).with_counters(0xff),
-            crate::EventDesc::new("LLC_MISSES", 0x2e, 0x41).with_counters(0xff),
-            crate::EventDesc::new("BRANCH_INSTRUCTIONS_RETIRED", 0xc4, 0x00).with_counters(0xff),
-            crate::EventDesc::new("BRANCH_MISSES_RETIRED", 0xc5, 0x00).with_counters(0xff),
-        ];
         #[doc = "The architectural events of `intel-v1` (CPUID.0AH:EBX enumerates their availability)."]
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum ArchEvent {
@@ -5866,7 +6809,31 @@ pub mod intel {
             #[doc = r" The full encoding, and the counters that may count it, for"]
             #[doc = r" `IA32_PERFEVTSEL::event_on` / `try_event_on`."]
             pub const fn desc(self) -> &'static crate::EventDesc {
-                &ARCH_EVENT_DESCS[self as usize]
+                const D0: crate::EventDesc =
+                    crate::EventDesc::new("UNHALTED_CORE_CYCLES", 0x3c, 0x00).with_counters(0xff);
+                const D1: crate::EventDesc =
+                    crate::EventDesc::new("INSTRUCTIONS_RETIRED", 0xc0, 0x00).with_counters(0xff);
+                const D2: crate::EventDesc =
+                    crate::EventDesc::new("UNHALTED_REFERENCE_CYCLES", 0x3c, 0x01)
+                        .with_counters(0xff);
+                const D3: crate::EventDesc =
+                    crate::EventDesc::new("LLC_REFERENCES", 0x2e, 0x4f).with_counters(0xff);
+                const D4: crate::EventDesc =
+                    crate::EventDesc::new("LLC_MISSES", 0x2e, 0x41).with_counters(0xff);
+                const D5: crate::EventDesc =
+                    crate::EventDesc::new("BRANCH_INSTRUCTIONS_RETIRED", 0xc4, 0x00)
+                        .with_counters(0xff);
+                const D6: crate::EventDesc =
+                    crate::EventDesc::new("BRANCH_MISSES_RETIRED", 0xc5, 0x00).with_counters(0xff);
+                match self {
+                    ArchEvent::UnhaltedCoreCycles => &D0,
+                    ArchEvent::InstructionsRetired => &D1,
+                    ArchEvent::UnhaltedReferenceCycles => &D2,
+                    ArchEvent::LlcReferences => &D3,
+                    ArchEvent::LlcMisses => &D4,
+                    ArchEvent::BranchInstructionsRetired => &D5,
+                    ArchEvent::BranchMissesRetired => &D6,
+                }
             }
             #[doc = r" The fixed counter that counts this event, if any."]
             pub const fn fixed_counter(self) -> Option<u32> {
@@ -6076,15 +7043,32 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_DEBUGCTL {
-            #[doc = r" The tock-registers marker type for this register."]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
-            pub struct Register;
+            #[allow(non_camel_case_types)]
+            pub struct IA32_DEBUGCTL;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = IA32_DEBUGCTL;
             impl ::tock_registers::RegisterLongName for Register {}
             #[allow(unused_imports)]
             use ::tock_registers::fields::Field;
             :: tock_registers :: register_bitmasks ! (u64 , IA32_DEBUGCTL , Register , [# [doc = "Record taken branches, interrupts and exceptions in the last-branch-record stack. (bits 0, read-write)"] LBR OFFSET (0) NUMBITS (1) [] , # [doc = "Single-step on branches instead of on instructions. (bits 1, read-write)"] BTF OFFSET (1) NUMBITS (1) [] , # [doc = "Send branch trace messages. (bits 6, read-write)"] TR OFFSET (6) NUMBITS (1) [] , # [doc = "Store branch trace messages in the BTS buffer. (bits 7, read-write)"] BTS OFFSET (7) NUMBITS (1) [] , # [doc = "Raise an interrupt when the BTS buffer fills (circular buffer when clear). (bits 8, read-write)"] BTINT OFFSET (8) NUMBITS (1) [] , # [doc = "Do not store branch trace messages at privilege level 0. (bits 9, read-write)"] BTS_OFF_OS OFFSET (9) NUMBITS (1) [] , # [doc = "Do not store branch trace messages at privilege levels above 0. (bits 10, read-write)"] BTS_OFF_USR OFFSET (10) NUMBITS (1) [] , # [doc = "Stop last-branch recording when a performance-monitoring interrupt is raised. (bits 11, read-write)"] FREEZE_LBRS_ON_PMI OFFSET (11) NUMBITS (1) [] , # [doc = "Clear IA32_PERF_GLOBAL_CTRL (freezing every counter) when a PMI is raised. (bits 12, read-write)"] FREEZE_PERFMON_ON_PMI OFFSET (12) NUMBITS (1) [] , # [doc = "Freeze performance counters and trace while in system-management mode. (bits 14, read-write)"] FREEZE_WHILE_SMM OFFSET (14) NUMBITS (1) []]);
             #[doc = r" MSR address."]
             pub const ADDRESS: u32 = 0x1d9_u32;
+            #[inline(always)]
+            const fn __check_reserved<const B: u64>() {
+                const {
+                    if B & Value::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_DEBUGCTL",
+                            B & Value::RESERVED_MASK,
+                            Value::RESERVED_MASK,
+                        )
+                    }
+                }
+            }
             #[doc = "A value of `IA32_DEBUGCTL`. Setters never touch reserved bits (`0xFFFFFFFFFFFFA03C`)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash)]
             #[repr(transparent)]
@@ -6102,16 +7086,16 @@ pub mod intel {
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                #[track_caller]
                 pub const fn from_bits<const B: u64>() -> Self {
-                    const {
-                        if B & Self::RESERVED_MASK != 0 {
-                            crate::__private::reserved_bits(
-                                "IA32_DEBUGCTL",
-                                B & Self::RESERVED_MASK,
-                                Self::RESERVED_MASK,
-                            )
-                        }
+                    if B & Self::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_DEBUGCTL",
+                            B & Self::RESERVED_MASK,
+                            Self::RESERVED_MASK,
+                        )
                     }
+                    __check_reserved::<B>();
                     Self(B)
                 }
                 #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
@@ -6234,10 +7218,12 @@ pub mod intel {
                     Self((self.0 & 0xffffffffffffbfff_u64) | (((v >> 0u32) & 0x1_u64) << 14u32))
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
+                #[inline]
                 pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
                     Ok(self)
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Self {
                     self
@@ -6353,72 +7339,93 @@ pub mod intel {
                     self.track(0x4000_u64, self.value.with_freeze_while_smm(on))
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
-                    if self.conflict & 0x1_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "LBR is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x2_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "BTF is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x40_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "TR is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x80_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "BTS is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x100_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "BTINT is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x200_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "BTS_OFF_OS is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x400_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "BTS_OFF_USR is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x800_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "FREEZE_LBRS_ON_PMI is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x1000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "FREEZE_PERFMON_ON_PMI is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x4000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "FREEZE_WHILE_SMM is given two different values; set each field once",
-                        });
+                    if self.conflict != 0 {
+                        return Err(self.conflict_error());
                     }
                     self.value.try_build()
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
+                    if self.conflict != 0 {
+                        self.conflict_panic()
+                    }
+                    self.value.build()
+                }
+                #[doc = r" The first field given two different values (`conflict != 0`)."]
+                #[cold]
+                const fn conflict_error(self) -> crate::ConstraintError {
+                    if self.conflict & 0x1_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "LBR is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x2_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "BTF is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x40_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "TR is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x80_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "BTS is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x100_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "BTINT is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x200_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "BTS_OFF_OS is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x400_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "BTS_OFF_USR is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x800_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "FREEZE_LBRS_ON_PMI is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x1000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "FREEZE_PERFMON_ON_PMI is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x4000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "FREEZE_WHILE_SMM is given two different values; set each field once",
+                        };
+                    }
+                    crate::ConstraintError {
+                        id: "field-set-twice",
+                        message: "a field is given two different values; set each field once",
+                    }
+                }
+                #[cold]
+                #[track_caller]
+                const fn conflict_panic(self) -> ! {
                     if self.conflict & 0x1_u64 != 0 {
                         crate::__private::set_twice("IA32_DEBUGCTL", "LBR")
                     }
@@ -6449,7 +7456,7 @@ pub mod intel {
                     if self.conflict & 0x4000_u64 != 0 {
                         crate::__private::set_twice("IA32_DEBUGCTL", "FREEZE_WHILE_SMM")
                     }
-                    self.value.build()
+                    crate::__private::set_twice("IA32_DEBUGCTL", "a field")
                 }
             }
             #[doc = "One `IA32_DEBUGCTL` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write)."]
@@ -6487,9 +7494,14 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_FIXED_CTR {
-            #[doc = r" The tock-registers marker type for this register."]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
-            pub struct Register;
+            #[allow(non_camel_case_types)]
+            pub struct IA32_FIXED_CTR;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = IA32_FIXED_CTR;
             impl ::tock_registers::RegisterLongName for Register {}
             #[allow(unused_imports)]
             use ::tock_registers::fields::Field;
@@ -6503,7 +7515,21 @@ pub mod intel {
             #[doc = r" Every address of the family, by index."]
             pub const ADDRESSES: [u32; 3u32 as usize] = [0x309_u32, 0x30a_u32, 0x30b_u32];
             #[doc = "Address of `IA32_FIXED_CTRN`. `N` out of 0..3 fails to compile."]
+            #[track_caller]
             pub const fn address<const N: u32>() -> u32 {
+                if N >= INSTANCES {
+                    crate::__private::index_out_of_range(
+                        "IA32_FIXED_CTR",
+                        "instances",
+                        INSTANCES,
+                        N,
+                    )
+                }
+                __check_index::<N>();
+                BASE_ADDRESS + N * ADDRESS_STRIDE
+            }
+            #[inline(always)]
+            const fn __check_index<const N: u32>() {
                 const {
                     if N >= INSTANCES {
                         crate::__private::index_out_of_range(
@@ -6514,7 +7540,6 @@ pub mod intel {
                         )
                     }
                 }
-                BASE_ADDRESS + N * ADDRESS_STRIDE
             }
             #[doc = r" Address of instance `index`, or `None` when out of range."]
             pub const fn try_address(index: u32) -> Option<u32> {
@@ -6522,6 +7547,26 @@ pub mod intel {
                     Some(BASE_ADDRESS + index * ADDRESS_STRIDE)
                 } else {
                     None
+                }
+            }
+            #[inline(always)]
+            const fn __check_reserved<const B: u64>() {
+                const {
+                    if B & Value::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_FIXED_CTR",
+                            B & Value::RESERVED_MASK,
+                            Value::RESERVED_MASK,
+                        )
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_count<const V: u64>() {
+                const {
+                    if V > 0xffffffffffff_u64 {
+                        crate::__private::too_wide("IA32_FIXED_CTR", "COUNT", 48u32, V)
+                    }
                 }
             }
             #[doc = "A value of `IA32_FIXED_CTR`. Setters never touch reserved bits (`0xFFFF000000000000`)."]
@@ -6541,16 +7586,16 @@ pub mod intel {
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                #[track_caller]
                 pub const fn from_bits<const B: u64>() -> Self {
-                    const {
-                        if B & Self::RESERVED_MASK != 0 {
-                            crate::__private::reserved_bits(
-                                "IA32_FIXED_CTR",
-                                B & Self::RESERVED_MASK,
-                                Self::RESERVED_MASK,
-                            )
-                        }
+                    if B & Self::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_FIXED_CTR",
+                            B & Self::RESERVED_MASK,
+                            Self::RESERVED_MASK,
+                        )
                     }
+                    __check_reserved::<B>();
                     Self(B)
                 }
                 #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
@@ -6587,12 +7632,12 @@ pub mod intel {
                     ((self.0 >> 0u32) & 0xffffffffffff_u64) as u64
                 }
                 #[doc = "Sets `COUNT` to the constant `V`; a `V` wider than 48 bits fails to compile. Counter value; the implemented width is CPUID.0AH:EDX[12:5].\n\nBits 47:0, read-write, 48 bits wide."]
+                #[track_caller]
                 pub const fn with_count<const V: u64>(self) -> Self {
-                    const {
-                        if V > 0xffffffffffff_u64 {
-                            crate::__private::too_wide("COUNT", 48u32, V)
-                        }
+                    if V > 0xffffffffffff_u64 {
+                        crate::__private::too_wide("IA32_FIXED_CTR", "COUNT", 48u32, V)
                     }
+                    __check_count::<V>();
                     let v = V;
                     Self(
                         (self.0 & 0xffff000000000000_u64)
@@ -6614,10 +7659,12 @@ pub mod intel {
                     ))
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
+                #[inline]
                 pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
                     Ok(self)
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Self {
                     self
@@ -6684,6 +7731,7 @@ pub mod intel {
                     }
                 }
                 #[doc = "Sets `COUNT` to the constant `V`; a `V` wider than 48 bits fails to compile. Counter value; the implemented width is CPUID.0AH:EDX[12:5].\n\nBits 47:0, read-write, 48 bits wide."]
+                #[track_caller]
                 pub const fn with_count<const V: u64>(self) -> Self {
                     self.track(0xffffffffffff_u64, self.value.with_count::<V>())
                 }
@@ -6695,22 +7743,43 @@ pub mod intel {
                     }
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
-                    if self.conflict & 0xffffffffffff_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "COUNT is given two different values; set each field once",
-                        });
+                    if self.conflict != 0 {
+                        return Err(self.conflict_error());
                     }
                     self.value.try_build()
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
+                    if self.conflict != 0 {
+                        self.conflict_panic()
+                    }
+                    self.value.build()
+                }
+                #[doc = r" The first field given two different values (`conflict != 0`)."]
+                #[cold]
+                const fn conflict_error(self) -> crate::ConstraintError {
+                    if self.conflict & 0xffffffffffff_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "COUNT is given two different values; set each field once",
+                        };
+                    }
+                    crate::ConstraintError {
+                        id: "field-set-twice",
+                        message: "a field is given two different values; set each field once",
+                    }
+                }
+                #[cold]
+                #[track_caller]
+                const fn conflict_panic(self) -> ! {
                     if self.conflict & 0xffffffffffff_u64 != 0 {
                         crate::__private::set_twice("IA32_FIXED_CTR", "COUNT")
                     }
-                    self.value.build()
+                    crate::__private::set_twice("IA32_FIXED_CTR", "a field")
                 }
             }
             #[doc = "One `IA32_FIXED_CTR` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write)."]
@@ -6723,6 +7792,7 @@ pub mod intel {
                 }
             }
             #[doc = "`IA32_FIXED_CTRN` as a typed MSR. `N` out of 0..3 fails to compile."]
+            #[track_caller]
             pub const fn msr<const N: u32>() -> Instance {
                 Instance(address::<N>())
             }
@@ -6763,9 +7833,14 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_FIXED_CTR_CTRL {
-            #[doc = r" The tock-registers marker type for this register."]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
-            pub struct Register;
+            #[allow(non_camel_case_types)]
+            pub struct IA32_FIXED_CTR_CTRL;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = IA32_FIXED_CTR_CTRL;
             impl ::tock_registers::RegisterLongName for Register {}
             #[allow(unused_imports)]
             use ::tock_registers::fields::Field;
@@ -6801,6 +7876,218 @@ pub mod intel {
                     }
                 }
             }
+            #[inline(always)]
+            const fn __check_reserved<const B: u64>() {
+                const {
+                    if B & Value::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_FIXED_CTR_CTRL",
+                            B & Value::RESERVED_MASK,
+                            Value::RESERVED_MASK,
+                        )
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_enable0<const V: u64>() {
+                const {
+                    if V > 0x3_u64 {
+                        crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE0", 2u32, V)
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_enable1<const V: u64>() {
+                const {
+                    if V > 0x3_u64 {
+                        crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE1", 2u32, V)
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_enable2<const V: u64>() {
+                const {
+                    if V > 0x3_u64 {
+                        crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE2", 2u32, V)
+                    }
+                }
+            }
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_FIXED_CTR_CTRL` of intel-v2 has no field `ANY0`: it was added in intel-v3",
+                label = "`ANY0` is not part of this layout of `IA32_FIXED_CTR_CTRL`",
+                note = "use `IA32_FIXED_CTR_CTRL` of intel-v3 (or of a later generation that has `ANY0`) on processors that implement it"
+            )]
+            pub trait __Unavailable_ANY0 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_FIXED_CTR_CTRL` of intel-v2 has no field `ANY1`: it was added in intel-v3",
+                label = "`ANY1` is not part of this layout of `IA32_FIXED_CTR_CTRL`",
+                note = "use `IA32_FIXED_CTR_CTRL` of intel-v3 (or of a later generation that has `ANY1`) on processors that implement it"
+            )]
+            pub trait __Unavailable_ANY1 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_FIXED_CTR_CTRL` of intel-v2 has no field `ANY2`: it was added in intel-v3",
+                label = "`ANY2` is not part of this layout of `IA32_FIXED_CTR_CTRL`",
+                note = "use `IA32_FIXED_CTR_CTRL` of intel-v3 (or of a later generation that has `ANY2`) on processors that implement it"
+            )]
+            pub trait __Unavailable_ANY2 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_FIXED_CTR_CTRL` of intel-v2 has no field `ENABLE3`: it was added in intel-v5",
+                label = "`ENABLE3` is not part of this layout of `IA32_FIXED_CTR_CTRL`",
+                note = "use `IA32_FIXED_CTR_CTRL` of intel-v5 (or of a later generation that has `ENABLE3`) on processors that implement it"
+            )]
+            pub trait __Unavailable_ENABLE3 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_FIXED_CTR_CTRL` of intel-v2 has no field `ANY3`: it was added in intel-v5",
+                label = "`ANY3` is not part of this layout of `IA32_FIXED_CTR_CTRL`",
+                note = "use `IA32_FIXED_CTR_CTRL` of intel-v5 (or of a later generation that has `ANY3`) on processors that implement it"
+            )]
+            pub trait __Unavailable_ANY3 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_FIXED_CTR_CTRL` of intel-v2 has no field `PMI3`: it was added in intel-v5",
+                label = "`PMI3` is not part of this layout of `IA32_FIXED_CTR_CTRL`",
+                note = "use `IA32_FIXED_CTR_CTRL` of intel-v5 (or of a later generation that has `PMI3`) on processors that implement it"
+            )]
+            pub trait __Unavailable_PMI3 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_FIXED_CTR_CTRL` of intel-v2 has no field `ADAPTIVE_RECORD0`: it was added in intel-v5",
+                label = "`ADAPTIVE_RECORD0` is not part of this layout of `IA32_FIXED_CTR_CTRL`",
+                note = "use `IA32_FIXED_CTR_CTRL` of intel-v5 (or of a later generation that has `ADAPTIVE_RECORD0`) on processors that implement it"
+            )]
+            pub trait __Unavailable_ADAPTIVE_RECORD0 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_FIXED_CTR_CTRL` of intel-v2 has no field `ADAPTIVE_RECORD1`: it was added in intel-v5",
+                label = "`ADAPTIVE_RECORD1` is not part of this layout of `IA32_FIXED_CTR_CTRL`",
+                note = "use `IA32_FIXED_CTR_CTRL` of intel-v5 (or of a later generation that has `ADAPTIVE_RECORD1`) on processors that implement it"
+            )]
+            pub trait __Unavailable_ADAPTIVE_RECORD1 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_FIXED_CTR_CTRL` of intel-v2 has no field `ADAPTIVE_RECORD2`: it was added in intel-v5",
+                label = "`ADAPTIVE_RECORD2` is not part of this layout of `IA32_FIXED_CTR_CTRL`",
+                note = "use `IA32_FIXED_CTR_CTRL` of intel-v5 (or of a later generation that has `ADAPTIVE_RECORD2`) on processors that implement it"
+            )]
+            pub trait __Unavailable_ADAPTIVE_RECORD2 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_FIXED_CTR_CTRL` of intel-v2 has no field `ADAPTIVE_RECORD3`: it was added in intel-v5",
+                label = "`ADAPTIVE_RECORD3` is not part of this layout of `IA32_FIXED_CTR_CTRL`",
+                note = "use `IA32_FIXED_CTR_CTRL` of intel-v5 (or of a later generation that has `ADAPTIVE_RECORD3`) on processors that implement it"
+            )]
+            pub trait __Unavailable_ADAPTIVE_RECORD3 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_FIXED_CTR_CTRL` of intel-v2 has no field `ENABLE4`: it was added in intel-arrowlake-skymont",
+                label = "`ENABLE4` is not part of this layout of `IA32_FIXED_CTR_CTRL`",
+                note = "use `IA32_FIXED_CTR_CTRL` of intel-arrowlake-skymont (or of a later generation that has `ENABLE4`) on processors that implement it"
+            )]
+            pub trait __Unavailable_ENABLE4 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_FIXED_CTR_CTRL` of intel-v2 has no field `ENABLE5`: it was added in intel-arrowlake-skymont",
+                label = "`ENABLE5` is not part of this layout of `IA32_FIXED_CTR_CTRL`",
+                note = "use `IA32_FIXED_CTR_CTRL` of intel-arrowlake-skymont (or of a later generation that has `ENABLE5`) on processors that implement it"
+            )]
+            pub trait __Unavailable_ENABLE5 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_FIXED_CTR_CTRL` of intel-v2 has no field `ENABLE6`: it was added in intel-arrowlake-skymont",
+                label = "`ENABLE6` is not part of this layout of `IA32_FIXED_CTR_CTRL`",
+                note = "use `IA32_FIXED_CTR_CTRL` of intel-arrowlake-skymont (or of a later generation that has `ENABLE6`) on processors that implement it"
+            )]
+            pub trait __Unavailable_ENABLE6 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_FIXED_CTR_CTRL` of intel-v2 has no field `ANY4`: it was added in intel-arrowlake-skymont",
+                label = "`ANY4` is not part of this layout of `IA32_FIXED_CTR_CTRL`",
+                note = "use `IA32_FIXED_CTR_CTRL` of intel-arrowlake-skymont (or of a later generation that has `ANY4`) on processors that implement it"
+            )]
+            pub trait __Unavailable_ANY4 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_FIXED_CTR_CTRL` of intel-v2 has no field `ANY5`: it was added in intel-arrowlake-skymont",
+                label = "`ANY5` is not part of this layout of `IA32_FIXED_CTR_CTRL`",
+                note = "use `IA32_FIXED_CTR_CTRL` of intel-arrowlake-skymont (or of a later generation that has `ANY5`) on processors that implement it"
+            )]
+            pub trait __Unavailable_ANY5 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_FIXED_CTR_CTRL` of intel-v2 has no field `ANY6`: it was added in intel-arrowlake-skymont",
+                label = "`ANY6` is not part of this layout of `IA32_FIXED_CTR_CTRL`",
+                note = "use `IA32_FIXED_CTR_CTRL` of intel-arrowlake-skymont (or of a later generation that has `ANY6`) on processors that implement it"
+            )]
+            pub trait __Unavailable_ANY6 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_FIXED_CTR_CTRL` of intel-v2 has no field `PMI4`: it was added in intel-arrowlake-skymont",
+                label = "`PMI4` is not part of this layout of `IA32_FIXED_CTR_CTRL`",
+                note = "use `IA32_FIXED_CTR_CTRL` of intel-arrowlake-skymont (or of a later generation that has `PMI4`) on processors that implement it"
+            )]
+            pub trait __Unavailable_PMI4 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_FIXED_CTR_CTRL` of intel-v2 has no field `PMI5`: it was added in intel-arrowlake-skymont",
+                label = "`PMI5` is not part of this layout of `IA32_FIXED_CTR_CTRL`",
+                note = "use `IA32_FIXED_CTR_CTRL` of intel-arrowlake-skymont (or of a later generation that has `PMI5`) on processors that implement it"
+            )]
+            pub trait __Unavailable_PMI5 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_FIXED_CTR_CTRL` of intel-v2 has no field `PMI6`: it was added in intel-arrowlake-skymont",
+                label = "`PMI6` is not part of this layout of `IA32_FIXED_CTR_CTRL`",
+                note = "use `IA32_FIXED_CTR_CTRL` of intel-arrowlake-skymont (or of a later generation that has `PMI6`) on processors that implement it"
+            )]
+            pub trait __Unavailable_PMI6 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_FIXED_CTR_CTRL` of intel-v2 has no field `ADAPTIVE_RECORD4`: it was added in intel-arrowlake-skymont",
+                label = "`ADAPTIVE_RECORD4` is not part of this layout of `IA32_FIXED_CTR_CTRL`",
+                note = "use `IA32_FIXED_CTR_CTRL` of intel-arrowlake-skymont (or of a later generation that has `ADAPTIVE_RECORD4`) on processors that implement it"
+            )]
+            pub trait __Unavailable_ADAPTIVE_RECORD4 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_FIXED_CTR_CTRL` of intel-v2 has no field `ADAPTIVE_RECORD5`: it was added in intel-arrowlake-skymont",
+                label = "`ADAPTIVE_RECORD5` is not part of this layout of `IA32_FIXED_CTR_CTRL`",
+                note = "use `IA32_FIXED_CTR_CTRL` of intel-arrowlake-skymont (or of a later generation that has `ADAPTIVE_RECORD5`) on processors that implement it"
+            )]
+            pub trait __Unavailable_ADAPTIVE_RECORD5 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_FIXED_CTR_CTRL` of intel-v2 has no field `ADAPTIVE_RECORD6`: it was added in intel-arrowlake-skymont",
+                label = "`ADAPTIVE_RECORD6` is not part of this layout of `IA32_FIXED_CTR_CTRL`",
+                note = "use `IA32_FIXED_CTR_CTRL` of intel-arrowlake-skymont (or of a later generation that has `ADAPTIVE_RECORD6`) on processors that implement it"
+            )]
+            pub trait __Unavailable_ADAPTIVE_RECORD6 {}
             #[doc = "A value of `IA32_FIXED_CTR_CTRL`. Setters never touch reserved bits (`0xFFFFFFFFFFFFF444`)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash)]
             #[repr(transparent)]
@@ -6818,16 +8105,16 @@ pub mod intel {
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                #[track_caller]
                 pub const fn from_bits<const B: u64>() -> Self {
-                    const {
-                        if B & Self::RESERVED_MASK != 0 {
-                            crate::__private::reserved_bits(
-                                "IA32_FIXED_CTR_CTRL",
-                                B & Self::RESERVED_MASK,
-                                Self::RESERVED_MASK,
-                            )
-                        }
+                    if B & Self::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_FIXED_CTR_CTRL",
+                            B & Self::RESERVED_MASK,
+                            Self::RESERVED_MASK,
+                        )
                     }
+                    __check_reserved::<B>();
                     Self(B)
                 }
                 #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
@@ -6868,12 +8155,12 @@ pub mod intel {
                     Enable::from_value((self.0 >> 0u32) & 0x3_u64)
                 }
                 #[doc = "Sets `ENABLE0` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 0: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                #[track_caller]
                 pub const fn with_enable0<const V: u64>(self) -> Self {
-                    const {
-                        if V > 0x3_u64 {
-                            crate::__private::too_wide("ENABLE0", 2u32, V)
-                        }
+                    if V > 0x3_u64 {
+                        crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE0", 2u32, V)
                     }
+                    __check_enable0::<V>();
                     let v = V;
                     Self((self.0 & 0xfffffffffffffffc_u64) | (((v >> 0u32) & 0x3_u64) << 0u32))
                 }
@@ -6904,12 +8191,12 @@ pub mod intel {
                     Enable::from_value((self.0 >> 4u32) & 0x3_u64)
                 }
                 #[doc = "Sets `ENABLE1` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 1: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                #[track_caller]
                 pub const fn with_enable1<const V: u64>(self) -> Self {
-                    const {
-                        if V > 0x3_u64 {
-                            crate::__private::too_wide("ENABLE1", 2u32, V)
-                        }
+                    if V > 0x3_u64 {
+                        crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE1", 2u32, V)
                     }
+                    __check_enable1::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffffffffffcf_u64) | (((v >> 0u32) & 0x3_u64) << 4u32))
                 }
@@ -6940,12 +8227,12 @@ pub mod intel {
                     Enable::from_value((self.0 >> 8u32) & 0x3_u64)
                 }
                 #[doc = "Sets `ENABLE2` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 2: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                #[track_caller]
                 pub const fn with_enable2<const V: u64>(self) -> Self {
-                    const {
-                        if V > 0x3_u64 {
-                            crate::__private::too_wide("ENABLE2", 2u32, V)
-                        }
+                    if V > 0x3_u64 {
+                        crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE2", 2u32, V)
                     }
+                    __check_enable2::<V>();
                     let v = V;
                     Self((self.0 & 0xfffffffffffffcff_u64) | (((v >> 0u32) & 0x3_u64) << 8u32))
                 }
@@ -7072,11 +8359,152 @@ pub mod intel {
                         }),
                     }
                 }
+                #[doc(hidden)]
+                pub const fn with_any0<T: __Unavailable_ANY0>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_any1<T: __Unavailable_ANY1>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_any2<T: __Unavailable_ANY2>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_enable3<const V: u64>(self) -> Self
+                where
+                    crate::__private::Const<V>: __Unavailable_ENABLE3,
+                {
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_any3<T: __Unavailable_ANY3>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_pmi3<T: __Unavailable_PMI3>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_adaptive_record0<T: __Unavailable_ADAPTIVE_RECORD0>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_adaptive_record1<T: __Unavailable_ADAPTIVE_RECORD1>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_adaptive_record2<T: __Unavailable_ADAPTIVE_RECORD2>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_adaptive_record3<T: __Unavailable_ADAPTIVE_RECORD3>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_enable4<const V: u64>(self) -> Self
+                where
+                    crate::__private::Const<V>: __Unavailable_ENABLE4,
+                {
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_enable5<const V: u64>(self) -> Self
+                where
+                    crate::__private::Const<V>: __Unavailable_ENABLE5,
+                {
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_enable6<const V: u64>(self) -> Self
+                where
+                    crate::__private::Const<V>: __Unavailable_ENABLE6,
+                {
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_any4<T: __Unavailable_ANY4>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_any5<T: __Unavailable_ANY5>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_any6<T: __Unavailable_ANY6>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_pmi4<T: __Unavailable_PMI4>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_pmi5<T: __Unavailable_PMI5>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_pmi6<T: __Unavailable_PMI6>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_adaptive_record4<T: __Unavailable_ADAPTIVE_RECORD4>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_adaptive_record5<T: __Unavailable_ADAPTIVE_RECORD5>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_adaptive_record6<T: __Unavailable_ADAPTIVE_RECORD6>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
+                #[inline]
                 pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
                     Ok(self)
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Self {
                     self
@@ -7154,6 +8582,7 @@ pub mod intel {
                     }
                 }
                 #[doc = "Sets `ENABLE0` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 0: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                #[track_caller]
                 pub const fn with_enable0<const V: u64>(self) -> Self {
                     self.track(0x3_u64, self.value.with_enable0::<V>())
                 }
@@ -7169,6 +8598,7 @@ pub mod intel {
                     self.track(0x3_u64, self.value.set_enable0(value))
                 }
                 #[doc = "Sets `ENABLE1` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 1: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                #[track_caller]
                 pub const fn with_enable1<const V: u64>(self) -> Self {
                     self.track(0x30_u64, self.value.with_enable1::<V>())
                 }
@@ -7184,6 +8614,7 @@ pub mod intel {
                     self.track(0x30_u64, self.value.set_enable1(value))
                 }
                 #[doc = "Sets `ENABLE2` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 2: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                #[track_caller]
                 pub const fn with_enable2<const V: u64>(self) -> Self {
                     self.track(0x300_u64, self.value.with_enable2::<V>())
                 }
@@ -7248,49 +8679,209 @@ pub mod intel {
                         Err(e) => Err(e),
                     }
                 }
+                #[doc(hidden)]
+                pub const fn with_any0<T: __Unavailable_ANY0>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_any1<T: __Unavailable_ANY1>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_any2<T: __Unavailable_ANY2>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_enable3<const V: u64>(self) -> Self
+                where
+                    crate::__private::Const<V>: __Unavailable_ENABLE3,
+                {
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_any3<T: __Unavailable_ANY3>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_pmi3<T: __Unavailable_PMI3>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_adaptive_record0<T: __Unavailable_ADAPTIVE_RECORD0>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_adaptive_record1<T: __Unavailable_ADAPTIVE_RECORD1>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_adaptive_record2<T: __Unavailable_ADAPTIVE_RECORD2>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_adaptive_record3<T: __Unavailable_ADAPTIVE_RECORD3>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_enable4<const V: u64>(self) -> Self
+                where
+                    crate::__private::Const<V>: __Unavailable_ENABLE4,
+                {
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_enable5<const V: u64>(self) -> Self
+                where
+                    crate::__private::Const<V>: __Unavailable_ENABLE5,
+                {
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_enable6<const V: u64>(self) -> Self
+                where
+                    crate::__private::Const<V>: __Unavailable_ENABLE6,
+                {
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_any4<T: __Unavailable_ANY4>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_any5<T: __Unavailable_ANY5>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_any6<T: __Unavailable_ANY6>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_pmi4<T: __Unavailable_PMI4>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_pmi5<T: __Unavailable_PMI5>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_pmi6<T: __Unavailable_PMI6>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_adaptive_record4<T: __Unavailable_ADAPTIVE_RECORD4>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_adaptive_record5<T: __Unavailable_ADAPTIVE_RECORD5>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_adaptive_record6<T: __Unavailable_ADAPTIVE_RECORD6>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
-                    if self.conflict & 0x3_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "ENABLE0 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x30_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "ENABLE1 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x300_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "ENABLE2 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x8_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "PMI0 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x80_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "PMI1 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x800_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "PMI2 is given two different values; set each field once",
-                        });
+                    if self.conflict != 0 {
+                        return Err(self.conflict_error());
                     }
                     self.value.try_build()
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
+                    if self.conflict != 0 {
+                        self.conflict_panic()
+                    }
+                    self.value.build()
+                }
+                #[doc = r" The first field given two different values (`conflict != 0`)."]
+                #[cold]
+                const fn conflict_error(self) -> crate::ConstraintError {
+                    if self.conflict & 0x3_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "ENABLE0 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x30_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "ENABLE1 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x300_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "ENABLE2 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x8_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "PMI0 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x80_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "PMI1 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x800_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "PMI2 is given two different values; set each field once",
+                        };
+                    }
+                    crate::ConstraintError {
+                        id: "field-set-twice",
+                        message: "a field is given two different values; set each field once",
+                    }
+                }
+                #[cold]
+                #[track_caller]
+                const fn conflict_panic(self) -> ! {
                     if self.conflict & 0x3_u64 != 0 {
                         crate::__private::set_twice("IA32_FIXED_CTR_CTRL", "ENABLE0")
                     }
@@ -7309,7 +8900,7 @@ pub mod intel {
                     if self.conflict & 0x800_u64 != 0 {
                         crate::__private::set_twice("IA32_FIXED_CTR_CTRL", "PMI2")
                     }
-                    self.value.build()
+                    crate::__private::set_twice("IA32_FIXED_CTR_CTRL", "a field")
                 }
             }
             #[doc = "One `IA32_FIXED_CTR_CTRL` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write)."]
@@ -7347,9 +8938,14 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_PERF_GLOBAL_STATUS {
-            #[doc = r" The tock-registers marker type for this register."]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
-            pub struct Register;
+            #[allow(non_camel_case_types)]
+            pub struct IA32_PERF_GLOBAL_STATUS;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = IA32_PERF_GLOBAL_STATUS;
             impl ::tock_registers::RegisterLongName for Register {}
             #[allow(unused_imports)]
             use ::tock_registers::fields::Field;
@@ -7523,15 +9119,88 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_PERF_GLOBAL_CTRL {
-            #[doc = r" The tock-registers marker type for this register."]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
-            pub struct Register;
+            #[allow(non_camel_case_types)]
+            pub struct IA32_PERF_GLOBAL_CTRL;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = IA32_PERF_GLOBAL_CTRL;
             impl ::tock_registers::RegisterLongName for Register {}
             #[allow(unused_imports)]
             use ::tock_registers::fields::Field;
             :: tock_registers :: register_bitmasks ! (u64 , IA32_PERF_GLOBAL_CTRL , Register , [# [doc = "Enable IA32_PMCi. (bits 0, read-write)"] EN_PMC0 OFFSET (0) NUMBITS (1) [] , # [doc = "Enable IA32_PMCi. (bits 1, read-write)"] EN_PMC1 OFFSET (1) NUMBITS (1) [] , # [doc = "Enable IA32_PMCi. (bits 2, read-write)"] EN_PMC2 OFFSET (2) NUMBITS (1) [] , # [doc = "Enable IA32_PMCi. (bits 3, read-write)"] EN_PMC3 OFFSET (3) NUMBITS (1) [] , # [doc = "Enable IA32_PMCi. (bits 4, read-write)"] EN_PMC4 OFFSET (4) NUMBITS (1) [] , # [doc = "Enable IA32_PMCi. (bits 5, read-write)"] EN_PMC5 OFFSET (5) NUMBITS (1) [] , # [doc = "Enable IA32_PMCi. (bits 6, read-write)"] EN_PMC6 OFFSET (6) NUMBITS (1) [] , # [doc = "Enable IA32_PMCi. (bits 7, read-write)"] EN_PMC7 OFFSET (7) NUMBITS (1) [] , # [doc = "Enable IA32_FIXED_CTRi. (bits 32, read-write)"] EN_FIXED_CTR0 OFFSET (32) NUMBITS (1) [] , # [doc = "Enable IA32_FIXED_CTRi. (bits 33, read-write)"] EN_FIXED_CTR1 OFFSET (33) NUMBITS (1) [] , # [doc = "Enable IA32_FIXED_CTRi. (bits 34, read-write)"] EN_FIXED_CTR2 OFFSET (34) NUMBITS (1) []]);
             #[doc = r" MSR address."]
             pub const ADDRESS: u32 = 0x38f_u32;
+            #[inline(always)]
+            const fn __check_reserved<const B: u64>() {
+                const {
+                    if B & Value::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_PERF_GLOBAL_CTRL",
+                            B & Value::RESERVED_MASK,
+                            Value::RESERVED_MASK,
+                        )
+                    }
+                }
+            }
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_CTRL` of intel-v2, intel-v3 and intel-v4 has no field `EN_FIXED_CTR3`: it was added in intel-v5",
+                label = "`EN_FIXED_CTR3` is not part of this layout of `IA32_PERF_GLOBAL_CTRL`",
+                note = "use `IA32_PERF_GLOBAL_CTRL` of intel-v5 (or of a later generation that has `EN_FIXED_CTR3`) on processors that implement it"
+            )]
+            pub trait __Unavailable_EN_FIXED_CTR3 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_CTRL` of intel-v2, intel-v3 and intel-v4 has no field `EN_PERF_METRICS`: it was added in intel-v5",
+                label = "`EN_PERF_METRICS` is not part of this layout of `IA32_PERF_GLOBAL_CTRL`",
+                note = "use `IA32_PERF_GLOBAL_CTRL` of intel-v5 (or of a later generation that has `EN_PERF_METRICS`) on processors that implement it"
+            )]
+            pub trait __Unavailable_EN_PERF_METRICS {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_CTRL` of intel-v2, intel-v3 and intel-v4 has no field `EN_PMC8`: it was added in intel-arrowlake-lioncove",
+                label = "`EN_PMC8` is not part of this layout of `IA32_PERF_GLOBAL_CTRL`",
+                note = "use `IA32_PERF_GLOBAL_CTRL` of intel-arrowlake-lioncove (or of a later generation that has `EN_PMC8`) on processors that implement it"
+            )]
+            pub trait __Unavailable_EN_PMC8 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_CTRL` of intel-v2, intel-v3 and intel-v4 has no field `EN_PMC9`: it was added in intel-arrowlake-lioncove",
+                label = "`EN_PMC9` is not part of this layout of `IA32_PERF_GLOBAL_CTRL`",
+                note = "use `IA32_PERF_GLOBAL_CTRL` of intel-arrowlake-lioncove (or of a later generation that has `EN_PMC9`) on processors that implement it"
+            )]
+            pub trait __Unavailable_EN_PMC9 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_CTRL` of intel-v2, intel-v3 and intel-v4 has no field `EN_FIXED_CTR4`: it was added in intel-arrowlake-skymont",
+                label = "`EN_FIXED_CTR4` is not part of this layout of `IA32_PERF_GLOBAL_CTRL`",
+                note = "use `IA32_PERF_GLOBAL_CTRL` of intel-arrowlake-skymont (or of a later generation that has `EN_FIXED_CTR4`) on processors that implement it"
+            )]
+            pub trait __Unavailable_EN_FIXED_CTR4 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_CTRL` of intel-v2, intel-v3 and intel-v4 has no field `EN_FIXED_CTR5`: it was added in intel-arrowlake-skymont",
+                label = "`EN_FIXED_CTR5` is not part of this layout of `IA32_PERF_GLOBAL_CTRL`",
+                note = "use `IA32_PERF_GLOBAL_CTRL` of intel-arrowlake-skymont (or of a later generation that has `EN_FIXED_CTR5`) on processors that implement it"
+            )]
+            pub trait __Unavailable_EN_FIXED_CTR5 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_CTRL` of intel-v2, intel-v3 and intel-v4 has no field `EN_FIXED_CTR6`: it was added in intel-arrowlake-skymont",
+                label = "`EN_FIXED_CTR6` is not part of this layout of `IA32_PERF_GLOBAL_CTRL`",
+                note = "use `IA32_PERF_GLOBAL_CTRL` of intel-arrowlake-skymont (or of a later generation that has `EN_FIXED_CTR6`) on processors that implement it"
+            )]
+            pub trait __Unavailable_EN_FIXED_CTR6 {}
             #[doc = "A value of `IA32_PERF_GLOBAL_CTRL`. Setters never touch reserved bits (`0xFFFFFFF8FFFFFF00`)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash)]
             #[repr(transparent)]
@@ -7549,16 +9218,16 @@ pub mod intel {
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                #[track_caller]
                 pub const fn from_bits<const B: u64>() -> Self {
-                    const {
-                        if B & Self::RESERVED_MASK != 0 {
-                            crate::__private::reserved_bits(
-                                "IA32_PERF_GLOBAL_CTRL",
-                                B & Self::RESERVED_MASK,
-                                Self::RESERVED_MASK,
-                            )
-                        }
+                    if B & Self::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_PERF_GLOBAL_CTRL",
+                            B & Self::RESERVED_MASK,
+                            Self::RESERVED_MASK,
+                        )
                     }
+                    __check_reserved::<B>();
                     Self(B)
                 }
                 #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
@@ -7785,11 +9454,63 @@ pub mod intel {
                         }),
                     }
                 }
+                #[doc(hidden)]
+                pub const fn with_en_fixed_ctr3<T: __Unavailable_EN_FIXED_CTR3>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_en_perf_metrics<T: __Unavailable_EN_PERF_METRICS>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_en_pmc8<T: __Unavailable_EN_PMC8>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_en_pmc9<T: __Unavailable_EN_PMC9>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_en_fixed_ctr4<T: __Unavailable_EN_FIXED_CTR4>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_en_fixed_ctr5<T: __Unavailable_EN_FIXED_CTR5>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_en_fixed_ctr6<T: __Unavailable_EN_FIXED_CTR6>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
+                #[inline]
                 pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
                     Ok(self)
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Self {
                     self
@@ -7949,79 +9670,150 @@ pub mod intel {
                         Err(e) => Err(e),
                     }
                 }
+                #[doc(hidden)]
+                pub const fn with_en_fixed_ctr3<T: __Unavailable_EN_FIXED_CTR3>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_en_perf_metrics<T: __Unavailable_EN_PERF_METRICS>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_en_pmc8<T: __Unavailable_EN_PMC8>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_en_pmc9<T: __Unavailable_EN_PMC9>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_en_fixed_ctr4<T: __Unavailable_EN_FIXED_CTR4>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_en_fixed_ctr5<T: __Unavailable_EN_FIXED_CTR5>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_en_fixed_ctr6<T: __Unavailable_EN_FIXED_CTR6>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
-                    if self.conflict & 0x1_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EN_PMC0 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x2_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EN_PMC1 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x4_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EN_PMC2 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x8_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EN_PMC3 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x10_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EN_PMC4 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x20_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EN_PMC5 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x40_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EN_PMC6 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x80_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EN_PMC7 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x100000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EN_FIXED_CTR0 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x200000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EN_FIXED_CTR1 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x400000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EN_FIXED_CTR2 is given two different values; set each field once",
-                        });
+                    if self.conflict != 0 {
+                        return Err(self.conflict_error());
                     }
                     self.value.try_build()
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
+                    if self.conflict != 0 {
+                        self.conflict_panic()
+                    }
+                    self.value.build()
+                }
+                #[doc = r" The first field given two different values (`conflict != 0`)."]
+                #[cold]
+                const fn conflict_error(self) -> crate::ConstraintError {
+                    if self.conflict & 0x1_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN_PMC0 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x2_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN_PMC1 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x4_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN_PMC2 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x8_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN_PMC3 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x10_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN_PMC4 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x20_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN_PMC5 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x40_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN_PMC6 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x80_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN_PMC7 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x100000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN_FIXED_CTR0 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x200000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN_FIXED_CTR1 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x400000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN_FIXED_CTR2 is given two different values; set each field once",
+                        };
+                    }
+                    crate::ConstraintError {
+                        id: "field-set-twice",
+                        message: "a field is given two different values; set each field once",
+                    }
+                }
+                #[cold]
+                #[track_caller]
+                const fn conflict_panic(self) -> ! {
                     if self.conflict & 0x1_u64 != 0 {
                         crate::__private::set_twice("IA32_PERF_GLOBAL_CTRL", "EN_PMC0")
                     }
@@ -8055,7 +9847,7 @@ pub mod intel {
                     if self.conflict & 0x400000000_u64 != 0 {
                         crate::__private::set_twice("IA32_PERF_GLOBAL_CTRL", "EN_FIXED_CTR2")
                     }
-                    self.value.build()
+                    crate::__private::set_twice("IA32_PERF_GLOBAL_CTRL", "a field")
                 }
             }
             #[doc = "One `IA32_PERF_GLOBAL_CTRL` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write)."]
@@ -8093,15 +9885,32 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_PERF_GLOBAL_OVF_CTRL {
-            #[doc = r" The tock-registers marker type for this register."]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
-            pub struct Register;
+            #[allow(non_camel_case_types)]
+            pub struct IA32_PERF_GLOBAL_OVF_CTRL;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = IA32_PERF_GLOBAL_OVF_CTRL;
             impl ::tock_registers::RegisterLongName for Register {}
             #[allow(unused_imports)]
             use ::tock_registers::fields::Field;
             :: tock_registers :: register_bitmasks ! (u64 , IA32_PERF_GLOBAL_OVF_CTRL , Register , [# [doc = "Clear the overflow flag of IA32_PMCi. (bits 0, write-1-to-clear)"] CLR_OVF_PMC0 OFFSET (0) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_PMCi. (bits 1, write-1-to-clear)"] CLR_OVF_PMC1 OFFSET (1) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_PMCi. (bits 2, write-1-to-clear)"] CLR_OVF_PMC2 OFFSET (2) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_PMCi. (bits 3, write-1-to-clear)"] CLR_OVF_PMC3 OFFSET (3) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_PMCi. (bits 4, write-1-to-clear)"] CLR_OVF_PMC4 OFFSET (4) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_PMCi. (bits 5, write-1-to-clear)"] CLR_OVF_PMC5 OFFSET (5) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_PMCi. (bits 6, write-1-to-clear)"] CLR_OVF_PMC6 OFFSET (6) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_PMCi. (bits 7, write-1-to-clear)"] CLR_OVF_PMC7 OFFSET (7) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_FIXED_CTRi. (bits 32, write-1-to-clear)"] CLR_OVF_FIXED_CTR0 OFFSET (32) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_FIXED_CTRi. (bits 33, write-1-to-clear)"] CLR_OVF_FIXED_CTR1 OFFSET (33) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_FIXED_CTRi. (bits 34, write-1-to-clear)"] CLR_OVF_FIXED_CTR2 OFFSET (34) NUMBITS (1) [] , # [doc = "Clear OVF_BUF. (bits 62, write-1-to-clear)"] CLR_OVF_BUF OFFSET (62) NUMBITS (1) [] , # [doc = "Clear COND_CHGD. (bits 63, write-1-to-clear)"] CLR_COND_CHGD OFFSET (63) NUMBITS (1) []]);
             #[doc = r" MSR address."]
             pub const ADDRESS: u32 = 0x390_u32;
+            #[inline(always)]
+            const fn __check_reserved<const B: u64>() {
+                const {
+                    if B & Value::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_PERF_GLOBAL_OVF_CTRL",
+                            B & Value::RESERVED_MASK,
+                            Value::RESERVED_MASK,
+                        )
+                    }
+                }
+            }
             #[doc = "A value of `IA32_PERF_GLOBAL_OVF_CTRL`. Setters never touch reserved bits (`0x3FFFFFF8FFFFFF00`)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash)]
             #[repr(transparent)]
@@ -8119,16 +9928,16 @@ pub mod intel {
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                #[track_caller]
                 pub const fn from_bits<const B: u64>() -> Self {
-                    const {
-                        if B & Self::RESERVED_MASK != 0 {
-                            crate::__private::reserved_bits(
-                                "IA32_PERF_GLOBAL_OVF_CTRL",
-                                B & Self::RESERVED_MASK,
-                                Self::RESERVED_MASK,
-                            )
-                        }
+                    if B & Self::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_PERF_GLOBAL_OVF_CTRL",
+                            B & Self::RESERVED_MASK,
+                            Self::RESERVED_MASK,
+                        )
                     }
+                    __check_reserved::<B>();
                     Self(B)
                 }
                 #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
@@ -8355,10 +10164,12 @@ pub mod intel {
                     Self((self.0 & 0x7fffffffffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 63u32))
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
+                #[inline]
                 pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
                     Ok(self)
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Self {
                     self
@@ -8527,90 +10338,111 @@ pub mod intel {
                     self.track(0x8000000000000000_u64, self.value.clear_cond_chgd())
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
-                    if self.conflict & 0x1_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_PMC0 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x2_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_PMC1 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x4_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_PMC2 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x8_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_PMC3 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x10_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_PMC4 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x20_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_PMC5 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x40_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_PMC6 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x80_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_PMC7 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x100000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_FIXED_CTR0 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x200000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_FIXED_CTR1 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x400000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_FIXED_CTR2 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x4000000000000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_BUF is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x8000000000000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_COND_CHGD is given two different values; set each field once",
-                        });
+                    if self.conflict != 0 {
+                        return Err(self.conflict_error());
                     }
                     self.value.try_build()
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
+                    if self.conflict != 0 {
+                        self.conflict_panic()
+                    }
+                    self.value.build()
+                }
+                #[doc = r" The first field given two different values (`conflict != 0`)."]
+                #[cold]
+                const fn conflict_error(self) -> crate::ConstraintError {
+                    if self.conflict & 0x1_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC0 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x2_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC1 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x4_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC2 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x8_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC3 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x10_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC4 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x20_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC5 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x40_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC6 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x80_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC7 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x100000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_FIXED_CTR0 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x200000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_FIXED_CTR1 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x400000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_FIXED_CTR2 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x4000000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_BUF is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x8000000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_COND_CHGD is given two different values; set each field once",
+                        };
+                    }
+                    crate::ConstraintError {
+                        id: "field-set-twice",
+                        message: "a field is given two different values; set each field once",
+                    }
+                }
+                #[cold]
+                #[track_caller]
+                const fn conflict_panic(self) -> ! {
                     if self.conflict & 0x1_u64 != 0 {
                         crate::__private::set_twice("IA32_PERF_GLOBAL_OVF_CTRL", "CLR_OVF_PMC0")
                     }
@@ -8659,7 +10491,7 @@ pub mod intel {
                     if self.conflict & 0x8000000000000000_u64 != 0 {
                         crate::__private::set_twice("IA32_PERF_GLOBAL_OVF_CTRL", "CLR_COND_CHGD")
                     }
-                    self.value.build()
+                    crate::__private::set_twice("IA32_PERF_GLOBAL_OVF_CTRL", "a field")
                 }
             }
             #[doc = "One `IA32_PERF_GLOBAL_OVF_CTRL` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (write-1-to-clear)."]
@@ -8683,21 +10515,6 @@ pub mod intel {
         }
         #[doc = "The value type of [`IA32_PERF_GLOBAL_OVF_CTRL`]."]
         pub type Ia32PerfGlobalOvfCtrl = IA32_PERF_GLOBAL_OVF_CTRL::Value;
-        static ARCH_EVENT_DESCS: [crate::EventDesc; 7usize] = [
-            crate::EventDesc::new("UNHALTED_CORE_CYCLES", 0x3c, 0x00)
-                .with_counters(0xff)
-                .with_fixed(1),
-            crate::EventDesc::new("INSTRUCTIONS_RETIRED", 0xc0, 0x00)
-                .with_counters(0xff)
-                .with_fixed(0),
-            crate::EventDesc::new("UNHALTED_REFERENCE_CYCLES", 0x3c, 0x01)
-                .with_counters(0xff)
-                .with_fixed(2),
-            crate::EventDesc::new("LLC_REFERENCES", 0x2e, 0x4f).with_counters(0xff),
-            crate::EventDesc::new("LLC_MISSES", 0x2e, 0x41).with_counters(0xff),
-            crate::EventDesc::new("BRANCH_INSTRUCTIONS_RETIRED", 0xc4, 0x00).with_counters(0xff),
-            crate::EventDesc::new("BRANCH_MISSES_RETIRED", 0xc5, 0x00).with_counters(0xff),
-        ];
         #[doc = "The architectural events of `intel-v2` (CPUID.0AH:EBX enumerates their availability)."]
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum ArchEvent {
@@ -8778,7 +10595,36 @@ pub mod intel {
             #[doc = r" The full encoding, and the counters that may count it, for"]
             #[doc = r" `IA32_PERFEVTSEL::event_on` / `try_event_on`."]
             pub const fn desc(self) -> &'static crate::EventDesc {
-                &ARCH_EVENT_DESCS[self as usize]
+                const D0: crate::EventDesc =
+                    crate::EventDesc::new("UNHALTED_CORE_CYCLES", 0x3c, 0x00)
+                        .with_counters(0xff)
+                        .with_fixed(1);
+                const D1: crate::EventDesc =
+                    crate::EventDesc::new("INSTRUCTIONS_RETIRED", 0xc0, 0x00)
+                        .with_counters(0xff)
+                        .with_fixed(0);
+                const D2: crate::EventDesc =
+                    crate::EventDesc::new("UNHALTED_REFERENCE_CYCLES", 0x3c, 0x01)
+                        .with_counters(0xff)
+                        .with_fixed(2);
+                const D3: crate::EventDesc =
+                    crate::EventDesc::new("LLC_REFERENCES", 0x2e, 0x4f).with_counters(0xff);
+                const D4: crate::EventDesc =
+                    crate::EventDesc::new("LLC_MISSES", 0x2e, 0x41).with_counters(0xff);
+                const D5: crate::EventDesc =
+                    crate::EventDesc::new("BRANCH_INSTRUCTIONS_RETIRED", 0xc4, 0x00)
+                        .with_counters(0xff);
+                const D6: crate::EventDesc =
+                    crate::EventDesc::new("BRANCH_MISSES_RETIRED", 0xc5, 0x00).with_counters(0xff);
+                match self {
+                    ArchEvent::UnhaltedCoreCycles => &D0,
+                    ArchEvent::InstructionsRetired => &D1,
+                    ArchEvent::UnhaltedReferenceCycles => &D2,
+                    ArchEvent::LlcReferences => &D3,
+                    ArchEvent::LlcMisses => &D4,
+                    ArchEvent::BranchInstructionsRetired => &D5,
+                    ArchEvent::BranchMissesRetired => &D6,
+                }
             }
             #[doc = r" The fixed counter that counts this event, if any."]
             pub const fn fixed_counter(self) -> Option<u32> {
@@ -9026,9 +10872,14 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_PERFEVTSEL {
-            #[doc = r" The tock-registers marker type for this register."]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
-            pub struct Register;
+            #[allow(non_camel_case_types)]
+            pub struct IA32_PERFEVTSEL;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = IA32_PERFEVTSEL;
             impl ::tock_registers::RegisterLongName for Register {}
             #[allow(unused_imports)]
             use ::tock_registers::fields::Field;
@@ -9045,7 +10896,21 @@ pub mod intel {
                 0x18d_u32,
             ];
             #[doc = "Address of `IA32_PERFEVTSELN`. `N` out of 0..8 fails to compile."]
+            #[track_caller]
             pub const fn address<const N: u32>() -> u32 {
+                if N >= INSTANCES {
+                    crate::__private::index_out_of_range(
+                        "IA32_PERFEVTSEL",
+                        "instances",
+                        INSTANCES,
+                        N,
+                    )
+                }
+                __check_index::<N>();
+                BASE_ADDRESS + N * ADDRESS_STRIDE
+            }
+            #[inline(always)]
+            const fn __check_index<const N: u32>() {
                 const {
                     if N >= INSTANCES {
                         crate::__private::index_out_of_range(
@@ -9056,7 +10921,6 @@ pub mod intel {
                         )
                     }
                 }
-                BASE_ADDRESS + N * ADDRESS_STRIDE
             }
             #[doc = r" Address of instance `index`, or `None` when out of range."]
             pub const fn try_address(index: u32) -> Option<u32> {
@@ -9089,6 +10953,66 @@ pub mod intel {
                     }
                 }
             }
+            #[inline(always)]
+            const fn __check_reserved<const B: u64>() {
+                const {
+                    if B & Value::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_PERFEVTSEL",
+                            B & Value::RESERVED_MASK,
+                            Value::RESERVED_MASK,
+                        )
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_event_select<const V: u64>() {
+                const {
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("IA32_PERFEVTSEL", "EVENT_SELECT", 8u32, V)
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_umask<const V: u64>() {
+                const {
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("IA32_PERFEVTSEL", "UMASK", 8u32, V)
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_cmask<const V: u64>() {
+                const {
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("IA32_PERFEVTSEL", "CMASK", 8u32, V)
+                    }
+                }
+            }
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERFEVTSEL` of intel-v3 and intel-v4 has no field `ADAPTIVE_RECORD`: it was added in intel-v5",
+                label = "`ADAPTIVE_RECORD` is not part of this layout of `IA32_PERFEVTSEL`",
+                note = "use `IA32_PERFEVTSEL` of intel-v5 (or of a later generation that has `ADAPTIVE_RECORD`) on processors that implement it"
+            )]
+            pub trait __Unavailable_ADAPTIVE_RECORD {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERFEVTSEL` of intel-v3 and intel-v4 has no field `EQ`: it was added in intel-v6",
+                label = "`EQ` is not part of this layout of `IA32_PERFEVTSEL`",
+                note = "use `IA32_PERFEVTSEL` of intel-v6 (or of a later generation that has `EQ`) on processors that implement it"
+            )]
+            pub trait __Unavailable_EQ {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERFEVTSEL` of intel-v3 and intel-v4 has no field `UMASK2`: it was added in intel-v6",
+                label = "`UMASK2` is not part of this layout of `IA32_PERFEVTSEL`",
+                note = "use `IA32_PERFEVTSEL` of intel-v6 (or of a later generation that has `UMASK2`) on processors that implement it"
+            )]
+            pub trait __Unavailable_UMASK2 {}
             #[doc = "A value of `IA32_PERFEVTSEL`. Setters never touch reserved bits (`0xFFFFFFFC00000000`)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash)]
             #[repr(transparent)]
@@ -9106,16 +11030,16 @@ pub mod intel {
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                #[track_caller]
                 pub const fn from_bits<const B: u64>() -> Self {
-                    const {
-                        if B & Self::RESERVED_MASK != 0 {
-                            crate::__private::reserved_bits(
-                                "IA32_PERFEVTSEL",
-                                B & Self::RESERVED_MASK,
-                                Self::RESERVED_MASK,
-                            )
-                        }
+                    if B & Self::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_PERFEVTSEL",
+                            B & Self::RESERVED_MASK,
+                            Self::RESERVED_MASK,
+                        )
                     }
+                    __check_reserved::<B>();
                     Self(B)
                 }
                 #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
@@ -9152,12 +11076,12 @@ pub mod intel {
                     ((self.0 >> 0u32) & 0xff_u64) as u8
                 }
                 #[doc = "Sets `EVENT_SELECT` to the constant `V`; a `V` wider than 8 bits fails to compile. Event logic unit that detects the condition to count (the event code).\n\nBits 7:0, read-write, 8 bits wide."]
+                #[track_caller]
                 pub const fn with_event_select<const V: u64>(self) -> Self {
-                    const {
-                        if V > 0xff_u64 {
-                            crate::__private::too_wide("EVENT_SELECT", 8u32, V)
-                        }
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("IA32_PERFEVTSEL", "EVENT_SELECT", 8u32, V)
                     }
+                    __check_event_select::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffffffffff00_u64) | (((v >> 0u32) & 0xff_u64) << 0u32))
                 }
@@ -9184,12 +11108,12 @@ pub mod intel {
                     ((self.0 >> 8u32) & 0xff_u64) as u8
                 }
                 #[doc = "Sets `UMASK` to the constant `V`; a `V` wider than 8 bits fails to compile. Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
+                #[track_caller]
                 pub const fn with_umask<const V: u64>(self) -> Self {
-                    const {
-                        if V > 0xff_u64 {
-                            crate::__private::too_wide("UMASK", 8u32, V)
-                        }
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("IA32_PERFEVTSEL", "UMASK", 8u32, V)
                     }
+                    __check_umask::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffffffff00ff_u64) | (((v >> 0u32) & 0xff_u64) << 8u32))
                 }
@@ -9292,12 +11216,12 @@ pub mod intel {
                     ((self.0 >> 24u32) & 0xff_u64) as u8
                 }
                 #[doc = "Sets `CMASK` to the constant `V`; a `V` wider than 8 bits fails to compile. Counter mask (threshold). When non-zero, the counter increments by one in each\ncycle where the event occurs at least CMASK times (fewer, with INV). When zero,\nthe counter adds the per-cycle event count.\n\nBits 31:24, read-write, 8 bits wide."]
+                #[track_caller]
                 pub const fn with_cmask<const V: u64>(self) -> Self {
-                    const {
-                        if V > 0xff_u64 {
-                            crate::__private::too_wide("CMASK", 8u32, V)
-                        }
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("IA32_PERFEVTSEL", "CMASK", 8u32, V)
                     }
+                    __check_cmask::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32))
                 }
@@ -9337,7 +11261,28 @@ pub mod intel {
                     let v = on as u64;
                     Self((self.0 & 0xfffffffdffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 33u32))
                 }
+                #[doc(hidden)]
+                pub const fn with_adaptive_record<T: __Unavailable_ADAPTIVE_RECORD>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_eq_field<T: __Unavailable_EQ>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_umask2<const V: u64>(self) -> Self
+                where
+                    crate::__private::Const<V>: __Unavailable_UMASK2,
+                {
+                    self
+                }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))"]
+                #[inline]
                 pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
                     if ((self.0 >> 23u32) & 0x1_u64) == 0x1_u64
                         && ((self.0 >> 24u32) & 0xff_u64) == 0x0_u64
@@ -9350,6 +11295,7 @@ pub mod intel {
                     Ok(self)
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Self {
                     if ((self.0 >> 23u32) & 0x1_u64) == 0x1_u64
@@ -9438,6 +11384,7 @@ pub mod intel {
                     }
                 }
                 #[doc = "Sets `EVENT_SELECT` to the constant `V`; a `V` wider than 8 bits fails to compile. Event logic unit that detects the condition to count (the event code).\n\nBits 7:0, read-write, 8 bits wide."]
+                #[track_caller]
                 pub const fn with_event_select<const V: u64>(self) -> Self {
                     self.track(0xff_u64, self.value.with_event_select::<V>())
                 }
@@ -9453,6 +11400,7 @@ pub mod intel {
                     self.track(0xff_u64, self.value.set_event_select(value))
                 }
                 #[doc = "Sets `UMASK` to the constant `V`; a `V` wider than 8 bits fails to compile. Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
+                #[track_caller]
                 pub const fn with_umask<const V: u64>(self) -> Self {
                     self.track(0xff00_u64, self.value.with_umask::<V>())
                 }
@@ -9500,6 +11448,7 @@ pub mod intel {
                     self.track(0x800000_u64, self.value.with_inv(on))
                 }
                 #[doc = "Sets `CMASK` to the constant `V`; a `V` wider than 8 bits fails to compile. Counter mask (threshold). When non-zero, the counter increments by one in each\ncycle where the event occurs at least CMASK times (fewer, with INV). When zero,\nthe counter adds the per-cycle event count.\n\nBits 31:24, read-write, 8 bits wide."]
+                #[track_caller]
                 pub const fn with_cmask<const V: u64>(self) -> Self {
                     self.track(0xff000000_u64, self.value.with_cmask::<V>())
                 }
@@ -9522,91 +11471,132 @@ pub mod intel {
                 pub const fn with_in_txcp(self, on: bool) -> Self {
                     self.track(0x200000000_u64, self.value.with_in_txcp(on))
                 }
+                #[doc(hidden)]
+                pub const fn with_adaptive_record<T: __Unavailable_ADAPTIVE_RECORD>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_eq_field<T: __Unavailable_EQ>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_umask2<const V: u64>(self) -> Self
+                where
+                    crate::__private::Const<V>: __Unavailable_UMASK2,
+                {
+                    self
+                }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))"]
+                #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
-                    if self.conflict & 0xff_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EVENT_SELECT is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0xff00_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "UMASK is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x10000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "USR is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x20000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "OS is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x40000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EDGE is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x80000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "PC is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x100000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "INT is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x200000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "ANY is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x400000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EN is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x800000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "INV is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0xff000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CMASK is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x100000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "IN_TX is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x200000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "IN_TXCP is given two different values; set each field once",
-                        });
+                    if self.conflict != 0 {
+                        return Err(self.conflict_error());
                     }
                     self.value.try_build()
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
+                    if self.conflict != 0 {
+                        self.conflict_panic()
+                    }
+                    self.value.build()
+                }
+                #[doc = r" The first field given two different values (`conflict != 0`)."]
+                #[cold]
+                const fn conflict_error(self) -> crate::ConstraintError {
+                    if self.conflict & 0xff_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EVENT_SELECT is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0xff00_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "UMASK is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x10000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "USR is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x20000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "OS is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x40000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EDGE is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x80000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "PC is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x100000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "INT is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x200000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "ANY is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x400000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x800000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "INV is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0xff000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CMASK is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x100000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "IN_TX is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x200000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "IN_TXCP is given two different values; set each field once",
+                        };
+                    }
+                    crate::ConstraintError {
+                        id: "field-set-twice",
+                        message: "a field is given two different values; set each field once",
+                    }
+                }
+                #[cold]
+                #[track_caller]
+                const fn conflict_panic(self) -> ! {
                     if self.conflict & 0xff_u64 != 0 {
                         crate::__private::set_twice("IA32_PERFEVTSEL", "EVENT_SELECT")
                     }
@@ -9646,12 +11636,28 @@ pub mod intel {
                     if self.conflict & 0x200000000_u64 != 0 {
                         crate::__private::set_twice("IA32_PERFEVTSEL", "IN_TXCP")
                     }
-                    self.value.build()
+                    crate::__private::set_twice("IA32_PERFEVTSEL", "a field")
                 }
             }
             #[doc = "A [`Builder`] for `IA32_PERFEVTSELN` counting `event`: its encoding fields (event select, unit masks, CMASK, INV, EDGE, AnyThread) are set, the rest is zero. Add the privilege filters and the enable bit, then `build()`.\n\nFails to compile, in a `const`, when `N` is out of range, when only a fixed counter counts the event, when the event is restricted to other counters, or when it needs a field this generation lacks."]
             #[track_caller]
             pub const fn event_on<const N: u32>(event: &crate::EventDesc) -> Builder {
+                if N >= INSTANCES {
+                    crate::__private::index_out_of_range(
+                        "IA32_PERFEVTSEL",
+                        "counters",
+                        INSTANCES,
+                        N,
+                    )
+                }
+                __check_counter::<N>();
+                match try_event_on(N, event) {
+                    Ok(b) => b,
+                    Err(e) => e.fail(),
+                }
+            }
+            #[inline(always)]
+            const fn __check_counter<const N: u32>() {
                 const {
                     if N >= INSTANCES {
                         crate::__private::index_out_of_range(
@@ -9662,12 +11668,9 @@ pub mod intel {
                         )
                     }
                 }
-                match try_event_on(N, event) {
-                    Ok(b) => b,
-                    Err(e) => e.fail(),
-                }
             }
             #[doc = r" As [`event_on`], with the counter chosen at run time: the problem is returned."]
+            #[inline]
             pub const fn try_event_on(
                 counter: u32,
                 event: &crate::EventDesc,
@@ -9756,6 +11759,7 @@ pub mod intel {
                 }
             }
             #[doc = "`IA32_PERFEVTSELN` as a typed MSR. `N` out of 0..8 fails to compile."]
+            #[track_caller]
             pub const fn msr<const N: u32>() -> Instance {
                 Instance(address::<N>())
             }
@@ -9799,9 +11803,14 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_FIXED_CTR_CTRL {
-            #[doc = r" The tock-registers marker type for this register."]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
-            pub struct Register;
+            #[allow(non_camel_case_types)]
+            pub struct IA32_FIXED_CTR_CTRL;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = IA32_FIXED_CTR_CTRL;
             impl ::tock_registers::RegisterLongName for Register {}
             #[allow(unused_imports)]
             use ::tock_registers::fields::Field;
@@ -9837,6 +11846,194 @@ pub mod intel {
                     }
                 }
             }
+            #[inline(always)]
+            const fn __check_reserved<const B: u64>() {
+                const {
+                    if B & Value::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_FIXED_CTR_CTRL",
+                            B & Value::RESERVED_MASK,
+                            Value::RESERVED_MASK,
+                        )
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_enable0<const V: u64>() {
+                const {
+                    if V > 0x3_u64 {
+                        crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE0", 2u32, V)
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_enable1<const V: u64>() {
+                const {
+                    if V > 0x3_u64 {
+                        crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE1", 2u32, V)
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_enable2<const V: u64>() {
+                const {
+                    if V > 0x3_u64 {
+                        crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE2", 2u32, V)
+                    }
+                }
+            }
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_FIXED_CTR_CTRL` of intel-v3 and intel-v4 has no field `ENABLE3`: it was added in intel-v5",
+                label = "`ENABLE3` is not part of this layout of `IA32_FIXED_CTR_CTRL`",
+                note = "use `IA32_FIXED_CTR_CTRL` of intel-v5 (or of a later generation that has `ENABLE3`) on processors that implement it"
+            )]
+            pub trait __Unavailable_ENABLE3 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_FIXED_CTR_CTRL` of intel-v3 and intel-v4 has no field `ANY3`: it was added in intel-v5",
+                label = "`ANY3` is not part of this layout of `IA32_FIXED_CTR_CTRL`",
+                note = "use `IA32_FIXED_CTR_CTRL` of intel-v5 (or of a later generation that has `ANY3`) on processors that implement it"
+            )]
+            pub trait __Unavailable_ANY3 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_FIXED_CTR_CTRL` of intel-v3 and intel-v4 has no field `PMI3`: it was added in intel-v5",
+                label = "`PMI3` is not part of this layout of `IA32_FIXED_CTR_CTRL`",
+                note = "use `IA32_FIXED_CTR_CTRL` of intel-v5 (or of a later generation that has `PMI3`) on processors that implement it"
+            )]
+            pub trait __Unavailable_PMI3 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_FIXED_CTR_CTRL` of intel-v3 and intel-v4 has no field `ADAPTIVE_RECORD0`: it was added in intel-v5",
+                label = "`ADAPTIVE_RECORD0` is not part of this layout of `IA32_FIXED_CTR_CTRL`",
+                note = "use `IA32_FIXED_CTR_CTRL` of intel-v5 (or of a later generation that has `ADAPTIVE_RECORD0`) on processors that implement it"
+            )]
+            pub trait __Unavailable_ADAPTIVE_RECORD0 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_FIXED_CTR_CTRL` of intel-v3 and intel-v4 has no field `ADAPTIVE_RECORD1`: it was added in intel-v5",
+                label = "`ADAPTIVE_RECORD1` is not part of this layout of `IA32_FIXED_CTR_CTRL`",
+                note = "use `IA32_FIXED_CTR_CTRL` of intel-v5 (or of a later generation that has `ADAPTIVE_RECORD1`) on processors that implement it"
+            )]
+            pub trait __Unavailable_ADAPTIVE_RECORD1 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_FIXED_CTR_CTRL` of intel-v3 and intel-v4 has no field `ADAPTIVE_RECORD2`: it was added in intel-v5",
+                label = "`ADAPTIVE_RECORD2` is not part of this layout of `IA32_FIXED_CTR_CTRL`",
+                note = "use `IA32_FIXED_CTR_CTRL` of intel-v5 (or of a later generation that has `ADAPTIVE_RECORD2`) on processors that implement it"
+            )]
+            pub trait __Unavailable_ADAPTIVE_RECORD2 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_FIXED_CTR_CTRL` of intel-v3 and intel-v4 has no field `ADAPTIVE_RECORD3`: it was added in intel-v5",
+                label = "`ADAPTIVE_RECORD3` is not part of this layout of `IA32_FIXED_CTR_CTRL`",
+                note = "use `IA32_FIXED_CTR_CTRL` of intel-v5 (or of a later generation that has `ADAPTIVE_RECORD3`) on processors that implement it"
+            )]
+            pub trait __Unavailable_ADAPTIVE_RECORD3 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_FIXED_CTR_CTRL` of intel-v3 and intel-v4 has no field `ENABLE4`: it was added in intel-arrowlake-skymont",
+                label = "`ENABLE4` is not part of this layout of `IA32_FIXED_CTR_CTRL`",
+                note = "use `IA32_FIXED_CTR_CTRL` of intel-arrowlake-skymont (or of a later generation that has `ENABLE4`) on processors that implement it"
+            )]
+            pub trait __Unavailable_ENABLE4 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_FIXED_CTR_CTRL` of intel-v3 and intel-v4 has no field `ENABLE5`: it was added in intel-arrowlake-skymont",
+                label = "`ENABLE5` is not part of this layout of `IA32_FIXED_CTR_CTRL`",
+                note = "use `IA32_FIXED_CTR_CTRL` of intel-arrowlake-skymont (or of a later generation that has `ENABLE5`) on processors that implement it"
+            )]
+            pub trait __Unavailable_ENABLE5 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_FIXED_CTR_CTRL` of intel-v3 and intel-v4 has no field `ENABLE6`: it was added in intel-arrowlake-skymont",
+                label = "`ENABLE6` is not part of this layout of `IA32_FIXED_CTR_CTRL`",
+                note = "use `IA32_FIXED_CTR_CTRL` of intel-arrowlake-skymont (or of a later generation that has `ENABLE6`) on processors that implement it"
+            )]
+            pub trait __Unavailable_ENABLE6 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_FIXED_CTR_CTRL` of intel-v3 and intel-v4 has no field `ANY4`: it was added in intel-arrowlake-skymont",
+                label = "`ANY4` is not part of this layout of `IA32_FIXED_CTR_CTRL`",
+                note = "use `IA32_FIXED_CTR_CTRL` of intel-arrowlake-skymont (or of a later generation that has `ANY4`) on processors that implement it"
+            )]
+            pub trait __Unavailable_ANY4 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_FIXED_CTR_CTRL` of intel-v3 and intel-v4 has no field `ANY5`: it was added in intel-arrowlake-skymont",
+                label = "`ANY5` is not part of this layout of `IA32_FIXED_CTR_CTRL`",
+                note = "use `IA32_FIXED_CTR_CTRL` of intel-arrowlake-skymont (or of a later generation that has `ANY5`) on processors that implement it"
+            )]
+            pub trait __Unavailable_ANY5 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_FIXED_CTR_CTRL` of intel-v3 and intel-v4 has no field `ANY6`: it was added in intel-arrowlake-skymont",
+                label = "`ANY6` is not part of this layout of `IA32_FIXED_CTR_CTRL`",
+                note = "use `IA32_FIXED_CTR_CTRL` of intel-arrowlake-skymont (or of a later generation that has `ANY6`) on processors that implement it"
+            )]
+            pub trait __Unavailable_ANY6 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_FIXED_CTR_CTRL` of intel-v3 and intel-v4 has no field `PMI4`: it was added in intel-arrowlake-skymont",
+                label = "`PMI4` is not part of this layout of `IA32_FIXED_CTR_CTRL`",
+                note = "use `IA32_FIXED_CTR_CTRL` of intel-arrowlake-skymont (or of a later generation that has `PMI4`) on processors that implement it"
+            )]
+            pub trait __Unavailable_PMI4 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_FIXED_CTR_CTRL` of intel-v3 and intel-v4 has no field `PMI5`: it was added in intel-arrowlake-skymont",
+                label = "`PMI5` is not part of this layout of `IA32_FIXED_CTR_CTRL`",
+                note = "use `IA32_FIXED_CTR_CTRL` of intel-arrowlake-skymont (or of a later generation that has `PMI5`) on processors that implement it"
+            )]
+            pub trait __Unavailable_PMI5 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_FIXED_CTR_CTRL` of intel-v3 and intel-v4 has no field `PMI6`: it was added in intel-arrowlake-skymont",
+                label = "`PMI6` is not part of this layout of `IA32_FIXED_CTR_CTRL`",
+                note = "use `IA32_FIXED_CTR_CTRL` of intel-arrowlake-skymont (or of a later generation that has `PMI6`) on processors that implement it"
+            )]
+            pub trait __Unavailable_PMI6 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_FIXED_CTR_CTRL` of intel-v3 and intel-v4 has no field `ADAPTIVE_RECORD4`: it was added in intel-arrowlake-skymont",
+                label = "`ADAPTIVE_RECORD4` is not part of this layout of `IA32_FIXED_CTR_CTRL`",
+                note = "use `IA32_FIXED_CTR_CTRL` of intel-arrowlake-skymont (or of a later generation that has `ADAPTIVE_RECORD4`) on processors that implement it"
+            )]
+            pub trait __Unavailable_ADAPTIVE_RECORD4 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_FIXED_CTR_CTRL` of intel-v3 and intel-v4 has no field `ADAPTIVE_RECORD5`: it was added in intel-arrowlake-skymont",
+                label = "`ADAPTIVE_RECORD5` is not part of this layout of `IA32_FIXED_CTR_CTRL`",
+                note = "use `IA32_FIXED_CTR_CTRL` of intel-arrowlake-skymont (or of a later generation that has `ADAPTIVE_RECORD5`) on processors that implement it"
+            )]
+            pub trait __Unavailable_ADAPTIVE_RECORD5 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_FIXED_CTR_CTRL` of intel-v3 and intel-v4 has no field `ADAPTIVE_RECORD6`: it was added in intel-arrowlake-skymont",
+                label = "`ADAPTIVE_RECORD6` is not part of this layout of `IA32_FIXED_CTR_CTRL`",
+                note = "use `IA32_FIXED_CTR_CTRL` of intel-arrowlake-skymont (or of a later generation that has `ADAPTIVE_RECORD6`) on processors that implement it"
+            )]
+            pub trait __Unavailable_ADAPTIVE_RECORD6 {}
             #[doc = "A value of `IA32_FIXED_CTR_CTRL`. Setters never touch reserved bits (`0xFFFFFFFFFFFFF000`)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash)]
             #[repr(transparent)]
@@ -9854,16 +12051,16 @@ pub mod intel {
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                #[track_caller]
                 pub const fn from_bits<const B: u64>() -> Self {
-                    const {
-                        if B & Self::RESERVED_MASK != 0 {
-                            crate::__private::reserved_bits(
-                                "IA32_FIXED_CTR_CTRL",
-                                B & Self::RESERVED_MASK,
-                                Self::RESERVED_MASK,
-                            )
-                        }
+                    if B & Self::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_FIXED_CTR_CTRL",
+                            B & Self::RESERVED_MASK,
+                            Self::RESERVED_MASK,
+                        )
                     }
+                    __check_reserved::<B>();
                     Self(B)
                 }
                 #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
@@ -9904,12 +12101,12 @@ pub mod intel {
                     Enable::from_value((self.0 >> 0u32) & 0x3_u64)
                 }
                 #[doc = "Sets `ENABLE0` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 0: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                #[track_caller]
                 pub const fn with_enable0<const V: u64>(self) -> Self {
-                    const {
-                        if V > 0x3_u64 {
-                            crate::__private::too_wide("ENABLE0", 2u32, V)
-                        }
+                    if V > 0x3_u64 {
+                        crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE0", 2u32, V)
                     }
+                    __check_enable0::<V>();
                     let v = V;
                     Self((self.0 & 0xfffffffffffffffc_u64) | (((v >> 0u32) & 0x3_u64) << 0u32))
                 }
@@ -9940,12 +12137,12 @@ pub mod intel {
                     Enable::from_value((self.0 >> 4u32) & 0x3_u64)
                 }
                 #[doc = "Sets `ENABLE1` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 1: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                #[track_caller]
                 pub const fn with_enable1<const V: u64>(self) -> Self {
-                    const {
-                        if V > 0x3_u64 {
-                            crate::__private::too_wide("ENABLE1", 2u32, V)
-                        }
+                    if V > 0x3_u64 {
+                        crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE1", 2u32, V)
                     }
+                    __check_enable1::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffffffffffcf_u64) | (((v >> 0u32) & 0x3_u64) << 4u32))
                 }
@@ -9976,12 +12173,12 @@ pub mod intel {
                     Enable::from_value((self.0 >> 8u32) & 0x3_u64)
                 }
                 #[doc = "Sets `ENABLE2` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 2: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                #[track_caller]
                 pub const fn with_enable2<const V: u64>(self) -> Self {
-                    const {
-                        if V > 0x3_u64 {
-                            crate::__private::too_wide("ENABLE2", 2u32, V)
-                        }
+                    if V > 0x3_u64 {
+                        crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE2", 2u32, V)
                     }
+                    __check_enable2::<V>();
                     let v = V;
                     Self((self.0 & 0xfffffffffffffcff_u64) | (((v >> 0u32) & 0x3_u64) << 8u32))
                 }
@@ -10174,11 +12371,137 @@ pub mod intel {
                         }),
                     }
                 }
+                #[doc(hidden)]
+                pub const fn with_enable3<const V: u64>(self) -> Self
+                where
+                    crate::__private::Const<V>: __Unavailable_ENABLE3,
+                {
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_any3<T: __Unavailable_ANY3>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_pmi3<T: __Unavailable_PMI3>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_adaptive_record0<T: __Unavailable_ADAPTIVE_RECORD0>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_adaptive_record1<T: __Unavailable_ADAPTIVE_RECORD1>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_adaptive_record2<T: __Unavailable_ADAPTIVE_RECORD2>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_adaptive_record3<T: __Unavailable_ADAPTIVE_RECORD3>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_enable4<const V: u64>(self) -> Self
+                where
+                    crate::__private::Const<V>: __Unavailable_ENABLE4,
+                {
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_enable5<const V: u64>(self) -> Self
+                where
+                    crate::__private::Const<V>: __Unavailable_ENABLE5,
+                {
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_enable6<const V: u64>(self) -> Self
+                where
+                    crate::__private::Const<V>: __Unavailable_ENABLE6,
+                {
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_any4<T: __Unavailable_ANY4>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_any5<T: __Unavailable_ANY5>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_any6<T: __Unavailable_ANY6>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_pmi4<T: __Unavailable_PMI4>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_pmi5<T: __Unavailable_PMI5>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_pmi6<T: __Unavailable_PMI6>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_adaptive_record4<T: __Unavailable_ADAPTIVE_RECORD4>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_adaptive_record5<T: __Unavailable_ADAPTIVE_RECORD5>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_adaptive_record6<T: __Unavailable_ADAPTIVE_RECORD6>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
+                #[inline]
                 pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
                     Ok(self)
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Self {
                     self
@@ -10259,6 +12582,7 @@ pub mod intel {
                     }
                 }
                 #[doc = "Sets `ENABLE0` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 0: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                #[track_caller]
                 pub const fn with_enable0<const V: u64>(self) -> Self {
                     self.track(0x3_u64, self.value.with_enable0::<V>())
                 }
@@ -10274,6 +12598,7 @@ pub mod intel {
                     self.track(0x3_u64, self.value.set_enable0(value))
                 }
                 #[doc = "Sets `ENABLE1` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 1: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                #[track_caller]
                 pub const fn with_enable1<const V: u64>(self) -> Self {
                     self.track(0x30_u64, self.value.with_enable1::<V>())
                 }
@@ -10289,6 +12614,7 @@ pub mod intel {
                     self.track(0x30_u64, self.value.set_enable1(value))
                 }
                 #[doc = "Sets `ENABLE2` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 2: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                #[track_caller]
                 pub const fn with_enable2<const V: u64>(self) -> Self {
                     self.track(0x300_u64, self.value.with_enable2::<V>())
                 }
@@ -10384,67 +12710,212 @@ pub mod intel {
                         Err(e) => Err(e),
                     }
                 }
+                #[doc(hidden)]
+                pub const fn with_enable3<const V: u64>(self) -> Self
+                where
+                    crate::__private::Const<V>: __Unavailable_ENABLE3,
+                {
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_any3<T: __Unavailable_ANY3>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_pmi3<T: __Unavailable_PMI3>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_adaptive_record0<T: __Unavailable_ADAPTIVE_RECORD0>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_adaptive_record1<T: __Unavailable_ADAPTIVE_RECORD1>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_adaptive_record2<T: __Unavailable_ADAPTIVE_RECORD2>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_adaptive_record3<T: __Unavailable_ADAPTIVE_RECORD3>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_enable4<const V: u64>(self) -> Self
+                where
+                    crate::__private::Const<V>: __Unavailable_ENABLE4,
+                {
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_enable5<const V: u64>(self) -> Self
+                where
+                    crate::__private::Const<V>: __Unavailable_ENABLE5,
+                {
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_enable6<const V: u64>(self) -> Self
+                where
+                    crate::__private::Const<V>: __Unavailable_ENABLE6,
+                {
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_any4<T: __Unavailable_ANY4>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_any5<T: __Unavailable_ANY5>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_any6<T: __Unavailable_ANY6>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_pmi4<T: __Unavailable_PMI4>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_pmi5<T: __Unavailable_PMI5>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_pmi6<T: __Unavailable_PMI6>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_adaptive_record4<T: __Unavailable_ADAPTIVE_RECORD4>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_adaptive_record5<T: __Unavailable_ADAPTIVE_RECORD5>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_adaptive_record6<T: __Unavailable_ADAPTIVE_RECORD6>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
-                    if self.conflict & 0x3_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "ENABLE0 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x30_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "ENABLE1 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x300_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "ENABLE2 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x4_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "ANY0 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x40_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "ANY1 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x400_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "ANY2 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x8_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "PMI0 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x80_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "PMI1 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x800_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "PMI2 is given two different values; set each field once",
-                        });
+                    if self.conflict != 0 {
+                        return Err(self.conflict_error());
                     }
                     self.value.try_build()
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
+                    if self.conflict != 0 {
+                        self.conflict_panic()
+                    }
+                    self.value.build()
+                }
+                #[doc = r" The first field given two different values (`conflict != 0`)."]
+                #[cold]
+                const fn conflict_error(self) -> crate::ConstraintError {
+                    if self.conflict & 0x3_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "ENABLE0 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x30_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "ENABLE1 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x300_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "ENABLE2 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x4_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "ANY0 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x40_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "ANY1 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x400_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "ANY2 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x8_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "PMI0 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x80_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "PMI1 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x800_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "PMI2 is given two different values; set each field once",
+                        };
+                    }
+                    crate::ConstraintError {
+                        id: "field-set-twice",
+                        message: "a field is given two different values; set each field once",
+                    }
+                }
+                #[cold]
+                #[track_caller]
+                const fn conflict_panic(self) -> ! {
                     if self.conflict & 0x3_u64 != 0 {
                         crate::__private::set_twice("IA32_FIXED_CTR_CTRL", "ENABLE0")
                     }
@@ -10472,7 +12943,7 @@ pub mod intel {
                     if self.conflict & 0x800_u64 != 0 {
                         crate::__private::set_twice("IA32_FIXED_CTR_CTRL", "PMI2")
                     }
-                    self.value.build()
+                    crate::__private::set_twice("IA32_FIXED_CTR_CTRL", "a field")
                 }
             }
             #[doc = "One `IA32_FIXED_CTR_CTRL` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write)."]
@@ -10510,9 +12981,14 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_PERF_GLOBAL_STATUS {
-            #[doc = r" The tock-registers marker type for this register."]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
-            pub struct Register;
+            #[allow(non_camel_case_types)]
+            pub struct IA32_PERF_GLOBAL_STATUS;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = IA32_PERF_GLOBAL_STATUS;
             impl ::tock_registers::RegisterLongName for Register {}
             #[allow(unused_imports)]
             use ::tock_registers::fields::Field;
@@ -10692,15 +13168,32 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_PERF_GLOBAL_OVF_CTRL {
-            #[doc = r" The tock-registers marker type for this register."]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
-            pub struct Register;
+            #[allow(non_camel_case_types)]
+            pub struct IA32_PERF_GLOBAL_OVF_CTRL;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = IA32_PERF_GLOBAL_OVF_CTRL;
             impl ::tock_registers::RegisterLongName for Register {}
             #[allow(unused_imports)]
             use ::tock_registers::fields::Field;
             :: tock_registers :: register_bitmasks ! (u64 , IA32_PERF_GLOBAL_OVF_CTRL , Register , [# [doc = "Clear the overflow flag of IA32_PMCi. (bits 0, write-1-to-clear)"] CLR_OVF_PMC0 OFFSET (0) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_PMCi. (bits 1, write-1-to-clear)"] CLR_OVF_PMC1 OFFSET (1) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_PMCi. (bits 2, write-1-to-clear)"] CLR_OVF_PMC2 OFFSET (2) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_PMCi. (bits 3, write-1-to-clear)"] CLR_OVF_PMC3 OFFSET (3) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_PMCi. (bits 4, write-1-to-clear)"] CLR_OVF_PMC4 OFFSET (4) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_PMCi. (bits 5, write-1-to-clear)"] CLR_OVF_PMC5 OFFSET (5) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_PMCi. (bits 6, write-1-to-clear)"] CLR_OVF_PMC6 OFFSET (6) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_PMCi. (bits 7, write-1-to-clear)"] CLR_OVF_PMC7 OFFSET (7) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_FIXED_CTRi. (bits 32, write-1-to-clear)"] CLR_OVF_FIXED_CTR0 OFFSET (32) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_FIXED_CTRi. (bits 33, write-1-to-clear)"] CLR_OVF_FIXED_CTR1 OFFSET (33) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_FIXED_CTRi. (bits 34, write-1-to-clear)"] CLR_OVF_FIXED_CTR2 OFFSET (34) NUMBITS (1) [] , # [doc = "Clear OVF_UNCORE. (bits 61, write-1-to-clear)"] CLR_OVF_UNCORE OFFSET (61) NUMBITS (1) [] , # [doc = "Clear OVF_BUF. (bits 62, write-1-to-clear)"] CLR_OVF_BUF OFFSET (62) NUMBITS (1) [] , # [doc = "Clear COND_CHGD. (bits 63, write-1-to-clear)"] CLR_COND_CHGD OFFSET (63) NUMBITS (1) []]);
             #[doc = r" MSR address."]
             pub const ADDRESS: u32 = 0x390_u32;
+            #[inline(always)]
+            const fn __check_reserved<const B: u64>() {
+                const {
+                    if B & Value::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_PERF_GLOBAL_OVF_CTRL",
+                            B & Value::RESERVED_MASK,
+                            Value::RESERVED_MASK,
+                        )
+                    }
+                }
+            }
             #[doc = "A value of `IA32_PERF_GLOBAL_OVF_CTRL`. Setters never touch reserved bits (`0x1FFFFFF8FFFFFF00`)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash)]
             #[repr(transparent)]
@@ -10718,16 +13211,16 @@ pub mod intel {
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                #[track_caller]
                 pub const fn from_bits<const B: u64>() -> Self {
-                    const {
-                        if B & Self::RESERVED_MASK != 0 {
-                            crate::__private::reserved_bits(
-                                "IA32_PERF_GLOBAL_OVF_CTRL",
-                                B & Self::RESERVED_MASK,
-                                Self::RESERVED_MASK,
-                            )
-                        }
+                    if B & Self::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_PERF_GLOBAL_OVF_CTRL",
+                            B & Self::RESERVED_MASK,
+                            Self::RESERVED_MASK,
+                        )
                     }
+                    __check_reserved::<B>();
                     Self(B)
                 }
                 #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
@@ -10963,10 +13456,12 @@ pub mod intel {
                     Self((self.0 & 0x7fffffffffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 63u32))
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
+                #[inline]
                 pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
                     Ok(self)
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Self {
                     self
@@ -11140,96 +13635,117 @@ pub mod intel {
                     self.track(0x8000000000000000_u64, self.value.clear_cond_chgd())
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
-                    if self.conflict & 0x1_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_PMC0 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x2_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_PMC1 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x4_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_PMC2 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x8_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_PMC3 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x10_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_PMC4 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x20_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_PMC5 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x40_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_PMC6 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x80_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_PMC7 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x100000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_FIXED_CTR0 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x200000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_FIXED_CTR1 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x400000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_FIXED_CTR2 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x2000000000000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_UNCORE is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x4000000000000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_BUF is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x8000000000000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_COND_CHGD is given two different values; set each field once",
-                        });
+                    if self.conflict != 0 {
+                        return Err(self.conflict_error());
                     }
                     self.value.try_build()
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
+                    if self.conflict != 0 {
+                        self.conflict_panic()
+                    }
+                    self.value.build()
+                }
+                #[doc = r" The first field given two different values (`conflict != 0`)."]
+                #[cold]
+                const fn conflict_error(self) -> crate::ConstraintError {
+                    if self.conflict & 0x1_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC0 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x2_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC1 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x4_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC2 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x8_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC3 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x10_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC4 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x20_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC5 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x40_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC6 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x80_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC7 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x100000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_FIXED_CTR0 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x200000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_FIXED_CTR1 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x400000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_FIXED_CTR2 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x2000000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_UNCORE is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x4000000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_BUF is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x8000000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_COND_CHGD is given two different values; set each field once",
+                        };
+                    }
+                    crate::ConstraintError {
+                        id: "field-set-twice",
+                        message: "a field is given two different values; set each field once",
+                    }
+                }
+                #[cold]
+                #[track_caller]
+                const fn conflict_panic(self) -> ! {
                     if self.conflict & 0x1_u64 != 0 {
                         crate::__private::set_twice("IA32_PERF_GLOBAL_OVF_CTRL", "CLR_OVF_PMC0")
                     }
@@ -11281,7 +13797,7 @@ pub mod intel {
                     if self.conflict & 0x8000000000000000_u64 != 0 {
                         crate::__private::set_twice("IA32_PERF_GLOBAL_OVF_CTRL", "CLR_COND_CHGD")
                     }
-                    self.value.build()
+                    crate::__private::set_twice("IA32_PERF_GLOBAL_OVF_CTRL", "a field")
                 }
             }
             #[doc = "One `IA32_PERF_GLOBAL_OVF_CTRL` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (write-1-to-clear)."]
@@ -11326,15 +13842,32 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_DEBUGCTL {
-            #[doc = r" The tock-registers marker type for this register."]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
-            pub struct Register;
+            #[allow(non_camel_case_types)]
+            pub struct IA32_DEBUGCTL;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = IA32_DEBUGCTL;
             impl ::tock_registers::RegisterLongName for Register {}
             #[allow(unused_imports)]
             use ::tock_registers::fields::Field;
             :: tock_registers :: register_bitmasks ! (u64 , IA32_DEBUGCTL , Register , [# [doc = "Record taken branches, interrupts and exceptions in the last-branch-record stack. (bits 0, read-write)"] LBR OFFSET (0) NUMBITS (1) [] , # [doc = "Single-step on branches instead of on instructions. (bits 1, read-write)"] BTF OFFSET (1) NUMBITS (1) [] , # [doc = "Send branch trace messages. (bits 6, read-write)"] TR OFFSET (6) NUMBITS (1) [] , # [doc = "Store branch trace messages in the BTS buffer. (bits 7, read-write)"] BTS OFFSET (7) NUMBITS (1) [] , # [doc = "Raise an interrupt when the BTS buffer fills (circular buffer when clear). (bits 8, read-write)"] BTINT OFFSET (8) NUMBITS (1) [] , # [doc = "Do not store branch trace messages at privilege level 0. (bits 9, read-write)"] BTS_OFF_OS OFFSET (9) NUMBITS (1) [] , # [doc = "Do not store branch trace messages at privilege levels above 0. (bits 10, read-write)"] BTS_OFF_USR OFFSET (10) NUMBITS (1) [] , # [doc = "Stop last-branch recording when a performance-monitoring interrupt is raised. (bits 11, read-write)"] FREEZE_LBRS_ON_PMI OFFSET (11) NUMBITS (1) [] , # [doc = "On a PMI, freeze the counters by setting IA32_PERF_GLOBAL_STATUS.CTR_FRZ (version 4\nsemantics; IA32_PERF_GLOBAL_CTRL is left as it was). Clear CTR_FRZ to resume. (bits 12, read-write)"] FREEZE_PERFMON_ON_PMI OFFSET (12) NUMBITS (1) [] , # [doc = "Freeze performance counters and trace while in system-management mode. (bits 14, read-write)"] FREEZE_WHILE_SMM OFFSET (14) NUMBITS (1) []]);
             #[doc = r" MSR address."]
             pub const ADDRESS: u32 = 0x1d9_u32;
+            #[inline(always)]
+            const fn __check_reserved<const B: u64>() {
+                const {
+                    if B & Value::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_DEBUGCTL",
+                            B & Value::RESERVED_MASK,
+                            Value::RESERVED_MASK,
+                        )
+                    }
+                }
+            }
             #[doc = "A value of `IA32_DEBUGCTL`. Setters never touch reserved bits (`0xFFFFFFFFFFFFA03C`)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash)]
             #[repr(transparent)]
@@ -11352,16 +13885,16 @@ pub mod intel {
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                #[track_caller]
                 pub const fn from_bits<const B: u64>() -> Self {
-                    const {
-                        if B & Self::RESERVED_MASK != 0 {
-                            crate::__private::reserved_bits(
-                                "IA32_DEBUGCTL",
-                                B & Self::RESERVED_MASK,
-                                Self::RESERVED_MASK,
-                            )
-                        }
+                    if B & Self::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_DEBUGCTL",
+                            B & Self::RESERVED_MASK,
+                            Self::RESERVED_MASK,
+                        )
                     }
+                    __check_reserved::<B>();
                     Self(B)
                 }
                 #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
@@ -11484,10 +14017,12 @@ pub mod intel {
                     Self((self.0 & 0xffffffffffffbfff_u64) | (((v >> 0u32) & 0x1_u64) << 14u32))
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
+                #[inline]
                 pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
                     Ok(self)
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Self {
                     self
@@ -11603,72 +14138,93 @@ pub mod intel {
                     self.track(0x4000_u64, self.value.with_freeze_while_smm(on))
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
-                    if self.conflict & 0x1_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "LBR is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x2_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "BTF is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x40_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "TR is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x80_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "BTS is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x100_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "BTINT is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x200_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "BTS_OFF_OS is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x400_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "BTS_OFF_USR is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x800_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "FREEZE_LBRS_ON_PMI is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x1000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "FREEZE_PERFMON_ON_PMI is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x4000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "FREEZE_WHILE_SMM is given two different values; set each field once",
-                        });
+                    if self.conflict != 0 {
+                        return Err(self.conflict_error());
                     }
                     self.value.try_build()
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
+                    if self.conflict != 0 {
+                        self.conflict_panic()
+                    }
+                    self.value.build()
+                }
+                #[doc = r" The first field given two different values (`conflict != 0`)."]
+                #[cold]
+                const fn conflict_error(self) -> crate::ConstraintError {
+                    if self.conflict & 0x1_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "LBR is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x2_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "BTF is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x40_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "TR is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x80_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "BTS is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x100_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "BTINT is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x200_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "BTS_OFF_OS is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x400_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "BTS_OFF_USR is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x800_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "FREEZE_LBRS_ON_PMI is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x1000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "FREEZE_PERFMON_ON_PMI is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x4000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "FREEZE_WHILE_SMM is given two different values; set each field once",
+                        };
+                    }
+                    crate::ConstraintError {
+                        id: "field-set-twice",
+                        message: "a field is given two different values; set each field once",
+                    }
+                }
+                #[cold]
+                #[track_caller]
+                const fn conflict_panic(self) -> ! {
                     if self.conflict & 0x1_u64 != 0 {
                         crate::__private::set_twice("IA32_DEBUGCTL", "LBR")
                     }
@@ -11699,7 +14255,7 @@ pub mod intel {
                     if self.conflict & 0x4000_u64 != 0 {
                         crate::__private::set_twice("IA32_DEBUGCTL", "FREEZE_WHILE_SMM")
                     }
-                    self.value.build()
+                    crate::__private::set_twice("IA32_DEBUGCTL", "a field")
                 }
             }
             #[doc = "One `IA32_DEBUGCTL` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write)."]
@@ -11739,9 +14295,14 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_PERF_GLOBAL_STATUS {
-            #[doc = r" The tock-registers marker type for this register."]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
-            pub struct Register;
+            #[allow(non_camel_case_types)]
+            pub struct IA32_PERF_GLOBAL_STATUS;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = IA32_PERF_GLOBAL_STATUS;
             impl ::tock_registers::RegisterLongName for Register {}
             #[allow(unused_imports)]
             use ::tock_registers::fields::Field;
@@ -11941,15 +14502,32 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_PERF_GLOBAL_STATUS_RESET {
-            #[doc = r" The tock-registers marker type for this register."]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
-            pub struct Register;
+            #[allow(non_camel_case_types)]
+            pub struct IA32_PERF_GLOBAL_STATUS_RESET;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = IA32_PERF_GLOBAL_STATUS_RESET;
             impl ::tock_registers::RegisterLongName for Register {}
             #[allow(unused_imports)]
             use ::tock_registers::fields::Field;
             :: tock_registers :: register_bitmasks ! (u64 , IA32_PERF_GLOBAL_STATUS_RESET , Register , [# [doc = "Clear the overflow flag of IA32_PMCi. (bits 0, write-1-to-clear)"] CLR_OVF_PMC0 OFFSET (0) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_PMCi. (bits 1, write-1-to-clear)"] CLR_OVF_PMC1 OFFSET (1) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_PMCi. (bits 2, write-1-to-clear)"] CLR_OVF_PMC2 OFFSET (2) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_PMCi. (bits 3, write-1-to-clear)"] CLR_OVF_PMC3 OFFSET (3) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_PMCi. (bits 4, write-1-to-clear)"] CLR_OVF_PMC4 OFFSET (4) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_PMCi. (bits 5, write-1-to-clear)"] CLR_OVF_PMC5 OFFSET (5) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_PMCi. (bits 6, write-1-to-clear)"] CLR_OVF_PMC6 OFFSET (6) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_PMCi. (bits 7, write-1-to-clear)"] CLR_OVF_PMC7 OFFSET (7) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_FIXED_CTRi. (bits 32, write-1-to-clear)"] CLR_OVF_FIXED_CTR0 OFFSET (32) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_FIXED_CTRi. (bits 33, write-1-to-clear)"] CLR_OVF_FIXED_CTR1 OFFSET (33) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_FIXED_CTRi. (bits 34, write-1-to-clear)"] CLR_OVF_FIXED_CTR2 OFFSET (34) NUMBITS (1) [] , # [doc = "Clear TRACE_TOPA_PMI. (bits 55, write-1-to-clear)"] CLR_TRACE_TOPA_PMI OFFSET (55) NUMBITS (1) [] , # [doc = "Clear LBR_FRZ (and resume LBR recording). (bits 58, write-1-to-clear)"] CLR_LBR_FRZ OFFSET (58) NUMBITS (1) [] , # [doc = "Clear CTR_FRZ. (bits 59, write-1-to-clear)"] CLR_CTR_FRZ OFFSET (59) NUMBITS (1) [] , # [doc = "Clear ASCI. (bits 60, write-1-to-clear)"] CLR_ASCI OFFSET (60) NUMBITS (1) [] , # [doc = "Clear OVF_UNCORE. (bits 61, write-1-to-clear)"] CLR_OVF_UNCORE OFFSET (61) NUMBITS (1) [] , # [doc = "Clear OVF_BUF. (bits 62, write-1-to-clear)"] CLR_OVF_BUF OFFSET (62) NUMBITS (1) [] , # [doc = "Clear COND_CHGD. (bits 63, write-1-to-clear)"] CLR_COND_CHGD OFFSET (63) NUMBITS (1) []]);
             #[doc = r" MSR address."]
             pub const ADDRESS: u32 = 0x390_u32;
+            #[inline(always)]
+            const fn __check_reserved<const B: u64>() {
+                const {
+                    if B & Value::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_PERF_GLOBAL_STATUS_RESET",
+                            B & Value::RESERVED_MASK,
+                            Value::RESERVED_MASK,
+                        )
+                    }
+                }
+            }
             #[doc = "A value of `IA32_PERF_GLOBAL_STATUS_RESET`. Setters never touch reserved bits (`0x037FFFF8FFFFFF00`)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash)]
             #[repr(transparent)]
@@ -11967,16 +14545,16 @@ pub mod intel {
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                #[track_caller]
                 pub const fn from_bits<const B: u64>() -> Self {
-                    const {
-                        if B & Self::RESERVED_MASK != 0 {
-                            crate::__private::reserved_bits(
-                                "IA32_PERF_GLOBAL_STATUS_RESET",
-                                B & Self::RESERVED_MASK,
-                                Self::RESERVED_MASK,
-                            )
-                        }
+                    if B & Self::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_PERF_GLOBAL_STATUS_RESET",
+                            B & Self::RESERVED_MASK,
+                            Self::RESERVED_MASK,
+                        )
                     }
+                    __check_reserved::<B>();
                     Self(B)
                 }
                 #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
@@ -12248,10 +14826,12 @@ pub mod intel {
                     Self((self.0 & 0x7fffffffffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 63u32))
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
+                #[inline]
                 pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
                     Ok(self)
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Self {
                     self
@@ -12445,120 +15025,141 @@ pub mod intel {
                     self.track(0x8000000000000000_u64, self.value.clear_cond_chgd())
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
-                    if self.conflict & 0x1_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_PMC0 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x2_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_PMC1 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x4_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_PMC2 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x8_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_PMC3 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x10_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_PMC4 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x20_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_PMC5 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x40_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_PMC6 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x80_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_PMC7 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x100000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_FIXED_CTR0 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x200000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_FIXED_CTR1 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x400000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_FIXED_CTR2 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x80000000000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_TRACE_TOPA_PMI is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x400000000000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_LBR_FRZ is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x800000000000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_CTR_FRZ is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x1000000000000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_ASCI is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x2000000000000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_UNCORE is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x4000000000000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_BUF is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x8000000000000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_COND_CHGD is given two different values; set each field once",
-                        });
+                    if self.conflict != 0 {
+                        return Err(self.conflict_error());
                     }
                     self.value.try_build()
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
+                    if self.conflict != 0 {
+                        self.conflict_panic()
+                    }
+                    self.value.build()
+                }
+                #[doc = r" The first field given two different values (`conflict != 0`)."]
+                #[cold]
+                const fn conflict_error(self) -> crate::ConstraintError {
+                    if self.conflict & 0x1_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC0 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x2_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC1 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x4_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC2 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x8_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC3 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x10_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC4 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x20_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC5 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x40_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC6 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x80_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC7 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x100000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_FIXED_CTR0 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x200000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_FIXED_CTR1 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x400000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_FIXED_CTR2 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x80000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_TRACE_TOPA_PMI is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x400000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_LBR_FRZ is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x800000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_CTR_FRZ is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x1000000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_ASCI is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x2000000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_UNCORE is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x4000000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_BUF is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x8000000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_COND_CHGD is given two different values; set each field once",
+                        };
+                    }
+                    crate::ConstraintError {
+                        id: "field-set-twice",
+                        message: "a field is given two different values; set each field once",
+                    }
+                }
+                #[cold]
+                #[track_caller]
+                const fn conflict_panic(self) -> ! {
                     if self.conflict & 0x1_u64 != 0 {
                         crate::__private::set_twice("IA32_PERF_GLOBAL_STATUS_RESET", "CLR_OVF_PMC0")
                     }
@@ -12631,7 +15232,7 @@ pub mod intel {
                             "CLR_COND_CHGD",
                         )
                     }
-                    self.value.build()
+                    crate::__private::set_twice("IA32_PERF_GLOBAL_STATUS_RESET", "a field")
                 }
             }
             #[doc = "One `IA32_PERF_GLOBAL_STATUS_RESET` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (write-1-to-clear)."]
@@ -12664,15 +15265,32 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_PERF_GLOBAL_STATUS_SET {
-            #[doc = r" The tock-registers marker type for this register."]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
-            pub struct Register;
+            #[allow(non_camel_case_types)]
+            pub struct IA32_PERF_GLOBAL_STATUS_SET;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = IA32_PERF_GLOBAL_STATUS_SET;
             impl ::tock_registers::RegisterLongName for Register {}
             #[allow(unused_imports)]
             use ::tock_registers::fields::Field;
             :: tock_registers :: register_bitmasks ! (u64 , IA32_PERF_GLOBAL_STATUS_SET , Register , [# [doc = "Set the overflow flag of IA32_PMCi. (bits 0, write-1-to-set)"] SET_OVF_PMC0 OFFSET (0) NUMBITS (1) [] , # [doc = "Set the overflow flag of IA32_PMCi. (bits 1, write-1-to-set)"] SET_OVF_PMC1 OFFSET (1) NUMBITS (1) [] , # [doc = "Set the overflow flag of IA32_PMCi. (bits 2, write-1-to-set)"] SET_OVF_PMC2 OFFSET (2) NUMBITS (1) [] , # [doc = "Set the overflow flag of IA32_PMCi. (bits 3, write-1-to-set)"] SET_OVF_PMC3 OFFSET (3) NUMBITS (1) [] , # [doc = "Set the overflow flag of IA32_PMCi. (bits 4, write-1-to-set)"] SET_OVF_PMC4 OFFSET (4) NUMBITS (1) [] , # [doc = "Set the overflow flag of IA32_PMCi. (bits 5, write-1-to-set)"] SET_OVF_PMC5 OFFSET (5) NUMBITS (1) [] , # [doc = "Set the overflow flag of IA32_PMCi. (bits 6, write-1-to-set)"] SET_OVF_PMC6 OFFSET (6) NUMBITS (1) [] , # [doc = "Set the overflow flag of IA32_PMCi. (bits 7, write-1-to-set)"] SET_OVF_PMC7 OFFSET (7) NUMBITS (1) [] , # [doc = "Set the overflow flag of IA32_FIXED_CTRi. (bits 32, write-1-to-set)"] SET_OVF_FIXED_CTR0 OFFSET (32) NUMBITS (1) [] , # [doc = "Set the overflow flag of IA32_FIXED_CTRi. (bits 33, write-1-to-set)"] SET_OVF_FIXED_CTR1 OFFSET (33) NUMBITS (1) [] , # [doc = "Set the overflow flag of IA32_FIXED_CTRi. (bits 34, write-1-to-set)"] SET_OVF_FIXED_CTR2 OFFSET (34) NUMBITS (1) [] , # [doc = "Set TRACE_TOPA_PMI. (bits 55, write-1-to-set)"] SET_TRACE_TOPA_PMI OFFSET (55) NUMBITS (1) [] , # [doc = "Set LBR_FRZ. (bits 58, write-1-to-set)"] SET_LBR_FRZ OFFSET (58) NUMBITS (1) [] , # [doc = "Set CTR_FRZ. (bits 59, write-1-to-set)"] SET_CTR_FRZ OFFSET (59) NUMBITS (1) [] , # [doc = "Set ASCI. (bits 60, write-1-to-set)"] SET_ASCI OFFSET (60) NUMBITS (1) [] , # [doc = "Set OVF_UNCORE. (bits 61, write-1-to-set)"] SET_OVF_UNCORE OFFSET (61) NUMBITS (1) [] , # [doc = "Set OVF_BUF. (bits 62, write-1-to-set)"] SET_OVF_BUF OFFSET (62) NUMBITS (1) []]);
             #[doc = r" MSR address."]
             pub const ADDRESS: u32 = 0x391_u32;
+            #[inline(always)]
+            const fn __check_reserved<const B: u64>() {
+                const {
+                    if B & Value::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_PERF_GLOBAL_STATUS_SET",
+                            B & Value::RESERVED_MASK,
+                            Value::RESERVED_MASK,
+                        )
+                    }
+                }
+            }
             #[doc = "A value of `IA32_PERF_GLOBAL_STATUS_SET`. Setters never touch reserved bits (`0x837FFFF8FFFFFF00`)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash)]
             #[repr(transparent)]
@@ -12690,16 +15308,16 @@ pub mod intel {
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                #[track_caller]
                 pub const fn from_bits<const B: u64>() -> Self {
-                    const {
-                        if B & Self::RESERVED_MASK != 0 {
-                            crate::__private::reserved_bits(
-                                "IA32_PERF_GLOBAL_STATUS_SET",
-                                B & Self::RESERVED_MASK,
-                                Self::RESERVED_MASK,
-                            )
-                        }
+                    if B & Self::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_PERF_GLOBAL_STATUS_SET",
+                            B & Self::RESERVED_MASK,
+                            Self::RESERVED_MASK,
+                        )
                     }
+                    __check_reserved::<B>();
                     Self(B)
                 }
                 #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
@@ -12962,10 +15580,12 @@ pub mod intel {
                     Self((self.0 & 0xbfffffffffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 62u32))
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
+                #[inline]
                 pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
                     Ok(self)
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Self {
                     self
@@ -13154,114 +15774,135 @@ pub mod intel {
                     self.track(0x4000000000000000_u64, self.value.set_ovf_buf())
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
-                    if self.conflict & 0x1_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "SET_OVF_PMC0 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x2_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "SET_OVF_PMC1 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x4_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "SET_OVF_PMC2 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x8_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "SET_OVF_PMC3 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x10_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "SET_OVF_PMC4 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x20_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "SET_OVF_PMC5 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x40_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "SET_OVF_PMC6 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x80_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "SET_OVF_PMC7 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x100000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "SET_OVF_FIXED_CTR0 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x200000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "SET_OVF_FIXED_CTR1 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x400000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "SET_OVF_FIXED_CTR2 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x80000000000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "SET_TRACE_TOPA_PMI is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x400000000000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "SET_LBR_FRZ is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x800000000000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "SET_CTR_FRZ is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x1000000000000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "SET_ASCI is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x2000000000000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "SET_OVF_UNCORE is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x4000000000000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "SET_OVF_BUF is given two different values; set each field once",
-                        });
+                    if self.conflict != 0 {
+                        return Err(self.conflict_error());
                     }
                     self.value.try_build()
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
+                    if self.conflict != 0 {
+                        self.conflict_panic()
+                    }
+                    self.value.build()
+                }
+                #[doc = r" The first field given two different values (`conflict != 0`)."]
+                #[cold]
+                const fn conflict_error(self) -> crate::ConstraintError {
+                    if self.conflict & 0x1_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF_PMC0 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x2_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF_PMC1 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x4_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF_PMC2 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x8_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF_PMC3 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x10_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF_PMC4 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x20_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF_PMC5 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x40_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF_PMC6 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x80_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF_PMC7 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x100000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF_FIXED_CTR0 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x200000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF_FIXED_CTR1 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x400000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF_FIXED_CTR2 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x80000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_TRACE_TOPA_PMI is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x400000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_LBR_FRZ is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x800000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_CTR_FRZ is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x1000000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_ASCI is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x2000000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF_UNCORE is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x4000000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF_BUF is given two different values; set each field once",
+                        };
+                    }
+                    crate::ConstraintError {
+                        id: "field-set-twice",
+                        message: "a field is given two different values; set each field once",
+                    }
+                }
+                #[cold]
+                #[track_caller]
+                const fn conflict_panic(self) -> ! {
                     if self.conflict & 0x1_u64 != 0 {
                         crate::__private::set_twice("IA32_PERF_GLOBAL_STATUS_SET", "SET_OVF_PMC0")
                     }
@@ -13325,7 +15966,7 @@ pub mod intel {
                     if self.conflict & 0x4000000000000000_u64 != 0 {
                         crate::__private::set_twice("IA32_PERF_GLOBAL_STATUS_SET", "SET_OVF_BUF")
                     }
-                    self.value.build()
+                    crate::__private::set_twice("IA32_PERF_GLOBAL_STATUS_SET", "a field")
                 }
             }
             #[doc = "One `IA32_PERF_GLOBAL_STATUS_SET` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (write-1-to-set)."]
@@ -13358,9 +15999,14 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_PERF_GLOBAL_INUSE {
-            #[doc = r" The tock-registers marker type for this register."]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
-            pub struct Register;
+            #[allow(non_camel_case_types)]
+            pub struct IA32_PERF_GLOBAL_INUSE;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = IA32_PERF_GLOBAL_INUSE;
             impl ::tock_registers::RegisterLongName for Register {}
             #[allow(unused_imports)]
             use ::tock_registers::fields::Field;
@@ -13537,9 +16183,14 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_PERFEVTSEL {
-            #[doc = r" The tock-registers marker type for this register."]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
-            pub struct Register;
+            #[allow(non_camel_case_types)]
+            pub struct IA32_PERFEVTSEL;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = IA32_PERFEVTSEL;
             impl ::tock_registers::RegisterLongName for Register {}
             #[allow(unused_imports)]
             use ::tock_registers::fields::Field;
@@ -13556,7 +16207,21 @@ pub mod intel {
                 0x18d_u32,
             ];
             #[doc = "Address of `IA32_PERFEVTSELN`. `N` out of 0..8 fails to compile."]
+            #[track_caller]
             pub const fn address<const N: u32>() -> u32 {
+                if N >= INSTANCES {
+                    crate::__private::index_out_of_range(
+                        "IA32_PERFEVTSEL",
+                        "instances",
+                        INSTANCES,
+                        N,
+                    )
+                }
+                __check_index::<N>();
+                BASE_ADDRESS + N * ADDRESS_STRIDE
+            }
+            #[inline(always)]
+            const fn __check_index<const N: u32>() {
                 const {
                     if N >= INSTANCES {
                         crate::__private::index_out_of_range(
@@ -13567,7 +16232,6 @@ pub mod intel {
                         )
                     }
                 }
-                BASE_ADDRESS + N * ADDRESS_STRIDE
             }
             #[doc = r" Address of instance `index`, or `None` when out of range."]
             pub const fn try_address(index: u32) -> Option<u32> {
@@ -13600,6 +16264,58 @@ pub mod intel {
                     }
                 }
             }
+            #[inline(always)]
+            const fn __check_reserved<const B: u64>() {
+                const {
+                    if B & Value::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_PERFEVTSEL",
+                            B & Value::RESERVED_MASK,
+                            Value::RESERVED_MASK,
+                        )
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_event_select<const V: u64>() {
+                const {
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("IA32_PERFEVTSEL", "EVENT_SELECT", 8u32, V)
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_umask<const V: u64>() {
+                const {
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("IA32_PERFEVTSEL", "UMASK", 8u32, V)
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_cmask<const V: u64>() {
+                const {
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("IA32_PERFEVTSEL", "CMASK", 8u32, V)
+                    }
+                }
+            }
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERFEVTSEL` of intel-v5 has no field `EQ`: it was added in intel-v6",
+                label = "`EQ` is not part of this layout of `IA32_PERFEVTSEL`",
+                note = "use `IA32_PERFEVTSEL` of intel-v6 (or of a later generation that has `EQ`) on processors that implement it"
+            )]
+            pub trait __Unavailable_EQ {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERFEVTSEL` of intel-v5 has no field `UMASK2`: it was added in intel-v6",
+                label = "`UMASK2` is not part of this layout of `IA32_PERFEVTSEL`",
+                note = "use `IA32_PERFEVTSEL` of intel-v6 (or of a later generation that has `UMASK2`) on processors that implement it"
+            )]
+            pub trait __Unavailable_UMASK2 {}
             #[doc = "A value of `IA32_PERFEVTSEL`. Setters never touch reserved bits (`0xFFFFFFF800000000`)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash)]
             #[repr(transparent)]
@@ -13617,16 +16333,16 @@ pub mod intel {
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                #[track_caller]
                 pub const fn from_bits<const B: u64>() -> Self {
-                    const {
-                        if B & Self::RESERVED_MASK != 0 {
-                            crate::__private::reserved_bits(
-                                "IA32_PERFEVTSEL",
-                                B & Self::RESERVED_MASK,
-                                Self::RESERVED_MASK,
-                            )
-                        }
+                    if B & Self::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_PERFEVTSEL",
+                            B & Self::RESERVED_MASK,
+                            Self::RESERVED_MASK,
+                        )
                     }
+                    __check_reserved::<B>();
                     Self(B)
                 }
                 #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
@@ -13663,12 +16379,12 @@ pub mod intel {
                     ((self.0 >> 0u32) & 0xff_u64) as u8
                 }
                 #[doc = "Sets `EVENT_SELECT` to the constant `V`; a `V` wider than 8 bits fails to compile. Event logic unit that detects the condition to count (the event code).\n\nBits 7:0, read-write, 8 bits wide."]
+                #[track_caller]
                 pub const fn with_event_select<const V: u64>(self) -> Self {
-                    const {
-                        if V > 0xff_u64 {
-                            crate::__private::too_wide("EVENT_SELECT", 8u32, V)
-                        }
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("IA32_PERFEVTSEL", "EVENT_SELECT", 8u32, V)
                     }
+                    __check_event_select::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffffffffff00_u64) | (((v >> 0u32) & 0xff_u64) << 0u32))
                 }
@@ -13695,12 +16411,12 @@ pub mod intel {
                     ((self.0 >> 8u32) & 0xff_u64) as u8
                 }
                 #[doc = "Sets `UMASK` to the constant `V`; a `V` wider than 8 bits fails to compile. Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
+                #[track_caller]
                 pub const fn with_umask<const V: u64>(self) -> Self {
-                    const {
-                        if V > 0xff_u64 {
-                            crate::__private::too_wide("UMASK", 8u32, V)
-                        }
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("IA32_PERFEVTSEL", "UMASK", 8u32, V)
                     }
+                    __check_umask::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffffffff00ff_u64) | (((v >> 0u32) & 0xff_u64) << 8u32))
                 }
@@ -13803,12 +16519,12 @@ pub mod intel {
                     ((self.0 >> 24u32) & 0xff_u64) as u8
                 }
                 #[doc = "Sets `CMASK` to the constant `V`; a `V` wider than 8 bits fails to compile. Counter mask (threshold). When non-zero, the counter increments by one in each\ncycle where the event occurs at least CMASK times (fewer, with INV). When zero,\nthe counter adds the per-cycle event count.\n\nBits 31:24, read-write, 8 bits wide."]
+                #[track_caller]
                 pub const fn with_cmask<const V: u64>(self) -> Self {
-                    const {
-                        if V > 0xff_u64 {
-                            crate::__private::too_wide("CMASK", 8u32, V)
-                        }
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("IA32_PERFEVTSEL", "CMASK", 8u32, V)
                     }
+                    __check_cmask::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32))
                 }
@@ -13857,7 +16573,20 @@ pub mod intel {
                     let v = on as u64;
                     Self((self.0 & 0xfffffffbffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 34u32))
                 }
+                #[doc(hidden)]
+                pub const fn with_eq_field<T: __Unavailable_EQ>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_umask2<const V: u64>(self) -> Self
+                where
+                    crate::__private::Const<V>: __Unavailable_UMASK2,
+                {
+                    self
+                }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))"]
+                #[inline]
                 pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
                     if ((self.0 >> 23u32) & 0x1_u64) == 0x1_u64
                         && ((self.0 >> 24u32) & 0xff_u64) == 0x0_u64
@@ -13870,6 +16599,7 @@ pub mod intel {
                     Ok(self)
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Self {
                     if ((self.0 >> 23u32) & 0x1_u64) == 0x1_u64
@@ -13959,6 +16689,7 @@ pub mod intel {
                     }
                 }
                 #[doc = "Sets `EVENT_SELECT` to the constant `V`; a `V` wider than 8 bits fails to compile. Event logic unit that detects the condition to count (the event code).\n\nBits 7:0, read-write, 8 bits wide."]
+                #[track_caller]
                 pub const fn with_event_select<const V: u64>(self) -> Self {
                     self.track(0xff_u64, self.value.with_event_select::<V>())
                 }
@@ -13974,6 +16705,7 @@ pub mod intel {
                     self.track(0xff_u64, self.value.set_event_select(value))
                 }
                 #[doc = "Sets `UMASK` to the constant `V`; a `V` wider than 8 bits fails to compile. Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
+                #[track_caller]
                 pub const fn with_umask<const V: u64>(self) -> Self {
                     self.track(0xff00_u64, self.value.with_umask::<V>())
                 }
@@ -14021,6 +16753,7 @@ pub mod intel {
                     self.track(0x800000_u64, self.value.with_inv(on))
                 }
                 #[doc = "Sets `CMASK` to the constant `V`; a `V` wider than 8 bits fails to compile. Counter mask (threshold). When non-zero, the counter increments by one in each\ncycle where the event occurs at least CMASK times (fewer, with INV). When zero,\nthe counter adds the per-cycle event count.\n\nBits 31:24, read-write, 8 bits wide."]
+                #[track_caller]
                 pub const fn with_cmask<const V: u64>(self) -> Self {
                     self.track(0xff000000_u64, self.value.with_cmask::<V>())
                 }
@@ -14047,97 +16780,130 @@ pub mod intel {
                 pub const fn with_adaptive_record(self, on: bool) -> Self {
                     self.track(0x400000000_u64, self.value.with_adaptive_record(on))
                 }
+                #[doc(hidden)]
+                pub const fn with_eq_field<T: __Unavailable_EQ>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_umask2<const V: u64>(self) -> Self
+                where
+                    crate::__private::Const<V>: __Unavailable_UMASK2,
+                {
+                    self
+                }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))"]
+                #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
-                    if self.conflict & 0xff_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EVENT_SELECT is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0xff00_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "UMASK is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x10000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "USR is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x20000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "OS is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x40000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EDGE is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x80000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "PC is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x100000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "INT is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x200000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "ANY is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x400000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EN is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x800000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "INV is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0xff000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CMASK is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x100000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "IN_TX is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x200000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "IN_TXCP is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x400000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "ADAPTIVE_RECORD is given two different values; set each field once",
-                        });
+                    if self.conflict != 0 {
+                        return Err(self.conflict_error());
                     }
                     self.value.try_build()
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
+                    if self.conflict != 0 {
+                        self.conflict_panic()
+                    }
+                    self.value.build()
+                }
+                #[doc = r" The first field given two different values (`conflict != 0`)."]
+                #[cold]
+                const fn conflict_error(self) -> crate::ConstraintError {
+                    if self.conflict & 0xff_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EVENT_SELECT is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0xff00_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "UMASK is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x10000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "USR is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x20000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "OS is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x40000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EDGE is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x80000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "PC is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x100000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "INT is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x200000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "ANY is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x400000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x800000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "INV is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0xff000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CMASK is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x100000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "IN_TX is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x200000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "IN_TXCP is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x400000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "ADAPTIVE_RECORD is given two different values; set each field once",
+                        };
+                    }
+                    crate::ConstraintError {
+                        id: "field-set-twice",
+                        message: "a field is given two different values; set each field once",
+                    }
+                }
+                #[cold]
+                #[track_caller]
+                const fn conflict_panic(self) -> ! {
                     if self.conflict & 0xff_u64 != 0 {
                         crate::__private::set_twice("IA32_PERFEVTSEL", "EVENT_SELECT")
                     }
@@ -14180,12 +16946,28 @@ pub mod intel {
                     if self.conflict & 0x400000000_u64 != 0 {
                         crate::__private::set_twice("IA32_PERFEVTSEL", "ADAPTIVE_RECORD")
                     }
-                    self.value.build()
+                    crate::__private::set_twice("IA32_PERFEVTSEL", "a field")
                 }
             }
             #[doc = "A [`Builder`] for `IA32_PERFEVTSELN` counting `event`: its encoding fields (event select, unit masks, CMASK, INV, EDGE, AnyThread) are set, the rest is zero. Add the privilege filters and the enable bit, then `build()`.\n\nFails to compile, in a `const`, when `N` is out of range, when only a fixed counter counts the event, when the event is restricted to other counters, or when it needs a field this generation lacks."]
             #[track_caller]
             pub const fn event_on<const N: u32>(event: &crate::EventDesc) -> Builder {
+                if N >= INSTANCES {
+                    crate::__private::index_out_of_range(
+                        "IA32_PERFEVTSEL",
+                        "counters",
+                        INSTANCES,
+                        N,
+                    )
+                }
+                __check_counter::<N>();
+                match try_event_on(N, event) {
+                    Ok(b) => b,
+                    Err(e) => e.fail(),
+                }
+            }
+            #[inline(always)]
+            const fn __check_counter<const N: u32>() {
                 const {
                     if N >= INSTANCES {
                         crate::__private::index_out_of_range(
@@ -14196,12 +16978,9 @@ pub mod intel {
                         )
                     }
                 }
-                match try_event_on(N, event) {
-                    Ok(b) => b,
-                    Err(e) => e.fail(),
-                }
             }
             #[doc = r" As [`event_on`], with the counter chosen at run time: the problem is returned."]
+            #[inline]
             pub const fn try_event_on(
                 counter: u32,
                 event: &crate::EventDesc,
@@ -14290,6 +17069,7 @@ pub mod intel {
                 }
             }
             #[doc = "`IA32_PERFEVTSELN` as a typed MSR. `N` out of 0..8 fails to compile."]
+            #[track_caller]
             pub const fn msr<const N: u32>() -> Instance {
                 Instance(address::<N>())
             }
@@ -14330,9 +17110,14 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_PERF_CAPABILITIES {
-            #[doc = r" The tock-registers marker type for this register."]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
-            pub struct Register;
+            #[allow(non_camel_case_types)]
+            pub struct IA32_PERF_CAPABILITIES;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = IA32_PERF_CAPABILITIES;
             impl ::tock_registers::RegisterLongName for Register {}
             #[allow(unused_imports)]
             use ::tock_registers::fields::Field;
@@ -14474,9 +17259,14 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_FIXED_CTR {
-            #[doc = r" The tock-registers marker type for this register."]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
-            pub struct Register;
+            #[allow(non_camel_case_types)]
+            pub struct IA32_FIXED_CTR;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = IA32_FIXED_CTR;
             impl ::tock_registers::RegisterLongName for Register {}
             #[allow(unused_imports)]
             use ::tock_registers::fields::Field;
@@ -14491,7 +17281,21 @@ pub mod intel {
             pub const ADDRESSES: [u32; 4u32 as usize] =
                 [0x309_u32, 0x30a_u32, 0x30b_u32, 0x30c_u32];
             #[doc = "Address of `IA32_FIXED_CTRN`. `N` out of 0..4 fails to compile."]
+            #[track_caller]
             pub const fn address<const N: u32>() -> u32 {
+                if N >= INSTANCES {
+                    crate::__private::index_out_of_range(
+                        "IA32_FIXED_CTR",
+                        "instances",
+                        INSTANCES,
+                        N,
+                    )
+                }
+                __check_index::<N>();
+                BASE_ADDRESS + N * ADDRESS_STRIDE
+            }
+            #[inline(always)]
+            const fn __check_index<const N: u32>() {
                 const {
                     if N >= INSTANCES {
                         crate::__private::index_out_of_range(
@@ -14502,7 +17306,6 @@ pub mod intel {
                         )
                     }
                 }
-                BASE_ADDRESS + N * ADDRESS_STRIDE
             }
             #[doc = r" Address of instance `index`, or `None` when out of range."]
             pub const fn try_address(index: u32) -> Option<u32> {
@@ -14510,6 +17313,26 @@ pub mod intel {
                     Some(BASE_ADDRESS + index * ADDRESS_STRIDE)
                 } else {
                     None
+                }
+            }
+            #[inline(always)]
+            const fn __check_reserved<const B: u64>() {
+                const {
+                    if B & Value::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_FIXED_CTR",
+                            B & Value::RESERVED_MASK,
+                            Value::RESERVED_MASK,
+                        )
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_count<const V: u64>() {
+                const {
+                    if V > 0xffffffffffff_u64 {
+                        crate::__private::too_wide("IA32_FIXED_CTR", "COUNT", 48u32, V)
+                    }
                 }
             }
             #[doc = "A value of `IA32_FIXED_CTR`. Setters never touch reserved bits (`0xFFFF000000000000`)."]
@@ -14529,16 +17352,16 @@ pub mod intel {
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                #[track_caller]
                 pub const fn from_bits<const B: u64>() -> Self {
-                    const {
-                        if B & Self::RESERVED_MASK != 0 {
-                            crate::__private::reserved_bits(
-                                "IA32_FIXED_CTR",
-                                B & Self::RESERVED_MASK,
-                                Self::RESERVED_MASK,
-                            )
-                        }
+                    if B & Self::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_FIXED_CTR",
+                            B & Self::RESERVED_MASK,
+                            Self::RESERVED_MASK,
+                        )
                     }
+                    __check_reserved::<B>();
                     Self(B)
                 }
                 #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
@@ -14575,12 +17398,12 @@ pub mod intel {
                     ((self.0 >> 0u32) & 0xffffffffffff_u64) as u64
                 }
                 #[doc = "Sets `COUNT` to the constant `V`; a `V` wider than 48 bits fails to compile. Counter value; the implemented width is CPUID.0AH:EDX[12:5].\n\nBits 47:0, read-write, 48 bits wide."]
+                #[track_caller]
                 pub const fn with_count<const V: u64>(self) -> Self {
-                    const {
-                        if V > 0xffffffffffff_u64 {
-                            crate::__private::too_wide("COUNT", 48u32, V)
-                        }
+                    if V > 0xffffffffffff_u64 {
+                        crate::__private::too_wide("IA32_FIXED_CTR", "COUNT", 48u32, V)
                     }
+                    __check_count::<V>();
                     let v = V;
                     Self(
                         (self.0 & 0xffff000000000000_u64)
@@ -14602,10 +17425,12 @@ pub mod intel {
                     ))
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
+                #[inline]
                 pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
                     Ok(self)
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Self {
                     self
@@ -14672,6 +17497,7 @@ pub mod intel {
                     }
                 }
                 #[doc = "Sets `COUNT` to the constant `V`; a `V` wider than 48 bits fails to compile. Counter value; the implemented width is CPUID.0AH:EDX[12:5].\n\nBits 47:0, read-write, 48 bits wide."]
+                #[track_caller]
                 pub const fn with_count<const V: u64>(self) -> Self {
                     self.track(0xffffffffffff_u64, self.value.with_count::<V>())
                 }
@@ -14683,22 +17509,43 @@ pub mod intel {
                     }
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
-                    if self.conflict & 0xffffffffffff_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "COUNT is given two different values; set each field once",
-                        });
+                    if self.conflict != 0 {
+                        return Err(self.conflict_error());
                     }
                     self.value.try_build()
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
+                    if self.conflict != 0 {
+                        self.conflict_panic()
+                    }
+                    self.value.build()
+                }
+                #[doc = r" The first field given two different values (`conflict != 0`)."]
+                #[cold]
+                const fn conflict_error(self) -> crate::ConstraintError {
+                    if self.conflict & 0xffffffffffff_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "COUNT is given two different values; set each field once",
+                        };
+                    }
+                    crate::ConstraintError {
+                        id: "field-set-twice",
+                        message: "a field is given two different values; set each field once",
+                    }
+                }
+                #[cold]
+                #[track_caller]
+                const fn conflict_panic(self) -> ! {
                     if self.conflict & 0xffffffffffff_u64 != 0 {
                         crate::__private::set_twice("IA32_FIXED_CTR", "COUNT")
                     }
-                    self.value.build()
+                    crate::__private::set_twice("IA32_FIXED_CTR", "a field")
                 }
             }
             #[doc = "One `IA32_FIXED_CTR` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write)."]
@@ -14711,6 +17558,7 @@ pub mod intel {
                 }
             }
             #[doc = "`IA32_FIXED_CTRN` as a typed MSR. `N` out of 0..4 fails to compile."]
+            #[track_caller]
             pub const fn msr<const N: u32>() -> Instance {
                 Instance(address::<N>())
             }
@@ -14751,9 +17599,14 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_FIXED_CTR_CTRL {
-            #[doc = r" The tock-registers marker type for this register."]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
-            pub struct Register;
+            #[allow(non_camel_case_types)]
+            pub struct IA32_FIXED_CTR_CTRL;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = IA32_FIXED_CTR_CTRL;
             impl ::tock_registers::RegisterLongName for Register {}
             #[allow(unused_imports)]
             use ::tock_registers::fields::Field;
@@ -14789,6 +17642,146 @@ pub mod intel {
                     }
                 }
             }
+            #[inline(always)]
+            const fn __check_reserved<const B: u64>() {
+                const {
+                    if B & Value::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_FIXED_CTR_CTRL",
+                            B & Value::RESERVED_MASK,
+                            Value::RESERVED_MASK,
+                        )
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_enable0<const V: u64>() {
+                const {
+                    if V > 0x3_u64 {
+                        crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE0", 2u32, V)
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_enable1<const V: u64>() {
+                const {
+                    if V > 0x3_u64 {
+                        crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE1", 2u32, V)
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_enable2<const V: u64>() {
+                const {
+                    if V > 0x3_u64 {
+                        crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE2", 2u32, V)
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_enable3<const V: u64>() {
+                const {
+                    if V > 0x3_u64 {
+                        crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE3", 2u32, V)
+                    }
+                }
+            }
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_FIXED_CTR_CTRL` of intel-v5 and intel-v6 has no field `ENABLE4`: it was added in intel-arrowlake-skymont",
+                label = "`ENABLE4` is not part of this layout of `IA32_FIXED_CTR_CTRL`",
+                note = "use `IA32_FIXED_CTR_CTRL` of intel-arrowlake-skymont (or of a later generation that has `ENABLE4`) on processors that implement it"
+            )]
+            pub trait __Unavailable_ENABLE4 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_FIXED_CTR_CTRL` of intel-v5 and intel-v6 has no field `ENABLE5`: it was added in intel-arrowlake-skymont",
+                label = "`ENABLE5` is not part of this layout of `IA32_FIXED_CTR_CTRL`",
+                note = "use `IA32_FIXED_CTR_CTRL` of intel-arrowlake-skymont (or of a later generation that has `ENABLE5`) on processors that implement it"
+            )]
+            pub trait __Unavailable_ENABLE5 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_FIXED_CTR_CTRL` of intel-v5 and intel-v6 has no field `ENABLE6`: it was added in intel-arrowlake-skymont",
+                label = "`ENABLE6` is not part of this layout of `IA32_FIXED_CTR_CTRL`",
+                note = "use `IA32_FIXED_CTR_CTRL` of intel-arrowlake-skymont (or of a later generation that has `ENABLE6`) on processors that implement it"
+            )]
+            pub trait __Unavailable_ENABLE6 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_FIXED_CTR_CTRL` of intel-v5 and intel-v6 has no field `ANY4`: it was added in intel-arrowlake-skymont",
+                label = "`ANY4` is not part of this layout of `IA32_FIXED_CTR_CTRL`",
+                note = "use `IA32_FIXED_CTR_CTRL` of intel-arrowlake-skymont (or of a later generation that has `ANY4`) on processors that implement it"
+            )]
+            pub trait __Unavailable_ANY4 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_FIXED_CTR_CTRL` of intel-v5 and intel-v6 has no field `ANY5`: it was added in intel-arrowlake-skymont",
+                label = "`ANY5` is not part of this layout of `IA32_FIXED_CTR_CTRL`",
+                note = "use `IA32_FIXED_CTR_CTRL` of intel-arrowlake-skymont (or of a later generation that has `ANY5`) on processors that implement it"
+            )]
+            pub trait __Unavailable_ANY5 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_FIXED_CTR_CTRL` of intel-v5 and intel-v6 has no field `ANY6`: it was added in intel-arrowlake-skymont",
+                label = "`ANY6` is not part of this layout of `IA32_FIXED_CTR_CTRL`",
+                note = "use `IA32_FIXED_CTR_CTRL` of intel-arrowlake-skymont (or of a later generation that has `ANY6`) on processors that implement it"
+            )]
+            pub trait __Unavailable_ANY6 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_FIXED_CTR_CTRL` of intel-v5 and intel-v6 has no field `PMI4`: it was added in intel-arrowlake-skymont",
+                label = "`PMI4` is not part of this layout of `IA32_FIXED_CTR_CTRL`",
+                note = "use `IA32_FIXED_CTR_CTRL` of intel-arrowlake-skymont (or of a later generation that has `PMI4`) on processors that implement it"
+            )]
+            pub trait __Unavailable_PMI4 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_FIXED_CTR_CTRL` of intel-v5 and intel-v6 has no field `PMI5`: it was added in intel-arrowlake-skymont",
+                label = "`PMI5` is not part of this layout of `IA32_FIXED_CTR_CTRL`",
+                note = "use `IA32_FIXED_CTR_CTRL` of intel-arrowlake-skymont (or of a later generation that has `PMI5`) on processors that implement it"
+            )]
+            pub trait __Unavailable_PMI5 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_FIXED_CTR_CTRL` of intel-v5 and intel-v6 has no field `PMI6`: it was added in intel-arrowlake-skymont",
+                label = "`PMI6` is not part of this layout of `IA32_FIXED_CTR_CTRL`",
+                note = "use `IA32_FIXED_CTR_CTRL` of intel-arrowlake-skymont (or of a later generation that has `PMI6`) on processors that implement it"
+            )]
+            pub trait __Unavailable_PMI6 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_FIXED_CTR_CTRL` of intel-v5 and intel-v6 has no field `ADAPTIVE_RECORD4`: it was added in intel-arrowlake-skymont",
+                label = "`ADAPTIVE_RECORD4` is not part of this layout of `IA32_FIXED_CTR_CTRL`",
+                note = "use `IA32_FIXED_CTR_CTRL` of intel-arrowlake-skymont (or of a later generation that has `ADAPTIVE_RECORD4`) on processors that implement it"
+            )]
+            pub trait __Unavailable_ADAPTIVE_RECORD4 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_FIXED_CTR_CTRL` of intel-v5 and intel-v6 has no field `ADAPTIVE_RECORD5`: it was added in intel-arrowlake-skymont",
+                label = "`ADAPTIVE_RECORD5` is not part of this layout of `IA32_FIXED_CTR_CTRL`",
+                note = "use `IA32_FIXED_CTR_CTRL` of intel-arrowlake-skymont (or of a later generation that has `ADAPTIVE_RECORD5`) on processors that implement it"
+            )]
+            pub trait __Unavailable_ADAPTIVE_RECORD5 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_FIXED_CTR_CTRL` of intel-v5 and intel-v6 has no field `ADAPTIVE_RECORD6`: it was added in intel-arrowlake-skymont",
+                label = "`ADAPTIVE_RECORD6` is not part of this layout of `IA32_FIXED_CTR_CTRL`",
+                note = "use `IA32_FIXED_CTR_CTRL` of intel-arrowlake-skymont (or of a later generation that has `ADAPTIVE_RECORD6`) on processors that implement it"
+            )]
+            pub trait __Unavailable_ADAPTIVE_RECORD6 {}
             #[doc = "A value of `IA32_FIXED_CTR_CTRL`. Setters never touch reserved bits (`0xFFFFEEEEFFFF0000`)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash)]
             #[repr(transparent)]
@@ -14806,16 +17799,16 @@ pub mod intel {
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                #[track_caller]
                 pub const fn from_bits<const B: u64>() -> Self {
-                    const {
-                        if B & Self::RESERVED_MASK != 0 {
-                            crate::__private::reserved_bits(
-                                "IA32_FIXED_CTR_CTRL",
-                                B & Self::RESERVED_MASK,
-                                Self::RESERVED_MASK,
-                            )
-                        }
+                    if B & Self::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_FIXED_CTR_CTRL",
+                            B & Self::RESERVED_MASK,
+                            Self::RESERVED_MASK,
+                        )
                     }
+                    __check_reserved::<B>();
                     Self(B)
                 }
                 #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
@@ -14856,12 +17849,12 @@ pub mod intel {
                     Enable::from_value((self.0 >> 0u32) & 0x3_u64)
                 }
                 #[doc = "Sets `ENABLE0` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 0: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 4 elements), read-write, 2 bits wide."]
+                #[track_caller]
                 pub const fn with_enable0<const V: u64>(self) -> Self {
-                    const {
-                        if V > 0x3_u64 {
-                            crate::__private::too_wide("ENABLE0", 2u32, V)
-                        }
+                    if V > 0x3_u64 {
+                        crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE0", 2u32, V)
                     }
+                    __check_enable0::<V>();
                     let v = V;
                     Self((self.0 & 0xfffffffffffffffc_u64) | (((v >> 0u32) & 0x3_u64) << 0u32))
                 }
@@ -14892,12 +17885,12 @@ pub mod intel {
                     Enable::from_value((self.0 >> 4u32) & 0x3_u64)
                 }
                 #[doc = "Sets `ENABLE1` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 1: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 4 elements), read-write, 2 bits wide."]
+                #[track_caller]
                 pub const fn with_enable1<const V: u64>(self) -> Self {
-                    const {
-                        if V > 0x3_u64 {
-                            crate::__private::too_wide("ENABLE1", 2u32, V)
-                        }
+                    if V > 0x3_u64 {
+                        crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE1", 2u32, V)
                     }
+                    __check_enable1::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffffffffffcf_u64) | (((v >> 0u32) & 0x3_u64) << 4u32))
                 }
@@ -14928,12 +17921,12 @@ pub mod intel {
                     Enable::from_value((self.0 >> 8u32) & 0x3_u64)
                 }
                 #[doc = "Sets `ENABLE2` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 2: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 4 elements), read-write, 2 bits wide."]
+                #[track_caller]
                 pub const fn with_enable2<const V: u64>(self) -> Self {
-                    const {
-                        if V > 0x3_u64 {
-                            crate::__private::too_wide("ENABLE2", 2u32, V)
-                        }
+                    if V > 0x3_u64 {
+                        crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE2", 2u32, V)
                     }
+                    __check_enable2::<V>();
                     let v = V;
                     Self((self.0 & 0xfffffffffffffcff_u64) | (((v >> 0u32) & 0x3_u64) << 8u32))
                 }
@@ -14964,12 +17957,12 @@ pub mod intel {
                     Enable::from_value((self.0 >> 12u32) & 0x3_u64)
                 }
                 #[doc = "Sets `ENABLE3` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 3: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 4 elements), read-write, 2 bits wide."]
+                #[track_caller]
                 pub const fn with_enable3<const V: u64>(self) -> Self {
-                    const {
-                        if V > 0x3_u64 {
-                            crate::__private::too_wide("ENABLE3", 2u32, V)
-                        }
+                    if V > 0x3_u64 {
+                        crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE3", 2u32, V)
                     }
+                    __check_enable3::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffffffffcfff_u64) | (((v >> 0u32) & 0x3_u64) << 12u32))
                 }
@@ -15271,11 +18264,88 @@ pub mod intel {
                         }),
                     }
                 }
+                #[doc(hidden)]
+                pub const fn with_enable4<const V: u64>(self) -> Self
+                where
+                    crate::__private::Const<V>: __Unavailable_ENABLE4,
+                {
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_enable5<const V: u64>(self) -> Self
+                where
+                    crate::__private::Const<V>: __Unavailable_ENABLE5,
+                {
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_enable6<const V: u64>(self) -> Self
+                where
+                    crate::__private::Const<V>: __Unavailable_ENABLE6,
+                {
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_any4<T: __Unavailable_ANY4>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_any5<T: __Unavailable_ANY5>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_any6<T: __Unavailable_ANY6>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_pmi4<T: __Unavailable_PMI4>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_pmi5<T: __Unavailable_PMI5>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_pmi6<T: __Unavailable_PMI6>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_adaptive_record4<T: __Unavailable_ADAPTIVE_RECORD4>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_adaptive_record5<T: __Unavailable_ADAPTIVE_RECORD5>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_adaptive_record6<T: __Unavailable_ADAPTIVE_RECORD6>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
+                #[inline]
                 pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
                     Ok(self)
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Self {
                     self
@@ -15366,6 +18436,7 @@ pub mod intel {
                     }
                 }
                 #[doc = "Sets `ENABLE0` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 0: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 4 elements), read-write, 2 bits wide."]
+                #[track_caller]
                 pub const fn with_enable0<const V: u64>(self) -> Self {
                     self.track(0x3_u64, self.value.with_enable0::<V>())
                 }
@@ -15381,6 +18452,7 @@ pub mod intel {
                     self.track(0x3_u64, self.value.set_enable0(value))
                 }
                 #[doc = "Sets `ENABLE1` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 1: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 4 elements), read-write, 2 bits wide."]
+                #[track_caller]
                 pub const fn with_enable1<const V: u64>(self) -> Self {
                     self.track(0x30_u64, self.value.with_enable1::<V>())
                 }
@@ -15396,6 +18468,7 @@ pub mod intel {
                     self.track(0x30_u64, self.value.set_enable1(value))
                 }
                 #[doc = "Sets `ENABLE2` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 2: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 4 elements), read-write, 2 bits wide."]
+                #[track_caller]
                 pub const fn with_enable2<const V: u64>(self) -> Self {
                     self.track(0x300_u64, self.value.with_enable2::<V>())
                 }
@@ -15411,6 +18484,7 @@ pub mod intel {
                     self.track(0x300_u64, self.value.set_enable2(value))
                 }
                 #[doc = "Sets `ENABLE3` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 3: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 4 elements), read-write, 2 bits wide."]
+                #[track_caller]
                 pub const fn with_enable3<const V: u64>(self) -> Self {
                     self.track(0x3000_u64, self.value.with_enable3::<V>())
                 }
@@ -15553,109 +18627,205 @@ pub mod intel {
                         Err(e) => Err(e),
                     }
                 }
+                #[doc(hidden)]
+                pub const fn with_enable4<const V: u64>(self) -> Self
+                where
+                    crate::__private::Const<V>: __Unavailable_ENABLE4,
+                {
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_enable5<const V: u64>(self) -> Self
+                where
+                    crate::__private::Const<V>: __Unavailable_ENABLE5,
+                {
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_enable6<const V: u64>(self) -> Self
+                where
+                    crate::__private::Const<V>: __Unavailable_ENABLE6,
+                {
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_any4<T: __Unavailable_ANY4>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_any5<T: __Unavailable_ANY5>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_any6<T: __Unavailable_ANY6>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_pmi4<T: __Unavailable_PMI4>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_pmi5<T: __Unavailable_PMI5>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_pmi6<T: __Unavailable_PMI6>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_adaptive_record4<T: __Unavailable_ADAPTIVE_RECORD4>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_adaptive_record5<T: __Unavailable_ADAPTIVE_RECORD5>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_adaptive_record6<T: __Unavailable_ADAPTIVE_RECORD6>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
-                    if self.conflict & 0x3_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "ENABLE0 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x30_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "ENABLE1 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x300_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "ENABLE2 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x3000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "ENABLE3 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x4_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "ANY0 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x40_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "ANY1 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x400_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "ANY2 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x4000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "ANY3 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x8_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "PMI0 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x80_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "PMI1 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x800_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "PMI2 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x8000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "PMI3 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x100000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "ADAPTIVE_RECORD0 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x1000000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "ADAPTIVE_RECORD1 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x10000000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "ADAPTIVE_RECORD2 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x100000000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "ADAPTIVE_RECORD3 is given two different values; set each field once",
-                        });
+                    if self.conflict != 0 {
+                        return Err(self.conflict_error());
                     }
                     self.value.try_build()
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
+                    if self.conflict != 0 {
+                        self.conflict_panic()
+                    }
+                    self.value.build()
+                }
+                #[doc = r" The first field given two different values (`conflict != 0`)."]
+                #[cold]
+                const fn conflict_error(self) -> crate::ConstraintError {
+                    if self.conflict & 0x3_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "ENABLE0 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x30_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "ENABLE1 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x300_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "ENABLE2 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x3000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "ENABLE3 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x4_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "ANY0 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x40_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "ANY1 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x400_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "ANY2 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x4000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "ANY3 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x8_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "PMI0 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x80_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "PMI1 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x800_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "PMI2 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x8000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "PMI3 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x100000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "ADAPTIVE_RECORD0 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x1000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "ADAPTIVE_RECORD1 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x10000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "ADAPTIVE_RECORD2 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x100000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "ADAPTIVE_RECORD3 is given two different values; set each field once",
+                        };
+                    }
+                    crate::ConstraintError {
+                        id: "field-set-twice",
+                        message: "a field is given two different values; set each field once",
+                    }
+                }
+                #[cold]
+                #[track_caller]
+                const fn conflict_panic(self) -> ! {
                     if self.conflict & 0x3_u64 != 0 {
                         crate::__private::set_twice("IA32_FIXED_CTR_CTRL", "ENABLE0")
                     }
@@ -15704,7 +18874,7 @@ pub mod intel {
                     if self.conflict & 0x100000000000_u64 != 0 {
                         crate::__private::set_twice("IA32_FIXED_CTR_CTRL", "ADAPTIVE_RECORD3")
                     }
-                    self.value.build()
+                    crate::__private::set_twice("IA32_FIXED_CTR_CTRL", "a field")
                 }
             }
             #[doc = "One `IA32_FIXED_CTR_CTRL` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write)."]
@@ -15742,9 +18912,14 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_PERF_GLOBAL_STATUS {
-            #[doc = r" The tock-registers marker type for this register."]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
-            pub struct Register;
+            #[allow(non_camel_case_types)]
+            pub struct IA32_PERF_GLOBAL_STATUS;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = IA32_PERF_GLOBAL_STATUS;
             impl ::tock_registers::RegisterLongName for Register {}
             #[allow(unused_imports)]
             use ::tock_registers::fields::Field;
@@ -15954,15 +19129,72 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_PERF_GLOBAL_CTRL {
-            #[doc = r" The tock-registers marker type for this register."]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
-            pub struct Register;
+            #[allow(non_camel_case_types)]
+            pub struct IA32_PERF_GLOBAL_CTRL;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = IA32_PERF_GLOBAL_CTRL;
             impl ::tock_registers::RegisterLongName for Register {}
             #[allow(unused_imports)]
             use ::tock_registers::fields::Field;
             :: tock_registers :: register_bitmasks ! (u64 , IA32_PERF_GLOBAL_CTRL , Register , [# [doc = "Enable IA32_PMCi. (bits 0, read-write)"] EN_PMC0 OFFSET (0) NUMBITS (1) [] , # [doc = "Enable IA32_PMCi. (bits 1, read-write)"] EN_PMC1 OFFSET (1) NUMBITS (1) [] , # [doc = "Enable IA32_PMCi. (bits 2, read-write)"] EN_PMC2 OFFSET (2) NUMBITS (1) [] , # [doc = "Enable IA32_PMCi. (bits 3, read-write)"] EN_PMC3 OFFSET (3) NUMBITS (1) [] , # [doc = "Enable IA32_PMCi. (bits 4, read-write)"] EN_PMC4 OFFSET (4) NUMBITS (1) [] , # [doc = "Enable IA32_PMCi. (bits 5, read-write)"] EN_PMC5 OFFSET (5) NUMBITS (1) [] , # [doc = "Enable IA32_PMCi. (bits 6, read-write)"] EN_PMC6 OFFSET (6) NUMBITS (1) [] , # [doc = "Enable IA32_PMCi. (bits 7, read-write)"] EN_PMC7 OFFSET (7) NUMBITS (1) [] , # [doc = "Enable IA32_FIXED_CTRi. (bits 32, read-write)"] EN_FIXED_CTR0 OFFSET (32) NUMBITS (1) [] , # [doc = "Enable IA32_FIXED_CTRi. (bits 33, read-write)"] EN_FIXED_CTR1 OFFSET (33) NUMBITS (1) [] , # [doc = "Enable IA32_FIXED_CTRi. (bits 34, read-write)"] EN_FIXED_CTR2 OFFSET (34) NUMBITS (1) [] , # [doc = "Enable IA32_FIXED_CTRi. (bits 35, read-write)"] EN_FIXED_CTR3 OFFSET (35) NUMBITS (1) [] , # [doc = "Enable the PERF_METRICS top-down counters. (bits 48, read-write)"] EN_PERF_METRICS OFFSET (48) NUMBITS (1) []]);
             #[doc = r" MSR address."]
             pub const ADDRESS: u32 = 0x38f_u32;
+            #[inline(always)]
+            const fn __check_reserved<const B: u64>() {
+                const {
+                    if B & Value::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_PERF_GLOBAL_CTRL",
+                            B & Value::RESERVED_MASK,
+                            Value::RESERVED_MASK,
+                        )
+                    }
+                }
+            }
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_CTRL` of intel-v5 and intel-v6 has no field `EN_PMC8`: it was added in intel-arrowlake-lioncove",
+                label = "`EN_PMC8` is not part of this layout of `IA32_PERF_GLOBAL_CTRL`",
+                note = "use `IA32_PERF_GLOBAL_CTRL` of intel-arrowlake-lioncove (or of a later generation that has `EN_PMC8`) on processors that implement it"
+            )]
+            pub trait __Unavailable_EN_PMC8 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_CTRL` of intel-v5 and intel-v6 has no field `EN_PMC9`: it was added in intel-arrowlake-lioncove",
+                label = "`EN_PMC9` is not part of this layout of `IA32_PERF_GLOBAL_CTRL`",
+                note = "use `IA32_PERF_GLOBAL_CTRL` of intel-arrowlake-lioncove (or of a later generation that has `EN_PMC9`) on processors that implement it"
+            )]
+            pub trait __Unavailable_EN_PMC9 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_CTRL` of intel-v5 and intel-v6 has no field `EN_FIXED_CTR4`: it was added in intel-arrowlake-skymont",
+                label = "`EN_FIXED_CTR4` is not part of this layout of `IA32_PERF_GLOBAL_CTRL`",
+                note = "use `IA32_PERF_GLOBAL_CTRL` of intel-arrowlake-skymont (or of a later generation that has `EN_FIXED_CTR4`) on processors that implement it"
+            )]
+            pub trait __Unavailable_EN_FIXED_CTR4 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_CTRL` of intel-v5 and intel-v6 has no field `EN_FIXED_CTR5`: it was added in intel-arrowlake-skymont",
+                label = "`EN_FIXED_CTR5` is not part of this layout of `IA32_PERF_GLOBAL_CTRL`",
+                note = "use `IA32_PERF_GLOBAL_CTRL` of intel-arrowlake-skymont (or of a later generation that has `EN_FIXED_CTR5`) on processors that implement it"
+            )]
+            pub trait __Unavailable_EN_FIXED_CTR5 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_CTRL` of intel-v5 and intel-v6 has no field `EN_FIXED_CTR6`: it was added in intel-arrowlake-skymont",
+                label = "`EN_FIXED_CTR6` is not part of this layout of `IA32_PERF_GLOBAL_CTRL`",
+                note = "use `IA32_PERF_GLOBAL_CTRL` of intel-arrowlake-skymont (or of a later generation that has `EN_FIXED_CTR6`) on processors that implement it"
+            )]
+            pub trait __Unavailable_EN_FIXED_CTR6 {}
             #[doc = "A value of `IA32_PERF_GLOBAL_CTRL`. Setters never touch reserved bits (`0xFFFEFFF0FFFFFF00`)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash)]
             #[repr(transparent)]
@@ -15980,16 +19212,16 @@ pub mod intel {
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                #[track_caller]
                 pub const fn from_bits<const B: u64>() -> Self {
-                    const {
-                        if B & Self::RESERVED_MASK != 0 {
-                            crate::__private::reserved_bits(
-                                "IA32_PERF_GLOBAL_CTRL",
-                                B & Self::RESERVED_MASK,
-                                Self::RESERVED_MASK,
-                            )
-                        }
+                    if B & Self::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_PERF_GLOBAL_CTRL",
+                            B & Self::RESERVED_MASK,
+                            Self::RESERVED_MASK,
+                        )
                     }
+                    __check_reserved::<B>();
                     Self(B)
                 }
                 #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
@@ -16238,11 +19470,47 @@ pub mod intel {
                     let v = on as u64;
                     Self((self.0 & 0xfffeffffffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 48u32))
                 }
+                #[doc(hidden)]
+                pub const fn with_en_pmc8<T: __Unavailable_EN_PMC8>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_en_pmc9<T: __Unavailable_EN_PMC9>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_en_fixed_ctr4<T: __Unavailable_EN_FIXED_CTR4>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_en_fixed_ctr5<T: __Unavailable_EN_FIXED_CTR5>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_en_fixed_ctr6<T: __Unavailable_EN_FIXED_CTR6>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
+                #[inline]
                 pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
                     Ok(self)
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Self {
                     self
@@ -16413,91 +19681,146 @@ pub mod intel {
                 pub const fn with_en_perf_metrics(self, on: bool) -> Self {
                     self.track(0x1000000000000_u64, self.value.with_en_perf_metrics(on))
                 }
+                #[doc(hidden)]
+                pub const fn with_en_pmc8<T: __Unavailable_EN_PMC8>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_en_pmc9<T: __Unavailable_EN_PMC9>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_en_fixed_ctr4<T: __Unavailable_EN_FIXED_CTR4>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_en_fixed_ctr5<T: __Unavailable_EN_FIXED_CTR5>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_en_fixed_ctr6<T: __Unavailable_EN_FIXED_CTR6>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
-                    if self.conflict & 0x1_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EN_PMC0 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x2_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EN_PMC1 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x4_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EN_PMC2 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x8_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EN_PMC3 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x10_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EN_PMC4 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x20_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EN_PMC5 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x40_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EN_PMC6 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x80_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EN_PMC7 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x100000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EN_FIXED_CTR0 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x200000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EN_FIXED_CTR1 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x400000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EN_FIXED_CTR2 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x800000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EN_FIXED_CTR3 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x1000000000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EN_PERF_METRICS is given two different values; set each field once",
-                        });
+                    if self.conflict != 0 {
+                        return Err(self.conflict_error());
                     }
                     self.value.try_build()
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
+                    if self.conflict != 0 {
+                        self.conflict_panic()
+                    }
+                    self.value.build()
+                }
+                #[doc = r" The first field given two different values (`conflict != 0`)."]
+                #[cold]
+                const fn conflict_error(self) -> crate::ConstraintError {
+                    if self.conflict & 0x1_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN_PMC0 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x2_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN_PMC1 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x4_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN_PMC2 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x8_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN_PMC3 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x10_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN_PMC4 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x20_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN_PMC5 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x40_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN_PMC6 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x80_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN_PMC7 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x100000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN_FIXED_CTR0 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x200000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN_FIXED_CTR1 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x400000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN_FIXED_CTR2 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x800000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN_FIXED_CTR3 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x1000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN_PERF_METRICS is given two different values; set each field once",
+                        };
+                    }
+                    crate::ConstraintError {
+                        id: "field-set-twice",
+                        message: "a field is given two different values; set each field once",
+                    }
+                }
+                #[cold]
+                #[track_caller]
+                const fn conflict_panic(self) -> ! {
                     if self.conflict & 0x1_u64 != 0 {
                         crate::__private::set_twice("IA32_PERF_GLOBAL_CTRL", "EN_PMC0")
                     }
@@ -16537,7 +19860,7 @@ pub mod intel {
                     if self.conflict & 0x1000000000000_u64 != 0 {
                         crate::__private::set_twice("IA32_PERF_GLOBAL_CTRL", "EN_PERF_METRICS")
                     }
-                    self.value.build()
+                    crate::__private::set_twice("IA32_PERF_GLOBAL_CTRL", "a field")
                 }
             }
             #[doc = "One `IA32_PERF_GLOBAL_CTRL` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write)."]
@@ -16575,15 +19898,32 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_PERF_GLOBAL_STATUS_RESET {
-            #[doc = r" The tock-registers marker type for this register."]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
-            pub struct Register;
+            #[allow(non_camel_case_types)]
+            pub struct IA32_PERF_GLOBAL_STATUS_RESET;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = IA32_PERF_GLOBAL_STATUS_RESET;
             impl ::tock_registers::RegisterLongName for Register {}
             #[allow(unused_imports)]
             use ::tock_registers::fields::Field;
             :: tock_registers :: register_bitmasks ! (u64 , IA32_PERF_GLOBAL_STATUS_RESET , Register , [# [doc = "Clear the overflow flag of IA32_PMCi. (bits 0, write-1-to-clear)"] CLR_OVF_PMC0 OFFSET (0) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_PMCi. (bits 1, write-1-to-clear)"] CLR_OVF_PMC1 OFFSET (1) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_PMCi. (bits 2, write-1-to-clear)"] CLR_OVF_PMC2 OFFSET (2) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_PMCi. (bits 3, write-1-to-clear)"] CLR_OVF_PMC3 OFFSET (3) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_PMCi. (bits 4, write-1-to-clear)"] CLR_OVF_PMC4 OFFSET (4) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_PMCi. (bits 5, write-1-to-clear)"] CLR_OVF_PMC5 OFFSET (5) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_PMCi. (bits 6, write-1-to-clear)"] CLR_OVF_PMC6 OFFSET (6) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_PMCi. (bits 7, write-1-to-clear)"] CLR_OVF_PMC7 OFFSET (7) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_FIXED_CTRi. (bits 32, write-1-to-clear)"] CLR_OVF_FIXED_CTR0 OFFSET (32) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_FIXED_CTRi. (bits 33, write-1-to-clear)"] CLR_OVF_FIXED_CTR1 OFFSET (33) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_FIXED_CTRi. (bits 34, write-1-to-clear)"] CLR_OVF_FIXED_CTR2 OFFSET (34) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_FIXED_CTRi. (bits 35, write-1-to-clear)"] CLR_OVF_FIXED_CTR3 OFFSET (35) NUMBITS (1) [] , # [doc = "Clear OVF_PERF_METRICS. (bits 48, write-1-to-clear)"] CLR_OVF_PERF_METRICS OFFSET (48) NUMBITS (1) [] , # [doc = "Clear TRACE_TOPA_PMI. (bits 55, write-1-to-clear)"] CLR_TRACE_TOPA_PMI OFFSET (55) NUMBITS (1) [] , # [doc = "Clear LBR_FRZ (and resume LBR recording). (bits 58, write-1-to-clear)"] CLR_LBR_FRZ OFFSET (58) NUMBITS (1) [] , # [doc = "Clear CTR_FRZ. (bits 59, write-1-to-clear)"] CLR_CTR_FRZ OFFSET (59) NUMBITS (1) [] , # [doc = "Clear ASCI. (bits 60, write-1-to-clear)"] CLR_ASCI OFFSET (60) NUMBITS (1) [] , # [doc = "Clear OVF_UNCORE. (bits 61, write-1-to-clear)"] CLR_OVF_UNCORE OFFSET (61) NUMBITS (1) [] , # [doc = "Clear OVF_BUF. (bits 62, write-1-to-clear)"] CLR_OVF_BUF OFFSET (62) NUMBITS (1) [] , # [doc = "Clear COND_CHGD. (bits 63, write-1-to-clear)"] CLR_COND_CHGD OFFSET (63) NUMBITS (1) []]);
             #[doc = r" MSR address."]
             pub const ADDRESS: u32 = 0x390_u32;
+            #[inline(always)]
+            const fn __check_reserved<const B: u64>() {
+                const {
+                    if B & Value::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_PERF_GLOBAL_STATUS_RESET",
+                            B & Value::RESERVED_MASK,
+                            Value::RESERVED_MASK,
+                        )
+                    }
+                }
+            }
             #[doc = "A value of `IA32_PERF_GLOBAL_STATUS_RESET`. Setters never touch reserved bits (`0x037EFFF0FFFFFF00`)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash)]
             #[repr(transparent)]
@@ -16601,16 +19941,16 @@ pub mod intel {
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                #[track_caller]
                 pub const fn from_bits<const B: u64>() -> Self {
-                    const {
-                        if B & Self::RESERVED_MASK != 0 {
-                            crate::__private::reserved_bits(
-                                "IA32_PERF_GLOBAL_STATUS_RESET",
-                                B & Self::RESERVED_MASK,
-                                Self::RESERVED_MASK,
-                            )
-                        }
+                    if B & Self::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_PERF_GLOBAL_STATUS_RESET",
+                            B & Self::RESERVED_MASK,
+                            Self::RESERVED_MASK,
+                        )
                     }
+                    __check_reserved::<B>();
                     Self(B)
                 }
                 #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
@@ -16904,10 +20244,12 @@ pub mod intel {
                     Self((self.0 & 0x7fffffffffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 63u32))
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
+                #[inline]
                 pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
                     Ok(self)
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Self {
                     self
@@ -17115,132 +20457,153 @@ pub mod intel {
                     self.track(0x8000000000000000_u64, self.value.clear_cond_chgd())
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
-                    if self.conflict & 0x1_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_PMC0 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x2_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_PMC1 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x4_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_PMC2 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x8_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_PMC3 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x10_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_PMC4 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x20_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_PMC5 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x40_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_PMC6 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x80_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_PMC7 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x100000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_FIXED_CTR0 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x200000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_FIXED_CTR1 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x400000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_FIXED_CTR2 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x800000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_FIXED_CTR3 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x1000000000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_PERF_METRICS is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x80000000000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_TRACE_TOPA_PMI is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x400000000000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_LBR_FRZ is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x800000000000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_CTR_FRZ is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x1000000000000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_ASCI is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x2000000000000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_UNCORE is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x4000000000000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_OVF_BUF is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x8000000000000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CLR_COND_CHGD is given two different values; set each field once",
-                        });
+                    if self.conflict != 0 {
+                        return Err(self.conflict_error());
                     }
                     self.value.try_build()
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
+                    if self.conflict != 0 {
+                        self.conflict_panic()
+                    }
+                    self.value.build()
+                }
+                #[doc = r" The first field given two different values (`conflict != 0`)."]
+                #[cold]
+                const fn conflict_error(self) -> crate::ConstraintError {
+                    if self.conflict & 0x1_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC0 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x2_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC1 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x4_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC2 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x8_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC3 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x10_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC4 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x20_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC5 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x40_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC6 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x80_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PMC7 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x100000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_FIXED_CTR0 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x200000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_FIXED_CTR1 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x400000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_FIXED_CTR2 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x800000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_FIXED_CTR3 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x1000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_PERF_METRICS is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x80000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_TRACE_TOPA_PMI is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x400000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_LBR_FRZ is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x800000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_CTR_FRZ is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x1000000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_ASCI is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x2000000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_UNCORE is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x4000000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_OVF_BUF is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x8000000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_COND_CHGD is given two different values; set each field once",
+                        };
+                    }
+                    crate::ConstraintError {
+                        id: "field-set-twice",
+                        message: "a field is given two different values; set each field once",
+                    }
+                }
+                #[cold]
+                #[track_caller]
+                const fn conflict_panic(self) -> ! {
                     if self.conflict & 0x1_u64 != 0 {
                         crate::__private::set_twice("IA32_PERF_GLOBAL_STATUS_RESET", "CLR_OVF_PMC0")
                     }
@@ -17325,7 +20688,7 @@ pub mod intel {
                             "CLR_COND_CHGD",
                         )
                     }
-                    self.value.build()
+                    crate::__private::set_twice("IA32_PERF_GLOBAL_STATUS_RESET", "a field")
                 }
             }
             #[doc = "One `IA32_PERF_GLOBAL_STATUS_RESET` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (write-1-to-clear)."]
@@ -17358,15 +20721,32 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_PERF_GLOBAL_STATUS_SET {
-            #[doc = r" The tock-registers marker type for this register."]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
-            pub struct Register;
+            #[allow(non_camel_case_types)]
+            pub struct IA32_PERF_GLOBAL_STATUS_SET;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = IA32_PERF_GLOBAL_STATUS_SET;
             impl ::tock_registers::RegisterLongName for Register {}
             #[allow(unused_imports)]
             use ::tock_registers::fields::Field;
             :: tock_registers :: register_bitmasks ! (u64 , IA32_PERF_GLOBAL_STATUS_SET , Register , [# [doc = "Set the overflow flag of IA32_PMCi. (bits 0, write-1-to-set)"] SET_OVF_PMC0 OFFSET (0) NUMBITS (1) [] , # [doc = "Set the overflow flag of IA32_PMCi. (bits 1, write-1-to-set)"] SET_OVF_PMC1 OFFSET (1) NUMBITS (1) [] , # [doc = "Set the overflow flag of IA32_PMCi. (bits 2, write-1-to-set)"] SET_OVF_PMC2 OFFSET (2) NUMBITS (1) [] , # [doc = "Set the overflow flag of IA32_PMCi. (bits 3, write-1-to-set)"] SET_OVF_PMC3 OFFSET (3) NUMBITS (1) [] , # [doc = "Set the overflow flag of IA32_PMCi. (bits 4, write-1-to-set)"] SET_OVF_PMC4 OFFSET (4) NUMBITS (1) [] , # [doc = "Set the overflow flag of IA32_PMCi. (bits 5, write-1-to-set)"] SET_OVF_PMC5 OFFSET (5) NUMBITS (1) [] , # [doc = "Set the overflow flag of IA32_PMCi. (bits 6, write-1-to-set)"] SET_OVF_PMC6 OFFSET (6) NUMBITS (1) [] , # [doc = "Set the overflow flag of IA32_PMCi. (bits 7, write-1-to-set)"] SET_OVF_PMC7 OFFSET (7) NUMBITS (1) [] , # [doc = "Set the overflow flag of IA32_FIXED_CTRi. (bits 32, write-1-to-set)"] SET_OVF_FIXED_CTR0 OFFSET (32) NUMBITS (1) [] , # [doc = "Set the overflow flag of IA32_FIXED_CTRi. (bits 33, write-1-to-set)"] SET_OVF_FIXED_CTR1 OFFSET (33) NUMBITS (1) [] , # [doc = "Set the overflow flag of IA32_FIXED_CTRi. (bits 34, write-1-to-set)"] SET_OVF_FIXED_CTR2 OFFSET (34) NUMBITS (1) [] , # [doc = "Set the overflow flag of IA32_FIXED_CTRi. (bits 35, write-1-to-set)"] SET_OVF_FIXED_CTR3 OFFSET (35) NUMBITS (1) [] , # [doc = "Set OVF_PERF_METRICS. (bits 48, write-1-to-set)"] SET_OVF_PERF_METRICS OFFSET (48) NUMBITS (1) [] , # [doc = "Set TRACE_TOPA_PMI. (bits 55, write-1-to-set)"] SET_TRACE_TOPA_PMI OFFSET (55) NUMBITS (1) [] , # [doc = "Set LBR_FRZ. (bits 58, write-1-to-set)"] SET_LBR_FRZ OFFSET (58) NUMBITS (1) [] , # [doc = "Set CTR_FRZ. (bits 59, write-1-to-set)"] SET_CTR_FRZ OFFSET (59) NUMBITS (1) [] , # [doc = "Set ASCI. (bits 60, write-1-to-set)"] SET_ASCI OFFSET (60) NUMBITS (1) [] , # [doc = "Set OVF_UNCORE. (bits 61, write-1-to-set)"] SET_OVF_UNCORE OFFSET (61) NUMBITS (1) [] , # [doc = "Set OVF_BUF. (bits 62, write-1-to-set)"] SET_OVF_BUF OFFSET (62) NUMBITS (1) []]);
             #[doc = r" MSR address."]
             pub const ADDRESS: u32 = 0x391_u32;
+            #[inline(always)]
+            const fn __check_reserved<const B: u64>() {
+                const {
+                    if B & Value::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_PERF_GLOBAL_STATUS_SET",
+                            B & Value::RESERVED_MASK,
+                            Value::RESERVED_MASK,
+                        )
+                    }
+                }
+            }
             #[doc = "A value of `IA32_PERF_GLOBAL_STATUS_SET`. Setters never touch reserved bits (`0x837EFFF0FFFFFF00`)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash)]
             #[repr(transparent)]
@@ -17384,16 +20764,16 @@ pub mod intel {
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                #[track_caller]
                 pub const fn from_bits<const B: u64>() -> Self {
-                    const {
-                        if B & Self::RESERVED_MASK != 0 {
-                            crate::__private::reserved_bits(
-                                "IA32_PERF_GLOBAL_STATUS_SET",
-                                B & Self::RESERVED_MASK,
-                                Self::RESERVED_MASK,
-                            )
-                        }
+                    if B & Self::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_PERF_GLOBAL_STATUS_SET",
+                            B & Self::RESERVED_MASK,
+                            Self::RESERVED_MASK,
+                        )
                     }
+                    __check_reserved::<B>();
                     Self(B)
                 }
                 #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
@@ -17678,10 +21058,12 @@ pub mod intel {
                     Self((self.0 & 0xbfffffffffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 62u32))
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
+                #[inline]
                 pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
                     Ok(self)
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Self {
                     self
@@ -17884,126 +21266,147 @@ pub mod intel {
                     self.track(0x4000000000000000_u64, self.value.set_ovf_buf())
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
-                    if self.conflict & 0x1_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "SET_OVF_PMC0 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x2_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "SET_OVF_PMC1 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x4_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "SET_OVF_PMC2 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x8_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "SET_OVF_PMC3 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x10_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "SET_OVF_PMC4 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x20_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "SET_OVF_PMC5 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x40_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "SET_OVF_PMC6 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x80_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "SET_OVF_PMC7 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x100000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "SET_OVF_FIXED_CTR0 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x200000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "SET_OVF_FIXED_CTR1 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x400000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "SET_OVF_FIXED_CTR2 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x800000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "SET_OVF_FIXED_CTR3 is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x1000000000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "SET_OVF_PERF_METRICS is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x80000000000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "SET_TRACE_TOPA_PMI is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x400000000000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "SET_LBR_FRZ is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x800000000000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "SET_CTR_FRZ is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x1000000000000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "SET_ASCI is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x2000000000000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "SET_OVF_UNCORE is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x4000000000000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "SET_OVF_BUF is given two different values; set each field once",
-                        });
+                    if self.conflict != 0 {
+                        return Err(self.conflict_error());
                     }
                     self.value.try_build()
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
+                    if self.conflict != 0 {
+                        self.conflict_panic()
+                    }
+                    self.value.build()
+                }
+                #[doc = r" The first field given two different values (`conflict != 0`)."]
+                #[cold]
+                const fn conflict_error(self) -> crate::ConstraintError {
+                    if self.conflict & 0x1_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF_PMC0 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x2_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF_PMC1 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x4_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF_PMC2 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x8_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF_PMC3 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x10_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF_PMC4 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x20_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF_PMC5 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x40_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF_PMC6 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x80_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF_PMC7 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x100000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF_FIXED_CTR0 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x200000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF_FIXED_CTR1 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x400000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF_FIXED_CTR2 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x800000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF_FIXED_CTR3 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x1000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF_PERF_METRICS is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x80000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_TRACE_TOPA_PMI is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x400000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_LBR_FRZ is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x800000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_CTR_FRZ is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x1000000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_ASCI is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x2000000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF_UNCORE is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x4000000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_OVF_BUF is given two different values; set each field once",
+                        };
+                    }
+                    crate::ConstraintError {
+                        id: "field-set-twice",
+                        message: "a field is given two different values; set each field once",
+                    }
+                }
+                #[cold]
+                #[track_caller]
+                const fn conflict_panic(self) -> ! {
                     if self.conflict & 0x1_u64 != 0 {
                         crate::__private::set_twice("IA32_PERF_GLOBAL_STATUS_SET", "SET_OVF_PMC0")
                     }
@@ -18079,7 +21482,7 @@ pub mod intel {
                     if self.conflict & 0x4000000000000000_u64 != 0 {
                         crate::__private::set_twice("IA32_PERF_GLOBAL_STATUS_SET", "SET_OVF_BUF")
                     }
-                    self.value.build()
+                    crate::__private::set_twice("IA32_PERF_GLOBAL_STATUS_SET", "a field")
                 }
             }
             #[doc = "One `IA32_PERF_GLOBAL_STATUS_SET` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (write-1-to-set)."]
@@ -18112,9 +21515,14 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_PERF_GLOBAL_INUSE {
-            #[doc = r" The tock-registers marker type for this register."]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
-            pub struct Register;
+            #[allow(non_camel_case_types)]
+            pub struct IA32_PERF_GLOBAL_INUSE;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = IA32_PERF_GLOBAL_INUSE;
             impl ::tock_registers::RegisterLongName for Register {}
             #[allow(unused_imports)]
             use ::tock_registers::fields::Field;
@@ -18278,24 +21686,6 @@ pub mod intel {
         }
         #[doc = "The value type of [`IA32_PERF_GLOBAL_INUSE`]."]
         pub type Ia32PerfGlobalInuse = IA32_PERF_GLOBAL_INUSE::Value;
-        static ARCH_EVENT_DESCS: [crate::EventDesc; 8usize] = [
-            crate::EventDesc::new("UNHALTED_CORE_CYCLES", 0x3c, 0x00)
-                .with_counters(0xff)
-                .with_fixed(1),
-            crate::EventDesc::new("INSTRUCTIONS_RETIRED", 0xc0, 0x00)
-                .with_counters(0xff)
-                .with_fixed(0),
-            crate::EventDesc::new("UNHALTED_REFERENCE_CYCLES", 0x3c, 0x01)
-                .with_counters(0xff)
-                .with_fixed(2),
-            crate::EventDesc::new("LLC_REFERENCES", 0x2e, 0x4f).with_counters(0xff),
-            crate::EventDesc::new("LLC_MISSES", 0x2e, 0x41).with_counters(0xff),
-            crate::EventDesc::new("BRANCH_INSTRUCTIONS_RETIRED", 0xc4, 0x00).with_counters(0xff),
-            crate::EventDesc::new("BRANCH_MISSES_RETIRED", 0xc5, 0x00).with_counters(0xff),
-            crate::EventDesc::new("TOPDOWN_SLOTS", 0xa4, 0x01)
-                .with_counters(0xff)
-                .with_fixed(3),
-        ];
         #[doc = "The architectural events of `intel-v5` (CPUID.0AH:EBX enumerates their availability)."]
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum ArchEvent {
@@ -18383,7 +21773,40 @@ pub mod intel {
             #[doc = r" The full encoding, and the counters that may count it, for"]
             #[doc = r" `IA32_PERFEVTSEL::event_on` / `try_event_on`."]
             pub const fn desc(self) -> &'static crate::EventDesc {
-                &ARCH_EVENT_DESCS[self as usize]
+                const D0: crate::EventDesc =
+                    crate::EventDesc::new("UNHALTED_CORE_CYCLES", 0x3c, 0x00)
+                        .with_counters(0xff)
+                        .with_fixed(1);
+                const D1: crate::EventDesc =
+                    crate::EventDesc::new("INSTRUCTIONS_RETIRED", 0xc0, 0x00)
+                        .with_counters(0xff)
+                        .with_fixed(0);
+                const D2: crate::EventDesc =
+                    crate::EventDesc::new("UNHALTED_REFERENCE_CYCLES", 0x3c, 0x01)
+                        .with_counters(0xff)
+                        .with_fixed(2);
+                const D3: crate::EventDesc =
+                    crate::EventDesc::new("LLC_REFERENCES", 0x2e, 0x4f).with_counters(0xff);
+                const D4: crate::EventDesc =
+                    crate::EventDesc::new("LLC_MISSES", 0x2e, 0x41).with_counters(0xff);
+                const D5: crate::EventDesc =
+                    crate::EventDesc::new("BRANCH_INSTRUCTIONS_RETIRED", 0xc4, 0x00)
+                        .with_counters(0xff);
+                const D6: crate::EventDesc =
+                    crate::EventDesc::new("BRANCH_MISSES_RETIRED", 0xc5, 0x00).with_counters(0xff);
+                const D7: crate::EventDesc = crate::EventDesc::new("TOPDOWN_SLOTS", 0xa4, 0x01)
+                    .with_counters(0xff)
+                    .with_fixed(3);
+                match self {
+                    ArchEvent::UnhaltedCoreCycles => &D0,
+                    ArchEvent::InstructionsRetired => &D1,
+                    ArchEvent::UnhaltedReferenceCycles => &D2,
+                    ArchEvent::LlcReferences => &D3,
+                    ArchEvent::LlcMisses => &D4,
+                    ArchEvent::BranchInstructionsRetired => &D5,
+                    ArchEvent::BranchMissesRetired => &D6,
+                    ArchEvent::TopdownSlots => &D7,
+                }
             }
             #[doc = r" The fixed counter that counts this event, if any."]
             pub const fn fixed_counter(self) -> Option<u32> {
@@ -18680,9 +22103,14 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_PERFEVTSEL {
-            #[doc = r" The tock-registers marker type for this register."]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
-            pub struct Register;
+            #[allow(non_camel_case_types)]
+            pub struct IA32_PERFEVTSEL;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = IA32_PERFEVTSEL;
             impl ::tock_registers::RegisterLongName for Register {}
             #[allow(unused_imports)]
             use ::tock_registers::fields::Field;
@@ -18699,7 +22127,21 @@ pub mod intel {
                 0x18d_u32,
             ];
             #[doc = "Address of `IA32_PERFEVTSELN`. `N` out of 0..8 fails to compile."]
+            #[track_caller]
             pub const fn address<const N: u32>() -> u32 {
+                if N >= INSTANCES {
+                    crate::__private::index_out_of_range(
+                        "IA32_PERFEVTSEL",
+                        "instances",
+                        INSTANCES,
+                        N,
+                    )
+                }
+                __check_index::<N>();
+                BASE_ADDRESS + N * ADDRESS_STRIDE
+            }
+            #[inline(always)]
+            const fn __check_index<const N: u32>() {
                 const {
                     if N >= INSTANCES {
                         crate::__private::index_out_of_range(
@@ -18710,7 +22152,6 @@ pub mod intel {
                         )
                     }
                 }
-                BASE_ADDRESS + N * ADDRESS_STRIDE
             }
             #[doc = r" Address of instance `index`, or `None` when out of range."]
             pub const fn try_address(index: u32) -> Option<u32> {
@@ -18743,6 +22184,50 @@ pub mod intel {
                     }
                 }
             }
+            #[inline(always)]
+            const fn __check_reserved<const B: u64>() {
+                const {
+                    if B & Value::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_PERFEVTSEL",
+                            B & Value::RESERVED_MASK,
+                            Value::RESERVED_MASK,
+                        )
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_event_select<const V: u64>() {
+                const {
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("IA32_PERFEVTSEL", "EVENT_SELECT", 8u32, V)
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_umask<const V: u64>() {
+                const {
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("IA32_PERFEVTSEL", "UMASK", 8u32, V)
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_cmask<const V: u64>() {
+                const {
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("IA32_PERFEVTSEL", "CMASK", 8u32, V)
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_umask2<const V: u64>() {
+                const {
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("IA32_PERFEVTSEL", "UMASK2", 8u32, V)
+                    }
+                }
+            }
             #[doc = "A value of `IA32_PERFEVTSEL`. Setters never touch reserved bits (`0xFFFF00E800000000`)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash)]
             #[repr(transparent)]
@@ -18760,16 +22245,16 @@ pub mod intel {
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                #[track_caller]
                 pub const fn from_bits<const B: u64>() -> Self {
-                    const {
-                        if B & Self::RESERVED_MASK != 0 {
-                            crate::__private::reserved_bits(
-                                "IA32_PERFEVTSEL",
-                                B & Self::RESERVED_MASK,
-                                Self::RESERVED_MASK,
-                            )
-                        }
+                    if B & Self::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_PERFEVTSEL",
+                            B & Self::RESERVED_MASK,
+                            Self::RESERVED_MASK,
+                        )
                     }
+                    __check_reserved::<B>();
                     Self(B)
                 }
                 #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
@@ -18806,12 +22291,12 @@ pub mod intel {
                     ((self.0 >> 0u32) & 0xff_u64) as u8
                 }
                 #[doc = "Sets `EVENT_SELECT` to the constant `V`; a `V` wider than 8 bits fails to compile. Event logic unit that detects the condition to count (the event code).\n\nBits 7:0, read-write, 8 bits wide."]
+                #[track_caller]
                 pub const fn with_event_select<const V: u64>(self) -> Self {
-                    const {
-                        if V > 0xff_u64 {
-                            crate::__private::too_wide("EVENT_SELECT", 8u32, V)
-                        }
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("IA32_PERFEVTSEL", "EVENT_SELECT", 8u32, V)
                     }
+                    __check_event_select::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffffffffff00_u64) | (((v >> 0u32) & 0xff_u64) << 0u32))
                 }
@@ -18838,12 +22323,12 @@ pub mod intel {
                     ((self.0 >> 8u32) & 0xff_u64) as u8
                 }
                 #[doc = "Sets `UMASK` to the constant `V`; a `V` wider than 8 bits fails to compile. Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
+                #[track_caller]
                 pub const fn with_umask<const V: u64>(self) -> Self {
-                    const {
-                        if V > 0xff_u64 {
-                            crate::__private::too_wide("UMASK", 8u32, V)
-                        }
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("IA32_PERFEVTSEL", "UMASK", 8u32, V)
                     }
+                    __check_umask::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffffffff00ff_u64) | (((v >> 0u32) & 0xff_u64) << 8u32))
                 }
@@ -18946,12 +22431,12 @@ pub mod intel {
                     ((self.0 >> 24u32) & 0xff_u64) as u8
                 }
                 #[doc = "Sets `CMASK` to the constant `V`; a `V` wider than 8 bits fails to compile. Counter mask (threshold). When non-zero, the counter increments by one in each\ncycle where the event occurs at least CMASK times (fewer, with INV). When zero,\nthe counter adds the per-cycle event count.\n\nBits 31:24, read-write, 8 bits wide."]
+                #[track_caller]
                 pub const fn with_cmask<const V: u64>(self) -> Self {
-                    const {
-                        if V > 0xff_u64 {
-                            crate::__private::too_wide("CMASK", 8u32, V)
-                        }
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("IA32_PERFEVTSEL", "CMASK", 8u32, V)
                     }
+                    __check_cmask::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32))
                 }
@@ -19014,12 +22499,12 @@ pub mod intel {
                     ((self.0 >> 40u32) & 0xff_u64) as u8
                 }
                 #[doc = "Sets `UMASK2` to the constant `V`; a `V` wider than 8 bits fails to compile. Second unit mask, extending UMASK for events that need more sub-conditions.\n\nBits 47:40, read-write, 8 bits wide."]
+                #[track_caller]
                 pub const fn with_umask2<const V: u64>(self) -> Self {
-                    const {
-                        if V > 0xff_u64 {
-                            crate::__private::too_wide("UMASK2", 8u32, V)
-                        }
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("IA32_PERFEVTSEL", "UMASK2", 8u32, V)
                     }
+                    __check_umask2::<V>();
                     let v = V;
                     Self((self.0 & 0xffff00ffffffffff_u64) | (((v >> 0u32) & 0xff_u64) << 40u32))
                 }
@@ -19042,6 +22527,7 @@ pub mod intel {
                     Self((self.0 & 0xffff00ffffffffff_u64) | (((v >> 0u32) & 0xff_u64) << 40u32))
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))"]
+                #[inline]
                 pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
                     if ((self.0 >> 23u32) & 0x1_u64) == 0x1_u64
                         && ((self.0 >> 24u32) & 0xff_u64) == 0x0_u64
@@ -19054,6 +22540,7 @@ pub mod intel {
                     Ok(self)
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Self {
                     if ((self.0 >> 23u32) & 0x1_u64) == 0x1_u64
@@ -19148,6 +22635,7 @@ pub mod intel {
                     }
                 }
                 #[doc = "Sets `EVENT_SELECT` to the constant `V`; a `V` wider than 8 bits fails to compile. Event logic unit that detects the condition to count (the event code).\n\nBits 7:0, read-write, 8 bits wide."]
+                #[track_caller]
                 pub const fn with_event_select<const V: u64>(self) -> Self {
                     self.track(0xff_u64, self.value.with_event_select::<V>())
                 }
@@ -19163,6 +22651,7 @@ pub mod intel {
                     self.track(0xff_u64, self.value.set_event_select(value))
                 }
                 #[doc = "Sets `UMASK` to the constant `V`; a `V` wider than 8 bits fails to compile. Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
+                #[track_caller]
                 pub const fn with_umask<const V: u64>(self) -> Self {
                     self.track(0xff00_u64, self.value.with_umask::<V>())
                 }
@@ -19210,6 +22699,7 @@ pub mod intel {
                     self.track(0x800000_u64, self.value.with_inv(on))
                 }
                 #[doc = "Sets `CMASK` to the constant `V`; a `V` wider than 8 bits fails to compile. Counter mask (threshold). When non-zero, the counter increments by one in each\ncycle where the event occurs at least CMASK times (fewer, with INV). When zero,\nthe counter adds the per-cycle event count.\n\nBits 31:24, read-write, 8 bits wide."]
+                #[track_caller]
                 pub const fn with_cmask<const V: u64>(self) -> Self {
                     self.track(0xff000000_u64, self.value.with_cmask::<V>())
                 }
@@ -19241,6 +22731,7 @@ pub mod intel {
                     self.track(0x1000000000_u64, self.value.with_eq_field(on))
                 }
                 #[doc = "Sets `UMASK2` to the constant `V`; a `V` wider than 8 bits fails to compile. Second unit mask, extending UMASK for events that need more sub-conditions.\n\nBits 47:40, read-write, 8 bits wide."]
+                #[track_caller]
                 pub const fn with_umask2<const V: u64>(self) -> Self {
                     self.track(0xff0000000000_u64, self.value.with_umask2::<V>())
                 }
@@ -19256,108 +22747,129 @@ pub mod intel {
                     self.track(0xff0000000000_u64, self.value.set_umask2(value))
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))"]
+                #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
-                    if self.conflict & 0xff_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EVENT_SELECT is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0xff00_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "UMASK is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x10000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "USR is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x20000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "OS is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x40000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EDGE is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x80000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "PC is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x100000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "INT is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x200000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "ANY is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x400000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EN is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x800000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "INV is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0xff000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "CMASK is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x100000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "IN_TX is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x200000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "IN_TXCP is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x400000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "ADAPTIVE_RECORD is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0x1000000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "EQ is given two different values; set each field once",
-                        });
-                    }
-                    if self.conflict & 0xff0000000000_u64 != 0 {
-                        return Err(crate::ConstraintError {
-                            id: "field-set-twice",
-                            message: "UMASK2 is given two different values; set each field once",
-                        });
+                    if self.conflict != 0 {
+                        return Err(self.conflict_error());
                     }
                     self.value.try_build()
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
+                    if self.conflict != 0 {
+                        self.conflict_panic()
+                    }
+                    self.value.build()
+                }
+                #[doc = r" The first field given two different values (`conflict != 0`)."]
+                #[cold]
+                const fn conflict_error(self) -> crate::ConstraintError {
+                    if self.conflict & 0xff_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EVENT_SELECT is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0xff00_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "UMASK is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x10000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "USR is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x20000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "OS is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x40000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EDGE is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x80000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "PC is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x100000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "INT is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x200000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "ANY is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x400000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EN is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x800000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "INV is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0xff000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CMASK is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x100000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "IN_TX is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x200000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "IN_TXCP is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x400000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "ADAPTIVE_RECORD is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x1000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "EQ is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0xff0000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "UMASK2 is given two different values; set each field once",
+                        };
+                    }
+                    crate::ConstraintError {
+                        id: "field-set-twice",
+                        message: "a field is given two different values; set each field once",
+                    }
+                }
+                #[cold]
+                #[track_caller]
+                const fn conflict_panic(self) -> ! {
                     if self.conflict & 0xff_u64 != 0 {
                         crate::__private::set_twice("IA32_PERFEVTSEL", "EVENT_SELECT")
                     }
@@ -19406,12 +22918,28 @@ pub mod intel {
                     if self.conflict & 0xff0000000000_u64 != 0 {
                         crate::__private::set_twice("IA32_PERFEVTSEL", "UMASK2")
                     }
-                    self.value.build()
+                    crate::__private::set_twice("IA32_PERFEVTSEL", "a field")
                 }
             }
             #[doc = "A [`Builder`] for `IA32_PERFEVTSELN` counting `event`: its encoding fields (event select, unit masks, CMASK, INV, EDGE, AnyThread) are set, the rest is zero. Add the privilege filters and the enable bit, then `build()`.\n\nFails to compile, in a `const`, when `N` is out of range, when only a fixed counter counts the event, when the event is restricted to other counters, or when it needs a field this generation lacks."]
             #[track_caller]
             pub const fn event_on<const N: u32>(event: &crate::EventDesc) -> Builder {
+                if N >= INSTANCES {
+                    crate::__private::index_out_of_range(
+                        "IA32_PERFEVTSEL",
+                        "counters",
+                        INSTANCES,
+                        N,
+                    )
+                }
+                __check_counter::<N>();
+                match try_event_on(N, event) {
+                    Ok(b) => b,
+                    Err(e) => e.fail(),
+                }
+            }
+            #[inline(always)]
+            const fn __check_counter<const N: u32>() {
                 const {
                     if N >= INSTANCES {
                         crate::__private::index_out_of_range(
@@ -19422,12 +22950,9 @@ pub mod intel {
                         )
                     }
                 }
-                match try_event_on(N, event) {
-                    Ok(b) => b,
-                    Err(e) => e.fail(),
-                }
             }
             #[doc = r" As [`event_on`], with the counter chosen at run time: the problem is returned."]
+            #[inline]
             pub const fn try_event_on(
                 counter: u32,
                 event: &crate::EventDesc,
@@ -19514,6 +23039,7 @@ pub mod intel {
                 }
             }
             #[doc = "`IA32_PERFEVTSELN` as a typed MSR. `N` out of 0..8 fails to compile."]
+            #[track_caller]
             pub const fn msr<const N: u32>() -> Instance {
                 Instance(address::<N>())
             }
@@ -19556,29 +23082,6 @@ pub mod intel {
             IA32_PERF_GLOBAL_STATUS_RESET, Ia32PerfGlobalStatusReset,
         };
         pub use super::super::intel::v5::{IA32_PERF_GLOBAL_STATUS_SET, Ia32PerfGlobalStatusSet};
-        static ARCH_EVENT_DESCS: [crate::EventDesc; 13usize] = [
-            crate::EventDesc::new("UNHALTED_CORE_CYCLES", 0x3c, 0x00)
-                .with_counters(0xff)
-                .with_fixed(1),
-            crate::EventDesc::new("INSTRUCTIONS_RETIRED", 0xc0, 0x00)
-                .with_counters(0xff)
-                .with_fixed(0),
-            crate::EventDesc::new("UNHALTED_REFERENCE_CYCLES", 0x3c, 0x01)
-                .with_counters(0xff)
-                .with_fixed(2),
-            crate::EventDesc::new("LLC_REFERENCES", 0x2e, 0x4f).with_counters(0xff),
-            crate::EventDesc::new("LLC_MISSES", 0x2e, 0x41).with_counters(0xff),
-            crate::EventDesc::new("BRANCH_INSTRUCTIONS_RETIRED", 0xc4, 0x00).with_counters(0xff),
-            crate::EventDesc::new("BRANCH_MISSES_RETIRED", 0xc5, 0x00).with_counters(0xff),
-            crate::EventDesc::new("TOPDOWN_SLOTS", 0xa4, 0x01)
-                .with_counters(0xff)
-                .with_fixed(3),
-            crate::EventDesc::new("TOPDOWN_BACKEND_BOUND", 0xa4, 0x02).with_counters(0xff),
-            crate::EventDesc::new("TOPDOWN_BAD_SPECULATION", 0x73, 0x00).with_counters(0xff),
-            crate::EventDesc::new("TOPDOWN_FRONTEND_BOUND", 0x9c, 0x01).with_counters(0xff),
-            crate::EventDesc::new("TOPDOWN_RETIRING", 0xc2, 0x02).with_counters(0xff),
-            crate::EventDesc::new("LBR_INSERTS", 0xe4, 0x01).with_counters(0xff),
-        ];
         #[doc = "The architectural events of `intel-v6` (CPUID.0AH:EBX enumerates their availability)."]
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum ArchEvent {
@@ -19701,7 +23204,56 @@ pub mod intel {
             #[doc = r" The full encoding, and the counters that may count it, for"]
             #[doc = r" `IA32_PERFEVTSEL::event_on` / `try_event_on`."]
             pub const fn desc(self) -> &'static crate::EventDesc {
-                &ARCH_EVENT_DESCS[self as usize]
+                const D0: crate::EventDesc =
+                    crate::EventDesc::new("UNHALTED_CORE_CYCLES", 0x3c, 0x00)
+                        .with_counters(0xff)
+                        .with_fixed(1);
+                const D1: crate::EventDesc =
+                    crate::EventDesc::new("INSTRUCTIONS_RETIRED", 0xc0, 0x00)
+                        .with_counters(0xff)
+                        .with_fixed(0);
+                const D2: crate::EventDesc =
+                    crate::EventDesc::new("UNHALTED_REFERENCE_CYCLES", 0x3c, 0x01)
+                        .with_counters(0xff)
+                        .with_fixed(2);
+                const D3: crate::EventDesc =
+                    crate::EventDesc::new("LLC_REFERENCES", 0x2e, 0x4f).with_counters(0xff);
+                const D4: crate::EventDesc =
+                    crate::EventDesc::new("LLC_MISSES", 0x2e, 0x41).with_counters(0xff);
+                const D5: crate::EventDesc =
+                    crate::EventDesc::new("BRANCH_INSTRUCTIONS_RETIRED", 0xc4, 0x00)
+                        .with_counters(0xff);
+                const D6: crate::EventDesc =
+                    crate::EventDesc::new("BRANCH_MISSES_RETIRED", 0xc5, 0x00).with_counters(0xff);
+                const D7: crate::EventDesc = crate::EventDesc::new("TOPDOWN_SLOTS", 0xa4, 0x01)
+                    .with_counters(0xff)
+                    .with_fixed(3);
+                const D8: crate::EventDesc =
+                    crate::EventDesc::new("TOPDOWN_BACKEND_BOUND", 0xa4, 0x02).with_counters(0xff);
+                const D9: crate::EventDesc =
+                    crate::EventDesc::new("TOPDOWN_BAD_SPECULATION", 0x73, 0x00)
+                        .with_counters(0xff);
+                const D10: crate::EventDesc =
+                    crate::EventDesc::new("TOPDOWN_FRONTEND_BOUND", 0x9c, 0x01).with_counters(0xff);
+                const D11: crate::EventDesc =
+                    crate::EventDesc::new("TOPDOWN_RETIRING", 0xc2, 0x02).with_counters(0xff);
+                const D12: crate::EventDesc =
+                    crate::EventDesc::new("LBR_INSERTS", 0xe4, 0x01).with_counters(0xff);
+                match self {
+                    ArchEvent::UnhaltedCoreCycles => &D0,
+                    ArchEvent::InstructionsRetired => &D1,
+                    ArchEvent::UnhaltedReferenceCycles => &D2,
+                    ArchEvent::LlcReferences => &D3,
+                    ArchEvent::LlcMisses => &D4,
+                    ArchEvent::BranchInstructionsRetired => &D5,
+                    ArchEvent::BranchMissesRetired => &D6,
+                    ArchEvent::TopdownSlots => &D7,
+                    ArchEvent::TopdownBackendBound => &D8,
+                    ArchEvent::TopdownBadSpeculation => &D9,
+                    ArchEvent::TopdownFrontendBound => &D10,
+                    ArchEvent::TopdownRetiring => &D11,
+                    ArchEvent::LbrInserts => &D12,
+                }
             }
             #[doc = r" The fixed counter that counts this event, if any."]
             pub const fn fixed_counter(self) -> Option<u32> {

@@ -207,6 +207,7 @@ pub mod __private {
             self
         }
 
+        #[track_caller]
         pub(crate) const fn fail(&self) -> ! {
             match core::str::from_utf8(self.bytes.split_at(self.len).0) {
                 Ok(m) => panic!("{}", m),
@@ -215,23 +216,46 @@ pub mod __private {
         }
     }
 
-    /// Const-eval failure: `"{field} is {width} bits wide; {value:#X} does not fit"`.
-    pub const fn too_wide(field: &str, width: u32, value: u64) -> ! {
+    // Every helper below is `#[track_caller]`, like the generated functions that call them: a
+    // failure while evaluating a `const` item is then reported at the user's expression, with
+    // no frames inside this crate.
+
+    /// Const-eval failure: `"{field} of {register} is {width} bits wide (at most {max:#X});
+    /// {value} ({value:#X}) does not fit"`.
+    #[track_caller]
+    pub const fn too_wide(register: &str, field: &str, width: u32, value: u64) -> ! {
+        let max = if width >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << width) - 1
+        };
         Buf::new()
             .push_str(field)
+            .push_str(" of ")
+            .push_str(register)
             .push_str(" is ")
             .push_num(width as u64, false)
             .push_str(if width == 1 {
-                " bit wide; "
+                " bit wide (at most "
             } else {
-                " bits wide; "
+                " bits wide (at most "
             })
+            .push_num(max, true)
+            .push_str("); ")
+            .push_num(value, false)
+            .push_str(" (")
             .push_num(value, true)
-            .push_str(" does not fit")
+            .push_str(") does not fit")
             .fail()
     }
 
+    /// The type a generated stub for a field missing from a generation's layout hangs its
+    /// (never satisfied) bound on, so that rustc reports the stub trait's message.
+    #[derive(Debug)]
+    pub struct Const<const V: u64>;
+
     /// Const-eval failure: a field given two different values in one builder chain.
+    #[track_caller]
     pub const fn set_twice(register: &str, field: &str) -> ! {
         Buf::new()
             .push_str(field)
@@ -242,6 +266,7 @@ pub mod __private {
     }
 
     /// Const-eval failure: a raw constant with reserved bits set.
+    #[track_caller]
     pub const fn reserved_bits(register: &str, bits: u64, mask: u64) -> ! {
         Buf::new()
             .push_str("bits ")
@@ -255,6 +280,7 @@ pub mod __private {
     }
 
     /// Const-eval failure: `"{what} has {count} {unit} (0..={count-1}); index {index} is out of range"`.
+    #[track_caller]
     pub const fn index_out_of_range(what: &str, unit: &str, count: u32, index: u32) -> ! {
         Buf::new()
             .push_str(what)

@@ -10,9 +10,14 @@
     clippy::new_ret_no_self
 )]
 pub mod IA32_PMC {
-    #[doc = r" The tock-registers marker type for this register."]
+    #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+    #[doc = r" carries the register's name so that a field of another register is reported"]
+    #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
     #[derive(Clone, Copy, Debug)]
-    pub struct Register;
+    #[allow(non_camel_case_types)]
+    pub struct IA32_PMC;
+    #[doc = r" The tock-registers marker type for this register."]
+    pub type Register = IA32_PMC;
     impl ::tock_registers::RegisterLongName for Register {}
     #[allow(unused_imports)]
     use ::tock_registers::fields::Field;
@@ -29,13 +34,21 @@ pub mod IA32_PMC {
         0xca_u32,
     ];
     #[doc = "Address of `IA32_PMCN`. `N` out of 0..10 fails to compile."]
+    #[track_caller]
     pub const fn address<const N: u32>() -> u32 {
+        if N >= INSTANCES {
+            crate::__private::index_out_of_range("IA32_PMC", "instances", INSTANCES, N)
+        }
+        __check_index::<N>();
+        BASE_ADDRESS + N * ADDRESS_STRIDE
+    }
+    #[inline(always)]
+    const fn __check_index<const N: u32>() {
         const {
             if N >= INSTANCES {
                 crate::__private::index_out_of_range("IA32_PMC", "instances", INSTANCES, N)
             }
         }
-        BASE_ADDRESS + N * ADDRESS_STRIDE
     }
     #[doc = r" Address of instance `index`, or `None` when out of range."]
     pub const fn try_address(index: u32) -> Option<u32> {
@@ -43,6 +56,26 @@ pub mod IA32_PMC {
             Some(BASE_ADDRESS + index * ADDRESS_STRIDE)
         } else {
             None
+        }
+    }
+    #[inline(always)]
+    const fn __check_reserved<const B: u64>() {
+        const {
+            if B & Value::RESERVED_MASK != 0 {
+                crate::__private::reserved_bits(
+                    "IA32_PMC",
+                    B & Value::RESERVED_MASK,
+                    Value::RESERVED_MASK,
+                )
+            }
+        }
+    }
+    #[inline(always)]
+    const fn __check_count<const V: u64>() {
+        const {
+            if V > 0xffffffffffff_u64 {
+                crate::__private::too_wide("IA32_PMC", "COUNT", 48u32, V)
+            }
         }
     }
     #[doc = "A value of `IA32_PMC`. Setters never touch reserved bits (`0xFFFF000000000000`)."]
@@ -62,16 +95,16 @@ pub mod IA32_PMC {
         }
         #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
         #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+        #[track_caller]
         pub const fn from_bits<const B: u64>() -> Self {
-            const {
-                if B & Self::RESERVED_MASK != 0 {
-                    crate::__private::reserved_bits(
-                        "IA32_PMC",
-                        B & Self::RESERVED_MASK,
-                        Self::RESERVED_MASK,
-                    )
-                }
+            if B & Self::RESERVED_MASK != 0 {
+                crate::__private::reserved_bits(
+                    "IA32_PMC",
+                    B & Self::RESERVED_MASK,
+                    Self::RESERVED_MASK,
+                )
             }
+            __check_reserved::<B>();
             Self(B)
         }
         #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
@@ -108,12 +141,12 @@ pub mod IA32_PMC {
             ((self.0 >> 0u32) & 0xffffffffffff_u64) as u64
         }
         #[doc = "Sets `COUNT` to the constant `V`; a `V` wider than 48 bits fails to compile. Counter value. The implemented width is CPUID.0AH:EAX[23:16] (48 bits on current\nprocessors); bits above it are reserved.\n\nBits 47:0, read-write, 48 bits wide."]
+        #[track_caller]
         pub const fn with_count<const V: u64>(self) -> Self {
-            const {
-                if V > 0xffffffffffff_u64 {
-                    crate::__private::too_wide("COUNT", 48u32, V)
-                }
+            if V > 0xffffffffffff_u64 {
+                crate::__private::too_wide("IA32_PMC", "COUNT", 48u32, V)
             }
+            __check_count::<V>();
             let v = V;
             Self((self.0 & 0xffff000000000000_u64) | (((v >> 0u32) & 0xffffffffffff_u64) << 0u32))
         }
@@ -131,10 +164,12 @@ pub mod IA32_PMC {
             ))
         }
         #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
+        #[inline]
         pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
             Ok(self)
         }
         #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+        #[inline]
         #[track_caller]
         pub const fn build(self) -> Self {
             self
@@ -201,6 +236,7 @@ pub mod IA32_PMC {
             }
         }
         #[doc = "Sets `COUNT` to the constant `V`; a `V` wider than 48 bits fails to compile. Counter value. The implemented width is CPUID.0AH:EAX[23:16] (48 bits on current\nprocessors); bits above it are reserved.\n\nBits 47:0, read-write, 48 bits wide."]
+        #[track_caller]
         pub const fn with_count<const V: u64>(self) -> Self {
             self.track(0xffffffffffff_u64, self.value.with_count::<V>())
         }
@@ -212,22 +248,43 @@ pub mod IA32_PMC {
             }
         }
         #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+        #[inline]
         pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
-            if self.conflict & 0xffffffffffff_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "COUNT is given two different values; set each field once",
-                });
+            if self.conflict != 0 {
+                return Err(self.conflict_error());
             }
             self.value.try_build()
         }
         #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+        #[inline]
         #[track_caller]
         pub const fn build(self) -> Value {
+            if self.conflict != 0 {
+                self.conflict_panic()
+            }
+            self.value.build()
+        }
+        #[doc = r" The first field given two different values (`conflict != 0`)."]
+        #[cold]
+        const fn conflict_error(self) -> crate::ConstraintError {
+            if self.conflict & 0xffffffffffff_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "COUNT is given two different values; set each field once",
+                };
+            }
+            crate::ConstraintError {
+                id: "field-set-twice",
+                message: "a field is given two different values; set each field once",
+            }
+        }
+        #[cold]
+        #[track_caller]
+        const fn conflict_panic(self) -> ! {
             if self.conflict & 0xffffffffffff_u64 != 0 {
                 crate::__private::set_twice("IA32_PMC", "COUNT")
             }
-            self.value.build()
+            crate::__private::set_twice("IA32_PMC", "a field")
         }
     }
     #[doc = "One `IA32_PMC` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write)."]
@@ -240,6 +297,7 @@ pub mod IA32_PMC {
         }
     }
     #[doc = "`IA32_PMCN` as a typed MSR. `N` out of 0..10 fails to compile."]
+    #[track_caller]
     pub const fn msr<const N: u32>() -> Instance {
         Instance(address::<N>())
     }
@@ -280,9 +338,14 @@ pub type Ia32Pmc = IA32_PMC::Value;
     clippy::new_ret_no_self
 )]
 pub mod IA32_A_PMC {
-    #[doc = r" The tock-registers marker type for this register."]
+    #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+    #[doc = r" carries the register's name so that a field of another register is reported"]
+    #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
     #[derive(Clone, Copy, Debug)]
-    pub struct Register;
+    #[allow(non_camel_case_types)]
+    pub struct IA32_A_PMC;
+    #[doc = r" The tock-registers marker type for this register."]
+    pub type Register = IA32_A_PMC;
     impl ::tock_registers::RegisterLongName for Register {}
     #[allow(unused_imports)]
     use ::tock_registers::fields::Field;
@@ -299,13 +362,21 @@ pub mod IA32_A_PMC {
         0x4c9_u32, 0x4ca_u32,
     ];
     #[doc = "Address of `IA32_A_PMCN`. `N` out of 0..10 fails to compile."]
+    #[track_caller]
     pub const fn address<const N: u32>() -> u32 {
+        if N >= INSTANCES {
+            crate::__private::index_out_of_range("IA32_A_PMC", "instances", INSTANCES, N)
+        }
+        __check_index::<N>();
+        BASE_ADDRESS + N * ADDRESS_STRIDE
+    }
+    #[inline(always)]
+    const fn __check_index<const N: u32>() {
         const {
             if N >= INSTANCES {
                 crate::__private::index_out_of_range("IA32_A_PMC", "instances", INSTANCES, N)
             }
         }
-        BASE_ADDRESS + N * ADDRESS_STRIDE
     }
     #[doc = r" Address of instance `index`, or `None` when out of range."]
     pub const fn try_address(index: u32) -> Option<u32> {
@@ -313,6 +384,26 @@ pub mod IA32_A_PMC {
             Some(BASE_ADDRESS + index * ADDRESS_STRIDE)
         } else {
             None
+        }
+    }
+    #[inline(always)]
+    const fn __check_reserved<const B: u64>() {
+        const {
+            if B & Value::RESERVED_MASK != 0 {
+                crate::__private::reserved_bits(
+                    "IA32_A_PMC",
+                    B & Value::RESERVED_MASK,
+                    Value::RESERVED_MASK,
+                )
+            }
+        }
+    }
+    #[inline(always)]
+    const fn __check_count<const V: u64>() {
+        const {
+            if V > 0xffffffffffff_u64 {
+                crate::__private::too_wide("IA32_A_PMC", "COUNT", 48u32, V)
+            }
         }
     }
     #[doc = "A value of `IA32_A_PMC`. Setters never touch reserved bits (`0xFFFF000000000000`)."]
@@ -332,16 +423,16 @@ pub mod IA32_A_PMC {
         }
         #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
         #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+        #[track_caller]
         pub const fn from_bits<const B: u64>() -> Self {
-            const {
-                if B & Self::RESERVED_MASK != 0 {
-                    crate::__private::reserved_bits(
-                        "IA32_A_PMC",
-                        B & Self::RESERVED_MASK,
-                        Self::RESERVED_MASK,
-                    )
-                }
+            if B & Self::RESERVED_MASK != 0 {
+                crate::__private::reserved_bits(
+                    "IA32_A_PMC",
+                    B & Self::RESERVED_MASK,
+                    Self::RESERVED_MASK,
+                )
             }
+            __check_reserved::<B>();
             Self(B)
         }
         #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
@@ -378,12 +469,12 @@ pub mod IA32_A_PMC {
             ((self.0 >> 0u32) & 0xffffffffffff_u64) as u64
         }
         #[doc = "Sets `COUNT` to the constant `V`; a `V` wider than 48 bits fails to compile. Counter value, writable at the full width CPUID.0AH:EAX[23:16] reports.\n\nBits 47:0, read-write, 48 bits wide."]
+        #[track_caller]
         pub const fn with_count<const V: u64>(self) -> Self {
-            const {
-                if V > 0xffffffffffff_u64 {
-                    crate::__private::too_wide("COUNT", 48u32, V)
-                }
+            if V > 0xffffffffffff_u64 {
+                crate::__private::too_wide("IA32_A_PMC", "COUNT", 48u32, V)
             }
+            __check_count::<V>();
             let v = V;
             Self((self.0 & 0xffff000000000000_u64) | (((v >> 0u32) & 0xffffffffffff_u64) << 0u32))
         }
@@ -401,10 +492,12 @@ pub mod IA32_A_PMC {
             ))
         }
         #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
+        #[inline]
         pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
             Ok(self)
         }
         #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+        #[inline]
         #[track_caller]
         pub const fn build(self) -> Self {
             self
@@ -471,6 +564,7 @@ pub mod IA32_A_PMC {
             }
         }
         #[doc = "Sets `COUNT` to the constant `V`; a `V` wider than 48 bits fails to compile. Counter value, writable at the full width CPUID.0AH:EAX[23:16] reports.\n\nBits 47:0, read-write, 48 bits wide."]
+        #[track_caller]
         pub const fn with_count<const V: u64>(self) -> Self {
             self.track(0xffffffffffff_u64, self.value.with_count::<V>())
         }
@@ -482,22 +576,43 @@ pub mod IA32_A_PMC {
             }
         }
         #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+        #[inline]
         pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
-            if self.conflict & 0xffffffffffff_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "COUNT is given two different values; set each field once",
-                });
+            if self.conflict != 0 {
+                return Err(self.conflict_error());
             }
             self.value.try_build()
         }
         #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+        #[inline]
         #[track_caller]
         pub const fn build(self) -> Value {
+            if self.conflict != 0 {
+                self.conflict_panic()
+            }
+            self.value.build()
+        }
+        #[doc = r" The first field given two different values (`conflict != 0`)."]
+        #[cold]
+        const fn conflict_error(self) -> crate::ConstraintError {
+            if self.conflict & 0xffffffffffff_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "COUNT is given two different values; set each field once",
+                };
+            }
+            crate::ConstraintError {
+                id: "field-set-twice",
+                message: "a field is given two different values; set each field once",
+            }
+        }
+        #[cold]
+        #[track_caller]
+        const fn conflict_panic(self) -> ! {
             if self.conflict & 0xffffffffffff_u64 != 0 {
                 crate::__private::set_twice("IA32_A_PMC", "COUNT")
             }
-            self.value.build()
+            crate::__private::set_twice("IA32_A_PMC", "a field")
         }
     }
     #[doc = "One `IA32_A_PMC` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write)."]
@@ -510,6 +625,7 @@ pub mod IA32_A_PMC {
         }
     }
     #[doc = "`IA32_A_PMCN` as a typed MSR. `N` out of 0..10 fails to compile."]
+    #[track_caller]
     pub const fn msr<const N: u32>() -> Instance {
         Instance(address::<N>())
     }
@@ -550,9 +666,14 @@ pub type Ia32APmc = IA32_A_PMC::Value;
     clippy::new_ret_no_self
 )]
 pub mod IA32_PERFEVTSEL {
-    #[doc = r" The tock-registers marker type for this register."]
+    #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+    #[doc = r" carries the register's name so that a field of another register is reported"]
+    #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
     #[derive(Clone, Copy, Debug)]
-    pub struct Register;
+    #[allow(non_camel_case_types)]
+    pub struct IA32_PERFEVTSEL;
+    #[doc = r" The tock-registers marker type for this register."]
+    pub type Register = IA32_PERFEVTSEL;
     impl ::tock_registers::RegisterLongName for Register {}
     #[allow(unused_imports)]
     use ::tock_registers::fields::Field;
@@ -569,13 +690,21 @@ pub mod IA32_PERFEVTSEL {
         0x18e_u32, 0x18f_u32,
     ];
     #[doc = "Address of `IA32_PERFEVTSELN`. `N` out of 0..10 fails to compile."]
+    #[track_caller]
     pub const fn address<const N: u32>() -> u32 {
+        if N >= INSTANCES {
+            crate::__private::index_out_of_range("IA32_PERFEVTSEL", "instances", INSTANCES, N)
+        }
+        __check_index::<N>();
+        BASE_ADDRESS + N * ADDRESS_STRIDE
+    }
+    #[inline(always)]
+    const fn __check_index<const N: u32>() {
         const {
             if N >= INSTANCES {
                 crate::__private::index_out_of_range("IA32_PERFEVTSEL", "instances", INSTANCES, N)
             }
         }
-        BASE_ADDRESS + N * ADDRESS_STRIDE
     }
     #[doc = r" Address of instance `index`, or `None` when out of range."]
     pub const fn try_address(index: u32) -> Option<u32> {
@@ -608,6 +737,50 @@ pub mod IA32_PERFEVTSEL {
             }
         }
     }
+    #[inline(always)]
+    const fn __check_reserved<const B: u64>() {
+        const {
+            if B & Value::RESERVED_MASK != 0 {
+                crate::__private::reserved_bits(
+                    "IA32_PERFEVTSEL",
+                    B & Value::RESERVED_MASK,
+                    Value::RESERVED_MASK,
+                )
+            }
+        }
+    }
+    #[inline(always)]
+    const fn __check_event_select<const V: u64>() {
+        const {
+            if V > 0xff_u64 {
+                crate::__private::too_wide("IA32_PERFEVTSEL", "EVENT_SELECT", 8u32, V)
+            }
+        }
+    }
+    #[inline(always)]
+    const fn __check_umask<const V: u64>() {
+        const {
+            if V > 0xff_u64 {
+                crate::__private::too_wide("IA32_PERFEVTSEL", "UMASK", 8u32, V)
+            }
+        }
+    }
+    #[inline(always)]
+    const fn __check_cmask<const V: u64>() {
+        const {
+            if V > 0xff_u64 {
+                crate::__private::too_wide("IA32_PERFEVTSEL", "CMASK", 8u32, V)
+            }
+        }
+    }
+    #[inline(always)]
+    const fn __check_umask2<const V: u64>() {
+        const {
+            if V > 0xff_u64 {
+                crate::__private::too_wide("IA32_PERFEVTSEL", "UMASK2", 8u32, V)
+            }
+        }
+    }
     #[doc = "A value of `IA32_PERFEVTSEL`. Setters never touch reserved bits (`0xFFFF00E800000000`)."]
     #[derive(Clone, Copy, PartialEq, Eq, Hash)]
     #[repr(transparent)]
@@ -625,16 +798,16 @@ pub mod IA32_PERFEVTSEL {
         }
         #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
         #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+        #[track_caller]
         pub const fn from_bits<const B: u64>() -> Self {
-            const {
-                if B & Self::RESERVED_MASK != 0 {
-                    crate::__private::reserved_bits(
-                        "IA32_PERFEVTSEL",
-                        B & Self::RESERVED_MASK,
-                        Self::RESERVED_MASK,
-                    )
-                }
+            if B & Self::RESERVED_MASK != 0 {
+                crate::__private::reserved_bits(
+                    "IA32_PERFEVTSEL",
+                    B & Self::RESERVED_MASK,
+                    Self::RESERVED_MASK,
+                )
             }
+            __check_reserved::<B>();
             Self(B)
         }
         #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
@@ -671,12 +844,12 @@ pub mod IA32_PERFEVTSEL {
             ((self.0 >> 0u32) & 0xff_u64) as u8
         }
         #[doc = "Sets `EVENT_SELECT` to the constant `V`; a `V` wider than 8 bits fails to compile. Event logic unit that detects the condition to count (the event code).\n\nBits 7:0, read-write, 8 bits wide."]
+        #[track_caller]
         pub const fn with_event_select<const V: u64>(self) -> Self {
-            const {
-                if V > 0xff_u64 {
-                    crate::__private::too_wide("EVENT_SELECT", 8u32, V)
-                }
+            if V > 0xff_u64 {
+                crate::__private::too_wide("IA32_PERFEVTSEL", "EVENT_SELECT", 8u32, V)
             }
+            __check_event_select::<V>();
             let v = V;
             Self((self.0 & 0xffffffffffffff00_u64) | (((v >> 0u32) & 0xff_u64) << 0u32))
         }
@@ -703,12 +876,12 @@ pub mod IA32_PERFEVTSEL {
             ((self.0 >> 8u32) & 0xff_u64) as u8
         }
         #[doc = "Sets `UMASK` to the constant `V`; a `V` wider than 8 bits fails to compile. Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
+        #[track_caller]
         pub const fn with_umask<const V: u64>(self) -> Self {
-            const {
-                if V > 0xff_u64 {
-                    crate::__private::too_wide("UMASK", 8u32, V)
-                }
+            if V > 0xff_u64 {
+                crate::__private::too_wide("IA32_PERFEVTSEL", "UMASK", 8u32, V)
             }
+            __check_umask::<V>();
             let v = V;
             Self((self.0 & 0xffffffffffff00ff_u64) | (((v >> 0u32) & 0xff_u64) << 8u32))
         }
@@ -811,12 +984,12 @@ pub mod IA32_PERFEVTSEL {
             ((self.0 >> 24u32) & 0xff_u64) as u8
         }
         #[doc = "Sets `CMASK` to the constant `V`; a `V` wider than 8 bits fails to compile. Counter mask (threshold). When non-zero, the counter increments by one in each\ncycle where the event occurs at least CMASK times (fewer, with INV). When zero,\nthe counter adds the per-cycle event count.\n\nBits 31:24, read-write, 8 bits wide."]
+        #[track_caller]
         pub const fn with_cmask<const V: u64>(self) -> Self {
-            const {
-                if V > 0xff_u64 {
-                    crate::__private::too_wide("CMASK", 8u32, V)
-                }
+            if V > 0xff_u64 {
+                crate::__private::too_wide("IA32_PERFEVTSEL", "CMASK", 8u32, V)
             }
+            __check_cmask::<V>();
             let v = V;
             Self((self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32))
         }
@@ -879,12 +1052,12 @@ pub mod IA32_PERFEVTSEL {
             ((self.0 >> 40u32) & 0xff_u64) as u8
         }
         #[doc = "Sets `UMASK2` to the constant `V`; a `V` wider than 8 bits fails to compile. Second unit mask, extending UMASK for events that need more sub-conditions.\n\nBits 47:40, read-write, 8 bits wide."]
+        #[track_caller]
         pub const fn with_umask2<const V: u64>(self) -> Self {
-            const {
-                if V > 0xff_u64 {
-                    crate::__private::too_wide("UMASK2", 8u32, V)
-                }
+            if V > 0xff_u64 {
+                crate::__private::too_wide("IA32_PERFEVTSEL", "UMASK2", 8u32, V)
             }
+            __check_umask2::<V>();
             let v = V;
             Self((self.0 & 0xffff00ffffffffff_u64) | (((v >> 0u32) & 0xff_u64) << 40u32))
         }
@@ -907,6 +1080,7 @@ pub mod IA32_PERFEVTSEL {
             Self((self.0 & 0xffff00ffffffffff_u64) | (((v >> 0u32) & 0xff_u64) << 40u32))
         }
         #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))"]
+        #[inline]
         pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
             if ((self.0 >> 23u32) & 0x1_u64) == 0x1_u64 && ((self.0 >> 24u32) & 0xff_u64) == 0x0_u64
             {
@@ -918,6 +1092,7 @@ pub mod IA32_PERFEVTSEL {
             Ok(self)
         }
         #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+        #[inline]
         #[track_caller]
         pub const fn build(self) -> Self {
             if ((self.0 >> 23u32) & 0x1_u64) == 0x1_u64 && ((self.0 >> 24u32) & 0xff_u64) == 0x0_u64
@@ -1009,6 +1184,7 @@ pub mod IA32_PERFEVTSEL {
             }
         }
         #[doc = "Sets `EVENT_SELECT` to the constant `V`; a `V` wider than 8 bits fails to compile. Event logic unit that detects the condition to count (the event code).\n\nBits 7:0, read-write, 8 bits wide."]
+        #[track_caller]
         pub const fn with_event_select<const V: u64>(self) -> Self {
             self.track(0xff_u64, self.value.with_event_select::<V>())
         }
@@ -1024,6 +1200,7 @@ pub mod IA32_PERFEVTSEL {
             self.track(0xff_u64, self.value.set_event_select(value))
         }
         #[doc = "Sets `UMASK` to the constant `V`; a `V` wider than 8 bits fails to compile. Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
+        #[track_caller]
         pub const fn with_umask<const V: u64>(self) -> Self {
             self.track(0xff00_u64, self.value.with_umask::<V>())
         }
@@ -1071,6 +1248,7 @@ pub mod IA32_PERFEVTSEL {
             self.track(0x800000_u64, self.value.with_inv(on))
         }
         #[doc = "Sets `CMASK` to the constant `V`; a `V` wider than 8 bits fails to compile. Counter mask (threshold). When non-zero, the counter increments by one in each\ncycle where the event occurs at least CMASK times (fewer, with INV). When zero,\nthe counter adds the per-cycle event count.\n\nBits 31:24, read-write, 8 bits wide."]
+        #[track_caller]
         pub const fn with_cmask<const V: u64>(self) -> Self {
             self.track(0xff000000_u64, self.value.with_cmask::<V>())
         }
@@ -1102,6 +1280,7 @@ pub mod IA32_PERFEVTSEL {
             self.track(0x1000000000_u64, self.value.with_eq_field(on))
         }
         #[doc = "Sets `UMASK2` to the constant `V`; a `V` wider than 8 bits fails to compile. Second unit mask, extending UMASK for events that need more sub-conditions.\n\nBits 47:40, read-write, 8 bits wide."]
+        #[track_caller]
         pub const fn with_umask2<const V: u64>(self) -> Self {
             self.track(0xff0000000000_u64, self.value.with_umask2::<V>())
         }
@@ -1117,108 +1296,129 @@ pub mod IA32_PERFEVTSEL {
             self.track(0xff0000000000_u64, self.value.set_umask2(value))
         }
         #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))"]
+        #[inline]
         pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
-            if self.conflict & 0xff_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "EVENT_SELECT is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0xff00_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "UMASK is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x10000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "USR is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x20000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "OS is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x40000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "EDGE is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x80000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "PC is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x100000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "INT is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x200000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "ANY is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x400000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "EN is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x800000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "INV is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0xff000000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "CMASK is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x100000000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "IN_TX is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x200000000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "IN_TXCP is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x400000000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "ADAPTIVE_RECORD is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x1000000000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "EQ is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0xff0000000000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "UMASK2 is given two different values; set each field once",
-                });
+            if self.conflict != 0 {
+                return Err(self.conflict_error());
             }
             self.value.try_build()
         }
         #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))\n\nPanics on a problem; in a `const` item that is a compile error."]
+        #[inline]
         #[track_caller]
         pub const fn build(self) -> Value {
+            if self.conflict != 0 {
+                self.conflict_panic()
+            }
+            self.value.build()
+        }
+        #[doc = r" The first field given two different values (`conflict != 0`)."]
+        #[cold]
+        const fn conflict_error(self) -> crate::ConstraintError {
+            if self.conflict & 0xff_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "EVENT_SELECT is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0xff00_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "UMASK is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x10000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "USR is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x20000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "OS is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x40000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "EDGE is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x80000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "PC is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x100000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "INT is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x200000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "ANY is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x400000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "EN is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x800000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "INV is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0xff000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "CMASK is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x100000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "IN_TX is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x200000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "IN_TXCP is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x400000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "ADAPTIVE_RECORD is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x1000000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "EQ is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0xff0000000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "UMASK2 is given two different values; set each field once",
+                };
+            }
+            crate::ConstraintError {
+                id: "field-set-twice",
+                message: "a field is given two different values; set each field once",
+            }
+        }
+        #[cold]
+        #[track_caller]
+        const fn conflict_panic(self) -> ! {
             if self.conflict & 0xff_u64 != 0 {
                 crate::__private::set_twice("IA32_PERFEVTSEL", "EVENT_SELECT")
             }
@@ -1267,23 +1467,31 @@ pub mod IA32_PERFEVTSEL {
             if self.conflict & 0xff0000000000_u64 != 0 {
                 crate::__private::set_twice("IA32_PERFEVTSEL", "UMASK2")
             }
-            self.value.build()
+            crate::__private::set_twice("IA32_PERFEVTSEL", "a field")
         }
     }
     #[doc = "A [`Builder`] for `IA32_PERFEVTSELN` counting `event`: its encoding fields (event select, unit masks, CMASK, INV, EDGE, AnyThread) are set, the rest is zero. Add the privilege filters and the enable bit, then `build()`.\n\nFails to compile, in a `const`, when `N` is out of range, when only a fixed counter counts the event, when the event is restricted to other counters, or when it needs a field this generation lacks."]
     #[track_caller]
     pub const fn event_on<const N: u32>(event: &crate::EventDesc) -> Builder {
-        const {
-            if N >= INSTANCES {
-                crate::__private::index_out_of_range("IA32_PERFEVTSEL", "counters", INSTANCES, N)
-            }
+        if N >= INSTANCES {
+            crate::__private::index_out_of_range("IA32_PERFEVTSEL", "counters", INSTANCES, N)
         }
+        __check_counter::<N>();
         match try_event_on(N, event) {
             Ok(b) => b,
             Err(e) => e.fail(),
         }
     }
+    #[inline(always)]
+    const fn __check_counter<const N: u32>() {
+        const {
+            if N >= INSTANCES {
+                crate::__private::index_out_of_range("IA32_PERFEVTSEL", "counters", INSTANCES, N)
+            }
+        }
+    }
     #[doc = r" As [`event_on`], with the counter chosen at run time: the problem is returned."]
+    #[inline]
     pub const fn try_event_on(
         counter: u32,
         event: &crate::EventDesc,
@@ -1370,6 +1578,7 @@ pub mod IA32_PERFEVTSEL {
         }
     }
     #[doc = "`IA32_PERFEVTSELN` as a typed MSR. `N` out of 0..10 fails to compile."]
+    #[track_caller]
     pub const fn msr<const N: u32>() -> Instance {
         Instance(address::<N>())
     }
@@ -1414,9 +1623,14 @@ pub use super::super::intel::v5::{IA32_PERF_CAPABILITIES, Ia32PerfCapabilities};
     clippy::new_ret_no_self
 )]
 pub mod IA32_PERF_GLOBAL_STATUS {
-    #[doc = r" The tock-registers marker type for this register."]
+    #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+    #[doc = r" carries the register's name so that a field of another register is reported"]
+    #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
     #[derive(Clone, Copy, Debug)]
-    pub struct Register;
+    #[allow(non_camel_case_types)]
+    pub struct IA32_PERF_GLOBAL_STATUS;
+    #[doc = r" The tock-registers marker type for this register."]
+    pub type Register = IA32_PERF_GLOBAL_STATUS;
     impl ::tock_registers::RegisterLongName for Register {}
     #[allow(unused_imports)]
     use ::tock_registers::fields::Field;
@@ -1638,15 +1852,32 @@ pub type Ia32PerfGlobalStatus = IA32_PERF_GLOBAL_STATUS::Value;
     clippy::new_ret_no_self
 )]
 pub mod IA32_PERF_GLOBAL_CTRL {
-    #[doc = r" The tock-registers marker type for this register."]
+    #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+    #[doc = r" carries the register's name so that a field of another register is reported"]
+    #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
     #[derive(Clone, Copy, Debug)]
-    pub struct Register;
+    #[allow(non_camel_case_types)]
+    pub struct IA32_PERF_GLOBAL_CTRL;
+    #[doc = r" The tock-registers marker type for this register."]
+    pub type Register = IA32_PERF_GLOBAL_CTRL;
     impl ::tock_registers::RegisterLongName for Register {}
     #[allow(unused_imports)]
     use ::tock_registers::fields::Field;
     :: tock_registers :: register_bitmasks ! (u64 , IA32_PERF_GLOBAL_CTRL , Register , [# [doc = "Enable IA32_PMCi. (bits 0, read-write)"] EN_PMC0 OFFSET (0) NUMBITS (1) [] , # [doc = "Enable IA32_PMCi. (bits 1, read-write)"] EN_PMC1 OFFSET (1) NUMBITS (1) [] , # [doc = "Enable IA32_PMCi. (bits 2, read-write)"] EN_PMC2 OFFSET (2) NUMBITS (1) [] , # [doc = "Enable IA32_PMCi. (bits 3, read-write)"] EN_PMC3 OFFSET (3) NUMBITS (1) [] , # [doc = "Enable IA32_PMCi. (bits 4, read-write)"] EN_PMC4 OFFSET (4) NUMBITS (1) [] , # [doc = "Enable IA32_PMCi. (bits 5, read-write)"] EN_PMC5 OFFSET (5) NUMBITS (1) [] , # [doc = "Enable IA32_PMCi. (bits 6, read-write)"] EN_PMC6 OFFSET (6) NUMBITS (1) [] , # [doc = "Enable IA32_PMCi. (bits 7, read-write)"] EN_PMC7 OFFSET (7) NUMBITS (1) [] , # [doc = "Enable IA32_PMCi. (bits 8, read-write)"] EN_PMC8 OFFSET (8) NUMBITS (1) [] , # [doc = "Enable IA32_PMCi. (bits 9, read-write)"] EN_PMC9 OFFSET (9) NUMBITS (1) [] , # [doc = "Enable IA32_FIXED_CTRi. (bits 32, read-write)"] EN_FIXED_CTR0 OFFSET (32) NUMBITS (1) [] , # [doc = "Enable IA32_FIXED_CTRi. (bits 33, read-write)"] EN_FIXED_CTR1 OFFSET (33) NUMBITS (1) [] , # [doc = "Enable IA32_FIXED_CTRi. (bits 34, read-write)"] EN_FIXED_CTR2 OFFSET (34) NUMBITS (1) [] , # [doc = "Enable IA32_FIXED_CTRi. (bits 35, read-write)"] EN_FIXED_CTR3 OFFSET (35) NUMBITS (1) [] , # [doc = "Enable the PERF_METRICS top-down counters. (bits 48, read-write)"] EN_PERF_METRICS OFFSET (48) NUMBITS (1) []]);
     #[doc = r" MSR address."]
     pub const ADDRESS: u32 = 0x38f_u32;
+    #[inline(always)]
+    const fn __check_reserved<const B: u64>() {
+        const {
+            if B & Value::RESERVED_MASK != 0 {
+                crate::__private::reserved_bits(
+                    "IA32_PERF_GLOBAL_CTRL",
+                    B & Value::RESERVED_MASK,
+                    Value::RESERVED_MASK,
+                )
+            }
+        }
+    }
     #[doc = "A value of `IA32_PERF_GLOBAL_CTRL`. Setters never touch reserved bits (`0xFFFEFFF0FFFFFC00`)."]
     #[derive(Clone, Copy, PartialEq, Eq, Hash)]
     #[repr(transparent)]
@@ -1664,16 +1895,16 @@ pub mod IA32_PERF_GLOBAL_CTRL {
         }
         #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
         #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+        #[track_caller]
         pub const fn from_bits<const B: u64>() -> Self {
-            const {
-                if B & Self::RESERVED_MASK != 0 {
-                    crate::__private::reserved_bits(
-                        "IA32_PERF_GLOBAL_CTRL",
-                        B & Self::RESERVED_MASK,
-                        Self::RESERVED_MASK,
-                    )
-                }
+            if B & Self::RESERVED_MASK != 0 {
+                crate::__private::reserved_bits(
+                    "IA32_PERF_GLOBAL_CTRL",
+                    B & Self::RESERVED_MASK,
+                    Self::RESERVED_MASK,
+                )
             }
+            __check_reserved::<B>();
             Self(B)
         }
         #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
@@ -1949,10 +2180,12 @@ pub mod IA32_PERF_GLOBAL_CTRL {
             Self((self.0 & 0xfffeffffffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 48u32))
         }
         #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
+        #[inline]
         pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
             Ok(self)
         }
         #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+        #[inline]
         #[track_caller]
         pub const fn build(self) -> Self {
             self
@@ -2136,102 +2369,123 @@ pub mod IA32_PERF_GLOBAL_CTRL {
             self.track(0x1000000000000_u64, self.value.with_en_perf_metrics(on))
         }
         #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+        #[inline]
         pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
-            if self.conflict & 0x1_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "EN_PMC0 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x2_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "EN_PMC1 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x4_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "EN_PMC2 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x8_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "EN_PMC3 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x10_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "EN_PMC4 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x20_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "EN_PMC5 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x40_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "EN_PMC6 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x80_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "EN_PMC7 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x100_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "EN_PMC8 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x200_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "EN_PMC9 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x100000000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "EN_FIXED_CTR0 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x200000000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "EN_FIXED_CTR1 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x400000000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "EN_FIXED_CTR2 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x800000000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "EN_FIXED_CTR3 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x1000000000000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "EN_PERF_METRICS is given two different values; set each field once",
-                });
+            if self.conflict != 0 {
+                return Err(self.conflict_error());
             }
             self.value.try_build()
         }
         #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+        #[inline]
         #[track_caller]
         pub const fn build(self) -> Value {
+            if self.conflict != 0 {
+                self.conflict_panic()
+            }
+            self.value.build()
+        }
+        #[doc = r" The first field given two different values (`conflict != 0`)."]
+        #[cold]
+        const fn conflict_error(self) -> crate::ConstraintError {
+            if self.conflict & 0x1_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "EN_PMC0 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x2_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "EN_PMC1 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x4_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "EN_PMC2 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x8_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "EN_PMC3 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x10_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "EN_PMC4 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x20_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "EN_PMC5 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x40_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "EN_PMC6 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x80_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "EN_PMC7 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x100_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "EN_PMC8 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x200_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "EN_PMC9 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x100000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "EN_FIXED_CTR0 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x200000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "EN_FIXED_CTR1 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x400000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "EN_FIXED_CTR2 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x800000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "EN_FIXED_CTR3 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x1000000000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "EN_PERF_METRICS is given two different values; set each field once",
+                };
+            }
+            crate::ConstraintError {
+                id: "field-set-twice",
+                message: "a field is given two different values; set each field once",
+            }
+        }
+        #[cold]
+        #[track_caller]
+        const fn conflict_panic(self) -> ! {
             if self.conflict & 0x1_u64 != 0 {
                 crate::__private::set_twice("IA32_PERF_GLOBAL_CTRL", "EN_PMC0")
             }
@@ -2277,7 +2531,7 @@ pub mod IA32_PERF_GLOBAL_CTRL {
             if self.conflict & 0x1000000000000_u64 != 0 {
                 crate::__private::set_twice("IA32_PERF_GLOBAL_CTRL", "EN_PERF_METRICS")
             }
-            self.value.build()
+            crate::__private::set_twice("IA32_PERF_GLOBAL_CTRL", "a field")
         }
     }
     #[doc = "One `IA32_PERF_GLOBAL_CTRL` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write)."]
@@ -2315,15 +2569,32 @@ pub type Ia32PerfGlobalCtrl = IA32_PERF_GLOBAL_CTRL::Value;
     clippy::new_ret_no_self
 )]
 pub mod IA32_PERF_GLOBAL_STATUS_RESET {
-    #[doc = r" The tock-registers marker type for this register."]
+    #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+    #[doc = r" carries the register's name so that a field of another register is reported"]
+    #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
     #[derive(Clone, Copy, Debug)]
-    pub struct Register;
+    #[allow(non_camel_case_types)]
+    pub struct IA32_PERF_GLOBAL_STATUS_RESET;
+    #[doc = r" The tock-registers marker type for this register."]
+    pub type Register = IA32_PERF_GLOBAL_STATUS_RESET;
     impl ::tock_registers::RegisterLongName for Register {}
     #[allow(unused_imports)]
     use ::tock_registers::fields::Field;
     :: tock_registers :: register_bitmasks ! (u64 , IA32_PERF_GLOBAL_STATUS_RESET , Register , [# [doc = "Clear the overflow flag of IA32_PMCi. (bits 0, write-1-to-clear)"] CLR_OVF_PMC0 OFFSET (0) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_PMCi. (bits 1, write-1-to-clear)"] CLR_OVF_PMC1 OFFSET (1) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_PMCi. (bits 2, write-1-to-clear)"] CLR_OVF_PMC2 OFFSET (2) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_PMCi. (bits 3, write-1-to-clear)"] CLR_OVF_PMC3 OFFSET (3) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_PMCi. (bits 4, write-1-to-clear)"] CLR_OVF_PMC4 OFFSET (4) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_PMCi. (bits 5, write-1-to-clear)"] CLR_OVF_PMC5 OFFSET (5) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_PMCi. (bits 6, write-1-to-clear)"] CLR_OVF_PMC6 OFFSET (6) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_PMCi. (bits 7, write-1-to-clear)"] CLR_OVF_PMC7 OFFSET (7) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_PMCi. (bits 8, write-1-to-clear)"] CLR_OVF_PMC8 OFFSET (8) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_PMCi. (bits 9, write-1-to-clear)"] CLR_OVF_PMC9 OFFSET (9) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_FIXED_CTRi. (bits 32, write-1-to-clear)"] CLR_OVF_FIXED_CTR0 OFFSET (32) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_FIXED_CTRi. (bits 33, write-1-to-clear)"] CLR_OVF_FIXED_CTR1 OFFSET (33) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_FIXED_CTRi. (bits 34, write-1-to-clear)"] CLR_OVF_FIXED_CTR2 OFFSET (34) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_FIXED_CTRi. (bits 35, write-1-to-clear)"] CLR_OVF_FIXED_CTR3 OFFSET (35) NUMBITS (1) [] , # [doc = "Clear OVF_PERF_METRICS. (bits 48, write-1-to-clear)"] CLR_OVF_PERF_METRICS OFFSET (48) NUMBITS (1) [] , # [doc = "Clear TRACE_TOPA_PMI. (bits 55, write-1-to-clear)"] CLR_TRACE_TOPA_PMI OFFSET (55) NUMBITS (1) [] , # [doc = "Clear LBR_FRZ (and resume LBR recording). (bits 58, write-1-to-clear)"] CLR_LBR_FRZ OFFSET (58) NUMBITS (1) [] , # [doc = "Clear CTR_FRZ. (bits 59, write-1-to-clear)"] CLR_CTR_FRZ OFFSET (59) NUMBITS (1) [] , # [doc = "Clear ASCI. (bits 60, write-1-to-clear)"] CLR_ASCI OFFSET (60) NUMBITS (1) [] , # [doc = "Clear OVF_UNCORE. (bits 61, write-1-to-clear)"] CLR_OVF_UNCORE OFFSET (61) NUMBITS (1) [] , # [doc = "Clear OVF_BUF. (bits 62, write-1-to-clear)"] CLR_OVF_BUF OFFSET (62) NUMBITS (1) [] , # [doc = "Clear COND_CHGD. (bits 63, write-1-to-clear)"] CLR_COND_CHGD OFFSET (63) NUMBITS (1) []]);
     #[doc = r" MSR address."]
     pub const ADDRESS: u32 = 0x390_u32;
+    #[inline(always)]
+    const fn __check_reserved<const B: u64>() {
+        const {
+            if B & Value::RESERVED_MASK != 0 {
+                crate::__private::reserved_bits(
+                    "IA32_PERF_GLOBAL_STATUS_RESET",
+                    B & Value::RESERVED_MASK,
+                    Value::RESERVED_MASK,
+                )
+            }
+        }
+    }
     #[doc = "A value of `IA32_PERF_GLOBAL_STATUS_RESET`. Setters never touch reserved bits (`0x037EFFF0FFFFFC00`)."]
     #[derive(Clone, Copy, PartialEq, Eq, Hash)]
     #[repr(transparent)]
@@ -2341,16 +2612,16 @@ pub mod IA32_PERF_GLOBAL_STATUS_RESET {
         }
         #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
         #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+        #[track_caller]
         pub const fn from_bits<const B: u64>() -> Self {
-            const {
-                if B & Self::RESERVED_MASK != 0 {
-                    crate::__private::reserved_bits(
-                        "IA32_PERF_GLOBAL_STATUS_RESET",
-                        B & Self::RESERVED_MASK,
-                        Self::RESERVED_MASK,
-                    )
-                }
+            if B & Self::RESERVED_MASK != 0 {
+                crate::__private::reserved_bits(
+                    "IA32_PERF_GLOBAL_STATUS_RESET",
+                    B & Self::RESERVED_MASK,
+                    Self::RESERVED_MASK,
+                )
             }
+            __check_reserved::<B>();
             Self(B)
         }
         #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
@@ -2667,10 +2938,12 @@ pub mod IA32_PERF_GLOBAL_STATUS_RESET {
             Self((self.0 & 0x7fffffffffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 63u32))
         }
         #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
+        #[inline]
         pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
             Ok(self)
         }
         #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+        #[inline]
         #[track_caller]
         pub const fn build(self) -> Self {
             self
@@ -2887,144 +3160,165 @@ pub mod IA32_PERF_GLOBAL_STATUS_RESET {
             self.track(0x8000000000000000_u64, self.value.clear_cond_chgd())
         }
         #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+        #[inline]
         pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
-            if self.conflict & 0x1_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "CLR_OVF_PMC0 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x2_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "CLR_OVF_PMC1 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x4_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "CLR_OVF_PMC2 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x8_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "CLR_OVF_PMC3 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x10_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "CLR_OVF_PMC4 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x20_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "CLR_OVF_PMC5 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x40_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "CLR_OVF_PMC6 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x80_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "CLR_OVF_PMC7 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x100_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "CLR_OVF_PMC8 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x200_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "CLR_OVF_PMC9 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x100000000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "CLR_OVF_FIXED_CTR0 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x200000000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "CLR_OVF_FIXED_CTR1 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x400000000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "CLR_OVF_FIXED_CTR2 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x800000000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "CLR_OVF_FIXED_CTR3 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x1000000000000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "CLR_OVF_PERF_METRICS is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x80000000000000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "CLR_TRACE_TOPA_PMI is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x400000000000000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "CLR_LBR_FRZ is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x800000000000000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "CLR_CTR_FRZ is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x1000000000000000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "CLR_ASCI is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x2000000000000000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "CLR_OVF_UNCORE is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x4000000000000000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "CLR_OVF_BUF is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x8000000000000000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "CLR_COND_CHGD is given two different values; set each field once",
-                });
+            if self.conflict != 0 {
+                return Err(self.conflict_error());
             }
             self.value.try_build()
         }
         #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+        #[inline]
         #[track_caller]
         pub const fn build(self) -> Value {
+            if self.conflict != 0 {
+                self.conflict_panic()
+            }
+            self.value.build()
+        }
+        #[doc = r" The first field given two different values (`conflict != 0`)."]
+        #[cold]
+        const fn conflict_error(self) -> crate::ConstraintError {
+            if self.conflict & 0x1_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "CLR_OVF_PMC0 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x2_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "CLR_OVF_PMC1 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x4_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "CLR_OVF_PMC2 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x8_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "CLR_OVF_PMC3 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x10_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "CLR_OVF_PMC4 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x20_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "CLR_OVF_PMC5 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x40_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "CLR_OVF_PMC6 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x80_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "CLR_OVF_PMC7 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x100_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "CLR_OVF_PMC8 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x200_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "CLR_OVF_PMC9 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x100000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "CLR_OVF_FIXED_CTR0 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x200000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "CLR_OVF_FIXED_CTR1 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x400000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "CLR_OVF_FIXED_CTR2 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x800000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "CLR_OVF_FIXED_CTR3 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x1000000000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "CLR_OVF_PERF_METRICS is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x80000000000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "CLR_TRACE_TOPA_PMI is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x400000000000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "CLR_LBR_FRZ is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x800000000000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "CLR_CTR_FRZ is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x1000000000000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "CLR_ASCI is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x2000000000000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "CLR_OVF_UNCORE is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x4000000000000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "CLR_OVF_BUF is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x8000000000000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "CLR_COND_CHGD is given two different values; set each field once",
+                };
+            }
+            crate::ConstraintError {
+                id: "field-set-twice",
+                message: "a field is given two different values; set each field once",
+            }
+        }
+        #[cold]
+        #[track_caller]
+        const fn conflict_panic(self) -> ! {
             if self.conflict & 0x1_u64 != 0 {
                 crate::__private::set_twice("IA32_PERF_GLOBAL_STATUS_RESET", "CLR_OVF_PMC0")
             }
@@ -3091,7 +3385,7 @@ pub mod IA32_PERF_GLOBAL_STATUS_RESET {
             if self.conflict & 0x8000000000000000_u64 != 0 {
                 crate::__private::set_twice("IA32_PERF_GLOBAL_STATUS_RESET", "CLR_COND_CHGD")
             }
-            self.value.build()
+            crate::__private::set_twice("IA32_PERF_GLOBAL_STATUS_RESET", "a field")
         }
     }
     #[doc = "One `IA32_PERF_GLOBAL_STATUS_RESET` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (write-1-to-clear)."]
@@ -3124,15 +3418,32 @@ pub type Ia32PerfGlobalStatusReset = IA32_PERF_GLOBAL_STATUS_RESET::Value;
     clippy::new_ret_no_self
 )]
 pub mod IA32_PERF_GLOBAL_STATUS_SET {
-    #[doc = r" The tock-registers marker type for this register."]
+    #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+    #[doc = r" carries the register's name so that a field of another register is reported"]
+    #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
     #[derive(Clone, Copy, Debug)]
-    pub struct Register;
+    #[allow(non_camel_case_types)]
+    pub struct IA32_PERF_GLOBAL_STATUS_SET;
+    #[doc = r" The tock-registers marker type for this register."]
+    pub type Register = IA32_PERF_GLOBAL_STATUS_SET;
     impl ::tock_registers::RegisterLongName for Register {}
     #[allow(unused_imports)]
     use ::tock_registers::fields::Field;
     :: tock_registers :: register_bitmasks ! (u64 , IA32_PERF_GLOBAL_STATUS_SET , Register , [# [doc = "Set the overflow flag of IA32_PMCi. (bits 0, write-1-to-set)"] SET_OVF_PMC0 OFFSET (0) NUMBITS (1) [] , # [doc = "Set the overflow flag of IA32_PMCi. (bits 1, write-1-to-set)"] SET_OVF_PMC1 OFFSET (1) NUMBITS (1) [] , # [doc = "Set the overflow flag of IA32_PMCi. (bits 2, write-1-to-set)"] SET_OVF_PMC2 OFFSET (2) NUMBITS (1) [] , # [doc = "Set the overflow flag of IA32_PMCi. (bits 3, write-1-to-set)"] SET_OVF_PMC3 OFFSET (3) NUMBITS (1) [] , # [doc = "Set the overflow flag of IA32_PMCi. (bits 4, write-1-to-set)"] SET_OVF_PMC4 OFFSET (4) NUMBITS (1) [] , # [doc = "Set the overflow flag of IA32_PMCi. (bits 5, write-1-to-set)"] SET_OVF_PMC5 OFFSET (5) NUMBITS (1) [] , # [doc = "Set the overflow flag of IA32_PMCi. (bits 6, write-1-to-set)"] SET_OVF_PMC6 OFFSET (6) NUMBITS (1) [] , # [doc = "Set the overflow flag of IA32_PMCi. (bits 7, write-1-to-set)"] SET_OVF_PMC7 OFFSET (7) NUMBITS (1) [] , # [doc = "Set the overflow flag of IA32_PMCi. (bits 8, write-1-to-set)"] SET_OVF_PMC8 OFFSET (8) NUMBITS (1) [] , # [doc = "Set the overflow flag of IA32_PMCi. (bits 9, write-1-to-set)"] SET_OVF_PMC9 OFFSET (9) NUMBITS (1) [] , # [doc = "Set the overflow flag of IA32_FIXED_CTRi. (bits 32, write-1-to-set)"] SET_OVF_FIXED_CTR0 OFFSET (32) NUMBITS (1) [] , # [doc = "Set the overflow flag of IA32_FIXED_CTRi. (bits 33, write-1-to-set)"] SET_OVF_FIXED_CTR1 OFFSET (33) NUMBITS (1) [] , # [doc = "Set the overflow flag of IA32_FIXED_CTRi. (bits 34, write-1-to-set)"] SET_OVF_FIXED_CTR2 OFFSET (34) NUMBITS (1) [] , # [doc = "Set the overflow flag of IA32_FIXED_CTRi. (bits 35, write-1-to-set)"] SET_OVF_FIXED_CTR3 OFFSET (35) NUMBITS (1) [] , # [doc = "Set OVF_PERF_METRICS. (bits 48, write-1-to-set)"] SET_OVF_PERF_METRICS OFFSET (48) NUMBITS (1) [] , # [doc = "Set TRACE_TOPA_PMI. (bits 55, write-1-to-set)"] SET_TRACE_TOPA_PMI OFFSET (55) NUMBITS (1) [] , # [doc = "Set LBR_FRZ. (bits 58, write-1-to-set)"] SET_LBR_FRZ OFFSET (58) NUMBITS (1) [] , # [doc = "Set CTR_FRZ. (bits 59, write-1-to-set)"] SET_CTR_FRZ OFFSET (59) NUMBITS (1) [] , # [doc = "Set ASCI. (bits 60, write-1-to-set)"] SET_ASCI OFFSET (60) NUMBITS (1) [] , # [doc = "Set OVF_UNCORE. (bits 61, write-1-to-set)"] SET_OVF_UNCORE OFFSET (61) NUMBITS (1) [] , # [doc = "Set OVF_BUF. (bits 62, write-1-to-set)"] SET_OVF_BUF OFFSET (62) NUMBITS (1) []]);
     #[doc = r" MSR address."]
     pub const ADDRESS: u32 = 0x391_u32;
+    #[inline(always)]
+    const fn __check_reserved<const B: u64>() {
+        const {
+            if B & Value::RESERVED_MASK != 0 {
+                crate::__private::reserved_bits(
+                    "IA32_PERF_GLOBAL_STATUS_SET",
+                    B & Value::RESERVED_MASK,
+                    Value::RESERVED_MASK,
+                )
+            }
+        }
+    }
     #[doc = "A value of `IA32_PERF_GLOBAL_STATUS_SET`. Setters never touch reserved bits (`0x837EFFF0FFFFFC00`)."]
     #[derive(Clone, Copy, PartialEq, Eq, Hash)]
     #[repr(transparent)]
@@ -3150,16 +3461,16 @@ pub mod IA32_PERF_GLOBAL_STATUS_SET {
         }
         #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
         #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+        #[track_caller]
         pub const fn from_bits<const B: u64>() -> Self {
-            const {
-                if B & Self::RESERVED_MASK != 0 {
-                    crate::__private::reserved_bits(
-                        "IA32_PERF_GLOBAL_STATUS_SET",
-                        B & Self::RESERVED_MASK,
-                        Self::RESERVED_MASK,
-                    )
-                }
+            if B & Self::RESERVED_MASK != 0 {
+                crate::__private::reserved_bits(
+                    "IA32_PERF_GLOBAL_STATUS_SET",
+                    B & Self::RESERVED_MASK,
+                    Self::RESERVED_MASK,
+                )
             }
+            __check_reserved::<B>();
             Self(B)
         }
         #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
@@ -3464,10 +3775,12 @@ pub mod IA32_PERF_GLOBAL_STATUS_SET {
             Self((self.0 & 0xbfffffffffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 62u32))
         }
         #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
+        #[inline]
         pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
             Ok(self)
         }
         #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+        #[inline]
         #[track_caller]
         pub const fn build(self) -> Self {
             self
@@ -3676,138 +3989,159 @@ pub mod IA32_PERF_GLOBAL_STATUS_SET {
             self.track(0x4000000000000000_u64, self.value.set_ovf_buf())
         }
         #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+        #[inline]
         pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
-            if self.conflict & 0x1_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "SET_OVF_PMC0 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x2_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "SET_OVF_PMC1 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x4_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "SET_OVF_PMC2 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x8_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "SET_OVF_PMC3 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x10_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "SET_OVF_PMC4 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x20_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "SET_OVF_PMC5 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x40_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "SET_OVF_PMC6 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x80_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "SET_OVF_PMC7 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x100_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "SET_OVF_PMC8 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x200_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "SET_OVF_PMC9 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x100000000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "SET_OVF_FIXED_CTR0 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x200000000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "SET_OVF_FIXED_CTR1 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x400000000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "SET_OVF_FIXED_CTR2 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x800000000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "SET_OVF_FIXED_CTR3 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x1000000000000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "SET_OVF_PERF_METRICS is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x80000000000000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "SET_TRACE_TOPA_PMI is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x400000000000000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "SET_LBR_FRZ is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x800000000000000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "SET_CTR_FRZ is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x1000000000000000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "SET_ASCI is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x2000000000000000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "SET_OVF_UNCORE is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x4000000000000000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "SET_OVF_BUF is given two different values; set each field once",
-                });
+            if self.conflict != 0 {
+                return Err(self.conflict_error());
             }
             self.value.try_build()
         }
         #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+        #[inline]
         #[track_caller]
         pub const fn build(self) -> Value {
+            if self.conflict != 0 {
+                self.conflict_panic()
+            }
+            self.value.build()
+        }
+        #[doc = r" The first field given two different values (`conflict != 0`)."]
+        #[cold]
+        const fn conflict_error(self) -> crate::ConstraintError {
+            if self.conflict & 0x1_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "SET_OVF_PMC0 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x2_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "SET_OVF_PMC1 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x4_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "SET_OVF_PMC2 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x8_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "SET_OVF_PMC3 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x10_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "SET_OVF_PMC4 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x20_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "SET_OVF_PMC5 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x40_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "SET_OVF_PMC6 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x80_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "SET_OVF_PMC7 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x100_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "SET_OVF_PMC8 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x200_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "SET_OVF_PMC9 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x100000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "SET_OVF_FIXED_CTR0 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x200000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "SET_OVF_FIXED_CTR1 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x400000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "SET_OVF_FIXED_CTR2 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x800000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "SET_OVF_FIXED_CTR3 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x1000000000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "SET_OVF_PERF_METRICS is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x80000000000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "SET_TRACE_TOPA_PMI is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x400000000000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "SET_LBR_FRZ is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x800000000000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "SET_CTR_FRZ is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x1000000000000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "SET_ASCI is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x2000000000000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "SET_OVF_UNCORE is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x4000000000000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "SET_OVF_BUF is given two different values; set each field once",
+                };
+            }
+            crate::ConstraintError {
+                id: "field-set-twice",
+                message: "a field is given two different values; set each field once",
+            }
+        }
+        #[cold]
+        #[track_caller]
+        const fn conflict_panic(self) -> ! {
             if self.conflict & 0x1_u64 != 0 {
                 crate::__private::set_twice("IA32_PERF_GLOBAL_STATUS_SET", "SET_OVF_PMC0")
             }
@@ -3871,7 +4205,7 @@ pub mod IA32_PERF_GLOBAL_STATUS_SET {
             if self.conflict & 0x4000000000000000_u64 != 0 {
                 crate::__private::set_twice("IA32_PERF_GLOBAL_STATUS_SET", "SET_OVF_BUF")
             }
-            self.value.build()
+            crate::__private::set_twice("IA32_PERF_GLOBAL_STATUS_SET", "a field")
         }
     }
     #[doc = "One `IA32_PERF_GLOBAL_STATUS_SET` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (write-1-to-set)."]
@@ -3904,9 +4238,14 @@ pub type Ia32PerfGlobalStatusSet = IA32_PERF_GLOBAL_STATUS_SET::Value;
     clippy::new_ret_no_self
 )]
 pub mod IA32_PERF_GLOBAL_INUSE {
-    #[doc = r" The tock-registers marker type for this register."]
+    #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+    #[doc = r" carries the register's name so that a field of another register is reported"]
+    #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
     #[derive(Clone, Copy, Debug)]
-    pub struct Register;
+    #[allow(non_camel_case_types)]
+    pub struct IA32_PERF_GLOBAL_INUSE;
+    #[doc = r" The tock-registers marker type for this register."]
+    pub type Register = IA32_PERF_GLOBAL_INUSE;
     impl ::tock_registers::RegisterLongName for Register {}
     #[allow(unused_imports)]
     use ::tock_registers::fields::Field;

@@ -15,9 +15,14 @@ pub use super::super::intel::v6::{IA32_PERFEVTSEL, Ia32Perfevtsel};
     clippy::new_ret_no_self
 )]
 pub mod IA32_FIXED_CTR {
-    #[doc = r" The tock-registers marker type for this register."]
+    #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+    #[doc = r" carries the register's name so that a field of another register is reported"]
+    #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
     #[derive(Clone, Copy, Debug)]
-    pub struct Register;
+    #[allow(non_camel_case_types)]
+    pub struct IA32_FIXED_CTR;
+    #[doc = r" The tock-registers marker type for this register."]
+    pub type Register = IA32_FIXED_CTR;
     impl ::tock_registers::RegisterLongName for Register {}
     #[allow(unused_imports)]
     use ::tock_registers::fields::Field;
@@ -33,13 +38,21 @@ pub mod IA32_FIXED_CTR {
         0x309_u32, 0x30a_u32, 0x30b_u32, 0x30c_u32, 0x30d_u32, 0x30e_u32, 0x30f_u32,
     ];
     #[doc = "Address of `IA32_FIXED_CTRN`. `N` out of 0..7 fails to compile."]
+    #[track_caller]
     pub const fn address<const N: u32>() -> u32 {
+        if N >= INSTANCES {
+            crate::__private::index_out_of_range("IA32_FIXED_CTR", "instances", INSTANCES, N)
+        }
+        __check_index::<N>();
+        BASE_ADDRESS + N * ADDRESS_STRIDE
+    }
+    #[inline(always)]
+    const fn __check_index<const N: u32>() {
         const {
             if N >= INSTANCES {
                 crate::__private::index_out_of_range("IA32_FIXED_CTR", "instances", INSTANCES, N)
             }
         }
-        BASE_ADDRESS + N * ADDRESS_STRIDE
     }
     #[doc = r" Address of instance `index`, or `None` when out of range."]
     pub const fn try_address(index: u32) -> Option<u32> {
@@ -47,6 +60,26 @@ pub mod IA32_FIXED_CTR {
             Some(BASE_ADDRESS + index * ADDRESS_STRIDE)
         } else {
             None
+        }
+    }
+    #[inline(always)]
+    const fn __check_reserved<const B: u64>() {
+        const {
+            if B & Value::RESERVED_MASK != 0 {
+                crate::__private::reserved_bits(
+                    "IA32_FIXED_CTR",
+                    B & Value::RESERVED_MASK,
+                    Value::RESERVED_MASK,
+                )
+            }
+        }
+    }
+    #[inline(always)]
+    const fn __check_count<const V: u64>() {
+        const {
+            if V > 0xffffffffffff_u64 {
+                crate::__private::too_wide("IA32_FIXED_CTR", "COUNT", 48u32, V)
+            }
         }
     }
     #[doc = "A value of `IA32_FIXED_CTR`. Setters never touch reserved bits (`0xFFFF000000000000`)."]
@@ -66,16 +99,16 @@ pub mod IA32_FIXED_CTR {
         }
         #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
         #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+        #[track_caller]
         pub const fn from_bits<const B: u64>() -> Self {
-            const {
-                if B & Self::RESERVED_MASK != 0 {
-                    crate::__private::reserved_bits(
-                        "IA32_FIXED_CTR",
-                        B & Self::RESERVED_MASK,
-                        Self::RESERVED_MASK,
-                    )
-                }
+            if B & Self::RESERVED_MASK != 0 {
+                crate::__private::reserved_bits(
+                    "IA32_FIXED_CTR",
+                    B & Self::RESERVED_MASK,
+                    Self::RESERVED_MASK,
+                )
             }
+            __check_reserved::<B>();
             Self(B)
         }
         #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
@@ -112,12 +145,12 @@ pub mod IA32_FIXED_CTR {
             ((self.0 >> 0u32) & 0xffffffffffff_u64) as u64
         }
         #[doc = "Sets `COUNT` to the constant `V`; a `V` wider than 48 bits fails to compile. Counter value; the implemented width is CPUID.0AH:EDX[12:5].\n\nBits 47:0, read-write, 48 bits wide."]
+        #[track_caller]
         pub const fn with_count<const V: u64>(self) -> Self {
-            const {
-                if V > 0xffffffffffff_u64 {
-                    crate::__private::too_wide("COUNT", 48u32, V)
-                }
+            if V > 0xffffffffffff_u64 {
+                crate::__private::too_wide("IA32_FIXED_CTR", "COUNT", 48u32, V)
             }
+            __check_count::<V>();
             let v = V;
             Self((self.0 & 0xffff000000000000_u64) | (((v >> 0u32) & 0xffffffffffff_u64) << 0u32))
         }
@@ -135,10 +168,12 @@ pub mod IA32_FIXED_CTR {
             ))
         }
         #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
+        #[inline]
         pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
             Ok(self)
         }
         #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+        #[inline]
         #[track_caller]
         pub const fn build(self) -> Self {
             self
@@ -205,6 +240,7 @@ pub mod IA32_FIXED_CTR {
             }
         }
         #[doc = "Sets `COUNT` to the constant `V`; a `V` wider than 48 bits fails to compile. Counter value; the implemented width is CPUID.0AH:EDX[12:5].\n\nBits 47:0, read-write, 48 bits wide."]
+        #[track_caller]
         pub const fn with_count<const V: u64>(self) -> Self {
             self.track(0xffffffffffff_u64, self.value.with_count::<V>())
         }
@@ -216,22 +252,43 @@ pub mod IA32_FIXED_CTR {
             }
         }
         #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+        #[inline]
         pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
-            if self.conflict & 0xffffffffffff_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "COUNT is given two different values; set each field once",
-                });
+            if self.conflict != 0 {
+                return Err(self.conflict_error());
             }
             self.value.try_build()
         }
         #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+        #[inline]
         #[track_caller]
         pub const fn build(self) -> Value {
+            if self.conflict != 0 {
+                self.conflict_panic()
+            }
+            self.value.build()
+        }
+        #[doc = r" The first field given two different values (`conflict != 0`)."]
+        #[cold]
+        const fn conflict_error(self) -> crate::ConstraintError {
+            if self.conflict & 0xffffffffffff_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "COUNT is given two different values; set each field once",
+                };
+            }
+            crate::ConstraintError {
+                id: "field-set-twice",
+                message: "a field is given two different values; set each field once",
+            }
+        }
+        #[cold]
+        #[track_caller]
+        const fn conflict_panic(self) -> ! {
             if self.conflict & 0xffffffffffff_u64 != 0 {
                 crate::__private::set_twice("IA32_FIXED_CTR", "COUNT")
             }
-            self.value.build()
+            crate::__private::set_twice("IA32_FIXED_CTR", "a field")
         }
     }
     #[doc = "One `IA32_FIXED_CTR` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write)."]
@@ -244,6 +301,7 @@ pub mod IA32_FIXED_CTR {
         }
     }
     #[doc = "`IA32_FIXED_CTRN` as a typed MSR. `N` out of 0..7 fails to compile."]
+    #[track_caller]
     pub const fn msr<const N: u32>() -> Instance {
         Instance(address::<N>())
     }
@@ -284,9 +342,14 @@ pub type Ia32FixedCtr = IA32_FIXED_CTR::Value;
     clippy::new_ret_no_self
 )]
 pub mod IA32_FIXED_CTR_CTRL {
-    #[doc = r" The tock-registers marker type for this register."]
+    #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+    #[doc = r" carries the register's name so that a field of another register is reported"]
+    #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
     #[derive(Clone, Copy, Debug)]
-    pub struct Register;
+    #[allow(non_camel_case_types)]
+    pub struct IA32_FIXED_CTR_CTRL;
+    #[doc = r" The tock-registers marker type for this register."]
+    pub type Register = IA32_FIXED_CTR_CTRL;
     impl ::tock_registers::RegisterLongName for Register {}
     #[allow(unused_imports)]
     use ::tock_registers::fields::Field;
@@ -322,6 +385,74 @@ pub mod IA32_FIXED_CTR_CTRL {
             }
         }
     }
+    #[inline(always)]
+    const fn __check_reserved<const B: u64>() {
+        const {
+            if B & Value::RESERVED_MASK != 0 {
+                crate::__private::reserved_bits(
+                    "IA32_FIXED_CTR_CTRL",
+                    B & Value::RESERVED_MASK,
+                    Value::RESERVED_MASK,
+                )
+            }
+        }
+    }
+    #[inline(always)]
+    const fn __check_enable0<const V: u64>() {
+        const {
+            if V > 0x3_u64 {
+                crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE0", 2u32, V)
+            }
+        }
+    }
+    #[inline(always)]
+    const fn __check_enable1<const V: u64>() {
+        const {
+            if V > 0x3_u64 {
+                crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE1", 2u32, V)
+            }
+        }
+    }
+    #[inline(always)]
+    const fn __check_enable2<const V: u64>() {
+        const {
+            if V > 0x3_u64 {
+                crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE2", 2u32, V)
+            }
+        }
+    }
+    #[inline(always)]
+    const fn __check_enable3<const V: u64>() {
+        const {
+            if V > 0x3_u64 {
+                crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE3", 2u32, V)
+            }
+        }
+    }
+    #[inline(always)]
+    const fn __check_enable4<const V: u64>() {
+        const {
+            if V > 0x3_u64 {
+                crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE4", 2u32, V)
+            }
+        }
+    }
+    #[inline(always)]
+    const fn __check_enable5<const V: u64>() {
+        const {
+            if V > 0x3_u64 {
+                crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE5", 2u32, V)
+            }
+        }
+    }
+    #[inline(always)]
+    const fn __check_enable6<const V: u64>() {
+        const {
+            if V > 0x3_u64 {
+                crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE6", 2u32, V)
+            }
+        }
+    }
     #[doc = "A value of `IA32_FIXED_CTR_CTRL`. Setters never touch reserved bits (`0xFEEEEEEEF0000000`)."]
     #[derive(Clone, Copy, PartialEq, Eq, Hash)]
     #[repr(transparent)]
@@ -339,16 +470,16 @@ pub mod IA32_FIXED_CTR_CTRL {
         }
         #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
         #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+        #[track_caller]
         pub const fn from_bits<const B: u64>() -> Self {
-            const {
-                if B & Self::RESERVED_MASK != 0 {
-                    crate::__private::reserved_bits(
-                        "IA32_FIXED_CTR_CTRL",
-                        B & Self::RESERVED_MASK,
-                        Self::RESERVED_MASK,
-                    )
-                }
+            if B & Self::RESERVED_MASK != 0 {
+                crate::__private::reserved_bits(
+                    "IA32_FIXED_CTR_CTRL",
+                    B & Self::RESERVED_MASK,
+                    Self::RESERVED_MASK,
+                )
             }
+            __check_reserved::<B>();
             Self(B)
         }
         #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
@@ -389,12 +520,12 @@ pub mod IA32_FIXED_CTR_CTRL {
             Enable::from_value((self.0 >> 0u32) & 0x3_u64)
         }
         #[doc = "Sets `ENABLE0` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 0: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 7 elements), read-write, 2 bits wide."]
+        #[track_caller]
         pub const fn with_enable0<const V: u64>(self) -> Self {
-            const {
-                if V > 0x3_u64 {
-                    crate::__private::too_wide("ENABLE0", 2u32, V)
-                }
+            if V > 0x3_u64 {
+                crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE0", 2u32, V)
             }
+            __check_enable0::<V>();
             let v = V;
             Self((self.0 & 0xfffffffffffffffc_u64) | (((v >> 0u32) & 0x3_u64) << 0u32))
         }
@@ -425,12 +556,12 @@ pub mod IA32_FIXED_CTR_CTRL {
             Enable::from_value((self.0 >> 4u32) & 0x3_u64)
         }
         #[doc = "Sets `ENABLE1` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 1: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 7 elements), read-write, 2 bits wide."]
+        #[track_caller]
         pub const fn with_enable1<const V: u64>(self) -> Self {
-            const {
-                if V > 0x3_u64 {
-                    crate::__private::too_wide("ENABLE1", 2u32, V)
-                }
+            if V > 0x3_u64 {
+                crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE1", 2u32, V)
             }
+            __check_enable1::<V>();
             let v = V;
             Self((self.0 & 0xffffffffffffffcf_u64) | (((v >> 0u32) & 0x3_u64) << 4u32))
         }
@@ -461,12 +592,12 @@ pub mod IA32_FIXED_CTR_CTRL {
             Enable::from_value((self.0 >> 8u32) & 0x3_u64)
         }
         #[doc = "Sets `ENABLE2` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 2: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 7 elements), read-write, 2 bits wide."]
+        #[track_caller]
         pub const fn with_enable2<const V: u64>(self) -> Self {
-            const {
-                if V > 0x3_u64 {
-                    crate::__private::too_wide("ENABLE2", 2u32, V)
-                }
+            if V > 0x3_u64 {
+                crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE2", 2u32, V)
             }
+            __check_enable2::<V>();
             let v = V;
             Self((self.0 & 0xfffffffffffffcff_u64) | (((v >> 0u32) & 0x3_u64) << 8u32))
         }
@@ -497,12 +628,12 @@ pub mod IA32_FIXED_CTR_CTRL {
             Enable::from_value((self.0 >> 12u32) & 0x3_u64)
         }
         #[doc = "Sets `ENABLE3` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 3: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 7 elements), read-write, 2 bits wide."]
+        #[track_caller]
         pub const fn with_enable3<const V: u64>(self) -> Self {
-            const {
-                if V > 0x3_u64 {
-                    crate::__private::too_wide("ENABLE3", 2u32, V)
-                }
+            if V > 0x3_u64 {
+                crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE3", 2u32, V)
             }
+            __check_enable3::<V>();
             let v = V;
             Self((self.0 & 0xffffffffffffcfff_u64) | (((v >> 0u32) & 0x3_u64) << 12u32))
         }
@@ -533,12 +664,12 @@ pub mod IA32_FIXED_CTR_CTRL {
             Enable::from_value((self.0 >> 16u32) & 0x3_u64)
         }
         #[doc = "Sets `ENABLE4` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 4: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 7 elements), read-write, 2 bits wide."]
+        #[track_caller]
         pub const fn with_enable4<const V: u64>(self) -> Self {
-            const {
-                if V > 0x3_u64 {
-                    crate::__private::too_wide("ENABLE4", 2u32, V)
-                }
+            if V > 0x3_u64 {
+                crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE4", 2u32, V)
             }
+            __check_enable4::<V>();
             let v = V;
             Self((self.0 & 0xfffffffffffcffff_u64) | (((v >> 0u32) & 0x3_u64) << 16u32))
         }
@@ -569,12 +700,12 @@ pub mod IA32_FIXED_CTR_CTRL {
             Enable::from_value((self.0 >> 20u32) & 0x3_u64)
         }
         #[doc = "Sets `ENABLE5` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 5: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 7 elements), read-write, 2 bits wide."]
+        #[track_caller]
         pub const fn with_enable5<const V: u64>(self) -> Self {
-            const {
-                if V > 0x3_u64 {
-                    crate::__private::too_wide("ENABLE5", 2u32, V)
-                }
+            if V > 0x3_u64 {
+                crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE5", 2u32, V)
             }
+            __check_enable5::<V>();
             let v = V;
             Self((self.0 & 0xffffffffffcfffff_u64) | (((v >> 0u32) & 0x3_u64) << 20u32))
         }
@@ -605,12 +736,12 @@ pub mod IA32_FIXED_CTR_CTRL {
             Enable::from_value((self.0 >> 24u32) & 0x3_u64)
         }
         #[doc = "Sets `ENABLE6` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 6: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 7 elements), read-write, 2 bits wide."]
+        #[track_caller]
         pub const fn with_enable6<const V: u64>(self) -> Self {
-            const {
-                if V > 0x3_u64 {
-                    crate::__private::too_wide("ENABLE6", 2u32, V)
-                }
+            if V > 0x3_u64 {
+                crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE6", 2u32, V)
             }
+            __check_enable6::<V>();
             let v = V;
             Self((self.0 & 0xfffffffffcffffff_u64) | (((v >> 0u32) & 0x3_u64) << 24u32))
         }
@@ -1034,10 +1165,12 @@ pub mod IA32_FIXED_CTR_CTRL {
             }
         }
         #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
+        #[inline]
         pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
             Ok(self)
         }
         #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+        #[inline]
         #[track_caller]
         pub const fn build(self) -> Self {
             self
@@ -1149,6 +1282,7 @@ pub mod IA32_FIXED_CTR_CTRL {
             }
         }
         #[doc = "Sets `ENABLE0` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 0: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 7 elements), read-write, 2 bits wide."]
+        #[track_caller]
         pub const fn with_enable0<const V: u64>(self) -> Self {
             self.track(0x3_u64, self.value.with_enable0::<V>())
         }
@@ -1164,6 +1298,7 @@ pub mod IA32_FIXED_CTR_CTRL {
             self.track(0x3_u64, self.value.set_enable0(value))
         }
         #[doc = "Sets `ENABLE1` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 1: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 7 elements), read-write, 2 bits wide."]
+        #[track_caller]
         pub const fn with_enable1<const V: u64>(self) -> Self {
             self.track(0x30_u64, self.value.with_enable1::<V>())
         }
@@ -1179,6 +1314,7 @@ pub mod IA32_FIXED_CTR_CTRL {
             self.track(0x30_u64, self.value.set_enable1(value))
         }
         #[doc = "Sets `ENABLE2` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 2: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 7 elements), read-write, 2 bits wide."]
+        #[track_caller]
         pub const fn with_enable2<const V: u64>(self) -> Self {
             self.track(0x300_u64, self.value.with_enable2::<V>())
         }
@@ -1194,6 +1330,7 @@ pub mod IA32_FIXED_CTR_CTRL {
             self.track(0x300_u64, self.value.set_enable2(value))
         }
         #[doc = "Sets `ENABLE3` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 3: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 7 elements), read-write, 2 bits wide."]
+        #[track_caller]
         pub const fn with_enable3<const V: u64>(self) -> Self {
             self.track(0x3000_u64, self.value.with_enable3::<V>())
         }
@@ -1209,6 +1346,7 @@ pub mod IA32_FIXED_CTR_CTRL {
             self.track(0x3000_u64, self.value.set_enable3(value))
         }
         #[doc = "Sets `ENABLE4` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 4: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 7 elements), read-write, 2 bits wide."]
+        #[track_caller]
         pub const fn with_enable4<const V: u64>(self) -> Self {
             self.track(0x30000_u64, self.value.with_enable4::<V>())
         }
@@ -1224,6 +1362,7 @@ pub mod IA32_FIXED_CTR_CTRL {
             self.track(0x30000_u64, self.value.set_enable4(value))
         }
         #[doc = "Sets `ENABLE5` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 5: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 7 elements), read-write, 2 bits wide."]
+        #[track_caller]
         pub const fn with_enable5<const V: u64>(self) -> Self {
             self.track(0x300000_u64, self.value.with_enable5::<V>())
         }
@@ -1239,6 +1378,7 @@ pub mod IA32_FIXED_CTR_CTRL {
             self.track(0x300000_u64, self.value.set_enable5(value))
         }
         #[doc = "Sets `ENABLE6` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 6: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 7 elements), read-write, 2 bits wide."]
+        #[track_caller]
         pub const fn with_enable6<const V: u64>(self) -> Self {
             self.track(0x3000000_u64, self.value.with_enable6::<V>())
         }
@@ -1422,180 +1562,201 @@ pub mod IA32_FIXED_CTR_CTRL {
             }
         }
         #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+        #[inline]
         pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
-            if self.conflict & 0x3_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "ENABLE0 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x30_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "ENABLE1 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x300_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "ENABLE2 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x3000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "ENABLE3 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x30000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "ENABLE4 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x300000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "ENABLE5 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x3000000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "ENABLE6 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x4_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "ANY0 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x40_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "ANY1 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x400_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "ANY2 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x4000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "ANY3 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x40000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "ANY4 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x400000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "ANY5 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x4000000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "ANY6 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x8_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "PMI0 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x80_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "PMI1 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x800_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "PMI2 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x8000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "PMI3 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x80000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "PMI4 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x800000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "PMI5 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x8000000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "PMI6 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x100000000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "ADAPTIVE_RECORD0 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x1000000000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "ADAPTIVE_RECORD1 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x10000000000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "ADAPTIVE_RECORD2 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x100000000000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "ADAPTIVE_RECORD3 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x1000000000000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "ADAPTIVE_RECORD4 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x10000000000000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "ADAPTIVE_RECORD5 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x100000000000000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "ADAPTIVE_RECORD6 is given two different values; set each field once",
-                });
+            if self.conflict != 0 {
+                return Err(self.conflict_error());
             }
             self.value.try_build()
         }
         #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+        #[inline]
         #[track_caller]
         pub const fn build(self) -> Value {
+            if self.conflict != 0 {
+                self.conflict_panic()
+            }
+            self.value.build()
+        }
+        #[doc = r" The first field given two different values (`conflict != 0`)."]
+        #[cold]
+        const fn conflict_error(self) -> crate::ConstraintError {
+            if self.conflict & 0x3_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "ENABLE0 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x30_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "ENABLE1 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x300_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "ENABLE2 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x3000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "ENABLE3 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x30000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "ENABLE4 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x300000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "ENABLE5 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x3000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "ENABLE6 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x4_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "ANY0 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x40_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "ANY1 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x400_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "ANY2 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x4000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "ANY3 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x40000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "ANY4 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x400000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "ANY5 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x4000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "ANY6 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x8_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "PMI0 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x80_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "PMI1 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x800_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "PMI2 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x8000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "PMI3 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x80000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "PMI4 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x800000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "PMI5 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x8000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "PMI6 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x100000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "ADAPTIVE_RECORD0 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x1000000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "ADAPTIVE_RECORD1 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x10000000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "ADAPTIVE_RECORD2 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x100000000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "ADAPTIVE_RECORD3 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x1000000000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "ADAPTIVE_RECORD4 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x10000000000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "ADAPTIVE_RECORD5 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x100000000000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "ADAPTIVE_RECORD6 is given two different values; set each field once",
+                };
+            }
+            crate::ConstraintError {
+                id: "field-set-twice",
+                message: "a field is given two different values; set each field once",
+            }
+        }
+        #[cold]
+        #[track_caller]
+        const fn conflict_panic(self) -> ! {
             if self.conflict & 0x3_u64 != 0 {
                 crate::__private::set_twice("IA32_FIXED_CTR_CTRL", "ENABLE0")
             }
@@ -1680,7 +1841,7 @@ pub mod IA32_FIXED_CTR_CTRL {
             if self.conflict & 0x100000000000000_u64 != 0 {
                 crate::__private::set_twice("IA32_FIXED_CTR_CTRL", "ADAPTIVE_RECORD6")
             }
-            self.value.build()
+            crate::__private::set_twice("IA32_FIXED_CTR_CTRL", "a field")
         }
     }
     #[doc = "One `IA32_FIXED_CTR_CTRL` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write)."]
@@ -1718,9 +1879,14 @@ pub type Ia32FixedCtrCtrl = IA32_FIXED_CTR_CTRL::Value;
     clippy::new_ret_no_self
 )]
 pub mod IA32_PERF_GLOBAL_STATUS {
-    #[doc = r" The tock-registers marker type for this register."]
+    #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+    #[doc = r" carries the register's name so that a field of another register is reported"]
+    #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
     #[derive(Clone, Copy, Debug)]
-    pub struct Register;
+    #[allow(non_camel_case_types)]
+    pub struct IA32_PERF_GLOBAL_STATUS;
+    #[doc = r" The tock-registers marker type for this register."]
+    pub type Register = IA32_PERF_GLOBAL_STATUS;
     impl ::tock_registers::RegisterLongName for Register {}
     #[allow(unused_imports)]
     use ::tock_registers::fields::Field;
@@ -1948,15 +2114,32 @@ pub type Ia32PerfGlobalStatus = IA32_PERF_GLOBAL_STATUS::Value;
     clippy::new_ret_no_self
 )]
 pub mod IA32_PERF_GLOBAL_CTRL {
-    #[doc = r" The tock-registers marker type for this register."]
+    #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+    #[doc = r" carries the register's name so that a field of another register is reported"]
+    #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
     #[derive(Clone, Copy, Debug)]
-    pub struct Register;
+    #[allow(non_camel_case_types)]
+    pub struct IA32_PERF_GLOBAL_CTRL;
+    #[doc = r" The tock-registers marker type for this register."]
+    pub type Register = IA32_PERF_GLOBAL_CTRL;
     impl ::tock_registers::RegisterLongName for Register {}
     #[allow(unused_imports)]
     use ::tock_registers::fields::Field;
     :: tock_registers :: register_bitmasks ! (u64 , IA32_PERF_GLOBAL_CTRL , Register , [# [doc = "Enable IA32_PMCi. (bits 0, read-write)"] EN_PMC0 OFFSET (0) NUMBITS (1) [] , # [doc = "Enable IA32_PMCi. (bits 1, read-write)"] EN_PMC1 OFFSET (1) NUMBITS (1) [] , # [doc = "Enable IA32_PMCi. (bits 2, read-write)"] EN_PMC2 OFFSET (2) NUMBITS (1) [] , # [doc = "Enable IA32_PMCi. (bits 3, read-write)"] EN_PMC3 OFFSET (3) NUMBITS (1) [] , # [doc = "Enable IA32_PMCi. (bits 4, read-write)"] EN_PMC4 OFFSET (4) NUMBITS (1) [] , # [doc = "Enable IA32_PMCi. (bits 5, read-write)"] EN_PMC5 OFFSET (5) NUMBITS (1) [] , # [doc = "Enable IA32_PMCi. (bits 6, read-write)"] EN_PMC6 OFFSET (6) NUMBITS (1) [] , # [doc = "Enable IA32_PMCi. (bits 7, read-write)"] EN_PMC7 OFFSET (7) NUMBITS (1) [] , # [doc = "Enable IA32_FIXED_CTRi. (bits 32, read-write)"] EN_FIXED_CTR0 OFFSET (32) NUMBITS (1) [] , # [doc = "Enable IA32_FIXED_CTRi. (bits 33, read-write)"] EN_FIXED_CTR1 OFFSET (33) NUMBITS (1) [] , # [doc = "Enable IA32_FIXED_CTRi. (bits 34, read-write)"] EN_FIXED_CTR2 OFFSET (34) NUMBITS (1) [] , # [doc = "Enable IA32_FIXED_CTRi. (bits 35, read-write)"] EN_FIXED_CTR3 OFFSET (35) NUMBITS (1) [] , # [doc = "Enable IA32_FIXED_CTRi. (bits 36, read-write)"] EN_FIXED_CTR4 OFFSET (36) NUMBITS (1) [] , # [doc = "Enable IA32_FIXED_CTRi. (bits 37, read-write)"] EN_FIXED_CTR5 OFFSET (37) NUMBITS (1) [] , # [doc = "Enable IA32_FIXED_CTRi. (bits 38, read-write)"] EN_FIXED_CTR6 OFFSET (38) NUMBITS (1) [] , # [doc = "Enable the PERF_METRICS top-down counters. (bits 48, read-write)"] EN_PERF_METRICS OFFSET (48) NUMBITS (1) []]);
     #[doc = r" MSR address."]
     pub const ADDRESS: u32 = 0x38f_u32;
+    #[inline(always)]
+    const fn __check_reserved<const B: u64>() {
+        const {
+            if B & Value::RESERVED_MASK != 0 {
+                crate::__private::reserved_bits(
+                    "IA32_PERF_GLOBAL_CTRL",
+                    B & Value::RESERVED_MASK,
+                    Value::RESERVED_MASK,
+                )
+            }
+        }
+    }
     #[doc = "A value of `IA32_PERF_GLOBAL_CTRL`. Setters never touch reserved bits (`0xFFFEFF80FFFFFF00`)."]
     #[derive(Clone, Copy, PartialEq, Eq, Hash)]
     #[repr(transparent)]
@@ -1974,16 +2157,16 @@ pub mod IA32_PERF_GLOBAL_CTRL {
         }
         #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
         #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+        #[track_caller]
         pub const fn from_bits<const B: u64>() -> Self {
-            const {
-                if B & Self::RESERVED_MASK != 0 {
-                    crate::__private::reserved_bits(
-                        "IA32_PERF_GLOBAL_CTRL",
-                        B & Self::RESERVED_MASK,
-                        Self::RESERVED_MASK,
-                    )
-                }
+            if B & Self::RESERVED_MASK != 0 {
+                crate::__private::reserved_bits(
+                    "IA32_PERF_GLOBAL_CTRL",
+                    B & Self::RESERVED_MASK,
+                    Self::RESERVED_MASK,
+                )
             }
+            __check_reserved::<B>();
             Self(B)
         }
         #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
@@ -2272,10 +2455,12 @@ pub mod IA32_PERF_GLOBAL_CTRL {
             Self((self.0 & 0xfffeffffffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 48u32))
         }
         #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
+        #[inline]
         pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
             Ok(self)
         }
         #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+        #[inline]
         #[track_caller]
         pub const fn build(self) -> Self {
             self
@@ -2465,108 +2650,129 @@ pub mod IA32_PERF_GLOBAL_CTRL {
             self.track(0x1000000000000_u64, self.value.with_en_perf_metrics(on))
         }
         #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+        #[inline]
         pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
-            if self.conflict & 0x1_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "EN_PMC0 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x2_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "EN_PMC1 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x4_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "EN_PMC2 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x8_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "EN_PMC3 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x10_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "EN_PMC4 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x20_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "EN_PMC5 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x40_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "EN_PMC6 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x80_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "EN_PMC7 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x100000000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "EN_FIXED_CTR0 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x200000000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "EN_FIXED_CTR1 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x400000000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "EN_FIXED_CTR2 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x800000000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "EN_FIXED_CTR3 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x1000000000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "EN_FIXED_CTR4 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x2000000000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "EN_FIXED_CTR5 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x4000000000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "EN_FIXED_CTR6 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x1000000000000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "EN_PERF_METRICS is given two different values; set each field once",
-                });
+            if self.conflict != 0 {
+                return Err(self.conflict_error());
             }
             self.value.try_build()
         }
         #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+        #[inline]
         #[track_caller]
         pub const fn build(self) -> Value {
+            if self.conflict != 0 {
+                self.conflict_panic()
+            }
+            self.value.build()
+        }
+        #[doc = r" The first field given two different values (`conflict != 0`)."]
+        #[cold]
+        const fn conflict_error(self) -> crate::ConstraintError {
+            if self.conflict & 0x1_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "EN_PMC0 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x2_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "EN_PMC1 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x4_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "EN_PMC2 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x8_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "EN_PMC3 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x10_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "EN_PMC4 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x20_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "EN_PMC5 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x40_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "EN_PMC6 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x80_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "EN_PMC7 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x100000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "EN_FIXED_CTR0 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x200000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "EN_FIXED_CTR1 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x400000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "EN_FIXED_CTR2 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x800000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "EN_FIXED_CTR3 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x1000000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "EN_FIXED_CTR4 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x2000000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "EN_FIXED_CTR5 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x4000000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "EN_FIXED_CTR6 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x1000000000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "EN_PERF_METRICS is given two different values; set each field once",
+                };
+            }
+            crate::ConstraintError {
+                id: "field-set-twice",
+                message: "a field is given two different values; set each field once",
+            }
+        }
+        #[cold]
+        #[track_caller]
+        const fn conflict_panic(self) -> ! {
             if self.conflict & 0x1_u64 != 0 {
                 crate::__private::set_twice("IA32_PERF_GLOBAL_CTRL", "EN_PMC0")
             }
@@ -2615,7 +2821,7 @@ pub mod IA32_PERF_GLOBAL_CTRL {
             if self.conflict & 0x1000000000000_u64 != 0 {
                 crate::__private::set_twice("IA32_PERF_GLOBAL_CTRL", "EN_PERF_METRICS")
             }
-            self.value.build()
+            crate::__private::set_twice("IA32_PERF_GLOBAL_CTRL", "a field")
         }
     }
     #[doc = "One `IA32_PERF_GLOBAL_CTRL` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write)."]
@@ -2653,15 +2859,32 @@ pub type Ia32PerfGlobalCtrl = IA32_PERF_GLOBAL_CTRL::Value;
     clippy::new_ret_no_self
 )]
 pub mod IA32_PERF_GLOBAL_STATUS_RESET {
-    #[doc = r" The tock-registers marker type for this register."]
+    #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+    #[doc = r" carries the register's name so that a field of another register is reported"]
+    #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
     #[derive(Clone, Copy, Debug)]
-    pub struct Register;
+    #[allow(non_camel_case_types)]
+    pub struct IA32_PERF_GLOBAL_STATUS_RESET;
+    #[doc = r" The tock-registers marker type for this register."]
+    pub type Register = IA32_PERF_GLOBAL_STATUS_RESET;
     impl ::tock_registers::RegisterLongName for Register {}
     #[allow(unused_imports)]
     use ::tock_registers::fields::Field;
     :: tock_registers :: register_bitmasks ! (u64 , IA32_PERF_GLOBAL_STATUS_RESET , Register , [# [doc = "Clear the overflow flag of IA32_PMCi. (bits 0, write-1-to-clear)"] CLR_OVF_PMC0 OFFSET (0) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_PMCi. (bits 1, write-1-to-clear)"] CLR_OVF_PMC1 OFFSET (1) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_PMCi. (bits 2, write-1-to-clear)"] CLR_OVF_PMC2 OFFSET (2) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_PMCi. (bits 3, write-1-to-clear)"] CLR_OVF_PMC3 OFFSET (3) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_PMCi. (bits 4, write-1-to-clear)"] CLR_OVF_PMC4 OFFSET (4) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_PMCi. (bits 5, write-1-to-clear)"] CLR_OVF_PMC5 OFFSET (5) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_PMCi. (bits 6, write-1-to-clear)"] CLR_OVF_PMC6 OFFSET (6) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_PMCi. (bits 7, write-1-to-clear)"] CLR_OVF_PMC7 OFFSET (7) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_FIXED_CTRi. (bits 32, write-1-to-clear)"] CLR_OVF_FIXED_CTR0 OFFSET (32) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_FIXED_CTRi. (bits 33, write-1-to-clear)"] CLR_OVF_FIXED_CTR1 OFFSET (33) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_FIXED_CTRi. (bits 34, write-1-to-clear)"] CLR_OVF_FIXED_CTR2 OFFSET (34) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_FIXED_CTRi. (bits 35, write-1-to-clear)"] CLR_OVF_FIXED_CTR3 OFFSET (35) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_FIXED_CTRi. (bits 36, write-1-to-clear)"] CLR_OVF_FIXED_CTR4 OFFSET (36) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_FIXED_CTRi. (bits 37, write-1-to-clear)"] CLR_OVF_FIXED_CTR5 OFFSET (37) NUMBITS (1) [] , # [doc = "Clear the overflow flag of IA32_FIXED_CTRi. (bits 38, write-1-to-clear)"] CLR_OVF_FIXED_CTR6 OFFSET (38) NUMBITS (1) [] , # [doc = "Clear OVF_PERF_METRICS. (bits 48, write-1-to-clear)"] CLR_OVF_PERF_METRICS OFFSET (48) NUMBITS (1) [] , # [doc = "Clear TRACE_TOPA_PMI. (bits 55, write-1-to-clear)"] CLR_TRACE_TOPA_PMI OFFSET (55) NUMBITS (1) [] , # [doc = "Clear LBR_FRZ (and resume LBR recording). (bits 58, write-1-to-clear)"] CLR_LBR_FRZ OFFSET (58) NUMBITS (1) [] , # [doc = "Clear CTR_FRZ. (bits 59, write-1-to-clear)"] CLR_CTR_FRZ OFFSET (59) NUMBITS (1) [] , # [doc = "Clear ASCI. (bits 60, write-1-to-clear)"] CLR_ASCI OFFSET (60) NUMBITS (1) [] , # [doc = "Clear OVF_UNCORE. (bits 61, write-1-to-clear)"] CLR_OVF_UNCORE OFFSET (61) NUMBITS (1) [] , # [doc = "Clear OVF_BUF. (bits 62, write-1-to-clear)"] CLR_OVF_BUF OFFSET (62) NUMBITS (1) [] , # [doc = "Clear COND_CHGD. (bits 63, write-1-to-clear)"] CLR_COND_CHGD OFFSET (63) NUMBITS (1) []]);
     #[doc = r" MSR address."]
     pub const ADDRESS: u32 = 0x390_u32;
+    #[inline(always)]
+    const fn __check_reserved<const B: u64>() {
+        const {
+            if B & Value::RESERVED_MASK != 0 {
+                crate::__private::reserved_bits(
+                    "IA32_PERF_GLOBAL_STATUS_RESET",
+                    B & Value::RESERVED_MASK,
+                    Value::RESERVED_MASK,
+                )
+            }
+        }
+    }
     #[doc = "A value of `IA32_PERF_GLOBAL_STATUS_RESET`. Setters never touch reserved bits (`0x037EFF80FFFFFF00`)."]
     #[derive(Clone, Copy, PartialEq, Eq, Hash)]
     #[repr(transparent)]
@@ -2679,16 +2902,16 @@ pub mod IA32_PERF_GLOBAL_STATUS_RESET {
         }
         #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
         #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+        #[track_caller]
         pub const fn from_bits<const B: u64>() -> Self {
-            const {
-                if B & Self::RESERVED_MASK != 0 {
-                    crate::__private::reserved_bits(
-                        "IA32_PERF_GLOBAL_STATUS_RESET",
-                        B & Self::RESERVED_MASK,
-                        Self::RESERVED_MASK,
-                    )
-                }
+            if B & Self::RESERVED_MASK != 0 {
+                crate::__private::reserved_bits(
+                    "IA32_PERF_GLOBAL_STATUS_RESET",
+                    B & Self::RESERVED_MASK,
+                    Self::RESERVED_MASK,
+                )
             }
+            __check_reserved::<B>();
             Self(B)
         }
         #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
@@ -3018,10 +3241,12 @@ pub mod IA32_PERF_GLOBAL_STATUS_RESET {
             Self((self.0 & 0x7fffffffffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 63u32))
         }
         #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
+        #[inline]
         pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
             Ok(self)
         }
         #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+        #[inline]
         #[track_caller]
         pub const fn build(self) -> Self {
             self
@@ -3244,150 +3469,171 @@ pub mod IA32_PERF_GLOBAL_STATUS_RESET {
             self.track(0x8000000000000000_u64, self.value.clear_cond_chgd())
         }
         #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+        #[inline]
         pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
-            if self.conflict & 0x1_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "CLR_OVF_PMC0 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x2_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "CLR_OVF_PMC1 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x4_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "CLR_OVF_PMC2 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x8_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "CLR_OVF_PMC3 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x10_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "CLR_OVF_PMC4 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x20_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "CLR_OVF_PMC5 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x40_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "CLR_OVF_PMC6 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x80_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "CLR_OVF_PMC7 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x100000000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "CLR_OVF_FIXED_CTR0 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x200000000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "CLR_OVF_FIXED_CTR1 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x400000000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "CLR_OVF_FIXED_CTR2 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x800000000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "CLR_OVF_FIXED_CTR3 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x1000000000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "CLR_OVF_FIXED_CTR4 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x2000000000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "CLR_OVF_FIXED_CTR5 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x4000000000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "CLR_OVF_FIXED_CTR6 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x1000000000000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "CLR_OVF_PERF_METRICS is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x80000000000000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "CLR_TRACE_TOPA_PMI is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x400000000000000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "CLR_LBR_FRZ is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x800000000000000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "CLR_CTR_FRZ is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x1000000000000000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "CLR_ASCI is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x2000000000000000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "CLR_OVF_UNCORE is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x4000000000000000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "CLR_OVF_BUF is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x8000000000000000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "CLR_COND_CHGD is given two different values; set each field once",
-                });
+            if self.conflict != 0 {
+                return Err(self.conflict_error());
             }
             self.value.try_build()
         }
         #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+        #[inline]
         #[track_caller]
         pub const fn build(self) -> Value {
+            if self.conflict != 0 {
+                self.conflict_panic()
+            }
+            self.value.build()
+        }
+        #[doc = r" The first field given two different values (`conflict != 0`)."]
+        #[cold]
+        const fn conflict_error(self) -> crate::ConstraintError {
+            if self.conflict & 0x1_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "CLR_OVF_PMC0 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x2_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "CLR_OVF_PMC1 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x4_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "CLR_OVF_PMC2 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x8_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "CLR_OVF_PMC3 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x10_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "CLR_OVF_PMC4 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x20_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "CLR_OVF_PMC5 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x40_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "CLR_OVF_PMC6 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x80_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "CLR_OVF_PMC7 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x100000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "CLR_OVF_FIXED_CTR0 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x200000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "CLR_OVF_FIXED_CTR1 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x400000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "CLR_OVF_FIXED_CTR2 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x800000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "CLR_OVF_FIXED_CTR3 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x1000000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "CLR_OVF_FIXED_CTR4 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x2000000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "CLR_OVF_FIXED_CTR5 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x4000000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "CLR_OVF_FIXED_CTR6 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x1000000000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "CLR_OVF_PERF_METRICS is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x80000000000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "CLR_TRACE_TOPA_PMI is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x400000000000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "CLR_LBR_FRZ is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x800000000000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "CLR_CTR_FRZ is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x1000000000000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "CLR_ASCI is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x2000000000000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "CLR_OVF_UNCORE is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x4000000000000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "CLR_OVF_BUF is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x8000000000000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "CLR_COND_CHGD is given two different values; set each field once",
+                };
+            }
+            crate::ConstraintError {
+                id: "field-set-twice",
+                message: "a field is given two different values; set each field once",
+            }
+        }
+        #[cold]
+        #[track_caller]
+        const fn conflict_panic(self) -> ! {
             if self.conflict & 0x1_u64 != 0 {
                 crate::__private::set_twice("IA32_PERF_GLOBAL_STATUS_RESET", "CLR_OVF_PMC0")
             }
@@ -3457,7 +3703,7 @@ pub mod IA32_PERF_GLOBAL_STATUS_RESET {
             if self.conflict & 0x8000000000000000_u64 != 0 {
                 crate::__private::set_twice("IA32_PERF_GLOBAL_STATUS_RESET", "CLR_COND_CHGD")
             }
-            self.value.build()
+            crate::__private::set_twice("IA32_PERF_GLOBAL_STATUS_RESET", "a field")
         }
     }
     #[doc = "One `IA32_PERF_GLOBAL_STATUS_RESET` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (write-1-to-clear)."]
@@ -3490,15 +3736,32 @@ pub type Ia32PerfGlobalStatusReset = IA32_PERF_GLOBAL_STATUS_RESET::Value;
     clippy::new_ret_no_self
 )]
 pub mod IA32_PERF_GLOBAL_STATUS_SET {
-    #[doc = r" The tock-registers marker type for this register."]
+    #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+    #[doc = r" carries the register's name so that a field of another register is reported"]
+    #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
     #[derive(Clone, Copy, Debug)]
-    pub struct Register;
+    #[allow(non_camel_case_types)]
+    pub struct IA32_PERF_GLOBAL_STATUS_SET;
+    #[doc = r" The tock-registers marker type for this register."]
+    pub type Register = IA32_PERF_GLOBAL_STATUS_SET;
     impl ::tock_registers::RegisterLongName for Register {}
     #[allow(unused_imports)]
     use ::tock_registers::fields::Field;
     :: tock_registers :: register_bitmasks ! (u64 , IA32_PERF_GLOBAL_STATUS_SET , Register , [# [doc = "Set the overflow flag of IA32_PMCi. (bits 0, write-1-to-set)"] SET_OVF_PMC0 OFFSET (0) NUMBITS (1) [] , # [doc = "Set the overflow flag of IA32_PMCi. (bits 1, write-1-to-set)"] SET_OVF_PMC1 OFFSET (1) NUMBITS (1) [] , # [doc = "Set the overflow flag of IA32_PMCi. (bits 2, write-1-to-set)"] SET_OVF_PMC2 OFFSET (2) NUMBITS (1) [] , # [doc = "Set the overflow flag of IA32_PMCi. (bits 3, write-1-to-set)"] SET_OVF_PMC3 OFFSET (3) NUMBITS (1) [] , # [doc = "Set the overflow flag of IA32_PMCi. (bits 4, write-1-to-set)"] SET_OVF_PMC4 OFFSET (4) NUMBITS (1) [] , # [doc = "Set the overflow flag of IA32_PMCi. (bits 5, write-1-to-set)"] SET_OVF_PMC5 OFFSET (5) NUMBITS (1) [] , # [doc = "Set the overflow flag of IA32_PMCi. (bits 6, write-1-to-set)"] SET_OVF_PMC6 OFFSET (6) NUMBITS (1) [] , # [doc = "Set the overflow flag of IA32_PMCi. (bits 7, write-1-to-set)"] SET_OVF_PMC7 OFFSET (7) NUMBITS (1) [] , # [doc = "Set the overflow flag of IA32_FIXED_CTRi. (bits 32, write-1-to-set)"] SET_OVF_FIXED_CTR0 OFFSET (32) NUMBITS (1) [] , # [doc = "Set the overflow flag of IA32_FIXED_CTRi. (bits 33, write-1-to-set)"] SET_OVF_FIXED_CTR1 OFFSET (33) NUMBITS (1) [] , # [doc = "Set the overflow flag of IA32_FIXED_CTRi. (bits 34, write-1-to-set)"] SET_OVF_FIXED_CTR2 OFFSET (34) NUMBITS (1) [] , # [doc = "Set the overflow flag of IA32_FIXED_CTRi. (bits 35, write-1-to-set)"] SET_OVF_FIXED_CTR3 OFFSET (35) NUMBITS (1) [] , # [doc = "Set the overflow flag of IA32_FIXED_CTRi. (bits 36, write-1-to-set)"] SET_OVF_FIXED_CTR4 OFFSET (36) NUMBITS (1) [] , # [doc = "Set the overflow flag of IA32_FIXED_CTRi. (bits 37, write-1-to-set)"] SET_OVF_FIXED_CTR5 OFFSET (37) NUMBITS (1) [] , # [doc = "Set the overflow flag of IA32_FIXED_CTRi. (bits 38, write-1-to-set)"] SET_OVF_FIXED_CTR6 OFFSET (38) NUMBITS (1) [] , # [doc = "Set OVF_PERF_METRICS. (bits 48, write-1-to-set)"] SET_OVF_PERF_METRICS OFFSET (48) NUMBITS (1) [] , # [doc = "Set TRACE_TOPA_PMI. (bits 55, write-1-to-set)"] SET_TRACE_TOPA_PMI OFFSET (55) NUMBITS (1) [] , # [doc = "Set LBR_FRZ. (bits 58, write-1-to-set)"] SET_LBR_FRZ OFFSET (58) NUMBITS (1) [] , # [doc = "Set CTR_FRZ. (bits 59, write-1-to-set)"] SET_CTR_FRZ OFFSET (59) NUMBITS (1) [] , # [doc = "Set ASCI. (bits 60, write-1-to-set)"] SET_ASCI OFFSET (60) NUMBITS (1) [] , # [doc = "Set OVF_UNCORE. (bits 61, write-1-to-set)"] SET_OVF_UNCORE OFFSET (61) NUMBITS (1) [] , # [doc = "Set OVF_BUF. (bits 62, write-1-to-set)"] SET_OVF_BUF OFFSET (62) NUMBITS (1) []]);
     #[doc = r" MSR address."]
     pub const ADDRESS: u32 = 0x391_u32;
+    #[inline(always)]
+    const fn __check_reserved<const B: u64>() {
+        const {
+            if B & Value::RESERVED_MASK != 0 {
+                crate::__private::reserved_bits(
+                    "IA32_PERF_GLOBAL_STATUS_SET",
+                    B & Value::RESERVED_MASK,
+                    Value::RESERVED_MASK,
+                )
+            }
+        }
+    }
     #[doc = "A value of `IA32_PERF_GLOBAL_STATUS_SET`. Setters never touch reserved bits (`0x837EFF80FFFFFF00`)."]
     #[derive(Clone, Copy, PartialEq, Eq, Hash)]
     #[repr(transparent)]
@@ -3516,16 +3779,16 @@ pub mod IA32_PERF_GLOBAL_STATUS_SET {
         }
         #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
         #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+        #[track_caller]
         pub const fn from_bits<const B: u64>() -> Self {
-            const {
-                if B & Self::RESERVED_MASK != 0 {
-                    crate::__private::reserved_bits(
-                        "IA32_PERF_GLOBAL_STATUS_SET",
-                        B & Self::RESERVED_MASK,
-                        Self::RESERVED_MASK,
-                    )
-                }
+            if B & Self::RESERVED_MASK != 0 {
+                crate::__private::reserved_bits(
+                    "IA32_PERF_GLOBAL_STATUS_SET",
+                    B & Self::RESERVED_MASK,
+                    Self::RESERVED_MASK,
+                )
             }
+            __check_reserved::<B>();
             Self(B)
         }
         #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
@@ -3843,10 +4106,12 @@ pub mod IA32_PERF_GLOBAL_STATUS_SET {
             Self((self.0 & 0xbfffffffffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 62u32))
         }
         #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
+        #[inline]
         pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
             Ok(self)
         }
         #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+        #[inline]
         #[track_caller]
         pub const fn build(self) -> Self {
             self
@@ -4061,144 +4326,165 @@ pub mod IA32_PERF_GLOBAL_STATUS_SET {
             self.track(0x4000000000000000_u64, self.value.set_ovf_buf())
         }
         #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+        #[inline]
         pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
-            if self.conflict & 0x1_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "SET_OVF_PMC0 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x2_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "SET_OVF_PMC1 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x4_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "SET_OVF_PMC2 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x8_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "SET_OVF_PMC3 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x10_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "SET_OVF_PMC4 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x20_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "SET_OVF_PMC5 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x40_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "SET_OVF_PMC6 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x80_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "SET_OVF_PMC7 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x100000000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "SET_OVF_FIXED_CTR0 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x200000000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "SET_OVF_FIXED_CTR1 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x400000000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "SET_OVF_FIXED_CTR2 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x800000000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "SET_OVF_FIXED_CTR3 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x1000000000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "SET_OVF_FIXED_CTR4 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x2000000000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "SET_OVF_FIXED_CTR5 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x4000000000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "SET_OVF_FIXED_CTR6 is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x1000000000000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "SET_OVF_PERF_METRICS is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x80000000000000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "SET_TRACE_TOPA_PMI is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x400000000000000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "SET_LBR_FRZ is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x800000000000000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "SET_CTR_FRZ is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x1000000000000000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "SET_ASCI is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x2000000000000000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "SET_OVF_UNCORE is given two different values; set each field once",
-                });
-            }
-            if self.conflict & 0x4000000000000000_u64 != 0 {
-                return Err(crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: "SET_OVF_BUF is given two different values; set each field once",
-                });
+            if self.conflict != 0 {
+                return Err(self.conflict_error());
             }
             self.value.try_build()
         }
         #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+        #[inline]
         #[track_caller]
         pub const fn build(self) -> Value {
+            if self.conflict != 0 {
+                self.conflict_panic()
+            }
+            self.value.build()
+        }
+        #[doc = r" The first field given two different values (`conflict != 0`)."]
+        #[cold]
+        const fn conflict_error(self) -> crate::ConstraintError {
+            if self.conflict & 0x1_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "SET_OVF_PMC0 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x2_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "SET_OVF_PMC1 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x4_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "SET_OVF_PMC2 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x8_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "SET_OVF_PMC3 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x10_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "SET_OVF_PMC4 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x20_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "SET_OVF_PMC5 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x40_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "SET_OVF_PMC6 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x80_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "SET_OVF_PMC7 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x100000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "SET_OVF_FIXED_CTR0 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x200000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "SET_OVF_FIXED_CTR1 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x400000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "SET_OVF_FIXED_CTR2 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x800000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "SET_OVF_FIXED_CTR3 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x1000000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "SET_OVF_FIXED_CTR4 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x2000000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "SET_OVF_FIXED_CTR5 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x4000000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "SET_OVF_FIXED_CTR6 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x1000000000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "SET_OVF_PERF_METRICS is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x80000000000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "SET_TRACE_TOPA_PMI is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x400000000000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "SET_LBR_FRZ is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x800000000000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "SET_CTR_FRZ is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x1000000000000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "SET_ASCI is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x2000000000000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "SET_OVF_UNCORE is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x4000000000000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "SET_OVF_BUF is given two different values; set each field once",
+                };
+            }
+            crate::ConstraintError {
+                id: "field-set-twice",
+                message: "a field is given two different values; set each field once",
+            }
+        }
+        #[cold]
+        #[track_caller]
+        const fn conflict_panic(self) -> ! {
             if self.conflict & 0x1_u64 != 0 {
                 crate::__private::set_twice("IA32_PERF_GLOBAL_STATUS_SET", "SET_OVF_PMC0")
             }
@@ -4265,7 +4551,7 @@ pub mod IA32_PERF_GLOBAL_STATUS_SET {
             if self.conflict & 0x4000000000000000_u64 != 0 {
                 crate::__private::set_twice("IA32_PERF_GLOBAL_STATUS_SET", "SET_OVF_BUF")
             }
-            self.value.build()
+            crate::__private::set_twice("IA32_PERF_GLOBAL_STATUS_SET", "a field")
         }
     }
     #[doc = "One `IA32_PERF_GLOBAL_STATUS_SET` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (write-1-to-set)."]
@@ -4298,9 +4584,14 @@ pub type Ia32PerfGlobalStatusSet = IA32_PERF_GLOBAL_STATUS_SET::Value;
     clippy::new_ret_no_self
 )]
 pub mod IA32_PERF_GLOBAL_INUSE {
-    #[doc = r" The tock-registers marker type for this register."]
+    #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+    #[doc = r" carries the register's name so that a field of another register is reported"]
+    #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
     #[derive(Clone, Copy, Debug)]
-    pub struct Register;
+    #[allow(non_camel_case_types)]
+    pub struct IA32_PERF_GLOBAL_INUSE;
+    #[doc = r" The tock-registers marker type for this register."]
+    pub type Register = IA32_PERF_GLOBAL_INUSE;
     impl ::tock_registers::RegisterLongName for Register {}
     #[allow(unused_imports)]
     use ::tock_registers::fields::Field;

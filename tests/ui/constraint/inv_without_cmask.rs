@@ -1,0 +1,12 @@
+use pmu_regs::intel::v3::IA32_PERFEVTSEL;
+
+const SEL: IA32_PERFEVTSEL::Value = IA32_PERFEVTSEL::Value::new()
+    .with_event_select::<0x2E>()
+    .with_umask::<0x41>()
+    .with_inv(true)
+    .with_en(true)
+    .build();
+
+fn main() {
+    let _ = SEL;
+}

@@ -1,0 +1,16 @@
+use pmu_regs::EventDesc;
+use pmu_regs::intel::v4::IA32_PERFEVTSEL;
+
+// Counted by fixed counter 0 only (no general-purpose counter).
+const INST_RETIRED_ANY: EventDesc = EventDesc::new("INST_RETIRED.ANY", 0xC0, 0)
+    .with_counters(0)
+    .with_fixed(0);
+
+const SEL: IA32_PERFEVTSEL::Value = IA32_PERFEVTSEL::event_on::<1>(&INST_RETIRED_ANY)
+    .with_usr(true)
+    .with_en(true)
+    .build();
+
+fn main() {
+    let _ = SEL;
+}

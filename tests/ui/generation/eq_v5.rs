@@ -1,0 +1,12 @@
+// EQ (IA32_PERFEVTSELx bit 36, equal-compare with CMASK) arrived with version 6.
+use pmu_regs::intel::v5::IA32_PERFEVTSEL;
+
+const SEL: IA32_PERFEVTSEL::Value = IA32_PERFEVTSEL::Value::new()
+    .with_event_select::<0xD0>()
+    .with_cmask::<1>()
+    .with_eq_field(true)
+    .build();
+
+fn main() {
+    let _ = SEL;
+}

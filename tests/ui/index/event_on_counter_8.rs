@@ -1,0 +1,8 @@
+use pmu_regs::intel::v4::{ArchEvent, IA32_PERFEVTSEL};
+
+const SEL: IA32_PERFEVTSEL::Value =
+    IA32_PERFEVTSEL::event_on::<8>(&ArchEvent::LlcMisses.desc()).build();
+
+fn main() {
+    let _ = SEL;
+}

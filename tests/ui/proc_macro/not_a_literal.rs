@@ -1,0 +1,4 @@
+const PATH: &str = "overlap.yaml";
+pmu_macros::registers!(PATH);
+
+fn main() {}

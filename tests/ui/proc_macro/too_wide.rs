@@ -1,0 +1,4 @@
+// The YAML is looked up beside this file; the error must point into it (file:line:col).
+pmu_macros::registers!("too_wide.yaml");
+
+fn main() {}

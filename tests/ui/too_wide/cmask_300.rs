@@ -1,0 +1,10 @@
+use pmu_regs::intel::v3::IA32_PERFEVTSEL;
+
+const SEL: IA32_PERFEVTSEL::Value = IA32_PERFEVTSEL::Value::new()
+    .with_event_select::<0xC2>()
+    .with_cmask::<300>()
+    .build();
+
+fn main() {
+    let _ = SEL;
+}
