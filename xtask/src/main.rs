@@ -2,6 +2,7 @@
 
 #[path = "gen.rs"]
 mod codegen;
+mod encode;
 
 use clap::{Parser, Subcommand};
 use std::path::{Path, PathBuf};
@@ -33,6 +34,10 @@ enum Command {
         #[arg(long = "defs")]
         paths: Vec<PathBuf>,
     },
+    /// Encode an event: the event-select value and the Linux perf event string.
+    Encode(encode::EncodeArgs),
+    /// Decode an MSR value: every field, the event it selects, reserved bits set.
+    Decode(encode::DecodeArgs),
     /// Regenerate pmu-regs/src/generated.rs from the canonical definitions.
     Gen {
         /// Do not write; fail (naming the file) when the checked-in file is stale.
@@ -71,6 +76,8 @@ fn report(loaded: &pmu_defs::Loaded) -> bool {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
+        Command::Encode(args) => encode::run_encode(args),
+        Command::Decode(args) => encode::run_decode(args),
         Command::Gen { check } => {
             let loaded = load(&[]);
             if !report(&loaded) {
