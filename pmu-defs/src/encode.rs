@@ -342,14 +342,9 @@ impl fmt::Display for Error {
                 since,
                 when,
             } => {
-                write!(
-                    f,
-                    "`{attr}` ({field}) is deprecated from {since}, which {generation} "
-                )?;
-                if *generation == *since {
-                    f.write_str("is")?;
-                } else {
-                    f.write_str("extends")?;
+                write!(f, "`{attr}` ({field}) is deprecated from {since} on")?;
+                if *generation != *since {
+                    write!(f, " ({generation} extends it)")?;
                 }
                 match when {
                     Some(w) => write!(

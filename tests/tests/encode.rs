@@ -438,8 +438,13 @@ fn error_any_thread_deprecated_from_v5() {
     assert!(matches!(e, Error::Deprecated { .. }), "{e}");
     assert_eq!(
         err("intel-v5", "LLC_MISSES:any").to_string(),
-        "invalid event attribute: `any` (ANY) is deprecated from intel-v5, which intel-v5 is: \
-         where CPUID.0AH:EDX[15] = 1 the processor does not support it and it must not be set"
+        "invalid event attribute: `any` (ANY) is deprecated from intel-v5 on: where \
+         CPUID.0AH:EDX[15] = 1 the processor does not support it and it must not be set"
+    );
+    assert_eq!(
+        err("intel-v6", "LLC_MISSES:any").to_string(),
+        "invalid event attribute: `any` (ANY) is deprecated from intel-v5 on (intel-v6 extends \
+         it): where CPUID.0AH:EDX[15] = 1 the processor does not support it and it must not be set"
     );
 }
 

@@ -5,7 +5,10 @@
 //! a value that is not a number).
 
 use clap::Args;
-use pmu_defs::encode::{Counter, Decoded, Encoder, Encoding, Error, Request, parse_number};
+use pmu_defs::encode::{
+    Counter, Decoded, Encoder, Encoding, Error, ErrorKind, Request, parse_number,
+};
+use serde::Serialize;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -98,13 +101,13 @@ pub fn run_encode(args: EncodeArgs) -> ExitCode {
     }
     let ok = results.iter().all(Result::is_ok);
     if args.json {
-        let items: Vec<serde_json::Value> = args
+        let items: Vec<JsonItem<'_>> = args
             .events
             .iter()
             .zip(&results)
             .map(|(spec, r)| match r {
-                Ok(e) => serde_json::to_value(e).unwrap_or_default(),
-                Err(e) => error_json(spec, e),
+                Ok(e) => JsonItem::Ok(e),
+                Err(e) => JsonItem::Err(ErrorJson::new(spec, e)),
             })
             .collect();
         println!(
@@ -163,7 +166,7 @@ pub fn run_decode(args: DecodeArgs) -> ExitCode {
             if args.json {
                 println!(
                     "{}",
-                    serde_json::to_string_pretty(&error_json(&args.address, &e))
+                    serde_json::to_string_pretty(&ErrorJson::new(&args.address, &e))
                         .unwrap_or_default()
                 );
             }
@@ -177,11 +180,37 @@ fn fail(e: &Error) -> ExitCode {
     ExitCode::FAILURE
 }
 
-fn error_json(request: &str, e: &Error) -> serde_json::Value {
-    serde_json::json!({
-        "request": request,
-        "error": { "kind": e.kind(), "message": e.to_string() },
-    })
+/// One entry of `encode --json`: the encoding, or the error in its place.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum JsonItem<'a> {
+    Ok(&'a Encoding),
+    Err(ErrorJson<'a>),
+}
+
+/// `{"request": ..., "error": {"kind": ..., "message": ...}}`.
+#[derive(Serialize)]
+struct ErrorJson<'a> {
+    request: &'a str,
+    error: ErrorBody,
+}
+
+#[derive(Serialize)]
+struct ErrorBody {
+    kind: ErrorKind,
+    message: String,
+}
+
+impl<'a> ErrorJson<'a> {
+    fn new(request: &'a str, e: &Error) -> Self {
+        ErrorJson {
+            request,
+            error: ErrorBody {
+                kind: e.kind(),
+                message: e.to_string(),
+            },
+        }
+    }
 }
 
 /// The table `encode` prints.
