@@ -357,10 +357,12 @@ impl<'g> Selector<'g> {
 
 impl Selected {
     fn compare(&self, e: &Event) -> Compare {
-        let code = e
-            .alternatives()
-            .into_iter()
-            .any(|a| u64::from(a.event) == self.event && u64::from(a.umask) == self.umask)
+        let same = |event: u32, umask: u32| {
+            u64::from(event) == self.event && u64::from(umask) == self.umask
+        };
+        let code = (same(e.event, e.umask)
+            || ((!e.alt_events.is_empty() || !e.alt_umasks.is_empty())
+                && e.alternatives().iter().any(|a| same(a.event, a.umask))))
             && u64::from(e.umask2.unwrap_or(0)) == self.umask2;
         if !code {
             return Compare::Other;
