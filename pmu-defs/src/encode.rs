@@ -736,6 +736,25 @@ pub struct AltEncoding {
     pub value: u64,
 }
 
+/// A register instance and its address.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RegisterRef {
+    /// Name with instance number (`IA32_PMC2`).
+    pub name: String,
+    /// MSR address.
+    pub address: u32,
+}
+
+impl RegisterRef {
+    fn of(r: &Register, index: u32) -> Self {
+        let address = r.msr.address(index);
+        RegisterRef {
+            name: instance_name(r, address),
+            address,
+        }
+    }
+}
+
 /// The result of [`Encoder::encode`].
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Encoding {
@@ -751,8 +770,8 @@ pub struct Encoding {
     pub counter: Option<Counter>,
     /// MSR address of the register (the select of that counter, or the fixed control).
     pub address: Option<u32>,
-    /// The counter register to read, and its address, when a counter is known.
-    pub counter_register: Option<(String, u32)>,
+    /// The counter register to read, when a counter is known.
+    pub counter_register: Option<RegisterRef>,
     /// The value: the whole event select, or this counter's block of the fixed control.
     pub value: u64,
     /// The bits of the register this value determines (all fields of the event select;
@@ -1279,9 +1298,7 @@ impl<'m> Encoder<'m> {
             register: sel.name.clone(),
             counter: counter.map(Counter::General),
             address: counter.map(|n| sel.msr.address(n)),
-            counter_register: counter.and_then(|n| {
-                counter_reg.map(|r| (instance_name(r, r.msr.address(n)), r.msr.address(n)))
-            }),
+            counter_register: counter.and_then(|n| counter_reg.map(|r| RegisterRef::of(r, n))),
             value,
             mask,
             fields,
@@ -1401,8 +1418,7 @@ impl<'m> Encoder<'m> {
             register: ctrl.name.clone(),
             counter: Some(Counter::Fixed(n)),
             address: Some(ctrl.msr.base),
-            counter_register: counter_reg
-                .map(|r| (instance_name(r, r.msr.address(n)), r.msr.address(n))),
+            counter_register: counter_reg.map(|r| RegisterRef::of(r, n)),
             value,
             mask,
             fields,

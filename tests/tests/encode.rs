@@ -6,7 +6,7 @@
 //! what perf builds for them: Linux `tools/perf/pmu-events/jevents.py` applied to perf's
 //! JSON (`tools/perf/pmu-events/arch/x86/<model>/*.json`), minus the `period=` term.
 
-use pmu_defs::encode::{Counter, Encoder, Encoding, Error, ErrorKind, Request};
+use pmu_defs::encode::{Counter, Encoder, Encoding, Error, ErrorKind, RegisterRef, Request};
 use pmu_defs::{Loaded, Loader};
 use std::sync::OnceLock;
 
@@ -337,7 +337,13 @@ fn split_event_select_on_amd() {
 fn counters_and_addresses() {
     let e = enc_on(SKLF, "UOPS_ISSUED.ANY", Counter::General(2)).unwrap();
     assert_eq!(e.address, Some(0x188));
-    assert_eq!(e.counter_register, Some(("IA32_PMC2".to_string(), 0xC3)));
+    assert_eq!(
+        e.counter_register,
+        Some(RegisterRef {
+            name: "IA32_PMC2".into(),
+            address: 0xC3
+        })
+    );
     assert_eq!(e.counter, Some(Counter::General(2)));
     let e = enc(SKLF, "UOPS_ISSUED.ANY");
     assert_eq!((e.address, e.counter), (None, None));
@@ -346,7 +352,10 @@ fn counters_and_addresses() {
     assert_eq!(e.address, Some(0xC001_0206));
     assert_eq!(
         e.counter_register,
-        Some(("PERF_CTR_CORE3".to_string(), 0xC001_0207))
+        Some(RegisterRef {
+            name: "PERF_CTR_CORE3".into(),
+            address: 0xC001_0207
+        })
     );
 }
 
@@ -365,7 +374,10 @@ fn fixed_counter_encoding() {
     assert_eq!((e.value, e.mask), (0x100, 0xF00));
     assert_eq!(
         e.counter_register,
-        Some(("IA32_FIXED_CTR2".to_string(), 0x30B))
+        Some(RegisterRef {
+            name: "IA32_FIXED_CTR2".into(),
+            address: 0x30B
+        })
     );
     // Events that may also use general counters go to a general counter unless a fixed
     // one is asked for.

@@ -232,8 +232,8 @@ pub fn encoding_table(e: &Encoding) -> String {
         _ => format!("{} (any counter the event may use)", e.register),
     };
     let _ = writeln!(out, "  register  {place}");
-    if let Some((name, addr)) = &e.counter_register {
-        let _ = writeln!(out, "  counter   {name} (MSR {addr:#x})");
+    if let Some(r) = &e.counter_register {
+        let _ = writeln!(out, "  counter   {} (MSR {:#x})", r.name, r.address);
     }
     let _ = writeln!(out, "  value     {:#018x}", e.value);
     let _ = writeln!(out, "  perf      {}", e.perf);
