@@ -30,6 +30,8 @@ pub mod de;
 pub mod diag;
 pub mod encode;
 pub mod model;
+#[cfg(feature = "perfmon")]
+pub mod perfmon;
 pub mod raw;
 pub mod resolve;
 pub mod source;

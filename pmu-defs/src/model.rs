@@ -98,6 +98,14 @@ pub struct Generation {
     pub extends: Option<String>,
     /// All ancestors, nearest first.
     pub ancestors: Vec<String>,
+    /// Where the generation's facts come from (`SKL/events/skylake_core.json`), when stated.
+    /// Not inherited.
+    pub source: Option<String>,
+    /// The CPU models this generation describes. Non-empty means "this generation is a
+    /// specific CPU model" (code generation may put it behind a Cargo feature); empty for the
+    /// architectural generations. Not inherited: a generation extending a CPU model describes
+    /// the CPUs it lists itself.
+    pub cpus: Vec<Cpu>,
     /// Counter sets and event encoding.
     pub pmu: Pmu,
     /// Registers, in definition order.
@@ -146,6 +154,22 @@ impl Generation {
             .and_then(|f| self.register(&f.counter))
             .map_or(0, |r| r.msr.count)
     }
+}
+
+/// A CPU model a generation describes, as Intel's perfmon `mapfile.csv` names it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Cpu {
+    /// Vendor string, family and model in hex, optionally a stepping or a set of steppings:
+    /// `GenuineIntel-6-4E`, `GenuineIntel-6-55-[01234]`.
+    pub family_model: String,
+    /// Version of the event list for this CPU (`V59`), when stated.
+    pub version: Option<String>,
+    /// On hybrid parts, the core type (CPUID.1AH:EAX[31:24]: `0x20` Atom, `0x40` Core).
+    pub core_type: Option<u8>,
+    /// On hybrid parts, the native model id (CPUID.1AH:EAX[23:0]).
+    pub native_model_id: Option<u32>,
+    /// Intel's name for the core's role (`Atom`, `Core`, `LowPower_Atom`).
+    pub core_role: Option<String>,
 }
 
 /// Which registers count and how events encode into the select register.

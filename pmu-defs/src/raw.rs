@@ -42,6 +42,30 @@ pub struct RawGeneration {
     pub constraints: Vec<RawConstraint>,
     /// `remove:` what this generation drops from its parent.
     pub remove: RawRemove,
+    /// `source:` where the generation's facts come from (e.g. the Intel perfmon file).
+    pub source: Option<Spanned<String>>,
+    /// `cpus:` the CPU models this generation describes (`None` when not written).
+    pub cpus: Option<Vec<RawCpu>>,
+}
+
+/// One entry of `cpus:`: a CPU model (and, on hybrid parts, a core type) the generation
+/// describes, as Intel's perfmon `mapfile.csv` names it.
+#[derive(Clone, Debug)]
+pub struct RawCpu {
+    /// Where the entry is written.
+    pub span: Span,
+    /// `family-model:` vendor string, family and model (hex), and optionally a stepping or a
+    /// set of steppings: `GenuineIntel-6-4E`, `GenuineIntel-6-55-[01234]`.
+    pub family_model: Spanned<String>,
+    /// `version:` the version of the event list for this CPU (`V59`).
+    pub version: Option<Spanned<String>>,
+    /// `core-type:` on hybrid parts, the core type (CPUID.1AH:EAX[31:24], `0x20` Atom,
+    /// `0x40` Core).
+    pub core_type: Option<Spanned<u64>>,
+    /// `native-model-id:` on hybrid parts, CPUID.1AH:EAX[23:0].
+    pub native_model_id: Option<Spanned<u64>>,
+    /// `core-role:` Intel's name for the core's role (`Atom`, `Core`, `LowPower_Atom`).
+    pub core_role: Option<Spanned<String>>,
 }
 
 /// `pmu:` the counter sets and event encoding.
@@ -320,6 +344,15 @@ const TOP_KEYS: &[&str] = &[
     "events",
     "constraints",
     "remove",
+    "source",
+    "cpus",
+];
+const CPU_KEYS: &[&str] = &[
+    "family-model",
+    "version",
+    "core-type",
+    "native-model-id",
+    "core-role",
 ];
 const REGISTER_KEYS: &[&str] = &[
     "name",
@@ -377,6 +410,33 @@ const EVENT_KEYS: &[&str] = &[
     "doc",
 ];
 
+/// `GenuineIntel-6-4E`: a vendor string, family and model in hex, and optionally a stepping
+/// (`-4`) or a set of steppings (`-[01234]`), as in Intel's perfmon `mapfile.csv`.
+pub fn is_family_model(s: &str) -> bool {
+    let hex = |p: &str| !p.is_empty() && p.chars().all(|c| c.is_ascii_hexdigit());
+    let parts: Vec<&str> = s.split('-').collect();
+    let stepping = |p: &str| {
+        hex(p)
+            || p.strip_prefix('[')
+                .and_then(|p| p.strip_suffix(']'))
+                .is_some_and(hex)
+    };
+    match parts.as_slice() {
+        [vendor, family, model, rest @ ..] => {
+            !vendor.is_empty()
+                && vendor.chars().all(|c| c.is_ascii_alphanumeric())
+                && hex(family)
+                && hex(model)
+                && match rest {
+                    [] => true,
+                    [s] => stepping(s),
+                    _ => false,
+                }
+        }
+        _ => false,
+    }
+}
+
 /// Keyword table for `access:`.
 pub const ACCESS_WORDS: &[(&str, Access)] = &[
     ("read-write", Access::ReadWrite),
@@ -432,6 +492,8 @@ impl Cx<'_> {
         let events = self.list(&m, "events", "events", Self::event);
         let constraints = self.list(&m, "constraints", "constraints", Self::constraint);
         let remove = self.opt(&m, "remove", Self::remove).unwrap_or_default();
+        let source = self.opt(&m, "source", Self::text);
+        let cpus = m.get("cpus").map(|n| self.cpus(n));
         if extends.is_none() && vendor.is_none() && m.has("generation") {
             self.missing(&m, "vendor", "generation without `extends`");
         }
@@ -449,6 +511,95 @@ impl Cx<'_> {
             events,
             constraints,
             remove,
+            source,
+            cpus,
+        })
+    }
+
+    /// `cpus:` a non-empty list of CPU models, each named once.
+    fn cpus(&mut self, n: &Node) -> Vec<RawCpu> {
+        let Some(items) = self.seq(n, "CPU models") else {
+            return Vec::new();
+        };
+        if items.is_empty() {
+            self.push(
+                Diagnostic::error("invalid-value", "an empty list of CPU models", n.span)
+                    .with_label("`cpus` says which CPU models the generation describes")
+                    .with_help("list at least one, or leave `cpus` out"),
+            );
+            return Vec::new();
+        }
+        let mut out: Vec<RawCpu> = Vec::new();
+        for i in items {
+            let Some(cpu) = self.cpu(i) else { continue };
+            let key = |c: &RawCpu| {
+                (
+                    c.family_model.value.to_ascii_uppercase(),
+                    c.core_type.as_ref().map(|t| t.value),
+                )
+            };
+            if let Some(first) = out.iter().find(|c| key(c) == key(&cpu)) {
+                let what = match &cpu.core_type {
+                    Some(t) => {
+                        format!("`{}` with core type {:#x}", cpu.family_model.value, t.value)
+                    }
+                    None => format!("`{}`", cpu.family_model.value),
+                };
+                self.push(
+                    Diagnostic::error(
+                        "duplicate-name",
+                        format!("CPU model {what} is listed twice"),
+                        cpu.family_model.span,
+                    )
+                    .with_label("second entry")
+                    .with_secondary(first.family_model.span, "first listed here"),
+                );
+                continue;
+            }
+            out.push(cpu);
+        }
+        out
+    }
+
+    fn cpu(&mut self, n: &Node) -> Option<RawCpu> {
+        let m = self.map(n, "CPU model", CPU_KEYS)?;
+        let family_model = self.req(&m, "family-model", "CPU model", |c, n| {
+            let t = c.text(n)?;
+            if is_family_model(&t.value) {
+                return Some(t);
+            }
+            c.push(
+                Diagnostic::error(
+                    "invalid-value",
+                    format!("`{}` is not a CPUID family-model", t.value),
+                    t.span,
+                )
+                .with_label("expected vendor-family-model, family and model in hex")
+                .with_help(
+                    "write it as Intel's mapfile.csv does: `GenuineIntel-6-4E`, optionally with \
+                     a stepping or a set of them: `GenuineIntel-6-55-4`, `GenuineIntel-6-55-[01234]`",
+                ),
+            );
+            None
+        });
+        let version = self.opt(&m, "version", Self::text);
+        let core_type = self.opt(&m, "core-type", |c, n| c.uint_max(n, 0xFF, "core type"));
+        let native_model_id = self.opt(&m, "native-model-id", |c, n| {
+            c.uint_max(n, 0xFF_FFFF, "native model id")
+        });
+        let core_role = self.opt(&m, "core-role", Self::text);
+        if (m.has("core-type") && core_type.is_none())
+            || (m.has("native-model-id") && native_model_id.is_none())
+        {
+            return None; // reported; without it the entry would name another CPU
+        }
+        Some(RawCpu {
+            span: n.span,
+            family_model: family_model?,
+            version,
+            core_type,
+            native_model_id,
+            core_role,
         })
     }
 

@@ -459,6 +459,42 @@ impl Resolver<'_> {
             r.defined_in = id.clone();
         }
 
+        // CPU models: their CPUID vendor string must be the generation's vendor.
+        let cpus: Vec<Cpu> = raw
+            .cpus
+            .iter()
+            .flatten()
+            .filter_map(|c| {
+                let (want, name) = match vendor {
+                    Vendor::Intel => ("GenuineIntel", "Intel"),
+                    Vendor::Amd => ("AuthenticAMD", "AMD"),
+                };
+                let got = c.family_model.value.split('-').next().unwrap_or_default();
+                if got != want {
+                    self.diags.push(
+                        Diagnostic::error(
+                            "vendor-mismatch",
+                            format!(
+                                "CPU model `{}` identifies as `{got}`, but `{id}` is an {name} generation",
+                                c.family_model.value
+                            ),
+                            c.family_model.span,
+                        )
+                        .with_label(format!("{name} CPUs identify as `{want}`")),
+                    );
+                    return None;
+                }
+                Some(Cpu {
+                    family_model: c.family_model.value.clone(),
+                    version: text(&c.version),
+                    // Bounded when read (8 and 24 bits).
+                    core_type: c.core_type.as_ref().map(|t| t.value as u8),
+                    native_model_id: c.native_model_id.as_ref().map(|t| t.value as u32),
+                    core_role: text(&c.core_role),
+                })
+            })
+            .collect();
+
         let mut g = Generation {
             id: id.clone(),
             vendor,
@@ -469,6 +505,8 @@ impl Resolver<'_> {
             doc: text(&raw.doc).unwrap_or_default(),
             extends: raw.extends.as_ref().map(|e| e.value.clone()),
             ancestors,
+            source: text(&raw.source),
+            cpus,
             pmu,
             registers,
             cpuid,

@@ -22,6 +22,26 @@ fn ok(files: &[(&str, &str)]) -> Loaded {
     loaded
 }
 
+/// A loader with the hand-written architectural generations only: the generated core models
+/// in `defs/intel/models/` carry warnings about Intel's own data, which these tests are not
+/// about.
+fn architectural() -> Loader {
+    let mut l = Loader::new();
+    for vendor in ["intel", "amd"] {
+        let mut files: Vec<_> = std::fs::read_dir(pmu_defs::defs_dir().join(vendor))
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
+            .collect();
+        files.sort();
+        for f in files {
+            l.add_file(&f);
+        }
+    }
+    l
+}
+
 const BASE: &str = r#"
 generation: base
 vendor: intel
@@ -341,7 +361,7 @@ events:
 
 #[test]
 fn a_model_generation_with_every_event_fact_loads_and_round_trips_through_json() {
-    let mut loader = Loader::new().with_defaults();
+    let mut loader = architectural();
     loader.add_str("fixture-core.yaml", MODEL);
     let l = loader.finish();
     assert!(l.diagnostics.is_empty(), "{}", l.render_diagnostics());
@@ -464,7 +484,7 @@ registers:
   - { name: IA32_PERFEVTSEL, msr: { base: 0x1901, stride: 4 } }
   - { name: IA32_FIXED_CTR, msr: { base: 0x1980, stride: 4 } }
 "#;
-    let mut loader = Loader::new().with_defaults();
+    let mut loader = architectural();
     loader.add_str("v6-layout.yaml", text);
     let l = loader.finish();
     assert!(l.diagnostics.is_empty(), "{}", l.render_diagnostics());
@@ -477,4 +497,59 @@ registers:
     );
     assert_eq!(g.register("IA32_FIXED_CTR").unwrap().addresses[3], 0x198C);
     assert_eq!(g.register("IA32_FIXED_CTR_CTRL").unwrap().msr.base, 0x38D);
+}
+
+#[test]
+fn cpus_and_source_say_which_cpu_models_a_generation_describes() {
+    let model = r#"
+generation: model
+extends: base
+source: FIX/events/fix_core.json
+cpus:
+  - { family-model: GenuineIntel-6-97, version: V1.40, core-type: 0x20, native-model-id: 0x000001, core-role: Atom }
+  - { family-model: 'GenuineIntel-6-55-[01234]', version: V1.37 }
+"#;
+    let below = "generation: below\nextends: model\n";
+    let l = ok(&[
+        ("base.yaml", BASE),
+        ("model.yaml", model),
+        ("below.yaml", below),
+    ]);
+    let g = l.model.generation("model").unwrap();
+    assert_eq!(g.source.as_deref(), Some("FIX/events/fix_core.json"));
+    assert_eq!(g.cpus.len(), 2);
+    assert_eq!(g.cpus[0].core_type, Some(0x20));
+    assert_eq!(g.cpus[0].native_model_id, Some(1));
+    assert_eq!(g.cpus[0].core_role.as_deref(), Some("Atom"));
+    assert_eq!(g.cpus[1].family_model, "GenuineIntel-6-55-[01234]");
+    assert_eq!(g.cpus[1].core_type, None);
+    // The architectural generation describes no specific CPU, and a generation extending a
+    // CPU model does not inherit its CPUs or its source.
+    assert!(l.model.generation("base").unwrap().cpus.is_empty());
+    let below = l.model.generation("below").unwrap();
+    assert!(below.cpus.is_empty() && below.source.is_none());
+
+    let json = serde_json::to_value(&l.model).unwrap();
+    let gj = json["generations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|x| x["id"] == "model")
+        .unwrap();
+    assert_eq!(gj["source"], "FIX/events/fix_core.json");
+    assert_eq!(
+        gj["cpus"][0],
+        serde_json::json!({
+            "family_model": "GenuineIntel-6-97", "version": "V1.40", "core_type": 32,
+            "native_model_id": 1, "core_role": "Atom"
+        })
+    );
+    let base = json["generations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|x| x["id"] == "base")
+        .unwrap();
+    assert_eq!(base["cpus"], serde_json::json!([]));
+    assert_eq!(base["source"], serde_json::Value::Null);
 }

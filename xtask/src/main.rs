@@ -3,6 +3,7 @@
 #[path = "gen.rs"]
 mod codegen;
 mod encode;
+mod import;
 
 use clap::{Parser, Subcommand};
 use std::path::{Path, PathBuf};
@@ -44,6 +45,18 @@ enum Command {
         #[arg(long)]
         check: bool,
     },
+    /// Import Intel perfmon core event lists into core model generations (YAML).
+    ImportPerfmon {
+        /// A perfmon JSON file, or a directory (with mapfile.csv: the whole corpus).
+        path: PathBuf,
+        /// Output directory (default: pmu-defs/defs/intel/models).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Do not write; exit 1 when the files in the output directory differ from a fresh
+        /// import.
+        #[arg(long)]
+        check: bool,
+    },
 }
 
 /// The workspace root (the parent of this crate).
@@ -78,6 +91,10 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Encode(args) => encode::run_encode(args),
         Command::Decode(args) => encode::run_decode(args),
+        Command::ImportPerfmon { path, out, check } => {
+            let out = out.unwrap_or_else(|| workspace_root().join(import::MODELS));
+            import::run(&path, &out, check)
+        }
         Command::Gen { check } => {
             let loaded = load(&[]);
             if !report(&loaded) {

@@ -1,0 +1,2357 @@
+//! Intel perfmon event lists → core model generations (feature `perfmon`).
+//!
+//! Intel publishes, per core type, a JSON list of its performance-monitoring events
+//! (`<PLATFORM>/events/<name>_core.json`, with `mapfile.csv` mapping CPUID family-model strings
+//! to files). This module reads every shape of those lists and writes one generation YAML file
+//! per core file: `extends:` the core's architectural generation (`intel-v3` ... `intel-v6`),
+//! `cpus:` and `source:` saying which CPUs it describes and where the facts come from, the
+//! register overrides the core needs (more general or fixed counters), and one line per event.
+//!
+//! Only facts are written: names, codes, counters, flags, auxiliary MSR values, erratum ids
+//! and sampling periods. Intel's description sentences (`BriefDescription`,
+//! `PublicDescription`) are never copied.
+//!
+//! Problems are [`Issue`]s naming the file and, for JSON, the line and column; unknown keys
+//! (from cores newer than this importer) are warnings, once per key per file. Nothing here
+//! panics on input.
+//!
+//! ```no_run
+//! let import = pmu_defs::perfmon::import_path(std::path::Path::new("../shared/data/intel-perfmon"));
+//! for issue in &import.issues {
+//!     eprintln!("{issue}");
+//! }
+//! for m in &import.models {
+//!     println!("{}: {} events", m.file_name, m.events);
+//! }
+//! ```
+
+use crate::de::{is_event_name, is_ident};
+use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
+use serde_json::value::RawValue;
+use std::borrow::Cow;
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::{self, Write as _};
+use std::path::{Path, PathBuf};
+
+// ---------------------------------------------------------------------------------------------
+// Issues
+// ---------------------------------------------------------------------------------------------
+
+/// How serious an [`Issue`] is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Level {
+    /// The import goes on; the output is complete.
+    Warning,
+    /// Something could not be imported; nothing should be written.
+    Error,
+}
+
+/// A problem found while importing, with the file and (for JSON and CSV input) the position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Issue {
+    /// Error or warning.
+    pub level: Level,
+    /// The file, as given (or relative to the corpus).
+    pub file: String,
+    /// 1-based line, when known.
+    pub line: Option<usize>,
+    /// 1-based column (in characters), when known.
+    pub column: Option<usize>,
+    /// What is wrong, and why.
+    pub message: String,
+}
+
+impl Issue {
+    fn new(level: Level, file: &str, pos: Option<(usize, usize)>, message: String) -> Self {
+        Issue {
+            level,
+            file: file.to_owned(),
+            line: pos.map(|p| p.0),
+            column: pos.map(|p| p.1),
+            message,
+        }
+    }
+}
+
+impl fmt::Display for Issue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let level = match self.level {
+            Level::Warning => "warning",
+            Level::Error => "error",
+        };
+        write!(f, "{level}: {}", self.file)?;
+        match (self.line, self.column) {
+            (Some(l), Some(c)) => write!(f, ":{l}:{c}")?,
+            (Some(l), None) => write!(f, ":{l}")?,
+            _ => {}
+        }
+        write!(f, ": {}", self.message)
+    }
+}
+
+/// A file's text with line lookup, and the issues found in it.
+struct Doc<'a> {
+    name: &'a str,
+    text: &'a str,
+    line_starts: Vec<usize>,
+    issues: &'a mut Vec<Issue>,
+}
+
+impl<'a> Doc<'a> {
+    fn new(name: &'a str, text: &'a str, issues: &'a mut Vec<Issue>) -> Self {
+        let mut line_starts = vec![0];
+        line_starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+        Doc {
+            name,
+            text,
+            line_starts,
+            issues,
+        }
+    }
+
+    /// 1-based line and column (in characters) of a byte offset.
+    fn pos(&self, offset: usize) -> (usize, usize) {
+        let offset = offset.min(self.text.len());
+        let line = self.line_starts.partition_point(|&s| s <= offset);
+        let start = self.line_starts[line.saturating_sub(1)];
+        let col = self
+            .text
+            .get(start..offset)
+            .map_or(1, |s| s.chars().count() + 1);
+        (line, col)
+    }
+
+    /// Byte offset of a slice of this document's text.
+    fn offset_of(&self, part: &str) -> usize {
+        let base = self.text.as_ptr() as usize;
+        let at = part.as_ptr() as usize;
+        if at >= base && at <= base + self.text.len() {
+            at - base
+        } else {
+            0
+        }
+    }
+
+    fn error_at(&mut self, offset: usize, message: String) {
+        let pos = self.pos(offset);
+        self.issues
+            .push(Issue::new(Level::Error, self.name, Some(pos), message));
+    }
+
+    fn warning_at(&mut self, offset: usize, message: String) {
+        let pos = self.pos(offset);
+        self.issues
+            .push(Issue::new(Level::Warning, self.name, Some(pos), message));
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// JSON reading: borrowed keys and raw values, so every value keeps its position
+// ---------------------------------------------------------------------------------------------
+
+/// A JSON string, borrowed from the input when it has no escapes.
+struct Str<'a>(Cow<'a, str>);
+
+impl<'de> Deserialize<'de> for Str<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Str<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a string")
+            }
+            fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Self::Value, E> {
+                Ok(Str(Cow::Borrowed(v)))
+            }
+            fn visit_str<E>(self, v: &str) -> Result<Self::Value, E> {
+                Ok(Str(Cow::Owned(v.to_owned())))
+            }
+            fn visit_string<E>(self, v: String) -> Result<Self::Value, E> {
+                Ok(Str(Cow::Owned(v)))
+            }
+        }
+        d.deserialize_str(V)
+    }
+}
+
+/// A JSON object's entries in order, duplicates kept, values unparsed.
+struct Entries<'a>(Vec<(Cow<'a, str>, &'a RawValue)>);
+
+impl<'de> Deserialize<'de> for Entries<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Entries<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("an object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                let mut out = Vec::new();
+                while let Some(k) = map.next_key::<Str<'de>>()? {
+                    let v: &'de RawValue = map.next_value()?;
+                    out.push((k.0, v));
+                }
+                Ok(Entries(out))
+            }
+        }
+        d.deserialize_map(V)
+    }
+}
+
+/// What a raw JSON value is.
+enum Val<'a> {
+    Null,
+    Text(Cow<'a, str>),
+    Number(&'a str),
+    Bool(bool),
+    Other(&'static str),
+}
+
+fn classify(raw: &RawValue) -> Val<'_> {
+    let t = raw.get();
+    match t.as_bytes().first() {
+        Some(b'"') => match serde_json::from_str::<Str>(t) {
+            Ok(s) => Val::Text(s.0),
+            Err(_) => Val::Other("an invalid string"),
+        },
+        Some(b'{') => Val::Other("an object"),
+        Some(b'[') => Val::Other("an array"),
+        Some(b'n') => Val::Null,
+        Some(b't') => Val::Bool(true),
+        Some(b'f') => Val::Bool(false),
+        _ => Val::Number(t),
+    }
+}
+
+/// What the first non-blank character of a JSON text says it is.
+fn json_kind(t: &str) -> Option<u8> {
+    t.trim_start().as_bytes().first().copied()
+}
+
+// ---------------------------------------------------------------------------------------------
+// The event model of one perfmon file
+// ---------------------------------------------------------------------------------------------
+
+/// Keys of an event object that the importer reads (descriptions are read and dropped).
+pub const EVENT_KEYS: &[&str] = &[
+    "EventName",
+    "EventCode",
+    "UMask",
+    "UMaskExt",
+    "Equal",
+    "CounterMask",
+    "Invert",
+    "EdgeDetect",
+    "AnyThread",
+    "Counter",
+    "CounterHTOff",
+    "PEBScounters",
+    "PDISTCounter",
+    "PDIR_COUNTER",
+    "MSRIndex",
+    "MSRValue",
+    "PEBS",
+    "Precise",
+    "Speculative",
+    "CollectPEBSRecord",
+    "Deprecated",
+    "TakenAlone",
+    "Data_LA",
+    "L1_Hit_Indication",
+    "Offcore",
+    "ELLC",
+    "PRECISE_STORE",
+    "Errata",
+    "SampleAfterValue",
+    "BriefDescription",
+    "PublicDescription",
+];
+
+/// Keys of the `Header` object.
+const HEADER_KEYS: &[&str] = &["Copyright", "Info", "DatePublished", "Version", "Legend"];
+
+/// General-purpose and fixed counters.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Counters {
+    /// General-purpose counter numbers, ascending.
+    pub general: Vec<u32>,
+    /// Fixed counter numbers (SDM numbering, from 0), ascending.
+    pub fixed: Vec<u32>,
+}
+
+/// Counters as written, before the file's fixed-counter numbering is known.
+#[derive(Clone, Debug, Default)]
+struct RawCounters {
+    general: BTreeSet<u32>,
+    /// `32 + n` in a list: fixed counter `n` (the IA32_PERF_GLOBAL_CTRL bit).
+    fixed_bit: BTreeSet<u32>,
+    /// `Fixed counter n`: numbered from 0, or from 1 in the oldest lists.
+    fixed_named: BTreeSet<u32>,
+}
+
+impl RawCounters {
+    fn resolve(&self, fixed_base: u32) -> Counters {
+        let mut fixed: BTreeSet<u32> = self.fixed_bit.clone();
+        fixed.extend(
+            self.fixed_named
+                .iter()
+                .map(|n| n.saturating_sub(fixed_base)),
+        );
+        Counters {
+            general: self.general.iter().copied().collect(),
+            fixed: fixed.into_iter().collect(),
+        }
+    }
+}
+
+/// One event, every fact Intel's list states for it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PerfmonEvent {
+    /// `EventName`.
+    pub name: String,
+    /// Line of the event object in the JSON file.
+    pub line: usize,
+    /// `EventCode`: one or more event select codes, the first being the main one.
+    pub codes: Vec<u32>,
+    /// `UMask`: one or more unit masks.
+    pub umasks: Vec<u32>,
+    /// `UMaskExt`: the second unit mask (architectural perfmon v6).
+    pub umask2: Option<u32>,
+    /// `Equal`.
+    pub eq: bool,
+    /// `CounterMask`.
+    pub cmask: u32,
+    /// `Invert`.
+    pub inv: bool,
+    /// `EdgeDetect`.
+    pub edge: bool,
+    /// `AnyThread`.
+    pub any: bool,
+    /// `Counter`.
+    pub counters: Counters,
+    /// `CounterHTOff`.
+    pub counters_ht_off: Option<Counters>,
+    /// `PEBScounters`.
+    pub pebs_counters: Option<Counters>,
+    /// `PDISTCounter`.
+    pub pdist_counters: Option<Counters>,
+    /// `PDIR_COUNTER`.
+    pub pdir_counters: Option<Counters>,
+    /// `MSRIndex` (one or more) and `MSRValue`, when the index is not 0.
+    pub msr: Option<(Vec<u32>, u64)>,
+    /// `PEBS`.
+    pub pebs: Option<u8>,
+    /// `Precise`.
+    pub precise: Option<bool>,
+    /// `Speculative`.
+    pub speculative: Option<bool>,
+    /// `CollectPEBSRecord`.
+    pub collect_pebs_record: Option<u8>,
+    /// `Deprecated`.
+    pub deprecated: bool,
+    /// `TakenAlone`.
+    pub taken_alone: bool,
+    /// `Data_LA`.
+    pub data_la: bool,
+    /// `L1_Hit_Indication`.
+    pub l1_hit_indication: bool,
+    /// `Offcore`.
+    pub offcore: bool,
+    /// `ELLC`.
+    pub ellc: bool,
+    /// `PRECISE_STORE`.
+    pub precise_store: bool,
+    /// `Errata`: erratum ids.
+    pub errata: Vec<String>,
+    /// `SampleAfterValue`.
+    pub sample_after: Option<u64>,
+}
+
+/// One perfmon JSON file, read.
+#[derive(Clone, Debug)]
+pub struct PerfmonFile {
+    /// The name issues use.
+    pub name: String,
+    /// `Header.Version`.
+    pub version: Option<String>,
+    /// `Header.DatePublished`.
+    pub date: Option<String>,
+    /// `Header.Copyright`.
+    pub copyright: Option<String>,
+    /// Number of entries in the JSON event list (read or not).
+    pub entries: usize,
+    /// The events read, in file order.
+    pub events: Vec<PerfmonEvent>,
+    /// True when the list numbers fixed counters from 1 (`INST_RETIRED.ANY` on
+    /// "Fixed counter 1"); [`PerfmonEvent`] holds them numbered from 0.
+    pub fixed_from_one: bool,
+    /// Event keys the file uses (known ones), for the architectural-version heuristic.
+    pub keys: BTreeSet<String>,
+}
+
+/// Parses one perfmon JSON file (`{ "Header": ..., "Events": [...] }` or a bare array).
+/// Returns `None` when the file cannot be read at all; every problem goes to `issues`.
+pub fn parse_file(name: &str, text: &str, issues: &mut Vec<Issue>) -> Option<PerfmonFile> {
+    let mut doc = Doc::new(name, text, issues);
+    let json_err = |doc: &mut Doc<'_>, e: serde_json::Error| {
+        let pos = (e.line() > 0).then(|| (e.line(), e.column()));
+        let msg = format!("malformed JSON: {e}");
+        // serde_json appends " at line L column C"; keep only the reason.
+        let msg = msg
+            .rsplit_once(" at line ")
+            .map_or(msg.clone(), |(m, _)| m.to_owned());
+        doc.issues
+            .push(Issue::new(Level::Error, doc.name, pos, msg));
+    };
+    let mut out = PerfmonFile {
+        name: name.to_owned(),
+        version: None,
+        date: None,
+        copyright: None,
+        entries: 0,
+        events: Vec::new(),
+        fixed_from_one: false,
+        keys: BTreeSet::new(),
+    };
+    let events: Vec<&RawValue> = match json_kind(text) {
+        Some(b'[') => match serde_json::from_str::<Vec<&RawValue>>(text) {
+            Ok(v) => v,
+            Err(e) => {
+                json_err(&mut doc, e);
+                return None;
+            }
+        },
+        Some(b'{') => {
+            let top = match serde_json::from_str::<Entries>(text) {
+                Ok(t) => t,
+                Err(e) => {
+                    json_err(&mut doc, e);
+                    return None;
+                }
+            };
+            let mut events = None;
+            let mut warned = BTreeSet::new();
+            for (k, v) in &top.0 {
+                let at = doc.offset_of(v.get());
+                match k.as_ref() {
+                    "Events" => {
+                        if json_kind(v.get()) != Some(b'[') {
+                            doc.error_at(at, "`Events` is not an array of events".into());
+                            return None;
+                        }
+                        match serde_json::from_str::<Vec<&RawValue>>(v.get()) {
+                            Ok(list) => events = Some(list),
+                            Err(e) => {
+                                doc.error_at(at, format!("`Events` cannot be read: {e}"));
+                                return None;
+                            }
+                        }
+                    }
+                    "Header" => read_header(&mut doc, v, &mut out),
+                    other => {
+                        if warned.insert(other.to_owned()) {
+                            doc.warning_at(
+                                doc.offset_of(v.get()),
+                                format!("unknown top-level key `{other}`; ignored"),
+                            );
+                        }
+                    }
+                }
+            }
+            match events {
+                Some(e) => e,
+                None => {
+                    doc.error_at(
+                        0,
+                        "no `Events` array: expected `{ \"Header\": ..., \"Events\": [...] }` or an array of events".into(),
+                    );
+                    return None;
+                }
+            }
+        }
+        _ => {
+            let msg = if text.trim().is_empty() {
+                "the file is empty".to_owned()
+            } else {
+                "not a perfmon event list: expected a JSON object with `Events`, or an array"
+                    .to_owned()
+            };
+            doc.error_at(0, msg);
+            return None;
+        }
+    };
+    out.entries = events.len();
+
+    // Unknown keys: one warning per key per file, at its first use.
+    let mut unknown: BTreeMap<String, (usize, String, usize)> = BTreeMap::new();
+    let mut drafts = Vec::with_capacity(events.len());
+    for raw in events {
+        let at = doc.offset_of(raw.get());
+        if json_kind(raw.get()) != Some(b'{') {
+            doc.error_at(at, "an event is not a JSON object".into());
+            continue;
+        }
+        let entries = match serde_json::from_str::<Entries>(raw.get()) {
+            Ok(e) => e,
+            Err(e) => {
+                doc.error_at(at, format!("an event cannot be read: {e}"));
+                continue;
+            }
+        };
+        if let Some(d) = read_event(&mut doc, at, &entries, &mut unknown, &mut out.keys) {
+            drafts.push(d);
+        }
+    }
+    for (key, (offset, first, count)) in &unknown {
+        let more = if *count > 1 {
+            format!(" and {} more", count - 1)
+        } else {
+            String::new()
+        };
+        doc.warning_at(
+            *offset,
+            format!("unknown event key `{key}` (in `{first}`{more}); ignored"),
+        );
+    }
+
+    // Fixed counters: the oldest lists number them from 1 (INST_RETIRED.ANY, which the SDM
+    // assigns to fixed counter 0, is "Fixed counter 1" there).
+    let anchor = drafts
+        .iter()
+        .find(|d| d.event.name == "INST_RETIRED.ANY")
+        .and_then(|d| d.counter.fixed_named.iter().next().copied());
+    let base = match anchor {
+        Some(1) => 1,
+        _ => 0,
+    };
+    out.fixed_from_one = base == 1;
+
+    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+    for d in drafts {
+        let mut e = d.event;
+        if let Some(first) = seen.get(&e.name) {
+            doc.issues.push(Issue::new(
+                Level::Error,
+                doc.name,
+                Some((e.line, 1)),
+                format!(
+                    "event `{}` is listed twice (first at line {first}); kept the first",
+                    e.name
+                ),
+            ));
+            continue;
+        }
+        seen.insert(e.name.clone(), e.line);
+        e.counters = d.counter.resolve(base);
+        let sets = [
+            (&d.ht_off, &mut e.counters_ht_off),
+            (&d.pebs, &mut e.pebs_counters),
+            (&d.pdist, &mut e.pdist_counters),
+            (&d.pdir, &mut e.pdir_counters),
+        ];
+        for (raw, slot) in sets {
+            *slot = raw.as_ref().map(|r| r.resolve(base));
+        }
+        if e.counters.fixed.len() > 1 {
+            doc.issues.push(Issue::new(
+                Level::Error,
+                doc.name,
+                Some((e.line, 1)),
+                format!(
+                    "event `{}` names {} fixed counters in `Counter`; an event is counted by at most one",
+                    e.name,
+                    e.counters.fixed.len()
+                ),
+            ));
+            continue;
+        }
+        out.events.push(e);
+    }
+    Some(out)
+}
+
+fn read_header(doc: &mut Doc<'_>, v: &RawValue, out: &mut PerfmonFile) {
+    let at = doc.offset_of(v.get());
+    if json_kind(v.get()) != Some(b'{') {
+        doc.warning_at(at, "`Header` is not an object; ignored".into());
+        return;
+    }
+    let Ok(entries) = serde_json::from_str::<Entries>(v.get()) else {
+        doc.warning_at(at, "`Header` cannot be read; ignored".into());
+        return;
+    };
+    for (k, v) in &entries.0 {
+        let text = match classify(v) {
+            Val::Text(t) => Some(t.trim().to_owned()),
+            Val::Number(n) => Some(n.to_owned()),
+            _ => None,
+        };
+        match k.as_ref() {
+            "Version" => out.version = text,
+            "DatePublished" => out.date = text,
+            "Copyright" => out.copyright = text,
+            k if HEADER_KEYS.contains(&k) => {}
+            other => doc.warning_at(
+                doc.offset_of(v.get()),
+                format!("unknown header key `{other}`; ignored"),
+            ),
+        }
+    }
+}
+
+/// An event before the file's fixed-counter numbering is known.
+struct Draft {
+    event: PerfmonEvent,
+    counter: RawCounters,
+    ht_off: Option<RawCounters>,
+    pebs: Option<RawCounters>,
+    pdist: Option<RawCounters>,
+    pdir: Option<RawCounters>,
+}
+
+/// Reads the fields of one event object; `None` (with errors reported) when it cannot be
+/// imported.
+fn read_event(
+    doc: &mut Doc<'_>,
+    at: usize,
+    entries: &Entries<'_>,
+    unknown: &mut BTreeMap<String, (usize, String, usize)>,
+    keys: &mut BTreeSet<String>,
+) -> Option<Draft> {
+    let errors_before = doc
+        .issues
+        .iter()
+        .filter(|i| i.level == Level::Error)
+        .count();
+    // Known keys -> (text value, offset of the value); null, "null" and "" mean not given.
+    let mut fields: BTreeMap<&'static str, (Cow<'_, str>, usize)> = BTreeMap::new();
+    let mut strays: Vec<(String, usize)> = Vec::new();
+    let name_value = entries
+        .0
+        .iter()
+        .find(|(k, _)| k == "EventName")
+        .and_then(|(_, v)| match classify(v) {
+            Val::Text(t) => Some(t.trim().to_owned()),
+            _ => None,
+        });
+    let label = name_value.clone().unwrap_or_else(|| "<unnamed>".to_owned());
+    for (k, v) in &entries.0 {
+        let off = doc.offset_of(v.get());
+        let Some(&key) = EVENT_KEYS.iter().find(|x| **x == k.as_ref()) else {
+            strays.push((k.to_string(), off));
+            continue;
+        };
+        keys.insert(key.to_owned());
+        if key == "BriefDescription" || key == "PublicDescription" {
+            continue; // never copied
+        }
+        let text: Cow<'_, str> = match classify(v) {
+            Val::Null => continue,
+            Val::Text(t) => t,
+            Val::Number(n) => Cow::Borrowed(n),
+            Val::Bool(b) => Cow::Borrowed(if b { "1" } else { "0" }),
+            Val::Other(what) => {
+                doc.error_at(
+                    off,
+                    format!("event `{label}`: `{key}` is {what}, expected a string or a number"),
+                );
+                continue;
+            }
+        };
+        let trimmed = text.trim();
+        if trimmed.is_empty() || trimmed.eq_ignore_ascii_case("null") {
+            continue;
+        }
+        if fields.contains_key(key) {
+            doc.error_at(off, format!("event `{label}`: key `{key}` is given twice"));
+            continue;
+        }
+        let value = match text {
+            Cow::Borrowed(b) => Cow::Borrowed(b.trim()),
+            Cow::Owned(o) => Cow::Owned(o.trim().to_owned()),
+        };
+        fields.insert(key, (value, off));
+    }
+    for (k, off) in strays {
+        // Point at the key itself when it is written without escapes (it precedes its value).
+        let quoted = format!("\"{k}\"");
+        let at_key = doc.text[..off.min(doc.text.len())]
+            .rfind(&quoted)
+            .unwrap_or(off);
+        let e = unknown.entry(k).or_insert((at_key, label.clone(), 0));
+        e.2 += 1;
+    }
+
+    let (line, _) = doc.pos(at);
+    let Some(name) = name_value else {
+        doc.error_at(at, "an event has no `EventName` string".into());
+        return None;
+    };
+    if !is_event_name(&name) {
+        let off = fields.get("EventName").map_or(at, |f| f.1);
+        doc.error_at(
+            off,
+            format!("`{name}` is not a valid event name (a letter, then letters, digits, `_`, `.`, `:` or `=`)"),
+        );
+        return None;
+    }
+    let mut r = Reader {
+        doc,
+        fields: &fields,
+        event: &name,
+        at,
+    };
+    let codes = r.required_list("EventCode", u32::MAX as u64);
+    let umasks = r.required_list("UMask", u32::MAX as u64);
+    let umask2 = r.number("UMaskExt", u32::MAX as u64).map(|v| v as u32);
+    let eq = r.flag("Equal");
+    let cmask = r.number("CounterMask", u32::MAX as u64).unwrap_or(0) as u32;
+    let inv = r.flag("Invert");
+    let edge = r.flag("EdgeDetect");
+    let any = r.flag("AnyThread");
+    let counter = match r.counters("Counter") {
+        Some(c) if c.general.is_empty() && c.fixed_bit.is_empty() && c.fixed_named.is_empty() => {
+            let off = r.offset("Counter");
+            r.doc
+                .error_at(off, format!("event `{name}`: `Counter` names no counter"));
+            None
+        }
+        Some(c) => Some(c),
+        None => {
+            if !r.fields.contains_key("Counter") {
+                r.missing("Counter");
+            }
+            None
+        }
+    };
+    let ht_off = r.counters("CounterHTOff");
+    let pebs = r.counters("PEBScounters");
+    let pdist = r.counters("PDISTCounter");
+    let pdir = r.counters("PDIR_COUNTER");
+    let msr_index = r.list("MSRIndex", u32::MAX as u64);
+    let msr_value = r.number("MSRValue", u64::MAX);
+    let msr = match msr_index {
+        Some(list) if list.iter().any(|&i| i != 0) => {
+            if list.contains(&0) {
+                let off = r.offset("MSRIndex");
+                r.doc.error_at(
+                    off,
+                    format!("event `{name}`: `MSRIndex` mixes 0 (no MSR) with MSR addresses"),
+                );
+            }
+            Some((
+                list.iter().map(|&i| i as u32).collect(),
+                msr_value.unwrap_or(0),
+            ))
+        }
+        _ => {
+            if msr_value.is_some_and(|v| v != 0) {
+                let off = r.offset("MSRValue");
+                r.doc.warning_at(
+                    off,
+                    format!("event `{name}`: `MSRValue` is set but `MSRIndex` names no MSR; the value is not imported"),
+                );
+            }
+            None
+        }
+    };
+    let pebs_level = r.number("PEBS", 2).map(|v| v as u8);
+    let precise = r.opt_flag("Precise");
+    let speculative = r.opt_flag("Speculative");
+    let collect_pebs_record = r.number("CollectPEBSRecord", 3).map(|v| v as u8);
+    let deprecated = r.flag("Deprecated");
+    let taken_alone = r.flag("TakenAlone");
+    let data_la = r.flag("Data_LA");
+    let l1_hit_indication = r.flag("L1_Hit_Indication");
+    let offcore = r.flag("Offcore");
+    let ellc = r.flag("ELLC");
+    let precise_store = r.flag("PRECISE_STORE");
+    let errata = r.errata();
+    let sample_after = match r.number("SampleAfterValue", u64::MAX) {
+        Some(0) => {
+            let off = r.offset("SampleAfterValue");
+            r.doc.warning_at(
+                off,
+                format!("event `{name}`: `SampleAfterValue` is 0, which is no sampling period; not imported"),
+            );
+            None
+        }
+        v => v,
+    };
+    let errors_after = r
+        .doc
+        .issues
+        .iter()
+        .filter(|i| i.level == Level::Error)
+        .count();
+    if errors_after > errors_before {
+        return None;
+    }
+    Some(Draft {
+        event: PerfmonEvent {
+            name,
+            line,
+            codes: codes?.into_iter().map(|v| v as u32).collect(),
+            umasks: umasks?.into_iter().map(|v| v as u32).collect(),
+            umask2,
+            eq,
+            cmask,
+            inv,
+            edge,
+            any,
+            counters: Counters::default(),
+            counters_ht_off: None,
+            pebs_counters: None,
+            pdist_counters: None,
+            pdir_counters: None,
+            msr,
+            pebs: pebs_level,
+            precise,
+            speculative,
+            collect_pebs_record,
+            deprecated,
+            taken_alone,
+            data_la,
+            l1_hit_indication,
+            offcore,
+            ellc,
+            precise_store,
+            errata,
+            sample_after,
+        },
+        counter: counter?,
+        ht_off,
+        pebs,
+        pdist,
+        pdir,
+    })
+}
+
+/// Typed reads of one event's fields, reporting at the value's position.
+struct Reader<'r, 'd, 'f> {
+    doc: &'r mut Doc<'d>,
+    fields: &'r BTreeMap<&'static str, (Cow<'f, str>, usize)>,
+    event: &'r str,
+    at: usize,
+}
+
+/// `0x1A6`, `0X1a6` or `422`.
+fn parse_number(s: &str) -> Option<u64> {
+    let s = s.trim();
+    if let Some(h) = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        if h.is_empty() || !h.chars().all(|c| c.is_ascii_hexdigit()) {
+            return None;
+        }
+        return u64::from_str_radix(h, 16).ok();
+    }
+    if s.is_empty() || !s.chars().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    s.parse().ok()
+}
+
+/// "Not applicable": an empty counter set.
+fn is_na(s: &str) -> bool {
+    s.eq_ignore_ascii_case("na") || s.eq_ignore_ascii_case("n/a")
+}
+
+impl Reader<'_, '_, '_> {
+    fn offset(&self, key: &str) -> usize {
+        self.fields.get(key).map_or(self.at, |f| f.1)
+    }
+
+    fn missing(&mut self, key: &str) {
+        self.doc
+            .error_at(self.at, format!("event `{}` has no `{key}`", self.event));
+    }
+
+    fn bad(&mut self, key: &str, value: &str, what: &str) {
+        let off = self.offset(key);
+        self.doc.error_at(
+            off,
+            format!("event `{}`: `{key}` is \"{value}\", {what}", self.event),
+        );
+    }
+
+    /// One number no larger than `max` (`None` when absent or invalid, reported).
+    fn number(&mut self, key: &str, max: u64) -> Option<u64> {
+        let (v, _) = self.fields.get(key)?;
+        if is_na(v) {
+            return None;
+        }
+        match parse_number(v) {
+            Some(n) if n <= max => Some(n),
+            Some(_) => {
+                let v = v.to_string();
+                self.bad(key, &v, &format!("larger than {max}"));
+                None
+            }
+            None => {
+                let v = v.to_string();
+                self.bad(key, &v, "not a number (decimal or 0x hex)");
+                None
+            }
+        }
+    }
+
+    /// A comma list of numbers (`"0xB7, 0xBB"`).
+    fn list(&mut self, key: &str, max: u64) -> Option<Vec<u64>> {
+        let (v, _) = self.fields.get(key)?;
+        if is_na(v) {
+            return None;
+        }
+        let mut out = Vec::new();
+        for part in v.split(',') {
+            match parse_number(part) {
+                Some(n) if n <= max => out.push(n),
+                _ => {
+                    let v = v.to_string();
+                    self.bad(
+                        key,
+                        &v,
+                        &format!("`{}` is not a number up to {max:#x}", part.trim()),
+                    );
+                    return None;
+                }
+            }
+        }
+        Some(out)
+    }
+
+    fn required_list(&mut self, key: &str, max: u64) -> Option<Vec<u64>> {
+        if !self.fields.contains_key(key) {
+            self.missing(key);
+            return None;
+        }
+        let list = self.list(key, max);
+        if list.is_none() && self.fields.get(key).is_some_and(|(v, _)| is_na(v)) {
+            let v = self.fields[key].0.to_string();
+            self.bad(key, &v, "but every event needs one");
+        }
+        let mut list = list?;
+        // A repeated alternative is the same encoding twice.
+        let mut seen = BTreeSet::new();
+        list.retain(|v| seen.insert(*v));
+        Some(list)
+    }
+
+    /// `"0"` / `"1"` (also JSON booleans); absent is false.
+    fn flag(&mut self, key: &str) -> bool {
+        self.opt_flag(key).unwrap_or(false)
+    }
+
+    fn opt_flag(&mut self, key: &str) -> Option<bool> {
+        let (v, _) = self.fields.get(key)?;
+        match v.as_ref() {
+            "0" | "0x0" | "0x00" => Some(false),
+            "1" | "0x1" | "0x01" => Some(true),
+            v if is_na(v) => None,
+            v => {
+                let v = v.to_owned();
+                self.bad(key, &v, "expected 0 or 1");
+                None
+            }
+        }
+    }
+
+    /// A counter list: numbers (`32 + n` = fixed counter n), "Fixed counter n", or "NA".
+    fn counters(&mut self, key: &str) -> Option<RawCounters> {
+        let (v, _) = self.fields.get(key)?;
+        let mut out = RawCounters::default();
+        if is_na(v) {
+            return Some(out);
+        }
+        for part in v.split(',') {
+            let p = part.trim();
+            let lower = p.to_ascii_lowercase();
+            if let Some(n) = lower.strip_prefix("fixed counter") {
+                match parse_number(n) {
+                    Some(n) if n < 32 => {
+                        out.fixed_named.insert(n as u32);
+                    }
+                    _ => {
+                        let v = v.to_string();
+                        self.bad(key, &v, &format!("`{p}` is not a fixed counter 0 to 31"));
+                        return None;
+                    }
+                }
+                continue;
+            }
+            match parse_number(p) {
+                Some(n) if n < 32 => {
+                    out.general.insert(n as u32);
+                }
+                Some(n) if n < 64 => {
+                    out.fixed_bit.insert(n as u32 - 32);
+                }
+                _ => {
+                    let v = v.to_string();
+                    self.bad(
+                        key,
+                        &v,
+                        &format!("`{p}` is not a counter (0-31 general, 32+n fixed counter n, \"Fixed counter n\")"),
+                    );
+                    return None;
+                }
+            }
+        }
+        Some(out)
+    }
+
+    /// `"BDM69, BDM98"`; `"0"` and `"NA"` mean none.
+    fn errata(&mut self) -> Vec<String> {
+        let Some((v, _)) = self.fields.get("Errata") else {
+            return Vec::new();
+        };
+        if v.as_ref() == "0" || is_na(v) || v.eq_ignore_ascii_case("none") {
+            return Vec::new();
+        }
+        let mut out: Vec<String> = Vec::new();
+        for part in v.split(',') {
+            let p = part.trim();
+            if !is_ident(p) {
+                let v = v.to_string();
+                self.bad(
+                    "Errata",
+                    &v,
+                    &format!("`{p}` is not an erratum id (letters, digits and `_`)"),
+                );
+                return Vec::new();
+            }
+            if !out.iter().any(|x| x == p) {
+                out.push(p.to_owned());
+            }
+        }
+        out
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// mapfile.csv
+// ---------------------------------------------------------------------------------------------
+
+/// One row of `mapfile.csv`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MapRow {
+    /// Line in the CSV file.
+    pub line: usize,
+    /// `Family-model`, e.g. `GenuineIntel-6-4E`.
+    pub family_model: String,
+    /// `Version`, e.g. `V59`.
+    pub version: String,
+    /// `Filename` without the leading `/`, e.g. `SKL/events/skylake_core.json`.
+    pub file: String,
+    /// `EventType`: `core`, `hybridcore`, `uncore`, `metrics`, ...
+    pub event_type: String,
+    /// `Core Type` on hybrid parts (`0x20`, `0x40`).
+    pub core_type: Option<u8>,
+    /// `Native Model ID` on hybrid parts.
+    pub native_model_id: Option<u32>,
+    /// `Core Role Name` on hybrid parts (`Atom`, `Core`).
+    pub core_role: Option<String>,
+}
+
+impl MapRow {
+    /// True for the event types that are core event lists (`core`, `hybridcore`).
+    pub fn is_core(&self) -> bool {
+        self.event_type.eq_ignore_ascii_case("core")
+            || self.event_type.eq_ignore_ascii_case("hybridcore")
+    }
+}
+
+/// Parses `mapfile.csv`. Rows that cannot be read are reported and skipped.
+pub fn parse_mapfile(name: &str, text: &str, issues: &mut Vec<Issue>) -> Vec<MapRow> {
+    let mut lines = text.lines().enumerate();
+    let Some((_, header)) = lines.next() else {
+        issues.push(Issue::new(
+            Level::Error,
+            name,
+            None,
+            "the mapfile is empty".into(),
+        ));
+        return Vec::new();
+    };
+    let cols: Vec<String> = header
+        .trim_start_matches('\u{feff}')
+        .split(',')
+        .map(|c| c.trim().to_ascii_lowercase())
+        .collect();
+    let col = |n: &str| cols.iter().position(|c| c == n);
+    let (Some(fm), Some(ver), Some(file), Some(ty)) = (
+        col("family-model"),
+        col("version"),
+        col("filename"),
+        col("eventtype"),
+    ) else {
+        issues.push(Issue::new(
+            Level::Error,
+            name,
+            Some((1, 1)),
+            "the mapfile header lacks one of the columns Family-model, Version, Filename, EventType"
+                .into(),
+        ));
+        return Vec::new();
+    };
+    let (core_type, native, role) = (
+        col("core type"),
+        col("native model id"),
+        col("core role name"),
+    );
+    let mut out = Vec::new();
+    for (i, l) in lines {
+        let line = i + 1;
+        if l.trim().is_empty() {
+            continue;
+        }
+        let parts: Vec<&str> = l.split(',').map(str::trim).collect();
+        let get = |c: Option<usize>| c.and_then(|c| parts.get(c)).copied().unwrap_or("");
+        if parts.len() < 4 || [fm, ver, file, ty].iter().any(|&c| get(Some(c)).is_empty()) {
+            issues.push(Issue::new(
+                Level::Warning,
+                name,
+                Some((line, 1)),
+                format!("mapfile row `{l}` lacks a family-model, version, file name or event type; skipped"),
+            ));
+            continue;
+        }
+        let hex = |s: &str| -> Result<Option<u64>, ()> {
+            if s.is_empty() {
+                return Ok(None);
+            }
+            parse_number(s).map(Some).ok_or(())
+        };
+        let (Ok(ct), Ok(nm)) = (hex(get(core_type)), hex(get(native))) else {
+            issues.push(Issue::new(
+                Level::Warning,
+                name,
+                Some((line, 1)),
+                format!("mapfile row `{l}`: core type or native model id is not a number; skipped"),
+            ));
+            continue;
+        };
+        let (Ok(ct), Ok(nm)) = (
+            ct.map(u8::try_from).transpose(),
+            nm.map(|v| u32::try_from(v).ok().filter(|&v| v <= 0xFF_FFFF).ok_or(()))
+                .transpose(),
+        ) else {
+            issues.push(Issue::new(
+                Level::Warning,
+                name,
+                Some((line, 1)),
+                format!("mapfile row `{l}`: core type (8 bits) or native model id (24 bits) out of range; skipped"),
+            ));
+            continue;
+        };
+        out.push(MapRow {
+            line,
+            family_model: get(Some(fm)).to_owned(),
+            version: get(Some(ver)).to_owned(),
+            file: get(Some(file)).trim_start_matches('/').to_owned(),
+            event_type: get(Some(ty)).to_owned(),
+            core_type: ct,
+            native_model_id: nm,
+            core_role: Some(get(role).to_owned()).filter(|s| !s.is_empty()),
+        });
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------------
+// Architectural performance monitoring version per core
+// ---------------------------------------------------------------------------------------------
+
+/// The architectural performance monitoring version (CPUID.0AH:EAX[7:0]) of each core whose
+/// perfmon file this importer knows, keyed by the file name without `.json` (lowercase), with
+/// the source of the fact. A file not listed here gets a version from its contents
+/// ([`guess_arch_version`]) and a warning.
+///
+/// Section numbers are those of the SDM editions in which "Performance Monitoring" is chapter
+/// 18 of Vol. 3B (see README, "Manual references"); look them up by title in later editions.
+/// Where an InstLatx64 CPUID dump is cited, its CPUID.0AH:EAX value was read (low byte = the
+/// version).
+///
+/// How each entry was checked when the table was written: Nehalem (§18.8) and Haswell
+/// (§18.11) against the SDM text ("version ID 3"); Silvermont and Goldmont against SDM
+/// Table 18-18 and the version-4 registers it lists for Goldmont; Knights Landing and
+/// Tremont (Elkhart Lake, Snow Ridge) against CPUID dumps. The others are the versions the
+/// SDM's per-microarchitecture sections give, not re-read for this table; the data agrees
+/// with them (AnyThread set only on version 3 and 4 cores, fixed counter 3 and TOPDOWN.SLOTS
+/// from version 5, non-zero UMaskExt only on version 6 cores). Arrow Lake's
+/// Crestmont cores are given Meteor Lake's Crestmont version (5) although Intel's list for
+/// them has the (all-zero) UMaskExt and Equal keys; version 5 claims no UMASK2/EQ bits.
+pub const ARCH_VERSIONS: &[(&str, u8, &str)] = &[
+    // Bonnell (first Intel Atom).
+    (
+        "bonnell_core",
+        3,
+        "Bonnell: SDM Vol. 3B, \"Performance Monitoring (Processors Based on Intel Atom Microarchitecture)\" (version ID 3)",
+    ),
+    // Nehalem and Westmere.
+    (
+        "nehalemep_core",
+        3,
+        "Nehalem: SDM Vol. 3B §18.8, \"Performance Monitoring for Processors Based on Intel Microarchitecture Code Name Nehalem\" (version ID 3)",
+    ),
+    (
+        "nehalemex_core",
+        3,
+        "Nehalem: SDM Vol. 3B §18.8 (version ID 3)",
+    ),
+    (
+        "westmereep-dp_core",
+        3,
+        "Westmere: SDM Vol. 3B, \"Performance Monitoring for Processors Based on Intel Microarchitecture Code Name Westmere\" (as Nehalem, version ID 3)",
+    ),
+    (
+        "westmereep-sp_core",
+        3,
+        "Westmere: SDM Vol. 3B, Westmere performance monitoring (version ID 3)",
+    ),
+    (
+        "westmereex_core",
+        3,
+        "Westmere: SDM Vol. 3B, Westmere performance monitoring (version ID 3)",
+    ),
+    // Sandy Bridge to Broadwell: version 3.
+    (
+        "sandybridge_core",
+        3,
+        "Sandy Bridge: SDM Vol. 3B, \"Performance Monitoring for 2nd Generation Intel Core Processors\" (version ID 3)",
+    ),
+    (
+        "jaketown_core",
+        3,
+        "Sandy Bridge-EP: SDM Vol. 3B, 2nd generation Intel Core performance monitoring (version ID 3)",
+    ),
+    (
+        "ivybridge_core",
+        3,
+        "Ivy Bridge: SDM Vol. 3B, \"3rd Generation Intel Core Processor Performance Monitoring Facility\" (version ID 3)",
+    ),
+    (
+        "ivytown_core",
+        3,
+        "Ivy Bridge-EP: SDM Vol. 3B, 3rd generation Intel Core performance monitoring (version ID 3)",
+    ),
+    (
+        "haswell_core",
+        3,
+        "Haswell: SDM Vol. 3B §18.11, \"4th Generation Intel Core Processor Performance Monitoring Facility\" (version ID 3)",
+    ),
+    (
+        "haswellx_core",
+        3,
+        "Haswell-EP: SDM Vol. 3B §18.11 (version ID 3)",
+    ),
+    (
+        "broadwell_core",
+        3,
+        "Broadwell: SDM Vol. 3B §18.12, \"Intel Core M Processor Performance Monitoring Facility\" (version ID 3)",
+    ),
+    (
+        "broadwellde_core",
+        3,
+        "Broadwell-DE: SDM Vol. 3B §18.12 (version ID 3)",
+    ),
+    (
+        "broadwellx_core",
+        3,
+        "Broadwell-EP: SDM Vol. 3B §18.12 (version ID 3)",
+    ),
+    // Silvermont family.
+    (
+        "silvermont_core",
+        3,
+        "Silvermont: SDM Vol. 3B, Table 18-18 \"Core PMU Comparison Between the Goldmont and Silvermont Microarchitectures\" (version ID 3)",
+    ),
+    (
+        "knightslanding_core",
+        3,
+        "Knights Landing: InstLatx64 CPUID dump GenuineIntel0050671_KnightsLanding (CPUID.0AH:EAX = 07280203H)",
+    ),
+    // Skylake family and Goldmont: version 4.
+    (
+        "skylake_core",
+        4,
+        "Skylake: SDM Vol. 3B §18.13, \"6th Generation Intel Core Processor Performance Monitoring Facility\" (version ID 4)",
+    ),
+    (
+        "skylakex_core",
+        4,
+        "Skylake-SP: SDM Vol. 3B §18.13 (version ID 4)",
+    ),
+    (
+        "cascadelakex_core",
+        4,
+        "Cascade Lake: Skylake server core, SDM Vol. 3B §18.13 (version ID 4)",
+    ),
+    (
+        "goldmont_core",
+        4,
+        "Goldmont: SDM Vol. 3B §18.7, Table 18-18 (IA32_PERF_GLOBAL_STATUS_RESET/SET and IA32_PERF_GLOBAL_INUSE, version 4 facilities)",
+    ),
+    (
+        "goldmontplus_core",
+        4,
+        "Goldmont Plus: SDM Vol. 3B, \"Performance Monitoring for Goldmont Plus Microarchitecture\" (as Goldmont, version 4)",
+    ),
+    // Version 5: Ice Lake and later big cores, Tremont and later Atom cores.
+    (
+        "icelake_core",
+        5,
+        "Ice Lake (Sunny Cove): SDM Vol. 3B, \"10th Generation Intel Core Processor Performance Monitoring Facility\" (version ID 5)",
+    ),
+    (
+        "icelakex_core",
+        5,
+        "Ice Lake-SP (Sunny Cove): SDM Vol. 3B (version ID 5)",
+    ),
+    (
+        "tigerlake_core",
+        5,
+        "Tiger Lake (Willow Cove): SDM Vol. 3B, Sunny Cove-based performance monitoring (version ID 5)",
+    ),
+    (
+        "rocketlake_core",
+        5,
+        "Rocket Lake (Cypress Cove): SDM Vol. 3B, Sunny Cove-based performance monitoring (version ID 5)",
+    ),
+    (
+        "elkhartlake_core",
+        5,
+        "Elkhart Lake (Tremont): InstLatx64 CPUID dump GenuineIntel00906C0_JasperLake, a Tremont part (CPUID.0AH:EAX = 07300405H)",
+    ),
+    (
+        "snowridgex_core",
+        5,
+        "Snow Ridge (Tremont): as Elkhart Lake, Tremont reports version 5",
+    ),
+    (
+        "alderlake_goldencove_core",
+        5,
+        "Alder Lake (Golden Cove): SDM Vol. 3B, \"12th Generation Intel Core Processor Performance Monitoring Facility\" (version ID 5)",
+    ),
+    (
+        "alderlake_gracemont_core",
+        5,
+        "Alder Lake (Gracemont): SDM Vol. 3B, 12th generation Intel Core performance monitoring (version ID 5)",
+    ),
+    (
+        "sapphirerapids_core",
+        5,
+        "Sapphire Rapids (Golden Cove): SDM Vol. 3B (version ID 5)",
+    ),
+    (
+        "emeraldrapids_core",
+        5,
+        "Emerald Rapids (Raptor Cove): SDM Vol. 3B (version ID 5)",
+    ),
+    (
+        "meteorlake_redwoodcove_core",
+        5,
+        "Meteor Lake (Redwood Cove): SDM Vol. 3B (version ID 5)",
+    ),
+    (
+        "meteorlake_crestmont_core",
+        5,
+        "Meteor Lake (Crestmont): SDM Vol. 3B (version ID 5)",
+    ),
+    (
+        "arrowlake_crestmont_core",
+        5,
+        "Arrow Lake (Crestmont, as in Meteor Lake): version 5; Intel's list has UMaskExt and Equal keys here, all zero, so nothing is lost",
+    ),
+    (
+        "sierraforest_core",
+        5,
+        "Sierra Forest (Crestmont): SDM Vol. 3B (version ID 5)",
+    ),
+    (
+        "grandridge_core",
+        5,
+        "Grand Ridge (Crestmont): SDM Vol. 3B (version ID 5)",
+    ),
+    // Version 6: UMASK2/EQ and CPUID leaf 23H.
+    (
+        "lunarlake_lioncove_core",
+        6,
+        "Lunar Lake (Lion Cove): SDM Vol. 3B, \"Architectural Performance Monitoring Version 6\"; Intel's list uses UMaskExt and Equal",
+    ),
+    (
+        "lunarlake_skymont_core",
+        6,
+        "Lunar Lake (Skymont): SDM Vol. 3B, architectural performance monitoring version 6",
+    ),
+    (
+        "arrowlake_lioncove_core",
+        6,
+        "Arrow Lake (Lion Cove): SDM Vol. 3B, architectural performance monitoring version 6",
+    ),
+    (
+        "arrowlake_skymont_core",
+        6,
+        "Arrow Lake (Skymont): SDM Vol. 3B, architectural performance monitoring version 6",
+    ),
+    (
+        "clearwaterforest_core",
+        6,
+        "Clearwater Forest (Darkmont): SDM Vol. 3B, architectural performance monitoring version 6",
+    ),
+];
+
+/// The architectural version a core model extends, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ArchVersion {
+    /// 1 to 6: the model extends `intel-v<version>`.
+    pub version: u8,
+    /// Where the version comes from (a manual section, or the heuristic's evidence).
+    pub basis: String,
+    /// True when it came from [`ARCH_VERSIONS`].
+    pub from_table: bool,
+}
+
+/// Guesses the architectural version from what a list uses: `UMaskExt`/`Equal` → 6; fixed
+/// counter 3 or `TOPDOWN.SLOTS` → 5; `AnyThread` → 3 (version 4 cannot be told apart from
+/// the events alone; 3 claims fewer registers); any fixed counter → 2; else 1.
+pub fn guess_arch_version(file: &PerfmonFile) -> ArchVersion {
+    let has = |k: &str| file.keys.contains(k);
+    let fixed3 = file.events.iter().any(|e| e.counters.fixed.contains(&3));
+    let slots = file.events.iter().any(|e| e.name == "TOPDOWN.SLOTS");
+    let fixed = file.events.iter().any(|e| !e.counters.fixed.is_empty());
+    let (version, why) = if has("UMaskExt") || has("Equal") {
+        (6, "the list uses UMaskExt/Equal")
+    } else if fixed3 || slots {
+        (5, "the list uses fixed counter 3 / TOPDOWN.SLOTS")
+    } else if has("AnyThread") {
+        (
+            3,
+            "the list uses AnyThread (version 3 or 4; 3 claims fewer registers)",
+        )
+    } else if fixed {
+        (2, "the list uses fixed counters")
+    } else {
+        (1, "the list uses no later facility")
+    };
+    ArchVersion {
+        version,
+        basis: format!("guessed: {why}"),
+        from_table: false,
+    }
+}
+
+/// The table entry for a file (by its name without `.json`), or the guess with a warning.
+fn arch_version(stem: &str, file: &PerfmonFile, issues: &mut Vec<Issue>) -> ArchVersion {
+    let key = stem.to_ascii_lowercase();
+    if let Some((_, v, basis)) = ARCH_VERSIONS.iter().find(|(k, _, _)| *k == key) {
+        return ArchVersion {
+            version: *v,
+            basis: (*basis).to_owned(),
+            from_table: true,
+        };
+    }
+    let g = guess_arch_version(file);
+    issues.push(Issue::new(
+        Level::Warning,
+        &file.name,
+        None,
+        format!(
+            "`{stem}` is not in the table of architectural perfmon versions (perfmon::ARCH_VERSIONS); extending intel-v{} ({}). Check the SDM and add it to the table",
+            g.version, g.basis
+        ),
+    ));
+    g
+}
+
+// ---------------------------------------------------------------------------------------------
+// Writing a core model generation
+// ---------------------------------------------------------------------------------------------
+
+/// Where the corpus came from, for the header comment.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Provenance {
+    /// The intel/perfmon commit named in the corpus README, if any.
+    pub commit: Option<String>,
+}
+
+/// One generated generation file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CoreModel {
+    /// Generation id, e.g. `intel-alderlake-goldencove`.
+    pub id: String,
+    /// File name, e.g. `alderlake-goldencove.yaml`.
+    pub file_name: String,
+    /// Source path relative to the corpus, e.g. `ADL/events/alderlake_goldencove_core.json`.
+    pub source: String,
+    /// The architectural version it extends.
+    pub arch: ArchVersion,
+    /// General-purpose and fixed counters it declares.
+    pub counters: (u32, u32),
+    /// Events written.
+    pub events: usize,
+    /// Entries in the JSON event list.
+    pub json_events: usize,
+    /// The YAML text.
+    pub yaml: String,
+}
+
+/// First line of every generated file (so stale ones can be recognised).
+pub const HEADER: &str = "# @generated by `cargo xtask import-perfmon` from Intel perfmon";
+
+/// `alderlake_goldencove_core.json` → `alderlake-goldencove`: lowercase, `_core` dropped,
+/// every run of other characters a `-`.
+pub fn model_name(file_name: &str) -> String {
+    let stem = file_name.strip_suffix(".json").unwrap_or(file_name);
+    let lower = stem.to_ascii_lowercase();
+    let stem = lower.strip_suffix("_core").unwrap_or(&lower);
+    let mut out = String::new();
+    for c in stem.chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c);
+        } else if !out.ends_with('-') && !out.is_empty() {
+            out.push('-');
+        }
+    }
+    while out.ends_with('-') {
+        out.pop();
+    }
+    if out.is_empty() {
+        out.push_str("unnamed");
+    }
+    out
+}
+
+/// Fixed counters of each architectural version (general-purpose: 8 from version 1 on).
+fn arch_fixed(version: u8) -> u32 {
+    match version {
+        1 => 0,
+        2..=4 => 3,
+        _ => 4,
+    }
+}
+
+const ARCH_GENERAL: u32 = 8;
+
+/// YAML 1.1 words that are booleans or null, which must be quoted as names.
+const YAML_SPECIAL: &[&str] = &[
+    "y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO", "true", "True", "TRUE", "false",
+    "False", "FALSE", "on", "On", "ON", "off", "Off", "OFF", "null", "Null", "NULL",
+];
+
+/// A scalar for a YAML flow context: plain when unambiguous, otherwise single-quoted.
+fn scalar(s: &str) -> String {
+    let plain = s.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'))
+        && !YAML_SPECIAL.contains(&s);
+    if plain {
+        s.to_owned()
+    } else {
+        format!("'{}'", s.replace('\'', "''"))
+    }
+}
+
+fn hex(v: u64) -> String {
+    format!("0x{v:02X}")
+}
+
+/// `[0-3, 5]`.
+fn ranges(list: &[u32]) -> String {
+    let mut parts = Vec::new();
+    let mut i = 0;
+    while i < list.len() {
+        let mut j = i;
+        while j + 1 < list.len() && list[j + 1] == list[j] + 1 {
+            j += 1;
+        }
+        parts.push(if j > i {
+            format!("{}-{}", list[i], list[j])
+        } else {
+            list[i].to_string()
+        });
+        i = j + 1;
+    }
+    format!("[{}]", parts.join(", "))
+}
+
+fn counter_set(c: &Counters) -> String {
+    if c.fixed.is_empty() {
+        ranges(&c.general)
+    } else if c.general.is_empty() {
+        format!("{{ fixed: {} }}", ranges(&c.fixed))
+    } else {
+        format!(
+            "{{ general: {}, fixed: {} }}",
+            ranges(&c.general),
+            ranges(&c.fixed)
+        )
+    }
+}
+
+fn one_or_list(v: &[u32]) -> String {
+    match v {
+        [one] => hex(u64::from(*one)),
+        many => format!(
+            "[{}]",
+            many.iter()
+                .map(|v| hex(u64::from(*v)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
+/// One event as a flow mapping on one line.
+fn event_line(e: &PerfmonEvent, version: u8) -> String {
+    let mut kv: Vec<(&str, String)> = vec![
+        ("name", scalar(&e.name)),
+        ("event", one_or_list(&e.codes)),
+        ("umask", one_or_list(&e.umasks)),
+    ];
+    if let Some(u) = e.umask2
+        && (version >= 6 || u != 0)
+    {
+        kv.push(("umask2", hex(u64::from(u))));
+    }
+    if e.eq {
+        kv.push(("eq", "true".into()));
+    }
+    if e.cmask != 0 {
+        kv.push(("cmask", e.cmask.to_string()));
+    }
+    for (k, v) in [("inv", e.inv), ("edge", e.edge), ("any", e.any)] {
+        if v {
+            kv.push((k, "true".into()));
+        }
+    }
+    if !e.counters.general.is_empty() {
+        kv.push(("counters", ranges(&e.counters.general)));
+    }
+    if let Some(f) = e.counters.fixed.first() {
+        kv.push(("fixed", f.to_string()));
+    }
+    let sets = [
+        ("counters-ht-off", &e.counters_ht_off),
+        ("pebs-counters", &e.pebs_counters),
+        ("pdist-counters", &e.pdist_counters),
+        ("pdir-counters", &e.pdir_counters),
+    ];
+    for (k, s) in sets {
+        if let Some(s) = s {
+            kv.push((k, counter_set(s)));
+        }
+    }
+    if let Some((index, value)) = &e.msr {
+        let index = match index.as_slice() {
+            [one] => format!("0x{one:X}"),
+            many => format!(
+                "[{}]",
+                many.iter()
+                    .map(|i| format!("0x{i:X}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        };
+        kv.push(("msr", format!("{{ index: {index}, value: 0x{value:X} }}")));
+    }
+    if let Some(p) = e.pebs {
+        kv.push(("pebs", p.to_string()));
+    }
+    if let Some(c) = e.collect_pebs_record {
+        kv.push(("collect-pebs-record", c.to_string()));
+    }
+    for (k, v) in [("precise", e.precise), ("speculative", e.speculative)] {
+        if let Some(v) = v {
+            kv.push((k, v.to_string()));
+        }
+    }
+    let flags = [
+        ("deprecated", e.deprecated),
+        ("taken-alone", e.taken_alone),
+        ("data-la", e.data_la),
+        ("l1-hit-indication", e.l1_hit_indication),
+        ("offcore", e.offcore),
+        ("ellc", e.ellc),
+        ("precise-store", e.precise_store),
+    ];
+    for (k, v) in flags {
+        if v {
+            kv.push((k, "true".into()));
+        }
+    }
+    if !e.errata.is_empty() {
+        let list: Vec<String> = e.errata.iter().map(|x| scalar(x)).collect();
+        kv.push(("errata", format!("[{}]", list.join(", "))));
+    }
+    if let Some(s) = e.sample_after {
+        kv.push(("sample-after", s.to_string()));
+    }
+    let body: Vec<String> = kv.into_iter().map(|(k, v)| format!("{k}: {v}")).collect();
+    format!("  - {{ {} }}\n", body.join(", "))
+}
+
+/// The register overrides for `general` general-purpose and `fixed` fixed counters on top of
+/// architectural version `version` (empty when the version's own counts suffice).
+fn register_overrides(version: u8, general: u32, fixed: u32) -> String {
+    // (register, field, general?) per-counter arrays, by the versions that have them.
+    let mut arrays: Vec<(&str, &str, bool)> = Vec::new();
+    if version >= 2 {
+        arrays.extend([
+            ("IA32_PERF_GLOBAL_CTRL", "EN_PMC", true),
+            ("IA32_PERF_GLOBAL_CTRL", "EN_FIXED_CTR", false),
+            ("IA32_PERF_GLOBAL_STATUS", "OVF_PMC", true),
+            ("IA32_PERF_GLOBAL_STATUS", "OVF_FIXED_CTR", false),
+        ]);
+        let reset = if version >= 4 {
+            "IA32_PERF_GLOBAL_STATUS_RESET"
+        } else {
+            "IA32_PERF_GLOBAL_OVF_CTRL"
+        };
+        arrays.extend([
+            (reset, "CLR_OVF_PMC", true),
+            (reset, "CLR_OVF_FIXED_CTR", false),
+        ]);
+    }
+    if version >= 4 {
+        arrays.extend([
+            ("IA32_PERF_GLOBAL_STATUS_SET", "SET_OVF_PMC", true),
+            ("IA32_PERF_GLOBAL_STATUS_SET", "SET_OVF_FIXED_CTR", false),
+            ("IA32_PERF_GLOBAL_INUSE", "PERFEVTSEL_INUSE", true),
+            ("IA32_PERF_GLOBAL_INUSE", "FIXED_CTR_INUSE", false),
+        ]);
+    }
+    let more_general = general > ARCH_GENERAL;
+    let more_fixed = fixed > arch_fixed(version);
+    if !more_general && !more_fixed {
+        return String::new();
+    }
+    let mut out = String::from("registers:\n");
+    if more_general {
+        let _ = writeln!(
+            out,
+            "  # {general} general-purpose counters: IA32_PMC{n}, IA32_PERFEVTSEL{n} and IA32_A_PMC{n}\n  \
+             # and up continue the architectural families (see intel/v6.yaml, SDM Vol. 4 Table 2-2).",
+            n = ARCH_GENERAL
+        );
+        for r in ["IA32_PMC", "IA32_A_PMC", "IA32_PERFEVTSEL"] {
+            let _ = writeln!(out, "  - {{ name: {r}, msr: {{ count: {general} }} }}");
+        }
+    }
+    if more_fixed {
+        let _ = writeln!(
+            out,
+            "  # {fixed} fixed counters: IA32_FIXED_CTR{n} and up continue the family (see\n  \
+             # intel/v6.yaml); IA32_FIXED_CTR_CTRL has one 4-bit block per fixed counter.",
+            n = arch_fixed(version)
+        );
+        let _ = writeln!(
+            out,
+            "  - {{ name: IA32_FIXED_CTR, msr: {{ count: {fixed} }} }}"
+        );
+        let mut blocks = vec!["ENABLE"];
+        if version >= 3 {
+            blocks.push("ANY");
+        }
+        blocks.push("PMI");
+        if version >= 5 {
+            blocks.push("ADAPTIVE_RECORD");
+        }
+        out.push_str("  - name: IA32_FIXED_CTR_CTRL\n    fields:\n");
+        for b in blocks {
+            let _ = writeln!(out, "      - {{ name: {b}, array: {{ count: {fixed} }} }}");
+        }
+    }
+    if !arrays.is_empty() {
+        out.push_str(
+            "  # Per-counter bits of the global registers: general counter n is bit n, fixed\n  \
+             # counter n is bit 32+n (SDM Vol. 3B, IA32_PERF_GLOBAL_* layouts).\n",
+        );
+    }
+    let mut regs: Vec<&str> = Vec::new();
+    for (r, _, _) in &arrays {
+        if !regs.contains(r) {
+            regs.push(r);
+        }
+    }
+    for r in regs {
+        let fields: Vec<String> = arrays
+            .iter()
+            .filter(|(reg, _, g)| *reg == r && if *g { more_general } else { more_fixed })
+            .map(|(_, f, g)| {
+                let n = if *g { general } else { fixed };
+                format!("      - {{ name: {f}, array: {{ count: {n} }} }}\n")
+            })
+            .collect();
+        if !fields.is_empty() {
+            let _ = writeln!(out, "  - name: {r}\n    fields:");
+            out.extend(fields);
+        }
+    }
+    out
+}
+
+/// Builds the generation file for one perfmon file. `source` is its path relative to the
+/// corpus; `cpus` the mapfile rows naming it. Errors go to `issues` (and give `None`).
+pub fn convert(
+    file: &PerfmonFile,
+    source: &str,
+    cpus: &[&MapRow],
+    provenance: &Provenance,
+    issues: &mut Vec<Issue>,
+) -> Option<CoreModel> {
+    let file_stem = source
+        .rsplit('/')
+        .next()
+        .unwrap_or(source)
+        .strip_suffix(".json")
+        .unwrap_or(source);
+    let name = model_name(source.rsplit('/').next().unwrap_or(source));
+    let id = format!("intel-{name}");
+    let arch = arch_version(file_stem, file, issues);
+    let v = arch.version;
+    let errors_before = issues.iter().filter(|i| i.level == Level::Error).count();
+
+    let mut general = ARCH_GENERAL;
+    let mut fixed = arch_fixed(v);
+    for e in &file.events {
+        let at = Some((e.line, 1));
+        let sets = [
+            Some(&e.counters),
+            e.counters_ht_off.as_ref(),
+            e.pebs_counters.as_ref(),
+            e.pdist_counters.as_ref(),
+            e.pdir_counters.as_ref(),
+        ];
+        for s in sets.into_iter().flatten() {
+            if let Some(&g) = s.general.last() {
+                general = general.max(g + 1);
+            }
+            if let Some(&f) = s.fixed.last() {
+                fixed = fixed.max(f + 1);
+            }
+        }
+        let mut need = |min: u8, what: &str| {
+            if v < min {
+                issues.push(Issue::new(
+                    Level::Error,
+                    &file.name,
+                    at,
+                    format!(
+                        "event `{}` uses {what}, which architectural perfmon version {v} does not have (it needs version {min}); the version comes from: {}",
+                        e.name, arch.basis
+                    ),
+                ));
+            }
+        };
+        if e.umask2.is_some_and(|u| u != 0) {
+            need(6, "a second unit mask (UMaskExt)");
+        }
+        if e.eq {
+            need(6, "the Equal flag");
+        }
+        if e.any {
+            need(3, "AnyThread");
+        }
+        if !e.counters.fixed.is_empty() {
+            need(2, "a fixed counter");
+        }
+    }
+    if general > 32 || fixed > 16 {
+        issues.push(Issue::new(
+            Level::Error,
+            &file.name,
+            None,
+            format!("the list names general counter {} or fixed counter {}; the global control registers have room for 32 general and 16 fixed counters", general - 1, fixed.saturating_sub(1)),
+        ));
+    }
+    if issues.iter().filter(|i| i.level == Level::Error).count() > errors_before {
+        return None;
+    }
+
+    let mut events: Vec<&PerfmonEvent> = file.events.iter().collect();
+    events.sort_by(|a, b| a.name.cmp(&b.name));
+
+    let mut y = String::new();
+    let _ = writeln!(y, "{HEADER} — DO NOT EDIT.");
+    let _ = writeln!(
+        y,
+        "# Source: {source}, intel/perfmon commit {}{}{}.",
+        provenance.commit.as_deref().unwrap_or("unknown"),
+        file.version
+            .as_ref()
+            .map(|v| format!(", event list version {v}"))
+            .unwrap_or_default(),
+        file.date
+            .as_ref()
+            .map(|d| format!(" ({d})"))
+            .unwrap_or_default(),
+    );
+    let _ = writeln!(
+        y,
+        "# Intel's data is under the BSD 3-Clause license{}.",
+        file.copyright
+            .as_ref()
+            .map(|c| format!(" ({})", c.trim_end_matches('.')))
+            .unwrap_or_default()
+    );
+    let _ = writeln!(
+        y,
+        "# Facts only (names, codes, counters, flags, MSR values, errata, sampling periods): no\n\
+         # description text is copied. Refresh with `cargo xtask import-perfmon` (CONTRIBUTING.md)."
+    );
+    let _ = writeln!(y, "generation: {id}");
+    let _ = writeln!(y, "extends: intel-v{v}");
+    let _ = writeln!(
+        y,
+        "title: {}",
+        scalar_text(&format!(
+            "Core events of {} (Intel perfmon)",
+            source.rsplit('/').next().unwrap_or(source)
+        ))
+    );
+    let _ = writeln!(
+        y,
+        "manual: {}",
+        scalar_text(&format!(
+            "Intel perfmon {source}{}; {}",
+            file.version
+                .as_ref()
+                .map(|v| format!(" (event list version {v})"))
+                .unwrap_or_default(),
+            arch.basis
+        ))
+    );
+    let mut doc = format!(
+        "Every core event Intel's perfmon list gives for the CPUs in `cpus`: names, codes,\n\
+         counters, flags, auxiliary MSR values, errata and sampling periods. Extends\n\
+         architectural performance monitoring version {v} ({}).",
+        if arch.from_table {
+            "from the importer's table of cores"
+        } else {
+            "guessed from the list; not in the importer's table"
+        }
+    );
+    if file.fixed_from_one {
+        doc.push_str(
+            "\nIntel's list numbers the fixed counters from 1 (INST_RETIRED.ANY is \"Fixed counter 1\");\n\
+             here they are numbered from 0, as in the SDM.",
+        );
+    }
+    let _ = writeln!(y, "doc: |");
+    for l in doc.lines() {
+        let _ = writeln!(y, "  {l}");
+    }
+    let _ = writeln!(y, "source: {}", scalar_text(source));
+    if !cpus.is_empty() {
+        let _ = writeln!(y, "cpus:");
+        let mut seen = BTreeSet::new();
+        for c in cpus {
+            if !seen.insert((c.family_model.to_ascii_uppercase(), c.core_type)) {
+                continue;
+            }
+            let mut parts = vec![format!("family-model: {}", scalar(&c.family_model))];
+            if !c.version.is_empty() {
+                parts.push(format!("version: {}", scalar(&c.version)));
+            }
+            if let Some(t) = c.core_type {
+                parts.push(format!("core-type: 0x{t:02X}"));
+            }
+            if let Some(n) = c.native_model_id {
+                parts.push(format!("native-model-id: 0x{n:06X}"));
+            }
+            if let Some(r) = &c.core_role {
+                parts.push(format!("core-role: {}", scalar(r)));
+            }
+            let _ = writeln!(y, "  - {{ {} }}", parts.join(", "));
+        }
+    }
+    y.push_str(&register_overrides(v, general, fixed));
+    if !events.is_empty() {
+        y.push_str("events:\n");
+        for e in &events {
+            y.push_str(&event_line(e, v));
+        }
+    }
+    Some(CoreModel {
+        id,
+        file_name: format!("{name}.yaml"),
+        source: source.to_owned(),
+        arch,
+        counters: (general, fixed),
+        events: events.len(),
+        json_events: file.entries,
+        yaml: y,
+    })
+}
+
+/// Free text as a YAML scalar on one line: double-quoted (JSON escapes are valid YAML).
+fn scalar_text(s: &str) -> String {
+    let simple = s.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+        && !s.contains(": ")
+        && !s.contains(" #")
+        && !s.ends_with(':')
+        && s.chars()
+            .all(|c| !c.is_control() && !"\"'{}[],&*!|>%@`".contains(c));
+    if simple {
+        s.to_owned()
+    } else {
+        serde_json::to_string(s).unwrap_or_else(|_| format!("'{}'", s.replace('\'', "''")))
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Files and directories
+// ---------------------------------------------------------------------------------------------
+
+/// The outcome of an import.
+#[derive(Clone, Debug, Default)]
+pub struct Import {
+    /// One generation per core file, sorted by file name.
+    pub models: Vec<CoreModel>,
+    /// Every problem, in the order found.
+    pub issues: Vec<Issue>,
+    /// JSON files read.
+    pub files_read: usize,
+    /// Mapfile rows of other event types (uncore, offcore, metrics, ...), skipped.
+    pub skipped_rows: usize,
+    /// Core files the mapfile names that are missing.
+    pub missing_files: usize,
+}
+
+impl Import {
+    /// True when any issue is an error.
+    pub fn has_errors(&self) -> bool {
+        self.issues.iter().any(|i| i.level == Level::Error)
+    }
+
+    /// Events written, over all models.
+    pub fn events(&self) -> usize {
+        self.models.iter().map(|m| m.events).sum()
+    }
+}
+
+/// The `commit <hex>` the corpus README names.
+fn readme_commit(root: &Path) -> Option<String> {
+    let text = std::fs::read_to_string(root.join("README.md")).ok()?;
+    let mut words = text.split_whitespace();
+    while let Some(w) = words.next() {
+        if w == "commit"
+            && let Some(next) = words.next()
+        {
+            let hex: String = next.chars().take_while(|c| c.is_ascii_hexdigit()).collect();
+            if hex.len() >= 7 {
+                return Some(hex);
+            }
+        }
+    }
+    None
+}
+
+fn display(p: &Path) -> String {
+    p.display().to_string()
+}
+
+/// `path` relative to `root` with `/` separators.
+fn relative(root: &Path, path: &Path) -> String {
+    let rel = path.strip_prefix(root).unwrap_or(path);
+    rel.components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+/// Every `.json` file below `dir`, sorted.
+fn json_files(dir: &Path, out: &mut Vec<PathBuf>, issues: &mut Vec<Issue>) {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(e) => e,
+        Err(e) => {
+            issues.push(Issue::new(
+                Level::Error,
+                &display(dir),
+                None,
+                format!("cannot read directory: {e}"),
+            ));
+            return;
+        }
+    };
+    let mut list: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
+    list.sort();
+    for p in list {
+        if p.is_dir() {
+            json_files(&p, out, issues);
+        } else if p.extension().and_then(|e| e.to_str()) == Some("json") {
+            out.push(p);
+        }
+    }
+}
+
+fn read_text(path: &Path, issues: &mut Vec<Issue>) -> Option<String> {
+    match std::fs::read(path) {
+        Ok(bytes) => match String::from_utf8(bytes) {
+            Ok(t) => Some(t),
+            Err(e) => {
+                let at = e.utf8_error().valid_up_to();
+                let text = String::from_utf8_lossy(e.as_bytes());
+                let pos = Doc::new("", &text, &mut Vec::new()).pos(at);
+                issues.push(Issue::new(
+                    Level::Error,
+                    &display(path),
+                    Some(pos),
+                    format!("not valid UTF-8 (byte offset {at})"),
+                ));
+                None
+            }
+        },
+        Err(e) => {
+            issues.push(Issue::new(
+                Level::Error,
+                &display(path),
+                None,
+                format!("cannot read: {e}"),
+            ));
+            None
+        }
+    }
+}
+
+/// Imports a perfmon JSON file, or a directory: with `mapfile.csv` in it, every core file the
+/// mapfile names (missing ones reported with the mapfile line) plus `*_core.json` files it
+/// does not name; without one, every `.json` file below it.
+pub fn import_path(path: &Path) -> Import {
+    let mut imp = Import::default();
+    if !path.exists() {
+        imp.issues.push(Issue::new(
+            Level::Error,
+            &display(path),
+            None,
+            "no such file or directory".into(),
+        ));
+        return imp;
+    }
+    // (absolute path, path relative to the corpus)
+    let mut files: Vec<(PathBuf, String)> = Vec::new();
+    let mut rows: Vec<MapRow> = Vec::new();
+    let root: PathBuf;
+    if path.is_dir() {
+        root = path.to_path_buf();
+        let map = root.join("mapfile.csv");
+        let mut found = Vec::new();
+        json_files(&root, &mut found, &mut imp.issues);
+        if map.is_file() {
+            if let Some(text) = read_text(&map, &mut imp.issues) {
+                rows = parse_mapfile(&display(&map), &text, &mut imp.issues);
+            }
+            let mut named: Vec<&str> = Vec::new();
+            let mut missing: BTreeMap<&str, Vec<&MapRow>> = BTreeMap::new();
+            for r in &rows {
+                if !r.is_core() {
+                    imp.skipped_rows += 1;
+                    continue;
+                }
+                if named.contains(&r.file.as_str()) {
+                    continue;
+                }
+                named.push(&r.file);
+            }
+            for f in &named {
+                let p = root.join(f);
+                if p.is_file() {
+                    files.push((p, (*f).to_owned()));
+                } else {
+                    missing.insert(f, rows.iter().filter(|r| r.file == *f).collect());
+                }
+            }
+            for (f, rs) in &missing {
+                let lines: Vec<String> = rs.iter().map(|r| r.line.to_string()).collect();
+                let cpus: BTreeSet<&str> = rs.iter().map(|r| r.family_model.as_str()).collect();
+                imp.issues.push(Issue::new(
+                    Level::Warning,
+                    &display(&map),
+                    rs.first().map(|r| (r.line, 1)),
+                    format!(
+                        "core file `{f}` (for {}) is named on line{} {} but is not in the corpus; not imported",
+                        cpus.into_iter().collect::<Vec<_>>().join(", "),
+                        if lines.len() > 1 { "s" } else { "" },
+                        lines.join(", ")
+                    ),
+                ));
+            }
+            imp.missing_files = missing.len();
+            for p in found {
+                let rel = relative(&root, &p);
+                let is_core = p
+                    .file_name()
+                    .and_then(|n| n.to_str())
+                    .is_some_and(|n| n.ends_with("_core.json"));
+                if is_core && !files.iter().any(|(_, r)| *r == rel) {
+                    imp.issues.push(Issue::new(
+                        Level::Warning,
+                        &display(&p),
+                        None,
+                        "a core event file that mapfile.csv does not name; imported without `cpus`"
+                            .into(),
+                    ));
+                    files.push((p, rel));
+                }
+            }
+        } else {
+            imp.issues.push(Issue::new(
+                Level::Warning,
+                &display(&root),
+                None,
+                "no mapfile.csv here: importing every .json file below, without `cpus`".into(),
+            ));
+            for p in found {
+                let rel = relative(&root, &p);
+                files.push((p, rel));
+            }
+        }
+    } else {
+        // A single file: its corpus root is the closest ancestor holding mapfile.csv.
+        let mut corpus = None;
+        let mut dir = path.parent();
+        for _ in 0..3 {
+            let Some(d) = dir else { break };
+            if d.join("mapfile.csv").is_file() {
+                corpus = Some(d.to_path_buf());
+                break;
+            }
+            dir = d.parent();
+        }
+        match &corpus {
+            Some(c) => {
+                let map = c.join("mapfile.csv");
+                if let Some(text) = read_text(&map, &mut imp.issues) {
+                    rows = parse_mapfile(&display(&map), &text, &mut imp.issues);
+                }
+                root = c.clone();
+            }
+            None => {
+                imp.issues.push(Issue::new(
+                    Level::Warning,
+                    &display(path),
+                    None,
+                    "no mapfile.csv beside this file or above it: imported without `cpus`".into(),
+                ));
+                root = path.parent().map(Path::to_path_buf).unwrap_or_default();
+            }
+        }
+        let rel = relative(&root, path);
+        if corpus.is_some() && !rows.iter().any(|r| r.file == rel) {
+            imp.issues.push(Issue::new(
+                Level::Warning,
+                &display(path),
+                None,
+                "mapfile.csv does not name this file: imported without `cpus`".into(),
+            ));
+        }
+        files.push((path.to_path_buf(), rel));
+    }
+
+    let provenance = Provenance {
+        commit: readme_commit(&root),
+    };
+    if provenance.commit.is_none() && path.is_dir() {
+        imp.issues.push(Issue::new(
+            Level::Warning,
+            &display(&root.join("README.md")),
+            None,
+            "no `commit <hash>` found in the corpus README; the headers say `unknown`".into(),
+        ));
+    }
+    let mut by_id: BTreeMap<String, String> = BTreeMap::new();
+    for (p, rel) in files {
+        let Some(text) = read_text(&p, &mut imp.issues) else {
+            continue;
+        };
+        imp.files_read += 1;
+        let name = display(&p);
+        let Some(file) = parse_file(&name, &text, &mut imp.issues) else {
+            continue;
+        };
+        let cpus: Vec<&MapRow> = rows
+            .iter()
+            .filter(|r| r.is_core() && r.file == rel)
+            .collect();
+        let Some(model) = convert(&file, &rel, &cpus, &provenance, &mut imp.issues) else {
+            continue;
+        };
+        if let Some(other) = by_id.get(&model.id) {
+            imp.issues.push(Issue::new(
+                Level::Error,
+                &name,
+                None,
+                format!(
+                    "generation id `{}` (from the file name) is also that of `{other}`; rename one of the files",
+                    model.id
+                ),
+            ));
+            continue;
+        }
+        by_id.insert(model.id.clone(), rel.clone());
+        imp.models.push(model);
+    }
+    imp.models.sort_by(|a, b| a.file_name.cmp(&b.file_name));
+    imp
+}
+
+/// Loads the architectural Intel generations (`defs/intel/*.yaml`, not the models below it)
+/// with `models` as `intel/models/<file>`, resolved and validated: the check every import
+/// must pass.
+pub fn check_models(models: &[CoreModel]) -> crate::Loaded {
+    let mut loader = crate::Loader::new();
+    let intel = crate::defs_dir().join("intel");
+    let mut arch: Vec<PathBuf> = std::fs::read_dir(&intel)
+        .map(|rd| {
+            rd.flatten()
+                .map(|e| e.path())
+                .filter(|p| p.is_file() && p.extension().and_then(|e| e.to_str()) == Some("yaml"))
+                .collect()
+        })
+        .unwrap_or_default();
+    arch.sort();
+    for p in arch {
+        loader.add_file(&p);
+    }
+    for m in models {
+        loader.add_str(format!("intel/models/{}", m.file_name), m.yaml.clone());
+    }
+    loader.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_and_numbers() {
+        assert_eq!(
+            model_name("alderlake_goldencove_core.json"),
+            "alderlake-goldencove"
+        );
+        assert_eq!(model_name("WestmereEP-DP_core.json"), "westmereep-dp");
+        assert_eq!(model_name("Jaketown_core.json"), "jaketown");
+        assert_eq!(model_name("x__y.json"), "x-y");
+        assert_eq!(parse_number("0x1a6"), Some(0x1A6));
+        assert_eq!(parse_number("0X1A6"), Some(0x1A6));
+        assert_eq!(parse_number("0x00"), Some(0));
+        assert_eq!(parse_number("0x"), None);
+        assert_eq!(parse_number("-1"), None);
+        assert_eq!(ranges(&[0, 1, 2, 3, 5, 7, 8]), "[0-3, 5, 7-8]");
+        assert_eq!(ranges(&[]), "[]");
+        assert_eq!(
+            scalar("GenuineIntel-6-55-[01234]"),
+            "'GenuineIntel-6-55-[01234]'"
+        );
+        assert_eq!(scalar("UOPS.ANY:c1"), "'UOPS.ANY:c1'");
+        assert_eq!(scalar("No"), "'No'");
+    }
+
+    #[test]
+    fn positions_count_characters() {
+        let mut issues = Vec::new();
+        let doc = Doc::new("f", "ab\ncé d", &mut issues);
+        assert_eq!(doc.pos(0), (1, 1));
+        assert_eq!(doc.pos(3), (2, 1));
+        assert_eq!(doc.pos(7), (2, 4));
+    }
+}

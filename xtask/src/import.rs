@@ -1,0 +1,178 @@
+//! `cargo xtask import-perfmon <file-or-dir> [--out DIR] [--check]`: Intel perfmon JSON →
+//! core model generations (`pmu_defs::perfmon`).
+
+use pmu_defs::perfmon::{self, HEADER, Level};
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// The default output directory, relative to the workspace root.
+pub const MODELS: &str = "pmu-defs/defs/intel/models";
+
+/// Generated files in `dir` (those starting with the importer's header), by file name.
+fn generated_files(dir: &Path) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return out;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.extension().and_then(|x| x.to_str()) != Some("yaml") {
+            continue;
+        }
+        if let (Some(name), Ok(text)) = (
+            p.file_name().and_then(|n| n.to_str()),
+            std::fs::read_to_string(&p),
+        ) && text.starts_with(HEADER)
+        {
+            out.insert(name.to_owned(), text);
+        }
+    }
+    out
+}
+
+/// Runs the import; `out` is the output directory.
+pub fn run(input: &Path, out: &Path, check: bool) -> ExitCode {
+    let started = Instant::now();
+    let import = perfmon::import_path(input);
+    let import_time = started.elapsed();
+
+    let (mut errors, mut warnings) = (0, 0);
+    for issue in &import.issues {
+        match issue.level {
+            Level::Error => errors += 1,
+            Level::Warning => warnings += 1,
+        }
+        eprintln!("{issue}");
+    }
+    if errors > 0 {
+        eprintln!("error: {errors} error(s), {warnings} warning(s); nothing written");
+        return ExitCode::FAILURE;
+    }
+
+    // Every import must load cleanly on top of the architectural generations.
+    let started = Instant::now();
+    let loaded = perfmon::check_models(&import.models);
+    let check_time = started.elapsed();
+    if loaded.has_errors() {
+        eprint!("{}", loaded.render_diagnostics());
+        eprintln!("error: the imported YAML does not validate; nothing written");
+        return ExitCode::FAILURE;
+    }
+    let mut codes: BTreeMap<&str, usize> = BTreeMap::new();
+    for d in &loaded.diagnostics {
+        *codes.entry(d.code).or_default() += 1;
+    }
+    let json_events: usize = import.models.iter().map(|m| m.json_events).sum();
+    println!(
+        "imported {} file(s), {} of {} events, into {} generation(s) in {:.0} ms; validated in {:.0} ms",
+        import.files_read,
+        import.events(),
+        json_events,
+        import.models.len(),
+        import_time.as_secs_f64() * 1e3,
+        check_time.as_secs_f64() * 1e3,
+    );
+    if !codes.is_empty() {
+        let list: Vec<String> = codes.iter().map(|(c, n)| format!("{n} {c}")).collect();
+        println!(
+            "note: the loader reports warnings about Intel's data ({}); `cargo xtask validate` shows them",
+            list.join(", ")
+        );
+    }
+    if import.skipped_rows > 0 || import.missing_files > 0 {
+        println!(
+            "note: mapfile.csv rows of other event types skipped: {}; core files it names that are missing: {}",
+            import.skipped_rows, import.missing_files
+        );
+    }
+
+    // Stale files only make sense for a whole corpus; a single file leaves the others alone.
+    let whole = input.is_dir();
+    let existing = generated_files(out);
+    let fresh: BTreeMap<&str, &str> = import
+        .models
+        .iter()
+        .map(|m| (m.file_name.as_str(), m.yaml.as_str()))
+        .collect();
+    let stale: Vec<&String> = if whole {
+        existing
+            .keys()
+            .filter(|k| !fresh.contains_key(k.as_str()))
+            .collect()
+    } else {
+        Vec::new()
+    };
+
+    if check {
+        let mut bad = 0;
+        for (name, text) in &fresh {
+            let path = out.join(name);
+            match std::fs::read_to_string(&path) {
+                Ok(current) if current == *text => {}
+                Ok(_) => {
+                    eprintln!("error: {} differs from a fresh import", path.display());
+                    bad += 1;
+                }
+                Err(_) => {
+                    eprintln!("error: {} is missing", path.display());
+                    bad += 1;
+                }
+            }
+        }
+        for name in &stale {
+            eprintln!(
+                "error: {} was generated from a file the corpus no longer has",
+                out.join(name).display()
+            );
+            bad += 1;
+        }
+        if bad > 0 {
+            eprintln!(
+                "error: {bad} file(s) out of date; run `cargo xtask import-perfmon {}` and commit the result",
+                input.display()
+            );
+            return ExitCode::FAILURE;
+        }
+        println!(
+            "ok: {} file(s) in {} match a fresh import",
+            fresh.len(),
+            out.display()
+        );
+        return ExitCode::SUCCESS;
+    }
+
+    if let Err(e) = std::fs::create_dir_all(out) {
+        eprintln!("error: cannot create {}: {e}", out.display());
+        return ExitCode::FAILURE;
+    }
+    let (mut written, mut unchanged) = (0, 0);
+    for (name, text) in &fresh {
+        let path = out.join(name);
+        if std::fs::read_to_string(&path).is_ok_and(|c| c == *text) {
+            unchanged += 1;
+            continue;
+        }
+        if let Err(e) = std::fs::write(&path, text) {
+            eprintln!("error: cannot write {}: {e}", path.display());
+            return ExitCode::FAILURE;
+        }
+        written += 1;
+    }
+    for name in &stale {
+        let path = out.join(name);
+        match std::fs::remove_file(&path) {
+            Ok(()) => println!("removed {} (its source is gone)", path.display()),
+            Err(e) => {
+                eprintln!("error: cannot remove {}: {e}", path.display());
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    println!(
+        "wrote {written} file(s), {unchanged} unchanged, in {}",
+        out.display()
+    );
+    ExitCode::SUCCESS
+}
