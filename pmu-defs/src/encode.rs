@@ -636,15 +636,27 @@ pub struct Request {
     pub modifiers: Modifiers,
     /// The counter to program, if a particular one.
     pub counter: Option<Counter>,
+    /// The whole `EVENT:...` text, when it had a colon: a few of Intel's names contain
+    /// colons themselves (`OFFCORE_RESPONSE:request=ALL_DATA_RD:response=ANY_RESPONSE`), so
+    /// the encoder splits it again against the event list.
+    spec: Option<String>,
+    /// Modifier lists added with [`Request::with_modifiers`].
+    extra: Vec<String>,
+    /// Why the modifiers after the first colon did not parse, reported unless an event name
+    /// with colons explains them.
+    deferred: Option<Error>,
 }
 
 impl Request {
-    /// A request for an event with no modifiers.
+    /// A request for an event with no modifiers (the name is taken whole).
     pub fn new(event: impl Into<String>) -> Self {
         Request {
             event: event.into(),
             modifiers: Modifiers::default(),
             counter: None,
+            spec: None,
+            extra: Vec::new(),
+            deferred: None,
         }
     }
 
@@ -657,6 +669,9 @@ impl Request {
     /// assert_eq!(r.modifiers.cmask, Some(2));
     /// # Ok::<(), pmu_defs::encode::Error>(())
     /// ```
+    ///
+    /// A modifier that does not parse is reported when the request is encoded (see
+    /// [`Request::modifier_error`]), because an event name may itself contain colons.
     pub fn parse(spec: &str) -> Result<Self, Error> {
         let spec = spec.trim();
         let (event, mods) = match spec.split_once(':') {
@@ -668,10 +683,17 @@ impl Request {
                 reason: format!("`{spec}` names no event"),
             });
         }
+        let (modifiers, deferred) = match Modifiers::parse(mods) {
+            Ok(m) => (m, None),
+            Err(e) => (Modifiers::default(), Some(e)),
+        };
         Ok(Request {
             event: event.to_string(),
-            modifiers: Modifiers::parse(mods)?,
+            modifiers,
             counter: None,
+            spec: spec.contains(':').then(|| spec.to_string()),
+            extra: Vec::new(),
+            deferred,
         })
     }
 
@@ -683,6 +705,7 @@ impl Request {
                 self.modifiers.add(term)?;
             }
         }
+        self.extra.push(list.to_string());
         Ok(self)
     }
 
@@ -690,6 +713,12 @@ impl Request {
     pub fn on(mut self, counter: Counter) -> Self {
         self.counter = Some(counter);
         self
+    }
+
+    /// Why the text after the first colon is not a list of modifiers, if it is not (the
+    /// encoder reports it unless a longer event name explains the colons).
+    pub fn modifier_error(&self) -> Option<&Error> {
+        self.deferred.as_ref()
     }
 }
 
@@ -768,6 +797,8 @@ pub struct Encoding {
     pub register: String,
     /// The counter, when one was asked for or the event is fixed-only.
     pub counter: Option<Counter>,
+    /// The counters the event may use, in words (`general counters 0-3 and fixed counter 1`).
+    pub allowed: String,
     /// MSR address of the register (the select of that counter, or the fixed control).
     pub address: Option<u32>,
     /// The counter register to read, when a counter is known.
@@ -1005,10 +1036,7 @@ impl<'m> Encoder<'m> {
 
     /// An event of a generation, by exact name or case-insensitively.
     pub fn event(&self, g: &'m Generation, name: &str) -> Result<&'m Event, Error> {
-        if let Some(e) = g.event(name) {
-            return Ok(e);
-        }
-        if let Some(e) = g.events.iter().find(|e| e.name.eq_ignore_ascii_case(name)) {
+        if let Some(e) = find_event(g, name) {
             return Ok(e);
         }
         Err(Error::UnknownEvent {
@@ -1027,13 +1055,9 @@ impl<'m> Encoder<'m> {
 
     /// Encodes a request for a generation already looked up.
     pub fn encode_in(&self, g: &'m Generation, req: &Request) -> Result<Encoding, Error> {
-        let def = if req.event.contains('=') {
-            EventDef::from_terms(&req.event, &self.umask_layout(g)?)?
-        } else {
-            EventDef::from_event(self.event(g, &req.event)?)
-        };
+        let (def, mods) = self.resolve(g, req)?;
         let placement = place(g, &def, req.counter)?;
-        let mods = &req.modifiers;
+        let mods = &mods;
         let mut notes = Vec::new();
 
         // Privilege levels: both unless u or k is named.
@@ -1148,10 +1172,53 @@ impl<'m> Encoder<'m> {
             );
         }
 
+        let plain = non_hybrid_cpus(g);
+        if !plain.is_empty() {
+            let mut on_cpu = p.clone();
+            on_cpu.pmu = "cpu".into();
+            notes.push(format!(
+                "{} is not hybrid: there the PMU is `cpu` ({on_cpu})",
+                plain.join(", ")
+            ));
+        }
         enc.perf = p.to_string();
         enc.pmu = pmu;
         enc.notes.extend(notes);
         Ok(enc)
+    }
+
+    /// The event and modifiers a request names: an event name (the longest that the
+    /// `EVENT:...` text starts with, as names may contain colons), or raw terms.
+    fn resolve(&self, g: &'m Generation, req: &Request) -> Result<(EventDef, Modifiers), Error> {
+        if let Some(spec) = &req.spec {
+            let cuts = std::iter::once(spec.len())
+                .chain(spec.rmatch_indices(':').map(|(i, _)| i))
+                .filter(|&i| i > req.event.len());
+            for cut in cuts {
+                if let Some(e) = find_event(g, spec[..cut].trim()) {
+                    let mut m = Modifiers::parse(spec.get(cut + 1..).unwrap_or(""))?;
+                    for list in &req.extra {
+                        for term in list.split([',', ':']).map(str::trim) {
+                            if !term.is_empty() {
+                                m.add(term)?;
+                            }
+                        }
+                    }
+                    return Ok((EventDef::from_event(e), m));
+                }
+            }
+        }
+        if let Some(e) = &req.deferred {
+            return Err(e.clone());
+        }
+        let def = match find_event(g, &req.event) {
+            Some(e) => EventDef::from_event(e),
+            None if req.event.contains('=') => {
+                EventDef::from_terms(&req.event, &self.umask_layout(g)?)?
+            }
+            None => EventDef::from_event(self.event(g, &req.event)?),
+        };
+        Ok((def, req.modifiers))
     }
 
     /// Where perf's `umask` goes: UMASK, then UMASK2 above it when the generation has one
@@ -1297,6 +1364,7 @@ impl<'m> Encoder<'m> {
             event_since: def.since.clone(),
             register: sel.name.clone(),
             counter: counter.map(Counter::General),
+            allowed: describe_counters(def),
             address: counter.map(|n| sel.msr.address(n)),
             counter_register: counter.and_then(|n| counter_reg.map(|r| RegisterRef::of(r, n))),
             value,
@@ -1417,6 +1485,7 @@ impl<'m> Encoder<'m> {
             event_since: def.since.clone(),
             register: ctrl.name.clone(),
             counter: Some(Counter::Fixed(n)),
+            allowed: describe_counters(def),
             address: Some(ctrl.msr.base),
             counter_register: counter_reg.map(|r| RegisterRef::of(r, n)),
             value,
@@ -1429,6 +1498,29 @@ impl<'m> Encoder<'m> {
             notes: Vec::new(),
         })
     }
+}
+
+/// An event by exact name, case-insensitively, or by the name perf lists it under
+/// (create_perf_json.py `fix_name`: `OFFCORE_RESPONSE_0.X` is `OFFCORE_RESPONSE.X`, and
+/// `OFFCORE_RESPONSE:request=X:response=Y` is `OFFCORE_RESPONSE.X.Y`).
+fn find_event<'g>(g: &'g Generation, name: &str) -> Option<&'g Event> {
+    g.event(name)
+        .or_else(|| g.events.iter().find(|e| e.name.eq_ignore_ascii_case(name)))
+        .or_else(|| {
+            g.events
+                .iter()
+                .find(|e| perf_name(&e.name).is_some_and(|p| p.eq_ignore_ascii_case(name)))
+        })
+}
+
+/// The name perf lists an event under, when it differs from Intel's.
+fn perf_name(name: &str) -> Option<String> {
+    if let Some(rest) = name.strip_prefix("OFFCORE_RESPONSE_0") {
+        return Some(format!("OFFCORE_RESPONSE{rest}"));
+    }
+    let rest = name.strip_prefix("OFFCORE_RESPONSE:request=")?;
+    let (request, response) = rest.split_once(":response=")?;
+    Some(format!("OFFCORE_RESPONSE.{request}.{response}"))
 }
 
 /// Fields of the fixed-counter control register this module programs, by name: the
@@ -1656,10 +1748,27 @@ pub(crate) fn instance_name(r: &Register, address: u32) -> String {
     }
 }
 
-/// The perf PMU name events of this generation are spelled with (see [`perf`]).
+/// The perf PMU name events of this generation are spelled with (see [`perf`]): `cpu`, or
+/// on hybrid parts the PMU of the core type its `cpus` name (`cpu_core`, `cpu_atom`,
+/// `cpu_lowpower`). A generation whose list also serves a non-hybrid part (Alder Lake N uses
+/// the Gracemont list) is spelled for the hybrid parts; [`Encoder::encode`] adds a note.
 pub fn perf_pmu(g: &Generation) -> &'static str {
-    let _ = g;
-    "cpu"
+    g.cpus
+        .iter()
+        .find_map(|c| c.core_role.as_deref())
+        .map_or("cpu", perf::pmu_for_core_role)
+}
+
+/// The family-models of a generation's CPUs that are not hybrid, when others are.
+fn non_hybrid_cpus(g: &Generation) -> Vec<&str> {
+    if g.cpus.iter().all(|c| c.core_role.is_none()) {
+        return Vec::new();
+    }
+    g.cpus
+        .iter()
+        .filter(|c| c.core_role.is_none())
+        .map(|c| c.family_model.as_str())
+        .collect()
 }
 
 #[cfg(test)]
@@ -1761,6 +1870,12 @@ mod tests {
                 .with_modifiers("u")
                 .is_err()
         );
+        let r = Request::parse("X:request=A:response=B:u").unwrap();
+        assert_eq!(r.event, "X");
+        assert!(matches!(
+            r.modifier_error(),
+            Some(Error::UnknownModifier { .. })
+        ));
         assert_eq!(Request::parse(":u").unwrap_err().kind(), ErrorKind::Inval);
         assert_eq!(Request::parse("").unwrap_err().kind(), ErrorKind::Inval);
     }
@@ -1800,6 +1915,19 @@ mod tests {
         ] {
             assert!(EventDef::from_terms(bad, &v6).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn perf_names() {
+        assert_eq!(
+            perf_name("OFFCORE_RESPONSE:request=ALL_DATA_RD:response=ANY_RESPONSE").as_deref(),
+            Some("OFFCORE_RESPONSE.ALL_DATA_RD.ANY_RESPONSE")
+        );
+        assert_eq!(
+            perf_name("OFFCORE_RESPONSE_0.PREFETCH.REMOTE_DRAM").as_deref(),
+            Some("OFFCORE_RESPONSE.PREFETCH.REMOTE_DRAM")
+        );
+        assert_eq!(perf_name("OFFCORE_RESPONSE.ALL_DATA_RD"), None);
     }
 
     #[test]

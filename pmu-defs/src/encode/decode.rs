@@ -300,8 +300,9 @@ fn event_match(enc: &Encoder<'_>, e: &Event, differs: Vec<String>) -> EventMatch
 /// True when the generation describes specific processor models rather than an
 /// architectural version.
 fn is_model_generation(enc: &Encoder<'_>, id: &str) -> bool {
-    let _ = (enc, id);
-    false
+    enc.model()
+        .generation(id)
+        .is_some_and(|g| !g.cpus.is_empty())
 }
 
 /// The encoding fields of an event-select register.
