@@ -1019,11 +1019,24 @@ impl<'m> Encoder<'m> {
             [g] => Ok(g),
             [] => Err(Error::UnknownGeneration {
                 id: id.to_string(),
-                suggestion: did_you_mean(
-                    &want,
-                    self.model.generations.iter().map(|g| g.id.as_str()),
-                )
-                .map(str::to_string),
+                suggestion: {
+                    // Compare with the ids and with the ids without their vendor prefix.
+                    let short = |id: &'m str| id.split_once('-').map_or(id, |(_, rest)| rest);
+                    did_you_mean(
+                        &want,
+                        self.model
+                            .generations
+                            .iter()
+                            .flat_map(|g| [g.id.as_str(), short(&g.id)]),
+                    )
+                    .and_then(|s| {
+                        self.model
+                            .generations
+                            .iter()
+                            .find(|g| g.id == s || short(&g.id) == s)
+                            .map(|g| g.id.clone())
+                    })
+                },
                 ambiguous: Vec::new(),
             }),
             many => Err(Error::UnknownGeneration {

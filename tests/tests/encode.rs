@@ -589,6 +589,12 @@ fn error_unknown_generation() {
     let e = encoder().generation("intel-v7").unwrap_err();
     assert_eq!(e.kind(), ErrorKind::NotFound);
     assert!(e.to_string().contains("(did you mean `intel-v"), "{e}");
+    let e = encoder().generation("fixture-skk").unwrap_err();
+    assert!(
+        e.to_string()
+            .ends_with("(did you mean `intel-fixture-skl`?)"),
+        "{e}"
+    );
     // The vendor prefix may be left out.
     assert_eq!(encoder().generation("v3").unwrap().id, "intel-v3");
     assert_eq!(encoder().generation("K7").unwrap().id, "amd-k7");
