@@ -28,6 +28,7 @@
 pub mod codegen;
 pub mod de;
 pub mod diag;
+pub mod encode;
 pub mod model;
 pub mod names;
 #[cfg(feature = "perfmon")]

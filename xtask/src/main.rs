@@ -2,6 +2,7 @@
 
 #[path = "gen.rs"]
 mod codegen;
+mod encode;
 mod import;
 
 use clap::{Parser, Subcommand};
@@ -43,6 +44,10 @@ enum Command {
         #[arg(long = "defs")]
         paths: Vec<PathBuf>,
     },
+    /// Encode an event: the event-select value and the Linux perf event string.
+    Encode(encode::EncodeArgs),
+    /// Decode an MSR value: every field, the event it selects, reserved bits set.
+    Decode(encode::DecodeArgs),
     /// Regenerate pmu-regs/src/generated.rs from the canonical definitions.
     Gen {
         /// Do not write; fail (naming the file) when the checked-in file is stale.
@@ -101,6 +106,8 @@ fn main() -> ExitCode {
             let out = out.unwrap_or_else(|| workspace_root().join("target/docs"));
             xtask::docs::run(&loaded.model, &out)
         }
+        Command::Encode(args) => encode::run_encode(args),
+        Command::Decode(args) => encode::run_decode(args),
         Command::ImportPerfmon { path, out, check } => {
             let out = out.unwrap_or_else(|| workspace_root().join(import::MODELS));
             import::run(&path, &out, check)

@@ -1,0 +1,388 @@
+//! Decoding a register value: every field by name, the event it selects, reserved bits.
+
+use super::{
+    Encoder, Error, FIXED_ANY, FIXED_ENABLE, bits_text, deprecated_in, encoding_field, fires,
+    instance_name, ranges,
+};
+use crate::model::{Event, Generation, Register, Severity};
+use serde::Serialize;
+
+/// One field (or one element of a per-counter field) of a decoded value.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct DecodedField {
+    /// Field name.
+    pub name: String,
+    /// Array element, for per-counter fields.
+    pub element: Option<u32>,
+    /// Register bits (`15:8`; split fields low part first: `7:0,35:32`).
+    pub bits: String,
+    /// Logical value (split parts joined).
+    pub value: u64,
+    /// The name of the value, when the field names its values.
+    pub meaning: Option<String>,
+}
+
+/// An event whose encoding a decoded value matches.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct EventMatch {
+    /// Event name.
+    pub name: String,
+    /// The generation that introduced it.
+    pub since: String,
+    /// `architectural` (introduced by an architectural generation, counted the same on
+    /// every processor of that version) or `model` (a model-specific event).
+    pub kind: &'static str,
+    /// For near misses: how the value differs from the event (`cmask=1 (value has 0)`).
+    pub differs: Vec<String>,
+}
+
+/// What a block of the fixed-counter control register counts.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct FixedDecoded {
+    /// Fixed counter number.
+    pub counter: u32,
+    /// True when its privilege-level field is non-zero.
+    pub enabled: bool,
+    /// Events counted by this fixed counter with this AnyThread setting.
+    pub events: Vec<EventMatch>,
+}
+
+/// The result of [`Encoder::decode`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Decoded {
+    /// Generation id.
+    pub generation: String,
+    /// Register name (without index).
+    pub register: String,
+    /// Instance within an indexed family (`IA32_PERFEVTSEL2`: 2).
+    pub instance: Option<u32>,
+    /// The address decoded.
+    pub address: u32,
+    /// The value decoded.
+    pub value: u64,
+    /// Every field, in bit order; per-counter fields once per element.
+    pub fields: Vec<DecodedField>,
+    /// The bits of the value no field covers (plus any above the register's width).
+    pub reserved_set: u64,
+    /// The same, as bit numbers.
+    pub reserved_bits: Vec<u32>,
+    /// Events this value selects (event-select registers): every event whose encoding
+    /// matches, architectural and model-specific alike.
+    pub events: Vec<EventMatch>,
+    /// Events with the same event code and unit mask but other modifiers.
+    pub similar: Vec<EventMatch>,
+    /// For the fixed-counter control register: what each enabled block counts.
+    pub fixed: Vec<FixedDecoded>,
+    /// Constraints the value violates, deprecated fields set, counter restrictions.
+    pub warnings: Vec<String>,
+}
+
+impl Decoded {
+    /// The register with its instance number (`IA32_PERFEVTSEL2`).
+    pub fn register_instance(&self) -> String {
+        match self.instance {
+            Some(i) => format!("{}{i}", self.register),
+            None => self.register.clone(),
+        }
+    }
+}
+
+impl<'m> Encoder<'m> {
+    /// Decodes `value` read from (or to be written to) MSR `address` of the generation (or
+    /// model) `target`.
+    pub fn decode(&self, target: &str, address: u32, value: u64) -> Result<Decoded, Error> {
+        let g = self.generation(target)?;
+        self.decode_in(g, address, value)
+    }
+
+    /// The address of a register named `NAME` or `NAMEn` (an instance of an indexed family)
+    /// in the generation.
+    pub fn register_address(&self, g: &'m Generation, name: &str) -> Result<u32, Error> {
+        let upper = name.trim().to_ascii_uppercase();
+        if let Some(r) = g.register(&upper) {
+            return Ok(r.msr.base);
+        }
+        let digits = upper.len() - upper.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+        if digits > 0 {
+            let (base, index) = upper.split_at(upper.len() - digits);
+            if let (Some(r), Ok(i)) = (g.register(base), index.parse::<u32>())
+                && r.msr.indexed
+                && i < r.msr.count
+            {
+                return Ok(r.msr.address(i));
+            }
+        }
+        Err(Error::UnknownRegister {
+            generation: g.id.clone(),
+            what: format!("`{name}`"),
+            elsewhere: Vec::new(),
+        })
+    }
+
+    /// Decodes a value for a generation already looked up.
+    pub fn decode_in(&self, g: &'m Generation, address: u32, value: u64) -> Result<Decoded, Error> {
+        let Some(reg) = g.registers.iter().find(|r| r.addresses.contains(&address)) else {
+            let elsewhere = self
+                .model()
+                .generations
+                .iter()
+                .filter_map(|o| {
+                    o.registers
+                        .iter()
+                        .find(|r| r.addresses.contains(&address))
+                        .map(|r| format!("{} in {}", instance_name(r, address), o.id))
+                })
+                .take(3)
+                .collect();
+            return Err(Error::UnknownRegister {
+                generation: g.id.clone(),
+                what: format!("MSR {address:#x}"),
+                elsewhere,
+            });
+        };
+        let instance = if reg.msr.indexed {
+            reg.addresses
+                .iter()
+                .position(|&a| a == address)
+                .and_then(|i| u32::try_from(i).ok())
+        } else {
+            None
+        };
+
+        let mut fields = Vec::new();
+        for f in &reg.fields {
+            for i in 0..f.count() {
+                let v = f.extract(i, value);
+                fields.push(DecodedField {
+                    name: f.name.clone(),
+                    element: f.array.map(|_| i),
+                    bits: bits_text(&f.bits, f.array.map_or(0, |a| a.stride * i)),
+                    value: v,
+                    meaning: f
+                        .values
+                        .iter()
+                        .find(|e| e.value == v)
+                        .map(|e| e.name.clone()),
+                });
+            }
+        }
+        fields.sort_by_key(|f| {
+            f.bits
+                .split(',')
+                .filter_map(|p| p.rsplit(':').next().and_then(|b| b.parse::<u32>().ok()))
+                .min()
+                .unwrap_or(u32::MAX)
+        });
+
+        let above = if reg.width >= 64 {
+            0
+        } else {
+            !((1u64 << reg.width) - 1)
+        };
+        let reserved_set = value & (reg.reserved_mask | above);
+        let reserved_bits = (0..64).filter(|b| reserved_set >> b & 1 == 1).collect();
+
+        let mut warnings = Vec::new();
+        for c in g.constraints.iter().filter(|c| c.register == reg.name) {
+            if fires(c, reg, value) {
+                let sev = match c.severity {
+                    Severity::Error => "error",
+                    Severity::Warning => "warning",
+                };
+                warnings.push(format!("{sev}: {} ({})", c.message, c.id));
+            }
+        }
+        for f in &reg.fields {
+            if deprecated_in(g, f) && (0..f.count()).any(|i| f.extract(i, value) != 0) {
+                let d = f.deprecated.as_ref().expect("checked by deprecated_in");
+                warnings.push(format!(
+                    "{} is set but deprecated from {}{}",
+                    f.name,
+                    d.since,
+                    d.when
+                        .as_ref()
+                        .map(|w| format!(" (not supported where {w})"))
+                        .unwrap_or_default()
+                ));
+            }
+        }
+
+        let mut events = Vec::new();
+        let mut similar = Vec::new();
+        if let Some(sel) = Selector::of(g, reg) {
+            let got = sel.read(value);
+            for e in g.events.iter().filter(|e| !e.counters.is_empty()) {
+                match got.compare(e) {
+                    Compare::Same => events.push(event_match(self, e, Vec::new())),
+                    Compare::Differs(d) => similar.push(event_match(self, e, d)),
+                    Compare::Other => {}
+                }
+            }
+            if let Some(n) = instance
+                && is_general_select(g, reg)
+            {
+                for m in &events {
+                    if let Some(e) = g.event(&m.name)
+                        && !e.counters.contains(&n)
+                    {
+                        warnings.push(format!(
+                            "{} may count only on general counters {}, not on counter {n}",
+                            e.name,
+                            ranges(&e.counters)
+                        ));
+                    }
+                }
+            }
+        }
+
+        let mut fixed = Vec::new();
+        if g.pmu
+            .fixed
+            .as_ref()
+            .and_then(|f| f.control.as_deref())
+            .is_some_and(|c| c == reg.name)
+            && let Some(enable) = reg.field(FIXED_ENABLE)
+        {
+            let any = reg.field(FIXED_ANY);
+            for n in 0..enable.count().min(g.fixed_counters()) {
+                let any_set = any.is_some_and(|f| n < f.count() && f.extract(n, value) != 0);
+                let events = g
+                    .events
+                    .iter()
+                    .filter(|e| e.fixed == Some(n) && e.any == any_set)
+                    .map(|e| event_match(self, e, Vec::new()))
+                    .collect();
+                fixed.push(FixedDecoded {
+                    counter: n,
+                    enabled: enable.extract(n, value) != 0,
+                    events,
+                });
+            }
+        }
+
+        Ok(Decoded {
+            generation: g.id.clone(),
+            register: reg.name.clone(),
+            instance,
+            address,
+            value,
+            fields,
+            reserved_set,
+            reserved_bits,
+            events,
+            similar,
+            fixed,
+            warnings,
+        })
+    }
+}
+
+fn is_general_select(g: &Generation, reg: &Register) -> bool {
+    g.pmu
+        .general
+        .as_ref()
+        .is_some_and(|gc| gc.select == reg.name)
+}
+
+fn event_match(enc: &Encoder<'_>, e: &Event, differs: Vec<String>) -> EventMatch {
+    EventMatch {
+        name: e.name.clone(),
+        since: e.since.clone(),
+        kind: if is_model_generation(enc, &e.since) {
+            "model"
+        } else {
+            "architectural"
+        },
+        differs,
+    }
+}
+
+/// True when the generation describes specific processor models rather than an
+/// architectural version.
+fn is_model_generation(enc: &Encoder<'_>, id: &str) -> bool {
+    enc.model()
+        .generation(id)
+        .is_some_and(|g| !g.cpus.is_empty())
+}
+
+/// The encoding fields of an event-select register.
+struct Selector<'g> {
+    g: &'g Generation,
+    reg: &'g Register,
+}
+
+/// What a select value encodes.
+struct Selected {
+    event: u64,
+    umask: u64,
+    umask2: u64,
+    cmask: u64,
+    inv: bool,
+    edge: bool,
+    any: bool,
+    eq: bool,
+}
+
+enum Compare {
+    Same,
+    Differs(Vec<String>),
+    Other,
+}
+
+impl<'g> Selector<'g> {
+    /// The register's encoding, when it has the generation's event and unit-mask fields
+    /// (the general select, and registers laid out like it such as AMD's legacy
+    /// PerfEvtSel aliases).
+    fn of(g: &'g Generation, reg: &'g Register) -> Option<Self> {
+        (encoding_field(g, reg, "event").is_some() && encoding_field(g, reg, "umask").is_some())
+            .then_some(Selector { g, reg })
+    }
+
+    fn get(&self, attr: &str, value: u64) -> u64 {
+        encoding_field(self.g, self.reg, attr).map_or(0, |f| f.extract(0, value))
+    }
+
+    fn read(&self, value: u64) -> Selected {
+        Selected {
+            event: self.get("event", value),
+            umask: self.get("umask", value),
+            umask2: self.get("umask2", value),
+            cmask: self.get("cmask", value),
+            inv: self.get("inv", value) != 0,
+            edge: self.get("edge", value) != 0,
+            any: self.get("any", value) != 0,
+            eq: self.get("eq", value) != 0,
+        }
+    }
+}
+
+impl Selected {
+    fn compare(&self, e: &Event) -> Compare {
+        let same = |event: u32, umask: u32| {
+            u64::from(event) == self.event && u64::from(umask) == self.umask
+        };
+        let code = (same(e.event, e.umask)
+            || ((!e.alt_events.is_empty() || !e.alt_umasks.is_empty())
+                && e.alternatives().iter().any(|a| same(a.event, a.umask))))
+            && u64::from(e.umask2.unwrap_or(0)) == self.umask2;
+        if !code {
+            return Compare::Other;
+        }
+        let mut d = Vec::new();
+        let mut diff = |name: &str, want: u64, got: u64| {
+            if want != got {
+                d.push(format!("{name}={want} (value has {got})"));
+            }
+        };
+        diff("cmask", e.cmask.into(), self.cmask);
+        diff("inv", e.inv.into(), self.inv.into());
+        diff("edge", e.edge.into(), self.edge.into());
+        diff("any", e.any.into(), self.any.into());
+        diff("eq", e.eq.into(), self.eq.into());
+        if d.is_empty() {
+            Compare::Same
+        } else {
+            Compare::Differs(d)
+        }
+    }
+}
