@@ -35,6 +35,8 @@ pub mod names;
 pub mod perfmon;
 pub mod raw;
 pub mod resolve;
+#[cfg(feature = "schema")]
+pub mod schema;
 pub mod source;
 pub mod validate;
 pub mod yaml;

@@ -331,7 +331,8 @@ pub struct RawRemove {
     pub constraints: Vec<Spanned<String>>,
 }
 
-const TOP_KEYS: &[&str] = &[
+/// Keys of a generation file's top-level mapping.
+pub const TOP_KEYS: &[&str] = &[
     "generation",
     "vendor",
     "title",
@@ -347,14 +348,16 @@ const TOP_KEYS: &[&str] = &[
     "source",
     "cpus",
 ];
-const CPU_KEYS: &[&str] = &[
+/// Keys of a `cpus:` entry.
+pub const CPU_KEYS: &[&str] = &[
     "family-model",
     "version",
     "core-type",
     "native-model-id",
     "core-role",
 ];
-const REGISTER_KEYS: &[&str] = &[
+/// Keys of a register entry.
+pub const REGISTER_KEYS: &[&str] = &[
     "name",
     "renames",
     "doc",
@@ -366,7 +369,8 @@ const REGISTER_KEYS: &[&str] = &[
     "fields",
     "remove-fields",
 ];
-const FIELD_KEYS: &[&str] = &[
+/// Keys of a field entry (registers and CPUID output registers alike).
+pub const FIELD_KEYS: &[&str] = &[
     "name",
     "bits",
     "array",
@@ -376,7 +380,8 @@ const FIELD_KEYS: &[&str] = &[
     "deprecated",
     "requires",
 ];
-const EVENT_KEYS: &[&str] = &[
+/// Keys of an event entry.
+pub const EVENT_KEYS: &[&str] = &[
     "name",
     "event",
     "umask",
@@ -409,6 +414,67 @@ const EVENT_KEYS: &[&str] = &[
     "sample-after",
     "doc",
 ];
+
+/// Keys of `pmu:`.
+pub const PMU_KEYS: &[&str] = &["general", "fixed", "encoding"];
+/// Keys of `pmu.general:`.
+pub const PMU_GENERAL_KEYS: &[&str] = &["select", "counter"];
+/// Keys of `pmu.fixed:`.
+pub const PMU_FIXED_KEYS: &[&str] = &["counter", "control"];
+/// Keys of a register family's `msr:`.
+pub const MSR_FAMILY_KEYS: &[&str] = &["base", "count", "stride"];
+/// Keys of a field's `array:`.
+pub const ARRAY_KEYS: &[&str] = &["count", "stride"];
+/// Keys of a named field value.
+pub const VALUE_KEYS: &[&str] = &["name", "value", "doc"];
+/// Keys of a field's `deprecated:`.
+pub const DEPRECATION_KEYS: &[&str] = &["since", "when", "doc"];
+/// Keys of a CPUID leaf entry; the output registers are [`CPUID_REGS`].
+pub const CPUID_KEYS: &[&str] = &[
+    "name", "leaf", "subleaf", "doc", "manual", "eax", "ebx", "ecx", "edx",
+];
+/// Keys of a counter set written as a mapping.
+pub const COUNTER_SET_KEYS: &[&str] = &["general", "fixed"];
+/// The event keys holding counter sets.
+pub const COUNTER_SET_EVENT_KEYS: &[&str] = &[
+    "counters-ht-off",
+    "pebs-counters",
+    "pdist-counters",
+    "pdir-counters",
+];
+/// Keys of an event's `msr:`.
+pub const EVENT_MSR_KEYS: &[&str] = &["index", "value"];
+/// Keys of a constraint entry.
+pub const CONSTRAINT_KEYS: &[&str] = &["id", "register", "when", "severity", "message", "manual"];
+/// Keys of `remove:`.
+pub const REMOVE_KEYS: &[&str] = &["registers", "cpuid", "events", "constraints"];
+
+/// Keyword table for `vendor:`.
+pub const VENDOR_WORDS: &[(&str, Vendor)] = &[("intel", Vendor::Intel), ("amd", Vendor::Amd)];
+/// Keyword table for a constraint's `severity:`.
+pub const SEVERITY_WORDS: &[(&str, CSeverity)] =
+    &[("error", CSeverity::Error), ("warning", CSeverity::Warning)];
+
+/// Largest MSR address (MSRs are addressed by ECX, 32 bits).
+pub const MSR_ADDRESS_MAX: u64 = u32::MAX as u64;
+/// Most registers in one family.
+pub const MSR_COUNT_MAX: u64 = 256;
+/// Largest address distance between family members.
+pub const MSR_STRIDE_MAX: u64 = 0x1_0000;
+/// Largest `count` and `stride` of a field array (bits in a register).
+pub const ARRAY_MAX: u64 = 64;
+/// Largest CPUID leaf or subleaf input (EAX, ECX: 32 bits).
+pub const CPUID_INPUT_MAX: u64 = u32::MAX as u64;
+/// Largest `core-type` (CPUID.1AH:EAX\[31:24\]).
+pub const CORE_TYPE_MAX: u64 = 0xFF;
+/// Largest `native-model-id` (CPUID.1AH:EAX\[23:0\]).
+pub const NATIVE_MODEL_ID_MAX: u64 = 0xFF_FFFF;
+/// Largest `cpuid-bit` (a bit of CPUID.0AH:EBX).
+pub const CPUID_BIT_MAX: u64 = 31;
+/// Largest `pebs:` level.
+pub const PEBS_MAX: u64 = 2;
+/// Largest `collect-pebs-record:` level.
+pub const COLLECT_PEBS_RECORD_MAX: u64 = 3;
 
 /// `GenuineIntel-6-4E`: a vendor string, family and model in hex, and optionally a stepping
 /// (`-4`) or a set of steppings (`-[01234]`), as in Intel's perfmon `mapfile.csv`.
@@ -475,13 +541,7 @@ impl Cx<'_> {
     pub fn generation(&mut self, file: FileId, root: &Node) -> Option<RawGeneration> {
         let m = self.map(root, "generation file", TOP_KEYS)?;
         let id = self.req(&m, "generation", "generation file", Self::gen_id);
-        let vendor = self.opt(&m, "vendor", |c, n| {
-            c.keyword(
-                n,
-                "vendor",
-                &[("intel", Vendor::Intel), ("amd", Vendor::Amd)],
-            )
-        });
+        let vendor = self.opt(&m, "vendor", |c, n| c.keyword(n, "vendor", VENDOR_WORDS));
         let title = self.opt(&m, "title", Self::text);
         let manual = self.opt(&m, "manual", Self::text);
         let doc = self.opt(&m, "doc", Self::text);
@@ -583,9 +643,11 @@ impl Cx<'_> {
             None
         });
         let version = self.opt(&m, "version", Self::text);
-        let core_type = self.opt(&m, "core-type", |c, n| c.uint_max(n, 0xFF, "core type"));
+        let core_type = self.opt(&m, "core-type", |c, n| {
+            c.uint_max(n, CORE_TYPE_MAX, "core type")
+        });
         let native_model_id = self.opt(&m, "native-model-id", |c, n| {
-            c.uint_max(n, 0xFF_FFFF, "native model id")
+            c.uint_max(n, NATIVE_MODEL_ID_MAX, "native model id")
         });
         let core_role = self.opt(&m, "core-role", Self::text);
         if (m.has("core-type") && core_type.is_none())
@@ -604,21 +666,21 @@ impl Cx<'_> {
     }
 
     fn pmu(&mut self, n: &Node) -> Option<RawPmu> {
-        let m = self.map(n, "pmu", &["general", "fixed", "encoding"])?;
+        let m = self.map(n, "pmu", PMU_KEYS)?;
         let mut p = RawPmu {
             span: Some(n.span),
             ..RawPmu::default()
         };
         if let Some(g) = m
             .get("general")
-            .and_then(|g| self.map(g, "pmu.general", &["select", "counter"]))
+            .and_then(|g| self.map(g, "pmu.general", PMU_GENERAL_KEYS))
         {
             p.general_select = self.opt(&g, "select", |c, n| c.ident(n, "register name"));
             p.general_counter = self.opt(&g, "counter", |c, n| c.ident(n, "register name"));
         }
         if let Some(f) = m
             .get("fixed")
-            .and_then(|f| self.map(f, "pmu.fixed", &["counter", "control"]))
+            .and_then(|f| self.map(f, "pmu.fixed", PMU_FIXED_KEYS))
         {
             p.fixed_counter = self.opt(&f, "counter", |c, n| c.ident(n, "register name"));
             p.fixed_control = self.opt(&f, "control", |c, n| c.ident(n, "register name"));
@@ -641,12 +703,14 @@ impl Cx<'_> {
 
     fn msr(&mut self, n: &Node) -> Option<Spanned<RawMsr>> {
         if let Kind::Map(_) = n.kind {
-            let m = self.map(n, "msr family", &["base", "count", "stride"])?;
+            let m = self.map(n, "msr family", MSR_FAMILY_KEYS)?;
             let base = self.opt(&m, "base", |c, n| {
-                c.uint_max(n, u32::MAX as u64, "MSR address")
+                c.uint_max(n, MSR_ADDRESS_MAX, "MSR address")
             });
-            let count = self.opt(&m, "count", |c, n| c.uint_max(n, 256, "register count"));
-            let stride = self.opt(&m, "stride", |c, n| c.uint_max(n, 0x1_0000, "stride"));
+            let count = self.opt(&m, "count", |c, n| {
+                c.uint_max(n, MSR_COUNT_MAX, "register count")
+            });
+            let stride = self.opt(&m, "stride", |c, n| c.uint_max(n, MSR_STRIDE_MAX, "stride"));
             if let Some(c) = &count
                 && c.value == 0
             {
@@ -674,7 +738,7 @@ impl Cx<'_> {
                 n.span,
             ));
         }
-        let a = self.uint_max(n, u32::MAX as u64, "MSR address")?;
+        let a = self.uint_max(n, MSR_ADDRESS_MAX, "MSR address")?;
         Some(Spanned::new(
             RawMsr {
                 base: Some(a.value),
@@ -825,9 +889,11 @@ impl Cx<'_> {
         let name = self.req(&m, "name", "field", |c, n| c.ident(n, "field name"));
         let bits = self.opt(&m, "bits", Self::bits);
         let array = self.opt(&m, "array", |c, n| {
-            let am = c.map(n, "field array", &["count", "stride"])?;
-            let count = c.opt(&am, "count", |c, n| c.uint_max(n, 64, "array count"));
-            let stride = c.opt(&am, "stride", |c, n| c.uint_max(n, 64, "array stride"));
+            let am = c.map(n, "field array", ARRAY_KEYS)?;
+            let count = c.opt(&am, "count", |c, n| c.uint_max(n, ARRAY_MAX, "array count"));
+            let stride = c.opt(&am, "stride", |c, n| {
+                c.uint_max(n, ARRAY_MAX, "array stride")
+            });
             if (am.has("count") && count.is_none()) || (am.has("stride") && stride.is_none()) {
                 return None;
             }
@@ -859,7 +925,7 @@ impl Cx<'_> {
             items
                 .iter()
                 .filter_map(|i| {
-                    let vm = self.map(i, "value", &["name", "value", "doc"])?;
+                    let vm = self.map(i, "value", VALUE_KEYS)?;
                     let name = self.req(&vm, "name", "value", |c, n| c.ident(n, "value name"));
                     let value = self.req(&vm, "value", "value", |c, n| c.uint(n));
                     let doc = self.opt(&vm, "doc", Self::text);
@@ -872,7 +938,7 @@ impl Cx<'_> {
                 .collect()
         });
         let deprecated = self.opt(&m, "deprecated", |c, n| {
-            let dm = c.map(n, "deprecation", &["since", "when", "doc"])?;
+            let dm = c.map(n, "deprecation", DEPRECATION_KEYS)?;
             let since = c.req(&dm, "since", "deprecation", Self::gen_id);
             let when = c.opt(&dm, "when", Self::text);
             let doc = c.opt(&dm, "doc", Self::text);
@@ -899,24 +965,18 @@ impl Cx<'_> {
     }
 
     fn cpuid(&mut self, n: &Node) -> Option<RawCpuid> {
-        let m = self.map(
-            n,
-            "CPUID leaf",
-            &[
-                "name", "leaf", "subleaf", "doc", "manual", "eax", "ebx", "ecx", "edx",
-            ],
-        )?;
+        let m = self.map(n, "CPUID leaf", CPUID_KEYS)?;
         let name = self.req(&m, "name", "CPUID leaf", |c, n| {
             c.ident(n, "CPUID leaf name")
         });
         let leaf = self.opt(&m, "leaf", |c, n| {
-            c.uint_max(n, u32::MAX as u64, "CPUID leaf")
+            c.uint_max(n, CPUID_INPUT_MAX, "CPUID leaf")
         });
         if m.has("leaf") && leaf.is_none() {
             return None;
         }
         let subleaf = self.opt(&m, "subleaf", |c, n| {
-            c.uint_max(n, u32::MAX as u64, "CPUID subleaf")
+            c.uint_max(n, CPUID_INPUT_MAX, "CPUID subleaf")
         });
         let doc = self.opt(&m, "doc", Self::text);
         let manual = self.opt(&m, "manual", Self::text);
@@ -977,7 +1037,7 @@ impl Cx<'_> {
     /// `[0-3]` (general counters) or `{ general: [0-3], fixed: [0] }`.
     fn counter_set(&mut self, n: &Node) -> Option<RawCounterSet> {
         if let Kind::Map(_) = n.kind {
-            let m = self.map(n, "counter set", &["general", "fixed"])?;
+            let m = self.map(n, "counter set", COUNTER_SET_KEYS)?;
             let general = self.opt(&m, "general", |c, n| {
                 c.counter_list(n, "general counter numbers")
             });
@@ -1043,9 +1103,9 @@ impl Cx<'_> {
             c.counter_list(n, "counter numbers (or `all`)")
         });
         let msr = self.opt(&m, "msr", |c, n| {
-            let mm = c.map(n, "event msr", &["index", "value"])?;
+            let mm = c.map(n, "event msr", EVENT_MSR_KEYS)?;
             let index = c.req(&mm, "index", "event msr", |c, n| {
-                c.one_or_more(n, "MSR address", u32::MAX as u64)
+                c.one_or_more(n, "MSR address", MSR_ADDRESS_MAX)
             });
             let value = c.req(&mm, "value", "event msr", |c, n| c.uint(n));
             let (index, alt_indexes) = index?;
@@ -1060,24 +1120,14 @@ impl Cx<'_> {
         });
         let event = self.opt(&m, "event", |c, n| c.one_or_more(n, "event code", u64::MAX));
         let umask = self.opt(&m, "umask", |c, n| c.one_or_more(n, "unit mask", u64::MAX));
-        let sets: Vec<Option<RawCounterSet>> = [
-            "counters-ht-off",
-            "pebs-counters",
-            "pdist-counters",
-            "pdir-counters",
-        ]
-        .iter()
-        .map(|k| self.opt(&m, k, Self::counter_set))
-        .collect();
-        let bad_set = [
-            "counters-ht-off",
-            "pebs-counters",
-            "pdist-counters",
-            "pdir-counters",
-        ]
-        .iter()
-        .zip(&sets)
-        .any(|(k, s)| m.has(k) && s.is_none());
+        let sets: Vec<Option<RawCounterSet>> = COUNTER_SET_EVENT_KEYS
+            .iter()
+            .map(|k| self.opt(&m, k, Self::counter_set))
+            .collect();
+        let bad_set = COUNTER_SET_EVENT_KEYS
+            .iter()
+            .zip(&sets)
+            .any(|(k, s)| m.has(k) && s.is_none());
         let bad_counters = m.has("counters") && counters.is_none() && all_counters.is_none();
         let bad_msr = m.has("msr") && msr.is_none();
         let bad_umask = m.has("umask") && umask.is_none();
@@ -1122,11 +1172,13 @@ impl Cx<'_> {
             pebs_counters: sets.next().flatten(),
             pdist_counters: sets.next().flatten(),
             pdir_counters: sets.next().flatten(),
-            cpuid_bit: self.opt(&m, "cpuid-bit", |c, n| c.uint_max(n, 31, "CPUID bit")),
+            cpuid_bit: self.opt(&m, "cpuid-bit", |c, n| {
+                c.uint_max(n, CPUID_BIT_MAX, "CPUID bit")
+            }),
             msr,
-            pebs: self.opt(&m, "pebs", |c, n| c.uint_max(n, 2, "PEBS level")),
+            pebs: self.opt(&m, "pebs", |c, n| c.uint_max(n, PEBS_MAX, "PEBS level")),
             collect_pebs_record: self.opt(&m, "collect-pebs-record", |c, n| {
-                c.uint_max(n, 3, "PEBS record level")
+                c.uint_max(n, COLLECT_PEBS_RECORD_MAX, "PEBS record level")
             }),
             flags,
             errata: m
@@ -1139,11 +1191,7 @@ impl Cx<'_> {
     }
 
     fn constraint(&mut self, n: &Node) -> Option<RawConstraint> {
-        let m = self.map(
-            n,
-            "constraint",
-            &["id", "register", "when", "severity", "message", "manual"],
-        )?;
+        let m = self.map(n, "constraint", CONSTRAINT_KEYS)?;
         let id = self.req(&m, "id", "constraint", |c, n| {
             c.name(n, "constraint id", is_generation_id, GENERATION_RULE)
         });
@@ -1174,11 +1222,7 @@ impl Cx<'_> {
             }
         }
         let severity = self.opt(&m, "severity", |c, n| {
-            c.keyword(
-                n,
-                "severity",
-                &[("error", CSeverity::Error), ("warning", CSeverity::Warning)],
-            )
+            c.keyword(n, "severity", SEVERITY_WORDS)
         });
         let message = self.opt(&m, "message", Self::text);
         let manual = self.opt(&m, "manual", Self::text);
@@ -1193,11 +1237,7 @@ impl Cx<'_> {
     }
 
     fn remove(&mut self, n: &Node) -> Option<RawRemove> {
-        let m = self.map(
-            n,
-            "remove",
-            &["registers", "cpuid", "events", "constraints"],
-        )?;
+        let m = self.map(n, "remove", REMOVE_KEYS)?;
         let mut r = RawRemove::default();
         if let Some(v) = m.get("registers") {
             r.registers = self.names(v, "register name", is_ident, IDENT_RULE);

@@ -32,6 +32,54 @@ fn generated_files(dir: &Path) -> BTreeMap<String, String> {
     out
 }
 
+/// The `# yaml-language-server: $schema=` modeline for files written to `out`, when `out` is
+/// inside the workspace (the schema's path is then relative); `None` elsewhere (a vendor's own
+/// tree can point at a schema written there with `cargo xtask schema --out`).
+fn modeline_for(out: &Path) -> Option<String> {
+    let root = crate::workspace_root();
+    let abs = if out.is_absolute() {
+        out.to_path_buf()
+    } else {
+        std::env::current_dir().ok()?.join(out)
+    };
+    let (root, abs) = (root.canonicalize().ok()?, normalize(&abs));
+    let rel = abs.strip_prefix(&root).ok()?;
+    let file = rel.join("x.yaml");
+    let file = file.to_str()?.replace(std::path::MAIN_SEPARATOR, "/");
+    Some(pmu_defs::schema::modeline(&file))
+}
+
+/// `path` with `.` and `..` resolved as far as the file system allows (the directory may not
+/// exist yet).
+fn normalize(path: &Path) -> std::path::PathBuf {
+    // Canonicalize the longest existing ancestor, then append the rest.
+    let mut existing = path.to_path_buf();
+    let mut rest = Vec::new();
+    while !existing.exists() {
+        match (existing.file_name(), existing.parent()) {
+            (Some(name), Some(parent)) => {
+                rest.push(name.to_owned());
+                existing = parent.to_path_buf();
+            }
+            _ => return path.to_path_buf(),
+        }
+    }
+    let mut out = existing.canonicalize().unwrap_or(existing);
+    for name in rest.iter().rev() {
+        out.push(name);
+    }
+    out
+}
+
+/// `yaml` with `line` inserted after the first line (the generated-file header, which must
+/// stay first).
+fn with_modeline(yaml: &str, line: &str) -> String {
+    match yaml.split_once('\n') {
+        Some((head, tail)) => format!("{head}\n{line}\n{tail}"),
+        None => format!("{yaml}\n{line}\n"),
+    }
+}
+
 /// Runs the import; `out` is the output directory.
 pub fn run(input: &Path, out: &Path, check: bool) -> ExitCode {
     let started = Instant::now();
@@ -91,10 +139,17 @@ pub fn run(input: &Path, out: &Path, check: bool) -> ExitCode {
     // Stale files only make sense for a whole corpus; a single file leaves the others alone.
     let whole = input.is_dir();
     let existing = generated_files(out);
-    let fresh: BTreeMap<&str, &str> = import
+    let modeline = modeline_for(out);
+    let fresh: BTreeMap<&str, String> = import
         .models
         .iter()
-        .map(|m| (m.file_name.as_str(), m.yaml.as_str()))
+        .map(|m| {
+            let yaml = match &modeline {
+                Some(line) => with_modeline(&m.yaml, line),
+                None => m.yaml.clone(),
+            };
+            (m.file_name.as_str(), yaml)
+        })
         .collect();
     let stale: Vec<&String> = if whole {
         existing
@@ -110,7 +165,7 @@ pub fn run(input: &Path, out: &Path, check: bool) -> ExitCode {
         for (name, text) in &fresh {
             let path = out.join(name);
             match std::fs::read_to_string(&path) {
-                Ok(current) if current == *text => {}
+                Ok(current) if current == **text => {}
                 Ok(_) => {
                     eprintln!("error: {} differs from a fresh import", path.display());
                     bad += 1;
@@ -150,7 +205,7 @@ pub fn run(input: &Path, out: &Path, check: bool) -> ExitCode {
     let (mut written, mut unchanged) = (0, 0);
     for (name, text) in &fresh {
         let path = out.join(name);
-        if std::fs::read_to_string(&path).is_ok_and(|c| c == *text) {
+        if std::fs::read_to_string(&path).is_ok_and(|c| c == **text) {
             unchanged += 1;
             continue;
         }

@@ -4,6 +4,7 @@
 mod codegen;
 mod encode;
 mod import;
+mod schema;
 
 use clap::{Parser, Subcommand};
 use std::path::{Path, PathBuf};
@@ -54,6 +55,16 @@ enum Command {
         #[arg(long)]
         check: bool,
     },
+    /// Write the JSON Schema of the definition YAML, for editor completion and validation.
+    Schema {
+        /// Output file (default: pmu-defs/schema/generation.schema.json, the copy definition
+        /// files name in their `# yaml-language-server: $schema=` modeline).
+        #[arg(long)]
+        out: Option<std::path::PathBuf>,
+        /// Do not write; fail when the file differs from what the generator writes.
+        #[arg(long)]
+        check: bool,
+    },
     /// Import Intel perfmon core event lists into core model generations (YAML).
     ImportPerfmon {
         /// A perfmon JSON file, or a directory (with mapfile.csv: the whole corpus).
@@ -69,7 +80,7 @@ enum Command {
 }
 
 /// The workspace root (the parent of this crate).
-fn workspace_root() -> PathBuf {
+pub(crate) fn workspace_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
         .map(Path::to_path_buf)
@@ -111,6 +122,10 @@ fn main() -> ExitCode {
         Command::ImportPerfmon { path, out, check } => {
             let out = out.unwrap_or_else(|| workspace_root().join(import::MODELS));
             import::run(&path, &out, check)
+        }
+        Command::Schema { out, check } => {
+            let out = out.unwrap_or_else(|| workspace_root().join(pmu_defs::schema::SCHEMA_PATH));
+            schema::run(&out, check)
         }
         Command::Gen { check } => {
             let loaded = load(&[]);
