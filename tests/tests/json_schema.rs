@@ -472,3 +472,14 @@ fn documented_gaps_are_the_only_gaps() {
         );
     }
 }
+
+/// VS Code users get the schema for new files before they have the modeline.
+#[test]
+fn vscode_settings_map_the_schema_onto_the_definitions() {
+    let path = root().join(".vscode/settings.json");
+    let text = std::fs::read_to_string(&path).expect(".vscode/settings.json");
+    let v: Value = serde_json::from_str(&text).expect("JSON");
+    let key = format!("./{SCHEMA_PATH}");
+    assert_eq!(v["yaml.schemas"][&key], "pmu-defs/defs/**/*.yaml", "{text}");
+    assert!(root().join(SCHEMA_PATH).is_file());
+}

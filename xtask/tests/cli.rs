@@ -169,3 +169,50 @@ fn decode_prints_fields_event_and_reserved_bits() {
     assert_eq!(v["events"][0]["name"], "LLC_MISSES");
     assert_eq!(v["reserved_set"], 0);
 }
+
+#[test]
+fn schema_writes_checks_and_refuses_a_stale_copy() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("nested/generation.schema.json");
+    let p = path.to_str().expect("UTF-8 path");
+
+    // Missing: --check fails and says how to fix it.
+    let out = xtask(&["schema", "--out", p, "--check"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("cargo xtask schema"),
+        "{}",
+        text(&out.stderr)
+    );
+
+    // Written (creating the directory), then checked; a second write changes nothing.
+    let out = xtask(&["schema", "--out", p]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let written = std::fs::read_to_string(&path).expect("schema written");
+    let v: serde_json::Value = serde_json::from_str(&written).expect("valid JSON");
+    assert_eq!(v["$schema"], "http://json-schema.org/draft-07/schema#");
+    assert!(v["definitions"]["register"]["properties"]["msr"].is_object());
+    assert_eq!(
+        xtask(&["schema", "--out", p, "--check"]).status.code(),
+        Some(0)
+    );
+    let out = xtask(&["schema", "--out", p]);
+    assert!(
+        text(&out.stdout).starts_with("unchanged"),
+        "{}",
+        text(&out.stdout)
+    );
+
+    // Edited by hand: stale.
+    std::fs::write(&path, written.replace("\"msr\"", "\"mrs\"")).expect("edit");
+    let out = xtask(&["schema", "--out", p, "--check"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("is stale"),
+        "{}",
+        text(&out.stderr)
+    );
+
+    // The checked-in copy is current.
+    assert_eq!(xtask(&["schema", "--check"]).status.code(), Some(0));
+}
