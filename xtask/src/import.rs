@@ -71,15 +71,6 @@ fn normalize(path: &Path) -> std::path::PathBuf {
     out
 }
 
-/// `yaml` with `line` inserted after the first line (the generated-file header, which must
-/// stay first).
-fn with_modeline(yaml: &str, line: &str) -> String {
-    match yaml.split_once('\n') {
-        Some((head, tail)) => format!("{head}\n{line}\n{tail}"),
-        None => format!("{yaml}\n{line}\n"),
-    }
-}
-
 /// Runs the import; `out` is the output directory.
 pub fn run(input: &Path, out: &Path, check: bool) -> ExitCode {
     let started = Instant::now();
@@ -145,7 +136,7 @@ pub fn run(input: &Path, out: &Path, check: bool) -> ExitCode {
         .iter()
         .map(|m| {
             let yaml = match &modeline {
-                Some(line) => with_modeline(&m.yaml, line),
+                Some(line) => m.yaml_with_modeline(line),
                 None => m.yaml.clone(),
             };
             (m.file_name.as_str(), yaml)
