@@ -92,6 +92,11 @@ pub const MAPPINGS: &[(&str, &[&str])] = &[
 /// `0b` binary, `_` between digits.
 const UINT_RE: &str = "(0[xX][0-9A-Fa-f](_*[0-9A-Fa-f])*|0[bB][01](_*[01])*|[0-9](_*[0-9])*)";
 
+/// What an editor says when a number's spelling is wrong (`patternErrorMessage`, read by the
+/// YAML language server; other validators ignore the keyword and print the pattern).
+const NUMBER_MESSAGE: &str =
+    "A number: decimal, 0x hex or 0b binary, with `_` only between digits.";
+
 /// The anchored pattern of a number written as text.
 pub fn uint_pattern() -> String {
     format!("^{UINT_RE}$")
@@ -109,34 +114,45 @@ fn with(mut base: Value, extra: Value) -> Value {
     base
 }
 
-/// An unsigned number, at most `max` when written as a YAML integer.
+/// An unsigned number, at most `max` when written as a YAML integer. One schema with both
+/// types rather than an `anyOf`, so a validator names the broken bound ("65 is greater than
+/// the maximum of 64") instead of "not valid under any of the schemas": `minimum`/`maximum`
+/// apply only to numbers and `pattern` only to strings.
 fn uint(max: Option<u64>, min: u64, description: &str) -> Value {
-    let mut int = json!({ "type": "integer", "minimum": min });
+    let mut v = json!({
+        "type": ["integer", "string"],
+        "minimum": min,
+        "pattern": uint_pattern(),
+        "patternErrorMessage": NUMBER_MESSAGE,
+        "description": description,
+    });
     if let Some(max) = max {
-        int["maximum"] = json!(max);
+        v["maximum"] = json!(max);
     }
-    with(
-        json!({
-            "anyOf": [
-                int,
-                {
-                    "type": "string",
-                    "pattern": uint_pattern(),
-                    "description": "a number YAML 1.2 reads as text: 0b binary, or digits with `_` separators"
-                }
-            ]
-        }),
-        desc(description),
-    )
+    v
 }
 
 /// One number or a non-empty list of them (the first is the main one).
+///
+/// Like [`uint`], one schema whose keywords each apply to one type (`items` to the list), so
+/// errors name the broken rule.
 fn one_or_more(max: Option<u64>, description: &str) -> Value {
     let one = uint(max, 0, "a number");
-    with(
-        json!({ "anyOf": [one.clone(), { "type": "array", "minItems": 1, "items": one }] }),
-        desc(description),
-    )
+    let mut v = one.clone();
+    v["type"] = json!(["integer", "string", "array"]);
+    v["minItems"] = json!(1);
+    v["items"] = one;
+    v["description"] = json!(description);
+    v
+}
+
+/// A mapping definition used as one of several shapes: its object keywords without
+/// `"type": "object"`, so `allOf: [{ $ref }]` applies it to mappings only.
+fn object_keywords_only(mut v: Value) -> Value {
+    if let Some(o) = v.as_object_mut() {
+        o.remove("type");
+    }
+    v
 }
 
 fn boolean(description: &str) -> Value {
@@ -201,6 +217,7 @@ pub fn schema() -> Value {
         json!({
             "type": "string",
             "pattern": "^[A-Za-z][A-Za-z0-9_]*$",
+            "patternErrorMessage": format!("A name {IDENT_RULE}."),
             "description": format!("A register, field, value or CPUID leaf name: {IDENT_RULE}."),
         }),
     );
@@ -209,6 +226,7 @@ pub fn schema() -> Value {
         json!({
             "type": "string",
             "pattern": "^[a-z][a-z0-9-]*$",
+            "patternErrorMessage": format!("A generation id {GENERATION_RULE}."),
             "description": format!("A generation id such as `intel-v4`: {GENERATION_RULE}."),
         }),
     );
@@ -217,6 +235,7 @@ pub fn schema() -> Value {
         json!({
             "type": "string",
             "pattern": "^[A-Za-z][A-Za-z0-9_.:=]*$",
+            "patternErrorMessage": format!("An event name {EVENT_RULE}."),
             "description": format!("An event name as the vendor spells it: {EVENT_RULE}."),
         }),
     );
@@ -330,6 +349,8 @@ pub fn schema() -> Value {
                     json!({
                         "type": "string",
                         "pattern": "^[A-Za-z0-9]+-[0-9A-Fa-f]+-[0-9A-Fa-f]+(-([0-9A-Fa-f]+|\\[[0-9A-Fa-f]+\\]))?$",
+                        "patternErrorMessage": "Vendor-family-model, family and model in hex, as \
+                            mapfile.csv writes it: `GenuineIntel-6-4E`.",
                         "description": "CPUID vendor string, family and model in hex, optionally a \
                             stepping or a set of them: `GenuineIntel-6-4E`, `GenuineIntel-6-55-[01234]`.",
                         "examples": ["GenuineIntel-6-4E", "GenuineIntel-6-55-[01234]"],
@@ -481,17 +502,17 @@ pub fn schema() -> Value {
                 (
                     "msr",
                     with(
-                        json!({
-                            "anyOf": [
-                                uint(Some(raw::MSR_ADDRESS_MAX), 0, "the address of a single register"),
-                                { "$ref": "#/definitions/msr-family" }
-                            ],
-                            "examples": [0x38D, { "base": 0xC001_0200_u64, "count": 6, "stride": 2 }]
-                        }),
-                        desc(
+                        uint(
+                            Some(raw::MSR_ADDRESS_MAX),
+                            0,
                             "The MSR address, or `{ base, count, stride }` for a family of \
                              registers; an override may give only what changes (`{ count: 10 }`).",
                         ),
+                        json!({
+                            "type": ["integer", "string", "object"],
+                            "allOf": [{ "$ref": "#/definitions/msr-family" }],
+                            "examples": [0x38D, { "base": 0xC001_0200_u64, "count": 6, "stride": 2 }]
+                        }),
                     ),
                 ),
                 (
@@ -527,7 +548,7 @@ pub fn schema() -> Value {
     );
     def(
         "msr-family",
-        object(
+        object_keywords_only(object(
             "A family of registers at `base`, `base + stride`, …",
             vec![
                 (
@@ -548,17 +569,14 @@ pub fn schema() -> Value {
                 ),
             ],
             &[],
-        ),
+        )),
     );
     let bit = json!({
-        "anyOf": [
-            { "type": "integer", "minimum": 0, "maximum": 63, "description": "one bit" },
-            {
-                "type": "string",
-                "pattern": format!("^ *{UINT_RE} *(: *{UINT_RE} *)?$"),
-                "description": "a range high:low (`31:24`)"
-            }
-        ]
+        "type": ["integer", "string"],
+        "minimum": 0,
+        "maximum": 63,
+        "pattern": format!("^ *{UINT_RE} *(: *{UINT_RE} *)?$"),
+        "patternErrorMessage": "A bit (`19`) or a range high:low (`31:24`).",
     });
     def(
         "field",
@@ -572,14 +590,15 @@ pub fn schema() -> Value {
                 (
                     "bits",
                     with(
+                        bit.clone(),
                         json!({
-                            "anyOf": [bit.clone(), { "type": "array", "minItems": 1, "items": bit }],
-                            "examples": [19, "31:24", ["7:0", "35:32"]]
+                            "type": ["integer", "string", "array"],
+                            "minItems": 1,
+                            "items": bit,
+                            "examples": [19, "31:24", ["7:0", "35:32"]],
+                            "description": "One bit (`19`), a range high:low (`31:24`), or a \
+                                split field as a list of ranges, low part first (`[7:0, 35:32]`)."
                         }),
-                        desc(
-                            "One bit (`19`), a range high:low (`31:24`), or a split field as a \
-                             list of ranges, low part first (`[7:0, 35:32]`).",
-                        ),
                     ),
                 ),
                 (
@@ -696,27 +715,23 @@ pub fn schema() -> Value {
 
     // Events.
     let counter_item = json!({
-        "anyOf": [
-            { "type": "integer", "minimum": 0 },
-            {
-                "type": "string",
-                "pattern": format!("^ *{UINT_RE} *(- *{UINT_RE} *)?$"),
-                "description": "a range low-high (`0-3`)"
-            }
-        ]
+        "type": ["integer", "string"],
+        "minimum": 0,
+        "pattern": format!("^ *{UINT_RE} *(- *{UINT_RE} *)?$"),
+        "patternErrorMessage": "A counter number or a range low-high (`0-3`).",
     });
     def(
         "counter-list",
         json!({
             "type": "array",
-            "items": counter_item,
+            "items": counter_item.clone(),
             "description": "Counter numbers and ranges low-high: `[0-3]`, `[0, 1, 5]`.",
             "examples": [["0-3"]]
         }),
     );
     def(
         "counter-set-map",
-        object(
+        object_keywords_only(object(
             "General-purpose and fixed counters.",
             vec![
                 (
@@ -726,16 +741,16 @@ pub fn schema() -> Value {
                 ("fixed", name_ref("counter-list", "Fixed counters.")),
             ],
             &[],
-        ),
+        )),
     );
     def(
         "counter-set",
         json!({
-            "anyOf": [
-                { "$ref": "#/definitions/counter-list" },
-                { "$ref": "#/definitions/counter-set-map" }
-            ],
-            "description": "`[0-3]` (general counters) or `{ general: [0-3], fixed: [0] }`."
+            "type": ["array", "object"],
+            "items": counter_item.clone(),
+            "allOf": [{ "$ref": "#/definitions/counter-set-map" }],
+            "description": "`[0-3]` (general counters) or `{ general: [0-3], fixed: [0] }`.",
+            "examples": [["0-3"], { "general": ["0-3"], "fixed": [0] }]
         }),
     );
     def(
@@ -802,10 +817,11 @@ pub fn schema() -> Value {
             "counters",
             with(
                 json!({
-                    "anyOf": [
-                        { "const": "all", "description": "every general-purpose counter" },
-                        { "$ref": "#/definitions/counter-list" }
-                    ]
+                    "type": ["string", "array"],
+                    "pattern": "^all$",
+                    "patternErrorMessage": "`all`, or a list of counters (`[0-3]`).",
+                    "items": counter_item.clone(),
+                    "examples": ["all", ["0-3"]]
                 }),
                 desc(
                     "The general-purpose counters that may count it (default `all`; with only \
@@ -995,6 +1011,29 @@ mod tests {
         }
         let s = schema();
         walk(&s, s["definitions"].as_object().unwrap(), "#");
+    }
+
+    /// Editors show `patternErrorMessage` instead of a regular expression.
+    #[test]
+    fn every_pattern_has_a_message() {
+        fn walk(v: &Value, at: &str) {
+            match v {
+                Value::Object(o) => {
+                    if o.contains_key("pattern") {
+                        assert!(
+                            o.get("patternErrorMessage").is_some_and(Value::is_string),
+                            "{at}: a pattern without patternErrorMessage"
+                        );
+                    }
+                    for (k, v) in o {
+                        walk(v, &format!("{at}/{k}"));
+                    }
+                }
+                Value::Array(a) => a.iter().for_each(|v| walk(v, at)),
+                _ => {}
+            }
+        }
+        walk(&schema(), "#");
     }
 
     #[test]
