@@ -595,7 +595,7 @@ fn description(def: &str, key: &str) -> &'static str {
 }
 
 /// The mapping definition (one with `properties`) that a property's value holds, if any:
-/// through `$ref`, array `items` and `anyOf` branches.
+/// through `$ref`, array `items` and `allOf`/`anyOf`/`oneOf` branches.
 fn mapping_of(v: &Value) -> Option<&'static str> {
     let defs = &schema()["definitions"];
     fn named(r: &Value) -> Option<&str> {
@@ -606,7 +606,11 @@ fn mapping_of(v: &Value) -> Option<&'static str> {
     } else if let Some(name) = named(&v["items"]["$ref"]) {
         name
     } else {
-        return v["anyOf"].as_array()?.iter().find_map(mapping_of);
+        return ["allOf", "anyOf", "oneOf"]
+            .iter()
+            .filter_map(|k| v[k].as_array())
+            .flatten()
+            .find_map(mapping_of);
     };
     let (name, _) = defs.as_object()?.get_key_value(def)?;
     if defs[def]["properties"].is_object() {
@@ -968,36 +972,27 @@ remove:
 /// `definition.key@entry` for one entry), with a part of what it shows instead.
 ///
 /// yaml-language-server (`yamlHover.js`, 1.25.0) shows the first description among the
-/// subschemas that matched the value, and it records subschemas innermost first: a
-/// `description` on an `anyOf` branch, or on a definition an `anyOf` branch `$ref`s, hides the
-/// property's own. A plain `$ref` with a sibling `description` is fine (every `name`): the
-/// server keeps the sibling. Fixing `pmu_defs::schema` (no descriptions on `anyOf` branches or
-/// on the definitions they reference) empties this list; the test then fails until the entry
-/// is removed.
+/// subschemas that matched the value, and it records them innermost first: a `description`
+/// on a subschema that applies to the same value (an `allOf` or `anyOf` branch, or the
+/// definition such a branch `$ref`s) hides the property's own. A property that is just a
+/// `$ref` with a sibling `description` is fine (every `name`, `pmu`, …): the server keeps the
+/// sibling. The two definitions below are reached only through `allOf` branches; without
+/// their `description` (say, as `$comment`) every key shows its own text, this list is empty,
+/// and the test fails until the entries are removed.
 const HOVER_GAPS: &[(&str, &str)] = &[
-    // `msr: { base, … }`: the `msr-family` definition's description.
-    ("register.msr@MY_SELECT", "A family of registers at `base`"),
-    // `msr: 0x38F`: the integer branch's description.
-    ("register.msr@MY_SINGLE", "the address of a single register"),
-    // `reset: 0b0` is text to YAML 1.2: the description of `uint`'s pattern branch.
-    ("register.reset", "a number YAML 1.2 reads as text"),
-    // one_or_more's inner `uint(…, "a number")` is appended (the first line is right).
-    ("event.event", "a number"),
-    ("event.umask", "a number"),
-    ("event-msr.index", "a number"),
-    // The `counter-list` definition's description.
-    ("event.counters", "Counter numbers and ranges low-high"),
+    // `msr: { base, … }` and `msr: 0x38F`: `allOf: [{ $ref: msr-family }]`.
+    ("register.msr", "A family of registers at `base`"),
+    // `counter-set` is `allOf: [{ $ref: counter-set-map }]` (and a list).
     (
         "event.counters-ht-off",
-        "Counter numbers and ranges low-high",
+        "General-purpose and fixed counters.",
     ),
+    ("event.pebs-counters", "General-purpose and fixed counters."),
     (
         "event.pdist-counters",
-        "Counter numbers and ranges low-high",
+        "General-purpose and fixed counters.",
     ),
-    ("event.pdir-counters", "Counter numbers and ranges low-high"),
-    // The `counter-set-map` definition's description.
-    ("event.pebs-counters", "General-purpose and fixed counters."),
+    ("event.pdir-counters", "General-purpose and fixed counters."),
 ];
 
 /// Whether the `HOVER_GAPS` entry `gap` (`definition.key`, or `definition.key@entry` for one
