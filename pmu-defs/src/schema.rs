@@ -148,9 +148,16 @@ fn one_or_more(max: Option<u64>, description: &str) -> Value {
 
 /// A mapping definition used as one of several shapes: its object keywords without
 /// `"type": "object"`, so `allOf: [{ $ref }]` applies it to mappings only.
+///
+/// Its description becomes a `$comment`: editors (yaml-language-server) show the first
+/// description among the subschemas matching a value, innermost first, so a description here
+/// would hide the property's own on hover (`tests/tests/editor_lsp.rs` checks every key).
 fn object_keywords_only(mut v: Value) -> Value {
     if let Some(o) = v.as_object_mut() {
         o.remove("type");
+        if let Some(d) = o.remove("description") {
+            o.insert("$comment".to_owned(), d);
+        }
     }
     v
 }
@@ -1011,6 +1018,43 @@ mod tests {
         }
         let s = schema();
         walk(&s, s["definitions"].as_object().unwrap(), "#");
+    }
+
+    /// A definition reached through an `allOf`/`anyOf` branch carries no description (it
+    /// would replace the property's own on hover), and neither does the branch itself.
+    #[test]
+    fn branches_carry_no_description() {
+        fn walk(v: &Value, in_branch: bool, refs: &mut Vec<String>, at: &str) {
+            match v {
+                Value::Object(o) => {
+                    if in_branch {
+                        assert!(
+                            !o.contains_key("description"),
+                            "{at}: description in a branch"
+                        );
+                        if let Some(r) = o.get("$ref").and_then(Value::as_str) {
+                            refs.push(r.trim_start_matches("#/definitions/").to_owned());
+                        }
+                    }
+                    for (k, v) in o {
+                        let branch = matches!(k.as_str(), "allOf" | "anyOf" | "oneOf");
+                        walk(v, branch, refs, &format!("{at}/{k}"));
+                    }
+                }
+                Value::Array(a) => a.iter().for_each(|v| walk(v, in_branch, refs, at)),
+                _ => {}
+            }
+        }
+        let s = schema();
+        let mut refs = Vec::new();
+        walk(&s, false, &mut refs, "#");
+        assert!(!refs.is_empty());
+        for r in refs {
+            assert!(
+                s["definitions"][&r].get("description").is_none(),
+                "definition `{r}` is reached through a branch but has a description"
+            );
+        }
     }
 
     /// Editors show `patternErrorMessage` instead of a regular expression.
