@@ -164,9 +164,9 @@ pub struct Cpu {
     pub family_model: String,
     /// Version of the event list for this CPU (`V59`), when stated.
     pub version: Option<String>,
-    /// On hybrid parts, the core type (CPUID.1AH:EAX[31:24]: `0x20` Atom, `0x40` Core).
+    /// On hybrid parts, the core type (CPUID.1AH:EAX\[31:24\]: `0x20` Atom, `0x40` Core).
     pub core_type: Option<u8>,
-    /// On hybrid parts, the native model id (CPUID.1AH:EAX[23:0]).
+    /// On hybrid parts, the native model id (CPUID.1AH:EAX\[23:0\]).
     pub native_model_id: Option<u32>,
     /// Intel's name for the core's role (`Atom`, `Core`, `LowPower_Atom`).
     pub core_role: Option<String>,

@@ -1160,7 +1160,7 @@ pub fn parse_mapfile(name: &str, text: &str, issues: &mut Vec<Issue>) -> Vec<Map
 // Architectural performance monitoring version per core
 // ---------------------------------------------------------------------------------------------
 
-/// The architectural performance monitoring version (CPUID.0AH:EAX[7:0]) of each core whose
+/// The architectural performance monitoring version (CPUID.0AH:EAX\[7:0\]) of each core whose
 /// perfmon file this importer knows, keyed by the file name without `.json` (lowercase), with
 /// the source of the fact. A file not listed here gets a version from its contents
 /// ([`guess_arch_version`]) and a warning.

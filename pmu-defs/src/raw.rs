@@ -59,10 +59,10 @@ pub struct RawCpu {
     pub family_model: Spanned<String>,
     /// `version:` the version of the event list for this CPU (`V59`).
     pub version: Option<Spanned<String>>,
-    /// `core-type:` on hybrid parts, the core type (CPUID.1AH:EAX[31:24], `0x20` Atom,
+    /// `core-type:` on hybrid parts, the core type (CPUID.1AH:EAX\[31:24\], `0x20` Atom,
     /// `0x40` Core).
     pub core_type: Option<Spanned<u64>>,
-    /// `native-model-id:` on hybrid parts, CPUID.1AH:EAX[23:0].
+    /// `native-model-id:` on hybrid parts, CPUID.1AH:EAX\[23:0\].
     pub native_model_id: Option<Spanned<u64>>,
     /// `core-role:` Intel's name for the core's role (`Atom`, `Core`, `LowPower_Atom`).
     pub core_role: Option<Spanned<String>>,

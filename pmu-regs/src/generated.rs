@@ -3,7 +3,7 @@
 #[doc = "Generations of `amd` PMU hardware."]
 pub mod amd {
     pub mod core {
-        #![doc = "AMD64 core performance counter extensions\n\nSix event-select / counter pairs interleaved from C001_0200 (select n at C001_0200+2n,\ncounter n at C001_0201+2n), present when CPUID Fn8000_0001_ECX[PerfCtrExtCore] (bit 23)\nis 1. The event select grows to 12 bits, split over bits 7:0 and 35:32, and the\nhost/guest filters (bits 41:40) are added. The legacy PerfEvtSel0-3 stay as aliases of\nthe first four pairs with the same layout. In this layout bit 19 (the K7 pin-control bit)\nis reserved.\n\nGeneration `amd-core`, extends `amd-k7`. Manual: AMD64 APM Vol. 2 §13.2.1 (Figure 13-7, PerfEvtSeln)."]
+        #![doc = "AMD64 core performance counter extensions\n\nSix event-select / counter pairs interleaved from C001_0200 (select n at C001_0200+2n,\ncounter n at C001_0201+2n), present when CPUID Fn8000_0001_ECX\\[PerfCtrExtCore\\] (bit 23)\nis 1. The event select grows to 12 bits, split over bits 7:0 and 35:32, and the\nhost/guest filters (bits 41:40) are added. The legacy PerfEvtSel0-3 stay as aliases of\nthe first four pairs with the same layout. In this layout bit 19 (the K7 pin-control bit)\nis reserved.\n\nGeneration `amd-core`, extends `amd-k7`. Manual: AMD64 APM Vol. 2 §13.2.1 (Figure 13-7, PerfEvtSeln)."]
         #[doc = "Performance event select (PerfEvtSel0-3) for the PERF_CTR of the same index.\n\n- MSR: `0xC0010000` + 1 × n for n in 0..4 (`PERF_EVT_SEL0`..`PERF_EVT_SEL3`)\n- Access: read-write\n- Width: 64 bits\n- Reset value: `0x0`\n- Reserved bits: `0xFFFFFCF000280000`\n- Defined in: `amd-core` (register present since `amd-k7`)\n- Manual: AMD64 APM Vol. 2 §13.2.1 (C001_0000-C001_0003, legacy aliases)\n\nThe value type is [`Value`](PERF_EVT_SEL::Value)."]
         #[allow(
             non_snake_case,
@@ -13,7 +13,7 @@ pub mod amd {
             clippy::new_ret_no_self
         )]
         pub mod PERF_EVT_SEL {
-            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
             #[doc = r" carries the register's name so that a field of another register is reported"]
             #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
@@ -24,7 +24,7 @@ pub mod amd {
             impl ::tock_registers::RegisterLongName for Register {}
             #[allow(unused_imports)]
             use ::tock_registers::fields::Field;
-            :: tock_registers :: register_bitmasks ! (u64 , PERF_EVT_SEL , Register , [# [doc = "The 12-bit event select; bits 7:0 of the register hold EventSelect[7:0] and bits 35:32 hold EventSelect[11:8]. (bits 7:0, part of logical field EVENT_SELECT, read-write)"] EVENT_SELECT_LO OFFSET (0) NUMBITS (8) [] , # [doc = "The 12-bit event select; bits 7:0 of the register hold EventSelect[7:0] and bits 35:32 hold EventSelect[11:8]. (bits 35:32, part of logical field EVENT_SELECT, read-write)"] EVENT_SELECT_HI OFFSET (32) NUMBITS (4) [] , # [doc = "Unit mask qualifying the event. (bits 15:8, read-write)"] UMASK OFFSET (8) NUMBITS (8) [] , # [doc = "Count at privilege levels 1, 2 and 3. (bits 16, read-write)"] USR OFFSET (16) NUMBITS (1) [] , # [doc = "Count at privilege level 0. (bits 17, read-write)"] OS OFFSET (17) NUMBITS (1) [] , # [doc = "Count negated-to-asserted transitions instead of cycles. (bits 18, read-write)"] EDGE OFFSET (18) NUMBITS (1) [] , # [doc = "Raise an interrupt through the local APIC on counter overflow. (bits 20, read-write)"] INT OFFSET (20) NUMBITS (1) [] , # [doc = "Enable the counter. (bits 22, read-write)"] EN OFFSET (22) NUMBITS (1) [] , # [doc = "Invert the counter-mask comparison (count when fewer than CMASK events occur). (bits 23, read-write)"] INV OFFSET (23) NUMBITS (1) [] , # [doc = "Counter mask: when non-zero, count cycles with at least CMASK events. (bits 31:24, read-write)"] CMASK OFFSET (24) NUMBITS (8) [] , # [doc = "Count only while the processor runs a guest (SVM enabled). (bits 40, read-write)"] GUEST_ONLY OFFSET (40) NUMBITS (1) [] , # [doc = "Count only while the processor runs the host (SVM enabled). (bits 41, read-write)"] HOST_ONLY OFFSET (41) NUMBITS (1) []]);
+            :: tock_registers :: register_bitmasks ! (u64 , PERF_EVT_SEL , Register , [# [doc = "The 12-bit event select; bits 7:0 of the register hold EventSelect\\[7:0\\] and bits 35:32 hold EventSelect\\[11:8\\]. (bits 7:0, part of logical field EVENT_SELECT, read-write)"] EVENT_SELECT_LO OFFSET (0) NUMBITS (8) [] , # [doc = "The 12-bit event select; bits 7:0 of the register hold EventSelect\\[7:0\\] and bits 35:32 hold EventSelect\\[11:8\\]. (bits 35:32, part of logical field EVENT_SELECT, read-write)"] EVENT_SELECT_HI OFFSET (32) NUMBITS (4) [] , # [doc = "Unit mask qualifying the event. (bits 15:8, read-write)"] UMASK OFFSET (8) NUMBITS (8) [] , # [doc = "Count at privilege levels 1, 2 and 3. (bits 16, read-write)"] USR OFFSET (16) NUMBITS (1) [] , # [doc = "Count at privilege level 0. (bits 17, read-write)"] OS OFFSET (17) NUMBITS (1) [] , # [doc = "Count negated-to-asserted transitions instead of cycles. (bits 18, read-write)"] EDGE OFFSET (18) NUMBITS (1) [] , # [doc = "Raise an interrupt through the local APIC on counter overflow. (bits 20, read-write)"] INT OFFSET (20) NUMBITS (1) [] , # [doc = "Enable the counter. (bits 22, read-write)"] EN OFFSET (22) NUMBITS (1) [] , # [doc = "Invert the counter-mask comparison (count when fewer than CMASK events occur). (bits 23, read-write)"] INV OFFSET (23) NUMBITS (1) [] , # [doc = "Counter mask: when non-zero, count cycles with at least CMASK events. (bits 31:24, read-write)"] CMASK OFFSET (24) NUMBITS (8) [] , # [doc = "Count only while the processor runs a guest (SVM enabled). (bits 40, read-write)"] GUEST_ONLY OFFSET (40) NUMBITS (1) [] , # [doc = "Count only while the processor runs the host (SVM enabled). (bits 41, read-write)"] HOST_ONLY OFFSET (41) NUMBITS (1) []]);
             #[doc = r" MSR address of instance 0."]
             pub const BASE_ADDRESS: u32 = 0xc0010000_u32;
             #[doc = r" Number of instances of this register family."]
@@ -109,7 +109,7 @@ pub mod amd {
             #[repr(transparent)]
             pub struct Value(u64);
             impl Value {
-                #[doc = r" A [`Builder`] with every field zero (no reserved bits set): the starting point"]
+                #[doc = r" A [`Builder`](Builder) with every field zero (no reserved bits set): the starting point"]
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
@@ -133,8 +133,7 @@ pub mod amd {
                     __check_reserved::<B>();
                     Self(B)
                 }
-                #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
-                #[doc = r" when one of them is reserved."]
+                #[doc = "The value with exactly these bits, or [`ReservedBitsError`](crate::ReservedBitsError)\nwhen one of them is reserved."]
                 pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
                     if bits & Self::RESERVED_MASK != 0 {
                         return Err(crate::ReservedBitsError {
@@ -154,7 +153,7 @@ pub mod amd {
                 pub const RESET: Self = Self(0x0_u64);
                 #[doc = r" Bits no field covers; this API never sets them."]
                 pub const RESERVED_MASK: u64 = 0xfffffcf000280000_u64;
-                #[doc = r" The raw value (reserved bits as read, when built from [`Self::from_raw_read`])."]
+                #[doc = "The raw value (reserved bits as read, when built from [`Self::from_raw_read`](Self::from_raw_read))."]
                 pub const fn bits(self) -> u64 {
                     self.0
                 }
@@ -162,11 +161,11 @@ pub mod amd {
                 pub const fn to_local(self) -> ::tock_registers::LocalRegisterCopy<u64, Register> {
                     ::tock_registers::LocalRegisterCopy::new(self.0)
                 }
-                #[doc = "The 12-bit event select; bits 7:0 of the register hold EventSelect[7:0] and bits 35:32 hold EventSelect[11:8].\n\nBits 7:0, 35:32, read-write, 12 bits wide."]
+                #[doc = "The 12-bit event select; bits 7:0 of the register hold EventSelect\\[7:0\\] and bits 35:32 hold EventSelect\\[11:8\\].\n\nBits 7:0, 35:32, read-write, 12 bits wide."]
                 pub const fn event_select(self) -> u16 {
                     (((self.0 >> 0u32) & 0xff_u64) | (((self.0 >> 32u32) & 0xf_u64) << 8u32)) as u16
                 }
-                #[doc = "Sets `EVENT_SELECT` to the constant `V`; a `V` wider than 12 bits fails to compile. The 12-bit event select; bits 7:0 of the register hold EventSelect[7:0] and bits 35:32 hold EventSelect[11:8].\n\nBits 7:0, 35:32, read-write, 12 bits wide."]
+                #[doc = "Sets `EVENT_SELECT` to the constant `V`; a `V` wider than 12 bits fails to compile. The 12-bit event select; bits 7:0 of the register hold EventSelect\\[7:0\\] and bits 35:32 hold EventSelect\\[11:8\\].\n\nBits 7:0, 35:32, read-write, 12 bits wide."]
                 #[track_caller]
                 pub const fn with_event_select<const V: u64>(self) -> Self {
                     if V > 0xfff_u64 {
@@ -180,7 +179,7 @@ pub mod amd {
                             | (((v >> 8u32) & 0xf_u64) << 32u32),
                     )
                 }
-                #[doc = "Sets `EVENT_SELECT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 12 bits. The 12-bit event select; bits 7:0 of the register hold EventSelect[7:0] and bits 35:32 hold EventSelect[11:8].\n\nBits 7:0, 35:32, read-write, 12 bits wide."]
+                #[doc = "Sets `EVENT_SELECT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 12 bits. The 12-bit event select; bits 7:0 of the register hold EventSelect\\[7:0\\] and bits 35:32 hold EventSelect\\[11:8\\].\n\nBits 7:0, 35:32, read-write, 12 bits wide."]
                 pub const fn try_set_event_select(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0xfff_u64 {
                         return Err(crate::FieldError::TooWide {
@@ -411,7 +410,7 @@ pub mod amd {
                     self.0
                 }
             }
-            #[doc = "Builds a write of `PERF_EVT_SEL` from named fields; see [`Value::new`]."]
+            #[doc = "Builds a write of `PERF_EVT_SEL` from named fields; see [`Value::new`](Value::new)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
             #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
             pub struct Builder {
@@ -434,12 +433,12 @@ pub mod amd {
                         conflict: self.conflict | clash,
                     }
                 }
-                #[doc = "Sets `EVENT_SELECT` to the constant `V`; a `V` wider than 12 bits fails to compile. The 12-bit event select; bits 7:0 of the register hold EventSelect[7:0] and bits 35:32 hold EventSelect[11:8].\n\nBits 7:0, 35:32, read-write, 12 bits wide."]
+                #[doc = "Sets `EVENT_SELECT` to the constant `V`; a `V` wider than 12 bits fails to compile. The 12-bit event select; bits 7:0 of the register hold EventSelect\\[7:0\\] and bits 35:32 hold EventSelect\\[11:8\\].\n\nBits 7:0, 35:32, read-write, 12 bits wide."]
                 #[track_caller]
                 pub const fn with_event_select<const V: u64>(self) -> Self {
                     self.track(0xf000000ff_u64, self.value.with_event_select::<V>())
                 }
-                #[doc = "Sets `EVENT_SELECT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 12 bits. The 12-bit event select; bits 7:0 of the register hold EventSelect[7:0] and bits 35:32 hold EventSelect[11:8].\n\nBits 7:0, 35:32, read-write, 12 bits wide."]
+                #[doc = "Sets `EVENT_SELECT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 12 bits. The 12-bit event select; bits 7:0 of the register hold EventSelect\\[7:0\\] and bits 35:32 hold EventSelect\\[11:8\\].\n\nBits 7:0, 35:32, read-write, 12 bits wide."]
                 pub const fn try_set_event_select(self, v: u64) -> Result<Self, crate::FieldError> {
                     match self.value.try_set_event_select(v) {
                         Ok(next) => Ok(self.track(0xf000000ff_u64, next)),
@@ -510,7 +509,7 @@ pub mod amd {
                 pub const fn with_host_only(self, on: bool) -> Self {
                     self.track(0x20000000000_u64, self.value.with_host_only(on))
                 }
-                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (AMD64 APM Vol. 2 §13.2.1 (INV))"]
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (AMD64 APM Vol. 2 §13.2.1 (INV))"]
                 #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
                     if self.conflict != 0 {
@@ -518,7 +517,7 @@ pub mod amd {
                     }
                     self.value.try_build()
                 }
-                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (AMD64 APM Vol. 2 §13.2.1 (INV))\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (AMD64 APM Vol. 2 §13.2.1 (INV))\n\nPanics on a problem; in a `const` item that is a compile error."]
                 #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
@@ -680,7 +679,7 @@ pub mod amd {
             }
             impl crate::access::Writable for Instance {}
         }
-        #[doc = "The value type of [`PERF_EVT_SEL`]."]
+        #[doc = "The value type of [`PERF_EVT_SEL`](PERF_EVT_SEL)."]
         pub type PerfEvtSel = PERF_EVT_SEL::Value;
         pub use super::super::amd::k7::{PERF_CTR, PerfCtr};
         #[doc = "Core performance event select (PerfEvtSel0-5 of the extended set).\n\n- MSR: `0xC0010200` + 2 × n for n in 0..6 (`PERF_EVT_SEL_CORE0`..`PERF_EVT_SEL_CORE5`)\n- Access: read-write\n- Width: 64 bits\n- Reset value: `0x0`\n- Reserved bits: `0xFFFFFCF000280000`\n- Defined in: `amd-core` (register present since `amd-core`)\n- Manual: AMD64 APM Vol. 2 §13.2.1, Figure 13-7 (C001_0200, C001_0202, ... C001_020A)\n\nThe value type is [`Value`](PERF_EVT_SEL_CORE::Value)."]
@@ -692,7 +691,7 @@ pub mod amd {
             clippy::new_ret_no_self
         )]
         pub mod PERF_EVT_SEL_CORE {
-            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
             #[doc = r" carries the register's name so that a field of another register is reported"]
             #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
@@ -703,7 +702,7 @@ pub mod amd {
             impl ::tock_registers::RegisterLongName for Register {}
             #[allow(unused_imports)]
             use ::tock_registers::fields::Field;
-            :: tock_registers :: register_bitmasks ! (u64 , PERF_EVT_SEL_CORE , Register , [# [doc = "The 12-bit event select; bits 7:0 of the register hold EventSelect[7:0] and bits 35:32 hold EventSelect[11:8]. (bits 7:0, part of logical field EVENT_SELECT, read-write)"] EVENT_SELECT_LO OFFSET (0) NUMBITS (8) [] , # [doc = "The 12-bit event select; bits 7:0 of the register hold EventSelect[7:0] and bits 35:32 hold EventSelect[11:8]. (bits 35:32, part of logical field EVENT_SELECT, read-write)"] EVENT_SELECT_HI OFFSET (32) NUMBITS (4) [] , # [doc = "Unit mask qualifying the event. (bits 15:8, read-write)"] UMASK OFFSET (8) NUMBITS (8) [] , # [doc = "Count at privilege levels 1, 2 and 3. (bits 16, read-write)"] USR OFFSET (16) NUMBITS (1) [] , # [doc = "Count at privilege level 0. (bits 17, read-write)"] OS OFFSET (17) NUMBITS (1) [] , # [doc = "Count negated-to-asserted transitions instead of cycles. (bits 18, read-write)"] EDGE OFFSET (18) NUMBITS (1) [] , # [doc = "Raise an interrupt through the local APIC on counter overflow. (bits 20, read-write)"] INT OFFSET (20) NUMBITS (1) [] , # [doc = "Enable the counter. (bits 22, read-write)"] EN OFFSET (22) NUMBITS (1) [] , # [doc = "Invert the counter-mask comparison. (bits 23, read-write)"] INV OFFSET (23) NUMBITS (1) [] , # [doc = "Counter mask: when non-zero, count cycles with at least CMASK events. (bits 31:24, read-write)"] CMASK OFFSET (24) NUMBITS (8) [] , # [doc = "Count only while the processor runs a guest (SVM enabled). (bits 40, read-write)"] GUEST_ONLY OFFSET (40) NUMBITS (1) [] , # [doc = "Count only while the processor runs the host (SVM enabled). (bits 41, read-write)"] HOST_ONLY OFFSET (41) NUMBITS (1) []]);
+            :: tock_registers :: register_bitmasks ! (u64 , PERF_EVT_SEL_CORE , Register , [# [doc = "The 12-bit event select; bits 7:0 of the register hold EventSelect\\[7:0\\] and bits 35:32 hold EventSelect\\[11:8\\]. (bits 7:0, part of logical field EVENT_SELECT, read-write)"] EVENT_SELECT_LO OFFSET (0) NUMBITS (8) [] , # [doc = "The 12-bit event select; bits 7:0 of the register hold EventSelect\\[7:0\\] and bits 35:32 hold EventSelect\\[11:8\\]. (bits 35:32, part of logical field EVENT_SELECT, read-write)"] EVENT_SELECT_HI OFFSET (32) NUMBITS (4) [] , # [doc = "Unit mask qualifying the event. (bits 15:8, read-write)"] UMASK OFFSET (8) NUMBITS (8) [] , # [doc = "Count at privilege levels 1, 2 and 3. (bits 16, read-write)"] USR OFFSET (16) NUMBITS (1) [] , # [doc = "Count at privilege level 0. (bits 17, read-write)"] OS OFFSET (17) NUMBITS (1) [] , # [doc = "Count negated-to-asserted transitions instead of cycles. (bits 18, read-write)"] EDGE OFFSET (18) NUMBITS (1) [] , # [doc = "Raise an interrupt through the local APIC on counter overflow. (bits 20, read-write)"] INT OFFSET (20) NUMBITS (1) [] , # [doc = "Enable the counter. (bits 22, read-write)"] EN OFFSET (22) NUMBITS (1) [] , # [doc = "Invert the counter-mask comparison. (bits 23, read-write)"] INV OFFSET (23) NUMBITS (1) [] , # [doc = "Counter mask: when non-zero, count cycles with at least CMASK events. (bits 31:24, read-write)"] CMASK OFFSET (24) NUMBITS (8) [] , # [doc = "Count only while the processor runs a guest (SVM enabled). (bits 40, read-write)"] GUEST_ONLY OFFSET (40) NUMBITS (1) [] , # [doc = "Count only while the processor runs the host (SVM enabled). (bits 41, read-write)"] HOST_ONLY OFFSET (41) NUMBITS (1) []]);
             #[doc = r" MSR address of instance 0."]
             pub const BASE_ADDRESS: u32 = 0xc0010200_u32;
             #[doc = r" Number of instances of this register family."]
@@ -795,7 +794,7 @@ pub mod amd {
             #[repr(transparent)]
             pub struct Value(u64);
             impl Value {
-                #[doc = r" A [`Builder`] with every field zero (no reserved bits set): the starting point"]
+                #[doc = r" A [`Builder`](Builder) with every field zero (no reserved bits set): the starting point"]
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
@@ -819,8 +818,7 @@ pub mod amd {
                     __check_reserved::<B>();
                     Self(B)
                 }
-                #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
-                #[doc = r" when one of them is reserved."]
+                #[doc = "The value with exactly these bits, or [`ReservedBitsError`](crate::ReservedBitsError)\nwhen one of them is reserved."]
                 pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
                     if bits & Self::RESERVED_MASK != 0 {
                         return Err(crate::ReservedBitsError {
@@ -840,7 +838,7 @@ pub mod amd {
                 pub const RESET: Self = Self(0x0_u64);
                 #[doc = r" Bits no field covers; this API never sets them."]
                 pub const RESERVED_MASK: u64 = 0xfffffcf000280000_u64;
-                #[doc = r" The raw value (reserved bits as read, when built from [`Self::from_raw_read`])."]
+                #[doc = "The raw value (reserved bits as read, when built from [`Self::from_raw_read`](Self::from_raw_read))."]
                 pub const fn bits(self) -> u64 {
                     self.0
                 }
@@ -848,11 +846,11 @@ pub mod amd {
                 pub const fn to_local(self) -> ::tock_registers::LocalRegisterCopy<u64, Register> {
                     ::tock_registers::LocalRegisterCopy::new(self.0)
                 }
-                #[doc = "The 12-bit event select; bits 7:0 of the register hold EventSelect[7:0] and bits 35:32 hold EventSelect[11:8].\n\nBits 7:0, 35:32, read-write, 12 bits wide."]
+                #[doc = "The 12-bit event select; bits 7:0 of the register hold EventSelect\\[7:0\\] and bits 35:32 hold EventSelect\\[11:8\\].\n\nBits 7:0, 35:32, read-write, 12 bits wide."]
                 pub const fn event_select(self) -> u16 {
                     (((self.0 >> 0u32) & 0xff_u64) | (((self.0 >> 32u32) & 0xf_u64) << 8u32)) as u16
                 }
-                #[doc = "Sets `EVENT_SELECT` to the constant `V`; a `V` wider than 12 bits fails to compile. The 12-bit event select; bits 7:0 of the register hold EventSelect[7:0] and bits 35:32 hold EventSelect[11:8].\n\nBits 7:0, 35:32, read-write, 12 bits wide."]
+                #[doc = "Sets `EVENT_SELECT` to the constant `V`; a `V` wider than 12 bits fails to compile. The 12-bit event select; bits 7:0 of the register hold EventSelect\\[7:0\\] and bits 35:32 hold EventSelect\\[11:8\\].\n\nBits 7:0, 35:32, read-write, 12 bits wide."]
                 #[track_caller]
                 pub const fn with_event_select<const V: u64>(self) -> Self {
                     if V > 0xfff_u64 {
@@ -866,7 +864,7 @@ pub mod amd {
                             | (((v >> 8u32) & 0xf_u64) << 32u32),
                     )
                 }
-                #[doc = "Sets `EVENT_SELECT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 12 bits. The 12-bit event select; bits 7:0 of the register hold EventSelect[7:0] and bits 35:32 hold EventSelect[11:8].\n\nBits 7:0, 35:32, read-write, 12 bits wide."]
+                #[doc = "Sets `EVENT_SELECT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 12 bits. The 12-bit event select; bits 7:0 of the register hold EventSelect\\[7:0\\] and bits 35:32 hold EventSelect\\[11:8\\].\n\nBits 7:0, 35:32, read-write, 12 bits wide."]
                 pub const fn try_set_event_select(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0xfff_u64 {
                         return Err(crate::FieldError::TooWide {
@@ -1097,7 +1095,7 @@ pub mod amd {
                     self.0
                 }
             }
-            #[doc = "Builds a write of `PERF_EVT_SEL_CORE` from named fields; see [`Value::new`]."]
+            #[doc = "Builds a write of `PERF_EVT_SEL_CORE` from named fields; see [`Value::new`](Value::new)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
             #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
             pub struct Builder {
@@ -1120,12 +1118,12 @@ pub mod amd {
                         conflict: self.conflict | clash,
                     }
                 }
-                #[doc = "Sets `EVENT_SELECT` to the constant `V`; a `V` wider than 12 bits fails to compile. The 12-bit event select; bits 7:0 of the register hold EventSelect[7:0] and bits 35:32 hold EventSelect[11:8].\n\nBits 7:0, 35:32, read-write, 12 bits wide."]
+                #[doc = "Sets `EVENT_SELECT` to the constant `V`; a `V` wider than 12 bits fails to compile. The 12-bit event select; bits 7:0 of the register hold EventSelect\\[7:0\\] and bits 35:32 hold EventSelect\\[11:8\\].\n\nBits 7:0, 35:32, read-write, 12 bits wide."]
                 #[track_caller]
                 pub const fn with_event_select<const V: u64>(self) -> Self {
                     self.track(0xf000000ff_u64, self.value.with_event_select::<V>())
                 }
-                #[doc = "Sets `EVENT_SELECT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 12 bits. The 12-bit event select; bits 7:0 of the register hold EventSelect[7:0] and bits 35:32 hold EventSelect[11:8].\n\nBits 7:0, 35:32, read-write, 12 bits wide."]
+                #[doc = "Sets `EVENT_SELECT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 12 bits. The 12-bit event select; bits 7:0 of the register hold EventSelect\\[7:0\\] and bits 35:32 hold EventSelect\\[11:8\\].\n\nBits 7:0, 35:32, read-write, 12 bits wide."]
                 pub const fn try_set_event_select(self, v: u64) -> Result<Self, crate::FieldError> {
                     match self.value.try_set_event_select(v) {
                         Ok(next) => Ok(self.track(0xf000000ff_u64, next)),
@@ -1196,7 +1194,7 @@ pub mod amd {
                 pub const fn with_host_only(self, on: bool) -> Self {
                     self.track(0x20000000000_u64, self.value.with_host_only(on))
                 }
-                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n- `inv-without-cmask-core`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (AMD64 APM Vol. 2 §13.2.1 (INV))"]
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask-core`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (AMD64 APM Vol. 2 §13.2.1 (INV))"]
                 #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
                     if self.conflict != 0 {
@@ -1204,7 +1202,7 @@ pub mod amd {
                     }
                     self.value.try_build()
                 }
-                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n- `inv-without-cmask-core`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (AMD64 APM Vol. 2 §13.2.1 (INV))\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask-core`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (AMD64 APM Vol. 2 §13.2.1 (INV))\n\nPanics on a problem; in a `const` item that is a compile error."]
                 #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
@@ -1326,7 +1324,7 @@ pub mod amd {
                     crate::__private::set_twice("PERF_EVT_SEL_CORE", "a field")
                 }
             }
-            #[doc = "A [`Builder`] for `PERF_EVT_SEL_COREN` counting `event`: its encoding fields (event select, unit masks, CMASK, INV, EDGE, AnyThread) are set, the rest is zero. Add the privilege filters and the enable bit, then `build()`.\n\nFails to compile, in a `const`, when `N` is out of range, when only a fixed counter counts the event, when the event is restricted to other counters, or when it needs a field this generation lacks."]
+            #[doc = "A [`Builder`](Builder) for `PERF_EVT_SEL_COREN` counting `event`: its encoding fields (event select, unit masks, CMASK, INV, EDGE, AnyThread) are set, the rest is zero. Add the privilege filters and the enable bit, then `build()`.\n\nFails to compile, in a `const`, when `N` is out of range, when only a fixed counter counts the event, when the event is restricted to other counters, or when it needs a field this generation lacks."]
             #[track_caller]
             pub const fn event_on<const N: u32>(event: &crate::EventDesc) -> Builder {
                 if N >= INSTANCES {
@@ -1356,7 +1354,7 @@ pub mod amd {
                     }
                 }
             }
-            #[doc = r" As [`event_on`], with the counter chosen at run time: the problem is returned."]
+            #[doc = r" As [`event_on`](event_on), with the counter chosen at run time: the problem is returned."]
             #[inline]
             pub const fn try_event_on(
                 counter: u32,
@@ -1482,7 +1480,7 @@ pub mod amd {
             }
             impl crate::access::Writable for Instance {}
         }
-        #[doc = "The value type of [`PERF_EVT_SEL_CORE`]."]
+        #[doc = "The value type of [`PERF_EVT_SEL_CORE`](PERF_EVT_SEL_CORE)."]
         pub type PerfEvtSelCore = PERF_EVT_SEL_CORE::Value;
         #[doc = "Core performance counter (PerfCtr0-5 of the extended set).\n\n- MSR: `0xC0010201` + 2 × n for n in 0..6 (`PERF_CTR_CORE0`..`PERF_CTR_CORE5`)\n- Access: read-write\n- Width: 64 bits\n- Reset value: `0x0`\n- Reserved bits: `0xFFFF000000000000`\n- Defined in: `amd-core` (register present since `amd-core`)\n- Manual: AMD64 APM Vol. 2 §13.2.2 (C001_0201, C001_0203, ... C001_020B)\n\nThe value type is [`Value`](PERF_CTR_CORE::Value)."]
         #[allow(
@@ -1493,7 +1491,7 @@ pub mod amd {
             clippy::new_ret_no_self
         )]
         pub mod PERF_CTR_CORE {
-            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
             #[doc = r" carries the register's name so that a field of another register is reported"]
             #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
@@ -1575,7 +1573,7 @@ pub mod amd {
             #[repr(transparent)]
             pub struct Value(u64);
             impl Value {
-                #[doc = r" A [`Builder`] with every field zero (no reserved bits set): the starting point"]
+                #[doc = r" A [`Builder`](Builder) with every field zero (no reserved bits set): the starting point"]
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
@@ -1599,8 +1597,7 @@ pub mod amd {
                     __check_reserved::<B>();
                     Self(B)
                 }
-                #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
-                #[doc = r" when one of them is reserved."]
+                #[doc = "The value with exactly these bits, or [`ReservedBitsError`](crate::ReservedBitsError)\nwhen one of them is reserved."]
                 pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
                     if bits & Self::RESERVED_MASK != 0 {
                         return Err(crate::ReservedBitsError {
@@ -1620,7 +1617,7 @@ pub mod amd {
                 pub const RESET: Self = Self(0x0_u64);
                 #[doc = r" Bits no field covers; this API never sets them."]
                 pub const RESERVED_MASK: u64 = 0xffff000000000000_u64;
-                #[doc = r" The raw value (reserved bits as read, when built from [`Self::from_raw_read`])."]
+                #[doc = "The raw value (reserved bits as read, when built from [`Self::from_raw_read`](Self::from_raw_read))."]
                 pub const fn bits(self) -> u64 {
                     self.0
                 }
@@ -1708,7 +1705,7 @@ pub mod amd {
                     self.0
                 }
             }
-            #[doc = "Builds a write of `PERF_CTR_CORE` from named fields; see [`Value::new`]."]
+            #[doc = "Builds a write of `PERF_CTR_CORE` from named fields; see [`Value::new`](Value::new)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
             #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
             pub struct Builder {
@@ -1743,7 +1740,7 @@ pub mod amd {
                         Err(e) => Err(e),
                     }
                 }
-                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n"]
                 #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
                     if self.conflict != 0 {
@@ -1751,7 +1748,7 @@ pub mod amd {
                     }
                     self.value.try_build()
                 }
-                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
                 #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
@@ -1823,12 +1820,12 @@ pub mod amd {
             }
             impl crate::access::Writable for Instance {}
         }
-        #[doc = "The value type of [`PERF_CTR_CORE`]."]
+        #[doc = "The value type of [`PERF_CTR_CORE`](PERF_CTR_CORE)."]
         pub type PerfCtrCore = PERF_CTR_CORE::Value;
     }
     pub mod k7 {
         #![doc = "AMD legacy performance counters (K7)\n\nFour event-select / counter pairs. The layout matches Intel's IA32_PERFEVTSELx bits 0-31\nexcept bit 19 (PC), whose polarity AMD defines the other way round, and bit 21, which is\nreserved here.\n\nGeneration `amd-k7`. Manual: AMD Athlon Processor x86 Code Optimization Guide (pub. 22007), \"Performance Counter Usage\"; AMD64 APM Vol. 2 §13.2."]
-        #[doc = "Performance event select (PerfEvtSel0-3) for the PERF_CTR of the same index.\n\n- MSR: `0xC0010000` + 1 × n for n in 0..4 (`PERF_EVT_SEL0`..`PERF_EVT_SEL3`)\n- Access: read-write\n- Width: 64 bits\n- Reset value: `0x0`\n- Reserved bits: `0xFFFFFFFF00200000`\n- Defined in: `amd-k7` (register present since `amd-k7`)\n- Manual: AMD Athlon Processor x86 Code Optimization Guide, \"PerfEvtSel[3:0] MSRs\"; AMD64 APM Vol. 2 §13.2.1 (C001_0000-C001_0003)\n\nThe value type is [`Value`](PERF_EVT_SEL::Value)."]
+        #[doc = "Performance event select (PerfEvtSel0-3) for the PERF_CTR of the same index.\n\n- MSR: `0xC0010000` + 1 × n for n in 0..4 (`PERF_EVT_SEL0`..`PERF_EVT_SEL3`)\n- Access: read-write\n- Width: 64 bits\n- Reset value: `0x0`\n- Reserved bits: `0xFFFFFFFF00200000`\n- Defined in: `amd-k7` (register present since `amd-k7`)\n- Manual: AMD Athlon Processor x86 Code Optimization Guide, \"PerfEvtSel\\[3:0\\] MSRs\"; AMD64 APM Vol. 2 §13.2.1 (C001_0000-C001_0003)\n\nThe value type is [`Value`](PERF_EVT_SEL::Value)."]
         #[allow(
             non_snake_case,
             missing_docs,
@@ -1837,7 +1834,7 @@ pub mod amd {
             clippy::new_ret_no_self
         )]
         pub mod PERF_EVT_SEL {
-            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
             #[doc = r" carries the register's name so that a field of another register is reported"]
             #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
@@ -1972,7 +1969,7 @@ pub mod amd {
             #[repr(transparent)]
             pub struct Value(u64);
             impl Value {
-                #[doc = r" A [`Builder`] with every field zero (no reserved bits set): the starting point"]
+                #[doc = r" A [`Builder`](Builder) with every field zero (no reserved bits set): the starting point"]
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
@@ -1996,8 +1993,7 @@ pub mod amd {
                     __check_reserved::<B>();
                     Self(B)
                 }
-                #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
-                #[doc = r" when one of them is reserved."]
+                #[doc = "The value with exactly these bits, or [`ReservedBitsError`](crate::ReservedBitsError)\nwhen one of them is reserved."]
                 pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
                     if bits & Self::RESERVED_MASK != 0 {
                         return Err(crate::ReservedBitsError {
@@ -2017,7 +2013,7 @@ pub mod amd {
                 pub const RESET: Self = Self(0x0_u64);
                 #[doc = r" Bits no field covers; this API never sets them."]
                 pub const RESERVED_MASK: u64 = 0xffffffff00200000_u64;
-                #[doc = r" The raw value (reserved bits as read, when built from [`Self::from_raw_read`])."]
+                #[doc = "The raw value (reserved bits as read, when built from [`Self::from_raw_read`](Self::from_raw_read))."]
                 pub const fn bits(self) -> u64 {
                     self.0
                 }
@@ -2274,7 +2270,7 @@ pub mod amd {
                     self.0
                 }
             }
-            #[doc = "Builds a write of `PERF_EVT_SEL` from named fields; see [`Value::new`]."]
+            #[doc = "Builds a write of `PERF_EVT_SEL` from named fields; see [`Value::new`](Value::new)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
             #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
             pub struct Builder {
@@ -2383,7 +2379,7 @@ pub mod amd {
                     ::core::mem::forget(on);
                     self
                 }
-                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (AMD64 APM Vol. 2 §13.2.1 (INV))"]
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (AMD64 APM Vol. 2 §13.2.1 (INV))"]
                 #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
                     if self.conflict != 0 {
@@ -2391,7 +2387,7 @@ pub mod amd {
                     }
                     self.value.try_build()
                 }
-                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (AMD64 APM Vol. 2 §13.2.1 (INV))\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (AMD64 APM Vol. 2 §13.2.1 (INV))\n\nPanics on a problem; in a `const` item that is a compile error."]
                 #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
@@ -2504,7 +2500,7 @@ pub mod amd {
                     crate::__private::set_twice("PERF_EVT_SEL", "a field")
                 }
             }
-            #[doc = "A [`Builder`] for `PERF_EVT_SELN` counting `event`: its encoding fields (event select, unit masks, CMASK, INV, EDGE, AnyThread) are set, the rest is zero. Add the privilege filters and the enable bit, then `build()`.\n\nFails to compile, in a `const`, when `N` is out of range, when only a fixed counter counts the event, when the event is restricted to other counters, or when it needs a field this generation lacks."]
+            #[doc = "A [`Builder`](Builder) for `PERF_EVT_SELN` counting `event`: its encoding fields (event select, unit masks, CMASK, INV, EDGE, AnyThread) are set, the rest is zero. Add the privilege filters and the enable bit, then `build()`.\n\nFails to compile, in a `const`, when `N` is out of range, when only a fixed counter counts the event, when the event is restricted to other counters, or when it needs a field this generation lacks."]
             #[track_caller]
             pub const fn event_on<const N: u32>(event: &crate::EventDesc) -> Builder {
                 if N >= INSTANCES {
@@ -2529,7 +2525,7 @@ pub mod amd {
                     }
                 }
             }
-            #[doc = r" As [`event_on`], with the counter chosen at run time: the problem is returned."]
+            #[doc = r" As [`event_on`](event_on), with the counter chosen at run time: the problem is returned."]
             #[inline]
             pub const fn try_event_on(
                 counter: u32,
@@ -2655,7 +2651,7 @@ pub mod amd {
             }
             impl crate::access::Writable for Instance {}
         }
-        #[doc = "The value type of [`PERF_EVT_SEL`]."]
+        #[doc = "The value type of [`PERF_EVT_SEL`](PERF_EVT_SEL)."]
         pub type PerfEvtSel = PERF_EVT_SEL::Value;
         #[doc = "Performance counter (PerfCtr0-3).\n\n- MSR: `0xC0010004` + 1 × n for n in 0..4 (`PERF_CTR0`..`PERF_CTR3`)\n- Access: read-write\n- Width: 64 bits\n- Reset value: `0x0`\n- Reserved bits: `0xFFFF000000000000`\n- Defined in: `amd-k7` (register present since `amd-k7`)\n- Manual: AMD64 APM Vol. 2 §13.2.2 (C001_0004-C001_0007)\n\nThe value type is [`Value`](PERF_CTR::Value)."]
         #[allow(
@@ -2666,7 +2662,7 @@ pub mod amd {
             clippy::new_ret_no_self
         )]
         pub mod PERF_CTR {
-            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
             #[doc = r" carries the register's name so that a field of another register is reported"]
             #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
@@ -2741,7 +2737,7 @@ pub mod amd {
             #[repr(transparent)]
             pub struct Value(u64);
             impl Value {
-                #[doc = r" A [`Builder`] with every field zero (no reserved bits set): the starting point"]
+                #[doc = r" A [`Builder`](Builder) with every field zero (no reserved bits set): the starting point"]
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
@@ -2765,8 +2761,7 @@ pub mod amd {
                     __check_reserved::<B>();
                     Self(B)
                 }
-                #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
-                #[doc = r" when one of them is reserved."]
+                #[doc = "The value with exactly these bits, or [`ReservedBitsError`](crate::ReservedBitsError)\nwhen one of them is reserved."]
                 pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
                     if bits & Self::RESERVED_MASK != 0 {
                         return Err(crate::ReservedBitsError {
@@ -2786,7 +2781,7 @@ pub mod amd {
                 pub const RESET: Self = Self(0x0_u64);
                 #[doc = r" Bits no field covers; this API never sets them."]
                 pub const RESERVED_MASK: u64 = 0xffff000000000000_u64;
-                #[doc = r" The raw value (reserved bits as read, when built from [`Self::from_raw_read`])."]
+                #[doc = "The raw value (reserved bits as read, when built from [`Self::from_raw_read`](Self::from_raw_read))."]
                 pub const fn bits(self) -> u64 {
                     self.0
                 }
@@ -2874,7 +2869,7 @@ pub mod amd {
                     self.0
                 }
             }
-            #[doc = "Builds a write of `PERF_CTR` from named fields; see [`Value::new`]."]
+            #[doc = "Builds a write of `PERF_CTR` from named fields; see [`Value::new`](Value::new)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
             #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
             pub struct Builder {
@@ -2909,7 +2904,7 @@ pub mod amd {
                         Err(e) => Err(e),
                     }
                 }
-                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n"]
                 #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
                     if self.conflict != 0 {
@@ -2917,7 +2912,7 @@ pub mod amd {
                     }
                     self.value.try_build()
                 }
-                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
                 #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
@@ -2989,11 +2984,11 @@ pub mod amd {
             }
             impl crate::access::Writable for Instance {}
         }
-        #[doc = "The value type of [`PERF_CTR`]."]
+        #[doc = "The value type of [`PERF_CTR`](PERF_CTR)."]
         pub type PerfCtr = PERF_CTR::Value;
     }
     pub mod perfmon_v2 {
-        #![doc = "AMD performance monitoring version 2 (PerfMonV2)\n\nGlobal control and status registers for the core counters, present when CPUID\nFn8000_0022_EAX[PerfMonV2] (bit 0) is 1; Fn8000_0022_EBX[3:0] gives the number of core\ncounters. Only the per-counter bits are modelled; the other bits stay reserved (never set\nby this API, preserved on read-modify-write).\n\nGeneration `amd-perfmon-v2`, extends `amd-core`. Manual: AMD64 APM Vol. 2 §13.2 (\"Performance Monitoring Version 2\"); CPUID Fn8000_0022."]
+        #![doc = "AMD performance monitoring version 2 (PerfMonV2)\n\nGlobal control and status registers for the core counters, present when CPUID\nFn8000_0022_EAX\\[PerfMonV2\\] (bit 0) is 1; Fn8000_0022_EBX\\[3:0\\] gives the number of core\ncounters. Only the per-counter bits are modelled; the other bits stay reserved (never set\nby this API, preserved on read-modify-write).\n\nGeneration `amd-perfmon-v2`, extends `amd-core`. Manual: AMD64 APM Vol. 2 §13.2 (\"Performance Monitoring Version 2\"); CPUID Fn8000_0022."]
         pub use super::super::amd::core::{PERF_CTR_CORE, PerfCtrCore};
         pub use super::super::amd::core::{PERF_EVT_SEL, PerfEvtSel};
         pub use super::super::amd::core::{PERF_EVT_SEL_CORE, PerfEvtSelCore};
@@ -3007,7 +3002,7 @@ pub mod amd {
             clippy::new_ret_no_self
         )]
         pub mod PERF_CNTR_GLOBAL_STATUS {
-            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
             #[doc = r" carries the register's name so that a field of another register is reported"]
             #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
@@ -3033,7 +3028,7 @@ pub mod amd {
                 }
                 #[doc = r" Bits no field covers; this API never sets them."]
                 pub const RESERVED_MASK: u64 = 0xffffffffffffffc0_u64;
-                #[doc = r" The raw value (reserved bits as read, when built from [`Self::from_raw_read`])."]
+                #[doc = "The raw value (reserved bits as read, when built from [`Self::from_raw_read`](Self::from_raw_read))."]
                 pub const fn bits(self) -> u64 {
                     self.0
                 }
@@ -3129,7 +3124,7 @@ pub mod amd {
                 }
             }
         }
-        #[doc = "The value type of [`PERF_CNTR_GLOBAL_STATUS`]."]
+        #[doc = "The value type of [`PERF_CNTR_GLOBAL_STATUS`](PERF_CNTR_GLOBAL_STATUS)."]
         pub type PerfCntrGlobalStatus = PERF_CNTR_GLOBAL_STATUS::Value;
         #[doc = "Global enable of the core counters.\n\n- MSR: `0xC0000301`\n- Access: read-write\n- Width: 64 bits\n- Reserved bits: `0xFFFFFFFFFFFFFFC0`\n- Defined in: `amd-perfmon-v2` (register present since `amd-perfmon-v2`)\n- Manual: AMD64 APM Vol. 2 §13.2 (PerfCntrGlobalCtl, C000_0301)\n\nThe value type is [`Value`](PERF_CNTR_GLOBAL_CTL::Value)."]
         #[allow(
@@ -3140,7 +3135,7 @@ pub mod amd {
             clippy::new_ret_no_self
         )]
         pub mod PERF_CNTR_GLOBAL_CTL {
-            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
             #[doc = r" carries the register's name so that a field of another register is reported"]
             #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
@@ -3171,7 +3166,7 @@ pub mod amd {
             #[repr(transparent)]
             pub struct Value(u64);
             impl Value {
-                #[doc = r" A [`Builder`] with every field zero (no reserved bits set): the starting point"]
+                #[doc = r" A [`Builder`](Builder) with every field zero (no reserved bits set): the starting point"]
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
@@ -3195,8 +3190,7 @@ pub mod amd {
                     __check_reserved::<B>();
                     Self(B)
                 }
-                #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
-                #[doc = r" when one of them is reserved."]
+                #[doc = "The value with exactly these bits, or [`ReservedBitsError`](crate::ReservedBitsError)\nwhen one of them is reserved."]
                 pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
                     if bits & Self::RESERVED_MASK != 0 {
                         return Err(crate::ReservedBitsError {
@@ -3214,7 +3208,7 @@ pub mod amd {
                 }
                 #[doc = r" Bits no field covers; this API never sets them."]
                 pub const RESERVED_MASK: u64 = 0xffffffffffffffc0_u64;
-                #[doc = r" The raw value (reserved bits as read, when built from [`Self::from_raw_read`])."]
+                #[doc = "The raw value (reserved bits as read, when built from [`Self::from_raw_read`](Self::from_raw_read))."]
                 pub const fn bits(self) -> u64 {
                     self.0
                 }
@@ -3378,7 +3372,7 @@ pub mod amd {
                     self.0
                 }
             }
-            #[doc = "Builds a write of `PERF_CNTR_GLOBAL_CTL` from named fields; see [`Value::new`]."]
+            #[doc = "Builds a write of `PERF_CNTR_GLOBAL_CTL` from named fields; see [`Value::new`](Value::new)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
             #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
             pub struct Builder {
@@ -3447,7 +3441,7 @@ pub mod amd {
                         Err(e) => Err(e),
                     }
                 }
-                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n"]
                 #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
                     if self.conflict != 0 {
@@ -3455,7 +3449,7 @@ pub mod amd {
                     }
                     self.value.try_build()
                 }
-                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
                 #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
@@ -3556,7 +3550,7 @@ pub mod amd {
             }
             impl crate::access::Writable for Instance {}
         }
-        #[doc = "The value type of [`PERF_CNTR_GLOBAL_CTL`]."]
+        #[doc = "The value type of [`PERF_CNTR_GLOBAL_CTL`](PERF_CNTR_GLOBAL_CTL)."]
         pub type PerfCntrGlobalCtl = PERF_CNTR_GLOBAL_CTL::Value;
         #[doc = "Writing 1 clears the PerfCntrGlobalStatus bit at the same position.\n\n- MSR: `0xC0000302`\n- Access: write-1-to-clear\n- Width: 64 bits\n- Reserved bits: `0xFFFFFFFFFFFFFFC0`\n- Defined in: `amd-perfmon-v2` (register present since `amd-perfmon-v2`)\n- Manual: AMD64 APM Vol. 2 §13.2 (PerfCntrGlobalStatusClr, C000_0302)\n\nThe value type is [`Value`](PERF_CNTR_GLOBAL_STATUS_CLR::Value)."]
         #[allow(
@@ -3567,7 +3561,7 @@ pub mod amd {
             clippy::new_ret_no_self
         )]
         pub mod PERF_CNTR_GLOBAL_STATUS_CLR {
-            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
             #[doc = r" carries the register's name so that a field of another register is reported"]
             #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
@@ -3598,7 +3592,7 @@ pub mod amd {
             #[repr(transparent)]
             pub struct Value(u64);
             impl Value {
-                #[doc = r" A [`Builder`] with every field zero (no reserved bits set): the starting point"]
+                #[doc = r" A [`Builder`](Builder) with every field zero (no reserved bits set): the starting point"]
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
@@ -3622,8 +3616,7 @@ pub mod amd {
                     __check_reserved::<B>();
                     Self(B)
                 }
-                #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
-                #[doc = r" when one of them is reserved."]
+                #[doc = "The value with exactly these bits, or [`ReservedBitsError`](crate::ReservedBitsError)\nwhen one of them is reserved."]
                 pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
                     if bits & Self::RESERVED_MASK != 0 {
                         return Err(crate::ReservedBitsError {
@@ -3636,7 +3629,7 @@ pub mod amd {
                 }
                 #[doc = r" Bits no field covers; this API never sets them."]
                 pub const RESERVED_MASK: u64 = 0xffffffffffffffc0_u64;
-                #[doc = r" The raw value (reserved bits as read, when built from [`Self::from_raw_read`])."]
+                #[doc = "The raw value."]
                 pub const fn bits(self) -> u64 {
                     self.0
                 }
@@ -3790,7 +3783,7 @@ pub mod amd {
                     self.0
                 }
             }
-            #[doc = "Builds a write of `PERF_CNTR_GLOBAL_STATUS_CLR` from named fields; see [`Value::new`]."]
+            #[doc = "Builds a write of `PERF_CNTR_GLOBAL_STATUS_CLR` from named fields; see [`Value::new`](Value::new)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
             #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
             pub struct Builder {
@@ -3855,7 +3848,7 @@ pub mod amd {
                         Err(e) => Err(e),
                     }
                 }
-                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n"]
                 #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
                     if self.conflict != 0 {
@@ -3863,7 +3856,7 @@ pub mod amd {
                     }
                     self.value.try_build()
                 }
-                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
                 #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
@@ -3959,7 +3952,7 @@ pub mod amd {
             }
             impl crate::access::Writable for Instance {}
         }
-        #[doc = "The value type of [`PERF_CNTR_GLOBAL_STATUS_CLR`]."]
+        #[doc = "The value type of [`PERF_CNTR_GLOBAL_STATUS_CLR`](PERF_CNTR_GLOBAL_STATUS_CLR)."]
         pub type PerfCntrGlobalStatusClr = PERF_CNTR_GLOBAL_STATUS_CLR::Value;
         #[doc = "Writing 1 sets the PerfCntrGlobalStatus bit at the same position.\n\n- MSR: `0xC0000303`\n- Access: write-1-to-set\n- Width: 64 bits\n- Reserved bits: `0xFFFFFFFFFFFFFFC0`\n- Defined in: `amd-perfmon-v2` (register present since `amd-perfmon-v2`)\n- Manual: AMD64 APM Vol. 2 §13.2 (PerfCntrGlobalStatusSet, C000_0303)\n\nThe value type is [`Value`](PERF_CNTR_GLOBAL_STATUS_SET::Value)."]
         #[allow(
@@ -3970,7 +3963,7 @@ pub mod amd {
             clippy::new_ret_no_self
         )]
         pub mod PERF_CNTR_GLOBAL_STATUS_SET {
-            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
             #[doc = r" carries the register's name so that a field of another register is reported"]
             #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
@@ -4001,7 +3994,7 @@ pub mod amd {
             #[repr(transparent)]
             pub struct Value(u64);
             impl Value {
-                #[doc = r" A [`Builder`] with every field zero (no reserved bits set): the starting point"]
+                #[doc = r" A [`Builder`](Builder) with every field zero (no reserved bits set): the starting point"]
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
@@ -4025,8 +4018,7 @@ pub mod amd {
                     __check_reserved::<B>();
                     Self(B)
                 }
-                #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
-                #[doc = r" when one of them is reserved."]
+                #[doc = "The value with exactly these bits, or [`ReservedBitsError`](crate::ReservedBitsError)\nwhen one of them is reserved."]
                 pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
                     if bits & Self::RESERVED_MASK != 0 {
                         return Err(crate::ReservedBitsError {
@@ -4039,7 +4031,7 @@ pub mod amd {
                 }
                 #[doc = r" Bits no field covers; this API never sets them."]
                 pub const RESERVED_MASK: u64 = 0xffffffffffffffc0_u64;
-                #[doc = r" The raw value (reserved bits as read, when built from [`Self::from_raw_read`])."]
+                #[doc = "The raw value."]
                 pub const fn bits(self) -> u64 {
                     self.0
                 }
@@ -4193,7 +4185,7 @@ pub mod amd {
                     self.0
                 }
             }
-            #[doc = "Builds a write of `PERF_CNTR_GLOBAL_STATUS_SET` from named fields; see [`Value::new`]."]
+            #[doc = "Builds a write of `PERF_CNTR_GLOBAL_STATUS_SET` from named fields; see [`Value::new`](Value::new)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
             #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
             pub struct Builder {
@@ -4258,7 +4250,7 @@ pub mod amd {
                         Err(e) => Err(e),
                     }
                 }
-                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n"]
                 #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
                     if self.conflict != 0 {
@@ -4266,7 +4258,7 @@ pub mod amd {
                     }
                     self.value.try_build()
                 }
-                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
                 #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
@@ -4362,7 +4354,7 @@ pub mod amd {
             }
             impl crate::access::Writable for Instance {}
         }
-        #[doc = "The value type of [`PERF_CNTR_GLOBAL_STATUS_SET`]."]
+        #[doc = "The value type of [`PERF_CNTR_GLOBAL_STATUS_SET`](PERF_CNTR_GLOBAL_STATUS_SET)."]
         pub type PerfCntrGlobalStatusSet = PERF_CNTR_GLOBAL_STATUS_SET::Value;
         #[doc = "CPUID leaves of `amd-perfmon-v2`: output layouts with named fields."]
         pub mod cpuid {
@@ -4387,15 +4379,15 @@ pub mod amd {
                     pub const fn bits(self) -> u32 {
                         self.0 as u32
                     }
-                    #[doc = "PerfMonV2 (the global control and status registers) is supported.\n\nEAX[0], 1 bit."]
+                    #[doc = "PerfMonV2 (the global control and status registers) is supported.\n\nEAX\\[0\\], 1 bit."]
                     pub const fn perfmon_v2(self) -> bool {
                         ((self.0 >> 0u32) & 0x1_u64) != 0
                     }
-                    #[doc = "The LbrExtV2 last-branch stack is supported.\n\nEAX[1], 1 bit."]
+                    #[doc = "The LbrExtV2 last-branch stack is supported.\n\nEAX\\[1\\], 1 bit."]
                     pub const fn lbr_stack(self) -> bool {
                         ((self.0 >> 1u32) & 0x1_u64) != 0
                     }
-                    #[doc = "Freezing the LBR stack and counters on overflow is supported.\n\nEAX[2], 1 bit."]
+                    #[doc = "Freezing the LBR stack and counters on overflow is supported.\n\nEAX\\[2\\], 1 bit."]
                     pub const fn lbr_and_pmc_freeze(self) -> bool {
                         ((self.0 >> 2u32) & 0x1_u64) != 0
                     }
@@ -4423,19 +4415,19 @@ pub mod amd {
                     pub const fn bits(self) -> u32 {
                         self.0 as u32
                     }
-                    #[doc = "Number of core performance counters.\n\nEBX[3:0], 4 bits."]
+                    #[doc = "Number of core performance counters.\n\nEBX\\[3:0\\], 4 bits."]
                     pub const fn num_perf_ctr_core(self) -> u8 {
                         ((self.0 >> 0u32) & 0xf_u64) as u8
                     }
-                    #[doc = "Number of LBR stack entries.\n\nEBX[9:4], 6 bits."]
+                    #[doc = "Number of LBR stack entries.\n\nEBX\\[9:4\\], 6 bits."]
                     pub const fn lbr_v2_stack_size(self) -> u8 {
                         ((self.0 >> 4u32) & 0x3f_u64) as u8
                     }
-                    #[doc = "Number of northbridge (data fabric) performance counters.\n\nEBX[15:10], 6 bits."]
+                    #[doc = "Number of northbridge (data fabric) performance counters.\n\nEBX\\[15:10\\], 6 bits."]
                     pub const fn num_perf_ctr_nb(self) -> u8 {
                         ((self.0 >> 10u32) & 0x3f_u64) as u8
                     }
-                    #[doc = "Number of unified memory controller performance counters.\n\nEBX[21:16], 6 bits."]
+                    #[doc = "Number of unified memory controller performance counters.\n\nEBX\\[21:16\\], 6 bits."]
                     pub const fn num_perf_ctr_umc(self) -> u8 {
                         ((self.0 >> 16u32) & 0x3f_u64) as u8
                     }
@@ -4565,7 +4557,7 @@ pub mod intel {
     pub mod tigerlake;
     pub mod v1 {
         #![doc = "Intel architectural performance monitoring, version 1\n\nThe first architectural PMU: general-purpose counters IA32_PMCx, each paired with an\nevent-select register IA32_PERFEVTSELx, and the seven pre-defined architectural events.\nCPUID leaf 0AH reports the version, how many counters there are and how wide they are.\n\nGeneration `intel-v1`. Manual: Intel SDM Vol. 3B §18.2.1."]
-        #[doc = "General-purpose performance counter. Counts the event programmed in the\nIA32_PERFEVTSELx of the same index. Reads return the full counter width reported\nby CPUID.0AH:EAX[23:16]; a plain write sets only bits 31:0 and sign-extends bit 31\n(use IA32_A_PMCx for full-width writes).\n\n- MSR: `0xC1` + 1 × n for n in 0..8 (`IA32_PMC0`..`IA32_PMC7`)\n- Access: read-write\n- Width: 64 bits\n- Reset value: `0x0`\n- Reserved bits: `0xFFFF000000000000`\n- Defined in: `intel-v1` (register present since `intel-v1`)\n- Manual: Intel SDM Vol. 3B §18.2.1.1; Vol. 4 Table 2-2 (C1H-C8H)\n\nThe value type is [`Value`](IA32_PMC::Value)."]
+        #[doc = "General-purpose performance counter. Counts the event programmed in the\nIA32_PERFEVTSELx of the same index. Reads return the full counter width reported\nby CPUID.0AH:EAX\\[23:16\\]; a plain write sets only bits 31:0 and sign-extends bit 31\n(use IA32_A_PMCx for full-width writes).\n\n- MSR: `0xC1` + 1 × n for n in 0..8 (`IA32_PMC0`..`IA32_PMC7`)\n- Access: read-write\n- Width: 64 bits\n- Reset value: `0x0`\n- Reserved bits: `0xFFFF000000000000`\n- Defined in: `intel-v1` (register present since `intel-v1`)\n- Manual: Intel SDM Vol. 3B §18.2.1.1; Vol. 4 Table 2-2 (C1H-C8H)\n\nThe value type is [`Value`](IA32_PMC::Value)."]
         #[allow(
             non_snake_case,
             missing_docs,
@@ -4574,7 +4566,7 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_PMC {
-            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
             #[doc = r" carries the register's name so that a field of another register is reported"]
             #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
@@ -4585,7 +4577,7 @@ pub mod intel {
             impl ::tock_registers::RegisterLongName for Register {}
             #[allow(unused_imports)]
             use ::tock_registers::fields::Field;
-            :: tock_registers :: register_bitmasks ! (u64 , IA32_PMC , Register , [# [doc = "Counter value. The implemented width is CPUID.0AH:EAX[23:16] (48 bits on current\nprocessors); bits above it are reserved. (bits 47:0, read-write)"] COUNT OFFSET (0) NUMBITS (48) []]);
+            :: tock_registers :: register_bitmasks ! (u64 , IA32_PMC , Register , [# [doc = "Counter value. The implemented width is CPUID.0AH:EAX\\[23:16\\] (48 bits on current\nprocessors); bits above it are reserved. (bits 47:0, read-write)"] COUNT OFFSET (0) NUMBITS (48) []]);
             #[doc = r" MSR address of instance 0."]
             pub const BASE_ADDRESS: u32 = 0xc1_u32;
             #[doc = r" Number of instances of this register family."]
@@ -4646,7 +4638,7 @@ pub mod intel {
             #[repr(transparent)]
             pub struct Value(u64);
             impl Value {
-                #[doc = r" A [`Builder`] with every field zero (no reserved bits set): the starting point"]
+                #[doc = r" A [`Builder`](Builder) with every field zero (no reserved bits set): the starting point"]
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
@@ -4670,8 +4662,7 @@ pub mod intel {
                     __check_reserved::<B>();
                     Self(B)
                 }
-                #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
-                #[doc = r" when one of them is reserved."]
+                #[doc = "The value with exactly these bits, or [`ReservedBitsError`](crate::ReservedBitsError)\nwhen one of them is reserved."]
                 pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
                     if bits & Self::RESERVED_MASK != 0 {
                         return Err(crate::ReservedBitsError {
@@ -4691,7 +4682,7 @@ pub mod intel {
                 pub const RESET: Self = Self(0x0_u64);
                 #[doc = r" Bits no field covers; this API never sets them."]
                 pub const RESERVED_MASK: u64 = 0xffff000000000000_u64;
-                #[doc = r" The raw value (reserved bits as read, when built from [`Self::from_raw_read`])."]
+                #[doc = "The raw value (reserved bits as read, when built from [`Self::from_raw_read`](Self::from_raw_read))."]
                 pub const fn bits(self) -> u64 {
                     self.0
                 }
@@ -4699,11 +4690,11 @@ pub mod intel {
                 pub const fn to_local(self) -> ::tock_registers::LocalRegisterCopy<u64, Register> {
                     ::tock_registers::LocalRegisterCopy::new(self.0)
                 }
-                #[doc = "Counter value. The implemented width is CPUID.0AH:EAX[23:16] (48 bits on current\nprocessors); bits above it are reserved.\n\nBits 47:0, read-write, 48 bits wide."]
+                #[doc = "Counter value. The implemented width is CPUID.0AH:EAX\\[23:16\\] (48 bits on current\nprocessors); bits above it are reserved.\n\nBits 47:0, read-write, 48 bits wide."]
                 pub const fn count(self) -> u64 {
                     ((self.0 >> 0u32) & 0xffffffffffff_u64) as u64
                 }
-                #[doc = "Sets `COUNT` to the constant `V`; a `V` wider than 48 bits fails to compile. Counter value. The implemented width is CPUID.0AH:EAX[23:16] (48 bits on current\nprocessors); bits above it are reserved.\n\nBits 47:0, read-write, 48 bits wide."]
+                #[doc = "Sets `COUNT` to the constant `V`; a `V` wider than 48 bits fails to compile. Counter value. The implemented width is CPUID.0AH:EAX\\[23:16\\] (48 bits on current\nprocessors); bits above it are reserved.\n\nBits 47:0, read-write, 48 bits wide."]
                 #[track_caller]
                 pub const fn with_count<const V: u64>(self) -> Self {
                     if V > 0xffffffffffff_u64 {
@@ -4716,7 +4707,7 @@ pub mod intel {
                             | (((v >> 0u32) & 0xffffffffffff_u64) << 0u32),
                     )
                 }
-                #[doc = "Sets `COUNT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 48 bits. Counter value. The implemented width is CPUID.0AH:EAX[23:16] (48 bits on current\nprocessors); bits above it are reserved.\n\nBits 47:0, read-write, 48 bits wide."]
+                #[doc = "Sets `COUNT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 48 bits. Counter value. The implemented width is CPUID.0AH:EAX\\[23:16\\] (48 bits on current\nprocessors); bits above it are reserved.\n\nBits 47:0, read-write, 48 bits wide."]
                 pub const fn try_set_count(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0xffffffffffff_u64 {
                         return Err(crate::FieldError::TooWide {
@@ -4779,7 +4770,7 @@ pub mod intel {
                     self.0
                 }
             }
-            #[doc = "Builds a write of `IA32_PMC` from named fields; see [`Value::new`]."]
+            #[doc = "Builds a write of `IA32_PMC` from named fields; see [`Value::new`](Value::new)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
             #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
             pub struct Builder {
@@ -4802,19 +4793,19 @@ pub mod intel {
                         conflict: self.conflict | clash,
                     }
                 }
-                #[doc = "Sets `COUNT` to the constant `V`; a `V` wider than 48 bits fails to compile. Counter value. The implemented width is CPUID.0AH:EAX[23:16] (48 bits on current\nprocessors); bits above it are reserved.\n\nBits 47:0, read-write, 48 bits wide."]
+                #[doc = "Sets `COUNT` to the constant `V`; a `V` wider than 48 bits fails to compile. Counter value. The implemented width is CPUID.0AH:EAX\\[23:16\\] (48 bits on current\nprocessors); bits above it are reserved.\n\nBits 47:0, read-write, 48 bits wide."]
                 #[track_caller]
                 pub const fn with_count<const V: u64>(self) -> Self {
                     self.track(0xffffffffffff_u64, self.value.with_count::<V>())
                 }
-                #[doc = "Sets `COUNT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 48 bits. Counter value. The implemented width is CPUID.0AH:EAX[23:16] (48 bits on current\nprocessors); bits above it are reserved.\n\nBits 47:0, read-write, 48 bits wide."]
+                #[doc = "Sets `COUNT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 48 bits. Counter value. The implemented width is CPUID.0AH:EAX\\[23:16\\] (48 bits on current\nprocessors); bits above it are reserved.\n\nBits 47:0, read-write, 48 bits wide."]
                 pub const fn try_set_count(self, v: u64) -> Result<Self, crate::FieldError> {
                     match self.value.try_set_count(v) {
                         Ok(next) => Ok(self.track(0xffffffffffff_u64, next)),
                         Err(e) => Err(e),
                     }
                 }
-                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n"]
                 #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
                     if self.conflict != 0 {
@@ -4822,7 +4813,7 @@ pub mod intel {
                     }
                     self.value.try_build()
                 }
-                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
                 #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
@@ -4894,7 +4885,7 @@ pub mod intel {
             }
             impl crate::access::Writable for Instance {}
         }
-        #[doc = "The value type of [`IA32_PMC`]."]
+        #[doc = "The value type of [`IA32_PMC`](IA32_PMC)."]
         pub type Ia32Pmc = IA32_PMC::Value;
         #[doc = "Full-width writable alias of IA32_PMCx: writes set every implemented bit instead of\nsign-extending bit 31. Present only when IA32_PERF_CAPABILITIES.FW_WRITE (bit 13) is 1.\n\n- MSR: `0x4C1` + 1 × n for n in 0..8 (`IA32_A_PMC0`..`IA32_A_PMC7`)\n- Access: read-write\n- Width: 64 bits\n- Reset value: `0x0`\n- Reserved bits: `0xFFFF000000000000`\n- Defined in: `intel-v1` (register present since `intel-v1`)\n- Manual: Intel SDM Vol. 3B, \"Full-Width Writes to Performance Counter Registers\"; Vol. 4 Table 2-2 (4C1H-4C8H)\n\nThe value type is [`Value`](IA32_A_PMC::Value)."]
         #[allow(
@@ -4905,7 +4896,7 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_A_PMC {
-            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
             #[doc = r" carries the register's name so that a field of another register is reported"]
             #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
@@ -4916,7 +4907,7 @@ pub mod intel {
             impl ::tock_registers::RegisterLongName for Register {}
             #[allow(unused_imports)]
             use ::tock_registers::fields::Field;
-            :: tock_registers :: register_bitmasks ! (u64 , IA32_A_PMC , Register , [# [doc = "Counter value, writable at the full width CPUID.0AH:EAX[23:16] reports. (bits 47:0, read-write)"] COUNT OFFSET (0) NUMBITS (48) []]);
+            :: tock_registers :: register_bitmasks ! (u64 , IA32_A_PMC , Register , [# [doc = "Counter value, writable at the full width CPUID.0AH:EAX\\[23:16\\] reports. (bits 47:0, read-write)"] COUNT OFFSET (0) NUMBITS (48) []]);
             #[doc = r" MSR address of instance 0."]
             pub const BASE_ADDRESS: u32 = 0x4c1_u32;
             #[doc = r" Number of instances of this register family."]
@@ -4983,7 +4974,7 @@ pub mod intel {
             #[repr(transparent)]
             pub struct Value(u64);
             impl Value {
-                #[doc = r" A [`Builder`] with every field zero (no reserved bits set): the starting point"]
+                #[doc = r" A [`Builder`](Builder) with every field zero (no reserved bits set): the starting point"]
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
@@ -5007,8 +4998,7 @@ pub mod intel {
                     __check_reserved::<B>();
                     Self(B)
                 }
-                #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
-                #[doc = r" when one of them is reserved."]
+                #[doc = "The value with exactly these bits, or [`ReservedBitsError`](crate::ReservedBitsError)\nwhen one of them is reserved."]
                 pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
                     if bits & Self::RESERVED_MASK != 0 {
                         return Err(crate::ReservedBitsError {
@@ -5028,7 +5018,7 @@ pub mod intel {
                 pub const RESET: Self = Self(0x0_u64);
                 #[doc = r" Bits no field covers; this API never sets them."]
                 pub const RESERVED_MASK: u64 = 0xffff000000000000_u64;
-                #[doc = r" The raw value (reserved bits as read, when built from [`Self::from_raw_read`])."]
+                #[doc = "The raw value (reserved bits as read, when built from [`Self::from_raw_read`](Self::from_raw_read))."]
                 pub const fn bits(self) -> u64 {
                     self.0
                 }
@@ -5036,11 +5026,11 @@ pub mod intel {
                 pub const fn to_local(self) -> ::tock_registers::LocalRegisterCopy<u64, Register> {
                     ::tock_registers::LocalRegisterCopy::new(self.0)
                 }
-                #[doc = "Counter value, writable at the full width CPUID.0AH:EAX[23:16] reports.\n\nBits 47:0, read-write, 48 bits wide."]
+                #[doc = "Counter value, writable at the full width CPUID.0AH:EAX\\[23:16\\] reports.\n\nBits 47:0, read-write, 48 bits wide."]
                 pub const fn count(self) -> u64 {
                     ((self.0 >> 0u32) & 0xffffffffffff_u64) as u64
                 }
-                #[doc = "Sets `COUNT` to the constant `V`; a `V` wider than 48 bits fails to compile. Counter value, writable at the full width CPUID.0AH:EAX[23:16] reports.\n\nBits 47:0, read-write, 48 bits wide."]
+                #[doc = "Sets `COUNT` to the constant `V`; a `V` wider than 48 bits fails to compile. Counter value, writable at the full width CPUID.0AH:EAX\\[23:16\\] reports.\n\nBits 47:0, read-write, 48 bits wide."]
                 #[track_caller]
                 pub const fn with_count<const V: u64>(self) -> Self {
                     if V > 0xffffffffffff_u64 {
@@ -5053,7 +5043,7 @@ pub mod intel {
                             | (((v >> 0u32) & 0xffffffffffff_u64) << 0u32),
                     )
                 }
-                #[doc = "Sets `COUNT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 48 bits. Counter value, writable at the full width CPUID.0AH:EAX[23:16] reports.\n\nBits 47:0, read-write, 48 bits wide."]
+                #[doc = "Sets `COUNT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 48 bits. Counter value, writable at the full width CPUID.0AH:EAX\\[23:16\\] reports.\n\nBits 47:0, read-write, 48 bits wide."]
                 pub const fn try_set_count(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0xffffffffffff_u64 {
                         return Err(crate::FieldError::TooWide {
@@ -5116,7 +5106,7 @@ pub mod intel {
                     self.0
                 }
             }
-            #[doc = "Builds a write of `IA32_A_PMC` from named fields; see [`Value::new`]."]
+            #[doc = "Builds a write of `IA32_A_PMC` from named fields; see [`Value::new`](Value::new)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
             #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
             pub struct Builder {
@@ -5139,19 +5129,19 @@ pub mod intel {
                         conflict: self.conflict | clash,
                     }
                 }
-                #[doc = "Sets `COUNT` to the constant `V`; a `V` wider than 48 bits fails to compile. Counter value, writable at the full width CPUID.0AH:EAX[23:16] reports.\n\nBits 47:0, read-write, 48 bits wide."]
+                #[doc = "Sets `COUNT` to the constant `V`; a `V` wider than 48 bits fails to compile. Counter value, writable at the full width CPUID.0AH:EAX\\[23:16\\] reports.\n\nBits 47:0, read-write, 48 bits wide."]
                 #[track_caller]
                 pub const fn with_count<const V: u64>(self) -> Self {
                     self.track(0xffffffffffff_u64, self.value.with_count::<V>())
                 }
-                #[doc = "Sets `COUNT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 48 bits. Counter value, writable at the full width CPUID.0AH:EAX[23:16] reports.\n\nBits 47:0, read-write, 48 bits wide."]
+                #[doc = "Sets `COUNT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 48 bits. Counter value, writable at the full width CPUID.0AH:EAX\\[23:16\\] reports.\n\nBits 47:0, read-write, 48 bits wide."]
                 pub const fn try_set_count(self, v: u64) -> Result<Self, crate::FieldError> {
                     match self.value.try_set_count(v) {
                         Ok(next) => Ok(self.track(0xffffffffffff_u64, next)),
                         Err(e) => Err(e),
                     }
                 }
-                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n"]
                 #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
                     if self.conflict != 0 {
@@ -5159,7 +5149,7 @@ pub mod intel {
                     }
                     self.value.try_build()
                 }
-                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
                 #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
@@ -5231,7 +5221,7 @@ pub mod intel {
             }
             impl crate::access::Writable for Instance {}
         }
-        #[doc = "The value type of [`IA32_A_PMC`]."]
+        #[doc = "The value type of [`IA32_A_PMC`](IA32_A_PMC)."]
         pub type Ia32APmc = IA32_A_PMC::Value;
         #[doc = "Performance event select: chooses the event its IA32_PMCx counts and how (privilege\nfilter, edge detect, threshold, interrupt on overflow).\n\n- MSR: `0x186` + 1 × n for n in 0..8 (`IA32_PERFEVTSEL0`..`IA32_PERFEVTSEL7`)\n- Access: read-write\n- Width: 64 bits\n- Reset value: `0x0`\n- Reserved bits: `0xFFFFFFFF00200000`\n- Defined in: `intel-v1` (register present since `intel-v1`)\n- Manual: Intel SDM Vol. 3B §18.2.1.1, Figure 18-6; Vol. 4 Table 2-2 (186H-18DH)\n\nThe value type is [`Value`](IA32_PERFEVTSEL::Value)."]
         #[allow(
@@ -5242,7 +5232,7 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_PERFEVTSEL {
-            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
             #[doc = r" carries the register's name so that a field of another register is reported"]
             #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
@@ -5412,7 +5402,7 @@ pub mod intel {
             #[repr(transparent)]
             pub struct Value(u64);
             impl Value {
-                #[doc = r" A [`Builder`] with every field zero (no reserved bits set): the starting point"]
+                #[doc = r" A [`Builder`](Builder) with every field zero (no reserved bits set): the starting point"]
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
@@ -5436,8 +5426,7 @@ pub mod intel {
                     __check_reserved::<B>();
                     Self(B)
                 }
-                #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
-                #[doc = r" when one of them is reserved."]
+                #[doc = "The value with exactly these bits, or [`ReservedBitsError`](crate::ReservedBitsError)\nwhen one of them is reserved."]
                 pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
                     if bits & Self::RESERVED_MASK != 0 {
                         return Err(crate::ReservedBitsError {
@@ -5457,7 +5446,7 @@ pub mod intel {
                 pub const RESET: Self = Self(0x0_u64);
                 #[doc = r" Bits no field covers; this API never sets them."]
                 pub const RESERVED_MASK: u64 = 0xffffffff00200000_u64;
-                #[doc = r" The raw value (reserved bits as read, when built from [`Self::from_raw_read`])."]
+                #[doc = "The raw value (reserved bits as read, when built from [`Self::from_raw_read`](Self::from_raw_read))."]
                 pub const fn bits(self) -> u64 {
                     self.0
                 }
@@ -5739,7 +5728,7 @@ pub mod intel {
                     self.0
                 }
             }
-            #[doc = "Builds a write of `IA32_PERFEVTSEL` from named fields; see [`Value::new`]."]
+            #[doc = "Builds a write of `IA32_PERFEVTSEL` from named fields; see [`Value::new`](Value::new)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
             #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
             pub struct Builder {
@@ -5873,7 +5862,7 @@ pub mod intel {
                 {
                     self
                 }
-                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))"]
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))"]
                 #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
                     if self.conflict != 0 {
@@ -5881,7 +5870,7 @@ pub mod intel {
                     }
                     self.value.try_build()
                 }
-                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))\n\nPanics on a problem; in a `const` item that is a compile error."]
                 #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
@@ -5994,7 +5983,7 @@ pub mod intel {
                     crate::__private::set_twice("IA32_PERFEVTSEL", "a field")
                 }
             }
-            #[doc = "A [`Builder`] for `IA32_PERFEVTSELN` counting `event`: its encoding fields (event select, unit masks, CMASK, INV, EDGE, AnyThread) are set, the rest is zero. Add the privilege filters and the enable bit, then `build()`.\n\nFails to compile, in a `const`, when `N` is out of range, when only a fixed counter counts the event, when the event is restricted to other counters, or when it needs a field this generation lacks."]
+            #[doc = "A [`Builder`](Builder) for `IA32_PERFEVTSELN` counting `event`: its encoding fields (event select, unit masks, CMASK, INV, EDGE, AnyThread) are set, the rest is zero. Add the privilege filters and the enable bit, then `build()`.\n\nFails to compile, in a `const`, when `N` is out of range, when only a fixed counter counts the event, when the event is restricted to other counters, or when it needs a field this generation lacks."]
             #[track_caller]
             pub const fn event_on<const N: u32>(event: &crate::EventDesc) -> Builder {
                 if N >= INSTANCES {
@@ -6024,7 +6013,7 @@ pub mod intel {
                     }
                 }
             }
-            #[doc = r" As [`event_on`], with the counter chosen at run time: the problem is returned."]
+            #[doc = r" As [`event_on`](event_on), with the counter chosen at run time: the problem is returned."]
             #[inline]
             pub const fn try_event_on(
                 counter: u32,
@@ -6150,7 +6139,7 @@ pub mod intel {
             }
             impl crate::access::Writable for Instance {}
         }
-        #[doc = "The value type of [`IA32_PERFEVTSEL`]."]
+        #[doc = "The value type of [`IA32_PERFEVTSEL`](IA32_PERFEVTSEL)."]
         pub type Ia32Perfevtsel = IA32_PERFEVTSEL::Value;
         #[doc = "Read-only enumeration of PEBS, LBR and counter-write capabilities. Present when\nCPUID.01H:ECX.PDCM (bit 15) is 1.\n\n- MSR: `0x345`\n- Access: read-only\n- Width: 64 bits\n- Reserved bits: `0xFFFFFFFFFFFFC000`\n- Defined in: `intel-v1` (register present since `intel-v1`)\n- Manual: Intel SDM Vol. 4 Table 2-2 (345H); Vol. 3B, \"Performance Monitoring\" (PEBS and LBR format enumeration)\n\nThe value type is [`Value`](IA32_PERF_CAPABILITIES::Value)."]
         #[allow(
@@ -6161,7 +6150,7 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_PERF_CAPABILITIES {
-            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
             #[doc = r" carries the register's name so that a field of another register is reported"]
             #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
@@ -6187,7 +6176,7 @@ pub mod intel {
                 }
                 #[doc = r" Bits no field covers; this API never sets them."]
                 pub const RESERVED_MASK: u64 = 0xffffffffffffc000_u64;
-                #[doc = r" The raw value (reserved bits as read, when built from [`Self::from_raw_read`])."]
+                #[doc = "The raw value (reserved bits as read, when built from [`Self::from_raw_read`](Self::from_raw_read))."]
                 pub const fn bits(self) -> u64 {
                     self.0
                 }
@@ -6277,7 +6266,7 @@ pub mod intel {
                 }
             }
         }
-        #[doc = "The value type of [`IA32_PERF_CAPABILITIES`]."]
+        #[doc = "The value type of [`IA32_PERF_CAPABILITIES`](IA32_PERF_CAPABILITIES)."]
         pub type Ia32PerfCapabilities = IA32_PERF_CAPABILITIES::Value;
         #[doc = "Debug control. Only the bits the PMU and branch-trace facilities define are modelled;\nmodel-specific bits (13 and 15 on some processors) stay reserved here, so this API\nnever sets them and read-modify-write keeps them as read.\n\n- MSR: `0x1D9`\n- Access: read-write\n- Width: 64 bits\n- Reset value: `0x0`\n- Reserved bits: `0xFFFFFFFFFFFFB83C`\n- Defined in: `intel-v1` (register present since `intel-v1`)\n- Manual: Intel SDM Vol. 3B §17.4.1 (\"IA32_DEBUGCTL MSR\"); Vol. 4 Table 2-2 (1D9H)\n\nThe value type is [`Value`](IA32_DEBUGCTL::Value)."]
         #[allow(
@@ -6288,7 +6277,7 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_DEBUGCTL {
-            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
             #[doc = r" carries the register's name so that a field of another register is reported"]
             #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
@@ -6335,7 +6324,7 @@ pub mod intel {
             #[repr(transparent)]
             pub struct Value(u64);
             impl Value {
-                #[doc = r" A [`Builder`] with every field zero (no reserved bits set): the starting point"]
+                #[doc = r" A [`Builder`](Builder) with every field zero (no reserved bits set): the starting point"]
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
@@ -6359,8 +6348,7 @@ pub mod intel {
                     __check_reserved::<B>();
                     Self(B)
                 }
-                #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
-                #[doc = r" when one of them is reserved."]
+                #[doc = "The value with exactly these bits, or [`ReservedBitsError`](crate::ReservedBitsError)\nwhen one of them is reserved."]
                 pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
                     if bits & Self::RESERVED_MASK != 0 {
                         return Err(crate::ReservedBitsError {
@@ -6380,7 +6368,7 @@ pub mod intel {
                 pub const RESET: Self = Self(0x0_u64);
                 #[doc = r" Bits no field covers; this API never sets them."]
                 pub const RESERVED_MASK: u64 = 0xffffffffffffb83c_u64;
-                #[doc = r" The raw value (reserved bits as read, when built from [`Self::from_raw_read`])."]
+                #[doc = "The raw value (reserved bits as read, when built from [`Self::from_raw_read`](Self::from_raw_read))."]
                 pub const fn bits(self) -> u64 {
                     self.0
                 }
@@ -6529,7 +6517,7 @@ pub mod intel {
                     self.0
                 }
             }
-            #[doc = "Builds a write of `IA32_DEBUGCTL` from named fields; see [`Value::new`]."]
+            #[doc = "Builds a write of `IA32_DEBUGCTL` from named fields; see [`Value::new`](Value::new)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
             #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
             pub struct Builder {
@@ -6600,7 +6588,7 @@ pub mod intel {
                     ::core::mem::forget(on);
                     self
                 }
-                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n"]
                 #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
                     if self.conflict != 0 {
@@ -6608,7 +6596,7 @@ pub mod intel {
                     }
                     self.value.try_build()
                 }
-                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
                 #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
@@ -6727,7 +6715,7 @@ pub mod intel {
             }
             impl crate::access::Writable for Instance {}
         }
-        #[doc = "The value type of [`IA32_DEBUGCTL`]."]
+        #[doc = "The value type of [`IA32_DEBUGCTL`](IA32_DEBUGCTL)."]
         pub type Ia32Debugctl = IA32_DEBUGCTL::Value;
         #[doc = "The architectural events of `intel-v1` (CPUID.0AH:EBX enumerates their availability)."]
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -6848,7 +6836,7 @@ pub mod intel {
                 }
             }
             #[doc = r" True when CPUID.0AH reports the event available: its EBX bit is clear and"]
-            #[doc = r" below the bit-vector length in EAX[31:24]."]
+            #[doc = r" below the bit-vector length in EAX\[31:24\]."]
             pub const fn is_available(self, cpuid_0a_eax: u32, cpuid_0a_ebx: u32) -> bool {
                 let len = (cpuid_0a_eax >> 24) & 0xFF;
                 let bit = self.cpuid_bit();
@@ -6895,19 +6883,19 @@ pub mod intel {
                     pub const fn bits(self) -> u32 {
                         self.0 as u32
                     }
-                    #[doc = "Architectural performance monitoring version (0 when absent).\n\nEAX[7:0], 8 bits."]
+                    #[doc = "Architectural performance monitoring version (0 when absent).\n\nEAX\\[7:0\\], 8 bits."]
                     pub const fn version(self) -> u8 {
                         ((self.0 >> 0u32) & 0xff_u64) as u8
                     }
-                    #[doc = "General-purpose counters per logical processor.\n\nEAX[15:8], 8 bits."]
+                    #[doc = "General-purpose counters per logical processor.\n\nEAX\\[15:8\\], 8 bits."]
                     pub const fn gp_counters(self) -> u8 {
                         ((self.0 >> 8u32) & 0xff_u64) as u8
                     }
-                    #[doc = "Bit width of the general-purpose counters.\n\nEAX[23:16], 8 bits."]
+                    #[doc = "Bit width of the general-purpose counters.\n\nEAX\\[23:16\\], 8 bits."]
                     pub const fn gp_width(self) -> u8 {
                         ((self.0 >> 16u32) & 0xff_u64) as u8
                     }
-                    #[doc = "Number of valid bits in EBX (architectural events enumerated).\n\nEAX[31:24], 8 bits."]
+                    #[doc = "Number of valid bits in EBX (architectural events enumerated).\n\nEAX\\[31:24\\], 8 bits."]
                     pub const fn ebx_length(self) -> u8 {
                         ((self.0 >> 24u32) & 0xff_u64) as u8
                     }
@@ -6948,31 +6936,31 @@ pub mod intel {
                     pub const fn bits(self) -> u32 {
                         self.0 as u32
                     }
-                    #[doc = "Set when UnHalted Core Cycles is not available.\n\nEBX[0], 1 bit."]
+                    #[doc = "Set when UnHalted Core Cycles is not available.\n\nEBX\\[0\\], 1 bit."]
                     pub const fn core_cycles_unavailable(self) -> bool {
                         ((self.0 >> 0u32) & 0x1_u64) != 0
                     }
-                    #[doc = "Set when Instructions Retired is not available.\n\nEBX[1], 1 bit."]
+                    #[doc = "Set when Instructions Retired is not available.\n\nEBX\\[1\\], 1 bit."]
                     pub const fn instructions_unavailable(self) -> bool {
                         ((self.0 >> 1u32) & 0x1_u64) != 0
                     }
-                    #[doc = "Set when UnHalted Reference Cycles is not available.\n\nEBX[2], 1 bit."]
+                    #[doc = "Set when UnHalted Reference Cycles is not available.\n\nEBX\\[2\\], 1 bit."]
                     pub const fn ref_cycles_unavailable(self) -> bool {
                         ((self.0 >> 2u32) & 0x1_u64) != 0
                     }
-                    #[doc = "Set when LLC References is not available.\n\nEBX[3], 1 bit."]
+                    #[doc = "Set when LLC References is not available.\n\nEBX\\[3\\], 1 bit."]
                     pub const fn llc_references_unavailable(self) -> bool {
                         ((self.0 >> 3u32) & 0x1_u64) != 0
                     }
-                    #[doc = "Set when LLC Misses is not available.\n\nEBX[4], 1 bit."]
+                    #[doc = "Set when LLC Misses is not available.\n\nEBX\\[4\\], 1 bit."]
                     pub const fn llc_misses_unavailable(self) -> bool {
                         ((self.0 >> 4u32) & 0x1_u64) != 0
                     }
-                    #[doc = "Set when Branch Instructions Retired is not available.\n\nEBX[5], 1 bit."]
+                    #[doc = "Set when Branch Instructions Retired is not available.\n\nEBX\\[5\\], 1 bit."]
                     pub const fn branches_unavailable(self) -> bool {
                         ((self.0 >> 5u32) & 0x1_u64) != 0
                     }
-                    #[doc = "Set when Branch Misses Retired is not available.\n\nEBX[6], 1 bit."]
+                    #[doc = "Set when Branch Misses Retired is not available.\n\nEBX\\[6\\], 1 bit."]
                     pub const fn branch_misses_unavailable(self) -> bool {
                         ((self.0 >> 6u32) & 0x1_u64) != 0
                     }
@@ -7043,7 +7031,7 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_DEBUGCTL {
-            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
             #[doc = r" carries the register's name so that a field of another register is reported"]
             #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
@@ -7074,7 +7062,7 @@ pub mod intel {
             #[repr(transparent)]
             pub struct Value(u64);
             impl Value {
-                #[doc = r" A [`Builder`] with every field zero (no reserved bits set): the starting point"]
+                #[doc = r" A [`Builder`](Builder) with every field zero (no reserved bits set): the starting point"]
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
@@ -7098,8 +7086,7 @@ pub mod intel {
                     __check_reserved::<B>();
                     Self(B)
                 }
-                #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
-                #[doc = r" when one of them is reserved."]
+                #[doc = "The value with exactly these bits, or [`ReservedBitsError`](crate::ReservedBitsError)\nwhen one of them is reserved."]
                 pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
                     if bits & Self::RESERVED_MASK != 0 {
                         return Err(crate::ReservedBitsError {
@@ -7119,7 +7106,7 @@ pub mod intel {
                 pub const RESET: Self = Self(0x0_u64);
                 #[doc = r" Bits no field covers; this API never sets them."]
                 pub const RESERVED_MASK: u64 = 0xffffffffffffa03c_u64;
-                #[doc = r" The raw value (reserved bits as read, when built from [`Self::from_raw_read`])."]
+                #[doc = "The raw value (reserved bits as read, when built from [`Self::from_raw_read`](Self::from_raw_read))."]
                 pub const fn bits(self) -> u64 {
                     self.0
                 }
@@ -7275,7 +7262,7 @@ pub mod intel {
                     self.0
                 }
             }
-            #[doc = "Builds a write of `IA32_DEBUGCTL` from named fields; see [`Value::new`]."]
+            #[doc = "Builds a write of `IA32_DEBUGCTL` from named fields; see [`Value::new`](Value::new)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
             #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
             pub struct Builder {
@@ -7338,7 +7325,7 @@ pub mod intel {
                 pub const fn with_freeze_while_smm(self, on: bool) -> Self {
                     self.track(0x4000_u64, self.value.with_freeze_while_smm(on))
                 }
-                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n"]
                 #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
                     if self.conflict != 0 {
@@ -7346,7 +7333,7 @@ pub mod intel {
                     }
                     self.value.try_build()
                 }
-                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
                 #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
@@ -7483,7 +7470,7 @@ pub mod intel {
             }
             impl crate::access::Writable for Instance {}
         }
-        #[doc = "The value type of [`IA32_DEBUGCTL`]."]
+        #[doc = "The value type of [`IA32_DEBUGCTL`](IA32_DEBUGCTL)."]
         pub type Ia32Debugctl = IA32_DEBUGCTL::Value;
         #[doc = "Fixed-function counter. Counter 0 counts instructions retired, counter 1 unhalted core\ncycles and counter 2 unhalted reference cycles; each is controlled by its 4-bit block\nin IA32_FIXED_CTR_CTRL and enabled in IA32_PERF_GLOBAL_CTRL.\n\n- MSR: `0x309` + 1 × n for n in 0..3 (`IA32_FIXED_CTR0`..`IA32_FIXED_CTR2`)\n- Access: read-write\n- Width: 64 bits\n- Reset value: `0x0`\n- Reserved bits: `0xFFFF000000000000`\n- Defined in: `intel-v2` (register present since `intel-v2`)\n- Manual: Intel SDM Vol. 3B §18.2.2; Vol. 4 Table 2-2 (309H-30BH)\n\nThe value type is [`Value`](IA32_FIXED_CTR::Value)."]
         #[allow(
@@ -7494,7 +7481,7 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_FIXED_CTR {
-            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
             #[doc = r" carries the register's name so that a field of another register is reported"]
             #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
@@ -7505,7 +7492,7 @@ pub mod intel {
             impl ::tock_registers::RegisterLongName for Register {}
             #[allow(unused_imports)]
             use ::tock_registers::fields::Field;
-            :: tock_registers :: register_bitmasks ! (u64 , IA32_FIXED_CTR , Register , [# [doc = "Counter value; the implemented width is CPUID.0AH:EDX[12:5]. (bits 47:0, read-write)"] COUNT OFFSET (0) NUMBITS (48) []]);
+            :: tock_registers :: register_bitmasks ! (u64 , IA32_FIXED_CTR , Register , [# [doc = "Counter value; the implemented width is CPUID.0AH:EDX\\[12:5\\]. (bits 47:0, read-write)"] COUNT OFFSET (0) NUMBITS (48) []]);
             #[doc = r" MSR address of instance 0."]
             pub const BASE_ADDRESS: u32 = 0x309_u32;
             #[doc = r" Number of instances of this register family."]
@@ -7574,7 +7561,7 @@ pub mod intel {
             #[repr(transparent)]
             pub struct Value(u64);
             impl Value {
-                #[doc = r" A [`Builder`] with every field zero (no reserved bits set): the starting point"]
+                #[doc = r" A [`Builder`](Builder) with every field zero (no reserved bits set): the starting point"]
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
@@ -7598,8 +7585,7 @@ pub mod intel {
                     __check_reserved::<B>();
                     Self(B)
                 }
-                #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
-                #[doc = r" when one of them is reserved."]
+                #[doc = "The value with exactly these bits, or [`ReservedBitsError`](crate::ReservedBitsError)\nwhen one of them is reserved."]
                 pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
                     if bits & Self::RESERVED_MASK != 0 {
                         return Err(crate::ReservedBitsError {
@@ -7619,7 +7605,7 @@ pub mod intel {
                 pub const RESET: Self = Self(0x0_u64);
                 #[doc = r" Bits no field covers; this API never sets them."]
                 pub const RESERVED_MASK: u64 = 0xffff000000000000_u64;
-                #[doc = r" The raw value (reserved bits as read, when built from [`Self::from_raw_read`])."]
+                #[doc = "The raw value (reserved bits as read, when built from [`Self::from_raw_read`](Self::from_raw_read))."]
                 pub const fn bits(self) -> u64 {
                     self.0
                 }
@@ -7627,11 +7613,11 @@ pub mod intel {
                 pub const fn to_local(self) -> ::tock_registers::LocalRegisterCopy<u64, Register> {
                     ::tock_registers::LocalRegisterCopy::new(self.0)
                 }
-                #[doc = "Counter value; the implemented width is CPUID.0AH:EDX[12:5].\n\nBits 47:0, read-write, 48 bits wide."]
+                #[doc = "Counter value; the implemented width is CPUID.0AH:EDX\\[12:5\\].\n\nBits 47:0, read-write, 48 bits wide."]
                 pub const fn count(self) -> u64 {
                     ((self.0 >> 0u32) & 0xffffffffffff_u64) as u64
                 }
-                #[doc = "Sets `COUNT` to the constant `V`; a `V` wider than 48 bits fails to compile. Counter value; the implemented width is CPUID.0AH:EDX[12:5].\n\nBits 47:0, read-write, 48 bits wide."]
+                #[doc = "Sets `COUNT` to the constant `V`; a `V` wider than 48 bits fails to compile. Counter value; the implemented width is CPUID.0AH:EDX\\[12:5\\].\n\nBits 47:0, read-write, 48 bits wide."]
                 #[track_caller]
                 pub const fn with_count<const V: u64>(self) -> Self {
                     if V > 0xffffffffffff_u64 {
@@ -7644,7 +7630,7 @@ pub mod intel {
                             | (((v >> 0u32) & 0xffffffffffff_u64) << 0u32),
                     )
                 }
-                #[doc = "Sets `COUNT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 48 bits. Counter value; the implemented width is CPUID.0AH:EDX[12:5].\n\nBits 47:0, read-write, 48 bits wide."]
+                #[doc = "Sets `COUNT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 48 bits. Counter value; the implemented width is CPUID.0AH:EDX\\[12:5\\].\n\nBits 47:0, read-write, 48 bits wide."]
                 pub const fn try_set_count(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0xffffffffffff_u64 {
                         return Err(crate::FieldError::TooWide {
@@ -7707,7 +7693,7 @@ pub mod intel {
                     self.0
                 }
             }
-            #[doc = "Builds a write of `IA32_FIXED_CTR` from named fields; see [`Value::new`]."]
+            #[doc = "Builds a write of `IA32_FIXED_CTR` from named fields; see [`Value::new`](Value::new)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
             #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
             pub struct Builder {
@@ -7730,19 +7716,19 @@ pub mod intel {
                         conflict: self.conflict | clash,
                     }
                 }
-                #[doc = "Sets `COUNT` to the constant `V`; a `V` wider than 48 bits fails to compile. Counter value; the implemented width is CPUID.0AH:EDX[12:5].\n\nBits 47:0, read-write, 48 bits wide."]
+                #[doc = "Sets `COUNT` to the constant `V`; a `V` wider than 48 bits fails to compile. Counter value; the implemented width is CPUID.0AH:EDX\\[12:5\\].\n\nBits 47:0, read-write, 48 bits wide."]
                 #[track_caller]
                 pub const fn with_count<const V: u64>(self) -> Self {
                     self.track(0xffffffffffff_u64, self.value.with_count::<V>())
                 }
-                #[doc = "Sets `COUNT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 48 bits. Counter value; the implemented width is CPUID.0AH:EDX[12:5].\n\nBits 47:0, read-write, 48 bits wide."]
+                #[doc = "Sets `COUNT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 48 bits. Counter value; the implemented width is CPUID.0AH:EDX\\[12:5\\].\n\nBits 47:0, read-write, 48 bits wide."]
                 pub const fn try_set_count(self, v: u64) -> Result<Self, crate::FieldError> {
                     match self.value.try_set_count(v) {
                         Ok(next) => Ok(self.track(0xffffffffffff_u64, next)),
                         Err(e) => Err(e),
                     }
                 }
-                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n"]
                 #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
                     if self.conflict != 0 {
@@ -7750,7 +7736,7 @@ pub mod intel {
                     }
                     self.value.try_build()
                 }
-                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
                 #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
@@ -7822,7 +7808,7 @@ pub mod intel {
             }
             impl crate::access::Writable for Instance {}
         }
-        #[doc = "The value type of [`IA32_FIXED_CTR`]."]
+        #[doc = "The value type of [`IA32_FIXED_CTR`](IA32_FIXED_CTR)."]
         pub type Ia32FixedCtr = IA32_FIXED_CTR::Value;
         #[doc = "Fixed-function counter control: one 4-bit block per fixed counter, block i at bits\n4i+3:4i.\n\n- MSR: `0x38D`\n- Access: read-write\n- Width: 64 bits\n- Reset value: `0x0`\n- Reserved bits: `0xFFFFFFFFFFFFF444`\n- Defined in: `intel-v2` (register present since `intel-v2`)\n- Manual: Intel SDM Vol. 3B §18.2.2 (layout of IA32_FIXED_CTR_CTRL); Vol. 4 Table 2-2 (38DH)\n\nThe value type is [`Value`](IA32_FIXED_CTR_CTRL::Value)."]
         #[allow(
@@ -7833,7 +7819,7 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_FIXED_CTR_CTRL {
-            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
             #[doc = r" carries the register's name so that a field of another register is reported"]
             #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
@@ -8093,7 +8079,7 @@ pub mod intel {
             #[repr(transparent)]
             pub struct Value(u64);
             impl Value {
-                #[doc = r" A [`Builder`] with every field zero (no reserved bits set): the starting point"]
+                #[doc = r" A [`Builder`](Builder) with every field zero (no reserved bits set): the starting point"]
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
@@ -8117,8 +8103,7 @@ pub mod intel {
                     __check_reserved::<B>();
                     Self(B)
                 }
-                #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
-                #[doc = r" when one of them is reserved."]
+                #[doc = "The value with exactly these bits, or [`ReservedBitsError`](crate::ReservedBitsError)\nwhen one of them is reserved."]
                 pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
                     if bits & Self::RESERVED_MASK != 0 {
                         return Err(crate::ReservedBitsError {
@@ -8138,7 +8123,7 @@ pub mod intel {
                 pub const RESET: Self = Self(0x0_u64);
                 #[doc = r" Bits no field covers; this API never sets them."]
                 pub const RESERVED_MASK: u64 = 0xfffffffffffff444_u64;
-                #[doc = r" The raw value (reserved bits as read, when built from [`Self::from_raw_read`])."]
+                #[doc = "The raw value (reserved bits as read, when built from [`Self::from_raw_read`](Self::from_raw_read))."]
                 pub const fn bits(self) -> u64 {
                     self.0
                 }
@@ -8558,7 +8543,7 @@ pub mod intel {
                     self.0
                 }
             }
-            #[doc = "Builds a write of `IA32_FIXED_CTR_CTRL` from named fields; see [`Value::new`]."]
+            #[doc = "Builds a write of `IA32_FIXED_CTR_CTRL` from named fields; see [`Value::new`](Value::new)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
             #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
             pub struct Builder {
@@ -8818,7 +8803,7 @@ pub mod intel {
                     ::core::mem::forget(on);
                     self
                 }
-                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n"]
                 #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
                     if self.conflict != 0 {
@@ -8826,7 +8811,7 @@ pub mod intel {
                     }
                     self.value.try_build()
                 }
-                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
                 #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
@@ -8927,7 +8912,7 @@ pub mod intel {
             }
             impl crate::access::Writable for Instance {}
         }
-        #[doc = "The value type of [`IA32_FIXED_CTR_CTRL`]."]
+        #[doc = "The value type of [`IA32_FIXED_CTR_CTRL`](IA32_FIXED_CTR_CTRL)."]
         pub type Ia32FixedCtrCtrl = IA32_FIXED_CTR_CTRL::Value;
         #[doc = "Overflow status of every counter, and PMU condition flags.\n\n- MSR: `0x38E`\n- Access: read-only\n- Width: 64 bits\n- Reset value: `0x0`\n- Reserved bits: `0x3FFFFFF8FFFFFF00`\n- Defined in: `intel-v2` (register present since `intel-v2`)\n- Manual: Intel SDM Vol. 3B §18.2.2 (IA32_PERF_GLOBAL_STATUS); Vol. 4 Table 2-2 (38EH)\n\nThe value type is [`Value`](IA32_PERF_GLOBAL_STATUS::Value)."]
         #[allow(
@@ -8938,7 +8923,7 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_PERF_GLOBAL_STATUS {
-            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
             #[doc = r" carries the register's name so that a field of another register is reported"]
             #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
@@ -8966,7 +8951,7 @@ pub mod intel {
                 pub const RESET: Self = Self(0x0_u64);
                 #[doc = r" Bits no field covers; this API never sets them."]
                 pub const RESERVED_MASK: u64 = 0x3ffffff8ffffff00_u64;
-                #[doc = r" The raw value (reserved bits as read, when built from [`Self::from_raw_read`])."]
+                #[doc = "The raw value (reserved bits as read, when built from [`Self::from_raw_read`](Self::from_raw_read))."]
                 pub const fn bits(self) -> u64 {
                     self.0
                 }
@@ -9108,7 +9093,7 @@ pub mod intel {
                 }
             }
         }
-        #[doc = "The value type of [`IA32_PERF_GLOBAL_STATUS`]."]
+        #[doc = "The value type of [`IA32_PERF_GLOBAL_STATUS`](IA32_PERF_GLOBAL_STATUS)."]
         pub type Ia32PerfGlobalStatus = IA32_PERF_GLOBAL_STATUS::Value;
         #[doc = "Global enable of every counter; a counter counts only when enabled here and locally.\n\n- MSR: `0x38F`\n- Access: read-write\n- Width: 64 bits\n- Reserved bits: `0xFFFFFFF8FFFFFF00`\n- Defined in: `intel-v2` (register present since `intel-v2`)\n- Manual: Intel SDM Vol. 3B §18.2.2 (IA32_PERF_GLOBAL_CTRL); Vol. 4 Table 2-2 (38FH)\n\nThe value type is [`Value`](IA32_PERF_GLOBAL_CTRL::Value)."]
         #[allow(
@@ -9119,7 +9104,7 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_PERF_GLOBAL_CTRL {
-            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
             #[doc = r" carries the register's name so that a field of another register is reported"]
             #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
@@ -9206,7 +9191,7 @@ pub mod intel {
             #[repr(transparent)]
             pub struct Value(u64);
             impl Value {
-                #[doc = r" A [`Builder`] with every field zero (no reserved bits set): the starting point"]
+                #[doc = r" A [`Builder`](Builder) with every field zero (no reserved bits set): the starting point"]
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
@@ -9230,8 +9215,7 @@ pub mod intel {
                     __check_reserved::<B>();
                     Self(B)
                 }
-                #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
-                #[doc = r" when one of them is reserved."]
+                #[doc = "The value with exactly these bits, or [`ReservedBitsError`](crate::ReservedBitsError)\nwhen one of them is reserved."]
                 pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
                     if bits & Self::RESERVED_MASK != 0 {
                         return Err(crate::ReservedBitsError {
@@ -9249,7 +9233,7 @@ pub mod intel {
                 }
                 #[doc = r" Bits no field covers; this API never sets them."]
                 pub const RESERVED_MASK: u64 = 0xfffffff8ffffff00_u64;
-                #[doc = r" The raw value (reserved bits as read, when built from [`Self::from_raw_read`])."]
+                #[doc = "The raw value (reserved bits as read, when built from [`Self::from_raw_read`](Self::from_raw_read))."]
                 pub const fn bits(self) -> u64 {
                     self.0
                 }
@@ -9560,7 +9544,7 @@ pub mod intel {
                     self.0
                 }
             }
-            #[doc = "Builds a write of `IA32_PERF_GLOBAL_CTRL` from named fields; see [`Value::new`]."]
+            #[doc = "Builds a write of `IA32_PERF_GLOBAL_CTRL` from named fields; see [`Value::new`](Value::new)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
             #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
             pub struct Builder {
@@ -9720,7 +9704,7 @@ pub mod intel {
                     ::core::mem::forget(on);
                     self
                 }
-                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n"]
                 #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
                     if self.conflict != 0 {
@@ -9728,7 +9712,7 @@ pub mod intel {
                     }
                     self.value.try_build()
                 }
-                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
                 #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
@@ -9874,7 +9858,7 @@ pub mod intel {
             }
             impl crate::access::Writable for Instance {}
         }
-        #[doc = "The value type of [`IA32_PERF_GLOBAL_CTRL`]."]
+        #[doc = "The value type of [`IA32_PERF_GLOBAL_CTRL`](IA32_PERF_GLOBAL_CTRL)."]
         pub type Ia32PerfGlobalCtrl = IA32_PERF_GLOBAL_CTRL::Value;
         #[doc = "Clears bits of IA32_PERF_GLOBAL_STATUS: writing 1 to a bit clears the status bit at\nthe same position; writing 0 leaves it.\n\n- MSR: `0x390`\n- Access: write-1-to-clear\n- Width: 64 bits\n- Reserved bits: `0x3FFFFFF8FFFFFF00`\n- Defined in: `intel-v2` (register present since `intel-v2`)\n- Manual: Intel SDM Vol. 3B §18.2.2 (IA32_PERF_GLOBAL_OVF_CTRL); Vol. 4 Table 2-2 (390H)\n\nThe value type is [`Value`](IA32_PERF_GLOBAL_OVF_CTRL::Value)."]
         #[allow(
@@ -9885,7 +9869,7 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_PERF_GLOBAL_OVF_CTRL {
-            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
             #[doc = r" carries the register's name so that a field of another register is reported"]
             #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
@@ -9916,7 +9900,7 @@ pub mod intel {
             #[repr(transparent)]
             pub struct Value(u64);
             impl Value {
-                #[doc = r" A [`Builder`] with every field zero (no reserved bits set): the starting point"]
+                #[doc = r" A [`Builder`](Builder) with every field zero (no reserved bits set): the starting point"]
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
@@ -9940,8 +9924,7 @@ pub mod intel {
                     __check_reserved::<B>();
                     Self(B)
                 }
-                #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
-                #[doc = r" when one of them is reserved."]
+                #[doc = "The value with exactly these bits, or [`ReservedBitsError`](crate::ReservedBitsError)\nwhen one of them is reserved."]
                 pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
                     if bits & Self::RESERVED_MASK != 0 {
                         return Err(crate::ReservedBitsError {
@@ -9954,7 +9937,7 @@ pub mod intel {
                 }
                 #[doc = r" Bits no field covers; this API never sets them."]
                 pub const RESERVED_MASK: u64 = 0x3ffffff8ffffff00_u64;
-                #[doc = r" The raw value (reserved bits as read, when built from [`Self::from_raw_read`])."]
+                #[doc = "The raw value."]
                 pub const fn bits(self) -> u64 {
                     self.0
                 }
@@ -10221,7 +10204,7 @@ pub mod intel {
                     self.0
                 }
             }
-            #[doc = "Builds a write of `IA32_PERF_GLOBAL_OVF_CTRL` from named fields; see [`Value::new`]."]
+            #[doc = "Builds a write of `IA32_PERF_GLOBAL_OVF_CTRL` from named fields; see [`Value::new`](Value::new)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
             #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
             pub struct Builder {
@@ -10337,7 +10320,7 @@ pub mod intel {
                 pub const fn clear_cond_chgd(self) -> Self {
                     self.track(0x8000000000000000_u64, self.value.clear_cond_chgd())
                 }
-                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n"]
                 #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
                     if self.conflict != 0 {
@@ -10345,7 +10328,7 @@ pub mod intel {
                     }
                     self.value.try_build()
                 }
-                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
                 #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
@@ -10513,7 +10496,7 @@ pub mod intel {
             }
             impl crate::access::Writable for Instance {}
         }
-        #[doc = "The value type of [`IA32_PERF_GLOBAL_OVF_CTRL`]."]
+        #[doc = "The value type of [`IA32_PERF_GLOBAL_OVF_CTRL`](IA32_PERF_GLOBAL_OVF_CTRL)."]
         pub type Ia32PerfGlobalOvfCtrl = IA32_PERF_GLOBAL_OVF_CTRL::Value;
         #[doc = "The architectural events of `intel-v2` (CPUID.0AH:EBX enumerates their availability)."]
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -10639,7 +10622,7 @@ pub mod intel {
                 }
             }
             #[doc = r" True when CPUID.0AH reports the event available: its EBX bit is clear and"]
-            #[doc = r" below the bit-vector length in EAX[31:24]."]
+            #[doc = r" below the bit-vector length in EAX\[31:24\]."]
             pub const fn is_available(self, cpuid_0a_eax: u32, cpuid_0a_ebx: u32) -> bool {
                 let len = (cpuid_0a_eax >> 24) & 0xFF;
                 let bit = self.cpuid_bit();
@@ -10686,19 +10669,19 @@ pub mod intel {
                     pub const fn bits(self) -> u32 {
                         self.0 as u32
                     }
-                    #[doc = "Architectural performance monitoring version (0 when absent).\n\nEAX[7:0], 8 bits."]
+                    #[doc = "Architectural performance monitoring version (0 when absent).\n\nEAX\\[7:0\\], 8 bits."]
                     pub const fn version(self) -> u8 {
                         ((self.0 >> 0u32) & 0xff_u64) as u8
                     }
-                    #[doc = "General-purpose counters per logical processor.\n\nEAX[15:8], 8 bits."]
+                    #[doc = "General-purpose counters per logical processor.\n\nEAX\\[15:8\\], 8 bits."]
                     pub const fn gp_counters(self) -> u8 {
                         ((self.0 >> 8u32) & 0xff_u64) as u8
                     }
-                    #[doc = "Bit width of the general-purpose counters.\n\nEAX[23:16], 8 bits."]
+                    #[doc = "Bit width of the general-purpose counters.\n\nEAX\\[23:16\\], 8 bits."]
                     pub const fn gp_width(self) -> u8 {
                         ((self.0 >> 16u32) & 0xff_u64) as u8
                     }
-                    #[doc = "Number of valid bits in EBX (architectural events enumerated).\n\nEAX[31:24], 8 bits."]
+                    #[doc = "Number of valid bits in EBX (architectural events enumerated).\n\nEAX\\[31:24\\], 8 bits."]
                     pub const fn ebx_length(self) -> u8 {
                         ((self.0 >> 24u32) & 0xff_u64) as u8
                     }
@@ -10739,31 +10722,31 @@ pub mod intel {
                     pub const fn bits(self) -> u32 {
                         self.0 as u32
                     }
-                    #[doc = "Set when UnHalted Core Cycles is not available.\n\nEBX[0], 1 bit."]
+                    #[doc = "Set when UnHalted Core Cycles is not available.\n\nEBX\\[0\\], 1 bit."]
                     pub const fn core_cycles_unavailable(self) -> bool {
                         ((self.0 >> 0u32) & 0x1_u64) != 0
                     }
-                    #[doc = "Set when Instructions Retired is not available.\n\nEBX[1], 1 bit."]
+                    #[doc = "Set when Instructions Retired is not available.\n\nEBX\\[1\\], 1 bit."]
                     pub const fn instructions_unavailable(self) -> bool {
                         ((self.0 >> 1u32) & 0x1_u64) != 0
                     }
-                    #[doc = "Set when UnHalted Reference Cycles is not available.\n\nEBX[2], 1 bit."]
+                    #[doc = "Set when UnHalted Reference Cycles is not available.\n\nEBX\\[2\\], 1 bit."]
                     pub const fn ref_cycles_unavailable(self) -> bool {
                         ((self.0 >> 2u32) & 0x1_u64) != 0
                     }
-                    #[doc = "Set when LLC References is not available.\n\nEBX[3], 1 bit."]
+                    #[doc = "Set when LLC References is not available.\n\nEBX\\[3\\], 1 bit."]
                     pub const fn llc_references_unavailable(self) -> bool {
                         ((self.0 >> 3u32) & 0x1_u64) != 0
                     }
-                    #[doc = "Set when LLC Misses is not available.\n\nEBX[4], 1 bit."]
+                    #[doc = "Set when LLC Misses is not available.\n\nEBX\\[4\\], 1 bit."]
                     pub const fn llc_misses_unavailable(self) -> bool {
                         ((self.0 >> 4u32) & 0x1_u64) != 0
                     }
-                    #[doc = "Set when Branch Instructions Retired is not available.\n\nEBX[5], 1 bit."]
+                    #[doc = "Set when Branch Instructions Retired is not available.\n\nEBX\\[5\\], 1 bit."]
                     pub const fn branches_unavailable(self) -> bool {
                         ((self.0 >> 5u32) & 0x1_u64) != 0
                     }
-                    #[doc = "Set when Branch Misses Retired is not available.\n\nEBX[6], 1 bit."]
+                    #[doc = "Set when Branch Misses Retired is not available.\n\nEBX\\[6\\], 1 bit."]
                     pub const fn branch_misses_unavailable(self) -> bool {
                         ((self.0 >> 6u32) & 0x1_u64) != 0
                     }
@@ -10813,11 +10796,11 @@ pub mod intel {
                     pub const fn bits(self) -> u32 {
                         self.0 as u32
                     }
-                    #[doc = "Number of contiguous fixed-function counters (version 2 and later).\n\nEDX[4:0], 5 bits."]
+                    #[doc = "Number of contiguous fixed-function counters (version 2 and later).\n\nEDX\\[4:0\\], 5 bits."]
                     pub const fn fixed_counters(self) -> u8 {
                         ((self.0 >> 0u32) & 0x1f_u64) as u8
                     }
-                    #[doc = "Bit width of the fixed-function counters (version 2 and later).\n\nEDX[12:5], 8 bits."]
+                    #[doc = "Bit width of the fixed-function counters (version 2 and later).\n\nEDX\\[12:5\\], 8 bits."]
                     pub const fn fixed_width(self) -> u8 {
                         ((self.0 >> 5u32) & 0xff_u64) as u8
                     }
@@ -10872,7 +10855,7 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_PERFEVTSEL {
-            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
             #[doc = r" carries the register's name so that a field of another register is reported"]
             #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
@@ -11018,7 +11001,7 @@ pub mod intel {
             #[repr(transparent)]
             pub struct Value(u64);
             impl Value {
-                #[doc = r" A [`Builder`] with every field zero (no reserved bits set): the starting point"]
+                #[doc = r" A [`Builder`](Builder) with every field zero (no reserved bits set): the starting point"]
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
@@ -11042,8 +11025,7 @@ pub mod intel {
                     __check_reserved::<B>();
                     Self(B)
                 }
-                #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
-                #[doc = r" when one of them is reserved."]
+                #[doc = "The value with exactly these bits, or [`ReservedBitsError`](crate::ReservedBitsError)\nwhen one of them is reserved."]
                 pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
                     if bits & Self::RESERVED_MASK != 0 {
                         return Err(crate::ReservedBitsError {
@@ -11063,7 +11045,7 @@ pub mod intel {
                 pub const RESET: Self = Self(0x0_u64);
                 #[doc = r" Bits no field covers; this API never sets them."]
                 pub const RESERVED_MASK: u64 = 0xfffffffc00000000_u64;
-                #[doc = r" The raw value (reserved bits as read, when built from [`Self::from_raw_read`])."]
+                #[doc = "The raw value (reserved bits as read, when built from [`Self::from_raw_read`](Self::from_raw_read))."]
                 pub const fn bits(self) -> u64 {
                     self.0
                 }
@@ -11360,7 +11342,7 @@ pub mod intel {
                     self.0
                 }
             }
-            #[doc = "Builds a write of `IA32_PERFEVTSEL` from named fields; see [`Value::new`]."]
+            #[doc = "Builds a write of `IA32_PERFEVTSEL` from named fields; see [`Value::new`](Value::new)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
             #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
             pub struct Builder {
@@ -11491,7 +11473,7 @@ pub mod intel {
                 {
                     self
                 }
-                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))"]
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))"]
                 #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
                     if self.conflict != 0 {
@@ -11499,7 +11481,7 @@ pub mod intel {
                     }
                     self.value.try_build()
                 }
-                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))\n\nPanics on a problem; in a `const` item that is a compile error."]
                 #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
@@ -11639,7 +11621,7 @@ pub mod intel {
                     crate::__private::set_twice("IA32_PERFEVTSEL", "a field")
                 }
             }
-            #[doc = "A [`Builder`] for `IA32_PERFEVTSELN` counting `event`: its encoding fields (event select, unit masks, CMASK, INV, EDGE, AnyThread) are set, the rest is zero. Add the privilege filters and the enable bit, then `build()`.\n\nFails to compile, in a `const`, when `N` is out of range, when only a fixed counter counts the event, when the event is restricted to other counters, or when it needs a field this generation lacks."]
+            #[doc = "A [`Builder`](Builder) for `IA32_PERFEVTSELN` counting `event`: its encoding fields (event select, unit masks, CMASK, INV, EDGE, AnyThread) are set, the rest is zero. Add the privilege filters and the enable bit, then `build()`.\n\nFails to compile, in a `const`, when `N` is out of range, when only a fixed counter counts the event, when the event is restricted to other counters, or when it needs a field this generation lacks."]
             #[track_caller]
             pub const fn event_on<const N: u32>(event: &crate::EventDesc) -> Builder {
                 if N >= INSTANCES {
@@ -11669,7 +11651,7 @@ pub mod intel {
                     }
                 }
             }
-            #[doc = r" As [`event_on`], with the counter chosen at run time: the problem is returned."]
+            #[doc = r" As [`event_on`](event_on), with the counter chosen at run time: the problem is returned."]
             #[inline]
             pub const fn try_event_on(
                 counter: u32,
@@ -11789,7 +11771,7 @@ pub mod intel {
             }
             impl crate::access::Writable for Instance {}
         }
-        #[doc = "The value type of [`IA32_PERFEVTSEL`]."]
+        #[doc = "The value type of [`IA32_PERFEVTSEL`](IA32_PERFEVTSEL)."]
         pub type Ia32Perfevtsel = IA32_PERFEVTSEL::Value;
         pub use super::super::intel::v1::{IA32_PERF_CAPABILITIES, Ia32PerfCapabilities};
         pub use super::super::intel::v2::{IA32_DEBUGCTL, Ia32Debugctl};
@@ -11803,7 +11785,7 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_FIXED_CTR_CTRL {
-            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
             #[doc = r" carries the register's name so that a field of another register is reported"]
             #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
@@ -12039,7 +12021,7 @@ pub mod intel {
             #[repr(transparent)]
             pub struct Value(u64);
             impl Value {
-                #[doc = r" A [`Builder`] with every field zero (no reserved bits set): the starting point"]
+                #[doc = r" A [`Builder`](Builder) with every field zero (no reserved bits set): the starting point"]
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
@@ -12063,8 +12045,7 @@ pub mod intel {
                     __check_reserved::<B>();
                     Self(B)
                 }
-                #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
-                #[doc = r" when one of them is reserved."]
+                #[doc = "The value with exactly these bits, or [`ReservedBitsError`](crate::ReservedBitsError)\nwhen one of them is reserved."]
                 pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
                     if bits & Self::RESERVED_MASK != 0 {
                         return Err(crate::ReservedBitsError {
@@ -12084,7 +12065,7 @@ pub mod intel {
                 pub const RESET: Self = Self(0x0_u64);
                 #[doc = r" Bits no field covers; this API never sets them."]
                 pub const RESERVED_MASK: u64 = 0xfffffffffffff000_u64;
-                #[doc = r" The raw value (reserved bits as read, when built from [`Self::from_raw_read`])."]
+                #[doc = "The raw value (reserved bits as read, when built from [`Self::from_raw_read`](Self::from_raw_read))."]
                 pub const fn bits(self) -> u64 {
                     self.0
                 }
@@ -12558,7 +12539,7 @@ pub mod intel {
                     self.0
                 }
             }
-            #[doc = "Builds a write of `IA32_FIXED_CTR_CTRL` from named fields; see [`Value::new`]."]
+            #[doc = "Builds a write of `IA32_FIXED_CTR_CTRL` from named fields; see [`Value::new`](Value::new)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
             #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
             pub struct Builder {
@@ -12834,7 +12815,7 @@ pub mod intel {
                     ::core::mem::forget(on);
                     self
                 }
-                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n"]
                 #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
                     if self.conflict != 0 {
@@ -12842,7 +12823,7 @@ pub mod intel {
                     }
                     self.value.try_build()
                 }
-                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
                 #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
@@ -12970,7 +12951,7 @@ pub mod intel {
             }
             impl crate::access::Writable for Instance {}
         }
-        #[doc = "The value type of [`IA32_FIXED_CTR_CTRL`]."]
+        #[doc = "The value type of [`IA32_FIXED_CTR_CTRL`](IA32_FIXED_CTR_CTRL)."]
         pub type Ia32FixedCtrCtrl = IA32_FIXED_CTR_CTRL::Value;
         #[doc = "Overflow status of every counter, and PMU condition flags.\n\n- MSR: `0x38E`\n- Access: read-only\n- Width: 64 bits\n- Reset value: `0x0`\n- Reserved bits: `0x1FFFFFF8FFFFFF00`\n- Defined in: `intel-v3` (register present since `intel-v2`)\n- Manual: Intel SDM Vol. 3B §18.2.2 (IA32_PERF_GLOBAL_STATUS); Vol. 4 Table 2-2 (38EH)\n\nThe value type is [`Value`](IA32_PERF_GLOBAL_STATUS::Value)."]
         #[allow(
@@ -12981,7 +12962,7 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_PERF_GLOBAL_STATUS {
-            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
             #[doc = r" carries the register's name so that a field of another register is reported"]
             #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
@@ -13009,7 +12990,7 @@ pub mod intel {
                 pub const RESET: Self = Self(0x0_u64);
                 #[doc = r" Bits no field covers; this API never sets them."]
                 pub const RESERVED_MASK: u64 = 0x1ffffff8ffffff00_u64;
-                #[doc = r" The raw value (reserved bits as read, when built from [`Self::from_raw_read`])."]
+                #[doc = "The raw value (reserved bits as read, when built from [`Self::from_raw_read`](Self::from_raw_read))."]
                 pub const fn bits(self) -> u64 {
                     self.0
                 }
@@ -13156,7 +13137,7 @@ pub mod intel {
                 }
             }
         }
-        #[doc = "The value type of [`IA32_PERF_GLOBAL_STATUS`]."]
+        #[doc = "The value type of [`IA32_PERF_GLOBAL_STATUS`](IA32_PERF_GLOBAL_STATUS)."]
         pub type Ia32PerfGlobalStatus = IA32_PERF_GLOBAL_STATUS::Value;
         pub use super::super::intel::v2::{IA32_PERF_GLOBAL_CTRL, Ia32PerfGlobalCtrl};
         #[doc = "Clears bits of IA32_PERF_GLOBAL_STATUS: writing 1 to a bit clears the status bit at\nthe same position; writing 0 leaves it.\n\n- MSR: `0x390`\n- Access: write-1-to-clear\n- Width: 64 bits\n- Reserved bits: `0x1FFFFFF8FFFFFF00`\n- Defined in: `intel-v3` (register present since `intel-v2`)\n- Manual: Intel SDM Vol. 3B §18.2.2 (IA32_PERF_GLOBAL_OVF_CTRL); Vol. 4 Table 2-2 (390H)\n\nThe value type is [`Value`](IA32_PERF_GLOBAL_OVF_CTRL::Value)."]
@@ -13168,7 +13149,7 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_PERF_GLOBAL_OVF_CTRL {
-            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
             #[doc = r" carries the register's name so that a field of another register is reported"]
             #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
@@ -13199,7 +13180,7 @@ pub mod intel {
             #[repr(transparent)]
             pub struct Value(u64);
             impl Value {
-                #[doc = r" A [`Builder`] with every field zero (no reserved bits set): the starting point"]
+                #[doc = r" A [`Builder`](Builder) with every field zero (no reserved bits set): the starting point"]
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
@@ -13223,8 +13204,7 @@ pub mod intel {
                     __check_reserved::<B>();
                     Self(B)
                 }
-                #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
-                #[doc = r" when one of them is reserved."]
+                #[doc = "The value with exactly these bits, or [`ReservedBitsError`](crate::ReservedBitsError)\nwhen one of them is reserved."]
                 pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
                     if bits & Self::RESERVED_MASK != 0 {
                         return Err(crate::ReservedBitsError {
@@ -13237,7 +13217,7 @@ pub mod intel {
                 }
                 #[doc = r" Bits no field covers; this API never sets them."]
                 pub const RESERVED_MASK: u64 = 0x1ffffff8ffffff00_u64;
-                #[doc = r" The raw value (reserved bits as read, when built from [`Self::from_raw_read`])."]
+                #[doc = "The raw value."]
                 pub const fn bits(self) -> u64 {
                     self.0
                 }
@@ -13514,7 +13494,7 @@ pub mod intel {
                     self.0
                 }
             }
-            #[doc = "Builds a write of `IA32_PERF_GLOBAL_OVF_CTRL` from named fields; see [`Value::new`]."]
+            #[doc = "Builds a write of `IA32_PERF_GLOBAL_OVF_CTRL` from named fields; see [`Value::new`](Value::new)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
             #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
             pub struct Builder {
@@ -13634,7 +13614,7 @@ pub mod intel {
                 pub const fn clear_cond_chgd(self) -> Self {
                     self.track(0x8000000000000000_u64, self.value.clear_cond_chgd())
                 }
-                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n"]
                 #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
                     if self.conflict != 0 {
@@ -13642,7 +13622,7 @@ pub mod intel {
                     }
                     self.value.try_build()
                 }
-                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
                 #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
@@ -13819,7 +13799,7 @@ pub mod intel {
             }
             impl crate::access::Writable for Instance {}
         }
-        #[doc = "The value type of [`IA32_PERF_GLOBAL_OVF_CTRL`]."]
+        #[doc = "The value type of [`IA32_PERF_GLOBAL_OVF_CTRL`](IA32_PERF_GLOBAL_OVF_CTRL)."]
         pub type Ia32PerfGlobalOvfCtrl = IA32_PERF_GLOBAL_OVF_CTRL::Value;
         pub use super::super::intel::v2::ArchEvent;
         #[doc = "CPUID leaves of `intel-v3`: output layouts with named fields."]
@@ -13842,7 +13822,7 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_DEBUGCTL {
-            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
             #[doc = r" carries the register's name so that a field of another register is reported"]
             #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
@@ -13873,7 +13853,7 @@ pub mod intel {
             #[repr(transparent)]
             pub struct Value(u64);
             impl Value {
-                #[doc = r" A [`Builder`] with every field zero (no reserved bits set): the starting point"]
+                #[doc = r" A [`Builder`](Builder) with every field zero (no reserved bits set): the starting point"]
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
@@ -13897,8 +13877,7 @@ pub mod intel {
                     __check_reserved::<B>();
                     Self(B)
                 }
-                #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
-                #[doc = r" when one of them is reserved."]
+                #[doc = "The value with exactly these bits, or [`ReservedBitsError`](crate::ReservedBitsError)\nwhen one of them is reserved."]
                 pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
                     if bits & Self::RESERVED_MASK != 0 {
                         return Err(crate::ReservedBitsError {
@@ -13918,7 +13897,7 @@ pub mod intel {
                 pub const RESET: Self = Self(0x0_u64);
                 #[doc = r" Bits no field covers; this API never sets them."]
                 pub const RESERVED_MASK: u64 = 0xffffffffffffa03c_u64;
-                #[doc = r" The raw value (reserved bits as read, when built from [`Self::from_raw_read`])."]
+                #[doc = "The raw value (reserved bits as read, when built from [`Self::from_raw_read`](Self::from_raw_read))."]
                 pub const fn bits(self) -> u64 {
                     self.0
                 }
@@ -14074,7 +14053,7 @@ pub mod intel {
                     self.0
                 }
             }
-            #[doc = "Builds a write of `IA32_DEBUGCTL` from named fields; see [`Value::new`]."]
+            #[doc = "Builds a write of `IA32_DEBUGCTL` from named fields; see [`Value::new`](Value::new)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
             #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
             pub struct Builder {
@@ -14137,7 +14116,7 @@ pub mod intel {
                 pub const fn with_freeze_while_smm(self, on: bool) -> Self {
                     self.track(0x4000_u64, self.value.with_freeze_while_smm(on))
                 }
-                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n"]
                 #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
                     if self.conflict != 0 {
@@ -14145,7 +14124,7 @@ pub mod intel {
                     }
                     self.value.try_build()
                 }
-                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
                 #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
@@ -14282,7 +14261,7 @@ pub mod intel {
             }
             impl crate::access::Writable for Instance {}
         }
-        #[doc = "The value type of [`IA32_DEBUGCTL`]."]
+        #[doc = "The value type of [`IA32_DEBUGCTL`](IA32_DEBUGCTL)."]
         pub type Ia32Debugctl = IA32_DEBUGCTL::Value;
         pub use super::super::intel::v2::{IA32_FIXED_CTR, Ia32FixedCtr};
         pub use super::super::intel::v3::{IA32_FIXED_CTR_CTRL, Ia32FixedCtrCtrl};
@@ -14295,7 +14274,7 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_PERF_GLOBAL_STATUS {
-            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
             #[doc = r" carries the register's name so that a field of another register is reported"]
             #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
@@ -14323,7 +14302,7 @@ pub mod intel {
                 pub const RESET: Self = Self(0x0_u64);
                 #[doc = r" Bits no field covers; this API never sets them."]
                 pub const RESERVED_MASK: u64 = 0x37ffff8ffffff00_u64;
-                #[doc = r" The raw value (reserved bits as read, when built from [`Self::from_raw_read`])."]
+                #[doc = "The raw value (reserved bits as read, when built from [`Self::from_raw_read`](Self::from_raw_read))."]
                 pub const fn bits(self) -> u64 {
                     self.0
                 }
@@ -14490,7 +14469,7 @@ pub mod intel {
                 }
             }
         }
-        #[doc = "The value type of [`IA32_PERF_GLOBAL_STATUS`]."]
+        #[doc = "The value type of [`IA32_PERF_GLOBAL_STATUS`](IA32_PERF_GLOBAL_STATUS)."]
         pub type Ia32PerfGlobalStatus = IA32_PERF_GLOBAL_STATUS::Value;
         pub use super::super::intel::v2::{IA32_PERF_GLOBAL_CTRL, Ia32PerfGlobalCtrl};
         #[doc = "Clears bits of IA32_PERF_GLOBAL_STATUS (called IA32_PERF_GLOBAL_OVF_CTRL before\nversion 4): writing 1 clears the status bit at the same position.\n\n- MSR: `0x390`\n- Access: write-1-to-clear\n- Width: 64 bits\n- Reserved bits: `0x037FFFF8FFFFFF00`\n- Defined in: `intel-v4` (register present since `intel-v2`)\n- Manual: Intel SDM Vol. 3B §18.2.4 (IA32_PERF_GLOBAL_STATUS_RESET); Vol. 4 Table 2-2 (390H)\n\nThe value type is [`Value`](IA32_PERF_GLOBAL_STATUS_RESET::Value)."]
@@ -14502,7 +14481,7 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_PERF_GLOBAL_STATUS_RESET {
-            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
             #[doc = r" carries the register's name so that a field of another register is reported"]
             #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
@@ -14533,7 +14512,7 @@ pub mod intel {
             #[repr(transparent)]
             pub struct Value(u64);
             impl Value {
-                #[doc = r" A [`Builder`] with every field zero (no reserved bits set): the starting point"]
+                #[doc = r" A [`Builder`](Builder) with every field zero (no reserved bits set): the starting point"]
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
@@ -14557,8 +14536,7 @@ pub mod intel {
                     __check_reserved::<B>();
                     Self(B)
                 }
-                #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
-                #[doc = r" when one of them is reserved."]
+                #[doc = "The value with exactly these bits, or [`ReservedBitsError`](crate::ReservedBitsError)\nwhen one of them is reserved."]
                 pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
                     if bits & Self::RESERVED_MASK != 0 {
                         return Err(crate::ReservedBitsError {
@@ -14571,7 +14549,7 @@ pub mod intel {
                 }
                 #[doc = r" Bits no field covers; this API never sets them."]
                 pub const RESERVED_MASK: u64 = 0x37ffff8ffffff00_u64;
-                #[doc = r" The raw value (reserved bits as read, when built from [`Self::from_raw_read`])."]
+                #[doc = "The raw value."]
                 pub const fn bits(self) -> u64 {
                     self.0
                 }
@@ -14888,7 +14866,7 @@ pub mod intel {
                     self.0
                 }
             }
-            #[doc = "Builds a write of `IA32_PERF_GLOBAL_STATUS_RESET` from named fields; see [`Value::new`]."]
+            #[doc = "Builds a write of `IA32_PERF_GLOBAL_STATUS_RESET` from named fields; see [`Value::new`](Value::new)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
             #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
             pub struct Builder {
@@ -15024,7 +15002,7 @@ pub mod intel {
                 pub const fn clear_cond_chgd(self) -> Self {
                     self.track(0x8000000000000000_u64, self.value.clear_cond_chgd())
                 }
-                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n"]
                 #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
                     if self.conflict != 0 {
@@ -15032,7 +15010,7 @@ pub mod intel {
                     }
                     self.value.try_build()
                 }
-                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
                 #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
@@ -15254,7 +15232,7 @@ pub mod intel {
             }
             impl crate::access::Writable for Instance {}
         }
-        #[doc = "The value type of [`IA32_PERF_GLOBAL_STATUS_RESET`]."]
+        #[doc = "The value type of [`IA32_PERF_GLOBAL_STATUS_RESET`](IA32_PERF_GLOBAL_STATUS_RESET)."]
         pub type Ia32PerfGlobalStatusReset = IA32_PERF_GLOBAL_STATUS_RESET::Value;
         #[doc = "Sets bits of IA32_PERF_GLOBAL_STATUS: writing 1 sets the status bit at the same\nposition; writing 0 leaves it. Lets a virtual-machine monitor restore a guest's status.\n\n- MSR: `0x391`\n- Access: write-1-to-set\n- Width: 64 bits\n- Reserved bits: `0x837FFFF8FFFFFF00`\n- Defined in: `intel-v4` (register present since `intel-v4`)\n- Manual: Intel SDM Vol. 3B §18.2.4 (IA32_PERF_GLOBAL_STATUS_SET); Vol. 4 Table 2-2 (391H)\n\nThe value type is [`Value`](IA32_PERF_GLOBAL_STATUS_SET::Value)."]
         #[allow(
@@ -15265,7 +15243,7 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_PERF_GLOBAL_STATUS_SET {
-            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
             #[doc = r" carries the register's name so that a field of another register is reported"]
             #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
@@ -15296,7 +15274,7 @@ pub mod intel {
             #[repr(transparent)]
             pub struct Value(u64);
             impl Value {
-                #[doc = r" A [`Builder`] with every field zero (no reserved bits set): the starting point"]
+                #[doc = r" A [`Builder`](Builder) with every field zero (no reserved bits set): the starting point"]
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
@@ -15320,8 +15298,7 @@ pub mod intel {
                     __check_reserved::<B>();
                     Self(B)
                 }
-                #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
-                #[doc = r" when one of them is reserved."]
+                #[doc = "The value with exactly these bits, or [`ReservedBitsError`](crate::ReservedBitsError)\nwhen one of them is reserved."]
                 pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
                     if bits & Self::RESERVED_MASK != 0 {
                         return Err(crate::ReservedBitsError {
@@ -15334,7 +15311,7 @@ pub mod intel {
                 }
                 #[doc = r" Bits no field covers; this API never sets them."]
                 pub const RESERVED_MASK: u64 = 0x837ffff8ffffff00_u64;
-                #[doc = r" The raw value (reserved bits as read, when built from [`Self::from_raw_read`])."]
+                #[doc = "The raw value."]
                 pub const fn bits(self) -> u64 {
                     self.0
                 }
@@ -15641,7 +15618,7 @@ pub mod intel {
                     self.0
                 }
             }
-            #[doc = "Builds a write of `IA32_PERF_GLOBAL_STATUS_SET` from named fields; see [`Value::new`]."]
+            #[doc = "Builds a write of `IA32_PERF_GLOBAL_STATUS_SET` from named fields; see [`Value::new`](Value::new)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
             #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
             pub struct Builder {
@@ -15773,7 +15750,7 @@ pub mod intel {
                 pub const fn set_ovf_buf(self) -> Self {
                     self.track(0x4000000000000000_u64, self.value.set_ovf_buf())
                 }
-                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n"]
                 #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
                     if self.conflict != 0 {
@@ -15781,7 +15758,7 @@ pub mod intel {
                     }
                     self.value.try_build()
                 }
-                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
                 #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
@@ -15988,7 +15965,7 @@ pub mod intel {
             }
             impl crate::access::Writable for Instance {}
         }
-        #[doc = "The value type of [`IA32_PERF_GLOBAL_STATUS_SET`]."]
+        #[doc = "The value type of [`IA32_PERF_GLOBAL_STATUS_SET`](IA32_PERF_GLOBAL_STATUS_SET)."]
         pub type Ia32PerfGlobalStatusSet = IA32_PERF_GLOBAL_STATUS_SET::Value;
         #[doc = "Read-only report of which counters are programmed (in use) by any agent.\n\n- MSR: `0x392`\n- Access: read-only\n- Width: 64 bits\n- Reserved bits: `0x7FFFFFF8FFFFFF00`\n- Defined in: `intel-v4` (register present since `intel-v4`)\n- Manual: Intel SDM Vol. 3B §18.2.4 (IA32_PERF_GLOBAL_INUSE); Vol. 4 Table 2-2 (392H)\n\nThe value type is [`Value`](IA32_PERF_GLOBAL_INUSE::Value)."]
         #[allow(
@@ -15999,7 +15976,7 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_PERF_GLOBAL_INUSE {
-            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
             #[doc = r" carries the register's name so that a field of another register is reported"]
             #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
@@ -16025,7 +16002,7 @@ pub mod intel {
                 }
                 #[doc = r" Bits no field covers; this API never sets them."]
                 pub const RESERVED_MASK: u64 = 0x7ffffff8ffffff00_u64;
-                #[doc = r" The raw value (reserved bits as read, when built from [`Self::from_raw_read`])."]
+                #[doc = "The raw value (reserved bits as read, when built from [`Self::from_raw_read`](Self::from_raw_read))."]
                 pub const fn bits(self) -> u64 {
                     self.0
                 }
@@ -16162,7 +16139,7 @@ pub mod intel {
                 }
             }
         }
-        #[doc = "The value type of [`IA32_PERF_GLOBAL_INUSE`]."]
+        #[doc = "The value type of [`IA32_PERF_GLOBAL_INUSE`](IA32_PERF_GLOBAL_INUSE)."]
         pub type Ia32PerfGlobalInuse = IA32_PERF_GLOBAL_INUSE::Value;
         pub use super::super::intel::v2::ArchEvent;
         #[doc = "CPUID leaves of `intel-v4`: output layouts with named fields."]
@@ -16183,7 +16160,7 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_PERFEVTSEL {
-            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
             #[doc = r" carries the register's name so that a field of another register is reported"]
             #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
@@ -16321,7 +16298,7 @@ pub mod intel {
             #[repr(transparent)]
             pub struct Value(u64);
             impl Value {
-                #[doc = r" A [`Builder`] with every field zero (no reserved bits set): the starting point"]
+                #[doc = r" A [`Builder`](Builder) with every field zero (no reserved bits set): the starting point"]
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
@@ -16345,8 +16322,7 @@ pub mod intel {
                     __check_reserved::<B>();
                     Self(B)
                 }
-                #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
-                #[doc = r" when one of them is reserved."]
+                #[doc = "The value with exactly these bits, or [`ReservedBitsError`](crate::ReservedBitsError)\nwhen one of them is reserved."]
                 pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
                     if bits & Self::RESERVED_MASK != 0 {
                         return Err(crate::ReservedBitsError {
@@ -16366,7 +16342,7 @@ pub mod intel {
                 pub const RESET: Self = Self(0x0_u64);
                 #[doc = r" Bits no field covers; this API never sets them."]
                 pub const RESERVED_MASK: u64 = 0xfffffff800000000_u64;
-                #[doc = r" The raw value (reserved bits as read, when built from [`Self::from_raw_read`])."]
+                #[doc = "The raw value (reserved bits as read, when built from [`Self::from_raw_read`](Self::from_raw_read))."]
                 pub const fn bits(self) -> u64 {
                     self.0
                 }
@@ -16665,7 +16641,7 @@ pub mod intel {
                     self.0
                 }
             }
-            #[doc = "Builds a write of `IA32_PERFEVTSEL` from named fields; see [`Value::new`]."]
+            #[doc = "Builds a write of `IA32_PERFEVTSEL` from named fields; see [`Value::new`](Value::new)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
             #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
             pub struct Builder {
@@ -16792,7 +16768,7 @@ pub mod intel {
                 {
                     self
                 }
-                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))"]
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))"]
                 #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
                     if self.conflict != 0 {
@@ -16800,7 +16776,7 @@ pub mod intel {
                     }
                     self.value.try_build()
                 }
-                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))\n\nPanics on a problem; in a `const` item that is a compile error."]
                 #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
@@ -16949,7 +16925,7 @@ pub mod intel {
                     crate::__private::set_twice("IA32_PERFEVTSEL", "a field")
                 }
             }
-            #[doc = "A [`Builder`] for `IA32_PERFEVTSELN` counting `event`: its encoding fields (event select, unit masks, CMASK, INV, EDGE, AnyThread) are set, the rest is zero. Add the privilege filters and the enable bit, then `build()`.\n\nFails to compile, in a `const`, when `N` is out of range, when only a fixed counter counts the event, when the event is restricted to other counters, or when it needs a field this generation lacks."]
+            #[doc = "A [`Builder`](Builder) for `IA32_PERFEVTSELN` counting `event`: its encoding fields (event select, unit masks, CMASK, INV, EDGE, AnyThread) are set, the rest is zero. Add the privilege filters and the enable bit, then `build()`.\n\nFails to compile, in a `const`, when `N` is out of range, when only a fixed counter counts the event, when the event is restricted to other counters, or when it needs a field this generation lacks."]
             #[track_caller]
             pub const fn event_on<const N: u32>(event: &crate::EventDesc) -> Builder {
                 if N >= INSTANCES {
@@ -16979,7 +16955,7 @@ pub mod intel {
                     }
                 }
             }
-            #[doc = r" As [`event_on`], with the counter chosen at run time: the problem is returned."]
+            #[doc = r" As [`event_on`](event_on), with the counter chosen at run time: the problem is returned."]
             #[inline]
             pub const fn try_event_on(
                 counter: u32,
@@ -17099,7 +17075,7 @@ pub mod intel {
             }
             impl crate::access::Writable for Instance {}
         }
-        #[doc = "The value type of [`IA32_PERFEVTSEL`]."]
+        #[doc = "The value type of [`IA32_PERFEVTSEL`](IA32_PERFEVTSEL)."]
         pub type Ia32Perfevtsel = IA32_PERFEVTSEL::Value;
         #[doc = "Read-only enumeration of PEBS, LBR and counter-write capabilities. Present when\nCPUID.01H:ECX.PDCM (bit 15) is 1.\n\n- MSR: `0x345`\n- Access: read-only\n- Width: 64 bits\n- Reserved bits: `0xFFFFFFFFFFFE0000`\n- Defined in: `intel-v5` (register present since `intel-v1`)\n- Manual: Intel SDM Vol. 4 Table 2-2 (345H); Vol. 3B, \"Performance Monitoring\" (PEBS and LBR format enumeration)\n\nThe value type is [`Value`](IA32_PERF_CAPABILITIES::Value)."]
         #[allow(
@@ -17110,7 +17086,7 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_PERF_CAPABILITIES {
-            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
             #[doc = r" carries the register's name so that a field of another register is reported"]
             #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
@@ -17136,7 +17112,7 @@ pub mod intel {
                 }
                 #[doc = r" Bits no field covers; this API never sets them."]
                 pub const RESERVED_MASK: u64 = 0xfffffffffffe0000_u64;
-                #[doc = r" The raw value (reserved bits as read, when built from [`Self::from_raw_read`])."]
+                #[doc = "The raw value (reserved bits as read, when built from [`Self::from_raw_read`](Self::from_raw_read))."]
                 pub const fn bits(self) -> u64 {
                     self.0
                 }
@@ -17247,7 +17223,7 @@ pub mod intel {
                 }
             }
         }
-        #[doc = "The value type of [`IA32_PERF_CAPABILITIES`]."]
+        #[doc = "The value type of [`IA32_PERF_CAPABILITIES`](IA32_PERF_CAPABILITIES)."]
         pub type Ia32PerfCapabilities = IA32_PERF_CAPABILITIES::Value;
         pub use super::super::intel::v4::{IA32_DEBUGCTL, Ia32Debugctl};
         #[doc = "Fixed-function counter: 0 instructions retired, 1 unhalted core cycles, 2 unhalted\nreference cycles, 3 top-down slots. CPUID.0AH:ECX is the bitmap of those present.\n\n- MSR: `0x309` + 1 × n for n in 0..4 (`IA32_FIXED_CTR0`..`IA32_FIXED_CTR3`)\n- Access: read-write\n- Width: 64 bits\n- Reset value: `0x0`\n- Reserved bits: `0xFFFF000000000000`\n- Defined in: `intel-v5` (register present since `intel-v2`)\n- Manual: Intel SDM Vol. 3B §18.2.5; Vol. 4 Table 2-2 (309H-30CH)\n\nThe value type is [`Value`](IA32_FIXED_CTR::Value)."]
@@ -17259,7 +17235,7 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_FIXED_CTR {
-            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
             #[doc = r" carries the register's name so that a field of another register is reported"]
             #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
@@ -17270,7 +17246,7 @@ pub mod intel {
             impl ::tock_registers::RegisterLongName for Register {}
             #[allow(unused_imports)]
             use ::tock_registers::fields::Field;
-            :: tock_registers :: register_bitmasks ! (u64 , IA32_FIXED_CTR , Register , [# [doc = "Counter value; the implemented width is CPUID.0AH:EDX[12:5]. (bits 47:0, read-write)"] COUNT OFFSET (0) NUMBITS (48) []]);
+            :: tock_registers :: register_bitmasks ! (u64 , IA32_FIXED_CTR , Register , [# [doc = "Counter value; the implemented width is CPUID.0AH:EDX\\[12:5\\]. (bits 47:0, read-write)"] COUNT OFFSET (0) NUMBITS (48) []]);
             #[doc = r" MSR address of instance 0."]
             pub const BASE_ADDRESS: u32 = 0x309_u32;
             #[doc = r" Number of instances of this register family."]
@@ -17340,7 +17316,7 @@ pub mod intel {
             #[repr(transparent)]
             pub struct Value(u64);
             impl Value {
-                #[doc = r" A [`Builder`] with every field zero (no reserved bits set): the starting point"]
+                #[doc = r" A [`Builder`](Builder) with every field zero (no reserved bits set): the starting point"]
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
@@ -17364,8 +17340,7 @@ pub mod intel {
                     __check_reserved::<B>();
                     Self(B)
                 }
-                #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
-                #[doc = r" when one of them is reserved."]
+                #[doc = "The value with exactly these bits, or [`ReservedBitsError`](crate::ReservedBitsError)\nwhen one of them is reserved."]
                 pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
                     if bits & Self::RESERVED_MASK != 0 {
                         return Err(crate::ReservedBitsError {
@@ -17385,7 +17360,7 @@ pub mod intel {
                 pub const RESET: Self = Self(0x0_u64);
                 #[doc = r" Bits no field covers; this API never sets them."]
                 pub const RESERVED_MASK: u64 = 0xffff000000000000_u64;
-                #[doc = r" The raw value (reserved bits as read, when built from [`Self::from_raw_read`])."]
+                #[doc = "The raw value (reserved bits as read, when built from [`Self::from_raw_read`](Self::from_raw_read))."]
                 pub const fn bits(self) -> u64 {
                     self.0
                 }
@@ -17393,11 +17368,11 @@ pub mod intel {
                 pub const fn to_local(self) -> ::tock_registers::LocalRegisterCopy<u64, Register> {
                     ::tock_registers::LocalRegisterCopy::new(self.0)
                 }
-                #[doc = "Counter value; the implemented width is CPUID.0AH:EDX[12:5].\n\nBits 47:0, read-write, 48 bits wide."]
+                #[doc = "Counter value; the implemented width is CPUID.0AH:EDX\\[12:5\\].\n\nBits 47:0, read-write, 48 bits wide."]
                 pub const fn count(self) -> u64 {
                     ((self.0 >> 0u32) & 0xffffffffffff_u64) as u64
                 }
-                #[doc = "Sets `COUNT` to the constant `V`; a `V` wider than 48 bits fails to compile. Counter value; the implemented width is CPUID.0AH:EDX[12:5].\n\nBits 47:0, read-write, 48 bits wide."]
+                #[doc = "Sets `COUNT` to the constant `V`; a `V` wider than 48 bits fails to compile. Counter value; the implemented width is CPUID.0AH:EDX\\[12:5\\].\n\nBits 47:0, read-write, 48 bits wide."]
                 #[track_caller]
                 pub const fn with_count<const V: u64>(self) -> Self {
                     if V > 0xffffffffffff_u64 {
@@ -17410,7 +17385,7 @@ pub mod intel {
                             | (((v >> 0u32) & 0xffffffffffff_u64) << 0u32),
                     )
                 }
-                #[doc = "Sets `COUNT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 48 bits. Counter value; the implemented width is CPUID.0AH:EDX[12:5].\n\nBits 47:0, read-write, 48 bits wide."]
+                #[doc = "Sets `COUNT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 48 bits. Counter value; the implemented width is CPUID.0AH:EDX\\[12:5\\].\n\nBits 47:0, read-write, 48 bits wide."]
                 pub const fn try_set_count(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0xffffffffffff_u64 {
                         return Err(crate::FieldError::TooWide {
@@ -17473,7 +17448,7 @@ pub mod intel {
                     self.0
                 }
             }
-            #[doc = "Builds a write of `IA32_FIXED_CTR` from named fields; see [`Value::new`]."]
+            #[doc = "Builds a write of `IA32_FIXED_CTR` from named fields; see [`Value::new`](Value::new)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
             #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
             pub struct Builder {
@@ -17496,19 +17471,19 @@ pub mod intel {
                         conflict: self.conflict | clash,
                     }
                 }
-                #[doc = "Sets `COUNT` to the constant `V`; a `V` wider than 48 bits fails to compile. Counter value; the implemented width is CPUID.0AH:EDX[12:5].\n\nBits 47:0, read-write, 48 bits wide."]
+                #[doc = "Sets `COUNT` to the constant `V`; a `V` wider than 48 bits fails to compile. Counter value; the implemented width is CPUID.0AH:EDX\\[12:5\\].\n\nBits 47:0, read-write, 48 bits wide."]
                 #[track_caller]
                 pub const fn with_count<const V: u64>(self) -> Self {
                     self.track(0xffffffffffff_u64, self.value.with_count::<V>())
                 }
-                #[doc = "Sets `COUNT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 48 bits. Counter value; the implemented width is CPUID.0AH:EDX[12:5].\n\nBits 47:0, read-write, 48 bits wide."]
+                #[doc = "Sets `COUNT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 48 bits. Counter value; the implemented width is CPUID.0AH:EDX\\[12:5\\].\n\nBits 47:0, read-write, 48 bits wide."]
                 pub const fn try_set_count(self, v: u64) -> Result<Self, crate::FieldError> {
                     match self.value.try_set_count(v) {
                         Ok(next) => Ok(self.track(0xffffffffffff_u64, next)),
                         Err(e) => Err(e),
                     }
                 }
-                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n"]
                 #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
                     if self.conflict != 0 {
@@ -17516,7 +17491,7 @@ pub mod intel {
                     }
                     self.value.try_build()
                 }
-                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
                 #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
@@ -17588,7 +17563,7 @@ pub mod intel {
             }
             impl crate::access::Writable for Instance {}
         }
-        #[doc = "The value type of [`IA32_FIXED_CTR`]."]
+        #[doc = "The value type of [`IA32_FIXED_CTR`](IA32_FIXED_CTR)."]
         pub type Ia32FixedCtr = IA32_FIXED_CTR::Value;
         #[doc = "Fixed-function counter control: one 4-bit block per fixed counter, block i at bits\n4i+3:4i.\n\n- MSR: `0x38D`\n- Access: read-write\n- Width: 64 bits\n- Reset value: `0x0`\n- Reserved bits: `0xFFFFEEEEFFFF0000`\n- Defined in: `intel-v5` (register present since `intel-v2`)\n- Manual: Intel SDM Vol. 3B §18.2.2 (layout of IA32_FIXED_CTR_CTRL); Vol. 4 Table 2-2 (38DH)\n\nThe value type is [`Value`](IA32_FIXED_CTR_CTRL::Value)."]
         #[allow(
@@ -17599,7 +17574,7 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_FIXED_CTR_CTRL {
-            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
             #[doc = r" carries the register's name so that a field of another register is reported"]
             #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
@@ -17787,7 +17762,7 @@ pub mod intel {
             #[repr(transparent)]
             pub struct Value(u64);
             impl Value {
-                #[doc = r" A [`Builder`] with every field zero (no reserved bits set): the starting point"]
+                #[doc = r" A [`Builder`](Builder) with every field zero (no reserved bits set): the starting point"]
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
@@ -17811,8 +17786,7 @@ pub mod intel {
                     __check_reserved::<B>();
                     Self(B)
                 }
-                #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
-                #[doc = r" when one of them is reserved."]
+                #[doc = "The value with exactly these bits, or [`ReservedBitsError`](crate::ReservedBitsError)\nwhen one of them is reserved."]
                 pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
                     if bits & Self::RESERVED_MASK != 0 {
                         return Err(crate::ReservedBitsError {
@@ -17832,7 +17806,7 @@ pub mod intel {
                 pub const RESET: Self = Self(0x0_u64);
                 #[doc = r" Bits no field covers; this API never sets them."]
                 pub const RESERVED_MASK: u64 = 0xffffeeeeffff0000_u64;
-                #[doc = r" The raw value (reserved bits as read, when built from [`Self::from_raw_read`])."]
+                #[doc = "The raw value (reserved bits as read, when built from [`Self::from_raw_read`](Self::from_raw_read))."]
                 pub const fn bits(self) -> u64 {
                     self.0
                 }
@@ -18412,7 +18386,7 @@ pub mod intel {
                     self.0
                 }
             }
-            #[doc = "Builds a write of `IA32_FIXED_CTR_CTRL` from named fields; see [`Value::new`]."]
+            #[doc = "Builds a write of `IA32_FIXED_CTR_CTRL` from named fields; see [`Value::new`](Value::new)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
             #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
             pub struct Builder {
@@ -18702,7 +18676,7 @@ pub mod intel {
                     ::core::mem::forget(on);
                     self
                 }
-                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n"]
                 #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
                     if self.conflict != 0 {
@@ -18710,7 +18684,7 @@ pub mod intel {
                     }
                     self.value.try_build()
                 }
-                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
                 #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
@@ -18901,7 +18875,7 @@ pub mod intel {
             }
             impl crate::access::Writable for Instance {}
         }
-        #[doc = "The value type of [`IA32_FIXED_CTR_CTRL`]."]
+        #[doc = "The value type of [`IA32_FIXED_CTR_CTRL`](IA32_FIXED_CTR_CTRL)."]
         pub type Ia32FixedCtrCtrl = IA32_FIXED_CTR_CTRL::Value;
         #[doc = "Overflow status of every counter, and PMU condition flags.\n\n- MSR: `0x38E`\n- Access: read-only\n- Width: 64 bits\n- Reset value: `0x0`\n- Reserved bits: `0x037EFFF0FFFFFF00`\n- Defined in: `intel-v5` (register present since `intel-v2`)\n- Manual: Intel SDM Vol. 3B §18.2.4 (IA32_PERF_GLOBAL_STATUS, version 4); Vol. 4 Table 2-2 (38EH)\n\nThe value type is [`Value`](IA32_PERF_GLOBAL_STATUS::Value)."]
         #[allow(
@@ -18912,7 +18886,7 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_PERF_GLOBAL_STATUS {
-            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
             #[doc = r" carries the register's name so that a field of another register is reported"]
             #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
@@ -18940,7 +18914,7 @@ pub mod intel {
                 pub const RESET: Self = Self(0x0_u64);
                 #[doc = r" Bits no field covers; this API never sets them."]
                 pub const RESERVED_MASK: u64 = 0x37efff0ffffff00_u64;
-                #[doc = r" The raw value (reserved bits as read, when built from [`Self::from_raw_read`])."]
+                #[doc = "The raw value (reserved bits as read, when built from [`Self::from_raw_read`](Self::from_raw_read))."]
                 pub const fn bits(self) -> u64 {
                     self.0
                 }
@@ -19118,7 +19092,7 @@ pub mod intel {
                 }
             }
         }
-        #[doc = "The value type of [`IA32_PERF_GLOBAL_STATUS`]."]
+        #[doc = "The value type of [`IA32_PERF_GLOBAL_STATUS`](IA32_PERF_GLOBAL_STATUS)."]
         pub type Ia32PerfGlobalStatus = IA32_PERF_GLOBAL_STATUS::Value;
         #[doc = "Global enable of every counter; a counter counts only when enabled here and locally.\n\n- MSR: `0x38F`\n- Access: read-write\n- Width: 64 bits\n- Reserved bits: `0xFFFEFFF0FFFFFF00`\n- Defined in: `intel-v5` (register present since `intel-v2`)\n- Manual: Intel SDM Vol. 3B §18.2.2 (IA32_PERF_GLOBAL_CTRL); Vol. 4 Table 2-2 (38FH)\n\nThe value type is [`Value`](IA32_PERF_GLOBAL_CTRL::Value)."]
         #[allow(
@@ -19129,7 +19103,7 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_PERF_GLOBAL_CTRL {
-            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
             #[doc = r" carries the register's name so that a field of another register is reported"]
             #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
@@ -19200,7 +19174,7 @@ pub mod intel {
             #[repr(transparent)]
             pub struct Value(u64);
             impl Value {
-                #[doc = r" A [`Builder`] with every field zero (no reserved bits set): the starting point"]
+                #[doc = r" A [`Builder`](Builder) with every field zero (no reserved bits set): the starting point"]
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
@@ -19224,8 +19198,7 @@ pub mod intel {
                     __check_reserved::<B>();
                     Self(B)
                 }
-                #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
-                #[doc = r" when one of them is reserved."]
+                #[doc = "The value with exactly these bits, or [`ReservedBitsError`](crate::ReservedBitsError)\nwhen one of them is reserved."]
                 pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
                     if bits & Self::RESERVED_MASK != 0 {
                         return Err(crate::ReservedBitsError {
@@ -19243,7 +19216,7 @@ pub mod intel {
                 }
                 #[doc = r" Bits no field covers; this API never sets them."]
                 pub const RESERVED_MASK: u64 = 0xfffefff0ffffff00_u64;
-                #[doc = r" The raw value (reserved bits as read, when built from [`Self::from_raw_read`])."]
+                #[doc = "The raw value (reserved bits as read, when built from [`Self::from_raw_read`](Self::from_raw_read))."]
                 pub const fn bits(self) -> u64 {
                     self.0
                 }
@@ -19562,7 +19535,7 @@ pub mod intel {
                     self.0
                 }
             }
-            #[doc = "Builds a write of `IA32_PERF_GLOBAL_CTRL` from named fields; see [`Value::new`]."]
+            #[doc = "Builds a write of `IA32_PERF_GLOBAL_CTRL` from named fields; see [`Value::new`](Value::new)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
             #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
             pub struct Builder {
@@ -19715,7 +19688,7 @@ pub mod intel {
                     ::core::mem::forget(on);
                     self
                 }
-                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n"]
                 #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
                     if self.conflict != 0 {
@@ -19723,7 +19696,7 @@ pub mod intel {
                     }
                     self.value.try_build()
                 }
-                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
                 #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
@@ -19887,7 +19860,7 @@ pub mod intel {
             }
             impl crate::access::Writable for Instance {}
         }
-        #[doc = "The value type of [`IA32_PERF_GLOBAL_CTRL`]."]
+        #[doc = "The value type of [`IA32_PERF_GLOBAL_CTRL`](IA32_PERF_GLOBAL_CTRL)."]
         pub type Ia32PerfGlobalCtrl = IA32_PERF_GLOBAL_CTRL::Value;
         #[doc = "Clears bits of IA32_PERF_GLOBAL_STATUS (called IA32_PERF_GLOBAL_OVF_CTRL before\nversion 4): writing 1 clears the status bit at the same position.\n\n- MSR: `0x390`\n- Access: write-1-to-clear\n- Width: 64 bits\n- Reserved bits: `0x037EFFF0FFFFFF00`\n- Defined in: `intel-v5` (register present since `intel-v2`)\n- Manual: Intel SDM Vol. 3B §18.2.4 (IA32_PERF_GLOBAL_STATUS_RESET); Vol. 4 Table 2-2 (390H)\n\nThe value type is [`Value`](IA32_PERF_GLOBAL_STATUS_RESET::Value)."]
         #[allow(
@@ -19898,7 +19871,7 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_PERF_GLOBAL_STATUS_RESET {
-            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
             #[doc = r" carries the register's name so that a field of another register is reported"]
             #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
@@ -19929,7 +19902,7 @@ pub mod intel {
             #[repr(transparent)]
             pub struct Value(u64);
             impl Value {
-                #[doc = r" A [`Builder`] with every field zero (no reserved bits set): the starting point"]
+                #[doc = r" A [`Builder`](Builder) with every field zero (no reserved bits set): the starting point"]
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
@@ -19953,8 +19926,7 @@ pub mod intel {
                     __check_reserved::<B>();
                     Self(B)
                 }
-                #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
-                #[doc = r" when one of them is reserved."]
+                #[doc = "The value with exactly these bits, or [`ReservedBitsError`](crate::ReservedBitsError)\nwhen one of them is reserved."]
                 pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
                     if bits & Self::RESERVED_MASK != 0 {
                         return Err(crate::ReservedBitsError {
@@ -19967,7 +19939,7 @@ pub mod intel {
                 }
                 #[doc = r" Bits no field covers; this API never sets them."]
                 pub const RESERVED_MASK: u64 = 0x37efff0ffffff00_u64;
-                #[doc = r" The raw value (reserved bits as read, when built from [`Self::from_raw_read`])."]
+                #[doc = "The raw value."]
                 pub const fn bits(self) -> u64 {
                     self.0
                 }
@@ -20311,7 +20283,7 @@ pub mod intel {
                     self.0
                 }
             }
-            #[doc = "Builds a write of `IA32_PERF_GLOBAL_STATUS_RESET` from named fields; see [`Value::new`]."]
+            #[doc = "Builds a write of `IA32_PERF_GLOBAL_STATUS_RESET` from named fields; see [`Value::new`](Value::new)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
             #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
             pub struct Builder {
@@ -20456,7 +20428,7 @@ pub mod intel {
                 pub const fn clear_cond_chgd(self) -> Self {
                     self.track(0x8000000000000000_u64, self.value.clear_cond_chgd())
                 }
-                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n"]
                 #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
                     if self.conflict != 0 {
@@ -20464,7 +20436,7 @@ pub mod intel {
                     }
                     self.value.try_build()
                 }
-                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
                 #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
@@ -20710,7 +20682,7 @@ pub mod intel {
             }
             impl crate::access::Writable for Instance {}
         }
-        #[doc = "The value type of [`IA32_PERF_GLOBAL_STATUS_RESET`]."]
+        #[doc = "The value type of [`IA32_PERF_GLOBAL_STATUS_RESET`](IA32_PERF_GLOBAL_STATUS_RESET)."]
         pub type Ia32PerfGlobalStatusReset = IA32_PERF_GLOBAL_STATUS_RESET::Value;
         #[doc = "Sets bits of IA32_PERF_GLOBAL_STATUS: writing 1 sets the status bit at the same\nposition; writing 0 leaves it. Lets a virtual-machine monitor restore a guest's status.\n\n- MSR: `0x391`\n- Access: write-1-to-set\n- Width: 64 bits\n- Reserved bits: `0x837EFFF0FFFFFF00`\n- Defined in: `intel-v5` (register present since `intel-v4`)\n- Manual: Intel SDM Vol. 3B §18.2.4 (IA32_PERF_GLOBAL_STATUS_SET); Vol. 4 Table 2-2 (391H)\n\nThe value type is [`Value`](IA32_PERF_GLOBAL_STATUS_SET::Value)."]
         #[allow(
@@ -20721,7 +20693,7 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_PERF_GLOBAL_STATUS_SET {
-            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
             #[doc = r" carries the register's name so that a field of another register is reported"]
             #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
@@ -20752,7 +20724,7 @@ pub mod intel {
             #[repr(transparent)]
             pub struct Value(u64);
             impl Value {
-                #[doc = r" A [`Builder`] with every field zero (no reserved bits set): the starting point"]
+                #[doc = r" A [`Builder`](Builder) with every field zero (no reserved bits set): the starting point"]
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
@@ -20776,8 +20748,7 @@ pub mod intel {
                     __check_reserved::<B>();
                     Self(B)
                 }
-                #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
-                #[doc = r" when one of them is reserved."]
+                #[doc = "The value with exactly these bits, or [`ReservedBitsError`](crate::ReservedBitsError)\nwhen one of them is reserved."]
                 pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
                     if bits & Self::RESERVED_MASK != 0 {
                         return Err(crate::ReservedBitsError {
@@ -20790,7 +20761,7 @@ pub mod intel {
                 }
                 #[doc = r" Bits no field covers; this API never sets them."]
                 pub const RESERVED_MASK: u64 = 0x837efff0ffffff00_u64;
-                #[doc = r" The raw value (reserved bits as read, when built from [`Self::from_raw_read`])."]
+                #[doc = "The raw value."]
                 pub const fn bits(self) -> u64 {
                     self.0
                 }
@@ -21124,7 +21095,7 @@ pub mod intel {
                     self.0
                 }
             }
-            #[doc = "Builds a write of `IA32_PERF_GLOBAL_STATUS_SET` from named fields; see [`Value::new`]."]
+            #[doc = "Builds a write of `IA32_PERF_GLOBAL_STATUS_SET` from named fields; see [`Value::new`](Value::new)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
             #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
             pub struct Builder {
@@ -21265,7 +21236,7 @@ pub mod intel {
                 pub const fn set_ovf_buf(self) -> Self {
                     self.track(0x4000000000000000_u64, self.value.set_ovf_buf())
                 }
-                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n"]
                 #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
                     if self.conflict != 0 {
@@ -21273,7 +21244,7 @@ pub mod intel {
                     }
                     self.value.try_build()
                 }
-                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
                 #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
@@ -21504,7 +21475,7 @@ pub mod intel {
             }
             impl crate::access::Writable for Instance {}
         }
-        #[doc = "The value type of [`IA32_PERF_GLOBAL_STATUS_SET`]."]
+        #[doc = "The value type of [`IA32_PERF_GLOBAL_STATUS_SET`](IA32_PERF_GLOBAL_STATUS_SET)."]
         pub type Ia32PerfGlobalStatusSet = IA32_PERF_GLOBAL_STATUS_SET::Value;
         #[doc = "Read-only report of which counters are programmed (in use) by any agent.\n\n- MSR: `0x392`\n- Access: read-only\n- Width: 64 bits\n- Reserved bits: `0x7FFFFFF0FFFFFF00`\n- Defined in: `intel-v5` (register present since `intel-v4`)\n- Manual: Intel SDM Vol. 3B §18.2.4 (IA32_PERF_GLOBAL_INUSE); Vol. 4 Table 2-2 (392H)\n\nThe value type is [`Value`](IA32_PERF_GLOBAL_INUSE::Value)."]
         #[allow(
@@ -21515,7 +21486,7 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_PERF_GLOBAL_INUSE {
-            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
             #[doc = r" carries the register's name so that a field of another register is reported"]
             #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
@@ -21541,7 +21512,7 @@ pub mod intel {
                 }
                 #[doc = r" Bits no field covers; this API never sets them."]
                 pub const RESERVED_MASK: u64 = 0x7ffffff0ffffff00_u64;
-                #[doc = r" The raw value (reserved bits as read, when built from [`Self::from_raw_read`])."]
+                #[doc = "The raw value (reserved bits as read, when built from [`Self::from_raw_read`](Self::from_raw_read))."]
                 pub const fn bits(self) -> u64 {
                     self.0
                 }
@@ -21684,7 +21655,7 @@ pub mod intel {
                 }
             }
         }
-        #[doc = "The value type of [`IA32_PERF_GLOBAL_INUSE`]."]
+        #[doc = "The value type of [`IA32_PERF_GLOBAL_INUSE`](IA32_PERF_GLOBAL_INUSE)."]
         pub type Ia32PerfGlobalInuse = IA32_PERF_GLOBAL_INUSE::Value;
         #[doc = "The architectural events of `intel-v5` (CPUID.0AH:EBX enumerates their availability)."]
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -21822,7 +21793,7 @@ pub mod intel {
                 }
             }
             #[doc = r" True when CPUID.0AH reports the event available: its EBX bit is clear and"]
-            #[doc = r" below the bit-vector length in EAX[31:24]."]
+            #[doc = r" below the bit-vector length in EAX\[31:24\]."]
             pub const fn is_available(self, cpuid_0a_eax: u32, cpuid_0a_ebx: u32) -> bool {
                 let len = (cpuid_0a_eax >> 24) & 0xFF;
                 let bit = self.cpuid_bit();
@@ -21869,19 +21840,19 @@ pub mod intel {
                     pub const fn bits(self) -> u32 {
                         self.0 as u32
                     }
-                    #[doc = "Architectural performance monitoring version (0 when absent).\n\nEAX[7:0], 8 bits."]
+                    #[doc = "Architectural performance monitoring version (0 when absent).\n\nEAX\\[7:0\\], 8 bits."]
                     pub const fn version(self) -> u8 {
                         ((self.0 >> 0u32) & 0xff_u64) as u8
                     }
-                    #[doc = "General-purpose counters per logical processor.\n\nEAX[15:8], 8 bits."]
+                    #[doc = "General-purpose counters per logical processor.\n\nEAX\\[15:8\\], 8 bits."]
                     pub const fn gp_counters(self) -> u8 {
                         ((self.0 >> 8u32) & 0xff_u64) as u8
                     }
-                    #[doc = "Bit width of the general-purpose counters.\n\nEAX[23:16], 8 bits."]
+                    #[doc = "Bit width of the general-purpose counters.\n\nEAX\\[23:16\\], 8 bits."]
                     pub const fn gp_width(self) -> u8 {
                         ((self.0 >> 16u32) & 0xff_u64) as u8
                     }
-                    #[doc = "Number of valid bits in EBX (architectural events enumerated).\n\nEAX[31:24], 8 bits."]
+                    #[doc = "Number of valid bits in EBX (architectural events enumerated).\n\nEAX\\[31:24\\], 8 bits."]
                     pub const fn ebx_length(self) -> u8 {
                         ((self.0 >> 24u32) & 0xff_u64) as u8
                     }
@@ -21922,35 +21893,35 @@ pub mod intel {
                     pub const fn bits(self) -> u32 {
                         self.0 as u32
                     }
-                    #[doc = "Set when UnHalted Core Cycles is not available.\n\nEBX[0], 1 bit."]
+                    #[doc = "Set when UnHalted Core Cycles is not available.\n\nEBX\\[0\\], 1 bit."]
                     pub const fn core_cycles_unavailable(self) -> bool {
                         ((self.0 >> 0u32) & 0x1_u64) != 0
                     }
-                    #[doc = "Set when Instructions Retired is not available.\n\nEBX[1], 1 bit."]
+                    #[doc = "Set when Instructions Retired is not available.\n\nEBX\\[1\\], 1 bit."]
                     pub const fn instructions_unavailable(self) -> bool {
                         ((self.0 >> 1u32) & 0x1_u64) != 0
                     }
-                    #[doc = "Set when UnHalted Reference Cycles is not available.\n\nEBX[2], 1 bit."]
+                    #[doc = "Set when UnHalted Reference Cycles is not available.\n\nEBX\\[2\\], 1 bit."]
                     pub const fn ref_cycles_unavailable(self) -> bool {
                         ((self.0 >> 2u32) & 0x1_u64) != 0
                     }
-                    #[doc = "Set when LLC References is not available.\n\nEBX[3], 1 bit."]
+                    #[doc = "Set when LLC References is not available.\n\nEBX\\[3\\], 1 bit."]
                     pub const fn llc_references_unavailable(self) -> bool {
                         ((self.0 >> 3u32) & 0x1_u64) != 0
                     }
-                    #[doc = "Set when LLC Misses is not available.\n\nEBX[4], 1 bit."]
+                    #[doc = "Set when LLC Misses is not available.\n\nEBX\\[4\\], 1 bit."]
                     pub const fn llc_misses_unavailable(self) -> bool {
                         ((self.0 >> 4u32) & 0x1_u64) != 0
                     }
-                    #[doc = "Set when Branch Instructions Retired is not available.\n\nEBX[5], 1 bit."]
+                    #[doc = "Set when Branch Instructions Retired is not available.\n\nEBX\\[5\\], 1 bit."]
                     pub const fn branches_unavailable(self) -> bool {
                         ((self.0 >> 5u32) & 0x1_u64) != 0
                     }
-                    #[doc = "Set when Branch Misses Retired is not available.\n\nEBX[6], 1 bit."]
+                    #[doc = "Set when Branch Misses Retired is not available.\n\nEBX\\[6\\], 1 bit."]
                     pub const fn branch_misses_unavailable(self) -> bool {
                         ((self.0 >> 6u32) & 0x1_u64) != 0
                     }
-                    #[doc = "Set when Topdown Slots is not available.\n\nEBX[7], 1 bit."]
+                    #[doc = "Set when Topdown Slots is not available.\n\nEBX\\[7\\], 1 bit."]
                     pub const fn topdown_slots_unavailable(self) -> bool {
                         ((self.0 >> 7u32) & 0x1_u64) != 0
                     }
@@ -22004,7 +21975,7 @@ pub mod intel {
                     pub const fn bits(self) -> u32 {
                         self.0 as u32
                     }
-                    #[doc = "Bit i set: fixed counter i is supported (even beyond EDX[4:0]).\n\nECX[31:0], 32 bits."]
+                    #[doc = "Bit i set: fixed counter i is supported (even beyond EDX\\[4:0\\]).\n\nECX\\[31:0\\], 32 bits."]
                     pub const fn fixed_counter_mask(self) -> u32 {
                         ((self.0 >> 0u32) & 0xffffffff_u64) as u32
                     }
@@ -22033,15 +22004,15 @@ pub mod intel {
                     pub const fn bits(self) -> u32 {
                         self.0 as u32
                     }
-                    #[doc = "Number of contiguous fixed-function counters (version 2 and later).\n\nEDX[4:0], 5 bits."]
+                    #[doc = "Number of contiguous fixed-function counters (version 2 and later).\n\nEDX\\[4:0\\], 5 bits."]
                     pub const fn fixed_counters(self) -> u8 {
                         ((self.0 >> 0u32) & 0x1f_u64) as u8
                     }
-                    #[doc = "Bit width of the fixed-function counters (version 2 and later).\n\nEDX[12:5], 8 bits."]
+                    #[doc = "Bit width of the fixed-function counters (version 2 and later).\n\nEDX\\[12:5\\], 8 bits."]
                     pub const fn fixed_width(self) -> u8 {
                         ((self.0 >> 5u32) & 0xff_u64) as u8
                     }
-                    #[doc = "AnyThread (IA32_PERFEVTSELx[21], IA32_FIXED_CTR_CTRL bit 4i+2) is not supported.\n\nEDX[15], 1 bit."]
+                    #[doc = "AnyThread (IA32_PERFEVTSELx\\[21\\], IA32_FIXED_CTR_CTRL bit 4i+2) is not supported.\n\nEDX\\[15\\], 1 bit."]
                     pub const fn anythread_deprecated(self) -> bool {
                         ((self.0 >> 15u32) & 0x1_u64) != 0
                     }
@@ -22103,7 +22074,7 @@ pub mod intel {
             clippy::new_ret_no_self
         )]
         pub mod IA32_PERFEVTSEL {
-            #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
             #[doc = r" carries the register's name so that a field of another register is reported"]
             #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
             #[derive(Clone, Copy, Debug)]
@@ -22233,7 +22204,7 @@ pub mod intel {
             #[repr(transparent)]
             pub struct Value(u64);
             impl Value {
-                #[doc = r" A [`Builder`] with every field zero (no reserved bits set): the starting point"]
+                #[doc = r" A [`Builder`](Builder) with every field zero (no reserved bits set): the starting point"]
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
@@ -22257,8 +22228,7 @@ pub mod intel {
                     __check_reserved::<B>();
                     Self(B)
                 }
-                #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
-                #[doc = r" when one of them is reserved."]
+                #[doc = "The value with exactly these bits, or [`ReservedBitsError`](crate::ReservedBitsError)\nwhen one of them is reserved."]
                 pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
                     if bits & Self::RESERVED_MASK != 0 {
                         return Err(crate::ReservedBitsError {
@@ -22278,7 +22248,7 @@ pub mod intel {
                 pub const RESET: Self = Self(0x0_u64);
                 #[doc = r" Bits no field covers; this API never sets them."]
                 pub const RESERVED_MASK: u64 = 0xffff00e800000000_u64;
-                #[doc = r" The raw value (reserved bits as read, when built from [`Self::from_raw_read`])."]
+                #[doc = "The raw value (reserved bits as read, when built from [`Self::from_raw_read`](Self::from_raw_read))."]
                 pub const fn bits(self) -> u64 {
                     self.0
                 }
@@ -22611,7 +22581,7 @@ pub mod intel {
                     self.0
                 }
             }
-            #[doc = "Builds a write of `IA32_PERFEVTSEL` from named fields; see [`Value::new`]."]
+            #[doc = "Builds a write of `IA32_PERFEVTSEL` from named fields; see [`Value::new`](Value::new)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
             #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
             pub struct Builder {
@@ -22746,7 +22716,7 @@ pub mod intel {
                 pub const fn set_umask2(self, value: u8) -> Self {
                     self.track(0xff0000000000_u64, self.value.set_umask2(value))
                 }
-                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))"]
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))"]
                 #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
                     if self.conflict != 0 {
@@ -22754,7 +22724,7 @@ pub mod intel {
                     }
                     self.value.try_build()
                 }
-                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))\n\nPanics on a problem; in a `const` item that is a compile error."]
                 #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Value {
@@ -22921,7 +22891,7 @@ pub mod intel {
                     crate::__private::set_twice("IA32_PERFEVTSEL", "a field")
                 }
             }
-            #[doc = "A [`Builder`] for `IA32_PERFEVTSELN` counting `event`: its encoding fields (event select, unit masks, CMASK, INV, EDGE, AnyThread) are set, the rest is zero. Add the privilege filters and the enable bit, then `build()`.\n\nFails to compile, in a `const`, when `N` is out of range, when only a fixed counter counts the event, when the event is restricted to other counters, or when it needs a field this generation lacks."]
+            #[doc = "A [`Builder`](Builder) for `IA32_PERFEVTSELN` counting `event`: its encoding fields (event select, unit masks, CMASK, INV, EDGE, AnyThread) are set, the rest is zero. Add the privilege filters and the enable bit, then `build()`.\n\nFails to compile, in a `const`, when `N` is out of range, when only a fixed counter counts the event, when the event is restricted to other counters, or when it needs a field this generation lacks."]
             #[track_caller]
             pub const fn event_on<const N: u32>(event: &crate::EventDesc) -> Builder {
                 if N >= INSTANCES {
@@ -22951,7 +22921,7 @@ pub mod intel {
                     }
                 }
             }
-            #[doc = r" As [`event_on`], with the counter chosen at run time: the problem is returned."]
+            #[doc = r" As [`event_on`](event_on), with the counter chosen at run time: the problem is returned."]
             #[inline]
             pub const fn try_event_on(
                 counter: u32,
@@ -23069,7 +23039,7 @@ pub mod intel {
             }
             impl crate::access::Writable for Instance {}
         }
-        #[doc = "The value type of [`IA32_PERFEVTSEL`]."]
+        #[doc = "The value type of [`IA32_PERFEVTSEL`](IA32_PERFEVTSEL)."]
         pub type Ia32Perfevtsel = IA32_PERFEVTSEL::Value;
         pub use super::super::intel::v4::{IA32_DEBUGCTL, Ia32Debugctl};
         pub use super::super::intel::v5::{IA32_FIXED_CTR, Ia32FixedCtr};
@@ -23274,7 +23244,7 @@ pub mod intel {
                 }
             }
             #[doc = r" True when CPUID.0AH reports the event available: its EBX bit is clear and"]
-            #[doc = r" below the bit-vector length in EAX[31:24]."]
+            #[doc = r" below the bit-vector length in EAX\[31:24\]."]
             pub const fn is_available(self, cpuid_0a_eax: u32, cpuid_0a_ebx: u32) -> bool {
                 let len = (cpuid_0a_eax >> 24) & 0xFF;
                 let bit = self.cpuid_bit();
@@ -23321,19 +23291,19 @@ pub mod intel {
                     pub const fn bits(self) -> u32 {
                         self.0 as u32
                     }
-                    #[doc = "Architectural performance monitoring version (0 when absent).\n\nEAX[7:0], 8 bits."]
+                    #[doc = "Architectural performance monitoring version (0 when absent).\n\nEAX\\[7:0\\], 8 bits."]
                     pub const fn version(self) -> u8 {
                         ((self.0 >> 0u32) & 0xff_u64) as u8
                     }
-                    #[doc = "General-purpose counters per logical processor.\n\nEAX[15:8], 8 bits."]
+                    #[doc = "General-purpose counters per logical processor.\n\nEAX\\[15:8\\], 8 bits."]
                     pub const fn gp_counters(self) -> u8 {
                         ((self.0 >> 8u32) & 0xff_u64) as u8
                     }
-                    #[doc = "Bit width of the general-purpose counters.\n\nEAX[23:16], 8 bits."]
+                    #[doc = "Bit width of the general-purpose counters.\n\nEAX\\[23:16\\], 8 bits."]
                     pub const fn gp_width(self) -> u8 {
                         ((self.0 >> 16u32) & 0xff_u64) as u8
                     }
-                    #[doc = "Number of valid bits in EBX (architectural events enumerated).\n\nEAX[31:24], 8 bits."]
+                    #[doc = "Number of valid bits in EBX (architectural events enumerated).\n\nEAX\\[31:24\\], 8 bits."]
                     pub const fn ebx_length(self) -> u8 {
                         ((self.0 >> 24u32) & 0xff_u64) as u8
                     }
@@ -23374,55 +23344,55 @@ pub mod intel {
                     pub const fn bits(self) -> u32 {
                         self.0 as u32
                     }
-                    #[doc = "Set when UnHalted Core Cycles is not available.\n\nEBX[0], 1 bit."]
+                    #[doc = "Set when UnHalted Core Cycles is not available.\n\nEBX\\[0\\], 1 bit."]
                     pub const fn core_cycles_unavailable(self) -> bool {
                         ((self.0 >> 0u32) & 0x1_u64) != 0
                     }
-                    #[doc = "Set when Instructions Retired is not available.\n\nEBX[1], 1 bit."]
+                    #[doc = "Set when Instructions Retired is not available.\n\nEBX\\[1\\], 1 bit."]
                     pub const fn instructions_unavailable(self) -> bool {
                         ((self.0 >> 1u32) & 0x1_u64) != 0
                     }
-                    #[doc = "Set when UnHalted Reference Cycles is not available.\n\nEBX[2], 1 bit."]
+                    #[doc = "Set when UnHalted Reference Cycles is not available.\n\nEBX\\[2\\], 1 bit."]
                     pub const fn ref_cycles_unavailable(self) -> bool {
                         ((self.0 >> 2u32) & 0x1_u64) != 0
                     }
-                    #[doc = "Set when LLC References is not available.\n\nEBX[3], 1 bit."]
+                    #[doc = "Set when LLC References is not available.\n\nEBX\\[3\\], 1 bit."]
                     pub const fn llc_references_unavailable(self) -> bool {
                         ((self.0 >> 3u32) & 0x1_u64) != 0
                     }
-                    #[doc = "Set when LLC Misses is not available.\n\nEBX[4], 1 bit."]
+                    #[doc = "Set when LLC Misses is not available.\n\nEBX\\[4\\], 1 bit."]
                     pub const fn llc_misses_unavailable(self) -> bool {
                         ((self.0 >> 4u32) & 0x1_u64) != 0
                     }
-                    #[doc = "Set when Branch Instructions Retired is not available.\n\nEBX[5], 1 bit."]
+                    #[doc = "Set when Branch Instructions Retired is not available.\n\nEBX\\[5\\], 1 bit."]
                     pub const fn branches_unavailable(self) -> bool {
                         ((self.0 >> 5u32) & 0x1_u64) != 0
                     }
-                    #[doc = "Set when Branch Misses Retired is not available.\n\nEBX[6], 1 bit."]
+                    #[doc = "Set when Branch Misses Retired is not available.\n\nEBX\\[6\\], 1 bit."]
                     pub const fn branch_misses_unavailable(self) -> bool {
                         ((self.0 >> 6u32) & 0x1_u64) != 0
                     }
-                    #[doc = "Set when Topdown Slots is not available.\n\nEBX[7], 1 bit."]
+                    #[doc = "Set when Topdown Slots is not available.\n\nEBX\\[7\\], 1 bit."]
                     pub const fn topdown_slots_unavailable(self) -> bool {
                         ((self.0 >> 7u32) & 0x1_u64) != 0
                     }
-                    #[doc = "Set when Topdown Backend Bound is not available.\n\nEBX[8], 1 bit."]
+                    #[doc = "Set when Topdown Backend Bound is not available.\n\nEBX\\[8\\], 1 bit."]
                     pub const fn topdown_backend_bound_unavailable(self) -> bool {
                         ((self.0 >> 8u32) & 0x1_u64) != 0
                     }
-                    #[doc = "Set when Topdown Bad Speculation is not available.\n\nEBX[9], 1 bit."]
+                    #[doc = "Set when Topdown Bad Speculation is not available.\n\nEBX\\[9\\], 1 bit."]
                     pub const fn topdown_bad_speculation_unavailable(self) -> bool {
                         ((self.0 >> 9u32) & 0x1_u64) != 0
                     }
-                    #[doc = "Set when Topdown Frontend Bound is not available.\n\nEBX[10], 1 bit."]
+                    #[doc = "Set when Topdown Frontend Bound is not available.\n\nEBX\\[10\\], 1 bit."]
                     pub const fn topdown_frontend_bound_unavailable(self) -> bool {
                         ((self.0 >> 10u32) & 0x1_u64) != 0
                     }
-                    #[doc = "Set when Topdown Retiring is not available.\n\nEBX[11], 1 bit."]
+                    #[doc = "Set when Topdown Retiring is not available.\n\nEBX\\[11\\], 1 bit."]
                     pub const fn topdown_retiring_unavailable(self) -> bool {
                         ((self.0 >> 11u32) & 0x1_u64) != 0
                     }
-                    #[doc = "Set when LBR Inserts is not available.\n\nEBX[12], 1 bit."]
+                    #[doc = "Set when LBR Inserts is not available.\n\nEBX\\[12\\], 1 bit."]
                     pub const fn lbr_inserts_unavailable(self) -> bool {
                         ((self.0 >> 12u32) & 0x1_u64) != 0
                     }
@@ -23496,7 +23466,7 @@ pub mod intel {
                     pub const fn bits(self) -> u32 {
                         self.0 as u32
                     }
-                    #[doc = "Bit i set: fixed counter i is supported (even beyond EDX[4:0]).\n\nECX[31:0], 32 bits."]
+                    #[doc = "Bit i set: fixed counter i is supported (even beyond EDX\\[4:0\\]).\n\nECX\\[31:0\\], 32 bits."]
                     pub const fn fixed_counter_mask(self) -> u32 {
                         ((self.0 >> 0u32) & 0xffffffff_u64) as u32
                     }
@@ -23525,15 +23495,15 @@ pub mod intel {
                     pub const fn bits(self) -> u32 {
                         self.0 as u32
                     }
-                    #[doc = "Number of contiguous fixed-function counters (version 2 and later).\n\nEDX[4:0], 5 bits."]
+                    #[doc = "Number of contiguous fixed-function counters (version 2 and later).\n\nEDX\\[4:0\\], 5 bits."]
                     pub const fn fixed_counters(self) -> u8 {
                         ((self.0 >> 0u32) & 0x1f_u64) as u8
                     }
-                    #[doc = "Bit width of the fixed-function counters (version 2 and later).\n\nEDX[12:5], 8 bits."]
+                    #[doc = "Bit width of the fixed-function counters (version 2 and later).\n\nEDX\\[12:5\\], 8 bits."]
                     pub const fn fixed_width(self) -> u8 {
                         ((self.0 >> 5u32) & 0xff_u64) as u8
                     }
-                    #[doc = "AnyThread (IA32_PERFEVTSELx[21], IA32_FIXED_CTR_CTRL bit 4i+2) is not supported.\n\nEDX[15], 1 bit."]
+                    #[doc = "AnyThread (IA32_PERFEVTSELx\\[21\\], IA32_FIXED_CTR_CTRL bit 4i+2) is not supported.\n\nEDX\\[15\\], 1 bit."]
                     pub const fn anythread_deprecated(self) -> bool {
                         ((self.0 >> 15u32) & 0x1_u64) != 0
                     }
@@ -23601,7 +23571,7 @@ pub mod intel {
                     pub const fn bits(self) -> u32 {
                         self.0 as u32
                     }
-                    #[doc = "Bit i set: subleaf i of leaf 23H is valid.\n\nEAX[31:0], 32 bits."]
+                    #[doc = "Bit i set: subleaf i of leaf 23H is valid.\n\nEAX\\[31:0\\], 32 bits."]
                     pub const fn subleaf_bitmap(self) -> u32 {
                         ((self.0 >> 0u32) & 0xffffffff_u64) as u32
                     }
@@ -23630,11 +23600,11 @@ pub mod intel {
                     pub const fn bits(self) -> u32 {
                         self.0 as u32
                     }
-                    #[doc = "IA32_PERFEVTSELx.UMASK2 (bits 47:40) is supported.\n\nEBX[0], 1 bit."]
+                    #[doc = "IA32_PERFEVTSELx.UMASK2 (bits 47:40) is supported.\n\nEBX\\[0\\], 1 bit."]
                     pub const fn umask2(self) -> bool {
                         ((self.0 >> 0u32) & 0x1_u64) != 0
                     }
-                    #[doc = "IA32_PERFEVTSELx.EQ (bit 36) is supported.\n\nEBX[1], 1 bit."]
+                    #[doc = "IA32_PERFEVTSELx.EQ (bit 36) is supported.\n\nEBX\\[1\\], 1 bit."]
                     pub const fn eq_field(self) -> bool {
                         ((self.0 >> 1u32) & 0x1_u64) != 0
                     }
@@ -23686,7 +23656,7 @@ pub mod intel {
                     pub const fn bits(self) -> u32 {
                         self.0 as u32
                     }
-                    #[doc = "Bit i set: general-purpose counter i is supported.\n\nEAX[31:0], 32 bits."]
+                    #[doc = "Bit i set: general-purpose counter i is supported.\n\nEAX\\[31:0\\], 32 bits."]
                     pub const fn gp_counter_mask(self) -> u32 {
                         ((self.0 >> 0u32) & 0xffffffff_u64) as u32
                     }
@@ -23715,7 +23685,7 @@ pub mod intel {
                     pub const fn bits(self) -> u32 {
                         self.0 as u32
                     }
-                    #[doc = "Bit i set: fixed counter i is supported.\n\nEBX[31:0], 32 bits."]
+                    #[doc = "Bit i set: fixed counter i is supported.\n\nEBX\\[31:0\\], 32 bits."]
                     pub const fn fixed_counter_mask(self) -> u32 {
                         ((self.0 >> 0u32) & 0xffffffff_u64) as u32
                     }

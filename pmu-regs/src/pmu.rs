@@ -333,7 +333,7 @@ impl<A: Arch, B: RawMsr> Pmu<A, B> {
 
     /// Refuses events the CPU reports it does not have: architectural events CPUID.0AH:EBX
     /// marks unavailable (matched by encoding), UMASK2/EQ without CPUID.23H support, AnyThread
-    /// where CPUID.0AH:EDX[15] deprecates it.
+    /// where CPUID.0AH:EDX\[15\] deprecates it.
     fn check_event(&self, ev: &EventDesc) -> Result<(), Error<B::Error>> {
         for a in A::arch_events() {
             let d = &a.desc;

@@ -297,3 +297,297 @@ mod from_macro {
         assert_eq!(intel::v1::ArchEvent::ALL.len(), 7);
     }
 }
+
+/// Generated doc strings are Markdown rustdoc reads without a warning. Every `#[doc]` the
+/// generator emits (from `///` in its templates or formatted from the definitions) is parsed
+/// with pulldown-cmark, the parser rustdoc uses: there must be no `[x]` rustdoc would try as
+/// an intra-doc link (a shortcut or reference link without a definition; the generator's own
+/// links are inline, `[text](path)`), no raw HTML (`<n>` is an unclosed tag) and no bare URL.
+/// `cargo doc` with `-D warnings` in CI checks the same on the checked-in files, and that the
+/// inline links resolve.
+mod generated_docs {
+    use proc_macro2::{Delimiter, TokenStream, TokenTree};
+    use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
+
+    /// The doc strings of `tokens`, consecutive `#[doc]`/`#![doc]` attributes of one item
+    /// joined by line breaks as rustdoc joins them.
+    fn docs(tokens: TokenStream) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut cur: Option<String> = None;
+        collect(tokens, &mut out, &mut cur);
+        out.extend(cur);
+        out
+    }
+
+    fn collect(tokens: TokenStream, out: &mut Vec<String>, cur: &mut Option<String>) {
+        let tts: Vec<TokenTree> = tokens.into_iter().collect();
+        let mut i = 0;
+        while i < tts.len() {
+            if let TokenTree::Punct(p) = &tts[i]
+                && p.as_char() == '#'
+            {
+                let bang =
+                    matches!(&tts.get(i + 1), Some(TokenTree::Punct(p)) if p.as_char() == '!');
+                let at = i + 1 + usize::from(bang);
+                if let Some(TokenTree::Group(g)) = tts.get(at)
+                    && g.delimiter() == Delimiter::Bracket
+                {
+                    if let Some(text) = doc_value(g.stream()) {
+                        let c = cur.get_or_insert_with(String::new);
+                        if !c.is_empty() {
+                            c.push('\n');
+                        }
+                        c.push_str(&text);
+                    }
+                    // Other attributes between doc attributes do not split the doc.
+                    i = at + 1;
+                    continue;
+                }
+            }
+            out.extend(cur.take());
+            if let TokenTree::Group(g) = &tts[i] {
+                collect(g.stream(), out, cur);
+                out.extend(cur.take());
+            }
+            i += 1;
+        }
+    }
+
+    /// The string of `doc = "..."`.
+    fn doc_value(attr: TokenStream) -> Option<String> {
+        let tts: Vec<TokenTree> = attr.into_iter().collect();
+        match tts.as_slice() {
+            [
+                TokenTree::Ident(id),
+                TokenTree::Punct(eq),
+                TokenTree::Literal(lit),
+            ] if id == "doc" && eq.as_char() == '=' => match syn::Lit::new(lit.clone()) {
+                syn::Lit::Str(s) => Some(s.value()),
+                _ => panic!("doc attribute with a non-string value: {lit}"),
+            },
+            _ => None,
+        }
+    }
+
+    /// What rustdoc would warn about in `doc`.
+    fn problems(doc: &str) -> Vec<String> {
+        let mut found = Vec::new();
+        let mut labels = Vec::new();
+        let mut cb = |l: pulldown_cmark::BrokenLink<'_>| {
+            labels.push(l.reference.to_string());
+            None
+        };
+        let opts = Options::ENABLE_TABLES
+            | Options::ENABLE_FOOTNOTES
+            | Options::ENABLE_STRIKETHROUGH
+            | Options::ENABLE_TASKLISTS;
+        let events: Vec<Event<'_>> =
+            Parser::new_with_broken_link_callback(doc, opts, Some(&mut cb)).collect();
+        let mut in_link = 0;
+        let mut text = String::new();
+        let flush = |text: &mut String, found: &mut Vec<String>| {
+            if text.contains("http://") || text.contains("https://") {
+                found.push(format!("bare URL in {text:?}"));
+            }
+            text.clear();
+        };
+        for e in events {
+            match e {
+                Event::Start(Tag::Link { .. }) => {
+                    flush(&mut text, &mut found);
+                    in_link += 1;
+                }
+                Event::End(TagEnd::Link) => in_link -= 1,
+                Event::Text(t) if in_link == 0 => text.push_str(&t),
+                Event::Html(h) | Event::InlineHtml(h) => {
+                    found.push(format!("raw HTML {:?}", h.as_ref()))
+                }
+                _ => flush(&mut text, &mut found),
+            }
+        }
+        flush(&mut text, &mut found);
+        found.extend(
+            labels
+                .into_iter()
+                .map(|l| format!("`[{l}]` would be an intra-doc link")),
+        );
+        found
+    }
+
+    fn assert_clean(docs: &[String]) {
+        let bad: Vec<String> = docs
+            .iter()
+            .filter_map(|d| {
+                let p = problems(d);
+                (!p.is_empty()).then(|| format!("{}\n  in {d:?}", p.join("; ")))
+            })
+            .collect();
+        assert!(
+            bad.is_empty(),
+            "{} generated doc strings rustdoc would warn about, first ones:\n{}",
+            bad.len(),
+            bad.iter().take(10).cloned().collect::<Vec<_>>().join("\n")
+        );
+    }
+
+    #[test]
+    fn the_checker_sees_what_rustdoc_warns_about() {
+        assert_eq!(
+            problems("EAX[7:0], 8 bits."),
+            ["`[7:0]` would be an intra-doc link"]
+        );
+        assert_eq!(problems("IA32_PMC<n>"), ["raw HTML \"<n>\""]);
+        assert_eq!(
+            problems("see https://example.com/sdm"),
+            ["bare URL in \"see https://example.com/sdm\""]
+        );
+        assert!(problems(r"EAX\[7:0\], `EDX[15]`, [`Value`](Value), <https://e.com>").is_empty());
+        let attrs: TokenStream = r##"
+            #[doc = " A"] #[inline] #[doc = r" [b"] fn f() { #![doc = "c]"] }
+        "##
+        .parse()
+        .unwrap();
+        assert_eq!(docs(attrs), [" A\n [b", "c]"]);
+    }
+
+    /// The shipped definitions, as the proc macro emits them (every generation inline).
+    #[test]
+    fn shipped_definitions() {
+        let loaded = pmu_defs::Loader::new().with_defaults().finish();
+        assert!(!loaded.has_errors(), "{}", loaded.render_diagnostics());
+        let tokens =
+            pmu_defs::codegen::generate(&loaded.model, &pmu_defs::codegen::Options::external());
+        let docs = docs(tokens);
+        assert!(docs.len() > 10_000, "only {} doc strings found", docs.len());
+        // The definitions do use the notation: it is escaped, not absent.
+        assert!(docs.iter().any(|d| d.contains(r"EDX\[15\]")));
+        assert_clean(&docs);
+    }
+
+    /// Every prose key of the schema (generation title, manual and doc; register, field,
+    /// value, CPUID leaf, CPUID field and value, constraint and event docs and messages)
+    /// carrying brackets, an HTML-like `<n>`, a bare URL, a code span and a link.
+    const FIXTURE: &str = r#"
+generation: test-brackets
+vendor: intel
+title: Title with EAX[7:0]
+manual: Manual [Table 1-1] https://example.com/sdm
+doc: |
+  Doc with EDX[15], [31:24], `EAX[7:0]` in code, a [link](https://example.com), a stray `
+  backtick, IA32_PMC<n> and https://example.com/bare.
+pmu:
+  general: { select: SEL, counter: CTR }
+  encoding: { event: EVENT_SELECT, umask: UMASK, inv: INV, cmask: CMASK, en: EN }
+registers:
+  - name: CTR
+    doc: Counter doc [n] <n>.
+    manual: Counter manual [1]
+    msr: { base: 0x100, count: 2, stride: 1 }
+    fields:
+      - { name: COUNT, bits: "47:0", doc: "Count doc EAX[23:16]." }
+  - name: SEL
+    doc: Select doc [x].
+    manual: Select manual [2]
+    msr: { base: 0x200, count: 2, stride: 1 }
+    fields:
+      - { name: EVENT_SELECT, bits: "7:0", doc: "Event doc [code]." }
+      - { name: UMASK, bits: "15:8", doc: "Umask doc [um]." }
+      - name: EN
+        bits: 22
+        doc: Enable doc [EN].
+        values:
+          - { name: DISABLED, value: 0, doc: "Value doc [0]." }
+          - { name: ENABLED, value: 1, doc: "Value doc [1] <b>." }
+      - { name: INV, bits: 23, doc: "Inv doc [INV]." }
+      - { name: CMASK, bits: "31:24", doc: "Cmask doc [CMASK]." }
+      - { name: BLOCK, bits: "33:32", array: { count: 2, stride: 2 }, doc: "Array doc [i]." }
+      - { name: SPLIT, bits: ["37:36", "41:40"], doc: "Split doc [s]." }
+  - name: STATUS
+    doc: Status doc [ro].
+    manual: Status manual [3]
+    msr: 0x300
+    access: read-only
+    fields:
+      - { name: OVF, bits: 0, doc: "Status field doc [0]." }
+  - name: STATUS_RESET
+    doc: Reset doc [w1c].
+    manual: Reset manual [4]
+    msr: 0x301
+    access: write-1-to-clear
+    fields:
+      - { name: CLR_OVF, bits: 0, doc: "Clear field doc [0]." }
+cpuid:
+  - name: LEAF_A
+    leaf: 0x0A
+    doc: Leaf doc [A].
+    manual: Leaf manual [0AH]
+    eax:
+      - name: VERSION
+        bits: "7:0"
+        doc: CPUID field doc [v].
+        values:
+          - { name: ONE, value: 1, doc: "CPUID value doc [1]." }
+constraints:
+  - id: inv-without-cmask
+    register: SEL
+    when: { INV: 1, CMASK: 0 }
+    severity: error
+    message: Constraint message INV[23] <n>
+    manual: Constraint manual [5]
+events:
+  - { name: CYCLES, event: 0x3C, umask: 0x00, cpuid-bit: 0, doc: "Event doc [c] <n>." }
+"#;
+
+    #[test]
+    fn every_prose_key_with_brackets() {
+        let mut loader = pmu_defs::Loader::new();
+        loader.add_str("brackets.yaml", FIXTURE);
+        let loaded = loader.finish();
+        assert!(!loaded.has_errors(), "{}", loaded.render_diagnostics());
+        for opts in [
+            pmu_defs::codegen::Options::external(),
+            pmu_defs::codegen::Options::internal(),
+        ] {
+            let docs = docs(pmu_defs::codegen::generate(&loaded.model, &opts));
+            // Each prose key reaches the output, escaped.
+            for want in [
+                r"Title with EAX\[7:0\]",
+                r"Manual \[Table 1-1\] <https://example.com/sdm>",
+                r"Doc with EDX\[15\], \[31:24\], `EAX[7:0]` in code, a [link](https://example.com)",
+                r"a stray \`",
+                r"IA32_PMC\<n> and <https://example.com/bare>.",
+                r"Counter doc \[n\] \<n>.",
+                r"Counter manual \[1\]",
+                r"Count doc EAX\[23:16\].",
+                r"Select doc \[x\].",
+                r"Select manual \[2\]",
+                r"Event doc \[code\].",
+                r"Umask doc \[um\].",
+                r"Enable doc \[EN\].",
+                r"Value doc \[0\].",
+                r"Value doc \[1\] \<b>.",
+                r"Inv doc \[INV\].",
+                r"Cmask doc \[CMASK\].",
+                r"Array doc \[i\].",
+                r"Split doc \[s\].",
+                r"Status doc \[ro\].",
+                r"Status field doc \[0\].",
+                r"Reset doc \[w1c\].",
+                r"Clear field doc \[0\].",
+                r"Leaf doc \[A\].",
+                r"Leaf manual \[0AH\]",
+                r"CPUID field doc \[v\].",
+                r"CPUID value doc \[1\].",
+                r"Constraint message INV\[23\] \<n>",
+                r"Constraint manual \[5\]",
+                r"Event doc \[c\] \<n>.",
+            ] {
+                assert!(
+                    docs.iter().any(|d| d.contains(want)),
+                    "no generated doc contains {want:?}"
+                );
+            }
+            assert_clean(&docs);
+        }
+    }
+}

@@ -15,7 +15,7 @@ pub use super::super::intel::v6::{IA32_PERFEVTSEL, Ia32Perfevtsel};
     clippy::new_ret_no_self
 )]
 pub mod IA32_FIXED_CTR {
-    #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+    #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
     #[doc = r" carries the register's name so that a field of another register is reported"]
     #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
     #[derive(Clone, Copy, Debug)]
@@ -26,7 +26,7 @@ pub mod IA32_FIXED_CTR {
     impl ::tock_registers::RegisterLongName for Register {}
     #[allow(unused_imports)]
     use ::tock_registers::fields::Field;
-    :: tock_registers :: register_bitmasks ! (u64 , IA32_FIXED_CTR , Register , [# [doc = "Counter value; the implemented width is CPUID.0AH:EDX[12:5]. (bits 47:0, read-write)"] COUNT OFFSET (0) NUMBITS (48) []]);
+    :: tock_registers :: register_bitmasks ! (u64 , IA32_FIXED_CTR , Register , [# [doc = "Counter value; the implemented width is CPUID.0AH:EDX\\[12:5\\]. (bits 47:0, read-write)"] COUNT OFFSET (0) NUMBITS (48) []]);
     #[doc = r" MSR address of instance 0."]
     pub const BASE_ADDRESS: u32 = 0x309_u32;
     #[doc = r" Number of instances of this register family."]
@@ -87,7 +87,7 @@ pub mod IA32_FIXED_CTR {
     #[repr(transparent)]
     pub struct Value(u64);
     impl Value {
-        #[doc = r" A [`Builder`] with every field zero (no reserved bits set): the starting point"]
+        #[doc = r" A [`Builder`](Builder) with every field zero (no reserved bits set): the starting point"]
         #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
         #[doc = r" given two different values (a compile error in a `const`)."]
         pub const fn new() -> Builder {
@@ -111,8 +111,7 @@ pub mod IA32_FIXED_CTR {
             __check_reserved::<B>();
             Self(B)
         }
-        #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
-        #[doc = r" when one of them is reserved."]
+        #[doc = "The value with exactly these bits, or [`ReservedBitsError`](crate::ReservedBitsError)\nwhen one of them is reserved."]
         pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
             if bits & Self::RESERVED_MASK != 0 {
                 return Err(crate::ReservedBitsError {
@@ -132,7 +131,7 @@ pub mod IA32_FIXED_CTR {
         pub const RESET: Self = Self(0x0_u64);
         #[doc = r" Bits no field covers; this API never sets them."]
         pub const RESERVED_MASK: u64 = 0xffff000000000000_u64;
-        #[doc = r" The raw value (reserved bits as read, when built from [`Self::from_raw_read`])."]
+        #[doc = "The raw value (reserved bits as read, when built from [`Self::from_raw_read`](Self::from_raw_read))."]
         pub const fn bits(self) -> u64 {
             self.0
         }
@@ -140,11 +139,11 @@ pub mod IA32_FIXED_CTR {
         pub const fn to_local(self) -> ::tock_registers::LocalRegisterCopy<u64, Register> {
             ::tock_registers::LocalRegisterCopy::new(self.0)
         }
-        #[doc = "Counter value; the implemented width is CPUID.0AH:EDX[12:5].\n\nBits 47:0, read-write, 48 bits wide."]
+        #[doc = "Counter value; the implemented width is CPUID.0AH:EDX\\[12:5\\].\n\nBits 47:0, read-write, 48 bits wide."]
         pub const fn count(self) -> u64 {
             ((self.0 >> 0u32) & 0xffffffffffff_u64) as u64
         }
-        #[doc = "Sets `COUNT` to the constant `V`; a `V` wider than 48 bits fails to compile. Counter value; the implemented width is CPUID.0AH:EDX[12:5].\n\nBits 47:0, read-write, 48 bits wide."]
+        #[doc = "Sets `COUNT` to the constant `V`; a `V` wider than 48 bits fails to compile. Counter value; the implemented width is CPUID.0AH:EDX\\[12:5\\].\n\nBits 47:0, read-write, 48 bits wide."]
         #[track_caller]
         pub const fn with_count<const V: u64>(self) -> Self {
             if V > 0xffffffffffff_u64 {
@@ -154,7 +153,7 @@ pub mod IA32_FIXED_CTR {
             let v = V;
             Self((self.0 & 0xffff000000000000_u64) | (((v >> 0u32) & 0xffffffffffff_u64) << 0u32))
         }
-        #[doc = "Sets `COUNT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 48 bits. Counter value; the implemented width is CPUID.0AH:EDX[12:5].\n\nBits 47:0, read-write, 48 bits wide."]
+        #[doc = "Sets `COUNT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 48 bits. Counter value; the implemented width is CPUID.0AH:EDX\\[12:5\\].\n\nBits 47:0, read-write, 48 bits wide."]
         pub const fn try_set_count(self, v: u64) -> Result<Self, crate::FieldError> {
             if v > 0xffffffffffff_u64 {
                 return Err(crate::FieldError::TooWide {
@@ -216,7 +215,7 @@ pub mod IA32_FIXED_CTR {
             self.0
         }
     }
-    #[doc = "Builds a write of `IA32_FIXED_CTR` from named fields; see [`Value::new`]."]
+    #[doc = "Builds a write of `IA32_FIXED_CTR` from named fields; see [`Value::new`](Value::new)."]
     #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
     #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
     pub struct Builder {
@@ -239,19 +238,19 @@ pub mod IA32_FIXED_CTR {
                 conflict: self.conflict | clash,
             }
         }
-        #[doc = "Sets `COUNT` to the constant `V`; a `V` wider than 48 bits fails to compile. Counter value; the implemented width is CPUID.0AH:EDX[12:5].\n\nBits 47:0, read-write, 48 bits wide."]
+        #[doc = "Sets `COUNT` to the constant `V`; a `V` wider than 48 bits fails to compile. Counter value; the implemented width is CPUID.0AH:EDX\\[12:5\\].\n\nBits 47:0, read-write, 48 bits wide."]
         #[track_caller]
         pub const fn with_count<const V: u64>(self) -> Self {
             self.track(0xffffffffffff_u64, self.value.with_count::<V>())
         }
-        #[doc = "Sets `COUNT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 48 bits. Counter value; the implemented width is CPUID.0AH:EDX[12:5].\n\nBits 47:0, read-write, 48 bits wide."]
+        #[doc = "Sets `COUNT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 48 bits. Counter value; the implemented width is CPUID.0AH:EDX\\[12:5\\].\n\nBits 47:0, read-write, 48 bits wide."]
         pub const fn try_set_count(self, v: u64) -> Result<Self, crate::FieldError> {
             match self.value.try_set_count(v) {
                 Ok(next) => Ok(self.track(0xffffffffffff_u64, next)),
                 Err(e) => Err(e),
             }
         }
-        #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+        #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n"]
         #[inline]
         pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
             if self.conflict != 0 {
@@ -259,7 +258,7 @@ pub mod IA32_FIXED_CTR {
             }
             self.value.try_build()
         }
-        #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+        #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
         #[inline]
         #[track_caller]
         pub const fn build(self) -> Value {
@@ -331,7 +330,7 @@ pub mod IA32_FIXED_CTR {
     }
     impl crate::access::Writable for Instance {}
 }
-#[doc = "The value type of [`IA32_FIXED_CTR`]."]
+#[doc = "The value type of [`IA32_FIXED_CTR`](IA32_FIXED_CTR)."]
 pub type Ia32FixedCtr = IA32_FIXED_CTR::Value;
 #[doc = "Fixed-function counter control: one 4-bit block per fixed counter, block i at bits\n4i+3:4i.\n\n- MSR: `0x38D`\n- Access: read-write\n- Width: 64 bits\n- Reset value: `0x0`\n- Reserved bits: `0xFEEEEEEEF0000000`\n- Defined in: `intel-arrowlake-skymont` (register present since `intel-v2`)\n- Manual: Intel SDM Vol. 3B §18.2.2 (layout of IA32_FIXED_CTR_CTRL); Vol. 4 Table 2-2 (38DH)\n\nThe value type is [`Value`](IA32_FIXED_CTR_CTRL::Value)."]
 #[allow(
@@ -342,7 +341,7 @@ pub type Ia32FixedCtr = IA32_FIXED_CTR::Value;
     clippy::new_ret_no_self
 )]
 pub mod IA32_FIXED_CTR_CTRL {
-    #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+    #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
     #[doc = r" carries the register's name so that a field of another register is reported"]
     #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
     #[derive(Clone, Copy, Debug)]
@@ -458,7 +457,7 @@ pub mod IA32_FIXED_CTR_CTRL {
     #[repr(transparent)]
     pub struct Value(u64);
     impl Value {
-        #[doc = r" A [`Builder`] with every field zero (no reserved bits set): the starting point"]
+        #[doc = r" A [`Builder`](Builder) with every field zero (no reserved bits set): the starting point"]
         #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
         #[doc = r" given two different values (a compile error in a `const`)."]
         pub const fn new() -> Builder {
@@ -482,8 +481,7 @@ pub mod IA32_FIXED_CTR_CTRL {
             __check_reserved::<B>();
             Self(B)
         }
-        #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
-        #[doc = r" when one of them is reserved."]
+        #[doc = "The value with exactly these bits, or [`ReservedBitsError`](crate::ReservedBitsError)\nwhen one of them is reserved."]
         pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
             if bits & Self::RESERVED_MASK != 0 {
                 return Err(crate::ReservedBitsError {
@@ -503,7 +501,7 @@ pub mod IA32_FIXED_CTR_CTRL {
         pub const RESET: Self = Self(0x0_u64);
         #[doc = r" Bits no field covers; this API never sets them."]
         pub const RESERVED_MASK: u64 = 0xfeeeeeeef0000000_u64;
-        #[doc = r" The raw value (reserved bits as read, when built from [`Self::from_raw_read`])."]
+        #[doc = "The raw value (reserved bits as read, when built from [`Self::from_raw_read`](Self::from_raw_read))."]
         pub const fn bits(self) -> u64 {
             self.0
         }
@@ -1258,7 +1256,7 @@ pub mod IA32_FIXED_CTR_CTRL {
             self.0
         }
     }
-    #[doc = "Builds a write of `IA32_FIXED_CTR_CTRL` from named fields; see [`Value::new`]."]
+    #[doc = "Builds a write of `IA32_FIXED_CTR_CTRL` from named fields; see [`Value::new`](Value::new)."]
     #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
     #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
     pub struct Builder {
@@ -1561,7 +1559,7 @@ pub mod IA32_FIXED_CTR_CTRL {
                 Err(e) => Err(e),
             }
         }
-        #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+        #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n"]
         #[inline]
         pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
             if self.conflict != 0 {
@@ -1569,7 +1567,7 @@ pub mod IA32_FIXED_CTR_CTRL {
             }
             self.value.try_build()
         }
-        #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+        #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
         #[inline]
         #[track_caller]
         pub const fn build(self) -> Value {
@@ -1868,7 +1866,7 @@ pub mod IA32_FIXED_CTR_CTRL {
     }
     impl crate::access::Writable for Instance {}
 }
-#[doc = "The value type of [`IA32_FIXED_CTR_CTRL`]."]
+#[doc = "The value type of [`IA32_FIXED_CTR_CTRL`](IA32_FIXED_CTR_CTRL)."]
 pub type Ia32FixedCtrCtrl = IA32_FIXED_CTR_CTRL::Value;
 #[doc = "Overflow status of every counter, and PMU condition flags.\n\n- MSR: `0x38E`\n- Access: read-only\n- Width: 64 bits\n- Reset value: `0x0`\n- Reserved bits: `0x037EFF80FFFFFF00`\n- Defined in: `intel-arrowlake-skymont` (register present since `intel-v2`)\n- Manual: Intel SDM Vol. 3B §18.2.4 (IA32_PERF_GLOBAL_STATUS, version 4); Vol. 4 Table 2-2 (38EH)\n\nThe value type is [`Value`](IA32_PERF_GLOBAL_STATUS::Value)."]
 #[allow(
@@ -1879,7 +1877,7 @@ pub type Ia32FixedCtrCtrl = IA32_FIXED_CTR_CTRL::Value;
     clippy::new_ret_no_self
 )]
 pub mod IA32_PERF_GLOBAL_STATUS {
-    #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+    #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
     #[doc = r" carries the register's name so that a field of another register is reported"]
     #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
     #[derive(Clone, Copy, Debug)]
@@ -1907,7 +1905,7 @@ pub mod IA32_PERF_GLOBAL_STATUS {
         pub const RESET: Self = Self(0x0_u64);
         #[doc = r" Bits no field covers; this API never sets them."]
         pub const RESERVED_MASK: u64 = 0x37eff80ffffff00_u64;
-        #[doc = r" The raw value (reserved bits as read, when built from [`Self::from_raw_read`])."]
+        #[doc = "The raw value (reserved bits as read, when built from [`Self::from_raw_read`](Self::from_raw_read))."]
         pub const fn bits(self) -> u64 {
             self.0
         }
@@ -2103,7 +2101,7 @@ pub mod IA32_PERF_GLOBAL_STATUS {
         }
     }
 }
-#[doc = "The value type of [`IA32_PERF_GLOBAL_STATUS`]."]
+#[doc = "The value type of [`IA32_PERF_GLOBAL_STATUS`](IA32_PERF_GLOBAL_STATUS)."]
 pub type Ia32PerfGlobalStatus = IA32_PERF_GLOBAL_STATUS::Value;
 #[doc = "Global enable of every counter; a counter counts only when enabled here and locally.\n\n- MSR: `0x38F`\n- Access: read-write\n- Width: 64 bits\n- Reserved bits: `0xFFFEFF80FFFFFF00`\n- Defined in: `intel-arrowlake-skymont` (register present since `intel-v2`)\n- Manual: Intel SDM Vol. 3B §18.2.2 (IA32_PERF_GLOBAL_CTRL); Vol. 4 Table 2-2 (38FH)\n\nThe value type is [`Value`](IA32_PERF_GLOBAL_CTRL::Value)."]
 #[allow(
@@ -2114,7 +2112,7 @@ pub type Ia32PerfGlobalStatus = IA32_PERF_GLOBAL_STATUS::Value;
     clippy::new_ret_no_self
 )]
 pub mod IA32_PERF_GLOBAL_CTRL {
-    #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+    #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
     #[doc = r" carries the register's name so that a field of another register is reported"]
     #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
     #[derive(Clone, Copy, Debug)]
@@ -2145,7 +2143,7 @@ pub mod IA32_PERF_GLOBAL_CTRL {
     #[repr(transparent)]
     pub struct Value(u64);
     impl Value {
-        #[doc = r" A [`Builder`] with every field zero (no reserved bits set): the starting point"]
+        #[doc = r" A [`Builder`](Builder) with every field zero (no reserved bits set): the starting point"]
         #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
         #[doc = r" given two different values (a compile error in a `const`)."]
         pub const fn new() -> Builder {
@@ -2169,8 +2167,7 @@ pub mod IA32_PERF_GLOBAL_CTRL {
             __check_reserved::<B>();
             Self(B)
         }
-        #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
-        #[doc = r" when one of them is reserved."]
+        #[doc = "The value with exactly these bits, or [`ReservedBitsError`](crate::ReservedBitsError)\nwhen one of them is reserved."]
         pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
             if bits & Self::RESERVED_MASK != 0 {
                 return Err(crate::ReservedBitsError {
@@ -2188,7 +2185,7 @@ pub mod IA32_PERF_GLOBAL_CTRL {
         }
         #[doc = r" Bits no field covers; this API never sets them."]
         pub const RESERVED_MASK: u64 = 0xfffeff80ffffff00_u64;
-        #[doc = r" The raw value (reserved bits as read, when built from [`Self::from_raw_read`])."]
+        #[doc = "The raw value (reserved bits as read, when built from [`Self::from_raw_read`](Self::from_raw_read))."]
         pub const fn bits(self) -> u64 {
             self.0
         }
@@ -2515,7 +2512,7 @@ pub mod IA32_PERF_GLOBAL_CTRL {
             self.0
         }
     }
-    #[doc = "Builds a write of `IA32_PERF_GLOBAL_CTRL` from named fields; see [`Value::new`]."]
+    #[doc = "Builds a write of `IA32_PERF_GLOBAL_CTRL` from named fields; see [`Value::new`](Value::new)."]
     #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
     #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
     pub struct Builder {
@@ -2649,7 +2646,7 @@ pub mod IA32_PERF_GLOBAL_CTRL {
         pub const fn with_en_perf_metrics(self, on: bool) -> Self {
             self.track(0x1000000000000_u64, self.value.with_en_perf_metrics(on))
         }
-        #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+        #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n"]
         #[inline]
         pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
             if self.conflict != 0 {
@@ -2657,7 +2654,7 @@ pub mod IA32_PERF_GLOBAL_CTRL {
             }
             self.value.try_build()
         }
-        #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+        #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
         #[inline]
         #[track_caller]
         pub const fn build(self) -> Value {
@@ -2848,7 +2845,7 @@ pub mod IA32_PERF_GLOBAL_CTRL {
     }
     impl crate::access::Writable for Instance {}
 }
-#[doc = "The value type of [`IA32_PERF_GLOBAL_CTRL`]."]
+#[doc = "The value type of [`IA32_PERF_GLOBAL_CTRL`](IA32_PERF_GLOBAL_CTRL)."]
 pub type Ia32PerfGlobalCtrl = IA32_PERF_GLOBAL_CTRL::Value;
 #[doc = "Clears bits of IA32_PERF_GLOBAL_STATUS (called IA32_PERF_GLOBAL_OVF_CTRL before\nversion 4): writing 1 clears the status bit at the same position.\n\n- MSR: `0x390`\n- Access: write-1-to-clear\n- Width: 64 bits\n- Reserved bits: `0x037EFF80FFFFFF00`\n- Defined in: `intel-arrowlake-skymont` (register present since `intel-v2`)\n- Manual: Intel SDM Vol. 3B §18.2.4 (IA32_PERF_GLOBAL_STATUS_RESET); Vol. 4 Table 2-2 (390H)\n\nThe value type is [`Value`](IA32_PERF_GLOBAL_STATUS_RESET::Value)."]
 #[allow(
@@ -2859,7 +2856,7 @@ pub type Ia32PerfGlobalCtrl = IA32_PERF_GLOBAL_CTRL::Value;
     clippy::new_ret_no_self
 )]
 pub mod IA32_PERF_GLOBAL_STATUS_RESET {
-    #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+    #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
     #[doc = r" carries the register's name so that a field of another register is reported"]
     #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
     #[derive(Clone, Copy, Debug)]
@@ -2890,7 +2887,7 @@ pub mod IA32_PERF_GLOBAL_STATUS_RESET {
     #[repr(transparent)]
     pub struct Value(u64);
     impl Value {
-        #[doc = r" A [`Builder`] with every field zero (no reserved bits set): the starting point"]
+        #[doc = r" A [`Builder`](Builder) with every field zero (no reserved bits set): the starting point"]
         #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
         #[doc = r" given two different values (a compile error in a `const`)."]
         pub const fn new() -> Builder {
@@ -2914,8 +2911,7 @@ pub mod IA32_PERF_GLOBAL_STATUS_RESET {
             __check_reserved::<B>();
             Self(B)
         }
-        #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
-        #[doc = r" when one of them is reserved."]
+        #[doc = "The value with exactly these bits, or [`ReservedBitsError`](crate::ReservedBitsError)\nwhen one of them is reserved."]
         pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
             if bits & Self::RESERVED_MASK != 0 {
                 return Err(crate::ReservedBitsError {
@@ -2928,7 +2924,7 @@ pub mod IA32_PERF_GLOBAL_STATUS_RESET {
         }
         #[doc = r" Bits no field covers; this API never sets them."]
         pub const RESERVED_MASK: u64 = 0x37eff80ffffff00_u64;
-        #[doc = r" The raw value (reserved bits as read, when built from [`Self::from_raw_read`])."]
+        #[doc = "The raw value."]
         pub const fn bits(self) -> u64 {
             self.0
         }
@@ -3311,7 +3307,7 @@ pub mod IA32_PERF_GLOBAL_STATUS_RESET {
             self.0
         }
     }
-    #[doc = "Builds a write of `IA32_PERF_GLOBAL_STATUS_RESET` from named fields; see [`Value::new`]."]
+    #[doc = "Builds a write of `IA32_PERF_GLOBAL_STATUS_RESET` from named fields; see [`Value::new`](Value::new)."]
     #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
     #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
     pub struct Builder {
@@ -3468,7 +3464,7 @@ pub mod IA32_PERF_GLOBAL_STATUS_RESET {
         pub const fn clear_cond_chgd(self) -> Self {
             self.track(0x8000000000000000_u64, self.value.clear_cond_chgd())
         }
-        #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+        #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n"]
         #[inline]
         pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
             if self.conflict != 0 {
@@ -3476,7 +3472,7 @@ pub mod IA32_PERF_GLOBAL_STATUS_RESET {
             }
             self.value.try_build()
         }
-        #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+        #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
         #[inline]
         #[track_caller]
         pub const fn build(self) -> Value {
@@ -3725,7 +3721,7 @@ pub mod IA32_PERF_GLOBAL_STATUS_RESET {
     }
     impl crate::access::Writable for Instance {}
 }
-#[doc = "The value type of [`IA32_PERF_GLOBAL_STATUS_RESET`]."]
+#[doc = "The value type of [`IA32_PERF_GLOBAL_STATUS_RESET`](IA32_PERF_GLOBAL_STATUS_RESET)."]
 pub type Ia32PerfGlobalStatusReset = IA32_PERF_GLOBAL_STATUS_RESET::Value;
 #[doc = "Sets bits of IA32_PERF_GLOBAL_STATUS: writing 1 sets the status bit at the same\nposition; writing 0 leaves it. Lets a virtual-machine monitor restore a guest's status.\n\n- MSR: `0x391`\n- Access: write-1-to-set\n- Width: 64 bits\n- Reserved bits: `0x837EFF80FFFFFF00`\n- Defined in: `intel-arrowlake-skymont` (register present since `intel-v4`)\n- Manual: Intel SDM Vol. 3B §18.2.4 (IA32_PERF_GLOBAL_STATUS_SET); Vol. 4 Table 2-2 (391H)\n\nThe value type is [`Value`](IA32_PERF_GLOBAL_STATUS_SET::Value)."]
 #[allow(
@@ -3736,7 +3732,7 @@ pub type Ia32PerfGlobalStatusReset = IA32_PERF_GLOBAL_STATUS_RESET::Value;
     clippy::new_ret_no_self
 )]
 pub mod IA32_PERF_GLOBAL_STATUS_SET {
-    #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+    #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
     #[doc = r" carries the register's name so that a field of another register is reported"]
     #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
     #[derive(Clone, Copy, Debug)]
@@ -3767,7 +3763,7 @@ pub mod IA32_PERF_GLOBAL_STATUS_SET {
     #[repr(transparent)]
     pub struct Value(u64);
     impl Value {
-        #[doc = r" A [`Builder`] with every field zero (no reserved bits set): the starting point"]
+        #[doc = r" A [`Builder`](Builder) with every field zero (no reserved bits set): the starting point"]
         #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
         #[doc = r" given two different values (a compile error in a `const`)."]
         pub const fn new() -> Builder {
@@ -3791,8 +3787,7 @@ pub mod IA32_PERF_GLOBAL_STATUS_SET {
             __check_reserved::<B>();
             Self(B)
         }
-        #[doc = r" The value with exactly these bits, or [`ReservedBitsError`](#krate::ReservedBitsError)"]
-        #[doc = r" when one of them is reserved."]
+        #[doc = "The value with exactly these bits, or [`ReservedBitsError`](crate::ReservedBitsError)\nwhen one of them is reserved."]
         pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
             if bits & Self::RESERVED_MASK != 0 {
                 return Err(crate::ReservedBitsError {
@@ -3805,7 +3800,7 @@ pub mod IA32_PERF_GLOBAL_STATUS_SET {
         }
         #[doc = r" Bits no field covers; this API never sets them."]
         pub const RESERVED_MASK: u64 = 0x837eff80ffffff00_u64;
-        #[doc = r" The raw value (reserved bits as read, when built from [`Self::from_raw_read`])."]
+        #[doc = "The raw value."]
         pub const fn bits(self) -> u64 {
             self.0
         }
@@ -4175,7 +4170,7 @@ pub mod IA32_PERF_GLOBAL_STATUS_SET {
             self.0
         }
     }
-    #[doc = "Builds a write of `IA32_PERF_GLOBAL_STATUS_SET` from named fields; see [`Value::new`]."]
+    #[doc = "Builds a write of `IA32_PERF_GLOBAL_STATUS_SET` from named fields; see [`Value::new`](Value::new)."]
     #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
     #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
     pub struct Builder {
@@ -4325,7 +4320,7 @@ pub mod IA32_PERF_GLOBAL_STATUS_SET {
         pub const fn set_ovf_buf(self) -> Self {
             self.track(0x4000000000000000_u64, self.value.set_ovf_buf())
         }
-        #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n"]
+        #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n"]
         #[inline]
         pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
             if self.conflict != 0 {
@@ -4333,7 +4328,7 @@ pub mod IA32_PERF_GLOBAL_STATUS_SET {
             }
             self.value.try_build()
         }
-        #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`].\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+        #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
         #[inline]
         #[track_caller]
         pub const fn build(self) -> Value {
@@ -4573,7 +4568,7 @@ pub mod IA32_PERF_GLOBAL_STATUS_SET {
     }
     impl crate::access::Writable for Instance {}
 }
-#[doc = "The value type of [`IA32_PERF_GLOBAL_STATUS_SET`]."]
+#[doc = "The value type of [`IA32_PERF_GLOBAL_STATUS_SET`](IA32_PERF_GLOBAL_STATUS_SET)."]
 pub type Ia32PerfGlobalStatusSet = IA32_PERF_GLOBAL_STATUS_SET::Value;
 #[doc = "Read-only report of which counters are programmed (in use) by any agent.\n\n- MSR: `0x392`\n- Access: read-only\n- Width: 64 bits\n- Reserved bits: `0x7FFFFF80FFFFFF00`\n- Defined in: `intel-arrowlake-skymont` (register present since `intel-v4`)\n- Manual: Intel SDM Vol. 3B §18.2.4 (IA32_PERF_GLOBAL_INUSE); Vol. 4 Table 2-2 (392H)\n\nThe value type is [`Value`](IA32_PERF_GLOBAL_INUSE::Value)."]
 #[allow(
@@ -4584,7 +4579,7 @@ pub type Ia32PerfGlobalStatusSet = IA32_PERF_GLOBAL_STATUS_SET::Value;
     clippy::new_ret_no_self
 )]
 pub mod IA32_PERF_GLOBAL_INUSE {
-    #[doc = r" The tock-registers marker type of this register, also named [`Register`]. It"]
+    #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
     #[doc = r" carries the register's name so that a field of another register is reported"]
     #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
     #[derive(Clone, Copy, Debug)]
@@ -4610,7 +4605,7 @@ pub mod IA32_PERF_GLOBAL_INUSE {
         }
         #[doc = r" Bits no field covers; this API never sets them."]
         pub const RESERVED_MASK: u64 = 0x7fffff80ffffff00_u64;
-        #[doc = r" The raw value (reserved bits as read, when built from [`Self::from_raw_read`])."]
+        #[doc = "The raw value (reserved bits as read, when built from [`Self::from_raw_read`](Self::from_raw_read))."]
         pub const fn bits(self) -> u64 {
             self.0
         }
@@ -4771,12 +4766,12 @@ pub mod IA32_PERF_GLOBAL_INUSE {
         }
     }
 }
-#[doc = "The value type of [`IA32_PERF_GLOBAL_INUSE`]."]
+#[doc = "The value type of [`IA32_PERF_GLOBAL_INUSE`](IA32_PERF_GLOBAL_INUSE)."]
 pub type Ia32PerfGlobalInuse = IA32_PERF_GLOBAL_INUSE::Value;
 pub use super::super::intel::v6::ArchEvent;
-#[doc = "The 295 model-specific events of `intel-arrowlake-skymont`, by name.\n\nLook one up with [`Event::from_name`] or `str::parse`, and program it with `IA32_PERFEVTSEL::event_on::<N>(Event::X.desc())`."]
 pub mod events {
-    #[doc = "The 295 model-specific events of `intel-arrowlake-skymont`, by name.\n\nLook one up with [`Event::from_name`] or `str::parse`, and program it with `IA32_PERFEVTSEL::event_on::<N>(Event::X.desc())`."]
+    #![doc = "The 295 model-specific events of `intel-arrowlake-skymont`, by name.\n\nLook one up with [`Event::from_name`](Event::from_name) or `str::parse`, and program it with `IA32_PERFEVTSEL::event_on::<N>(Event::X.desc())`."]
+    #[doc = "The 295 model-specific events of `intel-arrowlake-skymont`, by name.\n\nLook one up with [`Event::from_name`](Event::from_name) or `str::parse`, and program it with `IA32_PERFEVTSEL::event_on::<N>(Event::X.desc())`."]
     #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
     #[repr(u16)]
     #[allow(non_camel_case_types)]

@@ -14,9 +14,9 @@ pub use super::super::intel::v5::{IA32_PERF_GLOBAL_STATUS, Ia32PerfGlobalStatus}
 pub use super::super::intel::v5::{IA32_PERF_GLOBAL_STATUS_RESET, Ia32PerfGlobalStatusReset};
 pub use super::super::intel::v5::{IA32_PERF_GLOBAL_STATUS_SET, Ia32PerfGlobalStatusSet};
 pub use super::super::intel::v5::{IA32_PERFEVTSEL, Ia32Perfevtsel};
-#[doc = "The 253 model-specific events of `intel-meteorlake-crestmont`, by name.\n\nLook one up with [`Event::from_name`] or `str::parse`, and program it with `IA32_PERFEVTSEL::event_on::<N>(Event::X.desc())`."]
 pub mod events {
-    #[doc = "The 253 model-specific events of `intel-meteorlake-crestmont`, by name.\n\nLook one up with [`Event::from_name`] or `str::parse`, and program it with `IA32_PERFEVTSEL::event_on::<N>(Event::X.desc())`."]
+    #![doc = "The 253 model-specific events of `intel-meteorlake-crestmont`, by name.\n\nLook one up with [`Event::from_name`](Event::from_name) or `str::parse`, and program it with `IA32_PERFEVTSEL::event_on::<N>(Event::X.desc())`."]
+    #[doc = "The 253 model-specific events of `intel-meteorlake-crestmont`, by name.\n\nLook one up with [`Event::from_name`](Event::from_name) or `str::parse`, and program it with `IA32_PERFEVTSEL::event_on::<N>(Event::X.desc())`."]
     #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
     #[repr(u16)]
     #[allow(non_camel_case_types)]

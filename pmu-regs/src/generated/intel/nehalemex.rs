@@ -12,9 +12,9 @@ pub use super::super::intel::v3::{IA32_FIXED_CTR_CTRL, Ia32FixedCtrCtrl};
 pub use super::super::intel::v3::{IA32_PERF_GLOBAL_OVF_CTRL, Ia32PerfGlobalOvfCtrl};
 pub use super::super::intel::v3::{IA32_PERF_GLOBAL_STATUS, Ia32PerfGlobalStatus};
 pub use super::super::intel::v3::{IA32_PERFEVTSEL, Ia32Perfevtsel};
-#[doc = "The 553 model-specific events of `intel-nehalemex`, by name.\n\nLook one up with [`Event::from_name`] or `str::parse`, and program it with `IA32_PERFEVTSEL::event_on::<N>(Event::X.desc())`."]
 pub mod events {
-    #[doc = "The 553 model-specific events of `intel-nehalemex`, by name.\n\nLook one up with [`Event::from_name`] or `str::parse`, and program it with `IA32_PERFEVTSEL::event_on::<N>(Event::X.desc())`."]
+    #![doc = "The 553 model-specific events of `intel-nehalemex`, by name.\n\nLook one up with [`Event::from_name`](Event::from_name) or `str::parse`, and program it with `IA32_PERFEVTSEL::event_on::<N>(Event::X.desc())`."]
+    #[doc = "The 553 model-specific events of `intel-nehalemex`, by name.\n\nLook one up with [`Event::from_name`](Event::from_name) or `str::parse`, and program it with `IA32_PERFEVTSEL::event_on::<N>(Event::X.desc())`."]
     #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
     #[repr(u16)]
     #[allow(non_camel_case_types)]
