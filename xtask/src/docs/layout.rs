@@ -14,6 +14,7 @@ use std::fmt::Write;
 pub enum Nav<'a> {
     Home,
     Decoder,
+    Yaml,
     Overview(&'a str),
     Diff(&'a str),
     Events(&'a str),
@@ -23,7 +24,7 @@ pub enum Nav<'a> {
 impl Nav<'_> {
     fn generation(&self) -> Option<&str> {
         match *self {
-            Nav::Home | Nav::Decoder => None,
+            Nav::Home | Nav::Decoder | Nav::Yaml => None,
             Nav::Overview(g) | Nav::Diff(g) | Nav::Events(g) | Nav::Register(g, _) => Some(g),
         }
     }
@@ -92,13 +93,15 @@ fn sidebar(cx: &Ctx<'_>, page: &Page<'_>, root: &str, out: &mut String) {
 <ul class="top">
 <li><a href="{root}index.html"{}>Overview</a></li>
 <li><a href="{root}decoder.html"{}>Decoder</a></li>
+<li><a href="{root}yaml.html"{}>Writing definitions</a></li>
 </ul>
 <div class="navfilter"><input type="search" id="navq" placeholder="Filter generations" aria-label="Filter generations" autocomplete="off" /></div>
 <p class="navhead">Generations</p>
 <ul class="tree">
 "#,
         current(page.nav == Nav::Home),
-        current(page.nav == Nav::Decoder)
+        current(page.nav == Nav::Decoder),
+        current(page.nav == Nav::Yaml)
     );
     for g in cx.roots() {
         tree_item(cx, g, page, root, out);

@@ -7,6 +7,7 @@
 //! ```text
 //! index.html                 generations (the extends tree), what is where
 //! decoder.html               paste a register value, see every field, reserved bits, the event
+//! yaml.html                  writing definitions: every YAML key, rendered from the JSON Schema
 //! gen/<id>/index.html        a generation: PMU, registers, CPUID leaves with diagrams, constraints
 //! gen/<id>/reg/<REG>.html    a register: SVG bit layout, field table, changes from the parent
 //! gen/<id>/diff.html         what changed from the parent generation
@@ -15,7 +16,9 @@
 //! data/gen/<id>.js           registers and CPUID outputs of one generation, for the decoder
 //! data/events/<id>.js        events of one generation (one file per generation)
 //! assets/                    style.css, site.js, events.js, decoder.js
+//! schema/generation.schema.json  the JSON Schema itself, downloadable from yaml.html
 //! md/                        the same content as Markdown, with standalone SVG diagrams
+//!                            (md/yaml.md: the YAML reference)
 //! ```
 //!
 //! Output is deterministic: everything is ordered by the model's order or by name, and
@@ -31,6 +34,7 @@ mod events;
 mod layout;
 mod markdown;
 mod pages;
+mod yaml;
 
 use pmu_defs::Model;
 use pmu_defs::model::Generation;
@@ -212,6 +216,7 @@ pub fn build(model: &Model) -> Site {
     data::all(&cx, &mut site);
     diff::all(&cx, &mut site);
     markdown::all(&cx, &mut site);
+    yaml::all(&cx, &mut site);
     site
 }
 

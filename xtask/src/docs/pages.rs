@@ -234,6 +234,7 @@ fn index(cx: &Ctx<'_>, site: &mut Site) {
 <p class="lede">Every model-specific register, bitfield, CPUID leaf and event that the YAML definitions describe, generation by generation: bit layouts drawn like the manuals' figures, field tables with availability, what changed between generations, searchable event tables, and a decoder for register values.</p>
 <div class="cards">
 <a class="card" href="decoder.html"><strong>Decoder</strong><span>Paste a register value and see every field, reserved bits and the event it encodes.</span></a>
+<a class="card" href="yaml.html"><strong>Writing definitions</strong><span>The YAML reference: every key of a definition file, its values and meaning, and the editor schema.</span></a>
 "#
     );
     if let Some((g, reg)) = cx
@@ -271,6 +272,7 @@ fn index(cx: &Ctx<'_>, site: &mut Site) {
     b.push_str(r#"<h2>Also here</h2>
 <ul>
 <li><a href="md/README.md">Markdown</a>: the same content as Markdown files with standalone SVG diagrams, for reading in a repository browser.</li>
+<li><a href="yaml.html">Writing definitions</a>: the YAML reference, with the JSON Schema for your editor (<a href="schema/generation.schema.json">download</a>).</li>
 <li>Register values can be linked: <code>decoder.html#gen=…&amp;reg=…&amp;value=…</code>.</li>
 </ul>
 "#);
