@@ -713,8 +713,14 @@ fn sections(schema: &Value) -> Vec<Section> {
         .into_iter()
         .map(|name| {
             let d = &defs[&name];
-            let description =
-                prose_runs(d.get("description").and_then(Value::as_str).unwrap_or(""));
+            // Definitions reached through `allOf` keep their description as `$comment` (a
+            // `description` there would hide the property's own in editors' hovers).
+            let description = prose_runs(
+                d.get("description")
+                    .or_else(|| d.get("$comment"))
+                    .and_then(Value::as_str)
+                    .unwrap_or(""),
+            );
             let mut notes = Vec::new();
             let unless = required_unless(d);
             for (k, other) in &unless {
