@@ -966,6 +966,24 @@ pub fn schema() -> Value {
 mod tests {
     use super::*;
 
+    /// Calls `f` on every object in `v`, with its JSON pointer.
+    fn each_object(v: &Value, at: &str, f: &mut impl FnMut(&Map<String, Value>, &str)) {
+        match v {
+            Value::Object(o) => {
+                f(o, at);
+                for (k, v) in o {
+                    each_object(v, &format!("{at}/{k}"), f);
+                }
+            }
+            Value::Array(a) => {
+                for (i, v) in a.iter().enumerate() {
+                    each_object(v, &format!("{at}/{i}"), f);
+                }
+            }
+            _ => {}
+        }
+    }
+
     #[test]
     fn every_mapping_offers_exactly_the_loader_keys() {
         let s = schema();
@@ -1001,23 +1019,14 @@ mod tests {
 
     #[test]
     fn every_reference_resolves() {
-        fn walk(v: &Value, defs: &Map<String, Value>, at: &str) {
-            match v {
-                Value::Object(o) => {
-                    if let Some(r) = o.get("$ref").and_then(Value::as_str) {
-                        let name = r.strip_prefix("#/definitions/").unwrap_or(r);
-                        assert!(defs.contains_key(name), "{at}: dangling $ref {r}");
-                    }
-                    for (k, v) in o {
-                        walk(v, defs, &format!("{at}/{k}"));
-                    }
-                }
-                Value::Array(a) => a.iter().for_each(|v| walk(v, defs, at)),
-                _ => {}
-            }
-        }
         let s = schema();
-        walk(&s, s["definitions"].as_object().unwrap(), "#");
+        let defs = s["definitions"].as_object().unwrap();
+        each_object(&s, "#", &mut |o, at| {
+            if let Some(r) = o.get("$ref").and_then(Value::as_str) {
+                let name = r.strip_prefix("#/definitions/").unwrap_or(r);
+                assert!(defs.contains_key(name), "{at}: dangling $ref {r}");
+            }
+        });
     }
 
     /// A definition reached through an `allOf`/`anyOf` branch carries no description (it
@@ -1060,24 +1069,14 @@ mod tests {
     /// Editors show `patternErrorMessage` instead of a regular expression.
     #[test]
     fn every_pattern_has_a_message() {
-        fn walk(v: &Value, at: &str) {
-            match v {
-                Value::Object(o) => {
-                    if o.contains_key("pattern") {
-                        assert!(
-                            o.get("patternErrorMessage").is_some_and(Value::is_string),
-                            "{at}: a pattern without patternErrorMessage"
-                        );
-                    }
-                    for (k, v) in o {
-                        walk(v, &format!("{at}/{k}"));
-                    }
-                }
-                Value::Array(a) => a.iter().for_each(|v| walk(v, at)),
-                _ => {}
+        each_object(&schema(), "#", &mut |o, at| {
+            if o.contains_key("pattern") {
+                assert!(
+                    o.get("patternErrorMessage").is_some_and(Value::is_string),
+                    "{at}: a pattern without patternErrorMessage"
+                );
             }
-        }
-        walk(&schema(), "#");
+        });
     }
 
     #[test]
