@@ -1260,7 +1260,7 @@ impl<'m> Encoder<'m> {
             .ok_or_else(|| Error::Unsupported {
                 attr: "general counters".into(),
                 generation: g.id.clone(),
-                reason: "it declares no general-purpose counters (pmu.general)".into(),
+                reason: "no register of it has the roles `event-select` and `counter`".into(),
             })
     }
 
@@ -1402,7 +1402,7 @@ impl<'m> Encoder<'m> {
         let fixed = g.pmu.fixed.as_ref().ok_or_else(|| Error::Unsupported {
             attr: "fixed counters".into(),
             generation: g.id.clone(),
-            reason: "it declares no fixed-function counters (pmu.fixed)".into(),
+            reason: "no register of it has the role `fixed-counter`".into(),
         })?;
         let ctrl = fixed
             .control
@@ -1411,7 +1411,7 @@ impl<'m> Encoder<'m> {
             .ok_or_else(|| Error::Unsupported {
                 attr: "fixed counters".into(),
                 generation: g.id.clone(),
-                reason: "its fixed counters have no control register (pmu.fixed.control)".into(),
+                reason: "no register of it has the role `fixed-control`".into(),
             })?;
         for (attr, set) in [
             ("cmask", a.cmask != 0),

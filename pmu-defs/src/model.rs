@@ -57,6 +57,93 @@ impl Access {
     }
 }
 
+/// What a register does in the PMU: the run-time layer (`pmu_regs::arch`) programs counters
+/// through the registers that play these roles (YAML `role:` on a register).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RegisterRole {
+    /// General-purpose counter family (IA32_PMCx, AMD PerfCtrx).
+    Counter,
+    /// Event select of the general-purpose counter of the same index (IA32_PERFEVTSELx).
+    EventSelect,
+    /// Full-width write alias of the general-purpose counters (IA32_A_PMCx); its presence
+    /// means plain counter writes sign-extend bit 31.
+    FullWidthCounter,
+    /// Legacy counter family aliased to the first general-purpose counters (AMD C001_0004).
+    LegacyCounter,
+    /// Legacy event selects aliased to the first event selects (AMD C001_0000).
+    LegacyEventSelect,
+    /// Fixed-function counter family (IA32_FIXED_CTRx).
+    FixedCounter,
+    /// Control of the fixed counters: one block of fields per fixed counter.
+    FixedControl,
+    /// Global enable of every counter.
+    GlobalControl,
+    /// Global overflow status.
+    GlobalStatus,
+    /// Write-1-to-clear companion of the global status.
+    GlobalStatusReset,
+    /// Write-1-to-set companion of the global status.
+    GlobalStatusSet,
+    /// Which counters are in use.
+    GlobalInUse,
+    /// Read-only PMU capabilities (IA32_PERF_CAPABILITIES).
+    Capabilities,
+    /// Debug control holding the PMU's freeze bits (IA32_DEBUGCTL).
+    DebugControl,
+}
+
+/// Which counter family the elements of a per-counter field array belong to (YAML
+/// `per-counter:`): element i is counter i's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CounterKind {
+    /// The general-purpose counters (the `counter` role's family).
+    General,
+    /// The fixed counters (the `fixed-counter` role's family).
+    Fixed,
+}
+
+/// What a single field means to the run-time layer (YAML `role:` on a field). Each role
+/// belongs to registers of given roles ([`FieldRole::register_roles`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FieldRole {
+    /// Privilege levels a fixed counter counts at; its named values are `DISABLED`, `OS`,
+    /// `USR` and `ALL`.
+    Privilege,
+    /// Interrupt on overflow of a fixed counter.
+    Pmi,
+    /// AnyThread of a fixed counter.
+    AnyThread,
+    /// Counters are frozen (a status bit, or its clear/set bit).
+    Frozen,
+    /// A PMI is in use (in-use register).
+    PmiInUse,
+    /// Freeze the counters on a PMI (debug control).
+    FreezeOnPmi,
+    /// Full-width counter writes are supported (capabilities).
+    FullWidthWrite,
+}
+
+impl FieldRole {
+    /// The register roles a field with this role may belong to.
+    pub fn register_roles(self) -> &'static [RegisterRole] {
+        use RegisterRole as R;
+        match self {
+            FieldRole::Privilege | FieldRole::Pmi | FieldRole::AnyThread => &[R::FixedControl],
+            FieldRole::Frozen => &[R::GlobalStatus, R::GlobalStatusReset, R::GlobalStatusSet],
+            FieldRole::PmiInUse => &[R::GlobalInUse],
+            FieldRole::FreezeOnPmi => &[R::DebugControl],
+            FieldRole::FullWidthWrite => &[R::Capabilities],
+        }
+    }
+}
+
+/// Named values a field with [`FieldRole::Privilege`] must have, in the order of the run-time
+/// layer's privilege modes (disabled, ring 0, rings 1-3, every ring).
+pub const PRIVILEGE_VALUES: [&str; 4] = ["DISABLED", "OS", "USR", "ALL"];
+
 /// Constraint severity.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -125,6 +212,11 @@ impl Generation {
     /// A register by name.
     pub fn register(&self, name: &str) -> Option<&Register> {
         self.registers.iter().find(|r| r.name == name)
+    }
+
+    /// The register playing `role`, if any (the validator reports a role given twice).
+    pub fn register_with_role(&self, role: RegisterRole) -> Option<&Register> {
+        self.registers.iter().find(|r| r.role == Some(role))
     }
 
     /// A CPUID leaf by name.
@@ -279,6 +371,8 @@ pub struct Register {
     pub width: u32,
     /// Default access of its fields.
     pub access: Access,
+    /// What the register does for the run-time layer (`role:`), when it has a role.
+    pub role: Option<RegisterRole>,
     /// Value after reset, where the manual gives one.
     pub reset: Option<u64>,
     /// Fields, ordered by lowest bit.
@@ -293,6 +387,9 @@ pub struct Register {
     /// Where the register is written.
     #[serde(skip)]
     pub span: Span,
+    /// Where its `role:` is written (the latest generation that states it).
+    #[serde(skip)]
+    pub role_span: Option<Span>,
 }
 
 impl Register {
@@ -378,6 +475,10 @@ pub struct Field {
     pub values: Vec<EnumValue>,
     /// Repetition, for per-counter blocks.
     pub array: Option<FieldArray>,
+    /// The counter family whose counter i element i belongs to (`per-counter:`).
+    pub per_counter: Option<CounterKind>,
+    /// What the field means to the run-time layer (`role:`).
+    pub role: Option<FieldRole>,
     /// The generation that introduced the field.
     pub since: String,
     /// Deprecation.
@@ -387,6 +488,10 @@ pub struct Field {
     /// Where the field is written.
     #[serde(skip)]
     pub span: Span,
+    /// Where its `per-counter:` and `role:` are written (the latest generation that states
+    /// them).
+    #[serde(skip)]
+    pub role_span: Option<Span>,
 }
 
 impl Field {

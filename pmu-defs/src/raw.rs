@@ -9,7 +9,7 @@ use crate::de::{
     is_generation_id, is_ident,
 };
 use crate::diag::Diagnostic;
-use crate::model::{Access, Severity as CSeverity, Vendor};
+use crate::model::{Access, CounterKind, FieldRole, RegisterRole, Severity as CSeverity, Vendor};
 use crate::source::{FileId, Span};
 use crate::yaml::{Kind, Node};
 
@@ -73,14 +73,6 @@ pub struct RawCpu {
 pub struct RawPmu {
     /// Span of the `pmu:` mapping.
     pub span: Option<Span>,
-    /// `general.select`: the event-select register family.
-    pub general_select: Option<Spanned<String>>,
-    /// `general.counter`: the general-purpose counter family.
-    pub general_counter: Option<Spanned<String>>,
-    /// `fixed.counter`: the fixed-function counter family.
-    pub fixed_counter: Option<Spanned<String>>,
-    /// `fixed.control`: the fixed-counter control register.
-    pub fixed_control: Option<Spanned<String>>,
     /// `encoding:` event attribute -> field of the select register.
     pub encoding: Vec<(Spanned<String>, Spanned<String>)>,
 }
@@ -124,6 +116,8 @@ pub struct RawRegister {
     pub width: Option<Spanned<u64>>,
     /// `access:` the default for its fields.
     pub access: Option<Spanned<Access>>,
+    /// `role:` what the register does for the run-time layer.
+    pub role: Option<Spanned<RegisterRole>>,
     /// `reset:` the value after reset, where the manual gives one.
     pub reset: Option<Spanned<u64>>,
     /// `fields:`.
@@ -153,6 +147,10 @@ pub struct RawField {
     pub array: Option<Spanned<(Option<u64>, Option<u64>)>>,
     /// `access:` overrides the register's.
     pub access: Option<Spanned<Access>>,
+    /// `per-counter:` element i of the array belongs to counter i of this family.
+    pub per_counter: Option<Spanned<CounterKind>>,
+    /// `role:` what the field means to the run-time layer.
+    pub role: Option<Spanned<FieldRole>>,
     /// `doc:`.
     pub doc: Option<Spanned<String>>,
     /// `values:` named values.
@@ -365,6 +363,7 @@ pub const REGISTER_KEYS: &[&str] = &[
     "msr",
     "width",
     "access",
+    "role",
     "reset",
     "fields",
     "remove-fields",
@@ -375,6 +374,8 @@ pub const FIELD_KEYS: &[&str] = &[
     "bits",
     "array",
     "access",
+    "per-counter",
+    "role",
     "doc",
     "values",
     "deprecated",
@@ -416,11 +417,7 @@ pub const EVENT_KEYS: &[&str] = &[
 ];
 
 /// Keys of `pmu:`.
-pub const PMU_KEYS: &[&str] = &["general", "fixed", "encoding"];
-/// Keys of `pmu.general:`.
-pub const PMU_GENERAL_KEYS: &[&str] = &["select", "counter"];
-/// Keys of `pmu.fixed:`.
-pub const PMU_FIXED_KEYS: &[&str] = &["counter", "control"];
+pub const PMU_KEYS: &[&str] = &["encoding"];
 /// Keys of a register family's `msr:`.
 pub const MSR_FAMILY_KEYS: &[&str] = &["base", "count", "stride"];
 /// Keys of a field's `array:`.
@@ -502,6 +499,41 @@ pub fn is_family_model(s: &str) -> bool {
         _ => false,
     }
 }
+
+/// Keyword table for a register's `role:`.
+pub const REGISTER_ROLE_WORDS: &[(&str, RegisterRole)] = &[
+    ("counter", RegisterRole::Counter),
+    ("event-select", RegisterRole::EventSelect),
+    ("full-width-counter", RegisterRole::FullWidthCounter),
+    ("legacy-counter", RegisterRole::LegacyCounter),
+    ("legacy-event-select", RegisterRole::LegacyEventSelect),
+    ("fixed-counter", RegisterRole::FixedCounter),
+    ("fixed-control", RegisterRole::FixedControl),
+    ("global-control", RegisterRole::GlobalControl),
+    ("global-status", RegisterRole::GlobalStatus),
+    ("global-status-reset", RegisterRole::GlobalStatusReset),
+    ("global-status-set", RegisterRole::GlobalStatusSet),
+    ("global-in-use", RegisterRole::GlobalInUse),
+    ("capabilities", RegisterRole::Capabilities),
+    ("debug-control", RegisterRole::DebugControl),
+];
+
+/// Keyword table for a field's `per-counter:`.
+pub const COUNTER_KIND_WORDS: &[(&str, CounterKind)] = &[
+    ("general", CounterKind::General),
+    ("fixed", CounterKind::Fixed),
+];
+
+/// Keyword table for a field's `role:`.
+pub const FIELD_ROLE_WORDS: &[(&str, FieldRole)] = &[
+    ("privilege", FieldRole::Privilege),
+    ("pmi", FieldRole::Pmi),
+    ("any-thread", FieldRole::AnyThread),
+    ("frozen", FieldRole::Frozen),
+    ("pmi-in-use", FieldRole::PmiInUse),
+    ("freeze-on-pmi", FieldRole::FreezeOnPmi),
+    ("full-width-write", FieldRole::FullWidthWrite),
+];
 
 /// Keyword table for `access:`.
 pub const ACCESS_WORDS: &[(&str, Access)] = &[
@@ -671,20 +703,6 @@ impl Cx<'_> {
             span: Some(n.span),
             ..RawPmu::default()
         };
-        if let Some(g) = m
-            .get("general")
-            .and_then(|g| self.map(g, "pmu.general", PMU_GENERAL_KEYS))
-        {
-            p.general_select = self.opt(&g, "select", |c, n| c.ident(n, "register name"));
-            p.general_counter = self.opt(&g, "counter", |c, n| c.ident(n, "register name"));
-        }
-        if let Some(f) = m
-            .get("fixed")
-            .and_then(|f| self.map(f, "pmu.fixed", PMU_FIXED_KEYS))
-        {
-            p.fixed_counter = self.opt(&f, "counter", |c, n| c.ident(n, "register name"));
-            p.fixed_control = self.opt(&f, "control", |c, n| c.ident(n, "register name"));
-        }
         if let Some(e) = m.get("encoding")
             && let Some(em) = self.map(e, "pmu.encoding", ENCODING_KEYS)
             && let Kind::Map(entries) = &em.node.kind
@@ -771,6 +789,9 @@ impl Cx<'_> {
             );
         }
         let access = self.opt(&m, "access", |c, n| c.keyword(n, "access", ACCESS_WORDS));
+        let role = self.opt(&m, "role", |c, n| {
+            c.keyword(n, "register role", REGISTER_ROLE_WORDS)
+        });
         let reset = self.opt(&m, "reset", Self::uint);
         let fields = self.list(&m, "fields", "fields", Self::field);
         let remove_fields = m
@@ -790,6 +811,7 @@ impl Cx<'_> {
             msr,
             width: width.filter(|w| (1..=64).contains(&w.value)),
             access,
+            role,
             reset,
             fields,
             remove_fields,
@@ -917,6 +939,12 @@ impl Cx<'_> {
             ))
         });
         let access = self.opt(&m, "access", |c, n| c.keyword(n, "access", ACCESS_WORDS));
+        let per_counter = self.opt(&m, "per-counter", |c, n| {
+            c.keyword(n, "counter family", COUNTER_KIND_WORDS)
+        });
+        let role = self.opt(&m, "role", |c, n| {
+            c.keyword(n, "field role", FIELD_ROLE_WORDS)
+        });
         let doc = self.opt(&m, "doc", Self::text);
         let values = m.get("values").map(|v| {
             let Some(items) = self.seq(v, "values") else {
@@ -957,6 +985,8 @@ impl Cx<'_> {
             bits,
             array,
             access,
+            per_counter,
+            role,
             doc,
             values,
             deprecated,

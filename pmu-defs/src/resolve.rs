@@ -333,62 +333,8 @@ impl Resolver<'_> {
         // PMU layout.
         let mut pmu = parent.map(|p| p.pmu.clone()).unwrap_or_default();
         if let Some(rp) = &raw.pmu {
-            let refs = [
-                ("general.select", &rp.general_select),
-                ("general.counter", &rp.general_counter),
-                ("fixed.counter", &rp.fixed_counter),
-                ("fixed.control", &rp.fixed_control),
-            ];
-            for (role, r) in refs {
-                if let Some(r) = r {
-                    pmu.spans.push((role.to_owned(), r.span));
-                }
-            }
             for (k, f) in &rp.encoding {
                 pmu.spans.push((format!("encoding.{}", k.value), f.span));
-            }
-            if let Some(sel) = &rp.general_select {
-                let counter = rp.general_counter.as_ref().map(|c| c.value.clone());
-                let counter = counter.or_else(|| pmu.general.as_ref().map(|g| g.counter.clone()));
-                match counter {
-                    Some(counter) => {
-                        pmu.general = Some(GeneralCounters {
-                            select: sel.value.clone(),
-                            counter,
-                        })
-                    }
-                    None => self.diags.push(Diagnostic::error(
-                        "missing-key",
-                        "`pmu.general` needs both `select` and `counter`",
-                        sel.span,
-                    )),
-                }
-            } else if let Some(c) = &rp.general_counter {
-                match &mut pmu.general {
-                    Some(g) => g.counter = c.value.clone(),
-                    None => self.diags.push(Diagnostic::error(
-                        "missing-key",
-                        "`pmu.general` needs both `select` and `counter`",
-                        c.span,
-                    )),
-                }
-            }
-            if let Some(c) = &rp.fixed_counter {
-                let control = text(&rp.fixed_control)
-                    .or_else(|| pmu.fixed.as_ref().and_then(|f| f.control.clone()));
-                pmu.fixed = Some(FixedCounters {
-                    counter: c.value.clone(),
-                    control,
-                });
-            } else if let Some(ctl) = &rp.fixed_control {
-                match &mut pmu.fixed {
-                    Some(f) => f.control = Some(ctl.value.clone()),
-                    None => self.diags.push(Diagnostic::error(
-                        "missing-key",
-                        "`pmu.fixed` needs `counter`",
-                        ctl.span,
-                    )),
-                }
             }
             for (k, f) in &rp.encoding {
                 match pmu.encoding.iter_mut().find(|(a, _)| *a == k.value) {
@@ -495,6 +441,7 @@ impl Resolver<'_> {
             })
             .collect();
 
+        derive_counter_sets(&mut pmu, &registers);
         let mut g = Generation {
             id: id.clone(),
             vendor,
@@ -545,17 +492,23 @@ impl Resolver<'_> {
             addresses: Vec::new(),
             width: 64,
             access: Access::ReadWrite,
+            role: None,
             reset: None,
             fields: Vec::new(),
             reserved_mask: 0,
             defined_in: self.id.to_owned(),
             since: self.id.to_owned(),
             span: rr.name.span,
+            role_span: None,
         });
         let old_access = reg.access;
         reg.name = rr.name.value.clone();
         reg.span = rr.name.span;
-        reg.defined_in = self.id.to_owned();
+        // An entry that only gives an inherited register a role changes nothing generated
+        // code puts in the register's type: it stays the parent's type.
+        if is_new || !role_only(rr) {
+            reg.defined_in = self.id.to_owned();
+        }
         if let Some(d) = &rr.doc {
             reg.doc = d.value.clone();
         }
@@ -618,6 +571,10 @@ impl Resolver<'_> {
                 f.access = a.value;
             }
         }
+        if let Some(r) = &rr.role {
+            reg.role = Some(r.value);
+            reg.role_span = Some(r.span);
+        }
         if let Some(r) = &rr.reset {
             reg.reset = Some(r.value);
         }
@@ -672,10 +629,13 @@ impl Resolver<'_> {
             access,
             values: Vec::new(),
             array: None,
+            per_counter: None,
+            role: None,
             since: self.id.to_owned(),
             deprecated: None,
             requires: None,
             span: rf.name.span,
+            role_span: None,
         });
         f.span = rf.name.span;
         if let Some(d) = &rf.doc {
@@ -740,6 +700,14 @@ impl Resolver<'_> {
         }
         if let Some(a) = &rf.access {
             f.access = a.value;
+        }
+        if let Some(p) = &rf.per_counter {
+            f.per_counter = Some(p.value);
+            f.role_span = Some(p.span);
+        }
+        if let Some(r) = &rf.role {
+            f.role = Some(r.value);
+            f.role_span = Some(r.span);
         }
         if let Some(vals) = &rf.values {
             check_unique(self.diags, "value", vals, |v| &v.name);
@@ -1043,6 +1011,56 @@ impl Resolver<'_> {
 }
 
 /// A counter set, sorted and without repeats (numbers were bounded when read).
+/// True for a register entry that states nothing but its name and role.
+fn role_only(rr: &RawRegister) -> bool {
+    let RawRegister {
+        name: _,
+        role,
+        renames,
+        doc,
+        manual,
+        msr,
+        width,
+        access,
+        reset,
+        fields,
+        remove_fields,
+    } = rr;
+    role.is_some()
+        && renames.is_none()
+        && doc.is_none()
+        && manual.is_none()
+        && msr.is_none()
+        && width.is_none()
+        && access.is_none()
+        && reset.is_none()
+        && fields.is_empty()
+        && remove_fields.is_empty()
+}
+
+/// `pmu.general` and `pmu.fixed` from the registers' roles: the event-select and counter
+/// families, the fixed counters and their control. The validator reports a role given to two
+/// registers, or an event select without counters; here the first register of a role wins.
+fn derive_counter_sets(pmu: &mut Pmu, registers: &[Register]) {
+    let named = |role: RegisterRole| {
+        registers
+            .iter()
+            .find(|r| r.role == Some(role))
+            .map(|r| r.name.clone())
+    };
+    pmu.general = match (
+        named(RegisterRole::EventSelect),
+        named(RegisterRole::Counter),
+    ) {
+        (Some(select), Some(counter)) => Some(GeneralCounters { select, counter }),
+        _ => None,
+    };
+    pmu.fixed = named(RegisterRole::FixedCounter).map(|counter| FixedCounters {
+        counter,
+        control: named(RegisterRole::FixedControl),
+    });
+}
+
 fn counter_set(r: &RawCounterSet) -> CounterSet {
     let norm = |v: &[Spanned<u64>]| {
         let mut out: Vec<u32> = v

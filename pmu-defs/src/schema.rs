@@ -21,7 +21,10 @@
 //!   `1_000`): its spelling is checked, its range only by the loader.
 
 use crate::de::{EVENT_RULE, GENERATION_RULE, IDENT_RULE};
-use crate::raw::{self, ACCESS_WORDS, SEVERITY_WORDS, VENDOR_WORDS};
+use crate::raw::{
+    self, ACCESS_WORDS, COUNTER_KIND_WORDS, FIELD_ROLE_WORDS, REGISTER_ROLE_WORDS, SEVERITY_WORDS,
+    VENDOR_WORDS,
+};
 use serde_json::{Map, Value, json};
 
 /// Where `cargo xtask schema` writes the schema, relative to the workspace root.
@@ -70,8 +73,6 @@ pub const MAPPINGS: &[(&str, &[&str])] = &[
     ("generation", raw::TOP_KEYS),
     ("cpu", raw::CPU_KEYS),
     ("pmu", raw::PMU_KEYS),
-    ("pmu-general", raw::PMU_GENERAL_KEYS),
-    ("pmu-fixed", raw::PMU_FIXED_KEYS),
     ("pmu-encoding", raw::ENCODING_KEYS),
     ("register", raw::REGISTER_KEYS),
     ("msr-family", raw::MSR_FAMILY_KEYS),
@@ -396,64 +397,14 @@ pub fn schema() -> Value {
     def(
         "pmu",
         object(
-            "The counter sets and the event encoding.",
-            vec![
-                (
-                    "general",
-                    name_ref("pmu-general", "The general-purpose counters."),
+            "How events encode into the event-select register (the counter sets themselves are the registers with the `counter`, `event-select`, `fixed-counter` and `fixed-control` roles).",
+            vec![(
+                "encoding",
+                name_ref(
+                    "pmu-encoding",
+                    "Event attribute → the field of the select register that holds it.",
                 ),
-                (
-                    "fixed",
-                    name_ref("pmu-fixed", "The fixed-function counters."),
-                ),
-                (
-                    "encoding",
-                    name_ref(
-                        "pmu-encoding",
-                        "Event attribute → the field of the select register that holds it.",
-                    ),
-                ),
-            ],
-            &[],
-        ),
-    );
-    def(
-        "pmu-general",
-        object(
-            "The general-purpose counter registers.",
-            vec![
-                (
-                    "select",
-                    name_ref(
-                        "ident",
-                        "The event-select register family (`IA32_PERFEVTSEL`).",
-                    ),
-                ),
-                (
-                    "counter",
-                    name_ref("ident", "The counter register family (`IA32_PMC`)."),
-                ),
-            ],
-            &[],
-        ),
-    );
-    def(
-        "pmu-fixed",
-        object(
-            "The fixed-function counter registers.",
-            vec![
-                (
-                    "counter",
-                    name_ref("ident", "The fixed counter family (`IA32_FIXED_CTR`)."),
-                ),
-                (
-                    "control",
-                    name_ref(
-                        "ident",
-                        "The fixed counter control register (`IA32_FIXED_CTR_CTRL`).",
-                    ),
-                ),
-            ],
+            )],
             &[],
         ),
     );
@@ -531,6 +482,14 @@ pub fn schema() -> Value {
                     keyword(
                         ACCESS_WORDS,
                         "The default access of its fields (default read-write).",
+                    ),
+                ),
+                (
+                    "role",
+                    keyword(
+                        REGISTER_ROLE_WORDS,
+                        "What the register does for the run-time layer (pmu_regs::arch): \
+                         one register per role in a generation; inherited until restated.",
                     ),
                 ),
                 (
@@ -618,6 +577,25 @@ pub fn schema() -> Value {
                 (
                     "access",
                     keyword(ACCESS_WORDS, "Access, when it differs from the register's."),
+                ),
+                (
+                    "per-counter",
+                    keyword(
+                        COUNTER_KIND_WORDS,
+                        "Element i of this field array belongs to counter i of this family \
+                         (general: the `counter` role's registers, fixed: the `fixed-counter` \
+                         role's); the array has one element per counter.",
+                    ),
+                ),
+                (
+                    "role",
+                    keyword(
+                        FIELD_ROLE_WORDS,
+                        "What the field means to the run-time layer; each role belongs to \
+                         registers of given roles (privilege, pmi, any-thread: fixed-control; \
+                         frozen: global-status and its reset/set; pmi-in-use: global-in-use; \
+                         freeze-on-pmi: debug-control; full-width-write: capabilities).",
+                    ),
                 ),
                 ("doc", text("Prose documentation (Markdown).")),
                 ("values", list_of("value", "Named values of the field.")),

@@ -10,6 +10,9 @@ use crate::model::*;
 use crate::source::Span;
 use std::collections::HashMap;
 
+mod roles;
+pub use roles::{counter_kind_word, field_role_word, register_role_word};
+
 /// Checks every generation of a model (parents come before children in `model`).
 pub fn validate(model: &Model, diags: &mut Diagnostics) {
     type Key = (&'static str, Vec<Span>);
@@ -125,6 +128,7 @@ impl<'a> Validator<'a> {
             }
         }
         self.pmu();
+        self.roles();
         self.events();
         self.constraints();
         self.generated_names();
@@ -337,102 +341,26 @@ impl<'a> Validator<'a> {
         }
     }
 
-    fn register_ref(&mut self, name: &str, role: &str) -> Option<&'a Register> {
+    /// `pmu.encoding` names fields of the event-select register.
+    fn pmu(&mut self) {
         let g = self.g;
-        match g.register(name) {
-            Some(r) => Some(r),
-            None => {
+        let Some(sel) = g.register_with_role(RegisterRole::EventSelect) else {
+            return;
+        };
+        for (attr, field) in &g.pmu.encoding {
+            if sel.field(field).is_none() {
                 let mut d = Diagnostic::error(
                     "unknown-name",
                     format!(
-                        "`pmu.{role}` names register `{name}`, which generation `{}` does not have",
-                        g.id
+                        "`pmu.encoding.{attr}` names field `{field}`, which `{}` does not have in `{}`",
+                        sel.name, g.id
                     ),
-                    g.pmu.span_of(role).unwrap_or(g.span),
+                    g.pmu.span_of(&format!("encoding.{attr}")).unwrap_or(g.span),
                 );
-                if let Some(s) = did_you_mean(name, g.registers.iter().map(|r| r.name.as_str())) {
+                if let Some(s) = did_you_mean(field, sel.fields.iter().map(|f| f.name.as_str())) {
                     d = d.with_help(format!("did you mean `{s}`?"));
                 }
                 self.diags.push(d);
-                None
-            }
-        }
-    }
-
-    fn pmu(&mut self) {
-        let g = self.g;
-        let pmu = &g.pmu;
-        if let Some(general) = &pmu.general {
-            let ctr = self.register_ref(&general.counter, "general.counter");
-            let sel = self.register_ref(&general.select, "general.select");
-            if let (Some(ctr), Some(sel)) = (ctr, sel)
-                && ctr.msr.count != sel.msr.count
-            {
-                self.diags.push(
-                    Diagnostic::error(
-                        "counter-count-mismatch",
-                        format!(
-                            "`{}` has {} counters but `{}` has {} event selects in `{}`",
-                            ctr.name, ctr.msr.count, sel.name, sel.msr.count, g.id
-                        ),
-                        ctr.span,
-                    )
-                    .with_label(format!("{} counters", ctr.msr.count))
-                    .with_secondary(sel.span, format!("{} event selects", sel.msr.count))
-                    .with_note(
-                        "event select i programs counter i: give both families the same `count`",
-                    ),
-                );
-            }
-            if let Some(sel) = sel {
-                for (attr, field) in &pmu.encoding {
-                    if sel.field(field).is_none() {
-                        let mut d = Diagnostic::error(
-                            "unknown-name",
-                            format!(
-                                "`pmu.encoding.{attr}` names field `{field}`, which `{}` does not have in `{}`",
-                                sel.name, g.id
-                            ),
-                            g.pmu.span_of(&format!("encoding.{attr}")).unwrap_or(g.span),
-                        );
-                        if let Some(s) =
-                            did_you_mean(field, sel.fields.iter().map(|f| f.name.as_str()))
-                        {
-                            d = d.with_help(format!("did you mean `{s}`?"));
-                        }
-                        self.diags.push(d);
-                    }
-                }
-            }
-        }
-        if let Some(fixed) = &pmu.fixed {
-            let ctr = self.register_ref(&fixed.counter, "fixed.counter");
-            let ctl = fixed
-                .control
-                .as_ref()
-                .and_then(|c| self.register_ref(c, "fixed.control"));
-            if let (Some(ctr), Some(ctl)) = (ctr, ctl) {
-                // Every per-counter block of the control register has one element per counter.
-                for f in ctl.fields.iter().filter(|f| f.array.is_some()) {
-                    if f.count() != ctr.msr.count {
-                        self.diags.push(
-                            Diagnostic::error(
-                                "counter-count-mismatch",
-                                format!(
-                                    "field array `{}` of `{}` has {} elements but `{}` has {} fixed counters in `{}`",
-                                    f.name, ctl.name, f.count(), ctr.name, ctr.msr.count, g.id
-                                ),
-                                f.span,
-                            )
-                            .with_label(format!("{} elements", f.count()))
-                            .with_secondary(ctr.span, format!("{} fixed counters", ctr.msr.count))
-                            .with_help(format!(
-                                "override it with `array: {{ count: {} }}`",
-                                ctr.msr.count
-                            )),
-                        );
-                    }
-                }
             }
         }
     }

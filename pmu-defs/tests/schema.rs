@@ -46,15 +46,16 @@ const BASE: &str = r#"
 generation: base
 vendor: intel
 pmu:
-  general: { select: SEL, counter: CTR }
   encoding: { event: EVENT, umask: UMASK, cmask: CMASK, edge: EDGE, inv: INV }
 registers:
   - name: CTR
     msr: { base: 0x10, count: 4 }
+    role: counter
     fields: [ { name: COUNT, bits: 47:0 } ]
   - name: SEL
     doc: Select.
     msr: { base: 0x20, count: 4, stride: 2 }
+    role: event-select
     reset: 0
     fields:
       - { name: EVENT, bits: [7:0, 35:32] }
@@ -197,13 +198,12 @@ fn fixed_only_events_and_auxiliary_msrs() {
 generation: fx
 vendor: intel
 pmu:
-  general: { select: SEL, counter: CTR }
-  fixed: { counter: FIX }
   encoding: { event: EVENT, umask: UMASK }
 registers:
-  - { name: CTR, msr: { base: 0x10, count: 2 }, fields: [ { name: C, bits: 47:0 } ] }
-  - { name: FIX, msr: { base: 0x18, count: 3 }, fields: [ { name: C, bits: 47:0 } ] }
+  - { name: CTR, msr: { base: 0x10, count: 2 }, role: counter, fields: [ { name: C, bits: 47:0 } ] }
+  - { name: FIX, msr: { base: 0x18, count: 3 }, role: fixed-counter, fields: [ { name: C, bits: 47:0 } ] }
   - name: SEL
+    role: event-select
     msr: { base: 0x20, count: 2 }
     fields: [ { name: EVENT, bits: 7:0 }, { name: UMASK, bits: 15:8 } ]
 events:
@@ -230,10 +230,8 @@ fn counters_all_keeps_general_counters_beside_a_fixed_one() {
     let text = r#"
 generation: kid
 extends: base
-pmu:
-  fixed: { counter: FIX }
 registers:
-  - { name: FIX, msr: { base: 0x50, count: 2 }, fields: [ { name: C, bits: 47:0 } ] }
+  - { name: FIX, msr: { base: 0x50, count: 2 }, role: fixed-counter, fields: [ { name: C, bits: 47:0 } ] }
 events:
   - { name: ANYWHERE, counters: all, fixed: 1 }
 "#;

@@ -476,19 +476,20 @@ doc: |
   Doc with EDX[15], [31:24], `EAX[7:0]` in code, a [link](https://example.com), a stray `
   backtick, IA32_PMC<n> and https://example.com/bare.
 pmu:
-  general: { select: SEL, counter: CTR }
   encoding: { event: EVENT_SELECT, umask: UMASK, inv: INV, cmask: CMASK, en: EN }
 registers:
   - name: CTR
     doc: Counter doc [n] <n>.
     manual: Counter manual [1]
     msr: { base: 0x100, count: 2, stride: 1 }
+    role: counter
     fields:
       - { name: COUNT, bits: "47:0", doc: "Count doc EAX[23:16]." }
   - name: SEL
     doc: Select doc [x].
     manual: Select manual [2]
     msr: { base: 0x200, count: 2, stride: 1 }
+    role: event-select
     fields:
       - { name: EVENT_SELECT, bits: "7:0", doc: "Event doc [code]." }
       - { name: UMASK, bits: "15:8", doc: "Umask doc [um]." }

@@ -196,9 +196,9 @@ fn assert_shipped_clean(loaded: &Loaded) {
 const BASE: &str = r#"
 generation: base
 vendor: intel
+# The counter sets are the registers with the roles event-select, counter and
+# fixed-counter.
 pmu:
-  general: { select: SEL, counter: CTR }
-  fixed: { counter: FIXED }
   encoding:
     event: EVENT
     umask: UMASK
@@ -212,12 +212,15 @@ registers:
       - { name: UMASK, bits: 15:8 }
       - { name: INV, bits: 23 }
       - { name: CMASK, bits: 31:24 }
+    role: event-select
   - name: CTR
     msr: { base: 0xC1, count: 8 }
+    role: counter
     fields:
       - { name: COUNT, bits: 47:0 }
   - name: FIXED
     msr: { base: 0x309, count: 3 }
+    role: fixed-counter
     fields:
       - { name: COUNT, bits: 47:0 }
 cpuid:
@@ -334,7 +337,7 @@ fn unknown_key_in_every_kind_of_mapping() {
         r#"
         generation: child
         extends: base
-        pmu: { general: { selct: SEL } }
+        pmu: { encodng: { event: EVENT } }
         registers:
           - name: NEW
             msr: { base: 0x500, cuont: 2 }
@@ -350,7 +353,7 @@ fn unknown_key_in_every_kind_of_mapping() {
         "#,
     );
     let expect = [
-        ("selct", "pmu.general", "select", "c.yaml:3:19"),
+        ("encodng", "pmu", "encoding", "c.yaml:3:8"),
         ("cuont", "msr family", "count", "c.yaml:6:25"),
         ("acess", "field", "access", "c.yaml:8:29"),
         ("umsak", "event", "umask", "c.yaml:10:21"),
@@ -574,27 +577,140 @@ fn missing_key_in_the_schema() {
 }
 
 #[test]
-fn missing_key_in_pmu() {
+fn missing_role() {
     let loaded = load(&[(
         "a.yaml",
         r#"
         generation: a
         vendor: intel
-        pmu:
-          general: { select: SEL }
-          fixed: { control: CTL }
         registers:
-          - { name: SEL, msr: 0x186 }
-          - { name: CTL, msr: 0x38D }
+          - { name: SEL, msr: 0x186, role: event-select }
+          - { name: CTL, msr: 0x38D, role: fixed-control }
+          - name: STATUS
+            msr: 0x38E
+            fields: [{ name: OVF, bits: 0, array: { count: 2, stride: 1 }, per-counter: general }]
         "#,
     )]);
-    assert_codes(&loaded, &["missing-key", "missing-key"]);
-    let d = find(&loaded, "missing-key", "pmu.general");
-    assert_eq!(d.message, "`pmu.general` needs both `select` and `counter`");
-    assert_eq!(loc(&loaded, d), "a.yaml:4:22");
-    let d = find(&loaded, "missing-key", "pmu.fixed");
-    assert_eq!(d.message, "`pmu.fixed` needs `counter`");
-    assert_eq!(loc(&loaded, d), "a.yaml:5:21");
+    assert_codes(&loaded, &["missing-role", "missing-role", "missing-role"]);
+    let d = find(&loaded, "missing-role", "`SEL`");
+    assert_eq!(
+        d.message,
+        "`SEL` has role `event-select` but no register of `a` has role `counter`"
+    );
+    assert_eq!(loc(&loaded, d), "a.yaml:4:36");
+    assert_note(d, "help: give the matching register `role: counter`");
+    let d = find(&loaded, "missing-role", "`CTL`");
+    assert_eq!(
+        d.message,
+        "`CTL` has role `fixed-control` but no register of `a` has role `fixed-counter`"
+    );
+    let d = find(&loaded, "missing-role", "`OVF`");
+    assert_eq!(
+        d.message,
+        "field `OVF` of `STATUS` is `per-counter: general`, but no register of `a` has role `counter`"
+    );
+    assert_eq!(loc(&loaded, d), "a.yaml:8:81");
+}
+
+#[test]
+fn duplicate_role() {
+    let loaded = child(
+        r#"
+        generation: child
+        extends: base
+        registers:
+          - { name: CTR2, msr: { base: 0x4C1, count: 8 }, role: counter }
+          - name: STATUS
+            msr: 0x38E
+            role: global-status
+            fields:
+              - { name: FRZ, bits: 59, role: frozen }
+              - { name: FRZ2, bits: 60, role: frozen }
+        "#,
+    );
+    assert_codes(&loaded, &["duplicate-role", "duplicate-role"]);
+    let d = find(&loaded, "duplicate-role", "`CTR2`");
+    assert_eq!(
+        d.message,
+        "`CTR` and `CTR2` both have role `counter` in `child`"
+    );
+    assert_eq!(loc(&loaded, d), "c.yaml:4:57");
+    assert_eq!(loc2(&loaded, d), "base.yaml:22:11");
+    let d = find(&loaded, "duplicate-role", "`FRZ2`");
+    assert_eq!(
+        d.message,
+        "fields `FRZ` and `FRZ2` of `STATUS` both have role `frozen`"
+    );
+    assert_eq!(loc(&loaded, d), "c.yaml:10:39");
+}
+
+#[test]
+fn misplaced_role() {
+    let loaded = child(
+        r#"
+        generation: child
+        extends: base
+        registers:
+          - name: CTL
+            msr: 0x38F
+            role: global-control
+            fields:
+              - { name: PMI, bits: 3, role: pmi }
+              - { name: EN, bits: 0, per-counter: general }
+        cpuid:
+          - name: ARCH
+            ebx:
+              - { name: CYCLES_UNAVAILABLE, role: frozen }
+        "#,
+    );
+    assert_codes(
+        &loaded,
+        &["misplaced-role", "misplaced-role", "misplaced-role"],
+    );
+    let d = find(&loaded, "misplaced-role", "`pmi`");
+    assert_eq!(
+        d.message,
+        "field role `pmi` belongs to a register with role `fixed-control`, but `CTL` has role `global-control`"
+    );
+    assert_eq!(loc(&loaded, d), "c.yaml:8:37");
+    let d = find(&loaded, "misplaced-role", "not an array");
+    assert_eq!(
+        d.message,
+        "field `EN` of `CTL` is `per-counter: general` but is not an array"
+    );
+    let d = find(&loaded, "misplaced-role", "CPUID");
+    assert_eq!(
+        d.message,
+        "field `CYCLES_UNAVAILABLE` of CPUID leaf `ARCH` has a run-time role; roles belong to MSR fields"
+    );
+}
+
+#[test]
+fn role_values() {
+    let loaded = child(
+        r#"
+        generation: child
+        extends: base
+        registers:
+          - name: CTL
+            msr: 0x38D
+            role: fixed-control
+            fields:
+              - name: ENABLE
+                bits: 1:0
+                array: { count: 3, stride: 4 }
+                per-counter: fixed
+                role: privilege
+                values: [{ name: OS, value: 1 }, { name: USR, value: 2 }]
+        "#,
+    );
+    assert_codes(&loaded, &["role-values"]);
+    let d = find(&loaded, "role-values", "ENABLE");
+    assert_eq!(
+        d.message,
+        "field `ENABLE` of `CTL` has role `privilege` but no named values `DISABLED`, `ALL`"
+    );
+    assert_eq!(loc(&loaded, d), "c.yaml:12:15");
 }
 
 #[test]
@@ -1447,21 +1563,16 @@ fn unknown_name_in_pmu() {
         generation: child
         extends: base
         pmu:
-          fixed: { control: FIXED_CTRL }
-          encoding: { edge: EDGE }
+          encoding: { edge: EDGE, umask: UMASKK }
         "#,
     );
-    let d = find(&loaded, "unknown-name", "fixed.control");
-    assert_eq!(
-        d.message,
-        "`pmu.fixed.control` names register `FIXED_CTRL`, which generation `child` does not have"
-    );
-    assert_note(d, "help: did you mean `FIXED`?");
-    let d = find(&loaded, "unknown-name", "encoding");
+    let d = find(&loaded, "unknown-name", "encoding.edge");
     assert_eq!(
         d.message,
         "`pmu.encoding.edge` names field `EDGE`, which `SEL` does not have in `child`"
     );
+    let d = find(&loaded, "unknown-name", "encoding.umask");
+    assert_note(d, "help: did you mean `UMASK`?");
     assert_codes(&loaded, &["unknown-name", "unknown-name"]);
 }
 
@@ -1473,14 +1584,11 @@ fn unknown_name_in_pmu_points_at_the_name() {
         generation: child
         extends: base
         pmu:
-          fixed: { control: FIXED_CTRL }
           encoding: { edge: EDGE }
         "#,
     );
-    let d = find(&loaded, "unknown-name", "fixed.control");
-    assert_eq!(loc(&loaded, d), "c.yaml:4:21");
     let d = find(&loaded, "unknown-name", "encoding");
-    assert_eq!(loc(&loaded, d), "c.yaml:5:21");
+    assert_eq!(loc(&loaded, d), "c.yaml:4:21");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -2046,16 +2154,15 @@ fn counter_count_mismatch() {
             r#"
             generation: child
             extends: base
-            pmu:
-              fixed: { counter: FIXED, control: FIXED_CTRL }
             registers:
               - name: CTR
                 msr: { count: 10 }
               - name: FIXED_CTRL
                 msr: 0x38D
+                role: fixed-control
                 fields:
-                  - { name: EN, bits: 1:0, array: { count: 3, stride: 4 } }
-                  - { name: PMI, bits: 3, array: { count: 2, stride: 4 } }
+                  - { name: EN, bits: 1:0, array: { count: 3, stride: 4 }, per-counter: fixed }
+                  - { name: PMI, bits: 3, array: { count: 2, stride: 4 }, per-counter: fixed }
             "#,
         ),
     ]);
@@ -2068,7 +2175,7 @@ fn counter_count_mismatch() {
         d.message,
         "`CTR` has 10 counters but `SEL` has 8 event selects in `child`"
     );
-    assert_eq!(loc(&loaded, d), "c.yaml:6:11");
+    assert_eq!(loc(&loaded, d), "c.yaml:4:11");
     assert_eq!(loc2(&loaded, d), "base.yaml:12:11");
     assert_note(
         d,
@@ -2079,8 +2186,11 @@ fn counter_count_mismatch() {
         d.message,
         "field array `PMI` of `FIXED_CTRL` has 2 elements but `FIXED` has 3 fixed counters in `child`"
     );
-    assert_eq!(loc(&loaded, d), "c.yaml:12:17");
-    assert_note(d, "help: override it with `array: { count: 3 }`");
+    assert_eq!(loc(&loaded, d), "c.yaml:11:17");
+    assert_note(
+        d,
+        "help: override it with `- { name: PMI, array: { count: 3 } }` in `child`'s entry for `FIXED_CTRL`",
+    );
 }
 
 #[test]
@@ -2548,11 +2658,11 @@ fn an_event_or_address_fault_in_a_parent_is_reported_once() {
             generation: p
             vendor: intel
             pmu:
-              general: { select: SEL, counter: CTR }
+              # SEL and CTR are the event select and the counters (their roles)
               encoding: { event: EVENT, umask: UMASK }
             registers:
-              - { name: SEL, msr: 0x186, fields: [{ name: EVENT, bits: 7:0 }, { name: UMASK, bits: 15:8 }] }
-              - { name: CTR, msr: { base: 0xC1, count: 2 } }
+              - { name: SEL, msr: 0x186, role: event-select, fields: [{ name: EVENT, bits: 7:0 }, { name: UMASK, bits: 15:8 }] }
+              - { name: CTR, msr: { base: 0xC1, count: 2 }, role: counter }
               - { name: DUP, msr: 0xC1 }
             events:
               - { name: OUT_OF_RANGE, event: 0x3C, counters: [5] }
@@ -3059,4 +3169,52 @@ fn name_collision_event_variants() {
     );
     assert_eq!(loc(&loaded, d), "c.yaml:5:13");
     assert_eq!(loc2(&loaded, d), "c.yaml:4:13");
+}
+
+/// The mistake a vendor made adding `intel-v7` by YAML: six fixed counters, but the
+/// per-counter arrays of the global registers left at four. Every array is reported, at the
+/// array with the counter family as the second place.
+#[test]
+fn widened_fixed_counters_with_narrow_global_arrays_is_an_error() {
+    let defs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../pmu-defs/defs/intel");
+    let mut loader = Loader::new();
+    for v in 1..=6 {
+        loader.add_file(&defs.join(format!("v{v}.yaml")));
+    }
+    loader.add_str(
+        "v7.yaml",
+        "generation: intel-v7\nextends: intel-v6\nregisters:\n  - { name: IA32_FIXED_CTR, msr: { count: 6 } }\n  - name: IA32_FIXED_CTR_CTRL\n    fields:\n      - { name: ENABLE, array: { count: 6 } }\n      - { name: ANY, array: { count: 6 } }\n      - { name: PMI, array: { count: 6 } }\n      - { name: ADAPTIVE_RECORD, array: { count: 6 } }\n",
+    );
+    let loaded = loader.finish();
+    let mismatches: Vec<String> = loaded
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "counter-count-mismatch")
+        .map(|d| d.message.clone())
+        .collect();
+    let arrays = [
+        ("EN_FIXED_CTR", "IA32_PERF_GLOBAL_CTRL"),
+        ("OVF_FIXED_CTR", "IA32_PERF_GLOBAL_STATUS"),
+        ("CLR_OVF_FIXED_CTR", "IA32_PERF_GLOBAL_STATUS_RESET"),
+        ("SET_OVF_FIXED_CTR", "IA32_PERF_GLOBAL_STATUS_SET"),
+        ("FIXED_CTR_INUSE", "IA32_PERF_GLOBAL_INUSE"),
+    ];
+    let mut expected: Vec<String> = arrays
+        .iter()
+        .map(|(f, r)| {
+            format!(
+                "field array `{f}` of `{r}` has 4 elements but `IA32_FIXED_CTR` has 6 fixed counters in `intel-v7`"
+            )
+        })
+        .collect();
+    let mut got = mismatches.clone();
+    expected.sort();
+    got.sort();
+    assert_eq!(got, expected, "{}", loaded.render_diagnostics());
+    let errors = loaded
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .count();
+    assert_eq!(errors, 5, "{}", loaded.render_diagnostics());
 }

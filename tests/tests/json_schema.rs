@@ -189,11 +189,11 @@ generation: acme-v1
 vendor: intel
 title: Acme test generation
 pmu:
-  general: { select: SEL, counter: PMC }
   encoding: { event: EVENT, umask: UMASK, cmask: CMASK, inv: INV, edge: EDGE, usr: USR, os: OS, en: EN }
 registers:
   - name: SEL
     msr: { base: 0x186, count: 4, stride: 1 }
+    role: event-select
     manual: Intel SDM Vol. 3B §18.2.1.1
     fields:
       - { name: EVENT, bits: 7:0 }
@@ -207,6 +207,7 @@ registers:
       - { name: CMASK, bits: 31:24 }
   - name: PMC
     msr: { base: 0xC1, count: 4 }
+    role: counter
     width: 48
     fields:
       - { name: COUNT, bits: 47:0 }
@@ -347,7 +348,7 @@ fn what_the_schema_refuses_the_loader_refuses_too() {
         ("generation: acme-v1", "generation: Acme_V1", "invalid-name", "/generation"),
         ("generation: acme-v1", "generation: [acme]", "type-mismatch", "/generation"),
         ("  encoding: { event:", "  encoding: { evnt:", "unknown-key", "/pmu/encoding"),
-        ("general: { select: SEL,", "general: { select: 1SEL,", "invalid-name", "/pmu/general/select"),
+        ("    role: event-select", "    role: evtsel", "invalid-value", "/registers/0/role"),
         ("  - name: PMC\n", "  - name: PMC\n    mrs: 0xC1\n", "unknown-key", "/registers/1"),
         ("  - name: PMC", "  - name: PMC-0", "invalid-name", "/registers/1/name"),
         ("    width: 48", "    width: 65", "out-of-range", "/registers/1/width"),

@@ -978,13 +978,13 @@ title: {q}
 manual: {q}
 doc: {q}
 pmu:
-  general: {{ select: EVIL_SEL, counter: EVIL_CTR }}
   encoding: {{ event: EVENT_SELECT, umask: UMASK }}
 registers:
   - name: EVIL_SEL
     doc: {q}
     manual: {q}
     msr: {{ base: 0x100, count: 2, stride: 1 }}
+    role: event-select
     fields:
       - name: EVENT_SELECT
         bits: 7:0
@@ -998,6 +998,7 @@ registers:
         deprecated: {{ since: evil-base, when: {q}, doc: {q} }}
   - name: EVIL_CTR
     msr: {{ base: 0x200, count: 2, stride: 1 }}
+    role: counter
     fields:
       - {{ name: COUNT, bits: 47:0, doc: {q} }}
 cpuid:

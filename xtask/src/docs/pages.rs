@@ -603,23 +603,7 @@ fn register(
     let _ = write!(b, r#"<h1><code>{}</code></h1>"#, html(&r.name));
     b.push_str(&prose(&r.doc));
 
-    let mut roles = Vec::new();
-    if let Some(s) = &g.pmu.general {
-        if s.select == r.name {
-            roles.push("event select of the general-purpose counters");
-        }
-        if s.counter == r.name {
-            roles.push("general-purpose counter");
-        }
-    }
-    if let Some(f) = &g.pmu.fixed {
-        if f.counter == r.name {
-            roles.push("fixed-function counter");
-        }
-        if f.control.as_deref() == Some(r.name.as_str()) {
-            roles.push("fixed-function counter control");
-        }
-    }
+    let roles = role_text(r);
 
     b.push_str(r#"<dl class="facts">"#);
     let _ = write!(
@@ -658,7 +642,7 @@ fn register(
         }
     );
     if !roles.is_empty() {
-        let _ = write!(b, "<dt>Role</dt><dd>{}</dd>", roles.join("; "));
+        let _ = write!(b, "<dt>Role</dt><dd>{roles}</dd>");
     }
     let _ = write!(
         b,
@@ -796,4 +780,31 @@ fn decoder(cx: &Ctx<'_>, site: &mut Site) {
         main_attrs: String::new(),
     };
     site.add(path.to_owned(), layout::render(cx, &page));
+}
+
+/// The register's run-time role (`role:`) and its fields' roles, in words with the YAML
+/// spelling, as HTML; empty when it has none.
+fn role_text(r: &pmu_defs::model::Register) -> String {
+    use pmu_defs::validate::{counter_kind_word, field_role_word, register_role_word};
+    let mut parts = Vec::new();
+    if let Some(role) = r.role {
+        parts.push(format!("<code>{}</code>", html(register_role_word(role))));
+    }
+    for f in &r.fields {
+        let mut what = Vec::new();
+        if let Some(k) = f.per_counter {
+            what.push(format!("one element per {} counter", counter_kind_word(k)));
+        }
+        if let Some(fr) = f.role {
+            what.push(format!("<code>{}</code>", html(field_role_word(fr))));
+        }
+        if !what.is_empty() {
+            parts.push(format!(
+                "<code>{}</code>: {}",
+                html(&f.name),
+                what.join(", ")
+            ));
+        }
+    }
+    parts.join("; ")
 }

@@ -47,8 +47,6 @@ pub const ORDER: &[&str] = &[
     "remove",
     "cpu",
     "pmu",
-    "pmu-general",
-    "pmu-fixed",
     "pmu-encoding",
     "ident",
     "generation-id",

@@ -1,0 +1,301 @@
+//! Checks of the run-time roles (`role:` on registers and fields, `per-counter:` on field
+//! arrays) and of the counter counts every per-counter array must agree with.
+//!
+//! The run-time layer (`pmu_regs::arch`) programs a generation only through these roles, so a
+//! role given twice, a role whose partner is missing, or a per-counter array shorter than its
+//! counter family would silently leave counters unreachable; each is an error here, located at
+//! both places that disagree.
+
+use super::Validator;
+use crate::diag::Diagnostic;
+use crate::model::*;
+use crate::raw::{COUNTER_KIND_WORDS, FIELD_ROLE_WORDS, REGISTER_ROLE_WORDS};
+
+fn word<T: PartialEq + Copy>(table: &[(&'static str, T)], v: T) -> &'static str {
+    table.iter().find(|(_, x)| *x == v).map_or("?", |(w, _)| w)
+}
+
+/// The YAML spelling of a register role.
+pub fn register_role_word(r: RegisterRole) -> &'static str {
+    word(REGISTER_ROLE_WORDS, r)
+}
+
+/// The YAML spelling of a field role.
+pub fn field_role_word(r: FieldRole) -> &'static str {
+    word(FIELD_ROLE_WORDS, r)
+}
+
+/// The YAML spelling of a counter family.
+pub fn counter_kind_word(k: CounterKind) -> &'static str {
+    word(COUNTER_KIND_WORDS, k)
+}
+
+/// Roles that only make sense with a partner: (role, the partner it needs).
+const PARTNERS: &[(RegisterRole, RegisterRole)] = &[
+    (RegisterRole::EventSelect, RegisterRole::Counter),
+    (RegisterRole::Counter, RegisterRole::EventSelect),
+    (RegisterRole::FullWidthCounter, RegisterRole::Counter),
+    (RegisterRole::LegacyEventSelect, RegisterRole::EventSelect),
+    (RegisterRole::LegacyCounter, RegisterRole::Counter),
+    (RegisterRole::FixedControl, RegisterRole::FixedCounter),
+    (RegisterRole::GlobalStatusReset, RegisterRole::GlobalStatus),
+    (RegisterRole::GlobalStatusSet, RegisterRole::GlobalStatus),
+];
+
+impl Validator<'_> {
+    pub(super) fn roles(&mut self) {
+        self.unique_register_roles();
+        self.partner_roles();
+        self.event_select_counts();
+        for r in &self.g.registers {
+            self.field_roles(r);
+        }
+        for leaf in &self.g.cpuid {
+            for reg in &leaf.registers {
+                for f in reg.fields.iter().filter(|f| f.role_span.is_some()) {
+                    self.diags.push(
+                        Diagnostic::error(
+                            "misplaced-role",
+                            format!(
+                                "field `{}` of CPUID leaf `{}` has a run-time role; roles belong to MSR fields",
+                                f.name, leaf.name
+                            ),
+                            f.role_span.unwrap_or(f.span),
+                        )
+                        .with_label("remove `role:` / `per-counter:` here"),
+                    );
+                }
+            }
+        }
+    }
+
+    fn unique_register_roles(&mut self) {
+        let g = self.g;
+        for (i, r) in g.registers.iter().enumerate() {
+            let Some(role) = r.role else { continue };
+            if let Some(first) = g.registers[..i].iter().find(|o| o.role == Some(role)) {
+                let word = register_role_word(role);
+                self.diags.push(
+                    Diagnostic::error(
+                        "duplicate-role",
+                        format!(
+                            "`{}` and `{}` both have role `{word}` in `{}`",
+                            first.name, r.name, g.id
+                        ),
+                        r.role_span.unwrap_or(r.span),
+                    )
+                    .with_label(format!("second register with role `{word}`"))
+                    .with_secondary(first.role_span.unwrap_or(first.span), "first one here")
+                    .with_note(
+                        "the run-time layer programs exactly one register per role; give the \
+                         other register another role, or none (`remove` it, or restate it)",
+                    ),
+                );
+            }
+        }
+    }
+
+    fn partner_roles(&mut self) {
+        let g = self.g;
+        for &(role, partner) in PARTNERS {
+            let Some(r) = g.register_with_role(role) else {
+                continue;
+            };
+            if g.register_with_role(partner).is_none() {
+                self.diags.push(
+                    Diagnostic::error(
+                        "missing-role",
+                        format!(
+                            "`{}` has role `{}` but no register of `{}` has role `{}`",
+                            r.name,
+                            register_role_word(role),
+                            g.id,
+                            register_role_word(partner)
+                        ),
+                        r.role_span.unwrap_or(r.span),
+                    )
+                    .with_help(format!(
+                        "give the matching register `role: {}`",
+                        register_role_word(partner)
+                    )),
+                );
+            }
+        }
+    }
+
+    /// Event select i programs counter i: both families have the same count.
+    fn event_select_counts(&mut self) {
+        let g = self.g;
+        let (Some(sel), Some(ctr)) = (
+            g.register_with_role(RegisterRole::EventSelect),
+            g.register_with_role(RegisterRole::Counter),
+        ) else {
+            return;
+        };
+        if ctr.msr.count != sel.msr.count {
+            self.diags.push(
+                Diagnostic::error(
+                    "counter-count-mismatch",
+                    format!(
+                        "`{}` has {} counters but `{}` has {} event selects in `{}`",
+                        ctr.name, ctr.msr.count, sel.name, sel.msr.count, g.id
+                    ),
+                    ctr.span,
+                )
+                .with_label(format!("{} counters", ctr.msr.count))
+                .with_secondary(sel.span, format!("{} event selects", sel.msr.count))
+                .with_note(
+                    "event select i programs counter i: give both families the same `count`",
+                ),
+            );
+        }
+    }
+
+    fn field_roles(&mut self, r: &Register) {
+        for (i, f) in r.fields.iter().enumerate() {
+            if let Some(kind) = f.per_counter {
+                self.per_counter(r, f, kind);
+            }
+            let Some(role) = f.role else { continue };
+            let span = f.role_span.unwrap_or(f.span);
+            let allowed = role.register_roles();
+            if !r.role.is_some_and(|rr| allowed.contains(&rr)) {
+                let words: Vec<&str> = allowed.iter().map(|&a| register_role_word(a)).collect();
+                self.diags.push(
+                    Diagnostic::error(
+                        "misplaced-role",
+                        format!(
+                            "field role `{}` belongs to a register with role {}, but `{}` has {}",
+                            field_role_word(role),
+                            words
+                                .iter()
+                                .map(|w| format!("`{w}`"))
+                                .collect::<Vec<_>>()
+                                .join(" or "),
+                            r.name,
+                            r.role.map_or("no role".to_owned(), |x| format!(
+                                "role `{}`",
+                                register_role_word(x)
+                            )),
+                        ),
+                        span,
+                    )
+                    .with_secondary(r.span, "in this register"),
+                );
+            }
+            if let Some(first) = r.fields[..i].iter().find(|o| o.role == Some(role)) {
+                self.diags.push(
+                    Diagnostic::error(
+                        "duplicate-role",
+                        format!(
+                            "fields `{}` and `{}` of `{}` both have role `{}`",
+                            first.name,
+                            f.name,
+                            r.name,
+                            field_role_word(role)
+                        ),
+                        span,
+                    )
+                    .with_secondary(first.role_span.unwrap_or(first.span), "first one here"),
+                );
+            }
+            if role == FieldRole::Privilege {
+                self.privilege_values(r, f, span);
+            }
+        }
+    }
+
+    fn privilege_values(&mut self, r: &Register, f: &Field, span: crate::source::Span) {
+        let missing: Vec<&str> = PRIVILEGE_VALUES
+            .iter()
+            .copied()
+            .filter(|v| !f.values.iter().any(|x| x.name == *v))
+            .collect();
+        if !missing.is_empty() {
+            self.diags.push(
+                Diagnostic::error(
+                    "role-values",
+                    format!(
+                        "field `{}` of `{}` has role `privilege` but no named value{} {}",
+                        f.name,
+                        r.name,
+                        if missing.len() > 1 { "s" } else { "" },
+                        missing
+                            .iter()
+                            .map(|m| format!("`{m}`"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                    span,
+                )
+                .with_note(
+                    "the run-time layer selects the privilege levels a fixed counter counts at \
+                     by these value names: DISABLED, OS (ring 0), USR (rings 1-3), ALL",
+                ),
+            );
+        }
+    }
+
+    fn per_counter(&mut self, r: &Register, f: &Field, kind: CounterKind) {
+        let g = self.g;
+        let span = f.role_span.unwrap_or(f.span);
+        let word = counter_kind_word(kind);
+        if f.array.is_none() {
+            self.diags.push(
+                Diagnostic::error(
+                    "misplaced-role",
+                    format!(
+                        "field `{}` of `{}` is `per-counter: {word}` but is not an array",
+                        f.name, r.name
+                    ),
+                    span,
+                )
+                .with_help("give it `array: { count: N, stride: S }`, one element per counter"),
+            );
+            return;
+        }
+        let family_role = match kind {
+            CounterKind::General => RegisterRole::Counter,
+            CounterKind::Fixed => RegisterRole::FixedCounter,
+        };
+        let Some(family) = g.register_with_role(family_role) else {
+            self.diags.push(
+                Diagnostic::error(
+                    "missing-role",
+                    format!(
+                        "field `{}` of `{}` is `per-counter: {word}`, but no register of `{}` has role `{}`",
+                        f.name,
+                        r.name,
+                        g.id,
+                        register_role_word(family_role)
+                    ),
+                    span,
+                ),
+            );
+            return;
+        };
+        let (have, want) = (f.count(), family.msr.count);
+        if have != want {
+            let noun = match kind {
+                CounterKind::General => "general-purpose counters",
+                CounterKind::Fixed => "fixed counters",
+            };
+            self.diags.push(
+                Diagnostic::error(
+                    "counter-count-mismatch",
+                    format!(
+                        "field array `{}` of `{}` has {have} elements but `{}` has {want} {noun} in `{}`",
+                        f.name, r.name, family.name, g.id
+                    ),
+                    f.span,
+                )
+                .with_label(format!("{have} elements, one per counter (`per-counter: {word}`)"))
+                .with_secondary(family.span, format!("{want} {noun}"))
+                .with_help(format!(
+                    "override it with `- {{ name: {}, array: {{ count: {want} }} }}` in `{}`'s entry for `{}`",
+                    f.name, g.id, r.name
+                )),
+            );
+        }
+    }
+}
