@@ -24,6 +24,9 @@ pub struct Options {
     pub crate_path: String,
     /// Path to the `tock-registers` crate.
     pub tock_path: String,
+    /// Emit the run-time tables (marker types implementing `pmu_regs::arch::Arch` and the
+    /// `Generation` enum); only code generated inside `pmu-regs` has them for now.
+    pub runtime: bool,
 }
 
 impl Options {
@@ -32,6 +35,7 @@ impl Options {
         Options {
             crate_path: "crate".into(),
             tock_path: "::tock_registers".into(),
+            runtime: true,
         }
     }
 
@@ -40,6 +44,7 @@ impl Options {
         Options {
             crate_path: "::pmu_regs".into(),
             tock_path: "::pmu_regs::tock_registers".into(),
+            runtime: false,
         }
     }
 }
@@ -54,7 +59,10 @@ struct Cx<'a> {
     model: &'a Model,
     krate: TokenStream,
     tock: TokenStream,
+    runtime: bool,
 }
+
+mod runtime;
 
 fn path(s: &str) -> TokenStream {
     TokenStream::from_str(s).unwrap_or_else(|_| panic!("invalid path in codegen::Options: {s}"))
@@ -117,7 +125,9 @@ fn generate_inner(
         model,
         krate: path(&opts.crate_path),
         tock: path(&opts.tock_path),
+        runtime: opts.runtime,
     };
+    let split_mode = split.is_some();
     // vendor module -> [(generation module, tokens)]; BTreeMap for a stable order.
     let mut top: BTreeMap<String, Vec<(String, TokenStream)>> = BTreeMap::new();
     let mut flat: Vec<(String, TokenStream)> = Vec::new();
@@ -156,6 +166,9 @@ fn generate_inner(
     flat.sort_by(|a, b| a.0.cmp(&b.0));
     for (_, body) in flat {
         out.extend(body);
+    }
+    if cx.runtime {
+        out.extend(runtime::generations(&cx.krate, model, split_mode));
     }
     out
 }
@@ -752,6 +765,9 @@ impl Cx<'_> {
             }
         }
         out.extend(self.arch_events(g, depth));
+        if self.runtime {
+            out.extend(runtime::marker(&self.krate, g));
+        }
         out.extend(self.model_events(g));
         if !g.cpuid.is_empty() {
             let mut leaves = Vec::new();

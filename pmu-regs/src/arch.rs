@@ -1,13 +1,16 @@
-//! One type per PMU generation ([`IntelV1`] .. [`IntelV6`], [`AmdK7`], [`AmdCore`],
-//! [`AmdPerfmonV2`]) implementing [`Arch`]: the runtime view of a generated module.
+//! The run-time view of every generation: a marker type per generation implementing
+//! [`Arch`], and [`Generation`], the enum over them. Both are generated (`cargo xtask gen`)
+//! from the definitions' *roles*: each register states what it does (`role: event-select`,
+//! `global-status-reset`, ...), each per-counter field array which counters its elements belong
+//! to (`per-counter: general`), and single-purpose fields their role (`frozen`,
+//! `freeze-on-pmi`, ...). A generation added by YAML alone gets its marker and its variant
+//! with no Rust edit.
 //!
-//! Everything an [`Arch`] answers is read from the generated register modules: addresses from
-//! their `ADDRESSES`/`ADDRESS` constants, bit positions through their typed getters and
-//! setters, reserved masks from `Value::RESERVED_MASK`. Nothing here restates a bit position or
-//! an address, so the definitions in `pmu-defs/defs` stay the only source of hardware facts.
-//! What this module adds is the *role* of each register (which one is the global control, which
-//! one clears the status), which is what the counter-programming helpers in [`crate::pmu`], the
-//! mock backend and the live-state dump need.
+//! The generated impl gives a [`Spec`] (addresses and bit positions by role), the register
+//! table ([`RegInfo`], each with its [`Role`]), the architectural events and the event
+//! encoding through the generated `try_event_on`. The behaviour (enable a counter, decode a
+//! status, clear overflow bits) is written once, in [`Arch`]'s provided methods, over that
+//! data: nothing here names a generation, a register, an address or a bit.
 //!
 //! The generation to use at run time comes from [`crate::detect`]; [`Generation::visit`] turns
 //! it into a type:
@@ -22,14 +25,22 @@
 //!         A::GP_INSTANCES
 //!     }
 //! }
-//! assert_eq!(Generation::IntelV4.visit(GpCount), 8);
-//! assert_eq!(Generation::AmdCore.visit(GpCount), 6);
+//! for g in Generation::ALL {
+//!     let counters = g.visit(GpCount);
+//!     assert_eq!(counters as usize, g.registers().iter()
+//!         .find(|r| r.role == Some(pmu_regs::arch::Role::Counter))
+//!         .map_or(0, |r| r.addresses.len()));
+//!     println!("{g}: {counters} general-purpose counters");
+//! }
 //! ```
 
 use crate::EventDesc;
-use crate::access::{Readable, RegisterValue, Writable};
 use crate::{ConstraintError, FieldError, PlacementError};
 use core::fmt;
+
+mod spec;
+pub use crate::__generations::*;
+pub use spec::*;
 
 /// CPU vendor of a generation (and of a detected CPU).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -38,120 +49,6 @@ pub enum Vendor {
     Intel,
     /// AMD (`AuthenticAMD`; Hygon's `HygonGenuine` parts use the same PMU).
     Amd,
-}
-
-/// A PMU generation: one module of the generated code, one YAML file in `pmu-defs/defs`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Generation {
-    /// `intel-v1` ([`crate::intel::v1`]).
-    IntelV1,
-    /// `intel-v2` ([`crate::intel::v2`]).
-    IntelV2,
-    /// `intel-v3` ([`crate::intel::v3`]).
-    IntelV3,
-    /// `intel-v4` ([`crate::intel::v4`]).
-    IntelV4,
-    /// `intel-v5` ([`crate::intel::v5`]).
-    IntelV5,
-    /// `intel-v6` ([`crate::intel::v6`]).
-    IntelV6,
-    /// `amd-k7` ([`crate::amd::k7`]).
-    AmdK7,
-    /// `amd-core` ([`crate::amd::core`]).
-    AmdCore,
-    /// `amd-perfmon-v2` ([`crate::amd::perfmon_v2`]).
-    AmdPerfmonV2,
-}
-
-impl Generation {
-    /// Every generation, in definition order.
-    pub const ALL: [Generation; 9] = [
-        Generation::IntelV1,
-        Generation::IntelV2,
-        Generation::IntelV3,
-        Generation::IntelV4,
-        Generation::IntelV5,
-        Generation::IntelV6,
-        Generation::AmdK7,
-        Generation::AmdCore,
-        Generation::AmdPerfmonV2,
-    ];
-
-    /// The generation id used by the YAML (`generation:`) and by `cargo xtask dump`.
-    pub const fn id(self) -> &'static str {
-        match self {
-            Generation::IntelV1 => "intel-v1",
-            Generation::IntelV2 => "intel-v2",
-            Generation::IntelV3 => "intel-v3",
-            Generation::IntelV4 => "intel-v4",
-            Generation::IntelV5 => "intel-v5",
-            Generation::IntelV6 => "intel-v6",
-            Generation::AmdK7 => "amd-k7",
-            Generation::AmdCore => "amd-core",
-            Generation::AmdPerfmonV2 => "amd-perfmon-v2",
-        }
-    }
-
-    /// The generated module path.
-    pub const fn module(self) -> &'static str {
-        match self {
-            Generation::IntelV1 => "pmu_regs::intel::v1",
-            Generation::IntelV2 => "pmu_regs::intel::v2",
-            Generation::IntelV3 => "pmu_regs::intel::v3",
-            Generation::IntelV4 => "pmu_regs::intel::v4",
-            Generation::IntelV5 => "pmu_regs::intel::v5",
-            Generation::IntelV6 => "pmu_regs::intel::v6",
-            Generation::AmdK7 => "pmu_regs::amd::k7",
-            Generation::AmdCore => "pmu_regs::amd::core",
-            Generation::AmdPerfmonV2 => "pmu_regs::amd::perfmon_v2",
-        }
-    }
-
-    /// The vendor whose manuals define the generation.
-    pub const fn vendor(self) -> Vendor {
-        match self {
-            Generation::AmdK7 | Generation::AmdCore | Generation::AmdPerfmonV2 => Vendor::Amd,
-            _ => Vendor::Intel,
-        }
-    }
-
-    /// The generation with this id, if any.
-    pub fn from_id(id: &str) -> Option<Generation> {
-        Generation::ALL.into_iter().find(|g| g.id() == id)
-    }
-
-    /// Calls `visitor.visit::<A>()` with the [`Arch`] type of this generation.
-    pub fn visit<V: ArchVisitor>(self, visitor: V) -> V::Output {
-        match self {
-            Generation::IntelV1 => visitor.visit::<IntelV1>(),
-            Generation::IntelV2 => visitor.visit::<IntelV2>(),
-            Generation::IntelV3 => visitor.visit::<IntelV3>(),
-            Generation::IntelV4 => visitor.visit::<IntelV4>(),
-            Generation::IntelV5 => visitor.visit::<IntelV5>(),
-            Generation::IntelV6 => visitor.visit::<IntelV6>(),
-            Generation::AmdK7 => visitor.visit::<AmdK7>(),
-            Generation::AmdCore => visitor.visit::<AmdCore>(),
-            Generation::AmdPerfmonV2 => visitor.visit::<AmdPerfmonV2>(),
-        }
-    }
-
-    /// The MSRs of the generation (see [`RegInfo`]).
-    pub fn registers(self) -> &'static [RegInfo] {
-        struct Regs;
-        impl ArchVisitor for Regs {
-            type Output = &'static [RegInfo];
-            fn visit<A: Arch>(self) -> &'static [RegInfo] {
-                A::registers()
-            }
-        }
-        self.visit(Regs)
-    }
-}
-
-impl fmt::Display for Generation {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.id())
-    }
 }
 
 /// Runs code generic over [`Arch`] for a generation chosen at run time
@@ -344,6 +241,8 @@ pub enum Access {
     ReadWrite,
     /// Read only: writing faults (#GP).
     ReadOnly,
+    /// Write only: reads return nothing meaningful.
+    WriteOnly,
     /// Write-only; each 1 written clears the matching status bit.
     WriteOneToClear,
     /// Write-only; each 1 written sets the matching status bit.
@@ -366,43 +265,85 @@ impl Access {
         match self {
             Access::ReadWrite => "read-write",
             Access::ReadOnly => "read-only",
+            Access::WriteOnly => "write-only",
             Access::WriteOneToClear => "write-1-to-clear",
             Access::WriteOneToSet => "write-1-to-set",
         }
     }
 }
 
-/// What a register does in the PMU.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// What a register does in the PMU: the YAML `role:` of a register (the generated tables
+/// carry it; `Role::as_str` is the YAML spelling).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Role {
-    /// General-purpose event select (IA32_PERFEVTSELn, AMD PerfEvtSeln / PerfCtln).
-    EventSelect,
     /// General-purpose counter (IA32_PMCn, AMD PerfCtrn).
     Counter,
+    /// General-purpose event select (IA32_PERFEVTSELn, AMD PerfEvtSeln).
+    EventSelect,
     /// Full-width write alias of a general-purpose counter (IA32_A_PMCn).
     FullWidthCounter,
-    /// AMD legacy event select at C001_0000h, aliased to the first four core event selects.
-    LegacyEventSelect,
-    /// AMD legacy counter at C001_0004h, aliased to the first four core counters.
+    /// Legacy counter aliased to the first general-purpose counters.
     LegacyCounter,
+    /// Legacy event select aliased to the first event selects.
+    LegacyEventSelect,
     /// Fixed-function counter (IA32_FIXED_CTRn).
     FixedCounter,
     /// Fixed-counter control (IA32_FIXED_CTR_CTRL).
-    FixedCtrl,
+    FixedControl,
     /// Global enable (IA32_PERF_GLOBAL_CTRL, AMD PerfCntrGlobalCtl).
-    GlobalCtrl,
+    GlobalControl,
     /// Global overflow status.
     GlobalStatus,
     /// Write-1-to-clear companion of the status register.
     GlobalStatusReset,
     /// Write-1-to-set companion of the status register.
     GlobalStatusSet,
-    /// IA32_PERF_GLOBAL_INUSE.
+    /// Which counters are in use (IA32_PERF_GLOBAL_INUSE).
     GlobalInUse,
-    /// IA32_PERF_CAPABILITIES.
+    /// PMU capabilities (IA32_PERF_CAPABILITIES).
     Capabilities,
-    /// IA32_DEBUGCTL (freeze bits).
-    DebugCtl,
+    /// Debug control with the PMU freeze bits (IA32_DEBUGCTL).
+    DebugControl,
+}
+
+impl Role {
+    /// Every role, in the order of the YAML vocabulary.
+    pub const ALL: [Role; 14] = [
+        Role::Counter,
+        Role::EventSelect,
+        Role::FullWidthCounter,
+        Role::LegacyCounter,
+        Role::LegacyEventSelect,
+        Role::FixedCounter,
+        Role::FixedControl,
+        Role::GlobalControl,
+        Role::GlobalStatus,
+        Role::GlobalStatusReset,
+        Role::GlobalStatusSet,
+        Role::GlobalInUse,
+        Role::Capabilities,
+        Role::DebugControl,
+    ];
+
+    /// The YAML spelling (`role: global-status-reset`).
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Role::Counter => "counter",
+            Role::EventSelect => "event-select",
+            Role::FullWidthCounter => "full-width-counter",
+            Role::LegacyCounter => "legacy-counter",
+            Role::LegacyEventSelect => "legacy-event-select",
+            Role::FixedCounter => "fixed-counter",
+            Role::FixedControl => "fixed-control",
+            Role::GlobalControl => "global-control",
+            Role::GlobalStatus => "global-status",
+            Role::GlobalStatusReset => "global-status-reset",
+            Role::GlobalStatusSet => "global-status-set",
+            Role::GlobalInUse => "global-in-use",
+            Role::Capabilities => "capabilities",
+            Role::DebugControl => "debug-control",
+        }
+    }
 }
 
 /// One register family of a generation: its MSRs and what they are.
@@ -416,8 +357,8 @@ pub struct RegInfo {
     pub reserved_mask: u64,
     /// Access, checked by trait bounds on the generated `Instance` type.
     pub access: Access,
-    /// What the register does.
-    pub role: Role,
+    /// What the register does for the run-time layer (its YAML `role:`).
+    pub role: Option<Role>,
     /// Formats a value read from the register with its generated `Debug` (field by field);
     /// `None` for write-only registers.
     pub decode: Option<fn(u64, &mut fmt::Formatter<'_>) -> fmt::Result>,
@@ -499,150 +440,47 @@ impl fmt::Debug for Decoded {
     }
 }
 
-// Access constructors: the trait bounds make the table agree with the generated impls (a
-// register declared read-write here must implement both Readable and Writable).
-#[allow(clippy::extra_unused_type_parameters)] // the parameter is there for its bounds
-const fn rw<M: Readable + Writable>() -> Access {
-    Access::ReadWrite
-}
-#[allow(clippy::extra_unused_type_parameters)] // the parameter is there for its bounds
-const fn ro<M: Readable>() -> Access {
-    Access::ReadOnly
-}
-#[allow(clippy::extra_unused_type_parameters)] // the parameter is there for its bounds
-const fn w1c<M: Writable>() -> Access {
-    Access::WriteOneToClear
-}
-#[allow(clippy::extra_unused_type_parameters)] // the parameter is there for its bounds
-const fn w1s<M: Writable>() -> Access {
-    Access::WriteOneToSet
-}
+/// Access constructors for the generated [`RegInfo`] tables: the trait bounds make each
+/// table entry agree with the generated `Instance` impls (an entry says read-write only when
+/// the register's type implements both `Readable` and `Writable`). Not public API.
+#[doc(hidden)]
+pub mod __access {
+    use super::Access;
+    use crate::access::{Readable, Writable};
+    use core::fmt;
 
-fn decode<M: Readable>(bits: u64, f: &mut fmt::Formatter<'_>) -> fmt::Result
-where
-    M::Value: fmt::Debug,
-{
-    fmt::Debug::fmt(&M::from_read(bits), f)
-}
+    /// Read-write.
+    #[allow(clippy::extra_unused_type_parameters)] // the parameter is there for its bounds
+    pub const fn rw<M: Readable + Writable>() -> Access {
+        Access::ReadWrite
+    }
+    /// Read-only.
+    #[allow(clippy::extra_unused_type_parameters)]
+    pub const fn ro<M: Readable>() -> Access {
+        Access::ReadOnly
+    }
+    /// Write-only.
+    #[allow(clippy::extra_unused_type_parameters)]
+    pub const fn wo<M: Writable>() -> Access {
+        Access::WriteOnly
+    }
+    /// Write-1-to-clear.
+    #[allow(clippy::extra_unused_type_parameters)]
+    pub const fn w1c<M: Writable>() -> Access {
+        Access::WriteOneToClear
+    }
+    /// Write-1-to-set.
+    #[allow(clippy::extra_unused_type_parameters)]
+    pub const fn w1s<M: Writable>() -> Access {
+        Access::WriteOneToSet
+    }
 
-macro_rules! reg {
-    (@acc rw $($p:ident)::+) => { rw::<$($p)::+::Instance>() };
-    (@acc ro $($p:ident)::+) => { ro::<$($p)::+::Instance>() };
-    (@acc w1c $($p:ident)::+) => { w1c::<$($p)::+::Instance>() };
-    (@acc w1s $($p:ident)::+) => { w1s::<$($p)::+::Instance>() };
-    (@dec rw $($p:ident)::+) => { Some(decode::<$($p)::+::Instance>) };
-    (@dec ro $($p:ident)::+) => { Some(decode::<$($p)::+::Instance>) };
-    (@dec w1c $($p:ident)::+) => { None };
-    (@dec w1s $($p:ident)::+) => { None };
-    (family $acc:ident $role:ident $($p:ident)::+) => {
-        RegInfo {
-            name: <$($p)::+::Value as RegisterValue>::NAME,
-            addresses: &$($p)::+::ADDRESSES,
-            reserved_mask: <$($p)::+::Value as RegisterValue>::RESERVED_MASK,
-            access: reg!(@acc $acc $($p)::+),
-            role: Role::$role,
-            decode: reg!(@dec $acc $($p)::+),
-        }
-    };
-    (single $acc:ident $role:ident $($p:ident)::+) => {
-        RegInfo {
-            name: <$($p)::+::Value as RegisterValue>::NAME,
-            addresses: &[$($p)::+::ADDRESS],
-            reserved_mask: <$($p)::+::Value as RegisterValue>::RESERVED_MASK,
-            access: reg!(@acc $acc $($p)::+),
-            role: Role::$role,
-            decode: reg!(@dec $acc $($p)::+),
-        }
-    };
-}
-
-static INTEL_V1_REGS: [RegInfo; 5] = [
-    reg!(family rw Counter crate::intel::v1::IA32_PMC),
-    reg!(family rw FullWidthCounter crate::intel::v1::IA32_A_PMC),
-    reg!(family rw EventSelect crate::intel::v1::IA32_PERFEVTSEL),
-    reg!(single ro Capabilities crate::intel::v1::IA32_PERF_CAPABILITIES),
-    reg!(single rw DebugCtl crate::intel::v1::IA32_DEBUGCTL),
-];
-
-macro_rules! intel_v2_v3_regs {
-    ($v:ident) => {
-        [
-            reg!(family rw Counter crate::intel::$v::IA32_PMC),
-            reg!(family rw FullWidthCounter crate::intel::$v::IA32_A_PMC),
-            reg!(family rw EventSelect crate::intel::$v::IA32_PERFEVTSEL),
-            reg!(single ro Capabilities crate::intel::$v::IA32_PERF_CAPABILITIES),
-            reg!(single rw DebugCtl crate::intel::$v::IA32_DEBUGCTL),
-            reg!(family rw FixedCounter crate::intel::$v::IA32_FIXED_CTR),
-            reg!(single rw FixedCtrl crate::intel::$v::IA32_FIXED_CTR_CTRL),
-            reg!(single ro GlobalStatus crate::intel::$v::IA32_PERF_GLOBAL_STATUS),
-            reg!(single rw GlobalCtrl crate::intel::$v::IA32_PERF_GLOBAL_CTRL),
-            reg!(single w1c GlobalStatusReset crate::intel::$v::IA32_PERF_GLOBAL_OVF_CTRL),
-        ]
-    };
-}
-
-macro_rules! intel_v4_plus_regs {
-    ($v:ident) => {
-        [
-            reg!(family rw Counter crate::intel::$v::IA32_PMC),
-            reg!(family rw FullWidthCounter crate::intel::$v::IA32_A_PMC),
-            reg!(family rw EventSelect crate::intel::$v::IA32_PERFEVTSEL),
-            reg!(single ro Capabilities crate::intel::$v::IA32_PERF_CAPABILITIES),
-            reg!(single rw DebugCtl crate::intel::$v::IA32_DEBUGCTL),
-            reg!(family rw FixedCounter crate::intel::$v::IA32_FIXED_CTR),
-            reg!(single rw FixedCtrl crate::intel::$v::IA32_FIXED_CTR_CTRL),
-            reg!(single ro GlobalStatus crate::intel::$v::IA32_PERF_GLOBAL_STATUS),
-            reg!(single rw GlobalCtrl crate::intel::$v::IA32_PERF_GLOBAL_CTRL),
-            reg!(single w1c GlobalStatusReset crate::intel::$v::IA32_PERF_GLOBAL_STATUS_RESET),
-            reg!(single w1s GlobalStatusSet crate::intel::$v::IA32_PERF_GLOBAL_STATUS_SET),
-            reg!(single ro GlobalInUse crate::intel::$v::IA32_PERF_GLOBAL_INUSE),
-        ]
-    };
-}
-
-static INTEL_V2_REGS: [RegInfo; 10] = intel_v2_v3_regs!(v2);
-static INTEL_V3_REGS: [RegInfo; 10] = intel_v2_v3_regs!(v3);
-static INTEL_V4_REGS: [RegInfo; 12] = intel_v4_plus_regs!(v4);
-static INTEL_V5_REGS: [RegInfo; 12] = intel_v4_plus_regs!(v5);
-static INTEL_V6_REGS: [RegInfo; 12] = intel_v4_plus_regs!(v6);
-
-static AMD_K7_REGS: [RegInfo; 2] = [
-    reg!(family rw EventSelect crate::amd::k7::PERF_EVT_SEL),
-    reg!(family rw Counter crate::amd::k7::PERF_CTR),
-];
-
-static AMD_CORE_REGS: [RegInfo; 4] = [
-    reg!(family rw LegacyEventSelect crate::amd::core::PERF_EVT_SEL),
-    reg!(family rw LegacyCounter crate::amd::core::PERF_CTR),
-    reg!(family rw EventSelect crate::amd::core::PERF_EVT_SEL_CORE),
-    reg!(family rw Counter crate::amd::core::PERF_CTR_CORE),
-];
-
-static AMD_PERFMON_V2_REGS: [RegInfo; 8] = [
-    reg!(family rw LegacyEventSelect crate::amd::perfmon_v2::PERF_EVT_SEL),
-    reg!(family rw LegacyCounter crate::amd::perfmon_v2::PERF_CTR),
-    reg!(family rw EventSelect crate::amd::perfmon_v2::PERF_EVT_SEL_CORE),
-    reg!(family rw Counter crate::amd::perfmon_v2::PERF_CTR_CORE),
-    reg!(single ro GlobalStatus crate::amd::perfmon_v2::PERF_CNTR_GLOBAL_STATUS),
-    reg!(single rw GlobalCtrl crate::amd::perfmon_v2::PERF_CNTR_GLOBAL_CTL),
-    reg!(single w1c GlobalStatusReset crate::amd::perfmon_v2::PERF_CNTR_GLOBAL_STATUS_CLR),
-    reg!(single w1s GlobalStatusSet crate::amd::perfmon_v2::PERF_CNTR_GLOBAL_STATUS_SET),
-];
-
-/// The single bit of a 64-bit register for which `pred` holds, found by trying each bit.
-///
-/// Used to locate a status or in-use bit through a read-only register's generated getter
-/// (`ovf_pmc_at(n)`, `perfevtsel_inuse_at(n)`), which have no setter to compute it from.
-fn find_bit(pred: impl Fn(u64) -> bool) -> Option<u64> {
-    (0..64).map(|b| 1u64 << b).find(|&bit| pred(bit))
-}
-
-/// Width in bits of a counter register: everything below its lowest reserved bit.
-const fn width_from_reserved(reserved: u64) -> u32 {
-    if reserved == 0 {
-        64
-    } else {
-        reserved.trailing_zeros()
+    /// Formats a value read from `M` with its generated `Debug`.
+    pub fn decode<M: Readable>(bits: u64, f: &mut fmt::Formatter<'_>) -> fmt::Result
+    where
+        M::Value: fmt::Debug,
+    {
+        fmt::Debug::fmt(&M::from_read(bits), f)
     }
 }
 
@@ -654,832 +492,355 @@ fn unsupported_field(field: &'static str, index: u32) -> FieldError {
     }
 }
 
-/// The runtime view of one PMU generation. Implemented by [`IntelV1`] .. [`IntelV6`],
-/// [`AmdK7`], [`AmdCore`] and [`AmdPerfmonV2`]; every answer comes from the generated module.
+fn counter_index(counter: Counter) -> u32 {
+    match counter {
+        Counter::Gp(n) | Counter::Fixed(n) => n,
+    }
+}
+
+/// The per-counter array of `reg` for `counter`'s family.
+fn per_counter(reg: &PerCounterSpec, counter: Counter) -> Option<Bits> {
+    match counter {
+        Counter::Gp(_) => reg.general,
+        Counter::Fixed(_) => reg.fixed,
+    }
+}
+
+/// The mask of the elements of `reg` for counters `gp` (bit n = general counter n) and
+/// `fixed`, plus its flag when `flag`.
+fn per_counter_bits(
+    reg: &PerCounterSpec,
+    gp: u32,
+    fixed: u32,
+    flag: bool,
+    what: &'static str,
+) -> Result<u64, FieldError> {
+    let part = |bits: Option<Bits>, set: u32| match bits {
+        Some(b) => b.elements(set),
+        None if set == 0 => Ok(0),
+        None => Err(unsupported_field(what, set.trailing_zeros())),
+    };
+    let mut out = part(reg.general, gp)? | part(reg.fixed, fixed)?;
+    if flag {
+        out |= reg
+            .flag
+            .and_then(|b| b.mask(0))
+            .ok_or(unsupported_field(what, 0))?;
+    }
+    Ok(out)
+}
+
+/// The runtime view of one PMU generation, implemented by the generated marker type of every
+/// generation whose definitions give registers the `counter` and `event-select` roles (see
+/// [`Generation::ALL`]).
 ///
-/// Methods returning `Option<u32>` give MSR addresses (`None`: the generation has no such
-/// register, or no such index). Methods taking and returning `u64` transform raw register
-/// values through the generated typed setters, so bits they do not own (other fields, reserved
-/// bits as read) pass through unchanged.
+/// The generated impl supplies the [`Spec`] (addresses and bit positions by role), the register
+/// and architectural-event tables, and the event encoding through the generated
+/// `try_event_on`; every other method is written once, here, over the [`Spec`]. Methods
+/// returning `Option<u32>` give MSR addresses (`None`: the generation has no such register, or
+/// no such index). Methods taking and returning `u64` change only the bits they own, so other
+/// fields and reserved bits as read pass through unchanged.
 pub trait Arch: Copy + Default + fmt::Debug + Send + Sync + 'static {
     /// Which generation this is.
     const GENERATION: Generation;
+    /// Addresses and bit positions, by role.
+    const SPEC: Spec;
     /// Instances of the general-purpose counter family in the definitions.
-    const GP_INSTANCES: u32;
+    const GP_INSTANCES: u32 = Self::SPEC.general.counters.len() as u32;
     /// Instances of the fixed-counter family (0 when the generation has none).
-    const FIXED_INSTANCES: u32;
+    const FIXED_INSTANCES: u32 = match Self::SPEC.fixed {
+        Some(f) => f.counters.len() as u32,
+        None => 0,
+    };
     /// Bits of a general-purpose counter below its reserved bits.
-    const GP_MODEL_WIDTH: u32;
+    const GP_MODEL_WIDTH: u32 = Self::SPEC.general.counter_width;
     /// Bits of a fixed counter below its reserved bits (0 when there are none).
-    const FIXED_MODEL_WIDTH: u32;
+    const FIXED_MODEL_WIDTH: u32 = match Self::SPEC.fixed {
+        Some(f) => f.counter_width,
+        None => 0,
+    };
+    /// Plain writes to the counter take only bits 31:0 and sign-extend them: true where the
+    /// generation has a `full-width-counter` alias (Intel IA32_A_PMCn).
+    const GP_WRITE_SIGN_EXTENDS: bool = !Self::SPEC.general.full_width.is_empty();
 
     /// Every register family of the generation.
     fn registers() -> &'static [RegInfo];
-    /// The generation's architectural events (empty for AMD).
+    /// The generation's architectural events (empty where it has none).
     fn arch_events() -> &'static [ArchEventInfo];
     /// Whether CPUID.0AH (`eax`, `ebx`) offers architectural event `index` of
     /// [`Arch::arch_events`] (the generated `ArchEvent::is_available`: its EBX bit is clear and
     /// lies within the EBX length).
-    fn arch_event_available(_index: usize, _eax: u32, _ebx: u32) -> bool {
-        false
+    fn arch_event_available(index: usize, eax: u32, ebx: u32) -> bool;
+    /// The event-select value counting `event` on counter `n`, without USR/OS/INT/EN: the
+    /// generated `try_event_on` (placement, fields of this generation, widths) and the
+    /// manual's constraints.
+    fn select_event(n: u32, event: &EventDesc) -> Result<u64, EncodeError>;
+
+    /// The event-select value counting `event` on counter `n` with `filter`, enabled.
+    fn encode_select(n: u32, event: &EventDesc, filter: Filter) -> Result<u64, EncodeError> {
+        let g = Self::SPEC.general;
+        let mut v = Self::select_event(n, event)?;
+        for (on, bits, name) in [
+            (filter.usr, g.usr, "USR"),
+            (filter.os, g.os, "OS"),
+            (filter.int, g.int, "INT"),
+            (true, g.en, "EN"),
+        ] {
+            match bits {
+                Some(b) => {
+                    v = b
+                        .set(v, 0, on as u64)
+                        .map_err(|_| unsupported_select(event, name))?
+                }
+                None if on => return Err(unsupported_select(event, name)),
+                None => {}
+            }
+        }
+        Ok(v)
+    }
+
+    /// The event encoding alone (no USR/OS/INT/EN), as Linux perf takes it in
+    /// `perf_event_attr.config` for `PERF_TYPE_RAW`.
+    fn encode_raw_config(event: &EventDesc) -> Result<u64, EncodeError> {
+        // perf chooses the counter itself: place on counter 0 with the counter restriction
+        // lifted, so only the checks that do not depend on the counter remain (fixed-only
+        // events, fields this generation lacks, values too wide).
+        let unrestricted = if event.counters == 0 {
+            *event
+        } else {
+            EventDesc {
+                counters: u32::MAX,
+                ..*event
+            }
+        };
+        Self::select_event(0, &unrestricted)
     }
 
     /// Event select `n`.
-    fn gp_select(n: u32) -> Option<u32>;
+    fn gp_select(n: u32) -> Option<u32> {
+        Self::SPEC.general.selects.get(n as usize).copied()
+    }
     /// Counter `n`.
-    fn gp_counter(n: u32) -> Option<u32>;
+    fn gp_counter(n: u32) -> Option<u32> {
+        Self::SPEC.general.counters.get(n as usize).copied()
+    }
     /// Full-width write alias of counter `n` (IA32_A_PMCn); `None` when counter writes are
     /// always full width (AMD) or there is no counter `n`.
-    fn gp_counter_full_width(_n: u32) -> Option<u32> {
-        None
+    fn gp_counter_full_width(n: u32) -> Option<u32> {
+        Self::SPEC.general.full_width.get(n as usize).copied()
     }
-    /// Plain writes to the counter take only bits 31:0 and sign-extend them (Intel IA32_PMCn).
-    const GP_WRITE_SIGN_EXTENDS: bool = false;
-
-    /// The event-select value counting `event` on counter `n` with `filter`, enabled: the
-    /// generated `try_event_on` plus USR/OS/INT/EN, then the manual's constraints.
-    fn encode_select(n: u32, event: &EventDesc, filter: Filter) -> Result<u64, EncodeError>;
-    /// The event encoding alone (no USR/OS/INT/EN), as Linux perf takes it in
-    /// `perf_event_attr.config` for `PERF_TYPE_RAW`.
-    fn encode_raw_config(event: &EventDesc) -> Result<u64, EncodeError>;
     /// Decodes an event-select value.
-    fn select_state(bits: u64) -> SelectState;
+    fn select_state(bits: u64) -> SelectState {
+        let g = Self::SPEC.general;
+        let flag = |b: Option<Bits>| b.and_then(|b| b.get(bits, 0)).is_some_and(|v| v != 0);
+        SelectState {
+            enabled: flag(g.en),
+            usr: flag(g.usr),
+            os: flag(g.os),
+            int: flag(g.int),
+            in_use: bits & g.event_mask != 0,
+        }
+    }
     /// `bits` with EN set or cleared.
-    fn select_with_enable(bits: u64, on: bool) -> u64;
+    fn select_with_enable(bits: u64, on: bool) -> u64 {
+        match Self::SPEC.general.en {
+            Some(b) => b.set(bits, 0, on as u64).unwrap_or(bits),
+            None => bits,
+        }
+    }
 
     /// Fixed counter `n`.
-    fn fixed_counter(_n: u32) -> Option<u32> {
-        None
+    fn fixed_counter(n: u32) -> Option<u32> {
+        Self::SPEC.fixed?.counters.get(n as usize).copied()
     }
-    /// IA32_FIXED_CTR_CTRL.
+    /// The fixed-counter control register.
     fn fixed_ctrl() -> Option<u32> {
-        None
+        Some(Self::SPEC.fixed?.control?.address)
     }
     /// `bits` with fixed counter `n`'s block set to `mode` (`None`: disabled) and `pmi`, its
     /// other per-counter bits (AnyThread, adaptive PEBS) cleared.
     fn fixed_ctrl_with(
-        _bits: u64,
+        bits: u64,
         n: u32,
-        _mode: Option<FixedMode>,
-        _pmi: bool,
+        mode: Option<FixedMode>,
+        pmi: bool,
     ) -> Result<u64, FieldError> {
-        Err(unsupported_field("ENABLE", n))
+        let Some(c) = Self::SPEC.fixed.and_then(|f| f.control) else {
+            return Err(unsupported_field("ENABLE", n));
+        };
+        let [disabled, os, usr, all] = c.privilege_values;
+        let value = match mode {
+            None => disabled,
+            Some(FixedMode::Os) => os,
+            Some(FixedMode::Usr) => usr,
+            Some(FixedMode::All) => all,
+        };
+        let mut v = c.privilege.set(bits, n, value)?;
+        match c.pmi {
+            Some(p) => v = p.set(v, n, pmi as u64)?,
+            None if pmi => return Err(unsupported_field("PMI", n)),
+            None => {}
+        }
+        for other in c.others {
+            v = other.set(v, n, 0)?;
+        }
+        Ok(v)
     }
     /// Decodes fixed counter `n`'s block.
-    fn fixed_state(_bits: u64, _n: u32) -> Option<FixedState> {
-        None
+    fn fixed_state(bits: u64, n: u32) -> Option<FixedState> {
+        let c = Self::SPEC.fixed?.control?;
+        let value = c.privilege.get(bits, n)?;
+        let [disabled, os, usr, all] = c.privilege_values;
+        let mode = if value == disabled {
+            None
+        } else if value == os {
+            Some(FixedMode::Os)
+        } else if value == usr {
+            Some(FixedMode::Usr)
+        } else if value == all {
+            Some(FixedMode::All)
+        } else {
+            return None;
+        };
+        let pmi = match c.pmi {
+            Some(p) => p.get(bits, n)? != 0,
+            None => false,
+        };
+        Some(FixedState { mode, pmi })
     }
 
     /// The global enable register.
     fn global_ctrl() -> Option<u32> {
-        None
+        Some(Self::SPEC.global_control?.address)
     }
     /// `bits` with `counter`'s global enable set or cleared.
-    fn global_ctrl_with(_bits: u64, counter: Counter, _on: bool) -> Result<u64, FieldError> {
-        Err(unsupported_field(
-            "EN",
-            match counter {
-                Counter::Gp(n) | Counter::Fixed(n) => n,
-            },
-        ))
+    fn global_ctrl_with(bits: u64, counter: Counter, on: bool) -> Result<u64, FieldError> {
+        let n = counter_index(counter);
+        let b = Self::SPEC
+            .global_control
+            .and_then(|r| per_counter(&r, counter))
+            .ok_or(unsupported_field("EN", n))?;
+        b.set(bits, n, on as u64)
     }
-    /// `counter`'s global enable in `bits`.
-    fn global_ctrl_enabled(_bits: u64, _counter: Counter) -> bool {
-        true
+    /// `counter`'s global enable in `bits` (true where the generation has no global enable).
+    fn global_ctrl_enabled(bits: u64, counter: Counter) -> bool {
+        match Self::SPEC.global_control {
+            None => true,
+            Some(r) => per_counter(&r, counter)
+                .and_then(|b| b.get(bits, counter_index(counter)))
+                .is_some_and(|v| v != 0),
+        }
     }
     /// Reserved bits of the global enable register.
     fn global_ctrl_reserved() -> u64 {
-        u64::MAX
+        Self::SPEC.global_control.map_or(u64::MAX, |r| r.reserved)
     }
 
     /// The global status register.
     fn global_status() -> Option<u32> {
-        None
+        Some(Self::SPEC.global_status?.address)
     }
     /// Decodes a status value.
     fn status_decode(bits: u64) -> Status {
+        let Some(s) = Self::SPEC.global_status else {
+            return Status {
+                raw: bits,
+                ..Status::default()
+            };
+        };
+        let set = |b: Option<Bits>| b.map_or(0, |b| b.nonzero(bits));
         Status {
+            gp: set(s.general),
+            fixed: set(s.fixed),
+            frozen: s.flag.is_some_and(|f| f.nonzero(bits) != 0),
             raw: bits,
-            ..Status::default()
         }
     }
     /// The status bit reporting `counter`'s overflow.
-    fn status_bit(_counter: Counter) -> Option<u64> {
-        None
+    fn status_bit(counter: Counter) -> Option<u64> {
+        per_counter(&Self::SPEC.global_status?, counter)?.mask(counter_index(counter))
     }
-    /// The CTR_FRZ status bit (streamlined freeze, version 4 and later).
+    /// The `frozen` status bit (CTR_FRZ, version 4 and later).
     fn ctr_frz_bit() -> Option<u64> {
-        None
+        Self::SPEC.global_status?.flag?.mask(0)
     }
     /// The write-1-to-clear register of the status.
     fn status_reset() -> Option<u32> {
-        None
+        Some(Self::SPEC.global_status_reset?.address)
     }
     /// The value that, written to [`Arch::status_reset`], clears the overflow bits of the
-    /// counters in `gp`/`fixed` and, when `ctr_frz`, CTR_FRZ.
-    fn status_reset_bits(_gp: u32, _fixed: u32, _ctr_frz: bool) -> Result<u64, FieldError> {
-        Err(unsupported_field("CLR_OVF", 0))
+    /// counters in `gp`/`fixed` and, when `ctr_frz`, the frozen bit.
+    fn status_reset_bits(gp: u32, fixed: u32, ctr_frz: bool) -> Result<u64, FieldError> {
+        let r = Self::SPEC
+            .global_status_reset
+            .ok_or(unsupported_field("CLR_OVF", 0))?;
+        per_counter_bits(&r, gp, fixed, ctr_frz, "CLR_OVF")
     }
     /// The write-1-to-set register of the status.
     fn status_set() -> Option<u32> {
-        None
+        Some(Self::SPEC.global_status_set?.address)
     }
     /// The value that, written to [`Arch::status_set`], sets the overflow bits of these
     /// counters.
-    fn status_set_bits(_gp: u32, _fixed: u32) -> Result<u64, FieldError> {
-        Err(unsupported_field("SET_OVF", 0))
+    fn status_set_bits(gp: u32, fixed: u32) -> Result<u64, FieldError> {
+        let r = Self::SPEC
+            .global_status_set
+            .ok_or(unsupported_field("SET_OVF", 0))?;
+        per_counter_bits(&r, gp, fixed, false, "SET_OVF")
     }
 
-    /// IA32_PERF_GLOBAL_INUSE.
+    /// The in-use register (IA32_PERF_GLOBAL_INUSE).
     fn global_inuse() -> Option<u32> {
-        None
+        Some(Self::SPEC.global_in_use?.address)
     }
     /// Its bit for `counter`.
-    fn inuse_bit(_counter: Counter) -> Option<u64> {
-        None
+    fn inuse_bit(counter: Counter) -> Option<u64> {
+        per_counter(&Self::SPEC.global_in_use?, counter)?.mask(counter_index(counter))
     }
-    /// Its PMI_InUse bit.
+    /// Its `pmi-in-use` bit.
     fn inuse_pmi_bit() -> Option<u64> {
-        None
+        Self::SPEC.global_in_use?.flag?.mask(0)
     }
 
-    /// IA32_DEBUGCTL, when it has the Freeze_PerfMon_On_PMI bit.
+    /// The debug-control register, when it has the `freeze-on-pmi` bit.
     fn debugctl() -> Option<u32> {
-        None
+        let d = Self::SPEC.debug_control?;
+        d.flag.map(|_| d.address)
     }
-    /// Freeze_PerfMon_On_PMI in `bits`.
-    fn freeze_on_pmi(_bits: u64) -> bool {
-        false
+    /// Freeze-on-PMI in `bits`.
+    fn freeze_on_pmi(bits: u64) -> bool {
+        Self::SPEC
+            .debug_control
+            .and_then(|d| d.flag)
+            .and_then(|f| f.get(bits, 0))
+            .is_some_and(|v| v != 0)
     }
-    /// `bits` with Freeze_PerfMon_On_PMI set or cleared.
-    fn with_freeze_on_pmi(bits: u64, _on: bool) -> u64 {
-        bits
+    /// `bits` with Freeze-on-PMI set or cleared.
+    fn with_freeze_on_pmi(bits: u64, on: bool) -> u64 {
+        match Self::SPEC.debug_control.and_then(|d| d.flag) {
+            Some(f) => f.set(bits, 0, on as u64).unwrap_or(bits),
+            None => bits,
+        }
     }
 
-    /// IA32_PERF_CAPABILITIES.
+    /// The capabilities register.
     fn perf_capabilities() -> Option<u32> {
-        None
+        Some(Self::SPEC.capabilities?.address)
     }
-    /// FW_WRITE (IA32_A_PMCx present) in a capabilities value.
-    fn caps_full_width_write(_bits: u64) -> bool {
-        false
+    /// The `full-width-write` bit (IA32_A_PMCx present) in a capabilities value.
+    fn caps_full_width_write(bits: u64) -> bool {
+        Self::caps_full_width_write_bit().is_some_and(|b| bits & b != 0)
     }
-    /// The capabilities value with only FW_WRITE set.
+    /// The capabilities value with only the `full-width-write` bit set.
     fn caps_full_width_write_bit() -> Option<u64> {
-        None
+        Self::SPEC.capabilities?.flag?.mask(0)
     }
 }
 
-/// Builds an [`ArchEventInfo`] table from a generated `ArchEvent::ALL` (const, so the tables
-/// are statics).
-macro_rules! arch_events {
-    ($name:ident, $($p:ident)::+) => {
-        static $name: [ArchEventInfo; $($p)::+::ALL.len()] = {
-            let all = $($p)::+::ALL;
-            let mut out = [ArchEventInfo {
-                name: "",
-                cpuid_bit: 0,
-                desc: EventDesc::new("", 0, 0),
-            }; $($p)::+::ALL.len()];
-            let mut i = 0;
-            while i < all.len() {
-                out[i] = ArchEventInfo {
-                    name: all[i].name(),
-                    cpuid_bit: all[i].cpuid_bit(),
-                    desc: *all[i].desc(),
-                };
-                i += 1;
-            }
-            out
-        };
-    };
-}
-
-arch_events!(INTEL_V1_EVENTS, crate::intel::v1::ArchEvent);
-arch_events!(INTEL_V2_EVENTS, crate::intel::v2::ArchEvent);
-arch_events!(INTEL_V5_EVENTS, crate::intel::v5::ArchEvent);
-arch_events!(INTEL_V6_EVENTS, crate::intel::v6::ArchEvent);
-
-macro_rules! marker {
-    ($(#[$m:meta])* $name:ident) => {
-        $(#[$m])*
-        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-        pub struct $name;
-    };
-}
-
-marker!(
-    /// Intel architectural performance monitoring version 1 ([`crate::intel::v1`]).
-    IntelV1
-);
-marker!(
-    /// Intel architectural performance monitoring version 2 ([`crate::intel::v2`]).
-    IntelV2
-);
-marker!(
-    /// Intel architectural performance monitoring version 3 ([`crate::intel::v3`]).
-    IntelV3
-);
-marker!(
-    /// Intel architectural performance monitoring version 4 ([`crate::intel::v4`]).
-    IntelV4
-);
-marker!(
-    /// Intel architectural performance monitoring version 5 ([`crate::intel::v5`]).
-    IntelV5
-);
-marker!(
-    /// Intel architectural performance monitoring version 6 ([`crate::intel::v6`]).
-    IntelV6
-);
-marker!(
-    /// AMD legacy (K7) performance counters ([`crate::amd::k7`]).
-    AmdK7
-);
-marker!(
-    /// AMD64 core performance counter extensions ([`crate::amd::core`]).
-    AmdCore
-);
-marker!(
-    /// AMD PerfMonV2 ([`crate::amd::perfmon_v2`]).
-    AmdPerfmonV2
-);
-
-/// Everything about the general-purpose counters: shared by all generations.
-macro_rules! gp_items {
-    ($sel:path, $ctr:path) => {
-        const GP_INSTANCES: u32 = {
-            use $ctr as C;
-            C::INSTANCES
-        };
-        const GP_MODEL_WIDTH: u32 = {
-            use $ctr as C;
-            width_from_reserved(C::Value::RESERVED_MASK)
-        };
-
-        fn gp_select(n: u32) -> Option<u32> {
-            use $sel as S;
-            S::try_address(n)
-        }
-
-        fn gp_counter(n: u32) -> Option<u32> {
-            use $ctr as C;
-            C::try_address(n)
-        }
-
-        fn encode_select(n: u32, event: &EventDesc, filter: Filter) -> Result<u64, EncodeError> {
-            use $sel as S;
-            let v = S::try_event_on(n, event)?
-                .with_usr(filter.usr)
-                .with_os(filter.os)
-                .with_int(filter.int)
-                .with_en(true)
-                .try_build()?;
-            Ok(v.bits())
-        }
-
-        fn encode_raw_config(event: &EventDesc) -> Result<u64, EncodeError> {
-            use $sel as S;
-            // perf chooses the counter itself: place on counter 0 with the counter restriction
-            // lifted, so only the checks that do not depend on the counter remain (fixed-only
-            // events, fields this generation lacks, values too wide).
-            let unrestricted = if event.counters == 0 {
-                *event
-            } else {
-                EventDesc {
-                    counters: u32::MAX,
-                    ..*event
-                }
-            };
-            Ok(S::try_event_on(0, &unrestricted)?.try_build()?.bits())
-        }
-
-        fn select_state(bits: u64) -> SelectState {
-            use $sel as S;
-            let v = S::Value::from_raw_read(bits);
-            SelectState {
-                enabled: v.en(),
-                usr: v.usr(),
-                os: v.os(),
-                int: v.int(),
-                in_use: v.event_select() != 0,
-            }
-        }
-
-        fn select_with_enable(bits: u64, on: bool) -> u64 {
-            use $sel as S;
-            S::Value::from_raw_read(bits).with_en(on).bits()
-        }
-    };
-}
-
-/// Intel-only items common to every version: the full-width alias and the capabilities MSR.
-macro_rules! intel_common_items {
-    ($v:ident) => {
-        const GP_WRITE_SIGN_EXTENDS: bool = true;
-
-        fn gp_counter_full_width(n: u32) -> Option<u32> {
-            crate::intel::$v::IA32_A_PMC::try_address(n)
-        }
-
-        fn perf_capabilities() -> Option<u32> {
-            Some(crate::intel::$v::IA32_PERF_CAPABILITIES::ADDRESS)
-        }
-
-        fn caps_full_width_write(bits: u64) -> bool {
-            crate::intel::$v::IA32_PERF_CAPABILITIES::Value::from_raw_read(bits).fw_write()
-        }
-
-        fn caps_full_width_write_bit() -> Option<u64> {
-            find_bit(|b| {
-                crate::intel::$v::IA32_PERF_CAPABILITIES::Value::from_raw_read(b).fw_write()
-            })
-        }
-    };
-}
-
-/// Intel version 2 and later: fixed counters, global control and status, DEBUGCTL freeze.
-macro_rules! intel_global_items {
-    ($v:ident, reset = $reset:ident, fixed_extra = [$($extra:ident),*]) => {
-        const FIXED_INSTANCES: u32 = crate::intel::$v::IA32_FIXED_CTR::INSTANCES;
-        const FIXED_MODEL_WIDTH: u32 =
-            width_from_reserved(crate::intel::$v::IA32_FIXED_CTR::Value::RESERVED_MASK);
-
-        fn fixed_counter(n: u32) -> Option<u32> {
-            crate::intel::$v::IA32_FIXED_CTR::try_address(n)
-        }
-
-        fn fixed_ctrl() -> Option<u32> {
-            Some(crate::intel::$v::IA32_FIXED_CTR_CTRL::ADDRESS)
-        }
-
-        fn fixed_ctrl_with(
-            bits: u64,
-            n: u32,
-            mode: Option<FixedMode>,
-            pmi: bool,
-        ) -> Result<u64, FieldError> {
-            use crate::intel::$v::IA32_FIXED_CTR_CTRL as F;
-            let enable = match mode {
-                None => F::Enable::Disabled,
-                Some(FixedMode::Os) => F::Enable::Os,
-                Some(FixedMode::Usr) => F::Enable::Usr,
-                Some(FixedMode::All) => F::Enable::All,
-            };
-            let v = F::Value::from_raw_read(bits)
-                .try_set_enable_at(n, enable.value())?
-                .try_set_pmi_at(n, pmi as u64)?;
-            $(let v = v.$extra(n, 0)?;)*
-            Ok(v.bits())
-        }
-
-        fn fixed_state(bits: u64, n: u32) -> Option<FixedState> {
-            use crate::intel::$v::IA32_FIXED_CTR_CTRL as F;
-            let v = F::Value::from_raw_read(bits);
-            let enable = v.enable_at(n)?;
-            let mode = match F::Enable::from_value(enable as u64)? {
-                F::Enable::Disabled => None,
-                F::Enable::Os => Some(FixedMode::Os),
-                F::Enable::Usr => Some(FixedMode::Usr),
-                F::Enable::All => Some(FixedMode::All),
-            };
-            Some(FixedState {
-                mode,
-                pmi: v.pmi_at(n)?,
-            })
-        }
-
-        fn global_ctrl() -> Option<u32> {
-            Some(crate::intel::$v::IA32_PERF_GLOBAL_CTRL::ADDRESS)
-        }
-
-        fn global_ctrl_with(bits: u64, counter: Counter, on: bool) -> Result<u64, FieldError> {
-            let v = crate::intel::$v::IA32_PERF_GLOBAL_CTRL::Value::from_raw_read(bits);
-            let v = match counter {
-                Counter::Gp(n) => v.try_set_en_pmc_at(n, on as u64)?,
-                Counter::Fixed(n) => v.try_set_en_fixed_ctr_at(n, on as u64)?,
-            };
-            Ok(v.bits())
-        }
-
-        fn global_ctrl_enabled(bits: u64, counter: Counter) -> bool {
-            let v = crate::intel::$v::IA32_PERF_GLOBAL_CTRL::Value::from_raw_read(bits);
-            match counter {
-                Counter::Gp(n) => v.en_pmc_at(n),
-                Counter::Fixed(n) => v.en_fixed_ctr_at(n),
-            }
-            .unwrap_or(false)
-        }
-
-        fn global_ctrl_reserved() -> u64 {
-            crate::intel::$v::IA32_PERF_GLOBAL_CTRL::Value::RESERVED_MASK
-        }
-
-        fn global_status() -> Option<u32> {
-            Some(crate::intel::$v::IA32_PERF_GLOBAL_STATUS::ADDRESS)
-        }
-
-        fn status_decode(bits: u64) -> Status {
-            let v = crate::intel::$v::IA32_PERF_GLOBAL_STATUS::Value::from_raw_read(bits);
-            let mut gp = 0;
-            for n in 0..Self::GP_INSTANCES {
-                if v.ovf_pmc_at(n) == Some(true) {
-                    gp |= 1 << n;
-                }
-            }
-            let mut fixed = 0;
-            for n in 0..Self::FIXED_INSTANCES {
-                if v.ovf_fixed_ctr_at(n) == Some(true) {
-                    fixed |= 1 << n;
-                }
-            }
-            Status {
-                gp,
-                fixed,
-                frozen: Self::ctr_frz_bit().is_some_and(|b| bits & b != 0),
-                raw: bits,
-            }
-        }
-
-        fn status_bit(counter: Counter) -> Option<u64> {
-            use crate::intel::$v::IA32_PERF_GLOBAL_STATUS as S;
-            find_bit(|b| {
-                let v = S::Value::from_raw_read(b);
-                let hit = match counter {
-                    Counter::Gp(n) => v.ovf_pmc_at(n),
-                    Counter::Fixed(n) => v.ovf_fixed_ctr_at(n),
-                };
-                hit == Some(true)
-            })
-        }
-
-        fn status_reset() -> Option<u32> {
-            Some(crate::intel::$v::$reset::ADDRESS)
-        }
-
-        fn status_reset_bits(gp: u32, fixed: u32, ctr_frz: bool) -> Result<u64, FieldError> {
-            let mut b = crate::intel::$v::$reset::Value::new();
-            for n in 0..32 {
-                if gp & (1 << n) != 0 {
-                    b = b.try_clear_ovf_pmc_at(n)?;
-                }
-                if fixed & (1 << n) != 0 {
-                    b = b.try_clear_ovf_fixed_ctr_at(n)?;
-                }
-            }
-            let v = b.try_build().map_err(|_| unsupported_field("CLR_OVF", 0))?;
-            let frz = if ctr_frz {
-                Self::ctr_frz_reset_bit().ok_or(unsupported_field("CLR_CTR_FRZ", 0))?
-            } else {
-                0
-            };
-            Ok(v.bits() | frz)
-        }
-
-        fn debugctl() -> Option<u32> {
-            Some(crate::intel::$v::IA32_DEBUGCTL::ADDRESS)
-        }
-
-        fn freeze_on_pmi(bits: u64) -> bool {
-            crate::intel::$v::IA32_DEBUGCTL::Value::from_raw_read(bits).freeze_perfmon_on_pmi()
-        }
-
-        fn with_freeze_on_pmi(bits: u64, on: bool) -> u64 {
-            crate::intel::$v::IA32_DEBUGCTL::Value::from_raw_read(bits)
-                .with_freeze_perfmon_on_pmi(on)
-                .bits()
-        }
-    };
-}
-
-/// Intel version 4 and later: STATUS_SET, INUSE and the streamlined freeze (CTR_FRZ).
-macro_rules! intel_v4_items {
-    ($v:ident) => {
-        fn ctr_frz_bit() -> Option<u64> {
-            find_bit(|b| {
-                crate::intel::$v::IA32_PERF_GLOBAL_STATUS::Value::from_raw_read(b).ctr_frz()
-            })
-        }
-
-        fn status_set() -> Option<u32> {
-            Some(crate::intel::$v::IA32_PERF_GLOBAL_STATUS_SET::ADDRESS)
-        }
-
-        fn status_set_bits(gp: u32, fixed: u32) -> Result<u64, FieldError> {
-            let mut b = crate::intel::$v::IA32_PERF_GLOBAL_STATUS_SET::Value::new();
-            for n in 0..32 {
-                if gp & (1 << n) != 0 {
-                    b = b.try_set_ovf_pmc_at(n)?;
-                }
-                if fixed & (1 << n) != 0 {
-                    b = b.try_set_ovf_fixed_ctr_at(n)?;
-                }
-            }
-            b.try_build()
-                .map(|v| v.bits())
-                .map_err(|_| unsupported_field("SET_OVF", 0))
-        }
-
-        fn global_inuse() -> Option<u32> {
-            Some(crate::intel::$v::IA32_PERF_GLOBAL_INUSE::ADDRESS)
-        }
-
-        fn inuse_bit(counter: Counter) -> Option<u64> {
-            use crate::intel::$v::IA32_PERF_GLOBAL_INUSE as U;
-            find_bit(|b| {
-                let v = U::Value::from_raw_read(b);
-                let hit = match counter {
-                    Counter::Gp(n) => v.perfevtsel_inuse_at(n),
-                    Counter::Fixed(n) => v.fixed_ctr_inuse_at(n),
-                };
-                hit == Some(true)
-            })
-        }
-
-        fn inuse_pmi_bit() -> Option<u64> {
-            find_bit(|b| {
-                crate::intel::$v::IA32_PERF_GLOBAL_INUSE::Value::from_raw_read(b).pmi_inuse()
-            })
-        }
-    };
-}
-
-/// CLR_CTR_FRZ of the status-reset register (a helper trait so that versions 2 and 3, whose
-/// IA32_PERF_GLOBAL_OVF_CTRL has no such bit, answer `None`).
-trait CtrFrzReset {
-    fn ctr_frz_reset_bit() -> Option<u64>;
-}
-
-macro_rules! ctr_frz_reset {
-    ($t:ty, none) => {
-        impl CtrFrzReset for $t {
-            fn ctr_frz_reset_bit() -> Option<u64> {
-                None
-            }
-        }
-    };
-    ($t:ty, $v:ident) => {
-        impl CtrFrzReset for $t {
-            fn ctr_frz_reset_bit() -> Option<u64> {
-                crate::intel::$v::IA32_PERF_GLOBAL_STATUS_RESET::Value::new()
-                    .clear_ctr_frz()
-                    .try_build()
-                    .ok()
-                    .map(|v| v.bits())
-            }
-        }
-    };
-}
-
-ctr_frz_reset!(IntelV2, none);
-ctr_frz_reset!(IntelV3, none);
-ctr_frz_reset!(IntelV4, v4);
-ctr_frz_reset!(IntelV5, v5);
-ctr_frz_reset!(IntelV6, v6);
-
-impl Arch for IntelV1 {
-    const GENERATION: Generation = Generation::IntelV1;
-    const FIXED_INSTANCES: u32 = 0;
-    const FIXED_MODEL_WIDTH: u32 = 0;
-    gp_items!(
-        crate::intel::v1::IA32_PERFEVTSEL,
-        crate::intel::v1::IA32_PMC
-    );
-    intel_common_items!(v1);
-
-    fn registers() -> &'static [RegInfo] {
-        &INTEL_V1_REGS
-    }
-
-    fn arch_events() -> &'static [ArchEventInfo] {
-        &INTEL_V1_EVENTS
-    }
-
-    fn arch_event_available(index: usize, eax: u32, ebx: u32) -> bool {
-        crate::intel::v1::ArchEvent::ALL
-            .get(index)
-            .is_some_and(|e| e.is_available(eax, ebx))
-    }
-}
-
-macro_rules! intel_arch {
-    ($t:ident, $g:ident, $v:ident, $regs:ident, $events:ident($ev:ident), reset = $reset:ident,
-     fixed_extra = [$($extra:ident),*] $(, $v4:ident)?) => {
-        impl Arch for $t {
-            const GENERATION: Generation = Generation::$g;
-            gp_items!(crate::intel::$v::IA32_PERFEVTSEL, crate::intel::$v::IA32_PMC);
-            intel_common_items!($v);
-            intel_global_items!($v, reset = $reset, fixed_extra = [$($extra),*]);
-            $(intel_v4_items!($v4);)?
-
-            fn registers() -> &'static [RegInfo] {
-                &$regs
-            }
-
-            fn arch_events() -> &'static [ArchEventInfo] {
-                &$events
-            }
-
-            fn arch_event_available(index: usize, eax: u32, ebx: u32) -> bool {
-                crate::intel::$ev::ArchEvent::ALL
-                    .get(index)
-                    .is_some_and(|e| e.is_available(eax, ebx))
-            }
-        }
-    };
-}
-
-intel_arch!(
-    IntelV2,
-    IntelV2,
-    v2,
-    INTEL_V2_REGS,
-    INTEL_V2_EVENTS(v2),
-    reset = IA32_PERF_GLOBAL_OVF_CTRL,
-    fixed_extra = []
-);
-intel_arch!(
-    IntelV3,
-    IntelV3,
-    v3,
-    INTEL_V3_REGS,
-    INTEL_V2_EVENTS(v2),
-    reset = IA32_PERF_GLOBAL_OVF_CTRL,
-    fixed_extra = [try_set_any_at]
-);
-intel_arch!(
-    IntelV4,
-    IntelV4,
-    v4,
-    INTEL_V4_REGS,
-    INTEL_V2_EVENTS(v2),
-    reset = IA32_PERF_GLOBAL_STATUS_RESET,
-    fixed_extra = [try_set_any_at],
-    v4
-);
-intel_arch!(
-    IntelV5,
-    IntelV5,
-    v5,
-    INTEL_V5_REGS,
-    INTEL_V5_EVENTS(v5),
-    reset = IA32_PERF_GLOBAL_STATUS_RESET,
-    fixed_extra = [try_set_any_at, try_set_adaptive_record_at],
-    v5
-);
-intel_arch!(
-    IntelV6,
-    IntelV6,
-    v6,
-    INTEL_V6_REGS,
-    INTEL_V6_EVENTS(v6),
-    reset = IA32_PERF_GLOBAL_STATUS_RESET,
-    fixed_extra = [try_set_any_at, try_set_adaptive_record_at],
-    v6
-);
-
-impl Arch for AmdK7 {
-    const GENERATION: Generation = Generation::AmdK7;
-    const FIXED_INSTANCES: u32 = 0;
-    const FIXED_MODEL_WIDTH: u32 = 0;
-    gp_items!(crate::amd::k7::PERF_EVT_SEL, crate::amd::k7::PERF_CTR);
-
-    fn registers() -> &'static [RegInfo] {
-        &AMD_K7_REGS
-    }
-
-    fn arch_events() -> &'static [ArchEventInfo] {
-        &[]
-    }
-}
-
-impl Arch for AmdCore {
-    const GENERATION: Generation = Generation::AmdCore;
-    const FIXED_INSTANCES: u32 = 0;
-    const FIXED_MODEL_WIDTH: u32 = 0;
-    gp_items!(
-        crate::amd::core::PERF_EVT_SEL_CORE,
-        crate::amd::core::PERF_CTR_CORE
-    );
-
-    fn registers() -> &'static [RegInfo] {
-        &AMD_CORE_REGS
-    }
-
-    fn arch_events() -> &'static [ArchEventInfo] {
-        &[]
-    }
-}
-
-impl Arch for AmdPerfmonV2 {
-    const GENERATION: Generation = Generation::AmdPerfmonV2;
-    const FIXED_INSTANCES: u32 = 0;
-    const FIXED_MODEL_WIDTH: u32 = 0;
-    gp_items!(
-        crate::amd::perfmon_v2::PERF_EVT_SEL_CORE,
-        crate::amd::perfmon_v2::PERF_CTR_CORE
-    );
-
-    fn registers() -> &'static [RegInfo] {
-        &AMD_PERFMON_V2_REGS
-    }
-
-    fn arch_events() -> &'static [ArchEventInfo] {
-        &[]
-    }
-
-    fn global_ctrl() -> Option<u32> {
-        Some(crate::amd::perfmon_v2::PERF_CNTR_GLOBAL_CTL::ADDRESS)
-    }
-
-    fn global_ctrl_with(bits: u64, counter: Counter, on: bool) -> Result<u64, FieldError> {
-        let v = crate::amd::perfmon_v2::PERF_CNTR_GLOBAL_CTL::Value::from_raw_read(bits);
-        match counter {
-            Counter::Gp(n) => Ok(v.try_set_en_at(n, on as u64)?.bits()),
-            Counter::Fixed(n) => Err(unsupported_field("EN", n)),
-        }
-    }
-
-    fn global_ctrl_enabled(bits: u64, counter: Counter) -> bool {
-        let v = crate::amd::perfmon_v2::PERF_CNTR_GLOBAL_CTL::Value::from_raw_read(bits);
-        match counter {
-            Counter::Gp(n) => v.en_at(n).unwrap_or(false),
-            Counter::Fixed(_) => false,
-        }
-    }
-
-    fn global_ctrl_reserved() -> u64 {
-        crate::amd::perfmon_v2::PERF_CNTR_GLOBAL_CTL::Value::RESERVED_MASK
-    }
-
-    fn global_status() -> Option<u32> {
-        Some(crate::amd::perfmon_v2::PERF_CNTR_GLOBAL_STATUS::ADDRESS)
-    }
-
-    fn status_decode(bits: u64) -> Status {
-        let v = crate::amd::perfmon_v2::PERF_CNTR_GLOBAL_STATUS::Value::from_raw_read(bits);
-        let mut gp = 0;
-        for n in 0..Self::GP_INSTANCES {
-            if v.ovf_at(n) == Some(true) {
-                gp |= 1 << n;
-            }
-        }
-        Status {
-            gp,
-            fixed: 0,
-            frozen: false,
-            raw: bits,
-        }
-    }
-
-    fn status_bit(counter: Counter) -> Option<u64> {
-        match counter {
-            Counter::Gp(n) => find_bit(|b| {
-                crate::amd::perfmon_v2::PERF_CNTR_GLOBAL_STATUS::Value::from_raw_read(b).ovf_at(n)
-                    == Some(true)
-            }),
-            Counter::Fixed(_) => None,
-        }
-    }
-
-    fn status_reset() -> Option<u32> {
-        Some(crate::amd::perfmon_v2::PERF_CNTR_GLOBAL_STATUS_CLR::ADDRESS)
-    }
-
-    fn status_reset_bits(gp: u32, fixed: u32, ctr_frz: bool) -> Result<u64, FieldError> {
-        if fixed != 0 {
-            return Err(unsupported_field("CLR_OVF", fixed.trailing_zeros()));
-        }
-        if ctr_frz {
-            return Err(unsupported_field("CLR_CTR_FRZ", 0));
-        }
-        let mut b = crate::amd::perfmon_v2::PERF_CNTR_GLOBAL_STATUS_CLR::Value::new();
-        for n in 0..32 {
-            if gp & (1 << n) != 0 {
-                b = b.try_clear_ovf_at(n)?;
-            }
-        }
-        b.try_build()
-            .map(|v| v.bits())
-            .map_err(|_| unsupported_field("CLR_OVF", 0))
-    }
-
-    fn status_set() -> Option<u32> {
-        Some(crate::amd::perfmon_v2::PERF_CNTR_GLOBAL_STATUS_SET::ADDRESS)
-    }
-
-    fn status_set_bits(gp: u32, fixed: u32) -> Result<u64, FieldError> {
-        if fixed != 0 {
-            return Err(unsupported_field("SET_OVF", fixed.trailing_zeros()));
-        }
-        let mut b = crate::amd::perfmon_v2::PERF_CNTR_GLOBAL_STATUS_SET::Value::new();
-        for n in 0..32 {
-            if gp & (1 << n) != 0 {
-                b = b.try_set_ovf_at(n)?;
-            }
-        }
-        b.try_build()
-            .map(|v| v.bits())
-            .map_err(|_| unsupported_field("SET_OVF", 0))
-    }
+fn unsupported_select(event: &EventDesc, field: &'static str) -> EncodeError {
+    EncodeError::Placement(PlacementError::Unsupported {
+        event: event.name,
+        field,
+        register: "event select",
+    })
 }

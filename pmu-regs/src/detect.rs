@@ -896,7 +896,7 @@ impl ArchVisitor for Report<'_, '_> {
         let c = &info.counters;
         let gp_reg = A::registers()
             .iter()
-            .find(|r| r.role == crate::arch::Role::Counter)
+            .find(|r| r.role == Some(crate::arch::Role::Counter))
             .map_or("?", |r| r.name);
         writeln!(
             f,

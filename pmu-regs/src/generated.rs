@@ -1822,6 +1822,147 @@ pub mod amd {
         }
         #[doc = "The value type of [`PERF_CTR_CORE`](PERF_CTR_CORE)."]
         pub type PerfCtrCore = PERF_CTR_CORE::Value;
+        #[doc = "The run-time view of `amd-core` ([`Arch`](crate::arch::Arch)), generated from the roles its definitions give its registers and fields."]
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+        pub struct AmdCore;
+        impl crate::arch::Arch for AmdCore {
+            const GENERATION: crate::arch::Generation = crate::arch::Generation::AmdCore;
+            const SPEC: crate::arch::Spec = crate::arch::Spec {
+                general: crate::arch::GeneralSpec {
+                    counters: &[
+                        0xc0010201_u32,
+                        0xc0010203_u32,
+                        0xc0010205_u32,
+                        0xc0010207_u32,
+                        0xc0010209_u32,
+                        0xc001020b_u32,
+                    ],
+                    selects: &[
+                        0xc0010200_u32,
+                        0xc0010202_u32,
+                        0xc0010204_u32,
+                        0xc0010206_u32,
+                        0xc0010208_u32,
+                        0xc001020a_u32,
+                    ],
+                    full_width: &[],
+                    counter_width: 48u32,
+                    en: Some(crate::arch::Bits {
+                        name: "EN",
+                        lsb: 22u32,
+                        width: 1u32,
+                        stride: 0u32,
+                        count: 1u32,
+                    }),
+                    usr: Some(crate::arch::Bits {
+                        name: "USR",
+                        lsb: 16u32,
+                        width: 1u32,
+                        stride: 0u32,
+                        count: 1u32,
+                    }),
+                    os: Some(crate::arch::Bits {
+                        name: "OS",
+                        lsb: 17u32,
+                        width: 1u32,
+                        stride: 0u32,
+                        count: 1u32,
+                    }),
+                    int: Some(crate::arch::Bits {
+                        name: "INT",
+                        lsb: 20u32,
+                        width: 1u32,
+                        stride: 0u32,
+                        count: 1u32,
+                    }),
+                    event_mask: 0xf000000ff_u64,
+                },
+                fixed: None,
+                global_control: None,
+                global_status: None,
+                global_status_reset: None,
+                global_status_set: None,
+                global_in_use: None,
+                debug_control: None,
+                capabilities: None,
+            };
+            fn registers() -> &'static [crate::arch::RegInfo] {
+                static REGISTERS: [crate::arch::RegInfo; 4usize] = [
+                    crate::arch::RegInfo {
+                        name: "PERF_EVT_SEL",
+                        addresses: &[
+                            0xc0010000_u32,
+                            0xc0010001_u32,
+                            0xc0010002_u32,
+                            0xc0010003_u32,
+                        ],
+                        reserved_mask: 0xfffffcf000280000_u64,
+                        access: crate::arch::__access::rw::<PERF_EVT_SEL::Instance>(),
+                        role: Some(crate::arch::Role::LegacyEventSelect),
+                        decode: Some(crate::arch::__access::decode::<PERF_EVT_SEL::Instance>),
+                    },
+                    crate::arch::RegInfo {
+                        name: "PERF_CTR",
+                        addresses: &[
+                            0xc0010004_u32,
+                            0xc0010005_u32,
+                            0xc0010006_u32,
+                            0xc0010007_u32,
+                        ],
+                        reserved_mask: 0xffff000000000000_u64,
+                        access: crate::arch::__access::rw::<PERF_CTR::Instance>(),
+                        role: Some(crate::arch::Role::LegacyCounter),
+                        decode: Some(crate::arch::__access::decode::<PERF_CTR::Instance>),
+                    },
+                    crate::arch::RegInfo {
+                        name: "PERF_EVT_SEL_CORE",
+                        addresses: &[
+                            0xc0010200_u32,
+                            0xc0010202_u32,
+                            0xc0010204_u32,
+                            0xc0010206_u32,
+                            0xc0010208_u32,
+                            0xc001020a_u32,
+                        ],
+                        reserved_mask: 0xfffffcf000280000_u64,
+                        access: crate::arch::__access::rw::<PERF_EVT_SEL_CORE::Instance>(),
+                        role: Some(crate::arch::Role::EventSelect),
+                        decode: Some(crate::arch::__access::decode::<PERF_EVT_SEL_CORE::Instance>),
+                    },
+                    crate::arch::RegInfo {
+                        name: "PERF_CTR_CORE",
+                        addresses: &[
+                            0xc0010201_u32,
+                            0xc0010203_u32,
+                            0xc0010205_u32,
+                            0xc0010207_u32,
+                            0xc0010209_u32,
+                            0xc001020b_u32,
+                        ],
+                        reserved_mask: 0xffff000000000000_u64,
+                        access: crate::arch::__access::rw::<PERF_CTR_CORE::Instance>(),
+                        role: Some(crate::arch::Role::Counter),
+                        decode: Some(crate::arch::__access::decode::<PERF_CTR_CORE::Instance>),
+                    },
+                ];
+                &REGISTERS
+            }
+            fn arch_events() -> &'static [crate::arch::ArchEventInfo] {
+                &[]
+            }
+            fn arch_event_available(_index: usize, _eax: u32, _ebx: u32) -> bool {
+                false
+            }
+            #[inline]
+            fn select_event(
+                n: u32,
+                event: &crate::EventDesc,
+            ) -> Result<u64, crate::arch::EncodeError> {
+                Ok(PERF_EVT_SEL_CORE::try_event_on(n, event)?
+                    .try_build()?
+                    .bits())
+            }
+        }
     }
     pub mod k7 {
         #![doc = "AMD legacy performance counters (K7)\n\nFour event-select / counter pairs. The layout matches Intel's IA32_PERFEVTSELx bits 0-31\nexcept bit 19 (PC), whose polarity AMD defines the other way round, and bit 21, which is\nreserved here.\n\nGeneration `amd-k7`. Manual: AMD Athlon Processor x86 Code Optimization Guide (pub. 22007), \"Performance Counter Usage\"; AMD64 APM Vol. 2 §13.2."]
@@ -2986,6 +3127,111 @@ pub mod amd {
         }
         #[doc = "The value type of [`PERF_CTR`](PERF_CTR)."]
         pub type PerfCtr = PERF_CTR::Value;
+        #[doc = "The run-time view of `amd-k7` ([`Arch`](crate::arch::Arch)), generated from the roles its definitions give its registers and fields."]
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+        pub struct AmdK7;
+        impl crate::arch::Arch for AmdK7 {
+            const GENERATION: crate::arch::Generation = crate::arch::Generation::AmdK7;
+            const SPEC: crate::arch::Spec = crate::arch::Spec {
+                general: crate::arch::GeneralSpec {
+                    counters: &[
+                        0xc0010004_u32,
+                        0xc0010005_u32,
+                        0xc0010006_u32,
+                        0xc0010007_u32,
+                    ],
+                    selects: &[
+                        0xc0010000_u32,
+                        0xc0010001_u32,
+                        0xc0010002_u32,
+                        0xc0010003_u32,
+                    ],
+                    full_width: &[],
+                    counter_width: 48u32,
+                    en: Some(crate::arch::Bits {
+                        name: "EN",
+                        lsb: 22u32,
+                        width: 1u32,
+                        stride: 0u32,
+                        count: 1u32,
+                    }),
+                    usr: Some(crate::arch::Bits {
+                        name: "USR",
+                        lsb: 16u32,
+                        width: 1u32,
+                        stride: 0u32,
+                        count: 1u32,
+                    }),
+                    os: Some(crate::arch::Bits {
+                        name: "OS",
+                        lsb: 17u32,
+                        width: 1u32,
+                        stride: 0u32,
+                        count: 1u32,
+                    }),
+                    int: Some(crate::arch::Bits {
+                        name: "INT",
+                        lsb: 20u32,
+                        width: 1u32,
+                        stride: 0u32,
+                        count: 1u32,
+                    }),
+                    event_mask: 0xff_u64,
+                },
+                fixed: None,
+                global_control: None,
+                global_status: None,
+                global_status_reset: None,
+                global_status_set: None,
+                global_in_use: None,
+                debug_control: None,
+                capabilities: None,
+            };
+            fn registers() -> &'static [crate::arch::RegInfo] {
+                static REGISTERS: [crate::arch::RegInfo; 2usize] = [
+                    crate::arch::RegInfo {
+                        name: "PERF_EVT_SEL",
+                        addresses: &[
+                            0xc0010000_u32,
+                            0xc0010001_u32,
+                            0xc0010002_u32,
+                            0xc0010003_u32,
+                        ],
+                        reserved_mask: 0xffffffff00200000_u64,
+                        access: crate::arch::__access::rw::<PERF_EVT_SEL::Instance>(),
+                        role: Some(crate::arch::Role::EventSelect),
+                        decode: Some(crate::arch::__access::decode::<PERF_EVT_SEL::Instance>),
+                    },
+                    crate::arch::RegInfo {
+                        name: "PERF_CTR",
+                        addresses: &[
+                            0xc0010004_u32,
+                            0xc0010005_u32,
+                            0xc0010006_u32,
+                            0xc0010007_u32,
+                        ],
+                        reserved_mask: 0xffff000000000000_u64,
+                        access: crate::arch::__access::rw::<PERF_CTR::Instance>(),
+                        role: Some(crate::arch::Role::Counter),
+                        decode: Some(crate::arch::__access::decode::<PERF_CTR::Instance>),
+                    },
+                ];
+                &REGISTERS
+            }
+            fn arch_events() -> &'static [crate::arch::ArchEventInfo] {
+                &[]
+            }
+            fn arch_event_available(_index: usize, _eax: u32, _ebx: u32) -> bool {
+                false
+            }
+            #[inline]
+            fn select_event(
+                n: u32,
+                event: &crate::EventDesc,
+            ) -> Result<u64, crate::arch::EncodeError> {
+                Ok(PERF_EVT_SEL::try_event_on(n, event)?.try_build()?.bits())
+            }
+        }
     }
     pub mod perfmon_v2 {
         #![doc = "AMD performance monitoring version 2 (PerfMonV2)\n\nGlobal control and status registers for the core counters, present when CPUID\nFn8000_0022_EAX\\[PerfMonV2\\] (bit 0) is 1; Fn8000_0022_EBX\\[3:0\\] gives the number of core\ncounters. Only the per-counter bits are modelled; the other bits stay reserved (never set\nby this API, preserved on read-modify-write).\n\nGeneration `amd-perfmon-v2`, extends `amd-core`. Manual: AMD64 APM Vol. 2 §13.2 (\"Performance Monitoring Version 2\"); CPUID Fn8000_0022."]
@@ -4356,6 +4602,233 @@ pub mod amd {
         }
         #[doc = "The value type of [`PERF_CNTR_GLOBAL_STATUS_SET`](PERF_CNTR_GLOBAL_STATUS_SET)."]
         pub type PerfCntrGlobalStatusSet = PERF_CNTR_GLOBAL_STATUS_SET::Value;
+        #[doc = "The run-time view of `amd-perfmon-v2` ([`Arch`](crate::arch::Arch)), generated from the roles its definitions give its registers and fields."]
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+        pub struct AmdPerfmonV2;
+        impl crate::arch::Arch for AmdPerfmonV2 {
+            const GENERATION: crate::arch::Generation = crate::arch::Generation::AmdPerfmonV2;
+            const SPEC: crate::arch::Spec = crate::arch::Spec {
+                general: crate::arch::GeneralSpec {
+                    counters: &[
+                        0xc0010201_u32,
+                        0xc0010203_u32,
+                        0xc0010205_u32,
+                        0xc0010207_u32,
+                        0xc0010209_u32,
+                        0xc001020b_u32,
+                    ],
+                    selects: &[
+                        0xc0010200_u32,
+                        0xc0010202_u32,
+                        0xc0010204_u32,
+                        0xc0010206_u32,
+                        0xc0010208_u32,
+                        0xc001020a_u32,
+                    ],
+                    full_width: &[],
+                    counter_width: 48u32,
+                    en: Some(crate::arch::Bits {
+                        name: "EN",
+                        lsb: 22u32,
+                        width: 1u32,
+                        stride: 0u32,
+                        count: 1u32,
+                    }),
+                    usr: Some(crate::arch::Bits {
+                        name: "USR",
+                        lsb: 16u32,
+                        width: 1u32,
+                        stride: 0u32,
+                        count: 1u32,
+                    }),
+                    os: Some(crate::arch::Bits {
+                        name: "OS",
+                        lsb: 17u32,
+                        width: 1u32,
+                        stride: 0u32,
+                        count: 1u32,
+                    }),
+                    int: Some(crate::arch::Bits {
+                        name: "INT",
+                        lsb: 20u32,
+                        width: 1u32,
+                        stride: 0u32,
+                        count: 1u32,
+                    }),
+                    event_mask: 0xf000000ff_u64,
+                },
+                fixed: None,
+                global_control: Some(crate::arch::PerCounterSpec {
+                    address: 0xc0000301_u32,
+                    reserved: 0xffffffffffffffc0_u64,
+                    general: Some(crate::arch::Bits {
+                        name: "EN",
+                        lsb: 0u32,
+                        width: 1u32,
+                        stride: 1u32,
+                        count: 6u32,
+                    }),
+                    fixed: None,
+                    flag: None,
+                }),
+                global_status: Some(crate::arch::PerCounterSpec {
+                    address: 0xc0000300_u32,
+                    reserved: 0xffffffffffffffc0_u64,
+                    general: Some(crate::arch::Bits {
+                        name: "OVF",
+                        lsb: 0u32,
+                        width: 1u32,
+                        stride: 1u32,
+                        count: 6u32,
+                    }),
+                    fixed: None,
+                    flag: None,
+                }),
+                global_status_reset: Some(crate::arch::PerCounterSpec {
+                    address: 0xc0000302_u32,
+                    reserved: 0xffffffffffffffc0_u64,
+                    general: Some(crate::arch::Bits {
+                        name: "CLR_OVF",
+                        lsb: 0u32,
+                        width: 1u32,
+                        stride: 1u32,
+                        count: 6u32,
+                    }),
+                    fixed: None,
+                    flag: None,
+                }),
+                global_status_set: Some(crate::arch::PerCounterSpec {
+                    address: 0xc0000303_u32,
+                    reserved: 0xffffffffffffffc0_u64,
+                    general: Some(crate::arch::Bits {
+                        name: "SET_OVF",
+                        lsb: 0u32,
+                        width: 1u32,
+                        stride: 1u32,
+                        count: 6u32,
+                    }),
+                    fixed: None,
+                    flag: None,
+                }),
+                global_in_use: None,
+                debug_control: None,
+                capabilities: None,
+            };
+            fn registers() -> &'static [crate::arch::RegInfo] {
+                static REGISTERS: [crate::arch::RegInfo; 8usize] = [
+                    crate::arch::RegInfo {
+                        name: "PERF_EVT_SEL",
+                        addresses: &[
+                            0xc0010000_u32,
+                            0xc0010001_u32,
+                            0xc0010002_u32,
+                            0xc0010003_u32,
+                        ],
+                        reserved_mask: 0xfffffcf000280000_u64,
+                        access: crate::arch::__access::rw::<PERF_EVT_SEL::Instance>(),
+                        role: Some(crate::arch::Role::LegacyEventSelect),
+                        decode: Some(crate::arch::__access::decode::<PERF_EVT_SEL::Instance>),
+                    },
+                    crate::arch::RegInfo {
+                        name: "PERF_CTR",
+                        addresses: &[
+                            0xc0010004_u32,
+                            0xc0010005_u32,
+                            0xc0010006_u32,
+                            0xc0010007_u32,
+                        ],
+                        reserved_mask: 0xffff000000000000_u64,
+                        access: crate::arch::__access::rw::<PERF_CTR::Instance>(),
+                        role: Some(crate::arch::Role::LegacyCounter),
+                        decode: Some(crate::arch::__access::decode::<PERF_CTR::Instance>),
+                    },
+                    crate::arch::RegInfo {
+                        name: "PERF_EVT_SEL_CORE",
+                        addresses: &[
+                            0xc0010200_u32,
+                            0xc0010202_u32,
+                            0xc0010204_u32,
+                            0xc0010206_u32,
+                            0xc0010208_u32,
+                            0xc001020a_u32,
+                        ],
+                        reserved_mask: 0xfffffcf000280000_u64,
+                        access: crate::arch::__access::rw::<PERF_EVT_SEL_CORE::Instance>(),
+                        role: Some(crate::arch::Role::EventSelect),
+                        decode: Some(crate::arch::__access::decode::<PERF_EVT_SEL_CORE::Instance>),
+                    },
+                    crate::arch::RegInfo {
+                        name: "PERF_CTR_CORE",
+                        addresses: &[
+                            0xc0010201_u32,
+                            0xc0010203_u32,
+                            0xc0010205_u32,
+                            0xc0010207_u32,
+                            0xc0010209_u32,
+                            0xc001020b_u32,
+                        ],
+                        reserved_mask: 0xffff000000000000_u64,
+                        access: crate::arch::__access::rw::<PERF_CTR_CORE::Instance>(),
+                        role: Some(crate::arch::Role::Counter),
+                        decode: Some(crate::arch::__access::decode::<PERF_CTR_CORE::Instance>),
+                    },
+                    crate::arch::RegInfo {
+                        name: "PERF_CNTR_GLOBAL_STATUS",
+                        addresses: &[0xc0000300_u32],
+                        reserved_mask: 0xffffffffffffffc0_u64,
+                        access: crate::arch::__access::ro::<PERF_CNTR_GLOBAL_STATUS::Instance>(),
+                        role: Some(crate::arch::Role::GlobalStatus),
+                        decode: Some(
+                            crate::arch::__access::decode::<PERF_CNTR_GLOBAL_STATUS::Instance>,
+                        ),
+                    },
+                    crate::arch::RegInfo {
+                        name: "PERF_CNTR_GLOBAL_CTL",
+                        addresses: &[0xc0000301_u32],
+                        reserved_mask: 0xffffffffffffffc0_u64,
+                        access: crate::arch::__access::rw::<PERF_CNTR_GLOBAL_CTL::Instance>(),
+                        role: Some(crate::arch::Role::GlobalControl),
+                        decode: Some(
+                            crate::arch::__access::decode::<PERF_CNTR_GLOBAL_CTL::Instance>,
+                        ),
+                    },
+                    crate::arch::RegInfo {
+                        name: "PERF_CNTR_GLOBAL_STATUS_CLR",
+                        addresses: &[0xc0000302_u32],
+                        reserved_mask: 0xffffffffffffffc0_u64,
+                        access: crate::arch::__access::w1c::<PERF_CNTR_GLOBAL_STATUS_CLR::Instance>(
+                        ),
+                        role: Some(crate::arch::Role::GlobalStatusReset),
+                        decode: None,
+                    },
+                    crate::arch::RegInfo {
+                        name: "PERF_CNTR_GLOBAL_STATUS_SET",
+                        addresses: &[0xc0000303_u32],
+                        reserved_mask: 0xffffffffffffffc0_u64,
+                        access: crate::arch::__access::w1s::<PERF_CNTR_GLOBAL_STATUS_SET::Instance>(
+                        ),
+                        role: Some(crate::arch::Role::GlobalStatusSet),
+                        decode: None,
+                    },
+                ];
+                &REGISTERS
+            }
+            fn arch_events() -> &'static [crate::arch::ArchEventInfo] {
+                &[]
+            }
+            fn arch_event_available(_index: usize, _eax: u32, _ebx: u32) -> bool {
+                false
+            }
+            #[inline]
+            fn select_event(
+                n: u32,
+                event: &crate::EventDesc,
+            ) -> Result<u64, crate::arch::EncodeError> {
+                Ok(PERF_EVT_SEL_CORE::try_event_on(n, event)?
+                    .try_build()?
+                    .bits())
+            }
+        }
         #[doc = "CPUID leaves of `amd-perfmon-v2`: output layouts with named fields."]
         pub mod cpuid {
             #[doc = "Extended performance monitoring and debug features.\n\n- CPUID input: EAX=0x80000022H\n- Defined in: `amd-perfmon-v2`\n- Manual: AMD64 APM Vol. 3, CPUID Fn8000_0022"]
@@ -6858,6 +7331,167 @@ pub mod intel {
                     }
                 }
                 Err(crate::UnknownEvent)
+            }
+        }
+        #[doc = "The run-time view of `intel-v1` ([`Arch`](crate::arch::Arch)), generated from the roles its definitions give its registers and fields."]
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+        pub struct IntelV1;
+        impl crate::arch::Arch for IntelV1 {
+            const GENERATION: crate::arch::Generation = crate::arch::Generation::IntelV1;
+            const SPEC: crate::arch::Spec = crate::arch::Spec {
+                general: crate::arch::GeneralSpec {
+                    counters: &[
+                        0xc1_u32, 0xc2_u32, 0xc3_u32, 0xc4_u32, 0xc5_u32, 0xc6_u32, 0xc7_u32,
+                        0xc8_u32,
+                    ],
+                    selects: &[
+                        0x186_u32, 0x187_u32, 0x188_u32, 0x189_u32, 0x18a_u32, 0x18b_u32,
+                        0x18c_u32, 0x18d_u32,
+                    ],
+                    full_width: &[
+                        0x4c1_u32, 0x4c2_u32, 0x4c3_u32, 0x4c4_u32, 0x4c5_u32, 0x4c6_u32,
+                        0x4c7_u32, 0x4c8_u32,
+                    ],
+                    counter_width: 48u32,
+                    en: Some(crate::arch::Bits {
+                        name: "EN",
+                        lsb: 22u32,
+                        width: 1u32,
+                        stride: 0u32,
+                        count: 1u32,
+                    }),
+                    usr: Some(crate::arch::Bits {
+                        name: "USR",
+                        lsb: 16u32,
+                        width: 1u32,
+                        stride: 0u32,
+                        count: 1u32,
+                    }),
+                    os: Some(crate::arch::Bits {
+                        name: "OS",
+                        lsb: 17u32,
+                        width: 1u32,
+                        stride: 0u32,
+                        count: 1u32,
+                    }),
+                    int: Some(crate::arch::Bits {
+                        name: "INT",
+                        lsb: 20u32,
+                        width: 1u32,
+                        stride: 0u32,
+                        count: 1u32,
+                    }),
+                    event_mask: 0xff_u64,
+                },
+                fixed: None,
+                global_control: None,
+                global_status: None,
+                global_status_reset: None,
+                global_status_set: None,
+                global_in_use: None,
+                debug_control: Some(crate::arch::FlagSpec {
+                    address: 0x1d9_u32,
+                    flag: None,
+                }),
+                capabilities: Some(crate::arch::FlagSpec {
+                    address: 0x345_u32,
+                    flag: Some(crate::arch::Bits {
+                        name: "FW_WRITE",
+                        lsb: 13u32,
+                        width: 1u32,
+                        stride: 0u32,
+                        count: 1u32,
+                    }),
+                }),
+            };
+            fn registers() -> &'static [crate::arch::RegInfo] {
+                static REGISTERS: [crate::arch::RegInfo; 5usize] = [
+                    crate::arch::RegInfo {
+                        name: "IA32_PMC",
+                        addresses: &[
+                            0xc1_u32, 0xc2_u32, 0xc3_u32, 0xc4_u32, 0xc5_u32, 0xc6_u32, 0xc7_u32,
+                            0xc8_u32,
+                        ],
+                        reserved_mask: 0xffff000000000000_u64,
+                        access: crate::arch::__access::rw::<IA32_PMC::Instance>(),
+                        role: Some(crate::arch::Role::Counter),
+                        decode: Some(crate::arch::__access::decode::<IA32_PMC::Instance>),
+                    },
+                    crate::arch::RegInfo {
+                        name: "IA32_A_PMC",
+                        addresses: &[
+                            0x4c1_u32, 0x4c2_u32, 0x4c3_u32, 0x4c4_u32, 0x4c5_u32, 0x4c6_u32,
+                            0x4c7_u32, 0x4c8_u32,
+                        ],
+                        reserved_mask: 0xffff000000000000_u64,
+                        access: crate::arch::__access::rw::<IA32_A_PMC::Instance>(),
+                        role: Some(crate::arch::Role::FullWidthCounter),
+                        decode: Some(crate::arch::__access::decode::<IA32_A_PMC::Instance>),
+                    },
+                    crate::arch::RegInfo {
+                        name: "IA32_PERFEVTSEL",
+                        addresses: &[
+                            0x186_u32, 0x187_u32, 0x188_u32, 0x189_u32, 0x18a_u32, 0x18b_u32,
+                            0x18c_u32, 0x18d_u32,
+                        ],
+                        reserved_mask: 0xffffffff00200000_u64,
+                        access: crate::arch::__access::rw::<IA32_PERFEVTSEL::Instance>(),
+                        role: Some(crate::arch::Role::EventSelect),
+                        decode: Some(crate::arch::__access::decode::<IA32_PERFEVTSEL::Instance>),
+                    },
+                    crate::arch::RegInfo {
+                        name: "IA32_PERF_CAPABILITIES",
+                        addresses: &[0x345_u32],
+                        reserved_mask: 0xffffffffffffc000_u64,
+                        access: crate::arch::__access::ro::<IA32_PERF_CAPABILITIES::Instance>(),
+                        role: Some(crate::arch::Role::Capabilities),
+                        decode: Some(
+                            crate::arch::__access::decode::<IA32_PERF_CAPABILITIES::Instance>,
+                        ),
+                    },
+                    crate::arch::RegInfo {
+                        name: "IA32_DEBUGCTL",
+                        addresses: &[0x1d9_u32],
+                        reserved_mask: 0xffffffffffffb83c_u64,
+                        access: crate::arch::__access::rw::<IA32_DEBUGCTL::Instance>(),
+                        role: Some(crate::arch::Role::DebugControl),
+                        decode: Some(crate::arch::__access::decode::<IA32_DEBUGCTL::Instance>),
+                    },
+                ];
+                &REGISTERS
+            }
+            fn arch_events() -> &'static [crate::arch::ArchEventInfo] {
+                static EVENTS: [crate::arch::ArchEventInfo; ArchEvent::ALL.len()] = {
+                    let all = ArchEvent::ALL;
+                    let mut out = [crate::arch::ArchEventInfo {
+                        name: "",
+                        cpuid_bit: 0,
+                        desc: crate::EventDesc::new("", 0, 0),
+                    }; ArchEvent::ALL.len()];
+                    let mut i = 0;
+                    while i < all.len() {
+                        out[i] = crate::arch::ArchEventInfo {
+                            name: all[i].name(),
+                            cpuid_bit: all[i].cpuid_bit(),
+                            desc: *all[i].desc(),
+                        };
+                        i += 1;
+                    }
+                    out
+                };
+                &EVENTS
+            }
+            fn arch_event_available(index: usize, eax: u32, ebx: u32) -> bool {
+                ArchEvent::ALL
+                    .get(index)
+                    .is_some_and(|e| e.is_available(eax, ebx))
+            }
+            #[inline]
+            fn select_event(
+                n: u32,
+                event: &crate::EventDesc,
+            ) -> Result<u64, crate::arch::EncodeError> {
+                Ok(IA32_PERFEVTSEL::try_event_on(n, event)?.try_build()?.bits())
             }
         }
         #[doc = "CPUID leaves of `intel-v1`: output layouts with named fields."]
@@ -10646,6 +11280,295 @@ pub mod intel {
                 Err(crate::UnknownEvent)
             }
         }
+        #[doc = "The run-time view of `intel-v2` ([`Arch`](crate::arch::Arch)), generated from the roles its definitions give its registers and fields."]
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+        pub struct IntelV2;
+        impl crate::arch::Arch for IntelV2 {
+            const GENERATION: crate::arch::Generation = crate::arch::Generation::IntelV2;
+            const SPEC: crate::arch::Spec = crate::arch::Spec {
+                general: crate::arch::GeneralSpec {
+                    counters: &[
+                        0xc1_u32, 0xc2_u32, 0xc3_u32, 0xc4_u32, 0xc5_u32, 0xc6_u32, 0xc7_u32,
+                        0xc8_u32,
+                    ],
+                    selects: &[
+                        0x186_u32, 0x187_u32, 0x188_u32, 0x189_u32, 0x18a_u32, 0x18b_u32,
+                        0x18c_u32, 0x18d_u32,
+                    ],
+                    full_width: &[
+                        0x4c1_u32, 0x4c2_u32, 0x4c3_u32, 0x4c4_u32, 0x4c5_u32, 0x4c6_u32,
+                        0x4c7_u32, 0x4c8_u32,
+                    ],
+                    counter_width: 48u32,
+                    en: Some(crate::arch::Bits {
+                        name: "EN",
+                        lsb: 22u32,
+                        width: 1u32,
+                        stride: 0u32,
+                        count: 1u32,
+                    }),
+                    usr: Some(crate::arch::Bits {
+                        name: "USR",
+                        lsb: 16u32,
+                        width: 1u32,
+                        stride: 0u32,
+                        count: 1u32,
+                    }),
+                    os: Some(crate::arch::Bits {
+                        name: "OS",
+                        lsb: 17u32,
+                        width: 1u32,
+                        stride: 0u32,
+                        count: 1u32,
+                    }),
+                    int: Some(crate::arch::Bits {
+                        name: "INT",
+                        lsb: 20u32,
+                        width: 1u32,
+                        stride: 0u32,
+                        count: 1u32,
+                    }),
+                    event_mask: 0xff_u64,
+                },
+                fixed: Some(crate::arch::FixedSpec {
+                    counters: &[0x309_u32, 0x30a_u32, 0x30b_u32],
+                    counter_width: 48u32,
+                    control: Some(crate::arch::FixedControlSpec {
+                        address: 0x38d_u32,
+                        privilege: crate::arch::Bits {
+                            name: "ENABLE",
+                            lsb: 0u32,
+                            width: 2u32,
+                            stride: 4u32,
+                            count: 3u32,
+                        },
+                        privilege_values: [0x0_u64, 0x1_u64, 0x2_u64, 0x3_u64],
+                        pmi: Some(crate::arch::Bits {
+                            name: "PMI",
+                            lsb: 3u32,
+                            width: 1u32,
+                            stride: 4u32,
+                            count: 3u32,
+                        }),
+                        others: &[],
+                    }),
+                }),
+                global_control: Some(crate::arch::PerCounterSpec {
+                    address: 0x38f_u32,
+                    reserved: 0xfffffff8ffffff00_u64,
+                    general: Some(crate::arch::Bits {
+                        name: "EN_PMC",
+                        lsb: 0u32,
+                        width: 1u32,
+                        stride: 1u32,
+                        count: 8u32,
+                    }),
+                    fixed: Some(crate::arch::Bits {
+                        name: "EN_FIXED_CTR",
+                        lsb: 32u32,
+                        width: 1u32,
+                        stride: 1u32,
+                        count: 3u32,
+                    }),
+                    flag: None,
+                }),
+                global_status: Some(crate::arch::PerCounterSpec {
+                    address: 0x38e_u32,
+                    reserved: 0x3ffffff8ffffff00_u64,
+                    general: Some(crate::arch::Bits {
+                        name: "OVF_PMC",
+                        lsb: 0u32,
+                        width: 1u32,
+                        stride: 1u32,
+                        count: 8u32,
+                    }),
+                    fixed: Some(crate::arch::Bits {
+                        name: "OVF_FIXED_CTR",
+                        lsb: 32u32,
+                        width: 1u32,
+                        stride: 1u32,
+                        count: 3u32,
+                    }),
+                    flag: None,
+                }),
+                global_status_reset: Some(crate::arch::PerCounterSpec {
+                    address: 0x390_u32,
+                    reserved: 0x3ffffff8ffffff00_u64,
+                    general: Some(crate::arch::Bits {
+                        name: "CLR_OVF_PMC",
+                        lsb: 0u32,
+                        width: 1u32,
+                        stride: 1u32,
+                        count: 8u32,
+                    }),
+                    fixed: Some(crate::arch::Bits {
+                        name: "CLR_OVF_FIXED_CTR",
+                        lsb: 32u32,
+                        width: 1u32,
+                        stride: 1u32,
+                        count: 3u32,
+                    }),
+                    flag: None,
+                }),
+                global_status_set: None,
+                global_in_use: None,
+                debug_control: Some(crate::arch::FlagSpec {
+                    address: 0x1d9_u32,
+                    flag: Some(crate::arch::Bits {
+                        name: "FREEZE_PERFMON_ON_PMI",
+                        lsb: 12u32,
+                        width: 1u32,
+                        stride: 0u32,
+                        count: 1u32,
+                    }),
+                }),
+                capabilities: Some(crate::arch::FlagSpec {
+                    address: 0x345_u32,
+                    flag: Some(crate::arch::Bits {
+                        name: "FW_WRITE",
+                        lsb: 13u32,
+                        width: 1u32,
+                        stride: 0u32,
+                        count: 1u32,
+                    }),
+                }),
+            };
+            fn registers() -> &'static [crate::arch::RegInfo] {
+                static REGISTERS: [crate::arch::RegInfo; 10usize] = [
+                    crate::arch::RegInfo {
+                        name: "IA32_PMC",
+                        addresses: &[
+                            0xc1_u32, 0xc2_u32, 0xc3_u32, 0xc4_u32, 0xc5_u32, 0xc6_u32, 0xc7_u32,
+                            0xc8_u32,
+                        ],
+                        reserved_mask: 0xffff000000000000_u64,
+                        access: crate::arch::__access::rw::<IA32_PMC::Instance>(),
+                        role: Some(crate::arch::Role::Counter),
+                        decode: Some(crate::arch::__access::decode::<IA32_PMC::Instance>),
+                    },
+                    crate::arch::RegInfo {
+                        name: "IA32_A_PMC",
+                        addresses: &[
+                            0x4c1_u32, 0x4c2_u32, 0x4c3_u32, 0x4c4_u32, 0x4c5_u32, 0x4c6_u32,
+                            0x4c7_u32, 0x4c8_u32,
+                        ],
+                        reserved_mask: 0xffff000000000000_u64,
+                        access: crate::arch::__access::rw::<IA32_A_PMC::Instance>(),
+                        role: Some(crate::arch::Role::FullWidthCounter),
+                        decode: Some(crate::arch::__access::decode::<IA32_A_PMC::Instance>),
+                    },
+                    crate::arch::RegInfo {
+                        name: "IA32_PERFEVTSEL",
+                        addresses: &[
+                            0x186_u32, 0x187_u32, 0x188_u32, 0x189_u32, 0x18a_u32, 0x18b_u32,
+                            0x18c_u32, 0x18d_u32,
+                        ],
+                        reserved_mask: 0xffffffff00200000_u64,
+                        access: crate::arch::__access::rw::<IA32_PERFEVTSEL::Instance>(),
+                        role: Some(crate::arch::Role::EventSelect),
+                        decode: Some(crate::arch::__access::decode::<IA32_PERFEVTSEL::Instance>),
+                    },
+                    crate::arch::RegInfo {
+                        name: "IA32_PERF_CAPABILITIES",
+                        addresses: &[0x345_u32],
+                        reserved_mask: 0xffffffffffffc000_u64,
+                        access: crate::arch::__access::ro::<IA32_PERF_CAPABILITIES::Instance>(),
+                        role: Some(crate::arch::Role::Capabilities),
+                        decode: Some(
+                            crate::arch::__access::decode::<IA32_PERF_CAPABILITIES::Instance>,
+                        ),
+                    },
+                    crate::arch::RegInfo {
+                        name: "IA32_DEBUGCTL",
+                        addresses: &[0x1d9_u32],
+                        reserved_mask: 0xffffffffffffa03c_u64,
+                        access: crate::arch::__access::rw::<IA32_DEBUGCTL::Instance>(),
+                        role: Some(crate::arch::Role::DebugControl),
+                        decode: Some(crate::arch::__access::decode::<IA32_DEBUGCTL::Instance>),
+                    },
+                    crate::arch::RegInfo {
+                        name: "IA32_FIXED_CTR",
+                        addresses: &[0x309_u32, 0x30a_u32, 0x30b_u32],
+                        reserved_mask: 0xffff000000000000_u64,
+                        access: crate::arch::__access::rw::<IA32_FIXED_CTR::Instance>(),
+                        role: Some(crate::arch::Role::FixedCounter),
+                        decode: Some(crate::arch::__access::decode::<IA32_FIXED_CTR::Instance>),
+                    },
+                    crate::arch::RegInfo {
+                        name: "IA32_FIXED_CTR_CTRL",
+                        addresses: &[0x38d_u32],
+                        reserved_mask: 0xfffffffffffff444_u64,
+                        access: crate::arch::__access::rw::<IA32_FIXED_CTR_CTRL::Instance>(),
+                        role: Some(crate::arch::Role::FixedControl),
+                        decode: Some(
+                            crate::arch::__access::decode::<IA32_FIXED_CTR_CTRL::Instance>,
+                        ),
+                    },
+                    crate::arch::RegInfo {
+                        name: "IA32_PERF_GLOBAL_STATUS",
+                        addresses: &[0x38e_u32],
+                        reserved_mask: 0x3ffffff8ffffff00_u64,
+                        access: crate::arch::__access::ro::<IA32_PERF_GLOBAL_STATUS::Instance>(),
+                        role: Some(crate::arch::Role::GlobalStatus),
+                        decode: Some(
+                            crate::arch::__access::decode::<IA32_PERF_GLOBAL_STATUS::Instance>,
+                        ),
+                    },
+                    crate::arch::RegInfo {
+                        name: "IA32_PERF_GLOBAL_CTRL",
+                        addresses: &[0x38f_u32],
+                        reserved_mask: 0xfffffff8ffffff00_u64,
+                        access: crate::arch::__access::rw::<IA32_PERF_GLOBAL_CTRL::Instance>(),
+                        role: Some(crate::arch::Role::GlobalControl),
+                        decode: Some(
+                            crate::arch::__access::decode::<IA32_PERF_GLOBAL_CTRL::Instance>,
+                        ),
+                    },
+                    crate::arch::RegInfo {
+                        name: "IA32_PERF_GLOBAL_OVF_CTRL",
+                        addresses: &[0x390_u32],
+                        reserved_mask: 0x3ffffff8ffffff00_u64,
+                        access: crate::arch::__access::w1c::<IA32_PERF_GLOBAL_OVF_CTRL::Instance>(),
+                        role: Some(crate::arch::Role::GlobalStatusReset),
+                        decode: None,
+                    },
+                ];
+                &REGISTERS
+            }
+            fn arch_events() -> &'static [crate::arch::ArchEventInfo] {
+                static EVENTS: [crate::arch::ArchEventInfo; ArchEvent::ALL.len()] = {
+                    let all = ArchEvent::ALL;
+                    let mut out = [crate::arch::ArchEventInfo {
+                        name: "",
+                        cpuid_bit: 0,
+                        desc: crate::EventDesc::new("", 0, 0),
+                    }; ArchEvent::ALL.len()];
+                    let mut i = 0;
+                    while i < all.len() {
+                        out[i] = crate::arch::ArchEventInfo {
+                            name: all[i].name(),
+                            cpuid_bit: all[i].cpuid_bit(),
+                            desc: *all[i].desc(),
+                        };
+                        i += 1;
+                    }
+                    out
+                };
+                &EVENTS
+            }
+            fn arch_event_available(index: usize, eax: u32, ebx: u32) -> bool {
+                ArchEvent::ALL
+                    .get(index)
+                    .is_some_and(|e| e.is_available(eax, ebx))
+            }
+            #[inline]
+            fn select_event(
+                n: u32,
+                event: &crate::EventDesc,
+            ) -> Result<u64, crate::arch::EncodeError> {
+                Ok(IA32_PERFEVTSEL::try_event_on(n, event)?.try_build()?.bits())
+            }
+        }
         #[doc = "CPUID leaves of `intel-v2`: output layouts with named fields."]
         pub mod cpuid {
             #[doc = "Architectural performance monitoring leaf.\n\n- CPUID input: EAX=0xAH\n- Defined in: `intel-v2`\n- Manual: Intel SDM Vol. 2A, CPUID leaf 0AH; Vol. 3B §18.2.1"]
@@ -13802,6 +14725,301 @@ pub mod intel {
         #[doc = "The value type of [`IA32_PERF_GLOBAL_OVF_CTRL`](IA32_PERF_GLOBAL_OVF_CTRL)."]
         pub type Ia32PerfGlobalOvfCtrl = IA32_PERF_GLOBAL_OVF_CTRL::Value;
         pub use super::super::intel::v2::ArchEvent;
+        #[doc = "The run-time view of `intel-v3` ([`Arch`](crate::arch::Arch)), generated from the roles its definitions give its registers and fields."]
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+        pub struct IntelV3;
+        impl crate::arch::Arch for IntelV3 {
+            const GENERATION: crate::arch::Generation = crate::arch::Generation::IntelV3;
+            const SPEC: crate::arch::Spec = crate::arch::Spec {
+                general: crate::arch::GeneralSpec {
+                    counters: &[
+                        0xc1_u32, 0xc2_u32, 0xc3_u32, 0xc4_u32, 0xc5_u32, 0xc6_u32, 0xc7_u32,
+                        0xc8_u32,
+                    ],
+                    selects: &[
+                        0x186_u32, 0x187_u32, 0x188_u32, 0x189_u32, 0x18a_u32, 0x18b_u32,
+                        0x18c_u32, 0x18d_u32,
+                    ],
+                    full_width: &[
+                        0x4c1_u32, 0x4c2_u32, 0x4c3_u32, 0x4c4_u32, 0x4c5_u32, 0x4c6_u32,
+                        0x4c7_u32, 0x4c8_u32,
+                    ],
+                    counter_width: 48u32,
+                    en: Some(crate::arch::Bits {
+                        name: "EN",
+                        lsb: 22u32,
+                        width: 1u32,
+                        stride: 0u32,
+                        count: 1u32,
+                    }),
+                    usr: Some(crate::arch::Bits {
+                        name: "USR",
+                        lsb: 16u32,
+                        width: 1u32,
+                        stride: 0u32,
+                        count: 1u32,
+                    }),
+                    os: Some(crate::arch::Bits {
+                        name: "OS",
+                        lsb: 17u32,
+                        width: 1u32,
+                        stride: 0u32,
+                        count: 1u32,
+                    }),
+                    int: Some(crate::arch::Bits {
+                        name: "INT",
+                        lsb: 20u32,
+                        width: 1u32,
+                        stride: 0u32,
+                        count: 1u32,
+                    }),
+                    event_mask: 0xff_u64,
+                },
+                fixed: Some(crate::arch::FixedSpec {
+                    counters: &[0x309_u32, 0x30a_u32, 0x30b_u32],
+                    counter_width: 48u32,
+                    control: Some(crate::arch::FixedControlSpec {
+                        address: 0x38d_u32,
+                        privilege: crate::arch::Bits {
+                            name: "ENABLE",
+                            lsb: 0u32,
+                            width: 2u32,
+                            stride: 4u32,
+                            count: 3u32,
+                        },
+                        privilege_values: [0x0_u64, 0x1_u64, 0x2_u64, 0x3_u64],
+                        pmi: Some(crate::arch::Bits {
+                            name: "PMI",
+                            lsb: 3u32,
+                            width: 1u32,
+                            stride: 4u32,
+                            count: 3u32,
+                        }),
+                        others: &[crate::arch::Bits {
+                            name: "ANY",
+                            lsb: 2u32,
+                            width: 1u32,
+                            stride: 4u32,
+                            count: 3u32,
+                        }],
+                    }),
+                }),
+                global_control: Some(crate::arch::PerCounterSpec {
+                    address: 0x38f_u32,
+                    reserved: 0xfffffff8ffffff00_u64,
+                    general: Some(crate::arch::Bits {
+                        name: "EN_PMC",
+                        lsb: 0u32,
+                        width: 1u32,
+                        stride: 1u32,
+                        count: 8u32,
+                    }),
+                    fixed: Some(crate::arch::Bits {
+                        name: "EN_FIXED_CTR",
+                        lsb: 32u32,
+                        width: 1u32,
+                        stride: 1u32,
+                        count: 3u32,
+                    }),
+                    flag: None,
+                }),
+                global_status: Some(crate::arch::PerCounterSpec {
+                    address: 0x38e_u32,
+                    reserved: 0x1ffffff8ffffff00_u64,
+                    general: Some(crate::arch::Bits {
+                        name: "OVF_PMC",
+                        lsb: 0u32,
+                        width: 1u32,
+                        stride: 1u32,
+                        count: 8u32,
+                    }),
+                    fixed: Some(crate::arch::Bits {
+                        name: "OVF_FIXED_CTR",
+                        lsb: 32u32,
+                        width: 1u32,
+                        stride: 1u32,
+                        count: 3u32,
+                    }),
+                    flag: None,
+                }),
+                global_status_reset: Some(crate::arch::PerCounterSpec {
+                    address: 0x390_u32,
+                    reserved: 0x1ffffff8ffffff00_u64,
+                    general: Some(crate::arch::Bits {
+                        name: "CLR_OVF_PMC",
+                        lsb: 0u32,
+                        width: 1u32,
+                        stride: 1u32,
+                        count: 8u32,
+                    }),
+                    fixed: Some(crate::arch::Bits {
+                        name: "CLR_OVF_FIXED_CTR",
+                        lsb: 32u32,
+                        width: 1u32,
+                        stride: 1u32,
+                        count: 3u32,
+                    }),
+                    flag: None,
+                }),
+                global_status_set: None,
+                global_in_use: None,
+                debug_control: Some(crate::arch::FlagSpec {
+                    address: 0x1d9_u32,
+                    flag: Some(crate::arch::Bits {
+                        name: "FREEZE_PERFMON_ON_PMI",
+                        lsb: 12u32,
+                        width: 1u32,
+                        stride: 0u32,
+                        count: 1u32,
+                    }),
+                }),
+                capabilities: Some(crate::arch::FlagSpec {
+                    address: 0x345_u32,
+                    flag: Some(crate::arch::Bits {
+                        name: "FW_WRITE",
+                        lsb: 13u32,
+                        width: 1u32,
+                        stride: 0u32,
+                        count: 1u32,
+                    }),
+                }),
+            };
+            fn registers() -> &'static [crate::arch::RegInfo] {
+                static REGISTERS: [crate::arch::RegInfo; 10usize] = [
+                    crate::arch::RegInfo {
+                        name: "IA32_PMC",
+                        addresses: &[
+                            0xc1_u32, 0xc2_u32, 0xc3_u32, 0xc4_u32, 0xc5_u32, 0xc6_u32, 0xc7_u32,
+                            0xc8_u32,
+                        ],
+                        reserved_mask: 0xffff000000000000_u64,
+                        access: crate::arch::__access::rw::<IA32_PMC::Instance>(),
+                        role: Some(crate::arch::Role::Counter),
+                        decode: Some(crate::arch::__access::decode::<IA32_PMC::Instance>),
+                    },
+                    crate::arch::RegInfo {
+                        name: "IA32_A_PMC",
+                        addresses: &[
+                            0x4c1_u32, 0x4c2_u32, 0x4c3_u32, 0x4c4_u32, 0x4c5_u32, 0x4c6_u32,
+                            0x4c7_u32, 0x4c8_u32,
+                        ],
+                        reserved_mask: 0xffff000000000000_u64,
+                        access: crate::arch::__access::rw::<IA32_A_PMC::Instance>(),
+                        role: Some(crate::arch::Role::FullWidthCounter),
+                        decode: Some(crate::arch::__access::decode::<IA32_A_PMC::Instance>),
+                    },
+                    crate::arch::RegInfo {
+                        name: "IA32_PERFEVTSEL",
+                        addresses: &[
+                            0x186_u32, 0x187_u32, 0x188_u32, 0x189_u32, 0x18a_u32, 0x18b_u32,
+                            0x18c_u32, 0x18d_u32,
+                        ],
+                        reserved_mask: 0xfffffffc00000000_u64,
+                        access: crate::arch::__access::rw::<IA32_PERFEVTSEL::Instance>(),
+                        role: Some(crate::arch::Role::EventSelect),
+                        decode: Some(crate::arch::__access::decode::<IA32_PERFEVTSEL::Instance>),
+                    },
+                    crate::arch::RegInfo {
+                        name: "IA32_PERF_CAPABILITIES",
+                        addresses: &[0x345_u32],
+                        reserved_mask: 0xffffffffffffc000_u64,
+                        access: crate::arch::__access::ro::<IA32_PERF_CAPABILITIES::Instance>(),
+                        role: Some(crate::arch::Role::Capabilities),
+                        decode: Some(
+                            crate::arch::__access::decode::<IA32_PERF_CAPABILITIES::Instance>,
+                        ),
+                    },
+                    crate::arch::RegInfo {
+                        name: "IA32_DEBUGCTL",
+                        addresses: &[0x1d9_u32],
+                        reserved_mask: 0xffffffffffffa03c_u64,
+                        access: crate::arch::__access::rw::<IA32_DEBUGCTL::Instance>(),
+                        role: Some(crate::arch::Role::DebugControl),
+                        decode: Some(crate::arch::__access::decode::<IA32_DEBUGCTL::Instance>),
+                    },
+                    crate::arch::RegInfo {
+                        name: "IA32_FIXED_CTR",
+                        addresses: &[0x309_u32, 0x30a_u32, 0x30b_u32],
+                        reserved_mask: 0xffff000000000000_u64,
+                        access: crate::arch::__access::rw::<IA32_FIXED_CTR::Instance>(),
+                        role: Some(crate::arch::Role::FixedCounter),
+                        decode: Some(crate::arch::__access::decode::<IA32_FIXED_CTR::Instance>),
+                    },
+                    crate::arch::RegInfo {
+                        name: "IA32_FIXED_CTR_CTRL",
+                        addresses: &[0x38d_u32],
+                        reserved_mask: 0xfffffffffffff000_u64,
+                        access: crate::arch::__access::rw::<IA32_FIXED_CTR_CTRL::Instance>(),
+                        role: Some(crate::arch::Role::FixedControl),
+                        decode: Some(
+                            crate::arch::__access::decode::<IA32_FIXED_CTR_CTRL::Instance>,
+                        ),
+                    },
+                    crate::arch::RegInfo {
+                        name: "IA32_PERF_GLOBAL_STATUS",
+                        addresses: &[0x38e_u32],
+                        reserved_mask: 0x1ffffff8ffffff00_u64,
+                        access: crate::arch::__access::ro::<IA32_PERF_GLOBAL_STATUS::Instance>(),
+                        role: Some(crate::arch::Role::GlobalStatus),
+                        decode: Some(
+                            crate::arch::__access::decode::<IA32_PERF_GLOBAL_STATUS::Instance>,
+                        ),
+                    },
+                    crate::arch::RegInfo {
+                        name: "IA32_PERF_GLOBAL_CTRL",
+                        addresses: &[0x38f_u32],
+                        reserved_mask: 0xfffffff8ffffff00_u64,
+                        access: crate::arch::__access::rw::<IA32_PERF_GLOBAL_CTRL::Instance>(),
+                        role: Some(crate::arch::Role::GlobalControl),
+                        decode: Some(
+                            crate::arch::__access::decode::<IA32_PERF_GLOBAL_CTRL::Instance>,
+                        ),
+                    },
+                    crate::arch::RegInfo {
+                        name: "IA32_PERF_GLOBAL_OVF_CTRL",
+                        addresses: &[0x390_u32],
+                        reserved_mask: 0x1ffffff8ffffff00_u64,
+                        access: crate::arch::__access::w1c::<IA32_PERF_GLOBAL_OVF_CTRL::Instance>(),
+                        role: Some(crate::arch::Role::GlobalStatusReset),
+                        decode: None,
+                    },
+                ];
+                &REGISTERS
+            }
+            fn arch_events() -> &'static [crate::arch::ArchEventInfo] {
+                static EVENTS: [crate::arch::ArchEventInfo; ArchEvent::ALL.len()] = {
+                    let all = ArchEvent::ALL;
+                    let mut out = [crate::arch::ArchEventInfo {
+                        name: "",
+                        cpuid_bit: 0,
+                        desc: crate::EventDesc::new("", 0, 0),
+                    }; ArchEvent::ALL.len()];
+                    let mut i = 0;
+                    while i < all.len() {
+                        out[i] = crate::arch::ArchEventInfo {
+                            name: all[i].name(),
+                            cpuid_bit: all[i].cpuid_bit(),
+                            desc: *all[i].desc(),
+                        };
+                        i += 1;
+                    }
+                    out
+                };
+                &EVENTS
+            }
+            fn arch_event_available(index: usize, eax: u32, ebx: u32) -> bool {
+                ArchEvent::ALL
+                    .get(index)
+                    .is_some_and(|e| e.is_available(eax, ebx))
+            }
+            #[inline]
+            fn select_event(
+                n: u32,
+                event: &crate::EventDesc,
+            ) -> Result<u64, crate::arch::EncodeError> {
+                Ok(IA32_PERFEVTSEL::try_event_on(n, event)?.try_build()?.bits())
+            }
+        }
         #[doc = "CPUID leaves of `intel-v3`: output layouts with named fields."]
         pub mod cpuid {
             pub use super::super::super::intel::v2::cpuid::ARCH_PERFMON;
@@ -16142,6 +17360,381 @@ pub mod intel {
         #[doc = "The value type of [`IA32_PERF_GLOBAL_INUSE`](IA32_PERF_GLOBAL_INUSE)."]
         pub type Ia32PerfGlobalInuse = IA32_PERF_GLOBAL_INUSE::Value;
         pub use super::super::intel::v2::ArchEvent;
+        #[doc = "The run-time view of `intel-v4` ([`Arch`](crate::arch::Arch)), generated from the roles its definitions give its registers and fields."]
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+        pub struct IntelV4;
+        impl crate::arch::Arch for IntelV4 {
+            const GENERATION: crate::arch::Generation = crate::arch::Generation::IntelV4;
+            const SPEC: crate::arch::Spec = crate::arch::Spec {
+                general: crate::arch::GeneralSpec {
+                    counters: &[
+                        0xc1_u32, 0xc2_u32, 0xc3_u32, 0xc4_u32, 0xc5_u32, 0xc6_u32, 0xc7_u32,
+                        0xc8_u32,
+                    ],
+                    selects: &[
+                        0x186_u32, 0x187_u32, 0x188_u32, 0x189_u32, 0x18a_u32, 0x18b_u32,
+                        0x18c_u32, 0x18d_u32,
+                    ],
+                    full_width: &[
+                        0x4c1_u32, 0x4c2_u32, 0x4c3_u32, 0x4c4_u32, 0x4c5_u32, 0x4c6_u32,
+                        0x4c7_u32, 0x4c8_u32,
+                    ],
+                    counter_width: 48u32,
+                    en: Some(crate::arch::Bits {
+                        name: "EN",
+                        lsb: 22u32,
+                        width: 1u32,
+                        stride: 0u32,
+                        count: 1u32,
+                    }),
+                    usr: Some(crate::arch::Bits {
+                        name: "USR",
+                        lsb: 16u32,
+                        width: 1u32,
+                        stride: 0u32,
+                        count: 1u32,
+                    }),
+                    os: Some(crate::arch::Bits {
+                        name: "OS",
+                        lsb: 17u32,
+                        width: 1u32,
+                        stride: 0u32,
+                        count: 1u32,
+                    }),
+                    int: Some(crate::arch::Bits {
+                        name: "INT",
+                        lsb: 20u32,
+                        width: 1u32,
+                        stride: 0u32,
+                        count: 1u32,
+                    }),
+                    event_mask: 0xff_u64,
+                },
+                fixed: Some(crate::arch::FixedSpec {
+                    counters: &[0x309_u32, 0x30a_u32, 0x30b_u32],
+                    counter_width: 48u32,
+                    control: Some(crate::arch::FixedControlSpec {
+                        address: 0x38d_u32,
+                        privilege: crate::arch::Bits {
+                            name: "ENABLE",
+                            lsb: 0u32,
+                            width: 2u32,
+                            stride: 4u32,
+                            count: 3u32,
+                        },
+                        privilege_values: [0x0_u64, 0x1_u64, 0x2_u64, 0x3_u64],
+                        pmi: Some(crate::arch::Bits {
+                            name: "PMI",
+                            lsb: 3u32,
+                            width: 1u32,
+                            stride: 4u32,
+                            count: 3u32,
+                        }),
+                        others: &[crate::arch::Bits {
+                            name: "ANY",
+                            lsb: 2u32,
+                            width: 1u32,
+                            stride: 4u32,
+                            count: 3u32,
+                        }],
+                    }),
+                }),
+                global_control: Some(crate::arch::PerCounterSpec {
+                    address: 0x38f_u32,
+                    reserved: 0xfffffff8ffffff00_u64,
+                    general: Some(crate::arch::Bits {
+                        name: "EN_PMC",
+                        lsb: 0u32,
+                        width: 1u32,
+                        stride: 1u32,
+                        count: 8u32,
+                    }),
+                    fixed: Some(crate::arch::Bits {
+                        name: "EN_FIXED_CTR",
+                        lsb: 32u32,
+                        width: 1u32,
+                        stride: 1u32,
+                        count: 3u32,
+                    }),
+                    flag: None,
+                }),
+                global_status: Some(crate::arch::PerCounterSpec {
+                    address: 0x38e_u32,
+                    reserved: 0x37ffff8ffffff00_u64,
+                    general: Some(crate::arch::Bits {
+                        name: "OVF_PMC",
+                        lsb: 0u32,
+                        width: 1u32,
+                        stride: 1u32,
+                        count: 8u32,
+                    }),
+                    fixed: Some(crate::arch::Bits {
+                        name: "OVF_FIXED_CTR",
+                        lsb: 32u32,
+                        width: 1u32,
+                        stride: 1u32,
+                        count: 3u32,
+                    }),
+                    flag: Some(crate::arch::Bits {
+                        name: "CTR_FRZ",
+                        lsb: 59u32,
+                        width: 1u32,
+                        stride: 0u32,
+                        count: 1u32,
+                    }),
+                }),
+                global_status_reset: Some(crate::arch::PerCounterSpec {
+                    address: 0x390_u32,
+                    reserved: 0x37ffff8ffffff00_u64,
+                    general: Some(crate::arch::Bits {
+                        name: "CLR_OVF_PMC",
+                        lsb: 0u32,
+                        width: 1u32,
+                        stride: 1u32,
+                        count: 8u32,
+                    }),
+                    fixed: Some(crate::arch::Bits {
+                        name: "CLR_OVF_FIXED_CTR",
+                        lsb: 32u32,
+                        width: 1u32,
+                        stride: 1u32,
+                        count: 3u32,
+                    }),
+                    flag: Some(crate::arch::Bits {
+                        name: "CLR_CTR_FRZ",
+                        lsb: 59u32,
+                        width: 1u32,
+                        stride: 0u32,
+                        count: 1u32,
+                    }),
+                }),
+                global_status_set: Some(crate::arch::PerCounterSpec {
+                    address: 0x391_u32,
+                    reserved: 0x837ffff8ffffff00_u64,
+                    general: Some(crate::arch::Bits {
+                        name: "SET_OVF_PMC",
+                        lsb: 0u32,
+                        width: 1u32,
+                        stride: 1u32,
+                        count: 8u32,
+                    }),
+                    fixed: Some(crate::arch::Bits {
+                        name: "SET_OVF_FIXED_CTR",
+                        lsb: 32u32,
+                        width: 1u32,
+                        stride: 1u32,
+                        count: 3u32,
+                    }),
+                    flag: Some(crate::arch::Bits {
+                        name: "SET_CTR_FRZ",
+                        lsb: 59u32,
+                        width: 1u32,
+                        stride: 0u32,
+                        count: 1u32,
+                    }),
+                }),
+                global_in_use: Some(crate::arch::PerCounterSpec {
+                    address: 0x392_u32,
+                    reserved: 0x7ffffff8ffffff00_u64,
+                    general: Some(crate::arch::Bits {
+                        name: "PERFEVTSEL_INUSE",
+                        lsb: 0u32,
+                        width: 1u32,
+                        stride: 1u32,
+                        count: 8u32,
+                    }),
+                    fixed: Some(crate::arch::Bits {
+                        name: "FIXED_CTR_INUSE",
+                        lsb: 32u32,
+                        width: 1u32,
+                        stride: 1u32,
+                        count: 3u32,
+                    }),
+                    flag: Some(crate::arch::Bits {
+                        name: "PMI_INUSE",
+                        lsb: 63u32,
+                        width: 1u32,
+                        stride: 0u32,
+                        count: 1u32,
+                    }),
+                }),
+                debug_control: Some(crate::arch::FlagSpec {
+                    address: 0x1d9_u32,
+                    flag: Some(crate::arch::Bits {
+                        name: "FREEZE_PERFMON_ON_PMI",
+                        lsb: 12u32,
+                        width: 1u32,
+                        stride: 0u32,
+                        count: 1u32,
+                    }),
+                }),
+                capabilities: Some(crate::arch::FlagSpec {
+                    address: 0x345_u32,
+                    flag: Some(crate::arch::Bits {
+                        name: "FW_WRITE",
+                        lsb: 13u32,
+                        width: 1u32,
+                        stride: 0u32,
+                        count: 1u32,
+                    }),
+                }),
+            };
+            fn registers() -> &'static [crate::arch::RegInfo] {
+                static REGISTERS: [crate::arch::RegInfo; 12usize] = [
+                    crate::arch::RegInfo {
+                        name: "IA32_PMC",
+                        addresses: &[
+                            0xc1_u32, 0xc2_u32, 0xc3_u32, 0xc4_u32, 0xc5_u32, 0xc6_u32, 0xc7_u32,
+                            0xc8_u32,
+                        ],
+                        reserved_mask: 0xffff000000000000_u64,
+                        access: crate::arch::__access::rw::<IA32_PMC::Instance>(),
+                        role: Some(crate::arch::Role::Counter),
+                        decode: Some(crate::arch::__access::decode::<IA32_PMC::Instance>),
+                    },
+                    crate::arch::RegInfo {
+                        name: "IA32_A_PMC",
+                        addresses: &[
+                            0x4c1_u32, 0x4c2_u32, 0x4c3_u32, 0x4c4_u32, 0x4c5_u32, 0x4c6_u32,
+                            0x4c7_u32, 0x4c8_u32,
+                        ],
+                        reserved_mask: 0xffff000000000000_u64,
+                        access: crate::arch::__access::rw::<IA32_A_PMC::Instance>(),
+                        role: Some(crate::arch::Role::FullWidthCounter),
+                        decode: Some(crate::arch::__access::decode::<IA32_A_PMC::Instance>),
+                    },
+                    crate::arch::RegInfo {
+                        name: "IA32_PERFEVTSEL",
+                        addresses: &[
+                            0x186_u32, 0x187_u32, 0x188_u32, 0x189_u32, 0x18a_u32, 0x18b_u32,
+                            0x18c_u32, 0x18d_u32,
+                        ],
+                        reserved_mask: 0xfffffffc00000000_u64,
+                        access: crate::arch::__access::rw::<IA32_PERFEVTSEL::Instance>(),
+                        role: Some(crate::arch::Role::EventSelect),
+                        decode: Some(crate::arch::__access::decode::<IA32_PERFEVTSEL::Instance>),
+                    },
+                    crate::arch::RegInfo {
+                        name: "IA32_PERF_CAPABILITIES",
+                        addresses: &[0x345_u32],
+                        reserved_mask: 0xffffffffffffc000_u64,
+                        access: crate::arch::__access::ro::<IA32_PERF_CAPABILITIES::Instance>(),
+                        role: Some(crate::arch::Role::Capabilities),
+                        decode: Some(
+                            crate::arch::__access::decode::<IA32_PERF_CAPABILITIES::Instance>,
+                        ),
+                    },
+                    crate::arch::RegInfo {
+                        name: "IA32_DEBUGCTL",
+                        addresses: &[0x1d9_u32],
+                        reserved_mask: 0xffffffffffffa03c_u64,
+                        access: crate::arch::__access::rw::<IA32_DEBUGCTL::Instance>(),
+                        role: Some(crate::arch::Role::DebugControl),
+                        decode: Some(crate::arch::__access::decode::<IA32_DEBUGCTL::Instance>),
+                    },
+                    crate::arch::RegInfo {
+                        name: "IA32_FIXED_CTR",
+                        addresses: &[0x309_u32, 0x30a_u32, 0x30b_u32],
+                        reserved_mask: 0xffff000000000000_u64,
+                        access: crate::arch::__access::rw::<IA32_FIXED_CTR::Instance>(),
+                        role: Some(crate::arch::Role::FixedCounter),
+                        decode: Some(crate::arch::__access::decode::<IA32_FIXED_CTR::Instance>),
+                    },
+                    crate::arch::RegInfo {
+                        name: "IA32_FIXED_CTR_CTRL",
+                        addresses: &[0x38d_u32],
+                        reserved_mask: 0xfffffffffffff000_u64,
+                        access: crate::arch::__access::rw::<IA32_FIXED_CTR_CTRL::Instance>(),
+                        role: Some(crate::arch::Role::FixedControl),
+                        decode: Some(
+                            crate::arch::__access::decode::<IA32_FIXED_CTR_CTRL::Instance>,
+                        ),
+                    },
+                    crate::arch::RegInfo {
+                        name: "IA32_PERF_GLOBAL_STATUS",
+                        addresses: &[0x38e_u32],
+                        reserved_mask: 0x37ffff8ffffff00_u64,
+                        access: crate::arch::__access::ro::<IA32_PERF_GLOBAL_STATUS::Instance>(),
+                        role: Some(crate::arch::Role::GlobalStatus),
+                        decode: Some(
+                            crate::arch::__access::decode::<IA32_PERF_GLOBAL_STATUS::Instance>,
+                        ),
+                    },
+                    crate::arch::RegInfo {
+                        name: "IA32_PERF_GLOBAL_CTRL",
+                        addresses: &[0x38f_u32],
+                        reserved_mask: 0xfffffff8ffffff00_u64,
+                        access: crate::arch::__access::rw::<IA32_PERF_GLOBAL_CTRL::Instance>(),
+                        role: Some(crate::arch::Role::GlobalControl),
+                        decode: Some(
+                            crate::arch::__access::decode::<IA32_PERF_GLOBAL_CTRL::Instance>,
+                        ),
+                    },
+                    crate::arch::RegInfo {
+                        name: "IA32_PERF_GLOBAL_STATUS_RESET",
+                        addresses: &[0x390_u32],
+                        reserved_mask: 0x37ffff8ffffff00_u64,
+                        access: crate::arch::__access::w1c::<IA32_PERF_GLOBAL_STATUS_RESET::Instance>(
+                        ),
+                        role: Some(crate::arch::Role::GlobalStatusReset),
+                        decode: None,
+                    },
+                    crate::arch::RegInfo {
+                        name: "IA32_PERF_GLOBAL_STATUS_SET",
+                        addresses: &[0x391_u32],
+                        reserved_mask: 0x837ffff8ffffff00_u64,
+                        access: crate::arch::__access::w1s::<IA32_PERF_GLOBAL_STATUS_SET::Instance>(
+                        ),
+                        role: Some(crate::arch::Role::GlobalStatusSet),
+                        decode: None,
+                    },
+                    crate::arch::RegInfo {
+                        name: "IA32_PERF_GLOBAL_INUSE",
+                        addresses: &[0x392_u32],
+                        reserved_mask: 0x7ffffff8ffffff00_u64,
+                        access: crate::arch::__access::ro::<IA32_PERF_GLOBAL_INUSE::Instance>(),
+                        role: Some(crate::arch::Role::GlobalInUse),
+                        decode: Some(
+                            crate::arch::__access::decode::<IA32_PERF_GLOBAL_INUSE::Instance>,
+                        ),
+                    },
+                ];
+                &REGISTERS
+            }
+            fn arch_events() -> &'static [crate::arch::ArchEventInfo] {
+                static EVENTS: [crate::arch::ArchEventInfo; ArchEvent::ALL.len()] = {
+                    let all = ArchEvent::ALL;
+                    let mut out = [crate::arch::ArchEventInfo {
+                        name: "",
+                        cpuid_bit: 0,
+                        desc: crate::EventDesc::new("", 0, 0),
+                    }; ArchEvent::ALL.len()];
+                    let mut i = 0;
+                    while i < all.len() {
+                        out[i] = crate::arch::ArchEventInfo {
+                            name: all[i].name(),
+                            cpuid_bit: all[i].cpuid_bit(),
+                            desc: *all[i].desc(),
+                        };
+                        i += 1;
+                    }
+                    out
+                };
+                &EVENTS
+            }
+            fn arch_event_available(index: usize, eax: u32, ebx: u32) -> bool {
+                ArchEvent::ALL
+                    .get(index)
+                    .is_some_and(|e| e.is_available(eax, ebx))
+            }
+            #[inline]
+            fn select_event(
+                n: u32,
+                event: &crate::EventDesc,
+            ) -> Result<u64, crate::arch::EncodeError> {
+                Ok(IA32_PERFEVTSEL::try_event_on(n, event)?.try_build()?.bits())
+            }
+        }
         #[doc = "CPUID leaves of `intel-v4`: output layouts with named fields."]
         pub mod cpuid {
             pub use super::super::super::intel::v2::cpuid::ARCH_PERFMON;
@@ -21817,6 +23410,390 @@ pub mod intel {
                 Err(crate::UnknownEvent)
             }
         }
+        #[doc = "The run-time view of `intel-v5` ([`Arch`](crate::arch::Arch)), generated from the roles its definitions give its registers and fields."]
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+        pub struct IntelV5;
+        impl crate::arch::Arch for IntelV5 {
+            const GENERATION: crate::arch::Generation = crate::arch::Generation::IntelV5;
+            const SPEC: crate::arch::Spec = crate::arch::Spec {
+                general: crate::arch::GeneralSpec {
+                    counters: &[
+                        0xc1_u32, 0xc2_u32, 0xc3_u32, 0xc4_u32, 0xc5_u32, 0xc6_u32, 0xc7_u32,
+                        0xc8_u32,
+                    ],
+                    selects: &[
+                        0x186_u32, 0x187_u32, 0x188_u32, 0x189_u32, 0x18a_u32, 0x18b_u32,
+                        0x18c_u32, 0x18d_u32,
+                    ],
+                    full_width: &[
+                        0x4c1_u32, 0x4c2_u32, 0x4c3_u32, 0x4c4_u32, 0x4c5_u32, 0x4c6_u32,
+                        0x4c7_u32, 0x4c8_u32,
+                    ],
+                    counter_width: 48u32,
+                    en: Some(crate::arch::Bits {
+                        name: "EN",
+                        lsb: 22u32,
+                        width: 1u32,
+                        stride: 0u32,
+                        count: 1u32,
+                    }),
+                    usr: Some(crate::arch::Bits {
+                        name: "USR",
+                        lsb: 16u32,
+                        width: 1u32,
+                        stride: 0u32,
+                        count: 1u32,
+                    }),
+                    os: Some(crate::arch::Bits {
+                        name: "OS",
+                        lsb: 17u32,
+                        width: 1u32,
+                        stride: 0u32,
+                        count: 1u32,
+                    }),
+                    int: Some(crate::arch::Bits {
+                        name: "INT",
+                        lsb: 20u32,
+                        width: 1u32,
+                        stride: 0u32,
+                        count: 1u32,
+                    }),
+                    event_mask: 0xff_u64,
+                },
+                fixed: Some(crate::arch::FixedSpec {
+                    counters: &[0x309_u32, 0x30a_u32, 0x30b_u32, 0x30c_u32],
+                    counter_width: 48u32,
+                    control: Some(crate::arch::FixedControlSpec {
+                        address: 0x38d_u32,
+                        privilege: crate::arch::Bits {
+                            name: "ENABLE",
+                            lsb: 0u32,
+                            width: 2u32,
+                            stride: 4u32,
+                            count: 4u32,
+                        },
+                        privilege_values: [0x0_u64, 0x1_u64, 0x2_u64, 0x3_u64],
+                        pmi: Some(crate::arch::Bits {
+                            name: "PMI",
+                            lsb: 3u32,
+                            width: 1u32,
+                            stride: 4u32,
+                            count: 4u32,
+                        }),
+                        others: &[
+                            crate::arch::Bits {
+                                name: "ANY",
+                                lsb: 2u32,
+                                width: 1u32,
+                                stride: 4u32,
+                                count: 4u32,
+                            },
+                            crate::arch::Bits {
+                                name: "ADAPTIVE_RECORD",
+                                lsb: 32u32,
+                                width: 1u32,
+                                stride: 4u32,
+                                count: 4u32,
+                            },
+                        ],
+                    }),
+                }),
+                global_control: Some(crate::arch::PerCounterSpec {
+                    address: 0x38f_u32,
+                    reserved: 0xfffefff0ffffff00_u64,
+                    general: Some(crate::arch::Bits {
+                        name: "EN_PMC",
+                        lsb: 0u32,
+                        width: 1u32,
+                        stride: 1u32,
+                        count: 8u32,
+                    }),
+                    fixed: Some(crate::arch::Bits {
+                        name: "EN_FIXED_CTR",
+                        lsb: 32u32,
+                        width: 1u32,
+                        stride: 1u32,
+                        count: 4u32,
+                    }),
+                    flag: None,
+                }),
+                global_status: Some(crate::arch::PerCounterSpec {
+                    address: 0x38e_u32,
+                    reserved: 0x37efff0ffffff00_u64,
+                    general: Some(crate::arch::Bits {
+                        name: "OVF_PMC",
+                        lsb: 0u32,
+                        width: 1u32,
+                        stride: 1u32,
+                        count: 8u32,
+                    }),
+                    fixed: Some(crate::arch::Bits {
+                        name: "OVF_FIXED_CTR",
+                        lsb: 32u32,
+                        width: 1u32,
+                        stride: 1u32,
+                        count: 4u32,
+                    }),
+                    flag: Some(crate::arch::Bits {
+                        name: "CTR_FRZ",
+                        lsb: 59u32,
+                        width: 1u32,
+                        stride: 0u32,
+                        count: 1u32,
+                    }),
+                }),
+                global_status_reset: Some(crate::arch::PerCounterSpec {
+                    address: 0x390_u32,
+                    reserved: 0x37efff0ffffff00_u64,
+                    general: Some(crate::arch::Bits {
+                        name: "CLR_OVF_PMC",
+                        lsb: 0u32,
+                        width: 1u32,
+                        stride: 1u32,
+                        count: 8u32,
+                    }),
+                    fixed: Some(crate::arch::Bits {
+                        name: "CLR_OVF_FIXED_CTR",
+                        lsb: 32u32,
+                        width: 1u32,
+                        stride: 1u32,
+                        count: 4u32,
+                    }),
+                    flag: Some(crate::arch::Bits {
+                        name: "CLR_CTR_FRZ",
+                        lsb: 59u32,
+                        width: 1u32,
+                        stride: 0u32,
+                        count: 1u32,
+                    }),
+                }),
+                global_status_set: Some(crate::arch::PerCounterSpec {
+                    address: 0x391_u32,
+                    reserved: 0x837efff0ffffff00_u64,
+                    general: Some(crate::arch::Bits {
+                        name: "SET_OVF_PMC",
+                        lsb: 0u32,
+                        width: 1u32,
+                        stride: 1u32,
+                        count: 8u32,
+                    }),
+                    fixed: Some(crate::arch::Bits {
+                        name: "SET_OVF_FIXED_CTR",
+                        lsb: 32u32,
+                        width: 1u32,
+                        stride: 1u32,
+                        count: 4u32,
+                    }),
+                    flag: Some(crate::arch::Bits {
+                        name: "SET_CTR_FRZ",
+                        lsb: 59u32,
+                        width: 1u32,
+                        stride: 0u32,
+                        count: 1u32,
+                    }),
+                }),
+                global_in_use: Some(crate::arch::PerCounterSpec {
+                    address: 0x392_u32,
+                    reserved: 0x7ffffff0ffffff00_u64,
+                    general: Some(crate::arch::Bits {
+                        name: "PERFEVTSEL_INUSE",
+                        lsb: 0u32,
+                        width: 1u32,
+                        stride: 1u32,
+                        count: 8u32,
+                    }),
+                    fixed: Some(crate::arch::Bits {
+                        name: "FIXED_CTR_INUSE",
+                        lsb: 32u32,
+                        width: 1u32,
+                        stride: 1u32,
+                        count: 4u32,
+                    }),
+                    flag: Some(crate::arch::Bits {
+                        name: "PMI_INUSE",
+                        lsb: 63u32,
+                        width: 1u32,
+                        stride: 0u32,
+                        count: 1u32,
+                    }),
+                }),
+                debug_control: Some(crate::arch::FlagSpec {
+                    address: 0x1d9_u32,
+                    flag: Some(crate::arch::Bits {
+                        name: "FREEZE_PERFMON_ON_PMI",
+                        lsb: 12u32,
+                        width: 1u32,
+                        stride: 0u32,
+                        count: 1u32,
+                    }),
+                }),
+                capabilities: Some(crate::arch::FlagSpec {
+                    address: 0x345_u32,
+                    flag: Some(crate::arch::Bits {
+                        name: "FW_WRITE",
+                        lsb: 13u32,
+                        width: 1u32,
+                        stride: 0u32,
+                        count: 1u32,
+                    }),
+                }),
+            };
+            fn registers() -> &'static [crate::arch::RegInfo] {
+                static REGISTERS: [crate::arch::RegInfo; 12usize] = [
+                    crate::arch::RegInfo {
+                        name: "IA32_PMC",
+                        addresses: &[
+                            0xc1_u32, 0xc2_u32, 0xc3_u32, 0xc4_u32, 0xc5_u32, 0xc6_u32, 0xc7_u32,
+                            0xc8_u32,
+                        ],
+                        reserved_mask: 0xffff000000000000_u64,
+                        access: crate::arch::__access::rw::<IA32_PMC::Instance>(),
+                        role: Some(crate::arch::Role::Counter),
+                        decode: Some(crate::arch::__access::decode::<IA32_PMC::Instance>),
+                    },
+                    crate::arch::RegInfo {
+                        name: "IA32_A_PMC",
+                        addresses: &[
+                            0x4c1_u32, 0x4c2_u32, 0x4c3_u32, 0x4c4_u32, 0x4c5_u32, 0x4c6_u32,
+                            0x4c7_u32, 0x4c8_u32,
+                        ],
+                        reserved_mask: 0xffff000000000000_u64,
+                        access: crate::arch::__access::rw::<IA32_A_PMC::Instance>(),
+                        role: Some(crate::arch::Role::FullWidthCounter),
+                        decode: Some(crate::arch::__access::decode::<IA32_A_PMC::Instance>),
+                    },
+                    crate::arch::RegInfo {
+                        name: "IA32_PERFEVTSEL",
+                        addresses: &[
+                            0x186_u32, 0x187_u32, 0x188_u32, 0x189_u32, 0x18a_u32, 0x18b_u32,
+                            0x18c_u32, 0x18d_u32,
+                        ],
+                        reserved_mask: 0xfffffff800000000_u64,
+                        access: crate::arch::__access::rw::<IA32_PERFEVTSEL::Instance>(),
+                        role: Some(crate::arch::Role::EventSelect),
+                        decode: Some(crate::arch::__access::decode::<IA32_PERFEVTSEL::Instance>),
+                    },
+                    crate::arch::RegInfo {
+                        name: "IA32_PERF_CAPABILITIES",
+                        addresses: &[0x345_u32],
+                        reserved_mask: 0xfffffffffffe0000_u64,
+                        access: crate::arch::__access::ro::<IA32_PERF_CAPABILITIES::Instance>(),
+                        role: Some(crate::arch::Role::Capabilities),
+                        decode: Some(
+                            crate::arch::__access::decode::<IA32_PERF_CAPABILITIES::Instance>,
+                        ),
+                    },
+                    crate::arch::RegInfo {
+                        name: "IA32_DEBUGCTL",
+                        addresses: &[0x1d9_u32],
+                        reserved_mask: 0xffffffffffffa03c_u64,
+                        access: crate::arch::__access::rw::<IA32_DEBUGCTL::Instance>(),
+                        role: Some(crate::arch::Role::DebugControl),
+                        decode: Some(crate::arch::__access::decode::<IA32_DEBUGCTL::Instance>),
+                    },
+                    crate::arch::RegInfo {
+                        name: "IA32_FIXED_CTR",
+                        addresses: &[0x309_u32, 0x30a_u32, 0x30b_u32, 0x30c_u32],
+                        reserved_mask: 0xffff000000000000_u64,
+                        access: crate::arch::__access::rw::<IA32_FIXED_CTR::Instance>(),
+                        role: Some(crate::arch::Role::FixedCounter),
+                        decode: Some(crate::arch::__access::decode::<IA32_FIXED_CTR::Instance>),
+                    },
+                    crate::arch::RegInfo {
+                        name: "IA32_FIXED_CTR_CTRL",
+                        addresses: &[0x38d_u32],
+                        reserved_mask: 0xffffeeeeffff0000_u64,
+                        access: crate::arch::__access::rw::<IA32_FIXED_CTR_CTRL::Instance>(),
+                        role: Some(crate::arch::Role::FixedControl),
+                        decode: Some(
+                            crate::arch::__access::decode::<IA32_FIXED_CTR_CTRL::Instance>,
+                        ),
+                    },
+                    crate::arch::RegInfo {
+                        name: "IA32_PERF_GLOBAL_STATUS",
+                        addresses: &[0x38e_u32],
+                        reserved_mask: 0x37efff0ffffff00_u64,
+                        access: crate::arch::__access::ro::<IA32_PERF_GLOBAL_STATUS::Instance>(),
+                        role: Some(crate::arch::Role::GlobalStatus),
+                        decode: Some(
+                            crate::arch::__access::decode::<IA32_PERF_GLOBAL_STATUS::Instance>,
+                        ),
+                    },
+                    crate::arch::RegInfo {
+                        name: "IA32_PERF_GLOBAL_CTRL",
+                        addresses: &[0x38f_u32],
+                        reserved_mask: 0xfffefff0ffffff00_u64,
+                        access: crate::arch::__access::rw::<IA32_PERF_GLOBAL_CTRL::Instance>(),
+                        role: Some(crate::arch::Role::GlobalControl),
+                        decode: Some(
+                            crate::arch::__access::decode::<IA32_PERF_GLOBAL_CTRL::Instance>,
+                        ),
+                    },
+                    crate::arch::RegInfo {
+                        name: "IA32_PERF_GLOBAL_STATUS_RESET",
+                        addresses: &[0x390_u32],
+                        reserved_mask: 0x37efff0ffffff00_u64,
+                        access: crate::arch::__access::w1c::<IA32_PERF_GLOBAL_STATUS_RESET::Instance>(
+                        ),
+                        role: Some(crate::arch::Role::GlobalStatusReset),
+                        decode: None,
+                    },
+                    crate::arch::RegInfo {
+                        name: "IA32_PERF_GLOBAL_STATUS_SET",
+                        addresses: &[0x391_u32],
+                        reserved_mask: 0x837efff0ffffff00_u64,
+                        access: crate::arch::__access::w1s::<IA32_PERF_GLOBAL_STATUS_SET::Instance>(
+                        ),
+                        role: Some(crate::arch::Role::GlobalStatusSet),
+                        decode: None,
+                    },
+                    crate::arch::RegInfo {
+                        name: "IA32_PERF_GLOBAL_INUSE",
+                        addresses: &[0x392_u32],
+                        reserved_mask: 0x7ffffff0ffffff00_u64,
+                        access: crate::arch::__access::ro::<IA32_PERF_GLOBAL_INUSE::Instance>(),
+                        role: Some(crate::arch::Role::GlobalInUse),
+                        decode: Some(
+                            crate::arch::__access::decode::<IA32_PERF_GLOBAL_INUSE::Instance>,
+                        ),
+                    },
+                ];
+                &REGISTERS
+            }
+            fn arch_events() -> &'static [crate::arch::ArchEventInfo] {
+                static EVENTS: [crate::arch::ArchEventInfo; ArchEvent::ALL.len()] = {
+                    let all = ArchEvent::ALL;
+                    let mut out = [crate::arch::ArchEventInfo {
+                        name: "",
+                        cpuid_bit: 0,
+                        desc: crate::EventDesc::new("", 0, 0),
+                    }; ArchEvent::ALL.len()];
+                    let mut i = 0;
+                    while i < all.len() {
+                        out[i] = crate::arch::ArchEventInfo {
+                            name: all[i].name(),
+                            cpuid_bit: all[i].cpuid_bit(),
+                            desc: *all[i].desc(),
+                        };
+                        i += 1;
+                    }
+                    out
+                };
+                &EVENTS
+            }
+            fn arch_event_available(index: usize, eax: u32, ebx: u32) -> bool {
+                ArchEvent::ALL
+                    .get(index)
+                    .is_some_and(|e| e.is_available(eax, ebx))
+            }
+            #[inline]
+            fn select_event(
+                n: u32,
+                event: &crate::EventDesc,
+            ) -> Result<u64, crate::arch::EncodeError> {
+                Ok(IA32_PERFEVTSEL::try_event_on(n, event)?.try_build()?.bits())
+            }
+        }
         #[doc = "CPUID leaves of `intel-v5`: output layouts with named fields."]
         pub mod cpuid {
             #[doc = "Architectural performance monitoring leaf.\n\n- CPUID input: EAX=0xAH\n- Defined in: `intel-v5`\n- Manual: Intel SDM Vol. 2A, CPUID leaf 0AH; Vol. 3B §18.2.1"]
@@ -23268,6 +25245,390 @@ pub mod intel {
                 Err(crate::UnknownEvent)
             }
         }
+        #[doc = "The run-time view of `intel-v6` ([`Arch`](crate::arch::Arch)), generated from the roles its definitions give its registers and fields."]
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+        pub struct IntelV6;
+        impl crate::arch::Arch for IntelV6 {
+            const GENERATION: crate::arch::Generation = crate::arch::Generation::IntelV6;
+            const SPEC: crate::arch::Spec = crate::arch::Spec {
+                general: crate::arch::GeneralSpec {
+                    counters: &[
+                        0xc1_u32, 0xc2_u32, 0xc3_u32, 0xc4_u32, 0xc5_u32, 0xc6_u32, 0xc7_u32,
+                        0xc8_u32,
+                    ],
+                    selects: &[
+                        0x186_u32, 0x187_u32, 0x188_u32, 0x189_u32, 0x18a_u32, 0x18b_u32,
+                        0x18c_u32, 0x18d_u32,
+                    ],
+                    full_width: &[
+                        0x4c1_u32, 0x4c2_u32, 0x4c3_u32, 0x4c4_u32, 0x4c5_u32, 0x4c6_u32,
+                        0x4c7_u32, 0x4c8_u32,
+                    ],
+                    counter_width: 48u32,
+                    en: Some(crate::arch::Bits {
+                        name: "EN",
+                        lsb: 22u32,
+                        width: 1u32,
+                        stride: 0u32,
+                        count: 1u32,
+                    }),
+                    usr: Some(crate::arch::Bits {
+                        name: "USR",
+                        lsb: 16u32,
+                        width: 1u32,
+                        stride: 0u32,
+                        count: 1u32,
+                    }),
+                    os: Some(crate::arch::Bits {
+                        name: "OS",
+                        lsb: 17u32,
+                        width: 1u32,
+                        stride: 0u32,
+                        count: 1u32,
+                    }),
+                    int: Some(crate::arch::Bits {
+                        name: "INT",
+                        lsb: 20u32,
+                        width: 1u32,
+                        stride: 0u32,
+                        count: 1u32,
+                    }),
+                    event_mask: 0xff_u64,
+                },
+                fixed: Some(crate::arch::FixedSpec {
+                    counters: &[0x309_u32, 0x30a_u32, 0x30b_u32, 0x30c_u32],
+                    counter_width: 48u32,
+                    control: Some(crate::arch::FixedControlSpec {
+                        address: 0x38d_u32,
+                        privilege: crate::arch::Bits {
+                            name: "ENABLE",
+                            lsb: 0u32,
+                            width: 2u32,
+                            stride: 4u32,
+                            count: 4u32,
+                        },
+                        privilege_values: [0x0_u64, 0x1_u64, 0x2_u64, 0x3_u64],
+                        pmi: Some(crate::arch::Bits {
+                            name: "PMI",
+                            lsb: 3u32,
+                            width: 1u32,
+                            stride: 4u32,
+                            count: 4u32,
+                        }),
+                        others: &[
+                            crate::arch::Bits {
+                                name: "ANY",
+                                lsb: 2u32,
+                                width: 1u32,
+                                stride: 4u32,
+                                count: 4u32,
+                            },
+                            crate::arch::Bits {
+                                name: "ADAPTIVE_RECORD",
+                                lsb: 32u32,
+                                width: 1u32,
+                                stride: 4u32,
+                                count: 4u32,
+                            },
+                        ],
+                    }),
+                }),
+                global_control: Some(crate::arch::PerCounterSpec {
+                    address: 0x38f_u32,
+                    reserved: 0xfffefff0ffffff00_u64,
+                    general: Some(crate::arch::Bits {
+                        name: "EN_PMC",
+                        lsb: 0u32,
+                        width: 1u32,
+                        stride: 1u32,
+                        count: 8u32,
+                    }),
+                    fixed: Some(crate::arch::Bits {
+                        name: "EN_FIXED_CTR",
+                        lsb: 32u32,
+                        width: 1u32,
+                        stride: 1u32,
+                        count: 4u32,
+                    }),
+                    flag: None,
+                }),
+                global_status: Some(crate::arch::PerCounterSpec {
+                    address: 0x38e_u32,
+                    reserved: 0x37efff0ffffff00_u64,
+                    general: Some(crate::arch::Bits {
+                        name: "OVF_PMC",
+                        lsb: 0u32,
+                        width: 1u32,
+                        stride: 1u32,
+                        count: 8u32,
+                    }),
+                    fixed: Some(crate::arch::Bits {
+                        name: "OVF_FIXED_CTR",
+                        lsb: 32u32,
+                        width: 1u32,
+                        stride: 1u32,
+                        count: 4u32,
+                    }),
+                    flag: Some(crate::arch::Bits {
+                        name: "CTR_FRZ",
+                        lsb: 59u32,
+                        width: 1u32,
+                        stride: 0u32,
+                        count: 1u32,
+                    }),
+                }),
+                global_status_reset: Some(crate::arch::PerCounterSpec {
+                    address: 0x390_u32,
+                    reserved: 0x37efff0ffffff00_u64,
+                    general: Some(crate::arch::Bits {
+                        name: "CLR_OVF_PMC",
+                        lsb: 0u32,
+                        width: 1u32,
+                        stride: 1u32,
+                        count: 8u32,
+                    }),
+                    fixed: Some(crate::arch::Bits {
+                        name: "CLR_OVF_FIXED_CTR",
+                        lsb: 32u32,
+                        width: 1u32,
+                        stride: 1u32,
+                        count: 4u32,
+                    }),
+                    flag: Some(crate::arch::Bits {
+                        name: "CLR_CTR_FRZ",
+                        lsb: 59u32,
+                        width: 1u32,
+                        stride: 0u32,
+                        count: 1u32,
+                    }),
+                }),
+                global_status_set: Some(crate::arch::PerCounterSpec {
+                    address: 0x391_u32,
+                    reserved: 0x837efff0ffffff00_u64,
+                    general: Some(crate::arch::Bits {
+                        name: "SET_OVF_PMC",
+                        lsb: 0u32,
+                        width: 1u32,
+                        stride: 1u32,
+                        count: 8u32,
+                    }),
+                    fixed: Some(crate::arch::Bits {
+                        name: "SET_OVF_FIXED_CTR",
+                        lsb: 32u32,
+                        width: 1u32,
+                        stride: 1u32,
+                        count: 4u32,
+                    }),
+                    flag: Some(crate::arch::Bits {
+                        name: "SET_CTR_FRZ",
+                        lsb: 59u32,
+                        width: 1u32,
+                        stride: 0u32,
+                        count: 1u32,
+                    }),
+                }),
+                global_in_use: Some(crate::arch::PerCounterSpec {
+                    address: 0x392_u32,
+                    reserved: 0x7ffffff0ffffff00_u64,
+                    general: Some(crate::arch::Bits {
+                        name: "PERFEVTSEL_INUSE",
+                        lsb: 0u32,
+                        width: 1u32,
+                        stride: 1u32,
+                        count: 8u32,
+                    }),
+                    fixed: Some(crate::arch::Bits {
+                        name: "FIXED_CTR_INUSE",
+                        lsb: 32u32,
+                        width: 1u32,
+                        stride: 1u32,
+                        count: 4u32,
+                    }),
+                    flag: Some(crate::arch::Bits {
+                        name: "PMI_INUSE",
+                        lsb: 63u32,
+                        width: 1u32,
+                        stride: 0u32,
+                        count: 1u32,
+                    }),
+                }),
+                debug_control: Some(crate::arch::FlagSpec {
+                    address: 0x1d9_u32,
+                    flag: Some(crate::arch::Bits {
+                        name: "FREEZE_PERFMON_ON_PMI",
+                        lsb: 12u32,
+                        width: 1u32,
+                        stride: 0u32,
+                        count: 1u32,
+                    }),
+                }),
+                capabilities: Some(crate::arch::FlagSpec {
+                    address: 0x345_u32,
+                    flag: Some(crate::arch::Bits {
+                        name: "FW_WRITE",
+                        lsb: 13u32,
+                        width: 1u32,
+                        stride: 0u32,
+                        count: 1u32,
+                    }),
+                }),
+            };
+            fn registers() -> &'static [crate::arch::RegInfo] {
+                static REGISTERS: [crate::arch::RegInfo; 12usize] = [
+                    crate::arch::RegInfo {
+                        name: "IA32_PMC",
+                        addresses: &[
+                            0xc1_u32, 0xc2_u32, 0xc3_u32, 0xc4_u32, 0xc5_u32, 0xc6_u32, 0xc7_u32,
+                            0xc8_u32,
+                        ],
+                        reserved_mask: 0xffff000000000000_u64,
+                        access: crate::arch::__access::rw::<IA32_PMC::Instance>(),
+                        role: Some(crate::arch::Role::Counter),
+                        decode: Some(crate::arch::__access::decode::<IA32_PMC::Instance>),
+                    },
+                    crate::arch::RegInfo {
+                        name: "IA32_A_PMC",
+                        addresses: &[
+                            0x4c1_u32, 0x4c2_u32, 0x4c3_u32, 0x4c4_u32, 0x4c5_u32, 0x4c6_u32,
+                            0x4c7_u32, 0x4c8_u32,
+                        ],
+                        reserved_mask: 0xffff000000000000_u64,
+                        access: crate::arch::__access::rw::<IA32_A_PMC::Instance>(),
+                        role: Some(crate::arch::Role::FullWidthCounter),
+                        decode: Some(crate::arch::__access::decode::<IA32_A_PMC::Instance>),
+                    },
+                    crate::arch::RegInfo {
+                        name: "IA32_PERFEVTSEL",
+                        addresses: &[
+                            0x186_u32, 0x187_u32, 0x188_u32, 0x189_u32, 0x18a_u32, 0x18b_u32,
+                            0x18c_u32, 0x18d_u32,
+                        ],
+                        reserved_mask: 0xffff00e800000000_u64,
+                        access: crate::arch::__access::rw::<IA32_PERFEVTSEL::Instance>(),
+                        role: Some(crate::arch::Role::EventSelect),
+                        decode: Some(crate::arch::__access::decode::<IA32_PERFEVTSEL::Instance>),
+                    },
+                    crate::arch::RegInfo {
+                        name: "IA32_PERF_CAPABILITIES",
+                        addresses: &[0x345_u32],
+                        reserved_mask: 0xfffffffffffe0000_u64,
+                        access: crate::arch::__access::ro::<IA32_PERF_CAPABILITIES::Instance>(),
+                        role: Some(crate::arch::Role::Capabilities),
+                        decode: Some(
+                            crate::arch::__access::decode::<IA32_PERF_CAPABILITIES::Instance>,
+                        ),
+                    },
+                    crate::arch::RegInfo {
+                        name: "IA32_DEBUGCTL",
+                        addresses: &[0x1d9_u32],
+                        reserved_mask: 0xffffffffffffa03c_u64,
+                        access: crate::arch::__access::rw::<IA32_DEBUGCTL::Instance>(),
+                        role: Some(crate::arch::Role::DebugControl),
+                        decode: Some(crate::arch::__access::decode::<IA32_DEBUGCTL::Instance>),
+                    },
+                    crate::arch::RegInfo {
+                        name: "IA32_FIXED_CTR",
+                        addresses: &[0x309_u32, 0x30a_u32, 0x30b_u32, 0x30c_u32],
+                        reserved_mask: 0xffff000000000000_u64,
+                        access: crate::arch::__access::rw::<IA32_FIXED_CTR::Instance>(),
+                        role: Some(crate::arch::Role::FixedCounter),
+                        decode: Some(crate::arch::__access::decode::<IA32_FIXED_CTR::Instance>),
+                    },
+                    crate::arch::RegInfo {
+                        name: "IA32_FIXED_CTR_CTRL",
+                        addresses: &[0x38d_u32],
+                        reserved_mask: 0xffffeeeeffff0000_u64,
+                        access: crate::arch::__access::rw::<IA32_FIXED_CTR_CTRL::Instance>(),
+                        role: Some(crate::arch::Role::FixedControl),
+                        decode: Some(
+                            crate::arch::__access::decode::<IA32_FIXED_CTR_CTRL::Instance>,
+                        ),
+                    },
+                    crate::arch::RegInfo {
+                        name: "IA32_PERF_GLOBAL_STATUS",
+                        addresses: &[0x38e_u32],
+                        reserved_mask: 0x37efff0ffffff00_u64,
+                        access: crate::arch::__access::ro::<IA32_PERF_GLOBAL_STATUS::Instance>(),
+                        role: Some(crate::arch::Role::GlobalStatus),
+                        decode: Some(
+                            crate::arch::__access::decode::<IA32_PERF_GLOBAL_STATUS::Instance>,
+                        ),
+                    },
+                    crate::arch::RegInfo {
+                        name: "IA32_PERF_GLOBAL_CTRL",
+                        addresses: &[0x38f_u32],
+                        reserved_mask: 0xfffefff0ffffff00_u64,
+                        access: crate::arch::__access::rw::<IA32_PERF_GLOBAL_CTRL::Instance>(),
+                        role: Some(crate::arch::Role::GlobalControl),
+                        decode: Some(
+                            crate::arch::__access::decode::<IA32_PERF_GLOBAL_CTRL::Instance>,
+                        ),
+                    },
+                    crate::arch::RegInfo {
+                        name: "IA32_PERF_GLOBAL_STATUS_RESET",
+                        addresses: &[0x390_u32],
+                        reserved_mask: 0x37efff0ffffff00_u64,
+                        access: crate::arch::__access::w1c::<IA32_PERF_GLOBAL_STATUS_RESET::Instance>(
+                        ),
+                        role: Some(crate::arch::Role::GlobalStatusReset),
+                        decode: None,
+                    },
+                    crate::arch::RegInfo {
+                        name: "IA32_PERF_GLOBAL_STATUS_SET",
+                        addresses: &[0x391_u32],
+                        reserved_mask: 0x837efff0ffffff00_u64,
+                        access: crate::arch::__access::w1s::<IA32_PERF_GLOBAL_STATUS_SET::Instance>(
+                        ),
+                        role: Some(crate::arch::Role::GlobalStatusSet),
+                        decode: None,
+                    },
+                    crate::arch::RegInfo {
+                        name: "IA32_PERF_GLOBAL_INUSE",
+                        addresses: &[0x392_u32],
+                        reserved_mask: 0x7ffffff0ffffff00_u64,
+                        access: crate::arch::__access::ro::<IA32_PERF_GLOBAL_INUSE::Instance>(),
+                        role: Some(crate::arch::Role::GlobalInUse),
+                        decode: Some(
+                            crate::arch::__access::decode::<IA32_PERF_GLOBAL_INUSE::Instance>,
+                        ),
+                    },
+                ];
+                &REGISTERS
+            }
+            fn arch_events() -> &'static [crate::arch::ArchEventInfo] {
+                static EVENTS: [crate::arch::ArchEventInfo; ArchEvent::ALL.len()] = {
+                    let all = ArchEvent::ALL;
+                    let mut out = [crate::arch::ArchEventInfo {
+                        name: "",
+                        cpuid_bit: 0,
+                        desc: crate::EventDesc::new("", 0, 0),
+                    }; ArchEvent::ALL.len()];
+                    let mut i = 0;
+                    while i < all.len() {
+                        out[i] = crate::arch::ArchEventInfo {
+                            name: all[i].name(),
+                            cpuid_bit: all[i].cpuid_bit(),
+                            desc: *all[i].desc(),
+                        };
+                        i += 1;
+                    }
+                    out
+                };
+                &EVENTS
+            }
+            fn arch_event_available(index: usize, eax: u32, ebx: u32) -> bool {
+                ArchEvent::ALL
+                    .get(index)
+                    .is_some_and(|e| e.is_available(eax, ebx))
+            }
+            #[inline]
+            fn select_event(
+                n: u32,
+                event: &crate::EventDesc,
+            ) -> Result<u64, crate::arch::EncodeError> {
+                Ok(IA32_PERFEVTSEL::try_event_on(n, event)?.try_build()?.bits())
+            }
+        }
         #[doc = "CPUID leaves of `intel-v6`: output layouts with named fields."]
         pub mod cpuid {
             #[doc = "Architectural performance monitoring leaf.\n\n- CPUID input: EAX=0xAH\n- Defined in: `intel-v6`\n- Manual: Intel SDM Vol. 2A, CPUID leaf 0AH; Vol. 3B §18.2.1"]
@@ -23726,4 +26087,764 @@ pub mod intel {
     pub mod westmereep_sp;
     #[cfg(feature = "intel-westmereex")]
     pub mod westmereex;
+}
+#[doc = r" The generations with a run-time view, and their marker types. Generated from the"]
+#[doc = r" definitions; `pmu_regs::arch` re-exports everything here."]
+#[doc(hidden)]
+pub mod __generations {
+    pub use crate::amd::core::AmdCore;
+    pub use crate::amd::k7::AmdK7;
+    pub use crate::amd::perfmon_v2::AmdPerfmonV2;
+    #[cfg(feature = "intel-alderlake-goldencove")]
+    pub use crate::intel::alderlake_goldencove::IntelAlderlakeGoldencove;
+    #[cfg(feature = "intel-alderlake-gracemont")]
+    pub use crate::intel::alderlake_gracemont::IntelAlderlakeGracemont;
+    #[cfg(feature = "intel-arrowlake-crestmont")]
+    pub use crate::intel::arrowlake_crestmont::IntelArrowlakeCrestmont;
+    #[cfg(feature = "intel-arrowlake-lioncove")]
+    pub use crate::intel::arrowlake_lioncove::IntelArrowlakeLioncove;
+    #[cfg(feature = "intel-arrowlake-skymont")]
+    pub use crate::intel::arrowlake_skymont::IntelArrowlakeSkymont;
+    #[cfg(feature = "intel-bonnell")]
+    pub use crate::intel::bonnell::IntelBonnell;
+    #[cfg(feature = "intel-broadwell")]
+    pub use crate::intel::broadwell::IntelBroadwell;
+    #[cfg(feature = "intel-broadwellde")]
+    pub use crate::intel::broadwellde::IntelBroadwellde;
+    #[cfg(feature = "intel-broadwellx")]
+    pub use crate::intel::broadwellx::IntelBroadwellx;
+    #[cfg(feature = "intel-cascadelakex")]
+    pub use crate::intel::cascadelakex::IntelCascadelakex;
+    #[cfg(feature = "intel-clearwaterforest")]
+    pub use crate::intel::clearwaterforest::IntelClearwaterforest;
+    #[cfg(feature = "intel-elkhartlake")]
+    pub use crate::intel::elkhartlake::IntelElkhartlake;
+    #[cfg(feature = "intel-emeraldrapids")]
+    pub use crate::intel::emeraldrapids::IntelEmeraldrapids;
+    #[cfg(feature = "intel-goldmont")]
+    pub use crate::intel::goldmont::IntelGoldmont;
+    #[cfg(feature = "intel-goldmontplus")]
+    pub use crate::intel::goldmontplus::IntelGoldmontplus;
+    #[cfg(feature = "intel-grandridge")]
+    pub use crate::intel::grandridge::IntelGrandridge;
+    #[cfg(feature = "intel-haswell")]
+    pub use crate::intel::haswell::IntelHaswell;
+    #[cfg(feature = "intel-haswellx")]
+    pub use crate::intel::haswellx::IntelHaswellx;
+    #[cfg(feature = "intel-icelake")]
+    pub use crate::intel::icelake::IntelIcelake;
+    #[cfg(feature = "intel-icelakex")]
+    pub use crate::intel::icelakex::IntelIcelakex;
+    #[cfg(feature = "intel-ivybridge")]
+    pub use crate::intel::ivybridge::IntelIvybridge;
+    #[cfg(feature = "intel-ivytown")]
+    pub use crate::intel::ivytown::IntelIvytown;
+    #[cfg(feature = "intel-jaketown")]
+    pub use crate::intel::jaketown::IntelJaketown;
+    #[cfg(feature = "intel-knightslanding")]
+    pub use crate::intel::knightslanding::IntelKnightslanding;
+    #[cfg(feature = "intel-lunarlake-lioncove")]
+    pub use crate::intel::lunarlake_lioncove::IntelLunarlakeLioncove;
+    #[cfg(feature = "intel-lunarlake-skymont")]
+    pub use crate::intel::lunarlake_skymont::IntelLunarlakeSkymont;
+    #[cfg(feature = "intel-meteorlake-crestmont")]
+    pub use crate::intel::meteorlake_crestmont::IntelMeteorlakeCrestmont;
+    #[cfg(feature = "intel-meteorlake-redwoodcove")]
+    pub use crate::intel::meteorlake_redwoodcove::IntelMeteorlakeRedwoodcove;
+    #[cfg(feature = "intel-nehalemep")]
+    pub use crate::intel::nehalemep::IntelNehalemep;
+    #[cfg(feature = "intel-nehalemex")]
+    pub use crate::intel::nehalemex::IntelNehalemex;
+    #[cfg(feature = "intel-rocketlake")]
+    pub use crate::intel::rocketlake::IntelRocketlake;
+    #[cfg(feature = "intel-sandybridge")]
+    pub use crate::intel::sandybridge::IntelSandybridge;
+    #[cfg(feature = "intel-sapphirerapids")]
+    pub use crate::intel::sapphirerapids::IntelSapphirerapids;
+    #[cfg(feature = "intel-sierraforest")]
+    pub use crate::intel::sierraforest::IntelSierraforest;
+    #[cfg(feature = "intel-silvermont")]
+    pub use crate::intel::silvermont::IntelSilvermont;
+    #[cfg(feature = "intel-skylake")]
+    pub use crate::intel::skylake::IntelSkylake;
+    #[cfg(feature = "intel-skylakex")]
+    pub use crate::intel::skylakex::IntelSkylakex;
+    #[cfg(feature = "intel-snowridgex")]
+    pub use crate::intel::snowridgex::IntelSnowridgex;
+    #[cfg(feature = "intel-tigerlake")]
+    pub use crate::intel::tigerlake::IntelTigerlake;
+    pub use crate::intel::v1::IntelV1;
+    pub use crate::intel::v2::IntelV2;
+    pub use crate::intel::v3::IntelV3;
+    pub use crate::intel::v4::IntelV4;
+    pub use crate::intel::v5::IntelV5;
+    pub use crate::intel::v6::IntelV6;
+    #[cfg(feature = "intel-westmereep-dp")]
+    pub use crate::intel::westmereep_dp::IntelWestmereepDp;
+    #[cfg(feature = "intel-westmereep-sp")]
+    pub use crate::intel::westmereep_sp::IntelWestmereepSp;
+    #[cfg(feature = "intel-westmereex")]
+    pub use crate::intel::westmereex::IntelWestmereex;
+    #[doc = r" A PMU generation with a run-time view: one generated module, one YAML file in"]
+    #[doc = r" `pmu-defs/defs` whose registers have the `counter` and `event-select` roles."]
+    #[doc = r" Model generations exist only with their Cargo feature."]
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+    pub enum Generation {
+        #[doc = "`amd-k7`: AMD legacy performance counters (K7) ([`pmu_regs::amd::k7`](crate::amd::k7))."]
+        AmdK7,
+        #[doc = "`amd-core`: AMD64 core performance counter extensions ([`pmu_regs::amd::core`](crate::amd::core))."]
+        AmdCore,
+        #[doc = "`amd-perfmon-v2`: AMD performance monitoring version 2 (PerfMonV2) ([`pmu_regs::amd::perfmon_v2`](crate::amd::perfmon_v2))."]
+        AmdPerfmonV2,
+        #[doc = "`intel-v1`: Intel architectural performance monitoring, version 1 ([`pmu_regs::intel::v1`](crate::intel::v1))."]
+        IntelV1,
+        #[doc = "`intel-v2`: Intel architectural performance monitoring, version 2 ([`pmu_regs::intel::v2`](crate::intel::v2))."]
+        IntelV2,
+        #[doc = "`intel-v3`: Intel architectural performance monitoring, version 3 ([`pmu_regs::intel::v3`](crate::intel::v3))."]
+        IntelV3,
+        #[doc = "`intel-v4`: Intel architectural performance monitoring, version 4 ([`pmu_regs::intel::v4`](crate::intel::v4))."]
+        IntelV4,
+        #[doc = "`intel-v5`: Intel architectural performance monitoring, version 5 ([`pmu_regs::intel::v5`](crate::intel::v5))."]
+        IntelV5,
+        #[doc = "`intel-alderlake-goldencove`: Core events of alderlake_goldencove_core.json (Intel perfmon) ([`pmu_regs::intel::alderlake_goldencove`](crate::intel::alderlake_goldencove))."]
+        #[cfg(feature = "intel-alderlake-goldencove")]
+        IntelAlderlakeGoldencove,
+        #[doc = "`intel-alderlake-gracemont`: Core events of alderlake_gracemont_core.json (Intel perfmon) ([`pmu_regs::intel::alderlake_gracemont`](crate::intel::alderlake_gracemont))."]
+        #[cfg(feature = "intel-alderlake-gracemont")]
+        IntelAlderlakeGracemont,
+        #[doc = "`intel-arrowlake-crestmont`: Core events of arrowlake_crestmont_core.json (Intel perfmon) ([`pmu_regs::intel::arrowlake_crestmont`](crate::intel::arrowlake_crestmont))."]
+        #[cfg(feature = "intel-arrowlake-crestmont")]
+        IntelArrowlakeCrestmont,
+        #[doc = "`intel-v6`: Intel architectural performance monitoring, version 6 ([`pmu_regs::intel::v6`](crate::intel::v6))."]
+        IntelV6,
+        #[doc = "`intel-arrowlake-lioncove`: Core events of arrowlake_lioncove_core.json (Intel perfmon) ([`pmu_regs::intel::arrowlake_lioncove`](crate::intel::arrowlake_lioncove))."]
+        #[cfg(feature = "intel-arrowlake-lioncove")]
+        IntelArrowlakeLioncove,
+        #[doc = "`intel-arrowlake-skymont`: Core events of arrowlake_skymont_core.json (Intel perfmon) ([`pmu_regs::intel::arrowlake_skymont`](crate::intel::arrowlake_skymont))."]
+        #[cfg(feature = "intel-arrowlake-skymont")]
+        IntelArrowlakeSkymont,
+        #[doc = "`intel-bonnell`: Core events of bonnell_core.json (Intel perfmon) ([`pmu_regs::intel::bonnell`](crate::intel::bonnell))."]
+        #[cfg(feature = "intel-bonnell")]
+        IntelBonnell,
+        #[doc = "`intel-broadwell`: Core events of broadwell_core.json (Intel perfmon) ([`pmu_regs::intel::broadwell`](crate::intel::broadwell))."]
+        #[cfg(feature = "intel-broadwell")]
+        IntelBroadwell,
+        #[doc = "`intel-broadwellde`: Core events of broadwellde_core.json (Intel perfmon) ([`pmu_regs::intel::broadwellde`](crate::intel::broadwellde))."]
+        #[cfg(feature = "intel-broadwellde")]
+        IntelBroadwellde,
+        #[doc = "`intel-broadwellx`: Core events of broadwellx_core.json (Intel perfmon) ([`pmu_regs::intel::broadwellx`](crate::intel::broadwellx))."]
+        #[cfg(feature = "intel-broadwellx")]
+        IntelBroadwellx,
+        #[doc = "`intel-cascadelakex`: Core events of cascadelakex_core.json (Intel perfmon) ([`pmu_regs::intel::cascadelakex`](crate::intel::cascadelakex))."]
+        #[cfg(feature = "intel-cascadelakex")]
+        IntelCascadelakex,
+        #[doc = "`intel-clearwaterforest`: Core events of clearwaterforest_core.json (Intel perfmon) ([`pmu_regs::intel::clearwaterforest`](crate::intel::clearwaterforest))."]
+        #[cfg(feature = "intel-clearwaterforest")]
+        IntelClearwaterforest,
+        #[doc = "`intel-elkhartlake`: Core events of elkhartlake_core.json (Intel perfmon) ([`pmu_regs::intel::elkhartlake`](crate::intel::elkhartlake))."]
+        #[cfg(feature = "intel-elkhartlake")]
+        IntelElkhartlake,
+        #[doc = "`intel-emeraldrapids`: Core events of emeraldrapids_core.json (Intel perfmon) ([`pmu_regs::intel::emeraldrapids`](crate::intel::emeraldrapids))."]
+        #[cfg(feature = "intel-emeraldrapids")]
+        IntelEmeraldrapids,
+        #[doc = "`intel-goldmont`: Core events of goldmont_core.json (Intel perfmon) ([`pmu_regs::intel::goldmont`](crate::intel::goldmont))."]
+        #[cfg(feature = "intel-goldmont")]
+        IntelGoldmont,
+        #[doc = "`intel-goldmontplus`: Core events of goldmontplus_core.json (Intel perfmon) ([`pmu_regs::intel::goldmontplus`](crate::intel::goldmontplus))."]
+        #[cfg(feature = "intel-goldmontplus")]
+        IntelGoldmontplus,
+        #[doc = "`intel-grandridge`: Core events of grandridge_core.json (Intel perfmon) ([`pmu_regs::intel::grandridge`](crate::intel::grandridge))."]
+        #[cfg(feature = "intel-grandridge")]
+        IntelGrandridge,
+        #[doc = "`intel-haswell`: Core events of haswell_core.json (Intel perfmon) ([`pmu_regs::intel::haswell`](crate::intel::haswell))."]
+        #[cfg(feature = "intel-haswell")]
+        IntelHaswell,
+        #[doc = "`intel-haswellx`: Core events of haswellx_core.json (Intel perfmon) ([`pmu_regs::intel::haswellx`](crate::intel::haswellx))."]
+        #[cfg(feature = "intel-haswellx")]
+        IntelHaswellx,
+        #[doc = "`intel-icelake`: Core events of icelake_core.json (Intel perfmon) ([`pmu_regs::intel::icelake`](crate::intel::icelake))."]
+        #[cfg(feature = "intel-icelake")]
+        IntelIcelake,
+        #[doc = "`intel-icelakex`: Core events of icelakex_core.json (Intel perfmon) ([`pmu_regs::intel::icelakex`](crate::intel::icelakex))."]
+        #[cfg(feature = "intel-icelakex")]
+        IntelIcelakex,
+        #[doc = "`intel-ivybridge`: Core events of ivybridge_core.json (Intel perfmon) ([`pmu_regs::intel::ivybridge`](crate::intel::ivybridge))."]
+        #[cfg(feature = "intel-ivybridge")]
+        IntelIvybridge,
+        #[doc = "`intel-ivytown`: Core events of ivytown_core.json (Intel perfmon) ([`pmu_regs::intel::ivytown`](crate::intel::ivytown))."]
+        #[cfg(feature = "intel-ivytown")]
+        IntelIvytown,
+        #[doc = "`intel-jaketown`: Core events of Jaketown_core.json (Intel perfmon) ([`pmu_regs::intel::jaketown`](crate::intel::jaketown))."]
+        #[cfg(feature = "intel-jaketown")]
+        IntelJaketown,
+        #[doc = "`intel-knightslanding`: Core events of knightslanding_core.json (Intel perfmon) ([`pmu_regs::intel::knightslanding`](crate::intel::knightslanding))."]
+        #[cfg(feature = "intel-knightslanding")]
+        IntelKnightslanding,
+        #[doc = "`intel-lunarlake-lioncove`: Core events of lunarlake_lioncove_core.json (Intel perfmon) ([`pmu_regs::intel::lunarlake_lioncove`](crate::intel::lunarlake_lioncove))."]
+        #[cfg(feature = "intel-lunarlake-lioncove")]
+        IntelLunarlakeLioncove,
+        #[doc = "`intel-lunarlake-skymont`: Core events of lunarlake_skymont_core.json (Intel perfmon) ([`pmu_regs::intel::lunarlake_skymont`](crate::intel::lunarlake_skymont))."]
+        #[cfg(feature = "intel-lunarlake-skymont")]
+        IntelLunarlakeSkymont,
+        #[doc = "`intel-meteorlake-crestmont`: Core events of meteorlake_crestmont_core.json (Intel perfmon) ([`pmu_regs::intel::meteorlake_crestmont`](crate::intel::meteorlake_crestmont))."]
+        #[cfg(feature = "intel-meteorlake-crestmont")]
+        IntelMeteorlakeCrestmont,
+        #[doc = "`intel-meteorlake-redwoodcove`: Core events of meteorlake_redwoodcove_core.json (Intel perfmon) ([`pmu_regs::intel::meteorlake_redwoodcove`](crate::intel::meteorlake_redwoodcove))."]
+        #[cfg(feature = "intel-meteorlake-redwoodcove")]
+        IntelMeteorlakeRedwoodcove,
+        #[doc = "`intel-nehalemep`: Core events of NehalemEP_core.json (Intel perfmon) ([`pmu_regs::intel::nehalemep`](crate::intel::nehalemep))."]
+        #[cfg(feature = "intel-nehalemep")]
+        IntelNehalemep,
+        #[doc = "`intel-nehalemex`: Core events of NehalemEX_core.json (Intel perfmon) ([`pmu_regs::intel::nehalemex`](crate::intel::nehalemex))."]
+        #[cfg(feature = "intel-nehalemex")]
+        IntelNehalemex,
+        #[doc = "`intel-rocketlake`: Core events of rocketlake_core.json (Intel perfmon) ([`pmu_regs::intel::rocketlake`](crate::intel::rocketlake))."]
+        #[cfg(feature = "intel-rocketlake")]
+        IntelRocketlake,
+        #[doc = "`intel-sandybridge`: Core events of sandybridge_core.json (Intel perfmon) ([`pmu_regs::intel::sandybridge`](crate::intel::sandybridge))."]
+        #[cfg(feature = "intel-sandybridge")]
+        IntelSandybridge,
+        #[doc = "`intel-sapphirerapids`: Core events of sapphirerapids_core.json (Intel perfmon) ([`pmu_regs::intel::sapphirerapids`](crate::intel::sapphirerapids))."]
+        #[cfg(feature = "intel-sapphirerapids")]
+        IntelSapphirerapids,
+        #[doc = "`intel-sierraforest`: Core events of sierraforest_core.json (Intel perfmon) ([`pmu_regs::intel::sierraforest`](crate::intel::sierraforest))."]
+        #[cfg(feature = "intel-sierraforest")]
+        IntelSierraforest,
+        #[doc = "`intel-silvermont`: Core events of Silvermont_core.json (Intel perfmon) ([`pmu_regs::intel::silvermont`](crate::intel::silvermont))."]
+        #[cfg(feature = "intel-silvermont")]
+        IntelSilvermont,
+        #[doc = "`intel-skylake`: Core events of skylake_core.json (Intel perfmon) ([`pmu_regs::intel::skylake`](crate::intel::skylake))."]
+        #[cfg(feature = "intel-skylake")]
+        IntelSkylake,
+        #[doc = "`intel-skylakex`: Core events of skylakex_core.json (Intel perfmon) ([`pmu_regs::intel::skylakex`](crate::intel::skylakex))."]
+        #[cfg(feature = "intel-skylakex")]
+        IntelSkylakex,
+        #[doc = "`intel-snowridgex`: Core events of snowridgex_core.json (Intel perfmon) ([`pmu_regs::intel::snowridgex`](crate::intel::snowridgex))."]
+        #[cfg(feature = "intel-snowridgex")]
+        IntelSnowridgex,
+        #[doc = "`intel-tigerlake`: Core events of tigerlake_core.json (Intel perfmon) ([`pmu_regs::intel::tigerlake`](crate::intel::tigerlake))."]
+        #[cfg(feature = "intel-tigerlake")]
+        IntelTigerlake,
+        #[doc = "`intel-westmereep-dp`: Core events of WestmereEP-DP_core.json (Intel perfmon) ([`pmu_regs::intel::westmereep_dp`](crate::intel::westmereep_dp))."]
+        #[cfg(feature = "intel-westmereep-dp")]
+        IntelWestmereepDp,
+        #[doc = "`intel-westmereep-sp`: Core events of WestmereEP-SP_core.json (Intel perfmon) ([`pmu_regs::intel::westmereep_sp`](crate::intel::westmereep_sp))."]
+        #[cfg(feature = "intel-westmereep-sp")]
+        IntelWestmereepSp,
+        #[doc = "`intel-westmereex`: Core events of WestmereEX_core.json (Intel perfmon) ([`pmu_regs::intel::westmereex`](crate::intel::westmereex))."]
+        #[cfg(feature = "intel-westmereex")]
+        IntelWestmereex,
+    }
+    impl Generation {
+        #[doc = r" Every generation, parents before children (the definitions' order)."]
+        pub const ALL: &'static [Generation] = &[
+            Generation::AmdK7,
+            Generation::AmdCore,
+            Generation::AmdPerfmonV2,
+            Generation::IntelV1,
+            Generation::IntelV2,
+            Generation::IntelV3,
+            Generation::IntelV4,
+            Generation::IntelV5,
+            #[cfg(feature = "intel-alderlake-goldencove")]
+            Generation::IntelAlderlakeGoldencove,
+            #[cfg(feature = "intel-alderlake-gracemont")]
+            Generation::IntelAlderlakeGracemont,
+            #[cfg(feature = "intel-arrowlake-crestmont")]
+            Generation::IntelArrowlakeCrestmont,
+            Generation::IntelV6,
+            #[cfg(feature = "intel-arrowlake-lioncove")]
+            Generation::IntelArrowlakeLioncove,
+            #[cfg(feature = "intel-arrowlake-skymont")]
+            Generation::IntelArrowlakeSkymont,
+            #[cfg(feature = "intel-bonnell")]
+            Generation::IntelBonnell,
+            #[cfg(feature = "intel-broadwell")]
+            Generation::IntelBroadwell,
+            #[cfg(feature = "intel-broadwellde")]
+            Generation::IntelBroadwellde,
+            #[cfg(feature = "intel-broadwellx")]
+            Generation::IntelBroadwellx,
+            #[cfg(feature = "intel-cascadelakex")]
+            Generation::IntelCascadelakex,
+            #[cfg(feature = "intel-clearwaterforest")]
+            Generation::IntelClearwaterforest,
+            #[cfg(feature = "intel-elkhartlake")]
+            Generation::IntelElkhartlake,
+            #[cfg(feature = "intel-emeraldrapids")]
+            Generation::IntelEmeraldrapids,
+            #[cfg(feature = "intel-goldmont")]
+            Generation::IntelGoldmont,
+            #[cfg(feature = "intel-goldmontplus")]
+            Generation::IntelGoldmontplus,
+            #[cfg(feature = "intel-grandridge")]
+            Generation::IntelGrandridge,
+            #[cfg(feature = "intel-haswell")]
+            Generation::IntelHaswell,
+            #[cfg(feature = "intel-haswellx")]
+            Generation::IntelHaswellx,
+            #[cfg(feature = "intel-icelake")]
+            Generation::IntelIcelake,
+            #[cfg(feature = "intel-icelakex")]
+            Generation::IntelIcelakex,
+            #[cfg(feature = "intel-ivybridge")]
+            Generation::IntelIvybridge,
+            #[cfg(feature = "intel-ivytown")]
+            Generation::IntelIvytown,
+            #[cfg(feature = "intel-jaketown")]
+            Generation::IntelJaketown,
+            #[cfg(feature = "intel-knightslanding")]
+            Generation::IntelKnightslanding,
+            #[cfg(feature = "intel-lunarlake-lioncove")]
+            Generation::IntelLunarlakeLioncove,
+            #[cfg(feature = "intel-lunarlake-skymont")]
+            Generation::IntelLunarlakeSkymont,
+            #[cfg(feature = "intel-meteorlake-crestmont")]
+            Generation::IntelMeteorlakeCrestmont,
+            #[cfg(feature = "intel-meteorlake-redwoodcove")]
+            Generation::IntelMeteorlakeRedwoodcove,
+            #[cfg(feature = "intel-nehalemep")]
+            Generation::IntelNehalemep,
+            #[cfg(feature = "intel-nehalemex")]
+            Generation::IntelNehalemex,
+            #[cfg(feature = "intel-rocketlake")]
+            Generation::IntelRocketlake,
+            #[cfg(feature = "intel-sandybridge")]
+            Generation::IntelSandybridge,
+            #[cfg(feature = "intel-sapphirerapids")]
+            Generation::IntelSapphirerapids,
+            #[cfg(feature = "intel-sierraforest")]
+            Generation::IntelSierraforest,
+            #[cfg(feature = "intel-silvermont")]
+            Generation::IntelSilvermont,
+            #[cfg(feature = "intel-skylake")]
+            Generation::IntelSkylake,
+            #[cfg(feature = "intel-skylakex")]
+            Generation::IntelSkylakex,
+            #[cfg(feature = "intel-snowridgex")]
+            Generation::IntelSnowridgex,
+            #[cfg(feature = "intel-tigerlake")]
+            Generation::IntelTigerlake,
+            #[cfg(feature = "intel-westmereep-dp")]
+            Generation::IntelWestmereepDp,
+            #[cfg(feature = "intel-westmereep-sp")]
+            Generation::IntelWestmereepSp,
+            #[cfg(feature = "intel-westmereex")]
+            Generation::IntelWestmereex,
+        ];
+        #[doc = r" The generation id used by the YAML (`generation:`)."]
+        pub const fn id(self) -> &'static str {
+            match self {
+                Generation::AmdK7 => "amd-k7",
+                Generation::AmdCore => "amd-core",
+                Generation::AmdPerfmonV2 => "amd-perfmon-v2",
+                Generation::IntelV1 => "intel-v1",
+                Generation::IntelV2 => "intel-v2",
+                Generation::IntelV3 => "intel-v3",
+                Generation::IntelV4 => "intel-v4",
+                Generation::IntelV5 => "intel-v5",
+                #[cfg(feature = "intel-alderlake-goldencove")]
+                Generation::IntelAlderlakeGoldencove => "intel-alderlake-goldencove",
+                #[cfg(feature = "intel-alderlake-gracemont")]
+                Generation::IntelAlderlakeGracemont => "intel-alderlake-gracemont",
+                #[cfg(feature = "intel-arrowlake-crestmont")]
+                Generation::IntelArrowlakeCrestmont => "intel-arrowlake-crestmont",
+                Generation::IntelV6 => "intel-v6",
+                #[cfg(feature = "intel-arrowlake-lioncove")]
+                Generation::IntelArrowlakeLioncove => "intel-arrowlake-lioncove",
+                #[cfg(feature = "intel-arrowlake-skymont")]
+                Generation::IntelArrowlakeSkymont => "intel-arrowlake-skymont",
+                #[cfg(feature = "intel-bonnell")]
+                Generation::IntelBonnell => "intel-bonnell",
+                #[cfg(feature = "intel-broadwell")]
+                Generation::IntelBroadwell => "intel-broadwell",
+                #[cfg(feature = "intel-broadwellde")]
+                Generation::IntelBroadwellde => "intel-broadwellde",
+                #[cfg(feature = "intel-broadwellx")]
+                Generation::IntelBroadwellx => "intel-broadwellx",
+                #[cfg(feature = "intel-cascadelakex")]
+                Generation::IntelCascadelakex => "intel-cascadelakex",
+                #[cfg(feature = "intel-clearwaterforest")]
+                Generation::IntelClearwaterforest => "intel-clearwaterforest",
+                #[cfg(feature = "intel-elkhartlake")]
+                Generation::IntelElkhartlake => "intel-elkhartlake",
+                #[cfg(feature = "intel-emeraldrapids")]
+                Generation::IntelEmeraldrapids => "intel-emeraldrapids",
+                #[cfg(feature = "intel-goldmont")]
+                Generation::IntelGoldmont => "intel-goldmont",
+                #[cfg(feature = "intel-goldmontplus")]
+                Generation::IntelGoldmontplus => "intel-goldmontplus",
+                #[cfg(feature = "intel-grandridge")]
+                Generation::IntelGrandridge => "intel-grandridge",
+                #[cfg(feature = "intel-haswell")]
+                Generation::IntelHaswell => "intel-haswell",
+                #[cfg(feature = "intel-haswellx")]
+                Generation::IntelHaswellx => "intel-haswellx",
+                #[cfg(feature = "intel-icelake")]
+                Generation::IntelIcelake => "intel-icelake",
+                #[cfg(feature = "intel-icelakex")]
+                Generation::IntelIcelakex => "intel-icelakex",
+                #[cfg(feature = "intel-ivybridge")]
+                Generation::IntelIvybridge => "intel-ivybridge",
+                #[cfg(feature = "intel-ivytown")]
+                Generation::IntelIvytown => "intel-ivytown",
+                #[cfg(feature = "intel-jaketown")]
+                Generation::IntelJaketown => "intel-jaketown",
+                #[cfg(feature = "intel-knightslanding")]
+                Generation::IntelKnightslanding => "intel-knightslanding",
+                #[cfg(feature = "intel-lunarlake-lioncove")]
+                Generation::IntelLunarlakeLioncove => "intel-lunarlake-lioncove",
+                #[cfg(feature = "intel-lunarlake-skymont")]
+                Generation::IntelLunarlakeSkymont => "intel-lunarlake-skymont",
+                #[cfg(feature = "intel-meteorlake-crestmont")]
+                Generation::IntelMeteorlakeCrestmont => "intel-meteorlake-crestmont",
+                #[cfg(feature = "intel-meteorlake-redwoodcove")]
+                Generation::IntelMeteorlakeRedwoodcove => "intel-meteorlake-redwoodcove",
+                #[cfg(feature = "intel-nehalemep")]
+                Generation::IntelNehalemep => "intel-nehalemep",
+                #[cfg(feature = "intel-nehalemex")]
+                Generation::IntelNehalemex => "intel-nehalemex",
+                #[cfg(feature = "intel-rocketlake")]
+                Generation::IntelRocketlake => "intel-rocketlake",
+                #[cfg(feature = "intel-sandybridge")]
+                Generation::IntelSandybridge => "intel-sandybridge",
+                #[cfg(feature = "intel-sapphirerapids")]
+                Generation::IntelSapphirerapids => "intel-sapphirerapids",
+                #[cfg(feature = "intel-sierraforest")]
+                Generation::IntelSierraforest => "intel-sierraforest",
+                #[cfg(feature = "intel-silvermont")]
+                Generation::IntelSilvermont => "intel-silvermont",
+                #[cfg(feature = "intel-skylake")]
+                Generation::IntelSkylake => "intel-skylake",
+                #[cfg(feature = "intel-skylakex")]
+                Generation::IntelSkylakex => "intel-skylakex",
+                #[cfg(feature = "intel-snowridgex")]
+                Generation::IntelSnowridgex => "intel-snowridgex",
+                #[cfg(feature = "intel-tigerlake")]
+                Generation::IntelTigerlake => "intel-tigerlake",
+                #[cfg(feature = "intel-westmereep-dp")]
+                Generation::IntelWestmereepDp => "intel-westmereep-dp",
+                #[cfg(feature = "intel-westmereep-sp")]
+                Generation::IntelWestmereepSp => "intel-westmereep-sp",
+                #[cfg(feature = "intel-westmereex")]
+                Generation::IntelWestmereex => "intel-westmereex",
+            }
+        }
+        #[doc = r" The generated module path."]
+        pub const fn module(self) -> &'static str {
+            match self {
+                Generation::AmdK7 => "pmu_regs::amd::k7",
+                Generation::AmdCore => "pmu_regs::amd::core",
+                Generation::AmdPerfmonV2 => "pmu_regs::amd::perfmon_v2",
+                Generation::IntelV1 => "pmu_regs::intel::v1",
+                Generation::IntelV2 => "pmu_regs::intel::v2",
+                Generation::IntelV3 => "pmu_regs::intel::v3",
+                Generation::IntelV4 => "pmu_regs::intel::v4",
+                Generation::IntelV5 => "pmu_regs::intel::v5",
+                #[cfg(feature = "intel-alderlake-goldencove")]
+                Generation::IntelAlderlakeGoldencove => "pmu_regs::intel::alderlake_goldencove",
+                #[cfg(feature = "intel-alderlake-gracemont")]
+                Generation::IntelAlderlakeGracemont => "pmu_regs::intel::alderlake_gracemont",
+                #[cfg(feature = "intel-arrowlake-crestmont")]
+                Generation::IntelArrowlakeCrestmont => "pmu_regs::intel::arrowlake_crestmont",
+                Generation::IntelV6 => "pmu_regs::intel::v6",
+                #[cfg(feature = "intel-arrowlake-lioncove")]
+                Generation::IntelArrowlakeLioncove => "pmu_regs::intel::arrowlake_lioncove",
+                #[cfg(feature = "intel-arrowlake-skymont")]
+                Generation::IntelArrowlakeSkymont => "pmu_regs::intel::arrowlake_skymont",
+                #[cfg(feature = "intel-bonnell")]
+                Generation::IntelBonnell => "pmu_regs::intel::bonnell",
+                #[cfg(feature = "intel-broadwell")]
+                Generation::IntelBroadwell => "pmu_regs::intel::broadwell",
+                #[cfg(feature = "intel-broadwellde")]
+                Generation::IntelBroadwellde => "pmu_regs::intel::broadwellde",
+                #[cfg(feature = "intel-broadwellx")]
+                Generation::IntelBroadwellx => "pmu_regs::intel::broadwellx",
+                #[cfg(feature = "intel-cascadelakex")]
+                Generation::IntelCascadelakex => "pmu_regs::intel::cascadelakex",
+                #[cfg(feature = "intel-clearwaterforest")]
+                Generation::IntelClearwaterforest => "pmu_regs::intel::clearwaterforest",
+                #[cfg(feature = "intel-elkhartlake")]
+                Generation::IntelElkhartlake => "pmu_regs::intel::elkhartlake",
+                #[cfg(feature = "intel-emeraldrapids")]
+                Generation::IntelEmeraldrapids => "pmu_regs::intel::emeraldrapids",
+                #[cfg(feature = "intel-goldmont")]
+                Generation::IntelGoldmont => "pmu_regs::intel::goldmont",
+                #[cfg(feature = "intel-goldmontplus")]
+                Generation::IntelGoldmontplus => "pmu_regs::intel::goldmontplus",
+                #[cfg(feature = "intel-grandridge")]
+                Generation::IntelGrandridge => "pmu_regs::intel::grandridge",
+                #[cfg(feature = "intel-haswell")]
+                Generation::IntelHaswell => "pmu_regs::intel::haswell",
+                #[cfg(feature = "intel-haswellx")]
+                Generation::IntelHaswellx => "pmu_regs::intel::haswellx",
+                #[cfg(feature = "intel-icelake")]
+                Generation::IntelIcelake => "pmu_regs::intel::icelake",
+                #[cfg(feature = "intel-icelakex")]
+                Generation::IntelIcelakex => "pmu_regs::intel::icelakex",
+                #[cfg(feature = "intel-ivybridge")]
+                Generation::IntelIvybridge => "pmu_regs::intel::ivybridge",
+                #[cfg(feature = "intel-ivytown")]
+                Generation::IntelIvytown => "pmu_regs::intel::ivytown",
+                #[cfg(feature = "intel-jaketown")]
+                Generation::IntelJaketown => "pmu_regs::intel::jaketown",
+                #[cfg(feature = "intel-knightslanding")]
+                Generation::IntelKnightslanding => "pmu_regs::intel::knightslanding",
+                #[cfg(feature = "intel-lunarlake-lioncove")]
+                Generation::IntelLunarlakeLioncove => "pmu_regs::intel::lunarlake_lioncove",
+                #[cfg(feature = "intel-lunarlake-skymont")]
+                Generation::IntelLunarlakeSkymont => "pmu_regs::intel::lunarlake_skymont",
+                #[cfg(feature = "intel-meteorlake-crestmont")]
+                Generation::IntelMeteorlakeCrestmont => "pmu_regs::intel::meteorlake_crestmont",
+                #[cfg(feature = "intel-meteorlake-redwoodcove")]
+                Generation::IntelMeteorlakeRedwoodcove => "pmu_regs::intel::meteorlake_redwoodcove",
+                #[cfg(feature = "intel-nehalemep")]
+                Generation::IntelNehalemep => "pmu_regs::intel::nehalemep",
+                #[cfg(feature = "intel-nehalemex")]
+                Generation::IntelNehalemex => "pmu_regs::intel::nehalemex",
+                #[cfg(feature = "intel-rocketlake")]
+                Generation::IntelRocketlake => "pmu_regs::intel::rocketlake",
+                #[cfg(feature = "intel-sandybridge")]
+                Generation::IntelSandybridge => "pmu_regs::intel::sandybridge",
+                #[cfg(feature = "intel-sapphirerapids")]
+                Generation::IntelSapphirerapids => "pmu_regs::intel::sapphirerapids",
+                #[cfg(feature = "intel-sierraforest")]
+                Generation::IntelSierraforest => "pmu_regs::intel::sierraforest",
+                #[cfg(feature = "intel-silvermont")]
+                Generation::IntelSilvermont => "pmu_regs::intel::silvermont",
+                #[cfg(feature = "intel-skylake")]
+                Generation::IntelSkylake => "pmu_regs::intel::skylake",
+                #[cfg(feature = "intel-skylakex")]
+                Generation::IntelSkylakex => "pmu_regs::intel::skylakex",
+                #[cfg(feature = "intel-snowridgex")]
+                Generation::IntelSnowridgex => "pmu_regs::intel::snowridgex",
+                #[cfg(feature = "intel-tigerlake")]
+                Generation::IntelTigerlake => "pmu_regs::intel::tigerlake",
+                #[cfg(feature = "intel-westmereep-dp")]
+                Generation::IntelWestmereepDp => "pmu_regs::intel::westmereep_dp",
+                #[cfg(feature = "intel-westmereep-sp")]
+                Generation::IntelWestmereepSp => "pmu_regs::intel::westmereep_sp",
+                #[cfg(feature = "intel-westmereex")]
+                Generation::IntelWestmereex => "pmu_regs::intel::westmereex",
+            }
+        }
+        #[doc = r" The vendor whose manuals define the generation."]
+        pub const fn vendor(self) -> crate::arch::Vendor {
+            match self {
+                Generation::AmdK7 => crate::arch::Vendor::Amd,
+                Generation::AmdCore => crate::arch::Vendor::Amd,
+                Generation::AmdPerfmonV2 => crate::arch::Vendor::Amd,
+                Generation::IntelV1 => crate::arch::Vendor::Intel,
+                Generation::IntelV2 => crate::arch::Vendor::Intel,
+                Generation::IntelV3 => crate::arch::Vendor::Intel,
+                Generation::IntelV4 => crate::arch::Vendor::Intel,
+                Generation::IntelV5 => crate::arch::Vendor::Intel,
+                #[cfg(feature = "intel-alderlake-goldencove")]
+                Generation::IntelAlderlakeGoldencove => crate::arch::Vendor::Intel,
+                #[cfg(feature = "intel-alderlake-gracemont")]
+                Generation::IntelAlderlakeGracemont => crate::arch::Vendor::Intel,
+                #[cfg(feature = "intel-arrowlake-crestmont")]
+                Generation::IntelArrowlakeCrestmont => crate::arch::Vendor::Intel,
+                Generation::IntelV6 => crate::arch::Vendor::Intel,
+                #[cfg(feature = "intel-arrowlake-lioncove")]
+                Generation::IntelArrowlakeLioncove => crate::arch::Vendor::Intel,
+                #[cfg(feature = "intel-arrowlake-skymont")]
+                Generation::IntelArrowlakeSkymont => crate::arch::Vendor::Intel,
+                #[cfg(feature = "intel-bonnell")]
+                Generation::IntelBonnell => crate::arch::Vendor::Intel,
+                #[cfg(feature = "intel-broadwell")]
+                Generation::IntelBroadwell => crate::arch::Vendor::Intel,
+                #[cfg(feature = "intel-broadwellde")]
+                Generation::IntelBroadwellde => crate::arch::Vendor::Intel,
+                #[cfg(feature = "intel-broadwellx")]
+                Generation::IntelBroadwellx => crate::arch::Vendor::Intel,
+                #[cfg(feature = "intel-cascadelakex")]
+                Generation::IntelCascadelakex => crate::arch::Vendor::Intel,
+                #[cfg(feature = "intel-clearwaterforest")]
+                Generation::IntelClearwaterforest => crate::arch::Vendor::Intel,
+                #[cfg(feature = "intel-elkhartlake")]
+                Generation::IntelElkhartlake => crate::arch::Vendor::Intel,
+                #[cfg(feature = "intel-emeraldrapids")]
+                Generation::IntelEmeraldrapids => crate::arch::Vendor::Intel,
+                #[cfg(feature = "intel-goldmont")]
+                Generation::IntelGoldmont => crate::arch::Vendor::Intel,
+                #[cfg(feature = "intel-goldmontplus")]
+                Generation::IntelGoldmontplus => crate::arch::Vendor::Intel,
+                #[cfg(feature = "intel-grandridge")]
+                Generation::IntelGrandridge => crate::arch::Vendor::Intel,
+                #[cfg(feature = "intel-haswell")]
+                Generation::IntelHaswell => crate::arch::Vendor::Intel,
+                #[cfg(feature = "intel-haswellx")]
+                Generation::IntelHaswellx => crate::arch::Vendor::Intel,
+                #[cfg(feature = "intel-icelake")]
+                Generation::IntelIcelake => crate::arch::Vendor::Intel,
+                #[cfg(feature = "intel-icelakex")]
+                Generation::IntelIcelakex => crate::arch::Vendor::Intel,
+                #[cfg(feature = "intel-ivybridge")]
+                Generation::IntelIvybridge => crate::arch::Vendor::Intel,
+                #[cfg(feature = "intel-ivytown")]
+                Generation::IntelIvytown => crate::arch::Vendor::Intel,
+                #[cfg(feature = "intel-jaketown")]
+                Generation::IntelJaketown => crate::arch::Vendor::Intel,
+                #[cfg(feature = "intel-knightslanding")]
+                Generation::IntelKnightslanding => crate::arch::Vendor::Intel,
+                #[cfg(feature = "intel-lunarlake-lioncove")]
+                Generation::IntelLunarlakeLioncove => crate::arch::Vendor::Intel,
+                #[cfg(feature = "intel-lunarlake-skymont")]
+                Generation::IntelLunarlakeSkymont => crate::arch::Vendor::Intel,
+                #[cfg(feature = "intel-meteorlake-crestmont")]
+                Generation::IntelMeteorlakeCrestmont => crate::arch::Vendor::Intel,
+                #[cfg(feature = "intel-meteorlake-redwoodcove")]
+                Generation::IntelMeteorlakeRedwoodcove => crate::arch::Vendor::Intel,
+                #[cfg(feature = "intel-nehalemep")]
+                Generation::IntelNehalemep => crate::arch::Vendor::Intel,
+                #[cfg(feature = "intel-nehalemex")]
+                Generation::IntelNehalemex => crate::arch::Vendor::Intel,
+                #[cfg(feature = "intel-rocketlake")]
+                Generation::IntelRocketlake => crate::arch::Vendor::Intel,
+                #[cfg(feature = "intel-sandybridge")]
+                Generation::IntelSandybridge => crate::arch::Vendor::Intel,
+                #[cfg(feature = "intel-sapphirerapids")]
+                Generation::IntelSapphirerapids => crate::arch::Vendor::Intel,
+                #[cfg(feature = "intel-sierraforest")]
+                Generation::IntelSierraforest => crate::arch::Vendor::Intel,
+                #[cfg(feature = "intel-silvermont")]
+                Generation::IntelSilvermont => crate::arch::Vendor::Intel,
+                #[cfg(feature = "intel-skylake")]
+                Generation::IntelSkylake => crate::arch::Vendor::Intel,
+                #[cfg(feature = "intel-skylakex")]
+                Generation::IntelSkylakex => crate::arch::Vendor::Intel,
+                #[cfg(feature = "intel-snowridgex")]
+                Generation::IntelSnowridgex => crate::arch::Vendor::Intel,
+                #[cfg(feature = "intel-tigerlake")]
+                Generation::IntelTigerlake => crate::arch::Vendor::Intel,
+                #[cfg(feature = "intel-westmereep-dp")]
+                Generation::IntelWestmereepDp => crate::arch::Vendor::Intel,
+                #[cfg(feature = "intel-westmereep-sp")]
+                Generation::IntelWestmereepSp => crate::arch::Vendor::Intel,
+                #[cfg(feature = "intel-westmereex")]
+                Generation::IntelWestmereex => crate::arch::Vendor::Intel,
+            }
+        }
+        #[doc = r" The generation with this id, if any."]
+        pub fn from_id(id: &str) -> Option<Generation> {
+            Generation::ALL.iter().copied().find(|g| g.id() == id)
+        }
+        #[doc = r" Calls `visitor.visit::<A>()` with the `Arch` type of this generation."]
+        pub fn visit<V: crate::arch::ArchVisitor>(self, visitor: V) -> V::Output {
+            match self {
+                Generation::AmdK7 => visitor.visit::<AmdK7>(),
+                Generation::AmdCore => visitor.visit::<AmdCore>(),
+                Generation::AmdPerfmonV2 => visitor.visit::<AmdPerfmonV2>(),
+                Generation::IntelV1 => visitor.visit::<IntelV1>(),
+                Generation::IntelV2 => visitor.visit::<IntelV2>(),
+                Generation::IntelV3 => visitor.visit::<IntelV3>(),
+                Generation::IntelV4 => visitor.visit::<IntelV4>(),
+                Generation::IntelV5 => visitor.visit::<IntelV5>(),
+                #[cfg(feature = "intel-alderlake-goldencove")]
+                Generation::IntelAlderlakeGoldencove => visitor.visit::<IntelAlderlakeGoldencove>(),
+                #[cfg(feature = "intel-alderlake-gracemont")]
+                Generation::IntelAlderlakeGracemont => visitor.visit::<IntelAlderlakeGracemont>(),
+                #[cfg(feature = "intel-arrowlake-crestmont")]
+                Generation::IntelArrowlakeCrestmont => visitor.visit::<IntelArrowlakeCrestmont>(),
+                Generation::IntelV6 => visitor.visit::<IntelV6>(),
+                #[cfg(feature = "intel-arrowlake-lioncove")]
+                Generation::IntelArrowlakeLioncove => visitor.visit::<IntelArrowlakeLioncove>(),
+                #[cfg(feature = "intel-arrowlake-skymont")]
+                Generation::IntelArrowlakeSkymont => visitor.visit::<IntelArrowlakeSkymont>(),
+                #[cfg(feature = "intel-bonnell")]
+                Generation::IntelBonnell => visitor.visit::<IntelBonnell>(),
+                #[cfg(feature = "intel-broadwell")]
+                Generation::IntelBroadwell => visitor.visit::<IntelBroadwell>(),
+                #[cfg(feature = "intel-broadwellde")]
+                Generation::IntelBroadwellde => visitor.visit::<IntelBroadwellde>(),
+                #[cfg(feature = "intel-broadwellx")]
+                Generation::IntelBroadwellx => visitor.visit::<IntelBroadwellx>(),
+                #[cfg(feature = "intel-cascadelakex")]
+                Generation::IntelCascadelakex => visitor.visit::<IntelCascadelakex>(),
+                #[cfg(feature = "intel-clearwaterforest")]
+                Generation::IntelClearwaterforest => visitor.visit::<IntelClearwaterforest>(),
+                #[cfg(feature = "intel-elkhartlake")]
+                Generation::IntelElkhartlake => visitor.visit::<IntelElkhartlake>(),
+                #[cfg(feature = "intel-emeraldrapids")]
+                Generation::IntelEmeraldrapids => visitor.visit::<IntelEmeraldrapids>(),
+                #[cfg(feature = "intel-goldmont")]
+                Generation::IntelGoldmont => visitor.visit::<IntelGoldmont>(),
+                #[cfg(feature = "intel-goldmontplus")]
+                Generation::IntelGoldmontplus => visitor.visit::<IntelGoldmontplus>(),
+                #[cfg(feature = "intel-grandridge")]
+                Generation::IntelGrandridge => visitor.visit::<IntelGrandridge>(),
+                #[cfg(feature = "intel-haswell")]
+                Generation::IntelHaswell => visitor.visit::<IntelHaswell>(),
+                #[cfg(feature = "intel-haswellx")]
+                Generation::IntelHaswellx => visitor.visit::<IntelHaswellx>(),
+                #[cfg(feature = "intel-icelake")]
+                Generation::IntelIcelake => visitor.visit::<IntelIcelake>(),
+                #[cfg(feature = "intel-icelakex")]
+                Generation::IntelIcelakex => visitor.visit::<IntelIcelakex>(),
+                #[cfg(feature = "intel-ivybridge")]
+                Generation::IntelIvybridge => visitor.visit::<IntelIvybridge>(),
+                #[cfg(feature = "intel-ivytown")]
+                Generation::IntelIvytown => visitor.visit::<IntelIvytown>(),
+                #[cfg(feature = "intel-jaketown")]
+                Generation::IntelJaketown => visitor.visit::<IntelJaketown>(),
+                #[cfg(feature = "intel-knightslanding")]
+                Generation::IntelKnightslanding => visitor.visit::<IntelKnightslanding>(),
+                #[cfg(feature = "intel-lunarlake-lioncove")]
+                Generation::IntelLunarlakeLioncove => visitor.visit::<IntelLunarlakeLioncove>(),
+                #[cfg(feature = "intel-lunarlake-skymont")]
+                Generation::IntelLunarlakeSkymont => visitor.visit::<IntelLunarlakeSkymont>(),
+                #[cfg(feature = "intel-meteorlake-crestmont")]
+                Generation::IntelMeteorlakeCrestmont => visitor.visit::<IntelMeteorlakeCrestmont>(),
+                #[cfg(feature = "intel-meteorlake-redwoodcove")]
+                Generation::IntelMeteorlakeRedwoodcove => {
+                    visitor.visit::<IntelMeteorlakeRedwoodcove>()
+                }
+                #[cfg(feature = "intel-nehalemep")]
+                Generation::IntelNehalemep => visitor.visit::<IntelNehalemep>(),
+                #[cfg(feature = "intel-nehalemex")]
+                Generation::IntelNehalemex => visitor.visit::<IntelNehalemex>(),
+                #[cfg(feature = "intel-rocketlake")]
+                Generation::IntelRocketlake => visitor.visit::<IntelRocketlake>(),
+                #[cfg(feature = "intel-sandybridge")]
+                Generation::IntelSandybridge => visitor.visit::<IntelSandybridge>(),
+                #[cfg(feature = "intel-sapphirerapids")]
+                Generation::IntelSapphirerapids => visitor.visit::<IntelSapphirerapids>(),
+                #[cfg(feature = "intel-sierraforest")]
+                Generation::IntelSierraforest => visitor.visit::<IntelSierraforest>(),
+                #[cfg(feature = "intel-silvermont")]
+                Generation::IntelSilvermont => visitor.visit::<IntelSilvermont>(),
+                #[cfg(feature = "intel-skylake")]
+                Generation::IntelSkylake => visitor.visit::<IntelSkylake>(),
+                #[cfg(feature = "intel-skylakex")]
+                Generation::IntelSkylakex => visitor.visit::<IntelSkylakex>(),
+                #[cfg(feature = "intel-snowridgex")]
+                Generation::IntelSnowridgex => visitor.visit::<IntelSnowridgex>(),
+                #[cfg(feature = "intel-tigerlake")]
+                Generation::IntelTigerlake => visitor.visit::<IntelTigerlake>(),
+                #[cfg(feature = "intel-westmereep-dp")]
+                Generation::IntelWestmereepDp => visitor.visit::<IntelWestmereepDp>(),
+                #[cfg(feature = "intel-westmereep-sp")]
+                Generation::IntelWestmereepSp => visitor.visit::<IntelWestmereepSp>(),
+                #[cfg(feature = "intel-westmereex")]
+                Generation::IntelWestmereex => visitor.visit::<IntelWestmereex>(),
+            }
+        }
+        #[doc = r" The MSRs of the generation, with their roles."]
+        pub fn registers(self) -> &'static [crate::arch::RegInfo] {
+            struct Regs;
+            impl crate::arch::ArchVisitor for Regs {
+                type Output = &'static [crate::arch::RegInfo];
+                fn visit<A: crate::arch::Arch>(self) -> &'static [crate::arch::RegInfo] {
+                    A::registers()
+                }
+            }
+            self.visit(Regs)
+        }
+    }
+    impl core::fmt::Display for Generation {
+        fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+            f.write_str(self.id())
+        }
+    }
 }

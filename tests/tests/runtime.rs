@@ -68,38 +68,18 @@ fn register_tables_match_the_model() {
             })
             .collect();
         assert_eq!(have, want, "{}", g.id);
-        // Roles agree with the model's `pmu:` section.
-        let role_of = |role: Role| {
-            gen_.registers()
+        // Every register's role is the one its definition states.
+        for r in &g.registers {
+            let have = gen_
+                .registers()
                 .iter()
-                .find(|r| r.role == role)
-                .map(|r| r.name)
-        };
-        let general = g.pmu.general.as_ref().unwrap();
-        assert_eq!(
-            role_of(Role::EventSelect),
-            Some(general.select.as_str()),
-            "{}",
-            g.id
-        );
-        assert_eq!(
-            role_of(Role::Counter),
-            Some(general.counter.as_str()),
-            "{}",
-            g.id
-        );
-        match &g.pmu.fixed {
-            Some(f) => {
-                assert_eq!(
-                    role_of(Role::FixedCounter),
-                    Some(f.counter.as_str()),
-                    "{}",
-                    g.id
-                );
-                assert_eq!(role_of(Role::FixedCtrl), f.control.as_deref(), "{}", g.id);
-            }
-            None => assert_eq!(role_of(Role::FixedCounter), None, "{}", g.id),
+                .find(|x| x.name == r.name)
+                .and_then(|x| x.role)
+                .map(Role::as_str);
+            let want = r.role.map(pmu_defs::validate::register_role_word);
+            assert_eq!(have, want, "{} {}", g.id, r.name);
         }
+        let general = g.pmu.general.as_ref().unwrap();
         // Counts, widths and architectural events.
         struct Facts;
         impl ArchVisitor for Facts {
@@ -858,4 +838,15 @@ fn dev_msr_errors_say_what_to_do() {
         }
         Err(e) => panic!("unexpected error opening /dev/cpu/0/msr: {e}"),
     }
+}
+
+/// The run-time role vocabulary is the YAML's, word for word and in order.
+#[test]
+fn role_words_are_the_yaml_words() {
+    let run_time: Vec<&str> = Role::ALL.iter().map(|r| r.as_str()).collect();
+    let yaml: Vec<&str> = pmu_defs::raw::REGISTER_ROLE_WORDS
+        .iter()
+        .map(|(w, _)| *w)
+        .collect();
+    assert_eq!(run_time, yaml);
 }

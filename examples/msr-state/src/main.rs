@@ -64,12 +64,12 @@ mod linux {
                 for (i, &address) in reg.addresses.iter().enumerate() {
                     let i = i as u32;
                     let present = match reg.role {
-                        Role::EventSelect | Role::Counter => c.has_gp(i),
-                        Role::FullWidthCounter => full_width && c.has_gp(i),
+                        Some(Role::EventSelect | Role::Counter) => c.has_gp(i),
+                        Some(Role::FullWidthCounter) => full_width && c.has_gp(i),
                         // Aliases of the core registers: shown once, under the core names.
-                        Role::LegacyEventSelect | Role::LegacyCounter => false,
-                        Role::FixedCounter => c.has_fixed(i),
-                        Role::Capabilities => info.perf_capabilities_msr,
+                        Some(Role::LegacyEventSelect | Role::LegacyCounter) => false,
+                        Some(Role::FixedCounter) => c.has_fixed(i),
+                        Some(Role::Capabilities) => info.perf_capabilities_msr,
                         _ => true,
                     };
                     if !present {

@@ -462,32 +462,39 @@ fn lookup<A: Arch>(cfg: &MockConfig, address: u32) -> Option<Found> {
             })
         };
         return match reg.role {
-            Role::EventSelect if c.has_gp(index) => found(Some(address), None),
-            Role::Counter if c.has_gp(index) => found(Some(address), Some(Counter::Gp(index))),
-            Role::FullWidthCounter if c.has_gp(index) && cfg.full_width_writes => {
+            Some(Role::EventSelect) if c.has_gp(index) => found(Some(address), None),
+            Some(Role::Counter) if c.has_gp(index) => {
+                found(Some(address), Some(Counter::Gp(index)))
+            }
+            Some(Role::FullWidthCounter) if c.has_gp(index) && cfg.full_width_writes => {
                 found(A::gp_counter(index), Some(Counter::Gp(index)))
             }
-            Role::LegacyEventSelect if c.has_gp(index) => found(A::gp_select(index), None),
-            Role::LegacyCounter if c.has_gp(index) => {
+            Some(Role::LegacyEventSelect) if c.has_gp(index) => found(A::gp_select(index), None),
+            Some(Role::LegacyCounter) if c.has_gp(index) => {
                 found(A::gp_counter(index), Some(Counter::Gp(index)))
             }
-            Role::FixedCounter if c.has_fixed(index) => {
+            Some(Role::FixedCounter) if c.has_fixed(index) => {
                 found(Some(address), Some(Counter::Fixed(index)))
             }
-            Role::EventSelect
-            | Role::Counter
-            | Role::FullWidthCounter
-            | Role::LegacyEventSelect
-            | Role::LegacyCounter
-            | Role::FixedCounter => None,
-            Role::FixedCtrl
-            | Role::GlobalCtrl
-            | Role::GlobalStatus
-            | Role::GlobalStatusReset
-            | Role::GlobalStatusSet
-            | Role::GlobalInUse
-            | Role::Capabilities
-            | Role::DebugCtl => found(Some(address), None),
+            Some(
+                Role::EventSelect
+                | Role::Counter
+                | Role::FullWidthCounter
+                | Role::LegacyEventSelect
+                | Role::LegacyCounter
+                | Role::FixedCounter,
+            ) => None,
+            Some(
+                Role::FixedControl
+                | Role::GlobalControl
+                | Role::GlobalStatus
+                | Role::GlobalStatusReset
+                | Role::GlobalStatusSet
+                | Role::GlobalInUse
+                | Role::Capabilities
+                | Role::DebugControl,
+            )
+            | None => found(Some(address), None),
         };
     }
     None
@@ -538,14 +545,14 @@ impl<A: Arch> RawMsr for MockCpu<A> {
         let c = &st.cpus[cpu];
         let get = |a: Option<u32>| a.map_or(0, |a| c.regs.get(&a).copied().unwrap_or(0));
         let value = match found.reg.role {
-            Role::Capabilities => {
+            Some(Role::Capabilities) => {
                 if cfg.full_width_writes {
                     A::caps_full_width_write_bit().unwrap_or(0)
                 } else {
                     0
                 }
             }
-            Role::GlobalInUse => {
+            Some(Role::GlobalInUse) => {
                 let mut v = 0;
                 let mut pmi = false;
                 for n in 0..32 {
@@ -628,7 +635,7 @@ impl<A: Arch> RawMsr for MockCpu<A> {
         }
         let stored = match (reg.role, found.counter) {
             // A plain IA32_PMCx write: bits 31:0, sign-extended to the counter width.
-            (Role::Counter, Some(Counter::Gp(_))) if A::GP_WRITE_SIGN_EXTENDS => {
+            (Some(Role::Counter), Some(Counter::Gp(_))) if A::GP_WRITE_SIGN_EXTENDS => {
                 (value as u32 as i32 as i64 as u64) & width_mask(st.cfg.counters.gp_width)
             }
             _ => value,
@@ -637,12 +644,12 @@ impl<A: Arch> RawMsr for MockCpu<A> {
         st.writes += 1;
         let c = &mut st.cpus[cpu];
         match reg.role {
-            Role::GlobalStatusReset => {
+            Some(Role::GlobalStatusReset) => {
                 if let Some(s) = status {
                     *c.regs.entry(s).or_insert(0) &= !stored;
                 }
             }
-            Role::GlobalStatusSet => {
+            Some(Role::GlobalStatusSet) => {
                 if let Some(s) = status {
                     *c.regs.entry(s).or_insert(0) |= stored;
                 }

@@ -12,6 +12,288 @@ pub use super::super::intel::v3::{IA32_FIXED_CTR_CTRL, Ia32FixedCtrCtrl};
 pub use super::super::intel::v3::{IA32_PERF_GLOBAL_OVF_CTRL, Ia32PerfGlobalOvfCtrl};
 pub use super::super::intel::v3::{IA32_PERF_GLOBAL_STATUS, Ia32PerfGlobalStatus};
 pub use super::super::intel::v3::{IA32_PERFEVTSEL, Ia32Perfevtsel};
+#[doc = "The run-time view of `intel-broadwellde` ([`Arch`](crate::arch::Arch)), generated from the roles its definitions give its registers and fields."]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct IntelBroadwellde;
+impl crate::arch::Arch for IntelBroadwellde {
+    const GENERATION: crate::arch::Generation = crate::arch::Generation::IntelBroadwellde;
+    const SPEC: crate::arch::Spec = crate::arch::Spec {
+        general: crate::arch::GeneralSpec {
+            counters: &[
+                0xc1_u32, 0xc2_u32, 0xc3_u32, 0xc4_u32, 0xc5_u32, 0xc6_u32, 0xc7_u32, 0xc8_u32,
+            ],
+            selects: &[
+                0x186_u32, 0x187_u32, 0x188_u32, 0x189_u32, 0x18a_u32, 0x18b_u32, 0x18c_u32,
+                0x18d_u32,
+            ],
+            full_width: &[
+                0x4c1_u32, 0x4c2_u32, 0x4c3_u32, 0x4c4_u32, 0x4c5_u32, 0x4c6_u32, 0x4c7_u32,
+                0x4c8_u32,
+            ],
+            counter_width: 48u32,
+            en: Some(crate::arch::Bits {
+                name: "EN",
+                lsb: 22u32,
+                width: 1u32,
+                stride: 0u32,
+                count: 1u32,
+            }),
+            usr: Some(crate::arch::Bits {
+                name: "USR",
+                lsb: 16u32,
+                width: 1u32,
+                stride: 0u32,
+                count: 1u32,
+            }),
+            os: Some(crate::arch::Bits {
+                name: "OS",
+                lsb: 17u32,
+                width: 1u32,
+                stride: 0u32,
+                count: 1u32,
+            }),
+            int: Some(crate::arch::Bits {
+                name: "INT",
+                lsb: 20u32,
+                width: 1u32,
+                stride: 0u32,
+                count: 1u32,
+            }),
+            event_mask: 0xff_u64,
+        },
+        fixed: Some(crate::arch::FixedSpec {
+            counters: &[0x309_u32, 0x30a_u32, 0x30b_u32],
+            counter_width: 48u32,
+            control: Some(crate::arch::FixedControlSpec {
+                address: 0x38d_u32,
+                privilege: crate::arch::Bits {
+                    name: "ENABLE",
+                    lsb: 0u32,
+                    width: 2u32,
+                    stride: 4u32,
+                    count: 3u32,
+                },
+                privilege_values: [0x0_u64, 0x1_u64, 0x2_u64, 0x3_u64],
+                pmi: Some(crate::arch::Bits {
+                    name: "PMI",
+                    lsb: 3u32,
+                    width: 1u32,
+                    stride: 4u32,
+                    count: 3u32,
+                }),
+                others: &[crate::arch::Bits {
+                    name: "ANY",
+                    lsb: 2u32,
+                    width: 1u32,
+                    stride: 4u32,
+                    count: 3u32,
+                }],
+            }),
+        }),
+        global_control: Some(crate::arch::PerCounterSpec {
+            address: 0x38f_u32,
+            reserved: 0xfffffff8ffffff00_u64,
+            general: Some(crate::arch::Bits {
+                name: "EN_PMC",
+                lsb: 0u32,
+                width: 1u32,
+                stride: 1u32,
+                count: 8u32,
+            }),
+            fixed: Some(crate::arch::Bits {
+                name: "EN_FIXED_CTR",
+                lsb: 32u32,
+                width: 1u32,
+                stride: 1u32,
+                count: 3u32,
+            }),
+            flag: None,
+        }),
+        global_status: Some(crate::arch::PerCounterSpec {
+            address: 0x38e_u32,
+            reserved: 0x1ffffff8ffffff00_u64,
+            general: Some(crate::arch::Bits {
+                name: "OVF_PMC",
+                lsb: 0u32,
+                width: 1u32,
+                stride: 1u32,
+                count: 8u32,
+            }),
+            fixed: Some(crate::arch::Bits {
+                name: "OVF_FIXED_CTR",
+                lsb: 32u32,
+                width: 1u32,
+                stride: 1u32,
+                count: 3u32,
+            }),
+            flag: None,
+        }),
+        global_status_reset: Some(crate::arch::PerCounterSpec {
+            address: 0x390_u32,
+            reserved: 0x1ffffff8ffffff00_u64,
+            general: Some(crate::arch::Bits {
+                name: "CLR_OVF_PMC",
+                lsb: 0u32,
+                width: 1u32,
+                stride: 1u32,
+                count: 8u32,
+            }),
+            fixed: Some(crate::arch::Bits {
+                name: "CLR_OVF_FIXED_CTR",
+                lsb: 32u32,
+                width: 1u32,
+                stride: 1u32,
+                count: 3u32,
+            }),
+            flag: None,
+        }),
+        global_status_set: None,
+        global_in_use: None,
+        debug_control: Some(crate::arch::FlagSpec {
+            address: 0x1d9_u32,
+            flag: Some(crate::arch::Bits {
+                name: "FREEZE_PERFMON_ON_PMI",
+                lsb: 12u32,
+                width: 1u32,
+                stride: 0u32,
+                count: 1u32,
+            }),
+        }),
+        capabilities: Some(crate::arch::FlagSpec {
+            address: 0x345_u32,
+            flag: Some(crate::arch::Bits {
+                name: "FW_WRITE",
+                lsb: 13u32,
+                width: 1u32,
+                stride: 0u32,
+                count: 1u32,
+            }),
+        }),
+    };
+    fn registers() -> &'static [crate::arch::RegInfo] {
+        static REGISTERS: [crate::arch::RegInfo; 10usize] = [
+            crate::arch::RegInfo {
+                name: "IA32_PMC",
+                addresses: &[
+                    0xc1_u32, 0xc2_u32, 0xc3_u32, 0xc4_u32, 0xc5_u32, 0xc6_u32, 0xc7_u32, 0xc8_u32,
+                ],
+                reserved_mask: 0xffff000000000000_u64,
+                access: crate::arch::__access::rw::<IA32_PMC::Instance>(),
+                role: Some(crate::arch::Role::Counter),
+                decode: Some(crate::arch::__access::decode::<IA32_PMC::Instance>),
+            },
+            crate::arch::RegInfo {
+                name: "IA32_A_PMC",
+                addresses: &[
+                    0x4c1_u32, 0x4c2_u32, 0x4c3_u32, 0x4c4_u32, 0x4c5_u32, 0x4c6_u32, 0x4c7_u32,
+                    0x4c8_u32,
+                ],
+                reserved_mask: 0xffff000000000000_u64,
+                access: crate::arch::__access::rw::<IA32_A_PMC::Instance>(),
+                role: Some(crate::arch::Role::FullWidthCounter),
+                decode: Some(crate::arch::__access::decode::<IA32_A_PMC::Instance>),
+            },
+            crate::arch::RegInfo {
+                name: "IA32_PERFEVTSEL",
+                addresses: &[
+                    0x186_u32, 0x187_u32, 0x188_u32, 0x189_u32, 0x18a_u32, 0x18b_u32, 0x18c_u32,
+                    0x18d_u32,
+                ],
+                reserved_mask: 0xfffffffc00000000_u64,
+                access: crate::arch::__access::rw::<IA32_PERFEVTSEL::Instance>(),
+                role: Some(crate::arch::Role::EventSelect),
+                decode: Some(crate::arch::__access::decode::<IA32_PERFEVTSEL::Instance>),
+            },
+            crate::arch::RegInfo {
+                name: "IA32_PERF_CAPABILITIES",
+                addresses: &[0x345_u32],
+                reserved_mask: 0xffffffffffffc000_u64,
+                access: crate::arch::__access::ro::<IA32_PERF_CAPABILITIES::Instance>(),
+                role: Some(crate::arch::Role::Capabilities),
+                decode: Some(crate::arch::__access::decode::<IA32_PERF_CAPABILITIES::Instance>),
+            },
+            crate::arch::RegInfo {
+                name: "IA32_DEBUGCTL",
+                addresses: &[0x1d9_u32],
+                reserved_mask: 0xffffffffffffa03c_u64,
+                access: crate::arch::__access::rw::<IA32_DEBUGCTL::Instance>(),
+                role: Some(crate::arch::Role::DebugControl),
+                decode: Some(crate::arch::__access::decode::<IA32_DEBUGCTL::Instance>),
+            },
+            crate::arch::RegInfo {
+                name: "IA32_FIXED_CTR",
+                addresses: &[0x309_u32, 0x30a_u32, 0x30b_u32],
+                reserved_mask: 0xffff000000000000_u64,
+                access: crate::arch::__access::rw::<IA32_FIXED_CTR::Instance>(),
+                role: Some(crate::arch::Role::FixedCounter),
+                decode: Some(crate::arch::__access::decode::<IA32_FIXED_CTR::Instance>),
+            },
+            crate::arch::RegInfo {
+                name: "IA32_FIXED_CTR_CTRL",
+                addresses: &[0x38d_u32],
+                reserved_mask: 0xfffffffffffff000_u64,
+                access: crate::arch::__access::rw::<IA32_FIXED_CTR_CTRL::Instance>(),
+                role: Some(crate::arch::Role::FixedControl),
+                decode: Some(crate::arch::__access::decode::<IA32_FIXED_CTR_CTRL::Instance>),
+            },
+            crate::arch::RegInfo {
+                name: "IA32_PERF_GLOBAL_STATUS",
+                addresses: &[0x38e_u32],
+                reserved_mask: 0x1ffffff8ffffff00_u64,
+                access: crate::arch::__access::ro::<IA32_PERF_GLOBAL_STATUS::Instance>(),
+                role: Some(crate::arch::Role::GlobalStatus),
+                decode: Some(crate::arch::__access::decode::<IA32_PERF_GLOBAL_STATUS::Instance>),
+            },
+            crate::arch::RegInfo {
+                name: "IA32_PERF_GLOBAL_CTRL",
+                addresses: &[0x38f_u32],
+                reserved_mask: 0xfffffff8ffffff00_u64,
+                access: crate::arch::__access::rw::<IA32_PERF_GLOBAL_CTRL::Instance>(),
+                role: Some(crate::arch::Role::GlobalControl),
+                decode: Some(crate::arch::__access::decode::<IA32_PERF_GLOBAL_CTRL::Instance>),
+            },
+            crate::arch::RegInfo {
+                name: "IA32_PERF_GLOBAL_OVF_CTRL",
+                addresses: &[0x390_u32],
+                reserved_mask: 0x1ffffff8ffffff00_u64,
+                access: crate::arch::__access::w1c::<IA32_PERF_GLOBAL_OVF_CTRL::Instance>(),
+                role: Some(crate::arch::Role::GlobalStatusReset),
+                decode: None,
+            },
+        ];
+        &REGISTERS
+    }
+    fn arch_events() -> &'static [crate::arch::ArchEventInfo] {
+        static EVENTS: [crate::arch::ArchEventInfo; ArchEvent::ALL.len()] = {
+            let all = ArchEvent::ALL;
+            let mut out = [crate::arch::ArchEventInfo {
+                name: "",
+                cpuid_bit: 0,
+                desc: crate::EventDesc::new("", 0, 0),
+            }; ArchEvent::ALL.len()];
+            let mut i = 0;
+            while i < all.len() {
+                out[i] = crate::arch::ArchEventInfo {
+                    name: all[i].name(),
+                    cpuid_bit: all[i].cpuid_bit(),
+                    desc: *all[i].desc(),
+                };
+                i += 1;
+            }
+            out
+        };
+        &EVENTS
+    }
+    fn arch_event_available(index: usize, eax: u32, ebx: u32) -> bool {
+        ArchEvent::ALL
+            .get(index)
+            .is_some_and(|e| e.is_available(eax, ebx))
+    }
+    #[inline]
+    fn select_event(n: u32, event: &crate::EventDesc) -> Result<u64, crate::arch::EncodeError> {
+        Ok(IA32_PERFEVTSEL::try_event_on(n, event)?.try_build()?.bits())
+    }
+}
 pub mod events {
     #![doc = "The 344 model-specific events of `intel-broadwellde`, by name.\n\nLook one up with [`Event::from_name`](Event::from_name) or `str::parse`, and program it with `IA32_PERFEVTSEL::event_on::<N>(Event::X.desc())`."]
     #[doc = "The 344 model-specific events of `intel-broadwellde`, by name.\n\nLook one up with [`Event::from_name`](Event::from_name) or `str::parse`, and program it with `IA32_PERFEVTSEL::event_on::<N>(Event::X.desc())`."]
