@@ -124,6 +124,33 @@ pub enum FieldRole {
     FreezeOnPmi,
     /// Full-width counter writes are supported (capabilities).
     FullWidthWrite,
+    /// CPUID: number of general-purpose counters.
+    GeneralCount,
+    /// CPUID: bit width of the general-purpose counters.
+    GeneralWidth,
+    /// CPUID: number of fixed counters.
+    FixedCount,
+    /// CPUID: bit width of the fixed counters.
+    FixedWidth,
+    /// CPUID: bitmap of fixed counters present in addition to the first `fixed-count` ones
+    /// (Intel version 5 CPUID.0AH:ECX: "fixed counter i is supported if ECX\[i\] or
+    /// EDX\[4:0\] > i").
+    FixedBitmap,
+    /// CPUID: bitmap of the general-purpose counters present (authoritative where the leaf is
+    /// enumerated).
+    GeneralPresent,
+    /// CPUID: bitmap of the fixed counters present (authoritative where the leaf is enumerated).
+    FixedPresent,
+    /// CPUID: number of valid bits of the architectural-event vector.
+    EventsLength,
+    /// CPUID: AnyThread is deprecated.
+    AnythreadDeprecated,
+    /// CPUID: the event select's UMASK2 field is supported.
+    Umask2Supported,
+    /// CPUID: the event select's EQ field is supported.
+    EqSupported,
+    /// CPUID: bitmap of the valid subleaves of the leaf.
+    SubleafBitmap,
 }
 
 impl FieldRole {
@@ -136,8 +163,42 @@ impl FieldRole {
             FieldRole::PmiInUse => &[R::GlobalInUse],
             FieldRole::FreezeOnPmi => &[R::DebugControl],
             FieldRole::FullWidthWrite => &[R::Capabilities],
+            _ => &[],
         }
     }
+
+    /// True for a role of a CPUID output field (what the leaf enumerates), false for a role
+    /// of an MSR field.
+    pub fn is_cpuid(self) -> bool {
+        self.register_roles().is_empty()
+    }
+}
+
+/// How a generation is recognised at run time (`detect:`): a CPUID field of one of its leaves
+/// at least some value, and/or a CPU family at least some value. Not inherited: a generation
+/// without `detect:` (and without `cpus:`) is never chosen by detection.
+#[derive(Clone, Debug, Serialize)]
+pub struct Detect {
+    /// The CPUID condition: leaf name, output register, field name, minimum value.
+    pub cpuid: Option<DetectCpuid>,
+    /// The minimum CPU family (CPUID.01H, extended family included).
+    pub family_at_least: Option<u32>,
+    /// Where `detect:` is written.
+    #[serde(skip)]
+    pub span: Span,
+}
+
+/// `detect: { leaf, register, field, at-least }`.
+#[derive(Clone, Debug, Serialize)]
+pub struct DetectCpuid {
+    /// CPUID leaf name.
+    pub leaf: String,
+    /// `eax`, `ebx`, `ecx` or `edx`.
+    pub register: String,
+    /// Field name.
+    pub field: String,
+    /// The field's minimum value.
+    pub at_least: u64,
 }
 
 /// Named values a field with [`FieldRole::Privilege`] must have, in the order of the run-time
@@ -193,6 +254,8 @@ pub struct Generation {
     /// architectural generations. Not inherited: a generation extending a CPU model describes
     /// the CPUs it lists itself.
     pub cpus: Vec<Cpu>,
+    /// How the generation is recognised at run time. Not inherited.
+    pub detect: Option<Detect>,
     /// Counter sets and event encoding.
     pub pmu: Pmu,
     /// Registers, in definition order.

@@ -46,6 +46,23 @@ pub struct RawGeneration {
     pub source: Option<Spanned<String>>,
     /// `cpus:` the CPU models this generation describes (`None` when not written).
     pub cpus: Option<Vec<RawCpu>>,
+    /// `detect:` how the generation is recognised at run time.
+    pub detect: Option<Spanned<RawDetect>>,
+}
+
+/// `detect:` a CPUID field condition and/or a minimum family.
+#[derive(Clone, Debug, Default)]
+pub struct RawDetect {
+    /// `leaf:` the CPUID leaf, by name.
+    pub leaf: Option<Spanned<String>>,
+    /// `register:` its output register.
+    pub register: Option<Spanned<String>>,
+    /// `field:` the field of that register.
+    pub field: Option<Spanned<String>>,
+    /// `at-least:` the minimum value of the field.
+    pub at_least: Option<Spanned<u64>>,
+    /// `family-at-least:` the minimum CPU family.
+    pub family_at_least: Option<Spanned<u64>>,
 }
 
 /// One entry of `cpus:`: a CPU model (and, on hybrid parts, a core type) the generation
@@ -345,7 +362,10 @@ pub const TOP_KEYS: &[&str] = &[
     "remove",
     "source",
     "cpus",
+    "detect",
 ];
+/// Keys of `detect:`.
+pub const DETECT_KEYS: &[&str] = &["leaf", "register", "field", "at-least", "family-at-least"];
 /// Keys of a `cpus:` entry.
 pub const CPU_KEYS: &[&str] = &[
     "family-model",
@@ -533,6 +553,26 @@ pub const FIELD_ROLE_WORDS: &[(&str, FieldRole)] = &[
     ("pmi-in-use", FieldRole::PmiInUse),
     ("freeze-on-pmi", FieldRole::FreezeOnPmi),
     ("full-width-write", FieldRole::FullWidthWrite),
+    ("general-count", FieldRole::GeneralCount),
+    ("general-width", FieldRole::GeneralWidth),
+    ("fixed-count", FieldRole::FixedCount),
+    ("fixed-width", FieldRole::FixedWidth),
+    ("fixed-bitmap", FieldRole::FixedBitmap),
+    ("general-present", FieldRole::GeneralPresent),
+    ("fixed-present", FieldRole::FixedPresent),
+    ("events-length", FieldRole::EventsLength),
+    ("anythread-deprecated", FieldRole::AnythreadDeprecated),
+    ("umask2-supported", FieldRole::Umask2Supported),
+    ("eq-supported", FieldRole::EqSupported),
+    ("subleaf-bitmap", FieldRole::SubleafBitmap),
+];
+
+/// The CPUID output registers, as `detect.register` spells them.
+pub const CPUID_REG_WORDS: &[(&str, &str)] = &[
+    ("eax", "eax"),
+    ("ebx", "ebx"),
+    ("ecx", "ecx"),
+    ("edx", "edx"),
 ];
 
 /// Keyword table for `access:`.
@@ -586,6 +626,7 @@ impl Cx<'_> {
         let remove = self.opt(&m, "remove", Self::remove).unwrap_or_default();
         let source = self.opt(&m, "source", Self::text);
         let cpus = m.get("cpus").map(|n| self.cpus(n));
+        let detect = self.opt(&m, "detect", Self::detect);
         if extends.is_none() && vendor.is_none() && m.has("generation") {
             self.missing(&m, "vendor", "generation without `extends`");
         }
@@ -605,7 +646,39 @@ impl Cx<'_> {
             remove,
             source,
             cpus,
+            detect,
         })
+    }
+
+    fn detect(&mut self, n: &Node) -> Option<Spanned<RawDetect>> {
+        let m = self.map(n, "detect", DETECT_KEYS)?;
+        let d = RawDetect {
+            leaf: self.opt(&m, "leaf", |c, n| c.ident(n, "CPUID leaf name")),
+            register: self.opt(&m, "register", |c, n| {
+                c.keyword(n, "CPUID output register", CPUID_REG_WORDS)
+                    .map(|r| Spanned::new(r.value.to_owned(), r.span))
+            }),
+            field: self.opt(&m, "field", |c, n| c.ident(n, "field name")),
+            at_least: self.opt(&m, "at-least", |c, n| {
+                c.uint_max(n, u32::MAX as u64, "value")
+            }),
+            family_at_least: self.opt(&m, "family-at-least", |c, n| {
+                c.uint_max(n, 0x10E, "CPU family")
+            }),
+        };
+        let cpuid_keys = ["leaf", "register", "field", "at-least"];
+        let given = cpuid_keys.iter().filter(|k| m.has(k)).count();
+        if given != 0 && given != cpuid_keys.len() {
+            for k in cpuid_keys.iter().filter(|k| !m.has(k)) {
+                self.missing(&m, k, "CPUID condition of `detect`");
+            }
+            return None;
+        }
+        if given == 0 && !m.has("family-at-least") {
+            self.missing(&m, "leaf", "detect");
+            return None;
+        }
+        Some(Spanned::new(d, n.span))
     }
 
     /// `cpus:` a non-empty list of CPU models, each named once.

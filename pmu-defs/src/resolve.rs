@@ -454,6 +454,26 @@ impl Resolver<'_> {
             ancestors,
             source: text(&raw.source),
             cpus,
+            detect: raw.detect.as_ref().map(|d| Detect {
+                cpuid: match (
+                    &d.value.leaf,
+                    &d.value.register,
+                    &d.value.field,
+                    &d.value.at_least,
+                ) {
+                    (Some(leaf), Some(register), Some(field), Some(at_least)) => {
+                        Some(DetectCpuid {
+                            leaf: leaf.value.clone(),
+                            register: register.value.clone(),
+                            field: field.value.clone(),
+                            at_least: at_least.value,
+                        })
+                    }
+                    _ => None,
+                },
+                family_at_least: d.value.family_at_least.as_ref().map(|f| f.value as u32),
+                span: d.span,
+            }),
             pmu,
             registers,
             cpuid,

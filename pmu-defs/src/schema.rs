@@ -72,6 +72,7 @@ pub fn render() -> String {
 pub const MAPPINGS: &[(&str, &[&str])] = &[
     ("generation", raw::TOP_KEYS),
     ("cpu", raw::CPU_KEYS),
+    ("detect", raw::DETECT_KEYS),
     ("pmu", raw::PMU_KEYS),
     ("pmu-encoding", raw::ENCODING_KEYS),
     ("register", raw::REGISTER_KEYS),
@@ -338,6 +339,16 @@ pub fn schema() -> Value {
                             ),
                         ),
                     ),
+                    (
+                        "detect",
+                        name_ref(
+                            "detect",
+                            "How the run-time layer recognises this generation: a CPUID field \
+                             at least some value and/or a minimum CPU family. The deepest \
+                             generation of the CPU's vendor whose condition holds is chosen. \
+                             Not inherited.",
+                        ),
+                    ),
                 ],
                 &["generation"],
             ),
@@ -390,6 +401,38 @@ pub fn schema() -> Value {
                 ),
             ],
             &["family-model"],
+        ),
+    );
+
+    // detect:
+    def(
+        "detect",
+        object(
+            "A run-time detection condition.",
+            vec![
+                (
+                    "leaf",
+                    name_ref("ident", "A CPUID leaf of the generation, by name."),
+                ),
+                (
+                    "register",
+                    keyword(raw::CPUID_REG_WORDS, "The leaf's output register."),
+                ),
+                ("field", name_ref("ident", "A field of that register.")),
+                (
+                    "at-least",
+                    uint(Some(u32::MAX as u64), 0, "The field's minimum value."),
+                ),
+                (
+                    "family-at-least",
+                    uint(
+                        Some(0x10E),
+                        0,
+                        "The minimum CPU family (extended family included).",
+                    ),
+                ),
+            ],
+            &[],
         ),
     );
 

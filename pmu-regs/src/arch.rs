@@ -545,6 +545,8 @@ pub trait Arch: Copy + Default + fmt::Debug + Send + Sync + 'static {
     const GENERATION: Generation;
     /// Addresses and bit positions, by role.
     const SPEC: Spec;
+    /// How detection recognises the generation, and what its CPUID fields enumerate.
+    const DETECT: DetectSpec;
     /// Instances of the general-purpose counter family in the definitions.
     const GP_INSTANCES: u32 = Self::SPEC.general.counters.len() as u32;
     /// Instances of the fixed-counter family (0 when the generation has none).

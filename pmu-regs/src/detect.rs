@@ -3,10 +3,13 @@
 //!
 //! [`detect`] reads CPUID through a [`CpuidSource`]: [`LiveCpuid`] on the running processor
 //! (`core::arch::x86_64::__cpuid_count`), or a [`CpuidTable`] of recorded values, so every
-//! decision is testable anywhere. Leaf layouts are decoded with the generated CPUID types
-//! (`intel::vN::cpuid::ARCH_PERFMON`, `intel::v6::cpuid::ARCH_PERFMON_EXT` /
-//! `ARCH_PERFMON_COUNTERS`, `amd::perfmon_v2::cpuid::EXT_PERFMON_DEBUG`), picked by the
-//! version the CPU reports.
+//! decision is testable anywhere. Nothing here names a generation or a CPUID field: each
+//! generation's `detect:` condition (a CPUID field at least some value, a minimum family) and
+//! `cpus:` list come from the definitions through [`Arch::DETECT`], and so do the CPUID
+//! fields that enumerate counters (`role: general-count`, `fixed-bitmap`, ...). Of the
+//! generations of the CPU's vendor whose condition holds, the one that extends the most others
+//! is chosen; a model generation compiled in (its Cargo feature) whose `cpus:` lists the CPU is
+//! reported as [`PmuInfo::model`].
 //!
 //! ```
 //! use pmu_regs::arch::Generation;
@@ -27,7 +30,7 @@
 //! println!("{info}");
 //! ```
 
-use crate::arch::{Arch, ArchVisitor, Generation, IntelV6, Vendor};
+use crate::arch::{Arch, ArchVisitor, CpuidField, DetectSpec, Generation, Vendor};
 use core::fmt;
 
 /// Registers returned by one CPUID query.
@@ -147,9 +150,13 @@ const LEAF1_ECX_HYPERVISOR: u32 = 1 << 31;
 /// CPUID.(EAX=07H,ECX=1):EAX\[8\] ArchPerfmonExt: leaf 23H is supported (Intel SDM Vol. 2A,
 /// CPUID leaf 07H subleaf 1; Linux `X86_FEATURE_ARCH_PERFMON_EXT` = word 12 (7.1 EAX) bit 8).
 const LEAF7_1_EAX_ARCH_PERFMON_EXT: u32 = 1 << 8;
-/// CPUID Fn8000_0001_ECX\[23\] PerfCtrExtCore: six core counters at C001_0200h (AMD APM Vol. 3
-/// Appendix E; Linux `X86_FEATURE_PERFCTR_CORE` = word 6 (8000_0001 ECX) bit 23).
-const EXT1_ECX_PERFCTR_CORE: u32 = 1 << 23;
+/// CPUID.1AH:EAX\[31:24\]: the core type of a hybrid part (Intel SDM Vol. 2A, CPUID leaf 1AH
+/// "Native Model ID Enumeration Leaf"), matched against `cpus: core-type`.
+const LEAF1A: u32 = 0x1A;
+/// The first extended leaf (its EAX is the highest extended leaf).
+const EXT_LEAF0: u32 = 0x8000_0000;
+/// Leaf 07H: its subleaf 1 EAX holds ArchPerfmonExt.
+const LEAF7: u32 = 7;
 
 /// The vendor string of CPUID leaf 0.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -268,65 +275,40 @@ const fn mask_of(count: u32) -> u32 {
     }
 }
 
-/// What CPUID leaf 0AH (and 23H) reported on an Intel CPU, decoded.
+/// What the CPUID fields with enumeration roles reported, for the chosen generation (`None`:
+/// the generation has no such field, or the CPU does not enumerate its leaf).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub struct IntelPerfmon {
-    /// The raw leaf 0AH.
-    pub leaf: CpuidResult,
-    /// Architectural performance monitoring version (EAX\[7:0\]).
-    pub version: u8,
-    /// General-purpose counters per logical processor (EAX\[15:8\]).
-    pub gp_counters: u8,
-    /// Their width (EAX\[23:16\]).
-    pub gp_width: u8,
-    /// Length of the EBX event vector (EAX\[31:24\]).
-    pub ebx_length: u8,
-    /// Fixed counters (EDX\[4:0\], version 2 and later).
-    pub fixed_counters: u8,
-    /// Their width (EDX\[12:5\], version 2 and later).
-    pub fixed_width: u8,
-    /// Fixed-counter bitmask (ECX, version 5 and later).
-    pub fixed_mask: u32,
-    /// AnyThread deprecated (EDX\[15\], version 5 and later).
-    pub anythread_deprecated: bool,
-    /// Leaf 23H, when CPUID.(7,1):EAX\[8\] enumerates it.
-    pub ext: Option<PerfmonExt>,
-}
-
-/// Leaf 23H (architectural performance monitoring extended leaf).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub struct PerfmonExt {
-    /// Valid subleaves (subleaf 0 EAX).
-    pub subleaves: u32,
-    /// UMASK2 supported (subleaf 0 EBX\[0\]).
-    pub umask2: bool,
-    /// EQ supported (subleaf 0 EBX\[1\]).
-    pub eq: bool,
-    /// General-purpose counter bitmap (subleaf 1 EAX), when subleaf 1 is valid.
-    pub gp_mask: Option<u32>,
-    /// Fixed counter bitmap (subleaf 1 EBX), when subleaf 1 is valid.
-    pub fixed_mask: Option<u32>,
-}
-
-/// What the AMD CPUID leaves reported.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub struct AmdPerfmon {
-    /// CPU family (from leaf 1).
-    pub family: u32,
-    /// Core performance counter extensions (Fn8000_0001_ECX\[23\]).
-    pub perfctr_core: bool,
-    /// Fn8000_0022 (extended performance monitoring and debug), when present.
-    pub leaf_80000022: Option<CpuidResult>,
-    /// PerfMonV2 (Fn8000_0022_EAX\[0\]).
-    pub perfmon_v2: bool,
-    /// LBR and PMC freeze (Fn8000_0022_EAX\[2\]).
-    pub lbr_and_pmc_freeze: bool,
-    /// Core counters (Fn8000_0022_EBX\[3:0\]).
-    pub core_counters: u8,
-    /// Northbridge / data-fabric counters (Fn8000_0022_EBX\[15:10\]).
-    pub nb_counters: u8,
-    /// UMC counters (Fn8000_0022_EBX\[21:16\]).
-    pub umc_counters: u8,
+pub struct Enumeration {
+    /// The value of the chosen generation's `detect:` field (Intel: the architectural
+    /// performance-monitoring version).
+    pub condition: Option<u32>,
+    /// `general-count`: general-purpose counters.
+    pub general_count: Option<u32>,
+    /// `general-width`: their width.
+    pub general_width: Option<u32>,
+    /// `fixed-count`: fixed counters.
+    pub fixed_count: Option<u32>,
+    /// `fixed-width`: their width.
+    pub fixed_width: Option<u32>,
+    /// `fixed-bitmap`: fixed counters present beyond `fixed-count`.
+    pub fixed_bitmap: Option<u32>,
+    /// `general-present`: the general-purpose counters present (authoritative).
+    pub general_present: Option<u32>,
+    /// `fixed-present`: the fixed counters present (authoritative).
+    pub fixed_present: Option<u32>,
+    /// `events-length`: valid bits of the architectural-event vector.
+    pub events_length: Option<u32>,
+    /// `anythread-deprecated`.
+    pub anythread_deprecated: Option<bool>,
+    /// `umask2-supported`.
+    pub umask2: Option<bool>,
+    /// `eq-supported`.
+    pub eq: Option<bool>,
+    /// `subleaf-bitmap`: valid subleaves of its leaf.
+    pub subleaves: Option<u32>,
+    /// The output registers of the leaf holding `events-length` (the architectural-event
+    /// vector), as read.
+    pub events_leaf: Option<CpuidResult>,
 }
 
 /// Something detection noticed and the report should say.
@@ -334,24 +316,29 @@ pub struct AmdPerfmon {
 pub enum Note {
     /// The vendor is neither Intel nor AMD.
     UnknownVendor,
-    /// Intel CPU without architectural performance monitoring (leaf 0AH absent or version 0).
-    NoArchPerfmon {
-        /// Highest basic CPUID leaf.
-        max_leaf: u32,
-        /// Reported version (0 when the leaf is absent).
-        version: u8,
+    /// No generation of the vendor's definitions matches the CPU. `nearest` is the vendor's
+    /// least derived generation with a `detect:` condition; `field` the CPUID field it tests
+    /// (or `"family"`), `value` what the CPU reports (`None`: the leaf is not enumerated) and
+    /// `needs` its minimum.
+    NoGeneration {
+        /// The least derived generation with a condition.
+        nearest: Option<Generation>,
+        /// The CPUID field (or `"family"`).
+        field: &'static str,
+        /// What the CPU reports.
+        value: Option<u32>,
+        /// What the generation needs.
+        needs: u32,
     },
-    /// A newer version than the definitions describe: the newest generation is used.
-    NewerVersion {
-        /// Reported version.
-        version: u8,
+    /// The CPU reports a value beyond every generation's condition on that field (a newer
+    /// version than the definitions describe): the deepest matching generation is used.
+    NewerThanDefined {
+        /// The CPUID field.
+        field: &'static str,
+        /// Its value.
+        value: u32,
         /// The generation used.
         using: Generation,
-    },
-    /// AMD CPU older than the K7 counters.
-    NoAmdCounters {
-        /// Its family.
-        family: u32,
     },
     /// The CPU reports more counters than the generation's register family has.
     MoreCountersThanDefined {
@@ -371,8 +358,9 @@ pub enum Note {
         /// Width of the definitions.
         defined: u32,
     },
-    /// Version 2-4 CPU reporting fewer than three fixed counters (Linux assumes three on
-    /// non-hybrid parts, arch/x86/events/intel/core.c).
+    /// The CPU reports fewer fixed counters than the generation defines, and the generation
+    /// has no bitmap of further fixed counters (Linux assumes three on non-hybrid version 2-4
+    /// parts, arch/x86/events/intel/core.c).
     FewFixedCounters {
         /// Reported count.
         reported: u8,
@@ -387,26 +375,25 @@ impl fmt::Display for Note {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
             Note::UnknownVendor => f.write_str("unknown CPU vendor: no PMU generation applies"),
-            Note::NoArchPerfmon { max_leaf, version } => {
-                if max_leaf < 0xA {
-                    write!(
-                        f,
-                        "no architectural performance monitoring: highest CPUID leaf is {max_leaf:#x} (leaf 0AH needed)"
-                    )
-                } else {
-                    write!(
-                        f,
-                        "no architectural performance monitoring: CPUID.0AH reports version {version}"
-                    )
-                }
-            }
-            Note::NewerVersion { version, using } => write!(
+            Note::NoGeneration {
+                nearest,
+                field,
+                value,
+                needs,
+            } => match (nearest, value) {
+                (None, _) => f.write_str("no generation of this vendor's definitions can be detected"),
+                (Some(g), None) => write!(
+                    f,
+                    "no PMU generation matches: {g} needs {field} >= {needs}, and the CPU does not enumerate {field}"
+                ),
+                (Some(g), Some(v)) => write!(
+                    f,
+                    "no PMU generation matches: {g} needs {field} >= {needs}, the CPU reports {v}"
+                ),
+            },
+            Note::NewerThanDefined { field, value, using } => write!(
                 f,
-                "CPUID.0AH reports version {version}, newer than the definitions; using {using}"
-            ),
-            Note::NoAmdCounters { family } => write!(
-                f,
-                "AMD family {family:#x} predates the K7 performance counters"
+                "the CPU reports {field} = {value}, newer than the definitions; using {using}"
             ),
             Note::MoreCountersThanDefined {
                 fixed,
@@ -429,7 +416,7 @@ impl fmt::Display for Note {
             ),
             Note::FewFixedCounters { reported } => write!(
                 f,
-                "CPUID.0AH:EDX reports {reported} fixed counters (Linux assumes 3 on non-hybrid version 2-4 parts); using what CPUID says"
+                "the CPU reports {reported} fixed counters, fewer than the generation defines; using what CPUID says"
             ),
             Note::Hypervisor => f.write_str(
                 "running under a hypervisor (CPUID.01H:ECX[31]): the PMU may be absent, partial or emulated",
@@ -448,22 +435,24 @@ pub struct PmuInfo {
     pub vendor: CpuVendor,
     /// Highest basic leaf (leaf 0 EAX).
     pub max_leaf: u32,
-    /// Highest extended leaf (80000000H EAX), 0 when not queried.
+    /// Highest extended leaf (80000000H EAX).
     pub max_ext_leaf: u32,
     /// Leaf 1 EAX (family/model/stepping signature), 0 when absent.
     pub signature: u32,
-    /// The generation to use, `None` when the CPU has no PMU the definitions describe.
+    /// The generation to use: of the generations of the CPU's vendor whose `detect:`
+    /// condition holds, the one extending the most others. `None` when none matches.
     pub generation: Option<Generation>,
+    /// The model generation whose `cpus:` lists this CPU (and core type), when its Cargo
+    /// feature is on: its registers and events describe this exact core.
+    pub model: Option<Generation>,
     /// Usable counters.
     pub counters: CounterSet,
     /// IA32_PERF_CAPABILITIES exists (CPUID.01H:ECX.PDCM).
     pub perf_capabilities_msr: bool,
     /// Running under a hypervisor (CPUID.01H:ECX\[31\]).
     pub hypervisor: bool,
-    /// Intel leaves, decoded.
-    pub intel: Option<IntelPerfmon>,
-    /// AMD leaves, decoded.
-    pub amd: Option<AmdPerfmon>,
+    /// What the generation's CPUID fields enumerate.
+    pub enumeration: Enumeration,
     notes: [Option<Note>; MAX_NOTES],
 }
 
@@ -514,22 +503,74 @@ pub fn detect_live() -> PmuInfo {
     detect(&mut LiveCpuid)
 }
 
+/// Reads CPUID fields within the limits the CPU reports.
+struct Reader<'s, S: CpuidSource + ?Sized> {
+    src: &'s mut S,
+    max_leaf: u32,
+    max_ext_leaf: u32,
+}
+
+impl<S: CpuidSource + ?Sized> Reader<'_, S> {
+    fn enumerated(&self, leaf: u32) -> bool {
+        if leaf >= EXT_LEAF0 {
+            leaf <= self.max_ext_leaf
+        } else {
+            leaf <= self.max_leaf
+        }
+    }
+
+    fn leaf(&mut self, leaf: u32, subleaf: u32) -> Option<CpuidResult> {
+        self.enumerated(leaf).then(|| self.src.cpuid(leaf, subleaf))
+    }
+
+    /// The field's value, or `None` when its leaf (or subleaf) is not enumerated. A subleaf
+    /// other than 0 is read only when the leaf's `subleaf-bitmap` (in `e`) lists it; a leaf with
+    /// a `subleaf-bitmap` only when CPUID.(07H,1):EAX\[8\] (ArchPerfmonExt) enumerates it.
+    fn field(&mut self, f: CpuidField, e: &crate::arch::EnumerationSpec) -> Option<u32> {
+        if let Some(b) = e.subleaf_bitmap.filter(|b| b.leaf == f.leaf) {
+            if !self.ext_leaf_enumerated() {
+                return None;
+            }
+            if f.subleaf != b.subleaf {
+                let map = self.field(b, &crate::arch::EnumerationSpec::default())?;
+                if f.subleaf >= 32 || map & (1 << f.subleaf) == 0 {
+                    return None;
+                }
+            }
+        }
+        let r = self.leaf(f.leaf, if f.has_subleaf { f.subleaf } else { 0 })?;
+        Some(f.get([r.eax, r.ebx, r.ecx, r.edx]))
+    }
+
+    fn ext_leaf_enumerated(&mut self) -> bool {
+        self.max_leaf >= LEAF7
+            && self.src.cpuid(LEAF7, 0).eax >= 1
+            && self.src.cpuid(LEAF7, 1).eax & LEAF7_1_EAX_ARCH_PERFMON_EXT != 0
+    }
+}
+
 /// Detects the PMU from CPUID answers.
 pub fn detect<S: CpuidSource + ?Sized>(src: &mut S) -> PmuInfo {
     let leaf0 = src.cpuid(0, 0);
+    let max_ext_leaf = src.cpuid(EXT_LEAF0, 0).eax;
     let mut info = PmuInfo {
         vendor: CpuVendor::from_leaf0(leaf0),
         max_leaf: leaf0.eax,
-        max_ext_leaf: 0,
+        max_ext_leaf: if max_ext_leaf >= EXT_LEAF0 {
+            max_ext_leaf
+        } else {
+            0
+        },
         signature: 0,
         generation: None,
+        model: None,
         counters: CounterSet::default(),
         perf_capabilities_msr: false,
         hypervisor: false,
-        intel: None,
-        amd: None,
+        enumeration: Enumeration::default(),
         notes: [None; MAX_NOTES],
     };
+    let mut core_type = None;
     if info.max_leaf >= 1 {
         let leaf1 = src.cpuid(1, 0);
         info.signature = leaf1.eax;
@@ -541,170 +582,220 @@ pub fn detect<S: CpuidSource + ?Sized>(src: &mut S) -> PmuInfo {
             info.perf_capabilities_msr = leaf1.ecx & LEAF1_ECX_PDCM != 0;
         }
     }
-    match info.vendor {
-        CpuVendor::Intel => detect_intel(src, &mut info),
-        CpuVendor::Amd | CpuVendor::Hygon => {
-            if info.vendor == CpuVendor::Hygon {
-                info.note(Note::HygonAsAmd);
-            }
-            detect_amd(src, &mut info)
-        }
-        CpuVendor::Other(_) => info.note(Note::UnknownVendor),
+    if info.max_leaf >= LEAF1A {
+        core_type = Some((src.cpuid(LEAF1A, 0).eax >> 24) as u8);
     }
+    if info.vendor == CpuVendor::Hygon {
+        info.note(Note::HygonAsAmd);
+    }
+    let Some(vendor) = info.vendor.pmu_vendor() else {
+        info.note(Note::UnknownVendor);
+        return info;
+    };
+    let mut rd = Reader {
+        src,
+        max_leaf: info.max_leaf,
+        max_ext_leaf: info.max_ext_leaf,
+    };
+    let Some(generation) = choose(&mut rd, &mut info, vendor) else {
+        return info;
+    };
+    info.model = choose_model(&info, vendor, core_type);
+    info.generation = Some(generation);
+    // A model generation extends the architectural one: same CPUID fields, its own (possibly
+    // wider) counter families.
+    info.model.unwrap_or(generation).visit(Enumerate {
+        rd: &mut rd,
+        info: &mut info,
+    });
     info
 }
 
-fn detect_intel<S: CpuidSource + ?Sized>(src: &mut S, info: &mut PmuInfo) {
-    use crate::intel;
-    if info.max_leaf < intel::v1::cpuid::ARCH_PERFMON::LEAF {
-        info.note(Note::NoArchPerfmon {
-            max_leaf: info.max_leaf,
-            version: 0,
+fn spec_of(g: Generation) -> DetectSpec {
+    struct Spec;
+    impl ArchVisitor for Spec {
+        type Output = DetectSpec;
+        fn visit<A: Arch>(self) -> DetectSpec {
+            A::DETECT
+        }
+    }
+    g.visit(Spec)
+}
+
+/// Does `d`'s condition hold? `None` when the generation has no condition.
+fn holds<S: CpuidSource + ?Sized>(
+    rd: &mut Reader<'_, S>,
+    info: &PmuInfo,
+    d: &DetectSpec,
+) -> Option<bool> {
+    if d.cpuid.is_none() && d.family_at_least.is_none() {
+        return None;
+    }
+    let mut ok = true;
+    if let Some((f, at_least)) = d.cpuid {
+        ok &= rd.field(f, &d.enumeration).is_some_and(|v| v >= at_least);
+    }
+    if let Some(fam) = d.family_at_least {
+        ok &= info.max_leaf >= 1 && info.family() >= fam;
+    }
+    Some(ok)
+}
+
+/// The deepest generation of `vendor` whose condition holds; notes when none does, or when
+/// the CPU reports more than any condition asks for.
+fn choose<S: CpuidSource + ?Sized>(
+    rd: &mut Reader<'_, S>,
+    info: &mut PmuInfo,
+    vendor: Vendor,
+) -> Option<Generation> {
+    let mut best: Option<(Generation, DetectSpec)> = None;
+    let mut nearest: Option<(Generation, DetectSpec)> = None;
+    for &g in Generation::ALL {
+        let d = spec_of(g);
+        if d.vendor != vendor || !d.cpus.is_empty() {
+            continue;
+        }
+        match holds(rd, info, &d) {
+            None => continue,
+            Some(true) if best.as_ref().is_none_or(|(_, b)| d.depth > b.depth) => {
+                best = Some((g, d))
+            }
+            _ => {}
+        }
+        if nearest.as_ref().is_none_or(|(_, n)| d.depth < n.depth) {
+            nearest = Some((g, d));
+        }
+    }
+    let Some((g, d)) = best else {
+        let note = match nearest {
+            None => Note::NoGeneration {
+                nearest: None,
+                field: "",
+                value: None,
+                needs: 0,
+            },
+            Some((n, d)) => match d.cpuid {
+                Some((f, needs)) => Note::NoGeneration {
+                    nearest: Some(n),
+                    field: f.name,
+                    value: rd.field(f, &d.enumeration),
+                    needs,
+                },
+                None => Note::NoGeneration {
+                    nearest: Some(n),
+                    field: "family",
+                    value: Some(info.family()),
+                    needs: d.family_at_least.unwrap_or(0),
+                },
+            },
+        };
+        info.note(note);
+        return None;
+    };
+    if let Some((f, at_least)) = d.cpuid {
+        let value = rd.field(f, &d.enumeration).unwrap_or(0);
+        info.enumeration.condition = Some(value);
+        let beyond = Generation::ALL.iter().any(|&o| {
+            spec_of(o)
+                .cpuid
+                .is_some_and(|(of, ol)| of.leaf == f.leaf && of.lsb == f.lsb && ol > at_least)
         });
-        return;
-    }
-    let r = src.cpuid(intel::v1::cpuid::ARCH_PERFMON::LEAF, 0);
-    let version = intel::v1::cpuid::ARCH_PERFMON::Eax::from_raw(r.eax).version();
-    let mut p = IntelPerfmon {
-        leaf: r,
-        version,
-        ..IntelPerfmon::default()
-    };
-    let generation = match version {
-        0 => {
-            info.note(Note::NoArchPerfmon {
-                max_leaf: info.max_leaf,
-                version,
+        if value > at_least && !beyond {
+            info.note(Note::NewerThanDefined {
+                field: f.name,
+                value,
+                using: g,
             });
-            info.intel = Some(p);
-            return;
         }
-        1 => {
-            let l = intel::v1::cpuid::ARCH_PERFMON::Leaf::from_regs(r.eax, r.ebx, r.ecx, r.edx);
-            p.gp_counters = l.eax.gp_counters();
-            p.gp_width = l.eax.gp_width();
-            p.ebx_length = l.eax.ebx_length();
-            Generation::IntelV1
-        }
-        2..=4 => {
-            let l = intel::v2::cpuid::ARCH_PERFMON::Leaf::from_regs(r.eax, r.ebx, r.ecx, r.edx);
-            p.gp_counters = l.eax.gp_counters();
-            p.gp_width = l.eax.gp_width();
-            p.ebx_length = l.eax.ebx_length();
-            p.fixed_counters = l.edx.fixed_counters();
-            p.fixed_width = l.edx.fixed_width();
-            if p.fixed_counters < 3 {
-                info.note(Note::FewFixedCounters {
-                    reported: p.fixed_counters,
-                });
-            }
-            match version {
-                2 => Generation::IntelV2,
-                3 => Generation::IntelV3,
-                _ => Generation::IntelV4,
-            }
-        }
-        5 => {
-            let l = intel::v5::cpuid::ARCH_PERFMON::Leaf::from_regs(r.eax, r.ebx, r.ecx, r.edx);
-            p.gp_counters = l.eax.gp_counters();
-            p.gp_width = l.eax.gp_width();
-            p.ebx_length = l.eax.ebx_length();
-            p.fixed_counters = l.edx.fixed_counters();
-            p.fixed_width = l.edx.fixed_width();
-            p.fixed_mask = l.ecx.fixed_counter_mask();
-            p.anythread_deprecated = l.edx.anythread_deprecated();
-            Generation::IntelV5
-        }
-        _ => {
-            let l = intel::v6::cpuid::ARCH_PERFMON::Leaf::from_regs(r.eax, r.ebx, r.ecx, r.edx);
-            p.gp_counters = l.eax.gp_counters();
-            p.gp_width = l.eax.gp_width();
-            p.ebx_length = l.eax.ebx_length();
-            p.fixed_counters = l.edx.fixed_counters();
-            p.fixed_width = l.edx.fixed_width();
-            p.fixed_mask = l.ecx.fixed_counter_mask();
-            p.anythread_deprecated = l.edx.anythread_deprecated();
-            if version > 6 {
-                info.note(Note::NewerVersion {
-                    version,
-                    using: <IntelV6 as Arch>::GENERATION,
-                });
-            }
-            Generation::IntelV6
-        }
-    };
-    p.ext = detect_leaf23(src, info.max_leaf);
-
-    // Counter masks: leaf 23H subleaf 1 when present (as Linux does), else the counts, plus the
-    // version 5 fixed-counter bitmask ("FxCtr[i] is supported if ECX[i] || EDX[4:0] > i").
-    let gp = match p.ext.and_then(|e| e.gp_mask) {
-        Some(m) => m,
-        None => mask_of(p.gp_counters as u32),
-    };
-    let fixed = match p.ext.and_then(|e| e.fixed_mask) {
-        Some(m) => m,
-        None => p.fixed_mask | mask_of(p.fixed_counters as u32),
-    };
-    info.generation = Some(generation);
-    info.counters = generation.visit(Clamp {
-        gp,
-        gp_width: p.gp_width,
-        fixed,
-        fixed_width: p.fixed_width,
-        notes: info,
-    });
-    info.counters.unavailable_events = generation.visit(Unavailable {
-        eax: r.eax,
-        ebx: r.ebx,
-    });
-    info.counters.anythread_deprecated = p.anythread_deprecated;
-    (info.counters.umask2, info.counters.eq) = match p.ext {
-        Some(e) => (e.umask2, e.eq),
-        None => (false, false),
-    };
-    info.intel = Some(p);
+    }
+    Some(g)
 }
 
-fn detect_leaf23<S: CpuidSource + ?Sized>(src: &mut S, max_leaf: u32) -> Option<PerfmonExt> {
-    use crate::intel::v6::cpuid::{ARCH_PERFMON_COUNTERS, ARCH_PERFMON_EXT};
-    const LEAF7: u32 = 7;
-    if max_leaf < ARCH_PERFMON_EXT::LEAF || max_leaf < LEAF7 {
-        return None;
-    }
-    // Leaf 07H subleaf 0 EAX is the highest valid subleaf.
-    if src.cpuid(LEAF7, 0).eax < 1 || src.cpuid(LEAF7, 1).eax & LEAF7_1_EAX_ARCH_PERFMON_EXT == 0 {
-        return None;
-    }
-    let sub0 = src.cpuid(
-        ARCH_PERFMON_EXT::LEAF,
-        ARCH_PERFMON_EXT::SUBLEAF.unwrap_or(0),
-    );
-    let sub1_index = ARCH_PERFMON_COUNTERS::SUBLEAF.unwrap_or(1);
-    let sub1 = (sub1_index < 32 && sub0.eax & (1 << sub1_index) != 0)
-        .then(|| src.cpuid(ARCH_PERFMON_COUNTERS::LEAF, sub1_index));
-    Some(decode_leaf23(sub0, sub1))
+/// The model generation (compiled in) whose `cpus:` lists this CPU.
+fn choose_model(info: &PmuInfo, vendor: Vendor, core_type: Option<u8>) -> Option<Generation> {
+    let (family, model, stepping) = (info.family(), info.model(), info.stepping());
+    Generation::ALL.iter().copied().find(|&g| {
+        let d = spec_of(g);
+        d.vendor == vendor
+            && d.cpus.iter().any(|c| {
+                c.family == family
+                    && c.model == model
+                    && stepping < 16
+                    && c.steppings & (1 << stepping) != 0
+                    && c.core_type.is_none_or(|t| Some(t) == core_type)
+            })
+    })
 }
 
-/// Decodes leaf 23H from its raw subleaves: subleaf 0 (valid-subleaf bitmap, UMASK2, EQ) and,
-/// when its bitmap enumerates subleaf 1, subleaf 1 (counter bitmaps). A `sub1` that subleaf 0
-/// does not enumerate is ignored.
-pub fn decode_leaf23(sub0: CpuidResult, sub1: Option<CpuidResult>) -> PerfmonExt {
-    use crate::intel::v6::cpuid::{ARCH_PERFMON_COUNTERS, ARCH_PERFMON_EXT};
-    let l = ARCH_PERFMON_EXT::Leaf::from_regs(sub0.eax, sub0.ebx, sub0.ecx, sub0.edx);
-    let mut ext = PerfmonExt {
-        subleaves: l.eax.subleaf_bitmap(),
-        umask2: l.ebx.umask2(),
-        eq: l.ebx.eq_field(),
-        gp_mask: None,
-        fixed_mask: None,
-    };
-    let sub1_index = ARCH_PERFMON_COUNTERS::SUBLEAF.unwrap_or(1);
-    if let Some(r) = sub1.filter(|_| sub1_index < 32 && ext.subleaves & (1 << sub1_index) != 0) {
-        let l = ARCH_PERFMON_COUNTERS::Leaf::from_regs(r.eax, r.ebx, r.ecx, r.edx);
-        ext.gp_mask = Some(l.eax.gp_counter_mask());
-        ext.fixed_mask = Some(l.ebx.fixed_counter_mask());
+/// Reads the generation's enumeration fields and decides the usable counters.
+struct Enumerate<'a, 's, S: CpuidSource + ?Sized> {
+    rd: &'a mut Reader<'s, S>,
+    info: &'a mut PmuInfo,
+}
+
+impl<S: CpuidSource + ?Sized> ArchVisitor for Enumerate<'_, '_, S> {
+    type Output = ();
+    fn visit<A: Arch>(self) {
+        let Enumerate { rd, info } = self;
+        let spec = A::DETECT.enumeration;
+        let mut read = |f: Option<CpuidField>| f.and_then(|f| rd.field(f, &spec));
+        let e = Enumeration {
+            condition: info.enumeration.condition,
+            general_count: read(spec.general_count),
+            general_width: read(spec.general_width),
+            fixed_count: read(spec.fixed_count),
+            fixed_width: read(spec.fixed_width),
+            fixed_bitmap: read(spec.fixed_bitmap),
+            general_present: read(spec.general_present),
+            fixed_present: read(spec.fixed_present),
+            events_length: read(spec.events_length),
+            anythread_deprecated: read(spec.anythread_deprecated).map(|v| v != 0),
+            umask2: read(spec.umask2_supported).map(|v| v != 0),
+            eq: read(spec.eq_supported).map(|v| v != 0),
+            subleaves: read(spec.subleaf_bitmap),
+            events_leaf: spec
+                .events_length
+                .and_then(|f| rd.leaf(f.leaf, if f.has_subleaf { f.subleaf } else { 0 })),
+        };
+        // Counter masks: the authoritative bitmaps when enumerated (as Linux does), else the
+        // counts (the definitions' count where CPUID has none), plus the supplementary fixed
+        // bitmap ("FxCtr[i] is supported if ECX[i] || EDX[4:0] > i").
+        let gp = e
+            .general_present
+            .unwrap_or_else(|| mask_of(e.general_count.unwrap_or(A::GP_INSTANCES)));
+        let fixed = match e.fixed_present {
+            Some(m) => m,
+            None if spec.fixed_count.is_none() => mask_of(A::FIXED_INSTANCES),
+            None => e.fixed_bitmap.unwrap_or(0) | mask_of(e.fixed_count.unwrap_or(0)),
+        };
+        if let Some(n) = e.fixed_count
+            && n < A::FIXED_INSTANCES
+            && spec.fixed_bitmap.is_none()
+        {
+            info.note(Note::FewFixedCounters { reported: n as u8 });
+        }
+        let clamp = Clamp {
+            gp,
+            gp_width: e.general_width.unwrap_or(A::GP_MODEL_WIDTH) as u8,
+            fixed,
+            fixed_width: e.fixed_width.unwrap_or(A::FIXED_MODEL_WIDTH) as u8,
+            notes: info,
+        };
+        let mut counters = clamp.visit::<A>();
+        counters.unavailable_events = match e.events_leaf {
+            Some(r) => Unavailable {
+                eax: r.eax,
+                ebx: r.ebx,
+            }
+            .visit::<A>(),
+            None => 0,
+        };
+        counters.anythread_deprecated = e.anythread_deprecated.unwrap_or(false);
+        counters.umask2 = e.umask2.unwrap_or(false);
+        counters.eq = e.eq.unwrap_or(false);
+        info.counters = counters;
+        info.enumeration = e;
     }
-    ext
 }
 
 /// Clamps reported counters to the generation's register families, noting what is dropped.
@@ -784,70 +875,6 @@ impl ArchVisitor for Unavailable {
     }
 }
 
-fn detect_amd<S: CpuidSource + ?Sized>(src: &mut S, info: &mut PmuInfo) {
-    use crate::amd;
-    let family = info.family();
-    let mut a = AmdPerfmon {
-        family,
-        ..AmdPerfmon::default()
-    };
-    let ext0 = src.cpuid(0x8000_0000, 0);
-    info.max_ext_leaf = ext0.eax;
-    if info.max_ext_leaf >= 0x8000_0001 {
-        a.perfctr_core = src.cpuid(0x8000_0001, 0).ecx & EXT1_ECX_PERFCTR_CORE != 0;
-    }
-    let leaf = amd::perfmon_v2::cpuid::EXT_PERFMON_DEBUG::LEAF;
-    if info.max_ext_leaf >= leaf {
-        let r = src.cpuid(leaf, 0);
-        let l =
-            amd::perfmon_v2::cpuid::EXT_PERFMON_DEBUG::Leaf::from_regs(r.eax, r.ebx, r.ecx, r.edx);
-        a.leaf_80000022 = Some(r);
-        a.perfmon_v2 = l.eax.perfmon_v2();
-        a.lbr_and_pmc_freeze = l.eax.lbr_and_pmc_freeze();
-        a.core_counters = l.ebx.num_perf_ctr_core();
-        a.nb_counters = l.ebx.num_perf_ctr_nb();
-        a.umc_counters = l.ebx.num_perf_ctr_umc();
-    }
-    // K7 (family 6) introduced PerfEvtSel0-3/PerfCtr0-3 (AMD Athlon Processor x86 Code
-    // Optimization Guide, appendix D); earlier families have none.
-    const K7_FAMILY: u32 = 6;
-    let (generation, gp) = if a.perfmon_v2 {
-        (Generation::AmdPerfmonV2, mask_of(a.core_counters as u32))
-    } else if a.perfctr_core {
-        (
-            Generation::AmdCore,
-            mask_of(<crate::arch::AmdCore as Arch>::GP_INSTANCES),
-        )
-    } else if family >= K7_FAMILY {
-        (
-            Generation::AmdK7,
-            mask_of(<crate::arch::AmdK7 as Arch>::GP_INSTANCES),
-        )
-    } else {
-        info.note(Note::NoAmdCounters { family });
-        info.amd = Some(a);
-        return;
-    };
-    info.generation = Some(generation);
-    // AMD does not report counter widths in CPUID: the definitions' width is used.
-    info.counters = generation.visit(Clamp {
-        gp,
-        gp_width: generation.visit(GpModelWidth),
-        fixed: 0,
-        fixed_width: 0,
-        notes: info,
-    });
-    info.amd = Some(a);
-}
-
-struct GpModelWidth;
-impl ArchVisitor for GpModelWidth {
-    type Output = u8;
-    fn visit<A: Arch>(self) -> u8 {
-        A::GP_MODEL_WIDTH as u8
-    }
-}
-
 fn write_mask(f: &mut fmt::Formatter<'_>, mask: u32) -> fmt::Result {
     // "0-3" / "0,2,5-6"
     let mut first = true;
@@ -906,39 +933,43 @@ impl ArchVisitor for Report<'_, '_> {
             Mask(c.gp)
         )?;
         if A::FIXED_INSTANCES > 0 {
+            let fixed_reg = A::registers()
+                .iter()
+                .find(|r| r.role == Some(crate::arch::Role::FixedCounter))
+                .map_or("?", |r| r.name);
             writeln!(
                 f,
-                "  fixed counters:           {} x {} bits (IA32_FIXED_CTR {})",
+                "  fixed counters:           {} x {} bits ({fixed_reg} {})",
                 c.fixed.count_ones(),
                 c.fixed_width,
                 Mask(c.fixed)
             )?;
         }
-        if let Some(p) = &info.intel {
-            if p.version >= 3 {
-                writeln!(
-                    f,
-                    "  AnyThread:                {}",
-                    if p.anythread_deprecated {
-                        "deprecated (CPUID.0AH:EDX[15])"
-                    } else {
-                        "supported"
-                    }
-                )?;
-            }
-            match &p.ext {
-                Some(e) => writeln!(
-                    f,
-                    "  leaf 23H:                 subleaves {:#x}, UMASK2 {}, EQ {}",
-                    e.subleaves,
-                    if e.umask2 { "yes" } else { "no" },
-                    if e.eq { "yes" } else { "no" }
-                )?,
-                None => writeln!(f, "  leaf 23H:                 not enumerated")?,
-            }
+        let e = &info.enumeration;
+        let yes_no = |b: bool| if b { "yes" } else { "no" };
+        if let Some(d) = e.anythread_deprecated {
             writeln!(
                 f,
-                "  IA32_PERF_CAPABILITIES:   {}",
+                "  AnyThread:                {}",
+                if d { "deprecated" } else { "supported" }
+            )?;
+        }
+        if let Some(sub) = e.subleaves {
+            writeln!(
+                f,
+                "  extended leaf:            subleaves {sub:#x}, UMASK2 {}, EQ {}",
+                yes_no(e.umask2.unwrap_or(false)),
+                yes_no(e.eq.unwrap_or(false))
+            )?;
+        }
+        if A::perf_capabilities().is_some() {
+            let caps = A::registers()
+                .iter()
+                .find(|r| r.role == Some(crate::arch::Role::Capabilities))
+                .map_or("?", |r| r.name);
+            writeln!(
+                f,
+                "  {caps}: {}",
                 if info.perf_capabilities_msr {
                     "present (CPUID.01H:ECX.PDCM)"
                 } else {
@@ -949,8 +980,8 @@ impl ArchVisitor for Report<'_, '_> {
         if !A::arch_events().is_empty() {
             writeln!(
                 f,
-                "  architectural events (CPUID.0AH:EBX, length {}):",
-                info.intel.map_or(0, |p| p.ebx_length)
+                "  architectural events (vector length {}):",
+                info.enumeration.events_length.unwrap_or(0)
             )?;
             for e in A::arch_events() {
                 let avail = e.cpuid_bit >= 32 || c.unavailable_events & (1 << e.cpuid_bit) == 0;
@@ -982,36 +1013,16 @@ impl fmt::Display for PmuInfo {
             self.model(),
             self.stepping()
         )?;
-        if let Some(p) = &self.intel {
-            writeln!(
-                f,
-                "CPUID.0AH: eax={:#010x} ebx={:#010x} ecx={:#010x} edx={:#010x} (version {})",
-                p.leaf.eax, p.leaf.ebx, p.leaf.ecx, p.leaf.edx, p.version
-            )?;
-        }
-        if let Some(a) = &self.amd {
-            write!(
-                f,
-                "AMD: PerfCtrExtCore {}",
-                if a.perfctr_core { "yes" } else { "no" }
-            )?;
-            match a.leaf_80000022 {
-                Some(r) => writeln!(
-                    f,
-                    ", CPUID 80000022H eax={:#010x} ebx={:#010x}: PerfMonV2 {}, {} core counters, {} NB, {} UMC",
-                    r.eax,
-                    r.ebx,
-                    if a.perfmon_v2 { "yes" } else { "no" },
-                    a.core_counters,
-                    a.nb_counters,
-                    a.umc_counters
-                )?,
-                None => writeln!(f, ", CPUID 80000022H absent")?,
-            }
+        if let (Some(g), Some(v)) = (self.generation, self.enumeration.condition) {
+            let name = spec_of(g).cpuid.map_or("?", |(field, _)| field.name);
+            writeln!(f, "CPUID {name}: {v}")?;
         }
         match self.generation {
             Some(g) => {
                 writeln!(f, "PMU generation: {g} ({})", g.module())?;
+                if let Some(m) = self.model {
+                    writeln!(f, "CPU model generation: {m} ({})", m.module())?;
+                }
                 g.visit(Report { info: self, f })?;
             }
             None => writeln!(f, "PMU generation: none")?,

@@ -1886,6 +1886,39 @@ pub mod amd {
                 debug_control: None,
                 capabilities: None,
             };
+            const DETECT: crate::arch::DetectSpec = crate::arch::DetectSpec {
+                vendor: crate::arch::Vendor::Amd,
+                depth: 1u32,
+                ancestors: &["amd-k7"],
+                cpuid: Some((
+                    crate::arch::CpuidField {
+                        name: "PERF_CTR_EXT_CORE",
+                        leaf: 0x80000001_u32,
+                        subleaf: 0u32,
+                        has_subleaf: false,
+                        register: 2u8,
+                        lsb: 23u32,
+                        width: 1u32,
+                    },
+                    1u32,
+                )),
+                family_at_least: None,
+                cpus: &[],
+                enumeration: crate::arch::EnumerationSpec {
+                    general_count: None,
+                    general_width: None,
+                    fixed_count: None,
+                    fixed_width: None,
+                    fixed_bitmap: None,
+                    general_present: None,
+                    fixed_present: None,
+                    events_length: None,
+                    anythread_deprecated: None,
+                    umask2_supported: None,
+                    eq_supported: None,
+                    subleaf_bitmap: None,
+                },
+            };
             fn registers() -> &'static [crate::arch::RegInfo] {
                 static REGISTERS: [crate::arch::RegInfo; 4usize] = [
                     crate::arch::RegInfo {
@@ -1961,6 +1994,57 @@ pub mod amd {
                 Ok(PERF_EVT_SEL_CORE::try_event_on(n, event)?
                     .try_build()?
                     .bits())
+            }
+        }
+        #[doc = "CPUID leaves of `amd-core`: output layouts with named fields."]
+        pub mod cpuid {
+            #[doc = "Extended processor features (only the performance-monitoring bit is modelled).\n\n- CPUID input: EAX=0x80000001H\n- Defined in: `amd-core`\n- Manual: AMD64 APM Vol. 3, CPUID Fn8000_0001_ECX; Linux X86_FEATURE_PERFCTR_CORE (word 6 bit 23)"]
+            #[allow(non_snake_case, clippy::identity_op, clippy::unnecessary_cast)]
+            pub mod EXT_FEATURES {
+                #[doc = r" CPUID input EAX."]
+                pub const LEAF: u32 = 0x80000001_u32;
+                #[doc = r" CPUID input ECX, for leaves with subleaves."]
+                pub const SUBLEAF: Option<u32> = None;
+                #[doc = "CPUID.EAX=0x80000001H:ECX as returned by the processor (read-only). Reserved bits: `0xFF7FFFFF`."]
+                #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+                pub struct Ecx(u64);
+                impl Ecx {
+                    #[doc = r" Bits no field covers."]
+                    pub const RESERVED_MASK: u32 = 0xff7fffff_u32;
+                    #[doc = r" The register as returned by `cpuid`."]
+                    pub const fn from_raw(bits: u32) -> Self {
+                        Self(bits as u64)
+                    }
+                    #[doc = r" The raw register."]
+                    pub const fn bits(self) -> u32 {
+                        self.0 as u32
+                    }
+                    #[doc = "PerfCtrExtCore: the six core counters at C001_0200 are supported.\n\nECX\\[23\\], 1 bit."]
+                    pub const fn perf_ctr_ext_core(self) -> bool {
+                        ((self.0 >> 23u32) & 0x1_u64) != 0
+                    }
+                }
+                impl ::core::fmt::Debug for Ecx {
+                    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                        let mut d = f.debug_struct("EXT_FEATURES.ECX");
+                        d.field("PERF_CTR_EXT_CORE", &(((self.0 >> 23u32) & 0x1_u64) != 0));
+                        d.finish()
+                    }
+                }
+                #[doc = r" The leaf's output registers that carry fields."]
+                #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+                pub struct Leaf {
+                    #[doc = "CPUID.EAX=0x80000001H:ECX."]
+                    pub ecx: Ecx,
+                }
+                impl Leaf {
+                    #[doc = r" Decodes the four output registers of `cpuid`."]
+                    pub const fn from_regs(_eax: u32, _ebx: u32, ecx: u32, _edx: u32) -> Self {
+                        Leaf {
+                            ecx: Ecx::from_raw(ecx),
+                        }
+                    }
+                }
             }
         }
     }
@@ -3186,6 +3270,28 @@ pub mod amd {
                 global_in_use: None,
                 debug_control: None,
                 capabilities: None,
+            };
+            const DETECT: crate::arch::DetectSpec = crate::arch::DetectSpec {
+                vendor: crate::arch::Vendor::Amd,
+                depth: 0u32,
+                ancestors: &[],
+                cpuid: None,
+                family_at_least: Some(6u32),
+                cpus: &[],
+                enumeration: crate::arch::EnumerationSpec {
+                    general_count: None,
+                    general_width: None,
+                    fixed_count: None,
+                    fixed_width: None,
+                    fixed_bitmap: None,
+                    general_present: None,
+                    fixed_present: None,
+                    events_length: None,
+                    anythread_deprecated: None,
+                    umask2_supported: None,
+                    eq_supported: None,
+                    subleaf_bitmap: None,
+                },
             };
             fn registers() -> &'static [crate::arch::RegInfo] {
                 static REGISTERS: [crate::arch::RegInfo; 2usize] = [
@@ -4714,6 +4820,47 @@ pub mod amd {
                 debug_control: None,
                 capabilities: None,
             };
+            const DETECT: crate::arch::DetectSpec = crate::arch::DetectSpec {
+                vendor: crate::arch::Vendor::Amd,
+                depth: 2u32,
+                ancestors: &["amd-core", "amd-k7"],
+                cpuid: Some((
+                    crate::arch::CpuidField {
+                        name: "PERFMON_V2",
+                        leaf: 0x80000022_u32,
+                        subleaf: 0u32,
+                        has_subleaf: false,
+                        register: 0u8,
+                        lsb: 0u32,
+                        width: 1u32,
+                    },
+                    1u32,
+                )),
+                family_at_least: None,
+                cpus: &[],
+                enumeration: crate::arch::EnumerationSpec {
+                    general_count: Some(crate::arch::CpuidField {
+                        name: "NUM_PERF_CTR_CORE",
+                        leaf: 0x80000022_u32,
+                        subleaf: 0u32,
+                        has_subleaf: false,
+                        register: 1u8,
+                        lsb: 0u32,
+                        width: 4u32,
+                    }),
+                    general_width: None,
+                    fixed_count: None,
+                    fixed_width: None,
+                    fixed_bitmap: None,
+                    general_present: None,
+                    fixed_present: None,
+                    events_length: None,
+                    anythread_deprecated: None,
+                    umask2_supported: None,
+                    eq_supported: None,
+                    subleaf_bitmap: None,
+                },
+            };
             fn registers() -> &'static [crate::arch::RegInfo] {
                 static REGISTERS: [crate::arch::RegInfo; 8usize] = [
                     crate::arch::RegInfo {
@@ -4831,6 +4978,7 @@ pub mod amd {
         }
         #[doc = "CPUID leaves of `amd-perfmon-v2`: output layouts with named fields."]
         pub mod cpuid {
+            pub use super::super::super::amd::core::cpuid::EXT_FEATURES;
             #[doc = "Extended performance monitoring and debug features.\n\n- CPUID input: EAX=0x80000022H\n- Defined in: `amd-perfmon-v2`\n- Manual: AMD64 APM Vol. 3, CPUID Fn8000_0022"]
             #[allow(non_snake_case, clippy::identity_op, clippy::unnecessary_cast)]
             pub mod EXT_PERFMON_DEBUG {
@@ -7403,6 +7551,63 @@ pub mod intel {
                         count: 1u32,
                     }),
                 }),
+            };
+            const DETECT: crate::arch::DetectSpec = crate::arch::DetectSpec {
+                vendor: crate::arch::Vendor::Intel,
+                depth: 0u32,
+                ancestors: &[],
+                cpuid: Some((
+                    crate::arch::CpuidField {
+                        name: "VERSION",
+                        leaf: 0xa_u32,
+                        subleaf: 0u32,
+                        has_subleaf: false,
+                        register: 0u8,
+                        lsb: 0u32,
+                        width: 8u32,
+                    },
+                    1u32,
+                )),
+                family_at_least: None,
+                cpus: &[],
+                enumeration: crate::arch::EnumerationSpec {
+                    general_count: Some(crate::arch::CpuidField {
+                        name: "GP_COUNTERS",
+                        leaf: 0xa_u32,
+                        subleaf: 0u32,
+                        has_subleaf: false,
+                        register: 0u8,
+                        lsb: 8u32,
+                        width: 8u32,
+                    }),
+                    general_width: Some(crate::arch::CpuidField {
+                        name: "GP_WIDTH",
+                        leaf: 0xa_u32,
+                        subleaf: 0u32,
+                        has_subleaf: false,
+                        register: 0u8,
+                        lsb: 16u32,
+                        width: 8u32,
+                    }),
+                    fixed_count: None,
+                    fixed_width: None,
+                    fixed_bitmap: None,
+                    general_present: None,
+                    fixed_present: None,
+                    events_length: Some(crate::arch::CpuidField {
+                        name: "EBX_LENGTH",
+                        leaf: 0xa_u32,
+                        subleaf: 0u32,
+                        has_subleaf: false,
+                        register: 0u8,
+                        lsb: 24u32,
+                        width: 8u32,
+                    }),
+                    anythread_deprecated: None,
+                    umask2_supported: None,
+                    eq_supported: None,
+                    subleaf_bitmap: None,
+                },
             };
             fn registers() -> &'static [crate::arch::RegInfo] {
                 static REGISTERS: [crate::arch::RegInfo; 5usize] = [
@@ -11433,6 +11638,79 @@ pub mod intel {
                     }),
                 }),
             };
+            const DETECT: crate::arch::DetectSpec = crate::arch::DetectSpec {
+                vendor: crate::arch::Vendor::Intel,
+                depth: 1u32,
+                ancestors: &["intel-v1"],
+                cpuid: Some((
+                    crate::arch::CpuidField {
+                        name: "VERSION",
+                        leaf: 0xa_u32,
+                        subleaf: 0u32,
+                        has_subleaf: false,
+                        register: 0u8,
+                        lsb: 0u32,
+                        width: 8u32,
+                    },
+                    2u32,
+                )),
+                family_at_least: None,
+                cpus: &[],
+                enumeration: crate::arch::EnumerationSpec {
+                    general_count: Some(crate::arch::CpuidField {
+                        name: "GP_COUNTERS",
+                        leaf: 0xa_u32,
+                        subleaf: 0u32,
+                        has_subleaf: false,
+                        register: 0u8,
+                        lsb: 8u32,
+                        width: 8u32,
+                    }),
+                    general_width: Some(crate::arch::CpuidField {
+                        name: "GP_WIDTH",
+                        leaf: 0xa_u32,
+                        subleaf: 0u32,
+                        has_subleaf: false,
+                        register: 0u8,
+                        lsb: 16u32,
+                        width: 8u32,
+                    }),
+                    fixed_count: Some(crate::arch::CpuidField {
+                        name: "FIXED_COUNTERS",
+                        leaf: 0xa_u32,
+                        subleaf: 0u32,
+                        has_subleaf: false,
+                        register: 3u8,
+                        lsb: 0u32,
+                        width: 5u32,
+                    }),
+                    fixed_width: Some(crate::arch::CpuidField {
+                        name: "FIXED_WIDTH",
+                        leaf: 0xa_u32,
+                        subleaf: 0u32,
+                        has_subleaf: false,
+                        register: 3u8,
+                        lsb: 5u32,
+                        width: 8u32,
+                    }),
+                    fixed_bitmap: None,
+                    general_present: None,
+                    fixed_present: None,
+                    events_length: Some(crate::arch::CpuidField {
+                        name: "EBX_LENGTH",
+                        leaf: 0xa_u32,
+                        subleaf: 0u32,
+                        has_subleaf: false,
+                        register: 0u8,
+                        lsb: 24u32,
+                        width: 8u32,
+                    }),
+                    anythread_deprecated: None,
+                    umask2_supported: None,
+                    eq_supported: None,
+                    subleaf_bitmap: None,
+                },
+            };
             fn registers() -> &'static [crate::arch::RegInfo] {
                 static REGISTERS: [crate::arch::RegInfo; 10usize] = [
                     crate::arch::RegInfo {
@@ -14884,6 +15162,79 @@ pub mod intel {
                     }),
                 }),
             };
+            const DETECT: crate::arch::DetectSpec = crate::arch::DetectSpec {
+                vendor: crate::arch::Vendor::Intel,
+                depth: 2u32,
+                ancestors: &["intel-v2", "intel-v1"],
+                cpuid: Some((
+                    crate::arch::CpuidField {
+                        name: "VERSION",
+                        leaf: 0xa_u32,
+                        subleaf: 0u32,
+                        has_subleaf: false,
+                        register: 0u8,
+                        lsb: 0u32,
+                        width: 8u32,
+                    },
+                    3u32,
+                )),
+                family_at_least: None,
+                cpus: &[],
+                enumeration: crate::arch::EnumerationSpec {
+                    general_count: Some(crate::arch::CpuidField {
+                        name: "GP_COUNTERS",
+                        leaf: 0xa_u32,
+                        subleaf: 0u32,
+                        has_subleaf: false,
+                        register: 0u8,
+                        lsb: 8u32,
+                        width: 8u32,
+                    }),
+                    general_width: Some(crate::arch::CpuidField {
+                        name: "GP_WIDTH",
+                        leaf: 0xa_u32,
+                        subleaf: 0u32,
+                        has_subleaf: false,
+                        register: 0u8,
+                        lsb: 16u32,
+                        width: 8u32,
+                    }),
+                    fixed_count: Some(crate::arch::CpuidField {
+                        name: "FIXED_COUNTERS",
+                        leaf: 0xa_u32,
+                        subleaf: 0u32,
+                        has_subleaf: false,
+                        register: 3u8,
+                        lsb: 0u32,
+                        width: 5u32,
+                    }),
+                    fixed_width: Some(crate::arch::CpuidField {
+                        name: "FIXED_WIDTH",
+                        leaf: 0xa_u32,
+                        subleaf: 0u32,
+                        has_subleaf: false,
+                        register: 3u8,
+                        lsb: 5u32,
+                        width: 8u32,
+                    }),
+                    fixed_bitmap: None,
+                    general_present: None,
+                    fixed_present: None,
+                    events_length: Some(crate::arch::CpuidField {
+                        name: "EBX_LENGTH",
+                        leaf: 0xa_u32,
+                        subleaf: 0u32,
+                        has_subleaf: false,
+                        register: 0u8,
+                        lsb: 24u32,
+                        width: 8u32,
+                    }),
+                    anythread_deprecated: None,
+                    umask2_supported: None,
+                    eq_supported: None,
+                    subleaf_bitmap: None,
+                },
+            };
             fn registers() -> &'static [crate::arch::RegInfo] {
                 static REGISTERS: [crate::arch::RegInfo; 10usize] = [
                     crate::arch::RegInfo {
@@ -17578,6 +17929,79 @@ pub mod intel {
                         count: 1u32,
                     }),
                 }),
+            };
+            const DETECT: crate::arch::DetectSpec = crate::arch::DetectSpec {
+                vendor: crate::arch::Vendor::Intel,
+                depth: 3u32,
+                ancestors: &["intel-v3", "intel-v2", "intel-v1"],
+                cpuid: Some((
+                    crate::arch::CpuidField {
+                        name: "VERSION",
+                        leaf: 0xa_u32,
+                        subleaf: 0u32,
+                        has_subleaf: false,
+                        register: 0u8,
+                        lsb: 0u32,
+                        width: 8u32,
+                    },
+                    4u32,
+                )),
+                family_at_least: None,
+                cpus: &[],
+                enumeration: crate::arch::EnumerationSpec {
+                    general_count: Some(crate::arch::CpuidField {
+                        name: "GP_COUNTERS",
+                        leaf: 0xa_u32,
+                        subleaf: 0u32,
+                        has_subleaf: false,
+                        register: 0u8,
+                        lsb: 8u32,
+                        width: 8u32,
+                    }),
+                    general_width: Some(crate::arch::CpuidField {
+                        name: "GP_WIDTH",
+                        leaf: 0xa_u32,
+                        subleaf: 0u32,
+                        has_subleaf: false,
+                        register: 0u8,
+                        lsb: 16u32,
+                        width: 8u32,
+                    }),
+                    fixed_count: Some(crate::arch::CpuidField {
+                        name: "FIXED_COUNTERS",
+                        leaf: 0xa_u32,
+                        subleaf: 0u32,
+                        has_subleaf: false,
+                        register: 3u8,
+                        lsb: 0u32,
+                        width: 5u32,
+                    }),
+                    fixed_width: Some(crate::arch::CpuidField {
+                        name: "FIXED_WIDTH",
+                        leaf: 0xa_u32,
+                        subleaf: 0u32,
+                        has_subleaf: false,
+                        register: 3u8,
+                        lsb: 5u32,
+                        width: 8u32,
+                    }),
+                    fixed_bitmap: None,
+                    general_present: None,
+                    fixed_present: None,
+                    events_length: Some(crate::arch::CpuidField {
+                        name: "EBX_LENGTH",
+                        leaf: 0xa_u32,
+                        subleaf: 0u32,
+                        has_subleaf: false,
+                        register: 0u8,
+                        lsb: 24u32,
+                        width: 8u32,
+                    }),
+                    anythread_deprecated: None,
+                    umask2_supported: None,
+                    eq_supported: None,
+                    subleaf_bitmap: None,
+                },
             };
             fn registers() -> &'static [crate::arch::RegInfo] {
                 static REGISTERS: [crate::arch::RegInfo; 12usize] = [
@@ -23638,6 +24062,95 @@ pub mod intel {
                     }),
                 }),
             };
+            const DETECT: crate::arch::DetectSpec = crate::arch::DetectSpec {
+                vendor: crate::arch::Vendor::Intel,
+                depth: 4u32,
+                ancestors: &["intel-v4", "intel-v3", "intel-v2", "intel-v1"],
+                cpuid: Some((
+                    crate::arch::CpuidField {
+                        name: "VERSION",
+                        leaf: 0xa_u32,
+                        subleaf: 0u32,
+                        has_subleaf: false,
+                        register: 0u8,
+                        lsb: 0u32,
+                        width: 8u32,
+                    },
+                    5u32,
+                )),
+                family_at_least: None,
+                cpus: &[],
+                enumeration: crate::arch::EnumerationSpec {
+                    general_count: Some(crate::arch::CpuidField {
+                        name: "GP_COUNTERS",
+                        leaf: 0xa_u32,
+                        subleaf: 0u32,
+                        has_subleaf: false,
+                        register: 0u8,
+                        lsb: 8u32,
+                        width: 8u32,
+                    }),
+                    general_width: Some(crate::arch::CpuidField {
+                        name: "GP_WIDTH",
+                        leaf: 0xa_u32,
+                        subleaf: 0u32,
+                        has_subleaf: false,
+                        register: 0u8,
+                        lsb: 16u32,
+                        width: 8u32,
+                    }),
+                    fixed_count: Some(crate::arch::CpuidField {
+                        name: "FIXED_COUNTERS",
+                        leaf: 0xa_u32,
+                        subleaf: 0u32,
+                        has_subleaf: false,
+                        register: 3u8,
+                        lsb: 0u32,
+                        width: 5u32,
+                    }),
+                    fixed_width: Some(crate::arch::CpuidField {
+                        name: "FIXED_WIDTH",
+                        leaf: 0xa_u32,
+                        subleaf: 0u32,
+                        has_subleaf: false,
+                        register: 3u8,
+                        lsb: 5u32,
+                        width: 8u32,
+                    }),
+                    fixed_bitmap: Some(crate::arch::CpuidField {
+                        name: "FIXED_COUNTER_MASK",
+                        leaf: 0xa_u32,
+                        subleaf: 0u32,
+                        has_subleaf: false,
+                        register: 2u8,
+                        lsb: 0u32,
+                        width: 32u32,
+                    }),
+                    general_present: None,
+                    fixed_present: None,
+                    events_length: Some(crate::arch::CpuidField {
+                        name: "EBX_LENGTH",
+                        leaf: 0xa_u32,
+                        subleaf: 0u32,
+                        has_subleaf: false,
+                        register: 0u8,
+                        lsb: 24u32,
+                        width: 8u32,
+                    }),
+                    anythread_deprecated: Some(crate::arch::CpuidField {
+                        name: "ANYTHREAD_DEPRECATED",
+                        leaf: 0xa_u32,
+                        subleaf: 0u32,
+                        has_subleaf: false,
+                        register: 3u8,
+                        lsb: 15u32,
+                        width: 1u32,
+                    }),
+                    umask2_supported: None,
+                    eq_supported: None,
+                    subleaf_bitmap: None,
+                },
+            };
             fn registers() -> &'static [crate::arch::RegInfo] {
                 static REGISTERS: [crate::arch::RegInfo; 12usize] = [
                     crate::arch::RegInfo {
@@ -25472,6 +25985,135 @@ pub mod intel {
                         count: 1u32,
                     }),
                 }),
+            };
+            const DETECT: crate::arch::DetectSpec = crate::arch::DetectSpec {
+                vendor: crate::arch::Vendor::Intel,
+                depth: 5u32,
+                ancestors: &["intel-v5", "intel-v4", "intel-v3", "intel-v2", "intel-v1"],
+                cpuid: Some((
+                    crate::arch::CpuidField {
+                        name: "VERSION",
+                        leaf: 0xa_u32,
+                        subleaf: 0u32,
+                        has_subleaf: false,
+                        register: 0u8,
+                        lsb: 0u32,
+                        width: 8u32,
+                    },
+                    6u32,
+                )),
+                family_at_least: None,
+                cpus: &[],
+                enumeration: crate::arch::EnumerationSpec {
+                    general_count: Some(crate::arch::CpuidField {
+                        name: "GP_COUNTERS",
+                        leaf: 0xa_u32,
+                        subleaf: 0u32,
+                        has_subleaf: false,
+                        register: 0u8,
+                        lsb: 8u32,
+                        width: 8u32,
+                    }),
+                    general_width: Some(crate::arch::CpuidField {
+                        name: "GP_WIDTH",
+                        leaf: 0xa_u32,
+                        subleaf: 0u32,
+                        has_subleaf: false,
+                        register: 0u8,
+                        lsb: 16u32,
+                        width: 8u32,
+                    }),
+                    fixed_count: Some(crate::arch::CpuidField {
+                        name: "FIXED_COUNTERS",
+                        leaf: 0xa_u32,
+                        subleaf: 0u32,
+                        has_subleaf: false,
+                        register: 3u8,
+                        lsb: 0u32,
+                        width: 5u32,
+                    }),
+                    fixed_width: Some(crate::arch::CpuidField {
+                        name: "FIXED_WIDTH",
+                        leaf: 0xa_u32,
+                        subleaf: 0u32,
+                        has_subleaf: false,
+                        register: 3u8,
+                        lsb: 5u32,
+                        width: 8u32,
+                    }),
+                    fixed_bitmap: Some(crate::arch::CpuidField {
+                        name: "FIXED_COUNTER_MASK",
+                        leaf: 0xa_u32,
+                        subleaf: 0u32,
+                        has_subleaf: false,
+                        register: 2u8,
+                        lsb: 0u32,
+                        width: 32u32,
+                    }),
+                    general_present: Some(crate::arch::CpuidField {
+                        name: "GP_COUNTER_MASK",
+                        leaf: 0x23_u32,
+                        subleaf: 1u32,
+                        has_subleaf: true,
+                        register: 0u8,
+                        lsb: 0u32,
+                        width: 32u32,
+                    }),
+                    fixed_present: Some(crate::arch::CpuidField {
+                        name: "FIXED_COUNTER_MASK",
+                        leaf: 0x23_u32,
+                        subleaf: 1u32,
+                        has_subleaf: true,
+                        register: 1u8,
+                        lsb: 0u32,
+                        width: 32u32,
+                    }),
+                    events_length: Some(crate::arch::CpuidField {
+                        name: "EBX_LENGTH",
+                        leaf: 0xa_u32,
+                        subleaf: 0u32,
+                        has_subleaf: false,
+                        register: 0u8,
+                        lsb: 24u32,
+                        width: 8u32,
+                    }),
+                    anythread_deprecated: Some(crate::arch::CpuidField {
+                        name: "ANYTHREAD_DEPRECATED",
+                        leaf: 0xa_u32,
+                        subleaf: 0u32,
+                        has_subleaf: false,
+                        register: 3u8,
+                        lsb: 15u32,
+                        width: 1u32,
+                    }),
+                    umask2_supported: Some(crate::arch::CpuidField {
+                        name: "UMASK2",
+                        leaf: 0x23_u32,
+                        subleaf: 0u32,
+                        has_subleaf: true,
+                        register: 1u8,
+                        lsb: 0u32,
+                        width: 1u32,
+                    }),
+                    eq_supported: Some(crate::arch::CpuidField {
+                        name: "EQ",
+                        leaf: 0x23_u32,
+                        subleaf: 0u32,
+                        has_subleaf: true,
+                        register: 1u8,
+                        lsb: 1u32,
+                        width: 1u32,
+                    }),
+                    subleaf_bitmap: Some(crate::arch::CpuidField {
+                        name: "SUBLEAF_BITMAP",
+                        leaf: 0x23_u32,
+                        subleaf: 0u32,
+                        has_subleaf: true,
+                        register: 0u8,
+                        lsb: 0u32,
+                        width: 32u32,
+                    }),
+                },
             };
             fn registers() -> &'static [crate::arch::RegInfo] {
                 static REGISTERS: [crate::arch::RegInfo; 12usize] = [

@@ -219,11 +219,12 @@ pub struct Pmu<A: Arch, B: RawMsr> {
 }
 
 impl<A: Arch, B: RawMsr> Pmu<A, B> {
-    /// A PMU for the CPU `info` describes. Fails when `info` found another generation. Reads
+    /// A PMU for the CPU `info` describes: `A` is the detected generation or, where one is
+    /// compiled in, the CPU's model generation. Fails when `info` found another generation. Reads
     /// IA32_PERF_CAPABILITIES (when CPUID.01H:ECX.PDCM says it exists) to learn whether
     /// full-width counter writes are available.
     pub fn new(backend: B, info: &PmuInfo) -> Result<Self, Error<B::Error>> {
-        if info.generation != Some(A::GENERATION) {
+        if info.generation != Some(A::GENERATION) && info.model != Some(A::GENERATION) {
             return Err(Error::WrongGeneration {
                 expected: A::GENERATION,
                 found: info.generation,

@@ -9,9 +9,7 @@
 
 use pmu_regs::arch::{Filter, Generation, IntelV5};
 use pmu_regs::backend::mock::{Mock, MockConfig};
-use pmu_regs::detect::{
-    CpuVendor, CpuidEntry, CpuidResult, CpuidTable, Note, PmuInfo, decode_leaf23, detect,
-};
+use pmu_regs::detect::{CpuVendor, CpuidEntry, CpuidTable, Note, PmuInfo, detect};
 use pmu_regs::pmu::{Error, Pmu};
 
 fn run(table: &[CpuidEntry]) -> PmuInfo {
@@ -142,14 +140,19 @@ fn kaby_lake_is_version_4_with_four_counters() {
     assert_eq!(info.vendor, CpuVendor::Intel);
     assert_eq!((info.family(), info.model(), info.stepping()), (6, 0x9E, 9));
     assert_eq!(info.generation, Some(Generation::IntelV4));
-    let p = info.intel.expect("leaf 0AH decoded");
+    let p = info.enumeration;
     assert_eq!(
-        (p.version, p.gp_counters, p.gp_width, p.ebx_length),
-        (4, 4, 48, 7)
+        (
+            p.condition,
+            p.general_count,
+            p.general_width,
+            p.events_length
+        ),
+        (Some(4), Some(4), Some(48), Some(7))
     );
-    assert_eq!((p.fixed_counters, p.fixed_width), (3, 48));
-    // Leaf 07H subleaf 0 EAX = 0: no subleaf 1, so no leaf 23H.
-    assert_eq!(p.ext, None);
+    assert_eq!((p.fixed_count, p.fixed_width), (Some(3), Some(48)));
+    // Leaf 07H subleaf 0 EAX = 0: no subleaf 1, so no leaf 23H (and intel-v4 has none).
+    assert_eq!(p.subleaves, None);
     let c = info.counters;
     assert_eq!(
         (c.gp, c.gp_width, c.fixed, c.fixed_width),
@@ -195,7 +198,7 @@ fn nehalem_and_sandy_bridge_are_version_3() {
             "{name}"
         );
         assert_eq!(c.unavailable_events, 0, "{name}");
-        assert_eq!(info.intel.unwrap().ext, None, "{name}");
+        assert_eq!(info.enumeration.subleaves, None, "{name}");
     }
     // Nehalem-EP leaf 1 ECX = 00BCE3BD: PDCM (bit 15) set; E5-2660 ECX = 1FBEE3FF: set too.
     assert!(run(&NEHALEM_EP).perf_capabilities_msr);
@@ -208,15 +211,20 @@ fn nehalem_and_sandy_bridge_are_version_3() {
 fn ice_lake_is_version_5_with_four_fixed_counters_and_no_anythread() {
     let info = run(&ICE_LAKE_I7_1065G7);
     assert_eq!(info.generation, Some(Generation::IntelV5));
-    let p = info.intel.unwrap();
+    let p = info.enumeration;
     assert_eq!(
-        (p.version, p.gp_counters, p.gp_width, p.ebx_length),
-        (5, 8, 48, 8)
+        (
+            p.condition,
+            p.general_count,
+            p.general_width,
+            p.events_length
+        ),
+        (Some(5), Some(8), Some(48), Some(8))
     );
     // EDX = 8604: 4 fixed counters of 0x30 = 48 bits, bit 15 AnyThread deprecation.
-    assert_eq!((p.fixed_counters, p.fixed_width), (4, 48));
-    assert_eq!(p.fixed_mask, 0xF);
-    assert!(p.anythread_deprecated);
+    assert_eq!((p.fixed_count, p.fixed_width), (Some(4), Some(48)));
+    assert_eq!(p.fixed_bitmap, Some(0xF));
+    assert_eq!(p.anythread_deprecated, Some(true));
     let c = info.counters;
     assert_eq!((c.gp, c.fixed, c.fixed_width), (0xFF, 0xF, 48));
     // Length 8 covers TOPDOWN_SLOTS (bit 7); EBX = 0: every v5 event is available.
@@ -235,10 +243,14 @@ fn ice_lake_is_version_5_with_four_fixed_counters_and_no_anythread() {
 fn alder_lake_p_ebx_length_hides_topdown_slots() {
     let info = run(&ALDER_LAKE_P_I7_12700H);
     assert_eq!(info.generation, Some(Generation::IntelV5));
-    let p = info.intel.unwrap();
-    assert_eq!((p.version, p.gp_counters, p.ebx_length), (5, 6, 7));
-    // Leaf 07H.1 EAX = 00400810: bit 8 (ArchPerfmonExt) clear, so leaf 23H is not read.
-    assert_eq!(p.ext, None);
+    let p = info.enumeration;
+    assert_eq!(
+        (p.condition, p.general_count, p.events_length),
+        (Some(5), Some(6), Some(7))
+    );
+    // Leaf 07H.1 EAX = 00400810: bit 8 (ArchPerfmonExt) clear, so leaf 23H is not read (and
+    // intel-v5 has none).
+    assert_eq!(p.subleaves, None);
     let c = info.counters;
     assert_eq!((c.gp, c.fixed), (0x3F, 0x7));
     // TOPDOWN_SLOTS has EBX bit 7, beyond the EBX length of 7: not available.
@@ -287,34 +299,32 @@ fn ryzen_7700x_has_perfmon_v2() {
     assert_eq!(info.vendor, CpuVendor::Amd);
     assert_eq!((info.family(), info.model()), (0x19, 0x61));
     assert_eq!(info.generation, Some(Generation::AmdPerfmonV2));
-    let a = info.amd.expect("AMD leaves decoded");
-    assert!(a.perfctr_core && a.perfmon_v2);
-    // 80000022H EAX = 3: PerfMonV2 and LbrExtV2 stack, no LBR/PMC freeze.
-    assert!(!a.lbr_and_pmc_freeze);
-    // EBX = 00084106: 6 core counters, 16 LBR entries, 16 DF counters, 8 UMC counters.
-    assert_eq!((a.core_counters, a.nb_counters, a.umc_counters), (6, 16, 8));
+    // 80000022H EAX = 3: PerfMonV2 (bit 0, the condition) and the LbrExtV2 stack.
+    assert_eq!(info.enumeration.condition, Some(1));
+    // EBX = 00084106: 6 core counters (EBX[3:0]).
+    assert_eq!(info.enumeration.general_count, Some(6));
     assert_eq!(info.counters.gp, 0x3F);
     assert_eq!(info.counters.gp_width, 48);
     assert_eq!(info.counters.fixed, 0);
-    assert_eq!(info.intel, None, "leaf 0AH is not used on AMD");
+    assert_eq!(
+        info.enumeration.events_length, None,
+        "leaf 0AH is not used on AMD"
+    );
     let report = info.to_string();
     assert!(
         report.contains("PMU generation: amd-perfmon-v2"),
         "{report}"
     );
-    assert!(
-        report.contains("PerfMonV2 yes, 6 core counters"),
-        "{report}"
-    );
+    assert!(report.contains("CPUID PERFMON_V2: 1"), "{report}");
 }
 
 #[test]
 fn ryzen_3600_has_core_extensions_only() {
     let info = run(&RYZEN_5_3600);
     assert_eq!(info.generation, Some(Generation::AmdCore));
-    let a = info.amd.unwrap();
-    // Highest extended leaf 80000020H: no 80000022H.
-    assert!(a.perfctr_core && !a.perfmon_v2 && a.leaf_80000022.is_none());
+    // Highest extended leaf 80000020H: no 80000022H; Fn8000_0001_ECX[23] set.
+    assert_eq!(info.max_ext_leaf, 0x8000_0020);
+    assert_eq!(info.enumeration.condition, Some(1));
     assert_eq!(info.counters.gp, 0x3F);
 }
 
@@ -323,8 +333,26 @@ fn athlon_xp_has_the_k7_counters() {
     let info = run(&ATHLON_XP_3200);
     assert_eq!(info.family(), 6);
     assert_eq!(info.generation, Some(Generation::AmdK7));
-    assert!(!info.amd.unwrap().perfctr_core);
+    // No PerfCtrExtCore: the family condition (at least 6) picks the K7 counters.
+    assert_eq!(info.enumeration.condition, None);
     assert_eq!(info.counters.gp, 0xF);
+}
+
+/// Arrow Lake-H leaf 23H subleaf 0 on two CPUs, quoted by Kan Liang (Intel) on LKML, "Re:
+/// [RESEND PATCH 05/12] perf/x86: Add config_mask to represent EVENTSEL bitmask", 21 June 2024
+/// (Message-ID ff25c37f-cb62-4687-adaa-596e8fc3a52a@linux.intel.com): "They are supported by
+/// CPU 11 but not CPU 12."
+/// A version 6 CPU whose leaf 23H subleaf 0 is `sub0` and subleaf 1 `sub1`, with
+/// CPUID.(7,1):EAX[8] set (synthetic around the quoted leaf).
+fn v6_with_leaf23(sub0: [u32; 4], sub1: [u32; 4]) -> PmuInfo {
+    run(&[
+        leaf0(0x23, GENUINE_INTEL),
+        CpuidEntry::new(0x7, 0, [1, 0, 0, 0]),
+        CpuidEntry::new(0x7, 1, [1 << 8, 0, 0, 0]),
+        CpuidEntry::new(0xA, 0, [0x0830_0806, 0, 0xF, 0x0000_8604]),
+        CpuidEntry::new(0x23, 0, sub0),
+        CpuidEntry::new(0x23, 1, sub1),
+    ])
 }
 
 /// Arrow Lake-H leaf 23H subleaf 0 on two CPUs, quoted by Kan Liang (Intel) on LKML, "Re:
@@ -333,16 +361,12 @@ fn athlon_xp_has_the_k7_counters() {
 /// CPU 11 but not CPU 12."
 #[test]
 fn arrow_lake_h_leaf_23h_umask2_and_eq_per_core_type() {
-    let cpu11 = CpuidResult::from_array([0x0000_000F, 0x0000_0003, 0x0000_0008, 0x0000_0000]);
-    let cpu12 = CpuidResult::from_array([0x0000_000B, 0x0000_0000, 0x0000_0006, 0x0000_0000]);
-    let e11 = decode_leaf23(cpu11, None);
-    assert_eq!(e11.subleaves, 0xF);
-    assert!(e11.umask2 && e11.eq);
-    // Subleaf 1 is enumerated (bit 1) but was not quoted: no counter bitmaps.
-    assert_eq!((e11.gp_mask, e11.fixed_mask), (None, None));
-    let e12 = decode_leaf23(cpu12, None);
-    assert_eq!(e12.subleaves, 0xB);
-    assert!(!e12.umask2 && !e12.eq);
+    let e11 = v6_with_leaf23([0x0000_000F, 0x0000_0003, 0x0000_0008, 0], [0; 4]).enumeration;
+    assert_eq!(e11.subleaves, Some(0xF));
+    assert_eq!((e11.umask2, e11.eq), (Some(true), Some(true)));
+    let e12 = v6_with_leaf23([0x0000_000B, 0, 0x0000_0006, 0], [0; 4]).enumeration;
+    assert_eq!(e12.subleaves, Some(0xB));
+    assert_eq!((e12.umask2, e12.eq), (Some(false), Some(false)));
 }
 
 #[test]
@@ -350,12 +374,13 @@ fn leaf_23h_subleaf_1_needs_its_bitmap_bit() {
     // Synthetic: subleaf 0 enumerating only subleaf 0 (bit 1 clear, the case Linux commit
     // "perf/x86/intel: Fix ARCH_PERFMON_NUM_COUNTER_LEAF" describes for VMMs): a subleaf 1
     // answer is ignored.
-    let sub0 = CpuidResult::from_array([0x1, 0x3, 0, 0]);
-    let sub1 = CpuidResult::from_array([0xFF, 0x7, 0, 0]);
-    assert_eq!(decode_leaf23(sub0, Some(sub1)).gp_mask, None);
-    let sub0 = CpuidResult::from_array([0x3, 0x3, 0, 0]);
-    let e = decode_leaf23(sub0, Some(sub1));
-    assert_eq!((e.gp_mask, e.fixed_mask), (Some(0xFF), Some(0x7)));
+    let info = v6_with_leaf23([0x1, 0x3, 0, 0], [0xFF, 0x7, 0, 0]);
+    assert_eq!(info.enumeration.general_present, None);
+    let e = v6_with_leaf23([0x3, 0x3, 0, 0], [0xFF, 0x7, 0, 0]).enumeration;
+    assert_eq!(
+        (e.general_present, e.fixed_present),
+        (Some(0xFF), Some(0x7))
+    );
 }
 
 #[test]
@@ -379,7 +404,7 @@ fn leaf_23h_is_read_only_when_cpuid_7_1_enumerates_it() {
     assert_eq!((with.counters.gp, with.counters.fixed), (0x3F, 0x5));
     assert!(with.counters.umask2 && with.counters.eq);
     let without = run(&base(0));
-    assert_eq!(without.intel.unwrap().ext, None);
+    assert_eq!(without.enumeration.subleaves, None);
     assert_eq!((without.counters.gp, without.counters.fixed), (0xFF, 0xF));
     assert!(!without.counters.umask2 && !without.counters.eq);
 }
@@ -418,7 +443,8 @@ fn no_pmu_cases_say_why() {
     let old = run(&[leaf0(0x5, GENUINE_INTEL)]);
     assert_eq!(old.generation, None);
     assert!(
-        old.to_string().contains("highest CPUID leaf is 0x5"),
+        old.to_string()
+            .contains("needs VERSION >= 1, and the CPU does not enumerate VERSION"),
         "{old}"
     );
     let v0 = run(&[
@@ -426,7 +452,11 @@ fn no_pmu_cases_say_why() {
         CpuidEntry::new(0xA, 0, [0, 0, 0, 0]),
     ]);
     assert_eq!(v0.generation, None);
-    assert!(v0.to_string().contains("reports version 0"));
+    assert!(
+        v0.to_string()
+            .contains("needs VERSION >= 1, the CPU reports 0"),
+        "{v0}"
+    );
     let v7 = run(&[
         leaf0(0xA, GENUINE_INTEL),
         CpuidEntry::new(0xA, 0, [0x0730_0407, 0, 0, 0x603]),
@@ -434,7 +464,7 @@ fn no_pmu_cases_say_why() {
     assert_eq!(v7.generation, Some(Generation::IntelV6));
     assert!(
         v7.notes()
-            .any(|n| matches!(n, Note::NewerVersion { version: 7, .. }))
+            .any(|n| matches!(n, Note::NewerThanDefined { value: 7, .. }))
     );
     let other = run(&[CpuidEntry::new(
         0,

@@ -385,7 +385,7 @@ fn unknown_key_without_suggestion_lists_the_keys() {
     assert_note(
         d,
         "expected one of: generation, vendor, title, manual, doc, extends, pmu, registers, \
-         cpuid, events, constraints, remove, source, cpus",
+         cpuid, events, constraints, remove, source, cpus, detect",
     );
 }
 
@@ -681,7 +681,7 @@ fn misplaced_role() {
     let d = find(&loaded, "misplaced-role", "CPUID");
     assert_eq!(
         d.message,
-        "field `CYCLES_UNAVAILABLE` of CPUID leaf `ARCH` has a run-time role; roles belong to MSR fields"
+        "field `CYCLES_UNAVAILABLE` of CPUID leaf `ARCH` has an MSR field's role; CPUID fields take CPUID roles (general-count, fixed-width, ...)"
     );
 }
 

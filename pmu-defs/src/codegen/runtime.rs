@@ -7,8 +7,8 @@
 
 use super::{camel, ident, lit_u32, lit_u64, module_path};
 use crate::model::{
-    Access, CounterKind, Field, FieldRole, Generation, Model, PRIVILEGE_VALUES, Register,
-    RegisterRole,
+    Access, CounterKind, CpuidLeaf, Field, FieldRole, Generation, Model, PRIVILEGE_VALUES,
+    Register, RegisterRole,
 };
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
@@ -38,6 +38,7 @@ pub fn marker(krate: &TokenStream, g: &Generation) -> TokenStream {
     );
     let gen_variant = marker_name(g);
     let spec = spec(krate, g);
+    let detect = detect_spec(krate, g);
     let registers = register_table(krate, g);
     let events = arch_events(krate, g);
     let select = ident(
@@ -52,6 +53,7 @@ pub fn marker(krate: &TokenStream, g: &Generation) -> TokenStream {
         impl #krate::arch::Arch for #name {
             const GENERATION: #krate::arch::Generation = #krate::arch::Generation::#gen_variant;
             const SPEC: #krate::arch::Spec = #spec;
+            const DETECT: #krate::arch::DetectSpec = #detect;
             #registers
             #events
             #[inline]
@@ -441,6 +443,123 @@ pub fn generations(krate: &TokenStream, model: &Model, split: bool) -> TokenStre
                     f.write_str(self.id())
                 }
             }
+        }
+    }
+}
+
+fn cpuid_field(krate: &TokenStream, leaf: &CpuidLeaf, register: &str, f: &Field) -> TokenStream {
+    let name = &f.name;
+    let l = lit_u32(leaf.leaf);
+    let subleaf = leaf.subleaf.unwrap_or(0);
+    let has_subleaf = leaf.subleaf.is_some();
+    let reg = crate::raw::CPUID_REGS
+        .iter()
+        .position(|r| *r == register)
+        .unwrap_or(0) as u8;
+    let lsb = f.bits.first().map_or(0, |b| b.lsb);
+    let width = f.width;
+    quote! {
+        #krate::arch::CpuidField {
+            name: #name, leaf: #l, subleaf: #subleaf, has_subleaf: #has_subleaf,
+            register: #reg, lsb: #lsb, width: #width,
+        }
+    }
+}
+
+/// The CPUID field playing `role` in `g`, as a `CpuidField`.
+fn cpuid_role(krate: &TokenStream, g: &Generation, role: FieldRole) -> TokenStream {
+    for leaf in &g.cpuid {
+        for reg in &leaf.registers {
+            if let Some(f) = reg.fields.iter().find(|f| f.role == Some(role)) {
+                let t = cpuid_field(krate, leaf, &reg.register, f);
+                return quote!(Some(#t));
+            }
+        }
+    }
+    quote!(None)
+}
+
+/// `family-model` of `cpus:` (`GenuineIntel-6-4E`, `GenuineIntel-6-55-[01234]`) as numbers.
+fn cpu_model(family_model: &str) -> Option<(u32, u32, u16)> {
+    let mut parts = family_model.split('-').skip(1);
+    let family = u32::from_str_radix(parts.next()?, 16).ok()?;
+    let model = u32::from_str_radix(parts.next()?, 16).ok()?;
+    let steppings = match parts.next() {
+        None => u16::MAX,
+        Some(s) => {
+            let digits = s.trim_start_matches('[').trim_end_matches(']');
+            let mut mask = 0u16;
+            for c in digits.chars() {
+                mask |= 1 << c.to_digit(16)?;
+            }
+            mask
+        }
+    };
+    Some((family, model, steppings))
+}
+
+/// `const DETECT`: the `detect:` condition, the CPU models and the enumeration roles.
+fn detect_spec(krate: &TokenStream, g: &Generation) -> TokenStream {
+    let vendor = format_ident!("{}", camel(&format!("{:?}", g.vendor)));
+    let depth = g.ancestors.len() as u32;
+    let ancestors = &g.ancestors;
+    let condition = g
+        .detect
+        .as_ref()
+        .and_then(|d| d.cpuid.as_ref())
+        .and_then(|c| {
+            let leaf = g.cpuid_leaf(&c.leaf)?;
+            let reg = leaf.registers.iter().find(|r| r.register == c.register)?;
+            let f = reg.fields.iter().find(|f| f.name == c.field)?;
+            let field = cpuid_field(krate, leaf, &reg.register, f);
+            let at_least = c.at_least as u32;
+            Some(quote!(Some((#field, #at_least))))
+        });
+    let condition = condition.unwrap_or(quote!(None));
+    let family = opt(
+        g.detect.as_ref().and_then(|d| d.family_at_least),
+        |f| quote!(#f),
+    );
+    let cpus = g.cpus.iter().filter_map(|c| {
+        let (family, model, steppings) = cpu_model(&c.family_model)?;
+        let core_type = opt(c.core_type, |t| quote!(#t));
+        Some(quote! {
+            #krate::arch::CpuModel { family: #family, model: #model, steppings: #steppings, core_type: #core_type }
+        })
+    });
+    let r = |role| cpuid_role(krate, g, role);
+    let (gc, gw, fc, fw) = (
+        r(FieldRole::GeneralCount),
+        r(FieldRole::GeneralWidth),
+        r(FieldRole::FixedCount),
+        r(FieldRole::FixedWidth),
+    );
+    let (fb, gp, fp, el) = (
+        r(FieldRole::FixedBitmap),
+        r(FieldRole::GeneralPresent),
+        r(FieldRole::FixedPresent),
+        r(FieldRole::EventsLength),
+    );
+    let (ad, u2, eq, sb) = (
+        r(FieldRole::AnythreadDeprecated),
+        r(FieldRole::Umask2Supported),
+        r(FieldRole::EqSupported),
+        r(FieldRole::SubleafBitmap),
+    );
+    quote! {
+        #krate::arch::DetectSpec {
+            vendor: #krate::arch::Vendor::#vendor,
+            depth: #depth,
+            ancestors: &[#(#ancestors),*],
+            cpuid: #condition,
+            family_at_least: #family,
+            cpus: &[#(#cpus),*],
+            enumeration: #krate::arch::EnumerationSpec {
+                general_count: #gc, general_width: #gw, fixed_count: #fc, fixed_width: #fw,
+                fixed_bitmap: #fb, general_present: #gp, fixed_present: #fp,
+                events_length: #el, anythread_deprecated: #ad, umask2_supported: #u2,
+                eq_supported: #eq, subleaf_bitmap: #sb,
+            },
         }
     }
 }

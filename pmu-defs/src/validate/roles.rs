@@ -52,21 +52,26 @@ impl Validator<'_> {
         }
         for leaf in &self.g.cpuid {
             for reg in &leaf.registers {
-                for f in reg.fields.iter().filter(|f| f.role_span.is_some()) {
-                    self.diags.push(
-                        Diagnostic::error(
-                            "misplaced-role",
-                            format!(
-                                "field `{}` of CPUID leaf `{}` has a run-time role; roles belong to MSR fields",
-                                f.name, leaf.name
-                            ),
-                            f.role_span.unwrap_or(f.span),
-                        )
-                        .with_label("remove `role:` / `per-counter:` here"),
-                    );
+                for f in &reg.fields {
+                    let misplaced =
+                        f.per_counter.is_some() || f.role.is_some_and(|r| !r.is_cpuid());
+                    if misplaced {
+                        self.diags.push(
+                            Diagnostic::error(
+                                "misplaced-role",
+                                format!(
+                                    "field `{}` of CPUID leaf `{}` has an MSR field's role; CPUID fields take CPUID roles (general-count, fixed-width, ...)",
+                                    f.name, leaf.name
+                                ),
+                                f.role_span.unwrap_or(f.span),
+                            )
+                            .with_label("not a CPUID role"),
+                        );
+                    }
                 }
             }
         }
+        self.detect();
     }
 
     fn unique_register_roles(&mut self) {
@@ -159,6 +164,19 @@ impl Validator<'_> {
             let Some(role) = f.role else { continue };
             let span = f.role_span.unwrap_or(f.span);
             let allowed = role.register_roles();
+            if role.is_cpuid() {
+                self.diags.push(Diagnostic::error(
+                    "misplaced-role",
+                    format!(
+                        "field role `{}` belongs to a CPUID field, but `{}` is a field of MSR `{}`",
+                        field_role_word(role),
+                        f.name,
+                        r.name
+                    ),
+                    span,
+                ));
+                continue;
+            }
             if !r.role.is_some_and(|rr| allowed.contains(&rr)) {
                 let words: Vec<&str> = allowed.iter().map(|&a| register_role_word(a)).collect();
                 self.diags.push(
@@ -296,6 +314,71 @@ impl Validator<'_> {
                     f.name, g.id, r.name
                 )),
             );
+        }
+    }
+}
+
+impl Validator<'_> {
+    /// `detect:` names a CPUID field of the generation, with a minimum that fits it; roles on
+    /// CPUID fields are CPUID roles and each is given once per generation.
+    pub(super) fn detect(&mut self) {
+        let g = self.g;
+        if let Some(d) = &g.detect
+            && let Some(c) = &d.cpuid
+        {
+            let field = g
+                .cpuid_leaf(&c.leaf)
+                .and_then(|l| l.registers.iter().find(|r| r.register == c.register))
+                .and_then(|r| r.fields.iter().find(|f| f.name == c.field));
+            match field {
+                None => self.diags.push(
+                    Diagnostic::error(
+                        "unknown-name",
+                        format!(
+                            "`detect` names CPUID field `{}.{}.{}`, which generation `{}` does not have",
+                            c.leaf, c.register, c.field, g.id
+                        ),
+                        d.span,
+                    )
+                    .with_help("name a leaf of `cpuid:`, one of its output registers and a field of it"),
+                ),
+                Some(f) if f.width < 64 && c.at_least >> f.width != 0 => self.diags.push(
+                    Diagnostic::error(
+                        "value-too-wide",
+                        format!(
+                            "`detect.at-least` {} does not fit the {}-bit field `{}`",
+                            c.at_least, f.width, f.name
+                        ),
+                        d.span,
+                    ),
+                ),
+                Some(_) => {}
+            }
+        }
+        let mut seen: Vec<(FieldRole, crate::source::Span)> = Vec::new();
+        for leaf in &g.cpuid {
+            for reg in &leaf.registers {
+                for f in &reg.fields {
+                    let Some(role) = f.role else { continue };
+                    let span = f.role_span.unwrap_or(f.span);
+                    if let Some((_, first)) = seen.iter().find(|(r, _)| *r == role) {
+                        self.diags.push(
+                            Diagnostic::error(
+                                "duplicate-role",
+                                format!(
+                                    "two CPUID fields of `{}` have role `{}`",
+                                    g.id,
+                                    field_role_word(role)
+                                ),
+                                span,
+                            )
+                            .with_secondary(*first, "first one here"),
+                        );
+                    } else {
+                        seen.push((role, span));
+                    }
+                }
+            }
         }
     }
 }

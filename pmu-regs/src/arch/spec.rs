@@ -260,3 +260,96 @@ mod tests {
         assert_eq!(ARR.nonzero((1 << 33) | 1), 0b10);
     }
 }
+
+/// A field of a CPUID leaf: `width` bits at `lsb` of output register `register` (0 = EAX,
+/// 1 = EBX, 2 = ECX, 3 = EDX) of leaf `leaf`, subleaf `subleaf`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CpuidField {
+    /// The field's name in the definitions.
+    pub name: &'static str,
+    /// EAX input.
+    pub leaf: u32,
+    /// ECX input (0 for a leaf without subleaves).
+    pub subleaf: u32,
+    /// The leaf has subleaves (the definitions give `subleaf:`).
+    pub has_subleaf: bool,
+    /// Output register: 0 EAX, 1 EBX, 2 ECX, 3 EDX.
+    pub register: u8,
+    /// Lowest bit.
+    pub lsb: u32,
+    /// Width in bits.
+    pub width: u32,
+}
+
+impl CpuidField {
+    /// The field's value in the output registers `regs` (EAX, EBX, ECX, EDX).
+    pub const fn get(&self, regs: [u32; 4]) -> u32 {
+        let r = regs[(self.register & 3) as usize];
+        if self.width >= 32 {
+            r >> self.lsb
+        } else {
+            (r >> self.lsb) & ((1u32 << self.width) - 1)
+        }
+    }
+}
+
+/// What the CPUID fields with roles enumerate (`role:` on CPUID fields), for one generation.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct EnumerationSpec {
+    /// `general-count`.
+    pub general_count: Option<CpuidField>,
+    /// `general-width`.
+    pub general_width: Option<CpuidField>,
+    /// `fixed-count`.
+    pub fixed_count: Option<CpuidField>,
+    /// `fixed-width`.
+    pub fixed_width: Option<CpuidField>,
+    /// `fixed-bitmap`.
+    pub fixed_bitmap: Option<CpuidField>,
+    /// `general-present`.
+    pub general_present: Option<CpuidField>,
+    /// `fixed-present`.
+    pub fixed_present: Option<CpuidField>,
+    /// `events-length`: its leaf also carries the architectural-event vector.
+    pub events_length: Option<CpuidField>,
+    /// `anythread-deprecated`.
+    pub anythread_deprecated: Option<CpuidField>,
+    /// `umask2-supported`.
+    pub umask2_supported: Option<CpuidField>,
+    /// `eq-supported`.
+    pub eq_supported: Option<CpuidField>,
+    /// `subleaf-bitmap`.
+    pub subleaf_bitmap: Option<CpuidField>,
+}
+
+/// A CPU model of a model generation (`cpus:`), as CPUID.01H and 1AH identify it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CpuModel {
+    /// Family (extended family included).
+    pub family: u32,
+    /// Model (extended model included).
+    pub model: u32,
+    /// Steppings it covers (bit n = stepping n; all bits when any stepping).
+    pub steppings: u16,
+    /// On hybrid parts, the core type (CPUID.1AH:EAX\[31:24\]).
+    pub core_type: Option<u8>,
+}
+
+/// How detection recognises a generation (`detect:` and `cpus:`).
+#[derive(Clone, Copy, Debug)]
+pub struct DetectSpec {
+    /// The vendor whose CPUs it describes.
+    pub vendor: super::Vendor,
+    /// How many generations it extends, directly or not (the deepest match wins).
+    pub depth: u32,
+    /// The ids of the generations it extends, nearest first.
+    pub ancestors: &'static [&'static str],
+    /// `detect:` a CPUID field that must be at least `.1`.
+    pub cpuid: Option<(CpuidField, u32)>,
+    /// `detect.family-at-least`.
+    pub family_at_least: Option<u32>,
+    /// `cpus:`: the CPU models of a model generation.
+    pub cpus: &'static [CpuModel],
+    /// What the CPUID fields with roles enumerate.
+    pub enumeration: EnumerationSpec,
+}

@@ -46,6 +46,7 @@ pub const ORDER: &[&str] = &[
     "constraint",
     "remove",
     "cpu",
+    "detect",
     "pmu",
     "pmu-encoding",
     "ident",

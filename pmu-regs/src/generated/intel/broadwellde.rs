@@ -170,6 +170,73 @@ impl crate::arch::Arch for IntelBroadwellde {
             }),
         }),
     };
+    const DETECT: crate::arch::DetectSpec = crate::arch::DetectSpec {
+        vendor: crate::arch::Vendor::Intel,
+        depth: 3u32,
+        ancestors: &["intel-v3", "intel-v2", "intel-v1"],
+        cpuid: None,
+        family_at_least: None,
+        cpus: &[crate::arch::CpuModel {
+            family: 6u32,
+            model: 86u32,
+            steppings: 65535u16,
+            core_type: None,
+        }],
+        enumeration: crate::arch::EnumerationSpec {
+            general_count: Some(crate::arch::CpuidField {
+                name: "GP_COUNTERS",
+                leaf: 0xa_u32,
+                subleaf: 0u32,
+                has_subleaf: false,
+                register: 0u8,
+                lsb: 8u32,
+                width: 8u32,
+            }),
+            general_width: Some(crate::arch::CpuidField {
+                name: "GP_WIDTH",
+                leaf: 0xa_u32,
+                subleaf: 0u32,
+                has_subleaf: false,
+                register: 0u8,
+                lsb: 16u32,
+                width: 8u32,
+            }),
+            fixed_count: Some(crate::arch::CpuidField {
+                name: "FIXED_COUNTERS",
+                leaf: 0xa_u32,
+                subleaf: 0u32,
+                has_subleaf: false,
+                register: 3u8,
+                lsb: 0u32,
+                width: 5u32,
+            }),
+            fixed_width: Some(crate::arch::CpuidField {
+                name: "FIXED_WIDTH",
+                leaf: 0xa_u32,
+                subleaf: 0u32,
+                has_subleaf: false,
+                register: 3u8,
+                lsb: 5u32,
+                width: 8u32,
+            }),
+            fixed_bitmap: None,
+            general_present: None,
+            fixed_present: None,
+            events_length: Some(crate::arch::CpuidField {
+                name: "EBX_LENGTH",
+                leaf: 0xa_u32,
+                subleaf: 0u32,
+                has_subleaf: false,
+                register: 0u8,
+                lsb: 24u32,
+                width: 8u32,
+            }),
+            anythread_deprecated: None,
+            umask2_supported: None,
+            eq_supported: None,
+            subleaf_bitmap: None,
+        },
+    };
     fn registers() -> &'static [crate::arch::RegInfo] {
         static REGISTERS: [crate::arch::RegInfo; 10usize] = [
             crate::arch::RegInfo {
