@@ -39,6 +39,7 @@ pub mod resolve;
 pub mod schema;
 pub mod source;
 pub mod validate;
+pub mod walk;
 pub mod yaml;
 
 pub use diag::{Diagnostic, Diagnostics, Severity};
