@@ -71,8 +71,9 @@ impl Skipped {
 /// The outcome of a [`walk`].
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Walk {
-    /// Files `keep` accepted, depth first, each directory's entries in sorted order, as
-    /// reached from the root (`root.join(...)`, not canonicalized).
+    /// Files `keep` accepted, sorted as paths (component by component: depth first, each
+    /// directory's entries in order), as reached from the root (`root.join(...)`, not
+    /// canonicalized).
     pub files: Vec<PathBuf>,
     /// Entries not walked or not returned, in the order met.
     pub skipped: Vec<Skipped>,
@@ -167,10 +168,11 @@ pub fn walk(root: &Path, confine: bool, keep: &dyn Fn(&Path) -> bool) -> Walk {
                 out.files.push(p);
             }
         }
-        // Depth first in sorted order: files of a directory, then its subdirectories in order
-        // (the stack pops the first one next).
         stack.extend(subdirs.into_iter().rev());
     }
+    // Paths compare component by component: this is the depth-first order with each
+    // directory's entries sorted, whatever order the stack visited them in.
+    out.files.sort();
     out
 }
 
@@ -230,7 +232,7 @@ mod tests {
     }
 
     #[test]
-    fn sorted_depth_first() {
+    fn sorted_as_paths() {
         let d = temp("order");
         std::fs::create_dir_all(d.join("b/c")).unwrap();
         for f in ["z.yaml", "a.yaml", "b/c/x.yaml", "b/y.yaml", "b/n.txt"] {
@@ -242,7 +244,7 @@ mod tests {
             .iter()
             .map(|p| p.strip_prefix(&d).unwrap().display().to_string())
             .collect();
-        assert_eq!(rel, ["a.yaml", "z.yaml", "b/y.yaml", "b/c/x.yaml"]);
+        assert_eq!(rel, ["a.yaml", "b/c/x.yaml", "b/y.yaml", "z.yaml"]);
         assert!(w.skipped.is_empty());
         let _ = std::fs::remove_dir_all(&d);
     }

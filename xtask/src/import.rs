@@ -220,6 +220,9 @@ pub fn run(input: &Path, out: &Path, check: bool) -> ExitCode {
     for d in &loaded.diagnostics {
         *codes.entry(d.code).or_default() += 1;
     }
+    for o in &loaded.omitted {
+        *codes.entry(o.code).or_default() += o.count;
+    }
     let json_events: usize = import.models.iter().map(|m| m.json_events).sum();
     println!(
         "imported {} file(s), {} of {} events, into {} generation(s) in {:.0} ms; validated in {:.0} ms",
