@@ -188,6 +188,37 @@ fn usage() -> String {
 mod tests {
     use super::*;
 
+    /// A directory with two links to `.`: every file once, in path order, named below the
+    /// shown path (the walk used to recurse without end).
+    #[cfg(unix)]
+    #[test]
+    fn a_directory_with_link_cycles_is_read_once() {
+        let dir = std::env::temp_dir().join(format!("pmu-macros-walk-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("b")).unwrap();
+        std::fs::write(
+            dir.join("a.yaml"),
+            "generation: a\nvendor: intel\ntitle: A\n",
+        )
+        .unwrap();
+        std::fs::write(
+            dir.join("b/b.yaml"),
+            "generation: b\nextends: a\ntitle: B\n",
+        )
+        .unwrap();
+        std::os::unix::fs::symlink(".", dir.join("l1")).unwrap();
+        std::os::unix::fs::symlink("..", dir.join("b/up")).unwrap();
+        let mut loader = pmu_defs::Loader::new();
+        let mut deps = Vec::new();
+        add(&mut loader, &dir, Path::new("defs"), &mut deps);
+        assert_eq!(deps, [dir.join("a.yaml"), dir.join("b/b.yaml")]);
+        let loaded = loader.finish();
+        assert!(!loaded.has_errors(), "{}", loaded.render_diagnostics());
+        assert_eq!(loaded.model.generations.len(), 2);
+        assert_eq!(loaded.sources.name(0), "defs/a.yaml");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
     #[test]
     fn file_relative_first_then_manifest() {
         let c = candidates(
