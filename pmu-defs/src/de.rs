@@ -43,14 +43,31 @@ const YAML11_BOOLS: &[&str] = &[
     "False", "FALSE", "on", "On", "ON", "off", "Off", "OFF",
 ];
 
+/// Longest word (and candidate), in bytes, [`did_you_mean`] compares: a typo of a longer
+/// name is not worth the quadratic comparison.
+pub const SUGGEST_MAX_LEN: usize = 128;
+
 /// The closest candidate to `word`, when it is close enough to be a likely typo.
+///
+/// Candidates whose length is far from the word's (the longer more than twice the shorter
+/// plus 3) are skipped without comparing, and nothing is suggested for a word or
+/// candidate longer than [`SUGGEST_MAX_LEN`]: each comparison is quadratic in length, so a
+/// 30 KB name must not meet thousands of candidates. A typo changes the length by little.
 pub fn did_you_mean<'c>(
     word: &str,
     candidates: impl IntoIterator<Item = &'c str>,
 ) -> Option<&'c str> {
+    if word.len() > SUGGEST_MAX_LEN {
+        return None;
+    }
     let lower = word.to_ascii_lowercase();
+    let near = |c: &str| {
+        let (short, long) = (c.len().min(word.len()), c.len().max(word.len()));
+        long <= SUGGEST_MAX_LEN && long <= short * 2 + 3
+    };
     candidates
         .into_iter()
+        .filter(|c| near(c))
         .map(|c| (strsim::jaro_winkler(&lower, &c.to_ascii_lowercase()), c))
         .filter(|(score, _)| *score > 0.8)
         .max_by(|a, b| a.0.total_cmp(&b.0))
@@ -464,5 +481,16 @@ mod tests {
             Some("fields")
         );
         assert_eq!(did_you_mean("zzz", ["fields", "name"]), None);
+        // Far longer or shorter candidates are not compared; long words get no suggestion.
+        assert_eq!(did_you_mean("LLC", ["LLC_MISSES_ALL"]), None);
+        assert_eq!(did_you_mean("FIXED_CTRL", ["FIXED"]), Some("FIXED"));
+        assert_eq!(
+            did_you_mean("LLC_MISES", ["LLC_MISSES", "LLC"]),
+            Some("LLC_MISSES")
+        );
+        let long = "A".repeat(SUGGEST_MAX_LEN + 1);
+        assert_eq!(did_you_mean(&long, [long.as_str()]), None);
+        let huge = "LLC_MISSES".repeat(3000);
+        assert_eq!(did_you_mean(&huge, ["LLC_MISSES"]), None);
     }
 }

@@ -39,6 +39,7 @@ pub mod resolve;
 pub mod schema;
 pub mod source;
 pub mod validate;
+pub mod walk;
 pub mod yaml;
 
 pub use diag::{Diagnostic, Diagnostics, Severity};
@@ -76,6 +77,8 @@ pub struct Loaded {
     pub diagnostics: Vec<Diagnostic>,
     /// Files read from disk.
     pub paths: Vec<PathBuf>,
+    /// Diagnostics counted but not kept: at most [`diag::MAX_PER_CODE`] of each code are.
+    pub omitted: Vec<diag::Omitted>,
 }
 
 impl Loaded {
@@ -86,13 +89,10 @@ impl Loaded {
             .any(|d| d.severity == Severity::Error)
     }
 
-    /// All diagnostics rendered like rustc, with a summary line.
+    /// All diagnostics rendered like rustc, a line per class with more than
+    /// [`diag::MAX_PER_CODE`], and a summary line.
     pub fn render_diagnostics(&self) -> String {
-        let mut sink = Diagnostics::new();
-        for d in &self.diagnostics {
-            sink.push(d.clone());
-        }
-        sink.render(&self.sources)
+        diag::render(&self.diagnostics, &self.omitted, &self.sources)
     }
 }
 
@@ -197,6 +197,7 @@ impl Loader {
         Loaded {
             sources: self.sources,
             model,
+            omitted: self.diags.omitted(),
             diagnostics: self.diags.into_vec(),
             paths: self.paths,
         }
@@ -213,30 +214,28 @@ fn display_name(path: &Path) -> String {
         .to_string()
 }
 
+/// Every `.yaml`/`.yml` file below `dir` (sorted), through [`walk::walk`]: a directory
+/// reached again through a symbolic link (a cycle, or a second link) is read once and
+/// reported as a warning, an unreadable one as an error.
 fn collect_yaml(
     dir: &Path,
     out: &mut Vec<PathBuf>,
     diags: &mut Diagnostics,
     sources: &mut Sources,
 ) {
-    let entries = match std::fs::read_dir(dir) {
-        Ok(e) => e,
-        Err(e) => {
-            let file = sources.add(dir.display().to_string(), String::new());
-            diags.push(Diagnostic::error(
-                "io",
-                format!("cannot read directory: {e}"),
-                Span::new(file, 0, 0),
-            ));
-            return;
-        }
-    };
-    for entry in entries.flatten() {
-        let p = entry.path();
-        if p.is_dir() {
-            collect_yaml(&p, out, diags, sources);
-        } else if matches!(p.extension().and_then(|e| e.to_str()), Some("yaml" | "yml")) {
-            out.push(p);
-        }
+    let found = walk::walk(dir, false, &|p: &Path| {
+        matches!(p.extension().and_then(|e| e.to_str()), Some("yaml" | "yml"))
+    });
+    for s in &found.skipped {
+        let file = sources.add(s.path.display().to_string(), String::new());
+        let span = Span::new(file, 0, 0);
+        diags.push(match &s.reason {
+            walk::Skip::Unreadable(e) => {
+                Diagnostic::error("io", format!("cannot read directory: {e}"), span)
+            }
+            _ => Diagnostic::warning("repeated-directory", s.describe(), span)
+                .with_note("each directory is read once, however many links lead to it"),
+        });
     }
+    out.extend(found.files);
 }

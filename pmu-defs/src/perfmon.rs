@@ -1142,6 +1142,29 @@ pub fn parse_mapfile(name: &str, text: &str, issues: &mut Vec<Issue>) -> Vec<Map
             ));
             continue;
         };
+        // Every path must stay below the corpus: a row such as `/../x_core.json` is refused
+        // (whatever its event type), at the column of its file name.
+        if let Err(why) = crate::walk::check_relative(get(Some(file)).trim_start_matches('/')) {
+            let column = l
+                .split(',')
+                .take(file)
+                .map(|p| p.chars().count() + 1)
+                .sum::<usize>()
+                + l.split(',')
+                    .nth(file)
+                    .map_or(0, |p| p.chars().count() - p.trim_start().chars().count())
+                + 1;
+            issues.push(Issue::new(
+                Level::Error,
+                name,
+                Some((line, column)),
+                format!(
+                    "mapfile row names `{}`: {why}; the importer reads only files below the corpus directory",
+                    get(Some(file))
+                ),
+            ));
+            continue;
+        }
         out.push(MapRow {
             line,
             family_model: get(Some(fm)).to_owned(),
@@ -2043,7 +2066,14 @@ impl Import {
 
 /// The `commit <hex>` the corpus README names.
 fn readme_commit(root: &Path) -> Option<String> {
-    let text = std::fs::read_to_string(root.join("README.md")).ok()?;
+    let root = if root.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        root
+    };
+    // Like every file the importer reads, only when it lies below the corpus.
+    let readme = crate::walk::confined(root, "README.md").ok()?;
+    let text = std::fs::read_to_string(readme).ok()?;
     let mut words = text.split_whitespace();
     while let Some(w) = words.next() {
         if w == "commit"
@@ -2071,28 +2101,46 @@ fn relative(root: &Path, path: &Path) -> String {
         .join("/")
 }
 
-/// Every `.json` file below `dir`, sorted.
-fn json_files(dir: &Path, out: &mut Vec<PathBuf>, issues: &mut Vec<Issue>) {
-    let entries = match std::fs::read_dir(dir) {
-        Ok(e) => e,
-        Err(e) => {
-            issues.push(Issue::new(
+/// Every `.json` file below the corpus directory `root` (sorted, depth first), through
+/// [`crate::walk`]: each directory read once (symbolic-link cycles cut), and nothing outside
+/// `root`. What the walk skipped is reported by [`report_skipped`].
+fn json_files(root: &Path) -> crate::walk::Walk {
+    crate::walk::walk(root, true, &|p: &Path| {
+        p.extension().and_then(|e| e.to_str()) == Some("json")
+    })
+}
+
+/// Reports the entries a walk of the corpus skipped: a link leading out of the corpus is an
+/// error, a second way into a directory (a cycle) a warning. Paths under `reported` (core
+/// files the mapfile names, already refused at their mapfile line) are not reported twice.
+fn report_skipped(
+    root: &Path,
+    walk: &crate::walk::Walk,
+    reported: &BTreeSet<String>,
+    issues: &mut Vec<Issue>,
+) {
+    for s in &walk.skipped {
+        let rel = relative(root, &s.path);
+        let covered = reported.iter().any(|f| {
+            *f == rel
+                || f.strip_prefix(rel.as_str())
+                    .is_some_and(|r| r.starts_with('/'))
+        });
+        if covered {
+            continue;
+        }
+        let (level, message) = match &s.reason {
+            crate::walk::Skip::Again { .. } => (Level::Warning, s.describe()),
+            crate::walk::Skip::Outside { target } => (
                 Level::Error,
-                &display(dir),
-                None,
-                format!("cannot read directory: {e}"),
-            ));
-            return;
-        }
-    };
-    let mut list: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
-    list.sort();
-    for p in list {
-        if p.is_dir() {
-            json_files(&p, out, issues);
-        } else if p.extension().and_then(|e| e.to_str()) == Some("json") {
-            out.push(p);
-        }
+                format!(
+                    "resolves to `{}`, outside the corpus directory; not read (the importer reads only files below the corpus)",
+                    target.display()
+                ),
+            ),
+            crate::walk::Skip::Unreadable(_) => (Level::Error, s.describe()),
+        };
+        issues.push(Issue::new(level, &display(&s.path), None, message));
     }
 }
 
@@ -2145,78 +2193,7 @@ pub fn import_path(path: &Path) -> Import {
     let root: PathBuf;
     if path.is_dir() {
         root = path.to_path_buf();
-        let map = root.join("mapfile.csv");
-        let mut found = Vec::new();
-        json_files(&root, &mut found, &mut imp.issues);
-        if map.is_file() {
-            if let Some(text) = read_text(&map, &mut imp.issues) {
-                rows = parse_mapfile(&display(&map), &text, &mut imp.issues);
-            }
-            let mut named: Vec<&str> = Vec::new();
-            let mut missing: BTreeMap<&str, Vec<&MapRow>> = BTreeMap::new();
-            for r in &rows {
-                if !r.is_core() {
-                    imp.skipped_rows += 1;
-                    continue;
-                }
-                if named.contains(&r.file.as_str()) {
-                    continue;
-                }
-                named.push(&r.file);
-            }
-            for f in &named {
-                let p = root.join(f);
-                if p.is_file() {
-                    files.push((p, (*f).to_owned()));
-                } else {
-                    missing.insert(f, rows.iter().filter(|r| r.file == *f).collect());
-                }
-            }
-            for (f, rs) in &missing {
-                let lines: Vec<String> = rs.iter().map(|r| r.line.to_string()).collect();
-                let cpus: BTreeSet<&str> = rs.iter().map(|r| r.family_model.as_str()).collect();
-                imp.issues.push(Issue::new(
-                    Level::Warning,
-                    &display(&map),
-                    rs.first().map(|r| (r.line, 1)),
-                    format!(
-                        "core file `{f}` (for {}) is named on line{} {} but is not in the corpus; not imported",
-                        cpus.into_iter().collect::<Vec<_>>().join(", "),
-                        if lines.len() > 1 { "s" } else { "" },
-                        lines.join(", ")
-                    ),
-                ));
-            }
-            imp.missing_files = missing.len();
-            for p in found {
-                let rel = relative(&root, &p);
-                let is_core = p
-                    .file_name()
-                    .and_then(|n| n.to_str())
-                    .is_some_and(|n| n.ends_with("_core.json"));
-                if is_core && !files.iter().any(|(_, r)| *r == rel) {
-                    imp.issues.push(Issue::new(
-                        Level::Warning,
-                        &display(&p),
-                        None,
-                        "a core event file that mapfile.csv does not name; imported without `cpus`"
-                            .into(),
-                    ));
-                    files.push((p, rel));
-                }
-            }
-        } else {
-            imp.issues.push(Issue::new(
-                Level::Warning,
-                &display(&root),
-                None,
-                "no mapfile.csv here: importing every .json file below, without `cpus`".into(),
-            ));
-            for p in found {
-                let rel = relative(&root, &p);
-                files.push((p, rel));
-            }
-        }
+        import_dir(&root, &mut files, &mut rows, &mut imp);
     } else {
         // A single file: its corpus root is the closest ancestor holding mapfile.csv.
         let mut corpus = None;
@@ -2259,6 +2236,10 @@ pub fn import_path(path: &Path) -> Import {
         files.push((path.to_path_buf(), rel));
     }
 
+    if files.is_empty() && imp.has_errors() {
+        // Nothing to read, and the error says why; no further noise.
+        return imp;
+    }
     let provenance = Provenance {
         commit: readme_commit(&root),
     };
@@ -2270,6 +2251,12 @@ pub fn import_path(path: &Path) -> Import {
             "no `commit <hash>` found in the corpus README; the headers say `unknown`".into(),
         ));
     }
+    // Core rows by file name, so each file finds its CPUs without a scan of the mapfile.
+    let mut rows_of: BTreeMap<&str, Vec<&MapRow>> = BTreeMap::new();
+    for r in rows.iter().filter(|r| r.is_core()) {
+        rows_of.entry(r.file.as_str()).or_default().push(r);
+    }
+    let files_named = files.len();
     let mut by_id: BTreeMap<String, String> = BTreeMap::new();
     for (p, rel) in files {
         let Some(text) = read_text(&p, &mut imp.issues) else {
@@ -2280,11 +2267,8 @@ pub fn import_path(path: &Path) -> Import {
         let Some(file) = parse_file(&name, &text, &mut imp.issues) else {
             continue;
         };
-        let cpus: Vec<&MapRow> = rows
-            .iter()
-            .filter(|r| r.is_core() && r.file == rel)
-            .collect();
-        let Some(model) = convert(&file, &rel, &cpus, &provenance, &mut imp.issues) else {
+        let cpus: &[&MapRow] = rows_of.get(rel.as_str()).map_or(&[], Vec::as_slice);
+        let Some(model) = convert(&file, &rel, cpus, &provenance, &mut imp.issues) else {
             continue;
         };
         if let Some(other) = by_id.get(&model.id) {
@@ -2303,7 +2287,215 @@ pub fn import_path(path: &Path) -> Import {
         imp.models.push(model);
     }
     imp.models.sort_by(|a, b| a.file_name.cmp(&b.file_name));
+    // An import that produced nothing must not look like a successful one: a caller that
+    // writes the result would otherwise replace a directory of models with nothing.
+    if imp.models.is_empty() && !imp.has_errors() {
+        imp.issues.push(Issue::new(
+            Level::Error,
+            &display(path),
+            None,
+            format!("nothing to import: no core model came out of the {files_named} file(s) read"),
+        ));
+    }
     imp
+}
+
+/// The directory half of [`import_path`]: the files to read (confined to `root`) and the
+/// mapfile rows, or an error saying why there is nothing to import.
+fn import_dir(
+    root: &Path,
+    files: &mut Vec<(PathBuf, String)>,
+    rows: &mut Vec<MapRow>,
+    imp: &mut Import,
+) {
+    let walk = json_files(root);
+    let mut refused = BTreeSet::new();
+    import_mapped(root, walk.files.clone(), files, rows, &mut refused, imp);
+    report_skipped(root, &walk, &refused, &mut imp.issues);
+    if files.is_empty() && !imp.has_errors() {
+        imp.issues.push(Issue::new(
+            Level::Error,
+            &display(root),
+            None,
+            "nothing to import: no core event file below this directory".into(),
+        ));
+    }
+}
+
+/// [`import_dir`] on the walk's `found` files: the mapfile, its rows and the files it names
+/// (those refused go to `refused`), stray core files; or an error saying why there is
+/// nothing to import.
+fn import_mapped(
+    root: &Path,
+    found: Vec<PathBuf>,
+    files: &mut Vec<(PathBuf, String)>,
+    rows: &mut Vec<MapRow>,
+    refused_files: &mut BTreeSet<String>,
+    imp: &mut Import,
+) {
+    let map = root.join("mapfile.csv");
+    let map_name = display(&map);
+    if !map.is_file() {
+        if found.is_empty() {
+            imp.issues.push(Issue::new(
+                Level::Error,
+                &display(root),
+                None,
+                "nothing to import: no mapfile.csv and no .json file below this directory \
+                 (an uninitialised git submodule is an empty directory: \
+                 `git submodule update --init`)"
+                    .into(),
+            ));
+            return;
+        }
+        imp.issues.push(Issue::new(
+            Level::Warning,
+            &display(root),
+            None,
+            "no mapfile.csv here: importing every .json file below, without `cpus`".into(),
+        ));
+        for p in found {
+            let rel = relative(root, &p);
+            files.push((p, rel));
+        }
+        return;
+    }
+    if let Err(why) = crate::walk::confined(root, "mapfile.csv") {
+        imp.issues.push(Issue::new(
+            Level::Error,
+            &map_name,
+            None,
+            format!("not read: {why}; the importer reads only files below the corpus directory"),
+        ));
+        return;
+    }
+    let Some(text) = read_text(&map, &mut imp.issues) else {
+        return;
+    };
+    let errors_before = imp
+        .issues
+        .iter()
+        .filter(|i| i.level == Level::Error)
+        .count();
+    *rows = parse_mapfile(&map_name, &text, &mut imp.issues);
+    if imp
+        .issues
+        .iter()
+        .filter(|i| i.level == Level::Error)
+        .count()
+        > errors_before
+    {
+        // A mapfile with a refused row (or no usable header) is not imported in part.
+        return;
+    }
+    if text.lines().skip(1).all(|l| l.trim().is_empty()) {
+        imp.issues.push(Issue::new(
+            Level::Error,
+            &map_name,
+            Some((1, 1)),
+            "nothing to import: mapfile.csv has its header and no rows (a truncated or \
+             unfinished checkout?)"
+                .into(),
+        ));
+        return;
+    }
+    // Core files in the order first named, each with every row naming it.
+    let mut named: Vec<&str> = Vec::new();
+    let mut rows_of: BTreeMap<&str, Vec<&MapRow>> = BTreeMap::new();
+    for r in rows.iter() {
+        if !r.is_core() {
+            imp.skipped_rows += 1;
+            continue;
+        }
+        let list = rows_of.entry(r.file.as_str()).or_default();
+        if list.is_empty() {
+            named.push(&r.file);
+        }
+        list.push(r);
+    }
+    let mut missing: Vec<(&str, &[&MapRow])> = Vec::new();
+    let mut refused = false;
+    for f in &named {
+        let rs = rows_of[f].as_slice();
+        match crate::walk::confined(root, f) {
+            Ok(p) if p.is_file() => files.push((p, (*f).to_owned())),
+            Ok(_) => missing.push((f, rs)),
+            Err(why) => {
+                refused = true;
+                refused_files.insert((*f).to_owned());
+                imp.issues.push(Issue::new(
+                    Level::Error,
+                    &map_name,
+                    Some((rs[0].line, 1)),
+                    format!(
+                        "core file `{f}` not read: {why}; the importer reads only files below the corpus directory"
+                    ),
+                ));
+            }
+        }
+    }
+    missing.sort_by_key(|(f, _)| *f);
+    for (f, rs) in &missing {
+        let lines: Vec<String> = rs.iter().map(|r| r.line.to_string()).collect();
+        let cpus: BTreeSet<&str> = rs.iter().map(|r| r.family_model.as_str()).collect();
+        imp.issues.push(Issue::new(
+            Level::Warning,
+            &map_name,
+            rs.first().map(|r| (r.line, 1)),
+            format!(
+                "core file `{f}` (for {}) is named on line{} {} but is not in the corpus; not imported",
+                cpus.into_iter().collect::<Vec<_>>().join(", "),
+                if lines.len() > 1 { "s" } else { "" },
+                lines.join(", ")
+            ),
+        ));
+    }
+    imp.missing_files = missing.len();
+    if refused {
+        return;
+    }
+    if !named.is_empty() && missing.len() == named.len() {
+        imp.issues.push(Issue::new(
+            Level::Error,
+            &map_name,
+            None,
+            format!(
+                "nothing to import: none of the {} core file(s) mapfile.csv names is in the \
+                 corpus (a partial checkout, or the wrong directory?)",
+                named.len()
+            ),
+        ));
+        return;
+    }
+    let listed: BTreeSet<String> = files.iter().map(|(_, r)| r.clone()).collect();
+    for p in found {
+        let rel = relative(root, &p);
+        let is_core = p
+            .file_name()
+            .and_then(|n| n.to_str())
+            .is_some_and(|n| n.ends_with("_core.json"));
+        if is_core && !listed.contains(&rel) {
+            imp.issues.push(Issue::new(
+                Level::Warning,
+                &display(&p),
+                None,
+                "a core event file that mapfile.csv does not name; imported without `cpus`".into(),
+            ));
+            files.push((p, rel));
+        }
+    }
+    if files.is_empty() {
+        imp.issues.push(Issue::new(
+            Level::Error,
+            &map_name,
+            None,
+            format!(
+                "nothing to import: mapfile.csv names no core event file ({} row(s) of other \
+                 event types) and no *_core.json file is below the corpus directory",
+                imp.skipped_rows
+            ),
+        ));
+    }
 }
 
 /// Loads the architectural Intel generations (`defs/intel/*.yaml`, not the models below it)

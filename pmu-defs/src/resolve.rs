@@ -191,6 +191,16 @@ fn check_unique<'r, T: 'r>(
     }
 }
 
+/// Position of each item by name (the first, should a name repeat): merges look names up
+/// here instead of scanning the list, so a generation with n events resolves in O(n).
+fn index_of<T>(items: &[T], name: impl Fn(&T) -> &str) -> HashMap<String, usize> {
+    let mut index = HashMap::with_capacity(items.len());
+    for (i, it) in items.iter().enumerate() {
+        index.entry(name(it).to_owned()).or_insert(i);
+    }
+    index
+}
+
 fn text(s: &Option<Spanned<String>>) -> Option<String> {
     s.as_ref().map(|s| s.value.clone())
 }
@@ -233,17 +243,27 @@ impl Resolver<'_> {
         what: &str,
         name_of: impl Fn(&T) -> &String,
     ) {
+        if names.is_empty() {
+            return;
+        }
+        let index = index_of(items, |it| name_of(it).as_str());
+        let mut removed = vec![false; items.len()];
         for name in names {
-            match items.iter().position(|it| *name_of(it) == name.value) {
-                Some(i) => {
-                    items.remove(i);
-                }
-                None => {
-                    let known = items.iter().map(|it| name_of(it).as_str()).collect();
+            match index.get(&name.value) {
+                Some(&i) if !removed[i] => removed[i] = true,
+                _ => {
+                    let known = items
+                        .iter()
+                        .zip(&removed)
+                        .filter(|(_, r)| !**r)
+                        .map(|(it, _)| name_of(it).as_str())
+                        .collect();
                     self.unknown(what, name, known, "remove");
                 }
             }
         }
+        let mut gone = removed.into_iter();
+        items.retain(|_| !gone.next().unwrap_or(false));
     }
 
     fn generation(&mut self, raw: &RawGeneration, parent: Option<&Generation>) -> Generation {
@@ -275,13 +295,12 @@ impl Resolver<'_> {
         // Registers.
         check_unique(self.diags, "register", &raw.registers, |r| &r.name);
         let mut registers: Vec<Register> = parent.map(|p| p.registers.clone()).unwrap_or_default();
+        let mut index = index_of(&registers, |r| r.name.as_str());
         for rr in &raw.registers {
             let (pos, base) = if let Some(old) = &rr.renames {
-                match registers.iter().position(|r| r.name == old.value) {
+                match index.get(&old.value).copied() {
                     Some(i) => {
-                        if rr.name.value != old.value
-                            && registers.iter().any(|r| r.name == rr.name.value)
-                        {
+                        if rr.name.value != old.value && index.contains_key(&rr.name.value) {
                             self.diags.push(Diagnostic::error(
                                 "duplicate-name",
                                 format!(
@@ -301,15 +320,24 @@ impl Resolver<'_> {
                     }
                 }
             } else {
-                let i = registers.iter().position(|r| r.name == rr.name.value);
+                let i = index.get(&rr.name.value).copied();
                 (i, i.map(|i| registers[i].clone()))
             };
             let Some(reg) = self.register(base, rr) else {
                 continue;
             };
             match pos {
-                Some(i) => registers[i] = reg,
-                None => registers.push(reg),
+                Some(i) => {
+                    if registers[i].name != reg.name {
+                        index.remove(&registers[i].name);
+                    }
+                    index.insert(reg.name.clone(), i);
+                    registers[i] = reg;
+                }
+                None => {
+                    index.entry(reg.name.clone()).or_insert(registers.len());
+                    registers.push(reg);
+                }
             }
         }
         self.remove_named(&mut registers, &raw.remove.registers, "register", |r| {
@@ -319,12 +347,16 @@ impl Resolver<'_> {
         // CPUID leaves.
         check_unique(self.diags, "CPUID leaf", &raw.cpuid, |c| &c.name);
         let mut cpuid: Vec<CpuidLeaf> = parent.map(|p| p.cpuid.clone()).unwrap_or_default();
+        let mut index = index_of(&cpuid, |c| c.name.as_str());
         for rc in &raw.cpuid {
-            let pos = cpuid.iter().position(|c| c.name == rc.name.value);
+            let pos = index.get(&rc.name.value).copied();
             if let Some(leaf) = self.cpuid(pos.map(|i| cpuid[i].clone()), rc) {
                 match pos {
                     Some(i) => cpuid[i] = leaf,
-                    None => cpuid.push(leaf),
+                    None => {
+                        index.insert(leaf.name.clone(), cpuid.len());
+                        cpuid.push(leaf);
+                    }
                 }
             }
         }
@@ -347,12 +379,16 @@ impl Resolver<'_> {
         // Events.
         check_unique(self.diags, "event", &raw.events, |e| &e.name);
         let mut events: Vec<Event> = parent.map(|p| p.events.clone()).unwrap_or_default();
+        let mut index = index_of(&events, |e| e.name.as_str());
         for re in &raw.events {
-            let pos = events.iter().position(|e| e.name == re.name.value);
+            let pos = index.get(&re.name.value).copied();
             if let Some(ev) = self.event(pos.map(|i| events[i].clone()), re) {
                 match pos {
                     Some(i) => events[i] = ev,
-                    None => events.push(ev),
+                    None => {
+                        index.insert(ev.name.clone(), events.len());
+                        events.push(ev);
+                    }
                 }
             }
         }
@@ -362,12 +398,16 @@ impl Resolver<'_> {
         check_unique(self.diags, "constraint", &raw.constraints, |c| &c.id);
         let mut constraints: Vec<Constraint> =
             parent.map(|p| p.constraints.clone()).unwrap_or_default();
+        let mut index = index_of(&constraints, |c| c.id.as_str());
         for rc in &raw.constraints {
-            let pos = constraints.iter().position(|c| c.id == rc.id.value);
+            let pos = index.get(&rc.id.value).copied();
             if let Some(c) = self.constraint(pos.map(|i| constraints[i].clone()), rc) {
                 match pos {
                     Some(i) => constraints[i] = c,
-                    None => constraints.push(c),
+                    None => {
+                        index.insert(c.id.clone(), constraints.len());
+                        constraints.push(c);
+                    }
                 }
             }
         }
@@ -616,12 +656,16 @@ impl Resolver<'_> {
         access: Access,
     ) -> Vec<Field> {
         check_unique(self.diags, "field", raw, |f| &f.name);
+        let mut index = index_of(&fields, |f| f.name.as_str());
         for rf in raw {
-            let pos = fields.iter().position(|f| f.name == rf.name.value);
+            let pos = index.get(&rf.name.value).copied();
             if let Some(f) = self.field(pos.map(|i| fields[i].clone()), rf, access) {
                 match pos {
                     Some(i) => fields[i] = f,
-                    None => fields.push(f),
+                    None => {
+                        index.insert(f.name.clone(), fields.len());
+                        fields.push(f);
+                    }
                 }
             }
         }

@@ -95,6 +95,11 @@ impl Sources {
         format!("{}:{}:{}", self.name(span.file), lc.line, lc.col)
     }
 
+    /// True when `file` is in the set.
+    pub(crate) fn has(&self, file: FileId) -> bool {
+        self.files.get(file).is_ok()
+    }
+
     /// The underlying file database, for rendering.
     pub(crate) fn files(&self) -> &SimpleFiles<String, String> {
         &self.files

@@ -121,24 +121,26 @@ fn shown_name(abs: &Path, cwd: &Path, rel: &Path) -> PathBuf {
 /// loader under the display name `shown`, recording every file read in `deps`.
 fn add(loader: &mut pmu_defs::Loader, path: &Path, shown: &Path, deps: &mut Vec<PathBuf>) {
     if path.is_dir() {
-        let mut entries: Vec<PathBuf> = match std::fs::read_dir(path) {
-            Ok(rd) => rd.flatten().map(|e| e.path()).collect(),
-            Err(_) => {
+        // Through the loader's walker: each directory read once, so symbolic-link cycles end.
+        let found = pmu_defs::walk::walk(path, false, &|p: &Path| {
+            matches!(p.extension().and_then(|e| e.to_str()), Some("yaml" | "yml"))
+        });
+        for s in &found.skipped {
+            if matches!(s.reason, pmu_defs::walk::Skip::Unreadable(_)) {
                 // The loader reports the unreadable directory with its reason.
-                loader.add_path(path);
-                return;
+                loader.add_path(&s.path);
             }
-        };
-        entries.sort();
-        for p in entries {
-            let Some(name) = p.file_name() else { continue };
-            let is_yaml = matches!(p.extension().and_then(|e| e.to_str()), Some("yaml" | "yml"));
-            if p.is_dir() || is_yaml {
-                add(loader, &p, &shown.join(name), deps);
-            }
+        }
+        for p in found.files {
+            let below = p.strip_prefix(path).unwrap_or(&p);
+            add_file(loader, &p, &shown.join(below), deps);
         }
         return;
     }
+    add_file(loader, path, shown, deps);
+}
+
+fn add_file(loader: &mut pmu_defs::Loader, path: &Path, shown: &Path, deps: &mut Vec<PathBuf>) {
     deps.push(path.to_path_buf());
     match std::fs::read(path).map(String::from_utf8) {
         Ok(Ok(text)) => {
@@ -185,6 +187,37 @@ fn usage() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A directory with two links to `.`: every file once, in path order, named below the
+    /// shown path (the walk used to recurse without end).
+    #[cfg(unix)]
+    #[test]
+    fn a_directory_with_link_cycles_is_read_once() {
+        let dir = std::env::temp_dir().join(format!("pmu-macros-walk-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("b")).unwrap();
+        std::fs::write(
+            dir.join("a.yaml"),
+            "generation: a\nvendor: intel\ntitle: A\n",
+        )
+        .unwrap();
+        std::fs::write(
+            dir.join("b/b.yaml"),
+            "generation: b\nextends: a\ntitle: B\n",
+        )
+        .unwrap();
+        std::os::unix::fs::symlink(".", dir.join("l1")).unwrap();
+        std::os::unix::fs::symlink("..", dir.join("b/up")).unwrap();
+        let mut loader = pmu_defs::Loader::new();
+        let mut deps = Vec::new();
+        add(&mut loader, &dir, Path::new("defs"), &mut deps);
+        assert_eq!(deps, [dir.join("a.yaml"), dir.join("b/b.yaml")]);
+        let loaded = loader.finish();
+        assert!(!loaded.has_errors(), "{}", loaded.render_diagnostics());
+        assert_eq!(loaded.model.generations.len(), 2);
+        assert_eq!(loaded.sources.name(0), "defs/a.yaml");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 
     #[test]
     fn file_relative_first_then_manifest() {

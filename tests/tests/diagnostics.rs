@@ -2507,6 +2507,51 @@ fn io_error_for_a_missing_file() {
     assert!(at.ends_with("does-not-exist.yaml:1:1"), "{at}");
 }
 
+/// Two links to `.` and one to a parent: each directory is read once (not 2^depth paths), the
+/// file once, and each link is one warning at its path.
+#[cfg(unix)]
+#[test]
+fn repeated_directory_through_symbolic_links() {
+    let dir = scratch("repeated_directory");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    std::fs::write(
+        dir.join("sub/a.yaml"),
+        "generation: a\nvendor: intel\ntitle: A\n",
+    )
+    .unwrap();
+    for (link, to) in [("l1", "."), ("l2", "."), ("sub/up", "..")] {
+        std::os::unix::fs::symlink(to, dir.join(link)).unwrap();
+    }
+    let mut loader = Loader::new();
+    loader.add_path(&dir);
+    let loaded = loader.finish();
+    assert_codes(
+        &loaded,
+        &[
+            "repeated-directory",
+            "repeated-directory",
+            "repeated-directory",
+        ],
+    );
+    assert_eq!(loaded.model.generations.len(), 1);
+    assert_eq!(loaded.paths.len(), 1, "{:?}", loaded.paths);
+    let d = &loaded.diagnostics[0];
+    assert_eq!(d.severity, Severity::Warning);
+    assert!(
+        loc(&loaded, d).ends_with("repeated_directory/l1:1:1"),
+        "{}",
+        loc(&loaded, d)
+    );
+    assert!(
+        d.message.starts_with("a symbolic link to `")
+            && d.message
+                .ends_with("a directory that contains it (a cycle); not read again"),
+        "{}",
+        d.message
+    );
+}
+
 #[test]
 
 fn empty_file_is_an_error() {

@@ -943,3 +943,230 @@ fn a_missing_path_is_one_error() {
     );
     assert!(imp.models.is_empty());
 }
+
+// ---------------------------------------------------------------------------------------------
+// Nothing to import, and paths leaving the corpus
+// ---------------------------------------------------------------------------------------------
+
+const MAP_HEADER: &str =
+    "Family-model,Version,Filename,EventType,Core Type,Native Model ID,Core Role Name\n";
+
+/// The errors of an import, rendered.
+fn error_lines(imp: &Import) -> Vec<String> {
+    errors(&imp.issues).iter().map(|i| i.to_string()).collect()
+}
+
+#[test]
+fn nothing_to_import_is_one_error_saying_why() {
+    let stray = std::fs::read_to_string(fixtures().join("STRAY/events/stray_core.json")).unwrap();
+    type Setup<'a> = &'a dyn Fn(&Path);
+    let cases: [(&str, Setup, &str); 6] = [
+        (
+            "empty",
+            &|_| {},
+            "empty: nothing to import: no mapfile.csv and no .json file below this directory",
+        ),
+        (
+            "readme-only",
+            &|d| {
+                std::fs::write(d.join("README.md"), "commit abc1234").unwrap();
+                std::fs::create_dir_all(d.join("SKX/events")).unwrap();
+            },
+            "git submodule update --init",
+        ),
+        (
+            "all-missing",
+            &|d| {
+                std::fs::write(
+                    d.join("mapfile.csv"),
+                    format!("{MAP_HEADER}GenuineIntel-6-F1,V1,/A/events/a_core.json,core,,,\n"),
+                )
+                .unwrap()
+            },
+            "mapfile.csv: nothing to import: none of the 1 core file(s) mapfile.csv names is in the corpus",
+        ),
+        (
+            "header-only",
+            &|d| std::fs::write(d.join("mapfile.csv"), MAP_HEADER).unwrap(),
+            "mapfile.csv:1:1: nothing to import: mapfile.csv has its header and no rows",
+        ),
+        (
+            "header-and-blank-lines",
+            &|d| {
+                std::fs::write(d.join("mapfile.csv"), format!("{MAP_HEADER}\n  \n")).unwrap();
+                std::fs::write(d.join("s_core.json"), &stray).unwrap();
+            },
+            "mapfile.csv has its header and no rows",
+        ),
+        (
+            "uncore-only",
+            &|d| {
+                std::fs::write(
+                    d.join("mapfile.csv"),
+                    format!("{MAP_HEADER}GenuineIntel-6-F1,V1,/A/events/a_uncore.json,uncore,,,\n"),
+                )
+                .unwrap()
+            },
+            "mapfile.csv names no core event file (1 row(s) of other event types)",
+        ),
+    ];
+    for (name, setup, want) in cases {
+        let dir = temp_dir(&format!("nothing-{name}")).join(name);
+        std::fs::create_dir_all(&dir).unwrap();
+        setup(&dir);
+        let imp = perfmon::import_path(&dir);
+        let errs = error_lines(&imp);
+        assert_eq!(errs.len(), 1, "{name}: {:#?}", imp.issues);
+        assert!(errs[0].contains(want), "{name}: {}", errs[0]);
+        assert!(imp.models.is_empty(), "{name}");
+        assert_eq!(imp.files_read, 0, "{name}");
+        let _ = std::fs::remove_dir_all(dir.parent().unwrap());
+    }
+
+    // A file that yields no model: also an error, never an empty success.
+    let dir = temp_dir("nothing-no-model");
+    std::fs::write(dir.join("x_core.json"), "{ \"Events\": [ }").unwrap();
+    let imp = perfmon::import_path(&dir);
+    assert!(
+        imp.has_errors() && imp.models.is_empty(),
+        "{:#?}",
+        imp.issues
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn mapfile_paths_leaving_the_corpus_are_refused_at_their_line() {
+    let mut issues = Vec::new();
+    let rows = perfmon::parse_mapfile(
+        "m.csv",
+        &format!(
+            "{MAP_HEADER}GenuineIntel-6-01,V1,/A/events/a_core.json,core,,,\n\
+             GenuineIntel-6-02,V1,/../x_core.json,core,,,\n\
+             GenuineIntel-6-03,V1, /A/../../y_core.json,core,,,\n\
+             GenuineIntel-6-04,V1,/A/../../z_uncore.json,uncore,,,\n"
+        ),
+        &mut issues,
+    );
+    assert_eq!(rows.len(), 1);
+    let got: Vec<String> = issues.iter().map(|i| i.to_string()).collect();
+    assert_eq!(
+        got,
+        [
+            "error: m.csv:3:22: mapfile row names `/../x_core.json`: the path has a `..` component, which could leave the directory; the importer reads only files below the corpus directory",
+            "error: m.csv:4:23: mapfile row names `/A/../../y_core.json`: the path has a `..` component, which could leave the directory; the importer reads only files below the corpus directory",
+            "error: m.csv:5:22: mapfile row names `/A/../../z_uncore.json`: the path has a `..` component, which could leave the directory; the importer reads only files below the corpus directory",
+        ]
+    );
+
+    // On disk, with the file present beside the corpus: refused, not read.
+    let base = temp_dir("escape");
+    let corpus = base.join("corpus");
+    std::fs::create_dir_all(&corpus).unwrap();
+    std::fs::copy(
+        fixtures().join("STRAY/events/stray_core.json"),
+        base.join("x_core.json"),
+    )
+    .unwrap();
+    std::fs::write(
+        corpus.join("mapfile.csv"),
+        format!("{MAP_HEADER}GenuineIntel-6-02,V1,/../x_core.json,core,,,\n"),
+    )
+    .unwrap();
+    let imp = perfmon::import_path(&corpus);
+    let errs = error_lines(&imp);
+    assert_eq!(errs.len(), 1, "{:#?}", imp.issues);
+    assert!(
+        errs[0].contains("mapfile.csv:2:22: mapfile row names `/../x_core.json`"),
+        "{errs:?}"
+    );
+    assert_eq!((imp.files_read, imp.models.len()), (0, 0));
+    let _ = std::fs::remove_dir_all(&base);
+}
+
+#[cfg(unix)]
+#[test]
+fn symbolic_links_out_of_the_corpus_are_refused_and_cycles_cut() {
+    use std::os::unix::fs::symlink;
+    let base = temp_dir("links");
+    let corpus = base.join("corpus");
+    let outside = base.join("outside");
+    std::fs::create_dir_all(corpus.join("A/events")).unwrap();
+    std::fs::create_dir_all(&outside).unwrap();
+    let stray = fixtures().join("STRAY/events/stray_core.json");
+    std::fs::copy(&stray, outside.join("o_core.json")).unwrap();
+    std::fs::copy(&stray, corpus.join("A/events/a_core.json")).unwrap();
+    std::fs::write(
+        corpus.join("mapfile.csv"),
+        format!("{MAP_HEADER}GenuineIntel-6-01,V1,/A/events/a_core.json,core,,,\n"),
+    )
+    .unwrap();
+
+    // Two links to `.` (and one to a parent inside the corpus): each directory is read once,
+    // the same model comes out, and each link is one warning.
+    symlink(".", corpus.join("l1")).unwrap();
+    symlink(".", corpus.join("l2")).unwrap();
+    symlink("..", corpus.join("A/events/up")).unwrap();
+    let imp = perfmon::import_path(&corpus);
+    assert!(!imp.has_errors(), "{:#?}", imp.issues);
+    assert_eq!(names(&imp), ["a.yaml"]);
+    assert_eq!(imp.files_read, 1);
+    let cycles: Vec<String> = imp
+        .issues
+        .iter()
+        .filter(|i| i.message.contains("(a cycle); not read again"))
+        .map(|i| i.to_string())
+        .collect();
+    assert_eq!(cycles.len(), 3, "{:#?}", imp.issues);
+    assert!(
+        cycles.iter().all(|c| c.starts_with("warning: ")),
+        "{cycles:#?}"
+    );
+
+    // A stray file linked from outside: an error at the link, not read.
+    symlink(
+        outside.join("o_core.json"),
+        corpus.join("A/events/o_core.json"),
+    )
+    .unwrap();
+    let imp = perfmon::import_path(&corpus);
+    let errs = error_lines(&imp);
+    assert_eq!(errs.len(), 1, "{:#?}", imp.issues);
+    assert!(
+        errs[0].contains("A/events/o_core.json: resolves to")
+            && errs[0].contains("outside the corpus directory; not read"),
+        "{errs:?}"
+    );
+    assert_eq!(imp.files_read, 1);
+    std::fs::remove_file(corpus.join("A/events/o_core.json")).unwrap();
+
+    // A mapfile-named file that is a link out: one error, at its mapfile line.
+    std::fs::remove_file(corpus.join("A/events/a_core.json")).unwrap();
+    symlink(
+        outside.join("o_core.json"),
+        corpus.join("A/events/a_core.json"),
+    )
+    .unwrap();
+    let imp = perfmon::import_path(&corpus);
+    let errs = error_lines(&imp);
+    assert_eq!(errs.len(), 1, "{:#?}", imp.issues);
+    assert!(
+        errs[0]
+            .contains("mapfile.csv:2:1: core file `A/events/a_core.json` not read: it resolves to"),
+        "{errs:?}"
+    );
+    assert_eq!(imp.files_read, 0);
+
+    // mapfile.csv itself a link out: refused.
+    std::fs::rename(corpus.join("mapfile.csv"), outside.join("mapfile.csv")).unwrap();
+    symlink(outside.join("mapfile.csv"), corpus.join("mapfile.csv")).unwrap();
+    let imp = perfmon::import_path(&corpus);
+    let errs = error_lines(&imp);
+    assert!(
+        errs.iter()
+            .any(|e| e.contains("mapfile.csv: not read: it resolves to")),
+        "{errs:?}"
+    );
+    assert!(imp.models.is_empty());
+    let _ = std::fs::remove_dir_all(&base);
+}

@@ -60,25 +60,20 @@ fn with_features(manifest: &str, features: &[String]) -> Result<String, String> 
 
 /// Generated files under `pmu-regs/src/generated/` that exist on disk.
 fn on_disk(root: &Path) -> Vec<PathBuf> {
-    fn walk(dir: &Path, rel: &Path, out: &mut Vec<PathBuf>) {
-        let Ok(rd) = std::fs::read_dir(dir) else {
-            return;
-        };
-        for e in rd.flatten() {
-            let p = e.path();
-            let r = rel.join(e.file_name());
-            if p.is_dir() {
-                walk(&p, &r, out);
-            } else if p.extension().is_some_and(|x| x == "rs") {
-                out.push(r);
-            }
-        }
-    }
-    let mut out = Vec::new();
     let base = Path::new(SRC).join("generated");
-    walk(&root.join(&base), &base, &mut out);
-    out.sort();
-    out
+    let dir = root.join(&base);
+    if !dir.is_dir() {
+        return Vec::new();
+    }
+    // Each directory read once (a symbolic-link cycle ends); sorted.
+    let found = pmu_defs::walk::walk(&dir, false, &|p: &Path| {
+        p.extension().is_some_and(|x| x == "rs")
+    });
+    found
+        .files
+        .iter()
+        .filter_map(|p| p.strip_prefix(&dir).ok().map(|r| base.join(r)))
+        .collect()
 }
 
 /// Writes (or, with `check`, compares) every generated file.

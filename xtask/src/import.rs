@@ -71,6 +71,117 @@ fn normalize(path: &Path) -> std::path::PathBuf {
     out
 }
 
+/// Replaces the generated files in `out` by `fresh` and drops `stale` ones, without ever
+/// leaving a half-written directory: every file is written into a staging directory next to
+/// `out` (same file system), then `out` is swapped for it by two renames, and the entries of
+/// the old directory this import did not generate (hand-written notes, subdirectories) are
+/// moved into the new one. Any failure before the swap removes the staging directory and
+/// leaves `out` untouched; a failure after it names the directory holding the old entries.
+fn install(out: &Path, fresh: &BTreeMap<&str, String>, stale: &[&String]) -> Result<(), String> {
+    // Work on the real directory when `out` is a symbolic link to one.
+    let real = if out.exists() {
+        if !out.is_dir() {
+            return Err(format!("{} exists and is not a directory", out.display()));
+        }
+        out.canonicalize()
+            .map_err(|e| format!("cannot resolve {}: {e}", out.display()))?
+    } else {
+        normalize(&std::path::absolute(out).unwrap_or_else(|_| out.to_path_buf()))
+    };
+    let (Some(parent), Some(name)) = (real.parent(), real.file_name()) else {
+        return Err(format!("{} has no parent directory", out.display()));
+    };
+    let name = name.to_string_lossy();
+    let untouched = |e: String| format!("{e}; nothing written, {} is as it was", out.display());
+    std::fs::create_dir_all(parent)
+        .map_err(|e| untouched(format!("cannot create {}: {e}", parent.display())))?;
+    let pid = std::process::id();
+    let staging = parent.join(format!(".{name}.import-{pid}"));
+    let previous = parent.join(format!(".{name}.previous-{pid}"));
+    let _ = std::fs::remove_dir_all(&staging);
+    std::fs::create_dir(&staging)
+        .map_err(|e| untouched(format!("cannot create {}: {e}", staging.display())))?;
+    let staged = (|| -> Result<Vec<std::ffi::OsString>, String> {
+        for (file, text) in fresh {
+            let path = staging.join(file);
+            std::fs::write(&path, text)
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        }
+        // Entries of the old directory that stay: everything but the files this import
+        // writes and the stale ones it removes.
+        let mut keep = Vec::new();
+        if real.is_dir() {
+            let perms = std::fs::metadata(&real)
+                .map_err(|e| format!("cannot read {}: {e}", real.display()))?
+                .permissions();
+            std::fs::set_permissions(&staging, perms)
+                .map_err(|e| format!("cannot set permissions of {}: {e}", staging.display()))?;
+            let entries = std::fs::read_dir(&real)
+                .map_err(|e| format!("cannot read {}: {e}", real.display()))?;
+            for e in entries {
+                let e = e.map_err(|e| format!("cannot read {}: {e}", real.display()))?;
+                let n = e.file_name();
+                let ours = n.to_str().is_some_and(|n| {
+                    fresh.contains_key(n) || stale.iter().any(|s| s.as_str() == n)
+                });
+                if !ours {
+                    keep.push(n);
+                }
+            }
+        }
+        Ok(keep)
+    })();
+    let keep = match staged {
+        Ok(k) => k,
+        Err(e) => {
+            let _ = std::fs::remove_dir_all(&staging);
+            return Err(untouched(e));
+        }
+    };
+    if !real.is_dir() {
+        return std::fs::rename(&staging, &real).map_err(|e| {
+            let _ = std::fs::remove_dir_all(&staging);
+            untouched(format!("cannot create {}: {e}", real.display()))
+        });
+    }
+    let _ = std::fs::remove_dir_all(&previous);
+    if let Err(e) = std::fs::rename(&real, &previous) {
+        let _ = std::fs::remove_dir_all(&staging);
+        return Err(untouched(format!(
+            "cannot move {} aside: {e}",
+            real.display()
+        )));
+    }
+    if let Err(e) = std::fs::rename(&staging, &real) {
+        // Put the old directory back.
+        let back = std::fs::rename(&previous, &real);
+        let _ = std::fs::remove_dir_all(&staging);
+        return Err(match back {
+            Ok(()) => untouched(format!(
+                "cannot move the new files into {}: {e}",
+                real.display()
+            )),
+            Err(b) => format!(
+                "cannot move the new files into {}: {e}; and cannot restore it: {b} (the previous files are in {})",
+                real.display(),
+                previous.display()
+            ),
+        });
+    }
+    for n in &keep {
+        if let Err(e) = std::fs::rename(previous.join(n), real.join(n)) {
+            return Err(format!(
+                "the new models are in {}, but {} could not be moved back into it: {e} (it is in {})",
+                real.display(),
+                Path::new(n).display(),
+                previous.display()
+            ));
+        }
+    }
+    std::fs::remove_dir_all(&previous)
+        .map_err(|e| format!("cannot remove {}: {e}", previous.display()))
+}
+
 /// Runs the import; `out` is the output directory.
 pub fn run(input: &Path, out: &Path, check: bool) -> ExitCode {
     let started = Instant::now();
@@ -86,7 +197,10 @@ pub fn run(input: &Path, out: &Path, check: bool) -> ExitCode {
         eprintln!("{issue}");
     }
     if errors > 0 {
-        eprintln!("error: {errors} error(s), {warnings} warning(s); nothing written");
+        eprintln!(
+            "error: {errors} error(s), {warnings} warning(s); nothing written ({} is as it was)",
+            out.display()
+        );
         return ExitCode::FAILURE;
     }
 
@@ -96,12 +210,18 @@ pub fn run(input: &Path, out: &Path, check: bool) -> ExitCode {
     let check_time = started.elapsed();
     if loaded.has_errors() {
         eprint!("{}", loaded.render_diagnostics());
-        eprintln!("error: the imported YAML does not validate; nothing written");
+        eprintln!(
+            "error: the imported YAML does not validate; nothing written ({} is as it was)",
+            out.display()
+        );
         return ExitCode::FAILURE;
     }
     let mut codes: BTreeMap<&str, usize> = BTreeMap::new();
     for d in &loaded.diagnostics {
         *codes.entry(d.code).or_default() += 1;
+    }
+    for o in &loaded.omitted {
+        *codes.entry(o.code).or_default() += o.count;
     }
     let json_events: usize = import.models.iter().map(|m| m.json_events).sum();
     println!(
@@ -189,31 +309,19 @@ pub fn run(input: &Path, out: &Path, check: bool) -> ExitCode {
         return ExitCode::SUCCESS;
     }
 
-    if let Err(e) = std::fs::create_dir_all(out) {
-        eprintln!("error: cannot create {}: {e}", out.display());
-        return ExitCode::FAILURE;
-    }
-    let (mut written, mut unchanged) = (0, 0);
-    for (name, text) in &fresh {
-        let path = out.join(name);
-        if std::fs::read_to_string(&path).is_ok_and(|c| c == **text) {
-            unchanged += 1;
-            continue;
-        }
-        if let Err(e) = std::fs::write(&path, text) {
-            eprintln!("error: cannot write {}: {e}", path.display());
+    let changed: Vec<&str> = fresh
+        .iter()
+        .filter(|(name, text)| !std::fs::read_to_string(out.join(name)).is_ok_and(|c| c == **text))
+        .map(|(name, _)| *name)
+        .collect();
+    let (written, unchanged) = (changed.len(), fresh.len() - changed.len());
+    if written > 0 || !stale.is_empty() {
+        if let Err(e) = install(out, &fresh, &stale) {
+            eprintln!("error: {e}");
             return ExitCode::FAILURE;
         }
-        written += 1;
-    }
-    for name in &stale {
-        let path = out.join(name);
-        match std::fs::remove_file(&path) {
-            Ok(()) => println!("removed {} (its source is gone)", path.display()),
-            Err(e) => {
-                eprintln!("error: cannot remove {}: {e}", path.display());
-                return ExitCode::FAILURE;
-            }
+        for name in &stale {
+            println!("removed {} (its source is gone)", out.join(name).display());
         }
     }
     println!(

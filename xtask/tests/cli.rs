@@ -1,6 +1,7 @@
 //! `cargo xtask encode` / `decode` as a user runs them: output, JSON, exit codes
 //! (0 ok, 1 invalid request, 2 usage).
 
+use std::collections::BTreeMap;
 use std::process::{Command, Output};
 
 fn xtask(args: &[&str]) -> Output {
@@ -272,4 +273,257 @@ fn import_writes_the_schema_modeline_relative_to_the_output() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let lines = first_lines(outside.path());
     assert!(!lines[1].contains("yaml-language-server"), "{lines:?}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// import-perfmon on bad input: never a loss of what was generated before
+// ---------------------------------------------------------------------------------------------
+
+fn workspace() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("workspace root")
+        .to_path_buf()
+}
+
+/// Every file below `dir` (relative path → bytes), and every sibling of `dir` whose name
+/// starts with `.` (a staging directory left behind would show up here).
+fn snapshot(dir: &std::path::Path) -> (BTreeMap<String, Vec<u8>>, Vec<String>) {
+    fn walk(dir: &std::path::Path, rel: &str, out: &mut BTreeMap<String, Vec<u8>>) {
+        for e in std::fs::read_dir(dir).expect("readable").flatten() {
+            let name = format!("{rel}{}", e.file_name().to_string_lossy());
+            if e.path().is_dir() {
+                walk(&e.path(), &format!("{name}/"), out);
+            } else {
+                out.insert(name, std::fs::read(e.path()).expect("readable"));
+            }
+        }
+    }
+    let mut files = BTreeMap::new();
+    walk(dir, "", &mut files);
+    let hidden = std::fs::read_dir(dir.parent().unwrap())
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with('.'))
+        .collect();
+    (files, hidden)
+}
+
+/// An output directory holding a fresh import of the fixture corpus, a hand-written note and
+/// a subdirectory.
+fn imported_out(base: &std::path::Path) -> std::path::PathBuf {
+    let out = base.join("out");
+    let corpus = workspace().join("tests/fixtures/perfmon");
+    let run = xtask(&[
+        "import-perfmon",
+        corpus.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
+    std::fs::write(out.join("NOTES.txt"), "hand-written\n").unwrap();
+    std::fs::create_dir(out.join("extra")).unwrap();
+    std::fs::write(out.join("extra/keep.yaml"), "# mine\n").unwrap();
+    out
+}
+
+const HEADER: &str =
+    "Family-model,Version,Filename,EventType,Core Type,Native Model ID,Core Role Name\n";
+
+/// Each input with nothing to import, or with a path leading out of the corpus, exits 1 with a
+/// message naming the cause, and leaves the previous output byte for byte.
+#[test]
+fn import_refuses_empty_or_escaping_input_and_keeps_the_output() {
+    let base = tempfile::tempdir().expect("temp dir");
+    let out = imported_out(base.path());
+    let before = snapshot(&out);
+    assert!(before.0.len() >= 7, "{:?}", before.0.keys());
+    let stray =
+        std::fs::read(workspace().join("tests/fixtures/perfmon/STRAY/events/stray_core.json"))
+            .unwrap();
+
+    let mut n = 0;
+    let mut case = |what: &str, setup: &dyn Fn(&std::path::Path), want: &[&str]| {
+        n += 1;
+        let dir = base.path().join(format!("case{n}/corpus"));
+        std::fs::create_dir_all(&dir).unwrap();
+        setup(&dir);
+        let run = xtask(&[
+            "import-perfmon",
+            dir.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        let err = text(&run.stderr);
+        assert_eq!(run.status.code(), Some(1), "{what}: {err}");
+        for w in want {
+            assert!(err.contains(w), "{what}: no `{w}` in:\n{err}");
+        }
+        assert!(err.contains("nothing written"), "{what}: {err}");
+        assert!(!err.contains("panicked"), "{what}: {err}");
+        assert!(
+            snapshot(&out) == before,
+            "{what}: the output directory changed"
+        );
+    };
+
+    case(
+        "an empty directory",
+        &|_| {},
+        &["corpus: nothing to import: no mapfile.csv and no .json file below this directory"],
+    );
+    // `git clone` without `--recursive` leaves a submodule as an empty directory; a partial
+    // checkout may keep the README only.
+    case(
+        "an uninitialised submodule",
+        &|d| std::fs::write(d.join("README.md"), "commit abc1234\n").unwrap(),
+        &["git submodule update --init"],
+    );
+    case(
+        "a mapfile whose files are all missing",
+        &|d| {
+            std::fs::write(
+                d.join("mapfile.csv"),
+                format!(
+                    "{HEADER}GenuineIntel-6-F1,V1,/A/events/a_core.json,core,,,\n\
+                     GenuineIntel-6-F2,V1,/B/events/b_core.json,core,,,\n"
+                ),
+            )
+            .unwrap()
+        },
+        &[
+            "mapfile.csv: nothing to import: none of the 2 core file(s) mapfile.csv names is in the corpus",
+            "mapfile.csv:2:1: core file `A/events/a_core.json` (for GenuineIntel-6-F1) is named on line 2 but is not in the corpus",
+        ],
+    );
+    case(
+        "a header-only mapfile",
+        &|d| std::fs::write(d.join("mapfile.csv"), HEADER).unwrap(),
+        &["mapfile.csv:1:1: nothing to import: mapfile.csv has its header and no rows"],
+    );
+    case(
+        "a header-only mapfile beside a core file",
+        &|d| {
+            std::fs::write(d.join("mapfile.csv"), HEADER).unwrap();
+            std::fs::write(d.join("s_core.json"), &stray).unwrap();
+        },
+        &["mapfile.csv has its header and no rows"],
+    );
+    case(
+        "a mapfile row leading out of the corpus",
+        &|d| {
+            // The file exists beside the corpus: it must not be read.
+            std::fs::write(d.parent().unwrap().join("x_core.json"), &stray).unwrap();
+            std::fs::write(
+                d.join("mapfile.csv"),
+                format!("{HEADER}GenuineIntel-6-F1,V7,/../x_core.json,core,,,\n"),
+            )
+            .unwrap();
+        },
+        &["mapfile.csv:2:22: mapfile row names `/../x_core.json`: the path has a `..` component"],
+    );
+    case(
+        "a core file that fails to import",
+        &|d| std::fs::write(d.join("bad_core.json"), "{ \"Events\": [ }").unwrap(),
+        &["bad_core.json:1:"],
+    );
+    #[cfg(unix)]
+    case(
+        "a mapfile naming a symbolic link out of the corpus",
+        &|d| {
+            let elsewhere = d.parent().unwrap().join("elsewhere_core.json");
+            std::fs::write(&elsewhere, &stray).unwrap();
+            std::fs::create_dir_all(d.join("A/events")).unwrap();
+            std::os::unix::fs::symlink(&elsewhere, d.join("A/events/a_core.json")).unwrap();
+            std::fs::write(
+                d.join("mapfile.csv"),
+                format!("{HEADER}GenuineIntel-6-F1,V7,/A/events/a_core.json,core,,,\n"),
+            )
+            .unwrap();
+        },
+        &[
+            "mapfile.csv:2:1: core file `A/events/a_core.json` not read: it resolves to",
+            "(through a symbolic link), outside",
+        ],
+    );
+    #[cfg(unix)]
+    case(
+        "a directory link out of the corpus",
+        &|d| {
+            let elsewhere = d.parent().unwrap().join("elsewhere");
+            std::fs::create_dir_all(&elsewhere).unwrap();
+            std::fs::write(elsewhere.join("e_core.json"), &stray).unwrap();
+            std::os::unix::fs::symlink(&elsewhere, d.join("linked")).unwrap();
+        },
+        &[
+            "corpus/linked: resolves to",
+            "outside the corpus directory; not read",
+        ],
+    );
+
+    // A path that does not exist, too.
+    let run = xtask(&[
+        "import-perfmon",
+        base.path().join("nope").to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(run.status.code(), Some(1));
+    assert!(text(&run.stderr).contains("nope: no such file or directory"));
+    assert!(snapshot(&out) == before);
+}
+
+/// A good import replaces the generated files through a staging directory: stale models go,
+/// hand-written files and subdirectories stay, nothing is left beside the output.
+#[test]
+fn import_swaps_in_the_new_files_and_keeps_foreign_entries() {
+    let base = tempfile::tempdir().expect("temp dir");
+    let out = imported_out(base.path());
+    let before = snapshot(&out).0;
+    // The same corpus without one core file.
+    let corpus = base.path().join("corpus");
+    let fixtures = workspace().join("tests/fixtures/perfmon");
+    for f in [
+        "mapfile.csv",
+        "README.md",
+        "FOO/events/foo_core.json",
+        "OLD/events/Old_core.json",
+        "HYB/events/hybrid_bigcore_core.json",
+        "HYB/events/hybrid_smallcore_core.json",
+    ] {
+        let to = corpus.join(f);
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::copy(fixtures.join(f), to).unwrap();
+    }
+    let run = xtask(&[
+        "import-perfmon",
+        corpus.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
+    let stdout = text(&run.stdout);
+    assert!(
+        stdout.contains("stray.yaml (its source is gone)"),
+        "{stdout}"
+    );
+    let (after, hidden) = snapshot(&out);
+    let mut want = before.clone();
+    want.remove("stray.yaml");
+    assert!(after == want, "{:?} != {:?}", after.keys(), want.keys());
+    assert!(hidden.is_empty(), "left beside the output: {hidden:?}");
+
+    // Into a directory that does not exist yet (its parent neither).
+    let fresh = base.path().join("new/models");
+    let run = xtask(&[
+        "import-perfmon",
+        corpus.to_str().unwrap(),
+        "--out",
+        fresh.to_str().unwrap(),
+    ]);
+    assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
+    let (files, hidden) = snapshot(&fresh);
+    assert_eq!(files.len(), 4, "{:?}", files.keys());
+    assert!(hidden.is_empty(), "{hidden:?}");
 }
