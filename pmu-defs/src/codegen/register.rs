@@ -5,26 +5,28 @@
 
 use super::Cx;
 use super::doc::escape_doc;
-use super::util::{camel, ident, lit_u32};
-use crate::model::{Generation, Register};
+use super::layout::Layout;
+use super::util::{camel, ident, join_and, lit_u32};
+use crate::model::Register;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 impl Cx<'_> {
-    /// The module of register `r` of generation `g`, and its `Ia32Perfevtsel`-style alias of
-    /// the value type.
-    pub(super) fn register(&self, g: &Generation, r: &Register) -> TokenStream {
+    /// The module of the register with layout `l`, and its `Ia32Perfevtsel`-style alias of the
+    /// value type.
+    pub(super) fn register(&self, l: &Layout<'_>) -> TokenStream {
+        let (g, r) = (l.generation, l.register);
         let tock = &self.tock;
         let krate = &self.krate;
         let name = ident(&r.name);
         let name_str = &r.name;
         let alias = format_ident!("{}", camel(&r.name));
-        let doc = register_doc(r);
+        let doc = register_doc(r, &l.definers);
         let tock_block = self.tock_block(r);
         let address = self.address_items(r);
         let mut p = self.value_parts(r);
         // Fields that later generations add: stubs that fail with a clear message.
-        let (unavailable_traits, vstubs, bstubs) = self.unavailable(r);
+        let (unavailable_traits, vstubs, bstubs) = self.unavailable(r, &l.users);
         p.methods.extend(vstubs);
         p.bmethods.extend(bstubs);
         let builder = self.builder(g, r, &mut p);
@@ -219,8 +221,8 @@ impl Cx<'_> {
 }
 
 /// The register's doc: its own text, then MSR, access, width, reset value, reserved bits,
-/// where it is defined and the manual section.
-fn register_doc(r: &Register) -> String {
+/// the generations defining this layout (`definers`) and the manual section.
+fn register_doc(r: &Register, definers: &[&str]) -> String {
     let addr_text = if r.msr.indexed {
         format!(
             "`{:#X}` + {} × n for n in 0..{} (`{}0`..`{}{}`)",
@@ -242,9 +244,21 @@ fn register_doc(r: &Register) -> String {
         doc.push_str(&format!("- Reset value: `{reset:#X}`\n"));
     }
     doc.push_str(&format!("- Reserved bits: `{:#018X}`\n", r.reserved_mask));
+    let defined_in = match definers {
+        [one] => format!("`{one}`"),
+        _ => format!(
+            "{}, one layout emitted once",
+            join_and(
+                &definers
+                    .iter()
+                    .map(|d| format!("`{d}`"))
+                    .collect::<Vec<_>>()
+            ),
+        ),
+    };
     doc.push_str(&format!(
-        "- Defined in: `{}` (register present since `{}`)\n",
-        r.defined_in, r.since
+        "- Defined in: {defined_in} (register present since `{}`)\n",
+        r.since
     ));
     doc.push_str(&format!("- Manual: {}\n", escape_doc(&r.manual)));
     doc.push_str("\nThe value type is [`Value`](");

@@ -16,9 +16,11 @@ impl Cx<'_> {
     /// `Value` and `Builder` bound by it. Calling one is then a compile error naming the
     /// generation that added the field, instead of rustc's "no method named `with_any`" with a
     /// "similar name" suggestion (`with_en`) that would silently program something else.
+    /// `all_users` are the generations whose layout of this register is this one.
     pub(super) fn unavailable(
         &self,
         r: &Register,
+        all_users: &[&Generation],
     ) -> (TokenStream, Vec<TokenStream>, Vec<TokenStream>) {
         let (mut traits, mut vstubs, mut bstubs) = (TokenStream::new(), Vec::new(), Vec::new());
         if !r.access.writable() {
@@ -26,16 +28,6 @@ impl Cx<'_> {
         }
         let krate = &self.krate;
         let have: Vec<String> = r.fields.iter().flat_map(elems).map(|e| e.name).collect();
-        // Generations whose layout of this register is this type.
-        let all_users: Vec<&Generation> = self
-            .model
-            .generations
-            .iter()
-            .filter(|g| {
-                g.register(&r.name)
-                    .is_some_and(|x| x.defined_in == r.defined_in)
-            })
-            .collect();
         // Name the architectural generations; CPU models that share the layout inherit it.
         let arch_users: Vec<&str> = all_users
             .iter()

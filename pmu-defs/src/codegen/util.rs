@@ -2,6 +2,7 @@
 //! literals, module paths of generations.
 
 use crate::model::Field;
+pub(super) use crate::names::module_path;
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote};
 use std::str::FromStr;
@@ -9,15 +10,6 @@ use std::str::FromStr;
 /// A path from [`Options`](super::Options) (`crate`, `::pmu_regs`) as tokens.
 pub(super) fn path(s: &str) -> TokenStream {
     TokenStream::from_str(s).unwrap_or_else(|_| panic!("invalid path in codegen::Options: {s}"))
-}
-
-/// `intel-v3` -> `["intel", "v3"]`, `amd-perfmon-v2` -> `["amd", "perfmon_v2"]`.
-pub fn module_path(id: &str) -> Vec<String> {
-    let snake = |s: &str| s.replace(['-', '.'], "_").to_ascii_lowercase();
-    match id.split_once('-') {
-        Some((vendor, rest)) => vec![snake(vendor), snake(rest)],
-        None => vec![snake(id)],
-    }
 }
 
 /// A Rust identifier for a YAML name: `_` before a leading digit, keywords raw (`r#type`)
@@ -105,16 +97,21 @@ pub(super) fn max_of(width: u32) -> u64 {
 
 /// `super::super::intel::v1` from a module at `depth`.
 pub(super) fn relative(depth: usize, id: &str) -> TokenStream {
+    relative_path(depth, &module_path(id))
+}
+
+/// The path of the module `segs` (`["intel", "shared", "x"]`) from a module at `depth`.
+pub(super) fn relative_path(depth: usize, segs: &[String]) -> TokenStream {
     let supers = (0..depth).map(|_| quote!(super));
-    let segs = module_path(id).into_iter().map(|s| ident(&s));
+    let segs = segs.iter().map(|s| ident(s));
     quote! { #(#supers::)* #(#segs)::* }
 }
 
 /// `a`, `a and b`, `a, b and c`.
-pub(super) fn join_and(items: &[&str]) -> String {
+pub(super) fn join_and<S: std::borrow::Borrow<str>>(items: &[S]) -> String {
     match items {
         [] => String::new(),
-        [one] => one.to_string(),
-        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+        [one] => one.borrow().to_string(),
+        [rest @ .., last] => format!("{} and {}", rest.join(", "), last.borrow()),
     }
 }
