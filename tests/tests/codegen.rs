@@ -58,7 +58,7 @@ fn split_files_reassemble_to_the_macro_expansion() {
             .find(|g| pmu_defs::codegen::module_path(&g.id) == id_segs);
         let cfg = match generation {
             Some(g) => {
-                assert_eq!(f.features, [g.id.clone()], "{}", f.path);
+                assert_eq!(f.features, std::slice::from_ref(&g.id), "{}", f.path);
                 format!("feature = \"{}\"", g.id)
             }
             None => {
