@@ -16,6 +16,20 @@ pub const RESERVED_FIELD_NAMES: &[&str] = &[
     "VALUE",
 ];
 
+/// The module under each vendor that holds the register layouts several CPU-model
+/// generations share (`intel::shared`): no generation's module may have this name.
+pub const SHARED_MODULE: &str = "shared";
+
+/// The module path of a generation: `intel-v3` -> `["intel", "v3"]`, `amd-perfmon-v2` ->
+/// `["amd", "perfmon_v2"]`, `k7` -> `["k7"]`.
+pub fn module_path(id: &str) -> Vec<String> {
+    let snake = |s: &str| s.replace(['-', '.'], "_").to_ascii_lowercase();
+    match id.split_once('-') {
+        Some((vendor, rest)) => vec![snake(vendor), snake(rest)],
+        None => vec![snake(id)],
+    }
+}
+
 /// `BR_INST_RETIRED.ALL_BRANCHES` -> `BrInstRetired_AllBranches`: each `.`-separated part in
 /// CamelCase, parts joined by `_` (so `RS.EMPTY_COUNT` and `RS_EMPTY.COUNT` stay distinct);
 /// inside a part an underscore stays between two digits (`PORT_2_3` -> `Port2_3`).

@@ -134,13 +134,33 @@ impl<'a> Validator<'a> {
         self.generated_names();
     }
 
-    /// Names the code generator would turn into clashing Rust items: a field named like a
+    /// Names the code generator would turn into clashing Rust items: a generation whose module
+    /// would be `shared` (the module of shared register layouts), a field named like a
     /// generated constant or type, two fields whose generated tock names coincide (an array
     /// element `EN_PMC0` and a field `EN_PMC0`, a split part `EV_LO` and a field `EV_LO`), and
     /// two events whose enum variants coincide (`A.B_C` and `A_B.C`).
     fn generated_names(&mut self) {
-        use crate::names::{RESERVED_FIELD_NAMES, event_variant, tock_names};
+        use crate::names::{
+            RESERVED_FIELD_NAMES, SHARED_MODULE, event_variant, module_path, tock_names,
+        };
         let g = self.g;
+        let path = module_path(&g.id);
+        if path.last().is_some_and(|m| m == SHARED_MODULE) {
+            self.diags.push(
+                Diagnostic::error(
+                    "reserved-name",
+                    format!(
+                        "generation `{}` would be the Rust module `{}`, which holds the register \
+                         layouts generations share",
+                        g.id,
+                        path.join("::")
+                    ),
+                    g.span,
+                )
+                .with_label("reserved name")
+                .with_help("help: rename the generation"),
+            );
+        }
         for r in &g.registers {
             let mut taken: HashMap<String, &Field> = HashMap::new();
             for f in &r.fields {

@@ -5164,6 +5164,20 @@ pub mod intel {
     pub mod sandybridge;
     #[cfg(feature = "intel-sapphirerapids")]
     pub mod sapphirerapids;
+    #[doc = "Register layouts that several CPU-model generations define identically, each emitted once: one module per first generation using them. Each generation re-exports its registers from here."]
+    pub mod shared {
+        #[cfg(any(
+            feature = "intel-arrowlake-lioncove",
+            feature = "intel-lunarlake-lioncove"
+        ))]
+        pub mod arrowlake_lioncove;
+        #[cfg(any(
+            feature = "intel-arrowlake-skymont",
+            feature = "intel-clearwaterforest",
+            feature = "intel-lunarlake-skymont"
+        ))]
+        pub mod arrowlake_skymont;
+    }
     #[cfg(feature = "intel-sierraforest")]
     pub mod sierraforest;
     #[cfg(feature = "intel-silvermont")]

@@ -31,15 +31,18 @@ fn checked_in_generated_files_are_current() {
 }
 
 /// The proc macro emits every generation inline; `pmu-regs` gets the same code with each
-/// CPU-model generation moved to its own file behind a feature. Putting the files back inline
-/// must give the macro's output exactly.
+/// CPU-model generation, and each module of register layouts several of them share, moved to
+/// its own file behind the features that need it. Putting the files back inline must give the
+/// macro's output exactly.
 #[test]
 fn split_files_reassemble_to_the_macro_expansion() {
     let loaded = pmu_defs::Loader::new().with_defaults().finish();
     let opts = pmu_defs::codegen::Options::external();
     let inline = pmu_defs::codegen::generate(&loaded.model, &opts).to_string();
     let files = pmu_defs::codegen::generate_split(&loaded.model, &opts);
+    let features = pmu_defs::codegen::features(&loaded.model);
     let mut rebuilt = files[0].tokens.to_string();
+    let mut shared = 0;
     for f in &files[1..] {
         let stem = f.path.rsplit('/').next().unwrap().trim_end_matches(".rs");
         let id_segs: Vec<&str> = f
@@ -48,18 +51,96 @@ fn split_files_reassemble_to_the_macro_expansion() {
             .trim_end_matches(".rs")
             .split('/')
             .collect();
-        let feature = loaded
+        let generation = loaded
             .model
             .generations
             .iter()
-            .find(|g| pmu_defs::codegen::module_path(&g.id) == id_segs)
-            .map(|g| g.id.clone())
-            .expect("file for a known generation");
-        let decl = format!("# [cfg (feature = \"{feature}\")] pub mod {stem} ;");
-        assert!(rebuilt.contains(&decl), "{decl} not in generated.rs");
+            .find(|g| pmu_defs::codegen::module_path(&g.id) == id_segs);
+        let cfg = match generation {
+            Some(g) => {
+                assert_eq!(f.features, std::slice::from_ref(&g.id), "{}", f.path);
+                format!("feature = \"{}\"", g.id)
+            }
+            None => {
+                // `<vendor>/shared/<first user>.rs`, compiled for any of its users.
+                assert_eq!(id_segs[id_segs.len() - 2], "shared", "{}", f.path);
+                assert!(f.features.len() > 1, "{}: {:?}", f.path, f.features);
+                shared += 1;
+                let any: Vec<String> = f
+                    .features
+                    .iter()
+                    .map(|x| format!("feature = \"{x}\""))
+                    .collect();
+                format!("any ({})", any.join(" , "))
+            }
+        };
+        for x in &f.features {
+            assert!(features.contains(x), "{}: no feature {x}", f.path);
+        }
+        let decl = format!("# [cfg ({cfg})] pub mod {stem} ;");
+        assert_eq!(
+            rebuilt.matches(&decl).count(),
+            1,
+            "{decl} not once in generated.rs"
+        );
         rebuilt = rebuilt.replace(&decl, &format!("pub mod {stem} {{ {} }}", f.tokens));
     }
+    assert!(
+        shared > 0,
+        "no shared layout module; the layout test below expects some"
+    );
     assert_eq!(rebuilt, inline);
+}
+
+/// Register modules with the same layout are emitted once and re-exported: no two register
+/// modules in the macro's output have the same body (the doc before each names its
+/// generations and may differ; the body is the layout).
+#[test]
+fn each_register_layout_is_emitted_once() {
+    use proc_macro2::{Delimiter, TokenStream, TokenTree};
+    use std::collections::BTreeMap;
+
+    /// `(register module name, body)` of every `pub mod X { .. }` that holds a tock-registers
+    /// marker type, at any depth.
+    fn register_modules(ts: TokenStream, out: &mut Vec<(String, String)>) {
+        let tts: Vec<TokenTree> = ts.into_iter().collect();
+        for (i, tt) in tts.iter().enumerate() {
+            let TokenTree::Group(g) = tt else { continue };
+            let is_mod = i >= 2
+                && matches!(&tts[i - 2], TokenTree::Ident(m) if m == "mod")
+                && g.delimiter() == Delimiter::Brace;
+            let body = g.stream().to_string();
+            match (is_mod, &tts.get(i.wrapping_sub(1))) {
+                (true, Some(TokenTree::Ident(name))) if body.contains("RegisterLongName") => {
+                    out.push((name.to_string(), body))
+                }
+                _ => register_modules(g.stream(), out),
+            }
+        }
+    }
+
+    let loaded = pmu_defs::Loader::new().with_defaults().finish();
+    let tokens =
+        pmu_defs::codegen::generate(&loaded.model, &pmu_defs::codegen::Options::external());
+    let mut modules = Vec::new();
+    register_modules(tokens, &mut modules);
+    let definitions = loaded
+        .model
+        .generations
+        .iter()
+        .flat_map(|g| g.registers.iter().filter(move |r| r.defined_in == g.id))
+        .count();
+    assert!(
+        !modules.is_empty() && modules.len() < definitions,
+        "{} register modules for {definitions} definitions: some definitions share a layout",
+        modules.len()
+    );
+    let mut seen: BTreeMap<&str, &str> = BTreeMap::new();
+    for (name, body) in &modules {
+        if let Some(other) = seen.insert(body, name) {
+            panic!("`{name}` and `{other}` are emitted twice with the same layout");
+        }
+    }
 }
 
 #[test]

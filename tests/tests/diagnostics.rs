@@ -3171,6 +3171,25 @@ fn reserved_name_field_named_like_generated_code() {
 }
 
 #[test]
+fn reserved_name_generation_module_shared() {
+    let loaded = child(
+        r#"
+        generation: x-shared
+        extends: base
+        "#,
+    );
+    assert_codes(&loaded, &["reserved-name"]);
+    let d = only(&loaded, "reserved-name");
+    assert_eq!(
+        d.message,
+        "generation `x-shared` would be the Rust module `x::shared`, which holds the register \
+         layouts generations share"
+    );
+    assert_eq!(loc(&loaded, d), "c.yaml:1:13");
+    assert_eq!(d.labels[0].message, "reserved name");
+}
+
+#[test]
 fn name_collision_array_element_and_field() {
     let loaded = child(
         r#"

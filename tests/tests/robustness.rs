@@ -128,23 +128,25 @@ fn a_long_line_is_shown_clipped() {
     // A label far into a long line: the window is around it, the column is the real one.
     let name = "A".repeat(20_000);
     let yaml = format!(
-        "generation: t\nvendor: intel\ntitle: t\npmu:\n  general: {{ select: {name}Z, counter: {name}W }}\n"
+        "generation: t\nvendor: intel\ntitle: t\npmu:\n  encoding: {{ event: {name}Z, umask: {name}W }}\n\
+         registers:\n  - {{ name: SEL, msr: 0x186, role: event-select, fields: [{{ name: E, bits: 7:0 }}] }}\n\
+         \x20 - {{ name: CTR, msr: 0xC1, role: counter }}\n"
     );
     let loaded = load(&[("far.yaml", &yaml)]);
     let d = loaded
         .diagnostics
         .iter()
-        .find(|d| d.message.starts_with("`pmu.general.counter`"))
-        .expect("the counter error");
-    assert_eq!(loaded.sources.location(d.span()), "far.yaml:5:20034");
+        .find(|d| d.message.starts_with("`pmu.encoding.umask`"))
+        .expect("the umask error");
+    assert_eq!(loaded.sources.location(d.span()), "far.yaml:5:20032");
     let one = d.render(&loaded.sources);
-    assert!(one.contains("┌─ far.yaml:5:20034"), "{one}");
+    assert!(one.contains("┌─ far.yaml:5:20032"), "{one}");
     assert!(
-        one.contains("5 │ …") && one.contains("AZ, counter: AAAA"),
+        one.contains("5 │ …") && one.contains("AZ, umask: AAAA"),
         "{one}"
     );
     // The message names the register, cut, saying how much is left out.
-    assert!(one.contains("AAA… (19,676 more characters)\n"), "{one}");
+    assert!(one.contains("AAA… (19,670 more characters)\n"), "{one}");
     assert!(one.len() < 2_000, "{} bytes", one.len());
 }
 
@@ -159,7 +161,9 @@ fn twenty_kilobyte_names_get_errors_without_suggestions() {
         )
     };
     let yaml = format!(
-        "generation: t\nvendor: intel\ntitle: t\npmu:\n  general: {{ select: {a}Z, counter: {a}W }}\nregisters:\n{}{}",
+        "generation: t\nvendor: intel\ntitle: t\npmu:\n  encoding: {{ event: {a}Z, umask: {a}W }}\nregisters:\n\
+         \x20 - {{ name: SEL, msr: 0x186, role: event-select, fields: [{{ name: E, bits: 7:0 }}] }}\n\
+         \x20 - {{ name: CTR, msr: 0xC1, role: counter }}\n{}{}",
         reg(&format!("{a}X"), 0x10),
         reg(&format!("{a}Y"), 0x11)
     );

@@ -5,7 +5,8 @@
 //! them. The behaviour over this data is hand-written once in `pmu_regs::arch`; nothing there
 //! names a generation, a register or a bit.
 
-use super::{camel, ident, lit_u32, lit_u64, module_path};
+use super::doc::escape_doc;
+use super::util::{camel, ident, lit_u32, lit_u64, module_path};
 use crate::model::{
     Access, CounterKind, CpuidLeaf, Field, FieldRole, Generation, Model, PRIVILEGE_VALUES,
     Register, RegisterRole,
@@ -367,7 +368,7 @@ pub fn generations(krate: &TokenStream, model: &Model, split: bool) -> TokenStre
         let doc = format!(
             "`{}`: {} ([`{}`](crate::{})).",
             g.id,
-            super::escape_doc(&g.title),
+            escape_doc(&g.title),
             module,
             segs.join("::")
         );

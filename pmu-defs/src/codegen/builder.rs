@@ -1,0 +1,201 @@
+//! The builder pass: the constraint checks of a writable register (`Value::try_build` /
+//! `build`, from the `constraints:` of the generation that defines it) and its `Builder`,
+//! which records the fields set so that a field given two different values is refused.
+
+use super::Cx;
+use super::doc::escape_doc;
+use super::fields::elems;
+use super::util::lit_u64;
+use super::value::ValueParts;
+use crate::model::{Generation, Register, Severity};
+use proc_macro2::TokenStream;
+use quote::quote;
+
+impl Cx<'_> {
+    /// For a writable register: pushes `try_build`/`build` onto `Value`'s methods and returns
+    /// the `Builder` type wrapping `p.bmethods`. Nothing for a read-only register.
+    pub(super) fn builder(&self, g: &Generation, r: &Register, p: &mut ValueParts) -> TokenStream {
+        if !r.access.writable() {
+            return quote!();
+        }
+        let cdoc = self.constraint_checks(g, r, p);
+        self.builder_type(r, p, &cdoc)
+    }
+
+    /// `Value::try_build` and `Value::build` checking the constraints on `r` of the generation
+    /// that defines it; returns their doc (a list of the constraints).
+    fn constraint_checks(&self, g: &Generation, r: &Register, p: &mut ValueParts) -> String {
+        let krate = &self.krate;
+        let owner = self.model.generation(&r.defined_in).unwrap_or(g);
+        let cons: Vec<_> = owner
+            .constraints
+            .iter()
+            .filter(|c| c.register == r.name && c.severity == Severity::Error)
+            .collect();
+        let mut checks = Vec::new();
+        let mut panics = Vec::new();
+        let mut cdoc = String::from(
+            "Checks the constraints the manual places on field combinations and returns \
+             the value unchanged, or the first violated constraint.",
+        );
+        for c in &cons {
+            let conds: Vec<TokenStream> = c
+                .when
+                .iter()
+                .filter_map(|cond| {
+                    let f = r.field(&cond.field)?;
+                    let e = elems(f).into_iter().next()?;
+                    let ex = e.extract();
+                    let v = lit_u64(cond.value);
+                    Some(quote! { #ex == #v })
+                })
+                .collect();
+            if conds.is_empty() {
+                continue;
+            }
+            let id = &c.id;
+            let msg = &c.message;
+            cdoc.push_str(&format!(
+                "\n\n- `{id}`: {} ({})",
+                escape_doc(msg),
+                escape_doc(&c.manual)
+            ));
+            checks.push(quote! {
+                if #(#conds)&&* {
+                    return Err(#krate::ConstraintError { id: #id, message: #msg });
+                }
+            });
+            panics.push(quote! {
+                if #(#conds)&&* { panic!(#msg); }
+            });
+        }
+        let bdoc = format!(
+            "{cdoc}\n\nPanics on a violated constraint; in a `const` item that is a compile error."
+        );
+        p.methods.push(quote! {
+            #[doc = #cdoc]
+            #[inline]
+            pub const fn try_build(self) -> Result<Self, #krate::ConstraintError> {
+                #(#checks)*
+                Ok(self)
+            }
+            #[doc = #bdoc]
+            #[inline]
+            #[track_caller]
+            pub const fn build(self) -> Self {
+                #(#panics)*
+                self
+            }
+        });
+        cdoc
+    }
+
+    /// The `Builder` type: `track` for the set-twice checks (kept in `#[cold]` functions),
+    /// every setter wrapper, `try_build` and `build`.
+    fn builder_type(&self, r: &Register, p: &ValueParts, cdoc: &str) -> TokenStream {
+        let krate = &self.krate;
+        let reg_name_lit = &r.name;
+        let tracked = &p.tracked;
+        let bmethods = &p.bmethods;
+        let builder_doc = format!(
+            "Builds a write of `{}` from named fields; see [`Value::new`](Value::new).",
+            r.name
+        );
+        // The set-twice checks sit in cold functions behind one `conflict != 0` test, so
+        // `build`/`try_build` stay small enough to inline and fold away (the masks are
+        // constants at the call site).
+        let twice_checks = tracked.iter().map(|(n, m)| {
+            let m = lit_u64(*m);
+            let msg = format!("{n} is given two different values; set each field once");
+            quote! {
+                if self.conflict & #m != 0 {
+                    return #krate::ConstraintError { id: "field-set-twice", message: #msg };
+                }
+            }
+        });
+        let twice_panics = tracked.iter().map(|(n, m)| {
+            let m = lit_u64(*m);
+            quote! {
+                if self.conflict & #m != 0 { #krate::__private::set_twice(#reg_name_lit, #n) }
+            }
+        });
+        let btdoc = format!(
+            "The value, or the first problem: a field given two different values \
+             (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n{}",
+            cdoc.split_once("\n\n").map_or("", |x| x.1)
+        );
+        let bbdoc =
+            format!("{btdoc}\n\nPanics on a problem; in a `const` item that is a compile error.");
+        quote! {
+            #[doc = #builder_doc]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+            #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
+            pub struct Builder {
+                value: Value,
+                set: u64,
+                conflict: u64,
+            }
+            impl Builder {
+                /// Records that the bits in `mask` were assigned, noting a conflict when they
+                /// were assigned before with a different value.
+                const fn track(self, mask: u64, next: Value) -> Self {
+                    let clash = if self.set & mask != 0 && (self.value.0 ^ next.0) & mask != 0 {
+                        mask
+                    } else {
+                        0
+                    };
+                    Self { value: next, set: self.set | mask, conflict: self.conflict | clash }
+                }
+                #(#bmethods)*
+                #[doc = #btdoc]
+                #[inline]
+                pub const fn try_build(self) -> Result<Value, #krate::ConstraintError> {
+                    if self.conflict != 0 {
+                        return Err(self.conflict_error());
+                    }
+                    self.value.try_build()
+                }
+                #[doc = #bbdoc]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> Value {
+                    if self.conflict != 0 {
+                        self.conflict_panic()
+                    }
+                    self.value.build()
+                }
+                /// The first field given two different values (`conflict != 0`).
+                #[cold]
+                const fn conflict_error(self) -> #krate::ConstraintError {
+                    #(#twice_checks)*
+                    #krate::ConstraintError {
+                        id: "field-set-twice",
+                        message: "a field is given two different values; set each field once",
+                    }
+                }
+                #[cold]
+                #[track_caller]
+                const fn conflict_panic(self) -> ! {
+                    #(#twice_panics)*
+                    #krate::__private::set_twice(#reg_name_lit, "a field")
+                }
+            }
+        }
+    }
+
+    /// `Default` for `Value` and `Builder` of a writable register (all fields zero).
+    pub(super) fn default_impls(&self, r: &Register) -> TokenStream {
+        if !r.access.writable() {
+            return quote!();
+        }
+        quote! {
+            impl Default for Value {
+                /// All fields zero: no reserved bit set, no constraint to check.
+                fn default() -> Self { Self(0) }
+            }
+            impl Default for Builder {
+                fn default() -> Self { Value::new() }
+            }
+        }
+    }
+}

@@ -1,0 +1,363 @@
+//! Event tables: `ArchEvent` (the architectural events, with `desc()`), re-exported from the
+//! nearest ancestor with the same set, and a model generation's `events` module (a `u16`
+//! enum and one static `EventDesc` table).
+
+use super::Cx;
+use super::doc::escape_doc;
+use super::event_variant;
+use super::util::{camel, lit_u32, lit_u64, relative};
+use crate::model::{Event, Generation};
+use proc_macro2::{Ident, TokenStream};
+use quote::{format_ident, quote};
+use std::collections::BTreeMap;
+use std::str::FromStr;
+
+impl Cx<'_> {
+    /// `ArchEvent` of `g` (module depth `depth`): the enum with names, encodings, CPUID bits
+    /// and `desc()`, or a `pub use` of the nearest ancestor's when the set is the same.
+    pub(super) fn arch_events(&self, g: &Generation, depth: usize) -> TokenStream {
+        let evs = arch_events(g);
+        if evs.is_empty() {
+            return quote!();
+        }
+        // Re-export from the nearest ancestor with the same set.
+        let key = events_key(&evs);
+        let mut owner = g;
+        for a in &g.ancestors {
+            match self.model.generation(a) {
+                Some(p) if events_key(&arch_events(p)) == key => owner = p,
+                _ => break,
+            }
+        }
+        if owner.id != g.id {
+            let from = relative(depth, &owner.id);
+            return quote! { pub use #from::ArchEvent; };
+        }
+        let krate = &self.krate;
+        let variants: Vec<Ident> = evs
+            .iter()
+            .map(|e| format_ident!("{}", camel(&e.name)))
+            .collect();
+        let docs = evs.iter().map(|e| {
+            format!(
+                "{}\n\nEvent select `{:#04X}`, umask `{:#04X}`; CPUID.0AH:EBX bit {} (set = unavailable); since `{}`.",
+                escape_doc(e.doc.trim_end()),
+                e.event,
+                e.umask,
+                e.cpuid_bit.unwrap_or(0),
+                e.since
+            )
+        });
+        let names: Vec<&str> = evs.iter().map(|e| e.name.as_str()).collect();
+        let sel_t = if evs.iter().all(|e| e.event <= 0xFF) {
+            quote!(u8)
+        } else {
+            quote!(u16)
+        };
+        let sels = evs
+            .iter()
+            .map(|e| TokenStream::from_str(&format!("{:#04x}", e.event)).unwrap());
+        let umasks = evs
+            .iter()
+            .map(|e| TokenStream::from_str(&format!("{:#04x}", e.umask)).unwrap());
+        let bits = evs.iter().map(|e| e.cpuid_bit.unwrap_or(0));
+        let fixed = evs.iter().map(|e| match e.fixed {
+            Some(f) => quote!(Some(#f)),
+            None => quote!(None),
+        });
+        let count = evs.len();
+        let descs = evs.iter().map(|e| event_desc(krate, e));
+        let desc_names: Vec<Ident> = (0..evs.len()).map(|i| format_ident!("D{}", i)).collect();
+        let doc = format!(
+            "The architectural events of `{}` (CPUID.0AH:EBX enumerates their availability).",
+            g.id
+        );
+        quote! {
+            #[doc = #doc]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+            pub enum ArchEvent {
+                #(#[doc = #docs] #variants,)*
+            }
+            impl ArchEvent {
+                /// Every architectural event, in CPUID bit order.
+                pub const ALL: &'static [ArchEvent; #count] = &[#(ArchEvent::#variants),*];
+                /// Canonical name, as in the manual's tables.
+                pub const fn name(self) -> &'static str {
+                    match self { #(ArchEvent::#variants => #names,)* }
+                }
+                /// Event select code.
+                pub const fn event_select(self) -> #sel_t {
+                    match self { #(ArchEvent::#variants => #sels,)* }
+                }
+                /// Unit mask.
+                pub const fn umask(self) -> u8 {
+                    match self { #(ArchEvent::#variants => #umasks,)* }
+                }
+                /// The CPUID.0AH:EBX bit that, when set, says the event is unavailable.
+                pub const fn cpuid_bit(self) -> u32 {
+                    match self { #(ArchEvent::#variants => #bits,)* }
+                }
+                /// The full encoding, and the counters that may count it, for
+                /// `IA32_PERFEVTSEL::event_on` / `try_event_on`.
+                pub const fn desc(self) -> &'static #krate::EventDesc {
+                    // One named constant per event, so `&CONST` is promoted where the call
+                    // is inlined and a constant event folds into an immediate.
+                    #(const #desc_names: #krate::EventDesc = #descs;)*
+                    match self { #(ArchEvent::#variants => &#desc_names,)* }
+                }
+                /// The fixed counter that counts this event, if any.
+                pub const fn fixed_counter(self) -> Option<u32> {
+                    match self { #(ArchEvent::#variants => #fixed,)* }
+                }
+                /// True when CPUID.0AH reports the event available: its EBX bit is clear and
+                /// below the bit-vector length in EAX\[31:24\].
+                pub const fn is_available(self, cpuid_0a_eax: u32, cpuid_0a_ebx: u32) -> bool {
+                    let len = (cpuid_0a_eax >> 24) & 0xFF;
+                    let bit = self.cpuid_bit();
+                    bit < len && cpuid_0a_ebx & (1 << bit) == 0
+                }
+            }
+            impl ::core::fmt::Display for ArchEvent {
+                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                    f.write_str(self.name())
+                }
+            }
+            impl ::core::str::FromStr for ArchEvent {
+                type Err = #krate::UnknownEvent;
+                /// Parses the canonical name (ASCII case-insensitive).
+                fn from_str(s: &str) -> Result<Self, Self::Err> {
+                    for e in Self::ALL {
+                        if e.name().eq_ignore_ascii_case(s) {
+                            return Ok(*e);
+                        }
+                    }
+                    Err(#krate::UnknownEvent)
+                }
+            }
+        }
+    }
+
+    /// The generation's own (non-architectural) events: an `events` module with a `u16` enum in
+    /// name order and one static `EventDesc` table indexed by it. No per-variant `match`: a
+    /// table keeps compile time flat for thousands of events.
+    pub(super) fn model_events(&self, g: &Generation) -> TokenStream {
+        let mut evs: Vec<&Event> = g.events.iter().filter(|e| e.cpuid_bit.is_none()).collect();
+        if evs.is_empty() {
+            return quote!();
+        }
+        evs.sort_by(|a, b| a.name.cmp(&b.name));
+        let krate = &self.krate;
+        let count = evs.len();
+        let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+        let mut variants = Vec::with_capacity(count);
+        for e in &evs {
+            let mut v = event_variant(&e.name);
+            // The validator rejects colliding names; keep the output compilable regardless.
+            let n = seen.entry(v.clone()).or_insert(0);
+            *n += 1;
+            if *n > 1 {
+                v.push_str(&format!("_{n}"));
+            }
+            variants.push(format_ident!("{}", v));
+        }
+        let docs = evs.iter().map(|e| {
+            let mut d = format!(
+                "`{}`: event `{:#04X}`, umask `{:#04X}`",
+                e.name, e.event, e.umask
+            );
+            if e.cmask != 0 {
+                d.push_str(&format!(", cmask {}", e.cmask));
+            }
+            if e.inv {
+                d.push_str(", inv");
+            }
+            if e.edge {
+                d.push_str(", edge");
+            }
+            if e.any {
+                d.push_str(", any-thread");
+            }
+            if let Some(f) = e.fixed {
+                d.push_str(&format!("; fixed counter {f}"));
+            }
+            if !e.counters.is_empty() {
+                d.push_str(&format!("; counters {}", counter_list(&e.counters)));
+            }
+            if e.deprecated {
+                d.push_str(" (deprecated)");
+            }
+            d
+        });
+        let descs = evs.iter().map(|e| event_desc(krate, e));
+        let doc = format!(
+            "The {count} model-specific events of `{}`, by name.\n\nLook one up with \
+             [`Event::from_name`](Event::from_name) or `str::parse`, and program it with \
+             `IA32_PERFEVTSEL::event_on::<N>(Event::X.desc())`.",
+            g.id
+        );
+        let count_lit = proc_macro2::Literal::usize_unsuffixed(count);
+        quote! {
+            pub mod events {
+                // Inner, so that `Event` in the text resolves inside the module.
+                #![doc = #doc]
+                #[doc = #doc]
+                #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+                #[repr(u16)]
+                #[allow(non_camel_case_types)]
+                pub enum Event {
+                    #(#[doc = #docs] #variants,)*
+                }
+                static DESCS: [#krate::EventDesc; #count_lit] = [#(#descs),*];
+                static ALL: [Event; #count_lit] = [#(Event::#variants),*];
+                impl Event {
+                    /// Number of events.
+                    pub const COUNT: usize = #count_lit;
+                    /// Every event, in name order.
+                    pub const ALL: &'static [Event] = &ALL;
+                    /// The encoding and counters, for `IA32_PERFEVTSEL::event_on`.
+                    pub const fn desc(self) -> &'static #krate::EventDesc {
+                        &DESCS[self as usize]
+                    }
+                    /// Intel's name for the event.
+                    pub const fn name(self) -> &'static str {
+                        DESCS[self as usize].name
+                    }
+                    /// The event with this name: exact match by binary search, then ASCII
+                    /// case-insensitive.
+                    pub fn from_name(name: &str) -> Option<Self> {
+                        match DESCS.binary_search_by(|d| d.name.cmp(name)) {
+                            Ok(i) => Some(ALL[i]),
+                            Err(_) => DESCS
+                                .iter()
+                                .position(|d| d.name.eq_ignore_ascii_case(name))
+                                .map(|i| ALL[i]),
+                        }
+                    }
+                }
+                impl ::core::fmt::Debug for Event {
+                    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                        f.write_str(self.name())
+                    }
+                }
+                impl ::core::fmt::Display for Event {
+                    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                        f.write_str(self.name())
+                    }
+                }
+                impl ::core::str::FromStr for Event {
+                    type Err = #krate::UnknownEvent;
+                    fn from_str(s: &str) -> Result<Self, Self::Err> {
+                        Self::from_name(s).ok_or(#krate::UnknownEvent)
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// `EventDesc::new(..).with_..(..)` for one event: only the non-default parts are spelled.
+fn event_desc(krate: &TokenStream, e: &Event) -> TokenStream {
+    let name = &e.name;
+    let ev = TokenStream::from_str(&format!("{:#04x}", e.event)).unwrap_or_default();
+    let um = TokenStream::from_str(&format!("{:#04x}", e.umask)).unwrap_or_default();
+    let mut t = quote! { #krate::EventDesc::new(#name, #ev, #um) };
+    let mask: u32 = e
+        .counters
+        .iter()
+        .filter(|&&c| c < 32)
+        .fold(0, |m, &c| m | (1 << c));
+    if mask != u32::MAX {
+        let m = TokenStream::from_str(&format!("{mask:#x}")).unwrap_or_default();
+        t = quote! { #t.with_counters(#m) };
+    }
+    if let Some(f) = e.fixed {
+        let f = proc_macro2::Literal::u8_unsuffixed(f as u8);
+        t = quote! { #t.with_fixed(#f) };
+    }
+    if e.cmask != 0 {
+        let c = proc_macro2::Literal::u8_unsuffixed(e.cmask as u8);
+        t = quote! { #t.with_cmask(#c) };
+    }
+    if e.inv {
+        t = quote! { #t.with_inv(true) };
+    }
+    if e.edge {
+        t = quote! { #t.with_edge(true) };
+    }
+    if e.any {
+        t = quote! { #t.with_any(true) };
+    }
+    if let Some(u2) = e.umask2.filter(|&u| u != 0) {
+        let u2 = TokenStream::from_str(&format!("{u2:#04x}")).unwrap_or_default();
+        t = quote! { #t.with_umask2(#u2) };
+    }
+    if e.eq {
+        t = quote! { #t.with_eq(true) };
+    }
+    if let Some(m) = &e.msr {
+        let i = lit_u32(m.index);
+        let v = lit_u64(m.value);
+        t = quote! { #t.with_msr(#i, #v) };
+    }
+    let alts = e.alternatives();
+    if alts.len() > 1 {
+        let items = alts[1..].iter().map(|a| {
+            let ev = TokenStream::from_str(&format!("{:#04x}", a.event)).unwrap_or_default();
+            let um = TokenStream::from_str(&format!("{:#04x}", a.umask)).unwrap_or_default();
+            let mi = match a.msr_index {
+                Some(i) => {
+                    let i = lit_u32(i);
+                    quote!(Some(#i))
+                }
+                None => quote!(None),
+            };
+            quote! { #krate::EventAlt { event: #ev, umask: #um, msr_index: #mi } }
+        });
+        t = quote! { #t.with_alternatives(&[#(#items),*]) };
+    }
+    if let Some(p) = e.pebs.filter(|&p| p != 0) {
+        let p = proc_macro2::Literal::u8_unsuffixed(p);
+        t = quote! { #t.with_pebs(#p) };
+    }
+    if e.deprecated {
+        t = quote! { #t.with_deprecated(true) };
+    }
+    t
+}
+
+/// `0-3,5` for a sorted counter list.
+fn counter_list(c: &[u32]) -> String {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < c.len() {
+        let mut j = i;
+        while j + 1 < c.len() && c[j + 1] == c[j] + 1 {
+            j += 1;
+        }
+        out.push(if j > i + 1 {
+            format!("{}-{}", c[i], c[j])
+        } else if j == i + 1 {
+            format!("{},{}", c[i], c[j])
+        } else {
+            c[i].to_string()
+        });
+        i = j + 1;
+    }
+    out.join(",")
+}
+
+/// The architectural events of `g` (those with a CPUID bit), in CPUID bit order.
+fn arch_events(g: &Generation) -> Vec<&Event> {
+    let mut v: Vec<&Event> = g.events.iter().filter(|e| e.cpuid_bit.is_some()).collect();
+    v.sort_by_key(|e| (e.cpuid_bit, e.name.clone()));
+    v
+}
+
+/// What makes two `ArchEvent` enums the same: name, encoding, CPUID bit, fixed counter.
+type EventKey = (String, u32, u32, Option<u32>, Option<u32>);
+
+fn events_key(evs: &[&Event]) -> Vec<EventKey> {
+    evs.iter()
+        .map(|e| (e.name.clone(), e.event, e.umask, e.cpuid_bit, e.fixed))
+        .collect()
+}

@@ -1,0 +1,208 @@
+//! Fields as the passes see them: every element of a field array and every part of a split
+//! field ([`Elem`]), and the tock-registers `register_bitmasks!` block of a register.
+
+use super::Cx;
+use super::doc::escape_doc;
+use super::util::{ident, lit_u64, max_of};
+use crate::model::{Access, Field, Register};
+use proc_macro2::TokenStream;
+use quote::quote;
+
+/// One element of a (possibly arrayed, possibly split) field, flattened for emission.
+pub(super) struct Elem {
+    /// Index within the array (0 for plain fields).
+    pub(super) index: u32,
+    /// Upper-case display name: `EN_PMC3` or `UMASK`.
+    pub(super) name: String,
+    /// Method stem: `en_pmc3` or `umask`.
+    pub(super) stem: String,
+    /// Register bit offset of each part, low part first.
+    pub(super) parts: Vec<(u32, u32)>, // (lsb, width)
+}
+
+/// The elements of `f`, in index order, with their names and method stems (`EN_PMC3`,
+/// `en_pmc3`; stems that would clash with generated methods get a `_field` suffix).
+pub(super) fn elems(f: &Field) -> Vec<Elem> {
+    (0..f.count())
+        .map(|i| {
+            let shift = f.array.map_or(0, |a| a.stride * i);
+            let name = if f.array.is_some() {
+                format!("{}{}", f.name, i)
+            } else {
+                f.name.clone()
+            };
+            let mut stem = name.to_ascii_lowercase();
+            if matches!(
+                stem.as_str(),
+                "eq" | "ne"
+                    | "cmp"
+                    | "clone"
+                    | "hash"
+                    | "fmt"
+                    | "into"
+                    | "from"
+                    | "default"
+                    | "bits"
+                    | "new"
+                    | "build"
+                    | "try_build"
+                    | "to_local"
+                    | "from_raw_read"
+                    | "from_bits"
+                    | "try_from_bits"
+                    | "value"
+                    | "track"
+            ) {
+                stem.push_str("_field");
+            }
+            Elem {
+                index: i,
+                stem,
+                name,
+                parts: f.bits.iter().map(|b| (b.lsb + shift, b.width())).collect(),
+            }
+        })
+        .collect()
+}
+
+impl Elem {
+    /// Expression reading the logical value as u64 from `self.0`, parenthesised.
+    pub(super) fn extract(&self) -> TokenStream {
+        let bare = self.extract_bare();
+        quote! { (#bare) }
+    }
+
+    /// The same without outer parentheses, for `let` values and arguments.
+    pub(super) fn extract_bare(&self) -> TokenStream {
+        let mut terms = Vec::new();
+        let mut produced = 0;
+        for &(lsb, w) in &self.parts {
+            let m = lit_u64(max_of(w));
+            let term = if self.parts.len() == 1 {
+                quote! { (self.0 >> #lsb) & #m }
+            } else if produced == 0 {
+                quote! { ((self.0 >> #lsb) & #m) }
+            } else {
+                quote! { (((self.0 >> #lsb) & #m) << #produced) }
+            };
+            terms.push(term);
+            produced += w;
+        }
+        quote! { #(#terms)|* }
+    }
+
+    /// Register bits the element covers (all parts).
+    pub(super) fn mask(&self) -> u64 {
+        self.parts
+            .iter()
+            .fold(0, |m, &(lsb, w)| m | (max_of(w) << lsb))
+    }
+
+    /// Expression: `self.0` with the element replaced by `v: u64` (already range-checked).
+    pub(super) fn insert(&self, v: TokenStream) -> TokenStream {
+        let mut mask = 0u64;
+        let mut terms = Vec::new();
+        let mut consumed = 0;
+        for &(lsb, w) in &self.parts {
+            mask |= max_of(w) << lsb;
+            let m = lit_u64(max_of(w));
+            terms.push(quote! { (((#v >> #consumed) & #m) << #lsb) });
+            consumed += w;
+        }
+        let clear = lit_u64(!mask);
+        quote! { Self((self.0 & #clear) #(| #terms)*) }
+    }
+}
+
+/// Tock field names for an element: one per part (`_LO`/`_HI` for two parts).
+pub(super) fn tock_parts(e: &Elem) -> Vec<(String, u32, u32)> {
+    match e.parts.len() {
+        1 => vec![(e.name.clone(), e.parts[0].0, e.parts[0].1)],
+        2 => vec![
+            (format!("{}_LO", e.name), e.parts[0].0, e.parts[0].1),
+            (format!("{}_HI", e.name), e.parts[1].0, e.parts[1].1),
+        ],
+        _ => e
+            .parts
+            .iter()
+            .enumerate()
+            .map(|(i, &(l, w))| (format!("{}_P{i}", e.name), l, w))
+            .collect(),
+    }
+}
+
+/// True when software may write `f` of `r`.
+pub(super) fn writable(r: &Register, f: &Field) -> bool {
+    r.access.writable() && f.access.writable()
+}
+
+/// For write-1-to-clear/-set fields: the verb and the stem without a `CLR_`/`SET_` prefix.
+pub(super) fn w1_verb(f: &Field) -> Option<(&'static str, &'static [&'static str])> {
+    match f.access {
+        Access::Write1ToClear => Some(("clear", &["CLR_", "CLEAR_"])),
+        Access::Write1ToSet => Some(("set", &["SET_"])),
+        _ => None,
+    }
+}
+
+impl Cx<'_> {
+    /// The tock-registers field definitions of `r`: one per element and split part, with the
+    /// field's named values on single-part fields. Empty for a register without fields.
+    pub(super) fn tock_block(&self, r: &Register) -> TokenStream {
+        let tock = &self.tock;
+        let name = ident(&r.name);
+        let mut tock_fields = Vec::new();
+        for f in &r.fields {
+            for e in elems(f) {
+                for (tname, lsb, w) in tock_parts(&e) {
+                    let tid = ident(&tname);
+                    let fdoc = format!(
+                        "{} (bits {}{}, {})",
+                        escape_doc(f.doc.trim_end()),
+                        if w == 1 {
+                            format!("{lsb}")
+                        } else {
+                            format!("{}:{}", lsb + w - 1, lsb)
+                        },
+                        if e.parts.len() > 1 {
+                            format!(", part of logical field {}", e.name)
+                        } else {
+                            String::new()
+                        },
+                        f.access.as_str()
+                    );
+                    let vals = if e.parts.len() == 1 {
+                        f.values
+                            .iter()
+                            .map(|v| {
+                                let vn = ident(&v.name);
+                                let vv = lit_u64(v.value);
+                                let vd = escape_doc(&v.doc);
+                                quote! { #[doc = #vd] #vn = #vv }
+                            })
+                            .collect::<Vec<_>>()
+                    } else {
+                        Vec::new()
+                    };
+                    let (lsb, w) = (
+                        proc_macro2::Literal::u32_unsuffixed(lsb),
+                        proc_macro2::Literal::u32_unsuffixed(w),
+                    );
+                    tock_fields.push(quote! {
+                        #[doc = #fdoc]
+                        #tid OFFSET(#lsb) NUMBITS(#w) [ #(#vals),* ]
+                    });
+                }
+            }
+        }
+        if tock_fields.is_empty() {
+            quote!()
+        } else {
+            quote! {
+                #[allow(unused_imports)]
+                use #tock::fields::Field;
+                #tock::register_bitmasks!(u64, #name, Register, [ #(#tock_fields),* ]);
+            }
+        }
+    }
+}

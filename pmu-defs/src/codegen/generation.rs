@@ -1,0 +1,184 @@
+//! The generation pass: a module per generation inside its vendor module, each register
+//! layout emitted once (see the [layout pass](super::layout)) and re-exported by the other
+//! generations that have it, and (for `pmu-regs`) each model generation and each shared
+//! layout module split off into its own file behind the Cargo features that need it.
+
+use super::doc::escape_doc;
+use super::layout::{Layout, Layouts, SHARED};
+use super::util::{camel, ident, join_and, module_path, relative_path};
+use super::{Cx, FileTokens, is_model};
+use crate::model::Generation;
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+use std::collections::BTreeMap;
+
+/// Modules by parent: a vendor's modules (`"intel"` -> `[("v3", tokens), ...]`), and those
+/// without a vendor (key `""`). BTreeMap for a stable order.
+type Modules = BTreeMap<String, Vec<(String, TokenStream)>>;
+
+impl Cx<'_> {
+    /// Every generation's module inside its vendor module (`intel::v3`), and the shared layout
+    /// modules (`intel::shared::arrowlake_lioncove`). With `split`, each model generation's
+    /// body, and each shared module's, goes to a file of its own, declared behind the
+    /// features that need it.
+    pub(super) fn generations(&self, mut split: Option<&mut Vec<FileTokens>>) -> TokenStream {
+        let split_mode = split.is_some();
+        let layouts = self.layouts();
+        let mut modules = Modules::new();
+        for g in &self.model.generations {
+            let segs = module_path(&g.id);
+            let features = if is_model(g) {
+                vec![g.id.clone()]
+            } else {
+                Vec::new()
+            };
+            let body = self.generation(g, &layouts);
+            let decl = module(&segs, body, features, split.as_deref_mut());
+            place(&mut modules, &segs, decl);
+        }
+        // `shared` modules, by parent (`["intel"]`).
+        let mut shared = Modules::new();
+        for (home, ls) in layouts.shared() {
+            let mut features: Vec<String> = Vec::new();
+            for u in ls.iter().flat_map(|l| &l.users) {
+                if !features.contains(&u.id) {
+                    features.push(u.id.clone());
+                }
+            }
+            let body = self.shared_module(&ls, &features);
+            let decl = module(home, body, features, split.as_deref_mut());
+            let (m, parent) = home.split_last().expect("a shared module has a path");
+            shared
+                .entry(parent[..parent.len() - 1].join("::"))
+                .or_default()
+                .push((m.clone(), decl));
+        }
+        for (parent, inner) in shared {
+            let inner = inner.into_iter().map(|(_, decl)| decl);
+            let doc = "Register layouts that several CPU-model generations define identically, \
+                       each emitted once: one module per first generation using them. Each \
+                       generation re-exports its registers from here.";
+            let m = ident(SHARED);
+            let decl = quote! {
+                #[doc = #doc]
+                pub mod #m { #(#inner)* }
+            };
+            modules
+                .entry(parent)
+                .or_default()
+                .push((SHARED.to_string(), decl));
+        }
+        let mut out = TokenStream::new();
+        let mut flat = modules.remove("").unwrap_or_default();
+        for (vendor, mut gens) in modules {
+            gens.sort_by(|a, b| a.0.cmp(&b.0));
+            let vendor_ident = ident(&vendor);
+            let doc = format!("Generations of `{vendor}` PMU hardware.");
+            let inner = gens.into_iter().map(|(_, body)| body);
+            out.extend(quote! {
+                #[doc = #doc]
+                pub mod #vendor_ident { #(#inner)* }
+            });
+        }
+        flat.sort_by(|a, b| a.0.cmp(&b.0));
+        for (_, body) in flat {
+            out.extend(body);
+        }
+        if self.runtime {
+            out.extend(super::runtime::generations(
+                &self.krate,
+                self.model,
+                split_mode,
+            ));
+        }
+        out
+    }
+
+    /// The body of a shared module: its doc and the layouts it holds; `users` are the
+    /// generations using them.
+    fn shared_module(&self, ls: &[&Layout<'_>], users: &[String]) -> TokenStream {
+        let names: Vec<String> = users.iter().map(|u| format!("`{u}`")).collect();
+        let doc = format!(
+            "Register layouts that {} define identically: each is emitted once, here, and \
+             re-exported by every generation that has it.",
+            join_and(&names)
+        );
+        let registers = ls.iter().map(|l| self.register(l));
+        quote! {
+            #![doc = #doc]
+            #(#registers)*
+        }
+    }
+
+    /// The body of the module of generation `g`: its doc, each register it defines (or a
+    /// `pub use` of its layout's home), `ArchEvent`, model events and the `cpuid` module.
+    fn generation(&self, g: &Generation, layouts: &Layouts<'_>) -> TokenStream {
+        let own = module_path(&g.id);
+        let depth = own.len();
+        let mut doc = format!(
+            "{}\n\n{}",
+            escape_doc(&g.title),
+            escape_doc(g.doc.trim_end())
+        );
+        doc.push_str(&format!("\n\nGeneration `{}`", g.id));
+        if let Some(p) = &g.extends {
+            doc.push_str(&format!(", extends `{p}`"));
+        }
+        doc.push_str(&format!(". Manual: {}.", escape_doc(&g.manual)));
+        let mut out = quote! { #![doc = #doc] };
+        for r in &g.registers {
+            let l = layouts.of(g, r);
+            if l.home == own {
+                out.extend(self.register(l));
+            } else {
+                let from = relative_path(depth, &l.home);
+                let name = ident(&r.name);
+                let alias = format_ident!("{}", camel(&r.name));
+                out.extend(quote! { pub use #from::{#name, #alias}; });
+            }
+        }
+        out.extend(self.arch_events(g, depth));
+        if self.runtime {
+            out.extend(super::runtime::marker(&self.krate, g));
+        }
+        out.extend(self.model_events(g));
+        out.extend(self.cpuid_module(g, depth));
+        out
+    }
+}
+
+/// The declaration of module `segs` in its parent: `pub mod m { body }`, or with `split` and
+/// features, `#[cfg(feature = "a")] pub mod m;` (`any(..)` for several) with the body in a file
+/// of its own.
+fn module(
+    segs: &[String],
+    body: TokenStream,
+    features: Vec<String>,
+    split: Option<&mut Vec<FileTokens>>,
+) -> TokenStream {
+    let m = ident(segs.last().map_or("", |s| s.as_str()));
+    match split {
+        Some(files) if !features.is_empty() => {
+            let cfg = match features.as_slice() {
+                [one] => quote!(feature = #one),
+                all => quote!(any(#(feature = #all),*)),
+            };
+            files.push(FileTokens {
+                path: format!("generated/{}.rs", segs.join("/")),
+                features,
+                tokens: body,
+            });
+            quote! { #[cfg(#cfg)] pub mod #m; }
+        }
+        _ => quote! { pub mod #m { #body } },
+    }
+}
+
+/// Puts the declaration of module `segs` into its parent's list.
+fn place(modules: &mut Modules, segs: &[String], decl: TokenStream) {
+    let (m, parent) = segs.split_last().expect("a module path has a segment");
+    modules
+        .entry(parent.join("::"))
+        .or_default()
+        .push((m.clone(), decl));
+}

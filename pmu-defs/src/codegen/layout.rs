@@ -1,0 +1,126 @@
+//! The layout pass: which register definitions emit the same module, and where that one copy
+//! lives.
+//!
+//! Generations often define a register with exactly the layout another generation has: CPU
+//! models that widen the same counters the same way (Arrow Lake and Lunar Lake Lion Cove,
+//! Skymont and Clearwater Forest). Two definitions have one layout when the register pass
+//! emits the same tokens for them, leaving out the two texts that name the generations using
+//! the layout (the "Defined in" line and the unavailable-field messages, which list all of
+//! them). Each layout is emitted once, in its *home*, and `pub use`d by every other
+//! generation that has it:
+//!
+//! - a generation that is always compiled (not a CPU model) when one uses the layout, the
+//!   first in model order (usually the one defining it, as before);
+//! - the one generation using it, when only one does;
+//! - otherwise `<vendor>::shared::<first user>`: a module that `pmu-regs` compiles when any
+//!   of the users' Cargo features is enabled.
+
+use super::util::module_path;
+use super::{Cx, is_model};
+use crate::model::{Generation, Register};
+use std::collections::BTreeMap;
+
+pub(super) use crate::names::SHARED_MODULE as SHARED;
+
+/// One distinct register layout: a register module the generator emits once.
+pub(super) struct Layout<'a> {
+    /// The generation of the first definition in model order.
+    pub(super) generation: &'a Generation,
+    /// That definition: what the register pass reads.
+    pub(super) register: &'a Register,
+    /// The generations whose own definition has this layout, in model order.
+    pub(super) definers: Vec<&'a str>,
+    /// Every generation with this layout (definers and generations inheriting it), in model
+    /// order.
+    pub(super) users: Vec<&'a Generation>,
+    /// The module path of the copy: a user's (`["intel", "v3"]`) or a shared module
+    /// (`["intel", "shared", "arrowlake_lioncove"]`).
+    pub(super) home: Vec<String>,
+    /// True when `home` is a shared module.
+    pub(super) shared: bool,
+}
+
+/// Every layout of the model, and which one each generation's register has.
+pub(super) struct Layouts<'a> {
+    /// In model order of their first definition.
+    pub(super) all: Vec<Layout<'a>>,
+    /// (generation id, register name) -> index into `all`.
+    of: BTreeMap<(&'a str, &'a str), usize>,
+}
+
+impl<'a> Layouts<'a> {
+    /// The layout of register `r` of generation `g`.
+    pub(super) fn of(&self, g: &Generation, r: &Register) -> &Layout<'a> {
+        &self.all[self.of[&(g.id.as_str(), r.name.as_str())]]
+    }
+
+    /// The shared modules, by module path, with the layouts each holds (in model order).
+    pub(super) fn shared(&self) -> BTreeMap<&[String], Vec<&Layout<'a>>> {
+        let mut out: BTreeMap<&[String], Vec<&Layout<'a>>> = BTreeMap::new();
+        for l in self.all.iter().filter(|l| l.shared) {
+            out.entry(l.home.as_slice()).or_default().push(l);
+        }
+        out
+    }
+}
+
+impl<'a> Cx<'a> {
+    /// Groups every register definition of the model by the module it emits.
+    pub(super) fn layouts(&self) -> Layouts<'a> {
+        let mut all: Vec<Layout<'a>> = Vec::new();
+        let mut of: BTreeMap<(&'a str, &'a str), usize> = BTreeMap::new();
+        // Emitted tokens (without the users' names) -> index into `all`.
+        let mut by_tokens: BTreeMap<String, usize> = BTreeMap::new();
+        // Parents come first, so an inherited register's definition is already known.
+        for g in &self.model.generations {
+            for r in &g.registers {
+                let inherited = (r.defined_in != g.id)
+                    .then(|| of.get(&(r.defined_in.as_str(), r.name.as_str())).copied())
+                    .flatten();
+                let i = match inherited {
+                    Some(i) => i,
+                    None => {
+                        let l = Layout {
+                            generation: g,
+                            register: r,
+                            definers: Vec::new(),
+                            users: Vec::new(),
+                            home: Vec::new(),
+                            shared: false,
+                        };
+                        let key = self.register(&l).to_string();
+                        let i = *by_tokens.entry(key).or_insert_with(|| {
+                            all.push(l);
+                            all.len() - 1
+                        });
+                        all[i].definers.push(&g.id);
+                        i
+                    }
+                };
+                all[i].users.push(g);
+                of.insert((g.id.as_str(), r.name.as_str()), i);
+            }
+        }
+        for l in &mut all {
+            (l.home, l.shared) = home(&l.users);
+        }
+        Layouts { all, of }
+    }
+}
+
+/// Where a layout with these users (model order, at least one) is emitted, and whether that
+/// is a shared module.
+fn home(users: &[&Generation]) -> (Vec<String>, bool) {
+    if let Some(g) = users.iter().find(|g| !is_model(g)) {
+        return (module_path(&g.id), false);
+    }
+    let first = module_path(&users[0].id);
+    if users.len() == 1 {
+        return (first, false);
+    }
+    let (last, parent) = first.split_last().expect("a module path has a segment");
+    let mut home = parent.to_vec();
+    home.push(SHARED.to_string());
+    home.push(last.clone());
+    (home, true)
+}

@@ -1,0 +1,267 @@
+//! The register pass: one module per register (`IA32_PERFEVTSEL`) with its docs, the
+//! tock-registers marker type and fields, the MSR address(es), the `Value` and `Builder` of
+//! the [value](super::value) and [builder](super::builder) passes, `event_on`, and the typed
+//! `Instance` implementing `access::Msr` / `Readable` / `Writable` as its access allows.
+
+use super::Cx;
+use super::doc::escape_doc;
+use super::layout::Layout;
+use super::util::{camel, ident, join_and, lit_u32};
+use crate::model::Register;
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+impl Cx<'_> {
+    /// The module of the register with layout `l`, and its `Ia32Perfevtsel`-style alias of the
+    /// value type.
+    pub(super) fn register(&self, l: &Layout<'_>) -> TokenStream {
+        let (g, r) = (l.generation, l.register);
+        let tock = &self.tock;
+        let krate = &self.krate;
+        let name = ident(&r.name);
+        let name_str = &r.name;
+        let alias = format_ident!("{}", camel(&r.name));
+        let doc = register_doc(r, &l.definers);
+        let tock_block = self.tock_block(r);
+        let address = self.address_items(r);
+        let mut p = self.value_parts(r);
+        // Fields that later generations add: stubs that fail with a clear message.
+        let (unavailable_traits, vstubs, bstubs) = self.unavailable(r, &l.users);
+        p.methods.extend(vstubs);
+        p.bmethods.extend(bstubs);
+        let builder = self.builder(g, r, &mut p);
+        let default_impl = self.default_impls(r);
+        let vdoc = format!(
+            "A value of `{}`. Setters never touch reserved bits (`{:#018X}`).",
+            r.name, r.reserved_mask
+        );
+        let adoc = format!("The value type of [`{0}`]({0}).", r.name);
+        let event_on = self.event_on(g, r);
+        let instance = self.instance_items(r);
+        let (enums, checkers, methods, debug_fields) =
+            (&p.enums, &p.checkers, &p.methods, &p.debug_fields);
+        quote! {
+            #[doc = #doc]
+            #[allow(non_snake_case, missing_docs, clippy::identity_op, clippy::unnecessary_cast, clippy::new_ret_no_self)]
+            pub mod #name {
+                /// The tock-registers marker type of this register, also named [`Register`](Register). It
+                /// carries the register's name so that a field of another register is reported
+                /// as "expected `IA32_X`, found `IA32_Y`".
+                #[derive(Clone, Copy, Debug)]
+                #[allow(non_camel_case_types)]
+                pub struct #name;
+                /// The tock-registers marker type for this register.
+                pub type Register = #name;
+                impl #tock::RegisterLongName for Register {}
+                #tock_block
+                #address
+                #(#enums)*
+                #(#checkers)*
+                #unavailable_traits
+                #[doc = #vdoc]
+                #[derive(Clone, Copy, PartialEq, Eq, Hash)]
+                #[repr(transparent)]
+                pub struct Value(u64);
+                impl Value {
+                    #(#methods)*
+                }
+                #default_impl
+                impl ::core::fmt::Debug for Value {
+                    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                        let reserved = self.0 & Self::RESERVED_MASK;
+                        let mut d = f.debug_struct(#name_str);
+                        d #(#debug_fields)*;
+                        if reserved != 0 {
+                            d.field("reserved", &format_args!("{:#x}", reserved));
+                        }
+                        d.finish()
+                    }
+                }
+                impl From<Value> for u64 {
+                    fn from(v: Value) -> u64 { v.0 }
+                }
+                impl #krate::access::RegisterValue for Value {
+                    const NAME: &'static str = #name_str;
+                    const RESERVED_MASK: u64 = Value::RESERVED_MASK;
+                    fn bits(self) -> u64 { self.0 }
+                }
+                #builder
+                #event_on
+                #instance
+            }
+            #[doc = #adoc]
+            pub type #alias = #name::Value;
+        }
+    }
+
+    /// `ADDRESS`, or for a family `BASE_ADDRESS`, `INSTANCES`, `ADDRESS_STRIDE`,
+    /// `ADDRESSES` and the const-checked `address::<N>()` / `try_address`.
+    fn address_items(&self, r: &Register) -> TokenStream {
+        let krate = &self.krate;
+        let name_str = &r.name;
+        if r.msr.indexed {
+            let base = lit_u32(r.msr.base);
+            let count = r.msr.count;
+            let stride = r.msr.stride;
+            let addrs = r.msr.addresses().map(lit_u32);
+            let idoc = format!("Address of `{name_str}N`. `N` out of 0..{count} fails to compile.");
+            quote! {
+                /// MSR address of instance 0.
+                pub const BASE_ADDRESS: u32 = #base;
+                /// Number of instances of this register family.
+                pub const INSTANCES: u32 = #count;
+                /// Address step between instances.
+                pub const ADDRESS_STRIDE: u32 = #stride;
+                /// Every address of the family, by index.
+                pub const ADDRESSES: [u32; #count as usize] = [#(#addrs),*];
+                #[doc = #idoc]
+                #[track_caller]
+                pub const fn address<const N: u32>() -> u32 {
+                    if N >= INSTANCES {
+                        #krate::__private::index_out_of_range(#name_str, "instances", INSTANCES, N)
+                    }
+                    __check_index::<N>();
+                    BASE_ADDRESS + N * ADDRESS_STRIDE
+                }
+                #[inline(always)]
+                const fn __check_index<const N: u32>() {
+                    const {
+                        if N >= INSTANCES {
+                            #krate::__private::index_out_of_range(#name_str, "instances", INSTANCES, N)
+                        }
+                    }
+                }
+                /// Address of instance `index`, or `None` when out of range.
+                pub const fn try_address(index: u32) -> Option<u32> {
+                    if index < INSTANCES { Some(BASE_ADDRESS + index * ADDRESS_STRIDE) } else { None }
+                }
+            }
+        } else {
+            let a = lit_u32(r.msr.base);
+            quote! {
+                /// MSR address.
+                pub const ADDRESS: u32 = #a;
+            }
+        }
+    }
+
+    /// The typed MSR: `Instance`, `MSR` or `msr::<N>()` / `try_msr`, and the access traits
+    /// its access allows.
+    fn instance_items(&self, r: &Register) -> TokenStream {
+        let krate = &self.krate;
+        let name_str = &r.name;
+        let readable = r.access.readable();
+        let reg_writable = r.access.writable();
+        let instance = if r.msr.indexed {
+            let count = r.msr.count;
+            let mdoc =
+                format!("`{name_str}N` as a typed MSR. `N` out of 0..{count} fails to compile.");
+            quote! {
+                #[doc = #mdoc]
+                #[track_caller]
+                pub const fn msr<const N: u32>() -> Instance {
+                    Instance(address::<N>())
+                }
+                /// Instance `index` as a typed MSR, or `None` when out of range.
+                pub const fn try_msr(index: u32) -> Option<Instance> {
+                    match try_address(index) {
+                        Some(a) => Some(Instance(a)),
+                        None => None,
+                    }
+                }
+                impl Instance {
+                    /// Index within the family.
+                    pub const fn index(self) -> u32 {
+                        (self.0 - BASE_ADDRESS) / ADDRESS_STRIDE
+                    }
+                }
+            }
+        } else {
+            quote! {
+                /// The register as a typed MSR.
+                pub const MSR: Instance = Instance(ADDRESS);
+            }
+        };
+        let read_impl = if readable {
+            quote! {
+                impl #krate::access::Readable for Instance {
+                    fn from_read(bits: u64) -> Value { Value(bits) }
+                }
+            }
+        } else {
+            quote!()
+        };
+        let write_impl = if reg_writable {
+            quote! { impl #krate::access::Writable for Instance {} }
+        } else {
+            quote!()
+        };
+        let inst_doc = format!(
+            "One `{name_str}` MSR, for typed access through [`MsrExt`]({}::access::MsrExt) ({}).",
+            self.krate.to_string().replace(' ', ""),
+            r.access.as_str()
+        );
+        quote! {
+            #[doc = #inst_doc]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Instance(u32);
+            impl Instance {
+                /// The MSR address.
+                pub const fn address(self) -> u32 { self.0 }
+            }
+            #instance
+            impl #krate::access::Msr for Instance {
+                type Value = Value;
+                fn address(self) -> u32 { self.0 }
+            }
+            #read_impl
+            #write_impl
+        }
+    }
+}
+
+/// The register's doc: its own text, then MSR, access, width, reset value, reserved bits,
+/// the generations defining this layout (`definers`) and the manual section.
+fn register_doc(r: &Register, definers: &[&str]) -> String {
+    let addr_text = if r.msr.indexed {
+        format!(
+            "`{:#X}` + {} × n for n in 0..{} (`{}0`..`{}{}`)",
+            r.msr.base,
+            r.msr.stride,
+            r.msr.count,
+            r.name,
+            r.name,
+            r.msr.count - 1
+        )
+    } else {
+        format!("`{:#X}`", r.msr.base)
+    };
+    let mut doc = format!("{}\n\n", escape_doc(r.doc.trim_end()));
+    doc.push_str(&format!("- MSR: {addr_text}\n"));
+    doc.push_str(&format!("- Access: {}\n", r.access.as_str()));
+    doc.push_str(&format!("- Width: {} bits\n", r.width));
+    if let Some(reset) = r.reset {
+        doc.push_str(&format!("- Reset value: `{reset:#X}`\n"));
+    }
+    doc.push_str(&format!("- Reserved bits: `{:#018X}`\n", r.reserved_mask));
+    let defined_in = match definers {
+        [one] => format!("`{one}`"),
+        _ => format!(
+            "{}, one layout emitted once",
+            join_and(
+                &definers
+                    .iter()
+                    .map(|d| format!("`{d}`"))
+                    .collect::<Vec<_>>()
+            ),
+        ),
+    };
+    doc.push_str(&format!(
+        "- Defined in: {defined_in} (register present since `{}`)\n",
+        r.since
+    ));
+    doc.push_str(&format!("- Manual: {}\n", escape_doc(&r.manual)));
+    doc.push_str("\nThe value type is [`Value`](");
+    doc.push_str(&format!("{}::Value).", r.name));
+    doc
+}

@@ -1,0 +1,109 @@
+//! Compile errors in the user's terms for fields a register's layout lacks: for each writable
+//! field element that a later generation's layout of the same register adds, a hidden trait
+//! with `#[diagnostic::on_unimplemented]` and hidden `with_*` stubs bound by it.
+
+use super::fields::{elems, w1_verb, writable};
+use super::util::join_and;
+use super::{Cx, is_model};
+use crate::model::{Generation, Register};
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+impl Cx<'_> {
+    /// For each writable field element that a later generation's layout of `r` has and `r`
+    /// lacks (AnyThread before Intel v3, UMASK2 and EQ before v6, ...): a hidden, never
+    /// implemented trait whose `on_unimplemented` message says so, and hidden `with_*` stubs on
+    /// `Value` and `Builder` bound by it. Calling one is then a compile error naming the
+    /// generation that added the field, instead of rustc's "no method named `with_any`" with a
+    /// "similar name" suggestion (`with_en`) that would silently program something else.
+    /// `all_users` are the generations whose layout of this register is this one.
+    pub(super) fn unavailable(
+        &self,
+        r: &Register,
+        all_users: &[&Generation],
+    ) -> (TokenStream, Vec<TokenStream>, Vec<TokenStream>) {
+        let (mut traits, mut vstubs, mut bstubs) = (TokenStream::new(), Vec::new(), Vec::new());
+        if !r.access.writable() {
+            return (traits, vstubs, bstubs);
+        }
+        let krate = &self.krate;
+        let have: Vec<String> = r.fields.iter().flat_map(elems).map(|e| e.name).collect();
+        // Name the architectural generations; CPU models that share the layout inherit it.
+        let arch_users: Vec<&str> = all_users
+            .iter()
+            .filter(|g| !is_model(g))
+            .map(|g| g.id.as_str())
+            .collect();
+        let users: Vec<&str> = if arch_users.is_empty() {
+            all_users.iter().map(|g| g.id.as_str()).collect()
+        } else {
+            arch_users
+        };
+        // (element name, method stem, width, generation that added it), earliest first.
+        let mut missing: Vec<(String, String, u32, &str)> = Vec::new();
+        for d in &self.model.generations {
+            if !d.ancestors.contains(&r.defined_in) {
+                continue;
+            }
+            let Some(r2) = d.register(&r.name) else {
+                continue;
+            };
+            if r2.defined_in == r.defined_in {
+                continue;
+            }
+            for f2 in &r2.fields {
+                if !writable(r2, f2) || w1_verb(f2).is_some() {
+                    continue;
+                }
+                for e in elems(f2) {
+                    if !have.contains(&e.name) && !missing.iter().any(|m| m.0 == e.name) {
+                        missing.push((e.name, e.stem, f2.width, d.id.as_str()));
+                    }
+                }
+            }
+        }
+        let users_text = join_and(&users);
+        for (ename, stem, width, since) in missing {
+            let tr = format_ident!("__Unavailable_{}", ename);
+            let m = format_ident!("with_{}", stem);
+            let message = format!(
+                "`{}` of {users_text} has no field `{ename}`: it was added in {since}",
+                r.name
+            );
+            let label = format!("`{ename}` is not part of this layout of `{}`", r.name);
+            let note = format!(
+                "use `{}` of {since} (or of a later generation that has `{ename}`) on processors \
+                 that implement it",
+                r.name
+            );
+            traits.extend(quote! {
+                #[doc(hidden)]
+                #[allow(non_camel_case_types)]
+                #[diagnostic::on_unimplemented(message = #message, label = #label, note = #note)]
+                pub trait #tr {}
+            });
+            let stub = if width == 1 {
+                quote! {
+                    #[doc(hidden)]
+                    pub const fn #m<T: #tr>(self, on: T) -> Self {
+                        ::core::mem::forget(on);
+                        self
+                    }
+                }
+            } else {
+                quote! {
+                    #[doc(hidden)]
+                    pub const fn #m<const V: u64>(self) -> Self
+                    where
+                        #krate::__private::Const<V>: #tr,
+                    {
+                        self
+                    }
+                }
+            };
+            vstubs.push(stub.clone());
+            bstubs.push(stub);
+        }
+        (traits, vstubs, bstubs)
+    }
+}

@@ -1,0 +1,485 @@
+//! The value pass: a register's `Value` type (constructors, `RESERVED_MASK`, a getter per
+//! field element, const-checked and `try_` setters, named-value enums, runtime-indexed access
+//! to field arrays) and, for each setter, its [`Builder`](super::builder) wrapper.
+
+use super::Cx;
+use super::doc::escape_doc;
+use super::fields::{Elem, elems, w1_verb, writable};
+use super::util::{bits_text, camel, ident, lit_u64, max_of, value_type};
+use crate::model::{Field, FieldArray, Register};
+use proc_macro2::{Ident, TokenStream};
+use quote::{format_ident, quote};
+use std::str::FromStr;
+
+/// What the value pass produces for one register, in output order.
+#[derive(Default)]
+pub(super) struct ValueParts {
+    /// Items of `impl Value`.
+    pub(super) methods: Vec<TokenStream>,
+    /// Items of `impl Builder`: a wrapper of every setter.
+    pub(super) bmethods: Vec<TokenStream>,
+    /// (element name, mask) of every writable element, for the set-twice checks.
+    pub(super) tracked: Vec<(String, u64)>,
+    /// Private generic functions holding the compile-time checks of const-generic setters.
+    pub(super) checkers: Vec<TokenStream>,
+    /// Named-value enums of the fields.
+    pub(super) enums: Vec<TokenStream>,
+    /// The `.field(..)` calls of `Value`'s `Debug`.
+    pub(super) debug_fields: Vec<TokenStream>,
+}
+
+impl Cx<'_> {
+    /// Walks the fields of `r` once and collects everything `Value` and `Builder` hold.
+    pub(super) fn value_parts(&self, r: &Register) -> ValueParts {
+        let mut p = ValueParts::default();
+        self.value_basics(r, &mut p);
+        for f in &r.fields {
+            let es = elems(f);
+            let base_doc = format!(
+                "{}\n\nBits {}{}, {}, {} bit{} wide.",
+                escape_doc(f.doc.trim_end()),
+                bits_text(f),
+                match f.array {
+                    Some(a) => format!(" (+{} per element, {} elements)", a.stride, a.count),
+                    None => String::new(),
+                },
+                f.access.as_str(),
+                f.width,
+                if f.width == 1 { "" } else { "s" }
+            );
+            let enum_ident = (!f.values.is_empty()).then(|| format_ident!("{}", camel(&f.name)));
+            if let Some(en) = &enum_ident {
+                let edoc = format!("Named values of field `{}` of `{}`.", f.name, r.name);
+                p.enums.push(value_enum(en, f, &edoc));
+            }
+            for e in &es {
+                let edoc = if f.array.is_some() {
+                    format!("`{}` element {}: {}", f.name, e.index, base_doc)
+                } else {
+                    base_doc.clone()
+                };
+                self.elem_getters(f, e, &edoc, enum_ident.as_ref(), &mut p);
+                self.elem_setters(r, f, e, &edoc, enum_ident.as_ref(), &mut p);
+            }
+            // runtime-indexed access to arrays
+            if let Some(a) = f.array {
+                self.array_accessors(r, f, a, &es, &mut p);
+            }
+        }
+        p
+    }
+
+    /// Constructors (`new`, `from_bits`, `try_from_bits`, `from_raw_read`), `RESET`,
+    /// `RESERVED_MASK`, `bits` and `to_local`, as the register's access allows.
+    fn value_basics(&self, r: &Register, p: &mut ValueParts) {
+        let tock = &self.tock;
+        let krate = &self.krate;
+        let name_str = &r.name;
+        let reserved = lit_u64(r.reserved_mask);
+        let readable = r.access.readable();
+        let reg_writable = r.access.writable();
+        let krate_text = krate.to_string().replace(' ', "");
+        let try_from_bits_doc = format!(
+            "The value with exactly these bits, or [`ReservedBitsError`]({krate_text}::ReservedBitsError)\n\
+             when one of them is reserved."
+        );
+        let bits_doc = if readable {
+            "The raw value (reserved bits as read, when built from \
+             [`Self::from_raw_read`](Self::from_raw_read))."
+        } else {
+            "The raw value."
+        };
+        if reg_writable {
+            p.methods.push(quote! {
+                /// A [`Builder`](Builder) with every field zero (no reserved bits set): the starting point
+                /// for a write. Each field may be given one value; `build()` rejects a field
+                /// given two different values (a compile error in a `const`).
+                pub const fn new() -> Builder {
+                    Builder { value: Self(0), set: 0, conflict: 0 }
+                }
+                /// The value with exactly these bits, which must not include a reserved bit:
+                /// a constant `B` with a reserved bit set fails to compile.
+                #[track_caller]
+                pub const fn from_bits<const B: u64>() -> Self {
+                    if B & Self::RESERVED_MASK != 0 {
+                        #krate::__private::reserved_bits(#name_str, B & Self::RESERVED_MASK, Self::RESERVED_MASK)
+                    }
+                    __check_reserved::<B>();
+                    Self(B)
+                }
+                #[doc = #try_from_bits_doc]
+                pub const fn try_from_bits(bits: u64) -> Result<Self, #krate::ReservedBitsError> {
+                    if bits & Self::RESERVED_MASK != 0 {
+                        return Err(#krate::ReservedBitsError {
+                            register: #name_str,
+                            bits: bits & Self::RESERVED_MASK,
+                            reserved_mask: Self::RESERVED_MASK,
+                        });
+                    }
+                    Ok(Self(bits))
+                }
+            });
+        }
+        if reg_writable {
+            p.checkers.push(quote! {
+                #[inline(always)]
+                const fn __check_reserved<const B: u64>() {
+                    const {
+                        if B & Value::RESERVED_MASK != 0 {
+                            #krate::__private::reserved_bits(#name_str, B & Value::RESERVED_MASK, Value::RESERVED_MASK)
+                        }
+                    }
+                }
+            });
+        }
+        if readable {
+            p.methods.push(quote! {
+                /// The value as read from the MSR. Reserved bits are kept as read so that a
+                /// read-modify-write writes them back unchanged.
+                pub const fn from_raw_read(bits: u64) -> Self { Self(bits) }
+            });
+        }
+        if let Some(reset) = r.reset {
+            let rv = lit_u64(reset);
+            p.methods.push(quote! {
+                /// The value after reset.
+                pub const RESET: Self = Self(#rv);
+            });
+        }
+        p.methods.push(quote! {
+            /// Bits no field covers; this API never sets them.
+            pub const RESERVED_MASK: u64 = #reserved;
+            #[doc = #bits_doc]
+            pub const fn bits(self) -> u64 { self.0 }
+            /// The value as a tock-registers local copy, for `FieldValue`-style access.
+            pub const fn to_local(self) -> #tock::LocalRegisterCopy<u64, Register> {
+                #tock::LocalRegisterCopy::new(self.0)
+            }
+        });
+    }
+
+    /// The getters of one element (and its `_value` getter for a field with named values),
+    /// and its line of `Debug`.
+    fn elem_getters(
+        &self,
+        f: &Field,
+        e: &Elem,
+        edoc: &str,
+        enum_ident: Option<&Ident>,
+        p: &mut ValueParts,
+    ) {
+        let width = f.width;
+        let vt = value_type(width);
+        let stem = &e.stem;
+        // Getters of write-1 fields would collide with the `set_`/`clear_` builders.
+        let getter = if w1_verb(f).is_some() {
+            format_ident!("get_{}", stem)
+        } else {
+            ident(stem)
+        };
+        let ex = e.extract();
+        let exb = e.extract_bare();
+        let ename = &e.name;
+        let get_body = if width == 1 {
+            quote! { #ex != 0 }
+        } else {
+            quote! { #ex as #vt }
+        };
+        p.methods.push(quote! {
+            #[doc = #edoc]
+            pub const fn #getter(self) -> #vt { #get_body }
+        });
+        p.debug_fields.push(if width == 1 {
+            quote! { .field(#ename, &(#ex != 0)) }
+        } else {
+            quote! { .field(#ename, &format_args!("{:#x}", #exb)) }
+        });
+        if let Some(en) = enum_ident {
+            let g2 = format_ident!("{}_value", stem);
+            p.methods.push(quote! {
+                #[doc = #edoc]
+                pub const fn #g2(self) -> Option<#en> { #en::from_value(#exb) }
+            });
+        }
+    }
+
+    /// The setters of one writable element: `with_x(bool)` or const-checked `with_x::<V>()`
+    /// plus `try_set_x`, `set_x` for named values and whole-integer widths, `clear_x`/`set_x`
+    /// for write-1 bits; each with its `Builder` wrapper.
+    fn elem_setters(
+        &self,
+        r: &Register,
+        f: &Field,
+        e: &Elem,
+        edoc: &str,
+        enum_ident: Option<&Ident>,
+        p: &mut ValueParts,
+    ) {
+        let krate = &self.krate;
+        let name_str = &r.name;
+        let width = f.width;
+        let vt = value_type(width);
+        let max_lit = lit_u64(max_of(width));
+        let stem = &e.stem;
+        let ename = &e.name;
+        if !writable(r, f) {
+            return;
+        }
+        let insert_v = e.insert(quote!(v));
+        let emask = lit_u64(e.mask());
+        p.tracked.push((e.name.clone(), e.mask()));
+        if let Some((verb, prefixes)) = w1_verb(f) {
+            let short = prefixes
+                .iter()
+                .find_map(|p| e.name.strip_prefix(p))
+                .unwrap_or(&e.name)
+                .to_ascii_lowercase();
+            let m = format_ident!("{}_{}", verb, short);
+            let mdoc = format!(
+                "Writes 1 to `{}` ({verb}s the corresponding status bit when written). {}",
+                e.name, edoc
+            );
+            if width == 1 {
+                p.methods.push(quote! {
+                    #[doc = #mdoc]
+                    pub const fn #m(self) -> Self { let v = 1u64; #insert_v }
+                });
+                p.bmethods.push(quote! {
+                    #[doc = #mdoc]
+                    pub const fn #m(self) -> Self { self.track(#emask, self.value.#m()) }
+                });
+                return;
+            }
+        }
+        if width == 1 {
+            let m = format_ident!("with_{}", stem);
+            p.methods.push(quote! {
+                #[doc = #edoc]
+                pub const fn #m(self, on: bool) -> Self { let v = on as u64; #insert_v }
+            });
+            p.bmethods.push(quote! {
+                #[doc = #edoc]
+                pub const fn #m(self, on: bool) -> Self { self.track(#emask, self.value.#m(on)) }
+            });
+        } else {
+            let m = format_ident!("with_{}", stem);
+            let t = format_ident!("try_set_{}", stem);
+            let cdoc = format!(
+                "Sets `{ename}` to the constant `V`; a `V` wider than {width} bits fails to compile. {edoc}"
+            );
+            let tdoc = format!(
+                "Sets `{ename}`, or returns [`FieldError::TooWide`]({}::FieldError) when `v` exceeds {width} bits. {edoc}",
+                self.krate.to_string().replace(' ', "")
+            );
+            // In a `const` item the `if` fails first, at the caller's expression
+            // (`#[track_caller]`); the checker's inline const makes the same value a
+            // compile error in non-const code too (when it is monomorphized).
+            let check = format_ident!("__check_{}", stem);
+            p.checkers.push(quote! {
+                #[inline(always)]
+                const fn #check<const V: u64>() {
+                    const {
+                        if V > #max_lit {
+                            #krate::__private::too_wide(#name_str, #ename, #width, V)
+                        }
+                    }
+                }
+            });
+            p.methods.push(quote! {
+                #[doc = #cdoc]
+                #[track_caller]
+                pub const fn #m<const V: u64>(self) -> Self {
+                    if V > #max_lit {
+                        #krate::__private::too_wide(#name_str, #ename, #width, V)
+                    }
+                    #check::<V>();
+                    let v = V;
+                    #insert_v
+                }
+                #[doc = #tdoc]
+                pub const fn #t(self, v: u64) -> Result<Self, #krate::FieldError> {
+                    if v > #max_lit {
+                        return Err(#krate::FieldError::TooWide { field: #ename, width: #width, value: v });
+                    }
+                    Ok(#insert_v)
+                }
+            });
+            p.bmethods.push(quote! {
+                #[doc = #cdoc]
+                #[track_caller]
+                pub const fn #m<const V: u64>(self) -> Self {
+                    self.track(#emask, self.value.#m::<V>())
+                }
+                #[doc = #tdoc]
+                pub const fn #t(self, v: u64) -> Result<Self, #krate::FieldError> {
+                    match self.value.#t(v) {
+                        Ok(next) => Ok(self.track(#emask, next)),
+                        Err(e) => Err(e),
+                    }
+                }
+            });
+            if let Some(en) = enum_ident {
+                let s = format_ident!("set_{}", stem);
+                p.methods.push(quote! {
+                    #[doc = #edoc]
+                    pub const fn #s(self, value: #en) -> Self { let v = value as u64; #insert_v }
+                });
+                p.bmethods.push(quote! {
+                    #[doc = #edoc]
+                    pub const fn #s(self, value: #en) -> Self { self.track(#emask, self.value.#s(value)) }
+                });
+            } else if matches!(width, 8 | 16 | 32 | 64) {
+                let s = format_ident!("set_{}", stem);
+                p.methods.push(quote! {
+                    #[doc = #edoc]
+                    pub const fn #s(self, value: #vt) -> Self { let v = value as u64; #insert_v }
+                });
+                p.bmethods.push(quote! {
+                    #[doc = #edoc]
+                    pub const fn #s(self, value: #vt) -> Self { self.track(#emask, self.value.#s(value)) }
+                });
+            }
+        }
+    }
+
+    /// Runtime-indexed access to a field array: `x_at(index)` and, when writable,
+    /// `try_set_x_at(index, v)` (or `try_clear_x_at(index)` for write-1 bits).
+    fn array_accessors(
+        &self,
+        r: &Register,
+        f: &Field,
+        a: FieldArray,
+        es: &[Elem],
+        p: &mut ValueParts,
+    ) {
+        let krate = &self.krate;
+        let width = f.width;
+        let vt = value_type(width);
+        let max_lit = lit_u64(max_of(width));
+        let fname = &f.name;
+        let count = a.count;
+        let at = if w1_verb(f).is_some() {
+            format_ident!("get_{}_at", f.name.to_ascii_lowercase())
+        } else {
+            format_ident!("{}_at", f.name.to_ascii_lowercase())
+        };
+        let arms = es.iter().map(|e| {
+            let i = e.index;
+            let ex = e.extract();
+            if width == 1 {
+                quote! { #i => Some(#ex != 0), }
+            } else {
+                quote! { #i => Some(#ex as #vt), }
+            }
+        });
+        let adoc = format!("Element `index` of `{fname}`, or `None` when out of 0..{count}.");
+        p.methods.push(quote! {
+            #[doc = #adoc]
+            pub const fn #at(self, index: u32) -> Option<#vt> {
+                match index { #(#arms)* _ => None }
+            }
+        });
+        if writable(r, f) {
+            let (m, one) = match w1_verb(f) {
+                Some((verb, prefixes)) if width == 1 => {
+                    let short = prefixes
+                        .iter()
+                        .find_map(|p| f.name.strip_prefix(p))
+                        .unwrap_or(&f.name)
+                        .to_ascii_lowercase();
+                    (format_ident!("try_{}_{}_at", verb, short), true)
+                }
+                _ => (
+                    format_ident!("try_set_{}_at", f.name.to_ascii_lowercase()),
+                    false,
+                ),
+            };
+            let arms = es.iter().map(|e| {
+                let i = e.index;
+                let ins = e.insert(quote!(v));
+                quote! { #i => Ok(#ins), }
+            });
+            let err_idx = quote! {
+                Err(#krate::FieldError::IndexOutOfRange { field: #fname, count: #count, index })
+            };
+            let mask_arms = es.iter().map(|e| {
+                let i = e.index;
+                let mk = lit_u64(e.mask());
+                quote! { #i => #mk, }
+            });
+            let mask_of = quote! { match index { #(#mask_arms)* _ => 0 } };
+            if one {
+                let mdoc = format!(
+                    "Writes 1 to element `index` of `{fname}`, or fails when out of 0..{count}."
+                );
+                p.methods.push(quote! {
+                    #[doc = #mdoc]
+                    pub const fn #m(self, index: u32) -> Result<Self, #krate::FieldError> {
+                        let v = 1u64;
+                        match index { #(#arms)* _ => #err_idx }
+                    }
+                });
+                p.bmethods.push(quote! {
+                    #[doc = #mdoc]
+                    pub const fn #m(self, index: u32) -> Result<Self, #krate::FieldError> {
+                        match self.value.#m(index) {
+                            Ok(next) => Ok(self.track(#mask_of, next)),
+                            Err(e) => Err(e),
+                        }
+                    }
+                });
+            } else {
+                let mdoc = format!(
+                    "Sets element `index` of `{fname}`; fails when out of 0..{count} or wider than {width} bits."
+                );
+                p.methods.push(quote! {
+                    #[doc = #mdoc]
+                    pub const fn #m(self, index: u32, v: u64) -> Result<Self, #krate::FieldError> {
+                        if v > #max_lit {
+                            return Err(#krate::FieldError::TooWide { field: #fname, width: #width, value: v });
+                        }
+                        match index { #(#arms)* _ => #err_idx }
+                    }
+                });
+                p.bmethods.push(quote! {
+                    #[doc = #mdoc]
+                    pub const fn #m(self, index: u32, v: u64) -> Result<Self, #krate::FieldError> {
+                        match self.value.#m(index, v) {
+                            Ok(next) => Ok(self.track(#mask_of, next)),
+                            Err(e) => Err(e),
+                        }
+                    }
+                });
+            }
+        }
+    }
+}
+
+/// The enum of a field's named values (`#[repr(u64)]`, `value`, `from_value`).
+pub(super) fn value_enum(en: &Ident, f: &Field, doc: &str) -> TokenStream {
+    let vars = f.values.iter().map(|v| {
+        let vn = format_ident!("{}", camel(&v.name));
+        let vv = TokenStream::from_str(&v.value.to_string()).unwrap();
+        let vd = format!("{} (`{}` = {:#x})", escape_doc(&v.doc), v.name, v.value);
+        quote! { #[doc = #vd] #vn = #vv }
+    });
+    let froms = f.values.iter().map(|v| {
+        let vn = format_ident!("{}", camel(&v.name));
+        let vv = lit_u64(v.value);
+        quote! { #vv => Some(Self::#vn), }
+    });
+    quote! {
+        #[doc = #doc]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[repr(u64)]
+        pub enum #en { #(#vars),* }
+        impl #en {
+            /// The field value.
+            pub const fn value(self) -> u64 { self as u64 }
+            /// The named value for `v`, if it has a name.
+            pub const fn from_value(v: u64) -> Option<Self> {
+                match v { #(#froms)* _ => None }
+            }
+        }
+    }
+}
