@@ -527,3 +527,58 @@ fn import_swaps_in_the_new_files_and_keeps_foreign_entries() {
     assert_eq!(files.len(), 4, "{:?}", files.keys());
     assert!(hidden.is_empty(), "{hidden:?}");
 }
+
+/// A vendor's file validated on its own extends a shipped generation: the shipped definitions
+/// are the base, only the file's problems (including those naming a shipped place, such as an
+/// inherited per-counter array too short for the file's counters) are printed in full, and
+/// the shipped files' reviewed warnings are one line.
+#[test]
+fn validate_a_file_on_top_of_the_shipped_definitions() {
+    let dir = tempfile::tempdir().unwrap();
+    let narrow = "generation: vendor-zen-x\nextends: amd-perfmon-v2\nregisters:\n  - { name: PERF_CTR_CORE, msr: { count: 8 } }\n  - { name: PERF_EVT_SEL_CORE, msr: { count: 8 } }\n";
+    let file = dir.path().join("zen-x.yaml");
+    std::fs::write(&file, narrow).unwrap();
+    let out = xtask(&["validate", file.to_str().unwrap()]);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    for (array, register) in [
+        ("OVF", "PERF_CNTR_GLOBAL_STATUS"),
+        ("EN", "PERF_CNTR_GLOBAL_CTL"),
+        ("CLR_OVF", "PERF_CNTR_GLOBAL_STATUS_CLR"),
+        ("SET_OVF", "PERF_CNTR_GLOBAL_STATUS_SET"),
+    ] {
+        assert!(
+            err.contains(&format!(
+                "error[counter-count-mismatch]: field array `{array}` of `{register}` has 6 elements but `PERF_CTR_CORE` has 8 general-purpose counters in `vendor-zen-x`"
+            )),
+            "{err}"
+        );
+    }
+    assert!(err.contains("zen-x.yaml:4:"), "{err}");
+    assert!(err.contains("4 errors, 0 warnings"), "{err}");
+    assert!(
+        err.contains("note: the shipped definitions") && !err.contains("counter-not-in-event"),
+        "{err}"
+    );
+
+    let wide = format!(
+        "{narrow}  - {{ name: PERF_CNTR_GLOBAL_STATUS, fields: [{{ name: OVF, array: {{ count: 8 }} }}] }}\n  - {{ name: PERF_CNTR_GLOBAL_CTL, fields: [{{ name: EN, array: {{ count: 8 }} }}] }}\n  - {{ name: PERF_CNTR_GLOBAL_STATUS_CLR, fields: [{{ name: CLR_OVF, array: {{ count: 8 }} }}] }}\n  - {{ name: PERF_CNTR_GLOBAL_STATUS_SET, fields: [{{ name: SET_OVF, array: {{ count: 8 }} }}] }}\n"
+    );
+    std::fs::write(&file, wide).unwrap();
+    let out = xtask(&["validate", file.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains("ok: 1 generation(s) from the given paths (vendor-zen-x)"),
+        "{}",
+        text(&out.stdout)
+    );
+
+    // Without the base, the parent is unknown.
+    let out = xtask(&["validate", "--no-base", file.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("amd-perfmon-v2"),
+        "{}",
+        text(&out.stderr)
+    );
+}
