@@ -43,3 +43,76 @@ fn lookup_and_placement() {
         assert_eq!(Event::from_name(e.name()), Some(*e));
     }
 }
+
+/// Every compiled-in model generation is detected from a CPUID table built from its own
+/// `cpus:` list and its architectural ancestor's `detect:` condition (nothing here names a
+/// model, a family or a version): `PmuInfo::model` is a generation listing the CPU, and
+/// `PmuInfo::generation` the ancestor whose condition was met.
+#[test]
+fn every_model_is_detected_from_its_definitions() {
+    use pmu_regs::arch::{Arch, ArchVisitor, DetectSpec, Generation};
+    use pmu_regs::detect::{CpuidEntry, CpuidTable, detect};
+
+    struct Spec;
+    impl ArchVisitor for Spec {
+        type Output = DetectSpec;
+        fn visit<A: Arch>(self) -> DetectSpec {
+            A::DETECT
+        }
+    }
+    let mut checked = 0;
+    for &g in Generation::ALL {
+        let d = g.visit(Spec);
+        // The nearest ancestor with a CPUID condition decides the architectural generation.
+        let Some((arch, (field, at_least))) = d.ancestors.iter().find_map(|id| {
+            let a = Generation::from_id(id)?;
+            Some((a, a.visit(Spec).cpuid?))
+        }) else {
+            continue;
+        };
+        for cpu in d.cpus {
+            let stepping = cpu.steppings.trailing_zeros();
+            let (fam, ext_fam) = if cpu.family >= 0xF {
+                (0xF, cpu.family - 0xF)
+            } else {
+                (cpu.family, 0)
+            };
+            let signature = (ext_fam << 20)
+                | ((cpu.model >> 4) << 16)
+                | (fam << 8)
+                | ((cpu.model & 0xF) << 4)
+                | stepping;
+            let mut leaf = [0u32; 4];
+            leaf[field.register as usize] |= at_least << field.lsb;
+            let vendor = match d.vendor {
+                pmu_regs::arch::Vendor::Intel => [0x756E_6547, 0x6C65_746E, 0x4965_6E69],
+                pmu_regs::arch::Vendor::Amd => [0x6874_7541, 0x444D_4163, 0x6974_6E65],
+            };
+            let table = [
+                CpuidEntry::new(
+                    0,
+                    0,
+                    [0x1A.max(field.leaf), vendor[0], vendor[1], vendor[2]],
+                ),
+                CpuidEntry::new(1, 0, [signature, 0, 0, 0]),
+                CpuidEntry::new(
+                    0x1A,
+                    0,
+                    [(cpu.core_type.unwrap_or(0) as u32) << 24, 0, 0, 0],
+                ),
+                CpuidEntry::new(field.leaf, field.subleaf, leaf),
+            ];
+            let info = detect(&mut CpuidTable::new(&table));
+            assert_eq!(info.generation, Some(arch), "{g} {cpu:?}");
+            let model = info
+                .model
+                .unwrap_or_else(|| panic!("{g} {cpu:?}: no model"));
+            assert!(
+                model.visit(Spec).cpus.contains(cpu),
+                "{g} {cpu:?}: detected {model}"
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 0, "no model generation is compiled in");
+}
