@@ -139,7 +139,7 @@ impl Cx<'_> {
         }
         out.extend(self.arch_events(g, depth));
         if self.runtime {
-            out.extend(super::runtime::marker(&self.krate, g));
+            out.extend(super::runtime::marker(&self.krate, self.model, g));
         }
         out.extend(self.model_events(g));
         out.extend(self.cpuid_module(g, depth));

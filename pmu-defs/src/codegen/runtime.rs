@@ -25,8 +25,21 @@ pub fn marker_name(g: &Generation) -> Ident {
     format_ident!("{}", camel(&g.id))
 }
 
+/// The parent whose registers `g` inherits unchanged, all of them, when it has a run-time
+/// view: `g`'s `Spec` and register table are then the parent's (a CPU-model generation that
+/// only adds events costs no second copy).
+fn same_registers_as<'m>(model: &'m Model, g: &Generation) -> Option<&'m Generation> {
+    let parent = model.generation(g.extends.as_deref()?)?;
+    let same = parent.registers.len() == g.registers.len()
+        && g.registers
+            .iter()
+            .zip(&parent.registers)
+            .all(|(r, p)| r.name == p.name && r.defined_in == p.defined_in && r.role == p.role);
+    (same && has_runtime(parent)).then_some(parent)
+}
+
 /// The marker type and its `Arch` impl, emitted inside the generation's module.
-pub fn marker(krate: &TokenStream, g: &Generation) -> TokenStream {
+pub fn marker(krate: &TokenStream, model: &Model, g: &Generation) -> TokenStream {
     if !has_runtime(g) {
         return quote!();
     }
@@ -38,9 +51,23 @@ pub fn marker(krate: &TokenStream, g: &Generation) -> TokenStream {
         krate = krate.to_string().replace(' ', "")
     );
     let gen_variant = marker_name(g);
-    let spec = spec(krate, g);
+    let (spec, registers) = match same_registers_as(model, g) {
+        Some(p) => {
+            let segs: Vec<Ident> = module_path(&p.id).iter().map(|s| ident(s)).collect();
+            let parent = marker_name(p);
+            let path = quote!(#krate::#(#segs)::*::#parent);
+            (
+                quote!(<#path as #krate::arch::Arch>::SPEC),
+                quote! {
+                    fn registers() -> &'static [#krate::arch::RegInfo] {
+                        <#path as #krate::arch::Arch>::registers()
+                    }
+                },
+            )
+        }
+        None => (spec(krate, g), register_table(krate, g)),
+    };
     let detect = detect_spec(krate, g);
-    let registers = register_table(krate, g);
     let events = arch_events(krate, g);
     let select = ident(
         g.register_with_role(RegisterRole::EventSelect)
