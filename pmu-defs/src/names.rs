@@ -30,6 +30,24 @@ pub fn module_path(id: &str) -> Vec<String> {
     }
 }
 
+/// A CamelCase type name from a YAML name: `intel-v4` -> `IntelV4` (a generation's marker
+/// type and `Generation` variant), `IA32_PMC` -> `Ia32Pmc` (a register's alias type); a
+/// leading digit gets a `V`.
+pub fn camel(s: &str) -> String {
+    let mut out = String::new();
+    for part in s.split(['_', '-']).filter(|p| !p.is_empty()) {
+        let mut cs = part.chars();
+        if let Some(c) = cs.next() {
+            out.push(c.to_ascii_uppercase());
+            out.extend(cs.map(|c| c.to_ascii_lowercase()));
+        }
+    }
+    if out.starts_with(|c: char| c.is_ascii_digit()) {
+        out.insert(0, 'V');
+    }
+    out
+}
+
 /// `BR_INST_RETIRED.ALL_BRANCHES` -> `BrInstRetired_AllBranches`: each `.`-separated part in
 /// CamelCase, parts joined by `_` (so `RS.EMPTY_COUNT` and `RS_EMPTY.COUNT` stay distinct);
 /// inside a part an underscore stays between two digits (`PORT_2_3` -> `Port2_3`).

@@ -40,6 +40,50 @@ pub fn validate(model: &Model, diags: &mut Diagnostics) {
         }
         seen.insert(&g.id, keys);
     }
+    type_names(model, diags);
+}
+
+/// Each generation's marker type and `Generation` variant is its id in CamelCase
+/// (`names::camel`): two ids giving one name, or a register whose alias type in the
+/// generation's module has that name, would not compile.
+fn type_names(model: &Model, diags: &mut Diagnostics) {
+    let mut by_name: HashMap<String, &Generation> = HashMap::new();
+    for g in &model.generations {
+        let name = crate::names::camel(&g.id);
+        if let Some(first) = by_name.get(&name) {
+            diags.push(
+                Diagnostic::error(
+                    "name-collision",
+                    format!(
+                        "generation ids `{}` and `{}` both give the Rust type name `{name}`",
+                        first.id, g.id
+                    ),
+                    g.span,
+                )
+                .with_secondary(first.span, "first one here")
+                .with_note("a generation's marker type is its id in CamelCase; rename one"),
+            );
+        } else {
+            by_name.insert(name.clone(), g);
+        }
+        if let Some(r) = g
+            .registers
+            .iter()
+            .find(|r| crate::names::camel(&r.name) == name)
+        {
+            diags.push(
+                Diagnostic::error(
+                    "name-collision",
+                    format!(
+                        "register `{}` of `{}` gives the Rust type name `{name}`, which is the generation's own marker type",
+                        r.name, g.id
+                    ),
+                    r.span,
+                )
+                .with_secondary(g.span, "the generation"),
+            );
+        }
+    }
 }
 
 struct Validator<'a> {

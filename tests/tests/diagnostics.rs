@@ -3282,3 +3282,31 @@ fn widened_fixed_counters_with_narrow_global_arrays_is_an_error() {
         .count();
     assert_eq!(errors, 5, "{}", loaded.render_diagnostics());
 }
+
+/// A generation's marker type is its id in CamelCase: two ids giving one name, and a register
+/// whose alias type is the marker's name, are collisions at the YAML.
+#[test]
+fn generation_type_name_collisions() {
+    let loaded = load(&[
+        ("base.yaml", BASE),
+        ("a.yaml", "generation: x-1\nextends: base\n"),
+        ("b.yaml", "generation: x1\nextends: base\n"),
+        (
+            "c.yaml",
+            "generation: acme-y\nextends: base\nregisters:\n  - { name: ACME_Y, msr: 0x500 }\n",
+        ),
+    ]);
+    assert_codes(&loaded, &["name-collision", "name-collision"]);
+    let d = find(&loaded, "name-collision", "`x1`");
+    assert_eq!(
+        d.message,
+        "generation ids `x-1` and `x1` both give the Rust type name `X1`"
+    );
+    assert_eq!(loc(&loaded, d), "b.yaml:1:13");
+    assert_eq!(loc2(&loaded, d), "a.yaml:1:13");
+    let d = find(&loaded, "name-collision", "ACME_Y");
+    assert_eq!(
+        d.message,
+        "register `ACME_Y` of `acme-y` gives the Rust type name `AcmeY`, which is the generation's own marker type"
+    );
+}

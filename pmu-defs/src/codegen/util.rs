@@ -36,18 +36,7 @@ pub(super) fn ident(s: &str) -> Ident {
 
 /// `IA32_PERF_GLOBAL_CTRL` -> `Ia32PerfGlobalCtrl` (type aliases, enum and variant names).
 pub(super) fn camel(s: &str) -> String {
-    let mut out = String::new();
-    for part in s.split(['_', '-']).filter(|p| !p.is_empty()) {
-        let mut cs = part.chars();
-        if let Some(c) = cs.next() {
-            out.push(c.to_ascii_uppercase());
-            out.extend(cs.map(|c| c.to_ascii_lowercase()));
-        }
-    }
-    if out.starts_with(|c: char| c.is_ascii_digit()) {
-        out.insert(0, 'V');
-    }
-    out
+    crate::names::camel(s)
 }
 
 /// `0x..._u64`.
