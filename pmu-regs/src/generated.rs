@@ -7495,6 +7495,11 @@ pub mod intel {
                 Err(crate::UnknownEvent)
             }
         }
+        impl crate::pmu::AsEvent for ArchEvent {
+            fn event_desc(&self) -> crate::EventDesc {
+                *self.desc()
+            }
+        }
         #[doc = "The run-time view of `intel-v1` ([`Arch`](crate::arch::Arch)), generated from the roles its definitions give its registers and fields."]
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
         pub struct IntelV1;
@@ -11497,6 +11502,11 @@ pub mod intel {
                     }
                 }
                 Err(crate::UnknownEvent)
+            }
+        }
+        impl crate::pmu::AsEvent for ArchEvent {
+            fn event_desc(&self) -> crate::EventDesc {
+                *self.desc()
             }
         }
         #[doc = "The run-time view of `intel-v2` ([`Arch`](crate::arch::Arch)), generated from the roles its definitions give its registers and fields."]
@@ -23848,6 +23858,11 @@ pub mod intel {
                 Err(crate::UnknownEvent)
             }
         }
+        impl crate::pmu::AsEvent for ArchEvent {
+            fn event_desc(&self) -> crate::EventDesc {
+                *self.desc()
+            }
+        }
         #[doc = "The run-time view of `intel-v5` ([`Arch`](crate::arch::Arch)), generated from the roles its definitions give its registers and fields."]
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
         pub struct IntelV5;
@@ -25770,6 +25785,11 @@ pub mod intel {
                     }
                 }
                 Err(crate::UnknownEvent)
+            }
+        }
+        impl crate::pmu::AsEvent for ArchEvent {
+            fn event_desc(&self) -> crate::EventDesc {
+                *self.desc()
             }
         }
         #[doc = "The run-time view of `intel-v6` ([`Arch`](crate::arch::Arch)), generated from the roles its definitions give its registers and fields."]

@@ -143,6 +143,48 @@ fn each_register_layout_is_emitted_once() {
     }
 }
 
+/// `Pmu::program` takes any generated event enum: the generator implements
+/// `pmu_regs::pmu::AsEvent` next to every `ArchEvent` and every model `events::Event` it
+/// defines (no hand-written list naming generations, so a generation added by YAML alone has
+/// it too); a re-exported `ArchEvent` gets no second impl. Code for other crates (the proc
+/// macro) has no run-time layer and no impl.
+#[test]
+fn every_event_enum_implements_as_event() {
+    let loaded = pmu_defs::Loader::new().with_defaults().finish();
+    let count = |opts: &pmu_defs::codegen::Options, needle: &str| {
+        pmu_defs::codegen::generate(&loaded.model, opts)
+            .to_string()
+            .matches(needle)
+            .count()
+    };
+    let internal = pmu_defs::codegen::Options::internal();
+    let arch_enums = count(&internal, "pub enum ArchEvent");
+    let model_enums = count(&internal, "pub enum Event");
+    let models = loaded
+        .model
+        .generations
+        .iter()
+        .filter(|g| !g.cpus.is_empty())
+        .count();
+    assert!(arch_enums >= 4, "{arch_enums} ArchEvent enums");
+    assert_eq!(
+        model_enums, models,
+        "one events::Event per model generation"
+    );
+    assert_eq!(
+        count(&internal, "impl crate :: pmu :: AsEvent for ArchEvent"),
+        arch_enums
+    );
+    assert_eq!(
+        count(&internal, "impl crate :: pmu :: AsEvent for Event"),
+        model_enums
+    );
+    assert_eq!(
+        count(&pmu_defs::codegen::Options::external(), ":: pmu :: AsEvent"),
+        0
+    );
+}
+
 #[test]
 fn generation_is_deterministic() {
     let loaded = pmu_defs::Loader::new().with_defaults().finish();

@@ -72,6 +72,7 @@ impl Cx<'_> {
             "The architectural events of `{}` (CPUID.0AH:EBX enumerates their availability).",
             g.id
         );
+        let as_event = self.as_event(&quote!(ArchEvent));
         quote! {
             #[doc = #doc]
             #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -132,6 +133,23 @@ impl Cx<'_> {
                         }
                     }
                     Err(#krate::UnknownEvent)
+                }
+            }
+            #as_event
+        }
+    }
+
+    /// With the run-time layer, `impl pmu_regs::pmu::AsEvent for #ty` through its `desc()`, so
+    /// `Pmu::program` takes the events of every generation, including one added by YAML alone.
+    fn as_event(&self, ty: &TokenStream) -> TokenStream {
+        if !self.runtime {
+            return quote!();
+        }
+        let krate = &self.krate;
+        quote! {
+            impl #krate::pmu::AsEvent for #ty {
+                fn event_desc(&self) -> #krate::EventDesc {
+                    *self.desc()
                 }
             }
         }
@@ -196,6 +214,7 @@ impl Cx<'_> {
             g.id
         );
         let count_lit = proc_macro2::Literal::usize_unsuffixed(count);
+        let as_event = self.as_event(&quote!(Event));
         quote! {
             pub mod events {
                 // Inner, so that `Event` in the text resolves inside the module.
@@ -250,6 +269,7 @@ impl Cx<'_> {
                         Self::from_name(s).ok_or(#krate::UnknownEvent)
                     }
                 }
+                #as_event
             }
         }
     }

@@ -1377,6 +1377,11 @@ pub mod events {
             Self::from_name(s).ok_or(crate::UnknownEvent)
         }
     }
+    impl crate::pmu::AsEvent for Event {
+        fn event_desc(&self) -> crate::EventDesc {
+            *self.desc()
+        }
+    }
 }
 #[doc = "CPUID leaves of `intel-alderlake-gracemont`: output layouts with named fields."]
 pub mod cpuid {

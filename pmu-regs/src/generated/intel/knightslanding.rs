@@ -4234,6 +4234,11 @@ pub mod events {
             Self::from_name(s).ok_or(crate::UnknownEvent)
         }
     }
+    impl crate::pmu::AsEvent for Event {
+        fn event_desc(&self) -> crate::EventDesc {
+            *self.desc()
+        }
+    }
 }
 #[doc = "CPUID leaves of `intel-knightslanding`: output layouts with named fields."]
 pub mod cpuid {

@@ -2001,6 +2001,11 @@ pub mod events {
             Self::from_name(s).ok_or(crate::UnknownEvent)
         }
     }
+    impl crate::pmu::AsEvent for Event {
+        fn event_desc(&self) -> crate::EventDesc {
+            *self.desc()
+        }
+    }
 }
 #[doc = "CPUID leaves of `intel-lunarlake-skymont`: output layouts with named fields."]
 pub mod cpuid {
