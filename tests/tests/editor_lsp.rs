@@ -854,13 +854,13 @@ cpus:
     core-type: 0x20
     native-model-id: 0x000001
     core-role: Atom
+detect:
+  leaf: MY_LEAF
+  register: eax
+  field: MASK
+  at-least: 1
+  family-at-least: 6
 pmu:
-  general:
-    select: IA32_PERFEVTSEL
-    counter: IA32_PMC
-  fixed:
-    counter: IA32_FIXED_CTR
-    control: IA32_FIXED_CTR_CTRL
   encoding:
     event: EVENT_SELECT
     umask: UMASK
@@ -885,6 +885,7 @@ registers:
       stride: 1
     width: 64
     access: read-write
+    role: event-select
     reset: 0b0
     remove-fields: [PC]
     fields:
@@ -894,6 +895,8 @@ registers:
           count: 3
           stride: 4
         access: read-only
+        per-counter: fixed
+        role: privilege
         doc: Enable.
         values:
           - name: ALL
