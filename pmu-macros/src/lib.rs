@@ -4,6 +4,15 @@
 //! them) with [`pmu_defs::Loader`] and expands to the same code `cargo xtask gen` checks into
 //! `pmu-regs`, with paths through `::pmu_regs` (the invoking crate must depend on `pmu-regs`).
 //!
+//! # Extending the shipped generations
+//!
+//! The shipped definitions ([`pmu_defs::defs_dir`]) are loaded first, so a file may say
+//! `extends: amd-perfmon-v2`. Code is generated only for the generations of the user's files
+//! (`amd-zen5` becomes `amd::zen5` inside the invoking module); everything they inherit
+//! unchanged from a shipped generation (a register, `ArchEvent`, a CPUID leaf) is a `pub use`
+//! of `pmu-regs`' own item (`::pmu_regs::amd::perfmon_v2::PERF_CTR_CORE`), so it is the same
+//! type as in `pmu_regs`. Extending a CPU-model generation needs its `pmu-regs` feature.
+//!
 //! # Where the path is looked up
 //!
 //! Like `include_str!`, the path is first taken relative to the directory of the source file
@@ -51,19 +60,65 @@ fn expand(input: TokenStream2, call_file: Option<PathBuf>) -> Result<TokenStream
         Err(_) => PathBuf::from(&rel),
     };
     let mut loader = pmu_defs::Loader::new();
+    // The shipped definitions first, so the user's files can extend them. They are named
+    // `pmu-defs/defs/...` (as in this repository), never by where they are on disk; the
+    // proc macro rebuilds whenever pmu-defs does, so they need no `include_bytes!`.
+    add(
+        &mut loader,
+        &pmu_defs::defs_dir(),
+        Path::new("pmu-defs/defs"),
+        &mut Vec::new(),
+    );
+    let first_user = loader.sources().len();
     let mut deps = Vec::new();
     add(&mut loader, abs, &shown, &mut deps);
     let loaded = loader.finish();
-    if loaded.has_errors() {
-        return Err((span, loaded.render_diagnostics()));
+    if let Some(msg) = failure(&loaded, first_user) {
+        return Err((span, msg));
     }
-    let code = pmu_defs::codegen::generate(&loaded.model, &pmu_defs::codegen::Options::external());
+    let only: Vec<String> = loaded
+        .model
+        .generations
+        .iter()
+        .filter(|g| g.span.file >= first_user)
+        .map(|g| g.id.clone())
+        .collect();
+    let opts = pmu_defs::codegen::Options {
+        only: Some(only),
+        ..pmu_defs::codegen::Options::external()
+    };
+    let code = pmu_defs::codegen::generate(&loaded.model, &opts);
     let deps = deps.iter().map(|p| {
         let abs = std::fs::canonicalize(p).unwrap_or_else(|_| p.clone());
         let s = abs.display().to_string();
         quote! { const _: &[u8] = include_bytes!(#s); }
     });
     Ok(quote! { #(#deps)* #code })
+}
+
+/// The message of the one `compile_error!` when the load failed: the diagnostics with a label
+/// in the user's files (ids from `first_user` on; a problem naming both a shipped place and
+/// the user's file is the user's), errors and warnings. The shipped definitions' own
+/// diagnostics are left out (their warnings are known and do not fail the build), unless they
+/// have errors, which are then shown too.
+fn failure(loaded: &pmu_defs::Loaded, first_user: usize) -> Option<String> {
+    if !loaded.has_errors() {
+        return None;
+    }
+    let is_user = |d: &pmu_defs::Diagnostic| d.labels.iter().any(|l| l.span.file >= first_user);
+    let (mut shown, hidden): (Vec<_>, Vec<_>) =
+        loaded.diagnostics.iter().cloned().partition(is_user);
+    let shipped_errors = hidden
+        .iter()
+        .any(|d| d.severity == pmu_defs::Severity::Error);
+    if shipped_errors {
+        shown.extend(hidden);
+    }
+    Some(pmu_defs::diag::render(
+        &shown,
+        &loaded.omitted,
+        &loaded.sources,
+    ))
 }
 
 /// Where `rel` may be: beside the invoking file, then below the manifest directory.
@@ -217,6 +272,52 @@ mod tests {
         assert_eq!(loaded.model.generations.len(), 2);
         assert_eq!(loaded.sources.name(0), "defs/a.yaml");
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A file extending a shipped generation: only its generation is emitted, what it inherits
+    /// unchanged is re-exported from pmu-regs, its widened registers are its own.
+    #[test]
+    fn extends_a_shipped_generation() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../tests/ui/pass/extends_builtin.yaml")
+            .display()
+            .to_string();
+        let code = expand(quote!(#path), None).unwrap().to_string();
+        let code: String = code.split_whitespace().collect();
+        assert!(code.contains("pubmodamd{pubmodzen5_test{"));
+        assert!(
+            !code.contains("pubmodperfmon_v2"),
+            "a shipped generation was emitted"
+        );
+        assert!(
+            !code.contains("pubmodk7"),
+            "a shipped generation was emitted"
+        );
+        assert!(code.contains("pubuse::pmu_regs::amd::k7::{PERF_CTR,PerfCtr};"));
+        assert!(code.contains("pubuse::pmu_regs::amd::core::{PERF_EVT_SEL,PerfEvtSel};"));
+        assert!(code.contains("pubuse::pmu_regs::amd::perfmon_v2::cpuid::EXT_PERFMON_DEBUG;"));
+        for own in ["PERF_CTR_CORE", "PERF_EVT_SEL_CORE", "PERF_CNTR_GLOBAL_CTL"] {
+            assert!(
+                code.contains(&format!("pubmod{own}{{")),
+                "{own} is not emitted"
+            );
+        }
+        assert!(
+            !code.contains("super::"),
+            "a relative path to a shipped generation"
+        );
+    }
+
+    /// The shipped files' warnings stay out; the unknown parent is the one error.
+    #[test]
+    fn only_the_users_diagnostics() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../tests/ui/proc_macro/extends_unknown.yaml")
+            .display()
+            .to_string();
+        let (_, msg) = expand(quote!(#path), None).unwrap_err();
+        assert!(msg.ends_with("1 error, 0 warnings\n"), "{msg}");
+        assert!(!msg.contains("pmu-defs/defs"), "{msg}");
     }
 
     #[test]
