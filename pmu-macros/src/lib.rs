@@ -24,7 +24,8 @@
 //! # Errors
 //!
 //! Definition errors become one `compile_error!`, pointing at the path literal, that carries
-//! the rendered validator messages with `file:line:col` inside the YAML. Files are named there
+//! the rendered validator messages with `file:line:col` inside the YAML: those that name a
+//! place in the user's files (the shipped definitions' reviewed warnings are left out). Files are named there
 //! relative to the compiler's working directory (the workspace root under cargo) when they are
 //! below it, and otherwise by the path as written in the macro call, so messages never depend
 //! on where the project is checked out.
@@ -60,15 +61,8 @@ fn expand(input: TokenStream2, call_file: Option<PathBuf>) -> Result<TokenStream
         Err(_) => PathBuf::from(&rel),
     };
     let mut loader = pmu_defs::Loader::new();
-    // The shipped definitions first, so the user's files can extend them. They are named
-    // `pmu-defs/defs/...` (as in this repository), never by where they are on disk; the
-    // proc macro rebuilds whenever pmu-defs does, so they need no `include_bytes!`.
-    add(
-        &mut loader,
-        &pmu_defs::defs_dir(),
-        Path::new("pmu-defs/defs"),
-        &mut Vec::new(),
-    );
+    let abs_c = std::fs::canonicalize(abs).unwrap_or_else(|_| abs.clone());
+    add_shipped(&mut loader, &abs_c);
     let first_user = loader.sources().len();
     let mut deps = Vec::new();
     add(&mut loader, abs, &shown, &mut deps);
@@ -94,6 +88,27 @@ fn expand(input: TokenStream2, call_file: Option<PathBuf>) -> Result<TokenStream
         quote! { const _: &[u8] = include_bytes!(#s); }
     });
     Ok(quote! { #(#deps)* #code })
+}
+
+/// Adds the shipped definitions ([`pmu_defs::defs_dir`]) first, so the user's files can
+/// extend them, except the files at or below `user` (the user's path, canonical): a shipped
+/// file named in the macro call is the user's, loaded once, and generated. They are named
+/// `pmu-defs/defs/...` (as in this repository), never by where they are on disk; the proc
+/// macro is rebuilt whenever pmu-defs is, so they need no `include_bytes!`.
+fn add_shipped(loader: &mut pmu_defs::Loader, user: &Path) {
+    let dir = pmu_defs::defs_dir();
+    let found = pmu_defs::walk::walk(&dir, false, &|p: &Path| {
+        matches!(p.extension().and_then(|e| e.to_str()), Some("yaml" | "yml"))
+    });
+    for p in found.files {
+        let canon = std::fs::canonicalize(&p).unwrap_or_else(|_| p.clone());
+        if canon.starts_with(user) {
+            continue;
+        }
+        let below = p.strip_prefix(&dir).unwrap_or(&p);
+        let shown = Path::new("pmu-defs/defs").join(below);
+        add_file(loader, &p, &shown, &mut Vec::new());
+    }
 }
 
 /// The message of the one `compile_error!` when the load failed: the diagnostics with a label
@@ -305,6 +320,32 @@ mod tests {
         assert!(
             !code.contains("super::"),
             "a relative path to a shipped generation"
+        );
+    }
+
+    /// `ArchEvent` inherited from a shipped generation is re-exported from pmu-regs too.
+    #[test]
+    fn arch_events_of_a_shipped_parent() {
+        let mut loader = pmu_defs::Loader::new().with_defaults();
+        loader.add_str(
+            "child.yaml",
+            "generation: intel-v5-child\nextends: intel-v5\ntitle: T\nmanual: none\n",
+        );
+        let loaded = loader.finish();
+        assert!(!loaded.has_errors(), "{}", loaded.render_diagnostics());
+        let opts = pmu_defs::codegen::Options {
+            only: Some(vec!["intel-v5-child".into()]),
+            ..pmu_defs::codegen::Options::external()
+        };
+        let code = pmu_defs::codegen::generate(&loaded.model, &opts).to_string();
+        let code: String = code.split_whitespace().collect();
+        assert!(code.contains("pubmodintel{pubmodv5_child{"));
+        assert!(code.contains("pubuse::pmu_regs::intel::"), "{code}");
+        assert!(code.contains("::ArchEvent;"));
+        assert!(!code.contains("super::"));
+        assert!(
+            !code.contains("pubmodIA32"),
+            "an inherited layout was emitted again"
         );
     }
 
