@@ -31,6 +31,7 @@
 
 use crate::model::{Generation, Model};
 use proc_macro2::TokenStream;
+use std::collections::BTreeMap;
 
 mod builder;
 mod cpuid;
@@ -65,6 +66,15 @@ pub struct Options {
     /// `pmu_regs::arch::Arch`, and the `Generation` enum); only code generated inside
     /// `pmu-regs` has them for now.
     pub runtime: bool,
+    /// The generations to emit, by id (`None`: all of them). Every other generation of the
+    /// model is *built in*: `pmu-regs` already has it, generated from the same shipped
+    /// definitions, at `{crate_path}::<module path>` (`::pmu_regs::amd::perfmon_v2`). What an
+    /// emitted generation inherits or shares from a built-in one (a register layout,
+    /// `ArchEvent`, a CPUID leaf) is `pub use`d from there, so it is the same type, and no
+    /// layout whose home is a built-in generation is emitted again. The built-in generations
+    /// must be exactly those `pmu-regs` was generated from (the proc macro loads
+    /// [`crate::defs_dir`] for them).
+    pub only: Option<Vec<String>>,
 }
 
 impl Options {
@@ -74,6 +84,7 @@ impl Options {
             crate_path: "crate".into(),
             tock_path: "::tock_registers".into(),
             runtime: true,
+            only: None,
         }
     }
 
@@ -83,6 +94,7 @@ impl Options {
             crate_path: "::pmu_regs".into(),
             tock_path: "::pmu_regs::tock_registers".into(),
             runtime: false,
+            only: None,
         }
     }
 }
@@ -99,15 +111,63 @@ struct Cx<'a> {
     krate: TokenStream,
     tock: TokenStream,
     runtime: bool,
+    /// With [`Options::only`]: the ids of the generations to emit.
+    only: Option<&'a [String]>,
+    /// With [`Options::only`]: (built-in generation id, register name) -> the module path of
+    /// the register's layout inside `pmu-regs` (its home there).
+    builtin_homes: BTreeMap<(String, String), Vec<String>>,
 }
 
 impl<'a> Cx<'a> {
-    fn new(model: &'a Model, opts: &Options) -> Self {
-        Cx {
+    fn new(model: &'a Model, opts: &'a Options) -> Self {
+        let mut cx = Cx {
             model,
             krate: util::path(&opts.crate_path),
             tock: util::path(&opts.tock_path),
             runtime: opts.runtime,
+            only: None,
+            builtin_homes: BTreeMap::new(),
+        };
+        if let Some(only) = &opts.only {
+            // The homes `pmu-regs` gave the built-in layouts: the layout pass on the built-in
+            // generations alone, as `cargo xtask gen` ran it (the emitted generations must
+            // not move them, nor change which definitions share a layout).
+            let base = Model {
+                generations: model
+                    .generations
+                    .iter()
+                    .filter(|g| !only.contains(&g.id))
+                    .cloned()
+                    .collect(),
+            };
+            let base_opts = Options {
+                only: None,
+                ..opts.clone()
+            };
+            let base_cx = Cx::new(&base, &base_opts);
+            for l in &base_cx.layouts().all {
+                for u in &l.users {
+                    cx.builtin_homes
+                        .insert((u.id.clone(), l.register.name.clone()), l.home.clone());
+                }
+            }
+            cx.only = Some(only);
+        }
+        cx
+    }
+
+    /// True when generation `id` is emitted (not built in).
+    fn emits(&self, id: &str) -> bool {
+        self.only.is_none_or(|only| only.iter().any(|o| o == id))
+    }
+
+    /// The path of generation `id`'s module from a module at `depth`: relative when it is
+    /// emitted, `{crate_path}::<module path>` when it is built in.
+    fn generation_path(&self, depth: usize, id: &str) -> TokenStream {
+        if self.emits(id) {
+            util::relative(depth, id)
+        } else {
+            util::absolute(&self.krate, &module_path(id))
         }
     }
 }

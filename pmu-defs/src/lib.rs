@@ -169,6 +169,11 @@ impl Loader {
         self
     }
 
+    /// The files added so far (read or not): the next file added gets id `sources().len()`.
+    pub fn sources(&self) -> &Sources {
+        &self.sources
+    }
+
     /// Adds a file from memory under `name`.
     pub fn add_str(&mut self, name: impl Into<String>, text: impl Into<String>) -> FileId {
         let text = text.into();

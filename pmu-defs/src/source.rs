@@ -48,6 +48,7 @@ pub struct LineCol {
 #[derive(Debug, Default)]
 pub struct Sources {
     files: SimpleFiles<String, String>,
+    len: usize,
 }
 
 impl Sources {
@@ -58,7 +59,18 @@ impl Sources {
 
     /// Adds a file under the name diagnostics will print for it.
     pub fn add(&mut self, name: impl Into<String>, text: impl Into<String>) -> FileId {
+        self.len += 1;
         self.files.add(name.into(), text.into())
+    }
+
+    /// How many files were added: file ids are `0..len()`, in the order they were added.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// True when no file was added.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
     }
 
     /// The name a file was added under.

@@ -4,6 +4,15 @@
 //! them) with [`pmu_defs::Loader`] and expands to the same code `cargo xtask gen` checks into
 //! `pmu-regs`, with paths through `::pmu_regs` (the invoking crate must depend on `pmu-regs`).
 //!
+//! # Extending the shipped generations
+//!
+//! The shipped definitions ([`pmu_defs::defs_dir`]) are loaded first, so a file may say
+//! `extends: amd-perfmon-v2`. Code is generated only for the generations of the user's files
+//! (`amd-zen5` becomes `amd::zen5` inside the invoking module); everything they inherit
+//! unchanged from a shipped generation (a register, `ArchEvent`, a CPUID leaf) is a `pub use`
+//! of `pmu-regs`' own item (`::pmu_regs::amd::perfmon_v2::PERF_CTR_CORE`), so it is the same
+//! type as in `pmu_regs`. Extending a CPU-model generation needs its `pmu-regs` feature.
+//!
 //! # Where the path is looked up
 //!
 //! Like `include_str!`, the path is first taken relative to the directory of the source file
@@ -15,7 +24,8 @@
 //! # Errors
 //!
 //! Definition errors become one `compile_error!`, pointing at the path literal, that carries
-//! the rendered validator messages with `file:line:col` inside the YAML. Files are named there
+//! the rendered validator messages with `file:line:col` inside the YAML: those that name a
+//! place in the user's files (the shipped definitions' reviewed warnings are left out). Files are named there
 //! relative to the compiler's working directory (the workspace root under cargo) when they are
 //! below it, and otherwise by the path as written in the macro call, so messages never depend
 //! on where the project is checked out.
@@ -51,19 +61,79 @@ fn expand(input: TokenStream2, call_file: Option<PathBuf>) -> Result<TokenStream
         Err(_) => PathBuf::from(&rel),
     };
     let mut loader = pmu_defs::Loader::new();
+    let abs_c = std::fs::canonicalize(abs).unwrap_or_else(|_| abs.clone());
+    add_shipped(&mut loader, &abs_c);
+    let first_user = loader.sources().len();
     let mut deps = Vec::new();
     add(&mut loader, abs, &shown, &mut deps);
     let loaded = loader.finish();
-    if loaded.has_errors() {
-        return Err((span, loaded.render_diagnostics()));
+    if let Some(msg) = failure(&loaded, first_user) {
+        return Err((span, msg));
     }
-    let code = pmu_defs::codegen::generate(&loaded.model, &pmu_defs::codegen::Options::external());
+    let only: Vec<String> = loaded
+        .model
+        .generations
+        .iter()
+        .filter(|g| g.span.file >= first_user)
+        .map(|g| g.id.clone())
+        .collect();
+    let opts = pmu_defs::codegen::Options {
+        only: Some(only),
+        ..pmu_defs::codegen::Options::external()
+    };
+    let code = pmu_defs::codegen::generate(&loaded.model, &opts);
     let deps = deps.iter().map(|p| {
         let abs = std::fs::canonicalize(p).unwrap_or_else(|_| p.clone());
         let s = abs.display().to_string();
         quote! { const _: &[u8] = include_bytes!(#s); }
     });
     Ok(quote! { #(#deps)* #code })
+}
+
+/// Adds the shipped definitions ([`pmu_defs::defs_dir`]) first, so the user's files can
+/// extend them, except the files at or below `user` (the user's path, canonical): a shipped
+/// file named in the macro call is the user's, loaded once, and generated. They are named
+/// `pmu-defs/defs/...` (as in this repository), never by where they are on disk; the proc
+/// macro is rebuilt whenever pmu-defs is, so they need no `include_bytes!`.
+fn add_shipped(loader: &mut pmu_defs::Loader, user: &Path) {
+    let dir = pmu_defs::defs_dir();
+    let found = pmu_defs::walk::walk(&dir, false, &|p: &Path| {
+        matches!(p.extension().and_then(|e| e.to_str()), Some("yaml" | "yml"))
+    });
+    for p in found.files {
+        let canon = std::fs::canonicalize(&p).unwrap_or_else(|_| p.clone());
+        if canon.starts_with(user) {
+            continue;
+        }
+        let below = p.strip_prefix(&dir).unwrap_or(&p);
+        let shown = Path::new("pmu-defs/defs").join(below);
+        add_file(loader, &p, &shown, &mut Vec::new());
+    }
+}
+
+/// The message of the one `compile_error!` when the load failed: the diagnostics with a label
+/// in the user's files (ids from `first_user` on; a problem naming both a shipped place and
+/// the user's file is the user's), errors and warnings. The shipped definitions' own
+/// diagnostics are left out (their warnings are known and do not fail the build), unless they
+/// have errors, which are then shown too.
+fn failure(loaded: &pmu_defs::Loaded, first_user: usize) -> Option<String> {
+    if !loaded.has_errors() {
+        return None;
+    }
+    let is_user = |d: &pmu_defs::Diagnostic| d.labels.iter().any(|l| l.span.file >= first_user);
+    let (mut shown, hidden): (Vec<_>, Vec<_>) =
+        loaded.diagnostics.iter().cloned().partition(is_user);
+    let shipped_errors = hidden
+        .iter()
+        .any(|d| d.severity == pmu_defs::Severity::Error);
+    if shipped_errors {
+        shown.extend(hidden);
+    }
+    Some(pmu_defs::diag::render(
+        &shown,
+        &loaded.omitted,
+        &loaded.sources,
+    ))
 }
 
 /// Where `rel` may be: beside the invoking file, then below the manifest directory.
@@ -217,6 +287,78 @@ mod tests {
         assert_eq!(loaded.model.generations.len(), 2);
         assert_eq!(loaded.sources.name(0), "defs/a.yaml");
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A file extending a shipped generation: only its generation is emitted, what it inherits
+    /// unchanged is re-exported from pmu-regs, its widened registers are its own.
+    #[test]
+    fn extends_a_shipped_generation() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../tests/ui/pass/extends_builtin.yaml")
+            .display()
+            .to_string();
+        let code = expand(quote!(#path), None).unwrap().to_string();
+        let code: String = code.split_whitespace().collect();
+        assert!(code.contains("pubmodamd{pubmodzen5_test{"));
+        assert!(
+            !code.contains("pubmodperfmon_v2"),
+            "a shipped generation was emitted"
+        );
+        assert!(
+            !code.contains("pubmodk7"),
+            "a shipped generation was emitted"
+        );
+        assert!(code.contains("pubuse::pmu_regs::amd::k7::{PERF_CTR,PerfCtr};"));
+        assert!(code.contains("pubuse::pmu_regs::amd::core::{PERF_EVT_SEL,PerfEvtSel};"));
+        assert!(code.contains("pubuse::pmu_regs::amd::perfmon_v2::cpuid::EXT_PERFMON_DEBUG;"));
+        for own in ["PERF_CTR_CORE", "PERF_EVT_SEL_CORE", "PERF_CNTR_GLOBAL_CTL"] {
+            assert!(
+                code.contains(&format!("pubmod{own}{{")),
+                "{own} is not emitted"
+            );
+        }
+        assert!(
+            !code.contains("super::"),
+            "a relative path to a shipped generation"
+        );
+    }
+
+    /// `ArchEvent` inherited from a shipped generation is re-exported from pmu-regs too.
+    #[test]
+    fn arch_events_of_a_shipped_parent() {
+        let mut loader = pmu_defs::Loader::new().with_defaults();
+        loader.add_str(
+            "child.yaml",
+            "generation: intel-v5-child\nextends: intel-v5\ntitle: T\nmanual: none\n",
+        );
+        let loaded = loader.finish();
+        assert!(!loaded.has_errors(), "{}", loaded.render_diagnostics());
+        let opts = pmu_defs::codegen::Options {
+            only: Some(vec!["intel-v5-child".into()]),
+            ..pmu_defs::codegen::Options::external()
+        };
+        let code = pmu_defs::codegen::generate(&loaded.model, &opts).to_string();
+        let code: String = code.split_whitespace().collect();
+        assert!(code.contains("pubmodintel{pubmodv5_child{"));
+        assert!(code.contains("pubuse::pmu_regs::intel::"), "{code}");
+        assert!(code.contains("::ArchEvent;"));
+        assert!(!code.contains("super::"));
+        assert!(
+            !code.contains("pubmodIA32"),
+            "an inherited layout was emitted again"
+        );
+    }
+
+    /// The shipped files' warnings stay out; the unknown parent is the one error.
+    #[test]
+    fn only_the_users_diagnostics() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../tests/ui/proc_macro/extends_unknown.yaml")
+            .display()
+            .to_string();
+        let (_, msg) = expand(quote!(#path), None).unwrap_err();
+        assert!(msg.ends_with("1 error, 0 warnings\n"), "{msg}");
+        assert!(!msg.contains("pmu-defs/defs"), "{msg}");
     }
 
     #[test]

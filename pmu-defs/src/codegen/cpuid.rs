@@ -5,7 +5,7 @@
 use super::Cx;
 use super::doc::escape_doc;
 use super::fields::elems;
-use super::util::{bits_text, camel, ident, lit_u32, relative, value_type};
+use super::util::{bits_text, camel, ident, lit_u32, value_type};
 use super::value::value_enum;
 use crate::model::{CpuidLeaf, CpuidRegister, Generation};
 use proc_macro2::TokenStream;
@@ -25,7 +25,7 @@ impl Cx<'_> {
             if defined_here {
                 leaves.push(cpuid_leaf(c));
             } else {
-                let from = relative(depth + 1, &c.defined_in);
+                let from = self.generation_path(depth + 1, &c.defined_in);
                 let name = ident(&c.name);
                 leaves.push(quote! { pub use #from::cpuid::#name; });
             }

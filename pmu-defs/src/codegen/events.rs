@@ -5,7 +5,7 @@
 use super::Cx;
 use super::doc::escape_doc;
 use super::event_variant;
-use super::util::{camel, lit_u32, lit_u64, relative};
+use super::util::{camel, lit_u32, lit_u64};
 use crate::model::{Event, Generation};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
@@ -30,7 +30,7 @@ impl Cx<'_> {
             }
         }
         if owner.id != g.id {
-            let from = relative(depth, &owner.id);
+            let from = self.generation_path(depth, &owner.id);
             return quote! { pub use #from::ArchEvent; };
         }
         let krate = &self.krate;

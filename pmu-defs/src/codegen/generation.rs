@@ -5,7 +5,7 @@
 
 use super::doc::escape_doc;
 use super::layout::{Layout, Layouts, SHARED};
-use super::util::{camel, ident, join_and, module_path, relative_path};
+use super::util::{absolute, camel, ident, join_and, module_path, relative_path};
 use super::{Cx, FileTokens, is_model};
 use crate::model::Generation;
 use proc_macro2::TokenStream;
@@ -25,7 +25,7 @@ impl Cx<'_> {
         let split_mode = split.is_some();
         let layouts = self.layouts();
         let mut modules = Modules::new();
-        for g in &self.model.generations {
+        for g in self.model.generations.iter().filter(|g| self.emits(&g.id)) {
             let segs = module_path(&g.id);
             let features = if is_model(g) {
                 vec![g.id.clone()]
@@ -128,10 +128,14 @@ impl Cx<'_> {
         let mut out = quote! { #![doc = #doc] };
         for r in &g.registers {
             let l = layouts.of(g, r);
-            if l.home == own {
+            if l.home == own && !l.builtin {
                 out.extend(self.register(l));
             } else {
-                let from = relative_path(depth, &l.home);
+                let from = if l.builtin {
+                    absolute(&self.krate, &l.home)
+                } else {
+                    relative_path(depth, &l.home)
+                };
                 let name = ident(&r.name);
                 let alias = format_ident!("{}", camel(&r.name));
                 out.extend(quote! { pub use #from::{#name, #alias}; });

@@ -14,6 +14,11 @@
 //! - the one generation using it, when only one does;
 //! - otherwise `<vendor>::shared::<first user>`: a module that `pmu-regs` compiles when any
 //!   of the users' Cargo features is enabled.
+//!
+//! With [`Options::only`](super::Options::only), only the emitted generations' registers are
+//! grouped. A register an emitted generation inherits from a built-in one has the layout
+//! `pmu-regs` emitted for it, at its home there ([`Layout::builtin`]), and is never emitted
+//! again; the emitted generations' own definitions are grouped among themselves.
 
 use super::util::module_path;
 use super::{Cx, is_model};
@@ -36,8 +41,12 @@ pub(super) struct Layout<'a> {
     /// The module path of the copy: a user's (`["intel", "v3"]`) or a shared module
     /// (`["intel", "shared", "arrowlake_lioncove"]`).
     pub(super) home: Vec<String>,
-    /// True when `home` is a shared module.
+    /// True when `home` is a shared module (emitted here).
     pub(super) shared: bool,
+    /// True when `home` is a module of `pmu-regs` (a built-in generation's layout, see
+    /// [`Options::only`](super::Options::only)): never emitted, reached at
+    /// `{crate_path}::<home>`.
+    pub(super) builtin: bool,
 }
 
 /// Every layout of the model, and which one each generation's register has.
@@ -71,15 +80,41 @@ impl<'a> Cx<'a> {
         let mut of: BTreeMap<(&'a str, &'a str), usize> = BTreeMap::new();
         // Emitted tokens (without the users' names) -> index into `all`.
         let mut by_tokens: BTreeMap<String, usize> = BTreeMap::new();
+        // Built-in layouts: (home in pmu-regs, register name) -> index into `all`.
+        let mut builtin: BTreeMap<(&[String], &str), usize> = BTreeMap::new();
         // Parents come first, so an inherited register's definition is already known.
-        for g in &self.model.generations {
+        for g in self.model.generations.iter().filter(|g| self.emits(&g.id)) {
             for r in &g.registers {
+                let home = (!self.emits(&r.defined_in))
+                    .then(|| {
+                        self.builtin_homes
+                            .get(&(r.defined_in.clone(), r.name.clone()))
+                    })
+                    .flatten();
                 let inherited = (r.defined_in != g.id)
                     .then(|| of.get(&(r.defined_in.as_str(), r.name.as_str())).copied())
                     .flatten();
-                let i = match inherited {
-                    Some(i) => i,
-                    None => {
+                let i = match (home, inherited) {
+                    (Some(home), _) => {
+                        let owner = self.model.generation(&r.defined_in).unwrap_or(g);
+                        let register = owner.register(&r.name).unwrap_or(r);
+                        *builtin
+                            .entry((home.as_slice(), r.name.as_str()))
+                            .or_insert_with(|| {
+                                all.push(Layout {
+                                    generation: owner,
+                                    register,
+                                    definers: vec![&owner.id],
+                                    users: Vec::new(),
+                                    home: home.clone(),
+                                    shared: false,
+                                    builtin: true,
+                                });
+                                all.len() - 1
+                            })
+                    }
+                    (None, Some(i)) => i,
+                    (None, None) => {
                         let l = Layout {
                             generation: g,
                             register: r,
@@ -87,6 +122,7 @@ impl<'a> Cx<'a> {
                             users: Vec::new(),
                             home: Vec::new(),
                             shared: false,
+                            builtin: false,
                         };
                         let key = self.register(&l).to_string();
                         let i = *by_tokens.entry(key).or_insert_with(|| {
@@ -101,7 +137,7 @@ impl<'a> Cx<'a> {
                 of.insert((g.id.as_str(), r.name.as_str()), i);
             }
         }
-        for l in &mut all {
+        for l in all.iter_mut().filter(|l| !l.builtin) {
             (l.home, l.shared) = home(&l.users);
         }
         Layouts { all, of }

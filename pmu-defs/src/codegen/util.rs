@@ -96,6 +96,12 @@ pub(super) fn relative_path(depth: usize, segs: &[String]) -> TokenStream {
     quote! { #(#supers::)* #(#segs)::* }
 }
 
+/// `{krate}::a::b` for the module `segs` (`["a", "b"]`) of the crate at `krate`.
+pub(super) fn absolute(krate: &TokenStream, segs: &[String]) -> TokenStream {
+    let segs = segs.iter().map(|s| ident(s));
+    quote! { #krate #(::#segs)* }
+}
+
 /// `a`, `a and b`, `a, b and c`.
 pub(super) fn join_and<S: std::borrow::Borrow<str>>(items: &[S]) -> String {
     match items {

@@ -1,0 +1,36 @@
+// A file extending a shipped generation (`amd-perfmon-v2`): registers! loads the shipped
+// definitions first, generates only `amd-zen5-test`, and re-exports what it inherits
+// unchanged from pmu_regs itself, so those are pmu_regs' types.
+pmu_macros::registers!("extends_builtin.yaml");
+
+use amd::zen5_test::{PERF_CNTR_GLOBAL_CTL, PERF_CTR, PERF_CTR_CORE, PERF_EVT_SEL, cpuid};
+
+// Typed with pmu_regs' own paths: the inherited items must be these very types.
+fn legacy_count(v: pmu_regs::amd::perfmon_v2::PERF_CTR::Value) -> u64 {
+    v.bits()
+}
+
+fn legacy_select(v: pmu_regs::amd::core::PERF_EVT_SEL::Value) -> u64 {
+    v.bits()
+}
+
+fn leaf(l: pmu_regs::amd::perfmon_v2::cpuid::EXT_PERFMON_DEBUG::Leaf) -> u8 {
+    l.ebx.num_perf_ctr_core()
+}
+
+// The widened registers are the fixture's own.
+const ALL_ON: PERF_CNTR_GLOBAL_CTL::Value = PERF_CNTR_GLOBAL_CTL::Value::new()
+    .with_en0(true)
+    .with_en7(true)
+    .build();
+
+fn main() {
+    assert_eq!(ALL_ON.bits(), 0x81);
+    assert_eq!(PERF_CTR_CORE::INSTANCES, 8);
+    assert_eq!(PERF_CTR_CORE::address::<7>(), 0xC001_020F);
+    assert_eq!(pmu_regs::amd::perfmon_v2::PERF_CTR_CORE::INSTANCES, 6);
+    assert_eq!(legacy_count(PERF_CTR::Value::from_raw_read(5)), 5);
+    assert_eq!(legacy_select(PERF_EVT_SEL::Value::from_raw_read(0)), 0);
+    let l = cpuid::EXT_PERFMON_DEBUG::Leaf::from_regs(1, 8, 0, 0);
+    assert_eq!(leaf(l), 8);
+}
