@@ -541,8 +541,9 @@ fn per_counter_bits(
 /// no such index). Methods taking and returning `u64` change only the bits they own, so other
 /// fields and reserved bits as read pass through unchanged.
 pub trait Arch: Copy + Default + fmt::Debug + Send + Sync + 'static {
-    /// Which generation this is.
-    const GENERATION: Generation;
+    /// The generation's id (`generation:` in its YAML): the identity of the type, also for a
+    /// generation defined outside `pmu-regs` through `registers!`.
+    const ID: &'static str;
     /// Addresses and bit positions, by role.
     const SPEC: Spec;
     /// How detection recognises the generation, and what its CPUID fields enumerate.
@@ -564,6 +565,12 @@ pub trait Arch: Copy + Default + fmt::Debug + Send + Sync + 'static {
     /// Plain writes to the counter take only bits 31:0 and sign-extend them: true where the
     /// generation has a `full-width-counter` alias (Intel IA32_A_PMCn).
     const GP_WRITE_SIGN_EXTENDS: bool = !Self::SPEC.general.full_width.is_empty();
+
+    /// The built-in [`Generation`] this is (`None` for a generation defined outside
+    /// `pmu-regs`).
+    fn generation() -> Option<Generation> {
+        Generation::from_id(Self::ID)
+    }
 
     /// Every register family of the generation.
     fn registers() -> &'static [RegInfo];

@@ -1826,7 +1826,7 @@ pub mod amd {
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
         pub struct AmdCore;
         impl crate::arch::Arch for AmdCore {
-            const GENERATION: crate::arch::Generation = crate::arch::Generation::AmdCore;
+            const ID: &'static str = "amd-core";
             const SPEC: crate::arch::Spec = crate::arch::Spec {
                 general: crate::arch::GeneralSpec {
                     counters: &[
@@ -3215,7 +3215,7 @@ pub mod amd {
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
         pub struct AmdK7;
         impl crate::arch::Arch for AmdK7 {
-            const GENERATION: crate::arch::Generation = crate::arch::Generation::AmdK7;
+            const ID: &'static str = "amd-k7";
             const SPEC: crate::arch::Spec = crate::arch::Spec {
                 general: crate::arch::GeneralSpec {
                     counters: &[
@@ -4712,7 +4712,7 @@ pub mod amd {
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
         pub struct AmdPerfmonV2;
         impl crate::arch::Arch for AmdPerfmonV2 {
-            const GENERATION: crate::arch::Generation = crate::arch::Generation::AmdPerfmonV2;
+            const ID: &'static str = "amd-perfmon-v2";
             const SPEC: crate::arch::Spec = crate::arch::Spec {
                 general: crate::arch::GeneralSpec {
                     counters: &[
@@ -7504,7 +7504,7 @@ pub mod intel {
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
         pub struct IntelV1;
         impl crate::arch::Arch for IntelV1 {
-            const GENERATION: crate::arch::Generation = crate::arch::Generation::IntelV1;
+            const ID: &'static str = "intel-v1";
             const SPEC: crate::arch::Spec = crate::arch::Spec {
                 general: crate::arch::GeneralSpec {
                     counters: &[
@@ -11513,7 +11513,7 @@ pub mod intel {
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
         pub struct IntelV2;
         impl crate::arch::Arch for IntelV2 {
-            const GENERATION: crate::arch::Generation = crate::arch::Generation::IntelV2;
+            const ID: &'static str = "intel-v2";
             const SPEC: crate::arch::Spec = crate::arch::Spec {
                 general: crate::arch::GeneralSpec {
                     counters: &[
@@ -15031,7 +15031,7 @@ pub mod intel {
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
         pub struct IntelV3;
         impl crate::arch::Arch for IntelV3 {
-            const GENERATION: crate::arch::Generation = crate::arch::Generation::IntelV3;
+            const ID: &'static str = "intel-v3";
             const SPEC: crate::arch::Spec = crate::arch::Spec {
                 general: crate::arch::GeneralSpec {
                     counters: &[
@@ -17739,7 +17739,7 @@ pub mod intel {
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
         pub struct IntelV4;
         impl crate::arch::Arch for IntelV4 {
-            const GENERATION: crate::arch::Generation = crate::arch::Generation::IntelV4;
+            const ID: &'static str = "intel-v4";
             const SPEC: crate::arch::Spec = crate::arch::Spec {
                 general: crate::arch::GeneralSpec {
                     counters: &[
@@ -23867,7 +23867,7 @@ pub mod intel {
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
         pub struct IntelV5;
         impl crate::arch::Arch for IntelV5 {
-            const GENERATION: crate::arch::Generation = crate::arch::Generation::IntelV5;
+            const ID: &'static str = "intel-v5";
             const SPEC: crate::arch::Spec = crate::arch::Spec {
                 general: crate::arch::GeneralSpec {
                     counters: &[
@@ -25796,7 +25796,7 @@ pub mod intel {
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
         pub struct IntelV6;
         impl crate::arch::Arch for IntelV6 {
-            const GENERATION: crate::arch::Generation = crate::arch::Generation::IntelV6;
+            const ID: &'static str = "intel-v6";
             const SPEC: crate::arch::Spec = crate::arch::Spec {
                 general: crate::arch::GeneralSpec {
                     counters: &[

@@ -83,7 +83,7 @@ pub enum Error<E> {
     /// The generation has no such facility.
     Unsupported {
         /// The generation.
-        generation: Generation,
+        generation: &'static str,
         /// What is missing.
         what: &'static str,
     },
@@ -107,7 +107,7 @@ pub enum Error<E> {
     /// The detected CPU is not of this [`Pmu`]'s generation.
     WrongGeneration {
         /// The generation of the [`Pmu`].
-        expected: Generation,
+        expected: &'static str,
         /// What detection found.
         found: Option<Generation>,
     },
@@ -211,9 +211,10 @@ impl<A: Arch, B: RawMsr> Pmu<A, B> {
     /// IA32_PERF_CAPABILITIES (when CPUID.01H:ECX.PDCM says it exists) to learn whether
     /// full-width counter writes are available.
     pub fn new(backend: B, info: &PmuInfo) -> Result<Self, Error<B::Error>> {
-        if info.generation != Some(A::GENERATION) && info.model != Some(A::GENERATION) {
+        let is_a = |g: Option<Generation>| g.map(Generation::id) == Some(A::ID);
+        if !is_a(info.generation) && !is_a(info.model) {
             return Err(Error::WrongGeneration {
-                expected: A::GENERATION,
+                expected: A::ID,
                 found: info.generation,
             });
         }
@@ -296,7 +297,7 @@ impl<A: Arch, B: RawMsr> Pmu<A, B> {
 
     fn unsupported<T>(what: &'static str) -> Result<T, Error<B::Error>> {
         Err(Error::Unsupported {
-            generation: A::GENERATION,
+            generation: A::ID,
             what,
         })
     }

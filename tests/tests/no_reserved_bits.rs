@@ -293,14 +293,14 @@ impl ArchVisitor for Run {
             if let Err(Error::Msr(fault)) = r {
                 return Err(TestCaseError::fail(format!(
                     "{}: op {i} {op:?} faulted: {fault}",
-                    A::GENERATION
+                    A::ID
                 )));
             }
         }
         prop_assert!(
             mock.faults().is_empty(),
             "{}: faults {:?}",
-            A::GENERATION,
+            A::ID,
             mock.faults()
         );
         Ok(())

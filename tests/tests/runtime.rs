@@ -329,7 +329,7 @@ fn any_event<A: Arch>() -> EventDesc {
 }
 
 fn full_cycle<A: Arch>() {
-    let g = A::GENERATION;
+    let g = A::ID;
     let mock = Mock::<A>::new(MockConfig::full::<A>(2));
     let mut pmu = Pmu::<A, _>::with_counters(mock.cpu(1), CounterSet::full::<A>());
     let width = A::GP_MODEL_WIDTH;

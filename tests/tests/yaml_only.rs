@@ -211,7 +211,7 @@ impl ArchVisitor for Count<'_> {
         let fixed5 = pmu.read(Counter::Fixed(5)).expect("read");
         assert_eq!((gp2, gp7, fixed5), (1234, 77, 5555));
         assert!(mock.faults().is_empty(), "{:?}", mock.faults());
-        format!("{}: gp2={gp2} gp7={gp7} fixed5={fixed5}", A::GENERATION.id())
+        format!("{}: gp2={gp2} gp7={gp7} fixed5={fixed5}", A::ID)
     }
 }
 
@@ -222,7 +222,7 @@ fn main() {
     assert_eq!(info.model.map(|g| g.id()), Some("intel-futurecove"));
     assert_eq!((info.counters.gp, info.counters.fixed), (0xFF, 0x3F));
     assert_eq!(Generation::from_id("intel-v7"), Some(Generation::IntelV7));
-    assert_eq!(info.generation, Some(<IntelV7 as Arch>::GENERATION));
+    assert_eq!(info.generation, <IntelV7 as Arch>::generation());
 
     // The generation's typed registers: the new MSR and the new event-select field.
     let mock = Mock::<IntelV7>::new(MockConfig::from_info(&info, 1));

@@ -90,6 +90,7 @@ fn intel_generation<E>(info: &PmuInfo) -> Result<Generation, StartError<E>> {
 struct StartOn<'a, B> {
     backend: B,
     info: &'a PmuInfo,
+    generation: Generation,
 }
 
 impl<B: RawMsr> ArchVisitor for StartOn<'_, B> {
@@ -100,7 +101,7 @@ impl<B: RawMsr> ArchVisitor for StartOn<'_, B> {
         let event = A::arch_events()
             .iter()
             .find(|e| e.name == EVENT)
-            .ok_or(StartError::NoEvent(A::GENERATION))?;
+            .ok_or(StartError::NoEvent(self.generation))?;
         let select = pmu.program(0, &event.desc, Filter::ALL)?;
         let fixed = if pmu.counters().fixed != 0 {
             pmu.enable_fixed_counters(FixedMode::All, false)?
@@ -108,7 +109,7 @@ impl<B: RawMsr> ArchVisitor for StartOn<'_, B> {
             0
         };
         Ok(Started {
-            generation: A::GENERATION,
+            generation: self.generation,
             select,
             fixed,
         })
@@ -118,7 +119,12 @@ impl<B: RawMsr> ArchVisitor for StartOn<'_, B> {
 /// Programs LLC misses on PMC0 (user and kernel mode) and enables every fixed counter CPUID
 /// reports, counting at every privilege level, on the CPU `backend` reaches.
 pub fn start<B: RawMsr>(backend: B, info: &PmuInfo) -> Result<Started, StartError<B::Error>> {
-    intel_generation(info)?.visit(StartOn { backend, info })
+    let generation = intel_generation(info)?;
+    generation.visit(StartOn {
+        backend,
+        info,
+        generation,
+    })
 }
 
 struct SampleOn<'a, B> {

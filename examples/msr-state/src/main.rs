@@ -56,7 +56,7 @@ mod linux {
             {
                 full_width = A::caps_full_width_write(bits);
             }
-            println!("\nPMU registers of CPU {} ({}):", dev.cpu(), A::GENERATION);
+            println!("\nPMU registers of CPU {} ({}):", dev.cpu(), A::ID);
             for reg in A::registers() {
                 if !reg.access.readable() {
                     continue;

@@ -98,7 +98,7 @@ mod linux {
                 return Err(format!(
                     "unknown event `{}` for {}; known: {}",
                     self.name,
-                    A::GENERATION,
+                    A::ID,
                     names.join(", ")
                 ));
             };

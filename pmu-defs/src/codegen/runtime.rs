@@ -50,7 +50,7 @@ pub fn marker(krate: &TokenStream, model: &Model, g: &Generation) -> TokenStream
         g.id,
         krate = krate.to_string().replace(' ', "")
     );
-    let gen_variant = marker_name(g);
+    let id = &g.id;
     let (spec, registers) = match same_registers_as(model, g) {
         Some(p) => {
             let segs: Vec<Ident> = module_path(&p.id).iter().map(|s| ident(s)).collect();
@@ -79,7 +79,7 @@ pub fn marker(krate: &TokenStream, model: &Model, g: &Generation) -> TokenStream
         pub struct #name;
 
         impl #krate::arch::Arch for #name {
-            const GENERATION: #krate::arch::Generation = #krate::arch::Generation::#gen_variant;
+            const ID: &'static str = #id;
             const SPEC: #krate::arch::Spec = #spec;
             const DETECT: #krate::arch::DetectSpec = #detect;
             #registers

@@ -221,7 +221,7 @@ impl<A: Arch> Clone for Mock<A> {
 impl<A: Arch> fmt::Debug for Mock<A> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Mock")
-            .field("generation", &A::GENERATION)
+            .field("generation", &A::ID)
             .field("state", &self.state.borrow())
             .finish()
     }
@@ -247,7 +247,7 @@ impl<A: Arch> Clone for MockCpu<A> {
 impl<A: Arch> fmt::Debug for MockCpu<A> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("MockCpu")
-            .field("generation", &A::GENERATION)
+            .field("generation", &A::ID)
             .field("cpu", &self.cpu)
             .finish()
     }

@@ -28,7 +28,7 @@ pub use super::super::intel::v6::ArchEvent;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct IntelArrowlakeLioncove;
 impl crate::arch::Arch for IntelArrowlakeLioncove {
-    const GENERATION: crate::arch::Generation = crate::arch::Generation::IntelArrowlakeLioncove;
+    const ID: &'static str = "intel-arrowlake-lioncove";
     const SPEC: crate::arch::Spec = crate::arch::Spec {
         general: crate::arch::GeneralSpec {
             counters: &[

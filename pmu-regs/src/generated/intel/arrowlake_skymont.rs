@@ -28,7 +28,7 @@ pub use super::super::intel::v6::{IA32_PERFEVTSEL, Ia32Perfevtsel};
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct IntelArrowlakeSkymont;
 impl crate::arch::Arch for IntelArrowlakeSkymont {
-    const GENERATION: crate::arch::Generation = crate::arch::Generation::IntelArrowlakeSkymont;
+    const ID: &'static str = "intel-arrowlake-skymont";
     const SPEC: crate::arch::Spec = crate::arch::Spec {
         general: crate::arch::GeneralSpec {
             counters: &[

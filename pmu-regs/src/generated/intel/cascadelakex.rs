@@ -18,7 +18,7 @@ pub use super::super::intel::v4::{IA32_PERF_GLOBAL_STATUS_SET, Ia32PerfGlobalSta
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct IntelCascadelakex;
 impl crate::arch::Arch for IntelCascadelakex {
-    const GENERATION: crate::arch::Generation = crate::arch::Generation::IntelCascadelakex;
+    const ID: &'static str = "intel-cascadelakex";
     const SPEC: crate::arch::Spec = <crate::intel::v4::IntelV4 as crate::arch::Arch>::SPEC;
     const DETECT: crate::arch::DetectSpec = crate::arch::DetectSpec {
         vendor: crate::arch::Vendor::Intel,

@@ -28,7 +28,7 @@ pub use super::super::intel::v6::{IA32_PERFEVTSEL, Ia32Perfevtsel};
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct IntelClearwaterforest;
 impl crate::arch::Arch for IntelClearwaterforest {
-    const GENERATION: crate::arch::Generation = crate::arch::Generation::IntelClearwaterforest;
+    const ID: &'static str = "intel-clearwaterforest";
     const SPEC: crate::arch::Spec = crate::arch::Spec {
         general: crate::arch::GeneralSpec {
             counters: &[

@@ -18,7 +18,7 @@ pub use super::super::intel::v5::{IA32_PERFEVTSEL, Ia32Perfevtsel};
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct IntelElkhartlake;
 impl crate::arch::Arch for IntelElkhartlake {
-    const GENERATION: crate::arch::Generation = crate::arch::Generation::IntelElkhartlake;
+    const ID: &'static str = "intel-elkhartlake";
     const SPEC: crate::arch::Spec = <crate::intel::v5::IntelV5 as crate::arch::Arch>::SPEC;
     const DETECT: crate::arch::DetectSpec = crate::arch::DetectSpec {
         vendor: crate::arch::Vendor::Intel,

@@ -18,7 +18,7 @@ pub use super::super::intel::v5::{IA32_PERFEVTSEL, Ia32Perfevtsel};
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct IntelIcelakex;
 impl crate::arch::Arch for IntelIcelakex {
-    const GENERATION: crate::arch::Generation = crate::arch::Generation::IntelIcelakex;
+    const ID: &'static str = "intel-icelakex";
     const SPEC: crate::arch::Spec = <crate::intel::v5::IntelV5 as crate::arch::Arch>::SPEC;
     const DETECT: crate::arch::DetectSpec = crate::arch::DetectSpec {
         vendor: crate::arch::Vendor::Intel,

@@ -28,7 +28,7 @@ pub use super::super::intel::v6::ArchEvent;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct IntelLunarlakeLioncove;
 impl crate::arch::Arch for IntelLunarlakeLioncove {
-    const GENERATION: crate::arch::Generation = crate::arch::Generation::IntelLunarlakeLioncove;
+    const ID: &'static str = "intel-lunarlake-lioncove";
     const SPEC: crate::arch::Spec = crate::arch::Spec {
         general: crate::arch::GeneralSpec {
             counters: &[

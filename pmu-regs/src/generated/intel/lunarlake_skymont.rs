@@ -28,7 +28,7 @@ pub use super::super::intel::v6::{IA32_PERFEVTSEL, Ia32Perfevtsel};
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct IntelLunarlakeSkymont;
 impl crate::arch::Arch for IntelLunarlakeSkymont {
-    const GENERATION: crate::arch::Generation = crate::arch::Generation::IntelLunarlakeSkymont;
+    const ID: &'static str = "intel-lunarlake-skymont";
     const SPEC: crate::arch::Spec = crate::arch::Spec {
         general: crate::arch::GeneralSpec {
             counters: &[

@@ -18,7 +18,7 @@ pub use super::super::intel::v5::{IA32_PERFEVTSEL, Ia32Perfevtsel};
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct IntelMeteorlakeCrestmont;
 impl crate::arch::Arch for IntelMeteorlakeCrestmont {
-    const GENERATION: crate::arch::Generation = crate::arch::Generation::IntelMeteorlakeCrestmont;
+    const ID: &'static str = "intel-meteorlake-crestmont";
     const SPEC: crate::arch::Spec = <crate::intel::v5::IntelV5 as crate::arch::Arch>::SPEC;
     const DETECT: crate::arch::DetectSpec = crate::arch::DetectSpec {
         vendor: crate::arch::Vendor::Intel,

@@ -16,7 +16,7 @@ pub use super::super::intel::v3::{IA32_PERFEVTSEL, Ia32Perfevtsel};
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct IntelWestmereepSp;
 impl crate::arch::Arch for IntelWestmereepSp {
-    const GENERATION: crate::arch::Generation = crate::arch::Generation::IntelWestmereepSp;
+    const ID: &'static str = "intel-westmereep-sp";
     const SPEC: crate::arch::Spec = <crate::intel::v3::IntelV3 as crate::arch::Arch>::SPEC;
     const DETECT: crate::arch::DetectSpec = crate::arch::DetectSpec {
         vendor: crate::arch::Vendor::Intel,
