@@ -62,9 +62,10 @@ pub struct Options {
     pub crate_path: String,
     /// Path to the `tock-registers` crate.
     pub tock_path: String,
-    /// Emit the run-time tables (a marker type per generation implementing
-    /// `pmu_regs::arch::Arch`, and the `Generation` enum); only code generated inside
-    /// `pmu-regs` has them for now.
+    /// Emit the run-time tables: a marker type per generation implementing
+    /// `pmu_regs::arch::Arch` (in `pmu-regs` and, with [`Options::only`], for a crate's own
+    /// generations through `registers!`), and, inside `pmu-regs` only, the `Generation` enum
+    /// and `AsEvent` impls.
     pub runtime: bool,
     /// The generations to emit, by id (`None`: all of them). Every other generation of the
     /// model is *built in*: `pmu-regs` already has it, generated from the same shipped

@@ -77,8 +77,11 @@ fn expand(input: TokenStream2, call_file: Option<PathBuf>) -> Result<TokenStream
         .filter(|g| g.span.file >= first_user)
         .map(|g| g.id.clone())
         .collect();
+    // The user's generations get their `Arch` marker types too: `Pmu`, the mock and the
+    // run-time helpers take them like the built-in ones.
     let opts = pmu_defs::codegen::Options {
         only: Some(only),
+        runtime: true,
         ..pmu_defs::codegen::Options::external()
     };
     let code = pmu_defs::codegen::generate(&loaded.model, &opts);

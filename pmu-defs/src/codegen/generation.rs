@@ -84,7 +84,9 @@ impl Cx<'_> {
         for (_, body) in flat {
             out.extend(body);
         }
-        if self.runtime {
+        // The `Generation` enum lives in `pmu-regs`: only code generated for it (every
+        // generation, no `only`) has it; generations emitted elsewhere get their marker types.
+        if self.runtime && self.only.is_none() {
             out.extend(super::runtime::generations(
                 &self.krate,
                 self.model,
@@ -143,7 +145,12 @@ impl Cx<'_> {
         }
         out.extend(self.arch_events(g, depth));
         if self.runtime {
-            out.extend(super::runtime::marker(&self.krate, self.model, g));
+            out.extend(super::runtime::marker(
+                &self.krate,
+                self.model,
+                self.only,
+                g,
+            ));
         }
         out.extend(self.model_events(g));
         out.extend(self.cpuid_module(g, depth));

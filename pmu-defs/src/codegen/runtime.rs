@@ -28,8 +28,16 @@ pub fn marker_name(g: &Generation) -> Ident {
 /// The parent whose registers `g` inherits unchanged, all of them, when it has a run-time
 /// view: `g`'s `Spec` and register table are then the parent's (a CPU-model generation that
 /// only adds events costs no second copy).
-fn same_registers_as<'m>(model: &'m Model, g: &Generation) -> Option<&'m Generation> {
+fn same_registers_as<'m>(
+    model: &'m Model,
+    only: Option<&[String]>,
+    g: &Generation,
+) -> Option<&'m Generation> {
     let parent = model.generation(g.extends.as_deref()?)?;
+    // A parent emitted beside `g` (outside `pmu-regs`) has no absolute path to name it by.
+    if only.is_some_and(|o| o.contains(&parent.id)) {
+        return None;
+    }
     let same = parent.registers.len() == g.registers.len()
         && g.registers
             .iter()
@@ -39,7 +47,12 @@ fn same_registers_as<'m>(model: &'m Model, g: &Generation) -> Option<&'m Generat
 }
 
 /// The marker type and its `Arch` impl, emitted inside the generation's module.
-pub fn marker(krate: &TokenStream, model: &Model, g: &Generation) -> TokenStream {
+pub fn marker(
+    krate: &TokenStream,
+    model: &Model,
+    only: Option<&[String]>,
+    g: &Generation,
+) -> TokenStream {
     if !has_runtime(g) {
         return quote!();
     }
@@ -51,7 +64,7 @@ pub fn marker(krate: &TokenStream, model: &Model, g: &Generation) -> TokenStream
         krate = krate.to_string().replace(' ', "")
     );
     let id = &g.id;
-    let (spec, registers) = match same_registers_as(model, g) {
+    let (spec, registers) = match same_registers_as(model, only, g) {
         Some(p) => {
             let segs: Vec<Ident> = module_path(&p.id).iter().map(|s| ident(s)).collect();
             let parent = marker_name(p);

@@ -1,9 +1,16 @@
 // A file extending a shipped generation (`amd-perfmon-v2`): registers! loads the shipped
 // definitions first, generates only `amd-zen5-test`, and re-exports what it inherits
-// unchanged from pmu_regs itself, so those are pmu_regs' types.
+// unchanged from pmu_regs itself, so those are pmu_regs' types. Its generated marker type
+// implements pmu_regs::arch::Arch, so Pmu and the mock take it like a built-in generation.
 pmu_macros::registers!("extends_builtin.yaml");
 
-use amd::zen5_test::{PERF_CNTR_GLOBAL_CTL, PERF_CTR, PERF_CTR_CORE, PERF_EVT_SEL, cpuid};
+use amd::zen5_test::{
+    AmdZen5Test, PERF_CNTR_GLOBAL_CTL, PERF_CTR, PERF_CTR_CORE, PERF_EVT_SEL, cpuid,
+};
+use pmu_regs::arch::{Arch, Counter, Filter};
+use pmu_regs::backend::mock::{Mock, MockConfig};
+use pmu_regs::detect::CounterSet;
+use pmu_regs::pmu::Pmu;
 
 // Typed with pmu_regs' own paths: the inherited items must be these very types.
 fn legacy_count(v: pmu_regs::amd::perfmon_v2::PERF_CTR::Value) -> u64 {
@@ -33,4 +40,17 @@ fn main() {
     assert_eq!(legacy_select(PERF_EVT_SEL::Value::from_raw_read(0)), 0);
     let l = cpuid::EXT_PERFMON_DEBUG::Leaf::from_regs(1, 8, 0, 0);
     assert_eq!(leaf(l), 8);
+
+    // The out-of-tree generation through the run-time layer: counter 7 exists only here.
+    assert_eq!(AmdZen5Test::ID, "amd-zen5-test");
+    assert_eq!(AmdZen5Test::generation(), None);
+    assert_eq!(AmdZen5Test::GP_INSTANCES, 8);
+    let mock = Mock::<AmdZen5Test>::new(MockConfig::full::<AmdZen5Test>(1));
+    let mut pmu =
+        Pmu::<AmdZen5Test, _>::with_counters(mock.cpu(0), CounterSet::full::<AmdZen5Test>());
+    let retired = pmu_regs::EventDesc::new("RETIRED_INSTRUCTIONS", 0xC0, 0);
+    pmu.program(7, &retired, Filter::ALL).unwrap();
+    mock.tick(0, Counter::Gp(7), 42).unwrap();
+    assert_eq!(pmu.read(Counter::Gp(7)).unwrap(), 42);
+    assert!(mock.faults().is_empty());
 }
