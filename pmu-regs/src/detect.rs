@@ -445,6 +445,9 @@ pub struct PmuInfo {
     /// The model generation whose `cpus:` lists this CPU (and core type), when its Cargo
     /// feature is on: its registers and events describe this exact core.
     pub model: Option<Generation>,
+    /// The id of the generation whose counters `counters` enumerates (the model's when there
+    /// is one; `A::ID` after [`detect_for`]).
+    pub id: Option<&'static str>,
     /// Usable counters.
     pub counters: CounterSet,
     /// IA32_PERF_CAPABILITIES exists (CPUID.01H:ECX.PDCM).
@@ -551,6 +554,71 @@ impl<S: CpuidSource + ?Sized> Reader<'_, S> {
 
 /// Detects the PMU from CPUID answers.
 pub fn detect<S: CpuidSource + ?Sized>(src: &mut S) -> PmuInfo {
+    let (mut info, core_type) = identify(src);
+    let Some(vendor) = info.vendor.pmu_vendor() else {
+        info.note(Note::UnknownVendor);
+        return info;
+    };
+    let mut rd = Reader {
+        src,
+        max_leaf: info.max_leaf,
+        max_ext_leaf: info.max_ext_leaf,
+    };
+    let Some(generation) = choose(&mut rd, &mut info, vendor) else {
+        return info;
+    };
+    info.model = choose_model(&info, vendor, core_type);
+    info.generation = Some(generation);
+    // A model generation extends the architectural one: same CPUID fields, its own (possibly
+    // wider) counter families.
+    let target = info.model.unwrap_or(generation);
+    info.id = Some(target.id());
+    target.visit(Enumerate {
+        rd: &mut rd,
+        info: &mut info,
+    });
+    info
+}
+
+/// Detection for one generation `A`, built in or defined outside `pmu-regs` through
+/// `registers!`: `Some` when the CPU is of `A`'s vendor and `A`'s own `detect:` condition
+/// holds (or, for a model generation, its `cpus:` lists the CPU), with the counters `A`'s
+/// CPUID fields enumerate; `None` otherwise, and for a generation with neither. The result's
+/// [`PmuInfo::id`] is `A::ID`, so `Pmu::<A, _>::new` accepts it.
+pub fn detect_for<A: Arch, S: CpuidSource + ?Sized>(src: &mut S) -> Option<PmuInfo> {
+    let (mut info, core_type) = identify(src);
+    let d = A::DETECT;
+    if info.vendor.pmu_vendor() != Some(d.vendor) {
+        return None;
+    }
+    let mut rd = Reader {
+        src,
+        max_leaf: info.max_leaf,
+        max_ext_leaf: info.max_ext_leaf,
+    };
+    let matched = match holds(&mut rd, &info, &d) {
+        Some(ok) => ok,
+        None => cpu_listed(&info, &d, core_type),
+    };
+    if !matched {
+        return None;
+    }
+    if let Some((f, _)) = d.cpuid {
+        info.enumeration.condition = rd.field(f, &d.enumeration);
+    }
+    info.generation = A::generation();
+    info.id = Some(A::ID);
+    Enumerate {
+        rd: &mut rd,
+        info: &mut info,
+    }
+    .visit::<A>();
+    Some(info)
+}
+
+/// Leaves 0, 1, 1AH and the highest extended leaf: vendor, signature, hypervisor and
+/// IA32_PERF_CAPABILITIES bits, and the hybrid core type.
+fn identify<S: CpuidSource + ?Sized>(src: &mut S) -> (PmuInfo, Option<u8>) {
     let leaf0 = src.cpuid(0, 0);
     let max_ext_leaf = src.cpuid(EXT_LEAF0, 0).eax;
     let mut info = PmuInfo {
@@ -564,6 +632,7 @@ pub fn detect<S: CpuidSource + ?Sized>(src: &mut S) -> PmuInfo {
         signature: 0,
         generation: None,
         model: None,
+        id: None,
         counters: CounterSet::default(),
         perf_capabilities_msr: false,
         hypervisor: false,
@@ -588,27 +657,7 @@ pub fn detect<S: CpuidSource + ?Sized>(src: &mut S) -> PmuInfo {
     if info.vendor == CpuVendor::Hygon {
         info.note(Note::HygonAsAmd);
     }
-    let Some(vendor) = info.vendor.pmu_vendor() else {
-        info.note(Note::UnknownVendor);
-        return info;
-    };
-    let mut rd = Reader {
-        src,
-        max_leaf: info.max_leaf,
-        max_ext_leaf: info.max_ext_leaf,
-    };
-    let Some(generation) = choose(&mut rd, &mut info, vendor) else {
-        return info;
-    };
-    info.model = choose_model(&info, vendor, core_type);
-    info.generation = Some(generation);
-    // A model generation extends the architectural one: same CPUID fields, its own (possibly
-    // wider) counter families.
-    info.model.unwrap_or(generation).visit(Enumerate {
-        rd: &mut rd,
-        info: &mut info,
-    });
-    info
+    (info, core_type)
 }
 
 fn spec_of(g: Generation) -> DetectSpec {
@@ -713,17 +762,21 @@ fn choose<S: CpuidSource + ?Sized>(
 
 /// The model generation (compiled in) whose `cpus:` lists this CPU.
 fn choose_model(info: &PmuInfo, vendor: Vendor, core_type: Option<u8>) -> Option<Generation> {
-    let (family, model, stepping) = (info.family(), info.model(), info.stepping());
     Generation::ALL.iter().copied().find(|&g| {
         let d = spec_of(g);
-        d.vendor == vendor
-            && d.cpus.iter().any(|c| {
-                c.family == family
-                    && c.model == model
-                    && stepping < 16
-                    && c.steppings & (1 << stepping) != 0
-                    && c.core_type.is_none_or(|t| Some(t) == core_type)
-            })
+        d.vendor == vendor && cpu_listed(info, &d, core_type)
+    })
+}
+
+/// `d`'s `cpus:` lists the CPU (family, model, stepping, core type on hybrid parts).
+fn cpu_listed(info: &PmuInfo, d: &DetectSpec, core_type: Option<u8>) -> bool {
+    let (family, model, stepping) = (info.family(), info.model(), info.stepping());
+    d.cpus.iter().any(|c| {
+        c.family == family
+            && c.model == model
+            && stepping < 16
+            && c.steppings & (1 << stepping) != 0
+            && c.core_type.is_none_or(|t| Some(t) == core_type)
     })
 }
 

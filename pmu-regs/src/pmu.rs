@@ -212,7 +212,7 @@ impl<A: Arch, B: RawMsr> Pmu<A, B> {
     /// full-width counter writes are available.
     pub fn new(backend: B, info: &PmuInfo) -> Result<Self, Error<B::Error>> {
         let is_a = |g: Option<Generation>| g.map(Generation::id) == Some(A::ID);
-        if !is_a(info.generation) && !is_a(info.model) {
+        if !is_a(info.generation) && !is_a(info.model) && info.id != Some(A::ID) {
             return Err(Error::WrongGeneration {
                 expected: A::ID,
                 found: info.generation,

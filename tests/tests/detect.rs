@@ -485,3 +485,24 @@ fn the_running_cpu_is_detected_without_panicking() {
     assert!(report.starts_with("CPU: "), "{report}");
     println!("{report}");
 }
+
+/// `detect_for` asks about one generation: its own `detect:` condition and what its CPUID
+/// fields enumerate; `Pmu::new` accepts the result.
+#[test]
+fn detect_for_one_generation() {
+    use pmu_regs::arch::{AmdCore, IntelV4};
+    use pmu_regs::detect::detect_for;
+    let info = detect_for::<IntelV4, _>(&mut CpuidTable::new(&KABY_LAKE_G4600)).unwrap();
+    assert_eq!(info.id, Some("intel-v4"));
+    assert_eq!((info.counters.gp, info.counters.fixed), (0xF, 0x7));
+    assert_eq!(info.enumeration.condition, Some(4));
+    let mock = Mock::<IntelV4>::new(MockConfig::from_info(&info, 1));
+    assert!(Pmu::<IntelV4, _>::new(mock.cpu(0), &info).is_ok());
+    // An AMD generation on an Intel CPU, and a later version than the CPU reports.
+    assert!(detect_for::<AmdCore, _>(&mut CpuidTable::new(&KABY_LAKE_G4600)).is_none());
+    assert!(
+        detect_for::<pmu_regs::arch::IntelV5, _>(&mut CpuidTable::new(&KABY_LAKE_G4600)).is_none()
+    );
+    // `detect` records the id it enumerated for.
+    assert_eq!(run(&KABY_LAKE_G4600).id, Some("intel-v4"));
+}

@@ -9,7 +9,7 @@ use amd::zen5_test::{
 };
 use pmu_regs::arch::{Arch, Counter, Filter};
 use pmu_regs::backend::mock::{Mock, MockConfig};
-use pmu_regs::detect::CounterSet;
+use pmu_regs::detect::{CounterSet, CpuidEntry, CpuidTable, detect_for};
 use pmu_regs::pmu::Pmu;
 
 // Typed with pmu_regs' own paths: the inherited items must be these very types.
@@ -53,4 +53,22 @@ fn main() {
     mock.tick(0, Counter::Gp(7), 42).unwrap();
     assert_eq!(pmu.read(Counter::Gp(7)).unwrap(), 42);
     assert!(mock.faults().is_empty());
+
+    // Detection through the generated DetectSpec: an AMD CPU enumerating PerfMonV2 with eight
+    // core counters (CPUID Fn8000_0022_EBX[3:0] = 8).
+    let cpu = [
+        CpuidEntry::new(0, 0, [0x10, 0x6874_7541, 0x444D_4163, 0x6974_6E65]),
+        CpuidEntry::new(1, 0, [0x00B4_0F40, 0, 0, 0]),
+        CpuidEntry::new(0x8000_0000, 0, [0x8000_0022, 0, 0, 0]),
+        CpuidEntry::new(0x8000_0022, 0, [0x1, 0x8, 0, 0]),
+    ];
+    let info = detect_for::<AmdZen5Test, _>(&mut CpuidTable::new(&cpu)).unwrap();
+    assert_eq!(info.id, Some("amd-zen5-test"));
+    assert_eq!(info.counters.gp, 0xFF);
+    let mock = Mock::<AmdZen5Test>::new(MockConfig::from_info(&info, 1));
+    let mut pmu = Pmu::<AmdZen5Test, _>::new(mock.cpu(0), &info).unwrap();
+    pmu.program(7, &retired, Filter::ALL).unwrap();
+    // Without PerfMonV2 the condition fails.
+    let old = [cpu[0], cpu[1], cpu[2], CpuidEntry::new(0x8000_0022, 0, [0, 0x8, 0, 0])];
+    assert!(detect_for::<AmdZen5Test, _>(&mut CpuidTable::new(&old)).is_none());
 }
