@@ -754,6 +754,7 @@ fn full_width_writes_when_fw_write_is_set() {
     assert_eq!(pmu.read_pmc(1).unwrap(), 0x1234_5678_9ABC);
     // The wrong generation is refused.
     info.generation = Some(Generation::IntelV4);
+    info.id = info.generation.map(Generation::id);
     let err = Pmu::<IntelV3, _>::new(mock.cpu(0), &info).unwrap_err();
     assert_eq!(err.to_string(), "this CPU's PMU is intel-v4, not intel-v3");
 }
