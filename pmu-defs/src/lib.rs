@@ -89,6 +89,17 @@ impl Loaded {
             .any(|d| d.severity == Severity::Error)
     }
 
+    /// The diagnostics of files loaded on top of a base (file ids from `first` on, as
+    /// `Sources::len` was before the first of them was added), and the base's own. A
+    /// diagnostic naming any place in those files is theirs, even when it also names a base
+    /// place (an inherited array too short for the file's wider counter family).
+    pub fn split_from(&self, first: FileId) -> (Vec<Diagnostic>, Vec<Diagnostic>) {
+        self.diagnostics
+            .iter()
+            .cloned()
+            .partition(|d| d.labels.iter().any(|l| l.span.file >= first))
+    }
+
     /// All diagnostics rendered like rustc, a line per class with more than
     /// [`diag::MAX_PER_CODE`], and a summary line.
     pub fn render_diagnostics(&self) -> String {

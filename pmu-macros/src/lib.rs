@@ -123,9 +123,7 @@ fn failure(loaded: &pmu_defs::Loaded, first_user: usize) -> Option<String> {
     if !loaded.has_errors() {
         return None;
     }
-    let is_user = |d: &pmu_defs::Diagnostic| d.labels.iter().any(|l| l.span.file >= first_user);
-    let (mut shown, hidden): (Vec<_>, Vec<_>) =
-        loaded.diagnostics.iter().cloned().partition(is_user);
+    let (mut shown, hidden) = loaded.split_from(first_user);
     let shipped_errors = hidden
         .iter()
         .any(|d| d.severity == pmu_defs::Severity::Error);

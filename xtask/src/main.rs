@@ -110,29 +110,28 @@ fn load(paths: &[PathBuf]) -> pmu_defs::Loaded {
 /// printed in full. A given path inside the shipped directory is read once, as the user's.
 fn validate_on_base(paths: &[PathBuf]) -> ExitCode {
     let base = workspace_root().join("pmu-defs/defs");
-    let base_canon = base.canonicalize().unwrap_or_else(|_| base.clone());
+    let mine: Vec<PathBuf> = paths
+        .iter()
+        .map(|p| p.canonicalize().unwrap_or_else(|_| p.clone()))
+        .collect();
+    // The shipped files first (except those the user named: they are the user's), then the
+    // user's: file ids from `first` on are the user's.
     let mut loader = pmu_defs::Loader::new();
-    loader.add_path(&base);
-    let mut mine: Vec<PathBuf> = Vec::new();
-    for p in paths {
-        let canon = p.canonicalize().unwrap_or_else(|_| p.clone());
-        if !canon.starts_with(&base_canon) {
-            loader.add_path(p);
+    let shipped = pmu_defs::walk::walk(&base, false, &|p: &Path| {
+        matches!(p.extension().and_then(|e| e.to_str()), Some("yaml" | "yml"))
+    });
+    for f in shipped.files {
+        let canon = f.canonicalize().unwrap_or_else(|_| f.clone());
+        if !mine.iter().any(|m| canon.starts_with(m)) {
+            loader.add_file(&f);
         }
-        mine.push(canon);
+    }
+    let first = loader.sources().len();
+    for p in paths {
+        loader.add_path(p);
     }
     let loaded = loader.finish();
-    let in_mine = |file: pmu_defs::source::FileId| {
-        let name = loaded.sources.name(file);
-        let path = Path::new(name);
-        let canon = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
-        !canon.starts_with(&base_canon) || mine.iter().any(|m| canon.starts_with(m))
-    };
-    // A problem is the user's when any place it names is in the given files (a shipped array
-    // too short for the user's wider counter family names both).
-    let is_mine = |d: &pmu_defs::Diagnostic| d.labels.iter().any(|l| in_mine(l.span.file));
-    let (shown, hidden): (Vec<_>, Vec<_>) =
-        loaded.diagnostics.iter().cloned().partition(|d| is_mine(d));
+    let (shown, hidden) = loaded.split_from(first);
     if !shown.is_empty() {
         eprint!(
             "{}",
@@ -160,7 +159,7 @@ fn validate_on_base(paths: &[PathBuf]) -> ExitCode {
         .model
         .generations
         .iter()
-        .filter(|g| in_mine(g.span.file))
+        .filter(|g| g.span.file >= first)
         .map(|g| g.id.as_str())
         .collect();
     println!(

@@ -34,8 +34,9 @@ fn same_registers_as<'m>(
     g: &Generation,
 ) -> Option<&'m Generation> {
     let parent = model.generation(g.extends.as_deref()?)?;
-    // A parent emitted beside `g` (outside `pmu-regs`) has no absolute path to name it by.
-    if only.is_some_and(|o| o.contains(&parent.id)) {
+    // A parent emitted beside `g` (outside `pmu-regs`) has no absolute path to name it by,
+    // and a model parent sits behind its own Cargo feature, which `g`'s does not turn on.
+    if only.is_some_and(|o| o.contains(&parent.id)) || super::is_model(parent) {
         return None;
     }
     let same = parent.registers.len() == g.registers.len()
