@@ -79,6 +79,9 @@ pub struct Loaded {
     pub paths: Vec<PathBuf>,
     /// Diagnostics counted but not kept: at most [`diag::MAX_PER_CODE`] of each code are.
     pub omitted: Vec<diag::Omitted>,
+    /// The generation id each file that parsed declares, whether or not it resolved (a
+    /// generation whose parent is unknown is declared but not in [`Loaded::model`]).
+    pub declared: Vec<(FileId, String)>,
 }
 
 impl Loaded {
@@ -210,7 +213,13 @@ impl Loader {
     pub fn finish(mut self) -> Loaded {
         let model = resolve::resolve(&self.raws, self.unreadable, &mut self.diags);
         validate::validate(&model, &mut self.diags);
+        let declared = self
+            .raws
+            .iter()
+            .map(|g| (g.file, g.id.value.clone()))
+            .collect();
         Loaded {
+            declared,
             sources: self.sources,
             model,
             omitted: self.diags.omitted(),

@@ -20,6 +20,29 @@ pub const RESERVED_FIELD_NAMES: &[&str] = &[
 /// generations share (`intel::shared`): no generation's module may have this name.
 pub const SHARED_MODULE: &str = "shared";
 
+/// Keywords of every Rust edition (2015 to 2024), strict and reserved: none of them can be a
+/// plain identifier in generated code.
+pub const KEYWORDS: &[&str] = &[
+    "Self", "abstract", "as", "async", "await", "become", "box", "break", "const", "continue",
+    "crate", "do", "dyn", "else", "enum", "extern", "false", "final", "fn", "for", "gen", "if",
+    "impl", "in", "let", "loop", "macro", "match", "mod", "move", "mut", "override", "priv", "pub",
+    "ref", "return", "self", "static", "struct", "super", "trait", "true", "try", "type", "typeof",
+    "unsafe", "unsized", "use", "virtual", "where", "while", "yield",
+];
+
+/// True when `s` is a plain Rust identifier in every edition: ASCII letters, digits and `_`,
+/// not starting with a digit, not `_` alone, and not a keyword.
+pub fn is_ident(s: &str) -> bool {
+    let mut chars = s.chars();
+    let Some(first) = chars.next() else {
+        return false;
+    };
+    (first.is_ascii_alphabetic() || first == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && s != "_"
+        && !KEYWORDS.contains(&s)
+}
+
 /// The module path of a generation: `intel-v3` -> `["intel", "v3"]`, `amd-perfmon-v2` ->
 /// `["amd", "perfmon_v2"]`, `k7` -> `["k7"]`.
 pub fn module_path(id: &str) -> Vec<String> {

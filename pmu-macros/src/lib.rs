@@ -29,6 +29,11 @@
 //! relative to the compiler's working directory (the workspace root under cargo) when they are
 //! below it, and otherwise by the path as written in the macro call, so messages never depend
 //! on where the project is checked out.
+//!
+//! A bad file is one error, not a cascade: the `compile_error!` is placed inside the
+//! top-level modules the file's generations would have been generated in (`amd`), and rustc
+//! reports no path through a module whose expansion failed as missing, so the user's code
+//! that names `amd::zen5::PERF_CTL` adds nothing (`tests/ui/proc_macro/no_cascade.rs`).
 
 use proc_macro::TokenStream;
 use proc_macro2::{Span, TokenStream as TokenStream2, TokenTree};
@@ -42,11 +47,74 @@ pub fn registers(input: TokenStream) -> TokenStream {
     let call_file = proc_macro::Span::call_site().local_file();
     match expand(input.into(), call_file) {
         Ok(t) => t.into(),
-        Err((span, msg)) => quote_spanned! { span=> ::core::compile_error!(#msg); }.into(),
+        Err(failure) => failure.into_tokens().into(),
     }
 }
 
-type Failure = (Span, String);
+/// Why the macro expands to an error: where, what, and the top-level modules (`amd`,
+/// `intel`) the user's generations would have been generated in.
+struct Failure {
+    span: Span,
+    message: String,
+    modules: Vec<String>,
+}
+
+impl Failure {
+    fn new(span: Span, message: String) -> Self {
+        Failure {
+            span,
+            message,
+            modules: Vec::new(),
+        }
+    }
+
+    /// The one `compile_error!`, and nothing cascades from it: the error is placed inside
+    /// the first module the user's generations would have been generated in (`pub mod amd {
+    /// compile_error!(..) }`), and the others are that module under their names (`pub use amd
+    /// as intel;`). rustc does not report a path as missing when it goes through a module
+    /// whose expansion failed (the failed macro might have defined it), so
+    /// `cpu::amd::zen5::PERF_CTL` in the user's code adds no `cannot find` error. Without a
+    /// known module (the file did not parse far enough to name its generation) the error
+    /// stands alone in the invoking module, which has the same effect on paths that start
+    /// there.
+    fn into_tokens(self) -> TokenStream2 {
+        let Failure {
+            span,
+            message,
+            modules,
+        } = self;
+        let error = quote_spanned! { span=> ::core::compile_error!(#message); };
+        let mut idents = modules.iter().map(|m| proc_macro2::Ident::new(m, span));
+        let Some(first) = idents.next() else {
+            return error;
+        };
+        quote_spanned! { span=>
+            #[allow(missing_docs)]
+            pub mod #first { #error }
+            #( #[allow(unused_imports)] pub use #first as #idents; )*
+        }
+    }
+}
+
+/// The top-level modules the generations declared in the user's files (ids from
+/// `first_user` on) are generated in: `amd-zen5` -> `amd`. Ids whose module would not be a
+/// Rust identifier are left out (the validator reports them).
+fn user_modules(loaded: &pmu_defs::Loaded, first_user: usize) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for (file, id) in &loaded.declared {
+        if *file < first_user {
+            continue;
+        }
+        let Some(top) = pmu_defs::codegen::module_path(id).into_iter().next() else {
+            continue;
+        };
+        if pmu_defs::names::is_ident(&top) && !out.contains(&top) {
+            out.push(top);
+        }
+    }
+    out.sort();
+    out
+}
 
 fn expand(input: TokenStream2, call_file: Option<PathBuf>) -> Result<TokenStream2, Failure> {
     let (span, rel) = parse_path(input)?;
@@ -54,7 +122,10 @@ fn expand(input: TokenStream2, call_file: Option<PathBuf>) -> Result<TokenStream
     let file_dir = call_file.as_deref().and_then(Path::parent);
     let candidates = candidates(Path::new(&rel), file_dir, manifest_dir.as_deref());
     let Some(abs) = candidates.iter().find(|p| p.exists()) else {
-        return Err((span, not_found(&rel, file_dir, manifest_dir.is_some())));
+        return Err(Failure::new(
+            span,
+            not_found(&rel, file_dir, manifest_dir.is_some()),
+        ));
     };
     let shown = match std::env::current_dir() {
         Ok(cwd) => shown_name(abs, &cwd, Path::new(&rel)),
@@ -67,8 +138,12 @@ fn expand(input: TokenStream2, call_file: Option<PathBuf>) -> Result<TokenStream
     let mut deps = Vec::new();
     add(&mut loader, abs, &shown, &mut deps);
     let loaded = loader.finish();
-    if let Some(msg) = failure(&loaded, first_user) {
-        return Err((span, msg));
+    if let Some(message) = failure(&loaded, first_user) {
+        return Err(Failure {
+            span,
+            message,
+            modules: user_modules(&loaded, first_user),
+        });
     }
     let only: Vec<String> = loaded
         .model
@@ -230,7 +305,7 @@ fn parse_path(input: TokenStream2) -> Result<(Span, String), Failure> {
     let (first, second) = (it.next(), it.next());
     let (Some(TokenTree::Literal(lit)), None) = (&first, second) else {
         let span = first.map_or_else(Span::call_site, |t| t.span());
-        return Err((span, usage()));
+        return Err(Failure::new(span, usage()));
     };
     let s = lit.to_string();
     let inner = if let Some(rest) = s.strip_prefix('r') {
@@ -244,7 +319,7 @@ fn parse_path(input: TokenStream2) -> Result<(Span, String), Failure> {
     };
     match inner {
         Some(p) => Ok((lit.span(), p.to_string())),
-        None => Err((lit.span(), usage())),
+        None => Err(Failure::new(lit.span(), usage())),
     }
 }
 
