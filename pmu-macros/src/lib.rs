@@ -53,6 +53,7 @@ pub fn registers(input: TokenStream) -> TokenStream {
 
 /// Why the macro expands to an error: where, what, and the top-level modules (`amd`,
 /// `intel`) the user's generations would have been generated in.
+#[derive(Debug)]
 struct Failure {
     span: Span,
     message: String,
@@ -432,9 +433,31 @@ mod tests {
             .join("../tests/ui/proc_macro/extends_unknown.yaml")
             .display()
             .to_string();
-        let (_, msg) = expand(quote!(#path), None).unwrap_err();
+        let failure = expand(quote!(#path), None).unwrap_err();
+        let msg = &failure.message;
         assert!(msg.ends_with("1 error, 0 warnings\n"), "{msg}");
         assert!(!msg.contains("pmu-defs/defs"), "{msg}");
+        // The generation did not resolve, but its module is known from its id.
+        assert_eq!(failure.modules, ["amd"]);
+        let code = failure.into_tokens().to_string();
+        assert!(
+            code.starts_with("# [allow (missing_docs)] pub mod amd {"),
+            "{code}"
+        );
+        assert_eq!(code.matches("compile_error").count(), 1, "{code}");
+    }
+
+    /// Several top-level modules: the error once, the other modules are the first renamed.
+    #[test]
+    fn one_error_for_several_modules() {
+        let failure = Failure {
+            span: Span::call_site(),
+            message: "bad".into(),
+            modules: vec!["amd".into(), "intel".into()],
+        };
+        let code = failure.into_tokens().to_string();
+        assert_eq!(code.matches("compile_error").count(), 1, "{code}");
+        assert!(code.contains("pub use amd as intel"), "{code}");
     }
 
     #[test]
