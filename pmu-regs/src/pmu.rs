@@ -169,7 +169,7 @@ impl<E: fmt::Display> fmt::Display for Error<E> {
             } => write!(f, "{counter} is {width} bits wide; {value:#X} does not fit"),
             Error::NeedsFullWidthWrite { counter, value } => write!(
                 f,
-                "{value:#X} cannot be written to {counter}: a plain IA32_PMCx write sign-extends bit 31, and IA32_PERF_CAPABILITIES.FW_WRITE (IA32_A_PMCx) is not available"
+                "{value:#X} cannot be written to {counter}: a write to the counter register sign-extends bit 31, and the full-width counter registers are not available (the capabilities register does not enumerate full-width writes)"
             ),
             Error::WrongGeneration { expected, found } => match found {
                 Some(g) => write!(f, "this CPU's PMU is {g}, not {expected}"),
@@ -691,7 +691,7 @@ impl<A: Arch, B: RawMsr> Pmu<A, B> {
     /// IA32_PERF_GLOBAL_STATUS.CTR_FRZ). [`Pmu::unfreeze`] restarts them.
     pub fn set_freeze_on_pmi(&mut self, on: bool) -> Result<(), Error<B::Error>> {
         let Some(d) = A::debugctl() else {
-            return Self::unsupported("IA32_DEBUGCTL.Freeze_PerfMon_On_PMI");
+            return Self::unsupported("debug-control register with a freeze-on-PMI bit");
         };
         let old = self.msr_read(d)?;
         let new = A::with_freeze_on_pmi(old, on);

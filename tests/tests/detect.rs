@@ -7,7 +7,7 @@
 //! Expected values are worked out from the Intel SDM Vol. 2A (CPUID leaves 01H, 07H, 0AH,
 //! 23H) and the AMD APM Vol. 3 (Fn8000_0001, Fn8000_0022), not from the code under test.
 
-use pmu_regs::arch::{Filter, Generation, IntelV5};
+use pmu_regs::arch::{Arch, ArchVisitor, DetectSpec, Filter, Generation, IntelV5, Vendor};
 use pmu_regs::backend::mock::{Mock, MockConfig};
 use pmu_regs::detect::{CpuVendor, CpuidEntry, CpuidTable, Note, PmuInfo, detect};
 use pmu_regs::pmu::{Error, Pmu};
@@ -457,14 +457,20 @@ fn no_pmu_cases_say_why() {
             .contains("needs VERSION >= 1, the CPU reports 0"),
         "{v0}"
     );
-    let v7 = run(&[
+    // One version past the newest the definitions describe: that newest generation, with a
+    // note that the CPU is newer.
+    let (newest, generation) = newest_intel_version();
+    let next = newest + 1;
+    let newer = run(&[
         leaf0(0xA, GENUINE_INTEL),
-        CpuidEntry::new(0xA, 0, [0x0730_0407, 0, 0, 0x603]),
+        CpuidEntry::new(0xA, 0, [0x0730_0400 | next, 0, 0, 0x603]),
     ]);
-    assert_eq!(v7.generation, Some(Generation::IntelV6));
+    assert_eq!(newer.generation, Some(generation));
     assert!(
-        v7.notes()
-            .any(|n| matches!(n, Note::NewerThanDefined { value: 7, .. }))
+        newer
+            .notes()
+            .any(|n| matches!(n, Note::NewerThanDefined { value, .. } if value == next)),
+        "{newer}"
     );
     let other = run(&[CpuidEntry::new(
         0,
@@ -474,6 +480,34 @@ fn no_pmu_cases_say_why() {
     assert!(matches!(other.vendor, CpuVendor::Other(_)));
     assert_eq!(other.generation, None);
     assert!(other.to_string().contains("unknown CPU vendor"));
+}
+
+/// The newest Intel architectural performance monitoring version the definitions describe,
+/// and its generation: the largest `at-least` of the architectural (not CPU-model)
+/// generations detected from CPUID.0AH:EAX's version ID (found through their generated
+/// `DetectSpec`, not a list of ids).
+fn newest_intel_version() -> (u32, Generation) {
+    struct DetectOf;
+    impl ArchVisitor for DetectOf {
+        type Output = DetectSpec;
+        fn visit<A: Arch>(self) -> DetectSpec {
+            A::DETECT
+        }
+    }
+    Generation::ALL
+        .iter()
+        .filter_map(|&g| {
+            let d = g.visit(DetectOf);
+            let (field, at_least) = d.cpuid?;
+            let arch_version = d.vendor == Vendor::Intel
+                && d.cpus.is_empty()
+                && field.leaf == 0x0A
+                && field.register == 0
+                && field.lsb == 0;
+            arch_version.then_some((at_least, g))
+        })
+        .max_by_key(|&(v, _)| v)
+        .expect("the definitions describe an Intel architectural version")
 }
 
 #[cfg(target_arch = "x86_64")]

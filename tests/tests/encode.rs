@@ -7,6 +7,7 @@
 //! JSON (`tools/perf/pmu-events/arch/x86/<model>/*.json`), minus the `period=` term.
 
 use pmu_defs::encode::{Counter, Encoder, Encoding, Error, ErrorKind, RegisterRef, Request};
+use pmu_defs::model::{Field, Generation};
 use pmu_defs::{Loaded, Loader};
 use std::sync::OnceLock;
 
@@ -125,6 +126,18 @@ fn err(target: &str, spec: &str) -> Error {
 
 fn perf(target: &str, spec: &str) -> String {
     enc(target, spec).perf
+}
+
+/// The event select's AnyThread field (the `any` attribute's), if the generation has one.
+fn any_thread(g: &Generation) -> Option<&Field> {
+    let select = g.register(&g.pmu.general.as_ref()?.select)?;
+    let name = g.pmu.encoding_field("any")?;
+    select.fields.iter().find(|f| f.name == name)
+}
+
+/// Every generation of the model, the shipped ones and the fixtures (never a hand-kept list).
+fn generations() -> impl Iterator<Item = &'static Generation> {
+    loaded().model.generations.iter()
 }
 
 const SKLF: &str = "intel-fixture-skl";
@@ -474,7 +487,12 @@ fn error_umask_too_big() {
 
 #[test]
 fn error_any_thread_where_the_generation_lacks_it() {
-    for g in ["intel-v1", "intel-v2", "amd-k7", "amd-core"] {
+    let lacking: Vec<&str> = generations()
+        .filter(|g| any_thread(g).is_none())
+        .map(|g| g.id.as_str())
+        .collect();
+    assert!(lacking.len() >= 4, "{lacking:?}");
+    for g in lacking {
         let e = err(g, "LLC_MISSES:any");
         let e = if matches!(e, Error::UnknownEvent { .. }) {
             err(g, "event=0x76:any")
@@ -496,7 +514,18 @@ fn error_any_thread_where_the_generation_lacks_it() {
 
 #[test]
 fn error_any_thread_deprecated_from_v5() {
-    for g in ["intel-v5", "intel-v6"] {
+    // Every generation where the model deprecates it: versions 5 and 6 and the core models
+    // built on them.
+    let deprecated: Vec<&str> = generations()
+        .filter(|g| {
+            any_thread(g)
+                .and_then(|f| f.deprecated.as_ref())
+                .is_some_and(|d| d.since == g.id || g.ancestors.contains(&d.since))
+        })
+        .map(|g| g.id.as_str())
+        .collect();
+    assert!(deprecated.len() >= 2, "{deprecated:?}");
+    for g in deprecated {
         let e = err(g, "LLC_MISSES:any");
         assert!(matches!(e, Error::Deprecated { .. }), "{g}: {e}");
         assert_eq!(e.kind(), ErrorKind::Attr);

@@ -14,7 +14,9 @@
 //! Names are the model's (they are API); bit positions, addresses, counts and values are
 //! the manuals'. Where a lookup can be done by position instead of name, it is.
 
-use pmu_defs::model::{Access, CpuidLeaf, CpuidRegister, Field, Generation, Register, Severity};
+use pmu_defs::model::{
+    Access, CpuidLeaf, CpuidRegister, Field, Generation, Register, Severity, Vendor,
+};
 use pmu_defs::{Loaded, Loader, Model};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -24,10 +26,9 @@ use std::sync::OnceLock;
 // Helpers
 // ---------------------------------------------------------------------------------------
 
-const INTEL: [&str; 6] = [
-    "intel-v1", "intel-v2", "intel-v3", "intel-v4", "intel-v5", "intel-v6",
-];
-const AMD: [&str; 3] = ["amd-k7", "amd-core", "amd-perfmon-v2"];
+/// The architectural performance monitoring versions the Intel SDM defines (Vol. 3B,
+/// "Architectural Performance Monitoring", versions 1 to 6).
+const SDM_VERSIONS: u64 = 6;
 
 fn loaded() -> &'static Loaded {
     static LOADED: OnceLock<Loaded> = OnceLock::new();
@@ -48,14 +49,97 @@ fn generation(id: &str) -> &'static Generation {
         .unwrap_or_else(|| panic!("generation `{id}` is missing"))
 }
 
-/// Intel generations from `from` on (`from` = 1 for all of them).
-fn intel_from(from: usize) -> impl Iterator<Item = &'static Generation> {
-    INTEL[from - 1..].iter().map(|id| generation(id))
+/// The generation of Intel architectural performance monitoring version `n`, found the way a
+/// CPU finds it: the architectural (not CPU-model) generation whose `detect` condition is
+/// CPUID.0AH:EAX[7:0] (the version ID) >= `n`. Never a hand-kept list of ids.
+fn intel_version(n: u64) -> &'static Generation {
+    let found: Vec<&Generation> = model()
+        .generations
+        .iter()
+        .filter(|g| g.vendor == Vendor::Intel && !is_core_model(g))
+        .filter(|g| {
+            g.detect
+                .as_ref()
+                .and_then(|d| d.cpuid.as_ref())
+                .is_some_and(|c| {
+                    c.field == "VERSION"
+                        && c.register == "eax"
+                        && c.at_least == n
+                        && g.cpuid_leaf(&c.leaf).is_some_and(|l| l.leaf == 0x0A)
+                })
+        })
+        .collect();
+    assert_eq!(
+        found.len(),
+        1,
+        "one architectural generation is detected from CPUID.0AH version {n}"
+    );
+    found[0]
 }
 
-/// Intel generations before `until` (exclusive).
-fn intel_before(until: usize) -> impl Iterator<Item = &'static Generation> {
-    INTEL[..until - 1].iter().map(|id| generation(id))
+/// The generations of the SDM's versions `from..=6`.
+fn intel_from(from: u64) -> impl Iterator<Item = &'static Generation> {
+    (from..=SDM_VERSIONS).map(intel_version)
+}
+
+/// The generations of the SDM's versions before `until` (exclusive).
+fn intel_before(until: u64) -> impl Iterator<Item = &'static Generation> {
+    (1..until).map(intel_version)
+}
+
+/// The AMD generation the APM's enumeration picks: the architectural generation whose
+/// `detect` condition is the CPUID field `field` of leaf `leaf` (Fn8000_0001_ECX
+/// PerfCtrExtCore: the core counter extension; Fn8000_0022_EAX PerfMonV2).
+fn amd_detected_by(leaf: u32, field: &str) -> &'static Generation {
+    let found: Vec<&Generation> = amd_generations()
+        .into_iter()
+        .filter(|g| {
+            g.detect
+                .as_ref()
+                .and_then(|d| d.cpuid.as_ref())
+                .is_some_and(|c| {
+                    c.field == field && g.cpuid_leaf(&c.leaf).is_some_and(|l| l.leaf == leaf)
+                })
+        })
+        .collect();
+    assert_eq!(found.len(), 1, "one AMD generation is detected by {field}");
+    found[0]
+}
+
+/// AMD's legacy K7 counters (Athlon guide 22007, appendix D): the generation detected by the
+/// CPU family alone.
+fn amd_k7() -> &'static Generation {
+    let found: Vec<&Generation> = amd_generations()
+        .into_iter()
+        .filter(|g| {
+            g.detect
+                .as_ref()
+                .is_some_and(|d| d.cpuid.is_none() && d.family_at_least.is_some())
+        })
+        .collect();
+    assert_eq!(found.len(), 1, "one AMD generation is detected by family");
+    found[0]
+}
+
+/// The AMD64 core performance counter extension (APM Vol. 2, 13.2.1).
+fn amd_core() -> &'static Generation {
+    amd_detected_by(0x8000_0001, "PERF_CTR_EXT_CORE")
+}
+
+/// PerfMonV2 (APM Vol. 2, 13.2.2).
+fn amd_v2() -> &'static Generation {
+    amd_detected_by(0x8000_0022, "PERFMON_V2")
+}
+
+/// AMD's architectural (not CPU-model) generations, parents first.
+fn amd_generations() -> Vec<&'static Generation> {
+    let mut out: Vec<&Generation> = model()
+        .generations
+        .iter()
+        .filter(|g| g.vendor == Vendor::Amd && !is_core_model(g))
+        .collect();
+    out.sort_by_key(|g| g.ancestors.len());
+    out
 }
 
 fn reg<'a>(g: &'a Generation, name: &str) -> &'a Register {
@@ -167,9 +251,19 @@ fn file_of(g: &Generation) -> PathBuf {
     std::fs::canonicalize(name).unwrap_or_else(|e| panic!("{}: `{name}`: {e}", g.id))
 }
 
-/// The core models imported from Intel's perfmon lists (`defs/intel/models/`).
+/// The CPU-model generations (imported from Intel's perfmon lists, or written by hand).
 fn is_core_model(g: &Generation) -> bool {
     !g.cpus.is_empty()
+}
+
+/// The core models `cargo xtask import-perfmon` wrote (their file says so in its first
+/// line); a vendor's hand-written model is a core model too, but not Intel's data.
+fn is_imported(g: &Generation) -> bool {
+    is_core_model(g)
+        && loaded()
+            .sources
+            .text(g.span.file)
+            .starts_with("# @generated by `cargo xtask import-perfmon`")
 }
 
 /// Asserts a load has no diagnostic except the warnings Intel's own lists cause in the
@@ -195,19 +289,17 @@ fn shipped_definitions_load_without_any_diagnostic() {
     assert_clean_but_intel_data(loaded, "the shipped definitions");
     // The architectural generations the manuals define are all there (a vendor may add more);
     // every core model has its CPUs and source and extends one of them.
-    let ids: BTreeSet<&str> = model()
-        .generations
-        .iter()
-        .filter(|g| !is_core_model(g))
-        .map(|g| g.id.as_str())
-        .collect();
-    for id in INTEL.iter().chain(AMD.iter()) {
-        assert!(ids.contains(id), "`{id}` is missing");
+    // Each lookup asserts that exactly one generation is found.
+    for n in 1..=SDM_VERSIONS {
+        intel_version(n);
+    }
+    for g in [amd_k7(), amd_core(), amd_v2()] {
+        assert!(!is_core_model(g), "{}", g.id);
     }
     let models: Vec<&Generation> = model()
         .generations
         .iter()
-        .filter(|g| is_core_model(g))
+        .filter(|g| is_imported(g))
         .collect();
     assert!(
         !models.is_empty(),
@@ -221,7 +313,7 @@ fn shipped_definitions_load_without_any_diagnostic() {
             g.id
         );
         assert!(
-            g.ancestors.iter().any(|a| INTEL.contains(&a.as_str())),
+            g.ancestors.iter().any(|a| !is_core_model(generation(a))),
             "{} extends an architectural generation",
             g.id
         );
@@ -629,7 +721,7 @@ fn intel_global_ctrl() {
         assert_eq!(ctl.access, Access::ReadWrite);
         let fixed = if g.fixed_counters() == 4 { 0xF } else { 0x7 };
         let mut want = 0xFF | (fixed << 32);
-        if INTEL[4..].contains(&g.id.as_str()) {
+        if intel_from(5).any(|v| v.id == g.id) {
             want |= 1 << 48; // EN_PERF_METRICS
         }
         assert_eq!(covered(ctl), want, "{}", g.id);
@@ -1017,13 +1109,16 @@ fn unchanged_registers_keep_their_definition() {
         reg(generation("amd-perfmon-v2"), "PERF_CTR_CORE").defined_in,
         "amd-core"
     );
+    // Each version extends the one before it; PerfMonV2 extends the core extension, which
+    // extends the legacy counters.
+    let older: Vec<&str> = (1..SDM_VERSIONS)
+        .rev()
+        .map(|n| intel_version(n).id.as_str())
+        .collect();
+    assert_eq!(intel_version(SDM_VERSIONS).ancestors, older);
     assert_eq!(
-        generation("intel-v6").ancestors,
-        ["intel-v5", "intel-v4", "intel-v3", "intel-v2", "intel-v1"]
-    );
-    assert_eq!(
-        generation("amd-perfmon-v2").ancestors,
-        ["amd-core", "amd-k7"]
+        amd_v2().ancestors,
+        [amd_core().id.as_str(), amd_k7().id.as_str()]
     );
 }
 
@@ -1033,8 +1128,8 @@ fn unchanged_registers_keep_their_definition() {
 
 #[test]
 fn amd_k7_legacy_counters() {
-    for id in AMD {
-        let g = generation(id);
+    for g in amd_generations() {
+        let id = &g.id;
         let sel = reg(g, "PERF_EVT_SEL");
         assert_eq!(
             sel.addresses,
@@ -1066,8 +1161,8 @@ fn amd_k7_legacy_counters() {
 
 #[test]
 fn amd_core_counters() {
-    for id in ["amd-core", "amd-perfmon-v2"] {
-        let g = generation(id);
+    for g in [amd_core(), amd_v2()] {
+        let id = &g.id;
         assert_eq!(g.general_counters(), 6, "{id}");
         let general = g.pmu.general.as_ref().unwrap();
         assert_eq!(general.select, "PERF_EVT_SEL_CORE");
@@ -1126,11 +1221,11 @@ fn amd_core_counters() {
 
 #[test]
 fn amd_perfmon_v2_global_registers() {
-    for id in ["amd-k7", "amd-core"] {
-        assert!(generation(id).register("PERF_CNTR_GLOBAL_STATUS").is_none());
-        assert!(leaf(generation(id), 0x8000_0022, None).is_none());
+    for g in [amd_k7(), amd_core()] {
+        assert!(g.register("PERF_CNTR_GLOBAL_STATUS").is_none());
+        assert!(leaf(g, 0x8000_0022, None).is_none());
     }
-    let g = generation("amd-perfmon-v2");
+    let g = amd_v2();
     for (name, addr, access) in [
         ("PERF_CNTR_GLOBAL_STATUS", 0xC000_0300, Access::ReadOnly),
         ("PERF_CNTR_GLOBAL_CTL", 0xC000_0301, Access::ReadWrite),
@@ -1306,7 +1401,7 @@ fn intel_core_models_put_fixed_events_on_the_sdm_fixed_counters() {
         ("TOPDOWN.SLOTS", 3),
     ];
     let mut seen = 0;
-    for g in model().generations.iter().filter(|g| !g.cpus.is_empty()) {
+    for g in model().generations.iter().filter(|g| is_imported(g)) {
         for (name, fixed) in want {
             if let Some(e) = g.event(name).filter(|e| e.fixed.is_some()) {
                 assert_eq!(e.fixed, Some(*fixed), "{} {name}", g.id);

@@ -13,7 +13,13 @@
 //! 3. `cargo run` of a consumer crate depending on the copied `pmu-regs` (features `mock` and
 //!    `intel-futurecove`): detection on a version-7 CPUID table picks `intel-v7` and the model,
 //!    and `Pmu` programs, counts and reads a v7 event, the model event and fixed counter 5 on
-//!    the mock, for both generations.
+//!    the mock, for both generations;
+//! 4. the project's own suites that read the definitions (`facts`, `encode`, `detect`,
+//!    `runtime`, `no_reserved_bits`) pass unchanged in the copy;
+//! 5. a vendor's crate outside any workspace, `tests/ui/pass/extends_builtin.rs` with its
+//!    YAML, builds against the copy's `pmu-regs` and `pmu-macros` and runs: `registers!`
+//!    extends the built-in `amd-perfmon-v2`, and its generation is detected and programmed
+//!    through `Pmu` on the mock.
 //!
 //! No Rust file of the copy is edited by hand. The copy and its build directory live under
 //! `CARGO_TARGET_TMPDIR` (`target/tmp/yaml-only/`), at a fixed path and refreshed file by file
@@ -32,9 +38,36 @@ use std::time::Instant;
 
 /// What the copy needs to build `xtask` and `pmu-regs`: the workspace files and these crates.
 const ROOT_FILES: [&str; 3] = ["Cargo.toml", "Cargo.lock", "rust-toolchain.toml"];
-const DIRS: [&str; 5] = [".cargo", "pmu-defs", "pmu-macros", "pmu-regs", "xtask"];
-/// Workspace members of the copy (the real workspace also has the tests and examples).
-const MEMBERS: [&str; 4] = ["pmu-defs", "pmu-macros", "pmu-regs", "xtask"];
+const DIRS: [&str; 6] = [
+    ".cargo",
+    "pmu-defs",
+    "pmu-macros",
+    "pmu-regs",
+    "tests",
+    "xtask",
+];
+/// Workspace members of the copy (the real workspace also has the examples).
+const MEMBERS: [&str; 5] = ["pmu-defs", "pmu-macros", "pmu-regs", "tests", "xtask"];
+/// The project's own suites that read the definitions or the generated run-time tables: they
+/// must pass unchanged in the copy, whose definitions have two more generations.
+const OWN_SUITES: [&str; 5] = ["facts", "encode", "detect", "runtime", "no_reserved_bits"];
+/// A vendor's crate outside any workspace (beside the copy), built against the copy's
+/// `pmu-regs` and `pmu-macros`: `tests/ui/pass/extends_builtin.{rs,yaml}` as its `main.rs`,
+/// a `registers!` file extending the built-in `amd-perfmon-v2`, run on the mock.
+const VENDOR: &str = "vendor-crate";
+const VENDOR_MANIFEST: &str = r#"[package]
+name = "vendor-crate"
+version = "0.1.0"
+edition = "2024"
+publish = false
+
+# Not a member of any workspace.
+[workspace]
+
+[dependencies]
+pmu-regs = { path = "../ws/pmu-regs", features = ["mock"] }
+pmu-macros = { path = "../ws/pmu-macros" }
+"#;
 /// The consumer crate, added as a member once `cargo xtask gen` has made its feature.
 const CONSUMER: &str = "yaml-only-consumer";
 
@@ -545,6 +578,39 @@ fn a_generation_and_a_core_model_are_added_by_yaml_alone() {
         "{}",
         text(&out)
     );
+
+    // 4. The project's own suites, unchanged, on definitions with two more generations:
+    //    nothing in them is a hand-kept list of generations that the new ones break.
+    let mut args = vec!["test", "--quiet", "--package", "tests"];
+    for suite in OWN_SUITES {
+        args.extend(["--test", suite]);
+    }
+    let out = run(&ws, &target, &args, &mut times);
+    assert!(
+        out.status.success(),
+        "own suites in the copy\n{}",
+        text(&out)
+    );
+
+    // 5. A vendor's crate outside the workspace extends a built-in generation through
+    //    registers!, and its types go through the run-time layer (the program asserts).
+    let vendor = base.join(VENDOR);
+    let pass = root.join("tests/ui/pass");
+    put(&vendor.join("Cargo.toml"), VENDOR_MANIFEST.as_bytes());
+    put(
+        &vendor.join("Cargo.lock"),
+        &fs::read(ws.join("Cargo.lock")).unwrap(),
+    );
+    put(
+        &vendor.join("src/main.rs"),
+        &fs::read(pass.join("extends_builtin.rs")).unwrap(),
+    );
+    put(
+        &vendor.join("src/extends_builtin.yaml"),
+        &fs::read(pass.join("extends_builtin.yaml")).unwrap(),
+    );
+    let out = run(&vendor, &target, &["run", "--quiet"], &mut times);
+    assert!(out.status.success(), "vendor crate\n{}", text(&out));
 
     for (step, secs) in &times {
         eprintln!("{secs:7.1} s  {step}");
