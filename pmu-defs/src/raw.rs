@@ -627,7 +627,8 @@ impl Cx<'_> {
         let source = self.opt(&m, "source", Self::text);
         let cpus = m.get("cpus").map(|n| self.cpus(n));
         let detect = self.opt(&m, "detect", Self::detect);
-        if extends.is_none() && vendor.is_none() && m.has("generation") {
+        // Only when neither key is written: an invalid value has its own error already.
+        if !m.has("extends") && !m.has("vendor") && m.has("generation") {
             self.missing(&m, "vendor", "generation without `extends`");
         }
         Some(RawGeneration {
