@@ -1513,8 +1513,24 @@ pub struct CoreModel {
     pub events: usize,
     /// Entries in the JSON event list.
     pub json_events: usize,
+    /// The JSON file, named as the import's issues name it.
+    pub json_file: String,
+    /// Where each event written to the YAML comes from, in YAML order.
+    pub origins: Vec<EventOrigin>,
     /// The YAML text.
     pub yaml: String,
+}
+
+/// Where one event of a generated model comes from: so that a problem the validator finds in
+/// the YAML (which exists only in memory during an import) is reported at the JSON event.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EventOrigin {
+    /// 1-based line of the event in the generated YAML.
+    pub yaml_line: usize,
+    /// `EventName`.
+    pub name: String,
+    /// 1-based line of the event object in the JSON file.
+    pub json_line: usize,
 }
 
 impl CoreModel {
@@ -1527,6 +1543,47 @@ impl CoreModel {
             None => format!("{}\n{line}\n", self.yaml),
         }
     }
+}
+
+/// The problems the validator found in imported models, each at the JSON file and event it
+/// comes from (`file.json:LINE: event `NAME`: message`), for the diagnostics located on an
+/// event line of a model's YAML; the others (a problem with the model as a whole) are `None`
+/// and keep their YAML location. `loaded` is [`check_models`]'s result for `models`.
+pub fn json_locations(
+    models: &[CoreModel],
+    loaded: &crate::Loaded,
+) -> Vec<(crate::diag::Diagnostic, Option<Issue>)> {
+    let by_file: BTreeMap<String, &CoreModel> = models
+        .iter()
+        .map(|m| (format!("intel/models/{}", m.file_name), m))
+        .collect();
+    let mut out = Vec::new();
+    for d in &loaded.diagnostics {
+        let issue = d.labels.first().and_then(|l| {
+            let m = by_file.get(loaded.sources.name(l.span.file))?;
+            let line = loaded.sources.line_col(l.span).line;
+            let i = m.origins.partition_point(|o| o.yaml_line < line);
+            let o = m.origins.get(i).filter(|o| o.yaml_line == line)?;
+            let level = match d.severity {
+                crate::Severity::Error => Level::Error,
+                crate::Severity::Warning => Level::Warning,
+            };
+            let named = format!("event `{}`", o.name);
+            let message = if d.message.starts_with(&named) {
+                format!("{} [{}]", d.message, d.code)
+            } else {
+                format!("{named}: {} [{}]", d.message, d.code)
+            };
+            Some(Issue::new(
+                level,
+                &m.json_file,
+                Some((o.json_line, 1)),
+                message,
+            ))
+        });
+        out.push((d.clone(), issue));
+    }
+    out
 }
 
 /// First line of every generated file (so stale ones can be recognised).
@@ -2000,13 +2057,24 @@ pub fn convert(
         }
     }
     y.push_str(&register_overrides(v, general, fixed));
+    let mut origins = Vec::with_capacity(events.len());
     if !events.is_empty() {
         y.push_str("events:\n");
+        let mut line = y.bytes().filter(|&b| b == b'\n').count() + 1;
         for e in &events {
-            y.push_str(&event_line(e, v));
+            origins.push(EventOrigin {
+                yaml_line: line,
+                name: e.name.clone(),
+                json_line: e.line,
+            });
+            let text = event_line(e, v);
+            line += text.bytes().filter(|&b| b == b'\n').count();
+            y.push_str(&text);
         }
     }
     Some(CoreModel {
+        json_file: file.name.clone(),
+        origins,
         id,
         file_name: format!("{name}.yaml"),
         source: source.to_owned(),

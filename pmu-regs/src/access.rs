@@ -70,10 +70,27 @@ pub trait MsrExt: RawMsr {
         self.read_raw(msr.address()).map(M::from_read)
     }
 
-    /// Writes a register. Values built with the generated API never set a reserved bit;
-    /// values read from the MSR carry its reserved bits as read.
-    fn write<M: Writable>(&mut self, msr: M, value: M::Value) -> Result<(), Self::Error> {
-        self.write_raw(msr.address(), value.bits())
+    /// Writes a register. Values built with the generated API never set a reserved bit; a
+    /// value that does (one read from the MSR, or from `from_raw_read`, whose reserved bits
+    /// are kept as read) is refused with [`WriteError::Reserved`] before anything is
+    /// written: writing a reserved bit faults (#GP). To change some fields of what the MSR
+    /// holds, reserved bits included, use [`MsrExt::modify`].
+    fn write<M: Writable>(
+        &mut self,
+        msr: M,
+        value: M::Value,
+    ) -> Result<(), WriteError<Self::Error>> {
+        let reserved = <M::Value as RegisterValue>::RESERVED_MASK;
+        let bits = value.bits();
+        if bits & reserved != 0 {
+            return Err(WriteError::Reserved(crate::ReservedBitsError {
+                register: <M::Value as RegisterValue>::NAME,
+                bits: bits & reserved,
+                reserved_mask: reserved,
+            }));
+        }
+        self.write_raw(msr.address(), bits)
+            .map_err(WriteError::Backend)
     }
 
     /// Read-modify-write: reads, applies `f`, and writes the result back with the register's
@@ -94,3 +111,28 @@ pub trait MsrExt: RawMsr {
 }
 
 impl<T: RawMsr + ?Sized> MsrExt for T {}
+
+/// Why [`MsrExt::write`] wrote nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WriteError<E> {
+    /// The value sets reserved bits of the register (it was read from the MSR or built
+    /// from raw bits): writing them faults (#GP). [`MsrExt::modify`] changes fields and keeps
+    /// the reserved bits exactly as the MSR holds them.
+    Reserved(crate::ReservedBitsError),
+    /// The backend failed.
+    Backend(E),
+}
+
+impl<E: core::fmt::Display> core::fmt::Display for WriteError<E> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            WriteError::Reserved(e) => write!(
+                f,
+                "{e}; nothing was written (use `MsrExt::modify` to change fields and keep the reserved bits as read)"
+            ),
+            WriteError::Backend(e) => e.fmt(f),
+        }
+    }
+}
+
+impl<E: core::fmt::Debug + core::fmt::Display> core::error::Error for WriteError<E> {}

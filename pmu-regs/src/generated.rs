@@ -144,8 +144,9 @@ pub mod amd {
                     }
                     Ok(Self(bits))
                 }
-                #[doc = r" The value as read from the MSR. Reserved bits are kept as read so that a"]
-                #[doc = r" read-modify-write writes them back unchanged."]
+                #[doc = r" The value as read from the MSR, reserved bits kept as read: for decoding,"]
+                #[doc = r" and for a read-modify-write through `MsrExt::modify`, which writes them back"]
+                #[doc = r" unchanged. `MsrExt::write` refuses a value that sets a reserved bit."]
                 pub const fn from_raw_read(bits: u64) -> Self {
                     Self(bits)
                 }
@@ -829,8 +830,9 @@ pub mod amd {
                     }
                     Ok(Self(bits))
                 }
-                #[doc = r" The value as read from the MSR. Reserved bits are kept as read so that a"]
-                #[doc = r" read-modify-write writes them back unchanged."]
+                #[doc = r" The value as read from the MSR, reserved bits kept as read: for decoding,"]
+                #[doc = r" and for a read-modify-write through `MsrExt::modify`, which writes them back"]
+                #[doc = r" unchanged. `MsrExt::write` refuses a value that sets a reserved bit."]
                 pub const fn from_raw_read(bits: u64) -> Self {
                     Self(bits)
                 }
@@ -1608,8 +1610,9 @@ pub mod amd {
                     }
                     Ok(Self(bits))
                 }
-                #[doc = r" The value as read from the MSR. Reserved bits are kept as read so that a"]
-                #[doc = r" read-modify-write writes them back unchanged."]
+                #[doc = r" The value as read from the MSR, reserved bits kept as read: for decoding,"]
+                #[doc = r" and for a read-modify-write through `MsrExt::modify`, which writes them back"]
+                #[doc = r" unchanged. `MsrExt::write` refuses a value that sets a reserved bit."]
                 pub const fn from_raw_read(bits: u64) -> Self {
                     Self(bits)
                 }
@@ -2229,8 +2232,9 @@ pub mod amd {
                     }
                     Ok(Self(bits))
                 }
-                #[doc = r" The value as read from the MSR. Reserved bits are kept as read so that a"]
-                #[doc = r" read-modify-write writes them back unchanged."]
+                #[doc = r" The value as read from the MSR, reserved bits kept as read: for decoding,"]
+                #[doc = r" and for a read-modify-write through `MsrExt::modify`, which writes them back"]
+                #[doc = r" unchanged. `MsrExt::write` refuses a value that sets a reserved bit."]
                 pub const fn from_raw_read(bits: u64) -> Self {
                     Self(bits)
                 }
@@ -2997,8 +3001,9 @@ pub mod amd {
                     }
                     Ok(Self(bits))
                 }
-                #[doc = r" The value as read from the MSR. Reserved bits are kept as read so that a"]
-                #[doc = r" read-modify-write writes them back unchanged."]
+                #[doc = r" The value as read from the MSR, reserved bits kept as read: for decoding,"]
+                #[doc = r" and for a read-modify-write through `MsrExt::modify`, which writes them back"]
+                #[doc = r" unchanged. `MsrExt::write` refuses a value that sets a reserved bit."]
                 pub const fn from_raw_read(bits: u64) -> Self {
                     Self(bits)
                 }
@@ -3373,8 +3378,9 @@ pub mod amd {
             #[repr(transparent)]
             pub struct Value(u64);
             impl Value {
-                #[doc = r" The value as read from the MSR. Reserved bits are kept as read so that a"]
-                #[doc = r" read-modify-write writes them back unchanged."]
+                #[doc = r" The value as read from the MSR, reserved bits kept as read: for decoding,"]
+                #[doc = r" and for a read-modify-write through `MsrExt::modify`, which writes them back"]
+                #[doc = r" unchanged. `MsrExt::write` refuses a value that sets a reserved bit."]
                 pub const fn from_raw_read(bits: u64) -> Self {
                     Self(bits)
                 }
@@ -3553,8 +3559,9 @@ pub mod amd {
                     }
                     Ok(Self(bits))
                 }
-                #[doc = r" The value as read from the MSR. Reserved bits are kept as read so that a"]
-                #[doc = r" read-modify-write writes them back unchanged."]
+                #[doc = r" The value as read from the MSR, reserved bits kept as read: for decoding,"]
+                #[doc = r" and for a read-modify-write through `MsrExt::modify`, which writes them back"]
+                #[doc = r" unchanged. `MsrExt::write` refuses a value that sets a reserved bit."]
                 pub const fn from_raw_read(bits: u64) -> Self {
                     Self(bits)
                 }
@@ -5308,8 +5315,9 @@ pub mod intel {
                     }
                     Ok(Self(bits))
                 }
-                #[doc = r" The value as read from the MSR. Reserved bits are kept as read so that a"]
-                #[doc = r" read-modify-write writes them back unchanged."]
+                #[doc = r" The value as read from the MSR, reserved bits kept as read: for decoding,"]
+                #[doc = r" and for a read-modify-write through `MsrExt::modify`, which writes them back"]
+                #[doc = r" unchanged. `MsrExt::write` refuses a value that sets a reserved bit."]
                 pub const fn from_raw_read(bits: u64) -> Self {
                     Self(bits)
                 }
@@ -5644,8 +5652,9 @@ pub mod intel {
                     }
                     Ok(Self(bits))
                 }
-                #[doc = r" The value as read from the MSR. Reserved bits are kept as read so that a"]
-                #[doc = r" read-modify-write writes them back unchanged."]
+                #[doc = r" The value as read from the MSR, reserved bits kept as read: for decoding,"]
+                #[doc = r" and for a read-modify-write through `MsrExt::modify`, which writes them back"]
+                #[doc = r" unchanged. `MsrExt::write` refuses a value that sets a reserved bit."]
                 pub const fn from_raw_read(bits: u64) -> Self {
                     Self(bits)
                 }
@@ -6072,8 +6081,9 @@ pub mod intel {
                     }
                     Ok(Self(bits))
                 }
-                #[doc = r" The value as read from the MSR. Reserved bits are kept as read so that a"]
-                #[doc = r" read-modify-write writes them back unchanged."]
+                #[doc = r" The value as read from the MSR, reserved bits kept as read: for decoding,"]
+                #[doc = r" and for a read-modify-write through `MsrExt::modify`, which writes them back"]
+                #[doc = r" unchanged. `MsrExt::write` refuses a value that sets a reserved bit."]
                 pub const fn from_raw_read(bits: u64) -> Self {
                     Self(bits)
                 }
@@ -6804,8 +6814,9 @@ pub mod intel {
             #[repr(transparent)]
             pub struct Value(u64);
             impl Value {
-                #[doc = r" The value as read from the MSR. Reserved bits are kept as read so that a"]
-                #[doc = r" read-modify-write writes them back unchanged."]
+                #[doc = r" The value as read from the MSR, reserved bits kept as read: for decoding,"]
+                #[doc = r" and for a read-modify-write through `MsrExt::modify`, which writes them back"]
+                #[doc = r" unchanged. `MsrExt::write` refuses a value that sets a reserved bit."]
                 pub const fn from_raw_read(bits: u64) -> Self {
                     Self(bits)
                 }
@@ -6994,8 +7005,9 @@ pub mod intel {
                     }
                     Ok(Self(bits))
                 }
-                #[doc = r" The value as read from the MSR. Reserved bits are kept as read so that a"]
-                #[doc = r" read-modify-write writes them back unchanged."]
+                #[doc = r" The value as read from the MSR, reserved bits kept as read: for decoding,"]
+                #[doc = r" and for a read-modify-write through `MsrExt::modify`, which writes them back"]
+                #[doc = r" unchanged. `MsrExt::write` refuses a value that sets a reserved bit."]
                 pub const fn from_raw_read(bits: u64) -> Self {
                     Self(bits)
                 }
@@ -7955,8 +7967,9 @@ pub mod intel {
                     }
                     Ok(Self(bits))
                 }
-                #[doc = r" The value as read from the MSR. Reserved bits are kept as read so that a"]
-                #[doc = r" read-modify-write writes them back unchanged."]
+                #[doc = r" The value as read from the MSR, reserved bits kept as read: for decoding,"]
+                #[doc = r" and for a read-modify-write through `MsrExt::modify`, which writes them back"]
+                #[doc = r" unchanged. `MsrExt::write` refuses a value that sets a reserved bit."]
                 pub const fn from_raw_read(bits: u64) -> Self {
                     Self(bits)
                 }
@@ -8454,8 +8467,9 @@ pub mod intel {
                     }
                     Ok(Self(bits))
                 }
-                #[doc = r" The value as read from the MSR. Reserved bits are kept as read so that a"]
-                #[doc = r" read-modify-write writes them back unchanged."]
+                #[doc = r" The value as read from the MSR, reserved bits kept as read: for decoding,"]
+                #[doc = r" and for a read-modify-write through `MsrExt::modify`, which writes them back"]
+                #[doc = r" unchanged. `MsrExt::write` refuses a value that sets a reserved bit."]
                 pub const fn from_raw_read(bits: u64) -> Self {
                     Self(bits)
                 }
@@ -8972,8 +8986,9 @@ pub mod intel {
                     }
                     Ok(Self(bits))
                 }
-                #[doc = r" The value as read from the MSR. Reserved bits are kept as read so that a"]
-                #[doc = r" read-modify-write writes them back unchanged."]
+                #[doc = r" The value as read from the MSR, reserved bits kept as read: for decoding,"]
+                #[doc = r" and for a read-modify-write through `MsrExt::modify`, which writes them back"]
+                #[doc = r" unchanged. `MsrExt::write` refuses a value that sets a reserved bit."]
                 pub const fn from_raw_read(bits: u64) -> Self {
                     Self(bits)
                 }
@@ -9800,8 +9815,9 @@ pub mod intel {
             #[repr(transparent)]
             pub struct Value(u64);
             impl Value {
-                #[doc = r" The value as read from the MSR. Reserved bits are kept as read so that a"]
-                #[doc = r" read-modify-write writes them back unchanged."]
+                #[doc = r" The value as read from the MSR, reserved bits kept as read: for decoding,"]
+                #[doc = r" and for a read-modify-write through `MsrExt::modify`, which writes them back"]
+                #[doc = r" unchanged. `MsrExt::write` refuses a value that sets a reserved bit."]
                 pub const fn from_raw_read(bits: u64) -> Self {
                     Self(bits)
                 }
@@ -10084,8 +10100,9 @@ pub mod intel {
                     }
                     Ok(Self(bits))
                 }
-                #[doc = r" The value as read from the MSR. Reserved bits are kept as read so that a"]
-                #[doc = r" read-modify-write writes them back unchanged."]
+                #[doc = r" The value as read from the MSR, reserved bits kept as read: for decoding,"]
+                #[doc = r" and for a read-modify-write through `MsrExt::modify`, which writes them back"]
+                #[doc = r" unchanged. `MsrExt::write` refuses a value that sets a reserved bit."]
                 pub const fn from_raw_read(bits: u64) -> Self {
                     Self(bits)
                 }
@@ -12261,8 +12278,9 @@ pub mod intel {
                     }
                     Ok(Self(bits))
                 }
-                #[doc = r" The value as read from the MSR. Reserved bits are kept as read so that a"]
-                #[doc = r" read-modify-write writes them back unchanged."]
+                #[doc = r" The value as read from the MSR, reserved bits kept as read: for decoding,"]
+                #[doc = r" and for a read-modify-write through `MsrExt::modify`, which writes them back"]
+                #[doc = r" unchanged. `MsrExt::write` refuses a value that sets a reserved bit."]
                 pub const fn from_raw_read(bits: u64) -> Self {
                     Self(bits)
                 }
@@ -13281,8 +13299,9 @@ pub mod intel {
                     }
                     Ok(Self(bits))
                 }
-                #[doc = r" The value as read from the MSR. Reserved bits are kept as read so that a"]
-                #[doc = r" read-modify-write writes them back unchanged."]
+                #[doc = r" The value as read from the MSR, reserved bits kept as read: for decoding,"]
+                #[doc = r" and for a read-modify-write through `MsrExt::modify`, which writes them back"]
+                #[doc = r" unchanged. `MsrExt::write` refuses a value that sets a reserved bit."]
                 pub const fn from_raw_read(bits: u64) -> Self {
                     Self(bits)
                 }
@@ -14206,8 +14225,9 @@ pub mod intel {
             #[repr(transparent)]
             pub struct Value(u64);
             impl Value {
-                #[doc = r" The value as read from the MSR. Reserved bits are kept as read so that a"]
-                #[doc = r" read-modify-write writes them back unchanged."]
+                #[doc = r" The value as read from the MSR, reserved bits kept as read: for decoding,"]
+                #[doc = r" and for a read-modify-write through `MsrExt::modify`, which writes them back"]
+                #[doc = r" unchanged. `MsrExt::write` refuses a value that sets a reserved bit."]
                 pub const fn from_raw_read(bits: u64) -> Self {
                     Self(bits)
                 }
@@ -15481,8 +15501,9 @@ pub mod intel {
                     }
                     Ok(Self(bits))
                 }
-                #[doc = r" The value as read from the MSR. Reserved bits are kept as read so that a"]
-                #[doc = r" read-modify-write writes them back unchanged."]
+                #[doc = r" The value as read from the MSR, reserved bits kept as read: for decoding,"]
+                #[doc = r" and for a read-modify-write through `MsrExt::modify`, which writes them back"]
+                #[doc = r" unchanged. `MsrExt::write` refuses a value that sets a reserved bit."]
                 pub const fn from_raw_read(bits: u64) -> Self {
                     Self(bits)
                 }
@@ -15886,8 +15907,9 @@ pub mod intel {
             #[repr(transparent)]
             pub struct Value(u64);
             impl Value {
-                #[doc = r" The value as read from the MSR. Reserved bits are kept as read so that a"]
-                #[doc = r" read-modify-write writes them back unchanged."]
+                #[doc = r" The value as read from the MSR, reserved bits kept as read: for decoding,"]
+                #[doc = r" and for a read-modify-write through `MsrExt::modify`, which writes them back"]
+                #[doc = r" unchanged. `MsrExt::write` refuses a value that sets a reserved bit."]
                 pub const fn from_raw_read(bits: u64) -> Self {
                     Self(bits)
                 }
@@ -17588,8 +17610,9 @@ pub mod intel {
             #[repr(transparent)]
             pub struct Value(u64);
             impl Value {
-                #[doc = r" The value as read from the MSR. Reserved bits are kept as read so that a"]
-                #[doc = r" read-modify-write writes them back unchanged."]
+                #[doc = r" The value as read from the MSR, reserved bits kept as read: for decoding,"]
+                #[doc = r" and for a read-modify-write through `MsrExt::modify`, which writes them back"]
+                #[doc = r" unchanged. `MsrExt::write` refuses a value that sets a reserved bit."]
                 pub const fn from_raw_read(bits: u64) -> Self {
                     Self(bits)
                 }
@@ -18374,8 +18397,9 @@ pub mod intel {
                     }
                     Ok(Self(bits))
                 }
-                #[doc = r" The value as read from the MSR. Reserved bits are kept as read so that a"]
-                #[doc = r" read-modify-write writes them back unchanged."]
+                #[doc = r" The value as read from the MSR, reserved bits kept as read: for decoding,"]
+                #[doc = r" and for a read-modify-write through `MsrExt::modify`, which writes them back"]
+                #[doc = r" unchanged. `MsrExt::write` refuses a value that sets a reserved bit."]
                 pub const fn from_raw_read(bits: u64) -> Self {
                     Self(bits)
                 }
@@ -19146,8 +19170,9 @@ pub mod intel {
             #[repr(transparent)]
             pub struct Value(u64);
             impl Value {
-                #[doc = r" The value as read from the MSR. Reserved bits are kept as read so that a"]
-                #[doc = r" read-modify-write writes them back unchanged."]
+                #[doc = r" The value as read from the MSR, reserved bits kept as read: for decoding,"]
+                #[doc = r" and for a read-modify-write through `MsrExt::modify`, which writes them back"]
+                #[doc = r" unchanged. `MsrExt::write` refuses a value that sets a reserved bit."]
                 pub const fn from_raw_read(bits: u64) -> Self {
                     Self(bits)
                 }
@@ -19392,8 +19417,9 @@ pub mod intel {
                     }
                     Ok(Self(bits))
                 }
-                #[doc = r" The value as read from the MSR. Reserved bits are kept as read so that a"]
-                #[doc = r" read-modify-write writes them back unchanged."]
+                #[doc = r" The value as read from the MSR, reserved bits kept as read: for decoding,"]
+                #[doc = r" and for a read-modify-write through `MsrExt::modify`, which writes them back"]
+                #[doc = r" unchanged. `MsrExt::write` refuses a value that sets a reserved bit."]
                 pub const fn from_raw_read(bits: u64) -> Self {
                     Self(bits)
                 }
@@ -19838,8 +19864,9 @@ pub mod intel {
                     }
                     Ok(Self(bits))
                 }
-                #[doc = r" The value as read from the MSR. Reserved bits are kept as read so that a"]
-                #[doc = r" read-modify-write writes them back unchanged."]
+                #[doc = r" The value as read from the MSR, reserved bits kept as read: for decoding,"]
+                #[doc = r" and for a read-modify-write through `MsrExt::modify`, which writes them back"]
+                #[doc = r" unchanged. `MsrExt::write` refuses a value that sets a reserved bit."]
                 pub const fn from_raw_read(bits: u64) -> Self {
                     Self(bits)
                 }
@@ -20946,8 +20973,9 @@ pub mod intel {
             #[repr(transparent)]
             pub struct Value(u64);
             impl Value {
-                #[doc = r" The value as read from the MSR. Reserved bits are kept as read so that a"]
-                #[doc = r" read-modify-write writes them back unchanged."]
+                #[doc = r" The value as read from the MSR, reserved bits kept as read: for decoding,"]
+                #[doc = r" and for a read-modify-write through `MsrExt::modify`, which writes them back"]
+                #[doc = r" unchanged. `MsrExt::write` refuses a value that sets a reserved bit."]
                 pub const fn from_raw_read(bits: u64) -> Self {
                     Self(bits)
                 }
@@ -21250,8 +21278,9 @@ pub mod intel {
                     }
                     Ok(Self(bits))
                 }
-                #[doc = r" The value as read from the MSR. Reserved bits are kept as read so that a"]
-                #[doc = r" read-modify-write writes them back unchanged."]
+                #[doc = r" The value as read from the MSR, reserved bits kept as read: for decoding,"]
+                #[doc = r" and for a read-modify-write through `MsrExt::modify`, which writes them back"]
+                #[doc = r" unchanged. `MsrExt::write` refuses a value that sets a reserved bit."]
                 pub const fn from_raw_read(bits: u64) -> Self {
                     Self(bits)
                 }
@@ -23546,8 +23575,9 @@ pub mod intel {
             #[repr(transparent)]
             pub struct Value(u64);
             impl Value {
-                #[doc = r" The value as read from the MSR. Reserved bits are kept as read so that a"]
-                #[doc = r" read-modify-write writes them back unchanged."]
+                #[doc = r" The value as read from the MSR, reserved bits kept as read: for decoding,"]
+                #[doc = r" and for a read-modify-write through `MsrExt::modify`, which writes them back"]
+                #[doc = r" unchanged. `MsrExt::write` refuses a value that sets a reserved bit."]
                 pub const fn from_raw_read(bits: u64) -> Self {
                     Self(bits)
                 }
@@ -24758,8 +24788,9 @@ pub mod intel {
                     }
                     Ok(Self(bits))
                 }
-                #[doc = r" The value as read from the MSR. Reserved bits are kept as read so that a"]
-                #[doc = r" read-modify-write writes them back unchanged."]
+                #[doc = r" The value as read from the MSR, reserved bits kept as read: for decoding,"]
+                #[doc = r" and for a read-modify-write through `MsrExt::modify`, which writes them back"]
+                #[doc = r" unchanged. `MsrExt::write` refuses a value that sets a reserved bit."]
                 pub const fn from_raw_read(bits: u64) -> Self {
                     Self(bits)
                 }

@@ -1170,3 +1170,46 @@ fn symbolic_links_out_of_the_corpus_are_refused_and_cycles_cut() {
     assert!(imp.models.is_empty());
     let _ = std::fs::remove_dir_all(&base);
 }
+
+/// A problem the validator finds in an imported model is reported at the JSON file and the
+/// event it comes from, not only in the YAML that exists in memory during the import.
+#[test]
+fn validation_errors_name_the_json_file_and_event() {
+    let dir = temp_dir("json-locations");
+    std::fs::create_dir_all(dir.join("BAD/events")).unwrap();
+    std::fs::write(
+        dir.join("mapfile.csv"),
+        "Family-model,Version,Filename,EventType,Core Type,Native Model ID,Core Role Name\n\
+         GenuineIntel-6-F1,V7,/BAD/events/bad_core.json,core,,,\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("BAD/events/bad_core.json"),
+        r#"{ "Header": {"Version": "1"}, "Events": [
+ {"EventCode": "0x3C", "UMask": "0x00", "EventName": "GOOD.ONE", "Counter": "0,1", "SampleAfterValue": "2000003"},
+ {"EventCode": "0xC1", "UMask": "0x00", "EventName": "GOOD.TWO", "Counter": "0,1", "SampleAfterValue": "2000003"},
+ {"EventCode": "0x1C0", "UMask": "0x00", "EventName": "BAD.WIDE", "Counter": "0,1", "SampleAfterValue": "2000003"}
+]}
+"#,
+    )
+    .unwrap();
+    let import = perfmon::import_path(&dir);
+    assert!(errors(&import.issues).is_empty(), "{:?}", import.issues);
+    let loaded = perfmon::check_models(&import.models);
+    assert!(loaded.has_errors());
+    let located = perfmon::json_locations(&import.models, &loaded);
+    let issues: Vec<&Issue> = located.iter().filter_map(|(_, i)| i.as_ref()).collect();
+    assert_eq!(issues.len(), 1, "{located:?}");
+    let issue = issues[0];
+    assert_eq!(issue.level, Level::Error);
+    assert!(issue.file.ends_with("BAD/events/bad_core.json"), "{issue}");
+    assert_eq!(issue.line, Some(4), "{issue}");
+    assert!(
+        issue
+            .message
+            .starts_with("event `BAD.WIDE`: event 0x1c0 does not fit"),
+        "{issue}"
+    );
+    assert!(issue.message.ends_with("[value-too-wide]"), "{issue}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

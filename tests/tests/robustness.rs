@@ -299,3 +299,33 @@ fn encode_a_thirty_kilobyte_name() {
         .expect_err("typo");
     assert!(e.to_string().contains("did you mean `LLC_MISSES`?"), "{e}");
 }
+
+/// Misleading messages (issue "Robustness", item 4): one error at the real cause, none about
+/// its consequences.
+#[test]
+fn one_error_at_the_real_cause() {
+    // An invalid vendor is not also a missing one.
+    let loaded = load(&[(
+        "via.yaml",
+        "generation: acme-x3\nvendor: via\ntitle: t\nmanual: none\n",
+    )]);
+    let codes: Vec<&str> = loaded.diagnostics.iter().map(|d| d.code).collect();
+    assert_eq!(codes, ["invalid-value"], "{}", loaded.render_diagnostics());
+    // Bits written low:high: one error, no "unknown field" for the field later.
+    let loaded = load(&[(
+        "bits.yaml",
+        &one_register(
+            "acme-x4",
+            "      - { name: EVENT, bits: 0:7 }\n      - { name: UMASK, bits: 15:8 }\n",
+        ),
+    )]);
+    let codes: Vec<&str> = loaded.diagnostics.iter().map(|d| d.code).collect();
+    assert_eq!(codes, ["invalid-bits"], "{}", loaded.render_diagnostics());
+    // A register listed twice: one duplicate-name error, no overlaps between the copies.
+    let twice = "generation: acme-x5\nvendor: intel\ntitle: t\nmanual: none\nregisters:\n\
+                 \x20 - { name: R, msr: 0x10, fields: [{ name: A, bits: 7:0 }] }\n\
+                 \x20 - { name: R, msr: 0x11, fields: [{ name: A, bits: 7:0 }] }\n";
+    let loaded = load(&[("twice.yaml", twice)]);
+    let codes: Vec<&str> = loaded.diagnostics.iter().map(|d| d.code).collect();
+    assert_eq!(codes, ["duplicate-name"], "{}", loaded.render_diagnostics());
+}

@@ -225,6 +225,39 @@ fn mock_pmc_writes_sign_extend_and_a_pmc_writes_are_full_width() {
     assert!(caps.fw_write());
 }
 
+/// A value with reserved bits set (from raw bits, or read back from hardware that returns
+/// them set) is refused by the typed write before anything reaches the MSR; `modify` is the
+/// way to change fields and keep the reserved bits as read.
+#[test]
+fn a_typed_write_refuses_reserved_bits() {
+    use pmu_regs::access::WriteError;
+    use pmu_regs::intel::v4::IA32_PERFEVTSEL;
+    let mock = v4_mock();
+    let mut cpu = mock.cpu(0);
+    let sel = IA32_PERFEVTSEL::msr::<0>();
+    let writes = mock.writes();
+    let raw = IA32_PERFEVTSEL::Value::from_raw_read(u64::MAX);
+    let err = cpu.write(sel, raw).unwrap_err();
+    let WriteError::Reserved(e) = err else {
+        panic!("expected a reserved-bits error, got {err:?}");
+    };
+    assert_eq!(e.bits, IA32_PERFEVTSEL::Value::RESERVED_MASK);
+    assert_eq!(e.register, "IA32_PERFEVTSEL");
+    assert!(
+        err.to_string().contains("nothing was written") && err.to_string().contains("modify"),
+        "{err}"
+    );
+    // Nothing reached the MSR, and the mock saw no fault.
+    assert_eq!(mock.writes(), writes);
+    assert_eq!(cpu.read_raw(sel.address()).unwrap(), 0);
+    assert!(mock.faults().is_empty());
+    // The same fields without the reserved bits are written.
+    let clean =
+        IA32_PERFEVTSEL::Value::try_from_bits(!IA32_PERFEVTSEL::Value::RESERVED_MASK).unwrap();
+    cpu.write(sel, clean).unwrap();
+    assert_eq!(cpu.read(sel).unwrap(), clean);
+}
+
 #[test]
 fn mock_status_write_one_to_clear_and_to_set() {
     let mock = v4_mock();

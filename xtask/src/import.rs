@@ -209,6 +209,17 @@ pub fn run(input: &Path, out: &Path, check: bool) -> ExitCode {
     let loaded = perfmon::check_models(&import.models);
     let check_time = started.elapsed();
     if loaded.has_errors() {
+        // Each problem at the JSON event it comes from; the YAML the import generated (which
+        // was never written) is shown after, for the details.
+        let located = perfmon::json_locations(&import.models, &loaded);
+        for (_, issue) in &located {
+            if let Some(issue) = issue {
+                eprintln!("{issue}");
+            }
+        }
+        if located.iter().any(|(_, i)| i.is_some()) {
+            eprintln!("note: in the YAML the import generated from those files (not written):");
+        }
         eprint!("{}", loaded.render_diagnostics());
         eprintln!(
             "error: the imported YAML does not validate; nothing written ({} is as it was)",

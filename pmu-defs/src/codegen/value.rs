@@ -134,8 +134,9 @@ impl Cx<'_> {
         }
         if readable {
             p.methods.push(quote! {
-                /// The value as read from the MSR. Reserved bits are kept as read so that a
-                /// read-modify-write writes them back unchanged.
+                /// The value as read from the MSR, reserved bits kept as read: for decoding,
+                /// and for a read-modify-write through `MsrExt::modify`, which writes them back
+                /// unchanged. `MsrExt::write` refuses a value that sets a reserved bit.
                 pub const fn from_raw_read(bits: u64) -> Self { Self(bits) }
             });
         }

@@ -118,8 +118,9 @@ pub mod IA32_PMC {
             }
             Ok(Self(bits))
         }
-        #[doc = r" The value as read from the MSR. Reserved bits are kept as read so that a"]
-        #[doc = r" read-modify-write writes them back unchanged."]
+        #[doc = r" The value as read from the MSR, reserved bits kept as read: for decoding,"]
+        #[doc = r" and for a read-modify-write through `MsrExt::modify`, which writes them back"]
+        #[doc = r" unchanged. `MsrExt::write` refuses a value that sets a reserved bit."]
         pub const fn from_raw_read(bits: u64) -> Self {
             Self(bits)
         }
@@ -445,8 +446,9 @@ pub mod IA32_A_PMC {
             }
             Ok(Self(bits))
         }
-        #[doc = r" The value as read from the MSR. Reserved bits are kept as read so that a"]
-        #[doc = r" read-modify-write writes them back unchanged."]
+        #[doc = r" The value as read from the MSR, reserved bits kept as read: for decoding,"]
+        #[doc = r" and for a read-modify-write through `MsrExt::modify`, which writes them back"]
+        #[doc = r" unchanged. `MsrExt::write` refuses a value that sets a reserved bit."]
         pub const fn from_raw_read(bits: u64) -> Self {
             Self(bits)
         }
@@ -819,8 +821,9 @@ pub mod IA32_PERFEVTSEL {
             }
             Ok(Self(bits))
         }
-        #[doc = r" The value as read from the MSR. Reserved bits are kept as read so that a"]
-        #[doc = r" read-modify-write writes them back unchanged."]
+        #[doc = r" The value as read from the MSR, reserved bits kept as read: for decoding,"]
+        #[doc = r" and for a read-modify-write through `MsrExt::modify`, which writes them back"]
+        #[doc = r" unchanged. `MsrExt::write` refuses a value that sets a reserved bit."]
         pub const fn from_raw_read(bits: u64) -> Self {
             Self(bits)
         }
@@ -1635,8 +1638,9 @@ pub mod IA32_PERF_GLOBAL_STATUS {
     #[repr(transparent)]
     pub struct Value(u64);
     impl Value {
-        #[doc = r" The value as read from the MSR. Reserved bits are kept as read so that a"]
-        #[doc = r" read-modify-write writes them back unchanged."]
+        #[doc = r" The value as read from the MSR, reserved bits kept as read: for decoding,"]
+        #[doc = r" and for a read-modify-write through `MsrExt::modify`, which writes them back"]
+        #[doc = r" unchanged. `MsrExt::write` refuses a value that sets a reserved bit."]
         pub const fn from_raw_read(bits: u64) -> Self {
             Self(bits)
         }
@@ -1911,8 +1915,9 @@ pub mod IA32_PERF_GLOBAL_CTRL {
             }
             Ok(Self(bits))
         }
-        #[doc = r" The value as read from the MSR. Reserved bits are kept as read so that a"]
-        #[doc = r" read-modify-write writes them back unchanged."]
+        #[doc = r" The value as read from the MSR, reserved bits kept as read: for decoding,"]
+        #[doc = r" and for a read-modify-write through `MsrExt::modify`, which writes them back"]
+        #[doc = r" unchanged. `MsrExt::write` refuses a value that sets a reserved bit."]
         pub const fn from_raw_read(bits: u64) -> Self {
             Self(bits)
         }
@@ -4247,8 +4252,9 @@ pub mod IA32_PERF_GLOBAL_INUSE {
     #[repr(transparent)]
     pub struct Value(u64);
     impl Value {
-        #[doc = r" The value as read from the MSR. Reserved bits are kept as read so that a"]
-        #[doc = r" read-modify-write writes them back unchanged."]
+        #[doc = r" The value as read from the MSR, reserved bits kept as read: for decoding,"]
+        #[doc = r" and for a read-modify-write through `MsrExt::modify`, which writes them back"]
+        #[doc = r" unchanged. `MsrExt::write` refuses a value that sets a reserved bit."]
         pub const fn from_raw_read(bits: u64) -> Self {
             Self(bits)
         }

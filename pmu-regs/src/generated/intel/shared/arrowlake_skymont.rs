@@ -117,8 +117,9 @@ pub mod IA32_FIXED_CTR {
             }
             Ok(Self(bits))
         }
-        #[doc = r" The value as read from the MSR. Reserved bits are kept as read so that a"]
-        #[doc = r" read-modify-write writes them back unchanged."]
+        #[doc = r" The value as read from the MSR, reserved bits kept as read: for decoding,"]
+        #[doc = r" and for a read-modify-write through `MsrExt::modify`, which writes them back"]
+        #[doc = r" unchanged. `MsrExt::write` refuses a value that sets a reserved bit."]
         pub const fn from_raw_read(bits: u64) -> Self {
             Self(bits)
         }
@@ -487,8 +488,9 @@ pub mod IA32_FIXED_CTR_CTRL {
             }
             Ok(Self(bits))
         }
-        #[doc = r" The value as read from the MSR. Reserved bits are kept as read so that a"]
-        #[doc = r" read-modify-write writes them back unchanged."]
+        #[doc = r" The value as read from the MSR, reserved bits kept as read: for decoding,"]
+        #[doc = r" and for a read-modify-write through `MsrExt::modify`, which writes them back"]
+        #[doc = r" unchanged. `MsrExt::write` refuses a value that sets a reserved bit."]
         pub const fn from_raw_read(bits: u64) -> Self {
             Self(bits)
         }
@@ -1891,8 +1893,9 @@ pub mod IA32_PERF_GLOBAL_STATUS {
     #[repr(transparent)]
     pub struct Value(u64);
     impl Value {
-        #[doc = r" The value as read from the MSR. Reserved bits are kept as read so that a"]
-        #[doc = r" read-modify-write writes them back unchanged."]
+        #[doc = r" The value as read from the MSR, reserved bits kept as read: for decoding,"]
+        #[doc = r" and for a read-modify-write through `MsrExt::modify`, which writes them back"]
+        #[doc = r" unchanged. `MsrExt::write` refuses a value that sets a reserved bit."]
         pub const fn from_raw_read(bits: u64) -> Self {
             Self(bits)
         }
@@ -2173,8 +2176,9 @@ pub mod IA32_PERF_GLOBAL_CTRL {
             }
             Ok(Self(bits))
         }
-        #[doc = r" The value as read from the MSR. Reserved bits are kept as read so that a"]
-        #[doc = r" read-modify-write writes them back unchanged."]
+        #[doc = r" The value as read from the MSR, reserved bits kept as read: for decoding,"]
+        #[doc = r" and for a read-modify-write through `MsrExt::modify`, which writes them back"]
+        #[doc = r" unchanged. `MsrExt::write` refuses a value that sets a reserved bit."]
         pub const fn from_raw_read(bits: u64) -> Self {
             Self(bits)
         }
@@ -4593,8 +4597,9 @@ pub mod IA32_PERF_GLOBAL_INUSE {
     #[repr(transparent)]
     pub struct Value(u64);
     impl Value {
-        #[doc = r" The value as read from the MSR. Reserved bits are kept as read so that a"]
-        #[doc = r" read-modify-write writes them back unchanged."]
+        #[doc = r" The value as read from the MSR, reserved bits kept as read: for decoding,"]
+        #[doc = r" and for a read-modify-write through `MsrExt::modify`, which writes them back"]
+        #[doc = r" unchanged. `MsrExt::write` refuses a value that sets a reserved bit."]
         pub const fn from_raw_read(bits: u64) -> Self {
             Self(bits)
         }
