@@ -517,6 +517,9 @@ pub struct Deprecation {
     pub when: Option<String>,
     /// Documentation.
     pub doc: String,
+    /// Where `since:` is written.
+    #[serde(skip)]
+    pub span: Span,
 }
 
 /// A bitfield.

@@ -198,12 +198,29 @@ impl<'de> Deserialize<'de> for Entries<'de> {
     }
 }
 
+/// Keys of an event object that are flags ("0" or "1"): a JSON boolean is read as one.
+const FLAG_KEYS: &[&str] = &[
+    "AnyThread",
+    "Data_LA",
+    "Deprecated",
+    "ELLC",
+    "EdgeDetect",
+    "Equal",
+    "Invert",
+    "Offcore",
+    "PRECISE_STORE",
+    "TakenAlone",
+    "L1_Hit_Indication",
+    "Precise",
+    "Speculative",
+];
+
 /// What a raw JSON value is.
 enum Val<'a> {
     Null,
     Text(Cow<'a, str>),
     Number(&'a str),
-    Bool(bool),
+    Bool,
     Other(&'static str),
 }
 
@@ -217,8 +234,7 @@ fn classify(raw: &RawValue) -> Val<'_> {
         Some(b'{') => Val::Other("an object"),
         Some(b'[') => Val::Other("an array"),
         Some(b'n') => Val::Null,
-        Some(b't') => Val::Bool(true),
-        Some(b'f') => Val::Bool(false),
+        Some(b't' | b'f') => Val::Bool,
         _ => Val::Number(t),
     }
 }
@@ -635,6 +651,8 @@ fn read_event(
             _ => None,
         });
     let label = name_value.clone().unwrap_or_else(|| "<unnamed>".to_owned());
+    // Keys whose value was refused (already reported): not "missing" as well.
+    let mut rejected: BTreeSet<&'static str> = BTreeSet::new();
     for (k, v) in &entries.0 {
         let off = doc.offset_of(v.get());
         let Some(&key) = EVENT_KEYS.iter().find(|x| **x == k.as_ref()) else {
@@ -649,8 +667,24 @@ fn read_event(
             Val::Null => continue,
             Val::Text(t) => t,
             Val::Number(n) => Cow::Borrowed(n),
-            Val::Bool(b) => Cow::Borrowed(if b { "1" } else { "0" }),
+            // A JSON boolean is read as "1"/"0" only for a key that is a flag (`Invert:
+            // false`); for a number (an event code, a counter mask) it is not guessed into
+            // one.
+            Val::Bool if FLAG_KEYS.contains(&key) => {
+                Cow::Borrowed(if v.get() == "true" { "1" } else { "0" })
+            }
+            Val::Bool => {
+                rejected.insert(key);
+                doc.error_at(
+                    off,
+                    format!(
+                        "event `{label}`: `{key}` is a JSON boolean, expected a string or a number (only flags such as `Invert` may be `true` or `false`)"
+                    ),
+                );
+                continue;
+            }
             Val::Other(what) => {
+                rejected.insert(key);
                 doc.error_at(
                     off,
                     format!("event `{label}`: `{key}` is {what}, expected a string or a number"),
@@ -698,6 +732,7 @@ fn read_event(
     let mut r = Reader {
         doc,
         fields: &fields,
+        rejected: &rejected,
         event: &name,
         at,
     };
@@ -831,6 +866,7 @@ fn read_event(
 struct Reader<'r, 'd, 'f> {
     doc: &'r mut Doc<'d>,
     fields: &'r BTreeMap<&'static str, (Cow<'f, str>, usize)>,
+    rejected: &'r BTreeSet<&'static str>,
     event: &'r str,
     at: usize,
 }
@@ -861,6 +897,9 @@ impl Reader<'_, '_, '_> {
     }
 
     fn missing(&mut self, key: &str) {
+        if self.rejected.contains(key) {
+            return;
+        }
         self.doc
             .error_at(self.at, format!("event `{}` has no `{key}`", self.event));
     }

@@ -627,6 +627,20 @@ impl Cx<'_> {
         let source = self.opt(&m, "source", Self::text);
         let cpus = m.get("cpus").map(|n| self.cpus(n));
         let detect = self.opt(&m, "detect", Self::detect);
+        let mut remove = remove;
+        if let Some(span) = m.key_span("remove").filter(|_| !m.has("extends")) {
+            // Reported once here; its names are not looked up (nothing could match).
+            remove = RawRemove::default();
+            self.push(
+                Diagnostic::error(
+                    "remove-without-parent",
+                    "`remove:` in a generation that extends nothing: there is nothing inherited to remove",
+                    span,
+                )
+                .with_label("nothing to remove")
+                .with_help("add `extends:` naming the generation whose entries this one drops, or delete the entries themselves"),
+            );
+        }
         // Only when neither key is written: an invalid value has its own error already.
         if !m.has("extends") && !m.has("vendor") && m.has("generation") {
             self.missing(&m, "vendor", "generation without `extends`");

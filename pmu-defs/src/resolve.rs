@@ -791,6 +791,7 @@ impl Resolver<'_> {
                 since: d.since.value.clone(),
                 when: text(&d.when),
                 doc: text(&d.doc).unwrap_or_default(),
+                span: d.since.span,
             });
         }
         if let Some(r) = &rf.requires {

@@ -41,6 +41,67 @@ pub fn validate(model: &Model, diags: &mut Diagnostics) {
         seen.insert(&g.id, keys);
     }
     type_names(model, diags);
+    deprecations(model, diags);
+}
+
+/// `deprecated: { since: X }` names the generation that writes it or one it extends: a
+/// generation cannot speak for a later one (version 5 deprecates AnyThread in its own file,
+/// as an override of the field version 3 defines). Checked once, in the generation whose
+/// file writes it.
+fn deprecations(model: &Model, diags: &mut Diagnostics) {
+    let mut done = HashSet::new();
+    for g in &model.generations {
+        let fields = g
+            .registers
+            .iter()
+            .flat_map(|r| r.fields.iter().map(move |f| (r.name.as_str(), f)));
+        for (owner, f) in fields {
+            let Some(d) = &f.deprecated else { continue };
+            if d.span.file != g.span.file || !done.insert(d.span) {
+                continue;
+            }
+            let Some(since) = model.generation(&d.since) else {
+                diags.push(
+                    Diagnostic::error(
+                        "unknown-generation",
+                        format!(
+                            "field `{}` of `{owner}` is deprecated since `{}`, which is not defined",
+                            f.name, d.since
+                        ),
+                        d.span,
+                    )
+                    .with_label("no generation has this id"),
+                );
+                continue;
+            };
+            if since.id != g.id && !g.ancestors.contains(&since.id) {
+                let later = since.ancestors.contains(&g.id);
+                diags.push(
+                    Diagnostic::error(
+                        "deprecated-since",
+                        format!(
+                            "field `{}` of `{owner}` is deprecated since `{}`, which is not `{}` or a generation it extends",
+                            f.name, d.since, g.id
+                        ),
+                        d.span,
+                    )
+                    .with_label(if later {
+                        "a later generation"
+                    } else {
+                        "not on this generation's `extends` chain"
+                    })
+                    .with_help(if later {
+                        format!(
+                            "state the deprecation in `{}`'s own file, as an override of the field",
+                            d.since
+                        )
+                    } else {
+                        format!("name `{}` or a generation it extends", g.id)
+                    }),
+                );
+            }
+        }
+    }
 }
 
 /// Each generation's marker type and `Generation` variant is its id in CamelCase
@@ -162,6 +223,7 @@ impl<'a> Validator<'a> {
             }
         }
         self.addresses();
+        self.cpuid_leaves();
         for c in &g.cpuid {
             for reg in &c.registers {
                 self.fields(
@@ -417,6 +479,33 @@ impl<'a> Validator<'a> {
                 }
                 at.insert(a, (r, i as u32));
             }
+        }
+    }
+
+    /// Two CPUID entries for one leaf (and subleaf): the second would shadow the first.
+    fn cpuid_leaves(&mut self) {
+        let mut at: HashMap<(u32, Option<u32>), &CpuidLeaf> = HashMap::new();
+        for c in &self.g.cpuid {
+            if let Some(other) = at.get(&(c.leaf, c.subleaf)) {
+                let which = match c.subleaf {
+                    Some(s) => format!("leaf {:#X} subleaf {s}", c.leaf),
+                    None => format!("leaf {:#X}", c.leaf),
+                };
+                self.diags.push(
+                    Diagnostic::error(
+                        "duplicate-leaf",
+                        format!(
+                            "CPUID entries `{}` and `{}` both describe {which} in generation `{}`",
+                            other.name, c.name, self.g.id
+                        ),
+                        c.span,
+                    )
+                    .with_secondary(other.span, format!("`{}` is here", other.name))
+                    .with_help("describe each leaf once; give a leaf with subleaves one entry per `subleaf:`"),
+                );
+                continue;
+            }
+            at.insert((c.leaf, c.subleaf), c);
         }
     }
 

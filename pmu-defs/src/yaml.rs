@@ -293,16 +293,34 @@ impl Builder<'_> {
             | Event::DocumentStart(_)
             | Event::DocumentEnd
             | Event::Nothing => {}
-            Event::Scalar(value, style, anchor, _tag) => {
+            Event::Scalar(value, style, anchor, tag) => {
                 let span = self.span(start, end);
                 if !self.add_nodes(1, span, false) {
                     return;
                 }
-                let style = match style {
+                let mut style = match style {
                     ScalarStyle::Plain => Style::Plain,
                     ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted => Style::Quoted,
                     _ => Style::Block,
                 };
+                // `!!str 0x10` is the string "0x10", as `'0x10'` is: never a number. The
+                // other core-schema tags (`!!int`, `!!bool`, ...) say what a plain scalar is
+                // read as anyway; a tag of another schema means nothing here.
+                if let Some(tag) = tag.as_deref() {
+                    if tag.is_yaml_core_schema() && tag.suffix == "str" {
+                        style = Style::Quoted;
+                    } else if !tag.is_yaml_core_schema() {
+                        self.diags.push(
+                            Diagnostic::error(
+                                "yaml-tag",
+                                format!("unsupported YAML tag `{tag}`"),
+                                span,
+                            )
+                            .with_label("definitions use YAML's core schema only")
+                            .with_help("remove the tag"),
+                        );
+                    }
+                }
                 self.attach(
                     Node {
                         span,

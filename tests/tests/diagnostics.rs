@@ -2968,11 +2968,18 @@ type Input = (String, String);
 /// loaded side by side, each resolving against the same (unmodified) ancestors.
 fn with_id_suffix(file: &Shipped, text: &str, suffix: &str) -> String {
     match &file.id {
-        Some(id) => text.replacen(
-            &format!("generation: {id}\n"),
-            &format!("generation: {id}-{suffix}\n"),
-            1,
-        ),
+        // Where the file names itself (`since:` of a deprecation it states), the copy
+        // names itself too.
+        Some(id) => text
+            .replacen(
+                &format!("generation: {id}\n"),
+                &format!("generation: {id}-{suffix}\n"),
+                1,
+            )
+            .replace(
+                &format!("since: {id}\n"),
+                &format!("since: {id}-{suffix}\n"),
+            ),
         None => text.to_owned(),
     }
 }
@@ -3357,4 +3364,85 @@ fn generation_type_name_collisions() {
         d.message,
         "register `ACME_Y` of `acme-y` gives the Rust type name `AcmeY`, which is the generation's own marker type"
     );
+}
+
+#[test]
+fn duplicate_leaf() {
+    let loaded = load_raw(&[(
+        "a.yaml",
+        "generation: acme-l1\nvendor: intel\ntitle: t\nmanual: none\ncpuid:\n  - { name: L1, leaf: 0x0A, eax: [{ name: V, bits: 7:0 }] }\n  - { name: L2, leaf: 0x0A, eax: [{ name: W, bits: 7:0 }] }\n",
+    )]);
+    assert_codes(&loaded, &["duplicate-leaf"]);
+    let d = only(&loaded, "duplicate-leaf");
+    assert_eq!(
+        d.message,
+        "CPUID entries `L1` and `L2` both describe leaf 0xA in generation `acme-l1`"
+    );
+    assert_eq!(loc(&loaded, d), "a.yaml:7:13");
+    assert_eq!(loc2(&loaded, d), "a.yaml:6:13");
+}
+
+#[test]
+fn remove_without_parent() {
+    let loaded = load_raw(&[(
+        "a.yaml",
+        "generation: acme-r1\nvendor: intel\ntitle: t\nmanual: none\nremove: { registers: [R] }\n",
+    )]);
+    assert_codes(&loaded, &["remove-without-parent"]);
+    let d = only(&loaded, "remove-without-parent");
+    assert_eq!(loc(&loaded, d), "a.yaml:5:1");
+    assert_eq!(spanned_text(&loaded, d), "remove");
+}
+
+#[test]
+fn deprecated_since_a_later_or_unrelated_generation() {
+    let field = |id: &str, since: &str, extends: &str| {
+        format!(
+            "generation: {id}\n{extends}\ntitle: t\nmanual: none\nregisters:\n  - name: R{id_}\n    msr: 0x1{n}\n    fields:\n      - {{ name: A, bits: 7:0, deprecated: {{ since: {since} }} }}\n",
+            id_ = id.len(),
+            n = id.len()
+        )
+    };
+    // Version 3 cannot deprecate for version 5: version 5 says so itself.
+    let base = field("acme-p1", "acme-p2", "vendor: intel");
+    let later = "generation: acme-p2\nextends: acme-p1\ntitle: t\nmanual: none\n";
+    let loaded = load_raw(&[("p1.yaml", &base), ("p2.yaml", later)]);
+    assert_codes(&loaded, &["deprecated-since"]);
+    let d = only(&loaded, "deprecated-since");
+    assert_eq!(
+        d.message,
+        "field `A` of `R7` is deprecated since `acme-p2`, which is not `acme-p1` or a generation it extends"
+    );
+    assert_eq!(loc(&loaded, d), "p1.yaml:9:52");
+    assert_eq!(d.labels[0].message, "a later generation");
+    assert!(
+        d.notes.iter().any(|n| n.contains("`acme-p2`'s own file")),
+        "{:?}",
+        d.notes
+    );
+    // An unknown one.
+    let loaded = load_raw(&[("p1.yaml", &field("acme-p1", "acme-p9", "vendor: intel"))]);
+    assert_codes(&loaded, &["unknown-generation"]);
+    // Itself, or a generation it extends: fine.
+    let own = field("acme-p3", "acme-p1", "extends: acme-p1");
+    let fine = field("acme-p1", "acme-p1", "vendor: intel");
+    assert_codes(&load_raw(&[("p1.yaml", &fine), ("p3.yaml", &own)]), &[]);
+}
+
+#[test]
+fn yaml_tag() {
+    let loaded = load_raw(&[(
+        "a.yaml",
+        "generation: acme-t1\nvendor: intel\ntitle: !custom t\nmanual: none\n",
+    )]);
+    assert_codes(&loaded, &["yaml-tag"]);
+    let d = only(&loaded, "yaml-tag");
+    assert_eq!(d.message, "unsupported YAML tag `!custom`");
+    assert_eq!(loc(&loaded, d), "a.yaml:3:8");
+    // `!!str` makes a string: a number written so is refused like a quoted one.
+    let loaded = load_raw(&[(
+        "b.yaml",
+        "generation: acme-t2\nvendor: intel\ntitle: t\nmanual: none\nregisters:\n  - { name: R, msr: !!str 0x10 }\n",
+    )]);
+    assert_codes(&loaded, &["type-mismatch"]);
 }

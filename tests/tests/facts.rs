@@ -458,15 +458,20 @@ fn intel_anythread_bit_21_from_v3_deprecated_from_v5() {
         assert_ne!(sel.reserved_mask & (1 << 21), 0, "{}", g.id);
         assert_eq!(g.pmu.encoding_field("any"), None, "{}", g.id);
     }
-    for g in intel_from(3) {
+    for version in 3..=SDM_VERSIONS {
+        let g = intel_version(version);
         let sel = reg(g, "IA32_PERFEVTSEL");
         let any = field(sel, "ANY");
         assert_eq!(bits(any), (21, 21), "{}", g.id);
-        assert_eq!(any.since, "intel-v3");
+        assert_eq!(any.since, intel_version(3).id);
         assert_eq!(sel.reserved_mask & (1 << 21), 0, "{}", g.id);
         assert_eq!(g.pmu.encoding_field("any"), Some("ANY"), "{}", g.id);
+        if version < 5 {
+            assert!(any.deprecated.is_none(), "{}", g.id);
+            continue;
+        }
         let dep = any.deprecated.as_ref().expect("AnyThread deprecation");
-        assert_eq!(dep.since, "intel-v5");
+        assert_eq!(dep.since, intel_version(5).id);
         let when = dep.when.as_deref().expect("deprecation condition");
         assert!(
             when.contains("0AH") && when.contains("EDX[15]"),
@@ -608,7 +613,7 @@ fn intel_fixed_counters() {
 
 #[test]
 fn intel_fixed_ctr_ctrl_blocks() {
-    for (g, n) in intel_from(2).zip([3, 3, 3, 4, 4]) {
+    for ((g, n), version) in intel_from(2).zip([3, 3, 3, 4, 4]).zip(2..) {
         let ctl = reg(g, "IA32_FIXED_CTR_CTRL");
         assert_eq!(ctl.msr.base, 0x38D, "{}", g.id);
         assert_eq!(ctl.addresses, vec![0x38D]);
@@ -637,7 +642,7 @@ fn intel_fixed_ctr_ctrl_blocks() {
             assert_eq!(en.element_mask(3), 0x3000);
         }
 
-        if g.id == "intel-v2" {
+        if version == 2 {
             assert!(ctl.field("ANY").is_none());
             assert!((0..n).all(|i| field_at(ctl, 4 * i + 2).is_none()));
         } else {
@@ -648,11 +653,14 @@ fn intel_fixed_ctr_ctrl_blocks() {
                 en.element_mask(2) | any.element_mask(2) | pmi.element_mask(2),
                 0xF00
             );
-            let dep = any
-                .deprecated
-                .as_ref()
-                .expect("fixed AnyThread deprecation");
-            assert_eq!(dep.since, "intel-v5");
+            // Deprecated from version 5 (SDM §18.2.5), stated by version 5 itself.
+            match &any.deprecated {
+                Some(dep) => {
+                    assert!(version >= 5, "{}", g.id);
+                    assert_eq!(dep.since, intel_version(5).id);
+                }
+                None => assert!(version < 5, "{}: fixed AnyThread deprecation", g.id),
+            }
         }
     }
     // Adaptive PEBS for fixed counter i: bit 32 + 4i (version 5).

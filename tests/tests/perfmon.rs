@@ -1213,3 +1213,28 @@ fn validation_errors_name_the_json_file_and_event() {
     assert!(issue.message.ends_with("[value-too-wide]"), "{issue}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A JSON boolean is not a number: for an event code or a counter mask it is refused, once,
+/// at the value (not read as 1 or 0, and not reported as a missing key too); a flag may be one.
+#[test]
+fn json_booleans_are_refused() {
+    let e = one_error(&wrap(
+        r#"    { "EventCode": true, "UMask": "0x00", "EventName": "A.B", "Counter": "0,1" }"#,
+    ));
+    assert!(
+        e.message
+            .starts_with("event `A.B`: `EventCode` is a JSON boolean"),
+        "{e}"
+    );
+    assert_eq!(at(&e), "t.json:4:20");
+    let e = one_error(&wrap(
+        r#"    { "EventCode": "0x3C", "UMask": "0x00", "EventName": "A.B", "Counter": "0,1", "CounterMask": true }"#,
+    ));
+    assert!(e.message.contains("`CounterMask` is a JSON boolean"), "{e}");
+    // A flag may be a boolean.
+    let (f, issues) = parse(&wrap(
+        r#"    { "EventCode": "0x3C", "UMask": "0x00", "EventName": "A.B", "Counter": "0,1", "Invert": true, "CounterMask": "1" }"#,
+    ));
+    assert!(errors(&issues).is_empty(), "{issues:?}");
+    assert!(f.unwrap().events[0].inv);
+}

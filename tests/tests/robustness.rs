@@ -329,3 +329,44 @@ fn one_error_at_the_real_cause() {
     let codes: Vec<&str> = loaded.diagnostics.iter().map(|d| d.code).collect();
     assert_eq!(codes, ["duplicate-name"], "{}", loaded.render_diagnostics());
 }
+
+/// Inputs that used to be accepted although they are wrong (issue "Robustness").
+#[test]
+fn wrong_accepts_are_errors() {
+    let codes = |files: &[(&str, &str)]| -> Vec<&'static str> {
+        let loaded = load(files);
+        loaded.diagnostics.iter().map(|d| d.code).collect()
+    };
+    let head = "generation: acme-w1\nvendor: intel\ntitle: t\nmanual: none\n";
+    // Two CPUID entries for one leaf.
+    let two_leaves = format!(
+        "{head}cpuid:\n  - {{ name: L1, leaf: 0x0A, eax: [{{ name: V, bits: 7:0 }}] }}\n  - {{ name: L2, leaf: 0x0A, eax: [{{ name: W, bits: 7:0 }}] }}\n"
+    );
+    assert_eq!(codes(&[("a.yaml", &two_leaves)]), ["duplicate-leaf"]);
+    // `remove:` with nothing inherited.
+    let remove = format!("{head}remove: {{ registers: [R] }}\n");
+    assert_eq!(codes(&[("b.yaml", &remove)]), ["remove-without-parent"]);
+    // A deprecation since an unknown generation, and since one off the chain.
+    let since = |id: &str| {
+        format!(
+            "{head}registers:\n  - name: R\n    msr: 0x10\n    fields:\n      - {{ name: A, bits: 7:0, deprecated: {{ since: {id} }} }}\n"
+        )
+    };
+    assert_eq!(
+        codes(&[("c.yaml", &since("acme-w9"))]),
+        ["unknown-generation"]
+    );
+    let other = "generation: acme-w2\nvendor: intel\ntitle: t\nmanual: none\n";
+    assert_eq!(
+        codes(&[("c.yaml", &since("acme-w2")), ("d.yaml", other)]),
+        ["deprecated-since"]
+    );
+    assert!(codes(&[("c.yaml", &since("acme-w1"))]).is_empty());
+    // `!!str 0x10` is a string, as `'0x10'` is; a tag of another schema is refused.
+    let tagged = format!("{head}registers:\n  - {{ name: R, msr: !!str 0x10 }}\n");
+    assert_eq!(codes(&[("e.yaml", &tagged)]), ["type-mismatch"]);
+    let quoted = format!("{head}registers:\n  - {{ name: R, msr: '0x10' }}\n");
+    assert_eq!(codes(&[("e.yaml", &quoted)]), ["type-mismatch"]);
+    let custom = "generation: acme-w3\nvendor: intel\ntitle: !custom t\nmanual: none\n";
+    assert_eq!(codes(&[("f.yaml", custom)]), ["yaml-tag"]);
+}
