@@ -2300,6 +2300,40 @@ pub fn import_path(path: &Path) -> Import {
     imp
 }
 
+/// Imports one perfmon JSON file held in memory: `source` is its path relative to the corpus
+/// (`SKL/events/skylake_core.json`; its file name gives the generation id and the
+/// architectural version), `text` its contents. There is no mapfile, so the model has no
+/// `cpus`, and no README, so its header names no perfmon commit. Reads nothing from disk;
+/// like [`import_path`], an input that gives no model is an error.
+///
+/// ```
+/// let json = r#"[{ "EventCode": "0x3C", "UMask": "0x00", "EventName": "CPU_CLK_UNHALTED.THREAD_P", "Counter": "0,1,2,3" }]"#;
+/// let import = pmu_defs::perfmon::import_str("SKL/events/skylake_core.json", json);
+/// assert!(!import.has_errors(), "{:?}", import.issues);
+/// assert_eq!(import.models[0].id, "intel-skylake");
+/// ```
+pub fn import_str(source: &str, text: &str) -> Import {
+    let mut imp = Import {
+        files_read: 1,
+        ..Import::default()
+    };
+    let provenance = Provenance { commit: None };
+    if let Some(file) = parse_file(source, text, &mut imp.issues)
+        && let Some(model) = convert(&file, source, &[], &provenance, &mut imp.issues)
+    {
+        imp.models.push(model);
+    }
+    if imp.models.is_empty() && !imp.has_errors() {
+        imp.issues.push(Issue::new(
+            Level::Error,
+            source,
+            None,
+            "nothing to import: no core model came out of this file".into(),
+        ));
+    }
+    imp
+}
+
 /// The directory half of [`import_path`]: the files to read (confined to `root`) and the
 /// mapfile rows, or an error saying why there is nothing to import.
 fn import_dir(
