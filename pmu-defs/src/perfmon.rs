@@ -1572,7 +1572,8 @@ const YAML_SPECIAL: &[&str] = &[
     "False", "FALSE", "on", "On", "ON", "off", "Off", "OFF", "null", "Null", "NULL",
 ];
 
-/// A scalar for a YAML flow context: plain when unambiguous, otherwise single-quoted.
+/// A scalar for a YAML flow context: plain when unambiguous, otherwise single-quoted, or
+/// double-quoted with escapes when it has a character YAML cannot hold as it is.
 fn scalar(s: &str) -> String {
     let plain = s.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
         && s.chars()
@@ -1580,9 +1581,50 @@ fn scalar(s: &str) -> String {
         && !YAML_SPECIAL.contains(&s);
     if plain {
         s.to_owned()
-    } else {
+    } else if s.chars().all(yaml_literal) {
         format!("'{}'", s.replace('\'', "''"))
+    } else {
+        quoted(s)
     }
+}
+
+/// True for a character a YAML scalar or comment may hold as it is, on one line: YAML 1.2's
+/// printable set without tab, the characters YAML 1.1 takes as line breaks (U+0085,
+/// U+2028, U+2029) and the byte-order mark. Anything else (a control character in a JSON
+/// string or a file name, U+FFFE) must be escaped or left out.
+fn yaml_literal(c: char) -> bool {
+    matches!(c, '\u{20}'..='\u{7E}' | '\u{A0}'..='\u{D7FF}' | '\u{E000}'..='\u{FFFD}' | '\u{10000}'..)
+        && !matches!(c, '\u{2028}' | '\u{2029}' | '\u{FEFF}')
+}
+
+/// A double-quoted YAML scalar: `"` and `\` escaped, every character [`yaml_literal`]
+/// refuses as `\uXXXX` (or `\UXXXXXXXX`).
+fn quoted(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if yaml_literal(c) => out.push(c),
+            c if u32::from(c) <= 0xFFFF => {
+                let _ = write!(out, "\\u{:04X}", u32::from(c));
+            }
+            c => {
+                let _ = write!(out, "\\U{:08X}", u32::from(c));
+            }
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// Text for a `#` comment: a character [`yaml_literal`] refuses (a line break would end the
+/// comment and start YAML) becomes U+FFFD.
+fn comment(s: &str) -> String {
+    s.chars()
+        .map(|c| if yaml_literal(c) { c } else { '\u{FFFD}' })
+        .collect()
 }
 
 fn hex(v: u64) -> String {
@@ -1909,15 +1951,16 @@ pub fn convert(
     let _ = writeln!(y, "{HEADER} — DO NOT EDIT.");
     let _ = writeln!(
         y,
-        "# Source: {source}, intel/perfmon commit {}{}{}.",
-        provenance.commit.as_deref().unwrap_or("unknown"),
+        "# Source: {}, intel/perfmon commit {}{}{}.",
+        comment(source),
+        comment(provenance.commit.as_deref().unwrap_or("unknown")),
         file.version
             .as_ref()
-            .map(|v| format!(", event list version {v}"))
+            .map(|v| format!(", event list version {}", comment(v)))
             .unwrap_or_default(),
         file.date
             .as_ref()
-            .map(|d| format!(" ({d})"))
+            .map(|d| format!(" ({})", comment(d)))
             .unwrap_or_default(),
     );
     let _ = writeln!(
@@ -1925,7 +1968,7 @@ pub fn convert(
         "# Intel's data is under the BSD 3-Clause license{}.",
         file.copyright
             .as_ref()
-            .map(|c| format!(" ({})", c.trim_end_matches('.')))
+            .map(|c| format!(" ({})", comment(c.trim_end_matches('.'))))
             .unwrap_or_default()
     );
     let _ = writeln!(
@@ -2025,12 +2068,8 @@ fn scalar_text(s: &str) -> String {
         && !s.contains(" #")
         && !s.ends_with(':')
         && s.chars()
-            .all(|c| !c.is_control() && !"\"'{}[],&*!|>%@`".contains(c));
-    if simple {
-        s.to_owned()
-    } else {
-        serde_json::to_string(s).unwrap_or_else(|_| format!("'{}'", s.replace('\'', "''")))
-    }
+            .all(|c| yaml_literal(c) && !"\"'{}[],&*!|>%@`".contains(c));
+    if simple { s.to_owned() } else { quoted(s) }
 }
 
 // ---------------------------------------------------------------------------------------------
