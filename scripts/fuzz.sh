@@ -5,7 +5,8 @@
 #   scripts/fuzz.sh [SECONDS]
 #
 # The seeds are written by `cargo xtask fuzz-seeds` from the shipped definitions and the
-# perfmon test fixtures into $CARGO_TARGET_DIR/fuzz/seeds/<target> (else target/...); what
+# perfmon test fixtures into $CARGO_TARGET_DIR/fuzz/seeds/<target> (else target/...), with
+# dictionaries of the YAML and perfmon keys (seeds/<target>.dict); what
 # the fuzzer finds goes to .../fuzz/corpus/<target>, kept between runs. A crash (a panic, an
 # input taking over TIMEOUT seconds, or over 2 GB of memory) is written to
 # fuzz/artifacts/<target>/; reproduce it with
@@ -42,8 +43,12 @@ run_target() {
   local t=$1 start status=0
   mkdir -p "$work/corpus/$t"
   start=$(date +%s)
+  local dict=()
+  if [ -f "$work/seeds/$t.dict" ]; then
+    dict=(-dict="$work/seeds/$t.dict")
+  fi
   cargo "+$toolchain" fuzz run "${flags[@]}" "$t" "$work/corpus/$t" "$work/seeds/$t" -- \
-    -max_total_time="$seconds" -timeout="$timeout" -print_final_stats=1 \
+    -max_total_time="$seconds" -timeout="$timeout" -print_final_stats=1 "${dict[@]}" \
     >"$work/$t.log" 2>&1 || status=$?
   echo "$status $(($(date +%s) - start))" >"$work/$t.status"
 }

@@ -10,6 +10,10 @@
 //! - `encode/`: per generation, events by name with modifiers and counters, and raw terms.
 //! - `decode/`: per generation, every register at its first address with a value made of its
 //!   fields (and one with every bit set).
+//!
+//! And two libFuzzer dictionaries beside them: `load_gen.dict` (every key and keyword of the
+//! YAML format, from the loader's tables, and the shipped generation ids) and
+//! `import_perfmon.dict` (the perfmon event keys the importer knows).
 
 use serde_json::{Map, Value, json};
 use std::fmt::Write as _;
@@ -39,6 +43,17 @@ pub fn run(out: Option<PathBuf>) -> ExitCode {
     import_seeds(&root, &loaded.model, &mut seeds);
     encode_seeds(&loaded.model, &mut seeds);
     decode_seeds(&loaded.model, &mut seeds);
+    let dicts = [
+        ("load_gen", load_gen_dict(&loaded.model)),
+        ("import_perfmon", import_dict()),
+    ];
+    for (target, words) in dicts {
+        let path = out.join(format!("{target}.dict"));
+        if let Err(e) = std::fs::create_dir_all(&out).and_then(|()| std::fs::write(&path, words)) {
+            eprintln!("error: cannot write {}: {e}", path.display());
+            return ExitCode::FAILURE;
+        }
+    }
     for target in ["load_gen", "import_perfmon", "encode", "decode"] {
         let dir = out.join(target);
         // Seeds only: the previous run's are replaced (the fuzzer's own corpus is elsewhere).
@@ -57,6 +72,44 @@ pub fn run(out: Option<PathBuf>) -> ExitCode {
         println!("{}: {} seeds", dir.display(), mine.len());
     }
     ExitCode::SUCCESS
+}
+
+/// A libFuzzer dictionary: one quoted word a line (`"` and `\\` escaped).
+fn dictionary<'a>(words: impl IntoIterator<Item = &'a str>) -> String {
+    let mut words: Vec<&str> = words.into_iter().collect();
+    words.sort_unstable();
+    words.dedup();
+    let mut out = String::new();
+    for w in words {
+        let escaped = w.replace('\\', "\\\\").replace('"', "\\\"");
+        let _ = writeln!(out, "\"{escaped}\"");
+    }
+    out
+}
+
+/// `load_gen`'s dictionary: every key of the YAML format (the loader's key lists, as the
+/// JSON Schema pairs them), every keyword, and the shipped generation ids.
+fn load_gen_dict(model: &pmu_defs::Model) -> String {
+    use pmu_defs::raw;
+    let keys = pmu_defs::schema::MAPPINGS
+        .iter()
+        .flat_map(|(_, keys)| keys.iter().copied());
+    let words = raw::VENDOR_WORDS
+        .iter()
+        .map(|w| w.0)
+        .chain(raw::SEVERITY_WORDS.iter().map(|w| w.0))
+        .chain(raw::REGISTER_ROLE_WORDS.iter().map(|w| w.0))
+        .chain(raw::COUNTER_KIND_WORDS.iter().map(|w| w.0))
+        .chain(raw::FIELD_ROLE_WORDS.iter().map(|w| w.0))
+        .chain(raw::CPUID_REG_WORDS.iter().map(|w| w.0))
+        .chain(raw::ACCESS_WORDS.iter().map(|w| w.0));
+    let ids = model.generations.iter().map(|g| g.id.as_str());
+    dictionary(keys.chain(words).chain(ids))
+}
+
+/// `import_perfmon`'s dictionary: the event keys the importer knows.
+fn import_dict() -> String {
+    dictionary(pmu_defs::perfmon::EVENT_KEYS.iter().copied())
 }
 
 fn yaml_files(dir: &Path) -> Vec<PathBuf> {
