@@ -1668,7 +1668,8 @@ const YAML_SPECIAL: &[&str] = &[
     "False", "FALSE", "on", "On", "ON", "off", "Off", "OFF", "null", "Null", "NULL",
 ];
 
-/// A scalar for a YAML flow context: plain when unambiguous, otherwise single-quoted.
+/// A scalar for a YAML flow context: plain when unambiguous, otherwise single-quoted, or
+/// double-quoted with escapes when it has a character YAML cannot hold as it is.
 fn scalar(s: &str) -> String {
     let plain = s.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
         && s.chars()
@@ -1676,9 +1677,50 @@ fn scalar(s: &str) -> String {
         && !YAML_SPECIAL.contains(&s);
     if plain {
         s.to_owned()
-    } else {
+    } else if s.chars().all(yaml_literal) {
         format!("'{}'", s.replace('\'', "''"))
+    } else {
+        quoted(s)
     }
+}
+
+/// True for a character a YAML scalar or comment may hold as it is, on one line: YAML 1.2's
+/// printable set without tab, the characters YAML 1.1 takes as line breaks (U+0085,
+/// U+2028, U+2029) and the byte-order mark. Anything else (a control character in a JSON
+/// string or a file name, U+FFFE) must be escaped or left out.
+fn yaml_literal(c: char) -> bool {
+    matches!(c, '\u{20}'..='\u{7E}' | '\u{A0}'..='\u{D7FF}' | '\u{E000}'..='\u{FFFD}' | '\u{10000}'..)
+        && !matches!(c, '\u{2028}' | '\u{2029}' | '\u{FEFF}')
+}
+
+/// A double-quoted YAML scalar: `"` and `\` escaped, every character [`yaml_literal`]
+/// refuses as `\uXXXX` (or `\UXXXXXXXX`).
+fn quoted(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if yaml_literal(c) => out.push(c),
+            c if u32::from(c) <= 0xFFFF => {
+                let _ = write!(out, "\\u{:04X}", u32::from(c));
+            }
+            c => {
+                let _ = write!(out, "\\U{:08X}", u32::from(c));
+            }
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// Text for a `#` comment: a character [`yaml_literal`] refuses (a line break would end the
+/// comment and start YAML) becomes U+FFFD.
+fn comment(s: &str) -> String {
+    s.chars()
+        .map(|c| if yaml_literal(c) { c } else { '\u{FFFD}' })
+        .collect()
 }
 
 fn hex(v: u64) -> String {
@@ -2005,15 +2047,16 @@ pub fn convert(
     let _ = writeln!(y, "{HEADER} — DO NOT EDIT.");
     let _ = writeln!(
         y,
-        "# Source: {source}, intel/perfmon commit {}{}{}.",
-        provenance.commit.as_deref().unwrap_or("unknown"),
+        "# Source: {}, intel/perfmon commit {}{}{}.",
+        comment(source),
+        comment(provenance.commit.as_deref().unwrap_or("unknown")),
         file.version
             .as_ref()
-            .map(|v| format!(", event list version {v}"))
+            .map(|v| format!(", event list version {}", comment(v)))
             .unwrap_or_default(),
         file.date
             .as_ref()
-            .map(|d| format!(" ({d})"))
+            .map(|d| format!(" ({})", comment(d)))
             .unwrap_or_default(),
     );
     let _ = writeln!(
@@ -2021,7 +2064,7 @@ pub fn convert(
         "# Intel's data is under the BSD 3-Clause license{}.",
         file.copyright
             .as_ref()
-            .map(|c| format!(" ({})", c.trim_end_matches('.')))
+            .map(|c| format!(" ({})", comment(c.trim_end_matches('.'))))
             .unwrap_or_default()
     );
     let _ = writeln!(
@@ -2132,12 +2175,8 @@ fn scalar_text(s: &str) -> String {
         && !s.contains(" #")
         && !s.ends_with(':')
         && s.chars()
-            .all(|c| !c.is_control() && !"\"'{}[],&*!|>%@`".contains(c));
-    if simple {
-        s.to_owned()
-    } else {
-        serde_json::to_string(s).unwrap_or_else(|_| format!("'{}'", s.replace('\'', "''")))
-    }
+            .all(|c| yaml_literal(c) && !"\"'{}[],&*!|>%@`".contains(c));
+    if simple { s.to_owned() } else { quoted(s) }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -2402,6 +2441,40 @@ pub fn import_path(path: &Path) -> Import {
             &display(path),
             None,
             format!("nothing to import: no core model came out of the {files_named} file(s) read"),
+        ));
+    }
+    imp
+}
+
+/// Imports one perfmon JSON file held in memory: `source` is its path relative to the corpus
+/// (`SKL/events/skylake_core.json`; its file name gives the generation id and the
+/// architectural version), `text` its contents. There is no mapfile, so the model has no
+/// `cpus`, and no README, so its header names no perfmon commit. Reads nothing from disk;
+/// like [`import_path`], an input that gives no model is an error.
+///
+/// ```
+/// let json = r#"[{ "EventCode": "0x3C", "UMask": "0x00", "EventName": "CPU_CLK_UNHALTED.THREAD_P", "Counter": "0,1,2,3" }]"#;
+/// let import = pmu_defs::perfmon::import_str("SKL/events/skylake_core.json", json);
+/// assert!(!import.has_errors(), "{:?}", import.issues);
+/// assert_eq!(import.models[0].id, "intel-skylake");
+/// ```
+pub fn import_str(source: &str, text: &str) -> Import {
+    let mut imp = Import {
+        files_read: 1,
+        ..Import::default()
+    };
+    let provenance = Provenance { commit: None };
+    if let Some(file) = parse_file(source, text, &mut imp.issues)
+        && let Some(model) = convert(&file, source, &[], &provenance, &mut imp.issues)
+    {
+        imp.models.push(model);
+    }
+    if imp.models.is_empty() && !imp.has_errors() {
+        imp.issues.push(Issue::new(
+            Level::Error,
+            source,
+            None,
+            "nothing to import: no core model came out of this file".into(),
         ));
     }
     imp

@@ -3,6 +3,7 @@
 #[path = "gen.rs"]
 mod codegen;
 mod encode;
+mod fuzz_seeds;
 mod import;
 mod schema;
 
@@ -71,6 +72,13 @@ enum Command {
         /// Do not write; fail when the file differs from what the generator writes.
         #[arg(long)]
         check: bool,
+    },
+    /// Write the seed corpus of the fuzz targets (fuzz/): one directory per target, from the
+    /// shipped definitions and the perfmon test fixtures.
+    FuzzSeeds {
+        /// Output directory (default: $CARGO_TARGET_DIR/fuzz/seeds, else target/fuzz/seeds).
+        #[arg(long)]
+        out: Option<PathBuf>,
     },
     /// Import Intel perfmon core event lists into core model generations (YAML).
     ImportPerfmon {
@@ -191,6 +199,7 @@ fn main() -> ExitCode {
             xtask::docs::run(&loaded.model, &out)
         }
         Command::Encode(args) => encode::run_encode(args),
+        Command::FuzzSeeds { out } => fuzz_seeds::run(out),
         Command::Decode(args) => encode::run_decode(args),
         Command::ImportPerfmon { path, out, check } => {
             let out = out.unwrap_or_else(|| workspace_root().join(import::MODELS));

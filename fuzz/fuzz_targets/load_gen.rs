@@ -1,0 +1,4 @@
+#![no_main]
+//! See `pmu_defs_fuzz::harness::load_gen`.
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| pmu_defs_fuzz::harness::load_gen(data));
