@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every fuzz target in fuzz/ for SECONDS each (default 60), then fails if any crashed.
 #
-#   scripts/install-fuzz.sh    # once: nightly toolchain and cargo-fuzz
+#   scripts/install-fuzz.sh    # once: cargo-fuzz
 #   scripts/fuzz.sh [SECONDS]
 #
 # The seeds are written by `cargo xtask fuzz-seeds` from the shipped definitions and the
@@ -10,18 +10,19 @@
 # the fuzzer finds goes to .../fuzz/corpus/<target>, kept between runs. A crash (a panic, an
 # input taking over TIMEOUT seconds, or over 2 GB of memory) is written to
 # fuzz/artifacts/<target>/; reproduce it with
-#   cd fuzz && cargo +nightly fuzz run -s none -a <target> artifacts/<target>/<file>
+#   cd fuzz && cargo fuzz run -s none -a <target> artifacts/<target>/<file>
 # and keep it as a regression test in tests/tests/robustness.rs (the harness is shared).
 #
 # Environment: FUZZ_TARGETS (default: all four), JOBS (targets run at a time, each on one
-# core; default: the number of cores), TIMEOUT (default 30), PMU_FUZZ_TOOLCHAIN (default
-# nightly).
+# core; default: the number of cores), TIMEOUT (default 30), PMU_FUZZ_TOOLCHAIN (a rustup
+# toolchain; default: the pinned one of rust-toolchain.toml, which works: without a
+# sanitizer cargo-fuzz passes only stable -C flags).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 seconds=${1:-60}
 timeout=${TIMEOUT:-30}
-toolchain=${PMU_FUZZ_TOOLCHAIN:-nightly}
+toolchain=${PMU_FUZZ_TOOLCHAIN:+"+$PMU_FUZZ_TOOLCHAIN"}
 targets=${FUZZ_TARGETS:-load_gen import_perfmon encode decode}
 root=$PWD
 target_dir=${CARGO_TARGET_DIR:-$root/target}
@@ -36,7 +37,7 @@ cd fuzz
 # most of the speed.
 export CARGO_TARGET_DIR=$work
 flags=(-s none -a)
-cargo "+$toolchain" fuzz build "${flags[@]}"
+cargo $toolchain fuzz build "${flags[@]}"
 
 # One target: its log in $work/<target>.log, its exit status in $work/<target>.status.
 run_target() {
@@ -47,7 +48,7 @@ run_target() {
   if [ -f "$work/seeds/$t.dict" ]; then
     dict=(-dict="$work/seeds/$t.dict")
   fi
-  cargo "+$toolchain" fuzz run "${flags[@]}" "$t" "$work/corpus/$t" "$work/seeds/$t" -- \
+  cargo $toolchain fuzz run "${flags[@]}" "$t" "$work/corpus/$t" "$work/seeds/$t" -- \
     -max_total_time="$seconds" -timeout="$timeout" -print_final_stats=1 "${dict[@]}" \
     >"$work/$t.log" 2>&1 || status=$?
   echo "$status $(($(date +%s) - start))" >"$work/$t.status"
