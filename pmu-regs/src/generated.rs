@@ -81,7 +81,7 @@ pub mod amd {
                 }
             }
             #[inline(always)]
-            const fn __check_event_select<const V: u64>() {
+            const fn __check_field_event_select<const V: u64>() {
                 const {
                     if V > 0xfff_u64 {
                         crate::__private::too_wide("PERF_EVT_SEL", "EVENT_SELECT", 12u32, V)
@@ -89,7 +89,7 @@ pub mod amd {
                 }
             }
             #[inline(always)]
-            const fn __check_umask<const V: u64>() {
+            const fn __check_field_umask<const V: u64>() {
                 const {
                     if V > 0xff_u64 {
                         crate::__private::too_wide("PERF_EVT_SEL", "UMASK", 8u32, V)
@@ -97,7 +97,7 @@ pub mod amd {
                 }
             }
             #[inline(always)]
-            const fn __check_cmask<const V: u64>() {
+            const fn __check_field_cmask<const V: u64>() {
                 const {
                     if V > 0xff_u64 {
                         crate::__private::too_wide("PERF_EVT_SEL", "CMASK", 8u32, V)
@@ -171,7 +171,7 @@ pub mod amd {
                     if V > 0xfff_u64 {
                         crate::__private::too_wide("PERF_EVT_SEL", "EVENT_SELECT", 12u32, V)
                     }
-                    __check_event_select::<V>();
+                    __check_field_event_select::<V>();
                     let v = V;
                     Self(
                         (self.0 & 0xfffffff0ffffff00_u64)
@@ -204,7 +204,7 @@ pub mod amd {
                     if V > 0xff_u64 {
                         crate::__private::too_wide("PERF_EVT_SEL", "UMASK", 8u32, V)
                     }
-                    __check_umask::<V>();
+                    __check_field_umask::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffffffff00ff_u64) | (((v >> 0u32) & 0xff_u64) << 8u32))
                 }
@@ -290,7 +290,7 @@ pub mod amd {
                     if V > 0xff_u64 {
                         crate::__private::too_wide("PERF_EVT_SEL", "CMASK", 8u32, V)
                     }
-                    __check_cmask::<V>();
+                    __check_field_cmask::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32))
                 }
@@ -766,7 +766,7 @@ pub mod amd {
                 }
             }
             #[inline(always)]
-            const fn __check_event_select<const V: u64>() {
+            const fn __check_field_event_select<const V: u64>() {
                 const {
                     if V > 0xfff_u64 {
                         crate::__private::too_wide("PERF_EVT_SEL_CORE", "EVENT_SELECT", 12u32, V)
@@ -774,7 +774,7 @@ pub mod amd {
                 }
             }
             #[inline(always)]
-            const fn __check_umask<const V: u64>() {
+            const fn __check_field_umask<const V: u64>() {
                 const {
                     if V > 0xff_u64 {
                         crate::__private::too_wide("PERF_EVT_SEL_CORE", "UMASK", 8u32, V)
@@ -782,7 +782,7 @@ pub mod amd {
                 }
             }
             #[inline(always)]
-            const fn __check_cmask<const V: u64>() {
+            const fn __check_field_cmask<const V: u64>() {
                 const {
                     if V > 0xff_u64 {
                         crate::__private::too_wide("PERF_EVT_SEL_CORE", "CMASK", 8u32, V)
@@ -856,7 +856,7 @@ pub mod amd {
                     if V > 0xfff_u64 {
                         crate::__private::too_wide("PERF_EVT_SEL_CORE", "EVENT_SELECT", 12u32, V)
                     }
-                    __check_event_select::<V>();
+                    __check_field_event_select::<V>();
                     let v = V;
                     Self(
                         (self.0 & 0xfffffff0ffffff00_u64)
@@ -889,7 +889,7 @@ pub mod amd {
                     if V > 0xff_u64 {
                         crate::__private::too_wide("PERF_EVT_SEL_CORE", "UMASK", 8u32, V)
                     }
-                    __check_umask::<V>();
+                    __check_field_umask::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffffffff00ff_u64) | (((v >> 0u32) & 0xff_u64) << 8u32))
                 }
@@ -975,7 +975,7 @@ pub mod amd {
                     if V > 0xff_u64 {
                         crate::__private::too_wide("PERF_EVT_SEL_CORE", "CMASK", 8u32, V)
                     }
-                    __check_cmask::<V>();
+                    __check_field_cmask::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32))
                 }
@@ -1561,7 +1561,7 @@ pub mod amd {
                 }
             }
             #[inline(always)]
-            const fn __check_count<const V: u64>() {
+            const fn __check_field_count<const V: u64>() {
                 const {
                     if V > 0xffffffffffff_u64 {
                         crate::__private::too_wide("PERF_CTR_CORE", "COUNT", 48u32, V)
@@ -1635,7 +1635,7 @@ pub mod amd {
                     if V > 0xffffffffffff_u64 {
                         crate::__private::too_wide("PERF_CTR_CORE", "COUNT", 48u32, V)
                     }
-                    __check_count::<V>();
+                    __check_field_count::<V>();
                     let v = V;
                     Self(
                         (self.0 & 0xffff000000000000_u64)
@@ -2150,7 +2150,7 @@ pub mod amd {
                 }
             }
             #[inline(always)]
-            const fn __check_event_select<const V: u64>() {
+            const fn __check_field_event_select<const V: u64>() {
                 const {
                     if V > 0xff_u64 {
                         crate::__private::too_wide("PERF_EVT_SEL", "EVENT_SELECT", 8u32, V)
@@ -2158,7 +2158,7 @@ pub mod amd {
                 }
             }
             #[inline(always)]
-            const fn __check_umask<const V: u64>() {
+            const fn __check_field_umask<const V: u64>() {
                 const {
                     if V > 0xff_u64 {
                         crate::__private::too_wide("PERF_EVT_SEL", "UMASK", 8u32, V)
@@ -2166,7 +2166,7 @@ pub mod amd {
                 }
             }
             #[inline(always)]
-            const fn __check_cmask<const V: u64>() {
+            const fn __check_field_cmask<const V: u64>() {
                 const {
                     if V > 0xff_u64 {
                         crate::__private::too_wide("PERF_EVT_SEL", "CMASK", 8u32, V)
@@ -2256,7 +2256,7 @@ pub mod amd {
                     if V > 0xff_u64 {
                         crate::__private::too_wide("PERF_EVT_SEL", "EVENT_SELECT", 8u32, V)
                     }
-                    __check_event_select::<V>();
+                    __check_field_event_select::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffffffffff00_u64) | (((v >> 0u32) & 0xff_u64) << 0u32))
                 }
@@ -2288,7 +2288,7 @@ pub mod amd {
                     if V > 0xff_u64 {
                         crate::__private::too_wide("PERF_EVT_SEL", "UMASK", 8u32, V)
                     }
-                    __check_umask::<V>();
+                    __check_field_umask::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffffffff00ff_u64) | (((v >> 0u32) & 0xff_u64) << 8u32))
                 }
@@ -2387,7 +2387,7 @@ pub mod amd {
                     if V > 0xff_u64 {
                         crate::__private::too_wide("PERF_EVT_SEL", "CMASK", 8u32, V)
                     }
-                    __check_cmask::<V>();
+                    __check_field_cmask::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32))
                 }
@@ -2950,7 +2950,7 @@ pub mod amd {
                 }
             }
             #[inline(always)]
-            const fn __check_count<const V: u64>() {
+            const fn __check_field_count<const V: u64>() {
                 const {
                     if V > 0xffffffffffff_u64 {
                         crate::__private::too_wide("PERF_CTR", "COUNT", 48u32, V)
@@ -3024,7 +3024,7 @@ pub mod amd {
                     if V > 0xffffffffffff_u64 {
                         crate::__private::too_wide("PERF_CTR", "COUNT", 48u32, V)
                     }
-                    __check_count::<V>();
+                    __check_field_count::<V>();
                     let v = V;
                     Self(
                         (self.0 & 0xffff000000000000_u64)
@@ -5261,7 +5261,7 @@ pub mod intel {
                 }
             }
             #[inline(always)]
-            const fn __check_count<const V: u64>() {
+            const fn __check_field_count<const V: u64>() {
                 const {
                     if V > 0xffffffffffff_u64 {
                         crate::__private::too_wide("IA32_PMC", "COUNT", 48u32, V)
@@ -5335,7 +5335,7 @@ pub mod intel {
                     if V > 0xffffffffffff_u64 {
                         crate::__private::too_wide("IA32_PMC", "COUNT", 48u32, V)
                     }
-                    __check_count::<V>();
+                    __check_field_count::<V>();
                     let v = V;
                     Self(
                         (self.0 & 0xffff000000000000_u64)
@@ -5597,7 +5597,7 @@ pub mod intel {
                 }
             }
             #[inline(always)]
-            const fn __check_count<const V: u64>() {
+            const fn __check_field_count<const V: u64>() {
                 const {
                     if V > 0xffffffffffff_u64 {
                         crate::__private::too_wide("IA32_A_PMC", "COUNT", 48u32, V)
@@ -5671,7 +5671,7 @@ pub mod intel {
                     if V > 0xffffffffffff_u64 {
                         crate::__private::too_wide("IA32_A_PMC", "COUNT", 48u32, V)
                     }
-                    __check_count::<V>();
+                    __check_field_count::<V>();
                     let v = V;
                     Self(
                         (self.0 & 0xffff000000000000_u64)
@@ -5961,7 +5961,7 @@ pub mod intel {
                 }
             }
             #[inline(always)]
-            const fn __check_event_select<const V: u64>() {
+            const fn __check_field_event_select<const V: u64>() {
                 const {
                     if V > 0xff_u64 {
                         crate::__private::too_wide("IA32_PERFEVTSEL", "EVENT_SELECT", 8u32, V)
@@ -5969,7 +5969,7 @@ pub mod intel {
                 }
             }
             #[inline(always)]
-            const fn __check_umask<const V: u64>() {
+            const fn __check_field_umask<const V: u64>() {
                 const {
                     if V > 0xff_u64 {
                         crate::__private::too_wide("IA32_PERFEVTSEL", "UMASK", 8u32, V)
@@ -5977,7 +5977,7 @@ pub mod intel {
                 }
             }
             #[inline(always)]
-            const fn __check_cmask<const V: u64>() {
+            const fn __check_field_cmask<const V: u64>() {
                 const {
                     if V > 0xff_u64 {
                         crate::__private::too_wide("IA32_PERFEVTSEL", "CMASK", 8u32, V)
@@ -6099,7 +6099,7 @@ pub mod intel {
                     if V > 0xff_u64 {
                         crate::__private::too_wide("IA32_PERFEVTSEL", "EVENT_SELECT", 8u32, V)
                     }
-                    __check_event_select::<V>();
+                    __check_field_event_select::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffffffffff00_u64) | (((v >> 0u32) & 0xff_u64) << 0u32))
                 }
@@ -6131,7 +6131,7 @@ pub mod intel {
                     if V > 0xff_u64 {
                         crate::__private::too_wide("IA32_PERFEVTSEL", "UMASK", 8u32, V)
                     }
-                    __check_umask::<V>();
+                    __check_field_umask::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffffffff00ff_u64) | (((v >> 0u32) & 0xff_u64) << 8u32))
                 }
@@ -6230,7 +6230,7 @@ pub mod intel {
                     if V > 0xff_u64 {
                         crate::__private::too_wide("IA32_PERFEVTSEL", "CMASK", 8u32, V)
                     }
-                    __check_cmask::<V>();
+                    __check_field_cmask::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32))
                 }
@@ -8407,7 +8407,7 @@ pub mod intel {
                 }
             }
             #[inline(always)]
-            const fn __check_count<const V: u64>() {
+            const fn __check_field_count<const V: u64>() {
                 const {
                     if V > 0xffffffffffff_u64 {
                         crate::__private::too_wide("IA32_FIXED_CTR", "COUNT", 48u32, V)
@@ -8481,7 +8481,7 @@ pub mod intel {
                     if V > 0xffffffffffff_u64 {
                         crate::__private::too_wide("IA32_FIXED_CTR", "COUNT", 48u32, V)
                     }
-                    __check_count::<V>();
+                    __check_field_count::<V>();
                     let v = V;
                     Self(
                         (self.0 & 0xffff000000000000_u64)
@@ -8733,7 +8733,7 @@ pub mod intel {
                 }
             }
             #[inline(always)]
-            const fn __check_enable0<const V: u64>() {
+            const fn __check_field_enable0<const V: u64>() {
                 const {
                     if V > 0x3_u64 {
                         crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE0", 2u32, V)
@@ -8741,7 +8741,7 @@ pub mod intel {
                 }
             }
             #[inline(always)]
-            const fn __check_enable1<const V: u64>() {
+            const fn __check_field_enable1<const V: u64>() {
                 const {
                     if V > 0x3_u64 {
                         crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE1", 2u32, V)
@@ -8749,7 +8749,7 @@ pub mod intel {
                 }
             }
             #[inline(always)]
-            const fn __check_enable2<const V: u64>() {
+            const fn __check_field_enable2<const V: u64>() {
                 const {
                     if V > 0x3_u64 {
                         crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE2", 2u32, V)
@@ -9003,7 +9003,7 @@ pub mod intel {
                     if V > 0x3_u64 {
                         crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE0", 2u32, V)
                     }
-                    __check_enable0::<V>();
+                    __check_field_enable0::<V>();
                     let v = V;
                     Self((self.0 & 0xfffffffffffffffc_u64) | (((v >> 0u32) & 0x3_u64) << 0u32))
                 }
@@ -9039,7 +9039,7 @@ pub mod intel {
                     if V > 0x3_u64 {
                         crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE1", 2u32, V)
                     }
-                    __check_enable1::<V>();
+                    __check_field_enable1::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffffffffffcf_u64) | (((v >> 0u32) & 0x3_u64) << 4u32))
                 }
@@ -9075,7 +9075,7 @@ pub mod intel {
                     if V > 0x3_u64 {
                         crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE2", 2u32, V)
                     }
-                    __check_enable2::<V>();
+                    __check_field_enable2::<V>();
                     let v = V;
                     Self((self.0 & 0xfffffffffffffcff_u64) | (((v >> 0u32) & 0x3_u64) << 8u32))
                 }
@@ -12174,7 +12174,7 @@ pub mod intel {
                 }
             }
             #[inline(always)]
-            const fn __check_event_select<const V: u64>() {
+            const fn __check_field_event_select<const V: u64>() {
                 const {
                     if V > 0xff_u64 {
                         crate::__private::too_wide("IA32_PERFEVTSEL", "EVENT_SELECT", 8u32, V)
@@ -12182,7 +12182,7 @@ pub mod intel {
                 }
             }
             #[inline(always)]
-            const fn __check_umask<const V: u64>() {
+            const fn __check_field_umask<const V: u64>() {
                 const {
                     if V > 0xff_u64 {
                         crate::__private::too_wide("IA32_PERFEVTSEL", "UMASK", 8u32, V)
@@ -12190,7 +12190,7 @@ pub mod intel {
                 }
             }
             #[inline(always)]
-            const fn __check_cmask<const V: u64>() {
+            const fn __check_field_cmask<const V: u64>() {
                 const {
                     if V > 0xff_u64 {
                         crate::__private::too_wide("IA32_PERFEVTSEL", "CMASK", 8u32, V)
@@ -12288,7 +12288,7 @@ pub mod intel {
                     if V > 0xff_u64 {
                         crate::__private::too_wide("IA32_PERFEVTSEL", "EVENT_SELECT", 8u32, V)
                     }
-                    __check_event_select::<V>();
+                    __check_field_event_select::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffffffffff00_u64) | (((v >> 0u32) & 0xff_u64) << 0u32))
                 }
@@ -12320,7 +12320,7 @@ pub mod intel {
                     if V > 0xff_u64 {
                         crate::__private::too_wide("IA32_PERFEVTSEL", "UMASK", 8u32, V)
                     }
-                    __check_umask::<V>();
+                    __check_field_umask::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffffffff00ff_u64) | (((v >> 0u32) & 0xff_u64) << 8u32))
                 }
@@ -12428,7 +12428,7 @@ pub mod intel {
                     if V > 0xff_u64 {
                         crate::__private::too_wide("IA32_PERFEVTSEL", "CMASK", 8u32, V)
                     }
-                    __check_cmask::<V>();
+                    __check_field_cmask::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32))
                 }
@@ -13066,7 +13066,7 @@ pub mod intel {
                 }
             }
             #[inline(always)]
-            const fn __check_enable0<const V: u64>() {
+            const fn __check_field_enable0<const V: u64>() {
                 const {
                     if V > 0x3_u64 {
                         crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE0", 2u32, V)
@@ -13074,7 +13074,7 @@ pub mod intel {
                 }
             }
             #[inline(always)]
-            const fn __check_enable1<const V: u64>() {
+            const fn __check_field_enable1<const V: u64>() {
                 const {
                     if V > 0x3_u64 {
                         crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE1", 2u32, V)
@@ -13082,7 +13082,7 @@ pub mod intel {
                 }
             }
             #[inline(always)]
-            const fn __check_enable2<const V: u64>() {
+            const fn __check_field_enable2<const V: u64>() {
                 const {
                     if V > 0x3_u64 {
                         crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE2", 2u32, V)
@@ -13312,7 +13312,7 @@ pub mod intel {
                     if V > 0x3_u64 {
                         crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE0", 2u32, V)
                     }
-                    __check_enable0::<V>();
+                    __check_field_enable0::<V>();
                     let v = V;
                     Self((self.0 & 0xfffffffffffffffc_u64) | (((v >> 0u32) & 0x3_u64) << 0u32))
                 }
@@ -13348,7 +13348,7 @@ pub mod intel {
                     if V > 0x3_u64 {
                         crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE1", 2u32, V)
                     }
-                    __check_enable1::<V>();
+                    __check_field_enable1::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffffffffffcf_u64) | (((v >> 0u32) & 0x3_u64) << 4u32))
                 }
@@ -13384,7 +13384,7 @@ pub mod intel {
                     if V > 0x3_u64 {
                         crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE2", 2u32, V)
                     }
-                    __check_enable2::<V>();
+                    __check_field_enable2::<V>();
                     let v = V;
                     Self((self.0 & 0xfffffffffffffcff_u64) | (((v >> 0u32) & 0x3_u64) << 8u32))
                 }
@@ -18295,7 +18295,7 @@ pub mod intel {
                 }
             }
             #[inline(always)]
-            const fn __check_event_select<const V: u64>() {
+            const fn __check_field_event_select<const V: u64>() {
                 const {
                     if V > 0xff_u64 {
                         crate::__private::too_wide("IA32_PERFEVTSEL", "EVENT_SELECT", 8u32, V)
@@ -18303,7 +18303,7 @@ pub mod intel {
                 }
             }
             #[inline(always)]
-            const fn __check_umask<const V: u64>() {
+            const fn __check_field_umask<const V: u64>() {
                 const {
                     if V > 0xff_u64 {
                         crate::__private::too_wide("IA32_PERFEVTSEL", "UMASK", 8u32, V)
@@ -18311,7 +18311,7 @@ pub mod intel {
                 }
             }
             #[inline(always)]
-            const fn __check_cmask<const V: u64>() {
+            const fn __check_field_cmask<const V: u64>() {
                 const {
                     if V > 0xff_u64 {
                         crate::__private::too_wide("IA32_PERFEVTSEL", "CMASK", 8u32, V)
@@ -18401,7 +18401,7 @@ pub mod intel {
                     if V > 0xff_u64 {
                         crate::__private::too_wide("IA32_PERFEVTSEL", "EVENT_SELECT", 8u32, V)
                     }
-                    __check_event_select::<V>();
+                    __check_field_event_select::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffffffffff00_u64) | (((v >> 0u32) & 0xff_u64) << 0u32))
                 }
@@ -18433,7 +18433,7 @@ pub mod intel {
                     if V > 0xff_u64 {
                         crate::__private::too_wide("IA32_PERFEVTSEL", "UMASK", 8u32, V)
                     }
-                    __check_umask::<V>();
+                    __check_field_umask::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffffffff00ff_u64) | (((v >> 0u32) & 0xff_u64) << 8u32))
                 }
@@ -18541,7 +18541,7 @@ pub mod intel {
                     if V > 0xff_u64 {
                         crate::__private::too_wide("IA32_PERFEVTSEL", "CMASK", 8u32, V)
                     }
-                    __check_cmask::<V>();
+                    __check_field_cmask::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32))
                 }
@@ -19345,7 +19345,7 @@ pub mod intel {
                 }
             }
             #[inline(always)]
-            const fn __check_count<const V: u64>() {
+            const fn __check_field_count<const V: u64>() {
                 const {
                     if V > 0xffffffffffff_u64 {
                         crate::__private::too_wide("IA32_FIXED_CTR", "COUNT", 48u32, V)
@@ -19419,7 +19419,7 @@ pub mod intel {
                     if V > 0xffffffffffff_u64 {
                         crate::__private::too_wide("IA32_FIXED_CTR", "COUNT", 48u32, V)
                     }
-                    __check_count::<V>();
+                    __check_field_count::<V>();
                     let v = V;
                     Self(
                         (self.0 & 0xffff000000000000_u64)
@@ -19671,7 +19671,7 @@ pub mod intel {
                 }
             }
             #[inline(always)]
-            const fn __check_enable0<const V: u64>() {
+            const fn __check_field_enable0<const V: u64>() {
                 const {
                     if V > 0x3_u64 {
                         crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE0", 2u32, V)
@@ -19679,7 +19679,7 @@ pub mod intel {
                 }
             }
             #[inline(always)]
-            const fn __check_enable1<const V: u64>() {
+            const fn __check_field_enable1<const V: u64>() {
                 const {
                     if V > 0x3_u64 {
                         crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE1", 2u32, V)
@@ -19687,7 +19687,7 @@ pub mod intel {
                 }
             }
             #[inline(always)]
-            const fn __check_enable2<const V: u64>() {
+            const fn __check_field_enable2<const V: u64>() {
                 const {
                     if V > 0x3_u64 {
                         crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE2", 2u32, V)
@@ -19695,7 +19695,7 @@ pub mod intel {
                 }
             }
             #[inline(always)]
-            const fn __check_enable3<const V: u64>() {
+            const fn __check_field_enable3<const V: u64>() {
                 const {
                     if V > 0x3_u64 {
                         crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE3", 2u32, V)
@@ -19869,7 +19869,7 @@ pub mod intel {
                     if V > 0x3_u64 {
                         crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE0", 2u32, V)
                     }
-                    __check_enable0::<V>();
+                    __check_field_enable0::<V>();
                     let v = V;
                     Self((self.0 & 0xfffffffffffffffc_u64) | (((v >> 0u32) & 0x3_u64) << 0u32))
                 }
@@ -19905,7 +19905,7 @@ pub mod intel {
                     if V > 0x3_u64 {
                         crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE1", 2u32, V)
                     }
-                    __check_enable1::<V>();
+                    __check_field_enable1::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffffffffffcf_u64) | (((v >> 0u32) & 0x3_u64) << 4u32))
                 }
@@ -19941,7 +19941,7 @@ pub mod intel {
                     if V > 0x3_u64 {
                         crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE2", 2u32, V)
                     }
-                    __check_enable2::<V>();
+                    __check_field_enable2::<V>();
                     let v = V;
                     Self((self.0 & 0xfffffffffffffcff_u64) | (((v >> 0u32) & 0x3_u64) << 8u32))
                 }
@@ -19977,7 +19977,7 @@ pub mod intel {
                     if V > 0x3_u64 {
                         crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE3", 2u32, V)
                     }
-                    __check_enable3::<V>();
+                    __check_field_enable3::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffffffffcfff_u64) | (((v >> 0u32) & 0x3_u64) << 12u32))
                 }
@@ -24687,7 +24687,7 @@ pub mod intel {
                 }
             }
             #[inline(always)]
-            const fn __check_event_select<const V: u64>() {
+            const fn __check_field_event_select<const V: u64>() {
                 const {
                     if V > 0xff_u64 {
                         crate::__private::too_wide("IA32_PERFEVTSEL", "EVENT_SELECT", 8u32, V)
@@ -24695,7 +24695,7 @@ pub mod intel {
                 }
             }
             #[inline(always)]
-            const fn __check_umask<const V: u64>() {
+            const fn __check_field_umask<const V: u64>() {
                 const {
                     if V > 0xff_u64 {
                         crate::__private::too_wide("IA32_PERFEVTSEL", "UMASK", 8u32, V)
@@ -24703,7 +24703,7 @@ pub mod intel {
                 }
             }
             #[inline(always)]
-            const fn __check_cmask<const V: u64>() {
+            const fn __check_field_cmask<const V: u64>() {
                 const {
                     if V > 0xff_u64 {
                         crate::__private::too_wide("IA32_PERFEVTSEL", "CMASK", 8u32, V)
@@ -24711,7 +24711,7 @@ pub mod intel {
                 }
             }
             #[inline(always)]
-            const fn __check_umask2<const V: u64>() {
+            const fn __check_field_umask2<const V: u64>() {
                 const {
                     if V > 0xff_u64 {
                         crate::__private::too_wide("IA32_PERFEVTSEL", "UMASK2", 8u32, V)
@@ -24785,7 +24785,7 @@ pub mod intel {
                     if V > 0xff_u64 {
                         crate::__private::too_wide("IA32_PERFEVTSEL", "EVENT_SELECT", 8u32, V)
                     }
-                    __check_event_select::<V>();
+                    __check_field_event_select::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffffffffff00_u64) | (((v >> 0u32) & 0xff_u64) << 0u32))
                 }
@@ -24817,7 +24817,7 @@ pub mod intel {
                     if V > 0xff_u64 {
                         crate::__private::too_wide("IA32_PERFEVTSEL", "UMASK", 8u32, V)
                     }
-                    __check_umask::<V>();
+                    __check_field_umask::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffffffff00ff_u64) | (((v >> 0u32) & 0xff_u64) << 8u32))
                 }
@@ -24925,7 +24925,7 @@ pub mod intel {
                     if V > 0xff_u64 {
                         crate::__private::too_wide("IA32_PERFEVTSEL", "CMASK", 8u32, V)
                     }
-                    __check_cmask::<V>();
+                    __check_field_cmask::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32))
                 }
@@ -24993,7 +24993,7 @@ pub mod intel {
                     if V > 0xff_u64 {
                         crate::__private::too_wide("IA32_PERFEVTSEL", "UMASK2", 8u32, V)
                     }
-                    __check_umask2::<V>();
+                    __check_field_umask2::<V>();
                     let v = V;
                     Self((self.0 & 0xffff00ffffffffff_u64) | (((v >> 0u32) & 0xff_u64) << 40u32))
                 }

@@ -13,7 +13,7 @@ use std::fmt::Write as _;
 /// A generation with one 64-bit register whose fields are given (one YAML line each).
 fn one_register(id: &str, fields: &str) -> String {
     format!(
-        "generation: {id}\nvendor: intel\ntitle: t\nregisters:\n  - name: R\n    msr: {{ base: 0x10, count: 1 }}\n    width: 64\n    access: read-write\n    fields:\n{fields}"
+        "generation: {id}\nvendor: intel\ntitle: t\nregisters:\n  - name: REG\n    msr: {{ base: 0x10, count: 1 }}\n    width: 64\n    access: read-write\n    fields:\n{fields}"
     )
 }
 
@@ -58,7 +58,7 @@ fn overlapping_fields_give_one_error_each_capped_per_class() {
         let first = &loaded.diagnostics[0];
         assert_eq!(
             first.message,
-            "fields `F0` and `F1` of register `R` overlap at bit 0"
+            "fields `F0` and `F1` of register `REG` overlap at bit 0"
         );
         assert_eq!(loaded.sources.location(first.span()), "overlap.yaml:11:17");
         let out = loaded.render_diagnostics();

@@ -6,10 +6,10 @@
 use super::Cx;
 use super::doc::escape_doc;
 use super::layout::Layout;
-use super::util::{camel, ident, join_and, lit_u32};
+use super::util::{ident, join_and, lit_u32};
 use crate::model::Register;
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::quote;
 
 impl Cx<'_> {
     /// The module of the register with layout `l`, and its `Ia32Perfevtsel`-style alias of the
@@ -20,7 +20,7 @@ impl Cx<'_> {
         let krate = &self.krate;
         let name = ident(&r.name);
         let name_str = &r.name;
-        let alias = format_ident!("{}", camel(&r.name));
+        let alias = ident(&crate::names::register_alias(&r.name));
         let doc = register_doc(r, &l.definers);
         let tock_block = self.tock_block(r);
         let address = self.address_items(r);

@@ -71,7 +71,7 @@ pub mod IA32_PMC {
         }
     }
     #[inline(always)]
-    const fn __check_count<const V: u64>() {
+    const fn __check_field_count<const V: u64>() {
         const {
             if V > 0xffffffffffff_u64 {
                 crate::__private::too_wide("IA32_PMC", "COUNT", 48u32, V)
@@ -145,7 +145,7 @@ pub mod IA32_PMC {
             if V > 0xffffffffffff_u64 {
                 crate::__private::too_wide("IA32_PMC", "COUNT", 48u32, V)
             }
-            __check_count::<V>();
+            __check_field_count::<V>();
             let v = V;
             Self((self.0 & 0xffff000000000000_u64) | (((v >> 0u32) & 0xffffffffffff_u64) << 0u32))
         }
@@ -398,7 +398,7 @@ pub mod IA32_A_PMC {
         }
     }
     #[inline(always)]
-    const fn __check_count<const V: u64>() {
+    const fn __check_field_count<const V: u64>() {
         const {
             if V > 0xffffffffffff_u64 {
                 crate::__private::too_wide("IA32_A_PMC", "COUNT", 48u32, V)
@@ -472,7 +472,7 @@ pub mod IA32_A_PMC {
             if V > 0xffffffffffff_u64 {
                 crate::__private::too_wide("IA32_A_PMC", "COUNT", 48u32, V)
             }
-            __check_count::<V>();
+            __check_field_count::<V>();
             let v = V;
             Self((self.0 & 0xffff000000000000_u64) | (((v >> 0u32) & 0xffffffffffff_u64) << 0u32))
         }
@@ -748,7 +748,7 @@ pub mod IA32_PERFEVTSEL {
         }
     }
     #[inline(always)]
-    const fn __check_event_select<const V: u64>() {
+    const fn __check_field_event_select<const V: u64>() {
         const {
             if V > 0xff_u64 {
                 crate::__private::too_wide("IA32_PERFEVTSEL", "EVENT_SELECT", 8u32, V)
@@ -756,7 +756,7 @@ pub mod IA32_PERFEVTSEL {
         }
     }
     #[inline(always)]
-    const fn __check_umask<const V: u64>() {
+    const fn __check_field_umask<const V: u64>() {
         const {
             if V > 0xff_u64 {
                 crate::__private::too_wide("IA32_PERFEVTSEL", "UMASK", 8u32, V)
@@ -764,7 +764,7 @@ pub mod IA32_PERFEVTSEL {
         }
     }
     #[inline(always)]
-    const fn __check_cmask<const V: u64>() {
+    const fn __check_field_cmask<const V: u64>() {
         const {
             if V > 0xff_u64 {
                 crate::__private::too_wide("IA32_PERFEVTSEL", "CMASK", 8u32, V)
@@ -772,7 +772,7 @@ pub mod IA32_PERFEVTSEL {
         }
     }
     #[inline(always)]
-    const fn __check_umask2<const V: u64>() {
+    const fn __check_field_umask2<const V: u64>() {
         const {
             if V > 0xff_u64 {
                 crate::__private::too_wide("IA32_PERFEVTSEL", "UMASK2", 8u32, V)
@@ -846,7 +846,7 @@ pub mod IA32_PERFEVTSEL {
             if V > 0xff_u64 {
                 crate::__private::too_wide("IA32_PERFEVTSEL", "EVENT_SELECT", 8u32, V)
             }
-            __check_event_select::<V>();
+            __check_field_event_select::<V>();
             let v = V;
             Self((self.0 & 0xffffffffffffff00_u64) | (((v >> 0u32) & 0xff_u64) << 0u32))
         }
@@ -878,7 +878,7 @@ pub mod IA32_PERFEVTSEL {
             if V > 0xff_u64 {
                 crate::__private::too_wide("IA32_PERFEVTSEL", "UMASK", 8u32, V)
             }
-            __check_umask::<V>();
+            __check_field_umask::<V>();
             let v = V;
             Self((self.0 & 0xffffffffffff00ff_u64) | (((v >> 0u32) & 0xff_u64) << 8u32))
         }
@@ -986,7 +986,7 @@ pub mod IA32_PERFEVTSEL {
             if V > 0xff_u64 {
                 crate::__private::too_wide("IA32_PERFEVTSEL", "CMASK", 8u32, V)
             }
-            __check_cmask::<V>();
+            __check_field_cmask::<V>();
             let v = V;
             Self((self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32))
         }
@@ -1054,7 +1054,7 @@ pub mod IA32_PERFEVTSEL {
             if V > 0xff_u64 {
                 crate::__private::too_wide("IA32_PERFEVTSEL", "UMASK2", 8u32, V)
             }
-            __check_umask2::<V>();
+            __check_field_umask2::<V>();
             let v = V;
             Self((self.0 & 0xffff00ffffffffff_u64) | (((v >> 0u32) & 0xff_u64) << 40u32))
         }
