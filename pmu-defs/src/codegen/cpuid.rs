@@ -185,6 +185,16 @@ fn output_register(c: &CpuidLeaf, reg: &CpuidRegister, input: &str) -> TokenStre
         reg.reserved_mask
     );
     let dname = format!("{}.{}", c.name, reg.register.to_uppercase());
+    // `d;` alone would move the builder (an output register without fields).
+    let debug_body = if dbg.is_empty() {
+        quote! { f.debug_struct(#dname).finish() }
+    } else {
+        quote! {
+            let mut d = f.debug_struct(#dname);
+            d #(#dbg)*;
+            d.finish()
+        }
+    };
     quote! {
         #(#enums)*
         #[doc = #tdoc]
@@ -201,9 +211,7 @@ fn output_register(c: &CpuidLeaf, reg: &CpuidRegister, input: &str) -> TokenStre
         }
         impl ::core::fmt::Debug for #tname {
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                let mut d = f.debug_struct(#dname);
-                d #(#dbg)*;
-                d.finish()
+                #debug_body
             }
         }
     }
