@@ -3506,7 +3506,7 @@ fn name_collision_values_and_registers_after_case_conversion() {
 }
 
 /// Registers named like what the generator puts beside them (`cpuid`, `events`) or inside
-/// their module (`Value`, `Register`).
+/// their module (`Value`, `Register`), or whose module and CamelCase alias coincide.
 #[test]
 fn reserved_name_registers_named_like_generated_items() {
     let loaded = child(
@@ -3518,6 +3518,7 @@ fn reserved_name_registers_named_like_generated_items() {
           - { name: events, msr: 0x501 }
           - { name: Value, msr: 0x502 }
           - { name: Register, msr: 0x503 }
+          - { name: Self, msr: 0x504 }
         "#,
     );
     assert_codes(
@@ -3525,6 +3526,7 @@ fn reserved_name_registers_named_like_generated_items() {
         &[
             "reserved-name",
             "reserved-name",
+            "name-collision",
             "name-collision",
             "name-collision",
         ],
@@ -3549,6 +3551,9 @@ fn reserved_name_registers_named_like_generated_items() {
     assert_eq!(loc(&loaded, d), "c.yaml:6:13");
     let d = find(&loaded, "name-collision", "`Register`");
     assert_eq!(loc(&loaded, d), "c.yaml:7:13");
+    // `Self` cannot be raw: module and alias are both `Self_`.
+    let d = find(&loaded, "name-collision", "`Self_`");
+    assert_eq!(loc(&loaded, d), "c.yaml:8:13");
 }
 
 /// Names the generated code uses in a register's module: a local variable (`v`), the

@@ -846,7 +846,8 @@ registers:
       - { name: dyn, bits: 10:3 }
       - { name: try, bits: 11, array: { count: 2, stride: 1 } }
   - { name: async, msr: { base: 0x5010, count: 2 }, access: write-1-to-clear, fields: [{ name: type, bits: 0 }] }
-  - { name: dyn, msr: 0x5020, access: read-only }
+  - { name: dyn, msr: 0x5020, access: read-only, fields: [{ name: Self, bits: 3:0 }] }
+  - { name: try, msr: 0x5030 }
 cpuid:
   - { name: gen, leaf: 0x40000010, eax: [{ name: async, bits: 3:0, values: [{ name: Self, value: 1 }] }] }
 events:
