@@ -506,6 +506,9 @@ pub struct EnumValue {
     pub value: u64,
     /// Documentation.
     pub doc: String,
+    /// Where its name is written.
+    #[serde(skip)]
+    pub span: Span,
 }
 
 /// When a field stops being meaningful.

@@ -1,24 +1,20 @@
-//! Rust names the code generator derives from YAML names, shared with the validator so that a
-//! collision is reported at the YAML line instead of failing to compile.
+//! The identifier rule: every Rust name the code generator derives from a YAML name, in one
+//! place, shared with the validator (`validate/names.rs`), so that a name the generated code
+//! could not use is reported at its YAML line instead of failing to compile.
+//!
+//! Each function here gives the final name of one kind of item, *escaped*: a leading digit
+//! gets a `_` in front, `self`, `Self`, `super` and `crate` (which cannot be raw identifiers)
+//! get a `_` after them, and every other keyword of any edition is kept and written as a raw
+//! identifier (`r#gen`, see [`is_raw`]). Two names are the same Rust name when these strings
+//! are equal (`r#gen` and `gen` name the same item).
+//!
+//! The generator calls these functions; the validator computes the same names per Rust scope
+//! (a module, the methods of a type, the variants of an enum) and reports a name that is no
+//! identifier, a name the generated code already uses in that scope (the `RESERVED_*` tables:
+//! its own items, the prelude and primitive names it writes unqualified, its local variables),
+//! and two YAML names giving one Rust name.
 
-/// Names the generated module of every register already uses (constants, types): a field may
-/// not be called one of these.
-pub const RESERVED_FIELD_NAMES: &[&str] = &[
-    "ADDRESS",
-    "ADDRESS_STRIDE",
-    "ADDRESSES",
-    "BASE_ADDRESS",
-    "BUILDER",
-    "INSTANCE",
-    "INSTANCES",
-    "MSR",
-    "REGISTER",
-    "VALUE",
-];
-
-/// The module under each vendor that holds the register layouts several CPU-model
-/// generations share (`intel::shared`): no generation's module may have this name.
-pub const SHARED_MODULE: &str = "shared";
+use crate::model::{Access, Field, Register};
 
 /// Keywords of every Rust edition (2015 to 2024), strict and reserved: none of them can be a
 /// plain identifier in generated code.
@@ -30,9 +26,19 @@ pub const KEYWORDS: &[&str] = &[
     "unsafe", "unsized", "use", "virtual", "where", "while", "yield",
 ];
 
+/// The keywords that cannot be raw identifiers (`r#self` is an error): [`escape`] writes them
+/// with a trailing `_`.
+pub const NON_RAW_KEYWORDS: &[&str] = &["Self", "crate", "self", "super"];
+
 /// True when `s` is a plain Rust identifier in every edition: ASCII letters, digits and `_`,
 /// not starting with a digit, not `_` alone, and not a keyword.
 pub fn is_ident(s: &str) -> bool {
+    is_identifier(s) && !KEYWORDS.contains(&s)
+}
+
+/// True when `s` has the shape of an identifier (ASCII letters, digits and `_`, not starting
+/// with a digit, not `_` alone); a keyword is one written raw (see [`is_raw`]).
+pub fn is_identifier(s: &str) -> bool {
     let mut chars = s.chars();
     let Some(first) = chars.next() else {
         return false;
@@ -40,22 +46,30 @@ pub fn is_ident(s: &str) -> bool {
     (first.is_ascii_alphabetic() || first == '_')
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
         && s != "_"
-        && !KEYWORDS.contains(&s)
 }
 
-/// The module path of a generation: `intel-v3` -> `["intel", "v3"]`, `amd-perfmon-v2` ->
-/// `["amd", "perfmon_v2"]`, `k7` -> `["k7"]`.
-pub fn module_path(id: &str) -> Vec<String> {
-    let snake = |s: &str| s.replace(['-', '.'], "_").to_ascii_lowercase();
-    match id.split_once('-') {
-        Some((vendor, rest)) => vec![snake(vendor), snake(rest)],
-        None => vec![snake(id)],
+/// True when the escaped name `s` must be written as a raw identifier (`r#gen`): a keyword of
+/// some edition that may be raw.
+pub fn is_raw(s: &str) -> bool {
+    KEYWORDS.contains(&s) && !NON_RAW_KEYWORDS.contains(&s)
+}
+
+/// The Rust name for a derived name: `_` before a leading digit, `_` after `self`, `Self`,
+/// `super` and `crate`; other keywords unchanged (written raw, see [`is_raw`]). The result
+/// may still be no identifier (empty, `_`); the validator reports those.
+pub fn escape(s: &str) -> String {
+    if s.starts_with(|c: char| c.is_ascii_digit()) {
+        format!("_{s}")
+    } else if NON_RAW_KEYWORDS.contains(&s) {
+        format!("{s}_")
+    } else {
+        s.to_owned()
     }
 }
 
-/// A CamelCase type name from a YAML name: `intel-v4` -> `IntelV4` (a generation's marker
-/// type and `Generation` variant), `IA32_PMC` -> `Ia32Pmc` (a register's alias type); a
-/// leading digit gets a `V`.
+/// A CamelCase type name from a YAML name, not escaped: `intel-v4` -> `IntelV4` (a
+/// generation's marker type and `Generation` variant), `IA32_PMC` -> `Ia32Pmc` (a register's
+/// alias type); a leading digit gets a `V`.
 pub fn camel(s: &str) -> String {
     let mut out = String::new();
     for part in s.split(['_', '-']).filter(|p| !p.is_empty()) {
@@ -71,9 +85,278 @@ pub fn camel(s: &str) -> String {
     out
 }
 
-/// `BR_INST_RETIRED.ALL_BRANCHES` -> `BrInstRetired_AllBranches`: each `.`-separated part in
-/// CamelCase, parts joined by `_` (so `RS.EMPTY_COUNT` and `RS_EMPTY.COUNT` stay distinct);
-/// inside a part an underscore stays between two digits (`PORT_2_3` -> `Port2_3`).
+// ---------------------------------------------------------------------------------------------
+// Generations
+// ---------------------------------------------------------------------------------------------
+
+/// The module path of a generation, each segment escaped: `intel-v3` -> `["intel", "v3"]`,
+/// `amd-perfmon-v2` -> `["amd", "perfmon_v2"]`, `k7` -> `["k7"]`, `x-1` -> `["x", "_1"]`. The
+/// first segment is the vendor module; an id ending in `-` gives an empty last segment (no
+/// identifier: the validator reports it).
+pub fn module_path(id: &str) -> Vec<String> {
+    let snake = |s: &str| escape(&s.replace(['-', '.'], "_").to_ascii_lowercase());
+    match id.split_once('-') {
+        Some((vendor, rest)) => vec![snake(vendor), snake(rest)],
+        None => vec![snake(id)],
+    }
+}
+
+/// A generation's marker type (its `Arch` type and `Generation` variant): the id in
+/// CamelCase (`intel-v4` -> `IntelV4`).
+pub fn marker_type(id: &str) -> String {
+    escape(&camel(id))
+}
+
+/// The module under each vendor that holds the register layouts several CPU-model
+/// generations share (`intel::shared`): no generation's module may have this name.
+pub const SHARED_MODULE: &str = "shared";
+
+// ---------------------------------------------------------------------------------------------
+// Registers and fields
+// ---------------------------------------------------------------------------------------------
+
+/// A register's module (`IA32_PERFEVTSEL`), also the name of its tock-registers marker type
+/// inside that module.
+pub fn register_module(name: &str) -> String {
+    escape(name)
+}
+
+/// A register's value type alias beside its module: `IA32_PERFEVTSEL` -> `Ia32Perfevtsel`.
+pub fn register_alias(name: &str) -> String {
+    escape(&camel(name))
+}
+
+/// The element names of a field, not escaped: `EN_PMC0`, `EN_PMC1`, ... for an array, the
+/// name for a plain field.
+pub fn element_names(f: &Field) -> Vec<String> {
+    match f.array {
+        Some(a) => (0..a.count).map(|i| format!("{}{i}", f.name)).collect(),
+        None => vec![f.name.clone()],
+    }
+}
+
+/// Method stems that would name a method `Value` or `Builder` already has (or shadow a
+/// trait method): such an element's stem gets a `_field` suffix (`NEW` -> `new_field()`).
+pub const STEMS_WITH_SUFFIX: &[&str] = &[
+    "eq",
+    "ne",
+    "cmp",
+    "clone",
+    "hash",
+    "fmt",
+    "into",
+    "from",
+    "default",
+    "bits",
+    "new",
+    "build",
+    "try_build",
+    "to_local",
+    "from_raw_read",
+    "from_raw",
+    "from_bits",
+    "try_from_bits",
+    "value",
+    "track",
+];
+
+/// The method stem of a field element, not escaped: `EN_PMC3` -> `en_pmc3`, with `_field`
+/// after a stem in [`STEMS_WITH_SUFFIX`] (`BITS` -> `bits_field`).
+pub fn stem(element: &str) -> String {
+    let mut stem = element.to_ascii_lowercase();
+    if STEMS_WITH_SUFFIX.contains(&stem.as_str()) {
+        stem.push_str("_field");
+    }
+    stem
+}
+
+/// The tock-registers field names of one element (constant and module in the register's
+/// module), escaped: the element, or its parts `_LO`/`_HI` (two) or `_P<i>` (more) for a
+/// split field of `parts` bit ranges.
+pub fn tock_names(element: &str, parts: usize) -> Vec<String> {
+    match parts {
+        0 | 1 => vec![escape(element)],
+        2 => vec![
+            escape(&format!("{element}_LO")),
+            escape(&format!("{element}_HI")),
+        ],
+        n => (0..n).map(|i| escape(&format!("{element}_P{i}"))).collect(),
+    }
+}
+
+/// A named value inside its field's tock-registers module (a constant and a variant).
+pub fn tock_value(name: &str) -> String {
+    escape(name)
+}
+
+/// The enum of a field's named values in the register's module: `EVENT_SELECT` ->
+/// `EventSelect`.
+pub fn value_enum(field: &str) -> String {
+    escape(&camel(field))
+}
+
+/// A variant of a value enum: `ANY_THREAD` -> `AnyThread`.
+pub fn value_variant(value: &str) -> String {
+    escape(&camel(value))
+}
+
+/// True when software may write field `f` of `r`.
+pub fn writable(r: &Register, f: &Field) -> bool {
+    r.access.writable() && f.access.writable()
+}
+
+/// For write-1-to-clear/-set fields: the verb of their setter and the name prefixes it
+/// replaces (`CLR_OVF_PMC0` -> `clear_ovf_pmc0`).
+pub fn w1_verb(f: &Field) -> Option<(&'static str, &'static [&'static str])> {
+    match f.access {
+        Access::Write1ToClear => Some(("clear", &["CLR_", "CLEAR_"])),
+        Access::Write1ToSet => Some(("set", &["SET_"])),
+        _ => None,
+    }
+}
+
+/// `clear_ovf_pmc0` for `CLR_OVF_PMC0` (verb `clear`, prefixes `CLR_`, `CLEAR_`).
+fn w1_name(verb: &str, prefixes: &[&str], name: &str) -> String {
+    let short = prefixes
+        .iter()
+        .find_map(|p| name.strip_prefix(p))
+        .unwrap_or(name)
+        .to_ascii_lowercase();
+    format!("{verb}_{short}")
+}
+
+/// What one method of `Value` (and, for setters, of `Builder`) generated for a field element
+/// does; the value pass emits a body per kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Method {
+    /// `umask()` (`get_ovf_pmc0()` for a write-1 field, whose plain name the setter has).
+    Getter,
+    /// `umask_value()`: the named value, for a field with values.
+    EnumGetter,
+    /// `clear_ovf_pmc0()` / `set_ovf_pmc0()`: writes 1 to a one-bit write-1 field.
+    Write1,
+    /// `with_en(bool)`: a one-bit field.
+    WithBool,
+    /// `with_umask::<V>()`: a wider field, checked at compile time.
+    WithConst,
+    /// `try_set_umask(v)`.
+    TrySet,
+    /// `set_x(X::Y)`: a field with named values.
+    SetEnum,
+    /// `set_x(u8)`: a field of 8, 16, 32 or 64 bits without named values.
+    SetInt,
+}
+
+impl Method {
+    /// What the method is, for messages.
+    pub fn role(self) -> &'static str {
+        match self {
+            Method::Getter => "getter",
+            Method::EnumGetter => "named-value getter",
+            Method::Write1 | Method::WithBool | Method::WithConst | Method::SetEnum => "setter",
+            Method::SetInt => "setter",
+            Method::TrySet => "fallible setter",
+        }
+    }
+}
+
+/// The methods of `Value` generated for element `element` of field `f` of register `r`, in
+/// output order: the getters, then (when writable) the setters.
+pub fn element_methods(r: &Register, f: &Field, element: &str) -> Vec<(Method, String)> {
+    let stem = stem(element);
+    let w1 = w1_verb(f);
+    let mut out = vec![(
+        Method::Getter,
+        if w1.is_some() {
+            format!("get_{stem}")
+        } else {
+            escape(&stem)
+        },
+    )];
+    if !f.values.is_empty() {
+        out.push((Method::EnumGetter, format!("{stem}_value")));
+    }
+    if !writable(r, f) {
+        return out;
+    }
+    match w1 {
+        Some((verb, prefixes)) if f.width == 1 => {
+            out.push((Method::Write1, w1_name(verb, prefixes, element)));
+        }
+        _ if f.width == 1 => out.push((Method::WithBool, format!("with_{stem}"))),
+        _ => {
+            out.push((Method::WithConst, format!("with_{stem}")));
+            out.push((Method::TrySet, format!("try_set_{stem}")));
+            if !f.values.is_empty() {
+                out.push((Method::SetEnum, format!("set_{stem}")));
+            } else if matches!(f.width, 8 | 16 | 32 | 64) {
+                out.push((Method::SetInt, format!("set_{stem}")));
+            }
+        }
+    }
+    out
+}
+
+/// The private function in the register's module holding the compile-time check of a
+/// `with_x::<V>()` setter (element stem `x`).
+pub fn const_check(stem: &str) -> String {
+    format!("__check_field_{stem}")
+}
+
+/// The runtime-indexed accessors of a field array on `Value`: the getter (`en_pmc_at`, or
+/// `get_ovf_pmc_at` for a write-1 field) and, when writable, the setter (`try_set_en_pmc_at`,
+/// or `try_clear_ovf_pmc_at` for a one-bit write-1 field).
+pub fn array_methods(r: &Register, f: &Field) -> (String, Option<String>) {
+    let lower = f.name.to_ascii_lowercase();
+    let w1 = w1_verb(f);
+    let get = if w1.is_some() {
+        format!("get_{lower}_at")
+    } else {
+        format!("{lower}_at")
+    };
+    let set = writable(r, f).then(|| match w1 {
+        Some((verb, prefixes)) if f.width == 1 => {
+            format!("try_{}_at", w1_name(verb, prefixes, &f.name))
+        }
+        _ => format!("try_set_{lower}_at"),
+    });
+    (get, set)
+}
+
+// ---------------------------------------------------------------------------------------------
+// CPUID and events
+// ---------------------------------------------------------------------------------------------
+
+/// A CPUID leaf's module inside the generation's `cpuid` module.
+pub fn cpuid_leaf_module(name: &str) -> String {
+    escape(name)
+}
+
+/// The value type of a CPUID output register: `eax` -> `Eax`.
+pub fn cpuid_register_type(register: &str) -> String {
+    camel(register)
+}
+
+/// The enum of a CPUID field's named values: `EaxVersion`.
+pub fn cpuid_value_enum(register: &str, field: &str) -> String {
+    escape(&format!("{}{}", camel(register), camel(field)))
+}
+
+/// The getters of a CPUID field element (the element's stem, and `<stem>_value` for a field
+/// with named values).
+pub fn cpuid_getters(f: &Field, element: &str) -> Vec<(Method, String)> {
+    let stem = stem(element);
+    let mut out = vec![(Method::Getter, escape(&stem))];
+    if !f.values.is_empty() {
+        out.push((Method::EnumGetter, format!("{stem}_value")));
+    }
+    out
+}
+
+/// `BR_INST_RETIRED.ALL_BRANCHES` -> `BrInstRetired_AllBranches`: the variant of an event in
+/// `ArchEvent` or a model's `Event`. Each `.`-separated part in CamelCase, parts joined by `_`
+/// (so `RS.EMPTY_COUNT` and `RS_EMPTY.COUNT` stay distinct); inside a part an underscore
+/// stays between two digits (`PORT_2_3` -> `Port2_3`); escaped.
 pub fn event_variant(name: &str) -> String {
     let mut parts = Vec::new();
     for part in name.split('.') {
@@ -100,25 +383,199 @@ pub fn event_variant(name: &str) -> String {
     if out.starts_with(|c: char| c.is_ascii_digit()) || out.is_empty() {
         out.insert(0, 'E');
     }
-    out
+    escape(&out)
 }
 
-/// The tock-registers field names generated for a field: one per array element (`EN_PMC0`..),
-/// and `_LO`/`_HI` (or `_P<i>`) parts for split fields.
-pub fn tock_names(name: &str, array_count: Option<u32>, parts: usize) -> Vec<String> {
-    let elems: Vec<String> = match array_count {
-        Some(n) => (0..n).map(|i| format!("{name}{i}")).collect(),
-        None => vec![name.to_string()],
-    };
-    elems
-        .into_iter()
-        .flat_map(|e| match parts {
-            0 | 1 => vec![e],
-            2 => vec![format!("{e}_LO"), format!("{e}_HI")],
-            n => (0..n).map(|i| format!("{e}_P{i}")).collect(),
-        })
-        .collect()
+// ---------------------------------------------------------------------------------------------
+// Names the generated code already uses, by scope
+// ---------------------------------------------------------------------------------------------
+
+/// The two Rust namespaces items can clash in (macros aside): types and modules, and values
+/// (functions, constants, statics, unit and tuple struct constructors, local variables).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Ns {
+    /// Types, traits and modules.
+    Type,
+    /// Functions, constants, statics, constructors and local variables.
+    Value,
 }
+
+/// Type namespace only.
+pub const TYPE: &[Ns] = &[Ns::Type];
+/// Value namespace only.
+pub const VALUE: &[Ns] = &[Ns::Value];
+/// Both: a unit or tuple struct, a tock-registers field (a constant and a module).
+pub const BOTH: &[Ns] = &[Ns::Type, Ns::Value];
+
+/// A name the generated code already uses in a scope: the name, its namespaces, and what it
+/// is (for messages).
+pub type Reserved = (&'static str, &'static [Ns], &'static str);
+
+/// The primitive types: a module or type of this name would shadow them where the generated
+/// code names them (`u64`, `bool`, `str`).
+pub const PRIMITIVES: &[&str] = &[
+    "bool", "char", "str", "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64",
+    "i128", "isize", "f32", "f64",
+];
+
+/// Prelude names the generated code writes unqualified.
+pub const PRELUDE: &[Reserved] = &[
+    ("Option", TYPE, "the prelude's `Option`"),
+    ("Result", TYPE, "the prelude's `Result`"),
+    ("Default", TYPE, "the prelude's `Default`"),
+    ("From", TYPE, "the prelude's `From`"),
+    ("Some", VALUE, "the prelude's `Some`"),
+    ("None", VALUE, "the prelude's `None`"),
+    ("Ok", VALUE, "the prelude's `Ok`"),
+    ("Err", VALUE, "the prelude's `Err`"),
+];
+
+/// The crate root of `pmu-regs`, where the vendor modules and the modules of generations
+/// without a vendor are generated (`pub use generated::*`): its own items and the crates its
+/// code names. `tests/tests/codegen.rs` checks this list against `pmu-regs/src/lib.rs`.
+pub const RESERVED_CRATE_ROOT: &[Reserved] = &[
+    ("access", TYPE, "the module `pmu_regs::access`"),
+    ("arch", TYPE, "the module `pmu_regs::arch`"),
+    ("backend", TYPE, "the module `pmu_regs::backend`"),
+    ("detect", TYPE, "the module `pmu_regs::detect`"),
+    ("event", TYPE, "the module `pmu_regs::event`"),
+    ("pmu", TYPE, "the module `pmu_regs::pmu`"),
+    ("generated", TYPE, "the module of the generated code"),
+    ("fmt", TYPE, "`core::fmt`"),
+    (
+        "tock_registers",
+        TYPE,
+        "the re-exported `tock_registers` crate",
+    ),
+    ("core", TYPE, "the `core` crate"),
+    ("alloc", TYPE, "the `alloc` crate"),
+    ("std", TYPE, "the `std` crate"),
+    (SHARED_MODULE, TYPE, "the register layouts CPU models share"),
+];
+
+/// A vendor's module (`intel`): its generations' modules and the shared layouts.
+pub const RESERVED_VENDOR: &[Reserved] = &[(
+    SHARED_MODULE,
+    TYPE,
+    "the register layouts generations share",
+)];
+
+/// The marker types of the generations, which `pmu-regs` re-exports beside its `Generation`
+/// enum (`pmu_regs::arch`).
+pub const RESERVED_MARKERS: &[Reserved] = &[
+    ("Generation", TYPE, "the `Generation` enum"),
+    (
+        "V",
+        TYPE,
+        "the visitor type parameter of `Generation::visit`",
+    ),
+    ("Option", TYPE, "the prelude's `Option`"),
+];
+
+/// A generation's module: what the generator puts beside the registers.
+pub const RESERVED_GENERATION: &[Reserved] = &[
+    ("ArchEvent", TYPE, "the architectural events"),
+    ("events", TYPE, "the model's event table"),
+    ("cpuid", TYPE, "the CPUID leaves"),
+];
+
+/// A register's module: its items, and the local variables and parameters of its code.
+pub const RESERVED_REGISTER: &[Reserved] = &[
+    ("Register", TYPE, "the tock-registers marker type alias"),
+    ("Value", BOTH, "the value type"),
+    ("Builder", TYPE, "the builder type"),
+    ("Instance", BOTH, "the typed MSR type"),
+    (
+        "Field",
+        TYPE,
+        "the imported `tock_registers::fields::Field`",
+    ),
+    ("ADDRESS", VALUE, "the MSR address"),
+    ("BASE_ADDRESS", VALUE, "the address of instance 0"),
+    ("INSTANCES", VALUE, "the number of instances"),
+    ("ADDRESS_STRIDE", VALUE, "the address step"),
+    ("ADDRESSES", VALUE, "the addresses of the family"),
+    ("MSR", VALUE, "the typed MSR constant"),
+    ("address", VALUE, "`address::<N>()`"),
+    ("try_address", VALUE, "`try_address(index)`"),
+    ("msr", VALUE, "`msr::<N>()`"),
+    ("try_msr", VALUE, "`try_msr(index)`"),
+    ("event_on", VALUE, "`event_on::<N>()`"),
+    ("try_event_on", VALUE, "`try_event_on(counter, event)`"),
+    ("__check_index", VALUE, "a compile-time check"),
+    ("__check_counter", VALUE, "a compile-time check"),
+    ("__check_reserved", VALUE, "a compile-time check"),
+    ("a", VALUE, "a local variable"),
+    ("b", VALUE, "a local variable"),
+    ("bits", VALUE, "a parameter"),
+    ("clash", VALUE, "a local variable"),
+    ("counter", VALUE, "a parameter"),
+    ("d", VALUE, "a local variable"),
+    ("e", VALUE, "a local variable"),
+    ("event", VALUE, "a parameter"),
+    ("f", VALUE, "a parameter"),
+    ("fixed", VALUE, "a local variable"),
+    ("index", VALUE, "a parameter"),
+    ("mask", VALUE, "a parameter"),
+    ("next", VALUE, "a local variable"),
+    ("on", VALUE, "a parameter"),
+    ("reserved", VALUE, "a local variable"),
+    ("v", VALUE, "a local variable"),
+    ("value", VALUE, "a parameter"),
+];
+
+/// The inherent methods and constants of a register's `Value` besides the fields' (its
+/// `Builder` adds only setters, whose names start with `with_`, `set_`, `try_` or `clear_`).
+pub const RESERVED_VALUE_METHODS: &[Reserved] = &[
+    ("new", VALUE, "`Value::new()`"),
+    ("from_bits", VALUE, "`Value::from_bits::<B>()`"),
+    ("try_from_bits", VALUE, "`Value::try_from_bits(bits)`"),
+    ("from_raw_read", VALUE, "`Value::from_raw_read(bits)`"),
+    ("bits", VALUE, "`Value::bits()`"),
+    ("to_local", VALUE, "`Value::to_local()`"),
+    ("build", VALUE, "`Value::build()`"),
+    ("try_build", VALUE, "`Value::try_build()`"),
+    ("RESET", VALUE, "`Value::RESET`"),
+    ("RESERVED_MASK", VALUE, "`Value::RESERVED_MASK`"),
+];
+
+/// The tock-registers module of a field element (`register_bitmasks!`): the named values are
+/// constants there beside these.
+pub const RESERVED_TOCK_FIELD: &[Reserved] = &[
+    ("SET", VALUE, "tock-registers' `SET`"),
+    ("CLEAR", VALUE, "tock-registers' `CLEAR`"),
+    ("Some", VALUE, "the prelude's `Some`"),
+    ("v", VALUE, "a parameter of tock-registers' code"),
+    ("x", VALUE, "a local variable of tock-registers' code"),
+    (
+        "EnumType",
+        VALUE,
+        "tock-registers' `Self::EnumType`, which a variant of its `Value` enum of this name makes ambiguous",
+    ),
+];
+
+/// The variants of `ArchEvent` and of a model's `Event`: their `FromStr` impl names
+/// `Self::Err`, which a variant `Err` makes ambiguous.
+pub const RESERVED_EVENT_VARIANTS: &[Reserved] =
+    &[("Err", VALUE, "the error type of `FromStr` (`Self::Err`)")];
+
+/// A CPUID leaf's module.
+pub const RESERVED_CPUID_LEAF: &[Reserved] = &[
+    ("LEAF", VALUE, "the leaf number"),
+    ("SUBLEAF", VALUE, "the subleaf number"),
+    ("Leaf", TYPE, "the leaf's value type"),
+    ("Eax", BOTH, "the EAX value type"),
+    ("Ebx", BOTH, "the EBX value type"),
+    ("Ecx", BOTH, "the ECX value type"),
+    ("Edx", BOTH, "the EDX value type"),
+];
+
+/// The methods of a CPUID output register's value type besides the fields'.
+pub const RESERVED_CPUID_METHODS: &[Reserved] = &[
+    ("from_raw", VALUE, "`from_raw(bits)`"),
+    ("bits", VALUE, "`bits()`"),
+    ("RESERVED_MASK", VALUE, "`RESERVED_MASK`"),
+];
 
 #[cfg(test)]
 mod tests {
@@ -134,6 +591,8 @@ mod tests {
             ("RS_EMPTY.COUNT", "RsEmpty_Count"),
             ("OCR.X:c=1", "Ocr_XC1"),
             ("1ST", "E1st"),
+            ("SELF", "Self_"),
+            ("EV_B.SUB", "EvB_Sub"),
         ];
         for (name, want) in cases {
             assert_eq!(event_variant(name), want, "{name}");
@@ -141,8 +600,27 @@ mod tests {
     }
 
     #[test]
+    fn escapes() {
+        assert_eq!(escape("gen"), "gen");
+        assert!(is_raw("gen") && is_raw("async") && !is_raw("self_") && !is_raw("Self"));
+        assert_eq!(escape("self"), "self_");
+        assert_eq!(escape("Self"), "Self_");
+        assert_eq!(escape("1x"), "_1x");
+        assert_eq!(module_path("x-1"), ["x", "_1"]);
+        assert_eq!(module_path("x-gen"), ["x", "gen"]);
+        assert_eq!(module_path("self-x"), ["self_", "x"]);
+        assert_eq!(module_path("x-"), ["x", ""]);
+        assert_eq!(marker_type("self"), "Self_");
+        assert_eq!(register_alias("Self"), "Self_");
+        assert!(is_identifier("r") && !is_identifier("_") && !is_identifier(""));
+    }
+
+    #[test]
     fn tock() {
-        assert_eq!(tock_names("EN", Some(2), 1), ["EN0", "EN1"]);
-        assert_eq!(tock_names("EV", None, 2), ["EV_LO", "EV_HI"]);
+        assert_eq!(tock_names("EV", 2), ["EV_LO", "EV_HI"]);
+        assert_eq!(tock_names("EV", 3), ["EV_P0", "EV_P1", "EV_P2"]);
+        assert_eq!(tock_names("Self", 1), ["Self_"]);
+        assert_eq!(stem("NEW"), "new_field");
+        assert_eq!(stem("EN_PMC3"), "en_pmc3");
     }
 }

@@ -782,6 +782,7 @@ impl Resolver<'_> {
                         name: v.name.value.clone(),
                         value: v.value.as_ref()?.value,
                         doc: text(&v.doc).unwrap_or_default(),
+                        span: v.name.span,
                     })
                 })
                 .collect();

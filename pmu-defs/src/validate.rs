@@ -10,6 +10,7 @@ use crate::model::*;
 use crate::source::Span;
 use std::collections::{HashMap, HashSet};
 
+mod names;
 mod roles;
 pub use roles::{counter_kind_word, field_role_word, register_role_word};
 
@@ -40,7 +41,7 @@ pub fn validate(model: &Model, diags: &mut Diagnostics) {
         }
         seen.insert(&g.id, keys);
     }
-    type_names(model, diags);
+    names::model(model, diags);
     deprecations(model, diags);
 }
 
@@ -100,49 +101,6 @@ fn deprecations(model: &Model, diags: &mut Diagnostics) {
                     }),
                 );
             }
-        }
-    }
-}
-
-/// Each generation's marker type and `Generation` variant is its id in CamelCase
-/// (`names::camel`): two ids giving one name, or a register whose alias type in the
-/// generation's module has that name, would not compile.
-fn type_names(model: &Model, diags: &mut Diagnostics) {
-    let mut by_name: HashMap<String, &Generation> = HashMap::new();
-    for g in &model.generations {
-        let name = crate::names::camel(&g.id);
-        if let Some(first) = by_name.get(&name) {
-            diags.push(
-                Diagnostic::error(
-                    "name-collision",
-                    format!(
-                        "generation ids `{}` and `{}` both give the Rust type name `{name}`",
-                        first.id, g.id
-                    ),
-                    g.span,
-                )
-                .with_secondary(first.span, "first one here")
-                .with_note("a generation's marker type is its id in CamelCase; rename one"),
-            );
-        } else {
-            by_name.insert(name.clone(), g);
-        }
-        if let Some(r) = g
-            .registers
-            .iter()
-            .find(|r| crate::names::camel(&r.name) == name)
-        {
-            diags.push(
-                Diagnostic::error(
-                    "name-collision",
-                    format!(
-                        "register `{}` of `{}` gives the Rust type name `{name}`, which is the generation's own marker type",
-                        r.name, g.id
-                    ),
-                    r.span,
-                )
-                .with_secondary(g.span, "the generation"),
-            );
         }
     }
 }
@@ -237,104 +195,7 @@ impl<'a> Validator<'a> {
         self.roles();
         self.events();
         self.constraints();
-        self.generated_names();
-    }
-
-    /// Names the code generator would turn into clashing Rust items: a generation whose module
-    /// would be `shared` (the module of shared register layouts), a field named like a
-    /// generated constant or type, two fields whose generated tock names coincide (an array
-    /// element `EN_PMC0` and a field `EN_PMC0`, a split part `EV_LO` and a field `EV_LO`), and
-    /// two events whose enum variants coincide (`A.B_C` and `A_B.C`).
-    fn generated_names(&mut self) {
-        use crate::names::{
-            RESERVED_FIELD_NAMES, SHARED_MODULE, event_variant, module_path, tock_names,
-        };
-        let g = self.g;
-        let path = module_path(&g.id);
-        if path.last().is_some_and(|m| m == SHARED_MODULE) {
-            self.diags.push(
-                Diagnostic::error(
-                    "reserved-name",
-                    format!(
-                        "generation `{}` would be the Rust module `{}`, which holds the register \
-                         layouts generations share",
-                        g.id,
-                        path.join("::")
-                    ),
-                    g.span,
-                )
-                .with_label("reserved name")
-                .with_help("help: rename the generation"),
-            );
-        }
-        for r in &g.registers {
-            let mut taken: HashMap<String, &Field> = HashMap::new();
-            for f in &r.fields {
-                if RESERVED_FIELD_NAMES.contains(&f.name.as_str()) {
-                    self.diags.push(
-                        Diagnostic::error(
-                            "reserved-name",
-                            format!(
-                                "field name `{}` of register `{}` is taken by the generated code",
-                                f.name, r.name
-                            ),
-                            f.span,
-                        )
-                        .with_label("reserved name")
-                        .with_help(format!(
-                            "help: rename the field; these names are reserved: {}",
-                            RESERVED_FIELD_NAMES.join(", ")
-                        )),
-                    );
-                }
-                for n in tock_names(&f.name, f.array.map(|a| a.count), f.bits.len()) {
-                    match taken.get(&n) {
-                        Some(other) if other.name != f.name => self.diags.push(
-                            Diagnostic::error(
-                                "name-collision",
-                                format!(
-                                    "fields `{}` and `{}` of register `{}` both generate `{n}`",
-                                    other.name, f.name, r.name
-                                ),
-                                f.span,
-                            )
-                            .with_label(format!("generates `{n}`"))
-                            .with_secondary(other.span, format!("also generates `{n}`"))
-                            .with_note("array elements are named NAME0, NAME1, ...; split fields NAME_LO and NAME_HI"),
-                        ),
-                        Some(_) => {}
-                        None => {
-                            taken.insert(n, f);
-                        }
-                    }
-                }
-            }
-        }
-        let mut variants: HashMap<String, &Event> = HashMap::new();
-        for e in g.events.iter().filter(|e| e.cpuid_bit.is_none()) {
-            let v = event_variant(&e.name);
-            match variants.get(&v) {
-                Some(other) if other.name != e.name => self.diags.push(
-                    Diagnostic::error(
-                        "name-collision",
-                        format!(
-                            "events `{}` and `{}` both become the Rust variant `{v}`",
-                            other.name, e.name
-                        ),
-                        e.span,
-                    )
-                    .with_label(format!("becomes `{v}`"))
-                    .with_secondary(other.span, format!("also becomes `{v}`"))
-                    .with_note(
-                        "event names become CamelCase variants: punctuation separates words",
-                    ),
-                ),
-                Some(_) => {}
-                None => {
-                    variants.insert(v, e);
-                }
-            }
-        }
+        names::generation(g, self.diags);
     }
 
     fn fields(&mut self, fields: &[Field], width: u32, owner: &str) {

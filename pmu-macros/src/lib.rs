@@ -30,6 +30,12 @@
 //! below it, and otherwise by the path as written in the macro call, so messages never depend
 //! on where the project is checked out.
 //!
+//! Names are errors like any other: every YAML name becomes a Rust identifier by the rule of
+//! [`pmu_defs::names`] (keywords escaped, `r#gen`, `self_`), and a name the generated code
+//! cannot use (no identifier, one it already uses, two names giving one identifier) is a
+//! located validator error, so the macro does not panic on a name nor expand to code that does
+//! not compile. Should the generator fail all the same, that too is one `compile_error!`.
+//!
 //! A bad file is one error, not a cascade: the `compile_error!` is placed inside the
 //! top-level modules the file's generations would have been generated in (`amd`), and rustc
 //! reports no path through a module whose expansion failed as missing, so the user's code
@@ -160,7 +166,27 @@ fn expand(input: TokenStream2, call_file: Option<PathBuf>) -> Result<TokenStream
         runtime: true,
         ..pmu_defs::codegen::Options::external()
     };
-    let code = pmu_defs::codegen::generate(&loaded.model, &opts);
+    // The validator refuses every name the generator could not use, so this never panics;
+    // should it, the user gets an error at the path instead of "proc macro panicked".
+    let generated = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        pmu_defs::codegen::generate(&loaded.model, &opts)
+    }));
+    let code = generated.map_err(|panic| {
+        let what = panic
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| panic.downcast_ref::<&str>().copied())
+            .unwrap_or("no message");
+        Failure {
+            span,
+            message: format!(
+                "internal error: the code generator failed on definitions the validator \
+                 accepted ({what}); please report this with `{}`",
+                shown.display()
+            ),
+            modules: user_modules(&loaded, first_user),
+        }
+    })?;
     let deps = deps.iter().map(|p| {
         let abs = std::fs::canonicalize(p).unwrap_or_else(|_| p.clone());
         let s = abs.display().to_string();

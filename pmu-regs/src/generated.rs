@@ -81,7 +81,7 @@ pub mod amd {
                 }
             }
             #[inline(always)]
-            const fn __check_event_select<const V: u64>() {
+            const fn __check_field_event_select<const V: u64>() {
                 const {
                     if V > 0xfff_u64 {
                         crate::__private::too_wide("PERF_EVT_SEL", "EVENT_SELECT", 12u32, V)
@@ -89,7 +89,7 @@ pub mod amd {
                 }
             }
             #[inline(always)]
-            const fn __check_umask<const V: u64>() {
+            const fn __check_field_umask<const V: u64>() {
                 const {
                     if V > 0xff_u64 {
                         crate::__private::too_wide("PERF_EVT_SEL", "UMASK", 8u32, V)
@@ -97,7 +97,7 @@ pub mod amd {
                 }
             }
             #[inline(always)]
-            const fn __check_cmask<const V: u64>() {
+            const fn __check_field_cmask<const V: u64>() {
                 const {
                     if V > 0xff_u64 {
                         crate::__private::too_wide("PERF_EVT_SEL", "CMASK", 8u32, V)
@@ -172,7 +172,7 @@ pub mod amd {
                     if V > 0xfff_u64 {
                         crate::__private::too_wide("PERF_EVT_SEL", "EVENT_SELECT", 12u32, V)
                     }
-                    __check_event_select::<V>();
+                    __check_field_event_select::<V>();
                     let v = V;
                     Self(
                         (self.0 & 0xfffffff0ffffff00_u64)
@@ -205,7 +205,7 @@ pub mod amd {
                     if V > 0xff_u64 {
                         crate::__private::too_wide("PERF_EVT_SEL", "UMASK", 8u32, V)
                     }
-                    __check_umask::<V>();
+                    __check_field_umask::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffffffff00ff_u64) | (((v >> 0u32) & 0xff_u64) << 8u32))
                 }
@@ -291,7 +291,7 @@ pub mod amd {
                     if V > 0xff_u64 {
                         crate::__private::too_wide("PERF_EVT_SEL", "CMASK", 8u32, V)
                     }
-                    __check_cmask::<V>();
+                    __check_field_cmask::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32))
                 }
@@ -767,7 +767,7 @@ pub mod amd {
                 }
             }
             #[inline(always)]
-            const fn __check_event_select<const V: u64>() {
+            const fn __check_field_event_select<const V: u64>() {
                 const {
                     if V > 0xfff_u64 {
                         crate::__private::too_wide("PERF_EVT_SEL_CORE", "EVENT_SELECT", 12u32, V)
@@ -775,7 +775,7 @@ pub mod amd {
                 }
             }
             #[inline(always)]
-            const fn __check_umask<const V: u64>() {
+            const fn __check_field_umask<const V: u64>() {
                 const {
                     if V > 0xff_u64 {
                         crate::__private::too_wide("PERF_EVT_SEL_CORE", "UMASK", 8u32, V)
@@ -783,7 +783,7 @@ pub mod amd {
                 }
             }
             #[inline(always)]
-            const fn __check_cmask<const V: u64>() {
+            const fn __check_field_cmask<const V: u64>() {
                 const {
                     if V > 0xff_u64 {
                         crate::__private::too_wide("PERF_EVT_SEL_CORE", "CMASK", 8u32, V)
@@ -858,7 +858,7 @@ pub mod amd {
                     if V > 0xfff_u64 {
                         crate::__private::too_wide("PERF_EVT_SEL_CORE", "EVENT_SELECT", 12u32, V)
                     }
-                    __check_event_select::<V>();
+                    __check_field_event_select::<V>();
                     let v = V;
                     Self(
                         (self.0 & 0xfffffff0ffffff00_u64)
@@ -891,7 +891,7 @@ pub mod amd {
                     if V > 0xff_u64 {
                         crate::__private::too_wide("PERF_EVT_SEL_CORE", "UMASK", 8u32, V)
                     }
-                    __check_umask::<V>();
+                    __check_field_umask::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffffffff00ff_u64) | (((v >> 0u32) & 0xff_u64) << 8u32))
                 }
@@ -977,7 +977,7 @@ pub mod amd {
                     if V > 0xff_u64 {
                         crate::__private::too_wide("PERF_EVT_SEL_CORE", "CMASK", 8u32, V)
                     }
-                    __check_cmask::<V>();
+                    __check_field_cmask::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32))
                 }
@@ -1563,7 +1563,7 @@ pub mod amd {
                 }
             }
             #[inline(always)]
-            const fn __check_count<const V: u64>() {
+            const fn __check_field_count<const V: u64>() {
                 const {
                     if V > 0xffffffffffff_u64 {
                         crate::__private::too_wide("PERF_CTR_CORE", "COUNT", 48u32, V)
@@ -1638,7 +1638,7 @@ pub mod amd {
                     if V > 0xffffffffffff_u64 {
                         crate::__private::too_wide("PERF_CTR_CORE", "COUNT", 48u32, V)
                     }
-                    __check_count::<V>();
+                    __check_field_count::<V>();
                     let v = V;
                     Self(
                         (self.0 & 0xffff000000000000_u64)
@@ -2153,7 +2153,7 @@ pub mod amd {
                 }
             }
             #[inline(always)]
-            const fn __check_event_select<const V: u64>() {
+            const fn __check_field_event_select<const V: u64>() {
                 const {
                     if V > 0xff_u64 {
                         crate::__private::too_wide("PERF_EVT_SEL", "EVENT_SELECT", 8u32, V)
@@ -2161,7 +2161,7 @@ pub mod amd {
                 }
             }
             #[inline(always)]
-            const fn __check_umask<const V: u64>() {
+            const fn __check_field_umask<const V: u64>() {
                 const {
                     if V > 0xff_u64 {
                         crate::__private::too_wide("PERF_EVT_SEL", "UMASK", 8u32, V)
@@ -2169,7 +2169,7 @@ pub mod amd {
                 }
             }
             #[inline(always)]
-            const fn __check_cmask<const V: u64>() {
+            const fn __check_field_cmask<const V: u64>() {
                 const {
                     if V > 0xff_u64 {
                         crate::__private::too_wide("PERF_EVT_SEL", "CMASK", 8u32, V)
@@ -2260,7 +2260,7 @@ pub mod amd {
                     if V > 0xff_u64 {
                         crate::__private::too_wide("PERF_EVT_SEL", "EVENT_SELECT", 8u32, V)
                     }
-                    __check_event_select::<V>();
+                    __check_field_event_select::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffffffffff00_u64) | (((v >> 0u32) & 0xff_u64) << 0u32))
                 }
@@ -2292,7 +2292,7 @@ pub mod amd {
                     if V > 0xff_u64 {
                         crate::__private::too_wide("PERF_EVT_SEL", "UMASK", 8u32, V)
                     }
-                    __check_umask::<V>();
+                    __check_field_umask::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffffffff00ff_u64) | (((v >> 0u32) & 0xff_u64) << 8u32))
                 }
@@ -2391,7 +2391,7 @@ pub mod amd {
                     if V > 0xff_u64 {
                         crate::__private::too_wide("PERF_EVT_SEL", "CMASK", 8u32, V)
                     }
-                    __check_cmask::<V>();
+                    __check_field_cmask::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32))
                 }
@@ -2954,7 +2954,7 @@ pub mod amd {
                 }
             }
             #[inline(always)]
-            const fn __check_count<const V: u64>() {
+            const fn __check_field_count<const V: u64>() {
                 const {
                     if V > 0xffffffffffff_u64 {
                         crate::__private::too_wide("PERF_CTR", "COUNT", 48u32, V)
@@ -3029,7 +3029,7 @@ pub mod amd {
                     if V > 0xffffffffffff_u64 {
                         crate::__private::too_wide("PERF_CTR", "COUNT", 48u32, V)
                     }
-                    __check_count::<V>();
+                    __check_field_count::<V>();
                     let v = V;
                     Self(
                         (self.0 & 0xffff000000000000_u64)
@@ -5268,7 +5268,7 @@ pub mod intel {
                 }
             }
             #[inline(always)]
-            const fn __check_count<const V: u64>() {
+            const fn __check_field_count<const V: u64>() {
                 const {
                     if V > 0xffffffffffff_u64 {
                         crate::__private::too_wide("IA32_PMC", "COUNT", 48u32, V)
@@ -5343,7 +5343,7 @@ pub mod intel {
                     if V > 0xffffffffffff_u64 {
                         crate::__private::too_wide("IA32_PMC", "COUNT", 48u32, V)
                     }
-                    __check_count::<V>();
+                    __check_field_count::<V>();
                     let v = V;
                     Self(
                         (self.0 & 0xffff000000000000_u64)
@@ -5605,7 +5605,7 @@ pub mod intel {
                 }
             }
             #[inline(always)]
-            const fn __check_count<const V: u64>() {
+            const fn __check_field_count<const V: u64>() {
                 const {
                     if V > 0xffffffffffff_u64 {
                         crate::__private::too_wide("IA32_A_PMC", "COUNT", 48u32, V)
@@ -5680,7 +5680,7 @@ pub mod intel {
                     if V > 0xffffffffffff_u64 {
                         crate::__private::too_wide("IA32_A_PMC", "COUNT", 48u32, V)
                     }
-                    __check_count::<V>();
+                    __check_field_count::<V>();
                     let v = V;
                     Self(
                         (self.0 & 0xffff000000000000_u64)
@@ -5970,7 +5970,7 @@ pub mod intel {
                 }
             }
             #[inline(always)]
-            const fn __check_event_select<const V: u64>() {
+            const fn __check_field_event_select<const V: u64>() {
                 const {
                     if V > 0xff_u64 {
                         crate::__private::too_wide("IA32_PERFEVTSEL", "EVENT_SELECT", 8u32, V)
@@ -5978,7 +5978,7 @@ pub mod intel {
                 }
             }
             #[inline(always)]
-            const fn __check_umask<const V: u64>() {
+            const fn __check_field_umask<const V: u64>() {
                 const {
                     if V > 0xff_u64 {
                         crate::__private::too_wide("IA32_PERFEVTSEL", "UMASK", 8u32, V)
@@ -5986,7 +5986,7 @@ pub mod intel {
                 }
             }
             #[inline(always)]
-            const fn __check_cmask<const V: u64>() {
+            const fn __check_field_cmask<const V: u64>() {
                 const {
                     if V > 0xff_u64 {
                         crate::__private::too_wide("IA32_PERFEVTSEL", "CMASK", 8u32, V)
@@ -6109,7 +6109,7 @@ pub mod intel {
                     if V > 0xff_u64 {
                         crate::__private::too_wide("IA32_PERFEVTSEL", "EVENT_SELECT", 8u32, V)
                     }
-                    __check_event_select::<V>();
+                    __check_field_event_select::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffffffffff00_u64) | (((v >> 0u32) & 0xff_u64) << 0u32))
                 }
@@ -6141,7 +6141,7 @@ pub mod intel {
                     if V > 0xff_u64 {
                         crate::__private::too_wide("IA32_PERFEVTSEL", "UMASK", 8u32, V)
                     }
-                    __check_umask::<V>();
+                    __check_field_umask::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffffffff00ff_u64) | (((v >> 0u32) & 0xff_u64) << 8u32))
                 }
@@ -6240,7 +6240,7 @@ pub mod intel {
                     if V > 0xff_u64 {
                         crate::__private::too_wide("IA32_PERFEVTSEL", "CMASK", 8u32, V)
                     }
-                    __check_cmask::<V>();
+                    __check_field_cmask::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32))
                 }
@@ -8420,7 +8420,7 @@ pub mod intel {
                 }
             }
             #[inline(always)]
-            const fn __check_count<const V: u64>() {
+            const fn __check_field_count<const V: u64>() {
                 const {
                     if V > 0xffffffffffff_u64 {
                         crate::__private::too_wide("IA32_FIXED_CTR", "COUNT", 48u32, V)
@@ -8495,7 +8495,7 @@ pub mod intel {
                     if V > 0xffffffffffff_u64 {
                         crate::__private::too_wide("IA32_FIXED_CTR", "COUNT", 48u32, V)
                     }
-                    __check_count::<V>();
+                    __check_field_count::<V>();
                     let v = V;
                     Self(
                         (self.0 & 0xffff000000000000_u64)
@@ -8747,7 +8747,7 @@ pub mod intel {
                 }
             }
             #[inline(always)]
-            const fn __check_enable0<const V: u64>() {
+            const fn __check_field_enable0<const V: u64>() {
                 const {
                     if V > 0x3_u64 {
                         crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE0", 2u32, V)
@@ -8755,7 +8755,7 @@ pub mod intel {
                 }
             }
             #[inline(always)]
-            const fn __check_enable1<const V: u64>() {
+            const fn __check_field_enable1<const V: u64>() {
                 const {
                     if V > 0x3_u64 {
                         crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE1", 2u32, V)
@@ -8763,7 +8763,7 @@ pub mod intel {
                 }
             }
             #[inline(always)]
-            const fn __check_enable2<const V: u64>() {
+            const fn __check_field_enable2<const V: u64>() {
                 const {
                     if V > 0x3_u64 {
                         crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE2", 2u32, V)
@@ -9018,7 +9018,7 @@ pub mod intel {
                     if V > 0x3_u64 {
                         crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE0", 2u32, V)
                     }
-                    __check_enable0::<V>();
+                    __check_field_enable0::<V>();
                     let v = V;
                     Self((self.0 & 0xfffffffffffffffc_u64) | (((v >> 0u32) & 0x3_u64) << 0u32))
                 }
@@ -9054,7 +9054,7 @@ pub mod intel {
                     if V > 0x3_u64 {
                         crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE1", 2u32, V)
                     }
-                    __check_enable1::<V>();
+                    __check_field_enable1::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffffffffffcf_u64) | (((v >> 0u32) & 0x3_u64) << 4u32))
                 }
@@ -9090,7 +9090,7 @@ pub mod intel {
                     if V > 0x3_u64 {
                         crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE2", 2u32, V)
                     }
-                    __check_enable2::<V>();
+                    __check_field_enable2::<V>();
                     let v = V;
                     Self((self.0 & 0xfffffffffffffcff_u64) | (((v >> 0u32) & 0x3_u64) << 8u32))
                 }
@@ -12191,7 +12191,7 @@ pub mod intel {
                 }
             }
             #[inline(always)]
-            const fn __check_event_select<const V: u64>() {
+            const fn __check_field_event_select<const V: u64>() {
                 const {
                     if V > 0xff_u64 {
                         crate::__private::too_wide("IA32_PERFEVTSEL", "EVENT_SELECT", 8u32, V)
@@ -12199,7 +12199,7 @@ pub mod intel {
                 }
             }
             #[inline(always)]
-            const fn __check_umask<const V: u64>() {
+            const fn __check_field_umask<const V: u64>() {
                 const {
                     if V > 0xff_u64 {
                         crate::__private::too_wide("IA32_PERFEVTSEL", "UMASK", 8u32, V)
@@ -12207,7 +12207,7 @@ pub mod intel {
                 }
             }
             #[inline(always)]
-            const fn __check_cmask<const V: u64>() {
+            const fn __check_field_cmask<const V: u64>() {
                 const {
                     if V > 0xff_u64 {
                         crate::__private::too_wide("IA32_PERFEVTSEL", "CMASK", 8u32, V)
@@ -12306,7 +12306,7 @@ pub mod intel {
                     if V > 0xff_u64 {
                         crate::__private::too_wide("IA32_PERFEVTSEL", "EVENT_SELECT", 8u32, V)
                     }
-                    __check_event_select::<V>();
+                    __check_field_event_select::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffffffffff00_u64) | (((v >> 0u32) & 0xff_u64) << 0u32))
                 }
@@ -12338,7 +12338,7 @@ pub mod intel {
                     if V > 0xff_u64 {
                         crate::__private::too_wide("IA32_PERFEVTSEL", "UMASK", 8u32, V)
                     }
-                    __check_umask::<V>();
+                    __check_field_umask::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffffffff00ff_u64) | (((v >> 0u32) & 0xff_u64) << 8u32))
                 }
@@ -12446,7 +12446,7 @@ pub mod intel {
                     if V > 0xff_u64 {
                         crate::__private::too_wide("IA32_PERFEVTSEL", "CMASK", 8u32, V)
                     }
-                    __check_cmask::<V>();
+                    __check_field_cmask::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32))
                 }
@@ -13084,7 +13084,7 @@ pub mod intel {
                 }
             }
             #[inline(always)]
-            const fn __check_enable0<const V: u64>() {
+            const fn __check_field_enable0<const V: u64>() {
                 const {
                     if V > 0x3_u64 {
                         crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE0", 2u32, V)
@@ -13092,7 +13092,7 @@ pub mod intel {
                 }
             }
             #[inline(always)]
-            const fn __check_enable1<const V: u64>() {
+            const fn __check_field_enable1<const V: u64>() {
                 const {
                     if V > 0x3_u64 {
                         crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE1", 2u32, V)
@@ -13100,7 +13100,7 @@ pub mod intel {
                 }
             }
             #[inline(always)]
-            const fn __check_enable2<const V: u64>() {
+            const fn __check_field_enable2<const V: u64>() {
                 const {
                     if V > 0x3_u64 {
                         crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE2", 2u32, V)
@@ -13331,7 +13331,7 @@ pub mod intel {
                     if V > 0x3_u64 {
                         crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE0", 2u32, V)
                     }
-                    __check_enable0::<V>();
+                    __check_field_enable0::<V>();
                     let v = V;
                     Self((self.0 & 0xfffffffffffffffc_u64) | (((v >> 0u32) & 0x3_u64) << 0u32))
                 }
@@ -13367,7 +13367,7 @@ pub mod intel {
                     if V > 0x3_u64 {
                         crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE1", 2u32, V)
                     }
-                    __check_enable1::<V>();
+                    __check_field_enable1::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffffffffffcf_u64) | (((v >> 0u32) & 0x3_u64) << 4u32))
                 }
@@ -13403,7 +13403,7 @@ pub mod intel {
                     if V > 0x3_u64 {
                         crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE2", 2u32, V)
                     }
-                    __check_enable2::<V>();
+                    __check_field_enable2::<V>();
                     let v = V;
                     Self((self.0 & 0xfffffffffffffcff_u64) | (((v >> 0u32) & 0x3_u64) << 8u32))
                 }
@@ -18318,7 +18318,7 @@ pub mod intel {
                 }
             }
             #[inline(always)]
-            const fn __check_event_select<const V: u64>() {
+            const fn __check_field_event_select<const V: u64>() {
                 const {
                     if V > 0xff_u64 {
                         crate::__private::too_wide("IA32_PERFEVTSEL", "EVENT_SELECT", 8u32, V)
@@ -18326,7 +18326,7 @@ pub mod intel {
                 }
             }
             #[inline(always)]
-            const fn __check_umask<const V: u64>() {
+            const fn __check_field_umask<const V: u64>() {
                 const {
                     if V > 0xff_u64 {
                         crate::__private::too_wide("IA32_PERFEVTSEL", "UMASK", 8u32, V)
@@ -18334,7 +18334,7 @@ pub mod intel {
                 }
             }
             #[inline(always)]
-            const fn __check_cmask<const V: u64>() {
+            const fn __check_field_cmask<const V: u64>() {
                 const {
                     if V > 0xff_u64 {
                         crate::__private::too_wide("IA32_PERFEVTSEL", "CMASK", 8u32, V)
@@ -18425,7 +18425,7 @@ pub mod intel {
                     if V > 0xff_u64 {
                         crate::__private::too_wide("IA32_PERFEVTSEL", "EVENT_SELECT", 8u32, V)
                     }
-                    __check_event_select::<V>();
+                    __check_field_event_select::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffffffffff00_u64) | (((v >> 0u32) & 0xff_u64) << 0u32))
                 }
@@ -18457,7 +18457,7 @@ pub mod intel {
                     if V > 0xff_u64 {
                         crate::__private::too_wide("IA32_PERFEVTSEL", "UMASK", 8u32, V)
                     }
-                    __check_umask::<V>();
+                    __check_field_umask::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffffffff00ff_u64) | (((v >> 0u32) & 0xff_u64) << 8u32))
                 }
@@ -18565,7 +18565,7 @@ pub mod intel {
                     if V > 0xff_u64 {
                         crate::__private::too_wide("IA32_PERFEVTSEL", "CMASK", 8u32, V)
                     }
-                    __check_cmask::<V>();
+                    __check_field_cmask::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32))
                 }
@@ -19370,7 +19370,7 @@ pub mod intel {
                 }
             }
             #[inline(always)]
-            const fn __check_count<const V: u64>() {
+            const fn __check_field_count<const V: u64>() {
                 const {
                     if V > 0xffffffffffff_u64 {
                         crate::__private::too_wide("IA32_FIXED_CTR", "COUNT", 48u32, V)
@@ -19445,7 +19445,7 @@ pub mod intel {
                     if V > 0xffffffffffff_u64 {
                         crate::__private::too_wide("IA32_FIXED_CTR", "COUNT", 48u32, V)
                     }
-                    __check_count::<V>();
+                    __check_field_count::<V>();
                     let v = V;
                     Self(
                         (self.0 & 0xffff000000000000_u64)
@@ -19697,7 +19697,7 @@ pub mod intel {
                 }
             }
             #[inline(always)]
-            const fn __check_enable0<const V: u64>() {
+            const fn __check_field_enable0<const V: u64>() {
                 const {
                     if V > 0x3_u64 {
                         crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE0", 2u32, V)
@@ -19705,7 +19705,7 @@ pub mod intel {
                 }
             }
             #[inline(always)]
-            const fn __check_enable1<const V: u64>() {
+            const fn __check_field_enable1<const V: u64>() {
                 const {
                     if V > 0x3_u64 {
                         crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE1", 2u32, V)
@@ -19713,7 +19713,7 @@ pub mod intel {
                 }
             }
             #[inline(always)]
-            const fn __check_enable2<const V: u64>() {
+            const fn __check_field_enable2<const V: u64>() {
                 const {
                     if V > 0x3_u64 {
                         crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE2", 2u32, V)
@@ -19721,7 +19721,7 @@ pub mod intel {
                 }
             }
             #[inline(always)]
-            const fn __check_enable3<const V: u64>() {
+            const fn __check_field_enable3<const V: u64>() {
                 const {
                     if V > 0x3_u64 {
                         crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE3", 2u32, V)
@@ -19896,7 +19896,7 @@ pub mod intel {
                     if V > 0x3_u64 {
                         crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE0", 2u32, V)
                     }
-                    __check_enable0::<V>();
+                    __check_field_enable0::<V>();
                     let v = V;
                     Self((self.0 & 0xfffffffffffffffc_u64) | (((v >> 0u32) & 0x3_u64) << 0u32))
                 }
@@ -19932,7 +19932,7 @@ pub mod intel {
                     if V > 0x3_u64 {
                         crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE1", 2u32, V)
                     }
-                    __check_enable1::<V>();
+                    __check_field_enable1::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffffffffffcf_u64) | (((v >> 0u32) & 0x3_u64) << 4u32))
                 }
@@ -19968,7 +19968,7 @@ pub mod intel {
                     if V > 0x3_u64 {
                         crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE2", 2u32, V)
                     }
-                    __check_enable2::<V>();
+                    __check_field_enable2::<V>();
                     let v = V;
                     Self((self.0 & 0xfffffffffffffcff_u64) | (((v >> 0u32) & 0x3_u64) << 8u32))
                 }
@@ -20004,7 +20004,7 @@ pub mod intel {
                     if V > 0x3_u64 {
                         crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE3", 2u32, V)
                     }
-                    __check_enable3::<V>();
+                    __check_field_enable3::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffffffffcfff_u64) | (((v >> 0u32) & 0x3_u64) << 12u32))
                 }
@@ -24717,7 +24717,7 @@ pub mod intel {
                 }
             }
             #[inline(always)]
-            const fn __check_event_select<const V: u64>() {
+            const fn __check_field_event_select<const V: u64>() {
                 const {
                     if V > 0xff_u64 {
                         crate::__private::too_wide("IA32_PERFEVTSEL", "EVENT_SELECT", 8u32, V)
@@ -24725,7 +24725,7 @@ pub mod intel {
                 }
             }
             #[inline(always)]
-            const fn __check_umask<const V: u64>() {
+            const fn __check_field_umask<const V: u64>() {
                 const {
                     if V > 0xff_u64 {
                         crate::__private::too_wide("IA32_PERFEVTSEL", "UMASK", 8u32, V)
@@ -24733,7 +24733,7 @@ pub mod intel {
                 }
             }
             #[inline(always)]
-            const fn __check_cmask<const V: u64>() {
+            const fn __check_field_cmask<const V: u64>() {
                 const {
                     if V > 0xff_u64 {
                         crate::__private::too_wide("IA32_PERFEVTSEL", "CMASK", 8u32, V)
@@ -24741,7 +24741,7 @@ pub mod intel {
                 }
             }
             #[inline(always)]
-            const fn __check_umask2<const V: u64>() {
+            const fn __check_field_umask2<const V: u64>() {
                 const {
                     if V > 0xff_u64 {
                         crate::__private::too_wide("IA32_PERFEVTSEL", "UMASK2", 8u32, V)
@@ -24816,7 +24816,7 @@ pub mod intel {
                     if V > 0xff_u64 {
                         crate::__private::too_wide("IA32_PERFEVTSEL", "EVENT_SELECT", 8u32, V)
                     }
-                    __check_event_select::<V>();
+                    __check_field_event_select::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffffffffff00_u64) | (((v >> 0u32) & 0xff_u64) << 0u32))
                 }
@@ -24848,7 +24848,7 @@ pub mod intel {
                     if V > 0xff_u64 {
                         crate::__private::too_wide("IA32_PERFEVTSEL", "UMASK", 8u32, V)
                     }
-                    __check_umask::<V>();
+                    __check_field_umask::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffffffff00ff_u64) | (((v >> 0u32) & 0xff_u64) << 8u32))
                 }
@@ -24956,7 +24956,7 @@ pub mod intel {
                     if V > 0xff_u64 {
                         crate::__private::too_wide("IA32_PERFEVTSEL", "CMASK", 8u32, V)
                     }
-                    __check_cmask::<V>();
+                    __check_field_cmask::<V>();
                     let v = V;
                     Self((self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32))
                 }
@@ -25024,7 +25024,7 @@ pub mod intel {
                     if V > 0xff_u64 {
                         crate::__private::too_wide("IA32_PERFEVTSEL", "UMASK2", 8u32, V)
                     }
-                    __check_umask2::<V>();
+                    __check_field_umask2::<V>();
                     let v = V;
                     Self((self.0 & 0xffff00ffffffffff_u64) | (((v >> 0u32) & 0xff_u64) << 40u32))
                 }

@@ -259,16 +259,23 @@ fn dedent_numbers_lines_from_the_line_after_the_quote() {
     assert_eq!(dedent("a: 1\n"), "a: 1\n");
 }
 
-/// Every diagnostic code the loader can emit, read from its sources: the string literal that
-/// follows `error(` or `warning(`.
+/// Every diagnostic code the loader can emit, read from its sources (`src/**/*.rs`): the
+/// string literal that follows `error(` or `warning(`.
 fn codes_in_loader_sources() -> Vec<String> {
     let src = pmu_defs::defs_dir().parent().unwrap().join("src");
     let mut found = Vec::new();
-    let mut paths: Vec<_> = std::fs::read_dir(&src)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "rs"))
-        .collect();
+    let mut paths = Vec::new();
+    let mut dirs = vec![src];
+    while let Some(dir) = dirs.pop() {
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else if p.extension().is_some_and(|e| e == "rs") {
+                paths.push(p);
+            }
+        }
+    }
     paths.sort();
     for path in paths {
         let text = std::fs::read_to_string(&path).unwrap();
@@ -862,7 +869,7 @@ fn invalid_value_does_not_cascade_into_missing_key() {
         generation: child
         extends: base
         registers:
-          - name: R
+          - name: REG
             msr: 0x500
             fields:
               - { name: A, bits: 0:7 }
@@ -1084,39 +1091,40 @@ fn yaml11_boolean_in_a_name_position() {
         generation: child
         extends: base
         registers:
-          - name: On
+          - name: yes
             msr: 0x500
           - name: no
             msr: 0x501
-          - name: 'On'
+          - name: 'yes'
             msr: 0x502
           - name: "no"
             msr: 0x503
         "#,
     );
     assert_codes(&loaded, &["yaml11-boolean", "yaml11-boolean"]);
-    let [on, no] = all(&loaded, "yaml11-boolean")[..] else {
+    let [yes, no] = all(&loaded, "yaml11-boolean")[..] else {
         unreachable!()
     };
     assert_eq!(
-        on.message,
-        "`On` is a boolean in YAML 1.1, not a register name"
+        yes.message,
+        "`yes` is a boolean in YAML 1.1, not a register name"
     );
-    assert_eq!(loc(&loaded, on), "c.yaml:4:11");
+    assert_eq!(loc(&loaded, yes), "c.yaml:4:11");
     assert_eq!(
-        on.labels[0].message,
+        yes.labels[0].message,
         "YAML 1.1 tools read this as true/false"
     );
-    assert_note(on, "help: quote it to keep it a name: 'On'");
+    assert_note(yes, "help: quote it to keep it a name: 'yes'");
     assert_eq!(
         no.message,
         "`no` is a boolean in YAML 1.1, not a register name"
     );
     assert_eq!(loc(&loaded, no), "c.yaml:6:11");
     assert_note(no, "help: quote it to keep it a name: 'no'");
-    // Quoted, they are names.
+    // Quoted, they are names (`yes`, not `On`: a register `On` would clash with its own
+    // CamelCase type alias `On`).
     let g = loaded.model.generation("child").unwrap();
-    assert_eq!(g.register("On").unwrap().msr.base, 0x502);
+    assert_eq!(g.register("yes").unwrap().msr.base, 0x502);
     assert_eq!(g.register("no").unwrap().msr.base, 0x503);
 
     // A generation id too.
@@ -1187,11 +1195,11 @@ fn duplicate_name_in_every_list() {
         generation: child
         extends: base
         registers:
-          - name: R
+          - name: REG
             msr: 0x500
             fields:
-              - { name: A, bits: 0, values: [{ name: V, value: 0 }, { name: V, value: 1 }] }
-              - { name: A, doc: again }
+              - { name: q, bits: 0, values: [{ name: V, value: 0 }, { name: V, value: 1 }] }
+              - { name: q, doc: again }
         cpuid:
           - { name: L, leaf: 1 }
           - { name: L, leaf: 2 }
@@ -1199,13 +1207,13 @@ fn duplicate_name_in_every_list() {
           - { name: E, event: 1 }
           - { name: E, event: 2 }
         constraints:
-          - { id: k, register: R, when: { A: 1 }, message: m }
-          - { id: k, register: R, when: { A: 0 }, message: m }
+          - { id: k, register: REG, when: { q: 1 }, message: m }
+          - { id: k, register: REG, when: { q: 0 }, message: m }
         "#,
     );
     let expect = [
         ("value `V` is listed twice", "c.yaml:7:69", "c.yaml:7:46"),
-        ("field `A` is listed twice", "c.yaml:8:17", "c.yaml:7:17"),
+        ("field `q` is listed twice", "c.yaml:8:17", "c.yaml:7:17"),
         (
             "CPUID leaf `L` is listed twice",
             "c.yaml:11:13",
@@ -1601,7 +1609,7 @@ fn field_overlap_names_both_fields() {
         generation: child
         extends: base
         registers:
-          - name: R
+          - name: REG
             msr: 0x500
             fields:
               - { name: LOW, bits: 7:0 }
@@ -1612,7 +1620,7 @@ fn field_overlap_names_both_fields() {
     let d = only(&loaded, "field-overlap");
     assert_eq!(
         d.message,
-        "fields `LOW` and `HIGH` of register `R` overlap at bit 4"
+        "fields `LOW` and `HIGH` of register `REG` overlap at bit 4"
     );
     assert_eq!(loc(&loaded, d), "c.yaml:8:17");
     assert_eq!(d.labels[0].message, "`HIGH` covers bits 15:4");
@@ -1650,7 +1658,7 @@ fn field_overlap_within_a_split_field_and_an_array() {
         generation: child
         extends: base
         registers:
-          - name: R
+          - name: REG
             msr: 0x500
             fields:
               - { name: SPLIT, bits: [3:0, 2:1] }
@@ -1677,7 +1685,7 @@ fn field_past_width() {
         generation: child
         extends: base
         registers:
-          - name: R
+          - name: REG
             msr: 0x500
             width: 32
             fields:
@@ -1694,14 +1702,14 @@ fn field_past_width() {
     let d = find(&loaded, "field-past-width", "`A`");
     assert_eq!(
         d.message,
-        "field `A` (bits 39:36) reaches bit 39, past the 32-bit width of register `R`"
+        "field `A` (bits 39:36) reaches bit 39, past the 32-bit width of register `REG`"
     );
     assert_eq!(loc(&loaded, d), "c.yaml:8:17");
-    assert_eq!(d.labels[0].message, "register `R` has bits 0 to 31");
+    assert_eq!(d.labels[0].message, "register `REG` has bits 0 to 31");
     let d = find(&loaded, "field-past-width", "`B`");
     assert_eq!(
         d.message,
-        "field array `B` reaches bit 32 (last element), past the 32-bit width of register `R`"
+        "field array `B` reaches bit 32 (last element), past the 32-bit width of register `REG`"
     );
     assert_eq!(loc(&loaded, d), "c.yaml:9:17");
     let d = find(&loaded, "field-past-width", "`WIDE`");
@@ -1719,7 +1727,7 @@ fn value_too_wide_enum_value() {
         generation: child
         extends: base
         registers:
-          - name: R
+          - name: REG
             msr: 0x500
             fields:
               - name: MODE
@@ -1790,15 +1798,15 @@ fn duplicate_value() {
         generation: child
         extends: base
         registers:
-          - name: R
+          - name: REG
             msr: 0x500
             fields:
-              - { name: M, bits: 1:0, values: [{ name: A, value: 1 }, { name: B, value: 1 }] }
+              - { name: MODE, bits: 1:0, values: [{ name: A, value: 1 }, { name: B, value: 1 }] }
         "#,
     );
     assert_codes(&loaded, &["duplicate-value"]);
     let d = only(&loaded, "duplicate-value");
-    assert_eq!(d.message, "values `A` and `B` of field `M` are both 0x1");
+    assert_eq!(d.message, "values `A` and `B` of field `MODE` are both 0x1");
     assert_eq!(loc(&loaded, d), "c.yaml:7:17");
 }
 
@@ -2690,7 +2698,7 @@ const FAULTY_PARENT: &str = r#"
 generation: p
 vendor: intel
 registers:
-  - name: R
+  - name: REG
     msr: 0x500
     width: 32
     reset: 0x100
@@ -2699,7 +2707,7 @@ registers:
       - { name: A, bits: 7:0 }
       - { name: B, bits: 4, access: read-write }
       - { name: C, bits: 40 }
-      - { name: D, bits: 1:0, values: [{ name: ONE, value: 1 }, { name: UNO, value: 1 }, { name: NINE, value: 9 }] }
+      - { name: DD, bits: 1:0, values: [{ name: ONE, value: 1 }, { name: UNO, value: 1 }, { name: NINE, value: 9 }] }
 "#;
 
 #[test]
@@ -2804,7 +2812,7 @@ fn rendered_output_is_rustc_style() {
         generation: child
         extends: base
         registers:
-          - name: R
+          - name: REG
             msr: 0x500
             fields:
               - { name: LOW, bits: 7:0 }
@@ -2813,7 +2821,7 @@ fn rendered_output_is_rustc_style() {
     );
     let out = loaded.render_diagnostics();
     let expect_in_order = [
-        "error[field-overlap]: fields `LOW` and `HIGH` of register `R` overlap at bit 4",
+        "error[field-overlap]: fields `LOW` and `HIGH` of register `REG` overlap at bit 4",
         "┌─ c.yaml:8:17",
         "7 │       - { name: LOW, bits: 7:0 }",
         "`LOW` covers bits 7:0",
@@ -2837,7 +2845,7 @@ fn rendered_output_is_rustc_style() {
     assert!(out.starts_with(&d.render(&loaded.sources)));
     assert_eq!(
         d.short(&loaded.sources),
-        "c.yaml:8:17: error[field-overlap]: fields `LOW` and `HIGH` of register `R` overlap at bit 4"
+        "c.yaml:8:17: error[field-overlap]: fields `LOW` and `HIGH` of register `REG` overlap at bit 4"
     );
 
     // Notes render as `= ...` lines; the count is pluralised.
@@ -3219,7 +3227,8 @@ fn reserved_name_field_named_like_generated_code() {
     let d = only(&loaded, "reserved-name");
     assert_eq!(
         d.message,
-        "field name `MSR` of register `NEW` is taken by the generated code"
+        "field `MSR` gives the Rust name `MSR` for its tock-registers field in the module of \
+         register `NEW`, where the generated code uses it for the typed MSR constant"
     );
     assert_eq!(loc(&loaded, d), "c.yaml:7:17");
     assert_eq!(d.labels[0].message, "reserved name");
@@ -3237,8 +3246,8 @@ fn reserved_name_generation_module_shared() {
     let d = only(&loaded, "reserved-name");
     assert_eq!(
         d.message,
-        "generation `x-shared` would be the Rust module `x::shared`, which holds the register \
-         layouts generations share"
+        "generation id `x-shared` gives the Rust name `shared` for its module in module `x`, \
+         where the generated code uses it for the register layouts generations share"
     );
     assert_eq!(loc(&loaded, d), "c.yaml:1:13");
     assert_eq!(d.labels[0].message, "reserved name");
@@ -3262,11 +3271,15 @@ fn name_collision_array_element_and_field() {
     let d = only(&loaded, "name-collision");
     assert_eq!(
         d.message,
-        "fields `EN` and `EN1` of register `NEW` both generate `EN1`"
+        "fields `EN` and `EN1` both give the Rust name `EN1` in the module of register `NEW` \
+         (a tock-registers field each)"
     );
     assert_eq!(loc(&loaded, d), "c.yaml:8:17");
     assert_eq!(loc2(&loaded, d), "c.yaml:7:17");
-    assert_eq!(secondary(d)[0].message, "also generates `EN1`");
+    assert_eq!(
+        secondary(d)[0].message,
+        "its tock-registers field is `EN1` too"
+    );
 }
 
 #[test]
@@ -3284,7 +3297,8 @@ fn name_collision_event_variants() {
     let d = only(&loaded, "name-collision");
     assert_eq!(
         d.message,
-        "events `A.B_C` and `A.B:C` both become the Rust variant `A_BC`"
+        "events `A.B_C` and `A.B:C` both give the Rust name `A_BC` in the `Event` enum of \
+         `child` (a variant each)"
     );
     assert_eq!(loc(&loaded, d), "c.yaml:5:13");
     assert_eq!(loc2(&loaded, d), "c.yaml:4:13");
@@ -3355,14 +3369,16 @@ fn generation_type_name_collisions() {
     let d = find(&loaded, "name-collision", "`x1`");
     assert_eq!(
         d.message,
-        "generation ids `x-1` and `x1` both give the Rust type name `X1`"
+        "generation ids `x-1` and `x1` both give the Rust name `X1` among the generations' \
+         marker types (a marker type each)"
     );
     assert_eq!(loc(&loaded, d), "b.yaml:1:13");
     assert_eq!(loc2(&loaded, d), "a.yaml:1:13");
     let d = find(&loaded, "name-collision", "ACME_Y");
     assert_eq!(
         d.message,
-        "register `ACME_Y` of `acme-y` gives the Rust type name `AcmeY`, which is the generation's own marker type"
+        "generation id `acme-y` and register `ACME_Y` both give the Rust name `AcmeY` in the \
+         module of generation `acme-y` (the marker type of `acme-y`, the type alias of `ACME_Y`)"
     );
 }
 
@@ -3398,7 +3414,7 @@ fn remove_without_parent() {
 fn deprecated_since_a_later_or_unrelated_generation() {
     let field = |id: &str, since: &str, extends: &str| {
         format!(
-            "generation: {id}\n{extends}\ntitle: t\nmanual: none\nregisters:\n  - name: R{id_}\n    msr: 0x1{n}\n    fields:\n      - {{ name: A, bits: 7:0, deprecated: {{ since: {since} }} }}\n",
+            "generation: {id}\n{extends}\ntitle: t\nmanual: none\nregisters:\n  - name: REG{id_}\n    msr: 0x1{n}\n    fields:\n      - {{ name: A, bits: 7:0, deprecated: {{ since: {since} }} }}\n",
             id_ = id.len(),
             n = id.len()
         )
@@ -3411,7 +3427,7 @@ fn deprecated_since_a_later_or_unrelated_generation() {
     let d = only(&loaded, "deprecated-since");
     assert_eq!(
         d.message,
-        "field `A` of `R7` is deprecated since `acme-p2`, which is not `acme-p1` or a generation it extends"
+        "field `A` of `REG7` is deprecated since `acme-p2`, which is not `acme-p1` or a generation it extends"
     );
     assert_eq!(loc(&loaded, d), "p1.yaml:9:52");
     assert_eq!(d.labels[0].message, "a later generation");
@@ -3445,4 +3461,340 @@ fn yaml_tag() {
         "generation: acme-t2\nvendor: intel\ntitle: t\nmanual: none\nregisters:\n  - { name: R, msr: !!str 0x10 }\n",
     )]);
     assert_codes(&loaded, &["type-mismatch"]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The identifier rule (pmu_defs::names): names the generator could not turn into Rust
+// ---------------------------------------------------------------------------------------------
+
+/// A generation id whose module part is empty (`x-`) or `_` (`x--`) gives no identifier;
+/// `registers!` used to panic on it (`"" is not a valid identifier`).
+#[test]
+fn invalid_name_generation_id_without_a_module_name() {
+    let loaded = load(&[
+        ("base.yaml", BASE),
+        ("a.yaml", "generation: x-\nextends: base\n"),
+        ("b.yaml", "generation: y--\nextends: base\n"),
+    ]);
+    assert_codes(&loaded, &["invalid-name", "invalid-name"]);
+    let d = find(&loaded, "invalid-name", "`x-`");
+    assert_eq!(
+        d.message,
+        "generation id `x-` gives an empty Rust name for its module in module `x`"
+    );
+    assert_eq!(loc(&loaded, d), "a.yaml:1:13");
+    assert_eq!(d.labels[0].message, "its module would have no name");
+    let d = find(&loaded, "invalid-name", "`y--`");
+    assert_eq!(
+        d.message,
+        "generation id `y--` gives the Rust name `_` for its module in module `y`, which is not \
+         an identifier"
+    );
+    assert_eq!(loc(&loaded, d), "b.yaml:1:13");
+}
+
+/// Names that escape to the same identifier: `x-1` and `x--1` are both `x::_1`, `x-self` and
+/// `x-self-` both `x::self_` (a keyword that cannot be raw gets a `_`).
+#[test]
+fn name_collision_after_escaping_generation_modules() {
+    let loaded = load(&[
+        ("base.yaml", BASE),
+        ("a.yaml", "generation: x-1\nextends: base\n"),
+        ("b.yaml", "generation: x--1\nextends: base\n"),
+        ("c.yaml", "generation: x-self\nextends: base\n"),
+        ("d.yaml", "generation: x-self-\nextends: base\n"),
+    ]);
+    assert_codes(&loaded, &["name-collision", "name-collision"]);
+    let d = find(&loaded, "name-collision", "`_1`");
+    assert_eq!(
+        d.message,
+        "generation ids `x-1` and `x--1` both give the Rust name `_1` in module `x` (a module \
+         each)"
+    );
+    assert_eq!(loc(&loaded, d), "b.yaml:1:13");
+    assert_eq!(loc2(&loaded, d), "a.yaml:1:13");
+    let d = find(&loaded, "name-collision", "`self_`");
+    assert_eq!(loc(&loaded, d), "d.yaml:1:13");
+    assert_eq!(loc2(&loaded, d), "c.yaml:1:13");
+}
+
+/// A generation without a vendor part is a module at the crate root, beside the vendor
+/// modules and `pmu-regs`' own.
+#[test]
+fn name_collision_generation_module_and_vendor_module() {
+    let loaded = load(&[
+        ("base.yaml", BASE),
+        ("a.yaml", "generation: base-v2\nextends: base\n"),
+        ("b.yaml", "generation: arch\nextends: base\n"),
+    ]);
+    assert_codes(&loaded, &["name-collision", "reserved-name"]);
+    let d = only(&loaded, "name-collision");
+    assert_eq!(
+        d.message,
+        "generation ids `base` and `base-v2` both give the Rust name `base` at the crate root \
+         (the module of `base`, the vendor module of `base-v2`)"
+    );
+    assert_eq!(loc(&loaded, d), "a.yaml:1:13");
+    assert_eq!(loc2(&loaded, d), "base.yaml:1:13");
+    let d = only(&loaded, "reserved-name");
+    assert_eq!(
+        d.message,
+        "generation id `arch` gives the Rust name `arch` for its module at the crate root, where \
+         the generated code uses it for the module `pmu_regs::arch`"
+    );
+}
+
+/// Fields whose methods coincide after case conversion or the `_field` suffix of names like
+/// `new` and `eq`, and a setter equal to another field's getter.
+#[test]
+fn name_collision_field_methods() {
+    let loaded = child(
+        r#"
+        generation: child
+        extends: base
+        registers:
+          - name: SEL
+            fields:
+              - { name: inv, bits: 40 }
+          - name: FLAGS
+            msr: 0x500
+            fields:
+              - { name: EQ, bits: 0 }
+              - { name: EQ_FIELD, bits: 1 }
+              - { name: NEW, bits: 2 }
+              - { name: NEW_FIELD, bits: 3 }
+              - { name: X, bits: 4 }
+              - { name: WITH_X, bits: 5 }
+        "#,
+    );
+    assert_codes(
+        &loaded,
+        &[
+            "name-collision",
+            "name-collision",
+            "name-collision",
+            "name-collision",
+        ],
+    );
+    let d = find(&loaded, "name-collision", "`inv`");
+    assert_eq!(
+        d.message,
+        "fields `INV` and `inv` both give the Rust name `inv` among the methods of `SEL::Value` \
+         (a getter each)"
+    );
+    assert_eq!(loc(&loaded, d), "c.yaml:6:17");
+    assert_eq!(loc2(&loaded, d), "base.yaml:17:17");
+    assert_eq!(d.labels[0].message, "its getter is `inv`");
+    let d = find(&loaded, "name-collision", "`EQ_FIELD`");
+    assert_eq!(
+        d.message,
+        "fields `EQ` and `EQ_FIELD` both give the Rust name `eq_field` among the methods of \
+         `FLAGS::Value` (a getter each)"
+    );
+    assert_eq!(loc(&loaded, d), "c.yaml:11:17");
+    let d = find(&loaded, "name-collision", "`NEW_FIELD`");
+    assert_eq!(loc(&loaded, d), "c.yaml:13:17");
+    assert_eq!(loc2(&loaded, d), "c.yaml:12:17");
+    let d = find(&loaded, "name-collision", "`WITH_X`");
+    assert_eq!(
+        d.message,
+        "fields `X` and `WITH_X` both give the Rust name `with_x` among the methods of \
+         `FLAGS::Value` (the setter of `X`, the getter of `WITH_X`)"
+    );
+    assert_eq!(loc(&loaded, d), "c.yaml:15:17");
+}
+
+/// Named values whose CamelCase variants coincide, registers whose type aliases coincide.
+#[test]
+fn name_collision_values_and_registers_after_case_conversion() {
+    let loaded = child(
+        r#"
+        generation: child
+        extends: base
+        registers:
+          - name: sel
+            msr: 0x500
+            fields:
+              - name: MODE
+                bits: 1:0
+                values:
+                  - { name: ON_X, value: 0 }
+                  - { name: On_x, value: 1 }
+        "#,
+    );
+    assert_codes(&loaded, &["name-collision", "name-collision"]);
+    let d = find(&loaded, "name-collision", "`Sel`");
+    assert_eq!(
+        d.message,
+        "registers `SEL` and `sel` both give the Rust name `Sel` in the module of generation \
+         `child` (a type alias each)"
+    );
+    assert_eq!(loc(&loaded, d), "c.yaml:4:11");
+    assert_eq!(loc2(&loaded, d), "base.yaml:12:11");
+    let d = find(&loaded, "name-collision", "`OnX`");
+    assert_eq!(
+        d.message,
+        "values `ON_X` and `On_x` both give the Rust name `OnX` in the enum `Mode` of `MODE` (a \
+         variant each)"
+    );
+    assert_eq!(loc(&loaded, d), "c.yaml:11:21");
+    assert_eq!(loc2(&loaded, d), "c.yaml:10:21");
+}
+
+/// Registers named like what the generator puts beside them (`cpuid`, `events`) or inside
+/// their module (`Value`, `Register`), or whose module and CamelCase alias coincide.
+#[test]
+fn reserved_name_registers_named_like_generated_items() {
+    let loaded = child(
+        r#"
+        generation: child
+        extends: base
+        registers:
+          - { name: cpuid, msr: 0x500 }
+          - { name: events, msr: 0x501 }
+          - { name: Value, msr: 0x502 }
+          - { name: Register, msr: 0x503 }
+          - { name: Self, msr: 0x504 }
+        "#,
+    );
+    assert_codes(
+        &loaded,
+        &[
+            "reserved-name",
+            "reserved-name",
+            "name-collision",
+            "name-collision",
+            "name-collision",
+        ],
+    );
+    let d = find(&loaded, "reserved-name", "`cpuid`");
+    assert_eq!(
+        d.message,
+        "register `cpuid` gives the Rust name `cpuid` for its module in the module of generation \
+         `child`, where the generated code uses it for the CPUID leaves"
+    );
+    assert_eq!(loc(&loaded, d), "c.yaml:4:13");
+    assert_eq!(d.labels[0].message, "reserved name");
+    assert_note(d, "help: rename the register");
+    let d = find(&loaded, "reserved-name", "`events`");
+    assert_eq!(loc(&loaded, d), "c.yaml:5:13");
+    let d = find(&loaded, "name-collision", "`Value`");
+    assert_eq!(
+        d.message,
+        "register `Value` gives the Rust name `Value` twice in the module of generation `child`: \
+         for its module and its type alias"
+    );
+    assert_eq!(loc(&loaded, d), "c.yaml:6:13");
+    let d = find(&loaded, "name-collision", "`Register`");
+    assert_eq!(loc(&loaded, d), "c.yaml:7:13");
+    // `Self` cannot be raw: module and alias are both `Self_`.
+    let d = find(&loaded, "name-collision", "`Self_`");
+    assert_eq!(loc(&loaded, d), "c.yaml:8:13");
+}
+
+/// Names the generated code uses in a register's module: a local variable (`v`), the
+/// prelude (`Some`), a primitive type (`u64`), the register's own marker type (a field named
+/// like its register).
+#[test]
+fn reserved_name_shadowing_what_the_generated_code_uses() {
+    let loaded = child(
+        r#"
+        generation: child
+        extends: base
+        registers:
+          - name: NEW
+            msr: 0x500
+            fields:
+              - { name: v, bits: 0 }
+              - { name: Some, bits: 1 }
+              - { name: u64, bits: 2 }
+              - { name: NEW, bits: 3 }
+        "#,
+    );
+    assert_codes(
+        &loaded,
+        &[
+            "reserved-name",
+            "reserved-name",
+            "reserved-name",
+            "name-collision",
+        ],
+    );
+    let d = find(&loaded, "reserved-name", "`v`");
+    assert_eq!(
+        d.message,
+        "field `v` gives the Rust name `v` for its tock-registers field in the module of \
+         register `NEW`, where the generated code uses it for a local variable"
+    );
+    let d = find(&loaded, "reserved-name", "`Some`");
+    assert!(d.message.ends_with("the prelude's `Some`"), "{}", d.message);
+    let d = find(&loaded, "reserved-name", "`u64`");
+    assert!(d.message.ends_with("a primitive type"), "{}", d.message);
+    let d = only(&loaded, "name-collision");
+    assert_eq!(
+        d.message,
+        "register `NEW` and field `NEW` both give the Rust name `NEW` in the module of register \
+         `NEW` (the marker type of `NEW`, the tock-registers field of `NEW`)"
+    );
+    assert_eq!(loc(&loaded, d), "c.yaml:10:17");
+    assert_eq!(loc2(&loaded, d), "c.yaml:4:11");
+}
+
+/// Events whose variants coincide, architectural (with a `cpuid-bit`) and model events alike:
+/// `EV_A` and `EV__A` are both `EvA`.
+#[test]
+fn name_collision_event_variants_architectural_and_model() {
+    let loaded = child(
+        r#"
+        generation: child
+        extends: base
+        events:
+          - { name: EV_A, event: 0x10, cpuid-bit: 0 }
+          - { name: EV__A, event: 0x11, cpuid-bit: 0 }
+          - { name: M_A, event: 0x12 }
+          - { name: M__A, event: 0x13 }
+        "#,
+    );
+    assert_codes(&loaded, &["name-collision", "name-collision"]);
+    let d = find(&loaded, "name-collision", "`EV__A`");
+    assert_eq!(
+        d.message,
+        "events `EV_A` and `EV__A` both give the Rust name `EvA` in `ArchEvent` of `child` (a \
+         variant each)"
+    );
+    assert_eq!(loc(&loaded, d), "c.yaml:5:13");
+    assert_eq!(loc2(&loaded, d), "c.yaml:4:13");
+    let d = find(&loaded, "name-collision", "`M__A`");
+    assert_eq!(loc(&loaded, d), "c.yaml:7:13");
+}
+
+/// Keywords of any edition and names with punctuation are not errors: the generator escapes
+/// them (`r#gen`, `self_`, `Self_`; `EV_B.SUB` -> `EvB_Sub`). `registers!` used to panic on
+/// the architectural events and emit modules named `gen` that do not compile; the code is
+/// compiled in `tests/tests/names.rs`.
+#[test]
+fn keywords_and_punctuated_event_names_are_accepted() {
+    let loaded = load(&[
+        ("base.yaml", BASE),
+        (
+            "c.yaml",
+            r#"generation: x-gen
+extends: base
+registers:
+  - name: gen
+    msr: 0x500
+    fields:
+      - { name: self, bits: 1:0, values: [{ name: async, value: 0 }, { name: Self, value: 1 }] }
+      - { name: async, bits: 2 }
+events:
+  - { name: EV_B.SUB, event: 0x10, cpuid-bit: 0 }
+  - { name: "Ev:c=1", event: 0x11, cpuid-bit: 0 }
+"#,
+        ),
+        ("d.yaml", "generation: x-async\nextends: base\n"),
+        ("e.yaml", "generation: x-dyn\nextends: base\n"),
+        ("f.yaml", "generation: x-try\nextends: base\n"),
+        ("g.yaml", "generation: self\nextends: base\n"),
+    ]);
+    assert_clean(&loaded);
 }

@@ -18,7 +18,7 @@ use std::fmt::Write as _;
 /// A generation with one 64-bit register whose fields are given (one YAML line each).
 fn one_register(id: &str, fields: &str) -> String {
     format!(
-        "generation: {id}\nvendor: intel\ntitle: t\nregisters:\n  - name: R\n    msr: {{ base: 0x10, count: 1 }}\n    width: 64\n    access: read-write\n    fields:\n{fields}"
+        "generation: {id}\nvendor: intel\ntitle: t\nregisters:\n  - name: REG\n    msr: {{ base: 0x10, count: 1 }}\n    width: 64\n    access: read-write\n    fields:\n{fields}"
     )
 }
 
@@ -63,7 +63,7 @@ fn overlapping_fields_give_one_error_each_capped_per_class() {
         let first = &loaded.diagnostics[0];
         assert_eq!(
             first.message,
-            "fields `F0` and `F1` of register `R` overlap at bit 0"
+            "fields `F0` and `F1` of register `REG` overlap at bit 0"
         );
         assert_eq!(loaded.sources.location(first.span()), "overlap.yaml:11:17");
         let out = loaded.render_diagnostics();
@@ -328,8 +328,8 @@ fn one_error_at_the_real_cause() {
     assert_eq!(codes, ["invalid-bits"], "{}", loaded.render_diagnostics());
     // A register listed twice: one duplicate-name error, no overlaps between the copies.
     let twice = "generation: acme-x5\nvendor: intel\ntitle: t\nmanual: none\nregisters:\n\
-                 \x20 - { name: R, msr: 0x10, fields: [{ name: A, bits: 7:0 }] }\n\
-                 \x20 - { name: R, msr: 0x11, fields: [{ name: A, bits: 7:0 }] }\n";
+                 \x20 - { name: REG, msr: 0x10, fields: [{ name: A, bits: 7:0 }] }\n\
+                 \x20 - { name: REG, msr: 0x11, fields: [{ name: A, bits: 7:0 }] }\n";
     let loaded = load(&[("twice.yaml", twice)]);
     let codes: Vec<&str> = loaded.diagnostics.iter().map(|d| d.code).collect();
     assert_eq!(codes, ["duplicate-name"], "{}", loaded.render_diagnostics());
@@ -354,7 +354,7 @@ fn wrong_accepts_are_errors() {
     // A deprecation since an unknown generation, and since one off the chain.
     let since = |id: &str| {
         format!(
-            "{head}registers:\n  - name: R\n    msr: 0x10\n    fields:\n      - {{ name: A, bits: 7:0, deprecated: {{ since: {id} }} }}\n"
+            "{head}registers:\n  - name: REG\n    msr: 0x10\n    fields:\n      - {{ name: A, bits: 7:0, deprecated: {{ since: {id} }} }}\n"
         )
     };
     assert_eq!(
@@ -368,9 +368,9 @@ fn wrong_accepts_are_errors() {
     );
     assert!(codes(&[("c.yaml", &since("acme-w1"))]).is_empty());
     // `!!str 0x10` is a string, as `'0x10'` is; a tag of another schema is refused.
-    let tagged = format!("{head}registers:\n  - {{ name: R, msr: !!str 0x10 }}\n");
+    let tagged = format!("{head}registers:\n  - {{ name: REG, msr: !!str 0x10 }}\n");
     assert_eq!(codes(&[("e.yaml", &tagged)]), ["type-mismatch"]);
-    let quoted = format!("{head}registers:\n  - {{ name: R, msr: '0x10' }}\n");
+    let quoted = format!("{head}registers:\n  - {{ name: REG, msr: '0x10' }}\n");
     assert_eq!(codes(&[("e.yaml", &quoted)]), ["type-mismatch"]);
     let custom = "generation: acme-w3\nvendor: intel\ntitle: !custom t\nmanual: none\n";
     assert_eq!(codes(&[("f.yaml", custom)]), ["yaml-tag"]);

@@ -5,9 +5,10 @@
 use super::Cx;
 use super::doc::escape_doc;
 use super::fields::elems;
-use super::util::{bits_text, camel, ident, lit_u32, value_type};
+use super::util::{bits_text, ident, lit_u32, value_type};
 use super::value::value_enum;
 use crate::model::{CpuidLeaf, CpuidRegister, Generation};
+use crate::names::{self, Method};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
@@ -68,7 +69,7 @@ fn cpuid_leaf(c: &CpuidLeaf) -> TokenStream {
     let mut types = Vec::new();
     let mut members = Vec::new();
     for reg in &c.registers {
-        let tname = format_ident!("{}", camel(&reg.register));
+        let tname = ident(&names::cpuid_register_type(&reg.register));
         let member = format_ident!("{}", reg.register);
         members.push((member, tname.clone(), reg.register.clone()));
         types.push(output_register(c, reg, &input));
@@ -118,15 +119,15 @@ fn cpuid_leaf(c: &CpuidLeaf) -> TokenStream {
 /// The read-only value type of one output register of leaf `c` (CPUID input `input`), with
 /// the enums of its fields' named values.
 fn output_register(c: &CpuidLeaf, reg: &CpuidRegister, input: &str) -> TokenStream {
-    let tname = format_ident!("{}", camel(&reg.register));
+    let tname = ident(&names::cpuid_register_type(&reg.register));
     let reserved = lit_u32(reg.reserved_mask);
     let mut getters = Vec::new();
     let mut dbg = Vec::new();
     let mut enums = Vec::new();
     for f in &reg.fields {
         let vt = value_type(f.width);
-        let enum_ident = (!f.values.is_empty())
-            .then(|| format_ident!("{}{}", camel(&reg.register), camel(&f.name)));
+        let enum_ident =
+            (!f.values.is_empty()).then(|| ident(&names::cpuid_value_enum(&reg.register, &f.name)));
         if let Some(en) = &enum_ident {
             let edoc = format!(
                 "Named values of CPUID {} field `{}`.",
@@ -136,7 +137,6 @@ fn output_register(c: &CpuidLeaf, reg: &CpuidRegister, input: &str) -> TokenStre
             enums.push(value_enum(en, f, &edoc));
         }
         for e in elems(f) {
-            let getter = ident(&e.stem);
             let ex = e.extract();
             let exb = e.extract_bare();
             let fdoc = format!(
@@ -151,21 +151,25 @@ fn output_register(c: &CpuidLeaf, reg: &CpuidRegister, input: &str) -> TokenStre
                 f.width,
                 if f.width == 1 { "" } else { "s" }
             );
-            let body = if f.width == 1 {
-                quote!(#ex != 0)
-            } else {
-                quote!(#ex as #vt)
-            };
-            getters.push(quote! {
-                #[doc = #fdoc]
-                pub const fn #getter(self) -> #vt { #body }
-            });
-            if let Some(en) = &enum_ident {
-                let g2 = format_ident!("{}_value", e.stem);
-                getters.push(quote! {
-                    #[doc = #fdoc]
-                    pub const fn #g2(self) -> Option<#en> { #en::from_value(#exb) }
-                });
+            for (kind, name) in names::cpuid_getters(f, &e.name) {
+                let m = ident(&name);
+                match (kind, &enum_ident) {
+                    (Method::EnumGetter, Some(en)) => getters.push(quote! {
+                        #[doc = #fdoc]
+                        pub const fn #m(self) -> Option<#en> { #en::from_value(#exb) }
+                    }),
+                    _ => {
+                        let body = if f.width == 1 {
+                            quote!(#ex != 0)
+                        } else {
+                            quote!(#ex as #vt)
+                        };
+                        getters.push(quote! {
+                            #[doc = #fdoc]
+                            pub const fn #m(self) -> #vt { #body }
+                        });
+                    }
+                }
             }
             let ename = &e.name;
             dbg.push(if f.width == 1 {
@@ -181,6 +185,16 @@ fn output_register(c: &CpuidLeaf, reg: &CpuidRegister, input: &str) -> TokenStre
         reg.reserved_mask
     );
     let dname = format!("{}.{}", c.name, reg.register.to_uppercase());
+    // `d;` alone would move the builder (an output register without fields).
+    let debug_body = if dbg.is_empty() {
+        quote! { f.debug_struct(#dname).finish() }
+    } else {
+        quote! {
+            let mut d = f.debug_struct(#dname);
+            d #(#dbg)*;
+            d.finish()
+        }
+    };
     quote! {
         #(#enums)*
         #[doc = #tdoc]
@@ -197,9 +211,7 @@ fn output_register(c: &CpuidLeaf, reg: &CpuidRegister, input: &str) -> TokenStre
         }
         impl ::core::fmt::Debug for #tname {
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                let mut d = f.debug_struct(#dname);
-                d #(#dbg)*;
-                d.finish()
+                #debug_body
             }
         }
     }

@@ -3,8 +3,10 @@
 //! `pmu.encoding` maps it to.
 
 use super::Cx;
-use super::fields::{elems, writable};
+use super::fields::writable;
+use super::util::ident;
 use crate::model::{Generation, Register};
+use crate::names::{self, Method};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
@@ -37,11 +39,24 @@ impl Cx<'_> {
         let mut steps = Vec::new();
         for (attr, member, label) in attrs {
             let m = format_ident!("{}", member);
+            // The setter the attribute goes through: `with_x(bool)` for one bit,
+            // `try_set_x(v)` for more.
             let field = owner
                 .pmu
                 .encoding_field(attr)
                 .and_then(|f| r.field(f))
-                .filter(|f| writable(r, f) && f.array.is_none());
+                .filter(|f| writable(r, f) && f.array.is_none())
+                .and_then(|f| {
+                    let want = if f.width == 1 {
+                        Method::WithBool
+                    } else {
+                        Method::TrySet
+                    };
+                    let (_, setter) = names::element_methods(r, f, &f.name)
+                        .into_iter()
+                        .find(|(m, _)| *m == want)?;
+                    Some((f, ident(&setter)))
+                });
             let one_bit = matches!(attr, "eq" | "inv" | "edge" | "any");
             let is_set = if one_bit {
                 quote! { event.#m }
@@ -56,14 +71,11 @@ impl Cx<'_> {
                         });
                     }
                 }),
-                Some(f) => {
-                    let Some(e) = elems(f).into_iter().next() else {
-                        continue;
-                    };
+                Some((f, setter)) => {
                     let fname = &f.name;
                     let width = f.width;
                     if f.width == 1 {
-                        let w = format_ident!("with_{}", e.stem);
+                        let w = setter;
                         let v = if one_bit {
                             quote!(event.#m)
                         } else {
@@ -82,7 +94,7 @@ impl Cx<'_> {
                             });
                         }
                     } else {
-                        let t = format_ident!("try_set_{}", e.stem);
+                        let t = setter;
                         let v = quote!(event.#m as u64);
                         steps.push(quote! {
                             let b = match b.#t(#v) {

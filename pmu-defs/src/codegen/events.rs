@@ -5,7 +5,7 @@
 use super::Cx;
 use super::doc::escape_doc;
 use super::event_variant;
-use super::util::{camel, lit_u32, lit_u64};
+use super::util::{ident, lit_u32, lit_u64};
 use crate::model::{Event, Generation};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
@@ -34,10 +34,7 @@ impl Cx<'_> {
             return quote! { pub use #from::ArchEvent; };
         }
         let krate = &self.krate;
-        let variants: Vec<Ident> = evs
-            .iter()
-            .map(|e| format_ident!("{}", camel(&e.name)))
-            .collect();
+        let variants: Vec<Ident> = evs.iter().map(|e| ident(&event_variant(&e.name))).collect();
         let docs = evs.iter().map(|e| {
             format!(
                 "{}\n\nEvent select `{:#04X}`, umask `{:#04X}`; CPUID.0AH:EBX bit {} (set = unavailable); since `{}`.",
@@ -176,7 +173,7 @@ impl Cx<'_> {
             if *n > 1 {
                 v.push_str(&format!("_{n}"));
             }
-            variants.push(format_ident!("{}", v));
+            variants.push(ident(&v));
         }
         let docs = evs.iter().map(|e| {
             let mut d = format!(

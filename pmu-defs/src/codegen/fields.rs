@@ -4,7 +4,8 @@
 use super::Cx;
 use super::doc::escape_doc;
 use super::util::{ident, lit_u64, max_of};
-use crate::model::{Access, Field, Register};
+use crate::model::{Field, Register};
+use crate::names;
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -21,43 +22,17 @@ pub(super) struct Elem {
 }
 
 /// The elements of `f`, in index order, with their names and method stems (`EN_PMC3`,
-/// `en_pmc3`; stems that would clash with generated methods get a `_field` suffix).
+/// `en_pmc3`; see [`names::stem`]).
 pub(super) fn elems(f: &Field) -> Vec<Elem> {
-    (0..f.count())
-        .map(|i| {
+    names::element_names(f)
+        .into_iter()
+        .enumerate()
+        .map(|(i, name)| {
+            let i = i as u32;
             let shift = f.array.map_or(0, |a| a.stride * i);
-            let name = if f.array.is_some() {
-                format!("{}{}", f.name, i)
-            } else {
-                f.name.clone()
-            };
-            let mut stem = name.to_ascii_lowercase();
-            if matches!(
-                stem.as_str(),
-                "eq" | "ne"
-                    | "cmp"
-                    | "clone"
-                    | "hash"
-                    | "fmt"
-                    | "into"
-                    | "from"
-                    | "default"
-                    | "bits"
-                    | "new"
-                    | "build"
-                    | "try_build"
-                    | "to_local"
-                    | "from_raw_read"
-                    | "from_bits"
-                    | "try_from_bits"
-                    | "value"
-                    | "track"
-            ) {
-                stem.push_str("_field");
-            }
             Elem {
                 index: i,
-                stem,
+                stem: names::stem(&name),
                 name,
                 parts: f.bits.iter().map(|b| (b.lsb + shift, b.width())).collect(),
             }
@@ -114,36 +89,17 @@ impl Elem {
     }
 }
 
-/// Tock field names for an element: one per part (`_LO`/`_HI` for two parts).
+/// Tock field names for an element ([`names::tock_names`]: `_LO`/`_HI` for two parts), with
+/// each part's offset and width.
 pub(super) fn tock_parts(e: &Elem) -> Vec<(String, u32, u32)> {
-    match e.parts.len() {
-        1 => vec![(e.name.clone(), e.parts[0].0, e.parts[0].1)],
-        2 => vec![
-            (format!("{}_LO", e.name), e.parts[0].0, e.parts[0].1),
-            (format!("{}_HI", e.name), e.parts[1].0, e.parts[1].1),
-        ],
-        _ => e
-            .parts
-            .iter()
-            .enumerate()
-            .map(|(i, &(l, w))| (format!("{}_P{i}", e.name), l, w))
-            .collect(),
-    }
+    names::tock_names(&e.name, e.parts.len())
+        .into_iter()
+        .zip(&e.parts)
+        .map(|(n, &(lsb, w))| (n, lsb, w))
+        .collect()
 }
 
-/// True when software may write `f` of `r`.
-pub(super) fn writable(r: &Register, f: &Field) -> bool {
-    r.access.writable() && f.access.writable()
-}
-
-/// For write-1-to-clear/-set fields: the verb and the stem without a `CLR_`/`SET_` prefix.
-pub(super) fn w1_verb(f: &Field) -> Option<(&'static str, &'static [&'static str])> {
-    match f.access {
-        Access::Write1ToClear => Some(("clear", &["CLR_", "CLEAR_"])),
-        Access::Write1ToSet => Some(("set", &["SET_"])),
-        _ => None,
-    }
-}
+pub(super) use crate::names::{w1_verb, writable};
 
 impl Cx<'_> {
     /// The tock-registers field definitions of `r`: one per element and split part, with the
@@ -175,7 +131,7 @@ impl Cx<'_> {
                         f.values
                             .iter()
                             .map(|v| {
-                                let vn = ident(&v.name);
+                                let vn = ident(&names::tock_value(&v.name));
                                 let vv = lit_u64(v.value);
                                 let vd = escape_doc(&v.doc);
                                 quote! { #[doc = #vd] #vn = #vv }

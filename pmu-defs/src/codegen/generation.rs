@@ -5,11 +5,11 @@
 
 use super::doc::escape_doc;
 use super::layout::{Layout, Layouts, SHARED};
-use super::util::{absolute, camel, ident, join_and, module_path, relative_path};
+use super::util::{absolute, ident, join_and, module_path, relative_path};
 use super::{Cx, FileTokens, is_model};
 use crate::model::Generation;
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::quote;
 use std::collections::BTreeMap;
 
 /// Modules by parent: a vendor's modules (`"intel"` -> `[("v3", tokens), ...]`), and those
@@ -139,7 +139,7 @@ impl Cx<'_> {
                     relative_path(depth, &l.home)
                 };
                 let name = ident(&r.name);
-                let alias = format_ident!("{}", camel(&r.name));
+                let alias = ident(&crate::names::register_alias(&r.name));
                 out.extend(quote! { pub use #from::{#name, #alias}; });
             }
         }

@@ -6,10 +6,10 @@
 use super::Cx;
 use super::doc::escape_doc;
 use super::layout::Layout;
-use super::util::{camel, ident, join_and, lit_u32};
+use super::util::{ident, join_and, lit_u32};
 use crate::model::Register;
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::quote;
 
 impl Cx<'_> {
     /// The module of the register with layout `l`, and its `Ia32Perfevtsel`-style alias of the
@@ -20,7 +20,7 @@ impl Cx<'_> {
         let krate = &self.krate;
         let name = ident(&r.name);
         let name_str = &r.name;
-        let alias = format_ident!("{}", camel(&r.name));
+        let alias = ident(&crate::names::register_alias(&r.name));
         let doc = register_doc(r, &l.definers);
         let tock_block = self.tock_block(r);
         let address = self.address_items(r);
@@ -38,8 +38,14 @@ impl Cx<'_> {
         let adoc = format!("The value type of [`{0}`]({0}).", r.name);
         let event_on = self.event_on(g, r);
         let instance = self.instance_items(r);
-        let (enums, checkers, methods, debug_fields) =
-            (&p.enums, &p.checkers, &p.methods, &p.debug_fields);
+        let (enums, checkers, methods) = (&p.enums, &p.checkers, &p.methods);
+        // `d;` alone would move the builder (a register without fields).
+        let debug_fields = if p.debug_fields.is_empty() {
+            quote!()
+        } else {
+            let calls = &p.debug_fields;
+            quote! { d #(#calls)*; }
+        };
         quote! {
             #[doc = #doc]
             #[allow(non_snake_case, missing_docs, clippy::identity_op, clippy::unnecessary_cast, clippy::new_ret_no_self)]
@@ -70,7 +76,7 @@ impl Cx<'_> {
                     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                         let reserved = self.0 & Self::RESERVED_MASK;
                         let mut d = f.debug_struct(#name_str);
-                        d #(#debug_fields)*;
+                        #debug_fields
                         if reserved != 0 {
                             d.field("reserved", &format_args!("{:#x}", reserved));
                         }

@@ -22,7 +22,7 @@ pub fn has_runtime(g: &Generation) -> bool {
 
 /// The marker type's name: the generation id in CamelCase (`intel-v4` -> `IntelV4`).
 pub fn marker_name(g: &Generation) -> Ident {
-    format_ident!("{}", camel(&g.id))
+    ident(&crate::names::marker_type(&g.id))
 }
 
 /// The parent whose registers `g` inherits unchanged, all of them, when it has a run-time

@@ -3,11 +3,13 @@
 //! with `#[diagnostic::on_unimplemented]` and hidden `with_*` stubs bound by it.
 
 use super::fields::{elems, w1_verb, writable};
-use super::util::join_and;
+use super::util::{ident, join_and};
 use super::{Cx, is_model};
 use crate::model::{Generation, Register};
+use crate::names::{self, Method};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
+use std::collections::HashSet;
 
 impl Cx<'_> {
     /// For each writable field element that a later generation's layout of `r` has and `r`
@@ -39,7 +41,7 @@ impl Cx<'_> {
         } else {
             arch_users
         };
-        // (element name, method stem, width, generation that added it), earliest first.
+        // (element name, setter, width, generation that added it), earliest first.
         let mut missing: Vec<(String, String, u32, &str)> = Vec::new();
         for d in &self.model.generations {
             if !d.ancestors.contains(&r.defined_in) {
@@ -56,16 +58,45 @@ impl Cx<'_> {
                     continue;
                 }
                 for e in elems(f2) {
-                    if !have.contains(&e.name) && !missing.iter().any(|m| m.0 == e.name) {
-                        missing.push((e.name, e.stem, f2.width, d.id.as_str()));
+                    if have.contains(&e.name) || missing.iter().any(|m| m.0 == e.name) {
+                        continue;
+                    }
+                    // The setter the later layout has: `with_x(bool)` or `with_x::<V>()`.
+                    let setter = names::element_methods(r2, f2, &e.name)
+                        .into_iter()
+                        .find(|(m, _)| matches!(m, Method::WithBool | Method::WithConst));
+                    if let Some((_, setter)) = setter {
+                        missing.push((e.name, setter, f2.width, d.id.as_str()));
                     }
                 }
             }
         }
         let users_text = join_and(&users);
-        for (ename, stem, width, since) in missing {
+        // A stub never takes a method name this layout has (`with_inv` of `INV` when a later
+        // layout adds `inv`), nor one another stub took.
+        let mut taken: HashSet<String> = r
+            .fields
+            .iter()
+            .flat_map(|f| {
+                let mut m: Vec<String> = names::element_names(f)
+                    .iter()
+                    .flat_map(|e| names::element_methods(r, f, e))
+                    .map(|(_, n)| n)
+                    .collect();
+                if f.array.is_some() {
+                    let (get, set) = names::array_methods(r, f);
+                    m.push(get);
+                    m.extend(set);
+                }
+                m
+            })
+            .collect();
+        for (ename, method, width, since) in missing {
+            if !taken.insert(method.clone()) {
+                continue;
+            }
             let tr = format_ident!("__Unavailable_{}", ename);
-            let m = format_ident!("with_{}", stem);
+            let m = ident(&method);
             let message = format!(
                 "`{}` of {users_text} has no field `{ename}`: it was added in {since}",
                 r.name

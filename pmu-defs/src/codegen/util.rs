@@ -2,9 +2,10 @@
 //! literals, module paths of generations.
 
 use crate::model::Field;
+use crate::names;
 pub(super) use crate::names::module_path;
 use proc_macro2::{Ident, Span, TokenStream};
-use quote::{format_ident, quote};
+use quote::quote;
 use std::str::FromStr;
 
 /// A path from [`Options`](super::Options) (`crate`, `::pmu_regs`) as tokens.
@@ -12,25 +13,14 @@ pub(super) fn path(s: &str) -> TokenStream {
     TokenStream::from_str(s).unwrap_or_else(|_| panic!("invalid path in codegen::Options: {s}"))
 }
 
-/// A Rust identifier for a YAML name: `_` before a leading digit, keywords raw (`r#type`)
-/// or with a trailing `_` (`crate_`, `self_`, `super_`).
+/// The Rust identifier for a name from [`crate::names`] (or a YAML name used as it is):
+/// escaped by [`names::escape`] (`_1x`, `self_`), and raw when it is a keyword (`r#gen`).
 pub(super) fn ident(s: &str) -> Ident {
-    let s = if s.starts_with(|c: char| c.is_ascii_digit()) {
-        format!("_{s}")
+    let s = names::escape(s);
+    if names::is_raw(&s) {
+        Ident::new_raw(&s, Span::call_site())
     } else {
-        s.to_string()
-    };
-    match s.as_str() {
-        "crate" | "self" | "super" | "type" | "fn" | "mod" | "use" | "impl" | "struct" | "enum"
-        | "const" | "static" | "in" | "ref" | "move" | "match" | "loop" | "as" | "box"
-        | "where" | "true" | "false" => {
-            if matches!(s.as_str(), "crate" | "self" | "super") {
-                format_ident!("{}_", s)
-            } else {
-                Ident::new_raw(&s, Span::call_site())
-            }
-        }
-        _ => Ident::new(&s, Span::call_site()),
+        Ident::new(&s, Span::call_site())
     }
 }
 

@@ -5,10 +5,11 @@
 use super::Cx;
 use super::doc::escape_doc;
 use super::fields::{Elem, elems, w1_verb, writable};
-use super::util::{bits_text, camel, ident, lit_u64, max_of, value_type};
+use super::util::{bits_text, ident, lit_u64, max_of, value_type};
 use crate::model::{Field, FieldArray, Register};
+use crate::names::{self, Method};
 use proc_macro2::{Ident, TokenStream};
-use quote::{format_ident, quote};
+use quote::quote;
 use std::str::FromStr;
 
 /// What the value pass produces for one register, in output order.
@@ -47,7 +48,7 @@ impl Cx<'_> {
                 f.width,
                 if f.width == 1 { "" } else { "s" }
             );
-            let enum_ident = (!f.values.is_empty()).then(|| format_ident!("{}", camel(&f.name)));
+            let enum_ident = (!f.values.is_empty()).then(|| ident(&names::value_enum(&f.name)));
             if let Some(en) = &enum_ident {
                 let edoc = format!("Named values of field `{}` of `{}`.", f.name, r.name);
                 p.enums.push(value_enum(en, f, &edoc));
@@ -58,8 +59,7 @@ impl Cx<'_> {
                 } else {
                     base_doc.clone()
                 };
-                self.elem_getters(f, e, &edoc, enum_ident.as_ref(), &mut p);
-                self.elem_setters(r, f, e, &edoc, enum_ident.as_ref(), &mut p);
+                self.elem_methods(r, f, e, &edoc, enum_ident.as_ref(), &mut p);
             }
             // runtime-indexed access to arrays
             if let Some(a) = f.array {
@@ -159,55 +159,11 @@ impl Cx<'_> {
         });
     }
 
-    /// The getters of one element (and its `_value` getter for a field with named values),
-    /// and its line of `Debug`.
-    fn elem_getters(
-        &self,
-        f: &Field,
-        e: &Elem,
-        edoc: &str,
-        enum_ident: Option<&Ident>,
-        p: &mut ValueParts,
-    ) {
-        let width = f.width;
-        let vt = value_type(width);
-        let stem = &e.stem;
-        // Getters of write-1 fields would collide with the `set_`/`clear_` builders.
-        let getter = if w1_verb(f).is_some() {
-            format_ident!("get_{}", stem)
-        } else {
-            ident(stem)
-        };
-        let ex = e.extract();
-        let exb = e.extract_bare();
-        let ename = &e.name;
-        let get_body = if width == 1 {
-            quote! { #ex != 0 }
-        } else {
-            quote! { #ex as #vt }
-        };
-        p.methods.push(quote! {
-            #[doc = #edoc]
-            pub const fn #getter(self) -> #vt { #get_body }
-        });
-        p.debug_fields.push(if width == 1 {
-            quote! { .field(#ename, &(#ex != 0)) }
-        } else {
-            quote! { .field(#ename, &format_args!("{:#x}", #exb)) }
-        });
-        if let Some(en) = enum_ident {
-            let g2 = format_ident!("{}_value", stem);
-            p.methods.push(quote! {
-                #[doc = #edoc]
-                pub const fn #g2(self) -> Option<#en> { #en::from_value(#exb) }
-            });
-        }
-    }
-
-    /// The setters of one writable element: `with_x(bool)` or const-checked `with_x::<V>()`
-    /// plus `try_set_x`, `set_x` for named values and whole-integer widths, `clear_x`/`set_x`
-    /// for write-1 bits; each with its `Builder` wrapper.
-    fn elem_setters(
+    /// The methods of one element ([`names::element_methods`]): its getters, then, when it
+    /// is writable, `with_x(bool)` or const-checked `with_x::<V>()` plus `try_set_x`, `set_x`
+    /// for named values and whole-integer widths, `clear_x`/`set_x` for write-1 bits; each
+    /// setter with its `Builder` wrapper. Also its line of `Debug`.
+    fn elem_methods(
         &self,
         r: &Register,
         f: &Field,
@@ -221,124 +177,141 @@ impl Cx<'_> {
         let width = f.width;
         let vt = value_type(width);
         let max_lit = lit_u64(max_of(width));
-        let stem = &e.stem;
         let ename = &e.name;
-        if !writable(r, f) {
-            return;
-        }
+        let ex = e.extract();
+        let exb = e.extract_bare();
         let insert_v = e.insert(quote!(v));
         let emask = lit_u64(e.mask());
-        p.tracked.push((e.name.clone(), e.mask()));
-        if let Some((verb, prefixes)) = w1_verb(f) {
-            let short = prefixes
-                .iter()
-                .find_map(|p| e.name.strip_prefix(p))
-                .unwrap_or(&e.name)
-                .to_ascii_lowercase();
-            let m = format_ident!("{}_{}", verb, short);
-            let mdoc = format!(
-                "Writes 1 to `{}` ({verb}s the corresponding status bit when written). {}",
-                e.name, edoc
-            );
-            if width == 1 {
-                p.methods.push(quote! {
-                    #[doc = #mdoc]
-                    pub const fn #m(self) -> Self { let v = 1u64; #insert_v }
-                });
-                p.bmethods.push(quote! {
-                    #[doc = #mdoc]
-                    pub const fn #m(self) -> Self { self.track(#emask, self.value.#m()) }
-                });
-                return;
-            }
-        }
-        if width == 1 {
-            let m = format_ident!("with_{}", stem);
-            p.methods.push(quote! {
-                #[doc = #edoc]
-                pub const fn #m(self, on: bool) -> Self { let v = on as u64; #insert_v }
-            });
-            p.bmethods.push(quote! {
-                #[doc = #edoc]
-                pub const fn #m(self, on: bool) -> Self { self.track(#emask, self.value.#m(on)) }
-            });
+        p.debug_fields.push(if width == 1 {
+            quote! { .field(#ename, &(#ex != 0)) }
         } else {
-            let m = format_ident!("with_{}", stem);
-            let t = format_ident!("try_set_{}", stem);
-            let cdoc = format!(
-                "Sets `{ename}` to the constant `V`; a `V` wider than {width} bits fails to compile. {edoc}"
-            );
-            let tdoc = format!(
-                "Sets `{ename}`, or returns [`FieldError::TooWide`]({}::FieldError) when `v` exceeds {width} bits. {edoc}",
-                self.krate.to_string().replace(' ', "")
-            );
-            // In a `const` item the `if` fails first, at the caller's expression
-            // (`#[track_caller]`); the checker's inline const makes the same value a
-            // compile error in non-const code too (when it is monomorphized).
-            let check = format_ident!("__check_{}", stem);
-            p.checkers.push(quote! {
-                #[inline(always)]
-                const fn #check<const V: u64>() {
-                    const {
-                        if V > #max_lit {
-                            #krate::__private::too_wide(#name_str, #ename, #width, V)
+            quote! { .field(#ename, &format_args!("{:#x}", #exb)) }
+        });
+        if writable(r, f) {
+            p.tracked.push((e.name.clone(), e.mask()));
+        }
+        for (kind, name) in names::element_methods(r, f, &e.name) {
+            let m = ident(&name);
+            match kind {
+                Method::Getter => {
+                    let body = if width == 1 {
+                        quote! { #ex != 0 }
+                    } else {
+                        quote! { #ex as #vt }
+                    };
+                    p.methods.push(quote! {
+                        #[doc = #edoc]
+                        pub const fn #m(self) -> #vt { #body }
+                    });
+                }
+                Method::EnumGetter => {
+                    let en = enum_ident.expect("a field with named values has an enum");
+                    p.methods.push(quote! {
+                        #[doc = #edoc]
+                        pub const fn #m(self) -> Option<#en> { #en::from_value(#exb) }
+                    });
+                }
+                Method::Write1 => {
+                    let (verb, _) = w1_verb(f).expect("a write-1 field");
+                    let mdoc = format!(
+                        "Writes 1 to `{}` ({verb}s the corresponding status bit when written). {}",
+                        e.name, edoc
+                    );
+                    p.methods.push(quote! {
+                        #[doc = #mdoc]
+                        pub const fn #m(self) -> Self { let v = 1u64; #insert_v }
+                    });
+                    p.bmethods.push(quote! {
+                        #[doc = #mdoc]
+                        pub const fn #m(self) -> Self { self.track(#emask, self.value.#m()) }
+                    });
+                }
+                Method::WithBool => {
+                    p.methods.push(quote! {
+                        #[doc = #edoc]
+                        pub const fn #m(self, on: bool) -> Self { let v = on as u64; #insert_v }
+                    });
+                    p.bmethods.push(quote! {
+                        #[doc = #edoc]
+                        pub const fn #m(self, on: bool) -> Self { self.track(#emask, self.value.#m(on)) }
+                    });
+                }
+                Method::WithConst => {
+                    let cdoc = format!(
+                        "Sets `{ename}` to the constant `V`; a `V` wider than {width} bits fails to compile. {edoc}"
+                    );
+                    // In a `const` item the `if` fails first, at the caller's expression
+                    // (`#[track_caller]`); the checker's inline const makes the same value a
+                    // compile error in non-const code too (when it is monomorphized).
+                    let check = ident(&names::const_check(&e.stem));
+                    p.checkers.push(quote! {
+                        #[inline(always)]
+                        const fn #check<const V: u64>() {
+                            const {
+                                if V > #max_lit {
+                                    #krate::__private::too_wide(#name_str, #ename, #width, V)
+                                }
+                            }
                         }
-                    }
+                    });
+                    p.methods.push(quote! {
+                        #[doc = #cdoc]
+                        #[track_caller]
+                        pub const fn #m<const V: u64>(self) -> Self {
+                            if V > #max_lit {
+                                #krate::__private::too_wide(#name_str, #ename, #width, V)
+                            }
+                            #check::<V>();
+                            let v = V;
+                            #insert_v
+                        }
+                    });
+                    p.bmethods.push(quote! {
+                        #[doc = #cdoc]
+                        #[track_caller]
+                        pub const fn #m<const V: u64>(self) -> Self {
+                            self.track(#emask, self.value.#m::<V>())
+                        }
+                    });
                 }
-            });
-            p.methods.push(quote! {
-                #[doc = #cdoc]
-                #[track_caller]
-                pub const fn #m<const V: u64>(self) -> Self {
-                    if V > #max_lit {
-                        #krate::__private::too_wide(#name_str, #ename, #width, V)
-                    }
-                    #check::<V>();
-                    let v = V;
-                    #insert_v
+                Method::TrySet => {
+                    let tdoc = format!(
+                        "Sets `{ename}`, or returns [`FieldError::TooWide`]({}::FieldError) when `v` exceeds {width} bits. {edoc}",
+                        self.krate.to_string().replace(' ', "")
+                    );
+                    p.methods.push(quote! {
+                        #[doc = #tdoc]
+                        pub const fn #m(self, v: u64) -> Result<Self, #krate::FieldError> {
+                            if v > #max_lit {
+                                return Err(#krate::FieldError::TooWide { field: #ename, width: #width, value: v });
+                            }
+                            Ok(#insert_v)
+                        }
+                    });
+                    p.bmethods.push(quote! {
+                        #[doc = #tdoc]
+                        pub const fn #m(self, v: u64) -> Result<Self, #krate::FieldError> {
+                            match self.value.#m(v) {
+                                Ok(next) => Ok(self.track(#emask, next)),
+                                Err(e) => Err(e),
+                            }
+                        }
+                    });
                 }
-                #[doc = #tdoc]
-                pub const fn #t(self, v: u64) -> Result<Self, #krate::FieldError> {
-                    if v > #max_lit {
-                        return Err(#krate::FieldError::TooWide { field: #ename, width: #width, value: v });
-                    }
-                    Ok(#insert_v)
+                Method::SetEnum | Method::SetInt => {
+                    let arg = match (kind, enum_ident) {
+                        (Method::SetEnum, Some(en)) => quote!(#en),
+                        _ => vt.clone(),
+                    };
+                    p.methods.push(quote! {
+                        #[doc = #edoc]
+                        pub const fn #m(self, value: #arg) -> Self { let v = value as u64; #insert_v }
+                    });
+                    p.bmethods.push(quote! {
+                        #[doc = #edoc]
+                        pub const fn #m(self, value: #arg) -> Self { self.track(#emask, self.value.#m(value)) }
+                    });
                 }
-            });
-            p.bmethods.push(quote! {
-                #[doc = #cdoc]
-                #[track_caller]
-                pub const fn #m<const V: u64>(self) -> Self {
-                    self.track(#emask, self.value.#m::<V>())
-                }
-                #[doc = #tdoc]
-                pub const fn #t(self, v: u64) -> Result<Self, #krate::FieldError> {
-                    match self.value.#t(v) {
-                        Ok(next) => Ok(self.track(#emask, next)),
-                        Err(e) => Err(e),
-                    }
-                }
-            });
-            if let Some(en) = enum_ident {
-                let s = format_ident!("set_{}", stem);
-                p.methods.push(quote! {
-                    #[doc = #edoc]
-                    pub const fn #s(self, value: #en) -> Self { let v = value as u64; #insert_v }
-                });
-                p.bmethods.push(quote! {
-                    #[doc = #edoc]
-                    pub const fn #s(self, value: #en) -> Self { self.track(#emask, self.value.#s(value)) }
-                });
-            } else if matches!(width, 8 | 16 | 32 | 64) {
-                let s = format_ident!("set_{}", stem);
-                p.methods.push(quote! {
-                    #[doc = #edoc]
-                    pub const fn #s(self, value: #vt) -> Self { let v = value as u64; #insert_v }
-                });
-                p.bmethods.push(quote! {
-                    #[doc = #edoc]
-                    pub const fn #s(self, value: #vt) -> Self { self.track(#emask, self.value.#s(value)) }
-                });
             }
         }
     }
@@ -359,11 +332,8 @@ impl Cx<'_> {
         let max_lit = lit_u64(max_of(width));
         let fname = &f.name;
         let count = a.count;
-        let at = if w1_verb(f).is_some() {
-            format_ident!("get_{}_at", f.name.to_ascii_lowercase())
-        } else {
-            format_ident!("{}_at", f.name.to_ascii_lowercase())
-        };
+        let (at, set_at) = names::array_methods(r, f);
+        let at = ident(&at);
         let arms = es.iter().map(|e| {
             let i = e.index;
             let ex = e.extract();
@@ -380,21 +350,9 @@ impl Cx<'_> {
                 match index { #(#arms)* _ => None }
             }
         });
-        if writable(r, f) {
-            let (m, one) = match w1_verb(f) {
-                Some((verb, prefixes)) if width == 1 => {
-                    let short = prefixes
-                        .iter()
-                        .find_map(|p| f.name.strip_prefix(p))
-                        .unwrap_or(&f.name)
-                        .to_ascii_lowercase();
-                    (format_ident!("try_{}_{}_at", verb, short), true)
-                }
-                _ => (
-                    format_ident!("try_set_{}_at", f.name.to_ascii_lowercase()),
-                    false,
-                ),
-            };
+        if let Some(set_at) = set_at {
+            let m = ident(&set_at);
+            let one = w1_verb(f).is_some() && width == 1;
             let arms = es.iter().map(|e| {
                 let i = e.index;
                 let ins = e.insert(quote!(v));
@@ -459,13 +417,13 @@ impl Cx<'_> {
 /// The enum of a field's named values (`#[repr(u64)]`, `value`, `from_value`).
 pub(super) fn value_enum(en: &Ident, f: &Field, doc: &str) -> TokenStream {
     let vars = f.values.iter().map(|v| {
-        let vn = format_ident!("{}", camel(&v.name));
+        let vn = ident(&names::value_variant(&v.name));
         let vv = TokenStream::from_str(&v.value.to_string()).unwrap();
         let vd = format!("{} (`{}` = {:#x})", escape_doc(&v.doc), v.name, v.value);
         quote! { #[doc = #vd] #vn = #vv }
     });
     let froms = f.values.iter().map(|v| {
-        let vn = format_ident!("{}", camel(&v.name));
+        let vn = ident(&names::value_variant(&v.name));
         let vv = lit_u64(v.value);
         quote! { #vv => Some(Self::#vn), }
     });

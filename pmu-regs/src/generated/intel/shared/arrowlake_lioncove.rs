@@ -71,7 +71,7 @@ pub mod IA32_PMC {
         }
     }
     #[inline(always)]
-    const fn __check_count<const V: u64>() {
+    const fn __check_field_count<const V: u64>() {
         const {
             if V > 0xffffffffffff_u64 {
                 crate::__private::too_wide("IA32_PMC", "COUNT", 48u32, V)
@@ -146,7 +146,7 @@ pub mod IA32_PMC {
             if V > 0xffffffffffff_u64 {
                 crate::__private::too_wide("IA32_PMC", "COUNT", 48u32, V)
             }
-            __check_count::<V>();
+            __check_field_count::<V>();
             let v = V;
             Self((self.0 & 0xffff000000000000_u64) | (((v >> 0u32) & 0xffffffffffff_u64) << 0u32))
         }
@@ -399,7 +399,7 @@ pub mod IA32_A_PMC {
         }
     }
     #[inline(always)]
-    const fn __check_count<const V: u64>() {
+    const fn __check_field_count<const V: u64>() {
         const {
             if V > 0xffffffffffff_u64 {
                 crate::__private::too_wide("IA32_A_PMC", "COUNT", 48u32, V)
@@ -474,7 +474,7 @@ pub mod IA32_A_PMC {
             if V > 0xffffffffffff_u64 {
                 crate::__private::too_wide("IA32_A_PMC", "COUNT", 48u32, V)
             }
-            __check_count::<V>();
+            __check_field_count::<V>();
             let v = V;
             Self((self.0 & 0xffff000000000000_u64) | (((v >> 0u32) & 0xffffffffffff_u64) << 0u32))
         }
@@ -750,7 +750,7 @@ pub mod IA32_PERFEVTSEL {
         }
     }
     #[inline(always)]
-    const fn __check_event_select<const V: u64>() {
+    const fn __check_field_event_select<const V: u64>() {
         const {
             if V > 0xff_u64 {
                 crate::__private::too_wide("IA32_PERFEVTSEL", "EVENT_SELECT", 8u32, V)
@@ -758,7 +758,7 @@ pub mod IA32_PERFEVTSEL {
         }
     }
     #[inline(always)]
-    const fn __check_umask<const V: u64>() {
+    const fn __check_field_umask<const V: u64>() {
         const {
             if V > 0xff_u64 {
                 crate::__private::too_wide("IA32_PERFEVTSEL", "UMASK", 8u32, V)
@@ -766,7 +766,7 @@ pub mod IA32_PERFEVTSEL {
         }
     }
     #[inline(always)]
-    const fn __check_cmask<const V: u64>() {
+    const fn __check_field_cmask<const V: u64>() {
         const {
             if V > 0xff_u64 {
                 crate::__private::too_wide("IA32_PERFEVTSEL", "CMASK", 8u32, V)
@@ -774,7 +774,7 @@ pub mod IA32_PERFEVTSEL {
         }
     }
     #[inline(always)]
-    const fn __check_umask2<const V: u64>() {
+    const fn __check_field_umask2<const V: u64>() {
         const {
             if V > 0xff_u64 {
                 crate::__private::too_wide("IA32_PERFEVTSEL", "UMASK2", 8u32, V)
@@ -849,7 +849,7 @@ pub mod IA32_PERFEVTSEL {
             if V > 0xff_u64 {
                 crate::__private::too_wide("IA32_PERFEVTSEL", "EVENT_SELECT", 8u32, V)
             }
-            __check_event_select::<V>();
+            __check_field_event_select::<V>();
             let v = V;
             Self((self.0 & 0xffffffffffffff00_u64) | (((v >> 0u32) & 0xff_u64) << 0u32))
         }
@@ -881,7 +881,7 @@ pub mod IA32_PERFEVTSEL {
             if V > 0xff_u64 {
                 crate::__private::too_wide("IA32_PERFEVTSEL", "UMASK", 8u32, V)
             }
-            __check_umask::<V>();
+            __check_field_umask::<V>();
             let v = V;
             Self((self.0 & 0xffffffffffff00ff_u64) | (((v >> 0u32) & 0xff_u64) << 8u32))
         }
@@ -989,7 +989,7 @@ pub mod IA32_PERFEVTSEL {
             if V > 0xff_u64 {
                 crate::__private::too_wide("IA32_PERFEVTSEL", "CMASK", 8u32, V)
             }
-            __check_cmask::<V>();
+            __check_field_cmask::<V>();
             let v = V;
             Self((self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32))
         }
@@ -1057,7 +1057,7 @@ pub mod IA32_PERFEVTSEL {
             if V > 0xff_u64 {
                 crate::__private::too_wide("IA32_PERFEVTSEL", "UMASK2", 8u32, V)
             }
-            __check_umask2::<V>();
+            __check_field_umask2::<V>();
             let v = V;
             Self((self.0 & 0xffff00ffffffffff_u64) | (((v >> 0u32) & 0xff_u64) << 40u32))
         }

@@ -70,7 +70,7 @@ pub mod IA32_FIXED_CTR {
         }
     }
     #[inline(always)]
-    const fn __check_count<const V: u64>() {
+    const fn __check_field_count<const V: u64>() {
         const {
             if V > 0xffffffffffff_u64 {
                 crate::__private::too_wide("IA32_FIXED_CTR", "COUNT", 48u32, V)
@@ -145,7 +145,7 @@ pub mod IA32_FIXED_CTR {
             if V > 0xffffffffffff_u64 {
                 crate::__private::too_wide("IA32_FIXED_CTR", "COUNT", 48u32, V)
             }
-            __check_count::<V>();
+            __check_field_count::<V>();
             let v = V;
             Self((self.0 & 0xffff000000000000_u64) | (((v >> 0u32) & 0xffffffffffff_u64) << 0u32))
         }
@@ -393,7 +393,7 @@ pub mod IA32_FIXED_CTR_CTRL {
         }
     }
     #[inline(always)]
-    const fn __check_enable0<const V: u64>() {
+    const fn __check_field_enable0<const V: u64>() {
         const {
             if V > 0x3_u64 {
                 crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE0", 2u32, V)
@@ -401,7 +401,7 @@ pub mod IA32_FIXED_CTR_CTRL {
         }
     }
     #[inline(always)]
-    const fn __check_enable1<const V: u64>() {
+    const fn __check_field_enable1<const V: u64>() {
         const {
             if V > 0x3_u64 {
                 crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE1", 2u32, V)
@@ -409,7 +409,7 @@ pub mod IA32_FIXED_CTR_CTRL {
         }
     }
     #[inline(always)]
-    const fn __check_enable2<const V: u64>() {
+    const fn __check_field_enable2<const V: u64>() {
         const {
             if V > 0x3_u64 {
                 crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE2", 2u32, V)
@@ -417,7 +417,7 @@ pub mod IA32_FIXED_CTR_CTRL {
         }
     }
     #[inline(always)]
-    const fn __check_enable3<const V: u64>() {
+    const fn __check_field_enable3<const V: u64>() {
         const {
             if V > 0x3_u64 {
                 crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE3", 2u32, V)
@@ -425,7 +425,7 @@ pub mod IA32_FIXED_CTR_CTRL {
         }
     }
     #[inline(always)]
-    const fn __check_enable4<const V: u64>() {
+    const fn __check_field_enable4<const V: u64>() {
         const {
             if V > 0x3_u64 {
                 crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE4", 2u32, V)
@@ -433,7 +433,7 @@ pub mod IA32_FIXED_CTR_CTRL {
         }
     }
     #[inline(always)]
-    const fn __check_enable5<const V: u64>() {
+    const fn __check_field_enable5<const V: u64>() {
         const {
             if V > 0x3_u64 {
                 crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE5", 2u32, V)
@@ -441,7 +441,7 @@ pub mod IA32_FIXED_CTR_CTRL {
         }
     }
     #[inline(always)]
-    const fn __check_enable6<const V: u64>() {
+    const fn __check_field_enable6<const V: u64>() {
         const {
             if V > 0x3_u64 {
                 crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE6", 2u32, V)
@@ -520,7 +520,7 @@ pub mod IA32_FIXED_CTR_CTRL {
             if V > 0x3_u64 {
                 crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE0", 2u32, V)
             }
-            __check_enable0::<V>();
+            __check_field_enable0::<V>();
             let v = V;
             Self((self.0 & 0xfffffffffffffffc_u64) | (((v >> 0u32) & 0x3_u64) << 0u32))
         }
@@ -556,7 +556,7 @@ pub mod IA32_FIXED_CTR_CTRL {
             if V > 0x3_u64 {
                 crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE1", 2u32, V)
             }
-            __check_enable1::<V>();
+            __check_field_enable1::<V>();
             let v = V;
             Self((self.0 & 0xffffffffffffffcf_u64) | (((v >> 0u32) & 0x3_u64) << 4u32))
         }
@@ -592,7 +592,7 @@ pub mod IA32_FIXED_CTR_CTRL {
             if V > 0x3_u64 {
                 crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE2", 2u32, V)
             }
-            __check_enable2::<V>();
+            __check_field_enable2::<V>();
             let v = V;
             Self((self.0 & 0xfffffffffffffcff_u64) | (((v >> 0u32) & 0x3_u64) << 8u32))
         }
@@ -628,7 +628,7 @@ pub mod IA32_FIXED_CTR_CTRL {
             if V > 0x3_u64 {
                 crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE3", 2u32, V)
             }
-            __check_enable3::<V>();
+            __check_field_enable3::<V>();
             let v = V;
             Self((self.0 & 0xffffffffffffcfff_u64) | (((v >> 0u32) & 0x3_u64) << 12u32))
         }
@@ -664,7 +664,7 @@ pub mod IA32_FIXED_CTR_CTRL {
             if V > 0x3_u64 {
                 crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE4", 2u32, V)
             }
-            __check_enable4::<V>();
+            __check_field_enable4::<V>();
             let v = V;
             Self((self.0 & 0xfffffffffffcffff_u64) | (((v >> 0u32) & 0x3_u64) << 16u32))
         }
@@ -700,7 +700,7 @@ pub mod IA32_FIXED_CTR_CTRL {
             if V > 0x3_u64 {
                 crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE5", 2u32, V)
             }
-            __check_enable5::<V>();
+            __check_field_enable5::<V>();
             let v = V;
             Self((self.0 & 0xffffffffffcfffff_u64) | (((v >> 0u32) & 0x3_u64) << 20u32))
         }
@@ -736,7 +736,7 @@ pub mod IA32_FIXED_CTR_CTRL {
             if V > 0x3_u64 {
                 crate::__private::too_wide("IA32_FIXED_CTR_CTRL", "ENABLE6", 2u32, V)
             }
-            __check_enable6::<V>();
+            __check_field_enable6::<V>();
             let v = V;
             Self((self.0 & 0xfffffffffcffffff_u64) | (((v >> 0u32) & 0x3_u64) << 24u32))
         }
