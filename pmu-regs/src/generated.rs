@@ -3345,12 +3345,12 @@ pub mod amd {
         }
     }
     pub mod perfmon_v2 {
-        #![doc = "AMD performance monitoring version 2 (PerfMonV2)\n\nGlobal control and status registers for the core counters, present when CPUID\nFn8000_0022_EAX\\[PerfMonV2\\] (bit 0) is 1; Fn8000_0022_EBX\\[3:0\\] gives the number of core\ncounters. Only the per-counter bits are modelled; the other bits stay reserved (never set\nby this API, preserved on read-modify-write).\n\nGeneration `amd-perfmon-v2`, extends `amd-core`. Manual: AMD64 APM Vol. 2 §13.2 (\"Performance Monitoring Version 2\"); CPUID Fn8000_0022."]
+        #![doc = "AMD performance monitoring version 2 (PerfMonV2)\n\nGlobal control and status registers for the core counters, present when CPUID\nFn8000_0022_EAX\\[PerfMonV2\\] (bit 0) is 1; Fn8000_0022_EBX\\[3:0\\] gives the number of core\ncounters. The per-counter bits and the LBR freeze bit (58, where\nFn8000_0022_EAX\\[LbrAndPmcFreeze\\] is 1) are modelled; the other bits stay reserved (never\nset by this API, preserved on read-modify-write).\n\nGeneration `amd-perfmon-v2`, extends `amd-core`. Manual: AMD64 APM Vol. 2 §13.2 (\"Performance Monitoring Version 2\"); CPUID Fn8000_0022."]
         pub use super::super::amd::core::{PERF_CTR_CORE, PerfCtrCore};
         pub use super::super::amd::core::{PERF_EVT_SEL, PerfEvtSel};
         pub use super::super::amd::core::{PERF_EVT_SEL_CORE, PerfEvtSelCore};
         pub use super::super::amd::k7::{PERF_CTR, PerfCtr};
-        #[doc = "Overflow status of the core counters.\n\n- MSR: `0xC0000300`\n- Access: read-only\n- Width: 64 bits\n- Reserved bits: `0xFFFFFFFFFFFFFFC0`\n- Defined in: `amd-perfmon-v2` (register present since `amd-perfmon-v2`)\n- Manual: AMD64 APM Vol. 2 §13.2 (PerfCntrGlobalStatus, C000_0300)\n\nThe value type is [`Value`](PERF_CNTR_GLOBAL_STATUS::Value)."]
+        #[doc = "Overflow status of the core counters.\n\n- MSR: `0xC0000300`\n- Access: read-only\n- Width: 64 bits\n- Reserved bits: `0xFBFFFFFFFFFFFFC0`\n- Defined in: `amd-perfmon-v2` (register present since `amd-perfmon-v2`)\n- Manual: AMD64 APM Vol. 2 §13.2 (PerfCntrGlobalStatus, C000_0300)\n\nThe value type is [`Value`](PERF_CNTR_GLOBAL_STATUS::Value)."]
         #[allow(
             non_snake_case,
             missing_docs,
@@ -3370,10 +3370,10 @@ pub mod amd {
             impl ::tock_registers::RegisterLongName for Register {}
             #[allow(unused_imports)]
             use ::tock_registers::fields::Field;
-            :: tock_registers :: register_bitmasks ! (u64 , PERF_CNTR_GLOBAL_STATUS , Register , [# [doc = "PerfCtr i has overflowed. (bits 0, read-only)"] OVF0 OFFSET (0) NUMBITS (1) [] , # [doc = "PerfCtr i has overflowed. (bits 1, read-only)"] OVF1 OFFSET (1) NUMBITS (1) [] , # [doc = "PerfCtr i has overflowed. (bits 2, read-only)"] OVF2 OFFSET (2) NUMBITS (1) [] , # [doc = "PerfCtr i has overflowed. (bits 3, read-only)"] OVF3 OFFSET (3) NUMBITS (1) [] , # [doc = "PerfCtr i has overflowed. (bits 4, read-only)"] OVF4 OFFSET (4) NUMBITS (1) [] , # [doc = "PerfCtr i has overflowed. (bits 5, read-only)"] OVF5 OFFSET (5) NUMBITS (1) []]);
+            :: tock_registers :: register_bitmasks ! (u64 , PERF_CNTR_GLOBAL_STATUS , Register , [# [doc = "PerfCtr i has overflowed. (bits 0, read-only)"] OVF0 OFFSET (0) NUMBITS (1) [] , # [doc = "PerfCtr i has overflowed. (bits 1, read-only)"] OVF1 OFFSET (1) NUMBITS (1) [] , # [doc = "PerfCtr i has overflowed. (bits 2, read-only)"] OVF2 OFFSET (2) NUMBITS (1) [] , # [doc = "PerfCtr i has overflowed. (bits 3, read-only)"] OVF3 OFFSET (3) NUMBITS (1) [] , # [doc = "PerfCtr i has overflowed. (bits 4, read-only)"] OVF4 OFFSET (4) NUMBITS (1) [] , # [doc = "PerfCtr i has overflowed. (bits 5, read-only)"] OVF5 OFFSET (5) NUMBITS (1) [] , # [doc = "The LBR stack was frozen on a counter overflow (DEBUGCTL freeze-LBRs-on-PMI);\ncleared through PerfCntrGlobalStatusClr. AMD64 APM Vol. 2 §13.2 (PerfCntrGlobalStatus\nbit 58); Linux arch/x86/include/asm/perf_event.h GLOBAL_STATUS_LBRS_FROZEN_BIT, read\nand cleared by arch/x86/events/amd/core.c amd_pmu_v2_handle_irq. (bits 58, read-only)"] LBR_FROZEN OFFSET (58) NUMBITS (1) []]);
             #[doc = r" MSR address."]
             pub const ADDRESS: u32 = 0xc0000300_u32;
-            #[doc = "A value of `PERF_CNTR_GLOBAL_STATUS`. Setters never touch reserved bits (`0xFFFFFFFFFFFFFFC0`)."]
+            #[doc = "A value of `PERF_CNTR_GLOBAL_STATUS`. Setters never touch reserved bits (`0xFBFFFFFFFFFFFFC0`)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash)]
             #[repr(transparent)]
             pub struct Value(u64);
@@ -3385,7 +3385,7 @@ pub mod amd {
                     Self(bits)
                 }
                 #[doc = r" Bits no field covers; this API never sets them."]
-                pub const RESERVED_MASK: u64 = 0xffffffffffffffc0_u64;
+                pub const RESERVED_MASK: u64 = 0xfbffffffffffffc0_u64;
                 #[doc = "The raw value (reserved bits as read, when built from [`Self::from_raw_read`](Self::from_raw_read))."]
                 pub const fn bits(self) -> u64 {
                     self.0
@@ -3430,6 +3430,10 @@ pub mod amd {
                         _ => None,
                     }
                 }
+                #[doc = "The LBR stack was frozen on a counter overflow (DEBUGCTL freeze-LBRs-on-PMI);\ncleared through PerfCntrGlobalStatusClr. AMD64 APM Vol. 2 §13.2 (PerfCntrGlobalStatus\nbit 58); Linux arch/x86/include/asm/perf_event.h GLOBAL_STATUS_LBRS_FROZEN_BIT, read\nand cleared by arch/x86/events/amd/core.c amd_pmu_v2_handle_irq.\n\nBits 58, read-only, 1 bit wide."]
+                pub const fn lbr_frozen(self) -> bool {
+                    ((self.0 >> 58u32) & 0x1_u64) != 0
+                }
             }
             impl ::core::fmt::Debug for Value {
                 fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
@@ -3440,7 +3444,8 @@ pub mod amd {
                         .field("OVF2", &(((self.0 >> 2u32) & 0x1_u64) != 0))
                         .field("OVF3", &(((self.0 >> 3u32) & 0x1_u64) != 0))
                         .field("OVF4", &(((self.0 >> 4u32) & 0x1_u64) != 0))
-                        .field("OVF5", &(((self.0 >> 5u32) & 0x1_u64) != 0));
+                        .field("OVF5", &(((self.0 >> 5u32) & 0x1_u64) != 0))
+                        .field("LBR_FROZEN", &(((self.0 >> 58u32) & 0x1_u64) != 0));
                     if reserved != 0 {
                         d.field("reserved", &format_args!("{:#x}", reserved));
                     }
@@ -3911,7 +3916,7 @@ pub mod amd {
         }
         #[doc = "The value type of [`PERF_CNTR_GLOBAL_CTL`](PERF_CNTR_GLOBAL_CTL)."]
         pub type PerfCntrGlobalCtl = PERF_CNTR_GLOBAL_CTL::Value;
-        #[doc = "Writing 1 clears the PerfCntrGlobalStatus bit at the same position.\n\n- MSR: `0xC0000302`\n- Access: write-1-to-clear\n- Width: 64 bits\n- Reserved bits: `0xFFFFFFFFFFFFFFC0`\n- Defined in: `amd-perfmon-v2` (register present since `amd-perfmon-v2`)\n- Manual: AMD64 APM Vol. 2 §13.2 (PerfCntrGlobalStatusClr, C000_0302)\n\nThe value type is [`Value`](PERF_CNTR_GLOBAL_STATUS_CLR::Value)."]
+        #[doc = "Writing 1 clears the PerfCntrGlobalStatus bit at the same position.\n\n- MSR: `0xC0000302`\n- Access: write-1-to-clear\n- Width: 64 bits\n- Reserved bits: `0xFBFFFFFFFFFFFFC0`\n- Defined in: `amd-perfmon-v2` (register present since `amd-perfmon-v2`)\n- Manual: AMD64 APM Vol. 2 §13.2 (PerfCntrGlobalStatusClr, C000_0302)\n\nThe value type is [`Value`](PERF_CNTR_GLOBAL_STATUS_CLR::Value)."]
         #[allow(
             non_snake_case,
             missing_docs,
@@ -3931,7 +3936,7 @@ pub mod amd {
             impl ::tock_registers::RegisterLongName for Register {}
             #[allow(unused_imports)]
             use ::tock_registers::fields::Field;
-            :: tock_registers :: register_bitmasks ! (u64 , PERF_CNTR_GLOBAL_STATUS_CLR , Register , [# [doc = "Clear the overflow flag of PerfCtr i. (bits 0, write-1-to-clear)"] CLR_OVF0 OFFSET (0) NUMBITS (1) [] , # [doc = "Clear the overflow flag of PerfCtr i. (bits 1, write-1-to-clear)"] CLR_OVF1 OFFSET (1) NUMBITS (1) [] , # [doc = "Clear the overflow flag of PerfCtr i. (bits 2, write-1-to-clear)"] CLR_OVF2 OFFSET (2) NUMBITS (1) [] , # [doc = "Clear the overflow flag of PerfCtr i. (bits 3, write-1-to-clear)"] CLR_OVF3 OFFSET (3) NUMBITS (1) [] , # [doc = "Clear the overflow flag of PerfCtr i. (bits 4, write-1-to-clear)"] CLR_OVF4 OFFSET (4) NUMBITS (1) [] , # [doc = "Clear the overflow flag of PerfCtr i. (bits 5, write-1-to-clear)"] CLR_OVF5 OFFSET (5) NUMBITS (1) []]);
+            :: tock_registers :: register_bitmasks ! (u64 , PERF_CNTR_GLOBAL_STATUS_CLR , Register , [# [doc = "Clear the overflow flag of PerfCtr i. (bits 0, write-1-to-clear)"] CLR_OVF0 OFFSET (0) NUMBITS (1) [] , # [doc = "Clear the overflow flag of PerfCtr i. (bits 1, write-1-to-clear)"] CLR_OVF1 OFFSET (1) NUMBITS (1) [] , # [doc = "Clear the overflow flag of PerfCtr i. (bits 2, write-1-to-clear)"] CLR_OVF2 OFFSET (2) NUMBITS (1) [] , # [doc = "Clear the overflow flag of PerfCtr i. (bits 3, write-1-to-clear)"] CLR_OVF3 OFFSET (3) NUMBITS (1) [] , # [doc = "Clear the overflow flag of PerfCtr i. (bits 4, write-1-to-clear)"] CLR_OVF4 OFFSET (4) NUMBITS (1) [] , # [doc = "Clear the overflow flag of PerfCtr i. (bits 5, write-1-to-clear)"] CLR_OVF5 OFFSET (5) NUMBITS (1) [] , # [doc = "Clear the LBR freeze flag (PerfCntrGlobalStatus\\[58\\]), unfreezing the LBR stack; Linux writes it in amd_pmu_ack_global_status after reading the branch records. (bits 58, write-1-to-clear)"] CLR_LBR_FROZEN OFFSET (58) NUMBITS (1) []]);
             #[doc = r" MSR address."]
             pub const ADDRESS: u32 = 0xc0000302_u32;
             #[inline(always)]
@@ -3946,7 +3951,7 @@ pub mod amd {
                     }
                 }
             }
-            #[doc = "A value of `PERF_CNTR_GLOBAL_STATUS_CLR`. Setters never touch reserved bits (`0xFFFFFFFFFFFFFFC0`)."]
+            #[doc = "A value of `PERF_CNTR_GLOBAL_STATUS_CLR`. Setters never touch reserved bits (`0xFBFFFFFFFFFFFFC0`)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash)]
             #[repr(transparent)]
             pub struct Value(u64);
@@ -3987,7 +3992,7 @@ pub mod amd {
                     Ok(Self(bits))
                 }
                 #[doc = r" Bits no field covers; this API never sets them."]
-                pub const RESERVED_MASK: u64 = 0xffffffffffffffc0_u64;
+                pub const RESERVED_MASK: u64 = 0xfbffffffffffffc0_u64;
                 #[doc = "The raw value."]
                 pub const fn bits(self) -> u64 {
                     self.0
@@ -4091,6 +4096,15 @@ pub mod amd {
                         }),
                     }
                 }
+                #[doc = "Clear the LBR freeze flag (PerfCntrGlobalStatus\\[58\\]), unfreezing the LBR stack; Linux writes it in amd_pmu_ack_global_status after reading the branch records.\n\nBits 58, write-1-to-clear, 1 bit wide."]
+                pub const fn get_clr_lbr_frozen(self) -> bool {
+                    ((self.0 >> 58u32) & 0x1_u64) != 0
+                }
+                #[doc = "Writes 1 to `CLR_LBR_FROZEN` (clears the corresponding status bit when written). Clear the LBR freeze flag (PerfCntrGlobalStatus\\[58\\]), unfreezing the LBR stack; Linux writes it in amd_pmu_ack_global_status after reading the branch records.\n\nBits 58, write-1-to-clear, 1 bit wide."]
+                pub const fn clear_lbr_frozen(self) -> Self {
+                    let v = 1u64;
+                    Self((self.0 & 0xfbffffffffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 58u32))
+                }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
                 #[inline]
                 pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
@@ -4123,7 +4137,8 @@ pub mod amd {
                         .field("CLR_OVF2", &(((self.0 >> 2u32) & 0x1_u64) != 0))
                         .field("CLR_OVF3", &(((self.0 >> 3u32) & 0x1_u64) != 0))
                         .field("CLR_OVF4", &(((self.0 >> 4u32) & 0x1_u64) != 0))
-                        .field("CLR_OVF5", &(((self.0 >> 5u32) & 0x1_u64) != 0));
+                        .field("CLR_OVF5", &(((self.0 >> 5u32) & 0x1_u64) != 0))
+                        .field("CLR_LBR_FROZEN", &(((self.0 >> 58u32) & 0x1_u64) != 0));
                     if reserved != 0 {
                         d.field("reserved", &format_args!("{:#x}", reserved));
                     }
@@ -4207,6 +4222,10 @@ pub mod amd {
                         Err(e) => Err(e),
                     }
                 }
+                #[doc = "Writes 1 to `CLR_LBR_FROZEN` (clears the corresponding status bit when written). Clear the LBR freeze flag (PerfCntrGlobalStatus\\[58\\]), unfreezing the LBR stack; Linux writes it in amd_pmu_ack_global_status after reading the branch records.\n\nBits 58, write-1-to-clear, 1 bit wide."]
+                pub const fn clear_lbr_frozen(self) -> Self {
+                    self.track(0x400000000000000_u64, self.value.clear_lbr_frozen())
+                }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n"]
                 #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
@@ -4263,6 +4282,12 @@ pub mod amd {
                             message: "CLR_OVF5 is given two different values; set each field once",
                         };
                     }
+                    if self.conflict & 0x400000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CLR_LBR_FROZEN is given two different values; set each field once",
+                        };
+                    }
                     crate::ConstraintError {
                         id: "field-set-twice",
                         message: "a field is given two different values; set each field once",
@@ -4289,6 +4314,9 @@ pub mod amd {
                     if self.conflict & 0x20_u64 != 0 {
                         crate::__private::set_twice("PERF_CNTR_GLOBAL_STATUS_CLR", "CLR_OVF5")
                     }
+                    if self.conflict & 0x400000000000000_u64 != 0 {
+                        crate::__private::set_twice("PERF_CNTR_GLOBAL_STATUS_CLR", "CLR_LBR_FROZEN")
+                    }
                     crate::__private::set_twice("PERF_CNTR_GLOBAL_STATUS_CLR", "a field")
                 }
             }
@@ -4313,7 +4341,7 @@ pub mod amd {
         }
         #[doc = "The value type of [`PERF_CNTR_GLOBAL_STATUS_CLR`](PERF_CNTR_GLOBAL_STATUS_CLR)."]
         pub type PerfCntrGlobalStatusClr = PERF_CNTR_GLOBAL_STATUS_CLR::Value;
-        #[doc = "Writing 1 sets the PerfCntrGlobalStatus bit at the same position.\n\n- MSR: `0xC0000303`\n- Access: write-1-to-set\n- Width: 64 bits\n- Reserved bits: `0xFFFFFFFFFFFFFFC0`\n- Defined in: `amd-perfmon-v2` (register present since `amd-perfmon-v2`)\n- Manual: AMD64 APM Vol. 2 §13.2 (PerfCntrGlobalStatusSet, C000_0303)\n\nThe value type is [`Value`](PERF_CNTR_GLOBAL_STATUS_SET::Value)."]
+        #[doc = "Writing 1 sets the PerfCntrGlobalStatus bit at the same position.\n\n- MSR: `0xC0000303`\n- Access: write-1-to-set\n- Width: 64 bits\n- Reserved bits: `0xFBFFFFFFFFFFFFC0`\n- Defined in: `amd-perfmon-v2` (register present since `amd-perfmon-v2`)\n- Manual: AMD64 APM Vol. 2 §13.2 (PerfCntrGlobalStatusSet, C000_0303)\n\nThe value type is [`Value`](PERF_CNTR_GLOBAL_STATUS_SET::Value)."]
         #[allow(
             non_snake_case,
             missing_docs,
@@ -4333,7 +4361,7 @@ pub mod amd {
             impl ::tock_registers::RegisterLongName for Register {}
             #[allow(unused_imports)]
             use ::tock_registers::fields::Field;
-            :: tock_registers :: register_bitmasks ! (u64 , PERF_CNTR_GLOBAL_STATUS_SET , Register , [# [doc = "Set the overflow flag of PerfCtr i. (bits 0, write-1-to-set)"] SET_OVF0 OFFSET (0) NUMBITS (1) [] , # [doc = "Set the overflow flag of PerfCtr i. (bits 1, write-1-to-set)"] SET_OVF1 OFFSET (1) NUMBITS (1) [] , # [doc = "Set the overflow flag of PerfCtr i. (bits 2, write-1-to-set)"] SET_OVF2 OFFSET (2) NUMBITS (1) [] , # [doc = "Set the overflow flag of PerfCtr i. (bits 3, write-1-to-set)"] SET_OVF3 OFFSET (3) NUMBITS (1) [] , # [doc = "Set the overflow flag of PerfCtr i. (bits 4, write-1-to-set)"] SET_OVF4 OFFSET (4) NUMBITS (1) [] , # [doc = "Set the overflow flag of PerfCtr i. (bits 5, write-1-to-set)"] SET_OVF5 OFFSET (5) NUMBITS (1) []]);
+            :: tock_registers :: register_bitmasks ! (u64 , PERF_CNTR_GLOBAL_STATUS_SET , Register , [# [doc = "Set the overflow flag of PerfCtr i. (bits 0, write-1-to-set)"] SET_OVF0 OFFSET (0) NUMBITS (1) [] , # [doc = "Set the overflow flag of PerfCtr i. (bits 1, write-1-to-set)"] SET_OVF1 OFFSET (1) NUMBITS (1) [] , # [doc = "Set the overflow flag of PerfCtr i. (bits 2, write-1-to-set)"] SET_OVF2 OFFSET (2) NUMBITS (1) [] , # [doc = "Set the overflow flag of PerfCtr i. (bits 3, write-1-to-set)"] SET_OVF3 OFFSET (3) NUMBITS (1) [] , # [doc = "Set the overflow flag of PerfCtr i. (bits 4, write-1-to-set)"] SET_OVF4 OFFSET (4) NUMBITS (1) [] , # [doc = "Set the overflow flag of PerfCtr i. (bits 5, write-1-to-set)"] SET_OVF5 OFFSET (5) NUMBITS (1) [] , # [doc = "Set the LBR freeze flag (PerfCntrGlobalStatus\\[58\\]). (bits 58, write-1-to-set)"] SET_LBR_FROZEN OFFSET (58) NUMBITS (1) []]);
             #[doc = r" MSR address."]
             pub const ADDRESS: u32 = 0xc0000303_u32;
             #[inline(always)]
@@ -4348,7 +4376,7 @@ pub mod amd {
                     }
                 }
             }
-            #[doc = "A value of `PERF_CNTR_GLOBAL_STATUS_SET`. Setters never touch reserved bits (`0xFFFFFFFFFFFFFFC0`)."]
+            #[doc = "A value of `PERF_CNTR_GLOBAL_STATUS_SET`. Setters never touch reserved bits (`0xFBFFFFFFFFFFFFC0`)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash)]
             #[repr(transparent)]
             pub struct Value(u64);
@@ -4389,7 +4417,7 @@ pub mod amd {
                     Ok(Self(bits))
                 }
                 #[doc = r" Bits no field covers; this API never sets them."]
-                pub const RESERVED_MASK: u64 = 0xffffffffffffffc0_u64;
+                pub const RESERVED_MASK: u64 = 0xfbffffffffffffc0_u64;
                 #[doc = "The raw value."]
                 pub const fn bits(self) -> u64 {
                     self.0
@@ -4493,6 +4521,15 @@ pub mod amd {
                         }),
                     }
                 }
+                #[doc = "Set the LBR freeze flag (PerfCntrGlobalStatus\\[58\\]).\n\nBits 58, write-1-to-set, 1 bit wide."]
+                pub const fn get_set_lbr_frozen(self) -> bool {
+                    ((self.0 >> 58u32) & 0x1_u64) != 0
+                }
+                #[doc = "Writes 1 to `SET_LBR_FROZEN` (sets the corresponding status bit when written). Set the LBR freeze flag (PerfCntrGlobalStatus\\[58\\]).\n\nBits 58, write-1-to-set, 1 bit wide."]
+                pub const fn set_lbr_frozen(self) -> Self {
+                    let v = 1u64;
+                    Self((self.0 & 0xfbffffffffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 58u32))
+                }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
                 #[inline]
                 pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
@@ -4525,7 +4562,8 @@ pub mod amd {
                         .field("SET_OVF2", &(((self.0 >> 2u32) & 0x1_u64) != 0))
                         .field("SET_OVF3", &(((self.0 >> 3u32) & 0x1_u64) != 0))
                         .field("SET_OVF4", &(((self.0 >> 4u32) & 0x1_u64) != 0))
-                        .field("SET_OVF5", &(((self.0 >> 5u32) & 0x1_u64) != 0));
+                        .field("SET_OVF5", &(((self.0 >> 5u32) & 0x1_u64) != 0))
+                        .field("SET_LBR_FROZEN", &(((self.0 >> 58u32) & 0x1_u64) != 0));
                     if reserved != 0 {
                         d.field("reserved", &format_args!("{:#x}", reserved));
                     }
@@ -4609,6 +4647,10 @@ pub mod amd {
                         Err(e) => Err(e),
                     }
                 }
+                #[doc = "Writes 1 to `SET_LBR_FROZEN` (sets the corresponding status bit when written). Set the LBR freeze flag (PerfCntrGlobalStatus\\[58\\]).\n\nBits 58, write-1-to-set, 1 bit wide."]
+                pub const fn set_lbr_frozen(self) -> Self {
+                    self.track(0x400000000000000_u64, self.value.set_lbr_frozen())
+                }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n"]
                 #[inline]
                 pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
@@ -4665,6 +4707,12 @@ pub mod amd {
                             message: "SET_OVF5 is given two different values; set each field once",
                         };
                     }
+                    if self.conflict & 0x400000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SET_LBR_FROZEN is given two different values; set each field once",
+                        };
+                    }
                     crate::ConstraintError {
                         id: "field-set-twice",
                         message: "a field is given two different values; set each field once",
@@ -4690,6 +4738,9 @@ pub mod amd {
                     }
                     if self.conflict & 0x20_u64 != 0 {
                         crate::__private::set_twice("PERF_CNTR_GLOBAL_STATUS_SET", "SET_OVF5")
+                    }
+                    if self.conflict & 0x400000000000000_u64 != 0 {
+                        crate::__private::set_twice("PERF_CNTR_GLOBAL_STATUS_SET", "SET_LBR_FROZEN")
                     }
                     crate::__private::set_twice("PERF_CNTR_GLOBAL_STATUS_SET", "a field")
                 }
@@ -4786,7 +4837,7 @@ pub mod amd {
                 }),
                 global_status: Some(crate::arch::PerCounterSpec {
                     address: 0xc0000300_u32,
-                    reserved: 0xffffffffffffffc0_u64,
+                    reserved: 0xfbffffffffffffc0_u64,
                     general: Some(crate::arch::Bits {
                         name: "OVF",
                         lsb: 0u32,
@@ -4799,7 +4850,7 @@ pub mod amd {
                 }),
                 global_status_reset: Some(crate::arch::PerCounterSpec {
                     address: 0xc0000302_u32,
-                    reserved: 0xffffffffffffffc0_u64,
+                    reserved: 0xfbffffffffffffc0_u64,
                     general: Some(crate::arch::Bits {
                         name: "CLR_OVF",
                         lsb: 0u32,
@@ -4812,7 +4863,7 @@ pub mod amd {
                 }),
                 global_status_set: Some(crate::arch::PerCounterSpec {
                     address: 0xc0000303_u32,
-                    reserved: 0xffffffffffffffc0_u64,
+                    reserved: 0xfbffffffffffffc0_u64,
                     general: Some(crate::arch::Bits {
                         name: "SET_OVF",
                         lsb: 0u32,
@@ -4929,7 +4980,7 @@ pub mod amd {
                     crate::arch::RegInfo {
                         name: "PERF_CNTR_GLOBAL_STATUS",
                         addresses: &[0xc0000300_u32],
-                        reserved_mask: 0xffffffffffffffc0_u64,
+                        reserved_mask: 0xfbffffffffffffc0_u64,
                         access: crate::arch::__access::ro::<PERF_CNTR_GLOBAL_STATUS::Instance>(),
                         role: Some(crate::arch::Role::GlobalStatus),
                         decode: Some(
@@ -4949,7 +5000,7 @@ pub mod amd {
                     crate::arch::RegInfo {
                         name: "PERF_CNTR_GLOBAL_STATUS_CLR",
                         addresses: &[0xc0000302_u32],
-                        reserved_mask: 0xffffffffffffffc0_u64,
+                        reserved_mask: 0xfbffffffffffffc0_u64,
                         access: crate::arch::__access::w1c::<PERF_CNTR_GLOBAL_STATUS_CLR::Instance>(
                         ),
                         role: Some(crate::arch::Role::GlobalStatusReset),
@@ -4958,7 +5009,7 @@ pub mod amd {
                     crate::arch::RegInfo {
                         name: "PERF_CNTR_GLOBAL_STATUS_SET",
                         addresses: &[0xc0000303_u32],
-                        reserved_mask: 0xffffffffffffffc0_u64,
+                        reserved_mask: 0xfbffffffffffffc0_u64,
                         access: crate::arch::__access::w1s::<PERF_CNTR_GLOBAL_STATUS_SET::Instance>(
                         ),
                         role: Some(crate::arch::Role::GlobalStatusSet),

@@ -1259,6 +1259,36 @@ fn amd_perfmon_v2_global_registers() {
     }
     // Like Intel's, PerfCntrGlobalCtl enables the counters after reset; never claim 0.
     assert_ne!(reg(g, "PERF_CNTR_GLOBAL_CTL").reset, Some(0));
+    // Bit 58 of the status and of its clear/set registers is the LBR freeze flag where
+    // CPUID Fn8000_0022_EAX[LbrAndPmcFreeze] (bit 2) is 1: Linux's
+    // arch/x86/include/asm/perf_event.h has `GLOBAL_STATUS_LBRS_FROZEN_BIT 58`, and
+    // arch/x86/events/amd/core.c (amd_pmu_v2_handle_irq) reads the branch records, then
+    // acknowledges the bit through PerfCntrGlobalStatusClr, so it must not be reserved
+    // there. Only the counter control has no such bit.
+    for name in [
+        "PERF_CNTR_GLOBAL_STATUS",
+        "PERF_CNTR_GLOBAL_STATUS_CLR",
+        "PERF_CNTR_GLOBAL_STATUS_SET",
+    ] {
+        let r = reg(g, name);
+        let (f, _) = field_at(r, 58).unwrap_or_else(|| panic!("{name}: bit 58"));
+        assert_eq!(bits(f), (58, 58), "{name}");
+        assert!(f.name.contains("LBR_FROZEN"), "{name}: {}", f.name);
+        let requires = f.requires.as_deref().unwrap_or_default();
+        assert!(
+            requires.contains("Fn8000_0022_EAX") && requires.contains("bit 2"),
+            "{name}: {requires}"
+        );
+        assert_eq!(r.reserved_mask & (1 << 58), 0, "{name}");
+        // Bits 57:6 and 63:59 stay reserved.
+        assert_eq!(r.reserved_mask & (0b11_1111 | (1 << 58)), 0, "{name}");
+        assert_eq!(
+            r.reserved_mask | 0b11_1111 | (1 << 58),
+            u64::MAX,
+            "{name}: only the counter bits and bit 58"
+        );
+    }
+    assert!(field_at(reg(g, "PERF_CNTR_GLOBAL_CTL"), 58).is_none());
 }
 
 #[test]

@@ -622,6 +622,32 @@ fn set_overflow_through_the_set_register() {
     ));
 }
 
+/// PerfMonV2's LBR freeze flag (status bit 58): set and cleared through the typed set and
+/// clear registers as Linux's amd_pmu_v2_handle_irq acknowledges it, without a fault; the
+/// counters' overflow bits are not touched by it.
+#[test]
+fn amd_lbr_freeze_flag_is_set_and_cleared() {
+    use pmu_regs::amd::perfmon_v2::{
+        PERF_CNTR_GLOBAL_STATUS, PERF_CNTR_GLOBAL_STATUS_CLR, PERF_CNTR_GLOBAL_STATUS_SET,
+    };
+    let mock = Mock::<AmdPerfmonV2>::new(MockConfig::full::<AmdPerfmonV2>(1));
+    let mut cpu = mock.cpu(0);
+    let set = PERF_CNTR_GLOBAL_STATUS_SET::Value::new()
+        .set_lbr_frozen()
+        .set_ovf1()
+        .build();
+    cpu.write(PERF_CNTR_GLOBAL_STATUS_SET::MSR, set).unwrap();
+    let st = cpu.read(PERF_CNTR_GLOBAL_STATUS::MSR).unwrap();
+    assert!(st.lbr_frozen() && st.ovf1());
+    let clr = PERF_CNTR_GLOBAL_STATUS_CLR::Value::new()
+        .clear_lbr_frozen()
+        .build();
+    cpu.write(PERF_CNTR_GLOBAL_STATUS_CLR::MSR, clr).unwrap();
+    let st = cpu.read(PERF_CNTR_GLOBAL_STATUS::MSR).unwrap();
+    assert!(!st.lbr_frozen() && st.ovf1());
+    assert!(mock.faults().is_empty(), "{:?}", mock.faults());
+}
+
 // ---------------------------------------------------------------------------------------
 // Runtime-invalid input: an error, nothing written
 // ---------------------------------------------------------------------------------------
