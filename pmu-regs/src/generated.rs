@@ -23779,6 +23779,823 @@ pub mod intel {
         }
         #[doc = "The value type of [`IA32_PERF_GLOBAL_INUSE`](IA32_PERF_GLOBAL_INUSE)."]
         pub type Ia32PerfGlobalInuse = IA32_PERF_GLOBAL_INUSE::Value;
+        #[doc = "Top-down metrics: each byte is one category's share of the issue slots that fixed\ncounter 3 (TOPDOWN.SLOTS) counted, as a fraction of 255 (multiply by the slots count\nand divide by 255 to get slots). Read together with fixed counter 3; software clears\nboth (writes 0) to start a new measurement. IA32_PERF_GLOBAL_CTRL.EN_PERF_METRICS\nenables it, IA32_PERF_GLOBAL_STATUS.OVF_PERF_METRICS reports its overflow. Bytes 3:0\nare the level-1 categories; bytes 7:4 the level-2 ones, on processors with level-2\ntop-down metrics (Sapphire Rapids and later). Byte i is the metric Linux numbers\n0x80 + i (arch/x86/include/asm/perf_event.h, INTEL_TD_METRIC_RETIRING 0x8000 ..\nINTEL_TD_METRIC_MEM_BOUND 0x8700).\n\n- MSR: `0x329`\n- Access: read-write\n- Width: 64 bits\n- Reserved bits: `0x0000000000000000`\n- Defined in: `intel-v5` (register present since `intel-v5`)\n- Manual: Intel SDM Vol. 3B, \"Performance Metrics\" (Ice Lake and later microarchitectures); Vol. 4 Table 2-2 (329H) and Table 2-44 (MSR_PERF_METRICS, Ice Lake); Linux msr-index.h MSR_PERF_METRICS 0x329\n\nThe value type is [`Value`](IA32_PERF_METRICS::Value)."]
+        #[allow(
+            non_snake_case,
+            missing_docs,
+            clippy::identity_op,
+            clippy::unnecessary_cast,
+            clippy::new_ret_no_self
+        )]
+        pub mod IA32_PERF_METRICS {
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
+            #[derive(Clone, Copy, Debug)]
+            #[allow(non_camel_case_types)]
+            pub struct IA32_PERF_METRICS;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = IA32_PERF_METRICS;
+            impl ::tock_registers::RegisterLongName for Register {}
+            #[allow(unused_imports)]
+            use ::tock_registers::fields::Field;
+            :: tock_registers :: register_bitmasks ! (u64 , IA32_PERF_METRICS , Register , [# [doc = "Level 1: slots that retired micro-operations (fraction of 255). (bits 7:0, read-write)"] RETIRING OFFSET (0) NUMBITS (8) [] , # [doc = "Level 1: slots wasted by mis-speculation (fraction of 255). (bits 15:8, read-write)"] BAD_SPECULATION OFFSET (8) NUMBITS (8) [] , # [doc = "Level 1: slots the front end did not fill (fraction of 255). (bits 23:16, read-write)"] FRONTEND_BOUND OFFSET (16) NUMBITS (8) [] , # [doc = "Level 1: slots the back end could not accept (fraction of 255). (bits 31:24, read-write)"] BACKEND_BOUND OFFSET (24) NUMBITS (8) [] , # [doc = "Level 2 (part of RETIRING): slots of instructions decoded into more than one micro-operation (fraction of 255). (bits 39:32, read-write)"] HEAVY_OPERATIONS OFFSET (32) NUMBITS (8) [] , # [doc = "Level 2 (part of BAD_SPECULATION): slots wasted by branch mispredictions (fraction of 255). (bits 47:40, read-write)"] BRANCH_MISPREDICTS OFFSET (40) NUMBITS (8) [] , # [doc = "Level 2 (part of FRONTEND_BOUND): slots lost to front-end latency (fraction of 255). (bits 55:48, read-write)"] FETCH_LATENCY OFFSET (48) NUMBITS (8) [] , # [doc = "Level 2 (part of BACKEND_BOUND): slots stalled on the memory subsystem (fraction of 255). (bits 63:56, read-write)"] MEMORY_BOUND OFFSET (56) NUMBITS (8) []]);
+            #[doc = r" MSR address."]
+            pub const ADDRESS: u32 = 0x329_u32;
+            #[inline(always)]
+            const fn __check_reserved<const B: u64>() {
+                const {
+                    if B & Value::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_PERF_METRICS",
+                            B & Value::RESERVED_MASK,
+                            Value::RESERVED_MASK,
+                        )
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_field_retiring<const V: u64>() {
+                const {
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("IA32_PERF_METRICS", "RETIRING", 8u32, V)
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_field_bad_speculation<const V: u64>() {
+                const {
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("IA32_PERF_METRICS", "BAD_SPECULATION", 8u32, V)
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_field_frontend_bound<const V: u64>() {
+                const {
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("IA32_PERF_METRICS", "FRONTEND_BOUND", 8u32, V)
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_field_backend_bound<const V: u64>() {
+                const {
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("IA32_PERF_METRICS", "BACKEND_BOUND", 8u32, V)
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_field_heavy_operations<const V: u64>() {
+                const {
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("IA32_PERF_METRICS", "HEAVY_OPERATIONS", 8u32, V)
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_field_branch_mispredicts<const V: u64>() {
+                const {
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide(
+                            "IA32_PERF_METRICS",
+                            "BRANCH_MISPREDICTS",
+                            8u32,
+                            V,
+                        )
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_field_fetch_latency<const V: u64>() {
+                const {
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("IA32_PERF_METRICS", "FETCH_LATENCY", 8u32, V)
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_field_memory_bound<const V: u64>() {
+                const {
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("IA32_PERF_METRICS", "MEMORY_BOUND", 8u32, V)
+                    }
+                }
+            }
+            #[doc = "A value of `IA32_PERF_METRICS`. Setters never touch reserved bits (`0x0000000000000000`)."]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash)]
+            #[repr(transparent)]
+            pub struct Value(u64);
+            impl Value {
+                #[doc = r" A [`Builder`](Builder) with every field zero (no reserved bits set): the starting point"]
+                #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
+                #[doc = r" given two different values (a compile error in a `const`)."]
+                pub const fn new() -> Builder {
+                    Builder {
+                        value: Self(0),
+                        set: 0,
+                        conflict: 0,
+                    }
+                }
+                #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
+                #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                #[track_caller]
+                pub const fn from_bits<const B: u64>() -> Self {
+                    if B & Self::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_PERF_METRICS",
+                            B & Self::RESERVED_MASK,
+                            Self::RESERVED_MASK,
+                        )
+                    }
+                    __check_reserved::<B>();
+                    Self(B)
+                }
+                #[doc = "The value with exactly these bits, or [`ReservedBitsError`](crate::ReservedBitsError)\nwhen one of them is reserved."]
+                pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
+                    if bits & Self::RESERVED_MASK != 0 {
+                        return Err(crate::ReservedBitsError {
+                            register: "IA32_PERF_METRICS",
+                            bits: bits & Self::RESERVED_MASK,
+                            reserved_mask: Self::RESERVED_MASK,
+                        });
+                    }
+                    Ok(Self(bits))
+                }
+                #[doc = r" The value as read from the MSR, reserved bits kept as read: for decoding,"]
+                #[doc = r" and for a read-modify-write through `MsrExt::modify`, which writes them back"]
+                #[doc = r" unchanged. `MsrExt::write` refuses a value that sets a reserved bit."]
+                pub const fn from_raw_read(bits: u64) -> Self {
+                    Self(bits)
+                }
+                #[doc = r" Bits no field covers; this API never sets them."]
+                pub const RESERVED_MASK: u64 = 0x0_u64;
+                #[doc = "The raw value (reserved bits as read, when built from [`Self::from_raw_read`](Self::from_raw_read))."]
+                pub const fn bits(self) -> u64 {
+                    self.0
+                }
+                #[doc = r" The value as a tock-registers local copy, for `FieldValue`-style access."]
+                pub const fn to_local(self) -> ::tock_registers::LocalRegisterCopy<u64, Register> {
+                    ::tock_registers::LocalRegisterCopy::new(self.0)
+                }
+                #[doc = "Level 1: slots that retired micro-operations (fraction of 255).\n\nBits 7:0, read-write, 8 bits wide."]
+                pub const fn retiring(self) -> u8 {
+                    ((self.0 >> 0u32) & 0xff_u64) as u8
+                }
+                #[doc = "Sets `RETIRING` to the constant `V`; a `V` wider than 8 bits fails to compile. Level 1: slots that retired micro-operations (fraction of 255).\n\nBits 7:0, read-write, 8 bits wide."]
+                #[track_caller]
+                pub const fn with_retiring<const V: u64>(self) -> Self {
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("IA32_PERF_METRICS", "RETIRING", 8u32, V)
+                    }
+                    __check_field_retiring::<V>();
+                    let v = V;
+                    Self((self.0 & 0xffffffffffffff00_u64) | (((v >> 0u32) & 0xff_u64) << 0u32))
+                }
+                #[doc = "Sets `RETIRING`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Level 1: slots that retired micro-operations (fraction of 255).\n\nBits 7:0, read-write, 8 bits wide."]
+                pub const fn try_set_retiring(self, v: u64) -> Result<Self, crate::FieldError> {
+                    if v > 0xff_u64 {
+                        return Err(crate::FieldError::TooWide {
+                            field: "RETIRING",
+                            width: 8u32,
+                            value: v,
+                        });
+                    }
+                    Ok(Self(
+                        (self.0 & 0xffffffffffffff00_u64) | (((v >> 0u32) & 0xff_u64) << 0u32),
+                    ))
+                }
+                #[doc = "Level 1: slots that retired micro-operations (fraction of 255).\n\nBits 7:0, read-write, 8 bits wide."]
+                pub const fn set_retiring(self, value: u8) -> Self {
+                    let v = value as u64;
+                    Self((self.0 & 0xffffffffffffff00_u64) | (((v >> 0u32) & 0xff_u64) << 0u32))
+                }
+                #[doc = "Level 1: slots wasted by mis-speculation (fraction of 255).\n\nBits 15:8, read-write, 8 bits wide."]
+                pub const fn bad_speculation(self) -> u8 {
+                    ((self.0 >> 8u32) & 0xff_u64) as u8
+                }
+                #[doc = "Sets `BAD_SPECULATION` to the constant `V`; a `V` wider than 8 bits fails to compile. Level 1: slots wasted by mis-speculation (fraction of 255).\n\nBits 15:8, read-write, 8 bits wide."]
+                #[track_caller]
+                pub const fn with_bad_speculation<const V: u64>(self) -> Self {
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("IA32_PERF_METRICS", "BAD_SPECULATION", 8u32, V)
+                    }
+                    __check_field_bad_speculation::<V>();
+                    let v = V;
+                    Self((self.0 & 0xffffffffffff00ff_u64) | (((v >> 0u32) & 0xff_u64) << 8u32))
+                }
+                #[doc = "Sets `BAD_SPECULATION`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Level 1: slots wasted by mis-speculation (fraction of 255).\n\nBits 15:8, read-write, 8 bits wide."]
+                pub const fn try_set_bad_speculation(
+                    self,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
+                    if v > 0xff_u64 {
+                        return Err(crate::FieldError::TooWide {
+                            field: "BAD_SPECULATION",
+                            width: 8u32,
+                            value: v,
+                        });
+                    }
+                    Ok(Self(
+                        (self.0 & 0xffffffffffff00ff_u64) | (((v >> 0u32) & 0xff_u64) << 8u32),
+                    ))
+                }
+                #[doc = "Level 1: slots wasted by mis-speculation (fraction of 255).\n\nBits 15:8, read-write, 8 bits wide."]
+                pub const fn set_bad_speculation(self, value: u8) -> Self {
+                    let v = value as u64;
+                    Self((self.0 & 0xffffffffffff00ff_u64) | (((v >> 0u32) & 0xff_u64) << 8u32))
+                }
+                #[doc = "Level 1: slots the front end did not fill (fraction of 255).\n\nBits 23:16, read-write, 8 bits wide."]
+                pub const fn frontend_bound(self) -> u8 {
+                    ((self.0 >> 16u32) & 0xff_u64) as u8
+                }
+                #[doc = "Sets `FRONTEND_BOUND` to the constant `V`; a `V` wider than 8 bits fails to compile. Level 1: slots the front end did not fill (fraction of 255).\n\nBits 23:16, read-write, 8 bits wide."]
+                #[track_caller]
+                pub const fn with_frontend_bound<const V: u64>(self) -> Self {
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("IA32_PERF_METRICS", "FRONTEND_BOUND", 8u32, V)
+                    }
+                    __check_field_frontend_bound::<V>();
+                    let v = V;
+                    Self((self.0 & 0xffffffffff00ffff_u64) | (((v >> 0u32) & 0xff_u64) << 16u32))
+                }
+                #[doc = "Sets `FRONTEND_BOUND`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Level 1: slots the front end did not fill (fraction of 255).\n\nBits 23:16, read-write, 8 bits wide."]
+                pub const fn try_set_frontend_bound(
+                    self,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
+                    if v > 0xff_u64 {
+                        return Err(crate::FieldError::TooWide {
+                            field: "FRONTEND_BOUND",
+                            width: 8u32,
+                            value: v,
+                        });
+                    }
+                    Ok(Self(
+                        (self.0 & 0xffffffffff00ffff_u64) | (((v >> 0u32) & 0xff_u64) << 16u32),
+                    ))
+                }
+                #[doc = "Level 1: slots the front end did not fill (fraction of 255).\n\nBits 23:16, read-write, 8 bits wide."]
+                pub const fn set_frontend_bound(self, value: u8) -> Self {
+                    let v = value as u64;
+                    Self((self.0 & 0xffffffffff00ffff_u64) | (((v >> 0u32) & 0xff_u64) << 16u32))
+                }
+                #[doc = "Level 1: slots the back end could not accept (fraction of 255).\n\nBits 31:24, read-write, 8 bits wide."]
+                pub const fn backend_bound(self) -> u8 {
+                    ((self.0 >> 24u32) & 0xff_u64) as u8
+                }
+                #[doc = "Sets `BACKEND_BOUND` to the constant `V`; a `V` wider than 8 bits fails to compile. Level 1: slots the back end could not accept (fraction of 255).\n\nBits 31:24, read-write, 8 bits wide."]
+                #[track_caller]
+                pub const fn with_backend_bound<const V: u64>(self) -> Self {
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("IA32_PERF_METRICS", "BACKEND_BOUND", 8u32, V)
+                    }
+                    __check_field_backend_bound::<V>();
+                    let v = V;
+                    Self((self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32))
+                }
+                #[doc = "Sets `BACKEND_BOUND`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Level 1: slots the back end could not accept (fraction of 255).\n\nBits 31:24, read-write, 8 bits wide."]
+                pub const fn try_set_backend_bound(
+                    self,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
+                    if v > 0xff_u64 {
+                        return Err(crate::FieldError::TooWide {
+                            field: "BACKEND_BOUND",
+                            width: 8u32,
+                            value: v,
+                        });
+                    }
+                    Ok(Self(
+                        (self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32),
+                    ))
+                }
+                #[doc = "Level 1: slots the back end could not accept (fraction of 255).\n\nBits 31:24, read-write, 8 bits wide."]
+                pub const fn set_backend_bound(self, value: u8) -> Self {
+                    let v = value as u64;
+                    Self((self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32))
+                }
+                #[doc = "Level 2 (part of RETIRING): slots of instructions decoded into more than one micro-operation (fraction of 255).\n\nBits 39:32, read-write, 8 bits wide."]
+                pub const fn heavy_operations(self) -> u8 {
+                    ((self.0 >> 32u32) & 0xff_u64) as u8
+                }
+                #[doc = "Sets `HEAVY_OPERATIONS` to the constant `V`; a `V` wider than 8 bits fails to compile. Level 2 (part of RETIRING): slots of instructions decoded into more than one micro-operation (fraction of 255).\n\nBits 39:32, read-write, 8 bits wide."]
+                #[track_caller]
+                pub const fn with_heavy_operations<const V: u64>(self) -> Self {
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("IA32_PERF_METRICS", "HEAVY_OPERATIONS", 8u32, V)
+                    }
+                    __check_field_heavy_operations::<V>();
+                    let v = V;
+                    Self((self.0 & 0xffffff00ffffffff_u64) | (((v >> 0u32) & 0xff_u64) << 32u32))
+                }
+                #[doc = "Sets `HEAVY_OPERATIONS`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Level 2 (part of RETIRING): slots of instructions decoded into more than one micro-operation (fraction of 255).\n\nBits 39:32, read-write, 8 bits wide."]
+                pub const fn try_set_heavy_operations(
+                    self,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
+                    if v > 0xff_u64 {
+                        return Err(crate::FieldError::TooWide {
+                            field: "HEAVY_OPERATIONS",
+                            width: 8u32,
+                            value: v,
+                        });
+                    }
+                    Ok(Self(
+                        (self.0 & 0xffffff00ffffffff_u64) | (((v >> 0u32) & 0xff_u64) << 32u32),
+                    ))
+                }
+                #[doc = "Level 2 (part of RETIRING): slots of instructions decoded into more than one micro-operation (fraction of 255).\n\nBits 39:32, read-write, 8 bits wide."]
+                pub const fn set_heavy_operations(self, value: u8) -> Self {
+                    let v = value as u64;
+                    Self((self.0 & 0xffffff00ffffffff_u64) | (((v >> 0u32) & 0xff_u64) << 32u32))
+                }
+                #[doc = "Level 2 (part of BAD_SPECULATION): slots wasted by branch mispredictions (fraction of 255).\n\nBits 47:40, read-write, 8 bits wide."]
+                pub const fn branch_mispredicts(self) -> u8 {
+                    ((self.0 >> 40u32) & 0xff_u64) as u8
+                }
+                #[doc = "Sets `BRANCH_MISPREDICTS` to the constant `V`; a `V` wider than 8 bits fails to compile. Level 2 (part of BAD_SPECULATION): slots wasted by branch mispredictions (fraction of 255).\n\nBits 47:40, read-write, 8 bits wide."]
+                #[track_caller]
+                pub const fn with_branch_mispredicts<const V: u64>(self) -> Self {
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide(
+                            "IA32_PERF_METRICS",
+                            "BRANCH_MISPREDICTS",
+                            8u32,
+                            V,
+                        )
+                    }
+                    __check_field_branch_mispredicts::<V>();
+                    let v = V;
+                    Self((self.0 & 0xffff00ffffffffff_u64) | (((v >> 0u32) & 0xff_u64) << 40u32))
+                }
+                #[doc = "Sets `BRANCH_MISPREDICTS`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Level 2 (part of BAD_SPECULATION): slots wasted by branch mispredictions (fraction of 255).\n\nBits 47:40, read-write, 8 bits wide."]
+                pub const fn try_set_branch_mispredicts(
+                    self,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
+                    if v > 0xff_u64 {
+                        return Err(crate::FieldError::TooWide {
+                            field: "BRANCH_MISPREDICTS",
+                            width: 8u32,
+                            value: v,
+                        });
+                    }
+                    Ok(Self(
+                        (self.0 & 0xffff00ffffffffff_u64) | (((v >> 0u32) & 0xff_u64) << 40u32),
+                    ))
+                }
+                #[doc = "Level 2 (part of BAD_SPECULATION): slots wasted by branch mispredictions (fraction of 255).\n\nBits 47:40, read-write, 8 bits wide."]
+                pub const fn set_branch_mispredicts(self, value: u8) -> Self {
+                    let v = value as u64;
+                    Self((self.0 & 0xffff00ffffffffff_u64) | (((v >> 0u32) & 0xff_u64) << 40u32))
+                }
+                #[doc = "Level 2 (part of FRONTEND_BOUND): slots lost to front-end latency (fraction of 255).\n\nBits 55:48, read-write, 8 bits wide."]
+                pub const fn fetch_latency(self) -> u8 {
+                    ((self.0 >> 48u32) & 0xff_u64) as u8
+                }
+                #[doc = "Sets `FETCH_LATENCY` to the constant `V`; a `V` wider than 8 bits fails to compile. Level 2 (part of FRONTEND_BOUND): slots lost to front-end latency (fraction of 255).\n\nBits 55:48, read-write, 8 bits wide."]
+                #[track_caller]
+                pub const fn with_fetch_latency<const V: u64>(self) -> Self {
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("IA32_PERF_METRICS", "FETCH_LATENCY", 8u32, V)
+                    }
+                    __check_field_fetch_latency::<V>();
+                    let v = V;
+                    Self((self.0 & 0xff00ffffffffffff_u64) | (((v >> 0u32) & 0xff_u64) << 48u32))
+                }
+                #[doc = "Sets `FETCH_LATENCY`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Level 2 (part of FRONTEND_BOUND): slots lost to front-end latency (fraction of 255).\n\nBits 55:48, read-write, 8 bits wide."]
+                pub const fn try_set_fetch_latency(
+                    self,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
+                    if v > 0xff_u64 {
+                        return Err(crate::FieldError::TooWide {
+                            field: "FETCH_LATENCY",
+                            width: 8u32,
+                            value: v,
+                        });
+                    }
+                    Ok(Self(
+                        (self.0 & 0xff00ffffffffffff_u64) | (((v >> 0u32) & 0xff_u64) << 48u32),
+                    ))
+                }
+                #[doc = "Level 2 (part of FRONTEND_BOUND): slots lost to front-end latency (fraction of 255).\n\nBits 55:48, read-write, 8 bits wide."]
+                pub const fn set_fetch_latency(self, value: u8) -> Self {
+                    let v = value as u64;
+                    Self((self.0 & 0xff00ffffffffffff_u64) | (((v >> 0u32) & 0xff_u64) << 48u32))
+                }
+                #[doc = "Level 2 (part of BACKEND_BOUND): slots stalled on the memory subsystem (fraction of 255).\n\nBits 63:56, read-write, 8 bits wide."]
+                pub const fn memory_bound(self) -> u8 {
+                    ((self.0 >> 56u32) & 0xff_u64) as u8
+                }
+                #[doc = "Sets `MEMORY_BOUND` to the constant `V`; a `V` wider than 8 bits fails to compile. Level 2 (part of BACKEND_BOUND): slots stalled on the memory subsystem (fraction of 255).\n\nBits 63:56, read-write, 8 bits wide."]
+                #[track_caller]
+                pub const fn with_memory_bound<const V: u64>(self) -> Self {
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("IA32_PERF_METRICS", "MEMORY_BOUND", 8u32, V)
+                    }
+                    __check_field_memory_bound::<V>();
+                    let v = V;
+                    Self((self.0 & 0xffffffffffffff_u64) | (((v >> 0u32) & 0xff_u64) << 56u32))
+                }
+                #[doc = "Sets `MEMORY_BOUND`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Level 2 (part of BACKEND_BOUND): slots stalled on the memory subsystem (fraction of 255).\n\nBits 63:56, read-write, 8 bits wide."]
+                pub const fn try_set_memory_bound(self, v: u64) -> Result<Self, crate::FieldError> {
+                    if v > 0xff_u64 {
+                        return Err(crate::FieldError::TooWide {
+                            field: "MEMORY_BOUND",
+                            width: 8u32,
+                            value: v,
+                        });
+                    }
+                    Ok(Self(
+                        (self.0 & 0xffffffffffffff_u64) | (((v >> 0u32) & 0xff_u64) << 56u32),
+                    ))
+                }
+                #[doc = "Level 2 (part of BACKEND_BOUND): slots stalled on the memory subsystem (fraction of 255).\n\nBits 63:56, read-write, 8 bits wide."]
+                pub const fn set_memory_bound(self, value: u8) -> Self {
+                    let v = value as u64;
+                    Self((self.0 & 0xffffffffffffff_u64) | (((v >> 0u32) & 0xff_u64) << 56u32))
+                }
+                #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
+                #[inline]
+                pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
+                    Ok(self)
+                }
+                #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> Self {
+                    self
+                }
+            }
+            impl Default for Value {
+                #[doc = r" All fields zero: no reserved bit set, no constraint to check."]
+                fn default() -> Self {
+                    Self(0)
+                }
+            }
+            impl Default for Builder {
+                fn default() -> Self {
+                    Value::new()
+                }
+            }
+            impl ::core::fmt::Debug for Value {
+                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                    let reserved = self.0 & Self::RESERVED_MASK;
+                    let mut d = f.debug_struct("IA32_PERF_METRICS");
+                    d.field(
+                        "RETIRING",
+                        &format_args!("{:#x}", (self.0 >> 0u32) & 0xff_u64),
+                    )
+                    .field(
+                        "BAD_SPECULATION",
+                        &format_args!("{:#x}", (self.0 >> 8u32) & 0xff_u64),
+                    )
+                    .field(
+                        "FRONTEND_BOUND",
+                        &format_args!("{:#x}", (self.0 >> 16u32) & 0xff_u64),
+                    )
+                    .field(
+                        "BACKEND_BOUND",
+                        &format_args!("{:#x}", (self.0 >> 24u32) & 0xff_u64),
+                    )
+                    .field(
+                        "HEAVY_OPERATIONS",
+                        &format_args!("{:#x}", (self.0 >> 32u32) & 0xff_u64),
+                    )
+                    .field(
+                        "BRANCH_MISPREDICTS",
+                        &format_args!("{:#x}", (self.0 >> 40u32) & 0xff_u64),
+                    )
+                    .field(
+                        "FETCH_LATENCY",
+                        &format_args!("{:#x}", (self.0 >> 48u32) & 0xff_u64),
+                    )
+                    .field(
+                        "MEMORY_BOUND",
+                        &format_args!("{:#x}", (self.0 >> 56u32) & 0xff_u64),
+                    );
+                    if reserved != 0 {
+                        d.field("reserved", &format_args!("{:#x}", reserved));
+                    }
+                    d.finish()
+                }
+            }
+            impl From<Value> for u64 {
+                fn from(v: Value) -> u64 {
+                    v.0
+                }
+            }
+            impl crate::access::RegisterValue for Value {
+                const NAME: &'static str = "IA32_PERF_METRICS";
+                const RESERVED_MASK: u64 = Value::RESERVED_MASK;
+                fn bits(self) -> u64 {
+                    self.0
+                }
+            }
+            #[doc = "Builds a write of `IA32_PERF_METRICS` from named fields; see [`Value::new`](Value::new)."]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+            #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
+            pub struct Builder {
+                value: Value,
+                set: u64,
+                conflict: u64,
+            }
+            impl Builder {
+                #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
+                #[doc = r" were assigned before with a different value."]
+                const fn track(self, mask: u64, next: Value) -> Self {
+                    let clash = if self.set & mask != 0 && (self.value.0 ^ next.0) & mask != 0 {
+                        mask
+                    } else {
+                        0
+                    };
+                    Self {
+                        value: next,
+                        set: self.set | mask,
+                        conflict: self.conflict | clash,
+                    }
+                }
+                #[doc = "Sets `RETIRING` to the constant `V`; a `V` wider than 8 bits fails to compile. Level 1: slots that retired micro-operations (fraction of 255).\n\nBits 7:0, read-write, 8 bits wide."]
+                #[track_caller]
+                pub const fn with_retiring<const V: u64>(self) -> Self {
+                    self.track(0xff_u64, self.value.with_retiring::<V>())
+                }
+                #[doc = "Sets `RETIRING`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Level 1: slots that retired micro-operations (fraction of 255).\n\nBits 7:0, read-write, 8 bits wide."]
+                pub const fn try_set_retiring(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_retiring(v) {
+                        Ok(next) => Ok(self.track(0xff_u64, next)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "Level 1: slots that retired micro-operations (fraction of 255).\n\nBits 7:0, read-write, 8 bits wide."]
+                pub const fn set_retiring(self, value: u8) -> Self {
+                    self.track(0xff_u64, self.value.set_retiring(value))
+                }
+                #[doc = "Sets `BAD_SPECULATION` to the constant `V`; a `V` wider than 8 bits fails to compile. Level 1: slots wasted by mis-speculation (fraction of 255).\n\nBits 15:8, read-write, 8 bits wide."]
+                #[track_caller]
+                pub const fn with_bad_speculation<const V: u64>(self) -> Self {
+                    self.track(0xff00_u64, self.value.with_bad_speculation::<V>())
+                }
+                #[doc = "Sets `BAD_SPECULATION`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Level 1: slots wasted by mis-speculation (fraction of 255).\n\nBits 15:8, read-write, 8 bits wide."]
+                pub const fn try_set_bad_speculation(
+                    self,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_bad_speculation(v) {
+                        Ok(next) => Ok(self.track(0xff00_u64, next)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "Level 1: slots wasted by mis-speculation (fraction of 255).\n\nBits 15:8, read-write, 8 bits wide."]
+                pub const fn set_bad_speculation(self, value: u8) -> Self {
+                    self.track(0xff00_u64, self.value.set_bad_speculation(value))
+                }
+                #[doc = "Sets `FRONTEND_BOUND` to the constant `V`; a `V` wider than 8 bits fails to compile. Level 1: slots the front end did not fill (fraction of 255).\n\nBits 23:16, read-write, 8 bits wide."]
+                #[track_caller]
+                pub const fn with_frontend_bound<const V: u64>(self) -> Self {
+                    self.track(0xff0000_u64, self.value.with_frontend_bound::<V>())
+                }
+                #[doc = "Sets `FRONTEND_BOUND`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Level 1: slots the front end did not fill (fraction of 255).\n\nBits 23:16, read-write, 8 bits wide."]
+                pub const fn try_set_frontend_bound(
+                    self,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_frontend_bound(v) {
+                        Ok(next) => Ok(self.track(0xff0000_u64, next)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "Level 1: slots the front end did not fill (fraction of 255).\n\nBits 23:16, read-write, 8 bits wide."]
+                pub const fn set_frontend_bound(self, value: u8) -> Self {
+                    self.track(0xff0000_u64, self.value.set_frontend_bound(value))
+                }
+                #[doc = "Sets `BACKEND_BOUND` to the constant `V`; a `V` wider than 8 bits fails to compile. Level 1: slots the back end could not accept (fraction of 255).\n\nBits 31:24, read-write, 8 bits wide."]
+                #[track_caller]
+                pub const fn with_backend_bound<const V: u64>(self) -> Self {
+                    self.track(0xff000000_u64, self.value.with_backend_bound::<V>())
+                }
+                #[doc = "Sets `BACKEND_BOUND`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Level 1: slots the back end could not accept (fraction of 255).\n\nBits 31:24, read-write, 8 bits wide."]
+                pub const fn try_set_backend_bound(
+                    self,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_backend_bound(v) {
+                        Ok(next) => Ok(self.track(0xff000000_u64, next)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "Level 1: slots the back end could not accept (fraction of 255).\n\nBits 31:24, read-write, 8 bits wide."]
+                pub const fn set_backend_bound(self, value: u8) -> Self {
+                    self.track(0xff000000_u64, self.value.set_backend_bound(value))
+                }
+                #[doc = "Sets `HEAVY_OPERATIONS` to the constant `V`; a `V` wider than 8 bits fails to compile. Level 2 (part of RETIRING): slots of instructions decoded into more than one micro-operation (fraction of 255).\n\nBits 39:32, read-write, 8 bits wide."]
+                #[track_caller]
+                pub const fn with_heavy_operations<const V: u64>(self) -> Self {
+                    self.track(0xff00000000_u64, self.value.with_heavy_operations::<V>())
+                }
+                #[doc = "Sets `HEAVY_OPERATIONS`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Level 2 (part of RETIRING): slots of instructions decoded into more than one micro-operation (fraction of 255).\n\nBits 39:32, read-write, 8 bits wide."]
+                pub const fn try_set_heavy_operations(
+                    self,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_heavy_operations(v) {
+                        Ok(next) => Ok(self.track(0xff00000000_u64, next)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "Level 2 (part of RETIRING): slots of instructions decoded into more than one micro-operation (fraction of 255).\n\nBits 39:32, read-write, 8 bits wide."]
+                pub const fn set_heavy_operations(self, value: u8) -> Self {
+                    self.track(0xff00000000_u64, self.value.set_heavy_operations(value))
+                }
+                #[doc = "Sets `BRANCH_MISPREDICTS` to the constant `V`; a `V` wider than 8 bits fails to compile. Level 2 (part of BAD_SPECULATION): slots wasted by branch mispredictions (fraction of 255).\n\nBits 47:40, read-write, 8 bits wide."]
+                #[track_caller]
+                pub const fn with_branch_mispredicts<const V: u64>(self) -> Self {
+                    self.track(
+                        0xff0000000000_u64,
+                        self.value.with_branch_mispredicts::<V>(),
+                    )
+                }
+                #[doc = "Sets `BRANCH_MISPREDICTS`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Level 2 (part of BAD_SPECULATION): slots wasted by branch mispredictions (fraction of 255).\n\nBits 47:40, read-write, 8 bits wide."]
+                pub const fn try_set_branch_mispredicts(
+                    self,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_branch_mispredicts(v) {
+                        Ok(next) => Ok(self.track(0xff0000000000_u64, next)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "Level 2 (part of BAD_SPECULATION): slots wasted by branch mispredictions (fraction of 255).\n\nBits 47:40, read-write, 8 bits wide."]
+                pub const fn set_branch_mispredicts(self, value: u8) -> Self {
+                    self.track(0xff0000000000_u64, self.value.set_branch_mispredicts(value))
+                }
+                #[doc = "Sets `FETCH_LATENCY` to the constant `V`; a `V` wider than 8 bits fails to compile. Level 2 (part of FRONTEND_BOUND): slots lost to front-end latency (fraction of 255).\n\nBits 55:48, read-write, 8 bits wide."]
+                #[track_caller]
+                pub const fn with_fetch_latency<const V: u64>(self) -> Self {
+                    self.track(0xff000000000000_u64, self.value.with_fetch_latency::<V>())
+                }
+                #[doc = "Sets `FETCH_LATENCY`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Level 2 (part of FRONTEND_BOUND): slots lost to front-end latency (fraction of 255).\n\nBits 55:48, read-write, 8 bits wide."]
+                pub const fn try_set_fetch_latency(
+                    self,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_fetch_latency(v) {
+                        Ok(next) => Ok(self.track(0xff000000000000_u64, next)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "Level 2 (part of FRONTEND_BOUND): slots lost to front-end latency (fraction of 255).\n\nBits 55:48, read-write, 8 bits wide."]
+                pub const fn set_fetch_latency(self, value: u8) -> Self {
+                    self.track(0xff000000000000_u64, self.value.set_fetch_latency(value))
+                }
+                #[doc = "Sets `MEMORY_BOUND` to the constant `V`; a `V` wider than 8 bits fails to compile. Level 2 (part of BACKEND_BOUND): slots stalled on the memory subsystem (fraction of 255).\n\nBits 63:56, read-write, 8 bits wide."]
+                #[track_caller]
+                pub const fn with_memory_bound<const V: u64>(self) -> Self {
+                    self.track(0xff00000000000000_u64, self.value.with_memory_bound::<V>())
+                }
+                #[doc = "Sets `MEMORY_BOUND`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Level 2 (part of BACKEND_BOUND): slots stalled on the memory subsystem (fraction of 255).\n\nBits 63:56, read-write, 8 bits wide."]
+                pub const fn try_set_memory_bound(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_memory_bound(v) {
+                        Ok(next) => Ok(self.track(0xff00000000000000_u64, next)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "Level 2 (part of BACKEND_BOUND): slots stalled on the memory subsystem (fraction of 255).\n\nBits 63:56, read-write, 8 bits wide."]
+                pub const fn set_memory_bound(self, value: u8) -> Self {
+                    self.track(0xff00000000000000_u64, self.value.set_memory_bound(value))
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n"]
+                #[inline]
+                pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
+                    if self.conflict != 0 {
+                        return Err(self.conflict_error());
+                    }
+                    self.value.try_build()
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> Value {
+                    if self.conflict != 0 {
+                        self.conflict_panic()
+                    }
+                    self.value.build()
+                }
+                #[doc = r" The first field given two different values (`conflict != 0`)."]
+                #[cold]
+                const fn conflict_error(self) -> crate::ConstraintError {
+                    if self.conflict & 0xff_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "RETIRING is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0xff00_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "BAD_SPECULATION is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0xff0000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "FRONTEND_BOUND is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0xff000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "BACKEND_BOUND is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0xff00000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "HEAVY_OPERATIONS is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0xff0000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "BRANCH_MISPREDICTS is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0xff000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "FETCH_LATENCY is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0xff00000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "MEMORY_BOUND is given two different values; set each field once",
+                        };
+                    }
+                    crate::ConstraintError {
+                        id: "field-set-twice",
+                        message: "a field is given two different values; set each field once",
+                    }
+                }
+                #[cold]
+                #[track_caller]
+                const fn conflict_panic(self) -> ! {
+                    if self.conflict & 0xff_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_METRICS", "RETIRING")
+                    }
+                    if self.conflict & 0xff00_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_METRICS", "BAD_SPECULATION")
+                    }
+                    if self.conflict & 0xff0000_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_METRICS", "FRONTEND_BOUND")
+                    }
+                    if self.conflict & 0xff000000_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_METRICS", "BACKEND_BOUND")
+                    }
+                    if self.conflict & 0xff00000000_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_METRICS", "HEAVY_OPERATIONS")
+                    }
+                    if self.conflict & 0xff0000000000_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_METRICS", "BRANCH_MISPREDICTS")
+                    }
+                    if self.conflict & 0xff000000000000_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_METRICS", "FETCH_LATENCY")
+                    }
+                    if self.conflict & 0xff00000000000000_u64 != 0 {
+                        crate::__private::set_twice("IA32_PERF_METRICS", "MEMORY_BOUND")
+                    }
+                    crate::__private::set_twice("IA32_PERF_METRICS", "a field")
+                }
+            }
+            #[doc = "One `IA32_PERF_METRICS` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write)."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Instance(u32);
+            impl Instance {
+                #[doc = r" The MSR address."]
+                pub const fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            #[doc = r" The register as a typed MSR."]
+            pub const MSR: Instance = Instance(ADDRESS);
+            impl crate::access::Msr for Instance {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            impl crate::access::Readable for Instance {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl crate::access::Writable for Instance {}
+        }
+        #[doc = "The value type of [`IA32_PERF_METRICS`](IA32_PERF_METRICS)."]
+        pub type Ia32PerfMetrics = IA32_PERF_METRICS::Value;
         #[doc = "The architectural events of `intel-v5` (CPUID.0AH:EBX enumerates their availability)."]
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum ArchEvent {
@@ -24262,7 +25079,7 @@ pub mod intel {
                 },
             };
             fn registers() -> &'static [crate::arch::RegInfo] {
-                static REGISTERS: [crate::arch::RegInfo; 12usize] = [
+                static REGISTERS: [crate::arch::RegInfo; 13usize] = [
                     crate::arch::RegInfo {
                         name: "IA32_PMC",
                         addresses: &[
@@ -24379,6 +25196,14 @@ pub mod intel {
                         decode: Some(
                             crate::arch::__access::decode::<IA32_PERF_GLOBAL_INUSE::Instance>,
                         ),
+                    },
+                    crate::arch::RegInfo {
+                        name: "IA32_PERF_METRICS",
+                        addresses: &[0x329_u32],
+                        reserved_mask: 0x0_u64,
+                        access: crate::arch::__access::rw::<IA32_PERF_METRICS::Instance>(),
+                        role: None,
+                        decode: Some(crate::arch::__access::decode::<IA32_PERF_METRICS::Instance>),
                     },
                 ];
                 &REGISTERS
@@ -25653,6 +26478,7 @@ pub mod intel {
             IA32_PERF_GLOBAL_STATUS_RESET, Ia32PerfGlobalStatusReset,
         };
         pub use super::super::intel::v5::{IA32_PERF_GLOBAL_STATUS_SET, Ia32PerfGlobalStatusSet};
+        pub use super::super::intel::v5::{IA32_PERF_METRICS, Ia32PerfMetrics};
         #[doc = "The architectural events of `intel-v6` (CPUID.0AH:EBX enumerates their availability)."]
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum ArchEvent {
@@ -26232,7 +27058,7 @@ pub mod intel {
                 },
             };
             fn registers() -> &'static [crate::arch::RegInfo] {
-                static REGISTERS: [crate::arch::RegInfo; 12usize] = [
+                static REGISTERS: [crate::arch::RegInfo; 13usize] = [
                     crate::arch::RegInfo {
                         name: "IA32_PMC",
                         addresses: &[
@@ -26349,6 +27175,14 @@ pub mod intel {
                         decode: Some(
                             crate::arch::__access::decode::<IA32_PERF_GLOBAL_INUSE::Instance>,
                         ),
+                    },
+                    crate::arch::RegInfo {
+                        name: "IA32_PERF_METRICS",
+                        addresses: &[0x329_u32],
+                        reserved_mask: 0x0_u64,
+                        access: crate::arch::__access::rw::<IA32_PERF_METRICS::Instance>(),
+                        role: None,
+                        decode: Some(crate::arch::__access::decode::<IA32_PERF_METRICS::Instance>),
                     },
                 ];
                 &REGISTERS

@@ -611,6 +611,47 @@ fn intel_fixed_counters() {
     );
 }
 
+/// IA32_PERF_METRICS (329H; Linux arch/x86/include/asm/msr-index.h `MSR_PERF_METRICS
+/// 0x00000329`): eight 8-bit metrics, byte i being the metric Linux's
+/// arch/x86/include/asm/perf_event.h numbers 0x80 + i (`INTEL_TD_METRIC_RETIRING 0x8000`,
+/// `BAD_SPEC 0x8100`, `FE_BOUND 0x8200`, `BE_BOUND 0x8300`, `HEAVY_OPS 0x8400`,
+/// `BR_MISPREDICT 0x8500`, `FETCH_LAT 0x8600`, `MEM_BOUND 0x8700`), from version 5 (Ice Lake),
+/// enabled by GLOBAL_CTRL bit 48 and reported by GLOBAL_STATUS bit 48.
+#[test]
+fn intel_perf_metrics() {
+    for g in intel_before(5) {
+        assert!(g.register("IA32_PERF_METRICS").is_none(), "{}", g.id);
+    }
+    let by_linux_number = [
+        "RETIRING",
+        "BAD_SPECULATION",
+        "FRONTEND_BOUND",
+        "BACKEND_BOUND",
+        "HEAVY_OPERATIONS",
+        "BRANCH_MISPREDICTS",
+        "FETCH_LATENCY",
+        "MEMORY_BOUND",
+    ];
+    for g in intel_from(5) {
+        let r = reg(g, "IA32_PERF_METRICS");
+        assert_eq!(r.addresses, vec![0x329], "{}", g.id);
+        assert_eq!(r.reserved_mask, 0, "{}: every byte is a metric", g.id);
+        for (i, name) in by_linux_number.iter().enumerate() {
+            let lo = 8 * i as u32;
+            assert_eq!(bits(field(r, name)), (lo + 7, lo), "{}: {name}", g.id);
+        }
+        assert!(field(r, "HEAVY_OPERATIONS").requires.is_some(), "level 2");
+        assert_eq!(
+            bits(field(reg(g, "IA32_PERF_GLOBAL_CTRL"), "EN_PERF_METRICS")),
+            (48, 48)
+        );
+        assert_eq!(
+            bits(field(reg(g, "IA32_PERF_GLOBAL_STATUS"), "OVF_PERF_METRICS")),
+            (48, 48)
+        );
+    }
+}
+
 #[test]
 fn intel_fixed_ctr_ctrl_blocks() {
     for ((g, n), version) in intel_from(2).zip([3, 3, 3, 4, 4]).zip(2..) {

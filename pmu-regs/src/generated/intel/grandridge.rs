@@ -13,6 +13,7 @@ pub use super::super::intel::v5::{IA32_PERF_GLOBAL_INUSE, Ia32PerfGlobalInuse};
 pub use super::super::intel::v5::{IA32_PERF_GLOBAL_STATUS, Ia32PerfGlobalStatus};
 pub use super::super::intel::v5::{IA32_PERF_GLOBAL_STATUS_RESET, Ia32PerfGlobalStatusReset};
 pub use super::super::intel::v5::{IA32_PERF_GLOBAL_STATUS_SET, Ia32PerfGlobalStatusSet};
+pub use super::super::intel::v5::{IA32_PERF_METRICS, Ia32PerfMetrics};
 pub use super::super::intel::v5::{IA32_PERFEVTSEL, Ia32Perfevtsel};
 #[doc = "The run-time view of `intel-grandridge` ([`Arch`](crate::arch::Arch)), generated from the roles its definitions give its registers and fields."]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

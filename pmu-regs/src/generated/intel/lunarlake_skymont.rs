@@ -22,6 +22,7 @@ pub use super::super::intel::v1::{IA32_A_PMC, Ia32APmc};
 pub use super::super::intel::v1::{IA32_PMC, Ia32Pmc};
 pub use super::super::intel::v4::{IA32_DEBUGCTL, Ia32Debugctl};
 pub use super::super::intel::v5::{IA32_PERF_CAPABILITIES, Ia32PerfCapabilities};
+pub use super::super::intel::v5::{IA32_PERF_METRICS, Ia32PerfMetrics};
 pub use super::super::intel::v6::ArchEvent;
 pub use super::super::intel::v6::{IA32_PERFEVTSEL, Ia32Perfevtsel};
 #[doc = "The run-time view of `intel-lunarlake-skymont` ([`Arch`](crate::arch::Arch)), generated from the roles its definitions give its registers and fields."]
@@ -379,7 +380,7 @@ impl crate::arch::Arch for IntelLunarlakeSkymont {
         },
     };
     fn registers() -> &'static [crate::arch::RegInfo] {
-        static REGISTERS: [crate::arch::RegInfo; 12usize] = [
+        static REGISTERS: [crate::arch::RegInfo; 13usize] = [
             crate::arch::RegInfo {
                 name: "IA32_PMC",
                 addresses: &[
@@ -485,6 +486,14 @@ impl crate::arch::Arch for IntelLunarlakeSkymont {
                 access: crate::arch::__access::ro::<IA32_PERF_GLOBAL_INUSE::Instance>(),
                 role: Some(crate::arch::Role::GlobalInUse),
                 decode: Some(crate::arch::__access::decode::<IA32_PERF_GLOBAL_INUSE::Instance>),
+            },
+            crate::arch::RegInfo {
+                name: "IA32_PERF_METRICS",
+                addresses: &[0x329_u32],
+                reserved_mask: 0x0_u64,
+                access: crate::arch::__access::rw::<IA32_PERF_METRICS::Instance>(),
+                role: None,
+                decode: Some(crate::arch::__access::decode::<IA32_PERF_METRICS::Instance>),
             },
         ];
         &REGISTERS
