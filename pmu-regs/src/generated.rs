@@ -3394,27 +3394,27 @@ pub mod amd {
                 pub const fn to_local(self) -> ::tock_registers::LocalRegisterCopy<u64, Register> {
                     ::tock_registers::LocalRegisterCopy::new(self.0)
                 }
-                #[doc = "`OVF` element 0: PerfCtr i has overflowed.\n\nBits 0 (+1 per element, 6 elements), read-only, 1 bit wide."]
+                #[doc = "`OVF` element 0 of 6, general-purpose counter 0: bit 0, read-only, 1 bit wide.\n\nPerfCtr i has overflowed."]
                 pub const fn ovf0(self) -> bool {
                     ((self.0 >> 0u32) & 0x1_u64) != 0
                 }
-                #[doc = "`OVF` element 1: PerfCtr i has overflowed.\n\nBits 0 (+1 per element, 6 elements), read-only, 1 bit wide."]
+                #[doc = "`OVF` element 1 of 6, general-purpose counter 1: bit 1, read-only, 1 bit wide.\n\nPerfCtr i has overflowed."]
                 pub const fn ovf1(self) -> bool {
                     ((self.0 >> 1u32) & 0x1_u64) != 0
                 }
-                #[doc = "`OVF` element 2: PerfCtr i has overflowed.\n\nBits 0 (+1 per element, 6 elements), read-only, 1 bit wide."]
+                #[doc = "`OVF` element 2 of 6, general-purpose counter 2: bit 2, read-only, 1 bit wide.\n\nPerfCtr i has overflowed."]
                 pub const fn ovf2(self) -> bool {
                     ((self.0 >> 2u32) & 0x1_u64) != 0
                 }
-                #[doc = "`OVF` element 3: PerfCtr i has overflowed.\n\nBits 0 (+1 per element, 6 elements), read-only, 1 bit wide."]
+                #[doc = "`OVF` element 3 of 6, general-purpose counter 3: bit 3, read-only, 1 bit wide.\n\nPerfCtr i has overflowed."]
                 pub const fn ovf3(self) -> bool {
                     ((self.0 >> 3u32) & 0x1_u64) != 0
                 }
-                #[doc = "`OVF` element 4: PerfCtr i has overflowed.\n\nBits 0 (+1 per element, 6 elements), read-only, 1 bit wide."]
+                #[doc = "`OVF` element 4 of 6, general-purpose counter 4: bit 4, read-only, 1 bit wide.\n\nPerfCtr i has overflowed."]
                 pub const fn ovf4(self) -> bool {
                     ((self.0 >> 4u32) & 0x1_u64) != 0
                 }
-                #[doc = "`OVF` element 5: PerfCtr i has overflowed.\n\nBits 0 (+1 per element, 6 elements), read-only, 1 bit wide."]
+                #[doc = "`OVF` element 5 of 6, general-purpose counter 5: bit 5, read-only, 1 bit wide.\n\nPerfCtr i has overflowed."]
                 pub const fn ovf5(self) -> bool {
                     ((self.0 >> 5u32) & 0x1_u64) != 0
                 }
@@ -3580,56 +3580,56 @@ pub mod amd {
                 pub const fn to_local(self) -> ::tock_registers::LocalRegisterCopy<u64, Register> {
                     ::tock_registers::LocalRegisterCopy::new(self.0)
                 }
-                #[doc = "`EN` element 0: Enable PerfCtr i.\n\nBits 0 (+1 per element, 6 elements), read-write, 1 bit wide."]
+                #[doc = "`EN` element 0 of 6, general-purpose counter 0: bit 0, read-write, 1 bit wide.\n\nEnable PerfCtr i."]
                 pub const fn en0(self) -> bool {
                     ((self.0 >> 0u32) & 0x1_u64) != 0
                 }
-                #[doc = "`EN` element 0: Enable PerfCtr i.\n\nBits 0 (+1 per element, 6 elements), read-write, 1 bit wide."]
+                #[doc = "`EN` element 0 of 6, general-purpose counter 0: bit 0, read-write, 1 bit wide.\n\nEnable PerfCtr i."]
                 pub const fn with_en0(self, on: bool) -> Self {
                     let v = on as u64;
                     Self((self.0 & 0xfffffffffffffffe_u64) | (((v >> 0u32) & 0x1_u64) << 0u32))
                 }
-                #[doc = "`EN` element 1: Enable PerfCtr i.\n\nBits 0 (+1 per element, 6 elements), read-write, 1 bit wide."]
+                #[doc = "`EN` element 1 of 6, general-purpose counter 1: bit 1, read-write, 1 bit wide.\n\nEnable PerfCtr i."]
                 pub const fn en1(self) -> bool {
                     ((self.0 >> 1u32) & 0x1_u64) != 0
                 }
-                #[doc = "`EN` element 1: Enable PerfCtr i.\n\nBits 0 (+1 per element, 6 elements), read-write, 1 bit wide."]
+                #[doc = "`EN` element 1 of 6, general-purpose counter 1: bit 1, read-write, 1 bit wide.\n\nEnable PerfCtr i."]
                 pub const fn with_en1(self, on: bool) -> Self {
                     let v = on as u64;
                     Self((self.0 & 0xfffffffffffffffd_u64) | (((v >> 0u32) & 0x1_u64) << 1u32))
                 }
-                #[doc = "`EN` element 2: Enable PerfCtr i.\n\nBits 0 (+1 per element, 6 elements), read-write, 1 bit wide."]
+                #[doc = "`EN` element 2 of 6, general-purpose counter 2: bit 2, read-write, 1 bit wide.\n\nEnable PerfCtr i."]
                 pub const fn en2(self) -> bool {
                     ((self.0 >> 2u32) & 0x1_u64) != 0
                 }
-                #[doc = "`EN` element 2: Enable PerfCtr i.\n\nBits 0 (+1 per element, 6 elements), read-write, 1 bit wide."]
+                #[doc = "`EN` element 2 of 6, general-purpose counter 2: bit 2, read-write, 1 bit wide.\n\nEnable PerfCtr i."]
                 pub const fn with_en2(self, on: bool) -> Self {
                     let v = on as u64;
                     Self((self.0 & 0xfffffffffffffffb_u64) | (((v >> 0u32) & 0x1_u64) << 2u32))
                 }
-                #[doc = "`EN` element 3: Enable PerfCtr i.\n\nBits 0 (+1 per element, 6 elements), read-write, 1 bit wide."]
+                #[doc = "`EN` element 3 of 6, general-purpose counter 3: bit 3, read-write, 1 bit wide.\n\nEnable PerfCtr i."]
                 pub const fn en3(self) -> bool {
                     ((self.0 >> 3u32) & 0x1_u64) != 0
                 }
-                #[doc = "`EN` element 3: Enable PerfCtr i.\n\nBits 0 (+1 per element, 6 elements), read-write, 1 bit wide."]
+                #[doc = "`EN` element 3 of 6, general-purpose counter 3: bit 3, read-write, 1 bit wide.\n\nEnable PerfCtr i."]
                 pub const fn with_en3(self, on: bool) -> Self {
                     let v = on as u64;
                     Self((self.0 & 0xfffffffffffffff7_u64) | (((v >> 0u32) & 0x1_u64) << 3u32))
                 }
-                #[doc = "`EN` element 4: Enable PerfCtr i.\n\nBits 0 (+1 per element, 6 elements), read-write, 1 bit wide."]
+                #[doc = "`EN` element 4 of 6, general-purpose counter 4: bit 4, read-write, 1 bit wide.\n\nEnable PerfCtr i."]
                 pub const fn en4(self) -> bool {
                     ((self.0 >> 4u32) & 0x1_u64) != 0
                 }
-                #[doc = "`EN` element 4: Enable PerfCtr i.\n\nBits 0 (+1 per element, 6 elements), read-write, 1 bit wide."]
+                #[doc = "`EN` element 4 of 6, general-purpose counter 4: bit 4, read-write, 1 bit wide.\n\nEnable PerfCtr i."]
                 pub const fn with_en4(self, on: bool) -> Self {
                     let v = on as u64;
                     Self((self.0 & 0xffffffffffffffef_u64) | (((v >> 0u32) & 0x1_u64) << 4u32))
                 }
-                #[doc = "`EN` element 5: Enable PerfCtr i.\n\nBits 0 (+1 per element, 6 elements), read-write, 1 bit wide."]
+                #[doc = "`EN` element 5 of 6, general-purpose counter 5: bit 5, read-write, 1 bit wide.\n\nEnable PerfCtr i."]
                 pub const fn en5(self) -> bool {
                     ((self.0 >> 5u32) & 0x1_u64) != 0
                 }
-                #[doc = "`EN` element 5: Enable PerfCtr i.\n\nBits 0 (+1 per element, 6 elements), read-write, 1 bit wide."]
+                #[doc = "`EN` element 5 of 6, general-purpose counter 5: bit 5, read-write, 1 bit wide.\n\nEnable PerfCtr i."]
                 pub const fn with_en5(self, on: bool) -> Self {
                     let v = on as u64;
                     Self((self.0 & 0xffffffffffffffdf_u64) | (((v >> 0u32) & 0x1_u64) << 5u32))
@@ -3759,27 +3759,27 @@ pub mod amd {
                         conflict: self.conflict | clash,
                     }
                 }
-                #[doc = "`EN` element 0: Enable PerfCtr i.\n\nBits 0 (+1 per element, 6 elements), read-write, 1 bit wide."]
+                #[doc = "`EN` element 0 of 6, general-purpose counter 0: bit 0, read-write, 1 bit wide.\n\nEnable PerfCtr i."]
                 pub const fn with_en0(self, on: bool) -> Self {
                     self.track(0x1_u64, self.value.with_en0(on))
                 }
-                #[doc = "`EN` element 1: Enable PerfCtr i.\n\nBits 0 (+1 per element, 6 elements), read-write, 1 bit wide."]
+                #[doc = "`EN` element 1 of 6, general-purpose counter 1: bit 1, read-write, 1 bit wide.\n\nEnable PerfCtr i."]
                 pub const fn with_en1(self, on: bool) -> Self {
                     self.track(0x2_u64, self.value.with_en1(on))
                 }
-                #[doc = "`EN` element 2: Enable PerfCtr i.\n\nBits 0 (+1 per element, 6 elements), read-write, 1 bit wide."]
+                #[doc = "`EN` element 2 of 6, general-purpose counter 2: bit 2, read-write, 1 bit wide.\n\nEnable PerfCtr i."]
                 pub const fn with_en2(self, on: bool) -> Self {
                     self.track(0x4_u64, self.value.with_en2(on))
                 }
-                #[doc = "`EN` element 3: Enable PerfCtr i.\n\nBits 0 (+1 per element, 6 elements), read-write, 1 bit wide."]
+                #[doc = "`EN` element 3 of 6, general-purpose counter 3: bit 3, read-write, 1 bit wide.\n\nEnable PerfCtr i."]
                 pub const fn with_en3(self, on: bool) -> Self {
                     self.track(0x8_u64, self.value.with_en3(on))
                 }
-                #[doc = "`EN` element 4: Enable PerfCtr i.\n\nBits 0 (+1 per element, 6 elements), read-write, 1 bit wide."]
+                #[doc = "`EN` element 4 of 6, general-purpose counter 4: bit 4, read-write, 1 bit wide.\n\nEnable PerfCtr i."]
                 pub const fn with_en4(self, on: bool) -> Self {
                     self.track(0x10_u64, self.value.with_en4(on))
                 }
-                #[doc = "`EN` element 5: Enable PerfCtr i.\n\nBits 0 (+1 per element, 6 elements), read-write, 1 bit wide."]
+                #[doc = "`EN` element 5 of 6, general-purpose counter 5: bit 5, read-write, 1 bit wide.\n\nEnable PerfCtr i."]
                 pub const fn with_en5(self, on: bool) -> Self {
                     self.track(0x20_u64, self.value.with_en5(on))
                 }
@@ -4001,56 +4001,56 @@ pub mod amd {
                 pub const fn to_local(self) -> ::tock_registers::LocalRegisterCopy<u64, Register> {
                     ::tock_registers::LocalRegisterCopy::new(self.0)
                 }
-                #[doc = "`CLR_OVF` element 0: Clear the overflow flag of PerfCtr i.\n\nBits 0 (+1 per element, 6 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "`CLR_OVF` element 0 of 6, general-purpose counter 0: bit 0, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of PerfCtr i."]
                 pub const fn get_clr_ovf0(self) -> bool {
                     ((self.0 >> 0u32) & 0x1_u64) != 0
                 }
-                #[doc = "Writes 1 to `CLR_OVF0` (clears the corresponding status bit when written). `CLR_OVF` element 0: Clear the overflow flag of PerfCtr i.\n\nBits 0 (+1 per element, 6 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF0` (clears the corresponding status bit when written). `CLR_OVF` element 0 of 6, general-purpose counter 0: bit 0, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of PerfCtr i."]
                 pub const fn clear_ovf0(self) -> Self {
                     let v = 1u64;
                     Self((self.0 & 0xfffffffffffffffe_u64) | (((v >> 0u32) & 0x1_u64) << 0u32))
                 }
-                #[doc = "`CLR_OVF` element 1: Clear the overflow flag of PerfCtr i.\n\nBits 0 (+1 per element, 6 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "`CLR_OVF` element 1 of 6, general-purpose counter 1: bit 1, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of PerfCtr i."]
                 pub const fn get_clr_ovf1(self) -> bool {
                     ((self.0 >> 1u32) & 0x1_u64) != 0
                 }
-                #[doc = "Writes 1 to `CLR_OVF1` (clears the corresponding status bit when written). `CLR_OVF` element 1: Clear the overflow flag of PerfCtr i.\n\nBits 0 (+1 per element, 6 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF1` (clears the corresponding status bit when written). `CLR_OVF` element 1 of 6, general-purpose counter 1: bit 1, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of PerfCtr i."]
                 pub const fn clear_ovf1(self) -> Self {
                     let v = 1u64;
                     Self((self.0 & 0xfffffffffffffffd_u64) | (((v >> 0u32) & 0x1_u64) << 1u32))
                 }
-                #[doc = "`CLR_OVF` element 2: Clear the overflow flag of PerfCtr i.\n\nBits 0 (+1 per element, 6 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "`CLR_OVF` element 2 of 6, general-purpose counter 2: bit 2, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of PerfCtr i."]
                 pub const fn get_clr_ovf2(self) -> bool {
                     ((self.0 >> 2u32) & 0x1_u64) != 0
                 }
-                #[doc = "Writes 1 to `CLR_OVF2` (clears the corresponding status bit when written). `CLR_OVF` element 2: Clear the overflow flag of PerfCtr i.\n\nBits 0 (+1 per element, 6 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF2` (clears the corresponding status bit when written). `CLR_OVF` element 2 of 6, general-purpose counter 2: bit 2, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of PerfCtr i."]
                 pub const fn clear_ovf2(self) -> Self {
                     let v = 1u64;
                     Self((self.0 & 0xfffffffffffffffb_u64) | (((v >> 0u32) & 0x1_u64) << 2u32))
                 }
-                #[doc = "`CLR_OVF` element 3: Clear the overflow flag of PerfCtr i.\n\nBits 0 (+1 per element, 6 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "`CLR_OVF` element 3 of 6, general-purpose counter 3: bit 3, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of PerfCtr i."]
                 pub const fn get_clr_ovf3(self) -> bool {
                     ((self.0 >> 3u32) & 0x1_u64) != 0
                 }
-                #[doc = "Writes 1 to `CLR_OVF3` (clears the corresponding status bit when written). `CLR_OVF` element 3: Clear the overflow flag of PerfCtr i.\n\nBits 0 (+1 per element, 6 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF3` (clears the corresponding status bit when written). `CLR_OVF` element 3 of 6, general-purpose counter 3: bit 3, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of PerfCtr i."]
                 pub const fn clear_ovf3(self) -> Self {
                     let v = 1u64;
                     Self((self.0 & 0xfffffffffffffff7_u64) | (((v >> 0u32) & 0x1_u64) << 3u32))
                 }
-                #[doc = "`CLR_OVF` element 4: Clear the overflow flag of PerfCtr i.\n\nBits 0 (+1 per element, 6 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "`CLR_OVF` element 4 of 6, general-purpose counter 4: bit 4, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of PerfCtr i."]
                 pub const fn get_clr_ovf4(self) -> bool {
                     ((self.0 >> 4u32) & 0x1_u64) != 0
                 }
-                #[doc = "Writes 1 to `CLR_OVF4` (clears the corresponding status bit when written). `CLR_OVF` element 4: Clear the overflow flag of PerfCtr i.\n\nBits 0 (+1 per element, 6 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF4` (clears the corresponding status bit when written). `CLR_OVF` element 4 of 6, general-purpose counter 4: bit 4, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of PerfCtr i."]
                 pub const fn clear_ovf4(self) -> Self {
                     let v = 1u64;
                     Self((self.0 & 0xffffffffffffffef_u64) | (((v >> 0u32) & 0x1_u64) << 4u32))
                 }
-                #[doc = "`CLR_OVF` element 5: Clear the overflow flag of PerfCtr i.\n\nBits 0 (+1 per element, 6 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "`CLR_OVF` element 5 of 6, general-purpose counter 5: bit 5, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of PerfCtr i."]
                 pub const fn get_clr_ovf5(self) -> bool {
                     ((self.0 >> 5u32) & 0x1_u64) != 0
                 }
-                #[doc = "Writes 1 to `CLR_OVF5` (clears the corresponding status bit when written). `CLR_OVF` element 5: Clear the overflow flag of PerfCtr i.\n\nBits 0 (+1 per element, 6 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF5` (clears the corresponding status bit when written). `CLR_OVF` element 5 of 6, general-purpose counter 5: bit 5, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of PerfCtr i."]
                 pub const fn clear_ovf5(self) -> Self {
                     let v = 1u64;
                     Self((self.0 & 0xffffffffffffffdf_u64) | (((v >> 0u32) & 0x1_u64) << 5u32))
@@ -4180,27 +4180,27 @@ pub mod amd {
                         conflict: self.conflict | clash,
                     }
                 }
-                #[doc = "Writes 1 to `CLR_OVF0` (clears the corresponding status bit when written). `CLR_OVF` element 0: Clear the overflow flag of PerfCtr i.\n\nBits 0 (+1 per element, 6 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF0` (clears the corresponding status bit when written). `CLR_OVF` element 0 of 6, general-purpose counter 0: bit 0, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of PerfCtr i."]
                 pub const fn clear_ovf0(self) -> Self {
                     self.track(0x1_u64, self.value.clear_ovf0())
                 }
-                #[doc = "Writes 1 to `CLR_OVF1` (clears the corresponding status bit when written). `CLR_OVF` element 1: Clear the overflow flag of PerfCtr i.\n\nBits 0 (+1 per element, 6 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF1` (clears the corresponding status bit when written). `CLR_OVF` element 1 of 6, general-purpose counter 1: bit 1, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of PerfCtr i."]
                 pub const fn clear_ovf1(self) -> Self {
                     self.track(0x2_u64, self.value.clear_ovf1())
                 }
-                #[doc = "Writes 1 to `CLR_OVF2` (clears the corresponding status bit when written). `CLR_OVF` element 2: Clear the overflow flag of PerfCtr i.\n\nBits 0 (+1 per element, 6 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF2` (clears the corresponding status bit when written). `CLR_OVF` element 2 of 6, general-purpose counter 2: bit 2, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of PerfCtr i."]
                 pub const fn clear_ovf2(self) -> Self {
                     self.track(0x4_u64, self.value.clear_ovf2())
                 }
-                #[doc = "Writes 1 to `CLR_OVF3` (clears the corresponding status bit when written). `CLR_OVF` element 3: Clear the overflow flag of PerfCtr i.\n\nBits 0 (+1 per element, 6 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF3` (clears the corresponding status bit when written). `CLR_OVF` element 3 of 6, general-purpose counter 3: bit 3, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of PerfCtr i."]
                 pub const fn clear_ovf3(self) -> Self {
                     self.track(0x8_u64, self.value.clear_ovf3())
                 }
-                #[doc = "Writes 1 to `CLR_OVF4` (clears the corresponding status bit when written). `CLR_OVF` element 4: Clear the overflow flag of PerfCtr i.\n\nBits 0 (+1 per element, 6 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF4` (clears the corresponding status bit when written). `CLR_OVF` element 4 of 6, general-purpose counter 4: bit 4, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of PerfCtr i."]
                 pub const fn clear_ovf4(self) -> Self {
                     self.track(0x10_u64, self.value.clear_ovf4())
                 }
-                #[doc = "Writes 1 to `CLR_OVF5` (clears the corresponding status bit when written). `CLR_OVF` element 5: Clear the overflow flag of PerfCtr i.\n\nBits 0 (+1 per element, 6 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF5` (clears the corresponding status bit when written). `CLR_OVF` element 5 of 6, general-purpose counter 5: bit 5, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of PerfCtr i."]
                 pub const fn clear_ovf5(self) -> Self {
                     self.track(0x20_u64, self.value.clear_ovf5())
                 }
@@ -4426,56 +4426,56 @@ pub mod amd {
                 pub const fn to_local(self) -> ::tock_registers::LocalRegisterCopy<u64, Register> {
                     ::tock_registers::LocalRegisterCopy::new(self.0)
                 }
-                #[doc = "`SET_OVF` element 0: Set the overflow flag of PerfCtr i.\n\nBits 0 (+1 per element, 6 elements), write-1-to-set, 1 bit wide."]
+                #[doc = "`SET_OVF` element 0 of 6, general-purpose counter 0: bit 0, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of PerfCtr i."]
                 pub const fn get_set_ovf0(self) -> bool {
                     ((self.0 >> 0u32) & 0x1_u64) != 0
                 }
-                #[doc = "Writes 1 to `SET_OVF0` (sets the corresponding status bit when written). `SET_OVF` element 0: Set the overflow flag of PerfCtr i.\n\nBits 0 (+1 per element, 6 elements), write-1-to-set, 1 bit wide."]
+                #[doc = "Writes 1 to `SET_OVF0` (sets the corresponding status bit when written). `SET_OVF` element 0 of 6, general-purpose counter 0: bit 0, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of PerfCtr i."]
                 pub const fn set_ovf0(self) -> Self {
                     let v = 1u64;
                     Self((self.0 & 0xfffffffffffffffe_u64) | (((v >> 0u32) & 0x1_u64) << 0u32))
                 }
-                #[doc = "`SET_OVF` element 1: Set the overflow flag of PerfCtr i.\n\nBits 0 (+1 per element, 6 elements), write-1-to-set, 1 bit wide."]
+                #[doc = "`SET_OVF` element 1 of 6, general-purpose counter 1: bit 1, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of PerfCtr i."]
                 pub const fn get_set_ovf1(self) -> bool {
                     ((self.0 >> 1u32) & 0x1_u64) != 0
                 }
-                #[doc = "Writes 1 to `SET_OVF1` (sets the corresponding status bit when written). `SET_OVF` element 1: Set the overflow flag of PerfCtr i.\n\nBits 0 (+1 per element, 6 elements), write-1-to-set, 1 bit wide."]
+                #[doc = "Writes 1 to `SET_OVF1` (sets the corresponding status bit when written). `SET_OVF` element 1 of 6, general-purpose counter 1: bit 1, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of PerfCtr i."]
                 pub const fn set_ovf1(self) -> Self {
                     let v = 1u64;
                     Self((self.0 & 0xfffffffffffffffd_u64) | (((v >> 0u32) & 0x1_u64) << 1u32))
                 }
-                #[doc = "`SET_OVF` element 2: Set the overflow flag of PerfCtr i.\n\nBits 0 (+1 per element, 6 elements), write-1-to-set, 1 bit wide."]
+                #[doc = "`SET_OVF` element 2 of 6, general-purpose counter 2: bit 2, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of PerfCtr i."]
                 pub const fn get_set_ovf2(self) -> bool {
                     ((self.0 >> 2u32) & 0x1_u64) != 0
                 }
-                #[doc = "Writes 1 to `SET_OVF2` (sets the corresponding status bit when written). `SET_OVF` element 2: Set the overflow flag of PerfCtr i.\n\nBits 0 (+1 per element, 6 elements), write-1-to-set, 1 bit wide."]
+                #[doc = "Writes 1 to `SET_OVF2` (sets the corresponding status bit when written). `SET_OVF` element 2 of 6, general-purpose counter 2: bit 2, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of PerfCtr i."]
                 pub const fn set_ovf2(self) -> Self {
                     let v = 1u64;
                     Self((self.0 & 0xfffffffffffffffb_u64) | (((v >> 0u32) & 0x1_u64) << 2u32))
                 }
-                #[doc = "`SET_OVF` element 3: Set the overflow flag of PerfCtr i.\n\nBits 0 (+1 per element, 6 elements), write-1-to-set, 1 bit wide."]
+                #[doc = "`SET_OVF` element 3 of 6, general-purpose counter 3: bit 3, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of PerfCtr i."]
                 pub const fn get_set_ovf3(self) -> bool {
                     ((self.0 >> 3u32) & 0x1_u64) != 0
                 }
-                #[doc = "Writes 1 to `SET_OVF3` (sets the corresponding status bit when written). `SET_OVF` element 3: Set the overflow flag of PerfCtr i.\n\nBits 0 (+1 per element, 6 elements), write-1-to-set, 1 bit wide."]
+                #[doc = "Writes 1 to `SET_OVF3` (sets the corresponding status bit when written). `SET_OVF` element 3 of 6, general-purpose counter 3: bit 3, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of PerfCtr i."]
                 pub const fn set_ovf3(self) -> Self {
                     let v = 1u64;
                     Self((self.0 & 0xfffffffffffffff7_u64) | (((v >> 0u32) & 0x1_u64) << 3u32))
                 }
-                #[doc = "`SET_OVF` element 4: Set the overflow flag of PerfCtr i.\n\nBits 0 (+1 per element, 6 elements), write-1-to-set, 1 bit wide."]
+                #[doc = "`SET_OVF` element 4 of 6, general-purpose counter 4: bit 4, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of PerfCtr i."]
                 pub const fn get_set_ovf4(self) -> bool {
                     ((self.0 >> 4u32) & 0x1_u64) != 0
                 }
-                #[doc = "Writes 1 to `SET_OVF4` (sets the corresponding status bit when written). `SET_OVF` element 4: Set the overflow flag of PerfCtr i.\n\nBits 0 (+1 per element, 6 elements), write-1-to-set, 1 bit wide."]
+                #[doc = "Writes 1 to `SET_OVF4` (sets the corresponding status bit when written). `SET_OVF` element 4 of 6, general-purpose counter 4: bit 4, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of PerfCtr i."]
                 pub const fn set_ovf4(self) -> Self {
                     let v = 1u64;
                     Self((self.0 & 0xffffffffffffffef_u64) | (((v >> 0u32) & 0x1_u64) << 4u32))
                 }
-                #[doc = "`SET_OVF` element 5: Set the overflow flag of PerfCtr i.\n\nBits 0 (+1 per element, 6 elements), write-1-to-set, 1 bit wide."]
+                #[doc = "`SET_OVF` element 5 of 6, general-purpose counter 5: bit 5, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of PerfCtr i."]
                 pub const fn get_set_ovf5(self) -> bool {
                     ((self.0 >> 5u32) & 0x1_u64) != 0
                 }
-                #[doc = "Writes 1 to `SET_OVF5` (sets the corresponding status bit when written). `SET_OVF` element 5: Set the overflow flag of PerfCtr i.\n\nBits 0 (+1 per element, 6 elements), write-1-to-set, 1 bit wide."]
+                #[doc = "Writes 1 to `SET_OVF5` (sets the corresponding status bit when written). `SET_OVF` element 5 of 6, general-purpose counter 5: bit 5, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of PerfCtr i."]
                 pub const fn set_ovf5(self) -> Self {
                     let v = 1u64;
                     Self((self.0 & 0xffffffffffffffdf_u64) | (((v >> 0u32) & 0x1_u64) << 5u32))
@@ -4605,27 +4605,27 @@ pub mod amd {
                         conflict: self.conflict | clash,
                     }
                 }
-                #[doc = "Writes 1 to `SET_OVF0` (sets the corresponding status bit when written). `SET_OVF` element 0: Set the overflow flag of PerfCtr i.\n\nBits 0 (+1 per element, 6 elements), write-1-to-set, 1 bit wide."]
+                #[doc = "Writes 1 to `SET_OVF0` (sets the corresponding status bit when written). `SET_OVF` element 0 of 6, general-purpose counter 0: bit 0, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of PerfCtr i."]
                 pub const fn set_ovf0(self) -> Self {
                     self.track(0x1_u64, self.value.set_ovf0())
                 }
-                #[doc = "Writes 1 to `SET_OVF1` (sets the corresponding status bit when written). `SET_OVF` element 1: Set the overflow flag of PerfCtr i.\n\nBits 0 (+1 per element, 6 elements), write-1-to-set, 1 bit wide."]
+                #[doc = "Writes 1 to `SET_OVF1` (sets the corresponding status bit when written). `SET_OVF` element 1 of 6, general-purpose counter 1: bit 1, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of PerfCtr i."]
                 pub const fn set_ovf1(self) -> Self {
                     self.track(0x2_u64, self.value.set_ovf1())
                 }
-                #[doc = "Writes 1 to `SET_OVF2` (sets the corresponding status bit when written). `SET_OVF` element 2: Set the overflow flag of PerfCtr i.\n\nBits 0 (+1 per element, 6 elements), write-1-to-set, 1 bit wide."]
+                #[doc = "Writes 1 to `SET_OVF2` (sets the corresponding status bit when written). `SET_OVF` element 2 of 6, general-purpose counter 2: bit 2, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of PerfCtr i."]
                 pub const fn set_ovf2(self) -> Self {
                     self.track(0x4_u64, self.value.set_ovf2())
                 }
-                #[doc = "Writes 1 to `SET_OVF3` (sets the corresponding status bit when written). `SET_OVF` element 3: Set the overflow flag of PerfCtr i.\n\nBits 0 (+1 per element, 6 elements), write-1-to-set, 1 bit wide."]
+                #[doc = "Writes 1 to `SET_OVF3` (sets the corresponding status bit when written). `SET_OVF` element 3 of 6, general-purpose counter 3: bit 3, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of PerfCtr i."]
                 pub const fn set_ovf3(self) -> Self {
                     self.track(0x8_u64, self.value.set_ovf3())
                 }
-                #[doc = "Writes 1 to `SET_OVF4` (sets the corresponding status bit when written). `SET_OVF` element 4: Set the overflow flag of PerfCtr i.\n\nBits 0 (+1 per element, 6 elements), write-1-to-set, 1 bit wide."]
+                #[doc = "Writes 1 to `SET_OVF4` (sets the corresponding status bit when written). `SET_OVF` element 4 of 6, general-purpose counter 4: bit 4, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of PerfCtr i."]
                 pub const fn set_ovf4(self) -> Self {
                     self.track(0x10_u64, self.value.set_ovf4())
                 }
-                #[doc = "Writes 1 to `SET_OVF5` (sets the corresponding status bit when written). `SET_OVF` element 5: Set the overflow flag of PerfCtr i.\n\nBits 0 (+1 per element, 6 elements), write-1-to-set, 1 bit wide."]
+                #[doc = "Writes 1 to `SET_OVF5` (sets the corresponding status bit when written). `SET_OVF` element 5 of 6, general-purpose counter 5: bit 5, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of PerfCtr i."]
                 pub const fn set_ovf5(self) -> Self {
                     self.track(0x20_u64, self.value.set_ovf5())
                 }
@@ -9055,15 +9055,15 @@ pub mod intel {
                 pub const fn to_local(self) -> ::tock_registers::LocalRegisterCopy<u64, Register> {
                     ::tock_registers::LocalRegisterCopy::new(self.0)
                 }
-                #[doc = "`ENABLE` element 0: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                #[doc = "`ENABLE` element 0 of 3, fixed counter 0: bits 1:0, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 pub const fn enable0(self) -> u8 {
                     ((self.0 >> 0u32) & 0x3_u64) as u8
                 }
-                #[doc = "`ENABLE` element 0: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                #[doc = "`ENABLE` element 0 of 3, fixed counter 0: bits 1:0, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 pub const fn enable0_value(self) -> Option<Enable> {
                     Enable::from_value((self.0 >> 0u32) & 0x3_u64)
                 }
-                #[doc = "Sets `ENABLE0` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 0: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                #[doc = "Sets `ENABLE0` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 0 of 3, fixed counter 0: bits 1:0, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 #[track_caller]
                 pub const fn with_enable0<const V: u64>(self) -> Self {
                     if V > 0x3_u64 {
@@ -9073,7 +9073,7 @@ pub mod intel {
                     let v = V;
                     Self((self.0 & 0xfffffffffffffffc_u64) | (((v >> 0u32) & 0x3_u64) << 0u32))
                 }
-                #[doc = "Sets `ENABLE0`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 0: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                #[doc = "Sets `ENABLE0`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 0 of 3, fixed counter 0: bits 1:0, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 pub const fn try_set_enable0(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0x3_u64 {
                         return Err(crate::FieldError::TooWide {
@@ -9086,20 +9086,20 @@ pub mod intel {
                         (self.0 & 0xfffffffffffffffc_u64) | (((v >> 0u32) & 0x3_u64) << 0u32),
                     ))
                 }
-                #[doc = "`ENABLE` element 0: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                #[doc = "`ENABLE` element 0 of 3, fixed counter 0: bits 1:0, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 pub const fn set_enable0(self, value: Enable) -> Self {
                     let v = value as u64;
                     Self((self.0 & 0xfffffffffffffffc_u64) | (((v >> 0u32) & 0x3_u64) << 0u32))
                 }
-                #[doc = "`ENABLE` element 1: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                #[doc = "`ENABLE` element 1 of 3, fixed counter 1: bits 5:4, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 pub const fn enable1(self) -> u8 {
                     ((self.0 >> 4u32) & 0x3_u64) as u8
                 }
-                #[doc = "`ENABLE` element 1: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                #[doc = "`ENABLE` element 1 of 3, fixed counter 1: bits 5:4, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 pub const fn enable1_value(self) -> Option<Enable> {
                     Enable::from_value((self.0 >> 4u32) & 0x3_u64)
                 }
-                #[doc = "Sets `ENABLE1` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 1: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                #[doc = "Sets `ENABLE1` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 1 of 3, fixed counter 1: bits 5:4, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 #[track_caller]
                 pub const fn with_enable1<const V: u64>(self) -> Self {
                     if V > 0x3_u64 {
@@ -9109,7 +9109,7 @@ pub mod intel {
                     let v = V;
                     Self((self.0 & 0xffffffffffffffcf_u64) | (((v >> 0u32) & 0x3_u64) << 4u32))
                 }
-                #[doc = "Sets `ENABLE1`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 1: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                #[doc = "Sets `ENABLE1`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 1 of 3, fixed counter 1: bits 5:4, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 pub const fn try_set_enable1(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0x3_u64 {
                         return Err(crate::FieldError::TooWide {
@@ -9122,20 +9122,20 @@ pub mod intel {
                         (self.0 & 0xffffffffffffffcf_u64) | (((v >> 0u32) & 0x3_u64) << 4u32),
                     ))
                 }
-                #[doc = "`ENABLE` element 1: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                #[doc = "`ENABLE` element 1 of 3, fixed counter 1: bits 5:4, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 pub const fn set_enable1(self, value: Enable) -> Self {
                     let v = value as u64;
                     Self((self.0 & 0xffffffffffffffcf_u64) | (((v >> 0u32) & 0x3_u64) << 4u32))
                 }
-                #[doc = "`ENABLE` element 2: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                #[doc = "`ENABLE` element 2 of 3, fixed counter 2: bits 9:8, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 pub const fn enable2(self) -> u8 {
                     ((self.0 >> 8u32) & 0x3_u64) as u8
                 }
-                #[doc = "`ENABLE` element 2: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                #[doc = "`ENABLE` element 2 of 3, fixed counter 2: bits 9:8, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 pub const fn enable2_value(self) -> Option<Enable> {
                     Enable::from_value((self.0 >> 8u32) & 0x3_u64)
                 }
-                #[doc = "Sets `ENABLE2` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 2: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                #[doc = "Sets `ENABLE2` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 2 of 3, fixed counter 2: bits 9:8, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 #[track_caller]
                 pub const fn with_enable2<const V: u64>(self) -> Self {
                     if V > 0x3_u64 {
@@ -9145,7 +9145,7 @@ pub mod intel {
                     let v = V;
                     Self((self.0 & 0xfffffffffffffcff_u64) | (((v >> 0u32) & 0x3_u64) << 8u32))
                 }
-                #[doc = "Sets `ENABLE2`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 2: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                #[doc = "Sets `ENABLE2`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 2 of 3, fixed counter 2: bits 9:8, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 pub const fn try_set_enable2(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0x3_u64 {
                         return Err(crate::FieldError::TooWide {
@@ -9158,7 +9158,7 @@ pub mod intel {
                         (self.0 & 0xfffffffffffffcff_u64) | (((v >> 0u32) & 0x3_u64) << 8u32),
                     ))
                 }
-                #[doc = "`ENABLE` element 2: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                #[doc = "`ENABLE` element 2 of 3, fixed counter 2: bits 9:8, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 pub const fn set_enable2(self, value: Enable) -> Self {
                     let v = value as u64;
                     Self((self.0 & 0xfffffffffffffcff_u64) | (((v >> 0u32) & 0x3_u64) << 8u32))
@@ -9202,29 +9202,29 @@ pub mod intel {
                         }),
                     }
                 }
-                #[doc = "`PMI` element 0: Raise a performance-monitoring interrupt when fixed counter i overflows.\n\nBits 3 (+4 per element, 3 elements), read-write, 1 bit wide."]
+                #[doc = "`PMI` element 0 of 3, fixed counter 0: bit 3, read-write, 1 bit wide.\n\nRaise a performance-monitoring interrupt when fixed counter i overflows."]
                 pub const fn pmi0(self) -> bool {
                     ((self.0 >> 3u32) & 0x1_u64) != 0
                 }
-                #[doc = "`PMI` element 0: Raise a performance-monitoring interrupt when fixed counter i overflows.\n\nBits 3 (+4 per element, 3 elements), read-write, 1 bit wide."]
+                #[doc = "`PMI` element 0 of 3, fixed counter 0: bit 3, read-write, 1 bit wide.\n\nRaise a performance-monitoring interrupt when fixed counter i overflows."]
                 pub const fn with_pmi0(self, on: bool) -> Self {
                     let v = on as u64;
                     Self((self.0 & 0xfffffffffffffff7_u64) | (((v >> 0u32) & 0x1_u64) << 3u32))
                 }
-                #[doc = "`PMI` element 1: Raise a performance-monitoring interrupt when fixed counter i overflows.\n\nBits 3 (+4 per element, 3 elements), read-write, 1 bit wide."]
+                #[doc = "`PMI` element 1 of 3, fixed counter 1: bit 7, read-write, 1 bit wide.\n\nRaise a performance-monitoring interrupt when fixed counter i overflows."]
                 pub const fn pmi1(self) -> bool {
                     ((self.0 >> 7u32) & 0x1_u64) != 0
                 }
-                #[doc = "`PMI` element 1: Raise a performance-monitoring interrupt when fixed counter i overflows.\n\nBits 3 (+4 per element, 3 elements), read-write, 1 bit wide."]
+                #[doc = "`PMI` element 1 of 3, fixed counter 1: bit 7, read-write, 1 bit wide.\n\nRaise a performance-monitoring interrupt when fixed counter i overflows."]
                 pub const fn with_pmi1(self, on: bool) -> Self {
                     let v = on as u64;
                     Self((self.0 & 0xffffffffffffff7f_u64) | (((v >> 0u32) & 0x1_u64) << 7u32))
                 }
-                #[doc = "`PMI` element 2: Raise a performance-monitoring interrupt when fixed counter i overflows.\n\nBits 3 (+4 per element, 3 elements), read-write, 1 bit wide."]
+                #[doc = "`PMI` element 2 of 3, fixed counter 2: bit 11, read-write, 1 bit wide.\n\nRaise a performance-monitoring interrupt when fixed counter i overflows."]
                 pub const fn pmi2(self) -> bool {
                     ((self.0 >> 11u32) & 0x1_u64) != 0
                 }
-                #[doc = "`PMI` element 2: Raise a performance-monitoring interrupt when fixed counter i overflows.\n\nBits 3 (+4 per element, 3 elements), read-write, 1 bit wide."]
+                #[doc = "`PMI` element 2 of 3, fixed counter 2: bit 11, read-write, 1 bit wide.\n\nRaise a performance-monitoring interrupt when fixed counter i overflows."]
                 pub const fn with_pmi2(self, on: bool) -> Self {
                     let v = on as u64;
                     Self((self.0 & 0xfffffffffffff7ff_u64) | (((v >> 0u32) & 0x1_u64) << 11u32))
@@ -9490,51 +9490,51 @@ pub mod intel {
                         conflict: self.conflict | clash,
                     }
                 }
-                #[doc = "Sets `ENABLE0` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 0: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                #[doc = "Sets `ENABLE0` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 0 of 3, fixed counter 0: bits 1:0, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 #[track_caller]
                 pub const fn with_enable0<const V: u64>(self) -> Self {
                     self.track(0x3_u64, self.value.with_enable0::<V>())
                 }
-                #[doc = "Sets `ENABLE0`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 0: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                #[doc = "Sets `ENABLE0`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 0 of 3, fixed counter 0: bits 1:0, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 pub const fn try_set_enable0(self, v: u64) -> Result<Self, crate::FieldError> {
                     match self.value.try_set_enable0(v) {
                         Ok(next) => Ok(self.track(0x3_u64, next)),
                         Err(e) => Err(e),
                     }
                 }
-                #[doc = "`ENABLE` element 0: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                #[doc = "`ENABLE` element 0 of 3, fixed counter 0: bits 1:0, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 pub const fn set_enable0(self, value: Enable) -> Self {
                     self.track(0x3_u64, self.value.set_enable0(value))
                 }
-                #[doc = "Sets `ENABLE1` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 1: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                #[doc = "Sets `ENABLE1` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 1 of 3, fixed counter 1: bits 5:4, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 #[track_caller]
                 pub const fn with_enable1<const V: u64>(self) -> Self {
                     self.track(0x30_u64, self.value.with_enable1::<V>())
                 }
-                #[doc = "Sets `ENABLE1`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 1: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                #[doc = "Sets `ENABLE1`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 1 of 3, fixed counter 1: bits 5:4, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 pub const fn try_set_enable1(self, v: u64) -> Result<Self, crate::FieldError> {
                     match self.value.try_set_enable1(v) {
                         Ok(next) => Ok(self.track(0x30_u64, next)),
                         Err(e) => Err(e),
                     }
                 }
-                #[doc = "`ENABLE` element 1: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                #[doc = "`ENABLE` element 1 of 3, fixed counter 1: bits 5:4, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 pub const fn set_enable1(self, value: Enable) -> Self {
                     self.track(0x30_u64, self.value.set_enable1(value))
                 }
-                #[doc = "Sets `ENABLE2` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 2: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                #[doc = "Sets `ENABLE2` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 2 of 3, fixed counter 2: bits 9:8, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 #[track_caller]
                 pub const fn with_enable2<const V: u64>(self) -> Self {
                     self.track(0x300_u64, self.value.with_enable2::<V>())
                 }
-                #[doc = "Sets `ENABLE2`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 2: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                #[doc = "Sets `ENABLE2`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 2 of 3, fixed counter 2: bits 9:8, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 pub const fn try_set_enable2(self, v: u64) -> Result<Self, crate::FieldError> {
                     match self.value.try_set_enable2(v) {
                         Ok(next) => Ok(self.track(0x300_u64, next)),
                         Err(e) => Err(e),
                     }
                 }
-                #[doc = "`ENABLE` element 2: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                #[doc = "`ENABLE` element 2 of 3, fixed counter 2: bits 9:8, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 pub const fn set_enable2(self, value: Enable) -> Self {
                     self.track(0x300_u64, self.value.set_enable2(value))
                 }
@@ -9557,15 +9557,15 @@ pub mod intel {
                         Err(e) => Err(e),
                     }
                 }
-                #[doc = "`PMI` element 0: Raise a performance-monitoring interrupt when fixed counter i overflows.\n\nBits 3 (+4 per element, 3 elements), read-write, 1 bit wide."]
+                #[doc = "`PMI` element 0 of 3, fixed counter 0: bit 3, read-write, 1 bit wide.\n\nRaise a performance-monitoring interrupt when fixed counter i overflows."]
                 pub const fn with_pmi0(self, on: bool) -> Self {
                     self.track(0x8_u64, self.value.with_pmi0(on))
                 }
-                #[doc = "`PMI` element 1: Raise a performance-monitoring interrupt when fixed counter i overflows.\n\nBits 3 (+4 per element, 3 elements), read-write, 1 bit wide."]
+                #[doc = "`PMI` element 1 of 3, fixed counter 1: bit 7, read-write, 1 bit wide.\n\nRaise a performance-monitoring interrupt when fixed counter i overflows."]
                 pub const fn with_pmi1(self, on: bool) -> Self {
                     self.track(0x80_u64, self.value.with_pmi1(on))
                 }
-                #[doc = "`PMI` element 2: Raise a performance-monitoring interrupt when fixed counter i overflows.\n\nBits 3 (+4 per element, 3 elements), read-write, 1 bit wide."]
+                #[doc = "`PMI` element 2 of 3, fixed counter 2: bit 11, read-write, 1 bit wide.\n\nRaise a performance-monitoring interrupt when fixed counter i overflows."]
                 pub const fn with_pmi2(self, on: bool) -> Self {
                     self.track(0x800_u64, self.value.with_pmi2(on))
                 }
@@ -9884,35 +9884,35 @@ pub mod intel {
                 pub const fn to_local(self) -> ::tock_registers::LocalRegisterCopy<u64, Register> {
                     ::tock_registers::LocalRegisterCopy::new(self.0)
                 }
-                #[doc = "`OVF_PMC` element 0: IA32_PMCi has overflowed.\n\nBits 0 (+1 per element, 8 elements), read-only, 1 bit wide."]
+                #[doc = "`OVF_PMC` element 0 of 8, general-purpose counter 0: bit 0, read-only, 1 bit wide.\n\nIA32_PMCi has overflowed."]
                 pub const fn ovf_pmc0(self) -> bool {
                     ((self.0 >> 0u32) & 0x1_u64) != 0
                 }
-                #[doc = "`OVF_PMC` element 1: IA32_PMCi has overflowed.\n\nBits 0 (+1 per element, 8 elements), read-only, 1 bit wide."]
+                #[doc = "`OVF_PMC` element 1 of 8, general-purpose counter 1: bit 1, read-only, 1 bit wide.\n\nIA32_PMCi has overflowed."]
                 pub const fn ovf_pmc1(self) -> bool {
                     ((self.0 >> 1u32) & 0x1_u64) != 0
                 }
-                #[doc = "`OVF_PMC` element 2: IA32_PMCi has overflowed.\n\nBits 0 (+1 per element, 8 elements), read-only, 1 bit wide."]
+                #[doc = "`OVF_PMC` element 2 of 8, general-purpose counter 2: bit 2, read-only, 1 bit wide.\n\nIA32_PMCi has overflowed."]
                 pub const fn ovf_pmc2(self) -> bool {
                     ((self.0 >> 2u32) & 0x1_u64) != 0
                 }
-                #[doc = "`OVF_PMC` element 3: IA32_PMCi has overflowed.\n\nBits 0 (+1 per element, 8 elements), read-only, 1 bit wide."]
+                #[doc = "`OVF_PMC` element 3 of 8, general-purpose counter 3: bit 3, read-only, 1 bit wide.\n\nIA32_PMCi has overflowed."]
                 pub const fn ovf_pmc3(self) -> bool {
                     ((self.0 >> 3u32) & 0x1_u64) != 0
                 }
-                #[doc = "`OVF_PMC` element 4: IA32_PMCi has overflowed.\n\nBits 0 (+1 per element, 8 elements), read-only, 1 bit wide."]
+                #[doc = "`OVF_PMC` element 4 of 8, general-purpose counter 4: bit 4, read-only, 1 bit wide.\n\nIA32_PMCi has overflowed."]
                 pub const fn ovf_pmc4(self) -> bool {
                     ((self.0 >> 4u32) & 0x1_u64) != 0
                 }
-                #[doc = "`OVF_PMC` element 5: IA32_PMCi has overflowed.\n\nBits 0 (+1 per element, 8 elements), read-only, 1 bit wide."]
+                #[doc = "`OVF_PMC` element 5 of 8, general-purpose counter 5: bit 5, read-only, 1 bit wide.\n\nIA32_PMCi has overflowed."]
                 pub const fn ovf_pmc5(self) -> bool {
                     ((self.0 >> 5u32) & 0x1_u64) != 0
                 }
-                #[doc = "`OVF_PMC` element 6: IA32_PMCi has overflowed.\n\nBits 0 (+1 per element, 8 elements), read-only, 1 bit wide."]
+                #[doc = "`OVF_PMC` element 6 of 8, general-purpose counter 6: bit 6, read-only, 1 bit wide.\n\nIA32_PMCi has overflowed."]
                 pub const fn ovf_pmc6(self) -> bool {
                     ((self.0 >> 6u32) & 0x1_u64) != 0
                 }
-                #[doc = "`OVF_PMC` element 7: IA32_PMCi has overflowed.\n\nBits 0 (+1 per element, 8 elements), read-only, 1 bit wide."]
+                #[doc = "`OVF_PMC` element 7 of 8, general-purpose counter 7: bit 7, read-only, 1 bit wide.\n\nIA32_PMCi has overflowed."]
                 pub const fn ovf_pmc7(self) -> bool {
                     ((self.0 >> 7u32) & 0x1_u64) != 0
                 }
@@ -9930,15 +9930,15 @@ pub mod intel {
                         _ => None,
                     }
                 }
-                #[doc = "`OVF_FIXED_CTR` element 0: IA32_FIXED_CTRi has overflowed.\n\nBits 32 (+1 per element, 3 elements), read-only, 1 bit wide."]
+                #[doc = "`OVF_FIXED_CTR` element 0 of 3, fixed counter 0: bit 32, read-only, 1 bit wide.\n\nIA32_FIXED_CTRi has overflowed."]
                 pub const fn ovf_fixed_ctr0(self) -> bool {
                     ((self.0 >> 32u32) & 0x1_u64) != 0
                 }
-                #[doc = "`OVF_FIXED_CTR` element 1: IA32_FIXED_CTRi has overflowed.\n\nBits 32 (+1 per element, 3 elements), read-only, 1 bit wide."]
+                #[doc = "`OVF_FIXED_CTR` element 1 of 3, fixed counter 1: bit 33, read-only, 1 bit wide.\n\nIA32_FIXED_CTRi has overflowed."]
                 pub const fn ovf_fixed_ctr1(self) -> bool {
                     ((self.0 >> 33u32) & 0x1_u64) != 0
                 }
-                #[doc = "`OVF_FIXED_CTR` element 2: IA32_FIXED_CTRi has overflowed.\n\nBits 32 (+1 per element, 3 elements), read-only, 1 bit wide."]
+                #[doc = "`OVF_FIXED_CTR` element 2 of 3, fixed counter 2: bit 34, read-only, 1 bit wide.\n\nIA32_FIXED_CTRi has overflowed."]
                 pub const fn ovf_fixed_ctr2(self) -> bool {
                     ((self.0 >> 34u32) & 0x1_u64) != 0
                 }
@@ -10167,74 +10167,74 @@ pub mod intel {
                 pub const fn to_local(self) -> ::tock_registers::LocalRegisterCopy<u64, Register> {
                     ::tock_registers::LocalRegisterCopy::new(self.0)
                 }
-                #[doc = "`EN_PMC` element 0: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), read-write, 1 bit wide."]
+                #[doc = "`EN_PMC` element 0 of 8, general-purpose counter 0: bit 0, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
                 pub const fn en_pmc0(self) -> bool {
                     ((self.0 >> 0u32) & 0x1_u64) != 0
                 }
-                #[doc = "`EN_PMC` element 0: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), read-write, 1 bit wide."]
+                #[doc = "`EN_PMC` element 0 of 8, general-purpose counter 0: bit 0, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
                 pub const fn with_en_pmc0(self, on: bool) -> Self {
                     let v = on as u64;
                     Self((self.0 & 0xfffffffffffffffe_u64) | (((v >> 0u32) & 0x1_u64) << 0u32))
                 }
-                #[doc = "`EN_PMC` element 1: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), read-write, 1 bit wide."]
+                #[doc = "`EN_PMC` element 1 of 8, general-purpose counter 1: bit 1, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
                 pub const fn en_pmc1(self) -> bool {
                     ((self.0 >> 1u32) & 0x1_u64) != 0
                 }
-                #[doc = "`EN_PMC` element 1: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), read-write, 1 bit wide."]
+                #[doc = "`EN_PMC` element 1 of 8, general-purpose counter 1: bit 1, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
                 pub const fn with_en_pmc1(self, on: bool) -> Self {
                     let v = on as u64;
                     Self((self.0 & 0xfffffffffffffffd_u64) | (((v >> 0u32) & 0x1_u64) << 1u32))
                 }
-                #[doc = "`EN_PMC` element 2: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), read-write, 1 bit wide."]
+                #[doc = "`EN_PMC` element 2 of 8, general-purpose counter 2: bit 2, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
                 pub const fn en_pmc2(self) -> bool {
                     ((self.0 >> 2u32) & 0x1_u64) != 0
                 }
-                #[doc = "`EN_PMC` element 2: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), read-write, 1 bit wide."]
+                #[doc = "`EN_PMC` element 2 of 8, general-purpose counter 2: bit 2, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
                 pub const fn with_en_pmc2(self, on: bool) -> Self {
                     let v = on as u64;
                     Self((self.0 & 0xfffffffffffffffb_u64) | (((v >> 0u32) & 0x1_u64) << 2u32))
                 }
-                #[doc = "`EN_PMC` element 3: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), read-write, 1 bit wide."]
+                #[doc = "`EN_PMC` element 3 of 8, general-purpose counter 3: bit 3, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
                 pub const fn en_pmc3(self) -> bool {
                     ((self.0 >> 3u32) & 0x1_u64) != 0
                 }
-                #[doc = "`EN_PMC` element 3: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), read-write, 1 bit wide."]
+                #[doc = "`EN_PMC` element 3 of 8, general-purpose counter 3: bit 3, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
                 pub const fn with_en_pmc3(self, on: bool) -> Self {
                     let v = on as u64;
                     Self((self.0 & 0xfffffffffffffff7_u64) | (((v >> 0u32) & 0x1_u64) << 3u32))
                 }
-                #[doc = "`EN_PMC` element 4: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), read-write, 1 bit wide."]
+                #[doc = "`EN_PMC` element 4 of 8, general-purpose counter 4: bit 4, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
                 pub const fn en_pmc4(self) -> bool {
                     ((self.0 >> 4u32) & 0x1_u64) != 0
                 }
-                #[doc = "`EN_PMC` element 4: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), read-write, 1 bit wide."]
+                #[doc = "`EN_PMC` element 4 of 8, general-purpose counter 4: bit 4, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
                 pub const fn with_en_pmc4(self, on: bool) -> Self {
                     let v = on as u64;
                     Self((self.0 & 0xffffffffffffffef_u64) | (((v >> 0u32) & 0x1_u64) << 4u32))
                 }
-                #[doc = "`EN_PMC` element 5: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), read-write, 1 bit wide."]
+                #[doc = "`EN_PMC` element 5 of 8, general-purpose counter 5: bit 5, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
                 pub const fn en_pmc5(self) -> bool {
                     ((self.0 >> 5u32) & 0x1_u64) != 0
                 }
-                #[doc = "`EN_PMC` element 5: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), read-write, 1 bit wide."]
+                #[doc = "`EN_PMC` element 5 of 8, general-purpose counter 5: bit 5, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
                 pub const fn with_en_pmc5(self, on: bool) -> Self {
                     let v = on as u64;
                     Self((self.0 & 0xffffffffffffffdf_u64) | (((v >> 0u32) & 0x1_u64) << 5u32))
                 }
-                #[doc = "`EN_PMC` element 6: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), read-write, 1 bit wide."]
+                #[doc = "`EN_PMC` element 6 of 8, general-purpose counter 6: bit 6, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
                 pub const fn en_pmc6(self) -> bool {
                     ((self.0 >> 6u32) & 0x1_u64) != 0
                 }
-                #[doc = "`EN_PMC` element 6: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), read-write, 1 bit wide."]
+                #[doc = "`EN_PMC` element 6 of 8, general-purpose counter 6: bit 6, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
                 pub const fn with_en_pmc6(self, on: bool) -> Self {
                     let v = on as u64;
                     Self((self.0 & 0xffffffffffffffbf_u64) | (((v >> 0u32) & 0x1_u64) << 6u32))
                 }
-                #[doc = "`EN_PMC` element 7: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), read-write, 1 bit wide."]
+                #[doc = "`EN_PMC` element 7 of 8, general-purpose counter 7: bit 7, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
                 pub const fn en_pmc7(self) -> bool {
                     ((self.0 >> 7u32) & 0x1_u64) != 0
                 }
-                #[doc = "`EN_PMC` element 7: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), read-write, 1 bit wide."]
+                #[doc = "`EN_PMC` element 7 of 8, general-purpose counter 7: bit 7, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
                 pub const fn with_en_pmc7(self, on: bool) -> Self {
                     let v = on as u64;
                     Self((self.0 & 0xffffffffffffff7f_u64) | (((v >> 0u32) & 0x1_u64) << 7u32))
@@ -10298,29 +10298,29 @@ pub mod intel {
                         }),
                     }
                 }
-                #[doc = "`EN_FIXED_CTR` element 0: Enable IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 3 elements), read-write, 1 bit wide."]
+                #[doc = "`EN_FIXED_CTR` element 0 of 3, fixed counter 0: bit 32, read-write, 1 bit wide.\n\nEnable IA32_FIXED_CTRi."]
                 pub const fn en_fixed_ctr0(self) -> bool {
                     ((self.0 >> 32u32) & 0x1_u64) != 0
                 }
-                #[doc = "`EN_FIXED_CTR` element 0: Enable IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 3 elements), read-write, 1 bit wide."]
+                #[doc = "`EN_FIXED_CTR` element 0 of 3, fixed counter 0: bit 32, read-write, 1 bit wide.\n\nEnable IA32_FIXED_CTRi."]
                 pub const fn with_en_fixed_ctr0(self, on: bool) -> Self {
                     let v = on as u64;
                     Self((self.0 & 0xfffffffeffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 32u32))
                 }
-                #[doc = "`EN_FIXED_CTR` element 1: Enable IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 3 elements), read-write, 1 bit wide."]
+                #[doc = "`EN_FIXED_CTR` element 1 of 3, fixed counter 1: bit 33, read-write, 1 bit wide.\n\nEnable IA32_FIXED_CTRi."]
                 pub const fn en_fixed_ctr1(self) -> bool {
                     ((self.0 >> 33u32) & 0x1_u64) != 0
                 }
-                #[doc = "`EN_FIXED_CTR` element 1: Enable IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 3 elements), read-write, 1 bit wide."]
+                #[doc = "`EN_FIXED_CTR` element 1 of 3, fixed counter 1: bit 33, read-write, 1 bit wide.\n\nEnable IA32_FIXED_CTRi."]
                 pub const fn with_en_fixed_ctr1(self, on: bool) -> Self {
                     let v = on as u64;
                     Self((self.0 & 0xfffffffdffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 33u32))
                 }
-                #[doc = "`EN_FIXED_CTR` element 2: Enable IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 3 elements), read-write, 1 bit wide."]
+                #[doc = "`EN_FIXED_CTR` element 2 of 3, fixed counter 2: bit 34, read-write, 1 bit wide.\n\nEnable IA32_FIXED_CTRi."]
                 pub const fn en_fixed_ctr2(self) -> bool {
                     ((self.0 >> 34u32) & 0x1_u64) != 0
                 }
-                #[doc = "`EN_FIXED_CTR` element 2: Enable IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 3 elements), read-write, 1 bit wide."]
+                #[doc = "`EN_FIXED_CTR` element 2 of 3, fixed counter 2: bit 34, read-write, 1 bit wide.\n\nEnable IA32_FIXED_CTRi."]
                 pub const fn with_en_fixed_ctr2(self, on: bool) -> Self {
                     let v = on as u64;
                     Self((self.0 & 0xfffffffbffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 34u32))
@@ -10493,35 +10493,35 @@ pub mod intel {
                         conflict: self.conflict | clash,
                     }
                 }
-                #[doc = "`EN_PMC` element 0: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), read-write, 1 bit wide."]
+                #[doc = "`EN_PMC` element 0 of 8, general-purpose counter 0: bit 0, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
                 pub const fn with_en_pmc0(self, on: bool) -> Self {
                     self.track(0x1_u64, self.value.with_en_pmc0(on))
                 }
-                #[doc = "`EN_PMC` element 1: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), read-write, 1 bit wide."]
+                #[doc = "`EN_PMC` element 1 of 8, general-purpose counter 1: bit 1, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
                 pub const fn with_en_pmc1(self, on: bool) -> Self {
                     self.track(0x2_u64, self.value.with_en_pmc1(on))
                 }
-                #[doc = "`EN_PMC` element 2: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), read-write, 1 bit wide."]
+                #[doc = "`EN_PMC` element 2 of 8, general-purpose counter 2: bit 2, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
                 pub const fn with_en_pmc2(self, on: bool) -> Self {
                     self.track(0x4_u64, self.value.with_en_pmc2(on))
                 }
-                #[doc = "`EN_PMC` element 3: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), read-write, 1 bit wide."]
+                #[doc = "`EN_PMC` element 3 of 8, general-purpose counter 3: bit 3, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
                 pub const fn with_en_pmc3(self, on: bool) -> Self {
                     self.track(0x8_u64, self.value.with_en_pmc3(on))
                 }
-                #[doc = "`EN_PMC` element 4: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), read-write, 1 bit wide."]
+                #[doc = "`EN_PMC` element 4 of 8, general-purpose counter 4: bit 4, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
                 pub const fn with_en_pmc4(self, on: bool) -> Self {
                     self.track(0x10_u64, self.value.with_en_pmc4(on))
                 }
-                #[doc = "`EN_PMC` element 5: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), read-write, 1 bit wide."]
+                #[doc = "`EN_PMC` element 5 of 8, general-purpose counter 5: bit 5, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
                 pub const fn with_en_pmc5(self, on: bool) -> Self {
                     self.track(0x20_u64, self.value.with_en_pmc5(on))
                 }
-                #[doc = "`EN_PMC` element 6: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), read-write, 1 bit wide."]
+                #[doc = "`EN_PMC` element 6 of 8, general-purpose counter 6: bit 6, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
                 pub const fn with_en_pmc6(self, on: bool) -> Self {
                     self.track(0x40_u64, self.value.with_en_pmc6(on))
                 }
-                #[doc = "`EN_PMC` element 7: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), read-write, 1 bit wide."]
+                #[doc = "`EN_PMC` element 7 of 8, general-purpose counter 7: bit 7, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
                 pub const fn with_en_pmc7(self, on: bool) -> Self {
                     self.track(0x80_u64, self.value.with_en_pmc7(on))
                 }
@@ -10549,15 +10549,15 @@ pub mod intel {
                         Err(e) => Err(e),
                     }
                 }
-                #[doc = "`EN_FIXED_CTR` element 0: Enable IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 3 elements), read-write, 1 bit wide."]
+                #[doc = "`EN_FIXED_CTR` element 0 of 3, fixed counter 0: bit 32, read-write, 1 bit wide.\n\nEnable IA32_FIXED_CTRi."]
                 pub const fn with_en_fixed_ctr0(self, on: bool) -> Self {
                     self.track(0x100000000_u64, self.value.with_en_fixed_ctr0(on))
                 }
-                #[doc = "`EN_FIXED_CTR` element 1: Enable IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 3 elements), read-write, 1 bit wide."]
+                #[doc = "`EN_FIXED_CTR` element 1 of 3, fixed counter 1: bit 33, read-write, 1 bit wide.\n\nEnable IA32_FIXED_CTRi."]
                 pub const fn with_en_fixed_ctr1(self, on: bool) -> Self {
                     self.track(0x200000000_u64, self.value.with_en_fixed_ctr1(on))
                 }
-                #[doc = "`EN_FIXED_CTR` element 2: Enable IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 3 elements), read-write, 1 bit wide."]
+                #[doc = "`EN_FIXED_CTR` element 2 of 3, fixed counter 2: bit 34, read-write, 1 bit wide.\n\nEnable IA32_FIXED_CTRi."]
                 pub const fn with_en_fixed_ctr2(self, on: bool) -> Self {
                     self.track(0x400000000_u64, self.value.with_en_fixed_ctr2(on))
                 }
@@ -10871,74 +10871,74 @@ pub mod intel {
                 pub const fn to_local(self) -> ::tock_registers::LocalRegisterCopy<u64, Register> {
                     ::tock_registers::LocalRegisterCopy::new(self.0)
                 }
-                #[doc = "`CLR_OVF_PMC` element 0: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "`CLR_OVF_PMC` element 0 of 8, general-purpose counter 0: bit 0, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn get_clr_ovf_pmc0(self) -> bool {
                     ((self.0 >> 0u32) & 0x1_u64) != 0
                 }
-                #[doc = "Writes 1 to `CLR_OVF_PMC0` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 0: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_PMC0` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 0 of 8, general-purpose counter 0: bit 0, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn clear_ovf_pmc0(self) -> Self {
                     let v = 1u64;
                     Self((self.0 & 0xfffffffffffffffe_u64) | (((v >> 0u32) & 0x1_u64) << 0u32))
                 }
-                #[doc = "`CLR_OVF_PMC` element 1: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "`CLR_OVF_PMC` element 1 of 8, general-purpose counter 1: bit 1, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn get_clr_ovf_pmc1(self) -> bool {
                     ((self.0 >> 1u32) & 0x1_u64) != 0
                 }
-                #[doc = "Writes 1 to `CLR_OVF_PMC1` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 1: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_PMC1` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 1 of 8, general-purpose counter 1: bit 1, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn clear_ovf_pmc1(self) -> Self {
                     let v = 1u64;
                     Self((self.0 & 0xfffffffffffffffd_u64) | (((v >> 0u32) & 0x1_u64) << 1u32))
                 }
-                #[doc = "`CLR_OVF_PMC` element 2: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "`CLR_OVF_PMC` element 2 of 8, general-purpose counter 2: bit 2, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn get_clr_ovf_pmc2(self) -> bool {
                     ((self.0 >> 2u32) & 0x1_u64) != 0
                 }
-                #[doc = "Writes 1 to `CLR_OVF_PMC2` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 2: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_PMC2` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 2 of 8, general-purpose counter 2: bit 2, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn clear_ovf_pmc2(self) -> Self {
                     let v = 1u64;
                     Self((self.0 & 0xfffffffffffffffb_u64) | (((v >> 0u32) & 0x1_u64) << 2u32))
                 }
-                #[doc = "`CLR_OVF_PMC` element 3: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "`CLR_OVF_PMC` element 3 of 8, general-purpose counter 3: bit 3, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn get_clr_ovf_pmc3(self) -> bool {
                     ((self.0 >> 3u32) & 0x1_u64) != 0
                 }
-                #[doc = "Writes 1 to `CLR_OVF_PMC3` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 3: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_PMC3` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 3 of 8, general-purpose counter 3: bit 3, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn clear_ovf_pmc3(self) -> Self {
                     let v = 1u64;
                     Self((self.0 & 0xfffffffffffffff7_u64) | (((v >> 0u32) & 0x1_u64) << 3u32))
                 }
-                #[doc = "`CLR_OVF_PMC` element 4: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "`CLR_OVF_PMC` element 4 of 8, general-purpose counter 4: bit 4, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn get_clr_ovf_pmc4(self) -> bool {
                     ((self.0 >> 4u32) & 0x1_u64) != 0
                 }
-                #[doc = "Writes 1 to `CLR_OVF_PMC4` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 4: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_PMC4` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 4 of 8, general-purpose counter 4: bit 4, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn clear_ovf_pmc4(self) -> Self {
                     let v = 1u64;
                     Self((self.0 & 0xffffffffffffffef_u64) | (((v >> 0u32) & 0x1_u64) << 4u32))
                 }
-                #[doc = "`CLR_OVF_PMC` element 5: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "`CLR_OVF_PMC` element 5 of 8, general-purpose counter 5: bit 5, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn get_clr_ovf_pmc5(self) -> bool {
                     ((self.0 >> 5u32) & 0x1_u64) != 0
                 }
-                #[doc = "Writes 1 to `CLR_OVF_PMC5` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 5: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_PMC5` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 5 of 8, general-purpose counter 5: bit 5, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn clear_ovf_pmc5(self) -> Self {
                     let v = 1u64;
                     Self((self.0 & 0xffffffffffffffdf_u64) | (((v >> 0u32) & 0x1_u64) << 5u32))
                 }
-                #[doc = "`CLR_OVF_PMC` element 6: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "`CLR_OVF_PMC` element 6 of 8, general-purpose counter 6: bit 6, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn get_clr_ovf_pmc6(self) -> bool {
                     ((self.0 >> 6u32) & 0x1_u64) != 0
                 }
-                #[doc = "Writes 1 to `CLR_OVF_PMC6` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 6: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_PMC6` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 6 of 8, general-purpose counter 6: bit 6, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn clear_ovf_pmc6(self) -> Self {
                     let v = 1u64;
                     Self((self.0 & 0xffffffffffffffbf_u64) | (((v >> 0u32) & 0x1_u64) << 6u32))
                 }
-                #[doc = "`CLR_OVF_PMC` element 7: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "`CLR_OVF_PMC` element 7 of 8, general-purpose counter 7: bit 7, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn get_clr_ovf_pmc7(self) -> bool {
                     ((self.0 >> 7u32) & 0x1_u64) != 0
                 }
-                #[doc = "Writes 1 to `CLR_OVF_PMC7` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 7: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_PMC7` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 7 of 8, general-purpose counter 7: bit 7, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn clear_ovf_pmc7(self) -> Self {
                     let v = 1u64;
                     Self((self.0 & 0xffffffffffffff7f_u64) | (((v >> 0u32) & 0x1_u64) << 7u32))
@@ -10995,29 +10995,29 @@ pub mod intel {
                         }),
                     }
                 }
-                #[doc = "`CLR_OVF_FIXED_CTR` element 0: Clear the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 3 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "`CLR_OVF_FIXED_CTR` element 0 of 3, fixed counter 0: bit 32, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_FIXED_CTRi."]
                 pub const fn get_clr_ovf_fixed_ctr0(self) -> bool {
                     ((self.0 >> 32u32) & 0x1_u64) != 0
                 }
-                #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR0` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 0: Clear the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 3 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR0` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 0 of 3, fixed counter 0: bit 32, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_FIXED_CTRi."]
                 pub const fn clear_ovf_fixed_ctr0(self) -> Self {
                     let v = 1u64;
                     Self((self.0 & 0xfffffffeffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 32u32))
                 }
-                #[doc = "`CLR_OVF_FIXED_CTR` element 1: Clear the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 3 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "`CLR_OVF_FIXED_CTR` element 1 of 3, fixed counter 1: bit 33, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_FIXED_CTRi."]
                 pub const fn get_clr_ovf_fixed_ctr1(self) -> bool {
                     ((self.0 >> 33u32) & 0x1_u64) != 0
                 }
-                #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR1` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 1: Clear the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 3 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR1` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 1 of 3, fixed counter 1: bit 33, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_FIXED_CTRi."]
                 pub const fn clear_ovf_fixed_ctr1(self) -> Self {
                     let v = 1u64;
                     Self((self.0 & 0xfffffffdffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 33u32))
                 }
-                #[doc = "`CLR_OVF_FIXED_CTR` element 2: Clear the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 3 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "`CLR_OVF_FIXED_CTR` element 2 of 3, fixed counter 2: bit 34, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_FIXED_CTRi."]
                 pub const fn get_clr_ovf_fixed_ctr2(self) -> bool {
                     ((self.0 >> 34u32) & 0x1_u64) != 0
                 }
-                #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR2` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 2: Clear the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 3 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR2` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 2 of 3, fixed counter 2: bit 34, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_FIXED_CTRi."]
                 pub const fn clear_ovf_fixed_ctr2(self) -> Self {
                     let v = 1u64;
                     Self((self.0 & 0xfffffffbffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 34u32))
@@ -11153,35 +11153,35 @@ pub mod intel {
                         conflict: self.conflict | clash,
                     }
                 }
-                #[doc = "Writes 1 to `CLR_OVF_PMC0` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 0: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_PMC0` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 0 of 8, general-purpose counter 0: bit 0, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn clear_ovf_pmc0(self) -> Self {
                     self.track(0x1_u64, self.value.clear_ovf_pmc0())
                 }
-                #[doc = "Writes 1 to `CLR_OVF_PMC1` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 1: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_PMC1` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 1 of 8, general-purpose counter 1: bit 1, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn clear_ovf_pmc1(self) -> Self {
                     self.track(0x2_u64, self.value.clear_ovf_pmc1())
                 }
-                #[doc = "Writes 1 to `CLR_OVF_PMC2` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 2: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_PMC2` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 2 of 8, general-purpose counter 2: bit 2, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn clear_ovf_pmc2(self) -> Self {
                     self.track(0x4_u64, self.value.clear_ovf_pmc2())
                 }
-                #[doc = "Writes 1 to `CLR_OVF_PMC3` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 3: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_PMC3` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 3 of 8, general-purpose counter 3: bit 3, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn clear_ovf_pmc3(self) -> Self {
                     self.track(0x8_u64, self.value.clear_ovf_pmc3())
                 }
-                #[doc = "Writes 1 to `CLR_OVF_PMC4` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 4: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_PMC4` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 4 of 8, general-purpose counter 4: bit 4, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn clear_ovf_pmc4(self) -> Self {
                     self.track(0x10_u64, self.value.clear_ovf_pmc4())
                 }
-                #[doc = "Writes 1 to `CLR_OVF_PMC5` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 5: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_PMC5` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 5 of 8, general-purpose counter 5: bit 5, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn clear_ovf_pmc5(self) -> Self {
                     self.track(0x20_u64, self.value.clear_ovf_pmc5())
                 }
-                #[doc = "Writes 1 to `CLR_OVF_PMC6` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 6: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_PMC6` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 6 of 8, general-purpose counter 6: bit 6, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn clear_ovf_pmc6(self) -> Self {
                     self.track(0x40_u64, self.value.clear_ovf_pmc6())
                 }
-                #[doc = "Writes 1 to `CLR_OVF_PMC7` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 7: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_PMC7` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 7 of 8, general-purpose counter 7: bit 7, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn clear_ovf_pmc7(self) -> Self {
                     self.track(0x80_u64, self.value.clear_ovf_pmc7())
                 }
@@ -11208,15 +11208,15 @@ pub mod intel {
                         Err(e) => Err(e),
                     }
                 }
-                #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR0` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 0: Clear the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 3 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR0` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 0 of 3, fixed counter 0: bit 32, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_FIXED_CTRi."]
                 pub const fn clear_ovf_fixed_ctr0(self) -> Self {
                     self.track(0x100000000_u64, self.value.clear_ovf_fixed_ctr0())
                 }
-                #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR1` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 1: Clear the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 3 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR1` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 1 of 3, fixed counter 1: bit 33, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_FIXED_CTRi."]
                 pub const fn clear_ovf_fixed_ctr1(self) -> Self {
                     self.track(0x200000000_u64, self.value.clear_ovf_fixed_ctr1())
                 }
-                #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR2` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 2: Clear the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 3 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR2` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 2 of 3, fixed counter 2: bit 34, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_FIXED_CTRi."]
                 pub const fn clear_ovf_fixed_ctr2(self) -> Self {
                     self.track(0x400000000_u64, self.value.clear_ovf_fixed_ctr2())
                 }
@@ -13368,15 +13368,15 @@ pub mod intel {
                 pub const fn to_local(self) -> ::tock_registers::LocalRegisterCopy<u64, Register> {
                     ::tock_registers::LocalRegisterCopy::new(self.0)
                 }
-                #[doc = "`ENABLE` element 0: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                #[doc = "`ENABLE` element 0 of 3, fixed counter 0: bits 1:0, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 pub const fn enable0(self) -> u8 {
                     ((self.0 >> 0u32) & 0x3_u64) as u8
                 }
-                #[doc = "`ENABLE` element 0: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                #[doc = "`ENABLE` element 0 of 3, fixed counter 0: bits 1:0, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 pub const fn enable0_value(self) -> Option<Enable> {
                     Enable::from_value((self.0 >> 0u32) & 0x3_u64)
                 }
-                #[doc = "Sets `ENABLE0` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 0: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                #[doc = "Sets `ENABLE0` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 0 of 3, fixed counter 0: bits 1:0, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 #[track_caller]
                 pub const fn with_enable0<const V: u64>(self) -> Self {
                     if V > 0x3_u64 {
@@ -13386,7 +13386,7 @@ pub mod intel {
                     let v = V;
                     Self((self.0 & 0xfffffffffffffffc_u64) | (((v >> 0u32) & 0x3_u64) << 0u32))
                 }
-                #[doc = "Sets `ENABLE0`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 0: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                #[doc = "Sets `ENABLE0`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 0 of 3, fixed counter 0: bits 1:0, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 pub const fn try_set_enable0(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0x3_u64 {
                         return Err(crate::FieldError::TooWide {
@@ -13399,20 +13399,20 @@ pub mod intel {
                         (self.0 & 0xfffffffffffffffc_u64) | (((v >> 0u32) & 0x3_u64) << 0u32),
                     ))
                 }
-                #[doc = "`ENABLE` element 0: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                #[doc = "`ENABLE` element 0 of 3, fixed counter 0: bits 1:0, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 pub const fn set_enable0(self, value: Enable) -> Self {
                     let v = value as u64;
                     Self((self.0 & 0xfffffffffffffffc_u64) | (((v >> 0u32) & 0x3_u64) << 0u32))
                 }
-                #[doc = "`ENABLE` element 1: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                #[doc = "`ENABLE` element 1 of 3, fixed counter 1: bits 5:4, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 pub const fn enable1(self) -> u8 {
                     ((self.0 >> 4u32) & 0x3_u64) as u8
                 }
-                #[doc = "`ENABLE` element 1: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                #[doc = "`ENABLE` element 1 of 3, fixed counter 1: bits 5:4, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 pub const fn enable1_value(self) -> Option<Enable> {
                     Enable::from_value((self.0 >> 4u32) & 0x3_u64)
                 }
-                #[doc = "Sets `ENABLE1` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 1: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                #[doc = "Sets `ENABLE1` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 1 of 3, fixed counter 1: bits 5:4, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 #[track_caller]
                 pub const fn with_enable1<const V: u64>(self) -> Self {
                     if V > 0x3_u64 {
@@ -13422,7 +13422,7 @@ pub mod intel {
                     let v = V;
                     Self((self.0 & 0xffffffffffffffcf_u64) | (((v >> 0u32) & 0x3_u64) << 4u32))
                 }
-                #[doc = "Sets `ENABLE1`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 1: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                #[doc = "Sets `ENABLE1`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 1 of 3, fixed counter 1: bits 5:4, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 pub const fn try_set_enable1(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0x3_u64 {
                         return Err(crate::FieldError::TooWide {
@@ -13435,20 +13435,20 @@ pub mod intel {
                         (self.0 & 0xffffffffffffffcf_u64) | (((v >> 0u32) & 0x3_u64) << 4u32),
                     ))
                 }
-                #[doc = "`ENABLE` element 1: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                #[doc = "`ENABLE` element 1 of 3, fixed counter 1: bits 5:4, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 pub const fn set_enable1(self, value: Enable) -> Self {
                     let v = value as u64;
                     Self((self.0 & 0xffffffffffffffcf_u64) | (((v >> 0u32) & 0x3_u64) << 4u32))
                 }
-                #[doc = "`ENABLE` element 2: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                #[doc = "`ENABLE` element 2 of 3, fixed counter 2: bits 9:8, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 pub const fn enable2(self) -> u8 {
                     ((self.0 >> 8u32) & 0x3_u64) as u8
                 }
-                #[doc = "`ENABLE` element 2: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                #[doc = "`ENABLE` element 2 of 3, fixed counter 2: bits 9:8, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 pub const fn enable2_value(self) -> Option<Enable> {
                     Enable::from_value((self.0 >> 8u32) & 0x3_u64)
                 }
-                #[doc = "Sets `ENABLE2` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 2: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                #[doc = "Sets `ENABLE2` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 2 of 3, fixed counter 2: bits 9:8, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 #[track_caller]
                 pub const fn with_enable2<const V: u64>(self) -> Self {
                     if V > 0x3_u64 {
@@ -13458,7 +13458,7 @@ pub mod intel {
                     let v = V;
                     Self((self.0 & 0xfffffffffffffcff_u64) | (((v >> 0u32) & 0x3_u64) << 8u32))
                 }
-                #[doc = "Sets `ENABLE2`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 2: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                #[doc = "Sets `ENABLE2`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 2 of 3, fixed counter 2: bits 9:8, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 pub const fn try_set_enable2(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0x3_u64 {
                         return Err(crate::FieldError::TooWide {
@@ -13471,7 +13471,7 @@ pub mod intel {
                         (self.0 & 0xfffffffffffffcff_u64) | (((v >> 0u32) & 0x3_u64) << 8u32),
                     ))
                 }
-                #[doc = "`ENABLE` element 2: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                #[doc = "`ENABLE` element 2 of 3, fixed counter 2: bits 9:8, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 pub const fn set_enable2(self, value: Enable) -> Self {
                     let v = value as u64;
                     Self((self.0 & 0xfffffffffffffcff_u64) | (((v >> 0u32) & 0x3_u64) << 8u32))
@@ -13515,29 +13515,29 @@ pub mod intel {
                         }),
                     }
                 }
-                #[doc = "`ANY` element 0: AnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY).\n\nBits 2 (+4 per element, 3 elements), read-write, 1 bit wide."]
+                #[doc = "`ANY` element 0 of 3, fixed counter 0: bit 2, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
                 pub const fn any0(self) -> bool {
                     ((self.0 >> 2u32) & 0x1_u64) != 0
                 }
-                #[doc = "`ANY` element 0: AnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY).\n\nBits 2 (+4 per element, 3 elements), read-write, 1 bit wide."]
+                #[doc = "`ANY` element 0 of 3, fixed counter 0: bit 2, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
                 pub const fn with_any0(self, on: bool) -> Self {
                     let v = on as u64;
                     Self((self.0 & 0xfffffffffffffffb_u64) | (((v >> 0u32) & 0x1_u64) << 2u32))
                 }
-                #[doc = "`ANY` element 1: AnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY).\n\nBits 2 (+4 per element, 3 elements), read-write, 1 bit wide."]
+                #[doc = "`ANY` element 1 of 3, fixed counter 1: bit 6, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
                 pub const fn any1(self) -> bool {
                     ((self.0 >> 6u32) & 0x1_u64) != 0
                 }
-                #[doc = "`ANY` element 1: AnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY).\n\nBits 2 (+4 per element, 3 elements), read-write, 1 bit wide."]
+                #[doc = "`ANY` element 1 of 3, fixed counter 1: bit 6, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
                 pub const fn with_any1(self, on: bool) -> Self {
                     let v = on as u64;
                     Self((self.0 & 0xffffffffffffffbf_u64) | (((v >> 0u32) & 0x1_u64) << 6u32))
                 }
-                #[doc = "`ANY` element 2: AnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY).\n\nBits 2 (+4 per element, 3 elements), read-write, 1 bit wide."]
+                #[doc = "`ANY` element 2 of 3, fixed counter 2: bit 10, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
                 pub const fn any2(self) -> bool {
                     ((self.0 >> 10u32) & 0x1_u64) != 0
                 }
-                #[doc = "`ANY` element 2: AnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY).\n\nBits 2 (+4 per element, 3 elements), read-write, 1 bit wide."]
+                #[doc = "`ANY` element 2 of 3, fixed counter 2: bit 10, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
                 pub const fn with_any2(self, on: bool) -> Self {
                     let v = on as u64;
                     Self((self.0 & 0xfffffffffffffbff_u64) | (((v >> 0u32) & 0x1_u64) << 10u32))
@@ -13581,29 +13581,29 @@ pub mod intel {
                         }),
                     }
                 }
-                #[doc = "`PMI` element 0: Raise a performance-monitoring interrupt when fixed counter i overflows.\n\nBits 3 (+4 per element, 3 elements), read-write, 1 bit wide."]
+                #[doc = "`PMI` element 0 of 3, fixed counter 0: bit 3, read-write, 1 bit wide.\n\nRaise a performance-monitoring interrupt when fixed counter i overflows."]
                 pub const fn pmi0(self) -> bool {
                     ((self.0 >> 3u32) & 0x1_u64) != 0
                 }
-                #[doc = "`PMI` element 0: Raise a performance-monitoring interrupt when fixed counter i overflows.\n\nBits 3 (+4 per element, 3 elements), read-write, 1 bit wide."]
+                #[doc = "`PMI` element 0 of 3, fixed counter 0: bit 3, read-write, 1 bit wide.\n\nRaise a performance-monitoring interrupt when fixed counter i overflows."]
                 pub const fn with_pmi0(self, on: bool) -> Self {
                     let v = on as u64;
                     Self((self.0 & 0xfffffffffffffff7_u64) | (((v >> 0u32) & 0x1_u64) << 3u32))
                 }
-                #[doc = "`PMI` element 1: Raise a performance-monitoring interrupt when fixed counter i overflows.\n\nBits 3 (+4 per element, 3 elements), read-write, 1 bit wide."]
+                #[doc = "`PMI` element 1 of 3, fixed counter 1: bit 7, read-write, 1 bit wide.\n\nRaise a performance-monitoring interrupt when fixed counter i overflows."]
                 pub const fn pmi1(self) -> bool {
                     ((self.0 >> 7u32) & 0x1_u64) != 0
                 }
-                #[doc = "`PMI` element 1: Raise a performance-monitoring interrupt when fixed counter i overflows.\n\nBits 3 (+4 per element, 3 elements), read-write, 1 bit wide."]
+                #[doc = "`PMI` element 1 of 3, fixed counter 1: bit 7, read-write, 1 bit wide.\n\nRaise a performance-monitoring interrupt when fixed counter i overflows."]
                 pub const fn with_pmi1(self, on: bool) -> Self {
                     let v = on as u64;
                     Self((self.0 & 0xffffffffffffff7f_u64) | (((v >> 0u32) & 0x1_u64) << 7u32))
                 }
-                #[doc = "`PMI` element 2: Raise a performance-monitoring interrupt when fixed counter i overflows.\n\nBits 3 (+4 per element, 3 elements), read-write, 1 bit wide."]
+                #[doc = "`PMI` element 2 of 3, fixed counter 2: bit 11, read-write, 1 bit wide.\n\nRaise a performance-monitoring interrupt when fixed counter i overflows."]
                 pub const fn pmi2(self) -> bool {
                     ((self.0 >> 11u32) & 0x1_u64) != 0
                 }
-                #[doc = "`PMI` element 2: Raise a performance-monitoring interrupt when fixed counter i overflows.\n\nBits 3 (+4 per element, 3 elements), read-write, 1 bit wide."]
+                #[doc = "`PMI` element 2 of 3, fixed counter 2: bit 11, read-write, 1 bit wide.\n\nRaise a performance-monitoring interrupt when fixed counter i overflows."]
                 pub const fn with_pmi2(self, on: bool) -> Self {
                     let v = on as u64;
                     Self((self.0 & 0xfffffffffffff7ff_u64) | (((v >> 0u32) & 0x1_u64) << 11u32))
@@ -13857,51 +13857,51 @@ pub mod intel {
                         conflict: self.conflict | clash,
                     }
                 }
-                #[doc = "Sets `ENABLE0` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 0: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                #[doc = "Sets `ENABLE0` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 0 of 3, fixed counter 0: bits 1:0, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 #[track_caller]
                 pub const fn with_enable0<const V: u64>(self) -> Self {
                     self.track(0x3_u64, self.value.with_enable0::<V>())
                 }
-                #[doc = "Sets `ENABLE0`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 0: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                #[doc = "Sets `ENABLE0`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 0 of 3, fixed counter 0: bits 1:0, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 pub const fn try_set_enable0(self, v: u64) -> Result<Self, crate::FieldError> {
                     match self.value.try_set_enable0(v) {
                         Ok(next) => Ok(self.track(0x3_u64, next)),
                         Err(e) => Err(e),
                     }
                 }
-                #[doc = "`ENABLE` element 0: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                #[doc = "`ENABLE` element 0 of 3, fixed counter 0: bits 1:0, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 pub const fn set_enable0(self, value: Enable) -> Self {
                     self.track(0x3_u64, self.value.set_enable0(value))
                 }
-                #[doc = "Sets `ENABLE1` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 1: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                #[doc = "Sets `ENABLE1` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 1 of 3, fixed counter 1: bits 5:4, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 #[track_caller]
                 pub const fn with_enable1<const V: u64>(self) -> Self {
                     self.track(0x30_u64, self.value.with_enable1::<V>())
                 }
-                #[doc = "Sets `ENABLE1`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 1: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                #[doc = "Sets `ENABLE1`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 1 of 3, fixed counter 1: bits 5:4, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 pub const fn try_set_enable1(self, v: u64) -> Result<Self, crate::FieldError> {
                     match self.value.try_set_enable1(v) {
                         Ok(next) => Ok(self.track(0x30_u64, next)),
                         Err(e) => Err(e),
                     }
                 }
-                #[doc = "`ENABLE` element 1: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                #[doc = "`ENABLE` element 1 of 3, fixed counter 1: bits 5:4, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 pub const fn set_enable1(self, value: Enable) -> Self {
                     self.track(0x30_u64, self.value.set_enable1(value))
                 }
-                #[doc = "Sets `ENABLE2` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 2: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                #[doc = "Sets `ENABLE2` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 2 of 3, fixed counter 2: bits 9:8, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 #[track_caller]
                 pub const fn with_enable2<const V: u64>(self) -> Self {
                     self.track(0x300_u64, self.value.with_enable2::<V>())
                 }
-                #[doc = "Sets `ENABLE2`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 2: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                #[doc = "Sets `ENABLE2`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 2 of 3, fixed counter 2: bits 9:8, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 pub const fn try_set_enable2(self, v: u64) -> Result<Self, crate::FieldError> {
                     match self.value.try_set_enable2(v) {
                         Ok(next) => Ok(self.track(0x300_u64, next)),
                         Err(e) => Err(e),
                     }
                 }
-                #[doc = "`ENABLE` element 2: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 3 elements), read-write, 2 bits wide."]
+                #[doc = "`ENABLE` element 2 of 3, fixed counter 2: bits 9:8, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 pub const fn set_enable2(self, value: Enable) -> Self {
                     self.track(0x300_u64, self.value.set_enable2(value))
                 }
@@ -13924,15 +13924,15 @@ pub mod intel {
                         Err(e) => Err(e),
                     }
                 }
-                #[doc = "`ANY` element 0: AnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY).\n\nBits 2 (+4 per element, 3 elements), read-write, 1 bit wide."]
+                #[doc = "`ANY` element 0 of 3, fixed counter 0: bit 2, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
                 pub const fn with_any0(self, on: bool) -> Self {
                     self.track(0x4_u64, self.value.with_any0(on))
                 }
-                #[doc = "`ANY` element 1: AnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY).\n\nBits 2 (+4 per element, 3 elements), read-write, 1 bit wide."]
+                #[doc = "`ANY` element 1 of 3, fixed counter 1: bit 6, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
                 pub const fn with_any1(self, on: bool) -> Self {
                     self.track(0x40_u64, self.value.with_any1(on))
                 }
-                #[doc = "`ANY` element 2: AnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY).\n\nBits 2 (+4 per element, 3 elements), read-write, 1 bit wide."]
+                #[doc = "`ANY` element 2 of 3, fixed counter 2: bit 10, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
                 pub const fn with_any2(self, on: bool) -> Self {
                     self.track(0x400_u64, self.value.with_any2(on))
                 }
@@ -13955,15 +13955,15 @@ pub mod intel {
                         Err(e) => Err(e),
                     }
                 }
-                #[doc = "`PMI` element 0: Raise a performance-monitoring interrupt when fixed counter i overflows.\n\nBits 3 (+4 per element, 3 elements), read-write, 1 bit wide."]
+                #[doc = "`PMI` element 0 of 3, fixed counter 0: bit 3, read-write, 1 bit wide.\n\nRaise a performance-monitoring interrupt when fixed counter i overflows."]
                 pub const fn with_pmi0(self, on: bool) -> Self {
                     self.track(0x8_u64, self.value.with_pmi0(on))
                 }
-                #[doc = "`PMI` element 1: Raise a performance-monitoring interrupt when fixed counter i overflows.\n\nBits 3 (+4 per element, 3 elements), read-write, 1 bit wide."]
+                #[doc = "`PMI` element 1 of 3, fixed counter 1: bit 7, read-write, 1 bit wide.\n\nRaise a performance-monitoring interrupt when fixed counter i overflows."]
                 pub const fn with_pmi1(self, on: bool) -> Self {
                     self.track(0x80_u64, self.value.with_pmi1(on))
                 }
-                #[doc = "`PMI` element 2: Raise a performance-monitoring interrupt when fixed counter i overflows.\n\nBits 3 (+4 per element, 3 elements), read-write, 1 bit wide."]
+                #[doc = "`PMI` element 2 of 3, fixed counter 2: bit 11, read-write, 1 bit wide.\n\nRaise a performance-monitoring interrupt when fixed counter i overflows."]
                 pub const fn with_pmi2(self, on: bool) -> Self {
                     self.track(0x800_u64, self.value.with_pmi2(on))
                 }
@@ -14294,35 +14294,35 @@ pub mod intel {
                 pub const fn to_local(self) -> ::tock_registers::LocalRegisterCopy<u64, Register> {
                     ::tock_registers::LocalRegisterCopy::new(self.0)
                 }
-                #[doc = "`OVF_PMC` element 0: IA32_PMCi has overflowed.\n\nBits 0 (+1 per element, 8 elements), read-only, 1 bit wide."]
+                #[doc = "`OVF_PMC` element 0 of 8, general-purpose counter 0: bit 0, read-only, 1 bit wide.\n\nIA32_PMCi has overflowed."]
                 pub const fn ovf_pmc0(self) -> bool {
                     ((self.0 >> 0u32) & 0x1_u64) != 0
                 }
-                #[doc = "`OVF_PMC` element 1: IA32_PMCi has overflowed.\n\nBits 0 (+1 per element, 8 elements), read-only, 1 bit wide."]
+                #[doc = "`OVF_PMC` element 1 of 8, general-purpose counter 1: bit 1, read-only, 1 bit wide.\n\nIA32_PMCi has overflowed."]
                 pub const fn ovf_pmc1(self) -> bool {
                     ((self.0 >> 1u32) & 0x1_u64) != 0
                 }
-                #[doc = "`OVF_PMC` element 2: IA32_PMCi has overflowed.\n\nBits 0 (+1 per element, 8 elements), read-only, 1 bit wide."]
+                #[doc = "`OVF_PMC` element 2 of 8, general-purpose counter 2: bit 2, read-only, 1 bit wide.\n\nIA32_PMCi has overflowed."]
                 pub const fn ovf_pmc2(self) -> bool {
                     ((self.0 >> 2u32) & 0x1_u64) != 0
                 }
-                #[doc = "`OVF_PMC` element 3: IA32_PMCi has overflowed.\n\nBits 0 (+1 per element, 8 elements), read-only, 1 bit wide."]
+                #[doc = "`OVF_PMC` element 3 of 8, general-purpose counter 3: bit 3, read-only, 1 bit wide.\n\nIA32_PMCi has overflowed."]
                 pub const fn ovf_pmc3(self) -> bool {
                     ((self.0 >> 3u32) & 0x1_u64) != 0
                 }
-                #[doc = "`OVF_PMC` element 4: IA32_PMCi has overflowed.\n\nBits 0 (+1 per element, 8 elements), read-only, 1 bit wide."]
+                #[doc = "`OVF_PMC` element 4 of 8, general-purpose counter 4: bit 4, read-only, 1 bit wide.\n\nIA32_PMCi has overflowed."]
                 pub const fn ovf_pmc4(self) -> bool {
                     ((self.0 >> 4u32) & 0x1_u64) != 0
                 }
-                #[doc = "`OVF_PMC` element 5: IA32_PMCi has overflowed.\n\nBits 0 (+1 per element, 8 elements), read-only, 1 bit wide."]
+                #[doc = "`OVF_PMC` element 5 of 8, general-purpose counter 5: bit 5, read-only, 1 bit wide.\n\nIA32_PMCi has overflowed."]
                 pub const fn ovf_pmc5(self) -> bool {
                     ((self.0 >> 5u32) & 0x1_u64) != 0
                 }
-                #[doc = "`OVF_PMC` element 6: IA32_PMCi has overflowed.\n\nBits 0 (+1 per element, 8 elements), read-only, 1 bit wide."]
+                #[doc = "`OVF_PMC` element 6 of 8, general-purpose counter 6: bit 6, read-only, 1 bit wide.\n\nIA32_PMCi has overflowed."]
                 pub const fn ovf_pmc6(self) -> bool {
                     ((self.0 >> 6u32) & 0x1_u64) != 0
                 }
-                #[doc = "`OVF_PMC` element 7: IA32_PMCi has overflowed.\n\nBits 0 (+1 per element, 8 elements), read-only, 1 bit wide."]
+                #[doc = "`OVF_PMC` element 7 of 8, general-purpose counter 7: bit 7, read-only, 1 bit wide.\n\nIA32_PMCi has overflowed."]
                 pub const fn ovf_pmc7(self) -> bool {
                     ((self.0 >> 7u32) & 0x1_u64) != 0
                 }
@@ -14340,15 +14340,15 @@ pub mod intel {
                         _ => None,
                     }
                 }
-                #[doc = "`OVF_FIXED_CTR` element 0: IA32_FIXED_CTRi has overflowed.\n\nBits 32 (+1 per element, 3 elements), read-only, 1 bit wide."]
+                #[doc = "`OVF_FIXED_CTR` element 0 of 3, fixed counter 0: bit 32, read-only, 1 bit wide.\n\nIA32_FIXED_CTRi has overflowed."]
                 pub const fn ovf_fixed_ctr0(self) -> bool {
                     ((self.0 >> 32u32) & 0x1_u64) != 0
                 }
-                #[doc = "`OVF_FIXED_CTR` element 1: IA32_FIXED_CTRi has overflowed.\n\nBits 32 (+1 per element, 3 elements), read-only, 1 bit wide."]
+                #[doc = "`OVF_FIXED_CTR` element 1 of 3, fixed counter 1: bit 33, read-only, 1 bit wide.\n\nIA32_FIXED_CTRi has overflowed."]
                 pub const fn ovf_fixed_ctr1(self) -> bool {
                     ((self.0 >> 33u32) & 0x1_u64) != 0
                 }
-                #[doc = "`OVF_FIXED_CTR` element 2: IA32_FIXED_CTRi has overflowed.\n\nBits 32 (+1 per element, 3 elements), read-only, 1 bit wide."]
+                #[doc = "`OVF_FIXED_CTR` element 2 of 3, fixed counter 2: bit 34, read-only, 1 bit wide.\n\nIA32_FIXED_CTRi has overflowed."]
                 pub const fn ovf_fixed_ctr2(self) -> bool {
                     ((self.0 >> 34u32) & 0x1_u64) != 0
                 }
@@ -14521,74 +14521,74 @@ pub mod intel {
                 pub const fn to_local(self) -> ::tock_registers::LocalRegisterCopy<u64, Register> {
                     ::tock_registers::LocalRegisterCopy::new(self.0)
                 }
-                #[doc = "`CLR_OVF_PMC` element 0: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "`CLR_OVF_PMC` element 0 of 8, general-purpose counter 0: bit 0, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn get_clr_ovf_pmc0(self) -> bool {
                     ((self.0 >> 0u32) & 0x1_u64) != 0
                 }
-                #[doc = "Writes 1 to `CLR_OVF_PMC0` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 0: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_PMC0` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 0 of 8, general-purpose counter 0: bit 0, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn clear_ovf_pmc0(self) -> Self {
                     let v = 1u64;
                     Self((self.0 & 0xfffffffffffffffe_u64) | (((v >> 0u32) & 0x1_u64) << 0u32))
                 }
-                #[doc = "`CLR_OVF_PMC` element 1: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "`CLR_OVF_PMC` element 1 of 8, general-purpose counter 1: bit 1, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn get_clr_ovf_pmc1(self) -> bool {
                     ((self.0 >> 1u32) & 0x1_u64) != 0
                 }
-                #[doc = "Writes 1 to `CLR_OVF_PMC1` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 1: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_PMC1` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 1 of 8, general-purpose counter 1: bit 1, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn clear_ovf_pmc1(self) -> Self {
                     let v = 1u64;
                     Self((self.0 & 0xfffffffffffffffd_u64) | (((v >> 0u32) & 0x1_u64) << 1u32))
                 }
-                #[doc = "`CLR_OVF_PMC` element 2: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "`CLR_OVF_PMC` element 2 of 8, general-purpose counter 2: bit 2, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn get_clr_ovf_pmc2(self) -> bool {
                     ((self.0 >> 2u32) & 0x1_u64) != 0
                 }
-                #[doc = "Writes 1 to `CLR_OVF_PMC2` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 2: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_PMC2` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 2 of 8, general-purpose counter 2: bit 2, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn clear_ovf_pmc2(self) -> Self {
                     let v = 1u64;
                     Self((self.0 & 0xfffffffffffffffb_u64) | (((v >> 0u32) & 0x1_u64) << 2u32))
                 }
-                #[doc = "`CLR_OVF_PMC` element 3: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "`CLR_OVF_PMC` element 3 of 8, general-purpose counter 3: bit 3, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn get_clr_ovf_pmc3(self) -> bool {
                     ((self.0 >> 3u32) & 0x1_u64) != 0
                 }
-                #[doc = "Writes 1 to `CLR_OVF_PMC3` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 3: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_PMC3` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 3 of 8, general-purpose counter 3: bit 3, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn clear_ovf_pmc3(self) -> Self {
                     let v = 1u64;
                     Self((self.0 & 0xfffffffffffffff7_u64) | (((v >> 0u32) & 0x1_u64) << 3u32))
                 }
-                #[doc = "`CLR_OVF_PMC` element 4: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "`CLR_OVF_PMC` element 4 of 8, general-purpose counter 4: bit 4, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn get_clr_ovf_pmc4(self) -> bool {
                     ((self.0 >> 4u32) & 0x1_u64) != 0
                 }
-                #[doc = "Writes 1 to `CLR_OVF_PMC4` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 4: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_PMC4` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 4 of 8, general-purpose counter 4: bit 4, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn clear_ovf_pmc4(self) -> Self {
                     let v = 1u64;
                     Self((self.0 & 0xffffffffffffffef_u64) | (((v >> 0u32) & 0x1_u64) << 4u32))
                 }
-                #[doc = "`CLR_OVF_PMC` element 5: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "`CLR_OVF_PMC` element 5 of 8, general-purpose counter 5: bit 5, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn get_clr_ovf_pmc5(self) -> bool {
                     ((self.0 >> 5u32) & 0x1_u64) != 0
                 }
-                #[doc = "Writes 1 to `CLR_OVF_PMC5` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 5: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_PMC5` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 5 of 8, general-purpose counter 5: bit 5, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn clear_ovf_pmc5(self) -> Self {
                     let v = 1u64;
                     Self((self.0 & 0xffffffffffffffdf_u64) | (((v >> 0u32) & 0x1_u64) << 5u32))
                 }
-                #[doc = "`CLR_OVF_PMC` element 6: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "`CLR_OVF_PMC` element 6 of 8, general-purpose counter 6: bit 6, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn get_clr_ovf_pmc6(self) -> bool {
                     ((self.0 >> 6u32) & 0x1_u64) != 0
                 }
-                #[doc = "Writes 1 to `CLR_OVF_PMC6` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 6: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_PMC6` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 6 of 8, general-purpose counter 6: bit 6, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn clear_ovf_pmc6(self) -> Self {
                     let v = 1u64;
                     Self((self.0 & 0xffffffffffffffbf_u64) | (((v >> 0u32) & 0x1_u64) << 6u32))
                 }
-                #[doc = "`CLR_OVF_PMC` element 7: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "`CLR_OVF_PMC` element 7 of 8, general-purpose counter 7: bit 7, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn get_clr_ovf_pmc7(self) -> bool {
                     ((self.0 >> 7u32) & 0x1_u64) != 0
                 }
-                #[doc = "Writes 1 to `CLR_OVF_PMC7` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 7: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_PMC7` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 7 of 8, general-purpose counter 7: bit 7, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn clear_ovf_pmc7(self) -> Self {
                     let v = 1u64;
                     Self((self.0 & 0xffffffffffffff7f_u64) | (((v >> 0u32) & 0x1_u64) << 7u32))
@@ -14645,29 +14645,29 @@ pub mod intel {
                         }),
                     }
                 }
-                #[doc = "`CLR_OVF_FIXED_CTR` element 0: Clear the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 3 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "`CLR_OVF_FIXED_CTR` element 0 of 3, fixed counter 0: bit 32, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_FIXED_CTRi."]
                 pub const fn get_clr_ovf_fixed_ctr0(self) -> bool {
                     ((self.0 >> 32u32) & 0x1_u64) != 0
                 }
-                #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR0` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 0: Clear the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 3 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR0` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 0 of 3, fixed counter 0: bit 32, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_FIXED_CTRi."]
                 pub const fn clear_ovf_fixed_ctr0(self) -> Self {
                     let v = 1u64;
                     Self((self.0 & 0xfffffffeffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 32u32))
                 }
-                #[doc = "`CLR_OVF_FIXED_CTR` element 1: Clear the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 3 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "`CLR_OVF_FIXED_CTR` element 1 of 3, fixed counter 1: bit 33, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_FIXED_CTRi."]
                 pub const fn get_clr_ovf_fixed_ctr1(self) -> bool {
                     ((self.0 >> 33u32) & 0x1_u64) != 0
                 }
-                #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR1` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 1: Clear the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 3 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR1` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 1 of 3, fixed counter 1: bit 33, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_FIXED_CTRi."]
                 pub const fn clear_ovf_fixed_ctr1(self) -> Self {
                     let v = 1u64;
                     Self((self.0 & 0xfffffffdffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 33u32))
                 }
-                #[doc = "`CLR_OVF_FIXED_CTR` element 2: Clear the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 3 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "`CLR_OVF_FIXED_CTR` element 2 of 3, fixed counter 2: bit 34, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_FIXED_CTRi."]
                 pub const fn get_clr_ovf_fixed_ctr2(self) -> bool {
                     ((self.0 >> 34u32) & 0x1_u64) != 0
                 }
-                #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR2` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 2: Clear the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 3 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR2` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 2 of 3, fixed counter 2: bit 34, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_FIXED_CTRi."]
                 pub const fn clear_ovf_fixed_ctr2(self) -> Self {
                     let v = 1u64;
                     Self((self.0 & 0xfffffffbffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 34u32))
@@ -14813,35 +14813,35 @@ pub mod intel {
                         conflict: self.conflict | clash,
                     }
                 }
-                #[doc = "Writes 1 to `CLR_OVF_PMC0` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 0: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_PMC0` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 0 of 8, general-purpose counter 0: bit 0, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn clear_ovf_pmc0(self) -> Self {
                     self.track(0x1_u64, self.value.clear_ovf_pmc0())
                 }
-                #[doc = "Writes 1 to `CLR_OVF_PMC1` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 1: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_PMC1` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 1 of 8, general-purpose counter 1: bit 1, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn clear_ovf_pmc1(self) -> Self {
                     self.track(0x2_u64, self.value.clear_ovf_pmc1())
                 }
-                #[doc = "Writes 1 to `CLR_OVF_PMC2` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 2: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_PMC2` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 2 of 8, general-purpose counter 2: bit 2, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn clear_ovf_pmc2(self) -> Self {
                     self.track(0x4_u64, self.value.clear_ovf_pmc2())
                 }
-                #[doc = "Writes 1 to `CLR_OVF_PMC3` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 3: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_PMC3` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 3 of 8, general-purpose counter 3: bit 3, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn clear_ovf_pmc3(self) -> Self {
                     self.track(0x8_u64, self.value.clear_ovf_pmc3())
                 }
-                #[doc = "Writes 1 to `CLR_OVF_PMC4` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 4: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_PMC4` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 4 of 8, general-purpose counter 4: bit 4, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn clear_ovf_pmc4(self) -> Self {
                     self.track(0x10_u64, self.value.clear_ovf_pmc4())
                 }
-                #[doc = "Writes 1 to `CLR_OVF_PMC5` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 5: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_PMC5` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 5 of 8, general-purpose counter 5: bit 5, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn clear_ovf_pmc5(self) -> Self {
                     self.track(0x20_u64, self.value.clear_ovf_pmc5())
                 }
-                #[doc = "Writes 1 to `CLR_OVF_PMC6` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 6: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_PMC6` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 6 of 8, general-purpose counter 6: bit 6, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn clear_ovf_pmc6(self) -> Self {
                     self.track(0x40_u64, self.value.clear_ovf_pmc6())
                 }
-                #[doc = "Writes 1 to `CLR_OVF_PMC7` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 7: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_PMC7` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 7 of 8, general-purpose counter 7: bit 7, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn clear_ovf_pmc7(self) -> Self {
                     self.track(0x80_u64, self.value.clear_ovf_pmc7())
                 }
@@ -14868,15 +14868,15 @@ pub mod intel {
                         Err(e) => Err(e),
                     }
                 }
-                #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR0` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 0: Clear the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 3 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR0` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 0 of 3, fixed counter 0: bit 32, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_FIXED_CTRi."]
                 pub const fn clear_ovf_fixed_ctr0(self) -> Self {
                     self.track(0x100000000_u64, self.value.clear_ovf_fixed_ctr0())
                 }
-                #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR1` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 1: Clear the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 3 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR1` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 1 of 3, fixed counter 1: bit 33, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_FIXED_CTRi."]
                 pub const fn clear_ovf_fixed_ctr1(self) -> Self {
                     self.track(0x200000000_u64, self.value.clear_ovf_fixed_ctr1())
                 }
-                #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR2` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 2: Clear the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 3 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR2` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 2 of 3, fixed counter 2: bit 34, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_FIXED_CTRi."]
                 pub const fn clear_ovf_fixed_ctr2(self) -> Self {
                     self.track(0x400000000_u64, self.value.clear_ovf_fixed_ctr2())
                 }
@@ -15976,35 +15976,35 @@ pub mod intel {
                 pub const fn to_local(self) -> ::tock_registers::LocalRegisterCopy<u64, Register> {
                     ::tock_registers::LocalRegisterCopy::new(self.0)
                 }
-                #[doc = "`OVF_PMC` element 0: IA32_PMCi has overflowed.\n\nBits 0 (+1 per element, 8 elements), read-only, 1 bit wide."]
+                #[doc = "`OVF_PMC` element 0 of 8, general-purpose counter 0: bit 0, read-only, 1 bit wide.\n\nIA32_PMCi has overflowed."]
                 pub const fn ovf_pmc0(self) -> bool {
                     ((self.0 >> 0u32) & 0x1_u64) != 0
                 }
-                #[doc = "`OVF_PMC` element 1: IA32_PMCi has overflowed.\n\nBits 0 (+1 per element, 8 elements), read-only, 1 bit wide."]
+                #[doc = "`OVF_PMC` element 1 of 8, general-purpose counter 1: bit 1, read-only, 1 bit wide.\n\nIA32_PMCi has overflowed."]
                 pub const fn ovf_pmc1(self) -> bool {
                     ((self.0 >> 1u32) & 0x1_u64) != 0
                 }
-                #[doc = "`OVF_PMC` element 2: IA32_PMCi has overflowed.\n\nBits 0 (+1 per element, 8 elements), read-only, 1 bit wide."]
+                #[doc = "`OVF_PMC` element 2 of 8, general-purpose counter 2: bit 2, read-only, 1 bit wide.\n\nIA32_PMCi has overflowed."]
                 pub const fn ovf_pmc2(self) -> bool {
                     ((self.0 >> 2u32) & 0x1_u64) != 0
                 }
-                #[doc = "`OVF_PMC` element 3: IA32_PMCi has overflowed.\n\nBits 0 (+1 per element, 8 elements), read-only, 1 bit wide."]
+                #[doc = "`OVF_PMC` element 3 of 8, general-purpose counter 3: bit 3, read-only, 1 bit wide.\n\nIA32_PMCi has overflowed."]
                 pub const fn ovf_pmc3(self) -> bool {
                     ((self.0 >> 3u32) & 0x1_u64) != 0
                 }
-                #[doc = "`OVF_PMC` element 4: IA32_PMCi has overflowed.\n\nBits 0 (+1 per element, 8 elements), read-only, 1 bit wide."]
+                #[doc = "`OVF_PMC` element 4 of 8, general-purpose counter 4: bit 4, read-only, 1 bit wide.\n\nIA32_PMCi has overflowed."]
                 pub const fn ovf_pmc4(self) -> bool {
                     ((self.0 >> 4u32) & 0x1_u64) != 0
                 }
-                #[doc = "`OVF_PMC` element 5: IA32_PMCi has overflowed.\n\nBits 0 (+1 per element, 8 elements), read-only, 1 bit wide."]
+                #[doc = "`OVF_PMC` element 5 of 8, general-purpose counter 5: bit 5, read-only, 1 bit wide.\n\nIA32_PMCi has overflowed."]
                 pub const fn ovf_pmc5(self) -> bool {
                     ((self.0 >> 5u32) & 0x1_u64) != 0
                 }
-                #[doc = "`OVF_PMC` element 6: IA32_PMCi has overflowed.\n\nBits 0 (+1 per element, 8 elements), read-only, 1 bit wide."]
+                #[doc = "`OVF_PMC` element 6 of 8, general-purpose counter 6: bit 6, read-only, 1 bit wide.\n\nIA32_PMCi has overflowed."]
                 pub const fn ovf_pmc6(self) -> bool {
                     ((self.0 >> 6u32) & 0x1_u64) != 0
                 }
-                #[doc = "`OVF_PMC` element 7: IA32_PMCi has overflowed.\n\nBits 0 (+1 per element, 8 elements), read-only, 1 bit wide."]
+                #[doc = "`OVF_PMC` element 7 of 8, general-purpose counter 7: bit 7, read-only, 1 bit wide.\n\nIA32_PMCi has overflowed."]
                 pub const fn ovf_pmc7(self) -> bool {
                     ((self.0 >> 7u32) & 0x1_u64) != 0
                 }
@@ -16022,15 +16022,15 @@ pub mod intel {
                         _ => None,
                     }
                 }
-                #[doc = "`OVF_FIXED_CTR` element 0: IA32_FIXED_CTRi has overflowed.\n\nBits 32 (+1 per element, 3 elements), read-only, 1 bit wide."]
+                #[doc = "`OVF_FIXED_CTR` element 0 of 3, fixed counter 0: bit 32, read-only, 1 bit wide.\n\nIA32_FIXED_CTRi has overflowed."]
                 pub const fn ovf_fixed_ctr0(self) -> bool {
                     ((self.0 >> 32u32) & 0x1_u64) != 0
                 }
-                #[doc = "`OVF_FIXED_CTR` element 1: IA32_FIXED_CTRi has overflowed.\n\nBits 32 (+1 per element, 3 elements), read-only, 1 bit wide."]
+                #[doc = "`OVF_FIXED_CTR` element 1 of 3, fixed counter 1: bit 33, read-only, 1 bit wide.\n\nIA32_FIXED_CTRi has overflowed."]
                 pub const fn ovf_fixed_ctr1(self) -> bool {
                     ((self.0 >> 33u32) & 0x1_u64) != 0
                 }
-                #[doc = "`OVF_FIXED_CTR` element 2: IA32_FIXED_CTRi has overflowed.\n\nBits 32 (+1 per element, 3 elements), read-only, 1 bit wide."]
+                #[doc = "`OVF_FIXED_CTR` element 2 of 3, fixed counter 2: bit 34, read-only, 1 bit wide.\n\nIA32_FIXED_CTRi has overflowed."]
                 pub const fn ovf_fixed_ctr2(self) -> bool {
                     ((self.0 >> 34u32) & 0x1_u64) != 0
                 }
@@ -16223,74 +16223,74 @@ pub mod intel {
                 pub const fn to_local(self) -> ::tock_registers::LocalRegisterCopy<u64, Register> {
                     ::tock_registers::LocalRegisterCopy::new(self.0)
                 }
-                #[doc = "`CLR_OVF_PMC` element 0: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "`CLR_OVF_PMC` element 0 of 8, general-purpose counter 0: bit 0, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn get_clr_ovf_pmc0(self) -> bool {
                     ((self.0 >> 0u32) & 0x1_u64) != 0
                 }
-                #[doc = "Writes 1 to `CLR_OVF_PMC0` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 0: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_PMC0` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 0 of 8, general-purpose counter 0: bit 0, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn clear_ovf_pmc0(self) -> Self {
                     let v = 1u64;
                     Self((self.0 & 0xfffffffffffffffe_u64) | (((v >> 0u32) & 0x1_u64) << 0u32))
                 }
-                #[doc = "`CLR_OVF_PMC` element 1: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "`CLR_OVF_PMC` element 1 of 8, general-purpose counter 1: bit 1, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn get_clr_ovf_pmc1(self) -> bool {
                     ((self.0 >> 1u32) & 0x1_u64) != 0
                 }
-                #[doc = "Writes 1 to `CLR_OVF_PMC1` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 1: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_PMC1` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 1 of 8, general-purpose counter 1: bit 1, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn clear_ovf_pmc1(self) -> Self {
                     let v = 1u64;
                     Self((self.0 & 0xfffffffffffffffd_u64) | (((v >> 0u32) & 0x1_u64) << 1u32))
                 }
-                #[doc = "`CLR_OVF_PMC` element 2: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "`CLR_OVF_PMC` element 2 of 8, general-purpose counter 2: bit 2, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn get_clr_ovf_pmc2(self) -> bool {
                     ((self.0 >> 2u32) & 0x1_u64) != 0
                 }
-                #[doc = "Writes 1 to `CLR_OVF_PMC2` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 2: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_PMC2` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 2 of 8, general-purpose counter 2: bit 2, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn clear_ovf_pmc2(self) -> Self {
                     let v = 1u64;
                     Self((self.0 & 0xfffffffffffffffb_u64) | (((v >> 0u32) & 0x1_u64) << 2u32))
                 }
-                #[doc = "`CLR_OVF_PMC` element 3: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "`CLR_OVF_PMC` element 3 of 8, general-purpose counter 3: bit 3, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn get_clr_ovf_pmc3(self) -> bool {
                     ((self.0 >> 3u32) & 0x1_u64) != 0
                 }
-                #[doc = "Writes 1 to `CLR_OVF_PMC3` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 3: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_PMC3` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 3 of 8, general-purpose counter 3: bit 3, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn clear_ovf_pmc3(self) -> Self {
                     let v = 1u64;
                     Self((self.0 & 0xfffffffffffffff7_u64) | (((v >> 0u32) & 0x1_u64) << 3u32))
                 }
-                #[doc = "`CLR_OVF_PMC` element 4: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "`CLR_OVF_PMC` element 4 of 8, general-purpose counter 4: bit 4, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn get_clr_ovf_pmc4(self) -> bool {
                     ((self.0 >> 4u32) & 0x1_u64) != 0
                 }
-                #[doc = "Writes 1 to `CLR_OVF_PMC4` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 4: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_PMC4` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 4 of 8, general-purpose counter 4: bit 4, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn clear_ovf_pmc4(self) -> Self {
                     let v = 1u64;
                     Self((self.0 & 0xffffffffffffffef_u64) | (((v >> 0u32) & 0x1_u64) << 4u32))
                 }
-                #[doc = "`CLR_OVF_PMC` element 5: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "`CLR_OVF_PMC` element 5 of 8, general-purpose counter 5: bit 5, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn get_clr_ovf_pmc5(self) -> bool {
                     ((self.0 >> 5u32) & 0x1_u64) != 0
                 }
-                #[doc = "Writes 1 to `CLR_OVF_PMC5` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 5: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_PMC5` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 5 of 8, general-purpose counter 5: bit 5, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn clear_ovf_pmc5(self) -> Self {
                     let v = 1u64;
                     Self((self.0 & 0xffffffffffffffdf_u64) | (((v >> 0u32) & 0x1_u64) << 5u32))
                 }
-                #[doc = "`CLR_OVF_PMC` element 6: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "`CLR_OVF_PMC` element 6 of 8, general-purpose counter 6: bit 6, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn get_clr_ovf_pmc6(self) -> bool {
                     ((self.0 >> 6u32) & 0x1_u64) != 0
                 }
-                #[doc = "Writes 1 to `CLR_OVF_PMC6` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 6: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_PMC6` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 6 of 8, general-purpose counter 6: bit 6, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn clear_ovf_pmc6(self) -> Self {
                     let v = 1u64;
                     Self((self.0 & 0xffffffffffffffbf_u64) | (((v >> 0u32) & 0x1_u64) << 6u32))
                 }
-                #[doc = "`CLR_OVF_PMC` element 7: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "`CLR_OVF_PMC` element 7 of 8, general-purpose counter 7: bit 7, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn get_clr_ovf_pmc7(self) -> bool {
                     ((self.0 >> 7u32) & 0x1_u64) != 0
                 }
-                #[doc = "Writes 1 to `CLR_OVF_PMC7` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 7: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_PMC7` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 7 of 8, general-purpose counter 7: bit 7, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn clear_ovf_pmc7(self) -> Self {
                     let v = 1u64;
                     Self((self.0 & 0xffffffffffffff7f_u64) | (((v >> 0u32) & 0x1_u64) << 7u32))
@@ -16347,29 +16347,29 @@ pub mod intel {
                         }),
                     }
                 }
-                #[doc = "`CLR_OVF_FIXED_CTR` element 0: Clear the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 3 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "`CLR_OVF_FIXED_CTR` element 0 of 3, fixed counter 0: bit 32, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_FIXED_CTRi."]
                 pub const fn get_clr_ovf_fixed_ctr0(self) -> bool {
                     ((self.0 >> 32u32) & 0x1_u64) != 0
                 }
-                #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR0` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 0: Clear the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 3 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR0` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 0 of 3, fixed counter 0: bit 32, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_FIXED_CTRi."]
                 pub const fn clear_ovf_fixed_ctr0(self) -> Self {
                     let v = 1u64;
                     Self((self.0 & 0xfffffffeffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 32u32))
                 }
-                #[doc = "`CLR_OVF_FIXED_CTR` element 1: Clear the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 3 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "`CLR_OVF_FIXED_CTR` element 1 of 3, fixed counter 1: bit 33, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_FIXED_CTRi."]
                 pub const fn get_clr_ovf_fixed_ctr1(self) -> bool {
                     ((self.0 >> 33u32) & 0x1_u64) != 0
                 }
-                #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR1` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 1: Clear the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 3 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR1` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 1 of 3, fixed counter 1: bit 33, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_FIXED_CTRi."]
                 pub const fn clear_ovf_fixed_ctr1(self) -> Self {
                     let v = 1u64;
                     Self((self.0 & 0xfffffffdffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 33u32))
                 }
-                #[doc = "`CLR_OVF_FIXED_CTR` element 2: Clear the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 3 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "`CLR_OVF_FIXED_CTR` element 2 of 3, fixed counter 2: bit 34, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_FIXED_CTRi."]
                 pub const fn get_clr_ovf_fixed_ctr2(self) -> bool {
                     ((self.0 >> 34u32) & 0x1_u64) != 0
                 }
-                #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR2` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 2: Clear the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 3 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR2` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 2 of 3, fixed counter 2: bit 34, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_FIXED_CTRi."]
                 pub const fn clear_ovf_fixed_ctr2(self) -> Self {
                     let v = 1u64;
                     Self((self.0 & 0xfffffffbffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 34u32))
@@ -16555,35 +16555,35 @@ pub mod intel {
                         conflict: self.conflict | clash,
                     }
                 }
-                #[doc = "Writes 1 to `CLR_OVF_PMC0` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 0: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_PMC0` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 0 of 8, general-purpose counter 0: bit 0, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn clear_ovf_pmc0(self) -> Self {
                     self.track(0x1_u64, self.value.clear_ovf_pmc0())
                 }
-                #[doc = "Writes 1 to `CLR_OVF_PMC1` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 1: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_PMC1` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 1 of 8, general-purpose counter 1: bit 1, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn clear_ovf_pmc1(self) -> Self {
                     self.track(0x2_u64, self.value.clear_ovf_pmc1())
                 }
-                #[doc = "Writes 1 to `CLR_OVF_PMC2` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 2: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_PMC2` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 2 of 8, general-purpose counter 2: bit 2, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn clear_ovf_pmc2(self) -> Self {
                     self.track(0x4_u64, self.value.clear_ovf_pmc2())
                 }
-                #[doc = "Writes 1 to `CLR_OVF_PMC3` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 3: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_PMC3` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 3 of 8, general-purpose counter 3: bit 3, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn clear_ovf_pmc3(self) -> Self {
                     self.track(0x8_u64, self.value.clear_ovf_pmc3())
                 }
-                #[doc = "Writes 1 to `CLR_OVF_PMC4` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 4: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_PMC4` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 4 of 8, general-purpose counter 4: bit 4, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn clear_ovf_pmc4(self) -> Self {
                     self.track(0x10_u64, self.value.clear_ovf_pmc4())
                 }
-                #[doc = "Writes 1 to `CLR_OVF_PMC5` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 5: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_PMC5` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 5 of 8, general-purpose counter 5: bit 5, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn clear_ovf_pmc5(self) -> Self {
                     self.track(0x20_u64, self.value.clear_ovf_pmc5())
                 }
-                #[doc = "Writes 1 to `CLR_OVF_PMC6` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 6: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_PMC6` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 6 of 8, general-purpose counter 6: bit 6, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn clear_ovf_pmc6(self) -> Self {
                     self.track(0x40_u64, self.value.clear_ovf_pmc6())
                 }
-                #[doc = "Writes 1 to `CLR_OVF_PMC7` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 7: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_PMC7` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 7 of 8, general-purpose counter 7: bit 7, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn clear_ovf_pmc7(self) -> Self {
                     self.track(0x80_u64, self.value.clear_ovf_pmc7())
                 }
@@ -16610,15 +16610,15 @@ pub mod intel {
                         Err(e) => Err(e),
                     }
                 }
-                #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR0` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 0: Clear the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 3 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR0` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 0 of 3, fixed counter 0: bit 32, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_FIXED_CTRi."]
                 pub const fn clear_ovf_fixed_ctr0(self) -> Self {
                     self.track(0x100000000_u64, self.value.clear_ovf_fixed_ctr0())
                 }
-                #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR1` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 1: Clear the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 3 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR1` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 1 of 3, fixed counter 1: bit 33, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_FIXED_CTRi."]
                 pub const fn clear_ovf_fixed_ctr1(self) -> Self {
                     self.track(0x200000000_u64, self.value.clear_ovf_fixed_ctr1())
                 }
-                #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR2` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 2: Clear the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 3 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR2` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 2 of 3, fixed counter 2: bit 34, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_FIXED_CTRi."]
                 pub const fn clear_ovf_fixed_ctr2(self) -> Self {
                     self.track(0x400000000_u64, self.value.clear_ovf_fixed_ctr2())
                 }
@@ -16985,74 +16985,74 @@ pub mod intel {
                 pub const fn to_local(self) -> ::tock_registers::LocalRegisterCopy<u64, Register> {
                     ::tock_registers::LocalRegisterCopy::new(self.0)
                 }
-                #[doc = "`SET_OVF_PMC` element 0: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-set, 1 bit wide."]
+                #[doc = "`SET_OVF_PMC` element 0 of 8, general-purpose counter 0: bit 0, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
                 pub const fn get_set_ovf_pmc0(self) -> bool {
                     ((self.0 >> 0u32) & 0x1_u64) != 0
                 }
-                #[doc = "Writes 1 to `SET_OVF_PMC0` (sets the corresponding status bit when written). `SET_OVF_PMC` element 0: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-set, 1 bit wide."]
+                #[doc = "Writes 1 to `SET_OVF_PMC0` (sets the corresponding status bit when written). `SET_OVF_PMC` element 0 of 8, general-purpose counter 0: bit 0, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
                 pub const fn set_ovf_pmc0(self) -> Self {
                     let v = 1u64;
                     Self((self.0 & 0xfffffffffffffffe_u64) | (((v >> 0u32) & 0x1_u64) << 0u32))
                 }
-                #[doc = "`SET_OVF_PMC` element 1: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-set, 1 bit wide."]
+                #[doc = "`SET_OVF_PMC` element 1 of 8, general-purpose counter 1: bit 1, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
                 pub const fn get_set_ovf_pmc1(self) -> bool {
                     ((self.0 >> 1u32) & 0x1_u64) != 0
                 }
-                #[doc = "Writes 1 to `SET_OVF_PMC1` (sets the corresponding status bit when written). `SET_OVF_PMC` element 1: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-set, 1 bit wide."]
+                #[doc = "Writes 1 to `SET_OVF_PMC1` (sets the corresponding status bit when written). `SET_OVF_PMC` element 1 of 8, general-purpose counter 1: bit 1, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
                 pub const fn set_ovf_pmc1(self) -> Self {
                     let v = 1u64;
                     Self((self.0 & 0xfffffffffffffffd_u64) | (((v >> 0u32) & 0x1_u64) << 1u32))
                 }
-                #[doc = "`SET_OVF_PMC` element 2: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-set, 1 bit wide."]
+                #[doc = "`SET_OVF_PMC` element 2 of 8, general-purpose counter 2: bit 2, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
                 pub const fn get_set_ovf_pmc2(self) -> bool {
                     ((self.0 >> 2u32) & 0x1_u64) != 0
                 }
-                #[doc = "Writes 1 to `SET_OVF_PMC2` (sets the corresponding status bit when written). `SET_OVF_PMC` element 2: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-set, 1 bit wide."]
+                #[doc = "Writes 1 to `SET_OVF_PMC2` (sets the corresponding status bit when written). `SET_OVF_PMC` element 2 of 8, general-purpose counter 2: bit 2, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
                 pub const fn set_ovf_pmc2(self) -> Self {
                     let v = 1u64;
                     Self((self.0 & 0xfffffffffffffffb_u64) | (((v >> 0u32) & 0x1_u64) << 2u32))
                 }
-                #[doc = "`SET_OVF_PMC` element 3: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-set, 1 bit wide."]
+                #[doc = "`SET_OVF_PMC` element 3 of 8, general-purpose counter 3: bit 3, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
                 pub const fn get_set_ovf_pmc3(self) -> bool {
                     ((self.0 >> 3u32) & 0x1_u64) != 0
                 }
-                #[doc = "Writes 1 to `SET_OVF_PMC3` (sets the corresponding status bit when written). `SET_OVF_PMC` element 3: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-set, 1 bit wide."]
+                #[doc = "Writes 1 to `SET_OVF_PMC3` (sets the corresponding status bit when written). `SET_OVF_PMC` element 3 of 8, general-purpose counter 3: bit 3, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
                 pub const fn set_ovf_pmc3(self) -> Self {
                     let v = 1u64;
                     Self((self.0 & 0xfffffffffffffff7_u64) | (((v >> 0u32) & 0x1_u64) << 3u32))
                 }
-                #[doc = "`SET_OVF_PMC` element 4: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-set, 1 bit wide."]
+                #[doc = "`SET_OVF_PMC` element 4 of 8, general-purpose counter 4: bit 4, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
                 pub const fn get_set_ovf_pmc4(self) -> bool {
                     ((self.0 >> 4u32) & 0x1_u64) != 0
                 }
-                #[doc = "Writes 1 to `SET_OVF_PMC4` (sets the corresponding status bit when written). `SET_OVF_PMC` element 4: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-set, 1 bit wide."]
+                #[doc = "Writes 1 to `SET_OVF_PMC4` (sets the corresponding status bit when written). `SET_OVF_PMC` element 4 of 8, general-purpose counter 4: bit 4, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
                 pub const fn set_ovf_pmc4(self) -> Self {
                     let v = 1u64;
                     Self((self.0 & 0xffffffffffffffef_u64) | (((v >> 0u32) & 0x1_u64) << 4u32))
                 }
-                #[doc = "`SET_OVF_PMC` element 5: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-set, 1 bit wide."]
+                #[doc = "`SET_OVF_PMC` element 5 of 8, general-purpose counter 5: bit 5, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
                 pub const fn get_set_ovf_pmc5(self) -> bool {
                     ((self.0 >> 5u32) & 0x1_u64) != 0
                 }
-                #[doc = "Writes 1 to `SET_OVF_PMC5` (sets the corresponding status bit when written). `SET_OVF_PMC` element 5: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-set, 1 bit wide."]
+                #[doc = "Writes 1 to `SET_OVF_PMC5` (sets the corresponding status bit when written). `SET_OVF_PMC` element 5 of 8, general-purpose counter 5: bit 5, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
                 pub const fn set_ovf_pmc5(self) -> Self {
                     let v = 1u64;
                     Self((self.0 & 0xffffffffffffffdf_u64) | (((v >> 0u32) & 0x1_u64) << 5u32))
                 }
-                #[doc = "`SET_OVF_PMC` element 6: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-set, 1 bit wide."]
+                #[doc = "`SET_OVF_PMC` element 6 of 8, general-purpose counter 6: bit 6, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
                 pub const fn get_set_ovf_pmc6(self) -> bool {
                     ((self.0 >> 6u32) & 0x1_u64) != 0
                 }
-                #[doc = "Writes 1 to `SET_OVF_PMC6` (sets the corresponding status bit when written). `SET_OVF_PMC` element 6: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-set, 1 bit wide."]
+                #[doc = "Writes 1 to `SET_OVF_PMC6` (sets the corresponding status bit when written). `SET_OVF_PMC` element 6 of 8, general-purpose counter 6: bit 6, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
                 pub const fn set_ovf_pmc6(self) -> Self {
                     let v = 1u64;
                     Self((self.0 & 0xffffffffffffffbf_u64) | (((v >> 0u32) & 0x1_u64) << 6u32))
                 }
-                #[doc = "`SET_OVF_PMC` element 7: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-set, 1 bit wide."]
+                #[doc = "`SET_OVF_PMC` element 7 of 8, general-purpose counter 7: bit 7, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
                 pub const fn get_set_ovf_pmc7(self) -> bool {
                     ((self.0 >> 7u32) & 0x1_u64) != 0
                 }
-                #[doc = "Writes 1 to `SET_OVF_PMC7` (sets the corresponding status bit when written). `SET_OVF_PMC` element 7: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-set, 1 bit wide."]
+                #[doc = "Writes 1 to `SET_OVF_PMC7` (sets the corresponding status bit when written). `SET_OVF_PMC` element 7 of 8, general-purpose counter 7: bit 7, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
                 pub const fn set_ovf_pmc7(self) -> Self {
                     let v = 1u64;
                     Self((self.0 & 0xffffffffffffff7f_u64) | (((v >> 0u32) & 0x1_u64) << 7u32))
@@ -17109,29 +17109,29 @@ pub mod intel {
                         }),
                     }
                 }
-                #[doc = "`SET_OVF_FIXED_CTR` element 0: Set the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 3 elements), write-1-to-set, 1 bit wide."]
+                #[doc = "`SET_OVF_FIXED_CTR` element 0 of 3, fixed counter 0: bit 32, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_FIXED_CTRi."]
                 pub const fn get_set_ovf_fixed_ctr0(self) -> bool {
                     ((self.0 >> 32u32) & 0x1_u64) != 0
                 }
-                #[doc = "Writes 1 to `SET_OVF_FIXED_CTR0` (sets the corresponding status bit when written). `SET_OVF_FIXED_CTR` element 0: Set the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 3 elements), write-1-to-set, 1 bit wide."]
+                #[doc = "Writes 1 to `SET_OVF_FIXED_CTR0` (sets the corresponding status bit when written). `SET_OVF_FIXED_CTR` element 0 of 3, fixed counter 0: bit 32, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_FIXED_CTRi."]
                 pub const fn set_ovf_fixed_ctr0(self) -> Self {
                     let v = 1u64;
                     Self((self.0 & 0xfffffffeffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 32u32))
                 }
-                #[doc = "`SET_OVF_FIXED_CTR` element 1: Set the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 3 elements), write-1-to-set, 1 bit wide."]
+                #[doc = "`SET_OVF_FIXED_CTR` element 1 of 3, fixed counter 1: bit 33, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_FIXED_CTRi."]
                 pub const fn get_set_ovf_fixed_ctr1(self) -> bool {
                     ((self.0 >> 33u32) & 0x1_u64) != 0
                 }
-                #[doc = "Writes 1 to `SET_OVF_FIXED_CTR1` (sets the corresponding status bit when written). `SET_OVF_FIXED_CTR` element 1: Set the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 3 elements), write-1-to-set, 1 bit wide."]
+                #[doc = "Writes 1 to `SET_OVF_FIXED_CTR1` (sets the corresponding status bit when written). `SET_OVF_FIXED_CTR` element 1 of 3, fixed counter 1: bit 33, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_FIXED_CTRi."]
                 pub const fn set_ovf_fixed_ctr1(self) -> Self {
                     let v = 1u64;
                     Self((self.0 & 0xfffffffdffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 33u32))
                 }
-                #[doc = "`SET_OVF_FIXED_CTR` element 2: Set the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 3 elements), write-1-to-set, 1 bit wide."]
+                #[doc = "`SET_OVF_FIXED_CTR` element 2 of 3, fixed counter 2: bit 34, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_FIXED_CTRi."]
                 pub const fn get_set_ovf_fixed_ctr2(self) -> bool {
                     ((self.0 >> 34u32) & 0x1_u64) != 0
                 }
-                #[doc = "Writes 1 to `SET_OVF_FIXED_CTR2` (sets the corresponding status bit when written). `SET_OVF_FIXED_CTR` element 2: Set the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 3 elements), write-1-to-set, 1 bit wide."]
+                #[doc = "Writes 1 to `SET_OVF_FIXED_CTR2` (sets the corresponding status bit when written). `SET_OVF_FIXED_CTR` element 2 of 3, fixed counter 2: bit 34, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_FIXED_CTRi."]
                 pub const fn set_ovf_fixed_ctr2(self) -> Self {
                     let v = 1u64;
                     Self((self.0 & 0xfffffffbffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 34u32))
@@ -17307,35 +17307,35 @@ pub mod intel {
                         conflict: self.conflict | clash,
                     }
                 }
-                #[doc = "Writes 1 to `SET_OVF_PMC0` (sets the corresponding status bit when written). `SET_OVF_PMC` element 0: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-set, 1 bit wide."]
+                #[doc = "Writes 1 to `SET_OVF_PMC0` (sets the corresponding status bit when written). `SET_OVF_PMC` element 0 of 8, general-purpose counter 0: bit 0, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
                 pub const fn set_ovf_pmc0(self) -> Self {
                     self.track(0x1_u64, self.value.set_ovf_pmc0())
                 }
-                #[doc = "Writes 1 to `SET_OVF_PMC1` (sets the corresponding status bit when written). `SET_OVF_PMC` element 1: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-set, 1 bit wide."]
+                #[doc = "Writes 1 to `SET_OVF_PMC1` (sets the corresponding status bit when written). `SET_OVF_PMC` element 1 of 8, general-purpose counter 1: bit 1, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
                 pub const fn set_ovf_pmc1(self) -> Self {
                     self.track(0x2_u64, self.value.set_ovf_pmc1())
                 }
-                #[doc = "Writes 1 to `SET_OVF_PMC2` (sets the corresponding status bit when written). `SET_OVF_PMC` element 2: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-set, 1 bit wide."]
+                #[doc = "Writes 1 to `SET_OVF_PMC2` (sets the corresponding status bit when written). `SET_OVF_PMC` element 2 of 8, general-purpose counter 2: bit 2, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
                 pub const fn set_ovf_pmc2(self) -> Self {
                     self.track(0x4_u64, self.value.set_ovf_pmc2())
                 }
-                #[doc = "Writes 1 to `SET_OVF_PMC3` (sets the corresponding status bit when written). `SET_OVF_PMC` element 3: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-set, 1 bit wide."]
+                #[doc = "Writes 1 to `SET_OVF_PMC3` (sets the corresponding status bit when written). `SET_OVF_PMC` element 3 of 8, general-purpose counter 3: bit 3, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
                 pub const fn set_ovf_pmc3(self) -> Self {
                     self.track(0x8_u64, self.value.set_ovf_pmc3())
                 }
-                #[doc = "Writes 1 to `SET_OVF_PMC4` (sets the corresponding status bit when written). `SET_OVF_PMC` element 4: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-set, 1 bit wide."]
+                #[doc = "Writes 1 to `SET_OVF_PMC4` (sets the corresponding status bit when written). `SET_OVF_PMC` element 4 of 8, general-purpose counter 4: bit 4, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
                 pub const fn set_ovf_pmc4(self) -> Self {
                     self.track(0x10_u64, self.value.set_ovf_pmc4())
                 }
-                #[doc = "Writes 1 to `SET_OVF_PMC5` (sets the corresponding status bit when written). `SET_OVF_PMC` element 5: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-set, 1 bit wide."]
+                #[doc = "Writes 1 to `SET_OVF_PMC5` (sets the corresponding status bit when written). `SET_OVF_PMC` element 5 of 8, general-purpose counter 5: bit 5, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
                 pub const fn set_ovf_pmc5(self) -> Self {
                     self.track(0x20_u64, self.value.set_ovf_pmc5())
                 }
-                #[doc = "Writes 1 to `SET_OVF_PMC6` (sets the corresponding status bit when written). `SET_OVF_PMC` element 6: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-set, 1 bit wide."]
+                #[doc = "Writes 1 to `SET_OVF_PMC6` (sets the corresponding status bit when written). `SET_OVF_PMC` element 6 of 8, general-purpose counter 6: bit 6, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
                 pub const fn set_ovf_pmc6(self) -> Self {
                     self.track(0x40_u64, self.value.set_ovf_pmc6())
                 }
-                #[doc = "Writes 1 to `SET_OVF_PMC7` (sets the corresponding status bit when written). `SET_OVF_PMC` element 7: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-set, 1 bit wide."]
+                #[doc = "Writes 1 to `SET_OVF_PMC7` (sets the corresponding status bit when written). `SET_OVF_PMC` element 7 of 8, general-purpose counter 7: bit 7, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
                 pub const fn set_ovf_pmc7(self) -> Self {
                     self.track(0x80_u64, self.value.set_ovf_pmc7())
                 }
@@ -17362,15 +17362,15 @@ pub mod intel {
                         Err(e) => Err(e),
                     }
                 }
-                #[doc = "Writes 1 to `SET_OVF_FIXED_CTR0` (sets the corresponding status bit when written). `SET_OVF_FIXED_CTR` element 0: Set the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 3 elements), write-1-to-set, 1 bit wide."]
+                #[doc = "Writes 1 to `SET_OVF_FIXED_CTR0` (sets the corresponding status bit when written). `SET_OVF_FIXED_CTR` element 0 of 3, fixed counter 0: bit 32, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_FIXED_CTRi."]
                 pub const fn set_ovf_fixed_ctr0(self) -> Self {
                     self.track(0x100000000_u64, self.value.set_ovf_fixed_ctr0())
                 }
-                #[doc = "Writes 1 to `SET_OVF_FIXED_CTR1` (sets the corresponding status bit when written). `SET_OVF_FIXED_CTR` element 1: Set the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 3 elements), write-1-to-set, 1 bit wide."]
+                #[doc = "Writes 1 to `SET_OVF_FIXED_CTR1` (sets the corresponding status bit when written). `SET_OVF_FIXED_CTR` element 1 of 3, fixed counter 1: bit 33, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_FIXED_CTRi."]
                 pub const fn set_ovf_fixed_ctr1(self) -> Self {
                     self.track(0x200000000_u64, self.value.set_ovf_fixed_ctr1())
                 }
-                #[doc = "Writes 1 to `SET_OVF_FIXED_CTR2` (sets the corresponding status bit when written). `SET_OVF_FIXED_CTR` element 2: Set the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 3 elements), write-1-to-set, 1 bit wide."]
+                #[doc = "Writes 1 to `SET_OVF_FIXED_CTR2` (sets the corresponding status bit when written). `SET_OVF_FIXED_CTR` element 2 of 3, fixed counter 2: bit 34, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_FIXED_CTRi."]
                 pub const fn set_ovf_fixed_ctr2(self) -> Self {
                     self.track(0x400000000_u64, self.value.set_ovf_fixed_ctr2())
                 }
@@ -17677,35 +17677,35 @@ pub mod intel {
                 pub const fn to_local(self) -> ::tock_registers::LocalRegisterCopy<u64, Register> {
                     ::tock_registers::LocalRegisterCopy::new(self.0)
                 }
-                #[doc = "`PERFEVTSEL_INUSE` element 0: IA32_PERFEVTSELi has a non-zero event select or umask.\n\nBits 0 (+1 per element, 8 elements), read-only, 1 bit wide."]
+                #[doc = "`PERFEVTSEL_INUSE` element 0 of 8, general-purpose counter 0: bit 0, read-only, 1 bit wide.\n\nIA32_PERFEVTSELi has a non-zero event select or umask."]
                 pub const fn perfevtsel_inuse0(self) -> bool {
                     ((self.0 >> 0u32) & 0x1_u64) != 0
                 }
-                #[doc = "`PERFEVTSEL_INUSE` element 1: IA32_PERFEVTSELi has a non-zero event select or umask.\n\nBits 0 (+1 per element, 8 elements), read-only, 1 bit wide."]
+                #[doc = "`PERFEVTSEL_INUSE` element 1 of 8, general-purpose counter 1: bit 1, read-only, 1 bit wide.\n\nIA32_PERFEVTSELi has a non-zero event select or umask."]
                 pub const fn perfevtsel_inuse1(self) -> bool {
                     ((self.0 >> 1u32) & 0x1_u64) != 0
                 }
-                #[doc = "`PERFEVTSEL_INUSE` element 2: IA32_PERFEVTSELi has a non-zero event select or umask.\n\nBits 0 (+1 per element, 8 elements), read-only, 1 bit wide."]
+                #[doc = "`PERFEVTSEL_INUSE` element 2 of 8, general-purpose counter 2: bit 2, read-only, 1 bit wide.\n\nIA32_PERFEVTSELi has a non-zero event select or umask."]
                 pub const fn perfevtsel_inuse2(self) -> bool {
                     ((self.0 >> 2u32) & 0x1_u64) != 0
                 }
-                #[doc = "`PERFEVTSEL_INUSE` element 3: IA32_PERFEVTSELi has a non-zero event select or umask.\n\nBits 0 (+1 per element, 8 elements), read-only, 1 bit wide."]
+                #[doc = "`PERFEVTSEL_INUSE` element 3 of 8, general-purpose counter 3: bit 3, read-only, 1 bit wide.\n\nIA32_PERFEVTSELi has a non-zero event select or umask."]
                 pub const fn perfevtsel_inuse3(self) -> bool {
                     ((self.0 >> 3u32) & 0x1_u64) != 0
                 }
-                #[doc = "`PERFEVTSEL_INUSE` element 4: IA32_PERFEVTSELi has a non-zero event select or umask.\n\nBits 0 (+1 per element, 8 elements), read-only, 1 bit wide."]
+                #[doc = "`PERFEVTSEL_INUSE` element 4 of 8, general-purpose counter 4: bit 4, read-only, 1 bit wide.\n\nIA32_PERFEVTSELi has a non-zero event select or umask."]
                 pub const fn perfevtsel_inuse4(self) -> bool {
                     ((self.0 >> 4u32) & 0x1_u64) != 0
                 }
-                #[doc = "`PERFEVTSEL_INUSE` element 5: IA32_PERFEVTSELi has a non-zero event select or umask.\n\nBits 0 (+1 per element, 8 elements), read-only, 1 bit wide."]
+                #[doc = "`PERFEVTSEL_INUSE` element 5 of 8, general-purpose counter 5: bit 5, read-only, 1 bit wide.\n\nIA32_PERFEVTSELi has a non-zero event select or umask."]
                 pub const fn perfevtsel_inuse5(self) -> bool {
                     ((self.0 >> 5u32) & 0x1_u64) != 0
                 }
-                #[doc = "`PERFEVTSEL_INUSE` element 6: IA32_PERFEVTSELi has a non-zero event select or umask.\n\nBits 0 (+1 per element, 8 elements), read-only, 1 bit wide."]
+                #[doc = "`PERFEVTSEL_INUSE` element 6 of 8, general-purpose counter 6: bit 6, read-only, 1 bit wide.\n\nIA32_PERFEVTSELi has a non-zero event select or umask."]
                 pub const fn perfevtsel_inuse6(self) -> bool {
                     ((self.0 >> 6u32) & 0x1_u64) != 0
                 }
-                #[doc = "`PERFEVTSEL_INUSE` element 7: IA32_PERFEVTSELi has a non-zero event select or umask.\n\nBits 0 (+1 per element, 8 elements), read-only, 1 bit wide."]
+                #[doc = "`PERFEVTSEL_INUSE` element 7 of 8, general-purpose counter 7: bit 7, read-only, 1 bit wide.\n\nIA32_PERFEVTSELi has a non-zero event select or umask."]
                 pub const fn perfevtsel_inuse7(self) -> bool {
                     ((self.0 >> 7u32) & 0x1_u64) != 0
                 }
@@ -17723,15 +17723,15 @@ pub mod intel {
                         _ => None,
                     }
                 }
-                #[doc = "`FIXED_CTR_INUSE` element 0: IA32_FIXED_CTRi is enabled in IA32_FIXED_CTR_CTRL.\n\nBits 32 (+1 per element, 3 elements), read-only, 1 bit wide."]
+                #[doc = "`FIXED_CTR_INUSE` element 0 of 3, fixed counter 0: bit 32, read-only, 1 bit wide.\n\nIA32_FIXED_CTRi is enabled in IA32_FIXED_CTR_CTRL."]
                 pub const fn fixed_ctr_inuse0(self) -> bool {
                     ((self.0 >> 32u32) & 0x1_u64) != 0
                 }
-                #[doc = "`FIXED_CTR_INUSE` element 1: IA32_FIXED_CTRi is enabled in IA32_FIXED_CTR_CTRL.\n\nBits 32 (+1 per element, 3 elements), read-only, 1 bit wide."]
+                #[doc = "`FIXED_CTR_INUSE` element 1 of 3, fixed counter 1: bit 33, read-only, 1 bit wide.\n\nIA32_FIXED_CTRi is enabled in IA32_FIXED_CTR_CTRL."]
                 pub const fn fixed_ctr_inuse1(self) -> bool {
                     ((self.0 >> 33u32) & 0x1_u64) != 0
                 }
-                #[doc = "`FIXED_CTR_INUSE` element 2: IA32_FIXED_CTRi is enabled in IA32_FIXED_CTR_CTRL.\n\nBits 32 (+1 per element, 3 elements), read-only, 1 bit wide."]
+                #[doc = "`FIXED_CTR_INUSE` element 2 of 3, fixed counter 2: bit 34, read-only, 1 bit wide.\n\nIA32_FIXED_CTRi is enabled in IA32_FIXED_CTR_CTRL."]
                 pub const fn fixed_ctr_inuse2(self) -> bool {
                     ((self.0 >> 34u32) & 0x1_u64) != 0
                 }
@@ -19933,15 +19933,15 @@ pub mod intel {
                 pub const fn to_local(self) -> ::tock_registers::LocalRegisterCopy<u64, Register> {
                     ::tock_registers::LocalRegisterCopy::new(self.0)
                 }
-                #[doc = "`ENABLE` element 0: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 4 elements), read-write, 2 bits wide."]
+                #[doc = "`ENABLE` element 0 of 4, fixed counter 0: bits 1:0, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 pub const fn enable0(self) -> u8 {
                     ((self.0 >> 0u32) & 0x3_u64) as u8
                 }
-                #[doc = "`ENABLE` element 0: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 4 elements), read-write, 2 bits wide."]
+                #[doc = "`ENABLE` element 0 of 4, fixed counter 0: bits 1:0, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 pub const fn enable0_value(self) -> Option<Enable> {
                     Enable::from_value((self.0 >> 0u32) & 0x3_u64)
                 }
-                #[doc = "Sets `ENABLE0` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 0: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 4 elements), read-write, 2 bits wide."]
+                #[doc = "Sets `ENABLE0` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 0 of 4, fixed counter 0: bits 1:0, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 #[track_caller]
                 pub const fn with_enable0<const V: u64>(self) -> Self {
                     if V > 0x3_u64 {
@@ -19951,7 +19951,7 @@ pub mod intel {
                     let v = V;
                     Self((self.0 & 0xfffffffffffffffc_u64) | (((v >> 0u32) & 0x3_u64) << 0u32))
                 }
-                #[doc = "Sets `ENABLE0`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 0: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 4 elements), read-write, 2 bits wide."]
+                #[doc = "Sets `ENABLE0`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 0 of 4, fixed counter 0: bits 1:0, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 pub const fn try_set_enable0(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0x3_u64 {
                         return Err(crate::FieldError::TooWide {
@@ -19964,20 +19964,20 @@ pub mod intel {
                         (self.0 & 0xfffffffffffffffc_u64) | (((v >> 0u32) & 0x3_u64) << 0u32),
                     ))
                 }
-                #[doc = "`ENABLE` element 0: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 4 elements), read-write, 2 bits wide."]
+                #[doc = "`ENABLE` element 0 of 4, fixed counter 0: bits 1:0, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 pub const fn set_enable0(self, value: Enable) -> Self {
                     let v = value as u64;
                     Self((self.0 & 0xfffffffffffffffc_u64) | (((v >> 0u32) & 0x3_u64) << 0u32))
                 }
-                #[doc = "`ENABLE` element 1: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 4 elements), read-write, 2 bits wide."]
+                #[doc = "`ENABLE` element 1 of 4, fixed counter 1: bits 5:4, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 pub const fn enable1(self) -> u8 {
                     ((self.0 >> 4u32) & 0x3_u64) as u8
                 }
-                #[doc = "`ENABLE` element 1: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 4 elements), read-write, 2 bits wide."]
+                #[doc = "`ENABLE` element 1 of 4, fixed counter 1: bits 5:4, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 pub const fn enable1_value(self) -> Option<Enable> {
                     Enable::from_value((self.0 >> 4u32) & 0x3_u64)
                 }
-                #[doc = "Sets `ENABLE1` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 1: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 4 elements), read-write, 2 bits wide."]
+                #[doc = "Sets `ENABLE1` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 1 of 4, fixed counter 1: bits 5:4, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 #[track_caller]
                 pub const fn with_enable1<const V: u64>(self) -> Self {
                     if V > 0x3_u64 {
@@ -19987,7 +19987,7 @@ pub mod intel {
                     let v = V;
                     Self((self.0 & 0xffffffffffffffcf_u64) | (((v >> 0u32) & 0x3_u64) << 4u32))
                 }
-                #[doc = "Sets `ENABLE1`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 1: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 4 elements), read-write, 2 bits wide."]
+                #[doc = "Sets `ENABLE1`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 1 of 4, fixed counter 1: bits 5:4, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 pub const fn try_set_enable1(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0x3_u64 {
                         return Err(crate::FieldError::TooWide {
@@ -20000,20 +20000,20 @@ pub mod intel {
                         (self.0 & 0xffffffffffffffcf_u64) | (((v >> 0u32) & 0x3_u64) << 4u32),
                     ))
                 }
-                #[doc = "`ENABLE` element 1: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 4 elements), read-write, 2 bits wide."]
+                #[doc = "`ENABLE` element 1 of 4, fixed counter 1: bits 5:4, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 pub const fn set_enable1(self, value: Enable) -> Self {
                     let v = value as u64;
                     Self((self.0 & 0xffffffffffffffcf_u64) | (((v >> 0u32) & 0x3_u64) << 4u32))
                 }
-                #[doc = "`ENABLE` element 2: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 4 elements), read-write, 2 bits wide."]
+                #[doc = "`ENABLE` element 2 of 4, fixed counter 2: bits 9:8, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 pub const fn enable2(self) -> u8 {
                     ((self.0 >> 8u32) & 0x3_u64) as u8
                 }
-                #[doc = "`ENABLE` element 2: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 4 elements), read-write, 2 bits wide."]
+                #[doc = "`ENABLE` element 2 of 4, fixed counter 2: bits 9:8, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 pub const fn enable2_value(self) -> Option<Enable> {
                     Enable::from_value((self.0 >> 8u32) & 0x3_u64)
                 }
-                #[doc = "Sets `ENABLE2` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 2: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 4 elements), read-write, 2 bits wide."]
+                #[doc = "Sets `ENABLE2` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 2 of 4, fixed counter 2: bits 9:8, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 #[track_caller]
                 pub const fn with_enable2<const V: u64>(self) -> Self {
                     if V > 0x3_u64 {
@@ -20023,7 +20023,7 @@ pub mod intel {
                     let v = V;
                     Self((self.0 & 0xfffffffffffffcff_u64) | (((v >> 0u32) & 0x3_u64) << 8u32))
                 }
-                #[doc = "Sets `ENABLE2`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 2: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 4 elements), read-write, 2 bits wide."]
+                #[doc = "Sets `ENABLE2`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 2 of 4, fixed counter 2: bits 9:8, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 pub const fn try_set_enable2(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0x3_u64 {
                         return Err(crate::FieldError::TooWide {
@@ -20036,20 +20036,20 @@ pub mod intel {
                         (self.0 & 0xfffffffffffffcff_u64) | (((v >> 0u32) & 0x3_u64) << 8u32),
                     ))
                 }
-                #[doc = "`ENABLE` element 2: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 4 elements), read-write, 2 bits wide."]
+                #[doc = "`ENABLE` element 2 of 4, fixed counter 2: bits 9:8, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 pub const fn set_enable2(self, value: Enable) -> Self {
                     let v = value as u64;
                     Self((self.0 & 0xfffffffffffffcff_u64) | (((v >> 0u32) & 0x3_u64) << 8u32))
                 }
-                #[doc = "`ENABLE` element 3: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 4 elements), read-write, 2 bits wide."]
+                #[doc = "`ENABLE` element 3 of 4, fixed counter 3: bits 13:12, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 pub const fn enable3(self) -> u8 {
                     ((self.0 >> 12u32) & 0x3_u64) as u8
                 }
-                #[doc = "`ENABLE` element 3: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 4 elements), read-write, 2 bits wide."]
+                #[doc = "`ENABLE` element 3 of 4, fixed counter 3: bits 13:12, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 pub const fn enable3_value(self) -> Option<Enable> {
                     Enable::from_value((self.0 >> 12u32) & 0x3_u64)
                 }
-                #[doc = "Sets `ENABLE3` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 3: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 4 elements), read-write, 2 bits wide."]
+                #[doc = "Sets `ENABLE3` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 3 of 4, fixed counter 3: bits 13:12, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 #[track_caller]
                 pub const fn with_enable3<const V: u64>(self) -> Self {
                     if V > 0x3_u64 {
@@ -20059,7 +20059,7 @@ pub mod intel {
                     let v = V;
                     Self((self.0 & 0xffffffffffffcfff_u64) | (((v >> 0u32) & 0x3_u64) << 12u32))
                 }
-                #[doc = "Sets `ENABLE3`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 3: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 4 elements), read-write, 2 bits wide."]
+                #[doc = "Sets `ENABLE3`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 3 of 4, fixed counter 3: bits 13:12, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 pub const fn try_set_enable3(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0x3_u64 {
                         return Err(crate::FieldError::TooWide {
@@ -20072,7 +20072,7 @@ pub mod intel {
                         (self.0 & 0xffffffffffffcfff_u64) | (((v >> 0u32) & 0x3_u64) << 12u32),
                     ))
                 }
-                #[doc = "`ENABLE` element 3: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 4 elements), read-write, 2 bits wide."]
+                #[doc = "`ENABLE` element 3 of 4, fixed counter 3: bits 13:12, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 pub const fn set_enable3(self, value: Enable) -> Self {
                     let v = value as u64;
                     Self((self.0 & 0xffffffffffffcfff_u64) | (((v >> 0u32) & 0x3_u64) << 12u32))
@@ -20120,38 +20120,38 @@ pub mod intel {
                         }),
                     }
                 }
-                #[doc = "`ANY` element 0: AnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY).\n\nBits 2 (+4 per element, 4 elements), read-write, 1 bit wide."]
+                #[doc = "`ANY` element 0 of 4, fixed counter 0: bit 2, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
                 pub const fn any0(self) -> bool {
                     ((self.0 >> 2u32) & 0x1_u64) != 0
                 }
-                #[doc = "`ANY` element 0: AnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY).\n\nBits 2 (+4 per element, 4 elements), read-write, 1 bit wide."]
+                #[doc = "`ANY` element 0 of 4, fixed counter 0: bit 2, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
                 pub const fn with_any0(self, on: bool) -> Self {
                     let v = on as u64;
                     Self((self.0 & 0xfffffffffffffffb_u64) | (((v >> 0u32) & 0x1_u64) << 2u32))
                 }
-                #[doc = "`ANY` element 1: AnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY).\n\nBits 2 (+4 per element, 4 elements), read-write, 1 bit wide."]
+                #[doc = "`ANY` element 1 of 4, fixed counter 1: bit 6, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
                 pub const fn any1(self) -> bool {
                     ((self.0 >> 6u32) & 0x1_u64) != 0
                 }
-                #[doc = "`ANY` element 1: AnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY).\n\nBits 2 (+4 per element, 4 elements), read-write, 1 bit wide."]
+                #[doc = "`ANY` element 1 of 4, fixed counter 1: bit 6, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
                 pub const fn with_any1(self, on: bool) -> Self {
                     let v = on as u64;
                     Self((self.0 & 0xffffffffffffffbf_u64) | (((v >> 0u32) & 0x1_u64) << 6u32))
                 }
-                #[doc = "`ANY` element 2: AnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY).\n\nBits 2 (+4 per element, 4 elements), read-write, 1 bit wide."]
+                #[doc = "`ANY` element 2 of 4, fixed counter 2: bit 10, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
                 pub const fn any2(self) -> bool {
                     ((self.0 >> 10u32) & 0x1_u64) != 0
                 }
-                #[doc = "`ANY` element 2: AnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY).\n\nBits 2 (+4 per element, 4 elements), read-write, 1 bit wide."]
+                #[doc = "`ANY` element 2 of 4, fixed counter 2: bit 10, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
                 pub const fn with_any2(self, on: bool) -> Self {
                     let v = on as u64;
                     Self((self.0 & 0xfffffffffffffbff_u64) | (((v >> 0u32) & 0x1_u64) << 10u32))
                 }
-                #[doc = "`ANY` element 3: AnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY).\n\nBits 2 (+4 per element, 4 elements), read-write, 1 bit wide."]
+                #[doc = "`ANY` element 3 of 4, fixed counter 3: bit 14, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
                 pub const fn any3(self) -> bool {
                     ((self.0 >> 14u32) & 0x1_u64) != 0
                 }
-                #[doc = "`ANY` element 3: AnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY).\n\nBits 2 (+4 per element, 4 elements), read-write, 1 bit wide."]
+                #[doc = "`ANY` element 3 of 4, fixed counter 3: bit 14, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
                 pub const fn with_any3(self, on: bool) -> Self {
                     let v = on as u64;
                     Self((self.0 & 0xffffffffffffbfff_u64) | (((v >> 0u32) & 0x1_u64) << 14u32))
@@ -20199,38 +20199,38 @@ pub mod intel {
                         }),
                     }
                 }
-                #[doc = "`PMI` element 0: Raise a performance-monitoring interrupt when fixed counter i overflows.\n\nBits 3 (+4 per element, 4 elements), read-write, 1 bit wide."]
+                #[doc = "`PMI` element 0 of 4, fixed counter 0: bit 3, read-write, 1 bit wide.\n\nRaise a performance-monitoring interrupt when fixed counter i overflows."]
                 pub const fn pmi0(self) -> bool {
                     ((self.0 >> 3u32) & 0x1_u64) != 0
                 }
-                #[doc = "`PMI` element 0: Raise a performance-monitoring interrupt when fixed counter i overflows.\n\nBits 3 (+4 per element, 4 elements), read-write, 1 bit wide."]
+                #[doc = "`PMI` element 0 of 4, fixed counter 0: bit 3, read-write, 1 bit wide.\n\nRaise a performance-monitoring interrupt when fixed counter i overflows."]
                 pub const fn with_pmi0(self, on: bool) -> Self {
                     let v = on as u64;
                     Self((self.0 & 0xfffffffffffffff7_u64) | (((v >> 0u32) & 0x1_u64) << 3u32))
                 }
-                #[doc = "`PMI` element 1: Raise a performance-monitoring interrupt when fixed counter i overflows.\n\nBits 3 (+4 per element, 4 elements), read-write, 1 bit wide."]
+                #[doc = "`PMI` element 1 of 4, fixed counter 1: bit 7, read-write, 1 bit wide.\n\nRaise a performance-monitoring interrupt when fixed counter i overflows."]
                 pub const fn pmi1(self) -> bool {
                     ((self.0 >> 7u32) & 0x1_u64) != 0
                 }
-                #[doc = "`PMI` element 1: Raise a performance-monitoring interrupt when fixed counter i overflows.\n\nBits 3 (+4 per element, 4 elements), read-write, 1 bit wide."]
+                #[doc = "`PMI` element 1 of 4, fixed counter 1: bit 7, read-write, 1 bit wide.\n\nRaise a performance-monitoring interrupt when fixed counter i overflows."]
                 pub const fn with_pmi1(self, on: bool) -> Self {
                     let v = on as u64;
                     Self((self.0 & 0xffffffffffffff7f_u64) | (((v >> 0u32) & 0x1_u64) << 7u32))
                 }
-                #[doc = "`PMI` element 2: Raise a performance-monitoring interrupt when fixed counter i overflows.\n\nBits 3 (+4 per element, 4 elements), read-write, 1 bit wide."]
+                #[doc = "`PMI` element 2 of 4, fixed counter 2: bit 11, read-write, 1 bit wide.\n\nRaise a performance-monitoring interrupt when fixed counter i overflows."]
                 pub const fn pmi2(self) -> bool {
                     ((self.0 >> 11u32) & 0x1_u64) != 0
                 }
-                #[doc = "`PMI` element 2: Raise a performance-monitoring interrupt when fixed counter i overflows.\n\nBits 3 (+4 per element, 4 elements), read-write, 1 bit wide."]
+                #[doc = "`PMI` element 2 of 4, fixed counter 2: bit 11, read-write, 1 bit wide.\n\nRaise a performance-monitoring interrupt when fixed counter i overflows."]
                 pub const fn with_pmi2(self, on: bool) -> Self {
                     let v = on as u64;
                     Self((self.0 & 0xfffffffffffff7ff_u64) | (((v >> 0u32) & 0x1_u64) << 11u32))
                 }
-                #[doc = "`PMI` element 3: Raise a performance-monitoring interrupt when fixed counter i overflows.\n\nBits 3 (+4 per element, 4 elements), read-write, 1 bit wide."]
+                #[doc = "`PMI` element 3 of 4, fixed counter 3: bit 15, read-write, 1 bit wide.\n\nRaise a performance-monitoring interrupt when fixed counter i overflows."]
                 pub const fn pmi3(self) -> bool {
                     ((self.0 >> 15u32) & 0x1_u64) != 0
                 }
-                #[doc = "`PMI` element 3: Raise a performance-monitoring interrupt when fixed counter i overflows.\n\nBits 3 (+4 per element, 4 elements), read-write, 1 bit wide."]
+                #[doc = "`PMI` element 3 of 4, fixed counter 3: bit 15, read-write, 1 bit wide.\n\nRaise a performance-monitoring interrupt when fixed counter i overflows."]
                 pub const fn with_pmi3(self, on: bool) -> Self {
                     let v = on as u64;
                     Self((self.0 & 0xffffffffffff7fff_u64) | (((v >> 0u32) & 0x1_u64) << 15u32))
@@ -20278,38 +20278,38 @@ pub mod intel {
                         }),
                     }
                 }
-                #[doc = "`ADAPTIVE_RECORD` element 0: Fixed counter i writes adaptive PEBS records in the layout MSR_PEBS_DATA_CFG selects.\n\nBits 32 (+4 per element, 4 elements), read-write, 1 bit wide."]
+                #[doc = "`ADAPTIVE_RECORD` element 0 of 4, fixed counter 0: bit 32, read-write, 1 bit wide.\n\nFixed counter i writes adaptive PEBS records in the layout MSR_PEBS_DATA_CFG selects."]
                 pub const fn adaptive_record0(self) -> bool {
                     ((self.0 >> 32u32) & 0x1_u64) != 0
                 }
-                #[doc = "`ADAPTIVE_RECORD` element 0: Fixed counter i writes adaptive PEBS records in the layout MSR_PEBS_DATA_CFG selects.\n\nBits 32 (+4 per element, 4 elements), read-write, 1 bit wide."]
+                #[doc = "`ADAPTIVE_RECORD` element 0 of 4, fixed counter 0: bit 32, read-write, 1 bit wide.\n\nFixed counter i writes adaptive PEBS records in the layout MSR_PEBS_DATA_CFG selects."]
                 pub const fn with_adaptive_record0(self, on: bool) -> Self {
                     let v = on as u64;
                     Self((self.0 & 0xfffffffeffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 32u32))
                 }
-                #[doc = "`ADAPTIVE_RECORD` element 1: Fixed counter i writes adaptive PEBS records in the layout MSR_PEBS_DATA_CFG selects.\n\nBits 32 (+4 per element, 4 elements), read-write, 1 bit wide."]
+                #[doc = "`ADAPTIVE_RECORD` element 1 of 4, fixed counter 1: bit 36, read-write, 1 bit wide.\n\nFixed counter i writes adaptive PEBS records in the layout MSR_PEBS_DATA_CFG selects."]
                 pub const fn adaptive_record1(self) -> bool {
                     ((self.0 >> 36u32) & 0x1_u64) != 0
                 }
-                #[doc = "`ADAPTIVE_RECORD` element 1: Fixed counter i writes adaptive PEBS records in the layout MSR_PEBS_DATA_CFG selects.\n\nBits 32 (+4 per element, 4 elements), read-write, 1 bit wide."]
+                #[doc = "`ADAPTIVE_RECORD` element 1 of 4, fixed counter 1: bit 36, read-write, 1 bit wide.\n\nFixed counter i writes adaptive PEBS records in the layout MSR_PEBS_DATA_CFG selects."]
                 pub const fn with_adaptive_record1(self, on: bool) -> Self {
                     let v = on as u64;
                     Self((self.0 & 0xffffffefffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 36u32))
                 }
-                #[doc = "`ADAPTIVE_RECORD` element 2: Fixed counter i writes adaptive PEBS records in the layout MSR_PEBS_DATA_CFG selects.\n\nBits 32 (+4 per element, 4 elements), read-write, 1 bit wide."]
+                #[doc = "`ADAPTIVE_RECORD` element 2 of 4, fixed counter 2: bit 40, read-write, 1 bit wide.\n\nFixed counter i writes adaptive PEBS records in the layout MSR_PEBS_DATA_CFG selects."]
                 pub const fn adaptive_record2(self) -> bool {
                     ((self.0 >> 40u32) & 0x1_u64) != 0
                 }
-                #[doc = "`ADAPTIVE_RECORD` element 2: Fixed counter i writes adaptive PEBS records in the layout MSR_PEBS_DATA_CFG selects.\n\nBits 32 (+4 per element, 4 elements), read-write, 1 bit wide."]
+                #[doc = "`ADAPTIVE_RECORD` element 2 of 4, fixed counter 2: bit 40, read-write, 1 bit wide.\n\nFixed counter i writes adaptive PEBS records in the layout MSR_PEBS_DATA_CFG selects."]
                 pub const fn with_adaptive_record2(self, on: bool) -> Self {
                     let v = on as u64;
                     Self((self.0 & 0xfffffeffffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 40u32))
                 }
-                #[doc = "`ADAPTIVE_RECORD` element 3: Fixed counter i writes adaptive PEBS records in the layout MSR_PEBS_DATA_CFG selects.\n\nBits 32 (+4 per element, 4 elements), read-write, 1 bit wide."]
+                #[doc = "`ADAPTIVE_RECORD` element 3 of 4, fixed counter 3: bit 44, read-write, 1 bit wide.\n\nFixed counter i writes adaptive PEBS records in the layout MSR_PEBS_DATA_CFG selects."]
                 pub const fn adaptive_record3(self) -> bool {
                     ((self.0 >> 44u32) & 0x1_u64) != 0
                 }
-                #[doc = "`ADAPTIVE_RECORD` element 3: Fixed counter i writes adaptive PEBS records in the layout MSR_PEBS_DATA_CFG selects.\n\nBits 32 (+4 per element, 4 elements), read-write, 1 bit wide."]
+                #[doc = "`ADAPTIVE_RECORD` element 3 of 4, fixed counter 3: bit 44, read-write, 1 bit wide.\n\nFixed counter i writes adaptive PEBS records in the layout MSR_PEBS_DATA_CFG selects."]
                 pub const fn with_adaptive_record3(self, on: bool) -> Self {
                     let v = on as u64;
                     Self((self.0 & 0xffffefffffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 44u32))
@@ -20528,67 +20528,67 @@ pub mod intel {
                         conflict: self.conflict | clash,
                     }
                 }
-                #[doc = "Sets `ENABLE0` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 0: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 4 elements), read-write, 2 bits wide."]
+                #[doc = "Sets `ENABLE0` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 0 of 4, fixed counter 0: bits 1:0, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 #[track_caller]
                 pub const fn with_enable0<const V: u64>(self) -> Self {
                     self.track(0x3_u64, self.value.with_enable0::<V>())
                 }
-                #[doc = "Sets `ENABLE0`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 0: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 4 elements), read-write, 2 bits wide."]
+                #[doc = "Sets `ENABLE0`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 0 of 4, fixed counter 0: bits 1:0, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 pub const fn try_set_enable0(self, v: u64) -> Result<Self, crate::FieldError> {
                     match self.value.try_set_enable0(v) {
                         Ok(next) => Ok(self.track(0x3_u64, next)),
                         Err(e) => Err(e),
                     }
                 }
-                #[doc = "`ENABLE` element 0: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 4 elements), read-write, 2 bits wide."]
+                #[doc = "`ENABLE` element 0 of 4, fixed counter 0: bits 1:0, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 pub const fn set_enable0(self, value: Enable) -> Self {
                     self.track(0x3_u64, self.value.set_enable0(value))
                 }
-                #[doc = "Sets `ENABLE1` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 1: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 4 elements), read-write, 2 bits wide."]
+                #[doc = "Sets `ENABLE1` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 1 of 4, fixed counter 1: bits 5:4, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 #[track_caller]
                 pub const fn with_enable1<const V: u64>(self) -> Self {
                     self.track(0x30_u64, self.value.with_enable1::<V>())
                 }
-                #[doc = "Sets `ENABLE1`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 1: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 4 elements), read-write, 2 bits wide."]
+                #[doc = "Sets `ENABLE1`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 1 of 4, fixed counter 1: bits 5:4, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 pub const fn try_set_enable1(self, v: u64) -> Result<Self, crate::FieldError> {
                     match self.value.try_set_enable1(v) {
                         Ok(next) => Ok(self.track(0x30_u64, next)),
                         Err(e) => Err(e),
                     }
                 }
-                #[doc = "`ENABLE` element 1: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 4 elements), read-write, 2 bits wide."]
+                #[doc = "`ENABLE` element 1 of 4, fixed counter 1: bits 5:4, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 pub const fn set_enable1(self, value: Enable) -> Self {
                     self.track(0x30_u64, self.value.set_enable1(value))
                 }
-                #[doc = "Sets `ENABLE2` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 2: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 4 elements), read-write, 2 bits wide."]
+                #[doc = "Sets `ENABLE2` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 2 of 4, fixed counter 2: bits 9:8, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 #[track_caller]
                 pub const fn with_enable2<const V: u64>(self) -> Self {
                     self.track(0x300_u64, self.value.with_enable2::<V>())
                 }
-                #[doc = "Sets `ENABLE2`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 2: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 4 elements), read-write, 2 bits wide."]
+                #[doc = "Sets `ENABLE2`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 2 of 4, fixed counter 2: bits 9:8, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 pub const fn try_set_enable2(self, v: u64) -> Result<Self, crate::FieldError> {
                     match self.value.try_set_enable2(v) {
                         Ok(next) => Ok(self.track(0x300_u64, next)),
                         Err(e) => Err(e),
                     }
                 }
-                #[doc = "`ENABLE` element 2: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 4 elements), read-write, 2 bits wide."]
+                #[doc = "`ENABLE` element 2 of 4, fixed counter 2: bits 9:8, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 pub const fn set_enable2(self, value: Enable) -> Self {
                     self.track(0x300_u64, self.value.set_enable2(value))
                 }
-                #[doc = "Sets `ENABLE3` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 3: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 4 elements), read-write, 2 bits wide."]
+                #[doc = "Sets `ENABLE3` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 3 of 4, fixed counter 3: bits 13:12, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 #[track_caller]
                 pub const fn with_enable3<const V: u64>(self) -> Self {
                     self.track(0x3000_u64, self.value.with_enable3::<V>())
                 }
-                #[doc = "Sets `ENABLE3`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 3: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 4 elements), read-write, 2 bits wide."]
+                #[doc = "Sets `ENABLE3`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 3 of 4, fixed counter 3: bits 13:12, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 pub const fn try_set_enable3(self, v: u64) -> Result<Self, crate::FieldError> {
                     match self.value.try_set_enable3(v) {
                         Ok(next) => Ok(self.track(0x3000_u64, next)),
                         Err(e) => Err(e),
                     }
                 }
-                #[doc = "`ENABLE` element 3: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 4 elements), read-write, 2 bits wide."]
+                #[doc = "`ENABLE` element 3 of 4, fixed counter 3: bits 13:12, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 pub const fn set_enable3(self, value: Enable) -> Self {
                     self.track(0x3000_u64, self.value.set_enable3(value))
                 }
@@ -20612,19 +20612,19 @@ pub mod intel {
                         Err(e) => Err(e),
                     }
                 }
-                #[doc = "`ANY` element 0: AnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY).\n\nBits 2 (+4 per element, 4 elements), read-write, 1 bit wide."]
+                #[doc = "`ANY` element 0 of 4, fixed counter 0: bit 2, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
                 pub const fn with_any0(self, on: bool) -> Self {
                     self.track(0x4_u64, self.value.with_any0(on))
                 }
-                #[doc = "`ANY` element 1: AnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY).\n\nBits 2 (+4 per element, 4 elements), read-write, 1 bit wide."]
+                #[doc = "`ANY` element 1 of 4, fixed counter 1: bit 6, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
                 pub const fn with_any1(self, on: bool) -> Self {
                     self.track(0x40_u64, self.value.with_any1(on))
                 }
-                #[doc = "`ANY` element 2: AnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY).\n\nBits 2 (+4 per element, 4 elements), read-write, 1 bit wide."]
+                #[doc = "`ANY` element 2 of 4, fixed counter 2: bit 10, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
                 pub const fn with_any2(self, on: bool) -> Self {
                     self.track(0x400_u64, self.value.with_any2(on))
                 }
-                #[doc = "`ANY` element 3: AnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY).\n\nBits 2 (+4 per element, 4 elements), read-write, 1 bit wide."]
+                #[doc = "`ANY` element 3 of 4, fixed counter 3: bit 14, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
                 pub const fn with_any3(self, on: bool) -> Self {
                     self.track(0x4000_u64, self.value.with_any3(on))
                 }
@@ -20648,19 +20648,19 @@ pub mod intel {
                         Err(e) => Err(e),
                     }
                 }
-                #[doc = "`PMI` element 0: Raise a performance-monitoring interrupt when fixed counter i overflows.\n\nBits 3 (+4 per element, 4 elements), read-write, 1 bit wide."]
+                #[doc = "`PMI` element 0 of 4, fixed counter 0: bit 3, read-write, 1 bit wide.\n\nRaise a performance-monitoring interrupt when fixed counter i overflows."]
                 pub const fn with_pmi0(self, on: bool) -> Self {
                     self.track(0x8_u64, self.value.with_pmi0(on))
                 }
-                #[doc = "`PMI` element 1: Raise a performance-monitoring interrupt when fixed counter i overflows.\n\nBits 3 (+4 per element, 4 elements), read-write, 1 bit wide."]
+                #[doc = "`PMI` element 1 of 4, fixed counter 1: bit 7, read-write, 1 bit wide.\n\nRaise a performance-monitoring interrupt when fixed counter i overflows."]
                 pub const fn with_pmi1(self, on: bool) -> Self {
                     self.track(0x80_u64, self.value.with_pmi1(on))
                 }
-                #[doc = "`PMI` element 2: Raise a performance-monitoring interrupt when fixed counter i overflows.\n\nBits 3 (+4 per element, 4 elements), read-write, 1 bit wide."]
+                #[doc = "`PMI` element 2 of 4, fixed counter 2: bit 11, read-write, 1 bit wide.\n\nRaise a performance-monitoring interrupt when fixed counter i overflows."]
                 pub const fn with_pmi2(self, on: bool) -> Self {
                     self.track(0x800_u64, self.value.with_pmi2(on))
                 }
-                #[doc = "`PMI` element 3: Raise a performance-monitoring interrupt when fixed counter i overflows.\n\nBits 3 (+4 per element, 4 elements), read-write, 1 bit wide."]
+                #[doc = "`PMI` element 3 of 4, fixed counter 3: bit 15, read-write, 1 bit wide.\n\nRaise a performance-monitoring interrupt when fixed counter i overflows."]
                 pub const fn with_pmi3(self, on: bool) -> Self {
                     self.track(0x8000_u64, self.value.with_pmi3(on))
                 }
@@ -20684,19 +20684,19 @@ pub mod intel {
                         Err(e) => Err(e),
                     }
                 }
-                #[doc = "`ADAPTIVE_RECORD` element 0: Fixed counter i writes adaptive PEBS records in the layout MSR_PEBS_DATA_CFG selects.\n\nBits 32 (+4 per element, 4 elements), read-write, 1 bit wide."]
+                #[doc = "`ADAPTIVE_RECORD` element 0 of 4, fixed counter 0: bit 32, read-write, 1 bit wide.\n\nFixed counter i writes adaptive PEBS records in the layout MSR_PEBS_DATA_CFG selects."]
                 pub const fn with_adaptive_record0(self, on: bool) -> Self {
                     self.track(0x100000000_u64, self.value.with_adaptive_record0(on))
                 }
-                #[doc = "`ADAPTIVE_RECORD` element 1: Fixed counter i writes adaptive PEBS records in the layout MSR_PEBS_DATA_CFG selects.\n\nBits 32 (+4 per element, 4 elements), read-write, 1 bit wide."]
+                #[doc = "`ADAPTIVE_RECORD` element 1 of 4, fixed counter 1: bit 36, read-write, 1 bit wide.\n\nFixed counter i writes adaptive PEBS records in the layout MSR_PEBS_DATA_CFG selects."]
                 pub const fn with_adaptive_record1(self, on: bool) -> Self {
                     self.track(0x1000000000_u64, self.value.with_adaptive_record1(on))
                 }
-                #[doc = "`ADAPTIVE_RECORD` element 2: Fixed counter i writes adaptive PEBS records in the layout MSR_PEBS_DATA_CFG selects.\n\nBits 32 (+4 per element, 4 elements), read-write, 1 bit wide."]
+                #[doc = "`ADAPTIVE_RECORD` element 2 of 4, fixed counter 2: bit 40, read-write, 1 bit wide.\n\nFixed counter i writes adaptive PEBS records in the layout MSR_PEBS_DATA_CFG selects."]
                 pub const fn with_adaptive_record2(self, on: bool) -> Self {
                     self.track(0x10000000000_u64, self.value.with_adaptive_record2(on))
                 }
-                #[doc = "`ADAPTIVE_RECORD` element 3: Fixed counter i writes adaptive PEBS records in the layout MSR_PEBS_DATA_CFG selects.\n\nBits 32 (+4 per element, 4 elements), read-write, 1 bit wide."]
+                #[doc = "`ADAPTIVE_RECORD` element 3 of 4, fixed counter 3: bit 44, read-write, 1 bit wide.\n\nFixed counter i writes adaptive PEBS records in the layout MSR_PEBS_DATA_CFG selects."]
                 pub const fn with_adaptive_record3(self, on: bool) -> Self {
                     self.track(0x100000000000_u64, self.value.with_adaptive_record3(on))
                 }
@@ -21042,35 +21042,35 @@ pub mod intel {
                 pub const fn to_local(self) -> ::tock_registers::LocalRegisterCopy<u64, Register> {
                     ::tock_registers::LocalRegisterCopy::new(self.0)
                 }
-                #[doc = "`OVF_PMC` element 0: IA32_PMCi has overflowed.\n\nBits 0 (+1 per element, 8 elements), read-only, 1 bit wide."]
+                #[doc = "`OVF_PMC` element 0 of 8, general-purpose counter 0: bit 0, read-only, 1 bit wide.\n\nIA32_PMCi has overflowed."]
                 pub const fn ovf_pmc0(self) -> bool {
                     ((self.0 >> 0u32) & 0x1_u64) != 0
                 }
-                #[doc = "`OVF_PMC` element 1: IA32_PMCi has overflowed.\n\nBits 0 (+1 per element, 8 elements), read-only, 1 bit wide."]
+                #[doc = "`OVF_PMC` element 1 of 8, general-purpose counter 1: bit 1, read-only, 1 bit wide.\n\nIA32_PMCi has overflowed."]
                 pub const fn ovf_pmc1(self) -> bool {
                     ((self.0 >> 1u32) & 0x1_u64) != 0
                 }
-                #[doc = "`OVF_PMC` element 2: IA32_PMCi has overflowed.\n\nBits 0 (+1 per element, 8 elements), read-only, 1 bit wide."]
+                #[doc = "`OVF_PMC` element 2 of 8, general-purpose counter 2: bit 2, read-only, 1 bit wide.\n\nIA32_PMCi has overflowed."]
                 pub const fn ovf_pmc2(self) -> bool {
                     ((self.0 >> 2u32) & 0x1_u64) != 0
                 }
-                #[doc = "`OVF_PMC` element 3: IA32_PMCi has overflowed.\n\nBits 0 (+1 per element, 8 elements), read-only, 1 bit wide."]
+                #[doc = "`OVF_PMC` element 3 of 8, general-purpose counter 3: bit 3, read-only, 1 bit wide.\n\nIA32_PMCi has overflowed."]
                 pub const fn ovf_pmc3(self) -> bool {
                     ((self.0 >> 3u32) & 0x1_u64) != 0
                 }
-                #[doc = "`OVF_PMC` element 4: IA32_PMCi has overflowed.\n\nBits 0 (+1 per element, 8 elements), read-only, 1 bit wide."]
+                #[doc = "`OVF_PMC` element 4 of 8, general-purpose counter 4: bit 4, read-only, 1 bit wide.\n\nIA32_PMCi has overflowed."]
                 pub const fn ovf_pmc4(self) -> bool {
                     ((self.0 >> 4u32) & 0x1_u64) != 0
                 }
-                #[doc = "`OVF_PMC` element 5: IA32_PMCi has overflowed.\n\nBits 0 (+1 per element, 8 elements), read-only, 1 bit wide."]
+                #[doc = "`OVF_PMC` element 5 of 8, general-purpose counter 5: bit 5, read-only, 1 bit wide.\n\nIA32_PMCi has overflowed."]
                 pub const fn ovf_pmc5(self) -> bool {
                     ((self.0 >> 5u32) & 0x1_u64) != 0
                 }
-                #[doc = "`OVF_PMC` element 6: IA32_PMCi has overflowed.\n\nBits 0 (+1 per element, 8 elements), read-only, 1 bit wide."]
+                #[doc = "`OVF_PMC` element 6 of 8, general-purpose counter 6: bit 6, read-only, 1 bit wide.\n\nIA32_PMCi has overflowed."]
                 pub const fn ovf_pmc6(self) -> bool {
                     ((self.0 >> 6u32) & 0x1_u64) != 0
                 }
-                #[doc = "`OVF_PMC` element 7: IA32_PMCi has overflowed.\n\nBits 0 (+1 per element, 8 elements), read-only, 1 bit wide."]
+                #[doc = "`OVF_PMC` element 7 of 8, general-purpose counter 7: bit 7, read-only, 1 bit wide.\n\nIA32_PMCi has overflowed."]
                 pub const fn ovf_pmc7(self) -> bool {
                     ((self.0 >> 7u32) & 0x1_u64) != 0
                 }
@@ -21088,19 +21088,19 @@ pub mod intel {
                         _ => None,
                     }
                 }
-                #[doc = "`OVF_FIXED_CTR` element 0: IA32_FIXED_CTRi has overflowed.\n\nBits 32 (+1 per element, 4 elements), read-only, 1 bit wide."]
+                #[doc = "`OVF_FIXED_CTR` element 0 of 4, fixed counter 0: bit 32, read-only, 1 bit wide.\n\nIA32_FIXED_CTRi has overflowed."]
                 pub const fn ovf_fixed_ctr0(self) -> bool {
                     ((self.0 >> 32u32) & 0x1_u64) != 0
                 }
-                #[doc = "`OVF_FIXED_CTR` element 1: IA32_FIXED_CTRi has overflowed.\n\nBits 32 (+1 per element, 4 elements), read-only, 1 bit wide."]
+                #[doc = "`OVF_FIXED_CTR` element 1 of 4, fixed counter 1: bit 33, read-only, 1 bit wide.\n\nIA32_FIXED_CTRi has overflowed."]
                 pub const fn ovf_fixed_ctr1(self) -> bool {
                     ((self.0 >> 33u32) & 0x1_u64) != 0
                 }
-                #[doc = "`OVF_FIXED_CTR` element 2: IA32_FIXED_CTRi has overflowed.\n\nBits 32 (+1 per element, 4 elements), read-only, 1 bit wide."]
+                #[doc = "`OVF_FIXED_CTR` element 2 of 4, fixed counter 2: bit 34, read-only, 1 bit wide.\n\nIA32_FIXED_CTRi has overflowed."]
                 pub const fn ovf_fixed_ctr2(self) -> bool {
                     ((self.0 >> 34u32) & 0x1_u64) != 0
                 }
-                #[doc = "`OVF_FIXED_CTR` element 3: IA32_FIXED_CTRi has overflowed.\n\nBits 32 (+1 per element, 4 elements), read-only, 1 bit wide."]
+                #[doc = "`OVF_FIXED_CTR` element 3 of 4, fixed counter 3: bit 35, read-only, 1 bit wide.\n\nIA32_FIXED_CTRi has overflowed."]
                 pub const fn ovf_fixed_ctr3(self) -> bool {
                     ((self.0 >> 35u32) & 0x1_u64) != 0
                 }
@@ -21345,74 +21345,74 @@ pub mod intel {
                 pub const fn to_local(self) -> ::tock_registers::LocalRegisterCopy<u64, Register> {
                     ::tock_registers::LocalRegisterCopy::new(self.0)
                 }
-                #[doc = "`EN_PMC` element 0: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), read-write, 1 bit wide."]
+                #[doc = "`EN_PMC` element 0 of 8, general-purpose counter 0: bit 0, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
                 pub const fn en_pmc0(self) -> bool {
                     ((self.0 >> 0u32) & 0x1_u64) != 0
                 }
-                #[doc = "`EN_PMC` element 0: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), read-write, 1 bit wide."]
+                #[doc = "`EN_PMC` element 0 of 8, general-purpose counter 0: bit 0, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
                 pub const fn with_en_pmc0(self, on: bool) -> Self {
                     let v = on as u64;
                     Self((self.0 & 0xfffffffffffffffe_u64) | (((v >> 0u32) & 0x1_u64) << 0u32))
                 }
-                #[doc = "`EN_PMC` element 1: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), read-write, 1 bit wide."]
+                #[doc = "`EN_PMC` element 1 of 8, general-purpose counter 1: bit 1, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
                 pub const fn en_pmc1(self) -> bool {
                     ((self.0 >> 1u32) & 0x1_u64) != 0
                 }
-                #[doc = "`EN_PMC` element 1: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), read-write, 1 bit wide."]
+                #[doc = "`EN_PMC` element 1 of 8, general-purpose counter 1: bit 1, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
                 pub const fn with_en_pmc1(self, on: bool) -> Self {
                     let v = on as u64;
                     Self((self.0 & 0xfffffffffffffffd_u64) | (((v >> 0u32) & 0x1_u64) << 1u32))
                 }
-                #[doc = "`EN_PMC` element 2: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), read-write, 1 bit wide."]
+                #[doc = "`EN_PMC` element 2 of 8, general-purpose counter 2: bit 2, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
                 pub const fn en_pmc2(self) -> bool {
                     ((self.0 >> 2u32) & 0x1_u64) != 0
                 }
-                #[doc = "`EN_PMC` element 2: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), read-write, 1 bit wide."]
+                #[doc = "`EN_PMC` element 2 of 8, general-purpose counter 2: bit 2, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
                 pub const fn with_en_pmc2(self, on: bool) -> Self {
                     let v = on as u64;
                     Self((self.0 & 0xfffffffffffffffb_u64) | (((v >> 0u32) & 0x1_u64) << 2u32))
                 }
-                #[doc = "`EN_PMC` element 3: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), read-write, 1 bit wide."]
+                #[doc = "`EN_PMC` element 3 of 8, general-purpose counter 3: bit 3, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
                 pub const fn en_pmc3(self) -> bool {
                     ((self.0 >> 3u32) & 0x1_u64) != 0
                 }
-                #[doc = "`EN_PMC` element 3: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), read-write, 1 bit wide."]
+                #[doc = "`EN_PMC` element 3 of 8, general-purpose counter 3: bit 3, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
                 pub const fn with_en_pmc3(self, on: bool) -> Self {
                     let v = on as u64;
                     Self((self.0 & 0xfffffffffffffff7_u64) | (((v >> 0u32) & 0x1_u64) << 3u32))
                 }
-                #[doc = "`EN_PMC` element 4: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), read-write, 1 bit wide."]
+                #[doc = "`EN_PMC` element 4 of 8, general-purpose counter 4: bit 4, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
                 pub const fn en_pmc4(self) -> bool {
                     ((self.0 >> 4u32) & 0x1_u64) != 0
                 }
-                #[doc = "`EN_PMC` element 4: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), read-write, 1 bit wide."]
+                #[doc = "`EN_PMC` element 4 of 8, general-purpose counter 4: bit 4, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
                 pub const fn with_en_pmc4(self, on: bool) -> Self {
                     let v = on as u64;
                     Self((self.0 & 0xffffffffffffffef_u64) | (((v >> 0u32) & 0x1_u64) << 4u32))
                 }
-                #[doc = "`EN_PMC` element 5: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), read-write, 1 bit wide."]
+                #[doc = "`EN_PMC` element 5 of 8, general-purpose counter 5: bit 5, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
                 pub const fn en_pmc5(self) -> bool {
                     ((self.0 >> 5u32) & 0x1_u64) != 0
                 }
-                #[doc = "`EN_PMC` element 5: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), read-write, 1 bit wide."]
+                #[doc = "`EN_PMC` element 5 of 8, general-purpose counter 5: bit 5, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
                 pub const fn with_en_pmc5(self, on: bool) -> Self {
                     let v = on as u64;
                     Self((self.0 & 0xffffffffffffffdf_u64) | (((v >> 0u32) & 0x1_u64) << 5u32))
                 }
-                #[doc = "`EN_PMC` element 6: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), read-write, 1 bit wide."]
+                #[doc = "`EN_PMC` element 6 of 8, general-purpose counter 6: bit 6, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
                 pub const fn en_pmc6(self) -> bool {
                     ((self.0 >> 6u32) & 0x1_u64) != 0
                 }
-                #[doc = "`EN_PMC` element 6: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), read-write, 1 bit wide."]
+                #[doc = "`EN_PMC` element 6 of 8, general-purpose counter 6: bit 6, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
                 pub const fn with_en_pmc6(self, on: bool) -> Self {
                     let v = on as u64;
                     Self((self.0 & 0xffffffffffffffbf_u64) | (((v >> 0u32) & 0x1_u64) << 6u32))
                 }
-                #[doc = "`EN_PMC` element 7: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), read-write, 1 bit wide."]
+                #[doc = "`EN_PMC` element 7 of 8, general-purpose counter 7: bit 7, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
                 pub const fn en_pmc7(self) -> bool {
                     ((self.0 >> 7u32) & 0x1_u64) != 0
                 }
-                #[doc = "`EN_PMC` element 7: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), read-write, 1 bit wide."]
+                #[doc = "`EN_PMC` element 7 of 8, general-purpose counter 7: bit 7, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
                 pub const fn with_en_pmc7(self, on: bool) -> Self {
                     let v = on as u64;
                     Self((self.0 & 0xffffffffffffff7f_u64) | (((v >> 0u32) & 0x1_u64) << 7u32))
@@ -21476,38 +21476,38 @@ pub mod intel {
                         }),
                     }
                 }
-                #[doc = "`EN_FIXED_CTR` element 0: Enable IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 4 elements), read-write, 1 bit wide."]
+                #[doc = "`EN_FIXED_CTR` element 0 of 4, fixed counter 0: bit 32, read-write, 1 bit wide.\n\nEnable IA32_FIXED_CTRi."]
                 pub const fn en_fixed_ctr0(self) -> bool {
                     ((self.0 >> 32u32) & 0x1_u64) != 0
                 }
-                #[doc = "`EN_FIXED_CTR` element 0: Enable IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 4 elements), read-write, 1 bit wide."]
+                #[doc = "`EN_FIXED_CTR` element 0 of 4, fixed counter 0: bit 32, read-write, 1 bit wide.\n\nEnable IA32_FIXED_CTRi."]
                 pub const fn with_en_fixed_ctr0(self, on: bool) -> Self {
                     let v = on as u64;
                     Self((self.0 & 0xfffffffeffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 32u32))
                 }
-                #[doc = "`EN_FIXED_CTR` element 1: Enable IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 4 elements), read-write, 1 bit wide."]
+                #[doc = "`EN_FIXED_CTR` element 1 of 4, fixed counter 1: bit 33, read-write, 1 bit wide.\n\nEnable IA32_FIXED_CTRi."]
                 pub const fn en_fixed_ctr1(self) -> bool {
                     ((self.0 >> 33u32) & 0x1_u64) != 0
                 }
-                #[doc = "`EN_FIXED_CTR` element 1: Enable IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 4 elements), read-write, 1 bit wide."]
+                #[doc = "`EN_FIXED_CTR` element 1 of 4, fixed counter 1: bit 33, read-write, 1 bit wide.\n\nEnable IA32_FIXED_CTRi."]
                 pub const fn with_en_fixed_ctr1(self, on: bool) -> Self {
                     let v = on as u64;
                     Self((self.0 & 0xfffffffdffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 33u32))
                 }
-                #[doc = "`EN_FIXED_CTR` element 2: Enable IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 4 elements), read-write, 1 bit wide."]
+                #[doc = "`EN_FIXED_CTR` element 2 of 4, fixed counter 2: bit 34, read-write, 1 bit wide.\n\nEnable IA32_FIXED_CTRi."]
                 pub const fn en_fixed_ctr2(self) -> bool {
                     ((self.0 >> 34u32) & 0x1_u64) != 0
                 }
-                #[doc = "`EN_FIXED_CTR` element 2: Enable IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 4 elements), read-write, 1 bit wide."]
+                #[doc = "`EN_FIXED_CTR` element 2 of 4, fixed counter 2: bit 34, read-write, 1 bit wide.\n\nEnable IA32_FIXED_CTRi."]
                 pub const fn with_en_fixed_ctr2(self, on: bool) -> Self {
                     let v = on as u64;
                     Self((self.0 & 0xfffffffbffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 34u32))
                 }
-                #[doc = "`EN_FIXED_CTR` element 3: Enable IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 4 elements), read-write, 1 bit wide."]
+                #[doc = "`EN_FIXED_CTR` element 3 of 4, fixed counter 3: bit 35, read-write, 1 bit wide.\n\nEnable IA32_FIXED_CTRi."]
                 pub const fn en_fixed_ctr3(self) -> bool {
                     ((self.0 >> 35u32) & 0x1_u64) != 0
                 }
-                #[doc = "`EN_FIXED_CTR` element 3: Enable IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 4 elements), read-write, 1 bit wide."]
+                #[doc = "`EN_FIXED_CTR` element 3 of 4, fixed counter 3: bit 35, read-write, 1 bit wide.\n\nEnable IA32_FIXED_CTRi."]
                 pub const fn with_en_fixed_ctr3(self, on: bool) -> Self {
                     let v = on as u64;
                     Self((self.0 & 0xfffffff7ffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 35u32))
@@ -21679,35 +21679,35 @@ pub mod intel {
                         conflict: self.conflict | clash,
                     }
                 }
-                #[doc = "`EN_PMC` element 0: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), read-write, 1 bit wide."]
+                #[doc = "`EN_PMC` element 0 of 8, general-purpose counter 0: bit 0, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
                 pub const fn with_en_pmc0(self, on: bool) -> Self {
                     self.track(0x1_u64, self.value.with_en_pmc0(on))
                 }
-                #[doc = "`EN_PMC` element 1: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), read-write, 1 bit wide."]
+                #[doc = "`EN_PMC` element 1 of 8, general-purpose counter 1: bit 1, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
                 pub const fn with_en_pmc1(self, on: bool) -> Self {
                     self.track(0x2_u64, self.value.with_en_pmc1(on))
                 }
-                #[doc = "`EN_PMC` element 2: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), read-write, 1 bit wide."]
+                #[doc = "`EN_PMC` element 2 of 8, general-purpose counter 2: bit 2, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
                 pub const fn with_en_pmc2(self, on: bool) -> Self {
                     self.track(0x4_u64, self.value.with_en_pmc2(on))
                 }
-                #[doc = "`EN_PMC` element 3: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), read-write, 1 bit wide."]
+                #[doc = "`EN_PMC` element 3 of 8, general-purpose counter 3: bit 3, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
                 pub const fn with_en_pmc3(self, on: bool) -> Self {
                     self.track(0x8_u64, self.value.with_en_pmc3(on))
                 }
-                #[doc = "`EN_PMC` element 4: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), read-write, 1 bit wide."]
+                #[doc = "`EN_PMC` element 4 of 8, general-purpose counter 4: bit 4, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
                 pub const fn with_en_pmc4(self, on: bool) -> Self {
                     self.track(0x10_u64, self.value.with_en_pmc4(on))
                 }
-                #[doc = "`EN_PMC` element 5: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), read-write, 1 bit wide."]
+                #[doc = "`EN_PMC` element 5 of 8, general-purpose counter 5: bit 5, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
                 pub const fn with_en_pmc5(self, on: bool) -> Self {
                     self.track(0x20_u64, self.value.with_en_pmc5(on))
                 }
-                #[doc = "`EN_PMC` element 6: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), read-write, 1 bit wide."]
+                #[doc = "`EN_PMC` element 6 of 8, general-purpose counter 6: bit 6, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
                 pub const fn with_en_pmc6(self, on: bool) -> Self {
                     self.track(0x40_u64, self.value.with_en_pmc6(on))
                 }
-                #[doc = "`EN_PMC` element 7: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), read-write, 1 bit wide."]
+                #[doc = "`EN_PMC` element 7 of 8, general-purpose counter 7: bit 7, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
                 pub const fn with_en_pmc7(self, on: bool) -> Self {
                     self.track(0x80_u64, self.value.with_en_pmc7(on))
                 }
@@ -21735,19 +21735,19 @@ pub mod intel {
                         Err(e) => Err(e),
                     }
                 }
-                #[doc = "`EN_FIXED_CTR` element 0: Enable IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 4 elements), read-write, 1 bit wide."]
+                #[doc = "`EN_FIXED_CTR` element 0 of 4, fixed counter 0: bit 32, read-write, 1 bit wide.\n\nEnable IA32_FIXED_CTRi."]
                 pub const fn with_en_fixed_ctr0(self, on: bool) -> Self {
                     self.track(0x100000000_u64, self.value.with_en_fixed_ctr0(on))
                 }
-                #[doc = "`EN_FIXED_CTR` element 1: Enable IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 4 elements), read-write, 1 bit wide."]
+                #[doc = "`EN_FIXED_CTR` element 1 of 4, fixed counter 1: bit 33, read-write, 1 bit wide.\n\nEnable IA32_FIXED_CTRi."]
                 pub const fn with_en_fixed_ctr1(self, on: bool) -> Self {
                     self.track(0x200000000_u64, self.value.with_en_fixed_ctr1(on))
                 }
-                #[doc = "`EN_FIXED_CTR` element 2: Enable IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 4 elements), read-write, 1 bit wide."]
+                #[doc = "`EN_FIXED_CTR` element 2 of 4, fixed counter 2: bit 34, read-write, 1 bit wide.\n\nEnable IA32_FIXED_CTRi."]
                 pub const fn with_en_fixed_ctr2(self, on: bool) -> Self {
                     self.track(0x400000000_u64, self.value.with_en_fixed_ctr2(on))
                 }
-                #[doc = "`EN_FIXED_CTR` element 3: Enable IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 4 elements), read-write, 1 bit wide."]
+                #[doc = "`EN_FIXED_CTR` element 3 of 4, fixed counter 3: bit 35, read-write, 1 bit wide.\n\nEnable IA32_FIXED_CTRi."]
                 pub const fn with_en_fixed_ctr3(self, on: bool) -> Self {
                     self.track(0x800000000_u64, self.value.with_en_fixed_ctr3(on))
                 }
@@ -22068,74 +22068,74 @@ pub mod intel {
                 pub const fn to_local(self) -> ::tock_registers::LocalRegisterCopy<u64, Register> {
                     ::tock_registers::LocalRegisterCopy::new(self.0)
                 }
-                #[doc = "`CLR_OVF_PMC` element 0: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "`CLR_OVF_PMC` element 0 of 8, general-purpose counter 0: bit 0, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn get_clr_ovf_pmc0(self) -> bool {
                     ((self.0 >> 0u32) & 0x1_u64) != 0
                 }
-                #[doc = "Writes 1 to `CLR_OVF_PMC0` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 0: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_PMC0` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 0 of 8, general-purpose counter 0: bit 0, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn clear_ovf_pmc0(self) -> Self {
                     let v = 1u64;
                     Self((self.0 & 0xfffffffffffffffe_u64) | (((v >> 0u32) & 0x1_u64) << 0u32))
                 }
-                #[doc = "`CLR_OVF_PMC` element 1: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "`CLR_OVF_PMC` element 1 of 8, general-purpose counter 1: bit 1, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn get_clr_ovf_pmc1(self) -> bool {
                     ((self.0 >> 1u32) & 0x1_u64) != 0
                 }
-                #[doc = "Writes 1 to `CLR_OVF_PMC1` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 1: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_PMC1` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 1 of 8, general-purpose counter 1: bit 1, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn clear_ovf_pmc1(self) -> Self {
                     let v = 1u64;
                     Self((self.0 & 0xfffffffffffffffd_u64) | (((v >> 0u32) & 0x1_u64) << 1u32))
                 }
-                #[doc = "`CLR_OVF_PMC` element 2: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "`CLR_OVF_PMC` element 2 of 8, general-purpose counter 2: bit 2, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn get_clr_ovf_pmc2(self) -> bool {
                     ((self.0 >> 2u32) & 0x1_u64) != 0
                 }
-                #[doc = "Writes 1 to `CLR_OVF_PMC2` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 2: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_PMC2` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 2 of 8, general-purpose counter 2: bit 2, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn clear_ovf_pmc2(self) -> Self {
                     let v = 1u64;
                     Self((self.0 & 0xfffffffffffffffb_u64) | (((v >> 0u32) & 0x1_u64) << 2u32))
                 }
-                #[doc = "`CLR_OVF_PMC` element 3: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "`CLR_OVF_PMC` element 3 of 8, general-purpose counter 3: bit 3, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn get_clr_ovf_pmc3(self) -> bool {
                     ((self.0 >> 3u32) & 0x1_u64) != 0
                 }
-                #[doc = "Writes 1 to `CLR_OVF_PMC3` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 3: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_PMC3` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 3 of 8, general-purpose counter 3: bit 3, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn clear_ovf_pmc3(self) -> Self {
                     let v = 1u64;
                     Self((self.0 & 0xfffffffffffffff7_u64) | (((v >> 0u32) & 0x1_u64) << 3u32))
                 }
-                #[doc = "`CLR_OVF_PMC` element 4: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "`CLR_OVF_PMC` element 4 of 8, general-purpose counter 4: bit 4, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn get_clr_ovf_pmc4(self) -> bool {
                     ((self.0 >> 4u32) & 0x1_u64) != 0
                 }
-                #[doc = "Writes 1 to `CLR_OVF_PMC4` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 4: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_PMC4` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 4 of 8, general-purpose counter 4: bit 4, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn clear_ovf_pmc4(self) -> Self {
                     let v = 1u64;
                     Self((self.0 & 0xffffffffffffffef_u64) | (((v >> 0u32) & 0x1_u64) << 4u32))
                 }
-                #[doc = "`CLR_OVF_PMC` element 5: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "`CLR_OVF_PMC` element 5 of 8, general-purpose counter 5: bit 5, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn get_clr_ovf_pmc5(self) -> bool {
                     ((self.0 >> 5u32) & 0x1_u64) != 0
                 }
-                #[doc = "Writes 1 to `CLR_OVF_PMC5` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 5: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_PMC5` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 5 of 8, general-purpose counter 5: bit 5, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn clear_ovf_pmc5(self) -> Self {
                     let v = 1u64;
                     Self((self.0 & 0xffffffffffffffdf_u64) | (((v >> 0u32) & 0x1_u64) << 5u32))
                 }
-                #[doc = "`CLR_OVF_PMC` element 6: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "`CLR_OVF_PMC` element 6 of 8, general-purpose counter 6: bit 6, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn get_clr_ovf_pmc6(self) -> bool {
                     ((self.0 >> 6u32) & 0x1_u64) != 0
                 }
-                #[doc = "Writes 1 to `CLR_OVF_PMC6` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 6: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_PMC6` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 6 of 8, general-purpose counter 6: bit 6, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn clear_ovf_pmc6(self) -> Self {
                     let v = 1u64;
                     Self((self.0 & 0xffffffffffffffbf_u64) | (((v >> 0u32) & 0x1_u64) << 6u32))
                 }
-                #[doc = "`CLR_OVF_PMC` element 7: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "`CLR_OVF_PMC` element 7 of 8, general-purpose counter 7: bit 7, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn get_clr_ovf_pmc7(self) -> bool {
                     ((self.0 >> 7u32) & 0x1_u64) != 0
                 }
-                #[doc = "Writes 1 to `CLR_OVF_PMC7` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 7: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_PMC7` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 7 of 8, general-purpose counter 7: bit 7, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn clear_ovf_pmc7(self) -> Self {
                     let v = 1u64;
                     Self((self.0 & 0xffffffffffffff7f_u64) | (((v >> 0u32) & 0x1_u64) << 7u32))
@@ -22192,38 +22192,38 @@ pub mod intel {
                         }),
                     }
                 }
-                #[doc = "`CLR_OVF_FIXED_CTR` element 0: Clear the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 4 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "`CLR_OVF_FIXED_CTR` element 0 of 4, fixed counter 0: bit 32, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_FIXED_CTRi."]
                 pub const fn get_clr_ovf_fixed_ctr0(self) -> bool {
                     ((self.0 >> 32u32) & 0x1_u64) != 0
                 }
-                #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR0` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 0: Clear the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 4 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR0` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 0 of 4, fixed counter 0: bit 32, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_FIXED_CTRi."]
                 pub const fn clear_ovf_fixed_ctr0(self) -> Self {
                     let v = 1u64;
                     Self((self.0 & 0xfffffffeffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 32u32))
                 }
-                #[doc = "`CLR_OVF_FIXED_CTR` element 1: Clear the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 4 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "`CLR_OVF_FIXED_CTR` element 1 of 4, fixed counter 1: bit 33, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_FIXED_CTRi."]
                 pub const fn get_clr_ovf_fixed_ctr1(self) -> bool {
                     ((self.0 >> 33u32) & 0x1_u64) != 0
                 }
-                #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR1` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 1: Clear the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 4 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR1` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 1 of 4, fixed counter 1: bit 33, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_FIXED_CTRi."]
                 pub const fn clear_ovf_fixed_ctr1(self) -> Self {
                     let v = 1u64;
                     Self((self.0 & 0xfffffffdffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 33u32))
                 }
-                #[doc = "`CLR_OVF_FIXED_CTR` element 2: Clear the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 4 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "`CLR_OVF_FIXED_CTR` element 2 of 4, fixed counter 2: bit 34, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_FIXED_CTRi."]
                 pub const fn get_clr_ovf_fixed_ctr2(self) -> bool {
                     ((self.0 >> 34u32) & 0x1_u64) != 0
                 }
-                #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR2` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 2: Clear the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 4 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR2` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 2 of 4, fixed counter 2: bit 34, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_FIXED_CTRi."]
                 pub const fn clear_ovf_fixed_ctr2(self) -> Self {
                     let v = 1u64;
                     Self((self.0 & 0xfffffffbffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 34u32))
                 }
-                #[doc = "`CLR_OVF_FIXED_CTR` element 3: Clear the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 4 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "`CLR_OVF_FIXED_CTR` element 3 of 4, fixed counter 3: bit 35, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_FIXED_CTRi."]
                 pub const fn get_clr_ovf_fixed_ctr3(self) -> bool {
                     ((self.0 >> 35u32) & 0x1_u64) != 0
                 }
-                #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR3` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 3: Clear the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 4 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR3` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 3 of 4, fixed counter 3: bit 35, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_FIXED_CTRi."]
                 pub const fn clear_ovf_fixed_ctr3(self) -> Self {
                     let v = 1u64;
                     Self((self.0 & 0xfffffff7ffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 35u32))
@@ -22427,35 +22427,35 @@ pub mod intel {
                         conflict: self.conflict | clash,
                     }
                 }
-                #[doc = "Writes 1 to `CLR_OVF_PMC0` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 0: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_PMC0` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 0 of 8, general-purpose counter 0: bit 0, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn clear_ovf_pmc0(self) -> Self {
                     self.track(0x1_u64, self.value.clear_ovf_pmc0())
                 }
-                #[doc = "Writes 1 to `CLR_OVF_PMC1` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 1: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_PMC1` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 1 of 8, general-purpose counter 1: bit 1, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn clear_ovf_pmc1(self) -> Self {
                     self.track(0x2_u64, self.value.clear_ovf_pmc1())
                 }
-                #[doc = "Writes 1 to `CLR_OVF_PMC2` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 2: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_PMC2` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 2 of 8, general-purpose counter 2: bit 2, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn clear_ovf_pmc2(self) -> Self {
                     self.track(0x4_u64, self.value.clear_ovf_pmc2())
                 }
-                #[doc = "Writes 1 to `CLR_OVF_PMC3` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 3: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_PMC3` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 3 of 8, general-purpose counter 3: bit 3, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn clear_ovf_pmc3(self) -> Self {
                     self.track(0x8_u64, self.value.clear_ovf_pmc3())
                 }
-                #[doc = "Writes 1 to `CLR_OVF_PMC4` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 4: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_PMC4` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 4 of 8, general-purpose counter 4: bit 4, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn clear_ovf_pmc4(self) -> Self {
                     self.track(0x10_u64, self.value.clear_ovf_pmc4())
                 }
-                #[doc = "Writes 1 to `CLR_OVF_PMC5` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 5: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_PMC5` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 5 of 8, general-purpose counter 5: bit 5, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn clear_ovf_pmc5(self) -> Self {
                     self.track(0x20_u64, self.value.clear_ovf_pmc5())
                 }
-                #[doc = "Writes 1 to `CLR_OVF_PMC6` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 6: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_PMC6` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 6 of 8, general-purpose counter 6: bit 6, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn clear_ovf_pmc6(self) -> Self {
                     self.track(0x40_u64, self.value.clear_ovf_pmc6())
                 }
-                #[doc = "Writes 1 to `CLR_OVF_PMC7` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 7: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_PMC7` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 7 of 8, general-purpose counter 7: bit 7, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
                 pub const fn clear_ovf_pmc7(self) -> Self {
                     self.track(0x80_u64, self.value.clear_ovf_pmc7())
                 }
@@ -22482,19 +22482,19 @@ pub mod intel {
                         Err(e) => Err(e),
                     }
                 }
-                #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR0` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 0: Clear the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 4 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR0` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 0 of 4, fixed counter 0: bit 32, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_FIXED_CTRi."]
                 pub const fn clear_ovf_fixed_ctr0(self) -> Self {
                     self.track(0x100000000_u64, self.value.clear_ovf_fixed_ctr0())
                 }
-                #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR1` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 1: Clear the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 4 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR1` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 1 of 4, fixed counter 1: bit 33, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_FIXED_CTRi."]
                 pub const fn clear_ovf_fixed_ctr1(self) -> Self {
                     self.track(0x200000000_u64, self.value.clear_ovf_fixed_ctr1())
                 }
-                #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR2` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 2: Clear the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 4 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR2` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 2 of 4, fixed counter 2: bit 34, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_FIXED_CTRi."]
                 pub const fn clear_ovf_fixed_ctr2(self) -> Self {
                     self.track(0x400000000_u64, self.value.clear_ovf_fixed_ctr2())
                 }
-                #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR3` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 3: Clear the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 4 elements), write-1-to-clear, 1 bit wide."]
+                #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR3` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 3 of 4, fixed counter 3: bit 35, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_FIXED_CTRi."]
                 pub const fn clear_ovf_fixed_ctr3(self) -> Self {
                     self.track(0x800000000_u64, self.value.clear_ovf_fixed_ctr3())
                 }
@@ -22890,74 +22890,74 @@ pub mod intel {
                 pub const fn to_local(self) -> ::tock_registers::LocalRegisterCopy<u64, Register> {
                     ::tock_registers::LocalRegisterCopy::new(self.0)
                 }
-                #[doc = "`SET_OVF_PMC` element 0: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-set, 1 bit wide."]
+                #[doc = "`SET_OVF_PMC` element 0 of 8, general-purpose counter 0: bit 0, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
                 pub const fn get_set_ovf_pmc0(self) -> bool {
                     ((self.0 >> 0u32) & 0x1_u64) != 0
                 }
-                #[doc = "Writes 1 to `SET_OVF_PMC0` (sets the corresponding status bit when written). `SET_OVF_PMC` element 0: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-set, 1 bit wide."]
+                #[doc = "Writes 1 to `SET_OVF_PMC0` (sets the corresponding status bit when written). `SET_OVF_PMC` element 0 of 8, general-purpose counter 0: bit 0, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
                 pub const fn set_ovf_pmc0(self) -> Self {
                     let v = 1u64;
                     Self((self.0 & 0xfffffffffffffffe_u64) | (((v >> 0u32) & 0x1_u64) << 0u32))
                 }
-                #[doc = "`SET_OVF_PMC` element 1: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-set, 1 bit wide."]
+                #[doc = "`SET_OVF_PMC` element 1 of 8, general-purpose counter 1: bit 1, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
                 pub const fn get_set_ovf_pmc1(self) -> bool {
                     ((self.0 >> 1u32) & 0x1_u64) != 0
                 }
-                #[doc = "Writes 1 to `SET_OVF_PMC1` (sets the corresponding status bit when written). `SET_OVF_PMC` element 1: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-set, 1 bit wide."]
+                #[doc = "Writes 1 to `SET_OVF_PMC1` (sets the corresponding status bit when written). `SET_OVF_PMC` element 1 of 8, general-purpose counter 1: bit 1, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
                 pub const fn set_ovf_pmc1(self) -> Self {
                     let v = 1u64;
                     Self((self.0 & 0xfffffffffffffffd_u64) | (((v >> 0u32) & 0x1_u64) << 1u32))
                 }
-                #[doc = "`SET_OVF_PMC` element 2: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-set, 1 bit wide."]
+                #[doc = "`SET_OVF_PMC` element 2 of 8, general-purpose counter 2: bit 2, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
                 pub const fn get_set_ovf_pmc2(self) -> bool {
                     ((self.0 >> 2u32) & 0x1_u64) != 0
                 }
-                #[doc = "Writes 1 to `SET_OVF_PMC2` (sets the corresponding status bit when written). `SET_OVF_PMC` element 2: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-set, 1 bit wide."]
+                #[doc = "Writes 1 to `SET_OVF_PMC2` (sets the corresponding status bit when written). `SET_OVF_PMC` element 2 of 8, general-purpose counter 2: bit 2, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
                 pub const fn set_ovf_pmc2(self) -> Self {
                     let v = 1u64;
                     Self((self.0 & 0xfffffffffffffffb_u64) | (((v >> 0u32) & 0x1_u64) << 2u32))
                 }
-                #[doc = "`SET_OVF_PMC` element 3: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-set, 1 bit wide."]
+                #[doc = "`SET_OVF_PMC` element 3 of 8, general-purpose counter 3: bit 3, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
                 pub const fn get_set_ovf_pmc3(self) -> bool {
                     ((self.0 >> 3u32) & 0x1_u64) != 0
                 }
-                #[doc = "Writes 1 to `SET_OVF_PMC3` (sets the corresponding status bit when written). `SET_OVF_PMC` element 3: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-set, 1 bit wide."]
+                #[doc = "Writes 1 to `SET_OVF_PMC3` (sets the corresponding status bit when written). `SET_OVF_PMC` element 3 of 8, general-purpose counter 3: bit 3, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
                 pub const fn set_ovf_pmc3(self) -> Self {
                     let v = 1u64;
                     Self((self.0 & 0xfffffffffffffff7_u64) | (((v >> 0u32) & 0x1_u64) << 3u32))
                 }
-                #[doc = "`SET_OVF_PMC` element 4: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-set, 1 bit wide."]
+                #[doc = "`SET_OVF_PMC` element 4 of 8, general-purpose counter 4: bit 4, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
                 pub const fn get_set_ovf_pmc4(self) -> bool {
                     ((self.0 >> 4u32) & 0x1_u64) != 0
                 }
-                #[doc = "Writes 1 to `SET_OVF_PMC4` (sets the corresponding status bit when written). `SET_OVF_PMC` element 4: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-set, 1 bit wide."]
+                #[doc = "Writes 1 to `SET_OVF_PMC4` (sets the corresponding status bit when written). `SET_OVF_PMC` element 4 of 8, general-purpose counter 4: bit 4, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
                 pub const fn set_ovf_pmc4(self) -> Self {
                     let v = 1u64;
                     Self((self.0 & 0xffffffffffffffef_u64) | (((v >> 0u32) & 0x1_u64) << 4u32))
                 }
-                #[doc = "`SET_OVF_PMC` element 5: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-set, 1 bit wide."]
+                #[doc = "`SET_OVF_PMC` element 5 of 8, general-purpose counter 5: bit 5, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
                 pub const fn get_set_ovf_pmc5(self) -> bool {
                     ((self.0 >> 5u32) & 0x1_u64) != 0
                 }
-                #[doc = "Writes 1 to `SET_OVF_PMC5` (sets the corresponding status bit when written). `SET_OVF_PMC` element 5: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-set, 1 bit wide."]
+                #[doc = "Writes 1 to `SET_OVF_PMC5` (sets the corresponding status bit when written). `SET_OVF_PMC` element 5 of 8, general-purpose counter 5: bit 5, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
                 pub const fn set_ovf_pmc5(self) -> Self {
                     let v = 1u64;
                     Self((self.0 & 0xffffffffffffffdf_u64) | (((v >> 0u32) & 0x1_u64) << 5u32))
                 }
-                #[doc = "`SET_OVF_PMC` element 6: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-set, 1 bit wide."]
+                #[doc = "`SET_OVF_PMC` element 6 of 8, general-purpose counter 6: bit 6, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
                 pub const fn get_set_ovf_pmc6(self) -> bool {
                     ((self.0 >> 6u32) & 0x1_u64) != 0
                 }
-                #[doc = "Writes 1 to `SET_OVF_PMC6` (sets the corresponding status bit when written). `SET_OVF_PMC` element 6: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-set, 1 bit wide."]
+                #[doc = "Writes 1 to `SET_OVF_PMC6` (sets the corresponding status bit when written). `SET_OVF_PMC` element 6 of 8, general-purpose counter 6: bit 6, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
                 pub const fn set_ovf_pmc6(self) -> Self {
                     let v = 1u64;
                     Self((self.0 & 0xffffffffffffffbf_u64) | (((v >> 0u32) & 0x1_u64) << 6u32))
                 }
-                #[doc = "`SET_OVF_PMC` element 7: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-set, 1 bit wide."]
+                #[doc = "`SET_OVF_PMC` element 7 of 8, general-purpose counter 7: bit 7, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
                 pub const fn get_set_ovf_pmc7(self) -> bool {
                     ((self.0 >> 7u32) & 0x1_u64) != 0
                 }
-                #[doc = "Writes 1 to `SET_OVF_PMC7` (sets the corresponding status bit when written). `SET_OVF_PMC` element 7: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-set, 1 bit wide."]
+                #[doc = "Writes 1 to `SET_OVF_PMC7` (sets the corresponding status bit when written). `SET_OVF_PMC` element 7 of 8, general-purpose counter 7: bit 7, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
                 pub const fn set_ovf_pmc7(self) -> Self {
                     let v = 1u64;
                     Self((self.0 & 0xffffffffffffff7f_u64) | (((v >> 0u32) & 0x1_u64) << 7u32))
@@ -23014,38 +23014,38 @@ pub mod intel {
                         }),
                     }
                 }
-                #[doc = "`SET_OVF_FIXED_CTR` element 0: Set the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 4 elements), write-1-to-set, 1 bit wide."]
+                #[doc = "`SET_OVF_FIXED_CTR` element 0 of 4, fixed counter 0: bit 32, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_FIXED_CTRi."]
                 pub const fn get_set_ovf_fixed_ctr0(self) -> bool {
                     ((self.0 >> 32u32) & 0x1_u64) != 0
                 }
-                #[doc = "Writes 1 to `SET_OVF_FIXED_CTR0` (sets the corresponding status bit when written). `SET_OVF_FIXED_CTR` element 0: Set the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 4 elements), write-1-to-set, 1 bit wide."]
+                #[doc = "Writes 1 to `SET_OVF_FIXED_CTR0` (sets the corresponding status bit when written). `SET_OVF_FIXED_CTR` element 0 of 4, fixed counter 0: bit 32, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_FIXED_CTRi."]
                 pub const fn set_ovf_fixed_ctr0(self) -> Self {
                     let v = 1u64;
                     Self((self.0 & 0xfffffffeffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 32u32))
                 }
-                #[doc = "`SET_OVF_FIXED_CTR` element 1: Set the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 4 elements), write-1-to-set, 1 bit wide."]
+                #[doc = "`SET_OVF_FIXED_CTR` element 1 of 4, fixed counter 1: bit 33, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_FIXED_CTRi."]
                 pub const fn get_set_ovf_fixed_ctr1(self) -> bool {
                     ((self.0 >> 33u32) & 0x1_u64) != 0
                 }
-                #[doc = "Writes 1 to `SET_OVF_FIXED_CTR1` (sets the corresponding status bit when written). `SET_OVF_FIXED_CTR` element 1: Set the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 4 elements), write-1-to-set, 1 bit wide."]
+                #[doc = "Writes 1 to `SET_OVF_FIXED_CTR1` (sets the corresponding status bit when written). `SET_OVF_FIXED_CTR` element 1 of 4, fixed counter 1: bit 33, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_FIXED_CTRi."]
                 pub const fn set_ovf_fixed_ctr1(self) -> Self {
                     let v = 1u64;
                     Self((self.0 & 0xfffffffdffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 33u32))
                 }
-                #[doc = "`SET_OVF_FIXED_CTR` element 2: Set the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 4 elements), write-1-to-set, 1 bit wide."]
+                #[doc = "`SET_OVF_FIXED_CTR` element 2 of 4, fixed counter 2: bit 34, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_FIXED_CTRi."]
                 pub const fn get_set_ovf_fixed_ctr2(self) -> bool {
                     ((self.0 >> 34u32) & 0x1_u64) != 0
                 }
-                #[doc = "Writes 1 to `SET_OVF_FIXED_CTR2` (sets the corresponding status bit when written). `SET_OVF_FIXED_CTR` element 2: Set the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 4 elements), write-1-to-set, 1 bit wide."]
+                #[doc = "Writes 1 to `SET_OVF_FIXED_CTR2` (sets the corresponding status bit when written). `SET_OVF_FIXED_CTR` element 2 of 4, fixed counter 2: bit 34, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_FIXED_CTRi."]
                 pub const fn set_ovf_fixed_ctr2(self) -> Self {
                     let v = 1u64;
                     Self((self.0 & 0xfffffffbffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 34u32))
                 }
-                #[doc = "`SET_OVF_FIXED_CTR` element 3: Set the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 4 elements), write-1-to-set, 1 bit wide."]
+                #[doc = "`SET_OVF_FIXED_CTR` element 3 of 4, fixed counter 3: bit 35, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_FIXED_CTRi."]
                 pub const fn get_set_ovf_fixed_ctr3(self) -> bool {
                     ((self.0 >> 35u32) & 0x1_u64) != 0
                 }
-                #[doc = "Writes 1 to `SET_OVF_FIXED_CTR3` (sets the corresponding status bit when written). `SET_OVF_FIXED_CTR` element 3: Set the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 4 elements), write-1-to-set, 1 bit wide."]
+                #[doc = "Writes 1 to `SET_OVF_FIXED_CTR3` (sets the corresponding status bit when written). `SET_OVF_FIXED_CTR` element 3 of 4, fixed counter 3: bit 35, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_FIXED_CTRi."]
                 pub const fn set_ovf_fixed_ctr3(self) -> Self {
                     let v = 1u64;
                     Self((self.0 & 0xfffffff7ffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 35u32))
@@ -23239,35 +23239,35 @@ pub mod intel {
                         conflict: self.conflict | clash,
                     }
                 }
-                #[doc = "Writes 1 to `SET_OVF_PMC0` (sets the corresponding status bit when written). `SET_OVF_PMC` element 0: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-set, 1 bit wide."]
+                #[doc = "Writes 1 to `SET_OVF_PMC0` (sets the corresponding status bit when written). `SET_OVF_PMC` element 0 of 8, general-purpose counter 0: bit 0, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
                 pub const fn set_ovf_pmc0(self) -> Self {
                     self.track(0x1_u64, self.value.set_ovf_pmc0())
                 }
-                #[doc = "Writes 1 to `SET_OVF_PMC1` (sets the corresponding status bit when written). `SET_OVF_PMC` element 1: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-set, 1 bit wide."]
+                #[doc = "Writes 1 to `SET_OVF_PMC1` (sets the corresponding status bit when written). `SET_OVF_PMC` element 1 of 8, general-purpose counter 1: bit 1, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
                 pub const fn set_ovf_pmc1(self) -> Self {
                     self.track(0x2_u64, self.value.set_ovf_pmc1())
                 }
-                #[doc = "Writes 1 to `SET_OVF_PMC2` (sets the corresponding status bit when written). `SET_OVF_PMC` element 2: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-set, 1 bit wide."]
+                #[doc = "Writes 1 to `SET_OVF_PMC2` (sets the corresponding status bit when written). `SET_OVF_PMC` element 2 of 8, general-purpose counter 2: bit 2, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
                 pub const fn set_ovf_pmc2(self) -> Self {
                     self.track(0x4_u64, self.value.set_ovf_pmc2())
                 }
-                #[doc = "Writes 1 to `SET_OVF_PMC3` (sets the corresponding status bit when written). `SET_OVF_PMC` element 3: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-set, 1 bit wide."]
+                #[doc = "Writes 1 to `SET_OVF_PMC3` (sets the corresponding status bit when written). `SET_OVF_PMC` element 3 of 8, general-purpose counter 3: bit 3, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
                 pub const fn set_ovf_pmc3(self) -> Self {
                     self.track(0x8_u64, self.value.set_ovf_pmc3())
                 }
-                #[doc = "Writes 1 to `SET_OVF_PMC4` (sets the corresponding status bit when written). `SET_OVF_PMC` element 4: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-set, 1 bit wide."]
+                #[doc = "Writes 1 to `SET_OVF_PMC4` (sets the corresponding status bit when written). `SET_OVF_PMC` element 4 of 8, general-purpose counter 4: bit 4, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
                 pub const fn set_ovf_pmc4(self) -> Self {
                     self.track(0x10_u64, self.value.set_ovf_pmc4())
                 }
-                #[doc = "Writes 1 to `SET_OVF_PMC5` (sets the corresponding status bit when written). `SET_OVF_PMC` element 5: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-set, 1 bit wide."]
+                #[doc = "Writes 1 to `SET_OVF_PMC5` (sets the corresponding status bit when written). `SET_OVF_PMC` element 5 of 8, general-purpose counter 5: bit 5, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
                 pub const fn set_ovf_pmc5(self) -> Self {
                     self.track(0x20_u64, self.value.set_ovf_pmc5())
                 }
-                #[doc = "Writes 1 to `SET_OVF_PMC6` (sets the corresponding status bit when written). `SET_OVF_PMC` element 6: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-set, 1 bit wide."]
+                #[doc = "Writes 1 to `SET_OVF_PMC6` (sets the corresponding status bit when written). `SET_OVF_PMC` element 6 of 8, general-purpose counter 6: bit 6, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
                 pub const fn set_ovf_pmc6(self) -> Self {
                     self.track(0x40_u64, self.value.set_ovf_pmc6())
                 }
-                #[doc = "Writes 1 to `SET_OVF_PMC7` (sets the corresponding status bit when written). `SET_OVF_PMC` element 7: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-set, 1 bit wide."]
+                #[doc = "Writes 1 to `SET_OVF_PMC7` (sets the corresponding status bit when written). `SET_OVF_PMC` element 7 of 8, general-purpose counter 7: bit 7, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
                 pub const fn set_ovf_pmc7(self) -> Self {
                     self.track(0x80_u64, self.value.set_ovf_pmc7())
                 }
@@ -23294,19 +23294,19 @@ pub mod intel {
                         Err(e) => Err(e),
                     }
                 }
-                #[doc = "Writes 1 to `SET_OVF_FIXED_CTR0` (sets the corresponding status bit when written). `SET_OVF_FIXED_CTR` element 0: Set the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 4 elements), write-1-to-set, 1 bit wide."]
+                #[doc = "Writes 1 to `SET_OVF_FIXED_CTR0` (sets the corresponding status bit when written). `SET_OVF_FIXED_CTR` element 0 of 4, fixed counter 0: bit 32, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_FIXED_CTRi."]
                 pub const fn set_ovf_fixed_ctr0(self) -> Self {
                     self.track(0x100000000_u64, self.value.set_ovf_fixed_ctr0())
                 }
-                #[doc = "Writes 1 to `SET_OVF_FIXED_CTR1` (sets the corresponding status bit when written). `SET_OVF_FIXED_CTR` element 1: Set the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 4 elements), write-1-to-set, 1 bit wide."]
+                #[doc = "Writes 1 to `SET_OVF_FIXED_CTR1` (sets the corresponding status bit when written). `SET_OVF_FIXED_CTR` element 1 of 4, fixed counter 1: bit 33, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_FIXED_CTRi."]
                 pub const fn set_ovf_fixed_ctr1(self) -> Self {
                     self.track(0x200000000_u64, self.value.set_ovf_fixed_ctr1())
                 }
-                #[doc = "Writes 1 to `SET_OVF_FIXED_CTR2` (sets the corresponding status bit when written). `SET_OVF_FIXED_CTR` element 2: Set the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 4 elements), write-1-to-set, 1 bit wide."]
+                #[doc = "Writes 1 to `SET_OVF_FIXED_CTR2` (sets the corresponding status bit when written). `SET_OVF_FIXED_CTR` element 2 of 4, fixed counter 2: bit 34, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_FIXED_CTRi."]
                 pub const fn set_ovf_fixed_ctr2(self) -> Self {
                     self.track(0x400000000_u64, self.value.set_ovf_fixed_ctr2())
                 }
-                #[doc = "Writes 1 to `SET_OVF_FIXED_CTR3` (sets the corresponding status bit when written). `SET_OVF_FIXED_CTR` element 3: Set the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 4 elements), write-1-to-set, 1 bit wide."]
+                #[doc = "Writes 1 to `SET_OVF_FIXED_CTR3` (sets the corresponding status bit when written). `SET_OVF_FIXED_CTR` element 3 of 4, fixed counter 3: bit 35, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_FIXED_CTRi."]
                 pub const fn set_ovf_fixed_ctr3(self) -> Self {
                     self.track(0x800000000_u64, self.value.set_ovf_fixed_ctr3())
                 }
@@ -23642,35 +23642,35 @@ pub mod intel {
                 pub const fn to_local(self) -> ::tock_registers::LocalRegisterCopy<u64, Register> {
                     ::tock_registers::LocalRegisterCopy::new(self.0)
                 }
-                #[doc = "`PERFEVTSEL_INUSE` element 0: IA32_PERFEVTSELi has a non-zero event select or umask.\n\nBits 0 (+1 per element, 8 elements), read-only, 1 bit wide."]
+                #[doc = "`PERFEVTSEL_INUSE` element 0 of 8, general-purpose counter 0: bit 0, read-only, 1 bit wide.\n\nIA32_PERFEVTSELi has a non-zero event select or umask."]
                 pub const fn perfevtsel_inuse0(self) -> bool {
                     ((self.0 >> 0u32) & 0x1_u64) != 0
                 }
-                #[doc = "`PERFEVTSEL_INUSE` element 1: IA32_PERFEVTSELi has a non-zero event select or umask.\n\nBits 0 (+1 per element, 8 elements), read-only, 1 bit wide."]
+                #[doc = "`PERFEVTSEL_INUSE` element 1 of 8, general-purpose counter 1: bit 1, read-only, 1 bit wide.\n\nIA32_PERFEVTSELi has a non-zero event select or umask."]
                 pub const fn perfevtsel_inuse1(self) -> bool {
                     ((self.0 >> 1u32) & 0x1_u64) != 0
                 }
-                #[doc = "`PERFEVTSEL_INUSE` element 2: IA32_PERFEVTSELi has a non-zero event select or umask.\n\nBits 0 (+1 per element, 8 elements), read-only, 1 bit wide."]
+                #[doc = "`PERFEVTSEL_INUSE` element 2 of 8, general-purpose counter 2: bit 2, read-only, 1 bit wide.\n\nIA32_PERFEVTSELi has a non-zero event select or umask."]
                 pub const fn perfevtsel_inuse2(self) -> bool {
                     ((self.0 >> 2u32) & 0x1_u64) != 0
                 }
-                #[doc = "`PERFEVTSEL_INUSE` element 3: IA32_PERFEVTSELi has a non-zero event select or umask.\n\nBits 0 (+1 per element, 8 elements), read-only, 1 bit wide."]
+                #[doc = "`PERFEVTSEL_INUSE` element 3 of 8, general-purpose counter 3: bit 3, read-only, 1 bit wide.\n\nIA32_PERFEVTSELi has a non-zero event select or umask."]
                 pub const fn perfevtsel_inuse3(self) -> bool {
                     ((self.0 >> 3u32) & 0x1_u64) != 0
                 }
-                #[doc = "`PERFEVTSEL_INUSE` element 4: IA32_PERFEVTSELi has a non-zero event select or umask.\n\nBits 0 (+1 per element, 8 elements), read-only, 1 bit wide."]
+                #[doc = "`PERFEVTSEL_INUSE` element 4 of 8, general-purpose counter 4: bit 4, read-only, 1 bit wide.\n\nIA32_PERFEVTSELi has a non-zero event select or umask."]
                 pub const fn perfevtsel_inuse4(self) -> bool {
                     ((self.0 >> 4u32) & 0x1_u64) != 0
                 }
-                #[doc = "`PERFEVTSEL_INUSE` element 5: IA32_PERFEVTSELi has a non-zero event select or umask.\n\nBits 0 (+1 per element, 8 elements), read-only, 1 bit wide."]
+                #[doc = "`PERFEVTSEL_INUSE` element 5 of 8, general-purpose counter 5: bit 5, read-only, 1 bit wide.\n\nIA32_PERFEVTSELi has a non-zero event select or umask."]
                 pub const fn perfevtsel_inuse5(self) -> bool {
                     ((self.0 >> 5u32) & 0x1_u64) != 0
                 }
-                #[doc = "`PERFEVTSEL_INUSE` element 6: IA32_PERFEVTSELi has a non-zero event select or umask.\n\nBits 0 (+1 per element, 8 elements), read-only, 1 bit wide."]
+                #[doc = "`PERFEVTSEL_INUSE` element 6 of 8, general-purpose counter 6: bit 6, read-only, 1 bit wide.\n\nIA32_PERFEVTSELi has a non-zero event select or umask."]
                 pub const fn perfevtsel_inuse6(self) -> bool {
                     ((self.0 >> 6u32) & 0x1_u64) != 0
                 }
-                #[doc = "`PERFEVTSEL_INUSE` element 7: IA32_PERFEVTSELi has a non-zero event select or umask.\n\nBits 0 (+1 per element, 8 elements), read-only, 1 bit wide."]
+                #[doc = "`PERFEVTSEL_INUSE` element 7 of 8, general-purpose counter 7: bit 7, read-only, 1 bit wide.\n\nIA32_PERFEVTSELi has a non-zero event select or umask."]
                 pub const fn perfevtsel_inuse7(self) -> bool {
                     ((self.0 >> 7u32) & 0x1_u64) != 0
                 }
@@ -23688,19 +23688,19 @@ pub mod intel {
                         _ => None,
                     }
                 }
-                #[doc = "`FIXED_CTR_INUSE` element 0: IA32_FIXED_CTRi is enabled in IA32_FIXED_CTR_CTRL.\n\nBits 32 (+1 per element, 4 elements), read-only, 1 bit wide."]
+                #[doc = "`FIXED_CTR_INUSE` element 0 of 4, fixed counter 0: bit 32, read-only, 1 bit wide.\n\nIA32_FIXED_CTRi is enabled in IA32_FIXED_CTR_CTRL."]
                 pub const fn fixed_ctr_inuse0(self) -> bool {
                     ((self.0 >> 32u32) & 0x1_u64) != 0
                 }
-                #[doc = "`FIXED_CTR_INUSE` element 1: IA32_FIXED_CTRi is enabled in IA32_FIXED_CTR_CTRL.\n\nBits 32 (+1 per element, 4 elements), read-only, 1 bit wide."]
+                #[doc = "`FIXED_CTR_INUSE` element 1 of 4, fixed counter 1: bit 33, read-only, 1 bit wide.\n\nIA32_FIXED_CTRi is enabled in IA32_FIXED_CTR_CTRL."]
                 pub const fn fixed_ctr_inuse1(self) -> bool {
                     ((self.0 >> 33u32) & 0x1_u64) != 0
                 }
-                #[doc = "`FIXED_CTR_INUSE` element 2: IA32_FIXED_CTRi is enabled in IA32_FIXED_CTR_CTRL.\n\nBits 32 (+1 per element, 4 elements), read-only, 1 bit wide."]
+                #[doc = "`FIXED_CTR_INUSE` element 2 of 4, fixed counter 2: bit 34, read-only, 1 bit wide.\n\nIA32_FIXED_CTRi is enabled in IA32_FIXED_CTR_CTRL."]
                 pub const fn fixed_ctr_inuse2(self) -> bool {
                     ((self.0 >> 34u32) & 0x1_u64) != 0
                 }
-                #[doc = "`FIXED_CTR_INUSE` element 3: IA32_FIXED_CTRi is enabled in IA32_FIXED_CTR_CTRL.\n\nBits 32 (+1 per element, 4 elements), read-only, 1 bit wide."]
+                #[doc = "`FIXED_CTR_INUSE` element 3 of 4, fixed counter 3: bit 35, read-only, 1 bit wide.\n\nIA32_FIXED_CTRi is enabled in IA32_FIXED_CTR_CTRL."]
                 pub const fn fixed_ctr_inuse3(self) -> bool {
                     ((self.0 >> 35u32) & 0x1_u64) != 0
                 }

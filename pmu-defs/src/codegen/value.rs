@@ -6,7 +6,7 @@ use super::Cx;
 use super::doc::escape_doc;
 use super::fields::{Elem, elems, w1_verb, writable};
 use super::util::{bits_text, ident, lit_u64, max_of, value_type};
-use crate::model::{Field, FieldArray, Register};
+use crate::model::{CounterKind, Field, FieldArray, Register};
 use crate::names::{self, Method};
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
@@ -54,10 +54,9 @@ impl Cx<'_> {
                 p.enums.push(value_enum(en, f, &edoc));
             }
             for e in &es {
-                let edoc = if f.array.is_some() {
-                    format!("`{}` element {}: {}", f.name, e.index, base_doc)
-                } else {
-                    base_doc.clone()
+                let edoc = match f.array {
+                    Some(a) => element_doc(f, e, a.count),
+                    None => base_doc.clone(),
                 };
                 self.elem_methods(r, f, e, &edoc, enum_ident.as_ref(), &mut p);
             }
@@ -441,4 +440,38 @@ pub(super) fn value_enum(en: &Ident, f: &Field, doc: &str) -> TokenStream {
             }
         }
     }
+}
+
+/// The doc of one element of a field array, exact for that element: its own bits, and the
+/// counter it belongs to when the array is per counter (`ENABLE` element 1: bits 5:4, fixed
+/// counter 1), then the field's doc.
+fn element_doc(f: &Field, e: &Elem, count: u32) -> String {
+    let bits = e
+        .parts
+        .iter()
+        .map(|&(lsb, width)| {
+            if width == 1 {
+                format!("{lsb}")
+            } else {
+                format!("{}:{lsb}", lsb + width - 1)
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ");
+    let counter = match f.per_counter {
+        Some(CounterKind::General) => format!(", general-purpose counter {}", e.index),
+        Some(CounterKind::Fixed) => format!(", fixed counter {}", e.index),
+        None => String::new(),
+    };
+    let one_bit = e.parts.len() == 1 && e.parts[0].1 == 1;
+    format!(
+        "`{}` element {} of {count}{counter}: {} {bits}, {}, {} bit{} wide.\n\n{}",
+        f.name,
+        e.index,
+        if one_bit { "bit" } else { "bits" },
+        f.access.as_str(),
+        f.width,
+        if f.width == 1 { "" } else { "s" },
+        escape_doc(f.doc.trim_end()),
+    )
 }

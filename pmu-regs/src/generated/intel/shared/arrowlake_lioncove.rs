@@ -1656,43 +1656,43 @@ pub mod IA32_PERF_GLOBAL_STATUS {
         pub const fn to_local(self) -> ::tock_registers::LocalRegisterCopy<u64, Register> {
             ::tock_registers::LocalRegisterCopy::new(self.0)
         }
-        #[doc = "`OVF_PMC` element 0: IA32_PMCi has overflowed.\n\nBits 0 (+1 per element, 10 elements), read-only, 1 bit wide."]
+        #[doc = "`OVF_PMC` element 0 of 10, general-purpose counter 0: bit 0, read-only, 1 bit wide.\n\nIA32_PMCi has overflowed."]
         pub const fn ovf_pmc0(self) -> bool {
             ((self.0 >> 0u32) & 0x1_u64) != 0
         }
-        #[doc = "`OVF_PMC` element 1: IA32_PMCi has overflowed.\n\nBits 0 (+1 per element, 10 elements), read-only, 1 bit wide."]
+        #[doc = "`OVF_PMC` element 1 of 10, general-purpose counter 1: bit 1, read-only, 1 bit wide.\n\nIA32_PMCi has overflowed."]
         pub const fn ovf_pmc1(self) -> bool {
             ((self.0 >> 1u32) & 0x1_u64) != 0
         }
-        #[doc = "`OVF_PMC` element 2: IA32_PMCi has overflowed.\n\nBits 0 (+1 per element, 10 elements), read-only, 1 bit wide."]
+        #[doc = "`OVF_PMC` element 2 of 10, general-purpose counter 2: bit 2, read-only, 1 bit wide.\n\nIA32_PMCi has overflowed."]
         pub const fn ovf_pmc2(self) -> bool {
             ((self.0 >> 2u32) & 0x1_u64) != 0
         }
-        #[doc = "`OVF_PMC` element 3: IA32_PMCi has overflowed.\n\nBits 0 (+1 per element, 10 elements), read-only, 1 bit wide."]
+        #[doc = "`OVF_PMC` element 3 of 10, general-purpose counter 3: bit 3, read-only, 1 bit wide.\n\nIA32_PMCi has overflowed."]
         pub const fn ovf_pmc3(self) -> bool {
             ((self.0 >> 3u32) & 0x1_u64) != 0
         }
-        #[doc = "`OVF_PMC` element 4: IA32_PMCi has overflowed.\n\nBits 0 (+1 per element, 10 elements), read-only, 1 bit wide."]
+        #[doc = "`OVF_PMC` element 4 of 10, general-purpose counter 4: bit 4, read-only, 1 bit wide.\n\nIA32_PMCi has overflowed."]
         pub const fn ovf_pmc4(self) -> bool {
             ((self.0 >> 4u32) & 0x1_u64) != 0
         }
-        #[doc = "`OVF_PMC` element 5: IA32_PMCi has overflowed.\n\nBits 0 (+1 per element, 10 elements), read-only, 1 bit wide."]
+        #[doc = "`OVF_PMC` element 5 of 10, general-purpose counter 5: bit 5, read-only, 1 bit wide.\n\nIA32_PMCi has overflowed."]
         pub const fn ovf_pmc5(self) -> bool {
             ((self.0 >> 5u32) & 0x1_u64) != 0
         }
-        #[doc = "`OVF_PMC` element 6: IA32_PMCi has overflowed.\n\nBits 0 (+1 per element, 10 elements), read-only, 1 bit wide."]
+        #[doc = "`OVF_PMC` element 6 of 10, general-purpose counter 6: bit 6, read-only, 1 bit wide.\n\nIA32_PMCi has overflowed."]
         pub const fn ovf_pmc6(self) -> bool {
             ((self.0 >> 6u32) & 0x1_u64) != 0
         }
-        #[doc = "`OVF_PMC` element 7: IA32_PMCi has overflowed.\n\nBits 0 (+1 per element, 10 elements), read-only, 1 bit wide."]
+        #[doc = "`OVF_PMC` element 7 of 10, general-purpose counter 7: bit 7, read-only, 1 bit wide.\n\nIA32_PMCi has overflowed."]
         pub const fn ovf_pmc7(self) -> bool {
             ((self.0 >> 7u32) & 0x1_u64) != 0
         }
-        #[doc = "`OVF_PMC` element 8: IA32_PMCi has overflowed.\n\nBits 0 (+1 per element, 10 elements), read-only, 1 bit wide."]
+        #[doc = "`OVF_PMC` element 8 of 10, general-purpose counter 8: bit 8, read-only, 1 bit wide.\n\nIA32_PMCi has overflowed."]
         pub const fn ovf_pmc8(self) -> bool {
             ((self.0 >> 8u32) & 0x1_u64) != 0
         }
-        #[doc = "`OVF_PMC` element 9: IA32_PMCi has overflowed.\n\nBits 0 (+1 per element, 10 elements), read-only, 1 bit wide."]
+        #[doc = "`OVF_PMC` element 9 of 10, general-purpose counter 9: bit 9, read-only, 1 bit wide.\n\nIA32_PMCi has overflowed."]
         pub const fn ovf_pmc9(self) -> bool {
             ((self.0 >> 9u32) & 0x1_u64) != 0
         }
@@ -1712,19 +1712,19 @@ pub mod IA32_PERF_GLOBAL_STATUS {
                 _ => None,
             }
         }
-        #[doc = "`OVF_FIXED_CTR` element 0: IA32_FIXED_CTRi has overflowed.\n\nBits 32 (+1 per element, 4 elements), read-only, 1 bit wide."]
+        #[doc = "`OVF_FIXED_CTR` element 0 of 4, fixed counter 0: bit 32, read-only, 1 bit wide.\n\nIA32_FIXED_CTRi has overflowed."]
         pub const fn ovf_fixed_ctr0(self) -> bool {
             ((self.0 >> 32u32) & 0x1_u64) != 0
         }
-        #[doc = "`OVF_FIXED_CTR` element 1: IA32_FIXED_CTRi has overflowed.\n\nBits 32 (+1 per element, 4 elements), read-only, 1 bit wide."]
+        #[doc = "`OVF_FIXED_CTR` element 1 of 4, fixed counter 1: bit 33, read-only, 1 bit wide.\n\nIA32_FIXED_CTRi has overflowed."]
         pub const fn ovf_fixed_ctr1(self) -> bool {
             ((self.0 >> 33u32) & 0x1_u64) != 0
         }
-        #[doc = "`OVF_FIXED_CTR` element 2: IA32_FIXED_CTRi has overflowed.\n\nBits 32 (+1 per element, 4 elements), read-only, 1 bit wide."]
+        #[doc = "`OVF_FIXED_CTR` element 2 of 4, fixed counter 2: bit 34, read-only, 1 bit wide.\n\nIA32_FIXED_CTRi has overflowed."]
         pub const fn ovf_fixed_ctr2(self) -> bool {
             ((self.0 >> 34u32) & 0x1_u64) != 0
         }
-        #[doc = "`OVF_FIXED_CTR` element 3: IA32_FIXED_CTRi has overflowed.\n\nBits 32 (+1 per element, 4 elements), read-only, 1 bit wide."]
+        #[doc = "`OVF_FIXED_CTR` element 3 of 4, fixed counter 3: bit 35, read-only, 1 bit wide.\n\nIA32_FIXED_CTRi has overflowed."]
         pub const fn ovf_fixed_ctr3(self) -> bool {
             ((self.0 >> 35u32) & 0x1_u64) != 0
         }
@@ -1931,92 +1931,92 @@ pub mod IA32_PERF_GLOBAL_CTRL {
         pub const fn to_local(self) -> ::tock_registers::LocalRegisterCopy<u64, Register> {
             ::tock_registers::LocalRegisterCopy::new(self.0)
         }
-        #[doc = "`EN_PMC` element 0: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), read-write, 1 bit wide."]
+        #[doc = "`EN_PMC` element 0 of 10, general-purpose counter 0: bit 0, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
         pub const fn en_pmc0(self) -> bool {
             ((self.0 >> 0u32) & 0x1_u64) != 0
         }
-        #[doc = "`EN_PMC` element 0: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), read-write, 1 bit wide."]
+        #[doc = "`EN_PMC` element 0 of 10, general-purpose counter 0: bit 0, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
         pub const fn with_en_pmc0(self, on: bool) -> Self {
             let v = on as u64;
             Self((self.0 & 0xfffffffffffffffe_u64) | (((v >> 0u32) & 0x1_u64) << 0u32))
         }
-        #[doc = "`EN_PMC` element 1: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), read-write, 1 bit wide."]
+        #[doc = "`EN_PMC` element 1 of 10, general-purpose counter 1: bit 1, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
         pub const fn en_pmc1(self) -> bool {
             ((self.0 >> 1u32) & 0x1_u64) != 0
         }
-        #[doc = "`EN_PMC` element 1: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), read-write, 1 bit wide."]
+        #[doc = "`EN_PMC` element 1 of 10, general-purpose counter 1: bit 1, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
         pub const fn with_en_pmc1(self, on: bool) -> Self {
             let v = on as u64;
             Self((self.0 & 0xfffffffffffffffd_u64) | (((v >> 0u32) & 0x1_u64) << 1u32))
         }
-        #[doc = "`EN_PMC` element 2: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), read-write, 1 bit wide."]
+        #[doc = "`EN_PMC` element 2 of 10, general-purpose counter 2: bit 2, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
         pub const fn en_pmc2(self) -> bool {
             ((self.0 >> 2u32) & 0x1_u64) != 0
         }
-        #[doc = "`EN_PMC` element 2: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), read-write, 1 bit wide."]
+        #[doc = "`EN_PMC` element 2 of 10, general-purpose counter 2: bit 2, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
         pub const fn with_en_pmc2(self, on: bool) -> Self {
             let v = on as u64;
             Self((self.0 & 0xfffffffffffffffb_u64) | (((v >> 0u32) & 0x1_u64) << 2u32))
         }
-        #[doc = "`EN_PMC` element 3: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), read-write, 1 bit wide."]
+        #[doc = "`EN_PMC` element 3 of 10, general-purpose counter 3: bit 3, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
         pub const fn en_pmc3(self) -> bool {
             ((self.0 >> 3u32) & 0x1_u64) != 0
         }
-        #[doc = "`EN_PMC` element 3: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), read-write, 1 bit wide."]
+        #[doc = "`EN_PMC` element 3 of 10, general-purpose counter 3: bit 3, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
         pub const fn with_en_pmc3(self, on: bool) -> Self {
             let v = on as u64;
             Self((self.0 & 0xfffffffffffffff7_u64) | (((v >> 0u32) & 0x1_u64) << 3u32))
         }
-        #[doc = "`EN_PMC` element 4: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), read-write, 1 bit wide."]
+        #[doc = "`EN_PMC` element 4 of 10, general-purpose counter 4: bit 4, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
         pub const fn en_pmc4(self) -> bool {
             ((self.0 >> 4u32) & 0x1_u64) != 0
         }
-        #[doc = "`EN_PMC` element 4: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), read-write, 1 bit wide."]
+        #[doc = "`EN_PMC` element 4 of 10, general-purpose counter 4: bit 4, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
         pub const fn with_en_pmc4(self, on: bool) -> Self {
             let v = on as u64;
             Self((self.0 & 0xffffffffffffffef_u64) | (((v >> 0u32) & 0x1_u64) << 4u32))
         }
-        #[doc = "`EN_PMC` element 5: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), read-write, 1 bit wide."]
+        #[doc = "`EN_PMC` element 5 of 10, general-purpose counter 5: bit 5, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
         pub const fn en_pmc5(self) -> bool {
             ((self.0 >> 5u32) & 0x1_u64) != 0
         }
-        #[doc = "`EN_PMC` element 5: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), read-write, 1 bit wide."]
+        #[doc = "`EN_PMC` element 5 of 10, general-purpose counter 5: bit 5, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
         pub const fn with_en_pmc5(self, on: bool) -> Self {
             let v = on as u64;
             Self((self.0 & 0xffffffffffffffdf_u64) | (((v >> 0u32) & 0x1_u64) << 5u32))
         }
-        #[doc = "`EN_PMC` element 6: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), read-write, 1 bit wide."]
+        #[doc = "`EN_PMC` element 6 of 10, general-purpose counter 6: bit 6, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
         pub const fn en_pmc6(self) -> bool {
             ((self.0 >> 6u32) & 0x1_u64) != 0
         }
-        #[doc = "`EN_PMC` element 6: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), read-write, 1 bit wide."]
+        #[doc = "`EN_PMC` element 6 of 10, general-purpose counter 6: bit 6, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
         pub const fn with_en_pmc6(self, on: bool) -> Self {
             let v = on as u64;
             Self((self.0 & 0xffffffffffffffbf_u64) | (((v >> 0u32) & 0x1_u64) << 6u32))
         }
-        #[doc = "`EN_PMC` element 7: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), read-write, 1 bit wide."]
+        #[doc = "`EN_PMC` element 7 of 10, general-purpose counter 7: bit 7, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
         pub const fn en_pmc7(self) -> bool {
             ((self.0 >> 7u32) & 0x1_u64) != 0
         }
-        #[doc = "`EN_PMC` element 7: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), read-write, 1 bit wide."]
+        #[doc = "`EN_PMC` element 7 of 10, general-purpose counter 7: bit 7, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
         pub const fn with_en_pmc7(self, on: bool) -> Self {
             let v = on as u64;
             Self((self.0 & 0xffffffffffffff7f_u64) | (((v >> 0u32) & 0x1_u64) << 7u32))
         }
-        #[doc = "`EN_PMC` element 8: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), read-write, 1 bit wide."]
+        #[doc = "`EN_PMC` element 8 of 10, general-purpose counter 8: bit 8, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
         pub const fn en_pmc8(self) -> bool {
             ((self.0 >> 8u32) & 0x1_u64) != 0
         }
-        #[doc = "`EN_PMC` element 8: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), read-write, 1 bit wide."]
+        #[doc = "`EN_PMC` element 8 of 10, general-purpose counter 8: bit 8, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
         pub const fn with_en_pmc8(self, on: bool) -> Self {
             let v = on as u64;
             Self((self.0 & 0xfffffffffffffeff_u64) | (((v >> 0u32) & 0x1_u64) << 8u32))
         }
-        #[doc = "`EN_PMC` element 9: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), read-write, 1 bit wide."]
+        #[doc = "`EN_PMC` element 9 of 10, general-purpose counter 9: bit 9, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
         pub const fn en_pmc9(self) -> bool {
             ((self.0 >> 9u32) & 0x1_u64) != 0
         }
-        #[doc = "`EN_PMC` element 9: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), read-write, 1 bit wide."]
+        #[doc = "`EN_PMC` element 9 of 10, general-purpose counter 9: bit 9, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
         pub const fn with_en_pmc9(self, on: bool) -> Self {
             let v = on as u64;
             Self((self.0 & 0xfffffffffffffdff_u64) | (((v >> 0u32) & 0x1_u64) << 9u32))
@@ -2088,38 +2088,38 @@ pub mod IA32_PERF_GLOBAL_CTRL {
                 }),
             }
         }
-        #[doc = "`EN_FIXED_CTR` element 0: Enable IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 4 elements), read-write, 1 bit wide."]
+        #[doc = "`EN_FIXED_CTR` element 0 of 4, fixed counter 0: bit 32, read-write, 1 bit wide.\n\nEnable IA32_FIXED_CTRi."]
         pub const fn en_fixed_ctr0(self) -> bool {
             ((self.0 >> 32u32) & 0x1_u64) != 0
         }
-        #[doc = "`EN_FIXED_CTR` element 0: Enable IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 4 elements), read-write, 1 bit wide."]
+        #[doc = "`EN_FIXED_CTR` element 0 of 4, fixed counter 0: bit 32, read-write, 1 bit wide.\n\nEnable IA32_FIXED_CTRi."]
         pub const fn with_en_fixed_ctr0(self, on: bool) -> Self {
             let v = on as u64;
             Self((self.0 & 0xfffffffeffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 32u32))
         }
-        #[doc = "`EN_FIXED_CTR` element 1: Enable IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 4 elements), read-write, 1 bit wide."]
+        #[doc = "`EN_FIXED_CTR` element 1 of 4, fixed counter 1: bit 33, read-write, 1 bit wide.\n\nEnable IA32_FIXED_CTRi."]
         pub const fn en_fixed_ctr1(self) -> bool {
             ((self.0 >> 33u32) & 0x1_u64) != 0
         }
-        #[doc = "`EN_FIXED_CTR` element 1: Enable IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 4 elements), read-write, 1 bit wide."]
+        #[doc = "`EN_FIXED_CTR` element 1 of 4, fixed counter 1: bit 33, read-write, 1 bit wide.\n\nEnable IA32_FIXED_CTRi."]
         pub const fn with_en_fixed_ctr1(self, on: bool) -> Self {
             let v = on as u64;
             Self((self.0 & 0xfffffffdffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 33u32))
         }
-        #[doc = "`EN_FIXED_CTR` element 2: Enable IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 4 elements), read-write, 1 bit wide."]
+        #[doc = "`EN_FIXED_CTR` element 2 of 4, fixed counter 2: bit 34, read-write, 1 bit wide.\n\nEnable IA32_FIXED_CTRi."]
         pub const fn en_fixed_ctr2(self) -> bool {
             ((self.0 >> 34u32) & 0x1_u64) != 0
         }
-        #[doc = "`EN_FIXED_CTR` element 2: Enable IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 4 elements), read-write, 1 bit wide."]
+        #[doc = "`EN_FIXED_CTR` element 2 of 4, fixed counter 2: bit 34, read-write, 1 bit wide.\n\nEnable IA32_FIXED_CTRi."]
         pub const fn with_en_fixed_ctr2(self, on: bool) -> Self {
             let v = on as u64;
             Self((self.0 & 0xfffffffbffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 34u32))
         }
-        #[doc = "`EN_FIXED_CTR` element 3: Enable IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 4 elements), read-write, 1 bit wide."]
+        #[doc = "`EN_FIXED_CTR` element 3 of 4, fixed counter 3: bit 35, read-write, 1 bit wide.\n\nEnable IA32_FIXED_CTRi."]
         pub const fn en_fixed_ctr3(self) -> bool {
             ((self.0 >> 35u32) & 0x1_u64) != 0
         }
-        #[doc = "`EN_FIXED_CTR` element 3: Enable IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 4 elements), read-write, 1 bit wide."]
+        #[doc = "`EN_FIXED_CTR` element 3 of 4, fixed counter 3: bit 35, read-write, 1 bit wide.\n\nEnable IA32_FIXED_CTRi."]
         pub const fn with_en_fixed_ctr3(self, on: bool) -> Self {
             let v = on as u64;
             Self((self.0 & 0xfffffff7ffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 35u32))
@@ -2259,43 +2259,43 @@ pub mod IA32_PERF_GLOBAL_CTRL {
                 conflict: self.conflict | clash,
             }
         }
-        #[doc = "`EN_PMC` element 0: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), read-write, 1 bit wide."]
+        #[doc = "`EN_PMC` element 0 of 10, general-purpose counter 0: bit 0, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
         pub const fn with_en_pmc0(self, on: bool) -> Self {
             self.track(0x1_u64, self.value.with_en_pmc0(on))
         }
-        #[doc = "`EN_PMC` element 1: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), read-write, 1 bit wide."]
+        #[doc = "`EN_PMC` element 1 of 10, general-purpose counter 1: bit 1, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
         pub const fn with_en_pmc1(self, on: bool) -> Self {
             self.track(0x2_u64, self.value.with_en_pmc1(on))
         }
-        #[doc = "`EN_PMC` element 2: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), read-write, 1 bit wide."]
+        #[doc = "`EN_PMC` element 2 of 10, general-purpose counter 2: bit 2, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
         pub const fn with_en_pmc2(self, on: bool) -> Self {
             self.track(0x4_u64, self.value.with_en_pmc2(on))
         }
-        #[doc = "`EN_PMC` element 3: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), read-write, 1 bit wide."]
+        #[doc = "`EN_PMC` element 3 of 10, general-purpose counter 3: bit 3, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
         pub const fn with_en_pmc3(self, on: bool) -> Self {
             self.track(0x8_u64, self.value.with_en_pmc3(on))
         }
-        #[doc = "`EN_PMC` element 4: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), read-write, 1 bit wide."]
+        #[doc = "`EN_PMC` element 4 of 10, general-purpose counter 4: bit 4, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
         pub const fn with_en_pmc4(self, on: bool) -> Self {
             self.track(0x10_u64, self.value.with_en_pmc4(on))
         }
-        #[doc = "`EN_PMC` element 5: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), read-write, 1 bit wide."]
+        #[doc = "`EN_PMC` element 5 of 10, general-purpose counter 5: bit 5, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
         pub const fn with_en_pmc5(self, on: bool) -> Self {
             self.track(0x20_u64, self.value.with_en_pmc5(on))
         }
-        #[doc = "`EN_PMC` element 6: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), read-write, 1 bit wide."]
+        #[doc = "`EN_PMC` element 6 of 10, general-purpose counter 6: bit 6, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
         pub const fn with_en_pmc6(self, on: bool) -> Self {
             self.track(0x40_u64, self.value.with_en_pmc6(on))
         }
-        #[doc = "`EN_PMC` element 7: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), read-write, 1 bit wide."]
+        #[doc = "`EN_PMC` element 7 of 10, general-purpose counter 7: bit 7, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
         pub const fn with_en_pmc7(self, on: bool) -> Self {
             self.track(0x80_u64, self.value.with_en_pmc7(on))
         }
-        #[doc = "`EN_PMC` element 8: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), read-write, 1 bit wide."]
+        #[doc = "`EN_PMC` element 8 of 10, general-purpose counter 8: bit 8, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
         pub const fn with_en_pmc8(self, on: bool) -> Self {
             self.track(0x100_u64, self.value.with_en_pmc8(on))
         }
-        #[doc = "`EN_PMC` element 9: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), read-write, 1 bit wide."]
+        #[doc = "`EN_PMC` element 9 of 10, general-purpose counter 9: bit 9, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
         pub const fn with_en_pmc9(self, on: bool) -> Self {
             self.track(0x200_u64, self.value.with_en_pmc9(on))
         }
@@ -2325,19 +2325,19 @@ pub mod IA32_PERF_GLOBAL_CTRL {
                 Err(e) => Err(e),
             }
         }
-        #[doc = "`EN_FIXED_CTR` element 0: Enable IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 4 elements), read-write, 1 bit wide."]
+        #[doc = "`EN_FIXED_CTR` element 0 of 4, fixed counter 0: bit 32, read-write, 1 bit wide.\n\nEnable IA32_FIXED_CTRi."]
         pub const fn with_en_fixed_ctr0(self, on: bool) -> Self {
             self.track(0x100000000_u64, self.value.with_en_fixed_ctr0(on))
         }
-        #[doc = "`EN_FIXED_CTR` element 1: Enable IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 4 elements), read-write, 1 bit wide."]
+        #[doc = "`EN_FIXED_CTR` element 1 of 4, fixed counter 1: bit 33, read-write, 1 bit wide.\n\nEnable IA32_FIXED_CTRi."]
         pub const fn with_en_fixed_ctr1(self, on: bool) -> Self {
             self.track(0x200000000_u64, self.value.with_en_fixed_ctr1(on))
         }
-        #[doc = "`EN_FIXED_CTR` element 2: Enable IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 4 elements), read-write, 1 bit wide."]
+        #[doc = "`EN_FIXED_CTR` element 2 of 4, fixed counter 2: bit 34, read-write, 1 bit wide.\n\nEnable IA32_FIXED_CTRi."]
         pub const fn with_en_fixed_ctr2(self, on: bool) -> Self {
             self.track(0x400000000_u64, self.value.with_en_fixed_ctr2(on))
         }
-        #[doc = "`EN_FIXED_CTR` element 3: Enable IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 4 elements), read-write, 1 bit wide."]
+        #[doc = "`EN_FIXED_CTR` element 3 of 4, fixed counter 3: bit 35, read-write, 1 bit wide.\n\nEnable IA32_FIXED_CTRi."]
         pub const fn with_en_fixed_ctr3(self, on: bool) -> Self {
             self.track(0x800000000_u64, self.value.with_en_fixed_ctr3(on))
         }
@@ -2642,92 +2642,92 @@ pub mod IA32_PERF_GLOBAL_STATUS_RESET {
         pub const fn to_local(self) -> ::tock_registers::LocalRegisterCopy<u64, Register> {
             ::tock_registers::LocalRegisterCopy::new(self.0)
         }
-        #[doc = "`CLR_OVF_PMC` element 0: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), write-1-to-clear, 1 bit wide."]
+        #[doc = "`CLR_OVF_PMC` element 0 of 10, general-purpose counter 0: bit 0, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
         pub const fn get_clr_ovf_pmc0(self) -> bool {
             ((self.0 >> 0u32) & 0x1_u64) != 0
         }
-        #[doc = "Writes 1 to `CLR_OVF_PMC0` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 0: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), write-1-to-clear, 1 bit wide."]
+        #[doc = "Writes 1 to `CLR_OVF_PMC0` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 0 of 10, general-purpose counter 0: bit 0, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
         pub const fn clear_ovf_pmc0(self) -> Self {
             let v = 1u64;
             Self((self.0 & 0xfffffffffffffffe_u64) | (((v >> 0u32) & 0x1_u64) << 0u32))
         }
-        #[doc = "`CLR_OVF_PMC` element 1: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), write-1-to-clear, 1 bit wide."]
+        #[doc = "`CLR_OVF_PMC` element 1 of 10, general-purpose counter 1: bit 1, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
         pub const fn get_clr_ovf_pmc1(self) -> bool {
             ((self.0 >> 1u32) & 0x1_u64) != 0
         }
-        #[doc = "Writes 1 to `CLR_OVF_PMC1` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 1: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), write-1-to-clear, 1 bit wide."]
+        #[doc = "Writes 1 to `CLR_OVF_PMC1` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 1 of 10, general-purpose counter 1: bit 1, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
         pub const fn clear_ovf_pmc1(self) -> Self {
             let v = 1u64;
             Self((self.0 & 0xfffffffffffffffd_u64) | (((v >> 0u32) & 0x1_u64) << 1u32))
         }
-        #[doc = "`CLR_OVF_PMC` element 2: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), write-1-to-clear, 1 bit wide."]
+        #[doc = "`CLR_OVF_PMC` element 2 of 10, general-purpose counter 2: bit 2, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
         pub const fn get_clr_ovf_pmc2(self) -> bool {
             ((self.0 >> 2u32) & 0x1_u64) != 0
         }
-        #[doc = "Writes 1 to `CLR_OVF_PMC2` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 2: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), write-1-to-clear, 1 bit wide."]
+        #[doc = "Writes 1 to `CLR_OVF_PMC2` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 2 of 10, general-purpose counter 2: bit 2, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
         pub const fn clear_ovf_pmc2(self) -> Self {
             let v = 1u64;
             Self((self.0 & 0xfffffffffffffffb_u64) | (((v >> 0u32) & 0x1_u64) << 2u32))
         }
-        #[doc = "`CLR_OVF_PMC` element 3: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), write-1-to-clear, 1 bit wide."]
+        #[doc = "`CLR_OVF_PMC` element 3 of 10, general-purpose counter 3: bit 3, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
         pub const fn get_clr_ovf_pmc3(self) -> bool {
             ((self.0 >> 3u32) & 0x1_u64) != 0
         }
-        #[doc = "Writes 1 to `CLR_OVF_PMC3` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 3: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), write-1-to-clear, 1 bit wide."]
+        #[doc = "Writes 1 to `CLR_OVF_PMC3` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 3 of 10, general-purpose counter 3: bit 3, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
         pub const fn clear_ovf_pmc3(self) -> Self {
             let v = 1u64;
             Self((self.0 & 0xfffffffffffffff7_u64) | (((v >> 0u32) & 0x1_u64) << 3u32))
         }
-        #[doc = "`CLR_OVF_PMC` element 4: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), write-1-to-clear, 1 bit wide."]
+        #[doc = "`CLR_OVF_PMC` element 4 of 10, general-purpose counter 4: bit 4, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
         pub const fn get_clr_ovf_pmc4(self) -> bool {
             ((self.0 >> 4u32) & 0x1_u64) != 0
         }
-        #[doc = "Writes 1 to `CLR_OVF_PMC4` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 4: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), write-1-to-clear, 1 bit wide."]
+        #[doc = "Writes 1 to `CLR_OVF_PMC4` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 4 of 10, general-purpose counter 4: bit 4, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
         pub const fn clear_ovf_pmc4(self) -> Self {
             let v = 1u64;
             Self((self.0 & 0xffffffffffffffef_u64) | (((v >> 0u32) & 0x1_u64) << 4u32))
         }
-        #[doc = "`CLR_OVF_PMC` element 5: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), write-1-to-clear, 1 bit wide."]
+        #[doc = "`CLR_OVF_PMC` element 5 of 10, general-purpose counter 5: bit 5, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
         pub const fn get_clr_ovf_pmc5(self) -> bool {
             ((self.0 >> 5u32) & 0x1_u64) != 0
         }
-        #[doc = "Writes 1 to `CLR_OVF_PMC5` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 5: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), write-1-to-clear, 1 bit wide."]
+        #[doc = "Writes 1 to `CLR_OVF_PMC5` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 5 of 10, general-purpose counter 5: bit 5, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
         pub const fn clear_ovf_pmc5(self) -> Self {
             let v = 1u64;
             Self((self.0 & 0xffffffffffffffdf_u64) | (((v >> 0u32) & 0x1_u64) << 5u32))
         }
-        #[doc = "`CLR_OVF_PMC` element 6: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), write-1-to-clear, 1 bit wide."]
+        #[doc = "`CLR_OVF_PMC` element 6 of 10, general-purpose counter 6: bit 6, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
         pub const fn get_clr_ovf_pmc6(self) -> bool {
             ((self.0 >> 6u32) & 0x1_u64) != 0
         }
-        #[doc = "Writes 1 to `CLR_OVF_PMC6` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 6: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), write-1-to-clear, 1 bit wide."]
+        #[doc = "Writes 1 to `CLR_OVF_PMC6` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 6 of 10, general-purpose counter 6: bit 6, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
         pub const fn clear_ovf_pmc6(self) -> Self {
             let v = 1u64;
             Self((self.0 & 0xffffffffffffffbf_u64) | (((v >> 0u32) & 0x1_u64) << 6u32))
         }
-        #[doc = "`CLR_OVF_PMC` element 7: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), write-1-to-clear, 1 bit wide."]
+        #[doc = "`CLR_OVF_PMC` element 7 of 10, general-purpose counter 7: bit 7, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
         pub const fn get_clr_ovf_pmc7(self) -> bool {
             ((self.0 >> 7u32) & 0x1_u64) != 0
         }
-        #[doc = "Writes 1 to `CLR_OVF_PMC7` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 7: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), write-1-to-clear, 1 bit wide."]
+        #[doc = "Writes 1 to `CLR_OVF_PMC7` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 7 of 10, general-purpose counter 7: bit 7, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
         pub const fn clear_ovf_pmc7(self) -> Self {
             let v = 1u64;
             Self((self.0 & 0xffffffffffffff7f_u64) | (((v >> 0u32) & 0x1_u64) << 7u32))
         }
-        #[doc = "`CLR_OVF_PMC` element 8: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), write-1-to-clear, 1 bit wide."]
+        #[doc = "`CLR_OVF_PMC` element 8 of 10, general-purpose counter 8: bit 8, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
         pub const fn get_clr_ovf_pmc8(self) -> bool {
             ((self.0 >> 8u32) & 0x1_u64) != 0
         }
-        #[doc = "Writes 1 to `CLR_OVF_PMC8` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 8: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), write-1-to-clear, 1 bit wide."]
+        #[doc = "Writes 1 to `CLR_OVF_PMC8` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 8 of 10, general-purpose counter 8: bit 8, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
         pub const fn clear_ovf_pmc8(self) -> Self {
             let v = 1u64;
             Self((self.0 & 0xfffffffffffffeff_u64) | (((v >> 0u32) & 0x1_u64) << 8u32))
         }
-        #[doc = "`CLR_OVF_PMC` element 9: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), write-1-to-clear, 1 bit wide."]
+        #[doc = "`CLR_OVF_PMC` element 9 of 10, general-purpose counter 9: bit 9, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
         pub const fn get_clr_ovf_pmc9(self) -> bool {
             ((self.0 >> 9u32) & 0x1_u64) != 0
         }
-        #[doc = "Writes 1 to `CLR_OVF_PMC9` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 9: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), write-1-to-clear, 1 bit wide."]
+        #[doc = "Writes 1 to `CLR_OVF_PMC9` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 9 of 10, general-purpose counter 9: bit 9, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
         pub const fn clear_ovf_pmc9(self) -> Self {
             let v = 1u64;
             Self((self.0 & 0xfffffffffffffdff_u64) | (((v >> 0u32) & 0x1_u64) << 9u32))
@@ -2789,38 +2789,38 @@ pub mod IA32_PERF_GLOBAL_STATUS_RESET {
                 }),
             }
         }
-        #[doc = "`CLR_OVF_FIXED_CTR` element 0: Clear the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 4 elements), write-1-to-clear, 1 bit wide."]
+        #[doc = "`CLR_OVF_FIXED_CTR` element 0 of 4, fixed counter 0: bit 32, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_FIXED_CTRi."]
         pub const fn get_clr_ovf_fixed_ctr0(self) -> bool {
             ((self.0 >> 32u32) & 0x1_u64) != 0
         }
-        #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR0` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 0: Clear the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 4 elements), write-1-to-clear, 1 bit wide."]
+        #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR0` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 0 of 4, fixed counter 0: bit 32, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_FIXED_CTRi."]
         pub const fn clear_ovf_fixed_ctr0(self) -> Self {
             let v = 1u64;
             Self((self.0 & 0xfffffffeffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 32u32))
         }
-        #[doc = "`CLR_OVF_FIXED_CTR` element 1: Clear the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 4 elements), write-1-to-clear, 1 bit wide."]
+        #[doc = "`CLR_OVF_FIXED_CTR` element 1 of 4, fixed counter 1: bit 33, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_FIXED_CTRi."]
         pub const fn get_clr_ovf_fixed_ctr1(self) -> bool {
             ((self.0 >> 33u32) & 0x1_u64) != 0
         }
-        #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR1` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 1: Clear the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 4 elements), write-1-to-clear, 1 bit wide."]
+        #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR1` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 1 of 4, fixed counter 1: bit 33, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_FIXED_CTRi."]
         pub const fn clear_ovf_fixed_ctr1(self) -> Self {
             let v = 1u64;
             Self((self.0 & 0xfffffffdffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 33u32))
         }
-        #[doc = "`CLR_OVF_FIXED_CTR` element 2: Clear the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 4 elements), write-1-to-clear, 1 bit wide."]
+        #[doc = "`CLR_OVF_FIXED_CTR` element 2 of 4, fixed counter 2: bit 34, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_FIXED_CTRi."]
         pub const fn get_clr_ovf_fixed_ctr2(self) -> bool {
             ((self.0 >> 34u32) & 0x1_u64) != 0
         }
-        #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR2` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 2: Clear the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 4 elements), write-1-to-clear, 1 bit wide."]
+        #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR2` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 2 of 4, fixed counter 2: bit 34, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_FIXED_CTRi."]
         pub const fn clear_ovf_fixed_ctr2(self) -> Self {
             let v = 1u64;
             Self((self.0 & 0xfffffffbffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 34u32))
         }
-        #[doc = "`CLR_OVF_FIXED_CTR` element 3: Clear the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 4 elements), write-1-to-clear, 1 bit wide."]
+        #[doc = "`CLR_OVF_FIXED_CTR` element 3 of 4, fixed counter 3: bit 35, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_FIXED_CTRi."]
         pub const fn get_clr_ovf_fixed_ctr3(self) -> bool {
             ((self.0 >> 35u32) & 0x1_u64) != 0
         }
-        #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR3` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 3: Clear the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 4 elements), write-1-to-clear, 1 bit wide."]
+        #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR3` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 3 of 4, fixed counter 3: bit 35, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_FIXED_CTRi."]
         pub const fn clear_ovf_fixed_ctr3(self) -> Self {
             let v = 1u64;
             Self((self.0 & 0xfffffff7ffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 35u32))
@@ -3026,43 +3026,43 @@ pub mod IA32_PERF_GLOBAL_STATUS_RESET {
                 conflict: self.conflict | clash,
             }
         }
-        #[doc = "Writes 1 to `CLR_OVF_PMC0` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 0: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), write-1-to-clear, 1 bit wide."]
+        #[doc = "Writes 1 to `CLR_OVF_PMC0` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 0 of 10, general-purpose counter 0: bit 0, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
         pub const fn clear_ovf_pmc0(self) -> Self {
             self.track(0x1_u64, self.value.clear_ovf_pmc0())
         }
-        #[doc = "Writes 1 to `CLR_OVF_PMC1` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 1: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), write-1-to-clear, 1 bit wide."]
+        #[doc = "Writes 1 to `CLR_OVF_PMC1` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 1 of 10, general-purpose counter 1: bit 1, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
         pub const fn clear_ovf_pmc1(self) -> Self {
             self.track(0x2_u64, self.value.clear_ovf_pmc1())
         }
-        #[doc = "Writes 1 to `CLR_OVF_PMC2` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 2: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), write-1-to-clear, 1 bit wide."]
+        #[doc = "Writes 1 to `CLR_OVF_PMC2` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 2 of 10, general-purpose counter 2: bit 2, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
         pub const fn clear_ovf_pmc2(self) -> Self {
             self.track(0x4_u64, self.value.clear_ovf_pmc2())
         }
-        #[doc = "Writes 1 to `CLR_OVF_PMC3` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 3: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), write-1-to-clear, 1 bit wide."]
+        #[doc = "Writes 1 to `CLR_OVF_PMC3` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 3 of 10, general-purpose counter 3: bit 3, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
         pub const fn clear_ovf_pmc3(self) -> Self {
             self.track(0x8_u64, self.value.clear_ovf_pmc3())
         }
-        #[doc = "Writes 1 to `CLR_OVF_PMC4` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 4: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), write-1-to-clear, 1 bit wide."]
+        #[doc = "Writes 1 to `CLR_OVF_PMC4` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 4 of 10, general-purpose counter 4: bit 4, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
         pub const fn clear_ovf_pmc4(self) -> Self {
             self.track(0x10_u64, self.value.clear_ovf_pmc4())
         }
-        #[doc = "Writes 1 to `CLR_OVF_PMC5` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 5: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), write-1-to-clear, 1 bit wide."]
+        #[doc = "Writes 1 to `CLR_OVF_PMC5` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 5 of 10, general-purpose counter 5: bit 5, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
         pub const fn clear_ovf_pmc5(self) -> Self {
             self.track(0x20_u64, self.value.clear_ovf_pmc5())
         }
-        #[doc = "Writes 1 to `CLR_OVF_PMC6` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 6: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), write-1-to-clear, 1 bit wide."]
+        #[doc = "Writes 1 to `CLR_OVF_PMC6` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 6 of 10, general-purpose counter 6: bit 6, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
         pub const fn clear_ovf_pmc6(self) -> Self {
             self.track(0x40_u64, self.value.clear_ovf_pmc6())
         }
-        #[doc = "Writes 1 to `CLR_OVF_PMC7` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 7: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), write-1-to-clear, 1 bit wide."]
+        #[doc = "Writes 1 to `CLR_OVF_PMC7` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 7 of 10, general-purpose counter 7: bit 7, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
         pub const fn clear_ovf_pmc7(self) -> Self {
             self.track(0x80_u64, self.value.clear_ovf_pmc7())
         }
-        #[doc = "Writes 1 to `CLR_OVF_PMC8` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 8: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), write-1-to-clear, 1 bit wide."]
+        #[doc = "Writes 1 to `CLR_OVF_PMC8` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 8 of 10, general-purpose counter 8: bit 8, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
         pub const fn clear_ovf_pmc8(self) -> Self {
             self.track(0x100_u64, self.value.clear_ovf_pmc8())
         }
-        #[doc = "Writes 1 to `CLR_OVF_PMC9` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 9: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), write-1-to-clear, 1 bit wide."]
+        #[doc = "Writes 1 to `CLR_OVF_PMC9` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 9 of 10, general-purpose counter 9: bit 9, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
         pub const fn clear_ovf_pmc9(self) -> Self {
             self.track(0x200_u64, self.value.clear_ovf_pmc9())
         }
@@ -3088,19 +3088,19 @@ pub mod IA32_PERF_GLOBAL_STATUS_RESET {
                 Err(e) => Err(e),
             }
         }
-        #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR0` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 0: Clear the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 4 elements), write-1-to-clear, 1 bit wide."]
+        #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR0` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 0 of 4, fixed counter 0: bit 32, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_FIXED_CTRi."]
         pub const fn clear_ovf_fixed_ctr0(self) -> Self {
             self.track(0x100000000_u64, self.value.clear_ovf_fixed_ctr0())
         }
-        #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR1` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 1: Clear the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 4 elements), write-1-to-clear, 1 bit wide."]
+        #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR1` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 1 of 4, fixed counter 1: bit 33, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_FIXED_CTRi."]
         pub const fn clear_ovf_fixed_ctr1(self) -> Self {
             self.track(0x200000000_u64, self.value.clear_ovf_fixed_ctr1())
         }
-        #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR2` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 2: Clear the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 4 elements), write-1-to-clear, 1 bit wide."]
+        #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR2` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 2 of 4, fixed counter 2: bit 34, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_FIXED_CTRi."]
         pub const fn clear_ovf_fixed_ctr2(self) -> Self {
             self.track(0x400000000_u64, self.value.clear_ovf_fixed_ctr2())
         }
-        #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR3` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 3: Clear the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 4 elements), write-1-to-clear, 1 bit wide."]
+        #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR3` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 3 of 4, fixed counter 3: bit 35, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_FIXED_CTRi."]
         pub const fn clear_ovf_fixed_ctr3(self) -> Self {
             self.track(0x800000000_u64, self.value.clear_ovf_fixed_ctr3())
         }
@@ -3490,92 +3490,92 @@ pub mod IA32_PERF_GLOBAL_STATUS_SET {
         pub const fn to_local(self) -> ::tock_registers::LocalRegisterCopy<u64, Register> {
             ::tock_registers::LocalRegisterCopy::new(self.0)
         }
-        #[doc = "`SET_OVF_PMC` element 0: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), write-1-to-set, 1 bit wide."]
+        #[doc = "`SET_OVF_PMC` element 0 of 10, general-purpose counter 0: bit 0, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
         pub const fn get_set_ovf_pmc0(self) -> bool {
             ((self.0 >> 0u32) & 0x1_u64) != 0
         }
-        #[doc = "Writes 1 to `SET_OVF_PMC0` (sets the corresponding status bit when written). `SET_OVF_PMC` element 0: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), write-1-to-set, 1 bit wide."]
+        #[doc = "Writes 1 to `SET_OVF_PMC0` (sets the corresponding status bit when written). `SET_OVF_PMC` element 0 of 10, general-purpose counter 0: bit 0, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
         pub const fn set_ovf_pmc0(self) -> Self {
             let v = 1u64;
             Self((self.0 & 0xfffffffffffffffe_u64) | (((v >> 0u32) & 0x1_u64) << 0u32))
         }
-        #[doc = "`SET_OVF_PMC` element 1: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), write-1-to-set, 1 bit wide."]
+        #[doc = "`SET_OVF_PMC` element 1 of 10, general-purpose counter 1: bit 1, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
         pub const fn get_set_ovf_pmc1(self) -> bool {
             ((self.0 >> 1u32) & 0x1_u64) != 0
         }
-        #[doc = "Writes 1 to `SET_OVF_PMC1` (sets the corresponding status bit when written). `SET_OVF_PMC` element 1: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), write-1-to-set, 1 bit wide."]
+        #[doc = "Writes 1 to `SET_OVF_PMC1` (sets the corresponding status bit when written). `SET_OVF_PMC` element 1 of 10, general-purpose counter 1: bit 1, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
         pub const fn set_ovf_pmc1(self) -> Self {
             let v = 1u64;
             Self((self.0 & 0xfffffffffffffffd_u64) | (((v >> 0u32) & 0x1_u64) << 1u32))
         }
-        #[doc = "`SET_OVF_PMC` element 2: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), write-1-to-set, 1 bit wide."]
+        #[doc = "`SET_OVF_PMC` element 2 of 10, general-purpose counter 2: bit 2, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
         pub const fn get_set_ovf_pmc2(self) -> bool {
             ((self.0 >> 2u32) & 0x1_u64) != 0
         }
-        #[doc = "Writes 1 to `SET_OVF_PMC2` (sets the corresponding status bit when written). `SET_OVF_PMC` element 2: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), write-1-to-set, 1 bit wide."]
+        #[doc = "Writes 1 to `SET_OVF_PMC2` (sets the corresponding status bit when written). `SET_OVF_PMC` element 2 of 10, general-purpose counter 2: bit 2, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
         pub const fn set_ovf_pmc2(self) -> Self {
             let v = 1u64;
             Self((self.0 & 0xfffffffffffffffb_u64) | (((v >> 0u32) & 0x1_u64) << 2u32))
         }
-        #[doc = "`SET_OVF_PMC` element 3: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), write-1-to-set, 1 bit wide."]
+        #[doc = "`SET_OVF_PMC` element 3 of 10, general-purpose counter 3: bit 3, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
         pub const fn get_set_ovf_pmc3(self) -> bool {
             ((self.0 >> 3u32) & 0x1_u64) != 0
         }
-        #[doc = "Writes 1 to `SET_OVF_PMC3` (sets the corresponding status bit when written). `SET_OVF_PMC` element 3: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), write-1-to-set, 1 bit wide."]
+        #[doc = "Writes 1 to `SET_OVF_PMC3` (sets the corresponding status bit when written). `SET_OVF_PMC` element 3 of 10, general-purpose counter 3: bit 3, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
         pub const fn set_ovf_pmc3(self) -> Self {
             let v = 1u64;
             Self((self.0 & 0xfffffffffffffff7_u64) | (((v >> 0u32) & 0x1_u64) << 3u32))
         }
-        #[doc = "`SET_OVF_PMC` element 4: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), write-1-to-set, 1 bit wide."]
+        #[doc = "`SET_OVF_PMC` element 4 of 10, general-purpose counter 4: bit 4, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
         pub const fn get_set_ovf_pmc4(self) -> bool {
             ((self.0 >> 4u32) & 0x1_u64) != 0
         }
-        #[doc = "Writes 1 to `SET_OVF_PMC4` (sets the corresponding status bit when written). `SET_OVF_PMC` element 4: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), write-1-to-set, 1 bit wide."]
+        #[doc = "Writes 1 to `SET_OVF_PMC4` (sets the corresponding status bit when written). `SET_OVF_PMC` element 4 of 10, general-purpose counter 4: bit 4, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
         pub const fn set_ovf_pmc4(self) -> Self {
             let v = 1u64;
             Self((self.0 & 0xffffffffffffffef_u64) | (((v >> 0u32) & 0x1_u64) << 4u32))
         }
-        #[doc = "`SET_OVF_PMC` element 5: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), write-1-to-set, 1 bit wide."]
+        #[doc = "`SET_OVF_PMC` element 5 of 10, general-purpose counter 5: bit 5, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
         pub const fn get_set_ovf_pmc5(self) -> bool {
             ((self.0 >> 5u32) & 0x1_u64) != 0
         }
-        #[doc = "Writes 1 to `SET_OVF_PMC5` (sets the corresponding status bit when written). `SET_OVF_PMC` element 5: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), write-1-to-set, 1 bit wide."]
+        #[doc = "Writes 1 to `SET_OVF_PMC5` (sets the corresponding status bit when written). `SET_OVF_PMC` element 5 of 10, general-purpose counter 5: bit 5, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
         pub const fn set_ovf_pmc5(self) -> Self {
             let v = 1u64;
             Self((self.0 & 0xffffffffffffffdf_u64) | (((v >> 0u32) & 0x1_u64) << 5u32))
         }
-        #[doc = "`SET_OVF_PMC` element 6: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), write-1-to-set, 1 bit wide."]
+        #[doc = "`SET_OVF_PMC` element 6 of 10, general-purpose counter 6: bit 6, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
         pub const fn get_set_ovf_pmc6(self) -> bool {
             ((self.0 >> 6u32) & 0x1_u64) != 0
         }
-        #[doc = "Writes 1 to `SET_OVF_PMC6` (sets the corresponding status bit when written). `SET_OVF_PMC` element 6: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), write-1-to-set, 1 bit wide."]
+        #[doc = "Writes 1 to `SET_OVF_PMC6` (sets the corresponding status bit when written). `SET_OVF_PMC` element 6 of 10, general-purpose counter 6: bit 6, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
         pub const fn set_ovf_pmc6(self) -> Self {
             let v = 1u64;
             Self((self.0 & 0xffffffffffffffbf_u64) | (((v >> 0u32) & 0x1_u64) << 6u32))
         }
-        #[doc = "`SET_OVF_PMC` element 7: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), write-1-to-set, 1 bit wide."]
+        #[doc = "`SET_OVF_PMC` element 7 of 10, general-purpose counter 7: bit 7, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
         pub const fn get_set_ovf_pmc7(self) -> bool {
             ((self.0 >> 7u32) & 0x1_u64) != 0
         }
-        #[doc = "Writes 1 to `SET_OVF_PMC7` (sets the corresponding status bit when written). `SET_OVF_PMC` element 7: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), write-1-to-set, 1 bit wide."]
+        #[doc = "Writes 1 to `SET_OVF_PMC7` (sets the corresponding status bit when written). `SET_OVF_PMC` element 7 of 10, general-purpose counter 7: bit 7, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
         pub const fn set_ovf_pmc7(self) -> Self {
             let v = 1u64;
             Self((self.0 & 0xffffffffffffff7f_u64) | (((v >> 0u32) & 0x1_u64) << 7u32))
         }
-        #[doc = "`SET_OVF_PMC` element 8: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), write-1-to-set, 1 bit wide."]
+        #[doc = "`SET_OVF_PMC` element 8 of 10, general-purpose counter 8: bit 8, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
         pub const fn get_set_ovf_pmc8(self) -> bool {
             ((self.0 >> 8u32) & 0x1_u64) != 0
         }
-        #[doc = "Writes 1 to `SET_OVF_PMC8` (sets the corresponding status bit when written). `SET_OVF_PMC` element 8: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), write-1-to-set, 1 bit wide."]
+        #[doc = "Writes 1 to `SET_OVF_PMC8` (sets the corresponding status bit when written). `SET_OVF_PMC` element 8 of 10, general-purpose counter 8: bit 8, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
         pub const fn set_ovf_pmc8(self) -> Self {
             let v = 1u64;
             Self((self.0 & 0xfffffffffffffeff_u64) | (((v >> 0u32) & 0x1_u64) << 8u32))
         }
-        #[doc = "`SET_OVF_PMC` element 9: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), write-1-to-set, 1 bit wide."]
+        #[doc = "`SET_OVF_PMC` element 9 of 10, general-purpose counter 9: bit 9, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
         pub const fn get_set_ovf_pmc9(self) -> bool {
             ((self.0 >> 9u32) & 0x1_u64) != 0
         }
-        #[doc = "Writes 1 to `SET_OVF_PMC9` (sets the corresponding status bit when written). `SET_OVF_PMC` element 9: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), write-1-to-set, 1 bit wide."]
+        #[doc = "Writes 1 to `SET_OVF_PMC9` (sets the corresponding status bit when written). `SET_OVF_PMC` element 9 of 10, general-purpose counter 9: bit 9, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
         pub const fn set_ovf_pmc9(self) -> Self {
             let v = 1u64;
             Self((self.0 & 0xfffffffffffffdff_u64) | (((v >> 0u32) & 0x1_u64) << 9u32))
@@ -3637,38 +3637,38 @@ pub mod IA32_PERF_GLOBAL_STATUS_SET {
                 }),
             }
         }
-        #[doc = "`SET_OVF_FIXED_CTR` element 0: Set the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 4 elements), write-1-to-set, 1 bit wide."]
+        #[doc = "`SET_OVF_FIXED_CTR` element 0 of 4, fixed counter 0: bit 32, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_FIXED_CTRi."]
         pub const fn get_set_ovf_fixed_ctr0(self) -> bool {
             ((self.0 >> 32u32) & 0x1_u64) != 0
         }
-        #[doc = "Writes 1 to `SET_OVF_FIXED_CTR0` (sets the corresponding status bit when written). `SET_OVF_FIXED_CTR` element 0: Set the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 4 elements), write-1-to-set, 1 bit wide."]
+        #[doc = "Writes 1 to `SET_OVF_FIXED_CTR0` (sets the corresponding status bit when written). `SET_OVF_FIXED_CTR` element 0 of 4, fixed counter 0: bit 32, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_FIXED_CTRi."]
         pub const fn set_ovf_fixed_ctr0(self) -> Self {
             let v = 1u64;
             Self((self.0 & 0xfffffffeffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 32u32))
         }
-        #[doc = "`SET_OVF_FIXED_CTR` element 1: Set the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 4 elements), write-1-to-set, 1 bit wide."]
+        #[doc = "`SET_OVF_FIXED_CTR` element 1 of 4, fixed counter 1: bit 33, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_FIXED_CTRi."]
         pub const fn get_set_ovf_fixed_ctr1(self) -> bool {
             ((self.0 >> 33u32) & 0x1_u64) != 0
         }
-        #[doc = "Writes 1 to `SET_OVF_FIXED_CTR1` (sets the corresponding status bit when written). `SET_OVF_FIXED_CTR` element 1: Set the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 4 elements), write-1-to-set, 1 bit wide."]
+        #[doc = "Writes 1 to `SET_OVF_FIXED_CTR1` (sets the corresponding status bit when written). `SET_OVF_FIXED_CTR` element 1 of 4, fixed counter 1: bit 33, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_FIXED_CTRi."]
         pub const fn set_ovf_fixed_ctr1(self) -> Self {
             let v = 1u64;
             Self((self.0 & 0xfffffffdffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 33u32))
         }
-        #[doc = "`SET_OVF_FIXED_CTR` element 2: Set the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 4 elements), write-1-to-set, 1 bit wide."]
+        #[doc = "`SET_OVF_FIXED_CTR` element 2 of 4, fixed counter 2: bit 34, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_FIXED_CTRi."]
         pub const fn get_set_ovf_fixed_ctr2(self) -> bool {
             ((self.0 >> 34u32) & 0x1_u64) != 0
         }
-        #[doc = "Writes 1 to `SET_OVF_FIXED_CTR2` (sets the corresponding status bit when written). `SET_OVF_FIXED_CTR` element 2: Set the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 4 elements), write-1-to-set, 1 bit wide."]
+        #[doc = "Writes 1 to `SET_OVF_FIXED_CTR2` (sets the corresponding status bit when written). `SET_OVF_FIXED_CTR` element 2 of 4, fixed counter 2: bit 34, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_FIXED_CTRi."]
         pub const fn set_ovf_fixed_ctr2(self) -> Self {
             let v = 1u64;
             Self((self.0 & 0xfffffffbffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 34u32))
         }
-        #[doc = "`SET_OVF_FIXED_CTR` element 3: Set the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 4 elements), write-1-to-set, 1 bit wide."]
+        #[doc = "`SET_OVF_FIXED_CTR` element 3 of 4, fixed counter 3: bit 35, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_FIXED_CTRi."]
         pub const fn get_set_ovf_fixed_ctr3(self) -> bool {
             ((self.0 >> 35u32) & 0x1_u64) != 0
         }
-        #[doc = "Writes 1 to `SET_OVF_FIXED_CTR3` (sets the corresponding status bit when written). `SET_OVF_FIXED_CTR` element 3: Set the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 4 elements), write-1-to-set, 1 bit wide."]
+        #[doc = "Writes 1 to `SET_OVF_FIXED_CTR3` (sets the corresponding status bit when written). `SET_OVF_FIXED_CTR` element 3 of 4, fixed counter 3: bit 35, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_FIXED_CTRi."]
         pub const fn set_ovf_fixed_ctr3(self) -> Self {
             let v = 1u64;
             Self((self.0 & 0xfffffff7ffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 35u32))
@@ -3861,43 +3861,43 @@ pub mod IA32_PERF_GLOBAL_STATUS_SET {
                 conflict: self.conflict | clash,
             }
         }
-        #[doc = "Writes 1 to `SET_OVF_PMC0` (sets the corresponding status bit when written). `SET_OVF_PMC` element 0: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), write-1-to-set, 1 bit wide."]
+        #[doc = "Writes 1 to `SET_OVF_PMC0` (sets the corresponding status bit when written). `SET_OVF_PMC` element 0 of 10, general-purpose counter 0: bit 0, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
         pub const fn set_ovf_pmc0(self) -> Self {
             self.track(0x1_u64, self.value.set_ovf_pmc0())
         }
-        #[doc = "Writes 1 to `SET_OVF_PMC1` (sets the corresponding status bit when written). `SET_OVF_PMC` element 1: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), write-1-to-set, 1 bit wide."]
+        #[doc = "Writes 1 to `SET_OVF_PMC1` (sets the corresponding status bit when written). `SET_OVF_PMC` element 1 of 10, general-purpose counter 1: bit 1, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
         pub const fn set_ovf_pmc1(self) -> Self {
             self.track(0x2_u64, self.value.set_ovf_pmc1())
         }
-        #[doc = "Writes 1 to `SET_OVF_PMC2` (sets the corresponding status bit when written). `SET_OVF_PMC` element 2: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), write-1-to-set, 1 bit wide."]
+        #[doc = "Writes 1 to `SET_OVF_PMC2` (sets the corresponding status bit when written). `SET_OVF_PMC` element 2 of 10, general-purpose counter 2: bit 2, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
         pub const fn set_ovf_pmc2(self) -> Self {
             self.track(0x4_u64, self.value.set_ovf_pmc2())
         }
-        #[doc = "Writes 1 to `SET_OVF_PMC3` (sets the corresponding status bit when written). `SET_OVF_PMC` element 3: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), write-1-to-set, 1 bit wide."]
+        #[doc = "Writes 1 to `SET_OVF_PMC3` (sets the corresponding status bit when written). `SET_OVF_PMC` element 3 of 10, general-purpose counter 3: bit 3, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
         pub const fn set_ovf_pmc3(self) -> Self {
             self.track(0x8_u64, self.value.set_ovf_pmc3())
         }
-        #[doc = "Writes 1 to `SET_OVF_PMC4` (sets the corresponding status bit when written). `SET_OVF_PMC` element 4: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), write-1-to-set, 1 bit wide."]
+        #[doc = "Writes 1 to `SET_OVF_PMC4` (sets the corresponding status bit when written). `SET_OVF_PMC` element 4 of 10, general-purpose counter 4: bit 4, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
         pub const fn set_ovf_pmc4(self) -> Self {
             self.track(0x10_u64, self.value.set_ovf_pmc4())
         }
-        #[doc = "Writes 1 to `SET_OVF_PMC5` (sets the corresponding status bit when written). `SET_OVF_PMC` element 5: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), write-1-to-set, 1 bit wide."]
+        #[doc = "Writes 1 to `SET_OVF_PMC5` (sets the corresponding status bit when written). `SET_OVF_PMC` element 5 of 10, general-purpose counter 5: bit 5, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
         pub const fn set_ovf_pmc5(self) -> Self {
             self.track(0x20_u64, self.value.set_ovf_pmc5())
         }
-        #[doc = "Writes 1 to `SET_OVF_PMC6` (sets the corresponding status bit when written). `SET_OVF_PMC` element 6: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), write-1-to-set, 1 bit wide."]
+        #[doc = "Writes 1 to `SET_OVF_PMC6` (sets the corresponding status bit when written). `SET_OVF_PMC` element 6 of 10, general-purpose counter 6: bit 6, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
         pub const fn set_ovf_pmc6(self) -> Self {
             self.track(0x40_u64, self.value.set_ovf_pmc6())
         }
-        #[doc = "Writes 1 to `SET_OVF_PMC7` (sets the corresponding status bit when written). `SET_OVF_PMC` element 7: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), write-1-to-set, 1 bit wide."]
+        #[doc = "Writes 1 to `SET_OVF_PMC7` (sets the corresponding status bit when written). `SET_OVF_PMC` element 7 of 10, general-purpose counter 7: bit 7, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
         pub const fn set_ovf_pmc7(self) -> Self {
             self.track(0x80_u64, self.value.set_ovf_pmc7())
         }
-        #[doc = "Writes 1 to `SET_OVF_PMC8` (sets the corresponding status bit when written). `SET_OVF_PMC` element 8: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), write-1-to-set, 1 bit wide."]
+        #[doc = "Writes 1 to `SET_OVF_PMC8` (sets the corresponding status bit when written). `SET_OVF_PMC` element 8 of 10, general-purpose counter 8: bit 8, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
         pub const fn set_ovf_pmc8(self) -> Self {
             self.track(0x100_u64, self.value.set_ovf_pmc8())
         }
-        #[doc = "Writes 1 to `SET_OVF_PMC9` (sets the corresponding status bit when written). `SET_OVF_PMC` element 9: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 10 elements), write-1-to-set, 1 bit wide."]
+        #[doc = "Writes 1 to `SET_OVF_PMC9` (sets the corresponding status bit when written). `SET_OVF_PMC` element 9 of 10, general-purpose counter 9: bit 9, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
         pub const fn set_ovf_pmc9(self) -> Self {
             self.track(0x200_u64, self.value.set_ovf_pmc9())
         }
@@ -3923,19 +3923,19 @@ pub mod IA32_PERF_GLOBAL_STATUS_SET {
                 Err(e) => Err(e),
             }
         }
-        #[doc = "Writes 1 to `SET_OVF_FIXED_CTR0` (sets the corresponding status bit when written). `SET_OVF_FIXED_CTR` element 0: Set the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 4 elements), write-1-to-set, 1 bit wide."]
+        #[doc = "Writes 1 to `SET_OVF_FIXED_CTR0` (sets the corresponding status bit when written). `SET_OVF_FIXED_CTR` element 0 of 4, fixed counter 0: bit 32, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_FIXED_CTRi."]
         pub const fn set_ovf_fixed_ctr0(self) -> Self {
             self.track(0x100000000_u64, self.value.set_ovf_fixed_ctr0())
         }
-        #[doc = "Writes 1 to `SET_OVF_FIXED_CTR1` (sets the corresponding status bit when written). `SET_OVF_FIXED_CTR` element 1: Set the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 4 elements), write-1-to-set, 1 bit wide."]
+        #[doc = "Writes 1 to `SET_OVF_FIXED_CTR1` (sets the corresponding status bit when written). `SET_OVF_FIXED_CTR` element 1 of 4, fixed counter 1: bit 33, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_FIXED_CTRi."]
         pub const fn set_ovf_fixed_ctr1(self) -> Self {
             self.track(0x200000000_u64, self.value.set_ovf_fixed_ctr1())
         }
-        #[doc = "Writes 1 to `SET_OVF_FIXED_CTR2` (sets the corresponding status bit when written). `SET_OVF_FIXED_CTR` element 2: Set the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 4 elements), write-1-to-set, 1 bit wide."]
+        #[doc = "Writes 1 to `SET_OVF_FIXED_CTR2` (sets the corresponding status bit when written). `SET_OVF_FIXED_CTR` element 2 of 4, fixed counter 2: bit 34, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_FIXED_CTRi."]
         pub const fn set_ovf_fixed_ctr2(self) -> Self {
             self.track(0x400000000_u64, self.value.set_ovf_fixed_ctr2())
         }
-        #[doc = "Writes 1 to `SET_OVF_FIXED_CTR3` (sets the corresponding status bit when written). `SET_OVF_FIXED_CTR` element 3: Set the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 4 elements), write-1-to-set, 1 bit wide."]
+        #[doc = "Writes 1 to `SET_OVF_FIXED_CTR3` (sets the corresponding status bit when written). `SET_OVF_FIXED_CTR` element 3 of 4, fixed counter 3: bit 35, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_FIXED_CTRi."]
         pub const fn set_ovf_fixed_ctr3(self) -> Self {
             self.track(0x800000000_u64, self.value.set_ovf_fixed_ctr3())
         }
@@ -4268,43 +4268,43 @@ pub mod IA32_PERF_GLOBAL_INUSE {
         pub const fn to_local(self) -> ::tock_registers::LocalRegisterCopy<u64, Register> {
             ::tock_registers::LocalRegisterCopy::new(self.0)
         }
-        #[doc = "`PERFEVTSEL_INUSE` element 0: IA32_PERFEVTSELi has a non-zero event select or umask.\n\nBits 0 (+1 per element, 10 elements), read-only, 1 bit wide."]
+        #[doc = "`PERFEVTSEL_INUSE` element 0 of 10, general-purpose counter 0: bit 0, read-only, 1 bit wide.\n\nIA32_PERFEVTSELi has a non-zero event select or umask."]
         pub const fn perfevtsel_inuse0(self) -> bool {
             ((self.0 >> 0u32) & 0x1_u64) != 0
         }
-        #[doc = "`PERFEVTSEL_INUSE` element 1: IA32_PERFEVTSELi has a non-zero event select or umask.\n\nBits 0 (+1 per element, 10 elements), read-only, 1 bit wide."]
+        #[doc = "`PERFEVTSEL_INUSE` element 1 of 10, general-purpose counter 1: bit 1, read-only, 1 bit wide.\n\nIA32_PERFEVTSELi has a non-zero event select or umask."]
         pub const fn perfevtsel_inuse1(self) -> bool {
             ((self.0 >> 1u32) & 0x1_u64) != 0
         }
-        #[doc = "`PERFEVTSEL_INUSE` element 2: IA32_PERFEVTSELi has a non-zero event select or umask.\n\nBits 0 (+1 per element, 10 elements), read-only, 1 bit wide."]
+        #[doc = "`PERFEVTSEL_INUSE` element 2 of 10, general-purpose counter 2: bit 2, read-only, 1 bit wide.\n\nIA32_PERFEVTSELi has a non-zero event select or umask."]
         pub const fn perfevtsel_inuse2(self) -> bool {
             ((self.0 >> 2u32) & 0x1_u64) != 0
         }
-        #[doc = "`PERFEVTSEL_INUSE` element 3: IA32_PERFEVTSELi has a non-zero event select or umask.\n\nBits 0 (+1 per element, 10 elements), read-only, 1 bit wide."]
+        #[doc = "`PERFEVTSEL_INUSE` element 3 of 10, general-purpose counter 3: bit 3, read-only, 1 bit wide.\n\nIA32_PERFEVTSELi has a non-zero event select or umask."]
         pub const fn perfevtsel_inuse3(self) -> bool {
             ((self.0 >> 3u32) & 0x1_u64) != 0
         }
-        #[doc = "`PERFEVTSEL_INUSE` element 4: IA32_PERFEVTSELi has a non-zero event select or umask.\n\nBits 0 (+1 per element, 10 elements), read-only, 1 bit wide."]
+        #[doc = "`PERFEVTSEL_INUSE` element 4 of 10, general-purpose counter 4: bit 4, read-only, 1 bit wide.\n\nIA32_PERFEVTSELi has a non-zero event select or umask."]
         pub const fn perfevtsel_inuse4(self) -> bool {
             ((self.0 >> 4u32) & 0x1_u64) != 0
         }
-        #[doc = "`PERFEVTSEL_INUSE` element 5: IA32_PERFEVTSELi has a non-zero event select or umask.\n\nBits 0 (+1 per element, 10 elements), read-only, 1 bit wide."]
+        #[doc = "`PERFEVTSEL_INUSE` element 5 of 10, general-purpose counter 5: bit 5, read-only, 1 bit wide.\n\nIA32_PERFEVTSELi has a non-zero event select or umask."]
         pub const fn perfevtsel_inuse5(self) -> bool {
             ((self.0 >> 5u32) & 0x1_u64) != 0
         }
-        #[doc = "`PERFEVTSEL_INUSE` element 6: IA32_PERFEVTSELi has a non-zero event select or umask.\n\nBits 0 (+1 per element, 10 elements), read-only, 1 bit wide."]
+        #[doc = "`PERFEVTSEL_INUSE` element 6 of 10, general-purpose counter 6: bit 6, read-only, 1 bit wide.\n\nIA32_PERFEVTSELi has a non-zero event select or umask."]
         pub const fn perfevtsel_inuse6(self) -> bool {
             ((self.0 >> 6u32) & 0x1_u64) != 0
         }
-        #[doc = "`PERFEVTSEL_INUSE` element 7: IA32_PERFEVTSELi has a non-zero event select or umask.\n\nBits 0 (+1 per element, 10 elements), read-only, 1 bit wide."]
+        #[doc = "`PERFEVTSEL_INUSE` element 7 of 10, general-purpose counter 7: bit 7, read-only, 1 bit wide.\n\nIA32_PERFEVTSELi has a non-zero event select or umask."]
         pub const fn perfevtsel_inuse7(self) -> bool {
             ((self.0 >> 7u32) & 0x1_u64) != 0
         }
-        #[doc = "`PERFEVTSEL_INUSE` element 8: IA32_PERFEVTSELi has a non-zero event select or umask.\n\nBits 0 (+1 per element, 10 elements), read-only, 1 bit wide."]
+        #[doc = "`PERFEVTSEL_INUSE` element 8 of 10, general-purpose counter 8: bit 8, read-only, 1 bit wide.\n\nIA32_PERFEVTSELi has a non-zero event select or umask."]
         pub const fn perfevtsel_inuse8(self) -> bool {
             ((self.0 >> 8u32) & 0x1_u64) != 0
         }
-        #[doc = "`PERFEVTSEL_INUSE` element 9: IA32_PERFEVTSELi has a non-zero event select or umask.\n\nBits 0 (+1 per element, 10 elements), read-only, 1 bit wide."]
+        #[doc = "`PERFEVTSEL_INUSE` element 9 of 10, general-purpose counter 9: bit 9, read-only, 1 bit wide.\n\nIA32_PERFEVTSELi has a non-zero event select or umask."]
         pub const fn perfevtsel_inuse9(self) -> bool {
             ((self.0 >> 9u32) & 0x1_u64) != 0
         }
@@ -4324,19 +4324,19 @@ pub mod IA32_PERF_GLOBAL_INUSE {
                 _ => None,
             }
         }
-        #[doc = "`FIXED_CTR_INUSE` element 0: IA32_FIXED_CTRi is enabled in IA32_FIXED_CTR_CTRL.\n\nBits 32 (+1 per element, 4 elements), read-only, 1 bit wide."]
+        #[doc = "`FIXED_CTR_INUSE` element 0 of 4, fixed counter 0: bit 32, read-only, 1 bit wide.\n\nIA32_FIXED_CTRi is enabled in IA32_FIXED_CTR_CTRL."]
         pub const fn fixed_ctr_inuse0(self) -> bool {
             ((self.0 >> 32u32) & 0x1_u64) != 0
         }
-        #[doc = "`FIXED_CTR_INUSE` element 1: IA32_FIXED_CTRi is enabled in IA32_FIXED_CTR_CTRL.\n\nBits 32 (+1 per element, 4 elements), read-only, 1 bit wide."]
+        #[doc = "`FIXED_CTR_INUSE` element 1 of 4, fixed counter 1: bit 33, read-only, 1 bit wide.\n\nIA32_FIXED_CTRi is enabled in IA32_FIXED_CTR_CTRL."]
         pub const fn fixed_ctr_inuse1(self) -> bool {
             ((self.0 >> 33u32) & 0x1_u64) != 0
         }
-        #[doc = "`FIXED_CTR_INUSE` element 2: IA32_FIXED_CTRi is enabled in IA32_FIXED_CTR_CTRL.\n\nBits 32 (+1 per element, 4 elements), read-only, 1 bit wide."]
+        #[doc = "`FIXED_CTR_INUSE` element 2 of 4, fixed counter 2: bit 34, read-only, 1 bit wide.\n\nIA32_FIXED_CTRi is enabled in IA32_FIXED_CTR_CTRL."]
         pub const fn fixed_ctr_inuse2(self) -> bool {
             ((self.0 >> 34u32) & 0x1_u64) != 0
         }
-        #[doc = "`FIXED_CTR_INUSE` element 3: IA32_FIXED_CTRi is enabled in IA32_FIXED_CTR_CTRL.\n\nBits 32 (+1 per element, 4 elements), read-only, 1 bit wide."]
+        #[doc = "`FIXED_CTR_INUSE` element 3 of 4, fixed counter 3: bit 35, read-only, 1 bit wide.\n\nIA32_FIXED_CTRi is enabled in IA32_FIXED_CTR_CTRL."]
         pub const fn fixed_ctr_inuse3(self) -> bool {
             ((self.0 >> 35u32) & 0x1_u64) != 0
         }

@@ -506,15 +506,15 @@ pub mod IA32_FIXED_CTR_CTRL {
         pub const fn to_local(self) -> ::tock_registers::LocalRegisterCopy<u64, Register> {
             ::tock_registers::LocalRegisterCopy::new(self.0)
         }
-        #[doc = "`ENABLE` element 0: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 7 elements), read-write, 2 bits wide."]
+        #[doc = "`ENABLE` element 0 of 7, fixed counter 0: bits 1:0, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
         pub const fn enable0(self) -> u8 {
             ((self.0 >> 0u32) & 0x3_u64) as u8
         }
-        #[doc = "`ENABLE` element 0: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 7 elements), read-write, 2 bits wide."]
+        #[doc = "`ENABLE` element 0 of 7, fixed counter 0: bits 1:0, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
         pub const fn enable0_value(self) -> Option<Enable> {
             Enable::from_value((self.0 >> 0u32) & 0x3_u64)
         }
-        #[doc = "Sets `ENABLE0` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 0: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 7 elements), read-write, 2 bits wide."]
+        #[doc = "Sets `ENABLE0` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 0 of 7, fixed counter 0: bits 1:0, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
         #[track_caller]
         pub const fn with_enable0<const V: u64>(self) -> Self {
             if V > 0x3_u64 {
@@ -524,7 +524,7 @@ pub mod IA32_FIXED_CTR_CTRL {
             let v = V;
             Self((self.0 & 0xfffffffffffffffc_u64) | (((v >> 0u32) & 0x3_u64) << 0u32))
         }
-        #[doc = "Sets `ENABLE0`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 0: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 7 elements), read-write, 2 bits wide."]
+        #[doc = "Sets `ENABLE0`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 0 of 7, fixed counter 0: bits 1:0, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
         pub const fn try_set_enable0(self, v: u64) -> Result<Self, crate::FieldError> {
             if v > 0x3_u64 {
                 return Err(crate::FieldError::TooWide {
@@ -537,20 +537,20 @@ pub mod IA32_FIXED_CTR_CTRL {
                 (self.0 & 0xfffffffffffffffc_u64) | (((v >> 0u32) & 0x3_u64) << 0u32),
             ))
         }
-        #[doc = "`ENABLE` element 0: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 7 elements), read-write, 2 bits wide."]
+        #[doc = "`ENABLE` element 0 of 7, fixed counter 0: bits 1:0, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
         pub const fn set_enable0(self, value: Enable) -> Self {
             let v = value as u64;
             Self((self.0 & 0xfffffffffffffffc_u64) | (((v >> 0u32) & 0x3_u64) << 0u32))
         }
-        #[doc = "`ENABLE` element 1: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 7 elements), read-write, 2 bits wide."]
+        #[doc = "`ENABLE` element 1 of 7, fixed counter 1: bits 5:4, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
         pub const fn enable1(self) -> u8 {
             ((self.0 >> 4u32) & 0x3_u64) as u8
         }
-        #[doc = "`ENABLE` element 1: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 7 elements), read-write, 2 bits wide."]
+        #[doc = "`ENABLE` element 1 of 7, fixed counter 1: bits 5:4, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
         pub const fn enable1_value(self) -> Option<Enable> {
             Enable::from_value((self.0 >> 4u32) & 0x3_u64)
         }
-        #[doc = "Sets `ENABLE1` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 1: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 7 elements), read-write, 2 bits wide."]
+        #[doc = "Sets `ENABLE1` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 1 of 7, fixed counter 1: bits 5:4, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
         #[track_caller]
         pub const fn with_enable1<const V: u64>(self) -> Self {
             if V > 0x3_u64 {
@@ -560,7 +560,7 @@ pub mod IA32_FIXED_CTR_CTRL {
             let v = V;
             Self((self.0 & 0xffffffffffffffcf_u64) | (((v >> 0u32) & 0x3_u64) << 4u32))
         }
-        #[doc = "Sets `ENABLE1`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 1: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 7 elements), read-write, 2 bits wide."]
+        #[doc = "Sets `ENABLE1`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 1 of 7, fixed counter 1: bits 5:4, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
         pub const fn try_set_enable1(self, v: u64) -> Result<Self, crate::FieldError> {
             if v > 0x3_u64 {
                 return Err(crate::FieldError::TooWide {
@@ -573,20 +573,20 @@ pub mod IA32_FIXED_CTR_CTRL {
                 (self.0 & 0xffffffffffffffcf_u64) | (((v >> 0u32) & 0x3_u64) << 4u32),
             ))
         }
-        #[doc = "`ENABLE` element 1: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 7 elements), read-write, 2 bits wide."]
+        #[doc = "`ENABLE` element 1 of 7, fixed counter 1: bits 5:4, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
         pub const fn set_enable1(self, value: Enable) -> Self {
             let v = value as u64;
             Self((self.0 & 0xffffffffffffffcf_u64) | (((v >> 0u32) & 0x3_u64) << 4u32))
         }
-        #[doc = "`ENABLE` element 2: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 7 elements), read-write, 2 bits wide."]
+        #[doc = "`ENABLE` element 2 of 7, fixed counter 2: bits 9:8, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
         pub const fn enable2(self) -> u8 {
             ((self.0 >> 8u32) & 0x3_u64) as u8
         }
-        #[doc = "`ENABLE` element 2: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 7 elements), read-write, 2 bits wide."]
+        #[doc = "`ENABLE` element 2 of 7, fixed counter 2: bits 9:8, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
         pub const fn enable2_value(self) -> Option<Enable> {
             Enable::from_value((self.0 >> 8u32) & 0x3_u64)
         }
-        #[doc = "Sets `ENABLE2` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 2: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 7 elements), read-write, 2 bits wide."]
+        #[doc = "Sets `ENABLE2` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 2 of 7, fixed counter 2: bits 9:8, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
         #[track_caller]
         pub const fn with_enable2<const V: u64>(self) -> Self {
             if V > 0x3_u64 {
@@ -596,7 +596,7 @@ pub mod IA32_FIXED_CTR_CTRL {
             let v = V;
             Self((self.0 & 0xfffffffffffffcff_u64) | (((v >> 0u32) & 0x3_u64) << 8u32))
         }
-        #[doc = "Sets `ENABLE2`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 2: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 7 elements), read-write, 2 bits wide."]
+        #[doc = "Sets `ENABLE2`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 2 of 7, fixed counter 2: bits 9:8, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
         pub const fn try_set_enable2(self, v: u64) -> Result<Self, crate::FieldError> {
             if v > 0x3_u64 {
                 return Err(crate::FieldError::TooWide {
@@ -609,20 +609,20 @@ pub mod IA32_FIXED_CTR_CTRL {
                 (self.0 & 0xfffffffffffffcff_u64) | (((v >> 0u32) & 0x3_u64) << 8u32),
             ))
         }
-        #[doc = "`ENABLE` element 2: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 7 elements), read-write, 2 bits wide."]
+        #[doc = "`ENABLE` element 2 of 7, fixed counter 2: bits 9:8, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
         pub const fn set_enable2(self, value: Enable) -> Self {
             let v = value as u64;
             Self((self.0 & 0xfffffffffffffcff_u64) | (((v >> 0u32) & 0x3_u64) << 8u32))
         }
-        #[doc = "`ENABLE` element 3: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 7 elements), read-write, 2 bits wide."]
+        #[doc = "`ENABLE` element 3 of 7, fixed counter 3: bits 13:12, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
         pub const fn enable3(self) -> u8 {
             ((self.0 >> 12u32) & 0x3_u64) as u8
         }
-        #[doc = "`ENABLE` element 3: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 7 elements), read-write, 2 bits wide."]
+        #[doc = "`ENABLE` element 3 of 7, fixed counter 3: bits 13:12, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
         pub const fn enable3_value(self) -> Option<Enable> {
             Enable::from_value((self.0 >> 12u32) & 0x3_u64)
         }
-        #[doc = "Sets `ENABLE3` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 3: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 7 elements), read-write, 2 bits wide."]
+        #[doc = "Sets `ENABLE3` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 3 of 7, fixed counter 3: bits 13:12, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
         #[track_caller]
         pub const fn with_enable3<const V: u64>(self) -> Self {
             if V > 0x3_u64 {
@@ -632,7 +632,7 @@ pub mod IA32_FIXED_CTR_CTRL {
             let v = V;
             Self((self.0 & 0xffffffffffffcfff_u64) | (((v >> 0u32) & 0x3_u64) << 12u32))
         }
-        #[doc = "Sets `ENABLE3`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 3: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 7 elements), read-write, 2 bits wide."]
+        #[doc = "Sets `ENABLE3`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 3 of 7, fixed counter 3: bits 13:12, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
         pub const fn try_set_enable3(self, v: u64) -> Result<Self, crate::FieldError> {
             if v > 0x3_u64 {
                 return Err(crate::FieldError::TooWide {
@@ -645,20 +645,20 @@ pub mod IA32_FIXED_CTR_CTRL {
                 (self.0 & 0xffffffffffffcfff_u64) | (((v >> 0u32) & 0x3_u64) << 12u32),
             ))
         }
-        #[doc = "`ENABLE` element 3: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 7 elements), read-write, 2 bits wide."]
+        #[doc = "`ENABLE` element 3 of 7, fixed counter 3: bits 13:12, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
         pub const fn set_enable3(self, value: Enable) -> Self {
             let v = value as u64;
             Self((self.0 & 0xffffffffffffcfff_u64) | (((v >> 0u32) & 0x3_u64) << 12u32))
         }
-        #[doc = "`ENABLE` element 4: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 7 elements), read-write, 2 bits wide."]
+        #[doc = "`ENABLE` element 4 of 7, fixed counter 4: bits 17:16, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
         pub const fn enable4(self) -> u8 {
             ((self.0 >> 16u32) & 0x3_u64) as u8
         }
-        #[doc = "`ENABLE` element 4: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 7 elements), read-write, 2 bits wide."]
+        #[doc = "`ENABLE` element 4 of 7, fixed counter 4: bits 17:16, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
         pub const fn enable4_value(self) -> Option<Enable> {
             Enable::from_value((self.0 >> 16u32) & 0x3_u64)
         }
-        #[doc = "Sets `ENABLE4` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 4: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 7 elements), read-write, 2 bits wide."]
+        #[doc = "Sets `ENABLE4` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 4 of 7, fixed counter 4: bits 17:16, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
         #[track_caller]
         pub const fn with_enable4<const V: u64>(self) -> Self {
             if V > 0x3_u64 {
@@ -668,7 +668,7 @@ pub mod IA32_FIXED_CTR_CTRL {
             let v = V;
             Self((self.0 & 0xfffffffffffcffff_u64) | (((v >> 0u32) & 0x3_u64) << 16u32))
         }
-        #[doc = "Sets `ENABLE4`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 4: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 7 elements), read-write, 2 bits wide."]
+        #[doc = "Sets `ENABLE4`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 4 of 7, fixed counter 4: bits 17:16, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
         pub const fn try_set_enable4(self, v: u64) -> Result<Self, crate::FieldError> {
             if v > 0x3_u64 {
                 return Err(crate::FieldError::TooWide {
@@ -681,20 +681,20 @@ pub mod IA32_FIXED_CTR_CTRL {
                 (self.0 & 0xfffffffffffcffff_u64) | (((v >> 0u32) & 0x3_u64) << 16u32),
             ))
         }
-        #[doc = "`ENABLE` element 4: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 7 elements), read-write, 2 bits wide."]
+        #[doc = "`ENABLE` element 4 of 7, fixed counter 4: bits 17:16, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
         pub const fn set_enable4(self, value: Enable) -> Self {
             let v = value as u64;
             Self((self.0 & 0xfffffffffffcffff_u64) | (((v >> 0u32) & 0x3_u64) << 16u32))
         }
-        #[doc = "`ENABLE` element 5: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 7 elements), read-write, 2 bits wide."]
+        #[doc = "`ENABLE` element 5 of 7, fixed counter 5: bits 21:20, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
         pub const fn enable5(self) -> u8 {
             ((self.0 >> 20u32) & 0x3_u64) as u8
         }
-        #[doc = "`ENABLE` element 5: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 7 elements), read-write, 2 bits wide."]
+        #[doc = "`ENABLE` element 5 of 7, fixed counter 5: bits 21:20, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
         pub const fn enable5_value(self) -> Option<Enable> {
             Enable::from_value((self.0 >> 20u32) & 0x3_u64)
         }
-        #[doc = "Sets `ENABLE5` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 5: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 7 elements), read-write, 2 bits wide."]
+        #[doc = "Sets `ENABLE5` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 5 of 7, fixed counter 5: bits 21:20, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
         #[track_caller]
         pub const fn with_enable5<const V: u64>(self) -> Self {
             if V > 0x3_u64 {
@@ -704,7 +704,7 @@ pub mod IA32_FIXED_CTR_CTRL {
             let v = V;
             Self((self.0 & 0xffffffffffcfffff_u64) | (((v >> 0u32) & 0x3_u64) << 20u32))
         }
-        #[doc = "Sets `ENABLE5`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 5: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 7 elements), read-write, 2 bits wide."]
+        #[doc = "Sets `ENABLE5`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 5 of 7, fixed counter 5: bits 21:20, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
         pub const fn try_set_enable5(self, v: u64) -> Result<Self, crate::FieldError> {
             if v > 0x3_u64 {
                 return Err(crate::FieldError::TooWide {
@@ -717,20 +717,20 @@ pub mod IA32_FIXED_CTR_CTRL {
                 (self.0 & 0xffffffffffcfffff_u64) | (((v >> 0u32) & 0x3_u64) << 20u32),
             ))
         }
-        #[doc = "`ENABLE` element 5: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 7 elements), read-write, 2 bits wide."]
+        #[doc = "`ENABLE` element 5 of 7, fixed counter 5: bits 21:20, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
         pub const fn set_enable5(self, value: Enable) -> Self {
             let v = value as u64;
             Self((self.0 & 0xffffffffffcfffff_u64) | (((v >> 0u32) & 0x3_u64) << 20u32))
         }
-        #[doc = "`ENABLE` element 6: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 7 elements), read-write, 2 bits wide."]
+        #[doc = "`ENABLE` element 6 of 7, fixed counter 6: bits 25:24, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
         pub const fn enable6(self) -> u8 {
             ((self.0 >> 24u32) & 0x3_u64) as u8
         }
-        #[doc = "`ENABLE` element 6: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 7 elements), read-write, 2 bits wide."]
+        #[doc = "`ENABLE` element 6 of 7, fixed counter 6: bits 25:24, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
         pub const fn enable6_value(self) -> Option<Enable> {
             Enable::from_value((self.0 >> 24u32) & 0x3_u64)
         }
-        #[doc = "Sets `ENABLE6` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 6: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 7 elements), read-write, 2 bits wide."]
+        #[doc = "Sets `ENABLE6` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 6 of 7, fixed counter 6: bits 25:24, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
         #[track_caller]
         pub const fn with_enable6<const V: u64>(self) -> Self {
             if V > 0x3_u64 {
@@ -740,7 +740,7 @@ pub mod IA32_FIXED_CTR_CTRL {
             let v = V;
             Self((self.0 & 0xfffffffffcffffff_u64) | (((v >> 0u32) & 0x3_u64) << 24u32))
         }
-        #[doc = "Sets `ENABLE6`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 6: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 7 elements), read-write, 2 bits wide."]
+        #[doc = "Sets `ENABLE6`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 6 of 7, fixed counter 6: bits 25:24, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
         pub const fn try_set_enable6(self, v: u64) -> Result<Self, crate::FieldError> {
             if v > 0x3_u64 {
                 return Err(crate::FieldError::TooWide {
@@ -753,7 +753,7 @@ pub mod IA32_FIXED_CTR_CTRL {
                 (self.0 & 0xfffffffffcffffff_u64) | (((v >> 0u32) & 0x3_u64) << 24u32),
             ))
         }
-        #[doc = "`ENABLE` element 6: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 7 elements), read-write, 2 bits wide."]
+        #[doc = "`ENABLE` element 6 of 7, fixed counter 6: bits 25:24, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
         pub const fn set_enable6(self, value: Enable) -> Self {
             let v = value as u64;
             Self((self.0 & 0xfffffffffcffffff_u64) | (((v >> 0u32) & 0x3_u64) << 24u32))
@@ -813,65 +813,65 @@ pub mod IA32_FIXED_CTR_CTRL {
                 }),
             }
         }
-        #[doc = "`ANY` element 0: AnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY).\n\nBits 2 (+4 per element, 7 elements), read-write, 1 bit wide."]
+        #[doc = "`ANY` element 0 of 7, fixed counter 0: bit 2, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
         pub const fn any0(self) -> bool {
             ((self.0 >> 2u32) & 0x1_u64) != 0
         }
-        #[doc = "`ANY` element 0: AnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY).\n\nBits 2 (+4 per element, 7 elements), read-write, 1 bit wide."]
+        #[doc = "`ANY` element 0 of 7, fixed counter 0: bit 2, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
         pub const fn with_any0(self, on: bool) -> Self {
             let v = on as u64;
             Self((self.0 & 0xfffffffffffffffb_u64) | (((v >> 0u32) & 0x1_u64) << 2u32))
         }
-        #[doc = "`ANY` element 1: AnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY).\n\nBits 2 (+4 per element, 7 elements), read-write, 1 bit wide."]
+        #[doc = "`ANY` element 1 of 7, fixed counter 1: bit 6, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
         pub const fn any1(self) -> bool {
             ((self.0 >> 6u32) & 0x1_u64) != 0
         }
-        #[doc = "`ANY` element 1: AnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY).\n\nBits 2 (+4 per element, 7 elements), read-write, 1 bit wide."]
+        #[doc = "`ANY` element 1 of 7, fixed counter 1: bit 6, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
         pub const fn with_any1(self, on: bool) -> Self {
             let v = on as u64;
             Self((self.0 & 0xffffffffffffffbf_u64) | (((v >> 0u32) & 0x1_u64) << 6u32))
         }
-        #[doc = "`ANY` element 2: AnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY).\n\nBits 2 (+4 per element, 7 elements), read-write, 1 bit wide."]
+        #[doc = "`ANY` element 2 of 7, fixed counter 2: bit 10, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
         pub const fn any2(self) -> bool {
             ((self.0 >> 10u32) & 0x1_u64) != 0
         }
-        #[doc = "`ANY` element 2: AnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY).\n\nBits 2 (+4 per element, 7 elements), read-write, 1 bit wide."]
+        #[doc = "`ANY` element 2 of 7, fixed counter 2: bit 10, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
         pub const fn with_any2(self, on: bool) -> Self {
             let v = on as u64;
             Self((self.0 & 0xfffffffffffffbff_u64) | (((v >> 0u32) & 0x1_u64) << 10u32))
         }
-        #[doc = "`ANY` element 3: AnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY).\n\nBits 2 (+4 per element, 7 elements), read-write, 1 bit wide."]
+        #[doc = "`ANY` element 3 of 7, fixed counter 3: bit 14, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
         pub const fn any3(self) -> bool {
             ((self.0 >> 14u32) & 0x1_u64) != 0
         }
-        #[doc = "`ANY` element 3: AnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY).\n\nBits 2 (+4 per element, 7 elements), read-write, 1 bit wide."]
+        #[doc = "`ANY` element 3 of 7, fixed counter 3: bit 14, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
         pub const fn with_any3(self, on: bool) -> Self {
             let v = on as u64;
             Self((self.0 & 0xffffffffffffbfff_u64) | (((v >> 0u32) & 0x1_u64) << 14u32))
         }
-        #[doc = "`ANY` element 4: AnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY).\n\nBits 2 (+4 per element, 7 elements), read-write, 1 bit wide."]
+        #[doc = "`ANY` element 4 of 7, fixed counter 4: bit 18, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
         pub const fn any4(self) -> bool {
             ((self.0 >> 18u32) & 0x1_u64) != 0
         }
-        #[doc = "`ANY` element 4: AnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY).\n\nBits 2 (+4 per element, 7 elements), read-write, 1 bit wide."]
+        #[doc = "`ANY` element 4 of 7, fixed counter 4: bit 18, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
         pub const fn with_any4(self, on: bool) -> Self {
             let v = on as u64;
             Self((self.0 & 0xfffffffffffbffff_u64) | (((v >> 0u32) & 0x1_u64) << 18u32))
         }
-        #[doc = "`ANY` element 5: AnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY).\n\nBits 2 (+4 per element, 7 elements), read-write, 1 bit wide."]
+        #[doc = "`ANY` element 5 of 7, fixed counter 5: bit 22, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
         pub const fn any5(self) -> bool {
             ((self.0 >> 22u32) & 0x1_u64) != 0
         }
-        #[doc = "`ANY` element 5: AnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY).\n\nBits 2 (+4 per element, 7 elements), read-write, 1 bit wide."]
+        #[doc = "`ANY` element 5 of 7, fixed counter 5: bit 22, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
         pub const fn with_any5(self, on: bool) -> Self {
             let v = on as u64;
             Self((self.0 & 0xffffffffffbfffff_u64) | (((v >> 0u32) & 0x1_u64) << 22u32))
         }
-        #[doc = "`ANY` element 6: AnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY).\n\nBits 2 (+4 per element, 7 elements), read-write, 1 bit wide."]
+        #[doc = "`ANY` element 6 of 7, fixed counter 6: bit 26, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
         pub const fn any6(self) -> bool {
             ((self.0 >> 26u32) & 0x1_u64) != 0
         }
-        #[doc = "`ANY` element 6: AnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY).\n\nBits 2 (+4 per element, 7 elements), read-write, 1 bit wide."]
+        #[doc = "`ANY` element 6 of 7, fixed counter 6: bit 26, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
         pub const fn with_any6(self, on: bool) -> Self {
             let v = on as u64;
             Self((self.0 & 0xfffffffffbffffff_u64) | (((v >> 0u32) & 0x1_u64) << 26u32))
@@ -927,65 +927,65 @@ pub mod IA32_FIXED_CTR_CTRL {
                 }),
             }
         }
-        #[doc = "`PMI` element 0: Raise a performance-monitoring interrupt when fixed counter i overflows.\n\nBits 3 (+4 per element, 7 elements), read-write, 1 bit wide."]
+        #[doc = "`PMI` element 0 of 7, fixed counter 0: bit 3, read-write, 1 bit wide.\n\nRaise a performance-monitoring interrupt when fixed counter i overflows."]
         pub const fn pmi0(self) -> bool {
             ((self.0 >> 3u32) & 0x1_u64) != 0
         }
-        #[doc = "`PMI` element 0: Raise a performance-monitoring interrupt when fixed counter i overflows.\n\nBits 3 (+4 per element, 7 elements), read-write, 1 bit wide."]
+        #[doc = "`PMI` element 0 of 7, fixed counter 0: bit 3, read-write, 1 bit wide.\n\nRaise a performance-monitoring interrupt when fixed counter i overflows."]
         pub const fn with_pmi0(self, on: bool) -> Self {
             let v = on as u64;
             Self((self.0 & 0xfffffffffffffff7_u64) | (((v >> 0u32) & 0x1_u64) << 3u32))
         }
-        #[doc = "`PMI` element 1: Raise a performance-monitoring interrupt when fixed counter i overflows.\n\nBits 3 (+4 per element, 7 elements), read-write, 1 bit wide."]
+        #[doc = "`PMI` element 1 of 7, fixed counter 1: bit 7, read-write, 1 bit wide.\n\nRaise a performance-monitoring interrupt when fixed counter i overflows."]
         pub const fn pmi1(self) -> bool {
             ((self.0 >> 7u32) & 0x1_u64) != 0
         }
-        #[doc = "`PMI` element 1: Raise a performance-monitoring interrupt when fixed counter i overflows.\n\nBits 3 (+4 per element, 7 elements), read-write, 1 bit wide."]
+        #[doc = "`PMI` element 1 of 7, fixed counter 1: bit 7, read-write, 1 bit wide.\n\nRaise a performance-monitoring interrupt when fixed counter i overflows."]
         pub const fn with_pmi1(self, on: bool) -> Self {
             let v = on as u64;
             Self((self.0 & 0xffffffffffffff7f_u64) | (((v >> 0u32) & 0x1_u64) << 7u32))
         }
-        #[doc = "`PMI` element 2: Raise a performance-monitoring interrupt when fixed counter i overflows.\n\nBits 3 (+4 per element, 7 elements), read-write, 1 bit wide."]
+        #[doc = "`PMI` element 2 of 7, fixed counter 2: bit 11, read-write, 1 bit wide.\n\nRaise a performance-monitoring interrupt when fixed counter i overflows."]
         pub const fn pmi2(self) -> bool {
             ((self.0 >> 11u32) & 0x1_u64) != 0
         }
-        #[doc = "`PMI` element 2: Raise a performance-monitoring interrupt when fixed counter i overflows.\n\nBits 3 (+4 per element, 7 elements), read-write, 1 bit wide."]
+        #[doc = "`PMI` element 2 of 7, fixed counter 2: bit 11, read-write, 1 bit wide.\n\nRaise a performance-monitoring interrupt when fixed counter i overflows."]
         pub const fn with_pmi2(self, on: bool) -> Self {
             let v = on as u64;
             Self((self.0 & 0xfffffffffffff7ff_u64) | (((v >> 0u32) & 0x1_u64) << 11u32))
         }
-        #[doc = "`PMI` element 3: Raise a performance-monitoring interrupt when fixed counter i overflows.\n\nBits 3 (+4 per element, 7 elements), read-write, 1 bit wide."]
+        #[doc = "`PMI` element 3 of 7, fixed counter 3: bit 15, read-write, 1 bit wide.\n\nRaise a performance-monitoring interrupt when fixed counter i overflows."]
         pub const fn pmi3(self) -> bool {
             ((self.0 >> 15u32) & 0x1_u64) != 0
         }
-        #[doc = "`PMI` element 3: Raise a performance-monitoring interrupt when fixed counter i overflows.\n\nBits 3 (+4 per element, 7 elements), read-write, 1 bit wide."]
+        #[doc = "`PMI` element 3 of 7, fixed counter 3: bit 15, read-write, 1 bit wide.\n\nRaise a performance-monitoring interrupt when fixed counter i overflows."]
         pub const fn with_pmi3(self, on: bool) -> Self {
             let v = on as u64;
             Self((self.0 & 0xffffffffffff7fff_u64) | (((v >> 0u32) & 0x1_u64) << 15u32))
         }
-        #[doc = "`PMI` element 4: Raise a performance-monitoring interrupt when fixed counter i overflows.\n\nBits 3 (+4 per element, 7 elements), read-write, 1 bit wide."]
+        #[doc = "`PMI` element 4 of 7, fixed counter 4: bit 19, read-write, 1 bit wide.\n\nRaise a performance-monitoring interrupt when fixed counter i overflows."]
         pub const fn pmi4(self) -> bool {
             ((self.0 >> 19u32) & 0x1_u64) != 0
         }
-        #[doc = "`PMI` element 4: Raise a performance-monitoring interrupt when fixed counter i overflows.\n\nBits 3 (+4 per element, 7 elements), read-write, 1 bit wide."]
+        #[doc = "`PMI` element 4 of 7, fixed counter 4: bit 19, read-write, 1 bit wide.\n\nRaise a performance-monitoring interrupt when fixed counter i overflows."]
         pub const fn with_pmi4(self, on: bool) -> Self {
             let v = on as u64;
             Self((self.0 & 0xfffffffffff7ffff_u64) | (((v >> 0u32) & 0x1_u64) << 19u32))
         }
-        #[doc = "`PMI` element 5: Raise a performance-monitoring interrupt when fixed counter i overflows.\n\nBits 3 (+4 per element, 7 elements), read-write, 1 bit wide."]
+        #[doc = "`PMI` element 5 of 7, fixed counter 5: bit 23, read-write, 1 bit wide.\n\nRaise a performance-monitoring interrupt when fixed counter i overflows."]
         pub const fn pmi5(self) -> bool {
             ((self.0 >> 23u32) & 0x1_u64) != 0
         }
-        #[doc = "`PMI` element 5: Raise a performance-monitoring interrupt when fixed counter i overflows.\n\nBits 3 (+4 per element, 7 elements), read-write, 1 bit wide."]
+        #[doc = "`PMI` element 5 of 7, fixed counter 5: bit 23, read-write, 1 bit wide.\n\nRaise a performance-monitoring interrupt when fixed counter i overflows."]
         pub const fn with_pmi5(self, on: bool) -> Self {
             let v = on as u64;
             Self((self.0 & 0xffffffffff7fffff_u64) | (((v >> 0u32) & 0x1_u64) << 23u32))
         }
-        #[doc = "`PMI` element 6: Raise a performance-monitoring interrupt when fixed counter i overflows.\n\nBits 3 (+4 per element, 7 elements), read-write, 1 bit wide."]
+        #[doc = "`PMI` element 6 of 7, fixed counter 6: bit 27, read-write, 1 bit wide.\n\nRaise a performance-monitoring interrupt when fixed counter i overflows."]
         pub const fn pmi6(self) -> bool {
             ((self.0 >> 27u32) & 0x1_u64) != 0
         }
-        #[doc = "`PMI` element 6: Raise a performance-monitoring interrupt when fixed counter i overflows.\n\nBits 3 (+4 per element, 7 elements), read-write, 1 bit wide."]
+        #[doc = "`PMI` element 6 of 7, fixed counter 6: bit 27, read-write, 1 bit wide.\n\nRaise a performance-monitoring interrupt when fixed counter i overflows."]
         pub const fn with_pmi6(self, on: bool) -> Self {
             let v = on as u64;
             Self((self.0 & 0xfffffffff7ffffff_u64) | (((v >> 0u32) & 0x1_u64) << 27u32))
@@ -1041,65 +1041,65 @@ pub mod IA32_FIXED_CTR_CTRL {
                 }),
             }
         }
-        #[doc = "`ADAPTIVE_RECORD` element 0: Fixed counter i writes adaptive PEBS records in the layout MSR_PEBS_DATA_CFG selects.\n\nBits 32 (+4 per element, 7 elements), read-write, 1 bit wide."]
+        #[doc = "`ADAPTIVE_RECORD` element 0 of 7, fixed counter 0: bit 32, read-write, 1 bit wide.\n\nFixed counter i writes adaptive PEBS records in the layout MSR_PEBS_DATA_CFG selects."]
         pub const fn adaptive_record0(self) -> bool {
             ((self.0 >> 32u32) & 0x1_u64) != 0
         }
-        #[doc = "`ADAPTIVE_RECORD` element 0: Fixed counter i writes adaptive PEBS records in the layout MSR_PEBS_DATA_CFG selects.\n\nBits 32 (+4 per element, 7 elements), read-write, 1 bit wide."]
+        #[doc = "`ADAPTIVE_RECORD` element 0 of 7, fixed counter 0: bit 32, read-write, 1 bit wide.\n\nFixed counter i writes adaptive PEBS records in the layout MSR_PEBS_DATA_CFG selects."]
         pub const fn with_adaptive_record0(self, on: bool) -> Self {
             let v = on as u64;
             Self((self.0 & 0xfffffffeffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 32u32))
         }
-        #[doc = "`ADAPTIVE_RECORD` element 1: Fixed counter i writes adaptive PEBS records in the layout MSR_PEBS_DATA_CFG selects.\n\nBits 32 (+4 per element, 7 elements), read-write, 1 bit wide."]
+        #[doc = "`ADAPTIVE_RECORD` element 1 of 7, fixed counter 1: bit 36, read-write, 1 bit wide.\n\nFixed counter i writes adaptive PEBS records in the layout MSR_PEBS_DATA_CFG selects."]
         pub const fn adaptive_record1(self) -> bool {
             ((self.0 >> 36u32) & 0x1_u64) != 0
         }
-        #[doc = "`ADAPTIVE_RECORD` element 1: Fixed counter i writes adaptive PEBS records in the layout MSR_PEBS_DATA_CFG selects.\n\nBits 32 (+4 per element, 7 elements), read-write, 1 bit wide."]
+        #[doc = "`ADAPTIVE_RECORD` element 1 of 7, fixed counter 1: bit 36, read-write, 1 bit wide.\n\nFixed counter i writes adaptive PEBS records in the layout MSR_PEBS_DATA_CFG selects."]
         pub const fn with_adaptive_record1(self, on: bool) -> Self {
             let v = on as u64;
             Self((self.0 & 0xffffffefffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 36u32))
         }
-        #[doc = "`ADAPTIVE_RECORD` element 2: Fixed counter i writes adaptive PEBS records in the layout MSR_PEBS_DATA_CFG selects.\n\nBits 32 (+4 per element, 7 elements), read-write, 1 bit wide."]
+        #[doc = "`ADAPTIVE_RECORD` element 2 of 7, fixed counter 2: bit 40, read-write, 1 bit wide.\n\nFixed counter i writes adaptive PEBS records in the layout MSR_PEBS_DATA_CFG selects."]
         pub const fn adaptive_record2(self) -> bool {
             ((self.0 >> 40u32) & 0x1_u64) != 0
         }
-        #[doc = "`ADAPTIVE_RECORD` element 2: Fixed counter i writes adaptive PEBS records in the layout MSR_PEBS_DATA_CFG selects.\n\nBits 32 (+4 per element, 7 elements), read-write, 1 bit wide."]
+        #[doc = "`ADAPTIVE_RECORD` element 2 of 7, fixed counter 2: bit 40, read-write, 1 bit wide.\n\nFixed counter i writes adaptive PEBS records in the layout MSR_PEBS_DATA_CFG selects."]
         pub const fn with_adaptive_record2(self, on: bool) -> Self {
             let v = on as u64;
             Self((self.0 & 0xfffffeffffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 40u32))
         }
-        #[doc = "`ADAPTIVE_RECORD` element 3: Fixed counter i writes adaptive PEBS records in the layout MSR_PEBS_DATA_CFG selects.\n\nBits 32 (+4 per element, 7 elements), read-write, 1 bit wide."]
+        #[doc = "`ADAPTIVE_RECORD` element 3 of 7, fixed counter 3: bit 44, read-write, 1 bit wide.\n\nFixed counter i writes adaptive PEBS records in the layout MSR_PEBS_DATA_CFG selects."]
         pub const fn adaptive_record3(self) -> bool {
             ((self.0 >> 44u32) & 0x1_u64) != 0
         }
-        #[doc = "`ADAPTIVE_RECORD` element 3: Fixed counter i writes adaptive PEBS records in the layout MSR_PEBS_DATA_CFG selects.\n\nBits 32 (+4 per element, 7 elements), read-write, 1 bit wide."]
+        #[doc = "`ADAPTIVE_RECORD` element 3 of 7, fixed counter 3: bit 44, read-write, 1 bit wide.\n\nFixed counter i writes adaptive PEBS records in the layout MSR_PEBS_DATA_CFG selects."]
         pub const fn with_adaptive_record3(self, on: bool) -> Self {
             let v = on as u64;
             Self((self.0 & 0xffffefffffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 44u32))
         }
-        #[doc = "`ADAPTIVE_RECORD` element 4: Fixed counter i writes adaptive PEBS records in the layout MSR_PEBS_DATA_CFG selects.\n\nBits 32 (+4 per element, 7 elements), read-write, 1 bit wide."]
+        #[doc = "`ADAPTIVE_RECORD` element 4 of 7, fixed counter 4: bit 48, read-write, 1 bit wide.\n\nFixed counter i writes adaptive PEBS records in the layout MSR_PEBS_DATA_CFG selects."]
         pub const fn adaptive_record4(self) -> bool {
             ((self.0 >> 48u32) & 0x1_u64) != 0
         }
-        #[doc = "`ADAPTIVE_RECORD` element 4: Fixed counter i writes adaptive PEBS records in the layout MSR_PEBS_DATA_CFG selects.\n\nBits 32 (+4 per element, 7 elements), read-write, 1 bit wide."]
+        #[doc = "`ADAPTIVE_RECORD` element 4 of 7, fixed counter 4: bit 48, read-write, 1 bit wide.\n\nFixed counter i writes adaptive PEBS records in the layout MSR_PEBS_DATA_CFG selects."]
         pub const fn with_adaptive_record4(self, on: bool) -> Self {
             let v = on as u64;
             Self((self.0 & 0xfffeffffffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 48u32))
         }
-        #[doc = "`ADAPTIVE_RECORD` element 5: Fixed counter i writes adaptive PEBS records in the layout MSR_PEBS_DATA_CFG selects.\n\nBits 32 (+4 per element, 7 elements), read-write, 1 bit wide."]
+        #[doc = "`ADAPTIVE_RECORD` element 5 of 7, fixed counter 5: bit 52, read-write, 1 bit wide.\n\nFixed counter i writes adaptive PEBS records in the layout MSR_PEBS_DATA_CFG selects."]
         pub const fn adaptive_record5(self) -> bool {
             ((self.0 >> 52u32) & 0x1_u64) != 0
         }
-        #[doc = "`ADAPTIVE_RECORD` element 5: Fixed counter i writes adaptive PEBS records in the layout MSR_PEBS_DATA_CFG selects.\n\nBits 32 (+4 per element, 7 elements), read-write, 1 bit wide."]
+        #[doc = "`ADAPTIVE_RECORD` element 5 of 7, fixed counter 5: bit 52, read-write, 1 bit wide.\n\nFixed counter i writes adaptive PEBS records in the layout MSR_PEBS_DATA_CFG selects."]
         pub const fn with_adaptive_record5(self, on: bool) -> Self {
             let v = on as u64;
             Self((self.0 & 0xffefffffffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 52u32))
         }
-        #[doc = "`ADAPTIVE_RECORD` element 6: Fixed counter i writes adaptive PEBS records in the layout MSR_PEBS_DATA_CFG selects.\n\nBits 32 (+4 per element, 7 elements), read-write, 1 bit wide."]
+        #[doc = "`ADAPTIVE_RECORD` element 6 of 7, fixed counter 6: bit 56, read-write, 1 bit wide.\n\nFixed counter i writes adaptive PEBS records in the layout MSR_PEBS_DATA_CFG selects."]
         pub const fn adaptive_record6(self) -> bool {
             ((self.0 >> 56u32) & 0x1_u64) != 0
         }
-        #[doc = "`ADAPTIVE_RECORD` element 6: Fixed counter i writes adaptive PEBS records in the layout MSR_PEBS_DATA_CFG selects.\n\nBits 32 (+4 per element, 7 elements), read-write, 1 bit wide."]
+        #[doc = "`ADAPTIVE_RECORD` element 6 of 7, fixed counter 6: bit 56, read-write, 1 bit wide.\n\nFixed counter i writes adaptive PEBS records in the layout MSR_PEBS_DATA_CFG selects."]
         pub const fn with_adaptive_record6(self, on: bool) -> Self {
             let v = on as u64;
             Self((self.0 & 0xfeffffffffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 56u32))
@@ -1276,115 +1276,115 @@ pub mod IA32_FIXED_CTR_CTRL {
                 conflict: self.conflict | clash,
             }
         }
-        #[doc = "Sets `ENABLE0` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 0: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 7 elements), read-write, 2 bits wide."]
+        #[doc = "Sets `ENABLE0` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 0 of 7, fixed counter 0: bits 1:0, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
         #[track_caller]
         pub const fn with_enable0<const V: u64>(self) -> Self {
             self.track(0x3_u64, self.value.with_enable0::<V>())
         }
-        #[doc = "Sets `ENABLE0`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 0: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 7 elements), read-write, 2 bits wide."]
+        #[doc = "Sets `ENABLE0`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 0 of 7, fixed counter 0: bits 1:0, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
         pub const fn try_set_enable0(self, v: u64) -> Result<Self, crate::FieldError> {
             match self.value.try_set_enable0(v) {
                 Ok(next) => Ok(self.track(0x3_u64, next)),
                 Err(e) => Err(e),
             }
         }
-        #[doc = "`ENABLE` element 0: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 7 elements), read-write, 2 bits wide."]
+        #[doc = "`ENABLE` element 0 of 7, fixed counter 0: bits 1:0, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
         pub const fn set_enable0(self, value: Enable) -> Self {
             self.track(0x3_u64, self.value.set_enable0(value))
         }
-        #[doc = "Sets `ENABLE1` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 1: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 7 elements), read-write, 2 bits wide."]
+        #[doc = "Sets `ENABLE1` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 1 of 7, fixed counter 1: bits 5:4, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
         #[track_caller]
         pub const fn with_enable1<const V: u64>(self) -> Self {
             self.track(0x30_u64, self.value.with_enable1::<V>())
         }
-        #[doc = "Sets `ENABLE1`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 1: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 7 elements), read-write, 2 bits wide."]
+        #[doc = "Sets `ENABLE1`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 1 of 7, fixed counter 1: bits 5:4, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
         pub const fn try_set_enable1(self, v: u64) -> Result<Self, crate::FieldError> {
             match self.value.try_set_enable1(v) {
                 Ok(next) => Ok(self.track(0x30_u64, next)),
                 Err(e) => Err(e),
             }
         }
-        #[doc = "`ENABLE` element 1: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 7 elements), read-write, 2 bits wide."]
+        #[doc = "`ENABLE` element 1 of 7, fixed counter 1: bits 5:4, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
         pub const fn set_enable1(self, value: Enable) -> Self {
             self.track(0x30_u64, self.value.set_enable1(value))
         }
-        #[doc = "Sets `ENABLE2` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 2: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 7 elements), read-write, 2 bits wide."]
+        #[doc = "Sets `ENABLE2` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 2 of 7, fixed counter 2: bits 9:8, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
         #[track_caller]
         pub const fn with_enable2<const V: u64>(self) -> Self {
             self.track(0x300_u64, self.value.with_enable2::<V>())
         }
-        #[doc = "Sets `ENABLE2`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 2: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 7 elements), read-write, 2 bits wide."]
+        #[doc = "Sets `ENABLE2`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 2 of 7, fixed counter 2: bits 9:8, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
         pub const fn try_set_enable2(self, v: u64) -> Result<Self, crate::FieldError> {
             match self.value.try_set_enable2(v) {
                 Ok(next) => Ok(self.track(0x300_u64, next)),
                 Err(e) => Err(e),
             }
         }
-        #[doc = "`ENABLE` element 2: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 7 elements), read-write, 2 bits wide."]
+        #[doc = "`ENABLE` element 2 of 7, fixed counter 2: bits 9:8, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
         pub const fn set_enable2(self, value: Enable) -> Self {
             self.track(0x300_u64, self.value.set_enable2(value))
         }
-        #[doc = "Sets `ENABLE3` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 3: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 7 elements), read-write, 2 bits wide."]
+        #[doc = "Sets `ENABLE3` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 3 of 7, fixed counter 3: bits 13:12, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
         #[track_caller]
         pub const fn with_enable3<const V: u64>(self) -> Self {
             self.track(0x3000_u64, self.value.with_enable3::<V>())
         }
-        #[doc = "Sets `ENABLE3`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 3: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 7 elements), read-write, 2 bits wide."]
+        #[doc = "Sets `ENABLE3`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 3 of 7, fixed counter 3: bits 13:12, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
         pub const fn try_set_enable3(self, v: u64) -> Result<Self, crate::FieldError> {
             match self.value.try_set_enable3(v) {
                 Ok(next) => Ok(self.track(0x3000_u64, next)),
                 Err(e) => Err(e),
             }
         }
-        #[doc = "`ENABLE` element 3: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 7 elements), read-write, 2 bits wide."]
+        #[doc = "`ENABLE` element 3 of 7, fixed counter 3: bits 13:12, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
         pub const fn set_enable3(self, value: Enable) -> Self {
             self.track(0x3000_u64, self.value.set_enable3(value))
         }
-        #[doc = "Sets `ENABLE4` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 4: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 7 elements), read-write, 2 bits wide."]
+        #[doc = "Sets `ENABLE4` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 4 of 7, fixed counter 4: bits 17:16, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
         #[track_caller]
         pub const fn with_enable4<const V: u64>(self) -> Self {
             self.track(0x30000_u64, self.value.with_enable4::<V>())
         }
-        #[doc = "Sets `ENABLE4`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 4: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 7 elements), read-write, 2 bits wide."]
+        #[doc = "Sets `ENABLE4`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 4 of 7, fixed counter 4: bits 17:16, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
         pub const fn try_set_enable4(self, v: u64) -> Result<Self, crate::FieldError> {
             match self.value.try_set_enable4(v) {
                 Ok(next) => Ok(self.track(0x30000_u64, next)),
                 Err(e) => Err(e),
             }
         }
-        #[doc = "`ENABLE` element 4: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 7 elements), read-write, 2 bits wide."]
+        #[doc = "`ENABLE` element 4 of 7, fixed counter 4: bits 17:16, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
         pub const fn set_enable4(self, value: Enable) -> Self {
             self.track(0x30000_u64, self.value.set_enable4(value))
         }
-        #[doc = "Sets `ENABLE5` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 5: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 7 elements), read-write, 2 bits wide."]
+        #[doc = "Sets `ENABLE5` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 5 of 7, fixed counter 5: bits 21:20, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
         #[track_caller]
         pub const fn with_enable5<const V: u64>(self) -> Self {
             self.track(0x300000_u64, self.value.with_enable5::<V>())
         }
-        #[doc = "Sets `ENABLE5`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 5: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 7 elements), read-write, 2 bits wide."]
+        #[doc = "Sets `ENABLE5`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 5 of 7, fixed counter 5: bits 21:20, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
         pub const fn try_set_enable5(self, v: u64) -> Result<Self, crate::FieldError> {
             match self.value.try_set_enable5(v) {
                 Ok(next) => Ok(self.track(0x300000_u64, next)),
                 Err(e) => Err(e),
             }
         }
-        #[doc = "`ENABLE` element 5: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 7 elements), read-write, 2 bits wide."]
+        #[doc = "`ENABLE` element 5 of 7, fixed counter 5: bits 21:20, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
         pub const fn set_enable5(self, value: Enable) -> Self {
             self.track(0x300000_u64, self.value.set_enable5(value))
         }
-        #[doc = "Sets `ENABLE6` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 6: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 7 elements), read-write, 2 bits wide."]
+        #[doc = "Sets `ENABLE6` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 6 of 7, fixed counter 6: bits 25:24, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
         #[track_caller]
         pub const fn with_enable6<const V: u64>(self) -> Self {
             self.track(0x3000000_u64, self.value.with_enable6::<V>())
         }
-        #[doc = "Sets `ENABLE6`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 6: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 7 elements), read-write, 2 bits wide."]
+        #[doc = "Sets `ENABLE6`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 6 of 7, fixed counter 6: bits 25:24, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
         pub const fn try_set_enable6(self, v: u64) -> Result<Self, crate::FieldError> {
             match self.value.try_set_enable6(v) {
                 Ok(next) => Ok(self.track(0x3000000_u64, next)),
                 Err(e) => Err(e),
             }
         }
-        #[doc = "`ENABLE` element 6: Privilege levels at which fixed counter i counts.\n\nBits 1:0 (+4 per element, 7 elements), read-write, 2 bits wide."]
+        #[doc = "`ENABLE` element 6 of 7, fixed counter 6: bits 25:24, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
         pub const fn set_enable6(self, value: Enable) -> Self {
             self.track(0x3000000_u64, self.value.set_enable6(value))
         }
@@ -1411,31 +1411,31 @@ pub mod IA32_FIXED_CTR_CTRL {
                 Err(e) => Err(e),
             }
         }
-        #[doc = "`ANY` element 0: AnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY).\n\nBits 2 (+4 per element, 7 elements), read-write, 1 bit wide."]
+        #[doc = "`ANY` element 0 of 7, fixed counter 0: bit 2, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
         pub const fn with_any0(self, on: bool) -> Self {
             self.track(0x4_u64, self.value.with_any0(on))
         }
-        #[doc = "`ANY` element 1: AnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY).\n\nBits 2 (+4 per element, 7 elements), read-write, 1 bit wide."]
+        #[doc = "`ANY` element 1 of 7, fixed counter 1: bit 6, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
         pub const fn with_any1(self, on: bool) -> Self {
             self.track(0x40_u64, self.value.with_any1(on))
         }
-        #[doc = "`ANY` element 2: AnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY).\n\nBits 2 (+4 per element, 7 elements), read-write, 1 bit wide."]
+        #[doc = "`ANY` element 2 of 7, fixed counter 2: bit 10, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
         pub const fn with_any2(self, on: bool) -> Self {
             self.track(0x400_u64, self.value.with_any2(on))
         }
-        #[doc = "`ANY` element 3: AnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY).\n\nBits 2 (+4 per element, 7 elements), read-write, 1 bit wide."]
+        #[doc = "`ANY` element 3 of 7, fixed counter 3: bit 14, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
         pub const fn with_any3(self, on: bool) -> Self {
             self.track(0x4000_u64, self.value.with_any3(on))
         }
-        #[doc = "`ANY` element 4: AnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY).\n\nBits 2 (+4 per element, 7 elements), read-write, 1 bit wide."]
+        #[doc = "`ANY` element 4 of 7, fixed counter 4: bit 18, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
         pub const fn with_any4(self, on: bool) -> Self {
             self.track(0x40000_u64, self.value.with_any4(on))
         }
-        #[doc = "`ANY` element 5: AnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY).\n\nBits 2 (+4 per element, 7 elements), read-write, 1 bit wide."]
+        #[doc = "`ANY` element 5 of 7, fixed counter 5: bit 22, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
         pub const fn with_any5(self, on: bool) -> Self {
             self.track(0x400000_u64, self.value.with_any5(on))
         }
-        #[doc = "`ANY` element 6: AnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY).\n\nBits 2 (+4 per element, 7 elements), read-write, 1 bit wide."]
+        #[doc = "`ANY` element 6 of 7, fixed counter 6: bit 26, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
         pub const fn with_any6(self, on: bool) -> Self {
             self.track(0x4000000_u64, self.value.with_any6(on))
         }
@@ -1458,31 +1458,31 @@ pub mod IA32_FIXED_CTR_CTRL {
                 Err(e) => Err(e),
             }
         }
-        #[doc = "`PMI` element 0: Raise a performance-monitoring interrupt when fixed counter i overflows.\n\nBits 3 (+4 per element, 7 elements), read-write, 1 bit wide."]
+        #[doc = "`PMI` element 0 of 7, fixed counter 0: bit 3, read-write, 1 bit wide.\n\nRaise a performance-monitoring interrupt when fixed counter i overflows."]
         pub const fn with_pmi0(self, on: bool) -> Self {
             self.track(0x8_u64, self.value.with_pmi0(on))
         }
-        #[doc = "`PMI` element 1: Raise a performance-monitoring interrupt when fixed counter i overflows.\n\nBits 3 (+4 per element, 7 elements), read-write, 1 bit wide."]
+        #[doc = "`PMI` element 1 of 7, fixed counter 1: bit 7, read-write, 1 bit wide.\n\nRaise a performance-monitoring interrupt when fixed counter i overflows."]
         pub const fn with_pmi1(self, on: bool) -> Self {
             self.track(0x80_u64, self.value.with_pmi1(on))
         }
-        #[doc = "`PMI` element 2: Raise a performance-monitoring interrupt when fixed counter i overflows.\n\nBits 3 (+4 per element, 7 elements), read-write, 1 bit wide."]
+        #[doc = "`PMI` element 2 of 7, fixed counter 2: bit 11, read-write, 1 bit wide.\n\nRaise a performance-monitoring interrupt when fixed counter i overflows."]
         pub const fn with_pmi2(self, on: bool) -> Self {
             self.track(0x800_u64, self.value.with_pmi2(on))
         }
-        #[doc = "`PMI` element 3: Raise a performance-monitoring interrupt when fixed counter i overflows.\n\nBits 3 (+4 per element, 7 elements), read-write, 1 bit wide."]
+        #[doc = "`PMI` element 3 of 7, fixed counter 3: bit 15, read-write, 1 bit wide.\n\nRaise a performance-monitoring interrupt when fixed counter i overflows."]
         pub const fn with_pmi3(self, on: bool) -> Self {
             self.track(0x8000_u64, self.value.with_pmi3(on))
         }
-        #[doc = "`PMI` element 4: Raise a performance-monitoring interrupt when fixed counter i overflows.\n\nBits 3 (+4 per element, 7 elements), read-write, 1 bit wide."]
+        #[doc = "`PMI` element 4 of 7, fixed counter 4: bit 19, read-write, 1 bit wide.\n\nRaise a performance-monitoring interrupt when fixed counter i overflows."]
         pub const fn with_pmi4(self, on: bool) -> Self {
             self.track(0x80000_u64, self.value.with_pmi4(on))
         }
-        #[doc = "`PMI` element 5: Raise a performance-monitoring interrupt when fixed counter i overflows.\n\nBits 3 (+4 per element, 7 elements), read-write, 1 bit wide."]
+        #[doc = "`PMI` element 5 of 7, fixed counter 5: bit 23, read-write, 1 bit wide.\n\nRaise a performance-monitoring interrupt when fixed counter i overflows."]
         pub const fn with_pmi5(self, on: bool) -> Self {
             self.track(0x800000_u64, self.value.with_pmi5(on))
         }
-        #[doc = "`PMI` element 6: Raise a performance-monitoring interrupt when fixed counter i overflows.\n\nBits 3 (+4 per element, 7 elements), read-write, 1 bit wide."]
+        #[doc = "`PMI` element 6 of 7, fixed counter 6: bit 27, read-write, 1 bit wide.\n\nRaise a performance-monitoring interrupt when fixed counter i overflows."]
         pub const fn with_pmi6(self, on: bool) -> Self {
             self.track(0x8000000_u64, self.value.with_pmi6(on))
         }
@@ -1505,31 +1505,31 @@ pub mod IA32_FIXED_CTR_CTRL {
                 Err(e) => Err(e),
             }
         }
-        #[doc = "`ADAPTIVE_RECORD` element 0: Fixed counter i writes adaptive PEBS records in the layout MSR_PEBS_DATA_CFG selects.\n\nBits 32 (+4 per element, 7 elements), read-write, 1 bit wide."]
+        #[doc = "`ADAPTIVE_RECORD` element 0 of 7, fixed counter 0: bit 32, read-write, 1 bit wide.\n\nFixed counter i writes adaptive PEBS records in the layout MSR_PEBS_DATA_CFG selects."]
         pub const fn with_adaptive_record0(self, on: bool) -> Self {
             self.track(0x100000000_u64, self.value.with_adaptive_record0(on))
         }
-        #[doc = "`ADAPTIVE_RECORD` element 1: Fixed counter i writes adaptive PEBS records in the layout MSR_PEBS_DATA_CFG selects.\n\nBits 32 (+4 per element, 7 elements), read-write, 1 bit wide."]
+        #[doc = "`ADAPTIVE_RECORD` element 1 of 7, fixed counter 1: bit 36, read-write, 1 bit wide.\n\nFixed counter i writes adaptive PEBS records in the layout MSR_PEBS_DATA_CFG selects."]
         pub const fn with_adaptive_record1(self, on: bool) -> Self {
             self.track(0x1000000000_u64, self.value.with_adaptive_record1(on))
         }
-        #[doc = "`ADAPTIVE_RECORD` element 2: Fixed counter i writes adaptive PEBS records in the layout MSR_PEBS_DATA_CFG selects.\n\nBits 32 (+4 per element, 7 elements), read-write, 1 bit wide."]
+        #[doc = "`ADAPTIVE_RECORD` element 2 of 7, fixed counter 2: bit 40, read-write, 1 bit wide.\n\nFixed counter i writes adaptive PEBS records in the layout MSR_PEBS_DATA_CFG selects."]
         pub const fn with_adaptive_record2(self, on: bool) -> Self {
             self.track(0x10000000000_u64, self.value.with_adaptive_record2(on))
         }
-        #[doc = "`ADAPTIVE_RECORD` element 3: Fixed counter i writes adaptive PEBS records in the layout MSR_PEBS_DATA_CFG selects.\n\nBits 32 (+4 per element, 7 elements), read-write, 1 bit wide."]
+        #[doc = "`ADAPTIVE_RECORD` element 3 of 7, fixed counter 3: bit 44, read-write, 1 bit wide.\n\nFixed counter i writes adaptive PEBS records in the layout MSR_PEBS_DATA_CFG selects."]
         pub const fn with_adaptive_record3(self, on: bool) -> Self {
             self.track(0x100000000000_u64, self.value.with_adaptive_record3(on))
         }
-        #[doc = "`ADAPTIVE_RECORD` element 4: Fixed counter i writes adaptive PEBS records in the layout MSR_PEBS_DATA_CFG selects.\n\nBits 32 (+4 per element, 7 elements), read-write, 1 bit wide."]
+        #[doc = "`ADAPTIVE_RECORD` element 4 of 7, fixed counter 4: bit 48, read-write, 1 bit wide.\n\nFixed counter i writes adaptive PEBS records in the layout MSR_PEBS_DATA_CFG selects."]
         pub const fn with_adaptive_record4(self, on: bool) -> Self {
             self.track(0x1000000000000_u64, self.value.with_adaptive_record4(on))
         }
-        #[doc = "`ADAPTIVE_RECORD` element 5: Fixed counter i writes adaptive PEBS records in the layout MSR_PEBS_DATA_CFG selects.\n\nBits 32 (+4 per element, 7 elements), read-write, 1 bit wide."]
+        #[doc = "`ADAPTIVE_RECORD` element 5 of 7, fixed counter 5: bit 52, read-write, 1 bit wide.\n\nFixed counter i writes adaptive PEBS records in the layout MSR_PEBS_DATA_CFG selects."]
         pub const fn with_adaptive_record5(self, on: bool) -> Self {
             self.track(0x10000000000000_u64, self.value.with_adaptive_record5(on))
         }
-        #[doc = "`ADAPTIVE_RECORD` element 6: Fixed counter i writes adaptive PEBS records in the layout MSR_PEBS_DATA_CFG selects.\n\nBits 32 (+4 per element, 7 elements), read-write, 1 bit wide."]
+        #[doc = "`ADAPTIVE_RECORD` element 6 of 7, fixed counter 6: bit 56, read-write, 1 bit wide.\n\nFixed counter i writes adaptive PEBS records in the layout MSR_PEBS_DATA_CFG selects."]
         pub const fn with_adaptive_record6(self, on: bool) -> Self {
             self.track(0x100000000000000_u64, self.value.with_adaptive_record6(on))
         }
@@ -1911,35 +1911,35 @@ pub mod IA32_PERF_GLOBAL_STATUS {
         pub const fn to_local(self) -> ::tock_registers::LocalRegisterCopy<u64, Register> {
             ::tock_registers::LocalRegisterCopy::new(self.0)
         }
-        #[doc = "`OVF_PMC` element 0: IA32_PMCi has overflowed.\n\nBits 0 (+1 per element, 8 elements), read-only, 1 bit wide."]
+        #[doc = "`OVF_PMC` element 0 of 8, general-purpose counter 0: bit 0, read-only, 1 bit wide.\n\nIA32_PMCi has overflowed."]
         pub const fn ovf_pmc0(self) -> bool {
             ((self.0 >> 0u32) & 0x1_u64) != 0
         }
-        #[doc = "`OVF_PMC` element 1: IA32_PMCi has overflowed.\n\nBits 0 (+1 per element, 8 elements), read-only, 1 bit wide."]
+        #[doc = "`OVF_PMC` element 1 of 8, general-purpose counter 1: bit 1, read-only, 1 bit wide.\n\nIA32_PMCi has overflowed."]
         pub const fn ovf_pmc1(self) -> bool {
             ((self.0 >> 1u32) & 0x1_u64) != 0
         }
-        #[doc = "`OVF_PMC` element 2: IA32_PMCi has overflowed.\n\nBits 0 (+1 per element, 8 elements), read-only, 1 bit wide."]
+        #[doc = "`OVF_PMC` element 2 of 8, general-purpose counter 2: bit 2, read-only, 1 bit wide.\n\nIA32_PMCi has overflowed."]
         pub const fn ovf_pmc2(self) -> bool {
             ((self.0 >> 2u32) & 0x1_u64) != 0
         }
-        #[doc = "`OVF_PMC` element 3: IA32_PMCi has overflowed.\n\nBits 0 (+1 per element, 8 elements), read-only, 1 bit wide."]
+        #[doc = "`OVF_PMC` element 3 of 8, general-purpose counter 3: bit 3, read-only, 1 bit wide.\n\nIA32_PMCi has overflowed."]
         pub const fn ovf_pmc3(self) -> bool {
             ((self.0 >> 3u32) & 0x1_u64) != 0
         }
-        #[doc = "`OVF_PMC` element 4: IA32_PMCi has overflowed.\n\nBits 0 (+1 per element, 8 elements), read-only, 1 bit wide."]
+        #[doc = "`OVF_PMC` element 4 of 8, general-purpose counter 4: bit 4, read-only, 1 bit wide.\n\nIA32_PMCi has overflowed."]
         pub const fn ovf_pmc4(self) -> bool {
             ((self.0 >> 4u32) & 0x1_u64) != 0
         }
-        #[doc = "`OVF_PMC` element 5: IA32_PMCi has overflowed.\n\nBits 0 (+1 per element, 8 elements), read-only, 1 bit wide."]
+        #[doc = "`OVF_PMC` element 5 of 8, general-purpose counter 5: bit 5, read-only, 1 bit wide.\n\nIA32_PMCi has overflowed."]
         pub const fn ovf_pmc5(self) -> bool {
             ((self.0 >> 5u32) & 0x1_u64) != 0
         }
-        #[doc = "`OVF_PMC` element 6: IA32_PMCi has overflowed.\n\nBits 0 (+1 per element, 8 elements), read-only, 1 bit wide."]
+        #[doc = "`OVF_PMC` element 6 of 8, general-purpose counter 6: bit 6, read-only, 1 bit wide.\n\nIA32_PMCi has overflowed."]
         pub const fn ovf_pmc6(self) -> bool {
             ((self.0 >> 6u32) & 0x1_u64) != 0
         }
-        #[doc = "`OVF_PMC` element 7: IA32_PMCi has overflowed.\n\nBits 0 (+1 per element, 8 elements), read-only, 1 bit wide."]
+        #[doc = "`OVF_PMC` element 7 of 8, general-purpose counter 7: bit 7, read-only, 1 bit wide.\n\nIA32_PMCi has overflowed."]
         pub const fn ovf_pmc7(self) -> bool {
             ((self.0 >> 7u32) & 0x1_u64) != 0
         }
@@ -1957,31 +1957,31 @@ pub mod IA32_PERF_GLOBAL_STATUS {
                 _ => None,
             }
         }
-        #[doc = "`OVF_FIXED_CTR` element 0: IA32_FIXED_CTRi has overflowed.\n\nBits 32 (+1 per element, 7 elements), read-only, 1 bit wide."]
+        #[doc = "`OVF_FIXED_CTR` element 0 of 7, fixed counter 0: bit 32, read-only, 1 bit wide.\n\nIA32_FIXED_CTRi has overflowed."]
         pub const fn ovf_fixed_ctr0(self) -> bool {
             ((self.0 >> 32u32) & 0x1_u64) != 0
         }
-        #[doc = "`OVF_FIXED_CTR` element 1: IA32_FIXED_CTRi has overflowed.\n\nBits 32 (+1 per element, 7 elements), read-only, 1 bit wide."]
+        #[doc = "`OVF_FIXED_CTR` element 1 of 7, fixed counter 1: bit 33, read-only, 1 bit wide.\n\nIA32_FIXED_CTRi has overflowed."]
         pub const fn ovf_fixed_ctr1(self) -> bool {
             ((self.0 >> 33u32) & 0x1_u64) != 0
         }
-        #[doc = "`OVF_FIXED_CTR` element 2: IA32_FIXED_CTRi has overflowed.\n\nBits 32 (+1 per element, 7 elements), read-only, 1 bit wide."]
+        #[doc = "`OVF_FIXED_CTR` element 2 of 7, fixed counter 2: bit 34, read-only, 1 bit wide.\n\nIA32_FIXED_CTRi has overflowed."]
         pub const fn ovf_fixed_ctr2(self) -> bool {
             ((self.0 >> 34u32) & 0x1_u64) != 0
         }
-        #[doc = "`OVF_FIXED_CTR` element 3: IA32_FIXED_CTRi has overflowed.\n\nBits 32 (+1 per element, 7 elements), read-only, 1 bit wide."]
+        #[doc = "`OVF_FIXED_CTR` element 3 of 7, fixed counter 3: bit 35, read-only, 1 bit wide.\n\nIA32_FIXED_CTRi has overflowed."]
         pub const fn ovf_fixed_ctr3(self) -> bool {
             ((self.0 >> 35u32) & 0x1_u64) != 0
         }
-        #[doc = "`OVF_FIXED_CTR` element 4: IA32_FIXED_CTRi has overflowed.\n\nBits 32 (+1 per element, 7 elements), read-only, 1 bit wide."]
+        #[doc = "`OVF_FIXED_CTR` element 4 of 7, fixed counter 4: bit 36, read-only, 1 bit wide.\n\nIA32_FIXED_CTRi has overflowed."]
         pub const fn ovf_fixed_ctr4(self) -> bool {
             ((self.0 >> 36u32) & 0x1_u64) != 0
         }
-        #[doc = "`OVF_FIXED_CTR` element 5: IA32_FIXED_CTRi has overflowed.\n\nBits 32 (+1 per element, 7 elements), read-only, 1 bit wide."]
+        #[doc = "`OVF_FIXED_CTR` element 5 of 7, fixed counter 5: bit 37, read-only, 1 bit wide.\n\nIA32_FIXED_CTRi has overflowed."]
         pub const fn ovf_fixed_ctr5(self) -> bool {
             ((self.0 >> 37u32) & 0x1_u64) != 0
         }
-        #[doc = "`OVF_FIXED_CTR` element 6: IA32_FIXED_CTRi has overflowed.\n\nBits 32 (+1 per element, 7 elements), read-only, 1 bit wide."]
+        #[doc = "`OVF_FIXED_CTR` element 6 of 7, fixed counter 6: bit 38, read-only, 1 bit wide.\n\nIA32_FIXED_CTRi has overflowed."]
         pub const fn ovf_fixed_ctr6(self) -> bool {
             ((self.0 >> 38u32) & 0x1_u64) != 0
         }
@@ -2192,74 +2192,74 @@ pub mod IA32_PERF_GLOBAL_CTRL {
         pub const fn to_local(self) -> ::tock_registers::LocalRegisterCopy<u64, Register> {
             ::tock_registers::LocalRegisterCopy::new(self.0)
         }
-        #[doc = "`EN_PMC` element 0: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), read-write, 1 bit wide."]
+        #[doc = "`EN_PMC` element 0 of 8, general-purpose counter 0: bit 0, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
         pub const fn en_pmc0(self) -> bool {
             ((self.0 >> 0u32) & 0x1_u64) != 0
         }
-        #[doc = "`EN_PMC` element 0: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), read-write, 1 bit wide."]
+        #[doc = "`EN_PMC` element 0 of 8, general-purpose counter 0: bit 0, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
         pub const fn with_en_pmc0(self, on: bool) -> Self {
             let v = on as u64;
             Self((self.0 & 0xfffffffffffffffe_u64) | (((v >> 0u32) & 0x1_u64) << 0u32))
         }
-        #[doc = "`EN_PMC` element 1: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), read-write, 1 bit wide."]
+        #[doc = "`EN_PMC` element 1 of 8, general-purpose counter 1: bit 1, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
         pub const fn en_pmc1(self) -> bool {
             ((self.0 >> 1u32) & 0x1_u64) != 0
         }
-        #[doc = "`EN_PMC` element 1: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), read-write, 1 bit wide."]
+        #[doc = "`EN_PMC` element 1 of 8, general-purpose counter 1: bit 1, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
         pub const fn with_en_pmc1(self, on: bool) -> Self {
             let v = on as u64;
             Self((self.0 & 0xfffffffffffffffd_u64) | (((v >> 0u32) & 0x1_u64) << 1u32))
         }
-        #[doc = "`EN_PMC` element 2: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), read-write, 1 bit wide."]
+        #[doc = "`EN_PMC` element 2 of 8, general-purpose counter 2: bit 2, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
         pub const fn en_pmc2(self) -> bool {
             ((self.0 >> 2u32) & 0x1_u64) != 0
         }
-        #[doc = "`EN_PMC` element 2: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), read-write, 1 bit wide."]
+        #[doc = "`EN_PMC` element 2 of 8, general-purpose counter 2: bit 2, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
         pub const fn with_en_pmc2(self, on: bool) -> Self {
             let v = on as u64;
             Self((self.0 & 0xfffffffffffffffb_u64) | (((v >> 0u32) & 0x1_u64) << 2u32))
         }
-        #[doc = "`EN_PMC` element 3: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), read-write, 1 bit wide."]
+        #[doc = "`EN_PMC` element 3 of 8, general-purpose counter 3: bit 3, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
         pub const fn en_pmc3(self) -> bool {
             ((self.0 >> 3u32) & 0x1_u64) != 0
         }
-        #[doc = "`EN_PMC` element 3: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), read-write, 1 bit wide."]
+        #[doc = "`EN_PMC` element 3 of 8, general-purpose counter 3: bit 3, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
         pub const fn with_en_pmc3(self, on: bool) -> Self {
             let v = on as u64;
             Self((self.0 & 0xfffffffffffffff7_u64) | (((v >> 0u32) & 0x1_u64) << 3u32))
         }
-        #[doc = "`EN_PMC` element 4: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), read-write, 1 bit wide."]
+        #[doc = "`EN_PMC` element 4 of 8, general-purpose counter 4: bit 4, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
         pub const fn en_pmc4(self) -> bool {
             ((self.0 >> 4u32) & 0x1_u64) != 0
         }
-        #[doc = "`EN_PMC` element 4: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), read-write, 1 bit wide."]
+        #[doc = "`EN_PMC` element 4 of 8, general-purpose counter 4: bit 4, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
         pub const fn with_en_pmc4(self, on: bool) -> Self {
             let v = on as u64;
             Self((self.0 & 0xffffffffffffffef_u64) | (((v >> 0u32) & 0x1_u64) << 4u32))
         }
-        #[doc = "`EN_PMC` element 5: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), read-write, 1 bit wide."]
+        #[doc = "`EN_PMC` element 5 of 8, general-purpose counter 5: bit 5, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
         pub const fn en_pmc5(self) -> bool {
             ((self.0 >> 5u32) & 0x1_u64) != 0
         }
-        #[doc = "`EN_PMC` element 5: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), read-write, 1 bit wide."]
+        #[doc = "`EN_PMC` element 5 of 8, general-purpose counter 5: bit 5, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
         pub const fn with_en_pmc5(self, on: bool) -> Self {
             let v = on as u64;
             Self((self.0 & 0xffffffffffffffdf_u64) | (((v >> 0u32) & 0x1_u64) << 5u32))
         }
-        #[doc = "`EN_PMC` element 6: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), read-write, 1 bit wide."]
+        #[doc = "`EN_PMC` element 6 of 8, general-purpose counter 6: bit 6, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
         pub const fn en_pmc6(self) -> bool {
             ((self.0 >> 6u32) & 0x1_u64) != 0
         }
-        #[doc = "`EN_PMC` element 6: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), read-write, 1 bit wide."]
+        #[doc = "`EN_PMC` element 6 of 8, general-purpose counter 6: bit 6, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
         pub const fn with_en_pmc6(self, on: bool) -> Self {
             let v = on as u64;
             Self((self.0 & 0xffffffffffffffbf_u64) | (((v >> 0u32) & 0x1_u64) << 6u32))
         }
-        #[doc = "`EN_PMC` element 7: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), read-write, 1 bit wide."]
+        #[doc = "`EN_PMC` element 7 of 8, general-purpose counter 7: bit 7, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
         pub const fn en_pmc7(self) -> bool {
             ((self.0 >> 7u32) & 0x1_u64) != 0
         }
-        #[doc = "`EN_PMC` element 7: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), read-write, 1 bit wide."]
+        #[doc = "`EN_PMC` element 7 of 8, general-purpose counter 7: bit 7, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
         pub const fn with_en_pmc7(self, on: bool) -> Self {
             let v = on as u64;
             Self((self.0 & 0xffffffffffffff7f_u64) | (((v >> 0u32) & 0x1_u64) << 7u32))
@@ -2323,65 +2323,65 @@ pub mod IA32_PERF_GLOBAL_CTRL {
                 }),
             }
         }
-        #[doc = "`EN_FIXED_CTR` element 0: Enable IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 7 elements), read-write, 1 bit wide."]
+        #[doc = "`EN_FIXED_CTR` element 0 of 7, fixed counter 0: bit 32, read-write, 1 bit wide.\n\nEnable IA32_FIXED_CTRi."]
         pub const fn en_fixed_ctr0(self) -> bool {
             ((self.0 >> 32u32) & 0x1_u64) != 0
         }
-        #[doc = "`EN_FIXED_CTR` element 0: Enable IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 7 elements), read-write, 1 bit wide."]
+        #[doc = "`EN_FIXED_CTR` element 0 of 7, fixed counter 0: bit 32, read-write, 1 bit wide.\n\nEnable IA32_FIXED_CTRi."]
         pub const fn with_en_fixed_ctr0(self, on: bool) -> Self {
             let v = on as u64;
             Self((self.0 & 0xfffffffeffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 32u32))
         }
-        #[doc = "`EN_FIXED_CTR` element 1: Enable IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 7 elements), read-write, 1 bit wide."]
+        #[doc = "`EN_FIXED_CTR` element 1 of 7, fixed counter 1: bit 33, read-write, 1 bit wide.\n\nEnable IA32_FIXED_CTRi."]
         pub const fn en_fixed_ctr1(self) -> bool {
             ((self.0 >> 33u32) & 0x1_u64) != 0
         }
-        #[doc = "`EN_FIXED_CTR` element 1: Enable IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 7 elements), read-write, 1 bit wide."]
+        #[doc = "`EN_FIXED_CTR` element 1 of 7, fixed counter 1: bit 33, read-write, 1 bit wide.\n\nEnable IA32_FIXED_CTRi."]
         pub const fn with_en_fixed_ctr1(self, on: bool) -> Self {
             let v = on as u64;
             Self((self.0 & 0xfffffffdffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 33u32))
         }
-        #[doc = "`EN_FIXED_CTR` element 2: Enable IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 7 elements), read-write, 1 bit wide."]
+        #[doc = "`EN_FIXED_CTR` element 2 of 7, fixed counter 2: bit 34, read-write, 1 bit wide.\n\nEnable IA32_FIXED_CTRi."]
         pub const fn en_fixed_ctr2(self) -> bool {
             ((self.0 >> 34u32) & 0x1_u64) != 0
         }
-        #[doc = "`EN_FIXED_CTR` element 2: Enable IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 7 elements), read-write, 1 bit wide."]
+        #[doc = "`EN_FIXED_CTR` element 2 of 7, fixed counter 2: bit 34, read-write, 1 bit wide.\n\nEnable IA32_FIXED_CTRi."]
         pub const fn with_en_fixed_ctr2(self, on: bool) -> Self {
             let v = on as u64;
             Self((self.0 & 0xfffffffbffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 34u32))
         }
-        #[doc = "`EN_FIXED_CTR` element 3: Enable IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 7 elements), read-write, 1 bit wide."]
+        #[doc = "`EN_FIXED_CTR` element 3 of 7, fixed counter 3: bit 35, read-write, 1 bit wide.\n\nEnable IA32_FIXED_CTRi."]
         pub const fn en_fixed_ctr3(self) -> bool {
             ((self.0 >> 35u32) & 0x1_u64) != 0
         }
-        #[doc = "`EN_FIXED_CTR` element 3: Enable IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 7 elements), read-write, 1 bit wide."]
+        #[doc = "`EN_FIXED_CTR` element 3 of 7, fixed counter 3: bit 35, read-write, 1 bit wide.\n\nEnable IA32_FIXED_CTRi."]
         pub const fn with_en_fixed_ctr3(self, on: bool) -> Self {
             let v = on as u64;
             Self((self.0 & 0xfffffff7ffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 35u32))
         }
-        #[doc = "`EN_FIXED_CTR` element 4: Enable IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 7 elements), read-write, 1 bit wide."]
+        #[doc = "`EN_FIXED_CTR` element 4 of 7, fixed counter 4: bit 36, read-write, 1 bit wide.\n\nEnable IA32_FIXED_CTRi."]
         pub const fn en_fixed_ctr4(self) -> bool {
             ((self.0 >> 36u32) & 0x1_u64) != 0
         }
-        #[doc = "`EN_FIXED_CTR` element 4: Enable IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 7 elements), read-write, 1 bit wide."]
+        #[doc = "`EN_FIXED_CTR` element 4 of 7, fixed counter 4: bit 36, read-write, 1 bit wide.\n\nEnable IA32_FIXED_CTRi."]
         pub const fn with_en_fixed_ctr4(self, on: bool) -> Self {
             let v = on as u64;
             Self((self.0 & 0xffffffefffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 36u32))
         }
-        #[doc = "`EN_FIXED_CTR` element 5: Enable IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 7 elements), read-write, 1 bit wide."]
+        #[doc = "`EN_FIXED_CTR` element 5 of 7, fixed counter 5: bit 37, read-write, 1 bit wide.\n\nEnable IA32_FIXED_CTRi."]
         pub const fn en_fixed_ctr5(self) -> bool {
             ((self.0 >> 37u32) & 0x1_u64) != 0
         }
-        #[doc = "`EN_FIXED_CTR` element 5: Enable IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 7 elements), read-write, 1 bit wide."]
+        #[doc = "`EN_FIXED_CTR` element 5 of 7, fixed counter 5: bit 37, read-write, 1 bit wide.\n\nEnable IA32_FIXED_CTRi."]
         pub const fn with_en_fixed_ctr5(self, on: bool) -> Self {
             let v = on as u64;
             Self((self.0 & 0xffffffdfffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 37u32))
         }
-        #[doc = "`EN_FIXED_CTR` element 6: Enable IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 7 elements), read-write, 1 bit wide."]
+        #[doc = "`EN_FIXED_CTR` element 6 of 7, fixed counter 6: bit 38, read-write, 1 bit wide.\n\nEnable IA32_FIXED_CTRi."]
         pub const fn en_fixed_ctr6(self) -> bool {
             ((self.0 >> 38u32) & 0x1_u64) != 0
         }
-        #[doc = "`EN_FIXED_CTR` element 6: Enable IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 7 elements), read-write, 1 bit wide."]
+        #[doc = "`EN_FIXED_CTR` element 6 of 7, fixed counter 6: bit 38, read-write, 1 bit wide.\n\nEnable IA32_FIXED_CTRi."]
         pub const fn with_en_fixed_ctr6(self, on: bool) -> Self {
             let v = on as u64;
             Self((self.0 & 0xffffffbfffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 38u32))
@@ -2534,35 +2534,35 @@ pub mod IA32_PERF_GLOBAL_CTRL {
                 conflict: self.conflict | clash,
             }
         }
-        #[doc = "`EN_PMC` element 0: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), read-write, 1 bit wide."]
+        #[doc = "`EN_PMC` element 0 of 8, general-purpose counter 0: bit 0, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
         pub const fn with_en_pmc0(self, on: bool) -> Self {
             self.track(0x1_u64, self.value.with_en_pmc0(on))
         }
-        #[doc = "`EN_PMC` element 1: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), read-write, 1 bit wide."]
+        #[doc = "`EN_PMC` element 1 of 8, general-purpose counter 1: bit 1, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
         pub const fn with_en_pmc1(self, on: bool) -> Self {
             self.track(0x2_u64, self.value.with_en_pmc1(on))
         }
-        #[doc = "`EN_PMC` element 2: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), read-write, 1 bit wide."]
+        #[doc = "`EN_PMC` element 2 of 8, general-purpose counter 2: bit 2, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
         pub const fn with_en_pmc2(self, on: bool) -> Self {
             self.track(0x4_u64, self.value.with_en_pmc2(on))
         }
-        #[doc = "`EN_PMC` element 3: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), read-write, 1 bit wide."]
+        #[doc = "`EN_PMC` element 3 of 8, general-purpose counter 3: bit 3, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
         pub const fn with_en_pmc3(self, on: bool) -> Self {
             self.track(0x8_u64, self.value.with_en_pmc3(on))
         }
-        #[doc = "`EN_PMC` element 4: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), read-write, 1 bit wide."]
+        #[doc = "`EN_PMC` element 4 of 8, general-purpose counter 4: bit 4, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
         pub const fn with_en_pmc4(self, on: bool) -> Self {
             self.track(0x10_u64, self.value.with_en_pmc4(on))
         }
-        #[doc = "`EN_PMC` element 5: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), read-write, 1 bit wide."]
+        #[doc = "`EN_PMC` element 5 of 8, general-purpose counter 5: bit 5, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
         pub const fn with_en_pmc5(self, on: bool) -> Self {
             self.track(0x20_u64, self.value.with_en_pmc5(on))
         }
-        #[doc = "`EN_PMC` element 6: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), read-write, 1 bit wide."]
+        #[doc = "`EN_PMC` element 6 of 8, general-purpose counter 6: bit 6, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
         pub const fn with_en_pmc6(self, on: bool) -> Self {
             self.track(0x40_u64, self.value.with_en_pmc6(on))
         }
-        #[doc = "`EN_PMC` element 7: Enable IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), read-write, 1 bit wide."]
+        #[doc = "`EN_PMC` element 7 of 8, general-purpose counter 7: bit 7, read-write, 1 bit wide.\n\nEnable IA32_PMCi."]
         pub const fn with_en_pmc7(self, on: bool) -> Self {
             self.track(0x80_u64, self.value.with_en_pmc7(on))
         }
@@ -2590,31 +2590,31 @@ pub mod IA32_PERF_GLOBAL_CTRL {
                 Err(e) => Err(e),
             }
         }
-        #[doc = "`EN_FIXED_CTR` element 0: Enable IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 7 elements), read-write, 1 bit wide."]
+        #[doc = "`EN_FIXED_CTR` element 0 of 7, fixed counter 0: bit 32, read-write, 1 bit wide.\n\nEnable IA32_FIXED_CTRi."]
         pub const fn with_en_fixed_ctr0(self, on: bool) -> Self {
             self.track(0x100000000_u64, self.value.with_en_fixed_ctr0(on))
         }
-        #[doc = "`EN_FIXED_CTR` element 1: Enable IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 7 elements), read-write, 1 bit wide."]
+        #[doc = "`EN_FIXED_CTR` element 1 of 7, fixed counter 1: bit 33, read-write, 1 bit wide.\n\nEnable IA32_FIXED_CTRi."]
         pub const fn with_en_fixed_ctr1(self, on: bool) -> Self {
             self.track(0x200000000_u64, self.value.with_en_fixed_ctr1(on))
         }
-        #[doc = "`EN_FIXED_CTR` element 2: Enable IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 7 elements), read-write, 1 bit wide."]
+        #[doc = "`EN_FIXED_CTR` element 2 of 7, fixed counter 2: bit 34, read-write, 1 bit wide.\n\nEnable IA32_FIXED_CTRi."]
         pub const fn with_en_fixed_ctr2(self, on: bool) -> Self {
             self.track(0x400000000_u64, self.value.with_en_fixed_ctr2(on))
         }
-        #[doc = "`EN_FIXED_CTR` element 3: Enable IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 7 elements), read-write, 1 bit wide."]
+        #[doc = "`EN_FIXED_CTR` element 3 of 7, fixed counter 3: bit 35, read-write, 1 bit wide.\n\nEnable IA32_FIXED_CTRi."]
         pub const fn with_en_fixed_ctr3(self, on: bool) -> Self {
             self.track(0x800000000_u64, self.value.with_en_fixed_ctr3(on))
         }
-        #[doc = "`EN_FIXED_CTR` element 4: Enable IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 7 elements), read-write, 1 bit wide."]
+        #[doc = "`EN_FIXED_CTR` element 4 of 7, fixed counter 4: bit 36, read-write, 1 bit wide.\n\nEnable IA32_FIXED_CTRi."]
         pub const fn with_en_fixed_ctr4(self, on: bool) -> Self {
             self.track(0x1000000000_u64, self.value.with_en_fixed_ctr4(on))
         }
-        #[doc = "`EN_FIXED_CTR` element 5: Enable IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 7 elements), read-write, 1 bit wide."]
+        #[doc = "`EN_FIXED_CTR` element 5 of 7, fixed counter 5: bit 37, read-write, 1 bit wide.\n\nEnable IA32_FIXED_CTRi."]
         pub const fn with_en_fixed_ctr5(self, on: bool) -> Self {
             self.track(0x2000000000_u64, self.value.with_en_fixed_ctr5(on))
         }
-        #[doc = "`EN_FIXED_CTR` element 6: Enable IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 7 elements), read-write, 1 bit wide."]
+        #[doc = "`EN_FIXED_CTR` element 6 of 7, fixed counter 6: bit 38, read-write, 1 bit wide.\n\nEnable IA32_FIXED_CTRi."]
         pub const fn with_en_fixed_ctr6(self, on: bool) -> Self {
             self.track(0x4000000000_u64, self.value.with_en_fixed_ctr6(on))
         }
@@ -2931,74 +2931,74 @@ pub mod IA32_PERF_GLOBAL_STATUS_RESET {
         pub const fn to_local(self) -> ::tock_registers::LocalRegisterCopy<u64, Register> {
             ::tock_registers::LocalRegisterCopy::new(self.0)
         }
-        #[doc = "`CLR_OVF_PMC` element 0: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+        #[doc = "`CLR_OVF_PMC` element 0 of 8, general-purpose counter 0: bit 0, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
         pub const fn get_clr_ovf_pmc0(self) -> bool {
             ((self.0 >> 0u32) & 0x1_u64) != 0
         }
-        #[doc = "Writes 1 to `CLR_OVF_PMC0` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 0: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+        #[doc = "Writes 1 to `CLR_OVF_PMC0` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 0 of 8, general-purpose counter 0: bit 0, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
         pub const fn clear_ovf_pmc0(self) -> Self {
             let v = 1u64;
             Self((self.0 & 0xfffffffffffffffe_u64) | (((v >> 0u32) & 0x1_u64) << 0u32))
         }
-        #[doc = "`CLR_OVF_PMC` element 1: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+        #[doc = "`CLR_OVF_PMC` element 1 of 8, general-purpose counter 1: bit 1, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
         pub const fn get_clr_ovf_pmc1(self) -> bool {
             ((self.0 >> 1u32) & 0x1_u64) != 0
         }
-        #[doc = "Writes 1 to `CLR_OVF_PMC1` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 1: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+        #[doc = "Writes 1 to `CLR_OVF_PMC1` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 1 of 8, general-purpose counter 1: bit 1, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
         pub const fn clear_ovf_pmc1(self) -> Self {
             let v = 1u64;
             Self((self.0 & 0xfffffffffffffffd_u64) | (((v >> 0u32) & 0x1_u64) << 1u32))
         }
-        #[doc = "`CLR_OVF_PMC` element 2: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+        #[doc = "`CLR_OVF_PMC` element 2 of 8, general-purpose counter 2: bit 2, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
         pub const fn get_clr_ovf_pmc2(self) -> bool {
             ((self.0 >> 2u32) & 0x1_u64) != 0
         }
-        #[doc = "Writes 1 to `CLR_OVF_PMC2` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 2: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+        #[doc = "Writes 1 to `CLR_OVF_PMC2` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 2 of 8, general-purpose counter 2: bit 2, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
         pub const fn clear_ovf_pmc2(self) -> Self {
             let v = 1u64;
             Self((self.0 & 0xfffffffffffffffb_u64) | (((v >> 0u32) & 0x1_u64) << 2u32))
         }
-        #[doc = "`CLR_OVF_PMC` element 3: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+        #[doc = "`CLR_OVF_PMC` element 3 of 8, general-purpose counter 3: bit 3, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
         pub const fn get_clr_ovf_pmc3(self) -> bool {
             ((self.0 >> 3u32) & 0x1_u64) != 0
         }
-        #[doc = "Writes 1 to `CLR_OVF_PMC3` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 3: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+        #[doc = "Writes 1 to `CLR_OVF_PMC3` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 3 of 8, general-purpose counter 3: bit 3, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
         pub const fn clear_ovf_pmc3(self) -> Self {
             let v = 1u64;
             Self((self.0 & 0xfffffffffffffff7_u64) | (((v >> 0u32) & 0x1_u64) << 3u32))
         }
-        #[doc = "`CLR_OVF_PMC` element 4: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+        #[doc = "`CLR_OVF_PMC` element 4 of 8, general-purpose counter 4: bit 4, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
         pub const fn get_clr_ovf_pmc4(self) -> bool {
             ((self.0 >> 4u32) & 0x1_u64) != 0
         }
-        #[doc = "Writes 1 to `CLR_OVF_PMC4` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 4: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+        #[doc = "Writes 1 to `CLR_OVF_PMC4` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 4 of 8, general-purpose counter 4: bit 4, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
         pub const fn clear_ovf_pmc4(self) -> Self {
             let v = 1u64;
             Self((self.0 & 0xffffffffffffffef_u64) | (((v >> 0u32) & 0x1_u64) << 4u32))
         }
-        #[doc = "`CLR_OVF_PMC` element 5: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+        #[doc = "`CLR_OVF_PMC` element 5 of 8, general-purpose counter 5: bit 5, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
         pub const fn get_clr_ovf_pmc5(self) -> bool {
             ((self.0 >> 5u32) & 0x1_u64) != 0
         }
-        #[doc = "Writes 1 to `CLR_OVF_PMC5` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 5: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+        #[doc = "Writes 1 to `CLR_OVF_PMC5` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 5 of 8, general-purpose counter 5: bit 5, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
         pub const fn clear_ovf_pmc5(self) -> Self {
             let v = 1u64;
             Self((self.0 & 0xffffffffffffffdf_u64) | (((v >> 0u32) & 0x1_u64) << 5u32))
         }
-        #[doc = "`CLR_OVF_PMC` element 6: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+        #[doc = "`CLR_OVF_PMC` element 6 of 8, general-purpose counter 6: bit 6, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
         pub const fn get_clr_ovf_pmc6(self) -> bool {
             ((self.0 >> 6u32) & 0x1_u64) != 0
         }
-        #[doc = "Writes 1 to `CLR_OVF_PMC6` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 6: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+        #[doc = "Writes 1 to `CLR_OVF_PMC6` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 6 of 8, general-purpose counter 6: bit 6, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
         pub const fn clear_ovf_pmc6(self) -> Self {
             let v = 1u64;
             Self((self.0 & 0xffffffffffffffbf_u64) | (((v >> 0u32) & 0x1_u64) << 6u32))
         }
-        #[doc = "`CLR_OVF_PMC` element 7: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+        #[doc = "`CLR_OVF_PMC` element 7 of 8, general-purpose counter 7: bit 7, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
         pub const fn get_clr_ovf_pmc7(self) -> bool {
             ((self.0 >> 7u32) & 0x1_u64) != 0
         }
-        #[doc = "Writes 1 to `CLR_OVF_PMC7` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 7: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+        #[doc = "Writes 1 to `CLR_OVF_PMC7` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 7 of 8, general-purpose counter 7: bit 7, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
         pub const fn clear_ovf_pmc7(self) -> Self {
             let v = 1u64;
             Self((self.0 & 0xffffffffffffff7f_u64) | (((v >> 0u32) & 0x1_u64) << 7u32))
@@ -3052,65 +3052,65 @@ pub mod IA32_PERF_GLOBAL_STATUS_RESET {
                 }),
             }
         }
-        #[doc = "`CLR_OVF_FIXED_CTR` element 0: Clear the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 7 elements), write-1-to-clear, 1 bit wide."]
+        #[doc = "`CLR_OVF_FIXED_CTR` element 0 of 7, fixed counter 0: bit 32, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_FIXED_CTRi."]
         pub const fn get_clr_ovf_fixed_ctr0(self) -> bool {
             ((self.0 >> 32u32) & 0x1_u64) != 0
         }
-        #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR0` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 0: Clear the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 7 elements), write-1-to-clear, 1 bit wide."]
+        #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR0` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 0 of 7, fixed counter 0: bit 32, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_FIXED_CTRi."]
         pub const fn clear_ovf_fixed_ctr0(self) -> Self {
             let v = 1u64;
             Self((self.0 & 0xfffffffeffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 32u32))
         }
-        #[doc = "`CLR_OVF_FIXED_CTR` element 1: Clear the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 7 elements), write-1-to-clear, 1 bit wide."]
+        #[doc = "`CLR_OVF_FIXED_CTR` element 1 of 7, fixed counter 1: bit 33, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_FIXED_CTRi."]
         pub const fn get_clr_ovf_fixed_ctr1(self) -> bool {
             ((self.0 >> 33u32) & 0x1_u64) != 0
         }
-        #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR1` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 1: Clear the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 7 elements), write-1-to-clear, 1 bit wide."]
+        #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR1` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 1 of 7, fixed counter 1: bit 33, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_FIXED_CTRi."]
         pub const fn clear_ovf_fixed_ctr1(self) -> Self {
             let v = 1u64;
             Self((self.0 & 0xfffffffdffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 33u32))
         }
-        #[doc = "`CLR_OVF_FIXED_CTR` element 2: Clear the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 7 elements), write-1-to-clear, 1 bit wide."]
+        #[doc = "`CLR_OVF_FIXED_CTR` element 2 of 7, fixed counter 2: bit 34, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_FIXED_CTRi."]
         pub const fn get_clr_ovf_fixed_ctr2(self) -> bool {
             ((self.0 >> 34u32) & 0x1_u64) != 0
         }
-        #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR2` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 2: Clear the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 7 elements), write-1-to-clear, 1 bit wide."]
+        #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR2` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 2 of 7, fixed counter 2: bit 34, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_FIXED_CTRi."]
         pub const fn clear_ovf_fixed_ctr2(self) -> Self {
             let v = 1u64;
             Self((self.0 & 0xfffffffbffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 34u32))
         }
-        #[doc = "`CLR_OVF_FIXED_CTR` element 3: Clear the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 7 elements), write-1-to-clear, 1 bit wide."]
+        #[doc = "`CLR_OVF_FIXED_CTR` element 3 of 7, fixed counter 3: bit 35, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_FIXED_CTRi."]
         pub const fn get_clr_ovf_fixed_ctr3(self) -> bool {
             ((self.0 >> 35u32) & 0x1_u64) != 0
         }
-        #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR3` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 3: Clear the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 7 elements), write-1-to-clear, 1 bit wide."]
+        #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR3` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 3 of 7, fixed counter 3: bit 35, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_FIXED_CTRi."]
         pub const fn clear_ovf_fixed_ctr3(self) -> Self {
             let v = 1u64;
             Self((self.0 & 0xfffffff7ffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 35u32))
         }
-        #[doc = "`CLR_OVF_FIXED_CTR` element 4: Clear the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 7 elements), write-1-to-clear, 1 bit wide."]
+        #[doc = "`CLR_OVF_FIXED_CTR` element 4 of 7, fixed counter 4: bit 36, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_FIXED_CTRi."]
         pub const fn get_clr_ovf_fixed_ctr4(self) -> bool {
             ((self.0 >> 36u32) & 0x1_u64) != 0
         }
-        #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR4` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 4: Clear the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 7 elements), write-1-to-clear, 1 bit wide."]
+        #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR4` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 4 of 7, fixed counter 4: bit 36, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_FIXED_CTRi."]
         pub const fn clear_ovf_fixed_ctr4(self) -> Self {
             let v = 1u64;
             Self((self.0 & 0xffffffefffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 36u32))
         }
-        #[doc = "`CLR_OVF_FIXED_CTR` element 5: Clear the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 7 elements), write-1-to-clear, 1 bit wide."]
+        #[doc = "`CLR_OVF_FIXED_CTR` element 5 of 7, fixed counter 5: bit 37, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_FIXED_CTRi."]
         pub const fn get_clr_ovf_fixed_ctr5(self) -> bool {
             ((self.0 >> 37u32) & 0x1_u64) != 0
         }
-        #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR5` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 5: Clear the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 7 elements), write-1-to-clear, 1 bit wide."]
+        #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR5` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 5 of 7, fixed counter 5: bit 37, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_FIXED_CTRi."]
         pub const fn clear_ovf_fixed_ctr5(self) -> Self {
             let v = 1u64;
             Self((self.0 & 0xffffffdfffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 37u32))
         }
-        #[doc = "`CLR_OVF_FIXED_CTR` element 6: Clear the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 7 elements), write-1-to-clear, 1 bit wide."]
+        #[doc = "`CLR_OVF_FIXED_CTR` element 6 of 7, fixed counter 6: bit 38, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_FIXED_CTRi."]
         pub const fn get_clr_ovf_fixed_ctr6(self) -> bool {
             ((self.0 >> 38u32) & 0x1_u64) != 0
         }
-        #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR6` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 6: Clear the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 7 elements), write-1-to-clear, 1 bit wide."]
+        #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR6` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 6 of 7, fixed counter 6: bit 38, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_FIXED_CTRi."]
         pub const fn clear_ovf_fixed_ctr6(self) -> Self {
             let v = 1u64;
             Self((self.0 & 0xffffffbfffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 38u32))
@@ -3329,35 +3329,35 @@ pub mod IA32_PERF_GLOBAL_STATUS_RESET {
                 conflict: self.conflict | clash,
             }
         }
-        #[doc = "Writes 1 to `CLR_OVF_PMC0` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 0: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+        #[doc = "Writes 1 to `CLR_OVF_PMC0` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 0 of 8, general-purpose counter 0: bit 0, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
         pub const fn clear_ovf_pmc0(self) -> Self {
             self.track(0x1_u64, self.value.clear_ovf_pmc0())
         }
-        #[doc = "Writes 1 to `CLR_OVF_PMC1` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 1: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+        #[doc = "Writes 1 to `CLR_OVF_PMC1` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 1 of 8, general-purpose counter 1: bit 1, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
         pub const fn clear_ovf_pmc1(self) -> Self {
             self.track(0x2_u64, self.value.clear_ovf_pmc1())
         }
-        #[doc = "Writes 1 to `CLR_OVF_PMC2` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 2: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+        #[doc = "Writes 1 to `CLR_OVF_PMC2` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 2 of 8, general-purpose counter 2: bit 2, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
         pub const fn clear_ovf_pmc2(self) -> Self {
             self.track(0x4_u64, self.value.clear_ovf_pmc2())
         }
-        #[doc = "Writes 1 to `CLR_OVF_PMC3` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 3: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+        #[doc = "Writes 1 to `CLR_OVF_PMC3` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 3 of 8, general-purpose counter 3: bit 3, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
         pub const fn clear_ovf_pmc3(self) -> Self {
             self.track(0x8_u64, self.value.clear_ovf_pmc3())
         }
-        #[doc = "Writes 1 to `CLR_OVF_PMC4` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 4: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+        #[doc = "Writes 1 to `CLR_OVF_PMC4` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 4 of 8, general-purpose counter 4: bit 4, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
         pub const fn clear_ovf_pmc4(self) -> Self {
             self.track(0x10_u64, self.value.clear_ovf_pmc4())
         }
-        #[doc = "Writes 1 to `CLR_OVF_PMC5` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 5: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+        #[doc = "Writes 1 to `CLR_OVF_PMC5` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 5 of 8, general-purpose counter 5: bit 5, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
         pub const fn clear_ovf_pmc5(self) -> Self {
             self.track(0x20_u64, self.value.clear_ovf_pmc5())
         }
-        #[doc = "Writes 1 to `CLR_OVF_PMC6` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 6: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+        #[doc = "Writes 1 to `CLR_OVF_PMC6` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 6 of 8, general-purpose counter 6: bit 6, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
         pub const fn clear_ovf_pmc6(self) -> Self {
             self.track(0x40_u64, self.value.clear_ovf_pmc6())
         }
-        #[doc = "Writes 1 to `CLR_OVF_PMC7` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 7: Clear the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-clear, 1 bit wide."]
+        #[doc = "Writes 1 to `CLR_OVF_PMC7` (clears the corresponding status bit when written). `CLR_OVF_PMC` element 7 of 8, general-purpose counter 7: bit 7, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_PMCi."]
         pub const fn clear_ovf_pmc7(self) -> Self {
             self.track(0x80_u64, self.value.clear_ovf_pmc7())
         }
@@ -3381,31 +3381,31 @@ pub mod IA32_PERF_GLOBAL_STATUS_RESET {
                 Err(e) => Err(e),
             }
         }
-        #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR0` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 0: Clear the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 7 elements), write-1-to-clear, 1 bit wide."]
+        #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR0` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 0 of 7, fixed counter 0: bit 32, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_FIXED_CTRi."]
         pub const fn clear_ovf_fixed_ctr0(self) -> Self {
             self.track(0x100000000_u64, self.value.clear_ovf_fixed_ctr0())
         }
-        #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR1` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 1: Clear the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 7 elements), write-1-to-clear, 1 bit wide."]
+        #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR1` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 1 of 7, fixed counter 1: bit 33, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_FIXED_CTRi."]
         pub const fn clear_ovf_fixed_ctr1(self) -> Self {
             self.track(0x200000000_u64, self.value.clear_ovf_fixed_ctr1())
         }
-        #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR2` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 2: Clear the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 7 elements), write-1-to-clear, 1 bit wide."]
+        #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR2` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 2 of 7, fixed counter 2: bit 34, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_FIXED_CTRi."]
         pub const fn clear_ovf_fixed_ctr2(self) -> Self {
             self.track(0x400000000_u64, self.value.clear_ovf_fixed_ctr2())
         }
-        #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR3` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 3: Clear the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 7 elements), write-1-to-clear, 1 bit wide."]
+        #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR3` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 3 of 7, fixed counter 3: bit 35, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_FIXED_CTRi."]
         pub const fn clear_ovf_fixed_ctr3(self) -> Self {
             self.track(0x800000000_u64, self.value.clear_ovf_fixed_ctr3())
         }
-        #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR4` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 4: Clear the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 7 elements), write-1-to-clear, 1 bit wide."]
+        #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR4` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 4 of 7, fixed counter 4: bit 36, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_FIXED_CTRi."]
         pub const fn clear_ovf_fixed_ctr4(self) -> Self {
             self.track(0x1000000000_u64, self.value.clear_ovf_fixed_ctr4())
         }
-        #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR5` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 5: Clear the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 7 elements), write-1-to-clear, 1 bit wide."]
+        #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR5` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 5 of 7, fixed counter 5: bit 37, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_FIXED_CTRi."]
         pub const fn clear_ovf_fixed_ctr5(self) -> Self {
             self.track(0x2000000000_u64, self.value.clear_ovf_fixed_ctr5())
         }
-        #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR6` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 6: Clear the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 7 elements), write-1-to-clear, 1 bit wide."]
+        #[doc = "Writes 1 to `CLR_OVF_FIXED_CTR6` (clears the corresponding status bit when written). `CLR_OVF_FIXED_CTR` element 6 of 7, fixed counter 6: bit 38, write-1-to-clear, 1 bit wide.\n\nClear the overflow flag of IA32_FIXED_CTRi."]
         pub const fn clear_ovf_fixed_ctr6(self) -> Self {
             self.track(0x4000000000_u64, self.value.clear_ovf_fixed_ctr6())
         }
@@ -3807,74 +3807,74 @@ pub mod IA32_PERF_GLOBAL_STATUS_SET {
         pub const fn to_local(self) -> ::tock_registers::LocalRegisterCopy<u64, Register> {
             ::tock_registers::LocalRegisterCopy::new(self.0)
         }
-        #[doc = "`SET_OVF_PMC` element 0: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-set, 1 bit wide."]
+        #[doc = "`SET_OVF_PMC` element 0 of 8, general-purpose counter 0: bit 0, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
         pub const fn get_set_ovf_pmc0(self) -> bool {
             ((self.0 >> 0u32) & 0x1_u64) != 0
         }
-        #[doc = "Writes 1 to `SET_OVF_PMC0` (sets the corresponding status bit when written). `SET_OVF_PMC` element 0: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-set, 1 bit wide."]
+        #[doc = "Writes 1 to `SET_OVF_PMC0` (sets the corresponding status bit when written). `SET_OVF_PMC` element 0 of 8, general-purpose counter 0: bit 0, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
         pub const fn set_ovf_pmc0(self) -> Self {
             let v = 1u64;
             Self((self.0 & 0xfffffffffffffffe_u64) | (((v >> 0u32) & 0x1_u64) << 0u32))
         }
-        #[doc = "`SET_OVF_PMC` element 1: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-set, 1 bit wide."]
+        #[doc = "`SET_OVF_PMC` element 1 of 8, general-purpose counter 1: bit 1, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
         pub const fn get_set_ovf_pmc1(self) -> bool {
             ((self.0 >> 1u32) & 0x1_u64) != 0
         }
-        #[doc = "Writes 1 to `SET_OVF_PMC1` (sets the corresponding status bit when written). `SET_OVF_PMC` element 1: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-set, 1 bit wide."]
+        #[doc = "Writes 1 to `SET_OVF_PMC1` (sets the corresponding status bit when written). `SET_OVF_PMC` element 1 of 8, general-purpose counter 1: bit 1, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
         pub const fn set_ovf_pmc1(self) -> Self {
             let v = 1u64;
             Self((self.0 & 0xfffffffffffffffd_u64) | (((v >> 0u32) & 0x1_u64) << 1u32))
         }
-        #[doc = "`SET_OVF_PMC` element 2: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-set, 1 bit wide."]
+        #[doc = "`SET_OVF_PMC` element 2 of 8, general-purpose counter 2: bit 2, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
         pub const fn get_set_ovf_pmc2(self) -> bool {
             ((self.0 >> 2u32) & 0x1_u64) != 0
         }
-        #[doc = "Writes 1 to `SET_OVF_PMC2` (sets the corresponding status bit when written). `SET_OVF_PMC` element 2: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-set, 1 bit wide."]
+        #[doc = "Writes 1 to `SET_OVF_PMC2` (sets the corresponding status bit when written). `SET_OVF_PMC` element 2 of 8, general-purpose counter 2: bit 2, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
         pub const fn set_ovf_pmc2(self) -> Self {
             let v = 1u64;
             Self((self.0 & 0xfffffffffffffffb_u64) | (((v >> 0u32) & 0x1_u64) << 2u32))
         }
-        #[doc = "`SET_OVF_PMC` element 3: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-set, 1 bit wide."]
+        #[doc = "`SET_OVF_PMC` element 3 of 8, general-purpose counter 3: bit 3, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
         pub const fn get_set_ovf_pmc3(self) -> bool {
             ((self.0 >> 3u32) & 0x1_u64) != 0
         }
-        #[doc = "Writes 1 to `SET_OVF_PMC3` (sets the corresponding status bit when written). `SET_OVF_PMC` element 3: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-set, 1 bit wide."]
+        #[doc = "Writes 1 to `SET_OVF_PMC3` (sets the corresponding status bit when written). `SET_OVF_PMC` element 3 of 8, general-purpose counter 3: bit 3, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
         pub const fn set_ovf_pmc3(self) -> Self {
             let v = 1u64;
             Self((self.0 & 0xfffffffffffffff7_u64) | (((v >> 0u32) & 0x1_u64) << 3u32))
         }
-        #[doc = "`SET_OVF_PMC` element 4: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-set, 1 bit wide."]
+        #[doc = "`SET_OVF_PMC` element 4 of 8, general-purpose counter 4: bit 4, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
         pub const fn get_set_ovf_pmc4(self) -> bool {
             ((self.0 >> 4u32) & 0x1_u64) != 0
         }
-        #[doc = "Writes 1 to `SET_OVF_PMC4` (sets the corresponding status bit when written). `SET_OVF_PMC` element 4: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-set, 1 bit wide."]
+        #[doc = "Writes 1 to `SET_OVF_PMC4` (sets the corresponding status bit when written). `SET_OVF_PMC` element 4 of 8, general-purpose counter 4: bit 4, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
         pub const fn set_ovf_pmc4(self) -> Self {
             let v = 1u64;
             Self((self.0 & 0xffffffffffffffef_u64) | (((v >> 0u32) & 0x1_u64) << 4u32))
         }
-        #[doc = "`SET_OVF_PMC` element 5: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-set, 1 bit wide."]
+        #[doc = "`SET_OVF_PMC` element 5 of 8, general-purpose counter 5: bit 5, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
         pub const fn get_set_ovf_pmc5(self) -> bool {
             ((self.0 >> 5u32) & 0x1_u64) != 0
         }
-        #[doc = "Writes 1 to `SET_OVF_PMC5` (sets the corresponding status bit when written). `SET_OVF_PMC` element 5: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-set, 1 bit wide."]
+        #[doc = "Writes 1 to `SET_OVF_PMC5` (sets the corresponding status bit when written). `SET_OVF_PMC` element 5 of 8, general-purpose counter 5: bit 5, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
         pub const fn set_ovf_pmc5(self) -> Self {
             let v = 1u64;
             Self((self.0 & 0xffffffffffffffdf_u64) | (((v >> 0u32) & 0x1_u64) << 5u32))
         }
-        #[doc = "`SET_OVF_PMC` element 6: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-set, 1 bit wide."]
+        #[doc = "`SET_OVF_PMC` element 6 of 8, general-purpose counter 6: bit 6, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
         pub const fn get_set_ovf_pmc6(self) -> bool {
             ((self.0 >> 6u32) & 0x1_u64) != 0
         }
-        #[doc = "Writes 1 to `SET_OVF_PMC6` (sets the corresponding status bit when written). `SET_OVF_PMC` element 6: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-set, 1 bit wide."]
+        #[doc = "Writes 1 to `SET_OVF_PMC6` (sets the corresponding status bit when written). `SET_OVF_PMC` element 6 of 8, general-purpose counter 6: bit 6, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
         pub const fn set_ovf_pmc6(self) -> Self {
             let v = 1u64;
             Self((self.0 & 0xffffffffffffffbf_u64) | (((v >> 0u32) & 0x1_u64) << 6u32))
         }
-        #[doc = "`SET_OVF_PMC` element 7: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-set, 1 bit wide."]
+        #[doc = "`SET_OVF_PMC` element 7 of 8, general-purpose counter 7: bit 7, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
         pub const fn get_set_ovf_pmc7(self) -> bool {
             ((self.0 >> 7u32) & 0x1_u64) != 0
         }
-        #[doc = "Writes 1 to `SET_OVF_PMC7` (sets the corresponding status bit when written). `SET_OVF_PMC` element 7: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-set, 1 bit wide."]
+        #[doc = "Writes 1 to `SET_OVF_PMC7` (sets the corresponding status bit when written). `SET_OVF_PMC` element 7 of 8, general-purpose counter 7: bit 7, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
         pub const fn set_ovf_pmc7(self) -> Self {
             let v = 1u64;
             Self((self.0 & 0xffffffffffffff7f_u64) | (((v >> 0u32) & 0x1_u64) << 7u32))
@@ -3928,65 +3928,65 @@ pub mod IA32_PERF_GLOBAL_STATUS_SET {
                 }),
             }
         }
-        #[doc = "`SET_OVF_FIXED_CTR` element 0: Set the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 7 elements), write-1-to-set, 1 bit wide."]
+        #[doc = "`SET_OVF_FIXED_CTR` element 0 of 7, fixed counter 0: bit 32, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_FIXED_CTRi."]
         pub const fn get_set_ovf_fixed_ctr0(self) -> bool {
             ((self.0 >> 32u32) & 0x1_u64) != 0
         }
-        #[doc = "Writes 1 to `SET_OVF_FIXED_CTR0` (sets the corresponding status bit when written). `SET_OVF_FIXED_CTR` element 0: Set the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 7 elements), write-1-to-set, 1 bit wide."]
+        #[doc = "Writes 1 to `SET_OVF_FIXED_CTR0` (sets the corresponding status bit when written). `SET_OVF_FIXED_CTR` element 0 of 7, fixed counter 0: bit 32, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_FIXED_CTRi."]
         pub const fn set_ovf_fixed_ctr0(self) -> Self {
             let v = 1u64;
             Self((self.0 & 0xfffffffeffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 32u32))
         }
-        #[doc = "`SET_OVF_FIXED_CTR` element 1: Set the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 7 elements), write-1-to-set, 1 bit wide."]
+        #[doc = "`SET_OVF_FIXED_CTR` element 1 of 7, fixed counter 1: bit 33, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_FIXED_CTRi."]
         pub const fn get_set_ovf_fixed_ctr1(self) -> bool {
             ((self.0 >> 33u32) & 0x1_u64) != 0
         }
-        #[doc = "Writes 1 to `SET_OVF_FIXED_CTR1` (sets the corresponding status bit when written). `SET_OVF_FIXED_CTR` element 1: Set the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 7 elements), write-1-to-set, 1 bit wide."]
+        #[doc = "Writes 1 to `SET_OVF_FIXED_CTR1` (sets the corresponding status bit when written). `SET_OVF_FIXED_CTR` element 1 of 7, fixed counter 1: bit 33, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_FIXED_CTRi."]
         pub const fn set_ovf_fixed_ctr1(self) -> Self {
             let v = 1u64;
             Self((self.0 & 0xfffffffdffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 33u32))
         }
-        #[doc = "`SET_OVF_FIXED_CTR` element 2: Set the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 7 elements), write-1-to-set, 1 bit wide."]
+        #[doc = "`SET_OVF_FIXED_CTR` element 2 of 7, fixed counter 2: bit 34, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_FIXED_CTRi."]
         pub const fn get_set_ovf_fixed_ctr2(self) -> bool {
             ((self.0 >> 34u32) & 0x1_u64) != 0
         }
-        #[doc = "Writes 1 to `SET_OVF_FIXED_CTR2` (sets the corresponding status bit when written). `SET_OVF_FIXED_CTR` element 2: Set the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 7 elements), write-1-to-set, 1 bit wide."]
+        #[doc = "Writes 1 to `SET_OVF_FIXED_CTR2` (sets the corresponding status bit when written). `SET_OVF_FIXED_CTR` element 2 of 7, fixed counter 2: bit 34, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_FIXED_CTRi."]
         pub const fn set_ovf_fixed_ctr2(self) -> Self {
             let v = 1u64;
             Self((self.0 & 0xfffffffbffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 34u32))
         }
-        #[doc = "`SET_OVF_FIXED_CTR` element 3: Set the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 7 elements), write-1-to-set, 1 bit wide."]
+        #[doc = "`SET_OVF_FIXED_CTR` element 3 of 7, fixed counter 3: bit 35, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_FIXED_CTRi."]
         pub const fn get_set_ovf_fixed_ctr3(self) -> bool {
             ((self.0 >> 35u32) & 0x1_u64) != 0
         }
-        #[doc = "Writes 1 to `SET_OVF_FIXED_CTR3` (sets the corresponding status bit when written). `SET_OVF_FIXED_CTR` element 3: Set the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 7 elements), write-1-to-set, 1 bit wide."]
+        #[doc = "Writes 1 to `SET_OVF_FIXED_CTR3` (sets the corresponding status bit when written). `SET_OVF_FIXED_CTR` element 3 of 7, fixed counter 3: bit 35, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_FIXED_CTRi."]
         pub const fn set_ovf_fixed_ctr3(self) -> Self {
             let v = 1u64;
             Self((self.0 & 0xfffffff7ffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 35u32))
         }
-        #[doc = "`SET_OVF_FIXED_CTR` element 4: Set the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 7 elements), write-1-to-set, 1 bit wide."]
+        #[doc = "`SET_OVF_FIXED_CTR` element 4 of 7, fixed counter 4: bit 36, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_FIXED_CTRi."]
         pub const fn get_set_ovf_fixed_ctr4(self) -> bool {
             ((self.0 >> 36u32) & 0x1_u64) != 0
         }
-        #[doc = "Writes 1 to `SET_OVF_FIXED_CTR4` (sets the corresponding status bit when written). `SET_OVF_FIXED_CTR` element 4: Set the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 7 elements), write-1-to-set, 1 bit wide."]
+        #[doc = "Writes 1 to `SET_OVF_FIXED_CTR4` (sets the corresponding status bit when written). `SET_OVF_FIXED_CTR` element 4 of 7, fixed counter 4: bit 36, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_FIXED_CTRi."]
         pub const fn set_ovf_fixed_ctr4(self) -> Self {
             let v = 1u64;
             Self((self.0 & 0xffffffefffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 36u32))
         }
-        #[doc = "`SET_OVF_FIXED_CTR` element 5: Set the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 7 elements), write-1-to-set, 1 bit wide."]
+        #[doc = "`SET_OVF_FIXED_CTR` element 5 of 7, fixed counter 5: bit 37, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_FIXED_CTRi."]
         pub const fn get_set_ovf_fixed_ctr5(self) -> bool {
             ((self.0 >> 37u32) & 0x1_u64) != 0
         }
-        #[doc = "Writes 1 to `SET_OVF_FIXED_CTR5` (sets the corresponding status bit when written). `SET_OVF_FIXED_CTR` element 5: Set the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 7 elements), write-1-to-set, 1 bit wide."]
+        #[doc = "Writes 1 to `SET_OVF_FIXED_CTR5` (sets the corresponding status bit when written). `SET_OVF_FIXED_CTR` element 5 of 7, fixed counter 5: bit 37, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_FIXED_CTRi."]
         pub const fn set_ovf_fixed_ctr5(self) -> Self {
             let v = 1u64;
             Self((self.0 & 0xffffffdfffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 37u32))
         }
-        #[doc = "`SET_OVF_FIXED_CTR` element 6: Set the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 7 elements), write-1-to-set, 1 bit wide."]
+        #[doc = "`SET_OVF_FIXED_CTR` element 6 of 7, fixed counter 6: bit 38, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_FIXED_CTRi."]
         pub const fn get_set_ovf_fixed_ctr6(self) -> bool {
             ((self.0 >> 38u32) & 0x1_u64) != 0
         }
-        #[doc = "Writes 1 to `SET_OVF_FIXED_CTR6` (sets the corresponding status bit when written). `SET_OVF_FIXED_CTR` element 6: Set the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 7 elements), write-1-to-set, 1 bit wide."]
+        #[doc = "Writes 1 to `SET_OVF_FIXED_CTR6` (sets the corresponding status bit when written). `SET_OVF_FIXED_CTR` element 6 of 7, fixed counter 6: bit 38, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_FIXED_CTRi."]
         pub const fn set_ovf_fixed_ctr6(self) -> Self {
             let v = 1u64;
             Self((self.0 & 0xffffffbfffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 38u32))
@@ -4192,35 +4192,35 @@ pub mod IA32_PERF_GLOBAL_STATUS_SET {
                 conflict: self.conflict | clash,
             }
         }
-        #[doc = "Writes 1 to `SET_OVF_PMC0` (sets the corresponding status bit when written). `SET_OVF_PMC` element 0: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-set, 1 bit wide."]
+        #[doc = "Writes 1 to `SET_OVF_PMC0` (sets the corresponding status bit when written). `SET_OVF_PMC` element 0 of 8, general-purpose counter 0: bit 0, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
         pub const fn set_ovf_pmc0(self) -> Self {
             self.track(0x1_u64, self.value.set_ovf_pmc0())
         }
-        #[doc = "Writes 1 to `SET_OVF_PMC1` (sets the corresponding status bit when written). `SET_OVF_PMC` element 1: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-set, 1 bit wide."]
+        #[doc = "Writes 1 to `SET_OVF_PMC1` (sets the corresponding status bit when written). `SET_OVF_PMC` element 1 of 8, general-purpose counter 1: bit 1, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
         pub const fn set_ovf_pmc1(self) -> Self {
             self.track(0x2_u64, self.value.set_ovf_pmc1())
         }
-        #[doc = "Writes 1 to `SET_OVF_PMC2` (sets the corresponding status bit when written). `SET_OVF_PMC` element 2: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-set, 1 bit wide."]
+        #[doc = "Writes 1 to `SET_OVF_PMC2` (sets the corresponding status bit when written). `SET_OVF_PMC` element 2 of 8, general-purpose counter 2: bit 2, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
         pub const fn set_ovf_pmc2(self) -> Self {
             self.track(0x4_u64, self.value.set_ovf_pmc2())
         }
-        #[doc = "Writes 1 to `SET_OVF_PMC3` (sets the corresponding status bit when written). `SET_OVF_PMC` element 3: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-set, 1 bit wide."]
+        #[doc = "Writes 1 to `SET_OVF_PMC3` (sets the corresponding status bit when written). `SET_OVF_PMC` element 3 of 8, general-purpose counter 3: bit 3, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
         pub const fn set_ovf_pmc3(self) -> Self {
             self.track(0x8_u64, self.value.set_ovf_pmc3())
         }
-        #[doc = "Writes 1 to `SET_OVF_PMC4` (sets the corresponding status bit when written). `SET_OVF_PMC` element 4: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-set, 1 bit wide."]
+        #[doc = "Writes 1 to `SET_OVF_PMC4` (sets the corresponding status bit when written). `SET_OVF_PMC` element 4 of 8, general-purpose counter 4: bit 4, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
         pub const fn set_ovf_pmc4(self) -> Self {
             self.track(0x10_u64, self.value.set_ovf_pmc4())
         }
-        #[doc = "Writes 1 to `SET_OVF_PMC5` (sets the corresponding status bit when written). `SET_OVF_PMC` element 5: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-set, 1 bit wide."]
+        #[doc = "Writes 1 to `SET_OVF_PMC5` (sets the corresponding status bit when written). `SET_OVF_PMC` element 5 of 8, general-purpose counter 5: bit 5, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
         pub const fn set_ovf_pmc5(self) -> Self {
             self.track(0x20_u64, self.value.set_ovf_pmc5())
         }
-        #[doc = "Writes 1 to `SET_OVF_PMC6` (sets the corresponding status bit when written). `SET_OVF_PMC` element 6: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-set, 1 bit wide."]
+        #[doc = "Writes 1 to `SET_OVF_PMC6` (sets the corresponding status bit when written). `SET_OVF_PMC` element 6 of 8, general-purpose counter 6: bit 6, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
         pub const fn set_ovf_pmc6(self) -> Self {
             self.track(0x40_u64, self.value.set_ovf_pmc6())
         }
-        #[doc = "Writes 1 to `SET_OVF_PMC7` (sets the corresponding status bit when written). `SET_OVF_PMC` element 7: Set the overflow flag of IA32_PMCi.\n\nBits 0 (+1 per element, 8 elements), write-1-to-set, 1 bit wide."]
+        #[doc = "Writes 1 to `SET_OVF_PMC7` (sets the corresponding status bit when written). `SET_OVF_PMC` element 7 of 8, general-purpose counter 7: bit 7, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_PMCi."]
         pub const fn set_ovf_pmc7(self) -> Self {
             self.track(0x80_u64, self.value.set_ovf_pmc7())
         }
@@ -4244,31 +4244,31 @@ pub mod IA32_PERF_GLOBAL_STATUS_SET {
                 Err(e) => Err(e),
             }
         }
-        #[doc = "Writes 1 to `SET_OVF_FIXED_CTR0` (sets the corresponding status bit when written). `SET_OVF_FIXED_CTR` element 0: Set the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 7 elements), write-1-to-set, 1 bit wide."]
+        #[doc = "Writes 1 to `SET_OVF_FIXED_CTR0` (sets the corresponding status bit when written). `SET_OVF_FIXED_CTR` element 0 of 7, fixed counter 0: bit 32, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_FIXED_CTRi."]
         pub const fn set_ovf_fixed_ctr0(self) -> Self {
             self.track(0x100000000_u64, self.value.set_ovf_fixed_ctr0())
         }
-        #[doc = "Writes 1 to `SET_OVF_FIXED_CTR1` (sets the corresponding status bit when written). `SET_OVF_FIXED_CTR` element 1: Set the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 7 elements), write-1-to-set, 1 bit wide."]
+        #[doc = "Writes 1 to `SET_OVF_FIXED_CTR1` (sets the corresponding status bit when written). `SET_OVF_FIXED_CTR` element 1 of 7, fixed counter 1: bit 33, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_FIXED_CTRi."]
         pub const fn set_ovf_fixed_ctr1(self) -> Self {
             self.track(0x200000000_u64, self.value.set_ovf_fixed_ctr1())
         }
-        #[doc = "Writes 1 to `SET_OVF_FIXED_CTR2` (sets the corresponding status bit when written). `SET_OVF_FIXED_CTR` element 2: Set the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 7 elements), write-1-to-set, 1 bit wide."]
+        #[doc = "Writes 1 to `SET_OVF_FIXED_CTR2` (sets the corresponding status bit when written). `SET_OVF_FIXED_CTR` element 2 of 7, fixed counter 2: bit 34, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_FIXED_CTRi."]
         pub const fn set_ovf_fixed_ctr2(self) -> Self {
             self.track(0x400000000_u64, self.value.set_ovf_fixed_ctr2())
         }
-        #[doc = "Writes 1 to `SET_OVF_FIXED_CTR3` (sets the corresponding status bit when written). `SET_OVF_FIXED_CTR` element 3: Set the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 7 elements), write-1-to-set, 1 bit wide."]
+        #[doc = "Writes 1 to `SET_OVF_FIXED_CTR3` (sets the corresponding status bit when written). `SET_OVF_FIXED_CTR` element 3 of 7, fixed counter 3: bit 35, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_FIXED_CTRi."]
         pub const fn set_ovf_fixed_ctr3(self) -> Self {
             self.track(0x800000000_u64, self.value.set_ovf_fixed_ctr3())
         }
-        #[doc = "Writes 1 to `SET_OVF_FIXED_CTR4` (sets the corresponding status bit when written). `SET_OVF_FIXED_CTR` element 4: Set the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 7 elements), write-1-to-set, 1 bit wide."]
+        #[doc = "Writes 1 to `SET_OVF_FIXED_CTR4` (sets the corresponding status bit when written). `SET_OVF_FIXED_CTR` element 4 of 7, fixed counter 4: bit 36, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_FIXED_CTRi."]
         pub const fn set_ovf_fixed_ctr4(self) -> Self {
             self.track(0x1000000000_u64, self.value.set_ovf_fixed_ctr4())
         }
-        #[doc = "Writes 1 to `SET_OVF_FIXED_CTR5` (sets the corresponding status bit when written). `SET_OVF_FIXED_CTR` element 5: Set the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 7 elements), write-1-to-set, 1 bit wide."]
+        #[doc = "Writes 1 to `SET_OVF_FIXED_CTR5` (sets the corresponding status bit when written). `SET_OVF_FIXED_CTR` element 5 of 7, fixed counter 5: bit 37, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_FIXED_CTRi."]
         pub const fn set_ovf_fixed_ctr5(self) -> Self {
             self.track(0x2000000000_u64, self.value.set_ovf_fixed_ctr5())
         }
-        #[doc = "Writes 1 to `SET_OVF_FIXED_CTR6` (sets the corresponding status bit when written). `SET_OVF_FIXED_CTR` element 6: Set the overflow flag of IA32_FIXED_CTRi.\n\nBits 32 (+1 per element, 7 elements), write-1-to-set, 1 bit wide."]
+        #[doc = "Writes 1 to `SET_OVF_FIXED_CTR6` (sets the corresponding status bit when written). `SET_OVF_FIXED_CTR` element 6 of 7, fixed counter 6: bit 38, write-1-to-set, 1 bit wide.\n\nSet the overflow flag of IA32_FIXED_CTRi."]
         pub const fn set_ovf_fixed_ctr6(self) -> Self {
             self.track(0x4000000000_u64, self.value.set_ovf_fixed_ctr6())
         }
@@ -4613,35 +4613,35 @@ pub mod IA32_PERF_GLOBAL_INUSE {
         pub const fn to_local(self) -> ::tock_registers::LocalRegisterCopy<u64, Register> {
             ::tock_registers::LocalRegisterCopy::new(self.0)
         }
-        #[doc = "`PERFEVTSEL_INUSE` element 0: IA32_PERFEVTSELi has a non-zero event select or umask.\n\nBits 0 (+1 per element, 8 elements), read-only, 1 bit wide."]
+        #[doc = "`PERFEVTSEL_INUSE` element 0 of 8, general-purpose counter 0: bit 0, read-only, 1 bit wide.\n\nIA32_PERFEVTSELi has a non-zero event select or umask."]
         pub const fn perfevtsel_inuse0(self) -> bool {
             ((self.0 >> 0u32) & 0x1_u64) != 0
         }
-        #[doc = "`PERFEVTSEL_INUSE` element 1: IA32_PERFEVTSELi has a non-zero event select or umask.\n\nBits 0 (+1 per element, 8 elements), read-only, 1 bit wide."]
+        #[doc = "`PERFEVTSEL_INUSE` element 1 of 8, general-purpose counter 1: bit 1, read-only, 1 bit wide.\n\nIA32_PERFEVTSELi has a non-zero event select or umask."]
         pub const fn perfevtsel_inuse1(self) -> bool {
             ((self.0 >> 1u32) & 0x1_u64) != 0
         }
-        #[doc = "`PERFEVTSEL_INUSE` element 2: IA32_PERFEVTSELi has a non-zero event select or umask.\n\nBits 0 (+1 per element, 8 elements), read-only, 1 bit wide."]
+        #[doc = "`PERFEVTSEL_INUSE` element 2 of 8, general-purpose counter 2: bit 2, read-only, 1 bit wide.\n\nIA32_PERFEVTSELi has a non-zero event select or umask."]
         pub const fn perfevtsel_inuse2(self) -> bool {
             ((self.0 >> 2u32) & 0x1_u64) != 0
         }
-        #[doc = "`PERFEVTSEL_INUSE` element 3: IA32_PERFEVTSELi has a non-zero event select or umask.\n\nBits 0 (+1 per element, 8 elements), read-only, 1 bit wide."]
+        #[doc = "`PERFEVTSEL_INUSE` element 3 of 8, general-purpose counter 3: bit 3, read-only, 1 bit wide.\n\nIA32_PERFEVTSELi has a non-zero event select or umask."]
         pub const fn perfevtsel_inuse3(self) -> bool {
             ((self.0 >> 3u32) & 0x1_u64) != 0
         }
-        #[doc = "`PERFEVTSEL_INUSE` element 4: IA32_PERFEVTSELi has a non-zero event select or umask.\n\nBits 0 (+1 per element, 8 elements), read-only, 1 bit wide."]
+        #[doc = "`PERFEVTSEL_INUSE` element 4 of 8, general-purpose counter 4: bit 4, read-only, 1 bit wide.\n\nIA32_PERFEVTSELi has a non-zero event select or umask."]
         pub const fn perfevtsel_inuse4(self) -> bool {
             ((self.0 >> 4u32) & 0x1_u64) != 0
         }
-        #[doc = "`PERFEVTSEL_INUSE` element 5: IA32_PERFEVTSELi has a non-zero event select or umask.\n\nBits 0 (+1 per element, 8 elements), read-only, 1 bit wide."]
+        #[doc = "`PERFEVTSEL_INUSE` element 5 of 8, general-purpose counter 5: bit 5, read-only, 1 bit wide.\n\nIA32_PERFEVTSELi has a non-zero event select or umask."]
         pub const fn perfevtsel_inuse5(self) -> bool {
             ((self.0 >> 5u32) & 0x1_u64) != 0
         }
-        #[doc = "`PERFEVTSEL_INUSE` element 6: IA32_PERFEVTSELi has a non-zero event select or umask.\n\nBits 0 (+1 per element, 8 elements), read-only, 1 bit wide."]
+        #[doc = "`PERFEVTSEL_INUSE` element 6 of 8, general-purpose counter 6: bit 6, read-only, 1 bit wide.\n\nIA32_PERFEVTSELi has a non-zero event select or umask."]
         pub const fn perfevtsel_inuse6(self) -> bool {
             ((self.0 >> 6u32) & 0x1_u64) != 0
         }
-        #[doc = "`PERFEVTSEL_INUSE` element 7: IA32_PERFEVTSELi has a non-zero event select or umask.\n\nBits 0 (+1 per element, 8 elements), read-only, 1 bit wide."]
+        #[doc = "`PERFEVTSEL_INUSE` element 7 of 8, general-purpose counter 7: bit 7, read-only, 1 bit wide.\n\nIA32_PERFEVTSELi has a non-zero event select or umask."]
         pub const fn perfevtsel_inuse7(self) -> bool {
             ((self.0 >> 7u32) & 0x1_u64) != 0
         }
@@ -4659,31 +4659,31 @@ pub mod IA32_PERF_GLOBAL_INUSE {
                 _ => None,
             }
         }
-        #[doc = "`FIXED_CTR_INUSE` element 0: IA32_FIXED_CTRi is enabled in IA32_FIXED_CTR_CTRL.\n\nBits 32 (+1 per element, 7 elements), read-only, 1 bit wide."]
+        #[doc = "`FIXED_CTR_INUSE` element 0 of 7, fixed counter 0: bit 32, read-only, 1 bit wide.\n\nIA32_FIXED_CTRi is enabled in IA32_FIXED_CTR_CTRL."]
         pub const fn fixed_ctr_inuse0(self) -> bool {
             ((self.0 >> 32u32) & 0x1_u64) != 0
         }
-        #[doc = "`FIXED_CTR_INUSE` element 1: IA32_FIXED_CTRi is enabled in IA32_FIXED_CTR_CTRL.\n\nBits 32 (+1 per element, 7 elements), read-only, 1 bit wide."]
+        #[doc = "`FIXED_CTR_INUSE` element 1 of 7, fixed counter 1: bit 33, read-only, 1 bit wide.\n\nIA32_FIXED_CTRi is enabled in IA32_FIXED_CTR_CTRL."]
         pub const fn fixed_ctr_inuse1(self) -> bool {
             ((self.0 >> 33u32) & 0x1_u64) != 0
         }
-        #[doc = "`FIXED_CTR_INUSE` element 2: IA32_FIXED_CTRi is enabled in IA32_FIXED_CTR_CTRL.\n\nBits 32 (+1 per element, 7 elements), read-only, 1 bit wide."]
+        #[doc = "`FIXED_CTR_INUSE` element 2 of 7, fixed counter 2: bit 34, read-only, 1 bit wide.\n\nIA32_FIXED_CTRi is enabled in IA32_FIXED_CTR_CTRL."]
         pub const fn fixed_ctr_inuse2(self) -> bool {
             ((self.0 >> 34u32) & 0x1_u64) != 0
         }
-        #[doc = "`FIXED_CTR_INUSE` element 3: IA32_FIXED_CTRi is enabled in IA32_FIXED_CTR_CTRL.\n\nBits 32 (+1 per element, 7 elements), read-only, 1 bit wide."]
+        #[doc = "`FIXED_CTR_INUSE` element 3 of 7, fixed counter 3: bit 35, read-only, 1 bit wide.\n\nIA32_FIXED_CTRi is enabled in IA32_FIXED_CTR_CTRL."]
         pub const fn fixed_ctr_inuse3(self) -> bool {
             ((self.0 >> 35u32) & 0x1_u64) != 0
         }
-        #[doc = "`FIXED_CTR_INUSE` element 4: IA32_FIXED_CTRi is enabled in IA32_FIXED_CTR_CTRL.\n\nBits 32 (+1 per element, 7 elements), read-only, 1 bit wide."]
+        #[doc = "`FIXED_CTR_INUSE` element 4 of 7, fixed counter 4: bit 36, read-only, 1 bit wide.\n\nIA32_FIXED_CTRi is enabled in IA32_FIXED_CTR_CTRL."]
         pub const fn fixed_ctr_inuse4(self) -> bool {
             ((self.0 >> 36u32) & 0x1_u64) != 0
         }
-        #[doc = "`FIXED_CTR_INUSE` element 5: IA32_FIXED_CTRi is enabled in IA32_FIXED_CTR_CTRL.\n\nBits 32 (+1 per element, 7 elements), read-only, 1 bit wide."]
+        #[doc = "`FIXED_CTR_INUSE` element 5 of 7, fixed counter 5: bit 37, read-only, 1 bit wide.\n\nIA32_FIXED_CTRi is enabled in IA32_FIXED_CTR_CTRL."]
         pub const fn fixed_ctr_inuse5(self) -> bool {
             ((self.0 >> 37u32) & 0x1_u64) != 0
         }
-        #[doc = "`FIXED_CTR_INUSE` element 6: IA32_FIXED_CTRi is enabled in IA32_FIXED_CTR_CTRL.\n\nBits 32 (+1 per element, 7 elements), read-only, 1 bit wide."]
+        #[doc = "`FIXED_CTR_INUSE` element 6 of 7, fixed counter 6: bit 38, read-only, 1 bit wide.\n\nIA32_FIXED_CTRi is enabled in IA32_FIXED_CTR_CTRL."]
         pub const fn fixed_ctr_inuse6(self) -> bool {
             ((self.0 >> 38u32) & 0x1_u64) != 0
         }
