@@ -10,7 +10,8 @@ pub mod amd {
             missing_docs,
             clippy::identity_op,
             clippy::unnecessary_cast,
-            clippy::new_ret_no_self
+            clippy::new_ret_no_self,
+            clippy::bad_bit_mask
         )]
         pub mod PERF_EVT_SEL {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -689,7 +690,8 @@ pub mod amd {
             missing_docs,
             clippy::identity_op,
             clippy::unnecessary_cast,
-            clippy::new_ret_no_self
+            clippy::new_ret_no_self,
+            clippy::bad_bit_mask
         )]
         pub mod PERF_EVT_SEL_CORE {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -1490,7 +1492,8 @@ pub mod amd {
             missing_docs,
             clippy::identity_op,
             clippy::unnecessary_cast,
-            clippy::new_ret_no_self
+            clippy::new_ret_no_self,
+            clippy::bad_bit_mask
         )]
         pub mod PERF_CTR_CORE {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -2059,7 +2062,8 @@ pub mod amd {
             missing_docs,
             clippy::identity_op,
             clippy::unnecessary_cast,
-            clippy::new_ret_no_self
+            clippy::new_ret_no_self,
+            clippy::bad_bit_mask
         )]
         pub mod PERF_EVT_SEL {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -2888,7 +2892,8 @@ pub mod amd {
             missing_docs,
             clippy::identity_op,
             clippy::unnecessary_cast,
-            clippy::new_ret_no_self
+            clippy::new_ret_no_self,
+            clippy::bad_bit_mask
         )]
         pub mod PERF_CTR {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -3356,7 +3361,8 @@ pub mod amd {
             missing_docs,
             clippy::identity_op,
             clippy::unnecessary_cast,
-            clippy::new_ret_no_self
+            clippy::new_ret_no_self,
+            clippy::bad_bit_mask
         )]
         pub mod PERF_CNTR_GLOBAL_STATUS {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -3495,7 +3501,8 @@ pub mod amd {
             missing_docs,
             clippy::identity_op,
             clippy::unnecessary_cast,
-            clippy::new_ret_no_self
+            clippy::new_ret_no_self,
+            clippy::bad_bit_mask
         )]
         pub mod PERF_CNTR_GLOBAL_CTL {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -3922,7 +3929,8 @@ pub mod amd {
             missing_docs,
             clippy::identity_op,
             clippy::unnecessary_cast,
-            clippy::new_ret_no_self
+            clippy::new_ret_no_self,
+            clippy::bad_bit_mask
         )]
         pub mod PERF_CNTR_GLOBAL_STATUS_CLR {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -4347,7 +4355,8 @@ pub mod amd {
             missing_docs,
             clippy::identity_op,
             clippy::unnecessary_cast,
-            clippy::new_ret_no_self
+            clippy::new_ret_no_self,
+            clippy::bad_bit_mask
         )]
         pub mod PERF_CNTR_GLOBAL_STATUS_SET {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -5256,7 +5265,8 @@ pub mod intel {
             missing_docs,
             clippy::identity_op,
             clippy::unnecessary_cast,
-            clippy::new_ret_no_self
+            clippy::new_ret_no_self,
+            clippy::bad_bit_mask
         )]
         pub mod IA32_PMC {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -5587,7 +5597,8 @@ pub mod intel {
             missing_docs,
             clippy::identity_op,
             clippy::unnecessary_cast,
-            clippy::new_ret_no_self
+            clippy::new_ret_no_self,
+            clippy::bad_bit_mask
         )]
         pub mod IA32_A_PMC {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -5924,7 +5935,8 @@ pub mod intel {
             missing_docs,
             clippy::identity_op,
             clippy::unnecessary_cast,
-            clippy::new_ret_no_self
+            clippy::new_ret_no_self,
+            clippy::bad_bit_mask
         )]
         pub mod IA32_PERFEVTSEL {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -6843,7 +6855,8 @@ pub mod intel {
             missing_docs,
             clippy::identity_op,
             clippy::unnecessary_cast,
-            clippy::new_ret_no_self
+            clippy::new_ret_no_self,
+            clippy::bad_bit_mask
         )]
         pub mod IA32_PERF_CAPABILITIES {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -6971,7 +6984,8 @@ pub mod intel {
             missing_docs,
             clippy::identity_op,
             clippy::unnecessary_cast,
-            clippy::new_ret_no_self
+            clippy::new_ret_no_self,
+            clippy::bad_bit_mask
         )]
         pub mod IA32_DEBUGCTL {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -7949,7 +7963,8 @@ pub mod intel {
             missing_docs,
             clippy::identity_op,
             clippy::unnecessary_cast,
-            clippy::new_ret_no_self
+            clippy::new_ret_no_self,
+            clippy::bad_bit_mask
         )]
         pub mod IA32_DEBUGCTL {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -8400,7 +8415,8 @@ pub mod intel {
             missing_docs,
             clippy::identity_op,
             clippy::unnecessary_cast,
-            clippy::new_ret_no_self
+            clippy::new_ret_no_self,
+            clippy::bad_bit_mask
         )]
         pub mod IA32_FIXED_CTR {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -8739,7 +8755,8 @@ pub mod intel {
             missing_docs,
             clippy::identity_op,
             clippy::unnecessary_cast,
-            clippy::new_ret_no_self
+            clippy::new_ret_no_self,
+            clippy::bad_bit_mask
         )]
         pub mod IA32_FIXED_CTR_CTRL {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -9844,7 +9861,8 @@ pub mod intel {
             missing_docs,
             clippy::identity_op,
             clippy::unnecessary_cast,
-            clippy::new_ret_no_self
+            clippy::new_ret_no_self,
+            clippy::bad_bit_mask
         )]
         pub mod IA32_PERF_GLOBAL_STATUS {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -10026,7 +10044,8 @@ pub mod intel {
             missing_docs,
             clippy::identity_op,
             clippy::unnecessary_cast,
-            clippy::new_ret_no_self
+            clippy::new_ret_no_self,
+            clippy::bad_bit_mask
         )]
         pub mod IA32_PERF_GLOBAL_CTRL {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -10792,7 +10811,8 @@ pub mod intel {
             missing_docs,
             clippy::identity_op,
             clippy::unnecessary_cast,
-            clippy::new_ret_no_self
+            clippy::new_ret_no_self,
+            clippy::bad_bit_mask
         )]
         pub mod IA32_PERF_GLOBAL_OVF_CTRL {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -12145,7 +12165,8 @@ pub mod intel {
             missing_docs,
             clippy::identity_op,
             clippy::unnecessary_cast,
-            clippy::new_ret_no_self
+            clippy::new_ret_no_self,
+            clippy::bad_bit_mask
         )]
         pub mod IA32_PERFEVTSEL {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -13076,7 +13097,8 @@ pub mod intel {
             missing_docs,
             clippy::identity_op,
             clippy::unnecessary_cast,
-            clippy::new_ret_no_self
+            clippy::new_ret_no_self,
+            clippy::bad_bit_mask
         )]
         pub mod IA32_FIXED_CTR_CTRL {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -14254,7 +14276,8 @@ pub mod intel {
             missing_docs,
             clippy::identity_op,
             clippy::unnecessary_cast,
-            clippy::new_ret_no_self
+            clippy::new_ret_no_self,
+            clippy::bad_bit_mask
         )]
         pub mod IA32_PERF_GLOBAL_STATUS {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -14442,7 +14465,8 @@ pub mod intel {
             missing_docs,
             clippy::identity_op,
             clippy::unnecessary_cast,
-            clippy::new_ret_no_self
+            clippy::new_ret_no_self,
+            clippy::bad_bit_mask
         )]
         pub mod IA32_PERF_GLOBAL_OVF_CTRL {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -15483,7 +15507,8 @@ pub mod intel {
             missing_docs,
             clippy::identity_op,
             clippy::unnecessary_cast,
-            clippy::new_ret_no_self
+            clippy::new_ret_no_self,
+            clippy::bad_bit_mask
         )]
         pub mod IA32_DEBUGCTL {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -15936,7 +15961,8 @@ pub mod intel {
             missing_docs,
             clippy::identity_op,
             clippy::unnecessary_cast,
-            clippy::new_ret_no_self
+            clippy::new_ret_no_self,
+            clippy::bad_bit_mask
         )]
         pub mod IA32_PERF_GLOBAL_STATUS {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -16144,7 +16170,8 @@ pub mod intel {
             missing_docs,
             clippy::identity_op,
             clippy::unnecessary_cast,
-            clippy::new_ret_no_self
+            clippy::new_ret_no_self,
+            clippy::bad_bit_mask
         )]
         pub mod IA32_PERF_GLOBAL_STATUS_RESET {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -16906,7 +16933,8 @@ pub mod intel {
             missing_docs,
             clippy::identity_op,
             clippy::unnecessary_cast,
-            clippy::new_ret_no_self
+            clippy::new_ret_no_self,
+            clippy::bad_bit_mask
         )]
         pub mod IA32_PERF_GLOBAL_STATUS_SET {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -17639,7 +17667,8 @@ pub mod intel {
             missing_docs,
             clippy::identity_op,
             clippy::unnecessary_cast,
-            clippy::new_ret_no_self
+            clippy::new_ret_no_self,
+            clippy::bad_bit_mask
         )]
         pub mod IA32_PERF_GLOBAL_INUSE {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -18272,7 +18301,8 @@ pub mod intel {
             missing_docs,
             clippy::identity_op,
             clippy::unnecessary_cast,
-            clippy::new_ret_no_self
+            clippy::new_ret_no_self,
+            clippy::bad_bit_mask
         )]
         pub mod IA32_PERFEVTSEL {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -19199,7 +19229,8 @@ pub mod intel {
             missing_docs,
             clippy::identity_op,
             clippy::unnecessary_cast,
-            clippy::new_ret_no_self
+            clippy::new_ret_no_self,
+            clippy::bad_bit_mask
         )]
         pub mod IA32_PERF_CAPABILITIES {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -19349,7 +19380,8 @@ pub mod intel {
             missing_docs,
             clippy::identity_op,
             clippy::unnecessary_cast,
-            clippy::new_ret_no_self
+            clippy::new_ret_no_self,
+            clippy::bad_bit_mask
         )]
         pub mod IA32_FIXED_CTR {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -19689,7 +19721,8 @@ pub mod intel {
             missing_docs,
             clippy::identity_op,
             clippy::unnecessary_cast,
-            clippy::new_ret_no_self
+            clippy::new_ret_no_self,
+            clippy::bad_bit_mask
         )]
         pub mod IA32_FIXED_CTR_CTRL {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -21002,7 +21035,8 @@ pub mod intel {
             missing_docs,
             clippy::identity_op,
             clippy::unnecessary_cast,
-            clippy::new_ret_no_self
+            clippy::new_ret_no_self,
+            clippy::bad_bit_mask
         )]
         pub mod IA32_PERF_GLOBAL_STATUS {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -21220,7 +21254,8 @@ pub mod intel {
             missing_docs,
             clippy::identity_op,
             clippy::unnecessary_cast,
-            clippy::new_ret_no_self
+            clippy::new_ret_no_self,
+            clippy::bad_bit_mask
         )]
         pub mod IA32_PERF_GLOBAL_CTRL {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -21989,7 +22024,8 @@ pub mod intel {
             missing_docs,
             clippy::identity_op,
             clippy::unnecessary_cast,
-            clippy::new_ret_no_self
+            clippy::new_ret_no_self,
+            clippy::bad_bit_mask
         )]
         pub mod IA32_PERF_GLOBAL_STATUS_RESET {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -22811,7 +22847,8 @@ pub mod intel {
             missing_docs,
             clippy::identity_op,
             clippy::unnecessary_cast,
-            clippy::new_ret_no_self
+            clippy::new_ret_no_self,
+            clippy::bad_bit_mask
         )]
         pub mod IA32_PERF_GLOBAL_STATUS_SET {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -23604,7 +23641,8 @@ pub mod intel {
             missing_docs,
             clippy::identity_op,
             clippy::unnecessary_cast,
-            clippy::new_ret_no_self
+            clippy::new_ret_no_self,
+            clippy::bad_bit_mask
         )]
         pub mod IA32_PERF_GLOBAL_INUSE {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -23785,7 +23823,8 @@ pub mod intel {
             missing_docs,
             clippy::identity_op,
             clippy::unnecessary_cast,
-            clippy::new_ret_no_self
+            clippy::new_ret_no_self,
+            clippy::bad_bit_mask
         )]
         pub mod IA32_PERF_METRICS {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -25496,7 +25535,8 @@ pub mod intel {
             missing_docs,
             clippy::identity_op,
             clippy::unnecessary_cast,
-            clippy::new_ret_no_self
+            clippy::new_ret_no_self,
+            clippy::bad_bit_mask
         )]
         pub mod IA32_PERFEVTSEL {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]

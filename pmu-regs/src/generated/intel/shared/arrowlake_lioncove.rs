@@ -7,7 +7,8 @@
     missing_docs,
     clippy::identity_op,
     clippy::unnecessary_cast,
-    clippy::new_ret_no_self
+    clippy::new_ret_no_self,
+    clippy::bad_bit_mask
 )]
 pub mod IA32_PMC {
     #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -335,7 +336,8 @@ pub type Ia32Pmc = IA32_PMC::Value;
     missing_docs,
     clippy::identity_op,
     clippy::unnecessary_cast,
-    clippy::new_ret_no_self
+    clippy::new_ret_no_self,
+    clippy::bad_bit_mask
 )]
 pub mod IA32_A_PMC {
     #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -663,7 +665,8 @@ pub type Ia32APmc = IA32_A_PMC::Value;
     missing_docs,
     clippy::identity_op,
     clippy::unnecessary_cast,
-    clippy::new_ret_no_self
+    clippy::new_ret_no_self,
+    clippy::bad_bit_mask
 )]
 pub mod IA32_PERFEVTSEL {
     #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -1616,7 +1619,8 @@ pub type Ia32Perfevtsel = IA32_PERFEVTSEL::Value;
     missing_docs,
     clippy::identity_op,
     clippy::unnecessary_cast,
-    clippy::new_ret_no_self
+    clippy::new_ret_no_self,
+    clippy::bad_bit_mask
 )]
 pub mod IA32_PERF_GLOBAL_STATUS {
     #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -1846,7 +1850,8 @@ pub type Ia32PerfGlobalStatus = IA32_PERF_GLOBAL_STATUS::Value;
     missing_docs,
     clippy::identity_op,
     clippy::unnecessary_cast,
-    clippy::new_ret_no_self
+    clippy::new_ret_no_self,
+    clippy::bad_bit_mask
 )]
 pub mod IA32_PERF_GLOBAL_CTRL {
     #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -2563,7 +2568,8 @@ pub type Ia32PerfGlobalCtrl = IA32_PERF_GLOBAL_CTRL::Value;
     missing_docs,
     clippy::identity_op,
     clippy::unnecessary_cast,
-    clippy::new_ret_no_self
+    clippy::new_ret_no_self,
+    clippy::bad_bit_mask
 )]
 pub mod IA32_PERF_GLOBAL_STATUS_RESET {
     #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -3411,7 +3417,8 @@ pub type Ia32PerfGlobalStatusReset = IA32_PERF_GLOBAL_STATUS_RESET::Value;
     missing_docs,
     clippy::identity_op,
     clippy::unnecessary_cast,
-    clippy::new_ret_no_self
+    clippy::new_ret_no_self,
+    clippy::bad_bit_mask
 )]
 pub mod IA32_PERF_GLOBAL_STATUS_SET {
     #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -4230,7 +4237,8 @@ pub type Ia32PerfGlobalStatusSet = IA32_PERF_GLOBAL_STATUS_SET::Value;
     missing_docs,
     clippy::identity_op,
     clippy::unnecessary_cast,
-    clippy::new_ret_no_self
+    clippy::new_ret_no_self,
+    clippy::bad_bit_mask
 )]
 pub mod IA32_PERF_GLOBAL_INUSE {
     #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]

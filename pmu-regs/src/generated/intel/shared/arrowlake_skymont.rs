@@ -7,7 +7,8 @@
     missing_docs,
     clippy::identity_op,
     clippy::unnecessary_cast,
-    clippy::new_ret_no_self
+    clippy::new_ret_no_self,
+    clippy::bad_bit_mask
 )]
 pub mod IA32_FIXED_CTR {
     #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -334,7 +335,8 @@ pub type Ia32FixedCtr = IA32_FIXED_CTR::Value;
     missing_docs,
     clippy::identity_op,
     clippy::unnecessary_cast,
-    clippy::new_ret_no_self
+    clippy::new_ret_no_self,
+    clippy::bad_bit_mask
 )]
 pub mod IA32_FIXED_CTR_CTRL {
     #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -1871,7 +1873,8 @@ pub type Ia32FixedCtrCtrl = IA32_FIXED_CTR_CTRL::Value;
     missing_docs,
     clippy::identity_op,
     clippy::unnecessary_cast,
-    clippy::new_ret_no_self
+    clippy::new_ret_no_self,
+    clippy::bad_bit_mask
 )]
 pub mod IA32_PERF_GLOBAL_STATUS {
     #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -2107,7 +2110,8 @@ pub type Ia32PerfGlobalStatus = IA32_PERF_GLOBAL_STATUS::Value;
     missing_docs,
     clippy::identity_op,
     clippy::unnecessary_cast,
-    clippy::new_ret_no_self
+    clippy::new_ret_no_self,
+    clippy::bad_bit_mask
 )]
 pub mod IA32_PERF_GLOBAL_CTRL {
     #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -2852,7 +2856,8 @@ pub type Ia32PerfGlobalCtrl = IA32_PERF_GLOBAL_CTRL::Value;
     missing_docs,
     clippy::identity_op,
     clippy::unnecessary_cast,
-    clippy::new_ret_no_self
+    clippy::new_ret_no_self,
+    clippy::bad_bit_mask
 )]
 pub mod IA32_PERF_GLOBAL_STATUS_RESET {
     #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -3728,7 +3733,8 @@ pub type Ia32PerfGlobalStatusReset = IA32_PERF_GLOBAL_STATUS_RESET::Value;
     missing_docs,
     clippy::identity_op,
     clippy::unnecessary_cast,
-    clippy::new_ret_no_self
+    clippy::new_ret_no_self,
+    clippy::bad_bit_mask
 )]
 pub mod IA32_PERF_GLOBAL_STATUS_SET {
     #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -4575,7 +4581,8 @@ pub type Ia32PerfGlobalStatusSet = IA32_PERF_GLOBAL_STATUS_SET::Value;
     missing_docs,
     clippy::identity_op,
     clippy::unnecessary_cast,
-    clippy::new_ret_no_self
+    clippy::new_ret_no_self,
+    clippy::bad_bit_mask
 )]
 pub mod IA32_PERF_GLOBAL_INUSE {
     #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
