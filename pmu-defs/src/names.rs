@@ -245,6 +245,9 @@ pub enum Method {
     SetEnum,
     /// `set_x(u8)`: a field of 8, 16, 32 or 64 bits without named values.
     SetInt,
+    /// `with_x`, hidden, on a read-only field: a call fails to compile with a message that
+    /// the field is read-only (`__ReadOnly_X`), rather than "no method named `with_x`".
+    ReadOnly,
 }
 
 impl Method {
@@ -256,6 +259,7 @@ impl Method {
             Method::Write1 | Method::WithBool | Method::WithConst | Method::SetEnum => "setter",
             Method::SetInt => "setter",
             Method::TrySet => "fallible setter",
+            Method::ReadOnly => "read-only field's setter stub",
         }
     }
 }
@@ -277,6 +281,9 @@ pub fn element_methods(r: &Register, f: &Field, element: &str) -> Vec<(Method, S
         out.push((Method::EnumGetter, format!("{stem}_value")));
     }
     if !writable(r, f) {
+        if f.access == Access::ReadOnly || r.access == Access::ReadOnly {
+            out.push((Method::ReadOnly, format!("with_{stem}")));
+        }
         return out;
     }
     match w1 {

@@ -3379,6 +3379,62 @@ pub mod amd {
             :: tock_registers :: register_bitmasks ! (u64 , PERF_CNTR_GLOBAL_STATUS , Register , [# [doc = "PerfCtr i has overflowed. (bits 0, read-only)"] OVF0 OFFSET (0) NUMBITS (1) [] , # [doc = "PerfCtr i has overflowed. (bits 1, read-only)"] OVF1 OFFSET (1) NUMBITS (1) [] , # [doc = "PerfCtr i has overflowed. (bits 2, read-only)"] OVF2 OFFSET (2) NUMBITS (1) [] , # [doc = "PerfCtr i has overflowed. (bits 3, read-only)"] OVF3 OFFSET (3) NUMBITS (1) [] , # [doc = "PerfCtr i has overflowed. (bits 4, read-only)"] OVF4 OFFSET (4) NUMBITS (1) [] , # [doc = "PerfCtr i has overflowed. (bits 5, read-only)"] OVF5 OFFSET (5) NUMBITS (1) [] , # [doc = "The LBR stack was frozen on a counter overflow (DEBUGCTL freeze-LBRs-on-PMI);\ncleared through PerfCntrGlobalStatusClr. AMD64 APM Vol. 2 §13.2 (PerfCntrGlobalStatus\nbit 58); Linux arch/x86/include/asm/perf_event.h GLOBAL_STATUS_LBRS_FROZEN_BIT, read\nand cleared by arch/x86/events/amd/core.c amd_pmu_v2_handle_irq. (bits 58, read-only)"] LBR_FROZEN OFFSET (58) NUMBITS (1) []]);
             #[doc = r" MSR address."]
             pub const ADDRESS: u32 = 0xc0000300_u32;
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`PERF_CNTR_GLOBAL_STATUS` is read-only: its field `OVF0` cannot be set",
+                label = "`OVF0` is read-only",
+                note = "the processor reports `OVF0`; read it with `MsrExt::read` (writing `PERF_CNTR_GLOBAL_STATUS` faults: #GP)"
+            )]
+            pub trait __ReadOnly_OVF0 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`PERF_CNTR_GLOBAL_STATUS` is read-only: its field `OVF1` cannot be set",
+                label = "`OVF1` is read-only",
+                note = "the processor reports `OVF1`; read it with `MsrExt::read` (writing `PERF_CNTR_GLOBAL_STATUS` faults: #GP)"
+            )]
+            pub trait __ReadOnly_OVF1 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`PERF_CNTR_GLOBAL_STATUS` is read-only: its field `OVF2` cannot be set",
+                label = "`OVF2` is read-only",
+                note = "the processor reports `OVF2`; read it with `MsrExt::read` (writing `PERF_CNTR_GLOBAL_STATUS` faults: #GP)"
+            )]
+            pub trait __ReadOnly_OVF2 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`PERF_CNTR_GLOBAL_STATUS` is read-only: its field `OVF3` cannot be set",
+                label = "`OVF3` is read-only",
+                note = "the processor reports `OVF3`; read it with `MsrExt::read` (writing `PERF_CNTR_GLOBAL_STATUS` faults: #GP)"
+            )]
+            pub trait __ReadOnly_OVF3 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`PERF_CNTR_GLOBAL_STATUS` is read-only: its field `OVF4` cannot be set",
+                label = "`OVF4` is read-only",
+                note = "the processor reports `OVF4`; read it with `MsrExt::read` (writing `PERF_CNTR_GLOBAL_STATUS` faults: #GP)"
+            )]
+            pub trait __ReadOnly_OVF4 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`PERF_CNTR_GLOBAL_STATUS` is read-only: its field `OVF5` cannot be set",
+                label = "`OVF5` is read-only",
+                note = "the processor reports `OVF5`; read it with `MsrExt::read` (writing `PERF_CNTR_GLOBAL_STATUS` faults: #GP)"
+            )]
+            pub trait __ReadOnly_OVF5 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`PERF_CNTR_GLOBAL_STATUS` is read-only: its field `LBR_FROZEN` cannot be set",
+                label = "`LBR_FROZEN` is read-only",
+                note = "the processor reports `LBR_FROZEN`; read it with `MsrExt::read` (writing `PERF_CNTR_GLOBAL_STATUS` faults: #GP)"
+            )]
+            pub trait __ReadOnly_LBR_FROZEN {}
             #[doc = "A value of `PERF_CNTR_GLOBAL_STATUS`. Setters never touch reserved bits (`0xFBFFFFFFFFFFFFC0`)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash)]
             #[repr(transparent)]
@@ -3404,25 +3460,55 @@ pub mod amd {
                 pub const fn ovf0(self) -> bool {
                     ((self.0 >> 0u32) & 0x1_u64) != 0
                 }
+                #[doc(hidden)]
+                pub const fn with_ovf0<T: __ReadOnly_OVF0>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
                 #[doc = "`OVF` element 1 of 6, general-purpose counter 1: bit 1, read-only, 1 bit wide.\n\nPerfCtr i has overflowed."]
                 pub const fn ovf1(self) -> bool {
                     ((self.0 >> 1u32) & 0x1_u64) != 0
+                }
+                #[doc(hidden)]
+                pub const fn with_ovf1<T: __ReadOnly_OVF1>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
                 }
                 #[doc = "`OVF` element 2 of 6, general-purpose counter 2: bit 2, read-only, 1 bit wide.\n\nPerfCtr i has overflowed."]
                 pub const fn ovf2(self) -> bool {
                     ((self.0 >> 2u32) & 0x1_u64) != 0
                 }
+                #[doc(hidden)]
+                pub const fn with_ovf2<T: __ReadOnly_OVF2>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
                 #[doc = "`OVF` element 3 of 6, general-purpose counter 3: bit 3, read-only, 1 bit wide.\n\nPerfCtr i has overflowed."]
                 pub const fn ovf3(self) -> bool {
                     ((self.0 >> 3u32) & 0x1_u64) != 0
+                }
+                #[doc(hidden)]
+                pub const fn with_ovf3<T: __ReadOnly_OVF3>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
                 }
                 #[doc = "`OVF` element 4 of 6, general-purpose counter 4: bit 4, read-only, 1 bit wide.\n\nPerfCtr i has overflowed."]
                 pub const fn ovf4(self) -> bool {
                     ((self.0 >> 4u32) & 0x1_u64) != 0
                 }
+                #[doc(hidden)]
+                pub const fn with_ovf4<T: __ReadOnly_OVF4>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
                 #[doc = "`OVF` element 5 of 6, general-purpose counter 5: bit 5, read-only, 1 bit wide.\n\nPerfCtr i has overflowed."]
                 pub const fn ovf5(self) -> bool {
                     ((self.0 >> 5u32) & 0x1_u64) != 0
+                }
+                #[doc(hidden)]
+                pub const fn with_ovf5<T: __ReadOnly_OVF5>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
                 }
                 #[doc = "Element `index` of `OVF`, or `None` when out of 0..6."]
                 pub const fn ovf_at(self, index: u32) -> Option<bool> {
@@ -3439,6 +3525,11 @@ pub mod amd {
                 #[doc = "The LBR stack was frozen on a counter overflow (DEBUGCTL freeze-LBRs-on-PMI);\ncleared through PerfCntrGlobalStatusClr. AMD64 APM Vol. 2 §13.2 (PerfCntrGlobalStatus\nbit 58); Linux arch/x86/include/asm/perf_event.h GLOBAL_STATUS_LBRS_FROZEN_BIT, read\nand cleared by arch/x86/events/amd/core.c amd_pmu_v2_handle_irq.\n\nBits 58, read-only, 1 bit wide."]
                 pub const fn lbr_frozen(self) -> bool {
                     ((self.0 >> 58u32) & 0x1_u64) != 0
+                }
+                #[doc(hidden)]
+                pub const fn with_lbr_frozen<T: __ReadOnly_LBR_FROZEN>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
                 }
             }
             impl ::core::fmt::Debug for Value {
@@ -6873,6 +6964,54 @@ pub mod intel {
             :: tock_registers :: register_bitmasks ! (u64 , IA32_PERF_CAPABILITIES , Register , [# [doc = "Format of the last-branch-record entries. (bits 5:0, read-only)"] LBR_FMT OFFSET (0) NUMBITS (6) [] , # [doc = "PEBS records are written after the instruction (trap-like) rather than before it. (bits 6, read-only)"] PEBS_TRAP OFFSET (6) NUMBITS (1) [] , # [doc = "PEBS records hold the architectural register state. (bits 7, read-only)"] PEBS_ARCH_REG OFFSET (7) NUMBITS (1) [] , # [doc = "Format of the PEBS record. (bits 11:8, read-only)"] PEBS_REC_FMT OFFSET (8) NUMBITS (4) [] , # [doc = "IA32_DEBUGCTL.FREEZE_WHILE_SMM is supported. (bits 12, read-only)"] SMM_FREEZE OFFSET (12) NUMBITS (1) [] , # [doc = "Full-width writes through IA32_A_PMCx are supported. (bits 13, read-only)"] FW_WRITE OFFSET (13) NUMBITS (1) []]);
             #[doc = r" MSR address."]
             pub const ADDRESS: u32 = 0x345_u32;
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_CAPABILITIES` is read-only: its field `LBR_FMT` cannot be set",
+                label = "`LBR_FMT` is read-only",
+                note = "the processor reports `LBR_FMT`; read it with `MsrExt::read` (writing `IA32_PERF_CAPABILITIES` faults: #GP)"
+            )]
+            pub trait __ReadOnly_LBR_FMT {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_CAPABILITIES` is read-only: its field `PEBS_TRAP` cannot be set",
+                label = "`PEBS_TRAP` is read-only",
+                note = "the processor reports `PEBS_TRAP`; read it with `MsrExt::read` (writing `IA32_PERF_CAPABILITIES` faults: #GP)"
+            )]
+            pub trait __ReadOnly_PEBS_TRAP {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_CAPABILITIES` is read-only: its field `PEBS_ARCH_REG` cannot be set",
+                label = "`PEBS_ARCH_REG` is read-only",
+                note = "the processor reports `PEBS_ARCH_REG`; read it with `MsrExt::read` (writing `IA32_PERF_CAPABILITIES` faults: #GP)"
+            )]
+            pub trait __ReadOnly_PEBS_ARCH_REG {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_CAPABILITIES` is read-only: its field `PEBS_REC_FMT` cannot be set",
+                label = "`PEBS_REC_FMT` is read-only",
+                note = "the processor reports `PEBS_REC_FMT`; read it with `MsrExt::read` (writing `IA32_PERF_CAPABILITIES` faults: #GP)"
+            )]
+            pub trait __ReadOnly_PEBS_REC_FMT {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_CAPABILITIES` is read-only: its field `SMM_FREEZE` cannot be set",
+                label = "`SMM_FREEZE` is read-only",
+                note = "the processor reports `SMM_FREEZE`; read it with `MsrExt::read` (writing `IA32_PERF_CAPABILITIES` faults: #GP)"
+            )]
+            pub trait __ReadOnly_SMM_FREEZE {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_CAPABILITIES` is read-only: its field `FW_WRITE` cannot be set",
+                label = "`FW_WRITE` is read-only",
+                note = "the processor reports `FW_WRITE`; read it with `MsrExt::read` (writing `IA32_PERF_CAPABILITIES` faults: #GP)"
+            )]
+            pub trait __ReadOnly_FW_WRITE {}
             #[doc = "A value of `IA32_PERF_CAPABILITIES`. Setters never touch reserved bits (`0xFFFFFFFFFFFFC000`)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash)]
             #[repr(transparent)]
@@ -6898,25 +7037,59 @@ pub mod intel {
                 pub const fn lbr_fmt(self) -> u8 {
                     ((self.0 >> 0u32) & 0x3f_u64) as u8
                 }
+                #[doc(hidden)]
+                pub const fn with_lbr_fmt<const V: u64>(self) -> Self
+                where
+                    crate::__private::Const<V>: __ReadOnly_LBR_FMT,
+                {
+                    self
+                }
                 #[doc = "PEBS records are written after the instruction (trap-like) rather than before it.\n\nBits 6, read-only, 1 bit wide."]
                 pub const fn pebs_trap(self) -> bool {
                     ((self.0 >> 6u32) & 0x1_u64) != 0
+                }
+                #[doc(hidden)]
+                pub const fn with_pebs_trap<T: __ReadOnly_PEBS_TRAP>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
                 }
                 #[doc = "PEBS records hold the architectural register state.\n\nBits 7, read-only, 1 bit wide."]
                 pub const fn pebs_arch_reg(self) -> bool {
                     ((self.0 >> 7u32) & 0x1_u64) != 0
                 }
+                #[doc(hidden)]
+                pub const fn with_pebs_arch_reg<T: __ReadOnly_PEBS_ARCH_REG>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
                 #[doc = "Format of the PEBS record.\n\nBits 11:8, read-only, 4 bits wide."]
                 pub const fn pebs_rec_fmt(self) -> u8 {
                     ((self.0 >> 8u32) & 0xf_u64) as u8
+                }
+                #[doc(hidden)]
+                pub const fn with_pebs_rec_fmt<const V: u64>(self) -> Self
+                where
+                    crate::__private::Const<V>: __ReadOnly_PEBS_REC_FMT,
+                {
+                    self
                 }
                 #[doc = "IA32_DEBUGCTL.FREEZE_WHILE_SMM is supported.\n\nBits 12, read-only, 1 bit wide."]
                 pub const fn smm_freeze(self) -> bool {
                     ((self.0 >> 12u32) & 0x1_u64) != 0
                 }
+                #[doc(hidden)]
+                pub const fn with_smm_freeze<T: __ReadOnly_SMM_FREEZE>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
                 #[doc = "Full-width writes through IA32_A_PMCx are supported.\n\nBits 13, read-only, 1 bit wide."]
                 pub const fn fw_write(self) -> bool {
                     ((self.0 >> 13u32) & 0x1_u64) != 0
+                }
+                #[doc(hidden)]
+                pub const fn with_fw_write<T: __ReadOnly_FW_WRITE>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
                 }
             }
             impl ::core::fmt::Debug for Value {
@@ -9879,6 +10052,110 @@ pub mod intel {
             :: tock_registers :: register_bitmasks ! (u64 , IA32_PERF_GLOBAL_STATUS , Register , [# [doc = "IA32_PMCi has overflowed. (bits 0, read-only)"] OVF_PMC0 OFFSET (0) NUMBITS (1) [] , # [doc = "IA32_PMCi has overflowed. (bits 1, read-only)"] OVF_PMC1 OFFSET (1) NUMBITS (1) [] , # [doc = "IA32_PMCi has overflowed. (bits 2, read-only)"] OVF_PMC2 OFFSET (2) NUMBITS (1) [] , # [doc = "IA32_PMCi has overflowed. (bits 3, read-only)"] OVF_PMC3 OFFSET (3) NUMBITS (1) [] , # [doc = "IA32_PMCi has overflowed. (bits 4, read-only)"] OVF_PMC4 OFFSET (4) NUMBITS (1) [] , # [doc = "IA32_PMCi has overflowed. (bits 5, read-only)"] OVF_PMC5 OFFSET (5) NUMBITS (1) [] , # [doc = "IA32_PMCi has overflowed. (bits 6, read-only)"] OVF_PMC6 OFFSET (6) NUMBITS (1) [] , # [doc = "IA32_PMCi has overflowed. (bits 7, read-only)"] OVF_PMC7 OFFSET (7) NUMBITS (1) [] , # [doc = "IA32_FIXED_CTRi has overflowed. (bits 32, read-only)"] OVF_FIXED_CTR0 OFFSET (32) NUMBITS (1) [] , # [doc = "IA32_FIXED_CTRi has overflowed. (bits 33, read-only)"] OVF_FIXED_CTR1 OFFSET (33) NUMBITS (1) [] , # [doc = "IA32_FIXED_CTRi has overflowed. (bits 34, read-only)"] OVF_FIXED_CTR2 OFFSET (34) NUMBITS (1) [] , # [doc = "The debug-store (PEBS/BTS) buffer has reached its interrupt threshold. (bits 62, read-only)"] OVF_BUF OFFSET (62) NUMBITS (1) [] , # [doc = "The PMU configuration has changed (for example, counters were taken by another agent). (bits 63, read-only)"] COND_CHGD OFFSET (63) NUMBITS (1) []]);
             #[doc = r" MSR address."]
             pub const ADDRESS: u32 = 0x38e_u32;
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_STATUS` is read-only: its field `OVF_PMC0` cannot be set",
+                label = "`OVF_PMC0` is read-only",
+                note = "the processor reports `OVF_PMC0`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_STATUS` faults: #GP)"
+            )]
+            pub trait __ReadOnly_OVF_PMC0 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_STATUS` is read-only: its field `OVF_PMC1` cannot be set",
+                label = "`OVF_PMC1` is read-only",
+                note = "the processor reports `OVF_PMC1`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_STATUS` faults: #GP)"
+            )]
+            pub trait __ReadOnly_OVF_PMC1 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_STATUS` is read-only: its field `OVF_PMC2` cannot be set",
+                label = "`OVF_PMC2` is read-only",
+                note = "the processor reports `OVF_PMC2`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_STATUS` faults: #GP)"
+            )]
+            pub trait __ReadOnly_OVF_PMC2 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_STATUS` is read-only: its field `OVF_PMC3` cannot be set",
+                label = "`OVF_PMC3` is read-only",
+                note = "the processor reports `OVF_PMC3`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_STATUS` faults: #GP)"
+            )]
+            pub trait __ReadOnly_OVF_PMC3 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_STATUS` is read-only: its field `OVF_PMC4` cannot be set",
+                label = "`OVF_PMC4` is read-only",
+                note = "the processor reports `OVF_PMC4`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_STATUS` faults: #GP)"
+            )]
+            pub trait __ReadOnly_OVF_PMC4 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_STATUS` is read-only: its field `OVF_PMC5` cannot be set",
+                label = "`OVF_PMC5` is read-only",
+                note = "the processor reports `OVF_PMC5`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_STATUS` faults: #GP)"
+            )]
+            pub trait __ReadOnly_OVF_PMC5 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_STATUS` is read-only: its field `OVF_PMC6` cannot be set",
+                label = "`OVF_PMC6` is read-only",
+                note = "the processor reports `OVF_PMC6`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_STATUS` faults: #GP)"
+            )]
+            pub trait __ReadOnly_OVF_PMC6 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_STATUS` is read-only: its field `OVF_PMC7` cannot be set",
+                label = "`OVF_PMC7` is read-only",
+                note = "the processor reports `OVF_PMC7`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_STATUS` faults: #GP)"
+            )]
+            pub trait __ReadOnly_OVF_PMC7 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_STATUS` is read-only: its field `OVF_FIXED_CTR0` cannot be set",
+                label = "`OVF_FIXED_CTR0` is read-only",
+                note = "the processor reports `OVF_FIXED_CTR0`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_STATUS` faults: #GP)"
+            )]
+            pub trait __ReadOnly_OVF_FIXED_CTR0 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_STATUS` is read-only: its field `OVF_FIXED_CTR1` cannot be set",
+                label = "`OVF_FIXED_CTR1` is read-only",
+                note = "the processor reports `OVF_FIXED_CTR1`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_STATUS` faults: #GP)"
+            )]
+            pub trait __ReadOnly_OVF_FIXED_CTR1 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_STATUS` is read-only: its field `OVF_FIXED_CTR2` cannot be set",
+                label = "`OVF_FIXED_CTR2` is read-only",
+                note = "the processor reports `OVF_FIXED_CTR2`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_STATUS` faults: #GP)"
+            )]
+            pub trait __ReadOnly_OVF_FIXED_CTR2 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_STATUS` is read-only: its field `OVF_BUF` cannot be set",
+                label = "`OVF_BUF` is read-only",
+                note = "the processor reports `OVF_BUF`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_STATUS` faults: #GP)"
+            )]
+            pub trait __ReadOnly_OVF_BUF {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_STATUS` is read-only: its field `COND_CHGD` cannot be set",
+                label = "`COND_CHGD` is read-only",
+                note = "the processor reports `COND_CHGD`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_STATUS` faults: #GP)"
+            )]
+            pub trait __ReadOnly_COND_CHGD {}
             #[doc = "A value of `IA32_PERF_GLOBAL_STATUS`. Setters never touch reserved bits (`0x3FFFFFF8FFFFFF00`)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash)]
             #[repr(transparent)]
@@ -9906,33 +10183,73 @@ pub mod intel {
                 pub const fn ovf_pmc0(self) -> bool {
                     ((self.0 >> 0u32) & 0x1_u64) != 0
                 }
+                #[doc(hidden)]
+                pub const fn with_ovf_pmc0<T: __ReadOnly_OVF_PMC0>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
                 #[doc = "`OVF_PMC` element 1 of 8, general-purpose counter 1: bit 1, read-only, 1 bit wide.\n\nIA32_PMCi has overflowed."]
                 pub const fn ovf_pmc1(self) -> bool {
                     ((self.0 >> 1u32) & 0x1_u64) != 0
+                }
+                #[doc(hidden)]
+                pub const fn with_ovf_pmc1<T: __ReadOnly_OVF_PMC1>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
                 }
                 #[doc = "`OVF_PMC` element 2 of 8, general-purpose counter 2: bit 2, read-only, 1 bit wide.\n\nIA32_PMCi has overflowed."]
                 pub const fn ovf_pmc2(self) -> bool {
                     ((self.0 >> 2u32) & 0x1_u64) != 0
                 }
+                #[doc(hidden)]
+                pub const fn with_ovf_pmc2<T: __ReadOnly_OVF_PMC2>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
                 #[doc = "`OVF_PMC` element 3 of 8, general-purpose counter 3: bit 3, read-only, 1 bit wide.\n\nIA32_PMCi has overflowed."]
                 pub const fn ovf_pmc3(self) -> bool {
                     ((self.0 >> 3u32) & 0x1_u64) != 0
+                }
+                #[doc(hidden)]
+                pub const fn with_ovf_pmc3<T: __ReadOnly_OVF_PMC3>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
                 }
                 #[doc = "`OVF_PMC` element 4 of 8, general-purpose counter 4: bit 4, read-only, 1 bit wide.\n\nIA32_PMCi has overflowed."]
                 pub const fn ovf_pmc4(self) -> bool {
                     ((self.0 >> 4u32) & 0x1_u64) != 0
                 }
+                #[doc(hidden)]
+                pub const fn with_ovf_pmc4<T: __ReadOnly_OVF_PMC4>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
                 #[doc = "`OVF_PMC` element 5 of 8, general-purpose counter 5: bit 5, read-only, 1 bit wide.\n\nIA32_PMCi has overflowed."]
                 pub const fn ovf_pmc5(self) -> bool {
                     ((self.0 >> 5u32) & 0x1_u64) != 0
+                }
+                #[doc(hidden)]
+                pub const fn with_ovf_pmc5<T: __ReadOnly_OVF_PMC5>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
                 }
                 #[doc = "`OVF_PMC` element 6 of 8, general-purpose counter 6: bit 6, read-only, 1 bit wide.\n\nIA32_PMCi has overflowed."]
                 pub const fn ovf_pmc6(self) -> bool {
                     ((self.0 >> 6u32) & 0x1_u64) != 0
                 }
+                #[doc(hidden)]
+                pub const fn with_ovf_pmc6<T: __ReadOnly_OVF_PMC6>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
                 #[doc = "`OVF_PMC` element 7 of 8, general-purpose counter 7: bit 7, read-only, 1 bit wide.\n\nIA32_PMCi has overflowed."]
                 pub const fn ovf_pmc7(self) -> bool {
                     ((self.0 >> 7u32) & 0x1_u64) != 0
+                }
+                #[doc(hidden)]
+                pub const fn with_ovf_pmc7<T: __ReadOnly_OVF_PMC7>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
                 }
                 #[doc = "Element `index` of `OVF_PMC`, or `None` when out of 0..8."]
                 pub const fn ovf_pmc_at(self, index: u32) -> Option<bool> {
@@ -9952,13 +10269,37 @@ pub mod intel {
                 pub const fn ovf_fixed_ctr0(self) -> bool {
                     ((self.0 >> 32u32) & 0x1_u64) != 0
                 }
+                #[doc(hidden)]
+                pub const fn with_ovf_fixed_ctr0<T: __ReadOnly_OVF_FIXED_CTR0>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
                 #[doc = "`OVF_FIXED_CTR` element 1 of 3, fixed counter 1: bit 33, read-only, 1 bit wide.\n\nIA32_FIXED_CTRi has overflowed."]
                 pub const fn ovf_fixed_ctr1(self) -> bool {
                     ((self.0 >> 33u32) & 0x1_u64) != 0
                 }
+                #[doc(hidden)]
+                pub const fn with_ovf_fixed_ctr1<T: __ReadOnly_OVF_FIXED_CTR1>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
                 #[doc = "`OVF_FIXED_CTR` element 2 of 3, fixed counter 2: bit 34, read-only, 1 bit wide.\n\nIA32_FIXED_CTRi has overflowed."]
                 pub const fn ovf_fixed_ctr2(self) -> bool {
                     ((self.0 >> 34u32) & 0x1_u64) != 0
+                }
+                #[doc(hidden)]
+                pub const fn with_ovf_fixed_ctr2<T: __ReadOnly_OVF_FIXED_CTR2>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
                 }
                 #[doc = "Element `index` of `OVF_FIXED_CTR`, or `None` when out of 0..3."]
                 pub const fn ovf_fixed_ctr_at(self, index: u32) -> Option<bool> {
@@ -9973,9 +10314,19 @@ pub mod intel {
                 pub const fn ovf_buf(self) -> bool {
                     ((self.0 >> 62u32) & 0x1_u64) != 0
                 }
+                #[doc(hidden)]
+                pub const fn with_ovf_buf<T: __ReadOnly_OVF_BUF>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
                 #[doc = "The PMU configuration has changed (for example, counters were taken by another agent).\n\nBits 63, read-only, 1 bit wide."]
                 pub const fn cond_chgd(self) -> bool {
                     ((self.0 >> 63u32) & 0x1_u64) != 0
+                }
+                #[doc(hidden)]
+                pub const fn with_cond_chgd<T: __ReadOnly_COND_CHGD>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
                 }
             }
             impl ::core::fmt::Debug for Value {
@@ -14294,6 +14645,118 @@ pub mod intel {
             :: tock_registers :: register_bitmasks ! (u64 , IA32_PERF_GLOBAL_STATUS , Register , [# [doc = "IA32_PMCi has overflowed. (bits 0, read-only)"] OVF_PMC0 OFFSET (0) NUMBITS (1) [] , # [doc = "IA32_PMCi has overflowed. (bits 1, read-only)"] OVF_PMC1 OFFSET (1) NUMBITS (1) [] , # [doc = "IA32_PMCi has overflowed. (bits 2, read-only)"] OVF_PMC2 OFFSET (2) NUMBITS (1) [] , # [doc = "IA32_PMCi has overflowed. (bits 3, read-only)"] OVF_PMC3 OFFSET (3) NUMBITS (1) [] , # [doc = "IA32_PMCi has overflowed. (bits 4, read-only)"] OVF_PMC4 OFFSET (4) NUMBITS (1) [] , # [doc = "IA32_PMCi has overflowed. (bits 5, read-only)"] OVF_PMC5 OFFSET (5) NUMBITS (1) [] , # [doc = "IA32_PMCi has overflowed. (bits 6, read-only)"] OVF_PMC6 OFFSET (6) NUMBITS (1) [] , # [doc = "IA32_PMCi has overflowed. (bits 7, read-only)"] OVF_PMC7 OFFSET (7) NUMBITS (1) [] , # [doc = "IA32_FIXED_CTRi has overflowed. (bits 32, read-only)"] OVF_FIXED_CTR0 OFFSET (32) NUMBITS (1) [] , # [doc = "IA32_FIXED_CTRi has overflowed. (bits 33, read-only)"] OVF_FIXED_CTR1 OFFSET (33) NUMBITS (1) [] , # [doc = "IA32_FIXED_CTRi has overflowed. (bits 34, read-only)"] OVF_FIXED_CTR2 OFFSET (34) NUMBITS (1) [] , # [doc = "An uncore counter has overflowed. (bits 61, read-only)"] OVF_UNCORE OFFSET (61) NUMBITS (1) [] , # [doc = "The debug-store (PEBS/BTS) buffer has reached its interrupt threshold. (bits 62, read-only)"] OVF_BUF OFFSET (62) NUMBITS (1) [] , # [doc = "The PMU configuration has changed (for example, counters were taken by another agent). (bits 63, read-only)"] COND_CHGD OFFSET (63) NUMBITS (1) []]);
             #[doc = r" MSR address."]
             pub const ADDRESS: u32 = 0x38e_u32;
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_STATUS` is read-only: its field `OVF_PMC0` cannot be set",
+                label = "`OVF_PMC0` is read-only",
+                note = "the processor reports `OVF_PMC0`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_STATUS` faults: #GP)"
+            )]
+            pub trait __ReadOnly_OVF_PMC0 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_STATUS` is read-only: its field `OVF_PMC1` cannot be set",
+                label = "`OVF_PMC1` is read-only",
+                note = "the processor reports `OVF_PMC1`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_STATUS` faults: #GP)"
+            )]
+            pub trait __ReadOnly_OVF_PMC1 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_STATUS` is read-only: its field `OVF_PMC2` cannot be set",
+                label = "`OVF_PMC2` is read-only",
+                note = "the processor reports `OVF_PMC2`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_STATUS` faults: #GP)"
+            )]
+            pub trait __ReadOnly_OVF_PMC2 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_STATUS` is read-only: its field `OVF_PMC3` cannot be set",
+                label = "`OVF_PMC3` is read-only",
+                note = "the processor reports `OVF_PMC3`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_STATUS` faults: #GP)"
+            )]
+            pub trait __ReadOnly_OVF_PMC3 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_STATUS` is read-only: its field `OVF_PMC4` cannot be set",
+                label = "`OVF_PMC4` is read-only",
+                note = "the processor reports `OVF_PMC4`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_STATUS` faults: #GP)"
+            )]
+            pub trait __ReadOnly_OVF_PMC4 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_STATUS` is read-only: its field `OVF_PMC5` cannot be set",
+                label = "`OVF_PMC5` is read-only",
+                note = "the processor reports `OVF_PMC5`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_STATUS` faults: #GP)"
+            )]
+            pub trait __ReadOnly_OVF_PMC5 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_STATUS` is read-only: its field `OVF_PMC6` cannot be set",
+                label = "`OVF_PMC6` is read-only",
+                note = "the processor reports `OVF_PMC6`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_STATUS` faults: #GP)"
+            )]
+            pub trait __ReadOnly_OVF_PMC6 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_STATUS` is read-only: its field `OVF_PMC7` cannot be set",
+                label = "`OVF_PMC7` is read-only",
+                note = "the processor reports `OVF_PMC7`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_STATUS` faults: #GP)"
+            )]
+            pub trait __ReadOnly_OVF_PMC7 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_STATUS` is read-only: its field `OVF_FIXED_CTR0` cannot be set",
+                label = "`OVF_FIXED_CTR0` is read-only",
+                note = "the processor reports `OVF_FIXED_CTR0`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_STATUS` faults: #GP)"
+            )]
+            pub trait __ReadOnly_OVF_FIXED_CTR0 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_STATUS` is read-only: its field `OVF_FIXED_CTR1` cannot be set",
+                label = "`OVF_FIXED_CTR1` is read-only",
+                note = "the processor reports `OVF_FIXED_CTR1`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_STATUS` faults: #GP)"
+            )]
+            pub trait __ReadOnly_OVF_FIXED_CTR1 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_STATUS` is read-only: its field `OVF_FIXED_CTR2` cannot be set",
+                label = "`OVF_FIXED_CTR2` is read-only",
+                note = "the processor reports `OVF_FIXED_CTR2`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_STATUS` faults: #GP)"
+            )]
+            pub trait __ReadOnly_OVF_FIXED_CTR2 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_STATUS` is read-only: its field `OVF_UNCORE` cannot be set",
+                label = "`OVF_UNCORE` is read-only",
+                note = "the processor reports `OVF_UNCORE`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_STATUS` faults: #GP)"
+            )]
+            pub trait __ReadOnly_OVF_UNCORE {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_STATUS` is read-only: its field `OVF_BUF` cannot be set",
+                label = "`OVF_BUF` is read-only",
+                note = "the processor reports `OVF_BUF`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_STATUS` faults: #GP)"
+            )]
+            pub trait __ReadOnly_OVF_BUF {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_STATUS` is read-only: its field `COND_CHGD` cannot be set",
+                label = "`COND_CHGD` is read-only",
+                note = "the processor reports `COND_CHGD`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_STATUS` faults: #GP)"
+            )]
+            pub trait __ReadOnly_COND_CHGD {}
             #[doc = "A value of `IA32_PERF_GLOBAL_STATUS`. Setters never touch reserved bits (`0x1FFFFFF8FFFFFF00`)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash)]
             #[repr(transparent)]
@@ -14321,33 +14784,73 @@ pub mod intel {
                 pub const fn ovf_pmc0(self) -> bool {
                     ((self.0 >> 0u32) & 0x1_u64) != 0
                 }
+                #[doc(hidden)]
+                pub const fn with_ovf_pmc0<T: __ReadOnly_OVF_PMC0>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
                 #[doc = "`OVF_PMC` element 1 of 8, general-purpose counter 1: bit 1, read-only, 1 bit wide.\n\nIA32_PMCi has overflowed."]
                 pub const fn ovf_pmc1(self) -> bool {
                     ((self.0 >> 1u32) & 0x1_u64) != 0
+                }
+                #[doc(hidden)]
+                pub const fn with_ovf_pmc1<T: __ReadOnly_OVF_PMC1>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
                 }
                 #[doc = "`OVF_PMC` element 2 of 8, general-purpose counter 2: bit 2, read-only, 1 bit wide.\n\nIA32_PMCi has overflowed."]
                 pub const fn ovf_pmc2(self) -> bool {
                     ((self.0 >> 2u32) & 0x1_u64) != 0
                 }
+                #[doc(hidden)]
+                pub const fn with_ovf_pmc2<T: __ReadOnly_OVF_PMC2>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
                 #[doc = "`OVF_PMC` element 3 of 8, general-purpose counter 3: bit 3, read-only, 1 bit wide.\n\nIA32_PMCi has overflowed."]
                 pub const fn ovf_pmc3(self) -> bool {
                     ((self.0 >> 3u32) & 0x1_u64) != 0
+                }
+                #[doc(hidden)]
+                pub const fn with_ovf_pmc3<T: __ReadOnly_OVF_PMC3>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
                 }
                 #[doc = "`OVF_PMC` element 4 of 8, general-purpose counter 4: bit 4, read-only, 1 bit wide.\n\nIA32_PMCi has overflowed."]
                 pub const fn ovf_pmc4(self) -> bool {
                     ((self.0 >> 4u32) & 0x1_u64) != 0
                 }
+                #[doc(hidden)]
+                pub const fn with_ovf_pmc4<T: __ReadOnly_OVF_PMC4>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
                 #[doc = "`OVF_PMC` element 5 of 8, general-purpose counter 5: bit 5, read-only, 1 bit wide.\n\nIA32_PMCi has overflowed."]
                 pub const fn ovf_pmc5(self) -> bool {
                     ((self.0 >> 5u32) & 0x1_u64) != 0
+                }
+                #[doc(hidden)]
+                pub const fn with_ovf_pmc5<T: __ReadOnly_OVF_PMC5>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
                 }
                 #[doc = "`OVF_PMC` element 6 of 8, general-purpose counter 6: bit 6, read-only, 1 bit wide.\n\nIA32_PMCi has overflowed."]
                 pub const fn ovf_pmc6(self) -> bool {
                     ((self.0 >> 6u32) & 0x1_u64) != 0
                 }
+                #[doc(hidden)]
+                pub const fn with_ovf_pmc6<T: __ReadOnly_OVF_PMC6>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
                 #[doc = "`OVF_PMC` element 7 of 8, general-purpose counter 7: bit 7, read-only, 1 bit wide.\n\nIA32_PMCi has overflowed."]
                 pub const fn ovf_pmc7(self) -> bool {
                     ((self.0 >> 7u32) & 0x1_u64) != 0
+                }
+                #[doc(hidden)]
+                pub const fn with_ovf_pmc7<T: __ReadOnly_OVF_PMC7>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
                 }
                 #[doc = "Element `index` of `OVF_PMC`, or `None` when out of 0..8."]
                 pub const fn ovf_pmc_at(self, index: u32) -> Option<bool> {
@@ -14367,13 +14870,37 @@ pub mod intel {
                 pub const fn ovf_fixed_ctr0(self) -> bool {
                     ((self.0 >> 32u32) & 0x1_u64) != 0
                 }
+                #[doc(hidden)]
+                pub const fn with_ovf_fixed_ctr0<T: __ReadOnly_OVF_FIXED_CTR0>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
                 #[doc = "`OVF_FIXED_CTR` element 1 of 3, fixed counter 1: bit 33, read-only, 1 bit wide.\n\nIA32_FIXED_CTRi has overflowed."]
                 pub const fn ovf_fixed_ctr1(self) -> bool {
                     ((self.0 >> 33u32) & 0x1_u64) != 0
                 }
+                #[doc(hidden)]
+                pub const fn with_ovf_fixed_ctr1<T: __ReadOnly_OVF_FIXED_CTR1>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
                 #[doc = "`OVF_FIXED_CTR` element 2 of 3, fixed counter 2: bit 34, read-only, 1 bit wide.\n\nIA32_FIXED_CTRi has overflowed."]
                 pub const fn ovf_fixed_ctr2(self) -> bool {
                     ((self.0 >> 34u32) & 0x1_u64) != 0
+                }
+                #[doc(hidden)]
+                pub const fn with_ovf_fixed_ctr2<T: __ReadOnly_OVF_FIXED_CTR2>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
                 }
                 #[doc = "Element `index` of `OVF_FIXED_CTR`, or `None` when out of 0..3."]
                 pub const fn ovf_fixed_ctr_at(self, index: u32) -> Option<bool> {
@@ -14388,13 +14915,28 @@ pub mod intel {
                 pub const fn ovf_uncore(self) -> bool {
                     ((self.0 >> 61u32) & 0x1_u64) != 0
                 }
+                #[doc(hidden)]
+                pub const fn with_ovf_uncore<T: __ReadOnly_OVF_UNCORE>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
                 #[doc = "The debug-store (PEBS/BTS) buffer has reached its interrupt threshold.\n\nBits 62, read-only, 1 bit wide."]
                 pub const fn ovf_buf(self) -> bool {
                     ((self.0 >> 62u32) & 0x1_u64) != 0
                 }
+                #[doc(hidden)]
+                pub const fn with_ovf_buf<T: __ReadOnly_OVF_BUF>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
                 #[doc = "The PMU configuration has changed (for example, counters were taken by another agent).\n\nBits 63, read-only, 1 bit wide."]
                 pub const fn cond_chgd(self) -> bool {
                     ((self.0 >> 63u32) & 0x1_u64) != 0
+                }
+                #[doc(hidden)]
+                pub const fn with_cond_chgd<T: __ReadOnly_COND_CHGD>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
                 }
             }
             impl ::core::fmt::Debug for Value {
@@ -15979,6 +16521,150 @@ pub mod intel {
             :: tock_registers :: register_bitmasks ! (u64 , IA32_PERF_GLOBAL_STATUS , Register , [# [doc = "IA32_PMCi has overflowed. (bits 0, read-only)"] OVF_PMC0 OFFSET (0) NUMBITS (1) [] , # [doc = "IA32_PMCi has overflowed. (bits 1, read-only)"] OVF_PMC1 OFFSET (1) NUMBITS (1) [] , # [doc = "IA32_PMCi has overflowed. (bits 2, read-only)"] OVF_PMC2 OFFSET (2) NUMBITS (1) [] , # [doc = "IA32_PMCi has overflowed. (bits 3, read-only)"] OVF_PMC3 OFFSET (3) NUMBITS (1) [] , # [doc = "IA32_PMCi has overflowed. (bits 4, read-only)"] OVF_PMC4 OFFSET (4) NUMBITS (1) [] , # [doc = "IA32_PMCi has overflowed. (bits 5, read-only)"] OVF_PMC5 OFFSET (5) NUMBITS (1) [] , # [doc = "IA32_PMCi has overflowed. (bits 6, read-only)"] OVF_PMC6 OFFSET (6) NUMBITS (1) [] , # [doc = "IA32_PMCi has overflowed. (bits 7, read-only)"] OVF_PMC7 OFFSET (7) NUMBITS (1) [] , # [doc = "IA32_FIXED_CTRi has overflowed. (bits 32, read-only)"] OVF_FIXED_CTR0 OFFSET (32) NUMBITS (1) [] , # [doc = "IA32_FIXED_CTRi has overflowed. (bits 33, read-only)"] OVF_FIXED_CTR1 OFFSET (33) NUMBITS (1) [] , # [doc = "IA32_FIXED_CTRi has overflowed. (bits 34, read-only)"] OVF_FIXED_CTR2 OFFSET (34) NUMBITS (1) [] , # [doc = "Intel PT raised a PMI because a ToPA output region filled. (bits 55, read-only)"] TRACE_TOPA_PMI OFFSET (55) NUMBITS (1) [] , # [doc = "LBR recording is frozen (by FREEZE_LBRS_ON_PMI). (bits 58, read-only)"] LBR_FRZ OFFSET (58) NUMBITS (1) [] , # [doc = "Counters are frozen (by FREEZE_PERFMON_ON_PMI). (bits 59, read-only)"] CTR_FRZ OFFSET (59) NUMBITS (1) [] , # [doc = "Counters may include counts from an Intel SGX enclave (anti side-channel interference). (bits 60, read-only)"] ASCI OFFSET (60) NUMBITS (1) [] , # [doc = "An uncore counter has overflowed. (bits 61, read-only)"] OVF_UNCORE OFFSET (61) NUMBITS (1) [] , # [doc = "The debug-store (PEBS/BTS) buffer has reached its interrupt threshold. (bits 62, read-only)"] OVF_BUF OFFSET (62) NUMBITS (1) [] , # [doc = "The PMU configuration has changed (for example, counters were taken by another agent). (bits 63, read-only)"] COND_CHGD OFFSET (63) NUMBITS (1) []]);
             #[doc = r" MSR address."]
             pub const ADDRESS: u32 = 0x38e_u32;
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_STATUS` is read-only: its field `OVF_PMC0` cannot be set",
+                label = "`OVF_PMC0` is read-only",
+                note = "the processor reports `OVF_PMC0`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_STATUS` faults: #GP)"
+            )]
+            pub trait __ReadOnly_OVF_PMC0 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_STATUS` is read-only: its field `OVF_PMC1` cannot be set",
+                label = "`OVF_PMC1` is read-only",
+                note = "the processor reports `OVF_PMC1`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_STATUS` faults: #GP)"
+            )]
+            pub trait __ReadOnly_OVF_PMC1 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_STATUS` is read-only: its field `OVF_PMC2` cannot be set",
+                label = "`OVF_PMC2` is read-only",
+                note = "the processor reports `OVF_PMC2`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_STATUS` faults: #GP)"
+            )]
+            pub trait __ReadOnly_OVF_PMC2 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_STATUS` is read-only: its field `OVF_PMC3` cannot be set",
+                label = "`OVF_PMC3` is read-only",
+                note = "the processor reports `OVF_PMC3`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_STATUS` faults: #GP)"
+            )]
+            pub trait __ReadOnly_OVF_PMC3 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_STATUS` is read-only: its field `OVF_PMC4` cannot be set",
+                label = "`OVF_PMC4` is read-only",
+                note = "the processor reports `OVF_PMC4`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_STATUS` faults: #GP)"
+            )]
+            pub trait __ReadOnly_OVF_PMC4 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_STATUS` is read-only: its field `OVF_PMC5` cannot be set",
+                label = "`OVF_PMC5` is read-only",
+                note = "the processor reports `OVF_PMC5`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_STATUS` faults: #GP)"
+            )]
+            pub trait __ReadOnly_OVF_PMC5 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_STATUS` is read-only: its field `OVF_PMC6` cannot be set",
+                label = "`OVF_PMC6` is read-only",
+                note = "the processor reports `OVF_PMC6`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_STATUS` faults: #GP)"
+            )]
+            pub trait __ReadOnly_OVF_PMC6 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_STATUS` is read-only: its field `OVF_PMC7` cannot be set",
+                label = "`OVF_PMC7` is read-only",
+                note = "the processor reports `OVF_PMC7`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_STATUS` faults: #GP)"
+            )]
+            pub trait __ReadOnly_OVF_PMC7 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_STATUS` is read-only: its field `OVF_FIXED_CTR0` cannot be set",
+                label = "`OVF_FIXED_CTR0` is read-only",
+                note = "the processor reports `OVF_FIXED_CTR0`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_STATUS` faults: #GP)"
+            )]
+            pub trait __ReadOnly_OVF_FIXED_CTR0 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_STATUS` is read-only: its field `OVF_FIXED_CTR1` cannot be set",
+                label = "`OVF_FIXED_CTR1` is read-only",
+                note = "the processor reports `OVF_FIXED_CTR1`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_STATUS` faults: #GP)"
+            )]
+            pub trait __ReadOnly_OVF_FIXED_CTR1 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_STATUS` is read-only: its field `OVF_FIXED_CTR2` cannot be set",
+                label = "`OVF_FIXED_CTR2` is read-only",
+                note = "the processor reports `OVF_FIXED_CTR2`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_STATUS` faults: #GP)"
+            )]
+            pub trait __ReadOnly_OVF_FIXED_CTR2 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_STATUS` is read-only: its field `TRACE_TOPA_PMI` cannot be set",
+                label = "`TRACE_TOPA_PMI` is read-only",
+                note = "the processor reports `TRACE_TOPA_PMI`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_STATUS` faults: #GP)"
+            )]
+            pub trait __ReadOnly_TRACE_TOPA_PMI {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_STATUS` is read-only: its field `LBR_FRZ` cannot be set",
+                label = "`LBR_FRZ` is read-only",
+                note = "the processor reports `LBR_FRZ`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_STATUS` faults: #GP)"
+            )]
+            pub trait __ReadOnly_LBR_FRZ {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_STATUS` is read-only: its field `CTR_FRZ` cannot be set",
+                label = "`CTR_FRZ` is read-only",
+                note = "the processor reports `CTR_FRZ`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_STATUS` faults: #GP)"
+            )]
+            pub trait __ReadOnly_CTR_FRZ {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_STATUS` is read-only: its field `ASCI` cannot be set",
+                label = "`ASCI` is read-only",
+                note = "the processor reports `ASCI`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_STATUS` faults: #GP)"
+            )]
+            pub trait __ReadOnly_ASCI {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_STATUS` is read-only: its field `OVF_UNCORE` cannot be set",
+                label = "`OVF_UNCORE` is read-only",
+                note = "the processor reports `OVF_UNCORE`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_STATUS` faults: #GP)"
+            )]
+            pub trait __ReadOnly_OVF_UNCORE {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_STATUS` is read-only: its field `OVF_BUF` cannot be set",
+                label = "`OVF_BUF` is read-only",
+                note = "the processor reports `OVF_BUF`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_STATUS` faults: #GP)"
+            )]
+            pub trait __ReadOnly_OVF_BUF {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_STATUS` is read-only: its field `COND_CHGD` cannot be set",
+                label = "`COND_CHGD` is read-only",
+                note = "the processor reports `COND_CHGD`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_STATUS` faults: #GP)"
+            )]
+            pub trait __ReadOnly_COND_CHGD {}
             #[doc = "A value of `IA32_PERF_GLOBAL_STATUS`. Setters never touch reserved bits (`0x037FFFF8FFFFFF00`)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash)]
             #[repr(transparent)]
@@ -16006,33 +16692,73 @@ pub mod intel {
                 pub const fn ovf_pmc0(self) -> bool {
                     ((self.0 >> 0u32) & 0x1_u64) != 0
                 }
+                #[doc(hidden)]
+                pub const fn with_ovf_pmc0<T: __ReadOnly_OVF_PMC0>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
                 #[doc = "`OVF_PMC` element 1 of 8, general-purpose counter 1: bit 1, read-only, 1 bit wide.\n\nIA32_PMCi has overflowed."]
                 pub const fn ovf_pmc1(self) -> bool {
                     ((self.0 >> 1u32) & 0x1_u64) != 0
+                }
+                #[doc(hidden)]
+                pub const fn with_ovf_pmc1<T: __ReadOnly_OVF_PMC1>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
                 }
                 #[doc = "`OVF_PMC` element 2 of 8, general-purpose counter 2: bit 2, read-only, 1 bit wide.\n\nIA32_PMCi has overflowed."]
                 pub const fn ovf_pmc2(self) -> bool {
                     ((self.0 >> 2u32) & 0x1_u64) != 0
                 }
+                #[doc(hidden)]
+                pub const fn with_ovf_pmc2<T: __ReadOnly_OVF_PMC2>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
                 #[doc = "`OVF_PMC` element 3 of 8, general-purpose counter 3: bit 3, read-only, 1 bit wide.\n\nIA32_PMCi has overflowed."]
                 pub const fn ovf_pmc3(self) -> bool {
                     ((self.0 >> 3u32) & 0x1_u64) != 0
+                }
+                #[doc(hidden)]
+                pub const fn with_ovf_pmc3<T: __ReadOnly_OVF_PMC3>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
                 }
                 #[doc = "`OVF_PMC` element 4 of 8, general-purpose counter 4: bit 4, read-only, 1 bit wide.\n\nIA32_PMCi has overflowed."]
                 pub const fn ovf_pmc4(self) -> bool {
                     ((self.0 >> 4u32) & 0x1_u64) != 0
                 }
+                #[doc(hidden)]
+                pub const fn with_ovf_pmc4<T: __ReadOnly_OVF_PMC4>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
                 #[doc = "`OVF_PMC` element 5 of 8, general-purpose counter 5: bit 5, read-only, 1 bit wide.\n\nIA32_PMCi has overflowed."]
                 pub const fn ovf_pmc5(self) -> bool {
                     ((self.0 >> 5u32) & 0x1_u64) != 0
+                }
+                #[doc(hidden)]
+                pub const fn with_ovf_pmc5<T: __ReadOnly_OVF_PMC5>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
                 }
                 #[doc = "`OVF_PMC` element 6 of 8, general-purpose counter 6: bit 6, read-only, 1 bit wide.\n\nIA32_PMCi has overflowed."]
                 pub const fn ovf_pmc6(self) -> bool {
                     ((self.0 >> 6u32) & 0x1_u64) != 0
                 }
+                #[doc(hidden)]
+                pub const fn with_ovf_pmc6<T: __ReadOnly_OVF_PMC6>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
                 #[doc = "`OVF_PMC` element 7 of 8, general-purpose counter 7: bit 7, read-only, 1 bit wide.\n\nIA32_PMCi has overflowed."]
                 pub const fn ovf_pmc7(self) -> bool {
                     ((self.0 >> 7u32) & 0x1_u64) != 0
+                }
+                #[doc(hidden)]
+                pub const fn with_ovf_pmc7<T: __ReadOnly_OVF_PMC7>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
                 }
                 #[doc = "Element `index` of `OVF_PMC`, or `None` when out of 0..8."]
                 pub const fn ovf_pmc_at(self, index: u32) -> Option<bool> {
@@ -16052,13 +16778,37 @@ pub mod intel {
                 pub const fn ovf_fixed_ctr0(self) -> bool {
                     ((self.0 >> 32u32) & 0x1_u64) != 0
                 }
+                #[doc(hidden)]
+                pub const fn with_ovf_fixed_ctr0<T: __ReadOnly_OVF_FIXED_CTR0>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
                 #[doc = "`OVF_FIXED_CTR` element 1 of 3, fixed counter 1: bit 33, read-only, 1 bit wide.\n\nIA32_FIXED_CTRi has overflowed."]
                 pub const fn ovf_fixed_ctr1(self) -> bool {
                     ((self.0 >> 33u32) & 0x1_u64) != 0
                 }
+                #[doc(hidden)]
+                pub const fn with_ovf_fixed_ctr1<T: __ReadOnly_OVF_FIXED_CTR1>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
                 #[doc = "`OVF_FIXED_CTR` element 2 of 3, fixed counter 2: bit 34, read-only, 1 bit wide.\n\nIA32_FIXED_CTRi has overflowed."]
                 pub const fn ovf_fixed_ctr2(self) -> bool {
                     ((self.0 >> 34u32) & 0x1_u64) != 0
+                }
+                #[doc(hidden)]
+                pub const fn with_ovf_fixed_ctr2<T: __ReadOnly_OVF_FIXED_CTR2>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
                 }
                 #[doc = "Element `index` of `OVF_FIXED_CTR`, or `None` when out of 0..3."]
                 pub const fn ovf_fixed_ctr_at(self, index: u32) -> Option<bool> {
@@ -16073,29 +16823,67 @@ pub mod intel {
                 pub const fn trace_topa_pmi(self) -> bool {
                     ((self.0 >> 55u32) & 0x1_u64) != 0
                 }
+                #[doc(hidden)]
+                pub const fn with_trace_topa_pmi<T: __ReadOnly_TRACE_TOPA_PMI>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
                 #[doc = "LBR recording is frozen (by FREEZE_LBRS_ON_PMI).\n\nBits 58, read-only, 1 bit wide."]
                 pub const fn lbr_frz(self) -> bool {
                     ((self.0 >> 58u32) & 0x1_u64) != 0
+                }
+                #[doc(hidden)]
+                pub const fn with_lbr_frz<T: __ReadOnly_LBR_FRZ>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
                 }
                 #[doc = "Counters are frozen (by FREEZE_PERFMON_ON_PMI).\n\nBits 59, read-only, 1 bit wide."]
                 pub const fn ctr_frz(self) -> bool {
                     ((self.0 >> 59u32) & 0x1_u64) != 0
                 }
+                #[doc(hidden)]
+                pub const fn with_ctr_frz<T: __ReadOnly_CTR_FRZ>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
                 #[doc = "Counters may include counts from an Intel SGX enclave (anti side-channel interference).\n\nBits 60, read-only, 1 bit wide."]
                 pub const fn asci(self) -> bool {
                     ((self.0 >> 60u32) & 0x1_u64) != 0
+                }
+                #[doc(hidden)]
+                pub const fn with_asci<T: __ReadOnly_ASCI>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
                 }
                 #[doc = "An uncore counter has overflowed.\n\nBits 61, read-only, 1 bit wide."]
                 pub const fn ovf_uncore(self) -> bool {
                     ((self.0 >> 61u32) & 0x1_u64) != 0
                 }
+                #[doc(hidden)]
+                pub const fn with_ovf_uncore<T: __ReadOnly_OVF_UNCORE>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
                 #[doc = "The debug-store (PEBS/BTS) buffer has reached its interrupt threshold.\n\nBits 62, read-only, 1 bit wide."]
                 pub const fn ovf_buf(self) -> bool {
                     ((self.0 >> 62u32) & 0x1_u64) != 0
                 }
+                #[doc(hidden)]
+                pub const fn with_ovf_buf<T: __ReadOnly_OVF_BUF>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
                 #[doc = "The PMU configuration has changed (for example, counters were taken by another agent).\n\nBits 63, read-only, 1 bit wide."]
                 pub const fn cond_chgd(self) -> bool {
                     ((self.0 >> 63u32) & 0x1_u64) != 0
+                }
+                #[doc(hidden)]
+                pub const fn with_cond_chgd<T: __ReadOnly_COND_CHGD>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
                 }
             }
             impl ::core::fmt::Debug for Value {
@@ -17685,6 +18473,102 @@ pub mod intel {
             :: tock_registers :: register_bitmasks ! (u64 , IA32_PERF_GLOBAL_INUSE , Register , [# [doc = "IA32_PERFEVTSELi has a non-zero event select or umask. (bits 0, read-only)"] PERFEVTSEL_INUSE0 OFFSET (0) NUMBITS (1) [] , # [doc = "IA32_PERFEVTSELi has a non-zero event select or umask. (bits 1, read-only)"] PERFEVTSEL_INUSE1 OFFSET (1) NUMBITS (1) [] , # [doc = "IA32_PERFEVTSELi has a non-zero event select or umask. (bits 2, read-only)"] PERFEVTSEL_INUSE2 OFFSET (2) NUMBITS (1) [] , # [doc = "IA32_PERFEVTSELi has a non-zero event select or umask. (bits 3, read-only)"] PERFEVTSEL_INUSE3 OFFSET (3) NUMBITS (1) [] , # [doc = "IA32_PERFEVTSELi has a non-zero event select or umask. (bits 4, read-only)"] PERFEVTSEL_INUSE4 OFFSET (4) NUMBITS (1) [] , # [doc = "IA32_PERFEVTSELi has a non-zero event select or umask. (bits 5, read-only)"] PERFEVTSEL_INUSE5 OFFSET (5) NUMBITS (1) [] , # [doc = "IA32_PERFEVTSELi has a non-zero event select or umask. (bits 6, read-only)"] PERFEVTSEL_INUSE6 OFFSET (6) NUMBITS (1) [] , # [doc = "IA32_PERFEVTSELi has a non-zero event select or umask. (bits 7, read-only)"] PERFEVTSEL_INUSE7 OFFSET (7) NUMBITS (1) [] , # [doc = "IA32_FIXED_CTRi is enabled in IA32_FIXED_CTR_CTRL. (bits 32, read-only)"] FIXED_CTR_INUSE0 OFFSET (32) NUMBITS (1) [] , # [doc = "IA32_FIXED_CTRi is enabled in IA32_FIXED_CTR_CTRL. (bits 33, read-only)"] FIXED_CTR_INUSE1 OFFSET (33) NUMBITS (1) [] , # [doc = "IA32_FIXED_CTRi is enabled in IA32_FIXED_CTR_CTRL. (bits 34, read-only)"] FIXED_CTR_INUSE2 OFFSET (34) NUMBITS (1) [] , # [doc = "A PMI is programmed on some counter. (bits 63, read-only)"] PMI_INUSE OFFSET (63) NUMBITS (1) []]);
             #[doc = r" MSR address."]
             pub const ADDRESS: u32 = 0x392_u32;
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_INUSE` is read-only: its field `PERFEVTSEL_INUSE0` cannot be set",
+                label = "`PERFEVTSEL_INUSE0` is read-only",
+                note = "the processor reports `PERFEVTSEL_INUSE0`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_INUSE` faults: #GP)"
+            )]
+            pub trait __ReadOnly_PERFEVTSEL_INUSE0 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_INUSE` is read-only: its field `PERFEVTSEL_INUSE1` cannot be set",
+                label = "`PERFEVTSEL_INUSE1` is read-only",
+                note = "the processor reports `PERFEVTSEL_INUSE1`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_INUSE` faults: #GP)"
+            )]
+            pub trait __ReadOnly_PERFEVTSEL_INUSE1 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_INUSE` is read-only: its field `PERFEVTSEL_INUSE2` cannot be set",
+                label = "`PERFEVTSEL_INUSE2` is read-only",
+                note = "the processor reports `PERFEVTSEL_INUSE2`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_INUSE` faults: #GP)"
+            )]
+            pub trait __ReadOnly_PERFEVTSEL_INUSE2 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_INUSE` is read-only: its field `PERFEVTSEL_INUSE3` cannot be set",
+                label = "`PERFEVTSEL_INUSE3` is read-only",
+                note = "the processor reports `PERFEVTSEL_INUSE3`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_INUSE` faults: #GP)"
+            )]
+            pub trait __ReadOnly_PERFEVTSEL_INUSE3 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_INUSE` is read-only: its field `PERFEVTSEL_INUSE4` cannot be set",
+                label = "`PERFEVTSEL_INUSE4` is read-only",
+                note = "the processor reports `PERFEVTSEL_INUSE4`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_INUSE` faults: #GP)"
+            )]
+            pub trait __ReadOnly_PERFEVTSEL_INUSE4 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_INUSE` is read-only: its field `PERFEVTSEL_INUSE5` cannot be set",
+                label = "`PERFEVTSEL_INUSE5` is read-only",
+                note = "the processor reports `PERFEVTSEL_INUSE5`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_INUSE` faults: #GP)"
+            )]
+            pub trait __ReadOnly_PERFEVTSEL_INUSE5 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_INUSE` is read-only: its field `PERFEVTSEL_INUSE6` cannot be set",
+                label = "`PERFEVTSEL_INUSE6` is read-only",
+                note = "the processor reports `PERFEVTSEL_INUSE6`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_INUSE` faults: #GP)"
+            )]
+            pub trait __ReadOnly_PERFEVTSEL_INUSE6 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_INUSE` is read-only: its field `PERFEVTSEL_INUSE7` cannot be set",
+                label = "`PERFEVTSEL_INUSE7` is read-only",
+                note = "the processor reports `PERFEVTSEL_INUSE7`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_INUSE` faults: #GP)"
+            )]
+            pub trait __ReadOnly_PERFEVTSEL_INUSE7 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_INUSE` is read-only: its field `FIXED_CTR_INUSE0` cannot be set",
+                label = "`FIXED_CTR_INUSE0` is read-only",
+                note = "the processor reports `FIXED_CTR_INUSE0`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_INUSE` faults: #GP)"
+            )]
+            pub trait __ReadOnly_FIXED_CTR_INUSE0 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_INUSE` is read-only: its field `FIXED_CTR_INUSE1` cannot be set",
+                label = "`FIXED_CTR_INUSE1` is read-only",
+                note = "the processor reports `FIXED_CTR_INUSE1`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_INUSE` faults: #GP)"
+            )]
+            pub trait __ReadOnly_FIXED_CTR_INUSE1 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_INUSE` is read-only: its field `FIXED_CTR_INUSE2` cannot be set",
+                label = "`FIXED_CTR_INUSE2` is read-only",
+                note = "the processor reports `FIXED_CTR_INUSE2`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_INUSE` faults: #GP)"
+            )]
+            pub trait __ReadOnly_FIXED_CTR_INUSE2 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_INUSE` is read-only: its field `PMI_INUSE` cannot be set",
+                label = "`PMI_INUSE` is read-only",
+                note = "the processor reports `PMI_INUSE`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_INUSE` faults: #GP)"
+            )]
+            pub trait __ReadOnly_PMI_INUSE {}
             #[doc = "A value of `IA32_PERF_GLOBAL_INUSE`. Setters never touch reserved bits (`0x7FFFFFF8FFFFFF00`)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash)]
             #[repr(transparent)]
@@ -17710,33 +18594,97 @@ pub mod intel {
                 pub const fn perfevtsel_inuse0(self) -> bool {
                     ((self.0 >> 0u32) & 0x1_u64) != 0
                 }
+                #[doc(hidden)]
+                pub const fn with_perfevtsel_inuse0<T: __ReadOnly_PERFEVTSEL_INUSE0>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
                 #[doc = "`PERFEVTSEL_INUSE` element 1 of 8, general-purpose counter 1: bit 1, read-only, 1 bit wide.\n\nIA32_PERFEVTSELi has a non-zero event select or umask."]
                 pub const fn perfevtsel_inuse1(self) -> bool {
                     ((self.0 >> 1u32) & 0x1_u64) != 0
+                }
+                #[doc(hidden)]
+                pub const fn with_perfevtsel_inuse1<T: __ReadOnly_PERFEVTSEL_INUSE1>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
                 }
                 #[doc = "`PERFEVTSEL_INUSE` element 2 of 8, general-purpose counter 2: bit 2, read-only, 1 bit wide.\n\nIA32_PERFEVTSELi has a non-zero event select or umask."]
                 pub const fn perfevtsel_inuse2(self) -> bool {
                     ((self.0 >> 2u32) & 0x1_u64) != 0
                 }
+                #[doc(hidden)]
+                pub const fn with_perfevtsel_inuse2<T: __ReadOnly_PERFEVTSEL_INUSE2>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
                 #[doc = "`PERFEVTSEL_INUSE` element 3 of 8, general-purpose counter 3: bit 3, read-only, 1 bit wide.\n\nIA32_PERFEVTSELi has a non-zero event select or umask."]
                 pub const fn perfevtsel_inuse3(self) -> bool {
                     ((self.0 >> 3u32) & 0x1_u64) != 0
+                }
+                #[doc(hidden)]
+                pub const fn with_perfevtsel_inuse3<T: __ReadOnly_PERFEVTSEL_INUSE3>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
                 }
                 #[doc = "`PERFEVTSEL_INUSE` element 4 of 8, general-purpose counter 4: bit 4, read-only, 1 bit wide.\n\nIA32_PERFEVTSELi has a non-zero event select or umask."]
                 pub const fn perfevtsel_inuse4(self) -> bool {
                     ((self.0 >> 4u32) & 0x1_u64) != 0
                 }
+                #[doc(hidden)]
+                pub const fn with_perfevtsel_inuse4<T: __ReadOnly_PERFEVTSEL_INUSE4>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
                 #[doc = "`PERFEVTSEL_INUSE` element 5 of 8, general-purpose counter 5: bit 5, read-only, 1 bit wide.\n\nIA32_PERFEVTSELi has a non-zero event select or umask."]
                 pub const fn perfevtsel_inuse5(self) -> bool {
                     ((self.0 >> 5u32) & 0x1_u64) != 0
+                }
+                #[doc(hidden)]
+                pub const fn with_perfevtsel_inuse5<T: __ReadOnly_PERFEVTSEL_INUSE5>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
                 }
                 #[doc = "`PERFEVTSEL_INUSE` element 6 of 8, general-purpose counter 6: bit 6, read-only, 1 bit wide.\n\nIA32_PERFEVTSELi has a non-zero event select or umask."]
                 pub const fn perfevtsel_inuse6(self) -> bool {
                     ((self.0 >> 6u32) & 0x1_u64) != 0
                 }
+                #[doc(hidden)]
+                pub const fn with_perfevtsel_inuse6<T: __ReadOnly_PERFEVTSEL_INUSE6>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
                 #[doc = "`PERFEVTSEL_INUSE` element 7 of 8, general-purpose counter 7: bit 7, read-only, 1 bit wide.\n\nIA32_PERFEVTSELi has a non-zero event select or umask."]
                 pub const fn perfevtsel_inuse7(self) -> bool {
                     ((self.0 >> 7u32) & 0x1_u64) != 0
+                }
+                #[doc(hidden)]
+                pub const fn with_perfevtsel_inuse7<T: __ReadOnly_PERFEVTSEL_INUSE7>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
                 }
                 #[doc = "Element `index` of `PERFEVTSEL_INUSE`, or `None` when out of 0..8."]
                 pub const fn perfevtsel_inuse_at(self, index: u32) -> Option<bool> {
@@ -17756,13 +18704,37 @@ pub mod intel {
                 pub const fn fixed_ctr_inuse0(self) -> bool {
                     ((self.0 >> 32u32) & 0x1_u64) != 0
                 }
+                #[doc(hidden)]
+                pub const fn with_fixed_ctr_inuse0<T: __ReadOnly_FIXED_CTR_INUSE0>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
                 #[doc = "`FIXED_CTR_INUSE` element 1 of 3, fixed counter 1: bit 33, read-only, 1 bit wide.\n\nIA32_FIXED_CTRi is enabled in IA32_FIXED_CTR_CTRL."]
                 pub const fn fixed_ctr_inuse1(self) -> bool {
                     ((self.0 >> 33u32) & 0x1_u64) != 0
                 }
+                #[doc(hidden)]
+                pub const fn with_fixed_ctr_inuse1<T: __ReadOnly_FIXED_CTR_INUSE1>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
                 #[doc = "`FIXED_CTR_INUSE` element 2 of 3, fixed counter 2: bit 34, read-only, 1 bit wide.\n\nIA32_FIXED_CTRi is enabled in IA32_FIXED_CTR_CTRL."]
                 pub const fn fixed_ctr_inuse2(self) -> bool {
                     ((self.0 >> 34u32) & 0x1_u64) != 0
+                }
+                #[doc(hidden)]
+                pub const fn with_fixed_ctr_inuse2<T: __ReadOnly_FIXED_CTR_INUSE2>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
                 }
                 #[doc = "Element `index` of `FIXED_CTR_INUSE`, or `None` when out of 0..3."]
                 pub const fn fixed_ctr_inuse_at(self, index: u32) -> Option<bool> {
@@ -17776,6 +18748,11 @@ pub mod intel {
                 #[doc = "A PMI is programmed on some counter.\n\nBits 63, read-only, 1 bit wide."]
                 pub const fn pmi_inuse(self) -> bool {
                     ((self.0 >> 63u32) & 0x1_u64) != 0
+                }
+                #[doc(hidden)]
+                pub const fn with_pmi_inuse<T: __ReadOnly_PMI_INUSE>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
                 }
             }
             impl ::core::fmt::Debug for Value {
@@ -19247,6 +20224,78 @@ pub mod intel {
             :: tock_registers :: register_bitmasks ! (u64 , IA32_PERF_CAPABILITIES , Register , [# [doc = "Format of the last-branch-record entries. (bits 5:0, read-only)"] LBR_FMT OFFSET (0) NUMBITS (6) [] , # [doc = "PEBS records are written after the instruction (trap-like) rather than before it. (bits 6, read-only)"] PEBS_TRAP OFFSET (6) NUMBITS (1) [] , # [doc = "PEBS records hold the architectural register state. (bits 7, read-only)"] PEBS_ARCH_REG OFFSET (7) NUMBITS (1) [] , # [doc = "Format of the PEBS record. (bits 11:8, read-only)"] PEBS_REC_FMT OFFSET (8) NUMBITS (4) [] , # [doc = "IA32_DEBUGCTL.FREEZE_WHILE_SMM is supported. (bits 12, read-only)"] SMM_FREEZE OFFSET (12) NUMBITS (1) [] , # [doc = "Full-width writes through IA32_A_PMCx are supported. (bits 13, read-only)"] FW_WRITE OFFSET (13) NUMBITS (1) [] , # [doc = "Adaptive PEBS is supported. (bits 14, read-only)"] PEBS_BASELINE OFFSET (14) NUMBITS (1) [] , # [doc = "The PERF_METRICS top-down counters are supported. (bits 15, read-only)"] PERF_METRICS_AVAILABLE OFFSET (15) NUMBITS (1) [] , # [doc = "PEBS records can be written to the Intel PT output. (bits 16, read-only)"] PEBS_OUTPUT_PT_AVAIL OFFSET (16) NUMBITS (1) []]);
             #[doc = r" MSR address."]
             pub const ADDRESS: u32 = 0x345_u32;
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_CAPABILITIES` is read-only: its field `LBR_FMT` cannot be set",
+                label = "`LBR_FMT` is read-only",
+                note = "the processor reports `LBR_FMT`; read it with `MsrExt::read` (writing `IA32_PERF_CAPABILITIES` faults: #GP)"
+            )]
+            pub trait __ReadOnly_LBR_FMT {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_CAPABILITIES` is read-only: its field `PEBS_TRAP` cannot be set",
+                label = "`PEBS_TRAP` is read-only",
+                note = "the processor reports `PEBS_TRAP`; read it with `MsrExt::read` (writing `IA32_PERF_CAPABILITIES` faults: #GP)"
+            )]
+            pub trait __ReadOnly_PEBS_TRAP {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_CAPABILITIES` is read-only: its field `PEBS_ARCH_REG` cannot be set",
+                label = "`PEBS_ARCH_REG` is read-only",
+                note = "the processor reports `PEBS_ARCH_REG`; read it with `MsrExt::read` (writing `IA32_PERF_CAPABILITIES` faults: #GP)"
+            )]
+            pub trait __ReadOnly_PEBS_ARCH_REG {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_CAPABILITIES` is read-only: its field `PEBS_REC_FMT` cannot be set",
+                label = "`PEBS_REC_FMT` is read-only",
+                note = "the processor reports `PEBS_REC_FMT`; read it with `MsrExt::read` (writing `IA32_PERF_CAPABILITIES` faults: #GP)"
+            )]
+            pub trait __ReadOnly_PEBS_REC_FMT {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_CAPABILITIES` is read-only: its field `SMM_FREEZE` cannot be set",
+                label = "`SMM_FREEZE` is read-only",
+                note = "the processor reports `SMM_FREEZE`; read it with `MsrExt::read` (writing `IA32_PERF_CAPABILITIES` faults: #GP)"
+            )]
+            pub trait __ReadOnly_SMM_FREEZE {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_CAPABILITIES` is read-only: its field `FW_WRITE` cannot be set",
+                label = "`FW_WRITE` is read-only",
+                note = "the processor reports `FW_WRITE`; read it with `MsrExt::read` (writing `IA32_PERF_CAPABILITIES` faults: #GP)"
+            )]
+            pub trait __ReadOnly_FW_WRITE {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_CAPABILITIES` is read-only: its field `PEBS_BASELINE` cannot be set",
+                label = "`PEBS_BASELINE` is read-only",
+                note = "the processor reports `PEBS_BASELINE`; read it with `MsrExt::read` (writing `IA32_PERF_CAPABILITIES` faults: #GP)"
+            )]
+            pub trait __ReadOnly_PEBS_BASELINE {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_CAPABILITIES` is read-only: its field `PERF_METRICS_AVAILABLE` cannot be set",
+                label = "`PERF_METRICS_AVAILABLE` is read-only",
+                note = "the processor reports `PERF_METRICS_AVAILABLE`; read it with `MsrExt::read` (writing `IA32_PERF_CAPABILITIES` faults: #GP)"
+            )]
+            pub trait __ReadOnly_PERF_METRICS_AVAILABLE {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_CAPABILITIES` is read-only: its field `PEBS_OUTPUT_PT_AVAIL` cannot be set",
+                label = "`PEBS_OUTPUT_PT_AVAIL` is read-only",
+                note = "the processor reports `PEBS_OUTPUT_PT_AVAIL`; read it with `MsrExt::read` (writing `IA32_PERF_CAPABILITIES` faults: #GP)"
+            )]
+            pub trait __ReadOnly_PEBS_OUTPUT_PT_AVAIL {}
             #[doc = "A value of `IA32_PERF_CAPABILITIES`. Setters never touch reserved bits (`0xFFFFFFFFFFFE0000`)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash)]
             #[repr(transparent)]
@@ -19272,37 +20321,92 @@ pub mod intel {
                 pub const fn lbr_fmt(self) -> u8 {
                     ((self.0 >> 0u32) & 0x3f_u64) as u8
                 }
+                #[doc(hidden)]
+                pub const fn with_lbr_fmt<const V: u64>(self) -> Self
+                where
+                    crate::__private::Const<V>: __ReadOnly_LBR_FMT,
+                {
+                    self
+                }
                 #[doc = "PEBS records are written after the instruction (trap-like) rather than before it.\n\nBits 6, read-only, 1 bit wide."]
                 pub const fn pebs_trap(self) -> bool {
                     ((self.0 >> 6u32) & 0x1_u64) != 0
+                }
+                #[doc(hidden)]
+                pub const fn with_pebs_trap<T: __ReadOnly_PEBS_TRAP>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
                 }
                 #[doc = "PEBS records hold the architectural register state.\n\nBits 7, read-only, 1 bit wide."]
                 pub const fn pebs_arch_reg(self) -> bool {
                     ((self.0 >> 7u32) & 0x1_u64) != 0
                 }
+                #[doc(hidden)]
+                pub const fn with_pebs_arch_reg<T: __ReadOnly_PEBS_ARCH_REG>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
                 #[doc = "Format of the PEBS record.\n\nBits 11:8, read-only, 4 bits wide."]
                 pub const fn pebs_rec_fmt(self) -> u8 {
                     ((self.0 >> 8u32) & 0xf_u64) as u8
+                }
+                #[doc(hidden)]
+                pub const fn with_pebs_rec_fmt<const V: u64>(self) -> Self
+                where
+                    crate::__private::Const<V>: __ReadOnly_PEBS_REC_FMT,
+                {
+                    self
                 }
                 #[doc = "IA32_DEBUGCTL.FREEZE_WHILE_SMM is supported.\n\nBits 12, read-only, 1 bit wide."]
                 pub const fn smm_freeze(self) -> bool {
                     ((self.0 >> 12u32) & 0x1_u64) != 0
                 }
+                #[doc(hidden)]
+                pub const fn with_smm_freeze<T: __ReadOnly_SMM_FREEZE>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
                 #[doc = "Full-width writes through IA32_A_PMCx are supported.\n\nBits 13, read-only, 1 bit wide."]
                 pub const fn fw_write(self) -> bool {
                     ((self.0 >> 13u32) & 0x1_u64) != 0
+                }
+                #[doc(hidden)]
+                pub const fn with_fw_write<T: __ReadOnly_FW_WRITE>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
                 }
                 #[doc = "Adaptive PEBS is supported.\n\nBits 14, read-only, 1 bit wide."]
                 pub const fn pebs_baseline(self) -> bool {
                     ((self.0 >> 14u32) & 0x1_u64) != 0
                 }
+                #[doc(hidden)]
+                pub const fn with_pebs_baseline<T: __ReadOnly_PEBS_BASELINE>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
                 #[doc = "The PERF_METRICS top-down counters are supported.\n\nBits 15, read-only, 1 bit wide."]
                 pub const fn perf_metrics_available(self) -> bool {
                     ((self.0 >> 15u32) & 0x1_u64) != 0
                 }
+                #[doc(hidden)]
+                pub const fn with_perf_metrics_available<T: __ReadOnly_PERF_METRICS_AVAILABLE>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
                 #[doc = "PEBS records can be written to the Intel PT output.\n\nBits 16, read-only, 1 bit wide."]
                 pub const fn pebs_output_pt_avail(self) -> bool {
                     ((self.0 >> 16u32) & 0x1_u64) != 0
+                }
+                #[doc(hidden)]
+                pub const fn with_pebs_output_pt_avail<T: __ReadOnly_PEBS_OUTPUT_PT_AVAIL>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
                 }
             }
             impl ::core::fmt::Debug for Value {
@@ -21053,6 +22157,166 @@ pub mod intel {
             :: tock_registers :: register_bitmasks ! (u64 , IA32_PERF_GLOBAL_STATUS , Register , [# [doc = "IA32_PMCi has overflowed. (bits 0, read-only)"] OVF_PMC0 OFFSET (0) NUMBITS (1) [] , # [doc = "IA32_PMCi has overflowed. (bits 1, read-only)"] OVF_PMC1 OFFSET (1) NUMBITS (1) [] , # [doc = "IA32_PMCi has overflowed. (bits 2, read-only)"] OVF_PMC2 OFFSET (2) NUMBITS (1) [] , # [doc = "IA32_PMCi has overflowed. (bits 3, read-only)"] OVF_PMC3 OFFSET (3) NUMBITS (1) [] , # [doc = "IA32_PMCi has overflowed. (bits 4, read-only)"] OVF_PMC4 OFFSET (4) NUMBITS (1) [] , # [doc = "IA32_PMCi has overflowed. (bits 5, read-only)"] OVF_PMC5 OFFSET (5) NUMBITS (1) [] , # [doc = "IA32_PMCi has overflowed. (bits 6, read-only)"] OVF_PMC6 OFFSET (6) NUMBITS (1) [] , # [doc = "IA32_PMCi has overflowed. (bits 7, read-only)"] OVF_PMC7 OFFSET (7) NUMBITS (1) [] , # [doc = "IA32_FIXED_CTRi has overflowed. (bits 32, read-only)"] OVF_FIXED_CTR0 OFFSET (32) NUMBITS (1) [] , # [doc = "IA32_FIXED_CTRi has overflowed. (bits 33, read-only)"] OVF_FIXED_CTR1 OFFSET (33) NUMBITS (1) [] , # [doc = "IA32_FIXED_CTRi has overflowed. (bits 34, read-only)"] OVF_FIXED_CTR2 OFFSET (34) NUMBITS (1) [] , # [doc = "IA32_FIXED_CTRi has overflowed. (bits 35, read-only)"] OVF_FIXED_CTR3 OFFSET (35) NUMBITS (1) [] , # [doc = "The PERF_METRICS counters have overflowed. (bits 48, read-only)"] OVF_PERF_METRICS OFFSET (48) NUMBITS (1) [] , # [doc = "Intel PT raised a PMI because a ToPA output region filled. (bits 55, read-only)"] TRACE_TOPA_PMI OFFSET (55) NUMBITS (1) [] , # [doc = "LBR recording is frozen (by FREEZE_LBRS_ON_PMI). (bits 58, read-only)"] LBR_FRZ OFFSET (58) NUMBITS (1) [] , # [doc = "Counters are frozen (by FREEZE_PERFMON_ON_PMI). (bits 59, read-only)"] CTR_FRZ OFFSET (59) NUMBITS (1) [] , # [doc = "Counters may include counts from an Intel SGX enclave (anti side-channel interference). (bits 60, read-only)"] ASCI OFFSET (60) NUMBITS (1) [] , # [doc = "An uncore counter has overflowed. (bits 61, read-only)"] OVF_UNCORE OFFSET (61) NUMBITS (1) [] , # [doc = "The debug-store (PEBS/BTS) buffer has reached its interrupt threshold. (bits 62, read-only)"] OVF_BUF OFFSET (62) NUMBITS (1) [] , # [doc = "The PMU configuration has changed (for example, counters were taken by another agent). (bits 63, read-only)"] COND_CHGD OFFSET (63) NUMBITS (1) []]);
             #[doc = r" MSR address."]
             pub const ADDRESS: u32 = 0x38e_u32;
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_STATUS` is read-only: its field `OVF_PMC0` cannot be set",
+                label = "`OVF_PMC0` is read-only",
+                note = "the processor reports `OVF_PMC0`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_STATUS` faults: #GP)"
+            )]
+            pub trait __ReadOnly_OVF_PMC0 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_STATUS` is read-only: its field `OVF_PMC1` cannot be set",
+                label = "`OVF_PMC1` is read-only",
+                note = "the processor reports `OVF_PMC1`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_STATUS` faults: #GP)"
+            )]
+            pub trait __ReadOnly_OVF_PMC1 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_STATUS` is read-only: its field `OVF_PMC2` cannot be set",
+                label = "`OVF_PMC2` is read-only",
+                note = "the processor reports `OVF_PMC2`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_STATUS` faults: #GP)"
+            )]
+            pub trait __ReadOnly_OVF_PMC2 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_STATUS` is read-only: its field `OVF_PMC3` cannot be set",
+                label = "`OVF_PMC3` is read-only",
+                note = "the processor reports `OVF_PMC3`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_STATUS` faults: #GP)"
+            )]
+            pub trait __ReadOnly_OVF_PMC3 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_STATUS` is read-only: its field `OVF_PMC4` cannot be set",
+                label = "`OVF_PMC4` is read-only",
+                note = "the processor reports `OVF_PMC4`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_STATUS` faults: #GP)"
+            )]
+            pub trait __ReadOnly_OVF_PMC4 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_STATUS` is read-only: its field `OVF_PMC5` cannot be set",
+                label = "`OVF_PMC5` is read-only",
+                note = "the processor reports `OVF_PMC5`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_STATUS` faults: #GP)"
+            )]
+            pub trait __ReadOnly_OVF_PMC5 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_STATUS` is read-only: its field `OVF_PMC6` cannot be set",
+                label = "`OVF_PMC6` is read-only",
+                note = "the processor reports `OVF_PMC6`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_STATUS` faults: #GP)"
+            )]
+            pub trait __ReadOnly_OVF_PMC6 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_STATUS` is read-only: its field `OVF_PMC7` cannot be set",
+                label = "`OVF_PMC7` is read-only",
+                note = "the processor reports `OVF_PMC7`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_STATUS` faults: #GP)"
+            )]
+            pub trait __ReadOnly_OVF_PMC7 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_STATUS` is read-only: its field `OVF_FIXED_CTR0` cannot be set",
+                label = "`OVF_FIXED_CTR0` is read-only",
+                note = "the processor reports `OVF_FIXED_CTR0`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_STATUS` faults: #GP)"
+            )]
+            pub trait __ReadOnly_OVF_FIXED_CTR0 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_STATUS` is read-only: its field `OVF_FIXED_CTR1` cannot be set",
+                label = "`OVF_FIXED_CTR1` is read-only",
+                note = "the processor reports `OVF_FIXED_CTR1`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_STATUS` faults: #GP)"
+            )]
+            pub trait __ReadOnly_OVF_FIXED_CTR1 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_STATUS` is read-only: its field `OVF_FIXED_CTR2` cannot be set",
+                label = "`OVF_FIXED_CTR2` is read-only",
+                note = "the processor reports `OVF_FIXED_CTR2`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_STATUS` faults: #GP)"
+            )]
+            pub trait __ReadOnly_OVF_FIXED_CTR2 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_STATUS` is read-only: its field `OVF_FIXED_CTR3` cannot be set",
+                label = "`OVF_FIXED_CTR3` is read-only",
+                note = "the processor reports `OVF_FIXED_CTR3`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_STATUS` faults: #GP)"
+            )]
+            pub trait __ReadOnly_OVF_FIXED_CTR3 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_STATUS` is read-only: its field `OVF_PERF_METRICS` cannot be set",
+                label = "`OVF_PERF_METRICS` is read-only",
+                note = "the processor reports `OVF_PERF_METRICS`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_STATUS` faults: #GP)"
+            )]
+            pub trait __ReadOnly_OVF_PERF_METRICS {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_STATUS` is read-only: its field `TRACE_TOPA_PMI` cannot be set",
+                label = "`TRACE_TOPA_PMI` is read-only",
+                note = "the processor reports `TRACE_TOPA_PMI`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_STATUS` faults: #GP)"
+            )]
+            pub trait __ReadOnly_TRACE_TOPA_PMI {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_STATUS` is read-only: its field `LBR_FRZ` cannot be set",
+                label = "`LBR_FRZ` is read-only",
+                note = "the processor reports `LBR_FRZ`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_STATUS` faults: #GP)"
+            )]
+            pub trait __ReadOnly_LBR_FRZ {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_STATUS` is read-only: its field `CTR_FRZ` cannot be set",
+                label = "`CTR_FRZ` is read-only",
+                note = "the processor reports `CTR_FRZ`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_STATUS` faults: #GP)"
+            )]
+            pub trait __ReadOnly_CTR_FRZ {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_STATUS` is read-only: its field `ASCI` cannot be set",
+                label = "`ASCI` is read-only",
+                note = "the processor reports `ASCI`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_STATUS` faults: #GP)"
+            )]
+            pub trait __ReadOnly_ASCI {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_STATUS` is read-only: its field `OVF_UNCORE` cannot be set",
+                label = "`OVF_UNCORE` is read-only",
+                note = "the processor reports `OVF_UNCORE`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_STATUS` faults: #GP)"
+            )]
+            pub trait __ReadOnly_OVF_UNCORE {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_STATUS` is read-only: its field `OVF_BUF` cannot be set",
+                label = "`OVF_BUF` is read-only",
+                note = "the processor reports `OVF_BUF`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_STATUS` faults: #GP)"
+            )]
+            pub trait __ReadOnly_OVF_BUF {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_STATUS` is read-only: its field `COND_CHGD` cannot be set",
+                label = "`COND_CHGD` is read-only",
+                note = "the processor reports `COND_CHGD`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_STATUS` faults: #GP)"
+            )]
+            pub trait __ReadOnly_COND_CHGD {}
             #[doc = "A value of `IA32_PERF_GLOBAL_STATUS`. Setters never touch reserved bits (`0x037EFFF0FFFFFF00`)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash)]
             #[repr(transparent)]
@@ -21080,33 +22344,73 @@ pub mod intel {
                 pub const fn ovf_pmc0(self) -> bool {
                     ((self.0 >> 0u32) & 0x1_u64) != 0
                 }
+                #[doc(hidden)]
+                pub const fn with_ovf_pmc0<T: __ReadOnly_OVF_PMC0>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
                 #[doc = "`OVF_PMC` element 1 of 8, general-purpose counter 1: bit 1, read-only, 1 bit wide.\n\nIA32_PMCi has overflowed."]
                 pub const fn ovf_pmc1(self) -> bool {
                     ((self.0 >> 1u32) & 0x1_u64) != 0
+                }
+                #[doc(hidden)]
+                pub const fn with_ovf_pmc1<T: __ReadOnly_OVF_PMC1>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
                 }
                 #[doc = "`OVF_PMC` element 2 of 8, general-purpose counter 2: bit 2, read-only, 1 bit wide.\n\nIA32_PMCi has overflowed."]
                 pub const fn ovf_pmc2(self) -> bool {
                     ((self.0 >> 2u32) & 0x1_u64) != 0
                 }
+                #[doc(hidden)]
+                pub const fn with_ovf_pmc2<T: __ReadOnly_OVF_PMC2>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
                 #[doc = "`OVF_PMC` element 3 of 8, general-purpose counter 3: bit 3, read-only, 1 bit wide.\n\nIA32_PMCi has overflowed."]
                 pub const fn ovf_pmc3(self) -> bool {
                     ((self.0 >> 3u32) & 0x1_u64) != 0
+                }
+                #[doc(hidden)]
+                pub const fn with_ovf_pmc3<T: __ReadOnly_OVF_PMC3>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
                 }
                 #[doc = "`OVF_PMC` element 4 of 8, general-purpose counter 4: bit 4, read-only, 1 bit wide.\n\nIA32_PMCi has overflowed."]
                 pub const fn ovf_pmc4(self) -> bool {
                     ((self.0 >> 4u32) & 0x1_u64) != 0
                 }
+                #[doc(hidden)]
+                pub const fn with_ovf_pmc4<T: __ReadOnly_OVF_PMC4>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
                 #[doc = "`OVF_PMC` element 5 of 8, general-purpose counter 5: bit 5, read-only, 1 bit wide.\n\nIA32_PMCi has overflowed."]
                 pub const fn ovf_pmc5(self) -> bool {
                     ((self.0 >> 5u32) & 0x1_u64) != 0
+                }
+                #[doc(hidden)]
+                pub const fn with_ovf_pmc5<T: __ReadOnly_OVF_PMC5>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
                 }
                 #[doc = "`OVF_PMC` element 6 of 8, general-purpose counter 6: bit 6, read-only, 1 bit wide.\n\nIA32_PMCi has overflowed."]
                 pub const fn ovf_pmc6(self) -> bool {
                     ((self.0 >> 6u32) & 0x1_u64) != 0
                 }
+                #[doc(hidden)]
+                pub const fn with_ovf_pmc6<T: __ReadOnly_OVF_PMC6>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
                 #[doc = "`OVF_PMC` element 7 of 8, general-purpose counter 7: bit 7, read-only, 1 bit wide.\n\nIA32_PMCi has overflowed."]
                 pub const fn ovf_pmc7(self) -> bool {
                     ((self.0 >> 7u32) & 0x1_u64) != 0
+                }
+                #[doc(hidden)]
+                pub const fn with_ovf_pmc7<T: __ReadOnly_OVF_PMC7>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
                 }
                 #[doc = "Element `index` of `OVF_PMC`, or `None` when out of 0..8."]
                 pub const fn ovf_pmc_at(self, index: u32) -> Option<bool> {
@@ -21126,17 +22430,49 @@ pub mod intel {
                 pub const fn ovf_fixed_ctr0(self) -> bool {
                     ((self.0 >> 32u32) & 0x1_u64) != 0
                 }
+                #[doc(hidden)]
+                pub const fn with_ovf_fixed_ctr0<T: __ReadOnly_OVF_FIXED_CTR0>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
                 #[doc = "`OVF_FIXED_CTR` element 1 of 4, fixed counter 1: bit 33, read-only, 1 bit wide.\n\nIA32_FIXED_CTRi has overflowed."]
                 pub const fn ovf_fixed_ctr1(self) -> bool {
                     ((self.0 >> 33u32) & 0x1_u64) != 0
+                }
+                #[doc(hidden)]
+                pub const fn with_ovf_fixed_ctr1<T: __ReadOnly_OVF_FIXED_CTR1>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
                 }
                 #[doc = "`OVF_FIXED_CTR` element 2 of 4, fixed counter 2: bit 34, read-only, 1 bit wide.\n\nIA32_FIXED_CTRi has overflowed."]
                 pub const fn ovf_fixed_ctr2(self) -> bool {
                     ((self.0 >> 34u32) & 0x1_u64) != 0
                 }
+                #[doc(hidden)]
+                pub const fn with_ovf_fixed_ctr2<T: __ReadOnly_OVF_FIXED_CTR2>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
                 #[doc = "`OVF_FIXED_CTR` element 3 of 4, fixed counter 3: bit 35, read-only, 1 bit wide.\n\nIA32_FIXED_CTRi has overflowed."]
                 pub const fn ovf_fixed_ctr3(self) -> bool {
                     ((self.0 >> 35u32) & 0x1_u64) != 0
+                }
+                #[doc(hidden)]
+                pub const fn with_ovf_fixed_ctr3<T: __ReadOnly_OVF_FIXED_CTR3>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
                 }
                 #[doc = "Element `index` of `OVF_FIXED_CTR`, or `None` when out of 0..4."]
                 pub const fn ovf_fixed_ctr_at(self, index: u32) -> Option<bool> {
@@ -21152,33 +22488,79 @@ pub mod intel {
                 pub const fn ovf_perf_metrics(self) -> bool {
                     ((self.0 >> 48u32) & 0x1_u64) != 0
                 }
+                #[doc(hidden)]
+                pub const fn with_ovf_perf_metrics<T: __ReadOnly_OVF_PERF_METRICS>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
                 #[doc = "Intel PT raised a PMI because a ToPA output region filled.\n\nBits 55, read-only, 1 bit wide."]
                 pub const fn trace_topa_pmi(self) -> bool {
                     ((self.0 >> 55u32) & 0x1_u64) != 0
+                }
+                #[doc(hidden)]
+                pub const fn with_trace_topa_pmi<T: __ReadOnly_TRACE_TOPA_PMI>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
                 }
                 #[doc = "LBR recording is frozen (by FREEZE_LBRS_ON_PMI).\n\nBits 58, read-only, 1 bit wide."]
                 pub const fn lbr_frz(self) -> bool {
                     ((self.0 >> 58u32) & 0x1_u64) != 0
                 }
+                #[doc(hidden)]
+                pub const fn with_lbr_frz<T: __ReadOnly_LBR_FRZ>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
                 #[doc = "Counters are frozen (by FREEZE_PERFMON_ON_PMI).\n\nBits 59, read-only, 1 bit wide."]
                 pub const fn ctr_frz(self) -> bool {
                     ((self.0 >> 59u32) & 0x1_u64) != 0
+                }
+                #[doc(hidden)]
+                pub const fn with_ctr_frz<T: __ReadOnly_CTR_FRZ>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
                 }
                 #[doc = "Counters may include counts from an Intel SGX enclave (anti side-channel interference).\n\nBits 60, read-only, 1 bit wide."]
                 pub const fn asci(self) -> bool {
                     ((self.0 >> 60u32) & 0x1_u64) != 0
                 }
+                #[doc(hidden)]
+                pub const fn with_asci<T: __ReadOnly_ASCI>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
                 #[doc = "An uncore counter has overflowed.\n\nBits 61, read-only, 1 bit wide."]
                 pub const fn ovf_uncore(self) -> bool {
                     ((self.0 >> 61u32) & 0x1_u64) != 0
+                }
+                #[doc(hidden)]
+                pub const fn with_ovf_uncore<T: __ReadOnly_OVF_UNCORE>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
                 }
                 #[doc = "The debug-store (PEBS/BTS) buffer has reached its interrupt threshold.\n\nBits 62, read-only, 1 bit wide."]
                 pub const fn ovf_buf(self) -> bool {
                     ((self.0 >> 62u32) & 0x1_u64) != 0
                 }
+                #[doc(hidden)]
+                pub const fn with_ovf_buf<T: __ReadOnly_OVF_BUF>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
                 #[doc = "The PMU configuration has changed (for example, counters were taken by another agent).\n\nBits 63, read-only, 1 bit wide."]
                 pub const fn cond_chgd(self) -> bool {
                     ((self.0 >> 63u32) & 0x1_u64) != 0
+                }
+                #[doc(hidden)]
+                pub const fn with_cond_chgd<T: __ReadOnly_COND_CHGD>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
                 }
             }
             impl ::core::fmt::Debug for Value {
@@ -23659,6 +25041,110 @@ pub mod intel {
             :: tock_registers :: register_bitmasks ! (u64 , IA32_PERF_GLOBAL_INUSE , Register , [# [doc = "IA32_PERFEVTSELi has a non-zero event select or umask. (bits 0, read-only)"] PERFEVTSEL_INUSE0 OFFSET (0) NUMBITS (1) [] , # [doc = "IA32_PERFEVTSELi has a non-zero event select or umask. (bits 1, read-only)"] PERFEVTSEL_INUSE1 OFFSET (1) NUMBITS (1) [] , # [doc = "IA32_PERFEVTSELi has a non-zero event select or umask. (bits 2, read-only)"] PERFEVTSEL_INUSE2 OFFSET (2) NUMBITS (1) [] , # [doc = "IA32_PERFEVTSELi has a non-zero event select or umask. (bits 3, read-only)"] PERFEVTSEL_INUSE3 OFFSET (3) NUMBITS (1) [] , # [doc = "IA32_PERFEVTSELi has a non-zero event select or umask. (bits 4, read-only)"] PERFEVTSEL_INUSE4 OFFSET (4) NUMBITS (1) [] , # [doc = "IA32_PERFEVTSELi has a non-zero event select or umask. (bits 5, read-only)"] PERFEVTSEL_INUSE5 OFFSET (5) NUMBITS (1) [] , # [doc = "IA32_PERFEVTSELi has a non-zero event select or umask. (bits 6, read-only)"] PERFEVTSEL_INUSE6 OFFSET (6) NUMBITS (1) [] , # [doc = "IA32_PERFEVTSELi has a non-zero event select or umask. (bits 7, read-only)"] PERFEVTSEL_INUSE7 OFFSET (7) NUMBITS (1) [] , # [doc = "IA32_FIXED_CTRi is enabled in IA32_FIXED_CTR_CTRL. (bits 32, read-only)"] FIXED_CTR_INUSE0 OFFSET (32) NUMBITS (1) [] , # [doc = "IA32_FIXED_CTRi is enabled in IA32_FIXED_CTR_CTRL. (bits 33, read-only)"] FIXED_CTR_INUSE1 OFFSET (33) NUMBITS (1) [] , # [doc = "IA32_FIXED_CTRi is enabled in IA32_FIXED_CTR_CTRL. (bits 34, read-only)"] FIXED_CTR_INUSE2 OFFSET (34) NUMBITS (1) [] , # [doc = "IA32_FIXED_CTRi is enabled in IA32_FIXED_CTR_CTRL. (bits 35, read-only)"] FIXED_CTR_INUSE3 OFFSET (35) NUMBITS (1) [] , # [doc = "A PMI is programmed on some counter. (bits 63, read-only)"] PMI_INUSE OFFSET (63) NUMBITS (1) []]);
             #[doc = r" MSR address."]
             pub const ADDRESS: u32 = 0x392_u32;
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_INUSE` is read-only: its field `PERFEVTSEL_INUSE0` cannot be set",
+                label = "`PERFEVTSEL_INUSE0` is read-only",
+                note = "the processor reports `PERFEVTSEL_INUSE0`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_INUSE` faults: #GP)"
+            )]
+            pub trait __ReadOnly_PERFEVTSEL_INUSE0 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_INUSE` is read-only: its field `PERFEVTSEL_INUSE1` cannot be set",
+                label = "`PERFEVTSEL_INUSE1` is read-only",
+                note = "the processor reports `PERFEVTSEL_INUSE1`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_INUSE` faults: #GP)"
+            )]
+            pub trait __ReadOnly_PERFEVTSEL_INUSE1 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_INUSE` is read-only: its field `PERFEVTSEL_INUSE2` cannot be set",
+                label = "`PERFEVTSEL_INUSE2` is read-only",
+                note = "the processor reports `PERFEVTSEL_INUSE2`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_INUSE` faults: #GP)"
+            )]
+            pub trait __ReadOnly_PERFEVTSEL_INUSE2 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_INUSE` is read-only: its field `PERFEVTSEL_INUSE3` cannot be set",
+                label = "`PERFEVTSEL_INUSE3` is read-only",
+                note = "the processor reports `PERFEVTSEL_INUSE3`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_INUSE` faults: #GP)"
+            )]
+            pub trait __ReadOnly_PERFEVTSEL_INUSE3 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_INUSE` is read-only: its field `PERFEVTSEL_INUSE4` cannot be set",
+                label = "`PERFEVTSEL_INUSE4` is read-only",
+                note = "the processor reports `PERFEVTSEL_INUSE4`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_INUSE` faults: #GP)"
+            )]
+            pub trait __ReadOnly_PERFEVTSEL_INUSE4 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_INUSE` is read-only: its field `PERFEVTSEL_INUSE5` cannot be set",
+                label = "`PERFEVTSEL_INUSE5` is read-only",
+                note = "the processor reports `PERFEVTSEL_INUSE5`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_INUSE` faults: #GP)"
+            )]
+            pub trait __ReadOnly_PERFEVTSEL_INUSE5 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_INUSE` is read-only: its field `PERFEVTSEL_INUSE6` cannot be set",
+                label = "`PERFEVTSEL_INUSE6` is read-only",
+                note = "the processor reports `PERFEVTSEL_INUSE6`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_INUSE` faults: #GP)"
+            )]
+            pub trait __ReadOnly_PERFEVTSEL_INUSE6 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_INUSE` is read-only: its field `PERFEVTSEL_INUSE7` cannot be set",
+                label = "`PERFEVTSEL_INUSE7` is read-only",
+                note = "the processor reports `PERFEVTSEL_INUSE7`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_INUSE` faults: #GP)"
+            )]
+            pub trait __ReadOnly_PERFEVTSEL_INUSE7 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_INUSE` is read-only: its field `FIXED_CTR_INUSE0` cannot be set",
+                label = "`FIXED_CTR_INUSE0` is read-only",
+                note = "the processor reports `FIXED_CTR_INUSE0`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_INUSE` faults: #GP)"
+            )]
+            pub trait __ReadOnly_FIXED_CTR_INUSE0 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_INUSE` is read-only: its field `FIXED_CTR_INUSE1` cannot be set",
+                label = "`FIXED_CTR_INUSE1` is read-only",
+                note = "the processor reports `FIXED_CTR_INUSE1`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_INUSE` faults: #GP)"
+            )]
+            pub trait __ReadOnly_FIXED_CTR_INUSE1 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_INUSE` is read-only: its field `FIXED_CTR_INUSE2` cannot be set",
+                label = "`FIXED_CTR_INUSE2` is read-only",
+                note = "the processor reports `FIXED_CTR_INUSE2`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_INUSE` faults: #GP)"
+            )]
+            pub trait __ReadOnly_FIXED_CTR_INUSE2 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_INUSE` is read-only: its field `FIXED_CTR_INUSE3` cannot be set",
+                label = "`FIXED_CTR_INUSE3` is read-only",
+                note = "the processor reports `FIXED_CTR_INUSE3`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_INUSE` faults: #GP)"
+            )]
+            pub trait __ReadOnly_FIXED_CTR_INUSE3 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_GLOBAL_INUSE` is read-only: its field `PMI_INUSE` cannot be set",
+                label = "`PMI_INUSE` is read-only",
+                note = "the processor reports `PMI_INUSE`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_INUSE` faults: #GP)"
+            )]
+            pub trait __ReadOnly_PMI_INUSE {}
             #[doc = "A value of `IA32_PERF_GLOBAL_INUSE`. Setters never touch reserved bits (`0x7FFFFFF0FFFFFF00`)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash)]
             #[repr(transparent)]
@@ -23684,33 +25170,97 @@ pub mod intel {
                 pub const fn perfevtsel_inuse0(self) -> bool {
                     ((self.0 >> 0u32) & 0x1_u64) != 0
                 }
+                #[doc(hidden)]
+                pub const fn with_perfevtsel_inuse0<T: __ReadOnly_PERFEVTSEL_INUSE0>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
                 #[doc = "`PERFEVTSEL_INUSE` element 1 of 8, general-purpose counter 1: bit 1, read-only, 1 bit wide.\n\nIA32_PERFEVTSELi has a non-zero event select or umask."]
                 pub const fn perfevtsel_inuse1(self) -> bool {
                     ((self.0 >> 1u32) & 0x1_u64) != 0
+                }
+                #[doc(hidden)]
+                pub const fn with_perfevtsel_inuse1<T: __ReadOnly_PERFEVTSEL_INUSE1>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
                 }
                 #[doc = "`PERFEVTSEL_INUSE` element 2 of 8, general-purpose counter 2: bit 2, read-only, 1 bit wide.\n\nIA32_PERFEVTSELi has a non-zero event select or umask."]
                 pub const fn perfevtsel_inuse2(self) -> bool {
                     ((self.0 >> 2u32) & 0x1_u64) != 0
                 }
+                #[doc(hidden)]
+                pub const fn with_perfevtsel_inuse2<T: __ReadOnly_PERFEVTSEL_INUSE2>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
                 #[doc = "`PERFEVTSEL_INUSE` element 3 of 8, general-purpose counter 3: bit 3, read-only, 1 bit wide.\n\nIA32_PERFEVTSELi has a non-zero event select or umask."]
                 pub const fn perfevtsel_inuse3(self) -> bool {
                     ((self.0 >> 3u32) & 0x1_u64) != 0
+                }
+                #[doc(hidden)]
+                pub const fn with_perfevtsel_inuse3<T: __ReadOnly_PERFEVTSEL_INUSE3>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
                 }
                 #[doc = "`PERFEVTSEL_INUSE` element 4 of 8, general-purpose counter 4: bit 4, read-only, 1 bit wide.\n\nIA32_PERFEVTSELi has a non-zero event select or umask."]
                 pub const fn perfevtsel_inuse4(self) -> bool {
                     ((self.0 >> 4u32) & 0x1_u64) != 0
                 }
+                #[doc(hidden)]
+                pub const fn with_perfevtsel_inuse4<T: __ReadOnly_PERFEVTSEL_INUSE4>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
                 #[doc = "`PERFEVTSEL_INUSE` element 5 of 8, general-purpose counter 5: bit 5, read-only, 1 bit wide.\n\nIA32_PERFEVTSELi has a non-zero event select or umask."]
                 pub const fn perfevtsel_inuse5(self) -> bool {
                     ((self.0 >> 5u32) & 0x1_u64) != 0
+                }
+                #[doc(hidden)]
+                pub const fn with_perfevtsel_inuse5<T: __ReadOnly_PERFEVTSEL_INUSE5>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
                 }
                 #[doc = "`PERFEVTSEL_INUSE` element 6 of 8, general-purpose counter 6: bit 6, read-only, 1 bit wide.\n\nIA32_PERFEVTSELi has a non-zero event select or umask."]
                 pub const fn perfevtsel_inuse6(self) -> bool {
                     ((self.0 >> 6u32) & 0x1_u64) != 0
                 }
+                #[doc(hidden)]
+                pub const fn with_perfevtsel_inuse6<T: __ReadOnly_PERFEVTSEL_INUSE6>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
                 #[doc = "`PERFEVTSEL_INUSE` element 7 of 8, general-purpose counter 7: bit 7, read-only, 1 bit wide.\n\nIA32_PERFEVTSELi has a non-zero event select or umask."]
                 pub const fn perfevtsel_inuse7(self) -> bool {
                     ((self.0 >> 7u32) & 0x1_u64) != 0
+                }
+                #[doc(hidden)]
+                pub const fn with_perfevtsel_inuse7<T: __ReadOnly_PERFEVTSEL_INUSE7>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
                 }
                 #[doc = "Element `index` of `PERFEVTSEL_INUSE`, or `None` when out of 0..8."]
                 pub const fn perfevtsel_inuse_at(self, index: u32) -> Option<bool> {
@@ -23730,17 +25280,49 @@ pub mod intel {
                 pub const fn fixed_ctr_inuse0(self) -> bool {
                     ((self.0 >> 32u32) & 0x1_u64) != 0
                 }
+                #[doc(hidden)]
+                pub const fn with_fixed_ctr_inuse0<T: __ReadOnly_FIXED_CTR_INUSE0>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
                 #[doc = "`FIXED_CTR_INUSE` element 1 of 4, fixed counter 1: bit 33, read-only, 1 bit wide.\n\nIA32_FIXED_CTRi is enabled in IA32_FIXED_CTR_CTRL."]
                 pub const fn fixed_ctr_inuse1(self) -> bool {
                     ((self.0 >> 33u32) & 0x1_u64) != 0
+                }
+                #[doc(hidden)]
+                pub const fn with_fixed_ctr_inuse1<T: __ReadOnly_FIXED_CTR_INUSE1>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
                 }
                 #[doc = "`FIXED_CTR_INUSE` element 2 of 4, fixed counter 2: bit 34, read-only, 1 bit wide.\n\nIA32_FIXED_CTRi is enabled in IA32_FIXED_CTR_CTRL."]
                 pub const fn fixed_ctr_inuse2(self) -> bool {
                     ((self.0 >> 34u32) & 0x1_u64) != 0
                 }
+                #[doc(hidden)]
+                pub const fn with_fixed_ctr_inuse2<T: __ReadOnly_FIXED_CTR_INUSE2>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
                 #[doc = "`FIXED_CTR_INUSE` element 3 of 4, fixed counter 3: bit 35, read-only, 1 bit wide.\n\nIA32_FIXED_CTRi is enabled in IA32_FIXED_CTR_CTRL."]
                 pub const fn fixed_ctr_inuse3(self) -> bool {
                     ((self.0 >> 35u32) & 0x1_u64) != 0
+                }
+                #[doc(hidden)]
+                pub const fn with_fixed_ctr_inuse3<T: __ReadOnly_FIXED_CTR_INUSE3>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
                 }
                 #[doc = "Element `index` of `FIXED_CTR_INUSE`, or `None` when out of 0..4."]
                 pub const fn fixed_ctr_inuse_at(self, index: u32) -> Option<bool> {
@@ -23755,6 +25337,11 @@ pub mod intel {
                 #[doc = "A PMI is programmed on some counter.\n\nBits 63, read-only, 1 bit wide."]
                 pub const fn pmi_inuse(self) -> bool {
                     ((self.0 >> 63u32) & 0x1_u64) != 0
+                }
+                #[doc(hidden)]
+                pub const fn with_pmi_inuse<T: __ReadOnly_PMI_INUSE>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
                 }
             }
             impl ::core::fmt::Debug for Value {

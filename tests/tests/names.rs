@@ -1156,6 +1156,7 @@ fn the_reserved_tables_list_every_generated_item() {
             for (n, _) in item_names(inner) {
                 let derived = n == names::register_module(&r.name)
                     || n.starts_with("__Unavailable_")
+                    || n.starts_with("__ReadOnly_")
                     || r.fields.iter().any(|f| {
                         n == names::value_enum(&f.name)
                             || names::element_names(f).iter().any(|e| {

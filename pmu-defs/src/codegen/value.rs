@@ -311,7 +311,69 @@ impl Cx<'_> {
                         pub const fn #m(self, value: #arg) -> Self { self.track(#emask, self.value.#m(value)) }
                     });
                 }
+                Method::ReadOnly => self.read_only_stub(r, e, width, &m, p),
             }
+        }
+    }
+
+    /// A hidden `with_x` on a read-only field element, bound by a never-implemented trait
+    /// whose `on_unimplemented` message says the field is read-only: calling it is a compile
+    /// error in the user's terms, not "no method named `with_x`".
+    fn read_only_stub(&self, r: &Register, e: &Elem, width: u32, m: &Ident, p: &mut ValueParts) {
+        let krate = &self.krate;
+        let tr = ident(&format!("__ReadOnly_{}", e.name));
+        let (message, note) = if r.access == crate::model::Access::ReadOnly {
+            (
+                format!(
+                    "`{}` is read-only: its field `{}` cannot be set",
+                    r.name, e.name
+                ),
+                format!(
+                    "the processor reports `{}`; read it with `MsrExt::read` (writing `{}` faults: #GP)",
+                    e.name, r.name
+                ),
+            )
+        } else {
+            (
+                format!(
+                    "field `{}` of `{}` is read-only: it cannot be set",
+                    e.name, r.name
+                ),
+                format!(
+                    "the processor reports `{}`; writes leave it unchanged (the typed API keeps it as read)",
+                    e.name
+                ),
+            )
+        };
+        let label = format!("`{}` is read-only", e.name);
+        p.checkers.push(quote! {
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(message = #message, label = #label, note = #note)]
+            pub trait #tr {}
+        });
+        let stub = if width == 1 {
+            quote! {
+                #[doc(hidden)]
+                pub const fn #m<T: #tr>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+            }
+        } else {
+            quote! {
+                #[doc(hidden)]
+                pub const fn #m<const V: u64>(self) -> Self
+                where
+                    #krate::__private::Const<V>: #tr,
+                {
+                    self
+                }
+            }
+        };
+        p.methods.push(stub.clone());
+        if r.access.writable() {
+            p.bmethods.push(stub);
         }
     }
 

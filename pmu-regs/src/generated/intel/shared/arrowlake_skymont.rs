@@ -1891,6 +1891,190 @@ pub mod IA32_PERF_GLOBAL_STATUS {
     :: tock_registers :: register_bitmasks ! (u64 , IA32_PERF_GLOBAL_STATUS , Register , [# [doc = "IA32_PMCi has overflowed. (bits 0, read-only)"] OVF_PMC0 OFFSET (0) NUMBITS (1) [] , # [doc = "IA32_PMCi has overflowed. (bits 1, read-only)"] OVF_PMC1 OFFSET (1) NUMBITS (1) [] , # [doc = "IA32_PMCi has overflowed. (bits 2, read-only)"] OVF_PMC2 OFFSET (2) NUMBITS (1) [] , # [doc = "IA32_PMCi has overflowed. (bits 3, read-only)"] OVF_PMC3 OFFSET (3) NUMBITS (1) [] , # [doc = "IA32_PMCi has overflowed. (bits 4, read-only)"] OVF_PMC4 OFFSET (4) NUMBITS (1) [] , # [doc = "IA32_PMCi has overflowed. (bits 5, read-only)"] OVF_PMC5 OFFSET (5) NUMBITS (1) [] , # [doc = "IA32_PMCi has overflowed. (bits 6, read-only)"] OVF_PMC6 OFFSET (6) NUMBITS (1) [] , # [doc = "IA32_PMCi has overflowed. (bits 7, read-only)"] OVF_PMC7 OFFSET (7) NUMBITS (1) [] , # [doc = "IA32_FIXED_CTRi has overflowed. (bits 32, read-only)"] OVF_FIXED_CTR0 OFFSET (32) NUMBITS (1) [] , # [doc = "IA32_FIXED_CTRi has overflowed. (bits 33, read-only)"] OVF_FIXED_CTR1 OFFSET (33) NUMBITS (1) [] , # [doc = "IA32_FIXED_CTRi has overflowed. (bits 34, read-only)"] OVF_FIXED_CTR2 OFFSET (34) NUMBITS (1) [] , # [doc = "IA32_FIXED_CTRi has overflowed. (bits 35, read-only)"] OVF_FIXED_CTR3 OFFSET (35) NUMBITS (1) [] , # [doc = "IA32_FIXED_CTRi has overflowed. (bits 36, read-only)"] OVF_FIXED_CTR4 OFFSET (36) NUMBITS (1) [] , # [doc = "IA32_FIXED_CTRi has overflowed. (bits 37, read-only)"] OVF_FIXED_CTR5 OFFSET (37) NUMBITS (1) [] , # [doc = "IA32_FIXED_CTRi has overflowed. (bits 38, read-only)"] OVF_FIXED_CTR6 OFFSET (38) NUMBITS (1) [] , # [doc = "The PERF_METRICS counters have overflowed. (bits 48, read-only)"] OVF_PERF_METRICS OFFSET (48) NUMBITS (1) [] , # [doc = "Intel PT raised a PMI because a ToPA output region filled. (bits 55, read-only)"] TRACE_TOPA_PMI OFFSET (55) NUMBITS (1) [] , # [doc = "LBR recording is frozen (by FREEZE_LBRS_ON_PMI). (bits 58, read-only)"] LBR_FRZ OFFSET (58) NUMBITS (1) [] , # [doc = "Counters are frozen (by FREEZE_PERFMON_ON_PMI). (bits 59, read-only)"] CTR_FRZ OFFSET (59) NUMBITS (1) [] , # [doc = "Counters may include counts from an Intel SGX enclave (anti side-channel interference). (bits 60, read-only)"] ASCI OFFSET (60) NUMBITS (1) [] , # [doc = "An uncore counter has overflowed. (bits 61, read-only)"] OVF_UNCORE OFFSET (61) NUMBITS (1) [] , # [doc = "The debug-store (PEBS/BTS) buffer has reached its interrupt threshold. (bits 62, read-only)"] OVF_BUF OFFSET (62) NUMBITS (1) [] , # [doc = "The PMU configuration has changed (for example, counters were taken by another agent). (bits 63, read-only)"] COND_CHGD OFFSET (63) NUMBITS (1) []]);
     #[doc = r" MSR address."]
     pub const ADDRESS: u32 = 0x38e_u32;
+    #[doc(hidden)]
+    #[allow(non_camel_case_types)]
+    #[diagnostic::on_unimplemented(
+        message = "`IA32_PERF_GLOBAL_STATUS` is read-only: its field `OVF_PMC0` cannot be set",
+        label = "`OVF_PMC0` is read-only",
+        note = "the processor reports `OVF_PMC0`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_STATUS` faults: #GP)"
+    )]
+    pub trait __ReadOnly_OVF_PMC0 {}
+    #[doc(hidden)]
+    #[allow(non_camel_case_types)]
+    #[diagnostic::on_unimplemented(
+        message = "`IA32_PERF_GLOBAL_STATUS` is read-only: its field `OVF_PMC1` cannot be set",
+        label = "`OVF_PMC1` is read-only",
+        note = "the processor reports `OVF_PMC1`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_STATUS` faults: #GP)"
+    )]
+    pub trait __ReadOnly_OVF_PMC1 {}
+    #[doc(hidden)]
+    #[allow(non_camel_case_types)]
+    #[diagnostic::on_unimplemented(
+        message = "`IA32_PERF_GLOBAL_STATUS` is read-only: its field `OVF_PMC2` cannot be set",
+        label = "`OVF_PMC2` is read-only",
+        note = "the processor reports `OVF_PMC2`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_STATUS` faults: #GP)"
+    )]
+    pub trait __ReadOnly_OVF_PMC2 {}
+    #[doc(hidden)]
+    #[allow(non_camel_case_types)]
+    #[diagnostic::on_unimplemented(
+        message = "`IA32_PERF_GLOBAL_STATUS` is read-only: its field `OVF_PMC3` cannot be set",
+        label = "`OVF_PMC3` is read-only",
+        note = "the processor reports `OVF_PMC3`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_STATUS` faults: #GP)"
+    )]
+    pub trait __ReadOnly_OVF_PMC3 {}
+    #[doc(hidden)]
+    #[allow(non_camel_case_types)]
+    #[diagnostic::on_unimplemented(
+        message = "`IA32_PERF_GLOBAL_STATUS` is read-only: its field `OVF_PMC4` cannot be set",
+        label = "`OVF_PMC4` is read-only",
+        note = "the processor reports `OVF_PMC4`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_STATUS` faults: #GP)"
+    )]
+    pub trait __ReadOnly_OVF_PMC4 {}
+    #[doc(hidden)]
+    #[allow(non_camel_case_types)]
+    #[diagnostic::on_unimplemented(
+        message = "`IA32_PERF_GLOBAL_STATUS` is read-only: its field `OVF_PMC5` cannot be set",
+        label = "`OVF_PMC5` is read-only",
+        note = "the processor reports `OVF_PMC5`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_STATUS` faults: #GP)"
+    )]
+    pub trait __ReadOnly_OVF_PMC5 {}
+    #[doc(hidden)]
+    #[allow(non_camel_case_types)]
+    #[diagnostic::on_unimplemented(
+        message = "`IA32_PERF_GLOBAL_STATUS` is read-only: its field `OVF_PMC6` cannot be set",
+        label = "`OVF_PMC6` is read-only",
+        note = "the processor reports `OVF_PMC6`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_STATUS` faults: #GP)"
+    )]
+    pub trait __ReadOnly_OVF_PMC6 {}
+    #[doc(hidden)]
+    #[allow(non_camel_case_types)]
+    #[diagnostic::on_unimplemented(
+        message = "`IA32_PERF_GLOBAL_STATUS` is read-only: its field `OVF_PMC7` cannot be set",
+        label = "`OVF_PMC7` is read-only",
+        note = "the processor reports `OVF_PMC7`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_STATUS` faults: #GP)"
+    )]
+    pub trait __ReadOnly_OVF_PMC7 {}
+    #[doc(hidden)]
+    #[allow(non_camel_case_types)]
+    #[diagnostic::on_unimplemented(
+        message = "`IA32_PERF_GLOBAL_STATUS` is read-only: its field `OVF_FIXED_CTR0` cannot be set",
+        label = "`OVF_FIXED_CTR0` is read-only",
+        note = "the processor reports `OVF_FIXED_CTR0`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_STATUS` faults: #GP)"
+    )]
+    pub trait __ReadOnly_OVF_FIXED_CTR0 {}
+    #[doc(hidden)]
+    #[allow(non_camel_case_types)]
+    #[diagnostic::on_unimplemented(
+        message = "`IA32_PERF_GLOBAL_STATUS` is read-only: its field `OVF_FIXED_CTR1` cannot be set",
+        label = "`OVF_FIXED_CTR1` is read-only",
+        note = "the processor reports `OVF_FIXED_CTR1`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_STATUS` faults: #GP)"
+    )]
+    pub trait __ReadOnly_OVF_FIXED_CTR1 {}
+    #[doc(hidden)]
+    #[allow(non_camel_case_types)]
+    #[diagnostic::on_unimplemented(
+        message = "`IA32_PERF_GLOBAL_STATUS` is read-only: its field `OVF_FIXED_CTR2` cannot be set",
+        label = "`OVF_FIXED_CTR2` is read-only",
+        note = "the processor reports `OVF_FIXED_CTR2`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_STATUS` faults: #GP)"
+    )]
+    pub trait __ReadOnly_OVF_FIXED_CTR2 {}
+    #[doc(hidden)]
+    #[allow(non_camel_case_types)]
+    #[diagnostic::on_unimplemented(
+        message = "`IA32_PERF_GLOBAL_STATUS` is read-only: its field `OVF_FIXED_CTR3` cannot be set",
+        label = "`OVF_FIXED_CTR3` is read-only",
+        note = "the processor reports `OVF_FIXED_CTR3`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_STATUS` faults: #GP)"
+    )]
+    pub trait __ReadOnly_OVF_FIXED_CTR3 {}
+    #[doc(hidden)]
+    #[allow(non_camel_case_types)]
+    #[diagnostic::on_unimplemented(
+        message = "`IA32_PERF_GLOBAL_STATUS` is read-only: its field `OVF_FIXED_CTR4` cannot be set",
+        label = "`OVF_FIXED_CTR4` is read-only",
+        note = "the processor reports `OVF_FIXED_CTR4`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_STATUS` faults: #GP)"
+    )]
+    pub trait __ReadOnly_OVF_FIXED_CTR4 {}
+    #[doc(hidden)]
+    #[allow(non_camel_case_types)]
+    #[diagnostic::on_unimplemented(
+        message = "`IA32_PERF_GLOBAL_STATUS` is read-only: its field `OVF_FIXED_CTR5` cannot be set",
+        label = "`OVF_FIXED_CTR5` is read-only",
+        note = "the processor reports `OVF_FIXED_CTR5`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_STATUS` faults: #GP)"
+    )]
+    pub trait __ReadOnly_OVF_FIXED_CTR5 {}
+    #[doc(hidden)]
+    #[allow(non_camel_case_types)]
+    #[diagnostic::on_unimplemented(
+        message = "`IA32_PERF_GLOBAL_STATUS` is read-only: its field `OVF_FIXED_CTR6` cannot be set",
+        label = "`OVF_FIXED_CTR6` is read-only",
+        note = "the processor reports `OVF_FIXED_CTR6`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_STATUS` faults: #GP)"
+    )]
+    pub trait __ReadOnly_OVF_FIXED_CTR6 {}
+    #[doc(hidden)]
+    #[allow(non_camel_case_types)]
+    #[diagnostic::on_unimplemented(
+        message = "`IA32_PERF_GLOBAL_STATUS` is read-only: its field `OVF_PERF_METRICS` cannot be set",
+        label = "`OVF_PERF_METRICS` is read-only",
+        note = "the processor reports `OVF_PERF_METRICS`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_STATUS` faults: #GP)"
+    )]
+    pub trait __ReadOnly_OVF_PERF_METRICS {}
+    #[doc(hidden)]
+    #[allow(non_camel_case_types)]
+    #[diagnostic::on_unimplemented(
+        message = "`IA32_PERF_GLOBAL_STATUS` is read-only: its field `TRACE_TOPA_PMI` cannot be set",
+        label = "`TRACE_TOPA_PMI` is read-only",
+        note = "the processor reports `TRACE_TOPA_PMI`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_STATUS` faults: #GP)"
+    )]
+    pub trait __ReadOnly_TRACE_TOPA_PMI {}
+    #[doc(hidden)]
+    #[allow(non_camel_case_types)]
+    #[diagnostic::on_unimplemented(
+        message = "`IA32_PERF_GLOBAL_STATUS` is read-only: its field `LBR_FRZ` cannot be set",
+        label = "`LBR_FRZ` is read-only",
+        note = "the processor reports `LBR_FRZ`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_STATUS` faults: #GP)"
+    )]
+    pub trait __ReadOnly_LBR_FRZ {}
+    #[doc(hidden)]
+    #[allow(non_camel_case_types)]
+    #[diagnostic::on_unimplemented(
+        message = "`IA32_PERF_GLOBAL_STATUS` is read-only: its field `CTR_FRZ` cannot be set",
+        label = "`CTR_FRZ` is read-only",
+        note = "the processor reports `CTR_FRZ`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_STATUS` faults: #GP)"
+    )]
+    pub trait __ReadOnly_CTR_FRZ {}
+    #[doc(hidden)]
+    #[allow(non_camel_case_types)]
+    #[diagnostic::on_unimplemented(
+        message = "`IA32_PERF_GLOBAL_STATUS` is read-only: its field `ASCI` cannot be set",
+        label = "`ASCI` is read-only",
+        note = "the processor reports `ASCI`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_STATUS` faults: #GP)"
+    )]
+    pub trait __ReadOnly_ASCI {}
+    #[doc(hidden)]
+    #[allow(non_camel_case_types)]
+    #[diagnostic::on_unimplemented(
+        message = "`IA32_PERF_GLOBAL_STATUS` is read-only: its field `OVF_UNCORE` cannot be set",
+        label = "`OVF_UNCORE` is read-only",
+        note = "the processor reports `OVF_UNCORE`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_STATUS` faults: #GP)"
+    )]
+    pub trait __ReadOnly_OVF_UNCORE {}
+    #[doc(hidden)]
+    #[allow(non_camel_case_types)]
+    #[diagnostic::on_unimplemented(
+        message = "`IA32_PERF_GLOBAL_STATUS` is read-only: its field `OVF_BUF` cannot be set",
+        label = "`OVF_BUF` is read-only",
+        note = "the processor reports `OVF_BUF`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_STATUS` faults: #GP)"
+    )]
+    pub trait __ReadOnly_OVF_BUF {}
+    #[doc(hidden)]
+    #[allow(non_camel_case_types)]
+    #[diagnostic::on_unimplemented(
+        message = "`IA32_PERF_GLOBAL_STATUS` is read-only: its field `COND_CHGD` cannot be set",
+        label = "`COND_CHGD` is read-only",
+        note = "the processor reports `COND_CHGD`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_STATUS` faults: #GP)"
+    )]
+    pub trait __ReadOnly_COND_CHGD {}
     #[doc = "A value of `IA32_PERF_GLOBAL_STATUS`. Setters never touch reserved bits (`0x037EFF80FFFFFF00`)."]
     #[derive(Clone, Copy, PartialEq, Eq, Hash)]
     #[repr(transparent)]
@@ -1918,33 +2102,73 @@ pub mod IA32_PERF_GLOBAL_STATUS {
         pub const fn ovf_pmc0(self) -> bool {
             ((self.0 >> 0u32) & 0x1_u64) != 0
         }
+        #[doc(hidden)]
+        pub const fn with_ovf_pmc0<T: __ReadOnly_OVF_PMC0>(self, on: T) -> Self {
+            ::core::mem::forget(on);
+            self
+        }
         #[doc = "`OVF_PMC` element 1 of 8, general-purpose counter 1: bit 1, read-only, 1 bit wide.\n\nIA32_PMCi has overflowed."]
         pub const fn ovf_pmc1(self) -> bool {
             ((self.0 >> 1u32) & 0x1_u64) != 0
+        }
+        #[doc(hidden)]
+        pub const fn with_ovf_pmc1<T: __ReadOnly_OVF_PMC1>(self, on: T) -> Self {
+            ::core::mem::forget(on);
+            self
         }
         #[doc = "`OVF_PMC` element 2 of 8, general-purpose counter 2: bit 2, read-only, 1 bit wide.\n\nIA32_PMCi has overflowed."]
         pub const fn ovf_pmc2(self) -> bool {
             ((self.0 >> 2u32) & 0x1_u64) != 0
         }
+        #[doc(hidden)]
+        pub const fn with_ovf_pmc2<T: __ReadOnly_OVF_PMC2>(self, on: T) -> Self {
+            ::core::mem::forget(on);
+            self
+        }
         #[doc = "`OVF_PMC` element 3 of 8, general-purpose counter 3: bit 3, read-only, 1 bit wide.\n\nIA32_PMCi has overflowed."]
         pub const fn ovf_pmc3(self) -> bool {
             ((self.0 >> 3u32) & 0x1_u64) != 0
+        }
+        #[doc(hidden)]
+        pub const fn with_ovf_pmc3<T: __ReadOnly_OVF_PMC3>(self, on: T) -> Self {
+            ::core::mem::forget(on);
+            self
         }
         #[doc = "`OVF_PMC` element 4 of 8, general-purpose counter 4: bit 4, read-only, 1 bit wide.\n\nIA32_PMCi has overflowed."]
         pub const fn ovf_pmc4(self) -> bool {
             ((self.0 >> 4u32) & 0x1_u64) != 0
         }
+        #[doc(hidden)]
+        pub const fn with_ovf_pmc4<T: __ReadOnly_OVF_PMC4>(self, on: T) -> Self {
+            ::core::mem::forget(on);
+            self
+        }
         #[doc = "`OVF_PMC` element 5 of 8, general-purpose counter 5: bit 5, read-only, 1 bit wide.\n\nIA32_PMCi has overflowed."]
         pub const fn ovf_pmc5(self) -> bool {
             ((self.0 >> 5u32) & 0x1_u64) != 0
+        }
+        #[doc(hidden)]
+        pub const fn with_ovf_pmc5<T: __ReadOnly_OVF_PMC5>(self, on: T) -> Self {
+            ::core::mem::forget(on);
+            self
         }
         #[doc = "`OVF_PMC` element 6 of 8, general-purpose counter 6: bit 6, read-only, 1 bit wide.\n\nIA32_PMCi has overflowed."]
         pub const fn ovf_pmc6(self) -> bool {
             ((self.0 >> 6u32) & 0x1_u64) != 0
         }
+        #[doc(hidden)]
+        pub const fn with_ovf_pmc6<T: __ReadOnly_OVF_PMC6>(self, on: T) -> Self {
+            ::core::mem::forget(on);
+            self
+        }
         #[doc = "`OVF_PMC` element 7 of 8, general-purpose counter 7: bit 7, read-only, 1 bit wide.\n\nIA32_PMCi has overflowed."]
         pub const fn ovf_pmc7(self) -> bool {
             ((self.0 >> 7u32) & 0x1_u64) != 0
+        }
+        #[doc(hidden)]
+        pub const fn with_ovf_pmc7<T: __ReadOnly_OVF_PMC7>(self, on: T) -> Self {
+            ::core::mem::forget(on);
+            self
         }
         #[doc = "Element `index` of `OVF_PMC`, or `None` when out of 0..8."]
         pub const fn ovf_pmc_at(self, index: u32) -> Option<bool> {
@@ -1964,29 +2188,64 @@ pub mod IA32_PERF_GLOBAL_STATUS {
         pub const fn ovf_fixed_ctr0(self) -> bool {
             ((self.0 >> 32u32) & 0x1_u64) != 0
         }
+        #[doc(hidden)]
+        pub const fn with_ovf_fixed_ctr0<T: __ReadOnly_OVF_FIXED_CTR0>(self, on: T) -> Self {
+            ::core::mem::forget(on);
+            self
+        }
         #[doc = "`OVF_FIXED_CTR` element 1 of 7, fixed counter 1: bit 33, read-only, 1 bit wide.\n\nIA32_FIXED_CTRi has overflowed."]
         pub const fn ovf_fixed_ctr1(self) -> bool {
             ((self.0 >> 33u32) & 0x1_u64) != 0
+        }
+        #[doc(hidden)]
+        pub const fn with_ovf_fixed_ctr1<T: __ReadOnly_OVF_FIXED_CTR1>(self, on: T) -> Self {
+            ::core::mem::forget(on);
+            self
         }
         #[doc = "`OVF_FIXED_CTR` element 2 of 7, fixed counter 2: bit 34, read-only, 1 bit wide.\n\nIA32_FIXED_CTRi has overflowed."]
         pub const fn ovf_fixed_ctr2(self) -> bool {
             ((self.0 >> 34u32) & 0x1_u64) != 0
         }
+        #[doc(hidden)]
+        pub const fn with_ovf_fixed_ctr2<T: __ReadOnly_OVF_FIXED_CTR2>(self, on: T) -> Self {
+            ::core::mem::forget(on);
+            self
+        }
         #[doc = "`OVF_FIXED_CTR` element 3 of 7, fixed counter 3: bit 35, read-only, 1 bit wide.\n\nIA32_FIXED_CTRi has overflowed."]
         pub const fn ovf_fixed_ctr3(self) -> bool {
             ((self.0 >> 35u32) & 0x1_u64) != 0
+        }
+        #[doc(hidden)]
+        pub const fn with_ovf_fixed_ctr3<T: __ReadOnly_OVF_FIXED_CTR3>(self, on: T) -> Self {
+            ::core::mem::forget(on);
+            self
         }
         #[doc = "`OVF_FIXED_CTR` element 4 of 7, fixed counter 4: bit 36, read-only, 1 bit wide.\n\nIA32_FIXED_CTRi has overflowed."]
         pub const fn ovf_fixed_ctr4(self) -> bool {
             ((self.0 >> 36u32) & 0x1_u64) != 0
         }
+        #[doc(hidden)]
+        pub const fn with_ovf_fixed_ctr4<T: __ReadOnly_OVF_FIXED_CTR4>(self, on: T) -> Self {
+            ::core::mem::forget(on);
+            self
+        }
         #[doc = "`OVF_FIXED_CTR` element 5 of 7, fixed counter 5: bit 37, read-only, 1 bit wide.\n\nIA32_FIXED_CTRi has overflowed."]
         pub const fn ovf_fixed_ctr5(self) -> bool {
             ((self.0 >> 37u32) & 0x1_u64) != 0
         }
+        #[doc(hidden)]
+        pub const fn with_ovf_fixed_ctr5<T: __ReadOnly_OVF_FIXED_CTR5>(self, on: T) -> Self {
+            ::core::mem::forget(on);
+            self
+        }
         #[doc = "`OVF_FIXED_CTR` element 6 of 7, fixed counter 6: bit 38, read-only, 1 bit wide.\n\nIA32_FIXED_CTRi has overflowed."]
         pub const fn ovf_fixed_ctr6(self) -> bool {
             ((self.0 >> 38u32) & 0x1_u64) != 0
+        }
+        #[doc(hidden)]
+        pub const fn with_ovf_fixed_ctr6<T: __ReadOnly_OVF_FIXED_CTR6>(self, on: T) -> Self {
+            ::core::mem::forget(on);
+            self
         }
         #[doc = "Element `index` of `OVF_FIXED_CTR`, or `None` when out of 0..7."]
         pub const fn ovf_fixed_ctr_at(self, index: u32) -> Option<bool> {
@@ -2005,33 +2264,73 @@ pub mod IA32_PERF_GLOBAL_STATUS {
         pub const fn ovf_perf_metrics(self) -> bool {
             ((self.0 >> 48u32) & 0x1_u64) != 0
         }
+        #[doc(hidden)]
+        pub const fn with_ovf_perf_metrics<T: __ReadOnly_OVF_PERF_METRICS>(self, on: T) -> Self {
+            ::core::mem::forget(on);
+            self
+        }
         #[doc = "Intel PT raised a PMI because a ToPA output region filled.\n\nBits 55, read-only, 1 bit wide."]
         pub const fn trace_topa_pmi(self) -> bool {
             ((self.0 >> 55u32) & 0x1_u64) != 0
+        }
+        #[doc(hidden)]
+        pub const fn with_trace_topa_pmi<T: __ReadOnly_TRACE_TOPA_PMI>(self, on: T) -> Self {
+            ::core::mem::forget(on);
+            self
         }
         #[doc = "LBR recording is frozen (by FREEZE_LBRS_ON_PMI).\n\nBits 58, read-only, 1 bit wide."]
         pub const fn lbr_frz(self) -> bool {
             ((self.0 >> 58u32) & 0x1_u64) != 0
         }
+        #[doc(hidden)]
+        pub const fn with_lbr_frz<T: __ReadOnly_LBR_FRZ>(self, on: T) -> Self {
+            ::core::mem::forget(on);
+            self
+        }
         #[doc = "Counters are frozen (by FREEZE_PERFMON_ON_PMI).\n\nBits 59, read-only, 1 bit wide."]
         pub const fn ctr_frz(self) -> bool {
             ((self.0 >> 59u32) & 0x1_u64) != 0
+        }
+        #[doc(hidden)]
+        pub const fn with_ctr_frz<T: __ReadOnly_CTR_FRZ>(self, on: T) -> Self {
+            ::core::mem::forget(on);
+            self
         }
         #[doc = "Counters may include counts from an Intel SGX enclave (anti side-channel interference).\n\nBits 60, read-only, 1 bit wide."]
         pub const fn asci(self) -> bool {
             ((self.0 >> 60u32) & 0x1_u64) != 0
         }
+        #[doc(hidden)]
+        pub const fn with_asci<T: __ReadOnly_ASCI>(self, on: T) -> Self {
+            ::core::mem::forget(on);
+            self
+        }
         #[doc = "An uncore counter has overflowed.\n\nBits 61, read-only, 1 bit wide."]
         pub const fn ovf_uncore(self) -> bool {
             ((self.0 >> 61u32) & 0x1_u64) != 0
+        }
+        #[doc(hidden)]
+        pub const fn with_ovf_uncore<T: __ReadOnly_OVF_UNCORE>(self, on: T) -> Self {
+            ::core::mem::forget(on);
+            self
         }
         #[doc = "The debug-store (PEBS/BTS) buffer has reached its interrupt threshold.\n\nBits 62, read-only, 1 bit wide."]
         pub const fn ovf_buf(self) -> bool {
             ((self.0 >> 62u32) & 0x1_u64) != 0
         }
+        #[doc(hidden)]
+        pub const fn with_ovf_buf<T: __ReadOnly_OVF_BUF>(self, on: T) -> Self {
+            ::core::mem::forget(on);
+            self
+        }
         #[doc = "The PMU configuration has changed (for example, counters were taken by another agent).\n\nBits 63, read-only, 1 bit wide."]
         pub const fn cond_chgd(self) -> bool {
             ((self.0 >> 63u32) & 0x1_u64) != 0
+        }
+        #[doc(hidden)]
+        pub const fn with_cond_chgd<T: __ReadOnly_COND_CHGD>(self, on: T) -> Self {
+            ::core::mem::forget(on);
+            self
         }
     }
     impl ::core::fmt::Debug for Value {
@@ -4599,6 +4898,134 @@ pub mod IA32_PERF_GLOBAL_INUSE {
     :: tock_registers :: register_bitmasks ! (u64 , IA32_PERF_GLOBAL_INUSE , Register , [# [doc = "IA32_PERFEVTSELi has a non-zero event select or umask. (bits 0, read-only)"] PERFEVTSEL_INUSE0 OFFSET (0) NUMBITS (1) [] , # [doc = "IA32_PERFEVTSELi has a non-zero event select or umask. (bits 1, read-only)"] PERFEVTSEL_INUSE1 OFFSET (1) NUMBITS (1) [] , # [doc = "IA32_PERFEVTSELi has a non-zero event select or umask. (bits 2, read-only)"] PERFEVTSEL_INUSE2 OFFSET (2) NUMBITS (1) [] , # [doc = "IA32_PERFEVTSELi has a non-zero event select or umask. (bits 3, read-only)"] PERFEVTSEL_INUSE3 OFFSET (3) NUMBITS (1) [] , # [doc = "IA32_PERFEVTSELi has a non-zero event select or umask. (bits 4, read-only)"] PERFEVTSEL_INUSE4 OFFSET (4) NUMBITS (1) [] , # [doc = "IA32_PERFEVTSELi has a non-zero event select or umask. (bits 5, read-only)"] PERFEVTSEL_INUSE5 OFFSET (5) NUMBITS (1) [] , # [doc = "IA32_PERFEVTSELi has a non-zero event select or umask. (bits 6, read-only)"] PERFEVTSEL_INUSE6 OFFSET (6) NUMBITS (1) [] , # [doc = "IA32_PERFEVTSELi has a non-zero event select or umask. (bits 7, read-only)"] PERFEVTSEL_INUSE7 OFFSET (7) NUMBITS (1) [] , # [doc = "IA32_FIXED_CTRi is enabled in IA32_FIXED_CTR_CTRL. (bits 32, read-only)"] FIXED_CTR_INUSE0 OFFSET (32) NUMBITS (1) [] , # [doc = "IA32_FIXED_CTRi is enabled in IA32_FIXED_CTR_CTRL. (bits 33, read-only)"] FIXED_CTR_INUSE1 OFFSET (33) NUMBITS (1) [] , # [doc = "IA32_FIXED_CTRi is enabled in IA32_FIXED_CTR_CTRL. (bits 34, read-only)"] FIXED_CTR_INUSE2 OFFSET (34) NUMBITS (1) [] , # [doc = "IA32_FIXED_CTRi is enabled in IA32_FIXED_CTR_CTRL. (bits 35, read-only)"] FIXED_CTR_INUSE3 OFFSET (35) NUMBITS (1) [] , # [doc = "IA32_FIXED_CTRi is enabled in IA32_FIXED_CTR_CTRL. (bits 36, read-only)"] FIXED_CTR_INUSE4 OFFSET (36) NUMBITS (1) [] , # [doc = "IA32_FIXED_CTRi is enabled in IA32_FIXED_CTR_CTRL. (bits 37, read-only)"] FIXED_CTR_INUSE5 OFFSET (37) NUMBITS (1) [] , # [doc = "IA32_FIXED_CTRi is enabled in IA32_FIXED_CTR_CTRL. (bits 38, read-only)"] FIXED_CTR_INUSE6 OFFSET (38) NUMBITS (1) [] , # [doc = "A PMI is programmed on some counter. (bits 63, read-only)"] PMI_INUSE OFFSET (63) NUMBITS (1) []]);
     #[doc = r" MSR address."]
     pub const ADDRESS: u32 = 0x392_u32;
+    #[doc(hidden)]
+    #[allow(non_camel_case_types)]
+    #[diagnostic::on_unimplemented(
+        message = "`IA32_PERF_GLOBAL_INUSE` is read-only: its field `PERFEVTSEL_INUSE0` cannot be set",
+        label = "`PERFEVTSEL_INUSE0` is read-only",
+        note = "the processor reports `PERFEVTSEL_INUSE0`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_INUSE` faults: #GP)"
+    )]
+    pub trait __ReadOnly_PERFEVTSEL_INUSE0 {}
+    #[doc(hidden)]
+    #[allow(non_camel_case_types)]
+    #[diagnostic::on_unimplemented(
+        message = "`IA32_PERF_GLOBAL_INUSE` is read-only: its field `PERFEVTSEL_INUSE1` cannot be set",
+        label = "`PERFEVTSEL_INUSE1` is read-only",
+        note = "the processor reports `PERFEVTSEL_INUSE1`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_INUSE` faults: #GP)"
+    )]
+    pub trait __ReadOnly_PERFEVTSEL_INUSE1 {}
+    #[doc(hidden)]
+    #[allow(non_camel_case_types)]
+    #[diagnostic::on_unimplemented(
+        message = "`IA32_PERF_GLOBAL_INUSE` is read-only: its field `PERFEVTSEL_INUSE2` cannot be set",
+        label = "`PERFEVTSEL_INUSE2` is read-only",
+        note = "the processor reports `PERFEVTSEL_INUSE2`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_INUSE` faults: #GP)"
+    )]
+    pub trait __ReadOnly_PERFEVTSEL_INUSE2 {}
+    #[doc(hidden)]
+    #[allow(non_camel_case_types)]
+    #[diagnostic::on_unimplemented(
+        message = "`IA32_PERF_GLOBAL_INUSE` is read-only: its field `PERFEVTSEL_INUSE3` cannot be set",
+        label = "`PERFEVTSEL_INUSE3` is read-only",
+        note = "the processor reports `PERFEVTSEL_INUSE3`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_INUSE` faults: #GP)"
+    )]
+    pub trait __ReadOnly_PERFEVTSEL_INUSE3 {}
+    #[doc(hidden)]
+    #[allow(non_camel_case_types)]
+    #[diagnostic::on_unimplemented(
+        message = "`IA32_PERF_GLOBAL_INUSE` is read-only: its field `PERFEVTSEL_INUSE4` cannot be set",
+        label = "`PERFEVTSEL_INUSE4` is read-only",
+        note = "the processor reports `PERFEVTSEL_INUSE4`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_INUSE` faults: #GP)"
+    )]
+    pub trait __ReadOnly_PERFEVTSEL_INUSE4 {}
+    #[doc(hidden)]
+    #[allow(non_camel_case_types)]
+    #[diagnostic::on_unimplemented(
+        message = "`IA32_PERF_GLOBAL_INUSE` is read-only: its field `PERFEVTSEL_INUSE5` cannot be set",
+        label = "`PERFEVTSEL_INUSE5` is read-only",
+        note = "the processor reports `PERFEVTSEL_INUSE5`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_INUSE` faults: #GP)"
+    )]
+    pub trait __ReadOnly_PERFEVTSEL_INUSE5 {}
+    #[doc(hidden)]
+    #[allow(non_camel_case_types)]
+    #[diagnostic::on_unimplemented(
+        message = "`IA32_PERF_GLOBAL_INUSE` is read-only: its field `PERFEVTSEL_INUSE6` cannot be set",
+        label = "`PERFEVTSEL_INUSE6` is read-only",
+        note = "the processor reports `PERFEVTSEL_INUSE6`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_INUSE` faults: #GP)"
+    )]
+    pub trait __ReadOnly_PERFEVTSEL_INUSE6 {}
+    #[doc(hidden)]
+    #[allow(non_camel_case_types)]
+    #[diagnostic::on_unimplemented(
+        message = "`IA32_PERF_GLOBAL_INUSE` is read-only: its field `PERFEVTSEL_INUSE7` cannot be set",
+        label = "`PERFEVTSEL_INUSE7` is read-only",
+        note = "the processor reports `PERFEVTSEL_INUSE7`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_INUSE` faults: #GP)"
+    )]
+    pub trait __ReadOnly_PERFEVTSEL_INUSE7 {}
+    #[doc(hidden)]
+    #[allow(non_camel_case_types)]
+    #[diagnostic::on_unimplemented(
+        message = "`IA32_PERF_GLOBAL_INUSE` is read-only: its field `FIXED_CTR_INUSE0` cannot be set",
+        label = "`FIXED_CTR_INUSE0` is read-only",
+        note = "the processor reports `FIXED_CTR_INUSE0`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_INUSE` faults: #GP)"
+    )]
+    pub trait __ReadOnly_FIXED_CTR_INUSE0 {}
+    #[doc(hidden)]
+    #[allow(non_camel_case_types)]
+    #[diagnostic::on_unimplemented(
+        message = "`IA32_PERF_GLOBAL_INUSE` is read-only: its field `FIXED_CTR_INUSE1` cannot be set",
+        label = "`FIXED_CTR_INUSE1` is read-only",
+        note = "the processor reports `FIXED_CTR_INUSE1`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_INUSE` faults: #GP)"
+    )]
+    pub trait __ReadOnly_FIXED_CTR_INUSE1 {}
+    #[doc(hidden)]
+    #[allow(non_camel_case_types)]
+    #[diagnostic::on_unimplemented(
+        message = "`IA32_PERF_GLOBAL_INUSE` is read-only: its field `FIXED_CTR_INUSE2` cannot be set",
+        label = "`FIXED_CTR_INUSE2` is read-only",
+        note = "the processor reports `FIXED_CTR_INUSE2`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_INUSE` faults: #GP)"
+    )]
+    pub trait __ReadOnly_FIXED_CTR_INUSE2 {}
+    #[doc(hidden)]
+    #[allow(non_camel_case_types)]
+    #[diagnostic::on_unimplemented(
+        message = "`IA32_PERF_GLOBAL_INUSE` is read-only: its field `FIXED_CTR_INUSE3` cannot be set",
+        label = "`FIXED_CTR_INUSE3` is read-only",
+        note = "the processor reports `FIXED_CTR_INUSE3`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_INUSE` faults: #GP)"
+    )]
+    pub trait __ReadOnly_FIXED_CTR_INUSE3 {}
+    #[doc(hidden)]
+    #[allow(non_camel_case_types)]
+    #[diagnostic::on_unimplemented(
+        message = "`IA32_PERF_GLOBAL_INUSE` is read-only: its field `FIXED_CTR_INUSE4` cannot be set",
+        label = "`FIXED_CTR_INUSE4` is read-only",
+        note = "the processor reports `FIXED_CTR_INUSE4`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_INUSE` faults: #GP)"
+    )]
+    pub trait __ReadOnly_FIXED_CTR_INUSE4 {}
+    #[doc(hidden)]
+    #[allow(non_camel_case_types)]
+    #[diagnostic::on_unimplemented(
+        message = "`IA32_PERF_GLOBAL_INUSE` is read-only: its field `FIXED_CTR_INUSE5` cannot be set",
+        label = "`FIXED_CTR_INUSE5` is read-only",
+        note = "the processor reports `FIXED_CTR_INUSE5`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_INUSE` faults: #GP)"
+    )]
+    pub trait __ReadOnly_FIXED_CTR_INUSE5 {}
+    #[doc(hidden)]
+    #[allow(non_camel_case_types)]
+    #[diagnostic::on_unimplemented(
+        message = "`IA32_PERF_GLOBAL_INUSE` is read-only: its field `FIXED_CTR_INUSE6` cannot be set",
+        label = "`FIXED_CTR_INUSE6` is read-only",
+        note = "the processor reports `FIXED_CTR_INUSE6`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_INUSE` faults: #GP)"
+    )]
+    pub trait __ReadOnly_FIXED_CTR_INUSE6 {}
+    #[doc(hidden)]
+    #[allow(non_camel_case_types)]
+    #[diagnostic::on_unimplemented(
+        message = "`IA32_PERF_GLOBAL_INUSE` is read-only: its field `PMI_INUSE` cannot be set",
+        label = "`PMI_INUSE` is read-only",
+        note = "the processor reports `PMI_INUSE`; read it with `MsrExt::read` (writing `IA32_PERF_GLOBAL_INUSE` faults: #GP)"
+    )]
+    pub trait __ReadOnly_PMI_INUSE {}
     #[doc = "A value of `IA32_PERF_GLOBAL_INUSE`. Setters never touch reserved bits (`0x7FFFFF80FFFFFF00`)."]
     #[derive(Clone, Copy, PartialEq, Eq, Hash)]
     #[repr(transparent)]
@@ -4624,33 +5051,73 @@ pub mod IA32_PERF_GLOBAL_INUSE {
         pub const fn perfevtsel_inuse0(self) -> bool {
             ((self.0 >> 0u32) & 0x1_u64) != 0
         }
+        #[doc(hidden)]
+        pub const fn with_perfevtsel_inuse0<T: __ReadOnly_PERFEVTSEL_INUSE0>(self, on: T) -> Self {
+            ::core::mem::forget(on);
+            self
+        }
         #[doc = "`PERFEVTSEL_INUSE` element 1 of 8, general-purpose counter 1: bit 1, read-only, 1 bit wide.\n\nIA32_PERFEVTSELi has a non-zero event select or umask."]
         pub const fn perfevtsel_inuse1(self) -> bool {
             ((self.0 >> 1u32) & 0x1_u64) != 0
+        }
+        #[doc(hidden)]
+        pub const fn with_perfevtsel_inuse1<T: __ReadOnly_PERFEVTSEL_INUSE1>(self, on: T) -> Self {
+            ::core::mem::forget(on);
+            self
         }
         #[doc = "`PERFEVTSEL_INUSE` element 2 of 8, general-purpose counter 2: bit 2, read-only, 1 bit wide.\n\nIA32_PERFEVTSELi has a non-zero event select or umask."]
         pub const fn perfevtsel_inuse2(self) -> bool {
             ((self.0 >> 2u32) & 0x1_u64) != 0
         }
+        #[doc(hidden)]
+        pub const fn with_perfevtsel_inuse2<T: __ReadOnly_PERFEVTSEL_INUSE2>(self, on: T) -> Self {
+            ::core::mem::forget(on);
+            self
+        }
         #[doc = "`PERFEVTSEL_INUSE` element 3 of 8, general-purpose counter 3: bit 3, read-only, 1 bit wide.\n\nIA32_PERFEVTSELi has a non-zero event select or umask."]
         pub const fn perfevtsel_inuse3(self) -> bool {
             ((self.0 >> 3u32) & 0x1_u64) != 0
+        }
+        #[doc(hidden)]
+        pub const fn with_perfevtsel_inuse3<T: __ReadOnly_PERFEVTSEL_INUSE3>(self, on: T) -> Self {
+            ::core::mem::forget(on);
+            self
         }
         #[doc = "`PERFEVTSEL_INUSE` element 4 of 8, general-purpose counter 4: bit 4, read-only, 1 bit wide.\n\nIA32_PERFEVTSELi has a non-zero event select or umask."]
         pub const fn perfevtsel_inuse4(self) -> bool {
             ((self.0 >> 4u32) & 0x1_u64) != 0
         }
+        #[doc(hidden)]
+        pub const fn with_perfevtsel_inuse4<T: __ReadOnly_PERFEVTSEL_INUSE4>(self, on: T) -> Self {
+            ::core::mem::forget(on);
+            self
+        }
         #[doc = "`PERFEVTSEL_INUSE` element 5 of 8, general-purpose counter 5: bit 5, read-only, 1 bit wide.\n\nIA32_PERFEVTSELi has a non-zero event select or umask."]
         pub const fn perfevtsel_inuse5(self) -> bool {
             ((self.0 >> 5u32) & 0x1_u64) != 0
+        }
+        #[doc(hidden)]
+        pub const fn with_perfevtsel_inuse5<T: __ReadOnly_PERFEVTSEL_INUSE5>(self, on: T) -> Self {
+            ::core::mem::forget(on);
+            self
         }
         #[doc = "`PERFEVTSEL_INUSE` element 6 of 8, general-purpose counter 6: bit 6, read-only, 1 bit wide.\n\nIA32_PERFEVTSELi has a non-zero event select or umask."]
         pub const fn perfevtsel_inuse6(self) -> bool {
             ((self.0 >> 6u32) & 0x1_u64) != 0
         }
+        #[doc(hidden)]
+        pub const fn with_perfevtsel_inuse6<T: __ReadOnly_PERFEVTSEL_INUSE6>(self, on: T) -> Self {
+            ::core::mem::forget(on);
+            self
+        }
         #[doc = "`PERFEVTSEL_INUSE` element 7 of 8, general-purpose counter 7: bit 7, read-only, 1 bit wide.\n\nIA32_PERFEVTSELi has a non-zero event select or umask."]
         pub const fn perfevtsel_inuse7(self) -> bool {
             ((self.0 >> 7u32) & 0x1_u64) != 0
+        }
+        #[doc(hidden)]
+        pub const fn with_perfevtsel_inuse7<T: __ReadOnly_PERFEVTSEL_INUSE7>(self, on: T) -> Self {
+            ::core::mem::forget(on);
+            self
         }
         #[doc = "Element `index` of `PERFEVTSEL_INUSE`, or `None` when out of 0..8."]
         pub const fn perfevtsel_inuse_at(self, index: u32) -> Option<bool> {
@@ -4670,29 +5137,64 @@ pub mod IA32_PERF_GLOBAL_INUSE {
         pub const fn fixed_ctr_inuse0(self) -> bool {
             ((self.0 >> 32u32) & 0x1_u64) != 0
         }
+        #[doc(hidden)]
+        pub const fn with_fixed_ctr_inuse0<T: __ReadOnly_FIXED_CTR_INUSE0>(self, on: T) -> Self {
+            ::core::mem::forget(on);
+            self
+        }
         #[doc = "`FIXED_CTR_INUSE` element 1 of 7, fixed counter 1: bit 33, read-only, 1 bit wide.\n\nIA32_FIXED_CTRi is enabled in IA32_FIXED_CTR_CTRL."]
         pub const fn fixed_ctr_inuse1(self) -> bool {
             ((self.0 >> 33u32) & 0x1_u64) != 0
+        }
+        #[doc(hidden)]
+        pub const fn with_fixed_ctr_inuse1<T: __ReadOnly_FIXED_CTR_INUSE1>(self, on: T) -> Self {
+            ::core::mem::forget(on);
+            self
         }
         #[doc = "`FIXED_CTR_INUSE` element 2 of 7, fixed counter 2: bit 34, read-only, 1 bit wide.\n\nIA32_FIXED_CTRi is enabled in IA32_FIXED_CTR_CTRL."]
         pub const fn fixed_ctr_inuse2(self) -> bool {
             ((self.0 >> 34u32) & 0x1_u64) != 0
         }
+        #[doc(hidden)]
+        pub const fn with_fixed_ctr_inuse2<T: __ReadOnly_FIXED_CTR_INUSE2>(self, on: T) -> Self {
+            ::core::mem::forget(on);
+            self
+        }
         #[doc = "`FIXED_CTR_INUSE` element 3 of 7, fixed counter 3: bit 35, read-only, 1 bit wide.\n\nIA32_FIXED_CTRi is enabled in IA32_FIXED_CTR_CTRL."]
         pub const fn fixed_ctr_inuse3(self) -> bool {
             ((self.0 >> 35u32) & 0x1_u64) != 0
+        }
+        #[doc(hidden)]
+        pub const fn with_fixed_ctr_inuse3<T: __ReadOnly_FIXED_CTR_INUSE3>(self, on: T) -> Self {
+            ::core::mem::forget(on);
+            self
         }
         #[doc = "`FIXED_CTR_INUSE` element 4 of 7, fixed counter 4: bit 36, read-only, 1 bit wide.\n\nIA32_FIXED_CTRi is enabled in IA32_FIXED_CTR_CTRL."]
         pub const fn fixed_ctr_inuse4(self) -> bool {
             ((self.0 >> 36u32) & 0x1_u64) != 0
         }
+        #[doc(hidden)]
+        pub const fn with_fixed_ctr_inuse4<T: __ReadOnly_FIXED_CTR_INUSE4>(self, on: T) -> Self {
+            ::core::mem::forget(on);
+            self
+        }
         #[doc = "`FIXED_CTR_INUSE` element 5 of 7, fixed counter 5: bit 37, read-only, 1 bit wide.\n\nIA32_FIXED_CTRi is enabled in IA32_FIXED_CTR_CTRL."]
         pub const fn fixed_ctr_inuse5(self) -> bool {
             ((self.0 >> 37u32) & 0x1_u64) != 0
         }
+        #[doc(hidden)]
+        pub const fn with_fixed_ctr_inuse5<T: __ReadOnly_FIXED_CTR_INUSE5>(self, on: T) -> Self {
+            ::core::mem::forget(on);
+            self
+        }
         #[doc = "`FIXED_CTR_INUSE` element 6 of 7, fixed counter 6: bit 38, read-only, 1 bit wide.\n\nIA32_FIXED_CTRi is enabled in IA32_FIXED_CTR_CTRL."]
         pub const fn fixed_ctr_inuse6(self) -> bool {
             ((self.0 >> 38u32) & 0x1_u64) != 0
+        }
+        #[doc(hidden)]
+        pub const fn with_fixed_ctr_inuse6<T: __ReadOnly_FIXED_CTR_INUSE6>(self, on: T) -> Self {
+            ::core::mem::forget(on);
+            self
         }
         #[doc = "Element `index` of `FIXED_CTR_INUSE`, or `None` when out of 0..7."]
         pub const fn fixed_ctr_inuse_at(self, index: u32) -> Option<bool> {
@@ -4710,6 +5212,11 @@ pub mod IA32_PERF_GLOBAL_INUSE {
         #[doc = "A PMI is programmed on some counter.\n\nBits 63, read-only, 1 bit wide."]
         pub const fn pmi_inuse(self) -> bool {
             ((self.0 >> 63u32) & 0x1_u64) != 0
+        }
+        #[doc(hidden)]
+        pub const fn with_pmi_inuse<T: __ReadOnly_PMI_INUSE>(self, on: T) -> Self {
+            ::core::mem::forget(on);
+            self
         }
     }
     impl ::core::fmt::Debug for Value {
