@@ -1374,8 +1374,10 @@ impl Cx<'_> {
         out
     }
 
-    /// The `code:` of an `allow:` entry on an entry of kind `what`: one of `codes`.
-    fn allow_code(
+    /// The `code:` of an `allow:` entry on an entry of kind `what`: one of `codes` (an
+    /// `invalid-allow` error otherwise, saying whether the code is unknown, an error's, or a
+    /// warning reported about something else).
+    pub fn allow_code(
         &mut self,
         n: &Node,
         what: &str,

@@ -105,6 +105,10 @@ enum Command {
         /// import.
         #[arg(long)]
         check: bool,
+        /// The reviewed findings to write as `allow:` entries (default:
+        /// pmu-defs/import/reviewed.yaml when the output is the default directory, else none).
+        #[arg(long)]
+        reviewed: Option<PathBuf>,
     },
 }
 
@@ -231,9 +235,15 @@ fn main() -> ExitCode {
         Command::Encode(args) => encode::run_encode(args),
         Command::FuzzSeeds { out } => fuzz_seeds::run(out),
         Command::Decode(args) => encode::run_decode(args),
-        Command::ImportPerfmon { path, out, check } => {
+        Command::ImportPerfmon {
+            path,
+            out,
+            check,
+            reviewed,
+        } => {
             let out = out.unwrap_or_else(|| workspace_root().join(import::MODELS));
-            import::run(&path, &out, check)
+            let reviewed = import::reviewed_for(&out, reviewed);
+            import::run(&path, &out, reviewed.as_deref(), check)
         }
         Command::Schema { out, check } => {
             let out = out.unwrap_or_else(|| workspace_root().join(pmu_defs::schema::SCHEMA_PATH));
