@@ -9,6 +9,13 @@
 //! printed as "and 1,998 more field-overlap errors"); a source line longer than
 //! [`MAX_LINE_CHARS`] is shown as a window around the labels, with `…` where it was cut; a
 //! message, label or note longer than [`MAX_TEXT_CHARS`] is cut the same way.
+//!
+//! A warning the definitions acknowledge (an `allow:` with the warning's code and a reason, on
+//! the entry the warning is about) is marked [`Diagnostic::acknowledged`] by the validator.
+//! [`render`] leaves acknowledged diagnostics out and counts them in one line;
+//! [`render_verbose`] shows them in full, each with its reason. They are kept and capped apart
+//! from the others, so acknowledged findings never push a new warning of the same code out.
+//! [`CODES`] lists every code the loader reports, with its severity.
 
 use crate::source::{FileId, Sources, Span};
 use codespan_reporting::diagnostic as cs;
@@ -51,6 +58,73 @@ pub struct Label {
     pub primary: bool,
 }
 
+/// Every diagnostic code the loader reports, with its severity, sorted by code. Codes are
+/// stable; `tests/tests/diagnostics.rs` checks this table against the loader's sources.
+pub const CODES: &[(&str, Severity)] = &[
+    ("access-conflict", Severity::Error),
+    ("alternatives-mismatch", Severity::Error),
+    ("counter-count-mismatch", Severity::Error),
+    ("counter-not-in-event", Severity::Warning),
+    ("counter-out-of-range", Severity::Error),
+    ("deprecated-since", Severity::Error),
+    ("duplicate-address", Severity::Error),
+    ("duplicate-key", Severity::Error),
+    ("duplicate-leaf", Severity::Error),
+    ("duplicate-name", Severity::Error),
+    ("duplicate-role", Severity::Error),
+    ("duplicate-value", Severity::Error),
+    ("empty-file", Severity::Error),
+    ("extends-cycle", Severity::Error),
+    ("field-overlap", Severity::Error),
+    ("field-past-width", Severity::Error),
+    ("invalid-allow", Severity::Error),
+    ("invalid-bits", Severity::Error),
+    ("invalid-name", Severity::Error),
+    ("invalid-number", Severity::Error),
+    ("invalid-value", Severity::Error),
+    ("io", Severity::Error),
+    ("misplaced-role", Severity::Error),
+    ("missing-key", Severity::Error),
+    ("missing-role", Severity::Error),
+    ("name-collision", Severity::Error),
+    ("no-counter", Severity::Error),
+    ("not-utf8", Severity::Error),
+    ("out-of-range", Severity::Error),
+    ("remove-without-parent", Severity::Error),
+    ("repeated-directory", Severity::Warning),
+    ("reserved-name", Severity::Error),
+    ("reset-reserved", Severity::Error),
+    ("role-values", Severity::Error),
+    ("type-mismatch", Severity::Error),
+    ("unknown-generation", Severity::Error),
+    ("unknown-key", Severity::Error),
+    ("unknown-name", Severity::Error),
+    ("unsupported-attribute", Severity::Error),
+    ("unused-allow", Severity::Warning),
+    ("value-too-wide", Severity::Error),
+    ("vendor-mismatch", Severity::Error),
+    ("yaml-complex-key", Severity::Error),
+    ("yaml-multiple-documents", Severity::Error),
+    ("yaml-syntax", Severity::Error),
+    ("yaml-tag", Severity::Error),
+    ("yaml-too-deep", Severity::Error),
+    ("yaml-too-large", Severity::Error),
+    ("yaml11-boolean", Severity::Error),
+];
+
+/// The warnings an event's `allow:` may acknowledge: those the validator reports about an
+/// event (at its name). Other warnings have no entry of the definitions as their subject
+/// (`repeated-directory` is about a directory, `unused-allow` about an `allow:` itself).
+pub const EVENT_WARNINGS: &[&str] = &["counter-not-in-event"];
+
+/// The severity of a code of [`CODES`]; `None` for a code the loader does not report.
+pub fn severity_of(code: &str) -> Option<Severity> {
+    CODES
+        .binary_search_by(|(c, _)| (*c).cmp(code))
+        .ok()
+        .map(|i| CODES[i].1)
+}
+
 /// One problem found in the definitions.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Diagnostic {
@@ -64,6 +138,9 @@ pub struct Diagnostic {
     pub labels: Vec<Label>,
     /// Free-form notes and help lines.
     pub notes: Vec<String>,
+    /// The reason of the `allow:` that acknowledges this warning, when the definitions
+    /// acknowledge it (set by the validator; never on an error).
+    pub acknowledged: Option<String>,
 }
 
 impl Diagnostic {
@@ -79,6 +156,7 @@ impl Diagnostic {
                 primary: true,
             }],
             notes: Vec::new(),
+            acknowledged: None,
         }
     }
 
@@ -120,6 +198,14 @@ impl Diagnostic {
         self
     }
 
+    /// Marks a warning acknowledged by an `allow:` with `reason` (errors cannot be).
+    pub fn acknowledge(mut self, reason: impl Into<String>) -> Self {
+        if self.severity == Severity::Warning {
+            self.acknowledged = Some(reason.into());
+        }
+        self
+    }
+
     /// The primary span.
     pub fn span(&self) -> Span {
         self.labels[0].span
@@ -127,6 +213,7 @@ impl Diagnostic {
 
     /// Renders this diagnostic like rustc, without colour. Long source lines are shown as a
     /// window around the labels, long texts are cut ([`MAX_LINE_CHARS`], [`MAX_TEXT_CHARS`]).
+    /// An acknowledged warning ends with a note giving the `allow:`'s reason.
     pub fn render(&self, sources: &Sources) -> String {
         let config = term::Config::default();
         let d = to_codespan(self);
@@ -201,7 +288,17 @@ fn to_codespan(d: &Diagnostic) -> cs::Diagnostic<usize> {
                 })
                 .collect(),
         )
-        .with_notes(d.notes.iter().map(|n| clip_text(n)).collect())
+        .with_notes(
+            d.notes
+                .iter()
+                .map(|n| clip_text(n))
+                .chain(
+                    d.acknowledged
+                        .iter()
+                        .map(|r| clip_text(&format!("acknowledged (`allow:`): {r}"))),
+                )
+                .collect(),
+        )
 }
 
 trait ReplaceLabels {
@@ -415,6 +512,8 @@ pub struct Omitted {
     pub severity: Severity,
     /// How many distinct diagnostics were left out.
     pub count: usize,
+    /// True for acknowledged warnings (kept and counted apart from the others).
+    pub acknowledged: bool,
 }
 
 impl Omitted {
@@ -425,8 +524,13 @@ impl Omitted {
             Severity::Warning => "warning",
         };
         format!(
-            "and {} more {} {kind}{} (the first {MAX_PER_CODE} are shown)",
+            "and {} more {}{} {kind}{} (the first {MAX_PER_CODE} are shown)",
             thousands(self.count),
+            if self.acknowledged {
+                "acknowledged "
+            } else {
+                ""
+            },
             self.code,
             if self.count == 1 { "" } else { "s" },
         )
@@ -448,6 +552,7 @@ impl Ord for Ranked {
             &a.message,
             &a.labels,
             &a.notes,
+            &a.acknowledged,
         )
             .cmp(&(
                 b.span(),
@@ -456,6 +561,7 @@ impl Ord for Ranked {
                 &b.message,
                 &b.labels,
                 &b.notes,
+                &b.acknowledged,
             ))
     }
 }
@@ -471,12 +577,14 @@ impl PartialOrd for Ranked {
 /// A sink from [`Diagnostics::new`] keeps at most [`MAX_PER_CODE`] diagnostics per code, the
 /// first by position, and counts the others (distinct ones: a fault found again is one fault);
 /// [`Diagnostics::unbounded`] keeps everything. Exact repeats are kept once either way.
+/// Acknowledged warnings are capped apart from the others of their code.
 #[derive(Clone, Debug)]
 pub struct Diagnostics {
     cap: usize,
-    kept: BTreeMap<&'static str, BTreeSet<Ranked>>,
-    /// Hashes of the distinct diagnostics left out, per code and severity.
-    omitted: BTreeMap<(&'static str, Severity), HashSet<u64>>,
+    /// Per code, and acknowledged or not.
+    kept: BTreeMap<(&'static str, bool), BTreeSet<Ranked>>,
+    /// Hashes of the distinct diagnostics left out, per code, severity and acknowledgement.
+    omitted: BTreeMap<(&'static str, Severity, bool), HashSet<u64>>,
     /// Errors pushed (repeats included), for `error_count`.
     errors: usize,
 }
@@ -514,7 +622,10 @@ impl Diagnostics {
         if d.severity == Severity::Error {
             self.errors += 1;
         }
-        let set = self.kept.entry(d.code).or_default();
+        let set = self
+            .kept
+            .entry((d.code, d.acknowledged.is_some()))
+            .or_default();
         set.insert(Ranked(d));
         if set.len() > self.cap
             && let Some(Ranked(last)) = set.pop_last()
@@ -522,7 +633,7 @@ impl Diagnostics {
             let mut h = std::hash::DefaultHasher::new();
             last.hash(&mut h);
             self.omitted
-                .entry((last.code, last.severity))
+                .entry((last.code, last.severity, last.acknowledged.is_some()))
                 .or_default()
                 .insert(h.finish());
         }
@@ -556,10 +667,11 @@ impl Diagnostics {
     pub fn omitted(&self) -> Vec<Omitted> {
         self.omitted
             .iter()
-            .map(|(&(code, severity), set)| Omitted {
+            .map(|(&(code, severity, acknowledged), set)| Omitted {
                 code,
                 severity,
                 count: set.len(),
+                acknowledged,
             })
             .collect()
     }
@@ -569,40 +681,88 @@ impl Diagnostics {
         self.sorted()
     }
 
-    /// Renders every diagnostic like rustc, then a line per class left out and a summary
-    /// line.
+    /// Renders every diagnostic like rustc (acknowledged ones counted in one line), then a
+    /// line per class left out and a summary line: [`render`].
     pub fn render(&self, sources: &Sources) -> String {
         render(&self.sorted(), &self.omitted(), sources)
     }
 }
 
-/// Renders `list` like rustc, then one line per [`Omitted`] class and the summary line
-/// (counting those left out).
+/// The line that stands for the acknowledged warnings [`render`] leaves out.
+pub fn acknowledged_line(count: usize) -> String {
+    format!(
+        "note: {} acknowledged warning{} in the definitions (allow:), not shown; --verbose lists them",
+        thousands(count),
+        if count == 1 { "" } else { "s" }
+    )
+}
+
+/// Renders `list` like rustc, leaving out the acknowledged warnings, which one line counts
+/// ([`acknowledged_line`]); then one line per [`Omitted`] class and the summary line
+/// (counting those left out), when anything else was reported.
 pub fn render(list: &[Diagnostic], omitted: &[Omitted], sources: &Sources) -> String {
+    render_with(list, omitted, sources, false)
+}
+
+/// Renders every diagnostic of `list` like rustc, acknowledged warnings included (each with
+/// its reason), then one line per [`Omitted`] class and the summary line, which says how many
+/// warnings are acknowledged.
+pub fn render_verbose(list: &[Diagnostic], omitted: &[Omitted], sources: &Sources) -> String {
+    render_with(list, omitted, sources, true)
+}
+
+/// [`render`] or, with `verbose`, [`render_verbose`].
+pub fn render_with(
+    list: &[Diagnostic],
+    omitted: &[Omitted],
+    sources: &Sources,
+    verbose: bool,
+) -> String {
     let mut out = String::new();
-    for d in list {
+    let shown = |acknowledged: bool| verbose || !acknowledged;
+    for d in list.iter().filter(|d| shown(d.acknowledged.is_some())) {
         out.push_str(&d.render(sources));
     }
-    for o in omitted {
+    for o in omitted.iter().filter(|o| shown(o.acknowledged)) {
         out.push_str(&format!("note: {}\n", o.line()));
     }
-    let count = |s: Severity| {
-        list.iter().filter(|d| d.severity == s).count()
+    let count = |s: Severity, acknowledged: bool| {
+        list.iter()
+            .filter(|d| d.severity == s && d.acknowledged.is_some() == acknowledged)
+            .count()
             + omitted
                 .iter()
-                .filter(|o| o.severity == s)
+                .filter(|o| o.severity == s && o.acknowledged == acknowledged)
                 .map(|o| o.count)
                 .sum::<usize>()
     };
-    let (errors, warnings) = (count(Severity::Error), count(Severity::Warning));
-    if errors > 0 || warnings > 0 {
+    let acknowledged = count(Severity::Warning, true);
+    // Errors are never acknowledged (`Diagnostic::acknowledge`).
+    let (errors, warnings) = (
+        count(Severity::Error, false),
+        count(Severity::Warning, false),
+    );
+    if !verbose && acknowledged > 0 {
+        out.push_str(&acknowledged_line(acknowledged));
+        out.push('\n');
+    }
+    let warnings_shown = if verbose {
+        warnings + acknowledged
+    } else {
+        warnings
+    };
+    if errors > 0 || warnings_shown > 0 {
         out.push_str(&format!(
-            "{} error{}, {} warning{}\n",
+            "{} error{}, {} warning{}",
             thousands(errors),
             if errors == 1 { "" } else { "s" },
-            thousands(warnings),
-            if warnings == 1 { "" } else { "s" }
+            thousands(warnings_shown),
+            if warnings_shown == 1 { "" } else { "s" }
         ));
+        if verbose && acknowledged > 0 {
+            out.push_str(&format!(" ({} acknowledged)", thousands(acknowledged)));
+        }
+        out.push('\n');
     }
     out
 }

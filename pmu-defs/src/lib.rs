@@ -104,9 +104,30 @@ impl Loaded {
     }
 
     /// All diagnostics rendered like rustc, a line per class with more than
-    /// [`diag::MAX_PER_CODE`], and a summary line.
+    /// [`diag::MAX_PER_CODE`], and a summary line; the acknowledged warnings (an `allow:` in
+    /// the definitions) are counted in one line ([`diag::render`]).
     pub fn render_diagnostics(&self) -> String {
         diag::render(&self.diagnostics, &self.omitted, &self.sources)
+    }
+
+    /// [`Loaded::render_diagnostics`] with the acknowledged warnings in full, each with its
+    /// reason ([`diag::render_verbose`]).
+    pub fn render_diagnostics_verbose(&self) -> String {
+        diag::render_verbose(&self.diagnostics, &self.omitted, &self.sources)
+    }
+
+    /// The acknowledged warnings, those left out by the cap included.
+    pub fn acknowledged(&self) -> usize {
+        self.diagnostics
+            .iter()
+            .filter(|d| d.acknowledged.is_some())
+            .count()
+            + self
+                .omitted
+                .iter()
+                .filter(|o| o.acknowledged)
+                .map(|o| o.count)
+                .sum::<usize>()
     }
 }
 

@@ -759,6 +759,8 @@ pub struct Event {
     pub sample_after: Option<u64>,
     /// Documentation.
     pub doc: String,
+    /// Warnings about the event that the definitions acknowledge, each with its reason.
+    pub allow: Vec<Allow>,
     /// The generation that introduced it.
     pub since: String,
     /// True when the event may use every general counter (it lists none of its own).
@@ -787,6 +789,20 @@ impl Event {
             })
             .collect()
     }
+}
+
+/// An `allow:` entry: a warning about its entry that the definitions acknowledge, with the
+/// reason. The validator reports that warning as acknowledged ([`crate::Diagnostic::acknowledged`]),
+/// and an entry that acknowledges nothing as `unused-allow`.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct Allow {
+    /// The warning's code (one of [`crate::diag::EVENT_WARNINGS`] on an event).
+    pub code: String,
+    /// Why the warning is acceptable.
+    pub reason: String,
+    /// Where the entry is written (its `code:` value).
+    #[serde(skip)]
+    pub span: Span,
 }
 
 /// A condition on one field.

@@ -1773,8 +1773,9 @@ fn one_or_list(v: &[u32]) -> String {
     }
 }
 
-/// One event as a flow mapping on one line.
-fn event_line(e: &PerfmonEvent, version: u8) -> String {
+/// One event as a flow mapping on one line, with `allow` (code, reason) entries from the
+/// reviewed findings.
+fn event_line(e: &PerfmonEvent, version: u8, allow: &[(&str, &str)]) -> String {
     let mut kv: Vec<(&str, String)> = vec![
         ("name", scalar(&e.name)),
         ("event", one_or_list(&e.codes)),
@@ -1857,6 +1858,13 @@ fn event_line(e: &PerfmonEvent, version: u8) -> String {
     }
     if let Some(s) = e.sample_after {
         kv.push(("sample-after", s.to_string()));
+    }
+    if !allow.is_empty() {
+        let list: Vec<String> = allow
+            .iter()
+            .map(|(code, reason)| format!("{{ code: {code}, reason: {} }}", scalar_text(reason)))
+            .collect();
+        kv.push(("allow", format!("[{}]", list.join(", "))));
     }
     let body: Vec<String> = kv.into_iter().map(|(k, v)| format!("{k}: {v}")).collect();
     format!("  - {{ {} }}\n", body.join(", "))
@@ -1969,6 +1977,18 @@ pub fn convert(
     source: &str,
     cpus: &[&MapRow],
     provenance: &Provenance,
+    issues: &mut Vec<Issue>,
+) -> Option<CoreModel> {
+    convert_reviewed(file, source, cpus, provenance, &Reviewed::default(), issues)
+}
+
+/// [`convert`], writing an `allow:` on each event `reviewed` names for this generation.
+pub fn convert_reviewed(
+    file: &PerfmonFile,
+    source: &str,
+    cpus: &[&MapRow],
+    provenance: &Provenance,
+    reviewed: &Reviewed,
     issues: &mut Vec<Issue>,
 ) -> Option<CoreModel> {
     let file_stem = source
@@ -2139,6 +2159,7 @@ pub fn convert(
         }
     }
     y.push_str(&register_overrides(v, general, fixed));
+    let allows = reviewed.allows(&id);
     let mut origins = Vec::with_capacity(events.len());
     if !events.is_empty() {
         y.push_str("events:\n");
@@ -2149,7 +2170,8 @@ pub fn convert(
                 name: e.name.clone(),
                 json_line: e.line,
             });
-            let text = event_line(e, v);
+            let allow = allows.get(e.name.as_str()).map_or(&[][..], Vec::as_slice);
+            let text = event_line(e, v, allow);
             line += text.bytes().filter(|&b| b == b'\n').count();
             y.push_str(&text);
         }
@@ -2177,6 +2199,209 @@ fn scalar_text(s: &str) -> String {
         && s.chars()
             .all(|c| yaml_literal(c) && !"\"'{}[],&*!|>%@`".contains(c));
     if simple { s.to_owned() } else { quoted(s) }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reviewed findings
+// ---------------------------------------------------------------------------------------------
+
+/// Keys of an entry of a reviewed-findings file.
+pub const REVIEWED_KEYS: &[&str] = &["generation", "events", "code", "reason"];
+
+/// Warnings the loader reports about Intel's data that were looked at and are acceptable as
+/// Intel gives them, each with the reason: the importer writes them into the models as `allow:`
+/// entries on the events (so the loader reports them acknowledged, in one summary line).
+///
+/// Read from a small hand-edited YAML file ([`parse_reviewed`]; the project's is
+/// `pmu-defs/import/reviewed.yaml`), a list of entries:
+///
+/// ```yaml
+/// - generation: intel-goldmont          # the model's generation id
+///   events: [INST_RETIRED.ANY]          # its events the finding is about
+///   code: counter-not-in-event          # the warning (one an event's `allow:` takes)
+///   reason: Intel's list gives ...      # why it is acceptable: facts and your own words
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Reviewed {
+    /// The file the entries come from, as issues name it.
+    pub file: String,
+    /// The entries, in file order.
+    pub entries: Vec<ReviewedEntry>,
+}
+
+/// One entry of a [`Reviewed`] file: one finding on one or more events of a generation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReviewedEntry {
+    /// The generation id (`intel-goldmont`).
+    pub generation: String,
+    /// The events, each with the 1-based line and column of its name in the file.
+    pub events: Vec<(String, (usize, usize))>,
+    /// The warning's code.
+    pub code: &'static str,
+    /// Why it is acceptable (whitespace runs read as one space: one line in the YAML).
+    pub reason: String,
+    /// 1-based line and column of the entry.
+    pub at: (usize, usize),
+}
+
+/// Reads a reviewed-findings file (see [`Reviewed`]). Every problem is an error at its
+/// `file:line:col`: keys, a generation id or event name that is not one, a code an event's
+/// `allow:` does not take (unknown, an error's, another kind's warning), an empty reason, and
+/// one finding listed twice for one event.
+pub fn parse_reviewed(name: &str, text: &str, issues: &mut Vec<Issue>) -> Reviewed {
+    use crate::de::{Cx, EVENT_RULE, GENERATION_RULE, is_generation_id};
+    let mut sources = crate::Sources::new();
+    let file = sources.add(name, text);
+    let mut diags = crate::Diagnostics::unbounded();
+    let mut out = Reviewed {
+        file: name.to_owned(),
+        entries: Vec::new(),
+    };
+    let pos = |sources: &crate::Sources, span: crate::Span| {
+        let lc = sources.line_col(span);
+        (lc.line, lc.col)
+    };
+    if let Some(root) = crate::yaml::parse(file, text, crate::Limits::default(), &mut diags) {
+        let mut cx = Cx { diags: &mut diags };
+        // No findings is `[]`.
+        let items = cx.seq(&root, "reviewed findings");
+        let mut seen: BTreeMap<(String, String, &str), crate::Span> = BTreeMap::new();
+        for item in items.unwrap_or_default() {
+            let Some(m) = cx.map(item, "reviewed finding", REVIEWED_KEYS) else {
+                continue;
+            };
+            let generation = cx.req(&m, "generation", "reviewed finding", |c, n| {
+                c.name(n, "generation id", is_generation_id, GENERATION_RULE)
+            });
+            let events = cx.req(&m, "events", "reviewed finding", |c, n| {
+                Some(c.names(n, "event name", is_event_name, EVENT_RULE))
+            });
+            let code = cx.req(&m, "code", "reviewed finding", |c, n| {
+                c.allow_code(n, "event", crate::diag::EVENT_WARNINGS)
+            });
+            let reason = cx.req(&m, "reason", "reviewed finding", |c, n| c.text(n));
+            let reason = reason.and_then(|r| {
+                let words: Vec<&str> = r.value.split_whitespace().collect();
+                if words.is_empty() {
+                    cx.push(
+                        crate::Diagnostic::error(
+                            "invalid-allow",
+                            "a reviewed finding with an empty reason",
+                            r.span,
+                        )
+                        .with_help("say why the warning is acceptable as Intel gives it"),
+                    );
+                    return None;
+                }
+                Some(words.join(" "))
+            });
+            let (Some(generation), Some(events), Some(code), Some(reason)) =
+                (generation, events, code, reason)
+            else {
+                continue;
+            };
+            for e in &events {
+                let key = (generation.value.clone(), e.value.clone(), code.value);
+                if let Some(first) = seen.get(&key) {
+                    cx.push(
+                        crate::Diagnostic::error(
+                            "invalid-allow",
+                            format!(
+                                "`{}` of `{}` is reviewed for `{}` twice",
+                                e.value, generation.value, code.value
+                            ),
+                            e.span,
+                        )
+                        .with_secondary(*first, "first here"),
+                    );
+                } else {
+                    seen.insert(key, e.span);
+                }
+            }
+            out.entries.push(ReviewedEntry {
+                generation: generation.value,
+                events: events
+                    .iter()
+                    .map(|e| (e.value.clone(), pos(&sources, e.span)))
+                    .collect(),
+                code: code.value,
+                reason,
+                at: pos(&sources, item.span),
+            });
+        }
+    }
+    for d in diags.into_vec() {
+        let mut message = d.message.clone();
+        for n in &d.notes {
+            message.push_str(&format!("; {n}"));
+        }
+        let level = match d.severity {
+            crate::Severity::Error => Level::Error,
+            crate::Severity::Warning => Level::Warning,
+        };
+        issues.push(Issue::new(
+            level,
+            name,
+            Some(pos(&sources, d.span())),
+            message,
+        ));
+    }
+    out
+}
+
+impl Reviewed {
+    /// The findings of generation `id`: event name → (code, reason) entries.
+    pub fn allows(&self, id: &str) -> BTreeMap<&str, Vec<(&str, &str)>> {
+        let mut out: BTreeMap<&str, Vec<(&str, &str)>> = BTreeMap::new();
+        for r in self.entries.iter().filter(|r| r.generation == id) {
+            for (e, _) in &r.events {
+                let list = out.entry(e.as_str()).or_default();
+                if !list.iter().any(|(c, _)| *c == r.code) {
+                    list.push((r.code, r.reason.as_str()));
+                }
+            }
+        }
+        out
+    }
+
+    /// Warnings for entries that name what `models` do not have: an event missing from its
+    /// generation, and, with `whole` (the import of a whole corpus), a generation not
+    /// imported.
+    pub fn check(&self, models: &[CoreModel], whole: bool, issues: &mut Vec<Issue>) {
+        for r in &self.entries {
+            let Some(m) = models.iter().find(|m| m.id == r.generation) else {
+                if whole {
+                    issues.push(Issue::new(
+                        Level::Warning,
+                        &self.file,
+                        Some(r.at),
+                        format!(
+                            "reviewed finding for `{}`, which this import does not write (is its source gone?); the entry is unused",
+                            r.generation
+                        ),
+                    ));
+                }
+                continue;
+            };
+            for (e, at) in &r.events {
+                let found = m
+                    .origins
+                    .binary_search_by(|o| o.name.as_str().cmp(e.as_str()))
+                    .is_ok();
+                if !found {
+                    issues.push(Issue::new(
+                        Level::Warning,
+                        &self.file,
+                        Some(*at),
+                        format!(
+                            "`{}` has no event `{e}` (is it gone from Intel's list?); the reviewed finding is unused",
+                            r.generation
+                        ),
+                    ));
+                }
+            }
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -2323,6 +2548,22 @@ fn read_text(path: &Path, issues: &mut Vec<Issue>) -> Option<String> {
 /// mapfile names (missing ones reported with the mapfile line) plus `*_core.json` files it
 /// does not name; without one, every `.json` file below it.
 pub fn import_path(path: &Path) -> Import {
+    import_path_reviewed(path, &Reviewed::default())
+}
+
+/// [`import_path`], writing the `allow:` entries of `reviewed` into the models. An entry
+/// naming an event the imported generation does not have is a warning at the entry; so is,
+/// when `path` is a directory (a whole corpus), an entry for a generation the import does not
+/// write. Entries for other generations are left alone by a single-file import.
+pub fn import_path_reviewed(path: &Path, reviewed: &Reviewed) -> Import {
+    let mut imp = import_path_with(path, reviewed);
+    if !imp.models.is_empty() {
+        reviewed.check(&imp.models, path.is_dir(), &mut imp.issues);
+    }
+    imp
+}
+
+fn import_path_with(path: &Path, reviewed: &Reviewed) -> Import {
     let mut imp = Import::default();
     if !path.exists() {
         imp.issues.push(Issue::new(
@@ -2414,7 +2655,9 @@ pub fn import_path(path: &Path) -> Import {
             continue;
         };
         let cpus: &[&MapRow] = rows_of.get(rel.as_str()).map_or(&[], Vec::as_slice);
-        let Some(model) = convert(&file, &rel, cpus, &provenance, &mut imp.issues) else {
+        let Some(model) =
+            convert_reviewed(&file, &rel, cpus, &provenance, reviewed, &mut imp.issues)
+        else {
             continue;
         };
         if let Some(other) = by_id.get(&model.id) {

@@ -5,7 +5,7 @@
 //! optional; which ones a *new* entry needs is checked when the `extends` chain is resolved.
 
 use crate::de::{
-    Cx, EVENT_RULE, GENERATION_RULE, IDENT_RULE, MapReader, Spanned, is_event_name,
+    Cx, EVENT_RULE, GENERATION_RULE, IDENT_RULE, MapReader, Spanned, did_you_mean, is_event_name,
     is_generation_id, is_ident,
 };
 use crate::diag::Diagnostic;
@@ -277,6 +277,18 @@ pub struct RawEvent {
     pub sample_after: Option<Spanned<u64>>,
     /// `doc:`.
     pub doc: Option<Spanned<String>>,
+    /// `allow:` the warnings about the event that are acknowledged (`None` when not written,
+    /// so an override keeps the inherited list).
+    pub allow: Option<Vec<RawAllow>>,
+}
+
+/// An `allow:` entry: a warning acknowledged, with the reason.
+#[derive(Clone, Debug)]
+pub struct RawAllow {
+    /// `code:` the warning's code, one of the codes the entry's kind may acknowledge.
+    pub code: Spanned<&'static str>,
+    /// `reason:` why the warning is acceptable (not empty).
+    pub reason: Spanned<String>,
 }
 
 /// Boolean event keys beyond the select-register flags, each a typed fact of the model.
@@ -434,6 +446,7 @@ pub const EVENT_KEYS: &[&str] = &[
     "errata",
     "sample-after",
     "doc",
+    "allow",
 ];
 
 /// Keys of `pmu:`.
@@ -459,6 +472,8 @@ pub const COUNTER_SET_EVENT_KEYS: &[&str] = &[
     "pdist-counters",
     "pdir-counters",
 ];
+/// Keys of an `allow:` entry.
+pub const ALLOW_KEYS: &[&str] = &["code", "reason"];
 /// Keys of an event's `msr:`.
 pub const EVENT_MSR_KEYS: &[&str] = &["index", "value"];
 /// Keys of a constraint entry.
@@ -1304,8 +1319,115 @@ impl Cx<'_> {
                 .map(|n| self.names(n, "erratum id", is_ident, IDENT_RULE)),
             sample_after: sample_after.filter(|s| s.value != 0),
             doc: self.opt(&m, "doc", Self::text),
+            allow: m
+                .get("allow")
+                .map(|n| self.allow(n, "event", crate::diag::EVENT_WARNINGS)),
         };
         Some(ev)
+    }
+
+    /// An `allow:` list on an entry of kind `what` ("event"), whose warnings are `codes`: each
+    /// entry a code of one of them and a reason. An unknown code, an error's code, a warning
+    /// not reported about this kind of entry, a code listed twice and an empty reason are
+    /// `invalid-allow` errors (the entry is dropped).
+    pub fn allow(&mut self, n: &Node, what: &str, codes: &[&'static str]) -> Vec<RawAllow> {
+        let Some(items) = self.seq(n, "`allow:` entries") else {
+            return Vec::new();
+        };
+        let mut out: Vec<RawAllow> = Vec::new();
+        for item in items {
+            let Some(m) = self.map(item, "allow entry", ALLOW_KEYS) else {
+                continue;
+            };
+            let code = self.req(&m, "code", "allow entry", |c, n| {
+                c.allow_code(n, what, codes)
+            });
+            let reason = self.req(&m, "reason", "allow entry", Self::text);
+            if let Some(r) = &reason
+                && r.value.trim().is_empty()
+            {
+                self.push(
+                    Diagnostic::error("invalid-allow", "an `allow:` entry with an empty reason", r.span)
+                        .with_label("no reason given")
+                        .with_help("say why the warning is acceptable: the entry is how a reader learns it was reviewed"),
+                );
+                continue;
+            }
+            let (Some(code), Some(reason)) = (code, reason) else {
+                continue;
+            };
+            if let Some(first) = out.iter().find(|a| a.code.value == code.value) {
+                self.push(
+                    Diagnostic::error(
+                        "invalid-allow",
+                        format!("`{}` is acknowledged twice on this {what}", code.value),
+                        code.span,
+                    )
+                    .with_label("second entry")
+                    .with_secondary(first.code.span, "first entry")
+                    .with_help("give each code once, with one reason"),
+                );
+                continue;
+            }
+            out.push(RawAllow { code, reason });
+        }
+        out
+    }
+
+    /// The `code:` of an `allow:` entry on an entry of kind `what`: one of `codes` (an
+    /// `invalid-allow` error otherwise, saying whether the code is unknown, an error's, or a
+    /// warning reported about something else).
+    pub fn allow_code(
+        &mut self,
+        n: &Node,
+        what: &str,
+        codes: &[&'static str],
+    ) -> Option<Spanned<&'static str>> {
+        let Kind::Scalar(s, _) = &n.kind else {
+            self.push(
+                Diagnostic::error(
+                    "type-mismatch",
+                    format!("expected a diagnostic code, found {}", n.describe()),
+                    n.span,
+                )
+                .with_label("expected a diagnostic code"),
+            );
+            return None;
+        };
+        if let Some(code) = codes.iter().find(|c| **c == s.as_str()) {
+            return Some(Spanned::new(code, n.span));
+        }
+        let which = codes.join(", ");
+        let d = match crate::diag::severity_of(s) {
+            None => {
+                let mut d = Diagnostic::error(
+                    "invalid-allow",
+                    format!("`{s}` is not a diagnostic code"),
+                    n.span,
+                )
+                .with_label("no diagnostic has this code");
+                if let Some(near) = did_you_mean(s, crate::diag::CODES.iter().map(|(c, _)| *c)) {
+                    d = d.with_help(format!("did you mean `{near}`?"));
+                }
+                d.with_note(format!("an {what}'s `allow:` may acknowledge: {which}"))
+            }
+            Some(crate::diag::Severity::Error) => Diagnostic::error(
+                "invalid-allow",
+                format!("`{s}` is an error: only warnings can be acknowledged"),
+                n.span,
+            )
+            .with_label("an error cannot be allowed")
+            .with_help("correct the definition instead"),
+            Some(crate::diag::Severity::Warning) => Diagnostic::error(
+                "invalid-allow",
+                format!("`{s}` is never reported about an {what}: an {what}'s `allow:` cannot acknowledge it"),
+                n.span,
+            )
+            .with_label(format!("not a warning about an {what}"))
+            .with_note(format!("an {what}'s `allow:` may acknowledge: {which}")),
+        };
+        self.push(d);
+        None
     }
 
     fn constraint(&mut self, n: &Node) -> Option<RawConstraint> {

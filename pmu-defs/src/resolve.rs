@@ -891,6 +891,7 @@ impl Resolver<'_> {
             errata: Vec::new(),
             sample_after: None,
             doc: String::new(),
+            allow: Vec::new(),
             since: self.id.to_owned(),
             any_counter: true,
             span: re.name.span,
@@ -1023,6 +1024,17 @@ impl Resolver<'_> {
         }
         if let Some(d) = &re.doc {
             e.doc = d.value.clone();
+        }
+        if let Some(list) = &re.allow {
+            // An override's list replaces the inherited one, like `errata`.
+            e.allow = list
+                .iter()
+                .map(|a| Allow {
+                    code: a.code.value.to_owned(),
+                    reason: a.reason.value.clone(),
+                    span: a.code.span,
+                })
+                .collect();
         }
         Some(e)
     }

@@ -85,6 +85,7 @@ pub const MAPPINGS: &[(&str, &[&str])] = &[
     ("event", raw::EVENT_KEYS),
     ("counter-set-map", raw::COUNTER_SET_KEYS),
     ("event-msr", raw::EVENT_MSR_KEYS),
+    ("allow", raw::ALLOW_KEYS),
     ("constraint", raw::CONSTRAINT_KEYS),
     ("remove", raw::REMOVE_KEYS),
 ];
@@ -911,8 +912,55 @@ pub fn schema() -> Value {
             uint(None, 1, "The default sampling period (at least 1)."),
         ),
         ("doc", text("Prose documentation.")),
+        (
+            "allow",
+            list_of(
+                "allow",
+                "Warnings about the event that are reviewed and acceptable, each with its \
+                 reason: the validator reports them in one summary line instead of in full. An \
+                 entry that acknowledges nothing is an `unused-allow` warning.",
+            ),
+        ),
     ]);
     def("event", object("An event.", event_props, &["name"]));
+    def(
+        "allow",
+        with(
+            object(
+                "A warning acknowledged: its code and why it is acceptable.",
+                vec![
+                    (
+                        "code",
+                        keyword(
+                            &crate::diag::EVENT_WARNINGS
+                                .iter()
+                                .map(|c| (*c, ()))
+                                .collect::<Vec<_>>(),
+                            "The warning's code (only warnings can be acknowledged, and only \
+                             those reported about the entry).",
+                        ),
+                    ),
+                    (
+                        "reason",
+                        with(
+                            text("Why the warning is acceptable, in your own words."),
+                            json!({
+                                "pattern": "\\S",
+                                "patternErrorMessage": "A reason: say why the warning is acceptable."
+                            }),
+                        ),
+                    ),
+                ],
+                &["code", "reason"],
+            ),
+            json!({
+                "examples": [{
+                    "code": "counter-not-in-event",
+                    "reason": "The vendor's list names PEBS counter 0 for this fixed-counter event; kept as given."
+                }]
+            }),
+        ),
+    );
 
     // Constraints and removal.
     def(

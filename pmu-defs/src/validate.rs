@@ -5,7 +5,7 @@
 //! (an inherited event naming a counter the child no longer has) are reported for the child.
 
 use crate::de::did_you_mean;
-use crate::diag::{Diagnostic, Diagnostics};
+use crate::diag::{Diagnostic, Diagnostics, Severity};
 use crate::model::*;
 use crate::source::Span;
 use std::collections::{HashMap, HashSet};
@@ -15,9 +15,14 @@ mod roles;
 pub use roles::{counter_kind_word, field_role_word, register_role_word};
 
 /// Checks every generation of a model (parents come before children in `model`).
+///
+/// A warning about an event whose `allow:` names the warning's code is reported
+/// acknowledged, with the entry's reason ([`Diagnostic::acknowledged`]); an `allow:` entry
+/// that acknowledges nothing in any generation is an `unused-allow` warning.
 pub fn validate(model: &Model, diags: &mut Diagnostics) {
     type Key = (&'static str, Vec<Span>);
     let mut seen: HashMap<&str, Vec<Key>> = HashMap::new();
+    let mut used: HashSet<Span> = HashSet::new();
     for g in &model.generations {
         let mut local = Diagnostics::unbounded();
         Validator {
@@ -31,9 +36,24 @@ pub fn validate(model: &Model, diags: &mut Diagnostics) {
             .filter_map(|a| seen.get(a.as_str()))
             .flatten()
             .collect();
+        // A warning's subject is the event at whose name it is reported.
+        let allows: HashMap<Span, &[Allow]> = g
+            .events
+            .iter()
+            .filter(|e| !e.allow.is_empty())
+            .map(|e| (e.span, e.allow.as_slice()))
+            .collect();
         let mut keys = Vec::new();
-        for d in local.into_vec() {
+        for mut d in local.into_vec() {
             let key: Key = (d.code, d.labels.iter().map(|l| l.span).collect());
+            if d.severity == Severity::Warning
+                && let Some(a) = allows
+                    .get(&d.span())
+                    .and_then(|list| list.iter().find(|a| a.code == d.code))
+            {
+                used.insert(a.span);
+                d = d.acknowledge(a.reason.clone());
+            }
             if !inherited.contains(&key) {
                 diags.push(d);
             }
@@ -41,8 +61,36 @@ pub fn validate(model: &Model, diags: &mut Diagnostics) {
         }
         seen.insert(&g.id, keys);
     }
+    unused_allows(model, &used, diags);
     names::model(model, diags);
     deprecations(model, diags);
+}
+
+/// Every `allow:` entry that acknowledged no warning (`used` holds the spans of those that
+/// did), reported once where it is written.
+fn unused_allows(model: &Model, used: &HashSet<Span>, diags: &mut Diagnostics) {
+    let mut done = HashSet::new();
+    for g in &model.generations {
+        for e in &g.events {
+            for a in &e.allow {
+                if used.contains(&a.span) || !done.insert(a.span) {
+                    continue;
+                }
+                diags.push(
+                    Diagnostic::warning(
+                        "unused-allow",
+                        format!(
+                            "event `{}` acknowledges `{}`, but it has no such warning",
+                            e.name, a.code
+                        ),
+                        a.span,
+                    )
+                    .with_label("acknowledges nothing")
+                    .with_help("remove the entry: the finding it acknowledged is gone"),
+                );
+            }
+        }
+    }
 }
 
 /// `deprecated: { since: X }` names the generation that writes it or one it extends: a

@@ -220,7 +220,8 @@ fn add_shipped(loader: &mut pmu_defs::Loader, user: &Path) {
 /// in the user's files (ids from `first_user` on; a problem naming both a shipped place and
 /// the user's file is the user's), errors and warnings. The shipped definitions' own
 /// diagnostics are left out (their warnings are known and do not fail the build), unless they
-/// have errors, which are then shown too.
+/// have errors, which are then shown too. Acknowledged warnings (an `allow:` with a reason, in
+/// any file) are left out without a trace: the message has no `--verbose` to offer.
 fn failure(loaded: &pmu_defs::Loaded, first_user: usize) -> Option<String> {
     if !loaded.has_errors() {
         return None;
@@ -232,11 +233,14 @@ fn failure(loaded: &pmu_defs::Loaded, first_user: usize) -> Option<String> {
     if shipped_errors {
         shown.extend(hidden);
     }
-    Some(pmu_defs::diag::render(
-        &shown,
-        &loaded.omitted,
-        &loaded.sources,
-    ))
+    shown.retain(|d| d.acknowledged.is_none());
+    let omitted: Vec<pmu_defs::diag::Omitted> = loaded
+        .omitted
+        .iter()
+        .filter(|o| !o.acknowledged)
+        .cloned()
+        .collect();
+    Some(pmu_defs::diag::render(&shown, &omitted, &loaded.sources))
 }
 
 /// Where `rel` may be: beside the invoking file, then below the manifest directory.
@@ -471,6 +475,33 @@ mod tests {
             "{code}"
         );
         assert_eq!(code.matches("compile_error").count(), 1, "{code}");
+    }
+
+    /// The user's acknowledged warnings stay out of the message too, without a summary line
+    /// (there is no `--verbose` to offer); an unacknowledged one is shown with the error.
+    #[test]
+    fn acknowledged_warnings_stay_out_of_the_message() {
+        let dir = std::env::temp_dir().join(format!("pmu-macros-allow-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("allow.yaml");
+        std::fs::write(
+            &file,
+            "generation: intel-v4-allow\nextends: intel-v4\ntitel: typo\nevents:\n  \
+             - { name: KNOWN, event: 0xC0, counters: [1], pdist-counters: [0], \
+             allow: [{ code: counter-not-in-event, reason: reviewed }] }\n  \
+             - { name: FRESH, event: 0xC1, counters: [1], pdist-counters: [0] }\n",
+        )
+        .unwrap();
+        let path = file.display().to_string();
+        let failure = expand(quote!(#path), None).unwrap_err();
+        let msg = &failure.message;
+        assert!(msg.contains("error[unknown-key]"), "{msg}");
+        assert!(msg.contains("event `FRESH`"), "{msg}");
+        assert!(!msg.contains("KNOWN"), "{msg}");
+        assert!(!msg.contains("acknowledged"), "{msg}");
+        assert!(msg.ends_with("1 error, 1 warning\n"), "{msg}");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     /// Several top-level modules: the error once, the other modules are the first renamed.

@@ -174,7 +174,8 @@ fn assert_clean(loaded: &Loaded) {
 }
 
 /// Asserts a load of shipped files has no diagnostic but the `counter-not-in-event`
-/// warnings that Intel's own lists cause in the imported core models (`intel/models/`).
+/// warnings that Intel's own lists cause in the imported core models (`intel/models/`), each
+/// acknowledged (reviewed in `pmu-defs/import/reviewed.yaml`, written as an `allow:`).
 #[track_caller]
 fn assert_shipped_clean(loaded: &Loaded) {
     for d in &loaded.diagnostics {
@@ -182,11 +183,13 @@ fn assert_shipped_clean(loaded: &Loaded) {
         assert!(
             d.severity == Severity::Warning
                 && d.code == "counter-not-in-event"
+                && d.acknowledged.is_some()
                 && file.contains("models/"),
-            "expected no diagnostics but Intel's counter-not-in-event warnings:\n{}",
-            loaded.render_diagnostics()
+            "expected no diagnostics but Intel's acknowledged counter-not-in-event warnings:\n{}",
+            loaded.render_diagnostics_verbose()
         );
     }
+    assert!(loaded.omitted.is_empty(), "{:?}", loaded.omitted);
 }
 
 /// A self-contained generation the other fixtures extend: eight general counters, three
@@ -2150,6 +2153,359 @@ fn counter_sets_out_of_range_and_not_in_event() {
     assert!(good.pdir_counters.is_none());
     let pdir = g.event("PDIR_OK").unwrap().pdir_counters.clone().unwrap();
     assert_eq!((pdir.general, pdir.fixed), (vec![0], vec![0]));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Acknowledged warnings (`allow:`)
+// ---------------------------------------------------------------------------------------------
+
+/// An event whose PDist counter is not one of its counters, acknowledged; and the same warning
+/// on another event, not acknowledged.
+const ALLOWED: &str = r#"
+generation: child
+extends: base
+events:
+  - name: PDIST_STRAY
+    event: 0xCD
+    counters: [1-7]
+    pdist-counters: [0]
+    allow:
+      - code: counter-not-in-event
+        reason: The vendor lists PDist counter 0, kept as given.
+  - { name: PDIST_NEW, event: 0xCE, counters: [1-7], pdist-counters: [0] }
+"#;
+
+#[test]
+fn allow_acknowledges_the_warning_about_its_event() {
+    let loaded = child(ALLOWED);
+    assert_codes(&loaded, &["counter-not-in-event", "counter-not-in-event"]);
+    assert!(!loaded.has_errors());
+    let d = find(&loaded, "counter-not-in-event", "`PDIST_STRAY`");
+    assert_eq!(
+        d.acknowledged.as_deref(),
+        Some("The vendor lists PDist counter 0, kept as given.")
+    );
+    assert_eq!(loc(&loaded, d), "c.yaml:4:11");
+    let new = find(&loaded, "counter-not-in-event", "`PDIST_NEW`");
+    assert_eq!(new.acknowledged, None);
+    assert_eq!(loaded.acknowledged(), 1);
+    let e = loaded
+        .model
+        .generation("child")
+        .unwrap()
+        .event("PDIST_STRAY")
+        .unwrap();
+    assert_eq!(e.allow.len(), 1);
+    assert_eq!(e.allow[0].code, "counter-not-in-event");
+    assert_eq!(loaded.sources.location(e.allow[0].span), "c.yaml:9:15");
+
+    // Rendered: the acknowledged warning is one line, the other in full.
+    let out = loaded.render_diagnostics();
+    assert!(!out.contains("PDIST_STRAY"), "{out}");
+    assert_eq!(
+        out.matches("warning[counter-not-in-event]").count(),
+        1,
+        "{out}"
+    );
+    assert!(out.contains("event `PDIST_NEW`"), "{out}");
+    assert!(
+        out.ends_with(
+            "note: 1 acknowledged warning in the definitions (allow:), not shown; --verbose lists them\n\
+             0 errors, 1 warning\n"
+        ),
+        "{out}"
+    );
+    // Verbose: both in full, the acknowledged one with its reason.
+    let out = loaded.render_diagnostics_verbose();
+    assert_eq!(
+        out.matches("warning[counter-not-in-event]").count(),
+        2,
+        "{out}"
+    );
+    assert!(
+        out.contains("= acknowledged (`allow:`): The vendor lists PDist counter 0, kept as given."),
+        "{out}"
+    );
+    assert!(!out.contains("not shown"), "{out}");
+    assert!(
+        out.ends_with("0 errors, 2 warnings (1 acknowledged)\n"),
+        "{out}"
+    );
+
+    // With every warning acknowledged, the one line is all.
+    let quiet = child(&ALLOWED.replace(
+        "  - { name: PDIST_NEW, event: 0xCE, counters: [1-7], pdist-counters: [0] }\n",
+        "",
+    ));
+    assert_eq!(
+        quiet.render_diagnostics(),
+        "note: 1 acknowledged warning in the definitions (allow:), not shown; --verbose lists them\n"
+    );
+}
+
+#[test]
+fn allow_is_inherited_and_an_override_may_replace_it() {
+    // A child overriding the event (another sampling period) finds the warning again at its
+    // own entry: the inherited `allow:` acknowledges it there too, and is used.
+    let mut loader = Loader::new();
+    loader.add_str("base.yaml", dedent(BASE));
+    loader.add_str("c.yaml", dedent(ALLOWED));
+    loader.add_str(
+        "d.yaml",
+        "generation: grandchild\nextends: child\nevents:\n  - { name: PDIST_STRAY, sample-after: 7 }\n",
+    );
+    let loaded = loader.finish();
+    let stray: Vec<_> = all(&loaded, "counter-not-in-event")
+        .into_iter()
+        .filter(|d| d.message.contains("PDIST_STRAY"))
+        .collect();
+    assert_eq!(stray.len(), 2, "{}", loaded.render_diagnostics_verbose());
+    assert!(stray.iter().all(|d| d.acknowledged.is_some()));
+    assert!(all(&loaded, "unused-allow").is_empty());
+
+    // An override's `allow: []` drops the acknowledgement.
+    let mut loader = Loader::new();
+    loader.add_str("base.yaml", dedent(BASE));
+    loader.add_str("c.yaml", dedent(ALLOWED));
+    loader.add_str(
+        "d.yaml",
+        "generation: grandchild\nextends: child\nevents:\n  - { name: PDIST_STRAY, sample-after: 7, allow: [] }\n",
+    );
+    let loaded = loader.finish();
+    let d = all(&loaded, "counter-not-in-event")
+        .into_iter()
+        .find(|d| {
+            d.message.contains("PDIST_STRAY") && loaded.sources.name(d.span().file) == "d.yaml"
+        })
+        .expect("the grandchild's warning");
+    assert_eq!(d.acknowledged, None);
+}
+
+#[test]
+fn unused_allow() {
+    let loaded = child(
+        r#"
+        generation: child
+        extends: base
+        events:
+          - name: FINE
+            event: 0xC0
+            counters: [0-3]
+            pebs-counters: [0-3]
+            allow: [{ code: counter-not-in-event, reason: was wrong once }]
+        "#,
+    );
+    assert_codes(&loaded, &["unused-allow"]);
+    let d = only(&loaded, "unused-allow");
+    assert_eq!(d.severity, Severity::Warning);
+    assert_eq!(
+        d.message,
+        "event `FINE` acknowledges `counter-not-in-event`, but it has no such warning"
+    );
+    assert_eq!(loc(&loaded, d), "c.yaml:8:21");
+    assert_eq!(spanned_text(&loaded, d), "counter-not-in-event");
+    assert_note(
+        d,
+        "help: remove the entry: the finding it acknowledged is gone",
+    );
+    // It is itself never acknowledged, so it shows.
+    assert!(
+        loaded
+            .render_diagnostics()
+            .contains("warning[unused-allow]")
+    );
+}
+
+#[test]
+fn allow_refuses_unknown_codes_errors_and_other_warnings() {
+    let loaded = child(
+        r#"
+        generation: child
+        extends: base
+        events:
+          - name: EV
+            event: 0xC0
+            allow:
+              - { code: counter-not-in-evnt, reason: typo }
+              - { code: field-overlap, reason: an error }
+              - { code: repeated-directory, reason: not about an event }
+              - { code: unused-allow, reason: not about an event either }
+              - { code: counter-not-in-event, reason: "  " }
+              - { code: counter-not-in-event }
+              - { code: [counter-not-in-event], reason: a list }
+        "#,
+    );
+    assert_codes(
+        &loaded,
+        &[
+            "invalid-allow",
+            "invalid-allow",
+            "invalid-allow",
+            "invalid-allow",
+            "invalid-allow",
+            "missing-key",
+            "type-mismatch",
+        ],
+    );
+    let d = find(&loaded, "invalid-allow", "counter-not-in-evnt");
+    assert_eq!(d.message, "`counter-not-in-evnt` is not a diagnostic code");
+    assert_eq!(loc(&loaded, d), "c.yaml:7:17");
+    assert_note(d, "help: did you mean `counter-not-in-event`?");
+    assert_note(
+        d,
+        "an event's `allow:` may acknowledge: counter-not-in-event",
+    );
+    let d = find(&loaded, "invalid-allow", "field-overlap");
+    assert_eq!(
+        d.message,
+        "`field-overlap` is an error: only warnings can be acknowledged"
+    );
+    assert_eq!(loc(&loaded, d), "c.yaml:8:17");
+    for code in ["repeated-directory", "unused-allow"] {
+        let d = find(&loaded, "invalid-allow", &format!("`{code}` is never"));
+        assert_eq!(
+            d.message,
+            format!(
+                "`{code}` is never reported about an event: an event's `allow:` cannot acknowledge it"
+            )
+        );
+    }
+    let d = find(&loaded, "invalid-allow", "empty reason");
+    assert_eq!(d.message, "an `allow:` entry with an empty reason");
+    assert_eq!(loc(&loaded, d), "c.yaml:11:47");
+    let d = only(&loaded, "missing-key");
+    assert_eq!(d.message, "allow entry is missing required key `reason`");
+    // The event itself is kept; no entry was taken.
+    let e = loaded
+        .model
+        .generation("child")
+        .unwrap()
+        .event("EV")
+        .unwrap();
+    assert!(e.allow.is_empty());
+
+    // A code given twice on one event.
+    let loaded = child(
+        r#"
+        generation: child
+        extends: base
+        events:
+          - name: EV
+            event: 0xC0
+            pdist-counters: [0]
+            counters: [1]
+            allow:
+              - { code: counter-not-in-event, reason: one }
+              - { code: counter-not-in-event, reason: two }
+        "#,
+    );
+    let d = only(&loaded, "invalid-allow");
+    assert_eq!(
+        d.message,
+        "`counter-not-in-event` is acknowledged twice on this event"
+    );
+    assert_eq!(loc(&loaded, d), "c.yaml:10:17");
+    assert_eq!(loc2(&loaded, d), "c.yaml:9:17");
+    // The first entry stands.
+    let w = only(&loaded, "counter-not-in-event");
+    assert_eq!(w.acknowledged.as_deref(), Some("one"));
+}
+
+/// Acknowledged warnings are capped apart: many acknowledged findings never push an
+/// unacknowledged warning of the same code out of what is shown.
+#[test]
+fn acknowledged_warnings_do_not_crowd_out_new_ones() {
+    let mut text = String::from("generation: child\nextends: base\nevents:\n");
+    for i in 0..60 {
+        text.push_str(&format!(
+            "  - {{ name: A{i:02}, event: 0xC0, counters: [1], pdist-counters: [0], allow: [{{ code: counter-not-in-event, reason: known }}] }}\n"
+        ));
+    }
+    text.push_str("  - { name: Z_NEW, event: 0xC0, counters: [1], pdist-counters: [0] }\n");
+    let loaded = load_raw(&[("base.yaml", &dedent(BASE)), ("c.yaml", &text)]);
+    let shown: Vec<_> = loaded
+        .diagnostics
+        .iter()
+        .filter(|d| d.acknowledged.is_none())
+        .collect();
+    assert_eq!(shown.len(), 1, "{}", loaded.render_diagnostics());
+    assert!(shown[0].message.contains("Z_NEW"));
+    assert_eq!(loaded.acknowledged(), 60);
+    let out = loaded.render_diagnostics();
+    assert!(
+        out.contains("note: 60 acknowledged warnings in the definitions (allow:), not shown"),
+        "{out}"
+    );
+    assert!(out.ends_with("0 errors, 1 warning\n"), "{out}");
+    let out = loaded.render_diagnostics_verbose();
+    assert!(
+        out.contains(
+            "note: and 10 more acknowledged counter-not-in-event warnings (the first 50 are shown)"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.ends_with("0 errors, 61 warnings (60 acknowledged)\n"),
+        "{out}"
+    );
+}
+
+/// [`pmu_defs::diag::CODES`] lists every code the loader's sources report (outside unit tests),
+/// with the severity it is reported at, and nothing else.
+#[test]
+fn the_code_table_is_the_codes_the_loader_reports() {
+    let src = pmu_defs::defs_dir().parent().unwrap().join("src");
+    let mut found: BTreeMap<String, Severity> = BTreeMap::new();
+    let mut dirs = vec![src];
+    while let Some(dir) = dirs.pop() {
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                dirs.push(p);
+                continue;
+            }
+            if p.extension().is_none_or(|e| e != "rs") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&p).unwrap();
+            let text = text.split("\n#[cfg(test)]").next().unwrap();
+            for (call, severity) in [("error(", Severity::Error), ("warning(", Severity::Warning)] {
+                for (at, _) in text.match_indices(call) {
+                    let rest = text[at + call.len()..].trim_start();
+                    let Some(lit) = rest.strip_prefix('"') else {
+                        continue;
+                    };
+                    let code = &lit[..lit.find('"').unwrap()];
+                    if code.is_empty()
+                        || !code
+                            .chars()
+                            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+                    {
+                        continue;
+                    }
+                    let before = found.insert(code.to_owned(), severity);
+                    assert!(
+                        before.is_none_or(|b| b == severity),
+                        "`{code}` is reported both as an error and as a warning"
+                    );
+                }
+            }
+        }
+    }
+    let table: BTreeMap<String, Severity> = pmu_defs::diag::CODES
+        .iter()
+        .map(|(c, s)| ((*c).to_owned(), *s))
+        .collect();
+    assert_eq!(table, found);
+    // Sorted, for `severity_of`'s binary search.
+    assert!(pmu_defs::diag::CODES.windows(2).all(|w| w[0].0 < w[1].0));
+    for (code, severity) in pmu_defs::diag::CODES {
+        assert_eq!(pmu_defs::diag::severity_of(code), Some(*severity));
+    }
+    assert_eq!(pmu_defs::diag::severity_of("no-such-code"), None);
+    for code in pmu_defs::diag::EVENT_WARNINGS {
+        assert_eq!(pmu_defs::diag::severity_of(code), Some(Severity::Warning));
+    }
 }
 
 #[test]

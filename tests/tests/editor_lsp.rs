@@ -957,6 +957,9 @@ events:
     errata: [SKL057]
     sample-after: 2000003
     doc: Counts.
+    allow:
+      - code: counter-not-in-event
+        reason: Reviewed.
 constraints:
   - id: my-rule
     register: MY_SELECT

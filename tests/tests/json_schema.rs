@@ -284,6 +284,8 @@ fn what_the_loader_accepts_the_schema_accepts() {
     errata: [SKL057, HSD29]
     sample-after: 2_000_003
     doc: Counts.
+    allow:
+      - { code: counter-not-in-event, reason: The list says so. }
   - { name: ALL_COUNTERS, event: 0xC0, counters: all, fixed: 0 }
   - { name: FIXED_ONLY, event: 0x00, umask: 0x03, fixed: 2 }
   - { name: BIG.MSR, event: 0xB7, umask: 1, msr: { index: 0x1A6, value: 0x3FBFC00001 } }
@@ -380,6 +382,11 @@ fn what_the_schema_refuses_the_loader_refuses_too() {
         ("{ name: CYCLES, event: 0x3C, umask: 0 }", "{ name: CYCLES, event: 0x3C, pebs-counters: { general: [0], gp: [1] } }", "unknown-key", "/events/0/pebs-counters"),
         ("{ name: CYCLES, event: 0x3C, umask: 0 }", "{ name: 'CYCLES ALL', event: 0x3C }", "invalid-name", "/events/0/name"),
         ("{ name: CYCLES, event: 0x3C, umask: 0 }", "{ name: CYCLES, event: 0x3C, errata: [SKL-057] }", "invalid-name", "/events/0/errata/0"),
+        ("{ name: CYCLES, event: 0x3C, umask: 0 }", "{ name: CYCLES, event: 0x3C, allow: [{ code: field-overlap, reason: r }] }", "invalid-allow", "/events/0/allow/0/code"),
+        ("{ name: CYCLES, event: 0x3C, umask: 0 }", "{ name: CYCLES, event: 0x3C, allow: [{ code: no-such-code, reason: r }] }", "invalid-allow", "/events/0/allow/0/code"),
+        ("{ name: CYCLES, event: 0x3C, umask: 0 }", "{ name: CYCLES, event: 0x3C, allow: [{ code: counter-not-in-event, reason: '' }] }", "invalid-allow", "/events/0/allow/0/reason"),
+        ("{ name: CYCLES, event: 0x3C, umask: 0 }", "{ name: CYCLES, event: 0x3C, allow: [{ code: counter-not-in-event }] }", "missing-key", "/events/0/allow/0"),
+        ("{ name: CYCLES, event: 0x3C, umask: 0 }", "{ name: CYCLES, event: 0x3C, allow: { code: counter-not-in-event } }", "type-mismatch", "/events/0/allow"),
         ("title: Acme test generation", "cpus: []", "invalid-value", "/cpus"),
         ("title: Acme test generation", "cpus: [{ family-model: Intel6-4E }]", "invalid-value", "/cpus/0/family-model"),
         ("title: Acme test generation", "cpus: [{ family-model: GenuineIntel-6-97, core-type: 0x100 }]", "out-of-range", "/cpus/0/core-type"),

@@ -537,6 +537,231 @@ fn a_single_file_finds_its_mapfile_and_gives_the_same_generation() {
     assert_eq!(one.models[0], *model("hybrid-bigcore.yaml"));
 }
 
+// ---------------------------------------------------------------------------------------------
+// Reviewed findings: `allow:` entries written from a hand-edited file
+// ---------------------------------------------------------------------------------------------
+
+/// The fixture corpus's reviewed findings (`tests/fixtures/perfmon-reviewed.yaml`), parsed.
+fn reviewed() -> perfmon::Reviewed {
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/perfmon-reviewed.yaml"),
+    )
+    .unwrap();
+    let mut issues = Vec::new();
+    let r = perfmon::parse_reviewed("perfmon-reviewed.yaml", &text, &mut issues);
+    assert!(issues.is_empty(), "{issues:#?}");
+    r
+}
+
+const REVIEWED_REASON: &str = "The fixture names PDIR counter 0 for a fixed-counter event on purpose, as a few of Intel's lists do.";
+
+#[test]
+fn reviewed_findings_become_allow_entries_the_loader_acknowledges() {
+    let r = reviewed();
+    assert_eq!(r.entries.len(), 1);
+    let e = &r.entries[0];
+    assert_eq!(e.generation, "intel-hybrid-smallcore");
+    assert_eq!(e.events, [("INST_RETIRED.ANY".to_owned(), (4, 12))]);
+    assert_eq!(e.code, "counter-not-in-event");
+    // A folded reason is one line.
+    assert_eq!(e.reason, REVIEWED_REASON);
+    assert_eq!(e.at, (3, 3));
+
+    let imp = perfmon::import_path_reviewed(&fixtures(), &r);
+    assert!(!imp.has_errors(), "{:#?}", imp.issues);
+    assert_eq!(imp.issues, import().issues, "no issue of its own");
+    // Only the reviewed event's line changes, by its `allow:` at the end.
+    for m in &imp.models {
+        let plain = model(&m.file_name);
+        if m.file_name != "hybrid-smallcore.yaml" {
+            assert_eq!(m, plain);
+            continue;
+        }
+        let changed: Vec<(&str, &str)> = m
+            .yaml
+            .lines()
+            .zip(plain.yaml.lines())
+            .filter(|(a, b)| a != b)
+            .collect();
+        assert_eq!(m.yaml.lines().count(), plain.yaml.lines().count());
+        assert_eq!(changed.len(), 1, "{changed:#?}");
+        let (with, without) = changed[0];
+        assert!(
+            without.starts_with("  - { name: INST_RETIRED.ANY,"),
+            "{without}"
+        );
+        assert_eq!(
+            with,
+            format!(
+                "{}, allow: [{{ code: counter-not-in-event, reason: \"{REVIEWED_REASON}\" }}] }}",
+                without.strip_suffix(" }").unwrap()
+            )
+        );
+        assert_eq!(m.origins, plain.origins);
+    }
+
+    // The loader reads it: the fixture's one warning is acknowledged, with the reason.
+    let l = perfmon::check_models(&imp.models);
+    assert!(!l.has_errors(), "{}", l.render_diagnostics());
+    assert_eq!(l.diagnostics.len(), 1, "{}", l.render_diagnostics_verbose());
+    let d = &l.diagnostics[0];
+    assert_eq!(d.code, "counter-not-in-event");
+    assert_eq!(d.acknowledged.as_deref(), Some(REVIEWED_REASON));
+    assert_eq!(
+        l.render_diagnostics(),
+        "note: 1 acknowledged warning in the definitions (allow:), not shown; --verbose lists them\n"
+    );
+    let g = l.model.generation("intel-hybrid-smallcore").unwrap();
+    let allow = &event(g, "INST_RETIRED.ANY").allow;
+    assert_eq!(allow.len(), 1);
+    assert_eq!(
+        (allow[0].code.as_str(), allow[0].reason.as_str()),
+        ("counter-not-in-event", REVIEWED_REASON)
+    );
+
+    // Importing one file applies the same entry; without findings nothing changes.
+    let one = perfmon::import_path_reviewed(
+        &fixtures().join("HYB/events/hybrid_smallcore_core.json"),
+        &r,
+    );
+    assert_eq!(
+        one.models[0].yaml,
+        imp.models
+            .iter()
+            .find(|m| m.file_name == "hybrid-smallcore.yaml")
+            .unwrap()
+            .yaml
+    );
+    let none = perfmon::import_path_reviewed(&fixtures(), &perfmon::Reviewed::default());
+    assert_eq!(none.models, import().models);
+}
+
+/// An entry that matches nothing in the import is a warning at its place; one whose finding is
+/// gone from the data is the loader's `unused-allow`.
+#[test]
+fn stale_reviewed_findings_are_reported_where_they_are_written() {
+    let text = "\
+- generation: intel-hybrid-smallcore
+  events: [INST_RETIRED.ANY, NO_SUCH.EVENT]
+  code: counter-not-in-event
+  reason: the fixture's PDIR counter
+- generation: intel-gone
+  events: [X.Y]
+  code: counter-not-in-event
+  reason: its source is gone
+- generation: intel-hybrid-bigcore
+  events: [BIG_SLOTS.ALL]
+  code: counter-not-in-event
+  reason: fixed in a later list
+";
+    let mut issues = Vec::new();
+    let r = perfmon::parse_reviewed("r.yaml", text, &mut issues);
+    assert!(issues.is_empty(), "{issues:#?}");
+    let imp = perfmon::import_path_reviewed(&fixtures(), &r);
+    assert!(!imp.has_errors(), "{:#?}", imp.issues);
+    let mine: Vec<String> = imp
+        .issues
+        .iter()
+        .filter(|i| i.file == "r.yaml")
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(
+        mine,
+        [
+            "warning: r.yaml:2:30: `intel-hybrid-smallcore` has no event `NO_SUCH.EVENT` (is it gone from Intel's list?); the reviewed finding is unused",
+            "warning: r.yaml:5:3: reviewed finding for `intel-gone`, which this import does not write (is its source gone?); the entry is unused",
+        ]
+    );
+    // A single file leaves the other generations' entries alone.
+    let one = perfmon::import_path_reviewed(
+        &fixtures().join("HYB/events/hybrid_smallcore_core.json"),
+        &r,
+    );
+    let mine: Vec<&Issue> = one.issues.iter().filter(|i| i.file == "r.yaml").collect();
+    assert_eq!(mine.len(), 1, "{mine:#?}");
+    assert!(mine[0].message.contains("NO_SUCH.EVENT"));
+
+    // The bigcore event has no such warning: the loader says the entry acknowledges nothing,
+    // at the JSON event it comes from.
+    let l = perfmon::check_models(&imp.models);
+    let unused: Vec<_> = l
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "unused-allow")
+        .collect();
+    assert_eq!(unused.len(), 1, "{}", l.render_diagnostics());
+    assert_eq!(
+        unused[0].message,
+        "event `BIG_SLOTS.ALL` acknowledges `counter-not-in-event`, but it has no such warning"
+    );
+    let located = perfmon::json_locations(&imp.models, &l);
+    let (_, at) = located
+        .iter()
+        .find(|(d, _)| d.code == "unused-allow")
+        .unwrap();
+    let at = at.as_ref().expect("located at the JSON event").to_string();
+    assert!(
+        at.starts_with("warning: ")
+            && at.contains("hybrid_bigcore_core.json:")
+            && at.ends_with("[unused-allow]"),
+        "{at}"
+    );
+}
+
+#[test]
+fn bad_reviewed_findings_are_errors_at_their_place() {
+    let cases: &[(&str, &str)] = &[
+        (
+            "- { generation: intel-x, events: [A.B], code: field-overlap, reason: r }\n",
+            "error: r.yaml:1:47: `field-overlap` is an error: only warnings can be acknowledged",
+        ),
+        (
+            "- { generation: intel-x, events: [A.B], code: counter-not-in-evnt, reason: r }\n",
+            "error: r.yaml:1:47: `counter-not-in-evnt` is not a diagnostic code; help: did you mean `counter-not-in-event`?",
+        ),
+        (
+            "- { generation: intel-x, events: [A.B], code: counter-not-in-event, reason: '  ' }\n",
+            "error: r.yaml:1:77: a reviewed finding with an empty reason",
+        ),
+        (
+            "- { generation: intel-x, events: [A.B], code: counter-not-in-event }\n",
+            "error: r.yaml:1:3: reviewed finding is missing required key `reason`",
+        ),
+        (
+            "- { generation: Intel_X, events: [A.B], code: counter-not-in-event, reason: r }\n",
+            "error: r.yaml:1:17: ",
+        ),
+        (
+            "- { generation: intel-x, events: [A.B], code: counter-not-in-event, reason: r, why: r }\n",
+            "error: r.yaml:1:80: unknown key `why` in reviewed finding",
+        ),
+        (
+            "- { generation: intel-x, events: [A.B], code: counter-not-in-event, reason: r }\n\
+             - { generation: intel-x, events: [C.D, A.B], code: counter-not-in-event, reason: s }\n",
+            "error: r.yaml:2:40: `A.B` of `intel-x` is reviewed for `counter-not-in-event` twice",
+        ),
+        (
+            "{ generation: intel-x }\n",
+            "error: r.yaml:1:1: expected a sequence of reviewed findings",
+        ),
+    ];
+    for (text, want) in cases {
+        let mut issues = Vec::new();
+        let _ = perfmon::parse_reviewed("r.yaml", text, &mut issues);
+        let errors: Vec<String> = issues
+            .iter()
+            .filter(|i| i.level == Level::Error)
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(errors.len(), 1, "{text}: {errors:#?}");
+        assert!(
+            errors[0].starts_with(want),
+            "{text}: {} does not start with {want}",
+            errors[0]
+        );
+    }
+}
+
 #[test]
 fn a_directory_without_a_mapfile_imports_every_json_file_without_cpus() {
     let dir = temp_dir("nomap");

@@ -56,7 +56,8 @@ fn overlapping_fields_give_one_error_each_capped_per_class() {
             [Omitted {
                 code: "field-overlap",
                 severity: Severity::Error,
-                count: omitted
+                count: omitted,
+                acknowledged: false,
             }]
         );
         // The ones shown are the first by position: F1, F2, …, each against F0.

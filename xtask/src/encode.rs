@@ -72,7 +72,7 @@ fn parse_value(s: &str) -> Result<u64, String> {
 fn load(paths: &[PathBuf]) -> Option<pmu_defs::Loaded> {
     let loaded = crate::load(paths);
     if loaded.has_errors() {
-        crate::report(&loaded);
+        crate::report(&loaded, false);
         None
     } else {
         Some(loaded)

@@ -88,7 +88,8 @@ fn dictionary<'a>(words: impl IntoIterator<Item = &'a str>) -> String {
 }
 
 /// `load_gen`'s dictionary: every key of the YAML format (the loader's key lists, as the
-/// JSON Schema pairs them), every keyword, and the shipped generation ids.
+/// JSON Schema pairs them), every keyword (the warning codes an `allow:` takes among them),
+/// and the shipped generation ids.
 fn load_gen_dict(model: &pmu_defs::Model) -> String {
     use pmu_defs::raw;
     let keys = pmu_defs::schema::MAPPINGS
@@ -102,7 +103,8 @@ fn load_gen_dict(model: &pmu_defs::Model) -> String {
         .chain(raw::COUNTER_KIND_WORDS.iter().map(|w| w.0))
         .chain(raw::FIELD_ROLE_WORDS.iter().map(|w| w.0))
         .chain(raw::CPUID_REG_WORDS.iter().map(|w| w.0))
-        .chain(raw::ACCESS_WORDS.iter().map(|w| w.0));
+        .chain(raw::ACCESS_WORDS.iter().map(|w| w.0))
+        .chain(pmu_defs::diag::EVENT_WARNINGS.iter().copied());
     let ids = model.generations.iter().map(|g| g.id.as_str());
     dictionary(keys.chain(words).chain(ids))
 }

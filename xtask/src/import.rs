@@ -3,12 +3,28 @@
 
 use pmu_defs::perfmon::{self, HEADER, Level};
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
 /// The default output directory, relative to the workspace root.
 pub const MODELS: &str = "pmu-defs/defs/intel/models";
+
+/// The reviewed findings of the shipped models (`pmu_defs::perfmon::Reviewed`), relative to
+/// the workspace root: read by default when the output is [`MODELS`].
+pub const REVIEWED: &str = "pmu-defs/import/reviewed.yaml";
+
+/// The reviewed-findings file an import into `out` reads: `given`, else [`REVIEWED`] when
+/// `out` is the shipped models' directory (the findings are about those), else none.
+pub fn reviewed_for(out: &Path, given: Option<PathBuf>) -> Option<PathBuf> {
+    if given.is_some() {
+        return given;
+    }
+    let root = crate::workspace_root();
+    let shipped = normalize(&root.join(MODELS));
+    let abs = std::path::absolute(out).unwrap_or_else(|_| out.to_path_buf());
+    (normalize(&abs) == shipped).then(|| root.join(REVIEWED))
+}
 
 /// Generated files in `dir` (those starting with the importer's header), by file name.
 fn generated_files(dir: &Path) -> BTreeMap<String, String> {
@@ -51,7 +67,7 @@ fn modeline_for(out: &Path) -> Option<String> {
 
 /// `path` with `.` and `..` resolved as far as the file system allows (the directory may not
 /// exist yet).
-fn normalize(path: &Path) -> std::path::PathBuf {
+fn normalize(path: &Path) -> PathBuf {
     // Canonicalize the longest existing ancestor, then append the rest.
     let mut existing = path.to_path_buf();
     let mut rest = Vec::new();
@@ -182,10 +198,28 @@ fn install(out: &Path, fresh: &BTreeMap<&str, String>, stale: &[&String]) -> Res
         .map_err(|e| format!("cannot remove {}: {e}", previous.display()))
 }
 
-/// Runs the import; `out` is the output directory.
-pub fn run(input: &Path, out: &Path, check: bool) -> ExitCode {
+/// Runs the import; `out` is the output directory, `reviewed` the reviewed-findings file whose
+/// `allow:` entries go into the models ([`reviewed_for`]).
+pub fn run(input: &Path, out: &Path, reviewed: Option<&Path>, check: bool) -> ExitCode {
     let started = Instant::now();
-    let import = perfmon::import_path(input);
+    let mut issues = Vec::new();
+    let findings = match reviewed {
+        Some(path) => match std::fs::read_to_string(path) {
+            Ok(text) => perfmon::parse_reviewed(&path.display().to_string(), &text, &mut issues),
+            Err(e) => {
+                eprintln!(
+                    "error: {}: cannot read the reviewed findings: {e}; nothing written ({} is as it was)",
+                    path.display(),
+                    out.display()
+                );
+                return ExitCode::FAILURE;
+            }
+        },
+        None => perfmon::Reviewed::default(),
+    };
+    let mut import = perfmon::import_path_reviewed(input, &findings);
+    issues.append(&mut import.issues);
+    import.issues = issues;
     let import_time = started.elapsed();
 
     let (mut errors, mut warnings) = (0, 0);
@@ -227,12 +261,29 @@ pub fn run(input: &Path, out: &Path, check: bool) -> ExitCode {
         );
         return ExitCode::FAILURE;
     }
-    let mut codes: BTreeMap<&str, usize> = BTreeMap::new();
-    for d in &loaded.diagnostics {
-        *codes.entry(d.code).or_default() += 1;
+    // Warnings nobody has reviewed yet, each at the JSON event it comes from.
+    let fresh_warnings: Vec<_> = perfmon::json_locations(&import.models, &loaded)
+        .into_iter()
+        .filter(|(d, _)| d.acknowledged.is_none())
+        .collect();
+    for (d, issue) in &fresh_warnings {
+        match issue {
+            Some(issue) => eprintln!("{issue}"),
+            None => eprint!("{}", d.render(&loaded.sources)),
+        }
     }
-    for o in &loaded.omitted {
-        *codes.entry(o.code).or_default() += o.count;
+    let unreviewed = fresh_warnings.len()
+        + loaded
+            .omitted
+            .iter()
+            .filter(|o| !o.acknowledged)
+            .map(|o| o.count)
+            .sum::<usize>();
+    if unreviewed > 0 {
+        eprintln!(
+            "note: {unreviewed} warning(s) about the imported data above: when Intel's data is right as given, add each to {} with a reason (an `allow:` in the models)",
+            reviewed.map_or_else(|| REVIEWED.to_owned(), |p| p.display().to_string())
+        );
     }
     let json_events: usize = import.models.iter().map(|m| m.json_events).sum();
     println!(
@@ -244,11 +295,11 @@ pub fn run(input: &Path, out: &Path, check: bool) -> ExitCode {
         import_time.as_secs_f64() * 1e3,
         check_time.as_secs_f64() * 1e3,
     );
-    if !codes.is_empty() {
-        let list: Vec<String> = codes.iter().map(|(c, n)| format!("{n} {c}")).collect();
+    let acknowledged = loaded.acknowledged();
+    if acknowledged > 0 {
         println!(
-            "note: the loader reports warnings about Intel's data ({}); `cargo xtask validate` shows them",
-            list.join(", ")
+            "note: {acknowledged} acknowledged warning(s) about Intel's data, reviewed in {}; `cargo xtask validate --verbose` lists them",
+            reviewed.map_or_else(|| REVIEWED.to_owned(), |p| p.display().to_string())
         );
     }
     if import.skipped_rows > 0 || import.missing_files > 0 {

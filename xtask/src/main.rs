@@ -31,6 +31,10 @@ enum Command {
         /// Load only the given paths, without the shipped definitions.
         #[arg(long)]
         no_base: bool,
+        /// Show the acknowledged warnings (an `allow:` in the definitions) in full, each with
+        /// its reason, instead of one summary line.
+        #[arg(long)]
+        verbose: bool,
     },
     /// Print the fully resolved model (after `extends`).
     Dump {
@@ -43,6 +47,9 @@ enum Command {
         /// Files or directories (default: pmu-defs/defs).
         #[arg(long = "defs")]
         paths: Vec<PathBuf>,
+        /// Show the acknowledged warnings in full, each with its reason.
+        #[arg(long)]
+        verbose: bool,
     },
     /// Write the documentation site (HTML, data, Markdown) for the definitions.
     GenDocs {
@@ -52,6 +59,10 @@ enum Command {
         /// Files or directories (default: pmu-defs/defs).
         #[arg(long = "defs")]
         paths: Vec<PathBuf>,
+        /// Show the acknowledged warnings (an `allow:` in the definitions) in full, each with
+        /// its reason, instead of one summary line.
+        #[arg(long)]
+        verbose: bool,
     },
     /// Encode an event: the event-select value and the Linux perf event string.
     Encode(encode::EncodeArgs),
@@ -62,6 +73,9 @@ enum Command {
         /// Do not write; fail (naming the file) when the checked-in file is stale.
         #[arg(long)]
         check: bool,
+        /// Show the acknowledged warnings in full, each with its reason.
+        #[arg(long)]
+        verbose: bool,
     },
     /// Write the JSON Schema of the definition YAML, for editor completion and validation.
     Schema {
@@ -91,6 +105,10 @@ enum Command {
         /// import.
         #[arg(long)]
         check: bool,
+        /// The reviewed findings to write as `allow:` entries (default:
+        /// pmu-defs/import/reviewed.yaml when the output is the default directory, else none).
+        #[arg(long)]
+        reviewed: Option<PathBuf>,
     },
 }
 
@@ -113,10 +131,11 @@ fn load(paths: &[PathBuf]) -> pmu_defs::Loaded {
     loader.finish()
 }
 
-/// `validate PATH...`: the paths on top of the shipped definitions. Problems in the shipped
-/// files (known, reviewed warnings) are counted in one line; those in the given files are
-/// printed in full. A given path inside the shipped directory is read once, as the user's.
-fn validate_on_base(paths: &[PathBuf]) -> ExitCode {
+/// `validate PATH...`: the paths on top of the shipped definitions. The problems in the given
+/// files are printed in full, the acknowledged warnings (theirs and the shipped files') counted
+/// in one line (in full with `verbose`); any other problem of the shipped files is counted in
+/// one line. A given path inside the shipped directory is read once, as the user's.
+fn validate_on_base(paths: &[PathBuf], verbose: bool) -> ExitCode {
     let base = workspace_root().join("pmu-defs/defs");
     let mine: Vec<PathBuf> = paths
         .iter()
@@ -139,11 +158,14 @@ fn validate_on_base(paths: &[PathBuf]) -> ExitCode {
         loader.add_path(p);
     }
     let loaded = loader.finish();
-    let (shown, hidden) = loaded.split_from(first);
-    if !shown.is_empty() {
+    let (mut shown, hidden) = loaded.split_from(first);
+    let (acknowledged, hidden): (Vec<_>, Vec<_>) =
+        hidden.into_iter().partition(|d| d.acknowledged.is_some());
+    shown.extend(acknowledged);
+    if !shown.is_empty() || !loaded.omitted.is_empty() {
         eprint!(
             "{}",
-            pmu_defs::diag::render(&shown, &loaded.omitted, &loaded.sources)
+            pmu_defs::diag::render_with(&shown, &loaded.omitted, &loaded.sources, verbose)
         );
     }
     let base_errors = hidden
@@ -179,10 +201,18 @@ fn validate_on_base(paths: &[PathBuf]) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// Prints diagnostics to stderr; returns false when there were errors.
-fn report(loaded: &pmu_defs::Loaded) -> bool {
-    if !loaded.diagnostics.is_empty() {
-        eprint!("{}", loaded.render_diagnostics());
+/// Prints diagnostics to stderr, the acknowledged warnings in one line unless `verbose`;
+/// returns false when there were errors.
+fn report(loaded: &pmu_defs::Loaded, verbose: bool) -> bool {
+    if !loaded.diagnostics.is_empty() || !loaded.omitted.is_empty() {
+        eprint!(
+            "{}",
+            if verbose {
+                loaded.render_diagnostics_verbose()
+            } else {
+                loaded.render_diagnostics()
+            }
+        );
     }
     !loaded.has_errors()
 }
@@ -190,9 +220,13 @@ fn report(loaded: &pmu_defs::Loaded) -> bool {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::GenDocs { out, paths } => {
+        Command::GenDocs {
+            out,
+            paths,
+            verbose,
+        } => {
             let loaded = load(&paths);
-            if !report(&loaded) {
+            if !report(&loaded, verbose) {
                 return ExitCode::FAILURE;
             }
             let out = out.unwrap_or_else(|| workspace_root().join("target/docs"));
@@ -201,27 +235,37 @@ fn main() -> ExitCode {
         Command::Encode(args) => encode::run_encode(args),
         Command::FuzzSeeds { out } => fuzz_seeds::run(out),
         Command::Decode(args) => encode::run_decode(args),
-        Command::ImportPerfmon { path, out, check } => {
+        Command::ImportPerfmon {
+            path,
+            out,
+            check,
+            reviewed,
+        } => {
             let out = out.unwrap_or_else(|| workspace_root().join(import::MODELS));
-            import::run(&path, &out, check)
+            let reviewed = import::reviewed_for(&out, reviewed);
+            import::run(&path, &out, reviewed.as_deref(), check)
         }
         Command::Schema { out, check } => {
             let out = out.unwrap_or_else(|| workspace_root().join(pmu_defs::schema::SCHEMA_PATH));
             schema::run(&out, check)
         }
-        Command::Gen { check } => {
+        Command::Gen { check, verbose } => {
             let loaded = load(&[]);
-            if !report(&loaded) {
+            if !report(&loaded, verbose) {
                 return ExitCode::FAILURE;
             }
             codegen::run(&workspace_root(), &loaded, check)
         }
-        Command::Validate { paths, no_base } => {
+        Command::Validate {
+            paths,
+            no_base,
+            verbose,
+        } => {
             if !paths.is_empty() && !no_base {
-                return validate_on_base(&paths);
+                return validate_on_base(&paths, verbose);
             }
             let loaded = load(&paths);
-            if !report(&loaded) {
+            if !report(&loaded, verbose) {
                 return ExitCode::FAILURE;
             }
             let events: usize = loaded
@@ -242,9 +286,10 @@ fn main() -> ExitCode {
             json,
             generation,
             paths,
+            verbose,
         } => {
             let loaded = load(&paths);
-            if !report(&loaded) {
+            if !report(&loaded, verbose) {
                 return ExitCode::FAILURE;
             }
             let mut model = loaded.model;

@@ -531,7 +531,7 @@ fn import_swaps_in_the_new_files_and_keeps_foreign_entries() {
 /// A vendor's file validated on its own extends a shipped generation: the shipped definitions
 /// are the base, only the file's problems (including those naming a shipped place, such as an
 /// inherited per-counter array too short for the file's counters) are printed in full, and
-/// the shipped files' reviewed warnings are one line.
+/// the shipped files' acknowledged warnings are one line.
 #[test]
 fn validate_a_file_on_top_of_the_shipped_definitions() {
     let dir = tempfile::tempdir().unwrap();
@@ -557,7 +557,10 @@ fn validate_a_file_on_top_of_the_shipped_definitions() {
     assert!(err.contains("zen-x.yaml:4:"), "{err}");
     assert!(err.contains("4 errors, 0 warnings"), "{err}");
     assert!(
-        err.contains("note: the shipped definitions") && !err.contains("counter-not-in-event"),
+        err.contains(
+            " acknowledged warnings in the definitions (allow:), not shown; --verbose lists them"
+        ) && !err.contains("counter-not-in-event")
+            && !err.contains("note: the shipped definitions"),
         "{err}"
     );
 
@@ -580,5 +583,220 @@ fn validate_a_file_on_top_of_the_shipped_definitions() {
         text(&out.stderr).contains("amd-perfmon-v2"),
         "{}",
         text(&out.stderr)
+    );
+}
+
+/// `N` of the line `note: N acknowledged warnings in the definitions (allow:), ...`.
+fn acknowledged_count(line: &str) -> usize {
+    let n = line
+        .strip_prefix("note: ")
+        .and_then(|l| l.split_once(" acknowledged warning"))
+        .map(|(n, _)| n.replace(',', ""))
+        .unwrap_or_else(|| panic!("not the acknowledged line: {line}"));
+    n.parse().unwrap_or_else(|_| panic!("{line}"))
+}
+
+/// The main job on the shipped definitions: one line for their acknowledged warnings, then
+/// where the site is; `--verbose` lists each warning in full with its reason. `validate` says
+/// the same.
+#[test]
+fn gen_docs_on_the_shipped_definitions_prints_one_summary_line_and_the_site() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let site = dir.path().join("docs");
+    let run = xtask(&["gen-docs", "--out", site.to_str().unwrap()]);
+    let (out, err) = (text(&run.stdout), text(&run.stderr));
+    assert_eq!(run.status.code(), Some(0), "{err}");
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(
+        lines.len(),
+        1,
+        "one summary line, no warning blocks:\n{err}"
+    );
+    assert!(
+        lines[0].ends_with(
+            " acknowledged warnings in the definitions (allow:), not shown; --verbose lists them"
+        ),
+        "{err}"
+    );
+    let n = acknowledged_count(lines[0]);
+    assert!(n > 0);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    assert!(
+        lines[0].starts_with(&format!(
+            "wrote the documentation site to {} (",
+            site.display()
+        )),
+        "{out}"
+    );
+    assert!(
+        lines[1].starts_with("open file://") && lines[1].ends_with("/index.html"),
+        "{out}"
+    );
+
+    let run = xtask(&["gen-docs", "--verbose", "--out", site.to_str().unwrap()]);
+    let err = text(&run.stderr);
+    assert_eq!(run.status.code(), Some(0), "{err}");
+    assert_eq!(err.matches("warning[").count(), n, "{err}");
+    assert_eq!(
+        err.matches("= acknowledged (`allow:`): ").count(),
+        n,
+        "{err}"
+    );
+    assert!(
+        err.ends_with(&format!("0 errors, {n} warnings ({n} acknowledged)\n")),
+        "{err}"
+    );
+    assert!(!err.contains("not shown"), "{err}");
+
+    let run = xtask(&["validate"]);
+    assert_eq!(run.status.code(), Some(0));
+    assert_eq!(
+        text(&run.stderr),
+        format!(
+            "note: {n} acknowledged warnings in the definitions (allow:), not shown; --verbose lists them\n"
+        )
+    );
+    assert!(text(&run.stdout).starts_with("ok: "));
+    let run = xtask(&["validate", "--verbose"]);
+    assert_eq!(
+        text(&run.stderr)
+            .matches("warning[counter-not-in-event]")
+            .count(),
+        n
+    );
+}
+
+/// A vendor's new file still gets every warning in full, beside the one line for the shipped
+/// definitions' acknowledged ones; its own `allow:` makes it one line too.
+#[test]
+fn a_new_files_warnings_print_in_full() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("vendor.yaml");
+    let body = "generation: vendor-v4-x\nextends: intel-v4\nevents:\n  - { name: STRAY.PDIST, event: 0xC0, counters: [1], pdist-counters: [0] }\n";
+    std::fs::write(&file, body).unwrap();
+    let run = xtask(&["validate", file.to_str().unwrap()]);
+    let err = text(&run.stderr);
+    assert_eq!(run.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("warning[counter-not-in-event]: event `STRAY.PDIST`: `pdist-counters` names general counter 0"),
+        "{err}"
+    );
+    assert!(err.contains("vendor.yaml:4:13"), "{err}");
+    assert!(
+        err.contains(" acknowledged warnings in the definitions (allow:), not shown"),
+        "{err}"
+    );
+    assert!(err.ends_with("0 errors, 1 warning\n"), "{err}");
+
+    std::fs::write(
+        &file,
+        body.replace(
+            "pdist-counters: [0] }",
+            "pdist-counters: [0], allow: [{ code: counter-not-in-event, reason: as the vendor lists it }] }",
+        ),
+    )
+    .unwrap();
+    let run = xtask(&["validate", file.to_str().unwrap()]);
+    let err = text(&run.stderr);
+    assert_eq!(run.status.code(), Some(0), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    let run = xtask(&["validate", "--verbose", file.to_str().unwrap()]);
+    let err = text(&run.stderr);
+    assert!(
+        err.contains("= acknowledged (`allow:`): as the vendor lists it"),
+        "{err}"
+    );
+}
+
+/// `import-perfmon --reviewed FILE` writes the findings as `allow:` entries and counts them in
+/// one line; without it (an output other than the shipped models' directory reads none), an
+/// unreviewed warning is printed at the JSON event it comes from.
+#[test]
+fn import_writes_the_reviewed_findings() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("models");
+    let corpus = workspace().join("tests/fixtures/perfmon");
+    let reviewed = workspace().join("tests/fixtures/perfmon-reviewed.yaml");
+    let run = xtask(&[
+        "import-perfmon",
+        corpus.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let err = text(&run.stderr);
+    assert_eq!(run.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("hybrid_smallcore_core.json:")
+            && err.contains("event `INST_RETIRED.ANY`: `pdir-counters` names general counter 0"),
+        "{err}"
+    );
+    assert!(
+        err.contains("note: 1 warning(s) about the imported data above"),
+        "{err}"
+    );
+    let small = std::fs::read_to_string(out.join("hybrid-smallcore.yaml")).unwrap();
+    assert!(!small.contains("allow:"));
+
+    let run = xtask(&[
+        "import-perfmon",
+        corpus.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--reviewed",
+        reviewed.to_str().unwrap(),
+    ]);
+    let (stdout, err) = (text(&run.stdout), text(&run.stderr));
+    assert_eq!(run.status.code(), Some(0), "{err}");
+    assert!(!err.contains("INST_RETIRED.ANY"), "{err}");
+    assert!(
+        stdout.contains("note: 1 acknowledged warning(s) about Intel's data, reviewed in"),
+        "{stdout}"
+    );
+    let small = std::fs::read_to_string(out.join("hybrid-smallcore.yaml")).unwrap();
+    assert!(
+        small.contains(
+            "allow: [{ code: counter-not-in-event, reason: \"The fixture names PDIR counter 0"
+        ),
+        "{small}"
+    );
+    let run = xtask(&[
+        "import-perfmon",
+        corpus.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--reviewed",
+        reviewed.to_str().unwrap(),
+        "--check",
+    ]);
+    assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
+
+    // A bad findings file is an error at its place, and nothing is written.
+    let bad = dir.path().join("bad.yaml");
+    std::fs::write(
+        &bad,
+        "- { generation: intel-x, events: [A.B], code: field-overlap, reason: r }\n",
+    )
+    .unwrap();
+    let run = xtask(&[
+        "import-perfmon",
+        corpus.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--reviewed",
+        bad.to_str().unwrap(),
+    ]);
+    let err = text(&run.stderr);
+    assert_eq!(run.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains(
+            "bad.yaml:1:47: `field-overlap` is an error: only warnings can be acknowledged"
+        ),
+        "{err}"
+    );
+    assert!(err.contains("nothing written"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(out.join("hybrid-smallcore.yaml")).unwrap(),
+        small
     );
 }

@@ -386,6 +386,8 @@ fn site_has_the_promised_pages() {
         "data/index.js",
         "md/README.md",
         "md/yaml.md",
+        "findings.html",
+        "md/findings.md",
     ] {
         assert!(files.contains_key(p), "{p}");
     }
@@ -646,6 +648,94 @@ fn event_tables_carry_every_event_and_hide_default_columns() {
         // The page holds no rows: they are built from the data file.
         let page = site().get(&format!("gen/{}/events.html", g.id)).unwrap();
         assert!(page.contains(&format!("data/events/{}.js", g.id)));
+    }
+}
+
+/// "Known findings" lists every acknowledged warning once, with its generation, event, code and
+/// reason, in model order; the index links to it and the event tables show the same entries.
+#[test]
+fn known_findings_list_every_acknowledged_warning() {
+    let loaded = pmu_defs::Loader::new().with_defaults().finish();
+    let expected: Vec<(String, String, String, String)> = docs::findings::collect(model())
+        .into_iter()
+        .map(|f| {
+            (
+                f.generation.to_owned(),
+                f.event.to_owned(),
+                f.code.to_owned(),
+                f.reason.to_owned(),
+            )
+        })
+        .collect();
+    // Each acknowledged warning of a load has its row, and each row acknowledges one.
+    assert_eq!(expected.len(), loaded.acknowledged());
+    for d in loaded
+        .diagnostics
+        .iter()
+        .filter(|d| d.acknowledged.is_some())
+    {
+        assert!(
+            expected
+                .iter()
+                .any(|(_, e, c, r)| d.message.contains(&format!("`{e}`"))
+                    && c == d.code
+                    && Some(r.as_str()) == d.acknowledged.as_deref()),
+            "{}",
+            d.message
+        );
+    }
+    let page = parse_xml("findings", site().get(docs::findings::PAGE).unwrap()).unwrap();
+    let rows: Vec<(String, String, String, String)> = page
+        .find_all("tbody")
+        .into_iter()
+        .flat_map(|t| t.find_all("tr"))
+        .map(|tr| {
+            let cells: Vec<String> = tr.find_all("td").iter().map(|td| td.text()).collect();
+            (
+                cells[0].clone(),
+                cells[1].clone(),
+                cells[2].clone(),
+                cells[3].clone(),
+            )
+        })
+        .collect();
+    assert_eq!(rows, expected);
+    assert!(
+        page.text()
+            .contains(&format!("{} acknowledged warnings in", expected.len())),
+        "{}",
+        page.text()
+    );
+    let md = site().get(docs::findings::MD_PAGE).unwrap();
+    assert_eq!(md.matches("\n| [`").count(), expected.len(), "{md}");
+    let index = site().get("index.html").unwrap();
+    assert!(index.contains(r#"<a href="findings.html">Known findings</a>"#));
+    assert!(
+        site()
+            .get("md/README.md")
+            .unwrap()
+            .contains("(findings.md)")
+    );
+
+    // The event tables show the entries of their generation's events.
+    for g in &model().generations {
+        let Some(js) = site().get(&format!("data/events/{}.js", g.id)) else {
+            continue;
+        };
+        let table = js_value(js, &format!("PMU.events[\"{}\"] = ", g.id));
+        let cols = table["columns"].as_array().unwrap();
+        let col = cols.iter().position(|c| c["key"] == "allow").unwrap();
+        assert_eq!(cols[col]["label"], "Acknowledged");
+        assert_eq!(
+            cols[col]["show"].as_bool(),
+            Some(g.events.iter().any(|e| !e.allow.is_empty())),
+            "{}",
+            g.id
+        );
+        if cols[col]["show"] == true {
+            let md = site().get(&format!("md/{}/events.md", g.id)).unwrap();
+            assert!(md.contains("counter-not-in-event: "), "{}", g.id);
+        }
     }
 }
 
@@ -1016,7 +1106,7 @@ constraints:
     message: {q}
     manual: {q}
 events:
-  - {{ name: EVIL.EVENT, event: 0x2E, umask: 0x41, doc: {q} }}
+  - {{ name: EVIL.EVENT, event: 0x2E, umask: 0x41, doc: {q}, counters: [1], pebs-counters: [0], allow: [{{ code: counter-not-in-event, reason: {q} }}] }}
 "#
     );
     let child = r#"generation: evil-child
@@ -1101,6 +1191,20 @@ fn text_from_yaml_is_escaped_in_html_svg_markdown_and_js() {
     );
     assert_eq!(data["title"], NASTY);
 
+    let allow_col = table["columns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|c| c["key"] == "allow")
+        .unwrap();
+    assert_eq!(table["rows"][0][allow_col][0]["reason"], NASTY);
+    let findings = parse_xml("findings", site.get("findings.html").unwrap()).unwrap();
+    assert!(findings.text().contains(NASTY), "findings page");
+    let md = site.get("md/findings.md").unwrap();
+    assert!(
+        md.contains("&lt;script&gt;alert(\"x\")&lt;/script&gt; &amp; 'single'"),
+        "{md}"
+    );
     let md = site.get("md/evil-base/README.md").unwrap();
     assert!(md.contains("&lt;script&gt;alert(\"x\")&lt;/script&gt; &amp; 'single'"));
     assert!(md.contains("\\| \\*star\\* \\[l\\]"));

@@ -21,7 +21,8 @@ pub struct Column {
     pub key: String,
     /// Header text.
     pub label: String,
-    /// How to show a value: `name`, `hex`, `flag`, `num`, `list`, `msr`, `gen`, `text`, `json`.
+    /// How to show a value: `name`, `hex`, `flag`, `num`, `list`, `msr`, `gen`, `allow`
+    /// (`code: reason` entries), `text`, `json`.
     pub kind: &'static str,
     /// False when every row holds the default (the column is still in the data).
     pub show: bool,
@@ -35,7 +36,7 @@ pub struct Table {
     pub rows: Vec<Vec<Value>>,
 }
 
-const KNOWN: [(&str, &str, &str); 15] = [
+const KNOWN: [(&str, &str, &str); 16] = [
     ("name", "Name", "name"),
     ("event", "Event", "hex"),
     ("umask", "Umask", "hex"),
@@ -49,6 +50,7 @@ const KNOWN: [(&str, &str, &str); 15] = [
     ("fixed", "Fixed", "num"),
     ("msr", "Aux MSR", "msr"),
     ("cpuid_bit", "CPUID bit", "num"),
+    ("allow", "Acknowledged", "allow"),
     ("since", "Since", "gen"),
     ("doc", "Description", "text"),
 ];
@@ -213,6 +215,14 @@ fn text(kind: &str, v: &Value) -> String {
             };
             format!("{} = {}", part("index"), part("value"))
         }
+        ("allow", Value::Array(a)) => a
+            .iter()
+            .map(|x| match (x.get("code"), x.get("reason")) {
+                (Some(Value::String(c)), Some(Value::String(r))) => format!("{c}: {r}"),
+                _ => x.to_string(),
+            })
+            .collect::<Vec<_>>()
+            .join("; "),
         (_, Value::String(s)) => s.clone(),
         (_, Value::Bool(b)) => if *b { "yes" } else { "" }.to_owned(),
         (_, other) => other.to_string(),

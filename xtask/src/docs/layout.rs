@@ -15,6 +15,7 @@ pub enum Nav<'a> {
     Home,
     Decoder,
     Yaml,
+    Findings,
     Overview(&'a str),
     Diff(&'a str),
     Events(&'a str),
@@ -24,7 +25,7 @@ pub enum Nav<'a> {
 impl Nav<'_> {
     fn generation(&self) -> Option<&str> {
         match *self {
-            Nav::Home | Nav::Decoder | Nav::Yaml => None,
+            Nav::Home | Nav::Decoder | Nav::Yaml | Nav::Findings => None,
             Nav::Overview(g) | Nav::Diff(g) | Nav::Events(g) | Nav::Register(g, _) => Some(g),
         }
     }
@@ -94,6 +95,7 @@ fn sidebar(cx: &Ctx<'_>, page: &Page<'_>, root: &str, out: &mut String) {
 <li><a href="{root}index.html"{}>Overview</a></li>
 <li><a href="{root}decoder.html"{}>Decoder</a></li>
 <li><a href="{root}yaml.html"{}>Writing definitions</a></li>
+<li><a href="{root}findings.html"{}>Known findings</a></li>
 </ul>
 <div class="navfilter"><input type="search" id="navq" placeholder="Filter generations" aria-label="Filter generations" autocomplete="off" /></div>
 <p class="navhead">Generations</p>
@@ -101,7 +103,8 @@ fn sidebar(cx: &Ctx<'_>, page: &Page<'_>, root: &str, out: &mut String) {
 "#,
         current(page.nav == Nav::Home),
         current(page.nav == Nav::Decoder),
-        current(page.nav == Nav::Yaml)
+        current(page.nav == Nav::Yaml),
+        current(page.nav == Nav::Findings)
     );
     for g in cx.roots() {
         tree_item(cx, g, page, root, out);

@@ -8,6 +8,7 @@
 //! index.html                 generations (the extends tree), what is where
 //! decoder.html               paste a register value, see every field, reserved bits, the event
 //! yaml.html                  writing definitions: every YAML key, rendered from the JSON Schema
+//! findings.html              known findings: every warning acknowledged by an `allow:`, with its reason
 //! gen/<id>/index.html        a generation: PMU, registers, CPUID leaves with diagrams, constraints
 //! gen/<id>/reg/<REG>.html    a register: SVG bit layout, field table, changes from the parent
 //! gen/<id>/diff.html         what changed from the parent generation
@@ -18,7 +19,7 @@
 //! assets/                    style.css, site.js, events.js, decoder.js
 //! schema/generation.schema.json  the JSON Schema itself, downloadable from yaml.html
 //! md/                        the same content as Markdown, with standalone SVG diagrams
-//!                            (md/yaml.md: the YAML reference)
+//!                            (md/yaml.md: the YAML reference, md/findings.md: known findings)
 //! ```
 //!
 //! Output is deterministic: everything is ordered by the model's order or by name, and
@@ -31,6 +32,7 @@ pub mod svg;
 
 mod data;
 mod events;
+pub mod findings;
 mod layout;
 mod markdown;
 mod pages;
@@ -217,6 +219,7 @@ pub fn build(model: &Model) -> Site {
     diff::all(&cx, &mut site);
     markdown::all(&cx, &mut site);
     yaml::all(&cx, &mut site);
+    findings::all(&cx, &mut site);
     site
 }
 

@@ -274,8 +274,15 @@ fn index(cx: &Ctx<'_>, site: &mut Site) {
 <li><a href="md/README.md">Markdown</a>: the same content as Markdown files with standalone SVG diagrams, for reading in a repository browser.</li>
 <li><a href="yaml.html">Writing definitions</a>: the YAML reference, with the JSON Schema for your editor (<a href="schema/generation.schema.json">download</a>).</li>
 <li>Register values can be linked: <code>decoder.html#gen=…&amp;reg=…&amp;value=…</code>.</li>
-</ul>
 "#);
+    let findings = super::findings::collect(cx.model).len();
+    let _ = writeln!(
+        b,
+        r#"<li><a href="{}">Known findings</a>: {} about the definitions, reviewed and acknowledged with an <code>allow:</code>, each with its reason.</li>
+</ul>"#,
+        super::findings::PAGE,
+        html(&format::plural(findings, "warning", "warnings"))
+    );
     let page = Page {
         path,
         title: "Overview".to_owned(),

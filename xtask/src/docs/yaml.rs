@@ -43,6 +43,7 @@ pub const ORDER: &[&str] = &[
     "counter-set-map",
     "counter-list",
     "event-msr",
+    "allow",
     "constraint",
     "remove",
     "cpu",

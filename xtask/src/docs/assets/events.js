@@ -43,6 +43,10 @@
           ? ranges(v) : JSON.stringify(v);
       case "msr":
         return v && typeof v === "object" ? hex(v.index) + " = " + hex(v.value) : String(v);
+      case "allow":
+        return Array.isArray(v)
+          ? v.map(function (a) { return a && typeof a === "object" ? a.code + ": " + a.reason : String(a); }).join("; ")
+          : JSON.stringify(v);
       case "num": case "text": case "name": case "gen": return String(v);
       default: return typeof v === "object" ? JSON.stringify(v) : String(v);
     }
