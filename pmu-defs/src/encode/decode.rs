@@ -213,7 +213,9 @@ impl<'m> Encoder<'m> {
             let got = sel.read(value);
             let on = instance.filter(|_| is_general_select(g, reg));
             let index = self.index(g);
-            for &i in index.with_code(got.event, got.umask) {
+            let candidates = index.with_code(got.event, got.umask);
+            events.reserve(candidates.len());
+            for &i in candidates {
                 let e = &g.events[i];
                 match got.compare(e) {
                     Compare::Same => {
