@@ -41,6 +41,7 @@ mod events;
 mod fields;
 mod generation;
 mod layout;
+pub mod phash;
 mod register;
 mod render;
 mod runtime;

@@ -59,6 +59,7 @@
 //! and the kernel set them themselves, and they have no perf term.
 
 pub mod decode;
+mod index;
 pub mod perf;
 
 pub use decode::{Decoded, DecodedField, EventMatch, FixedDecoded};
@@ -67,10 +68,14 @@ use crate::de::did_you_mean;
 use crate::model::{
     BitRange, Constraint, Event, Field, Generation, Model, Register, Severity, Vendor,
 };
+use index::EventIndex;
 use perf::{PerfEvent, Term};
 use serde::Serialize;
+use std::borrow::Cow;
+use std::collections::HashSet;
 use std::fmt;
 use std::str::FromStr;
+use std::sync::OnceLock;
 
 // ---------------------------------------------------------------------------------------
 // Errors
@@ -828,9 +833,16 @@ pub struct Encoding {
 // ---------------------------------------------------------------------------------------
 
 /// Encodes and decodes against a loaded model.
-#[derive(Clone, Copy, Debug)]
+///
+/// Each generation's events are indexed by name and by encoding the first time the encoder
+/// needs them, so keep one encoder for many requests.
+#[derive(Clone, Debug)]
 pub struct Encoder<'m> {
     model: &'m Model,
+    /// Per generation, in the model's order, built on first use.
+    indexes: Vec<OnceLock<EventIndex<'m>>>,
+    /// The ids of the generations that describe CPU models, built on first use.
+    model_ids: OnceLock<HashSet<&'m str>>,
 }
 
 /// The event being encoded: a model event or raw terms.
@@ -988,7 +1000,45 @@ enum Placement {
 impl<'m> Encoder<'m> {
     /// An encoder over a model.
     pub fn new(model: &'m Model) -> Self {
-        Encoder { model }
+        Encoder {
+            model,
+            indexes: model.generations.iter().map(|_| OnceLock::new()).collect(),
+            model_ids: OnceLock::new(),
+        }
+    }
+
+    /// The event index of `g`: the cached one when `g` is one of the model's generations,
+    /// else one built for this call.
+    fn index(&self, g: &'m Generation) -> Cow<'_, EventIndex<'m>> {
+        let base = self.model.generations.as_ptr() as usize;
+        let at = (g as *const Generation as usize).wrapping_sub(base) / size_of::<Generation>();
+        match self.indexes.get(at) {
+            Some(cell) if std::ptr::eq(&self.model.generations[at], g) => Cow::Borrowed(
+                cell.get_or_init(|| EventIndex::new(g, |id| self.is_model_generation(id))),
+            ),
+            _ => Cow::Owned(EventIndex::new(g, |id| self.is_model_generation(id))),
+        }
+    }
+
+    /// True when the generation `id` describes CPU models rather than an architectural
+    /// version.
+    fn is_model_generation(&self, id: &str) -> bool {
+        self.model_ids
+            .get_or_init(|| {
+                self.model
+                    .generations
+                    .iter()
+                    .filter(|g| !g.cpus.is_empty())
+                    .map(|g| g.id.as_str())
+                    .collect()
+            })
+            .contains(id)
+    }
+
+    /// An event of `g` by exact name, case-insensitively, or by the name perf lists it under
+    /// (`perf::perf_name`).
+    fn find_event(&self, g: &'m Generation, name: &str) -> Option<&'m Event> {
+        self.index(g).find(name).map(|i| &g.events[i])
     }
 
     /// The model.
@@ -1049,7 +1099,7 @@ impl<'m> Encoder<'m> {
 
     /// An event of a generation, by exact name or case-insensitively.
     pub fn event(&self, g: &'m Generation, name: &str) -> Result<&'m Event, Error> {
-        if let Some(e) = find_event(g, name) {
+        if let Some(e) = self.find_event(g, name) {
             return Ok(e);
         }
         Err(Error::UnknownEvent {
@@ -1208,7 +1258,7 @@ impl<'m> Encoder<'m> {
                 .chain(spec.rmatch_indices(':').map(|(i, _)| i))
                 .filter(|&i| i > req.event.len());
             for cut in cuts {
-                if let Some(e) = find_event(g, spec[..cut].trim()) {
+                if let Some(e) = self.find_event(g, spec[..cut].trim()) {
                     let mut m = Modifiers::parse(spec.get(cut + 1..).unwrap_or(""))?;
                     for list in &req.extra {
                         for term in list.split([',', ':']).map(str::trim) {
@@ -1224,7 +1274,7 @@ impl<'m> Encoder<'m> {
         if let Some(e) = &req.deferred {
             return Err(e.clone());
         }
-        let def = match find_event(g, &req.event) {
+        let def = match self.find_event(g, &req.event) {
             Some(e) => EventDef::from_event(e),
             None if req.event.contains('=') => {
                 EventDef::from_terms(&req.event, &self.umask_layout(g)?)?
@@ -1511,29 +1561,6 @@ impl<'m> Encoder<'m> {
             notes: Vec::new(),
         })
     }
-}
-
-/// An event by exact name, case-insensitively, or by the name perf lists it under
-/// (create_perf_json.py `fix_name`: `OFFCORE_RESPONSE_0.X` is `OFFCORE_RESPONSE.X`, and
-/// `OFFCORE_RESPONSE:request=X:response=Y` is `OFFCORE_RESPONSE.X.Y`).
-fn find_event<'g>(g: &'g Generation, name: &str) -> Option<&'g Event> {
-    g.event(name)
-        .or_else(|| g.events.iter().find(|e| e.name.eq_ignore_ascii_case(name)))
-        .or_else(|| {
-            g.events
-                .iter()
-                .find(|e| perf_name(&e.name).is_some_and(|p| p.eq_ignore_ascii_case(name)))
-        })
-}
-
-/// The name perf lists an event under, when it differs from Intel's.
-fn perf_name(name: &str) -> Option<String> {
-    if let Some(rest) = name.strip_prefix("OFFCORE_RESPONSE_0") {
-        return Some(format!("OFFCORE_RESPONSE{rest}"));
-    }
-    let rest = name.strip_prefix("OFFCORE_RESPONSE:request=")?;
-    let (request, response) = rest.split_once(":response=")?;
-    Some(format!("OFFCORE_RESPONSE.{request}.{response}"))
 }
 
 /// Fields of the fixed-counter control register this module programs, by name: the
@@ -1928,19 +1955,6 @@ mod tests {
         ] {
             assert!(EventDef::from_terms(bad, &v6).is_err(), "{bad}");
         }
-    }
-
-    #[test]
-    fn perf_names() {
-        assert_eq!(
-            perf_name("OFFCORE_RESPONSE:request=ALL_DATA_RD:response=ANY_RESPONSE").as_deref(),
-            Some("OFFCORE_RESPONSE.ALL_DATA_RD.ANY_RESPONSE")
-        );
-        assert_eq!(
-            perf_name("OFFCORE_RESPONSE_0.PREFETCH.REMOTE_DRAM").as_deref(),
-            Some("OFFCORE_RESPONSE.PREFETCH.REMOTE_DRAM")
-        );
-        assert_eq!(perf_name("OFFCORE_RESPONSE.ALL_DATA_RD"), None);
     }
 
     #[test]

@@ -47,6 +47,7 @@ pub mod arch;
 pub mod backend;
 pub mod detect;
 mod event;
+mod lookup;
 pub mod pmu;
 #[rustfmt::skip]
 mod generated;
@@ -158,6 +159,9 @@ impl core::error::Error for UnknownEvent {}
 /// Support code for generated items. Not public API.
 #[doc(hidden)]
 pub mod __private {
+    /// The generated name tables and their hash (`lookup.rs`).
+    pub use crate::lookup::{NameIndex, bucket, eq_folded, hash, slot};
+
     pub(crate) struct Buf {
         bytes: [u8; 192],
         len: usize,

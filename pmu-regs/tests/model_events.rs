@@ -116,3 +116,85 @@ fn every_model_is_detected_from_its_definitions() {
     }
     assert!(checked > 0, "no model generation is compiled in");
 }
+
+/// Every name of every compiled-in model is found by its model's `from_name` (through
+/// `Generation::model_event`) in any ASCII case, and `Generation::models_with_event` lists
+/// exactly the models `model_event` finds it in (with `all-models`: the cross-model table,
+/// checked here against one lookup per model).
+#[test]
+fn every_name_is_found_in_its_models() {
+    use pmu_regs::arch::Generation;
+    let mut checked = 0;
+    for &g in Generation::ALL {
+        for d in g.model_events() {
+            for name in [
+                d.name.to_string(),
+                d.name.to_ascii_lowercase(),
+                d.name.to_ascii_uppercase(),
+            ] {
+                let found = g.model_event(&name);
+                assert!(found.is_some_and(|f| core::ptr::eq(f, d)), "{g} {name}");
+            }
+            let want: Vec<Generation> = Generation::ALL
+                .iter()
+                .copied()
+                .filter(|o| o.model_event(d.name).is_some())
+                .collect();
+            let models = Generation::models_with_event(&d.name.to_ascii_lowercase());
+            assert_eq!(models.len(), want.len(), "{}", d.name);
+            assert_eq!(models.collect::<Vec<_>>(), want, "{}", d.name);
+            checked += 1;
+        }
+    }
+    assert!(checked > 0, "no model generation is compiled in");
+}
+
+/// Misses: no scan, no false positive on a name that only shares a hash slot, a prefix or
+/// a length.
+#[test]
+fn misses() {
+    use pmu_regs::arch::Generation;
+    let long = "BR_INST_RETIRED.ALL_BRANCHES".repeat(10);
+    for name in [
+        "",
+        "NO_SUCH.EVENT",
+        "BR_INST_RETIRED.ALL_BRANCHE",
+        "BR_INST_RETIRED.ALL_BRANCHESS",
+        "BR_INST_RETIRED.ALL_BRANCHES\0",
+        "BR_INST_RETİRED.ALL_BRANCHES",
+        "BR_INST_RETIRED_ALL_BRANCHES",
+        long.as_str(),
+    ] {
+        assert_eq!(Event::from_name(name), None, "{name:?}");
+        assert_eq!(Generation::models_with_event(name).len(), 0, "{name:?}");
+        for &g in Generation::ALL {
+            assert_eq!(g.model_event(name), None, "{g} {name:?}");
+        }
+    }
+    assert!(
+        Generation::models_with_event("br_inst_retired.all_branches")
+            .any(|g| g.id() == "intel-skylake")
+    );
+}
+
+/// perf's spellings (create_perf_json.py `fix_name`), as `pmu_defs::encode` accepts them.
+#[cfg(all(feature = "intel-nehalemep", feature = "intel-cascadelakex"))]
+#[test]
+fn perf_spellings() {
+    use pmu_regs::intel::{cascadelakex, nehalemep};
+    let e = nehalemep::events::Event::from_name("offcore_response.any_data.any_cache_dram");
+    assert_eq!(
+        e.map(|e| e.name()),
+        Some("OFFCORE_RESPONSE_0.ANY_DATA.ANY_CACHE_DRAM")
+    );
+    let e = cascadelakex::events::Event::from_name("OFFCORE_RESPONSE.ALL_DATA_RD.L3_HIT.ANY_SNOOP");
+    assert_eq!(
+        e.map(|e| e.name()),
+        Some("OFFCORE_RESPONSE:request=ALL_DATA_RD:response=L3_HIT.ANY_SNOOP")
+    );
+    let models: Vec<&str> =
+        pmu_regs::arch::Generation::models_with_event("OFFCORE_RESPONSE.ANY_DATA.ANY_DRAM")
+            .map(|g| g.id())
+            .collect();
+    assert!(models.contains(&"intel-nehalemep"), "{models:?}");
+}

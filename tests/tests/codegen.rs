@@ -185,6 +185,52 @@ fn every_event_enum_implements_as_event() {
     );
 }
 
+/// The name tables are built by `pmu_defs::codegen::phash` and read by `pmu-regs`'
+/// `__private::NameIndex`: the two copies of the hash, bucket and slot functions must agree,
+/// on names of every length and case and on bytes outside ASCII.
+#[test]
+fn name_hash_is_the_same_in_the_generator_and_the_generated_crate() {
+    use pmu_defs::codegen::phash;
+    use pmu_regs::__private as rt;
+    let mut s = 0x1234_5678_9ABC_DEF0u64;
+    let mut next = || {
+        s = s.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let z = (s ^ (s >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z ^ (z >> 27)
+    };
+    for len in 0..100usize {
+        for _ in 0..50 {
+            let bytes: Vec<u8> = (0..len).map(|_| (next() % 256) as u8).collect();
+            let seed = next();
+            let h = phash::hash(seed, &bytes);
+            assert_eq!(h, rt::hash(seed, &bytes), "{bytes:?}");
+            let n = (next() % 5000) as usize + 1;
+            assert_eq!(phash::bucket(h, n), rt::bucket(h, n));
+            let pilot = (next() % 65536) as u16;
+            assert_eq!(phash::slot(h, pilot, n), rt::slot(h, pilot, n));
+        }
+    }
+    // A table built by the generator, read by the generated crate's reader.
+    let names = [
+        "BR_INST_RETIRED.ALL_BRANCHES",
+        "OFFCORE_RESPONSE:request=X",
+        "A",
+    ];
+    let t = phash::build(&names);
+    let pilots: &'static [u16] = Vec::leak(t.pilots.clone());
+    let slots: &'static [u16] = Vec::leak(t.slots.clone());
+    let index = rt::NameIndex {
+        seed: t.seed,
+        max_len: t.max_len,
+        pilots,
+        slots,
+    };
+    for (i, n) in names.iter().enumerate() {
+        assert_eq!(index.find(&n.to_ascii_lowercase(), |k| names[k]), Some(i));
+    }
+    assert_eq!(index.find("B", |k| names[k]), None);
+}
+
 #[test]
 fn generation_is_deterministic() {
     let loaded = pmu_defs::Loader::new().with_defaults().finish();

@@ -750,6 +750,22 @@ fn decode_reports_architectural_and_model_events() {
     );
 }
 
+/// The decoder finds an event by its alternative code as well as its primary one (the
+/// offcore-response pair 0xB7 / 0xBB), and only once.
+#[test]
+fn decode_finds_events_by_alternative_codes() {
+    let e = enc(SKLF, "OFFCORE_RESPONSE.DEMAND_DATA_RD.L3_MISS.ANY_SNOOP");
+    for value in [e.value, e.alternatives[0].value] {
+        let d = encoder().decode(SKLF, 0x186, value).unwrap();
+        let found = d
+            .events
+            .iter()
+            .filter(|m| m.name == "OFFCORE_RESPONSE.DEMAND_DATA_RD.L3_MISS.ANY_SNOOP")
+            .count();
+        assert_eq!(found, 1, "{value:#x}: {:?}", d.events);
+    }
+}
+
 #[test]
 fn decode_near_misses() {
     // UOPS_ISSUED.ANY's code with CMASK 1 and no INV: STALL_CYCLES needs inv=1.

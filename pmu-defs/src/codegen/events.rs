@@ -5,11 +5,13 @@
 use super::Cx;
 use super::doc::escape_doc;
 use super::event_variant;
+use super::phash;
 use super::util::{ident, lit_u32, lit_u64};
+use crate::encode::perf::perf_name;
 use crate::model::{Event, Generation};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::str::FromStr;
 
 impl Cx<'_> {
@@ -156,11 +158,10 @@ impl Cx<'_> {
     /// name order and one static `EventDesc` table indexed by it. No per-variant `match`: a
     /// table keeps compile time flat for thousands of events.
     pub(super) fn model_events(&self, g: &Generation) -> TokenStream {
-        let mut evs: Vec<&Event> = g.events.iter().filter(|e| e.cpuid_bit.is_none()).collect();
+        let evs = model_events_of(g);
         if evs.is_empty() {
             return quote!();
         }
-        evs.sort_by(|a, b| a.name.cmp(&b.name));
         let krate = &self.krate;
         let count = evs.len();
         let mut seen: BTreeMap<String, usize> = BTreeMap::new();
@@ -212,6 +213,7 @@ impl Cx<'_> {
         );
         let count_lit = proc_macro2::Literal::usize_unsuffixed(count);
         let as_event = self.as_event(&quote!(Event));
+        let lookup = name_lookup(krate, &evs);
         quote! {
             pub mod events {
                 // Inner, so that `Event` in the text resolves inside the module.
@@ -230,6 +232,8 @@ impl Cx<'_> {
                     pub const COUNT: usize = #count_lit;
                     /// Every event, in name order.
                     pub const ALL: &'static [Event] = &ALL;
+                    /// Every event's encoding, in name order: `DESCS[i]` is `ALL[i].desc()`.
+                    pub const DESCS: &'static [#krate::EventDesc] = &DESCS;
                     /// The encoding and counters, for `IA32_PERFEVTSEL::event_on`.
                     pub const fn desc(self) -> &'static #krate::EventDesc {
                         &DESCS[self as usize]
@@ -238,18 +242,8 @@ impl Cx<'_> {
                     pub const fn name(self) -> &'static str {
                         DESCS[self as usize].name
                     }
-                    /// The event with this name: exact match by binary search, then ASCII
-                    /// case-insensitive.
-                    pub fn from_name(name: &str) -> Option<Self> {
-                        match DESCS.binary_search_by(|d| d.name.cmp(name)) {
-                            Ok(i) => Some(ALL[i]),
-                            Err(_) => DESCS
-                                .iter()
-                                .position(|d| d.name.eq_ignore_ascii_case(name))
-                                .map(|i| ALL[i]),
-                        }
-                    }
                 }
+                #lookup
                 impl ::core::fmt::Debug for Event {
                     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                         f.write_str(self.name())
@@ -268,6 +262,110 @@ impl Cx<'_> {
                 }
                 #as_event
             }
+        }
+    }
+}
+
+/// A generation's own (non-architectural) events in name order: its `events::Event`.
+pub(super) fn model_events_of(g: &Generation) -> Vec<&Event> {
+    let mut evs: Vec<&Event> = g.events.iter().filter(|e| e.cpuid_bit.is_none()).collect();
+    evs.sort_by(|a, b| a.name.cmp(&b.name));
+    evs
+}
+
+/// The names `Event::from_name` finds, in the order of its table's indexes, each with its
+/// event (an index into `evs`): the event names, then perf's spellings of some of them
+/// (`encode::perf::perf_name`) that are not a name already.
+pub(super) fn lookup_keys(evs: &[&Event]) -> Vec<(String, usize)> {
+    let mut keys: Vec<(String, usize)> = evs
+        .iter()
+        .enumerate()
+        .map(|(i, e)| (e.name.clone(), i))
+        .collect();
+    let mut seen: HashSet<String> = keys.iter().map(|k| k.0.to_ascii_uppercase()).collect();
+    for (i, e) in evs.iter().enumerate() {
+        if let Some(p) = perf_name(&e.name)
+            && seen.insert(p.to_ascii_uppercase())
+        {
+            keys.push((p, i));
+        }
+    }
+    keys
+}
+
+/// `Event::from_name` and what it reads: the generation's [`phash`](super::phash) table
+/// over [`lookup_keys`] (the names in `DESCS` order, then `PERF_NAMES`), and `key`, the name
+/// behind a table index.
+fn name_lookup(krate: &TokenStream, evs: &[&Event]) -> TokenStream {
+    let keys = lookup_keys(evs);
+    let refs: Vec<&str> = keys.iter().map(|k| k.0.as_str()).collect();
+    let index = name_index(krate, &phash::build(&refs));
+    let perf = &keys[evs.len()..];
+    let doc = "The event with this name, ASCII case-insensitively; perf's spelling of an \
+               offcore-response name (`OFFCORE_RESPONSE.X` for `OFFCORE_RESPONSE_0.X`) is \
+               accepted too. One hash and one comparison, for a miss as for a hit.";
+    if perf.is_empty() {
+        return quote! {
+            static INDEX: #krate::__private::NameIndex = #index;
+            impl Event {
+                #[doc = #doc]
+                pub fn from_name(name: &str) -> Option<Self> {
+                    INDEX.find(name, key).map(|k| ALL[k])
+                }
+            }
+            /// The name behind index `k` of `INDEX`.
+            fn key(k: usize) -> &'static str {
+                DESCS[k].name
+            }
+        };
+    }
+    let n = proc_macro2::Literal::usize_unsuffixed(perf.len());
+    let spellings = perf.iter().map(|(p, _)| p);
+    let events = perf
+        .iter()
+        .map(|&(_, i)| proc_macro2::Literal::usize_unsuffixed(i));
+    quote! {
+        static INDEX: #krate::__private::NameIndex = #index;
+        /// perf's spellings of some names (create_perf_json.py `fix_name`) with the events
+        /// they name, after the names in `INDEX`.
+        static PERF_NAMES: [(&str, usize); #n] = [#((#spellings, #events)),*];
+        impl Event {
+            #[doc = #doc]
+            pub fn from_name(name: &str) -> Option<Self> {
+                INDEX.find(name, key).map(|k| match ALL.get(k) {
+                    Some(e) => *e,
+                    None => ALL[PERF_NAMES[k - ALL.len()].1],
+                })
+            }
+        }
+        /// The name behind index `k` of `INDEX`.
+        fn key(k: usize) -> &'static str {
+            match DESCS.get(k) {
+                Some(d) => d.name,
+                None => PERF_NAMES[k - DESCS.len()].0,
+            }
+        }
+    }
+}
+
+/// A `NameIndex` literal.
+pub(super) fn name_index(krate: &TokenStream, t: &phash::Table) -> TokenStream {
+    let seed = TokenStream::from_str(&format!("{:#018x}", t.seed)).unwrap_or_default();
+    let max_len = proc_macro2::Literal::usize_unsuffixed(t.max_len);
+    let pilots = t
+        .pilots
+        .iter()
+        .map(|&p| proc_macro2::Literal::u16_unsuffixed(p));
+    let slots = t
+        .slots
+        .iter()
+        .map(|&p| proc_macro2::Literal::u16_unsuffixed(p));
+    quote! {
+        #krate::__private::NameIndex {
+            seed: #seed,
+            max_len: #max_len,
+            pilots: &[#(#pilots),*],
+            slots: &[#(#slots),*],
         }
     }
 }

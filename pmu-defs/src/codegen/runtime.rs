@@ -6,6 +6,7 @@
 //! names a generation, a register or a bit.
 
 use super::doc::escape_doc;
+use super::events::{lookup_keys, model_events_of, name_index};
 use super::util::{camel, ident, lit_u32, lit_u64, module_path};
 use crate::model::{
     Access, CounterKind, CpuidLeaf, Field, FieldRole, Generation, Model, PRIVILEGE_VALUES,
@@ -13,6 +14,9 @@ use crate::model::{
 };
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
+use std::str::FromStr;
 
 /// True for a generation that gets an `Arch` impl: it has general-purpose counters.
 pub fn has_runtime(g: &Generation) -> bool {
@@ -423,6 +427,7 @@ pub fn generations(krate: &TokenStream, model: &Model, split: bool) -> TokenStre
         vendors.push(quote! { #c Generation::#v => #krate::arch::Vendor::#vendor, });
         visits.push(quote! { #c Generation::#v => visitor.visit::<#v>(), });
     }
+    let event_models = event_models(krate, &gens, cfg);
     quote! {
         /// The generations with a run-time view, and their marker types. Generated from the
         /// definitions; `pmu_regs::arch` re-exports everything here.
@@ -484,6 +489,167 @@ pub fn generations(krate: &TokenStream, model: &Model, split: bool) -> TokenStre
                 fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
                     f.write_str(self.id())
                 }
+            }
+
+            #event_models
+        }
+    }
+}
+
+/// `Generation::model_event` (a model's events by name, the model chosen at run time),
+/// `Generation::models_with_event` and its iterator `ModelsWithEvent` (which compiled-in
+/// models have an event name). With the `all-models` feature the latter is one lookup in a
+/// generated table over every model's names, each with the set of models having it; without
+/// it, one lookup per compiled-in model.
+fn event_models(
+    krate: &TokenStream,
+    gens: &[&Generation],
+    cfg: impl Fn(&Generation) -> TokenStream,
+) -> TokenStream {
+    let models: Vec<(&Generation, Vec<(String, usize)>)> = gens
+        .iter()
+        .map(|g| (*g, lookup_keys(&model_events_of(g))))
+        .filter(|(g, keys)| super::is_model(g) && !keys.is_empty())
+        .collect();
+    let mask_ty = if models.len() <= 64 {
+        quote!(u64)
+    } else {
+        assert!(models.len() <= 128, "more than 128 model generations");
+        quote!(u128)
+    };
+    let mut list = Vec::new();
+    let mut arms = Vec::new();
+    let mut desc_arms = Vec::new();
+    // Every name of every model (perf spellings included), folded, in first-seen order,
+    // with the models having it.
+    let mut names: Vec<(&str, u128)> = Vec::new();
+    let mut at: HashMap<String, usize> = HashMap::new();
+    for (bit, (g, keys)) in models.iter().enumerate() {
+        let v = marker_name(g);
+        let c = cfg(g);
+        let path: Vec<Ident> = module_path(&g.id).iter().map(|s| ident(s)).collect();
+        list.push(quote! { #c Generation::#v, });
+        arms.push(quote! {
+            #c Generation::#v => crate::#(#path)::*::events::Event::from_name(name).map(|e| e.desc()),
+        });
+        desc_arms.push(quote! { #c Generation::#v => crate::#(#path)::*::events::Event::DESCS, });
+        for (name, _) in keys {
+            match at.entry(name.to_ascii_uppercase()) {
+                Entry::Occupied(o) => names[*o.get()].1 |= 1 << bit,
+                Entry::Vacant(v) => {
+                    v.insert(names.len());
+                    names.push((name, 1 << bit));
+                }
+            }
+        }
+    }
+    let refs: Vec<&str> = names.iter().map(|n| n.0).collect();
+    let index = name_index(krate, &super::phash::build(&refs));
+    let count = proc_macro2::Literal::usize_unsuffixed(names.len());
+    // Names share sets of models: each distinct set once, and per name the set's index.
+    let mut sets: Vec<u128> = Vec::new();
+    let mut set_of: HashMap<u128, usize> = HashMap::new();
+    let name_sets: Vec<proc_macro2::Literal> = names
+        .iter()
+        .map(|n| {
+            let i = *set_of.entry(n.1).or_insert_with(|| {
+                sets.push(n.1);
+                sets.len() - 1
+            });
+            proc_macro2::Literal::usize_unsuffixed(i)
+        })
+        .collect();
+    let set_count = proc_macro2::Literal::usize_unsuffixed(sets.len());
+    let sets = sets
+        .iter()
+        .map(|m| TokenStream::from_str(&format!("{m:#x}")).unwrap_or_default());
+    let all_names = names.iter().map(|n| n.0);
+    quote! {
+        /// The model generations with an `events` table, compiled in, in definition order.
+        const MODELS: &[Generation] = &[#(#list)*];
+
+        impl Generation {
+            /// The model-specific event of this generation named `name` (its
+            /// `events::Event::from_name`: ASCII case-insensitive, perf's spellings accepted),
+            /// for a generation chosen at run time; `None` for a generation without a model
+            /// event table (the architectural ones).
+            pub fn model_event(self, name: &str) -> Option<&'static #krate::EventDesc> {
+                match self {
+                    #(#arms)*
+                    _ => {
+                        let _ = name;
+                        None
+                    }
+                }
+            }
+
+            /// Every model-specific event of this generation (its `events::Event::DESCS`,
+            /// in name order); empty for a generation without a model event table.
+            pub fn model_events(self) -> &'static [#krate::EventDesc] {
+                match self {
+                    #(#desc_arms)*
+                    _ => &[],
+                }
+            }
+
+            /// The compiled-in model generations whose event tables have `name` (as
+            /// [`Generation::model_event`](Generation::model_event) finds it), in definition order.
+            pub fn models_with_event(name: &str) -> ModelsWithEvent {
+                #[cfg(feature = "all-models")]
+                let mask = __all_models::with_event(name);
+                #[cfg(not(feature = "all-models"))]
+                let mask = MODELS
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, g)| g.model_event(name).is_some())
+                    .fold(0, |m, (i, _)| m | 1 << i);
+                ModelsWithEvent { mask }
+            }
+        }
+
+        /// The model generations that have an event name, in definition order
+        /// ([`Generation::models_with_event`](Generation::models_with_event)).
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+        pub struct ModelsWithEvent {
+            /// Bit `i`: `MODELS[i]`.
+            mask: #mask_ty,
+        }
+
+        impl Iterator for ModelsWithEvent {
+            type Item = Generation;
+            fn next(&mut self) -> Option<Generation> {
+                if self.mask == 0 {
+                    return None;
+                }
+                let i = self.mask.trailing_zeros() as usize;
+                self.mask &= self.mask - 1;
+                MODELS.get(i).copied()
+            }
+            fn size_hint(&self) -> (usize, Option<usize>) {
+                let n = self.mask.count_ones() as usize;
+                (n, Some(n))
+            }
+        }
+
+        impl ExactSizeIterator for ModelsWithEvent {}
+        impl core::iter::FusedIterator for ModelsWithEvent {}
+
+        /// Every model's event names in one table (`all-models` only).
+        #[cfg(feature = "all-models")]
+        mod __all_models {
+            static INDEX: #krate::__private::NameIndex = #index;
+            /// The distinct sets of models having a name (bit `i`: `MODELS[i]`).
+            static SETS: [#mask_ty; #set_count] = [#(#sets),*];
+            /// Per name of `INDEX`: its set in `SETS`.
+            static SET_OF: [u16; #count] = [#(#name_sets),*];
+            /// The names of `INDEX`.
+            static NAMES: [&str; #count] = [#(#all_names),*];
+
+            /// The models having `name`, as a `ModelsWithEvent` mask.
+            pub(super) fn with_event(name: &str) -> #mask_ty {
+                INDEX
+                    .find(name, |i| NAMES[i])
+                    .map_or(0, |i| SETS[usize::from(SET_OF[i])])
             }
         }
     }

@@ -211,26 +211,27 @@ impl<'m> Encoder<'m> {
         let mut similar = Vec::new();
         if let Some(sel) = Selector::of(g, reg) {
             let got = sel.read(value);
-            for e in g.events.iter().filter(|e| !e.counters.is_empty()) {
+            let on = instance.filter(|_| is_general_select(g, reg));
+            let index = self.index(g);
+            let candidates = index.with_code(got.event, got.umask);
+            events.reserve(candidates.len());
+            for &i in candidates {
+                let e = &g.events[i];
                 match got.compare(e) {
-                    Compare::Same => events.push(event_match(self, e, Vec::new())),
-                    Compare::Differs(d) => similar.push(event_match(self, e, d)),
-                    Compare::Other => {}
-                }
-            }
-            if let Some(n) = instance
-                && is_general_select(g, reg)
-            {
-                for m in &events {
-                    if let Some(e) = g.event(&m.name)
-                        && !e.counters.contains(&n)
-                    {
-                        warnings.push(format!(
-                            "{} may count only on general counters {}, not on counter {n}",
-                            e.name,
-                            ranges(&e.counters)
-                        ));
+                    Compare::Same => {
+                        events.push(event_match(e, index.kind(i), Vec::new()));
+                        if let Some(n) = on
+                            && !e.counters.contains(&n)
+                        {
+                            warnings.push(format!(
+                                "{} may count only on general counters {}, not on counter {n}",
+                                e.name,
+                                ranges(&e.counters)
+                            ));
+                        }
                     }
+                    Compare::Differs(d) => similar.push(event_match(e, index.kind(i), d)),
+                    Compare::Other => {}
                 }
             }
         }
@@ -244,13 +245,15 @@ impl<'m> Encoder<'m> {
             && let Some(enable) = reg.field(FIXED_ENABLE)
         {
             let any = reg.field(FIXED_ANY);
+            let index = self.index(g);
             for n in 0..enable.count().min(g.fixed_counters()) {
                 let any_set = any.is_some_and(|f| n < f.count() && f.extract(n, value) != 0);
-                let events = g
-                    .events
+                let events = index
+                    .fixed()
                     .iter()
-                    .filter(|e| e.fixed == Some(n) && e.any == any_set)
-                    .map(|e| event_match(self, e, Vec::new()))
+                    .map(|&i| (i, &g.events[i]))
+                    .filter(|(_, e)| e.fixed == Some(n) && e.any == any_set)
+                    .map(|(i, e)| event_match(e, index.kind(i), Vec::new()))
                     .collect();
                 fixed.push(FixedDecoded {
                     counter: n,
@@ -284,25 +287,13 @@ fn is_general_select(g: &Generation, reg: &Register) -> bool {
         .is_some_and(|gc| gc.select == reg.name)
 }
 
-fn event_match(enc: &Encoder<'_>, e: &Event, differs: Vec<String>) -> EventMatch {
+fn event_match(e: &Event, kind: &'static str, differs: Vec<String>) -> EventMatch {
     EventMatch {
         name: e.name.clone(),
         since: e.since.clone(),
-        kind: if is_model_generation(enc, &e.since) {
-            "model"
-        } else {
-            "architectural"
-        },
+        kind,
         differs,
     }
-}
-
-/// True when the generation describes specific processor models rather than an
-/// architectural version.
-fn is_model_generation(enc: &Encoder<'_>, id: &str) -> bool {
-    enc.model()
-        .generation(id)
-        .is_some_and(|g| !g.cpus.is_empty())
 }
 
 /// The encoding fields of an event-select register.
@@ -357,15 +348,10 @@ impl<'g> Selector<'g> {
 }
 
 impl Selected {
+    /// How `e`, one of the events with the value's event code and unit mask (primary or
+    /// alternative: `EventIndex::with_code`), differs from the value.
     fn compare(&self, e: &Event) -> Compare {
-        let same = |event: u32, umask: u32| {
-            u64::from(event) == self.event && u64::from(umask) == self.umask
-        };
-        let code = (same(e.event, e.umask)
-            || ((!e.alt_events.is_empty() || !e.alt_umasks.is_empty())
-                && e.alternatives().iter().any(|a| same(a.event, a.umask))))
-            && u64::from(e.umask2.unwrap_or(0)) == self.umask2;
-        if !code {
+        if u64::from(e.umask2.unwrap_or(0)) != self.umask2 {
             return Compare::Other;
         }
         let mut d = Vec::new();

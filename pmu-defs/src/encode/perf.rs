@@ -224,6 +224,28 @@ impl fmt::Display for PerfEvent {
     }
 }
 
+/// The name perf lists an event under, when it differs from Intel's (create_perf_json.py
+/// `fix_name`: `OFFCORE_RESPONSE_0.X` is `OFFCORE_RESPONSE.X`, and
+/// `OFFCORE_RESPONSE:request=X:response=Y` is `OFFCORE_RESPONSE.X.Y`). The encoder and the
+/// generated `Event::from_name` accept both spellings.
+///
+/// ```
+/// use pmu_defs::encode::perf::perf_name;
+/// assert_eq!(
+///     perf_name("OFFCORE_RESPONSE_0.PREFETCH.REMOTE_DRAM").as_deref(),
+///     Some("OFFCORE_RESPONSE.PREFETCH.REMOTE_DRAM")
+/// );
+/// assert_eq!(perf_name("OFFCORE_RESPONSE.ALL_DATA_RD"), None);
+/// ```
+pub fn perf_name(name: &str) -> Option<String> {
+    if let Some(rest) = name.strip_prefix("OFFCORE_RESPONSE_0") {
+        return Some(format!("OFFCORE_RESPONSE{rest}"));
+    }
+    let rest = name.strip_prefix("OFFCORE_RESPONSE:request=")?;
+    let (request, response) = rest.split_once(":response=")?;
+    Some(format!("OFFCORE_RESPONSE.{request}.{response}"))
+}
+
 /// The perf PMU name for a core with the given role in Intel's mapfile.csv
 /// (`Core Role Name`: `Core`, `Atom`, `LowPower_Atom`; empty on non-hybrid parts).
 pub fn pmu_for_core_role(role: &str) -> &'static str {
@@ -303,6 +325,14 @@ mod tests {
             Some(&[(Term::Event, "0xc0")][..])
         );
         assert_eq!(real_event("INST_RETIRED.PREC_DIST"), None);
+    }
+
+    #[test]
+    fn perf_names() {
+        assert_eq!(
+            perf_name("OFFCORE_RESPONSE:request=ALL_DATA_RD:response=ANY_RESPONSE").as_deref(),
+            Some("OFFCORE_RESPONSE.ALL_DATA_RD.ANY_RESPONSE")
+        );
     }
 
     #[test]

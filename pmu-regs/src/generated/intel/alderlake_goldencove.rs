@@ -1798,6 +1798,8 @@ pub mod events {
         pub const COUNT: usize = 319;
         #[doc = r" Every event, in name order."]
         pub const ALL: &'static [Event] = &ALL;
+        #[doc = r" Every event's encoding, in name order: `DESCS[i]` is `ALL[i].desc()`."]
+        pub const DESCS: &'static [crate::EventDesc] = &DESCS;
         #[doc = r" The encoding and counters, for `IA32_PERFEVTSEL::event_on`."]
         pub const fn desc(self) -> &'static crate::EventDesc {
             &DESCS[self as usize]
@@ -1806,17 +1808,46 @@ pub mod events {
         pub const fn name(self) -> &'static str {
             DESCS[self as usize].name
         }
-        #[doc = r" The event with this name: exact match by binary search, then ASCII"]
-        #[doc = r" case-insensitive."]
+    }
+    static INDEX: crate::__private::NameIndex = crate::__private::NameIndex {
+        seed: 0x0123456789abcdef,
+        max_len: 55,
+        pilots: &[
+            5, 132, 32, 2, 76, 28, 111, 102, 551, 28, 13, 5, 65, 34, 3, 27, 2, 0, 72, 95, 160, 18,
+            148, 16, 0, 1, 81, 3, 3, 221, 4, 6, 49, 2, 26, 57, 2, 3, 0, 23, 4, 16, 248, 669, 6, 3,
+            454, 59, 109, 153, 0, 9, 4, 294, 1109, 46, 10, 251, 32, 0, 1395, 0, 1053, 2765, 124,
+            179, 1, 15, 6, 8, 2, 19, 50, 4, 219, 340, 18, 282, 95, 454,
+        ],
+        slots: &[
+            211, 152, 67, 150, 179, 44, 231, 88, 59, 295, 298, 229, 197, 155, 180, 293, 147, 58,
+            135, 43, 201, 132, 129, 146, 64, 221, 60, 282, 278, 266, 162, 245, 173, 16, 159, 210,
+            126, 216, 255, 153, 244, 309, 119, 234, 27, 178, 226, 279, 194, 181, 203, 71, 172, 202,
+            169, 26, 204, 104, 63, 175, 183, 134, 188, 127, 185, 42, 196, 75, 125, 72, 217, 305,
+            268, 50, 3, 46, 148, 198, 292, 9, 13, 68, 36, 269, 206, 121, 25, 209, 243, 140, 92,
+            166, 17, 6, 312, 307, 302, 223, 145, 52, 272, 313, 256, 143, 264, 12, 237, 2, 261, 32,
+            8, 208, 113, 94, 241, 308, 215, 77, 81, 57, 311, 283, 99, 4, 93, 287, 47, 84, 49, 222,
+            318, 301, 303, 10, 163, 164, 33, 184, 277, 112, 53, 228, 284, 171, 315, 85, 69, 90,
+            138, 200, 275, 40, 131, 45, 87, 54, 250, 265, 73, 124, 151, 123, 48, 111, 37, 246, 55,
+            174, 317, 239, 79, 212, 304, 154, 70, 248, 232, 62, 116, 227, 28, 109, 240, 274, 136,
+            95, 296, 242, 96, 300, 205, 22, 103, 310, 289, 141, 267, 314, 157, 137, 110, 167, 214,
+            97, 262, 195, 24, 117, 5, 66, 285, 233, 19, 263, 186, 139, 189, 213, 101, 316, 108, 38,
+            107, 182, 276, 280, 76, 118, 193, 30, 14, 0, 161, 83, 89, 177, 251, 230, 51, 35, 225,
+            270, 102, 156, 120, 288, 7, 34, 144, 286, 165, 65, 257, 207, 158, 80, 219, 258, 170,
+            100, 260, 224, 192, 297, 149, 299, 133, 218, 253, 236, 105, 128, 86, 114, 191, 29, 238,
+            130, 20, 15, 235, 190, 91, 271, 168, 61, 247, 41, 273, 39, 259, 220, 98, 254, 11, 31,
+            142, 199, 176, 106, 21, 78, 1, 291, 18, 187, 115, 74, 82, 294, 122, 281, 306, 290, 249,
+            56, 160, 252, 23,
+        ],
+    };
+    impl Event {
+        #[doc = "The event with this name, ASCII case-insensitively; perf's spelling of an offcore-response name (`OFFCORE_RESPONSE.X` for `OFFCORE_RESPONSE_0.X`) is accepted too. One hash and one comparison, for a miss as for a hit."]
         pub fn from_name(name: &str) -> Option<Self> {
-            match DESCS.binary_search_by(|d| d.name.cmp(name)) {
-                Ok(i) => Some(ALL[i]),
-                Err(_) => DESCS
-                    .iter()
-                    .position(|d| d.name.eq_ignore_ascii_case(name))
-                    .map(|i| ALL[i]),
-            }
+            INDEX.find(name, key).map(|k| ALL[k])
         }
+    }
+    #[doc = r" The name behind index `k` of `INDEX`."]
+    fn key(k: usize) -> &'static str {
+        DESCS[k].name
     }
     impl ::core::fmt::Debug for Event {
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {

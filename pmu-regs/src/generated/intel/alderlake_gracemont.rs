@@ -1342,6 +1342,8 @@ pub mod events {
         pub const COUNT: usize = 211;
         #[doc = r" Every event, in name order."]
         pub const ALL: &'static [Event] = &ALL;
+        #[doc = r" Every event's encoding, in name order: `DESCS[i]` is `ALL[i].desc()`."]
+        pub const DESCS: &'static [crate::EventDesc] = &DESCS;
         #[doc = r" The encoding and counters, for `IA32_PERFEVTSEL::event_on`."]
         pub const fn desc(self) -> &'static crate::EventDesc {
             &DESCS[self as usize]
@@ -1350,17 +1352,38 @@ pub mod events {
         pub const fn name(self) -> &'static str {
             DESCS[self as usize].name
         }
-        #[doc = r" The event with this name: exact match by binary search, then ASCII"]
-        #[doc = r" case-insensitive."]
+    }
+    static INDEX: crate::__private::NameIndex = crate::__private::NameIndex {
+        seed: 0x0123456789abcdef,
+        max_len: 44,
+        pilots: &[
+            50, 42, 9, 3, 11, 1, 411, 0, 87, 0, 2, 61, 46, 302, 76, 325, 169, 22, 105, 167, 8, 5,
+            13, 1, 835, 74, 0, 115, 77, 29, 3, 29, 0, 31, 0, 2, 71, 0, 26, 81, 372, 704, 770, 6,
+            1078, 316, 2704, 3, 404, 60, 592, 319, 135,
+        ],
+        slots: &[
+            189, 190, 53, 8, 51, 193, 166, 102, 22, 154, 185, 90, 48, 78, 192, 34, 183, 94, 88, 85,
+            40, 180, 71, 7, 135, 13, 64, 187, 149, 30, 130, 105, 128, 181, 31, 136, 19, 118, 24,
+            123, 57, 63, 174, 61, 177, 165, 178, 56, 115, 184, 5, 142, 206, 83, 158, 99, 207, 25,
+            162, 157, 74, 147, 146, 109, 2, 45, 151, 62, 33, 209, 131, 10, 173, 182, 137, 66, 153,
+            107, 73, 164, 103, 69, 167, 133, 72, 159, 201, 54, 11, 100, 200, 101, 188, 47, 1, 58,
+            119, 16, 84, 138, 37, 150, 160, 132, 29, 144, 140, 111, 86, 205, 35, 199, 126, 9, 0,
+            203, 176, 91, 32, 41, 12, 95, 27, 44, 195, 46, 168, 92, 114, 134, 97, 82, 117, 125, 18,
+            169, 98, 210, 155, 124, 20, 139, 161, 179, 145, 141, 163, 15, 186, 59, 127, 81, 55, 65,
+            70, 156, 75, 121, 36, 23, 38, 67, 106, 28, 148, 60, 116, 170, 50, 152, 4, 129, 112, 93,
+            198, 43, 171, 120, 80, 208, 52, 14, 96, 49, 21, 89, 204, 3, 196, 39, 26, 17, 172, 79,
+            6, 175, 202, 122, 104, 143, 76, 197, 68, 77, 108, 194, 42, 113, 110, 191, 87,
+        ],
+    };
+    impl Event {
+        #[doc = "The event with this name, ASCII case-insensitively; perf's spelling of an offcore-response name (`OFFCORE_RESPONSE.X` for `OFFCORE_RESPONSE_0.X`) is accepted too. One hash and one comparison, for a miss as for a hit."]
         pub fn from_name(name: &str) -> Option<Self> {
-            match DESCS.binary_search_by(|d| d.name.cmp(name)) {
-                Ok(i) => Some(ALL[i]),
-                Err(_) => DESCS
-                    .iter()
-                    .position(|d| d.name.eq_ignore_ascii_case(name))
-                    .map(|i| ALL[i]),
-            }
+            INDEX.find(name, key).map(|k| ALL[k])
         }
+    }
+    #[doc = r" The name behind index `k` of `INDEX`."]
+    fn key(k: usize) -> &'static str {
+        DESCS[k].name
     }
     impl ::core::fmt::Debug for Event {
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {

@@ -1015,6 +1015,8 @@ pub mod events {
         pub const COUNT: usize = 202;
         #[doc = r" Every event, in name order."]
         pub const ALL: &'static [Event] = &ALL;
+        #[doc = r" Every event's encoding, in name order: `DESCS[i]` is `ALL[i].desc()`."]
+        pub const DESCS: &'static [crate::EventDesc] = &DESCS;
         #[doc = r" The encoding and counters, for `IA32_PERFEVTSEL::event_on`."]
         pub const fn desc(self) -> &'static crate::EventDesc {
             &DESCS[self as usize]
@@ -1023,17 +1025,38 @@ pub mod events {
         pub const fn name(self) -> &'static str {
             DESCS[self as usize].name
         }
-        #[doc = r" The event with this name: exact match by binary search, then ASCII"]
-        #[doc = r" case-insensitive."]
+    }
+    static INDEX: crate::__private::NameIndex = crate::__private::NameIndex {
+        seed: 0x0123456789abcdef,
+        max_len: 39,
+        pilots: &[
+            53, 27, 11, 5, 1, 87, 15, 37, 5, 27, 5, 0, 52, 5, 18, 14, 5, 61, 67, 4, 7, 4, 0, 58,
+            238, 0, 35, 341, 21, 541, 48, 2, 6, 2, 135, 76, 105, 35, 173, 194, 49, 4, 438, 29, 58,
+            1551, 0, 1, 415, 174, 0,
+        ],
+        slots: &[
+            177, 158, 198, 22, 179, 98, 43, 61, 140, 117, 2, 82, 124, 126, 48, 190, 170, 59, 115,
+            77, 153, 125, 178, 84, 111, 42, 71, 192, 199, 139, 65, 194, 106, 55, 5, 60, 30, 28, 75,
+            114, 102, 29, 107, 174, 12, 142, 156, 134, 167, 15, 21, 25, 85, 13, 86, 100, 69, 92,
+            112, 109, 197, 164, 51, 14, 17, 80, 81, 122, 70, 160, 3, 171, 110, 83, 58, 187, 181,
+            150, 169, 166, 128, 148, 94, 143, 4, 19, 176, 152, 165, 133, 188, 45, 120, 193, 146,
+            151, 173, 89, 119, 132, 67, 11, 35, 0, 162, 23, 189, 24, 200, 99, 131, 73, 121, 20, 40,
+            116, 33, 185, 184, 172, 74, 53, 64, 127, 183, 157, 46, 27, 31, 154, 8, 201, 136, 41,
+            95, 144, 9, 105, 129, 72, 32, 108, 18, 137, 56, 191, 175, 49, 97, 26, 118, 196, 44, 93,
+            76, 163, 96, 52, 91, 180, 6, 39, 57, 90, 186, 138, 145, 104, 101, 135, 161, 47, 155,
+            62, 141, 34, 147, 88, 66, 79, 123, 168, 7, 10, 130, 68, 159, 195, 149, 54, 87, 113, 38,
+            63, 1, 16, 50, 37, 78, 36, 103, 182,
+        ],
+    };
+    impl Event {
+        #[doc = "The event with this name, ASCII case-insensitively; perf's spelling of an offcore-response name (`OFFCORE_RESPONSE.X` for `OFFCORE_RESPONSE_0.X`) is accepted too. One hash and one comparison, for a miss as for a hit."]
         pub fn from_name(name: &str) -> Option<Self> {
-            match DESCS.binary_search_by(|d| d.name.cmp(name)) {
-                Ok(i) => Some(ALL[i]),
-                Err(_) => DESCS
-                    .iter()
-                    .position(|d| d.name.eq_ignore_ascii_case(name))
-                    .map(|i| ALL[i]),
-            }
+            INDEX.find(name, key).map(|k| ALL[k])
         }
+    }
+    #[doc = r" The name behind index `k` of `INDEX`."]
+    fn key(k: usize) -> &'static str {
+        DESCS[k].name
     }
     impl ::core::fmt::Debug for Event {
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {

@@ -2217,6 +2217,8 @@ pub mod events {
         pub const COUNT: usize = 329;
         #[doc = r" Every event, in name order."]
         pub const ALL: &'static [Event] = &ALL;
+        #[doc = r" Every event's encoding, in name order: `DESCS[i]` is `ALL[i].desc()`."]
+        pub const DESCS: &'static [crate::EventDesc] = &DESCS;
         #[doc = r" The encoding and counters, for `IA32_PERFEVTSEL::event_on`."]
         pub const fn desc(self) -> &'static crate::EventDesc {
             &DESCS[self as usize]
@@ -2225,17 +2227,46 @@ pub mod events {
         pub const fn name(self) -> &'static str {
             DESCS[self as usize].name
         }
-        #[doc = r" The event with this name: exact match by binary search, then ASCII"]
-        #[doc = r" case-insensitive."]
+    }
+    static INDEX: crate::__private::NameIndex = crate::__private::NameIndex {
+        seed: 0x0123456789abcdef,
+        max_len: 63,
+        pilots: &[
+            22, 9, 3, 4, 0, 49, 4, 16, 52, 8, 390, 1, 5, 1, 2, 64, 0, 17, 133, 88, 21, 26, 382, 45,
+            20, 1, 0, 35, 8, 1, 139, 19, 3, 401, 3, 960, 69, 41, 1, 12, 21, 2, 20, 3, 20, 110, 0,
+            69, 0, 31, 1326, 18, 0, 69, 5, 18, 440, 0, 82, 16, 282, 6, 330, 82, 19, 1047, 31, 217,
+            4, 4985, 9, 129, 446, 962, 15, 0, 503, 81, 0, 656, 912, 3338, 946,
+        ],
+        slots: &[
+            198, 164, 178, 101, 189, 165, 145, 241, 93, 53, 119, 7, 19, 292, 291, 326, 324, 17,
+            236, 167, 231, 96, 244, 279, 251, 94, 47, 134, 193, 107, 15, 82, 86, 215, 204, 147,
+            142, 285, 199, 95, 60, 321, 200, 151, 295, 230, 113, 302, 11, 127, 185, 64, 155, 188,
+            14, 116, 32, 226, 299, 99, 76, 216, 28, 163, 196, 162, 186, 203, 106, 309, 297, 154,
+            212, 221, 117, 227, 75, 232, 275, 52, 293, 12, 287, 74, 191, 33, 66, 175, 173, 205,
+            220, 109, 157, 30, 311, 284, 108, 50, 133, 2, 29, 48, 219, 4, 131, 201, 192, 160, 280,
+            253, 153, 63, 41, 23, 258, 187, 9, 307, 73, 77, 1, 223, 25, 268, 43, 298, 243, 152,
+            283, 276, 118, 122, 290, 252, 208, 328, 111, 266, 85, 318, 42, 67, 270, 246, 294, 183,
+            239, 254, 150, 58, 141, 260, 92, 149, 315, 197, 256, 312, 72, 274, 250, 137, 84, 37,
+            171, 18, 120, 325, 159, 68, 271, 31, 300, 296, 65, 206, 202, 24, 36, 255, 87, 177, 71,
+            27, 225, 49, 264, 214, 263, 21, 306, 262, 249, 259, 248, 176, 39, 288, 301, 8, 148, 46,
+            61, 265, 104, 282, 316, 317, 98, 229, 234, 233, 20, 182, 184, 83, 272, 172, 102, 123,
+            156, 54, 97, 237, 179, 114, 70, 124, 158, 90, 34, 6, 190, 55, 161, 213, 235, 5, 222,
+            218, 103, 136, 44, 126, 257, 125, 320, 128, 139, 130, 45, 240, 138, 62, 313, 245, 194,
+            115, 79, 310, 100, 81, 88, 228, 169, 112, 78, 146, 261, 238, 304, 180, 121, 211, 140,
+            273, 132, 38, 308, 13, 319, 80, 91, 59, 135, 110, 3, 166, 0, 217, 51, 269, 10, 281,
+            323, 289, 26, 207, 224, 242, 303, 247, 286, 174, 143, 22, 105, 89, 278, 322, 16, 305,
+            195, 314, 40, 327, 168, 267, 57, 144, 35, 56, 69, 209, 129, 170, 181, 277, 210,
+        ],
+    };
+    impl Event {
+        #[doc = "The event with this name, ASCII case-insensitively; perf's spelling of an offcore-response name (`OFFCORE_RESPONSE.X` for `OFFCORE_RESPONSE_0.X`) is accepted too. One hash and one comparison, for a miss as for a hit."]
         pub fn from_name(name: &str) -> Option<Self> {
-            match DESCS.binary_search_by(|d| d.name.cmp(name)) {
-                Ok(i) => Some(ALL[i]),
-                Err(_) => DESCS
-                    .iter()
-                    .position(|d| d.name.eq_ignore_ascii_case(name))
-                    .map(|i| ALL[i]),
-            }
+            INDEX.find(name, key).map(|k| ALL[k])
         }
+    }
+    #[doc = r" The name behind index `k` of `INDEX`."]
+    fn key(k: usize) -> &'static str {
+        DESCS[k].name
     }
     impl ::core::fmt::Debug for Event {
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {

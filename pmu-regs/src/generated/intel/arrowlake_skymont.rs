@@ -1824,6 +1824,8 @@ pub mod events {
         pub const COUNT: usize = 295;
         #[doc = r" Every event, in name order."]
         pub const ALL: &'static [Event] = &ALL;
+        #[doc = r" Every event's encoding, in name order: `DESCS[i]` is `ALL[i].desc()`."]
+        pub const DESCS: &'static [crate::EventDesc] = &DESCS;
         #[doc = r" The encoding and counters, for `IA32_PERFEVTSEL::event_on`."]
         pub const fn desc(self) -> &'static crate::EventDesc {
             &DESCS[self as usize]
@@ -1832,17 +1834,44 @@ pub mod events {
         pub const fn name(self) -> &'static str {
             DESCS[self as usize].name
         }
-        #[doc = r" The event with this name: exact match by binary search, then ASCII"]
-        #[doc = r" case-insensitive."]
+    }
+    static INDEX: crate::__private::NameIndex = crate::__private::NameIndex {
+        seed: 0x0123456789abcdef,
+        max_len: 44,
+        pilots: &[
+            10, 15, 0, 3, 23, 6, 2, 0, 48, 49, 41, 16, 45, 25, 140, 0, 4, 161, 51, 163, 57, 1, 31,
+            0, 51, 38, 0, 37, 2, 24, 33, 26, 3, 0, 70, 240, 9, 0, 14, 65, 756, 93, 6, 185, 625, 2,
+            0, 77, 24, 63, 66, 114, 461, 92, 101, 88, 22, 486, 23, 233, 8, 59, 164, 12, 211, 519,
+            3, 112, 5, 11, 212, 46, 570, 0,
+        ],
+        slots: &[
+            86, 151, 157, 25, 32, 19, 254, 130, 258, 68, 21, 227, 72, 6, 288, 198, 131, 51, 220,
+            153, 159, 121, 85, 44, 287, 108, 186, 171, 77, 238, 62, 75, 294, 147, 206, 285, 276,
+            137, 278, 253, 221, 223, 201, 203, 13, 188, 129, 286, 259, 18, 17, 81, 205, 24, 145,
+            144, 96, 232, 217, 7, 261, 115, 189, 154, 269, 181, 31, 124, 255, 22, 209, 212, 47,
+            219, 169, 40, 12, 80, 170, 101, 2, 67, 119, 268, 111, 78, 41, 69, 265, 225, 291, 83,
+            28, 23, 175, 184, 155, 76, 140, 135, 260, 27, 183, 100, 173, 165, 58, 26, 64, 84, 79,
+            30, 73, 134, 243, 164, 250, 247, 104, 127, 270, 252, 263, 122, 87, 246, 14, 248, 194,
+            234, 231, 146, 63, 273, 71, 282, 60, 279, 266, 156, 107, 36, 125, 216, 0, 89, 90, 280,
+            110, 35, 70, 204, 228, 271, 16, 185, 192, 53, 56, 195, 179, 210, 1, 191, 235, 167, 236,
+            48, 152, 43, 114, 50, 214, 208, 275, 95, 289, 82, 33, 272, 161, 39, 239, 193, 213, 249,
+            187, 128, 215, 65, 9, 197, 290, 109, 102, 218, 11, 148, 4, 226, 150, 251, 117, 163, 34,
+            126, 103, 105, 241, 93, 172, 57, 29, 149, 5, 66, 91, 94, 97, 230, 177, 281, 112, 267,
+            118, 176, 293, 113, 141, 180, 133, 262, 190, 98, 120, 59, 3, 240, 166, 116, 222, 202,
+            139, 292, 242, 42, 54, 178, 158, 37, 138, 200, 88, 20, 136, 196, 52, 211, 143, 257, 46,
+            123, 10, 244, 61, 233, 274, 207, 15, 168, 106, 199, 45, 132, 8, 283, 92, 245, 162, 174,
+            49, 237, 284, 74, 264, 256, 224, 142, 55, 182, 229, 277, 99, 38, 160,
+        ],
+    };
+    impl Event {
+        #[doc = "The event with this name, ASCII case-insensitively; perf's spelling of an offcore-response name (`OFFCORE_RESPONSE.X` for `OFFCORE_RESPONSE_0.X`) is accepted too. One hash and one comparison, for a miss as for a hit."]
         pub fn from_name(name: &str) -> Option<Self> {
-            match DESCS.binary_search_by(|d| d.name.cmp(name)) {
-                Ok(i) => Some(ALL[i]),
-                Err(_) => DESCS
-                    .iter()
-                    .position(|d| d.name.eq_ignore_ascii_case(name))
-                    .map(|i| ALL[i]),
-            }
+            INDEX.find(name, key).map(|k| ALL[k])
         }
+    }
+    #[doc = r" The name behind index `k` of `INDEX`."]
+    fn key(k: usize) -> &'static str {
+        DESCS[k].name
     }
     impl ::core::fmt::Debug for Event {
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {

@@ -1277,6 +1277,8 @@ pub mod events {
         pub const COUNT: usize = 270;
         #[doc = r" Every event, in name order."]
         pub const ALL: &'static [Event] = &ALL;
+        #[doc = r" Every event's encoding, in name order: `DESCS[i]` is `ALL[i].desc()`."]
+        pub const DESCS: &'static [crate::EventDesc] = &DESCS;
         #[doc = r" The encoding and counters, for `IA32_PERFEVTSEL::event_on`."]
         pub const fn desc(self) -> &'static crate::EventDesc {
             &DESCS[self as usize]
@@ -1285,17 +1287,43 @@ pub mod events {
         pub const fn name(self) -> &'static str {
             DESCS[self as usize].name
         }
-        #[doc = r" The event with this name: exact match by binary search, then ASCII"]
-        #[doc = r" case-insensitive."]
+    }
+    static INDEX: crate::__private::NameIndex = crate::__private::NameIndex {
+        seed: 0x0123456789abcdef,
+        max_len: 47,
+        pilots: &[
+            0, 99, 13, 32, 6, 1, 6, 48, 116, 0, 10, 39, 17, 13, 81, 41, 49, 15, 0, 13, 15, 11, 19,
+            63, 10, 143, 4, 5, 172, 6, 184, 8, 18, 18, 31, 114, 3, 42, 133, 36, 161, 15, 0, 1, 64,
+            300, 37, 23, 226, 180, 222, 41, 572, 71, 14, 0, 269, 1961, 0, 110, 83, 11, 176, 0, 0,
+            65, 134, 684,
+        ],
+        slots: &[
+            49, 260, 27, 191, 207, 135, 61, 133, 103, 80, 43, 88, 159, 52, 104, 54, 139, 125, 20,
+            263, 194, 238, 118, 146, 223, 180, 235, 217, 134, 182, 99, 155, 237, 162, 82, 76, 243,
+            53, 32, 259, 252, 233, 0, 58, 246, 24, 145, 168, 15, 225, 189, 148, 179, 47, 33, 210,
+            35, 147, 220, 46, 140, 29, 3, 202, 248, 16, 222, 73, 18, 255, 39, 55, 70, 86, 11, 158,
+            106, 157, 160, 247, 111, 38, 136, 65, 123, 167, 164, 240, 249, 6, 264, 166, 41, 200,
+            17, 12, 173, 144, 261, 28, 85, 242, 198, 184, 258, 151, 214, 7, 165, 228, 239, 253, 2,
+            63, 174, 75, 154, 122, 185, 56, 131, 23, 44, 87, 60, 124, 132, 114, 203, 109, 42, 37,
+            113, 5, 143, 138, 102, 119, 14, 81, 101, 94, 186, 26, 195, 227, 156, 89, 150, 78, 79,
+            170, 230, 204, 254, 250, 161, 269, 110, 127, 25, 266, 208, 181, 74, 51, 211, 40, 129,
+            100, 96, 232, 141, 48, 163, 221, 84, 262, 219, 268, 92, 77, 256, 209, 117, 175, 31,
+            199, 9, 57, 196, 172, 126, 245, 112, 115, 171, 21, 90, 234, 130, 116, 177, 190, 13,
+            183, 178, 67, 236, 30, 97, 169, 206, 215, 1, 265, 192, 10, 107, 267, 257, 231, 201,
+            153, 50, 66, 187, 176, 4, 68, 241, 188, 91, 251, 108, 213, 152, 212, 95, 120, 229, 128,
+            226, 205, 62, 59, 142, 22, 224, 36, 193, 45, 216, 121, 218, 149, 8, 19, 197, 244, 72,
+            64, 137, 93, 69, 83, 34, 71, 98, 105,
+        ],
+    };
+    impl Event {
+        #[doc = "The event with this name, ASCII case-insensitively; perf's spelling of an offcore-response name (`OFFCORE_RESPONSE.X` for `OFFCORE_RESPONSE_0.X`) is accepted too. One hash and one comparison, for a miss as for a hit."]
         pub fn from_name(name: &str) -> Option<Self> {
-            match DESCS.binary_search_by(|d| d.name.cmp(name)) {
-                Ok(i) => Some(ALL[i]),
-                Err(_) => DESCS
-                    .iter()
-                    .position(|d| d.name.eq_ignore_ascii_case(name))
-                    .map(|i| ALL[i]),
-            }
+            INDEX.find(name, key).map(|k| ALL[k])
         }
+    }
+    #[doc = r" The name behind index `k` of `INDEX`."]
+    fn key(k: usize) -> &'static str {
+        DESCS[k].name
     }
     impl ::core::fmt::Debug for Event {
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {

@@ -1836,6 +1836,8 @@ pub mod events {
         pub const COUNT: usize = 344;
         #[doc = r" Every event, in name order."]
         pub const ALL: &'static [Event] = &ALL;
+        #[doc = r" Every event's encoding, in name order: `DESCS[i]` is `ALL[i].desc()`."]
+        pub const DESCS: &'static [crate::EventDesc] = &DESCS;
         #[doc = r" The encoding and counters, for `IA32_PERFEVTSEL::event_on`."]
         pub const fn desc(self) -> &'static crate::EventDesc {
             &DESCS[self as usize]
@@ -1844,17 +1846,48 @@ pub mod events {
         pub const fn name(self) -> &'static str {
             DESCS[self as usize].name
         }
-        #[doc = r" The event with this name: exact match by binary search, then ASCII"]
-        #[doc = r" case-insensitive."]
+    }
+    static INDEX: crate::__private::NameIndex = crate::__private::NameIndex {
+        seed: 0x0123456789abcdef,
+        max_len: 55,
+        pilots: &[
+            16, 165, 0, 6, 109, 0, 0, 23, 1, 12, 41, 0, 12, 0, 161, 46, 26, 5, 0, 7, 153, 4, 56,
+            14, 16, 5, 16, 85, 179, 32, 29, 62, 1, 43, 152, 43, 39, 348, 0, 39, 87, 29, 11, 338,
+            32, 0, 70, 9, 116, 202, 790, 89, 13, 1, 15, 504, 12, 12, 725, 468, 165, 16, 95, 39, 14,
+            1518, 2, 53, 40, 28, 211, 1880, 0, 1047, 5, 487, 158, 3, 710, 265, 44, 2219, 6230, 0,
+            51, 0,
+        ],
+        slots: &[
+            91, 68, 115, 155, 204, 134, 71, 255, 210, 38, 223, 247, 111, 49, 172, 86, 126, 211,
+            181, 174, 266, 267, 98, 97, 135, 314, 276, 149, 7, 114, 72, 179, 129, 29, 200, 254,
+            198, 229, 2, 152, 262, 289, 6, 81, 99, 233, 106, 69, 206, 117, 130, 249, 107, 116, 295,
+            320, 234, 334, 148, 283, 322, 95, 268, 304, 306, 194, 216, 94, 123, 212, 103, 296, 122,
+            236, 139, 21, 242, 80, 46, 228, 186, 313, 209, 64, 259, 23, 317, 215, 279, 284, 168,
+            22, 195, 175, 180, 131, 63, 252, 288, 102, 89, 105, 124, 323, 35, 333, 27, 207, 329,
+            319, 248, 224, 339, 51, 20, 245, 137, 326, 44, 62, 70, 120, 197, 232, 239, 77, 337, 34,
+            128, 193, 292, 113, 191, 182, 112, 190, 274, 184, 237, 219, 39, 332, 287, 162, 55, 92,
+            154, 300, 221, 93, 18, 192, 277, 201, 299, 208, 325, 13, 24, 157, 294, 310, 311, 1,
+            143, 340, 150, 146, 312, 83, 163, 230, 170, 32, 28, 164, 263, 264, 280, 31, 84, 308,
+            297, 58, 161, 138, 8, 271, 4, 282, 176, 96, 270, 165, 327, 321, 218, 37, 290, 140, 246,
+            275, 30, 78, 178, 3, 33, 119, 36, 338, 127, 88, 54, 90, 136, 226, 73, 261, 79, 50, 291,
+            324, 160, 235, 260, 202, 118, 104, 125, 341, 171, 48, 17, 14, 336, 335, 305, 273, 222,
+            316, 60, 307, 59, 253, 76, 285, 185, 217, 10, 238, 108, 214, 142, 241, 302, 100, 67,
+            52, 177, 213, 315, 331, 189, 243, 225, 159, 16, 5, 281, 75, 199, 57, 227, 343, 256,
+            250, 156, 240, 309, 65, 220, 265, 158, 121, 151, 144, 169, 330, 244, 251, 258, 145,
+            301, 147, 173, 166, 74, 167, 293, 318, 25, 11, 183, 342, 41, 9, 231, 141, 203, 133, 19,
+            15, 42, 110, 298, 153, 272, 187, 43, 101, 132, 286, 53, 26, 328, 196, 47, 12, 45, 0,
+            303, 61, 278, 66, 40, 85, 257, 205, 188, 87, 109, 56, 269, 82,
+        ],
+    };
+    impl Event {
+        #[doc = "The event with this name, ASCII case-insensitively; perf's spelling of an offcore-response name (`OFFCORE_RESPONSE.X` for `OFFCORE_RESPONSE_0.X`) is accepted too. One hash and one comparison, for a miss as for a hit."]
         pub fn from_name(name: &str) -> Option<Self> {
-            match DESCS.binary_search_by(|d| d.name.cmp(name)) {
-                Ok(i) => Some(ALL[i]),
-                Err(_) => DESCS
-                    .iter()
-                    .position(|d| d.name.eq_ignore_ascii_case(name))
-                    .map(|i| ALL[i]),
-            }
+            INDEX.find(name, key).map(|k| ALL[k])
         }
+    }
+    #[doc = r" The name behind index `k` of `INDEX`."]
+    fn key(k: usize) -> &'static str {
+        DESCS[k].name
     }
     impl ::core::fmt::Debug for Event {
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {

@@ -2289,6 +2289,8 @@ pub mod events {
         pub const COUNT: usize = 375;
         #[doc = r" Every event, in name order."]
         pub const ALL: &'static [Event] = &ALL;
+        #[doc = r" Every event's encoding, in name order: `DESCS[i]` is `ALL[i].desc()`."]
+        pub const DESCS: &'static [crate::EventDesc] = &DESCS;
         #[doc = r" The encoding and counters, for `IA32_PERFEVTSEL::event_on`."]
         pub const fn desc(self) -> &'static crate::EventDesc {
             &DESCS[self as usize]
@@ -2297,17 +2299,50 @@ pub mod events {
         pub const fn name(self) -> &'static str {
             DESCS[self as usize].name
         }
-        #[doc = r" The event with this name: exact match by binary search, then ASCII"]
-        #[doc = r" case-insensitive."]
+    }
+    static INDEX: crate::__private::NameIndex = crate::__private::NameIndex {
+        seed: 0x0123456789abcdef,
+        max_len: 58,
+        pilots: &[
+            30, 551, 0, 101, 38, 2, 0, 3, 20, 10, 77, 109, 0, 116, 334, 0, 291, 0, 246, 2, 33, 28,
+            424, 1, 16, 36, 8, 14, 68, 161, 190, 2, 603, 17, 10, 0, 241, 31, 22, 30, 267, 568, 0,
+            41, 1670, 35, 14, 23, 839, 101, 0, 0, 17, 27, 25, 133, 1513, 33, 1, 1, 117, 4, 44, 440,
+            0, 933, 48, 155, 7, 4, 70, 162, 3, 791, 281, 5, 485, 138, 1505, 187, 1026, 7, 7833,
+            599, 0, 19, 597, 391, 1533, 34, 187, 250, 18, 0,
+        ],
+        slots: &[
+            14, 278, 87, 140, 182, 134, 138, 137, 94, 88, 204, 223, 156, 35, 97, 271, 172, 26, 209,
+            250, 136, 25, 50, 160, 216, 369, 371, 23, 307, 185, 228, 303, 82, 257, 45, 129, 34,
+            205, 367, 282, 211, 259, 365, 339, 93, 317, 242, 99, 202, 72, 180, 166, 231, 132, 294,
+            170, 158, 116, 334, 212, 114, 230, 15, 78, 314, 108, 141, 330, 42, 37, 28, 110, 309,
+            54, 285, 10, 103, 287, 128, 67, 244, 349, 86, 283, 102, 163, 164, 262, 115, 256, 146,
+            189, 290, 366, 210, 289, 273, 268, 152, 39, 155, 5, 269, 300, 149, 181, 198, 304, 144,
+            175, 75, 98, 192, 354, 145, 327, 0, 233, 301, 291, 348, 69, 370, 255, 208, 260, 286,
+            121, 89, 201, 43, 312, 120, 197, 51, 296, 336, 217, 186, 187, 193, 174, 150, 113, 19,
+            31, 246, 332, 319, 46, 139, 264, 159, 355, 169, 352, 162, 351, 109, 122, 27, 284, 66,
+            8, 3, 16, 308, 53, 20, 2, 356, 153, 310, 157, 70, 77, 207, 49, 79, 235, 76, 318, 236,
+            18, 305, 85, 12, 73, 147, 32, 254, 154, 261, 6, 331, 237, 363, 368, 41, 214, 131, 280,
+            288, 203, 295, 191, 263, 176, 101, 29, 315, 125, 358, 258, 226, 359, 123, 299, 135,
+            199, 227, 245, 13, 58, 325, 133, 302, 36, 62, 219, 106, 33, 104, 220, 60, 142, 143,
+            119, 340, 225, 322, 148, 17, 184, 215, 333, 118, 48, 328, 167, 21, 341, 297, 276, 100,
+            59, 57, 335, 151, 266, 222, 90, 326, 238, 178, 293, 55, 252, 361, 374, 357, 63, 195,
+            292, 95, 84, 241, 329, 56, 168, 267, 30, 224, 213, 272, 313, 353, 350, 65, 190, 81,
+            320, 83, 275, 270, 74, 372, 344, 321, 171, 127, 364, 179, 80, 165, 221, 52, 239, 243,
+            311, 183, 248, 247, 274, 232, 347, 281, 240, 111, 64, 24, 92, 38, 44, 324, 130, 47, 22,
+            11, 218, 40, 373, 342, 251, 206, 277, 338, 1, 229, 337, 161, 265, 126, 107, 362, 234,
+            124, 316, 105, 188, 194, 71, 7, 298, 196, 343, 61, 68, 249, 112, 346, 91, 96, 253, 323,
+            200, 9, 4, 279, 360, 117, 173, 306, 345, 177,
+        ],
+    };
+    impl Event {
+        #[doc = "The event with this name, ASCII case-insensitively; perf's spelling of an offcore-response name (`OFFCORE_RESPONSE.X` for `OFFCORE_RESPONSE_0.X`) is accepted too. One hash and one comparison, for a miss as for a hit."]
         pub fn from_name(name: &str) -> Option<Self> {
-            match DESCS.binary_search_by(|d| d.name.cmp(name)) {
-                Ok(i) => Some(ALL[i]),
-                Err(_) => DESCS
-                    .iter()
-                    .position(|d| d.name.eq_ignore_ascii_case(name))
-                    .map(|i| ALL[i]),
-            }
+            INDEX.find(name, key).map(|k| ALL[k])
         }
+    }
+    #[doc = r" The name behind index `k` of `INDEX`."]
+    fn key(k: usize) -> &'static str {
+        DESCS[k].name
     }
     impl ::core::fmt::Debug for Event {
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {

@@ -1762,6 +1762,8 @@ pub mod events {
         pub const COUNT: usize = 263;
         #[doc = r" Every event, in name order."]
         pub const ALL: &'static [Event] = &ALL;
+        #[doc = r" Every event's encoding, in name order: `DESCS[i]` is `ALL[i].desc()`."]
+        pub const DESCS: &'static [crate::EventDesc] = &DESCS;
         #[doc = r" The encoding and counters, for `IA32_PERFEVTSEL::event_on`."]
         pub const fn desc(self) -> &'static crate::EventDesc {
             &DESCS[self as usize]
@@ -1770,17 +1772,41 @@ pub mod events {
         pub const fn name(self) -> &'static str {
             DESCS[self as usize].name
         }
-        #[doc = r" The event with this name: exact match by binary search, then ASCII"]
-        #[doc = r" case-insensitive."]
+    }
+    static INDEX: crate::__private::NameIndex = crate::__private::NameIndex {
+        seed: 0x0123456789abcdef,
+        max_len: 50,
+        pilots: &[
+            5, 284, 35, 363, 7, 12, 3, 74, 28, 0, 2, 43, 106, 27, 9, 23, 43, 78, 0, 56, 2, 0, 52,
+            23, 190, 5, 2, 30, 49, 6, 57, 221, 12, 2, 81, 13, 2, 3, 161, 3, 1, 13, 52, 60, 1, 143,
+            75, 355, 10, 0, 5, 460, 1272, 143, 26, 64, 0, 105, 122, 10, 648, 2, 693, 443, 348, 1,
+        ],
+        slots: &[
+            166, 220, 26, 114, 262, 21, 43, 125, 74, 160, 46, 248, 258, 52, 148, 5, 185, 235, 205,
+            247, 233, 20, 223, 173, 19, 127, 140, 182, 83, 250, 186, 154, 51, 87, 49, 252, 159,
+            259, 102, 2, 103, 175, 68, 69, 38, 128, 181, 202, 139, 133, 151, 124, 23, 62, 3, 227,
+            164, 179, 7, 251, 105, 150, 61, 192, 138, 171, 64, 174, 156, 169, 213, 211, 149, 34,
+            143, 57, 112, 18, 242, 183, 163, 162, 238, 104, 134, 130, 193, 121, 45, 14, 94, 188,
+            253, 245, 236, 214, 120, 141, 191, 39, 84, 221, 28, 66, 93, 12, 207, 30, 107, 153, 117,
+            1, 249, 55, 200, 240, 4, 165, 129, 189, 63, 53, 231, 260, 203, 95, 218, 92, 58, 215,
+            27, 137, 216, 116, 145, 81, 230, 67, 168, 56, 115, 228, 123, 167, 113, 97, 195, 209,
+            110, 126, 22, 241, 232, 190, 158, 147, 239, 6, 131, 9, 197, 199, 89, 0, 244, 155, 16,
+            198, 101, 109, 118, 157, 47, 208, 35, 119, 161, 106, 33, 178, 219, 256, 237, 82, 206,
+            184, 98, 217, 88, 132, 15, 48, 136, 226, 25, 54, 70, 100, 243, 122, 11, 32, 135, 8, 36,
+            65, 210, 90, 176, 80, 187, 234, 44, 79, 152, 201, 31, 75, 50, 180, 24, 142, 108, 76,
+            177, 91, 194, 29, 77, 42, 172, 59, 86, 10, 78, 37, 40, 17, 72, 254, 204, 99, 170, 224,
+            85, 71, 144, 146, 60, 196, 229, 41, 73, 222, 261, 225, 96, 13, 257, 246, 255, 111, 212,
+        ],
+    };
+    impl Event {
+        #[doc = "The event with this name, ASCII case-insensitively; perf's spelling of an offcore-response name (`OFFCORE_RESPONSE.X` for `OFFCORE_RESPONSE_0.X`) is accepted too. One hash and one comparison, for a miss as for a hit."]
         pub fn from_name(name: &str) -> Option<Self> {
-            match DESCS.binary_search_by(|d| d.name.cmp(name)) {
-                Ok(i) => Some(ALL[i]),
-                Err(_) => DESCS
-                    .iter()
-                    .position(|d| d.name.eq_ignore_ascii_case(name))
-                    .map(|i| ALL[i]),
-            }
+            INDEX.find(name, key).map(|k| ALL[k])
         }
+    }
+    #[doc = r" The name behind index `k` of `INDEX`."]
+    fn key(k: usize) -> &'static str {
+        DESCS[k].name
     }
     impl ::core::fmt::Debug for Event {
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {

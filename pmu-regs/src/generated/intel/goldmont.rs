@@ -1689,6 +1689,8 @@ pub mod events {
         pub const COUNT: usize = 169;
         #[doc = r" Every event, in name order."]
         pub const ALL: &'static [Event] = &ALL;
+        #[doc = r" Every event's encoding, in name order: `DESCS[i]` is `ALL[i].desc()`."]
+        pub const DESCS: &'static [crate::EventDesc] = &DESCS;
         #[doc = r" The encoding and counters, for `IA32_PERFEVTSEL::event_on`."]
         pub const fn desc(self) -> &'static crate::EventDesc {
             &DESCS[self as usize]
@@ -1697,17 +1699,36 @@ pub mod events {
         pub const fn name(self) -> &'static str {
             DESCS[self as usize].name
         }
-        #[doc = r" The event with this name: exact match by binary search, then ASCII"]
-        #[doc = r" case-insensitive."]
+    }
+    static INDEX: crate::__private::NameIndex = crate::__private::NameIndex {
+        seed: 0x0123456789abcdef,
+        max_len: 79,
+        pilots: &[
+            6, 12, 6, 12, 262, 99, 18, 0, 177, 29, 2, 10, 0, 1, 332, 236, 141, 0, 18, 20, 32, 1,
+            45, 371, 319, 208, 624, 49, 0, 63, 5, 12, 12, 312, 109, 192, 316, 91, 25, 172, 146,
+            419, 1,
+        ],
+        slots: &[
+            81, 155, 2, 0, 123, 57, 29, 70, 168, 38, 85, 152, 24, 137, 154, 90, 65, 161, 14, 129,
+            166, 16, 3, 59, 104, 36, 99, 150, 102, 118, 146, 48, 26, 153, 1, 88, 58, 92, 133, 115,
+            89, 140, 141, 30, 77, 148, 79, 98, 143, 135, 165, 31, 124, 21, 130, 114, 28, 87, 61,
+            164, 121, 8, 84, 106, 15, 10, 110, 42, 96, 91, 50, 17, 109, 132, 74, 120, 73, 139, 75,
+            86, 18, 63, 134, 116, 25, 80, 159, 167, 71, 19, 7, 126, 97, 9, 66, 22, 47, 83, 12, 163,
+            76, 128, 35, 53, 101, 151, 117, 156, 100, 13, 34, 136, 49, 20, 55, 51, 4, 158, 39, 93,
+            160, 41, 45, 44, 62, 127, 64, 67, 78, 105, 5, 122, 72, 103, 43, 138, 46, 149, 107, 11,
+            23, 37, 94, 142, 131, 52, 95, 54, 144, 6, 60, 111, 145, 113, 68, 56, 125, 33, 108, 162,
+            147, 40, 82, 69, 119, 27, 112, 32, 157,
+        ],
+    };
+    impl Event {
+        #[doc = "The event with this name, ASCII case-insensitively; perf's spelling of an offcore-response name (`OFFCORE_RESPONSE.X` for `OFFCORE_RESPONSE_0.X`) is accepted too. One hash and one comparison, for a miss as for a hit."]
         pub fn from_name(name: &str) -> Option<Self> {
-            match DESCS.binary_search_by(|d| d.name.cmp(name)) {
-                Ok(i) => Some(ALL[i]),
-                Err(_) => DESCS
-                    .iter()
-                    .position(|d| d.name.eq_ignore_ascii_case(name))
-                    .map(|i| ALL[i]),
-            }
+            INDEX.find(name, key).map(|k| ALL[k])
         }
+    }
+    #[doc = r" The name behind index `k` of `INDEX`."]
+    fn key(k: usize) -> &'static str {
+        DESCS[k].name
     }
     impl ::core::fmt::Debug for Event {
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {

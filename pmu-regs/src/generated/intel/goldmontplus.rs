@@ -1665,6 +1665,8 @@ pub mod events {
         pub const COUNT: usize = 180;
         #[doc = r" Every event, in name order."]
         pub const ALL: &'static [Event] = &ALL;
+        #[doc = r" Every event's encoding, in name order: `DESCS[i]` is `ALL[i].desc()`."]
+        pub const DESCS: &'static [crate::EventDesc] = &DESCS;
         #[doc = r" The encoding and counters, for `IA32_PERFEVTSEL::event_on`."]
         pub const fn desc(self) -> &'static crate::EventDesc {
             &DESCS[self as usize]
@@ -1673,17 +1675,37 @@ pub mod events {
         pub const fn name(self) -> &'static str {
             DESCS[self as usize].name
         }
-        #[doc = r" The event with this name: exact match by binary search, then ASCII"]
-        #[doc = r" case-insensitive."]
+    }
+    static INDEX: crate::__private::NameIndex = crate::__private::NameIndex {
+        seed: 0x0123456789abcdef,
+        max_len: 76,
+        pilots: &[
+            5, 134, 16, 8, 18, 3, 90, 6, 25, 0, 107, 157, 26, 0, 5, 120, 165, 15, 4, 38, 991, 45,
+            1, 61, 143, 21, 62, 4, 124, 0, 62, 311, 7, 1, 0, 111, 68, 26, 42, 92, 37, 140, 2143,
+            567, 31,
+        ],
+        slots: &[
+            108, 20, 129, 115, 31, 174, 72, 38, 69, 113, 141, 164, 24, 75, 102, 14, 62, 54, 176,
+            93, 45, 172, 148, 125, 33, 87, 149, 92, 132, 173, 136, 170, 36, 25, 155, 41, 34, 18,
+            73, 2, 10, 21, 134, 4, 86, 74, 46, 15, 159, 101, 53, 171, 68, 22, 150, 5, 157, 42, 60,
+            3, 66, 146, 128, 144, 126, 8, 29, 178, 78, 168, 81, 143, 35, 104, 32, 139, 89, 6, 95,
+            135, 153, 91, 12, 90, 96, 47, 59, 133, 50, 123, 127, 147, 145, 124, 9, 7, 152, 67, 111,
+            51, 165, 114, 80, 97, 99, 17, 169, 83, 105, 156, 121, 179, 107, 88, 84, 57, 161, 167,
+            44, 1, 85, 28, 16, 98, 166, 19, 137, 120, 52, 138, 43, 58, 23, 56, 76, 0, 94, 110, 40,
+            142, 118, 130, 177, 163, 11, 106, 49, 119, 158, 112, 131, 109, 162, 82, 30, 79, 116,
+            175, 70, 37, 100, 103, 154, 117, 55, 71, 65, 122, 26, 13, 48, 151, 63, 61, 160, 39, 27,
+            77, 140, 64,
+        ],
+    };
+    impl Event {
+        #[doc = "The event with this name, ASCII case-insensitively; perf's spelling of an offcore-response name (`OFFCORE_RESPONSE.X` for `OFFCORE_RESPONSE_0.X`) is accepted too. One hash and one comparison, for a miss as for a hit."]
         pub fn from_name(name: &str) -> Option<Self> {
-            match DESCS.binary_search_by(|d| d.name.cmp(name)) {
-                Ok(i) => Some(ALL[i]),
-                Err(_) => DESCS
-                    .iter()
-                    .position(|d| d.name.eq_ignore_ascii_case(name))
-                    .map(|i| ALL[i]),
-            }
+            INDEX.find(name, key).map(|k| ALL[k])
         }
+    }
+    #[doc = r" The name behind index `k` of `INDEX`."]
+    fn key(k: usize) -> &'static str {
+        DESCS[k].name
     }
     impl ::core::fmt::Debug for Event {
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {

@@ -1208,6 +1208,8 @@ pub mod events {
         pub const COUNT: usize = 235;
         #[doc = r" Every event, in name order."]
         pub const ALL: &'static [Event] = &ALL;
+        #[doc = r" Every event's encoding, in name order: `DESCS[i]` is `ALL[i].desc()`."]
+        pub const DESCS: &'static [crate::EventDesc] = &DESCS;
         #[doc = r" The encoding and counters, for `IA32_PERFEVTSEL::event_on`."]
         pub const fn desc(self) -> &'static crate::EventDesc {
             &DESCS[self as usize]
@@ -1216,17 +1218,40 @@ pub mod events {
         pub const fn name(self) -> &'static str {
             DESCS[self as usize].name
         }
-        #[doc = r" The event with this name: exact match by binary search, then ASCII"]
-        #[doc = r" case-insensitive."]
+    }
+    static INDEX: crate::__private::NameIndex = crate::__private::NameIndex {
+        seed: 0x0123456789abcdef,
+        max_len: 44,
+        pilots: &[
+            0, 33, 15, 49, 16, 0, 298, 13, 91, 0, 19, 0, 21, 0, 83, 37, 173, 23, 65, 9, 177, 12, 0,
+            65, 129, 1099, 0, 137, 198, 0, 156, 10, 0, 48, 42, 8, 7, 47, 0, 28, 10, 24, 205, 12,
+            190, 321, 1326, 96, 13, 314, 20, 53, 758, 0, 1, 329, 355, 554, 0,
+        ],
+        slots: &[
+            202, 40, 231, 53, 221, 10, 66, 48, 134, 76, 156, 18, 7, 87, 160, 12, 213, 144, 149,
+            107, 162, 126, 86, 148, 95, 141, 138, 225, 0, 143, 22, 173, 194, 232, 158, 9, 172, 188,
+            201, 99, 65, 24, 89, 119, 69, 81, 178, 223, 100, 88, 204, 171, 55, 113, 189, 72, 106,
+            147, 17, 195, 16, 70, 159, 197, 2, 191, 104, 115, 35, 50, 8, 102, 108, 97, 198, 34,
+            120, 123, 193, 6, 116, 1, 176, 121, 131, 153, 68, 63, 219, 207, 155, 52, 37, 71, 200,
+            78, 118, 192, 92, 20, 163, 199, 27, 96, 186, 83, 146, 19, 64, 211, 215, 3, 206, 94, 23,
+            183, 101, 36, 233, 210, 51, 142, 185, 30, 220, 203, 109, 29, 43, 161, 54, 132, 152, 45,
+            127, 56, 228, 208, 14, 227, 150, 111, 28, 145, 226, 82, 98, 180, 32, 38, 184, 91, 114,
+            234, 61, 105, 139, 4, 209, 230, 122, 77, 135, 110, 214, 154, 151, 21, 169, 47, 41, 181,
+            196, 31, 133, 129, 229, 49, 222, 60, 112, 182, 57, 73, 175, 62, 224, 44, 167, 11, 205,
+            170, 157, 168, 13, 128, 85, 179, 58, 164, 93, 67, 5, 165, 39, 166, 130, 75, 190, 46,
+            187, 25, 218, 15, 90, 137, 212, 103, 80, 33, 84, 59, 124, 217, 74, 174, 117, 177, 125,
+            42, 140, 136, 216, 79, 26,
+        ],
+    };
+    impl Event {
+        #[doc = "The event with this name, ASCII case-insensitively; perf's spelling of an offcore-response name (`OFFCORE_RESPONSE.X` for `OFFCORE_RESPONSE_0.X`) is accepted too. One hash and one comparison, for a miss as for a hit."]
         pub fn from_name(name: &str) -> Option<Self> {
-            match DESCS.binary_search_by(|d| d.name.cmp(name)) {
-                Ok(i) => Some(ALL[i]),
-                Err(_) => DESCS
-                    .iter()
-                    .position(|d| d.name.eq_ignore_ascii_case(name))
-                    .map(|i| ALL[i]),
-            }
+            INDEX.find(name, key).map(|k| ALL[k])
         }
+    }
+    #[doc = r" The name behind index `k` of `INDEX`."]
+    fn key(k: usize) -> &'static str {
+        DESCS[k].name
     }
     impl ::core::fmt::Debug for Event {
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {

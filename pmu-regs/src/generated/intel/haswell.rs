@@ -2387,6 +2387,8 @@ pub mod events {
         pub const COUNT: usize = 376;
         #[doc = r" Every event, in name order."]
         pub const ALL: &'static [Event] = &ALL;
+        #[doc = r" Every event's encoding, in name order: `DESCS[i]` is `ALL[i].desc()`."]
+        pub const DESCS: &'static [crate::EventDesc] = &DESCS;
         #[doc = r" The encoding and counters, for `IA32_PERFEVTSEL::event_on`."]
         pub const fn desc(self) -> &'static crate::EventDesc {
             &DESCS[self as usize]
@@ -2395,17 +2397,50 @@ pub mod events {
         pub const fn name(self) -> &'static str {
             DESCS[self as usize].name
         }
-        #[doc = r" The event with this name: exact match by binary search, then ASCII"]
-        #[doc = r" case-insensitive."]
+    }
+    static INDEX: crate::__private::NameIndex = crate::__private::NameIndex {
+        seed: 0x0123456789abcdef,
+        max_len: 60,
+        pilots: &[
+            3, 15, 1, 65, 53, 0, 0, 0, 40, 1, 98, 12, 39, 206, 55, 0, 19, 17, 27, 8, 1, 272, 169,
+            1, 5, 17, 8, 25, 60, 211, 274, 25, 64, 25, 157, 1, 37, 25, 40, 10, 475, 145, 0, 12,
+            350, 204, 13, 0, 175, 4, 0, 0, 4, 154, 277, 306, 199, 55, 5, 11, 216, 37, 16, 1219, 0,
+            3203, 112, 65, 1, 4, 95, 505, 89, 1320, 156, 47, 306, 669, 196, 759, 407, 4, 1580,
+            2607, 11, 22, 295, 67, 2434, 5283, 1171, 0, 4, 0,
+        ],
+        slots: &[
+            77, 171, 269, 67, 59, 166, 27, 214, 22, 43, 300, 229, 248, 318, 52, 50, 158, 237, 195,
+            350, 236, 160, 368, 96, 278, 212, 340, 332, 346, 285, 12, 56, 151, 313, 196, 325, 276,
+            343, 211, 64, 143, 44, 365, 258, 291, 219, 218, 182, 308, 80, 89, 88, 279, 110, 101,
+            225, 142, 334, 100, 372, 25, 98, 76, 165, 341, 315, 17, 82, 108, 45, 294, 362, 351,
+            353, 60, 238, 86, 132, 231, 305, 312, 301, 209, 326, 68, 10, 193, 270, 249, 126, 130,
+            121, 366, 281, 289, 304, 272, 185, 157, 296, 223, 170, 215, 40, 13, 256, 335, 245, 113,
+            169, 159, 19, 254, 66, 274, 328, 144, 216, 115, 314, 140, 297, 337, 359, 194, 206, 168,
+            355, 138, 172, 131, 235, 104, 57, 183, 176, 203, 310, 284, 1, 252, 179, 324, 97, 177,
+            331, 208, 299, 320, 85, 356, 114, 202, 39, 181, 280, 111, 147, 92, 58, 106, 363, 135,
+            149, 349, 319, 309, 61, 47, 3, 72, 336, 14, 338, 230, 228, 161, 240, 247, 38, 24, 178,
+            41, 62, 344, 306, 260, 264, 156, 33, 15, 95, 345, 286, 267, 174, 354, 79, 152, 329,
+            204, 175, 133, 201, 129, 263, 99, 243, 250, 192, 71, 93, 70, 358, 23, 330, 84, 271,
+            137, 119, 54, 321, 73, 164, 352, 123, 103, 37, 51, 139, 35, 155, 32, 246, 327, 173,
+            190, 262, 118, 275, 277, 191, 189, 302, 360, 198, 128, 102, 187, 26, 333, 28, 342, 18,
+            162, 290, 220, 16, 153, 109, 205, 348, 46, 221, 134, 339, 145, 5, 265, 361, 200, 357,
+            307, 6, 259, 83, 136, 224, 30, 374, 288, 364, 21, 207, 217, 163, 63, 234, 107, 154,
+            197, 4, 293, 78, 49, 167, 199, 91, 295, 75, 48, 255, 0, 7, 116, 120, 11, 370, 81, 74,
+            261, 20, 87, 53, 210, 367, 117, 222, 323, 287, 55, 268, 69, 373, 283, 292, 65, 150,
+            369, 242, 298, 316, 375, 322, 233, 239, 148, 141, 2, 127, 244, 241, 311, 282, 90, 186,
+            34, 105, 184, 251, 303, 180, 122, 266, 371, 257, 9, 226, 36, 188, 42, 347, 232, 146,
+            31, 94, 273, 125, 253, 317, 213, 227, 8, 124, 112, 29,
+        ],
+    };
+    impl Event {
+        #[doc = "The event with this name, ASCII case-insensitively; perf's spelling of an offcore-response name (`OFFCORE_RESPONSE.X` for `OFFCORE_RESPONSE_0.X`) is accepted too. One hash and one comparison, for a miss as for a hit."]
         pub fn from_name(name: &str) -> Option<Self> {
-            match DESCS.binary_search_by(|d| d.name.cmp(name)) {
-                Ok(i) => Some(ALL[i]),
-                Err(_) => DESCS
-                    .iter()
-                    .position(|d| d.name.eq_ignore_ascii_case(name))
-                    .map(|i| ALL[i]),
-            }
+            INDEX.find(name, key).map(|k| ALL[k])
         }
+    }
+    #[doc = r" The name behind index `k` of `INDEX`."]
+    fn key(k: usize) -> &'static str {
+        DESCS[k].name
     }
     impl ::core::fmt::Debug for Event {
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {

@@ -2508,6 +2508,8 @@ pub mod events {
         pub const COUNT: usize = 386;
         #[doc = r" Every event, in name order."]
         pub const ALL: &'static [Event] = &ALL;
+        #[doc = r" Every event's encoding, in name order: `DESCS[i]` is `ALL[i].desc()`."]
+        pub const DESCS: &'static [crate::EventDesc] = &DESCS;
         #[doc = r" The encoding and counters, for `IA32_PERFEVTSEL::event_on`."]
         pub const fn desc(self) -> &'static crate::EventDesc {
             &DESCS[self as usize]
@@ -2516,17 +2518,51 @@ pub mod events {
         pub const fn name(self) -> &'static str {
             DESCS[self as usize].name
         }
-        #[doc = r" The event with this name: exact match by binary search, then ASCII"]
-        #[doc = r" case-insensitive."]
+    }
+    static INDEX: crate::__private::NameIndex = crate::__private::NameIndex {
+        seed: 0x0123456789abcdef,
+        max_len: 61,
+        pilots: &[
+            9, 230, 0, 154, 27, 2, 0, 1, 24, 10, 2, 23, 22, 47, 279, 12, 62, 61, 25, 41, 56, 187,
+            12, 97, 1, 2, 65, 0, 17, 934, 162, 153, 1, 30, 0, 139, 14, 0, 79, 32, 1, 34, 115, 0,
+            43, 0, 2, 641, 3, 306, 6, 4, 78, 9, 0, 47, 23, 0, 299, 0, 1, 31, 23, 2, 12, 218, 0, 52,
+            278, 20, 0, 21, 504, 272, 31, 4, 8, 78, 564, 127, 272, 219, 115, 33, 130, 872, 93, 0,
+            9095, 2188, 7, 1055, 1141, 319, 6, 429, 0,
+        ],
+        slots: &[
+            127, 25, 108, 365, 190, 118, 211, 66, 60, 375, 275, 77, 317, 143, 283, 288, 88, 282,
+            258, 198, 349, 202, 131, 255, 173, 81, 126, 159, 110, 318, 157, 26, 72, 142, 171, 355,
+            113, 323, 68, 174, 149, 329, 213, 260, 28, 301, 309, 5, 270, 82, 370, 83, 232, 193, 40,
+            121, 296, 156, 167, 338, 87, 264, 98, 76, 380, 73, 374, 294, 306, 146, 228, 346, 244,
+            71, 262, 197, 310, 18, 86, 267, 42, 184, 16, 308, 265, 353, 7, 169, 359, 17, 223, 31,
+            247, 130, 299, 292, 21, 314, 215, 252, 253, 279, 39, 249, 185, 161, 254, 133, 180, 237,
+            132, 14, 30, 194, 124, 6, 364, 2, 345, 315, 129, 117, 43, 280, 209, 224, 381, 85, 166,
+            363, 286, 172, 79, 350, 250, 94, 104, 183, 360, 51, 274, 203, 187, 231, 179, 139, 4,
+            29, 236, 218, 266, 373, 58, 200, 38, 189, 135, 205, 13, 155, 103, 147, 92, 57, 138,
+            256, 227, 234, 277, 332, 47, 319, 9, 259, 356, 366, 326, 291, 141, 311, 62, 207, 176,
+            293, 199, 300, 67, 337, 343, 251, 0, 376, 69, 41, 33, 295, 114, 34, 246, 302, 50, 8,
+            97, 3, 75, 36, 181, 305, 239, 351, 216, 65, 348, 162, 106, 160, 230, 320, 368, 341, 63,
+            369, 10, 46, 357, 325, 32, 238, 240, 344, 55, 334, 361, 287, 37, 195, 220, 212, 168,
+            11, 271, 122, 99, 163, 303, 48, 307, 333, 24, 15, 115, 340, 148, 102, 241, 339, 53,
+            278, 177, 229, 371, 354, 109, 56, 289, 269, 201, 208, 243, 23, 276, 316, 342, 107, 61,
+            49, 150, 186, 59, 84, 384, 128, 192, 328, 336, 158, 111, 164, 134, 95, 210, 225, 19,
+            120, 144, 70, 165, 257, 93, 324, 217, 196, 22, 367, 347, 45, 272, 137, 116, 313, 297,
+            226, 242, 188, 125, 382, 290, 285, 248, 214, 312, 191, 379, 96, 358, 321, 377, 90, 204,
+            281, 101, 175, 152, 123, 335, 245, 170, 89, 12, 304, 385, 284, 52, 178, 100, 298, 331,
+            154, 221, 91, 263, 352, 273, 74, 219, 372, 153, 151, 145, 378, 383, 322, 112, 27, 330,
+            182, 44, 261, 235, 206, 20, 136, 140, 1, 78, 119, 268, 35, 80, 54, 233, 362, 105, 222,
+            327, 64,
+        ],
+    };
+    impl Event {
+        #[doc = "The event with this name, ASCII case-insensitively; perf's spelling of an offcore-response name (`OFFCORE_RESPONSE.X` for `OFFCORE_RESPONSE_0.X`) is accepted too. One hash and one comparison, for a miss as for a hit."]
         pub fn from_name(name: &str) -> Option<Self> {
-            match DESCS.binary_search_by(|d| d.name.cmp(name)) {
-                Ok(i) => Some(ALL[i]),
-                Err(_) => DESCS
-                    .iter()
-                    .position(|d| d.name.eq_ignore_ascii_case(name))
-                    .map(|i| ALL[i]),
-            }
+            INDEX.find(name, key).map(|k| ALL[k])
         }
+    }
+    #[doc = r" The name behind index `k` of `INDEX`."]
+    fn key(k: usize) -> &'static str {
+        DESCS[k].name
     }
     impl ::core::fmt::Debug for Event {
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {

@@ -2469,6 +2469,8 @@ pub mod events {
         pub const COUNT: usize = 363;
         #[doc = r" Every event, in name order."]
         pub const ALL: &'static [Event] = &ALL;
+        #[doc = r" Every event's encoding, in name order: `DESCS[i]` is `ALL[i].desc()`."]
+        pub const DESCS: &'static [crate::EventDesc] = &DESCS;
         #[doc = r" The encoding and counters, for `IA32_PERFEVTSEL::event_on`."]
         pub const fn desc(self) -> &'static crate::EventDesc {
             &DESCS[self as usize]
@@ -2477,17 +2479,49 @@ pub mod events {
         pub const fn name(self) -> &'static str {
             DESCS[self as usize].name
         }
-        #[doc = r" The event with this name: exact match by binary search, then ASCII"]
-        #[doc = r" case-insensitive."]
+    }
+    static INDEX: crate::__private::NameIndex = crate::__private::NameIndex {
+        seed: 0x0123456789abcdef,
+        max_len: 63,
+        pilots: &[
+            34, 33, 10, 41, 23, 15, 6, 174, 11, 21, 63, 7, 15, 14, 108, 56, 5, 0, 0, 34, 168, 131,
+            5, 18, 0, 1, 158, 3, 5, 32, 8, 3, 0, 133, 4, 5, 0, 0, 139, 0, 11, 8, 10, 1, 335, 0, 35,
+            47, 14, 10, 22, 82, 46, 20, 9, 165, 56, 12, 48, 19, 348, 132, 70, 311, 6, 401, 1, 41,
+            224, 151, 1, 2825, 407, 1206, 18, 6801, 39, 324, 6, 60, 112, 81, 177, 52, 151, 40, 164,
+            685, 14, 537, 7172,
+        ],
+        slots: &[
+            132, 32, 40, 118, 271, 288, 159, 45, 221, 187, 7, 129, 170, 12, 144, 335, 314, 242,
+            291, 4, 47, 120, 91, 312, 285, 270, 165, 134, 177, 29, 217, 141, 65, 172, 76, 354, 313,
+            298, 173, 86, 154, 10, 95, 182, 290, 49, 192, 77, 83, 195, 262, 138, 148, 251, 178, 48,
+            351, 169, 360, 189, 158, 51, 303, 246, 256, 90, 261, 37, 145, 128, 358, 112, 325, 299,
+            6, 63, 102, 265, 81, 282, 186, 249, 327, 304, 269, 13, 41, 64, 230, 309, 342, 240, 198,
+            331, 292, 36, 79, 212, 20, 332, 110, 220, 127, 3, 140, 219, 196, 180, 58, 162, 28, 153,
+            174, 93, 60, 253, 306, 281, 241, 318, 302, 305, 337, 108, 245, 320, 346, 280, 27, 84,
+            185, 183, 247, 248, 163, 168, 339, 329, 204, 85, 341, 206, 216, 353, 344, 348, 113, 87,
+            237, 71, 357, 82, 55, 56, 201, 275, 146, 223, 42, 139, 24, 278, 125, 142, 268, 322,
+            164, 54, 67, 228, 200, 18, 62, 26, 238, 150, 272, 152, 205, 307, 287, 279, 161, 321,
+            88, 70, 117, 215, 135, 326, 33, 44, 350, 301, 328, 277, 300, 362, 73, 255, 14, 347,
+            259, 105, 308, 232, 61, 157, 30, 111, 122, 227, 210, 0, 207, 266, 39, 21, 333, 69, 22,
+            289, 263, 199, 5, 133, 359, 257, 8, 181, 345, 336, 276, 338, 224, 17, 284, 34, 80, 116,
+            250, 317, 23, 57, 330, 179, 75, 343, 119, 143, 244, 114, 236, 89, 239, 208, 352, 124,
+            107, 98, 101, 19, 106, 100, 243, 295, 109, 155, 66, 203, 296, 283, 213, 50, 31, 166,
+            103, 43, 316, 11, 340, 156, 197, 324, 355, 274, 361, 334, 130, 59, 68, 131, 233, 167,
+            202, 264, 184, 222, 149, 315, 136, 1, 211, 176, 267, 94, 175, 190, 297, 193, 311, 214,
+            115, 254, 151, 52, 286, 35, 229, 121, 38, 123, 137, 258, 226, 16, 104, 235, 191, 356,
+            96, 231, 25, 323, 9, 160, 319, 252, 310, 260, 126, 2, 171, 225, 218, 294, 147, 188, 99,
+            46, 349, 234, 72, 53, 97, 293, 194, 273, 92, 74, 78, 209, 15,
+        ],
+    };
+    impl Event {
+        #[doc = "The event with this name, ASCII case-insensitively; perf's spelling of an offcore-response name (`OFFCORE_RESPONSE.X` for `OFFCORE_RESPONSE_0.X`) is accepted too. One hash and one comparison, for a miss as for a hit."]
         pub fn from_name(name: &str) -> Option<Self> {
-            match DESCS.binary_search_by(|d| d.name.cmp(name)) {
-                Ok(i) => Some(ALL[i]),
-                Err(_) => DESCS
-                    .iter()
-                    .position(|d| d.name.eq_ignore_ascii_case(name))
-                    .map(|i| ALL[i]),
-            }
+            INDEX.find(name, key).map(|k| ALL[k])
         }
+    }
+    #[doc = r" The name behind index `k` of `INDEX`."]
+    fn key(k: usize) -> &'static str {
+        DESCS[k].name
     }
     impl ::core::fmt::Debug for Event {
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {

@@ -2022,6 +2022,8 @@ pub mod events {
         pub const COUNT: usize = 318;
         #[doc = r" Every event, in name order."]
         pub const ALL: &'static [Event] = &ALL;
+        #[doc = r" Every event's encoding, in name order: `DESCS[i]` is `ALL[i].desc()`."]
+        pub const DESCS: &'static [crate::EventDesc] = &DESCS;
         #[doc = r" The encoding and counters, for `IA32_PERFEVTSEL::event_on`."]
         pub const fn desc(self) -> &'static crate::EventDesc {
             &DESCS[self as usize]
@@ -2030,17 +2032,46 @@ pub mod events {
         pub const fn name(self) -> &'static str {
             DESCS[self as usize].name
         }
-        #[doc = r" The event with this name: exact match by binary search, then ASCII"]
-        #[doc = r" case-insensitive."]
+    }
+    static INDEX: crate::__private::NameIndex = crate::__private::NameIndex {
+        seed: 0x0123456789abcdef,
+        max_len: 61,
+        pilots: &[
+            2, 2, 18, 16, 0, 5, 0, 43, 125, 32, 798, 141, 586, 267, 0, 45, 4, 1033, 63, 5, 28, 91,
+            49, 0, 0, 547, 17, 1, 10, 235, 0, 6, 0, 8, 33, 44, 1, 25, 2170, 53, 168, 56, 0, 8, 20,
+            247, 144, 0, 8, 267, 0, 212, 0, 1882, 30, 204, 156, 127, 3, 60, 217, 22, 129, 25, 1,
+            294, 4871, 0, 187, 136, 1979, 395, 268, 491, 0, 4008, 8348, 0, 41, 0,
+        ],
+        slots: &[
+            309, 183, 17, 113, 89, 212, 21, 197, 19, 172, 297, 179, 33, 151, 264, 146, 81, 3, 66,
+            90, 236, 26, 84, 167, 126, 150, 216, 276, 317, 131, 241, 94, 221, 141, 122, 185, 36,
+            180, 313, 8, 160, 72, 284, 175, 210, 95, 0, 149, 75, 299, 277, 130, 45, 262, 280, 102,
+            62, 116, 2, 70, 261, 78, 56, 83, 157, 55, 224, 125, 128, 124, 46, 291, 268, 65, 34,
+            194, 251, 14, 168, 4, 76, 120, 16, 239, 32, 118, 11, 184, 91, 7, 259, 43, 24, 198, 15,
+            273, 204, 98, 215, 123, 97, 100, 63, 281, 226, 109, 61, 135, 165, 310, 38, 53, 99, 186,
+            238, 218, 231, 287, 40, 153, 214, 50, 170, 316, 188, 263, 258, 23, 307, 105, 228, 229,
+            219, 152, 243, 177, 156, 234, 88, 282, 107, 205, 314, 164, 173, 246, 139, 20, 29, 201,
+            27, 92, 96, 5, 206, 110, 301, 254, 42, 79, 211, 82, 134, 195, 255, 182, 54, 77, 30,
+            158, 289, 69, 71, 140, 48, 202, 171, 207, 191, 10, 64, 163, 138, 237, 12, 114, 41, 137,
+            93, 73, 67, 108, 161, 51, 203, 232, 129, 121, 292, 115, 136, 147, 213, 28, 304, 250,
+            104, 190, 49, 227, 86, 265, 312, 155, 18, 85, 302, 57, 154, 235, 59, 305, 117, 271, 60,
+            315, 267, 256, 176, 192, 31, 68, 240, 35, 217, 133, 274, 187, 37, 162, 119, 230, 142,
+            279, 209, 300, 220, 199, 169, 252, 189, 178, 47, 290, 159, 74, 293, 308, 181, 112, 101,
+            80, 22, 144, 222, 253, 266, 145, 247, 25, 52, 58, 286, 196, 270, 294, 200, 223, 233,
+            39, 6, 244, 225, 311, 127, 296, 269, 257, 166, 248, 132, 295, 275, 242, 87, 174, 13,
+            306, 260, 208, 111, 9, 298, 249, 103, 285, 1, 143, 288, 148, 193, 245, 283, 106, 272,
+            44, 278, 303,
+        ],
+    };
+    impl Event {
+        #[doc = "The event with this name, ASCII case-insensitively; perf's spelling of an offcore-response name (`OFFCORE_RESPONSE.X` for `OFFCORE_RESPONSE_0.X`) is accepted too. One hash and one comparison, for a miss as for a hit."]
         pub fn from_name(name: &str) -> Option<Self> {
-            match DESCS.binary_search_by(|d| d.name.cmp(name)) {
-                Ok(i) => Some(ALL[i]),
-                Err(_) => DESCS
-                    .iter()
-                    .position(|d| d.name.eq_ignore_ascii_case(name))
-                    .map(|i| ALL[i]),
-            }
+            INDEX.find(name, key).map(|k| ALL[k])
         }
+    }
+    #[doc = r" The name behind index `k` of `INDEX`."]
+    fn key(k: usize) -> &'static str {
+        DESCS[k].name
     }
     impl ::core::fmt::Debug for Event {
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {

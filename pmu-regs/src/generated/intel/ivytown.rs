@@ -2589,6 +2589,8 @@ pub mod events {
         pub const COUNT: usize = 356;
         #[doc = r" Every event, in name order."]
         pub const ALL: &'static [Event] = &ALL;
+        #[doc = r" Every event's encoding, in name order: `DESCS[i]` is `ALL[i].desc()`."]
+        pub const DESCS: &'static [crate::EventDesc] = &DESCS;
         #[doc = r" The encoding and counters, for `IA32_PERFEVTSEL::event_on`."]
         pub const fn desc(self) -> &'static crate::EventDesc {
             &DESCS[self as usize]
@@ -2597,17 +2599,49 @@ pub mod events {
         pub const fn name(self) -> &'static str {
             DESCS[self as usize].name
         }
-        #[doc = r" The event with this name: exact match by binary search, then ASCII"]
-        #[doc = r" case-insensitive."]
+    }
+    static INDEX: crate::__private::NameIndex = crate::__private::NameIndex {
+        seed: 0x0123456789abcdef,
+        max_len: 61,
+        pilots: &[
+            10, 10, 0, 98, 7, 0, 1, 2, 107, 33, 72, 13, 62, 0, 41, 4, 0, 8, 7, 666, 2, 256, 6, 67,
+            31, 423, 22, 1, 1, 109, 3, 0, 50, 2, 21, 9, 1, 0, 7, 755, 0, 1, 18, 118, 2, 423, 3, 0,
+            40, 39, 27, 222, 751, 191, 273, 6, 287, 43, 7, 170, 109, 11, 523, 62, 23, 22, 183, 752,
+            231, 63, 151, 71, 3932, 1461, 1223, 7602, 4, 104, 181, 42, 263, 672, 243, 4, 188, 0,
+            1629, 6, 0,
+        ],
+        slots: &[
+            158, 285, 263, 72, 188, 150, 235, 71, 347, 16, 65, 304, 293, 207, 123, 153, 154, 120,
+            267, 69, 88, 92, 66, 322, 278, 239, 244, 5, 185, 129, 337, 261, 191, 109, 133, 265,
+            128, 117, 108, 351, 126, 159, 155, 127, 74, 82, 289, 13, 321, 84, 300, 160, 121, 134,
+            354, 171, 81, 291, 215, 223, 280, 318, 17, 189, 270, 295, 51, 323, 279, 242, 111, 18,
+            330, 196, 151, 194, 122, 105, 3, 142, 325, 83, 161, 144, 73, 183, 104, 307, 19, 186,
+            245, 249, 252, 282, 288, 89, 64, 20, 135, 342, 57, 106, 38, 276, 62, 306, 99, 54, 216,
+            331, 268, 220, 211, 310, 203, 327, 40, 103, 284, 320, 308, 79, 87, 348, 91, 1, 301,
+            178, 75, 94, 32, 182, 35, 174, 226, 269, 29, 213, 175, 350, 302, 107, 46, 214, 199,
+            113, 238, 80, 141, 264, 335, 102, 255, 78, 338, 298, 287, 237, 39, 258, 149, 63, 130,
+            15, 140, 53, 77, 118, 217, 58, 224, 7, 218, 24, 257, 315, 230, 176, 221, 33, 60, 25,
+            201, 259, 8, 229, 93, 309, 9, 312, 286, 240, 256, 28, 42, 27, 253, 162, 0, 260, 163,
+            336, 22, 157, 68, 70, 125, 243, 212, 43, 34, 219, 248, 26, 311, 37, 187, 116, 210, 206,
+            283, 303, 145, 184, 132, 250, 164, 47, 124, 36, 56, 115, 195, 98, 119, 297, 246, 352,
+            172, 341, 344, 339, 146, 112, 274, 236, 202, 101, 343, 11, 114, 251, 299, 12, 345, 48,
+            197, 281, 198, 6, 180, 277, 222, 205, 170, 192, 169, 52, 314, 305, 349, 44, 147, 273,
+            262, 131, 156, 90, 231, 152, 275, 14, 55, 41, 233, 319, 137, 346, 334, 340, 204, 208,
+            193, 296, 328, 329, 23, 294, 168, 333, 21, 61, 85, 31, 97, 225, 138, 59, 254, 110, 165,
+            353, 190, 227, 355, 143, 173, 96, 290, 324, 2, 148, 181, 332, 241, 326, 166, 313, 136,
+            200, 30, 234, 86, 49, 50, 179, 177, 209, 266, 167, 45, 272, 271, 317, 292, 67, 228, 95,
+            10, 76, 139, 100, 4, 316, 232, 247,
+        ],
+    };
+    impl Event {
+        #[doc = "The event with this name, ASCII case-insensitively; perf's spelling of an offcore-response name (`OFFCORE_RESPONSE.X` for `OFFCORE_RESPONSE_0.X`) is accepted too. One hash and one comparison, for a miss as for a hit."]
         pub fn from_name(name: &str) -> Option<Self> {
-            match DESCS.binary_search_by(|d| d.name.cmp(name)) {
-                Ok(i) => Some(ALL[i]),
-                Err(_) => DESCS
-                    .iter()
-                    .position(|d| d.name.eq_ignore_ascii_case(name))
-                    .map(|i| ALL[i]),
-            }
+            INDEX.find(name, key).map(|k| ALL[k])
         }
+    }
+    #[doc = r" The name behind index `k` of `INDEX`."]
+    fn key(k: usize) -> &'static str {
+        DESCS[k].name
     }
     impl ::core::fmt::Debug for Event {
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {

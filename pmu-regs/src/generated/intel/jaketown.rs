@@ -2503,6 +2503,8 @@ pub mod events {
         pub const COUNT: usize = 354;
         #[doc = r" Every event, in name order."]
         pub const ALL: &'static [Event] = &ALL;
+        #[doc = r" Every event's encoding, in name order: `DESCS[i]` is `ALL[i].desc()`."]
+        pub const DESCS: &'static [crate::EventDesc] = &DESCS;
         #[doc = r" The encoding and counters, for `IA32_PERFEVTSEL::event_on`."]
         pub const fn desc(self) -> &'static crate::EventDesc {
             &DESCS[self as usize]
@@ -2511,17 +2513,49 @@ pub mod events {
         pub const fn name(self) -> &'static str {
             DESCS[self as usize].name
         }
-        #[doc = r" The event with this name: exact match by binary search, then ASCII"]
-        #[doc = r" case-insensitive."]
+    }
+    static INDEX: crate::__private::NameIndex = crate::__private::NameIndex {
+        seed: 0x0123456789abcdef,
+        max_len: 75,
+        pilots: &[
+            2, 88, 3, 118, 83, 1, 1, 5, 26, 146, 27, 46, 55, 53, 26, 1, 202, 78, 7, 357, 6, 22, 4,
+            1, 22, 132, 11, 61, 22, 140, 427, 0, 99, 89, 9, 0, 2, 24, 5, 108, 0, 0, 119, 151, 0,
+            975, 349, 0, 68, 153, 10, 0, 361, 362, 734, 3, 635, 164, 14, 577, 2, 408, 30, 361, 3,
+            247, 15, 2, 153, 21, 224, 2, 271, 98, 815, 5213, 6, 52, 292, 403, 13, 392, 10880, 3, 6,
+            0, 518, 35, 0,
+        ],
+        slots: &[
+            58, 170, 59, 66, 323, 56, 25, 141, 231, 240, 140, 76, 125, 305, 268, 154, 299, 175,
+            336, 192, 117, 160, 0, 215, 210, 329, 251, 128, 264, 38, 88, 255, 262, 159, 168, 332,
+            138, 283, 295, 27, 29, 57, 267, 111, 253, 61, 271, 348, 35, 322, 333, 317, 1, 134, 43,
+            155, 211, 285, 4, 70, 82, 324, 39, 32, 292, 193, 15, 102, 258, 220, 19, 320, 228, 226,
+            345, 242, 277, 293, 7, 96, 8, 252, 110, 244, 184, 64, 209, 139, 5, 266, 17, 10, 276,
+            250, 307, 172, 221, 269, 310, 47, 165, 99, 24, 41, 282, 230, 112, 213, 263, 254, 279,
+            239, 53, 311, 205, 334, 202, 181, 130, 199, 302, 73, 149, 84, 86, 249, 183, 169, 196,
+            20, 340, 187, 298, 185, 31, 30, 69, 26, 296, 13, 178, 156, 108, 189, 101, 190, 337,
+            142, 188, 288, 60, 236, 2, 247, 257, 237, 77, 93, 121, 71, 106, 37, 16, 233, 105, 246,
+            306, 304, 280, 315, 195, 177, 123, 335, 321, 232, 161, 186, 217, 49, 235, 265, 343,
+            259, 327, 87, 109, 78, 40, 65, 14, 331, 200, 28, 67, 81, 50, 83, 119, 316, 94, 22, 158,
+            256, 21, 144, 289, 179, 303, 89, 48, 219, 132, 9, 150, 18, 350, 174, 207, 100, 201, 97,
+            107, 79, 245, 63, 131, 318, 136, 346, 34, 198, 92, 328, 143, 214, 124, 176, 135, 339,
+            248, 227, 278, 151, 326, 203, 351, 115, 274, 164, 341, 116, 260, 224, 223, 113, 194,
+            352, 212, 118, 104, 218, 309, 314, 122, 344, 294, 273, 44, 46, 148, 103, 241, 157, 291,
+            191, 197, 74, 270, 308, 152, 33, 72, 127, 287, 171, 173, 229, 312, 36, 126, 11, 45,
+            145, 23, 261, 182, 272, 129, 281, 153, 163, 91, 120, 85, 290, 275, 68, 167, 114, 204,
+            98, 353, 147, 225, 90, 284, 301, 3, 51, 330, 180, 313, 297, 349, 319, 216, 42, 75, 342,
+            208, 55, 54, 146, 338, 62, 325, 166, 238, 286, 52, 137, 222, 162, 95, 243, 206, 133,
+            80, 347, 12, 6, 300, 234,
+        ],
+    };
+    impl Event {
+        #[doc = "The event with this name, ASCII case-insensitively; perf's spelling of an offcore-response name (`OFFCORE_RESPONSE.X` for `OFFCORE_RESPONSE_0.X`) is accepted too. One hash and one comparison, for a miss as for a hit."]
         pub fn from_name(name: &str) -> Option<Self> {
-            match DESCS.binary_search_by(|d| d.name.cmp(name)) {
-                Ok(i) => Some(ALL[i]),
-                Err(_) => DESCS
-                    .iter()
-                    .position(|d| d.name.eq_ignore_ascii_case(name))
-                    .map(|i| ALL[i]),
-            }
+            INDEX.find(name, key).map(|k| ALL[k])
         }
+    }
+    #[doc = r" The name behind index `k` of `INDEX`."]
+    fn key(k: usize) -> &'static str {
+        DESCS[k].name
     }
     impl ::core::fmt::Debug for Event {
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {

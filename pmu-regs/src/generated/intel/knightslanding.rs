@@ -4198,6 +4198,8 @@ pub mod events {
         pub const COUNT: usize = 376;
         #[doc = r" Every event, in name order."]
         pub const ALL: &'static [Event] = &ALL;
+        #[doc = r" Every event's encoding, in name order: `DESCS[i]` is `ALL[i].desc()`."]
+        pub const DESCS: &'static [crate::EventDesc] = &DESCS;
         #[doc = r" The encoding and counters, for `IA32_PERFEVTSEL::event_on`."]
         pub const fn desc(self) -> &'static crate::EventDesc {
             &DESCS[self as usize]
@@ -4206,17 +4208,50 @@ pub mod events {
         pub const fn name(self) -> &'static str {
             DESCS[self as usize].name
         }
-        #[doc = r" The event with this name: exact match by binary search, then ASCII"]
-        #[doc = r" case-insensitive."]
+    }
+    static INDEX: crate::__private::NameIndex = crate::__private::NameIndex {
+        seed: 0x0123456789abcdef,
+        max_len: 54,
+        pilots: &[
+            76, 10, 58, 0, 127, 3, 5, 5, 10, 46, 29, 18, 0, 95, 2, 3, 6, 20, 87, 28, 81, 20, 9, 73,
+            1, 0, 157, 180, 24, 115, 99, 18, 95, 2, 44, 31, 1, 0, 3, 642, 1, 16, 82, 10, 1, 62, 58,
+            10, 19, 139, 100, 123, 182, 5, 3, 21, 1, 51, 187, 328, 8, 5, 75, 426, 316, 269, 48, 6,
+            1, 1209, 18, 0, 17, 5, 93, 511, 0, 208, 29, 983, 202, 214, 1275, 48, 4, 270, 0, 16, 8,
+            918, 3035, 1081, 186, 13,
+        ],
+        slots: &[
+            373, 198, 312, 234, 161, 298, 222, 94, 263, 144, 294, 46, 109, 345, 331, 127, 92, 80,
+            90, 9, 165, 278, 104, 239, 246, 333, 112, 339, 149, 366, 186, 275, 272, 134, 77, 57,
+            154, 162, 231, 288, 203, 301, 310, 123, 229, 256, 196, 305, 67, 143, 287, 2, 81, 157,
+            170, 365, 335, 171, 258, 266, 101, 93, 277, 247, 267, 151, 359, 190, 44, 290, 21, 117,
+            218, 35, 152, 306, 325, 12, 223, 307, 319, 20, 191, 22, 356, 69, 236, 139, 242, 262,
+            85, 206, 309, 259, 38, 286, 351, 360, 189, 336, 344, 282, 207, 197, 30, 261, 146, 39,
+            177, 45, 342, 283, 95, 217, 308, 219, 63, 172, 299, 150, 348, 17, 314, 116, 3, 37, 51,
+            215, 28, 96, 300, 106, 358, 233, 178, 145, 230, 71, 326, 208, 25, 193, 6, 98, 75, 253,
+            372, 180, 156, 302, 74, 271, 54, 166, 97, 343, 250, 355, 313, 315, 118, 304, 160, 285,
+            86, 34, 115, 110, 130, 201, 24, 374, 169, 58, 129, 368, 260, 84, 50, 132, 107, 317,
+            248, 200, 105, 47, 124, 114, 120, 113, 23, 363, 328, 42, 4, 43, 220, 13, 349, 205, 289,
+            284, 235, 179, 241, 214, 135, 26, 131, 137, 31, 56, 19, 138, 7, 281, 36, 173, 188, 341,
+            53, 228, 168, 254, 10, 41, 347, 167, 55, 72, 296, 87, 15, 8, 265, 357, 99, 32, 16, 187,
+            182, 232, 141, 1, 27, 264, 29, 291, 322, 269, 268, 11, 155, 108, 148, 210, 318, 224,
+            91, 274, 136, 280, 153, 204, 183, 119, 251, 79, 240, 102, 216, 73, 367, 270, 361, 257,
+            111, 126, 279, 213, 5, 121, 194, 185, 350, 147, 292, 316, 192, 273, 202, 142, 227, 175,
+            174, 125, 164, 159, 364, 76, 320, 89, 61, 371, 122, 369, 353, 181, 184, 329, 48, 245,
+            33, 176, 62, 78, 0, 324, 221, 68, 225, 321, 14, 297, 103, 128, 60, 140, 100, 346, 88,
+            334, 255, 133, 276, 244, 375, 212, 323, 163, 226, 158, 293, 18, 311, 65, 340, 354, 211,
+            327, 64, 66, 59, 332, 195, 82, 338, 362, 49, 83, 330, 209, 237, 252, 370, 243, 238,
+            337, 352, 303, 52, 249, 40, 199, 70, 295,
+        ],
+    };
+    impl Event {
+        #[doc = "The event with this name, ASCII case-insensitively; perf's spelling of an offcore-response name (`OFFCORE_RESPONSE.X` for `OFFCORE_RESPONSE_0.X`) is accepted too. One hash and one comparison, for a miss as for a hit."]
         pub fn from_name(name: &str) -> Option<Self> {
-            match DESCS.binary_search_by(|d| d.name.cmp(name)) {
-                Ok(i) => Some(ALL[i]),
-                Err(_) => DESCS
-                    .iter()
-                    .position(|d| d.name.eq_ignore_ascii_case(name))
-                    .map(|i| ALL[i]),
-            }
+            INDEX.find(name, key).map(|k| ALL[k])
         }
+    }
+    #[doc = r" The name behind index `k` of `INDEX`."]
+    fn key(k: usize) -> &'static str {
+        DESCS[k].name
     }
     impl ::core::fmt::Debug for Event {
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {

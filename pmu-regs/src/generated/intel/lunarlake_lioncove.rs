@@ -2221,6 +2221,8 @@ pub mod events {
         pub const COUNT: usize = 331;
         #[doc = r" Every event, in name order."]
         pub const ALL: &'static [Event] = &ALL;
+        #[doc = r" Every event's encoding, in name order: `DESCS[i]` is `ALL[i].desc()`."]
+        pub const DESCS: &'static [crate::EventDesc] = &DESCS;
         #[doc = r" The encoding and counters, for `IA32_PERFEVTSEL::event_on`."]
         pub const fn desc(self) -> &'static crate::EventDesc {
             &DESCS[self as usize]
@@ -2229,17 +2231,46 @@ pub mod events {
         pub const fn name(self) -> &'static str {
             DESCS[self as usize].name
         }
-        #[doc = r" The event with this name: exact match by binary search, then ASCII"]
-        #[doc = r" case-insensitive."]
+    }
+    static INDEX: crate::__private::NameIndex = crate::__private::NameIndex {
+        seed: 0x0123456789abcdef,
+        max_len: 63,
+        pilots: &[
+            1, 9, 48, 0, 281, 176, 214, 16, 24, 53, 117, 1, 32, 16, 0, 73, 30, 12, 107, 139, 24,
+            18, 913, 50, 55, 0, 0, 119, 3, 6, 35, 4, 2, 929, 0, 191, 15, 729, 6, 1, 37, 0, 14, 2,
+            168, 247, 1, 175, 0, 151, 193, 5, 4, 384, 34, 976, 76, 0, 3, 234, 74, 17, 4, 1, 17,
+            395, 23, 68, 6, 779, 21, 177, 814, 59, 36, 0, 1369, 289, 6, 1790, 4715, 2341, 917,
+        ],
+        slots: &[
+            327, 35, 1, 122, 259, 252, 181, 242, 63, 82, 79, 148, 4, 270, 57, 328, 257, 126, 233,
+            167, 14, 293, 51, 217, 100, 40, 105, 17, 62, 74, 129, 15, 96, 273, 81, 286, 135, 182,
+            201, 308, 216, 277, 200, 241, 107, 289, 312, 193, 192, 11, 185, 160, 247, 314, 324,
+            123, 256, 18, 8, 287, 99, 152, 146, 28, 163, 303, 236, 199, 21, 144, 66, 272, 301, 221,
+            175, 5, 53, 187, 52, 94, 121, 12, 223, 197, 98, 227, 258, 80, 142, 244, 220, 125, 268,
+            226, 183, 292, 285, 251, 22, 64, 262, 204, 162, 219, 43, 68, 309, 246, 111, 281, 3, 89,
+            120, 23, 56, 255, 311, 110, 260, 214, 295, 34, 280, 211, 143, 77, 171, 108, 131, 87,
+            206, 118, 149, 165, 254, 139, 86, 140, 7, 282, 267, 85, 198, 172, 284, 166, 145, 240,
+            191, 188, 161, 194, 2, 174, 299, 179, 33, 304, 319, 330, 203, 153, 307, 288, 237, 184,
+            207, 141, 29, 159, 46, 265, 16, 239, 93, 151, 313, 229, 202, 298, 24, 88, 290, 71, 291,
+            132, 224, 266, 69, 37, 176, 42, 154, 321, 205, 38, 19, 133, 302, 173, 32, 39, 213, 58,
+            326, 134, 180, 170, 9, 186, 317, 278, 300, 84, 27, 316, 235, 41, 250, 91, 114, 156, 92,
+            222, 230, 78, 150, 189, 157, 72, 115, 25, 196, 177, 90, 10, 263, 245, 117, 95, 294, 0,
+            97, 61, 44, 320, 243, 102, 322, 116, 329, 232, 164, 112, 210, 20, 315, 269, 296, 6,
+            297, 231, 104, 67, 55, 54, 169, 106, 310, 208, 138, 274, 26, 136, 13, 318, 276, 155,
+            119, 283, 124, 325, 323, 275, 59, 279, 178, 60, 228, 48, 75, 101, 212, 73, 168, 30, 49,
+            190, 264, 249, 209, 248, 271, 128, 113, 83, 65, 103, 261, 306, 47, 158, 305, 147, 195,
+            253, 215, 137, 234, 109, 127, 238, 76, 225, 31, 45, 50, 36, 130, 70, 218,
+        ],
+    };
+    impl Event {
+        #[doc = "The event with this name, ASCII case-insensitively; perf's spelling of an offcore-response name (`OFFCORE_RESPONSE.X` for `OFFCORE_RESPONSE_0.X`) is accepted too. One hash and one comparison, for a miss as for a hit."]
         pub fn from_name(name: &str) -> Option<Self> {
-            match DESCS.binary_search_by(|d| d.name.cmp(name)) {
-                Ok(i) => Some(ALL[i]),
-                Err(_) => DESCS
-                    .iter()
-                    .position(|d| d.name.eq_ignore_ascii_case(name))
-                    .map(|i| ALL[i]),
-            }
+            INDEX.find(name, key).map(|k| ALL[k])
         }
+    }
+    #[doc = r" The name behind index `k` of `INDEX`."]
+    fn key(k: usize) -> &'static str {
+        DESCS[k].name
     }
     impl ::core::fmt::Debug for Event {
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {

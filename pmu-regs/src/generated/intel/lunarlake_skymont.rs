@@ -1974,6 +1974,8 @@ pub mod events {
         pub const COUNT: usize = 309;
         #[doc = r" Every event, in name order."]
         pub const ALL: &'static [Event] = &ALL;
+        #[doc = r" Every event's encoding, in name order: `DESCS[i]` is `ALL[i].desc()`."]
+        pub const DESCS: &'static [crate::EventDesc] = &DESCS;
         #[doc = r" The encoding and counters, for `IA32_PERFEVTSEL::event_on`."]
         pub const fn desc(self) -> &'static crate::EventDesc {
             &DESCS[self as usize]
@@ -1982,17 +1984,45 @@ pub mod events {
         pub const fn name(self) -> &'static str {
             DESCS[self as usize].name
         }
-        #[doc = r" The event with this name: exact match by binary search, then ASCII"]
-        #[doc = r" case-insensitive."]
+    }
+    static INDEX: crate::__private::NameIndex = crate::__private::NameIndex {
+        seed: 0x0123456789abcdef,
+        max_len: 44,
+        pilots: &[
+            13, 1, 8, 3, 17, 56, 0, 6, 42, 115, 0, 346, 110, 0, 51, 23, 52, 5, 6, 36, 261, 34, 2,
+            0, 173, 1, 283, 11, 604, 0, 64, 1, 243, 683, 95, 44, 10, 551, 65, 0, 0, 4, 36, 46, 29,
+            30, 31, 19, 1, 0, 168, 17, 1, 128, 181, 2, 255, 625, 143, 433, 288, 120, 1, 28, 27, 73,
+            12, 188, 21, 1663, 1, 1008, 2, 754, 2923, 27, 594, 0,
+        ],
+        slots: &[
+            137, 106, 16, 12, 253, 276, 52, 109, 56, 198, 87, 10, 46, 107, 145, 141, 175, 255, 97,
+            105, 213, 70, 178, 140, 116, 224, 250, 194, 174, 23, 197, 295, 218, 308, 117, 8, 237,
+            225, 262, 223, 251, 131, 297, 221, 33, 203, 240, 60, 267, 289, 63, 232, 51, 256, 189,
+            163, 91, 159, 48, 179, 49, 227, 85, 176, 5, 287, 208, 104, 144, 41, 293, 68, 211, 234,
+            210, 248, 21, 246, 69, 252, 9, 233, 192, 55, 228, 168, 261, 65, 78, 132, 185, 32, 264,
+            17, 138, 285, 129, 172, 95, 302, 199, 299, 161, 18, 112, 96, 177, 26, 258, 165, 242,
+            173, 305, 28, 86, 277, 282, 206, 283, 306, 247, 186, 34, 164, 274, 38, 120, 298, 162,
+            154, 81, 122, 269, 142, 196, 257, 152, 93, 220, 260, 124, 183, 156, 238, 99, 307, 268,
+            188, 273, 126, 214, 121, 139, 245, 294, 111, 229, 130, 94, 72, 271, 80, 35, 119, 249,
+            292, 296, 53, 125, 3, 167, 25, 45, 235, 259, 37, 82, 40, 244, 230, 207, 286, 2, 301,
+            76, 29, 190, 7, 219, 153, 118, 303, 4, 222, 278, 79, 47, 113, 67, 11, 195, 304, 181,
+            241, 66, 217, 62, 6, 101, 170, 14, 184, 279, 166, 102, 15, 231, 36, 136, 58, 27, 149,
+            133, 64, 157, 77, 100, 44, 73, 182, 205, 83, 108, 158, 43, 13, 75, 98, 169, 193, 20,
+            31, 275, 22, 50, 0, 61, 200, 281, 191, 272, 150, 202, 265, 88, 92, 24, 123, 291, 212,
+            19, 39, 103, 201, 90, 290, 216, 71, 54, 42, 146, 1, 284, 114, 115, 215, 236, 128, 110,
+            209, 151, 171, 226, 127, 148, 204, 135, 254, 243, 280, 30, 187, 239, 155, 263, 134,
+            143, 89, 300, 270, 180, 57, 84, 59, 288, 147, 74, 160, 266,
+        ],
+    };
+    impl Event {
+        #[doc = "The event with this name, ASCII case-insensitively; perf's spelling of an offcore-response name (`OFFCORE_RESPONSE.X` for `OFFCORE_RESPONSE_0.X`) is accepted too. One hash and one comparison, for a miss as for a hit."]
         pub fn from_name(name: &str) -> Option<Self> {
-            match DESCS.binary_search_by(|d| d.name.cmp(name)) {
-                Ok(i) => Some(ALL[i]),
-                Err(_) => DESCS
-                    .iter()
-                    .position(|d| d.name.eq_ignore_ascii_case(name))
-                    .map(|i| ALL[i]),
-            }
+            INDEX.find(name, key).map(|k| ALL[k])
         }
+    }
+    #[doc = r" The name behind index `k` of `INDEX`."]
+    fn key(k: usize) -> &'static str {
+        DESCS[k].name
     }
     impl ::core::fmt::Debug for Event {
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {

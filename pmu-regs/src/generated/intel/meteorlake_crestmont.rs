@@ -1401,6 +1401,8 @@ pub mod events {
         pub const COUNT: usize = 253;
         #[doc = r" Every event, in name order."]
         pub const ALL: &'static [Event] = &ALL;
+        #[doc = r" Every event's encoding, in name order: `DESCS[i]` is `ALL[i].desc()`."]
+        pub const DESCS: &'static [crate::EventDesc] = &DESCS;
         #[doc = r" The encoding and counters, for `IA32_PERFEVTSEL::event_on`."]
         pub const fn desc(self) -> &'static crate::EventDesc {
             &DESCS[self as usize]
@@ -1409,17 +1411,42 @@ pub mod events {
         pub const fn name(self) -> &'static str {
             DESCS[self as usize].name
         }
-        #[doc = r" The event with this name: exact match by binary search, then ASCII"]
-        #[doc = r" case-insensitive."]
+    }
+    static INDEX: crate::__private::NameIndex = crate::__private::NameIndex {
+        seed: 0x0123456789abcdef,
+        max_len: 48,
+        pilots: &[
+            37, 22, 46, 11, 7, 0, 9, 190, 62, 212, 16, 78, 13, 0, 0, 34, 500, 350, 149, 1, 108,
+            307, 12, 210, 9, 15, 20, 250, 0, 98, 1046, 15, 0, 33, 65, 103, 17, 25, 7, 0, 10, 420,
+            1, 3, 13, 27, 38, 406, 1216, 191, 76, 81, 8, 275, 38, 71, 0, 0, 640, 47, 156, 638, 49,
+            4,
+        ],
+        slots: &[
+            155, 231, 240, 249, 72, 210, 1, 167, 48, 17, 34, 201, 251, 83, 87, 25, 54, 222, 202,
+            84, 103, 250, 157, 126, 208, 21, 224, 141, 182, 133, 225, 46, 248, 242, 214, 219, 160,
+            176, 86, 197, 11, 112, 230, 99, 145, 187, 14, 116, 232, 20, 203, 7, 94, 88, 9, 110, 61,
+            198, 67, 18, 33, 199, 137, 127, 218, 159, 81, 193, 215, 2, 205, 206, 114, 177, 130,
+            194, 70, 64, 226, 220, 55, 27, 131, 207, 71, 41, 58, 74, 24, 102, 121, 93, 200, 45,
+            146, 163, 213, 147, 212, 228, 40, 143, 119, 97, 29, 92, 80, 179, 89, 77, 175, 151, 238,
+            100, 122, 171, 142, 195, 10, 128, 91, 148, 78, 6, 150, 68, 234, 82, 115, 51, 216, 237,
+            227, 52, 136, 241, 62, 8, 169, 65, 22, 132, 190, 30, 0, 211, 56, 95, 229, 37, 153, 15,
+            26, 28, 113, 221, 233, 50, 192, 32, 134, 13, 140, 5, 239, 252, 117, 85, 165, 73, 59,
+            188, 185, 138, 106, 180, 19, 158, 101, 247, 75, 152, 47, 118, 189, 98, 31, 53, 129, 79,
+            123, 49, 60, 196, 66, 162, 57, 35, 139, 246, 135, 44, 63, 3, 164, 223, 161, 172, 104,
+            69, 109, 154, 144, 236, 186, 76, 149, 16, 23, 39, 184, 107, 181, 36, 245, 183, 105,
+            166, 168, 96, 90, 178, 170, 235, 173, 111, 243, 209, 191, 124, 125, 43, 108, 244, 38,
+            156, 174, 42, 12, 4, 217, 120, 204,
+        ],
+    };
+    impl Event {
+        #[doc = "The event with this name, ASCII case-insensitively; perf's spelling of an offcore-response name (`OFFCORE_RESPONSE.X` for `OFFCORE_RESPONSE_0.X`) is accepted too. One hash and one comparison, for a miss as for a hit."]
         pub fn from_name(name: &str) -> Option<Self> {
-            match DESCS.binary_search_by(|d| d.name.cmp(name)) {
-                Ok(i) => Some(ALL[i]),
-                Err(_) => DESCS
-                    .iter()
-                    .position(|d| d.name.eq_ignore_ascii_case(name))
-                    .map(|i| ALL[i]),
-            }
+            INDEX.find(name, key).map(|k| ALL[k])
         }
+    }
+    #[doc = r" The name behind index `k` of `INDEX`."]
+    fn key(k: usize) -> &'static str {
+        DESCS[k].name
     }
     impl ::core::fmt::Debug for Event {
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {

@@ -1789,6 +1789,8 @@ pub mod events {
         pub const COUNT: usize = 323;
         #[doc = r" Every event, in name order."]
         pub const ALL: &'static [Event] = &ALL;
+        #[doc = r" Every event's encoding, in name order: `DESCS[i]` is `ALL[i].desc()`."]
+        pub const DESCS: &'static [crate::EventDesc] = &DESCS;
         #[doc = r" The encoding and counters, for `IA32_PERFEVTSEL::event_on`."]
         pub const fn desc(self) -> &'static crate::EventDesc {
             &DESCS[self as usize]
@@ -1797,17 +1799,46 @@ pub mod events {
         pub const fn name(self) -> &'static str {
             DESCS[self as usize].name
         }
-        #[doc = r" The event with this name: exact match by binary search, then ASCII"]
-        #[doc = r" case-insensitive."]
+    }
+    static INDEX: crate::__private::NameIndex = crate::__private::NameIndex {
+        seed: 0x0123456789abcdef,
+        max_len: 63,
+        pilots: &[
+            79, 115, 16, 2, 297, 150, 571, 90, 38, 152, 1, 1, 34, 79, 172, 6, 2, 106, 33, 32, 139,
+            33, 45, 23, 0, 0, 8, 8, 18, 0, 9, 3, 40, 6, 5, 64, 39, 0, 12, 168, 2, 24, 66, 1, 39,
+            61, 117, 165, 177, 136, 12, 0, 793, 236, 116, 105, 324, 49, 8, 8, 0, 107, 0, 969, 130,
+            63, 26, 62, 1724, 6, 3, 8, 11, 253, 1, 4357, 42, 6, 441, 535, 483,
+        ],
+        slots: &[
+            37, 47, 314, 186, 176, 63, 236, 0, 62, 25, 108, 56, 150, 125, 141, 320, 14, 161, 140,
+            45, 111, 38, 268, 214, 173, 226, 15, 310, 95, 210, 103, 87, 148, 58, 165, 181, 54, 127,
+            206, 261, 59, 194, 76, 52, 220, 305, 26, 303, 116, 172, 302, 248, 175, 228, 162, 316,
+            197, 231, 117, 104, 44, 257, 279, 157, 321, 190, 75, 179, 287, 28, 142, 299, 151, 274,
+            53, 313, 224, 180, 77, 216, 209, 205, 246, 280, 73, 259, 126, 119, 29, 114, 145, 96,
+            21, 273, 215, 174, 36, 304, 131, 46, 263, 3, 67, 91, 143, 110, 269, 315, 1, 124, 34,
+            128, 99, 118, 238, 233, 71, 243, 88, 100, 22, 223, 187, 90, 276, 247, 283, 188, 107,
+            227, 262, 284, 170, 294, 255, 7, 146, 35, 189, 66, 164, 285, 64, 30, 122, 27, 139, 208,
+            289, 93, 250, 254, 120, 133, 293, 298, 48, 239, 252, 230, 234, 129, 74, 78, 213, 147,
+            130, 158, 317, 10, 237, 245, 13, 219, 5, 57, 291, 43, 309, 24, 185, 232, 240, 253, 207,
+            102, 177, 192, 79, 301, 86, 184, 138, 65, 159, 292, 199, 39, 196, 242, 319, 193, 134,
+            282, 11, 251, 121, 94, 277, 81, 61, 211, 69, 101, 106, 16, 144, 203, 221, 60, 105, 92,
+            82, 113, 6, 295, 112, 31, 202, 312, 149, 244, 32, 318, 9, 132, 235, 135, 42, 200, 249,
+            212, 267, 49, 8, 160, 70, 155, 98, 4, 308, 84, 241, 51, 23, 182, 272, 163, 271, 322,
+            217, 80, 191, 198, 167, 168, 286, 222, 12, 178, 229, 50, 297, 19, 278, 266, 89, 166,
+            218, 137, 156, 169, 17, 300, 195, 2, 72, 307, 270, 258, 183, 281, 201, 265, 152, 311,
+            275, 260, 115, 288, 83, 225, 40, 55, 18, 20, 136, 296, 123, 41, 290, 306, 85, 171, 154,
+            109, 68, 33, 97, 204, 256, 264, 153,
+        ],
+    };
+    impl Event {
+        #[doc = "The event with this name, ASCII case-insensitively; perf's spelling of an offcore-response name (`OFFCORE_RESPONSE.X` for `OFFCORE_RESPONSE_0.X`) is accepted too. One hash and one comparison, for a miss as for a hit."]
         pub fn from_name(name: &str) -> Option<Self> {
-            match DESCS.binary_search_by(|d| d.name.cmp(name)) {
-                Ok(i) => Some(ALL[i]),
-                Err(_) => DESCS
-                    .iter()
-                    .position(|d| d.name.eq_ignore_ascii_case(name))
-                    .map(|i| ALL[i]),
-            }
+            INDEX.find(name, key).map(|k| ALL[k])
         }
+    }
+    #[doc = r" The name behind index `k` of `INDEX`."]
+    fn key(k: usize) -> &'static str {
+        DESCS[k].name
     }
     impl ::core::fmt::Debug for Event {
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {

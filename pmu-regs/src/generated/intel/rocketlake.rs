@@ -2237,6 +2237,8 @@ pub mod events {
         pub const COUNT: usize = 343;
         #[doc = r" Every event, in name order."]
         pub const ALL: &'static [Event] = &ALL;
+        #[doc = r" Every event's encoding, in name order: `DESCS[i]` is `ALL[i].desc()`."]
+        pub const DESCS: &'static [crate::EventDesc] = &DESCS;
         #[doc = r" The encoding and counters, for `IA32_PERFEVTSEL::event_on`."]
         pub const fn desc(self) -> &'static crate::EventDesc {
             &DESCS[self as usize]
@@ -2245,17 +2247,48 @@ pub mod events {
         pub const fn name(self) -> &'static str {
             DESCS[self as usize].name
         }
-        #[doc = r" The event with this name: exact match by binary search, then ASCII"]
-        #[doc = r" case-insensitive."]
+    }
+    static INDEX: crate::__private::NameIndex = crate::__private::NameIndex {
+        seed: 0x0123456789abcdef,
+        max_len: 63,
+        pilots: &[
+            4, 137, 3, 361, 82, 27, 6, 23, 222, 49, 124, 20, 3, 89, 17, 406, 1, 0, 132, 206, 27,
+            175, 80, 281, 10, 27, 0, 19, 45, 4, 1, 1, 50, 8, 30, 6, 184, 133, 4, 10, 2, 5, 1, 0,
+            246, 46, 182, 586, 7, 35, 1085, 0, 148, 1, 114, 350, 120, 927, 5, 11, 0, 4, 309, 0, 11,
+            295, 30, 53, 76, 241, 1, 525, 16, 5, 4, 242, 423, 61, 74, 105, 82, 1, 250, 4555, 316,
+            423,
+        ],
+        slots: &[
+            216, 134, 163, 94, 237, 271, 82, 249, 141, 49, 309, 172, 12, 166, 140, 340, 10, 252, 5,
+            183, 151, 147, 186, 325, 270, 136, 64, 255, 107, 242, 148, 194, 292, 342, 228, 338, 38,
+            110, 89, 127, 223, 9, 297, 231, 200, 303, 247, 119, 18, 261, 121, 198, 103, 329, 224,
+            144, 54, 70, 71, 307, 316, 11, 331, 330, 328, 164, 289, 128, 246, 156, 55, 91, 238,
+            179, 254, 159, 168, 52, 226, 40, 290, 13, 189, 176, 2, 286, 230, 213, 256, 7, 59, 178,
+            273, 39, 264, 122, 322, 76, 79, 269, 250, 26, 304, 33, 48, 274, 74, 133, 162, 244, 68,
+            63, 34, 17, 195, 306, 104, 210, 294, 260, 25, 257, 192, 277, 222, 266, 87, 61, 295, 23,
+            8, 15, 65, 202, 333, 239, 323, 227, 299, 187, 196, 184, 272, 75, 117, 154, 114, 155,
+            287, 6, 35, 243, 30, 143, 57, 73, 43, 41, 138, 301, 66, 236, 137, 174, 69, 130, 165,
+            14, 22, 203, 197, 132, 291, 77, 206, 105, 126, 101, 199, 288, 327, 92, 265, 177, 337,
+            282, 96, 241, 232, 262, 19, 170, 58, 275, 80, 220, 37, 98, 259, 158, 97, 308, 129, 62,
+            218, 285, 47, 182, 253, 209, 60, 93, 131, 279, 120, 332, 258, 112, 305, 157, 310, 215,
+            314, 169, 100, 56, 300, 149, 225, 324, 320, 321, 118, 86, 205, 145, 293, 278, 221, 233,
+            78, 296, 180, 28, 211, 214, 185, 0, 106, 319, 234, 124, 27, 152, 67, 29, 284, 283, 4,
+            191, 313, 298, 1, 111, 263, 161, 339, 204, 280, 20, 335, 160, 207, 53, 208, 229, 139,
+            251, 113, 281, 95, 201, 302, 341, 190, 326, 51, 315, 90, 153, 219, 171, 193, 150, 336,
+            125, 235, 108, 46, 36, 312, 142, 31, 267, 109, 84, 32, 181, 3, 188, 146, 175, 44, 173,
+            16, 135, 334, 83, 317, 99, 245, 45, 81, 311, 268, 212, 318, 72, 116, 42, 248, 24, 102,
+            88, 85, 50, 21, 167, 123, 115, 240, 276, 217,
+        ],
+    };
+    impl Event {
+        #[doc = "The event with this name, ASCII case-insensitively; perf's spelling of an offcore-response name (`OFFCORE_RESPONSE.X` for `OFFCORE_RESPONSE_0.X`) is accepted too. One hash and one comparison, for a miss as for a hit."]
         pub fn from_name(name: &str) -> Option<Self> {
-            match DESCS.binary_search_by(|d| d.name.cmp(name)) {
-                Ok(i) => Some(ALL[i]),
-                Err(_) => DESCS
-                    .iter()
-                    .position(|d| d.name.eq_ignore_ascii_case(name))
-                    .map(|i| ALL[i]),
-            }
+            INDEX.find(name, key).map(|k| ALL[k])
         }
+    }
+    #[doc = r" The name behind index `k` of `INDEX`."]
+    fn key(k: usize) -> &'static str {
+        DESCS[k].name
     }
     impl ::core::fmt::Debug for Event {
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {

@@ -1240,6 +1240,8 @@ pub mod events {
         pub const COUNT: usize = 238;
         #[doc = r" Every event, in name order."]
         pub const ALL: &'static [Event] = &ALL;
+        #[doc = r" Every event's encoding, in name order: `DESCS[i]` is `ALL[i].desc()`."]
+        pub const DESCS: &'static [crate::EventDesc] = &DESCS;
         #[doc = r" The encoding and counters, for `IA32_PERFEVTSEL::event_on`."]
         pub const fn desc(self) -> &'static crate::EventDesc {
             &DESCS[self as usize]
@@ -1248,17 +1250,40 @@ pub mod events {
         pub const fn name(self) -> &'static str {
             DESCS[self as usize].name
         }
-        #[doc = r" The event with this name: exact match by binary search, then ASCII"]
-        #[doc = r" case-insensitive."]
+    }
+    static INDEX: crate::__private::NameIndex = crate::__private::NameIndex {
+        seed: 0x0123456789abcdef,
+        max_len: 50,
+        pilots: &[
+            27, 14, 2, 26, 0, 1, 211, 43, 133, 243, 29, 10, 5, 0, 565, 205, 119, 107, 40, 2, 75,
+            453, 0, 16, 57, 10, 0, 190, 314, 29, 0, 0, 47, 47, 447, 8, 31, 0, 100, 0, 15, 367, 16,
+            3, 100, 192, 14, 91, 3592, 3, 195, 980, 100, 296, 0, 1, 222, 948, 295, 0,
+        ],
+        slots: &[
+            61, 98, 234, 197, 78, 85, 8, 72, 48, 90, 75, 181, 146, 54, 87, 112, 216, 82, 100, 206,
+            64, 40, 126, 145, 199, 138, 136, 11, 233, 47, 140, 196, 154, 177, 159, 104, 141, 26,
+            204, 193, 103, 65, 147, 172, 119, 227, 5, 81, 76, 118, 160, 207, 17, 55, 28, 56, 66,
+            168, 24, 113, 16, 219, 21, 18, 175, 2, 192, 215, 115, 70, 144, 10, 148, 13, 97, 38,
+            166, 68, 34, 110, 1, 180, 155, 236, 43, 189, 88, 229, 63, 222, 74, 105, 52, 202, 226,
+            14, 133, 27, 37, 9, 213, 162, 173, 187, 137, 109, 223, 194, 50, 114, 96, 214, 22, 59,
+            209, 94, 164, 101, 174, 69, 217, 150, 134, 46, 130, 156, 218, 176, 184, 153, 185, 190,
+            132, 99, 30, 143, 127, 80, 86, 163, 120, 171, 212, 139, 131, 142, 123, 0, 161, 32, 198,
+            36, 73, 91, 191, 237, 35, 122, 51, 4, 149, 183, 182, 77, 210, 128, 6, 235, 157, 25,
+            225, 92, 208, 108, 230, 31, 53, 129, 232, 49, 33, 60, 93, 95, 89, 57, 19, 62, 221, 44,
+            83, 3, 20, 71, 158, 151, 178, 205, 29, 58, 186, 195, 152, 67, 102, 12, 39, 167, 107,
+            211, 170, 45, 188, 200, 121, 41, 125, 203, 111, 179, 15, 106, 231, 84, 169, 124, 201,
+            228, 7, 117, 23, 165, 42, 135, 224, 220, 116, 79,
+        ],
+    };
+    impl Event {
+        #[doc = "The event with this name, ASCII case-insensitively; perf's spelling of an offcore-response name (`OFFCORE_RESPONSE.X` for `OFFCORE_RESPONSE_0.X`) is accepted too. One hash and one comparison, for a miss as for a hit."]
         pub fn from_name(name: &str) -> Option<Self> {
-            match DESCS.binary_search_by(|d| d.name.cmp(name)) {
-                Ok(i) => Some(ALL[i]),
-                Err(_) => DESCS
-                    .iter()
-                    .position(|d| d.name.eq_ignore_ascii_case(name))
-                    .map(|i| ALL[i]),
-            }
+            INDEX.find(name, key).map(|k| ALL[k])
         }
+    }
+    #[doc = r" The name behind index `k` of `INDEX`."]
+    fn key(k: usize) -> &'static str {
+        DESCS[k].name
     }
     impl ::core::fmt::Debug for Event {
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {

@@ -1254,6 +1254,8 @@ pub mod events {
         pub const COUNT: usize = 130;
         #[doc = r" Every event, in name order."]
         pub const ALL: &'static [Event] = &ALL;
+        #[doc = r" Every event's encoding, in name order: `DESCS[i]` is `ALL[i].desc()`."]
+        pub const DESCS: &'static [crate::EventDesc] = &DESCS;
         #[doc = r" The encoding and counters, for `IA32_PERFEVTSEL::event_on`."]
         pub const fn desc(self) -> &'static crate::EventDesc {
             &DESCS[self as usize]
@@ -1262,17 +1264,33 @@ pub mod events {
         pub const fn name(self) -> &'static str {
             DESCS[self as usize].name
         }
-        #[doc = r" The event with this name: exact match by binary search, then ASCII"]
-        #[doc = r" case-insensitive."]
+    }
+    static INDEX: crate::__private::NameIndex = crate::__private::NameIndex {
+        seed: 0x0123456789abcdef,
+        max_len: 61,
+        pilots: &[
+            7, 0, 200, 29, 20, 0, 38, 22, 26, 0, 219, 56, 147, 119, 4, 4, 9, 72, 26, 778, 28, 36,
+            24, 76, 3, 19, 0, 412, 9, 8, 584, 5, 3598,
+        ],
+        slots: &[
+            69, 61, 123, 45, 111, 26, 9, 102, 56, 27, 60, 5, 66, 117, 21, 103, 100, 42, 65, 63, 43,
+            106, 24, 121, 35, 113, 68, 31, 91, 71, 4, 6, 41, 124, 77, 2, 38, 67, 97, 51, 23, 110,
+            92, 50, 87, 62, 83, 8, 3, 59, 120, 88, 53, 81, 29, 36, 12, 85, 10, 105, 39, 20, 127,
+            93, 14, 80, 95, 108, 74, 94, 115, 90, 55, 57, 13, 18, 86, 52, 101, 82, 129, 32, 33,
+            116, 104, 70, 25, 79, 98, 37, 17, 96, 73, 34, 28, 64, 49, 122, 15, 44, 89, 84, 1, 78,
+            47, 125, 109, 0, 112, 128, 48, 114, 16, 118, 119, 54, 126, 22, 11, 76, 72, 30, 46, 7,
+            75, 19, 40, 107, 58, 99,
+        ],
+    };
+    impl Event {
+        #[doc = "The event with this name, ASCII case-insensitively; perf's spelling of an offcore-response name (`OFFCORE_RESPONSE.X` for `OFFCORE_RESPONSE_0.X`) is accepted too. One hash and one comparison, for a miss as for a hit."]
         pub fn from_name(name: &str) -> Option<Self> {
-            match DESCS.binary_search_by(|d| d.name.cmp(name)) {
-                Ok(i) => Some(ALL[i]),
-                Err(_) => DESCS
-                    .iter()
-                    .position(|d| d.name.eq_ignore_ascii_case(name))
-                    .map(|i| ALL[i]),
-            }
+            INDEX.find(name, key).map(|k| ALL[k])
         }
+    }
+    #[doc = r" The name behind index `k` of `INDEX`."]
+    fn key(k: usize) -> &'static str {
+        DESCS[k].name
     }
     impl ::core::fmt::Debug for Event {
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {

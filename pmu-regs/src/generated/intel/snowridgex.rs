@@ -2600,6 +2600,8 @@ pub mod events {
         pub const COUNT: usize = 305;
         #[doc = r" Every event, in name order."]
         pub const ALL: &'static [Event] = &ALL;
+        #[doc = r" Every event's encoding, in name order: `DESCS[i]` is `ALL[i].desc()`."]
+        pub const DESCS: &'static [crate::EventDesc] = &DESCS;
         #[doc = r" The encoding and counters, for `IA32_PERFEVTSEL::event_on`."]
         pub const fn desc(self) -> &'static crate::EventDesc {
             &DESCS[self as usize]
@@ -2608,17 +2610,45 @@ pub mod events {
         pub const fn name(self) -> &'static str {
             DESCS[self as usize].name
         }
-        #[doc = r" The event with this name: exact match by binary search, then ASCII"]
-        #[doc = r" case-insensitive."]
+    }
+    static INDEX: crate::__private::NameIndex = crate::__private::NameIndex {
+        seed: 0x0123456789abcdef,
+        max_len: 53,
+        pilots: &[
+            53, 33, 35, 53, 8, 3, 35, 35, 74, 38, 4, 189, 14, 59, 0, 38, 28, 3, 0, 101, 2, 57, 0,
+            185, 1, 157, 15, 0, 14, 7, 2, 1, 369, 1, 232, 86, 3, 320, 0, 12, 317, 318, 961, 6, 447,
+            387, 18, 34, 182, 352, 3, 1, 1106, 61, 807, 37, 9, 0, 33, 2, 59, 451, 49, 2313, 68, 3,
+            16, 222, 12, 1, 70, 65, 942, 109, 104, 42, 2182,
+        ],
+        slots: &[
+            295, 0, 206, 3, 15, 228, 41, 102, 161, 172, 257, 184, 35, 164, 127, 180, 77, 157, 142,
+            264, 162, 243, 122, 136, 271, 155, 92, 301, 265, 262, 152, 150, 214, 81, 196, 272, 114,
+            131, 144, 216, 277, 39, 250, 254, 119, 26, 289, 269, 182, 82, 203, 46, 270, 209, 20,
+            96, 107, 113, 100, 141, 288, 204, 79, 240, 208, 227, 25, 274, 252, 158, 173, 133, 234,
+            116, 147, 28, 181, 159, 258, 259, 4, 24, 249, 190, 248, 167, 293, 229, 33, 18, 285,
+            235, 47, 300, 279, 89, 125, 72, 17, 207, 55, 186, 66, 282, 16, 54, 268, 64, 140, 224,
+            9, 284, 76, 146, 139, 21, 290, 197, 5, 10, 185, 80, 192, 154, 62, 165, 63, 148, 177,
+            303, 129, 88, 126, 168, 200, 59, 202, 49, 86, 149, 163, 221, 120, 91, 138, 143, 153,
+            67, 145, 217, 37, 27, 57, 75, 84, 302, 292, 118, 297, 260, 135, 29, 263, 108, 183, 42,
+            124, 85, 156, 187, 93, 7, 40, 52, 236, 238, 134, 13, 112, 220, 175, 246, 275, 14, 253,
+            245, 117, 225, 70, 97, 98, 193, 176, 36, 191, 87, 237, 1, 304, 38, 53, 2, 239, 19, 267,
+            283, 178, 255, 128, 58, 222, 251, 111, 189, 213, 171, 51, 179, 241, 115, 256, 109, 61,
+            299, 32, 166, 83, 110, 22, 103, 194, 31, 60, 244, 230, 121, 242, 30, 95, 160, 105, 34,
+            74, 50, 219, 106, 169, 298, 276, 137, 170, 130, 231, 247, 210, 286, 99, 68, 6, 199,
+            174, 65, 45, 233, 212, 43, 151, 132, 123, 94, 195, 218, 104, 273, 281, 90, 8, 78, 101,
+            69, 11, 215, 287, 266, 198, 261, 226, 211, 56, 201, 12, 73, 48, 278, 71, 232, 280, 205,
+            44, 296, 294, 23, 291, 188, 223,
+        ],
+    };
+    impl Event {
+        #[doc = "The event with this name, ASCII case-insensitively; perf's spelling of an offcore-response name (`OFFCORE_RESPONSE.X` for `OFFCORE_RESPONSE_0.X`) is accepted too. One hash and one comparison, for a miss as for a hit."]
         pub fn from_name(name: &str) -> Option<Self> {
-            match DESCS.binary_search_by(|d| d.name.cmp(name)) {
-                Ok(i) => Some(ALL[i]),
-                Err(_) => DESCS
-                    .iter()
-                    .position(|d| d.name.eq_ignore_ascii_case(name))
-                    .map(|i| ALL[i]),
-            }
+            INDEX.find(name, key).map(|k| ALL[k])
         }
+    }
+    #[doc = r" The name behind index `k` of `INDEX`."]
+    fn key(k: usize) -> &'static str {
+        DESCS[k].name
     }
     impl ::core::fmt::Debug for Event {
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {

@@ -1459,6 +1459,8 @@ pub mod events {
         pub const COUNT: usize = 265;
         #[doc = r" Every event, in name order."]
         pub const ALL: &'static [Event] = &ALL;
+        #[doc = r" Every event's encoding, in name order: `DESCS[i]` is `ALL[i].desc()`."]
+        pub const DESCS: &'static [crate::EventDesc] = &DESCS;
         #[doc = r" The encoding and counters, for `IA32_PERFEVTSEL::event_on`."]
         pub const fn desc(self) -> &'static crate::EventDesc {
             &DESCS[self as usize]
@@ -1467,17 +1469,43 @@ pub mod events {
         pub const fn name(self) -> &'static str {
             DESCS[self as usize].name
         }
-        #[doc = r" The event with this name: exact match by binary search, then ASCII"]
-        #[doc = r" case-insensitive."]
+    }
+    static INDEX: crate::__private::NameIndex = crate::__private::NameIndex {
+        seed: 0x0123456789abcdef,
+        max_len: 55,
+        pilots: &[
+            27, 9, 28, 39, 5, 21, 7, 9, 108, 14, 5, 50, 21, 3, 22, 123, 11, 774, 6, 93, 1, 74, 17,
+            0, 3, 0, 1, 16, 9, 7, 0, 10, 0, 2, 103, 46, 18, 671, 13, 541, 38, 89, 100, 7, 21, 1314,
+            666, 0, 375, 3, 18, 8, 131, 9, 177, 103, 5, 9, 460, 4, 148, 10, 683, 320, 711, 2426,
+            1483,
+        ],
+        slots: &[
+            147, 155, 203, 139, 102, 179, 119, 39, 89, 218, 23, 113, 95, 132, 130, 40, 161, 260,
+            17, 220, 140, 64, 209, 100, 86, 2, 88, 8, 152, 176, 148, 163, 45, 90, 81, 103, 156,
+            200, 14, 133, 73, 251, 168, 13, 229, 144, 3, 104, 85, 6, 75, 28, 91, 97, 53, 76, 19,
+            118, 109, 15, 153, 59, 217, 197, 42, 7, 165, 216, 221, 63, 56, 249, 122, 192, 1, 142,
+            227, 121, 71, 4, 199, 174, 171, 136, 114, 194, 72, 177, 231, 48, 26, 255, 211, 37, 157,
+            186, 35, 219, 160, 143, 98, 127, 27, 222, 215, 66, 245, 187, 206, 210, 195, 84, 256,
+            125, 52, 172, 243, 233, 134, 115, 44, 214, 228, 164, 240, 93, 198, 257, 10, 110, 112,
+            190, 226, 79, 78, 180, 261, 96, 250, 254, 107, 191, 106, 94, 58, 30, 116, 21, 181, 201,
+            67, 111, 205, 62, 232, 47, 212, 117, 68, 46, 20, 238, 60, 129, 69, 55, 82, 5, 170, 234,
+            146, 182, 208, 57, 213, 141, 24, 204, 49, 183, 34, 151, 258, 184, 11, 236, 145, 225,
+            159, 128, 0, 101, 223, 29, 74, 149, 120, 65, 235, 25, 108, 252, 173, 242, 241, 196,
+            167, 77, 263, 135, 126, 50, 22, 32, 31, 185, 193, 239, 169, 18, 202, 41, 237, 188, 87,
+            150, 137, 38, 138, 92, 248, 244, 12, 253, 264, 124, 33, 166, 80, 158, 162, 16, 131,
+            247, 224, 207, 154, 175, 83, 259, 262, 105, 61, 178, 99, 43, 9, 230, 189, 54, 123, 36,
+            70, 246, 51,
+        ],
+    };
+    impl Event {
+        #[doc = "The event with this name, ASCII case-insensitively; perf's spelling of an offcore-response name (`OFFCORE_RESPONSE.X` for `OFFCORE_RESPONSE_0.X`) is accepted too. One hash and one comparison, for a miss as for a hit."]
         pub fn from_name(name: &str) -> Option<Self> {
-            match DESCS.binary_search_by(|d| d.name.cmp(name)) {
-                Ok(i) => Some(ALL[i]),
-                Err(_) => DESCS
-                    .iter()
-                    .position(|d| d.name.eq_ignore_ascii_case(name))
-                    .map(|i| ALL[i]),
-            }
+            INDEX.find(name, key).map(|k| ALL[k])
         }
+    }
+    #[doc = r" The name behind index `k` of `INDEX`."]
+    fn key(k: usize) -> &'static str {
+        DESCS[k].name
     }
     impl ::core::fmt::Debug for Event {
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
