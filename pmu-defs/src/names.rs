@@ -446,6 +446,11 @@ pub const RESERVED_CRATE_ROOT: &[Reserved] = &[
     ("backend", TYPE, "the module `pmu_regs::backend`"),
     ("detect", TYPE, "the module `pmu_regs::detect`"),
     ("event", TYPE, "the module `pmu_regs::event`"),
+    (
+        "lookup",
+        TYPE,
+        "the module of the generated name tables' reader",
+    ),
     ("pmu", TYPE, "the module `pmu_regs::pmu`"),
     ("generated", TYPE, "the module of the generated code"),
     ("fmt", TYPE, "`core::fmt`"),
@@ -471,6 +476,17 @@ pub const RESERVED_VENDOR: &[Reserved] = &[(
 /// enum (`pmu_regs::arch`).
 pub const RESERVED_MARKERS: &[Reserved] = &[
     ("Generation", TYPE, "the `Generation` enum"),
+    (
+        "ModelsWithEvent",
+        TYPE,
+        "the iterator of `Generation::models_with_event`",
+    ),
+    ("MODELS", VALUE, "the model generations with event tables"),
+    (
+        "__all_models",
+        TYPE,
+        "the table of every model's event names",
+    ),
     (
         "V",
         TYPE,

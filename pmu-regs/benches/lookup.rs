@@ -15,7 +15,7 @@
 //! of all models), shuffled; for misses each of those names with its last byte replaced by
 //! `#`, so a miss shares its length and all but one byte with a name. `main` checks that the
 //! contenders agree on every query, runs criterion, then prints ns per lookup (median and
-//! fastest sample) and the ratio to `phf`.
+//! fastest sample) and the ratios to `phf`.
 //!
 //! ```sh
 //! cargo bench -p pmu-regs --features all-models --bench lookup             # ~2 minutes
@@ -359,26 +359,31 @@ fn times_ns(dir: &Path, group: &str, function: &str) -> Option<(f64, f64)> {
 }
 
 fn report(dir: &Path, cases: &[Case]) {
-    println!("\nns per lookup, this run: median (fastest sample); ratio = median / phf median");
+    println!(
+        "\nns per lookup, this run: median (fastest sample); ours/phf of the medians and of the \
+         fastest samples (other load only ever adds time, so the latter is the steadier one)"
+    );
     print!("{:<22}", "case");
     for (name, _) in &cases[0].contenders {
         print!(" {name:>19}");
     }
-    println!(" {:>10}", "ours/phf");
+    println!(" {:>10} {:>10}", "median", "fastest");
     for case in cases {
         print!("{:<22}", case.group);
-        let mut medians = HashMap::new();
+        let mut times = HashMap::new();
         for (name, _) in &case.contenders {
             match times_ns(dir, case.group, name) {
                 Some((m, f)) => {
-                    medians.insert(*name, m);
+                    times.insert(*name, (m, f));
                     print!(" {:>19}", format!("{m:.1} ({f:.1})"));
                 }
                 None => print!(" {:>19}", "-"),
             }
         }
-        match (medians.get("ours"), medians.get("phf")) {
-            (Some(o), Some(p)) if *p > 0.0 => println!(" {:>10.2}", o / p),
+        match (times.get("ours"), times.get("phf")) {
+            (Some(o), Some(p)) if p.0 > 0.0 && p.1 > 0.0 => {
+                println!(" {:>10.2} {:>10.2}", o.0 / p.0, o.1 / p.1)
+            }
             _ => println!(),
         }
     }
