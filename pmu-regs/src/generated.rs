@@ -6096,11 +6096,7 @@ pub mod intel {
             }
             #[inline(always)]
             const fn __check_field_from_ip<const V: u64>() {
-                const {
-                    if V > 0xffffffffffffffff_u64 {
-                        crate::__private::too_wide("IA32_LBR_FROM_IP", "FROM_IP", 64u32, V)
-                    }
-                }
+                const {}
             }
             #[doc = "A value of `IA32_LBR_FROM_IP`. Setters never touch reserved bits (`0x0000000000000000`)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -6167,22 +6163,12 @@ pub mod intel {
                 #[doc = "Sets `FROM_IP` to the constant `V`; a `V` wider than 64 bits fails to compile. Address of the branch instruction.\n\nBits 63:0, read-write, 64 bits wide."]
                 #[track_caller]
                 pub const fn with_from_ip<const V: u64>(self) -> Self {
-                    if V > 0xffffffffffffffff_u64 {
-                        crate::__private::too_wide("IA32_LBR_FROM_IP", "FROM_IP", 64u32, V)
-                    }
                     __check_field_from_ip::<V>();
                     let v = V;
                     Self((self.0 & 0x0_u64) | (((v >> 0u32) & 0xffffffffffffffff_u64) << 0u32))
                 }
                 #[doc = "Sets `FROM_IP`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 64 bits. Address of the branch instruction.\n\nBits 63:0, read-write, 64 bits wide."]
                 pub const fn try_set_from_ip(self, v: u64) -> Result<Self, crate::FieldError> {
-                    if v > 0xffffffffffffffff_u64 {
-                        return Err(crate::FieldError::TooWide {
-                            field: "FROM_IP",
-                            width: 64u32,
-                            value: v,
-                        });
-                    }
                     Ok(Self(
                         (self.0 & 0x0_u64) | (((v >> 0u32) & 0xffffffffffffffff_u64) << 0u32),
                     ))
@@ -6447,11 +6433,7 @@ pub mod intel {
             }
             #[inline(always)]
             const fn __check_field_to_ip<const V: u64>() {
-                const {
-                    if V > 0xffffffffffffffff_u64 {
-                        crate::__private::too_wide("IA32_LBR_TO_IP", "TO_IP", 64u32, V)
-                    }
-                }
+                const {}
             }
             #[doc = "A value of `IA32_LBR_TO_IP`. Setters never touch reserved bits (`0x0000000000000000`)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -6518,22 +6500,12 @@ pub mod intel {
                 #[doc = "Sets `TO_IP` to the constant `V`; a `V` wider than 64 bits fails to compile. Target address of the branch.\n\nBits 63:0, read-write, 64 bits wide."]
                 #[track_caller]
                 pub const fn with_to_ip<const V: u64>(self) -> Self {
-                    if V > 0xffffffffffffffff_u64 {
-                        crate::__private::too_wide("IA32_LBR_TO_IP", "TO_IP", 64u32, V)
-                    }
                     __check_field_to_ip::<V>();
                     let v = V;
                     Self((self.0 & 0x0_u64) | (((v >> 0u32) & 0xffffffffffffffff_u64) << 0u32))
                 }
                 #[doc = "Sets `TO_IP`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 64 bits. Target address of the branch.\n\nBits 63:0, read-write, 64 bits wide."]
                 pub const fn try_set_to_ip(self, v: u64) -> Result<Self, crate::FieldError> {
-                    if v > 0xffffffffffffffff_u64 {
-                        return Err(crate::FieldError::TooWide {
-                            field: "TO_IP",
-                            width: 64u32,
-                            value: v,
-                        });
-                    }
                     Ok(Self(
                         (self.0 & 0x0_u64) | (((v >> 0u32) & 0xffffffffffffffff_u64) << 0u32),
                     ))
@@ -10575,11 +10547,7 @@ pub mod intel {
             }
             #[inline(always)]
             const fn __check_field_base<const V: u64>() {
-                const {
-                    if V > 0xffffffffffffffff_u64 {
-                        crate::__private::too_wide("IA32_DS_AREA", "BASE", 64u32, V)
-                    }
-                }
+                const {}
             }
             #[doc = "A value of `IA32_DS_AREA`. Setters never touch reserved bits (`0x0000000000000000`)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -10646,22 +10614,12 @@ pub mod intel {
                 #[doc = "Sets `BASE` to the constant `V`; a `V` wider than 64 bits fails to compile. Linear address of the first byte of the DS buffer management area.\n\nBits 63:0, read-write, 64 bits wide."]
                 #[track_caller]
                 pub const fn with_base<const V: u64>(self) -> Self {
-                    if V > 0xffffffffffffffff_u64 {
-                        crate::__private::too_wide("IA32_DS_AREA", "BASE", 64u32, V)
-                    }
                     __check_field_base::<V>();
                     let v = V;
                     Self((self.0 & 0x0_u64) | (((v >> 0u32) & 0xffffffffffffffff_u64) << 0u32))
                 }
                 #[doc = "Sets `BASE`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 64 bits. Linear address of the first byte of the DS buffer management area.\n\nBits 63:0, read-write, 64 bits wide."]
                 pub const fn try_set_base(self, v: u64) -> Result<Self, crate::FieldError> {
-                    if v > 0xffffffffffffffff_u64 {
-                        return Err(crate::FieldError::TooWide {
-                            field: "BASE",
-                            width: 64u32,
-                            value: v,
-                        });
-                    }
                     Ok(Self(
                         (self.0 & 0x0_u64) | (((v >> 0u32) & 0xffffffffffffffff_u64) << 0u32),
                     ))
