@@ -1652,7 +1652,6 @@ pub fn model_name(file_name: &str) -> String {
     out
 }
 
-
 /// YAML 1.1 words that are booleans or null, which must be quoted as names.
 const YAML_SPECIAL: &[&str] = &[
     "y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO", "true", "True", "TRUE", "false",

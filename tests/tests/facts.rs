@@ -1718,7 +1718,11 @@ fn intel_arch_lbr() {
         ("IA32_LBR_INFO", 0x1200),
     ] {
         let r = reg(g, name);
-        assert_eq!((r.msr.base, r.msr.stride, r.msr.count), (base, 1, 32), "{name}");
+        assert_eq!(
+            (r.msr.base, r.msr.stride, r.msr.count),
+            (base, 1, 32),
+            "{name}"
+        );
     }
     let info = reg(g, "IA32_LBR_INFO");
     for (name, msb, lsb) in [
