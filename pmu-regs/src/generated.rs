@@ -11,7 +11,8 @@ pub mod amd {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod PERF_EVT_SEL {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -691,7 +692,8 @@ pub mod amd {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod PERF_EVT_SEL_CORE {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -1493,7 +1495,8 @@ pub mod amd {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod PERF_CTR_CORE {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -2063,7 +2066,8 @@ pub mod amd {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod PERF_EVT_SEL {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -2893,7 +2897,8 @@ pub mod amd {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod PERF_CTR {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -3362,7 +3367,8 @@ pub mod amd {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod PERF_CNTR_GLOBAL_STATUS {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -3593,7 +3599,8 @@ pub mod amd {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod PERF_CNTR_GLOBAL_CTL {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -4021,7 +4028,8 @@ pub mod amd {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod PERF_CNTR_GLOBAL_STATUS_CLR {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -4447,7 +4455,8 @@ pub mod amd {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod PERF_CNTR_GLOBAL_STATUS_SET {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -5269,7 +5278,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod IA32_LBR_CTL {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -5741,7 +5751,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod IA32_LBR_DEPTH {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -6018,7 +6029,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod IA32_LBR_FROM_IP {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -6355,7 +6367,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod IA32_LBR_TO_IP {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -6692,7 +6705,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod IA32_LBR_INFO {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -7487,7 +7501,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod MSR_RAPL_POWER_UNIT {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -7649,7 +7664,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod MSR_PKG_ENERGY_STATUS {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -7765,7 +7781,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod MSR_DRAM_ENERGY_STATUS {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -7881,7 +7898,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod MSR_PP0_ENERGY_STATUS {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -7997,7 +8015,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod MSR_PP1_ENERGY_STATUS {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -8113,7 +8132,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod MSR_PLATFORM_ENERGY_STATUS {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -8264,7 +8284,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod IA32_PMC {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -8596,7 +8617,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod IA32_A_PMC {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -8934,7 +8956,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod IA32_PERFEVTSEL {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -9854,7 +9877,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod IA32_PERF_CAPABILITIES {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -10065,7 +10089,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod IA32_DEBUGCTL {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -10516,7 +10541,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod IA32_DS_AREA {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -11326,7 +11352,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod IA32_DEBUGCTL {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -11779,7 +11806,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod IA32_FIXED_CTR {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -12119,7 +12147,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod IA32_FIXED_CTR_CTRL {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -13225,7 +13254,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod IA32_PERF_GLOBAL_STATUS {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -13586,7 +13616,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod IA32_PERF_GLOBAL_CTRL {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -14353,7 +14384,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod IA32_PERF_GLOBAL_OVF_CTRL {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -14992,7 +15024,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod IA32_PEBS_ENABLE {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -16295,7 +16328,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod IA32_PERFEVTSEL {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -17228,7 +17262,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod IA32_FIXED_CTR_CTRL {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -18407,7 +18442,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod IA32_PERF_GLOBAL_STATUS {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -18787,7 +18823,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod IA32_PERF_GLOBAL_OVF_CTRL {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -19846,7 +19883,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod IA32_DEBUGCTL {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -20301,7 +20339,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod IA32_PERF_GLOBAL_STATUS {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -20756,7 +20795,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod IA32_PERF_GLOBAL_STATUS_RESET {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -21520,7 +21560,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod IA32_PERF_GLOBAL_STATUS_SET {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -22254,7 +22295,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod IA32_PERF_GLOBAL_INUSE {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -23093,7 +23135,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod IA32_PERFEVTSEL {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -24021,7 +24064,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod IA32_PERF_CAPABILITIES {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -24321,7 +24365,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod IA32_FIXED_CTR {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -24662,7 +24707,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod IA32_FIXED_CTR_CTRL {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -25976,7 +26022,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod IA32_PERF_GLOBAL_STATUS {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -26473,7 +26520,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod IA32_PERF_GLOBAL_CTRL {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -27243,7 +27291,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod IA32_PERF_GLOBAL_STATUS_RESET {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -28066,7 +28115,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod IA32_PEBS_ENABLE {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -28815,7 +28865,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod IA32_PERF_GLOBAL_STATUS_SET {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -29609,7 +29660,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod IA32_PERF_GLOBAL_INUSE {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -29996,7 +30048,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod IA32_PERF_METRICS {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -30814,7 +30867,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod MSR_PEBS_DATA_CFG {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -32112,7 +32166,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod IA32_PERFEVTSEL {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -33090,7 +33145,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod IA32_PERF_CAPABILITIES {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
