@@ -26,6 +26,7 @@
 //! ```
 
 use crate::de::{is_event_name, is_ident};
+use crate::model::{CounterKind, Generation, Register, RegisterRole};
 use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
 use serde_json::value::RawValue;
 use std::borrow::Cow;
@@ -1651,17 +1652,6 @@ pub fn model_name(file_name: &str) -> String {
     out
 }
 
-/// Fixed counters of each architectural version (general-purpose: 8 from version 1 on).
-fn arch_fixed(version: u8) -> u32 {
-    match version {
-        1 => 0,
-        2..=4 => 3,
-        _ => 4,
-    }
-}
-
-const ARCH_GENERAL: u32 = 8;
-
 /// YAML 1.1 words that are booleans or null, which must be quoted as names.
 const YAML_SPECIAL: &[&str] = &[
     "y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO", "true", "True", "TRUE", "false",
@@ -1870,38 +1860,41 @@ fn event_line(e: &PerfmonEvent, version: u8, allow: &[(&str, &str)]) -> String {
     format!("  - {{ {} }}\n", body.join(", "))
 }
 
+/// The counter counts of an architectural generation: its general-purpose counter family
+/// (role `counter`) and its fixed-counter family (role `fixed-counter`, 0 when it has none).
+fn arch_counts(arch: &Generation) -> (u32, u32) {
+    let count = |role| arch.register_with_role(role).map_or(0, |r| r.msr.count);
+    (
+        count(RegisterRole::Counter),
+        count(RegisterRole::FixedCounter),
+    )
+}
+
+/// Which counter family a register's family belongs to, for the registers a core with more
+/// counters extends: the counters, their full-width aliases and event selects (general),
+/// the fixed counters (fixed).
+fn family_kind(r: &Register) -> Option<CounterKind> {
+    match r.role? {
+        RegisterRole::Counter | RegisterRole::FullWidthCounter | RegisterRole::EventSelect => {
+            Some(CounterKind::General)
+        }
+        RegisterRole::FixedCounter => Some(CounterKind::Fixed),
+        _ => None,
+    }
+}
+
 /// The register overrides for `general` general-purpose and `fixed` fixed counters on top of
-/// architectural version `version` (empty when the version's own counts suffice).
-fn register_overrides(version: u8, general: u32, fixed: u32) -> String {
-    // (register, field, general?) per-counter arrays, by the versions that have them.
-    let mut arrays: Vec<(&str, &str, bool)> = Vec::new();
-    if version >= 2 {
-        arrays.extend([
-            ("IA32_PERF_GLOBAL_CTRL", "EN_PMC", true),
-            ("IA32_PERF_GLOBAL_CTRL", "EN_FIXED_CTR", false),
-            ("IA32_PERF_GLOBAL_STATUS", "OVF_PMC", true),
-            ("IA32_PERF_GLOBAL_STATUS", "OVF_FIXED_CTR", false),
-        ]);
-        let reset = if version >= 4 {
-            "IA32_PERF_GLOBAL_STATUS_RESET"
-        } else {
-            "IA32_PERF_GLOBAL_OVF_CTRL"
-        };
-        arrays.extend([
-            (reset, "CLR_OVF_PMC", true),
-            (reset, "CLR_OVF_FIXED_CTR", false),
-        ]);
-    }
-    if version >= 4 {
-        arrays.extend([
-            ("IA32_PERF_GLOBAL_STATUS_SET", "SET_OVF_PMC", true),
-            ("IA32_PERF_GLOBAL_STATUS_SET", "SET_OVF_FIXED_CTR", false),
-            ("IA32_PERF_GLOBAL_INUSE", "PERFEVTSEL_INUSE", true),
-            ("IA32_PERF_GLOBAL_INUSE", "FIXED_CTR_INUSE", false),
-        ]);
-    }
-    let more_general = general > ARCH_GENERAL;
-    let more_fixed = fixed > arch_fixed(version);
+/// the architectural generation `arch` (empty when its own counts suffice), read from the
+/// definitions: every counter family grows to the count, and so does every per-counter field
+/// array (`per-counter:`), in the order the generation lists them.
+fn register_overrides(arch: &Generation, general: u32, fixed: u32) -> String {
+    let want = |kind| match kind {
+        CounterKind::General => general,
+        CounterKind::Fixed => fixed,
+    };
+    let (arch_general, arch_fixed) = arch_counts(arch);
+    let more_general = general > arch_general;
+    let more_fixed = fixed > arch_fixed;
     if !more_general && !more_fixed {
         return String::new();
     }
@@ -1909,61 +1902,39 @@ fn register_overrides(version: u8, general: u32, fixed: u32) -> String {
     if more_general {
         let _ = writeln!(
             out,
-            "  # {general} general-purpose counters: IA32_PMC{n}, IA32_PERFEVTSEL{n} and IA32_A_PMC{n}\n  \
-             # and up continue the architectural families (see intel/v6.yaml, SDM Vol. 4 Table 2-2).",
-            n = ARCH_GENERAL
+            "  # {general} general-purpose counters: the families continue from counter {arch_general}\n  \
+             # (see intel/v6.yaml, SDM Vol. 4 Table 2-2)."
         );
-        for r in ["IA32_PMC", "IA32_A_PMC", "IA32_PERFEVTSEL"] {
-            let _ = writeln!(out, "  - {{ name: {r}, msr: {{ count: {general} }} }}");
-        }
     }
     if more_fixed {
         let _ = writeln!(
             out,
-            "  # {fixed} fixed counters: IA32_FIXED_CTR{n} and up continue the family (see\n  \
-             # intel/v6.yaml); IA32_FIXED_CTR_CTRL has one 4-bit block per fixed counter.",
-            n = arch_fixed(version)
-        );
-        let _ = writeln!(
-            out,
-            "  - {{ name: IA32_FIXED_CTR, msr: {{ count: {fixed} }} }}"
-        );
-        let mut blocks = vec!["ENABLE"];
-        if version >= 3 {
-            blocks.push("ANY");
-        }
-        blocks.push("PMI");
-        if version >= 5 {
-            blocks.push("ADAPTIVE_RECORD");
-        }
-        out.push_str("  - name: IA32_FIXED_CTR_CTRL\n    fields:\n");
-        for b in blocks {
-            let _ = writeln!(out, "      - {{ name: {b}, array: {{ count: {fixed} }} }}");
-        }
-    }
-    if !arrays.is_empty() {
-        out.push_str(
-            "  # Per-counter bits of the global registers: general counter n is bit n, fixed\n  \
-             # counter n is bit 32+n (SDM Vol. 3B, IA32_PERF_GLOBAL_* layouts).\n",
+            "  # {fixed} fixed counters: IA32_FIXED_CTR{arch_fixed} and up continue the family (see\n  \
+             # intel/v6.yaml); each per-counter block and bit array has one element per counter."
         );
     }
-    let mut regs: Vec<&str> = Vec::new();
-    for (r, _, _) in &arrays {
-        if !regs.contains(r) {
-            regs.push(r);
+    for r in &arch.registers {
+        if let Some(kind) = family_kind(r)
+            && want(kind) > r.msr.count
+        {
+            let _ = writeln!(
+                out,
+                "  - {{ name: {}, msr: {{ count: {} }} }}",
+                r.name,
+                want(kind)
+            );
         }
     }
-    for r in regs {
-        let fields: Vec<String> = arrays
+    for r in &arch.registers {
+        let fields: Vec<String> = r
+            .fields
             .iter()
-            .filter(|(reg, _, g)| *reg == r && if *g { more_general } else { more_fixed })
-            .map(|(_, f, g)| {
-                let n = if *g { general } else { fixed };
-                format!("      - {{ name: {f}, array: {{ count: {n} }} }}\n")
-            })
+            .filter_map(|f| Some((f, want(f.per_counter?))))
+            .filter(|(f, n)| *n > f.count())
+            .map(|(f, n)| format!("      - {{ name: {}, array: {{ count: {n} }} }}\n", f.name))
             .collect();
         if !fields.is_empty() {
-            let _ = writeln!(out, "  - name: {r}\n    fields:");
+            let _ = writeln!(out, "  - name: {}\n    fields:", r.name);
             out.extend(fields);
         }
     }
@@ -2002,9 +1973,21 @@ pub fn convert_reviewed(
     let arch = arch_version(file_stem, file, issues);
     let v = arch.version;
     let errors_before = issues.iter().filter(|i| i.level == Level::Error).count();
+    let parent = format!("intel-v{v}");
+    let Some(arch_gen) = architectural().model.generation(&parent) else {
+        issues.push(Issue::new(
+            Level::Error,
+            &file.name,
+            None,
+            format!(
+                "the architectural generation `{parent}` does not load from {} (run `cargo xtask validate`)",
+                crate::defs_dir().join("intel").display()
+            ),
+        ));
+        return None;
+    };
 
-    let mut general = ARCH_GENERAL;
-    let mut fixed = arch_fixed(v);
+    let (mut general, mut fixed) = arch_counts(arch_gen);
     for e in &file.events {
         let at = Some((e.line, 1));
         let sets = [
@@ -2093,7 +2076,7 @@ pub fn convert_reviewed(
          # description text is copied. Refresh with `cargo xtask import-perfmon` (CONTRIBUTING.md)."
     );
     let _ = writeln!(y, "generation: {id}");
-    let _ = writeln!(y, "extends: intel-v{v}");
+    let _ = writeln!(y, "extends: {parent}");
     let _ = writeln!(
         y,
         "title: {}",
@@ -2158,7 +2141,7 @@ pub fn convert_reviewed(
             let _ = writeln!(y, "  - {{ {} }}", parts.join(", "));
         }
     }
-    y.push_str(&register_overrides(v, general, fixed));
+    y.push_str(&register_overrides(arch_gen, general, fixed));
     let allows = reviewed.allows(&id);
     let mut origins = Vec::with_capacity(events.len());
     if !events.is_empty() {
@@ -2921,11 +2904,9 @@ fn import_mapped(
     }
 }
 
-/// Loads the architectural Intel generations (`defs/intel/*.yaml`, not the models below it)
-/// with `models` as `intel/models/<file>`, resolved and validated: the check every import
-/// must pass.
-pub fn check_models(models: &[CoreModel]) -> crate::Loaded {
-    let mut loader = crate::Loader::new();
+/// The architectural Intel definition files (`defs/intel/*.yaml`, not the models below
+/// them), sorted.
+fn architectural_files() -> Vec<PathBuf> {
     let intel = crate::defs_dir().join("intel");
     let mut arch: Vec<PathBuf> = std::fs::read_dir(&intel)
         .map(|rd| {
@@ -2936,7 +2917,28 @@ pub fn check_models(models: &[CoreModel]) -> crate::Loaded {
         })
         .unwrap_or_default();
     arch.sort();
-    for p in arch {
+    arch
+}
+
+/// The architectural Intel generations, loaded once: what a model extends, and so which
+/// registers and per-counter arrays a core with more counters overrides.
+fn architectural() -> &'static crate::Loaded {
+    static ARCH: std::sync::OnceLock<crate::Loaded> = std::sync::OnceLock::new();
+    ARCH.get_or_init(|| {
+        let mut loader = crate::Loader::new();
+        for p in architectural_files() {
+            loader.add_file(&p);
+        }
+        loader.finish()
+    })
+}
+
+/// Loads the architectural Intel generations (`defs/intel/*.yaml`, not the models below it)
+/// with `models` as `intel/models/<file>`, resolved and validated: the check every import
+/// must pass.
+pub fn check_models(models: &[CoreModel]) -> crate::Loaded {
+    let mut loader = crate::Loader::new();
+    for p in architectural_files() {
         loader.add_file(&p);
     }
     for m in models {

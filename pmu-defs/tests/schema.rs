@@ -304,6 +304,10 @@ registers:
     fields:
       - { name: PERFEVTSEL_INUSE, array: { count: 10 } }
       - { name: FIXED_CTR_INUSE, array: { count: 7 } }
+  - name: IA32_PEBS_ENABLE
+    fields:
+      - { name: PEBS_EN_PMC, array: { count: 10 } }
+      - { name: PEBS_EN_FIXED, array: { count: 7 } }
 events:
   - name: OCR.DEMAND_DATA_RD.ANY_RESPONSE
     event: [0x2A, 0x2B]

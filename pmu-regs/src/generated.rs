@@ -11,7 +11,8 @@ pub mod amd {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod PERF_EVT_SEL {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -691,7 +692,8 @@ pub mod amd {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod PERF_EVT_SEL_CORE {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -1493,7 +1495,8 @@ pub mod amd {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod PERF_CTR_CORE {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -2063,7 +2066,8 @@ pub mod amd {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod PERF_EVT_SEL {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -2893,7 +2897,8 @@ pub mod amd {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod PERF_CTR {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -3362,7 +3367,8 @@ pub mod amd {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod PERF_CNTR_GLOBAL_STATUS {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -3593,7 +3599,8 @@ pub mod amd {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod PERF_CNTR_GLOBAL_CTL {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -4021,7 +4028,8 @@ pub mod amd {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod PERF_CNTR_GLOBAL_STATUS_CLR {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -4447,7 +4455,8 @@ pub mod amd {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod PERF_CNTR_GLOBAL_STATUS_SET {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -5260,6 +5269,2173 @@ pub mod intel {
     pub mod alderlake_goldencove;
     #[cfg(feature = "intel-alderlake-gracemont")]
     pub mod alderlake_gracemont;
+    pub mod arch_lbr {
+        #![doc = "Intel architectural last branch records\n\nArchitectural LBRs (Ice Lake server's successors, Sapphire Rapids, Alder Lake and later):\nthe processor records the most recent taken branches into a stack of FROM/TO/INFO MSR\ntriples whose depth software chooses in IA32_LBR_DEPTH from the depths CPUID leaf 1CH\nlists, with filtering in IA32_LBR_CTL. It replaces the model-specific LBR stacks\n(MSR_LBR_SELECT, MSR_LBR_TOS, MSR_LASTBRANCH_x) whose addresses and depths vary by model.\nLinux: arch/x86/include/asm/msr-index.h (MSR_ARCH_LBR_*), arch/x86/events/intel/lbr.c.\n\nGeneration `intel-arch-lbr`. Manual: Intel SDM Vol. 3B, \"Last Branch Records\" → \"Architectural Last Branch Records\"; Vol. 2A, CPUID leaf 1CH."]
+        #[doc = "Enables and filters last-branch recording. Writing it clears no records; recording\nstops while LBREN is 0. A branch type whose filter bit is 0 is not recorded.\n\n- MSR: `0x14CE`\n- Access: read-write\n- Width: 64 bits\n- Reset value: `0x0`\n- Reserved bits: `0xFFFFFFFFFF80FFF0`\n- Defined in: `intel-arch-lbr` (register present since `intel-arch-lbr`)\n- Manual: Intel SDM Vol. 3B, \"Architectural Last Branch Records\" (IA32_LBR_CTL); Vol. 4 Table 2-2 (14CEH); Linux msr-index.h MSR_ARCH_LBR_CTL 0x14CE, ARCH_LBR_CTL_LBREN/CPL/STACK/FILTER\n\nThe value type is [`Value`](IA32_LBR_CTL::Value)."]
+        #[allow(
+            non_snake_case,
+            missing_docs,
+            clippy::identity_op,
+            clippy::unnecessary_cast,
+            clippy::new_ret_no_self,
+            clippy::bad_bit_mask,
+            clippy::erasing_op
+        )]
+        pub mod IA32_LBR_CTL {
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
+            #[derive(Clone, Copy, Debug)]
+            #[allow(non_camel_case_types)]
+            pub struct IA32_LBR_CTL;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = IA32_LBR_CTL;
+            impl ::tock_registers::RegisterLongName for Register {}
+            #[allow(unused_imports)]
+            use ::tock_registers::fields::Field;
+            :: tock_registers :: register_bitmasks ! (u64 , IA32_LBR_CTL , Register , [# [doc = "Enable last-branch recording. (bits 0, read-write)"] LBREN OFFSET (0) NUMBITS (1) [] , # [doc = "Record branches that end at privilege level 0. (bits 1, read-write)"] OS OFFSET (1) NUMBITS (1) [] , # [doc = "Record branches that end at privilege level greater than 0. (bits 2, read-write)"] USR OFFSET (2) NUMBITS (1) [] , # [doc = "Call-stack mode (returns pop the matching call record). (bits 3, read-write)"] CALL_STACK OFFSET (3) NUMBITS (1) [] , # [doc = "Record conditional branches (Jcc, J*CXZ, LOOP*). (bits 16, read-write)"] COND OFFSET (16) NUMBITS (1) [] , # [doc = "Record near relative jumps. (bits 17, read-write)"] NEAR_REL_JMP OFFSET (17) NUMBITS (1) [] , # [doc = "Record near indirect jumps. (bits 18, read-write)"] NEAR_IND_JMP OFFSET (18) NUMBITS (1) [] , # [doc = "Record near relative calls. (bits 19, read-write)"] NEAR_REL_CALL OFFSET (19) NUMBITS (1) [] , # [doc = "Record near indirect calls. (bits 20, read-write)"] NEAR_IND_CALL OFFSET (20) NUMBITS (1) [] , # [doc = "Record near returns. (bits 21, read-write)"] NEAR_RET OFFSET (21) NUMBITS (1) [] , # [doc = "Record other branches (far transfers, interrupts, exceptions, VM transitions, ...). (bits 22, read-write)"] OTHER_BRANCH OFFSET (22) NUMBITS (1) []]);
+            #[doc = r" MSR address."]
+            pub const ADDRESS: u32 = 0x14ce_u32;
+            #[inline(always)]
+            const fn __check_reserved<const B: u64>() {
+                const {
+                    if B & Value::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_LBR_CTL",
+                            B & Value::RESERVED_MASK,
+                            Value::RESERVED_MASK,
+                        )
+                    }
+                }
+            }
+            #[doc = "A value of `IA32_LBR_CTL`. Setters never touch reserved bits (`0xFFFFFFFFFF80FFF0`)."]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash)]
+            #[repr(transparent)]
+            pub struct Value(u64);
+            impl Value {
+                #[doc = r" A [`Builder`](Builder) with every field zero (no reserved bits set): the starting point"]
+                #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
+                #[doc = r" given two different values (a compile error in a `const`)."]
+                pub const fn new() -> Builder {
+                    Builder {
+                        value: Self(0),
+                        set: 0,
+                        conflict: 0,
+                    }
+                }
+                #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
+                #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                #[track_caller]
+                pub const fn from_bits<const B: u64>() -> Self {
+                    if B & Self::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_LBR_CTL",
+                            B & Self::RESERVED_MASK,
+                            Self::RESERVED_MASK,
+                        )
+                    }
+                    __check_reserved::<B>();
+                    Self(B)
+                }
+                #[doc = "The value with exactly these bits, or [`ReservedBitsError`](crate::ReservedBitsError)\nwhen one of them is reserved."]
+                pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
+                    if bits & Self::RESERVED_MASK != 0 {
+                        return Err(crate::ReservedBitsError {
+                            register: "IA32_LBR_CTL",
+                            bits: bits & Self::RESERVED_MASK,
+                            reserved_mask: Self::RESERVED_MASK,
+                        });
+                    }
+                    Ok(Self(bits))
+                }
+                #[doc = r" The value as read from the MSR, reserved bits kept as read: for decoding,"]
+                #[doc = r" and for a read-modify-write through `MsrExt::modify`, which writes them back"]
+                #[doc = r" unchanged. `MsrExt::write` refuses a value that sets a reserved bit."]
+                pub const fn from_raw_read(bits: u64) -> Self {
+                    Self(bits)
+                }
+                #[doc = r" The value after reset."]
+                pub const RESET: Self = Self(0x0_u64);
+                #[doc = r" Bits no field covers; this API never sets them."]
+                pub const RESERVED_MASK: u64 = 0xffffffffff80fff0_u64;
+                #[doc = "The raw value (reserved bits as read, when built from [`Self::from_raw_read`](Self::from_raw_read))."]
+                pub const fn bits(self) -> u64 {
+                    self.0
+                }
+                #[doc = r" The value as a tock-registers local copy, for `FieldValue`-style access."]
+                pub const fn to_local(self) -> ::tock_registers::LocalRegisterCopy<u64, Register> {
+                    ::tock_registers::LocalRegisterCopy::new(self.0)
+                }
+                #[doc = "Enable last-branch recording.\n\nBits 0, read-write, 1 bit wide."]
+                pub const fn lbren(self) -> bool {
+                    ((self.0 >> 0u32) & 0x1_u64) != 0
+                }
+                #[doc = "Enable last-branch recording.\n\nBits 0, read-write, 1 bit wide."]
+                pub const fn with_lbren(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0xfffffffffffffffe_u64) | (((v >> 0u32) & 0x1_u64) << 0u32))
+                }
+                #[doc = "Record branches that end at privilege level 0.\n\nBits 1, read-write, 1 bit wide."]
+                pub const fn os(self) -> bool {
+                    ((self.0 >> 1u32) & 0x1_u64) != 0
+                }
+                #[doc = "Record branches that end at privilege level 0.\n\nBits 1, read-write, 1 bit wide."]
+                pub const fn with_os(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0xfffffffffffffffd_u64) | (((v >> 0u32) & 0x1_u64) << 1u32))
+                }
+                #[doc = "Record branches that end at privilege level greater than 0.\n\nBits 2, read-write, 1 bit wide."]
+                pub const fn usr(self) -> bool {
+                    ((self.0 >> 2u32) & 0x1_u64) != 0
+                }
+                #[doc = "Record branches that end at privilege level greater than 0.\n\nBits 2, read-write, 1 bit wide."]
+                pub const fn with_usr(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0xfffffffffffffffb_u64) | (((v >> 0u32) & 0x1_u64) << 2u32))
+                }
+                #[doc = "Call-stack mode (returns pop the matching call record).\n\nBits 3, read-write, 1 bit wide."]
+                pub const fn call_stack(self) -> bool {
+                    ((self.0 >> 3u32) & 0x1_u64) != 0
+                }
+                #[doc = "Call-stack mode (returns pop the matching call record).\n\nBits 3, read-write, 1 bit wide."]
+                pub const fn with_call_stack(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0xfffffffffffffff7_u64) | (((v >> 0u32) & 0x1_u64) << 3u32))
+                }
+                #[doc = "Record conditional branches (Jcc, J*CXZ, LOOP*).\n\nBits 16, read-write, 1 bit wide."]
+                pub const fn cond(self) -> bool {
+                    ((self.0 >> 16u32) & 0x1_u64) != 0
+                }
+                #[doc = "Record conditional branches (Jcc, J*CXZ, LOOP*).\n\nBits 16, read-write, 1 bit wide."]
+                pub const fn with_cond(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0xfffffffffffeffff_u64) | (((v >> 0u32) & 0x1_u64) << 16u32))
+                }
+                #[doc = "Record near relative jumps.\n\nBits 17, read-write, 1 bit wide."]
+                pub const fn near_rel_jmp(self) -> bool {
+                    ((self.0 >> 17u32) & 0x1_u64) != 0
+                }
+                #[doc = "Record near relative jumps.\n\nBits 17, read-write, 1 bit wide."]
+                pub const fn with_near_rel_jmp(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0xfffffffffffdffff_u64) | (((v >> 0u32) & 0x1_u64) << 17u32))
+                }
+                #[doc = "Record near indirect jumps.\n\nBits 18, read-write, 1 bit wide."]
+                pub const fn near_ind_jmp(self) -> bool {
+                    ((self.0 >> 18u32) & 0x1_u64) != 0
+                }
+                #[doc = "Record near indirect jumps.\n\nBits 18, read-write, 1 bit wide."]
+                pub const fn with_near_ind_jmp(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0xfffffffffffbffff_u64) | (((v >> 0u32) & 0x1_u64) << 18u32))
+                }
+                #[doc = "Record near relative calls.\n\nBits 19, read-write, 1 bit wide."]
+                pub const fn near_rel_call(self) -> bool {
+                    ((self.0 >> 19u32) & 0x1_u64) != 0
+                }
+                #[doc = "Record near relative calls.\n\nBits 19, read-write, 1 bit wide."]
+                pub const fn with_near_rel_call(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0xfffffffffff7ffff_u64) | (((v >> 0u32) & 0x1_u64) << 19u32))
+                }
+                #[doc = "Record near indirect calls.\n\nBits 20, read-write, 1 bit wide."]
+                pub const fn near_ind_call(self) -> bool {
+                    ((self.0 >> 20u32) & 0x1_u64) != 0
+                }
+                #[doc = "Record near indirect calls.\n\nBits 20, read-write, 1 bit wide."]
+                pub const fn with_near_ind_call(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0xffffffffffefffff_u64) | (((v >> 0u32) & 0x1_u64) << 20u32))
+                }
+                #[doc = "Record near returns.\n\nBits 21, read-write, 1 bit wide."]
+                pub const fn near_ret(self) -> bool {
+                    ((self.0 >> 21u32) & 0x1_u64) != 0
+                }
+                #[doc = "Record near returns.\n\nBits 21, read-write, 1 bit wide."]
+                pub const fn with_near_ret(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0xffffffffffdfffff_u64) | (((v >> 0u32) & 0x1_u64) << 21u32))
+                }
+                #[doc = "Record other branches (far transfers, interrupts, exceptions, VM transitions, ...).\n\nBits 22, read-write, 1 bit wide."]
+                pub const fn other_branch(self) -> bool {
+                    ((self.0 >> 22u32) & 0x1_u64) != 0
+                }
+                #[doc = "Record other branches (far transfers, interrupts, exceptions, VM transitions, ...).\n\nBits 22, read-write, 1 bit wide."]
+                pub const fn with_other_branch(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0xffffffffffbfffff_u64) | (((v >> 0u32) & 0x1_u64) << 22u32))
+                }
+                #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
+                #[inline]
+                pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
+                    Ok(self)
+                }
+                #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> Self {
+                    self
+                }
+            }
+            impl Default for Value {
+                #[doc = r" All fields zero: no reserved bit set, no constraint to check."]
+                fn default() -> Self {
+                    Self(0)
+                }
+            }
+            impl Default for Builder {
+                fn default() -> Self {
+                    Value::new()
+                }
+            }
+            impl ::core::fmt::Debug for Value {
+                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                    let reserved = self.0 & Self::RESERVED_MASK;
+                    let mut d = f.debug_struct("IA32_LBR_CTL");
+                    d.field("LBREN", &(((self.0 >> 0u32) & 0x1_u64) != 0))
+                        .field("OS", &(((self.0 >> 1u32) & 0x1_u64) != 0))
+                        .field("USR", &(((self.0 >> 2u32) & 0x1_u64) != 0))
+                        .field("CALL_STACK", &(((self.0 >> 3u32) & 0x1_u64) != 0))
+                        .field("COND", &(((self.0 >> 16u32) & 0x1_u64) != 0))
+                        .field("NEAR_REL_JMP", &(((self.0 >> 17u32) & 0x1_u64) != 0))
+                        .field("NEAR_IND_JMP", &(((self.0 >> 18u32) & 0x1_u64) != 0))
+                        .field("NEAR_REL_CALL", &(((self.0 >> 19u32) & 0x1_u64) != 0))
+                        .field("NEAR_IND_CALL", &(((self.0 >> 20u32) & 0x1_u64) != 0))
+                        .field("NEAR_RET", &(((self.0 >> 21u32) & 0x1_u64) != 0))
+                        .field("OTHER_BRANCH", &(((self.0 >> 22u32) & 0x1_u64) != 0));
+                    if reserved != 0 {
+                        d.field("reserved", &format_args!("{:#x}", reserved));
+                    }
+                    d.finish()
+                }
+            }
+            impl From<Value> for u64 {
+                fn from(v: Value) -> u64 {
+                    v.0
+                }
+            }
+            impl crate::access::RegisterValue for Value {
+                const NAME: &'static str = "IA32_LBR_CTL";
+                const RESERVED_MASK: u64 = Value::RESERVED_MASK;
+                fn bits(self) -> u64 {
+                    self.0
+                }
+            }
+            #[doc = "Builds a write of `IA32_LBR_CTL` from named fields; see [`Value::new`](Value::new)."]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+            #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
+            pub struct Builder {
+                value: Value,
+                set: u64,
+                conflict: u64,
+            }
+            impl Builder {
+                #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
+                #[doc = r" were assigned before with a different value."]
+                const fn track(self, mask: u64, next: Value) -> Self {
+                    let clash = if self.set & mask != 0 && (self.value.0 ^ next.0) & mask != 0 {
+                        mask
+                    } else {
+                        0
+                    };
+                    Self {
+                        value: next,
+                        set: self.set | mask,
+                        conflict: self.conflict | clash,
+                    }
+                }
+                #[doc = "Enable last-branch recording.\n\nBits 0, read-write, 1 bit wide."]
+                pub const fn with_lbren(self, on: bool) -> Self {
+                    self.track(0x1_u64, self.value.with_lbren(on))
+                }
+                #[doc = "Record branches that end at privilege level 0.\n\nBits 1, read-write, 1 bit wide."]
+                pub const fn with_os(self, on: bool) -> Self {
+                    self.track(0x2_u64, self.value.with_os(on))
+                }
+                #[doc = "Record branches that end at privilege level greater than 0.\n\nBits 2, read-write, 1 bit wide."]
+                pub const fn with_usr(self, on: bool) -> Self {
+                    self.track(0x4_u64, self.value.with_usr(on))
+                }
+                #[doc = "Call-stack mode (returns pop the matching call record).\n\nBits 3, read-write, 1 bit wide."]
+                pub const fn with_call_stack(self, on: bool) -> Self {
+                    self.track(0x8_u64, self.value.with_call_stack(on))
+                }
+                #[doc = "Record conditional branches (Jcc, J*CXZ, LOOP*).\n\nBits 16, read-write, 1 bit wide."]
+                pub const fn with_cond(self, on: bool) -> Self {
+                    self.track(0x10000_u64, self.value.with_cond(on))
+                }
+                #[doc = "Record near relative jumps.\n\nBits 17, read-write, 1 bit wide."]
+                pub const fn with_near_rel_jmp(self, on: bool) -> Self {
+                    self.track(0x20000_u64, self.value.with_near_rel_jmp(on))
+                }
+                #[doc = "Record near indirect jumps.\n\nBits 18, read-write, 1 bit wide."]
+                pub const fn with_near_ind_jmp(self, on: bool) -> Self {
+                    self.track(0x40000_u64, self.value.with_near_ind_jmp(on))
+                }
+                #[doc = "Record near relative calls.\n\nBits 19, read-write, 1 bit wide."]
+                pub const fn with_near_rel_call(self, on: bool) -> Self {
+                    self.track(0x80000_u64, self.value.with_near_rel_call(on))
+                }
+                #[doc = "Record near indirect calls.\n\nBits 20, read-write, 1 bit wide."]
+                pub const fn with_near_ind_call(self, on: bool) -> Self {
+                    self.track(0x100000_u64, self.value.with_near_ind_call(on))
+                }
+                #[doc = "Record near returns.\n\nBits 21, read-write, 1 bit wide."]
+                pub const fn with_near_ret(self, on: bool) -> Self {
+                    self.track(0x200000_u64, self.value.with_near_ret(on))
+                }
+                #[doc = "Record other branches (far transfers, interrupts, exceptions, VM transitions, ...).\n\nBits 22, read-write, 1 bit wide."]
+                pub const fn with_other_branch(self, on: bool) -> Self {
+                    self.track(0x400000_u64, self.value.with_other_branch(on))
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n"]
+                #[inline]
+                pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
+                    if self.conflict != 0 {
+                        return Err(self.conflict_error());
+                    }
+                    self.value.try_build()
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> Value {
+                    if self.conflict != 0 {
+                        self.conflict_panic()
+                    }
+                    self.value.build()
+                }
+                #[doc = r" The first field given two different values (`conflict != 0`)."]
+                #[cold]
+                const fn conflict_error(self) -> crate::ConstraintError {
+                    if self.conflict & 0x1_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "LBREN is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x2_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "OS is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x4_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "USR is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x8_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CALL_STACK is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x10000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "COND is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x20000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "NEAR_REL_JMP is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x40000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "NEAR_IND_JMP is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x80000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "NEAR_REL_CALL is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x100000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "NEAR_IND_CALL is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x200000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "NEAR_RET is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x400000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "OTHER_BRANCH is given two different values; set each field once",
+                        };
+                    }
+                    crate::ConstraintError {
+                        id: "field-set-twice",
+                        message: "a field is given two different values; set each field once",
+                    }
+                }
+                #[cold]
+                #[track_caller]
+                const fn conflict_panic(self) -> ! {
+                    if self.conflict & 0x1_u64 != 0 {
+                        crate::__private::set_twice("IA32_LBR_CTL", "LBREN")
+                    }
+                    if self.conflict & 0x2_u64 != 0 {
+                        crate::__private::set_twice("IA32_LBR_CTL", "OS")
+                    }
+                    if self.conflict & 0x4_u64 != 0 {
+                        crate::__private::set_twice("IA32_LBR_CTL", "USR")
+                    }
+                    if self.conflict & 0x8_u64 != 0 {
+                        crate::__private::set_twice("IA32_LBR_CTL", "CALL_STACK")
+                    }
+                    if self.conflict & 0x10000_u64 != 0 {
+                        crate::__private::set_twice("IA32_LBR_CTL", "COND")
+                    }
+                    if self.conflict & 0x20000_u64 != 0 {
+                        crate::__private::set_twice("IA32_LBR_CTL", "NEAR_REL_JMP")
+                    }
+                    if self.conflict & 0x40000_u64 != 0 {
+                        crate::__private::set_twice("IA32_LBR_CTL", "NEAR_IND_JMP")
+                    }
+                    if self.conflict & 0x80000_u64 != 0 {
+                        crate::__private::set_twice("IA32_LBR_CTL", "NEAR_REL_CALL")
+                    }
+                    if self.conflict & 0x100000_u64 != 0 {
+                        crate::__private::set_twice("IA32_LBR_CTL", "NEAR_IND_CALL")
+                    }
+                    if self.conflict & 0x200000_u64 != 0 {
+                        crate::__private::set_twice("IA32_LBR_CTL", "NEAR_RET")
+                    }
+                    if self.conflict & 0x400000_u64 != 0 {
+                        crate::__private::set_twice("IA32_LBR_CTL", "OTHER_BRANCH")
+                    }
+                    crate::__private::set_twice("IA32_LBR_CTL", "a field")
+                }
+            }
+            #[doc = "One `IA32_LBR_CTL` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write)."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Instance(u32);
+            impl Instance {
+                #[doc = r" The MSR address."]
+                pub const fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            #[doc = r" The register as a typed MSR."]
+            pub const MSR: Instance = Instance(ADDRESS);
+            impl crate::access::Msr for Instance {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            impl crate::access::Readable for Instance {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl crate::access::Writable for Instance {}
+        }
+        #[doc = "The value type of [`IA32_LBR_CTL`](IA32_LBR_CTL)."]
+        pub type Ia32LbrCtl = IA32_LBR_CTL::Value;
+        #[doc = "The number of LBR records in use. Only a depth that CPUID.(EAX=1CH,ECX=0):EAX\\[7:0\\]\nlists may be written (bit n set: depth 8(n+1) supported; any other value faults), and\nwriting it clears every record.\n\n- MSR: `0x14CF`\n- Access: read-write\n- Width: 64 bits\n- Reserved bits: `0xFFFFFFFFFFFFFE00`\n- Defined in: `intel-arch-lbr` (register present since `intel-arch-lbr`)\n- Manual: Intel SDM Vol. 3B, \"Architectural Last Branch Records\" (IA32_LBR_DEPTH); Vol. 4 Table 2-2 (14CFH); Linux msr-index.h MSR_ARCH_LBR_DEPTH 0x14CF\n\nThe value type is [`Value`](IA32_LBR_DEPTH::Value)."]
+        #[allow(
+            non_snake_case,
+            missing_docs,
+            clippy::identity_op,
+            clippy::unnecessary_cast,
+            clippy::new_ret_no_self,
+            clippy::bad_bit_mask,
+            clippy::erasing_op
+        )]
+        pub mod IA32_LBR_DEPTH {
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
+            #[derive(Clone, Copy, Debug)]
+            #[allow(non_camel_case_types)]
+            pub struct IA32_LBR_DEPTH;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = IA32_LBR_DEPTH;
+            impl ::tock_registers::RegisterLongName for Register {}
+            #[allow(unused_imports)]
+            use ::tock_registers::fields::Field;
+            :: tock_registers :: register_bitmasks ! (u64 , IA32_LBR_DEPTH , Register , [# [doc = "Number of LBR records: a multiple of 8 that CPUID leaf 1CH lists. (bits 8:0, read-write)"] DEPTH OFFSET (0) NUMBITS (9) []]);
+            #[doc = r" MSR address."]
+            pub const ADDRESS: u32 = 0x14cf_u32;
+            #[inline(always)]
+            const fn __check_reserved<const B: u64>() {
+                const {
+                    if B & Value::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_LBR_DEPTH",
+                            B & Value::RESERVED_MASK,
+                            Value::RESERVED_MASK,
+                        )
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_field_depth<const V: u64>() {
+                const {
+                    if V > 0x1ff_u64 {
+                        crate::__private::too_wide("IA32_LBR_DEPTH", "DEPTH", 9u32, V)
+                    }
+                }
+            }
+            #[doc = "A value of `IA32_LBR_DEPTH`. Setters never touch reserved bits (`0xFFFFFFFFFFFFFE00`)."]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash)]
+            #[repr(transparent)]
+            pub struct Value(u64);
+            impl Value {
+                #[doc = r" A [`Builder`](Builder) with every field zero (no reserved bits set): the starting point"]
+                #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
+                #[doc = r" given two different values (a compile error in a `const`)."]
+                pub const fn new() -> Builder {
+                    Builder {
+                        value: Self(0),
+                        set: 0,
+                        conflict: 0,
+                    }
+                }
+                #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
+                #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                #[track_caller]
+                pub const fn from_bits<const B: u64>() -> Self {
+                    if B & Self::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_LBR_DEPTH",
+                            B & Self::RESERVED_MASK,
+                            Self::RESERVED_MASK,
+                        )
+                    }
+                    __check_reserved::<B>();
+                    Self(B)
+                }
+                #[doc = "The value with exactly these bits, or [`ReservedBitsError`](crate::ReservedBitsError)\nwhen one of them is reserved."]
+                pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
+                    if bits & Self::RESERVED_MASK != 0 {
+                        return Err(crate::ReservedBitsError {
+                            register: "IA32_LBR_DEPTH",
+                            bits: bits & Self::RESERVED_MASK,
+                            reserved_mask: Self::RESERVED_MASK,
+                        });
+                    }
+                    Ok(Self(bits))
+                }
+                #[doc = r" The value as read from the MSR, reserved bits kept as read: for decoding,"]
+                #[doc = r" and for a read-modify-write through `MsrExt::modify`, which writes them back"]
+                #[doc = r" unchanged. `MsrExt::write` refuses a value that sets a reserved bit."]
+                pub const fn from_raw_read(bits: u64) -> Self {
+                    Self(bits)
+                }
+                #[doc = r" Bits no field covers; this API never sets them."]
+                pub const RESERVED_MASK: u64 = 0xfffffffffffffe00_u64;
+                #[doc = "The raw value (reserved bits as read, when built from [`Self::from_raw_read`](Self::from_raw_read))."]
+                pub const fn bits(self) -> u64 {
+                    self.0
+                }
+                #[doc = r" The value as a tock-registers local copy, for `FieldValue`-style access."]
+                pub const fn to_local(self) -> ::tock_registers::LocalRegisterCopy<u64, Register> {
+                    ::tock_registers::LocalRegisterCopy::new(self.0)
+                }
+                #[doc = "Number of LBR records: a multiple of 8 that CPUID leaf 1CH lists.\n\nBits 8:0, read-write, 9 bits wide."]
+                pub const fn depth(self) -> u16 {
+                    ((self.0 >> 0u32) & 0x1ff_u64) as u16
+                }
+                #[doc = "Sets `DEPTH` to the constant `V`; a `V` wider than 9 bits fails to compile. Number of LBR records: a multiple of 8 that CPUID leaf 1CH lists.\n\nBits 8:0, read-write, 9 bits wide."]
+                #[track_caller]
+                pub const fn with_depth<const V: u64>(self) -> Self {
+                    if V > 0x1ff_u64 {
+                        crate::__private::too_wide("IA32_LBR_DEPTH", "DEPTH", 9u32, V)
+                    }
+                    __check_field_depth::<V>();
+                    let v = V;
+                    Self((self.0 & 0xfffffffffffffe00_u64) | (((v >> 0u32) & 0x1ff_u64) << 0u32))
+                }
+                #[doc = "Sets `DEPTH`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 9 bits. Number of LBR records: a multiple of 8 that CPUID leaf 1CH lists.\n\nBits 8:0, read-write, 9 bits wide."]
+                pub const fn try_set_depth(self, v: u64) -> Result<Self, crate::FieldError> {
+                    if v > 0x1ff_u64 {
+                        return Err(crate::FieldError::TooWide {
+                            field: "DEPTH",
+                            width: 9u32,
+                            value: v,
+                        });
+                    }
+                    Ok(Self(
+                        (self.0 & 0xfffffffffffffe00_u64) | (((v >> 0u32) & 0x1ff_u64) << 0u32),
+                    ))
+                }
+                #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
+                #[inline]
+                pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
+                    Ok(self)
+                }
+                #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> Self {
+                    self
+                }
+            }
+            impl Default for Value {
+                #[doc = r" All fields zero: no reserved bit set, no constraint to check."]
+                fn default() -> Self {
+                    Self(0)
+                }
+            }
+            impl Default for Builder {
+                fn default() -> Self {
+                    Value::new()
+                }
+            }
+            impl ::core::fmt::Debug for Value {
+                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                    let reserved = self.0 & Self::RESERVED_MASK;
+                    let mut d = f.debug_struct("IA32_LBR_DEPTH");
+                    d.field(
+                        "DEPTH",
+                        &format_args!("{:#x}", (self.0 >> 0u32) & 0x1ff_u64),
+                    );
+                    if reserved != 0 {
+                        d.field("reserved", &format_args!("{:#x}", reserved));
+                    }
+                    d.finish()
+                }
+            }
+            impl From<Value> for u64 {
+                fn from(v: Value) -> u64 {
+                    v.0
+                }
+            }
+            impl crate::access::RegisterValue for Value {
+                const NAME: &'static str = "IA32_LBR_DEPTH";
+                const RESERVED_MASK: u64 = Value::RESERVED_MASK;
+                fn bits(self) -> u64 {
+                    self.0
+                }
+            }
+            #[doc = "Builds a write of `IA32_LBR_DEPTH` from named fields; see [`Value::new`](Value::new)."]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+            #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
+            pub struct Builder {
+                value: Value,
+                set: u64,
+                conflict: u64,
+            }
+            impl Builder {
+                #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
+                #[doc = r" were assigned before with a different value."]
+                const fn track(self, mask: u64, next: Value) -> Self {
+                    let clash = if self.set & mask != 0 && (self.value.0 ^ next.0) & mask != 0 {
+                        mask
+                    } else {
+                        0
+                    };
+                    Self {
+                        value: next,
+                        set: self.set | mask,
+                        conflict: self.conflict | clash,
+                    }
+                }
+                #[doc = "Sets `DEPTH` to the constant `V`; a `V` wider than 9 bits fails to compile. Number of LBR records: a multiple of 8 that CPUID leaf 1CH lists.\n\nBits 8:0, read-write, 9 bits wide."]
+                #[track_caller]
+                pub const fn with_depth<const V: u64>(self) -> Self {
+                    self.track(0x1ff_u64, self.value.with_depth::<V>())
+                }
+                #[doc = "Sets `DEPTH`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 9 bits. Number of LBR records: a multiple of 8 that CPUID leaf 1CH lists.\n\nBits 8:0, read-write, 9 bits wide."]
+                pub const fn try_set_depth(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_depth(v) {
+                        Ok(next) => Ok(self.track(0x1ff_u64, next)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n"]
+                #[inline]
+                pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
+                    if self.conflict != 0 {
+                        return Err(self.conflict_error());
+                    }
+                    self.value.try_build()
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> Value {
+                    if self.conflict != 0 {
+                        self.conflict_panic()
+                    }
+                    self.value.build()
+                }
+                #[doc = r" The first field given two different values (`conflict != 0`)."]
+                #[cold]
+                const fn conflict_error(self) -> crate::ConstraintError {
+                    if self.conflict & 0x1ff_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "DEPTH is given two different values; set each field once",
+                        };
+                    }
+                    crate::ConstraintError {
+                        id: "field-set-twice",
+                        message: "a field is given two different values; set each field once",
+                    }
+                }
+                #[cold]
+                #[track_caller]
+                const fn conflict_panic(self) -> ! {
+                    if self.conflict & 0x1ff_u64 != 0 {
+                        crate::__private::set_twice("IA32_LBR_DEPTH", "DEPTH")
+                    }
+                    crate::__private::set_twice("IA32_LBR_DEPTH", "a field")
+                }
+            }
+            #[doc = "One `IA32_LBR_DEPTH` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write)."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Instance(u32);
+            impl Instance {
+                #[doc = r" The MSR address."]
+                pub const fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            #[doc = r" The register as a typed MSR."]
+            pub const MSR: Instance = Instance(ADDRESS);
+            impl crate::access::Msr for Instance {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            impl crate::access::Readable for Instance {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl crate::access::Writable for Instance {}
+        }
+        #[doc = "The value type of [`IA32_LBR_DEPTH`](IA32_LBR_DEPTH)."]
+        pub type Ia32LbrDepth = IA32_LBR_DEPTH::Value;
+        #[doc = "Source address of LBR record i (i below IA32_LBR_DEPTH.DEPTH): the linear address, or\nthe effective address when CPUID.(EAX=1CH,ECX=0):EAX\\[31\\] (LIP) is 0.\n\n- MSR: `0x1500` + 1 × n for n in 0..32 (`IA32_LBR_FROM_IP0`..`IA32_LBR_FROM_IP31`)\n- Access: read-write\n- Width: 64 bits\n- Reset value: `0x0`\n- Reserved bits: `0x0000000000000000`\n- Defined in: `intel-arch-lbr` (register present since `intel-arch-lbr`)\n- Manual: Intel SDM Vol. 3B, \"Architectural Last Branch Records\"; Vol. 4 Table 2-2 (1500H-151FH); Linux msr-index.h MSR_ARCH_LBR_FROM_0 0x1500\n\nThe value type is [`Value`](IA32_LBR_FROM_IP::Value)."]
+        #[allow(
+            non_snake_case,
+            missing_docs,
+            clippy::identity_op,
+            clippy::unnecessary_cast,
+            clippy::new_ret_no_self,
+            clippy::bad_bit_mask,
+            clippy::erasing_op
+        )]
+        pub mod IA32_LBR_FROM_IP {
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
+            #[derive(Clone, Copy, Debug)]
+            #[allow(non_camel_case_types)]
+            pub struct IA32_LBR_FROM_IP;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = IA32_LBR_FROM_IP;
+            impl ::tock_registers::RegisterLongName for Register {}
+            #[allow(unused_imports)]
+            use ::tock_registers::fields::Field;
+            :: tock_registers :: register_bitmasks ! (u64 , IA32_LBR_FROM_IP , Register , [# [doc = "Address of the branch instruction. (bits 63:0, read-write)"] FROM_IP OFFSET (0) NUMBITS (64) []]);
+            #[doc = r" MSR address of instance 0."]
+            pub const BASE_ADDRESS: u32 = 0x1500_u32;
+            #[doc = r" Number of instances of this register family."]
+            pub const INSTANCES: u32 = 32u32;
+            #[doc = r" Address step between instances."]
+            pub const ADDRESS_STRIDE: u32 = 1u32;
+            #[doc = r" Every address of the family, by index."]
+            pub const ADDRESSES: [u32; 32u32 as usize] = [
+                0x1500_u32, 0x1501_u32, 0x1502_u32, 0x1503_u32, 0x1504_u32, 0x1505_u32, 0x1506_u32,
+                0x1507_u32, 0x1508_u32, 0x1509_u32, 0x150a_u32, 0x150b_u32, 0x150c_u32, 0x150d_u32,
+                0x150e_u32, 0x150f_u32, 0x1510_u32, 0x1511_u32, 0x1512_u32, 0x1513_u32, 0x1514_u32,
+                0x1515_u32, 0x1516_u32, 0x1517_u32, 0x1518_u32, 0x1519_u32, 0x151a_u32, 0x151b_u32,
+                0x151c_u32, 0x151d_u32, 0x151e_u32, 0x151f_u32,
+            ];
+            #[doc = "Address of `IA32_LBR_FROM_IPN`. `N` out of 0..32 fails to compile."]
+            #[track_caller]
+            pub const fn address<const N: u32>() -> u32 {
+                if N >= INSTANCES {
+                    crate::__private::index_out_of_range(
+                        "IA32_LBR_FROM_IP",
+                        "instances",
+                        INSTANCES,
+                        N,
+                    )
+                }
+                __check_index::<N>();
+                BASE_ADDRESS + N * ADDRESS_STRIDE
+            }
+            #[inline(always)]
+            const fn __check_index<const N: u32>() {
+                const {
+                    if N >= INSTANCES {
+                        crate::__private::index_out_of_range(
+                            "IA32_LBR_FROM_IP",
+                            "instances",
+                            INSTANCES,
+                            N,
+                        )
+                    }
+                }
+            }
+            #[doc = r" Address of instance `index`, or `None` when out of range."]
+            pub const fn try_address(index: u32) -> Option<u32> {
+                if index < INSTANCES {
+                    Some(BASE_ADDRESS + index * ADDRESS_STRIDE)
+                } else {
+                    None
+                }
+            }
+            #[inline(always)]
+            const fn __check_reserved<const B: u64>() {
+                const {
+                    if B & Value::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_LBR_FROM_IP",
+                            B & Value::RESERVED_MASK,
+                            Value::RESERVED_MASK,
+                        )
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_field_from_ip<const V: u64>() {
+                const {}
+            }
+            #[doc = "A value of `IA32_LBR_FROM_IP`. Setters never touch reserved bits (`0x0000000000000000`)."]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash)]
+            #[repr(transparent)]
+            pub struct Value(u64);
+            impl Value {
+                #[doc = r" A [`Builder`](Builder) with every field zero (no reserved bits set): the starting point"]
+                #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
+                #[doc = r" given two different values (a compile error in a `const`)."]
+                pub const fn new() -> Builder {
+                    Builder {
+                        value: Self(0),
+                        set: 0,
+                        conflict: 0,
+                    }
+                }
+                #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
+                #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                #[track_caller]
+                pub const fn from_bits<const B: u64>() -> Self {
+                    if B & Self::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_LBR_FROM_IP",
+                            B & Self::RESERVED_MASK,
+                            Self::RESERVED_MASK,
+                        )
+                    }
+                    __check_reserved::<B>();
+                    Self(B)
+                }
+                #[doc = "The value with exactly these bits, or [`ReservedBitsError`](crate::ReservedBitsError)\nwhen one of them is reserved."]
+                pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
+                    if bits & Self::RESERVED_MASK != 0 {
+                        return Err(crate::ReservedBitsError {
+                            register: "IA32_LBR_FROM_IP",
+                            bits: bits & Self::RESERVED_MASK,
+                            reserved_mask: Self::RESERVED_MASK,
+                        });
+                    }
+                    Ok(Self(bits))
+                }
+                #[doc = r" The value as read from the MSR, reserved bits kept as read: for decoding,"]
+                #[doc = r" and for a read-modify-write through `MsrExt::modify`, which writes them back"]
+                #[doc = r" unchanged. `MsrExt::write` refuses a value that sets a reserved bit."]
+                pub const fn from_raw_read(bits: u64) -> Self {
+                    Self(bits)
+                }
+                #[doc = r" The value after reset."]
+                pub const RESET: Self = Self(0x0_u64);
+                #[doc = r" Bits no field covers; this API never sets them."]
+                pub const RESERVED_MASK: u64 = 0x0_u64;
+                #[doc = "The raw value (reserved bits as read, when built from [`Self::from_raw_read`](Self::from_raw_read))."]
+                pub const fn bits(self) -> u64 {
+                    self.0
+                }
+                #[doc = r" The value as a tock-registers local copy, for `FieldValue`-style access."]
+                pub const fn to_local(self) -> ::tock_registers::LocalRegisterCopy<u64, Register> {
+                    ::tock_registers::LocalRegisterCopy::new(self.0)
+                }
+                #[doc = "Address of the branch instruction.\n\nBits 63:0, read-write, 64 bits wide."]
+                pub const fn from_ip(self) -> u64 {
+                    ((self.0 >> 0u32) & 0xffffffffffffffff_u64) as u64
+                }
+                #[doc = "Sets `FROM_IP` to the constant `V`; a `V` wider than 64 bits fails to compile. Address of the branch instruction.\n\nBits 63:0, read-write, 64 bits wide."]
+                #[track_caller]
+                pub const fn with_from_ip<const V: u64>(self) -> Self {
+                    __check_field_from_ip::<V>();
+                    let v = V;
+                    Self((self.0 & 0x0_u64) | (((v >> 0u32) & 0xffffffffffffffff_u64) << 0u32))
+                }
+                #[doc = "Sets `FROM_IP`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 64 bits. Address of the branch instruction.\n\nBits 63:0, read-write, 64 bits wide."]
+                pub const fn try_set_from_ip(self, v: u64) -> Result<Self, crate::FieldError> {
+                    Ok(Self(
+                        (self.0 & 0x0_u64) | (((v >> 0u32) & 0xffffffffffffffff_u64) << 0u32),
+                    ))
+                }
+                #[doc = "Address of the branch instruction.\n\nBits 63:0, read-write, 64 bits wide."]
+                pub const fn set_from_ip(self, value: u64) -> Self {
+                    let v = value as u64;
+                    Self((self.0 & 0x0_u64) | (((v >> 0u32) & 0xffffffffffffffff_u64) << 0u32))
+                }
+                #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
+                #[inline]
+                pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
+                    Ok(self)
+                }
+                #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> Self {
+                    self
+                }
+            }
+            impl Default for Value {
+                #[doc = r" All fields zero: no reserved bit set, no constraint to check."]
+                fn default() -> Self {
+                    Self(0)
+                }
+            }
+            impl Default for Builder {
+                fn default() -> Self {
+                    Value::new()
+                }
+            }
+            impl ::core::fmt::Debug for Value {
+                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                    let reserved = self.0 & Self::RESERVED_MASK;
+                    let mut d = f.debug_struct("IA32_LBR_FROM_IP");
+                    d.field(
+                        "FROM_IP",
+                        &format_args!("{:#x}", (self.0 >> 0u32) & 0xffffffffffffffff_u64),
+                    );
+                    if reserved != 0 {
+                        d.field("reserved", &format_args!("{:#x}", reserved));
+                    }
+                    d.finish()
+                }
+            }
+            impl From<Value> for u64 {
+                fn from(v: Value) -> u64 {
+                    v.0
+                }
+            }
+            impl crate::access::RegisterValue for Value {
+                const NAME: &'static str = "IA32_LBR_FROM_IP";
+                const RESERVED_MASK: u64 = Value::RESERVED_MASK;
+                fn bits(self) -> u64 {
+                    self.0
+                }
+            }
+            #[doc = "Builds a write of `IA32_LBR_FROM_IP` from named fields; see [`Value::new`](Value::new)."]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+            #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
+            pub struct Builder {
+                value: Value,
+                set: u64,
+                conflict: u64,
+            }
+            impl Builder {
+                #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
+                #[doc = r" were assigned before with a different value."]
+                const fn track(self, mask: u64, next: Value) -> Self {
+                    let clash = if self.set & mask != 0 && (self.value.0 ^ next.0) & mask != 0 {
+                        mask
+                    } else {
+                        0
+                    };
+                    Self {
+                        value: next,
+                        set: self.set | mask,
+                        conflict: self.conflict | clash,
+                    }
+                }
+                #[doc = "Sets `FROM_IP` to the constant `V`; a `V` wider than 64 bits fails to compile. Address of the branch instruction.\n\nBits 63:0, read-write, 64 bits wide."]
+                #[track_caller]
+                pub const fn with_from_ip<const V: u64>(self) -> Self {
+                    self.track(0xffffffffffffffff_u64, self.value.with_from_ip::<V>())
+                }
+                #[doc = "Sets `FROM_IP`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 64 bits. Address of the branch instruction.\n\nBits 63:0, read-write, 64 bits wide."]
+                pub const fn try_set_from_ip(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_from_ip(v) {
+                        Ok(next) => Ok(self.track(0xffffffffffffffff_u64, next)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "Address of the branch instruction.\n\nBits 63:0, read-write, 64 bits wide."]
+                pub const fn set_from_ip(self, value: u64) -> Self {
+                    self.track(0xffffffffffffffff_u64, self.value.set_from_ip(value))
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n"]
+                #[inline]
+                pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
+                    if self.conflict != 0 {
+                        return Err(self.conflict_error());
+                    }
+                    self.value.try_build()
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> Value {
+                    if self.conflict != 0 {
+                        self.conflict_panic()
+                    }
+                    self.value.build()
+                }
+                #[doc = r" The first field given two different values (`conflict != 0`)."]
+                #[cold]
+                const fn conflict_error(self) -> crate::ConstraintError {
+                    if self.conflict & 0xffffffffffffffff_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "FROM_IP is given two different values; set each field once",
+                        };
+                    }
+                    crate::ConstraintError {
+                        id: "field-set-twice",
+                        message: "a field is given two different values; set each field once",
+                    }
+                }
+                #[cold]
+                #[track_caller]
+                const fn conflict_panic(self) -> ! {
+                    if self.conflict & 0xffffffffffffffff_u64 != 0 {
+                        crate::__private::set_twice("IA32_LBR_FROM_IP", "FROM_IP")
+                    }
+                    crate::__private::set_twice("IA32_LBR_FROM_IP", "a field")
+                }
+            }
+            #[doc = "One `IA32_LBR_FROM_IP` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write)."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Instance(u32);
+            impl Instance {
+                #[doc = r" The MSR address."]
+                pub const fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            #[doc = "`IA32_LBR_FROM_IPN` as a typed MSR. `N` out of 0..32 fails to compile."]
+            #[track_caller]
+            pub const fn msr<const N: u32>() -> Instance {
+                Instance(address::<N>())
+            }
+            #[doc = r" Instance `index` as a typed MSR, or `None` when out of range."]
+            pub const fn try_msr(index: u32) -> Option<Instance> {
+                match try_address(index) {
+                    Some(a) => Some(Instance(a)),
+                    None => None,
+                }
+            }
+            impl Instance {
+                #[doc = r" Index within the family."]
+                pub const fn index(self) -> u32 {
+                    (self.0 - BASE_ADDRESS) / ADDRESS_STRIDE
+                }
+            }
+            impl crate::access::Msr for Instance {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            impl crate::access::Readable for Instance {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl crate::access::Writable for Instance {}
+        }
+        #[doc = "The value type of [`IA32_LBR_FROM_IP`](IA32_LBR_FROM_IP)."]
+        pub type Ia32LbrFromIp = IA32_LBR_FROM_IP::Value;
+        #[doc = "Destination address of LBR record i.\n\n- MSR: `0x1600` + 1 × n for n in 0..32 (`IA32_LBR_TO_IP0`..`IA32_LBR_TO_IP31`)\n- Access: read-write\n- Width: 64 bits\n- Reset value: `0x0`\n- Reserved bits: `0x0000000000000000`\n- Defined in: `intel-arch-lbr` (register present since `intel-arch-lbr`)\n- Manual: Intel SDM Vol. 3B, \"Architectural Last Branch Records\"; Vol. 4 Table 2-2 (1600H-161FH); Linux msr-index.h MSR_ARCH_LBR_TO_0 0x1600\n\nThe value type is [`Value`](IA32_LBR_TO_IP::Value)."]
+        #[allow(
+            non_snake_case,
+            missing_docs,
+            clippy::identity_op,
+            clippy::unnecessary_cast,
+            clippy::new_ret_no_self,
+            clippy::bad_bit_mask,
+            clippy::erasing_op
+        )]
+        pub mod IA32_LBR_TO_IP {
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
+            #[derive(Clone, Copy, Debug)]
+            #[allow(non_camel_case_types)]
+            pub struct IA32_LBR_TO_IP;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = IA32_LBR_TO_IP;
+            impl ::tock_registers::RegisterLongName for Register {}
+            #[allow(unused_imports)]
+            use ::tock_registers::fields::Field;
+            :: tock_registers :: register_bitmasks ! (u64 , IA32_LBR_TO_IP , Register , [# [doc = "Target address of the branch. (bits 63:0, read-write)"] TO_IP OFFSET (0) NUMBITS (64) []]);
+            #[doc = r" MSR address of instance 0."]
+            pub const BASE_ADDRESS: u32 = 0x1600_u32;
+            #[doc = r" Number of instances of this register family."]
+            pub const INSTANCES: u32 = 32u32;
+            #[doc = r" Address step between instances."]
+            pub const ADDRESS_STRIDE: u32 = 1u32;
+            #[doc = r" Every address of the family, by index."]
+            pub const ADDRESSES: [u32; 32u32 as usize] = [
+                0x1600_u32, 0x1601_u32, 0x1602_u32, 0x1603_u32, 0x1604_u32, 0x1605_u32, 0x1606_u32,
+                0x1607_u32, 0x1608_u32, 0x1609_u32, 0x160a_u32, 0x160b_u32, 0x160c_u32, 0x160d_u32,
+                0x160e_u32, 0x160f_u32, 0x1610_u32, 0x1611_u32, 0x1612_u32, 0x1613_u32, 0x1614_u32,
+                0x1615_u32, 0x1616_u32, 0x1617_u32, 0x1618_u32, 0x1619_u32, 0x161a_u32, 0x161b_u32,
+                0x161c_u32, 0x161d_u32, 0x161e_u32, 0x161f_u32,
+            ];
+            #[doc = "Address of `IA32_LBR_TO_IPN`. `N` out of 0..32 fails to compile."]
+            #[track_caller]
+            pub const fn address<const N: u32>() -> u32 {
+                if N >= INSTANCES {
+                    crate::__private::index_out_of_range(
+                        "IA32_LBR_TO_IP",
+                        "instances",
+                        INSTANCES,
+                        N,
+                    )
+                }
+                __check_index::<N>();
+                BASE_ADDRESS + N * ADDRESS_STRIDE
+            }
+            #[inline(always)]
+            const fn __check_index<const N: u32>() {
+                const {
+                    if N >= INSTANCES {
+                        crate::__private::index_out_of_range(
+                            "IA32_LBR_TO_IP",
+                            "instances",
+                            INSTANCES,
+                            N,
+                        )
+                    }
+                }
+            }
+            #[doc = r" Address of instance `index`, or `None` when out of range."]
+            pub const fn try_address(index: u32) -> Option<u32> {
+                if index < INSTANCES {
+                    Some(BASE_ADDRESS + index * ADDRESS_STRIDE)
+                } else {
+                    None
+                }
+            }
+            #[inline(always)]
+            const fn __check_reserved<const B: u64>() {
+                const {
+                    if B & Value::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_LBR_TO_IP",
+                            B & Value::RESERVED_MASK,
+                            Value::RESERVED_MASK,
+                        )
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_field_to_ip<const V: u64>() {
+                const {}
+            }
+            #[doc = "A value of `IA32_LBR_TO_IP`. Setters never touch reserved bits (`0x0000000000000000`)."]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash)]
+            #[repr(transparent)]
+            pub struct Value(u64);
+            impl Value {
+                #[doc = r" A [`Builder`](Builder) with every field zero (no reserved bits set): the starting point"]
+                #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
+                #[doc = r" given two different values (a compile error in a `const`)."]
+                pub const fn new() -> Builder {
+                    Builder {
+                        value: Self(0),
+                        set: 0,
+                        conflict: 0,
+                    }
+                }
+                #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
+                #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                #[track_caller]
+                pub const fn from_bits<const B: u64>() -> Self {
+                    if B & Self::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_LBR_TO_IP",
+                            B & Self::RESERVED_MASK,
+                            Self::RESERVED_MASK,
+                        )
+                    }
+                    __check_reserved::<B>();
+                    Self(B)
+                }
+                #[doc = "The value with exactly these bits, or [`ReservedBitsError`](crate::ReservedBitsError)\nwhen one of them is reserved."]
+                pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
+                    if bits & Self::RESERVED_MASK != 0 {
+                        return Err(crate::ReservedBitsError {
+                            register: "IA32_LBR_TO_IP",
+                            bits: bits & Self::RESERVED_MASK,
+                            reserved_mask: Self::RESERVED_MASK,
+                        });
+                    }
+                    Ok(Self(bits))
+                }
+                #[doc = r" The value as read from the MSR, reserved bits kept as read: for decoding,"]
+                #[doc = r" and for a read-modify-write through `MsrExt::modify`, which writes them back"]
+                #[doc = r" unchanged. `MsrExt::write` refuses a value that sets a reserved bit."]
+                pub const fn from_raw_read(bits: u64) -> Self {
+                    Self(bits)
+                }
+                #[doc = r" The value after reset."]
+                pub const RESET: Self = Self(0x0_u64);
+                #[doc = r" Bits no field covers; this API never sets them."]
+                pub const RESERVED_MASK: u64 = 0x0_u64;
+                #[doc = "The raw value (reserved bits as read, when built from [`Self::from_raw_read`](Self::from_raw_read))."]
+                pub const fn bits(self) -> u64 {
+                    self.0
+                }
+                #[doc = r" The value as a tock-registers local copy, for `FieldValue`-style access."]
+                pub const fn to_local(self) -> ::tock_registers::LocalRegisterCopy<u64, Register> {
+                    ::tock_registers::LocalRegisterCopy::new(self.0)
+                }
+                #[doc = "Target address of the branch.\n\nBits 63:0, read-write, 64 bits wide."]
+                pub const fn to_ip(self) -> u64 {
+                    ((self.0 >> 0u32) & 0xffffffffffffffff_u64) as u64
+                }
+                #[doc = "Sets `TO_IP` to the constant `V`; a `V` wider than 64 bits fails to compile. Target address of the branch.\n\nBits 63:0, read-write, 64 bits wide."]
+                #[track_caller]
+                pub const fn with_to_ip<const V: u64>(self) -> Self {
+                    __check_field_to_ip::<V>();
+                    let v = V;
+                    Self((self.0 & 0x0_u64) | (((v >> 0u32) & 0xffffffffffffffff_u64) << 0u32))
+                }
+                #[doc = "Sets `TO_IP`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 64 bits. Target address of the branch.\n\nBits 63:0, read-write, 64 bits wide."]
+                pub const fn try_set_to_ip(self, v: u64) -> Result<Self, crate::FieldError> {
+                    Ok(Self(
+                        (self.0 & 0x0_u64) | (((v >> 0u32) & 0xffffffffffffffff_u64) << 0u32),
+                    ))
+                }
+                #[doc = "Target address of the branch.\n\nBits 63:0, read-write, 64 bits wide."]
+                pub const fn set_to_ip(self, value: u64) -> Self {
+                    let v = value as u64;
+                    Self((self.0 & 0x0_u64) | (((v >> 0u32) & 0xffffffffffffffff_u64) << 0u32))
+                }
+                #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
+                #[inline]
+                pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
+                    Ok(self)
+                }
+                #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> Self {
+                    self
+                }
+            }
+            impl Default for Value {
+                #[doc = r" All fields zero: no reserved bit set, no constraint to check."]
+                fn default() -> Self {
+                    Self(0)
+                }
+            }
+            impl Default for Builder {
+                fn default() -> Self {
+                    Value::new()
+                }
+            }
+            impl ::core::fmt::Debug for Value {
+                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                    let reserved = self.0 & Self::RESERVED_MASK;
+                    let mut d = f.debug_struct("IA32_LBR_TO_IP");
+                    d.field(
+                        "TO_IP",
+                        &format_args!("{:#x}", (self.0 >> 0u32) & 0xffffffffffffffff_u64),
+                    );
+                    if reserved != 0 {
+                        d.field("reserved", &format_args!("{:#x}", reserved));
+                    }
+                    d.finish()
+                }
+            }
+            impl From<Value> for u64 {
+                fn from(v: Value) -> u64 {
+                    v.0
+                }
+            }
+            impl crate::access::RegisterValue for Value {
+                const NAME: &'static str = "IA32_LBR_TO_IP";
+                const RESERVED_MASK: u64 = Value::RESERVED_MASK;
+                fn bits(self) -> u64 {
+                    self.0
+                }
+            }
+            #[doc = "Builds a write of `IA32_LBR_TO_IP` from named fields; see [`Value::new`](Value::new)."]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+            #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
+            pub struct Builder {
+                value: Value,
+                set: u64,
+                conflict: u64,
+            }
+            impl Builder {
+                #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
+                #[doc = r" were assigned before with a different value."]
+                const fn track(self, mask: u64, next: Value) -> Self {
+                    let clash = if self.set & mask != 0 && (self.value.0 ^ next.0) & mask != 0 {
+                        mask
+                    } else {
+                        0
+                    };
+                    Self {
+                        value: next,
+                        set: self.set | mask,
+                        conflict: self.conflict | clash,
+                    }
+                }
+                #[doc = "Sets `TO_IP` to the constant `V`; a `V` wider than 64 bits fails to compile. Target address of the branch.\n\nBits 63:0, read-write, 64 bits wide."]
+                #[track_caller]
+                pub const fn with_to_ip<const V: u64>(self) -> Self {
+                    self.track(0xffffffffffffffff_u64, self.value.with_to_ip::<V>())
+                }
+                #[doc = "Sets `TO_IP`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 64 bits. Target address of the branch.\n\nBits 63:0, read-write, 64 bits wide."]
+                pub const fn try_set_to_ip(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_to_ip(v) {
+                        Ok(next) => Ok(self.track(0xffffffffffffffff_u64, next)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "Target address of the branch.\n\nBits 63:0, read-write, 64 bits wide."]
+                pub const fn set_to_ip(self, value: u64) -> Self {
+                    self.track(0xffffffffffffffff_u64, self.value.set_to_ip(value))
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n"]
+                #[inline]
+                pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
+                    if self.conflict != 0 {
+                        return Err(self.conflict_error());
+                    }
+                    self.value.try_build()
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> Value {
+                    if self.conflict != 0 {
+                        self.conflict_panic()
+                    }
+                    self.value.build()
+                }
+                #[doc = r" The first field given two different values (`conflict != 0`)."]
+                #[cold]
+                const fn conflict_error(self) -> crate::ConstraintError {
+                    if self.conflict & 0xffffffffffffffff_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "TO_IP is given two different values; set each field once",
+                        };
+                    }
+                    crate::ConstraintError {
+                        id: "field-set-twice",
+                        message: "a field is given two different values; set each field once",
+                    }
+                }
+                #[cold]
+                #[track_caller]
+                const fn conflict_panic(self) -> ! {
+                    if self.conflict & 0xffffffffffffffff_u64 != 0 {
+                        crate::__private::set_twice("IA32_LBR_TO_IP", "TO_IP")
+                    }
+                    crate::__private::set_twice("IA32_LBR_TO_IP", "a field")
+                }
+            }
+            #[doc = "One `IA32_LBR_TO_IP` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write)."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Instance(u32);
+            impl Instance {
+                #[doc = r" The MSR address."]
+                pub const fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            #[doc = "`IA32_LBR_TO_IPN` as a typed MSR. `N` out of 0..32 fails to compile."]
+            #[track_caller]
+            pub const fn msr<const N: u32>() -> Instance {
+                Instance(address::<N>())
+            }
+            #[doc = r" Instance `index` as a typed MSR, or `None` when out of range."]
+            pub const fn try_msr(index: u32) -> Option<Instance> {
+                match try_address(index) {
+                    Some(a) => Some(Instance(a)),
+                    None => None,
+                }
+            }
+            impl Instance {
+                #[doc = r" Index within the family."]
+                pub const fn index(self) -> u32 {
+                    (self.0 - BASE_ADDRESS) / ADDRESS_STRIDE
+                }
+            }
+            impl crate::access::Msr for Instance {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            impl crate::access::Readable for Instance {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl crate::access::Writable for Instance {}
+        }
+        #[doc = "The value type of [`IA32_LBR_TO_IP`](IA32_LBR_TO_IP)."]
+        pub type Ia32LbrToIp = IA32_LBR_TO_IP::Value;
+        #[doc = "Information about LBR record i (cycle count, branch type, transaction and mispredict flags).\n\n- MSR: `0x1200` + 1 × n for n in 0..32 (`IA32_LBR_INFO0`..`IA32_LBR_INFO31`)\n- Access: read-write\n- Width: 64 bits\n- Reset value: `0x0`\n- Reserved bits: `0x00FFFFFFFFFF0000`\n- Defined in: `intel-arch-lbr` (register present since `intel-arch-lbr`)\n- Manual: Intel SDM Vol. 3B, \"Architectural Last Branch Records\" (IA32_LBR_x_INFO); Vol. 4 Table 2-2 (1200H-121FH); Linux msr-index.h MSR_ARCH_LBR_INFO_0 0x1200, LBR_INFO_CYCLES, LBR_INFO_BR_TYPE, LBR_INFO_CYC_CNT_VALID, LBR_INFO_ABORT, LBR_INFO_IN_TX, LBR_INFO_MISPRED\n\nThe value type is [`Value`](IA32_LBR_INFO::Value)."]
+        #[allow(
+            non_snake_case,
+            missing_docs,
+            clippy::identity_op,
+            clippy::unnecessary_cast,
+            clippy::new_ret_no_self,
+            clippy::bad_bit_mask,
+            clippy::erasing_op
+        )]
+        pub mod IA32_LBR_INFO {
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
+            #[derive(Clone, Copy, Debug)]
+            #[allow(non_camel_case_types)]
+            pub struct IA32_LBR_INFO;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = IA32_LBR_INFO;
+            impl ::tock_registers::RegisterLongName for Register {}
+            #[allow(unused_imports)]
+            use ::tock_registers::fields::Field;
+            :: tock_registers :: register_bitmasks ! (u64 , IA32_LBR_INFO , Register , [# [doc = "Core cycles since the previous record (saturating), valid when CYC_CNT_VALID is 1. (bits 15:0, read-write)"] CYC_CNT OFFSET (0) NUMBITS (16) [] , # [doc = "Type of the recorded branch. (bits 59:56, read-write)"] BR_TYPE OFFSET (56) NUMBITS (4) [# [doc = "Conditional branch."] COND = 0x0_u64 , # [doc = "Near indirect jump."] NEAR_IND_JMP = 0x1_u64 , # [doc = "Near relative jump."] NEAR_REL_JMP = 0x2_u64 , # [doc = "Near indirect call."] NEAR_IND_CALL = 0x3_u64 , # [doc = "Near relative call."] NEAR_REL_CALL = 0x4_u64 , # [doc = "Near return."] NEAR_RET = 0x5_u64] , # [doc = "CYC_CNT holds a count. (bits 60, read-write)"] CYC_CNT_VALID OFFSET (60) NUMBITS (1) [] , # [doc = "The record is a transactional abort. (bits 61, read-write)"] TSX_ABORT OFFSET (61) NUMBITS (1) [] , # [doc = "The branch retired inside a transaction. (bits 62, read-write)"] IN_TSX OFFSET (62) NUMBITS (1) [] , # [doc = "The branch was mispredicted. (bits 63, read-write)"] MISPRED OFFSET (63) NUMBITS (1) []]);
+            #[doc = r" MSR address of instance 0."]
+            pub const BASE_ADDRESS: u32 = 0x1200_u32;
+            #[doc = r" Number of instances of this register family."]
+            pub const INSTANCES: u32 = 32u32;
+            #[doc = r" Address step between instances."]
+            pub const ADDRESS_STRIDE: u32 = 1u32;
+            #[doc = r" Every address of the family, by index."]
+            pub const ADDRESSES: [u32; 32u32 as usize] = [
+                0x1200_u32, 0x1201_u32, 0x1202_u32, 0x1203_u32, 0x1204_u32, 0x1205_u32, 0x1206_u32,
+                0x1207_u32, 0x1208_u32, 0x1209_u32, 0x120a_u32, 0x120b_u32, 0x120c_u32, 0x120d_u32,
+                0x120e_u32, 0x120f_u32, 0x1210_u32, 0x1211_u32, 0x1212_u32, 0x1213_u32, 0x1214_u32,
+                0x1215_u32, 0x1216_u32, 0x1217_u32, 0x1218_u32, 0x1219_u32, 0x121a_u32, 0x121b_u32,
+                0x121c_u32, 0x121d_u32, 0x121e_u32, 0x121f_u32,
+            ];
+            #[doc = "Address of `IA32_LBR_INFON`. `N` out of 0..32 fails to compile."]
+            #[track_caller]
+            pub const fn address<const N: u32>() -> u32 {
+                if N >= INSTANCES {
+                    crate::__private::index_out_of_range("IA32_LBR_INFO", "instances", INSTANCES, N)
+                }
+                __check_index::<N>();
+                BASE_ADDRESS + N * ADDRESS_STRIDE
+            }
+            #[inline(always)]
+            const fn __check_index<const N: u32>() {
+                const {
+                    if N >= INSTANCES {
+                        crate::__private::index_out_of_range(
+                            "IA32_LBR_INFO",
+                            "instances",
+                            INSTANCES,
+                            N,
+                        )
+                    }
+                }
+            }
+            #[doc = r" Address of instance `index`, or `None` when out of range."]
+            pub const fn try_address(index: u32) -> Option<u32> {
+                if index < INSTANCES {
+                    Some(BASE_ADDRESS + index * ADDRESS_STRIDE)
+                } else {
+                    None
+                }
+            }
+            #[doc = "Named values of field `BR_TYPE` of `IA32_LBR_INFO`."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            #[repr(u64)]
+            pub enum BrType {
+                #[doc = "Conditional branch. (`COND` = 0x0)"]
+                Cond = 0,
+                #[doc = "Near indirect jump. (`NEAR_IND_JMP` = 0x1)"]
+                NearIndJmp = 1,
+                #[doc = "Near relative jump. (`NEAR_REL_JMP` = 0x2)"]
+                NearRelJmp = 2,
+                #[doc = "Near indirect call. (`NEAR_IND_CALL` = 0x3)"]
+                NearIndCall = 3,
+                #[doc = "Near relative call. (`NEAR_REL_CALL` = 0x4)"]
+                NearRelCall = 4,
+                #[doc = "Near return. (`NEAR_RET` = 0x5)"]
+                NearRet = 5,
+            }
+            impl BrType {
+                #[doc = r" The field value."]
+                pub const fn value(self) -> u64 {
+                    self as u64
+                }
+                #[doc = r" The named value for `v`, if it has a name."]
+                pub const fn from_value(v: u64) -> Option<Self> {
+                    match v {
+                        0x0_u64 => Some(Self::Cond),
+                        0x1_u64 => Some(Self::NearIndJmp),
+                        0x2_u64 => Some(Self::NearRelJmp),
+                        0x3_u64 => Some(Self::NearIndCall),
+                        0x4_u64 => Some(Self::NearRelCall),
+                        0x5_u64 => Some(Self::NearRet),
+                        _ => None,
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_reserved<const B: u64>() {
+                const {
+                    if B & Value::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_LBR_INFO",
+                            B & Value::RESERVED_MASK,
+                            Value::RESERVED_MASK,
+                        )
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_field_cyc_cnt<const V: u64>() {
+                const {
+                    if V > 0xffff_u64 {
+                        crate::__private::too_wide("IA32_LBR_INFO", "CYC_CNT", 16u32, V)
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_field_br_type<const V: u64>() {
+                const {
+                    if V > 0xf_u64 {
+                        crate::__private::too_wide("IA32_LBR_INFO", "BR_TYPE", 4u32, V)
+                    }
+                }
+            }
+            #[doc = "A value of `IA32_LBR_INFO`. Setters never touch reserved bits (`0x00FFFFFFFFFF0000`)."]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash)]
+            #[repr(transparent)]
+            pub struct Value(u64);
+            impl Value {
+                #[doc = r" A [`Builder`](Builder) with every field zero (no reserved bits set): the starting point"]
+                #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
+                #[doc = r" given two different values (a compile error in a `const`)."]
+                pub const fn new() -> Builder {
+                    Builder {
+                        value: Self(0),
+                        set: 0,
+                        conflict: 0,
+                    }
+                }
+                #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
+                #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                #[track_caller]
+                pub const fn from_bits<const B: u64>() -> Self {
+                    if B & Self::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_LBR_INFO",
+                            B & Self::RESERVED_MASK,
+                            Self::RESERVED_MASK,
+                        )
+                    }
+                    __check_reserved::<B>();
+                    Self(B)
+                }
+                #[doc = "The value with exactly these bits, or [`ReservedBitsError`](crate::ReservedBitsError)\nwhen one of them is reserved."]
+                pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
+                    if bits & Self::RESERVED_MASK != 0 {
+                        return Err(crate::ReservedBitsError {
+                            register: "IA32_LBR_INFO",
+                            bits: bits & Self::RESERVED_MASK,
+                            reserved_mask: Self::RESERVED_MASK,
+                        });
+                    }
+                    Ok(Self(bits))
+                }
+                #[doc = r" The value as read from the MSR, reserved bits kept as read: for decoding,"]
+                #[doc = r" and for a read-modify-write through `MsrExt::modify`, which writes them back"]
+                #[doc = r" unchanged. `MsrExt::write` refuses a value that sets a reserved bit."]
+                pub const fn from_raw_read(bits: u64) -> Self {
+                    Self(bits)
+                }
+                #[doc = r" The value after reset."]
+                pub const RESET: Self = Self(0x0_u64);
+                #[doc = r" Bits no field covers; this API never sets them."]
+                pub const RESERVED_MASK: u64 = 0xffffffffff0000_u64;
+                #[doc = "The raw value (reserved bits as read, when built from [`Self::from_raw_read`](Self::from_raw_read))."]
+                pub const fn bits(self) -> u64 {
+                    self.0
+                }
+                #[doc = r" The value as a tock-registers local copy, for `FieldValue`-style access."]
+                pub const fn to_local(self) -> ::tock_registers::LocalRegisterCopy<u64, Register> {
+                    ::tock_registers::LocalRegisterCopy::new(self.0)
+                }
+                #[doc = "Core cycles since the previous record (saturating), valid when CYC_CNT_VALID is 1.\n\nBits 15:0, read-write, 16 bits wide."]
+                pub const fn cyc_cnt(self) -> u16 {
+                    ((self.0 >> 0u32) & 0xffff_u64) as u16
+                }
+                #[doc = "Sets `CYC_CNT` to the constant `V`; a `V` wider than 16 bits fails to compile. Core cycles since the previous record (saturating), valid when CYC_CNT_VALID is 1.\n\nBits 15:0, read-write, 16 bits wide."]
+                #[track_caller]
+                pub const fn with_cyc_cnt<const V: u64>(self) -> Self {
+                    if V > 0xffff_u64 {
+                        crate::__private::too_wide("IA32_LBR_INFO", "CYC_CNT", 16u32, V)
+                    }
+                    __check_field_cyc_cnt::<V>();
+                    let v = V;
+                    Self((self.0 & 0xffffffffffff0000_u64) | (((v >> 0u32) & 0xffff_u64) << 0u32))
+                }
+                #[doc = "Sets `CYC_CNT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 16 bits. Core cycles since the previous record (saturating), valid when CYC_CNT_VALID is 1.\n\nBits 15:0, read-write, 16 bits wide."]
+                pub const fn try_set_cyc_cnt(self, v: u64) -> Result<Self, crate::FieldError> {
+                    if v > 0xffff_u64 {
+                        return Err(crate::FieldError::TooWide {
+                            field: "CYC_CNT",
+                            width: 16u32,
+                            value: v,
+                        });
+                    }
+                    Ok(Self(
+                        (self.0 & 0xffffffffffff0000_u64) | (((v >> 0u32) & 0xffff_u64) << 0u32),
+                    ))
+                }
+                #[doc = "Core cycles since the previous record (saturating), valid when CYC_CNT_VALID is 1.\n\nBits 15:0, read-write, 16 bits wide."]
+                pub const fn set_cyc_cnt(self, value: u16) -> Self {
+                    let v = value as u64;
+                    Self((self.0 & 0xffffffffffff0000_u64) | (((v >> 0u32) & 0xffff_u64) << 0u32))
+                }
+                #[doc = "Type of the recorded branch.\n\nBits 59:56, read-write, 4 bits wide."]
+                pub const fn br_type(self) -> u8 {
+                    ((self.0 >> 56u32) & 0xf_u64) as u8
+                }
+                #[doc = "Type of the recorded branch.\n\nBits 59:56, read-write, 4 bits wide."]
+                pub const fn br_type_value(self) -> Option<BrType> {
+                    BrType::from_value((self.0 >> 56u32) & 0xf_u64)
+                }
+                #[doc = "Sets `BR_TYPE` to the constant `V`; a `V` wider than 4 bits fails to compile. Type of the recorded branch.\n\nBits 59:56, read-write, 4 bits wide."]
+                #[track_caller]
+                pub const fn with_br_type<const V: u64>(self) -> Self {
+                    if V > 0xf_u64 {
+                        crate::__private::too_wide("IA32_LBR_INFO", "BR_TYPE", 4u32, V)
+                    }
+                    __check_field_br_type::<V>();
+                    let v = V;
+                    Self((self.0 & 0xf0ffffffffffffff_u64) | (((v >> 0u32) & 0xf_u64) << 56u32))
+                }
+                #[doc = "Sets `BR_TYPE`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 4 bits. Type of the recorded branch.\n\nBits 59:56, read-write, 4 bits wide."]
+                pub const fn try_set_br_type(self, v: u64) -> Result<Self, crate::FieldError> {
+                    if v > 0xf_u64 {
+                        return Err(crate::FieldError::TooWide {
+                            field: "BR_TYPE",
+                            width: 4u32,
+                            value: v,
+                        });
+                    }
+                    Ok(Self(
+                        (self.0 & 0xf0ffffffffffffff_u64) | (((v >> 0u32) & 0xf_u64) << 56u32),
+                    ))
+                }
+                #[doc = "Type of the recorded branch.\n\nBits 59:56, read-write, 4 bits wide."]
+                pub const fn set_br_type(self, value: BrType) -> Self {
+                    let v = value as u64;
+                    Self((self.0 & 0xf0ffffffffffffff_u64) | (((v >> 0u32) & 0xf_u64) << 56u32))
+                }
+                #[doc = "CYC_CNT holds a count.\n\nBits 60, read-write, 1 bit wide."]
+                pub const fn cyc_cnt_valid(self) -> bool {
+                    ((self.0 >> 60u32) & 0x1_u64) != 0
+                }
+                #[doc = "CYC_CNT holds a count.\n\nBits 60, read-write, 1 bit wide."]
+                pub const fn with_cyc_cnt_valid(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0xefffffffffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 60u32))
+                }
+                #[doc = "The record is a transactional abort.\n\nBits 61, read-write, 1 bit wide."]
+                pub const fn tsx_abort(self) -> bool {
+                    ((self.0 >> 61u32) & 0x1_u64) != 0
+                }
+                #[doc = "The record is a transactional abort.\n\nBits 61, read-write, 1 bit wide."]
+                pub const fn with_tsx_abort(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0xdfffffffffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 61u32))
+                }
+                #[doc = "The branch retired inside a transaction.\n\nBits 62, read-write, 1 bit wide."]
+                pub const fn in_tsx(self) -> bool {
+                    ((self.0 >> 62u32) & 0x1_u64) != 0
+                }
+                #[doc = "The branch retired inside a transaction.\n\nBits 62, read-write, 1 bit wide."]
+                pub const fn with_in_tsx(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0xbfffffffffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 62u32))
+                }
+                #[doc = "The branch was mispredicted.\n\nBits 63, read-write, 1 bit wide."]
+                pub const fn mispred(self) -> bool {
+                    ((self.0 >> 63u32) & 0x1_u64) != 0
+                }
+                #[doc = "The branch was mispredicted.\n\nBits 63, read-write, 1 bit wide."]
+                pub const fn with_mispred(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0x7fffffffffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 63u32))
+                }
+                #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
+                #[inline]
+                pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
+                    Ok(self)
+                }
+                #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> Self {
+                    self
+                }
+            }
+            impl Default for Value {
+                #[doc = r" All fields zero: no reserved bit set, no constraint to check."]
+                fn default() -> Self {
+                    Self(0)
+                }
+            }
+            impl Default for Builder {
+                fn default() -> Self {
+                    Value::new()
+                }
+            }
+            impl ::core::fmt::Debug for Value {
+                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                    let reserved = self.0 & Self::RESERVED_MASK;
+                    let mut d = f.debug_struct("IA32_LBR_INFO");
+                    d.field(
+                        "CYC_CNT",
+                        &format_args!("{:#x}", (self.0 >> 0u32) & 0xffff_u64),
+                    )
+                    .field(
+                        "BR_TYPE",
+                        &format_args!("{:#x}", (self.0 >> 56u32) & 0xf_u64),
+                    )
+                    .field("CYC_CNT_VALID", &(((self.0 >> 60u32) & 0x1_u64) != 0))
+                    .field("TSX_ABORT", &(((self.0 >> 61u32) & 0x1_u64) != 0))
+                    .field("IN_TSX", &(((self.0 >> 62u32) & 0x1_u64) != 0))
+                    .field("MISPRED", &(((self.0 >> 63u32) & 0x1_u64) != 0));
+                    if reserved != 0 {
+                        d.field("reserved", &format_args!("{:#x}", reserved));
+                    }
+                    d.finish()
+                }
+            }
+            impl From<Value> for u64 {
+                fn from(v: Value) -> u64 {
+                    v.0
+                }
+            }
+            impl crate::access::RegisterValue for Value {
+                const NAME: &'static str = "IA32_LBR_INFO";
+                const RESERVED_MASK: u64 = Value::RESERVED_MASK;
+                fn bits(self) -> u64 {
+                    self.0
+                }
+            }
+            #[doc = "Builds a write of `IA32_LBR_INFO` from named fields; see [`Value::new`](Value::new)."]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+            #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
+            pub struct Builder {
+                value: Value,
+                set: u64,
+                conflict: u64,
+            }
+            impl Builder {
+                #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
+                #[doc = r" were assigned before with a different value."]
+                const fn track(self, mask: u64, next: Value) -> Self {
+                    let clash = if self.set & mask != 0 && (self.value.0 ^ next.0) & mask != 0 {
+                        mask
+                    } else {
+                        0
+                    };
+                    Self {
+                        value: next,
+                        set: self.set | mask,
+                        conflict: self.conflict | clash,
+                    }
+                }
+                #[doc = "Sets `CYC_CNT` to the constant `V`; a `V` wider than 16 bits fails to compile. Core cycles since the previous record (saturating), valid when CYC_CNT_VALID is 1.\n\nBits 15:0, read-write, 16 bits wide."]
+                #[track_caller]
+                pub const fn with_cyc_cnt<const V: u64>(self) -> Self {
+                    self.track(0xffff_u64, self.value.with_cyc_cnt::<V>())
+                }
+                #[doc = "Sets `CYC_CNT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 16 bits. Core cycles since the previous record (saturating), valid when CYC_CNT_VALID is 1.\n\nBits 15:0, read-write, 16 bits wide."]
+                pub const fn try_set_cyc_cnt(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_cyc_cnt(v) {
+                        Ok(next) => Ok(self.track(0xffff_u64, next)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "Core cycles since the previous record (saturating), valid when CYC_CNT_VALID is 1.\n\nBits 15:0, read-write, 16 bits wide."]
+                pub const fn set_cyc_cnt(self, value: u16) -> Self {
+                    self.track(0xffff_u64, self.value.set_cyc_cnt(value))
+                }
+                #[doc = "Sets `BR_TYPE` to the constant `V`; a `V` wider than 4 bits fails to compile. Type of the recorded branch.\n\nBits 59:56, read-write, 4 bits wide."]
+                #[track_caller]
+                pub const fn with_br_type<const V: u64>(self) -> Self {
+                    self.track(0xf00000000000000_u64, self.value.with_br_type::<V>())
+                }
+                #[doc = "Sets `BR_TYPE`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 4 bits. Type of the recorded branch.\n\nBits 59:56, read-write, 4 bits wide."]
+                pub const fn try_set_br_type(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_br_type(v) {
+                        Ok(next) => Ok(self.track(0xf00000000000000_u64, next)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "Type of the recorded branch.\n\nBits 59:56, read-write, 4 bits wide."]
+                pub const fn set_br_type(self, value: BrType) -> Self {
+                    self.track(0xf00000000000000_u64, self.value.set_br_type(value))
+                }
+                #[doc = "CYC_CNT holds a count.\n\nBits 60, read-write, 1 bit wide."]
+                pub const fn with_cyc_cnt_valid(self, on: bool) -> Self {
+                    self.track(0x1000000000000000_u64, self.value.with_cyc_cnt_valid(on))
+                }
+                #[doc = "The record is a transactional abort.\n\nBits 61, read-write, 1 bit wide."]
+                pub const fn with_tsx_abort(self, on: bool) -> Self {
+                    self.track(0x2000000000000000_u64, self.value.with_tsx_abort(on))
+                }
+                #[doc = "The branch retired inside a transaction.\n\nBits 62, read-write, 1 bit wide."]
+                pub const fn with_in_tsx(self, on: bool) -> Self {
+                    self.track(0x4000000000000000_u64, self.value.with_in_tsx(on))
+                }
+                #[doc = "The branch was mispredicted.\n\nBits 63, read-write, 1 bit wide."]
+                pub const fn with_mispred(self, on: bool) -> Self {
+                    self.track(0x8000000000000000_u64, self.value.with_mispred(on))
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n"]
+                #[inline]
+                pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
+                    if self.conflict != 0 {
+                        return Err(self.conflict_error());
+                    }
+                    self.value.try_build()
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> Value {
+                    if self.conflict != 0 {
+                        self.conflict_panic()
+                    }
+                    self.value.build()
+                }
+                #[doc = r" The first field given two different values (`conflict != 0`)."]
+                #[cold]
+                const fn conflict_error(self) -> crate::ConstraintError {
+                    if self.conflict & 0xffff_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CYC_CNT is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0xf00000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "BR_TYPE is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x1000000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CYC_CNT_VALID is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x2000000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "TSX_ABORT is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x4000000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "IN_TSX is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x8000000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "MISPRED is given two different values; set each field once",
+                        };
+                    }
+                    crate::ConstraintError {
+                        id: "field-set-twice",
+                        message: "a field is given two different values; set each field once",
+                    }
+                }
+                #[cold]
+                #[track_caller]
+                const fn conflict_panic(self) -> ! {
+                    if self.conflict & 0xffff_u64 != 0 {
+                        crate::__private::set_twice("IA32_LBR_INFO", "CYC_CNT")
+                    }
+                    if self.conflict & 0xf00000000000000_u64 != 0 {
+                        crate::__private::set_twice("IA32_LBR_INFO", "BR_TYPE")
+                    }
+                    if self.conflict & 0x1000000000000000_u64 != 0 {
+                        crate::__private::set_twice("IA32_LBR_INFO", "CYC_CNT_VALID")
+                    }
+                    if self.conflict & 0x2000000000000000_u64 != 0 {
+                        crate::__private::set_twice("IA32_LBR_INFO", "TSX_ABORT")
+                    }
+                    if self.conflict & 0x4000000000000000_u64 != 0 {
+                        crate::__private::set_twice("IA32_LBR_INFO", "IN_TSX")
+                    }
+                    if self.conflict & 0x8000000000000000_u64 != 0 {
+                        crate::__private::set_twice("IA32_LBR_INFO", "MISPRED")
+                    }
+                    crate::__private::set_twice("IA32_LBR_INFO", "a field")
+                }
+            }
+            #[doc = "One `IA32_LBR_INFO` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write)."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Instance(u32);
+            impl Instance {
+                #[doc = r" The MSR address."]
+                pub const fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            #[doc = "`IA32_LBR_INFON` as a typed MSR. `N` out of 0..32 fails to compile."]
+            #[track_caller]
+            pub const fn msr<const N: u32>() -> Instance {
+                Instance(address::<N>())
+            }
+            #[doc = r" Instance `index` as a typed MSR, or `None` when out of range."]
+            pub const fn try_msr(index: u32) -> Option<Instance> {
+                match try_address(index) {
+                    Some(a) => Some(Instance(a)),
+                    None => None,
+                }
+            }
+            impl Instance {
+                #[doc = r" Index within the family."]
+                pub const fn index(self) -> u32 {
+                    (self.0 - BASE_ADDRESS) / ADDRESS_STRIDE
+                }
+            }
+            impl crate::access::Msr for Instance {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            impl crate::access::Readable for Instance {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl crate::access::Writable for Instance {}
+        }
+        #[doc = "The value type of [`IA32_LBR_INFO`](IA32_LBR_INFO)."]
+        pub type Ia32LbrInfo = IA32_LBR_INFO::Value;
+        #[doc = "CPUID leaves of `intel-arch-lbr`: output layouts with named fields."]
+        pub mod cpuid {
+            #[doc = "Structured extended feature flags (only the bit this facility needs).\n\n- CPUID input: EAX=0x7H, ECX=0\n- Defined in: `intel-arch-lbr`\n- Manual: Intel SDM Vol. 2A, CPUID leaf 07H"]
+            #[allow(non_snake_case, clippy::identity_op, clippy::unnecessary_cast)]
+            pub mod STRUCTURED_EXTENDED_FEATURES {
+                #[doc = r" CPUID input EAX."]
+                pub const LEAF: u32 = 0x7_u32;
+                #[doc = r" CPUID input ECX, for leaves with subleaves."]
+                pub const SUBLEAF: Option<u32> = Some(0x0_u32);
+                #[doc = "CPUID.EAX=0x7H, ECX=0:EDX as returned by the processor (read-only). Reserved bits: `0xFFF7FFFF`."]
+                #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+                pub struct Edx(u64);
+                impl Edx {
+                    #[doc = r" Bits no field covers."]
+                    pub const RESERVED_MASK: u32 = 0xfff7ffff_u32;
+                    #[doc = r" The register as returned by `cpuid`."]
+                    pub const fn from_raw(bits: u32) -> Self {
+                        Self(bits as u64)
+                    }
+                    #[doc = r" The raw register."]
+                    pub const fn bits(self) -> u32 {
+                        self.0 as u32
+                    }
+                    #[doc = "Architectural LBRs are supported.\n\nEDX\\[19\\], 1 bit."]
+                    pub const fn arch_lbr(self) -> bool {
+                        ((self.0 >> 19u32) & 0x1_u64) != 0
+                    }
+                }
+                impl ::core::fmt::Debug for Edx {
+                    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                        let mut d = f.debug_struct("STRUCTURED_EXTENDED_FEATURES.EDX");
+                        d.field("ARCH_LBR", &(((self.0 >> 19u32) & 0x1_u64) != 0));
+                        d.finish()
+                    }
+                }
+                #[doc = r" The leaf's output registers that carry fields."]
+                #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+                pub struct Leaf {
+                    #[doc = "CPUID.EAX=0x7H, ECX=0:EDX."]
+                    pub edx: Edx,
+                }
+                impl Leaf {
+                    #[doc = r" Decodes the four output registers of `cpuid`."]
+                    pub const fn from_regs(_eax: u32, _ebx: u32, _ecx: u32, edx: u32) -> Self {
+                        Leaf {
+                            edx: Edx::from_raw(edx),
+                        }
+                    }
+                }
+            }
+            #[doc = "Architectural LBR capabilities.\n\n- CPUID input: EAX=0x1CH, ECX=0\n- Defined in: `intel-arch-lbr`\n- Manual: Intel SDM Vol. 2A, CPUID leaf 1CH; Linux arch/x86/include/asm/perf_event.h (union cpuid28_eax/ebx/ecx)"]
+            #[allow(non_snake_case, clippy::identity_op, clippy::unnecessary_cast)]
+            pub mod ARCH_LBR_INFO {
+                #[doc = r" CPUID input EAX."]
+                pub const LEAF: u32 = 0x1c_u32;
+                #[doc = r" CPUID input ECX, for leaves with subleaves."]
+                pub const SUBLEAF: Option<u32> = Some(0x0_u32);
+                #[doc = "CPUID.EAX=0x1CH, ECX=0:EAX as returned by the processor (read-only). Reserved bits: `0x3FFFFF00`."]
+                #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+                pub struct Eax(u64);
+                impl Eax {
+                    #[doc = r" Bits no field covers."]
+                    pub const RESERVED_MASK: u32 = 0x3fffff00_u32;
+                    #[doc = r" The register as returned by `cpuid`."]
+                    pub const fn from_raw(bits: u32) -> Self {
+                        Self(bits as u64)
+                    }
+                    #[doc = r" The raw register."]
+                    pub const fn bits(self) -> u32 {
+                        self.0 as u32
+                    }
+                    #[doc = "Bit n set: an LBR depth of 8(n+1) is supported.\n\nEAX\\[7:0\\], 8 bits."]
+                    pub const fn depth_mask(self) -> u8 {
+                        ((self.0 >> 0u32) & 0xff_u64) as u8
+                    }
+                    #[doc = "LBR records are cleared on deep C-state exit.\n\nEAX\\[30\\], 1 bit."]
+                    pub const fn deep_c_reset(self) -> bool {
+                        ((self.0 >> 30u32) & 0x1_u64) != 0
+                    }
+                    #[doc = "FROM_IP/TO_IP hold linear addresses (else effective addresses).\n\nEAX\\[31\\], 1 bit."]
+                    pub const fn lip(self) -> bool {
+                        ((self.0 >> 31u32) & 0x1_u64) != 0
+                    }
+                }
+                impl ::core::fmt::Debug for Eax {
+                    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                        let mut d = f.debug_struct("ARCH_LBR_INFO.EAX");
+                        d.field(
+                            "DEPTH_MASK",
+                            &format_args!("{:#x}", (self.0 >> 0u32) & 0xff_u64),
+                        )
+                        .field("DEEP_C_RESET", &(((self.0 >> 30u32) & 0x1_u64) != 0))
+                        .field("LIP", &(((self.0 >> 31u32) & 0x1_u64) != 0));
+                        d.finish()
+                    }
+                }
+                #[doc = "CPUID.EAX=0x1CH, ECX=0:EBX as returned by the processor (read-only). Reserved bits: `0xFFFFFFF8`."]
+                #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+                pub struct Ebx(u64);
+                impl Ebx {
+                    #[doc = r" Bits no field covers."]
+                    pub const RESERVED_MASK: u32 = 0xfffffff8_u32;
+                    #[doc = r" The register as returned by `cpuid`."]
+                    pub const fn from_raw(bits: u32) -> Self {
+                        Self(bits as u64)
+                    }
+                    #[doc = r" The raw register."]
+                    pub const fn bits(self) -> u32 {
+                        self.0 as u32
+                    }
+                    #[doc = "IA32_LBR_CTL.OS and USR filter by privilege level.\n\nEBX\\[0\\], 1 bit."]
+                    pub const fn cpl_filter(self) -> bool {
+                        ((self.0 >> 0u32) & 0x1_u64) != 0
+                    }
+                    #[doc = "IA32_LBR_CTL branch-type filter bits are supported.\n\nEBX\\[1\\], 1 bit."]
+                    pub const fn branch_filter(self) -> bool {
+                        ((self.0 >> 1u32) & 0x1_u64) != 0
+                    }
+                    #[doc = "IA32_LBR_CTL.CALL_STACK is supported.\n\nEBX\\[2\\], 1 bit."]
+                    pub const fn call_stack(self) -> bool {
+                        ((self.0 >> 2u32) & 0x1_u64) != 0
+                    }
+                }
+                impl ::core::fmt::Debug for Ebx {
+                    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                        let mut d = f.debug_struct("ARCH_LBR_INFO.EBX");
+                        d.field("CPL_FILTER", &(((self.0 >> 0u32) & 0x1_u64) != 0))
+                            .field("BRANCH_FILTER", &(((self.0 >> 1u32) & 0x1_u64) != 0))
+                            .field("CALL_STACK", &(((self.0 >> 2u32) & 0x1_u64) != 0));
+                        d.finish()
+                    }
+                }
+                #[doc = "CPUID.EAX=0x1CH, ECX=0:ECX as returned by the processor (read-only). Reserved bits: `0xFFFFFFF8`."]
+                #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+                pub struct Ecx(u64);
+                impl Ecx {
+                    #[doc = r" Bits no field covers."]
+                    pub const RESERVED_MASK: u32 = 0xfffffff8_u32;
+                    #[doc = r" The register as returned by `cpuid`."]
+                    pub const fn from_raw(bits: u32) -> Self {
+                        Self(bits as u64)
+                    }
+                    #[doc = r" The raw register."]
+                    pub const fn bits(self) -> u32 {
+                        self.0 as u32
+                    }
+                    #[doc = "IA32_LBR_INFO.MISPRED is supported.\n\nECX\\[0\\], 1 bit."]
+                    pub const fn mispredict(self) -> bool {
+                        ((self.0 >> 0u32) & 0x1_u64) != 0
+                    }
+                    #[doc = "IA32_LBR_INFO.CYC_CNT is supported.\n\nECX\\[1\\], 1 bit."]
+                    pub const fn timed_lbr(self) -> bool {
+                        ((self.0 >> 1u32) & 0x1_u64) != 0
+                    }
+                    #[doc = "IA32_LBR_INFO.BR_TYPE is supported.\n\nECX\\[2\\], 1 bit."]
+                    pub const fn branch_type(self) -> bool {
+                        ((self.0 >> 2u32) & 0x1_u64) != 0
+                    }
+                }
+                impl ::core::fmt::Debug for Ecx {
+                    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                        let mut d = f.debug_struct("ARCH_LBR_INFO.ECX");
+                        d.field("MISPREDICT", &(((self.0 >> 0u32) & 0x1_u64) != 0))
+                            .field("TIMED_LBR", &(((self.0 >> 1u32) & 0x1_u64) != 0))
+                            .field("BRANCH_TYPE", &(((self.0 >> 2u32) & 0x1_u64) != 0));
+                        d.finish()
+                    }
+                }
+                #[doc = r" The leaf's output registers that carry fields."]
+                #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+                pub struct Leaf {
+                    #[doc = "CPUID.EAX=0x1CH, ECX=0:EAX."]
+                    pub eax: Eax,
+                    #[doc = "CPUID.EAX=0x1CH, ECX=0:EBX."]
+                    pub ebx: Ebx,
+                    #[doc = "CPUID.EAX=0x1CH, ECX=0:ECX."]
+                    pub ecx: Ecx,
+                }
+                impl Leaf {
+                    #[doc = r" Decodes the four output registers of `cpuid`."]
+                    pub const fn from_regs(eax: u32, ebx: u32, ecx: u32, _edx: u32) -> Self {
+                        Leaf {
+                            eax: Eax::from_raw(eax),
+                            ebx: Ebx::from_raw(ebx),
+                            ecx: Ecx::from_raw(ecx),
+                        }
+                    }
+                }
+            }
+        }
+    }
     #[cfg(feature = "intel-arrowlake-crestmont")]
     pub mod arrowlake_crestmont;
     #[cfg(feature = "intel-arrowlake-lioncove")]
@@ -5316,6 +7492,757 @@ pub mod intel {
     pub mod nehalemep;
     #[cfg(feature = "intel-nehalemex")]
     pub mod nehalemex;
+    pub mod rapl {
+        #![doc = "Intel RAPL energy counters\n\nEnergy-status counters of the RAPL domains: package (PKG), power plane 0 (the cores,\nPP0), power plane 1 (the uncore graphics on client parts, PP1), DRAM (server parts and some\nclients) and the platform (PSYS, from Skylake client parts). Each is a 32-bit counter of\nenergy in the units MSR_RAPL_POWER_UNIT.ENERGY_STATUS_UNITS gives (1/2^ESU joules) that\nwraps; software samples it often enough to see every wrap. Reading the MSR of a domain a\nprocessor lacks faults, so probe the domains before use (Linux reads each once and drops\nthose that fault or read 0). Some server parts count DRAM energy in a fixed unit of\n15.3 µJ instead of ESU (Linux: `rapl_hw_unit` quirk for Haswell-EP and later servers).\n\nGeneration `intel-rapl`. Manual: Intel SDM Vol. 3B §15.10 (\"Platform Specific Power Management Support\"), §15.10.1 (\"RAPL Interfaces\"); Vol. 4, the RAPL MSRs of each processor family's table."]
+        #[doc = "The units of the RAPL power, energy and time fields.\n\n- MSR: `0x606`\n- Access: read-only\n- Width: 64 bits\n- Reserved bits: `0xFFFFFFFFFFF0E0F0`\n- Defined in: `intel-rapl` (register present since `intel-rapl`)\n- Manual: Intel SDM Vol. 3B §15.10.1 (MSR_RAPL_POWER_UNIT); Linux msr-index.h MSR_RAPL_POWER_UNIT 0x606; Linux arch/x86/events/rapl.c (energy unit bits 12:8)\n\nThe value type is [`Value`](MSR_RAPL_POWER_UNIT::Value)."]
+        #[allow(
+            non_snake_case,
+            missing_docs,
+            clippy::identity_op,
+            clippy::unnecessary_cast,
+            clippy::new_ret_no_self,
+            clippy::bad_bit_mask,
+            clippy::erasing_op
+        )]
+        pub mod MSR_RAPL_POWER_UNIT {
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
+            #[derive(Clone, Copy, Debug)]
+            #[allow(non_camel_case_types)]
+            pub struct MSR_RAPL_POWER_UNIT;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = MSR_RAPL_POWER_UNIT;
+            impl ::tock_registers::RegisterLongName for Register {}
+            #[allow(unused_imports)]
+            use ::tock_registers::fields::Field;
+            :: tock_registers :: register_bitmasks ! (u64 , MSR_RAPL_POWER_UNIT , Register , [# [doc = "Power unit: 1/2^PU watts. (bits 3:0, read-only)"] POWER_UNITS OFFSET (0) NUMBITS (4) [] , # [doc = "Energy unit: 1/2^ESU joules (the energy-status counters count in it). (bits 12:8, read-only)"] ENERGY_STATUS_UNITS OFFSET (8) NUMBITS (5) [] , # [doc = "Time unit: 1/2^TU seconds. (bits 19:16, read-only)"] TIME_UNITS OFFSET (16) NUMBITS (4) []]);
+            #[doc = r" MSR address."]
+            pub const ADDRESS: u32 = 0x606_u32;
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`MSR_RAPL_POWER_UNIT` is read-only: its field `POWER_UNITS` cannot be set",
+                label = "`POWER_UNITS` is read-only",
+                note = "the processor reports `POWER_UNITS`; read it with `MsrExt::read` (writing `MSR_RAPL_POWER_UNIT` faults: #GP)"
+            )]
+            pub trait __ReadOnly_POWER_UNITS {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`MSR_RAPL_POWER_UNIT` is read-only: its field `ENERGY_STATUS_UNITS` cannot be set",
+                label = "`ENERGY_STATUS_UNITS` is read-only",
+                note = "the processor reports `ENERGY_STATUS_UNITS`; read it with `MsrExt::read` (writing `MSR_RAPL_POWER_UNIT` faults: #GP)"
+            )]
+            pub trait __ReadOnly_ENERGY_STATUS_UNITS {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`MSR_RAPL_POWER_UNIT` is read-only: its field `TIME_UNITS` cannot be set",
+                label = "`TIME_UNITS` is read-only",
+                note = "the processor reports `TIME_UNITS`; read it with `MsrExt::read` (writing `MSR_RAPL_POWER_UNIT` faults: #GP)"
+            )]
+            pub trait __ReadOnly_TIME_UNITS {}
+            #[doc = "A value of `MSR_RAPL_POWER_UNIT`. Setters never touch reserved bits (`0xFFFFFFFFFFF0E0F0`)."]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash)]
+            #[repr(transparent)]
+            pub struct Value(u64);
+            impl Value {
+                #[doc = r" The value as read from the MSR, reserved bits kept as read: for decoding,"]
+                #[doc = r" and for a read-modify-write through `MsrExt::modify`, which writes them back"]
+                #[doc = r" unchanged. `MsrExt::write` refuses a value that sets a reserved bit."]
+                pub const fn from_raw_read(bits: u64) -> Self {
+                    Self(bits)
+                }
+                #[doc = r" Bits no field covers; this API never sets them."]
+                pub const RESERVED_MASK: u64 = 0xfffffffffff0e0f0_u64;
+                #[doc = "The raw value (reserved bits as read, when built from [`Self::from_raw_read`](Self::from_raw_read))."]
+                pub const fn bits(self) -> u64 {
+                    self.0
+                }
+                #[doc = r" The value as a tock-registers local copy, for `FieldValue`-style access."]
+                pub const fn to_local(self) -> ::tock_registers::LocalRegisterCopy<u64, Register> {
+                    ::tock_registers::LocalRegisterCopy::new(self.0)
+                }
+                #[doc = "Power unit: 1/2^PU watts.\n\nBits 3:0, read-only, 4 bits wide."]
+                pub const fn power_units(self) -> u8 {
+                    ((self.0 >> 0u32) & 0xf_u64) as u8
+                }
+                #[doc(hidden)]
+                pub const fn with_power_units<const V: u64>(self) -> Self
+                where
+                    crate::__private::Const<V>: __ReadOnly_POWER_UNITS,
+                {
+                    self
+                }
+                #[doc = "Energy unit: 1/2^ESU joules (the energy-status counters count in it).\n\nBits 12:8, read-only, 5 bits wide."]
+                pub const fn energy_status_units(self) -> u8 {
+                    ((self.0 >> 8u32) & 0x1f_u64) as u8
+                }
+                #[doc(hidden)]
+                pub const fn with_energy_status_units<const V: u64>(self) -> Self
+                where
+                    crate::__private::Const<V>: __ReadOnly_ENERGY_STATUS_UNITS,
+                {
+                    self
+                }
+                #[doc = "Time unit: 1/2^TU seconds.\n\nBits 19:16, read-only, 4 bits wide."]
+                pub const fn time_units(self) -> u8 {
+                    ((self.0 >> 16u32) & 0xf_u64) as u8
+                }
+                #[doc(hidden)]
+                pub const fn with_time_units<const V: u64>(self) -> Self
+                where
+                    crate::__private::Const<V>: __ReadOnly_TIME_UNITS,
+                {
+                    self
+                }
+            }
+            impl ::core::fmt::Debug for Value {
+                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                    let reserved = self.0 & Self::RESERVED_MASK;
+                    let mut d = f.debug_struct("MSR_RAPL_POWER_UNIT");
+                    d.field(
+                        "POWER_UNITS",
+                        &format_args!("{:#x}", (self.0 >> 0u32) & 0xf_u64),
+                    )
+                    .field(
+                        "ENERGY_STATUS_UNITS",
+                        &format_args!("{:#x}", (self.0 >> 8u32) & 0x1f_u64),
+                    )
+                    .field(
+                        "TIME_UNITS",
+                        &format_args!("{:#x}", (self.0 >> 16u32) & 0xf_u64),
+                    );
+                    if reserved != 0 {
+                        d.field("reserved", &format_args!("{:#x}", reserved));
+                    }
+                    d.finish()
+                }
+            }
+            impl From<Value> for u64 {
+                fn from(v: Value) -> u64 {
+                    v.0
+                }
+            }
+            impl crate::access::RegisterValue for Value {
+                const NAME: &'static str = "MSR_RAPL_POWER_UNIT";
+                const RESERVED_MASK: u64 = Value::RESERVED_MASK;
+                fn bits(self) -> u64 {
+                    self.0
+                }
+            }
+            #[doc = "One `MSR_RAPL_POWER_UNIT` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-only)."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Instance(u32);
+            impl Instance {
+                #[doc = r" The MSR address."]
+                pub const fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            #[doc = r" The register as a typed MSR."]
+            pub const MSR: Instance = Instance(ADDRESS);
+            impl crate::access::Msr for Instance {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            impl crate::access::Readable for Instance {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+        }
+        #[doc = "The value type of [`MSR_RAPL_POWER_UNIT`](MSR_RAPL_POWER_UNIT)."]
+        pub type MsrRaplPowerUnit = MSR_RAPL_POWER_UNIT::Value;
+        #[doc = "Energy consumed by the whole package (perf `power/energy-pkg/`).\n\n- MSR: `0x611`\n- Access: read-only\n- Width: 64 bits\n- Reserved bits: `0xFFFFFFFF00000000`\n- Defined in: `intel-rapl` (register present since `intel-rapl`)\n- Manual: Intel SDM Vol. 3B §15.10.3 (\"Package RAPL Domain\"); Linux msr-index.h MSR_PKG_ENERGY_STATUS 0x611\n\nThe value type is [`Value`](MSR_PKG_ENERGY_STATUS::Value)."]
+        #[allow(
+            non_snake_case,
+            missing_docs,
+            clippy::identity_op,
+            clippy::unnecessary_cast,
+            clippy::new_ret_no_self,
+            clippy::bad_bit_mask,
+            clippy::erasing_op
+        )]
+        pub mod MSR_PKG_ENERGY_STATUS {
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
+            #[derive(Clone, Copy, Debug)]
+            #[allow(non_camel_case_types)]
+            pub struct MSR_PKG_ENERGY_STATUS;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = MSR_PKG_ENERGY_STATUS;
+            impl ::tock_registers::RegisterLongName for Register {}
+            #[allow(unused_imports)]
+            use ::tock_registers::fields::Field;
+            :: tock_registers :: register_bitmasks ! (u64 , MSR_PKG_ENERGY_STATUS , Register , [# [doc = "Energy counter in ENERGY_STATUS_UNITS (wraps at 2^32). (bits 31:0, read-only)"] TOTAL_ENERGY_CONSUMED OFFSET (0) NUMBITS (32) []]);
+            #[doc = r" MSR address."]
+            pub const ADDRESS: u32 = 0x611_u32;
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`MSR_PKG_ENERGY_STATUS` is read-only: its field `TOTAL_ENERGY_CONSUMED` cannot be set",
+                label = "`TOTAL_ENERGY_CONSUMED` is read-only",
+                note = "the processor reports `TOTAL_ENERGY_CONSUMED`; read it with `MsrExt::read` (writing `MSR_PKG_ENERGY_STATUS` faults: #GP)"
+            )]
+            pub trait __ReadOnly_TOTAL_ENERGY_CONSUMED {}
+            #[doc = "A value of `MSR_PKG_ENERGY_STATUS`. Setters never touch reserved bits (`0xFFFFFFFF00000000`)."]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash)]
+            #[repr(transparent)]
+            pub struct Value(u64);
+            impl Value {
+                #[doc = r" The value as read from the MSR, reserved bits kept as read: for decoding,"]
+                #[doc = r" and for a read-modify-write through `MsrExt::modify`, which writes them back"]
+                #[doc = r" unchanged. `MsrExt::write` refuses a value that sets a reserved bit."]
+                pub const fn from_raw_read(bits: u64) -> Self {
+                    Self(bits)
+                }
+                #[doc = r" Bits no field covers; this API never sets them."]
+                pub const RESERVED_MASK: u64 = 0xffffffff00000000_u64;
+                #[doc = "The raw value (reserved bits as read, when built from [`Self::from_raw_read`](Self::from_raw_read))."]
+                pub const fn bits(self) -> u64 {
+                    self.0
+                }
+                #[doc = r" The value as a tock-registers local copy, for `FieldValue`-style access."]
+                pub const fn to_local(self) -> ::tock_registers::LocalRegisterCopy<u64, Register> {
+                    ::tock_registers::LocalRegisterCopy::new(self.0)
+                }
+                #[doc = "Energy counter in ENERGY_STATUS_UNITS (wraps at 2^32).\n\nBits 31:0, read-only, 32 bits wide."]
+                pub const fn total_energy_consumed(self) -> u32 {
+                    ((self.0 >> 0u32) & 0xffffffff_u64) as u32
+                }
+                #[doc(hidden)]
+                pub const fn with_total_energy_consumed<const V: u64>(self) -> Self
+                where
+                    crate::__private::Const<V>: __ReadOnly_TOTAL_ENERGY_CONSUMED,
+                {
+                    self
+                }
+            }
+            impl ::core::fmt::Debug for Value {
+                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                    let reserved = self.0 & Self::RESERVED_MASK;
+                    let mut d = f.debug_struct("MSR_PKG_ENERGY_STATUS");
+                    d.field(
+                        "TOTAL_ENERGY_CONSUMED",
+                        &format_args!("{:#x}", (self.0 >> 0u32) & 0xffffffff_u64),
+                    );
+                    if reserved != 0 {
+                        d.field("reserved", &format_args!("{:#x}", reserved));
+                    }
+                    d.finish()
+                }
+            }
+            impl From<Value> for u64 {
+                fn from(v: Value) -> u64 {
+                    v.0
+                }
+            }
+            impl crate::access::RegisterValue for Value {
+                const NAME: &'static str = "MSR_PKG_ENERGY_STATUS";
+                const RESERVED_MASK: u64 = Value::RESERVED_MASK;
+                fn bits(self) -> u64 {
+                    self.0
+                }
+            }
+            #[doc = "One `MSR_PKG_ENERGY_STATUS` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-only)."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Instance(u32);
+            impl Instance {
+                #[doc = r" The MSR address."]
+                pub const fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            #[doc = r" The register as a typed MSR."]
+            pub const MSR: Instance = Instance(ADDRESS);
+            impl crate::access::Msr for Instance {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            impl crate::access::Readable for Instance {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+        }
+        #[doc = "The value type of [`MSR_PKG_ENERGY_STATUS`](MSR_PKG_ENERGY_STATUS)."]
+        pub type MsrPkgEnergyStatus = MSR_PKG_ENERGY_STATUS::Value;
+        #[doc = "Energy consumed by the DRAM the package drives (perf `power/energy-ram/`).\n\n- MSR: `0x619`\n- Access: read-only\n- Width: 64 bits\n- Reserved bits: `0xFFFFFFFF00000000`\n- Defined in: `intel-rapl` (register present since `intel-rapl`)\n- Manual: Intel SDM Vol. 3B §15.10.5 (\"DRAM RAPL Domain\"); Linux msr-index.h MSR_DRAM_ENERGY_STATUS 0x619\n\nThe value type is [`Value`](MSR_DRAM_ENERGY_STATUS::Value)."]
+        #[allow(
+            non_snake_case,
+            missing_docs,
+            clippy::identity_op,
+            clippy::unnecessary_cast,
+            clippy::new_ret_no_self,
+            clippy::bad_bit_mask,
+            clippy::erasing_op
+        )]
+        pub mod MSR_DRAM_ENERGY_STATUS {
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
+            #[derive(Clone, Copy, Debug)]
+            #[allow(non_camel_case_types)]
+            pub struct MSR_DRAM_ENERGY_STATUS;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = MSR_DRAM_ENERGY_STATUS;
+            impl ::tock_registers::RegisterLongName for Register {}
+            #[allow(unused_imports)]
+            use ::tock_registers::fields::Field;
+            :: tock_registers :: register_bitmasks ! (u64 , MSR_DRAM_ENERGY_STATUS , Register , [# [doc = "Energy counter (wraps at 2^32); see the generation's note on the DRAM unit. (bits 31:0, read-only)"] TOTAL_ENERGY_CONSUMED OFFSET (0) NUMBITS (32) []]);
+            #[doc = r" MSR address."]
+            pub const ADDRESS: u32 = 0x619_u32;
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`MSR_DRAM_ENERGY_STATUS` is read-only: its field `TOTAL_ENERGY_CONSUMED` cannot be set",
+                label = "`TOTAL_ENERGY_CONSUMED` is read-only",
+                note = "the processor reports `TOTAL_ENERGY_CONSUMED`; read it with `MsrExt::read` (writing `MSR_DRAM_ENERGY_STATUS` faults: #GP)"
+            )]
+            pub trait __ReadOnly_TOTAL_ENERGY_CONSUMED {}
+            #[doc = "A value of `MSR_DRAM_ENERGY_STATUS`. Setters never touch reserved bits (`0xFFFFFFFF00000000`)."]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash)]
+            #[repr(transparent)]
+            pub struct Value(u64);
+            impl Value {
+                #[doc = r" The value as read from the MSR, reserved bits kept as read: for decoding,"]
+                #[doc = r" and for a read-modify-write through `MsrExt::modify`, which writes them back"]
+                #[doc = r" unchanged. `MsrExt::write` refuses a value that sets a reserved bit."]
+                pub const fn from_raw_read(bits: u64) -> Self {
+                    Self(bits)
+                }
+                #[doc = r" Bits no field covers; this API never sets them."]
+                pub const RESERVED_MASK: u64 = 0xffffffff00000000_u64;
+                #[doc = "The raw value (reserved bits as read, when built from [`Self::from_raw_read`](Self::from_raw_read))."]
+                pub const fn bits(self) -> u64 {
+                    self.0
+                }
+                #[doc = r" The value as a tock-registers local copy, for `FieldValue`-style access."]
+                pub const fn to_local(self) -> ::tock_registers::LocalRegisterCopy<u64, Register> {
+                    ::tock_registers::LocalRegisterCopy::new(self.0)
+                }
+                #[doc = "Energy counter (wraps at 2^32); see the generation's note on the DRAM unit.\n\nBits 31:0, read-only, 32 bits wide."]
+                pub const fn total_energy_consumed(self) -> u32 {
+                    ((self.0 >> 0u32) & 0xffffffff_u64) as u32
+                }
+                #[doc(hidden)]
+                pub const fn with_total_energy_consumed<const V: u64>(self) -> Self
+                where
+                    crate::__private::Const<V>: __ReadOnly_TOTAL_ENERGY_CONSUMED,
+                {
+                    self
+                }
+            }
+            impl ::core::fmt::Debug for Value {
+                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                    let reserved = self.0 & Self::RESERVED_MASK;
+                    let mut d = f.debug_struct("MSR_DRAM_ENERGY_STATUS");
+                    d.field(
+                        "TOTAL_ENERGY_CONSUMED",
+                        &format_args!("{:#x}", (self.0 >> 0u32) & 0xffffffff_u64),
+                    );
+                    if reserved != 0 {
+                        d.field("reserved", &format_args!("{:#x}", reserved));
+                    }
+                    d.finish()
+                }
+            }
+            impl From<Value> for u64 {
+                fn from(v: Value) -> u64 {
+                    v.0
+                }
+            }
+            impl crate::access::RegisterValue for Value {
+                const NAME: &'static str = "MSR_DRAM_ENERGY_STATUS";
+                const RESERVED_MASK: u64 = Value::RESERVED_MASK;
+                fn bits(self) -> u64 {
+                    self.0
+                }
+            }
+            #[doc = "One `MSR_DRAM_ENERGY_STATUS` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-only)."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Instance(u32);
+            impl Instance {
+                #[doc = r" The MSR address."]
+                pub const fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            #[doc = r" The register as a typed MSR."]
+            pub const MSR: Instance = Instance(ADDRESS);
+            impl crate::access::Msr for Instance {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            impl crate::access::Readable for Instance {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+        }
+        #[doc = "The value type of [`MSR_DRAM_ENERGY_STATUS`](MSR_DRAM_ENERGY_STATUS)."]
+        pub type MsrDramEnergyStatus = MSR_DRAM_ENERGY_STATUS::Value;
+        #[doc = "Energy consumed by power plane 0, the processor cores (perf `power/energy-cores/`).\n\n- MSR: `0x639`\n- Access: read-only\n- Width: 64 bits\n- Reserved bits: `0xFFFFFFFF00000000`\n- Defined in: `intel-rapl` (register present since `intel-rapl`)\n- Manual: Intel SDM Vol. 3B §15.10.4 (\"PP0/PP1 RAPL Domains\"); Linux msr-index.h MSR_PP0_ENERGY_STATUS 0x639\n\nThe value type is [`Value`](MSR_PP0_ENERGY_STATUS::Value)."]
+        #[allow(
+            non_snake_case,
+            missing_docs,
+            clippy::identity_op,
+            clippy::unnecessary_cast,
+            clippy::new_ret_no_self,
+            clippy::bad_bit_mask,
+            clippy::erasing_op
+        )]
+        pub mod MSR_PP0_ENERGY_STATUS {
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
+            #[derive(Clone, Copy, Debug)]
+            #[allow(non_camel_case_types)]
+            pub struct MSR_PP0_ENERGY_STATUS;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = MSR_PP0_ENERGY_STATUS;
+            impl ::tock_registers::RegisterLongName for Register {}
+            #[allow(unused_imports)]
+            use ::tock_registers::fields::Field;
+            :: tock_registers :: register_bitmasks ! (u64 , MSR_PP0_ENERGY_STATUS , Register , [# [doc = "Energy counter in ENERGY_STATUS_UNITS (wraps at 2^32). (bits 31:0, read-only)"] TOTAL_ENERGY_CONSUMED OFFSET (0) NUMBITS (32) []]);
+            #[doc = r" MSR address."]
+            pub const ADDRESS: u32 = 0x639_u32;
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`MSR_PP0_ENERGY_STATUS` is read-only: its field `TOTAL_ENERGY_CONSUMED` cannot be set",
+                label = "`TOTAL_ENERGY_CONSUMED` is read-only",
+                note = "the processor reports `TOTAL_ENERGY_CONSUMED`; read it with `MsrExt::read` (writing `MSR_PP0_ENERGY_STATUS` faults: #GP)"
+            )]
+            pub trait __ReadOnly_TOTAL_ENERGY_CONSUMED {}
+            #[doc = "A value of `MSR_PP0_ENERGY_STATUS`. Setters never touch reserved bits (`0xFFFFFFFF00000000`)."]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash)]
+            #[repr(transparent)]
+            pub struct Value(u64);
+            impl Value {
+                #[doc = r" The value as read from the MSR, reserved bits kept as read: for decoding,"]
+                #[doc = r" and for a read-modify-write through `MsrExt::modify`, which writes them back"]
+                #[doc = r" unchanged. `MsrExt::write` refuses a value that sets a reserved bit."]
+                pub const fn from_raw_read(bits: u64) -> Self {
+                    Self(bits)
+                }
+                #[doc = r" Bits no field covers; this API never sets them."]
+                pub const RESERVED_MASK: u64 = 0xffffffff00000000_u64;
+                #[doc = "The raw value (reserved bits as read, when built from [`Self::from_raw_read`](Self::from_raw_read))."]
+                pub const fn bits(self) -> u64 {
+                    self.0
+                }
+                #[doc = r" The value as a tock-registers local copy, for `FieldValue`-style access."]
+                pub const fn to_local(self) -> ::tock_registers::LocalRegisterCopy<u64, Register> {
+                    ::tock_registers::LocalRegisterCopy::new(self.0)
+                }
+                #[doc = "Energy counter in ENERGY_STATUS_UNITS (wraps at 2^32).\n\nBits 31:0, read-only, 32 bits wide."]
+                pub const fn total_energy_consumed(self) -> u32 {
+                    ((self.0 >> 0u32) & 0xffffffff_u64) as u32
+                }
+                #[doc(hidden)]
+                pub const fn with_total_energy_consumed<const V: u64>(self) -> Self
+                where
+                    crate::__private::Const<V>: __ReadOnly_TOTAL_ENERGY_CONSUMED,
+                {
+                    self
+                }
+            }
+            impl ::core::fmt::Debug for Value {
+                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                    let reserved = self.0 & Self::RESERVED_MASK;
+                    let mut d = f.debug_struct("MSR_PP0_ENERGY_STATUS");
+                    d.field(
+                        "TOTAL_ENERGY_CONSUMED",
+                        &format_args!("{:#x}", (self.0 >> 0u32) & 0xffffffff_u64),
+                    );
+                    if reserved != 0 {
+                        d.field("reserved", &format_args!("{:#x}", reserved));
+                    }
+                    d.finish()
+                }
+            }
+            impl From<Value> for u64 {
+                fn from(v: Value) -> u64 {
+                    v.0
+                }
+            }
+            impl crate::access::RegisterValue for Value {
+                const NAME: &'static str = "MSR_PP0_ENERGY_STATUS";
+                const RESERVED_MASK: u64 = Value::RESERVED_MASK;
+                fn bits(self) -> u64 {
+                    self.0
+                }
+            }
+            #[doc = "One `MSR_PP0_ENERGY_STATUS` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-only)."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Instance(u32);
+            impl Instance {
+                #[doc = r" The MSR address."]
+                pub const fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            #[doc = r" The register as a typed MSR."]
+            pub const MSR: Instance = Instance(ADDRESS);
+            impl crate::access::Msr for Instance {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            impl crate::access::Readable for Instance {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+        }
+        #[doc = "The value type of [`MSR_PP0_ENERGY_STATUS`](MSR_PP0_ENERGY_STATUS)."]
+        pub type MsrPp0EnergyStatus = MSR_PP0_ENERGY_STATUS::Value;
+        #[doc = "Energy consumed by power plane 1, on client parts the uncore graphics (perf `power/energy-gpu/`).\n\n- MSR: `0x641`\n- Access: read-only\n- Width: 64 bits\n- Reserved bits: `0xFFFFFFFF00000000`\n- Defined in: `intel-rapl` (register present since `intel-rapl`)\n- Manual: Intel SDM Vol. 3B §15.10.4 (\"PP0/PP1 RAPL Domains\"); Linux msr-index.h MSR_PP1_ENERGY_STATUS 0x641\n\nThe value type is [`Value`](MSR_PP1_ENERGY_STATUS::Value)."]
+        #[allow(
+            non_snake_case,
+            missing_docs,
+            clippy::identity_op,
+            clippy::unnecessary_cast,
+            clippy::new_ret_no_self,
+            clippy::bad_bit_mask,
+            clippy::erasing_op
+        )]
+        pub mod MSR_PP1_ENERGY_STATUS {
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
+            #[derive(Clone, Copy, Debug)]
+            #[allow(non_camel_case_types)]
+            pub struct MSR_PP1_ENERGY_STATUS;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = MSR_PP1_ENERGY_STATUS;
+            impl ::tock_registers::RegisterLongName for Register {}
+            #[allow(unused_imports)]
+            use ::tock_registers::fields::Field;
+            :: tock_registers :: register_bitmasks ! (u64 , MSR_PP1_ENERGY_STATUS , Register , [# [doc = "Energy counter in ENERGY_STATUS_UNITS (wraps at 2^32). (bits 31:0, read-only)"] TOTAL_ENERGY_CONSUMED OFFSET (0) NUMBITS (32) []]);
+            #[doc = r" MSR address."]
+            pub const ADDRESS: u32 = 0x641_u32;
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`MSR_PP1_ENERGY_STATUS` is read-only: its field `TOTAL_ENERGY_CONSUMED` cannot be set",
+                label = "`TOTAL_ENERGY_CONSUMED` is read-only",
+                note = "the processor reports `TOTAL_ENERGY_CONSUMED`; read it with `MsrExt::read` (writing `MSR_PP1_ENERGY_STATUS` faults: #GP)"
+            )]
+            pub trait __ReadOnly_TOTAL_ENERGY_CONSUMED {}
+            #[doc = "A value of `MSR_PP1_ENERGY_STATUS`. Setters never touch reserved bits (`0xFFFFFFFF00000000`)."]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash)]
+            #[repr(transparent)]
+            pub struct Value(u64);
+            impl Value {
+                #[doc = r" The value as read from the MSR, reserved bits kept as read: for decoding,"]
+                #[doc = r" and for a read-modify-write through `MsrExt::modify`, which writes them back"]
+                #[doc = r" unchanged. `MsrExt::write` refuses a value that sets a reserved bit."]
+                pub const fn from_raw_read(bits: u64) -> Self {
+                    Self(bits)
+                }
+                #[doc = r" Bits no field covers; this API never sets them."]
+                pub const RESERVED_MASK: u64 = 0xffffffff00000000_u64;
+                #[doc = "The raw value (reserved bits as read, when built from [`Self::from_raw_read`](Self::from_raw_read))."]
+                pub const fn bits(self) -> u64 {
+                    self.0
+                }
+                #[doc = r" The value as a tock-registers local copy, for `FieldValue`-style access."]
+                pub const fn to_local(self) -> ::tock_registers::LocalRegisterCopy<u64, Register> {
+                    ::tock_registers::LocalRegisterCopy::new(self.0)
+                }
+                #[doc = "Energy counter in ENERGY_STATUS_UNITS (wraps at 2^32).\n\nBits 31:0, read-only, 32 bits wide."]
+                pub const fn total_energy_consumed(self) -> u32 {
+                    ((self.0 >> 0u32) & 0xffffffff_u64) as u32
+                }
+                #[doc(hidden)]
+                pub const fn with_total_energy_consumed<const V: u64>(self) -> Self
+                where
+                    crate::__private::Const<V>: __ReadOnly_TOTAL_ENERGY_CONSUMED,
+                {
+                    self
+                }
+            }
+            impl ::core::fmt::Debug for Value {
+                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                    let reserved = self.0 & Self::RESERVED_MASK;
+                    let mut d = f.debug_struct("MSR_PP1_ENERGY_STATUS");
+                    d.field(
+                        "TOTAL_ENERGY_CONSUMED",
+                        &format_args!("{:#x}", (self.0 >> 0u32) & 0xffffffff_u64),
+                    );
+                    if reserved != 0 {
+                        d.field("reserved", &format_args!("{:#x}", reserved));
+                    }
+                    d.finish()
+                }
+            }
+            impl From<Value> for u64 {
+                fn from(v: Value) -> u64 {
+                    v.0
+                }
+            }
+            impl crate::access::RegisterValue for Value {
+                const NAME: &'static str = "MSR_PP1_ENERGY_STATUS";
+                const RESERVED_MASK: u64 = Value::RESERVED_MASK;
+                fn bits(self) -> u64 {
+                    self.0
+                }
+            }
+            #[doc = "One `MSR_PP1_ENERGY_STATUS` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-only)."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Instance(u32);
+            impl Instance {
+                #[doc = r" The MSR address."]
+                pub const fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            #[doc = r" The register as a typed MSR."]
+            pub const MSR: Instance = Instance(ADDRESS);
+            impl crate::access::Msr for Instance {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            impl crate::access::Readable for Instance {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+        }
+        #[doc = "The value type of [`MSR_PP1_ENERGY_STATUS`](MSR_PP1_ENERGY_STATUS)."]
+        pub type MsrPp1EnergyStatus = MSR_PP1_ENERGY_STATUS::Value;
+        #[doc = "Energy consumed by the whole platform (PSYS domain, perf `power/energy-psys/`), from Skylake client parts.\n\n- MSR: `0x64D`\n- Access: read-only\n- Width: 64 bits\n- Reserved bits: `0xFFFFFFFF00000000`\n- Defined in: `intel-rapl` (register present since `intel-rapl`)\n- Manual: Intel SDM Vol. 4 (MSR_PLATFORM_ENERGY_COUNTER, 64DH, 6th generation Intel Core and later); Linux arch/x86/events/rapl.c and tools/power/x86/turbostat (MSR_PLATFORM_ENERGY_STATUS 0x64D)\n\nThe value type is [`Value`](MSR_PLATFORM_ENERGY_STATUS::Value)."]
+        #[allow(
+            non_snake_case,
+            missing_docs,
+            clippy::identity_op,
+            clippy::unnecessary_cast,
+            clippy::new_ret_no_self,
+            clippy::bad_bit_mask,
+            clippy::erasing_op
+        )]
+        pub mod MSR_PLATFORM_ENERGY_STATUS {
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
+            #[derive(Clone, Copy, Debug)]
+            #[allow(non_camel_case_types)]
+            pub struct MSR_PLATFORM_ENERGY_STATUS;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = MSR_PLATFORM_ENERGY_STATUS;
+            impl ::tock_registers::RegisterLongName for Register {}
+            #[allow(unused_imports)]
+            use ::tock_registers::fields::Field;
+            :: tock_registers :: register_bitmasks ! (u64 , MSR_PLATFORM_ENERGY_STATUS , Register , [# [doc = "Energy counter in ENERGY_STATUS_UNITS (wraps at 2^32). (bits 31:0, read-only)"] TOTAL_ENERGY_CONSUMED OFFSET (0) NUMBITS (32) []]);
+            #[doc = r" MSR address."]
+            pub const ADDRESS: u32 = 0x64d_u32;
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`MSR_PLATFORM_ENERGY_STATUS` is read-only: its field `TOTAL_ENERGY_CONSUMED` cannot be set",
+                label = "`TOTAL_ENERGY_CONSUMED` is read-only",
+                note = "the processor reports `TOTAL_ENERGY_CONSUMED`; read it with `MsrExt::read` (writing `MSR_PLATFORM_ENERGY_STATUS` faults: #GP)"
+            )]
+            pub trait __ReadOnly_TOTAL_ENERGY_CONSUMED {}
+            #[doc = "A value of `MSR_PLATFORM_ENERGY_STATUS`. Setters never touch reserved bits (`0xFFFFFFFF00000000`)."]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash)]
+            #[repr(transparent)]
+            pub struct Value(u64);
+            impl Value {
+                #[doc = r" The value as read from the MSR, reserved bits kept as read: for decoding,"]
+                #[doc = r" and for a read-modify-write through `MsrExt::modify`, which writes them back"]
+                #[doc = r" unchanged. `MsrExt::write` refuses a value that sets a reserved bit."]
+                pub const fn from_raw_read(bits: u64) -> Self {
+                    Self(bits)
+                }
+                #[doc = r" Bits no field covers; this API never sets them."]
+                pub const RESERVED_MASK: u64 = 0xffffffff00000000_u64;
+                #[doc = "The raw value (reserved bits as read, when built from [`Self::from_raw_read`](Self::from_raw_read))."]
+                pub const fn bits(self) -> u64 {
+                    self.0
+                }
+                #[doc = r" The value as a tock-registers local copy, for `FieldValue`-style access."]
+                pub const fn to_local(self) -> ::tock_registers::LocalRegisterCopy<u64, Register> {
+                    ::tock_registers::LocalRegisterCopy::new(self.0)
+                }
+                #[doc = "Energy counter in ENERGY_STATUS_UNITS (wraps at 2^32).\n\nBits 31:0, read-only, 32 bits wide."]
+                pub const fn total_energy_consumed(self) -> u32 {
+                    ((self.0 >> 0u32) & 0xffffffff_u64) as u32
+                }
+                #[doc(hidden)]
+                pub const fn with_total_energy_consumed<const V: u64>(self) -> Self
+                where
+                    crate::__private::Const<V>: __ReadOnly_TOTAL_ENERGY_CONSUMED,
+                {
+                    self
+                }
+            }
+            impl ::core::fmt::Debug for Value {
+                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                    let reserved = self.0 & Self::RESERVED_MASK;
+                    let mut d = f.debug_struct("MSR_PLATFORM_ENERGY_STATUS");
+                    d.field(
+                        "TOTAL_ENERGY_CONSUMED",
+                        &format_args!("{:#x}", (self.0 >> 0u32) & 0xffffffff_u64),
+                    );
+                    if reserved != 0 {
+                        d.field("reserved", &format_args!("{:#x}", reserved));
+                    }
+                    d.finish()
+                }
+            }
+            impl From<Value> for u64 {
+                fn from(v: Value) -> u64 {
+                    v.0
+                }
+            }
+            impl crate::access::RegisterValue for Value {
+                const NAME: &'static str = "MSR_PLATFORM_ENERGY_STATUS";
+                const RESERVED_MASK: u64 = Value::RESERVED_MASK;
+                fn bits(self) -> u64 {
+                    self.0
+                }
+            }
+            #[doc = "One `MSR_PLATFORM_ENERGY_STATUS` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-only)."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Instance(u32);
+            impl Instance {
+                #[doc = r" The MSR address."]
+                pub const fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            #[doc = r" The register as a typed MSR."]
+            pub const MSR: Instance = Instance(ADDRESS);
+            impl crate::access::Msr for Instance {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            impl crate::access::Readable for Instance {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+        }
+        #[doc = "The value type of [`MSR_PLATFORM_ENERGY_STATUS`](MSR_PLATFORM_ENERGY_STATUS)."]
+        pub type MsrPlatformEnergyStatus = MSR_PLATFORM_ENERGY_STATUS::Value;
+    }
     #[cfg(feature = "intel-rocketlake")]
     pub mod rocketlake;
     #[cfg(feature = "intel-sandybridge")]
@@ -5357,7 +8284,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod IA32_PMC {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -5689,7 +8617,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod IA32_A_PMC {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -6027,7 +8956,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod IA32_PERFEVTSEL {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -6947,7 +9877,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod IA32_PERF_CAPABILITIES {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -7158,7 +10089,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod IA32_DEBUGCTL {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -7602,6 +10534,281 @@ pub mod intel {
         }
         #[doc = "The value type of [`IA32_DEBUGCTL`](IA32_DEBUGCTL)."]
         pub type Ia32Debugctl = IA32_DEBUGCTL::Value;
+        #[doc = "Linear address of the debug-store (DS) buffer management area, through which the\nprocessor finds the branch-trace-store (BTS) and PEBS buffers. Present when\nCPUID.01H:EDX.DS\\[21\\] is 1. In IA-32e mode all 64 bits are the address (it must be\ncanonical: a non-canonical write faults); outside IA-32e mode bits 31:0 are the address\nand bits 63:32 are reserved.\n\n- MSR: `0x600`\n- Access: read-write\n- Width: 64 bits\n- Reset value: `0x0`\n- Reserved bits: `0x0000000000000000`\n- Defined in: `intel-v1` (register present since `intel-v1`)\n- Manual: Intel SDM Vol. 3B §18.6.3.4 (\"Debug Store (DS) Mechanism\"); Vol. 4 Table 2-2 (600H); Linux msr-index.h MSR_IA32_DS_AREA 0x600\n\nThe value type is [`Value`](IA32_DS_AREA::Value)."]
+        #[allow(
+            non_snake_case,
+            missing_docs,
+            clippy::identity_op,
+            clippy::unnecessary_cast,
+            clippy::new_ret_no_self,
+            clippy::bad_bit_mask,
+            clippy::erasing_op
+        )]
+        pub mod IA32_DS_AREA {
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
+            #[derive(Clone, Copy, Debug)]
+            #[allow(non_camel_case_types)]
+            pub struct IA32_DS_AREA;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = IA32_DS_AREA;
+            impl ::tock_registers::RegisterLongName for Register {}
+            #[allow(unused_imports)]
+            use ::tock_registers::fields::Field;
+            :: tock_registers :: register_bitmasks ! (u64 , IA32_DS_AREA , Register , [# [doc = "Linear address of the first byte of the DS buffer management area. (bits 63:0, read-write)"] BASE OFFSET (0) NUMBITS (64) []]);
+            #[doc = r" MSR address."]
+            pub const ADDRESS: u32 = 0x600_u32;
+            #[inline(always)]
+            const fn __check_reserved<const B: u64>() {
+                const {
+                    if B & Value::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_DS_AREA",
+                            B & Value::RESERVED_MASK,
+                            Value::RESERVED_MASK,
+                        )
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_field_base<const V: u64>() {
+                const {}
+            }
+            #[doc = "A value of `IA32_DS_AREA`. Setters never touch reserved bits (`0x0000000000000000`)."]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash)]
+            #[repr(transparent)]
+            pub struct Value(u64);
+            impl Value {
+                #[doc = r" A [`Builder`](Builder) with every field zero (no reserved bits set): the starting point"]
+                #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
+                #[doc = r" given two different values (a compile error in a `const`)."]
+                pub const fn new() -> Builder {
+                    Builder {
+                        value: Self(0),
+                        set: 0,
+                        conflict: 0,
+                    }
+                }
+                #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
+                #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                #[track_caller]
+                pub const fn from_bits<const B: u64>() -> Self {
+                    if B & Self::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_DS_AREA",
+                            B & Self::RESERVED_MASK,
+                            Self::RESERVED_MASK,
+                        )
+                    }
+                    __check_reserved::<B>();
+                    Self(B)
+                }
+                #[doc = "The value with exactly these bits, or [`ReservedBitsError`](crate::ReservedBitsError)\nwhen one of them is reserved."]
+                pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
+                    if bits & Self::RESERVED_MASK != 0 {
+                        return Err(crate::ReservedBitsError {
+                            register: "IA32_DS_AREA",
+                            bits: bits & Self::RESERVED_MASK,
+                            reserved_mask: Self::RESERVED_MASK,
+                        });
+                    }
+                    Ok(Self(bits))
+                }
+                #[doc = r" The value as read from the MSR, reserved bits kept as read: for decoding,"]
+                #[doc = r" and for a read-modify-write through `MsrExt::modify`, which writes them back"]
+                #[doc = r" unchanged. `MsrExt::write` refuses a value that sets a reserved bit."]
+                pub const fn from_raw_read(bits: u64) -> Self {
+                    Self(bits)
+                }
+                #[doc = r" The value after reset."]
+                pub const RESET: Self = Self(0x0_u64);
+                #[doc = r" Bits no field covers; this API never sets them."]
+                pub const RESERVED_MASK: u64 = 0x0_u64;
+                #[doc = "The raw value (reserved bits as read, when built from [`Self::from_raw_read`](Self::from_raw_read))."]
+                pub const fn bits(self) -> u64 {
+                    self.0
+                }
+                #[doc = r" The value as a tock-registers local copy, for `FieldValue`-style access."]
+                pub const fn to_local(self) -> ::tock_registers::LocalRegisterCopy<u64, Register> {
+                    ::tock_registers::LocalRegisterCopy::new(self.0)
+                }
+                #[doc = "Linear address of the first byte of the DS buffer management area.\n\nBits 63:0, read-write, 64 bits wide."]
+                pub const fn base(self) -> u64 {
+                    ((self.0 >> 0u32) & 0xffffffffffffffff_u64) as u64
+                }
+                #[doc = "Sets `BASE` to the constant `V`; a `V` wider than 64 bits fails to compile. Linear address of the first byte of the DS buffer management area.\n\nBits 63:0, read-write, 64 bits wide."]
+                #[track_caller]
+                pub const fn with_base<const V: u64>(self) -> Self {
+                    __check_field_base::<V>();
+                    let v = V;
+                    Self((self.0 & 0x0_u64) | (((v >> 0u32) & 0xffffffffffffffff_u64) << 0u32))
+                }
+                #[doc = "Sets `BASE`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 64 bits. Linear address of the first byte of the DS buffer management area.\n\nBits 63:0, read-write, 64 bits wide."]
+                pub const fn try_set_base(self, v: u64) -> Result<Self, crate::FieldError> {
+                    Ok(Self(
+                        (self.0 & 0x0_u64) | (((v >> 0u32) & 0xffffffffffffffff_u64) << 0u32),
+                    ))
+                }
+                #[doc = "Linear address of the first byte of the DS buffer management area.\n\nBits 63:0, read-write, 64 bits wide."]
+                pub const fn set_base(self, value: u64) -> Self {
+                    let v = value as u64;
+                    Self((self.0 & 0x0_u64) | (((v >> 0u32) & 0xffffffffffffffff_u64) << 0u32))
+                }
+                #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
+                #[inline]
+                pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
+                    Ok(self)
+                }
+                #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> Self {
+                    self
+                }
+            }
+            impl Default for Value {
+                #[doc = r" All fields zero: no reserved bit set, no constraint to check."]
+                fn default() -> Self {
+                    Self(0)
+                }
+            }
+            impl Default for Builder {
+                fn default() -> Self {
+                    Value::new()
+                }
+            }
+            impl ::core::fmt::Debug for Value {
+                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                    let reserved = self.0 & Self::RESERVED_MASK;
+                    let mut d = f.debug_struct("IA32_DS_AREA");
+                    d.field(
+                        "BASE",
+                        &format_args!("{:#x}", (self.0 >> 0u32) & 0xffffffffffffffff_u64),
+                    );
+                    if reserved != 0 {
+                        d.field("reserved", &format_args!("{:#x}", reserved));
+                    }
+                    d.finish()
+                }
+            }
+            impl From<Value> for u64 {
+                fn from(v: Value) -> u64 {
+                    v.0
+                }
+            }
+            impl crate::access::RegisterValue for Value {
+                const NAME: &'static str = "IA32_DS_AREA";
+                const RESERVED_MASK: u64 = Value::RESERVED_MASK;
+                fn bits(self) -> u64 {
+                    self.0
+                }
+            }
+            #[doc = "Builds a write of `IA32_DS_AREA` from named fields; see [`Value::new`](Value::new)."]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+            #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
+            pub struct Builder {
+                value: Value,
+                set: u64,
+                conflict: u64,
+            }
+            impl Builder {
+                #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
+                #[doc = r" were assigned before with a different value."]
+                const fn track(self, mask: u64, next: Value) -> Self {
+                    let clash = if self.set & mask != 0 && (self.value.0 ^ next.0) & mask != 0 {
+                        mask
+                    } else {
+                        0
+                    };
+                    Self {
+                        value: next,
+                        set: self.set | mask,
+                        conflict: self.conflict | clash,
+                    }
+                }
+                #[doc = "Sets `BASE` to the constant `V`; a `V` wider than 64 bits fails to compile. Linear address of the first byte of the DS buffer management area.\n\nBits 63:0, read-write, 64 bits wide."]
+                #[track_caller]
+                pub const fn with_base<const V: u64>(self) -> Self {
+                    self.track(0xffffffffffffffff_u64, self.value.with_base::<V>())
+                }
+                #[doc = "Sets `BASE`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 64 bits. Linear address of the first byte of the DS buffer management area.\n\nBits 63:0, read-write, 64 bits wide."]
+                pub const fn try_set_base(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_base(v) {
+                        Ok(next) => Ok(self.track(0xffffffffffffffff_u64, next)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "Linear address of the first byte of the DS buffer management area.\n\nBits 63:0, read-write, 64 bits wide."]
+                pub const fn set_base(self, value: u64) -> Self {
+                    self.track(0xffffffffffffffff_u64, self.value.set_base(value))
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n"]
+                #[inline]
+                pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
+                    if self.conflict != 0 {
+                        return Err(self.conflict_error());
+                    }
+                    self.value.try_build()
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> Value {
+                    if self.conflict != 0 {
+                        self.conflict_panic()
+                    }
+                    self.value.build()
+                }
+                #[doc = r" The first field given two different values (`conflict != 0`)."]
+                #[cold]
+                const fn conflict_error(self) -> crate::ConstraintError {
+                    if self.conflict & 0xffffffffffffffff_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "BASE is given two different values; set each field once",
+                        };
+                    }
+                    crate::ConstraintError {
+                        id: "field-set-twice",
+                        message: "a field is given two different values; set each field once",
+                    }
+                }
+                #[cold]
+                #[track_caller]
+                const fn conflict_panic(self) -> ! {
+                    if self.conflict & 0xffffffffffffffff_u64 != 0 {
+                        crate::__private::set_twice("IA32_DS_AREA", "BASE")
+                    }
+                    crate::__private::set_twice("IA32_DS_AREA", "a field")
+                }
+            }
+            #[doc = "One `IA32_DS_AREA` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write)."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Instance(u32);
+            impl Instance {
+                #[doc = r" The MSR address."]
+                pub const fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            #[doc = r" The register as a typed MSR."]
+            pub const MSR: Instance = Instance(ADDRESS);
+            impl crate::access::Msr for Instance {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            impl crate::access::Readable for Instance {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl crate::access::Writable for Instance {}
+        }
+        #[doc = "The value type of [`IA32_DS_AREA`](IA32_DS_AREA)."]
+        pub type Ia32DsArea = IA32_DS_AREA::Value;
         #[doc = "The architectural events of `intel-v1` (CPUID.0AH:EBX enumerates their availability)."]
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum ArchEvent {
@@ -7879,7 +11086,7 @@ pub mod intel {
                 },
             };
             fn registers() -> &'static [crate::arch::RegInfo] {
-                static REGISTERS: [crate::arch::RegInfo; 5usize] = [
+                static REGISTERS: [crate::arch::RegInfo; 6usize] = [
                     crate::arch::RegInfo {
                         name: "IA32_PMC",
                         addresses: &[
@@ -7930,6 +11137,14 @@ pub mod intel {
                         access: crate::arch::__access::rw::<IA32_DEBUGCTL::Instance>(),
                         role: Some(crate::arch::Role::DebugControl),
                         decode: Some(crate::arch::__access::decode::<IA32_DEBUGCTL::Instance>),
+                    },
+                    crate::arch::RegInfo {
+                        name: "IA32_DS_AREA",
+                        addresses: &[0x600_u32],
+                        reserved_mask: 0x0_u64,
+                        access: crate::arch::__access::rw::<IA32_DS_AREA::Instance>(),
+                        role: None,
+                        decode: Some(crate::arch::__access::decode::<IA32_DS_AREA::Instance>),
                     },
                 ];
                 &REGISTERS
@@ -8137,7 +11352,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod IA32_DEBUGCTL {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -8582,6 +11798,7 @@ pub mod intel {
         }
         #[doc = "The value type of [`IA32_DEBUGCTL`](IA32_DEBUGCTL)."]
         pub type Ia32Debugctl = IA32_DEBUGCTL::Value;
+        pub use super::super::intel::v1::{IA32_DS_AREA, Ia32DsArea};
         #[doc = "Fixed-function counter. Counter 0 counts instructions retired, counter 1 unhalted core\ncycles and counter 2 unhalted reference cycles; each is controlled by its 4-bit block\nin IA32_FIXED_CTR_CTRL and enabled in IA32_PERF_GLOBAL_CTRL.\n\n- MSR: `0x309` + 1 × n for n in 0..3 (`IA32_FIXED_CTR0`..`IA32_FIXED_CTR2`)\n- Access: read-write\n- Width: 64 bits\n- Reset value: `0x0`\n- Reserved bits: `0xFFFF000000000000`\n- Defined in: `intel-v2` (register present since `intel-v2`)\n- Manual: Intel SDM Vol. 3B §18.2.2; Vol. 4 Table 2-2 (309H-30BH)\n\nThe value type is [`Value`](IA32_FIXED_CTR::Value)."]
         #[allow(
             non_snake_case,
@@ -8589,7 +11806,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod IA32_FIXED_CTR {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -8929,7 +12147,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod IA32_FIXED_CTR_CTRL {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -10035,7 +13254,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod IA32_PERF_GLOBAL_STATUS {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -10396,7 +13616,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod IA32_PERF_GLOBAL_CTRL {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -11163,7 +14384,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod IA32_PERF_GLOBAL_OVF_CTRL {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -11795,6 +15017,579 @@ pub mod intel {
         }
         #[doc = "The value type of [`IA32_PERF_GLOBAL_OVF_CTRL`](IA32_PERF_GLOBAL_OVF_CTRL)."]
         pub type Ia32PerfGlobalOvfCtrl = IA32_PERF_GLOBAL_OVF_CTRL::Value;
+        #[doc = "Precise event-based sampling (PEBS) control. Version 2 (Intel Core 2) defines one bit,\nPEBS on IA32_PMC0; the SDM lists bits 3:1 and 35:32 as \"reserved or model specific\"\n(PEBS on PMC1-3 and load-latency on Nehalem to Skylake-era cores), so they stay reserved\nhere until a model's definitions add them. From version 5 (adaptive PEBS) every counter\nhas a bit. PEBS needs IA32_DS_AREA and CPUID.01H:EDX.DS\\[21\\] = 1.\n\n- MSR: `0x3F1`\n- Access: read-write\n- Width: 64 bits\n- Reset value: `0x0`\n- Reserved bits: `0xFFFFFFFFFFFFFFFE`\n- Defined in: `intel-v2` (register present since `intel-v2`)\n- Manual: Intel SDM Vol. 3B §18.6.3.4 and §18.6.4.4 (PEBS, Intel Core microarchitecture); Vol. 4 Table 2-2 (3F1H); Linux msr-index.h MSR_IA32_PEBS_ENABLE 0x3F1\n\nThe value type is [`Value`](IA32_PEBS_ENABLE::Value)."]
+        #[allow(
+            non_snake_case,
+            missing_docs,
+            clippy::identity_op,
+            clippy::unnecessary_cast,
+            clippy::new_ret_no_self,
+            clippy::bad_bit_mask,
+            clippy::erasing_op
+        )]
+        pub mod IA32_PEBS_ENABLE {
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
+            #[derive(Clone, Copy, Debug)]
+            #[allow(non_camel_case_types)]
+            pub struct IA32_PEBS_ENABLE;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = IA32_PEBS_ENABLE;
+            impl ::tock_registers::RegisterLongName for Register {}
+            #[allow(unused_imports)]
+            use ::tock_registers::fields::Field;
+            :: tock_registers :: register_bitmasks ! (u64 , IA32_PEBS_ENABLE , Register , [# [doc = "Write PEBS records for the event counted by IA32_PMC0. (bits 0, read-write)"] PEBS_EN_PMC0 OFFSET (0) NUMBITS (1) []]);
+            #[doc = r" MSR address."]
+            pub const ADDRESS: u32 = 0x3f1_u32;
+            #[inline(always)]
+            const fn __check_reserved<const B: u64>() {
+                const {
+                    if B & Value::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_PEBS_ENABLE",
+                            B & Value::RESERVED_MASK,
+                            Value::RESERVED_MASK,
+                        )
+                    }
+                }
+            }
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PEBS_ENABLE` of intel-v2, intel-v3 and intel-v4 has no field `PEBS_EN_PMC1`: it was added in intel-v5",
+                label = "`PEBS_EN_PMC1` is not part of this layout of `IA32_PEBS_ENABLE`",
+                note = "use `IA32_PEBS_ENABLE` of intel-v5 (or of a later generation that has `PEBS_EN_PMC1`) on processors that implement it"
+            )]
+            pub trait __Unavailable_PEBS_EN_PMC1 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PEBS_ENABLE` of intel-v2, intel-v3 and intel-v4 has no field `PEBS_EN_PMC2`: it was added in intel-v5",
+                label = "`PEBS_EN_PMC2` is not part of this layout of `IA32_PEBS_ENABLE`",
+                note = "use `IA32_PEBS_ENABLE` of intel-v5 (or of a later generation that has `PEBS_EN_PMC2`) on processors that implement it"
+            )]
+            pub trait __Unavailable_PEBS_EN_PMC2 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PEBS_ENABLE` of intel-v2, intel-v3 and intel-v4 has no field `PEBS_EN_PMC3`: it was added in intel-v5",
+                label = "`PEBS_EN_PMC3` is not part of this layout of `IA32_PEBS_ENABLE`",
+                note = "use `IA32_PEBS_ENABLE` of intel-v5 (or of a later generation that has `PEBS_EN_PMC3`) on processors that implement it"
+            )]
+            pub trait __Unavailable_PEBS_EN_PMC3 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PEBS_ENABLE` of intel-v2, intel-v3 and intel-v4 has no field `PEBS_EN_PMC4`: it was added in intel-v5",
+                label = "`PEBS_EN_PMC4` is not part of this layout of `IA32_PEBS_ENABLE`",
+                note = "use `IA32_PEBS_ENABLE` of intel-v5 (or of a later generation that has `PEBS_EN_PMC4`) on processors that implement it"
+            )]
+            pub trait __Unavailable_PEBS_EN_PMC4 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PEBS_ENABLE` of intel-v2, intel-v3 and intel-v4 has no field `PEBS_EN_PMC5`: it was added in intel-v5",
+                label = "`PEBS_EN_PMC5` is not part of this layout of `IA32_PEBS_ENABLE`",
+                note = "use `IA32_PEBS_ENABLE` of intel-v5 (or of a later generation that has `PEBS_EN_PMC5`) on processors that implement it"
+            )]
+            pub trait __Unavailable_PEBS_EN_PMC5 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PEBS_ENABLE` of intel-v2, intel-v3 and intel-v4 has no field `PEBS_EN_PMC6`: it was added in intel-v5",
+                label = "`PEBS_EN_PMC6` is not part of this layout of `IA32_PEBS_ENABLE`",
+                note = "use `IA32_PEBS_ENABLE` of intel-v5 (or of a later generation that has `PEBS_EN_PMC6`) on processors that implement it"
+            )]
+            pub trait __Unavailable_PEBS_EN_PMC6 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PEBS_ENABLE` of intel-v2, intel-v3 and intel-v4 has no field `PEBS_EN_PMC7`: it was added in intel-v5",
+                label = "`PEBS_EN_PMC7` is not part of this layout of `IA32_PEBS_ENABLE`",
+                note = "use `IA32_PEBS_ENABLE` of intel-v5 (or of a later generation that has `PEBS_EN_PMC7`) on processors that implement it"
+            )]
+            pub trait __Unavailable_PEBS_EN_PMC7 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PEBS_ENABLE` of intel-v2, intel-v3 and intel-v4 has no field `PEBS_EN_FIXED0`: it was added in intel-v5",
+                label = "`PEBS_EN_FIXED0` is not part of this layout of `IA32_PEBS_ENABLE`",
+                note = "use `IA32_PEBS_ENABLE` of intel-v5 (or of a later generation that has `PEBS_EN_FIXED0`) on processors that implement it"
+            )]
+            pub trait __Unavailable_PEBS_EN_FIXED0 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PEBS_ENABLE` of intel-v2, intel-v3 and intel-v4 has no field `PEBS_EN_FIXED1`: it was added in intel-v5",
+                label = "`PEBS_EN_FIXED1` is not part of this layout of `IA32_PEBS_ENABLE`",
+                note = "use `IA32_PEBS_ENABLE` of intel-v5 (or of a later generation that has `PEBS_EN_FIXED1`) on processors that implement it"
+            )]
+            pub trait __Unavailable_PEBS_EN_FIXED1 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PEBS_ENABLE` of intel-v2, intel-v3 and intel-v4 has no field `PEBS_EN_FIXED2`: it was added in intel-v5",
+                label = "`PEBS_EN_FIXED2` is not part of this layout of `IA32_PEBS_ENABLE`",
+                note = "use `IA32_PEBS_ENABLE` of intel-v5 (or of a later generation that has `PEBS_EN_FIXED2`) on processors that implement it"
+            )]
+            pub trait __Unavailable_PEBS_EN_FIXED2 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PEBS_ENABLE` of intel-v2, intel-v3 and intel-v4 has no field `PEBS_EN_FIXED3`: it was added in intel-v5",
+                label = "`PEBS_EN_FIXED3` is not part of this layout of `IA32_PEBS_ENABLE`",
+                note = "use `IA32_PEBS_ENABLE` of intel-v5 (or of a later generation that has `PEBS_EN_FIXED3`) on processors that implement it"
+            )]
+            pub trait __Unavailable_PEBS_EN_FIXED3 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PEBS_ENABLE` of intel-v2, intel-v3 and intel-v4 has no field `PEBS_EN_PMC8`: it was added in intel-arrowlake-lioncove",
+                label = "`PEBS_EN_PMC8` is not part of this layout of `IA32_PEBS_ENABLE`",
+                note = "use `IA32_PEBS_ENABLE` of intel-arrowlake-lioncove (or of a later generation that has `PEBS_EN_PMC8`) on processors that implement it"
+            )]
+            pub trait __Unavailable_PEBS_EN_PMC8 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PEBS_ENABLE` of intel-v2, intel-v3 and intel-v4 has no field `PEBS_EN_PMC9`: it was added in intel-arrowlake-lioncove",
+                label = "`PEBS_EN_PMC9` is not part of this layout of `IA32_PEBS_ENABLE`",
+                note = "use `IA32_PEBS_ENABLE` of intel-arrowlake-lioncove (or of a later generation that has `PEBS_EN_PMC9`) on processors that implement it"
+            )]
+            pub trait __Unavailable_PEBS_EN_PMC9 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PEBS_ENABLE` of intel-v2, intel-v3 and intel-v4 has no field `PEBS_EN_FIXED4`: it was added in intel-arrowlake-skymont",
+                label = "`PEBS_EN_FIXED4` is not part of this layout of `IA32_PEBS_ENABLE`",
+                note = "use `IA32_PEBS_ENABLE` of intel-arrowlake-skymont (or of a later generation that has `PEBS_EN_FIXED4`) on processors that implement it"
+            )]
+            pub trait __Unavailable_PEBS_EN_FIXED4 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PEBS_ENABLE` of intel-v2, intel-v3 and intel-v4 has no field `PEBS_EN_FIXED5`: it was added in intel-arrowlake-skymont",
+                label = "`PEBS_EN_FIXED5` is not part of this layout of `IA32_PEBS_ENABLE`",
+                note = "use `IA32_PEBS_ENABLE` of intel-arrowlake-skymont (or of a later generation that has `PEBS_EN_FIXED5`) on processors that implement it"
+            )]
+            pub trait __Unavailable_PEBS_EN_FIXED5 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PEBS_ENABLE` of intel-v2, intel-v3 and intel-v4 has no field `PEBS_EN_FIXED6`: it was added in intel-arrowlake-skymont",
+                label = "`PEBS_EN_FIXED6` is not part of this layout of `IA32_PEBS_ENABLE`",
+                note = "use `IA32_PEBS_ENABLE` of intel-arrowlake-skymont (or of a later generation that has `PEBS_EN_FIXED6`) on processors that implement it"
+            )]
+            pub trait __Unavailable_PEBS_EN_FIXED6 {}
+            #[doc = "A value of `IA32_PEBS_ENABLE`. Setters never touch reserved bits (`0xFFFFFFFFFFFFFFFE`)."]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash)]
+            #[repr(transparent)]
+            pub struct Value(u64);
+            impl Value {
+                #[doc = r" A [`Builder`](Builder) with every field zero (no reserved bits set): the starting point"]
+                #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
+                #[doc = r" given two different values (a compile error in a `const`)."]
+                pub const fn new() -> Builder {
+                    Builder {
+                        value: Self(0),
+                        set: 0,
+                        conflict: 0,
+                    }
+                }
+                #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
+                #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                #[track_caller]
+                pub const fn from_bits<const B: u64>() -> Self {
+                    if B & Self::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_PEBS_ENABLE",
+                            B & Self::RESERVED_MASK,
+                            Self::RESERVED_MASK,
+                        )
+                    }
+                    __check_reserved::<B>();
+                    Self(B)
+                }
+                #[doc = "The value with exactly these bits, or [`ReservedBitsError`](crate::ReservedBitsError)\nwhen one of them is reserved."]
+                pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
+                    if bits & Self::RESERVED_MASK != 0 {
+                        return Err(crate::ReservedBitsError {
+                            register: "IA32_PEBS_ENABLE",
+                            bits: bits & Self::RESERVED_MASK,
+                            reserved_mask: Self::RESERVED_MASK,
+                        });
+                    }
+                    Ok(Self(bits))
+                }
+                #[doc = r" The value as read from the MSR, reserved bits kept as read: for decoding,"]
+                #[doc = r" and for a read-modify-write through `MsrExt::modify`, which writes them back"]
+                #[doc = r" unchanged. `MsrExt::write` refuses a value that sets a reserved bit."]
+                pub const fn from_raw_read(bits: u64) -> Self {
+                    Self(bits)
+                }
+                #[doc = r" The value after reset."]
+                pub const RESET: Self = Self(0x0_u64);
+                #[doc = r" Bits no field covers; this API never sets them."]
+                pub const RESERVED_MASK: u64 = 0xfffffffffffffffe_u64;
+                #[doc = "The raw value (reserved bits as read, when built from [`Self::from_raw_read`](Self::from_raw_read))."]
+                pub const fn bits(self) -> u64 {
+                    self.0
+                }
+                #[doc = r" The value as a tock-registers local copy, for `FieldValue`-style access."]
+                pub const fn to_local(self) -> ::tock_registers::LocalRegisterCopy<u64, Register> {
+                    ::tock_registers::LocalRegisterCopy::new(self.0)
+                }
+                #[doc = "Write PEBS records for the event counted by IA32_PMC0.\n\nBits 0, read-write, 1 bit wide."]
+                pub const fn pebs_en_pmc0(self) -> bool {
+                    ((self.0 >> 0u32) & 0x1_u64) != 0
+                }
+                #[doc = "Write PEBS records for the event counted by IA32_PMC0.\n\nBits 0, read-write, 1 bit wide."]
+                pub const fn with_pebs_en_pmc0(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0xfffffffffffffffe_u64) | (((v >> 0u32) & 0x1_u64) << 0u32))
+                }
+                #[doc(hidden)]
+                pub const fn with_pebs_en_pmc1<T: __Unavailable_PEBS_EN_PMC1>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_pebs_en_pmc2<T: __Unavailable_PEBS_EN_PMC2>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_pebs_en_pmc3<T: __Unavailable_PEBS_EN_PMC3>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_pebs_en_pmc4<T: __Unavailable_PEBS_EN_PMC4>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_pebs_en_pmc5<T: __Unavailable_PEBS_EN_PMC5>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_pebs_en_pmc6<T: __Unavailable_PEBS_EN_PMC6>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_pebs_en_pmc7<T: __Unavailable_PEBS_EN_PMC7>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_pebs_en_fixed0<T: __Unavailable_PEBS_EN_FIXED0>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_pebs_en_fixed1<T: __Unavailable_PEBS_EN_FIXED1>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_pebs_en_fixed2<T: __Unavailable_PEBS_EN_FIXED2>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_pebs_en_fixed3<T: __Unavailable_PEBS_EN_FIXED3>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_pebs_en_pmc8<T: __Unavailable_PEBS_EN_PMC8>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_pebs_en_pmc9<T: __Unavailable_PEBS_EN_PMC9>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_pebs_en_fixed4<T: __Unavailable_PEBS_EN_FIXED4>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_pebs_en_fixed5<T: __Unavailable_PEBS_EN_FIXED5>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_pebs_en_fixed6<T: __Unavailable_PEBS_EN_FIXED6>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
+                #[inline]
+                pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
+                    Ok(self)
+                }
+                #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> Self {
+                    self
+                }
+            }
+            impl Default for Value {
+                #[doc = r" All fields zero: no reserved bit set, no constraint to check."]
+                fn default() -> Self {
+                    Self(0)
+                }
+            }
+            impl Default for Builder {
+                fn default() -> Self {
+                    Value::new()
+                }
+            }
+            impl ::core::fmt::Debug for Value {
+                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                    let reserved = self.0 & Self::RESERVED_MASK;
+                    let mut d = f.debug_struct("IA32_PEBS_ENABLE");
+                    d.field("PEBS_EN_PMC0", &(((self.0 >> 0u32) & 0x1_u64) != 0));
+                    if reserved != 0 {
+                        d.field("reserved", &format_args!("{:#x}", reserved));
+                    }
+                    d.finish()
+                }
+            }
+            impl From<Value> for u64 {
+                fn from(v: Value) -> u64 {
+                    v.0
+                }
+            }
+            impl crate::access::RegisterValue for Value {
+                const NAME: &'static str = "IA32_PEBS_ENABLE";
+                const RESERVED_MASK: u64 = Value::RESERVED_MASK;
+                fn bits(self) -> u64 {
+                    self.0
+                }
+            }
+            #[doc = "Builds a write of `IA32_PEBS_ENABLE` from named fields; see [`Value::new`](Value::new)."]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+            #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
+            pub struct Builder {
+                value: Value,
+                set: u64,
+                conflict: u64,
+            }
+            impl Builder {
+                #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
+                #[doc = r" were assigned before with a different value."]
+                const fn track(self, mask: u64, next: Value) -> Self {
+                    let clash = if self.set & mask != 0 && (self.value.0 ^ next.0) & mask != 0 {
+                        mask
+                    } else {
+                        0
+                    };
+                    Self {
+                        value: next,
+                        set: self.set | mask,
+                        conflict: self.conflict | clash,
+                    }
+                }
+                #[doc = "Write PEBS records for the event counted by IA32_PMC0.\n\nBits 0, read-write, 1 bit wide."]
+                pub const fn with_pebs_en_pmc0(self, on: bool) -> Self {
+                    self.track(0x1_u64, self.value.with_pebs_en_pmc0(on))
+                }
+                #[doc(hidden)]
+                pub const fn with_pebs_en_pmc1<T: __Unavailable_PEBS_EN_PMC1>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_pebs_en_pmc2<T: __Unavailable_PEBS_EN_PMC2>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_pebs_en_pmc3<T: __Unavailable_PEBS_EN_PMC3>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_pebs_en_pmc4<T: __Unavailable_PEBS_EN_PMC4>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_pebs_en_pmc5<T: __Unavailable_PEBS_EN_PMC5>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_pebs_en_pmc6<T: __Unavailable_PEBS_EN_PMC6>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_pebs_en_pmc7<T: __Unavailable_PEBS_EN_PMC7>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_pebs_en_fixed0<T: __Unavailable_PEBS_EN_FIXED0>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_pebs_en_fixed1<T: __Unavailable_PEBS_EN_FIXED1>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_pebs_en_fixed2<T: __Unavailable_PEBS_EN_FIXED2>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_pebs_en_fixed3<T: __Unavailable_PEBS_EN_FIXED3>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_pebs_en_pmc8<T: __Unavailable_PEBS_EN_PMC8>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_pebs_en_pmc9<T: __Unavailable_PEBS_EN_PMC9>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_pebs_en_fixed4<T: __Unavailable_PEBS_EN_FIXED4>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_pebs_en_fixed5<T: __Unavailable_PEBS_EN_FIXED5>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_pebs_en_fixed6<T: __Unavailable_PEBS_EN_FIXED6>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n"]
+                #[inline]
+                pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
+                    if self.conflict != 0 {
+                        return Err(self.conflict_error());
+                    }
+                    self.value.try_build()
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> Value {
+                    if self.conflict != 0 {
+                        self.conflict_panic()
+                    }
+                    self.value.build()
+                }
+                #[doc = r" The first field given two different values (`conflict != 0`)."]
+                #[cold]
+                const fn conflict_error(self) -> crate::ConstraintError {
+                    if self.conflict & 0x1_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "PEBS_EN_PMC0 is given two different values; set each field once",
+                        };
+                    }
+                    crate::ConstraintError {
+                        id: "field-set-twice",
+                        message: "a field is given two different values; set each field once",
+                    }
+                }
+                #[cold]
+                #[track_caller]
+                const fn conflict_panic(self) -> ! {
+                    if self.conflict & 0x1_u64 != 0 {
+                        crate::__private::set_twice("IA32_PEBS_ENABLE", "PEBS_EN_PMC0")
+                    }
+                    crate::__private::set_twice("IA32_PEBS_ENABLE", "a field")
+                }
+            }
+            #[doc = "One `IA32_PEBS_ENABLE` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write)."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Instance(u32);
+            impl Instance {
+                #[doc = r" The MSR address."]
+                pub const fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            #[doc = r" The register as a typed MSR."]
+            pub const MSR: Instance = Instance(ADDRESS);
+            impl crate::access::Msr for Instance {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            impl crate::access::Readable for Instance {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl crate::access::Writable for Instance {}
+        }
+        #[doc = "The value type of [`IA32_PEBS_ENABLE`](IA32_PEBS_ENABLE)."]
+        pub type Ia32PebsEnable = IA32_PEBS_ENABLE::Value;
         #[doc = "The architectural events of `intel-v2` (CPUID.0AH:EBX enumerates their availability)."]
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum ArchEvent {
@@ -12175,7 +15970,7 @@ pub mod intel {
                 },
             };
             fn registers() -> &'static [crate::arch::RegInfo] {
-                static REGISTERS: [crate::arch::RegInfo; 10usize] = [
+                static REGISTERS: [crate::arch::RegInfo; 12usize] = [
                     crate::arch::RegInfo {
                         name: "IA32_PMC",
                         addresses: &[
@@ -12228,6 +16023,14 @@ pub mod intel {
                         decode: Some(crate::arch::__access::decode::<IA32_DEBUGCTL::Instance>),
                     },
                     crate::arch::RegInfo {
+                        name: "IA32_DS_AREA",
+                        addresses: &[0x600_u32],
+                        reserved_mask: 0x0_u64,
+                        access: crate::arch::__access::rw::<IA32_DS_AREA::Instance>(),
+                        role: None,
+                        decode: Some(crate::arch::__access::decode::<IA32_DS_AREA::Instance>),
+                    },
+                    crate::arch::RegInfo {
                         name: "IA32_FIXED_CTR",
                         addresses: &[0x309_u32, 0x30a_u32, 0x30b_u32],
                         reserved_mask: 0xffff000000000000_u64,
@@ -12272,6 +16075,14 @@ pub mod intel {
                         access: crate::arch::__access::w1c::<IA32_PERF_GLOBAL_OVF_CTRL::Instance>(),
                         role: Some(crate::arch::Role::GlobalStatusReset),
                         decode: None,
+                    },
+                    crate::arch::RegInfo {
+                        name: "IA32_PEBS_ENABLE",
+                        addresses: &[0x3f1_u32],
+                        reserved_mask: 0xfffffffffffffffe_u64,
+                        access: crate::arch::__access::rw::<IA32_PEBS_ENABLE::Instance>(),
+                        role: None,
+                        decode: Some(crate::arch::__access::decode::<IA32_PEBS_ENABLE::Instance>),
                     },
                 ];
                 &REGISTERS
@@ -12517,7 +16328,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod IA32_PERFEVTSEL {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -13439,6 +17251,7 @@ pub mod intel {
         }
         #[doc = "The value type of [`IA32_PERFEVTSEL`](IA32_PERFEVTSEL)."]
         pub type Ia32Perfevtsel = IA32_PERFEVTSEL::Value;
+        pub use super::super::intel::v1::{IA32_DS_AREA, Ia32DsArea};
         pub use super::super::intel::v1::{IA32_PERF_CAPABILITIES, Ia32PerfCapabilities};
         pub use super::super::intel::v2::{IA32_DEBUGCTL, Ia32Debugctl};
         pub use super::super::intel::v2::{IA32_FIXED_CTR, Ia32FixedCtr};
@@ -13449,7 +17262,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod IA32_FIXED_CTR_CTRL {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -14628,7 +18442,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod IA32_PERF_GLOBAL_STATUS {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -15008,7 +18823,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod IA32_PERF_GLOBAL_OVF_CTRL {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -15664,6 +19480,7 @@ pub mod intel {
         #[doc = "The value type of [`IA32_PERF_GLOBAL_OVF_CTRL`](IA32_PERF_GLOBAL_OVF_CTRL)."]
         pub type Ia32PerfGlobalOvfCtrl = IA32_PERF_GLOBAL_OVF_CTRL::Value;
         pub use super::super::intel::v2::ArchEvent;
+        pub use super::super::intel::v2::{IA32_PEBS_ENABLE, Ia32PebsEnable};
         #[doc = "The run-time view of `intel-v3` ([`Arch`](crate::arch::Arch)), generated from the roles its definitions give its registers and fields."]
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
         pub struct IntelV3;
@@ -15897,7 +19714,7 @@ pub mod intel {
                 },
             };
             fn registers() -> &'static [crate::arch::RegInfo] {
-                static REGISTERS: [crate::arch::RegInfo; 10usize] = [
+                static REGISTERS: [crate::arch::RegInfo; 12usize] = [
                     crate::arch::RegInfo {
                         name: "IA32_PMC",
                         addresses: &[
@@ -15950,6 +19767,14 @@ pub mod intel {
                         decode: Some(crate::arch::__access::decode::<IA32_DEBUGCTL::Instance>),
                     },
                     crate::arch::RegInfo {
+                        name: "IA32_DS_AREA",
+                        addresses: &[0x600_u32],
+                        reserved_mask: 0x0_u64,
+                        access: crate::arch::__access::rw::<IA32_DS_AREA::Instance>(),
+                        role: None,
+                        decode: Some(crate::arch::__access::decode::<IA32_DS_AREA::Instance>),
+                    },
+                    crate::arch::RegInfo {
                         name: "IA32_FIXED_CTR",
                         addresses: &[0x309_u32, 0x30a_u32, 0x30b_u32],
                         reserved_mask: 0xffff000000000000_u64,
@@ -15994,6 +19819,14 @@ pub mod intel {
                         access: crate::arch::__access::w1c::<IA32_PERF_GLOBAL_OVF_CTRL::Instance>(),
                         role: Some(crate::arch::Role::GlobalStatusReset),
                         decode: None,
+                    },
+                    crate::arch::RegInfo {
+                        name: "IA32_PEBS_ENABLE",
+                        addresses: &[0x3f1_u32],
+                        reserved_mask: 0xfffffffffffffffe_u64,
+                        access: crate::arch::__access::rw::<IA32_PEBS_ENABLE::Instance>(),
+                        role: None,
+                        decode: Some(crate::arch::__access::decode::<IA32_PEBS_ENABLE::Instance>),
                     },
                 ];
                 &REGISTERS
@@ -16050,7 +19883,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod IA32_DEBUGCTL {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -16495,6 +20329,7 @@ pub mod intel {
         }
         #[doc = "The value type of [`IA32_DEBUGCTL`](IA32_DEBUGCTL)."]
         pub type Ia32Debugctl = IA32_DEBUGCTL::Value;
+        pub use super::super::intel::v1::{IA32_DS_AREA, Ia32DsArea};
         pub use super::super::intel::v2::{IA32_FIXED_CTR, Ia32FixedCtr};
         pub use super::super::intel::v3::{IA32_FIXED_CTR_CTRL, Ia32FixedCtrCtrl};
         #[doc = "Overflow status of every counter, and PMU condition flags.\n\n- MSR: `0x38E`\n- Access: read-only\n- Width: 64 bits\n- Reset value: `0x0`\n- Reserved bits: `0x037FFFF8FFFFFF00`\n- Defined in: `intel-v4` (register present since `intel-v2`)\n- Manual: Intel SDM Vol. 3B §18.2.4 (IA32_PERF_GLOBAL_STATUS, version 4); Vol. 4 Table 2-2 (38EH)\n\nThe value type is [`Value`](IA32_PERF_GLOBAL_STATUS::Value)."]
@@ -16504,7 +20339,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod IA32_PERF_GLOBAL_STATUS {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -16959,7 +20795,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod IA32_PERF_GLOBAL_STATUS_RESET {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -17715,6 +21552,7 @@ pub mod intel {
         }
         #[doc = "The value type of [`IA32_PERF_GLOBAL_STATUS_RESET`](IA32_PERF_GLOBAL_STATUS_RESET)."]
         pub type Ia32PerfGlobalStatusReset = IA32_PERF_GLOBAL_STATUS_RESET::Value;
+        pub use super::super::intel::v2::{IA32_PEBS_ENABLE, Ia32PebsEnable};
         #[doc = "Sets bits of IA32_PERF_GLOBAL_STATUS: writing 1 sets the status bit at the same\nposition; writing 0 leaves it. Lets a virtual-machine monitor restore a guest's status.\n\n- MSR: `0x391`\n- Access: write-1-to-set\n- Width: 64 bits\n- Reserved bits: `0x837FFFF8FFFFFF00`\n- Defined in: `intel-v4` (register present since `intel-v4`)\n- Manual: Intel SDM Vol. 3B §18.2.4 (IA32_PERF_GLOBAL_STATUS_SET); Vol. 4 Table 2-2 (391H)\n\nThe value type is [`Value`](IA32_PERF_GLOBAL_STATUS_SET::Value)."]
         #[allow(
             non_snake_case,
@@ -17722,7 +21560,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod IA32_PERF_GLOBAL_STATUS_SET {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -18456,7 +22295,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod IA32_PERF_GLOBAL_INUSE {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -19108,7 +22948,7 @@ pub mod intel {
                 },
             };
             fn registers() -> &'static [crate::arch::RegInfo] {
-                static REGISTERS: [crate::arch::RegInfo; 12usize] = [
+                static REGISTERS: [crate::arch::RegInfo; 14usize] = [
                     crate::arch::RegInfo {
                         name: "IA32_PMC",
                         addresses: &[
@@ -19161,6 +23001,14 @@ pub mod intel {
                         decode: Some(crate::arch::__access::decode::<IA32_DEBUGCTL::Instance>),
                     },
                     crate::arch::RegInfo {
+                        name: "IA32_DS_AREA",
+                        addresses: &[0x600_u32],
+                        reserved_mask: 0x0_u64,
+                        access: crate::arch::__access::rw::<IA32_DS_AREA::Instance>(),
+                        role: None,
+                        decode: Some(crate::arch::__access::decode::<IA32_DS_AREA::Instance>),
+                    },
+                    crate::arch::RegInfo {
                         name: "IA32_FIXED_CTR",
                         addresses: &[0x309_u32, 0x30a_u32, 0x30b_u32],
                         reserved_mask: 0xffff000000000000_u64,
@@ -19206,6 +23054,14 @@ pub mod intel {
                         ),
                         role: Some(crate::arch::Role::GlobalStatusReset),
                         decode: None,
+                    },
+                    crate::arch::RegInfo {
+                        name: "IA32_PEBS_ENABLE",
+                        addresses: &[0x3f1_u32],
+                        reserved_mask: 0xfffffffffffffffe_u64,
+                        access: crate::arch::__access::rw::<IA32_PEBS_ENABLE::Instance>(),
+                        role: None,
+                        decode: Some(crate::arch::__access::decode::<IA32_PEBS_ENABLE::Instance>),
                     },
                     crate::arch::RegInfo {
                         name: "IA32_PERF_GLOBAL_STATUS_SET",
@@ -19279,7 +23135,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod IA32_PERFEVTSEL {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -20200,14 +24057,15 @@ pub mod intel {
         }
         #[doc = "The value type of [`IA32_PERFEVTSEL`](IA32_PERFEVTSEL)."]
         pub type Ia32Perfevtsel = IA32_PERFEVTSEL::Value;
-        #[doc = "Read-only enumeration of PEBS, LBR and counter-write capabilities. Present when\nCPUID.01H:ECX.PDCM (bit 15) is 1.\n\n- MSR: `0x345`\n- Access: read-only\n- Width: 64 bits\n- Reserved bits: `0xFFFFFFFFFFFE0000`\n- Defined in: `intel-v5` (register present since `intel-v1`)\n- Manual: Intel SDM Vol. 4 Table 2-2 (345H); Vol. 3B, \"Performance Monitoring\" (PEBS and LBR format enumeration)\n\nThe value type is [`Value`](IA32_PERF_CAPABILITIES::Value)."]
+        #[doc = "Read-only enumeration of PEBS, LBR and counter-write capabilities. Present when\nCPUID.01H:ECX.PDCM (bit 15) is 1.\n\n- MSR: `0x345`\n- Access: read-only\n- Width: 64 bits\n- Reserved bits: `0xFFFFFFFFFFFC0000`\n- Defined in: `intel-v5` (register present since `intel-v1`)\n- Manual: Intel SDM Vol. 4 Table 2-2 (345H); Vol. 3B, \"Performance Monitoring\" (PEBS and LBR format enumeration)\n\nThe value type is [`Value`](IA32_PERF_CAPABILITIES::Value)."]
         #[allow(
             non_snake_case,
             missing_docs,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod IA32_PERF_CAPABILITIES {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -20221,7 +24079,7 @@ pub mod intel {
             impl ::tock_registers::RegisterLongName for Register {}
             #[allow(unused_imports)]
             use ::tock_registers::fields::Field;
-            :: tock_registers :: register_bitmasks ! (u64 , IA32_PERF_CAPABILITIES , Register , [# [doc = "Format of the last-branch-record entries. (bits 5:0, read-only)"] LBR_FMT OFFSET (0) NUMBITS (6) [] , # [doc = "PEBS records are written after the instruction (trap-like) rather than before it. (bits 6, read-only)"] PEBS_TRAP OFFSET (6) NUMBITS (1) [] , # [doc = "PEBS records hold the architectural register state. (bits 7, read-only)"] PEBS_ARCH_REG OFFSET (7) NUMBITS (1) [] , # [doc = "Format of the PEBS record. (bits 11:8, read-only)"] PEBS_REC_FMT OFFSET (8) NUMBITS (4) [] , # [doc = "IA32_DEBUGCTL.FREEZE_WHILE_SMM is supported. (bits 12, read-only)"] SMM_FREEZE OFFSET (12) NUMBITS (1) [] , # [doc = "Full-width writes through IA32_A_PMCx are supported. (bits 13, read-only)"] FW_WRITE OFFSET (13) NUMBITS (1) [] , # [doc = "Adaptive PEBS is supported. (bits 14, read-only)"] PEBS_BASELINE OFFSET (14) NUMBITS (1) [] , # [doc = "The PERF_METRICS top-down counters are supported. (bits 15, read-only)"] PERF_METRICS_AVAILABLE OFFSET (15) NUMBITS (1) [] , # [doc = "PEBS records can be written to the Intel PT output. (bits 16, read-only)"] PEBS_OUTPUT_PT_AVAIL OFFSET (16) NUMBITS (1) []]);
+            :: tock_registers :: register_bitmasks ! (u64 , IA32_PERF_CAPABILITIES , Register , [# [doc = "Format of the last-branch-record entries. (bits 5:0, read-only)"] LBR_FMT OFFSET (0) NUMBITS (6) [] , # [doc = "PEBS records are written after the instruction (trap-like) rather than before it. (bits 6, read-only)"] PEBS_TRAP OFFSET (6) NUMBITS (1) [] , # [doc = "PEBS records hold the architectural register state. (bits 7, read-only)"] PEBS_ARCH_REG OFFSET (7) NUMBITS (1) [] , # [doc = "Format of the PEBS record. (bits 11:8, read-only)"] PEBS_REC_FMT OFFSET (8) NUMBITS (4) [] , # [doc = "IA32_DEBUGCTL.FREEZE_WHILE_SMM is supported. (bits 12, read-only)"] SMM_FREEZE OFFSET (12) NUMBITS (1) [] , # [doc = "Full-width writes through IA32_A_PMCx are supported. (bits 13, read-only)"] FW_WRITE OFFSET (13) NUMBITS (1) [] , # [doc = "Adaptive PEBS is supported. (bits 14, read-only)"] PEBS_BASELINE OFFSET (14) NUMBITS (1) [] , # [doc = "The PERF_METRICS top-down counters are supported. (bits 15, read-only)"] PERF_METRICS_AVAILABLE OFFSET (15) NUMBITS (1) [] , # [doc = "PEBS records can be written to the Intel PT output. (bits 16, read-only)"] PEBS_OUTPUT_PT_AVAIL OFFSET (16) NUMBITS (1) [] , # [doc = "PEBS records carry timing information (the retire latency of the sampled\ninstruction). Source: Linux arch/x86/include/asm/perf_event.h, \\`union\nperf_capabilities\\` (pebs_timing_info, bit 17). (bits 17, read-only)"] PEBS_TIMING_INFO OFFSET (17) NUMBITS (1) []]);
             #[doc = r" MSR address."]
             pub const ADDRESS: u32 = 0x345_u32;
             #[doc(hidden)]
@@ -20296,7 +24154,15 @@ pub mod intel {
                 note = "the processor reports `PEBS_OUTPUT_PT_AVAIL`; read it with `MsrExt::read` (writing `IA32_PERF_CAPABILITIES` faults: #GP)"
             )]
             pub trait __ReadOnly_PEBS_OUTPUT_PT_AVAIL {}
-            #[doc = "A value of `IA32_PERF_CAPABILITIES`. Setters never touch reserved bits (`0xFFFFFFFFFFFE0000`)."]
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_CAPABILITIES` is read-only: its field `PEBS_TIMING_INFO` cannot be set",
+                label = "`PEBS_TIMING_INFO` is read-only",
+                note = "the processor reports `PEBS_TIMING_INFO`; read it with `MsrExt::read` (writing `IA32_PERF_CAPABILITIES` faults: #GP)"
+            )]
+            pub trait __ReadOnly_PEBS_TIMING_INFO {}
+            #[doc = "A value of `IA32_PERF_CAPABILITIES`. Setters never touch reserved bits (`0xFFFFFFFFFFFC0000`)."]
             #[derive(Clone, Copy, PartialEq, Eq, Hash)]
             #[repr(transparent)]
             pub struct Value(u64);
@@ -20308,7 +24174,7 @@ pub mod intel {
                     Self(bits)
                 }
                 #[doc = r" Bits no field covers; this API never sets them."]
-                pub const RESERVED_MASK: u64 = 0xfffffffffffe0000_u64;
+                pub const RESERVED_MASK: u64 = 0xfffffffffffc0000_u64;
                 #[doc = "The raw value (reserved bits as read, when built from [`Self::from_raw_read`](Self::from_raw_read))."]
                 pub const fn bits(self) -> u64 {
                     self.0
@@ -20408,6 +24274,18 @@ pub mod intel {
                     ::core::mem::forget(on);
                     self
                 }
+                #[doc = "PEBS records carry timing information (the retire latency of the sampled\ninstruction). Source: Linux arch/x86/include/asm/perf_event.h, \\`union\nperf_capabilities\\` (pebs_timing_info, bit 17).\n\nBits 17, read-only, 1 bit wide."]
+                pub const fn pebs_timing_info(self) -> bool {
+                    ((self.0 >> 17u32) & 0x1_u64) != 0
+                }
+                #[doc(hidden)]
+                pub const fn with_pebs_timing_info<T: __ReadOnly_PEBS_TIMING_INFO>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
             }
             impl ::core::fmt::Debug for Value {
                 fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
@@ -20433,7 +24311,8 @@ pub mod intel {
                     .field(
                         "PEBS_OUTPUT_PT_AVAIL",
                         &(((self.0 >> 16u32) & 0x1_u64) != 0),
-                    );
+                    )
+                    .field("PEBS_TIMING_INFO", &(((self.0 >> 17u32) & 0x1_u64) != 0));
                     if reserved != 0 {
                         d.field("reserved", &format_args!("{:#x}", reserved));
                     }
@@ -20477,6 +24356,7 @@ pub mod intel {
         }
         #[doc = "The value type of [`IA32_PERF_CAPABILITIES`](IA32_PERF_CAPABILITIES)."]
         pub type Ia32PerfCapabilities = IA32_PERF_CAPABILITIES::Value;
+        pub use super::super::intel::v1::{IA32_DS_AREA, Ia32DsArea};
         pub use super::super::intel::v4::{IA32_DEBUGCTL, Ia32Debugctl};
         #[doc = "Fixed-function counter: 0 instructions retired, 1 unhalted core cycles, 2 unhalted\nreference cycles, 3 top-down slots. CPUID.0AH:ECX is the bitmap of those present.\n\n- MSR: `0x309` + 1 × n for n in 0..4 (`IA32_FIXED_CTR0`..`IA32_FIXED_CTR3`)\n- Access: read-write\n- Width: 64 bits\n- Reset value: `0x0`\n- Reserved bits: `0xFFFF000000000000`\n- Defined in: `intel-v5` (register present since `intel-v2`)\n- Manual: Intel SDM Vol. 3B §18.2.5; Vol. 4 Table 2-2 (309H-30CH)\n\nThe value type is [`Value`](IA32_FIXED_CTR::Value)."]
         #[allow(
@@ -20485,7 +24365,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod IA32_FIXED_CTR {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -20826,7 +24707,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod IA32_FIXED_CTR_CTRL {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -22140,7 +26022,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod IA32_PERF_GLOBAL_STATUS {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -22637,7 +26520,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod IA32_PERF_GLOBAL_CTRL {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -23407,7 +27291,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod IA32_PERF_GLOBAL_STATUS_RESET {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -24223,6 +28108,756 @@ pub mod intel {
         }
         #[doc = "The value type of [`IA32_PERF_GLOBAL_STATUS_RESET`](IA32_PERF_GLOBAL_STATUS_RESET)."]
         pub type Ia32PerfGlobalStatusReset = IA32_PERF_GLOBAL_STATUS_RESET::Value;
+        #[doc = "PEBS control with adaptive PEBS (enumerated by IA32_PERF_CAPABILITIES.PEBS_BASELINE):\nPEBS can be enabled on every general-purpose counter (bit i, counter i) and on every\nfixed counter (bit 32+i, fixed counter i). The load-latency and precise-store bits\nsome earlier cores define at bits 35:32 and 63 are not used from version 5 on.\n\n- MSR: `0x3F1`\n- Access: read-write\n- Width: 64 bits\n- Reset value: `0x0`\n- Reserved bits: `0xFFFFFFF0FFFFFF00`\n- Defined in: `intel-v5` (register present since `intel-v2`)\n- Manual: Intel SDM Vol. 3B, \"Adaptive PEBS\" and \"PEBS facility extended to all counters\" (Ice Lake and later); Linux arch/x86/events/intel/ds.c intel_pmu_pebs_enable (fixed counter i at bit 32+i, load latency only before version 5)\n\nThe value type is [`Value`](IA32_PEBS_ENABLE::Value)."]
+        #[allow(
+            non_snake_case,
+            missing_docs,
+            clippy::identity_op,
+            clippy::unnecessary_cast,
+            clippy::new_ret_no_self,
+            clippy::bad_bit_mask,
+            clippy::erasing_op
+        )]
+        pub mod IA32_PEBS_ENABLE {
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
+            #[derive(Clone, Copy, Debug)]
+            #[allow(non_camel_case_types)]
+            pub struct IA32_PEBS_ENABLE;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = IA32_PEBS_ENABLE;
+            impl ::tock_registers::RegisterLongName for Register {}
+            #[allow(unused_imports)]
+            use ::tock_registers::fields::Field;
+            :: tock_registers :: register_bitmasks ! (u64 , IA32_PEBS_ENABLE , Register , [# [doc = "Write PEBS records for the event counted by IA32_PMCi. (bits 0, read-write)"] PEBS_EN_PMC0 OFFSET (0) NUMBITS (1) [] , # [doc = "Write PEBS records for the event counted by IA32_PMCi. (bits 1, read-write)"] PEBS_EN_PMC1 OFFSET (1) NUMBITS (1) [] , # [doc = "Write PEBS records for the event counted by IA32_PMCi. (bits 2, read-write)"] PEBS_EN_PMC2 OFFSET (2) NUMBITS (1) [] , # [doc = "Write PEBS records for the event counted by IA32_PMCi. (bits 3, read-write)"] PEBS_EN_PMC3 OFFSET (3) NUMBITS (1) [] , # [doc = "Write PEBS records for the event counted by IA32_PMCi. (bits 4, read-write)"] PEBS_EN_PMC4 OFFSET (4) NUMBITS (1) [] , # [doc = "Write PEBS records for the event counted by IA32_PMCi. (bits 5, read-write)"] PEBS_EN_PMC5 OFFSET (5) NUMBITS (1) [] , # [doc = "Write PEBS records for the event counted by IA32_PMCi. (bits 6, read-write)"] PEBS_EN_PMC6 OFFSET (6) NUMBITS (1) [] , # [doc = "Write PEBS records for the event counted by IA32_PMCi. (bits 7, read-write)"] PEBS_EN_PMC7 OFFSET (7) NUMBITS (1) [] , # [doc = "Write PEBS records for fixed counter i. (bits 32, read-write)"] PEBS_EN_FIXED0 OFFSET (32) NUMBITS (1) [] , # [doc = "Write PEBS records for fixed counter i. (bits 33, read-write)"] PEBS_EN_FIXED1 OFFSET (33) NUMBITS (1) [] , # [doc = "Write PEBS records for fixed counter i. (bits 34, read-write)"] PEBS_EN_FIXED2 OFFSET (34) NUMBITS (1) [] , # [doc = "Write PEBS records for fixed counter i. (bits 35, read-write)"] PEBS_EN_FIXED3 OFFSET (35) NUMBITS (1) []]);
+            #[doc = r" MSR address."]
+            pub const ADDRESS: u32 = 0x3f1_u32;
+            #[inline(always)]
+            const fn __check_reserved<const B: u64>() {
+                const {
+                    if B & Value::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_PEBS_ENABLE",
+                            B & Value::RESERVED_MASK,
+                            Value::RESERVED_MASK,
+                        )
+                    }
+                }
+            }
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PEBS_ENABLE` of intel-v5 and intel-v6 has no field `PEBS_EN_PMC8`: it was added in intel-arrowlake-lioncove",
+                label = "`PEBS_EN_PMC8` is not part of this layout of `IA32_PEBS_ENABLE`",
+                note = "use `IA32_PEBS_ENABLE` of intel-arrowlake-lioncove (or of a later generation that has `PEBS_EN_PMC8`) on processors that implement it"
+            )]
+            pub trait __Unavailable_PEBS_EN_PMC8 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PEBS_ENABLE` of intel-v5 and intel-v6 has no field `PEBS_EN_PMC9`: it was added in intel-arrowlake-lioncove",
+                label = "`PEBS_EN_PMC9` is not part of this layout of `IA32_PEBS_ENABLE`",
+                note = "use `IA32_PEBS_ENABLE` of intel-arrowlake-lioncove (or of a later generation that has `PEBS_EN_PMC9`) on processors that implement it"
+            )]
+            pub trait __Unavailable_PEBS_EN_PMC9 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PEBS_ENABLE` of intel-v5 and intel-v6 has no field `PEBS_EN_FIXED4`: it was added in intel-arrowlake-skymont",
+                label = "`PEBS_EN_FIXED4` is not part of this layout of `IA32_PEBS_ENABLE`",
+                note = "use `IA32_PEBS_ENABLE` of intel-arrowlake-skymont (or of a later generation that has `PEBS_EN_FIXED4`) on processors that implement it"
+            )]
+            pub trait __Unavailable_PEBS_EN_FIXED4 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PEBS_ENABLE` of intel-v5 and intel-v6 has no field `PEBS_EN_FIXED5`: it was added in intel-arrowlake-skymont",
+                label = "`PEBS_EN_FIXED5` is not part of this layout of `IA32_PEBS_ENABLE`",
+                note = "use `IA32_PEBS_ENABLE` of intel-arrowlake-skymont (or of a later generation that has `PEBS_EN_FIXED5`) on processors that implement it"
+            )]
+            pub trait __Unavailable_PEBS_EN_FIXED5 {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PEBS_ENABLE` of intel-v5 and intel-v6 has no field `PEBS_EN_FIXED6`: it was added in intel-arrowlake-skymont",
+                label = "`PEBS_EN_FIXED6` is not part of this layout of `IA32_PEBS_ENABLE`",
+                note = "use `IA32_PEBS_ENABLE` of intel-arrowlake-skymont (or of a later generation that has `PEBS_EN_FIXED6`) on processors that implement it"
+            )]
+            pub trait __Unavailable_PEBS_EN_FIXED6 {}
+            #[doc = "A value of `IA32_PEBS_ENABLE`. Setters never touch reserved bits (`0xFFFFFFF0FFFFFF00`)."]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash)]
+            #[repr(transparent)]
+            pub struct Value(u64);
+            impl Value {
+                #[doc = r" A [`Builder`](Builder) with every field zero (no reserved bits set): the starting point"]
+                #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
+                #[doc = r" given two different values (a compile error in a `const`)."]
+                pub const fn new() -> Builder {
+                    Builder {
+                        value: Self(0),
+                        set: 0,
+                        conflict: 0,
+                    }
+                }
+                #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
+                #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                #[track_caller]
+                pub const fn from_bits<const B: u64>() -> Self {
+                    if B & Self::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IA32_PEBS_ENABLE",
+                            B & Self::RESERVED_MASK,
+                            Self::RESERVED_MASK,
+                        )
+                    }
+                    __check_reserved::<B>();
+                    Self(B)
+                }
+                #[doc = "The value with exactly these bits, or [`ReservedBitsError`](crate::ReservedBitsError)\nwhen one of them is reserved."]
+                pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
+                    if bits & Self::RESERVED_MASK != 0 {
+                        return Err(crate::ReservedBitsError {
+                            register: "IA32_PEBS_ENABLE",
+                            bits: bits & Self::RESERVED_MASK,
+                            reserved_mask: Self::RESERVED_MASK,
+                        });
+                    }
+                    Ok(Self(bits))
+                }
+                #[doc = r" The value as read from the MSR, reserved bits kept as read: for decoding,"]
+                #[doc = r" and for a read-modify-write through `MsrExt::modify`, which writes them back"]
+                #[doc = r" unchanged. `MsrExt::write` refuses a value that sets a reserved bit."]
+                pub const fn from_raw_read(bits: u64) -> Self {
+                    Self(bits)
+                }
+                #[doc = r" The value after reset."]
+                pub const RESET: Self = Self(0x0_u64);
+                #[doc = r" Bits no field covers; this API never sets them."]
+                pub const RESERVED_MASK: u64 = 0xfffffff0ffffff00_u64;
+                #[doc = "The raw value (reserved bits as read, when built from [`Self::from_raw_read`](Self::from_raw_read))."]
+                pub const fn bits(self) -> u64 {
+                    self.0
+                }
+                #[doc = r" The value as a tock-registers local copy, for `FieldValue`-style access."]
+                pub const fn to_local(self) -> ::tock_registers::LocalRegisterCopy<u64, Register> {
+                    ::tock_registers::LocalRegisterCopy::new(self.0)
+                }
+                #[doc = "`PEBS_EN_PMC` element 0 of 8, general-purpose counter 0: bit 0, read-write, 1 bit wide.\n\nWrite PEBS records for the event counted by IA32_PMCi."]
+                pub const fn pebs_en_pmc0(self) -> bool {
+                    ((self.0 >> 0u32) & 0x1_u64) != 0
+                }
+                #[doc = "`PEBS_EN_PMC` element 0 of 8, general-purpose counter 0: bit 0, read-write, 1 bit wide.\n\nWrite PEBS records for the event counted by IA32_PMCi."]
+                pub const fn with_pebs_en_pmc0(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0xfffffffffffffffe_u64) | (((v >> 0u32) & 0x1_u64) << 0u32))
+                }
+                #[doc = "`PEBS_EN_PMC` element 1 of 8, general-purpose counter 1: bit 1, read-write, 1 bit wide.\n\nWrite PEBS records for the event counted by IA32_PMCi."]
+                pub const fn pebs_en_pmc1(self) -> bool {
+                    ((self.0 >> 1u32) & 0x1_u64) != 0
+                }
+                #[doc = "`PEBS_EN_PMC` element 1 of 8, general-purpose counter 1: bit 1, read-write, 1 bit wide.\n\nWrite PEBS records for the event counted by IA32_PMCi."]
+                pub const fn with_pebs_en_pmc1(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0xfffffffffffffffd_u64) | (((v >> 0u32) & 0x1_u64) << 1u32))
+                }
+                #[doc = "`PEBS_EN_PMC` element 2 of 8, general-purpose counter 2: bit 2, read-write, 1 bit wide.\n\nWrite PEBS records for the event counted by IA32_PMCi."]
+                pub const fn pebs_en_pmc2(self) -> bool {
+                    ((self.0 >> 2u32) & 0x1_u64) != 0
+                }
+                #[doc = "`PEBS_EN_PMC` element 2 of 8, general-purpose counter 2: bit 2, read-write, 1 bit wide.\n\nWrite PEBS records for the event counted by IA32_PMCi."]
+                pub const fn with_pebs_en_pmc2(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0xfffffffffffffffb_u64) | (((v >> 0u32) & 0x1_u64) << 2u32))
+                }
+                #[doc = "`PEBS_EN_PMC` element 3 of 8, general-purpose counter 3: bit 3, read-write, 1 bit wide.\n\nWrite PEBS records for the event counted by IA32_PMCi."]
+                pub const fn pebs_en_pmc3(self) -> bool {
+                    ((self.0 >> 3u32) & 0x1_u64) != 0
+                }
+                #[doc = "`PEBS_EN_PMC` element 3 of 8, general-purpose counter 3: bit 3, read-write, 1 bit wide.\n\nWrite PEBS records for the event counted by IA32_PMCi."]
+                pub const fn with_pebs_en_pmc3(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0xfffffffffffffff7_u64) | (((v >> 0u32) & 0x1_u64) << 3u32))
+                }
+                #[doc = "`PEBS_EN_PMC` element 4 of 8, general-purpose counter 4: bit 4, read-write, 1 bit wide.\n\nWrite PEBS records for the event counted by IA32_PMCi."]
+                pub const fn pebs_en_pmc4(self) -> bool {
+                    ((self.0 >> 4u32) & 0x1_u64) != 0
+                }
+                #[doc = "`PEBS_EN_PMC` element 4 of 8, general-purpose counter 4: bit 4, read-write, 1 bit wide.\n\nWrite PEBS records for the event counted by IA32_PMCi."]
+                pub const fn with_pebs_en_pmc4(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0xffffffffffffffef_u64) | (((v >> 0u32) & 0x1_u64) << 4u32))
+                }
+                #[doc = "`PEBS_EN_PMC` element 5 of 8, general-purpose counter 5: bit 5, read-write, 1 bit wide.\n\nWrite PEBS records for the event counted by IA32_PMCi."]
+                pub const fn pebs_en_pmc5(self) -> bool {
+                    ((self.0 >> 5u32) & 0x1_u64) != 0
+                }
+                #[doc = "`PEBS_EN_PMC` element 5 of 8, general-purpose counter 5: bit 5, read-write, 1 bit wide.\n\nWrite PEBS records for the event counted by IA32_PMCi."]
+                pub const fn with_pebs_en_pmc5(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0xffffffffffffffdf_u64) | (((v >> 0u32) & 0x1_u64) << 5u32))
+                }
+                #[doc = "`PEBS_EN_PMC` element 6 of 8, general-purpose counter 6: bit 6, read-write, 1 bit wide.\n\nWrite PEBS records for the event counted by IA32_PMCi."]
+                pub const fn pebs_en_pmc6(self) -> bool {
+                    ((self.0 >> 6u32) & 0x1_u64) != 0
+                }
+                #[doc = "`PEBS_EN_PMC` element 6 of 8, general-purpose counter 6: bit 6, read-write, 1 bit wide.\n\nWrite PEBS records for the event counted by IA32_PMCi."]
+                pub const fn with_pebs_en_pmc6(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0xffffffffffffffbf_u64) | (((v >> 0u32) & 0x1_u64) << 6u32))
+                }
+                #[doc = "`PEBS_EN_PMC` element 7 of 8, general-purpose counter 7: bit 7, read-write, 1 bit wide.\n\nWrite PEBS records for the event counted by IA32_PMCi."]
+                pub const fn pebs_en_pmc7(self) -> bool {
+                    ((self.0 >> 7u32) & 0x1_u64) != 0
+                }
+                #[doc = "`PEBS_EN_PMC` element 7 of 8, general-purpose counter 7: bit 7, read-write, 1 bit wide.\n\nWrite PEBS records for the event counted by IA32_PMCi."]
+                pub const fn with_pebs_en_pmc7(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0xffffffffffffff7f_u64) | (((v >> 0u32) & 0x1_u64) << 7u32))
+                }
+                #[doc = "Element `index` of `PEBS_EN_PMC`, or `None` when out of 0..8."]
+                pub const fn pebs_en_pmc_at(self, index: u32) -> Option<bool> {
+                    match index {
+                        0u32 => Some(((self.0 >> 0u32) & 0x1_u64) != 0),
+                        1u32 => Some(((self.0 >> 1u32) & 0x1_u64) != 0),
+                        2u32 => Some(((self.0 >> 2u32) & 0x1_u64) != 0),
+                        3u32 => Some(((self.0 >> 3u32) & 0x1_u64) != 0),
+                        4u32 => Some(((self.0 >> 4u32) & 0x1_u64) != 0),
+                        5u32 => Some(((self.0 >> 5u32) & 0x1_u64) != 0),
+                        6u32 => Some(((self.0 >> 6u32) & 0x1_u64) != 0),
+                        7u32 => Some(((self.0 >> 7u32) & 0x1_u64) != 0),
+                        _ => None,
+                    }
+                }
+                #[doc = "Sets element `index` of `PEBS_EN_PMC`; fails when out of 0..8 or wider than 1 bits."]
+                pub const fn try_set_pebs_en_pmc_at(
+                    self,
+                    index: u32,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
+                    if v > 0x1_u64 {
+                        return Err(crate::FieldError::TooWide {
+                            field: "PEBS_EN_PMC",
+                            width: 1u32,
+                            value: v,
+                        });
+                    }
+                    match index {
+                        0u32 => Ok(Self(
+                            (self.0 & 0xfffffffffffffffe_u64) | (((v >> 0u32) & 0x1_u64) << 0u32),
+                        )),
+                        1u32 => Ok(Self(
+                            (self.0 & 0xfffffffffffffffd_u64) | (((v >> 0u32) & 0x1_u64) << 1u32),
+                        )),
+                        2u32 => Ok(Self(
+                            (self.0 & 0xfffffffffffffffb_u64) | (((v >> 0u32) & 0x1_u64) << 2u32),
+                        )),
+                        3u32 => Ok(Self(
+                            (self.0 & 0xfffffffffffffff7_u64) | (((v >> 0u32) & 0x1_u64) << 3u32),
+                        )),
+                        4u32 => Ok(Self(
+                            (self.0 & 0xffffffffffffffef_u64) | (((v >> 0u32) & 0x1_u64) << 4u32),
+                        )),
+                        5u32 => Ok(Self(
+                            (self.0 & 0xffffffffffffffdf_u64) | (((v >> 0u32) & 0x1_u64) << 5u32),
+                        )),
+                        6u32 => Ok(Self(
+                            (self.0 & 0xffffffffffffffbf_u64) | (((v >> 0u32) & 0x1_u64) << 6u32),
+                        )),
+                        7u32 => Ok(Self(
+                            (self.0 & 0xffffffffffffff7f_u64) | (((v >> 0u32) & 0x1_u64) << 7u32),
+                        )),
+                        _ => Err(crate::FieldError::IndexOutOfRange {
+                            field: "PEBS_EN_PMC",
+                            count: 8u32,
+                            index,
+                        }),
+                    }
+                }
+                #[doc = "`PEBS_EN_FIXED` element 0 of 4, fixed counter 0: bit 32, read-write, 1 bit wide.\n\nWrite PEBS records for fixed counter i."]
+                pub const fn pebs_en_fixed0(self) -> bool {
+                    ((self.0 >> 32u32) & 0x1_u64) != 0
+                }
+                #[doc = "`PEBS_EN_FIXED` element 0 of 4, fixed counter 0: bit 32, read-write, 1 bit wide.\n\nWrite PEBS records for fixed counter i."]
+                pub const fn with_pebs_en_fixed0(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0xfffffffeffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 32u32))
+                }
+                #[doc = "`PEBS_EN_FIXED` element 1 of 4, fixed counter 1: bit 33, read-write, 1 bit wide.\n\nWrite PEBS records for fixed counter i."]
+                pub const fn pebs_en_fixed1(self) -> bool {
+                    ((self.0 >> 33u32) & 0x1_u64) != 0
+                }
+                #[doc = "`PEBS_EN_FIXED` element 1 of 4, fixed counter 1: bit 33, read-write, 1 bit wide.\n\nWrite PEBS records for fixed counter i."]
+                pub const fn with_pebs_en_fixed1(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0xfffffffdffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 33u32))
+                }
+                #[doc = "`PEBS_EN_FIXED` element 2 of 4, fixed counter 2: bit 34, read-write, 1 bit wide.\n\nWrite PEBS records for fixed counter i."]
+                pub const fn pebs_en_fixed2(self) -> bool {
+                    ((self.0 >> 34u32) & 0x1_u64) != 0
+                }
+                #[doc = "`PEBS_EN_FIXED` element 2 of 4, fixed counter 2: bit 34, read-write, 1 bit wide.\n\nWrite PEBS records for fixed counter i."]
+                pub const fn with_pebs_en_fixed2(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0xfffffffbffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 34u32))
+                }
+                #[doc = "`PEBS_EN_FIXED` element 3 of 4, fixed counter 3: bit 35, read-write, 1 bit wide.\n\nWrite PEBS records for fixed counter i."]
+                pub const fn pebs_en_fixed3(self) -> bool {
+                    ((self.0 >> 35u32) & 0x1_u64) != 0
+                }
+                #[doc = "`PEBS_EN_FIXED` element 3 of 4, fixed counter 3: bit 35, read-write, 1 bit wide.\n\nWrite PEBS records for fixed counter i."]
+                pub const fn with_pebs_en_fixed3(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0xfffffff7ffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 35u32))
+                }
+                #[doc = "Element `index` of `PEBS_EN_FIXED`, or `None` when out of 0..4."]
+                pub const fn pebs_en_fixed_at(self, index: u32) -> Option<bool> {
+                    match index {
+                        0u32 => Some(((self.0 >> 32u32) & 0x1_u64) != 0),
+                        1u32 => Some(((self.0 >> 33u32) & 0x1_u64) != 0),
+                        2u32 => Some(((self.0 >> 34u32) & 0x1_u64) != 0),
+                        3u32 => Some(((self.0 >> 35u32) & 0x1_u64) != 0),
+                        _ => None,
+                    }
+                }
+                #[doc = "Sets element `index` of `PEBS_EN_FIXED`; fails when out of 0..4 or wider than 1 bits."]
+                pub const fn try_set_pebs_en_fixed_at(
+                    self,
+                    index: u32,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
+                    if v > 0x1_u64 {
+                        return Err(crate::FieldError::TooWide {
+                            field: "PEBS_EN_FIXED",
+                            width: 1u32,
+                            value: v,
+                        });
+                    }
+                    match index {
+                        0u32 => Ok(Self(
+                            (self.0 & 0xfffffffeffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 32u32),
+                        )),
+                        1u32 => Ok(Self(
+                            (self.0 & 0xfffffffdffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 33u32),
+                        )),
+                        2u32 => Ok(Self(
+                            (self.0 & 0xfffffffbffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 34u32),
+                        )),
+                        3u32 => Ok(Self(
+                            (self.0 & 0xfffffff7ffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 35u32),
+                        )),
+                        _ => Err(crate::FieldError::IndexOutOfRange {
+                            field: "PEBS_EN_FIXED",
+                            count: 4u32,
+                            index,
+                        }),
+                    }
+                }
+                #[doc(hidden)]
+                pub const fn with_pebs_en_pmc8<T: __Unavailable_PEBS_EN_PMC8>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_pebs_en_pmc9<T: __Unavailable_PEBS_EN_PMC9>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_pebs_en_fixed4<T: __Unavailable_PEBS_EN_FIXED4>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_pebs_en_fixed5<T: __Unavailable_PEBS_EN_FIXED5>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_pebs_en_fixed6<T: __Unavailable_PEBS_EN_FIXED6>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
+                #[inline]
+                pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
+                    Ok(self)
+                }
+                #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> Self {
+                    self
+                }
+            }
+            impl Default for Value {
+                #[doc = r" All fields zero: no reserved bit set, no constraint to check."]
+                fn default() -> Self {
+                    Self(0)
+                }
+            }
+            impl Default for Builder {
+                fn default() -> Self {
+                    Value::new()
+                }
+            }
+            impl ::core::fmt::Debug for Value {
+                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                    let reserved = self.0 & Self::RESERVED_MASK;
+                    let mut d = f.debug_struct("IA32_PEBS_ENABLE");
+                    d.field("PEBS_EN_PMC0", &(((self.0 >> 0u32) & 0x1_u64) != 0))
+                        .field("PEBS_EN_PMC1", &(((self.0 >> 1u32) & 0x1_u64) != 0))
+                        .field("PEBS_EN_PMC2", &(((self.0 >> 2u32) & 0x1_u64) != 0))
+                        .field("PEBS_EN_PMC3", &(((self.0 >> 3u32) & 0x1_u64) != 0))
+                        .field("PEBS_EN_PMC4", &(((self.0 >> 4u32) & 0x1_u64) != 0))
+                        .field("PEBS_EN_PMC5", &(((self.0 >> 5u32) & 0x1_u64) != 0))
+                        .field("PEBS_EN_PMC6", &(((self.0 >> 6u32) & 0x1_u64) != 0))
+                        .field("PEBS_EN_PMC7", &(((self.0 >> 7u32) & 0x1_u64) != 0))
+                        .field("PEBS_EN_FIXED0", &(((self.0 >> 32u32) & 0x1_u64) != 0))
+                        .field("PEBS_EN_FIXED1", &(((self.0 >> 33u32) & 0x1_u64) != 0))
+                        .field("PEBS_EN_FIXED2", &(((self.0 >> 34u32) & 0x1_u64) != 0))
+                        .field("PEBS_EN_FIXED3", &(((self.0 >> 35u32) & 0x1_u64) != 0));
+                    if reserved != 0 {
+                        d.field("reserved", &format_args!("{:#x}", reserved));
+                    }
+                    d.finish()
+                }
+            }
+            impl From<Value> for u64 {
+                fn from(v: Value) -> u64 {
+                    v.0
+                }
+            }
+            impl crate::access::RegisterValue for Value {
+                const NAME: &'static str = "IA32_PEBS_ENABLE";
+                const RESERVED_MASK: u64 = Value::RESERVED_MASK;
+                fn bits(self) -> u64 {
+                    self.0
+                }
+            }
+            #[doc = "Builds a write of `IA32_PEBS_ENABLE` from named fields; see [`Value::new`](Value::new)."]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+            #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
+            pub struct Builder {
+                value: Value,
+                set: u64,
+                conflict: u64,
+            }
+            impl Builder {
+                #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
+                #[doc = r" were assigned before with a different value."]
+                const fn track(self, mask: u64, next: Value) -> Self {
+                    let clash = if self.set & mask != 0 && (self.value.0 ^ next.0) & mask != 0 {
+                        mask
+                    } else {
+                        0
+                    };
+                    Self {
+                        value: next,
+                        set: self.set | mask,
+                        conflict: self.conflict | clash,
+                    }
+                }
+                #[doc = "`PEBS_EN_PMC` element 0 of 8, general-purpose counter 0: bit 0, read-write, 1 bit wide.\n\nWrite PEBS records for the event counted by IA32_PMCi."]
+                pub const fn with_pebs_en_pmc0(self, on: bool) -> Self {
+                    self.track(0x1_u64, self.value.with_pebs_en_pmc0(on))
+                }
+                #[doc = "`PEBS_EN_PMC` element 1 of 8, general-purpose counter 1: bit 1, read-write, 1 bit wide.\n\nWrite PEBS records for the event counted by IA32_PMCi."]
+                pub const fn with_pebs_en_pmc1(self, on: bool) -> Self {
+                    self.track(0x2_u64, self.value.with_pebs_en_pmc1(on))
+                }
+                #[doc = "`PEBS_EN_PMC` element 2 of 8, general-purpose counter 2: bit 2, read-write, 1 bit wide.\n\nWrite PEBS records for the event counted by IA32_PMCi."]
+                pub const fn with_pebs_en_pmc2(self, on: bool) -> Self {
+                    self.track(0x4_u64, self.value.with_pebs_en_pmc2(on))
+                }
+                #[doc = "`PEBS_EN_PMC` element 3 of 8, general-purpose counter 3: bit 3, read-write, 1 bit wide.\n\nWrite PEBS records for the event counted by IA32_PMCi."]
+                pub const fn with_pebs_en_pmc3(self, on: bool) -> Self {
+                    self.track(0x8_u64, self.value.with_pebs_en_pmc3(on))
+                }
+                #[doc = "`PEBS_EN_PMC` element 4 of 8, general-purpose counter 4: bit 4, read-write, 1 bit wide.\n\nWrite PEBS records for the event counted by IA32_PMCi."]
+                pub const fn with_pebs_en_pmc4(self, on: bool) -> Self {
+                    self.track(0x10_u64, self.value.with_pebs_en_pmc4(on))
+                }
+                #[doc = "`PEBS_EN_PMC` element 5 of 8, general-purpose counter 5: bit 5, read-write, 1 bit wide.\n\nWrite PEBS records for the event counted by IA32_PMCi."]
+                pub const fn with_pebs_en_pmc5(self, on: bool) -> Self {
+                    self.track(0x20_u64, self.value.with_pebs_en_pmc5(on))
+                }
+                #[doc = "`PEBS_EN_PMC` element 6 of 8, general-purpose counter 6: bit 6, read-write, 1 bit wide.\n\nWrite PEBS records for the event counted by IA32_PMCi."]
+                pub const fn with_pebs_en_pmc6(self, on: bool) -> Self {
+                    self.track(0x40_u64, self.value.with_pebs_en_pmc6(on))
+                }
+                #[doc = "`PEBS_EN_PMC` element 7 of 8, general-purpose counter 7: bit 7, read-write, 1 bit wide.\n\nWrite PEBS records for the event counted by IA32_PMCi."]
+                pub const fn with_pebs_en_pmc7(self, on: bool) -> Self {
+                    self.track(0x80_u64, self.value.with_pebs_en_pmc7(on))
+                }
+                #[doc = "Sets element `index` of `PEBS_EN_PMC`; fails when out of 0..8 or wider than 1 bits."]
+                pub const fn try_set_pebs_en_pmc_at(
+                    self,
+                    index: u32,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_pebs_en_pmc_at(index, v) {
+                        Ok(next) => Ok(self.track(
+                            match index {
+                                0u32 => 0x1_u64,
+                                1u32 => 0x2_u64,
+                                2u32 => 0x4_u64,
+                                3u32 => 0x8_u64,
+                                4u32 => 0x10_u64,
+                                5u32 => 0x20_u64,
+                                6u32 => 0x40_u64,
+                                7u32 => 0x80_u64,
+                                _ => 0,
+                            },
+                            next,
+                        )),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "`PEBS_EN_FIXED` element 0 of 4, fixed counter 0: bit 32, read-write, 1 bit wide.\n\nWrite PEBS records for fixed counter i."]
+                pub const fn with_pebs_en_fixed0(self, on: bool) -> Self {
+                    self.track(0x100000000_u64, self.value.with_pebs_en_fixed0(on))
+                }
+                #[doc = "`PEBS_EN_FIXED` element 1 of 4, fixed counter 1: bit 33, read-write, 1 bit wide.\n\nWrite PEBS records for fixed counter i."]
+                pub const fn with_pebs_en_fixed1(self, on: bool) -> Self {
+                    self.track(0x200000000_u64, self.value.with_pebs_en_fixed1(on))
+                }
+                #[doc = "`PEBS_EN_FIXED` element 2 of 4, fixed counter 2: bit 34, read-write, 1 bit wide.\n\nWrite PEBS records for fixed counter i."]
+                pub const fn with_pebs_en_fixed2(self, on: bool) -> Self {
+                    self.track(0x400000000_u64, self.value.with_pebs_en_fixed2(on))
+                }
+                #[doc = "`PEBS_EN_FIXED` element 3 of 4, fixed counter 3: bit 35, read-write, 1 bit wide.\n\nWrite PEBS records for fixed counter i."]
+                pub const fn with_pebs_en_fixed3(self, on: bool) -> Self {
+                    self.track(0x800000000_u64, self.value.with_pebs_en_fixed3(on))
+                }
+                #[doc = "Sets element `index` of `PEBS_EN_FIXED`; fails when out of 0..4 or wider than 1 bits."]
+                pub const fn try_set_pebs_en_fixed_at(
+                    self,
+                    index: u32,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_pebs_en_fixed_at(index, v) {
+                        Ok(next) => Ok(self.track(
+                            match index {
+                                0u32 => 0x100000000_u64,
+                                1u32 => 0x200000000_u64,
+                                2u32 => 0x400000000_u64,
+                                3u32 => 0x800000000_u64,
+                                _ => 0,
+                            },
+                            next,
+                        )),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc(hidden)]
+                pub const fn with_pebs_en_pmc8<T: __Unavailable_PEBS_EN_PMC8>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_pebs_en_pmc9<T: __Unavailable_PEBS_EN_PMC9>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_pebs_en_fixed4<T: __Unavailable_PEBS_EN_FIXED4>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_pebs_en_fixed5<T: __Unavailable_PEBS_EN_FIXED5>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc(hidden)]
+                pub const fn with_pebs_en_fixed6<T: __Unavailable_PEBS_EN_FIXED6>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n"]
+                #[inline]
+                pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
+                    if self.conflict != 0 {
+                        return Err(self.conflict_error());
+                    }
+                    self.value.try_build()
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> Value {
+                    if self.conflict != 0 {
+                        self.conflict_panic()
+                    }
+                    self.value.build()
+                }
+                #[doc = r" The first field given two different values (`conflict != 0`)."]
+                #[cold]
+                const fn conflict_error(self) -> crate::ConstraintError {
+                    if self.conflict & 0x1_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "PEBS_EN_PMC0 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x2_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "PEBS_EN_PMC1 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x4_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "PEBS_EN_PMC2 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x8_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "PEBS_EN_PMC3 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x10_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "PEBS_EN_PMC4 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x20_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "PEBS_EN_PMC5 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x40_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "PEBS_EN_PMC6 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x80_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "PEBS_EN_PMC7 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x100000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "PEBS_EN_FIXED0 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x200000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "PEBS_EN_FIXED1 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x400000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "PEBS_EN_FIXED2 is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x800000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "PEBS_EN_FIXED3 is given two different values; set each field once",
+                        };
+                    }
+                    crate::ConstraintError {
+                        id: "field-set-twice",
+                        message: "a field is given two different values; set each field once",
+                    }
+                }
+                #[cold]
+                #[track_caller]
+                const fn conflict_panic(self) -> ! {
+                    if self.conflict & 0x1_u64 != 0 {
+                        crate::__private::set_twice("IA32_PEBS_ENABLE", "PEBS_EN_PMC0")
+                    }
+                    if self.conflict & 0x2_u64 != 0 {
+                        crate::__private::set_twice("IA32_PEBS_ENABLE", "PEBS_EN_PMC1")
+                    }
+                    if self.conflict & 0x4_u64 != 0 {
+                        crate::__private::set_twice("IA32_PEBS_ENABLE", "PEBS_EN_PMC2")
+                    }
+                    if self.conflict & 0x8_u64 != 0 {
+                        crate::__private::set_twice("IA32_PEBS_ENABLE", "PEBS_EN_PMC3")
+                    }
+                    if self.conflict & 0x10_u64 != 0 {
+                        crate::__private::set_twice("IA32_PEBS_ENABLE", "PEBS_EN_PMC4")
+                    }
+                    if self.conflict & 0x20_u64 != 0 {
+                        crate::__private::set_twice("IA32_PEBS_ENABLE", "PEBS_EN_PMC5")
+                    }
+                    if self.conflict & 0x40_u64 != 0 {
+                        crate::__private::set_twice("IA32_PEBS_ENABLE", "PEBS_EN_PMC6")
+                    }
+                    if self.conflict & 0x80_u64 != 0 {
+                        crate::__private::set_twice("IA32_PEBS_ENABLE", "PEBS_EN_PMC7")
+                    }
+                    if self.conflict & 0x100000000_u64 != 0 {
+                        crate::__private::set_twice("IA32_PEBS_ENABLE", "PEBS_EN_FIXED0")
+                    }
+                    if self.conflict & 0x200000000_u64 != 0 {
+                        crate::__private::set_twice("IA32_PEBS_ENABLE", "PEBS_EN_FIXED1")
+                    }
+                    if self.conflict & 0x400000000_u64 != 0 {
+                        crate::__private::set_twice("IA32_PEBS_ENABLE", "PEBS_EN_FIXED2")
+                    }
+                    if self.conflict & 0x800000000_u64 != 0 {
+                        crate::__private::set_twice("IA32_PEBS_ENABLE", "PEBS_EN_FIXED3")
+                    }
+                    crate::__private::set_twice("IA32_PEBS_ENABLE", "a field")
+                }
+            }
+            #[doc = "One `IA32_PEBS_ENABLE` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write)."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Instance(u32);
+            impl Instance {
+                #[doc = r" The MSR address."]
+                pub const fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            #[doc = r" The register as a typed MSR."]
+            pub const MSR: Instance = Instance(ADDRESS);
+            impl crate::access::Msr for Instance {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            impl crate::access::Readable for Instance {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl crate::access::Writable for Instance {}
+        }
+        #[doc = "The value type of [`IA32_PEBS_ENABLE`](IA32_PEBS_ENABLE)."]
+        pub type Ia32PebsEnable = IA32_PEBS_ENABLE::Value;
         #[doc = "Sets bits of IA32_PERF_GLOBAL_STATUS: writing 1 sets the status bit at the same\nposition; writing 0 leaves it. Lets a virtual-machine monitor restore a guest's status.\n\n- MSR: `0x391`\n- Access: write-1-to-set\n- Width: 64 bits\n- Reserved bits: `0x837EFFF0FFFFFF00`\n- Defined in: `intel-v5` (register present since `intel-v4`)\n- Manual: Intel SDM Vol. 3B §18.2.4 (IA32_PERF_GLOBAL_STATUS_SET); Vol. 4 Table 2-2 (391H)\n\nThe value type is [`Value`](IA32_PERF_GLOBAL_STATUS_SET::Value)."]
         #[allow(
             non_snake_case,
@@ -24230,7 +28865,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod IA32_PERF_GLOBAL_STATUS_SET {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -25024,7 +29660,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod IA32_PERF_GLOBAL_INUSE {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -25411,7 +30048,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod IA32_PERF_METRICS {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -26222,6 +30860,387 @@ pub mod intel {
         }
         #[doc = "The value type of [`IA32_PERF_METRICS`](IA32_PERF_METRICS)."]
         pub type Ia32PerfMetrics = IA32_PERF_METRICS::Value;
+        #[doc = "Adaptive PEBS: which groups a PEBS record holds after its basic group, for counters\nwhose ADAPTIVE_RECORD bit is set. Present when IA32_PERF_CAPABILITIES.PEBS_BASELINE is 1.\n\n- MSR: `0x3F2`\n- Access: read-write\n- Width: 64 bits\n- Reset value: `0x0`\n- Reserved bits: `0xFFFFFFFF00FFFFF0`\n- Defined in: `intel-v5` (register present since `intel-v5`)\n- Manual: Intel SDM Vol. 3B, \"Adaptive PEBS\" (MSR_PEBS_DATA_CFG); Linux msr-index.h MSR_PEBS_DATA_CFG 0x3F2, perf_event.h PEBS_DATACFG_MEMINFO .. PEBS_DATACFG_LBR_SHIFT\n\nThe value type is [`Value`](MSR_PEBS_DATA_CFG::Value)."]
+        #[allow(
+            non_snake_case,
+            missing_docs,
+            clippy::identity_op,
+            clippy::unnecessary_cast,
+            clippy::new_ret_no_self,
+            clippy::bad_bit_mask,
+            clippy::erasing_op
+        )]
+        pub mod MSR_PEBS_DATA_CFG {
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
+            #[derive(Clone, Copy, Debug)]
+            #[allow(non_camel_case_types)]
+            pub struct MSR_PEBS_DATA_CFG;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = MSR_PEBS_DATA_CFG;
+            impl ::tock_registers::RegisterLongName for Register {}
+            #[allow(unused_imports)]
+            use ::tock_registers::fields::Field;
+            :: tock_registers :: register_bitmasks ! (u64 , MSR_PEBS_DATA_CFG , Register , [# [doc = "Add the memory-access information group. (bits 0, read-write)"] MEMINFO OFFSET (0) NUMBITS (1) [] , # [doc = "Add the general-purpose registers group. (bits 1, read-write)"] GPRS OFFSET (1) NUMBITS (1) [] , # [doc = "Add the XMM registers group. (bits 2, read-write)"] XMMS OFFSET (2) NUMBITS (1) [] , # [doc = "Add the LBR entries group (LBR_ENTRIES + 1 entries). (bits 3, read-write)"] LBRS OFFSET (3) NUMBITS (1) [] , # [doc = "Number of LBR entries in a record minus one. (bits 31:24, read-write)"] LBR_ENTRIES OFFSET (24) NUMBITS (8) []]);
+            #[doc = r" MSR address."]
+            pub const ADDRESS: u32 = 0x3f2_u32;
+            #[inline(always)]
+            const fn __check_reserved<const B: u64>() {
+                const {
+                    if B & Value::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "MSR_PEBS_DATA_CFG",
+                            B & Value::RESERVED_MASK,
+                            Value::RESERVED_MASK,
+                        )
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_field_lbr_entries<const V: u64>() {
+                const {
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("MSR_PEBS_DATA_CFG", "LBR_ENTRIES", 8u32, V)
+                    }
+                }
+            }
+            #[doc = "A value of `MSR_PEBS_DATA_CFG`. Setters never touch reserved bits (`0xFFFFFFFF00FFFFF0`)."]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash)]
+            #[repr(transparent)]
+            pub struct Value(u64);
+            impl Value {
+                #[doc = r" A [`Builder`](Builder) with every field zero (no reserved bits set): the starting point"]
+                #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
+                #[doc = r" given two different values (a compile error in a `const`)."]
+                pub const fn new() -> Builder {
+                    Builder {
+                        value: Self(0),
+                        set: 0,
+                        conflict: 0,
+                    }
+                }
+                #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
+                #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                #[track_caller]
+                pub const fn from_bits<const B: u64>() -> Self {
+                    if B & Self::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "MSR_PEBS_DATA_CFG",
+                            B & Self::RESERVED_MASK,
+                            Self::RESERVED_MASK,
+                        )
+                    }
+                    __check_reserved::<B>();
+                    Self(B)
+                }
+                #[doc = "The value with exactly these bits, or [`ReservedBitsError`](crate::ReservedBitsError)\nwhen one of them is reserved."]
+                pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
+                    if bits & Self::RESERVED_MASK != 0 {
+                        return Err(crate::ReservedBitsError {
+                            register: "MSR_PEBS_DATA_CFG",
+                            bits: bits & Self::RESERVED_MASK,
+                            reserved_mask: Self::RESERVED_MASK,
+                        });
+                    }
+                    Ok(Self(bits))
+                }
+                #[doc = r" The value as read from the MSR, reserved bits kept as read: for decoding,"]
+                #[doc = r" and for a read-modify-write through `MsrExt::modify`, which writes them back"]
+                #[doc = r" unchanged. `MsrExt::write` refuses a value that sets a reserved bit."]
+                pub const fn from_raw_read(bits: u64) -> Self {
+                    Self(bits)
+                }
+                #[doc = r" The value after reset."]
+                pub const RESET: Self = Self(0x0_u64);
+                #[doc = r" Bits no field covers; this API never sets them."]
+                pub const RESERVED_MASK: u64 = 0xffffffff00fffff0_u64;
+                #[doc = "The raw value (reserved bits as read, when built from [`Self::from_raw_read`](Self::from_raw_read))."]
+                pub const fn bits(self) -> u64 {
+                    self.0
+                }
+                #[doc = r" The value as a tock-registers local copy, for `FieldValue`-style access."]
+                pub const fn to_local(self) -> ::tock_registers::LocalRegisterCopy<u64, Register> {
+                    ::tock_registers::LocalRegisterCopy::new(self.0)
+                }
+                #[doc = "Add the memory-access information group.\n\nBits 0, read-write, 1 bit wide."]
+                pub const fn meminfo(self) -> bool {
+                    ((self.0 >> 0u32) & 0x1_u64) != 0
+                }
+                #[doc = "Add the memory-access information group.\n\nBits 0, read-write, 1 bit wide."]
+                pub const fn with_meminfo(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0xfffffffffffffffe_u64) | (((v >> 0u32) & 0x1_u64) << 0u32))
+                }
+                #[doc = "Add the general-purpose registers group.\n\nBits 1, read-write, 1 bit wide."]
+                pub const fn gprs(self) -> bool {
+                    ((self.0 >> 1u32) & 0x1_u64) != 0
+                }
+                #[doc = "Add the general-purpose registers group.\n\nBits 1, read-write, 1 bit wide."]
+                pub const fn with_gprs(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0xfffffffffffffffd_u64) | (((v >> 0u32) & 0x1_u64) << 1u32))
+                }
+                #[doc = "Add the XMM registers group.\n\nBits 2, read-write, 1 bit wide."]
+                pub const fn xmms(self) -> bool {
+                    ((self.0 >> 2u32) & 0x1_u64) != 0
+                }
+                #[doc = "Add the XMM registers group.\n\nBits 2, read-write, 1 bit wide."]
+                pub const fn with_xmms(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0xfffffffffffffffb_u64) | (((v >> 0u32) & 0x1_u64) << 2u32))
+                }
+                #[doc = "Add the LBR entries group (LBR_ENTRIES + 1 entries).\n\nBits 3, read-write, 1 bit wide."]
+                pub const fn lbrs(self) -> bool {
+                    ((self.0 >> 3u32) & 0x1_u64) != 0
+                }
+                #[doc = "Add the LBR entries group (LBR_ENTRIES + 1 entries).\n\nBits 3, read-write, 1 bit wide."]
+                pub const fn with_lbrs(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0xfffffffffffffff7_u64) | (((v >> 0u32) & 0x1_u64) << 3u32))
+                }
+                #[doc = "Number of LBR entries in a record minus one.\n\nBits 31:24, read-write, 8 bits wide."]
+                pub const fn lbr_entries(self) -> u8 {
+                    ((self.0 >> 24u32) & 0xff_u64) as u8
+                }
+                #[doc = "Sets `LBR_ENTRIES` to the constant `V`; a `V` wider than 8 bits fails to compile. Number of LBR entries in a record minus one.\n\nBits 31:24, read-write, 8 bits wide."]
+                #[track_caller]
+                pub const fn with_lbr_entries<const V: u64>(self) -> Self {
+                    if V > 0xff_u64 {
+                        crate::__private::too_wide("MSR_PEBS_DATA_CFG", "LBR_ENTRIES", 8u32, V)
+                    }
+                    __check_field_lbr_entries::<V>();
+                    let v = V;
+                    Self((self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32))
+                }
+                #[doc = "Sets `LBR_ENTRIES`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Number of LBR entries in a record minus one.\n\nBits 31:24, read-write, 8 bits wide."]
+                pub const fn try_set_lbr_entries(self, v: u64) -> Result<Self, crate::FieldError> {
+                    if v > 0xff_u64 {
+                        return Err(crate::FieldError::TooWide {
+                            field: "LBR_ENTRIES",
+                            width: 8u32,
+                            value: v,
+                        });
+                    }
+                    Ok(Self(
+                        (self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32),
+                    ))
+                }
+                #[doc = "Number of LBR entries in a record minus one.\n\nBits 31:24, read-write, 8 bits wide."]
+                pub const fn set_lbr_entries(self, value: u8) -> Self {
+                    let v = value as u64;
+                    Self((self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32))
+                }
+                #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
+                #[inline]
+                pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
+                    Ok(self)
+                }
+                #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> Self {
+                    self
+                }
+            }
+            impl Default for Value {
+                #[doc = r" All fields zero: no reserved bit set, no constraint to check."]
+                fn default() -> Self {
+                    Self(0)
+                }
+            }
+            impl Default for Builder {
+                fn default() -> Self {
+                    Value::new()
+                }
+            }
+            impl ::core::fmt::Debug for Value {
+                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                    let reserved = self.0 & Self::RESERVED_MASK;
+                    let mut d = f.debug_struct("MSR_PEBS_DATA_CFG");
+                    d.field("MEMINFO", &(((self.0 >> 0u32) & 0x1_u64) != 0))
+                        .field("GPRS", &(((self.0 >> 1u32) & 0x1_u64) != 0))
+                        .field("XMMS", &(((self.0 >> 2u32) & 0x1_u64) != 0))
+                        .field("LBRS", &(((self.0 >> 3u32) & 0x1_u64) != 0))
+                        .field(
+                            "LBR_ENTRIES",
+                            &format_args!("{:#x}", (self.0 >> 24u32) & 0xff_u64),
+                        );
+                    if reserved != 0 {
+                        d.field("reserved", &format_args!("{:#x}", reserved));
+                    }
+                    d.finish()
+                }
+            }
+            impl From<Value> for u64 {
+                fn from(v: Value) -> u64 {
+                    v.0
+                }
+            }
+            impl crate::access::RegisterValue for Value {
+                const NAME: &'static str = "MSR_PEBS_DATA_CFG";
+                const RESERVED_MASK: u64 = Value::RESERVED_MASK;
+                fn bits(self) -> u64 {
+                    self.0
+                }
+            }
+            #[doc = "Builds a write of `MSR_PEBS_DATA_CFG` from named fields; see [`Value::new`](Value::new)."]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+            #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
+            pub struct Builder {
+                value: Value,
+                set: u64,
+                conflict: u64,
+            }
+            impl Builder {
+                #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
+                #[doc = r" were assigned before with a different value."]
+                const fn track(self, mask: u64, next: Value) -> Self {
+                    let clash = if self.set & mask != 0 && (self.value.0 ^ next.0) & mask != 0 {
+                        mask
+                    } else {
+                        0
+                    };
+                    Self {
+                        value: next,
+                        set: self.set | mask,
+                        conflict: self.conflict | clash,
+                    }
+                }
+                #[doc = "Add the memory-access information group.\n\nBits 0, read-write, 1 bit wide."]
+                pub const fn with_meminfo(self, on: bool) -> Self {
+                    self.track(0x1_u64, self.value.with_meminfo(on))
+                }
+                #[doc = "Add the general-purpose registers group.\n\nBits 1, read-write, 1 bit wide."]
+                pub const fn with_gprs(self, on: bool) -> Self {
+                    self.track(0x2_u64, self.value.with_gprs(on))
+                }
+                #[doc = "Add the XMM registers group.\n\nBits 2, read-write, 1 bit wide."]
+                pub const fn with_xmms(self, on: bool) -> Self {
+                    self.track(0x4_u64, self.value.with_xmms(on))
+                }
+                #[doc = "Add the LBR entries group (LBR_ENTRIES + 1 entries).\n\nBits 3, read-write, 1 bit wide."]
+                pub const fn with_lbrs(self, on: bool) -> Self {
+                    self.track(0x8_u64, self.value.with_lbrs(on))
+                }
+                #[doc = "Sets `LBR_ENTRIES` to the constant `V`; a `V` wider than 8 bits fails to compile. Number of LBR entries in a record minus one.\n\nBits 31:24, read-write, 8 bits wide."]
+                #[track_caller]
+                pub const fn with_lbr_entries<const V: u64>(self) -> Self {
+                    self.track(0xff000000_u64, self.value.with_lbr_entries::<V>())
+                }
+                #[doc = "Sets `LBR_ENTRIES`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Number of LBR entries in a record minus one.\n\nBits 31:24, read-write, 8 bits wide."]
+                pub const fn try_set_lbr_entries(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_lbr_entries(v) {
+                        Ok(next) => Ok(self.track(0xff000000_u64, next)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "Number of LBR entries in a record minus one.\n\nBits 31:24, read-write, 8 bits wide."]
+                pub const fn set_lbr_entries(self, value: u8) -> Self {
+                    self.track(0xff000000_u64, self.value.set_lbr_entries(value))
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n"]
+                #[inline]
+                pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
+                    if self.conflict != 0 {
+                        return Err(self.conflict_error());
+                    }
+                    self.value.try_build()
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> Value {
+                    if self.conflict != 0 {
+                        self.conflict_panic()
+                    }
+                    self.value.build()
+                }
+                #[doc = r" The first field given two different values (`conflict != 0`)."]
+                #[cold]
+                const fn conflict_error(self) -> crate::ConstraintError {
+                    if self.conflict & 0x1_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "MEMINFO is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x2_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "GPRS is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x4_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "XMMS is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x8_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "LBRS is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0xff000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "LBR_ENTRIES is given two different values; set each field once",
+                        };
+                    }
+                    crate::ConstraintError {
+                        id: "field-set-twice",
+                        message: "a field is given two different values; set each field once",
+                    }
+                }
+                #[cold]
+                #[track_caller]
+                const fn conflict_panic(self) -> ! {
+                    if self.conflict & 0x1_u64 != 0 {
+                        crate::__private::set_twice("MSR_PEBS_DATA_CFG", "MEMINFO")
+                    }
+                    if self.conflict & 0x2_u64 != 0 {
+                        crate::__private::set_twice("MSR_PEBS_DATA_CFG", "GPRS")
+                    }
+                    if self.conflict & 0x4_u64 != 0 {
+                        crate::__private::set_twice("MSR_PEBS_DATA_CFG", "XMMS")
+                    }
+                    if self.conflict & 0x8_u64 != 0 {
+                        crate::__private::set_twice("MSR_PEBS_DATA_CFG", "LBRS")
+                    }
+                    if self.conflict & 0xff000000_u64 != 0 {
+                        crate::__private::set_twice("MSR_PEBS_DATA_CFG", "LBR_ENTRIES")
+                    }
+                    crate::__private::set_twice("MSR_PEBS_DATA_CFG", "a field")
+                }
+            }
+            #[doc = "One `MSR_PEBS_DATA_CFG` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write)."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Instance(u32);
+            impl Instance {
+                #[doc = r" The MSR address."]
+                pub const fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            #[doc = r" The register as a typed MSR."]
+            pub const MSR: Instance = Instance(ADDRESS);
+            impl crate::access::Msr for Instance {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            impl crate::access::Readable for Instance {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl crate::access::Writable for Instance {}
+        }
+        #[doc = "The value type of [`MSR_PEBS_DATA_CFG`](MSR_PEBS_DATA_CFG)."]
+        pub type MsrPebsDataCfg = MSR_PEBS_DATA_CFG::Value;
         #[doc = "The architectural events of `intel-v5` (CPUID.0AH:EBX enumerates their availability)."]
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum ArchEvent {
@@ -26705,7 +31724,7 @@ pub mod intel {
                 },
             };
             fn registers() -> &'static [crate::arch::RegInfo] {
-                static REGISTERS: [crate::arch::RegInfo; 13usize] = [
+                static REGISTERS: [crate::arch::RegInfo; 16usize] = [
                     crate::arch::RegInfo {
                         name: "IA32_PMC",
                         addresses: &[
@@ -26742,7 +31761,7 @@ pub mod intel {
                     crate::arch::RegInfo {
                         name: "IA32_PERF_CAPABILITIES",
                         addresses: &[0x345_u32],
-                        reserved_mask: 0xfffffffffffe0000_u64,
+                        reserved_mask: 0xfffffffffffc0000_u64,
                         access: crate::arch::__access::ro::<IA32_PERF_CAPABILITIES::Instance>(),
                         role: Some(crate::arch::Role::Capabilities),
                         decode: Some(
@@ -26756,6 +31775,14 @@ pub mod intel {
                         access: crate::arch::__access::rw::<IA32_DEBUGCTL::Instance>(),
                         role: Some(crate::arch::Role::DebugControl),
                         decode: Some(crate::arch::__access::decode::<IA32_DEBUGCTL::Instance>),
+                    },
+                    crate::arch::RegInfo {
+                        name: "IA32_DS_AREA",
+                        addresses: &[0x600_u32],
+                        reserved_mask: 0x0_u64,
+                        access: crate::arch::__access::rw::<IA32_DS_AREA::Instance>(),
+                        role: None,
+                        decode: Some(crate::arch::__access::decode::<IA32_DS_AREA::Instance>),
                     },
                     crate::arch::RegInfo {
                         name: "IA32_FIXED_CTR",
@@ -26805,6 +31832,14 @@ pub mod intel {
                         decode: None,
                     },
                     crate::arch::RegInfo {
+                        name: "IA32_PEBS_ENABLE",
+                        addresses: &[0x3f1_u32],
+                        reserved_mask: 0xfffffff0ffffff00_u64,
+                        access: crate::arch::__access::rw::<IA32_PEBS_ENABLE::Instance>(),
+                        role: None,
+                        decode: Some(crate::arch::__access::decode::<IA32_PEBS_ENABLE::Instance>),
+                    },
+                    crate::arch::RegInfo {
                         name: "IA32_PERF_GLOBAL_STATUS_SET",
                         addresses: &[0x391_u32],
                         reserved_mask: 0x837efff0ffffff00_u64,
@@ -26830,6 +31865,14 @@ pub mod intel {
                         access: crate::arch::__access::rw::<IA32_PERF_METRICS::Instance>(),
                         role: None,
                         decode: Some(crate::arch::__access::decode::<IA32_PERF_METRICS::Instance>),
+                    },
+                    crate::arch::RegInfo {
+                        name: "MSR_PEBS_DATA_CFG",
+                        addresses: &[0x3f2_u32],
+                        reserved_mask: 0xffffffff00fffff0_u64,
+                        access: crate::arch::__access::rw::<MSR_PEBS_DATA_CFG::Instance>(),
+                        role: None,
+                        decode: Some(crate::arch::__access::decode::<MSR_PEBS_DATA_CFG::Instance>),
                     },
                 ];
                 &REGISTERS
@@ -27123,7 +32166,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            clippy::erasing_op
         )]
         pub mod IA32_PERFEVTSEL {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -28094,10 +33138,331 @@ pub mod intel {
         }
         #[doc = "The value type of [`IA32_PERFEVTSEL`](IA32_PERFEVTSEL)."]
         pub type Ia32Perfevtsel = IA32_PERFEVTSEL::Value;
+        #[doc = "Read-only enumeration of PEBS, LBR and counter-write capabilities. Present when\nCPUID.01H:ECX.PDCM (bit 15) is 1.\n\n- MSR: `0x345`\n- Access: read-only\n- Width: 64 bits\n- Reserved bits: `0xFFFFFFFFFFF40000`\n- Defined in: `intel-v6` (register present since `intel-v1`)\n- Manual: Intel SDM Vol. 4 Table 2-2 (345H); Vol. 3B, \"Performance Monitoring\" (PEBS and LBR format enumeration)\n\nThe value type is [`Value`](IA32_PERF_CAPABILITIES::Value)."]
+        #[allow(
+            non_snake_case,
+            missing_docs,
+            clippy::identity_op,
+            clippy::unnecessary_cast,
+            clippy::new_ret_no_self,
+            clippy::bad_bit_mask,
+            clippy::erasing_op
+        )]
+        pub mod IA32_PERF_CAPABILITIES {
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
+            #[derive(Clone, Copy, Debug)]
+            #[allow(non_camel_case_types)]
+            pub struct IA32_PERF_CAPABILITIES;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = IA32_PERF_CAPABILITIES;
+            impl ::tock_registers::RegisterLongName for Register {}
+            #[allow(unused_imports)]
+            use ::tock_registers::fields::Field;
+            :: tock_registers :: register_bitmasks ! (u64 , IA32_PERF_CAPABILITIES , Register , [# [doc = "Format of the last-branch-record entries. (bits 5:0, read-only)"] LBR_FMT OFFSET (0) NUMBITS (6) [] , # [doc = "PEBS records are written after the instruction (trap-like) rather than before it. (bits 6, read-only)"] PEBS_TRAP OFFSET (6) NUMBITS (1) [] , # [doc = "PEBS records hold the architectural register state. (bits 7, read-only)"] PEBS_ARCH_REG OFFSET (7) NUMBITS (1) [] , # [doc = "Format of the PEBS record. (bits 11:8, read-only)"] PEBS_REC_FMT OFFSET (8) NUMBITS (4) [] , # [doc = "IA32_DEBUGCTL.FREEZE_WHILE_SMM is supported. (bits 12, read-only)"] SMM_FREEZE OFFSET (12) NUMBITS (1) [] , # [doc = "Full-width writes through IA32_A_PMCx are supported. (bits 13, read-only)"] FW_WRITE OFFSET (13) NUMBITS (1) [] , # [doc = "Adaptive PEBS is supported. (bits 14, read-only)"] PEBS_BASELINE OFFSET (14) NUMBITS (1) [] , # [doc = "The PERF_METRICS top-down counters are supported. (bits 15, read-only)"] PERF_METRICS_AVAILABLE OFFSET (15) NUMBITS (1) [] , # [doc = "PEBS records can be written to the Intel PT output. (bits 16, read-only)"] PEBS_OUTPUT_PT_AVAIL OFFSET (16) NUMBITS (1) [] , # [doc = "PEBS records carry timing information (the retire latency of the sampled\ninstruction). Source: Linux arch/x86/include/asm/perf_event.h, \\`union\nperf_capabilities\\` (pebs_timing_info, bit 17). (bits 17, read-only)"] PEBS_TIMING_INFO OFFSET (17) NUMBITS (1) [] , # [doc = "RDPMC of the PERF_METRICS counters can clear them and fixed counter 3 (RDPMC metrics\nclear mode). Source: Linux arch/x86/include/asm/perf_event.h, \\`union\nperf_capabilities\\` (rdpmc_metrics_clear, bit 19). (bits 19, read-only)"] RDPMC_METRICS_CLEAR OFFSET (19) NUMBITS (1) []]);
+            #[doc = r" MSR address."]
+            pub const ADDRESS: u32 = 0x345_u32;
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_CAPABILITIES` is read-only: its field `LBR_FMT` cannot be set",
+                label = "`LBR_FMT` is read-only",
+                note = "the processor reports `LBR_FMT`; read it with `MsrExt::read` (writing `IA32_PERF_CAPABILITIES` faults: #GP)"
+            )]
+            pub trait __ReadOnly_LBR_FMT {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_CAPABILITIES` is read-only: its field `PEBS_TRAP` cannot be set",
+                label = "`PEBS_TRAP` is read-only",
+                note = "the processor reports `PEBS_TRAP`; read it with `MsrExt::read` (writing `IA32_PERF_CAPABILITIES` faults: #GP)"
+            )]
+            pub trait __ReadOnly_PEBS_TRAP {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_CAPABILITIES` is read-only: its field `PEBS_ARCH_REG` cannot be set",
+                label = "`PEBS_ARCH_REG` is read-only",
+                note = "the processor reports `PEBS_ARCH_REG`; read it with `MsrExt::read` (writing `IA32_PERF_CAPABILITIES` faults: #GP)"
+            )]
+            pub trait __ReadOnly_PEBS_ARCH_REG {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_CAPABILITIES` is read-only: its field `PEBS_REC_FMT` cannot be set",
+                label = "`PEBS_REC_FMT` is read-only",
+                note = "the processor reports `PEBS_REC_FMT`; read it with `MsrExt::read` (writing `IA32_PERF_CAPABILITIES` faults: #GP)"
+            )]
+            pub trait __ReadOnly_PEBS_REC_FMT {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_CAPABILITIES` is read-only: its field `SMM_FREEZE` cannot be set",
+                label = "`SMM_FREEZE` is read-only",
+                note = "the processor reports `SMM_FREEZE`; read it with `MsrExt::read` (writing `IA32_PERF_CAPABILITIES` faults: #GP)"
+            )]
+            pub trait __ReadOnly_SMM_FREEZE {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_CAPABILITIES` is read-only: its field `FW_WRITE` cannot be set",
+                label = "`FW_WRITE` is read-only",
+                note = "the processor reports `FW_WRITE`; read it with `MsrExt::read` (writing `IA32_PERF_CAPABILITIES` faults: #GP)"
+            )]
+            pub trait __ReadOnly_FW_WRITE {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_CAPABILITIES` is read-only: its field `PEBS_BASELINE` cannot be set",
+                label = "`PEBS_BASELINE` is read-only",
+                note = "the processor reports `PEBS_BASELINE`; read it with `MsrExt::read` (writing `IA32_PERF_CAPABILITIES` faults: #GP)"
+            )]
+            pub trait __ReadOnly_PEBS_BASELINE {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_CAPABILITIES` is read-only: its field `PERF_METRICS_AVAILABLE` cannot be set",
+                label = "`PERF_METRICS_AVAILABLE` is read-only",
+                note = "the processor reports `PERF_METRICS_AVAILABLE`; read it with `MsrExt::read` (writing `IA32_PERF_CAPABILITIES` faults: #GP)"
+            )]
+            pub trait __ReadOnly_PERF_METRICS_AVAILABLE {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_CAPABILITIES` is read-only: its field `PEBS_OUTPUT_PT_AVAIL` cannot be set",
+                label = "`PEBS_OUTPUT_PT_AVAIL` is read-only",
+                note = "the processor reports `PEBS_OUTPUT_PT_AVAIL`; read it with `MsrExt::read` (writing `IA32_PERF_CAPABILITIES` faults: #GP)"
+            )]
+            pub trait __ReadOnly_PEBS_OUTPUT_PT_AVAIL {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_CAPABILITIES` is read-only: its field `PEBS_TIMING_INFO` cannot be set",
+                label = "`PEBS_TIMING_INFO` is read-only",
+                note = "the processor reports `PEBS_TIMING_INFO`; read it with `MsrExt::read` (writing `IA32_PERF_CAPABILITIES` faults: #GP)"
+            )]
+            pub trait __ReadOnly_PEBS_TIMING_INFO {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IA32_PERF_CAPABILITIES` is read-only: its field `RDPMC_METRICS_CLEAR` cannot be set",
+                label = "`RDPMC_METRICS_CLEAR` is read-only",
+                note = "the processor reports `RDPMC_METRICS_CLEAR`; read it with `MsrExt::read` (writing `IA32_PERF_CAPABILITIES` faults: #GP)"
+            )]
+            pub trait __ReadOnly_RDPMC_METRICS_CLEAR {}
+            #[doc = "A value of `IA32_PERF_CAPABILITIES`. Setters never touch reserved bits (`0xFFFFFFFFFFF40000`)."]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash)]
+            #[repr(transparent)]
+            pub struct Value(u64);
+            impl Value {
+                #[doc = r" The value as read from the MSR, reserved bits kept as read: for decoding,"]
+                #[doc = r" and for a read-modify-write through `MsrExt::modify`, which writes them back"]
+                #[doc = r" unchanged. `MsrExt::write` refuses a value that sets a reserved bit."]
+                pub const fn from_raw_read(bits: u64) -> Self {
+                    Self(bits)
+                }
+                #[doc = r" Bits no field covers; this API never sets them."]
+                pub const RESERVED_MASK: u64 = 0xfffffffffff40000_u64;
+                #[doc = "The raw value (reserved bits as read, when built from [`Self::from_raw_read`](Self::from_raw_read))."]
+                pub const fn bits(self) -> u64 {
+                    self.0
+                }
+                #[doc = r" The value as a tock-registers local copy, for `FieldValue`-style access."]
+                pub const fn to_local(self) -> ::tock_registers::LocalRegisterCopy<u64, Register> {
+                    ::tock_registers::LocalRegisterCopy::new(self.0)
+                }
+                #[doc = "Format of the last-branch-record entries.\n\nBits 5:0, read-only, 6 bits wide."]
+                pub const fn lbr_fmt(self) -> u8 {
+                    ((self.0 >> 0u32) & 0x3f_u64) as u8
+                }
+                #[doc(hidden)]
+                pub const fn with_lbr_fmt<const V: u64>(self) -> Self
+                where
+                    crate::__private::Const<V>: __ReadOnly_LBR_FMT,
+                {
+                    self
+                }
+                #[doc = "PEBS records are written after the instruction (trap-like) rather than before it.\n\nBits 6, read-only, 1 bit wide."]
+                pub const fn pebs_trap(self) -> bool {
+                    ((self.0 >> 6u32) & 0x1_u64) != 0
+                }
+                #[doc(hidden)]
+                pub const fn with_pebs_trap<T: __ReadOnly_PEBS_TRAP>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc = "PEBS records hold the architectural register state.\n\nBits 7, read-only, 1 bit wide."]
+                pub const fn pebs_arch_reg(self) -> bool {
+                    ((self.0 >> 7u32) & 0x1_u64) != 0
+                }
+                #[doc(hidden)]
+                pub const fn with_pebs_arch_reg<T: __ReadOnly_PEBS_ARCH_REG>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc = "Format of the PEBS record.\n\nBits 11:8, read-only, 4 bits wide."]
+                pub const fn pebs_rec_fmt(self) -> u8 {
+                    ((self.0 >> 8u32) & 0xf_u64) as u8
+                }
+                #[doc(hidden)]
+                pub const fn with_pebs_rec_fmt<const V: u64>(self) -> Self
+                where
+                    crate::__private::Const<V>: __ReadOnly_PEBS_REC_FMT,
+                {
+                    self
+                }
+                #[doc = "IA32_DEBUGCTL.FREEZE_WHILE_SMM is supported.\n\nBits 12, read-only, 1 bit wide."]
+                pub const fn smm_freeze(self) -> bool {
+                    ((self.0 >> 12u32) & 0x1_u64) != 0
+                }
+                #[doc(hidden)]
+                pub const fn with_smm_freeze<T: __ReadOnly_SMM_FREEZE>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc = "Full-width writes through IA32_A_PMCx are supported.\n\nBits 13, read-only, 1 bit wide."]
+                pub const fn fw_write(self) -> bool {
+                    ((self.0 >> 13u32) & 0x1_u64) != 0
+                }
+                #[doc(hidden)]
+                pub const fn with_fw_write<T: __ReadOnly_FW_WRITE>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc = "Adaptive PEBS is supported.\n\nBits 14, read-only, 1 bit wide."]
+                pub const fn pebs_baseline(self) -> bool {
+                    ((self.0 >> 14u32) & 0x1_u64) != 0
+                }
+                #[doc(hidden)]
+                pub const fn with_pebs_baseline<T: __ReadOnly_PEBS_BASELINE>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc = "The PERF_METRICS top-down counters are supported.\n\nBits 15, read-only, 1 bit wide."]
+                pub const fn perf_metrics_available(self) -> bool {
+                    ((self.0 >> 15u32) & 0x1_u64) != 0
+                }
+                #[doc(hidden)]
+                pub const fn with_perf_metrics_available<T: __ReadOnly_PERF_METRICS_AVAILABLE>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc = "PEBS records can be written to the Intel PT output.\n\nBits 16, read-only, 1 bit wide."]
+                pub const fn pebs_output_pt_avail(self) -> bool {
+                    ((self.0 >> 16u32) & 0x1_u64) != 0
+                }
+                #[doc(hidden)]
+                pub const fn with_pebs_output_pt_avail<T: __ReadOnly_PEBS_OUTPUT_PT_AVAIL>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc = "PEBS records carry timing information (the retire latency of the sampled\ninstruction). Source: Linux arch/x86/include/asm/perf_event.h, \\`union\nperf_capabilities\\` (pebs_timing_info, bit 17).\n\nBits 17, read-only, 1 bit wide."]
+                pub const fn pebs_timing_info(self) -> bool {
+                    ((self.0 >> 17u32) & 0x1_u64) != 0
+                }
+                #[doc(hidden)]
+                pub const fn with_pebs_timing_info<T: __ReadOnly_PEBS_TIMING_INFO>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc = "RDPMC of the PERF_METRICS counters can clear them and fixed counter 3 (RDPMC metrics\nclear mode). Source: Linux arch/x86/include/asm/perf_event.h, \\`union\nperf_capabilities\\` (rdpmc_metrics_clear, bit 19).\n\nBits 19, read-only, 1 bit wide."]
+                pub const fn rdpmc_metrics_clear(self) -> bool {
+                    ((self.0 >> 19u32) & 0x1_u64) != 0
+                }
+                #[doc(hidden)]
+                pub const fn with_rdpmc_metrics_clear<T: __ReadOnly_RDPMC_METRICS_CLEAR>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+            }
+            impl ::core::fmt::Debug for Value {
+                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                    let reserved = self.0 & Self::RESERVED_MASK;
+                    let mut d = f.debug_struct("IA32_PERF_CAPABILITIES");
+                    d.field(
+                        "LBR_FMT",
+                        &format_args!("{:#x}", (self.0 >> 0u32) & 0x3f_u64),
+                    )
+                    .field("PEBS_TRAP", &(((self.0 >> 6u32) & 0x1_u64) != 0))
+                    .field("PEBS_ARCH_REG", &(((self.0 >> 7u32) & 0x1_u64) != 0))
+                    .field(
+                        "PEBS_REC_FMT",
+                        &format_args!("{:#x}", (self.0 >> 8u32) & 0xf_u64),
+                    )
+                    .field("SMM_FREEZE", &(((self.0 >> 12u32) & 0x1_u64) != 0))
+                    .field("FW_WRITE", &(((self.0 >> 13u32) & 0x1_u64) != 0))
+                    .field("PEBS_BASELINE", &(((self.0 >> 14u32) & 0x1_u64) != 0))
+                    .field(
+                        "PERF_METRICS_AVAILABLE",
+                        &(((self.0 >> 15u32) & 0x1_u64) != 0),
+                    )
+                    .field(
+                        "PEBS_OUTPUT_PT_AVAIL",
+                        &(((self.0 >> 16u32) & 0x1_u64) != 0),
+                    )
+                    .field("PEBS_TIMING_INFO", &(((self.0 >> 17u32) & 0x1_u64) != 0))
+                    .field("RDPMC_METRICS_CLEAR", &(((self.0 >> 19u32) & 0x1_u64) != 0));
+                    if reserved != 0 {
+                        d.field("reserved", &format_args!("{:#x}", reserved));
+                    }
+                    d.finish()
+                }
+            }
+            impl From<Value> for u64 {
+                fn from(v: Value) -> u64 {
+                    v.0
+                }
+            }
+            impl crate::access::RegisterValue for Value {
+                const NAME: &'static str = "IA32_PERF_CAPABILITIES";
+                const RESERVED_MASK: u64 = Value::RESERVED_MASK;
+                fn bits(self) -> u64 {
+                    self.0
+                }
+            }
+            #[doc = "One `IA32_PERF_CAPABILITIES` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-only)."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Instance(u32);
+            impl Instance {
+                #[doc = r" The MSR address."]
+                pub const fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            #[doc = r" The register as a typed MSR."]
+            pub const MSR: Instance = Instance(ADDRESS);
+            impl crate::access::Msr for Instance {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            impl crate::access::Readable for Instance {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+        }
+        #[doc = "The value type of [`IA32_PERF_CAPABILITIES`](IA32_PERF_CAPABILITIES)."]
+        pub type Ia32PerfCapabilities = IA32_PERF_CAPABILITIES::Value;
+        pub use super::super::intel::v1::{IA32_DS_AREA, Ia32DsArea};
         pub use super::super::intel::v4::{IA32_DEBUGCTL, Ia32Debugctl};
         pub use super::super::intel::v5::{IA32_FIXED_CTR, Ia32FixedCtr};
         pub use super::super::intel::v5::{IA32_FIXED_CTR_CTRL, Ia32FixedCtrCtrl};
-        pub use super::super::intel::v5::{IA32_PERF_CAPABILITIES, Ia32PerfCapabilities};
+        pub use super::super::intel::v5::{IA32_PEBS_ENABLE, Ia32PebsEnable};
         pub use super::super::intel::v5::{IA32_PERF_GLOBAL_CTRL, Ia32PerfGlobalCtrl};
         pub use super::super::intel::v5::{IA32_PERF_GLOBAL_INUSE, Ia32PerfGlobalInuse};
         pub use super::super::intel::v5::{IA32_PERF_GLOBAL_STATUS, Ia32PerfGlobalStatus};
@@ -28106,6 +33471,7 @@ pub mod intel {
         };
         pub use super::super::intel::v5::{IA32_PERF_GLOBAL_STATUS_SET, Ia32PerfGlobalStatusSet};
         pub use super::super::intel::v5::{IA32_PERF_METRICS, Ia32PerfMetrics};
+        pub use super::super::intel::v5::{MSR_PEBS_DATA_CFG, MsrPebsDataCfg};
         #[doc = "The architectural events of `intel-v6` (CPUID.0AH:EBX enumerates their availability)."]
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum ArchEvent {
@@ -28685,7 +34051,7 @@ pub mod intel {
                 },
             };
             fn registers() -> &'static [crate::arch::RegInfo] {
-                static REGISTERS: [crate::arch::RegInfo; 13usize] = [
+                static REGISTERS: [crate::arch::RegInfo; 16usize] = [
                     crate::arch::RegInfo {
                         name: "IA32_PMC",
                         addresses: &[
@@ -28722,7 +34088,7 @@ pub mod intel {
                     crate::arch::RegInfo {
                         name: "IA32_PERF_CAPABILITIES",
                         addresses: &[0x345_u32],
-                        reserved_mask: 0xfffffffffffe0000_u64,
+                        reserved_mask: 0xfffffffffff40000_u64,
                         access: crate::arch::__access::ro::<IA32_PERF_CAPABILITIES::Instance>(),
                         role: Some(crate::arch::Role::Capabilities),
                         decode: Some(
@@ -28736,6 +34102,14 @@ pub mod intel {
                         access: crate::arch::__access::rw::<IA32_DEBUGCTL::Instance>(),
                         role: Some(crate::arch::Role::DebugControl),
                         decode: Some(crate::arch::__access::decode::<IA32_DEBUGCTL::Instance>),
+                    },
+                    crate::arch::RegInfo {
+                        name: "IA32_DS_AREA",
+                        addresses: &[0x600_u32],
+                        reserved_mask: 0x0_u64,
+                        access: crate::arch::__access::rw::<IA32_DS_AREA::Instance>(),
+                        role: None,
+                        decode: Some(crate::arch::__access::decode::<IA32_DS_AREA::Instance>),
                     },
                     crate::arch::RegInfo {
                         name: "IA32_FIXED_CTR",
@@ -28785,6 +34159,14 @@ pub mod intel {
                         decode: None,
                     },
                     crate::arch::RegInfo {
+                        name: "IA32_PEBS_ENABLE",
+                        addresses: &[0x3f1_u32],
+                        reserved_mask: 0xfffffff0ffffff00_u64,
+                        access: crate::arch::__access::rw::<IA32_PEBS_ENABLE::Instance>(),
+                        role: None,
+                        decode: Some(crate::arch::__access::decode::<IA32_PEBS_ENABLE::Instance>),
+                    },
+                    crate::arch::RegInfo {
                         name: "IA32_PERF_GLOBAL_STATUS_SET",
                         addresses: &[0x391_u32],
                         reserved_mask: 0x837efff0ffffff00_u64,
@@ -28810,6 +34192,14 @@ pub mod intel {
                         access: crate::arch::__access::rw::<IA32_PERF_METRICS::Instance>(),
                         role: None,
                         decode: Some(crate::arch::__access::decode::<IA32_PERF_METRICS::Instance>),
+                    },
+                    crate::arch::RegInfo {
+                        name: "MSR_PEBS_DATA_CFG",
+                        addresses: &[0x3f2_u32],
+                        reserved_mask: 0xffffffff00fffff0_u64,
+                        access: crate::arch::__access::rw::<MSR_PEBS_DATA_CFG::Instance>(),
+                        role: None,
+                        decode: Some(crate::arch::__access::decode::<MSR_PEBS_DATA_CFG::Instance>),
                     },
                 ];
                 &REGISTERS

@@ -3687,6 +3687,7 @@ fn widened_fixed_counters_with_narrow_global_arrays_is_an_error() {
         ("CLR_OVF_FIXED_CTR", "IA32_PERF_GLOBAL_STATUS_RESET"),
         ("SET_OVF_FIXED_CTR", "IA32_PERF_GLOBAL_STATUS_SET"),
         ("FIXED_CTR_INUSE", "IA32_PERF_GLOBAL_INUSE"),
+        ("PEBS_EN_FIXED", "IA32_PEBS_ENABLE"),
     ];
     let mut expected: Vec<String> = arrays
         .iter()
@@ -3705,7 +3706,7 @@ fn widened_fixed_counters_with_narrow_global_arrays_is_an_error() {
         .iter()
         .filter(|d| d.severity == Severity::Error)
         .count();
-    assert_eq!(errors, 5, "{}", loaded.render_diagnostics());
+    assert_eq!(errors, arrays.len(), "{}", loaded.render_diagnostics());
 }
 
 /// A generation's marker type is its id in CamelCase: two ids giving one name, and a register

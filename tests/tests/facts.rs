@@ -1544,3 +1544,249 @@ fn intel_core_models_extend_their_architectural_version() {
     assert_eq!(reg(skl, "IA32_PMC").defined_in, "intel-v1");
     assert_eq!(reg(skl, "IA32_FIXED_CTR_CTRL").defined_in, "intel-v3");
 }
+
+// ---------------------------------------------------------------------------------------
+// Sampling, branch records and energy (issue: every core PMU register a driver programs)
+// ---------------------------------------------------------------------------------------
+
+/// Every generation that is or extends `base` (its CPU models included).
+fn extending(base: &'static Generation) -> impl Iterator<Item = &'static Generation> {
+    model()
+        .generations
+        .iter()
+        .filter(move |g| g.id == base.id || g.ancestors.contains(&base.id))
+}
+
+/// IA32_DS_AREA (Linux msr-index.h `MSR_IA32_DS_AREA 0x00000600`; SDM Vol. 4 Table 2-2,
+/// 600H): one 64-bit linear address, read-write, on every Intel generation.
+#[test]
+fn intel_ds_area() {
+    for g in intel_from(1) {
+        let r = reg(g, "IA32_DS_AREA");
+        assert_eq!(r.addresses, vec![0x600], "{}", g.id);
+        assert_eq!(r.access, Access::ReadWrite);
+        assert_eq!(r.reserved_mask, 0, "{}: all 64 bits are the address", g.id);
+        assert_eq!(covered(r), u64::MAX);
+    }
+}
+
+/// IA32_PEBS_ENABLE (Linux msr-index.h `MSR_IA32_PEBS_ENABLE 0x000003f1`): before version 2
+/// there is none; versions 2-4 define only bit 0 (PEBS on IA32_PMC0, SDM Table 2-2: bits 3:1
+/// and 35:32 are "reserved or model specific"); from version 5 (adaptive PEBS) bit i enables
+/// general counter i and bit 32+i fixed counter i (Linux arch/x86/events/intel/ds.c,
+/// `intel_pmu_pebs_enable`: `cpuc->pebs_enabled |= 1ULL << hwc->idx` with fixed counters at
+/// index 32+i, load latency at 32+i only while `x86_pmu.version < 5`), for every counter the
+/// generation has: a model with ten general or seven fixed counters has ten or seven bits.
+#[test]
+fn intel_pebs_enable() {
+    assert!(intel_version(1).register("IA32_PEBS_ENABLE").is_none());
+    for g in (2..5).map(intel_version) {
+        let r = reg(g, "IA32_PEBS_ENABLE");
+        assert_eq!(r.addresses, vec![0x3F1], "{}", g.id);
+        assert_eq!(covered(r), 1, "{}: only PMC0's bit is architectural", g.id);
+    }
+    for g in extending(intel_version(5)) {
+        let r = reg(g, "IA32_PEBS_ENABLE");
+        assert_eq!(r.addresses, vec![0x3F1], "{}", g.id);
+        let (general, fixed) = (g.general_counters(), g.fixed_counters());
+        assert_array(field(r, "PEBS_EN_PMC"), 0, 1, general, 1);
+        assert_array(field(r, "PEBS_EN_FIXED"), 32, 1, fixed, 1);
+        let want = span(general - 1, 0) | span(32 + fixed - 1, 32);
+        assert_eq!(covered(r), want, "{}", g.id);
+        assert_eq!(r.reserved_mask, !want, "{}", g.id);
+    }
+}
+
+/// MSR_PEBS_DATA_CFG (Linux msr-index.h `MSR_PEBS_DATA_CFG 0x000003f2`; perf_event.h
+/// `PEBS_DATACFG_MEMINFO BIT_ULL(0)`, `_GP BIT_ULL(1)`, `_XMMS BIT_ULL(2)`, `_LBRS
+/// BIT_ULL(3)`, `PEBS_DATACFG_LBR_SHIFT 24`), from version 5 (adaptive PEBS).
+#[test]
+fn intel_pebs_data_cfg() {
+    for g in intel_before(5) {
+        assert!(g.register("MSR_PEBS_DATA_CFG").is_none(), "{}", g.id);
+    }
+    for g in intel_from(5) {
+        let r = reg(g, "MSR_PEBS_DATA_CFG");
+        assert_eq!(r.addresses, vec![0x3F2], "{}", g.id);
+        for (name, bit) in [("MEMINFO", 0), ("GPRS", 1), ("XMMS", 2), ("LBRS", 3)] {
+            assert_eq!(bits(field(r, name)), (bit, bit), "{}: {name}", g.id);
+        }
+        assert_eq!(bits(field(r, "LBR_ENTRIES")), (31, 24));
+    }
+}
+
+/// IA32_PERF_CAPABILITIES, field by field as Linux's `union perf_capabilities`
+/// (arch/x86/include/asm/perf_event.h) lays it out: lbr_format:6, pebs_trap:1,
+/// pebs_arch_reg:1, pebs_format:4, smm_freeze:1, full_width_write:1 (bits 0-13, every
+/// version), pebs_baseline:1, perf_metrics:1, pebs_output_pt_available:1, pebs_timing_info:1
+/// (bits 14-17, from version 5), bit 18 reserved, rdpmc_metrics_clear:1 (bit 19, version 6).
+#[test]
+fn intel_perf_capabilities_layout() {
+    let linux = [
+        ("LBR_FMT", 5, 0),
+        ("PEBS_TRAP", 6, 6),
+        ("PEBS_ARCH_REG", 7, 7),
+        ("PEBS_REC_FMT", 11, 8),
+        ("SMM_FREEZE", 12, 12),
+        ("FW_WRITE", 13, 13),
+        ("PEBS_BASELINE", 14, 14),
+        ("PERF_METRICS_AVAILABLE", 15, 15),
+        ("PEBS_OUTPUT_PT_AVAIL", 16, 16),
+        ("PEBS_TIMING_INFO", 17, 17),
+        ("RDPMC_METRICS_CLEAR", 19, 19),
+    ];
+    for (v, g) in (1..).zip(intel_from(1)) {
+        let r = reg(g, "IA32_PERF_CAPABILITIES");
+        assert_eq!(r.addresses, vec![0x345]);
+        assert_eq!(r.access, Access::ReadOnly);
+        let since = |msb: u32| match msb {
+            0..=13 => 1,
+            14..=17 => 5,
+            _ => 6,
+        };
+        let mut want = 0;
+        for &(name, msb, lsb) in &linux {
+            if v >= since(msb) {
+                assert_eq!(bits(field(r, name)), (msb, lsb), "{}: {name}", g.id);
+                want |= span(msb, lsb);
+            } else {
+                assert!(r.field(name).is_none(), "{}: {name} is later", g.id);
+            }
+        }
+        assert_eq!(covered(r), want, "{}: no other bit is defined", g.id);
+    }
+}
+
+/// The architectural-LBR generation, found as a CPU finds the facility: the generation
+/// detected by CPUID.(EAX=07H,ECX=0):EDX[19].
+fn arch_lbr() -> &'static Generation {
+    let found: Vec<&Generation> = model()
+        .generations
+        .iter()
+        .filter(|g| {
+            g.detect
+                .as_ref()
+                .and_then(|d| d.cpuid.as_ref())
+                .is_some_and(|c| {
+                    g.cpuid_leaf(&c.leaf)
+                        .is_some_and(|l| l.leaf == 0x07 && l.subleaf == Some(0))
+                        && c.register == "edx"
+                        && cpuid_reg(g.cpuid_leaf(&c.leaf).unwrap(), "edx")
+                            .and_then(|r| r.fields.iter().find(|f| f.name == c.field))
+                            .is_some_and(|f| bits(f) == (19, 19))
+                })
+        })
+        .collect();
+    assert_eq!(found.len(), 1, "one generation is detected by Arch LBR");
+    found[0]
+}
+
+/// Architectural LBR (Linux msr-index.h `MSR_ARCH_LBR_CTL 0x000014ce`, `MSR_ARCH_LBR_DEPTH
+/// 0x000014cf`, `MSR_ARCH_LBR_FROM_0 0x00001500`, `MSR_ARCH_LBR_TO_0 0x00001600`,
+/// `MSR_ARCH_LBR_INFO_0 0x00001200`; arch/x86/events/intel/lbr.c `ARCH_LBR_KERNEL_BIT 1`,
+/// `USER_BIT 2`, `CALL_STACK_BIT 3`, `JCC_BIT 16` .. `OTHER_BRANCH_BIT 22`, the
+/// `ARCH_LBR_BR_TYPE_*` enum 0-5; msr-index.h `LBR_INFO_MISPRED BIT_ULL(63)`, `IN_TX 62`,
+/// `ABORT 61`, `CYC_CNT_VALID 60`, `LBR_INFO_BR_TYPE (0xfull << 56)`, `LBR_INFO_CYCLES
+/// 0xffff`), enumerated by CPUID leaf 1CH.
+#[test]
+fn intel_arch_lbr() {
+    let g = arch_lbr();
+    assert_eq!(g.vendor, Vendor::Intel);
+    let ctl = reg(g, "IA32_LBR_CTL");
+    assert_eq!(ctl.addresses, vec![0x14CE]);
+    let linux_ctl = [
+        ("LBREN", 0),
+        ("OS", 1),
+        ("USR", 2),
+        ("CALL_STACK", 3),
+        ("COND", 16),
+        ("NEAR_REL_JMP", 17),
+        ("NEAR_IND_JMP", 18),
+        ("NEAR_REL_CALL", 19),
+        ("NEAR_IND_CALL", 20),
+        ("NEAR_RET", 21),
+        ("OTHER_BRANCH", 22),
+    ];
+    for (name, bit) in linux_ctl {
+        assert_eq!(bits(field(ctl, name)), (bit, bit), "{name}");
+    }
+    assert_eq!(covered(ctl), 0b1111 | span(22, 16));
+    assert_eq!(reg(g, "IA32_LBR_DEPTH").addresses, vec![0x14CF]);
+    for (name, base) in [
+        ("IA32_LBR_FROM_IP", 0x1500),
+        ("IA32_LBR_TO_IP", 0x1600),
+        ("IA32_LBR_INFO", 0x1200),
+    ] {
+        let r = reg(g, name);
+        assert_eq!(
+            (r.msr.base, r.msr.stride, r.msr.count),
+            (base, 1, 32),
+            "{name}"
+        );
+    }
+    let info = reg(g, "IA32_LBR_INFO");
+    for (name, msb, lsb) in [
+        ("CYC_CNT", 15, 0),
+        ("BR_TYPE", 59, 56),
+        ("CYC_CNT_VALID", 60, 60),
+        ("TSX_ABORT", 61, 61),
+        ("IN_TSX", 62, 62),
+        ("MISPRED", 63, 63),
+    ] {
+        assert_eq!(bits(field(info, name)), (msb, lsb), "{name}");
+    }
+    assert_eq!(
+        values(field(info, "BR_TYPE")),
+        BTreeMap::from([
+            ("COND", 0),
+            ("NEAR_IND_JMP", 1),
+            ("NEAR_REL_JMP", 2),
+            ("NEAR_IND_CALL", 3),
+            ("NEAR_REL_CALL", 4),
+            ("NEAR_RET", 5),
+        ])
+    );
+    // CPUID leaf 1CH as Linux's `union cpuid28_eax/ebx/ecx` reads it.
+    let l = leaf(g, 0x1C, Some(0)).expect("CPUID leaf 1CH");
+    assert!(cpuid_field(l, "eax", 7, 0).is_some(), "lbr_depth_mask:8");
+    assert!(cpuid_field(l, "eax", 30, 30).is_some(), "lbr_deep_c_reset");
+    assert!(cpuid_field(l, "eax", 31, 31).is_some(), "lbr_lip");
+    for bit in 0..3 {
+        assert!(cpuid_field(l, "ebx", bit, bit).is_some(), "ebx bit {bit}");
+        assert!(cpuid_field(l, "ecx", bit, bit).is_some(), "ecx bit {bit}");
+    }
+}
+
+/// RAPL energy counters of Linux perf's power PMU (msr-index.h `MSR_RAPL_POWER_UNIT
+/// 0x00000606`, `MSR_PKG_ENERGY_STATUS 0x00000611`, `MSR_DRAM_ENERGY_STATUS 0x00000619`,
+/// `MSR_PP0_ENERGY_STATUS 0x00000639`, `MSR_PP1_ENERGY_STATUS 0x00000641`;
+/// `MSR_PLATFORM_ENERGY_STATUS 0x64d` from arch/x86/events/rapl.c; unit fields as
+/// tools/power/x86/turbostat and the SDM's Figure "MSR_RAPL_POWER_UNIT Register": power
+/// 3:0, energy 12:8, time 19:16), read-only 32-bit counters.
+#[test]
+fn intel_rapl_energy_counters() {
+    let found: Vec<&Generation> = model()
+        .generations
+        .iter()
+        .filter(|g| g.register("MSR_RAPL_POWER_UNIT").is_some() && g.vendor == Vendor::Intel)
+        .collect();
+    assert_eq!(found.len(), 1, "one Intel generation defines RAPL");
+    let g = found[0];
+    let unit = reg(g, "MSR_RAPL_POWER_UNIT");
+    assert_eq!(unit.addresses, vec![0x606]);
+    assert_eq!(bits(field(unit, "POWER_UNITS")), (3, 0));
+    assert_eq!(bits(field(unit, "ENERGY_STATUS_UNITS")), (12, 8));
+    assert_eq!(bits(field(unit, "TIME_UNITS")), (19, 16));
+    for (name, address) in [
+        ("MSR_PKG_ENERGY_STATUS", 0x611),
+        ("MSR_DRAM_ENERGY_STATUS", 0x619),
+        ("MSR_PP0_ENERGY_STATUS", 0x639),
+        ("MSR_PP1_ENERGY_STATUS", 0x641),
+        ("MSR_PLATFORM_ENERGY_STATUS", 0x64D),
+    ] {
+        let r = reg(g, name);
+        assert_eq!(r.addresses, vec![address], "{name}");
+        assert_eq!(r.access, Access::ReadOnly, "{name}");
+        assert_eq!(covered(r), span(31, 0), "{name}: a 32-bit counter");
+    }
+}

@@ -31,6 +31,10 @@ pub fn expected(
         PathBuf::from(MANIFEST),
         with_features(&manifest, &pmu_defs::codegen::features(&loaded.model))?,
     );
+    out.insert(
+        PathBuf::from(xtask::coverage::PATH),
+        xtask::coverage::render(&loaded.model),
+    );
     Ok(out)
 }
 

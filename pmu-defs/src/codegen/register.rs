@@ -48,7 +48,7 @@ impl Cx<'_> {
         };
         quote! {
             #[doc = #doc]
-            #[allow(non_snake_case, missing_docs, clippy::identity_op, clippy::unnecessary_cast, clippy::new_ret_no_self, clippy::bad_bit_mask)]
+            #[allow(non_snake_case, missing_docs, clippy::identity_op, clippy::unnecessary_cast, clippy::new_ret_no_self, clippy::bad_bit_mask, clippy::erasing_op)]
             pub mod #name {
                 /// The tock-registers marker type of this register, also named [`Register`](Register). It
                 /// carries the register's name so that a field of another register is reported

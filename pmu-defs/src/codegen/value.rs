@@ -243,23 +243,26 @@ impl Cx<'_> {
                     // (`#[track_caller]`); the checker's inline const makes the same value a
                     // compile error in non-const code too (when it is monomorphized).
                     let check = ident(&names::const_check(&e.stem));
+                    // A 64-bit field takes every `u64`: no check (it would be an always-false
+                    // comparison, which rustc and clippy reject).
+                    let const_check = (width < 64).then(|| {
+                        quote! {
+                            if V > #max_lit {
+                                #krate::__private::too_wide(#name_str, #ename, #width, V)
+                            }
+                        }
+                    });
                     p.checkers.push(quote! {
                         #[inline(always)]
                         const fn #check<const V: u64>() {
-                            const {
-                                if V > #max_lit {
-                                    #krate::__private::too_wide(#name_str, #ename, #width, V)
-                                }
-                            }
+                            const { #const_check }
                         }
                     });
                     p.methods.push(quote! {
                         #[doc = #cdoc]
                         #[track_caller]
                         pub const fn #m<const V: u64>(self) -> Self {
-                            if V > #max_lit {
-                                #krate::__private::too_wide(#name_str, #ename, #width, V)
-                            }
+                            #const_check
                             #check::<V>();
                             let v = V;
                             #insert_v
@@ -274,6 +277,13 @@ impl Cx<'_> {
                     });
                 }
                 Method::TrySet => {
+                    let wide_check = (width < 64).then(|| {
+                        quote! {
+                            if v > #max_lit {
+                                return Err(#krate::FieldError::TooWide { field: #ename, width: #width, value: v });
+                            }
+                        }
+                    });
                     let tdoc = format!(
                         "Sets `{ename}`, or returns [`FieldError::TooWide`]({}::FieldError) when `v` exceeds {width} bits. {edoc}",
                         self.krate.to_string().replace(' ', "")
@@ -281,9 +291,7 @@ impl Cx<'_> {
                     p.methods.push(quote! {
                         #[doc = #tdoc]
                         pub const fn #m(self, v: u64) -> Result<Self, #krate::FieldError> {
-                            if v > #max_lit {
-                                return Err(#krate::FieldError::TooWide { field: #ename, width: #width, value: v });
-                            }
+                            #wide_check
                             Ok(#insert_v)
                         }
                     });

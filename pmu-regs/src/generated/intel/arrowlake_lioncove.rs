@@ -2,6 +2,7 @@
 
 #![doc = "Core events of arrowlake_lioncove_core.json (Intel perfmon)\n\nEvery core event Intel's perfmon list gives for the CPUs in `cpus`: names, codes,\ncounters, flags, auxiliary MSR values, errata and sampling periods. Extends\narchitectural performance monitoring version 6 (from the importer's table of cores).\n\nGeneration `intel-arrowlake-lioncove`, extends `intel-v6`. Manual: Intel perfmon ARL/events/arrowlake_lioncove_core.json (event list version 1.20); Arrow Lake (Lion Cove): SDM Vol. 3B, architectural performance monitoring version 6."]
 pub use super::super::intel::shared::arrowlake_lioncove::{IA32_A_PMC, Ia32APmc};
+pub use super::super::intel::shared::arrowlake_lioncove::{IA32_PEBS_ENABLE, Ia32PebsEnable};
 pub use super::super::intel::shared::arrowlake_lioncove::{
     IA32_PERF_GLOBAL_CTRL, Ia32PerfGlobalCtrl,
 };
@@ -19,12 +20,14 @@ pub use super::super::intel::shared::arrowlake_lioncove::{
 };
 pub use super::super::intel::shared::arrowlake_lioncove::{IA32_PERFEVTSEL, Ia32Perfevtsel};
 pub use super::super::intel::shared::arrowlake_lioncove::{IA32_PMC, Ia32Pmc};
+pub use super::super::intel::v1::{IA32_DS_AREA, Ia32DsArea};
 pub use super::super::intel::v4::{IA32_DEBUGCTL, Ia32Debugctl};
 pub use super::super::intel::v5::{IA32_FIXED_CTR, Ia32FixedCtr};
 pub use super::super::intel::v5::{IA32_FIXED_CTR_CTRL, Ia32FixedCtrCtrl};
-pub use super::super::intel::v5::{IA32_PERF_CAPABILITIES, Ia32PerfCapabilities};
 pub use super::super::intel::v5::{IA32_PERF_METRICS, Ia32PerfMetrics};
+pub use super::super::intel::v5::{MSR_PEBS_DATA_CFG, MsrPebsDataCfg};
 pub use super::super::intel::v6::ArchEvent;
+pub use super::super::intel::v6::{IA32_PERF_CAPABILITIES, Ia32PerfCapabilities};
 #[doc = "The run-time view of `intel-arrowlake-lioncove` ([`Arch`](crate::arch::Arch)), generated from the roles its definitions give its registers and fields."]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct IntelArrowlakeLioncove;
@@ -387,7 +390,7 @@ impl crate::arch::Arch for IntelArrowlakeLioncove {
         },
     };
     fn registers() -> &'static [crate::arch::RegInfo] {
-        static REGISTERS: [crate::arch::RegInfo; 13usize] = [
+        static REGISTERS: [crate::arch::RegInfo; 16usize] = [
             crate::arch::RegInfo {
                 name: "IA32_PMC",
                 addresses: &[
@@ -424,7 +427,7 @@ impl crate::arch::Arch for IntelArrowlakeLioncove {
             crate::arch::RegInfo {
                 name: "IA32_PERF_CAPABILITIES",
                 addresses: &[0x345_u32],
-                reserved_mask: 0xfffffffffffe0000_u64,
+                reserved_mask: 0xfffffffffff40000_u64,
                 access: crate::arch::__access::ro::<IA32_PERF_CAPABILITIES::Instance>(),
                 role: Some(crate::arch::Role::Capabilities),
                 decode: Some(crate::arch::__access::decode::<IA32_PERF_CAPABILITIES::Instance>),
@@ -436,6 +439,14 @@ impl crate::arch::Arch for IntelArrowlakeLioncove {
                 access: crate::arch::__access::rw::<IA32_DEBUGCTL::Instance>(),
                 role: Some(crate::arch::Role::DebugControl),
                 decode: Some(crate::arch::__access::decode::<IA32_DEBUGCTL::Instance>),
+            },
+            crate::arch::RegInfo {
+                name: "IA32_DS_AREA",
+                addresses: &[0x600_u32],
+                reserved_mask: 0x0_u64,
+                access: crate::arch::__access::rw::<IA32_DS_AREA::Instance>(),
+                role: None,
+                decode: Some(crate::arch::__access::decode::<IA32_DS_AREA::Instance>),
             },
             crate::arch::RegInfo {
                 name: "IA32_FIXED_CTR",
@@ -478,6 +489,14 @@ impl crate::arch::Arch for IntelArrowlakeLioncove {
                 decode: None,
             },
             crate::arch::RegInfo {
+                name: "IA32_PEBS_ENABLE",
+                addresses: &[0x3f1_u32],
+                reserved_mask: 0xfffffff0fffffc00_u64,
+                access: crate::arch::__access::rw::<IA32_PEBS_ENABLE::Instance>(),
+                role: None,
+                decode: Some(crate::arch::__access::decode::<IA32_PEBS_ENABLE::Instance>),
+            },
+            crate::arch::RegInfo {
                 name: "IA32_PERF_GLOBAL_STATUS_SET",
                 addresses: &[0x391_u32],
                 reserved_mask: 0x837efff0fffffc00_u64,
@@ -500,6 +519,14 @@ impl crate::arch::Arch for IntelArrowlakeLioncove {
                 access: crate::arch::__access::rw::<IA32_PERF_METRICS::Instance>(),
                 role: None,
                 decode: Some(crate::arch::__access::decode::<IA32_PERF_METRICS::Instance>),
+            },
+            crate::arch::RegInfo {
+                name: "MSR_PEBS_DATA_CFG",
+                addresses: &[0x3f2_u32],
+                reserved_mask: 0xffffffff00fffff0_u64,
+                access: crate::arch::__access::rw::<MSR_PEBS_DATA_CFG::Instance>(),
+                role: None,
+                decode: Some(crate::arch::__access::decode::<MSR_PEBS_DATA_CFG::Instance>),
             },
         ];
         &REGISTERS

@@ -2,11 +2,13 @@
 
 #![doc = "Core events of elkhartlake_core.json (Intel perfmon)\n\nEvery core event Intel's perfmon list gives for the CPUs in `cpus`: names, codes,\ncounters, flags, auxiliary MSR values, errata and sampling periods. Extends\narchitectural performance monitoring version 5 (from the importer's table of cores).\n\nGeneration `intel-elkhartlake`, extends `intel-v5`. Manual: Intel perfmon EHL/events/elkhartlake_core.json (event list version 1.05); Elkhart Lake (Tremont): InstLatx64 CPUID dump GenuineIntel00906C0_JasperLake, a Tremont part (CPUID.0AH:EAX = 07300405H)."]
 pub use super::super::intel::v1::{IA32_A_PMC, Ia32APmc};
+pub use super::super::intel::v1::{IA32_DS_AREA, Ia32DsArea};
 pub use super::super::intel::v1::{IA32_PMC, Ia32Pmc};
 pub use super::super::intel::v4::{IA32_DEBUGCTL, Ia32Debugctl};
 pub use super::super::intel::v5::ArchEvent;
 pub use super::super::intel::v5::{IA32_FIXED_CTR, Ia32FixedCtr};
 pub use super::super::intel::v5::{IA32_FIXED_CTR_CTRL, Ia32FixedCtrCtrl};
+pub use super::super::intel::v5::{IA32_PEBS_ENABLE, Ia32PebsEnable};
 pub use super::super::intel::v5::{IA32_PERF_CAPABILITIES, Ia32PerfCapabilities};
 pub use super::super::intel::v5::{IA32_PERF_GLOBAL_CTRL, Ia32PerfGlobalCtrl};
 pub use super::super::intel::v5::{IA32_PERF_GLOBAL_INUSE, Ia32PerfGlobalInuse};
@@ -15,6 +17,7 @@ pub use super::super::intel::v5::{IA32_PERF_GLOBAL_STATUS_RESET, Ia32PerfGlobalS
 pub use super::super::intel::v5::{IA32_PERF_GLOBAL_STATUS_SET, Ia32PerfGlobalStatusSet};
 pub use super::super::intel::v5::{IA32_PERF_METRICS, Ia32PerfMetrics};
 pub use super::super::intel::v5::{IA32_PERFEVTSEL, Ia32Perfevtsel};
+pub use super::super::intel::v5::{MSR_PEBS_DATA_CFG, MsrPebsDataCfg};
 #[doc = "The run-time view of `intel-elkhartlake` ([`Arch`](crate::arch::Arch)), generated from the roles its definitions give its registers and fields."]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct IntelElkhartlake;

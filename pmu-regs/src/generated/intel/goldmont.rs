@@ -2,10 +2,12 @@
 
 #![doc = "Core events of goldmont_core.json (Intel perfmon)\n\nEvery core event Intel's perfmon list gives for the CPUs in `cpus`: names, codes,\ncounters, flags, auxiliary MSR values, errata and sampling periods. Extends\narchitectural performance monitoring version 4 (from the importer's table of cores).\n\nGeneration `intel-goldmont`, extends `intel-v4`. Manual: Intel perfmon GLM/events/goldmont_core.json (event list version 13); Goldmont: SDM Vol. 3B §18.7, Table 18-18 (IA32_PERF_GLOBAL_STATUS_RESET/SET and IA32_PERF_GLOBAL_INUSE, version 4 facilities)."]
 pub use super::super::intel::v1::{IA32_A_PMC, Ia32APmc};
+pub use super::super::intel::v1::{IA32_DS_AREA, Ia32DsArea};
 pub use super::super::intel::v1::{IA32_PERF_CAPABILITIES, Ia32PerfCapabilities};
 pub use super::super::intel::v1::{IA32_PMC, Ia32Pmc};
 pub use super::super::intel::v2::ArchEvent;
 pub use super::super::intel::v2::{IA32_FIXED_CTR, Ia32FixedCtr};
+pub use super::super::intel::v2::{IA32_PEBS_ENABLE, Ia32PebsEnable};
 pub use super::super::intel::v2::{IA32_PERF_GLOBAL_CTRL, Ia32PerfGlobalCtrl};
 pub use super::super::intel::v3::{IA32_FIXED_CTR_CTRL, Ia32FixedCtrCtrl};
 pub use super::super::intel::v3::{IA32_PERFEVTSEL, Ia32Perfevtsel};

@@ -2,10 +2,12 @@
 
 #![doc = "Core events of skylakex_core.json (Intel perfmon)\n\nEvery core event Intel's perfmon list gives for the CPUs in `cpus`: names, codes,\ncounters, flags, auxiliary MSR values, errata and sampling periods. Extends\narchitectural performance monitoring version 4 (from the importer's table of cores).\n\nGeneration `intel-skylakex`, extends `intel-v4`. Manual: Intel perfmon SKX/events/skylakex_core.json (event list version 1.37); Skylake-SP: SDM Vol. 3B §18.13 (version ID 4)."]
 pub use super::super::intel::v1::{IA32_A_PMC, Ia32APmc};
+pub use super::super::intel::v1::{IA32_DS_AREA, Ia32DsArea};
 pub use super::super::intel::v1::{IA32_PERF_CAPABILITIES, Ia32PerfCapabilities};
 pub use super::super::intel::v1::{IA32_PMC, Ia32Pmc};
 pub use super::super::intel::v2::ArchEvent;
 pub use super::super::intel::v2::{IA32_FIXED_CTR, Ia32FixedCtr};
+pub use super::super::intel::v2::{IA32_PEBS_ENABLE, Ia32PebsEnable};
 pub use super::super::intel::v2::{IA32_PERF_GLOBAL_CTRL, Ia32PerfGlobalCtrl};
 pub use super::super::intel::v3::{IA32_FIXED_CTR_CTRL, Ia32FixedCtrCtrl};
 pub use super::super::intel::v3::{IA32_PERFEVTSEL, Ia32Perfevtsel};

@@ -2,11 +2,13 @@
 
 #![doc = "Core events of WestmereEX_core.json (Intel perfmon)\n\nEvery core event Intel's perfmon list gives for the CPUs in `cpus`: names, codes,\ncounters, flags, auxiliary MSR values, errata and sampling periods. Extends\narchitectural performance monitoring version 3 (from the importer's table of cores).\nIntel's list numbers the fixed counters from 1 (INST_RETIRED.ANY is \"Fixed counter 1\");\nhere they are numbered from 0, as in the SDM.\n\nGeneration `intel-westmereex`, extends `intel-v3`. Manual: Intel perfmon WSM-EX/events/WestmereEX_core.json (event list version 4); Westmere: SDM Vol. 3B, Westmere performance monitoring (version ID 3)."]
 pub use super::super::intel::v1::{IA32_A_PMC, Ia32APmc};
+pub use super::super::intel::v1::{IA32_DS_AREA, Ia32DsArea};
 pub use super::super::intel::v1::{IA32_PERF_CAPABILITIES, Ia32PerfCapabilities};
 pub use super::super::intel::v1::{IA32_PMC, Ia32Pmc};
 pub use super::super::intel::v2::ArchEvent;
 pub use super::super::intel::v2::{IA32_DEBUGCTL, Ia32Debugctl};
 pub use super::super::intel::v2::{IA32_FIXED_CTR, Ia32FixedCtr};
+pub use super::super::intel::v2::{IA32_PEBS_ENABLE, Ia32PebsEnable};
 pub use super::super::intel::v2::{IA32_PERF_GLOBAL_CTRL, Ia32PerfGlobalCtrl};
 pub use super::super::intel::v3::{IA32_FIXED_CTR_CTRL, Ia32FixedCtrCtrl};
 pub use super::super::intel::v3::{IA32_PERF_GLOBAL_OVF_CTRL, Ia32PerfGlobalOvfCtrl};

@@ -8,7 +8,8 @@
     clippy::identity_op,
     clippy::unnecessary_cast,
     clippy::new_ret_no_self,
-    clippy::bad_bit_mask
+    clippy::bad_bit_mask,
+    clippy::erasing_op
 )]
 pub mod IA32_PMC {
     #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -337,7 +338,8 @@ pub type Ia32Pmc = IA32_PMC::Value;
     clippy::identity_op,
     clippy::unnecessary_cast,
     clippy::new_ret_no_self,
-    clippy::bad_bit_mask
+    clippy::bad_bit_mask,
+    clippy::erasing_op
 )]
 pub mod IA32_A_PMC {
     #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -666,7 +668,8 @@ pub type Ia32APmc = IA32_A_PMC::Value;
     clippy::identity_op,
     clippy::unnecessary_cast,
     clippy::new_ret_no_self,
-    clippy::bad_bit_mask
+    clippy::bad_bit_mask,
+    clippy::erasing_op
 )]
 pub mod IA32_PERFEVTSEL {
     #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -1620,7 +1623,8 @@ pub type Ia32Perfevtsel = IA32_PERFEVTSEL::Value;
     clippy::identity_op,
     clippy::unnecessary_cast,
     clippy::new_ret_no_self,
-    clippy::bad_bit_mask
+    clippy::bad_bit_mask,
+    clippy::erasing_op
 )]
 pub mod IA32_PERF_GLOBAL_STATUS {
     #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -2137,7 +2141,8 @@ pub type Ia32PerfGlobalStatus = IA32_PERF_GLOBAL_STATUS::Value;
     clippy::identity_op,
     clippy::unnecessary_cast,
     clippy::new_ret_no_self,
-    clippy::bad_bit_mask
+    clippy::bad_bit_mask,
+    clippy::erasing_op
 )]
 pub mod IA32_PERF_GLOBAL_CTRL {
     #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -2855,7 +2860,8 @@ pub type Ia32PerfGlobalCtrl = IA32_PERF_GLOBAL_CTRL::Value;
     clippy::identity_op,
     clippy::unnecessary_cast,
     clippy::new_ret_no_self,
-    clippy::bad_bit_mask
+    clippy::bad_bit_mask,
+    clippy::erasing_op
 )]
 pub mod IA32_PERF_GLOBAL_STATUS_RESET {
     #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -3697,6 +3703,704 @@ pub mod IA32_PERF_GLOBAL_STATUS_RESET {
 }
 #[doc = "The value type of [`IA32_PERF_GLOBAL_STATUS_RESET`](IA32_PERF_GLOBAL_STATUS_RESET)."]
 pub type Ia32PerfGlobalStatusReset = IA32_PERF_GLOBAL_STATUS_RESET::Value;
+#[doc = "PEBS control with adaptive PEBS (enumerated by IA32_PERF_CAPABILITIES.PEBS_BASELINE):\nPEBS can be enabled on every general-purpose counter (bit i, counter i) and on every\nfixed counter (bit 32+i, fixed counter i). The load-latency and precise-store bits\nsome earlier cores define at bits 35:32 and 63 are not used from version 5 on.\n\n- MSR: `0x3F1`\n- Access: read-write\n- Width: 64 bits\n- Reset value: `0x0`\n- Reserved bits: `0xFFFFFFF0FFFFFC00`\n- Defined in: `intel-arrowlake-lioncove` and `intel-lunarlake-lioncove`, one layout emitted once (register present since `intel-v2`)\n- Manual: Intel SDM Vol. 3B, \"Adaptive PEBS\" and \"PEBS facility extended to all counters\" (Ice Lake and later); Linux arch/x86/events/intel/ds.c intel_pmu_pebs_enable (fixed counter i at bit 32+i, load latency only before version 5)\n\nThe value type is [`Value`](IA32_PEBS_ENABLE::Value)."]
+#[allow(
+    non_snake_case,
+    missing_docs,
+    clippy::identity_op,
+    clippy::unnecessary_cast,
+    clippy::new_ret_no_self,
+    clippy::bad_bit_mask,
+    clippy::erasing_op
+)]
+pub mod IA32_PEBS_ENABLE {
+    #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
+    #[doc = r" carries the register's name so that a field of another register is reported"]
+    #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
+    #[derive(Clone, Copy, Debug)]
+    #[allow(non_camel_case_types)]
+    pub struct IA32_PEBS_ENABLE;
+    #[doc = r" The tock-registers marker type for this register."]
+    pub type Register = IA32_PEBS_ENABLE;
+    impl ::tock_registers::RegisterLongName for Register {}
+    #[allow(unused_imports)]
+    use ::tock_registers::fields::Field;
+    :: tock_registers :: register_bitmasks ! (u64 , IA32_PEBS_ENABLE , Register , [# [doc = "Write PEBS records for the event counted by IA32_PMCi. (bits 0, read-write)"] PEBS_EN_PMC0 OFFSET (0) NUMBITS (1) [] , # [doc = "Write PEBS records for the event counted by IA32_PMCi. (bits 1, read-write)"] PEBS_EN_PMC1 OFFSET (1) NUMBITS (1) [] , # [doc = "Write PEBS records for the event counted by IA32_PMCi. (bits 2, read-write)"] PEBS_EN_PMC2 OFFSET (2) NUMBITS (1) [] , # [doc = "Write PEBS records for the event counted by IA32_PMCi. (bits 3, read-write)"] PEBS_EN_PMC3 OFFSET (3) NUMBITS (1) [] , # [doc = "Write PEBS records for the event counted by IA32_PMCi. (bits 4, read-write)"] PEBS_EN_PMC4 OFFSET (4) NUMBITS (1) [] , # [doc = "Write PEBS records for the event counted by IA32_PMCi. (bits 5, read-write)"] PEBS_EN_PMC5 OFFSET (5) NUMBITS (1) [] , # [doc = "Write PEBS records for the event counted by IA32_PMCi. (bits 6, read-write)"] PEBS_EN_PMC6 OFFSET (6) NUMBITS (1) [] , # [doc = "Write PEBS records for the event counted by IA32_PMCi. (bits 7, read-write)"] PEBS_EN_PMC7 OFFSET (7) NUMBITS (1) [] , # [doc = "Write PEBS records for the event counted by IA32_PMCi. (bits 8, read-write)"] PEBS_EN_PMC8 OFFSET (8) NUMBITS (1) [] , # [doc = "Write PEBS records for the event counted by IA32_PMCi. (bits 9, read-write)"] PEBS_EN_PMC9 OFFSET (9) NUMBITS (1) [] , # [doc = "Write PEBS records for fixed counter i. (bits 32, read-write)"] PEBS_EN_FIXED0 OFFSET (32) NUMBITS (1) [] , # [doc = "Write PEBS records for fixed counter i. (bits 33, read-write)"] PEBS_EN_FIXED1 OFFSET (33) NUMBITS (1) [] , # [doc = "Write PEBS records for fixed counter i. (bits 34, read-write)"] PEBS_EN_FIXED2 OFFSET (34) NUMBITS (1) [] , # [doc = "Write PEBS records for fixed counter i. (bits 35, read-write)"] PEBS_EN_FIXED3 OFFSET (35) NUMBITS (1) []]);
+    #[doc = r" MSR address."]
+    pub const ADDRESS: u32 = 0x3f1_u32;
+    #[inline(always)]
+    const fn __check_reserved<const B: u64>() {
+        const {
+            if B & Value::RESERVED_MASK != 0 {
+                crate::__private::reserved_bits(
+                    "IA32_PEBS_ENABLE",
+                    B & Value::RESERVED_MASK,
+                    Value::RESERVED_MASK,
+                )
+            }
+        }
+    }
+    #[doc = "A value of `IA32_PEBS_ENABLE`. Setters never touch reserved bits (`0xFFFFFFF0FFFFFC00`)."]
+    #[derive(Clone, Copy, PartialEq, Eq, Hash)]
+    #[repr(transparent)]
+    pub struct Value(u64);
+    impl Value {
+        #[doc = r" A [`Builder`](Builder) with every field zero (no reserved bits set): the starting point"]
+        #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
+        #[doc = r" given two different values (a compile error in a `const`)."]
+        pub const fn new() -> Builder {
+            Builder {
+                value: Self(0),
+                set: 0,
+                conflict: 0,
+            }
+        }
+        #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
+        #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+        #[track_caller]
+        pub const fn from_bits<const B: u64>() -> Self {
+            if B & Self::RESERVED_MASK != 0 {
+                crate::__private::reserved_bits(
+                    "IA32_PEBS_ENABLE",
+                    B & Self::RESERVED_MASK,
+                    Self::RESERVED_MASK,
+                )
+            }
+            __check_reserved::<B>();
+            Self(B)
+        }
+        #[doc = "The value with exactly these bits, or [`ReservedBitsError`](crate::ReservedBitsError)\nwhen one of them is reserved."]
+        pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
+            if bits & Self::RESERVED_MASK != 0 {
+                return Err(crate::ReservedBitsError {
+                    register: "IA32_PEBS_ENABLE",
+                    bits: bits & Self::RESERVED_MASK,
+                    reserved_mask: Self::RESERVED_MASK,
+                });
+            }
+            Ok(Self(bits))
+        }
+        #[doc = r" The value as read from the MSR, reserved bits kept as read: for decoding,"]
+        #[doc = r" and for a read-modify-write through `MsrExt::modify`, which writes them back"]
+        #[doc = r" unchanged. `MsrExt::write` refuses a value that sets a reserved bit."]
+        pub const fn from_raw_read(bits: u64) -> Self {
+            Self(bits)
+        }
+        #[doc = r" The value after reset."]
+        pub const RESET: Self = Self(0x0_u64);
+        #[doc = r" Bits no field covers; this API never sets them."]
+        pub const RESERVED_MASK: u64 = 0xfffffff0fffffc00_u64;
+        #[doc = "The raw value (reserved bits as read, when built from [`Self::from_raw_read`](Self::from_raw_read))."]
+        pub const fn bits(self) -> u64 {
+            self.0
+        }
+        #[doc = r" The value as a tock-registers local copy, for `FieldValue`-style access."]
+        pub const fn to_local(self) -> ::tock_registers::LocalRegisterCopy<u64, Register> {
+            ::tock_registers::LocalRegisterCopy::new(self.0)
+        }
+        #[doc = "`PEBS_EN_PMC` element 0 of 10, general-purpose counter 0: bit 0, read-write, 1 bit wide.\n\nWrite PEBS records for the event counted by IA32_PMCi."]
+        pub const fn pebs_en_pmc0(self) -> bool {
+            ((self.0 >> 0u32) & 0x1_u64) != 0
+        }
+        #[doc = "`PEBS_EN_PMC` element 0 of 10, general-purpose counter 0: bit 0, read-write, 1 bit wide.\n\nWrite PEBS records for the event counted by IA32_PMCi."]
+        pub const fn with_pebs_en_pmc0(self, on: bool) -> Self {
+            let v = on as u64;
+            Self((self.0 & 0xfffffffffffffffe_u64) | (((v >> 0u32) & 0x1_u64) << 0u32))
+        }
+        #[doc = "`PEBS_EN_PMC` element 1 of 10, general-purpose counter 1: bit 1, read-write, 1 bit wide.\n\nWrite PEBS records for the event counted by IA32_PMCi."]
+        pub const fn pebs_en_pmc1(self) -> bool {
+            ((self.0 >> 1u32) & 0x1_u64) != 0
+        }
+        #[doc = "`PEBS_EN_PMC` element 1 of 10, general-purpose counter 1: bit 1, read-write, 1 bit wide.\n\nWrite PEBS records for the event counted by IA32_PMCi."]
+        pub const fn with_pebs_en_pmc1(self, on: bool) -> Self {
+            let v = on as u64;
+            Self((self.0 & 0xfffffffffffffffd_u64) | (((v >> 0u32) & 0x1_u64) << 1u32))
+        }
+        #[doc = "`PEBS_EN_PMC` element 2 of 10, general-purpose counter 2: bit 2, read-write, 1 bit wide.\n\nWrite PEBS records for the event counted by IA32_PMCi."]
+        pub const fn pebs_en_pmc2(self) -> bool {
+            ((self.0 >> 2u32) & 0x1_u64) != 0
+        }
+        #[doc = "`PEBS_EN_PMC` element 2 of 10, general-purpose counter 2: bit 2, read-write, 1 bit wide.\n\nWrite PEBS records for the event counted by IA32_PMCi."]
+        pub const fn with_pebs_en_pmc2(self, on: bool) -> Self {
+            let v = on as u64;
+            Self((self.0 & 0xfffffffffffffffb_u64) | (((v >> 0u32) & 0x1_u64) << 2u32))
+        }
+        #[doc = "`PEBS_EN_PMC` element 3 of 10, general-purpose counter 3: bit 3, read-write, 1 bit wide.\n\nWrite PEBS records for the event counted by IA32_PMCi."]
+        pub const fn pebs_en_pmc3(self) -> bool {
+            ((self.0 >> 3u32) & 0x1_u64) != 0
+        }
+        #[doc = "`PEBS_EN_PMC` element 3 of 10, general-purpose counter 3: bit 3, read-write, 1 bit wide.\n\nWrite PEBS records for the event counted by IA32_PMCi."]
+        pub const fn with_pebs_en_pmc3(self, on: bool) -> Self {
+            let v = on as u64;
+            Self((self.0 & 0xfffffffffffffff7_u64) | (((v >> 0u32) & 0x1_u64) << 3u32))
+        }
+        #[doc = "`PEBS_EN_PMC` element 4 of 10, general-purpose counter 4: bit 4, read-write, 1 bit wide.\n\nWrite PEBS records for the event counted by IA32_PMCi."]
+        pub const fn pebs_en_pmc4(self) -> bool {
+            ((self.0 >> 4u32) & 0x1_u64) != 0
+        }
+        #[doc = "`PEBS_EN_PMC` element 4 of 10, general-purpose counter 4: bit 4, read-write, 1 bit wide.\n\nWrite PEBS records for the event counted by IA32_PMCi."]
+        pub const fn with_pebs_en_pmc4(self, on: bool) -> Self {
+            let v = on as u64;
+            Self((self.0 & 0xffffffffffffffef_u64) | (((v >> 0u32) & 0x1_u64) << 4u32))
+        }
+        #[doc = "`PEBS_EN_PMC` element 5 of 10, general-purpose counter 5: bit 5, read-write, 1 bit wide.\n\nWrite PEBS records for the event counted by IA32_PMCi."]
+        pub const fn pebs_en_pmc5(self) -> bool {
+            ((self.0 >> 5u32) & 0x1_u64) != 0
+        }
+        #[doc = "`PEBS_EN_PMC` element 5 of 10, general-purpose counter 5: bit 5, read-write, 1 bit wide.\n\nWrite PEBS records for the event counted by IA32_PMCi."]
+        pub const fn with_pebs_en_pmc5(self, on: bool) -> Self {
+            let v = on as u64;
+            Self((self.0 & 0xffffffffffffffdf_u64) | (((v >> 0u32) & 0x1_u64) << 5u32))
+        }
+        #[doc = "`PEBS_EN_PMC` element 6 of 10, general-purpose counter 6: bit 6, read-write, 1 bit wide.\n\nWrite PEBS records for the event counted by IA32_PMCi."]
+        pub const fn pebs_en_pmc6(self) -> bool {
+            ((self.0 >> 6u32) & 0x1_u64) != 0
+        }
+        #[doc = "`PEBS_EN_PMC` element 6 of 10, general-purpose counter 6: bit 6, read-write, 1 bit wide.\n\nWrite PEBS records for the event counted by IA32_PMCi."]
+        pub const fn with_pebs_en_pmc6(self, on: bool) -> Self {
+            let v = on as u64;
+            Self((self.0 & 0xffffffffffffffbf_u64) | (((v >> 0u32) & 0x1_u64) << 6u32))
+        }
+        #[doc = "`PEBS_EN_PMC` element 7 of 10, general-purpose counter 7: bit 7, read-write, 1 bit wide.\n\nWrite PEBS records for the event counted by IA32_PMCi."]
+        pub const fn pebs_en_pmc7(self) -> bool {
+            ((self.0 >> 7u32) & 0x1_u64) != 0
+        }
+        #[doc = "`PEBS_EN_PMC` element 7 of 10, general-purpose counter 7: bit 7, read-write, 1 bit wide.\n\nWrite PEBS records for the event counted by IA32_PMCi."]
+        pub const fn with_pebs_en_pmc7(self, on: bool) -> Self {
+            let v = on as u64;
+            Self((self.0 & 0xffffffffffffff7f_u64) | (((v >> 0u32) & 0x1_u64) << 7u32))
+        }
+        #[doc = "`PEBS_EN_PMC` element 8 of 10, general-purpose counter 8: bit 8, read-write, 1 bit wide.\n\nWrite PEBS records for the event counted by IA32_PMCi."]
+        pub const fn pebs_en_pmc8(self) -> bool {
+            ((self.0 >> 8u32) & 0x1_u64) != 0
+        }
+        #[doc = "`PEBS_EN_PMC` element 8 of 10, general-purpose counter 8: bit 8, read-write, 1 bit wide.\n\nWrite PEBS records for the event counted by IA32_PMCi."]
+        pub const fn with_pebs_en_pmc8(self, on: bool) -> Self {
+            let v = on as u64;
+            Self((self.0 & 0xfffffffffffffeff_u64) | (((v >> 0u32) & 0x1_u64) << 8u32))
+        }
+        #[doc = "`PEBS_EN_PMC` element 9 of 10, general-purpose counter 9: bit 9, read-write, 1 bit wide.\n\nWrite PEBS records for the event counted by IA32_PMCi."]
+        pub const fn pebs_en_pmc9(self) -> bool {
+            ((self.0 >> 9u32) & 0x1_u64) != 0
+        }
+        #[doc = "`PEBS_EN_PMC` element 9 of 10, general-purpose counter 9: bit 9, read-write, 1 bit wide.\n\nWrite PEBS records for the event counted by IA32_PMCi."]
+        pub const fn with_pebs_en_pmc9(self, on: bool) -> Self {
+            let v = on as u64;
+            Self((self.0 & 0xfffffffffffffdff_u64) | (((v >> 0u32) & 0x1_u64) << 9u32))
+        }
+        #[doc = "Element `index` of `PEBS_EN_PMC`, or `None` when out of 0..10."]
+        pub const fn pebs_en_pmc_at(self, index: u32) -> Option<bool> {
+            match index {
+                0u32 => Some(((self.0 >> 0u32) & 0x1_u64) != 0),
+                1u32 => Some(((self.0 >> 1u32) & 0x1_u64) != 0),
+                2u32 => Some(((self.0 >> 2u32) & 0x1_u64) != 0),
+                3u32 => Some(((self.0 >> 3u32) & 0x1_u64) != 0),
+                4u32 => Some(((self.0 >> 4u32) & 0x1_u64) != 0),
+                5u32 => Some(((self.0 >> 5u32) & 0x1_u64) != 0),
+                6u32 => Some(((self.0 >> 6u32) & 0x1_u64) != 0),
+                7u32 => Some(((self.0 >> 7u32) & 0x1_u64) != 0),
+                8u32 => Some(((self.0 >> 8u32) & 0x1_u64) != 0),
+                9u32 => Some(((self.0 >> 9u32) & 0x1_u64) != 0),
+                _ => None,
+            }
+        }
+        #[doc = "Sets element `index` of `PEBS_EN_PMC`; fails when out of 0..10 or wider than 1 bits."]
+        pub const fn try_set_pebs_en_pmc_at(
+            self,
+            index: u32,
+            v: u64,
+        ) -> Result<Self, crate::FieldError> {
+            if v > 0x1_u64 {
+                return Err(crate::FieldError::TooWide {
+                    field: "PEBS_EN_PMC",
+                    width: 1u32,
+                    value: v,
+                });
+            }
+            match index {
+                0u32 => Ok(Self(
+                    (self.0 & 0xfffffffffffffffe_u64) | (((v >> 0u32) & 0x1_u64) << 0u32),
+                )),
+                1u32 => Ok(Self(
+                    (self.0 & 0xfffffffffffffffd_u64) | (((v >> 0u32) & 0x1_u64) << 1u32),
+                )),
+                2u32 => Ok(Self(
+                    (self.0 & 0xfffffffffffffffb_u64) | (((v >> 0u32) & 0x1_u64) << 2u32),
+                )),
+                3u32 => Ok(Self(
+                    (self.0 & 0xfffffffffffffff7_u64) | (((v >> 0u32) & 0x1_u64) << 3u32),
+                )),
+                4u32 => Ok(Self(
+                    (self.0 & 0xffffffffffffffef_u64) | (((v >> 0u32) & 0x1_u64) << 4u32),
+                )),
+                5u32 => Ok(Self(
+                    (self.0 & 0xffffffffffffffdf_u64) | (((v >> 0u32) & 0x1_u64) << 5u32),
+                )),
+                6u32 => Ok(Self(
+                    (self.0 & 0xffffffffffffffbf_u64) | (((v >> 0u32) & 0x1_u64) << 6u32),
+                )),
+                7u32 => Ok(Self(
+                    (self.0 & 0xffffffffffffff7f_u64) | (((v >> 0u32) & 0x1_u64) << 7u32),
+                )),
+                8u32 => Ok(Self(
+                    (self.0 & 0xfffffffffffffeff_u64) | (((v >> 0u32) & 0x1_u64) << 8u32),
+                )),
+                9u32 => Ok(Self(
+                    (self.0 & 0xfffffffffffffdff_u64) | (((v >> 0u32) & 0x1_u64) << 9u32),
+                )),
+                _ => Err(crate::FieldError::IndexOutOfRange {
+                    field: "PEBS_EN_PMC",
+                    count: 10u32,
+                    index,
+                }),
+            }
+        }
+        #[doc = "`PEBS_EN_FIXED` element 0 of 4, fixed counter 0: bit 32, read-write, 1 bit wide.\n\nWrite PEBS records for fixed counter i."]
+        pub const fn pebs_en_fixed0(self) -> bool {
+            ((self.0 >> 32u32) & 0x1_u64) != 0
+        }
+        #[doc = "`PEBS_EN_FIXED` element 0 of 4, fixed counter 0: bit 32, read-write, 1 bit wide.\n\nWrite PEBS records for fixed counter i."]
+        pub const fn with_pebs_en_fixed0(self, on: bool) -> Self {
+            let v = on as u64;
+            Self((self.0 & 0xfffffffeffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 32u32))
+        }
+        #[doc = "`PEBS_EN_FIXED` element 1 of 4, fixed counter 1: bit 33, read-write, 1 bit wide.\n\nWrite PEBS records for fixed counter i."]
+        pub const fn pebs_en_fixed1(self) -> bool {
+            ((self.0 >> 33u32) & 0x1_u64) != 0
+        }
+        #[doc = "`PEBS_EN_FIXED` element 1 of 4, fixed counter 1: bit 33, read-write, 1 bit wide.\n\nWrite PEBS records for fixed counter i."]
+        pub const fn with_pebs_en_fixed1(self, on: bool) -> Self {
+            let v = on as u64;
+            Self((self.0 & 0xfffffffdffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 33u32))
+        }
+        #[doc = "`PEBS_EN_FIXED` element 2 of 4, fixed counter 2: bit 34, read-write, 1 bit wide.\n\nWrite PEBS records for fixed counter i."]
+        pub const fn pebs_en_fixed2(self) -> bool {
+            ((self.0 >> 34u32) & 0x1_u64) != 0
+        }
+        #[doc = "`PEBS_EN_FIXED` element 2 of 4, fixed counter 2: bit 34, read-write, 1 bit wide.\n\nWrite PEBS records for fixed counter i."]
+        pub const fn with_pebs_en_fixed2(self, on: bool) -> Self {
+            let v = on as u64;
+            Self((self.0 & 0xfffffffbffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 34u32))
+        }
+        #[doc = "`PEBS_EN_FIXED` element 3 of 4, fixed counter 3: bit 35, read-write, 1 bit wide.\n\nWrite PEBS records for fixed counter i."]
+        pub const fn pebs_en_fixed3(self) -> bool {
+            ((self.0 >> 35u32) & 0x1_u64) != 0
+        }
+        #[doc = "`PEBS_EN_FIXED` element 3 of 4, fixed counter 3: bit 35, read-write, 1 bit wide.\n\nWrite PEBS records for fixed counter i."]
+        pub const fn with_pebs_en_fixed3(self, on: bool) -> Self {
+            let v = on as u64;
+            Self((self.0 & 0xfffffff7ffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 35u32))
+        }
+        #[doc = "Element `index` of `PEBS_EN_FIXED`, or `None` when out of 0..4."]
+        pub const fn pebs_en_fixed_at(self, index: u32) -> Option<bool> {
+            match index {
+                0u32 => Some(((self.0 >> 32u32) & 0x1_u64) != 0),
+                1u32 => Some(((self.0 >> 33u32) & 0x1_u64) != 0),
+                2u32 => Some(((self.0 >> 34u32) & 0x1_u64) != 0),
+                3u32 => Some(((self.0 >> 35u32) & 0x1_u64) != 0),
+                _ => None,
+            }
+        }
+        #[doc = "Sets element `index` of `PEBS_EN_FIXED`; fails when out of 0..4 or wider than 1 bits."]
+        pub const fn try_set_pebs_en_fixed_at(
+            self,
+            index: u32,
+            v: u64,
+        ) -> Result<Self, crate::FieldError> {
+            if v > 0x1_u64 {
+                return Err(crate::FieldError::TooWide {
+                    field: "PEBS_EN_FIXED",
+                    width: 1u32,
+                    value: v,
+                });
+            }
+            match index {
+                0u32 => Ok(Self(
+                    (self.0 & 0xfffffffeffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 32u32),
+                )),
+                1u32 => Ok(Self(
+                    (self.0 & 0xfffffffdffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 33u32),
+                )),
+                2u32 => Ok(Self(
+                    (self.0 & 0xfffffffbffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 34u32),
+                )),
+                3u32 => Ok(Self(
+                    (self.0 & 0xfffffff7ffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 35u32),
+                )),
+                _ => Err(crate::FieldError::IndexOutOfRange {
+                    field: "PEBS_EN_FIXED",
+                    count: 4u32,
+                    index,
+                }),
+            }
+        }
+        #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
+        #[inline]
+        pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
+            Ok(self)
+        }
+        #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+        #[inline]
+        #[track_caller]
+        pub const fn build(self) -> Self {
+            self
+        }
+    }
+    impl Default for Value {
+        #[doc = r" All fields zero: no reserved bit set, no constraint to check."]
+        fn default() -> Self {
+            Self(0)
+        }
+    }
+    impl Default for Builder {
+        fn default() -> Self {
+            Value::new()
+        }
+    }
+    impl ::core::fmt::Debug for Value {
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            let reserved = self.0 & Self::RESERVED_MASK;
+            let mut d = f.debug_struct("IA32_PEBS_ENABLE");
+            d.field("PEBS_EN_PMC0", &(((self.0 >> 0u32) & 0x1_u64) != 0))
+                .field("PEBS_EN_PMC1", &(((self.0 >> 1u32) & 0x1_u64) != 0))
+                .field("PEBS_EN_PMC2", &(((self.0 >> 2u32) & 0x1_u64) != 0))
+                .field("PEBS_EN_PMC3", &(((self.0 >> 3u32) & 0x1_u64) != 0))
+                .field("PEBS_EN_PMC4", &(((self.0 >> 4u32) & 0x1_u64) != 0))
+                .field("PEBS_EN_PMC5", &(((self.0 >> 5u32) & 0x1_u64) != 0))
+                .field("PEBS_EN_PMC6", &(((self.0 >> 6u32) & 0x1_u64) != 0))
+                .field("PEBS_EN_PMC7", &(((self.0 >> 7u32) & 0x1_u64) != 0))
+                .field("PEBS_EN_PMC8", &(((self.0 >> 8u32) & 0x1_u64) != 0))
+                .field("PEBS_EN_PMC9", &(((self.0 >> 9u32) & 0x1_u64) != 0))
+                .field("PEBS_EN_FIXED0", &(((self.0 >> 32u32) & 0x1_u64) != 0))
+                .field("PEBS_EN_FIXED1", &(((self.0 >> 33u32) & 0x1_u64) != 0))
+                .field("PEBS_EN_FIXED2", &(((self.0 >> 34u32) & 0x1_u64) != 0))
+                .field("PEBS_EN_FIXED3", &(((self.0 >> 35u32) & 0x1_u64) != 0));
+            if reserved != 0 {
+                d.field("reserved", &format_args!("{:#x}", reserved));
+            }
+            d.finish()
+        }
+    }
+    impl From<Value> for u64 {
+        fn from(v: Value) -> u64 {
+            v.0
+        }
+    }
+    impl crate::access::RegisterValue for Value {
+        const NAME: &'static str = "IA32_PEBS_ENABLE";
+        const RESERVED_MASK: u64 = Value::RESERVED_MASK;
+        fn bits(self) -> u64 {
+            self.0
+        }
+    }
+    #[doc = "Builds a write of `IA32_PEBS_ENABLE` from named fields; see [`Value::new`](Value::new)."]
+    #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+    #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
+    pub struct Builder {
+        value: Value,
+        set: u64,
+        conflict: u64,
+    }
+    impl Builder {
+        #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
+        #[doc = r" were assigned before with a different value."]
+        const fn track(self, mask: u64, next: Value) -> Self {
+            let clash = if self.set & mask != 0 && (self.value.0 ^ next.0) & mask != 0 {
+                mask
+            } else {
+                0
+            };
+            Self {
+                value: next,
+                set: self.set | mask,
+                conflict: self.conflict | clash,
+            }
+        }
+        #[doc = "`PEBS_EN_PMC` element 0 of 10, general-purpose counter 0: bit 0, read-write, 1 bit wide.\n\nWrite PEBS records for the event counted by IA32_PMCi."]
+        pub const fn with_pebs_en_pmc0(self, on: bool) -> Self {
+            self.track(0x1_u64, self.value.with_pebs_en_pmc0(on))
+        }
+        #[doc = "`PEBS_EN_PMC` element 1 of 10, general-purpose counter 1: bit 1, read-write, 1 bit wide.\n\nWrite PEBS records for the event counted by IA32_PMCi."]
+        pub const fn with_pebs_en_pmc1(self, on: bool) -> Self {
+            self.track(0x2_u64, self.value.with_pebs_en_pmc1(on))
+        }
+        #[doc = "`PEBS_EN_PMC` element 2 of 10, general-purpose counter 2: bit 2, read-write, 1 bit wide.\n\nWrite PEBS records for the event counted by IA32_PMCi."]
+        pub const fn with_pebs_en_pmc2(self, on: bool) -> Self {
+            self.track(0x4_u64, self.value.with_pebs_en_pmc2(on))
+        }
+        #[doc = "`PEBS_EN_PMC` element 3 of 10, general-purpose counter 3: bit 3, read-write, 1 bit wide.\n\nWrite PEBS records for the event counted by IA32_PMCi."]
+        pub const fn with_pebs_en_pmc3(self, on: bool) -> Self {
+            self.track(0x8_u64, self.value.with_pebs_en_pmc3(on))
+        }
+        #[doc = "`PEBS_EN_PMC` element 4 of 10, general-purpose counter 4: bit 4, read-write, 1 bit wide.\n\nWrite PEBS records for the event counted by IA32_PMCi."]
+        pub const fn with_pebs_en_pmc4(self, on: bool) -> Self {
+            self.track(0x10_u64, self.value.with_pebs_en_pmc4(on))
+        }
+        #[doc = "`PEBS_EN_PMC` element 5 of 10, general-purpose counter 5: bit 5, read-write, 1 bit wide.\n\nWrite PEBS records for the event counted by IA32_PMCi."]
+        pub const fn with_pebs_en_pmc5(self, on: bool) -> Self {
+            self.track(0x20_u64, self.value.with_pebs_en_pmc5(on))
+        }
+        #[doc = "`PEBS_EN_PMC` element 6 of 10, general-purpose counter 6: bit 6, read-write, 1 bit wide.\n\nWrite PEBS records for the event counted by IA32_PMCi."]
+        pub const fn with_pebs_en_pmc6(self, on: bool) -> Self {
+            self.track(0x40_u64, self.value.with_pebs_en_pmc6(on))
+        }
+        #[doc = "`PEBS_EN_PMC` element 7 of 10, general-purpose counter 7: bit 7, read-write, 1 bit wide.\n\nWrite PEBS records for the event counted by IA32_PMCi."]
+        pub const fn with_pebs_en_pmc7(self, on: bool) -> Self {
+            self.track(0x80_u64, self.value.with_pebs_en_pmc7(on))
+        }
+        #[doc = "`PEBS_EN_PMC` element 8 of 10, general-purpose counter 8: bit 8, read-write, 1 bit wide.\n\nWrite PEBS records for the event counted by IA32_PMCi."]
+        pub const fn with_pebs_en_pmc8(self, on: bool) -> Self {
+            self.track(0x100_u64, self.value.with_pebs_en_pmc8(on))
+        }
+        #[doc = "`PEBS_EN_PMC` element 9 of 10, general-purpose counter 9: bit 9, read-write, 1 bit wide.\n\nWrite PEBS records for the event counted by IA32_PMCi."]
+        pub const fn with_pebs_en_pmc9(self, on: bool) -> Self {
+            self.track(0x200_u64, self.value.with_pebs_en_pmc9(on))
+        }
+        #[doc = "Sets element `index` of `PEBS_EN_PMC`; fails when out of 0..10 or wider than 1 bits."]
+        pub const fn try_set_pebs_en_pmc_at(
+            self,
+            index: u32,
+            v: u64,
+        ) -> Result<Self, crate::FieldError> {
+            match self.value.try_set_pebs_en_pmc_at(index, v) {
+                Ok(next) => Ok(self.track(
+                    match index {
+                        0u32 => 0x1_u64,
+                        1u32 => 0x2_u64,
+                        2u32 => 0x4_u64,
+                        3u32 => 0x8_u64,
+                        4u32 => 0x10_u64,
+                        5u32 => 0x20_u64,
+                        6u32 => 0x40_u64,
+                        7u32 => 0x80_u64,
+                        8u32 => 0x100_u64,
+                        9u32 => 0x200_u64,
+                        _ => 0,
+                    },
+                    next,
+                )),
+                Err(e) => Err(e),
+            }
+        }
+        #[doc = "`PEBS_EN_FIXED` element 0 of 4, fixed counter 0: bit 32, read-write, 1 bit wide.\n\nWrite PEBS records for fixed counter i."]
+        pub const fn with_pebs_en_fixed0(self, on: bool) -> Self {
+            self.track(0x100000000_u64, self.value.with_pebs_en_fixed0(on))
+        }
+        #[doc = "`PEBS_EN_FIXED` element 1 of 4, fixed counter 1: bit 33, read-write, 1 bit wide.\n\nWrite PEBS records for fixed counter i."]
+        pub const fn with_pebs_en_fixed1(self, on: bool) -> Self {
+            self.track(0x200000000_u64, self.value.with_pebs_en_fixed1(on))
+        }
+        #[doc = "`PEBS_EN_FIXED` element 2 of 4, fixed counter 2: bit 34, read-write, 1 bit wide.\n\nWrite PEBS records for fixed counter i."]
+        pub const fn with_pebs_en_fixed2(self, on: bool) -> Self {
+            self.track(0x400000000_u64, self.value.with_pebs_en_fixed2(on))
+        }
+        #[doc = "`PEBS_EN_FIXED` element 3 of 4, fixed counter 3: bit 35, read-write, 1 bit wide.\n\nWrite PEBS records for fixed counter i."]
+        pub const fn with_pebs_en_fixed3(self, on: bool) -> Self {
+            self.track(0x800000000_u64, self.value.with_pebs_en_fixed3(on))
+        }
+        #[doc = "Sets element `index` of `PEBS_EN_FIXED`; fails when out of 0..4 or wider than 1 bits."]
+        pub const fn try_set_pebs_en_fixed_at(
+            self,
+            index: u32,
+            v: u64,
+        ) -> Result<Self, crate::FieldError> {
+            match self.value.try_set_pebs_en_fixed_at(index, v) {
+                Ok(next) => Ok(self.track(
+                    match index {
+                        0u32 => 0x100000000_u64,
+                        1u32 => 0x200000000_u64,
+                        2u32 => 0x400000000_u64,
+                        3u32 => 0x800000000_u64,
+                        _ => 0,
+                    },
+                    next,
+                )),
+                Err(e) => Err(e),
+            }
+        }
+        #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n"]
+        #[inline]
+        pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
+            if self.conflict != 0 {
+                return Err(self.conflict_error());
+            }
+            self.value.try_build()
+        }
+        #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+        #[inline]
+        #[track_caller]
+        pub const fn build(self) -> Value {
+            if self.conflict != 0 {
+                self.conflict_panic()
+            }
+            self.value.build()
+        }
+        #[doc = r" The first field given two different values (`conflict != 0`)."]
+        #[cold]
+        const fn conflict_error(self) -> crate::ConstraintError {
+            if self.conflict & 0x1_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "PEBS_EN_PMC0 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x2_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "PEBS_EN_PMC1 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x4_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "PEBS_EN_PMC2 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x8_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "PEBS_EN_PMC3 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x10_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "PEBS_EN_PMC4 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x20_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "PEBS_EN_PMC5 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x40_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "PEBS_EN_PMC6 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x80_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "PEBS_EN_PMC7 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x100_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "PEBS_EN_PMC8 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x200_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "PEBS_EN_PMC9 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x100000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "PEBS_EN_FIXED0 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x200000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "PEBS_EN_FIXED1 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x400000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "PEBS_EN_FIXED2 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x800000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "PEBS_EN_FIXED3 is given two different values; set each field once",
+                };
+            }
+            crate::ConstraintError {
+                id: "field-set-twice",
+                message: "a field is given two different values; set each field once",
+            }
+        }
+        #[cold]
+        #[track_caller]
+        const fn conflict_panic(self) -> ! {
+            if self.conflict & 0x1_u64 != 0 {
+                crate::__private::set_twice("IA32_PEBS_ENABLE", "PEBS_EN_PMC0")
+            }
+            if self.conflict & 0x2_u64 != 0 {
+                crate::__private::set_twice("IA32_PEBS_ENABLE", "PEBS_EN_PMC1")
+            }
+            if self.conflict & 0x4_u64 != 0 {
+                crate::__private::set_twice("IA32_PEBS_ENABLE", "PEBS_EN_PMC2")
+            }
+            if self.conflict & 0x8_u64 != 0 {
+                crate::__private::set_twice("IA32_PEBS_ENABLE", "PEBS_EN_PMC3")
+            }
+            if self.conflict & 0x10_u64 != 0 {
+                crate::__private::set_twice("IA32_PEBS_ENABLE", "PEBS_EN_PMC4")
+            }
+            if self.conflict & 0x20_u64 != 0 {
+                crate::__private::set_twice("IA32_PEBS_ENABLE", "PEBS_EN_PMC5")
+            }
+            if self.conflict & 0x40_u64 != 0 {
+                crate::__private::set_twice("IA32_PEBS_ENABLE", "PEBS_EN_PMC6")
+            }
+            if self.conflict & 0x80_u64 != 0 {
+                crate::__private::set_twice("IA32_PEBS_ENABLE", "PEBS_EN_PMC7")
+            }
+            if self.conflict & 0x100_u64 != 0 {
+                crate::__private::set_twice("IA32_PEBS_ENABLE", "PEBS_EN_PMC8")
+            }
+            if self.conflict & 0x200_u64 != 0 {
+                crate::__private::set_twice("IA32_PEBS_ENABLE", "PEBS_EN_PMC9")
+            }
+            if self.conflict & 0x100000000_u64 != 0 {
+                crate::__private::set_twice("IA32_PEBS_ENABLE", "PEBS_EN_FIXED0")
+            }
+            if self.conflict & 0x200000000_u64 != 0 {
+                crate::__private::set_twice("IA32_PEBS_ENABLE", "PEBS_EN_FIXED1")
+            }
+            if self.conflict & 0x400000000_u64 != 0 {
+                crate::__private::set_twice("IA32_PEBS_ENABLE", "PEBS_EN_FIXED2")
+            }
+            if self.conflict & 0x800000000_u64 != 0 {
+                crate::__private::set_twice("IA32_PEBS_ENABLE", "PEBS_EN_FIXED3")
+            }
+            crate::__private::set_twice("IA32_PEBS_ENABLE", "a field")
+        }
+    }
+    #[doc = "One `IA32_PEBS_ENABLE` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write)."]
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Instance(u32);
+    impl Instance {
+        #[doc = r" The MSR address."]
+        pub const fn address(self) -> u32 {
+            self.0
+        }
+    }
+    #[doc = r" The register as a typed MSR."]
+    pub const MSR: Instance = Instance(ADDRESS);
+    impl crate::access::Msr for Instance {
+        type Value = Value;
+        fn address(self) -> u32 {
+            self.0
+        }
+    }
+    impl crate::access::Readable for Instance {
+        fn from_read(bits: u64) -> Value {
+            Value(bits)
+        }
+    }
+    impl crate::access::Writable for Instance {}
+}
+#[doc = "The value type of [`IA32_PEBS_ENABLE`](IA32_PEBS_ENABLE)."]
+pub type Ia32PebsEnable = IA32_PEBS_ENABLE::Value;
 #[doc = "Sets bits of IA32_PERF_GLOBAL_STATUS: writing 1 sets the status bit at the same\nposition; writing 0 leaves it. Lets a virtual-machine monitor restore a guest's status.\n\n- MSR: `0x391`\n- Access: write-1-to-set\n- Width: 64 bits\n- Reserved bits: `0x837EFFF0FFFFFC00`\n- Defined in: `intel-arrowlake-lioncove` and `intel-lunarlake-lioncove`, one layout emitted once (register present since `intel-v4`)\n- Manual: Intel SDM Vol. 3B §18.2.4 (IA32_PERF_GLOBAL_STATUS_SET); Vol. 4 Table 2-2 (391H)\n\nThe value type is [`Value`](IA32_PERF_GLOBAL_STATUS_SET::Value)."]
 #[allow(
     non_snake_case,
@@ -3704,7 +4408,8 @@ pub type Ia32PerfGlobalStatusReset = IA32_PERF_GLOBAL_STATUS_RESET::Value;
     clippy::identity_op,
     clippy::unnecessary_cast,
     clippy::new_ret_no_self,
-    clippy::bad_bit_mask
+    clippy::bad_bit_mask,
+    clippy::erasing_op
 )]
 pub mod IA32_PERF_GLOBAL_STATUS_SET {
     #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -4524,7 +5229,8 @@ pub type Ia32PerfGlobalStatusSet = IA32_PERF_GLOBAL_STATUS_SET::Value;
     clippy::identity_op,
     clippy::unnecessary_cast,
     clippy::new_ret_no_self,
-    clippy::bad_bit_mask
+    clippy::bad_bit_mask,
+    clippy::erasing_op
 )]
 pub mod IA32_PERF_GLOBAL_INUSE {
     #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
