@@ -101,6 +101,8 @@ pub const CODES: &[(&str, Severity)] = &[
     ("unknown-name", Severity::Error),
     ("unsupported-attribute", Severity::Error),
     ("unused-allow", Severity::Warning),
+    ("perfmon-core-in-model", Severity::Error),
+    ("duplicate-perfmon-core", Severity::Error),
     ("value-too-wide", Severity::Error),
     ("vendor-mismatch", Severity::Error),
     ("yaml-complex-key", Severity::Error),
