@@ -2925,7 +2925,7 @@ fn parent_generation(
     let claimed = model
         .generations
         .iter()
-        .find(|g| g.perfmon_cores.iter().any(|c| c == stem));
+        .find(|g| g.perfmon_cores.iter().any(|c| c.eq_ignore_ascii_case(stem)));
     let message = match claimed {
         Some(g) if g.id == arch || g.ancestors.contains(&arch) => return Some(g),
         Some(g) => format!(

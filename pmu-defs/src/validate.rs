@@ -70,7 +70,8 @@ pub fn validate(model: &Model, diags: &mut Diagnostics) {
 /// `perfmon-cores:`: each list names one parent in all definitions, and only a generation
 /// that is not itself a CPU model can be one (the importer writes the models).
 fn perfmon_cores(model: &Model, diags: &mut Diagnostics) {
-    let mut first: HashMap<&str, (&str, Span)> = HashMap::new();
+    // Perfmon file names are matched without regard to case (`NehalemEP_core`).
+    let mut first: HashMap<String, (&str, Span)> = HashMap::new();
     for g in &model.generations {
         for (core, &span) in g.perfmon_cores.iter().zip(&g.perfmon_core_spans) {
             if !g.cpus.is_empty() {
@@ -88,7 +89,7 @@ fn perfmon_cores(model: &Model, diags: &mut Diagnostics) {
                 );
                 continue;
             }
-            match first.get(core.as_str()) {
+            match first.get(&core.to_ascii_lowercase()) {
                 Some(&(other, at)) => diags.push(
                     Diagnostic::error(
                         "duplicate-perfmon-core",
@@ -102,7 +103,7 @@ fn perfmon_cores(model: &Model, diags: &mut Diagnostics) {
                     .with_secondary(at, "first claimed here"),
                 ),
                 None => {
-                    first.insert(core, (&g.id, span));
+                    first.insert(core.to_ascii_lowercase(), (&g.id, span));
                 }
             }
         }

@@ -52129,11 +52129,11 @@ pub mod __generations {
         #[doc = "`intel-sierraforest`: Core events of sierraforest_core.json (Intel perfmon) ([`pmu_regs::intel::sierraforest`](crate::intel::sierraforest))."]
         #[cfg(feature = "intel-sierraforest")]
         IntelSierraforest,
+        #[doc = "`intel-silvermont-family`: Silvermont and Airmont core: model-specific registers ([`pmu_regs::intel::silvermont_family`](crate::intel::silvermont_family))."]
+        IntelSilvermontFamily,
         #[doc = "`intel-silvermont`: Core events of Silvermont_core.json (Intel perfmon) ([`pmu_regs::intel::silvermont`](crate::intel::silvermont))."]
         #[cfg(feature = "intel-silvermont")]
         IntelSilvermont,
-        #[doc = "`intel-silvermont-family`: Silvermont and Airmont core: model-specific registers ([`pmu_regs::intel::silvermont_family`](crate::intel::silvermont_family))."]
-        IntelSilvermontFamily,
         #[doc = "`intel-skylake`: Core events of skylake_core.json (Intel perfmon) ([`pmu_regs::intel::skylake`](crate::intel::skylake))."]
         #[cfg(feature = "intel-skylake")]
         IntelSkylake,
@@ -52244,9 +52244,9 @@ pub mod __generations {
             Generation::IntelSapphirerapids,
             #[cfg(feature = "intel-sierraforest")]
             Generation::IntelSierraforest,
+            Generation::IntelSilvermontFamily,
             #[cfg(feature = "intel-silvermont")]
             Generation::IntelSilvermont,
-            Generation::IntelSilvermontFamily,
             #[cfg(feature = "intel-skylake")]
             Generation::IntelSkylake,
             #[cfg(feature = "intel-skylakex")]
@@ -52350,9 +52350,9 @@ pub mod __generations {
                 Generation::IntelSapphirerapids => "intel-sapphirerapids",
                 #[cfg(feature = "intel-sierraforest")]
                 Generation::IntelSierraforest => "intel-sierraforest",
+                Generation::IntelSilvermontFamily => "intel-silvermont-family",
                 #[cfg(feature = "intel-silvermont")]
                 Generation::IntelSilvermont => "intel-silvermont",
-                Generation::IntelSilvermontFamily => "intel-silvermont-family",
                 #[cfg(feature = "intel-skylake")]
                 Generation::IntelSkylake => "intel-skylake",
                 #[cfg(feature = "intel-skylakex")]
@@ -52457,9 +52457,9 @@ pub mod __generations {
                 Generation::IntelSapphirerapids => "pmu_regs::intel::sapphirerapids",
                 #[cfg(feature = "intel-sierraforest")]
                 Generation::IntelSierraforest => "pmu_regs::intel::sierraforest",
+                Generation::IntelSilvermontFamily => "pmu_regs::intel::silvermont_family",
                 #[cfg(feature = "intel-silvermont")]
                 Generation::IntelSilvermont => "pmu_regs::intel::silvermont",
-                Generation::IntelSilvermontFamily => "pmu_regs::intel::silvermont_family",
                 #[cfg(feature = "intel-skylake")]
                 Generation::IntelSkylake => "pmu_regs::intel::skylake",
                 #[cfg(feature = "intel-skylakex")]
@@ -52564,9 +52564,9 @@ pub mod __generations {
                 Generation::IntelSapphirerapids => crate::arch::Vendor::Intel,
                 #[cfg(feature = "intel-sierraforest")]
                 Generation::IntelSierraforest => crate::arch::Vendor::Intel,
+                Generation::IntelSilvermontFamily => crate::arch::Vendor::Intel,
                 #[cfg(feature = "intel-silvermont")]
                 Generation::IntelSilvermont => crate::arch::Vendor::Intel,
-                Generation::IntelSilvermontFamily => crate::arch::Vendor::Intel,
                 #[cfg(feature = "intel-skylake")]
                 Generation::IntelSkylake => crate::arch::Vendor::Intel,
                 #[cfg(feature = "intel-skylakex")]
@@ -52679,9 +52679,9 @@ pub mod __generations {
                 Generation::IntelSapphirerapids => visitor.visit::<IntelSapphirerapids>(),
                 #[cfg(feature = "intel-sierraforest")]
                 Generation::IntelSierraforest => visitor.visit::<IntelSierraforest>(),
+                Generation::IntelSilvermontFamily => visitor.visit::<IntelSilvermontFamily>(),
                 #[cfg(feature = "intel-silvermont")]
                 Generation::IntelSilvermont => visitor.visit::<IntelSilvermont>(),
-                Generation::IntelSilvermontFamily => visitor.visit::<IntelSilvermontFamily>(),
                 #[cfg(feature = "intel-skylake")]
                 Generation::IntelSkylake => visitor.visit::<IntelSkylake>(),
                 #[cfg(feature = "intel-skylakex")]

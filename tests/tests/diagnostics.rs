@@ -4155,3 +4155,53 @@ events:
     ]);
     assert_clean(&loaded);
 }
+
+/// `perfmon-cores:` names each Intel perfmon list once in all definitions (case does not
+/// matter, as in the importer): a second claim is an error at it, with the first as a label.
+#[test]
+fn a_perfmon_core_list_claimed_twice() {
+    let loaded = load(&[
+        ("base.yaml", BASE),
+        (
+            "a.yaml",
+            "generation: a\nextends: base\nperfmon-cores: [skylake_core]\n",
+        ),
+        (
+            "b.yaml",
+            "generation: b\nextends: base\nperfmon-cores: [other_core, Skylake_Core]\n",
+        ),
+    ]);
+    let d = only(&loaded, "duplicate-perfmon-core");
+    assert_eq!(loc(&loaded, d), "b.yaml:3:29");
+    assert_eq!(spanned_text(&loaded, d), "Skylake_Core");
+    assert!(
+        d.message.contains("claimed by `b` and by `a`"),
+        "{}",
+        d.message
+    );
+    assert_eq!(d.labels.len(), 2, "the first claim is labelled");
+}
+
+/// Only a generation that is not itself a CPU model can be the parent of an imported list,
+/// and a list name is a perfmon file name.
+#[test]
+fn a_perfmon_core_list_in_a_cpu_model_or_misspelt() {
+    let loaded = load(&[
+        ("base.yaml", BASE),
+        (
+            "m.yaml",
+            "generation: m\nextends: base\ncpus: [{ family-model: GenuineIntel-6-4E }]\nperfmon-cores: [skylake_core]\n",
+        ),
+    ]);
+    let d = only(&loaded, "perfmon-core-in-model");
+    assert_eq!(loc(&loaded, d), "m.yaml:4:17");
+    let loaded = load(&[
+        ("base.yaml", BASE),
+        (
+            "a.yaml",
+            "generation: a\nextends: base\nperfmon-cores: [\"sky lake\"]\n",
+        ),
+    ]);
+    let d = only(&loaded, "invalid-name");
+    assert!(d.message.contains("perfmon"), "{}", d.message);
+}
