@@ -394,7 +394,7 @@ fn unknown_key_without_suggestion_lists_the_keys() {
     assert_note(
         d,
         "expected one of: generation, vendor, title, manual, doc, extends, pmu, registers, \
-         cpuid, events, constraints, remove, source, cpus, detect",
+         cpuid, events, constraints, remove, source, cpus, detect, perfmon-cores",
     );
 }
 
@@ -3466,6 +3466,26 @@ fn assert_no_panics(failures: &[(String, String, String)]) {
     }
 }
 
+/// `text` with `-<suffix>` after each entry of a one-line `perfmon-cores: [...]`.
+fn suffix_perfmon_cores(text: &str, suffix: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for line in text.split_inclusive('\n') {
+        match line
+            .trim_end()
+            .strip_prefix("perfmon-cores: [")
+            .and_then(|l| l.strip_suffix(']'))
+        {
+            Some(list) => {
+                let items: Vec<String> =
+                    list.split(", ").map(|c| format!("{c}-{suffix}")).collect();
+                out.push_str(&format!("perfmon-cores: [{}]\n", items.join(", ")));
+            }
+            None => out.push_str(line),
+        }
+    }
+    out
+}
+
 #[test]
 fn shipped_files_are_clean_and_found() {
     let files = shipped_files();
@@ -3485,8 +3505,12 @@ fn shipped_files_are_clean_and_found() {
             "{}",
             f.name
         );
-        // Variants with a suffixed id load side by side without clashing.
-        let variant = (String::new(), with_id_suffix(f, &f.text, "x"));
+        // Variants with a suffixed id (and suffixed perfmon lists, which may be claimed once)
+        // load side by side without clashing.
+        let variant = (
+            String::new(),
+            suffix_perfmon_cores(&with_id_suffix(f, &f.text, "x"), "x"),
+        );
         assert_ne!(variant.1, f.text, "{}", f.name);
         let mut loader = Loader::new();
         for p in &parents {
