@@ -424,6 +424,18 @@ pub fn is_ident(s: &str) -> bool {
 /// Rule text for [`is_ident`].
 pub const IDENT_RULE: &str = "starts with a letter and holds only letters, digits and `_`";
 
+/// An Intel perfmon core event list named without `.json` (`skylake_core`,
+/// `westmereep-dp_core`): letters, digits, `_`, `-` and `.`, starting with a letter or digit.
+pub fn is_perfmon_core(s: &str) -> bool {
+    let mut c = s.chars();
+    s.len() <= 128
+        && matches!(c.next(), Some(ch) if ch.is_ascii_alphanumeric())
+        && c.all(|ch| ch.is_ascii_alphanumeric() || matches!(ch, '_' | '-' | '.'))
+}
+
+/// Rule text for [`is_perfmon_core`].
+pub const PERFMON_CORE_RULE: &str = "is a perfmon file name without `.json`: letters, digits, `_`, `-` and `.`, starting with a letter or digit, at most 128 characters";
+
 /// Generation ids: lowercase letters, digits and `-`, starting with a letter (`intel-v4`).
 pub fn is_generation_id(s: &str) -> bool {
     let mut c = s.chars();

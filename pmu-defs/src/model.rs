@@ -249,6 +249,12 @@ pub struct Generation {
     /// Where the generation's facts come from (`SKL/events/skylake_core.json`), when stated.
     /// Not inherited.
     pub source: Option<String>,
+    /// The Intel perfmon core lists (`skylake_core`) whose imported CPU-model generation
+    /// extends this one (`perfmon-cores:`); the importer reads it. Not inherited.
+    pub perfmon_cores: Vec<String>,
+    /// Where each of `perfmon_cores` is written.
+    #[serde(skip)]
+    pub perfmon_core_spans: Vec<Span>,
     /// The CPU models this generation describes. Non-empty means "this generation is a
     /// specific CPU model" (code generation may put it behind a Cargo feature); empty for the
     /// architectural generations. Not inherited: a generation extending a CPU model describes

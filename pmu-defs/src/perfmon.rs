@@ -1973,19 +1973,8 @@ pub fn convert_reviewed(
     let arch = arch_version(file_stem, file, issues);
     let v = arch.version;
     let errors_before = issues.iter().filter(|i| i.level == Level::Error).count();
-    let parent = format!("intel-v{v}");
-    let Some(arch_gen) = architectural().model.generation(&parent) else {
-        issues.push(Issue::new(
-            Level::Error,
-            &file.name,
-            None,
-            format!(
-                "the architectural generation `{parent}` does not load from {} (run `cargo xtask validate`)",
-                crate::defs_dir().join("intel").display()
-            ),
-        ));
-        return None;
-    };
+    let arch_gen = parent_generation(file_stem, v, &file.name, issues)?;
+    let parent = arch_gen.id.clone();
 
     let (mut general, mut fixed) = arch_counts(arch_gen);
     for e in &file.events {
@@ -2107,6 +2096,13 @@ pub fn convert_reviewed(
             "guessed from the list; not in the importer's table"
         }
     );
+    if parent != format!("intel-v{v}") {
+        let _ = write!(
+            doc,
+            "\nThe microarchitecture's model-specific registers come from `{parent}`, which\n\
+             names this list in its `perfmon-cores:`."
+        );
+    }
     if file.fixed_from_one {
         doc.push_str(
             "\nIntel's list numbers the fixed counters from 1 (INST_RETIRED.ANY is \"Fixed counter 1\");\n\
@@ -2904,20 +2900,49 @@ fn import_mapped(
     }
 }
 
-/// The architectural Intel definition files (`defs/intel/*.yaml`, not the models below
-/// them), sorted.
+/// The hand-written Intel definition files: `defs/intel/**/*.yaml` except the imported
+/// models under `defs/intel/models/`, sorted.
 fn architectural_files() -> Vec<PathBuf> {
     let intel = crate::defs_dir().join("intel");
-    let mut arch: Vec<PathBuf> = std::fs::read_dir(&intel)
-        .map(|rd| {
-            rd.flatten()
-                .map(|e| e.path())
-                .filter(|p| p.is_file() && p.extension().and_then(|e| e.to_str()) == Some("yaml"))
-                .collect()
-        })
-        .unwrap_or_default();
-    arch.sort();
-    arch
+    let models = intel.join("models");
+    let found = crate::walk::walk(&intel, true, &|p: &Path| {
+        p.extension().is_some_and(|e| e == "yaml") && !p.starts_with(&models)
+    });
+    found.files
+}
+
+/// The generation an imported list extends: the hand-written one naming `stem` in its
+/// `perfmon-cores:` (which must extend architectural version `version`), else
+/// `intel-v{version}` itself. `None` after an error in `issues`.
+fn parent_generation(
+    stem: &str,
+    version: u8,
+    file: &str,
+    issues: &mut Vec<Issue>,
+) -> Option<&'static Generation> {
+    let model = &architectural().model;
+    let arch = format!("intel-v{version}");
+    let claimed = model
+        .generations
+        .iter()
+        .find(|g| g.perfmon_cores.iter().any(|c| c.eq_ignore_ascii_case(stem)));
+    let message = match claimed {
+        Some(g) if g.id == arch || g.ancestors.contains(&arch) => return Some(g),
+        Some(g) => format!(
+            "`{}` names `{stem}` in its `perfmon-cores:` but does not extend `{arch}`, the \
+             architectural version of `{stem}`",
+            g.id
+        ),
+        None => match model.generation(&arch) {
+            Some(g) => return Some(g),
+            None => format!(
+                "the architectural generation `{arch}` does not load from {} (run `cargo xtask validate`)",
+                crate::defs_dir().join("intel").display()
+            ),
+        },
+    };
+    issues.push(Issue::new(Level::Error, file, None, message));
+    None
 }
 
 /// The architectural Intel generations, loaded once: what a model extends, and so which

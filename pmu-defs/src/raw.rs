@@ -5,8 +5,8 @@
 //! optional; which ones a *new* entry needs is checked when the `extends` chain is resolved.
 
 use crate::de::{
-    Cx, EVENT_RULE, GENERATION_RULE, IDENT_RULE, MapReader, Spanned, did_you_mean, is_event_name,
-    is_generation_id, is_ident,
+    Cx, EVENT_RULE, GENERATION_RULE, IDENT_RULE, MapReader, PERFMON_CORE_RULE, Spanned,
+    did_you_mean, is_event_name, is_generation_id, is_ident, is_perfmon_core,
 };
 use crate::diag::Diagnostic;
 use crate::model::{Access, CounterKind, FieldRole, RegisterRole, Severity as CSeverity, Vendor};
@@ -46,6 +46,9 @@ pub struct RawGeneration {
     pub source: Option<Spanned<String>>,
     /// `cpus:` the CPU models this generation describes (`None` when not written).
     pub cpus: Option<Vec<RawCpu>>,
+    /// `perfmon-cores:` the Intel perfmon core lists whose imported generation extends this
+    /// one (empty when not written).
+    pub perfmon_cores: Vec<Spanned<String>>,
     /// `detect:` how the generation is recognised at run time.
     pub detect: Option<Spanned<RawDetect>>,
 }
@@ -375,6 +378,7 @@ pub const TOP_KEYS: &[&str] = &[
     "source",
     "cpus",
     "detect",
+    "perfmon-cores",
 ];
 /// Keys of `detect:`.
 pub const DETECT_KEYS: &[&str] = &["leaf", "register", "field", "at-least", "family-at-least"];
@@ -642,6 +646,10 @@ impl Cx<'_> {
         let source = self.opt(&m, "source", Self::text);
         let cpus = m.get("cpus").map(|n| self.cpus(n));
         let detect = self.opt(&m, "detect", Self::detect);
+        let perfmon_cores = m
+            .get("perfmon-cores")
+            .map(|n| self.names(n, "perfmon core list", is_perfmon_core, PERFMON_CORE_RULE))
+            .unwrap_or_default();
         let mut remove = remove;
         if let Some(span) = m.key_span("remove").filter(|_| !m.has("extends")) {
             // Reported once here; its names are not looked up (nothing could match).
@@ -677,6 +685,7 @@ impl Cx<'_> {
             source,
             cpus,
             detect,
+            perfmon_cores,
         })
     }
 

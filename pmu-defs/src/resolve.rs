@@ -493,6 +493,8 @@ impl Resolver<'_> {
             extends: raw.extends.as_ref().map(|e| e.value.clone()),
             ancestors,
             source: text(&raw.source),
+            perfmon_cores: raw.perfmon_cores.iter().map(|c| c.value.clone()).collect(),
+            perfmon_core_spans: raw.perfmon_cores.iter().map(|c| c.span).collect(),
             cpus,
             detect: raw.detect.as_ref().map(|d| Detect {
                 cpuid: match (

@@ -20,7 +20,7 @@
 //! - the value of a number written in a form YAML 1.2 leaves a string (`0b1010`, `0x_FF`,
 //!   `1_000`): its spelling is checked, its range only by the loader.
 
-use crate::de::{EVENT_RULE, GENERATION_RULE, IDENT_RULE};
+use crate::de::{EVENT_RULE, GENERATION_RULE, IDENT_RULE, PERFMON_CORE_RULE};
 use crate::raw::{
     self, ACCESS_WORDS, COUNTER_KIND_WORDS, FIELD_ROLE_WORDS, REGISTER_ROLE_WORDS, SEVERITY_WORDS,
     VENDOR_WORDS,
@@ -324,6 +324,29 @@ pub fn schema() -> Value {
                         text(
                             "Where the generation's facts come from, e.g. the Intel perfmon \
                              file (not inherited).",
+                        ),
+                    ),
+                    (
+                        "perfmon-cores",
+                        with(
+                            json!({
+                                "type": "array",
+                                "minItems": 1,
+                                "items": {
+                                    "type": "string",
+                                    "pattern": "^[A-Za-z0-9][A-Za-z0-9_.-]*$",
+                                    "maxLength": 128,
+                                    "patternErrorMessage": format!("A perfmon core list that {PERFMON_CORE_RULE}."),
+                                }
+                            }),
+                            desc(
+                                "The Intel perfmon core event lists (file names without `.json`, \
+                                 e.g. `skylake_core`) whose imported CPU-model generation extends \
+                                 this one: how a hand-written generation adds the model-specific \
+                                 registers of a microarchitecture (LBR stacks, ...) under the \
+                                 imported models. Each list at most once in all definitions. Not \
+                                 inherited.",
+                            ),
                         ),
                     ),
                     (

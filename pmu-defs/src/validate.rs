@@ -64,6 +64,50 @@ pub fn validate(model: &Model, diags: &mut Diagnostics) {
     unused_allows(model, &used, diags);
     names::model(model, diags);
     deprecations(model, diags);
+    perfmon_cores(model, diags);
+}
+
+/// `perfmon-cores:`: each list names one parent in all definitions, and only a generation
+/// that is not itself a CPU model can be one (the importer writes the models).
+fn perfmon_cores(model: &Model, diags: &mut Diagnostics) {
+    // Perfmon file names are matched without regard to case (`NehalemEP_core`).
+    let mut first: HashMap<String, (&str, Span)> = HashMap::new();
+    for g in &model.generations {
+        for (core, &span) in g.perfmon_cores.iter().zip(&g.perfmon_core_spans) {
+            if !g.cpus.is_empty() {
+                diags.push(
+                    Diagnostic::error(
+                        "perfmon-core-in-model",
+                        format!(
+                            "`{}` describes CPU models (`cpus:`) and cannot be the parent of the imported `{core}`",
+                            g.id
+                        ),
+                        span,
+                    )
+                    .with_label("in a CPU-model generation")
+                    .with_help("name the list in the microarchitecture generation the model extends"),
+                );
+                continue;
+            }
+            match first.get(&core.to_ascii_lowercase()) {
+                Some(&(other, at)) => diags.push(
+                    Diagnostic::error(
+                        "duplicate-perfmon-core",
+                        format!(
+                            "perfmon core list `{core}` is claimed by `{}` and by `{other}`: its imported generation can extend only one",
+                            g.id
+                        ),
+                        span,
+                    )
+                    .with_label("claimed again here")
+                    .with_secondary(at, "first claimed here"),
+                ),
+                None => {
+                    first.insert(core.to_ascii_lowercase(), (&g.id, span));
+                }
+            }
+        }
+    }
 }
 
 /// Every `allow:` entry that acknowledged no warning (`used` holds the spans of those that

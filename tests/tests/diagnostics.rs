@@ -394,7 +394,7 @@ fn unknown_key_without_suggestion_lists_the_keys() {
     assert_note(
         d,
         "expected one of: generation, vendor, title, manual, doc, extends, pmu, registers, \
-         cpuid, events, constraints, remove, source, cpus, detect",
+         cpuid, events, constraints, remove, source, cpus, detect, perfmon-cores",
     );
 }
 
@@ -3466,6 +3466,26 @@ fn assert_no_panics(failures: &[(String, String, String)]) {
     }
 }
 
+/// `text` with `-<suffix>` after each entry of a one-line `perfmon-cores: [...]`.
+fn suffix_perfmon_cores(text: &str, suffix: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for line in text.split_inclusive('\n') {
+        match line
+            .trim_end()
+            .strip_prefix("perfmon-cores: [")
+            .and_then(|l| l.strip_suffix(']'))
+        {
+            Some(list) => {
+                let items: Vec<String> =
+                    list.split(", ").map(|c| format!("{c}-{suffix}")).collect();
+                out.push_str(&format!("perfmon-cores: [{}]\n", items.join(", ")));
+            }
+            None => out.push_str(line),
+        }
+    }
+    out
+}
+
 #[test]
 fn shipped_files_are_clean_and_found() {
     let files = shipped_files();
@@ -3485,8 +3505,12 @@ fn shipped_files_are_clean_and_found() {
             "{}",
             f.name
         );
-        // Variants with a suffixed id load side by side without clashing.
-        let variant = (String::new(), with_id_suffix(f, &f.text, "x"));
+        // Variants with a suffixed id (and suffixed perfmon lists, which may be claimed once)
+        // load side by side without clashing.
+        let variant = (
+            String::new(),
+            suffix_perfmon_cores(&with_id_suffix(f, &f.text, "x"), "x"),
+        );
         assert_ne!(variant.1, f.text, "{}", f.name);
         let mut loader = Loader::new();
         for p in &parents {
@@ -4154,4 +4178,54 @@ events:
         ("g.yaml", "generation: self\nextends: base\n"),
     ]);
     assert_clean(&loaded);
+}
+
+/// `perfmon-cores:` names each Intel perfmon list once in all definitions (case does not
+/// matter, as in the importer): a second claim is an error at it, with the first as a label.
+#[test]
+fn a_perfmon_core_list_claimed_twice() {
+    let loaded = load(&[
+        ("base.yaml", BASE),
+        (
+            "a.yaml",
+            "generation: a\nextends: base\nperfmon-cores: [skylake_core]\n",
+        ),
+        (
+            "b.yaml",
+            "generation: b\nextends: base\nperfmon-cores: [other_core, Skylake_Core]\n",
+        ),
+    ]);
+    let d = only(&loaded, "duplicate-perfmon-core");
+    assert_eq!(loc(&loaded, d), "b.yaml:3:29");
+    assert_eq!(spanned_text(&loaded, d), "Skylake_Core");
+    assert!(
+        d.message.contains("claimed by `b` and by `a`"),
+        "{}",
+        d.message
+    );
+    assert_eq!(d.labels.len(), 2, "the first claim is labelled");
+}
+
+/// Only a generation that is not itself a CPU model can be the parent of an imported list,
+/// and a list name is a perfmon file name.
+#[test]
+fn a_perfmon_core_list_in_a_cpu_model_or_misspelt() {
+    let loaded = load(&[
+        ("base.yaml", BASE),
+        (
+            "m.yaml",
+            "generation: m\nextends: base\ncpus: [{ family-model: GenuineIntel-6-4E }]\nperfmon-cores: [skylake_core]\n",
+        ),
+    ]);
+    let d = only(&loaded, "perfmon-core-in-model");
+    assert_eq!(loc(&loaded, d), "m.yaml:4:17");
+    let loaded = load(&[
+        ("base.yaml", BASE),
+        (
+            "a.yaml",
+            "generation: a\nextends: base\nperfmon-cores: [\"sky lake\"]\n",
+        ),
+    ]);
+    let d = only(&loaded, "invalid-name");
+    assert!(d.message.contains("perfmon"), "{}", d.message);
 }

@@ -860,6 +860,8 @@ detect:
   field: MASK
   at-least: 1
   family-at-least: 6
+perfmon-cores:
+  - fixture_core
 pmu:
   encoding:
     event: EVENT_SELECT

@@ -1513,7 +1513,14 @@ fn intel_core_models_extend_their_architectural_version() {
         ("intel-sapphirerapids", "intel-v5"),
         ("intel-lunarlake-lioncove", "intel-v6"),
     ] {
-        assert_eq!(generation(id).extends.as_deref(), Some(parent), "{id}");
+        // Directly, or through the microarchitecture generation naming its perfmon list.
+        let g = generation(id);
+        assert!(
+            g.extends.as_deref() == Some(parent) || g.ancestors.iter().any(|a| a == parent),
+            "{id} extends {:?}, ancestors {:?}",
+            g.extends,
+            g.ancestors
+        );
     }
     // Lion Cove: general counters 0-9; IA32_PMC8/9 and IA32_PERFEVTSEL8/9 continue the
     // families (C9H-CAH, 18EH-18FH).
@@ -1789,4 +1796,99 @@ fn intel_rapl_energy_counters() {
         assert_eq!(r.access, Access::ReadOnly, "{name}");
         assert_eq!(covered(r), span(31, 0), "{name}: a 32-bit counter");
     }
+}
+
+/// The CPU-model generation describing CPUID family 6 model `model` (its `cpus:`).
+fn cpu_model(number: &str) -> &'static Generation {
+    let fm = format!("GenuineIntel-6-{number}");
+    let found: Vec<&Generation> = model()
+        .generations
+        .iter()
+        .filter(|g| {
+            g.cpus
+                .iter()
+                .any(|c| c.family_model.eq_ignore_ascii_case(&fm))
+        })
+        .collect();
+    assert!(!found.is_empty(), "no generation describes {fm}");
+    found[0]
+}
+
+/// The legacy (model-specific) LBR stack, per CPU model, as Linux's
+/// arch/x86/events/intel/lbr.c programs it: `intel_pmu_lbr_init_nhm`/`_snb` (16 records,
+/// `MSR_LBR_NHM_FROM 0x680`, `MSR_LBR_NHM_TO 0x6c0`, LBR_SELECT bits 8:0), `_hsw` (as
+/// Sandy Bridge plus `LBR_CALL_STACK_BIT 9`), `_skl` (32 records and `MSR_LBR_INFO_0
+/// 0xdc0`), `_atom` (8 records at `MSR_LBR_CORE_FROM 0x40` / `MSR_LBR_CORE_TO 0x60`, no
+/// LBR_SELECT), `_slm` (as Atom with LBR_SELECT), `_knl` (8 records at 0x680/0x6c0), chosen
+/// per model in arch/x86/events/intel/core.c (Goldmont, Tremont and Ice Lake take `_skl`);
+/// `MSR_LBR_SELECT 0x1c8`, `MSR_LBR_TOS 0x1c9` (msr-index.h). Sapphire Rapids has
+/// architectural LBRs instead. Models are named by CPUID family 6 model number.
+#[test]
+fn intel_legacy_lbr_per_model() {
+    // (model, depth, FROM base, TO base, LBR_SELECT bits (0: none), INFO)
+    let linux = [
+        ("1A", 16, 0x680, 0x6C0, 9, false),  // Nehalem-EP: nhm
+        ("2A", 16, 0x680, 0x6C0, 9, false),  // Sandy Bridge: snb
+        ("3C", 16, 0x680, 0x6C0, 10, false), // Haswell: hsw
+        ("4E", 32, 0x680, 0x6C0, 10, true),  // Skylake-L: skl
+        ("7E", 32, 0x680, 0x6C0, 10, true),  // Ice Lake-L: skl
+        ("1C", 8, 0x40, 0x60, 0, false),     // Bonnell: atom
+        ("37", 8, 0x40, 0x60, 9, false),     // Silvermont: slm
+        ("57", 8, 0x680, 0x6C0, 9, false),   // Knights Landing: knl
+        ("5C", 32, 0x680, 0x6C0, 10, true),  // Goldmont: skl
+        ("86", 32, 0x680, 0x6C0, 10, true),  // Tremont (Snow Ridge): skl
+    ];
+    for (m, depth, from, to, select_bits, info) in linux {
+        let g = cpu_model(m);
+        let what = format!("6-{m} ({})", g.id);
+        let tos = reg(g, "MSR_LASTBRANCH_TOS");
+        assert_eq!(tos.addresses, vec![0x1C9], "{what}");
+        assert_eq!(
+            covered(tos),
+            u64::from(depth) - 1,
+            "{what}: TOS counts 0..{depth}"
+        );
+        for (name, base) in [
+            ("MSR_LASTBRANCH_FROM_IP", from),
+            ("MSR_LASTBRANCH_TO_IP", to),
+        ] {
+            let r = reg(g, name);
+            assert_eq!(
+                (r.msr.base, r.msr.count, r.msr.stride),
+                (base, depth, 1),
+                "{what}: {name}"
+            );
+        }
+        match g.register("MSR_LBR_SELECT") {
+            Some(sel) => {
+                assert_eq!(sel.addresses, vec![0x1C8], "{what}");
+                assert_eq!(covered(sel), span(select_bits - 1, 0), "{what}: LBR_SELECT");
+            }
+            None => assert_eq!(select_bits, 0, "{what}: LBR_SELECT missing"),
+        }
+        match g.register("MSR_LBR_INFO") {
+            Some(r) => {
+                assert!(info, "{what}: no LBR_INFO on this model");
+                assert_eq!((r.msr.base, r.msr.count), (0xDC0, 32), "{what}");
+                assert_eq!(covered(r), span(15, 0) | span(63, 61), "{what}");
+            }
+            None => assert!(!info, "{what}: LBR_INFO missing"),
+        }
+        // The filter bits, as lbr.c's LBR_*_BIT numbers them.
+        if let Some(sel) = g.register("MSR_LBR_SELECT") {
+            for (name, bit) in [
+                ("CPL_EQ_0", 0),
+                ("JCC", 2),
+                ("NEAR_RET", 5),
+                ("FAR_BRANCH", 8),
+            ] {
+                assert_eq!(bits(field(sel, name)), (bit, bit), "{what}: {name}");
+            }
+        }
+    }
+    let spr = cpu_model("8F");
+    assert!(
+        spr.register("MSR_LASTBRANCH_FROM_IP").is_none(),
+        "Sapphire Rapids: arch LBR"
+    );
 }

@@ -70,8 +70,27 @@ impl Cx<'_> {
         }
         let mut out = TokenStream::new();
         let mut flat = modules.remove("").unwrap_or_default();
+        // Parents before children (by `extends` depth), CPU models after every other
+        // generation, `shared` last: rustc names a type by the first path to it it finds
+        // walking the modules in this order, so a layout is named by the generation defining
+        // it (`intel::v3::IA32_PERFEVTSEL`), which is shallower than any generation
+        // inheriting it, not by a microarchitecture generation or CPU model re-exporting it.
+        let order: BTreeMap<String, (bool, usize)> = self
+            .model
+            .generations
+            .iter()
+            .map(|g| {
+                (
+                    module_path(&g.id).join("::"),
+                    (is_model(g), g.ancestors.len()),
+                )
+            })
+            .collect();
         for (vendor, mut gens) in modules {
-            gens.sort_by(|a, b| a.0.cmp(&b.0));
+            gens.sort_by_key(|(m, _)| {
+                let rank = order.get(&format!("{vendor}::{m}")).copied();
+                (m == SHARED, rank, m.clone())
+            });
             let vendor_ident = ident(&vendor);
             let doc = format!("Generations of `{vendor}` PMU hardware.");
             let inner = gens.into_iter().map(|(_, body)| body);
