@@ -310,6 +310,18 @@ pub fn const_check(stem: &str) -> String {
     format!("__check_field_{stem}")
 }
 
+/// The hidden items of setter `setter` of element `element` of a field valid only on some
+/// instances (`instances:`): the never-implemented trait of its stubs (`__OnlyOn_IN_TXCP`),
+/// the private compile-time check of the register's module (`__check_instance_with_in_txcp`)
+/// and the private unchecked setter of `Value` (`__with_in_txcp_unchecked`).
+pub fn instance_items(element: &str, setter: &str) -> [String; 3] {
+    [
+        format!("__OnlyOn_{element}"),
+        format!("__check_instance_{setter}"),
+        format!("__{setter}_unchecked"),
+    ]
+}
+
 /// The runtime-indexed accessors of a field array on `Value`: the getter (`en_pmc_at`, or
 /// `get_ovf_pmc_at` for a write-1 field) and, when writable, the setter (`try_set_en_pmc_at`,
 /// or `try_clear_ovf_pmc_at` for a one-bit write-1 field).
@@ -525,6 +537,24 @@ pub const RESERVED_REGISTER: &[Reserved] = &[
     ("try_msr", VALUE, "`try_msr(index)`"),
     ("event_on", VALUE, "`event_on::<N>()`"),
     ("try_event_on", VALUE, "`try_event_on(counter, event)`"),
+    ("event_on_raw", VALUE, "`event_on_raw::<N>(&desc)`"),
+    (
+        "try_event_on_raw",
+        VALUE,
+        "`try_event_on_raw(counter, &desc)`",
+    ),
+    ("try_event_on_impl", VALUE, "the placement checks"),
+    ("Countable", TYPE, "the events types `event_on` takes"),
+    ("Indexed", TYPE, "the typed MSR of instance `N`"),
+    ("Placed", TYPE, "a value placed on instance `N`"),
+    (
+        "PlacedAt",
+        TYPE,
+        "a value placed on an instance at run time",
+    ),
+    ("P", TYPE, "the placement parameter of `Builder`"),
+    ("m", VALUE, "a parameter"),
+    ("placed", VALUE, "a local variable"),
     ("__check_index", VALUE, "a compile-time check"),
     ("__check_counter", VALUE, "a compile-time check"),
     ("__check_reserved", VALUE, "a compile-time check"),

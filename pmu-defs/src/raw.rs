@@ -176,6 +176,9 @@ pub struct RawField {
     pub deprecated: Option<RawDeprecated>,
     /// `requires:` the enumeration (CPUID bit, capability) that must be present.
     pub requires: Option<Spanned<String>>,
+    /// `instances:` the instances of the register family on which the field is valid (`[2]`:
+    /// IN_TXCP only on IA32_PERFEVTSEL2); every instance when left out.
+    pub instances: Option<Spanned<Vec<Spanned<u64>>>>,
 }
 
 /// A named field value.
@@ -412,6 +415,7 @@ pub const FIELD_KEYS: &[&str] = &[
     "values",
     "deprecated",
     "requires",
+    "instances",
 ];
 /// Keys of an event entry.
 pub const EVENT_KEYS: &[&str] = &[
@@ -1080,6 +1084,9 @@ impl Cx<'_> {
             })
         });
         let requires = self.opt(&m, "requires", Self::text);
+        let instances = self.opt(&m, "instances", |c, n| {
+            c.counter_list(n, "instance numbers")
+        });
         if m.has("bits") && bits.is_none() {
             return None; // invalid bits were reported; do not also report them missing
         }
@@ -1094,6 +1101,7 @@ impl Cx<'_> {
             values,
             deprecated,
             requires,
+            instances,
         })
     }
 

@@ -8,6 +8,7 @@ pub mod amd {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -114,11 +115,7 @@ pub mod amd {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -421,6 +418,12 @@ pub mod amd {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -650,10 +653,11 @@ pub mod amd {
                     self.0
                 }
             }
-            #[doc = "`PERF_EVT_SELN` as a typed MSR. `N` out of 0..4 fails to compile."]
+            #[doc = "`PERF_EVT_SELN` as a typed MSR whose index is part of its type (a value placed on another instance cannot be written to it). `N` out of 0..4 fails to compile."]
             #[track_caller]
-            pub const fn msr<const N: u32>() -> Instance {
-                Instance(address::<N>())
+            pub const fn msr<const N: u32>() -> Indexed<N> {
+                let _ = address::<N>();
+                Indexed
             }
             #[doc = r" Instance `index` as a typed MSR, or `None` when out of range."]
             pub const fn try_msr(index: u32) -> Option<Instance> {
@@ -680,6 +684,52 @@ pub mod amd {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
+            #[doc = "`PERF_EVT_SELN` as a typed MSR, `N` in its type: what [`msr::<N>()`](msr) returns. A value placed on another instance (`Placed<M>`) cannot be written to it."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Indexed<const N: u32>;
+            impl<const N: u32> Indexed<N> {
+                #[doc = r" The MSR address."]
+                #[track_caller]
+                pub const fn address(self) -> u32 {
+                    address::<N>()
+                }
+                #[doc = r" Index within the family: `N`."]
+                pub const fn index(self) -> u32 {
+                    N
+                }
+                #[doc = r" The same MSR as an [`Instance`](Instance), its index known at run time only."]
+                #[track_caller]
+                pub const fn instance(self) -> Instance {
+                    Instance(address::<N>())
+                }
+            }
+            impl<const N: u32> From<Indexed<N>> for Instance {
+                fn from(m: Indexed<N>) -> Instance {
+                    m.instance()
+                }
+            }
+            impl<const N: u32> crate::access::Msr for Indexed<N> {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    address::<N>()
+                }
+            }
+            impl<const N: u32> crate::access::Readable for Indexed<N> {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl<const N: u32> crate::access::Writable for Indexed<N> {}
+            impl<const N: u32> crate::access::WriteTo<Indexed<N>> for Value {
+                fn bits_for(self, _: Indexed<N>) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`PERF_EVT_SEL`](PERF_EVT_SEL)."]
         pub type PerfEvtSel = PERF_EVT_SEL::Value;
@@ -688,6 +738,7 @@ pub mod amd {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -801,11 +852,7 @@ pub mod amd {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -1099,15 +1146,23 @@ pub mod amd {
                     self.0
                 }
             }
-            #[doc = "Builds a write of `PERF_EVT_SEL_CORE` from named fields; see [`Value::new`](Value::new)."]
-            #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+            #[doc = "Builds a write of `PERF_EVT_SEL_CORE` from named fields; see [`Value::new`](Value::new). `P` is where the value goes: [`Unplaced`](crate::access::Unplaced) (`Value::new()`; `build()` gives a [`Value`](Value)), instance `N` ([`Counter<N>`](crate::access::Counter): `event_on::<N>`, [`at::<N>()`](Builder::at); `build()` gives a [`Placed<N>`](Placed)) or an instance chosen at run time ([`AnyCounter`](crate::access::AnyCounter): `try_event_on`, [`try_at`](Builder::try_at); `build()` gives a [`PlacedAt`](PlacedAt)). A placed value is written only to its own instance."]
+            #[derive(PartialEq, Eq, Hash, Debug)]
             #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
-            pub struct Builder {
+            pub struct Builder<P = crate::access::Unplaced> {
                 value: Value,
                 set: u64,
                 conflict: u64,
+                index: u32,
+                placement: ::core::marker::PhantomData<P>,
             }
-            impl Builder {
+            impl<P> Clone for Builder<P> {
+                fn clone(&self) -> Self {
+                    *self
+                }
+            }
+            impl<P> Copy for Builder<P> {}
+            impl<P> Builder<P> {
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -1120,6 +1175,17 @@ pub mod amd {
                         value: next,
                         set: self.set | mask,
                         conflict: self.conflict | clash,
+                        ..self
+                    }
+                }
+                #[doc = r" The same fields with another placement."]
+                const fn place<Q>(self, index: u32) -> Builder<Q> {
+                    Builder {
+                        value: self.value,
+                        set: self.set,
+                        conflict: self.conflict,
+                        index,
+                        placement: ::core::marker::PhantomData,
                     }
                 }
                 #[doc = "Sets `EVENT_SELECT` to the constant `V`; a `V` wider than 12 bits fails to compile. The 12-bit event select; bits 7:0 of the register hold EventSelect\\[7:0\\] and bits 35:32 hold EventSelect\\[11:8\\].\n\nBits 7:0, 35:32, read-write, 12 bits wide."]
@@ -1198,18 +1264,16 @@ pub mod amd {
                 pub const fn with_host_only(self, on: bool) -> Self {
                     self.track(0x20000000000_u64, self.value.with_host_only(on))
                 }
-                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask-core`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (AMD64 APM Vol. 2 §13.2.1 (INV))"]
                 #[inline]
-                pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
+                const fn checked(self) -> Result<Value, crate::ConstraintError> {
                     if self.conflict != 0 {
                         return Err(self.conflict_error());
                     }
                     self.value.try_build()
                 }
-                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask-core`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (AMD64 APM Vol. 2 §13.2.1 (INV))\n\nPanics on a problem; in a `const` item that is a compile error."]
                 #[inline]
                 #[track_caller]
-                pub const fn build(self) -> Value {
+                const fn finish(self) -> Value {
                     if self.conflict != 0 {
                         self.conflict_panic()
                     }
@@ -1328,9 +1392,133 @@ pub mod amd {
                     crate::__private::set_twice("PERF_EVT_SEL_CORE", "a field")
                 }
             }
-            #[doc = "A [`Builder`](Builder) for `PERF_EVT_SEL_COREN` counting `event`: its encoding fields (event select, unit masks, CMASK, INV, EDGE, AnyThread) are set, the rest is zero. Add the privilege filters and the enable bit, then `build()`.\n\nFails to compile, in a `const`, when `N` is out of range, when only a fixed counter counts the event, when the event is restricted to other counters, or when it needs a field this generation lacks."]
+            impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                    index: 0,
+                    placement: ::core::marker::PhantomData,
+                };
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask-core`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (AMD64 APM Vol. 2 §13.2.1 (INV))"]
+                #[inline]
+                pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
+                    self.checked()
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask-core`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (AMD64 APM Vol. 2 §13.2.1 (INV))\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> Value {
+                    self.finish()
+                }
+                #[doc = "The same fields, for `PERF_EVT_SEL_COREN`: `build()` gives a [`Placed<N>`](Placed), which `MsrExt::write` writes only to `msr::<N>()`. `N` out of range fails to compile."]
+                #[track_caller]
+                pub const fn at<const N: u32>(self) -> Builder<crate::access::Counter<N>> {
+                    if N >= INSTANCES {
+                        crate::__private::index_out_of_range(
+                            "PERF_EVT_SEL_CORE",
+                            "instances",
+                            INSTANCES,
+                            N,
+                        )
+                    }
+                    __check_index::<N>();
+                    self.place(N)
+                }
+                #[doc = "The same fields, for `PERF_EVT_SEL_CORE` instance `index` chosen at run time: `build()` gives a [`PlacedAt`](PlacedAt), which `MsrExt::write` writes only to that instance (another is `PlacementError::WrongCounter`)."]
+                pub const fn try_at(
+                    self,
+                    index: u32,
+                ) -> Result<Builder<crate::access::AnyCounter>, crate::PlacementError>
+                {
+                    if index >= INSTANCES {
+                        return Err(crate::PlacementError::CounterOutOfRange {
+                            register: "PERF_EVT_SEL_CORE",
+                            count: INSTANCES,
+                            counter: index,
+                        });
+                    }
+                    Ok(self.place(index))
+                }
+            }
+            impl<const N: u32> Builder<crate::access::Counter<N>> {
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask-core`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (AMD64 APM Vol. 2 §13.2.1 (INV))"]
+                #[inline]
+                pub const fn try_build(self) -> Result<Placed<N>, crate::ConstraintError> {
+                    match self.checked() {
+                        Ok(v) => Ok(Placed(v)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask-core`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (AMD64 APM Vol. 2 §13.2.1 (INV))\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> Placed<N> {
+                    Placed(self.finish())
+                }
+            }
+            impl Builder<crate::access::AnyCounter> {
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask-core`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (AMD64 APM Vol. 2 §13.2.1 (INV))"]
+                #[inline]
+                pub const fn try_build(self) -> Result<PlacedAt, crate::ConstraintError> {
+                    match self.checked() {
+                        Ok(value) => Ok(PlacedAt {
+                            value,
+                            index: self.index,
+                        }),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask-core`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (AMD64 APM Vol. 2 §13.2.1 (INV))\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> PlacedAt {
+                    PlacedAt {
+                        value: self.finish(),
+                        index: self.index,
+                    }
+                }
+            }
+            #[doc = "The events types whose events [`event_on`](event_on) places on `PERF_EVT_SEL_CORE`: the `ArchEvent` and model `events::Event` of the generations using this register (amd-core and amd-perfmon-v2). Placing another generation's or vendor's event is a compile error."]
+            #[diagnostic::on_unimplemented(
+                message = "the events of `{Self}` cannot be placed on `PERF_EVT_SEL_CORE` of amd-core and amd-perfmon-v2: they are another vendor's or generation's",
+                label = "not an event of a generation using this `PERF_EVT_SEL_CORE`",
+                note = "`event_on` takes the events of the generations whose event select this is (amd-core and amd-perfmon-v2): their `ArchEvent` and, for CPU models, `events::Event`; a hand-built `EventDesc` goes through `event_on_raw`"
+            )]
+            pub trait Countable {}
+            #[doc = "A [`Builder`](Builder) for `PERF_EVT_SEL_COREN` counting `event`: its encoding fields (event select, unit masks, CMASK, INV, EDGE, AnyThread) are set, the rest is zero. Add the privilege filters and the enable bit, then `build()`.\n\n`event` is an event of a generation using this register (`ArchEvent::X.desc()`, `events::Event::X.desc()`: see [`Countable`](Countable)); an event of another vendor or generation fails to compile. Fails to compile, in a `const`, when `N` is out of range, when only a fixed counter counts the event, when the event is restricted to other counters, or when it needs a field this generation lacks."]
             #[track_caller]
-            pub const fn event_on<const N: u32>(event: &crate::EventDesc) -> Builder {
+            pub const fn event_on<const N: u32>(
+                event: crate::EventRef<'_, impl Countable>,
+            ) -> Builder<crate::access::Counter<N>> {
+                event_on_raw::<N>(event.get())
+            }
+            #[doc = r" As [`try_event_on`](try_event_on), for a hand-built `EventDesc` (see"]
+            #[doc = r" [`event_on_raw`](event_on_raw))."]
+            #[inline]
+            pub const fn try_event_on_raw(
+                counter: u32,
+                event: &crate::EventDesc,
+            ) -> Result<Builder<crate::access::AnyCounter>, crate::PlacementError> {
+                match try_event_on_impl(counter, event) {
+                    Ok(b) => b.try_at(counter),
+                    Err(e) => Err(e),
+                }
+            }
+            #[doc = r" As [`event_on`](event_on), with the counter chosen at run time: the problem is returned."]
+            #[inline]
+            pub const fn try_event_on(
+                counter: u32,
+                event: crate::EventRef<'_, impl Countable>,
+            ) -> Result<Builder<crate::access::AnyCounter>, crate::PlacementError> {
+                try_event_on_raw(counter, event.get())
+            }
+            #[doc = "As [`event_on`](event_on), for a hand-built [`EventDesc`](crate::EventDesc) (the untyped escape hatch: nothing ties it to a vendor or generation, so it is the caller's to know that `PERF_EVT_SEL_CORE` counts it). The placement checks are the same."]
+            #[track_caller]
+            pub const fn event_on_raw<const N: u32>(
+                event: &crate::EventDesc,
+            ) -> Builder<crate::access::Counter<N>> {
                 if N >= INSTANCES {
                     crate::__private::index_out_of_range(
                         "PERF_EVT_SEL_CORE",
@@ -1340,8 +1528,8 @@ pub mod amd {
                     )
                 }
                 __check_counter::<N>();
-                match try_event_on(N, event) {
-                    Ok(b) => b,
+                match try_event_on_impl(N, event) {
+                    Ok(b) => b.at::<N>(),
                     Err(e) => e.fail(),
                 }
             }
@@ -1358,9 +1546,8 @@ pub mod amd {
                     }
                 }
             }
-            #[doc = r" As [`event_on`](event_on), with the counter chosen at run time: the problem is returned."]
             #[inline]
-            pub const fn try_event_on(
+            const fn try_event_on_impl(
                 counter: u32,
                 event: &crate::EventDesc,
             ) -> Result<Builder, crate::PlacementError> {
@@ -1453,10 +1640,11 @@ pub mod amd {
                     self.0
                 }
             }
-            #[doc = "`PERF_EVT_SEL_COREN` as a typed MSR. `N` out of 0..6 fails to compile."]
+            #[doc = "`PERF_EVT_SEL_COREN` as a typed MSR whose index is part of its type (a value placed on another instance cannot be written to it). `N` out of 0..6 fails to compile."]
             #[track_caller]
-            pub const fn msr<const N: u32>() -> Instance {
-                Instance(address::<N>())
+            pub const fn msr<const N: u32>() -> Indexed<N> {
+                let _ = address::<N>();
+                Indexed
             }
             #[doc = r" Instance `index` as a typed MSR, or `None` when out of range."]
             pub const fn try_msr(index: u32) -> Option<Instance> {
@@ -1483,6 +1671,146 @@ pub mod amd {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
+            #[doc = "`PERF_EVT_SEL_COREN` as a typed MSR, `N` in its type: what [`msr::<N>()`](msr) returns. A value placed on another instance (`Placed<M>`) cannot be written to it."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Indexed<const N: u32>;
+            impl<const N: u32> Indexed<N> {
+                #[doc = r" The MSR address."]
+                #[track_caller]
+                pub const fn address(self) -> u32 {
+                    address::<N>()
+                }
+                #[doc = r" Index within the family: `N`."]
+                pub const fn index(self) -> u32 {
+                    N
+                }
+                #[doc = r" The same MSR as an [`Instance`](Instance), its index known at run time only."]
+                #[track_caller]
+                pub const fn instance(self) -> Instance {
+                    Instance(address::<N>())
+                }
+            }
+            impl<const N: u32> From<Indexed<N>> for Instance {
+                fn from(m: Indexed<N>) -> Instance {
+                    m.instance()
+                }
+            }
+            impl<const N: u32> crate::access::Msr for Indexed<N> {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    address::<N>()
+                }
+            }
+            impl<const N: u32> crate::access::Readable for Indexed<N> {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl<const N: u32> crate::access::Writable for Indexed<N> {}
+            impl<const N: u32> crate::access::WriteTo<Indexed<N>> for Value {
+                fn bits_for(self, _: Indexed<N>) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
+            #[doc = "A value of `PERF_EVT_SEL_CORE` for instance `N` (from `event_on::<N>` or [`Builder::at::<N>()`](Builder::at)): `MsrExt::write` writes it to [`msr::<N>()`](msr) and to no other instance. [`bits`](Placed::bits) gives the raw value, [`unplaced`](Placed::unplaced) the `Value` to read its fields (the untyped escape hatch: a `Value` may be written to any instance)."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Placed<const N: u32>(Value);
+            impl<const N: u32> Placed<N> {
+                #[doc = r" The raw value."]
+                pub const fn bits(self) -> u64 {
+                    self.0.0
+                }
+                #[doc = r" The instance it is for: `N`."]
+                pub const fn index(self) -> u32 {
+                    N
+                }
+                #[doc = r" The MSR it is written to."]
+                pub const fn msr(self) -> Indexed<N> {
+                    Indexed
+                }
+                #[doc = r" The value without its placement, to read its fields. This is the untyped"]
+                #[doc = r" escape hatch: `MsrExt::write` takes a `Value` for any instance."]
+                pub const fn unplaced(self) -> Value {
+                    self.0
+                }
+            }
+            #[doc = "A value of `PERF_EVT_SEL_CORE` for an instance chosen at run time (from `try_event_on` or [`Builder::try_at`](Builder::try_at)): `MsrExt::write` writes it to that instance and refuses any other with `PlacementError::WrongCounter`."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct PlacedAt {
+                value: Value,
+                index: u32,
+            }
+            impl PlacedAt {
+                #[doc = r" The raw value."]
+                pub const fn bits(self) -> u64 {
+                    self.value.0
+                }
+                #[doc = r" The instance it is for."]
+                pub const fn index(self) -> u32 {
+                    self.index
+                }
+                #[doc = r" The MSR it is written to."]
+                pub const fn msr(self) -> Instance {
+                    Instance(BASE_ADDRESS + self.index * ADDRESS_STRIDE)
+                }
+                #[doc = r" The value without its placement, to read its fields. This is the untyped"]
+                #[doc = r" escape hatch: `MsrExt::write` takes a `Value` for any instance."]
+                pub const fn unplaced(self) -> Value {
+                    self.value
+                }
+            }
+            impl<const N: u32> crate::access::WriteTo<Indexed<N>> for Placed<N> {
+                fn bits_for(self, _: Indexed<N>) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0.0)
+                }
+            }
+            impl<const N: u32> crate::access::WriteTo<Instance> for Placed<N> {
+                fn bits_for(self, m: Instance) -> Result<u64, crate::PlacementError> {
+                    let (placed, counter) = (N, m.index());
+                    if placed == counter {
+                        Ok(self.0.0)
+                    } else {
+                        Err(crate::PlacementError::WrongCounter {
+                            register: "PERF_EVT_SEL_CORE",
+                            placed,
+                            counter,
+                        })
+                    }
+                }
+            }
+            impl crate::access::WriteTo<Instance> for PlacedAt {
+                fn bits_for(self, m: Instance) -> Result<u64, crate::PlacementError> {
+                    let (placed, counter) = (self.index, m.index());
+                    if placed == counter {
+                        Ok(self.value.0)
+                    } else {
+                        Err(crate::PlacementError::WrongCounter {
+                            register: "PERF_EVT_SEL_CORE",
+                            placed,
+                            counter,
+                        })
+                    }
+                }
+            }
+            impl<const N: u32> crate::access::WriteTo<Indexed<N>> for PlacedAt {
+                fn bits_for(self, _: Indexed<N>) -> Result<u64, crate::PlacementError> {
+                    let (placed, counter) = (self.index, N);
+                    if placed == counter {
+                        Ok(self.value.0)
+                    } else {
+                        Err(crate::PlacementError::WrongCounter {
+                            register: "PERF_EVT_SEL_CORE",
+                            placed,
+                            counter,
+                        })
+                    }
+                }
+            }
         }
         #[doc = "The value type of [`PERF_EVT_SEL_CORE`](PERF_EVT_SEL_CORE)."]
         pub type PerfEvtSelCore = PERF_EVT_SEL_CORE::Value;
@@ -1490,6 +1818,7 @@ pub mod amd {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -1582,11 +1911,7 @@ pub mod amd {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -1720,6 +2045,12 @@ pub mod amd {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -1795,10 +2126,11 @@ pub mod amd {
                     self.0
                 }
             }
-            #[doc = "`PERF_CTR_COREN` as a typed MSR. `N` out of 0..6 fails to compile."]
+            #[doc = "`PERF_CTR_COREN` as a typed MSR whose index is part of its type (a value placed on another instance cannot be written to it). `N` out of 0..6 fails to compile."]
             #[track_caller]
-            pub const fn msr<const N: u32>() -> Instance {
-                Instance(address::<N>())
+            pub const fn msr<const N: u32>() -> Indexed<N> {
+                let _ = address::<N>();
+                Indexed
             }
             #[doc = r" Instance `index` as a typed MSR, or `None` when out of range."]
             pub const fn try_msr(index: u32) -> Option<Instance> {
@@ -1825,6 +2157,52 @@ pub mod amd {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
+            #[doc = "`PERF_CTR_COREN` as a typed MSR, `N` in its type: what [`msr::<N>()`](msr) returns. A value placed on another instance (`Placed<M>`) cannot be written to it."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Indexed<const N: u32>;
+            impl<const N: u32> Indexed<N> {
+                #[doc = r" The MSR address."]
+                #[track_caller]
+                pub const fn address(self) -> u32 {
+                    address::<N>()
+                }
+                #[doc = r" Index within the family: `N`."]
+                pub const fn index(self) -> u32 {
+                    N
+                }
+                #[doc = r" The same MSR as an [`Instance`](Instance), its index known at run time only."]
+                #[track_caller]
+                pub const fn instance(self) -> Instance {
+                    Instance(address::<N>())
+                }
+            }
+            impl<const N: u32> From<Indexed<N>> for Instance {
+                fn from(m: Indexed<N>) -> Instance {
+                    m.instance()
+                }
+            }
+            impl<const N: u32> crate::access::Msr for Indexed<N> {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    address::<N>()
+                }
+            }
+            impl<const N: u32> crate::access::Readable for Indexed<N> {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl<const N: u32> crate::access::Writable for Indexed<N> {}
+            impl<const N: u32> crate::access::WriteTo<Indexed<N>> for Value {
+                fn bits_for(self, _: Indexed<N>) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`PERF_CTR_CORE`](PERF_CTR_CORE)."]
         pub type PerfCtrCore = PERF_CTR_CORE::Value;
@@ -1997,7 +2375,7 @@ pub mod amd {
                 n: u32,
                 event: &crate::EventDesc,
             ) -> Result<u64, crate::arch::EncodeError> {
-                Ok(PERF_EVT_SEL_CORE::try_event_on(n, event)?
+                Ok(PERF_EVT_SEL_CORE::try_event_on_raw(n, event)?
                     .try_build()?
                     .bits())
             }
@@ -2060,6 +2438,7 @@ pub mod amd {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -2205,11 +2584,7 @@ pub mod amd {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -2503,15 +2878,23 @@ pub mod amd {
                     self.0
                 }
             }
-            #[doc = "Builds a write of `PERF_EVT_SEL` from named fields; see [`Value::new`](Value::new)."]
-            #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+            #[doc = "Builds a write of `PERF_EVT_SEL` from named fields; see [`Value::new`](Value::new). `P` is where the value goes: [`Unplaced`](crate::access::Unplaced) (`Value::new()`; `build()` gives a [`Value`](Value)), instance `N` ([`Counter<N>`](crate::access::Counter): `event_on::<N>`, [`at::<N>()`](Builder::at); `build()` gives a [`Placed<N>`](Placed)) or an instance chosen at run time ([`AnyCounter`](crate::access::AnyCounter): `try_event_on`, [`try_at`](Builder::try_at); `build()` gives a [`PlacedAt`](PlacedAt)). A placed value is written only to its own instance."]
+            #[derive(PartialEq, Eq, Hash, Debug)]
             #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
-            pub struct Builder {
+            pub struct Builder<P = crate::access::Unplaced> {
                 value: Value,
                 set: u64,
                 conflict: u64,
+                index: u32,
+                placement: ::core::marker::PhantomData<P>,
             }
-            impl Builder {
+            impl<P> Clone for Builder<P> {
+                fn clone(&self) -> Self {
+                    *self
+                }
+            }
+            impl<P> Copy for Builder<P> {}
+            impl<P> Builder<P> {
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -2524,6 +2907,17 @@ pub mod amd {
                         value: next,
                         set: self.set | mask,
                         conflict: self.conflict | clash,
+                        ..self
+                    }
+                }
+                #[doc = r" The same fields with another placement."]
+                const fn place<Q>(self, index: u32) -> Builder<Q> {
+                    Builder {
+                        value: self.value,
+                        set: self.set,
+                        conflict: self.conflict,
+                        index,
+                        placement: ::core::marker::PhantomData,
                     }
                 }
                 #[doc = "Sets `EVENT_SELECT` to the constant `V`; a `V` wider than 8 bits fails to compile. The event to count.\n\nBits 7:0, read-write, 8 bits wide."]
@@ -2612,18 +3006,16 @@ pub mod amd {
                     ::core::mem::forget(on);
                     self
                 }
-                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (AMD64 APM Vol. 2 §13.2.1 (INV))"]
                 #[inline]
-                pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
+                const fn checked(self) -> Result<Value, crate::ConstraintError> {
                     if self.conflict != 0 {
                         return Err(self.conflict_error());
                     }
                     self.value.try_build()
                 }
-                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (AMD64 APM Vol. 2 §13.2.1 (INV))\n\nPanics on a problem; in a `const` item that is a compile error."]
                 #[inline]
                 #[track_caller]
-                pub const fn build(self) -> Value {
+                const fn finish(self) -> Value {
                     if self.conflict != 0 {
                         self.conflict_panic()
                     }
@@ -2733,15 +3125,139 @@ pub mod amd {
                     crate::__private::set_twice("PERF_EVT_SEL", "a field")
                 }
             }
-            #[doc = "A [`Builder`](Builder) for `PERF_EVT_SELN` counting `event`: its encoding fields (event select, unit masks, CMASK, INV, EDGE, AnyThread) are set, the rest is zero. Add the privilege filters and the enable bit, then `build()`.\n\nFails to compile, in a `const`, when `N` is out of range, when only a fixed counter counts the event, when the event is restricted to other counters, or when it needs a field this generation lacks."]
+            impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                    index: 0,
+                    placement: ::core::marker::PhantomData,
+                };
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (AMD64 APM Vol. 2 §13.2.1 (INV))"]
+                #[inline]
+                pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
+                    self.checked()
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (AMD64 APM Vol. 2 §13.2.1 (INV))\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> Value {
+                    self.finish()
+                }
+                #[doc = "The same fields, for `PERF_EVT_SELN`: `build()` gives a [`Placed<N>`](Placed), which `MsrExt::write` writes only to `msr::<N>()`. `N` out of range fails to compile."]
+                #[track_caller]
+                pub const fn at<const N: u32>(self) -> Builder<crate::access::Counter<N>> {
+                    if N >= INSTANCES {
+                        crate::__private::index_out_of_range(
+                            "PERF_EVT_SEL",
+                            "instances",
+                            INSTANCES,
+                            N,
+                        )
+                    }
+                    __check_index::<N>();
+                    self.place(N)
+                }
+                #[doc = "The same fields, for `PERF_EVT_SEL` instance `index` chosen at run time: `build()` gives a [`PlacedAt`](PlacedAt), which `MsrExt::write` writes only to that instance (another is `PlacementError::WrongCounter`)."]
+                pub const fn try_at(
+                    self,
+                    index: u32,
+                ) -> Result<Builder<crate::access::AnyCounter>, crate::PlacementError>
+                {
+                    if index >= INSTANCES {
+                        return Err(crate::PlacementError::CounterOutOfRange {
+                            register: "PERF_EVT_SEL",
+                            count: INSTANCES,
+                            counter: index,
+                        });
+                    }
+                    Ok(self.place(index))
+                }
+            }
+            impl<const N: u32> Builder<crate::access::Counter<N>> {
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (AMD64 APM Vol. 2 §13.2.1 (INV))"]
+                #[inline]
+                pub const fn try_build(self) -> Result<Placed<N>, crate::ConstraintError> {
+                    match self.checked() {
+                        Ok(v) => Ok(Placed(v)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (AMD64 APM Vol. 2 §13.2.1 (INV))\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> Placed<N> {
+                    Placed(self.finish())
+                }
+            }
+            impl Builder<crate::access::AnyCounter> {
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (AMD64 APM Vol. 2 §13.2.1 (INV))"]
+                #[inline]
+                pub const fn try_build(self) -> Result<PlacedAt, crate::ConstraintError> {
+                    match self.checked() {
+                        Ok(value) => Ok(PlacedAt {
+                            value,
+                            index: self.index,
+                        }),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (AMD64 APM Vol. 2 §13.2.1 (INV))\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> PlacedAt {
+                    PlacedAt {
+                        value: self.finish(),
+                        index: self.index,
+                    }
+                }
+            }
+            #[doc = "The events types whose events [`event_on`](event_on) places on `PERF_EVT_SEL`: the `ArchEvent` and model `events::Event` of the generations using this register (amd-k7). Placing another generation's or vendor's event is a compile error."]
+            #[diagnostic::on_unimplemented(
+                message = "the events of `{Self}` cannot be placed on `PERF_EVT_SEL` of amd-k7: they are another vendor's or generation's",
+                label = "not an event of a generation using this `PERF_EVT_SEL`",
+                note = "`event_on` takes the events of the generations whose event select this is (amd-k7): their `ArchEvent` and, for CPU models, `events::Event`; a hand-built `EventDesc` goes through `event_on_raw`"
+            )]
+            pub trait Countable {}
+            #[doc = "A [`Builder`](Builder) for `PERF_EVT_SELN` counting `event`: its encoding fields (event select, unit masks, CMASK, INV, EDGE, AnyThread) are set, the rest is zero. Add the privilege filters and the enable bit, then `build()`.\n\n`event` is an event of a generation using this register (`ArchEvent::X.desc()`, `events::Event::X.desc()`: see [`Countable`](Countable)); an event of another vendor or generation fails to compile. Fails to compile, in a `const`, when `N` is out of range, when only a fixed counter counts the event, when the event is restricted to other counters, or when it needs a field this generation lacks."]
             #[track_caller]
-            pub const fn event_on<const N: u32>(event: &crate::EventDesc) -> Builder {
+            pub const fn event_on<const N: u32>(
+                event: crate::EventRef<'_, impl Countable>,
+            ) -> Builder<crate::access::Counter<N>> {
+                event_on_raw::<N>(event.get())
+            }
+            #[doc = r" As [`try_event_on`](try_event_on), for a hand-built `EventDesc` (see"]
+            #[doc = r" [`event_on_raw`](event_on_raw))."]
+            #[inline]
+            pub const fn try_event_on_raw(
+                counter: u32,
+                event: &crate::EventDesc,
+            ) -> Result<Builder<crate::access::AnyCounter>, crate::PlacementError> {
+                match try_event_on_impl(counter, event) {
+                    Ok(b) => b.try_at(counter),
+                    Err(e) => Err(e),
+                }
+            }
+            #[doc = r" As [`event_on`](event_on), with the counter chosen at run time: the problem is returned."]
+            #[inline]
+            pub const fn try_event_on(
+                counter: u32,
+                event: crate::EventRef<'_, impl Countable>,
+            ) -> Result<Builder<crate::access::AnyCounter>, crate::PlacementError> {
+                try_event_on_raw(counter, event.get())
+            }
+            #[doc = "As [`event_on`](event_on), for a hand-built [`EventDesc`](crate::EventDesc) (the untyped escape hatch: nothing ties it to a vendor or generation, so it is the caller's to know that `PERF_EVT_SEL` counts it). The placement checks are the same."]
+            #[track_caller]
+            pub const fn event_on_raw<const N: u32>(
+                event: &crate::EventDesc,
+            ) -> Builder<crate::access::Counter<N>> {
                 if N >= INSTANCES {
                     crate::__private::index_out_of_range("PERF_EVT_SEL", "counters", INSTANCES, N)
                 }
                 __check_counter::<N>();
-                match try_event_on(N, event) {
-                    Ok(b) => b,
+                match try_event_on_impl(N, event) {
+                    Ok(b) => b.at::<N>(),
                     Err(e) => e.fail(),
                 }
             }
@@ -2758,9 +3274,8 @@ pub mod amd {
                     }
                 }
             }
-            #[doc = r" As [`event_on`](event_on), with the counter chosen at run time: the problem is returned."]
             #[inline]
-            pub const fn try_event_on(
+            const fn try_event_on_impl(
                 counter: u32,
                 event: &crate::EventDesc,
             ) -> Result<Builder, crate::PlacementError> {
@@ -2853,10 +3368,11 @@ pub mod amd {
                     self.0
                 }
             }
-            #[doc = "`PERF_EVT_SELN` as a typed MSR. `N` out of 0..4 fails to compile."]
+            #[doc = "`PERF_EVT_SELN` as a typed MSR whose index is part of its type (a value placed on another instance cannot be written to it). `N` out of 0..4 fails to compile."]
             #[track_caller]
-            pub const fn msr<const N: u32>() -> Instance {
-                Instance(address::<N>())
+            pub const fn msr<const N: u32>() -> Indexed<N> {
+                let _ = address::<N>();
+                Indexed
             }
             #[doc = r" Instance `index` as a typed MSR, or `None` when out of range."]
             pub const fn try_msr(index: u32) -> Option<Instance> {
@@ -2883,6 +3399,146 @@ pub mod amd {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
+            #[doc = "`PERF_EVT_SELN` as a typed MSR, `N` in its type: what [`msr::<N>()`](msr) returns. A value placed on another instance (`Placed<M>`) cannot be written to it."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Indexed<const N: u32>;
+            impl<const N: u32> Indexed<N> {
+                #[doc = r" The MSR address."]
+                #[track_caller]
+                pub const fn address(self) -> u32 {
+                    address::<N>()
+                }
+                #[doc = r" Index within the family: `N`."]
+                pub const fn index(self) -> u32 {
+                    N
+                }
+                #[doc = r" The same MSR as an [`Instance`](Instance), its index known at run time only."]
+                #[track_caller]
+                pub const fn instance(self) -> Instance {
+                    Instance(address::<N>())
+                }
+            }
+            impl<const N: u32> From<Indexed<N>> for Instance {
+                fn from(m: Indexed<N>) -> Instance {
+                    m.instance()
+                }
+            }
+            impl<const N: u32> crate::access::Msr for Indexed<N> {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    address::<N>()
+                }
+            }
+            impl<const N: u32> crate::access::Readable for Indexed<N> {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl<const N: u32> crate::access::Writable for Indexed<N> {}
+            impl<const N: u32> crate::access::WriteTo<Indexed<N>> for Value {
+                fn bits_for(self, _: Indexed<N>) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
+            #[doc = "A value of `PERF_EVT_SEL` for instance `N` (from `event_on::<N>` or [`Builder::at::<N>()`](Builder::at)): `MsrExt::write` writes it to [`msr::<N>()`](msr) and to no other instance. [`bits`](Placed::bits) gives the raw value, [`unplaced`](Placed::unplaced) the `Value` to read its fields (the untyped escape hatch: a `Value` may be written to any instance)."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Placed<const N: u32>(Value);
+            impl<const N: u32> Placed<N> {
+                #[doc = r" The raw value."]
+                pub const fn bits(self) -> u64 {
+                    self.0.0
+                }
+                #[doc = r" The instance it is for: `N`."]
+                pub const fn index(self) -> u32 {
+                    N
+                }
+                #[doc = r" The MSR it is written to."]
+                pub const fn msr(self) -> Indexed<N> {
+                    Indexed
+                }
+                #[doc = r" The value without its placement, to read its fields. This is the untyped"]
+                #[doc = r" escape hatch: `MsrExt::write` takes a `Value` for any instance."]
+                pub const fn unplaced(self) -> Value {
+                    self.0
+                }
+            }
+            #[doc = "A value of `PERF_EVT_SEL` for an instance chosen at run time (from `try_event_on` or [`Builder::try_at`](Builder::try_at)): `MsrExt::write` writes it to that instance and refuses any other with `PlacementError::WrongCounter`."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct PlacedAt {
+                value: Value,
+                index: u32,
+            }
+            impl PlacedAt {
+                #[doc = r" The raw value."]
+                pub const fn bits(self) -> u64 {
+                    self.value.0
+                }
+                #[doc = r" The instance it is for."]
+                pub const fn index(self) -> u32 {
+                    self.index
+                }
+                #[doc = r" The MSR it is written to."]
+                pub const fn msr(self) -> Instance {
+                    Instance(BASE_ADDRESS + self.index * ADDRESS_STRIDE)
+                }
+                #[doc = r" The value without its placement, to read its fields. This is the untyped"]
+                #[doc = r" escape hatch: `MsrExt::write` takes a `Value` for any instance."]
+                pub const fn unplaced(self) -> Value {
+                    self.value
+                }
+            }
+            impl<const N: u32> crate::access::WriteTo<Indexed<N>> for Placed<N> {
+                fn bits_for(self, _: Indexed<N>) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0.0)
+                }
+            }
+            impl<const N: u32> crate::access::WriteTo<Instance> for Placed<N> {
+                fn bits_for(self, m: Instance) -> Result<u64, crate::PlacementError> {
+                    let (placed, counter) = (N, m.index());
+                    if placed == counter {
+                        Ok(self.0.0)
+                    } else {
+                        Err(crate::PlacementError::WrongCounter {
+                            register: "PERF_EVT_SEL",
+                            placed,
+                            counter,
+                        })
+                    }
+                }
+            }
+            impl crate::access::WriteTo<Instance> for PlacedAt {
+                fn bits_for(self, m: Instance) -> Result<u64, crate::PlacementError> {
+                    let (placed, counter) = (self.index, m.index());
+                    if placed == counter {
+                        Ok(self.value.0)
+                    } else {
+                        Err(crate::PlacementError::WrongCounter {
+                            register: "PERF_EVT_SEL",
+                            placed,
+                            counter,
+                        })
+                    }
+                }
+            }
+            impl<const N: u32> crate::access::WriteTo<Indexed<N>> for PlacedAt {
+                fn bits_for(self, _: Indexed<N>) -> Result<u64, crate::PlacementError> {
+                    let (placed, counter) = (self.index, N);
+                    if placed == counter {
+                        Ok(self.value.0)
+                    } else {
+                        Err(crate::PlacementError::WrongCounter {
+                            register: "PERF_EVT_SEL",
+                            placed,
+                            counter,
+                        })
+                    }
+                }
+            }
         }
         #[doc = "The value type of [`PERF_EVT_SEL`](PERF_EVT_SEL)."]
         pub type PerfEvtSel = PERF_EVT_SEL::Value;
@@ -2890,6 +3546,7 @@ pub mod amd {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -2975,11 +3632,7 @@ pub mod amd {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -3113,6 +3766,12 @@ pub mod amd {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -3188,10 +3847,11 @@ pub mod amd {
                     self.0
                 }
             }
-            #[doc = "`PERF_CTRN` as a typed MSR. `N` out of 0..4 fails to compile."]
+            #[doc = "`PERF_CTRN` as a typed MSR whose index is part of its type (a value placed on another instance cannot be written to it). `N` out of 0..4 fails to compile."]
             #[track_caller]
-            pub const fn msr<const N: u32>() -> Instance {
-                Instance(address::<N>())
+            pub const fn msr<const N: u32>() -> Indexed<N> {
+                let _ = address::<N>();
+                Indexed
             }
             #[doc = r" Instance `index` as a typed MSR, or `None` when out of range."]
             pub const fn try_msr(index: u32) -> Option<Instance> {
@@ -3218,6 +3878,52 @@ pub mod amd {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
+            #[doc = "`PERF_CTRN` as a typed MSR, `N` in its type: what [`msr::<N>()`](msr) returns. A value placed on another instance (`Placed<M>`) cannot be written to it."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Indexed<const N: u32>;
+            impl<const N: u32> Indexed<N> {
+                #[doc = r" The MSR address."]
+                #[track_caller]
+                pub const fn address(self) -> u32 {
+                    address::<N>()
+                }
+                #[doc = r" Index within the family: `N`."]
+                pub const fn index(self) -> u32 {
+                    N
+                }
+                #[doc = r" The same MSR as an [`Instance`](Instance), its index known at run time only."]
+                #[track_caller]
+                pub const fn instance(self) -> Instance {
+                    Instance(address::<N>())
+                }
+            }
+            impl<const N: u32> From<Indexed<N>> for Instance {
+                fn from(m: Indexed<N>) -> Instance {
+                    m.instance()
+                }
+            }
+            impl<const N: u32> crate::access::Msr for Indexed<N> {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    address::<N>()
+                }
+            }
+            impl<const N: u32> crate::access::Readable for Indexed<N> {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl<const N: u32> crate::access::Writable for Indexed<N> {}
+            impl<const N: u32> crate::access::WriteTo<Indexed<N>> for Value {
+                fn bits_for(self, _: Indexed<N>) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`PERF_CTR`](PERF_CTR)."]
         pub type PerfCtr = PERF_CTR::Value;
@@ -3345,7 +4051,9 @@ pub mod amd {
                 n: u32,
                 event: &crate::EventDesc,
             ) -> Result<u64, crate::arch::EncodeError> {
-                Ok(PERF_EVT_SEL::try_event_on(n, event)?.try_build()?.bits())
+                Ok(PERF_EVT_SEL::try_event_on_raw(n, event)?
+                    .try_build()?
+                    .bits())
             }
         }
     }
@@ -3359,6 +4067,7 @@ pub mod amd {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -3590,6 +4299,7 @@ pub mod amd {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -3631,11 +4341,7 @@ pub mod amd {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -3843,6 +4549,12 @@ pub mod amd {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -4011,6 +4723,11 @@ pub mod amd {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`PERF_CNTR_GLOBAL_CTL`](PERF_CNTR_GLOBAL_CTL)."]
         pub type PerfCntrGlobalCtl = PERF_CNTR_GLOBAL_CTL::Value;
@@ -4018,6 +4735,7 @@ pub mod amd {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -4059,11 +4777,7 @@ pub mod amd {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -4265,6 +4979,12 @@ pub mod amd {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -4437,6 +5157,11 @@ pub mod amd {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`PERF_CNTR_GLOBAL_STATUS_CLR`](PERF_CNTR_GLOBAL_STATUS_CLR)."]
         pub type PerfCntrGlobalStatusClr = PERF_CNTR_GLOBAL_STATUS_CLR::Value;
@@ -4444,6 +5169,7 @@ pub mod amd {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -4485,11 +5211,7 @@ pub mod amd {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -4691,6 +5413,12 @@ pub mod amd {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -4863,6 +5591,11 @@ pub mod amd {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`PERF_CNTR_GLOBAL_STATUS_SET`](PERF_CNTR_GLOBAL_STATUS_SET)."]
         pub type PerfCntrGlobalStatusSet = PERF_CNTR_GLOBAL_STATUS_SET::Value;
@@ -5129,7 +5862,7 @@ pub mod amd {
                 n: u32,
                 event: &crate::EventDesc,
             ) -> Result<u64, crate::arch::EncodeError> {
-                Ok(PERF_EVT_SEL_CORE::try_event_on(n, event)?
+                Ok(PERF_EVT_SEL_CORE::try_event_on_raw(n, event)?
                     .try_build()?
                     .bits())
             }
@@ -5256,104 +5989,13 @@ pub mod amd {
 }
 #[doc = "Generations of `intel` PMU hardware."]
 pub mod intel {
-    #[cfg(feature = "intel-alderlake-goldencove")]
-    pub mod alderlake_goldencove;
-    #[cfg(feature = "intel-alderlake-gracemont")]
-    pub mod alderlake_gracemont;
-    #[cfg(feature = "intel-arrowlake-crestmont")]
-    pub mod arrowlake_crestmont;
-    #[cfg(feature = "intel-arrowlake-lioncove")]
-    pub mod arrowlake_lioncove;
-    #[cfg(feature = "intel-arrowlake-skymont")]
-    pub mod arrowlake_skymont;
-    #[cfg(feature = "intel-bonnell")]
-    pub mod bonnell;
-    #[cfg(feature = "intel-broadwell")]
-    pub mod broadwell;
-    #[cfg(feature = "intel-broadwellde")]
-    pub mod broadwellde;
-    #[cfg(feature = "intel-broadwellx")]
-    pub mod broadwellx;
-    #[cfg(feature = "intel-cascadelakex")]
-    pub mod cascadelakex;
-    #[cfg(feature = "intel-clearwaterforest")]
-    pub mod clearwaterforest;
-    #[cfg(feature = "intel-elkhartlake")]
-    pub mod elkhartlake;
-    #[cfg(feature = "intel-emeraldrapids")]
-    pub mod emeraldrapids;
-    #[cfg(feature = "intel-goldmont")]
-    pub mod goldmont;
-    #[cfg(feature = "intel-goldmontplus")]
-    pub mod goldmontplus;
-    #[cfg(feature = "intel-grandridge")]
-    pub mod grandridge;
-    #[cfg(feature = "intel-haswell")]
-    pub mod haswell;
-    #[cfg(feature = "intel-haswellx")]
-    pub mod haswellx;
-    #[cfg(feature = "intel-icelake")]
-    pub mod icelake;
-    #[cfg(feature = "intel-icelakex")]
-    pub mod icelakex;
-    #[cfg(feature = "intel-ivybridge")]
-    pub mod ivybridge;
-    #[cfg(feature = "intel-ivytown")]
-    pub mod ivytown;
-    #[cfg(feature = "intel-jaketown")]
-    pub mod jaketown;
-    #[cfg(feature = "intel-knightslanding")]
-    pub mod knightslanding;
-    #[cfg(feature = "intel-lunarlake-lioncove")]
-    pub mod lunarlake_lioncove;
-    #[cfg(feature = "intel-lunarlake-skymont")]
-    pub mod lunarlake_skymont;
-    #[cfg(feature = "intel-meteorlake-crestmont")]
-    pub mod meteorlake_crestmont;
-    #[cfg(feature = "intel-meteorlake-redwoodcove")]
-    pub mod meteorlake_redwoodcove;
-    #[cfg(feature = "intel-nehalemep")]
-    pub mod nehalemep;
-    #[cfg(feature = "intel-nehalemex")]
-    pub mod nehalemex;
-    #[cfg(feature = "intel-rocketlake")]
-    pub mod rocketlake;
-    #[cfg(feature = "intel-sandybridge")]
-    pub mod sandybridge;
-    #[cfg(feature = "intel-sapphirerapids")]
-    pub mod sapphirerapids;
-    #[doc = "Register layouts that several CPU-model generations define identically, each emitted once: one module per first generation using them. Each generation re-exports its registers from here."]
-    pub mod shared {
-        #[cfg(any(
-            feature = "intel-arrowlake-lioncove",
-            feature = "intel-lunarlake-lioncove"
-        ))]
-        pub mod arrowlake_lioncove;
-        #[cfg(any(
-            feature = "intel-arrowlake-skymont",
-            feature = "intel-clearwaterforest",
-            feature = "intel-lunarlake-skymont"
-        ))]
-        pub mod arrowlake_skymont;
-    }
-    #[cfg(feature = "intel-sierraforest")]
-    pub mod sierraforest;
-    #[cfg(feature = "intel-silvermont")]
-    pub mod silvermont;
-    #[cfg(feature = "intel-skylake")]
-    pub mod skylake;
-    #[cfg(feature = "intel-skylakex")]
-    pub mod skylakex;
-    #[cfg(feature = "intel-snowridgex")]
-    pub mod snowridgex;
-    #[cfg(feature = "intel-tigerlake")]
-    pub mod tigerlake;
     pub mod v1 {
         #![doc = "Intel architectural performance monitoring, version 1\n\nThe first architectural PMU: general-purpose counters IA32_PMCx, each paired with an\nevent-select register IA32_PERFEVTSELx, and the seven pre-defined architectural events.\nCPUID leaf 0AH reports the version, how many counters there are and how wide they are.\n\nGeneration `intel-v1`. Manual: Intel SDM Vol. 3B §18.2.1."]
         #[doc = "General-purpose performance counter. Counts the event programmed in the\nIA32_PERFEVTSELx of the same index. Reads return the full counter width reported\nby CPUID.0AH:EAX\\[23:16\\]; a plain write sets only bits 31:0 and sign-extends bit 31\n(use IA32_A_PMCx for full-width writes).\n\n- MSR: `0xC1` + 1 × n for n in 0..8 (`IA32_PMC0`..`IA32_PMC7`)\n- Access: read-write\n- Width: 64 bits\n- Reset value: `0x0`\n- Reserved bits: `0xFFFF000000000000`\n- Defined in: `intel-v1` (register present since `intel-v1`)\n- Manual: Intel SDM Vol. 3B §18.2.1.1; Vol. 4 Table 2-2 (C1H-C8H)\n\nThe value type is [`Value`](IA32_PMC::Value)."]
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -5436,11 +6078,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -5574,6 +6212,12 @@ pub mod intel {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -5649,10 +6293,11 @@ pub mod intel {
                     self.0
                 }
             }
-            #[doc = "`IA32_PMCN` as a typed MSR. `N` out of 0..8 fails to compile."]
+            #[doc = "`IA32_PMCN` as a typed MSR whose index is part of its type (a value placed on another instance cannot be written to it). `N` out of 0..8 fails to compile."]
             #[track_caller]
-            pub const fn msr<const N: u32>() -> Instance {
-                Instance(address::<N>())
+            pub const fn msr<const N: u32>() -> Indexed<N> {
+                let _ = address::<N>();
+                Indexed
             }
             #[doc = r" Instance `index` as a typed MSR, or `None` when out of range."]
             pub const fn try_msr(index: u32) -> Option<Instance> {
@@ -5679,6 +6324,52 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
+            #[doc = "`IA32_PMCN` as a typed MSR, `N` in its type: what [`msr::<N>()`](msr) returns. A value placed on another instance (`Placed<M>`) cannot be written to it."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Indexed<const N: u32>;
+            impl<const N: u32> Indexed<N> {
+                #[doc = r" The MSR address."]
+                #[track_caller]
+                pub const fn address(self) -> u32 {
+                    address::<N>()
+                }
+                #[doc = r" Index within the family: `N`."]
+                pub const fn index(self) -> u32 {
+                    N
+                }
+                #[doc = r" The same MSR as an [`Instance`](Instance), its index known at run time only."]
+                #[track_caller]
+                pub const fn instance(self) -> Instance {
+                    Instance(address::<N>())
+                }
+            }
+            impl<const N: u32> From<Indexed<N>> for Instance {
+                fn from(m: Indexed<N>) -> Instance {
+                    m.instance()
+                }
+            }
+            impl<const N: u32> crate::access::Msr for Indexed<N> {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    address::<N>()
+                }
+            }
+            impl<const N: u32> crate::access::Readable for Indexed<N> {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl<const N: u32> crate::access::Writable for Indexed<N> {}
+            impl<const N: u32> crate::access::WriteTo<Indexed<N>> for Value {
+                fn bits_for(self, _: Indexed<N>) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`IA32_PMC`](IA32_PMC)."]
         pub type Ia32Pmc = IA32_PMC::Value;
@@ -5686,6 +6377,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -5774,11 +6466,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -5912,6 +6600,12 @@ pub mod intel {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -5987,10 +6681,11 @@ pub mod intel {
                     self.0
                 }
             }
-            #[doc = "`IA32_A_PMCN` as a typed MSR. `N` out of 0..8 fails to compile."]
+            #[doc = "`IA32_A_PMCN` as a typed MSR whose index is part of its type (a value placed on another instance cannot be written to it). `N` out of 0..8 fails to compile."]
             #[track_caller]
-            pub const fn msr<const N: u32>() -> Instance {
-                Instance(address::<N>())
+            pub const fn msr<const N: u32>() -> Indexed<N> {
+                let _ = address::<N>();
+                Indexed
             }
             #[doc = r" Instance `index` as a typed MSR, or `None` when out of range."]
             pub const fn try_msr(index: u32) -> Option<Instance> {
@@ -6017,6 +6712,52 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
+            #[doc = "`IA32_A_PMCN` as a typed MSR, `N` in its type: what [`msr::<N>()`](msr) returns. A value placed on another instance (`Placed<M>`) cannot be written to it."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Indexed<const N: u32>;
+            impl<const N: u32> Indexed<N> {
+                #[doc = r" The MSR address."]
+                #[track_caller]
+                pub const fn address(self) -> u32 {
+                    address::<N>()
+                }
+                #[doc = r" Index within the family: `N`."]
+                pub const fn index(self) -> u32 {
+                    N
+                }
+                #[doc = r" The same MSR as an [`Instance`](Instance), its index known at run time only."]
+                #[track_caller]
+                pub const fn instance(self) -> Instance {
+                    Instance(address::<N>())
+                }
+            }
+            impl<const N: u32> From<Indexed<N>> for Instance {
+                fn from(m: Indexed<N>) -> Instance {
+                    m.instance()
+                }
+            }
+            impl<const N: u32> crate::access::Msr for Indexed<N> {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    address::<N>()
+                }
+            }
+            impl<const N: u32> crate::access::Readable for Indexed<N> {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl<const N: u32> crate::access::Writable for Indexed<N> {}
+            impl<const N: u32> crate::access::WriteTo<Indexed<N>> for Value {
+                fn bits_for(self, _: Indexed<N>) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`IA32_A_PMC`](IA32_A_PMC)."]
         pub type Ia32APmc = IA32_A_PMC::Value;
@@ -6024,6 +6765,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -6204,11 +6946,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -6527,15 +7265,23 @@ pub mod intel {
                     self.0
                 }
             }
-            #[doc = "Builds a write of `IA32_PERFEVTSEL` from named fields; see [`Value::new`](Value::new)."]
-            #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+            #[doc = "Builds a write of `IA32_PERFEVTSEL` from named fields; see [`Value::new`](Value::new). `P` is where the value goes: [`Unplaced`](crate::access::Unplaced) (`Value::new()`; `build()` gives a [`Value`](Value)), instance `N` ([`Counter<N>`](crate::access::Counter): `event_on::<N>`, [`at::<N>()`](Builder::at); `build()` gives a [`Placed<N>`](Placed)) or an instance chosen at run time ([`AnyCounter`](crate::access::AnyCounter): `try_event_on`, [`try_at`](Builder::try_at); `build()` gives a [`PlacedAt`](PlacedAt)). A placed value is written only to its own instance."]
+            #[derive(PartialEq, Eq, Hash, Debug)]
             #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
-            pub struct Builder {
+            pub struct Builder<P = crate::access::Unplaced> {
                 value: Value,
                 set: u64,
                 conflict: u64,
+                index: u32,
+                placement: ::core::marker::PhantomData<P>,
             }
-            impl Builder {
+            impl<P> Clone for Builder<P> {
+                fn clone(&self) -> Self {
+                    *self
+                }
+            }
+            impl<P> Copy for Builder<P> {}
+            impl<P> Builder<P> {
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -6548,6 +7294,17 @@ pub mod intel {
                         value: next,
                         set: self.set | mask,
                         conflict: self.conflict | clash,
+                        ..self
+                    }
+                }
+                #[doc = r" The same fields with another placement."]
+                const fn place<Q>(self, index: u32) -> Builder<Q> {
+                    Builder {
+                        value: self.value,
+                        set: self.set,
+                        conflict: self.conflict,
+                        index,
+                        placement: ::core::marker::PhantomData,
                     }
                 }
                 #[doc = "Sets `EVENT_SELECT` to the constant `V`; a `V` wider than 8 bits fails to compile. Event logic unit that detects the condition to count (the event code).\n\nBits 7:0, read-write, 8 bits wide."]
@@ -6661,18 +7418,16 @@ pub mod intel {
                 {
                     self
                 }
-                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))"]
                 #[inline]
-                pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
+                const fn checked(self) -> Result<Value, crate::ConstraintError> {
                     if self.conflict != 0 {
                         return Err(self.conflict_error());
                     }
                     self.value.try_build()
                 }
-                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))\n\nPanics on a problem; in a `const` item that is a compile error."]
                 #[inline]
                 #[track_caller]
-                pub const fn build(self) -> Value {
+                const fn finish(self) -> Value {
                     if self.conflict != 0 {
                         self.conflict_panic()
                     }
@@ -6782,9 +7537,135 @@ pub mod intel {
                     crate::__private::set_twice("IA32_PERFEVTSEL", "a field")
                 }
             }
-            #[doc = "A [`Builder`](Builder) for `IA32_PERFEVTSELN` counting `event`: its encoding fields (event select, unit masks, CMASK, INV, EDGE, AnyThread) are set, the rest is zero. Add the privilege filters and the enable bit, then `build()`.\n\nFails to compile, in a `const`, when `N` is out of range, when only a fixed counter counts the event, when the event is restricted to other counters, or when it needs a field this generation lacks."]
+            impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                    index: 0,
+                    placement: ::core::marker::PhantomData,
+                };
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))"]
+                #[inline]
+                pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
+                    self.checked()
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> Value {
+                    self.finish()
+                }
+                #[doc = "The same fields, for `IA32_PERFEVTSELN`: `build()` gives a [`Placed<N>`](Placed), which `MsrExt::write` writes only to `msr::<N>()`. `N` out of range fails to compile."]
+                #[track_caller]
+                pub const fn at<const N: u32>(self) -> Builder<crate::access::Counter<N>> {
+                    if N >= INSTANCES {
+                        crate::__private::index_out_of_range(
+                            "IA32_PERFEVTSEL",
+                            "instances",
+                            INSTANCES,
+                            N,
+                        )
+                    }
+                    __check_index::<N>();
+                    self.place(N)
+                }
+                #[doc = "The same fields, for `IA32_PERFEVTSEL` instance `index` chosen at run time: `build()` gives a [`PlacedAt`](PlacedAt), which `MsrExt::write` writes only to that instance (another is `PlacementError::WrongCounter`)."]
+                pub const fn try_at(
+                    self,
+                    index: u32,
+                ) -> Result<Builder<crate::access::AnyCounter>, crate::PlacementError>
+                {
+                    if index >= INSTANCES {
+                        return Err(crate::PlacementError::CounterOutOfRange {
+                            register: "IA32_PERFEVTSEL",
+                            count: INSTANCES,
+                            counter: index,
+                        });
+                    }
+                    Ok(self.place(index))
+                }
+            }
+            impl<const N: u32> Builder<crate::access::Counter<N>> {
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))"]
+                #[inline]
+                pub const fn try_build(self) -> Result<Placed<N>, crate::ConstraintError> {
+                    match self.checked() {
+                        Ok(v) => Ok(Placed(v)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> Placed<N> {
+                    Placed(self.finish())
+                }
+            }
+            impl Builder<crate::access::AnyCounter> {
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))"]
+                #[inline]
+                pub const fn try_build(self) -> Result<PlacedAt, crate::ConstraintError> {
+                    match self.checked() {
+                        Ok(value) => Ok(PlacedAt {
+                            value,
+                            index: self.index,
+                        }),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> PlacedAt {
+                    PlacedAt {
+                        value: self.finish(),
+                        index: self.index,
+                    }
+                }
+            }
+            #[doc = "The events types whose events [`event_on`](event_on) places on `IA32_PERFEVTSEL`: the `ArchEvent` and model `events::Event` of the generations using this register (intel-v1 and intel-v2). Placing another generation's or vendor's event is a compile error."]
+            #[diagnostic::on_unimplemented(
+                message = "the events of `{Self}` cannot be placed on `IA32_PERFEVTSEL` of intel-v1 and intel-v2: they are another vendor's or generation's",
+                label = "not an event of a generation using this `IA32_PERFEVTSEL`",
+                note = "`event_on` takes the events of the generations whose event select this is (intel-v1 and intel-v2): their `ArchEvent` and, for CPU models, `events::Event`; a hand-built `EventDesc` goes through `event_on_raw`"
+            )]
+            pub trait Countable {}
+            impl Countable for super::super::super::intel::v1::ArchEvent {}
+            impl Countable for super::super::super::intel::v2::ArchEvent {}
+            #[doc = "A [`Builder`](Builder) for `IA32_PERFEVTSELN` counting `event`: its encoding fields (event select, unit masks, CMASK, INV, EDGE, AnyThread) are set, the rest is zero. Add the privilege filters and the enable bit, then `build()`.\n\n`event` is an event of a generation using this register (`ArchEvent::X.desc()`, `events::Event::X.desc()`: see [`Countable`](Countable)); an event of another vendor or generation fails to compile. Fails to compile, in a `const`, when `N` is out of range, when only a fixed counter counts the event, when the event is restricted to other counters, or when it needs a field this generation lacks."]
             #[track_caller]
-            pub const fn event_on<const N: u32>(event: &crate::EventDesc) -> Builder {
+            pub const fn event_on<const N: u32>(
+                event: crate::EventRef<'_, impl Countable>,
+            ) -> Builder<crate::access::Counter<N>> {
+                event_on_raw::<N>(event.get())
+            }
+            #[doc = r" As [`try_event_on`](try_event_on), for a hand-built `EventDesc` (see"]
+            #[doc = r" [`event_on_raw`](event_on_raw))."]
+            #[inline]
+            pub const fn try_event_on_raw(
+                counter: u32,
+                event: &crate::EventDesc,
+            ) -> Result<Builder<crate::access::AnyCounter>, crate::PlacementError> {
+                match try_event_on_impl(counter, event) {
+                    Ok(b) => b.try_at(counter),
+                    Err(e) => Err(e),
+                }
+            }
+            #[doc = r" As [`event_on`](event_on), with the counter chosen at run time: the problem is returned."]
+            #[inline]
+            pub const fn try_event_on(
+                counter: u32,
+                event: crate::EventRef<'_, impl Countable>,
+            ) -> Result<Builder<crate::access::AnyCounter>, crate::PlacementError> {
+                try_event_on_raw(counter, event.get())
+            }
+            #[doc = "As [`event_on`](event_on), for a hand-built [`EventDesc`](crate::EventDesc) (the untyped escape hatch: nothing ties it to a vendor or generation, so it is the caller's to know that `IA32_PERFEVTSEL` counts it). The placement checks are the same."]
+            #[track_caller]
+            pub const fn event_on_raw<const N: u32>(
+                event: &crate::EventDesc,
+            ) -> Builder<crate::access::Counter<N>> {
                 if N >= INSTANCES {
                     crate::__private::index_out_of_range(
                         "IA32_PERFEVTSEL",
@@ -6794,8 +7675,8 @@ pub mod intel {
                     )
                 }
                 __check_counter::<N>();
-                match try_event_on(N, event) {
-                    Ok(b) => b,
+                match try_event_on_impl(N, event) {
+                    Ok(b) => b.at::<N>(),
                     Err(e) => e.fail(),
                 }
             }
@@ -6812,9 +7693,8 @@ pub mod intel {
                     }
                 }
             }
-            #[doc = r" As [`event_on`](event_on), with the counter chosen at run time: the problem is returned."]
             #[inline]
-            pub const fn try_event_on(
+            const fn try_event_on_impl(
                 counter: u32,
                 event: &crate::EventDesc,
             ) -> Result<Builder, crate::PlacementError> {
@@ -6907,10 +7787,11 @@ pub mod intel {
                     self.0
                 }
             }
-            #[doc = "`IA32_PERFEVTSELN` as a typed MSR. `N` out of 0..8 fails to compile."]
+            #[doc = "`IA32_PERFEVTSELN` as a typed MSR whose index is part of its type (a value placed on another instance cannot be written to it). `N` out of 0..8 fails to compile."]
             #[track_caller]
-            pub const fn msr<const N: u32>() -> Instance {
-                Instance(address::<N>())
+            pub const fn msr<const N: u32>() -> Indexed<N> {
+                let _ = address::<N>();
+                Indexed
             }
             #[doc = r" Instance `index` as a typed MSR, or `None` when out of range."]
             pub const fn try_msr(index: u32) -> Option<Instance> {
@@ -6937,6 +7818,146 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
+            #[doc = "`IA32_PERFEVTSELN` as a typed MSR, `N` in its type: what [`msr::<N>()`](msr) returns. A value placed on another instance (`Placed<M>`) cannot be written to it."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Indexed<const N: u32>;
+            impl<const N: u32> Indexed<N> {
+                #[doc = r" The MSR address."]
+                #[track_caller]
+                pub const fn address(self) -> u32 {
+                    address::<N>()
+                }
+                #[doc = r" Index within the family: `N`."]
+                pub const fn index(self) -> u32 {
+                    N
+                }
+                #[doc = r" The same MSR as an [`Instance`](Instance), its index known at run time only."]
+                #[track_caller]
+                pub const fn instance(self) -> Instance {
+                    Instance(address::<N>())
+                }
+            }
+            impl<const N: u32> From<Indexed<N>> for Instance {
+                fn from(m: Indexed<N>) -> Instance {
+                    m.instance()
+                }
+            }
+            impl<const N: u32> crate::access::Msr for Indexed<N> {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    address::<N>()
+                }
+            }
+            impl<const N: u32> crate::access::Readable for Indexed<N> {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl<const N: u32> crate::access::Writable for Indexed<N> {}
+            impl<const N: u32> crate::access::WriteTo<Indexed<N>> for Value {
+                fn bits_for(self, _: Indexed<N>) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
+            #[doc = "A value of `IA32_PERFEVTSEL` for instance `N` (from `event_on::<N>` or [`Builder::at::<N>()`](Builder::at)): `MsrExt::write` writes it to [`msr::<N>()`](msr) and to no other instance. [`bits`](Placed::bits) gives the raw value, [`unplaced`](Placed::unplaced) the `Value` to read its fields (the untyped escape hatch: a `Value` may be written to any instance)."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Placed<const N: u32>(Value);
+            impl<const N: u32> Placed<N> {
+                #[doc = r" The raw value."]
+                pub const fn bits(self) -> u64 {
+                    self.0.0
+                }
+                #[doc = r" The instance it is for: `N`."]
+                pub const fn index(self) -> u32 {
+                    N
+                }
+                #[doc = r" The MSR it is written to."]
+                pub const fn msr(self) -> Indexed<N> {
+                    Indexed
+                }
+                #[doc = r" The value without its placement, to read its fields. This is the untyped"]
+                #[doc = r" escape hatch: `MsrExt::write` takes a `Value` for any instance."]
+                pub const fn unplaced(self) -> Value {
+                    self.0
+                }
+            }
+            #[doc = "A value of `IA32_PERFEVTSEL` for an instance chosen at run time (from `try_event_on` or [`Builder::try_at`](Builder::try_at)): `MsrExt::write` writes it to that instance and refuses any other with `PlacementError::WrongCounter`."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct PlacedAt {
+                value: Value,
+                index: u32,
+            }
+            impl PlacedAt {
+                #[doc = r" The raw value."]
+                pub const fn bits(self) -> u64 {
+                    self.value.0
+                }
+                #[doc = r" The instance it is for."]
+                pub const fn index(self) -> u32 {
+                    self.index
+                }
+                #[doc = r" The MSR it is written to."]
+                pub const fn msr(self) -> Instance {
+                    Instance(BASE_ADDRESS + self.index * ADDRESS_STRIDE)
+                }
+                #[doc = r" The value without its placement, to read its fields. This is the untyped"]
+                #[doc = r" escape hatch: `MsrExt::write` takes a `Value` for any instance."]
+                pub const fn unplaced(self) -> Value {
+                    self.value
+                }
+            }
+            impl<const N: u32> crate::access::WriteTo<Indexed<N>> for Placed<N> {
+                fn bits_for(self, _: Indexed<N>) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0.0)
+                }
+            }
+            impl<const N: u32> crate::access::WriteTo<Instance> for Placed<N> {
+                fn bits_for(self, m: Instance) -> Result<u64, crate::PlacementError> {
+                    let (placed, counter) = (N, m.index());
+                    if placed == counter {
+                        Ok(self.0.0)
+                    } else {
+                        Err(crate::PlacementError::WrongCounter {
+                            register: "IA32_PERFEVTSEL",
+                            placed,
+                            counter,
+                        })
+                    }
+                }
+            }
+            impl crate::access::WriteTo<Instance> for PlacedAt {
+                fn bits_for(self, m: Instance) -> Result<u64, crate::PlacementError> {
+                    let (placed, counter) = (self.index, m.index());
+                    if placed == counter {
+                        Ok(self.value.0)
+                    } else {
+                        Err(crate::PlacementError::WrongCounter {
+                            register: "IA32_PERFEVTSEL",
+                            placed,
+                            counter,
+                        })
+                    }
+                }
+            }
+            impl<const N: u32> crate::access::WriteTo<Indexed<N>> for PlacedAt {
+                fn bits_for(self, _: Indexed<N>) -> Result<u64, crate::PlacementError> {
+                    let (placed, counter) = (self.index, N);
+                    if placed == counter {
+                        Ok(self.value.0)
+                    } else {
+                        Err(crate::PlacementError::WrongCounter {
+                            register: "IA32_PERFEVTSEL",
+                            placed,
+                            counter,
+                        })
+                    }
+                }
+            }
         }
         #[doc = "The value type of [`IA32_PERFEVTSEL`](IA32_PERFEVTSEL)."]
         pub type Ia32Perfevtsel = IA32_PERFEVTSEL::Value;
@@ -6944,6 +7965,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -7155,6 +8177,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -7212,11 +8235,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -7411,6 +8430,12 @@ pub mod intel {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -7599,6 +8624,11 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`IA32_DEBUGCTL`](IA32_DEBUGCTL)."]
         pub type Ia32Debugctl = IA32_DEBUGCTL::Value;
@@ -7679,9 +8709,10 @@ pub mod intel {
                     ArchEvent::BranchMissesRetired => 6u32,
                 }
             }
-            #[doc = r" The full encoding, and the counters that may count it, for"]
-            #[doc = r" `IA32_PERFEVTSEL::event_on` / `try_event_on`."]
-            pub const fn desc(self) -> &'static crate::EventDesc {
+            #[doc = r" The full encoding, and the counters that may count it, typed as an"]
+            #[doc = r" event of this `ArchEvent`, for the `event_on` / `try_event_on` of the"]
+            #[doc = r" event selects of the generations that have it."]
+            pub const fn desc(self) -> crate::EventRef<'static, ArchEvent> {
                 const D0: crate::EventDesc =
                     crate::EventDesc::new("UNHALTED_CORE_CYCLES", 0x3c, 0x00).with_counters(0xff);
                 const D1: crate::EventDesc =
@@ -7698,7 +8729,7 @@ pub mod intel {
                         .with_counters(0xff);
                 const D6: crate::EventDesc =
                     crate::EventDesc::new("BRANCH_MISSES_RETIRED", 0xc5, 0x00).with_counters(0xff);
-                match self {
+                crate::EventRef::__new(match self {
                     ArchEvent::UnhaltedCoreCycles => &D0,
                     ArchEvent::InstructionsRetired => &D1,
                     ArchEvent::UnhaltedReferenceCycles => &D2,
@@ -7706,7 +8737,7 @@ pub mod intel {
                     ArchEvent::LlcMisses => &D4,
                     ArchEvent::BranchInstructionsRetired => &D5,
                     ArchEvent::BranchMissesRetired => &D6,
-                }
+                })
             }
             #[doc = r" The fixed counter that counts this event, if any."]
             pub const fn fixed_counter(self) -> Option<u32> {
@@ -7747,7 +8778,7 @@ pub mod intel {
         }
         impl crate::pmu::AsEvent for ArchEvent {
             fn event_desc(&self) -> crate::EventDesc {
-                *self.desc()
+                *self.desc().get()
             }
         }
         #[doc = "The run-time view of `intel-v1` ([`Arch`](crate::arch::Arch)), generated from the roles its definitions give its registers and fields."]
@@ -7947,7 +8978,7 @@ pub mod intel {
                         out[i] = crate::arch::ArchEventInfo {
                             name: all[i].name(),
                             cpuid_bit: all[i].cpuid_bit(),
-                            desc: *all[i].desc(),
+                            desc: *all[i].desc().get(),
                         };
                         i += 1;
                     }
@@ -7965,7 +8996,9 @@ pub mod intel {
                 n: u32,
                 event: &crate::EventDesc,
             ) -> Result<u64, crate::arch::EncodeError> {
-                Ok(IA32_PERFEVTSEL::try_event_on(n, event)?.try_build()?.bits())
+                Ok(IA32_PERFEVTSEL::try_event_on_raw(n, event)?
+                    .try_build()?
+                    .bits())
             }
         }
         #[doc = "CPUID leaves of `intel-v1`: output layouts with named fields."]
@@ -8134,6 +9167,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -8175,11 +9209,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -8381,6 +9411,12 @@ pub mod intel {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -8579,6 +9615,11 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`IA32_DEBUGCTL`](IA32_DEBUGCTL)."]
         pub type Ia32Debugctl = IA32_DEBUGCTL::Value;
@@ -8586,6 +9627,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -8676,11 +9718,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -8814,6 +9852,12 @@ pub mod intel {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -8889,10 +9933,11 @@ pub mod intel {
                     self.0
                 }
             }
-            #[doc = "`IA32_FIXED_CTRN` as a typed MSR. `N` out of 0..3 fails to compile."]
+            #[doc = "`IA32_FIXED_CTRN` as a typed MSR whose index is part of its type (a value placed on another instance cannot be written to it). `N` out of 0..3 fails to compile."]
             #[track_caller]
-            pub const fn msr<const N: u32>() -> Instance {
-                Instance(address::<N>())
+            pub const fn msr<const N: u32>() -> Indexed<N> {
+                let _ = address::<N>();
+                Indexed
             }
             #[doc = r" Instance `index` as a typed MSR, or `None` when out of range."]
             pub const fn try_msr(index: u32) -> Option<Instance> {
@@ -8919,6 +9964,52 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
+            #[doc = "`IA32_FIXED_CTRN` as a typed MSR, `N` in its type: what [`msr::<N>()`](msr) returns. A value placed on another instance (`Placed<M>`) cannot be written to it."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Indexed<const N: u32>;
+            impl<const N: u32> Indexed<N> {
+                #[doc = r" The MSR address."]
+                #[track_caller]
+                pub const fn address(self) -> u32 {
+                    address::<N>()
+                }
+                #[doc = r" Index within the family: `N`."]
+                pub const fn index(self) -> u32 {
+                    N
+                }
+                #[doc = r" The same MSR as an [`Instance`](Instance), its index known at run time only."]
+                #[track_caller]
+                pub const fn instance(self) -> Instance {
+                    Instance(address::<N>())
+                }
+            }
+            impl<const N: u32> From<Indexed<N>> for Instance {
+                fn from(m: Indexed<N>) -> Instance {
+                    m.instance()
+                }
+            }
+            impl<const N: u32> crate::access::Msr for Indexed<N> {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    address::<N>()
+                }
+            }
+            impl<const N: u32> crate::access::Readable for Indexed<N> {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl<const N: u32> crate::access::Writable for Indexed<N> {}
+            impl<const N: u32> crate::access::WriteTo<Indexed<N>> for Value {
+                fn bits_for(self, _: Indexed<N>) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`IA32_FIXED_CTR`](IA32_FIXED_CTR)."]
         pub type Ia32FixedCtr = IA32_FIXED_CTR::Value;
@@ -8926,6 +10017,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -9196,11 +10288,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -9666,6 +10754,12 @@ pub mod intel {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -10025,6 +11119,11 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`IA32_FIXED_CTR_CTRL`](IA32_FIXED_CTR_CTRL)."]
         pub type Ia32FixedCtrCtrl = IA32_FIXED_CTR_CTRL::Value;
@@ -10032,6 +11131,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -10393,6 +11493,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -10490,11 +11591,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -10849,6 +11946,12 @@ pub mod intel {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -11153,6 +12256,11 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`IA32_PERF_GLOBAL_CTRL`](IA32_PERF_GLOBAL_CTRL)."]
         pub type Ia32PerfGlobalCtrl = IA32_PERF_GLOBAL_CTRL::Value;
@@ -11160,6 +12268,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -11201,11 +12310,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -11510,6 +12615,12 @@ pub mod intel {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -11792,6 +12903,11 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`IA32_PERF_GLOBAL_OVF_CTRL`](IA32_PERF_GLOBAL_OVF_CTRL)."]
         pub type Ia32PerfGlobalOvfCtrl = IA32_PERF_GLOBAL_OVF_CTRL::Value;
@@ -11872,9 +12988,10 @@ pub mod intel {
                     ArchEvent::BranchMissesRetired => 6u32,
                 }
             }
-            #[doc = r" The full encoding, and the counters that may count it, for"]
-            #[doc = r" `IA32_PERFEVTSEL::event_on` / `try_event_on`."]
-            pub const fn desc(self) -> &'static crate::EventDesc {
+            #[doc = r" The full encoding, and the counters that may count it, typed as an"]
+            #[doc = r" event of this `ArchEvent`, for the `event_on` / `try_event_on` of the"]
+            #[doc = r" event selects of the generations that have it."]
+            pub const fn desc(self) -> crate::EventRef<'static, ArchEvent> {
                 const D0: crate::EventDesc =
                     crate::EventDesc::new("UNHALTED_CORE_CYCLES", 0x3c, 0x00)
                         .with_counters(0xff)
@@ -11896,7 +13013,7 @@ pub mod intel {
                         .with_counters(0xff);
                 const D6: crate::EventDesc =
                     crate::EventDesc::new("BRANCH_MISSES_RETIRED", 0xc5, 0x00).with_counters(0xff);
-                match self {
+                crate::EventRef::__new(match self {
                     ArchEvent::UnhaltedCoreCycles => &D0,
                     ArchEvent::InstructionsRetired => &D1,
                     ArchEvent::UnhaltedReferenceCycles => &D2,
@@ -11904,7 +13021,7 @@ pub mod intel {
                     ArchEvent::LlcMisses => &D4,
                     ArchEvent::BranchInstructionsRetired => &D5,
                     ArchEvent::BranchMissesRetired => &D6,
-                }
+                })
             }
             #[doc = r" The fixed counter that counts this event, if any."]
             pub const fn fixed_counter(self) -> Option<u32> {
@@ -11945,7 +13062,7 @@ pub mod intel {
         }
         impl crate::pmu::AsEvent for ArchEvent {
             fn event_desc(&self) -> crate::EventDesc {
-                *self.desc()
+                *self.desc().get()
             }
         }
         #[doc = "The run-time view of `intel-v2` ([`Arch`](crate::arch::Arch)), generated from the roles its definitions give its registers and fields."]
@@ -12289,7 +13406,7 @@ pub mod intel {
                         out[i] = crate::arch::ArchEventInfo {
                             name: all[i].name(),
                             cpuid_bit: all[i].cpuid_bit(),
-                            desc: *all[i].desc(),
+                            desc: *all[i].desc().get(),
                         };
                         i += 1;
                     }
@@ -12307,7 +13424,9 @@ pub mod intel {
                 n: u32,
                 event: &crate::EventDesc,
             ) -> Result<u64, crate::arch::EncodeError> {
-                Ok(IA32_PERFEVTSEL::try_event_on(n, event)?.try_build()?.bits())
+                Ok(IA32_PERFEVTSEL::try_event_on_raw(n, event)?
+                    .try_build()?
+                    .bits())
             }
         }
         #[doc = "CPUID leaves of `intel-v2`: output layouts with named fields."]
@@ -12514,6 +13633,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -12640,6 +13760,27 @@ pub mod intel {
             #[doc(hidden)]
             #[allow(non_camel_case_types)]
             #[diagnostic::on_unimplemented(
+                message = "`IN_TXCP` of `IA32_PERFEVTSEL` is valid only on IA32_PERFEVTSEL2: it cannot be set on a value for any instance",
+                label = "valid only on IA32_PERFEVTSEL2",
+                note = "place the value on a valid instance first: `event_on::<2>(..)` or `Value::new().at::<2>()` (`try_event_on` / `try_at` for an instance chosen at run time); on any other instance the processor faults (#GP)"
+            )]
+            pub trait __OnlyOn_IN_TXCP {}
+            #[inline(always)]
+            const fn __check_instance_with_in_txcp<const N: u32>() {
+                const {
+                    if !matches!(N, 2u32) {
+                        crate::__private::not_on_instance(
+                            "IA32_PERFEVTSEL",
+                            "IN_TXCP",
+                            "IA32_PERFEVTSEL2",
+                            N,
+                        )
+                    }
+                }
+            }
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
                 message = "`IA32_PERFEVTSEL` of intel-v3 and intel-v4 has no field `ADAPTIVE_RECORD`: it was added in intel-v5",
                 label = "`ADAPTIVE_RECORD` is not part of this layout of `IA32_PERFEVTSEL`",
                 note = "use `IA32_PERFEVTSEL` of intel-v5 (or of a later generation that has `ADAPTIVE_RECORD`) on processors that implement it"
@@ -12670,11 +13811,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -12904,8 +14041,12 @@ pub mod intel {
                 pub const fn in_txcp(self) -> bool {
                     ((self.0 >> 33u32) & 0x1_u64) != 0
                 }
-                #[doc = "Exclude events that occurred inside aborted transactional regions. Valid only on\nIA32_PERFEVTSEL2.\n\nBits 33, read-write, 1 bit wide."]
-                pub const fn with_in_txcp(self, on: bool) -> Self {
+                #[doc(hidden)]
+                pub const fn with_in_txcp<T: __OnlyOn_IN_TXCP>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                const fn __with_in_txcp_unchecked(self, on: bool) -> Self {
                     let v = on as u64;
                     Self((self.0 & 0xfffffffdffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 33u32))
                 }
@@ -13008,15 +14149,23 @@ pub mod intel {
                     self.0
                 }
             }
-            #[doc = "Builds a write of `IA32_PERFEVTSEL` from named fields; see [`Value::new`](Value::new)."]
-            #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+            #[doc = "Builds a write of `IA32_PERFEVTSEL` from named fields; see [`Value::new`](Value::new). `P` is where the value goes: [`Unplaced`](crate::access::Unplaced) (`Value::new()`; `build()` gives a [`Value`](Value)), instance `N` ([`Counter<N>`](crate::access::Counter): `event_on::<N>`, [`at::<N>()`](Builder::at); `build()` gives a [`Placed<N>`](Placed)) or an instance chosen at run time ([`AnyCounter`](crate::access::AnyCounter): `try_event_on`, [`try_at`](Builder::try_at); `build()` gives a [`PlacedAt`](PlacedAt)). A placed value is written only to its own instance."]
+            #[derive(PartialEq, Eq, Hash, Debug)]
             #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
-            pub struct Builder {
+            pub struct Builder<P = crate::access::Unplaced> {
                 value: Value,
                 set: u64,
                 conflict: u64,
+                index: u32,
+                placement: ::core::marker::PhantomData<P>,
             }
-            impl Builder {
+            impl<P> Clone for Builder<P> {
+                fn clone(&self) -> Self {
+                    *self
+                }
+            }
+            impl<P> Copy for Builder<P> {}
+            impl<P> Builder<P> {
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -13029,6 +14178,17 @@ pub mod intel {
                         value: next,
                         set: self.set | mask,
                         conflict: self.conflict | clash,
+                        ..self
+                    }
+                }
+                #[doc = r" The same fields with another placement."]
+                const fn place<Q>(self, index: u32) -> Builder<Q> {
+                    Builder {
+                        value: self.value,
+                        set: self.set,
+                        conflict: self.conflict,
+                        index,
+                        placement: ::core::marker::PhantomData,
                     }
                 }
                 #[doc = "Sets `EVENT_SELECT` to the constant `V`; a `V` wider than 8 bits fails to compile. Event logic unit that detects the condition to count (the event code).\n\nBits 7:0, read-write, 8 bits wide."]
@@ -13115,10 +14275,6 @@ pub mod intel {
                 pub const fn with_in_tx(self, on: bool) -> Self {
                     self.track(0x100000000_u64, self.value.with_in_tx(on))
                 }
-                #[doc = "Exclude events that occurred inside aborted transactional regions. Valid only on\nIA32_PERFEVTSEL2.\n\nBits 33, read-write, 1 bit wide."]
-                pub const fn with_in_txcp(self, on: bool) -> Self {
-                    self.track(0x200000000_u64, self.value.with_in_txcp(on))
-                }
                 #[doc(hidden)]
                 pub const fn with_adaptive_record<T: __Unavailable_ADAPTIVE_RECORD>(
                     self,
@@ -13139,18 +14295,16 @@ pub mod intel {
                 {
                     self
                 }
-                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))"]
                 #[inline]
-                pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
+                const fn checked(self) -> Result<Value, crate::ConstraintError> {
                     if self.conflict != 0 {
                         return Err(self.conflict_error());
                     }
                     self.value.try_build()
                 }
-                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))\n\nPanics on a problem; in a `const` item that is a compile error."]
                 #[inline]
                 #[track_caller]
-                pub const fn build(self) -> Value {
+                const fn finish(self) -> Value {
                     if self.conflict != 0 {
                         self.conflict_panic()
                     }
@@ -13287,9 +14441,164 @@ pub mod intel {
                     crate::__private::set_twice("IA32_PERFEVTSEL", "a field")
                 }
             }
-            #[doc = "A [`Builder`](Builder) for `IA32_PERFEVTSELN` counting `event`: its encoding fields (event select, unit masks, CMASK, INV, EDGE, AnyThread) are set, the rest is zero. Add the privilege filters and the enable bit, then `build()`.\n\nFails to compile, in a `const`, when `N` is out of range, when only a fixed counter counts the event, when the event is restricted to other counters, or when it needs a field this generation lacks."]
+            impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                    index: 0,
+                    placement: ::core::marker::PhantomData,
+                };
+                #[doc(hidden)]
+                pub const fn with_in_txcp<T: __OnlyOn_IN_TXCP>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))"]
+                #[inline]
+                pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
+                    self.checked()
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> Value {
+                    self.finish()
+                }
+                #[doc = "The same fields, for `IA32_PERFEVTSELN`: `build()` gives a [`Placed<N>`](Placed), which `MsrExt::write` writes only to `msr::<N>()`. `N` out of range fails to compile."]
+                #[track_caller]
+                pub const fn at<const N: u32>(self) -> Builder<crate::access::Counter<N>> {
+                    if N >= INSTANCES {
+                        crate::__private::index_out_of_range(
+                            "IA32_PERFEVTSEL",
+                            "instances",
+                            INSTANCES,
+                            N,
+                        )
+                    }
+                    __check_index::<N>();
+                    self.place(N)
+                }
+                #[doc = "The same fields, for `IA32_PERFEVTSEL` instance `index` chosen at run time: `build()` gives a [`PlacedAt`](PlacedAt), which `MsrExt::write` writes only to that instance (another is `PlacementError::WrongCounter`)."]
+                pub const fn try_at(
+                    self,
+                    index: u32,
+                ) -> Result<Builder<crate::access::AnyCounter>, crate::PlacementError>
+                {
+                    if index >= INSTANCES {
+                        return Err(crate::PlacementError::CounterOutOfRange {
+                            register: "IA32_PERFEVTSEL",
+                            count: INSTANCES,
+                            counter: index,
+                        });
+                    }
+                    Ok(self.place(index))
+                }
+            }
+            impl<const N: u32> Builder<crate::access::Counter<N>> {
+                #[doc = "Exclude events that occurred inside aborted transactional regions. Valid only on\nIA32_PERFEVTSEL2.\n\nBits 33, read-write, 1 bit wide.\n\nValid only on IA32_PERFEVTSEL2: any other `N` fails to compile."]
+                #[track_caller]
+                pub const fn with_in_txcp(self, on: bool) -> Self {
+                    if !matches!(N, 2u32) {
+                        crate::__private::not_on_instance(
+                            "IA32_PERFEVTSEL",
+                            "IN_TXCP",
+                            "IA32_PERFEVTSEL2",
+                            N,
+                        )
+                    }
+                    __check_instance_with_in_txcp::<N>();
+                    self.track(0x200000000_u64, self.value.__with_in_txcp_unchecked(on))
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))"]
+                #[inline]
+                pub const fn try_build(self) -> Result<Placed<N>, crate::ConstraintError> {
+                    match self.checked() {
+                        Ok(v) => Ok(Placed(v)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> Placed<N> {
+                    Placed(self.finish())
+                }
+            }
+            impl Builder<crate::access::AnyCounter> {
+                #[doc = "Exclude events that occurred inside aborted transactional regions. Valid only on\nIA32_PERFEVTSEL2.\n\nBits 33, read-write, 1 bit wide.\n\nValid only on IA32_PERFEVTSEL2: on another instance this returns `PlacementError::FieldNotOnCounter`."]
+                pub const fn with_in_txcp(self, on: bool) -> Result<Self, crate::PlacementError> {
+                    if !matches!(self.index, 2u32) {
+                        return Err(crate::PlacementError::FieldNotOnCounter {
+                            register: "IA32_PERFEVTSEL",
+                            field: "IN_TXCP",
+                            counter: self.index,
+                        });
+                    }
+                    Ok(self.track(0x200000000_u64, self.value.__with_in_txcp_unchecked(on)))
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))"]
+                #[inline]
+                pub const fn try_build(self) -> Result<PlacedAt, crate::ConstraintError> {
+                    match self.checked() {
+                        Ok(value) => Ok(PlacedAt {
+                            value,
+                            index: self.index,
+                        }),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> PlacedAt {
+                    PlacedAt {
+                        value: self.finish(),
+                        index: self.index,
+                    }
+                }
+            }
+            #[doc = "The events types whose events [`event_on`](event_on) places on `IA32_PERFEVTSEL`: the `ArchEvent` and model `events::Event` of the generations using this register (intel-v3 and intel-v4). Placing another generation's or vendor's event is a compile error."]
+            #[diagnostic::on_unimplemented(
+                message = "the events of `{Self}` cannot be placed on `IA32_PERFEVTSEL` of intel-v3 and intel-v4: they are another vendor's or generation's",
+                label = "not an event of a generation using this `IA32_PERFEVTSEL`",
+                note = "`event_on` takes the events of the generations whose event select this is (intel-v3 and intel-v4): their `ArchEvent` and, for CPU models, `events::Event`; a hand-built `EventDesc` goes through `event_on_raw`"
+            )]
+            pub trait Countable {}
+            impl Countable for super::super::super::intel::v2::ArchEvent {}
+            #[doc = "A [`Builder`](Builder) for `IA32_PERFEVTSELN` counting `event`: its encoding fields (event select, unit masks, CMASK, INV, EDGE, AnyThread) are set, the rest is zero. Add the privilege filters and the enable bit, then `build()`.\n\n`event` is an event of a generation using this register (`ArchEvent::X.desc()`, `events::Event::X.desc()`: see [`Countable`](Countable)); an event of another vendor or generation fails to compile. Fails to compile, in a `const`, when `N` is out of range, when only a fixed counter counts the event, when the event is restricted to other counters, or when it needs a field this generation lacks."]
             #[track_caller]
-            pub const fn event_on<const N: u32>(event: &crate::EventDesc) -> Builder {
+            pub const fn event_on<const N: u32>(
+                event: crate::EventRef<'_, impl Countable>,
+            ) -> Builder<crate::access::Counter<N>> {
+                event_on_raw::<N>(event.get())
+            }
+            #[doc = r" As [`try_event_on`](try_event_on), for a hand-built `EventDesc` (see"]
+            #[doc = r" [`event_on_raw`](event_on_raw))."]
+            #[inline]
+            pub const fn try_event_on_raw(
+                counter: u32,
+                event: &crate::EventDesc,
+            ) -> Result<Builder<crate::access::AnyCounter>, crate::PlacementError> {
+                match try_event_on_impl(counter, event) {
+                    Ok(b) => b.try_at(counter),
+                    Err(e) => Err(e),
+                }
+            }
+            #[doc = r" As [`event_on`](event_on), with the counter chosen at run time: the problem is returned."]
+            #[inline]
+            pub const fn try_event_on(
+                counter: u32,
+                event: crate::EventRef<'_, impl Countable>,
+            ) -> Result<Builder<crate::access::AnyCounter>, crate::PlacementError> {
+                try_event_on_raw(counter, event.get())
+            }
+            #[doc = "As [`event_on`](event_on), for a hand-built [`EventDesc`](crate::EventDesc) (the untyped escape hatch: nothing ties it to a vendor or generation, so it is the caller's to know that `IA32_PERFEVTSEL` counts it). The placement checks are the same."]
+            #[track_caller]
+            pub const fn event_on_raw<const N: u32>(
+                event: &crate::EventDesc,
+            ) -> Builder<crate::access::Counter<N>> {
                 if N >= INSTANCES {
                     crate::__private::index_out_of_range(
                         "IA32_PERFEVTSEL",
@@ -13299,8 +14608,8 @@ pub mod intel {
                     )
                 }
                 __check_counter::<N>();
-                match try_event_on(N, event) {
-                    Ok(b) => b,
+                match try_event_on_impl(N, event) {
+                    Ok(b) => b.at::<N>(),
                     Err(e) => e.fail(),
                 }
             }
@@ -13317,9 +14626,8 @@ pub mod intel {
                     }
                 }
             }
-            #[doc = r" As [`event_on`](event_on), with the counter chosen at run time: the problem is returned."]
             #[inline]
-            pub const fn try_event_on(
+            const fn try_event_on_impl(
                 counter: u32,
                 event: &crate::EventDesc,
             ) -> Result<Builder, crate::PlacementError> {
@@ -13406,10 +14714,11 @@ pub mod intel {
                     self.0
                 }
             }
-            #[doc = "`IA32_PERFEVTSELN` as a typed MSR. `N` out of 0..8 fails to compile."]
+            #[doc = "`IA32_PERFEVTSELN` as a typed MSR whose index is part of its type (a value placed on another instance cannot be written to it). `N` out of 0..8 fails to compile."]
             #[track_caller]
-            pub const fn msr<const N: u32>() -> Instance {
-                Instance(address::<N>())
+            pub const fn msr<const N: u32>() -> Indexed<N> {
+                let _ = address::<N>();
+                Indexed
             }
             #[doc = r" Instance `index` as a typed MSR, or `None` when out of range."]
             pub const fn try_msr(index: u32) -> Option<Instance> {
@@ -13436,6 +14745,146 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
+            #[doc = "`IA32_PERFEVTSELN` as a typed MSR, `N` in its type: what [`msr::<N>()`](msr) returns. A value placed on another instance (`Placed<M>`) cannot be written to it."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Indexed<const N: u32>;
+            impl<const N: u32> Indexed<N> {
+                #[doc = r" The MSR address."]
+                #[track_caller]
+                pub const fn address(self) -> u32 {
+                    address::<N>()
+                }
+                #[doc = r" Index within the family: `N`."]
+                pub const fn index(self) -> u32 {
+                    N
+                }
+                #[doc = r" The same MSR as an [`Instance`](Instance), its index known at run time only."]
+                #[track_caller]
+                pub const fn instance(self) -> Instance {
+                    Instance(address::<N>())
+                }
+            }
+            impl<const N: u32> From<Indexed<N>> for Instance {
+                fn from(m: Indexed<N>) -> Instance {
+                    m.instance()
+                }
+            }
+            impl<const N: u32> crate::access::Msr for Indexed<N> {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    address::<N>()
+                }
+            }
+            impl<const N: u32> crate::access::Readable for Indexed<N> {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl<const N: u32> crate::access::Writable for Indexed<N> {}
+            impl<const N: u32> crate::access::WriteTo<Indexed<N>> for Value {
+                fn bits_for(self, _: Indexed<N>) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
+            #[doc = "A value of `IA32_PERFEVTSEL` for instance `N` (from `event_on::<N>` or [`Builder::at::<N>()`](Builder::at)): `MsrExt::write` writes it to [`msr::<N>()`](msr) and to no other instance. [`bits`](Placed::bits) gives the raw value, [`unplaced`](Placed::unplaced) the `Value` to read its fields (the untyped escape hatch: a `Value` may be written to any instance)."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Placed<const N: u32>(Value);
+            impl<const N: u32> Placed<N> {
+                #[doc = r" The raw value."]
+                pub const fn bits(self) -> u64 {
+                    self.0.0
+                }
+                #[doc = r" The instance it is for: `N`."]
+                pub const fn index(self) -> u32 {
+                    N
+                }
+                #[doc = r" The MSR it is written to."]
+                pub const fn msr(self) -> Indexed<N> {
+                    Indexed
+                }
+                #[doc = r" The value without its placement, to read its fields. This is the untyped"]
+                #[doc = r" escape hatch: `MsrExt::write` takes a `Value` for any instance."]
+                pub const fn unplaced(self) -> Value {
+                    self.0
+                }
+            }
+            #[doc = "A value of `IA32_PERFEVTSEL` for an instance chosen at run time (from `try_event_on` or [`Builder::try_at`](Builder::try_at)): `MsrExt::write` writes it to that instance and refuses any other with `PlacementError::WrongCounter`."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct PlacedAt {
+                value: Value,
+                index: u32,
+            }
+            impl PlacedAt {
+                #[doc = r" The raw value."]
+                pub const fn bits(self) -> u64 {
+                    self.value.0
+                }
+                #[doc = r" The instance it is for."]
+                pub const fn index(self) -> u32 {
+                    self.index
+                }
+                #[doc = r" The MSR it is written to."]
+                pub const fn msr(self) -> Instance {
+                    Instance(BASE_ADDRESS + self.index * ADDRESS_STRIDE)
+                }
+                #[doc = r" The value without its placement, to read its fields. This is the untyped"]
+                #[doc = r" escape hatch: `MsrExt::write` takes a `Value` for any instance."]
+                pub const fn unplaced(self) -> Value {
+                    self.value
+                }
+            }
+            impl<const N: u32> crate::access::WriteTo<Indexed<N>> for Placed<N> {
+                fn bits_for(self, _: Indexed<N>) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0.0)
+                }
+            }
+            impl<const N: u32> crate::access::WriteTo<Instance> for Placed<N> {
+                fn bits_for(self, m: Instance) -> Result<u64, crate::PlacementError> {
+                    let (placed, counter) = (N, m.index());
+                    if placed == counter {
+                        Ok(self.0.0)
+                    } else {
+                        Err(crate::PlacementError::WrongCounter {
+                            register: "IA32_PERFEVTSEL",
+                            placed,
+                            counter,
+                        })
+                    }
+                }
+            }
+            impl crate::access::WriteTo<Instance> for PlacedAt {
+                fn bits_for(self, m: Instance) -> Result<u64, crate::PlacementError> {
+                    let (placed, counter) = (self.index, m.index());
+                    if placed == counter {
+                        Ok(self.value.0)
+                    } else {
+                        Err(crate::PlacementError::WrongCounter {
+                            register: "IA32_PERFEVTSEL",
+                            placed,
+                            counter,
+                        })
+                    }
+                }
+            }
+            impl<const N: u32> crate::access::WriteTo<Indexed<N>> for PlacedAt {
+                fn bits_for(self, _: Indexed<N>) -> Result<u64, crate::PlacementError> {
+                    let (placed, counter) = (self.index, N);
+                    if placed == counter {
+                        Ok(self.value.0)
+                    } else {
+                        Err(crate::PlacementError::WrongCounter {
+                            register: "IA32_PERFEVTSEL",
+                            placed,
+                            counter,
+                        })
+                    }
+                }
+            }
         }
         #[doc = "The value type of [`IA32_PERFEVTSEL`](IA32_PERFEVTSEL)."]
         pub type Ia32Perfevtsel = IA32_PERFEVTSEL::Value;
@@ -13446,6 +14895,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -13692,11 +15142,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -14216,6 +15662,12 @@ pub mod intel {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -14618,6 +16070,11 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`IA32_FIXED_CTR_CTRL`](IA32_FIXED_CTR_CTRL)."]
         pub type Ia32FixedCtrCtrl = IA32_FIXED_CTR_CTRL::Value;
@@ -14625,6 +16082,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -15005,6 +16463,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -15046,11 +16505,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -15365,6 +16820,12 @@ pub mod intel {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -15660,6 +17121,11 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`IA32_PERF_GLOBAL_OVF_CTRL`](IA32_PERF_GLOBAL_OVF_CTRL)."]
         pub type Ia32PerfGlobalOvfCtrl = IA32_PERF_GLOBAL_OVF_CTRL::Value;
@@ -16011,7 +17477,7 @@ pub mod intel {
                         out[i] = crate::arch::ArchEventInfo {
                             name: all[i].name(),
                             cpuid_bit: all[i].cpuid_bit(),
-                            desc: *all[i].desc(),
+                            desc: *all[i].desc().get(),
                         };
                         i += 1;
                     }
@@ -16029,7 +17495,9 @@ pub mod intel {
                 n: u32,
                 event: &crate::EventDesc,
             ) -> Result<u64, crate::arch::EncodeError> {
-                Ok(IA32_PERFEVTSEL::try_event_on(n, event)?.try_build()?.bits())
+                Ok(IA32_PERFEVTSEL::try_event_on_raw(n, event)?
+                    .try_build()?
+                    .bits())
             }
         }
         #[doc = "CPUID leaves of `intel-v3`: output layouts with named fields."]
@@ -16047,6 +17515,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -16088,11 +17557,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -16294,6 +17759,12 @@ pub mod intel {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -16492,6 +17963,11 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`IA32_DEBUGCTL`](IA32_DEBUGCTL)."]
         pub type Ia32Debugctl = IA32_DEBUGCTL::Value;
@@ -16501,6 +17977,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -16956,6 +18433,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -16997,11 +18475,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -17356,6 +18830,12 @@ pub mod intel {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -17712,6 +19192,11 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`IA32_PERF_GLOBAL_STATUS_RESET`](IA32_PERF_GLOBAL_STATUS_RESET)."]
         pub type Ia32PerfGlobalStatusReset = IA32_PERF_GLOBAL_STATUS_RESET::Value;
@@ -17719,6 +19204,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -17760,11 +19246,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -18109,6 +19591,12 @@ pub mod intel {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -18446,6 +19934,11 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`IA32_PERF_GLOBAL_STATUS_SET`](IA32_PERF_GLOBAL_STATUS_SET)."]
         pub type Ia32PerfGlobalStatusSet = IA32_PERF_GLOBAL_STATUS_SET::Value;
@@ -18453,6 +19946,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -19242,7 +20736,7 @@ pub mod intel {
                         out[i] = crate::arch::ArchEventInfo {
                             name: all[i].name(),
                             cpuid_bit: all[i].cpuid_bit(),
-                            desc: *all[i].desc(),
+                            desc: *all[i].desc().get(),
                         };
                         i += 1;
                     }
@@ -19260,7 +20754,9 @@ pub mod intel {
                 n: u32,
                 event: &crate::EventDesc,
             ) -> Result<u64, crate::arch::EncodeError> {
-                Ok(IA32_PERFEVTSEL::try_event_on(n, event)?.try_build()?.bits())
+                Ok(IA32_PERFEVTSEL::try_event_on_raw(n, event)?
+                    .try_build()?
+                    .bits())
             }
         }
         #[doc = "CPUID leaves of `intel-v4`: output layouts with named fields."]
@@ -19276,6 +20772,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -19402,6 +20899,27 @@ pub mod intel {
             #[doc(hidden)]
             #[allow(non_camel_case_types)]
             #[diagnostic::on_unimplemented(
+                message = "`IN_TXCP` of `IA32_PERFEVTSEL` is valid only on IA32_PERFEVTSEL2: it cannot be set on a value for any instance",
+                label = "valid only on IA32_PERFEVTSEL2",
+                note = "place the value on a valid instance first: `event_on::<2>(..)` or `Value::new().at::<2>()` (`try_event_on` / `try_at` for an instance chosen at run time); on any other instance the processor faults (#GP)"
+            )]
+            pub trait __OnlyOn_IN_TXCP {}
+            #[inline(always)]
+            const fn __check_instance_with_in_txcp<const N: u32>() {
+                const {
+                    if !matches!(N, 2u32) {
+                        crate::__private::not_on_instance(
+                            "IA32_PERFEVTSEL",
+                            "IN_TXCP",
+                            "IA32_PERFEVTSEL2",
+                            N,
+                        )
+                    }
+                }
+            }
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
                 message = "`IA32_PERFEVTSEL` of intel-v5 has no field `EQ`: it was added in intel-v6",
                 label = "`EQ` is not part of this layout of `IA32_PERFEVTSEL`",
                 note = "use `IA32_PERFEVTSEL` of intel-v6 (or of a later generation that has `EQ`) on processors that implement it"
@@ -19424,11 +20942,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -19590,6 +21104,9 @@ pub mod intel {
                 pub const fn any(self) -> bool {
                     ((self.0 >> 21u32) & 0x1_u64) != 0
                 }
+                #[deprecated(
+                    note = "`ANY` is deprecated since intel-v5 (where CPUID.0AH:EDX[15] = 1): Where CPUID.0AH:EDX[15] is set, AnyThread is not supported and must not be set."
+                )]
                 #[doc = "AnyThread: count the event for every logical processor sharing the core, not just\nthis one.\n\nBits 21, read-write, 1 bit wide."]
                 pub const fn with_any(self, on: bool) -> Self {
                     let v = on as u64;
@@ -19658,8 +21175,12 @@ pub mod intel {
                 pub const fn in_txcp(self) -> bool {
                     ((self.0 >> 33u32) & 0x1_u64) != 0
                 }
-                #[doc = "Exclude events that occurred inside aborted transactional regions. Valid only on\nIA32_PERFEVTSEL2.\n\nBits 33, read-write, 1 bit wide."]
-                pub const fn with_in_txcp(self, on: bool) -> Self {
+                #[doc(hidden)]
+                pub const fn with_in_txcp<T: __OnlyOn_IN_TXCP>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                const fn __with_in_txcp_unchecked(self, on: bool) -> Self {
                     let v = on as u64;
                     Self((self.0 & 0xfffffffdffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 33u32))
                 }
@@ -19764,15 +21285,23 @@ pub mod intel {
                     self.0
                 }
             }
-            #[doc = "Builds a write of `IA32_PERFEVTSEL` from named fields; see [`Value::new`](Value::new)."]
-            #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+            #[doc = "Builds a write of `IA32_PERFEVTSEL` from named fields; see [`Value::new`](Value::new). `P` is where the value goes: [`Unplaced`](crate::access::Unplaced) (`Value::new()`; `build()` gives a [`Value`](Value)), instance `N` ([`Counter<N>`](crate::access::Counter): `event_on::<N>`, [`at::<N>()`](Builder::at); `build()` gives a [`Placed<N>`](Placed)) or an instance chosen at run time ([`AnyCounter`](crate::access::AnyCounter): `try_event_on`, [`try_at`](Builder::try_at); `build()` gives a [`PlacedAt`](PlacedAt)). A placed value is written only to its own instance."]
+            #[derive(PartialEq, Eq, Hash, Debug)]
             #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
-            pub struct Builder {
+            pub struct Builder<P = crate::access::Unplaced> {
                 value: Value,
                 set: u64,
                 conflict: u64,
+                index: u32,
+                placement: ::core::marker::PhantomData<P>,
             }
-            impl Builder {
+            impl<P> Clone for Builder<P> {
+                fn clone(&self) -> Self {
+                    *self
+                }
+            }
+            impl<P> Copy for Builder<P> {}
+            impl<P> Builder<P> {
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -19785,6 +21314,17 @@ pub mod intel {
                         value: next,
                         set: self.set | mask,
                         conflict: self.conflict | clash,
+                        ..self
+                    }
+                }
+                #[doc = r" The same fields with another placement."]
+                const fn place<Q>(self, index: u32) -> Builder<Q> {
+                    Builder {
+                        value: self.value,
+                        set: self.set,
+                        conflict: self.conflict,
+                        index,
+                        placement: ::core::marker::PhantomData,
                     }
                 }
                 #[doc = "Sets `EVENT_SELECT` to the constant `V`; a `V` wider than 8 bits fails to compile. Event logic unit that detects the condition to count (the event code).\n\nBits 7:0, read-write, 8 bits wide."]
@@ -19839,6 +21379,9 @@ pub mod intel {
                 pub const fn with_int(self, on: bool) -> Self {
                     self.track(0x100000_u64, self.value.with_int(on))
                 }
+                #[deprecated(
+                    note = "`ANY` is deprecated since intel-v5 (where CPUID.0AH:EDX[15] = 1): Where CPUID.0AH:EDX[15] is set, AnyThread is not supported and must not be set."
+                )]
                 #[doc = "AnyThread: count the event for every logical processor sharing the core, not just\nthis one.\n\nBits 21, read-write, 1 bit wide."]
                 pub const fn with_any(self, on: bool) -> Self {
                     self.track(0x200000_u64, self.value.with_any(on))
@@ -19871,10 +21414,6 @@ pub mod intel {
                 pub const fn with_in_tx(self, on: bool) -> Self {
                     self.track(0x100000000_u64, self.value.with_in_tx(on))
                 }
-                #[doc = "Exclude events that occurred inside aborted transactional regions. Valid only on\nIA32_PERFEVTSEL2.\n\nBits 33, read-write, 1 bit wide."]
-                pub const fn with_in_txcp(self, on: bool) -> Self {
-                    self.track(0x200000000_u64, self.value.with_in_txcp(on))
-                }
                 #[doc = "This counter writes adaptive PEBS records in the layout MSR_PEBS_DATA_CFG selects.\n\nBits 34, read-write, 1 bit wide."]
                 pub const fn with_adaptive_record(self, on: bool) -> Self {
                     self.track(0x400000000_u64, self.value.with_adaptive_record(on))
@@ -19891,18 +21430,16 @@ pub mod intel {
                 {
                     self
                 }
-                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))"]
                 #[inline]
-                pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
+                const fn checked(self) -> Result<Value, crate::ConstraintError> {
                     if self.conflict != 0 {
                         return Err(self.conflict_error());
                     }
                     self.value.try_build()
                 }
-                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))\n\nPanics on a problem; in a `const` item that is a compile error."]
                 #[inline]
                 #[track_caller]
-                pub const fn build(self) -> Value {
+                const fn finish(self) -> Value {
                     if self.conflict != 0 {
                         self.conflict_panic()
                     }
@@ -20048,9 +21585,164 @@ pub mod intel {
                     crate::__private::set_twice("IA32_PERFEVTSEL", "a field")
                 }
             }
-            #[doc = "A [`Builder`](Builder) for `IA32_PERFEVTSELN` counting `event`: its encoding fields (event select, unit masks, CMASK, INV, EDGE, AnyThread) are set, the rest is zero. Add the privilege filters and the enable bit, then `build()`.\n\nFails to compile, in a `const`, when `N` is out of range, when only a fixed counter counts the event, when the event is restricted to other counters, or when it needs a field this generation lacks."]
+            impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                    index: 0,
+                    placement: ::core::marker::PhantomData,
+                };
+                #[doc(hidden)]
+                pub const fn with_in_txcp<T: __OnlyOn_IN_TXCP>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))"]
+                #[inline]
+                pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
+                    self.checked()
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> Value {
+                    self.finish()
+                }
+                #[doc = "The same fields, for `IA32_PERFEVTSELN`: `build()` gives a [`Placed<N>`](Placed), which `MsrExt::write` writes only to `msr::<N>()`. `N` out of range fails to compile."]
+                #[track_caller]
+                pub const fn at<const N: u32>(self) -> Builder<crate::access::Counter<N>> {
+                    if N >= INSTANCES {
+                        crate::__private::index_out_of_range(
+                            "IA32_PERFEVTSEL",
+                            "instances",
+                            INSTANCES,
+                            N,
+                        )
+                    }
+                    __check_index::<N>();
+                    self.place(N)
+                }
+                #[doc = "The same fields, for `IA32_PERFEVTSEL` instance `index` chosen at run time: `build()` gives a [`PlacedAt`](PlacedAt), which `MsrExt::write` writes only to that instance (another is `PlacementError::WrongCounter`)."]
+                pub const fn try_at(
+                    self,
+                    index: u32,
+                ) -> Result<Builder<crate::access::AnyCounter>, crate::PlacementError>
+                {
+                    if index >= INSTANCES {
+                        return Err(crate::PlacementError::CounterOutOfRange {
+                            register: "IA32_PERFEVTSEL",
+                            count: INSTANCES,
+                            counter: index,
+                        });
+                    }
+                    Ok(self.place(index))
+                }
+            }
+            impl<const N: u32> Builder<crate::access::Counter<N>> {
+                #[doc = "Exclude events that occurred inside aborted transactional regions. Valid only on\nIA32_PERFEVTSEL2.\n\nBits 33, read-write, 1 bit wide.\n\nValid only on IA32_PERFEVTSEL2: any other `N` fails to compile."]
+                #[track_caller]
+                pub const fn with_in_txcp(self, on: bool) -> Self {
+                    if !matches!(N, 2u32) {
+                        crate::__private::not_on_instance(
+                            "IA32_PERFEVTSEL",
+                            "IN_TXCP",
+                            "IA32_PERFEVTSEL2",
+                            N,
+                        )
+                    }
+                    __check_instance_with_in_txcp::<N>();
+                    self.track(0x200000000_u64, self.value.__with_in_txcp_unchecked(on))
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))"]
+                #[inline]
+                pub const fn try_build(self) -> Result<Placed<N>, crate::ConstraintError> {
+                    match self.checked() {
+                        Ok(v) => Ok(Placed(v)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> Placed<N> {
+                    Placed(self.finish())
+                }
+            }
+            impl Builder<crate::access::AnyCounter> {
+                #[doc = "Exclude events that occurred inside aborted transactional regions. Valid only on\nIA32_PERFEVTSEL2.\n\nBits 33, read-write, 1 bit wide.\n\nValid only on IA32_PERFEVTSEL2: on another instance this returns `PlacementError::FieldNotOnCounter`."]
+                pub const fn with_in_txcp(self, on: bool) -> Result<Self, crate::PlacementError> {
+                    if !matches!(self.index, 2u32) {
+                        return Err(crate::PlacementError::FieldNotOnCounter {
+                            register: "IA32_PERFEVTSEL",
+                            field: "IN_TXCP",
+                            counter: self.index,
+                        });
+                    }
+                    Ok(self.track(0x200000000_u64, self.value.__with_in_txcp_unchecked(on)))
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))"]
+                #[inline]
+                pub const fn try_build(self) -> Result<PlacedAt, crate::ConstraintError> {
+                    match self.checked() {
+                        Ok(value) => Ok(PlacedAt {
+                            value,
+                            index: self.index,
+                        }),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> PlacedAt {
+                    PlacedAt {
+                        value: self.finish(),
+                        index: self.index,
+                    }
+                }
+            }
+            #[doc = "The events types whose events [`event_on`](event_on) places on `IA32_PERFEVTSEL`: the `ArchEvent` and model `events::Event` of the generations using this register (intel-v5). Placing another generation's or vendor's event is a compile error."]
+            #[diagnostic::on_unimplemented(
+                message = "the events of `{Self}` cannot be placed on `IA32_PERFEVTSEL` of intel-v5: they are another vendor's or generation's",
+                label = "not an event of a generation using this `IA32_PERFEVTSEL`",
+                note = "`event_on` takes the events of the generations whose event select this is (intel-v5): their `ArchEvent` and, for CPU models, `events::Event`; a hand-built `EventDesc` goes through `event_on_raw`"
+            )]
+            pub trait Countable {}
+            impl Countable for super::super::super::intel::v5::ArchEvent {}
+            #[doc = "A [`Builder`](Builder) for `IA32_PERFEVTSELN` counting `event`: its encoding fields (event select, unit masks, CMASK, INV, EDGE, AnyThread) are set, the rest is zero. Add the privilege filters and the enable bit, then `build()`.\n\n`event` is an event of a generation using this register (`ArchEvent::X.desc()`, `events::Event::X.desc()`: see [`Countable`](Countable)); an event of another vendor or generation fails to compile. Fails to compile, in a `const`, when `N` is out of range, when only a fixed counter counts the event, when the event is restricted to other counters, or when it needs a field this generation lacks."]
             #[track_caller]
-            pub const fn event_on<const N: u32>(event: &crate::EventDesc) -> Builder {
+            pub const fn event_on<const N: u32>(
+                event: crate::EventRef<'_, impl Countable>,
+            ) -> Builder<crate::access::Counter<N>> {
+                event_on_raw::<N>(event.get())
+            }
+            #[doc = r" As [`try_event_on`](try_event_on), for a hand-built `EventDesc` (see"]
+            #[doc = r" [`event_on_raw`](event_on_raw))."]
+            #[inline]
+            pub const fn try_event_on_raw(
+                counter: u32,
+                event: &crate::EventDesc,
+            ) -> Result<Builder<crate::access::AnyCounter>, crate::PlacementError> {
+                match try_event_on_impl(counter, event) {
+                    Ok(b) => b.try_at(counter),
+                    Err(e) => Err(e),
+                }
+            }
+            #[doc = r" As [`event_on`](event_on), with the counter chosen at run time: the problem is returned."]
+            #[inline]
+            pub const fn try_event_on(
+                counter: u32,
+                event: crate::EventRef<'_, impl Countable>,
+            ) -> Result<Builder<crate::access::AnyCounter>, crate::PlacementError> {
+                try_event_on_raw(counter, event.get())
+            }
+            #[doc = "As [`event_on`](event_on), for a hand-built [`EventDesc`](crate::EventDesc) (the untyped escape hatch: nothing ties it to a vendor or generation, so it is the caller's to know that `IA32_PERFEVTSEL` counts it). The placement checks are the same."]
+            #[track_caller]
+            pub const fn event_on_raw<const N: u32>(
+                event: &crate::EventDesc,
+            ) -> Builder<crate::access::Counter<N>> {
                 if N >= INSTANCES {
                     crate::__private::index_out_of_range(
                         "IA32_PERFEVTSEL",
@@ -20060,8 +21752,8 @@ pub mod intel {
                     )
                 }
                 __check_counter::<N>();
-                match try_event_on(N, event) {
-                    Ok(b) => b,
+                match try_event_on_impl(N, event) {
+                    Ok(b) => b.at::<N>(),
                     Err(e) => e.fail(),
                 }
             }
@@ -20078,9 +21770,8 @@ pub mod intel {
                     }
                 }
             }
-            #[doc = r" As [`event_on`](event_on), with the counter chosen at run time: the problem is returned."]
             #[inline]
-            pub const fn try_event_on(
+            const fn try_event_on_impl(
                 counter: u32,
                 event: &crate::EventDesc,
             ) -> Result<Builder, crate::PlacementError> {
@@ -20167,10 +21858,11 @@ pub mod intel {
                     self.0
                 }
             }
-            #[doc = "`IA32_PERFEVTSELN` as a typed MSR. `N` out of 0..8 fails to compile."]
+            #[doc = "`IA32_PERFEVTSELN` as a typed MSR whose index is part of its type (a value placed on another instance cannot be written to it). `N` out of 0..8 fails to compile."]
             #[track_caller]
-            pub const fn msr<const N: u32>() -> Instance {
-                Instance(address::<N>())
+            pub const fn msr<const N: u32>() -> Indexed<N> {
+                let _ = address::<N>();
+                Indexed
             }
             #[doc = r" Instance `index` as a typed MSR, or `None` when out of range."]
             pub const fn try_msr(index: u32) -> Option<Instance> {
@@ -20197,6 +21889,146 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
+            #[doc = "`IA32_PERFEVTSELN` as a typed MSR, `N` in its type: what [`msr::<N>()`](msr) returns. A value placed on another instance (`Placed<M>`) cannot be written to it."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Indexed<const N: u32>;
+            impl<const N: u32> Indexed<N> {
+                #[doc = r" The MSR address."]
+                #[track_caller]
+                pub const fn address(self) -> u32 {
+                    address::<N>()
+                }
+                #[doc = r" Index within the family: `N`."]
+                pub const fn index(self) -> u32 {
+                    N
+                }
+                #[doc = r" The same MSR as an [`Instance`](Instance), its index known at run time only."]
+                #[track_caller]
+                pub const fn instance(self) -> Instance {
+                    Instance(address::<N>())
+                }
+            }
+            impl<const N: u32> From<Indexed<N>> for Instance {
+                fn from(m: Indexed<N>) -> Instance {
+                    m.instance()
+                }
+            }
+            impl<const N: u32> crate::access::Msr for Indexed<N> {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    address::<N>()
+                }
+            }
+            impl<const N: u32> crate::access::Readable for Indexed<N> {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl<const N: u32> crate::access::Writable for Indexed<N> {}
+            impl<const N: u32> crate::access::WriteTo<Indexed<N>> for Value {
+                fn bits_for(self, _: Indexed<N>) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
+            #[doc = "A value of `IA32_PERFEVTSEL` for instance `N` (from `event_on::<N>` or [`Builder::at::<N>()`](Builder::at)): `MsrExt::write` writes it to [`msr::<N>()`](msr) and to no other instance. [`bits`](Placed::bits) gives the raw value, [`unplaced`](Placed::unplaced) the `Value` to read its fields (the untyped escape hatch: a `Value` may be written to any instance)."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Placed<const N: u32>(Value);
+            impl<const N: u32> Placed<N> {
+                #[doc = r" The raw value."]
+                pub const fn bits(self) -> u64 {
+                    self.0.0
+                }
+                #[doc = r" The instance it is for: `N`."]
+                pub const fn index(self) -> u32 {
+                    N
+                }
+                #[doc = r" The MSR it is written to."]
+                pub const fn msr(self) -> Indexed<N> {
+                    Indexed
+                }
+                #[doc = r" The value without its placement, to read its fields. This is the untyped"]
+                #[doc = r" escape hatch: `MsrExt::write` takes a `Value` for any instance."]
+                pub const fn unplaced(self) -> Value {
+                    self.0
+                }
+            }
+            #[doc = "A value of `IA32_PERFEVTSEL` for an instance chosen at run time (from `try_event_on` or [`Builder::try_at`](Builder::try_at)): `MsrExt::write` writes it to that instance and refuses any other with `PlacementError::WrongCounter`."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct PlacedAt {
+                value: Value,
+                index: u32,
+            }
+            impl PlacedAt {
+                #[doc = r" The raw value."]
+                pub const fn bits(self) -> u64 {
+                    self.value.0
+                }
+                #[doc = r" The instance it is for."]
+                pub const fn index(self) -> u32 {
+                    self.index
+                }
+                #[doc = r" The MSR it is written to."]
+                pub const fn msr(self) -> Instance {
+                    Instance(BASE_ADDRESS + self.index * ADDRESS_STRIDE)
+                }
+                #[doc = r" The value without its placement, to read its fields. This is the untyped"]
+                #[doc = r" escape hatch: `MsrExt::write` takes a `Value` for any instance."]
+                pub const fn unplaced(self) -> Value {
+                    self.value
+                }
+            }
+            impl<const N: u32> crate::access::WriteTo<Indexed<N>> for Placed<N> {
+                fn bits_for(self, _: Indexed<N>) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0.0)
+                }
+            }
+            impl<const N: u32> crate::access::WriteTo<Instance> for Placed<N> {
+                fn bits_for(self, m: Instance) -> Result<u64, crate::PlacementError> {
+                    let (placed, counter) = (N, m.index());
+                    if placed == counter {
+                        Ok(self.0.0)
+                    } else {
+                        Err(crate::PlacementError::WrongCounter {
+                            register: "IA32_PERFEVTSEL",
+                            placed,
+                            counter,
+                        })
+                    }
+                }
+            }
+            impl crate::access::WriteTo<Instance> for PlacedAt {
+                fn bits_for(self, m: Instance) -> Result<u64, crate::PlacementError> {
+                    let (placed, counter) = (self.index, m.index());
+                    if placed == counter {
+                        Ok(self.value.0)
+                    } else {
+                        Err(crate::PlacementError::WrongCounter {
+                            register: "IA32_PERFEVTSEL",
+                            placed,
+                            counter,
+                        })
+                    }
+                }
+            }
+            impl<const N: u32> crate::access::WriteTo<Indexed<N>> for PlacedAt {
+                fn bits_for(self, _: Indexed<N>) -> Result<u64, crate::PlacementError> {
+                    let (placed, counter) = (self.index, N);
+                    if placed == counter {
+                        Ok(self.value.0)
+                    } else {
+                        Err(crate::PlacementError::WrongCounter {
+                            register: "IA32_PERFEVTSEL",
+                            placed,
+                            counter,
+                        })
+                    }
+                }
+            }
         }
         #[doc = "The value type of [`IA32_PERFEVTSEL`](IA32_PERFEVTSEL)."]
         pub type Ia32Perfevtsel = IA32_PERFEVTSEL::Value;
@@ -20204,6 +22036,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -20482,6 +22315,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -20573,11 +22407,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -20711,6 +22541,12 @@ pub mod intel {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -20786,10 +22622,11 @@ pub mod intel {
                     self.0
                 }
             }
-            #[doc = "`IA32_FIXED_CTRN` as a typed MSR. `N` out of 0..4 fails to compile."]
+            #[doc = "`IA32_FIXED_CTRN` as a typed MSR whose index is part of its type (a value placed on another instance cannot be written to it). `N` out of 0..4 fails to compile."]
             #[track_caller]
-            pub const fn msr<const N: u32>() -> Instance {
-                Instance(address::<N>())
+            pub const fn msr<const N: u32>() -> Indexed<N> {
+                let _ = address::<N>();
+                Indexed
             }
             #[doc = r" Instance `index` as a typed MSR, or `None` when out of range."]
             pub const fn try_msr(index: u32) -> Option<Instance> {
@@ -20816,6 +22653,52 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
+            #[doc = "`IA32_FIXED_CTRN` as a typed MSR, `N` in its type: what [`msr::<N>()`](msr) returns. A value placed on another instance (`Placed<M>`) cannot be written to it."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Indexed<const N: u32>;
+            impl<const N: u32> Indexed<N> {
+                #[doc = r" The MSR address."]
+                #[track_caller]
+                pub const fn address(self) -> u32 {
+                    address::<N>()
+                }
+                #[doc = r" Index within the family: `N`."]
+                pub const fn index(self) -> u32 {
+                    N
+                }
+                #[doc = r" The same MSR as an [`Instance`](Instance), its index known at run time only."]
+                #[track_caller]
+                pub const fn instance(self) -> Instance {
+                    Instance(address::<N>())
+                }
+            }
+            impl<const N: u32> From<Indexed<N>> for Instance {
+                fn from(m: Indexed<N>) -> Instance {
+                    m.instance()
+                }
+            }
+            impl<const N: u32> crate::access::Msr for Indexed<N> {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    address::<N>()
+                }
+            }
+            impl<const N: u32> crate::access::Readable for Indexed<N> {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl<const N: u32> crate::access::Writable for Indexed<N> {}
+            impl<const N: u32> crate::access::WriteTo<Indexed<N>> for Value {
+                fn bits_for(self, _: Indexed<N>) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`IA32_FIXED_CTR`](IA32_FIXED_CTR)."]
         pub type Ia32FixedCtr = IA32_FIXED_CTR::Value;
@@ -20823,6 +22706,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -21021,11 +22905,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -21261,6 +23141,9 @@ pub mod intel {
                 pub const fn any0(self) -> bool {
                     ((self.0 >> 2u32) & 0x1_u64) != 0
                 }
+                #[deprecated(
+                    note = "`ANY` is deprecated since intel-v5 (where CPUID.0AH:EDX[15] = 1): software must not set it there"
+                )]
                 #[doc = "`ANY` element 0 of 4, fixed counter 0: bit 2, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
                 pub const fn with_any0(self, on: bool) -> Self {
                     let v = on as u64;
@@ -21270,6 +23153,9 @@ pub mod intel {
                 pub const fn any1(self) -> bool {
                     ((self.0 >> 6u32) & 0x1_u64) != 0
                 }
+                #[deprecated(
+                    note = "`ANY` is deprecated since intel-v5 (where CPUID.0AH:EDX[15] = 1): software must not set it there"
+                )]
                 #[doc = "`ANY` element 1 of 4, fixed counter 1: bit 6, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
                 pub const fn with_any1(self, on: bool) -> Self {
                     let v = on as u64;
@@ -21279,6 +23165,9 @@ pub mod intel {
                 pub const fn any2(self) -> bool {
                     ((self.0 >> 10u32) & 0x1_u64) != 0
                 }
+                #[deprecated(
+                    note = "`ANY` is deprecated since intel-v5 (where CPUID.0AH:EDX[15] = 1): software must not set it there"
+                )]
                 #[doc = "`ANY` element 2 of 4, fixed counter 2: bit 10, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
                 pub const fn with_any2(self, on: bool) -> Self {
                     let v = on as u64;
@@ -21288,6 +23177,9 @@ pub mod intel {
                 pub const fn any3(self) -> bool {
                     ((self.0 >> 14u32) & 0x1_u64) != 0
                 }
+                #[deprecated(
+                    note = "`ANY` is deprecated since intel-v5 (where CPUID.0AH:EDX[15] = 1): software must not set it there"
+                )]
                 #[doc = "`ANY` element 3 of 4, fixed counter 3: bit 14, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
                 pub const fn with_any3(self, on: bool) -> Self {
                     let v = on as u64;
@@ -21303,6 +23195,9 @@ pub mod intel {
                         _ => None,
                     }
                 }
+                #[deprecated(
+                    note = "`ANY` is deprecated since intel-v5 (where CPUID.0AH:EDX[15] = 1): software must not set it there"
+                )]
                 #[doc = "Sets element `index` of `ANY`; fails when out of 0..4 or wider than 1 bits."]
                 pub const fn try_set_any_at(
                     self,
@@ -21651,6 +23546,12 @@ pub mod intel {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -21749,22 +23650,37 @@ pub mod intel {
                         Err(e) => Err(e),
                     }
                 }
+                #[deprecated(
+                    note = "`ANY` is deprecated since intel-v5 (where CPUID.0AH:EDX[15] = 1): software must not set it there"
+                )]
                 #[doc = "`ANY` element 0 of 4, fixed counter 0: bit 2, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
                 pub const fn with_any0(self, on: bool) -> Self {
                     self.track(0x4_u64, self.value.with_any0(on))
                 }
+                #[deprecated(
+                    note = "`ANY` is deprecated since intel-v5 (where CPUID.0AH:EDX[15] = 1): software must not set it there"
+                )]
                 #[doc = "`ANY` element 1 of 4, fixed counter 1: bit 6, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
                 pub const fn with_any1(self, on: bool) -> Self {
                     self.track(0x40_u64, self.value.with_any1(on))
                 }
+                #[deprecated(
+                    note = "`ANY` is deprecated since intel-v5 (where CPUID.0AH:EDX[15] = 1): software must not set it there"
+                )]
                 #[doc = "`ANY` element 2 of 4, fixed counter 2: bit 10, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
                 pub const fn with_any2(self, on: bool) -> Self {
                     self.track(0x400_u64, self.value.with_any2(on))
                 }
+                #[deprecated(
+                    note = "`ANY` is deprecated since intel-v5 (where CPUID.0AH:EDX[15] = 1): software must not set it there"
+                )]
                 #[doc = "`ANY` element 3 of 4, fixed counter 3: bit 14, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
                 pub const fn with_any3(self, on: bool) -> Self {
                     self.track(0x4000_u64, self.value.with_any3(on))
                 }
+                #[deprecated(
+                    note = "`ANY` is deprecated since intel-v5 (where CPUID.0AH:EDX[15] = 1): software must not set it there"
+                )]
                 #[doc = "Sets element `index` of `ANY`; fails when out of 0..4 or wider than 1 bits."]
                 pub const fn try_set_any_at(
                     self,
@@ -22130,6 +24046,11 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`IA32_FIXED_CTR_CTRL`](IA32_FIXED_CTR_CTRL)."]
         pub type Ia32FixedCtrCtrl = IA32_FIXED_CTR_CTRL::Value;
@@ -22137,6 +24058,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -22634,6 +24556,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -22715,11 +24638,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -23082,6 +25001,12 @@ pub mod intel {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -23397,6 +25322,11 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`IA32_PERF_GLOBAL_CTRL`](IA32_PERF_GLOBAL_CTRL)."]
         pub type Ia32PerfGlobalCtrl = IA32_PERF_GLOBAL_CTRL::Value;
@@ -23404,6 +25334,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -23445,11 +25376,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -23831,6 +25758,12 @@ pub mod intel {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -24220,6 +26153,11 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`IA32_PERF_GLOBAL_STATUS_RESET`](IA32_PERF_GLOBAL_STATUS_RESET)."]
         pub type Ia32PerfGlobalStatusReset = IA32_PERF_GLOBAL_STATUS_RESET::Value;
@@ -24227,6 +26165,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -24268,11 +26207,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -24644,6 +26579,12 @@ pub mod intel {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -25014,6 +26955,11 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`IA32_PERF_GLOBAL_STATUS_SET`](IA32_PERF_GLOBAL_STATUS_SET)."]
         pub type Ia32PerfGlobalStatusSet = IA32_PERF_GLOBAL_STATUS_SET::Value;
@@ -25021,6 +26967,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -25408,6 +27355,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -25518,11 +27466,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -25930,6 +27874,12 @@ pub mod intel {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -26219,6 +28169,11 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`IA32_PERF_METRICS`](IA32_PERF_METRICS)."]
         pub type Ia32PerfMetrics = IA32_PERF_METRICS::Value;
@@ -26306,9 +28261,10 @@ pub mod intel {
                     ArchEvent::TopdownSlots => 7u32,
                 }
             }
-            #[doc = r" The full encoding, and the counters that may count it, for"]
-            #[doc = r" `IA32_PERFEVTSEL::event_on` / `try_event_on`."]
-            pub const fn desc(self) -> &'static crate::EventDesc {
+            #[doc = r" The full encoding, and the counters that may count it, typed as an"]
+            #[doc = r" event of this `ArchEvent`, for the `event_on` / `try_event_on` of the"]
+            #[doc = r" event selects of the generations that have it."]
+            pub const fn desc(self) -> crate::EventRef<'static, ArchEvent> {
                 const D0: crate::EventDesc =
                     crate::EventDesc::new("UNHALTED_CORE_CYCLES", 0x3c, 0x00)
                         .with_counters(0xff)
@@ -26333,7 +28289,7 @@ pub mod intel {
                 const D7: crate::EventDesc = crate::EventDesc::new("TOPDOWN_SLOTS", 0xa4, 0x01)
                     .with_counters(0xff)
                     .with_fixed(3);
-                match self {
+                crate::EventRef::__new(match self {
                     ArchEvent::UnhaltedCoreCycles => &D0,
                     ArchEvent::InstructionsRetired => &D1,
                     ArchEvent::UnhaltedReferenceCycles => &D2,
@@ -26342,7 +28298,7 @@ pub mod intel {
                     ArchEvent::BranchInstructionsRetired => &D5,
                     ArchEvent::BranchMissesRetired => &D6,
                     ArchEvent::TopdownSlots => &D7,
-                }
+                })
             }
             #[doc = r" The fixed counter that counts this event, if any."]
             pub const fn fixed_counter(self) -> Option<u32> {
@@ -26384,7 +28340,7 @@ pub mod intel {
         }
         impl crate::pmu::AsEvent for ArchEvent {
             fn event_desc(&self) -> crate::EventDesc {
-                *self.desc()
+                *self.desc().get()
             }
         }
         #[doc = "The run-time view of `intel-v5` ([`Arch`](crate::arch::Arch)), generated from the roles its definitions give its registers and fields."]
@@ -26847,7 +28803,7 @@ pub mod intel {
                         out[i] = crate::arch::ArchEventInfo {
                             name: all[i].name(),
                             cpuid_bit: all[i].cpuid_bit(),
-                            desc: *all[i].desc(),
+                            desc: *all[i].desc().get(),
                         };
                         i += 1;
                     }
@@ -26865,7 +28821,9 @@ pub mod intel {
                 n: u32,
                 event: &crate::EventDesc,
             ) -> Result<u64, crate::arch::EncodeError> {
-                Ok(IA32_PERFEVTSEL::try_event_on(n, event)?.try_build()?.bits())
+                Ok(IA32_PERFEVTSEL::try_event_on_raw(n, event)?
+                    .try_build()?
+                    .bits())
             }
         }
         #[doc = "CPUID leaves of `intel-v5`: output layouts with named fields."]
@@ -27120,6 +29078,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -27243,6 +29202,27 @@ pub mod intel {
                     }
                 }
             }
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IN_TXCP` of `IA32_PERFEVTSEL` is valid only on IA32_PERFEVTSEL2: it cannot be set on a value for any instance",
+                label = "valid only on IA32_PERFEVTSEL2",
+                note = "place the value on a valid instance first: `event_on::<2>(..)` or `Value::new().at::<2>()` (`try_event_on` / `try_at` for an instance chosen at run time); on any other instance the processor faults (#GP)"
+            )]
+            pub trait __OnlyOn_IN_TXCP {}
+            #[inline(always)]
+            const fn __check_instance_with_in_txcp<const N: u32>() {
+                const {
+                    if !matches!(N, 2u32) {
+                        crate::__private::not_on_instance(
+                            "IA32_PERFEVTSEL",
+                            "IN_TXCP",
+                            "IA32_PERFEVTSEL2",
+                            N,
+                        )
+                    }
+                }
+            }
             #[inline(always)]
             const fn __check_field_umask2<const V: u64>() {
                 const {
@@ -27260,11 +29240,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -27426,6 +29402,9 @@ pub mod intel {
                 pub const fn any(self) -> bool {
                     ((self.0 >> 21u32) & 0x1_u64) != 0
                 }
+                #[deprecated(
+                    note = "`ANY` is deprecated since intel-v5 (where CPUID.0AH:EDX[15] = 1): Where CPUID.0AH:EDX[15] is set, AnyThread is not supported and must not be set."
+                )]
                 #[doc = "AnyThread: count the event for every logical processor sharing the core, not just\nthis one.\n\nBits 21, read-write, 1 bit wide."]
                 pub const fn with_any(self, on: bool) -> Self {
                     let v = on as u64;
@@ -27494,8 +29473,12 @@ pub mod intel {
                 pub const fn in_txcp(self) -> bool {
                     ((self.0 >> 33u32) & 0x1_u64) != 0
                 }
-                #[doc = "Exclude events that occurred inside aborted transactional regions. Valid only on\nIA32_PERFEVTSEL2.\n\nBits 33, read-write, 1 bit wide."]
-                pub const fn with_in_txcp(self, on: bool) -> Self {
+                #[doc(hidden)]
+                pub const fn with_in_txcp<T: __OnlyOn_IN_TXCP>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                const fn __with_in_txcp_unchecked(self, on: bool) -> Self {
                     let v = on as u64;
                     Self((self.0 & 0xfffffffdffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 33u32))
                 }
@@ -27634,15 +29617,23 @@ pub mod intel {
                     self.0
                 }
             }
-            #[doc = "Builds a write of `IA32_PERFEVTSEL` from named fields; see [`Value::new`](Value::new)."]
-            #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+            #[doc = "Builds a write of `IA32_PERFEVTSEL` from named fields; see [`Value::new`](Value::new). `P` is where the value goes: [`Unplaced`](crate::access::Unplaced) (`Value::new()`; `build()` gives a [`Value`](Value)), instance `N` ([`Counter<N>`](crate::access::Counter): `event_on::<N>`, [`at::<N>()`](Builder::at); `build()` gives a [`Placed<N>`](Placed)) or an instance chosen at run time ([`AnyCounter`](crate::access::AnyCounter): `try_event_on`, [`try_at`](Builder::try_at); `build()` gives a [`PlacedAt`](PlacedAt)). A placed value is written only to its own instance."]
+            #[derive(PartialEq, Eq, Hash, Debug)]
             #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
-            pub struct Builder {
+            pub struct Builder<P = crate::access::Unplaced> {
                 value: Value,
                 set: u64,
                 conflict: u64,
+                index: u32,
+                placement: ::core::marker::PhantomData<P>,
             }
-            impl Builder {
+            impl<P> Clone for Builder<P> {
+                fn clone(&self) -> Self {
+                    *self
+                }
+            }
+            impl<P> Copy for Builder<P> {}
+            impl<P> Builder<P> {
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -27655,6 +29646,17 @@ pub mod intel {
                         value: next,
                         set: self.set | mask,
                         conflict: self.conflict | clash,
+                        ..self
+                    }
+                }
+                #[doc = r" The same fields with another placement."]
+                const fn place<Q>(self, index: u32) -> Builder<Q> {
+                    Builder {
+                        value: self.value,
+                        set: self.set,
+                        conflict: self.conflict,
+                        index,
+                        placement: ::core::marker::PhantomData,
                     }
                 }
                 #[doc = "Sets `EVENT_SELECT` to the constant `V`; a `V` wider than 8 bits fails to compile. Event logic unit that detects the condition to count (the event code).\n\nBits 7:0, read-write, 8 bits wide."]
@@ -27709,6 +29711,9 @@ pub mod intel {
                 pub const fn with_int(self, on: bool) -> Self {
                     self.track(0x100000_u64, self.value.with_int(on))
                 }
+                #[deprecated(
+                    note = "`ANY` is deprecated since intel-v5 (where CPUID.0AH:EDX[15] = 1): Where CPUID.0AH:EDX[15] is set, AnyThread is not supported and must not be set."
+                )]
                 #[doc = "AnyThread: count the event for every logical processor sharing the core, not just\nthis one.\n\nBits 21, read-write, 1 bit wide."]
                 pub const fn with_any(self, on: bool) -> Self {
                     self.track(0x200000_u64, self.value.with_any(on))
@@ -27741,10 +29746,6 @@ pub mod intel {
                 pub const fn with_in_tx(self, on: bool) -> Self {
                     self.track(0x100000000_u64, self.value.with_in_tx(on))
                 }
-                #[doc = "Exclude events that occurred inside aborted transactional regions. Valid only on\nIA32_PERFEVTSEL2.\n\nBits 33, read-write, 1 bit wide."]
-                pub const fn with_in_txcp(self, on: bool) -> Self {
-                    self.track(0x200000000_u64, self.value.with_in_txcp(on))
-                }
                 #[doc = "This counter writes adaptive PEBS records in the layout MSR_PEBS_DATA_CFG selects.\n\nBits 34, read-write, 1 bit wide."]
                 pub const fn with_adaptive_record(self, on: bool) -> Self {
                     self.track(0x400000000_u64, self.value.with_adaptive_record(on))
@@ -27769,18 +29770,16 @@ pub mod intel {
                 pub const fn set_umask2(self, value: u8) -> Self {
                     self.track(0xff0000000000_u64, self.value.set_umask2(value))
                 }
-                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))"]
                 #[inline]
-                pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
+                const fn checked(self) -> Result<Value, crate::ConstraintError> {
                     if self.conflict != 0 {
                         return Err(self.conflict_error());
                     }
                     self.value.try_build()
                 }
-                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))\n\nPanics on a problem; in a `const` item that is a compile error."]
                 #[inline]
                 #[track_caller]
-                pub const fn build(self) -> Value {
+                const fn finish(self) -> Value {
                     if self.conflict != 0 {
                         self.conflict_panic()
                     }
@@ -27944,9 +29943,164 @@ pub mod intel {
                     crate::__private::set_twice("IA32_PERFEVTSEL", "a field")
                 }
             }
-            #[doc = "A [`Builder`](Builder) for `IA32_PERFEVTSELN` counting `event`: its encoding fields (event select, unit masks, CMASK, INV, EDGE, AnyThread) are set, the rest is zero. Add the privilege filters and the enable bit, then `build()`.\n\nFails to compile, in a `const`, when `N` is out of range, when only a fixed counter counts the event, when the event is restricted to other counters, or when it needs a field this generation lacks."]
+            impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                    index: 0,
+                    placement: ::core::marker::PhantomData,
+                };
+                #[doc(hidden)]
+                pub const fn with_in_txcp<T: __OnlyOn_IN_TXCP>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))"]
+                #[inline]
+                pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
+                    self.checked()
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> Value {
+                    self.finish()
+                }
+                #[doc = "The same fields, for `IA32_PERFEVTSELN`: `build()` gives a [`Placed<N>`](Placed), which `MsrExt::write` writes only to `msr::<N>()`. `N` out of range fails to compile."]
+                #[track_caller]
+                pub const fn at<const N: u32>(self) -> Builder<crate::access::Counter<N>> {
+                    if N >= INSTANCES {
+                        crate::__private::index_out_of_range(
+                            "IA32_PERFEVTSEL",
+                            "instances",
+                            INSTANCES,
+                            N,
+                        )
+                    }
+                    __check_index::<N>();
+                    self.place(N)
+                }
+                #[doc = "The same fields, for `IA32_PERFEVTSEL` instance `index` chosen at run time: `build()` gives a [`PlacedAt`](PlacedAt), which `MsrExt::write` writes only to that instance (another is `PlacementError::WrongCounter`)."]
+                pub const fn try_at(
+                    self,
+                    index: u32,
+                ) -> Result<Builder<crate::access::AnyCounter>, crate::PlacementError>
+                {
+                    if index >= INSTANCES {
+                        return Err(crate::PlacementError::CounterOutOfRange {
+                            register: "IA32_PERFEVTSEL",
+                            count: INSTANCES,
+                            counter: index,
+                        });
+                    }
+                    Ok(self.place(index))
+                }
+            }
+            impl<const N: u32> Builder<crate::access::Counter<N>> {
+                #[doc = "Exclude events that occurred inside aborted transactional regions. Valid only on\nIA32_PERFEVTSEL2.\n\nBits 33, read-write, 1 bit wide.\n\nValid only on IA32_PERFEVTSEL2: any other `N` fails to compile."]
+                #[track_caller]
+                pub const fn with_in_txcp(self, on: bool) -> Self {
+                    if !matches!(N, 2u32) {
+                        crate::__private::not_on_instance(
+                            "IA32_PERFEVTSEL",
+                            "IN_TXCP",
+                            "IA32_PERFEVTSEL2",
+                            N,
+                        )
+                    }
+                    __check_instance_with_in_txcp::<N>();
+                    self.track(0x200000000_u64, self.value.__with_in_txcp_unchecked(on))
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))"]
+                #[inline]
+                pub const fn try_build(self) -> Result<Placed<N>, crate::ConstraintError> {
+                    match self.checked() {
+                        Ok(v) => Ok(Placed(v)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> Placed<N> {
+                    Placed(self.finish())
+                }
+            }
+            impl Builder<crate::access::AnyCounter> {
+                #[doc = "Exclude events that occurred inside aborted transactional regions. Valid only on\nIA32_PERFEVTSEL2.\n\nBits 33, read-write, 1 bit wide.\n\nValid only on IA32_PERFEVTSEL2: on another instance this returns `PlacementError::FieldNotOnCounter`."]
+                pub const fn with_in_txcp(self, on: bool) -> Result<Self, crate::PlacementError> {
+                    if !matches!(self.index, 2u32) {
+                        return Err(crate::PlacementError::FieldNotOnCounter {
+                            register: "IA32_PERFEVTSEL",
+                            field: "IN_TXCP",
+                            counter: self.index,
+                        });
+                    }
+                    Ok(self.track(0x200000000_u64, self.value.__with_in_txcp_unchecked(on)))
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))"]
+                #[inline]
+                pub const fn try_build(self) -> Result<PlacedAt, crate::ConstraintError> {
+                    match self.checked() {
+                        Ok(value) => Ok(PlacedAt {
+                            value,
+                            index: self.index,
+                        }),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> PlacedAt {
+                    PlacedAt {
+                        value: self.finish(),
+                        index: self.index,
+                    }
+                }
+            }
+            #[doc = "The events types whose events [`event_on`](event_on) places on `IA32_PERFEVTSEL`: the `ArchEvent` and model `events::Event` of the generations using this register (intel-v6). Placing another generation's or vendor's event is a compile error."]
+            #[diagnostic::on_unimplemented(
+                message = "the events of `{Self}` cannot be placed on `IA32_PERFEVTSEL` of intel-v6: they are another vendor's or generation's",
+                label = "not an event of a generation using this `IA32_PERFEVTSEL`",
+                note = "`event_on` takes the events of the generations whose event select this is (intel-v6): their `ArchEvent` and, for CPU models, `events::Event`; a hand-built `EventDesc` goes through `event_on_raw`"
+            )]
+            pub trait Countable {}
+            impl Countable for super::super::super::intel::v6::ArchEvent {}
+            #[doc = "A [`Builder`](Builder) for `IA32_PERFEVTSELN` counting `event`: its encoding fields (event select, unit masks, CMASK, INV, EDGE, AnyThread) are set, the rest is zero. Add the privilege filters and the enable bit, then `build()`.\n\n`event` is an event of a generation using this register (`ArchEvent::X.desc()`, `events::Event::X.desc()`: see [`Countable`](Countable)); an event of another vendor or generation fails to compile. Fails to compile, in a `const`, when `N` is out of range, when only a fixed counter counts the event, when the event is restricted to other counters, or when it needs a field this generation lacks."]
             #[track_caller]
-            pub const fn event_on<const N: u32>(event: &crate::EventDesc) -> Builder {
+            pub const fn event_on<const N: u32>(
+                event: crate::EventRef<'_, impl Countable>,
+            ) -> Builder<crate::access::Counter<N>> {
+                event_on_raw::<N>(event.get())
+            }
+            #[doc = r" As [`try_event_on`](try_event_on), for a hand-built `EventDesc` (see"]
+            #[doc = r" [`event_on_raw`](event_on_raw))."]
+            #[inline]
+            pub const fn try_event_on_raw(
+                counter: u32,
+                event: &crate::EventDesc,
+            ) -> Result<Builder<crate::access::AnyCounter>, crate::PlacementError> {
+                match try_event_on_impl(counter, event) {
+                    Ok(b) => b.try_at(counter),
+                    Err(e) => Err(e),
+                }
+            }
+            #[doc = r" As [`event_on`](event_on), with the counter chosen at run time: the problem is returned."]
+            #[inline]
+            pub const fn try_event_on(
+                counter: u32,
+                event: crate::EventRef<'_, impl Countable>,
+            ) -> Result<Builder<crate::access::AnyCounter>, crate::PlacementError> {
+                try_event_on_raw(counter, event.get())
+            }
+            #[doc = "As [`event_on`](event_on), for a hand-built [`EventDesc`](crate::EventDesc) (the untyped escape hatch: nothing ties it to a vendor or generation, so it is the caller's to know that `IA32_PERFEVTSEL` counts it). The placement checks are the same."]
+            #[track_caller]
+            pub const fn event_on_raw<const N: u32>(
+                event: &crate::EventDesc,
+            ) -> Builder<crate::access::Counter<N>> {
                 if N >= INSTANCES {
                     crate::__private::index_out_of_range(
                         "IA32_PERFEVTSEL",
@@ -27956,8 +30110,8 @@ pub mod intel {
                     )
                 }
                 __check_counter::<N>();
-                match try_event_on(N, event) {
-                    Ok(b) => b,
+                match try_event_on_impl(N, event) {
+                    Ok(b) => b.at::<N>(),
                     Err(e) => e.fail(),
                 }
             }
@@ -27974,9 +30128,8 @@ pub mod intel {
                     }
                 }
             }
-            #[doc = r" As [`event_on`](event_on), with the counter chosen at run time: the problem is returned."]
             #[inline]
-            pub const fn try_event_on(
+            const fn try_event_on_impl(
                 counter: u32,
                 event: &crate::EventDesc,
             ) -> Result<Builder, crate::PlacementError> {
@@ -28061,10 +30214,11 @@ pub mod intel {
                     self.0
                 }
             }
-            #[doc = "`IA32_PERFEVTSELN` as a typed MSR. `N` out of 0..8 fails to compile."]
+            #[doc = "`IA32_PERFEVTSELN` as a typed MSR whose index is part of its type (a value placed on another instance cannot be written to it). `N` out of 0..8 fails to compile."]
             #[track_caller]
-            pub const fn msr<const N: u32>() -> Instance {
-                Instance(address::<N>())
+            pub const fn msr<const N: u32>() -> Indexed<N> {
+                let _ = address::<N>();
+                Indexed
             }
             #[doc = r" Instance `index` as a typed MSR, or `None` when out of range."]
             pub const fn try_msr(index: u32) -> Option<Instance> {
@@ -28091,6 +30245,146 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
+            #[doc = "`IA32_PERFEVTSELN` as a typed MSR, `N` in its type: what [`msr::<N>()`](msr) returns. A value placed on another instance (`Placed<M>`) cannot be written to it."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Indexed<const N: u32>;
+            impl<const N: u32> Indexed<N> {
+                #[doc = r" The MSR address."]
+                #[track_caller]
+                pub const fn address(self) -> u32 {
+                    address::<N>()
+                }
+                #[doc = r" Index within the family: `N`."]
+                pub const fn index(self) -> u32 {
+                    N
+                }
+                #[doc = r" The same MSR as an [`Instance`](Instance), its index known at run time only."]
+                #[track_caller]
+                pub const fn instance(self) -> Instance {
+                    Instance(address::<N>())
+                }
+            }
+            impl<const N: u32> From<Indexed<N>> for Instance {
+                fn from(m: Indexed<N>) -> Instance {
+                    m.instance()
+                }
+            }
+            impl<const N: u32> crate::access::Msr for Indexed<N> {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    address::<N>()
+                }
+            }
+            impl<const N: u32> crate::access::Readable for Indexed<N> {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl<const N: u32> crate::access::Writable for Indexed<N> {}
+            impl<const N: u32> crate::access::WriteTo<Indexed<N>> for Value {
+                fn bits_for(self, _: Indexed<N>) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
+            #[doc = "A value of `IA32_PERFEVTSEL` for instance `N` (from `event_on::<N>` or [`Builder::at::<N>()`](Builder::at)): `MsrExt::write` writes it to [`msr::<N>()`](msr) and to no other instance. [`bits`](Placed::bits) gives the raw value, [`unplaced`](Placed::unplaced) the `Value` to read its fields (the untyped escape hatch: a `Value` may be written to any instance)."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Placed<const N: u32>(Value);
+            impl<const N: u32> Placed<N> {
+                #[doc = r" The raw value."]
+                pub const fn bits(self) -> u64 {
+                    self.0.0
+                }
+                #[doc = r" The instance it is for: `N`."]
+                pub const fn index(self) -> u32 {
+                    N
+                }
+                #[doc = r" The MSR it is written to."]
+                pub const fn msr(self) -> Indexed<N> {
+                    Indexed
+                }
+                #[doc = r" The value without its placement, to read its fields. This is the untyped"]
+                #[doc = r" escape hatch: `MsrExt::write` takes a `Value` for any instance."]
+                pub const fn unplaced(self) -> Value {
+                    self.0
+                }
+            }
+            #[doc = "A value of `IA32_PERFEVTSEL` for an instance chosen at run time (from `try_event_on` or [`Builder::try_at`](Builder::try_at)): `MsrExt::write` writes it to that instance and refuses any other with `PlacementError::WrongCounter`."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct PlacedAt {
+                value: Value,
+                index: u32,
+            }
+            impl PlacedAt {
+                #[doc = r" The raw value."]
+                pub const fn bits(self) -> u64 {
+                    self.value.0
+                }
+                #[doc = r" The instance it is for."]
+                pub const fn index(self) -> u32 {
+                    self.index
+                }
+                #[doc = r" The MSR it is written to."]
+                pub const fn msr(self) -> Instance {
+                    Instance(BASE_ADDRESS + self.index * ADDRESS_STRIDE)
+                }
+                #[doc = r" The value without its placement, to read its fields. This is the untyped"]
+                #[doc = r" escape hatch: `MsrExt::write` takes a `Value` for any instance."]
+                pub const fn unplaced(self) -> Value {
+                    self.value
+                }
+            }
+            impl<const N: u32> crate::access::WriteTo<Indexed<N>> for Placed<N> {
+                fn bits_for(self, _: Indexed<N>) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0.0)
+                }
+            }
+            impl<const N: u32> crate::access::WriteTo<Instance> for Placed<N> {
+                fn bits_for(self, m: Instance) -> Result<u64, crate::PlacementError> {
+                    let (placed, counter) = (N, m.index());
+                    if placed == counter {
+                        Ok(self.0.0)
+                    } else {
+                        Err(crate::PlacementError::WrongCounter {
+                            register: "IA32_PERFEVTSEL",
+                            placed,
+                            counter,
+                        })
+                    }
+                }
+            }
+            impl crate::access::WriteTo<Instance> for PlacedAt {
+                fn bits_for(self, m: Instance) -> Result<u64, crate::PlacementError> {
+                    let (placed, counter) = (self.index, m.index());
+                    if placed == counter {
+                        Ok(self.value.0)
+                    } else {
+                        Err(crate::PlacementError::WrongCounter {
+                            register: "IA32_PERFEVTSEL",
+                            placed,
+                            counter,
+                        })
+                    }
+                }
+            }
+            impl<const N: u32> crate::access::WriteTo<Indexed<N>> for PlacedAt {
+                fn bits_for(self, _: Indexed<N>) -> Result<u64, crate::PlacementError> {
+                    let (placed, counter) = (self.index, N);
+                    if placed == counter {
+                        Ok(self.value.0)
+                    } else {
+                        Err(crate::PlacementError::WrongCounter {
+                            register: "IA32_PERFEVTSEL",
+                            placed,
+                            counter,
+                        })
+                    }
+                }
+            }
         }
         #[doc = "The value type of [`IA32_PERFEVTSEL`](IA32_PERFEVTSEL)."]
         pub type Ia32Perfevtsel = IA32_PERFEVTSEL::Value;
@@ -28225,9 +30519,10 @@ pub mod intel {
                     ArchEvent::LbrInserts => 12u32,
                 }
             }
-            #[doc = r" The full encoding, and the counters that may count it, for"]
-            #[doc = r" `IA32_PERFEVTSEL::event_on` / `try_event_on`."]
-            pub const fn desc(self) -> &'static crate::EventDesc {
+            #[doc = r" The full encoding, and the counters that may count it, typed as an"]
+            #[doc = r" event of this `ArchEvent`, for the `event_on` / `try_event_on` of the"]
+            #[doc = r" event selects of the generations that have it."]
+            pub const fn desc(self) -> crate::EventRef<'static, ArchEvent> {
                 const D0: crate::EventDesc =
                     crate::EventDesc::new("UNHALTED_CORE_CYCLES", 0x3c, 0x00)
                         .with_counters(0xff)
@@ -28263,7 +30558,7 @@ pub mod intel {
                     crate::EventDesc::new("TOPDOWN_RETIRING", 0xc2, 0x02).with_counters(0xff);
                 const D12: crate::EventDesc =
                     crate::EventDesc::new("LBR_INSERTS", 0xe4, 0x01).with_counters(0xff);
-                match self {
+                crate::EventRef::__new(match self {
                     ArchEvent::UnhaltedCoreCycles => &D0,
                     ArchEvent::InstructionsRetired => &D1,
                     ArchEvent::UnhaltedReferenceCycles => &D2,
@@ -28277,7 +30572,7 @@ pub mod intel {
                     ArchEvent::TopdownFrontendBound => &D10,
                     ArchEvent::TopdownRetiring => &D11,
                     ArchEvent::LbrInserts => &D12,
-                }
+                })
             }
             #[doc = r" The fixed counter that counts this event, if any."]
             pub const fn fixed_counter(self) -> Option<u32> {
@@ -28324,7 +30619,7 @@ pub mod intel {
         }
         impl crate::pmu::AsEvent for ArchEvent {
             fn event_desc(&self) -> crate::EventDesc {
-                *self.desc()
+                *self.desc().get()
             }
         }
         #[doc = "The run-time view of `intel-v6` ([`Arch`](crate::arch::Arch)), generated from the roles its definitions give its registers and fields."]
@@ -28827,7 +31122,7 @@ pub mod intel {
                         out[i] = crate::arch::ArchEventInfo {
                             name: all[i].name(),
                             cpuid_bit: all[i].cpuid_bit(),
-                            desc: *all[i].desc(),
+                            desc: *all[i].desc().get(),
                         };
                         i += 1;
                     }
@@ -28845,7 +31140,9 @@ pub mod intel {
                 n: u32,
                 event: &crate::EventDesc,
             ) -> Result<u64, crate::arch::EncodeError> {
-                Ok(IA32_PERFEVTSEL::try_event_on(n, event)?.try_build()?.bits())
+                Ok(IA32_PERFEVTSEL::try_event_on_raw(n, event)?
+                    .try_build()?
+                    .bits())
             }
         }
         #[doc = "CPUID leaves of `intel-v6`: output layouts with named fields."]
@@ -29300,12 +31597,104 @@ pub mod intel {
             }
         }
     }
+    #[cfg(feature = "intel-alderlake-goldencove")]
+    pub mod alderlake_goldencove;
+    #[cfg(feature = "intel-alderlake-gracemont")]
+    pub mod alderlake_gracemont;
+    #[cfg(feature = "intel-arrowlake-crestmont")]
+    pub mod arrowlake_crestmont;
+    #[cfg(feature = "intel-arrowlake-lioncove")]
+    pub mod arrowlake_lioncove;
+    #[cfg(feature = "intel-arrowlake-skymont")]
+    pub mod arrowlake_skymont;
+    #[cfg(feature = "intel-bonnell")]
+    pub mod bonnell;
+    #[cfg(feature = "intel-broadwell")]
+    pub mod broadwell;
+    #[cfg(feature = "intel-broadwellde")]
+    pub mod broadwellde;
+    #[cfg(feature = "intel-broadwellx")]
+    pub mod broadwellx;
+    #[cfg(feature = "intel-cascadelakex")]
+    pub mod cascadelakex;
+    #[cfg(feature = "intel-clearwaterforest")]
+    pub mod clearwaterforest;
+    #[cfg(feature = "intel-elkhartlake")]
+    pub mod elkhartlake;
+    #[cfg(feature = "intel-emeraldrapids")]
+    pub mod emeraldrapids;
+    #[cfg(feature = "intel-goldmont")]
+    pub mod goldmont;
+    #[cfg(feature = "intel-goldmontplus")]
+    pub mod goldmontplus;
+    #[cfg(feature = "intel-grandridge")]
+    pub mod grandridge;
+    #[cfg(feature = "intel-haswell")]
+    pub mod haswell;
+    #[cfg(feature = "intel-haswellx")]
+    pub mod haswellx;
+    #[cfg(feature = "intel-icelake")]
+    pub mod icelake;
+    #[cfg(feature = "intel-icelakex")]
+    pub mod icelakex;
+    #[cfg(feature = "intel-ivybridge")]
+    pub mod ivybridge;
+    #[cfg(feature = "intel-ivytown")]
+    pub mod ivytown;
+    #[cfg(feature = "intel-jaketown")]
+    pub mod jaketown;
+    #[cfg(feature = "intel-knightslanding")]
+    pub mod knightslanding;
+    #[cfg(feature = "intel-lunarlake-lioncove")]
+    pub mod lunarlake_lioncove;
+    #[cfg(feature = "intel-lunarlake-skymont")]
+    pub mod lunarlake_skymont;
+    #[cfg(feature = "intel-meteorlake-crestmont")]
+    pub mod meteorlake_crestmont;
+    #[cfg(feature = "intel-meteorlake-redwoodcove")]
+    pub mod meteorlake_redwoodcove;
+    #[cfg(feature = "intel-nehalemep")]
+    pub mod nehalemep;
+    #[cfg(feature = "intel-nehalemex")]
+    pub mod nehalemex;
+    #[cfg(feature = "intel-rocketlake")]
+    pub mod rocketlake;
+    #[cfg(feature = "intel-sandybridge")]
+    pub mod sandybridge;
+    #[cfg(feature = "intel-sapphirerapids")]
+    pub mod sapphirerapids;
+    #[cfg(feature = "intel-sierraforest")]
+    pub mod sierraforest;
+    #[cfg(feature = "intel-silvermont")]
+    pub mod silvermont;
+    #[cfg(feature = "intel-skylake")]
+    pub mod skylake;
+    #[cfg(feature = "intel-skylakex")]
+    pub mod skylakex;
+    #[cfg(feature = "intel-snowridgex")]
+    pub mod snowridgex;
+    #[cfg(feature = "intel-tigerlake")]
+    pub mod tigerlake;
     #[cfg(feature = "intel-westmereep-dp")]
     pub mod westmereep_dp;
     #[cfg(feature = "intel-westmereep-sp")]
     pub mod westmereep_sp;
     #[cfg(feature = "intel-westmereex")]
     pub mod westmereex;
+    #[doc = "Register layouts that several CPU-model generations define identically, each emitted once: one module per first generation using them. Each generation re-exports its registers from here."]
+    pub mod shared {
+        #[cfg(any(
+            feature = "intel-arrowlake-lioncove",
+            feature = "intel-lunarlake-lioncove"
+        ))]
+        pub mod arrowlake_lioncove;
+        #[cfg(any(
+            feature = "intel-arrowlake-skymont",
+            feature = "intel-clearwaterforest",
+            feature = "intel-lunarlake-skymont"
+        ))]
+        pub mod arrowlake_skymont;
+    }
 }
 #[doc = r" The generations with a run-time view, and their marker types. Generated from the"]
 #[doc = r" definitions; `pmu_regs::arch` re-exports everything here."]
@@ -30163,179 +32552,191 @@ pub mod __generations {
                 #[cfg(feature = "intel-alderlake-goldencove")]
                 Generation::IntelAlderlakeGoldencove => {
                     crate::intel::alderlake_goldencove::events::Event::from_name(name)
-                        .map(|e| e.desc())
+                        .map(|e| e.desc().get())
                 }
                 #[cfg(feature = "intel-alderlake-gracemont")]
                 Generation::IntelAlderlakeGracemont => {
                     crate::intel::alderlake_gracemont::events::Event::from_name(name)
-                        .map(|e| e.desc())
+                        .map(|e| e.desc().get())
                 }
                 #[cfg(feature = "intel-arrowlake-crestmont")]
                 Generation::IntelArrowlakeCrestmont => {
                     crate::intel::arrowlake_crestmont::events::Event::from_name(name)
-                        .map(|e| e.desc())
+                        .map(|e| e.desc().get())
                 }
                 #[cfg(feature = "intel-arrowlake-lioncove")]
                 Generation::IntelArrowlakeLioncove => {
                     crate::intel::arrowlake_lioncove::events::Event::from_name(name)
-                        .map(|e| e.desc())
+                        .map(|e| e.desc().get())
                 }
                 #[cfg(feature = "intel-arrowlake-skymont")]
                 Generation::IntelArrowlakeSkymont => {
                     crate::intel::arrowlake_skymont::events::Event::from_name(name)
-                        .map(|e| e.desc())
+                        .map(|e| e.desc().get())
                 }
                 #[cfg(feature = "intel-bonnell")]
                 Generation::IntelBonnell => {
-                    crate::intel::bonnell::events::Event::from_name(name).map(|e| e.desc())
+                    crate::intel::bonnell::events::Event::from_name(name).map(|e| e.desc().get())
                 }
                 #[cfg(feature = "intel-broadwell")]
                 Generation::IntelBroadwell => {
-                    crate::intel::broadwell::events::Event::from_name(name).map(|e| e.desc())
+                    crate::intel::broadwell::events::Event::from_name(name).map(|e| e.desc().get())
                 }
                 #[cfg(feature = "intel-broadwellde")]
                 Generation::IntelBroadwellde => {
-                    crate::intel::broadwellde::events::Event::from_name(name).map(|e| e.desc())
+                    crate::intel::broadwellde::events::Event::from_name(name)
+                        .map(|e| e.desc().get())
                 }
                 #[cfg(feature = "intel-broadwellx")]
                 Generation::IntelBroadwellx => {
-                    crate::intel::broadwellx::events::Event::from_name(name).map(|e| e.desc())
+                    crate::intel::broadwellx::events::Event::from_name(name).map(|e| e.desc().get())
                 }
                 #[cfg(feature = "intel-cascadelakex")]
                 Generation::IntelCascadelakex => {
-                    crate::intel::cascadelakex::events::Event::from_name(name).map(|e| e.desc())
+                    crate::intel::cascadelakex::events::Event::from_name(name)
+                        .map(|e| e.desc().get())
                 }
                 #[cfg(feature = "intel-clearwaterforest")]
                 Generation::IntelClearwaterforest => {
-                    crate::intel::clearwaterforest::events::Event::from_name(name).map(|e| e.desc())
+                    crate::intel::clearwaterforest::events::Event::from_name(name)
+                        .map(|e| e.desc().get())
                 }
                 #[cfg(feature = "intel-elkhartlake")]
                 Generation::IntelElkhartlake => {
-                    crate::intel::elkhartlake::events::Event::from_name(name).map(|e| e.desc())
+                    crate::intel::elkhartlake::events::Event::from_name(name)
+                        .map(|e| e.desc().get())
                 }
                 #[cfg(feature = "intel-emeraldrapids")]
                 Generation::IntelEmeraldrapids => {
-                    crate::intel::emeraldrapids::events::Event::from_name(name).map(|e| e.desc())
+                    crate::intel::emeraldrapids::events::Event::from_name(name)
+                        .map(|e| e.desc().get())
                 }
                 #[cfg(feature = "intel-goldmont")]
                 Generation::IntelGoldmont => {
-                    crate::intel::goldmont::events::Event::from_name(name).map(|e| e.desc())
+                    crate::intel::goldmont::events::Event::from_name(name).map(|e| e.desc().get())
                 }
                 #[cfg(feature = "intel-goldmontplus")]
                 Generation::IntelGoldmontplus => {
-                    crate::intel::goldmontplus::events::Event::from_name(name).map(|e| e.desc())
+                    crate::intel::goldmontplus::events::Event::from_name(name)
+                        .map(|e| e.desc().get())
                 }
                 #[cfg(feature = "intel-grandridge")]
                 Generation::IntelGrandridge => {
-                    crate::intel::grandridge::events::Event::from_name(name).map(|e| e.desc())
+                    crate::intel::grandridge::events::Event::from_name(name).map(|e| e.desc().get())
                 }
                 #[cfg(feature = "intel-haswell")]
                 Generation::IntelHaswell => {
-                    crate::intel::haswell::events::Event::from_name(name).map(|e| e.desc())
+                    crate::intel::haswell::events::Event::from_name(name).map(|e| e.desc().get())
                 }
                 #[cfg(feature = "intel-haswellx")]
                 Generation::IntelHaswellx => {
-                    crate::intel::haswellx::events::Event::from_name(name).map(|e| e.desc())
+                    crate::intel::haswellx::events::Event::from_name(name).map(|e| e.desc().get())
                 }
                 #[cfg(feature = "intel-icelake")]
                 Generation::IntelIcelake => {
-                    crate::intel::icelake::events::Event::from_name(name).map(|e| e.desc())
+                    crate::intel::icelake::events::Event::from_name(name).map(|e| e.desc().get())
                 }
                 #[cfg(feature = "intel-icelakex")]
                 Generation::IntelIcelakex => {
-                    crate::intel::icelakex::events::Event::from_name(name).map(|e| e.desc())
+                    crate::intel::icelakex::events::Event::from_name(name).map(|e| e.desc().get())
                 }
                 #[cfg(feature = "intel-ivybridge")]
                 Generation::IntelIvybridge => {
-                    crate::intel::ivybridge::events::Event::from_name(name).map(|e| e.desc())
+                    crate::intel::ivybridge::events::Event::from_name(name).map(|e| e.desc().get())
                 }
                 #[cfg(feature = "intel-ivytown")]
                 Generation::IntelIvytown => {
-                    crate::intel::ivytown::events::Event::from_name(name).map(|e| e.desc())
+                    crate::intel::ivytown::events::Event::from_name(name).map(|e| e.desc().get())
                 }
                 #[cfg(feature = "intel-jaketown")]
                 Generation::IntelJaketown => {
-                    crate::intel::jaketown::events::Event::from_name(name).map(|e| e.desc())
+                    crate::intel::jaketown::events::Event::from_name(name).map(|e| e.desc().get())
                 }
                 #[cfg(feature = "intel-knightslanding")]
                 Generation::IntelKnightslanding => {
-                    crate::intel::knightslanding::events::Event::from_name(name).map(|e| e.desc())
+                    crate::intel::knightslanding::events::Event::from_name(name)
+                        .map(|e| e.desc().get())
                 }
                 #[cfg(feature = "intel-lunarlake-lioncove")]
                 Generation::IntelLunarlakeLioncove => {
                     crate::intel::lunarlake_lioncove::events::Event::from_name(name)
-                        .map(|e| e.desc())
+                        .map(|e| e.desc().get())
                 }
                 #[cfg(feature = "intel-lunarlake-skymont")]
                 Generation::IntelLunarlakeSkymont => {
                     crate::intel::lunarlake_skymont::events::Event::from_name(name)
-                        .map(|e| e.desc())
+                        .map(|e| e.desc().get())
                 }
                 #[cfg(feature = "intel-meteorlake-crestmont")]
                 Generation::IntelMeteorlakeCrestmont => {
                     crate::intel::meteorlake_crestmont::events::Event::from_name(name)
-                        .map(|e| e.desc())
+                        .map(|e| e.desc().get())
                 }
                 #[cfg(feature = "intel-meteorlake-redwoodcove")]
                 Generation::IntelMeteorlakeRedwoodcove => {
                     crate::intel::meteorlake_redwoodcove::events::Event::from_name(name)
-                        .map(|e| e.desc())
+                        .map(|e| e.desc().get())
                 }
                 #[cfg(feature = "intel-nehalemep")]
                 Generation::IntelNehalemep => {
-                    crate::intel::nehalemep::events::Event::from_name(name).map(|e| e.desc())
+                    crate::intel::nehalemep::events::Event::from_name(name).map(|e| e.desc().get())
                 }
                 #[cfg(feature = "intel-nehalemex")]
                 Generation::IntelNehalemex => {
-                    crate::intel::nehalemex::events::Event::from_name(name).map(|e| e.desc())
+                    crate::intel::nehalemex::events::Event::from_name(name).map(|e| e.desc().get())
                 }
                 #[cfg(feature = "intel-rocketlake")]
                 Generation::IntelRocketlake => {
-                    crate::intel::rocketlake::events::Event::from_name(name).map(|e| e.desc())
+                    crate::intel::rocketlake::events::Event::from_name(name).map(|e| e.desc().get())
                 }
                 #[cfg(feature = "intel-sandybridge")]
                 Generation::IntelSandybridge => {
-                    crate::intel::sandybridge::events::Event::from_name(name).map(|e| e.desc())
+                    crate::intel::sandybridge::events::Event::from_name(name)
+                        .map(|e| e.desc().get())
                 }
                 #[cfg(feature = "intel-sapphirerapids")]
                 Generation::IntelSapphirerapids => {
-                    crate::intel::sapphirerapids::events::Event::from_name(name).map(|e| e.desc())
+                    crate::intel::sapphirerapids::events::Event::from_name(name)
+                        .map(|e| e.desc().get())
                 }
                 #[cfg(feature = "intel-sierraforest")]
                 Generation::IntelSierraforest => {
-                    crate::intel::sierraforest::events::Event::from_name(name).map(|e| e.desc())
+                    crate::intel::sierraforest::events::Event::from_name(name)
+                        .map(|e| e.desc().get())
                 }
                 #[cfg(feature = "intel-silvermont")]
                 Generation::IntelSilvermont => {
-                    crate::intel::silvermont::events::Event::from_name(name).map(|e| e.desc())
+                    crate::intel::silvermont::events::Event::from_name(name).map(|e| e.desc().get())
                 }
                 #[cfg(feature = "intel-skylake")]
                 Generation::IntelSkylake => {
-                    crate::intel::skylake::events::Event::from_name(name).map(|e| e.desc())
+                    crate::intel::skylake::events::Event::from_name(name).map(|e| e.desc().get())
                 }
                 #[cfg(feature = "intel-skylakex")]
                 Generation::IntelSkylakex => {
-                    crate::intel::skylakex::events::Event::from_name(name).map(|e| e.desc())
+                    crate::intel::skylakex::events::Event::from_name(name).map(|e| e.desc().get())
                 }
                 #[cfg(feature = "intel-snowridgex")]
                 Generation::IntelSnowridgex => {
-                    crate::intel::snowridgex::events::Event::from_name(name).map(|e| e.desc())
+                    crate::intel::snowridgex::events::Event::from_name(name).map(|e| e.desc().get())
                 }
                 #[cfg(feature = "intel-tigerlake")]
                 Generation::IntelTigerlake => {
-                    crate::intel::tigerlake::events::Event::from_name(name).map(|e| e.desc())
+                    crate::intel::tigerlake::events::Event::from_name(name).map(|e| e.desc().get())
                 }
                 #[cfg(feature = "intel-westmereep-dp")]
                 Generation::IntelWestmereepDp => {
-                    crate::intel::westmereep_dp::events::Event::from_name(name).map(|e| e.desc())
+                    crate::intel::westmereep_dp::events::Event::from_name(name)
+                        .map(|e| e.desc().get())
                 }
                 #[cfg(feature = "intel-westmereep-sp")]
                 Generation::IntelWestmereepSp => {
-                    crate::intel::westmereep_sp::events::Event::from_name(name).map(|e| e.desc())
+                    crate::intel::westmereep_sp::events::Event::from_name(name)
+                        .map(|e| e.desc().get())
                 }
                 #[cfg(feature = "intel-westmereex")]
                 Generation::IntelWestmereex => {
-                    crate::intel::westmereex::events::Event::from_name(name).map(|e| e.desc())
+                    crate::intel::westmereex::events::Event::from_name(name).map(|e| e.desc().get())
                 }
                 _ => {
                     let _ = name;

@@ -70,8 +70,19 @@ impl Cx<'_> {
         }
         let mut out = TokenStream::new();
         let mut flat = modules.remove("").unwrap_or_default();
+        // The architectural generations first, then the CPU models, then `shared`: rustc
+        // names a type by the first path to it it finds walking the modules in this order, so
+        // a register layout an architectural generation defines is named by its module
+        // (`intel::v3::IA32_PERFEVTSEL`) in messages, not by a CPU model re-exporting it.
+        let models: Vec<String> = self
+            .model
+            .generations
+            .iter()
+            .filter(|g| is_model(g))
+            .filter_map(|g| module_path(&g.id).last().cloned())
+            .collect();
         for (vendor, mut gens) in modules {
-            gens.sort_by(|a, b| a.0.cmp(&b.0));
+            gens.sort_by_key(|(m, _)| (m == SHARED, models.contains(m), m.clone()));
             let vendor_ident = ident(&vendor);
             let doc = format!("Generations of `{vendor}` PMU hardware.");
             let inner = gens.into_iter().map(|(_, body)| body);
@@ -144,6 +155,7 @@ impl Cx<'_> {
             }
         }
         out.extend(self.arch_events(g, depth));
+        out.extend(self.builtin_countable(g, layouts));
         if self.runtime {
             out.extend(super::runtime::marker(
                 &self.krate,
@@ -155,6 +167,38 @@ impl Cx<'_> {
         out.extend(self.model_events(g));
         out.extend(self.cpuid_module(g, depth));
         out
+    }
+}
+
+impl Cx<'_> {
+    /// With [`Options::only`](super::Options::only): when `g` defines its `ArchEvent` and an
+    /// emitted generation having it uses a built-in event select (whose module, in
+    /// `pmu-regs`, cannot name this `ArchEvent`), `impl <built-in select>::Countable for
+    /// ArchEvent` here, once per select.
+    fn builtin_countable(&self, g: &Generation, layouts: &Layouts<'_>) -> TokenStream {
+        if self.only.is_none() || self.arch_events_owner(g).as_deref() != Some(g.id.as_str()) {
+            return TokenStream::new();
+        }
+        let mut homes: Vec<(&[String], &str)> = Vec::new();
+        for u in self.model.generations.iter().filter(|u| self.emits(&u.id)) {
+            if self.arch_events_owner(u).as_deref() != Some(g.id.as_str()) {
+                continue;
+            }
+            let Some(sel) = self.select_of(u) else {
+                continue;
+            };
+            let l = layouts.of(u, sel);
+            let key = (l.home.as_slice(), sel.name.as_str());
+            if l.builtin && !homes.contains(&key) {
+                homes.push(key);
+            }
+        }
+        let impls = homes.iter().map(|(h, sel)| {
+            let path = absolute(&self.krate, h);
+            let sel = ident(sel);
+            quote! { impl #path::#sel::Countable for ArchEvent {} }
+        });
+        quote! { #(#impls)* }
     }
 }
 

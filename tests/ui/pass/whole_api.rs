@@ -40,17 +40,17 @@ const GLOBAL: IA32_PERF_GLOBAL_CTRL::Value = IA32_PERF_GLOBAL_CTRL::Value::new()
     .build();
 // Event placement in constants: an event allowed on every counter, a fixed-counter event that
 // general counters may also count, and a counter-restricted event on an allowed counter.
-const LLC_ON_7: v4::IA32_PERFEVTSEL::Value =
-    v4::IA32_PERFEVTSEL::event_on::<7>(&v4::ArchEvent::LlcMisses.desc())
+const LLC_ON_7: v4::IA32_PERFEVTSEL::Placed<7> =
+    v4::IA32_PERFEVTSEL::event_on::<7>(v4::ArchEvent::LlcMisses.desc())
         .with_os(true)
         .with_en(true)
         .build();
-const INST_ON_0: v4::IA32_PERFEVTSEL::Value = v4::IA32_PERFEVTSEL::event_on::<0>(
+const INST_ON_0: v4::IA32_PERFEVTSEL::Placed<0> = v4::IA32_PERFEVTSEL::event_on_raw::<0>(
     &EventDesc::new("INST_RETIRED.ANY_P", 0xC0, 0).with_fixed(0),
 )
 .build();
-const LOW_ON_3: v4::IA32_PERFEVTSEL::Value =
-    v4::IA32_PERFEVTSEL::event_on::<3>(&EventDesc::new("LOW_ONLY", 0x48, 1).with_counters(0b1111))
+const LOW_ON_3: v4::IA32_PERFEVTSEL::Placed<3> =
+    v4::IA32_PERFEVTSEL::event_on_raw::<3>(&EventDesc::new("LOW_ONLY", 0x48, 1).with_counters(0b1111))
         .build();
 // Fields that exist only in later generations.
 const V3_ANY: v3::IA32_PERFEVTSEL::Value = v3::IA32_PERFEVTSEL::Value::new()
@@ -111,7 +111,7 @@ fn runtime(umask: u8, user: bool, cmask: u64, counter: u32) {
         .with_counters(0)
         .with_fixed(0);
     assert_eq!(
-        v4::IA32_PERFEVTSEL::try_event_on(1, &fixed_only),
+        v4::IA32_PERFEVTSEL::try_event_on_raw(1, &fixed_only),
         Err(PlacementError::FixedOnly {
             event: "INST_RETIRED.ANY",
             fixed: 0,
@@ -119,7 +119,7 @@ fn runtime(umask: u8, user: bool, cmask: u64, counter: u32) {
         })
     );
     let low = EventDesc::new("LOW_ONLY", 0x48, 1).with_counters(0b1111);
-    assert!(v4::IA32_PERFEVTSEL::try_event_on(counter - 4, &low).is_err());
+    assert!(v4::IA32_PERFEVTSEL::try_event_on_raw(counter - 4, &low).is_err());
     // Field arrays by runtime index.
     let f = IA32_FIXED_CTR_CTRL::Value::new()
         .try_set_enable_at(2, 2)

@@ -5,6 +5,7 @@
 #[allow(
     non_snake_case,
     missing_docs,
+    deprecated,
     clippy::identity_op,
     clippy::unnecessary_cast,
     clippy::new_ret_no_self,
@@ -87,11 +88,7 @@ pub mod IA32_FIXED_CTR {
         #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
         #[doc = r" given two different values (a compile error in a `const`)."]
         pub const fn new() -> Builder {
-            Builder {
-                value: Self(0),
-                set: 0,
-                conflict: 0,
-            }
+            Builder::EMPTY
         }
         #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
         #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -221,6 +218,12 @@ pub mod IA32_FIXED_CTR {
         conflict: u64,
     }
     impl Builder {
+        #[doc = r" No field set."]
+        const EMPTY: Builder = Builder {
+            value: Value(0),
+            set: 0,
+            conflict: 0,
+        };
         #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
         #[doc = r" were assigned before with a different value."]
         const fn track(self, mask: u64, next: Value) -> Self {
@@ -296,10 +299,11 @@ pub mod IA32_FIXED_CTR {
             self.0
         }
     }
-    #[doc = "`IA32_FIXED_CTRN` as a typed MSR. `N` out of 0..7 fails to compile."]
+    #[doc = "`IA32_FIXED_CTRN` as a typed MSR whose index is part of its type (a value placed on another instance cannot be written to it). `N` out of 0..7 fails to compile."]
     #[track_caller]
-    pub const fn msr<const N: u32>() -> Instance {
-        Instance(address::<N>())
+    pub const fn msr<const N: u32>() -> Indexed<N> {
+        let _ = address::<N>();
+        Indexed
     }
     #[doc = r" Instance `index` as a typed MSR, or `None` when out of range."]
     pub const fn try_msr(index: u32) -> Option<Instance> {
@@ -326,6 +330,52 @@ pub mod IA32_FIXED_CTR {
         }
     }
     impl crate::access::Writable for Instance {}
+    impl crate::access::WriteTo<Instance> for Value {
+        fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+            Ok(self.0)
+        }
+    }
+    #[doc = "`IA32_FIXED_CTRN` as a typed MSR, `N` in its type: what [`msr::<N>()`](msr) returns. A value placed on another instance (`Placed<M>`) cannot be written to it."]
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Indexed<const N: u32>;
+    impl<const N: u32> Indexed<N> {
+        #[doc = r" The MSR address."]
+        #[track_caller]
+        pub const fn address(self) -> u32 {
+            address::<N>()
+        }
+        #[doc = r" Index within the family: `N`."]
+        pub const fn index(self) -> u32 {
+            N
+        }
+        #[doc = r" The same MSR as an [`Instance`](Instance), its index known at run time only."]
+        #[track_caller]
+        pub const fn instance(self) -> Instance {
+            Instance(address::<N>())
+        }
+    }
+    impl<const N: u32> From<Indexed<N>> for Instance {
+        fn from(m: Indexed<N>) -> Instance {
+            m.instance()
+        }
+    }
+    impl<const N: u32> crate::access::Msr for Indexed<N> {
+        type Value = Value;
+        fn address(self) -> u32 {
+            address::<N>()
+        }
+    }
+    impl<const N: u32> crate::access::Readable for Indexed<N> {
+        fn from_read(bits: u64) -> Value {
+            Value(bits)
+        }
+    }
+    impl<const N: u32> crate::access::Writable for Indexed<N> {}
+    impl<const N: u32> crate::access::WriteTo<Indexed<N>> for Value {
+        fn bits_for(self, _: Indexed<N>) -> Result<u64, crate::PlacementError> {
+            Ok(self.0)
+        }
+    }
 }
 #[doc = "The value type of [`IA32_FIXED_CTR`](IA32_FIXED_CTR)."]
 pub type Ia32FixedCtr = IA32_FIXED_CTR::Value;
@@ -333,6 +383,7 @@ pub type Ia32FixedCtr = IA32_FIXED_CTR::Value;
 #[allow(
     non_snake_case,
     missing_docs,
+    deprecated,
     clippy::identity_op,
     clippy::unnecessary_cast,
     clippy::new_ret_no_self,
@@ -459,11 +510,7 @@ pub mod IA32_FIXED_CTR_CTRL {
         #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
         #[doc = r" given two different values (a compile error in a `const`)."]
         pub const fn new() -> Builder {
-            Builder {
-                value: Self(0),
-                set: 0,
-                conflict: 0,
-            }
+            Builder::EMPTY
         }
         #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
         #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -819,6 +866,9 @@ pub mod IA32_FIXED_CTR_CTRL {
         pub const fn any0(self) -> bool {
             ((self.0 >> 2u32) & 0x1_u64) != 0
         }
+        #[deprecated(
+            note = "`ANY` is deprecated since intel-v5 (where CPUID.0AH:EDX[15] = 1): software must not set it there"
+        )]
         #[doc = "`ANY` element 0 of 7, fixed counter 0: bit 2, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
         pub const fn with_any0(self, on: bool) -> Self {
             let v = on as u64;
@@ -828,6 +878,9 @@ pub mod IA32_FIXED_CTR_CTRL {
         pub const fn any1(self) -> bool {
             ((self.0 >> 6u32) & 0x1_u64) != 0
         }
+        #[deprecated(
+            note = "`ANY` is deprecated since intel-v5 (where CPUID.0AH:EDX[15] = 1): software must not set it there"
+        )]
         #[doc = "`ANY` element 1 of 7, fixed counter 1: bit 6, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
         pub const fn with_any1(self, on: bool) -> Self {
             let v = on as u64;
@@ -837,6 +890,9 @@ pub mod IA32_FIXED_CTR_CTRL {
         pub const fn any2(self) -> bool {
             ((self.0 >> 10u32) & 0x1_u64) != 0
         }
+        #[deprecated(
+            note = "`ANY` is deprecated since intel-v5 (where CPUID.0AH:EDX[15] = 1): software must not set it there"
+        )]
         #[doc = "`ANY` element 2 of 7, fixed counter 2: bit 10, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
         pub const fn with_any2(self, on: bool) -> Self {
             let v = on as u64;
@@ -846,6 +902,9 @@ pub mod IA32_FIXED_CTR_CTRL {
         pub const fn any3(self) -> bool {
             ((self.0 >> 14u32) & 0x1_u64) != 0
         }
+        #[deprecated(
+            note = "`ANY` is deprecated since intel-v5 (where CPUID.0AH:EDX[15] = 1): software must not set it there"
+        )]
         #[doc = "`ANY` element 3 of 7, fixed counter 3: bit 14, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
         pub const fn with_any3(self, on: bool) -> Self {
             let v = on as u64;
@@ -855,6 +914,9 @@ pub mod IA32_FIXED_CTR_CTRL {
         pub const fn any4(self) -> bool {
             ((self.0 >> 18u32) & 0x1_u64) != 0
         }
+        #[deprecated(
+            note = "`ANY` is deprecated since intel-v5 (where CPUID.0AH:EDX[15] = 1): software must not set it there"
+        )]
         #[doc = "`ANY` element 4 of 7, fixed counter 4: bit 18, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
         pub const fn with_any4(self, on: bool) -> Self {
             let v = on as u64;
@@ -864,6 +926,9 @@ pub mod IA32_FIXED_CTR_CTRL {
         pub const fn any5(self) -> bool {
             ((self.0 >> 22u32) & 0x1_u64) != 0
         }
+        #[deprecated(
+            note = "`ANY` is deprecated since intel-v5 (where CPUID.0AH:EDX[15] = 1): software must not set it there"
+        )]
         #[doc = "`ANY` element 5 of 7, fixed counter 5: bit 22, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
         pub const fn with_any5(self, on: bool) -> Self {
             let v = on as u64;
@@ -873,6 +938,9 @@ pub mod IA32_FIXED_CTR_CTRL {
         pub const fn any6(self) -> bool {
             ((self.0 >> 26u32) & 0x1_u64) != 0
         }
+        #[deprecated(
+            note = "`ANY` is deprecated since intel-v5 (where CPUID.0AH:EDX[15] = 1): software must not set it there"
+        )]
         #[doc = "`ANY` element 6 of 7, fixed counter 6: bit 26, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
         pub const fn with_any6(self, on: bool) -> Self {
             let v = on as u64;
@@ -891,6 +959,9 @@ pub mod IA32_FIXED_CTR_CTRL {
                 _ => None,
             }
         }
+        #[deprecated(
+            note = "`ANY` is deprecated since intel-v5 (where CPUID.0AH:EDX[15] = 1): software must not set it there"
+        )]
         #[doc = "Sets element `index` of `ANY`; fails when out of 0..7 or wider than 1 bits."]
         pub const fn try_set_any_at(self, index: u32, v: u64) -> Result<Self, crate::FieldError> {
             if v > 0x1_u64 {
@@ -1264,6 +1335,12 @@ pub mod IA32_FIXED_CTR_CTRL {
         conflict: u64,
     }
     impl Builder {
+        #[doc = r" No field set."]
+        const EMPTY: Builder = Builder {
+            value: Value(0),
+            set: 0,
+            conflict: 0,
+        };
         #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
         #[doc = r" were assigned before with a different value."]
         const fn track(self, mask: u64, next: Value) -> Self {
@@ -1413,34 +1490,58 @@ pub mod IA32_FIXED_CTR_CTRL {
                 Err(e) => Err(e),
             }
         }
+        #[deprecated(
+            note = "`ANY` is deprecated since intel-v5 (where CPUID.0AH:EDX[15] = 1): software must not set it there"
+        )]
         #[doc = "`ANY` element 0 of 7, fixed counter 0: bit 2, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
         pub const fn with_any0(self, on: bool) -> Self {
             self.track(0x4_u64, self.value.with_any0(on))
         }
+        #[deprecated(
+            note = "`ANY` is deprecated since intel-v5 (where CPUID.0AH:EDX[15] = 1): software must not set it there"
+        )]
         #[doc = "`ANY` element 1 of 7, fixed counter 1: bit 6, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
         pub const fn with_any1(self, on: bool) -> Self {
             self.track(0x40_u64, self.value.with_any1(on))
         }
+        #[deprecated(
+            note = "`ANY` is deprecated since intel-v5 (where CPUID.0AH:EDX[15] = 1): software must not set it there"
+        )]
         #[doc = "`ANY` element 2 of 7, fixed counter 2: bit 10, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
         pub const fn with_any2(self, on: bool) -> Self {
             self.track(0x400_u64, self.value.with_any2(on))
         }
+        #[deprecated(
+            note = "`ANY` is deprecated since intel-v5 (where CPUID.0AH:EDX[15] = 1): software must not set it there"
+        )]
         #[doc = "`ANY` element 3 of 7, fixed counter 3: bit 14, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
         pub const fn with_any3(self, on: bool) -> Self {
             self.track(0x4000_u64, self.value.with_any3(on))
         }
+        #[deprecated(
+            note = "`ANY` is deprecated since intel-v5 (where CPUID.0AH:EDX[15] = 1): software must not set it there"
+        )]
         #[doc = "`ANY` element 4 of 7, fixed counter 4: bit 18, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
         pub const fn with_any4(self, on: bool) -> Self {
             self.track(0x40000_u64, self.value.with_any4(on))
         }
+        #[deprecated(
+            note = "`ANY` is deprecated since intel-v5 (where CPUID.0AH:EDX[15] = 1): software must not set it there"
+        )]
         #[doc = "`ANY` element 5 of 7, fixed counter 5: bit 22, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
         pub const fn with_any5(self, on: bool) -> Self {
             self.track(0x400000_u64, self.value.with_any5(on))
         }
+        #[deprecated(
+            note = "`ANY` is deprecated since intel-v5 (where CPUID.0AH:EDX[15] = 1): software must not set it there"
+        )]
         #[doc = "`ANY` element 6 of 7, fixed counter 6: bit 26, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
         pub const fn with_any6(self, on: bool) -> Self {
             self.track(0x4000000_u64, self.value.with_any6(on))
         }
+        #[deprecated(
+            note = "`ANY` is deprecated since intel-v5 (where CPUID.0AH:EDX[15] = 1): software must not set it there"
+        )]
         #[doc = "Sets element `index` of `ANY`; fails when out of 0..7 or wider than 1 bits."]
         pub const fn try_set_any_at(self, index: u32, v: u64) -> Result<Self, crate::FieldError> {
             match self.value.try_set_any_at(index, v) {
@@ -1864,6 +1965,11 @@ pub mod IA32_FIXED_CTR_CTRL {
         }
     }
     impl crate::access::Writable for Instance {}
+    impl crate::access::WriteTo<Instance> for Value {
+        fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+            Ok(self.0)
+        }
+    }
 }
 #[doc = "The value type of [`IA32_FIXED_CTR_CTRL`](IA32_FIXED_CTR_CTRL)."]
 pub type Ia32FixedCtrCtrl = IA32_FIXED_CTR_CTRL::Value;
@@ -1871,6 +1977,7 @@ pub type Ia32FixedCtrCtrl = IA32_FIXED_CTR_CTRL::Value;
 #[allow(
     non_snake_case,
     missing_docs,
+    deprecated,
     clippy::identity_op,
     clippy::unnecessary_cast,
     clippy::new_ret_no_self,
@@ -2407,6 +2514,7 @@ pub type Ia32PerfGlobalStatus = IA32_PERF_GLOBAL_STATUS::Value;
 #[allow(
     non_snake_case,
     missing_docs,
+    deprecated,
     clippy::identity_op,
     clippy::unnecessary_cast,
     clippy::new_ret_no_self,
@@ -2448,11 +2556,7 @@ pub mod IA32_PERF_GLOBAL_CTRL {
         #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
         #[doc = r" given two different values (a compile error in a `const`)."]
         pub const fn new() -> Builder {
-            Builder {
-                value: Self(0),
-                set: 0,
-                conflict: 0,
-            }
+            Builder::EMPTY
         }
         #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
         #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -2823,6 +2927,12 @@ pub mod IA32_PERF_GLOBAL_CTRL {
         conflict: u64,
     }
     impl Builder {
+        #[doc = r" No field set."]
+        const EMPTY: Builder = Builder {
+            value: Value(0),
+            set: 0,
+            conflict: 0,
+        };
         #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
         #[doc = r" were assigned before with a different value."]
         const fn track(self, mask: u64, next: Value) -> Self {
@@ -3146,6 +3256,11 @@ pub mod IA32_PERF_GLOBAL_CTRL {
         }
     }
     impl crate::access::Writable for Instance {}
+    impl crate::access::WriteTo<Instance> for Value {
+        fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+            Ok(self.0)
+        }
+    }
 }
 #[doc = "The value type of [`IA32_PERF_GLOBAL_CTRL`](IA32_PERF_GLOBAL_CTRL)."]
 pub type Ia32PerfGlobalCtrl = IA32_PERF_GLOBAL_CTRL::Value;
@@ -3153,6 +3268,7 @@ pub type Ia32PerfGlobalCtrl = IA32_PERF_GLOBAL_CTRL::Value;
 #[allow(
     non_snake_case,
     missing_docs,
+    deprecated,
     clippy::identity_op,
     clippy::unnecessary_cast,
     clippy::new_ret_no_self,
@@ -3194,11 +3310,7 @@ pub mod IA32_PERF_GLOBAL_STATUS_RESET {
         #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
         #[doc = r" given two different values (a compile error in a `const`)."]
         pub const fn new() -> Builder {
-            Builder {
-                value: Self(0),
-                set: 0,
-                conflict: 0,
-            }
+            Builder::EMPTY
         }
         #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
         #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -3619,6 +3731,12 @@ pub mod IA32_PERF_GLOBAL_STATUS_RESET {
         conflict: u64,
     }
     impl Builder {
+        #[doc = r" No field set."]
+        const EMPTY: Builder = Builder {
+            value: Value(0),
+            set: 0,
+            conflict: 0,
+        };
         #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
         #[doc = r" were assigned before with a different value."]
         const fn track(self, mask: u64, next: Value) -> Self {
@@ -4023,6 +4141,11 @@ pub mod IA32_PERF_GLOBAL_STATUS_RESET {
         }
     }
     impl crate::access::Writable for Instance {}
+    impl crate::access::WriteTo<Instance> for Value {
+        fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+            Ok(self.0)
+        }
+    }
 }
 #[doc = "The value type of [`IA32_PERF_GLOBAL_STATUS_RESET`](IA32_PERF_GLOBAL_STATUS_RESET)."]
 pub type Ia32PerfGlobalStatusReset = IA32_PERF_GLOBAL_STATUS_RESET::Value;
@@ -4030,6 +4153,7 @@ pub type Ia32PerfGlobalStatusReset = IA32_PERF_GLOBAL_STATUS_RESET::Value;
 #[allow(
     non_snake_case,
     missing_docs,
+    deprecated,
     clippy::identity_op,
     clippy::unnecessary_cast,
     clippy::new_ret_no_self,
@@ -4071,11 +4195,7 @@ pub mod IA32_PERF_GLOBAL_STATUS_SET {
         #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
         #[doc = r" given two different values (a compile error in a `const`)."]
         pub const fn new() -> Builder {
-            Builder {
-                value: Self(0),
-                set: 0,
-                conflict: 0,
-            }
+            Builder::EMPTY
         }
         #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
         #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -4483,6 +4603,12 @@ pub mod IA32_PERF_GLOBAL_STATUS_SET {
         conflict: u64,
     }
     impl Builder {
+        #[doc = r" No field set."]
+        const EMPTY: Builder = Builder {
+            value: Value(0),
+            set: 0,
+            conflict: 0,
+        };
         #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
         #[doc = r" were assigned before with a different value."]
         const fn track(self, mask: u64, next: Value) -> Self {
@@ -4871,6 +4997,11 @@ pub mod IA32_PERF_GLOBAL_STATUS_SET {
         }
     }
     impl crate::access::Writable for Instance {}
+    impl crate::access::WriteTo<Instance> for Value {
+        fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+            Ok(self.0)
+        }
+    }
 }
 #[doc = "The value type of [`IA32_PERF_GLOBAL_STATUS_SET`](IA32_PERF_GLOBAL_STATUS_SET)."]
 pub type Ia32PerfGlobalStatusSet = IA32_PERF_GLOBAL_STATUS_SET::Value;
@@ -4878,6 +5009,7 @@ pub type Ia32PerfGlobalStatusSet = IA32_PERF_GLOBAL_STATUS_SET::Value;
 #[allow(
     non_snake_case,
     missing_docs,
+    deprecated,
     clippy::identity_op,
     clippy::unnecessary_cast,
     clippy::new_ret_no_self,
