@@ -482,3 +482,9 @@ impl fmt::Display for PlacementError {
 }
 
 impl core::error::Error for PlacementError {}
+
+/// The examples of the README, run as documentation tests of this crate (every ```` ```rust ````
+/// block of `README.md`).
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+struct ReadmeDoctests;

@@ -179,7 +179,10 @@ pub mod amd {
                     )
                 }
                 #[doc = "Sets `EVENT_SELECT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 12 bits. The 12-bit event select; bits 7:0 of the register hold EventSelect\\[7:0\\] and bits 35:32 hold EventSelect\\[11:8\\].\n\nBits 7:0, 35:32, read-write, 12 bits wide."]
-                pub const fn try_set_event_select(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_event_select(
+                    self,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
                     if v > 0xfff_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "EVENT_SELECT",
@@ -208,7 +211,7 @@ pub mod amd {
                     Self((self.0 & 0xffffffffffff00ff_u64) | (((v >> 0u32) & 0xff_u64) << 8u32))
                 }
                 #[doc = "Sets `UMASK`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Unit mask qualifying the event.\n\nBits 15:8, read-write, 8 bits wide."]
-                pub const fn try_set_umask(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_umask(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0xff_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "UMASK",
@@ -219,11 +222,6 @@ pub mod amd {
                     Ok(Self(
                         (self.0 & 0xffffffffffff00ff_u64) | (((v >> 0u32) & 0xff_u64) << 8u32),
                     ))
-                }
-                #[doc = "Unit mask qualifying the event.\n\nBits 15:8, read-write, 8 bits wide."]
-                pub const fn set_umask(self, value: u8) -> Self {
-                    let v = value as u64;
-                    Self((self.0 & 0xffffffffffff00ff_u64) | (((v >> 0u32) & 0xff_u64) << 8u32))
                 }
                 #[doc = "Count at privilege levels 1, 2 and 3.\n\nBits 16, read-write, 1 bit wide."]
                 pub const fn usr(self) -> bool {
@@ -294,7 +292,7 @@ pub mod amd {
                     Self((self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32))
                 }
                 #[doc = "Sets `CMASK`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Counter mask: when non-zero, count cycles with at least CMASK events.\n\nBits 31:24, read-write, 8 bits wide."]
-                pub const fn try_set_cmask(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_cmask(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0xff_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "CMASK",
@@ -305,11 +303,6 @@ pub mod amd {
                     Ok(Self(
                         (self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32),
                     ))
-                }
-                #[doc = "Counter mask: when non-zero, count cycles with at least CMASK events.\n\nBits 31:24, read-write, 8 bits wide."]
-                pub const fn set_cmask(self, value: u8) -> Self {
-                    let v = value as u64;
-                    Self((self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32))
                 }
                 #[doc = "Count only while the processor runs a guest (SVM enabled).\n\nBits 40, read-write, 1 bit wide."]
                 pub const fn guest_only(self) -> bool {
@@ -444,8 +437,11 @@ pub mod amd {
                     self.track(0xf000000ff_u64, self.value.with_event_select::<V>())
                 }
                 #[doc = "Sets `EVENT_SELECT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 12 bits. The 12-bit event select; bits 7:0 of the register hold EventSelect\\[7:0\\] and bits 35:32 hold EventSelect\\[11:8\\].\n\nBits 7:0, 35:32, read-write, 12 bits wide."]
-                pub const fn try_set_event_select(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_event_select(v) {
+                pub const fn try_with_event_select(
+                    self,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_event_select(v) {
                         Ok(next) => Ok(self.track(0xf000000ff_u64, next)),
                         Err(e) => Err(e),
                     }
@@ -456,15 +452,11 @@ pub mod amd {
                     self.track(0xff00_u64, self.value.with_umask::<V>())
                 }
                 #[doc = "Sets `UMASK`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Unit mask qualifying the event.\n\nBits 15:8, read-write, 8 bits wide."]
-                pub const fn try_set_umask(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_umask(v) {
+                pub const fn try_with_umask(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_umask(v) {
                         Ok(next) => Ok(self.track(0xff00_u64, next)),
                         Err(e) => Err(e),
                     }
-                }
-                #[doc = "Unit mask qualifying the event.\n\nBits 15:8, read-write, 8 bits wide."]
-                pub const fn set_umask(self, value: u8) -> Self {
-                    self.track(0xff00_u64, self.value.set_umask(value))
                 }
                 #[doc = "Count at privilege levels 1, 2 and 3.\n\nBits 16, read-write, 1 bit wide."]
                 pub const fn with_usr(self, on: bool) -> Self {
@@ -496,15 +488,11 @@ pub mod amd {
                     self.track(0xff000000_u64, self.value.with_cmask::<V>())
                 }
                 #[doc = "Sets `CMASK`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Counter mask: when non-zero, count cycles with at least CMASK events.\n\nBits 31:24, read-write, 8 bits wide."]
-                pub const fn try_set_cmask(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_cmask(v) {
+                pub const fn try_with_cmask(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_cmask(v) {
                         Ok(next) => Ok(self.track(0xff000000_u64, next)),
                         Err(e) => Err(e),
                     }
-                }
-                #[doc = "Counter mask: when non-zero, count cycles with at least CMASK events.\n\nBits 31:24, read-write, 8 bits wide."]
-                pub const fn set_cmask(self, value: u8) -> Self {
-                    self.track(0xff000000_u64, self.value.set_cmask(value))
                 }
                 #[doc = "Count only while the processor runs a guest (SVM enabled).\n\nBits 40, read-write, 1 bit wide."]
                 pub const fn with_guest_only(self, on: bool) -> Self {
@@ -916,7 +904,10 @@ pub mod amd {
                     )
                 }
                 #[doc = "Sets `EVENT_SELECT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 12 bits. The 12-bit event select; bits 7:0 of the register hold EventSelect\\[7:0\\] and bits 35:32 hold EventSelect\\[11:8\\].\n\nBits 7:0, 35:32, read-write, 12 bits wide."]
-                pub const fn try_set_event_select(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_event_select(
+                    self,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
                     if v > 0xfff_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "EVENT_SELECT",
@@ -945,7 +936,7 @@ pub mod amd {
                     Self((self.0 & 0xffffffffffff00ff_u64) | (((v >> 0u32) & 0xff_u64) << 8u32))
                 }
                 #[doc = "Sets `UMASK`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Unit mask qualifying the event.\n\nBits 15:8, read-write, 8 bits wide."]
-                pub const fn try_set_umask(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_umask(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0xff_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "UMASK",
@@ -956,11 +947,6 @@ pub mod amd {
                     Ok(Self(
                         (self.0 & 0xffffffffffff00ff_u64) | (((v >> 0u32) & 0xff_u64) << 8u32),
                     ))
-                }
-                #[doc = "Unit mask qualifying the event.\n\nBits 15:8, read-write, 8 bits wide."]
-                pub const fn set_umask(self, value: u8) -> Self {
-                    let v = value as u64;
-                    Self((self.0 & 0xffffffffffff00ff_u64) | (((v >> 0u32) & 0xff_u64) << 8u32))
                 }
                 #[doc = "Count at privilege levels 1, 2 and 3.\n\nBits 16, read-write, 1 bit wide."]
                 pub const fn usr(self) -> bool {
@@ -1031,7 +1017,7 @@ pub mod amd {
                     Self((self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32))
                 }
                 #[doc = "Sets `CMASK`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Counter mask: when non-zero, count cycles with at least CMASK events.\n\nBits 31:24, read-write, 8 bits wide."]
-                pub const fn try_set_cmask(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_cmask(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0xff_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "CMASK",
@@ -1042,11 +1028,6 @@ pub mod amd {
                     Ok(Self(
                         (self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32),
                     ))
-                }
-                #[doc = "Counter mask: when non-zero, count cycles with at least CMASK events.\n\nBits 31:24, read-write, 8 bits wide."]
-                pub const fn set_cmask(self, value: u8) -> Self {
-                    let v = value as u64;
-                    Self((self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32))
                 }
                 #[doc = "Count only while the processor runs a guest (SVM enabled).\n\nBits 40, read-write, 1 bit wide."]
                 pub const fn guest_only(self) -> bool {
@@ -1194,8 +1175,11 @@ pub mod amd {
                     self.track(0xf000000ff_u64, self.value.with_event_select::<V>())
                 }
                 #[doc = "Sets `EVENT_SELECT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 12 bits. The 12-bit event select; bits 7:0 of the register hold EventSelect\\[7:0\\] and bits 35:32 hold EventSelect\\[11:8\\].\n\nBits 7:0, 35:32, read-write, 12 bits wide."]
-                pub const fn try_set_event_select(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_event_select(v) {
+                pub const fn try_with_event_select(
+                    self,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_event_select(v) {
                         Ok(next) => Ok(self.track(0xf000000ff_u64, next)),
                         Err(e) => Err(e),
                     }
@@ -1206,15 +1190,11 @@ pub mod amd {
                     self.track(0xff00_u64, self.value.with_umask::<V>())
                 }
                 #[doc = "Sets `UMASK`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Unit mask qualifying the event.\n\nBits 15:8, read-write, 8 bits wide."]
-                pub const fn try_set_umask(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_umask(v) {
+                pub const fn try_with_umask(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_umask(v) {
                         Ok(next) => Ok(self.track(0xff00_u64, next)),
                         Err(e) => Err(e),
                     }
-                }
-                #[doc = "Unit mask qualifying the event.\n\nBits 15:8, read-write, 8 bits wide."]
-                pub const fn set_umask(self, value: u8) -> Self {
-                    self.track(0xff00_u64, self.value.set_umask(value))
                 }
                 #[doc = "Count at privilege levels 1, 2 and 3.\n\nBits 16, read-write, 1 bit wide."]
                 pub const fn with_usr(self, on: bool) -> Self {
@@ -1246,15 +1226,11 @@ pub mod amd {
                     self.track(0xff000000_u64, self.value.with_cmask::<V>())
                 }
                 #[doc = "Sets `CMASK`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Counter mask: when non-zero, count cycles with at least CMASK events.\n\nBits 31:24, read-write, 8 bits wide."]
-                pub const fn try_set_cmask(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_cmask(v) {
+                pub const fn try_with_cmask(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_cmask(v) {
                         Ok(next) => Ok(self.track(0xff000000_u64, next)),
                         Err(e) => Err(e),
                     }
-                }
-                #[doc = "Counter mask: when non-zero, count cycles with at least CMASK events.\n\nBits 31:24, read-write, 8 bits wide."]
-                pub const fn set_cmask(self, value: u8) -> Self {
-                    self.track(0xff000000_u64, self.value.set_cmask(value))
                 }
                 #[doc = "Count only while the processor runs a guest (SVM enabled).\n\nBits 40, read-write, 1 bit wide."]
                 pub const fn with_guest_only(self, on: bool) -> Self {
@@ -1573,7 +1549,7 @@ pub mod amd {
                     });
                 }
                 let b = Value::new();
-                let b = match b.try_set_event_select(event.event as u64) {
+                let b = match b.try_with_event_select(event.event as u64) {
                     Ok(b) => b,
                     Err(_) => {
                         return Err(crate::PlacementError::TooWide {
@@ -1584,7 +1560,7 @@ pub mod amd {
                         });
                     }
                 };
-                let b = match b.try_set_umask(event.umask as u64) {
+                let b = match b.try_with_umask(event.umask as u64) {
                     Ok(b) => b,
                     Err(_) => {
                         return Err(crate::PlacementError::TooWide {
@@ -1609,7 +1585,7 @@ pub mod amd {
                         register: "PERF_EVT_SEL_CORE",
                     });
                 }
-                let b = match b.try_set_cmask(event.cmask as u64) {
+                let b = match b.try_with_cmask(event.cmask as u64) {
                     Ok(b) => b,
                     Err(_) => {
                         return Err(crate::PlacementError::TooWide {
@@ -1974,7 +1950,7 @@ pub mod amd {
                     )
                 }
                 #[doc = "Sets `COUNT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 48 bits. Counter value (48 bits).\n\nBits 47:0, read-write, 48 bits wide."]
-                pub const fn try_set_count(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_count(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0xffffffffffff_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "COUNT",
@@ -2071,8 +2047,8 @@ pub mod amd {
                     self.track(0xffffffffffff_u64, self.value.with_count::<V>())
                 }
                 #[doc = "Sets `COUNT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 48 bits. Counter value (48 bits).\n\nBits 47:0, read-write, 48 bits wide."]
-                pub const fn try_set_count(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_count(v) {
+                pub const fn try_with_count(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_count(v) {
                         Ok(next) => Ok(self.track(0xffffffffffff_u64, next)),
                         Err(e) => Err(e),
                     }
@@ -2644,7 +2620,10 @@ pub mod amd {
                     Self((self.0 & 0xffffffffffffff00_u64) | (((v >> 0u32) & 0xff_u64) << 0u32))
                 }
                 #[doc = "Sets `EVENT_SELECT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. The event to count.\n\nBits 7:0, read-write, 8 bits wide."]
-                pub const fn try_set_event_select(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_event_select(
+                    self,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
                     if v > 0xff_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "EVENT_SELECT",
@@ -2655,11 +2634,6 @@ pub mod amd {
                     Ok(Self(
                         (self.0 & 0xffffffffffffff00_u64) | (((v >> 0u32) & 0xff_u64) << 0u32),
                     ))
-                }
-                #[doc = "The event to count.\n\nBits 7:0, read-write, 8 bits wide."]
-                pub const fn set_event_select(self, value: u8) -> Self {
-                    let v = value as u64;
-                    Self((self.0 & 0xffffffffffffff00_u64) | (((v >> 0u32) & 0xff_u64) << 0u32))
                 }
                 #[doc = "Unit mask qualifying the event.\n\nBits 15:8, read-write, 8 bits wide."]
                 pub const fn umask(self) -> u8 {
@@ -2676,7 +2650,7 @@ pub mod amd {
                     Self((self.0 & 0xffffffffffff00ff_u64) | (((v >> 0u32) & 0xff_u64) << 8u32))
                 }
                 #[doc = "Sets `UMASK`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Unit mask qualifying the event.\n\nBits 15:8, read-write, 8 bits wide."]
-                pub const fn try_set_umask(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_umask(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0xff_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "UMASK",
@@ -2687,11 +2661,6 @@ pub mod amd {
                     Ok(Self(
                         (self.0 & 0xffffffffffff00ff_u64) | (((v >> 0u32) & 0xff_u64) << 8u32),
                     ))
-                }
-                #[doc = "Unit mask qualifying the event.\n\nBits 15:8, read-write, 8 bits wide."]
-                pub const fn set_umask(self, value: u8) -> Self {
-                    let v = value as u64;
-                    Self((self.0 & 0xffffffffffff00ff_u64) | (((v >> 0u32) & 0xff_u64) << 8u32))
                 }
                 #[doc = "Count at privilege levels 1, 2 and 3.\n\nBits 16, read-write, 1 bit wide."]
                 pub const fn usr(self) -> bool {
@@ -2775,7 +2744,7 @@ pub mod amd {
                     Self((self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32))
                 }
                 #[doc = "Sets `CMASK`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Counter mask: when non-zero, count cycles with at least CMASK events.\n\nBits 31:24, read-write, 8 bits wide."]
-                pub const fn try_set_cmask(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_cmask(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0xff_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "CMASK",
@@ -2786,11 +2755,6 @@ pub mod amd {
                     Ok(Self(
                         (self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32),
                     ))
-                }
-                #[doc = "Counter mask: when non-zero, count cycles with at least CMASK events.\n\nBits 31:24, read-write, 8 bits wide."]
-                pub const fn set_cmask(self, value: u8) -> Self {
-                    let v = value as u64;
-                    Self((self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32))
                 }
                 #[doc(hidden)]
                 pub const fn with_guest_only<T: __Unavailable_GUEST_ONLY>(self, on: T) -> Self {
@@ -2926,15 +2890,14 @@ pub mod amd {
                     self.track(0xff_u64, self.value.with_event_select::<V>())
                 }
                 #[doc = "Sets `EVENT_SELECT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. The event to count.\n\nBits 7:0, read-write, 8 bits wide."]
-                pub const fn try_set_event_select(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_event_select(v) {
+                pub const fn try_with_event_select(
+                    self,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_event_select(v) {
                         Ok(next) => Ok(self.track(0xff_u64, next)),
                         Err(e) => Err(e),
                     }
-                }
-                #[doc = "The event to count.\n\nBits 7:0, read-write, 8 bits wide."]
-                pub const fn set_event_select(self, value: u8) -> Self {
-                    self.track(0xff_u64, self.value.set_event_select(value))
                 }
                 #[doc = "Sets `UMASK` to the constant `V`; a `V` wider than 8 bits fails to compile. Unit mask qualifying the event.\n\nBits 15:8, read-write, 8 bits wide."]
                 #[track_caller]
@@ -2942,15 +2905,11 @@ pub mod amd {
                     self.track(0xff00_u64, self.value.with_umask::<V>())
                 }
                 #[doc = "Sets `UMASK`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Unit mask qualifying the event.\n\nBits 15:8, read-write, 8 bits wide."]
-                pub const fn try_set_umask(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_umask(v) {
+                pub const fn try_with_umask(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_umask(v) {
                         Ok(next) => Ok(self.track(0xff00_u64, next)),
                         Err(e) => Err(e),
                     }
-                }
-                #[doc = "Unit mask qualifying the event.\n\nBits 15:8, read-write, 8 bits wide."]
-                pub const fn set_umask(self, value: u8) -> Self {
-                    self.track(0xff00_u64, self.value.set_umask(value))
                 }
                 #[doc = "Count at privilege levels 1, 2 and 3.\n\nBits 16, read-write, 1 bit wide."]
                 pub const fn with_usr(self, on: bool) -> Self {
@@ -2986,15 +2945,11 @@ pub mod amd {
                     self.track(0xff000000_u64, self.value.with_cmask::<V>())
                 }
                 #[doc = "Sets `CMASK`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Counter mask: when non-zero, count cycles with at least CMASK events.\n\nBits 31:24, read-write, 8 bits wide."]
-                pub const fn try_set_cmask(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_cmask(v) {
+                pub const fn try_with_cmask(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_cmask(v) {
                         Ok(next) => Ok(self.track(0xff000000_u64, next)),
                         Err(e) => Err(e),
                     }
-                }
-                #[doc = "Counter mask: when non-zero, count cycles with at least CMASK events.\n\nBits 31:24, read-write, 8 bits wide."]
-                pub const fn set_cmask(self, value: u8) -> Self {
-                    self.track(0xff000000_u64, self.value.set_cmask(value))
                 }
                 #[doc(hidden)]
                 pub const fn with_guest_only<T: __Unavailable_GUEST_ONLY>(self, on: T) -> Self {
@@ -3301,7 +3256,7 @@ pub mod amd {
                     });
                 }
                 let b = Value::new();
-                let b = match b.try_set_event_select(event.event as u64) {
+                let b = match b.try_with_event_select(event.event as u64) {
                     Ok(b) => b,
                     Err(_) => {
                         return Err(crate::PlacementError::TooWide {
@@ -3312,7 +3267,7 @@ pub mod amd {
                         });
                     }
                 };
-                let b = match b.try_set_umask(event.umask as u64) {
+                let b = match b.try_with_umask(event.umask as u64) {
                     Ok(b) => b,
                     Err(_) => {
                         return Err(crate::PlacementError::TooWide {
@@ -3337,7 +3292,7 @@ pub mod amd {
                         register: "PERF_EVT_SEL",
                     });
                 }
-                let b = match b.try_set_cmask(event.cmask as u64) {
+                let b = match b.try_with_cmask(event.cmask as u64) {
                     Ok(b) => b,
                     Err(_) => {
                         return Err(crate::PlacementError::TooWide {
@@ -3695,7 +3650,7 @@ pub mod amd {
                     )
                 }
                 #[doc = "Sets `COUNT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 48 bits. Counter value (48 bits).\n\nBits 47:0, read-write, 48 bits wide."]
-                pub const fn try_set_count(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_count(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0xffffffffffff_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "COUNT",
@@ -3792,8 +3747,8 @@ pub mod amd {
                     self.track(0xffffffffffff_u64, self.value.with_count::<V>())
                 }
                 #[doc = "Sets `COUNT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 48 bits. Counter value (48 bits).\n\nBits 47:0, read-write, 48 bits wide."]
-                pub const fn try_set_count(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_count(v) {
+                pub const fn try_with_count(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_count(v) {
                         Ok(next) => Ok(self.track(0xffffffffffff_u64, next)),
                         Err(e) => Err(e),
                     }
@@ -4451,7 +4406,7 @@ pub mod amd {
                     }
                 }
                 #[doc = "Sets element `index` of `EN`; fails when out of 0..6 or wider than 1 bits."]
-                pub const fn try_set_en_at(
+                pub const fn try_with_en_at(
                     self,
                     index: u32,
                     v: u64,
@@ -4594,12 +4549,12 @@ pub mod amd {
                     self.track(0x20_u64, self.value.with_en5(on))
                 }
                 #[doc = "Sets element `index` of `EN`; fails when out of 0..6 or wider than 1 bits."]
-                pub const fn try_set_en_at(
+                pub const fn try_with_en_at(
                     self,
                     index: u32,
                     v: u64,
                 ) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_en_at(index, v) {
+                    match self.value.try_with_en_at(index, v) {
                         Ok(next) => Ok(self.track(
                             match index {
                                 0u32 => 0x1_u64,
@@ -6141,7 +6096,7 @@ pub mod intel {
                     )
                 }
                 #[doc = "Sets `COUNT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 48 bits. Counter value. The implemented width is CPUID.0AH:EAX\\[23:16\\] (48 bits on current\nprocessors); bits above it are reserved.\n\nBits 47:0, read-write, 48 bits wide."]
-                pub const fn try_set_count(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_count(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0xffffffffffff_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "COUNT",
@@ -6238,8 +6193,8 @@ pub mod intel {
                     self.track(0xffffffffffff_u64, self.value.with_count::<V>())
                 }
                 #[doc = "Sets `COUNT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 48 bits. Counter value. The implemented width is CPUID.0AH:EAX\\[23:16\\] (48 bits on current\nprocessors); bits above it are reserved.\n\nBits 47:0, read-write, 48 bits wide."]
-                pub const fn try_set_count(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_count(v) {
+                pub const fn try_with_count(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_count(v) {
                         Ok(next) => Ok(self.track(0xffffffffffff_u64, next)),
                         Err(e) => Err(e),
                     }
@@ -6529,7 +6484,7 @@ pub mod intel {
                     )
                 }
                 #[doc = "Sets `COUNT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 48 bits. Counter value, writable at the full width CPUID.0AH:EAX\\[23:16\\] reports.\n\nBits 47:0, read-write, 48 bits wide."]
-                pub const fn try_set_count(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_count(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0xffffffffffff_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "COUNT",
@@ -6626,8 +6581,8 @@ pub mod intel {
                     self.track(0xffffffffffff_u64, self.value.with_count::<V>())
                 }
                 #[doc = "Sets `COUNT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 48 bits. Counter value, writable at the full width CPUID.0AH:EAX\\[23:16\\] reports.\n\nBits 47:0, read-write, 48 bits wide."]
-                pub const fn try_set_count(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_count(v) {
+                pub const fn try_with_count(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_count(v) {
                         Ok(next) => Ok(self.track(0xffffffffffff_u64, next)),
                         Err(e) => Err(e),
                     }
@@ -7006,7 +6961,10 @@ pub mod intel {
                     Self((self.0 & 0xffffffffffffff00_u64) | (((v >> 0u32) & 0xff_u64) << 0u32))
                 }
                 #[doc = "Sets `EVENT_SELECT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Event logic unit that detects the condition to count (the event code).\n\nBits 7:0, read-write, 8 bits wide."]
-                pub const fn try_set_event_select(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_event_select(
+                    self,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
                     if v > 0xff_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "EVENT_SELECT",
@@ -7017,11 +6975,6 @@ pub mod intel {
                     Ok(Self(
                         (self.0 & 0xffffffffffffff00_u64) | (((v >> 0u32) & 0xff_u64) << 0u32),
                     ))
-                }
-                #[doc = "Event logic unit that detects the condition to count (the event code).\n\nBits 7:0, read-write, 8 bits wide."]
-                pub const fn set_event_select(self, value: u8) -> Self {
-                    let v = value as u64;
-                    Self((self.0 & 0xffffffffffffff00_u64) | (((v >> 0u32) & 0xff_u64) << 0u32))
                 }
                 #[doc = "Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
                 pub const fn umask(self) -> u8 {
@@ -7038,7 +6991,7 @@ pub mod intel {
                     Self((self.0 & 0xffffffffffff00ff_u64) | (((v >> 0u32) & 0xff_u64) << 8u32))
                 }
                 #[doc = "Sets `UMASK`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
-                pub const fn try_set_umask(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_umask(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0xff_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "UMASK",
@@ -7049,11 +7002,6 @@ pub mod intel {
                     Ok(Self(
                         (self.0 & 0xffffffffffff00ff_u64) | (((v >> 0u32) & 0xff_u64) << 8u32),
                     ))
-                }
-                #[doc = "Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
-                pub const fn set_umask(self, value: u8) -> Self {
-                    let v = value as u64;
-                    Self((self.0 & 0xffffffffffff00ff_u64) | (((v >> 0u32) & 0xff_u64) << 8u32))
                 }
                 #[doc = "Count while the processor runs at privilege levels 1, 2 or 3.\n\nBits 16, read-write, 1 bit wide."]
                 pub const fn usr(self) -> bool {
@@ -7137,7 +7085,7 @@ pub mod intel {
                     Self((self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32))
                 }
                 #[doc = "Sets `CMASK`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Counter mask (threshold). When non-zero, the counter increments by one in each\ncycle where the event occurs at least CMASK times (fewer, with INV). When zero,\nthe counter adds the per-cycle event count.\n\nBits 31:24, read-write, 8 bits wide."]
-                pub const fn try_set_cmask(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_cmask(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0xff_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "CMASK",
@@ -7148,11 +7096,6 @@ pub mod intel {
                     Ok(Self(
                         (self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32),
                     ))
-                }
-                #[doc = "Counter mask (threshold). When non-zero, the counter increments by one in each\ncycle where the event occurs at least CMASK times (fewer, with INV). When zero,\nthe counter adds the per-cycle event count.\n\nBits 31:24, read-write, 8 bits wide."]
-                pub const fn set_cmask(self, value: u8) -> Self {
-                    let v = value as u64;
-                    Self((self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32))
                 }
                 #[doc(hidden)]
                 pub const fn with_any<T: __Unavailable_ANY>(self, on: T) -> Self {
@@ -7313,15 +7256,14 @@ pub mod intel {
                     self.track(0xff_u64, self.value.with_event_select::<V>())
                 }
                 #[doc = "Sets `EVENT_SELECT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Event logic unit that detects the condition to count (the event code).\n\nBits 7:0, read-write, 8 bits wide."]
-                pub const fn try_set_event_select(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_event_select(v) {
+                pub const fn try_with_event_select(
+                    self,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_event_select(v) {
                         Ok(next) => Ok(self.track(0xff_u64, next)),
                         Err(e) => Err(e),
                     }
-                }
-                #[doc = "Event logic unit that detects the condition to count (the event code).\n\nBits 7:0, read-write, 8 bits wide."]
-                pub const fn set_event_select(self, value: u8) -> Self {
-                    self.track(0xff_u64, self.value.set_event_select(value))
                 }
                 #[doc = "Sets `UMASK` to the constant `V`; a `V` wider than 8 bits fails to compile. Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
                 #[track_caller]
@@ -7329,15 +7271,11 @@ pub mod intel {
                     self.track(0xff00_u64, self.value.with_umask::<V>())
                 }
                 #[doc = "Sets `UMASK`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
-                pub const fn try_set_umask(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_umask(v) {
+                pub const fn try_with_umask(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_umask(v) {
                         Ok(next) => Ok(self.track(0xff00_u64, next)),
                         Err(e) => Err(e),
                     }
-                }
-                #[doc = "Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
-                pub const fn set_umask(self, value: u8) -> Self {
-                    self.track(0xff00_u64, self.value.set_umask(value))
                 }
                 #[doc = "Count while the processor runs at privilege levels 1, 2 or 3.\n\nBits 16, read-write, 1 bit wide."]
                 pub const fn with_usr(self, on: bool) -> Self {
@@ -7373,15 +7311,11 @@ pub mod intel {
                     self.track(0xff000000_u64, self.value.with_cmask::<V>())
                 }
                 #[doc = "Sets `CMASK`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Counter mask (threshold). When non-zero, the counter increments by one in each\ncycle where the event occurs at least CMASK times (fewer, with INV). When zero,\nthe counter adds the per-cycle event count.\n\nBits 31:24, read-write, 8 bits wide."]
-                pub const fn try_set_cmask(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_cmask(v) {
+                pub const fn try_with_cmask(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_cmask(v) {
                         Ok(next) => Ok(self.track(0xff000000_u64, next)),
                         Err(e) => Err(e),
                     }
-                }
-                #[doc = "Counter mask (threshold). When non-zero, the counter increments by one in each\ncycle where the event occurs at least CMASK times (fewer, with INV). When zero,\nthe counter adds the per-cycle event count.\n\nBits 31:24, read-write, 8 bits wide."]
-                pub const fn set_cmask(self, value: u8) -> Self {
-                    self.track(0xff000000_u64, self.value.set_cmask(value))
                 }
                 #[doc(hidden)]
                 pub const fn with_any<T: __Unavailable_ANY>(self, on: T) -> Self {
@@ -7720,7 +7654,7 @@ pub mod intel {
                     });
                 }
                 let b = Value::new();
-                let b = match b.try_set_event_select(event.event as u64) {
+                let b = match b.try_with_event_select(event.event as u64) {
                     Ok(b) => b,
                     Err(_) => {
                         return Err(crate::PlacementError::TooWide {
@@ -7731,7 +7665,7 @@ pub mod intel {
                         });
                     }
                 };
-                let b = match b.try_set_umask(event.umask as u64) {
+                let b = match b.try_with_umask(event.umask as u64) {
                     Ok(b) => b,
                     Err(_) => {
                         return Err(crate::PlacementError::TooWide {
@@ -7756,7 +7690,7 @@ pub mod intel {
                         register: "IA32_PERFEVTSEL",
                     });
                 }
-                let b = match b.try_set_cmask(event.cmask as u64) {
+                let b = match b.try_with_cmask(event.cmask as u64) {
                     Ok(b) => b,
                     Err(_) => {
                         return Err(crate::PlacementError::TooWide {
@@ -8632,7 +8566,7 @@ pub mod intel {
         }
         #[doc = "The value type of [`IA32_DEBUGCTL`](IA32_DEBUGCTL)."]
         pub type Ia32Debugctl = IA32_DEBUGCTL::Value;
-        #[doc = "The architectural events of `intel-v1` (CPUID.0AH:EBX enumerates their availability)."]
+        #[doc = "The architectural events of `intel-v1`. CPUID.0AH:EBX enumerates their availability ([`is_available`](ArchEvent::is_available)).\n\nAn event is architectural when its definition has a `cpuid-bit` (its CPUID.0AH:EBX bit); every other event of a generation is model-specific and lives in that CPU model's `events::Event`. Variants are the names in CamelCase, each `.`-separated part on its own (`LONGEST_LAT_CACHE.MISS` is `LongestLatCache_Miss`)."]
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum ArchEvent {
             #[doc = "Core cycles while the logical processor is not halted.\n\nEvent select `0x3C`, umask `0x00`; CPUID.0AH:EBX bit 0 (set = unavailable); since `intel-v1`."]
@@ -9781,7 +9715,7 @@ pub mod intel {
                     )
                 }
                 #[doc = "Sets `COUNT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 48 bits. Counter value; the implemented width is CPUID.0AH:EDX\\[12:5\\].\n\nBits 47:0, read-write, 48 bits wide."]
-                pub const fn try_set_count(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_count(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0xffffffffffff_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "COUNT",
@@ -9878,8 +9812,8 @@ pub mod intel {
                     self.track(0xffffffffffff_u64, self.value.with_count::<V>())
                 }
                 #[doc = "Sets `COUNT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 48 bits. Counter value; the implemented width is CPUID.0AH:EDX\\[12:5\\].\n\nBits 47:0, read-write, 48 bits wide."]
-                pub const fn try_set_count(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_count(v) {
+                pub const fn try_with_count(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_count(v) {
                         Ok(next) => Ok(self.track(0xffffffffffff_u64, next)),
                         Err(e) => Err(e),
                     }
@@ -10352,7 +10286,7 @@ pub mod intel {
                     Self((self.0 & 0xfffffffffffffffc_u64) | (((v >> 0u32) & 0x3_u64) << 0u32))
                 }
                 #[doc = "Sets `ENABLE0`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 0 of 3, fixed counter 0: bits 1:0, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-                pub const fn try_set_enable0(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_enable0(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0x3_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "ENABLE0",
@@ -10365,7 +10299,7 @@ pub mod intel {
                     ))
                 }
                 #[doc = "`ENABLE` element 0 of 3, fixed counter 0: bits 1:0, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-                pub const fn set_enable0(self, value: Enable) -> Self {
+                pub const fn with_enable0_value(self, value: Enable) -> Self {
                     let v = value as u64;
                     Self((self.0 & 0xfffffffffffffffc_u64) | (((v >> 0u32) & 0x3_u64) << 0u32))
                 }
@@ -10388,7 +10322,7 @@ pub mod intel {
                     Self((self.0 & 0xffffffffffffffcf_u64) | (((v >> 0u32) & 0x3_u64) << 4u32))
                 }
                 #[doc = "Sets `ENABLE1`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 1 of 3, fixed counter 1: bits 5:4, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-                pub const fn try_set_enable1(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_enable1(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0x3_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "ENABLE1",
@@ -10401,7 +10335,7 @@ pub mod intel {
                     ))
                 }
                 #[doc = "`ENABLE` element 1 of 3, fixed counter 1: bits 5:4, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-                pub const fn set_enable1(self, value: Enable) -> Self {
+                pub const fn with_enable1_value(self, value: Enable) -> Self {
                     let v = value as u64;
                     Self((self.0 & 0xffffffffffffffcf_u64) | (((v >> 0u32) & 0x3_u64) << 4u32))
                 }
@@ -10424,7 +10358,7 @@ pub mod intel {
                     Self((self.0 & 0xfffffffffffffcff_u64) | (((v >> 0u32) & 0x3_u64) << 8u32))
                 }
                 #[doc = "Sets `ENABLE2`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 2 of 3, fixed counter 2: bits 9:8, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-                pub const fn try_set_enable2(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_enable2(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0x3_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "ENABLE2",
@@ -10437,7 +10371,7 @@ pub mod intel {
                     ))
                 }
                 #[doc = "`ENABLE` element 2 of 3, fixed counter 2: bits 9:8, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-                pub const fn set_enable2(self, value: Enable) -> Self {
+                pub const fn with_enable2_value(self, value: Enable) -> Self {
                     let v = value as u64;
                     Self((self.0 & 0xfffffffffffffcff_u64) | (((v >> 0u32) & 0x3_u64) << 8u32))
                 }
@@ -10451,7 +10385,7 @@ pub mod intel {
                     }
                 }
                 #[doc = "Sets element `index` of `ENABLE`; fails when out of 0..3 or wider than 2 bits."]
-                pub const fn try_set_enable_at(
+                pub const fn try_with_enable_at(
                     self,
                     index: u32,
                     v: u64,
@@ -10517,7 +10451,7 @@ pub mod intel {
                     }
                 }
                 #[doc = "Sets element `index` of `PMI`; fails when out of 0..3 or wider than 1 bits."]
-                pub const fn try_set_pmi_at(
+                pub const fn try_with_pmi_at(
                     self,
                     index: u32,
                     v: u64,
@@ -10780,15 +10714,15 @@ pub mod intel {
                     self.track(0x3_u64, self.value.with_enable0::<V>())
                 }
                 #[doc = "Sets `ENABLE0`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 0 of 3, fixed counter 0: bits 1:0, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-                pub const fn try_set_enable0(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_enable0(v) {
+                pub const fn try_with_enable0(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_enable0(v) {
                         Ok(next) => Ok(self.track(0x3_u64, next)),
                         Err(e) => Err(e),
                     }
                 }
                 #[doc = "`ENABLE` element 0 of 3, fixed counter 0: bits 1:0, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-                pub const fn set_enable0(self, value: Enable) -> Self {
-                    self.track(0x3_u64, self.value.set_enable0(value))
+                pub const fn with_enable0_value(self, value: Enable) -> Self {
+                    self.track(0x3_u64, self.value.with_enable0_value(value))
                 }
                 #[doc = "Sets `ENABLE1` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 1 of 3, fixed counter 1: bits 5:4, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 #[track_caller]
@@ -10796,15 +10730,15 @@ pub mod intel {
                     self.track(0x30_u64, self.value.with_enable1::<V>())
                 }
                 #[doc = "Sets `ENABLE1`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 1 of 3, fixed counter 1: bits 5:4, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-                pub const fn try_set_enable1(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_enable1(v) {
+                pub const fn try_with_enable1(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_enable1(v) {
                         Ok(next) => Ok(self.track(0x30_u64, next)),
                         Err(e) => Err(e),
                     }
                 }
                 #[doc = "`ENABLE` element 1 of 3, fixed counter 1: bits 5:4, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-                pub const fn set_enable1(self, value: Enable) -> Self {
-                    self.track(0x30_u64, self.value.set_enable1(value))
+                pub const fn with_enable1_value(self, value: Enable) -> Self {
+                    self.track(0x30_u64, self.value.with_enable1_value(value))
                 }
                 #[doc = "Sets `ENABLE2` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 2 of 3, fixed counter 2: bits 9:8, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 #[track_caller]
@@ -10812,23 +10746,23 @@ pub mod intel {
                     self.track(0x300_u64, self.value.with_enable2::<V>())
                 }
                 #[doc = "Sets `ENABLE2`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 2 of 3, fixed counter 2: bits 9:8, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-                pub const fn try_set_enable2(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_enable2(v) {
+                pub const fn try_with_enable2(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_enable2(v) {
                         Ok(next) => Ok(self.track(0x300_u64, next)),
                         Err(e) => Err(e),
                     }
                 }
                 #[doc = "`ENABLE` element 2 of 3, fixed counter 2: bits 9:8, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-                pub const fn set_enable2(self, value: Enable) -> Self {
-                    self.track(0x300_u64, self.value.set_enable2(value))
+                pub const fn with_enable2_value(self, value: Enable) -> Self {
+                    self.track(0x300_u64, self.value.with_enable2_value(value))
                 }
                 #[doc = "Sets element `index` of `ENABLE`; fails when out of 0..3 or wider than 2 bits."]
-                pub const fn try_set_enable_at(
+                pub const fn try_with_enable_at(
                     self,
                     index: u32,
                     v: u64,
                 ) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_enable_at(index, v) {
+                    match self.value.try_with_enable_at(index, v) {
                         Ok(next) => Ok(self.track(
                             match index {
                                 0u32 => 0x3_u64,
@@ -10854,12 +10788,12 @@ pub mod intel {
                     self.track(0x800_u64, self.value.with_pmi2(on))
                 }
                 #[doc = "Sets element `index` of `PMI`; fails when out of 0..3 or wider than 1 bits."]
-                pub const fn try_set_pmi_at(
+                pub const fn try_with_pmi_at(
                     self,
                     index: u32,
                     v: u64,
                 ) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_pmi_at(index, v) {
+                    match self.value.try_with_pmi_at(index, v) {
                         Ok(next) => Ok(self.track(
                             match index {
                                 0u32 => 0x8_u64,
@@ -11721,7 +11655,7 @@ pub mod intel {
                     }
                 }
                 #[doc = "Sets element `index` of `EN_PMC`; fails when out of 0..8 or wider than 1 bits."]
-                pub const fn try_set_en_pmc_at(
+                pub const fn try_with_en_pmc_at(
                     self,
                     index: u32,
                     v: u64,
@@ -11802,7 +11736,7 @@ pub mod intel {
                     }
                 }
                 #[doc = "Sets element `index` of `EN_FIXED_CTR`; fails when out of 0..3 or wider than 1 bits."]
-                pub const fn try_set_en_fixed_ctr_at(
+                pub const fn try_with_en_fixed_ctr_at(
                     self,
                     index: u32,
                     v: u64,
@@ -11999,12 +11933,12 @@ pub mod intel {
                     self.track(0x80_u64, self.value.with_en_pmc7(on))
                 }
                 #[doc = "Sets element `index` of `EN_PMC`; fails when out of 0..8 or wider than 1 bits."]
-                pub const fn try_set_en_pmc_at(
+                pub const fn try_with_en_pmc_at(
                     self,
                     index: u32,
                     v: u64,
                 ) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_en_pmc_at(index, v) {
+                    match self.value.try_with_en_pmc_at(index, v) {
                         Ok(next) => Ok(self.track(
                             match index {
                                 0u32 => 0x1_u64,
@@ -12035,12 +11969,12 @@ pub mod intel {
                     self.track(0x400000000_u64, self.value.with_en_fixed_ctr2(on))
                 }
                 #[doc = "Sets element `index` of `EN_FIXED_CTR`; fails when out of 0..3 or wider than 1 bits."]
-                pub const fn try_set_en_fixed_ctr_at(
+                pub const fn try_with_en_fixed_ctr_at(
                     self,
                     index: u32,
                     v: u64,
                 ) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_en_fixed_ctr_at(index, v) {
+                    match self.value.try_with_en_fixed_ctr_at(index, v) {
                         Ok(next) => Ok(self.track(
                             match index {
                                 0u32 => 0x100000000_u64,
@@ -12911,7 +12845,7 @@ pub mod intel {
         }
         #[doc = "The value type of [`IA32_PERF_GLOBAL_OVF_CTRL`](IA32_PERF_GLOBAL_OVF_CTRL)."]
         pub type Ia32PerfGlobalOvfCtrl = IA32_PERF_GLOBAL_OVF_CTRL::Value;
-        #[doc = "The architectural events of `intel-v2` (CPUID.0AH:EBX enumerates their availability)."]
+        #[doc = "The architectural events of `intel-v2`, `intel-v3` and `intel-v4`, and of the 22 CPU model generations extending them. One set, defined here in `intel-v2` and re-exported by the others. CPUID.0AH:EBX enumerates their availability ([`is_available`](ArchEvent::is_available)).\n\nAn event is architectural when its definition has a `cpuid-bit` (its CPUID.0AH:EBX bit); every other event of a generation is model-specific and lives in that CPU model's `events::Event`. Variants are the names in CamelCase, each `.`-separated part on its own (`LONGEST_LAT_CACHE.MISS` is `LongestLatCache_Miss`)."]
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum ArchEvent {
             #[doc = "Core cycles while the logical processor is not halted.\n\nEvent select `0x3C`, umask `0x00`; CPUID.0AH:EBX bit 0 (set = unavailable); since `intel-v1`."]
@@ -13871,7 +13805,10 @@ pub mod intel {
                     Self((self.0 & 0xffffffffffffff00_u64) | (((v >> 0u32) & 0xff_u64) << 0u32))
                 }
                 #[doc = "Sets `EVENT_SELECT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Event logic unit that detects the condition to count (the event code).\n\nBits 7:0, read-write, 8 bits wide."]
-                pub const fn try_set_event_select(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_event_select(
+                    self,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
                     if v > 0xff_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "EVENT_SELECT",
@@ -13882,11 +13819,6 @@ pub mod intel {
                     Ok(Self(
                         (self.0 & 0xffffffffffffff00_u64) | (((v >> 0u32) & 0xff_u64) << 0u32),
                     ))
-                }
-                #[doc = "Event logic unit that detects the condition to count (the event code).\n\nBits 7:0, read-write, 8 bits wide."]
-                pub const fn set_event_select(self, value: u8) -> Self {
-                    let v = value as u64;
-                    Self((self.0 & 0xffffffffffffff00_u64) | (((v >> 0u32) & 0xff_u64) << 0u32))
                 }
                 #[doc = "Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
                 pub const fn umask(self) -> u8 {
@@ -13903,7 +13835,7 @@ pub mod intel {
                     Self((self.0 & 0xffffffffffff00ff_u64) | (((v >> 0u32) & 0xff_u64) << 8u32))
                 }
                 #[doc = "Sets `UMASK`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
-                pub const fn try_set_umask(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_umask(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0xff_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "UMASK",
@@ -13914,11 +13846,6 @@ pub mod intel {
                     Ok(Self(
                         (self.0 & 0xffffffffffff00ff_u64) | (((v >> 0u32) & 0xff_u64) << 8u32),
                     ))
-                }
-                #[doc = "Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
-                pub const fn set_umask(self, value: u8) -> Self {
-                    let v = value as u64;
-                    Self((self.0 & 0xffffffffffff00ff_u64) | (((v >> 0u32) & 0xff_u64) << 8u32))
                 }
                 #[doc = "Count while the processor runs at privilege levels 1, 2 or 3.\n\nBits 16, read-write, 1 bit wide."]
                 pub const fn usr(self) -> bool {
@@ -14011,7 +13938,7 @@ pub mod intel {
                     Self((self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32))
                 }
                 #[doc = "Sets `CMASK`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Counter mask (threshold). When non-zero, the counter increments by one in each\ncycle where the event occurs at least CMASK times (fewer, with INV). When zero,\nthe counter adds the per-cycle event count.\n\nBits 31:24, read-write, 8 bits wide."]
-                pub const fn try_set_cmask(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_cmask(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0xff_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "CMASK",
@@ -14022,11 +13949,6 @@ pub mod intel {
                     Ok(Self(
                         (self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32),
                     ))
-                }
-                #[doc = "Counter mask (threshold). When non-zero, the counter increments by one in each\ncycle where the event occurs at least CMASK times (fewer, with INV). When zero,\nthe counter adds the per-cycle event count.\n\nBits 31:24, read-write, 8 bits wide."]
-                pub const fn set_cmask(self, value: u8) -> Self {
-                    let v = value as u64;
-                    Self((self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32))
                 }
                 #[doc = "Count only inside transactional regions (Intel TSX).\n\nBits 32, read-write, 1 bit wide."]
                 pub const fn in_tx(self) -> bool {
@@ -14197,15 +14119,14 @@ pub mod intel {
                     self.track(0xff_u64, self.value.with_event_select::<V>())
                 }
                 #[doc = "Sets `EVENT_SELECT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Event logic unit that detects the condition to count (the event code).\n\nBits 7:0, read-write, 8 bits wide."]
-                pub const fn try_set_event_select(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_event_select(v) {
+                pub const fn try_with_event_select(
+                    self,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_event_select(v) {
                         Ok(next) => Ok(self.track(0xff_u64, next)),
                         Err(e) => Err(e),
                     }
-                }
-                #[doc = "Event logic unit that detects the condition to count (the event code).\n\nBits 7:0, read-write, 8 bits wide."]
-                pub const fn set_event_select(self, value: u8) -> Self {
-                    self.track(0xff_u64, self.value.set_event_select(value))
                 }
                 #[doc = "Sets `UMASK` to the constant `V`; a `V` wider than 8 bits fails to compile. Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
                 #[track_caller]
@@ -14213,15 +14134,11 @@ pub mod intel {
                     self.track(0xff00_u64, self.value.with_umask::<V>())
                 }
                 #[doc = "Sets `UMASK`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
-                pub const fn try_set_umask(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_umask(v) {
+                pub const fn try_with_umask(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_umask(v) {
                         Ok(next) => Ok(self.track(0xff00_u64, next)),
                         Err(e) => Err(e),
                     }
-                }
-                #[doc = "Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
-                pub const fn set_umask(self, value: u8) -> Self {
-                    self.track(0xff00_u64, self.value.set_umask(value))
                 }
                 #[doc = "Count while the processor runs at privilege levels 1, 2 or 3.\n\nBits 16, read-write, 1 bit wide."]
                 pub const fn with_usr(self, on: bool) -> Self {
@@ -14261,15 +14178,11 @@ pub mod intel {
                     self.track(0xff000000_u64, self.value.with_cmask::<V>())
                 }
                 #[doc = "Sets `CMASK`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Counter mask (threshold). When non-zero, the counter increments by one in each\ncycle where the event occurs at least CMASK times (fewer, with INV). When zero,\nthe counter adds the per-cycle event count.\n\nBits 31:24, read-write, 8 bits wide."]
-                pub const fn try_set_cmask(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_cmask(v) {
+                pub const fn try_with_cmask(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_cmask(v) {
                         Ok(next) => Ok(self.track(0xff000000_u64, next)),
                         Err(e) => Err(e),
                     }
-                }
-                #[doc = "Counter mask (threshold). When non-zero, the counter increments by one in each\ncycle where the event occurs at least CMASK times (fewer, with INV). When zero,\nthe counter adds the per-cycle event count.\n\nBits 31:24, read-write, 8 bits wide."]
-                pub const fn set_cmask(self, value: u8) -> Self {
-                    self.track(0xff000000_u64, self.value.set_cmask(value))
                 }
                 #[doc = "Count only inside transactional regions (Intel TSX).\n\nBits 32, read-write, 1 bit wide."]
                 pub const fn with_in_tx(self, on: bool) -> Self {
@@ -14653,7 +14566,7 @@ pub mod intel {
                     });
                 }
                 let b = Value::new();
-                let b = match b.try_set_event_select(event.event as u64) {
+                let b = match b.try_with_event_select(event.event as u64) {
                     Ok(b) => b,
                     Err(_) => {
                         return Err(crate::PlacementError::TooWide {
@@ -14664,7 +14577,7 @@ pub mod intel {
                         });
                     }
                 };
-                let b = match b.try_set_umask(event.umask as u64) {
+                let b = match b.try_with_umask(event.umask as u64) {
                     Ok(b) => b,
                     Err(_) => {
                         return Err(crate::PlacementError::TooWide {
@@ -14689,7 +14602,7 @@ pub mod intel {
                         register: "IA32_PERFEVTSEL",
                     });
                 }
-                let b = match b.try_set_cmask(event.cmask as u64) {
+                let b = match b.try_with_cmask(event.cmask as u64) {
                     Ok(b) => b,
                     Err(_) => {
                         return Err(crate::PlacementError::TooWide {
@@ -15206,7 +15119,7 @@ pub mod intel {
                     Self((self.0 & 0xfffffffffffffffc_u64) | (((v >> 0u32) & 0x3_u64) << 0u32))
                 }
                 #[doc = "Sets `ENABLE0`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 0 of 3, fixed counter 0: bits 1:0, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-                pub const fn try_set_enable0(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_enable0(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0x3_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "ENABLE0",
@@ -15219,7 +15132,7 @@ pub mod intel {
                     ))
                 }
                 #[doc = "`ENABLE` element 0 of 3, fixed counter 0: bits 1:0, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-                pub const fn set_enable0(self, value: Enable) -> Self {
+                pub const fn with_enable0_value(self, value: Enable) -> Self {
                     let v = value as u64;
                     Self((self.0 & 0xfffffffffffffffc_u64) | (((v >> 0u32) & 0x3_u64) << 0u32))
                 }
@@ -15242,7 +15155,7 @@ pub mod intel {
                     Self((self.0 & 0xffffffffffffffcf_u64) | (((v >> 0u32) & 0x3_u64) << 4u32))
                 }
                 #[doc = "Sets `ENABLE1`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 1 of 3, fixed counter 1: bits 5:4, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-                pub const fn try_set_enable1(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_enable1(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0x3_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "ENABLE1",
@@ -15255,7 +15168,7 @@ pub mod intel {
                     ))
                 }
                 #[doc = "`ENABLE` element 1 of 3, fixed counter 1: bits 5:4, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-                pub const fn set_enable1(self, value: Enable) -> Self {
+                pub const fn with_enable1_value(self, value: Enable) -> Self {
                     let v = value as u64;
                     Self((self.0 & 0xffffffffffffffcf_u64) | (((v >> 0u32) & 0x3_u64) << 4u32))
                 }
@@ -15278,7 +15191,7 @@ pub mod intel {
                     Self((self.0 & 0xfffffffffffffcff_u64) | (((v >> 0u32) & 0x3_u64) << 8u32))
                 }
                 #[doc = "Sets `ENABLE2`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 2 of 3, fixed counter 2: bits 9:8, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-                pub const fn try_set_enable2(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_enable2(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0x3_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "ENABLE2",
@@ -15291,7 +15204,7 @@ pub mod intel {
                     ))
                 }
                 #[doc = "`ENABLE` element 2 of 3, fixed counter 2: bits 9:8, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-                pub const fn set_enable2(self, value: Enable) -> Self {
+                pub const fn with_enable2_value(self, value: Enable) -> Self {
                     let v = value as u64;
                     Self((self.0 & 0xfffffffffffffcff_u64) | (((v >> 0u32) & 0x3_u64) << 8u32))
                 }
@@ -15305,7 +15218,7 @@ pub mod intel {
                     }
                 }
                 #[doc = "Sets element `index` of `ENABLE`; fails when out of 0..3 or wider than 2 bits."]
-                pub const fn try_set_enable_at(
+                pub const fn try_with_enable_at(
                     self,
                     index: u32,
                     v: u64,
@@ -15371,7 +15284,7 @@ pub mod intel {
                     }
                 }
                 #[doc = "Sets element `index` of `ANY`; fails when out of 0..3 or wider than 1 bits."]
-                pub const fn try_set_any_at(
+                pub const fn try_with_any_at(
                     self,
                     index: u32,
                     v: u64,
@@ -15437,7 +15350,7 @@ pub mod intel {
                     }
                 }
                 #[doc = "Sets element `index` of `PMI`; fails when out of 0..3 or wider than 1 bits."]
-                pub const fn try_set_pmi_at(
+                pub const fn try_with_pmi_at(
                     self,
                     index: u32,
                     v: u64,
@@ -15688,15 +15601,15 @@ pub mod intel {
                     self.track(0x3_u64, self.value.with_enable0::<V>())
                 }
                 #[doc = "Sets `ENABLE0`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 0 of 3, fixed counter 0: bits 1:0, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-                pub const fn try_set_enable0(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_enable0(v) {
+                pub const fn try_with_enable0(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_enable0(v) {
                         Ok(next) => Ok(self.track(0x3_u64, next)),
                         Err(e) => Err(e),
                     }
                 }
                 #[doc = "`ENABLE` element 0 of 3, fixed counter 0: bits 1:0, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-                pub const fn set_enable0(self, value: Enable) -> Self {
-                    self.track(0x3_u64, self.value.set_enable0(value))
+                pub const fn with_enable0_value(self, value: Enable) -> Self {
+                    self.track(0x3_u64, self.value.with_enable0_value(value))
                 }
                 #[doc = "Sets `ENABLE1` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 1 of 3, fixed counter 1: bits 5:4, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 #[track_caller]
@@ -15704,15 +15617,15 @@ pub mod intel {
                     self.track(0x30_u64, self.value.with_enable1::<V>())
                 }
                 #[doc = "Sets `ENABLE1`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 1 of 3, fixed counter 1: bits 5:4, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-                pub const fn try_set_enable1(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_enable1(v) {
+                pub const fn try_with_enable1(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_enable1(v) {
                         Ok(next) => Ok(self.track(0x30_u64, next)),
                         Err(e) => Err(e),
                     }
                 }
                 #[doc = "`ENABLE` element 1 of 3, fixed counter 1: bits 5:4, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-                pub const fn set_enable1(self, value: Enable) -> Self {
-                    self.track(0x30_u64, self.value.set_enable1(value))
+                pub const fn with_enable1_value(self, value: Enable) -> Self {
+                    self.track(0x30_u64, self.value.with_enable1_value(value))
                 }
                 #[doc = "Sets `ENABLE2` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 2 of 3, fixed counter 2: bits 9:8, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 #[track_caller]
@@ -15720,23 +15633,23 @@ pub mod intel {
                     self.track(0x300_u64, self.value.with_enable2::<V>())
                 }
                 #[doc = "Sets `ENABLE2`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 2 of 3, fixed counter 2: bits 9:8, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-                pub const fn try_set_enable2(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_enable2(v) {
+                pub const fn try_with_enable2(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_enable2(v) {
                         Ok(next) => Ok(self.track(0x300_u64, next)),
                         Err(e) => Err(e),
                     }
                 }
                 #[doc = "`ENABLE` element 2 of 3, fixed counter 2: bits 9:8, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-                pub const fn set_enable2(self, value: Enable) -> Self {
-                    self.track(0x300_u64, self.value.set_enable2(value))
+                pub const fn with_enable2_value(self, value: Enable) -> Self {
+                    self.track(0x300_u64, self.value.with_enable2_value(value))
                 }
                 #[doc = "Sets element `index` of `ENABLE`; fails when out of 0..3 or wider than 2 bits."]
-                pub const fn try_set_enable_at(
+                pub const fn try_with_enable_at(
                     self,
                     index: u32,
                     v: u64,
                 ) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_enable_at(index, v) {
+                    match self.value.try_with_enable_at(index, v) {
                         Ok(next) => Ok(self.track(
                             match index {
                                 0u32 => 0x3_u64,
@@ -15762,12 +15675,12 @@ pub mod intel {
                     self.track(0x400_u64, self.value.with_any2(on))
                 }
                 #[doc = "Sets element `index` of `ANY`; fails when out of 0..3 or wider than 1 bits."]
-                pub const fn try_set_any_at(
+                pub const fn try_with_any_at(
                     self,
                     index: u32,
                     v: u64,
                 ) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_any_at(index, v) {
+                    match self.value.try_with_any_at(index, v) {
                         Ok(next) => Ok(self.track(
                             match index {
                                 0u32 => 0x4_u64,
@@ -15793,12 +15706,12 @@ pub mod intel {
                     self.track(0x800_u64, self.value.with_pmi2(on))
                 }
                 #[doc = "Sets element `index` of `PMI`; fails when out of 0..3 or wider than 1 bits."]
-                pub const fn try_set_pmi_at(
+                pub const fn try_with_pmi_at(
                     self,
                     index: u32,
                     v: u64,
                 ) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_pmi_at(index, v) {
+                    match self.value.try_with_pmi_at(index, v) {
                         Ok(next) => Ok(self.track(
                             match index {
                                 0u32 => 0x8_u64,
@@ -21002,7 +20915,10 @@ pub mod intel {
                     Self((self.0 & 0xffffffffffffff00_u64) | (((v >> 0u32) & 0xff_u64) << 0u32))
                 }
                 #[doc = "Sets `EVENT_SELECT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Event logic unit that detects the condition to count (the event code).\n\nBits 7:0, read-write, 8 bits wide."]
-                pub const fn try_set_event_select(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_event_select(
+                    self,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
                     if v > 0xff_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "EVENT_SELECT",
@@ -21013,11 +20929,6 @@ pub mod intel {
                     Ok(Self(
                         (self.0 & 0xffffffffffffff00_u64) | (((v >> 0u32) & 0xff_u64) << 0u32),
                     ))
-                }
-                #[doc = "Event logic unit that detects the condition to count (the event code).\n\nBits 7:0, read-write, 8 bits wide."]
-                pub const fn set_event_select(self, value: u8) -> Self {
-                    let v = value as u64;
-                    Self((self.0 & 0xffffffffffffff00_u64) | (((v >> 0u32) & 0xff_u64) << 0u32))
                 }
                 #[doc = "Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
                 pub const fn umask(self) -> u8 {
@@ -21034,7 +20945,7 @@ pub mod intel {
                     Self((self.0 & 0xffffffffffff00ff_u64) | (((v >> 0u32) & 0xff_u64) << 8u32))
                 }
                 #[doc = "Sets `UMASK`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
-                pub const fn try_set_umask(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_umask(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0xff_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "UMASK",
@@ -21045,11 +20956,6 @@ pub mod intel {
                     Ok(Self(
                         (self.0 & 0xffffffffffff00ff_u64) | (((v >> 0u32) & 0xff_u64) << 8u32),
                     ))
-                }
-                #[doc = "Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
-                pub const fn set_umask(self, value: u8) -> Self {
-                    let v = value as u64;
-                    Self((self.0 & 0xffffffffffff00ff_u64) | (((v >> 0u32) & 0xff_u64) << 8u32))
                 }
                 #[doc = "Count while the processor runs at privilege levels 1, 2 or 3.\n\nBits 16, read-write, 1 bit wide."]
                 pub const fn usr(self) -> bool {
@@ -21145,7 +21051,7 @@ pub mod intel {
                     Self((self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32))
                 }
                 #[doc = "Sets `CMASK`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Counter mask (threshold). When non-zero, the counter increments by one in each\ncycle where the event occurs at least CMASK times (fewer, with INV). When zero,\nthe counter adds the per-cycle event count.\n\nBits 31:24, read-write, 8 bits wide."]
-                pub const fn try_set_cmask(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_cmask(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0xff_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "CMASK",
@@ -21156,11 +21062,6 @@ pub mod intel {
                     Ok(Self(
                         (self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32),
                     ))
-                }
-                #[doc = "Counter mask (threshold). When non-zero, the counter increments by one in each\ncycle where the event occurs at least CMASK times (fewer, with INV). When zero,\nthe counter adds the per-cycle event count.\n\nBits 31:24, read-write, 8 bits wide."]
-                pub const fn set_cmask(self, value: u8) -> Self {
-                    let v = value as u64;
-                    Self((self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32))
                 }
                 #[doc = "Count only inside transactional regions (Intel TSX).\n\nBits 32, read-write, 1 bit wide."]
                 pub const fn in_tx(self) -> bool {
@@ -21333,15 +21234,14 @@ pub mod intel {
                     self.track(0xff_u64, self.value.with_event_select::<V>())
                 }
                 #[doc = "Sets `EVENT_SELECT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Event logic unit that detects the condition to count (the event code).\n\nBits 7:0, read-write, 8 bits wide."]
-                pub const fn try_set_event_select(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_event_select(v) {
+                pub const fn try_with_event_select(
+                    self,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_event_select(v) {
                         Ok(next) => Ok(self.track(0xff_u64, next)),
                         Err(e) => Err(e),
                     }
-                }
-                #[doc = "Event logic unit that detects the condition to count (the event code).\n\nBits 7:0, read-write, 8 bits wide."]
-                pub const fn set_event_select(self, value: u8) -> Self {
-                    self.track(0xff_u64, self.value.set_event_select(value))
                 }
                 #[doc = "Sets `UMASK` to the constant `V`; a `V` wider than 8 bits fails to compile. Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
                 #[track_caller]
@@ -21349,15 +21249,11 @@ pub mod intel {
                     self.track(0xff00_u64, self.value.with_umask::<V>())
                 }
                 #[doc = "Sets `UMASK`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
-                pub const fn try_set_umask(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_umask(v) {
+                pub const fn try_with_umask(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_umask(v) {
                         Ok(next) => Ok(self.track(0xff00_u64, next)),
                         Err(e) => Err(e),
                     }
-                }
-                #[doc = "Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
-                pub const fn set_umask(self, value: u8) -> Self {
-                    self.track(0xff00_u64, self.value.set_umask(value))
                 }
                 #[doc = "Count while the processor runs at privilege levels 1, 2 or 3.\n\nBits 16, read-write, 1 bit wide."]
                 pub const fn with_usr(self, on: bool) -> Self {
@@ -21400,15 +21296,11 @@ pub mod intel {
                     self.track(0xff000000_u64, self.value.with_cmask::<V>())
                 }
                 #[doc = "Sets `CMASK`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Counter mask (threshold). When non-zero, the counter increments by one in each\ncycle where the event occurs at least CMASK times (fewer, with INV). When zero,\nthe counter adds the per-cycle event count.\n\nBits 31:24, read-write, 8 bits wide."]
-                pub const fn try_set_cmask(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_cmask(v) {
+                pub const fn try_with_cmask(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_cmask(v) {
                         Ok(next) => Ok(self.track(0xff000000_u64, next)),
                         Err(e) => Err(e),
                     }
-                }
-                #[doc = "Counter mask (threshold). When non-zero, the counter increments by one in each\ncycle where the event occurs at least CMASK times (fewer, with INV). When zero,\nthe counter adds the per-cycle event count.\n\nBits 31:24, read-write, 8 bits wide."]
-                pub const fn set_cmask(self, value: u8) -> Self {
-                    self.track(0xff000000_u64, self.value.set_cmask(value))
                 }
                 #[doc = "Count only inside transactional regions (Intel TSX).\n\nBits 32, read-write, 1 bit wide."]
                 pub const fn with_in_tx(self, on: bool) -> Self {
@@ -21797,7 +21689,7 @@ pub mod intel {
                     });
                 }
                 let b = Value::new();
-                let b = match b.try_set_event_select(event.event as u64) {
+                let b = match b.try_with_event_select(event.event as u64) {
                     Ok(b) => b,
                     Err(_) => {
                         return Err(crate::PlacementError::TooWide {
@@ -21808,7 +21700,7 @@ pub mod intel {
                         });
                     }
                 };
-                let b = match b.try_set_umask(event.umask as u64) {
+                let b = match b.try_with_umask(event.umask as u64) {
                     Ok(b) => b,
                     Err(_) => {
                         return Err(crate::PlacementError::TooWide {
@@ -21833,7 +21725,7 @@ pub mod intel {
                         register: "IA32_PERFEVTSEL",
                     });
                 }
-                let b = match b.try_set_cmask(event.cmask as u64) {
+                let b = match b.try_with_cmask(event.cmask as u64) {
                     Ok(b) => b,
                     Err(_) => {
                         return Err(crate::PlacementError::TooWide {
@@ -22470,7 +22362,7 @@ pub mod intel {
                     )
                 }
                 #[doc = "Sets `COUNT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 48 bits. Counter value; the implemented width is CPUID.0AH:EDX\\[12:5\\].\n\nBits 47:0, read-write, 48 bits wide."]
-                pub const fn try_set_count(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_count(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0xffffffffffff_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "COUNT",
@@ -22567,8 +22459,8 @@ pub mod intel {
                     self.track(0xffffffffffff_u64, self.value.with_count::<V>())
                 }
                 #[doc = "Sets `COUNT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 48 bits. Counter value; the implemented width is CPUID.0AH:EDX\\[12:5\\].\n\nBits 47:0, read-write, 48 bits wide."]
-                pub const fn try_set_count(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_count(v) {
+                pub const fn try_with_count(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_count(v) {
                         Ok(next) => Ok(self.track(0xffffffffffff_u64, next)),
                         Err(e) => Err(e),
                     }
@@ -22969,7 +22861,7 @@ pub mod intel {
                     Self((self.0 & 0xfffffffffffffffc_u64) | (((v >> 0u32) & 0x3_u64) << 0u32))
                 }
                 #[doc = "Sets `ENABLE0`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 0 of 4, fixed counter 0: bits 1:0, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-                pub const fn try_set_enable0(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_enable0(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0x3_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "ENABLE0",
@@ -22982,7 +22874,7 @@ pub mod intel {
                     ))
                 }
                 #[doc = "`ENABLE` element 0 of 4, fixed counter 0: bits 1:0, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-                pub const fn set_enable0(self, value: Enable) -> Self {
+                pub const fn with_enable0_value(self, value: Enable) -> Self {
                     let v = value as u64;
                     Self((self.0 & 0xfffffffffffffffc_u64) | (((v >> 0u32) & 0x3_u64) << 0u32))
                 }
@@ -23005,7 +22897,7 @@ pub mod intel {
                     Self((self.0 & 0xffffffffffffffcf_u64) | (((v >> 0u32) & 0x3_u64) << 4u32))
                 }
                 #[doc = "Sets `ENABLE1`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 1 of 4, fixed counter 1: bits 5:4, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-                pub const fn try_set_enable1(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_enable1(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0x3_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "ENABLE1",
@@ -23018,7 +22910,7 @@ pub mod intel {
                     ))
                 }
                 #[doc = "`ENABLE` element 1 of 4, fixed counter 1: bits 5:4, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-                pub const fn set_enable1(self, value: Enable) -> Self {
+                pub const fn with_enable1_value(self, value: Enable) -> Self {
                     let v = value as u64;
                     Self((self.0 & 0xffffffffffffffcf_u64) | (((v >> 0u32) & 0x3_u64) << 4u32))
                 }
@@ -23041,7 +22933,7 @@ pub mod intel {
                     Self((self.0 & 0xfffffffffffffcff_u64) | (((v >> 0u32) & 0x3_u64) << 8u32))
                 }
                 #[doc = "Sets `ENABLE2`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 2 of 4, fixed counter 2: bits 9:8, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-                pub const fn try_set_enable2(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_enable2(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0x3_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "ENABLE2",
@@ -23054,7 +22946,7 @@ pub mod intel {
                     ))
                 }
                 #[doc = "`ENABLE` element 2 of 4, fixed counter 2: bits 9:8, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-                pub const fn set_enable2(self, value: Enable) -> Self {
+                pub const fn with_enable2_value(self, value: Enable) -> Self {
                     let v = value as u64;
                     Self((self.0 & 0xfffffffffffffcff_u64) | (((v >> 0u32) & 0x3_u64) << 8u32))
                 }
@@ -23077,7 +22969,7 @@ pub mod intel {
                     Self((self.0 & 0xffffffffffffcfff_u64) | (((v >> 0u32) & 0x3_u64) << 12u32))
                 }
                 #[doc = "Sets `ENABLE3`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 3 of 4, fixed counter 3: bits 13:12, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-                pub const fn try_set_enable3(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_enable3(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0x3_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "ENABLE3",
@@ -23090,7 +22982,7 @@ pub mod intel {
                     ))
                 }
                 #[doc = "`ENABLE` element 3 of 4, fixed counter 3: bits 13:12, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-                pub const fn set_enable3(self, value: Enable) -> Self {
+                pub const fn with_enable3_value(self, value: Enable) -> Self {
                     let v = value as u64;
                     Self((self.0 & 0xffffffffffffcfff_u64) | (((v >> 0u32) & 0x3_u64) << 12u32))
                 }
@@ -23105,7 +22997,7 @@ pub mod intel {
                     }
                 }
                 #[doc = "Sets element `index` of `ENABLE`; fails when out of 0..4 or wider than 2 bits."]
-                pub const fn try_set_enable_at(
+                pub const fn try_with_enable_at(
                     self,
                     index: u32,
                     v: u64,
@@ -23199,7 +23091,7 @@ pub mod intel {
                     note = "`ANY` is deprecated since intel-v5 (where CPUID.0AH:EDX[15] = 1): software must not set it there"
                 )]
                 #[doc = "Sets element `index` of `ANY`; fails when out of 0..4 or wider than 1 bits."]
-                pub const fn try_set_any_at(
+                pub const fn try_with_any_at(
                     self,
                     index: u32,
                     v: u64,
@@ -23278,7 +23170,7 @@ pub mod intel {
                     }
                 }
                 #[doc = "Sets element `index` of `PMI`; fails when out of 0..4 or wider than 1 bits."]
-                pub const fn try_set_pmi_at(
+                pub const fn try_with_pmi_at(
                     self,
                     index: u32,
                     v: u64,
@@ -23357,7 +23249,7 @@ pub mod intel {
                     }
                 }
                 #[doc = "Sets element `index` of `ADAPTIVE_RECORD`; fails when out of 0..4 or wider than 1 bits."]
-                pub const fn try_set_adaptive_record_at(
+                pub const fn try_with_adaptive_record_at(
                     self,
                     index: u32,
                     v: u64,
@@ -23572,15 +23464,15 @@ pub mod intel {
                     self.track(0x3_u64, self.value.with_enable0::<V>())
                 }
                 #[doc = "Sets `ENABLE0`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 0 of 4, fixed counter 0: bits 1:0, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-                pub const fn try_set_enable0(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_enable0(v) {
+                pub const fn try_with_enable0(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_enable0(v) {
                         Ok(next) => Ok(self.track(0x3_u64, next)),
                         Err(e) => Err(e),
                     }
                 }
                 #[doc = "`ENABLE` element 0 of 4, fixed counter 0: bits 1:0, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-                pub const fn set_enable0(self, value: Enable) -> Self {
-                    self.track(0x3_u64, self.value.set_enable0(value))
+                pub const fn with_enable0_value(self, value: Enable) -> Self {
+                    self.track(0x3_u64, self.value.with_enable0_value(value))
                 }
                 #[doc = "Sets `ENABLE1` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 1 of 4, fixed counter 1: bits 5:4, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 #[track_caller]
@@ -23588,15 +23480,15 @@ pub mod intel {
                     self.track(0x30_u64, self.value.with_enable1::<V>())
                 }
                 #[doc = "Sets `ENABLE1`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 1 of 4, fixed counter 1: bits 5:4, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-                pub const fn try_set_enable1(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_enable1(v) {
+                pub const fn try_with_enable1(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_enable1(v) {
                         Ok(next) => Ok(self.track(0x30_u64, next)),
                         Err(e) => Err(e),
                     }
                 }
                 #[doc = "`ENABLE` element 1 of 4, fixed counter 1: bits 5:4, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-                pub const fn set_enable1(self, value: Enable) -> Self {
-                    self.track(0x30_u64, self.value.set_enable1(value))
+                pub const fn with_enable1_value(self, value: Enable) -> Self {
+                    self.track(0x30_u64, self.value.with_enable1_value(value))
                 }
                 #[doc = "Sets `ENABLE2` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 2 of 4, fixed counter 2: bits 9:8, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 #[track_caller]
@@ -23604,15 +23496,15 @@ pub mod intel {
                     self.track(0x300_u64, self.value.with_enable2::<V>())
                 }
                 #[doc = "Sets `ENABLE2`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 2 of 4, fixed counter 2: bits 9:8, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-                pub const fn try_set_enable2(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_enable2(v) {
+                pub const fn try_with_enable2(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_enable2(v) {
                         Ok(next) => Ok(self.track(0x300_u64, next)),
                         Err(e) => Err(e),
                     }
                 }
                 #[doc = "`ENABLE` element 2 of 4, fixed counter 2: bits 9:8, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-                pub const fn set_enable2(self, value: Enable) -> Self {
-                    self.track(0x300_u64, self.value.set_enable2(value))
+                pub const fn with_enable2_value(self, value: Enable) -> Self {
+                    self.track(0x300_u64, self.value.with_enable2_value(value))
                 }
                 #[doc = "Sets `ENABLE3` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 3 of 4, fixed counter 3: bits 13:12, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 #[track_caller]
@@ -23620,23 +23512,23 @@ pub mod intel {
                     self.track(0x3000_u64, self.value.with_enable3::<V>())
                 }
                 #[doc = "Sets `ENABLE3`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 3 of 4, fixed counter 3: bits 13:12, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-                pub const fn try_set_enable3(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_enable3(v) {
+                pub const fn try_with_enable3(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_enable3(v) {
                         Ok(next) => Ok(self.track(0x3000_u64, next)),
                         Err(e) => Err(e),
                     }
                 }
                 #[doc = "`ENABLE` element 3 of 4, fixed counter 3: bits 13:12, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-                pub const fn set_enable3(self, value: Enable) -> Self {
-                    self.track(0x3000_u64, self.value.set_enable3(value))
+                pub const fn with_enable3_value(self, value: Enable) -> Self {
+                    self.track(0x3000_u64, self.value.with_enable3_value(value))
                 }
                 #[doc = "Sets element `index` of `ENABLE`; fails when out of 0..4 or wider than 2 bits."]
-                pub const fn try_set_enable_at(
+                pub const fn try_with_enable_at(
                     self,
                     index: u32,
                     v: u64,
                 ) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_enable_at(index, v) {
+                    match self.value.try_with_enable_at(index, v) {
                         Ok(next) => Ok(self.track(
                             match index {
                                 0u32 => 0x3_u64,
@@ -23682,12 +23574,12 @@ pub mod intel {
                     note = "`ANY` is deprecated since intel-v5 (where CPUID.0AH:EDX[15] = 1): software must not set it there"
                 )]
                 #[doc = "Sets element `index` of `ANY`; fails when out of 0..4 or wider than 1 bits."]
-                pub const fn try_set_any_at(
+                pub const fn try_with_any_at(
                     self,
                     index: u32,
                     v: u64,
                 ) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_any_at(index, v) {
+                    match self.value.try_with_any_at(index, v) {
                         Ok(next) => Ok(self.track(
                             match index {
                                 0u32 => 0x4_u64,
@@ -23718,12 +23610,12 @@ pub mod intel {
                     self.track(0x8000_u64, self.value.with_pmi3(on))
                 }
                 #[doc = "Sets element `index` of `PMI`; fails when out of 0..4 or wider than 1 bits."]
-                pub const fn try_set_pmi_at(
+                pub const fn try_with_pmi_at(
                     self,
                     index: u32,
                     v: u64,
                 ) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_pmi_at(index, v) {
+                    match self.value.try_with_pmi_at(index, v) {
                         Ok(next) => Ok(self.track(
                             match index {
                                 0u32 => 0x8_u64,
@@ -23754,12 +23646,12 @@ pub mod intel {
                     self.track(0x100000000000_u64, self.value.with_adaptive_record3(on))
                 }
                 #[doc = "Sets element `index` of `ADAPTIVE_RECORD`; fails when out of 0..4 or wider than 1 bits."]
-                pub const fn try_set_adaptive_record_at(
+                pub const fn try_with_adaptive_record_at(
                     self,
                     index: u32,
                     v: u64,
                 ) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_adaptive_record_at(index, v) {
+                    match self.value.try_with_adaptive_record_at(index, v) {
                         Ok(next) => Ok(self.track(
                             match index {
                                 0u32 => 0x100000000_u64,
@@ -24768,7 +24660,7 @@ pub mod intel {
                     }
                 }
                 #[doc = "Sets element `index` of `EN_PMC`; fails when out of 0..8 or wider than 1 bits."]
-                pub const fn try_set_en_pmc_at(
+                pub const fn try_with_en_pmc_at(
                     self,
                     index: u32,
                     v: u64,
@@ -24859,7 +24751,7 @@ pub mod intel {
                     }
                 }
                 #[doc = "Sets element `index` of `EN_FIXED_CTR`; fails when out of 0..4 or wider than 1 bits."]
-                pub const fn try_set_en_fixed_ctr_at(
+                pub const fn try_with_en_fixed_ctr_at(
                     self,
                     index: u32,
                     v: u64,
@@ -25054,12 +24946,12 @@ pub mod intel {
                     self.track(0x80_u64, self.value.with_en_pmc7(on))
                 }
                 #[doc = "Sets element `index` of `EN_PMC`; fails when out of 0..8 or wider than 1 bits."]
-                pub const fn try_set_en_pmc_at(
+                pub const fn try_with_en_pmc_at(
                     self,
                     index: u32,
                     v: u64,
                 ) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_en_pmc_at(index, v) {
+                    match self.value.try_with_en_pmc_at(index, v) {
                         Ok(next) => Ok(self.track(
                             match index {
                                 0u32 => 0x1_u64,
@@ -25094,12 +24986,12 @@ pub mod intel {
                     self.track(0x800000000_u64, self.value.with_en_fixed_ctr3(on))
                 }
                 #[doc = "Sets element `index` of `EN_FIXED_CTR`; fails when out of 0..4 or wider than 1 bits."]
-                pub const fn try_set_en_fixed_ctr_at(
+                pub const fn try_with_en_fixed_ctr_at(
                     self,
                     index: u32,
                     v: u64,
                 ) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_en_fixed_ctr_at(index, v) {
+                    match self.value.try_with_en_fixed_ctr_at(index, v) {
                         Ok(next) => Ok(self.track(
                             match index {
                                 0u32 => 0x100000000_u64,
@@ -27524,7 +27416,7 @@ pub mod intel {
                     Self((self.0 & 0xffffffffffffff00_u64) | (((v >> 0u32) & 0xff_u64) << 0u32))
                 }
                 #[doc = "Sets `RETIRING`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Level 1: slots that retired micro-operations (fraction of 255).\n\nBits 7:0, read-write, 8 bits wide."]
-                pub const fn try_set_retiring(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_retiring(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0xff_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "RETIRING",
@@ -27535,11 +27427,6 @@ pub mod intel {
                     Ok(Self(
                         (self.0 & 0xffffffffffffff00_u64) | (((v >> 0u32) & 0xff_u64) << 0u32),
                     ))
-                }
-                #[doc = "Level 1: slots that retired micro-operations (fraction of 255).\n\nBits 7:0, read-write, 8 bits wide."]
-                pub const fn set_retiring(self, value: u8) -> Self {
-                    let v = value as u64;
-                    Self((self.0 & 0xffffffffffffff00_u64) | (((v >> 0u32) & 0xff_u64) << 0u32))
                 }
                 #[doc = "Level 1: slots wasted by mis-speculation (fraction of 255).\n\nBits 15:8, read-write, 8 bits wide."]
                 pub const fn bad_speculation(self) -> u8 {
@@ -27556,7 +27443,7 @@ pub mod intel {
                     Self((self.0 & 0xffffffffffff00ff_u64) | (((v >> 0u32) & 0xff_u64) << 8u32))
                 }
                 #[doc = "Sets `BAD_SPECULATION`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Level 1: slots wasted by mis-speculation (fraction of 255).\n\nBits 15:8, read-write, 8 bits wide."]
-                pub const fn try_set_bad_speculation(
+                pub const fn try_with_bad_speculation(
                     self,
                     v: u64,
                 ) -> Result<Self, crate::FieldError> {
@@ -27570,11 +27457,6 @@ pub mod intel {
                     Ok(Self(
                         (self.0 & 0xffffffffffff00ff_u64) | (((v >> 0u32) & 0xff_u64) << 8u32),
                     ))
-                }
-                #[doc = "Level 1: slots wasted by mis-speculation (fraction of 255).\n\nBits 15:8, read-write, 8 bits wide."]
-                pub const fn set_bad_speculation(self, value: u8) -> Self {
-                    let v = value as u64;
-                    Self((self.0 & 0xffffffffffff00ff_u64) | (((v >> 0u32) & 0xff_u64) << 8u32))
                 }
                 #[doc = "Level 1: slots the front end did not fill (fraction of 255).\n\nBits 23:16, read-write, 8 bits wide."]
                 pub const fn frontend_bound(self) -> u8 {
@@ -27591,7 +27473,7 @@ pub mod intel {
                     Self((self.0 & 0xffffffffff00ffff_u64) | (((v >> 0u32) & 0xff_u64) << 16u32))
                 }
                 #[doc = "Sets `FRONTEND_BOUND`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Level 1: slots the front end did not fill (fraction of 255).\n\nBits 23:16, read-write, 8 bits wide."]
-                pub const fn try_set_frontend_bound(
+                pub const fn try_with_frontend_bound(
                     self,
                     v: u64,
                 ) -> Result<Self, crate::FieldError> {
@@ -27605,11 +27487,6 @@ pub mod intel {
                     Ok(Self(
                         (self.0 & 0xffffffffff00ffff_u64) | (((v >> 0u32) & 0xff_u64) << 16u32),
                     ))
-                }
-                #[doc = "Level 1: slots the front end did not fill (fraction of 255).\n\nBits 23:16, read-write, 8 bits wide."]
-                pub const fn set_frontend_bound(self, value: u8) -> Self {
-                    let v = value as u64;
-                    Self((self.0 & 0xffffffffff00ffff_u64) | (((v >> 0u32) & 0xff_u64) << 16u32))
                 }
                 #[doc = "Level 1: slots the back end could not accept (fraction of 255).\n\nBits 31:24, read-write, 8 bits wide."]
                 pub const fn backend_bound(self) -> u8 {
@@ -27626,7 +27503,7 @@ pub mod intel {
                     Self((self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32))
                 }
                 #[doc = "Sets `BACKEND_BOUND`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Level 1: slots the back end could not accept (fraction of 255).\n\nBits 31:24, read-write, 8 bits wide."]
-                pub const fn try_set_backend_bound(
+                pub const fn try_with_backend_bound(
                     self,
                     v: u64,
                 ) -> Result<Self, crate::FieldError> {
@@ -27640,11 +27517,6 @@ pub mod intel {
                     Ok(Self(
                         (self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32),
                     ))
-                }
-                #[doc = "Level 1: slots the back end could not accept (fraction of 255).\n\nBits 31:24, read-write, 8 bits wide."]
-                pub const fn set_backend_bound(self, value: u8) -> Self {
-                    let v = value as u64;
-                    Self((self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32))
                 }
                 #[doc = "Level 2 (part of RETIRING): slots of instructions decoded into more than one micro-operation (fraction of 255).\n\nBits 39:32, read-write, 8 bits wide."]
                 pub const fn heavy_operations(self) -> u8 {
@@ -27661,7 +27533,7 @@ pub mod intel {
                     Self((self.0 & 0xffffff00ffffffff_u64) | (((v >> 0u32) & 0xff_u64) << 32u32))
                 }
                 #[doc = "Sets `HEAVY_OPERATIONS`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Level 2 (part of RETIRING): slots of instructions decoded into more than one micro-operation (fraction of 255).\n\nBits 39:32, read-write, 8 bits wide."]
-                pub const fn try_set_heavy_operations(
+                pub const fn try_with_heavy_operations(
                     self,
                     v: u64,
                 ) -> Result<Self, crate::FieldError> {
@@ -27675,11 +27547,6 @@ pub mod intel {
                     Ok(Self(
                         (self.0 & 0xffffff00ffffffff_u64) | (((v >> 0u32) & 0xff_u64) << 32u32),
                     ))
-                }
-                #[doc = "Level 2 (part of RETIRING): slots of instructions decoded into more than one micro-operation (fraction of 255).\n\nBits 39:32, read-write, 8 bits wide."]
-                pub const fn set_heavy_operations(self, value: u8) -> Self {
-                    let v = value as u64;
-                    Self((self.0 & 0xffffff00ffffffff_u64) | (((v >> 0u32) & 0xff_u64) << 32u32))
                 }
                 #[doc = "Level 2 (part of BAD_SPECULATION): slots wasted by branch mispredictions (fraction of 255).\n\nBits 47:40, read-write, 8 bits wide."]
                 pub const fn branch_mispredicts(self) -> u8 {
@@ -27701,7 +27568,7 @@ pub mod intel {
                     Self((self.0 & 0xffff00ffffffffff_u64) | (((v >> 0u32) & 0xff_u64) << 40u32))
                 }
                 #[doc = "Sets `BRANCH_MISPREDICTS`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Level 2 (part of BAD_SPECULATION): slots wasted by branch mispredictions (fraction of 255).\n\nBits 47:40, read-write, 8 bits wide."]
-                pub const fn try_set_branch_mispredicts(
+                pub const fn try_with_branch_mispredicts(
                     self,
                     v: u64,
                 ) -> Result<Self, crate::FieldError> {
@@ -27715,11 +27582,6 @@ pub mod intel {
                     Ok(Self(
                         (self.0 & 0xffff00ffffffffff_u64) | (((v >> 0u32) & 0xff_u64) << 40u32),
                     ))
-                }
-                #[doc = "Level 2 (part of BAD_SPECULATION): slots wasted by branch mispredictions (fraction of 255).\n\nBits 47:40, read-write, 8 bits wide."]
-                pub const fn set_branch_mispredicts(self, value: u8) -> Self {
-                    let v = value as u64;
-                    Self((self.0 & 0xffff00ffffffffff_u64) | (((v >> 0u32) & 0xff_u64) << 40u32))
                 }
                 #[doc = "Level 2 (part of FRONTEND_BOUND): slots lost to front-end latency (fraction of 255).\n\nBits 55:48, read-write, 8 bits wide."]
                 pub const fn fetch_latency(self) -> u8 {
@@ -27736,7 +27598,7 @@ pub mod intel {
                     Self((self.0 & 0xff00ffffffffffff_u64) | (((v >> 0u32) & 0xff_u64) << 48u32))
                 }
                 #[doc = "Sets `FETCH_LATENCY`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Level 2 (part of FRONTEND_BOUND): slots lost to front-end latency (fraction of 255).\n\nBits 55:48, read-write, 8 bits wide."]
-                pub const fn try_set_fetch_latency(
+                pub const fn try_with_fetch_latency(
                     self,
                     v: u64,
                 ) -> Result<Self, crate::FieldError> {
@@ -27750,11 +27612,6 @@ pub mod intel {
                     Ok(Self(
                         (self.0 & 0xff00ffffffffffff_u64) | (((v >> 0u32) & 0xff_u64) << 48u32),
                     ))
-                }
-                #[doc = "Level 2 (part of FRONTEND_BOUND): slots lost to front-end latency (fraction of 255).\n\nBits 55:48, read-write, 8 bits wide."]
-                pub const fn set_fetch_latency(self, value: u8) -> Self {
-                    let v = value as u64;
-                    Self((self.0 & 0xff00ffffffffffff_u64) | (((v >> 0u32) & 0xff_u64) << 48u32))
                 }
                 #[doc = "Level 2 (part of BACKEND_BOUND): slots stalled on the memory subsystem (fraction of 255).\n\nBits 63:56, read-write, 8 bits wide."]
                 pub const fn memory_bound(self) -> u8 {
@@ -27771,7 +27628,10 @@ pub mod intel {
                     Self((self.0 & 0xffffffffffffff_u64) | (((v >> 0u32) & 0xff_u64) << 56u32))
                 }
                 #[doc = "Sets `MEMORY_BOUND`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Level 2 (part of BACKEND_BOUND): slots stalled on the memory subsystem (fraction of 255).\n\nBits 63:56, read-write, 8 bits wide."]
-                pub const fn try_set_memory_bound(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_memory_bound(
+                    self,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
                     if v > 0xff_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "MEMORY_BOUND",
@@ -27782,11 +27642,6 @@ pub mod intel {
                     Ok(Self(
                         (self.0 & 0xffffffffffffff_u64) | (((v >> 0u32) & 0xff_u64) << 56u32),
                     ))
-                }
-                #[doc = "Level 2 (part of BACKEND_BOUND): slots stalled on the memory subsystem (fraction of 255).\n\nBits 63:56, read-write, 8 bits wide."]
-                pub const fn set_memory_bound(self, value: u8) -> Self {
-                    let v = value as u64;
-                    Self((self.0 & 0xffffffffffffff_u64) | (((v >> 0u32) & 0xff_u64) << 56u32))
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
                 #[inline]
@@ -27900,15 +27755,11 @@ pub mod intel {
                     self.track(0xff_u64, self.value.with_retiring::<V>())
                 }
                 #[doc = "Sets `RETIRING`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Level 1: slots that retired micro-operations (fraction of 255).\n\nBits 7:0, read-write, 8 bits wide."]
-                pub const fn try_set_retiring(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_retiring(v) {
+                pub const fn try_with_retiring(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_retiring(v) {
                         Ok(next) => Ok(self.track(0xff_u64, next)),
                         Err(e) => Err(e),
                     }
-                }
-                #[doc = "Level 1: slots that retired micro-operations (fraction of 255).\n\nBits 7:0, read-write, 8 bits wide."]
-                pub const fn set_retiring(self, value: u8) -> Self {
-                    self.track(0xff_u64, self.value.set_retiring(value))
                 }
                 #[doc = "Sets `BAD_SPECULATION` to the constant `V`; a `V` wider than 8 bits fails to compile. Level 1: slots wasted by mis-speculation (fraction of 255).\n\nBits 15:8, read-write, 8 bits wide."]
                 #[track_caller]
@@ -27916,18 +27767,14 @@ pub mod intel {
                     self.track(0xff00_u64, self.value.with_bad_speculation::<V>())
                 }
                 #[doc = "Sets `BAD_SPECULATION`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Level 1: slots wasted by mis-speculation (fraction of 255).\n\nBits 15:8, read-write, 8 bits wide."]
-                pub const fn try_set_bad_speculation(
+                pub const fn try_with_bad_speculation(
                     self,
                     v: u64,
                 ) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_bad_speculation(v) {
+                    match self.value.try_with_bad_speculation(v) {
                         Ok(next) => Ok(self.track(0xff00_u64, next)),
                         Err(e) => Err(e),
                     }
-                }
-                #[doc = "Level 1: slots wasted by mis-speculation (fraction of 255).\n\nBits 15:8, read-write, 8 bits wide."]
-                pub const fn set_bad_speculation(self, value: u8) -> Self {
-                    self.track(0xff00_u64, self.value.set_bad_speculation(value))
                 }
                 #[doc = "Sets `FRONTEND_BOUND` to the constant `V`; a `V` wider than 8 bits fails to compile. Level 1: slots the front end did not fill (fraction of 255).\n\nBits 23:16, read-write, 8 bits wide."]
                 #[track_caller]
@@ -27935,18 +27782,14 @@ pub mod intel {
                     self.track(0xff0000_u64, self.value.with_frontend_bound::<V>())
                 }
                 #[doc = "Sets `FRONTEND_BOUND`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Level 1: slots the front end did not fill (fraction of 255).\n\nBits 23:16, read-write, 8 bits wide."]
-                pub const fn try_set_frontend_bound(
+                pub const fn try_with_frontend_bound(
                     self,
                     v: u64,
                 ) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_frontend_bound(v) {
+                    match self.value.try_with_frontend_bound(v) {
                         Ok(next) => Ok(self.track(0xff0000_u64, next)),
                         Err(e) => Err(e),
                     }
-                }
-                #[doc = "Level 1: slots the front end did not fill (fraction of 255).\n\nBits 23:16, read-write, 8 bits wide."]
-                pub const fn set_frontend_bound(self, value: u8) -> Self {
-                    self.track(0xff0000_u64, self.value.set_frontend_bound(value))
                 }
                 #[doc = "Sets `BACKEND_BOUND` to the constant `V`; a `V` wider than 8 bits fails to compile. Level 1: slots the back end could not accept (fraction of 255).\n\nBits 31:24, read-write, 8 bits wide."]
                 #[track_caller]
@@ -27954,18 +27797,14 @@ pub mod intel {
                     self.track(0xff000000_u64, self.value.with_backend_bound::<V>())
                 }
                 #[doc = "Sets `BACKEND_BOUND`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Level 1: slots the back end could not accept (fraction of 255).\n\nBits 31:24, read-write, 8 bits wide."]
-                pub const fn try_set_backend_bound(
+                pub const fn try_with_backend_bound(
                     self,
                     v: u64,
                 ) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_backend_bound(v) {
+                    match self.value.try_with_backend_bound(v) {
                         Ok(next) => Ok(self.track(0xff000000_u64, next)),
                         Err(e) => Err(e),
                     }
-                }
-                #[doc = "Level 1: slots the back end could not accept (fraction of 255).\n\nBits 31:24, read-write, 8 bits wide."]
-                pub const fn set_backend_bound(self, value: u8) -> Self {
-                    self.track(0xff000000_u64, self.value.set_backend_bound(value))
                 }
                 #[doc = "Sets `HEAVY_OPERATIONS` to the constant `V`; a `V` wider than 8 bits fails to compile. Level 2 (part of RETIRING): slots of instructions decoded into more than one micro-operation (fraction of 255).\n\nBits 39:32, read-write, 8 bits wide."]
                 #[track_caller]
@@ -27973,18 +27812,14 @@ pub mod intel {
                     self.track(0xff00000000_u64, self.value.with_heavy_operations::<V>())
                 }
                 #[doc = "Sets `HEAVY_OPERATIONS`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Level 2 (part of RETIRING): slots of instructions decoded into more than one micro-operation (fraction of 255).\n\nBits 39:32, read-write, 8 bits wide."]
-                pub const fn try_set_heavy_operations(
+                pub const fn try_with_heavy_operations(
                     self,
                     v: u64,
                 ) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_heavy_operations(v) {
+                    match self.value.try_with_heavy_operations(v) {
                         Ok(next) => Ok(self.track(0xff00000000_u64, next)),
                         Err(e) => Err(e),
                     }
-                }
-                #[doc = "Level 2 (part of RETIRING): slots of instructions decoded into more than one micro-operation (fraction of 255).\n\nBits 39:32, read-write, 8 bits wide."]
-                pub const fn set_heavy_operations(self, value: u8) -> Self {
-                    self.track(0xff00000000_u64, self.value.set_heavy_operations(value))
                 }
                 #[doc = "Sets `BRANCH_MISPREDICTS` to the constant `V`; a `V` wider than 8 bits fails to compile. Level 2 (part of BAD_SPECULATION): slots wasted by branch mispredictions (fraction of 255).\n\nBits 47:40, read-write, 8 bits wide."]
                 #[track_caller]
@@ -27995,18 +27830,14 @@ pub mod intel {
                     )
                 }
                 #[doc = "Sets `BRANCH_MISPREDICTS`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Level 2 (part of BAD_SPECULATION): slots wasted by branch mispredictions (fraction of 255).\n\nBits 47:40, read-write, 8 bits wide."]
-                pub const fn try_set_branch_mispredicts(
+                pub const fn try_with_branch_mispredicts(
                     self,
                     v: u64,
                 ) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_branch_mispredicts(v) {
+                    match self.value.try_with_branch_mispredicts(v) {
                         Ok(next) => Ok(self.track(0xff0000000000_u64, next)),
                         Err(e) => Err(e),
                     }
-                }
-                #[doc = "Level 2 (part of BAD_SPECULATION): slots wasted by branch mispredictions (fraction of 255).\n\nBits 47:40, read-write, 8 bits wide."]
-                pub const fn set_branch_mispredicts(self, value: u8) -> Self {
-                    self.track(0xff0000000000_u64, self.value.set_branch_mispredicts(value))
                 }
                 #[doc = "Sets `FETCH_LATENCY` to the constant `V`; a `V` wider than 8 bits fails to compile. Level 2 (part of FRONTEND_BOUND): slots lost to front-end latency (fraction of 255).\n\nBits 55:48, read-write, 8 bits wide."]
                 #[track_caller]
@@ -28014,18 +27845,14 @@ pub mod intel {
                     self.track(0xff000000000000_u64, self.value.with_fetch_latency::<V>())
                 }
                 #[doc = "Sets `FETCH_LATENCY`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Level 2 (part of FRONTEND_BOUND): slots lost to front-end latency (fraction of 255).\n\nBits 55:48, read-write, 8 bits wide."]
-                pub const fn try_set_fetch_latency(
+                pub const fn try_with_fetch_latency(
                     self,
                     v: u64,
                 ) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_fetch_latency(v) {
+                    match self.value.try_with_fetch_latency(v) {
                         Ok(next) => Ok(self.track(0xff000000000000_u64, next)),
                         Err(e) => Err(e),
                     }
-                }
-                #[doc = "Level 2 (part of FRONTEND_BOUND): slots lost to front-end latency (fraction of 255).\n\nBits 55:48, read-write, 8 bits wide."]
-                pub const fn set_fetch_latency(self, value: u8) -> Self {
-                    self.track(0xff000000000000_u64, self.value.set_fetch_latency(value))
                 }
                 #[doc = "Sets `MEMORY_BOUND` to the constant `V`; a `V` wider than 8 bits fails to compile. Level 2 (part of BACKEND_BOUND): slots stalled on the memory subsystem (fraction of 255).\n\nBits 63:56, read-write, 8 bits wide."]
                 #[track_caller]
@@ -28033,15 +27860,14 @@ pub mod intel {
                     self.track(0xff00000000000000_u64, self.value.with_memory_bound::<V>())
                 }
                 #[doc = "Sets `MEMORY_BOUND`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Level 2 (part of BACKEND_BOUND): slots stalled on the memory subsystem (fraction of 255).\n\nBits 63:56, read-write, 8 bits wide."]
-                pub const fn try_set_memory_bound(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_memory_bound(v) {
+                pub const fn try_with_memory_bound(
+                    self,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_memory_bound(v) {
                         Ok(next) => Ok(self.track(0xff00000000000000_u64, next)),
                         Err(e) => Err(e),
                     }
-                }
-                #[doc = "Level 2 (part of BACKEND_BOUND): slots stalled on the memory subsystem (fraction of 255).\n\nBits 63:56, read-write, 8 bits wide."]
-                pub const fn set_memory_bound(self, value: u8) -> Self {
-                    self.track(0xff00000000000000_u64, self.value.set_memory_bound(value))
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n"]
                 #[inline]
@@ -28177,7 +28003,7 @@ pub mod intel {
         }
         #[doc = "The value type of [`IA32_PERF_METRICS`](IA32_PERF_METRICS)."]
         pub type Ia32PerfMetrics = IA32_PERF_METRICS::Value;
-        #[doc = "The architectural events of `intel-v5` (CPUID.0AH:EBX enumerates their availability)."]
+        #[doc = "The architectural events of `intel-v5`, and of the 15 CPU model generations extending it. One set, defined here in `intel-v5` and re-exported by the others. CPUID.0AH:EBX enumerates their availability ([`is_available`](ArchEvent::is_available)).\n\nAn event is architectural when its definition has a `cpuid-bit` (its CPUID.0AH:EBX bit); every other event of a generation is model-specific and lives in that CPU model's `events::Event`. Variants are the names in CamelCase, each `.`-separated part on its own (`LONGEST_LAT_CACHE.MISS` is `LongestLatCache_Miss`)."]
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum ArchEvent {
             #[doc = "Core cycles while the logical processor is not halted.\n\nEvent select `0x3C`, umask `0x00`; CPUID.0AH:EBX bit 0 (set = unavailable); since `intel-v1`."]
@@ -29300,7 +29126,10 @@ pub mod intel {
                     Self((self.0 & 0xffffffffffffff00_u64) | (((v >> 0u32) & 0xff_u64) << 0u32))
                 }
                 #[doc = "Sets `EVENT_SELECT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Event logic unit that detects the condition to count (the event code).\n\nBits 7:0, read-write, 8 bits wide."]
-                pub const fn try_set_event_select(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_event_select(
+                    self,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
                     if v > 0xff_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "EVENT_SELECT",
@@ -29311,11 +29140,6 @@ pub mod intel {
                     Ok(Self(
                         (self.0 & 0xffffffffffffff00_u64) | (((v >> 0u32) & 0xff_u64) << 0u32),
                     ))
-                }
-                #[doc = "Event logic unit that detects the condition to count (the event code).\n\nBits 7:0, read-write, 8 bits wide."]
-                pub const fn set_event_select(self, value: u8) -> Self {
-                    let v = value as u64;
-                    Self((self.0 & 0xffffffffffffff00_u64) | (((v >> 0u32) & 0xff_u64) << 0u32))
                 }
                 #[doc = "Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
                 pub const fn umask(self) -> u8 {
@@ -29332,7 +29156,7 @@ pub mod intel {
                     Self((self.0 & 0xffffffffffff00ff_u64) | (((v >> 0u32) & 0xff_u64) << 8u32))
                 }
                 #[doc = "Sets `UMASK`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
-                pub const fn try_set_umask(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_umask(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0xff_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "UMASK",
@@ -29343,11 +29167,6 @@ pub mod intel {
                     Ok(Self(
                         (self.0 & 0xffffffffffff00ff_u64) | (((v >> 0u32) & 0xff_u64) << 8u32),
                     ))
-                }
-                #[doc = "Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
-                pub const fn set_umask(self, value: u8) -> Self {
-                    let v = value as u64;
-                    Self((self.0 & 0xffffffffffff00ff_u64) | (((v >> 0u32) & 0xff_u64) << 8u32))
                 }
                 #[doc = "Count while the processor runs at privilege levels 1, 2 or 3.\n\nBits 16, read-write, 1 bit wide."]
                 pub const fn usr(self) -> bool {
@@ -29443,7 +29262,7 @@ pub mod intel {
                     Self((self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32))
                 }
                 #[doc = "Sets `CMASK`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Counter mask (threshold). When non-zero, the counter increments by one in each\ncycle where the event occurs at least CMASK times (fewer, with INV). When zero,\nthe counter adds the per-cycle event count.\n\nBits 31:24, read-write, 8 bits wide."]
-                pub const fn try_set_cmask(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_cmask(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0xff_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "CMASK",
@@ -29454,11 +29273,6 @@ pub mod intel {
                     Ok(Self(
                         (self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32),
                     ))
-                }
-                #[doc = "Counter mask (threshold). When non-zero, the counter increments by one in each\ncycle where the event occurs at least CMASK times (fewer, with INV). When zero,\nthe counter adds the per-cycle event count.\n\nBits 31:24, read-write, 8 bits wide."]
-                pub const fn set_cmask(self, value: u8) -> Self {
-                    let v = value as u64;
-                    Self((self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32))
                 }
                 #[doc = "Count only inside transactional regions (Intel TSX).\n\nBits 32, read-write, 1 bit wide."]
                 pub const fn in_tx(self) -> bool {
@@ -29515,7 +29329,7 @@ pub mod intel {
                     Self((self.0 & 0xffff00ffffffffff_u64) | (((v >> 0u32) & 0xff_u64) << 40u32))
                 }
                 #[doc = "Sets `UMASK2`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Second unit mask, extending UMASK for events that need more sub-conditions.\n\nBits 47:40, read-write, 8 bits wide."]
-                pub const fn try_set_umask2(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_umask2(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0xff_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "UMASK2",
@@ -29526,11 +29340,6 @@ pub mod intel {
                     Ok(Self(
                         (self.0 & 0xffff00ffffffffff_u64) | (((v >> 0u32) & 0xff_u64) << 40u32),
                     ))
-                }
-                #[doc = "Second unit mask, extending UMASK for events that need more sub-conditions.\n\nBits 47:40, read-write, 8 bits wide."]
-                pub const fn set_umask2(self, value: u8) -> Self {
-                    let v = value as u64;
-                    Self((self.0 & 0xffff00ffffffffff_u64) | (((v >> 0u32) & 0xff_u64) << 40u32))
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))"]
                 #[inline]
@@ -29665,15 +29474,14 @@ pub mod intel {
                     self.track(0xff_u64, self.value.with_event_select::<V>())
                 }
                 #[doc = "Sets `EVENT_SELECT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Event logic unit that detects the condition to count (the event code).\n\nBits 7:0, read-write, 8 bits wide."]
-                pub const fn try_set_event_select(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_event_select(v) {
+                pub const fn try_with_event_select(
+                    self,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_event_select(v) {
                         Ok(next) => Ok(self.track(0xff_u64, next)),
                         Err(e) => Err(e),
                     }
-                }
-                #[doc = "Event logic unit that detects the condition to count (the event code).\n\nBits 7:0, read-write, 8 bits wide."]
-                pub const fn set_event_select(self, value: u8) -> Self {
-                    self.track(0xff_u64, self.value.set_event_select(value))
                 }
                 #[doc = "Sets `UMASK` to the constant `V`; a `V` wider than 8 bits fails to compile. Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
                 #[track_caller]
@@ -29681,15 +29489,11 @@ pub mod intel {
                     self.track(0xff00_u64, self.value.with_umask::<V>())
                 }
                 #[doc = "Sets `UMASK`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
-                pub const fn try_set_umask(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_umask(v) {
+                pub const fn try_with_umask(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_umask(v) {
                         Ok(next) => Ok(self.track(0xff00_u64, next)),
                         Err(e) => Err(e),
                     }
-                }
-                #[doc = "Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
-                pub const fn set_umask(self, value: u8) -> Self {
-                    self.track(0xff00_u64, self.value.set_umask(value))
                 }
                 #[doc = "Count while the processor runs at privilege levels 1, 2 or 3.\n\nBits 16, read-write, 1 bit wide."]
                 pub const fn with_usr(self, on: bool) -> Self {
@@ -29732,15 +29536,11 @@ pub mod intel {
                     self.track(0xff000000_u64, self.value.with_cmask::<V>())
                 }
                 #[doc = "Sets `CMASK`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Counter mask (threshold). When non-zero, the counter increments by one in each\ncycle where the event occurs at least CMASK times (fewer, with INV). When zero,\nthe counter adds the per-cycle event count.\n\nBits 31:24, read-write, 8 bits wide."]
-                pub const fn try_set_cmask(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_cmask(v) {
+                pub const fn try_with_cmask(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_cmask(v) {
                         Ok(next) => Ok(self.track(0xff000000_u64, next)),
                         Err(e) => Err(e),
                     }
-                }
-                #[doc = "Counter mask (threshold). When non-zero, the counter increments by one in each\ncycle where the event occurs at least CMASK times (fewer, with INV). When zero,\nthe counter adds the per-cycle event count.\n\nBits 31:24, read-write, 8 bits wide."]
-                pub const fn set_cmask(self, value: u8) -> Self {
-                    self.track(0xff000000_u64, self.value.set_cmask(value))
                 }
                 #[doc = "Count only inside transactional regions (Intel TSX).\n\nBits 32, read-write, 1 bit wide."]
                 pub const fn with_in_tx(self, on: bool) -> Self {
@@ -29760,15 +29560,11 @@ pub mod intel {
                     self.track(0xff0000000000_u64, self.value.with_umask2::<V>())
                 }
                 #[doc = "Sets `UMASK2`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Second unit mask, extending UMASK for events that need more sub-conditions.\n\nBits 47:40, read-write, 8 bits wide."]
-                pub const fn try_set_umask2(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_umask2(v) {
+                pub const fn try_with_umask2(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_umask2(v) {
                         Ok(next) => Ok(self.track(0xff0000000000_u64, next)),
                         Err(e) => Err(e),
                     }
-                }
-                #[doc = "Second unit mask, extending UMASK for events that need more sub-conditions.\n\nBits 47:40, read-write, 8 bits wide."]
-                pub const fn set_umask2(self, value: u8) -> Self {
-                    self.track(0xff0000000000_u64, self.value.set_umask2(value))
                 }
                 #[inline]
                 const fn checked(self) -> Result<Value, crate::ConstraintError> {
@@ -30155,7 +29951,7 @@ pub mod intel {
                     });
                 }
                 let b = Value::new();
-                let b = match b.try_set_event_select(event.event as u64) {
+                let b = match b.try_with_event_select(event.event as u64) {
                     Ok(b) => b,
                     Err(_) => {
                         return Err(crate::PlacementError::TooWide {
@@ -30166,7 +29962,7 @@ pub mod intel {
                         });
                     }
                 };
-                let b = match b.try_set_umask(event.umask as u64) {
+                let b = match b.try_with_umask(event.umask as u64) {
                     Ok(b) => b,
                     Err(_) => {
                         return Err(crate::PlacementError::TooWide {
@@ -30177,7 +29973,7 @@ pub mod intel {
                         });
                     }
                 };
-                let b = match b.try_set_umask2(event.umask2 as u64) {
+                let b = match b.try_with_umask2(event.umask2 as u64) {
                     Ok(b) => b,
                     Err(_) => {
                         return Err(crate::PlacementError::TooWide {
@@ -30189,7 +29985,7 @@ pub mod intel {
                     }
                 };
                 let b = b.with_eq_field(event.eq);
-                let b = match b.try_set_cmask(event.cmask as u64) {
+                let b = match b.try_with_cmask(event.cmask as u64) {
                     Ok(b) => b,
                     Err(_) => {
                         return Err(crate::PlacementError::TooWide {
@@ -30400,7 +30196,7 @@ pub mod intel {
         };
         pub use super::super::intel::v5::{IA32_PERF_GLOBAL_STATUS_SET, Ia32PerfGlobalStatusSet};
         pub use super::super::intel::v5::{IA32_PERF_METRICS, Ia32PerfMetrics};
-        #[doc = "The architectural events of `intel-v6` (CPUID.0AH:EBX enumerates their availability)."]
+        #[doc = "The architectural events of `intel-v6`, and of the 5 CPU model generations extending it. One set, defined here in `intel-v6` and re-exported by the others. CPUID.0AH:EBX enumerates their availability ([`is_available`](ArchEvent::is_available)).\n\nAn event is architectural when its definition has a `cpuid-bit` (its CPUID.0AH:EBX bit); every other event of a generation is model-specific and lives in that CPU model's `events::Event`. Variants are the names in CamelCase, each `.`-separated part on its own (`LONGEST_LAT_CACHE.MISS` is `LongestLatCache_Miss`)."]
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum ArchEvent {
             #[doc = "Core cycles while the logical processor is not halted.\n\nEvent select `0x3C`, umask `0x00`; CPUID.0AH:EBX bit 0 (set = unavailable); since `intel-v1`."]

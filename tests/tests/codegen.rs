@@ -280,8 +280,8 @@ mod kernel_style {
     #[test]
     fn runtime_setters_never_panic() {
         let v = IA32_PERFEVTSEL::Value::new();
-        assert!(v.try_set_umask(0x1FF).is_err());
-        assert_eq!(v.try_set_umask(0xFF).unwrap().build().umask(), 0xFF);
+        assert!(v.try_with_umask(0x1FF).is_err());
+        assert_eq!(v.try_with_umask(0xFF).unwrap().build().umask(), 0xFF);
         let bad = v.with_inv(true);
         assert_eq!(bad.try_build().unwrap_err().id, "inv-without-cmask");
         assert!(bad.with_cmask::<1>().try_build().is_ok());
@@ -307,13 +307,13 @@ mod kernel_style {
     #[test]
     fn field_arrays_and_enums() {
         let c = IA32_FIXED_CTR_CTRL::Value::new()
-            .set_enable1(IA32_FIXED_CTR_CTRL::Enable::All)
+            .with_enable1_value(IA32_FIXED_CTR_CTRL::Enable::All)
             .with_pmi1(true)
             .build();
         assert_eq!(c.bits(), 0b1011 << 4);
         assert_eq!(c.enable1_value(), Some(IA32_FIXED_CTR_CTRL::Enable::All));
         assert_eq!(c.enable_at(1), Some(3));
-        assert!(c.try_set_enable_at(3, 1).is_err());
+        assert!(c.try_with_enable_at(3, 1).is_err());
         let tock = c.to_local();
         assert_eq!(tock.read(IA32_FIXED_CTR_CTRL::ENABLE1), 3);
     }

@@ -42,7 +42,7 @@ impl Cx<'_> {
         for (attr, member, label) in attrs {
             let m = format_ident!("{}", member);
             // The setter the attribute goes through: `with_x(bool)` for one bit,
-            // `try_set_x(v)` for more.
+            // `try_with_x(v)` for more.
             let field = owner
                 .pmu
                 .encoding_field(attr)

@@ -58,10 +58,7 @@ impl Cx<'_> {
         let count = evs.len();
         let descs = evs.iter().map(|e| event_desc(krate, e));
         let desc_names: Vec<Ident> = (0..evs.len()).map(|i| format_ident!("D{}", i)).collect();
-        let doc = format!(
-            "The architectural events of `{}` (CPUID.0AH:EBX enumerates their availability).",
-            g.id
-        );
+        let doc = self.arch_events_doc(g);
         let as_event = self.as_event(&quote!(ArchEvent));
         quote! {
             #[doc = #doc]
@@ -146,6 +143,48 @@ impl Cx<'_> {
             }
         }
         Some(owner.id.clone())
+    }
+
+    /// The doc of the `ArchEvent` `g` defines: every generation that has this set (it is
+    /// re-exported there), architectural ones by name and CPU models counted, and the rule
+    /// that makes an event architectural.
+    fn arch_events_doc(&self, g: &Generation) -> String {
+        let users: Vec<&Generation> = self
+            .model
+            .generations
+            .iter()
+            .filter(|u| self.arch_events_owner(u).as_deref() == Some(g.id.as_str()))
+            .collect();
+        let arch: Vec<String> = users
+            .iter()
+            .filter(|u| !super::is_model(u))
+            .map(|u| format!("`{}`", u.id))
+            .collect();
+        let models = users.iter().filter(|u| super::is_model(u)).count();
+        let mut who = super::util::join_and(&arch);
+        if models > 0 {
+            who.push_str(&format!(
+                ", and of the {models} CPU model generation{} extending {}",
+                if models == 1 { "" } else { "s" },
+                if arch.len() == 1 { "it" } else { "them" }
+            ));
+        }
+        let shared = if users.len() > 1 {
+            format!(
+                " One set, defined here in `{}` and re-exported by the others.",
+                g.id
+            )
+        } else {
+            String::new()
+        };
+        format!(
+            "The architectural events of {who}.{shared} CPUID.0AH:EBX enumerates their availability \
+             ([`is_available`](ArchEvent::is_available)).\n\nAn event is architectural when \
+             its definition has a `cpuid-bit` (its CPUID.0AH:EBX bit); every other event of a \
+             generation is model-specific and lives in that CPU model's `events::Event`. Variants \
+             are the names in CamelCase, each `.`-separated part on its own \
+             (`LONGEST_LAT_CACHE.MISS` is `LongestLatCache_Miss`)."
+        )
     }
 
     /// With the run-time layer, `impl pmu_regs::pmu::AsEvent for #ty` through its `desc()`, so

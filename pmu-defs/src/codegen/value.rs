@@ -163,8 +163,8 @@ impl Cx<'_> {
     }
 
     /// The methods of one element ([`names::element_methods`]): its getters, then, when it
-    /// is writable, `with_x(bool)` or const-checked `with_x::<V>()` plus `try_set_x`, `set_x`
-    /// for named values and whole-integer widths, `clear_x`/`set_x` for write-1 bits; each
+    /// is writable, `with_x(bool)` or const-checked `with_x::<V>()` plus `try_with_x`,
+    /// `with_x_value` for named values, `clear_x`/`set_x` for write-1 bits; each
     /// setter with its `Builder` wrapper. Also its line of `Debug`.
     fn elem_methods(
         &self,
@@ -307,7 +307,7 @@ impl Cx<'_> {
                         }
                     });
                 }
-                Method::SetEnum | Method::SetInt => {
+                Method::SetEnum => {
                     let arg = match (kind, enum_ident) {
                         (Method::SetEnum, Some(en)) => quote!(#en),
                         _ => vt.clone(),
@@ -389,7 +389,7 @@ impl Cx<'_> {
     }
 
     /// Runtime-indexed access to a field array: `x_at(index)` and, when writable,
-    /// `try_set_x_at(index, v)` (or `try_clear_x_at(index)` for write-1 bits).
+    /// `try_with_x_at(index, v)` (or `try_clear_x_at(index)` for write-1 bits).
     fn array_accessors(
         &self,
         r: &Register,

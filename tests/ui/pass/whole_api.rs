@@ -29,7 +29,7 @@ const RAW: IA32_PERFEVTSEL::Value = IA32_PERFEVTSEL::Value::from_bits::<0x0043_4
 const PMC7: u32 = IA32_PERFEVTSEL::address::<7>();
 const FIXED: IA32_FIXED_CTR_CTRL::Value = IA32_FIXED_CTR_CTRL::Value::new()
     .with_enable0::<3>()
-    .set_enable1(IA32_FIXED_CTR_CTRL::Enable::Os)
+    .with_enable1_value(IA32_FIXED_CTR_CTRL::Enable::Os)
     .with_pmi2(true)
     .with_any0(true)
     .build();
@@ -82,9 +82,10 @@ fn runtime(umask: u8, user: bool, cmask: u64, counter: u32) {
     // Runtime setters and getters.
     let v = IA32_PERFEVTSEL::Value::new()
         .with_event_select::<0x2E>()
-        .set_umask(umask)
+        .try_with_umask(umask.into())
+        .unwrap()
         .with_usr(user)
-        .try_set_cmask(cmask)
+        .try_with_cmask(cmask)
         .unwrap()
         .build();
     assert_eq!(
@@ -92,7 +93,7 @@ fn runtime(umask: u8, user: bool, cmask: u64, counter: u32) {
         (umask, user, cmask)
     );
     assert_eq!(
-        IA32_PERFEVTSEL::Value::new().try_set_cmask(cmask + 0x100),
+        IA32_PERFEVTSEL::Value::new().try_with_cmask(cmask + 0x100),
         Err(FieldError::TooWide {
             field: "CMASK",
             width: 8,
@@ -122,13 +123,13 @@ fn runtime(umask: u8, user: bool, cmask: u64, counter: u32) {
     assert!(v4::IA32_PERFEVTSEL::try_event_on_raw(counter - 4, &low).is_err());
     // Field arrays by runtime index.
     let f = IA32_FIXED_CTR_CTRL::Value::new()
-        .try_set_enable_at(2, 2)
+        .try_with_enable_at(2, 2)
         .unwrap()
         .build();
     assert_eq!(f.enable_at(2), Some(2));
     assert!(
         IA32_FIXED_CTR_CTRL::Value::new()
-            .try_set_enable_at(3, 1)
+            .try_with_enable_at(3, 1)
             .is_err()
     );
     // The INV/CMASK constraint at run time.

@@ -149,7 +149,7 @@ pub mod IA32_PMC {
             Self((self.0 & 0xffff000000000000_u64) | (((v >> 0u32) & 0xffffffffffff_u64) << 0u32))
         }
         #[doc = "Sets `COUNT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 48 bits. Counter value. The implemented width is CPUID.0AH:EAX\\[23:16\\] (48 bits on current\nprocessors); bits above it are reserved.\n\nBits 47:0, read-write, 48 bits wide."]
-        pub const fn try_set_count(self, v: u64) -> Result<Self, crate::FieldError> {
+        pub const fn try_with_count(self, v: u64) -> Result<Self, crate::FieldError> {
             if v > 0xffffffffffff_u64 {
                 return Err(crate::FieldError::TooWide {
                     field: "COUNT",
@@ -245,8 +245,8 @@ pub mod IA32_PMC {
             self.track(0xffffffffffff_u64, self.value.with_count::<V>())
         }
         #[doc = "Sets `COUNT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 48 bits. Counter value. The implemented width is CPUID.0AH:EAX\\[23:16\\] (48 bits on current\nprocessors); bits above it are reserved.\n\nBits 47:0, read-write, 48 bits wide."]
-        pub const fn try_set_count(self, v: u64) -> Result<Self, crate::FieldError> {
-            match self.value.try_set_count(v) {
+        pub const fn try_with_count(self, v: u64) -> Result<Self, crate::FieldError> {
+            match self.value.try_with_count(v) {
                 Ok(next) => Ok(self.track(0xffffffffffff_u64, next)),
                 Err(e) => Err(e),
             }
@@ -528,7 +528,7 @@ pub mod IA32_A_PMC {
             Self((self.0 & 0xffff000000000000_u64) | (((v >> 0u32) & 0xffffffffffff_u64) << 0u32))
         }
         #[doc = "Sets `COUNT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 48 bits. Counter value, writable at the full width CPUID.0AH:EAX\\[23:16\\] reports.\n\nBits 47:0, read-write, 48 bits wide."]
-        pub const fn try_set_count(self, v: u64) -> Result<Self, crate::FieldError> {
+        pub const fn try_with_count(self, v: u64) -> Result<Self, crate::FieldError> {
             if v > 0xffffffffffff_u64 {
                 return Err(crate::FieldError::TooWide {
                     field: "COUNT",
@@ -624,8 +624,8 @@ pub mod IA32_A_PMC {
             self.track(0xffffffffffff_u64, self.value.with_count::<V>())
         }
         #[doc = "Sets `COUNT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 48 bits. Counter value, writable at the full width CPUID.0AH:EAX\\[23:16\\] reports.\n\nBits 47:0, read-write, 48 bits wide."]
-        pub const fn try_set_count(self, v: u64) -> Result<Self, crate::FieldError> {
-            match self.value.try_set_count(v) {
+        pub const fn try_with_count(self, v: u64) -> Result<Self, crate::FieldError> {
+            match self.value.try_with_count(v) {
                 Ok(next) => Ok(self.track(0xffffffffffff_u64, next)),
                 Err(e) => Err(e),
             }
@@ -975,7 +975,7 @@ pub mod IA32_PERFEVTSEL {
             Self((self.0 & 0xffffffffffffff00_u64) | (((v >> 0u32) & 0xff_u64) << 0u32))
         }
         #[doc = "Sets `EVENT_SELECT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Event logic unit that detects the condition to count (the event code).\n\nBits 7:0, read-write, 8 bits wide."]
-        pub const fn try_set_event_select(self, v: u64) -> Result<Self, crate::FieldError> {
+        pub const fn try_with_event_select(self, v: u64) -> Result<Self, crate::FieldError> {
             if v > 0xff_u64 {
                 return Err(crate::FieldError::TooWide {
                     field: "EVENT_SELECT",
@@ -986,11 +986,6 @@ pub mod IA32_PERFEVTSEL {
             Ok(Self(
                 (self.0 & 0xffffffffffffff00_u64) | (((v >> 0u32) & 0xff_u64) << 0u32),
             ))
-        }
-        #[doc = "Event logic unit that detects the condition to count (the event code).\n\nBits 7:0, read-write, 8 bits wide."]
-        pub const fn set_event_select(self, value: u8) -> Self {
-            let v = value as u64;
-            Self((self.0 & 0xffffffffffffff00_u64) | (((v >> 0u32) & 0xff_u64) << 0u32))
         }
         #[doc = "Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
         pub const fn umask(self) -> u8 {
@@ -1007,7 +1002,7 @@ pub mod IA32_PERFEVTSEL {
             Self((self.0 & 0xffffffffffff00ff_u64) | (((v >> 0u32) & 0xff_u64) << 8u32))
         }
         #[doc = "Sets `UMASK`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
-        pub const fn try_set_umask(self, v: u64) -> Result<Self, crate::FieldError> {
+        pub const fn try_with_umask(self, v: u64) -> Result<Self, crate::FieldError> {
             if v > 0xff_u64 {
                 return Err(crate::FieldError::TooWide {
                     field: "UMASK",
@@ -1018,11 +1013,6 @@ pub mod IA32_PERFEVTSEL {
             Ok(Self(
                 (self.0 & 0xffffffffffff00ff_u64) | (((v >> 0u32) & 0xff_u64) << 8u32),
             ))
-        }
-        #[doc = "Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
-        pub const fn set_umask(self, value: u8) -> Self {
-            let v = value as u64;
-            Self((self.0 & 0xffffffffffff00ff_u64) | (((v >> 0u32) & 0xff_u64) << 8u32))
         }
         #[doc = "Count while the processor runs at privilege levels 1, 2 or 3.\n\nBits 16, read-write, 1 bit wide."]
         pub const fn usr(self) -> bool {
@@ -1118,7 +1108,7 @@ pub mod IA32_PERFEVTSEL {
             Self((self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32))
         }
         #[doc = "Sets `CMASK`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Counter mask (threshold). When non-zero, the counter increments by one in each\ncycle where the event occurs at least CMASK times (fewer, with INV). When zero,\nthe counter adds the per-cycle event count.\n\nBits 31:24, read-write, 8 bits wide."]
-        pub const fn try_set_cmask(self, v: u64) -> Result<Self, crate::FieldError> {
+        pub const fn try_with_cmask(self, v: u64) -> Result<Self, crate::FieldError> {
             if v > 0xff_u64 {
                 return Err(crate::FieldError::TooWide {
                     field: "CMASK",
@@ -1129,11 +1119,6 @@ pub mod IA32_PERFEVTSEL {
             Ok(Self(
                 (self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32),
             ))
-        }
-        #[doc = "Counter mask (threshold). When non-zero, the counter increments by one in each\ncycle where the event occurs at least CMASK times (fewer, with INV). When zero,\nthe counter adds the per-cycle event count.\n\nBits 31:24, read-write, 8 bits wide."]
-        pub const fn set_cmask(self, value: u8) -> Self {
-            let v = value as u64;
-            Self((self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32))
         }
         #[doc = "Count only inside transactional regions (Intel TSX).\n\nBits 32, read-write, 1 bit wide."]
         pub const fn in_tx(self) -> bool {
@@ -1190,7 +1175,7 @@ pub mod IA32_PERFEVTSEL {
             Self((self.0 & 0xffff00ffffffffff_u64) | (((v >> 0u32) & 0xff_u64) << 40u32))
         }
         #[doc = "Sets `UMASK2`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Second unit mask, extending UMASK for events that need more sub-conditions.\n\nBits 47:40, read-write, 8 bits wide."]
-        pub const fn try_set_umask2(self, v: u64) -> Result<Self, crate::FieldError> {
+        pub const fn try_with_umask2(self, v: u64) -> Result<Self, crate::FieldError> {
             if v > 0xff_u64 {
                 return Err(crate::FieldError::TooWide {
                     field: "UMASK2",
@@ -1201,11 +1186,6 @@ pub mod IA32_PERFEVTSEL {
             Ok(Self(
                 (self.0 & 0xffff00ffffffffff_u64) | (((v >> 0u32) & 0xff_u64) << 40u32),
             ))
-        }
-        #[doc = "Second unit mask, extending UMASK for events that need more sub-conditions.\n\nBits 47:40, read-write, 8 bits wide."]
-        pub const fn set_umask2(self, value: u8) -> Self {
-            let v = value as u64;
-            Self((self.0 & 0xffff00ffffffffff_u64) | (((v >> 0u32) & 0xff_u64) << 40u32))
         }
         #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))"]
         #[inline]
@@ -1336,15 +1316,11 @@ pub mod IA32_PERFEVTSEL {
             self.track(0xff_u64, self.value.with_event_select::<V>())
         }
         #[doc = "Sets `EVENT_SELECT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Event logic unit that detects the condition to count (the event code).\n\nBits 7:0, read-write, 8 bits wide."]
-        pub const fn try_set_event_select(self, v: u64) -> Result<Self, crate::FieldError> {
-            match self.value.try_set_event_select(v) {
+        pub const fn try_with_event_select(self, v: u64) -> Result<Self, crate::FieldError> {
+            match self.value.try_with_event_select(v) {
                 Ok(next) => Ok(self.track(0xff_u64, next)),
                 Err(e) => Err(e),
             }
-        }
-        #[doc = "Event logic unit that detects the condition to count (the event code).\n\nBits 7:0, read-write, 8 bits wide."]
-        pub const fn set_event_select(self, value: u8) -> Self {
-            self.track(0xff_u64, self.value.set_event_select(value))
         }
         #[doc = "Sets `UMASK` to the constant `V`; a `V` wider than 8 bits fails to compile. Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
         #[track_caller]
@@ -1352,15 +1328,11 @@ pub mod IA32_PERFEVTSEL {
             self.track(0xff00_u64, self.value.with_umask::<V>())
         }
         #[doc = "Sets `UMASK`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
-        pub const fn try_set_umask(self, v: u64) -> Result<Self, crate::FieldError> {
-            match self.value.try_set_umask(v) {
+        pub const fn try_with_umask(self, v: u64) -> Result<Self, crate::FieldError> {
+            match self.value.try_with_umask(v) {
                 Ok(next) => Ok(self.track(0xff00_u64, next)),
                 Err(e) => Err(e),
             }
-        }
-        #[doc = "Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
-        pub const fn set_umask(self, value: u8) -> Self {
-            self.track(0xff00_u64, self.value.set_umask(value))
         }
         #[doc = "Count while the processor runs at privilege levels 1, 2 or 3.\n\nBits 16, read-write, 1 bit wide."]
         pub const fn with_usr(self, on: bool) -> Self {
@@ -1403,15 +1375,11 @@ pub mod IA32_PERFEVTSEL {
             self.track(0xff000000_u64, self.value.with_cmask::<V>())
         }
         #[doc = "Sets `CMASK`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Counter mask (threshold). When non-zero, the counter increments by one in each\ncycle where the event occurs at least CMASK times (fewer, with INV). When zero,\nthe counter adds the per-cycle event count.\n\nBits 31:24, read-write, 8 bits wide."]
-        pub const fn try_set_cmask(self, v: u64) -> Result<Self, crate::FieldError> {
-            match self.value.try_set_cmask(v) {
+        pub const fn try_with_cmask(self, v: u64) -> Result<Self, crate::FieldError> {
+            match self.value.try_with_cmask(v) {
                 Ok(next) => Ok(self.track(0xff000000_u64, next)),
                 Err(e) => Err(e),
             }
-        }
-        #[doc = "Counter mask (threshold). When non-zero, the counter increments by one in each\ncycle where the event occurs at least CMASK times (fewer, with INV). When zero,\nthe counter adds the per-cycle event count.\n\nBits 31:24, read-write, 8 bits wide."]
-        pub const fn set_cmask(self, value: u8) -> Self {
-            self.track(0xff000000_u64, self.value.set_cmask(value))
         }
         #[doc = "Count only inside transactional regions (Intel TSX).\n\nBits 32, read-write, 1 bit wide."]
         pub const fn with_in_tx(self, on: bool) -> Self {
@@ -1431,15 +1399,11 @@ pub mod IA32_PERFEVTSEL {
             self.track(0xff0000000000_u64, self.value.with_umask2::<V>())
         }
         #[doc = "Sets `UMASK2`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Second unit mask, extending UMASK for events that need more sub-conditions.\n\nBits 47:40, read-write, 8 bits wide."]
-        pub const fn try_set_umask2(self, v: u64) -> Result<Self, crate::FieldError> {
-            match self.value.try_set_umask2(v) {
+        pub const fn try_with_umask2(self, v: u64) -> Result<Self, crate::FieldError> {
+            match self.value.try_with_umask2(v) {
                 Ok(next) => Ok(self.track(0xff0000000000_u64, next)),
                 Err(e) => Err(e),
             }
-        }
-        #[doc = "Second unit mask, extending UMASK for events that need more sub-conditions.\n\nBits 47:40, read-write, 8 bits wide."]
-        pub const fn set_umask2(self, value: u8) -> Self {
-            self.track(0xff0000000000_u64, self.value.set_umask2(value))
         }
         #[inline]
         const fn checked(self) -> Result<Value, crate::ConstraintError> {
@@ -1810,7 +1774,7 @@ pub mod IA32_PERFEVTSEL {
             });
         }
         let b = Value::new();
-        let b = match b.try_set_event_select(event.event as u64) {
+        let b = match b.try_with_event_select(event.event as u64) {
             Ok(b) => b,
             Err(_) => {
                 return Err(crate::PlacementError::TooWide {
@@ -1821,7 +1785,7 @@ pub mod IA32_PERFEVTSEL {
                 });
             }
         };
-        let b = match b.try_set_umask(event.umask as u64) {
+        let b = match b.try_with_umask(event.umask as u64) {
             Ok(b) => b,
             Err(_) => {
                 return Err(crate::PlacementError::TooWide {
@@ -1832,7 +1796,7 @@ pub mod IA32_PERFEVTSEL {
                 });
             }
         };
-        let b = match b.try_set_umask2(event.umask2 as u64) {
+        let b = match b.try_with_umask2(event.umask2 as u64) {
             Ok(b) => b,
             Err(_) => {
                 return Err(crate::PlacementError::TooWide {
@@ -1844,7 +1808,7 @@ pub mod IA32_PERFEVTSEL {
             }
         };
         let b = b.with_eq_field(event.eq);
-        let b = match b.try_set_cmask(event.cmask as u64) {
+        let b = match b.try_with_cmask(event.cmask as u64) {
             Ok(b) => b,
             Err(_) => {
                 return Err(crate::PlacementError::TooWide {
@@ -2757,7 +2721,7 @@ pub mod IA32_PERF_GLOBAL_CTRL {
             }
         }
         #[doc = "Sets element `index` of `EN_PMC`; fails when out of 0..10 or wider than 1 bits."]
-        pub const fn try_set_en_pmc_at(
+        pub const fn try_with_en_pmc_at(
             self,
             index: u32,
             v: u64,
@@ -2854,7 +2818,7 @@ pub mod IA32_PERF_GLOBAL_CTRL {
             }
         }
         #[doc = "Sets element `index` of `EN_FIXED_CTR`; fails when out of 0..4 or wider than 1 bits."]
-        pub const fn try_set_en_fixed_ctr_at(
+        pub const fn try_with_en_fixed_ctr_at(
             self,
             index: u32,
             v: u64,
@@ -3025,12 +2989,12 @@ pub mod IA32_PERF_GLOBAL_CTRL {
             self.track(0x200_u64, self.value.with_en_pmc9(on))
         }
         #[doc = "Sets element `index` of `EN_PMC`; fails when out of 0..10 or wider than 1 bits."]
-        pub const fn try_set_en_pmc_at(
+        pub const fn try_with_en_pmc_at(
             self,
             index: u32,
             v: u64,
         ) -> Result<Self, crate::FieldError> {
-            match self.value.try_set_en_pmc_at(index, v) {
+            match self.value.try_with_en_pmc_at(index, v) {
                 Ok(next) => Ok(self.track(
                     match index {
                         0u32 => 0x1_u64,
@@ -3067,12 +3031,12 @@ pub mod IA32_PERF_GLOBAL_CTRL {
             self.track(0x800000000_u64, self.value.with_en_fixed_ctr3(on))
         }
         #[doc = "Sets element `index` of `EN_FIXED_CTR`; fails when out of 0..4 or wider than 1 bits."]
-        pub const fn try_set_en_fixed_ctr_at(
+        pub const fn try_with_en_fixed_ctr_at(
             self,
             index: u32,
             v: u64,
         ) -> Result<Self, crate::FieldError> {
-            match self.value.try_set_en_fixed_ctr_at(index, v) {
+            match self.value.try_with_en_fixed_ctr_at(index, v) {
                 Ok(next) => Ok(self.track(
                     match index {
                         0u32 => 0x100000000_u64,

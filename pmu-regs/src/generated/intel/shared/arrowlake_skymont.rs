@@ -148,7 +148,7 @@ pub mod IA32_FIXED_CTR {
             Self((self.0 & 0xffff000000000000_u64) | (((v >> 0u32) & 0xffffffffffff_u64) << 0u32))
         }
         #[doc = "Sets `COUNT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 48 bits. Counter value; the implemented width is CPUID.0AH:EDX\\[12:5\\].\n\nBits 47:0, read-write, 48 bits wide."]
-        pub const fn try_set_count(self, v: u64) -> Result<Self, crate::FieldError> {
+        pub const fn try_with_count(self, v: u64) -> Result<Self, crate::FieldError> {
             if v > 0xffffffffffff_u64 {
                 return Err(crate::FieldError::TooWide {
                     field: "COUNT",
@@ -244,8 +244,8 @@ pub mod IA32_FIXED_CTR {
             self.track(0xffffffffffff_u64, self.value.with_count::<V>())
         }
         #[doc = "Sets `COUNT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 48 bits. Counter value; the implemented width is CPUID.0AH:EDX\\[12:5\\].\n\nBits 47:0, read-write, 48 bits wide."]
-        pub const fn try_set_count(self, v: u64) -> Result<Self, crate::FieldError> {
-            match self.value.try_set_count(v) {
+        pub const fn try_with_count(self, v: u64) -> Result<Self, crate::FieldError> {
+            match self.value.try_with_count(v) {
                 Ok(next) => Ok(self.track(0xffffffffffff_u64, next)),
                 Err(e) => Err(e),
             }
@@ -574,7 +574,7 @@ pub mod IA32_FIXED_CTR_CTRL {
             Self((self.0 & 0xfffffffffffffffc_u64) | (((v >> 0u32) & 0x3_u64) << 0u32))
         }
         #[doc = "Sets `ENABLE0`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 0 of 7, fixed counter 0: bits 1:0, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-        pub const fn try_set_enable0(self, v: u64) -> Result<Self, crate::FieldError> {
+        pub const fn try_with_enable0(self, v: u64) -> Result<Self, crate::FieldError> {
             if v > 0x3_u64 {
                 return Err(crate::FieldError::TooWide {
                     field: "ENABLE0",
@@ -587,7 +587,7 @@ pub mod IA32_FIXED_CTR_CTRL {
             ))
         }
         #[doc = "`ENABLE` element 0 of 7, fixed counter 0: bits 1:0, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-        pub const fn set_enable0(self, value: Enable) -> Self {
+        pub const fn with_enable0_value(self, value: Enable) -> Self {
             let v = value as u64;
             Self((self.0 & 0xfffffffffffffffc_u64) | (((v >> 0u32) & 0x3_u64) << 0u32))
         }
@@ -610,7 +610,7 @@ pub mod IA32_FIXED_CTR_CTRL {
             Self((self.0 & 0xffffffffffffffcf_u64) | (((v >> 0u32) & 0x3_u64) << 4u32))
         }
         #[doc = "Sets `ENABLE1`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 1 of 7, fixed counter 1: bits 5:4, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-        pub const fn try_set_enable1(self, v: u64) -> Result<Self, crate::FieldError> {
+        pub const fn try_with_enable1(self, v: u64) -> Result<Self, crate::FieldError> {
             if v > 0x3_u64 {
                 return Err(crate::FieldError::TooWide {
                     field: "ENABLE1",
@@ -623,7 +623,7 @@ pub mod IA32_FIXED_CTR_CTRL {
             ))
         }
         #[doc = "`ENABLE` element 1 of 7, fixed counter 1: bits 5:4, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-        pub const fn set_enable1(self, value: Enable) -> Self {
+        pub const fn with_enable1_value(self, value: Enable) -> Self {
             let v = value as u64;
             Self((self.0 & 0xffffffffffffffcf_u64) | (((v >> 0u32) & 0x3_u64) << 4u32))
         }
@@ -646,7 +646,7 @@ pub mod IA32_FIXED_CTR_CTRL {
             Self((self.0 & 0xfffffffffffffcff_u64) | (((v >> 0u32) & 0x3_u64) << 8u32))
         }
         #[doc = "Sets `ENABLE2`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 2 of 7, fixed counter 2: bits 9:8, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-        pub const fn try_set_enable2(self, v: u64) -> Result<Self, crate::FieldError> {
+        pub const fn try_with_enable2(self, v: u64) -> Result<Self, crate::FieldError> {
             if v > 0x3_u64 {
                 return Err(crate::FieldError::TooWide {
                     field: "ENABLE2",
@@ -659,7 +659,7 @@ pub mod IA32_FIXED_CTR_CTRL {
             ))
         }
         #[doc = "`ENABLE` element 2 of 7, fixed counter 2: bits 9:8, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-        pub const fn set_enable2(self, value: Enable) -> Self {
+        pub const fn with_enable2_value(self, value: Enable) -> Self {
             let v = value as u64;
             Self((self.0 & 0xfffffffffffffcff_u64) | (((v >> 0u32) & 0x3_u64) << 8u32))
         }
@@ -682,7 +682,7 @@ pub mod IA32_FIXED_CTR_CTRL {
             Self((self.0 & 0xffffffffffffcfff_u64) | (((v >> 0u32) & 0x3_u64) << 12u32))
         }
         #[doc = "Sets `ENABLE3`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 3 of 7, fixed counter 3: bits 13:12, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-        pub const fn try_set_enable3(self, v: u64) -> Result<Self, crate::FieldError> {
+        pub const fn try_with_enable3(self, v: u64) -> Result<Self, crate::FieldError> {
             if v > 0x3_u64 {
                 return Err(crate::FieldError::TooWide {
                     field: "ENABLE3",
@@ -695,7 +695,7 @@ pub mod IA32_FIXED_CTR_CTRL {
             ))
         }
         #[doc = "`ENABLE` element 3 of 7, fixed counter 3: bits 13:12, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-        pub const fn set_enable3(self, value: Enable) -> Self {
+        pub const fn with_enable3_value(self, value: Enable) -> Self {
             let v = value as u64;
             Self((self.0 & 0xffffffffffffcfff_u64) | (((v >> 0u32) & 0x3_u64) << 12u32))
         }
@@ -718,7 +718,7 @@ pub mod IA32_FIXED_CTR_CTRL {
             Self((self.0 & 0xfffffffffffcffff_u64) | (((v >> 0u32) & 0x3_u64) << 16u32))
         }
         #[doc = "Sets `ENABLE4`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 4 of 7, fixed counter 4: bits 17:16, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-        pub const fn try_set_enable4(self, v: u64) -> Result<Self, crate::FieldError> {
+        pub const fn try_with_enable4(self, v: u64) -> Result<Self, crate::FieldError> {
             if v > 0x3_u64 {
                 return Err(crate::FieldError::TooWide {
                     field: "ENABLE4",
@@ -731,7 +731,7 @@ pub mod IA32_FIXED_CTR_CTRL {
             ))
         }
         #[doc = "`ENABLE` element 4 of 7, fixed counter 4: bits 17:16, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-        pub const fn set_enable4(self, value: Enable) -> Self {
+        pub const fn with_enable4_value(self, value: Enable) -> Self {
             let v = value as u64;
             Self((self.0 & 0xfffffffffffcffff_u64) | (((v >> 0u32) & 0x3_u64) << 16u32))
         }
@@ -754,7 +754,7 @@ pub mod IA32_FIXED_CTR_CTRL {
             Self((self.0 & 0xffffffffffcfffff_u64) | (((v >> 0u32) & 0x3_u64) << 20u32))
         }
         #[doc = "Sets `ENABLE5`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 5 of 7, fixed counter 5: bits 21:20, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-        pub const fn try_set_enable5(self, v: u64) -> Result<Self, crate::FieldError> {
+        pub const fn try_with_enable5(self, v: u64) -> Result<Self, crate::FieldError> {
             if v > 0x3_u64 {
                 return Err(crate::FieldError::TooWide {
                     field: "ENABLE5",
@@ -767,7 +767,7 @@ pub mod IA32_FIXED_CTR_CTRL {
             ))
         }
         #[doc = "`ENABLE` element 5 of 7, fixed counter 5: bits 21:20, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-        pub const fn set_enable5(self, value: Enable) -> Self {
+        pub const fn with_enable5_value(self, value: Enable) -> Self {
             let v = value as u64;
             Self((self.0 & 0xffffffffffcfffff_u64) | (((v >> 0u32) & 0x3_u64) << 20u32))
         }
@@ -790,7 +790,7 @@ pub mod IA32_FIXED_CTR_CTRL {
             Self((self.0 & 0xfffffffffcffffff_u64) | (((v >> 0u32) & 0x3_u64) << 24u32))
         }
         #[doc = "Sets `ENABLE6`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 6 of 7, fixed counter 6: bits 25:24, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-        pub const fn try_set_enable6(self, v: u64) -> Result<Self, crate::FieldError> {
+        pub const fn try_with_enable6(self, v: u64) -> Result<Self, crate::FieldError> {
             if v > 0x3_u64 {
                 return Err(crate::FieldError::TooWide {
                     field: "ENABLE6",
@@ -803,7 +803,7 @@ pub mod IA32_FIXED_CTR_CTRL {
             ))
         }
         #[doc = "`ENABLE` element 6 of 7, fixed counter 6: bits 25:24, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-        pub const fn set_enable6(self, value: Enable) -> Self {
+        pub const fn with_enable6_value(self, value: Enable) -> Self {
             let v = value as u64;
             Self((self.0 & 0xfffffffffcffffff_u64) | (((v >> 0u32) & 0x3_u64) << 24u32))
         }
@@ -821,7 +821,7 @@ pub mod IA32_FIXED_CTR_CTRL {
             }
         }
         #[doc = "Sets element `index` of `ENABLE`; fails when out of 0..7 or wider than 2 bits."]
-        pub const fn try_set_enable_at(
+        pub const fn try_with_enable_at(
             self,
             index: u32,
             v: u64,
@@ -963,7 +963,7 @@ pub mod IA32_FIXED_CTR_CTRL {
             note = "`ANY` is deprecated since intel-v5 (where CPUID.0AH:EDX[15] = 1): software must not set it there"
         )]
         #[doc = "Sets element `index` of `ANY`; fails when out of 0..7 or wider than 1 bits."]
-        pub const fn try_set_any_at(self, index: u32, v: u64) -> Result<Self, crate::FieldError> {
+        pub const fn try_with_any_at(self, index: u32, v: u64) -> Result<Self, crate::FieldError> {
             if v > 0x1_u64 {
                 return Err(crate::FieldError::TooWide {
                     field: "ANY",
@@ -1077,7 +1077,7 @@ pub mod IA32_FIXED_CTR_CTRL {
             }
         }
         #[doc = "Sets element `index` of `PMI`; fails when out of 0..7 or wider than 1 bits."]
-        pub const fn try_set_pmi_at(self, index: u32, v: u64) -> Result<Self, crate::FieldError> {
+        pub const fn try_with_pmi_at(self, index: u32, v: u64) -> Result<Self, crate::FieldError> {
             if v > 0x1_u64 {
                 return Err(crate::FieldError::TooWide {
                     field: "PMI",
@@ -1191,7 +1191,7 @@ pub mod IA32_FIXED_CTR_CTRL {
             }
         }
         #[doc = "Sets element `index` of `ADAPTIVE_RECORD`; fails when out of 0..7 or wider than 1 bits."]
-        pub const fn try_set_adaptive_record_at(
+        pub const fn try_with_adaptive_record_at(
             self,
             index: u32,
             v: u64,
@@ -1361,15 +1361,15 @@ pub mod IA32_FIXED_CTR_CTRL {
             self.track(0x3_u64, self.value.with_enable0::<V>())
         }
         #[doc = "Sets `ENABLE0`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 0 of 7, fixed counter 0: bits 1:0, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-        pub const fn try_set_enable0(self, v: u64) -> Result<Self, crate::FieldError> {
-            match self.value.try_set_enable0(v) {
+        pub const fn try_with_enable0(self, v: u64) -> Result<Self, crate::FieldError> {
+            match self.value.try_with_enable0(v) {
                 Ok(next) => Ok(self.track(0x3_u64, next)),
                 Err(e) => Err(e),
             }
         }
         #[doc = "`ENABLE` element 0 of 7, fixed counter 0: bits 1:0, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-        pub const fn set_enable0(self, value: Enable) -> Self {
-            self.track(0x3_u64, self.value.set_enable0(value))
+        pub const fn with_enable0_value(self, value: Enable) -> Self {
+            self.track(0x3_u64, self.value.with_enable0_value(value))
         }
         #[doc = "Sets `ENABLE1` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 1 of 7, fixed counter 1: bits 5:4, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
         #[track_caller]
@@ -1377,15 +1377,15 @@ pub mod IA32_FIXED_CTR_CTRL {
             self.track(0x30_u64, self.value.with_enable1::<V>())
         }
         #[doc = "Sets `ENABLE1`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 1 of 7, fixed counter 1: bits 5:4, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-        pub const fn try_set_enable1(self, v: u64) -> Result<Self, crate::FieldError> {
-            match self.value.try_set_enable1(v) {
+        pub const fn try_with_enable1(self, v: u64) -> Result<Self, crate::FieldError> {
+            match self.value.try_with_enable1(v) {
                 Ok(next) => Ok(self.track(0x30_u64, next)),
                 Err(e) => Err(e),
             }
         }
         #[doc = "`ENABLE` element 1 of 7, fixed counter 1: bits 5:4, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-        pub const fn set_enable1(self, value: Enable) -> Self {
-            self.track(0x30_u64, self.value.set_enable1(value))
+        pub const fn with_enable1_value(self, value: Enable) -> Self {
+            self.track(0x30_u64, self.value.with_enable1_value(value))
         }
         #[doc = "Sets `ENABLE2` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 2 of 7, fixed counter 2: bits 9:8, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
         #[track_caller]
@@ -1393,15 +1393,15 @@ pub mod IA32_FIXED_CTR_CTRL {
             self.track(0x300_u64, self.value.with_enable2::<V>())
         }
         #[doc = "Sets `ENABLE2`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 2 of 7, fixed counter 2: bits 9:8, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-        pub const fn try_set_enable2(self, v: u64) -> Result<Self, crate::FieldError> {
-            match self.value.try_set_enable2(v) {
+        pub const fn try_with_enable2(self, v: u64) -> Result<Self, crate::FieldError> {
+            match self.value.try_with_enable2(v) {
                 Ok(next) => Ok(self.track(0x300_u64, next)),
                 Err(e) => Err(e),
             }
         }
         #[doc = "`ENABLE` element 2 of 7, fixed counter 2: bits 9:8, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-        pub const fn set_enable2(self, value: Enable) -> Self {
-            self.track(0x300_u64, self.value.set_enable2(value))
+        pub const fn with_enable2_value(self, value: Enable) -> Self {
+            self.track(0x300_u64, self.value.with_enable2_value(value))
         }
         #[doc = "Sets `ENABLE3` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 3 of 7, fixed counter 3: bits 13:12, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
         #[track_caller]
@@ -1409,15 +1409,15 @@ pub mod IA32_FIXED_CTR_CTRL {
             self.track(0x3000_u64, self.value.with_enable3::<V>())
         }
         #[doc = "Sets `ENABLE3`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 3 of 7, fixed counter 3: bits 13:12, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-        pub const fn try_set_enable3(self, v: u64) -> Result<Self, crate::FieldError> {
-            match self.value.try_set_enable3(v) {
+        pub const fn try_with_enable3(self, v: u64) -> Result<Self, crate::FieldError> {
+            match self.value.try_with_enable3(v) {
                 Ok(next) => Ok(self.track(0x3000_u64, next)),
                 Err(e) => Err(e),
             }
         }
         #[doc = "`ENABLE` element 3 of 7, fixed counter 3: bits 13:12, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-        pub const fn set_enable3(self, value: Enable) -> Self {
-            self.track(0x3000_u64, self.value.set_enable3(value))
+        pub const fn with_enable3_value(self, value: Enable) -> Self {
+            self.track(0x3000_u64, self.value.with_enable3_value(value))
         }
         #[doc = "Sets `ENABLE4` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 4 of 7, fixed counter 4: bits 17:16, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
         #[track_caller]
@@ -1425,15 +1425,15 @@ pub mod IA32_FIXED_CTR_CTRL {
             self.track(0x30000_u64, self.value.with_enable4::<V>())
         }
         #[doc = "Sets `ENABLE4`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 4 of 7, fixed counter 4: bits 17:16, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-        pub const fn try_set_enable4(self, v: u64) -> Result<Self, crate::FieldError> {
-            match self.value.try_set_enable4(v) {
+        pub const fn try_with_enable4(self, v: u64) -> Result<Self, crate::FieldError> {
+            match self.value.try_with_enable4(v) {
                 Ok(next) => Ok(self.track(0x30000_u64, next)),
                 Err(e) => Err(e),
             }
         }
         #[doc = "`ENABLE` element 4 of 7, fixed counter 4: bits 17:16, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-        pub const fn set_enable4(self, value: Enable) -> Self {
-            self.track(0x30000_u64, self.value.set_enable4(value))
+        pub const fn with_enable4_value(self, value: Enable) -> Self {
+            self.track(0x30000_u64, self.value.with_enable4_value(value))
         }
         #[doc = "Sets `ENABLE5` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 5 of 7, fixed counter 5: bits 21:20, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
         #[track_caller]
@@ -1441,15 +1441,15 @@ pub mod IA32_FIXED_CTR_CTRL {
             self.track(0x300000_u64, self.value.with_enable5::<V>())
         }
         #[doc = "Sets `ENABLE5`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 5 of 7, fixed counter 5: bits 21:20, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-        pub const fn try_set_enable5(self, v: u64) -> Result<Self, crate::FieldError> {
-            match self.value.try_set_enable5(v) {
+        pub const fn try_with_enable5(self, v: u64) -> Result<Self, crate::FieldError> {
+            match self.value.try_with_enable5(v) {
                 Ok(next) => Ok(self.track(0x300000_u64, next)),
                 Err(e) => Err(e),
             }
         }
         #[doc = "`ENABLE` element 5 of 7, fixed counter 5: bits 21:20, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-        pub const fn set_enable5(self, value: Enable) -> Self {
-            self.track(0x300000_u64, self.value.set_enable5(value))
+        pub const fn with_enable5_value(self, value: Enable) -> Self {
+            self.track(0x300000_u64, self.value.with_enable5_value(value))
         }
         #[doc = "Sets `ENABLE6` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 6 of 7, fixed counter 6: bits 25:24, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
         #[track_caller]
@@ -1457,23 +1457,23 @@ pub mod IA32_FIXED_CTR_CTRL {
             self.track(0x3000000_u64, self.value.with_enable6::<V>())
         }
         #[doc = "Sets `ENABLE6`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 6 of 7, fixed counter 6: bits 25:24, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-        pub const fn try_set_enable6(self, v: u64) -> Result<Self, crate::FieldError> {
-            match self.value.try_set_enable6(v) {
+        pub const fn try_with_enable6(self, v: u64) -> Result<Self, crate::FieldError> {
+            match self.value.try_with_enable6(v) {
                 Ok(next) => Ok(self.track(0x3000000_u64, next)),
                 Err(e) => Err(e),
             }
         }
         #[doc = "`ENABLE` element 6 of 7, fixed counter 6: bits 25:24, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-        pub const fn set_enable6(self, value: Enable) -> Self {
-            self.track(0x3000000_u64, self.value.set_enable6(value))
+        pub const fn with_enable6_value(self, value: Enable) -> Self {
+            self.track(0x3000000_u64, self.value.with_enable6_value(value))
         }
         #[doc = "Sets element `index` of `ENABLE`; fails when out of 0..7 or wider than 2 bits."]
-        pub const fn try_set_enable_at(
+        pub const fn try_with_enable_at(
             self,
             index: u32,
             v: u64,
         ) -> Result<Self, crate::FieldError> {
-            match self.value.try_set_enable_at(index, v) {
+            match self.value.try_with_enable_at(index, v) {
                 Ok(next) => Ok(self.track(
                     match index {
                         0u32 => 0x3_u64,
@@ -1543,8 +1543,8 @@ pub mod IA32_FIXED_CTR_CTRL {
             note = "`ANY` is deprecated since intel-v5 (where CPUID.0AH:EDX[15] = 1): software must not set it there"
         )]
         #[doc = "Sets element `index` of `ANY`; fails when out of 0..7 or wider than 1 bits."]
-        pub const fn try_set_any_at(self, index: u32, v: u64) -> Result<Self, crate::FieldError> {
-            match self.value.try_set_any_at(index, v) {
+        pub const fn try_with_any_at(self, index: u32, v: u64) -> Result<Self, crate::FieldError> {
+            match self.value.try_with_any_at(index, v) {
                 Ok(next) => Ok(self.track(
                     match index {
                         0u32 => 0x4_u64,
@@ -1590,8 +1590,8 @@ pub mod IA32_FIXED_CTR_CTRL {
             self.track(0x8000000_u64, self.value.with_pmi6(on))
         }
         #[doc = "Sets element `index` of `PMI`; fails when out of 0..7 or wider than 1 bits."]
-        pub const fn try_set_pmi_at(self, index: u32, v: u64) -> Result<Self, crate::FieldError> {
-            match self.value.try_set_pmi_at(index, v) {
+        pub const fn try_with_pmi_at(self, index: u32, v: u64) -> Result<Self, crate::FieldError> {
+            match self.value.try_with_pmi_at(index, v) {
                 Ok(next) => Ok(self.track(
                     match index {
                         0u32 => 0x8_u64,
@@ -1637,12 +1637,12 @@ pub mod IA32_FIXED_CTR_CTRL {
             self.track(0x100000000000000_u64, self.value.with_adaptive_record6(on))
         }
         #[doc = "Sets element `index` of `ADAPTIVE_RECORD`; fails when out of 0..7 or wider than 1 bits."]
-        pub const fn try_set_adaptive_record_at(
+        pub const fn try_with_adaptive_record_at(
             self,
             index: u32,
             v: u64,
         ) -> Result<Self, crate::FieldError> {
-            match self.value.try_set_adaptive_record_at(index, v) {
+            match self.value.try_with_adaptive_record_at(index, v) {
                 Ok(next) => Ok(self.track(
                     match index {
                         0u32 => 0x100000000_u64,
@@ -2686,7 +2686,7 @@ pub mod IA32_PERF_GLOBAL_CTRL {
             }
         }
         #[doc = "Sets element `index` of `EN_PMC`; fails when out of 0..8 or wider than 1 bits."]
-        pub const fn try_set_en_pmc_at(
+        pub const fn try_with_en_pmc_at(
             self,
             index: u32,
             v: u64,
@@ -2807,7 +2807,7 @@ pub mod IA32_PERF_GLOBAL_CTRL {
             }
         }
         #[doc = "Sets element `index` of `EN_FIXED_CTR`; fails when out of 0..7 or wider than 1 bits."]
-        pub const fn try_set_en_fixed_ctr_at(
+        pub const fn try_with_en_fixed_ctr_at(
             self,
             index: u32,
             v: u64,
@@ -2980,12 +2980,12 @@ pub mod IA32_PERF_GLOBAL_CTRL {
             self.track(0x80_u64, self.value.with_en_pmc7(on))
         }
         #[doc = "Sets element `index` of `EN_PMC`; fails when out of 0..8 or wider than 1 bits."]
-        pub const fn try_set_en_pmc_at(
+        pub const fn try_with_en_pmc_at(
             self,
             index: u32,
             v: u64,
         ) -> Result<Self, crate::FieldError> {
-            match self.value.try_set_en_pmc_at(index, v) {
+            match self.value.try_with_en_pmc_at(index, v) {
                 Ok(next) => Ok(self.track(
                     match index {
                         0u32 => 0x1_u64,
@@ -3032,12 +3032,12 @@ pub mod IA32_PERF_GLOBAL_CTRL {
             self.track(0x4000000000_u64, self.value.with_en_fixed_ctr6(on))
         }
         #[doc = "Sets element `index` of `EN_FIXED_CTR`; fails when out of 0..7 or wider than 1 bits."]
-        pub const fn try_set_en_fixed_ctr_at(
+        pub const fn try_with_en_fixed_ctr_at(
             self,
             index: u32,
             v: u64,
         ) -> Result<Self, crate::FieldError> {
-            match self.value.try_set_en_fixed_ctr_at(index, v) {
+            match self.value.try_with_en_fixed_ctr_at(index, v) {
                 Ok(next) => Ok(self.track(
                     match index {
                         0u32 => 0x100000000_u64,
