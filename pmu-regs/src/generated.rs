@@ -21011,7 +21011,7 @@ pub mod intel {
                     ((self.0 >> 21u32) & 0x1_u64) != 0
                 }
                 #[deprecated(
-                    note = "`ANY` is deprecated since intel-v5 (where CPUID.0AH:EDX[15] = 1): Where CPUID.0AH:EDX[15] is set, AnyThread is not supported and must not be set."
+                    note = "`ANY` is deprecated since intel-v5 (where `CPUID.0AH:EDX[15] = 1`): Where `CPUID.0AH:EDX[15]` is set, AnyThread is not supported and must not be set."
                 )]
                 #[doc = "AnyThread: count the event for every logical processor sharing the core, not just\nthis one.\n\nBits 21, read-write, 1 bit wide."]
                 pub const fn with_any(self, on: bool) -> Self {
@@ -21276,7 +21276,7 @@ pub mod intel {
                     self.track(0x100000_u64, self.value.with_int(on))
                 }
                 #[deprecated(
-                    note = "`ANY` is deprecated since intel-v5 (where CPUID.0AH:EDX[15] = 1): Where CPUID.0AH:EDX[15] is set, AnyThread is not supported and must not be set."
+                    note = "`ANY` is deprecated since intel-v5 (where `CPUID.0AH:EDX[15] = 1`): Where `CPUID.0AH:EDX[15]` is set, AnyThread is not supported and must not be set."
                 )]
                 #[doc = "AnyThread: count the event for every logical processor sharing the core, not just\nthis one.\n\nBits 21, read-write, 1 bit wide."]
                 pub const fn with_any(self, on: bool) -> Self {
@@ -23034,7 +23034,7 @@ pub mod intel {
                     ((self.0 >> 2u32) & 0x1_u64) != 0
                 }
                 #[deprecated(
-                    note = "`ANY` is deprecated since intel-v5 (where CPUID.0AH:EDX[15] = 1): software must not set it there"
+                    note = "`ANY` is deprecated since intel-v5 (where `CPUID.0AH:EDX[15] = 1`): software must not set it there"
                 )]
                 #[doc = "`ANY` element 0 of 4, fixed counter 0: bit 2, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
                 pub const fn with_any0(self, on: bool) -> Self {
@@ -23046,7 +23046,7 @@ pub mod intel {
                     ((self.0 >> 6u32) & 0x1_u64) != 0
                 }
                 #[deprecated(
-                    note = "`ANY` is deprecated since intel-v5 (where CPUID.0AH:EDX[15] = 1): software must not set it there"
+                    note = "`ANY` is deprecated since intel-v5 (where `CPUID.0AH:EDX[15] = 1`): software must not set it there"
                 )]
                 #[doc = "`ANY` element 1 of 4, fixed counter 1: bit 6, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
                 pub const fn with_any1(self, on: bool) -> Self {
@@ -23058,7 +23058,7 @@ pub mod intel {
                     ((self.0 >> 10u32) & 0x1_u64) != 0
                 }
                 #[deprecated(
-                    note = "`ANY` is deprecated since intel-v5 (where CPUID.0AH:EDX[15] = 1): software must not set it there"
+                    note = "`ANY` is deprecated since intel-v5 (where `CPUID.0AH:EDX[15] = 1`): software must not set it there"
                 )]
                 #[doc = "`ANY` element 2 of 4, fixed counter 2: bit 10, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
                 pub const fn with_any2(self, on: bool) -> Self {
@@ -23070,7 +23070,7 @@ pub mod intel {
                     ((self.0 >> 14u32) & 0x1_u64) != 0
                 }
                 #[deprecated(
-                    note = "`ANY` is deprecated since intel-v5 (where CPUID.0AH:EDX[15] = 1): software must not set it there"
+                    note = "`ANY` is deprecated since intel-v5 (where `CPUID.0AH:EDX[15] = 1`): software must not set it there"
                 )]
                 #[doc = "`ANY` element 3 of 4, fixed counter 3: bit 14, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
                 pub const fn with_any3(self, on: bool) -> Self {
@@ -23088,7 +23088,7 @@ pub mod intel {
                     }
                 }
                 #[deprecated(
-                    note = "`ANY` is deprecated since intel-v5 (where CPUID.0AH:EDX[15] = 1): software must not set it there"
+                    note = "`ANY` is deprecated since intel-v5 (where `CPUID.0AH:EDX[15] = 1`): software must not set it there"
                 )]
                 #[doc = "Sets element `index` of `ANY`; fails when out of 0..4 or wider than 1 bits."]
                 pub const fn try_with_any_at(
@@ -23543,35 +23543,35 @@ pub mod intel {
                     }
                 }
                 #[deprecated(
-                    note = "`ANY` is deprecated since intel-v5 (where CPUID.0AH:EDX[15] = 1): software must not set it there"
+                    note = "`ANY` is deprecated since intel-v5 (where `CPUID.0AH:EDX[15] = 1`): software must not set it there"
                 )]
                 #[doc = "`ANY` element 0 of 4, fixed counter 0: bit 2, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
                 pub const fn with_any0(self, on: bool) -> Self {
                     self.track(0x4_u64, self.value.with_any0(on))
                 }
                 #[deprecated(
-                    note = "`ANY` is deprecated since intel-v5 (where CPUID.0AH:EDX[15] = 1): software must not set it there"
+                    note = "`ANY` is deprecated since intel-v5 (where `CPUID.0AH:EDX[15] = 1`): software must not set it there"
                 )]
                 #[doc = "`ANY` element 1 of 4, fixed counter 1: bit 6, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
                 pub const fn with_any1(self, on: bool) -> Self {
                     self.track(0x40_u64, self.value.with_any1(on))
                 }
                 #[deprecated(
-                    note = "`ANY` is deprecated since intel-v5 (where CPUID.0AH:EDX[15] = 1): software must not set it there"
+                    note = "`ANY` is deprecated since intel-v5 (where `CPUID.0AH:EDX[15] = 1`): software must not set it there"
                 )]
                 #[doc = "`ANY` element 2 of 4, fixed counter 2: bit 10, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
                 pub const fn with_any2(self, on: bool) -> Self {
                     self.track(0x400_u64, self.value.with_any2(on))
                 }
                 #[deprecated(
-                    note = "`ANY` is deprecated since intel-v5 (where CPUID.0AH:EDX[15] = 1): software must not set it there"
+                    note = "`ANY` is deprecated since intel-v5 (where `CPUID.0AH:EDX[15] = 1`): software must not set it there"
                 )]
                 #[doc = "`ANY` element 3 of 4, fixed counter 3: bit 14, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
                 pub const fn with_any3(self, on: bool) -> Self {
                     self.track(0x4000_u64, self.value.with_any3(on))
                 }
                 #[deprecated(
-                    note = "`ANY` is deprecated since intel-v5 (where CPUID.0AH:EDX[15] = 1): software must not set it there"
+                    note = "`ANY` is deprecated since intel-v5 (where `CPUID.0AH:EDX[15] = 1`): software must not set it there"
                 )]
                 #[doc = "Sets element `index` of `ANY`; fails when out of 0..4 or wider than 1 bits."]
                 pub const fn try_with_any_at(
@@ -29222,7 +29222,7 @@ pub mod intel {
                     ((self.0 >> 21u32) & 0x1_u64) != 0
                 }
                 #[deprecated(
-                    note = "`ANY` is deprecated since intel-v5 (where CPUID.0AH:EDX[15] = 1): Where CPUID.0AH:EDX[15] is set, AnyThread is not supported and must not be set."
+                    note = "`ANY` is deprecated since intel-v5 (where `CPUID.0AH:EDX[15] = 1`): Where `CPUID.0AH:EDX[15]` is set, AnyThread is not supported and must not be set."
                 )]
                 #[doc = "AnyThread: count the event for every logical processor sharing the core, not just\nthis one.\n\nBits 21, read-write, 1 bit wide."]
                 pub const fn with_any(self, on: bool) -> Self {
@@ -29516,7 +29516,7 @@ pub mod intel {
                     self.track(0x100000_u64, self.value.with_int(on))
                 }
                 #[deprecated(
-                    note = "`ANY` is deprecated since intel-v5 (where CPUID.0AH:EDX[15] = 1): Where CPUID.0AH:EDX[15] is set, AnyThread is not supported and must not be set."
+                    note = "`ANY` is deprecated since intel-v5 (where `CPUID.0AH:EDX[15] = 1`): Where `CPUID.0AH:EDX[15]` is set, AnyThread is not supported and must not be set."
                 )]
                 #[doc = "AnyThread: count the event for every logical processor sharing the core, not just\nthis one.\n\nBits 21, read-write, 1 bit wide."]
                 pub const fn with_any(self, on: bool) -> Self {

@@ -126,18 +126,27 @@ pub(super) fn deprecated_attr(f: &Field) -> Option<TokenStream> {
     let d = f.deprecated.as_ref()?;
     let mut note = format!("`{}` is deprecated since {}", f.name, d.since);
     if let Some(w) = &d.when {
-        note.push_str(&format!(" (where {w})"));
+        note.push_str(&format!(" (where `{}`)", w.trim()));
     }
     let reason = d.doc.trim();
     if reason.is_empty() {
         note.push_str(": software must not set it there");
     } else {
-        note.push_str(&format!(
-            ": {}",
-            reason.split_whitespace().collect::<Vec<_>>().join(" ")
-        ));
+        let words: Vec<String> = reason.split_whitespace().map(code_span).collect();
+        note.push_str(&format!(": {}", words.join(" ")));
     }
     Some(quote! { #[deprecated(note = #note)] })
+}
+
+/// A word of the manual's prose with brackets (`CPUID.0AH:EDX[15]`) as a code span, so that
+/// rustdoc, which renders the note as Markdown, reads no link in it, and the compiler's warning
+/// shows it as written; trailing punctuation stays outside.
+fn code_span(word: &str) -> String {
+    if !word.contains(['[', ']']) || word.contains('`') {
+        return word.to_owned();
+    }
+    let body = word.trim_end_matches(['.', ',', ';', ':', ')']);
+    format!("`{body}`{}", &word[body.len()..])
 }
 
 /// Puts `attr` (from [`deprecated_attr`]) in front of the setters of kind `kind` pushed onto

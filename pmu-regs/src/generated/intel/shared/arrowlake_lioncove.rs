@@ -1068,7 +1068,7 @@ pub mod IA32_PERFEVTSEL {
             ((self.0 >> 21u32) & 0x1_u64) != 0
         }
         #[deprecated(
-            note = "`ANY` is deprecated since intel-v5 (where CPUID.0AH:EDX[15] = 1): Where CPUID.0AH:EDX[15] is set, AnyThread is not supported and must not be set."
+            note = "`ANY` is deprecated since intel-v5 (where `CPUID.0AH:EDX[15] = 1`): Where `CPUID.0AH:EDX[15]` is set, AnyThread is not supported and must not be set."
         )]
         #[doc = "AnyThread: count the event for every logical processor sharing the core, not just\nthis one.\n\nBits 21, read-write, 1 bit wide."]
         pub const fn with_any(self, on: bool) -> Self {
@@ -1355,7 +1355,7 @@ pub mod IA32_PERFEVTSEL {
             self.track(0x100000_u64, self.value.with_int(on))
         }
         #[deprecated(
-            note = "`ANY` is deprecated since intel-v5 (where CPUID.0AH:EDX[15] = 1): Where CPUID.0AH:EDX[15] is set, AnyThread is not supported and must not be set."
+            note = "`ANY` is deprecated since intel-v5 (where `CPUID.0AH:EDX[15] = 1`): Where `CPUID.0AH:EDX[15]` is set, AnyThread is not supported and must not be set."
         )]
         #[doc = "AnyThread: count the event for every logical processor sharing the core, not just\nthis one.\n\nBits 21, read-write, 1 bit wide."]
         pub const fn with_any(self, on: bool) -> Self {

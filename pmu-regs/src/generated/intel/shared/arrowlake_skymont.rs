@@ -867,7 +867,7 @@ pub mod IA32_FIXED_CTR_CTRL {
             ((self.0 >> 2u32) & 0x1_u64) != 0
         }
         #[deprecated(
-            note = "`ANY` is deprecated since intel-v5 (where CPUID.0AH:EDX[15] = 1): software must not set it there"
+            note = "`ANY` is deprecated since intel-v5 (where `CPUID.0AH:EDX[15] = 1`): software must not set it there"
         )]
         #[doc = "`ANY` element 0 of 7, fixed counter 0: bit 2, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
         pub const fn with_any0(self, on: bool) -> Self {
@@ -879,7 +879,7 @@ pub mod IA32_FIXED_CTR_CTRL {
             ((self.0 >> 6u32) & 0x1_u64) != 0
         }
         #[deprecated(
-            note = "`ANY` is deprecated since intel-v5 (where CPUID.0AH:EDX[15] = 1): software must not set it there"
+            note = "`ANY` is deprecated since intel-v5 (where `CPUID.0AH:EDX[15] = 1`): software must not set it there"
         )]
         #[doc = "`ANY` element 1 of 7, fixed counter 1: bit 6, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
         pub const fn with_any1(self, on: bool) -> Self {
@@ -891,7 +891,7 @@ pub mod IA32_FIXED_CTR_CTRL {
             ((self.0 >> 10u32) & 0x1_u64) != 0
         }
         #[deprecated(
-            note = "`ANY` is deprecated since intel-v5 (where CPUID.0AH:EDX[15] = 1): software must not set it there"
+            note = "`ANY` is deprecated since intel-v5 (where `CPUID.0AH:EDX[15] = 1`): software must not set it there"
         )]
         #[doc = "`ANY` element 2 of 7, fixed counter 2: bit 10, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
         pub const fn with_any2(self, on: bool) -> Self {
@@ -903,7 +903,7 @@ pub mod IA32_FIXED_CTR_CTRL {
             ((self.0 >> 14u32) & 0x1_u64) != 0
         }
         #[deprecated(
-            note = "`ANY` is deprecated since intel-v5 (where CPUID.0AH:EDX[15] = 1): software must not set it there"
+            note = "`ANY` is deprecated since intel-v5 (where `CPUID.0AH:EDX[15] = 1`): software must not set it there"
         )]
         #[doc = "`ANY` element 3 of 7, fixed counter 3: bit 14, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
         pub const fn with_any3(self, on: bool) -> Self {
@@ -915,7 +915,7 @@ pub mod IA32_FIXED_CTR_CTRL {
             ((self.0 >> 18u32) & 0x1_u64) != 0
         }
         #[deprecated(
-            note = "`ANY` is deprecated since intel-v5 (where CPUID.0AH:EDX[15] = 1): software must not set it there"
+            note = "`ANY` is deprecated since intel-v5 (where `CPUID.0AH:EDX[15] = 1`): software must not set it there"
         )]
         #[doc = "`ANY` element 4 of 7, fixed counter 4: bit 18, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
         pub const fn with_any4(self, on: bool) -> Self {
@@ -927,7 +927,7 @@ pub mod IA32_FIXED_CTR_CTRL {
             ((self.0 >> 22u32) & 0x1_u64) != 0
         }
         #[deprecated(
-            note = "`ANY` is deprecated since intel-v5 (where CPUID.0AH:EDX[15] = 1): software must not set it there"
+            note = "`ANY` is deprecated since intel-v5 (where `CPUID.0AH:EDX[15] = 1`): software must not set it there"
         )]
         #[doc = "`ANY` element 5 of 7, fixed counter 5: bit 22, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
         pub const fn with_any5(self, on: bool) -> Self {
@@ -939,7 +939,7 @@ pub mod IA32_FIXED_CTR_CTRL {
             ((self.0 >> 26u32) & 0x1_u64) != 0
         }
         #[deprecated(
-            note = "`ANY` is deprecated since intel-v5 (where CPUID.0AH:EDX[15] = 1): software must not set it there"
+            note = "`ANY` is deprecated since intel-v5 (where `CPUID.0AH:EDX[15] = 1`): software must not set it there"
         )]
         #[doc = "`ANY` element 6 of 7, fixed counter 6: bit 26, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
         pub const fn with_any6(self, on: bool) -> Self {
@@ -960,7 +960,7 @@ pub mod IA32_FIXED_CTR_CTRL {
             }
         }
         #[deprecated(
-            note = "`ANY` is deprecated since intel-v5 (where CPUID.0AH:EDX[15] = 1): software must not set it there"
+            note = "`ANY` is deprecated since intel-v5 (where `CPUID.0AH:EDX[15] = 1`): software must not set it there"
         )]
         #[doc = "Sets element `index` of `ANY`; fails when out of 0..7 or wider than 1 bits."]
         pub const fn try_with_any_at(self, index: u32, v: u64) -> Result<Self, crate::FieldError> {
@@ -1491,56 +1491,56 @@ pub mod IA32_FIXED_CTR_CTRL {
             }
         }
         #[deprecated(
-            note = "`ANY` is deprecated since intel-v5 (where CPUID.0AH:EDX[15] = 1): software must not set it there"
+            note = "`ANY` is deprecated since intel-v5 (where `CPUID.0AH:EDX[15] = 1`): software must not set it there"
         )]
         #[doc = "`ANY` element 0 of 7, fixed counter 0: bit 2, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
         pub const fn with_any0(self, on: bool) -> Self {
             self.track(0x4_u64, self.value.with_any0(on))
         }
         #[deprecated(
-            note = "`ANY` is deprecated since intel-v5 (where CPUID.0AH:EDX[15] = 1): software must not set it there"
+            note = "`ANY` is deprecated since intel-v5 (where `CPUID.0AH:EDX[15] = 1`): software must not set it there"
         )]
         #[doc = "`ANY` element 1 of 7, fixed counter 1: bit 6, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
         pub const fn with_any1(self, on: bool) -> Self {
             self.track(0x40_u64, self.value.with_any1(on))
         }
         #[deprecated(
-            note = "`ANY` is deprecated since intel-v5 (where CPUID.0AH:EDX[15] = 1): software must not set it there"
+            note = "`ANY` is deprecated since intel-v5 (where `CPUID.0AH:EDX[15] = 1`): software must not set it there"
         )]
         #[doc = "`ANY` element 2 of 7, fixed counter 2: bit 10, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
         pub const fn with_any2(self, on: bool) -> Self {
             self.track(0x400_u64, self.value.with_any2(on))
         }
         #[deprecated(
-            note = "`ANY` is deprecated since intel-v5 (where CPUID.0AH:EDX[15] = 1): software must not set it there"
+            note = "`ANY` is deprecated since intel-v5 (where `CPUID.0AH:EDX[15] = 1`): software must not set it there"
         )]
         #[doc = "`ANY` element 3 of 7, fixed counter 3: bit 14, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
         pub const fn with_any3(self, on: bool) -> Self {
             self.track(0x4000_u64, self.value.with_any3(on))
         }
         #[deprecated(
-            note = "`ANY` is deprecated since intel-v5 (where CPUID.0AH:EDX[15] = 1): software must not set it there"
+            note = "`ANY` is deprecated since intel-v5 (where `CPUID.0AH:EDX[15] = 1`): software must not set it there"
         )]
         #[doc = "`ANY` element 4 of 7, fixed counter 4: bit 18, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
         pub const fn with_any4(self, on: bool) -> Self {
             self.track(0x40000_u64, self.value.with_any4(on))
         }
         #[deprecated(
-            note = "`ANY` is deprecated since intel-v5 (where CPUID.0AH:EDX[15] = 1): software must not set it there"
+            note = "`ANY` is deprecated since intel-v5 (where `CPUID.0AH:EDX[15] = 1`): software must not set it there"
         )]
         #[doc = "`ANY` element 5 of 7, fixed counter 5: bit 22, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
         pub const fn with_any5(self, on: bool) -> Self {
             self.track(0x400000_u64, self.value.with_any5(on))
         }
         #[deprecated(
-            note = "`ANY` is deprecated since intel-v5 (where CPUID.0AH:EDX[15] = 1): software must not set it there"
+            note = "`ANY` is deprecated since intel-v5 (where `CPUID.0AH:EDX[15] = 1`): software must not set it there"
         )]
         #[doc = "`ANY` element 6 of 7, fixed counter 6: bit 26, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
         pub const fn with_any6(self, on: bool) -> Self {
             self.track(0x4000000_u64, self.value.with_any6(on))
         }
         #[deprecated(
-            note = "`ANY` is deprecated since intel-v5 (where CPUID.0AH:EDX[15] = 1): software must not set it there"
+            note = "`ANY` is deprecated since intel-v5 (where `CPUID.0AH:EDX[15] = 1`): software must not set it there"
         )]
         #[doc = "Sets element `index` of `ANY`; fails when out of 0..7 or wider than 1 bits."]
         pub const fn try_with_any_at(self, index: u32, v: u64) -> Result<Self, crate::FieldError> {
