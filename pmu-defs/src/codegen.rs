@@ -44,6 +44,7 @@ mod layout;
 pub mod phash;
 mod register;
 mod render;
+mod restrictions;
 mod runtime;
 mod unavailable;
 mod util;

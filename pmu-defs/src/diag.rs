@@ -76,6 +76,7 @@ pub const CODES: &[(&str, Severity)] = &[
     ("duplicate-value", Severity::Error),
     ("empty-file", Severity::Error),
     ("extends-cycle", Severity::Error),
+    ("field-instances", Severity::Error),
     ("field-overlap", Severity::Error),
     ("field-past-width", Severity::Error),
     ("invalid-allow", Severity::Error),

@@ -560,6 +560,13 @@ pub struct Field {
     pub deprecated: Option<Deprecation>,
     /// The enumeration that must be present for the field to exist.
     pub requires: Option<String>,
+    /// The instances of the register family on which the field is valid (`instances:`,
+    /// sorted); `None`: every instance.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub instances: Option<Vec<u32>>,
+    /// Where `instances:` is written.
+    #[serde(skip)]
+    pub instances_span: Option<Span>,
     /// Where the field is written.
     #[serde(skip)]
     pub span: Span,

@@ -239,12 +239,10 @@ pub enum Method {
     WithBool,
     /// `with_umask::<V>()`: a wider field, checked at compile time.
     WithConst,
-    /// `try_set_umask(v)`.
+    /// `try_with_umask(v)`: a wider field, a run-time value checked (`Result`).
     TrySet,
-    /// `set_x(X::Y)`: a field with named values.
+    /// `with_enable0_value(Enable::Os)`: a field with named values, typed.
     SetEnum,
-    /// `set_x(u8)`: a field of 8, 16, 32 or 64 bits without named values.
-    SetInt,
     /// `with_x`, hidden, on a read-only field: a call fails to compile with a message that
     /// the field is read-only (`__ReadOnly_X`), rather than "no method named `with_x`".
     ReadOnly,
@@ -257,7 +255,6 @@ impl Method {
             Method::Getter => "getter",
             Method::EnumGetter => "named-value getter",
             Method::Write1 | Method::WithBool | Method::WithConst | Method::SetEnum => "setter",
-            Method::SetInt => "setter",
             Method::TrySet => "fallible setter",
             Method::ReadOnly => "read-only field's setter stub",
         }
@@ -265,7 +262,18 @@ impl Method {
 }
 
 /// The methods of `Value` generated for element `element` of field `f` of register `r`, in
-/// output order: the getters, then (when writable) the setters.
+/// output order: the getters, then (when writable) the setters. This is the one naming
+/// scheme (the README's table; `tests/tests/names.rs` checks every register against it):
+///
+/// | what | method |
+/// | --- | --- |
+/// | read a field | `x()`: `bool` for one bit, else the narrowest unsigned type |
+/// | read its named value | `x_value()`: `Option<X>` (fields with `values:`) |
+/// | set a compile-time constant | `with_x::<V>()` (wider than one bit; too wide: compile error) |
+/// | set a run-time value, typed | `with_x(bool)` (one bit), `with_x_value(X::Y)` (named values) |
+/// | set a run-time value, checked | `try_with_x(v: u64) -> Result<_, FieldError>` |
+/// | write 1 to a write-1 bit | `clear_x()` / `set_x()` (the getter is then `get_x()`) |
+/// | element `i` of an array | `x_at(i)`, `try_with_x_at(i, v)` (`try_clear_x_at(i)`) |
 pub fn element_methods(r: &Register, f: &Field, element: &str) -> Vec<(Method, String)> {
     let stem = stem(element);
     let w1 = w1_verb(f);
@@ -293,11 +301,9 @@ pub fn element_methods(r: &Register, f: &Field, element: &str) -> Vec<(Method, S
         _ if f.width == 1 => out.push((Method::WithBool, format!("with_{stem}"))),
         _ => {
             out.push((Method::WithConst, format!("with_{stem}")));
-            out.push((Method::TrySet, format!("try_set_{stem}")));
+            out.push((Method::TrySet, format!("try_with_{stem}")));
             if !f.values.is_empty() {
-                out.push((Method::SetEnum, format!("set_{stem}")));
-            } else if matches!(f.width, 8 | 16 | 32 | 64) {
-                out.push((Method::SetInt, format!("set_{stem}")));
+                out.push((Method::SetEnum, format!("with_{stem}_value")));
             }
         }
     }
@@ -310,8 +316,20 @@ pub fn const_check(stem: &str) -> String {
     format!("__check_field_{stem}")
 }
 
+/// The hidden items of setter `setter` of element `element` of a field valid only on some
+/// instances (`instances:`): the never-implemented trait of its stubs (`__OnlyOn_IN_TXCP`),
+/// the private compile-time check of the register's module (`__check_instance_with_in_txcp`)
+/// and the private unchecked setter of `Value` (`__with_in_txcp_unchecked`).
+pub fn instance_items(element: &str, setter: &str) -> [String; 3] {
+    [
+        format!("__OnlyOn_{element}"),
+        format!("__check_instance_{setter}"),
+        format!("__{setter}_unchecked"),
+    ]
+}
+
 /// The runtime-indexed accessors of a field array on `Value`: the getter (`en_pmc_at`, or
-/// `get_ovf_pmc_at` for a write-1 field) and, when writable, the setter (`try_set_en_pmc_at`,
+/// `get_ovf_pmc_at` for a write-1 field) and, when writable, the setter (`try_with_en_pmc_at`,
 /// or `try_clear_ovf_pmc_at` for a one-bit write-1 field).
 pub fn array_methods(r: &Register, f: &Field) -> (String, Option<String>) {
     let lower = f.name.to_ascii_lowercase();
@@ -325,7 +343,7 @@ pub fn array_methods(r: &Register, f: &Field) -> (String, Option<String>) {
         Some((verb, prefixes)) if f.width == 1 => {
             format!("try_{}_at", w1_name(verb, prefixes, &f.name))
         }
-        _ => format!("try_set_{lower}_at"),
+        _ => format!("try_with_{lower}_at"),
     });
     (get, set)
 }
@@ -525,6 +543,24 @@ pub const RESERVED_REGISTER: &[Reserved] = &[
     ("try_msr", VALUE, "`try_msr(index)`"),
     ("event_on", VALUE, "`event_on::<N>()`"),
     ("try_event_on", VALUE, "`try_event_on(counter, event)`"),
+    ("event_on_raw", VALUE, "`event_on_raw::<N>(&desc)`"),
+    (
+        "try_event_on_raw",
+        VALUE,
+        "`try_event_on_raw(counter, &desc)`",
+    ),
+    ("try_event_on_impl", VALUE, "the placement checks"),
+    ("Countable", TYPE, "the events types `event_on` takes"),
+    ("Indexed", TYPE, "the typed MSR of instance `N`"),
+    ("Placed", TYPE, "a value placed on instance `N`"),
+    (
+        "PlacedAt",
+        TYPE,
+        "a value placed on an instance at run time",
+    ),
+    ("P", TYPE, "the placement parameter of `Builder`"),
+    ("m", VALUE, "a parameter"),
+    ("placed", VALUE, "a local variable"),
     ("__check_index", VALUE, "a compile-time check"),
     ("__check_counter", VALUE, "a compile-time check"),
     ("__check_reserved", VALUE, "a compile-time check"),
@@ -548,7 +584,8 @@ pub const RESERVED_REGISTER: &[Reserved] = &[
 ];
 
 /// The inherent methods and constants of a register's `Value` besides the fields' (its
-/// `Builder` adds only setters, whose names start with `with_`, `set_`, `try_` or `clear_`).
+/// `Builder` adds only setters, whose names start with `with_`, `set_`, `try_` or `clear_`,
+/// and the placement methods `at` and `try_at`).
 pub const RESERVED_VALUE_METHODS: &[Reserved] = &[
     ("new", VALUE, "`Value::new()`"),
     ("from_bits", VALUE, "`Value::from_bits::<B>()`"),

@@ -179,6 +179,9 @@ pub struct RawField {
     pub deprecated: Option<RawDeprecated>,
     /// `requires:` the enumeration (CPUID bit, capability) that must be present.
     pub requires: Option<Spanned<String>>,
+    /// `instances:` the instances of the register family on which the field is valid (`[2]`:
+    /// IN_TXCP only on IA32_PERFEVTSEL2); every instance when left out.
+    pub instances: Option<Spanned<Vec<Spanned<u64>>>>,
 }
 
 /// A named field value.
@@ -416,6 +419,7 @@ pub const FIELD_KEYS: &[&str] = &[
     "values",
     "deprecated",
     "requires",
+    "instances",
 ];
 /// Keys of an event entry.
 pub const EVENT_KEYS: &[&str] = &[
@@ -1089,6 +1093,9 @@ impl Cx<'_> {
             })
         });
         let requires = self.opt(&m, "requires", Self::text);
+        let instances = self.opt(&m, "instances", |c, n| {
+            c.counter_list(n, "instance numbers")
+        });
         if m.has("bits") && bits.is_none() {
             return None; // invalid bits were reported; do not also report them missing
         }
@@ -1103,6 +1110,7 @@ impl Cx<'_> {
             values,
             deprecated,
             requires,
+            instances,
         })
     }
 

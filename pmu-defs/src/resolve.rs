@@ -700,6 +700,8 @@ impl Resolver<'_> {
             since: self.id.to_owned(),
             deprecated: None,
             requires: None,
+            instances: None,
+            instances_span: None,
             span: rf.name.span,
             role_span: None,
         });
@@ -799,6 +801,17 @@ impl Resolver<'_> {
         }
         if let Some(r) = &rf.requires {
             f.requires = Some(r.value.clone());
+        }
+        if let Some(i) = &rf.instances {
+            let mut v: Vec<u32> = i
+                .value
+                .iter()
+                .map(|n| n.value.min(u64::from(u32::MAX)) as u32)
+                .collect();
+            v.sort_unstable();
+            v.dedup();
+            f.instances = Some(v);
+            f.instances_span = Some(i.span);
         }
         f.mask = f.element_mask(0);
         Some(f)

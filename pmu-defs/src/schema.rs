@@ -677,6 +677,16 @@ pub fn schema() -> Value {
                          (`IA32_PERF_CAPABILITIES.FW_WRITE[13] = 1`).",
                     ),
                 ),
+                (
+                    "instances",
+                    name_ref(
+                        "counter-list",
+                        "The instances of the register family on which the field is valid \
+                         (`[2]`: IN_TXCP only on IA32_PERFEVTSEL2); every instance when left \
+                         out. The generated setter takes the field only on a value placed on \
+                         one of them.",
+                    ),
+                ),
             ],
             &["name"],
         ),

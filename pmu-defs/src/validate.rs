@@ -272,6 +272,7 @@ impl<'a> Validator<'a> {
                 );
             }
         }
+        self.instances();
         self.addresses();
         self.cpuid_leaves();
         for c in &g.cpuid {
@@ -397,6 +398,53 @@ impl<'a> Validator<'a> {
                             format!("elements of field array `{}` overlap: stride {} is less than its {span} bits", a.name, arr.stride),
                             a.span,
                         ),
+                    );
+                }
+            }
+        }
+    }
+
+    /// `instances:` of a field: only on a register family, at least one, each an instance of
+    /// it (`field-instances`).
+    fn instances(&mut self) {
+        let g = self.g;
+        for r in &g.registers {
+            for f in &r.fields {
+                let (Some(list), Some(span)) = (&f.instances, f.instances_span) else {
+                    continue;
+                };
+                let problem = if !r.msr.indexed {
+                    Some(format!(
+                        "`{}` is one MSR, not a family: field `{}` cannot be limited to instances",
+                        r.name, f.name
+                    ))
+                } else if f.width != 1 || f.array.is_some() {
+                    Some(format!(
+                        "field `{}` of `{}` is not one bit: only a one-bit field can be limited \
+                         to instances (the generated setter is `with_x(bool)` on a placed value)",
+                        f.name, r.name
+                    ))
+                } else if list.is_empty() {
+                    Some(format!(
+                        "field `{}` of `{}` is valid on no instance: list at least one",
+                        f.name, r.name
+                    ))
+                } else {
+                    list.iter().find(|&&i| i >= r.msr.count).map(|bad| {
+                        format!(
+                            "instance {bad} of field `{}` is out of range: `{}` has {} instances \
+                             (0..={})",
+                            f.name,
+                            r.name,
+                            r.msr.count,
+                            r.msr.count - 1
+                        )
+                    })
+                };
+                if let Some(msg) = problem {
+                    self.diags.push(
+                        Diagnostic::error("field-instances", msg, span)
+                            .with_secondary(r.span, "the register"),
                     );
                 }
             }

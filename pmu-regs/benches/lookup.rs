@@ -280,12 +280,12 @@ fn models_with_cases() -> Vec<Case> {
 
 fn cases() -> Vec<Case> {
     let mut cases = model_cases("skylake", skylake::events::Event::DESCS, |n| {
-        skylake::events::Event::from_name(n).map(|e| e.desc())
+        skylake::events::Event::from_name(n).map(|e| e.desc().get())
     });
     cases.extend(model_cases(
         "cascadelakex",
         cascadelakex::events::Event::DESCS,
-        |n| cascadelakex::events::Event::from_name(n).map(|e| e.desc()),
+        |n| cascadelakex::events::Event::from_name(n).map(|e| e.desc().get()),
     ));
     cases.extend(runtime_cases("intel-skylake"));
     cases.extend(models_with_cases());

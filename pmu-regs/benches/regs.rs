@@ -37,11 +37,12 @@ mod perfevtsel {
     pub fn build_generated(i: SelInput) -> Option<u64> {
         let b = IA32_PERFEVTSEL::Value::new()
             .with_event_select::<0x2E>()
-            .set_umask(i.umask)
+            .try_with_umask(u64::from(i.umask))
+            .ok()?
             .with_usr(i.usr)
             .with_os(i.os)
             .with_en(true)
-            .try_set_cmask(i.cmask)
+            .try_with_cmask(i.cmask)
             .ok()?;
         Some(b.try_build().ok()?.bits())
     }
@@ -97,11 +98,11 @@ mod fixed_ctr_ctrl {
     #[inline(never)]
     pub fn build_generated(modes: [u64; 3], pmi: [bool; 3]) -> Option<u64> {
         let b = IA32_FIXED_CTR_CTRL::Value::new()
-            .try_set_enable0(modes[0])
+            .try_with_enable0(modes[0])
             .ok()?
-            .try_set_enable1(modes[1])
+            .try_with_enable1(modes[1])
             .ok()?
-            .try_set_enable2(modes[2])
+            .try_with_enable2(modes[2])
             .ok()?
             .with_pmi0(pmi[0])
             .with_pmi1(pmi[1])

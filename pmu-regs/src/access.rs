@@ -53,6 +53,35 @@ pub trait Readable: Msr {
 )]
 pub trait Writable: Msr {}
 
+/// A value that [`MsrExt::write`] may write to the MSR `M`: every register's `Value` to its
+/// own MSRs, and a value placed on instance `N` of a family (`Placed<N>`, `PlacedAt`) only to
+/// that instance. The generator implements it; the untyped escape hatch, for a value whose
+/// placement you vouch for, is `placed.unplaced()` (a `Value`, written to any instance) or
+/// [`RawMsr::write_raw`].
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be written to `{M}`",
+    label = "a value for another register or another counter",
+    note = "a value placed on counter N (`event_on::<N>`, `Builder::at::<N>()`) is written only to that counter's MSR, `msr::<N>()`; for a counter chosen at run time use `try_event_on(n, ..)` or `try_msr(n)`, which refuse a mismatch with `PlacementError`"
+)]
+pub trait WriteTo<M: Msr>: Copy {
+    /// The bits to write to `msr`, or why this value may not be written there.
+    fn bits_for(self, msr: M) -> Result<u64, crate::PlacementError>;
+}
+
+/// Placement of a [`Builder`](crate::intel::v4::IA32_PERFEVTSEL::Builder) of an event select
+/// (or of a family with per-instance fields): not tied to an instance.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Unplaced;
+
+/// Placement of a builder: instance (counter) `N`, known at compile time (`event_on::<N>`,
+/// `at::<N>()`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Counter<const N: u32>;
+
+/// Placement of a builder: an instance chosen at run time (`try_event_on`, `try_at`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct AnyCounter;
+
 /// Raw MSR access: what a backend (ring 0 `rdmsr`/`wrmsr`, `/dev/cpu/N/msr`, a mock) provides.
 pub trait RawMsr {
     /// Why an access failed.
@@ -75,13 +104,20 @@ pub trait MsrExt: RawMsr {
     /// are kept as read) is refused with [`WriteError::Reserved`] before anything is
     /// written: writing a reserved bit faults (#GP). To change some fields of what the MSR
     /// holds, reserved bits included, use [`MsrExt::modify`].
-    fn write<M: Writable>(
+    ///
+    /// `value` is the register's `Value`, or a value placed on one instance of a family (an
+    /// event select built by `event_on::<N>` or `Builder::at::<N>()`: `Placed<N>`, or by
+    /// `try_event_on` / `Builder::try_at`: `PlacedAt`), which is written only to that
+    /// instance's MSR: to `msr::<N>()` (another `msr::<M>()` does not compile, see
+    /// [`WriteTo`]) or to the `Instance` of that index (another is refused with
+    /// [`WriteError::Placement`], nothing written).
+    fn write<M: Writable, V: WriteTo<M>>(
         &mut self,
         msr: M,
-        value: M::Value,
+        value: V,
     ) -> Result<(), WriteError<Self::Error>> {
         let reserved = <M::Value as RegisterValue>::RESERVED_MASK;
-        let bits = value.bits();
+        let bits = value.bits_for(msr).map_err(WriteError::Placement)?;
         if bits & reserved != 0 {
             return Err(WriteError::Reserved(crate::ReservedBitsError {
                 register: <M::Value as RegisterValue>::NAME,
@@ -119,6 +155,8 @@ pub enum WriteError<E> {
     /// from raw bits): writing them faults (#GP). [`MsrExt::modify`] changes fields and keeps
     /// the reserved bits exactly as the MSR holds them.
     Reserved(crate::ReservedBitsError),
+    /// The value was placed on another instance of the family (`PlacementError::WrongCounter`).
+    Placement(crate::PlacementError),
     /// The backend failed.
     Backend(E),
 }
@@ -130,6 +168,7 @@ impl<E: core::fmt::Display> core::fmt::Display for WriteError<E> {
                 f,
                 "{e}; nothing was written (use `MsrExt::modify` to change fields and keep the reserved bits as read)"
             ),
+            WriteError::Placement(e) => write!(f, "{e}; nothing was written"),
             WriteError::Backend(e) => e.fmt(f),
         }
     }

@@ -3,6 +3,7 @@
 
 use crate::__private::Buf;
 use core::fmt;
+use core::marker::PhantomData;
 
 /// An auxiliary MSR an event needs programmed (offcore response, load latency, front end).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -165,6 +166,67 @@ impl EventDesc {
     }
 }
 
+/// An event of the events type `S` (a generation's `ArchEvent`, a model's `events::Event`):
+/// its [`EventDesc`], typed with where it comes from. `ArchEvent::X.desc()` and
+/// `Event::X.desc()` return one; it reads as the `EventDesc` it points to (`Deref`, or
+/// [`EventRef::get`] in a `const`).
+///
+/// The type is what ties an event to the event selects it fits: `event_on` /
+/// `try_event_on` of an event-select register take an `EventRef<S>` only when `S` is the
+/// events type of a generation using that register (its `Countable` trait), so an Intel
+/// event on AMD's `PERF_EVT_SEL_CORE`, or a model's event on a generation without it, does
+/// not compile. A hand-built [`EventDesc`] goes through the untyped `event_on_raw` /
+/// `try_event_on_raw` instead (the escape hatch: nothing ties it to a vendor).
+pub struct EventRef<'a, S> {
+    desc: &'a EventDesc,
+    of: PhantomData<fn() -> S>,
+}
+
+impl<'a, S> EventRef<'a, S> {
+    /// `desc`, typed as an event of `S` (the generated tables call this).
+    #[doc(hidden)]
+    pub const fn __new(desc: &'a EventDesc) -> Self {
+        EventRef {
+            desc,
+            of: PhantomData,
+        }
+    }
+
+    /// The untyped description.
+    pub const fn get(self) -> &'a EventDesc {
+        self.desc
+    }
+}
+
+impl<S> Clone for EventRef<'_, S> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<S> Copy for EventRef<'_, S> {}
+
+impl<S> core::ops::Deref for EventRef<'_, S> {
+    type Target = EventDesc;
+    fn deref(&self) -> &EventDesc {
+        self.desc
+    }
+}
+
+impl<S> fmt::Debug for EventRef<'_, S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.desc.fmt(f)
+    }
+}
+
+impl<S> PartialEq for EventRef<'_, S> {
+    fn eq(&self, other: &Self) -> bool {
+        self.desc == other.desc
+    }
+}
+
+impl<S> Eq for EventRef<'_, S> {}
+
 /// Why an event cannot be put in an event-select register.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PlacementError {
@@ -203,6 +265,24 @@ pub enum PlacementError {
         field: &'static str,
         /// Register name.
         register: &'static str,
+    },
+    /// A value placed on one instance of a register family is written to another.
+    WrongCounter {
+        /// Register name.
+        register: &'static str,
+        /// The instance the value was built for.
+        placed: u32,
+        /// The instance it was to be written to.
+        counter: u32,
+    },
+    /// A field valid only on some instances of the family is set on a value for another.
+    FieldNotOnCounter {
+        /// Register name.
+        register: &'static str,
+        /// The field.
+        field: &'static str,
+        /// The instance.
+        counter: u32,
     },
     /// An encoding value does not fit its field.
     TooWide {
@@ -264,6 +344,19 @@ impl PlacementError {
                 out,
                 "{event} needs field {field}, which this generation's {register} does not have"
             ),
+            PlacementError::WrongCounter {
+                register,
+                placed,
+                counter,
+            } => write!(
+                out,
+                "this {register} value was built for {register}{placed}; it cannot be written to {register}{counter}"
+            ),
+            PlacementError::FieldNotOnCounter {
+                register,
+                field,
+                counter,
+            } => write!(out, "{field} is not valid on {register}{counter}"),
             PlacementError::TooWide {
                 event,
                 field,
@@ -341,6 +434,28 @@ impl PlacementError {
                 .push_str(", which this generation's ")
                 .push_str(register)
                 .push_str(" does not have"),
+            PlacementError::WrongCounter {
+                register,
+                placed,
+                counter,
+            } => b
+                .push_str("this ")
+                .push_str(register)
+                .push_str(" value was built for ")
+                .push_str(register)
+                .push_num(placed as u64, false)
+                .push_str("; it cannot be written to ")
+                .push_str(register)
+                .push_num(counter as u64, false),
+            PlacementError::FieldNotOnCounter {
+                register,
+                field,
+                counter,
+            } => b
+                .push_str(field)
+                .push_str(" is not valid on ")
+                .push_str(register)
+                .push_num(counter as u64, false),
             PlacementError::TooWide {
                 event,
                 field,
@@ -367,3 +482,9 @@ impl fmt::Display for PlacementError {
 }
 
 impl core::error::Error for PlacementError {}
+
+/// The examples of the README, run as documentation tests of this crate (every ```` ```rust ````
+/// block of `README.md`).
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+struct ReadmeDoctests;

@@ -8,6 +8,7 @@ pub mod amd {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -154,11 +155,7 @@ pub mod amd {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -218,7 +215,10 @@ pub mod amd {
                     Self((self.0 & 0xffffffffffffff00_u64) | (((v >> 0u32) & 0xff_u64) << 0u32))
                 }
                 #[doc = "Sets `EVENT_SELECT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. The event to count.\n\nBits 7:0, read-write, 8 bits wide."]
-                pub const fn try_set_event_select(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_event_select(
+                    self,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
                     if v > 0xff_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "EVENT_SELECT",
@@ -229,11 +229,6 @@ pub mod amd {
                     Ok(Self(
                         (self.0 & 0xffffffffffffff00_u64) | (((v >> 0u32) & 0xff_u64) << 0u32),
                     ))
-                }
-                #[doc = "The event to count.\n\nBits 7:0, read-write, 8 bits wide."]
-                pub const fn set_event_select(self, value: u8) -> Self {
-                    let v = value as u64;
-                    Self((self.0 & 0xffffffffffffff00_u64) | (((v >> 0u32) & 0xff_u64) << 0u32))
                 }
                 #[doc = "Unit mask qualifying the event.\n\nBits 15:8, read-write, 8 bits wide."]
                 pub const fn umask(self) -> u8 {
@@ -250,7 +245,7 @@ pub mod amd {
                     Self((self.0 & 0xffffffffffff00ff_u64) | (((v >> 0u32) & 0xff_u64) << 8u32))
                 }
                 #[doc = "Sets `UMASK`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Unit mask qualifying the event.\n\nBits 15:8, read-write, 8 bits wide."]
-                pub const fn try_set_umask(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_umask(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0xff_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "UMASK",
@@ -261,11 +256,6 @@ pub mod amd {
                     Ok(Self(
                         (self.0 & 0xffffffffffff00ff_u64) | (((v >> 0u32) & 0xff_u64) << 8u32),
                     ))
-                }
-                #[doc = "Unit mask qualifying the event.\n\nBits 15:8, read-write, 8 bits wide."]
-                pub const fn set_umask(self, value: u8) -> Self {
-                    let v = value as u64;
-                    Self((self.0 & 0xffffffffffff00ff_u64) | (((v >> 0u32) & 0xff_u64) << 8u32))
                 }
                 #[doc = "Count at privilege levels 1, 2 and 3.\n\nBits 16, read-write, 1 bit wide."]
                 pub const fn usr(self) -> bool {
@@ -349,7 +339,7 @@ pub mod amd {
                     Self((self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32))
                 }
                 #[doc = "Sets `CMASK`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Counter mask: when non-zero, count cycles with at least CMASK events.\n\nBits 31:24, read-write, 8 bits wide."]
-                pub const fn try_set_cmask(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_cmask(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0xff_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "CMASK",
@@ -360,11 +350,6 @@ pub mod amd {
                     Ok(Self(
                         (self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32),
                     ))
-                }
-                #[doc = "Counter mask: when non-zero, count cycles with at least CMASK events.\n\nBits 31:24, read-write, 8 bits wide."]
-                pub const fn set_cmask(self, value: u8) -> Self {
-                    let v = value as u64;
-                    Self((self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32))
                 }
                 #[doc(hidden)]
                 pub const fn with_guest_only<T: __Unavailable_GUEST_ONLY>(self, on: T) -> Self {
@@ -452,15 +437,23 @@ pub mod amd {
                     self.0
                 }
             }
-            #[doc = "Builds a write of `PERF_EVT_SEL` from named fields; see [`Value::new`](Value::new)."]
-            #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+            #[doc = "Builds a write of `PERF_EVT_SEL` from named fields; see [`Value::new`](Value::new). `P` is where the value goes: [`Unplaced`](crate::access::Unplaced) (`Value::new()`; `build()` gives a [`Value`](Value)), instance `N` ([`Counter<N>`](crate::access::Counter): `event_on::<N>`, [`at::<N>()`](Builder::at); `build()` gives a [`Placed<N>`](Placed)) or an instance chosen at run time ([`AnyCounter`](crate::access::AnyCounter): `try_event_on`, [`try_at`](Builder::try_at); `build()` gives a [`PlacedAt`](PlacedAt)). A placed value is written only to its own instance."]
+            #[derive(PartialEq, Eq, Hash, Debug)]
             #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
-            pub struct Builder {
+            pub struct Builder<P = crate::access::Unplaced> {
                 value: Value,
                 set: u64,
                 conflict: u64,
+                index: u32,
+                placement: ::core::marker::PhantomData<P>,
             }
-            impl Builder {
+            impl<P> Clone for Builder<P> {
+                fn clone(&self) -> Self {
+                    *self
+                }
+            }
+            impl<P> Copy for Builder<P> {}
+            impl<P> Builder<P> {
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -473,6 +466,17 @@ pub mod amd {
                         value: next,
                         set: self.set | mask,
                         conflict: self.conflict | clash,
+                        ..self
+                    }
+                }
+                #[doc = r" The same fields with another placement."]
+                const fn place<Q>(self, index: u32) -> Builder<Q> {
+                    Builder {
+                        value: self.value,
+                        set: self.set,
+                        conflict: self.conflict,
+                        index,
+                        placement: ::core::marker::PhantomData,
                     }
                 }
                 #[doc = "Sets `EVENT_SELECT` to the constant `V`; a `V` wider than 8 bits fails to compile. The event to count.\n\nBits 7:0, read-write, 8 bits wide."]
@@ -481,15 +485,14 @@ pub mod amd {
                     self.track(0xff_u64, self.value.with_event_select::<V>())
                 }
                 #[doc = "Sets `EVENT_SELECT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. The event to count.\n\nBits 7:0, read-write, 8 bits wide."]
-                pub const fn try_set_event_select(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_event_select(v) {
+                pub const fn try_with_event_select(
+                    self,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_event_select(v) {
                         Ok(next) => Ok(self.track(0xff_u64, next)),
                         Err(e) => Err(e),
                     }
-                }
-                #[doc = "The event to count.\n\nBits 7:0, read-write, 8 bits wide."]
-                pub const fn set_event_select(self, value: u8) -> Self {
-                    self.track(0xff_u64, self.value.set_event_select(value))
                 }
                 #[doc = "Sets `UMASK` to the constant `V`; a `V` wider than 8 bits fails to compile. Unit mask qualifying the event.\n\nBits 15:8, read-write, 8 bits wide."]
                 #[track_caller]
@@ -497,15 +500,11 @@ pub mod amd {
                     self.track(0xff00_u64, self.value.with_umask::<V>())
                 }
                 #[doc = "Sets `UMASK`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Unit mask qualifying the event.\n\nBits 15:8, read-write, 8 bits wide."]
-                pub const fn try_set_umask(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_umask(v) {
+                pub const fn try_with_umask(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_umask(v) {
                         Ok(next) => Ok(self.track(0xff00_u64, next)),
                         Err(e) => Err(e),
                     }
-                }
-                #[doc = "Unit mask qualifying the event.\n\nBits 15:8, read-write, 8 bits wide."]
-                pub const fn set_umask(self, value: u8) -> Self {
-                    self.track(0xff00_u64, self.value.set_umask(value))
                 }
                 #[doc = "Count at privilege levels 1, 2 and 3.\n\nBits 16, read-write, 1 bit wide."]
                 pub const fn with_usr(self, on: bool) -> Self {
@@ -541,15 +540,11 @@ pub mod amd {
                     self.track(0xff000000_u64, self.value.with_cmask::<V>())
                 }
                 #[doc = "Sets `CMASK`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Counter mask: when non-zero, count cycles with at least CMASK events.\n\nBits 31:24, read-write, 8 bits wide."]
-                pub const fn try_set_cmask(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_cmask(v) {
+                pub const fn try_with_cmask(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_cmask(v) {
                         Ok(next) => Ok(self.track(0xff000000_u64, next)),
                         Err(e) => Err(e),
                     }
-                }
-                #[doc = "Counter mask: when non-zero, count cycles with at least CMASK events.\n\nBits 31:24, read-write, 8 bits wide."]
-                pub const fn set_cmask(self, value: u8) -> Self {
-                    self.track(0xff000000_u64, self.value.set_cmask(value))
                 }
                 #[doc(hidden)]
                 pub const fn with_guest_only<T: __Unavailable_GUEST_ONLY>(self, on: T) -> Self {
@@ -561,18 +556,16 @@ pub mod amd {
                     ::core::mem::forget(on);
                     self
                 }
-                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (AMD64 APM Vol. 2 §13.2.1 (INV))"]
                 #[inline]
-                pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
+                const fn checked(self) -> Result<Value, crate::ConstraintError> {
                     if self.conflict != 0 {
                         return Err(self.conflict_error());
                     }
                     self.value.try_build()
                 }
-                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (AMD64 APM Vol. 2 §13.2.1 (INV))\n\nPanics on a problem; in a `const` item that is a compile error."]
                 #[inline]
                 #[track_caller]
-                pub const fn build(self) -> Value {
+                const fn finish(self) -> Value {
                     if self.conflict != 0 {
                         self.conflict_panic()
                     }
@@ -682,15 +675,139 @@ pub mod amd {
                     crate::__private::set_twice("PERF_EVT_SEL", "a field")
                 }
             }
-            #[doc = "A [`Builder`](Builder) for `PERF_EVT_SELN` counting `event`: its encoding fields (event select, unit masks, CMASK, INV, EDGE, AnyThread) are set, the rest is zero. Add the privilege filters and the enable bit, then `build()`.\n\nFails to compile, in a `const`, when `N` is out of range, when only a fixed counter counts the event, when the event is restricted to other counters, or when it needs a field this generation lacks."]
+            impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                    index: 0,
+                    placement: ::core::marker::PhantomData,
+                };
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (AMD64 APM Vol. 2 §13.2.1 (INV))"]
+                #[inline]
+                pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
+                    self.checked()
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (AMD64 APM Vol. 2 §13.2.1 (INV))\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> Value {
+                    self.finish()
+                }
+                #[doc = "The same fields, for `PERF_EVT_SELN`: `build()` gives a [`Placed<N>`](Placed), which `MsrExt::write` writes only to `msr::<N>()`. `N` out of range fails to compile."]
+                #[track_caller]
+                pub const fn at<const N: u32>(self) -> Builder<crate::access::Counter<N>> {
+                    if N >= INSTANCES {
+                        crate::__private::index_out_of_range(
+                            "PERF_EVT_SEL",
+                            "instances",
+                            INSTANCES,
+                            N,
+                        )
+                    }
+                    __check_index::<N>();
+                    self.place(N)
+                }
+                #[doc = "The same fields, for `PERF_EVT_SEL` instance `index` chosen at run time: `build()` gives a [`PlacedAt`](PlacedAt), which `MsrExt::write` writes only to that instance (another is `PlacementError::WrongCounter`)."]
+                pub const fn try_at(
+                    self,
+                    index: u32,
+                ) -> Result<Builder<crate::access::AnyCounter>, crate::PlacementError>
+                {
+                    if index >= INSTANCES {
+                        return Err(crate::PlacementError::CounterOutOfRange {
+                            register: "PERF_EVT_SEL",
+                            count: INSTANCES,
+                            counter: index,
+                        });
+                    }
+                    Ok(self.place(index))
+                }
+            }
+            impl<const N: u32> Builder<crate::access::Counter<N>> {
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (AMD64 APM Vol. 2 §13.2.1 (INV))"]
+                #[inline]
+                pub const fn try_build(self) -> Result<Placed<N>, crate::ConstraintError> {
+                    match self.checked() {
+                        Ok(v) => Ok(Placed(v)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (AMD64 APM Vol. 2 §13.2.1 (INV))\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> Placed<N> {
+                    Placed(self.finish())
+                }
+            }
+            impl Builder<crate::access::AnyCounter> {
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (AMD64 APM Vol. 2 §13.2.1 (INV))"]
+                #[inline]
+                pub const fn try_build(self) -> Result<PlacedAt, crate::ConstraintError> {
+                    match self.checked() {
+                        Ok(value) => Ok(PlacedAt {
+                            value,
+                            index: self.index,
+                        }),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (AMD64 APM Vol. 2 §13.2.1 (INV))\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> PlacedAt {
+                    PlacedAt {
+                        value: self.finish(),
+                        index: self.index,
+                    }
+                }
+            }
+            #[doc = "The events types whose events [`event_on`](event_on) places on `PERF_EVT_SEL`: the `ArchEvent` and model `events::Event` of the generations using this register (amd-k7). Placing another generation's or vendor's event is a compile error."]
+            #[diagnostic::on_unimplemented(
+                message = "the events of `{Self}` cannot be placed on `PERF_EVT_SEL` of amd-k7: they are another vendor's or generation's",
+                label = "not an event of a generation using this `PERF_EVT_SEL`",
+                note = "`event_on` takes the events of the generations whose event select this is (amd-k7): their `ArchEvent` and, for CPU models, `events::Event`; a hand-built `EventDesc` goes through `event_on_raw`"
+            )]
+            pub trait Countable {}
+            #[doc = "A [`Builder`](Builder) for `PERF_EVT_SELN` counting `event`: its encoding fields (event select, unit masks, CMASK, INV, EDGE, AnyThread) are set, the rest is zero. Add the privilege filters and the enable bit, then `build()`.\n\n`event` is an event of a generation using this register (`ArchEvent::X.desc()`, `events::Event::X.desc()`: see [`Countable`](Countable)); an event of another vendor or generation fails to compile. Fails to compile, in a `const`, when `N` is out of range, when only a fixed counter counts the event, when the event is restricted to other counters, or when it needs a field this generation lacks."]
             #[track_caller]
-            pub const fn event_on<const N: u32>(event: &crate::EventDesc) -> Builder {
+            pub const fn event_on<const N: u32>(
+                event: crate::EventRef<'_, impl Countable>,
+            ) -> Builder<crate::access::Counter<N>> {
+                event_on_raw::<N>(event.get())
+            }
+            #[doc = r" As [`try_event_on`](try_event_on), for a hand-built `EventDesc` (see"]
+            #[doc = r" [`event_on_raw`](event_on_raw))."]
+            #[inline]
+            pub const fn try_event_on_raw(
+                counter: u32,
+                event: &crate::EventDesc,
+            ) -> Result<Builder<crate::access::AnyCounter>, crate::PlacementError> {
+                match try_event_on_impl(counter, event) {
+                    Ok(b) => b.try_at(counter),
+                    Err(e) => Err(e),
+                }
+            }
+            #[doc = r" As [`event_on`](event_on), with the counter chosen at run time: the problem is returned."]
+            #[inline]
+            pub const fn try_event_on(
+                counter: u32,
+                event: crate::EventRef<'_, impl Countable>,
+            ) -> Result<Builder<crate::access::AnyCounter>, crate::PlacementError> {
+                try_event_on_raw(counter, event.get())
+            }
+            #[doc = "As [`event_on`](event_on), for a hand-built [`EventDesc`](crate::EventDesc) (the untyped escape hatch: nothing ties it to a vendor or generation, so it is the caller's to know that `PERF_EVT_SEL` counts it). The placement checks are the same."]
+            #[track_caller]
+            pub const fn event_on_raw<const N: u32>(
+                event: &crate::EventDesc,
+            ) -> Builder<crate::access::Counter<N>> {
                 if N >= INSTANCES {
                     crate::__private::index_out_of_range("PERF_EVT_SEL", "counters", INSTANCES, N)
                 }
                 __check_counter::<N>();
-                match try_event_on(N, event) {
-                    Ok(b) => b,
+                match try_event_on_impl(N, event) {
+                    Ok(b) => b.at::<N>(),
                     Err(e) => e.fail(),
                 }
             }
@@ -707,9 +824,8 @@ pub mod amd {
                     }
                 }
             }
-            #[doc = r" As [`event_on`](event_on), with the counter chosen at run time: the problem is returned."]
             #[inline]
-            pub const fn try_event_on(
+            const fn try_event_on_impl(
                 counter: u32,
                 event: &crate::EventDesc,
             ) -> Result<Builder, crate::PlacementError> {
@@ -735,7 +851,7 @@ pub mod amd {
                     });
                 }
                 let b = Value::new();
-                let b = match b.try_set_event_select(event.event as u64) {
+                let b = match b.try_with_event_select(event.event as u64) {
                     Ok(b) => b,
                     Err(_) => {
                         return Err(crate::PlacementError::TooWide {
@@ -746,7 +862,7 @@ pub mod amd {
                         });
                     }
                 };
-                let b = match b.try_set_umask(event.umask as u64) {
+                let b = match b.try_with_umask(event.umask as u64) {
                     Ok(b) => b,
                     Err(_) => {
                         return Err(crate::PlacementError::TooWide {
@@ -771,7 +887,7 @@ pub mod amd {
                         register: "PERF_EVT_SEL",
                     });
                 }
-                let b = match b.try_set_cmask(event.cmask as u64) {
+                let b = match b.try_with_cmask(event.cmask as u64) {
                     Ok(b) => b,
                     Err(_) => {
                         return Err(crate::PlacementError::TooWide {
@@ -802,10 +918,11 @@ pub mod amd {
                     self.0
                 }
             }
-            #[doc = "`PERF_EVT_SELN` as a typed MSR. `N` out of 0..4 fails to compile."]
+            #[doc = "`PERF_EVT_SELN` as a typed MSR whose index is part of its type (a value placed on another instance cannot be written to it). `N` out of 0..4 fails to compile."]
             #[track_caller]
-            pub const fn msr<const N: u32>() -> Instance {
-                Instance(address::<N>())
+            pub const fn msr<const N: u32>() -> Indexed<N> {
+                let _ = address::<N>();
+                Indexed
             }
             #[doc = r" Instance `index` as a typed MSR, or `None` when out of range."]
             pub const fn try_msr(index: u32) -> Option<Instance> {
@@ -832,6 +949,146 @@ pub mod amd {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
+            #[doc = "`PERF_EVT_SELN` as a typed MSR, `N` in its type: what [`msr::<N>()`](msr) returns. A value placed on another instance (`Placed<M>`) cannot be written to it."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Indexed<const N: u32>;
+            impl<const N: u32> Indexed<N> {
+                #[doc = r" The MSR address."]
+                #[track_caller]
+                pub const fn address(self) -> u32 {
+                    address::<N>()
+                }
+                #[doc = r" Index within the family: `N`."]
+                pub const fn index(self) -> u32 {
+                    N
+                }
+                #[doc = r" The same MSR as an [`Instance`](Instance), its index known at run time only."]
+                #[track_caller]
+                pub const fn instance(self) -> Instance {
+                    Instance(address::<N>())
+                }
+            }
+            impl<const N: u32> From<Indexed<N>> for Instance {
+                fn from(m: Indexed<N>) -> Instance {
+                    m.instance()
+                }
+            }
+            impl<const N: u32> crate::access::Msr for Indexed<N> {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    address::<N>()
+                }
+            }
+            impl<const N: u32> crate::access::Readable for Indexed<N> {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl<const N: u32> crate::access::Writable for Indexed<N> {}
+            impl<const N: u32> crate::access::WriteTo<Indexed<N>> for Value {
+                fn bits_for(self, _: Indexed<N>) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
+            #[doc = "A value of `PERF_EVT_SEL` for instance `N` (from `event_on::<N>` or [`Builder::at::<N>()`](Builder::at)): `MsrExt::write` writes it to [`msr::<N>()`](msr) and to no other instance. [`bits`](Placed::bits) gives the raw value, [`unplaced`](Placed::unplaced) the `Value` to read its fields (the untyped escape hatch: a `Value` may be written to any instance)."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Placed<const N: u32>(Value);
+            impl<const N: u32> Placed<N> {
+                #[doc = r" The raw value."]
+                pub const fn bits(self) -> u64 {
+                    self.0.0
+                }
+                #[doc = r" The instance it is for: `N`."]
+                pub const fn index(self) -> u32 {
+                    N
+                }
+                #[doc = r" The MSR it is written to."]
+                pub const fn msr(self) -> Indexed<N> {
+                    Indexed
+                }
+                #[doc = r" The value without its placement, to read its fields. This is the untyped"]
+                #[doc = r" escape hatch: `MsrExt::write` takes a `Value` for any instance."]
+                pub const fn unplaced(self) -> Value {
+                    self.0
+                }
+            }
+            #[doc = "A value of `PERF_EVT_SEL` for an instance chosen at run time (from `try_event_on` or [`Builder::try_at`](Builder::try_at)): `MsrExt::write` writes it to that instance and refuses any other with `PlacementError::WrongCounter`."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct PlacedAt {
+                value: Value,
+                index: u32,
+            }
+            impl PlacedAt {
+                #[doc = r" The raw value."]
+                pub const fn bits(self) -> u64 {
+                    self.value.0
+                }
+                #[doc = r" The instance it is for."]
+                pub const fn index(self) -> u32 {
+                    self.index
+                }
+                #[doc = r" The MSR it is written to."]
+                pub const fn msr(self) -> Instance {
+                    Instance(BASE_ADDRESS + self.index * ADDRESS_STRIDE)
+                }
+                #[doc = r" The value without its placement, to read its fields. This is the untyped"]
+                #[doc = r" escape hatch: `MsrExt::write` takes a `Value` for any instance."]
+                pub const fn unplaced(self) -> Value {
+                    self.value
+                }
+            }
+            impl<const N: u32> crate::access::WriteTo<Indexed<N>> for Placed<N> {
+                fn bits_for(self, _: Indexed<N>) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0.0)
+                }
+            }
+            impl<const N: u32> crate::access::WriteTo<Instance> for Placed<N> {
+                fn bits_for(self, m: Instance) -> Result<u64, crate::PlacementError> {
+                    let (placed, counter) = (N, m.index());
+                    if placed == counter {
+                        Ok(self.0.0)
+                    } else {
+                        Err(crate::PlacementError::WrongCounter {
+                            register: "PERF_EVT_SEL",
+                            placed,
+                            counter,
+                        })
+                    }
+                }
+            }
+            impl crate::access::WriteTo<Instance> for PlacedAt {
+                fn bits_for(self, m: Instance) -> Result<u64, crate::PlacementError> {
+                    let (placed, counter) = (self.index, m.index());
+                    if placed == counter {
+                        Ok(self.value.0)
+                    } else {
+                        Err(crate::PlacementError::WrongCounter {
+                            register: "PERF_EVT_SEL",
+                            placed,
+                            counter,
+                        })
+                    }
+                }
+            }
+            impl<const N: u32> crate::access::WriteTo<Indexed<N>> for PlacedAt {
+                fn bits_for(self, _: Indexed<N>) -> Result<u64, crate::PlacementError> {
+                    let (placed, counter) = (self.index, N);
+                    if placed == counter {
+                        Ok(self.value.0)
+                    } else {
+                        Err(crate::PlacementError::WrongCounter {
+                            register: "PERF_EVT_SEL",
+                            placed,
+                            counter,
+                        })
+                    }
+                }
+            }
         }
         #[doc = "The value type of [`PERF_EVT_SEL`](PERF_EVT_SEL)."]
         pub type PerfEvtSel = PERF_EVT_SEL::Value;
@@ -839,6 +1096,7 @@ pub mod amd {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -925,11 +1183,7 @@ pub mod amd {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -992,7 +1246,7 @@ pub mod amd {
                     )
                 }
                 #[doc = "Sets `COUNT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 48 bits. Counter value (48 bits).\n\nBits 47:0, read-write, 48 bits wide."]
-                pub const fn try_set_count(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_count(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0xffffffffffff_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "COUNT",
@@ -1063,6 +1317,12 @@ pub mod amd {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -1083,8 +1343,8 @@ pub mod amd {
                     self.track(0xffffffffffff_u64, self.value.with_count::<V>())
                 }
                 #[doc = "Sets `COUNT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 48 bits. Counter value (48 bits).\n\nBits 47:0, read-write, 48 bits wide."]
-                pub const fn try_set_count(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_count(v) {
+                pub const fn try_with_count(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_count(v) {
                         Ok(next) => Ok(self.track(0xffffffffffff_u64, next)),
                         Err(e) => Err(e),
                     }
@@ -1138,10 +1398,11 @@ pub mod amd {
                     self.0
                 }
             }
-            #[doc = "`PERF_CTRN` as a typed MSR. `N` out of 0..4 fails to compile."]
+            #[doc = "`PERF_CTRN` as a typed MSR whose index is part of its type (a value placed on another instance cannot be written to it). `N` out of 0..4 fails to compile."]
             #[track_caller]
-            pub const fn msr<const N: u32>() -> Instance {
-                Instance(address::<N>())
+            pub const fn msr<const N: u32>() -> Indexed<N> {
+                let _ = address::<N>();
+                Indexed
             }
             #[doc = r" Instance `index` as a typed MSR, or `None` when out of range."]
             pub const fn try_msr(index: u32) -> Option<Instance> {
@@ -1168,6 +1429,52 @@ pub mod amd {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
+            #[doc = "`PERF_CTRN` as a typed MSR, `N` in its type: what [`msr::<N>()`](msr) returns. A value placed on another instance (`Placed<M>`) cannot be written to it."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Indexed<const N: u32>;
+            impl<const N: u32> Indexed<N> {
+                #[doc = r" The MSR address."]
+                #[track_caller]
+                pub const fn address(self) -> u32 {
+                    address::<N>()
+                }
+                #[doc = r" Index within the family: `N`."]
+                pub const fn index(self) -> u32 {
+                    N
+                }
+                #[doc = r" The same MSR as an [`Instance`](Instance), its index known at run time only."]
+                #[track_caller]
+                pub const fn instance(self) -> Instance {
+                    Instance(address::<N>())
+                }
+            }
+            impl<const N: u32> From<Indexed<N>> for Instance {
+                fn from(m: Indexed<N>) -> Instance {
+                    m.instance()
+                }
+            }
+            impl<const N: u32> crate::access::Msr for Indexed<N> {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    address::<N>()
+                }
+            }
+            impl<const N: u32> crate::access::Readable for Indexed<N> {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl<const N: u32> crate::access::Writable for Indexed<N> {}
+            impl<const N: u32> crate::access::WriteTo<Indexed<N>> for Value {
+                fn bits_for(self, _: Indexed<N>) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`PERF_CTR`](PERF_CTR)."]
         pub type PerfCtr = PERF_CTR::Value;
@@ -1295,7 +1602,9 @@ pub mod amd {
                 n: u32,
                 event: &crate::EventDesc,
             ) -> Result<u64, crate::arch::EncodeError> {
-                Ok(PERF_EVT_SEL::try_event_on(n, event)?.try_build()?.bits())
+                Ok(PERF_EVT_SEL::try_event_on_raw(n, event)?
+                    .try_build()?
+                    .bits())
             }
         }
     }
@@ -1305,6 +1614,7 @@ pub mod amd {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -1412,11 +1722,7 @@ pub mod amd {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -1480,7 +1786,10 @@ pub mod amd {
                     )
                 }
                 #[doc = "Sets `EVENT_SELECT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 12 bits. The 12-bit event select; bits 7:0 of the register hold EventSelect\\[7:0\\] and bits 35:32 hold EventSelect\\[11:8\\].\n\nBits 7:0, 35:32, read-write, 12 bits wide."]
-                pub const fn try_set_event_select(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_event_select(
+                    self,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
                     if v > 0xfff_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "EVENT_SELECT",
@@ -1509,7 +1818,7 @@ pub mod amd {
                     Self((self.0 & 0xffffffffffff00ff_u64) | (((v >> 0u32) & 0xff_u64) << 8u32))
                 }
                 #[doc = "Sets `UMASK`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Unit mask qualifying the event.\n\nBits 15:8, read-write, 8 bits wide."]
-                pub const fn try_set_umask(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_umask(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0xff_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "UMASK",
@@ -1520,11 +1829,6 @@ pub mod amd {
                     Ok(Self(
                         (self.0 & 0xffffffffffff00ff_u64) | (((v >> 0u32) & 0xff_u64) << 8u32),
                     ))
-                }
-                #[doc = "Unit mask qualifying the event.\n\nBits 15:8, read-write, 8 bits wide."]
-                pub const fn set_umask(self, value: u8) -> Self {
-                    let v = value as u64;
-                    Self((self.0 & 0xffffffffffff00ff_u64) | (((v >> 0u32) & 0xff_u64) << 8u32))
                 }
                 #[doc = "Count at privilege levels 1, 2 and 3.\n\nBits 16, read-write, 1 bit wide."]
                 pub const fn usr(self) -> bool {
@@ -1595,7 +1899,7 @@ pub mod amd {
                     Self((self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32))
                 }
                 #[doc = "Sets `CMASK`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Counter mask: when non-zero, count cycles with at least CMASK events.\n\nBits 31:24, read-write, 8 bits wide."]
-                pub const fn try_set_cmask(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_cmask(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0xff_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "CMASK",
@@ -1606,11 +1910,6 @@ pub mod amd {
                     Ok(Self(
                         (self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32),
                     ))
-                }
-                #[doc = "Counter mask: when non-zero, count cycles with at least CMASK events.\n\nBits 31:24, read-write, 8 bits wide."]
-                pub const fn set_cmask(self, value: u8) -> Self {
-                    let v = value as u64;
-                    Self((self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32))
                 }
                 #[doc = "Count only while the processor runs a guest (SVM enabled).\n\nBits 40, read-write, 1 bit wide."]
                 pub const fn guest_only(self) -> bool {
@@ -1719,6 +2018,12 @@ pub mod amd {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -1739,8 +2044,11 @@ pub mod amd {
                     self.track(0xf000000ff_u64, self.value.with_event_select::<V>())
                 }
                 #[doc = "Sets `EVENT_SELECT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 12 bits. The 12-bit event select; bits 7:0 of the register hold EventSelect\\[7:0\\] and bits 35:32 hold EventSelect\\[11:8\\].\n\nBits 7:0, 35:32, read-write, 12 bits wide."]
-                pub const fn try_set_event_select(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_event_select(v) {
+                pub const fn try_with_event_select(
+                    self,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_event_select(v) {
                         Ok(next) => Ok(self.track(0xf000000ff_u64, next)),
                         Err(e) => Err(e),
                     }
@@ -1751,15 +2059,11 @@ pub mod amd {
                     self.track(0xff00_u64, self.value.with_umask::<V>())
                 }
                 #[doc = "Sets `UMASK`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Unit mask qualifying the event.\n\nBits 15:8, read-write, 8 bits wide."]
-                pub const fn try_set_umask(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_umask(v) {
+                pub const fn try_with_umask(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_umask(v) {
                         Ok(next) => Ok(self.track(0xff00_u64, next)),
                         Err(e) => Err(e),
                     }
-                }
-                #[doc = "Unit mask qualifying the event.\n\nBits 15:8, read-write, 8 bits wide."]
-                pub const fn set_umask(self, value: u8) -> Self {
-                    self.track(0xff00_u64, self.value.set_umask(value))
                 }
                 #[doc = "Count at privilege levels 1, 2 and 3.\n\nBits 16, read-write, 1 bit wide."]
                 pub const fn with_usr(self, on: bool) -> Self {
@@ -1791,15 +2095,11 @@ pub mod amd {
                     self.track(0xff000000_u64, self.value.with_cmask::<V>())
                 }
                 #[doc = "Sets `CMASK`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Counter mask: when non-zero, count cycles with at least CMASK events.\n\nBits 31:24, read-write, 8 bits wide."]
-                pub const fn try_set_cmask(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_cmask(v) {
+                pub const fn try_with_cmask(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_cmask(v) {
                         Ok(next) => Ok(self.track(0xff000000_u64, next)),
                         Err(e) => Err(e),
                     }
-                }
-                #[doc = "Counter mask: when non-zero, count cycles with at least CMASK events.\n\nBits 31:24, read-write, 8 bits wide."]
-                pub const fn set_cmask(self, value: u8) -> Self {
-                    self.track(0xff000000_u64, self.value.set_cmask(value))
                 }
                 #[doc = "Count only while the processor runs a guest (SVM enabled).\n\nBits 40, read-write, 1 bit wide."]
                 pub const fn with_guest_only(self, on: bool) -> Self {
@@ -1948,10 +2248,11 @@ pub mod amd {
                     self.0
                 }
             }
-            #[doc = "`PERF_EVT_SELN` as a typed MSR. `N` out of 0..4 fails to compile."]
+            #[doc = "`PERF_EVT_SELN` as a typed MSR whose index is part of its type (a value placed on another instance cannot be written to it). `N` out of 0..4 fails to compile."]
             #[track_caller]
-            pub const fn msr<const N: u32>() -> Instance {
-                Instance(address::<N>())
+            pub const fn msr<const N: u32>() -> Indexed<N> {
+                let _ = address::<N>();
+                Indexed
             }
             #[doc = r" Instance `index` as a typed MSR, or `None` when out of range."]
             pub const fn try_msr(index: u32) -> Option<Instance> {
@@ -1978,6 +2279,52 @@ pub mod amd {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
+            #[doc = "`PERF_EVT_SELN` as a typed MSR, `N` in its type: what [`msr::<N>()`](msr) returns. A value placed on another instance (`Placed<M>`) cannot be written to it."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Indexed<const N: u32>;
+            impl<const N: u32> Indexed<N> {
+                #[doc = r" The MSR address."]
+                #[track_caller]
+                pub const fn address(self) -> u32 {
+                    address::<N>()
+                }
+                #[doc = r" Index within the family: `N`."]
+                pub const fn index(self) -> u32 {
+                    N
+                }
+                #[doc = r" The same MSR as an [`Instance`](Instance), its index known at run time only."]
+                #[track_caller]
+                pub const fn instance(self) -> Instance {
+                    Instance(address::<N>())
+                }
+            }
+            impl<const N: u32> From<Indexed<N>> for Instance {
+                fn from(m: Indexed<N>) -> Instance {
+                    m.instance()
+                }
+            }
+            impl<const N: u32> crate::access::Msr for Indexed<N> {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    address::<N>()
+                }
+            }
+            impl<const N: u32> crate::access::Readable for Indexed<N> {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl<const N: u32> crate::access::Writable for Indexed<N> {}
+            impl<const N: u32> crate::access::WriteTo<Indexed<N>> for Value {
+                fn bits_for(self, _: Indexed<N>) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`PERF_EVT_SEL`](PERF_EVT_SEL)."]
         pub type PerfEvtSel = PERF_EVT_SEL::Value;
@@ -1986,6 +2333,7 @@ pub mod amd {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -2100,11 +2448,7 @@ pub mod amd {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -2168,7 +2512,10 @@ pub mod amd {
                     )
                 }
                 #[doc = "Sets `EVENT_SELECT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 12 bits. The 12-bit event select; bits 7:0 of the register hold EventSelect\\[7:0\\] and bits 35:32 hold EventSelect\\[11:8\\].\n\nBits 7:0, 35:32, read-write, 12 bits wide."]
-                pub const fn try_set_event_select(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_event_select(
+                    self,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
                     if v > 0xfff_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "EVENT_SELECT",
@@ -2197,7 +2544,7 @@ pub mod amd {
                     Self((self.0 & 0xffffffffffff00ff_u64) | (((v >> 0u32) & 0xff_u64) << 8u32))
                 }
                 #[doc = "Sets `UMASK`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Unit mask qualifying the event.\n\nBits 15:8, read-write, 8 bits wide."]
-                pub const fn try_set_umask(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_umask(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0xff_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "UMASK",
@@ -2208,11 +2555,6 @@ pub mod amd {
                     Ok(Self(
                         (self.0 & 0xffffffffffff00ff_u64) | (((v >> 0u32) & 0xff_u64) << 8u32),
                     ))
-                }
-                #[doc = "Unit mask qualifying the event.\n\nBits 15:8, read-write, 8 bits wide."]
-                pub const fn set_umask(self, value: u8) -> Self {
-                    let v = value as u64;
-                    Self((self.0 & 0xffffffffffff00ff_u64) | (((v >> 0u32) & 0xff_u64) << 8u32))
                 }
                 #[doc = "Count at privilege levels 1, 2 and 3.\n\nBits 16, read-write, 1 bit wide."]
                 pub const fn usr(self) -> bool {
@@ -2283,7 +2625,7 @@ pub mod amd {
                     Self((self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32))
                 }
                 #[doc = "Sets `CMASK`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Counter mask: when non-zero, count cycles with at least CMASK events.\n\nBits 31:24, read-write, 8 bits wide."]
-                pub const fn try_set_cmask(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_cmask(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0xff_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "CMASK",
@@ -2294,11 +2636,6 @@ pub mod amd {
                     Ok(Self(
                         (self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32),
                     ))
-                }
-                #[doc = "Counter mask: when non-zero, count cycles with at least CMASK events.\n\nBits 31:24, read-write, 8 bits wide."]
-                pub const fn set_cmask(self, value: u8) -> Self {
-                    let v = value as u64;
-                    Self((self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32))
                 }
                 #[doc = "Count only while the processor runs a guest (SVM enabled).\n\nBits 40, read-write, 1 bit wide."]
                 pub const fn guest_only(self) -> bool {
@@ -2398,15 +2735,23 @@ pub mod amd {
                     self.0
                 }
             }
-            #[doc = "Builds a write of `PERF_EVT_SEL_CORE` from named fields; see [`Value::new`](Value::new)."]
-            #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+            #[doc = "Builds a write of `PERF_EVT_SEL_CORE` from named fields; see [`Value::new`](Value::new). `P` is where the value goes: [`Unplaced`](crate::access::Unplaced) (`Value::new()`; `build()` gives a [`Value`](Value)), instance `N` ([`Counter<N>`](crate::access::Counter): `event_on::<N>`, [`at::<N>()`](Builder::at); `build()` gives a [`Placed<N>`](Placed)) or an instance chosen at run time ([`AnyCounter`](crate::access::AnyCounter): `try_event_on`, [`try_at`](Builder::try_at); `build()` gives a [`PlacedAt`](PlacedAt)). A placed value is written only to its own instance."]
+            #[derive(PartialEq, Eq, Hash, Debug)]
             #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
-            pub struct Builder {
+            pub struct Builder<P = crate::access::Unplaced> {
                 value: Value,
                 set: u64,
                 conflict: u64,
+                index: u32,
+                placement: ::core::marker::PhantomData<P>,
             }
-            impl Builder {
+            impl<P> Clone for Builder<P> {
+                fn clone(&self) -> Self {
+                    *self
+                }
+            }
+            impl<P> Copy for Builder<P> {}
+            impl<P> Builder<P> {
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -2419,6 +2764,17 @@ pub mod amd {
                         value: next,
                         set: self.set | mask,
                         conflict: self.conflict | clash,
+                        ..self
+                    }
+                }
+                #[doc = r" The same fields with another placement."]
+                const fn place<Q>(self, index: u32) -> Builder<Q> {
+                    Builder {
+                        value: self.value,
+                        set: self.set,
+                        conflict: self.conflict,
+                        index,
+                        placement: ::core::marker::PhantomData,
                     }
                 }
                 #[doc = "Sets `EVENT_SELECT` to the constant `V`; a `V` wider than 12 bits fails to compile. The 12-bit event select; bits 7:0 of the register hold EventSelect\\[7:0\\] and bits 35:32 hold EventSelect\\[11:8\\].\n\nBits 7:0, 35:32, read-write, 12 bits wide."]
@@ -2427,8 +2783,11 @@ pub mod amd {
                     self.track(0xf000000ff_u64, self.value.with_event_select::<V>())
                 }
                 #[doc = "Sets `EVENT_SELECT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 12 bits. The 12-bit event select; bits 7:0 of the register hold EventSelect\\[7:0\\] and bits 35:32 hold EventSelect\\[11:8\\].\n\nBits 7:0, 35:32, read-write, 12 bits wide."]
-                pub const fn try_set_event_select(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_event_select(v) {
+                pub const fn try_with_event_select(
+                    self,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_event_select(v) {
                         Ok(next) => Ok(self.track(0xf000000ff_u64, next)),
                         Err(e) => Err(e),
                     }
@@ -2439,15 +2798,11 @@ pub mod amd {
                     self.track(0xff00_u64, self.value.with_umask::<V>())
                 }
                 #[doc = "Sets `UMASK`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Unit mask qualifying the event.\n\nBits 15:8, read-write, 8 bits wide."]
-                pub const fn try_set_umask(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_umask(v) {
+                pub const fn try_with_umask(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_umask(v) {
                         Ok(next) => Ok(self.track(0xff00_u64, next)),
                         Err(e) => Err(e),
                     }
-                }
-                #[doc = "Unit mask qualifying the event.\n\nBits 15:8, read-write, 8 bits wide."]
-                pub const fn set_umask(self, value: u8) -> Self {
-                    self.track(0xff00_u64, self.value.set_umask(value))
                 }
                 #[doc = "Count at privilege levels 1, 2 and 3.\n\nBits 16, read-write, 1 bit wide."]
                 pub const fn with_usr(self, on: bool) -> Self {
@@ -2479,15 +2834,11 @@ pub mod amd {
                     self.track(0xff000000_u64, self.value.with_cmask::<V>())
                 }
                 #[doc = "Sets `CMASK`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Counter mask: when non-zero, count cycles with at least CMASK events.\n\nBits 31:24, read-write, 8 bits wide."]
-                pub const fn try_set_cmask(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_cmask(v) {
+                pub const fn try_with_cmask(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_cmask(v) {
                         Ok(next) => Ok(self.track(0xff000000_u64, next)),
                         Err(e) => Err(e),
                     }
-                }
-                #[doc = "Counter mask: when non-zero, count cycles with at least CMASK events.\n\nBits 31:24, read-write, 8 bits wide."]
-                pub const fn set_cmask(self, value: u8) -> Self {
-                    self.track(0xff000000_u64, self.value.set_cmask(value))
                 }
                 #[doc = "Count only while the processor runs a guest (SVM enabled).\n\nBits 40, read-write, 1 bit wide."]
                 pub const fn with_guest_only(self, on: bool) -> Self {
@@ -2497,18 +2848,16 @@ pub mod amd {
                 pub const fn with_host_only(self, on: bool) -> Self {
                     self.track(0x20000000000_u64, self.value.with_host_only(on))
                 }
-                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask-core`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (AMD64 APM Vol. 2 §13.2.1 (INV))"]
                 #[inline]
-                pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
+                const fn checked(self) -> Result<Value, crate::ConstraintError> {
                     if self.conflict != 0 {
                         return Err(self.conflict_error());
                     }
                     self.value.try_build()
                 }
-                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask-core`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (AMD64 APM Vol. 2 §13.2.1 (INV))\n\nPanics on a problem; in a `const` item that is a compile error."]
                 #[inline]
                 #[track_caller]
-                pub const fn build(self) -> Value {
+                const fn finish(self) -> Value {
                     if self.conflict != 0 {
                         self.conflict_panic()
                     }
@@ -2627,9 +2976,133 @@ pub mod amd {
                     crate::__private::set_twice("PERF_EVT_SEL_CORE", "a field")
                 }
             }
-            #[doc = "A [`Builder`](Builder) for `PERF_EVT_SEL_COREN` counting `event`: its encoding fields (event select, unit masks, CMASK, INV, EDGE, AnyThread) are set, the rest is zero. Add the privilege filters and the enable bit, then `build()`.\n\nFails to compile, in a `const`, when `N` is out of range, when only a fixed counter counts the event, when the event is restricted to other counters, or when it needs a field this generation lacks."]
+            impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                    index: 0,
+                    placement: ::core::marker::PhantomData,
+                };
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask-core`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (AMD64 APM Vol. 2 §13.2.1 (INV))"]
+                #[inline]
+                pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
+                    self.checked()
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask-core`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (AMD64 APM Vol. 2 §13.2.1 (INV))\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> Value {
+                    self.finish()
+                }
+                #[doc = "The same fields, for `PERF_EVT_SEL_COREN`: `build()` gives a [`Placed<N>`](Placed), which `MsrExt::write` writes only to `msr::<N>()`. `N` out of range fails to compile."]
+                #[track_caller]
+                pub const fn at<const N: u32>(self) -> Builder<crate::access::Counter<N>> {
+                    if N >= INSTANCES {
+                        crate::__private::index_out_of_range(
+                            "PERF_EVT_SEL_CORE",
+                            "instances",
+                            INSTANCES,
+                            N,
+                        )
+                    }
+                    __check_index::<N>();
+                    self.place(N)
+                }
+                #[doc = "The same fields, for `PERF_EVT_SEL_CORE` instance `index` chosen at run time: `build()` gives a [`PlacedAt`](PlacedAt), which `MsrExt::write` writes only to that instance (another is `PlacementError::WrongCounter`)."]
+                pub const fn try_at(
+                    self,
+                    index: u32,
+                ) -> Result<Builder<crate::access::AnyCounter>, crate::PlacementError>
+                {
+                    if index >= INSTANCES {
+                        return Err(crate::PlacementError::CounterOutOfRange {
+                            register: "PERF_EVT_SEL_CORE",
+                            count: INSTANCES,
+                            counter: index,
+                        });
+                    }
+                    Ok(self.place(index))
+                }
+            }
+            impl<const N: u32> Builder<crate::access::Counter<N>> {
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask-core`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (AMD64 APM Vol. 2 §13.2.1 (INV))"]
+                #[inline]
+                pub const fn try_build(self) -> Result<Placed<N>, crate::ConstraintError> {
+                    match self.checked() {
+                        Ok(v) => Ok(Placed(v)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask-core`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (AMD64 APM Vol. 2 §13.2.1 (INV))\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> Placed<N> {
+                    Placed(self.finish())
+                }
+            }
+            impl Builder<crate::access::AnyCounter> {
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask-core`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (AMD64 APM Vol. 2 §13.2.1 (INV))"]
+                #[inline]
+                pub const fn try_build(self) -> Result<PlacedAt, crate::ConstraintError> {
+                    match self.checked() {
+                        Ok(value) => Ok(PlacedAt {
+                            value,
+                            index: self.index,
+                        }),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask-core`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (AMD64 APM Vol. 2 §13.2.1 (INV))\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> PlacedAt {
+                    PlacedAt {
+                        value: self.finish(),
+                        index: self.index,
+                    }
+                }
+            }
+            #[doc = "The events types whose events [`event_on`](event_on) places on `PERF_EVT_SEL_CORE`: the `ArchEvent` and model `events::Event` of the generations using this register (amd-core and amd-perfmon-v2). Placing another generation's or vendor's event is a compile error."]
+            #[diagnostic::on_unimplemented(
+                message = "the events of `{Self}` cannot be placed on `PERF_EVT_SEL_CORE` of amd-core and amd-perfmon-v2: they are another vendor's or generation's",
+                label = "not an event of a generation using this `PERF_EVT_SEL_CORE`",
+                note = "`event_on` takes the events of the generations whose event select this is (amd-core and amd-perfmon-v2): their `ArchEvent` and, for CPU models, `events::Event`; a hand-built `EventDesc` goes through `event_on_raw`"
+            )]
+            pub trait Countable {}
+            #[doc = "A [`Builder`](Builder) for `PERF_EVT_SEL_COREN` counting `event`: its encoding fields (event select, unit masks, CMASK, INV, EDGE, AnyThread) are set, the rest is zero. Add the privilege filters and the enable bit, then `build()`.\n\n`event` is an event of a generation using this register (`ArchEvent::X.desc()`, `events::Event::X.desc()`: see [`Countable`](Countable)); an event of another vendor or generation fails to compile. Fails to compile, in a `const`, when `N` is out of range, when only a fixed counter counts the event, when the event is restricted to other counters, or when it needs a field this generation lacks."]
             #[track_caller]
-            pub const fn event_on<const N: u32>(event: &crate::EventDesc) -> Builder {
+            pub const fn event_on<const N: u32>(
+                event: crate::EventRef<'_, impl Countable>,
+            ) -> Builder<crate::access::Counter<N>> {
+                event_on_raw::<N>(event.get())
+            }
+            #[doc = r" As [`try_event_on`](try_event_on), for a hand-built `EventDesc` (see"]
+            #[doc = r" [`event_on_raw`](event_on_raw))."]
+            #[inline]
+            pub const fn try_event_on_raw(
+                counter: u32,
+                event: &crate::EventDesc,
+            ) -> Result<Builder<crate::access::AnyCounter>, crate::PlacementError> {
+                match try_event_on_impl(counter, event) {
+                    Ok(b) => b.try_at(counter),
+                    Err(e) => Err(e),
+                }
+            }
+            #[doc = r" As [`event_on`](event_on), with the counter chosen at run time: the problem is returned."]
+            #[inline]
+            pub const fn try_event_on(
+                counter: u32,
+                event: crate::EventRef<'_, impl Countable>,
+            ) -> Result<Builder<crate::access::AnyCounter>, crate::PlacementError> {
+                try_event_on_raw(counter, event.get())
+            }
+            #[doc = "As [`event_on`](event_on), for a hand-built [`EventDesc`](crate::EventDesc) (the untyped escape hatch: nothing ties it to a vendor or generation, so it is the caller's to know that `PERF_EVT_SEL_CORE` counts it). The placement checks are the same."]
+            #[track_caller]
+            pub const fn event_on_raw<const N: u32>(
+                event: &crate::EventDesc,
+            ) -> Builder<crate::access::Counter<N>> {
                 if N >= INSTANCES {
                     crate::__private::index_out_of_range(
                         "PERF_EVT_SEL_CORE",
@@ -2639,8 +3112,8 @@ pub mod amd {
                     )
                 }
                 __check_counter::<N>();
-                match try_event_on(N, event) {
-                    Ok(b) => b,
+                match try_event_on_impl(N, event) {
+                    Ok(b) => b.at::<N>(),
                     Err(e) => e.fail(),
                 }
             }
@@ -2657,9 +3130,8 @@ pub mod amd {
                     }
                 }
             }
-            #[doc = r" As [`event_on`](event_on), with the counter chosen at run time: the problem is returned."]
             #[inline]
-            pub const fn try_event_on(
+            const fn try_event_on_impl(
                 counter: u32,
                 event: &crate::EventDesc,
             ) -> Result<Builder, crate::PlacementError> {
@@ -2685,7 +3157,7 @@ pub mod amd {
                     });
                 }
                 let b = Value::new();
-                let b = match b.try_set_event_select(event.event as u64) {
+                let b = match b.try_with_event_select(event.event as u64) {
                     Ok(b) => b,
                     Err(_) => {
                         return Err(crate::PlacementError::TooWide {
@@ -2696,7 +3168,7 @@ pub mod amd {
                         });
                     }
                 };
-                let b = match b.try_set_umask(event.umask as u64) {
+                let b = match b.try_with_umask(event.umask as u64) {
                     Ok(b) => b,
                     Err(_) => {
                         return Err(crate::PlacementError::TooWide {
@@ -2721,7 +3193,7 @@ pub mod amd {
                         register: "PERF_EVT_SEL_CORE",
                     });
                 }
-                let b = match b.try_set_cmask(event.cmask as u64) {
+                let b = match b.try_with_cmask(event.cmask as u64) {
                     Ok(b) => b,
                     Err(_) => {
                         return Err(crate::PlacementError::TooWide {
@@ -2752,10 +3224,11 @@ pub mod amd {
                     self.0
                 }
             }
-            #[doc = "`PERF_EVT_SEL_COREN` as a typed MSR. `N` out of 0..6 fails to compile."]
+            #[doc = "`PERF_EVT_SEL_COREN` as a typed MSR whose index is part of its type (a value placed on another instance cannot be written to it). `N` out of 0..6 fails to compile."]
             #[track_caller]
-            pub const fn msr<const N: u32>() -> Instance {
-                Instance(address::<N>())
+            pub const fn msr<const N: u32>() -> Indexed<N> {
+                let _ = address::<N>();
+                Indexed
             }
             #[doc = r" Instance `index` as a typed MSR, or `None` when out of range."]
             pub const fn try_msr(index: u32) -> Option<Instance> {
@@ -2782,6 +3255,146 @@ pub mod amd {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
+            #[doc = "`PERF_EVT_SEL_COREN` as a typed MSR, `N` in its type: what [`msr::<N>()`](msr) returns. A value placed on another instance (`Placed<M>`) cannot be written to it."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Indexed<const N: u32>;
+            impl<const N: u32> Indexed<N> {
+                #[doc = r" The MSR address."]
+                #[track_caller]
+                pub const fn address(self) -> u32 {
+                    address::<N>()
+                }
+                #[doc = r" Index within the family: `N`."]
+                pub const fn index(self) -> u32 {
+                    N
+                }
+                #[doc = r" The same MSR as an [`Instance`](Instance), its index known at run time only."]
+                #[track_caller]
+                pub const fn instance(self) -> Instance {
+                    Instance(address::<N>())
+                }
+            }
+            impl<const N: u32> From<Indexed<N>> for Instance {
+                fn from(m: Indexed<N>) -> Instance {
+                    m.instance()
+                }
+            }
+            impl<const N: u32> crate::access::Msr for Indexed<N> {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    address::<N>()
+                }
+            }
+            impl<const N: u32> crate::access::Readable for Indexed<N> {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl<const N: u32> crate::access::Writable for Indexed<N> {}
+            impl<const N: u32> crate::access::WriteTo<Indexed<N>> for Value {
+                fn bits_for(self, _: Indexed<N>) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
+            #[doc = "A value of `PERF_EVT_SEL_CORE` for instance `N` (from `event_on::<N>` or [`Builder::at::<N>()`](Builder::at)): `MsrExt::write` writes it to [`msr::<N>()`](msr) and to no other instance. [`bits`](Placed::bits) gives the raw value, [`unplaced`](Placed::unplaced) the `Value` to read its fields (the untyped escape hatch: a `Value` may be written to any instance)."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Placed<const N: u32>(Value);
+            impl<const N: u32> Placed<N> {
+                #[doc = r" The raw value."]
+                pub const fn bits(self) -> u64 {
+                    self.0.0
+                }
+                #[doc = r" The instance it is for: `N`."]
+                pub const fn index(self) -> u32 {
+                    N
+                }
+                #[doc = r" The MSR it is written to."]
+                pub const fn msr(self) -> Indexed<N> {
+                    Indexed
+                }
+                #[doc = r" The value without its placement, to read its fields. This is the untyped"]
+                #[doc = r" escape hatch: `MsrExt::write` takes a `Value` for any instance."]
+                pub const fn unplaced(self) -> Value {
+                    self.0
+                }
+            }
+            #[doc = "A value of `PERF_EVT_SEL_CORE` for an instance chosen at run time (from `try_event_on` or [`Builder::try_at`](Builder::try_at)): `MsrExt::write` writes it to that instance and refuses any other with `PlacementError::WrongCounter`."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct PlacedAt {
+                value: Value,
+                index: u32,
+            }
+            impl PlacedAt {
+                #[doc = r" The raw value."]
+                pub const fn bits(self) -> u64 {
+                    self.value.0
+                }
+                #[doc = r" The instance it is for."]
+                pub const fn index(self) -> u32 {
+                    self.index
+                }
+                #[doc = r" The MSR it is written to."]
+                pub const fn msr(self) -> Instance {
+                    Instance(BASE_ADDRESS + self.index * ADDRESS_STRIDE)
+                }
+                #[doc = r" The value without its placement, to read its fields. This is the untyped"]
+                #[doc = r" escape hatch: `MsrExt::write` takes a `Value` for any instance."]
+                pub const fn unplaced(self) -> Value {
+                    self.value
+                }
+            }
+            impl<const N: u32> crate::access::WriteTo<Indexed<N>> for Placed<N> {
+                fn bits_for(self, _: Indexed<N>) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0.0)
+                }
+            }
+            impl<const N: u32> crate::access::WriteTo<Instance> for Placed<N> {
+                fn bits_for(self, m: Instance) -> Result<u64, crate::PlacementError> {
+                    let (placed, counter) = (N, m.index());
+                    if placed == counter {
+                        Ok(self.0.0)
+                    } else {
+                        Err(crate::PlacementError::WrongCounter {
+                            register: "PERF_EVT_SEL_CORE",
+                            placed,
+                            counter,
+                        })
+                    }
+                }
+            }
+            impl crate::access::WriteTo<Instance> for PlacedAt {
+                fn bits_for(self, m: Instance) -> Result<u64, crate::PlacementError> {
+                    let (placed, counter) = (self.index, m.index());
+                    if placed == counter {
+                        Ok(self.value.0)
+                    } else {
+                        Err(crate::PlacementError::WrongCounter {
+                            register: "PERF_EVT_SEL_CORE",
+                            placed,
+                            counter,
+                        })
+                    }
+                }
+            }
+            impl<const N: u32> crate::access::WriteTo<Indexed<N>> for PlacedAt {
+                fn bits_for(self, _: Indexed<N>) -> Result<u64, crate::PlacementError> {
+                    let (placed, counter) = (self.index, N);
+                    if placed == counter {
+                        Ok(self.value.0)
+                    } else {
+                        Err(crate::PlacementError::WrongCounter {
+                            register: "PERF_EVT_SEL_CORE",
+                            placed,
+                            counter,
+                        })
+                    }
+                }
+            }
         }
         #[doc = "The value type of [`PERF_EVT_SEL_CORE`](PERF_EVT_SEL_CORE)."]
         pub type PerfEvtSelCore = PERF_EVT_SEL_CORE::Value;
@@ -2789,6 +3402,7 @@ pub mod amd {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -2882,11 +3496,7 @@ pub mod amd {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -2949,7 +3559,7 @@ pub mod amd {
                     )
                 }
                 #[doc = "Sets `COUNT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 48 bits. Counter value (48 bits).\n\nBits 47:0, read-write, 48 bits wide."]
-                pub const fn try_set_count(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_count(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0xffffffffffff_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "COUNT",
@@ -3020,6 +3630,12 @@ pub mod amd {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -3040,8 +3656,8 @@ pub mod amd {
                     self.track(0xffffffffffff_u64, self.value.with_count::<V>())
                 }
                 #[doc = "Sets `COUNT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 48 bits. Counter value (48 bits).\n\nBits 47:0, read-write, 48 bits wide."]
-                pub const fn try_set_count(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_count(v) {
+                pub const fn try_with_count(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_count(v) {
                         Ok(next) => Ok(self.track(0xffffffffffff_u64, next)),
                         Err(e) => Err(e),
                     }
@@ -3095,10 +3711,11 @@ pub mod amd {
                     self.0
                 }
             }
-            #[doc = "`PERF_CTR_COREN` as a typed MSR. `N` out of 0..6 fails to compile."]
+            #[doc = "`PERF_CTR_COREN` as a typed MSR whose index is part of its type (a value placed on another instance cannot be written to it). `N` out of 0..6 fails to compile."]
             #[track_caller]
-            pub const fn msr<const N: u32>() -> Instance {
-                Instance(address::<N>())
+            pub const fn msr<const N: u32>() -> Indexed<N> {
+                let _ = address::<N>();
+                Indexed
             }
             #[doc = r" Instance `index` as a typed MSR, or `None` when out of range."]
             pub const fn try_msr(index: u32) -> Option<Instance> {
@@ -3125,6 +3742,52 @@ pub mod amd {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
+            #[doc = "`PERF_CTR_COREN` as a typed MSR, `N` in its type: what [`msr::<N>()`](msr) returns. A value placed on another instance (`Placed<M>`) cannot be written to it."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Indexed<const N: u32>;
+            impl<const N: u32> Indexed<N> {
+                #[doc = r" The MSR address."]
+                #[track_caller]
+                pub const fn address(self) -> u32 {
+                    address::<N>()
+                }
+                #[doc = r" Index within the family: `N`."]
+                pub const fn index(self) -> u32 {
+                    N
+                }
+                #[doc = r" The same MSR as an [`Instance`](Instance), its index known at run time only."]
+                #[track_caller]
+                pub const fn instance(self) -> Instance {
+                    Instance(address::<N>())
+                }
+            }
+            impl<const N: u32> From<Indexed<N>> for Instance {
+                fn from(m: Indexed<N>) -> Instance {
+                    m.instance()
+                }
+            }
+            impl<const N: u32> crate::access::Msr for Indexed<N> {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    address::<N>()
+                }
+            }
+            impl<const N: u32> crate::access::Readable for Indexed<N> {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl<const N: u32> crate::access::Writable for Indexed<N> {}
+            impl<const N: u32> crate::access::WriteTo<Indexed<N>> for Value {
+                fn bits_for(self, _: Indexed<N>) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`PERF_CTR_CORE`](PERF_CTR_CORE)."]
         pub type PerfCtrCore = PERF_CTR_CORE::Value;
@@ -3297,7 +3960,7 @@ pub mod amd {
                 n: u32,
                 event: &crate::EventDesc,
             ) -> Result<u64, crate::arch::EncodeError> {
-                Ok(PERF_EVT_SEL_CORE::try_event_on(n, event)?
+                Ok(PERF_EVT_SEL_CORE::try_event_on_raw(n, event)?
                     .try_build()?
                     .bits())
             }
@@ -3364,6 +4027,7 @@ pub mod amd {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -3589,6 +4253,11 @@ pub mod amd {
                     Value(bits)
                 }
             }
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`PERF_CNTR_GLOBAL_STATUS`](PERF_CNTR_GLOBAL_STATUS)."]
         pub type PerfCntrGlobalStatus = PERF_CNTR_GLOBAL_STATUS::Value;
@@ -3596,6 +4265,7 @@ pub mod amd {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -3638,11 +4308,7 @@ pub mod amd {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -3752,7 +4418,7 @@ pub mod amd {
                     }
                 }
                 #[doc = "Sets element `index` of `EN`; fails when out of 0..6 or wider than 1 bits."]
-                pub const fn try_set_en_at(
+                pub const fn try_with_en_at(
                     self,
                     index: u32,
                     v: u64,
@@ -3850,6 +4516,12 @@ pub mod amd {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -3889,12 +4561,12 @@ pub mod amd {
                     self.track(0x20_u64, self.value.with_en5(on))
                 }
                 #[doc = "Sets element `index` of `EN`; fails when out of 0..6 or wider than 1 bits."]
-                pub const fn try_set_en_at(
+                pub const fn try_with_en_at(
                     self,
                     index: u32,
                     v: u64,
                 ) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_en_at(index, v) {
+                    match self.value.try_with_en_at(index, v) {
                         Ok(next) => Ok(self.track(
                             match index {
                                 0u32 => 0x1_u64,
@@ -4018,6 +4690,11 @@ pub mod amd {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`PERF_CNTR_GLOBAL_CTL`](PERF_CNTR_GLOBAL_CTL)."]
         pub type PerfCntrGlobalCtl = PERF_CNTR_GLOBAL_CTL::Value;
@@ -4025,6 +4702,7 @@ pub mod amd {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -4067,11 +4745,7 @@ pub mod amd {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -4273,6 +4947,12 @@ pub mod amd {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -4445,6 +5125,11 @@ pub mod amd {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`PERF_CNTR_GLOBAL_STATUS_CLR`](PERF_CNTR_GLOBAL_STATUS_CLR)."]
         pub type PerfCntrGlobalStatusClr = PERF_CNTR_GLOBAL_STATUS_CLR::Value;
@@ -4452,6 +5137,7 @@ pub mod amd {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -4494,11 +5180,7 @@ pub mod amd {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -4700,6 +5382,12 @@ pub mod amd {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -4872,6 +5560,11 @@ pub mod amd {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`PERF_CNTR_GLOBAL_STATUS_SET`](PERF_CNTR_GLOBAL_STATUS_SET)."]
         pub type PerfCntrGlobalStatusSet = PERF_CNTR_GLOBAL_STATUS_SET::Value;
@@ -5138,7 +5831,7 @@ pub mod amd {
                 n: u32,
                 event: &crate::EventDesc,
             ) -> Result<u64, crate::arch::EncodeError> {
-                Ok(PERF_EVT_SEL_CORE::try_event_on(n, event)?
+                Ok(PERF_EVT_SEL_CORE::try_event_on_raw(n, event)?
                     .try_build()?
                     .bits())
             }
@@ -5271,6 +5964,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -5313,11 +6007,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -5526,6 +6216,12 @@ pub mod intel {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -5737,6 +6433,11 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`IA32_LBR_CTL`](IA32_LBR_CTL)."]
         pub type Ia32LbrCtl = IA32_LBR_CTL::Value;
@@ -5744,6 +6445,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -5794,11 +6496,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -5856,7 +6554,7 @@ pub mod intel {
                     Self((self.0 & 0xfffffffffffffe00_u64) | (((v >> 0u32) & 0x1ff_u64) << 0u32))
                 }
                 #[doc = "Sets `DEPTH`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 9 bits. Number of LBR records: a multiple of 8 that CPUID leaf 1CH lists.\n\nBits 8:0, read-write, 9 bits wide."]
-                pub const fn try_set_depth(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_depth(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0x1ff_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "DEPTH",
@@ -5926,6 +6624,12 @@ pub mod intel {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -5946,8 +6650,8 @@ pub mod intel {
                     self.track(0x1ff_u64, self.value.with_depth::<V>())
                 }
                 #[doc = "Sets `DEPTH`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 9 bits. Number of LBR records: a multiple of 8 that CPUID leaf 1CH lists.\n\nBits 8:0, read-write, 9 bits wide."]
-                pub const fn try_set_depth(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_depth(v) {
+                pub const fn try_with_depth(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_depth(v) {
                         Ok(next) => Ok(self.track(0x1ff_u64, next)),
                         Err(e) => Err(e),
                     }
@@ -6015,6 +6719,11 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`IA32_LBR_DEPTH`](IA32_LBR_DEPTH)."]
         pub type Ia32LbrDepth = IA32_LBR_DEPTH::Value;
@@ -6022,6 +6731,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -6115,11 +6825,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -6176,15 +6882,10 @@ pub mod intel {
                     Self((self.0 & 0x0_u64) | (((v >> 0u32) & 0xffffffffffffffff_u64) << 0u32))
                 }
                 #[doc = "Sets `FROM_IP`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 64 bits. Address of the branch instruction.\n\nBits 63:0, read-write, 64 bits wide."]
-                pub const fn try_set_from_ip(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_from_ip(self, v: u64) -> Result<Self, crate::FieldError> {
                     Ok(Self(
                         (self.0 & 0x0_u64) | (((v >> 0u32) & 0xffffffffffffffff_u64) << 0u32),
                     ))
-                }
-                #[doc = "Address of the branch instruction.\n\nBits 63:0, read-write, 64 bits wide."]
-                pub const fn set_from_ip(self, value: u64) -> Self {
-                    let v = value as u64;
-                    Self((self.0 & 0x0_u64) | (((v >> 0u32) & 0xffffffffffffffff_u64) << 0u32))
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
                 #[inline]
@@ -6244,6 +6945,12 @@ pub mod intel {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -6264,15 +6971,11 @@ pub mod intel {
                     self.track(0xffffffffffffffff_u64, self.value.with_from_ip::<V>())
                 }
                 #[doc = "Sets `FROM_IP`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 64 bits. Address of the branch instruction.\n\nBits 63:0, read-write, 64 bits wide."]
-                pub const fn try_set_from_ip(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_from_ip(v) {
+                pub const fn try_with_from_ip(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_from_ip(v) {
                         Ok(next) => Ok(self.track(0xffffffffffffffff_u64, next)),
                         Err(e) => Err(e),
                     }
-                }
-                #[doc = "Address of the branch instruction.\n\nBits 63:0, read-write, 64 bits wide."]
-                pub const fn set_from_ip(self, value: u64) -> Self {
-                    self.track(0xffffffffffffffff_u64, self.value.set_from_ip(value))
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n"]
                 #[inline]
@@ -6323,10 +7026,11 @@ pub mod intel {
                     self.0
                 }
             }
-            #[doc = "`IA32_LBR_FROM_IPN` as a typed MSR. `N` out of 0..32 fails to compile."]
+            #[doc = "`IA32_LBR_FROM_IPN` as a typed MSR whose index is part of its type (a value placed on another instance cannot be written to it). `N` out of 0..32 fails to compile."]
             #[track_caller]
-            pub const fn msr<const N: u32>() -> Instance {
-                Instance(address::<N>())
+            pub const fn msr<const N: u32>() -> Indexed<N> {
+                let _ = address::<N>();
+                Indexed
             }
             #[doc = r" Instance `index` as a typed MSR, or `None` when out of range."]
             pub const fn try_msr(index: u32) -> Option<Instance> {
@@ -6353,6 +7057,52 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
+            #[doc = "`IA32_LBR_FROM_IPN` as a typed MSR, `N` in its type: what [`msr::<N>()`](msr) returns. A value placed on another instance (`Placed<M>`) cannot be written to it."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Indexed<const N: u32>;
+            impl<const N: u32> Indexed<N> {
+                #[doc = r" The MSR address."]
+                #[track_caller]
+                pub const fn address(self) -> u32 {
+                    address::<N>()
+                }
+                #[doc = r" Index within the family: `N`."]
+                pub const fn index(self) -> u32 {
+                    N
+                }
+                #[doc = r" The same MSR as an [`Instance`](Instance), its index known at run time only."]
+                #[track_caller]
+                pub const fn instance(self) -> Instance {
+                    Instance(address::<N>())
+                }
+            }
+            impl<const N: u32> From<Indexed<N>> for Instance {
+                fn from(m: Indexed<N>) -> Instance {
+                    m.instance()
+                }
+            }
+            impl<const N: u32> crate::access::Msr for Indexed<N> {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    address::<N>()
+                }
+            }
+            impl<const N: u32> crate::access::Readable for Indexed<N> {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl<const N: u32> crate::access::Writable for Indexed<N> {}
+            impl<const N: u32> crate::access::WriteTo<Indexed<N>> for Value {
+                fn bits_for(self, _: Indexed<N>) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`IA32_LBR_FROM_IP`](IA32_LBR_FROM_IP)."]
         pub type Ia32LbrFromIp = IA32_LBR_FROM_IP::Value;
@@ -6360,6 +7110,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -6453,11 +7204,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -6514,15 +7261,10 @@ pub mod intel {
                     Self((self.0 & 0x0_u64) | (((v >> 0u32) & 0xffffffffffffffff_u64) << 0u32))
                 }
                 #[doc = "Sets `TO_IP`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 64 bits. Target address of the branch.\n\nBits 63:0, read-write, 64 bits wide."]
-                pub const fn try_set_to_ip(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_to_ip(self, v: u64) -> Result<Self, crate::FieldError> {
                     Ok(Self(
                         (self.0 & 0x0_u64) | (((v >> 0u32) & 0xffffffffffffffff_u64) << 0u32),
                     ))
-                }
-                #[doc = "Target address of the branch.\n\nBits 63:0, read-write, 64 bits wide."]
-                pub const fn set_to_ip(self, value: u64) -> Self {
-                    let v = value as u64;
-                    Self((self.0 & 0x0_u64) | (((v >> 0u32) & 0xffffffffffffffff_u64) << 0u32))
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
                 #[inline]
@@ -6582,6 +7324,12 @@ pub mod intel {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -6602,15 +7350,11 @@ pub mod intel {
                     self.track(0xffffffffffffffff_u64, self.value.with_to_ip::<V>())
                 }
                 #[doc = "Sets `TO_IP`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 64 bits. Target address of the branch.\n\nBits 63:0, read-write, 64 bits wide."]
-                pub const fn try_set_to_ip(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_to_ip(v) {
+                pub const fn try_with_to_ip(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_to_ip(v) {
                         Ok(next) => Ok(self.track(0xffffffffffffffff_u64, next)),
                         Err(e) => Err(e),
                     }
-                }
-                #[doc = "Target address of the branch.\n\nBits 63:0, read-write, 64 bits wide."]
-                pub const fn set_to_ip(self, value: u64) -> Self {
-                    self.track(0xffffffffffffffff_u64, self.value.set_to_ip(value))
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n"]
                 #[inline]
@@ -6661,10 +7405,11 @@ pub mod intel {
                     self.0
                 }
             }
-            #[doc = "`IA32_LBR_TO_IPN` as a typed MSR. `N` out of 0..32 fails to compile."]
+            #[doc = "`IA32_LBR_TO_IPN` as a typed MSR whose index is part of its type (a value placed on another instance cannot be written to it). `N` out of 0..32 fails to compile."]
             #[track_caller]
-            pub const fn msr<const N: u32>() -> Instance {
-                Instance(address::<N>())
+            pub const fn msr<const N: u32>() -> Indexed<N> {
+                let _ = address::<N>();
+                Indexed
             }
             #[doc = r" Instance `index` as a typed MSR, or `None` when out of range."]
             pub const fn try_msr(index: u32) -> Option<Instance> {
@@ -6691,6 +7436,52 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
+            #[doc = "`IA32_LBR_TO_IPN` as a typed MSR, `N` in its type: what [`msr::<N>()`](msr) returns. A value placed on another instance (`Placed<M>`) cannot be written to it."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Indexed<const N: u32>;
+            impl<const N: u32> Indexed<N> {
+                #[doc = r" The MSR address."]
+                #[track_caller]
+                pub const fn address(self) -> u32 {
+                    address::<N>()
+                }
+                #[doc = r" Index within the family: `N`."]
+                pub const fn index(self) -> u32 {
+                    N
+                }
+                #[doc = r" The same MSR as an [`Instance`](Instance), its index known at run time only."]
+                #[track_caller]
+                pub const fn instance(self) -> Instance {
+                    Instance(address::<N>())
+                }
+            }
+            impl<const N: u32> From<Indexed<N>> for Instance {
+                fn from(m: Indexed<N>) -> Instance {
+                    m.instance()
+                }
+            }
+            impl<const N: u32> crate::access::Msr for Indexed<N> {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    address::<N>()
+                }
+            }
+            impl<const N: u32> crate::access::Readable for Indexed<N> {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl<const N: u32> crate::access::Writable for Indexed<N> {}
+            impl<const N: u32> crate::access::WriteTo<Indexed<N>> for Value {
+                fn bits_for(self, _: Indexed<N>) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`IA32_LBR_TO_IP`](IA32_LBR_TO_IP)."]
         pub type Ia32LbrToIp = IA32_LBR_TO_IP::Value;
@@ -6698,6 +7489,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -6833,11 +7625,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -6897,7 +7685,7 @@ pub mod intel {
                     Self((self.0 & 0xffffffffffff0000_u64) | (((v >> 0u32) & 0xffff_u64) << 0u32))
                 }
                 #[doc = "Sets `CYC_CNT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 16 bits. Core cycles since the previous record (saturating), valid when CYC_CNT_VALID is 1.\n\nBits 15:0, read-write, 16 bits wide."]
-                pub const fn try_set_cyc_cnt(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_cyc_cnt(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0xffff_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "CYC_CNT",
@@ -6908,11 +7696,6 @@ pub mod intel {
                     Ok(Self(
                         (self.0 & 0xffffffffffff0000_u64) | (((v >> 0u32) & 0xffff_u64) << 0u32),
                     ))
-                }
-                #[doc = "Core cycles since the previous record (saturating), valid when CYC_CNT_VALID is 1.\n\nBits 15:0, read-write, 16 bits wide."]
-                pub const fn set_cyc_cnt(self, value: u16) -> Self {
-                    let v = value as u64;
-                    Self((self.0 & 0xffffffffffff0000_u64) | (((v >> 0u32) & 0xffff_u64) << 0u32))
                 }
                 #[doc = "Type of the recorded branch.\n\nBits 59:56, read-write, 4 bits wide."]
                 pub const fn br_type(self) -> u8 {
@@ -6933,7 +7716,7 @@ pub mod intel {
                     Self((self.0 & 0xf0ffffffffffffff_u64) | (((v >> 0u32) & 0xf_u64) << 56u32))
                 }
                 #[doc = "Sets `BR_TYPE`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 4 bits. Type of the recorded branch.\n\nBits 59:56, read-write, 4 bits wide."]
-                pub const fn try_set_br_type(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_br_type(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0xf_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "BR_TYPE",
@@ -6946,7 +7729,7 @@ pub mod intel {
                     ))
                 }
                 #[doc = "Type of the recorded branch.\n\nBits 59:56, read-write, 4 bits wide."]
-                pub const fn set_br_type(self, value: BrType) -> Self {
+                pub const fn with_br_type_value(self, value: BrType) -> Self {
                     let v = value as u64;
                     Self((self.0 & 0xf0ffffffffffffff_u64) | (((v >> 0u32) & 0xf_u64) << 56u32))
                 }
@@ -7052,6 +7835,12 @@ pub mod intel {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -7072,15 +7861,11 @@ pub mod intel {
                     self.track(0xffff_u64, self.value.with_cyc_cnt::<V>())
                 }
                 #[doc = "Sets `CYC_CNT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 16 bits. Core cycles since the previous record (saturating), valid when CYC_CNT_VALID is 1.\n\nBits 15:0, read-write, 16 bits wide."]
-                pub const fn try_set_cyc_cnt(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_cyc_cnt(v) {
+                pub const fn try_with_cyc_cnt(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_cyc_cnt(v) {
                         Ok(next) => Ok(self.track(0xffff_u64, next)),
                         Err(e) => Err(e),
                     }
-                }
-                #[doc = "Core cycles since the previous record (saturating), valid when CYC_CNT_VALID is 1.\n\nBits 15:0, read-write, 16 bits wide."]
-                pub const fn set_cyc_cnt(self, value: u16) -> Self {
-                    self.track(0xffff_u64, self.value.set_cyc_cnt(value))
                 }
                 #[doc = "Sets `BR_TYPE` to the constant `V`; a `V` wider than 4 bits fails to compile. Type of the recorded branch.\n\nBits 59:56, read-write, 4 bits wide."]
                 #[track_caller]
@@ -7088,15 +7873,15 @@ pub mod intel {
                     self.track(0xf00000000000000_u64, self.value.with_br_type::<V>())
                 }
                 #[doc = "Sets `BR_TYPE`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 4 bits. Type of the recorded branch.\n\nBits 59:56, read-write, 4 bits wide."]
-                pub const fn try_set_br_type(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_br_type(v) {
+                pub const fn try_with_br_type(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_br_type(v) {
                         Ok(next) => Ok(self.track(0xf00000000000000_u64, next)),
                         Err(e) => Err(e),
                     }
                 }
                 #[doc = "Type of the recorded branch.\n\nBits 59:56, read-write, 4 bits wide."]
-                pub const fn set_br_type(self, value: BrType) -> Self {
-                    self.track(0xf00000000000000_u64, self.value.set_br_type(value))
+                pub const fn with_br_type_value(self, value: BrType) -> Self {
+                    self.track(0xf00000000000000_u64, self.value.with_br_type_value(value))
                 }
                 #[doc = "CYC_CNT holds a count.\n\nBits 60, read-write, 1 bit wide."]
                 pub const fn with_cyc_cnt_valid(self, on: bool) -> Self {
@@ -7208,10 +7993,11 @@ pub mod intel {
                     self.0
                 }
             }
-            #[doc = "`IA32_LBR_INFON` as a typed MSR. `N` out of 0..32 fails to compile."]
+            #[doc = "`IA32_LBR_INFON` as a typed MSR whose index is part of its type (a value placed on another instance cannot be written to it). `N` out of 0..32 fails to compile."]
             #[track_caller]
-            pub const fn msr<const N: u32>() -> Instance {
-                Instance(address::<N>())
+            pub const fn msr<const N: u32>() -> Indexed<N> {
+                let _ = address::<N>();
+                Indexed
             }
             #[doc = r" Instance `index` as a typed MSR, or `None` when out of range."]
             pub const fn try_msr(index: u32) -> Option<Instance> {
@@ -7238,6 +8024,52 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
+            #[doc = "`IA32_LBR_INFON` as a typed MSR, `N` in its type: what [`msr::<N>()`](msr) returns. A value placed on another instance (`Placed<M>`) cannot be written to it."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Indexed<const N: u32>;
+            impl<const N: u32> Indexed<N> {
+                #[doc = r" The MSR address."]
+                #[track_caller]
+                pub const fn address(self) -> u32 {
+                    address::<N>()
+                }
+                #[doc = r" Index within the family: `N`."]
+                pub const fn index(self) -> u32 {
+                    N
+                }
+                #[doc = r" The same MSR as an [`Instance`](Instance), its index known at run time only."]
+                #[track_caller]
+                pub const fn instance(self) -> Instance {
+                    Instance(address::<N>())
+                }
+            }
+            impl<const N: u32> From<Indexed<N>> for Instance {
+                fn from(m: Indexed<N>) -> Instance {
+                    m.instance()
+                }
+            }
+            impl<const N: u32> crate::access::Msr for Indexed<N> {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    address::<N>()
+                }
+            }
+            impl<const N: u32> crate::access::Readable for Indexed<N> {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl<const N: u32> crate::access::Writable for Indexed<N> {}
+            impl<const N: u32> crate::access::WriteTo<Indexed<N>> for Value {
+                fn bits_for(self, _: Indexed<N>) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`IA32_LBR_INFO`](IA32_LBR_INFO)."]
         pub type Ia32LbrInfo = IA32_LBR_INFO::Value;
@@ -7438,6 +8270,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -7594,6 +8427,11 @@ pub mod intel {
                     Value(bits)
                 }
             }
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`MSR_RAPL_POWER_UNIT`](MSR_RAPL_POWER_UNIT)."]
         pub type MsrRaplPowerUnit = MSR_RAPL_POWER_UNIT::Value;
@@ -7601,6 +8439,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -7711,6 +8550,11 @@ pub mod intel {
                     Value(bits)
                 }
             }
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`MSR_PKG_ENERGY_STATUS`](MSR_PKG_ENERGY_STATUS)."]
         pub type MsrPkgEnergyStatus = MSR_PKG_ENERGY_STATUS::Value;
@@ -7718,6 +8562,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -7828,6 +8673,11 @@ pub mod intel {
                     Value(bits)
                 }
             }
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`MSR_DRAM_ENERGY_STATUS`](MSR_DRAM_ENERGY_STATUS)."]
         pub type MsrDramEnergyStatus = MSR_DRAM_ENERGY_STATUS::Value;
@@ -7835,6 +8685,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -7945,6 +8796,11 @@ pub mod intel {
                     Value(bits)
                 }
             }
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`MSR_PP0_ENERGY_STATUS`](MSR_PP0_ENERGY_STATUS)."]
         pub type MsrPp0EnergyStatus = MSR_PP0_ENERGY_STATUS::Value;
@@ -7952,6 +8808,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -8062,6 +8919,11 @@ pub mod intel {
                     Value(bits)
                 }
             }
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`MSR_PP1_ENERGY_STATUS`](MSR_PP1_ENERGY_STATUS)."]
         pub type MsrPp1EnergyStatus = MSR_PP1_ENERGY_STATUS::Value;
@@ -8069,6 +8931,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -8179,6 +9042,11 @@ pub mod intel {
                     Value(bits)
                 }
             }
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`MSR_PLATFORM_ENERGY_STATUS`](MSR_PLATFORM_ENERGY_STATUS)."]
         pub type MsrPlatformEnergyStatus = MSR_PLATFORM_ENERGY_STATUS::Value;
@@ -8189,6 +9057,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -8272,11 +9141,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -8339,7 +9204,7 @@ pub mod intel {
                     )
                 }
                 #[doc = "Sets `COUNT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 48 bits. Counter value. The implemented width is CPUID.0AH:EAX\\[23:16\\] (48 bits on current\nprocessors); bits above it are reserved.\n\nBits 47:0, read-write, 48 bits wide."]
-                pub const fn try_set_count(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_count(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0xffffffffffff_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "COUNT",
@@ -8410,6 +9275,12 @@ pub mod intel {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -8430,8 +9301,8 @@ pub mod intel {
                     self.track(0xffffffffffff_u64, self.value.with_count::<V>())
                 }
                 #[doc = "Sets `COUNT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 48 bits. Counter value. The implemented width is CPUID.0AH:EAX\\[23:16\\] (48 bits on current\nprocessors); bits above it are reserved.\n\nBits 47:0, read-write, 48 bits wide."]
-                pub const fn try_set_count(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_count(v) {
+                pub const fn try_with_count(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_count(v) {
                         Ok(next) => Ok(self.track(0xffffffffffff_u64, next)),
                         Err(e) => Err(e),
                     }
@@ -8485,10 +9356,11 @@ pub mod intel {
                     self.0
                 }
             }
-            #[doc = "`IA32_PMCN` as a typed MSR. `N` out of 0..8 fails to compile."]
+            #[doc = "`IA32_PMCN` as a typed MSR whose index is part of its type (a value placed on another instance cannot be written to it). `N` out of 0..8 fails to compile."]
             #[track_caller]
-            pub const fn msr<const N: u32>() -> Instance {
-                Instance(address::<N>())
+            pub const fn msr<const N: u32>() -> Indexed<N> {
+                let _ = address::<N>();
+                Indexed
             }
             #[doc = r" Instance `index` as a typed MSR, or `None` when out of range."]
             pub const fn try_msr(index: u32) -> Option<Instance> {
@@ -8515,6 +9387,52 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
+            #[doc = "`IA32_PMCN` as a typed MSR, `N` in its type: what [`msr::<N>()`](msr) returns. A value placed on another instance (`Placed<M>`) cannot be written to it."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Indexed<const N: u32>;
+            impl<const N: u32> Indexed<N> {
+                #[doc = r" The MSR address."]
+                #[track_caller]
+                pub const fn address(self) -> u32 {
+                    address::<N>()
+                }
+                #[doc = r" Index within the family: `N`."]
+                pub const fn index(self) -> u32 {
+                    N
+                }
+                #[doc = r" The same MSR as an [`Instance`](Instance), its index known at run time only."]
+                #[track_caller]
+                pub const fn instance(self) -> Instance {
+                    Instance(address::<N>())
+                }
+            }
+            impl<const N: u32> From<Indexed<N>> for Instance {
+                fn from(m: Indexed<N>) -> Instance {
+                    m.instance()
+                }
+            }
+            impl<const N: u32> crate::access::Msr for Indexed<N> {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    address::<N>()
+                }
+            }
+            impl<const N: u32> crate::access::Readable for Indexed<N> {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl<const N: u32> crate::access::Writable for Indexed<N> {}
+            impl<const N: u32> crate::access::WriteTo<Indexed<N>> for Value {
+                fn bits_for(self, _: Indexed<N>) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`IA32_PMC`](IA32_PMC)."]
         pub type Ia32Pmc = IA32_PMC::Value;
@@ -8522,6 +9440,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -8611,11 +9530,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -8678,7 +9593,7 @@ pub mod intel {
                     )
                 }
                 #[doc = "Sets `COUNT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 48 bits. Counter value, writable at the full width CPUID.0AH:EAX\\[23:16\\] reports.\n\nBits 47:0, read-write, 48 bits wide."]
-                pub const fn try_set_count(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_count(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0xffffffffffff_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "COUNT",
@@ -8749,6 +9664,12 @@ pub mod intel {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -8769,8 +9690,8 @@ pub mod intel {
                     self.track(0xffffffffffff_u64, self.value.with_count::<V>())
                 }
                 #[doc = "Sets `COUNT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 48 bits. Counter value, writable at the full width CPUID.0AH:EAX\\[23:16\\] reports.\n\nBits 47:0, read-write, 48 bits wide."]
-                pub const fn try_set_count(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_count(v) {
+                pub const fn try_with_count(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_count(v) {
                         Ok(next) => Ok(self.track(0xffffffffffff_u64, next)),
                         Err(e) => Err(e),
                     }
@@ -8824,10 +9745,11 @@ pub mod intel {
                     self.0
                 }
             }
-            #[doc = "`IA32_A_PMCN` as a typed MSR. `N` out of 0..8 fails to compile."]
+            #[doc = "`IA32_A_PMCN` as a typed MSR whose index is part of its type (a value placed on another instance cannot be written to it). `N` out of 0..8 fails to compile."]
             #[track_caller]
-            pub const fn msr<const N: u32>() -> Instance {
-                Instance(address::<N>())
+            pub const fn msr<const N: u32>() -> Indexed<N> {
+                let _ = address::<N>();
+                Indexed
             }
             #[doc = r" Instance `index` as a typed MSR, or `None` when out of range."]
             pub const fn try_msr(index: u32) -> Option<Instance> {
@@ -8854,6 +9776,52 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
+            #[doc = "`IA32_A_PMCN` as a typed MSR, `N` in its type: what [`msr::<N>()`](msr) returns. A value placed on another instance (`Placed<M>`) cannot be written to it."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Indexed<const N: u32>;
+            impl<const N: u32> Indexed<N> {
+                #[doc = r" The MSR address."]
+                #[track_caller]
+                pub const fn address(self) -> u32 {
+                    address::<N>()
+                }
+                #[doc = r" Index within the family: `N`."]
+                pub const fn index(self) -> u32 {
+                    N
+                }
+                #[doc = r" The same MSR as an [`Instance`](Instance), its index known at run time only."]
+                #[track_caller]
+                pub const fn instance(self) -> Instance {
+                    Instance(address::<N>())
+                }
+            }
+            impl<const N: u32> From<Indexed<N>> for Instance {
+                fn from(m: Indexed<N>) -> Instance {
+                    m.instance()
+                }
+            }
+            impl<const N: u32> crate::access::Msr for Indexed<N> {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    address::<N>()
+                }
+            }
+            impl<const N: u32> crate::access::Readable for Indexed<N> {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl<const N: u32> crate::access::Writable for Indexed<N> {}
+            impl<const N: u32> crate::access::WriteTo<Indexed<N>> for Value {
+                fn bits_for(self, _: Indexed<N>) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`IA32_A_PMC`](IA32_A_PMC)."]
         pub type Ia32APmc = IA32_A_PMC::Value;
@@ -8861,6 +9829,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -9042,11 +10011,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -9106,7 +10071,10 @@ pub mod intel {
                     Self((self.0 & 0xffffffffffffff00_u64) | (((v >> 0u32) & 0xff_u64) << 0u32))
                 }
                 #[doc = "Sets `EVENT_SELECT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Event logic unit that detects the condition to count (the event code).\n\nBits 7:0, read-write, 8 bits wide."]
-                pub const fn try_set_event_select(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_event_select(
+                    self,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
                     if v > 0xff_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "EVENT_SELECT",
@@ -9117,11 +10085,6 @@ pub mod intel {
                     Ok(Self(
                         (self.0 & 0xffffffffffffff00_u64) | (((v >> 0u32) & 0xff_u64) << 0u32),
                     ))
-                }
-                #[doc = "Event logic unit that detects the condition to count (the event code).\n\nBits 7:0, read-write, 8 bits wide."]
-                pub const fn set_event_select(self, value: u8) -> Self {
-                    let v = value as u64;
-                    Self((self.0 & 0xffffffffffffff00_u64) | (((v >> 0u32) & 0xff_u64) << 0u32))
                 }
                 #[doc = "Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
                 pub const fn umask(self) -> u8 {
@@ -9138,7 +10101,7 @@ pub mod intel {
                     Self((self.0 & 0xffffffffffff00ff_u64) | (((v >> 0u32) & 0xff_u64) << 8u32))
                 }
                 #[doc = "Sets `UMASK`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
-                pub const fn try_set_umask(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_umask(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0xff_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "UMASK",
@@ -9149,11 +10112,6 @@ pub mod intel {
                     Ok(Self(
                         (self.0 & 0xffffffffffff00ff_u64) | (((v >> 0u32) & 0xff_u64) << 8u32),
                     ))
-                }
-                #[doc = "Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
-                pub const fn set_umask(self, value: u8) -> Self {
-                    let v = value as u64;
-                    Self((self.0 & 0xffffffffffff00ff_u64) | (((v >> 0u32) & 0xff_u64) << 8u32))
                 }
                 #[doc = "Count while the processor runs at privilege levels 1, 2 or 3.\n\nBits 16, read-write, 1 bit wide."]
                 pub const fn usr(self) -> bool {
@@ -9237,7 +10195,7 @@ pub mod intel {
                     Self((self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32))
                 }
                 #[doc = "Sets `CMASK`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Counter mask (threshold). When non-zero, the counter increments by one in each\ncycle where the event occurs at least CMASK times (fewer, with INV). When zero,\nthe counter adds the per-cycle event count.\n\nBits 31:24, read-write, 8 bits wide."]
-                pub const fn try_set_cmask(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_cmask(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0xff_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "CMASK",
@@ -9248,11 +10206,6 @@ pub mod intel {
                     Ok(Self(
                         (self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32),
                     ))
-                }
-                #[doc = "Counter mask (threshold). When non-zero, the counter increments by one in each\ncycle where the event occurs at least CMASK times (fewer, with INV). When zero,\nthe counter adds the per-cycle event count.\n\nBits 31:24, read-write, 8 bits wide."]
-                pub const fn set_cmask(self, value: u8) -> Self {
-                    let v = value as u64;
-                    Self((self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32))
                 }
                 #[doc(hidden)]
                 pub const fn with_any<T: __Unavailable_ANY>(self, on: T) -> Self {
@@ -9365,15 +10318,23 @@ pub mod intel {
                     self.0
                 }
             }
-            #[doc = "Builds a write of `IA32_PERFEVTSEL` from named fields; see [`Value::new`](Value::new)."]
-            #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+            #[doc = "Builds a write of `IA32_PERFEVTSEL` from named fields; see [`Value::new`](Value::new). `P` is where the value goes: [`Unplaced`](crate::access::Unplaced) (`Value::new()`; `build()` gives a [`Value`](Value)), instance `N` ([`Counter<N>`](crate::access::Counter): `event_on::<N>`, [`at::<N>()`](Builder::at); `build()` gives a [`Placed<N>`](Placed)) or an instance chosen at run time ([`AnyCounter`](crate::access::AnyCounter): `try_event_on`, [`try_at`](Builder::try_at); `build()` gives a [`PlacedAt`](PlacedAt)). A placed value is written only to its own instance."]
+            #[derive(PartialEq, Eq, Hash, Debug)]
             #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
-            pub struct Builder {
+            pub struct Builder<P = crate::access::Unplaced> {
                 value: Value,
                 set: u64,
                 conflict: u64,
+                index: u32,
+                placement: ::core::marker::PhantomData<P>,
             }
-            impl Builder {
+            impl<P> Clone for Builder<P> {
+                fn clone(&self) -> Self {
+                    *self
+                }
+            }
+            impl<P> Copy for Builder<P> {}
+            impl<P> Builder<P> {
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -9386,6 +10347,17 @@ pub mod intel {
                         value: next,
                         set: self.set | mask,
                         conflict: self.conflict | clash,
+                        ..self
+                    }
+                }
+                #[doc = r" The same fields with another placement."]
+                const fn place<Q>(self, index: u32) -> Builder<Q> {
+                    Builder {
+                        value: self.value,
+                        set: self.set,
+                        conflict: self.conflict,
+                        index,
+                        placement: ::core::marker::PhantomData,
                     }
                 }
                 #[doc = "Sets `EVENT_SELECT` to the constant `V`; a `V` wider than 8 bits fails to compile. Event logic unit that detects the condition to count (the event code).\n\nBits 7:0, read-write, 8 bits wide."]
@@ -9394,15 +10366,14 @@ pub mod intel {
                     self.track(0xff_u64, self.value.with_event_select::<V>())
                 }
                 #[doc = "Sets `EVENT_SELECT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Event logic unit that detects the condition to count (the event code).\n\nBits 7:0, read-write, 8 bits wide."]
-                pub const fn try_set_event_select(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_event_select(v) {
+                pub const fn try_with_event_select(
+                    self,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_event_select(v) {
                         Ok(next) => Ok(self.track(0xff_u64, next)),
                         Err(e) => Err(e),
                     }
-                }
-                #[doc = "Event logic unit that detects the condition to count (the event code).\n\nBits 7:0, read-write, 8 bits wide."]
-                pub const fn set_event_select(self, value: u8) -> Self {
-                    self.track(0xff_u64, self.value.set_event_select(value))
                 }
                 #[doc = "Sets `UMASK` to the constant `V`; a `V` wider than 8 bits fails to compile. Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
                 #[track_caller]
@@ -9410,15 +10381,11 @@ pub mod intel {
                     self.track(0xff00_u64, self.value.with_umask::<V>())
                 }
                 #[doc = "Sets `UMASK`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
-                pub const fn try_set_umask(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_umask(v) {
+                pub const fn try_with_umask(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_umask(v) {
                         Ok(next) => Ok(self.track(0xff00_u64, next)),
                         Err(e) => Err(e),
                     }
-                }
-                #[doc = "Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
-                pub const fn set_umask(self, value: u8) -> Self {
-                    self.track(0xff00_u64, self.value.set_umask(value))
                 }
                 #[doc = "Count while the processor runs at privilege levels 1, 2 or 3.\n\nBits 16, read-write, 1 bit wide."]
                 pub const fn with_usr(self, on: bool) -> Self {
@@ -9454,15 +10421,11 @@ pub mod intel {
                     self.track(0xff000000_u64, self.value.with_cmask::<V>())
                 }
                 #[doc = "Sets `CMASK`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Counter mask (threshold). When non-zero, the counter increments by one in each\ncycle where the event occurs at least CMASK times (fewer, with INV). When zero,\nthe counter adds the per-cycle event count.\n\nBits 31:24, read-write, 8 bits wide."]
-                pub const fn try_set_cmask(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_cmask(v) {
+                pub const fn try_with_cmask(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_cmask(v) {
                         Ok(next) => Ok(self.track(0xff000000_u64, next)),
                         Err(e) => Err(e),
                     }
-                }
-                #[doc = "Counter mask (threshold). When non-zero, the counter increments by one in each\ncycle where the event occurs at least CMASK times (fewer, with INV). When zero,\nthe counter adds the per-cycle event count.\n\nBits 31:24, read-write, 8 bits wide."]
-                pub const fn set_cmask(self, value: u8) -> Self {
-                    self.track(0xff000000_u64, self.value.set_cmask(value))
                 }
                 #[doc(hidden)]
                 pub const fn with_any<T: __Unavailable_ANY>(self, on: T) -> Self {
@@ -9499,18 +10462,16 @@ pub mod intel {
                 {
                     self
                 }
-                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))"]
                 #[inline]
-                pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
+                const fn checked(self) -> Result<Value, crate::ConstraintError> {
                     if self.conflict != 0 {
                         return Err(self.conflict_error());
                     }
                     self.value.try_build()
                 }
-                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))\n\nPanics on a problem; in a `const` item that is a compile error."]
                 #[inline]
                 #[track_caller]
-                pub const fn build(self) -> Value {
+                const fn finish(self) -> Value {
                     if self.conflict != 0 {
                         self.conflict_panic()
                     }
@@ -9620,9 +10581,135 @@ pub mod intel {
                     crate::__private::set_twice("IA32_PERFEVTSEL", "a field")
                 }
             }
-            #[doc = "A [`Builder`](Builder) for `IA32_PERFEVTSELN` counting `event`: its encoding fields (event select, unit masks, CMASK, INV, EDGE, AnyThread) are set, the rest is zero. Add the privilege filters and the enable bit, then `build()`.\n\nFails to compile, in a `const`, when `N` is out of range, when only a fixed counter counts the event, when the event is restricted to other counters, or when it needs a field this generation lacks."]
+            impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                    index: 0,
+                    placement: ::core::marker::PhantomData,
+                };
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))"]
+                #[inline]
+                pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
+                    self.checked()
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> Value {
+                    self.finish()
+                }
+                #[doc = "The same fields, for `IA32_PERFEVTSELN`: `build()` gives a [`Placed<N>`](Placed), which `MsrExt::write` writes only to `msr::<N>()`. `N` out of range fails to compile."]
+                #[track_caller]
+                pub const fn at<const N: u32>(self) -> Builder<crate::access::Counter<N>> {
+                    if N >= INSTANCES {
+                        crate::__private::index_out_of_range(
+                            "IA32_PERFEVTSEL",
+                            "instances",
+                            INSTANCES,
+                            N,
+                        )
+                    }
+                    __check_index::<N>();
+                    self.place(N)
+                }
+                #[doc = "The same fields, for `IA32_PERFEVTSEL` instance `index` chosen at run time: `build()` gives a [`PlacedAt`](PlacedAt), which `MsrExt::write` writes only to that instance (another is `PlacementError::WrongCounter`)."]
+                pub const fn try_at(
+                    self,
+                    index: u32,
+                ) -> Result<Builder<crate::access::AnyCounter>, crate::PlacementError>
+                {
+                    if index >= INSTANCES {
+                        return Err(crate::PlacementError::CounterOutOfRange {
+                            register: "IA32_PERFEVTSEL",
+                            count: INSTANCES,
+                            counter: index,
+                        });
+                    }
+                    Ok(self.place(index))
+                }
+            }
+            impl<const N: u32> Builder<crate::access::Counter<N>> {
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))"]
+                #[inline]
+                pub const fn try_build(self) -> Result<Placed<N>, crate::ConstraintError> {
+                    match self.checked() {
+                        Ok(v) => Ok(Placed(v)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> Placed<N> {
+                    Placed(self.finish())
+                }
+            }
+            impl Builder<crate::access::AnyCounter> {
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))"]
+                #[inline]
+                pub const fn try_build(self) -> Result<PlacedAt, crate::ConstraintError> {
+                    match self.checked() {
+                        Ok(value) => Ok(PlacedAt {
+                            value,
+                            index: self.index,
+                        }),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> PlacedAt {
+                    PlacedAt {
+                        value: self.finish(),
+                        index: self.index,
+                    }
+                }
+            }
+            #[doc = "The events types whose events [`event_on`](event_on) places on `IA32_PERFEVTSEL`: the `ArchEvent` and model `events::Event` of the generations using this register (intel-v1 and intel-v2). Placing another generation's or vendor's event is a compile error."]
+            #[diagnostic::on_unimplemented(
+                message = "the events of `{Self}` cannot be placed on `IA32_PERFEVTSEL` of intel-v1 and intel-v2: they are another vendor's or generation's",
+                label = "not an event of a generation using this `IA32_PERFEVTSEL`",
+                note = "`event_on` takes the events of the generations whose event select this is (intel-v1 and intel-v2): their `ArchEvent` and, for CPU models, `events::Event`; a hand-built `EventDesc` goes through `event_on_raw`"
+            )]
+            pub trait Countable {}
+            impl Countable for super::super::super::intel::v1::ArchEvent {}
+            impl Countable for super::super::super::intel::v2::ArchEvent {}
+            #[doc = "A [`Builder`](Builder) for `IA32_PERFEVTSELN` counting `event`: its encoding fields (event select, unit masks, CMASK, INV, EDGE, AnyThread) are set, the rest is zero. Add the privilege filters and the enable bit, then `build()`.\n\n`event` is an event of a generation using this register (`ArchEvent::X.desc()`, `events::Event::X.desc()`: see [`Countable`](Countable)); an event of another vendor or generation fails to compile. Fails to compile, in a `const`, when `N` is out of range, when only a fixed counter counts the event, when the event is restricted to other counters, or when it needs a field this generation lacks."]
             #[track_caller]
-            pub const fn event_on<const N: u32>(event: &crate::EventDesc) -> Builder {
+            pub const fn event_on<const N: u32>(
+                event: crate::EventRef<'_, impl Countable>,
+            ) -> Builder<crate::access::Counter<N>> {
+                event_on_raw::<N>(event.get())
+            }
+            #[doc = r" As [`try_event_on`](try_event_on), for a hand-built `EventDesc` (see"]
+            #[doc = r" [`event_on_raw`](event_on_raw))."]
+            #[inline]
+            pub const fn try_event_on_raw(
+                counter: u32,
+                event: &crate::EventDesc,
+            ) -> Result<Builder<crate::access::AnyCounter>, crate::PlacementError> {
+                match try_event_on_impl(counter, event) {
+                    Ok(b) => b.try_at(counter),
+                    Err(e) => Err(e),
+                }
+            }
+            #[doc = r" As [`event_on`](event_on), with the counter chosen at run time: the problem is returned."]
+            #[inline]
+            pub const fn try_event_on(
+                counter: u32,
+                event: crate::EventRef<'_, impl Countable>,
+            ) -> Result<Builder<crate::access::AnyCounter>, crate::PlacementError> {
+                try_event_on_raw(counter, event.get())
+            }
+            #[doc = "As [`event_on`](event_on), for a hand-built [`EventDesc`](crate::EventDesc) (the untyped escape hatch: nothing ties it to a vendor or generation, so it is the caller's to know that `IA32_PERFEVTSEL` counts it). The placement checks are the same."]
+            #[track_caller]
+            pub const fn event_on_raw<const N: u32>(
+                event: &crate::EventDesc,
+            ) -> Builder<crate::access::Counter<N>> {
                 if N >= INSTANCES {
                     crate::__private::index_out_of_range(
                         "IA32_PERFEVTSEL",
@@ -9632,8 +10719,8 @@ pub mod intel {
                     )
                 }
                 __check_counter::<N>();
-                match try_event_on(N, event) {
-                    Ok(b) => b,
+                match try_event_on_impl(N, event) {
+                    Ok(b) => b.at::<N>(),
                     Err(e) => e.fail(),
                 }
             }
@@ -9650,9 +10737,8 @@ pub mod intel {
                     }
                 }
             }
-            #[doc = r" As [`event_on`](event_on), with the counter chosen at run time: the problem is returned."]
             #[inline]
-            pub const fn try_event_on(
+            const fn try_event_on_impl(
                 counter: u32,
                 event: &crate::EventDesc,
             ) -> Result<Builder, crate::PlacementError> {
@@ -9678,7 +10764,7 @@ pub mod intel {
                     });
                 }
                 let b = Value::new();
-                let b = match b.try_set_event_select(event.event as u64) {
+                let b = match b.try_with_event_select(event.event as u64) {
                     Ok(b) => b,
                     Err(_) => {
                         return Err(crate::PlacementError::TooWide {
@@ -9689,7 +10775,7 @@ pub mod intel {
                         });
                     }
                 };
-                let b = match b.try_set_umask(event.umask as u64) {
+                let b = match b.try_with_umask(event.umask as u64) {
                     Ok(b) => b,
                     Err(_) => {
                         return Err(crate::PlacementError::TooWide {
@@ -9714,7 +10800,7 @@ pub mod intel {
                         register: "IA32_PERFEVTSEL",
                     });
                 }
-                let b = match b.try_set_cmask(event.cmask as u64) {
+                let b = match b.try_with_cmask(event.cmask as u64) {
                     Ok(b) => b,
                     Err(_) => {
                         return Err(crate::PlacementError::TooWide {
@@ -9745,10 +10831,11 @@ pub mod intel {
                     self.0
                 }
             }
-            #[doc = "`IA32_PERFEVTSELN` as a typed MSR. `N` out of 0..8 fails to compile."]
+            #[doc = "`IA32_PERFEVTSELN` as a typed MSR whose index is part of its type (a value placed on another instance cannot be written to it). `N` out of 0..8 fails to compile."]
             #[track_caller]
-            pub const fn msr<const N: u32>() -> Instance {
-                Instance(address::<N>())
+            pub const fn msr<const N: u32>() -> Indexed<N> {
+                let _ = address::<N>();
+                Indexed
             }
             #[doc = r" Instance `index` as a typed MSR, or `None` when out of range."]
             pub const fn try_msr(index: u32) -> Option<Instance> {
@@ -9775,6 +10862,146 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
+            #[doc = "`IA32_PERFEVTSELN` as a typed MSR, `N` in its type: what [`msr::<N>()`](msr) returns. A value placed on another instance (`Placed<M>`) cannot be written to it."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Indexed<const N: u32>;
+            impl<const N: u32> Indexed<N> {
+                #[doc = r" The MSR address."]
+                #[track_caller]
+                pub const fn address(self) -> u32 {
+                    address::<N>()
+                }
+                #[doc = r" Index within the family: `N`."]
+                pub const fn index(self) -> u32 {
+                    N
+                }
+                #[doc = r" The same MSR as an [`Instance`](Instance), its index known at run time only."]
+                #[track_caller]
+                pub const fn instance(self) -> Instance {
+                    Instance(address::<N>())
+                }
+            }
+            impl<const N: u32> From<Indexed<N>> for Instance {
+                fn from(m: Indexed<N>) -> Instance {
+                    m.instance()
+                }
+            }
+            impl<const N: u32> crate::access::Msr for Indexed<N> {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    address::<N>()
+                }
+            }
+            impl<const N: u32> crate::access::Readable for Indexed<N> {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl<const N: u32> crate::access::Writable for Indexed<N> {}
+            impl<const N: u32> crate::access::WriteTo<Indexed<N>> for Value {
+                fn bits_for(self, _: Indexed<N>) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
+            #[doc = "A value of `IA32_PERFEVTSEL` for instance `N` (from `event_on::<N>` or [`Builder::at::<N>()`](Builder::at)): `MsrExt::write` writes it to [`msr::<N>()`](msr) and to no other instance. [`bits`](Placed::bits) gives the raw value, [`unplaced`](Placed::unplaced) the `Value` to read its fields (the untyped escape hatch: a `Value` may be written to any instance)."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Placed<const N: u32>(Value);
+            impl<const N: u32> Placed<N> {
+                #[doc = r" The raw value."]
+                pub const fn bits(self) -> u64 {
+                    self.0.0
+                }
+                #[doc = r" The instance it is for: `N`."]
+                pub const fn index(self) -> u32 {
+                    N
+                }
+                #[doc = r" The MSR it is written to."]
+                pub const fn msr(self) -> Indexed<N> {
+                    Indexed
+                }
+                #[doc = r" The value without its placement, to read its fields. This is the untyped"]
+                #[doc = r" escape hatch: `MsrExt::write` takes a `Value` for any instance."]
+                pub const fn unplaced(self) -> Value {
+                    self.0
+                }
+            }
+            #[doc = "A value of `IA32_PERFEVTSEL` for an instance chosen at run time (from `try_event_on` or [`Builder::try_at`](Builder::try_at)): `MsrExt::write` writes it to that instance and refuses any other with `PlacementError::WrongCounter`."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct PlacedAt {
+                value: Value,
+                index: u32,
+            }
+            impl PlacedAt {
+                #[doc = r" The raw value."]
+                pub const fn bits(self) -> u64 {
+                    self.value.0
+                }
+                #[doc = r" The instance it is for."]
+                pub const fn index(self) -> u32 {
+                    self.index
+                }
+                #[doc = r" The MSR it is written to."]
+                pub const fn msr(self) -> Instance {
+                    Instance(BASE_ADDRESS + self.index * ADDRESS_STRIDE)
+                }
+                #[doc = r" The value without its placement, to read its fields. This is the untyped"]
+                #[doc = r" escape hatch: `MsrExt::write` takes a `Value` for any instance."]
+                pub const fn unplaced(self) -> Value {
+                    self.value
+                }
+            }
+            impl<const N: u32> crate::access::WriteTo<Indexed<N>> for Placed<N> {
+                fn bits_for(self, _: Indexed<N>) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0.0)
+                }
+            }
+            impl<const N: u32> crate::access::WriteTo<Instance> for Placed<N> {
+                fn bits_for(self, m: Instance) -> Result<u64, crate::PlacementError> {
+                    let (placed, counter) = (N, m.index());
+                    if placed == counter {
+                        Ok(self.0.0)
+                    } else {
+                        Err(crate::PlacementError::WrongCounter {
+                            register: "IA32_PERFEVTSEL",
+                            placed,
+                            counter,
+                        })
+                    }
+                }
+            }
+            impl crate::access::WriteTo<Instance> for PlacedAt {
+                fn bits_for(self, m: Instance) -> Result<u64, crate::PlacementError> {
+                    let (placed, counter) = (self.index, m.index());
+                    if placed == counter {
+                        Ok(self.value.0)
+                    } else {
+                        Err(crate::PlacementError::WrongCounter {
+                            register: "IA32_PERFEVTSEL",
+                            placed,
+                            counter,
+                        })
+                    }
+                }
+            }
+            impl<const N: u32> crate::access::WriteTo<Indexed<N>> for PlacedAt {
+                fn bits_for(self, _: Indexed<N>) -> Result<u64, crate::PlacementError> {
+                    let (placed, counter) = (self.index, N);
+                    if placed == counter {
+                        Ok(self.value.0)
+                    } else {
+                        Err(crate::PlacementError::WrongCounter {
+                            register: "IA32_PERFEVTSEL",
+                            placed,
+                            counter,
+                        })
+                    }
+                }
+            }
         }
         #[doc = "The value type of [`IA32_PERFEVTSEL`](IA32_PERFEVTSEL)."]
         pub type Ia32Perfevtsel = IA32_PERFEVTSEL::Value;
@@ -9782,6 +11009,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -9987,6 +11215,11 @@ pub mod intel {
                     Value(bits)
                 }
             }
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`IA32_PERF_CAPABILITIES`](IA32_PERF_CAPABILITIES)."]
         pub type Ia32PerfCapabilities = IA32_PERF_CAPABILITIES::Value;
@@ -9994,6 +11227,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -10052,11 +11286,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -10251,6 +11481,12 @@ pub mod intel {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -10439,6 +11675,11 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`IA32_DEBUGCTL`](IA32_DEBUGCTL)."]
         pub type Ia32Debugctl = IA32_DEBUGCTL::Value;
@@ -10446,6 +11687,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -10492,11 +11734,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -10553,15 +11791,10 @@ pub mod intel {
                     Self((self.0 & 0x0_u64) | (((v >> 0u32) & 0xffffffffffffffff_u64) << 0u32))
                 }
                 #[doc = "Sets `BASE`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 64 bits. Linear address of the first byte of the DS buffer management area.\n\nBits 63:0, read-write, 64 bits wide."]
-                pub const fn try_set_base(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_base(self, v: u64) -> Result<Self, crate::FieldError> {
                     Ok(Self(
                         (self.0 & 0x0_u64) | (((v >> 0u32) & 0xffffffffffffffff_u64) << 0u32),
                     ))
-                }
-                #[doc = "Linear address of the first byte of the DS buffer management area.\n\nBits 63:0, read-write, 64 bits wide."]
-                pub const fn set_base(self, value: u64) -> Self {
-                    let v = value as u64;
-                    Self((self.0 & 0x0_u64) | (((v >> 0u32) & 0xffffffffffffffff_u64) << 0u32))
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
                 #[inline]
@@ -10621,6 +11854,12 @@ pub mod intel {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -10641,15 +11880,11 @@ pub mod intel {
                     self.track(0xffffffffffffffff_u64, self.value.with_base::<V>())
                 }
                 #[doc = "Sets `BASE`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 64 bits. Linear address of the first byte of the DS buffer management area.\n\nBits 63:0, read-write, 64 bits wide."]
-                pub const fn try_set_base(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_base(v) {
+                pub const fn try_with_base(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_base(v) {
                         Ok(next) => Ok(self.track(0xffffffffffffffff_u64, next)),
                         Err(e) => Err(e),
                     }
-                }
-                #[doc = "Linear address of the first byte of the DS buffer management area.\n\nBits 63:0, read-write, 64 bits wide."]
-                pub const fn set_base(self, value: u64) -> Self {
-                    self.track(0xffffffffffffffff_u64, self.value.set_base(value))
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n"]
                 #[inline]
@@ -10714,10 +11949,15 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`IA32_DS_AREA`](IA32_DS_AREA)."]
         pub type Ia32DsArea = IA32_DS_AREA::Value;
-        #[doc = "The architectural events of `intel-v1` (CPUID.0AH:EBX enumerates their availability)."]
+        #[doc = "The architectural events of `intel-v1`. CPUID.0AH:EBX enumerates their availability ([`is_available`](ArchEvent::is_available)).\n\nAn event is architectural when its definition has a `cpuid-bit` (its CPUID.0AH:EBX bit); every other event of a generation is model-specific and lives in that CPU model's `events::Event`. Variants are the names in CamelCase, each `.`-separated part on its own (`LONGEST_LAT_CACHE.MISS` is `LongestLatCache_Miss`)."]
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum ArchEvent {
             #[doc = "Core cycles while the logical processor is not halted.\n\nEvent select `0x3C`, umask `0x00`; CPUID.0AH:EBX bit 0 (set = unavailable); since `intel-v1`."]
@@ -10794,9 +12034,10 @@ pub mod intel {
                     ArchEvent::BranchMissesRetired => 6u32,
                 }
             }
-            #[doc = r" The full encoding, and the counters that may count it, for"]
-            #[doc = r" `IA32_PERFEVTSEL::event_on` / `try_event_on`."]
-            pub const fn desc(self) -> &'static crate::EventDesc {
+            #[doc = r" The full encoding, and the counters that may count it, typed as an"]
+            #[doc = r" event of this `ArchEvent`, for the `event_on` / `try_event_on` of the"]
+            #[doc = r" event selects of the generations that have it."]
+            pub const fn desc(self) -> crate::EventRef<'static, ArchEvent> {
                 const D0: crate::EventDesc =
                     crate::EventDesc::new("UNHALTED_CORE_CYCLES", 0x3c, 0x00).with_counters(0xff);
                 const D1: crate::EventDesc =
@@ -10813,7 +12054,7 @@ pub mod intel {
                         .with_counters(0xff);
                 const D6: crate::EventDesc =
                     crate::EventDesc::new("BRANCH_MISSES_RETIRED", 0xc5, 0x00).with_counters(0xff);
-                match self {
+                crate::EventRef::__new(match self {
                     ArchEvent::UnhaltedCoreCycles => &D0,
                     ArchEvent::InstructionsRetired => &D1,
                     ArchEvent::UnhaltedReferenceCycles => &D2,
@@ -10821,7 +12062,7 @@ pub mod intel {
                     ArchEvent::LlcMisses => &D4,
                     ArchEvent::BranchInstructionsRetired => &D5,
                     ArchEvent::BranchMissesRetired => &D6,
-                }
+                })
             }
             #[doc = r" The fixed counter that counts this event, if any."]
             pub const fn fixed_counter(self) -> Option<u32> {
@@ -10862,7 +12103,7 @@ pub mod intel {
         }
         impl crate::pmu::AsEvent for ArchEvent {
             fn event_desc(&self) -> crate::EventDesc {
-                *self.desc()
+                *self.desc().get()
             }
         }
         #[doc = "The run-time view of `intel-v1` ([`Arch`](crate::arch::Arch)), generated from the roles its definitions give its registers and fields."]
@@ -11070,7 +12311,7 @@ pub mod intel {
                         out[i] = crate::arch::ArchEventInfo {
                             name: all[i].name(),
                             cpuid_bit: all[i].cpuid_bit(),
-                            desc: *all[i].desc(),
+                            desc: *all[i].desc().get(),
                         };
                         i += 1;
                     }
@@ -11088,7 +12329,9 @@ pub mod intel {
                 n: u32,
                 event: &crate::EventDesc,
             ) -> Result<u64, crate::arch::EncodeError> {
-                Ok(IA32_PERFEVTSEL::try_event_on(n, event)?.try_build()?.bits())
+                Ok(IA32_PERFEVTSEL::try_event_on_raw(n, event)?
+                    .try_build()?
+                    .bits())
             }
         }
         #[doc = "CPUID leaves of `intel-v1`: output layouts with named fields."]
@@ -11257,6 +12500,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -11299,11 +12543,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -11505,6 +12745,12 @@ pub mod intel {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -11703,6 +12949,11 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`IA32_DEBUGCTL`](IA32_DEBUGCTL)."]
         pub type Ia32Debugctl = IA32_DEBUGCTL::Value;
@@ -11711,6 +12962,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -11802,11 +13054,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -11869,7 +13117,7 @@ pub mod intel {
                     )
                 }
                 #[doc = "Sets `COUNT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 48 bits. Counter value; the implemented width is CPUID.0AH:EDX\\[12:5\\].\n\nBits 47:0, read-write, 48 bits wide."]
-                pub const fn try_set_count(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_count(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0xffffffffffff_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "COUNT",
@@ -11940,6 +13188,12 @@ pub mod intel {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -11960,8 +13214,8 @@ pub mod intel {
                     self.track(0xffffffffffff_u64, self.value.with_count::<V>())
                 }
                 #[doc = "Sets `COUNT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 48 bits. Counter value; the implemented width is CPUID.0AH:EDX\\[12:5\\].\n\nBits 47:0, read-write, 48 bits wide."]
-                pub const fn try_set_count(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_count(v) {
+                pub const fn try_with_count(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_count(v) {
                         Ok(next) => Ok(self.track(0xffffffffffff_u64, next)),
                         Err(e) => Err(e),
                     }
@@ -12015,10 +13269,11 @@ pub mod intel {
                     self.0
                 }
             }
-            #[doc = "`IA32_FIXED_CTRN` as a typed MSR. `N` out of 0..3 fails to compile."]
+            #[doc = "`IA32_FIXED_CTRN` as a typed MSR whose index is part of its type (a value placed on another instance cannot be written to it). `N` out of 0..3 fails to compile."]
             #[track_caller]
-            pub const fn msr<const N: u32>() -> Instance {
-                Instance(address::<N>())
+            pub const fn msr<const N: u32>() -> Indexed<N> {
+                let _ = address::<N>();
+                Indexed
             }
             #[doc = r" Instance `index` as a typed MSR, or `None` when out of range."]
             pub const fn try_msr(index: u32) -> Option<Instance> {
@@ -12045,6 +13300,52 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
+            #[doc = "`IA32_FIXED_CTRN` as a typed MSR, `N` in its type: what [`msr::<N>()`](msr) returns. A value placed on another instance (`Placed<M>`) cannot be written to it."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Indexed<const N: u32>;
+            impl<const N: u32> Indexed<N> {
+                #[doc = r" The MSR address."]
+                #[track_caller]
+                pub const fn address(self) -> u32 {
+                    address::<N>()
+                }
+                #[doc = r" Index within the family: `N`."]
+                pub const fn index(self) -> u32 {
+                    N
+                }
+                #[doc = r" The same MSR as an [`Instance`](Instance), its index known at run time only."]
+                #[track_caller]
+                pub const fn instance(self) -> Instance {
+                    Instance(address::<N>())
+                }
+            }
+            impl<const N: u32> From<Indexed<N>> for Instance {
+                fn from(m: Indexed<N>) -> Instance {
+                    m.instance()
+                }
+            }
+            impl<const N: u32> crate::access::Msr for Indexed<N> {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    address::<N>()
+                }
+            }
+            impl<const N: u32> crate::access::Readable for Indexed<N> {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl<const N: u32> crate::access::Writable for Indexed<N> {}
+            impl<const N: u32> crate::access::WriteTo<Indexed<N>> for Value {
+                fn bits_for(self, _: Indexed<N>) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`IA32_FIXED_CTR`](IA32_FIXED_CTR)."]
         pub type Ia32FixedCtr = IA32_FIXED_CTR::Value;
@@ -12052,6 +13353,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -12323,11 +13625,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -12391,7 +13689,7 @@ pub mod intel {
                     Self((self.0 & 0xfffffffffffffffc_u64) | (((v >> 0u32) & 0x3_u64) << 0u32))
                 }
                 #[doc = "Sets `ENABLE0`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 0 of 3, fixed counter 0: bits 1:0, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-                pub const fn try_set_enable0(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_enable0(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0x3_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "ENABLE0",
@@ -12404,7 +13702,7 @@ pub mod intel {
                     ))
                 }
                 #[doc = "`ENABLE` element 0 of 3, fixed counter 0: bits 1:0, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-                pub const fn set_enable0(self, value: Enable) -> Self {
+                pub const fn with_enable0_value(self, value: Enable) -> Self {
                     let v = value as u64;
                     Self((self.0 & 0xfffffffffffffffc_u64) | (((v >> 0u32) & 0x3_u64) << 0u32))
                 }
@@ -12427,7 +13725,7 @@ pub mod intel {
                     Self((self.0 & 0xffffffffffffffcf_u64) | (((v >> 0u32) & 0x3_u64) << 4u32))
                 }
                 #[doc = "Sets `ENABLE1`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 1 of 3, fixed counter 1: bits 5:4, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-                pub const fn try_set_enable1(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_enable1(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0x3_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "ENABLE1",
@@ -12440,7 +13738,7 @@ pub mod intel {
                     ))
                 }
                 #[doc = "`ENABLE` element 1 of 3, fixed counter 1: bits 5:4, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-                pub const fn set_enable1(self, value: Enable) -> Self {
+                pub const fn with_enable1_value(self, value: Enable) -> Self {
                     let v = value as u64;
                     Self((self.0 & 0xffffffffffffffcf_u64) | (((v >> 0u32) & 0x3_u64) << 4u32))
                 }
@@ -12463,7 +13761,7 @@ pub mod intel {
                     Self((self.0 & 0xfffffffffffffcff_u64) | (((v >> 0u32) & 0x3_u64) << 8u32))
                 }
                 #[doc = "Sets `ENABLE2`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 2 of 3, fixed counter 2: bits 9:8, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-                pub const fn try_set_enable2(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_enable2(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0x3_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "ENABLE2",
@@ -12476,7 +13774,7 @@ pub mod intel {
                     ))
                 }
                 #[doc = "`ENABLE` element 2 of 3, fixed counter 2: bits 9:8, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-                pub const fn set_enable2(self, value: Enable) -> Self {
+                pub const fn with_enable2_value(self, value: Enable) -> Self {
                     let v = value as u64;
                     Self((self.0 & 0xfffffffffffffcff_u64) | (((v >> 0u32) & 0x3_u64) << 8u32))
                 }
@@ -12490,7 +13788,7 @@ pub mod intel {
                     }
                 }
                 #[doc = "Sets element `index` of `ENABLE`; fails when out of 0..3 or wider than 2 bits."]
-                pub const fn try_set_enable_at(
+                pub const fn try_with_enable_at(
                     self,
                     index: u32,
                     v: u64,
@@ -12556,7 +13854,7 @@ pub mod intel {
                     }
                 }
                 #[doc = "Sets element `index` of `PMI`; fails when out of 0..3 or wider than 1 bits."]
-                pub const fn try_set_pmi_at(
+                pub const fn try_with_pmi_at(
                     self,
                     index: u32,
                     v: u64,
@@ -12793,6 +14091,12 @@ pub mod intel {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -12813,15 +14117,15 @@ pub mod intel {
                     self.track(0x3_u64, self.value.with_enable0::<V>())
                 }
                 #[doc = "Sets `ENABLE0`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 0 of 3, fixed counter 0: bits 1:0, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-                pub const fn try_set_enable0(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_enable0(v) {
+                pub const fn try_with_enable0(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_enable0(v) {
                         Ok(next) => Ok(self.track(0x3_u64, next)),
                         Err(e) => Err(e),
                     }
                 }
                 #[doc = "`ENABLE` element 0 of 3, fixed counter 0: bits 1:0, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-                pub const fn set_enable0(self, value: Enable) -> Self {
-                    self.track(0x3_u64, self.value.set_enable0(value))
+                pub const fn with_enable0_value(self, value: Enable) -> Self {
+                    self.track(0x3_u64, self.value.with_enable0_value(value))
                 }
                 #[doc = "Sets `ENABLE1` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 1 of 3, fixed counter 1: bits 5:4, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 #[track_caller]
@@ -12829,15 +14133,15 @@ pub mod intel {
                     self.track(0x30_u64, self.value.with_enable1::<V>())
                 }
                 #[doc = "Sets `ENABLE1`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 1 of 3, fixed counter 1: bits 5:4, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-                pub const fn try_set_enable1(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_enable1(v) {
+                pub const fn try_with_enable1(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_enable1(v) {
                         Ok(next) => Ok(self.track(0x30_u64, next)),
                         Err(e) => Err(e),
                     }
                 }
                 #[doc = "`ENABLE` element 1 of 3, fixed counter 1: bits 5:4, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-                pub const fn set_enable1(self, value: Enable) -> Self {
-                    self.track(0x30_u64, self.value.set_enable1(value))
+                pub const fn with_enable1_value(self, value: Enable) -> Self {
+                    self.track(0x30_u64, self.value.with_enable1_value(value))
                 }
                 #[doc = "Sets `ENABLE2` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 2 of 3, fixed counter 2: bits 9:8, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 #[track_caller]
@@ -12845,23 +14149,23 @@ pub mod intel {
                     self.track(0x300_u64, self.value.with_enable2::<V>())
                 }
                 #[doc = "Sets `ENABLE2`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 2 of 3, fixed counter 2: bits 9:8, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-                pub const fn try_set_enable2(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_enable2(v) {
+                pub const fn try_with_enable2(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_enable2(v) {
                         Ok(next) => Ok(self.track(0x300_u64, next)),
                         Err(e) => Err(e),
                     }
                 }
                 #[doc = "`ENABLE` element 2 of 3, fixed counter 2: bits 9:8, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-                pub const fn set_enable2(self, value: Enable) -> Self {
-                    self.track(0x300_u64, self.value.set_enable2(value))
+                pub const fn with_enable2_value(self, value: Enable) -> Self {
+                    self.track(0x300_u64, self.value.with_enable2_value(value))
                 }
                 #[doc = "Sets element `index` of `ENABLE`; fails when out of 0..3 or wider than 2 bits."]
-                pub const fn try_set_enable_at(
+                pub const fn try_with_enable_at(
                     self,
                     index: u32,
                     v: u64,
                 ) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_enable_at(index, v) {
+                    match self.value.try_with_enable_at(index, v) {
                         Ok(next) => Ok(self.track(
                             match index {
                                 0u32 => 0x3_u64,
@@ -12887,12 +14191,12 @@ pub mod intel {
                     self.track(0x800_u64, self.value.with_pmi2(on))
                 }
                 #[doc = "Sets element `index` of `PMI`; fails when out of 0..3 or wider than 1 bits."]
-                pub const fn try_set_pmi_at(
+                pub const fn try_with_pmi_at(
                     self,
                     index: u32,
                     v: u64,
                 ) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_pmi_at(index, v) {
+                    match self.value.try_with_pmi_at(index, v) {
                         Ok(next) => Ok(self.track(
                             match index {
                                 0u32 => 0x8_u64,
@@ -13152,6 +14456,11 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`IA32_FIXED_CTR_CTRL`](IA32_FIXED_CTR_CTRL)."]
         pub type Ia32FixedCtrCtrl = IA32_FIXED_CTR_CTRL::Value;
@@ -13159,6 +14468,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -13514,6 +14824,11 @@ pub mod intel {
                     Value(bits)
                 }
             }
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`IA32_PERF_GLOBAL_STATUS`](IA32_PERF_GLOBAL_STATUS)."]
         pub type Ia32PerfGlobalStatus = IA32_PERF_GLOBAL_STATUS::Value;
@@ -13521,6 +14836,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -13619,11 +14935,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -13753,7 +15065,7 @@ pub mod intel {
                     }
                 }
                 #[doc = "Sets element `index` of `EN_PMC`; fails when out of 0..8 or wider than 1 bits."]
-                pub const fn try_set_en_pmc_at(
+                pub const fn try_with_en_pmc_at(
                     self,
                     index: u32,
                     v: u64,
@@ -13834,7 +15146,7 @@ pub mod intel {
                     }
                 }
                 #[doc = "Sets element `index` of `EN_FIXED_CTR`; fails when out of 0..3 or wider than 1 bits."]
-                pub const fn try_set_en_fixed_ctr_at(
+                pub const fn try_with_en_fixed_ctr_at(
                     self,
                     index: u32,
                     v: u64,
@@ -13978,6 +15290,12 @@ pub mod intel {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -14025,12 +15343,12 @@ pub mod intel {
                     self.track(0x80_u64, self.value.with_en_pmc7(on))
                 }
                 #[doc = "Sets element `index` of `EN_PMC`; fails when out of 0..8 or wider than 1 bits."]
-                pub const fn try_set_en_pmc_at(
+                pub const fn try_with_en_pmc_at(
                     self,
                     index: u32,
                     v: u64,
                 ) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_en_pmc_at(index, v) {
+                    match self.value.try_with_en_pmc_at(index, v) {
                         Ok(next) => Ok(self.track(
                             match index {
                                 0u32 => 0x1_u64,
@@ -14061,12 +15379,12 @@ pub mod intel {
                     self.track(0x400000000_u64, self.value.with_en_fixed_ctr2(on))
                 }
                 #[doc = "Sets element `index` of `EN_FIXED_CTR`; fails when out of 0..3 or wider than 1 bits."]
-                pub const fn try_set_en_fixed_ctr_at(
+                pub const fn try_with_en_fixed_ctr_at(
                     self,
                     index: u32,
                     v: u64,
                 ) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_en_fixed_ctr_at(index, v) {
+                    match self.value.try_with_en_fixed_ctr_at(index, v) {
                         Ok(next) => Ok(self.track(
                             match index {
                                 0u32 => 0x100000000_u64,
@@ -14282,6 +15600,11 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`IA32_PERF_GLOBAL_CTRL`](IA32_PERF_GLOBAL_CTRL)."]
         pub type Ia32PerfGlobalCtrl = IA32_PERF_GLOBAL_CTRL::Value;
@@ -14289,6 +15612,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -14331,11 +15655,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -14640,6 +15960,12 @@ pub mod intel {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -14922,6 +16248,11 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`IA32_PERF_GLOBAL_OVF_CTRL`](IA32_PERF_GLOBAL_OVF_CTRL)."]
         pub type Ia32PerfGlobalOvfCtrl = IA32_PERF_GLOBAL_OVF_CTRL::Value;
@@ -14929,6 +16260,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -15099,11 +16431,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -15313,6 +16641,12 @@ pub mod intel {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -15495,10 +16829,15 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`IA32_PEBS_ENABLE`](IA32_PEBS_ENABLE)."]
         pub type Ia32PebsEnable = IA32_PEBS_ENABLE::Value;
-        #[doc = "The architectural events of `intel-v2` (CPUID.0AH:EBX enumerates their availability)."]
+        #[doc = "The architectural events of `intel-v2`, `intel-v3`, `intel-v4`, `intel-bonnell-family`, `intel-nehalem-family`, `intel-haswell-family`, `intel-skylake-family`, `intel-goldmont-family`, `intel-knightslanding-family` and `intel-silvermont-family`, and of the 22 CPU model generations extending them. One set, defined here in `intel-v2` and re-exported by the others. CPUID.0AH:EBX enumerates their availability ([`is_available`](ArchEvent::is_available)).\n\nAn event is architectural when its definition has a `cpuid-bit` (its CPUID.0AH:EBX bit); every other event of a generation is model-specific and lives in that CPU model's `events::Event`. Variants are the names in CamelCase, each `.`-separated part on its own (`LONGEST_LAT_CACHE.MISS` is `LongestLatCache_Miss`)."]
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum ArchEvent {
             #[doc = "Core cycles while the logical processor is not halted.\n\nEvent select `0x3C`, umask `0x00`; CPUID.0AH:EBX bit 0 (set = unavailable); since `intel-v1`."]
@@ -15575,9 +16914,10 @@ pub mod intel {
                     ArchEvent::BranchMissesRetired => 6u32,
                 }
             }
-            #[doc = r" The full encoding, and the counters that may count it, for"]
-            #[doc = r" `IA32_PERFEVTSEL::event_on` / `try_event_on`."]
-            pub const fn desc(self) -> &'static crate::EventDesc {
+            #[doc = r" The full encoding, and the counters that may count it, typed as an"]
+            #[doc = r" event of this `ArchEvent`, for the `event_on` / `try_event_on` of the"]
+            #[doc = r" event selects of the generations that have it."]
+            pub const fn desc(self) -> crate::EventRef<'static, ArchEvent> {
                 const D0: crate::EventDesc =
                     crate::EventDesc::new("UNHALTED_CORE_CYCLES", 0x3c, 0x00)
                         .with_counters(0xff)
@@ -15599,7 +16939,7 @@ pub mod intel {
                         .with_counters(0xff);
                 const D6: crate::EventDesc =
                     crate::EventDesc::new("BRANCH_MISSES_RETIRED", 0xc5, 0x00).with_counters(0xff);
-                match self {
+                crate::EventRef::__new(match self {
                     ArchEvent::UnhaltedCoreCycles => &D0,
                     ArchEvent::InstructionsRetired => &D1,
                     ArchEvent::UnhaltedReferenceCycles => &D2,
@@ -15607,7 +16947,7 @@ pub mod intel {
                     ArchEvent::LlcMisses => &D4,
                     ArchEvent::BranchInstructionsRetired => &D5,
                     ArchEvent::BranchMissesRetired => &D6,
-                }
+                })
             }
             #[doc = r" The fixed counter that counts this event, if any."]
             pub const fn fixed_counter(self) -> Option<u32> {
@@ -15648,7 +16988,7 @@ pub mod intel {
         }
         impl crate::pmu::AsEvent for ArchEvent {
             fn event_desc(&self) -> crate::EventDesc {
-                *self.desc()
+                *self.desc().get()
             }
         }
         #[doc = "The run-time view of `intel-v2` ([`Arch`](crate::arch::Arch)), generated from the roles its definitions give its registers and fields."]
@@ -16008,7 +17348,7 @@ pub mod intel {
                         out[i] = crate::arch::ArchEventInfo {
                             name: all[i].name(),
                             cpuid_bit: all[i].cpuid_bit(),
-                            desc: *all[i].desc(),
+                            desc: *all[i].desc().get(),
                         };
                         i += 1;
                     }
@@ -16026,7 +17366,9 @@ pub mod intel {
                 n: u32,
                 event: &crate::EventDesc,
             ) -> Result<u64, crate::arch::EncodeError> {
-                Ok(IA32_PERFEVTSEL::try_event_on(n, event)?.try_build()?.bits())
+                Ok(IA32_PERFEVTSEL::try_event_on_raw(n, event)?
+                    .try_build()?
+                    .bits())
             }
         }
         #[doc = "CPUID leaves of `intel-v2`: output layouts with named fields."]
@@ -16233,6 +17575,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -16360,6 +17703,27 @@ pub mod intel {
             #[doc(hidden)]
             #[allow(non_camel_case_types)]
             #[diagnostic::on_unimplemented(
+                message = "`IN_TXCP` of `IA32_PERFEVTSEL` is valid only on IA32_PERFEVTSEL2: it cannot be set on a value for any instance",
+                label = "valid only on IA32_PERFEVTSEL2",
+                note = "place the value on a valid instance first: `event_on::<2>(..)` or `Value::new().at::<2>()` (`try_event_on` / `try_at` for an instance chosen at run time); on any other instance the processor faults (#GP)"
+            )]
+            pub trait __OnlyOn_IN_TXCP {}
+            #[inline(always)]
+            const fn __check_instance_with_in_txcp<const N: u32>() {
+                const {
+                    if !matches!(N, 2u32) {
+                        crate::__private::not_on_instance(
+                            "IA32_PERFEVTSEL",
+                            "IN_TXCP",
+                            "IA32_PERFEVTSEL2",
+                            N,
+                        )
+                    }
+                }
+            }
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
                 message = "`IA32_PERFEVTSEL` of intel-v3, intel-v4, intel-bonnell-family, intel-nehalem-family, intel-haswell-family, intel-skylake-family, intel-goldmont-family, intel-knightslanding-family and intel-silvermont-family has no field `ADAPTIVE_RECORD`: it was added in intel-v5",
                 label = "`ADAPTIVE_RECORD` is not part of this layout of `IA32_PERFEVTSEL`",
                 note = "use `IA32_PERFEVTSEL` of intel-v5 (or of a later generation that has `ADAPTIVE_RECORD`) on processors that implement it"
@@ -16390,11 +17754,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -16454,7 +17814,10 @@ pub mod intel {
                     Self((self.0 & 0xffffffffffffff00_u64) | (((v >> 0u32) & 0xff_u64) << 0u32))
                 }
                 #[doc = "Sets `EVENT_SELECT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Event logic unit that detects the condition to count (the event code).\n\nBits 7:0, read-write, 8 bits wide."]
-                pub const fn try_set_event_select(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_event_select(
+                    self,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
                     if v > 0xff_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "EVENT_SELECT",
@@ -16465,11 +17828,6 @@ pub mod intel {
                     Ok(Self(
                         (self.0 & 0xffffffffffffff00_u64) | (((v >> 0u32) & 0xff_u64) << 0u32),
                     ))
-                }
-                #[doc = "Event logic unit that detects the condition to count (the event code).\n\nBits 7:0, read-write, 8 bits wide."]
-                pub const fn set_event_select(self, value: u8) -> Self {
-                    let v = value as u64;
-                    Self((self.0 & 0xffffffffffffff00_u64) | (((v >> 0u32) & 0xff_u64) << 0u32))
                 }
                 #[doc = "Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
                 pub const fn umask(self) -> u8 {
@@ -16486,7 +17844,7 @@ pub mod intel {
                     Self((self.0 & 0xffffffffffff00ff_u64) | (((v >> 0u32) & 0xff_u64) << 8u32))
                 }
                 #[doc = "Sets `UMASK`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
-                pub const fn try_set_umask(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_umask(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0xff_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "UMASK",
@@ -16497,11 +17855,6 @@ pub mod intel {
                     Ok(Self(
                         (self.0 & 0xffffffffffff00ff_u64) | (((v >> 0u32) & 0xff_u64) << 8u32),
                     ))
-                }
-                #[doc = "Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
-                pub const fn set_umask(self, value: u8) -> Self {
-                    let v = value as u64;
-                    Self((self.0 & 0xffffffffffff00ff_u64) | (((v >> 0u32) & 0xff_u64) << 8u32))
                 }
                 #[doc = "Count while the processor runs at privilege levels 1, 2 or 3.\n\nBits 16, read-write, 1 bit wide."]
                 pub const fn usr(self) -> bool {
@@ -16594,7 +17947,7 @@ pub mod intel {
                     Self((self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32))
                 }
                 #[doc = "Sets `CMASK`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Counter mask (threshold). When non-zero, the counter increments by one in each\ncycle where the event occurs at least CMASK times (fewer, with INV). When zero,\nthe counter adds the per-cycle event count.\n\nBits 31:24, read-write, 8 bits wide."]
-                pub const fn try_set_cmask(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_cmask(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0xff_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "CMASK",
@@ -16605,11 +17958,6 @@ pub mod intel {
                     Ok(Self(
                         (self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32),
                     ))
-                }
-                #[doc = "Counter mask (threshold). When non-zero, the counter increments by one in each\ncycle where the event occurs at least CMASK times (fewer, with INV). When zero,\nthe counter adds the per-cycle event count.\n\nBits 31:24, read-write, 8 bits wide."]
-                pub const fn set_cmask(self, value: u8) -> Self {
-                    let v = value as u64;
-                    Self((self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32))
                 }
                 #[doc = "Count only inside transactional regions (Intel TSX).\n\nBits 32, read-write, 1 bit wide."]
                 pub const fn in_tx(self) -> bool {
@@ -16624,8 +17972,12 @@ pub mod intel {
                 pub const fn in_txcp(self) -> bool {
                     ((self.0 >> 33u32) & 0x1_u64) != 0
                 }
-                #[doc = "Exclude events that occurred inside aborted transactional regions. Valid only on\nIA32_PERFEVTSEL2.\n\nBits 33, read-write, 1 bit wide."]
-                pub const fn with_in_txcp(self, on: bool) -> Self {
+                #[doc(hidden)]
+                pub const fn with_in_txcp<T: __OnlyOn_IN_TXCP>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                const fn __with_in_txcp_unchecked(self, on: bool) -> Self {
                     let v = on as u64;
                     Self((self.0 & 0xfffffffdffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 33u32))
                 }
@@ -16728,15 +18080,23 @@ pub mod intel {
                     self.0
                 }
             }
-            #[doc = "Builds a write of `IA32_PERFEVTSEL` from named fields; see [`Value::new`](Value::new)."]
-            #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+            #[doc = "Builds a write of `IA32_PERFEVTSEL` from named fields; see [`Value::new`](Value::new). `P` is where the value goes: [`Unplaced`](crate::access::Unplaced) (`Value::new()`; `build()` gives a [`Value`](Value)), instance `N` ([`Counter<N>`](crate::access::Counter): `event_on::<N>`, [`at::<N>()`](Builder::at); `build()` gives a [`Placed<N>`](Placed)) or an instance chosen at run time ([`AnyCounter`](crate::access::AnyCounter): `try_event_on`, [`try_at`](Builder::try_at); `build()` gives a [`PlacedAt`](PlacedAt)). A placed value is written only to its own instance."]
+            #[derive(PartialEq, Eq, Hash, Debug)]
             #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
-            pub struct Builder {
+            pub struct Builder<P = crate::access::Unplaced> {
                 value: Value,
                 set: u64,
                 conflict: u64,
+                index: u32,
+                placement: ::core::marker::PhantomData<P>,
             }
-            impl Builder {
+            impl<P> Clone for Builder<P> {
+                fn clone(&self) -> Self {
+                    *self
+                }
+            }
+            impl<P> Copy for Builder<P> {}
+            impl<P> Builder<P> {
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -16749,6 +18109,17 @@ pub mod intel {
                         value: next,
                         set: self.set | mask,
                         conflict: self.conflict | clash,
+                        ..self
+                    }
+                }
+                #[doc = r" The same fields with another placement."]
+                const fn place<Q>(self, index: u32) -> Builder<Q> {
+                    Builder {
+                        value: self.value,
+                        set: self.set,
+                        conflict: self.conflict,
+                        index,
+                        placement: ::core::marker::PhantomData,
                     }
                 }
                 #[doc = "Sets `EVENT_SELECT` to the constant `V`; a `V` wider than 8 bits fails to compile. Event logic unit that detects the condition to count (the event code).\n\nBits 7:0, read-write, 8 bits wide."]
@@ -16757,15 +18128,14 @@ pub mod intel {
                     self.track(0xff_u64, self.value.with_event_select::<V>())
                 }
                 #[doc = "Sets `EVENT_SELECT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Event logic unit that detects the condition to count (the event code).\n\nBits 7:0, read-write, 8 bits wide."]
-                pub const fn try_set_event_select(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_event_select(v) {
+                pub const fn try_with_event_select(
+                    self,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_event_select(v) {
                         Ok(next) => Ok(self.track(0xff_u64, next)),
                         Err(e) => Err(e),
                     }
-                }
-                #[doc = "Event logic unit that detects the condition to count (the event code).\n\nBits 7:0, read-write, 8 bits wide."]
-                pub const fn set_event_select(self, value: u8) -> Self {
-                    self.track(0xff_u64, self.value.set_event_select(value))
                 }
                 #[doc = "Sets `UMASK` to the constant `V`; a `V` wider than 8 bits fails to compile. Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
                 #[track_caller]
@@ -16773,15 +18143,11 @@ pub mod intel {
                     self.track(0xff00_u64, self.value.with_umask::<V>())
                 }
                 #[doc = "Sets `UMASK`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
-                pub const fn try_set_umask(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_umask(v) {
+                pub const fn try_with_umask(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_umask(v) {
                         Ok(next) => Ok(self.track(0xff00_u64, next)),
                         Err(e) => Err(e),
                     }
-                }
-                #[doc = "Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
-                pub const fn set_umask(self, value: u8) -> Self {
-                    self.track(0xff00_u64, self.value.set_umask(value))
                 }
                 #[doc = "Count while the processor runs at privilege levels 1, 2 or 3.\n\nBits 16, read-write, 1 bit wide."]
                 pub const fn with_usr(self, on: bool) -> Self {
@@ -16821,23 +18187,15 @@ pub mod intel {
                     self.track(0xff000000_u64, self.value.with_cmask::<V>())
                 }
                 #[doc = "Sets `CMASK`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Counter mask (threshold). When non-zero, the counter increments by one in each\ncycle where the event occurs at least CMASK times (fewer, with INV). When zero,\nthe counter adds the per-cycle event count.\n\nBits 31:24, read-write, 8 bits wide."]
-                pub const fn try_set_cmask(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_cmask(v) {
+                pub const fn try_with_cmask(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_cmask(v) {
                         Ok(next) => Ok(self.track(0xff000000_u64, next)),
                         Err(e) => Err(e),
                     }
                 }
-                #[doc = "Counter mask (threshold). When non-zero, the counter increments by one in each\ncycle where the event occurs at least CMASK times (fewer, with INV). When zero,\nthe counter adds the per-cycle event count.\n\nBits 31:24, read-write, 8 bits wide."]
-                pub const fn set_cmask(self, value: u8) -> Self {
-                    self.track(0xff000000_u64, self.value.set_cmask(value))
-                }
                 #[doc = "Count only inside transactional regions (Intel TSX).\n\nBits 32, read-write, 1 bit wide."]
                 pub const fn with_in_tx(self, on: bool) -> Self {
                     self.track(0x100000000_u64, self.value.with_in_tx(on))
-                }
-                #[doc = "Exclude events that occurred inside aborted transactional regions. Valid only on\nIA32_PERFEVTSEL2.\n\nBits 33, read-write, 1 bit wide."]
-                pub const fn with_in_txcp(self, on: bool) -> Self {
-                    self.track(0x200000000_u64, self.value.with_in_txcp(on))
                 }
                 #[doc(hidden)]
                 pub const fn with_adaptive_record<T: __Unavailable_ADAPTIVE_RECORD>(
@@ -16859,18 +18217,16 @@ pub mod intel {
                 {
                     self
                 }
-                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))"]
                 #[inline]
-                pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
+                const fn checked(self) -> Result<Value, crate::ConstraintError> {
                     if self.conflict != 0 {
                         return Err(self.conflict_error());
                     }
                     self.value.try_build()
                 }
-                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))\n\nPanics on a problem; in a `const` item that is a compile error."]
                 #[inline]
                 #[track_caller]
-                pub const fn build(self) -> Value {
+                const fn finish(self) -> Value {
                     if self.conflict != 0 {
                         self.conflict_panic()
                     }
@@ -17007,9 +18363,164 @@ pub mod intel {
                     crate::__private::set_twice("IA32_PERFEVTSEL", "a field")
                 }
             }
-            #[doc = "A [`Builder`](Builder) for `IA32_PERFEVTSELN` counting `event`: its encoding fields (event select, unit masks, CMASK, INV, EDGE, AnyThread) are set, the rest is zero. Add the privilege filters and the enable bit, then `build()`.\n\nFails to compile, in a `const`, when `N` is out of range, when only a fixed counter counts the event, when the event is restricted to other counters, or when it needs a field this generation lacks."]
+            impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                    index: 0,
+                    placement: ::core::marker::PhantomData,
+                };
+                #[doc(hidden)]
+                pub const fn with_in_txcp<T: __OnlyOn_IN_TXCP>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))"]
+                #[inline]
+                pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
+                    self.checked()
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> Value {
+                    self.finish()
+                }
+                #[doc = "The same fields, for `IA32_PERFEVTSELN`: `build()` gives a [`Placed<N>`](Placed), which `MsrExt::write` writes only to `msr::<N>()`. `N` out of range fails to compile."]
+                #[track_caller]
+                pub const fn at<const N: u32>(self) -> Builder<crate::access::Counter<N>> {
+                    if N >= INSTANCES {
+                        crate::__private::index_out_of_range(
+                            "IA32_PERFEVTSEL",
+                            "instances",
+                            INSTANCES,
+                            N,
+                        )
+                    }
+                    __check_index::<N>();
+                    self.place(N)
+                }
+                #[doc = "The same fields, for `IA32_PERFEVTSEL` instance `index` chosen at run time: `build()` gives a [`PlacedAt`](PlacedAt), which `MsrExt::write` writes only to that instance (another is `PlacementError::WrongCounter`)."]
+                pub const fn try_at(
+                    self,
+                    index: u32,
+                ) -> Result<Builder<crate::access::AnyCounter>, crate::PlacementError>
+                {
+                    if index >= INSTANCES {
+                        return Err(crate::PlacementError::CounterOutOfRange {
+                            register: "IA32_PERFEVTSEL",
+                            count: INSTANCES,
+                            counter: index,
+                        });
+                    }
+                    Ok(self.place(index))
+                }
+            }
+            impl<const N: u32> Builder<crate::access::Counter<N>> {
+                #[doc = "Exclude events that occurred inside aborted transactional regions. Valid only on\nIA32_PERFEVTSEL2.\n\nBits 33, read-write, 1 bit wide.\n\nValid only on IA32_PERFEVTSEL2: any other `N` fails to compile."]
+                #[track_caller]
+                pub const fn with_in_txcp(self, on: bool) -> Self {
+                    if !matches!(N, 2u32) {
+                        crate::__private::not_on_instance(
+                            "IA32_PERFEVTSEL",
+                            "IN_TXCP",
+                            "IA32_PERFEVTSEL2",
+                            N,
+                        )
+                    }
+                    __check_instance_with_in_txcp::<N>();
+                    self.track(0x200000000_u64, self.value.__with_in_txcp_unchecked(on))
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))"]
+                #[inline]
+                pub const fn try_build(self) -> Result<Placed<N>, crate::ConstraintError> {
+                    match self.checked() {
+                        Ok(v) => Ok(Placed(v)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> Placed<N> {
+                    Placed(self.finish())
+                }
+            }
+            impl Builder<crate::access::AnyCounter> {
+                #[doc = "Exclude events that occurred inside aborted transactional regions. Valid only on\nIA32_PERFEVTSEL2.\n\nBits 33, read-write, 1 bit wide.\n\nValid only on IA32_PERFEVTSEL2: on another instance this returns `PlacementError::FieldNotOnCounter`."]
+                pub const fn with_in_txcp(self, on: bool) -> Result<Self, crate::PlacementError> {
+                    if !matches!(self.index, 2u32) {
+                        return Err(crate::PlacementError::FieldNotOnCounter {
+                            register: "IA32_PERFEVTSEL",
+                            field: "IN_TXCP",
+                            counter: self.index,
+                        });
+                    }
+                    Ok(self.track(0x200000000_u64, self.value.__with_in_txcp_unchecked(on)))
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))"]
+                #[inline]
+                pub const fn try_build(self) -> Result<PlacedAt, crate::ConstraintError> {
+                    match self.checked() {
+                        Ok(value) => Ok(PlacedAt {
+                            value,
+                            index: self.index,
+                        }),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> PlacedAt {
+                    PlacedAt {
+                        value: self.finish(),
+                        index: self.index,
+                    }
+                }
+            }
+            #[doc = "The events types whose events [`event_on`](event_on) places on `IA32_PERFEVTSEL`: the `ArchEvent` and model `events::Event` of the generations using this register (intel-v3, intel-v4, intel-bonnell-family, intel-nehalem-family, intel-haswell-family, intel-skylake-family, intel-goldmont-family, intel-knightslanding-family and intel-silvermont-family). Placing another generation's or vendor's event is a compile error."]
+            #[diagnostic::on_unimplemented(
+                message = "the events of `{Self}` cannot be placed on `IA32_PERFEVTSEL` of intel-v3, intel-v4, intel-bonnell-family, intel-nehalem-family, intel-haswell-family, intel-skylake-family, intel-goldmont-family, intel-knightslanding-family and intel-silvermont-family: they are another vendor's or generation's",
+                label = "not an event of a generation using this `IA32_PERFEVTSEL`",
+                note = "`event_on` takes the events of the generations whose event select this is (intel-v3, intel-v4, intel-bonnell-family, intel-nehalem-family, intel-haswell-family, intel-skylake-family, intel-goldmont-family, intel-knightslanding-family and intel-silvermont-family): their `ArchEvent` and, for CPU models, `events::Event`; a hand-built `EventDesc` goes through `event_on_raw`"
+            )]
+            pub trait Countable {}
+            impl Countable for super::super::super::intel::v2::ArchEvent {}
+            #[doc = "A [`Builder`](Builder) for `IA32_PERFEVTSELN` counting `event`: its encoding fields (event select, unit masks, CMASK, INV, EDGE, AnyThread) are set, the rest is zero. Add the privilege filters and the enable bit, then `build()`.\n\n`event` is an event of a generation using this register (`ArchEvent::X.desc()`, `events::Event::X.desc()`: see [`Countable`](Countable)); an event of another vendor or generation fails to compile. Fails to compile, in a `const`, when `N` is out of range, when only a fixed counter counts the event, when the event is restricted to other counters, or when it needs a field this generation lacks."]
             #[track_caller]
-            pub const fn event_on<const N: u32>(event: &crate::EventDesc) -> Builder {
+            pub const fn event_on<const N: u32>(
+                event: crate::EventRef<'_, impl Countable>,
+            ) -> Builder<crate::access::Counter<N>> {
+                event_on_raw::<N>(event.get())
+            }
+            #[doc = r" As [`try_event_on`](try_event_on), for a hand-built `EventDesc` (see"]
+            #[doc = r" [`event_on_raw`](event_on_raw))."]
+            #[inline]
+            pub const fn try_event_on_raw(
+                counter: u32,
+                event: &crate::EventDesc,
+            ) -> Result<Builder<crate::access::AnyCounter>, crate::PlacementError> {
+                match try_event_on_impl(counter, event) {
+                    Ok(b) => b.try_at(counter),
+                    Err(e) => Err(e),
+                }
+            }
+            #[doc = r" As [`event_on`](event_on), with the counter chosen at run time: the problem is returned."]
+            #[inline]
+            pub const fn try_event_on(
+                counter: u32,
+                event: crate::EventRef<'_, impl Countable>,
+            ) -> Result<Builder<crate::access::AnyCounter>, crate::PlacementError> {
+                try_event_on_raw(counter, event.get())
+            }
+            #[doc = "As [`event_on`](event_on), for a hand-built [`EventDesc`](crate::EventDesc) (the untyped escape hatch: nothing ties it to a vendor or generation, so it is the caller's to know that `IA32_PERFEVTSEL` counts it). The placement checks are the same."]
+            #[track_caller]
+            pub const fn event_on_raw<const N: u32>(
+                event: &crate::EventDesc,
+            ) -> Builder<crate::access::Counter<N>> {
                 if N >= INSTANCES {
                     crate::__private::index_out_of_range(
                         "IA32_PERFEVTSEL",
@@ -17019,8 +18530,8 @@ pub mod intel {
                     )
                 }
                 __check_counter::<N>();
-                match try_event_on(N, event) {
-                    Ok(b) => b,
+                match try_event_on_impl(N, event) {
+                    Ok(b) => b.at::<N>(),
                     Err(e) => e.fail(),
                 }
             }
@@ -17037,9 +18548,8 @@ pub mod intel {
                     }
                 }
             }
-            #[doc = r" As [`event_on`](event_on), with the counter chosen at run time: the problem is returned."]
             #[inline]
-            pub const fn try_event_on(
+            const fn try_event_on_impl(
                 counter: u32,
                 event: &crate::EventDesc,
             ) -> Result<Builder, crate::PlacementError> {
@@ -17065,7 +18575,7 @@ pub mod intel {
                     });
                 }
                 let b = Value::new();
-                let b = match b.try_set_event_select(event.event as u64) {
+                let b = match b.try_with_event_select(event.event as u64) {
                     Ok(b) => b,
                     Err(_) => {
                         return Err(crate::PlacementError::TooWide {
@@ -17076,7 +18586,7 @@ pub mod intel {
                         });
                     }
                 };
-                let b = match b.try_set_umask(event.umask as u64) {
+                let b = match b.try_with_umask(event.umask as u64) {
                     Ok(b) => b,
                     Err(_) => {
                         return Err(crate::PlacementError::TooWide {
@@ -17101,7 +18611,7 @@ pub mod intel {
                         register: "IA32_PERFEVTSEL",
                     });
                 }
-                let b = match b.try_set_cmask(event.cmask as u64) {
+                let b = match b.try_with_cmask(event.cmask as u64) {
                     Ok(b) => b,
                     Err(_) => {
                         return Err(crate::PlacementError::TooWide {
@@ -17126,10 +18636,11 @@ pub mod intel {
                     self.0
                 }
             }
-            #[doc = "`IA32_PERFEVTSELN` as a typed MSR. `N` out of 0..8 fails to compile."]
+            #[doc = "`IA32_PERFEVTSELN` as a typed MSR whose index is part of its type (a value placed on another instance cannot be written to it). `N` out of 0..8 fails to compile."]
             #[track_caller]
-            pub const fn msr<const N: u32>() -> Instance {
-                Instance(address::<N>())
+            pub const fn msr<const N: u32>() -> Indexed<N> {
+                let _ = address::<N>();
+                Indexed
             }
             #[doc = r" Instance `index` as a typed MSR, or `None` when out of range."]
             pub const fn try_msr(index: u32) -> Option<Instance> {
@@ -17156,6 +18667,146 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
+            #[doc = "`IA32_PERFEVTSELN` as a typed MSR, `N` in its type: what [`msr::<N>()`](msr) returns. A value placed on another instance (`Placed<M>`) cannot be written to it."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Indexed<const N: u32>;
+            impl<const N: u32> Indexed<N> {
+                #[doc = r" The MSR address."]
+                #[track_caller]
+                pub const fn address(self) -> u32 {
+                    address::<N>()
+                }
+                #[doc = r" Index within the family: `N`."]
+                pub const fn index(self) -> u32 {
+                    N
+                }
+                #[doc = r" The same MSR as an [`Instance`](Instance), its index known at run time only."]
+                #[track_caller]
+                pub const fn instance(self) -> Instance {
+                    Instance(address::<N>())
+                }
+            }
+            impl<const N: u32> From<Indexed<N>> for Instance {
+                fn from(m: Indexed<N>) -> Instance {
+                    m.instance()
+                }
+            }
+            impl<const N: u32> crate::access::Msr for Indexed<N> {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    address::<N>()
+                }
+            }
+            impl<const N: u32> crate::access::Readable for Indexed<N> {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl<const N: u32> crate::access::Writable for Indexed<N> {}
+            impl<const N: u32> crate::access::WriteTo<Indexed<N>> for Value {
+                fn bits_for(self, _: Indexed<N>) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
+            #[doc = "A value of `IA32_PERFEVTSEL` for instance `N` (from `event_on::<N>` or [`Builder::at::<N>()`](Builder::at)): `MsrExt::write` writes it to [`msr::<N>()`](msr) and to no other instance. [`bits`](Placed::bits) gives the raw value, [`unplaced`](Placed::unplaced) the `Value` to read its fields (the untyped escape hatch: a `Value` may be written to any instance)."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Placed<const N: u32>(Value);
+            impl<const N: u32> Placed<N> {
+                #[doc = r" The raw value."]
+                pub const fn bits(self) -> u64 {
+                    self.0.0
+                }
+                #[doc = r" The instance it is for: `N`."]
+                pub const fn index(self) -> u32 {
+                    N
+                }
+                #[doc = r" The MSR it is written to."]
+                pub const fn msr(self) -> Indexed<N> {
+                    Indexed
+                }
+                #[doc = r" The value without its placement, to read its fields. This is the untyped"]
+                #[doc = r" escape hatch: `MsrExt::write` takes a `Value` for any instance."]
+                pub const fn unplaced(self) -> Value {
+                    self.0
+                }
+            }
+            #[doc = "A value of `IA32_PERFEVTSEL` for an instance chosen at run time (from `try_event_on` or [`Builder::try_at`](Builder::try_at)): `MsrExt::write` writes it to that instance and refuses any other with `PlacementError::WrongCounter`."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct PlacedAt {
+                value: Value,
+                index: u32,
+            }
+            impl PlacedAt {
+                #[doc = r" The raw value."]
+                pub const fn bits(self) -> u64 {
+                    self.value.0
+                }
+                #[doc = r" The instance it is for."]
+                pub const fn index(self) -> u32 {
+                    self.index
+                }
+                #[doc = r" The MSR it is written to."]
+                pub const fn msr(self) -> Instance {
+                    Instance(BASE_ADDRESS + self.index * ADDRESS_STRIDE)
+                }
+                #[doc = r" The value without its placement, to read its fields. This is the untyped"]
+                #[doc = r" escape hatch: `MsrExt::write` takes a `Value` for any instance."]
+                pub const fn unplaced(self) -> Value {
+                    self.value
+                }
+            }
+            impl<const N: u32> crate::access::WriteTo<Indexed<N>> for Placed<N> {
+                fn bits_for(self, _: Indexed<N>) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0.0)
+                }
+            }
+            impl<const N: u32> crate::access::WriteTo<Instance> for Placed<N> {
+                fn bits_for(self, m: Instance) -> Result<u64, crate::PlacementError> {
+                    let (placed, counter) = (N, m.index());
+                    if placed == counter {
+                        Ok(self.0.0)
+                    } else {
+                        Err(crate::PlacementError::WrongCounter {
+                            register: "IA32_PERFEVTSEL",
+                            placed,
+                            counter,
+                        })
+                    }
+                }
+            }
+            impl crate::access::WriteTo<Instance> for PlacedAt {
+                fn bits_for(self, m: Instance) -> Result<u64, crate::PlacementError> {
+                    let (placed, counter) = (self.index, m.index());
+                    if placed == counter {
+                        Ok(self.value.0)
+                    } else {
+                        Err(crate::PlacementError::WrongCounter {
+                            register: "IA32_PERFEVTSEL",
+                            placed,
+                            counter,
+                        })
+                    }
+                }
+            }
+            impl<const N: u32> crate::access::WriteTo<Indexed<N>> for PlacedAt {
+                fn bits_for(self, _: Indexed<N>) -> Result<u64, crate::PlacementError> {
+                    let (placed, counter) = (self.index, N);
+                    if placed == counter {
+                        Ok(self.value.0)
+                    } else {
+                        Err(crate::PlacementError::WrongCounter {
+                            register: "IA32_PERFEVTSEL",
+                            placed,
+                            counter,
+                        })
+                    }
+                }
+            }
         }
         #[doc = "The value type of [`IA32_PERFEVTSEL`](IA32_PERFEVTSEL)."]
         pub type Ia32Perfevtsel = IA32_PERFEVTSEL::Value;
@@ -17167,6 +18818,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -17414,11 +19066,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -17482,7 +19130,7 @@ pub mod intel {
                     Self((self.0 & 0xfffffffffffffffc_u64) | (((v >> 0u32) & 0x3_u64) << 0u32))
                 }
                 #[doc = "Sets `ENABLE0`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 0 of 3, fixed counter 0: bits 1:0, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-                pub const fn try_set_enable0(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_enable0(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0x3_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "ENABLE0",
@@ -17495,7 +19143,7 @@ pub mod intel {
                     ))
                 }
                 #[doc = "`ENABLE` element 0 of 3, fixed counter 0: bits 1:0, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-                pub const fn set_enable0(self, value: Enable) -> Self {
+                pub const fn with_enable0_value(self, value: Enable) -> Self {
                     let v = value as u64;
                     Self((self.0 & 0xfffffffffffffffc_u64) | (((v >> 0u32) & 0x3_u64) << 0u32))
                 }
@@ -17518,7 +19166,7 @@ pub mod intel {
                     Self((self.0 & 0xffffffffffffffcf_u64) | (((v >> 0u32) & 0x3_u64) << 4u32))
                 }
                 #[doc = "Sets `ENABLE1`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 1 of 3, fixed counter 1: bits 5:4, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-                pub const fn try_set_enable1(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_enable1(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0x3_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "ENABLE1",
@@ -17531,7 +19179,7 @@ pub mod intel {
                     ))
                 }
                 #[doc = "`ENABLE` element 1 of 3, fixed counter 1: bits 5:4, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-                pub const fn set_enable1(self, value: Enable) -> Self {
+                pub const fn with_enable1_value(self, value: Enable) -> Self {
                     let v = value as u64;
                     Self((self.0 & 0xffffffffffffffcf_u64) | (((v >> 0u32) & 0x3_u64) << 4u32))
                 }
@@ -17554,7 +19202,7 @@ pub mod intel {
                     Self((self.0 & 0xfffffffffffffcff_u64) | (((v >> 0u32) & 0x3_u64) << 8u32))
                 }
                 #[doc = "Sets `ENABLE2`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 2 of 3, fixed counter 2: bits 9:8, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-                pub const fn try_set_enable2(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_enable2(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0x3_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "ENABLE2",
@@ -17567,7 +19215,7 @@ pub mod intel {
                     ))
                 }
                 #[doc = "`ENABLE` element 2 of 3, fixed counter 2: bits 9:8, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-                pub const fn set_enable2(self, value: Enable) -> Self {
+                pub const fn with_enable2_value(self, value: Enable) -> Self {
                     let v = value as u64;
                     Self((self.0 & 0xfffffffffffffcff_u64) | (((v >> 0u32) & 0x3_u64) << 8u32))
                 }
@@ -17581,7 +19229,7 @@ pub mod intel {
                     }
                 }
                 #[doc = "Sets element `index` of `ENABLE`; fails when out of 0..3 or wider than 2 bits."]
-                pub const fn try_set_enable_at(
+                pub const fn try_with_enable_at(
                     self,
                     index: u32,
                     v: u64,
@@ -17647,7 +19295,7 @@ pub mod intel {
                     }
                 }
                 #[doc = "Sets element `index` of `ANY`; fails when out of 0..3 or wider than 1 bits."]
-                pub const fn try_set_any_at(
+                pub const fn try_with_any_at(
                     self,
                     index: u32,
                     v: u64,
@@ -17713,7 +19361,7 @@ pub mod intel {
                     }
                 }
                 #[doc = "Sets element `index` of `PMI`; fails when out of 0..3 or wider than 1 bits."]
-                pub const fn try_set_pmi_at(
+                pub const fn try_with_pmi_at(
                     self,
                     index: u32,
                     v: u64,
@@ -17938,6 +19586,12 @@ pub mod intel {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -17958,15 +19612,15 @@ pub mod intel {
                     self.track(0x3_u64, self.value.with_enable0::<V>())
                 }
                 #[doc = "Sets `ENABLE0`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 0 of 3, fixed counter 0: bits 1:0, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-                pub const fn try_set_enable0(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_enable0(v) {
+                pub const fn try_with_enable0(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_enable0(v) {
                         Ok(next) => Ok(self.track(0x3_u64, next)),
                         Err(e) => Err(e),
                     }
                 }
                 #[doc = "`ENABLE` element 0 of 3, fixed counter 0: bits 1:0, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-                pub const fn set_enable0(self, value: Enable) -> Self {
-                    self.track(0x3_u64, self.value.set_enable0(value))
+                pub const fn with_enable0_value(self, value: Enable) -> Self {
+                    self.track(0x3_u64, self.value.with_enable0_value(value))
                 }
                 #[doc = "Sets `ENABLE1` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 1 of 3, fixed counter 1: bits 5:4, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 #[track_caller]
@@ -17974,15 +19628,15 @@ pub mod intel {
                     self.track(0x30_u64, self.value.with_enable1::<V>())
                 }
                 #[doc = "Sets `ENABLE1`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 1 of 3, fixed counter 1: bits 5:4, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-                pub const fn try_set_enable1(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_enable1(v) {
+                pub const fn try_with_enable1(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_enable1(v) {
                         Ok(next) => Ok(self.track(0x30_u64, next)),
                         Err(e) => Err(e),
                     }
                 }
                 #[doc = "`ENABLE` element 1 of 3, fixed counter 1: bits 5:4, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-                pub const fn set_enable1(self, value: Enable) -> Self {
-                    self.track(0x30_u64, self.value.set_enable1(value))
+                pub const fn with_enable1_value(self, value: Enable) -> Self {
+                    self.track(0x30_u64, self.value.with_enable1_value(value))
                 }
                 #[doc = "Sets `ENABLE2` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 2 of 3, fixed counter 2: bits 9:8, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 #[track_caller]
@@ -17990,23 +19644,23 @@ pub mod intel {
                     self.track(0x300_u64, self.value.with_enable2::<V>())
                 }
                 #[doc = "Sets `ENABLE2`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 2 of 3, fixed counter 2: bits 9:8, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-                pub const fn try_set_enable2(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_enable2(v) {
+                pub const fn try_with_enable2(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_enable2(v) {
                         Ok(next) => Ok(self.track(0x300_u64, next)),
                         Err(e) => Err(e),
                     }
                 }
                 #[doc = "`ENABLE` element 2 of 3, fixed counter 2: bits 9:8, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-                pub const fn set_enable2(self, value: Enable) -> Self {
-                    self.track(0x300_u64, self.value.set_enable2(value))
+                pub const fn with_enable2_value(self, value: Enable) -> Self {
+                    self.track(0x300_u64, self.value.with_enable2_value(value))
                 }
                 #[doc = "Sets element `index` of `ENABLE`; fails when out of 0..3 or wider than 2 bits."]
-                pub const fn try_set_enable_at(
+                pub const fn try_with_enable_at(
                     self,
                     index: u32,
                     v: u64,
                 ) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_enable_at(index, v) {
+                    match self.value.try_with_enable_at(index, v) {
                         Ok(next) => Ok(self.track(
                             match index {
                                 0u32 => 0x3_u64,
@@ -18032,12 +19686,12 @@ pub mod intel {
                     self.track(0x400_u64, self.value.with_any2(on))
                 }
                 #[doc = "Sets element `index` of `ANY`; fails when out of 0..3 or wider than 1 bits."]
-                pub const fn try_set_any_at(
+                pub const fn try_with_any_at(
                     self,
                     index: u32,
                     v: u64,
                 ) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_any_at(index, v) {
+                    match self.value.try_with_any_at(index, v) {
                         Ok(next) => Ok(self.track(
                             match index {
                                 0u32 => 0x4_u64,
@@ -18063,12 +19717,12 @@ pub mod intel {
                     self.track(0x800_u64, self.value.with_pmi2(on))
                 }
                 #[doc = "Sets element `index` of `PMI`; fails when out of 0..3 or wider than 1 bits."]
-                pub const fn try_set_pmi_at(
+                pub const fn try_with_pmi_at(
                     self,
                     index: u32,
                     v: u64,
                 ) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_pmi_at(index, v) {
+                    match self.value.try_with_pmi_at(index, v) {
                         Ok(next) => Ok(self.track(
                             match index {
                                 0u32 => 0x8_u64,
@@ -18340,6 +19994,11 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`IA32_FIXED_CTR_CTRL`](IA32_FIXED_CTR_CTRL)."]
         pub type Ia32FixedCtrCtrl = IA32_FIXED_CTR_CTRL::Value;
@@ -18347,6 +20006,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -18720,6 +20380,11 @@ pub mod intel {
                     Value(bits)
                 }
             }
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`IA32_PERF_GLOBAL_STATUS`](IA32_PERF_GLOBAL_STATUS)."]
         pub type Ia32PerfGlobalStatus = IA32_PERF_GLOBAL_STATUS::Value;
@@ -18728,6 +20393,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -18770,11 +20436,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -19089,6 +20751,12 @@ pub mod intel {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -19384,6 +21052,11 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`IA32_PERF_GLOBAL_OVF_CTRL`](IA32_PERF_GLOBAL_OVF_CTRL)."]
         pub type Ia32PerfGlobalOvfCtrl = IA32_PERF_GLOBAL_OVF_CTRL::Value;
@@ -19752,7 +21425,7 @@ pub mod intel {
                         out[i] = crate::arch::ArchEventInfo {
                             name: all[i].name(),
                             cpuid_bit: all[i].cpuid_bit(),
-                            desc: *all[i].desc(),
+                            desc: *all[i].desc().get(),
                         };
                         i += 1;
                     }
@@ -19770,7 +21443,9 @@ pub mod intel {
                 n: u32,
                 event: &crate::EventDesc,
             ) -> Result<u64, crate::arch::EncodeError> {
-                Ok(IA32_PERFEVTSEL::try_event_on(n, event)?.try_build()?.bits())
+                Ok(IA32_PERFEVTSEL::try_event_on_raw(n, event)?
+                    .try_build()?
+                    .bits())
             }
         }
         #[doc = "CPUID leaves of `intel-v3`: output layouts with named fields."]
@@ -19796,6 +21471,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -19846,11 +21522,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -19908,7 +21580,7 @@ pub mod intel {
                     Self((self.0 & 0xfffffffffffffff8_u64) | (((v >> 0u32) & 0x7_u64) << 0u32))
                 }
                 #[doc = "Sets `TOS`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 3 bits. Record index 0-7 of the last branch recorded.\n\nBits 2:0, read-write, 3 bits wide."]
-                pub const fn try_set_tos(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_tos(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0x7_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "TOS",
@@ -19975,6 +21647,12 @@ pub mod intel {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -19995,8 +21673,8 @@ pub mod intel {
                     self.track(0x7_u64, self.value.with_tos::<V>())
                 }
                 #[doc = "Sets `TOS`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 3 bits. Record index 0-7 of the last branch recorded.\n\nBits 2:0, read-write, 3 bits wide."]
-                pub const fn try_set_tos(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_tos(v) {
+                pub const fn try_with_tos(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_tos(v) {
                         Ok(next) => Ok(self.track(0x7_u64, next)),
                         Err(e) => Err(e),
                     }
@@ -20064,6 +21742,11 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`MSR_LASTBRANCH_TOS`](MSR_LASTBRANCH_TOS)."]
         pub type MsrLastbranchTos = MSR_LASTBRANCH_TOS::Value;
@@ -20071,6 +21754,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -20160,11 +21844,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -20219,15 +21899,10 @@ pub mod intel {
                     Self((self.0 & 0x0_u64) | (((v >> 0u32) & 0xffffffffffffffff_u64) << 0u32))
                 }
                 #[doc = "Sets `FROM_IP`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 64 bits. Branch source address (and the format's flags).\n\nBits 63:0, read-write, 64 bits wide."]
-                pub const fn try_set_from_ip(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_from_ip(self, v: u64) -> Result<Self, crate::FieldError> {
                     Ok(Self(
                         (self.0 & 0x0_u64) | (((v >> 0u32) & 0xffffffffffffffff_u64) << 0u32),
                     ))
-                }
-                #[doc = "Branch source address (and the format's flags).\n\nBits 63:0, read-write, 64 bits wide."]
-                pub const fn set_from_ip(self, value: u64) -> Self {
-                    let v = value as u64;
-                    Self((self.0 & 0x0_u64) | (((v >> 0u32) & 0xffffffffffffffff_u64) << 0u32))
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
                 #[inline]
@@ -20287,6 +21962,12 @@ pub mod intel {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -20307,15 +21988,11 @@ pub mod intel {
                     self.track(0xffffffffffffffff_u64, self.value.with_from_ip::<V>())
                 }
                 #[doc = "Sets `FROM_IP`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 64 bits. Branch source address (and the format's flags).\n\nBits 63:0, read-write, 64 bits wide."]
-                pub const fn try_set_from_ip(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_from_ip(v) {
+                pub const fn try_with_from_ip(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_from_ip(v) {
                         Ok(next) => Ok(self.track(0xffffffffffffffff_u64, next)),
                         Err(e) => Err(e),
                     }
-                }
-                #[doc = "Branch source address (and the format's flags).\n\nBits 63:0, read-write, 64 bits wide."]
-                pub const fn set_from_ip(self, value: u64) -> Self {
-                    self.track(0xffffffffffffffff_u64, self.value.set_from_ip(value))
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n"]
                 #[inline]
@@ -20366,10 +22043,11 @@ pub mod intel {
                     self.0
                 }
             }
-            #[doc = "`MSR_LASTBRANCH_FROM_IPN` as a typed MSR. `N` out of 0..8 fails to compile."]
+            #[doc = "`MSR_LASTBRANCH_FROM_IPN` as a typed MSR whose index is part of its type (a value placed on another instance cannot be written to it). `N` out of 0..8 fails to compile."]
             #[track_caller]
-            pub const fn msr<const N: u32>() -> Instance {
-                Instance(address::<N>())
+            pub const fn msr<const N: u32>() -> Indexed<N> {
+                let _ = address::<N>();
+                Indexed
             }
             #[doc = r" Instance `index` as a typed MSR, or `None` when out of range."]
             pub const fn try_msr(index: u32) -> Option<Instance> {
@@ -20396,6 +22074,52 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
+            #[doc = "`MSR_LASTBRANCH_FROM_IPN` as a typed MSR, `N` in its type: what [`msr::<N>()`](msr) returns. A value placed on another instance (`Placed<M>`) cannot be written to it."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Indexed<const N: u32>;
+            impl<const N: u32> Indexed<N> {
+                #[doc = r" The MSR address."]
+                #[track_caller]
+                pub const fn address(self) -> u32 {
+                    address::<N>()
+                }
+                #[doc = r" Index within the family: `N`."]
+                pub const fn index(self) -> u32 {
+                    N
+                }
+                #[doc = r" The same MSR as an [`Instance`](Instance), its index known at run time only."]
+                #[track_caller]
+                pub const fn instance(self) -> Instance {
+                    Instance(address::<N>())
+                }
+            }
+            impl<const N: u32> From<Indexed<N>> for Instance {
+                fn from(m: Indexed<N>) -> Instance {
+                    m.instance()
+                }
+            }
+            impl<const N: u32> crate::access::Msr for Indexed<N> {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    address::<N>()
+                }
+            }
+            impl<const N: u32> crate::access::Readable for Indexed<N> {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl<const N: u32> crate::access::Writable for Indexed<N> {}
+            impl<const N: u32> crate::access::WriteTo<Indexed<N>> for Value {
+                fn bits_for(self, _: Indexed<N>) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`MSR_LASTBRANCH_FROM_IP`](MSR_LASTBRANCH_FROM_IP)."]
         pub type MsrLastbranchFromIp = MSR_LASTBRANCH_FROM_IP::Value;
@@ -20403,6 +22127,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -20492,11 +22217,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -20551,15 +22272,10 @@ pub mod intel {
                     Self((self.0 & 0x0_u64) | (((v >> 0u32) & 0xffffffffffffffff_u64) << 0u32))
                 }
                 #[doc = "Sets `TO_IP`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 64 bits. Branch target address (and the format's flags).\n\nBits 63:0, read-write, 64 bits wide."]
-                pub const fn try_set_to_ip(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_to_ip(self, v: u64) -> Result<Self, crate::FieldError> {
                     Ok(Self(
                         (self.0 & 0x0_u64) | (((v >> 0u32) & 0xffffffffffffffff_u64) << 0u32),
                     ))
-                }
-                #[doc = "Branch target address (and the format's flags).\n\nBits 63:0, read-write, 64 bits wide."]
-                pub const fn set_to_ip(self, value: u64) -> Self {
-                    let v = value as u64;
-                    Self((self.0 & 0x0_u64) | (((v >> 0u32) & 0xffffffffffffffff_u64) << 0u32))
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
                 #[inline]
@@ -20619,6 +22335,12 @@ pub mod intel {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -20639,15 +22361,11 @@ pub mod intel {
                     self.track(0xffffffffffffffff_u64, self.value.with_to_ip::<V>())
                 }
                 #[doc = "Sets `TO_IP`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 64 bits. Branch target address (and the format's flags).\n\nBits 63:0, read-write, 64 bits wide."]
-                pub const fn try_set_to_ip(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_to_ip(v) {
+                pub const fn try_with_to_ip(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_to_ip(v) {
                         Ok(next) => Ok(self.track(0xffffffffffffffff_u64, next)),
                         Err(e) => Err(e),
                     }
-                }
-                #[doc = "Branch target address (and the format's flags).\n\nBits 63:0, read-write, 64 bits wide."]
-                pub const fn set_to_ip(self, value: u64) -> Self {
-                    self.track(0xffffffffffffffff_u64, self.value.set_to_ip(value))
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n"]
                 #[inline]
@@ -20698,10 +22416,11 @@ pub mod intel {
                     self.0
                 }
             }
-            #[doc = "`MSR_LASTBRANCH_TO_IPN` as a typed MSR. `N` out of 0..8 fails to compile."]
+            #[doc = "`MSR_LASTBRANCH_TO_IPN` as a typed MSR whose index is part of its type (a value placed on another instance cannot be written to it). `N` out of 0..8 fails to compile."]
             #[track_caller]
-            pub const fn msr<const N: u32>() -> Instance {
-                Instance(address::<N>())
+            pub const fn msr<const N: u32>() -> Indexed<N> {
+                let _ = address::<N>();
+                Indexed
             }
             #[doc = r" Instance `index` as a typed MSR, or `None` when out of range."]
             pub const fn try_msr(index: u32) -> Option<Instance> {
@@ -20728,6 +22447,52 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
+            #[doc = "`MSR_LASTBRANCH_TO_IPN` as a typed MSR, `N` in its type: what [`msr::<N>()`](msr) returns. A value placed on another instance (`Placed<M>`) cannot be written to it."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Indexed<const N: u32>;
+            impl<const N: u32> Indexed<N> {
+                #[doc = r" The MSR address."]
+                #[track_caller]
+                pub const fn address(self) -> u32 {
+                    address::<N>()
+                }
+                #[doc = r" Index within the family: `N`."]
+                pub const fn index(self) -> u32 {
+                    N
+                }
+                #[doc = r" The same MSR as an [`Instance`](Instance), its index known at run time only."]
+                #[track_caller]
+                pub const fn instance(self) -> Instance {
+                    Instance(address::<N>())
+                }
+            }
+            impl<const N: u32> From<Indexed<N>> for Instance {
+                fn from(m: Indexed<N>) -> Instance {
+                    m.instance()
+                }
+            }
+            impl<const N: u32> crate::access::Msr for Indexed<N> {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    address::<N>()
+                }
+            }
+            impl<const N: u32> crate::access::Readable for Indexed<N> {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl<const N: u32> crate::access::Writable for Indexed<N> {}
+            impl<const N: u32> crate::access::WriteTo<Indexed<N>> for Value {
+                fn bits_for(self, _: Indexed<N>) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`MSR_LASTBRANCH_TO_IP`](MSR_LASTBRANCH_TO_IP)."]
         pub type MsrLastbranchToIp = MSR_LASTBRANCH_TO_IP::Value;
@@ -21118,7 +22883,7 @@ pub mod intel {
                         out[i] = crate::arch::ArchEventInfo {
                             name: all[i].name(),
                             cpuid_bit: all[i].cpuid_bit(),
-                            desc: *all[i].desc(),
+                            desc: *all[i].desc().get(),
                         };
                         i += 1;
                     }
@@ -21136,7 +22901,9 @@ pub mod intel {
                 n: u32,
                 event: &crate::EventDesc,
             ) -> Result<u64, crate::arch::EncodeError> {
-                Ok(IA32_PERFEVTSEL::try_event_on(n, event)?.try_build()?.bits())
+                Ok(IA32_PERFEVTSEL::try_event_on_raw(n, event)?
+                    .try_build()?
+                    .bits())
             }
         }
         #[doc = "CPUID leaves of `intel-bonnell-family`: output layouts with named fields."]
@@ -21162,6 +22929,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -21204,11 +22972,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -21397,6 +23161,12 @@ pub mod intel {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -21582,6 +23352,11 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`MSR_LBR_SELECT`](MSR_LBR_SELECT)."]
         pub type MsrLbrSelect = MSR_LBR_SELECT::Value;
@@ -21589,6 +23364,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -21639,11 +23415,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -21701,7 +23473,7 @@ pub mod intel {
                     Self((self.0 & 0xfffffffffffffff8_u64) | (((v >> 0u32) & 0x7_u64) << 0u32))
                 }
                 #[doc = "Sets `TOS`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 3 bits. Record index 0-7 of the last branch recorded.\n\nBits 2:0, read-write, 3 bits wide."]
-                pub const fn try_set_tos(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_tos(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0x7_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "TOS",
@@ -21768,6 +23540,12 @@ pub mod intel {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -21788,8 +23566,8 @@ pub mod intel {
                     self.track(0x7_u64, self.value.with_tos::<V>())
                 }
                 #[doc = "Sets `TOS`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 3 bits. Record index 0-7 of the last branch recorded.\n\nBits 2:0, read-write, 3 bits wide."]
-                pub const fn try_set_tos(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_tos(v) {
+                pub const fn try_with_tos(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_tos(v) {
                         Ok(next) => Ok(self.track(0x7_u64, next)),
                         Err(e) => Err(e),
                     }
@@ -21857,6 +23635,11 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`MSR_LASTBRANCH_TOS`](MSR_LASTBRANCH_TOS)."]
         pub type MsrLastbranchTos = MSR_LASTBRANCH_TOS::Value;
@@ -21864,6 +23647,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -21954,11 +23738,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -22013,15 +23793,10 @@ pub mod intel {
                     Self((self.0 & 0x0_u64) | (((v >> 0u32) & 0xffffffffffffffff_u64) << 0u32))
                 }
                 #[doc = "Sets `FROM_IP`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 64 bits. Branch source address (and the format's flags).\n\nBits 63:0, read-write, 64 bits wide."]
-                pub const fn try_set_from_ip(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_from_ip(self, v: u64) -> Result<Self, crate::FieldError> {
                     Ok(Self(
                         (self.0 & 0x0_u64) | (((v >> 0u32) & 0xffffffffffffffff_u64) << 0u32),
                     ))
-                }
-                #[doc = "Branch source address (and the format's flags).\n\nBits 63:0, read-write, 64 bits wide."]
-                pub const fn set_from_ip(self, value: u64) -> Self {
-                    let v = value as u64;
-                    Self((self.0 & 0x0_u64) | (((v >> 0u32) & 0xffffffffffffffff_u64) << 0u32))
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
                 #[inline]
@@ -22081,6 +23856,12 @@ pub mod intel {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -22101,15 +23882,11 @@ pub mod intel {
                     self.track(0xffffffffffffffff_u64, self.value.with_from_ip::<V>())
                 }
                 #[doc = "Sets `FROM_IP`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 64 bits. Branch source address (and the format's flags).\n\nBits 63:0, read-write, 64 bits wide."]
-                pub const fn try_set_from_ip(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_from_ip(v) {
+                pub const fn try_with_from_ip(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_from_ip(v) {
                         Ok(next) => Ok(self.track(0xffffffffffffffff_u64, next)),
                         Err(e) => Err(e),
                     }
-                }
-                #[doc = "Branch source address (and the format's flags).\n\nBits 63:0, read-write, 64 bits wide."]
-                pub const fn set_from_ip(self, value: u64) -> Self {
-                    self.track(0xffffffffffffffff_u64, self.value.set_from_ip(value))
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n"]
                 #[inline]
@@ -22160,10 +23937,11 @@ pub mod intel {
                     self.0
                 }
             }
-            #[doc = "`MSR_LASTBRANCH_FROM_IPN` as a typed MSR. `N` out of 0..8 fails to compile."]
+            #[doc = "`MSR_LASTBRANCH_FROM_IPN` as a typed MSR whose index is part of its type (a value placed on another instance cannot be written to it). `N` out of 0..8 fails to compile."]
             #[track_caller]
-            pub const fn msr<const N: u32>() -> Instance {
-                Instance(address::<N>())
+            pub const fn msr<const N: u32>() -> Indexed<N> {
+                let _ = address::<N>();
+                Indexed
             }
             #[doc = r" Instance `index` as a typed MSR, or `None` when out of range."]
             pub const fn try_msr(index: u32) -> Option<Instance> {
@@ -22190,6 +23968,52 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
+            #[doc = "`MSR_LASTBRANCH_FROM_IPN` as a typed MSR, `N` in its type: what [`msr::<N>()`](msr) returns. A value placed on another instance (`Placed<M>`) cannot be written to it."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Indexed<const N: u32>;
+            impl<const N: u32> Indexed<N> {
+                #[doc = r" The MSR address."]
+                #[track_caller]
+                pub const fn address(self) -> u32 {
+                    address::<N>()
+                }
+                #[doc = r" Index within the family: `N`."]
+                pub const fn index(self) -> u32 {
+                    N
+                }
+                #[doc = r" The same MSR as an [`Instance`](Instance), its index known at run time only."]
+                #[track_caller]
+                pub const fn instance(self) -> Instance {
+                    Instance(address::<N>())
+                }
+            }
+            impl<const N: u32> From<Indexed<N>> for Instance {
+                fn from(m: Indexed<N>) -> Instance {
+                    m.instance()
+                }
+            }
+            impl<const N: u32> crate::access::Msr for Indexed<N> {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    address::<N>()
+                }
+            }
+            impl<const N: u32> crate::access::Readable for Indexed<N> {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl<const N: u32> crate::access::Writable for Indexed<N> {}
+            impl<const N: u32> crate::access::WriteTo<Indexed<N>> for Value {
+                fn bits_for(self, _: Indexed<N>) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`MSR_LASTBRANCH_FROM_IP`](MSR_LASTBRANCH_FROM_IP)."]
         pub type MsrLastbranchFromIp = MSR_LASTBRANCH_FROM_IP::Value;
@@ -22197,6 +24021,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -22287,11 +24112,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -22346,15 +24167,10 @@ pub mod intel {
                     Self((self.0 & 0x0_u64) | (((v >> 0u32) & 0xffffffffffffffff_u64) << 0u32))
                 }
                 #[doc = "Sets `TO_IP`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 64 bits. Branch target address (and the format's flags).\n\nBits 63:0, read-write, 64 bits wide."]
-                pub const fn try_set_to_ip(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_to_ip(self, v: u64) -> Result<Self, crate::FieldError> {
                     Ok(Self(
                         (self.0 & 0x0_u64) | (((v >> 0u32) & 0xffffffffffffffff_u64) << 0u32),
                     ))
-                }
-                #[doc = "Branch target address (and the format's flags).\n\nBits 63:0, read-write, 64 bits wide."]
-                pub const fn set_to_ip(self, value: u64) -> Self {
-                    let v = value as u64;
-                    Self((self.0 & 0x0_u64) | (((v >> 0u32) & 0xffffffffffffffff_u64) << 0u32))
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
                 #[inline]
@@ -22414,6 +24230,12 @@ pub mod intel {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -22434,15 +24256,11 @@ pub mod intel {
                     self.track(0xffffffffffffffff_u64, self.value.with_to_ip::<V>())
                 }
                 #[doc = "Sets `TO_IP`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 64 bits. Branch target address (and the format's flags).\n\nBits 63:0, read-write, 64 bits wide."]
-                pub const fn try_set_to_ip(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_to_ip(v) {
+                pub const fn try_with_to_ip(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_to_ip(v) {
                         Ok(next) => Ok(self.track(0xffffffffffffffff_u64, next)),
                         Err(e) => Err(e),
                     }
-                }
-                #[doc = "Branch target address (and the format's flags).\n\nBits 63:0, read-write, 64 bits wide."]
-                pub const fn set_to_ip(self, value: u64) -> Self {
-                    self.track(0xffffffffffffffff_u64, self.value.set_to_ip(value))
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n"]
                 #[inline]
@@ -22493,10 +24311,11 @@ pub mod intel {
                     self.0
                 }
             }
-            #[doc = "`MSR_LASTBRANCH_TO_IPN` as a typed MSR. `N` out of 0..8 fails to compile."]
+            #[doc = "`MSR_LASTBRANCH_TO_IPN` as a typed MSR whose index is part of its type (a value placed on another instance cannot be written to it). `N` out of 0..8 fails to compile."]
             #[track_caller]
-            pub const fn msr<const N: u32>() -> Instance {
-                Instance(address::<N>())
+            pub const fn msr<const N: u32>() -> Indexed<N> {
+                let _ = address::<N>();
+                Indexed
             }
             #[doc = r" Instance `index` as a typed MSR, or `None` when out of range."]
             pub const fn try_msr(index: u32) -> Option<Instance> {
@@ -22523,6 +24342,52 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
+            #[doc = "`MSR_LASTBRANCH_TO_IPN` as a typed MSR, `N` in its type: what [`msr::<N>()`](msr) returns. A value placed on another instance (`Placed<M>`) cannot be written to it."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Indexed<const N: u32>;
+            impl<const N: u32> Indexed<N> {
+                #[doc = r" The MSR address."]
+                #[track_caller]
+                pub const fn address(self) -> u32 {
+                    address::<N>()
+                }
+                #[doc = r" Index within the family: `N`."]
+                pub const fn index(self) -> u32 {
+                    N
+                }
+                #[doc = r" The same MSR as an [`Instance`](Instance), its index known at run time only."]
+                #[track_caller]
+                pub const fn instance(self) -> Instance {
+                    Instance(address::<N>())
+                }
+            }
+            impl<const N: u32> From<Indexed<N>> for Instance {
+                fn from(m: Indexed<N>) -> Instance {
+                    m.instance()
+                }
+            }
+            impl<const N: u32> crate::access::Msr for Indexed<N> {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    address::<N>()
+                }
+            }
+            impl<const N: u32> crate::access::Readable for Indexed<N> {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl<const N: u32> crate::access::Writable for Indexed<N> {}
+            impl<const N: u32> crate::access::WriteTo<Indexed<N>> for Value {
+                fn bits_for(self, _: Indexed<N>) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`MSR_LASTBRANCH_TO_IP`](MSR_LASTBRANCH_TO_IP)."]
         pub type MsrLastbranchToIp = MSR_LASTBRANCH_TO_IP::Value;
@@ -22921,7 +24786,7 @@ pub mod intel {
                         out[i] = crate::arch::ArchEventInfo {
                             name: all[i].name(),
                             cpuid_bit: all[i].cpuid_bit(),
-                            desc: *all[i].desc(),
+                            desc: *all[i].desc().get(),
                         };
                         i += 1;
                     }
@@ -22939,7 +24804,9 @@ pub mod intel {
                 n: u32,
                 event: &crate::EventDesc,
             ) -> Result<u64, crate::arch::EncodeError> {
-                Ok(IA32_PERFEVTSEL::try_event_on(n, event)?.try_build()?.bits())
+                Ok(IA32_PERFEVTSEL::try_event_on_raw(n, event)?
+                    .try_build()?
+                    .bits())
             }
         }
         #[doc = "CPUID leaves of `intel-knightslanding-family`: output layouts with named fields."]
@@ -22965,6 +24832,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -23015,11 +24883,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -23213,6 +25077,12 @@ pub mod intel {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -23403,6 +25273,11 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`MSR_LBR_SELECT`](MSR_LBR_SELECT)."]
         pub type MsrLbrSelect = MSR_LBR_SELECT::Value;
@@ -23410,6 +25285,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -23460,11 +25336,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -23522,7 +25394,7 @@ pub mod intel {
                     Self((self.0 & 0xfffffffffffffff0_u64) | (((v >> 0u32) & 0xf_u64) << 0u32))
                 }
                 #[doc = "Sets `TOS`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 4 bits. Record index 0-15 of the last branch recorded.\n\nBits 3:0, read-write, 4 bits wide."]
-                pub const fn try_set_tos(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_tos(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0xf_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "TOS",
@@ -23589,6 +25461,12 @@ pub mod intel {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -23609,8 +25487,8 @@ pub mod intel {
                     self.track(0xf_u64, self.value.with_tos::<V>())
                 }
                 #[doc = "Sets `TOS`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 4 bits. Record index 0-15 of the last branch recorded.\n\nBits 3:0, read-write, 4 bits wide."]
-                pub const fn try_set_tos(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_tos(v) {
+                pub const fn try_with_tos(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_tos(v) {
                         Ok(next) => Ok(self.track(0xf_u64, next)),
                         Err(e) => Err(e),
                     }
@@ -23678,6 +25556,11 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`MSR_LASTBRANCH_TOS`](MSR_LASTBRANCH_TOS)."]
         pub type MsrLastbranchTos = MSR_LASTBRANCH_TOS::Value;
@@ -23685,6 +25568,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -23776,11 +25660,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -23835,15 +25715,10 @@ pub mod intel {
                     Self((self.0 & 0x0_u64) | (((v >> 0u32) & 0xffffffffffffffff_u64) << 0u32))
                 }
                 #[doc = "Sets `FROM_IP`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 64 bits. Branch source address (and the format's flags).\n\nBits 63:0, read-write, 64 bits wide."]
-                pub const fn try_set_from_ip(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_from_ip(self, v: u64) -> Result<Self, crate::FieldError> {
                     Ok(Self(
                         (self.0 & 0x0_u64) | (((v >> 0u32) & 0xffffffffffffffff_u64) << 0u32),
                     ))
-                }
-                #[doc = "Branch source address (and the format's flags).\n\nBits 63:0, read-write, 64 bits wide."]
-                pub const fn set_from_ip(self, value: u64) -> Self {
-                    let v = value as u64;
-                    Self((self.0 & 0x0_u64) | (((v >> 0u32) & 0xffffffffffffffff_u64) << 0u32))
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
                 #[inline]
@@ -23903,6 +25778,12 @@ pub mod intel {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -23923,15 +25804,11 @@ pub mod intel {
                     self.track(0xffffffffffffffff_u64, self.value.with_from_ip::<V>())
                 }
                 #[doc = "Sets `FROM_IP`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 64 bits. Branch source address (and the format's flags).\n\nBits 63:0, read-write, 64 bits wide."]
-                pub const fn try_set_from_ip(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_from_ip(v) {
+                pub const fn try_with_from_ip(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_from_ip(v) {
                         Ok(next) => Ok(self.track(0xffffffffffffffff_u64, next)),
                         Err(e) => Err(e),
                     }
-                }
-                #[doc = "Branch source address (and the format's flags).\n\nBits 63:0, read-write, 64 bits wide."]
-                pub const fn set_from_ip(self, value: u64) -> Self {
-                    self.track(0xffffffffffffffff_u64, self.value.set_from_ip(value))
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n"]
                 #[inline]
@@ -23982,10 +25859,11 @@ pub mod intel {
                     self.0
                 }
             }
-            #[doc = "`MSR_LASTBRANCH_FROM_IPN` as a typed MSR. `N` out of 0..16 fails to compile."]
+            #[doc = "`MSR_LASTBRANCH_FROM_IPN` as a typed MSR whose index is part of its type (a value placed on another instance cannot be written to it). `N` out of 0..16 fails to compile."]
             #[track_caller]
-            pub const fn msr<const N: u32>() -> Instance {
-                Instance(address::<N>())
+            pub const fn msr<const N: u32>() -> Indexed<N> {
+                let _ = address::<N>();
+                Indexed
             }
             #[doc = r" Instance `index` as a typed MSR, or `None` when out of range."]
             pub const fn try_msr(index: u32) -> Option<Instance> {
@@ -24012,6 +25890,52 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
+            #[doc = "`MSR_LASTBRANCH_FROM_IPN` as a typed MSR, `N` in its type: what [`msr::<N>()`](msr) returns. A value placed on another instance (`Placed<M>`) cannot be written to it."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Indexed<const N: u32>;
+            impl<const N: u32> Indexed<N> {
+                #[doc = r" The MSR address."]
+                #[track_caller]
+                pub const fn address(self) -> u32 {
+                    address::<N>()
+                }
+                #[doc = r" Index within the family: `N`."]
+                pub const fn index(self) -> u32 {
+                    N
+                }
+                #[doc = r" The same MSR as an [`Instance`](Instance), its index known at run time only."]
+                #[track_caller]
+                pub const fn instance(self) -> Instance {
+                    Instance(address::<N>())
+                }
+            }
+            impl<const N: u32> From<Indexed<N>> for Instance {
+                fn from(m: Indexed<N>) -> Instance {
+                    m.instance()
+                }
+            }
+            impl<const N: u32> crate::access::Msr for Indexed<N> {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    address::<N>()
+                }
+            }
+            impl<const N: u32> crate::access::Readable for Indexed<N> {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl<const N: u32> crate::access::Writable for Indexed<N> {}
+            impl<const N: u32> crate::access::WriteTo<Indexed<N>> for Value {
+                fn bits_for(self, _: Indexed<N>) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`MSR_LASTBRANCH_FROM_IP`](MSR_LASTBRANCH_FROM_IP)."]
         pub type MsrLastbranchFromIp = MSR_LASTBRANCH_FROM_IP::Value;
@@ -24019,6 +25943,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -24110,11 +26035,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -24169,15 +26090,10 @@ pub mod intel {
                     Self((self.0 & 0x0_u64) | (((v >> 0u32) & 0xffffffffffffffff_u64) << 0u32))
                 }
                 #[doc = "Sets `TO_IP`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 64 bits. Branch target address (and the format's flags).\n\nBits 63:0, read-write, 64 bits wide."]
-                pub const fn try_set_to_ip(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_to_ip(self, v: u64) -> Result<Self, crate::FieldError> {
                     Ok(Self(
                         (self.0 & 0x0_u64) | (((v >> 0u32) & 0xffffffffffffffff_u64) << 0u32),
                     ))
-                }
-                #[doc = "Branch target address (and the format's flags).\n\nBits 63:0, read-write, 64 bits wide."]
-                pub const fn set_to_ip(self, value: u64) -> Self {
-                    let v = value as u64;
-                    Self((self.0 & 0x0_u64) | (((v >> 0u32) & 0xffffffffffffffff_u64) << 0u32))
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
                 #[inline]
@@ -24237,6 +26153,12 @@ pub mod intel {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -24257,15 +26179,11 @@ pub mod intel {
                     self.track(0xffffffffffffffff_u64, self.value.with_to_ip::<V>())
                 }
                 #[doc = "Sets `TO_IP`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 64 bits. Branch target address (and the format's flags).\n\nBits 63:0, read-write, 64 bits wide."]
-                pub const fn try_set_to_ip(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_to_ip(v) {
+                pub const fn try_with_to_ip(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_to_ip(v) {
                         Ok(next) => Ok(self.track(0xffffffffffffffff_u64, next)),
                         Err(e) => Err(e),
                     }
-                }
-                #[doc = "Branch target address (and the format's flags).\n\nBits 63:0, read-write, 64 bits wide."]
-                pub const fn set_to_ip(self, value: u64) -> Self {
-                    self.track(0xffffffffffffffff_u64, self.value.set_to_ip(value))
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n"]
                 #[inline]
@@ -24316,10 +26234,11 @@ pub mod intel {
                     self.0
                 }
             }
-            #[doc = "`MSR_LASTBRANCH_TO_IPN` as a typed MSR. `N` out of 0..16 fails to compile."]
+            #[doc = "`MSR_LASTBRANCH_TO_IPN` as a typed MSR whose index is part of its type (a value placed on another instance cannot be written to it). `N` out of 0..16 fails to compile."]
             #[track_caller]
-            pub const fn msr<const N: u32>() -> Instance {
-                Instance(address::<N>())
+            pub const fn msr<const N: u32>() -> Indexed<N> {
+                let _ = address::<N>();
+                Indexed
             }
             #[doc = r" Instance `index` as a typed MSR, or `None` when out of range."]
             pub const fn try_msr(index: u32) -> Option<Instance> {
@@ -24346,6 +26265,52 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
+            #[doc = "`MSR_LASTBRANCH_TO_IPN` as a typed MSR, `N` in its type: what [`msr::<N>()`](msr) returns. A value placed on another instance (`Placed<M>`) cannot be written to it."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Indexed<const N: u32>;
+            impl<const N: u32> Indexed<N> {
+                #[doc = r" The MSR address."]
+                #[track_caller]
+                pub const fn address(self) -> u32 {
+                    address::<N>()
+                }
+                #[doc = r" Index within the family: `N`."]
+                pub const fn index(self) -> u32 {
+                    N
+                }
+                #[doc = r" The same MSR as an [`Instance`](Instance), its index known at run time only."]
+                #[track_caller]
+                pub const fn instance(self) -> Instance {
+                    Instance(address::<N>())
+                }
+            }
+            impl<const N: u32> From<Indexed<N>> for Instance {
+                fn from(m: Indexed<N>) -> Instance {
+                    m.instance()
+                }
+            }
+            impl<const N: u32> crate::access::Msr for Indexed<N> {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    address::<N>()
+                }
+            }
+            impl<const N: u32> crate::access::Readable for Indexed<N> {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl<const N: u32> crate::access::Writable for Indexed<N> {}
+            impl<const N: u32> crate::access::WriteTo<Indexed<N>> for Value {
+                fn bits_for(self, _: Indexed<N>) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`MSR_LASTBRANCH_TO_IP`](MSR_LASTBRANCH_TO_IP)."]
         pub type MsrLastbranchToIp = MSR_LASTBRANCH_TO_IP::Value;
@@ -24746,7 +26711,7 @@ pub mod intel {
                         out[i] = crate::arch::ArchEventInfo {
                             name: all[i].name(),
                             cpuid_bit: all[i].cpuid_bit(),
-                            desc: *all[i].desc(),
+                            desc: *all[i].desc().get(),
                         };
                         i += 1;
                     }
@@ -24764,7 +26729,9 @@ pub mod intel {
                 n: u32,
                 event: &crate::EventDesc,
             ) -> Result<u64, crate::arch::EncodeError> {
-                Ok(IA32_PERFEVTSEL::try_event_on(n, event)?.try_build()?.bits())
+                Ok(IA32_PERFEVTSEL::try_event_on_raw(n, event)?
+                    .try_build()?
+                    .bits())
             }
         }
         #[doc = "CPUID leaves of `intel-nehalem-family`: output layouts with named fields."]
@@ -24790,6 +26757,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -24832,11 +26800,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -25025,6 +26989,12 @@ pub mod intel {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -25210,6 +27180,11 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`MSR_LBR_SELECT`](MSR_LBR_SELECT)."]
         pub type MsrLbrSelect = MSR_LBR_SELECT::Value;
@@ -25217,6 +27192,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -25267,11 +27243,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -25329,7 +27301,7 @@ pub mod intel {
                     Self((self.0 & 0xfffffffffffffff8_u64) | (((v >> 0u32) & 0x7_u64) << 0u32))
                 }
                 #[doc = "Sets `TOS`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 3 bits. Record index 0-7 of the last branch recorded.\n\nBits 2:0, read-write, 3 bits wide."]
-                pub const fn try_set_tos(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_tos(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0x7_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "TOS",
@@ -25396,6 +27368,12 @@ pub mod intel {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -25416,8 +27394,8 @@ pub mod intel {
                     self.track(0x7_u64, self.value.with_tos::<V>())
                 }
                 #[doc = "Sets `TOS`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 3 bits. Record index 0-7 of the last branch recorded.\n\nBits 2:0, read-write, 3 bits wide."]
-                pub const fn try_set_tos(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_tos(v) {
+                pub const fn try_with_tos(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_tos(v) {
                         Ok(next) => Ok(self.track(0x7_u64, next)),
                         Err(e) => Err(e),
                     }
@@ -25485,6 +27463,11 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`MSR_LASTBRANCH_TOS`](MSR_LASTBRANCH_TOS)."]
         pub type MsrLastbranchTos = MSR_LASTBRANCH_TOS::Value;
@@ -25492,6 +27475,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -25581,11 +27565,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -25640,15 +27620,10 @@ pub mod intel {
                     Self((self.0 & 0x0_u64) | (((v >> 0u32) & 0xffffffffffffffff_u64) << 0u32))
                 }
                 #[doc = "Sets `FROM_IP`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 64 bits. Branch source address (and the format's flags).\n\nBits 63:0, read-write, 64 bits wide."]
-                pub const fn try_set_from_ip(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_from_ip(self, v: u64) -> Result<Self, crate::FieldError> {
                     Ok(Self(
                         (self.0 & 0x0_u64) | (((v >> 0u32) & 0xffffffffffffffff_u64) << 0u32),
                     ))
-                }
-                #[doc = "Branch source address (and the format's flags).\n\nBits 63:0, read-write, 64 bits wide."]
-                pub const fn set_from_ip(self, value: u64) -> Self {
-                    let v = value as u64;
-                    Self((self.0 & 0x0_u64) | (((v >> 0u32) & 0xffffffffffffffff_u64) << 0u32))
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
                 #[inline]
@@ -25708,6 +27683,12 @@ pub mod intel {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -25728,15 +27709,11 @@ pub mod intel {
                     self.track(0xffffffffffffffff_u64, self.value.with_from_ip::<V>())
                 }
                 #[doc = "Sets `FROM_IP`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 64 bits. Branch source address (and the format's flags).\n\nBits 63:0, read-write, 64 bits wide."]
-                pub const fn try_set_from_ip(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_from_ip(v) {
+                pub const fn try_with_from_ip(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_from_ip(v) {
                         Ok(next) => Ok(self.track(0xffffffffffffffff_u64, next)),
                         Err(e) => Err(e),
                     }
-                }
-                #[doc = "Branch source address (and the format's flags).\n\nBits 63:0, read-write, 64 bits wide."]
-                pub const fn set_from_ip(self, value: u64) -> Self {
-                    self.track(0xffffffffffffffff_u64, self.value.set_from_ip(value))
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n"]
                 #[inline]
@@ -25787,10 +27764,11 @@ pub mod intel {
                     self.0
                 }
             }
-            #[doc = "`MSR_LASTBRANCH_FROM_IPN` as a typed MSR. `N` out of 0..8 fails to compile."]
+            #[doc = "`MSR_LASTBRANCH_FROM_IPN` as a typed MSR whose index is part of its type (a value placed on another instance cannot be written to it). `N` out of 0..8 fails to compile."]
             #[track_caller]
-            pub const fn msr<const N: u32>() -> Instance {
-                Instance(address::<N>())
+            pub const fn msr<const N: u32>() -> Indexed<N> {
+                let _ = address::<N>();
+                Indexed
             }
             #[doc = r" Instance `index` as a typed MSR, or `None` when out of range."]
             pub const fn try_msr(index: u32) -> Option<Instance> {
@@ -25817,6 +27795,52 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
+            #[doc = "`MSR_LASTBRANCH_FROM_IPN` as a typed MSR, `N` in its type: what [`msr::<N>()`](msr) returns. A value placed on another instance (`Placed<M>`) cannot be written to it."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Indexed<const N: u32>;
+            impl<const N: u32> Indexed<N> {
+                #[doc = r" The MSR address."]
+                #[track_caller]
+                pub const fn address(self) -> u32 {
+                    address::<N>()
+                }
+                #[doc = r" Index within the family: `N`."]
+                pub const fn index(self) -> u32 {
+                    N
+                }
+                #[doc = r" The same MSR as an [`Instance`](Instance), its index known at run time only."]
+                #[track_caller]
+                pub const fn instance(self) -> Instance {
+                    Instance(address::<N>())
+                }
+            }
+            impl<const N: u32> From<Indexed<N>> for Instance {
+                fn from(m: Indexed<N>) -> Instance {
+                    m.instance()
+                }
+            }
+            impl<const N: u32> crate::access::Msr for Indexed<N> {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    address::<N>()
+                }
+            }
+            impl<const N: u32> crate::access::Readable for Indexed<N> {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl<const N: u32> crate::access::Writable for Indexed<N> {}
+            impl<const N: u32> crate::access::WriteTo<Indexed<N>> for Value {
+                fn bits_for(self, _: Indexed<N>) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`MSR_LASTBRANCH_FROM_IP`](MSR_LASTBRANCH_FROM_IP)."]
         pub type MsrLastbranchFromIp = MSR_LASTBRANCH_FROM_IP::Value;
@@ -25824,6 +27848,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -25913,11 +27938,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -25972,15 +27993,10 @@ pub mod intel {
                     Self((self.0 & 0x0_u64) | (((v >> 0u32) & 0xffffffffffffffff_u64) << 0u32))
                 }
                 #[doc = "Sets `TO_IP`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 64 bits. Branch target address (and the format's flags).\n\nBits 63:0, read-write, 64 bits wide."]
-                pub const fn try_set_to_ip(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_to_ip(self, v: u64) -> Result<Self, crate::FieldError> {
                     Ok(Self(
                         (self.0 & 0x0_u64) | (((v >> 0u32) & 0xffffffffffffffff_u64) << 0u32),
                     ))
-                }
-                #[doc = "Branch target address (and the format's flags).\n\nBits 63:0, read-write, 64 bits wide."]
-                pub const fn set_to_ip(self, value: u64) -> Self {
-                    let v = value as u64;
-                    Self((self.0 & 0x0_u64) | (((v >> 0u32) & 0xffffffffffffffff_u64) << 0u32))
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
                 #[inline]
@@ -26040,6 +28056,12 @@ pub mod intel {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -26060,15 +28082,11 @@ pub mod intel {
                     self.track(0xffffffffffffffff_u64, self.value.with_to_ip::<V>())
                 }
                 #[doc = "Sets `TO_IP`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 64 bits. Branch target address (and the format's flags).\n\nBits 63:0, read-write, 64 bits wide."]
-                pub const fn try_set_to_ip(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_to_ip(v) {
+                pub const fn try_with_to_ip(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_to_ip(v) {
                         Ok(next) => Ok(self.track(0xffffffffffffffff_u64, next)),
                         Err(e) => Err(e),
                     }
-                }
-                #[doc = "Branch target address (and the format's flags).\n\nBits 63:0, read-write, 64 bits wide."]
-                pub const fn set_to_ip(self, value: u64) -> Self {
-                    self.track(0xffffffffffffffff_u64, self.value.set_to_ip(value))
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n"]
                 #[inline]
@@ -26119,10 +28137,11 @@ pub mod intel {
                     self.0
                 }
             }
-            #[doc = "`MSR_LASTBRANCH_TO_IPN` as a typed MSR. `N` out of 0..8 fails to compile."]
+            #[doc = "`MSR_LASTBRANCH_TO_IPN` as a typed MSR whose index is part of its type (a value placed on another instance cannot be written to it). `N` out of 0..8 fails to compile."]
             #[track_caller]
-            pub const fn msr<const N: u32>() -> Instance {
-                Instance(address::<N>())
+            pub const fn msr<const N: u32>() -> Indexed<N> {
+                let _ = address::<N>();
+                Indexed
             }
             #[doc = r" Instance `index` as a typed MSR, or `None` when out of range."]
             pub const fn try_msr(index: u32) -> Option<Instance> {
@@ -26149,6 +28168,52 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
+            #[doc = "`MSR_LASTBRANCH_TO_IPN` as a typed MSR, `N` in its type: what [`msr::<N>()`](msr) returns. A value placed on another instance (`Placed<M>`) cannot be written to it."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Indexed<const N: u32>;
+            impl<const N: u32> Indexed<N> {
+                #[doc = r" The MSR address."]
+                #[track_caller]
+                pub const fn address(self) -> u32 {
+                    address::<N>()
+                }
+                #[doc = r" Index within the family: `N`."]
+                pub const fn index(self) -> u32 {
+                    N
+                }
+                #[doc = r" The same MSR as an [`Instance`](Instance), its index known at run time only."]
+                #[track_caller]
+                pub const fn instance(self) -> Instance {
+                    Instance(address::<N>())
+                }
+            }
+            impl<const N: u32> From<Indexed<N>> for Instance {
+                fn from(m: Indexed<N>) -> Instance {
+                    m.instance()
+                }
+            }
+            impl<const N: u32> crate::access::Msr for Indexed<N> {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    address::<N>()
+                }
+            }
+            impl<const N: u32> crate::access::Readable for Indexed<N> {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl<const N: u32> crate::access::Writable for Indexed<N> {}
+            impl<const N: u32> crate::access::WriteTo<Indexed<N>> for Value {
+                fn bits_for(self, _: Indexed<N>) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`MSR_LASTBRANCH_TO_IP`](MSR_LASTBRANCH_TO_IP)."]
         pub type MsrLastbranchToIp = MSR_LASTBRANCH_TO_IP::Value;
@@ -26547,7 +28612,7 @@ pub mod intel {
                         out[i] = crate::arch::ArchEventInfo {
                             name: all[i].name(),
                             cpuid_bit: all[i].cpuid_bit(),
-                            desc: *all[i].desc(),
+                            desc: *all[i].desc().get(),
                         };
                         i += 1;
                     }
@@ -26565,7 +28630,9 @@ pub mod intel {
                 n: u32,
                 event: &crate::EventDesc,
             ) -> Result<u64, crate::arch::EncodeError> {
-                Ok(IA32_PERFEVTSEL::try_event_on(n, event)?.try_build()?.bits())
+                Ok(IA32_PERFEVTSEL::try_event_on_raw(n, event)?
+                    .try_build()?
+                    .bits())
             }
         }
         #[doc = "CPUID leaves of `intel-silvermont-family`: output layouts with named fields."]
@@ -26583,6 +28650,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -26625,11 +28693,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -26831,6 +28895,12 @@ pub mod intel {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -27029,6 +29099,11 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`IA32_DEBUGCTL`](IA32_DEBUGCTL)."]
         pub type Ia32Debugctl = IA32_DEBUGCTL::Value;
@@ -27039,6 +29114,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -27487,6 +29563,11 @@ pub mod intel {
                     Value(bits)
                 }
             }
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`IA32_PERF_GLOBAL_STATUS`](IA32_PERF_GLOBAL_STATUS)."]
         pub type Ia32PerfGlobalStatus = IA32_PERF_GLOBAL_STATUS::Value;
@@ -27495,6 +29576,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -27537,11 +29619,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -27896,6 +29974,12 @@ pub mod intel {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -28252,6 +30336,11 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`IA32_PERF_GLOBAL_STATUS_RESET`](IA32_PERF_GLOBAL_STATUS_RESET)."]
         pub type Ia32PerfGlobalStatusReset = IA32_PERF_GLOBAL_STATUS_RESET::Value;
@@ -28260,6 +30349,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -28302,11 +30392,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -28651,6 +30737,12 @@ pub mod intel {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -28988,6 +31080,11 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`IA32_PERF_GLOBAL_STATUS_SET`](IA32_PERF_GLOBAL_STATUS_SET)."]
         pub type Ia32PerfGlobalStatusSet = IA32_PERF_GLOBAL_STATUS_SET::Value;
@@ -28995,6 +31092,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -29352,6 +31450,11 @@ pub mod intel {
             impl crate::access::Readable for Instance {
                 fn from_read(bits: u64) -> Value {
                     Value(bits)
+                }
+            }
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
                 }
             }
         }
@@ -29801,7 +31904,7 @@ pub mod intel {
                         out[i] = crate::arch::ArchEventInfo {
                             name: all[i].name(),
                             cpuid_bit: all[i].cpuid_bit(),
-                            desc: *all[i].desc(),
+                            desc: *all[i].desc().get(),
                         };
                         i += 1;
                     }
@@ -29819,7 +31922,9 @@ pub mod intel {
                 n: u32,
                 event: &crate::EventDesc,
             ) -> Result<u64, crate::arch::EncodeError> {
-                Ok(IA32_PERFEVTSEL::try_event_on(n, event)?.try_build()?.bits())
+                Ok(IA32_PERFEVTSEL::try_event_on_raw(n, event)?
+                    .try_build()?
+                    .bits())
             }
         }
         #[doc = "CPUID leaves of `intel-v4`: output layouts with named fields."]
@@ -29849,6 +31954,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -29891,11 +31997,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -30094,6 +32196,12 @@ pub mod intel {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -30292,6 +32400,11 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`MSR_LBR_SELECT`](MSR_LBR_SELECT)."]
         pub type MsrLbrSelect = MSR_LBR_SELECT::Value;
@@ -30299,6 +32412,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -30349,11 +32463,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -30411,7 +32521,7 @@ pub mod intel {
                     Self((self.0 & 0xffffffffffffffe0_u64) | (((v >> 0u32) & 0x1f_u64) << 0u32))
                 }
                 #[doc = "Sets `TOS`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 5 bits. Record index 0-31 of the last branch recorded.\n\nBits 4:0, read-write, 5 bits wide."]
-                pub const fn try_set_tos(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_tos(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0x1f_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "TOS",
@@ -30478,6 +32588,12 @@ pub mod intel {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -30498,8 +32614,8 @@ pub mod intel {
                     self.track(0x1f_u64, self.value.with_tos::<V>())
                 }
                 #[doc = "Sets `TOS`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 5 bits. Record index 0-31 of the last branch recorded.\n\nBits 4:0, read-write, 5 bits wide."]
-                pub const fn try_set_tos(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_tos(v) {
+                pub const fn try_with_tos(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_tos(v) {
                         Ok(next) => Ok(self.track(0x1f_u64, next)),
                         Err(e) => Err(e),
                     }
@@ -30567,6 +32683,11 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`MSR_LASTBRANCH_TOS`](MSR_LASTBRANCH_TOS)."]
         pub type MsrLastbranchTos = MSR_LASTBRANCH_TOS::Value;
@@ -30574,6 +32695,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -30667,11 +32789,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -30726,15 +32844,10 @@ pub mod intel {
                     Self((self.0 & 0x0_u64) | (((v >> 0u32) & 0xffffffffffffffff_u64) << 0u32))
                 }
                 #[doc = "Sets `FROM_IP`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 64 bits. Branch source address (and the format's flags).\n\nBits 63:0, read-write, 64 bits wide."]
-                pub const fn try_set_from_ip(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_from_ip(self, v: u64) -> Result<Self, crate::FieldError> {
                     Ok(Self(
                         (self.0 & 0x0_u64) | (((v >> 0u32) & 0xffffffffffffffff_u64) << 0u32),
                     ))
-                }
-                #[doc = "Branch source address (and the format's flags).\n\nBits 63:0, read-write, 64 bits wide."]
-                pub const fn set_from_ip(self, value: u64) -> Self {
-                    let v = value as u64;
-                    Self((self.0 & 0x0_u64) | (((v >> 0u32) & 0xffffffffffffffff_u64) << 0u32))
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
                 #[inline]
@@ -30794,6 +32907,12 @@ pub mod intel {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -30814,15 +32933,11 @@ pub mod intel {
                     self.track(0xffffffffffffffff_u64, self.value.with_from_ip::<V>())
                 }
                 #[doc = "Sets `FROM_IP`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 64 bits. Branch source address (and the format's flags).\n\nBits 63:0, read-write, 64 bits wide."]
-                pub const fn try_set_from_ip(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_from_ip(v) {
+                pub const fn try_with_from_ip(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_from_ip(v) {
                         Ok(next) => Ok(self.track(0xffffffffffffffff_u64, next)),
                         Err(e) => Err(e),
                     }
-                }
-                #[doc = "Branch source address (and the format's flags).\n\nBits 63:0, read-write, 64 bits wide."]
-                pub const fn set_from_ip(self, value: u64) -> Self {
-                    self.track(0xffffffffffffffff_u64, self.value.set_from_ip(value))
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n"]
                 #[inline]
@@ -30873,10 +32988,11 @@ pub mod intel {
                     self.0
                 }
             }
-            #[doc = "`MSR_LASTBRANCH_FROM_IPN` as a typed MSR. `N` out of 0..32 fails to compile."]
+            #[doc = "`MSR_LASTBRANCH_FROM_IPN` as a typed MSR whose index is part of its type (a value placed on another instance cannot be written to it). `N` out of 0..32 fails to compile."]
             #[track_caller]
-            pub const fn msr<const N: u32>() -> Instance {
-                Instance(address::<N>())
+            pub const fn msr<const N: u32>() -> Indexed<N> {
+                let _ = address::<N>();
+                Indexed
             }
             #[doc = r" Instance `index` as a typed MSR, or `None` when out of range."]
             pub const fn try_msr(index: u32) -> Option<Instance> {
@@ -30903,6 +33019,52 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
+            #[doc = "`MSR_LASTBRANCH_FROM_IPN` as a typed MSR, `N` in its type: what [`msr::<N>()`](msr) returns. A value placed on another instance (`Placed<M>`) cannot be written to it."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Indexed<const N: u32>;
+            impl<const N: u32> Indexed<N> {
+                #[doc = r" The MSR address."]
+                #[track_caller]
+                pub const fn address(self) -> u32 {
+                    address::<N>()
+                }
+                #[doc = r" Index within the family: `N`."]
+                pub const fn index(self) -> u32 {
+                    N
+                }
+                #[doc = r" The same MSR as an [`Instance`](Instance), its index known at run time only."]
+                #[track_caller]
+                pub const fn instance(self) -> Instance {
+                    Instance(address::<N>())
+                }
+            }
+            impl<const N: u32> From<Indexed<N>> for Instance {
+                fn from(m: Indexed<N>) -> Instance {
+                    m.instance()
+                }
+            }
+            impl<const N: u32> crate::access::Msr for Indexed<N> {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    address::<N>()
+                }
+            }
+            impl<const N: u32> crate::access::Readable for Indexed<N> {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl<const N: u32> crate::access::Writable for Indexed<N> {}
+            impl<const N: u32> crate::access::WriteTo<Indexed<N>> for Value {
+                fn bits_for(self, _: Indexed<N>) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`MSR_LASTBRANCH_FROM_IP`](MSR_LASTBRANCH_FROM_IP)."]
         pub type MsrLastbranchFromIp = MSR_LASTBRANCH_FROM_IP::Value;
@@ -30910,6 +33072,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -31003,11 +33166,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -31062,15 +33221,10 @@ pub mod intel {
                     Self((self.0 & 0x0_u64) | (((v >> 0u32) & 0xffffffffffffffff_u64) << 0u32))
                 }
                 #[doc = "Sets `TO_IP`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 64 bits. Branch target address (and the format's flags).\n\nBits 63:0, read-write, 64 bits wide."]
-                pub const fn try_set_to_ip(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_to_ip(self, v: u64) -> Result<Self, crate::FieldError> {
                     Ok(Self(
                         (self.0 & 0x0_u64) | (((v >> 0u32) & 0xffffffffffffffff_u64) << 0u32),
                     ))
-                }
-                #[doc = "Branch target address (and the format's flags).\n\nBits 63:0, read-write, 64 bits wide."]
-                pub const fn set_to_ip(self, value: u64) -> Self {
-                    let v = value as u64;
-                    Self((self.0 & 0x0_u64) | (((v >> 0u32) & 0xffffffffffffffff_u64) << 0u32))
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
                 #[inline]
@@ -31130,6 +33284,12 @@ pub mod intel {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -31150,15 +33310,11 @@ pub mod intel {
                     self.track(0xffffffffffffffff_u64, self.value.with_to_ip::<V>())
                 }
                 #[doc = "Sets `TO_IP`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 64 bits. Branch target address (and the format's flags).\n\nBits 63:0, read-write, 64 bits wide."]
-                pub const fn try_set_to_ip(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_to_ip(v) {
+                pub const fn try_with_to_ip(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_to_ip(v) {
                         Ok(next) => Ok(self.track(0xffffffffffffffff_u64, next)),
                         Err(e) => Err(e),
                     }
-                }
-                #[doc = "Branch target address (and the format's flags).\n\nBits 63:0, read-write, 64 bits wide."]
-                pub const fn set_to_ip(self, value: u64) -> Self {
-                    self.track(0xffffffffffffffff_u64, self.value.set_to_ip(value))
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n"]
                 #[inline]
@@ -31209,10 +33365,11 @@ pub mod intel {
                     self.0
                 }
             }
-            #[doc = "`MSR_LASTBRANCH_TO_IPN` as a typed MSR. `N` out of 0..32 fails to compile."]
+            #[doc = "`MSR_LASTBRANCH_TO_IPN` as a typed MSR whose index is part of its type (a value placed on another instance cannot be written to it). `N` out of 0..32 fails to compile."]
             #[track_caller]
-            pub const fn msr<const N: u32>() -> Instance {
-                Instance(address::<N>())
+            pub const fn msr<const N: u32>() -> Indexed<N> {
+                let _ = address::<N>();
+                Indexed
             }
             #[doc = r" Instance `index` as a typed MSR, or `None` when out of range."]
             pub const fn try_msr(index: u32) -> Option<Instance> {
@@ -31239,6 +33396,52 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
+            #[doc = "`MSR_LASTBRANCH_TO_IPN` as a typed MSR, `N` in its type: what [`msr::<N>()`](msr) returns. A value placed on another instance (`Placed<M>`) cannot be written to it."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Indexed<const N: u32>;
+            impl<const N: u32> Indexed<N> {
+                #[doc = r" The MSR address."]
+                #[track_caller]
+                pub const fn address(self) -> u32 {
+                    address::<N>()
+                }
+                #[doc = r" Index within the family: `N`."]
+                pub const fn index(self) -> u32 {
+                    N
+                }
+                #[doc = r" The same MSR as an [`Instance`](Instance), its index known at run time only."]
+                #[track_caller]
+                pub const fn instance(self) -> Instance {
+                    Instance(address::<N>())
+                }
+            }
+            impl<const N: u32> From<Indexed<N>> for Instance {
+                fn from(m: Indexed<N>) -> Instance {
+                    m.instance()
+                }
+            }
+            impl<const N: u32> crate::access::Msr for Indexed<N> {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    address::<N>()
+                }
+            }
+            impl<const N: u32> crate::access::Readable for Indexed<N> {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl<const N: u32> crate::access::Writable for Indexed<N> {}
+            impl<const N: u32> crate::access::WriteTo<Indexed<N>> for Value {
+                fn bits_for(self, _: Indexed<N>) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`MSR_LASTBRANCH_TO_IP`](MSR_LASTBRANCH_TO_IP)."]
         pub type MsrLastbranchToIp = MSR_LASTBRANCH_TO_IP::Value;
@@ -31246,6 +33449,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -31338,11 +33542,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -31400,7 +33600,7 @@ pub mod intel {
                     Self((self.0 & 0xffffffffffff0000_u64) | (((v >> 0u32) & 0xffff_u64) << 0u32))
                 }
                 #[doc = "Sets `CYC_CNT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 16 bits. Core cycles since the previous record (saturating).\n\nBits 15:0, read-write, 16 bits wide."]
-                pub const fn try_set_cyc_cnt(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_cyc_cnt(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0xffff_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "CYC_CNT",
@@ -31411,11 +33611,6 @@ pub mod intel {
                     Ok(Self(
                         (self.0 & 0xffffffffffff0000_u64) | (((v >> 0u32) & 0xffff_u64) << 0u32),
                     ))
-                }
-                #[doc = "Core cycles since the previous record (saturating).\n\nBits 15:0, read-write, 16 bits wide."]
-                pub const fn set_cyc_cnt(self, value: u16) -> Self {
-                    let v = value as u64;
-                    Self((self.0 & 0xffffffffffff0000_u64) | (((v >> 0u32) & 0xffff_u64) << 0u32))
                 }
                 #[doc = "The record is a transactional abort.\n\nBits 61, read-write, 1 bit wide."]
                 pub const fn tsx_abort(self) -> bool {
@@ -31505,6 +33700,12 @@ pub mod intel {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -31525,15 +33726,11 @@ pub mod intel {
                     self.track(0xffff_u64, self.value.with_cyc_cnt::<V>())
                 }
                 #[doc = "Sets `CYC_CNT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 16 bits. Core cycles since the previous record (saturating).\n\nBits 15:0, read-write, 16 bits wide."]
-                pub const fn try_set_cyc_cnt(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_cyc_cnt(v) {
+                pub const fn try_with_cyc_cnt(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_cyc_cnt(v) {
                         Ok(next) => Ok(self.track(0xffff_u64, next)),
                         Err(e) => Err(e),
                     }
-                }
-                #[doc = "Core cycles since the previous record (saturating).\n\nBits 15:0, read-write, 16 bits wide."]
-                pub const fn set_cyc_cnt(self, value: u16) -> Self {
-                    self.track(0xffff_u64, self.value.set_cyc_cnt(value))
                 }
                 #[doc = "The record is a transactional abort.\n\nBits 61, read-write, 1 bit wide."]
                 pub const fn with_tsx_abort(self, on: bool) -> Self {
@@ -31623,10 +33820,11 @@ pub mod intel {
                     self.0
                 }
             }
-            #[doc = "`MSR_LBR_INFON` as a typed MSR. `N` out of 0..32 fails to compile."]
+            #[doc = "`MSR_LBR_INFON` as a typed MSR whose index is part of its type (a value placed on another instance cannot be written to it). `N` out of 0..32 fails to compile."]
             #[track_caller]
-            pub const fn msr<const N: u32>() -> Instance {
-                Instance(address::<N>())
+            pub const fn msr<const N: u32>() -> Indexed<N> {
+                let _ = address::<N>();
+                Indexed
             }
             #[doc = r" Instance `index` as a typed MSR, or `None` when out of range."]
             pub const fn try_msr(index: u32) -> Option<Instance> {
@@ -31653,6 +33851,52 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
+            #[doc = "`MSR_LBR_INFON` as a typed MSR, `N` in its type: what [`msr::<N>()`](msr) returns. A value placed on another instance (`Placed<M>`) cannot be written to it."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Indexed<const N: u32>;
+            impl<const N: u32> Indexed<N> {
+                #[doc = r" The MSR address."]
+                #[track_caller]
+                pub const fn address(self) -> u32 {
+                    address::<N>()
+                }
+                #[doc = r" Index within the family: `N`."]
+                pub const fn index(self) -> u32 {
+                    N
+                }
+                #[doc = r" The same MSR as an [`Instance`](Instance), its index known at run time only."]
+                #[track_caller]
+                pub const fn instance(self) -> Instance {
+                    Instance(address::<N>())
+                }
+            }
+            impl<const N: u32> From<Indexed<N>> for Instance {
+                fn from(m: Indexed<N>) -> Instance {
+                    m.instance()
+                }
+            }
+            impl<const N: u32> crate::access::Msr for Indexed<N> {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    address::<N>()
+                }
+            }
+            impl<const N: u32> crate::access::Readable for Indexed<N> {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl<const N: u32> crate::access::Writable for Indexed<N> {}
+            impl<const N: u32> crate::access::WriteTo<Indexed<N>> for Value {
+                fn bits_for(self, _: Indexed<N>) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`MSR_LBR_INFO`](MSR_LBR_INFO)."]
         pub type MsrLbrInfo = MSR_LBR_INFO::Value;
@@ -32154,7 +34398,7 @@ pub mod intel {
                         out[i] = crate::arch::ArchEventInfo {
                             name: all[i].name(),
                             cpuid_bit: all[i].cpuid_bit(),
-                            desc: *all[i].desc(),
+                            desc: *all[i].desc().get(),
                         };
                         i += 1;
                     }
@@ -32172,7 +34416,9 @@ pub mod intel {
                 n: u32,
                 event: &crate::EventDesc,
             ) -> Result<u64, crate::arch::EncodeError> {
-                Ok(IA32_PERFEVTSEL::try_event_on(n, event)?.try_build()?.bits())
+                Ok(IA32_PERFEVTSEL::try_event_on_raw(n, event)?
+                    .try_build()?
+                    .bits())
             }
         }
         #[doc = "CPUID leaves of `intel-goldmont-family`: output layouts with named fields."]
@@ -32198,6 +34444,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -32240,11 +34487,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -32443,6 +34686,12 @@ pub mod intel {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -32641,6 +34890,11 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`MSR_LBR_SELECT`](MSR_LBR_SELECT)."]
         pub type MsrLbrSelect = MSR_LBR_SELECT::Value;
@@ -33046,7 +35300,7 @@ pub mod intel {
                         out[i] = crate::arch::ArchEventInfo {
                             name: all[i].name(),
                             cpuid_bit: all[i].cpuid_bit(),
-                            desc: *all[i].desc(),
+                            desc: *all[i].desc().get(),
                         };
                         i += 1;
                     }
@@ -33064,7 +35318,9 @@ pub mod intel {
                 n: u32,
                 event: &crate::EventDesc,
             ) -> Result<u64, crate::arch::EncodeError> {
-                Ok(IA32_PERFEVTSEL::try_event_on(n, event)?.try_build()?.bits())
+                Ok(IA32_PERFEVTSEL::try_event_on_raw(n, event)?
+                    .try_build()?
+                    .bits())
             }
         }
         #[doc = "CPUID leaves of `intel-haswell-family`: output layouts with named fields."]
@@ -33094,6 +35350,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -33136,11 +35393,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -33339,6 +35592,12 @@ pub mod intel {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -33537,6 +35796,11 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`MSR_LBR_SELECT`](MSR_LBR_SELECT)."]
         pub type MsrLbrSelect = MSR_LBR_SELECT::Value;
@@ -33544,6 +35808,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -33594,11 +35859,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -33656,7 +35917,7 @@ pub mod intel {
                     Self((self.0 & 0xffffffffffffffe0_u64) | (((v >> 0u32) & 0x1f_u64) << 0u32))
                 }
                 #[doc = "Sets `TOS`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 5 bits. Record index 0-31 of the last branch recorded.\n\nBits 4:0, read-write, 5 bits wide."]
-                pub const fn try_set_tos(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_tos(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0x1f_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "TOS",
@@ -33723,6 +35984,12 @@ pub mod intel {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -33743,8 +36010,8 @@ pub mod intel {
                     self.track(0x1f_u64, self.value.with_tos::<V>())
                 }
                 #[doc = "Sets `TOS`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 5 bits. Record index 0-31 of the last branch recorded.\n\nBits 4:0, read-write, 5 bits wide."]
-                pub const fn try_set_tos(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_tos(v) {
+                pub const fn try_with_tos(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_tos(v) {
                         Ok(next) => Ok(self.track(0x1f_u64, next)),
                         Err(e) => Err(e),
                     }
@@ -33812,6 +36079,11 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`MSR_LASTBRANCH_TOS`](MSR_LASTBRANCH_TOS)."]
         pub type MsrLastbranchTos = MSR_LASTBRANCH_TOS::Value;
@@ -33819,6 +36091,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -33912,11 +36185,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -33971,15 +36240,10 @@ pub mod intel {
                     Self((self.0 & 0x0_u64) | (((v >> 0u32) & 0xffffffffffffffff_u64) << 0u32))
                 }
                 #[doc = "Sets `FROM_IP`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 64 bits. Branch source address (and the format's flags).\n\nBits 63:0, read-write, 64 bits wide."]
-                pub const fn try_set_from_ip(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_from_ip(self, v: u64) -> Result<Self, crate::FieldError> {
                     Ok(Self(
                         (self.0 & 0x0_u64) | (((v >> 0u32) & 0xffffffffffffffff_u64) << 0u32),
                     ))
-                }
-                #[doc = "Branch source address (and the format's flags).\n\nBits 63:0, read-write, 64 bits wide."]
-                pub const fn set_from_ip(self, value: u64) -> Self {
-                    let v = value as u64;
-                    Self((self.0 & 0x0_u64) | (((v >> 0u32) & 0xffffffffffffffff_u64) << 0u32))
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
                 #[inline]
@@ -34039,6 +36303,12 @@ pub mod intel {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -34059,15 +36329,11 @@ pub mod intel {
                     self.track(0xffffffffffffffff_u64, self.value.with_from_ip::<V>())
                 }
                 #[doc = "Sets `FROM_IP`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 64 bits. Branch source address (and the format's flags).\n\nBits 63:0, read-write, 64 bits wide."]
-                pub const fn try_set_from_ip(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_from_ip(v) {
+                pub const fn try_with_from_ip(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_from_ip(v) {
                         Ok(next) => Ok(self.track(0xffffffffffffffff_u64, next)),
                         Err(e) => Err(e),
                     }
-                }
-                #[doc = "Branch source address (and the format's flags).\n\nBits 63:0, read-write, 64 bits wide."]
-                pub const fn set_from_ip(self, value: u64) -> Self {
-                    self.track(0xffffffffffffffff_u64, self.value.set_from_ip(value))
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n"]
                 #[inline]
@@ -34118,10 +36384,11 @@ pub mod intel {
                     self.0
                 }
             }
-            #[doc = "`MSR_LASTBRANCH_FROM_IPN` as a typed MSR. `N` out of 0..32 fails to compile."]
+            #[doc = "`MSR_LASTBRANCH_FROM_IPN` as a typed MSR whose index is part of its type (a value placed on another instance cannot be written to it). `N` out of 0..32 fails to compile."]
             #[track_caller]
-            pub const fn msr<const N: u32>() -> Instance {
-                Instance(address::<N>())
+            pub const fn msr<const N: u32>() -> Indexed<N> {
+                let _ = address::<N>();
+                Indexed
             }
             #[doc = r" Instance `index` as a typed MSR, or `None` when out of range."]
             pub const fn try_msr(index: u32) -> Option<Instance> {
@@ -34148,6 +36415,52 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
+            #[doc = "`MSR_LASTBRANCH_FROM_IPN` as a typed MSR, `N` in its type: what [`msr::<N>()`](msr) returns. A value placed on another instance (`Placed<M>`) cannot be written to it."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Indexed<const N: u32>;
+            impl<const N: u32> Indexed<N> {
+                #[doc = r" The MSR address."]
+                #[track_caller]
+                pub const fn address(self) -> u32 {
+                    address::<N>()
+                }
+                #[doc = r" Index within the family: `N`."]
+                pub const fn index(self) -> u32 {
+                    N
+                }
+                #[doc = r" The same MSR as an [`Instance`](Instance), its index known at run time only."]
+                #[track_caller]
+                pub const fn instance(self) -> Instance {
+                    Instance(address::<N>())
+                }
+            }
+            impl<const N: u32> From<Indexed<N>> for Instance {
+                fn from(m: Indexed<N>) -> Instance {
+                    m.instance()
+                }
+            }
+            impl<const N: u32> crate::access::Msr for Indexed<N> {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    address::<N>()
+                }
+            }
+            impl<const N: u32> crate::access::Readable for Indexed<N> {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl<const N: u32> crate::access::Writable for Indexed<N> {}
+            impl<const N: u32> crate::access::WriteTo<Indexed<N>> for Value {
+                fn bits_for(self, _: Indexed<N>) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`MSR_LASTBRANCH_FROM_IP`](MSR_LASTBRANCH_FROM_IP)."]
         pub type MsrLastbranchFromIp = MSR_LASTBRANCH_FROM_IP::Value;
@@ -34155,6 +36468,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -34248,11 +36562,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -34307,15 +36617,10 @@ pub mod intel {
                     Self((self.0 & 0x0_u64) | (((v >> 0u32) & 0xffffffffffffffff_u64) << 0u32))
                 }
                 #[doc = "Sets `TO_IP`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 64 bits. Branch target address (and the format's flags).\n\nBits 63:0, read-write, 64 bits wide."]
-                pub const fn try_set_to_ip(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_to_ip(self, v: u64) -> Result<Self, crate::FieldError> {
                     Ok(Self(
                         (self.0 & 0x0_u64) | (((v >> 0u32) & 0xffffffffffffffff_u64) << 0u32),
                     ))
-                }
-                #[doc = "Branch target address (and the format's flags).\n\nBits 63:0, read-write, 64 bits wide."]
-                pub const fn set_to_ip(self, value: u64) -> Self {
-                    let v = value as u64;
-                    Self((self.0 & 0x0_u64) | (((v >> 0u32) & 0xffffffffffffffff_u64) << 0u32))
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
                 #[inline]
@@ -34375,6 +36680,12 @@ pub mod intel {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -34395,15 +36706,11 @@ pub mod intel {
                     self.track(0xffffffffffffffff_u64, self.value.with_to_ip::<V>())
                 }
                 #[doc = "Sets `TO_IP`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 64 bits. Branch target address (and the format's flags).\n\nBits 63:0, read-write, 64 bits wide."]
-                pub const fn try_set_to_ip(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_to_ip(v) {
+                pub const fn try_with_to_ip(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_to_ip(v) {
                         Ok(next) => Ok(self.track(0xffffffffffffffff_u64, next)),
                         Err(e) => Err(e),
                     }
-                }
-                #[doc = "Branch target address (and the format's flags).\n\nBits 63:0, read-write, 64 bits wide."]
-                pub const fn set_to_ip(self, value: u64) -> Self {
-                    self.track(0xffffffffffffffff_u64, self.value.set_to_ip(value))
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n"]
                 #[inline]
@@ -34454,10 +36761,11 @@ pub mod intel {
                     self.0
                 }
             }
-            #[doc = "`MSR_LASTBRANCH_TO_IPN` as a typed MSR. `N` out of 0..32 fails to compile."]
+            #[doc = "`MSR_LASTBRANCH_TO_IPN` as a typed MSR whose index is part of its type (a value placed on another instance cannot be written to it). `N` out of 0..32 fails to compile."]
             #[track_caller]
-            pub const fn msr<const N: u32>() -> Instance {
-                Instance(address::<N>())
+            pub const fn msr<const N: u32>() -> Indexed<N> {
+                let _ = address::<N>();
+                Indexed
             }
             #[doc = r" Instance `index` as a typed MSR, or `None` when out of range."]
             pub const fn try_msr(index: u32) -> Option<Instance> {
@@ -34484,6 +36792,52 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
+            #[doc = "`MSR_LASTBRANCH_TO_IPN` as a typed MSR, `N` in its type: what [`msr::<N>()`](msr) returns. A value placed on another instance (`Placed<M>`) cannot be written to it."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Indexed<const N: u32>;
+            impl<const N: u32> Indexed<N> {
+                #[doc = r" The MSR address."]
+                #[track_caller]
+                pub const fn address(self) -> u32 {
+                    address::<N>()
+                }
+                #[doc = r" Index within the family: `N`."]
+                pub const fn index(self) -> u32 {
+                    N
+                }
+                #[doc = r" The same MSR as an [`Instance`](Instance), its index known at run time only."]
+                #[track_caller]
+                pub const fn instance(self) -> Instance {
+                    Instance(address::<N>())
+                }
+            }
+            impl<const N: u32> From<Indexed<N>> for Instance {
+                fn from(m: Indexed<N>) -> Instance {
+                    m.instance()
+                }
+            }
+            impl<const N: u32> crate::access::Msr for Indexed<N> {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    address::<N>()
+                }
+            }
+            impl<const N: u32> crate::access::Readable for Indexed<N> {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl<const N: u32> crate::access::Writable for Indexed<N> {}
+            impl<const N: u32> crate::access::WriteTo<Indexed<N>> for Value {
+                fn bits_for(self, _: Indexed<N>) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`MSR_LASTBRANCH_TO_IP`](MSR_LASTBRANCH_TO_IP)."]
         pub type MsrLastbranchToIp = MSR_LASTBRANCH_TO_IP::Value;
@@ -34491,6 +36845,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -34583,11 +36938,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -34645,7 +36996,7 @@ pub mod intel {
                     Self((self.0 & 0xffffffffffff0000_u64) | (((v >> 0u32) & 0xffff_u64) << 0u32))
                 }
                 #[doc = "Sets `CYC_CNT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 16 bits. Core cycles since the previous record (saturating).\n\nBits 15:0, read-write, 16 bits wide."]
-                pub const fn try_set_cyc_cnt(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_cyc_cnt(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0xffff_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "CYC_CNT",
@@ -34656,11 +37007,6 @@ pub mod intel {
                     Ok(Self(
                         (self.0 & 0xffffffffffff0000_u64) | (((v >> 0u32) & 0xffff_u64) << 0u32),
                     ))
-                }
-                #[doc = "Core cycles since the previous record (saturating).\n\nBits 15:0, read-write, 16 bits wide."]
-                pub const fn set_cyc_cnt(self, value: u16) -> Self {
-                    let v = value as u64;
-                    Self((self.0 & 0xffffffffffff0000_u64) | (((v >> 0u32) & 0xffff_u64) << 0u32))
                 }
                 #[doc = "The record is a transactional abort.\n\nBits 61, read-write, 1 bit wide."]
                 pub const fn tsx_abort(self) -> bool {
@@ -34750,6 +37096,12 @@ pub mod intel {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -34770,15 +37122,11 @@ pub mod intel {
                     self.track(0xffff_u64, self.value.with_cyc_cnt::<V>())
                 }
                 #[doc = "Sets `CYC_CNT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 16 bits. Core cycles since the previous record (saturating).\n\nBits 15:0, read-write, 16 bits wide."]
-                pub const fn try_set_cyc_cnt(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_cyc_cnt(v) {
+                pub const fn try_with_cyc_cnt(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_cyc_cnt(v) {
                         Ok(next) => Ok(self.track(0xffff_u64, next)),
                         Err(e) => Err(e),
                     }
-                }
-                #[doc = "Core cycles since the previous record (saturating).\n\nBits 15:0, read-write, 16 bits wide."]
-                pub const fn set_cyc_cnt(self, value: u16) -> Self {
-                    self.track(0xffff_u64, self.value.set_cyc_cnt(value))
                 }
                 #[doc = "The record is a transactional abort.\n\nBits 61, read-write, 1 bit wide."]
                 pub const fn with_tsx_abort(self, on: bool) -> Self {
@@ -34868,10 +37216,11 @@ pub mod intel {
                     self.0
                 }
             }
-            #[doc = "`MSR_LBR_INFON` as a typed MSR. `N` out of 0..32 fails to compile."]
+            #[doc = "`MSR_LBR_INFON` as a typed MSR whose index is part of its type (a value placed on another instance cannot be written to it). `N` out of 0..32 fails to compile."]
             #[track_caller]
-            pub const fn msr<const N: u32>() -> Instance {
-                Instance(address::<N>())
+            pub const fn msr<const N: u32>() -> Indexed<N> {
+                let _ = address::<N>();
+                Indexed
             }
             #[doc = r" Instance `index` as a typed MSR, or `None` when out of range."]
             pub const fn try_msr(index: u32) -> Option<Instance> {
@@ -34898,6 +37247,52 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
+            #[doc = "`MSR_LBR_INFON` as a typed MSR, `N` in its type: what [`msr::<N>()`](msr) returns. A value placed on another instance (`Placed<M>`) cannot be written to it."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Indexed<const N: u32>;
+            impl<const N: u32> Indexed<N> {
+                #[doc = r" The MSR address."]
+                #[track_caller]
+                pub const fn address(self) -> u32 {
+                    address::<N>()
+                }
+                #[doc = r" Index within the family: `N`."]
+                pub const fn index(self) -> u32 {
+                    N
+                }
+                #[doc = r" The same MSR as an [`Instance`](Instance), its index known at run time only."]
+                #[track_caller]
+                pub const fn instance(self) -> Instance {
+                    Instance(address::<N>())
+                }
+            }
+            impl<const N: u32> From<Indexed<N>> for Instance {
+                fn from(m: Indexed<N>) -> Instance {
+                    m.instance()
+                }
+            }
+            impl<const N: u32> crate::access::Msr for Indexed<N> {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    address::<N>()
+                }
+            }
+            impl<const N: u32> crate::access::Readable for Indexed<N> {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl<const N: u32> crate::access::Writable for Indexed<N> {}
+            impl<const N: u32> crate::access::WriteTo<Indexed<N>> for Value {
+                fn bits_for(self, _: Indexed<N>) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`MSR_LBR_INFO`](MSR_LBR_INFO)."]
         pub type MsrLbrInfo = MSR_LBR_INFO::Value;
@@ -35399,7 +37794,7 @@ pub mod intel {
                         out[i] = crate::arch::ArchEventInfo {
                             name: all[i].name(),
                             cpuid_bit: all[i].cpuid_bit(),
-                            desc: *all[i].desc(),
+                            desc: *all[i].desc().get(),
                         };
                         i += 1;
                     }
@@ -35417,7 +37812,9 @@ pub mod intel {
                 n: u32,
                 event: &crate::EventDesc,
             ) -> Result<u64, crate::arch::EncodeError> {
-                Ok(IA32_PERFEVTSEL::try_event_on(n, event)?.try_build()?.bits())
+                Ok(IA32_PERFEVTSEL::try_event_on_raw(n, event)?
+                    .try_build()?
+                    .bits())
             }
         }
         #[doc = "CPUID leaves of `intel-skylake-family`: output layouts with named fields."]
@@ -35433,6 +37830,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -35560,6 +37958,27 @@ pub mod intel {
             #[doc(hidden)]
             #[allow(non_camel_case_types)]
             #[diagnostic::on_unimplemented(
+                message = "`IN_TXCP` of `IA32_PERFEVTSEL` is valid only on IA32_PERFEVTSEL2: it cannot be set on a value for any instance",
+                label = "valid only on IA32_PERFEVTSEL2",
+                note = "place the value on a valid instance first: `event_on::<2>(..)` or `Value::new().at::<2>()` (`try_event_on` / `try_at` for an instance chosen at run time); on any other instance the processor faults (#GP)"
+            )]
+            pub trait __OnlyOn_IN_TXCP {}
+            #[inline(always)]
+            const fn __check_instance_with_in_txcp<const N: u32>() {
+                const {
+                    if !matches!(N, 2u32) {
+                        crate::__private::not_on_instance(
+                            "IA32_PERFEVTSEL",
+                            "IN_TXCP",
+                            "IA32_PERFEVTSEL2",
+                            N,
+                        )
+                    }
+                }
+            }
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
                 message = "`IA32_PERFEVTSEL` of intel-v5, intel-tremont-family and intel-icelake-family has no field `EQ`: it was added in intel-v6",
                 label = "`EQ` is not part of this layout of `IA32_PERFEVTSEL`",
                 note = "use `IA32_PERFEVTSEL` of intel-v6 (or of a later generation that has `EQ`) on processors that implement it"
@@ -35582,11 +38001,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -35646,7 +38061,10 @@ pub mod intel {
                     Self((self.0 & 0xffffffffffffff00_u64) | (((v >> 0u32) & 0xff_u64) << 0u32))
                 }
                 #[doc = "Sets `EVENT_SELECT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Event logic unit that detects the condition to count (the event code).\n\nBits 7:0, read-write, 8 bits wide."]
-                pub const fn try_set_event_select(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_event_select(
+                    self,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
                     if v > 0xff_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "EVENT_SELECT",
@@ -35657,11 +38075,6 @@ pub mod intel {
                     Ok(Self(
                         (self.0 & 0xffffffffffffff00_u64) | (((v >> 0u32) & 0xff_u64) << 0u32),
                     ))
-                }
-                #[doc = "Event logic unit that detects the condition to count (the event code).\n\nBits 7:0, read-write, 8 bits wide."]
-                pub const fn set_event_select(self, value: u8) -> Self {
-                    let v = value as u64;
-                    Self((self.0 & 0xffffffffffffff00_u64) | (((v >> 0u32) & 0xff_u64) << 0u32))
                 }
                 #[doc = "Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
                 pub const fn umask(self) -> u8 {
@@ -35678,7 +38091,7 @@ pub mod intel {
                     Self((self.0 & 0xffffffffffff00ff_u64) | (((v >> 0u32) & 0xff_u64) << 8u32))
                 }
                 #[doc = "Sets `UMASK`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
-                pub const fn try_set_umask(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_umask(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0xff_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "UMASK",
@@ -35689,11 +38102,6 @@ pub mod intel {
                     Ok(Self(
                         (self.0 & 0xffffffffffff00ff_u64) | (((v >> 0u32) & 0xff_u64) << 8u32),
                     ))
-                }
-                #[doc = "Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
-                pub const fn set_umask(self, value: u8) -> Self {
-                    let v = value as u64;
-                    Self((self.0 & 0xffffffffffff00ff_u64) | (((v >> 0u32) & 0xff_u64) << 8u32))
                 }
                 #[doc = "Count while the processor runs at privilege levels 1, 2 or 3.\n\nBits 16, read-write, 1 bit wide."]
                 pub const fn usr(self) -> bool {
@@ -35748,6 +38156,9 @@ pub mod intel {
                 pub const fn any(self) -> bool {
                     ((self.0 >> 21u32) & 0x1_u64) != 0
                 }
+                #[deprecated(
+                    note = "`ANY` is deprecated since intel-v5 (where `CPUID.0AH:EDX[15] = 1`): Where `CPUID.0AH:EDX[15]` is set, AnyThread is not supported and must not be set."
+                )]
                 #[doc = "AnyThread: count the event for every logical processor sharing the core, not just\nthis one.\n\nBits 21, read-write, 1 bit wide."]
                 pub const fn with_any(self, on: bool) -> Self {
                     let v = on as u64;
@@ -35786,7 +38197,7 @@ pub mod intel {
                     Self((self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32))
                 }
                 #[doc = "Sets `CMASK`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Counter mask (threshold). When non-zero, the counter increments by one in each\ncycle where the event occurs at least CMASK times (fewer, with INV). When zero,\nthe counter adds the per-cycle event count.\n\nBits 31:24, read-write, 8 bits wide."]
-                pub const fn try_set_cmask(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_cmask(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0xff_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "CMASK",
@@ -35797,11 +38208,6 @@ pub mod intel {
                     Ok(Self(
                         (self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32),
                     ))
-                }
-                #[doc = "Counter mask (threshold). When non-zero, the counter increments by one in each\ncycle where the event occurs at least CMASK times (fewer, with INV). When zero,\nthe counter adds the per-cycle event count.\n\nBits 31:24, read-write, 8 bits wide."]
-                pub const fn set_cmask(self, value: u8) -> Self {
-                    let v = value as u64;
-                    Self((self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32))
                 }
                 #[doc = "Count only inside transactional regions (Intel TSX).\n\nBits 32, read-write, 1 bit wide."]
                 pub const fn in_tx(self) -> bool {
@@ -35816,8 +38222,12 @@ pub mod intel {
                 pub const fn in_txcp(self) -> bool {
                     ((self.0 >> 33u32) & 0x1_u64) != 0
                 }
-                #[doc = "Exclude events that occurred inside aborted transactional regions. Valid only on\nIA32_PERFEVTSEL2.\n\nBits 33, read-write, 1 bit wide."]
-                pub const fn with_in_txcp(self, on: bool) -> Self {
+                #[doc(hidden)]
+                pub const fn with_in_txcp<T: __OnlyOn_IN_TXCP>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                const fn __with_in_txcp_unchecked(self, on: bool) -> Self {
                     let v = on as u64;
                     Self((self.0 & 0xfffffffdffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 33u32))
                 }
@@ -35922,15 +38332,23 @@ pub mod intel {
                     self.0
                 }
             }
-            #[doc = "Builds a write of `IA32_PERFEVTSEL` from named fields; see [`Value::new`](Value::new)."]
-            #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+            #[doc = "Builds a write of `IA32_PERFEVTSEL` from named fields; see [`Value::new`](Value::new). `P` is where the value goes: [`Unplaced`](crate::access::Unplaced) (`Value::new()`; `build()` gives a [`Value`](Value)), instance `N` ([`Counter<N>`](crate::access::Counter): `event_on::<N>`, [`at::<N>()`](Builder::at); `build()` gives a [`Placed<N>`](Placed)) or an instance chosen at run time ([`AnyCounter`](crate::access::AnyCounter): `try_event_on`, [`try_at`](Builder::try_at); `build()` gives a [`PlacedAt`](PlacedAt)). A placed value is written only to its own instance."]
+            #[derive(PartialEq, Eq, Hash, Debug)]
             #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
-            pub struct Builder {
+            pub struct Builder<P = crate::access::Unplaced> {
                 value: Value,
                 set: u64,
                 conflict: u64,
+                index: u32,
+                placement: ::core::marker::PhantomData<P>,
             }
-            impl Builder {
+            impl<P> Clone for Builder<P> {
+                fn clone(&self) -> Self {
+                    *self
+                }
+            }
+            impl<P> Copy for Builder<P> {}
+            impl<P> Builder<P> {
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -35943,6 +38361,17 @@ pub mod intel {
                         value: next,
                         set: self.set | mask,
                         conflict: self.conflict | clash,
+                        ..self
+                    }
+                }
+                #[doc = r" The same fields with another placement."]
+                const fn place<Q>(self, index: u32) -> Builder<Q> {
+                    Builder {
+                        value: self.value,
+                        set: self.set,
+                        conflict: self.conflict,
+                        index,
+                        placement: ::core::marker::PhantomData,
                     }
                 }
                 #[doc = "Sets `EVENT_SELECT` to the constant `V`; a `V` wider than 8 bits fails to compile. Event logic unit that detects the condition to count (the event code).\n\nBits 7:0, read-write, 8 bits wide."]
@@ -35951,15 +38380,14 @@ pub mod intel {
                     self.track(0xff_u64, self.value.with_event_select::<V>())
                 }
                 #[doc = "Sets `EVENT_SELECT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Event logic unit that detects the condition to count (the event code).\n\nBits 7:0, read-write, 8 bits wide."]
-                pub const fn try_set_event_select(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_event_select(v) {
+                pub const fn try_with_event_select(
+                    self,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_event_select(v) {
                         Ok(next) => Ok(self.track(0xff_u64, next)),
                         Err(e) => Err(e),
                     }
-                }
-                #[doc = "Event logic unit that detects the condition to count (the event code).\n\nBits 7:0, read-write, 8 bits wide."]
-                pub const fn set_event_select(self, value: u8) -> Self {
-                    self.track(0xff_u64, self.value.set_event_select(value))
                 }
                 #[doc = "Sets `UMASK` to the constant `V`; a `V` wider than 8 bits fails to compile. Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
                 #[track_caller]
@@ -35967,15 +38395,11 @@ pub mod intel {
                     self.track(0xff00_u64, self.value.with_umask::<V>())
                 }
                 #[doc = "Sets `UMASK`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
-                pub const fn try_set_umask(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_umask(v) {
+                pub const fn try_with_umask(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_umask(v) {
                         Ok(next) => Ok(self.track(0xff00_u64, next)),
                         Err(e) => Err(e),
                     }
-                }
-                #[doc = "Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
-                pub const fn set_umask(self, value: u8) -> Self {
-                    self.track(0xff00_u64, self.value.set_umask(value))
                 }
                 #[doc = "Count while the processor runs at privilege levels 1, 2 or 3.\n\nBits 16, read-write, 1 bit wide."]
                 pub const fn with_usr(self, on: bool) -> Self {
@@ -35997,6 +38421,9 @@ pub mod intel {
                 pub const fn with_int(self, on: bool) -> Self {
                     self.track(0x100000_u64, self.value.with_int(on))
                 }
+                #[deprecated(
+                    note = "`ANY` is deprecated since intel-v5 (where `CPUID.0AH:EDX[15] = 1`): Where `CPUID.0AH:EDX[15]` is set, AnyThread is not supported and must not be set."
+                )]
                 #[doc = "AnyThread: count the event for every logical processor sharing the core, not just\nthis one.\n\nBits 21, read-write, 1 bit wide."]
                 pub const fn with_any(self, on: bool) -> Self {
                     self.track(0x200000_u64, self.value.with_any(on))
@@ -36015,23 +38442,15 @@ pub mod intel {
                     self.track(0xff000000_u64, self.value.with_cmask::<V>())
                 }
                 #[doc = "Sets `CMASK`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Counter mask (threshold). When non-zero, the counter increments by one in each\ncycle where the event occurs at least CMASK times (fewer, with INV). When zero,\nthe counter adds the per-cycle event count.\n\nBits 31:24, read-write, 8 bits wide."]
-                pub const fn try_set_cmask(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_cmask(v) {
+                pub const fn try_with_cmask(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_cmask(v) {
                         Ok(next) => Ok(self.track(0xff000000_u64, next)),
                         Err(e) => Err(e),
                     }
                 }
-                #[doc = "Counter mask (threshold). When non-zero, the counter increments by one in each\ncycle where the event occurs at least CMASK times (fewer, with INV). When zero,\nthe counter adds the per-cycle event count.\n\nBits 31:24, read-write, 8 bits wide."]
-                pub const fn set_cmask(self, value: u8) -> Self {
-                    self.track(0xff000000_u64, self.value.set_cmask(value))
-                }
                 #[doc = "Count only inside transactional regions (Intel TSX).\n\nBits 32, read-write, 1 bit wide."]
                 pub const fn with_in_tx(self, on: bool) -> Self {
                     self.track(0x100000000_u64, self.value.with_in_tx(on))
-                }
-                #[doc = "Exclude events that occurred inside aborted transactional regions. Valid only on\nIA32_PERFEVTSEL2.\n\nBits 33, read-write, 1 bit wide."]
-                pub const fn with_in_txcp(self, on: bool) -> Self {
-                    self.track(0x200000000_u64, self.value.with_in_txcp(on))
                 }
                 #[doc = "This counter writes adaptive PEBS records in the layout MSR_PEBS_DATA_CFG selects.\n\nBits 34, read-write, 1 bit wide."]
                 pub const fn with_adaptive_record(self, on: bool) -> Self {
@@ -36049,18 +38468,16 @@ pub mod intel {
                 {
                     self
                 }
-                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))"]
                 #[inline]
-                pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
+                const fn checked(self) -> Result<Value, crate::ConstraintError> {
                     if self.conflict != 0 {
                         return Err(self.conflict_error());
                     }
                     self.value.try_build()
                 }
-                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))\n\nPanics on a problem; in a `const` item that is a compile error."]
                 #[inline]
                 #[track_caller]
-                pub const fn build(self) -> Value {
+                const fn finish(self) -> Value {
                     if self.conflict != 0 {
                         self.conflict_panic()
                     }
@@ -36206,9 +38623,164 @@ pub mod intel {
                     crate::__private::set_twice("IA32_PERFEVTSEL", "a field")
                 }
             }
-            #[doc = "A [`Builder`](Builder) for `IA32_PERFEVTSELN` counting `event`: its encoding fields (event select, unit masks, CMASK, INV, EDGE, AnyThread) are set, the rest is zero. Add the privilege filters and the enable bit, then `build()`.\n\nFails to compile, in a `const`, when `N` is out of range, when only a fixed counter counts the event, when the event is restricted to other counters, or when it needs a field this generation lacks."]
+            impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                    index: 0,
+                    placement: ::core::marker::PhantomData,
+                };
+                #[doc(hidden)]
+                pub const fn with_in_txcp<T: __OnlyOn_IN_TXCP>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))"]
+                #[inline]
+                pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
+                    self.checked()
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> Value {
+                    self.finish()
+                }
+                #[doc = "The same fields, for `IA32_PERFEVTSELN`: `build()` gives a [`Placed<N>`](Placed), which `MsrExt::write` writes only to `msr::<N>()`. `N` out of range fails to compile."]
+                #[track_caller]
+                pub const fn at<const N: u32>(self) -> Builder<crate::access::Counter<N>> {
+                    if N >= INSTANCES {
+                        crate::__private::index_out_of_range(
+                            "IA32_PERFEVTSEL",
+                            "instances",
+                            INSTANCES,
+                            N,
+                        )
+                    }
+                    __check_index::<N>();
+                    self.place(N)
+                }
+                #[doc = "The same fields, for `IA32_PERFEVTSEL` instance `index` chosen at run time: `build()` gives a [`PlacedAt`](PlacedAt), which `MsrExt::write` writes only to that instance (another is `PlacementError::WrongCounter`)."]
+                pub const fn try_at(
+                    self,
+                    index: u32,
+                ) -> Result<Builder<crate::access::AnyCounter>, crate::PlacementError>
+                {
+                    if index >= INSTANCES {
+                        return Err(crate::PlacementError::CounterOutOfRange {
+                            register: "IA32_PERFEVTSEL",
+                            count: INSTANCES,
+                            counter: index,
+                        });
+                    }
+                    Ok(self.place(index))
+                }
+            }
+            impl<const N: u32> Builder<crate::access::Counter<N>> {
+                #[doc = "Exclude events that occurred inside aborted transactional regions. Valid only on\nIA32_PERFEVTSEL2.\n\nBits 33, read-write, 1 bit wide.\n\nValid only on IA32_PERFEVTSEL2: any other `N` fails to compile."]
+                #[track_caller]
+                pub const fn with_in_txcp(self, on: bool) -> Self {
+                    if !matches!(N, 2u32) {
+                        crate::__private::not_on_instance(
+                            "IA32_PERFEVTSEL",
+                            "IN_TXCP",
+                            "IA32_PERFEVTSEL2",
+                            N,
+                        )
+                    }
+                    __check_instance_with_in_txcp::<N>();
+                    self.track(0x200000000_u64, self.value.__with_in_txcp_unchecked(on))
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))"]
+                #[inline]
+                pub const fn try_build(self) -> Result<Placed<N>, crate::ConstraintError> {
+                    match self.checked() {
+                        Ok(v) => Ok(Placed(v)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> Placed<N> {
+                    Placed(self.finish())
+                }
+            }
+            impl Builder<crate::access::AnyCounter> {
+                #[doc = "Exclude events that occurred inside aborted transactional regions. Valid only on\nIA32_PERFEVTSEL2.\n\nBits 33, read-write, 1 bit wide.\n\nValid only on IA32_PERFEVTSEL2: on another instance this returns `PlacementError::FieldNotOnCounter`."]
+                pub const fn with_in_txcp(self, on: bool) -> Result<Self, crate::PlacementError> {
+                    if !matches!(self.index, 2u32) {
+                        return Err(crate::PlacementError::FieldNotOnCounter {
+                            register: "IA32_PERFEVTSEL",
+                            field: "IN_TXCP",
+                            counter: self.index,
+                        });
+                    }
+                    Ok(self.track(0x200000000_u64, self.value.__with_in_txcp_unchecked(on)))
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))"]
+                #[inline]
+                pub const fn try_build(self) -> Result<PlacedAt, crate::ConstraintError> {
+                    match self.checked() {
+                        Ok(value) => Ok(PlacedAt {
+                            value,
+                            index: self.index,
+                        }),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> PlacedAt {
+                    PlacedAt {
+                        value: self.finish(),
+                        index: self.index,
+                    }
+                }
+            }
+            #[doc = "The events types whose events [`event_on`](event_on) places on `IA32_PERFEVTSEL`: the `ArchEvent` and model `events::Event` of the generations using this register (intel-v5, intel-tremont-family and intel-icelake-family). Placing another generation's or vendor's event is a compile error."]
+            #[diagnostic::on_unimplemented(
+                message = "the events of `{Self}` cannot be placed on `IA32_PERFEVTSEL` of intel-v5, intel-tremont-family and intel-icelake-family: they are another vendor's or generation's",
+                label = "not an event of a generation using this `IA32_PERFEVTSEL`",
+                note = "`event_on` takes the events of the generations whose event select this is (intel-v5, intel-tremont-family and intel-icelake-family): their `ArchEvent` and, for CPU models, `events::Event`; a hand-built `EventDesc` goes through `event_on_raw`"
+            )]
+            pub trait Countable {}
+            impl Countable for super::super::super::intel::v5::ArchEvent {}
+            #[doc = "A [`Builder`](Builder) for `IA32_PERFEVTSELN` counting `event`: its encoding fields (event select, unit masks, CMASK, INV, EDGE, AnyThread) are set, the rest is zero. Add the privilege filters and the enable bit, then `build()`.\n\n`event` is an event of a generation using this register (`ArchEvent::X.desc()`, `events::Event::X.desc()`: see [`Countable`](Countable)); an event of another vendor or generation fails to compile. Fails to compile, in a `const`, when `N` is out of range, when only a fixed counter counts the event, when the event is restricted to other counters, or when it needs a field this generation lacks."]
             #[track_caller]
-            pub const fn event_on<const N: u32>(event: &crate::EventDesc) -> Builder {
+            pub const fn event_on<const N: u32>(
+                event: crate::EventRef<'_, impl Countable>,
+            ) -> Builder<crate::access::Counter<N>> {
+                event_on_raw::<N>(event.get())
+            }
+            #[doc = r" As [`try_event_on`](try_event_on), for a hand-built `EventDesc` (see"]
+            #[doc = r" [`event_on_raw`](event_on_raw))."]
+            #[inline]
+            pub const fn try_event_on_raw(
+                counter: u32,
+                event: &crate::EventDesc,
+            ) -> Result<Builder<crate::access::AnyCounter>, crate::PlacementError> {
+                match try_event_on_impl(counter, event) {
+                    Ok(b) => b.try_at(counter),
+                    Err(e) => Err(e),
+                }
+            }
+            #[doc = r" As [`event_on`](event_on), with the counter chosen at run time: the problem is returned."]
+            #[inline]
+            pub const fn try_event_on(
+                counter: u32,
+                event: crate::EventRef<'_, impl Countable>,
+            ) -> Result<Builder<crate::access::AnyCounter>, crate::PlacementError> {
+                try_event_on_raw(counter, event.get())
+            }
+            #[doc = "As [`event_on`](event_on), for a hand-built [`EventDesc`](crate::EventDesc) (the untyped escape hatch: nothing ties it to a vendor or generation, so it is the caller's to know that `IA32_PERFEVTSEL` counts it). The placement checks are the same."]
+            #[track_caller]
+            pub const fn event_on_raw<const N: u32>(
+                event: &crate::EventDesc,
+            ) -> Builder<crate::access::Counter<N>> {
                 if N >= INSTANCES {
                     crate::__private::index_out_of_range(
                         "IA32_PERFEVTSEL",
@@ -36218,8 +38790,8 @@ pub mod intel {
                     )
                 }
                 __check_counter::<N>();
-                match try_event_on(N, event) {
-                    Ok(b) => b,
+                match try_event_on_impl(N, event) {
+                    Ok(b) => b.at::<N>(),
                     Err(e) => e.fail(),
                 }
             }
@@ -36236,9 +38808,8 @@ pub mod intel {
                     }
                 }
             }
-            #[doc = r" As [`event_on`](event_on), with the counter chosen at run time: the problem is returned."]
             #[inline]
-            pub const fn try_event_on(
+            const fn try_event_on_impl(
                 counter: u32,
                 event: &crate::EventDesc,
             ) -> Result<Builder, crate::PlacementError> {
@@ -36264,7 +38835,7 @@ pub mod intel {
                     });
                 }
                 let b = Value::new();
-                let b = match b.try_set_event_select(event.event as u64) {
+                let b = match b.try_with_event_select(event.event as u64) {
                     Ok(b) => b,
                     Err(_) => {
                         return Err(crate::PlacementError::TooWide {
@@ -36275,7 +38846,7 @@ pub mod intel {
                         });
                     }
                 };
-                let b = match b.try_set_umask(event.umask as u64) {
+                let b = match b.try_with_umask(event.umask as u64) {
                     Ok(b) => b,
                     Err(_) => {
                         return Err(crate::PlacementError::TooWide {
@@ -36300,7 +38871,7 @@ pub mod intel {
                         register: "IA32_PERFEVTSEL",
                     });
                 }
-                let b = match b.try_set_cmask(event.cmask as u64) {
+                let b = match b.try_with_cmask(event.cmask as u64) {
                     Ok(b) => b,
                     Err(_) => {
                         return Err(crate::PlacementError::TooWide {
@@ -36325,10 +38896,11 @@ pub mod intel {
                     self.0
                 }
             }
-            #[doc = "`IA32_PERFEVTSELN` as a typed MSR. `N` out of 0..8 fails to compile."]
+            #[doc = "`IA32_PERFEVTSELN` as a typed MSR whose index is part of its type (a value placed on another instance cannot be written to it). `N` out of 0..8 fails to compile."]
             #[track_caller]
-            pub const fn msr<const N: u32>() -> Instance {
-                Instance(address::<N>())
+            pub const fn msr<const N: u32>() -> Indexed<N> {
+                let _ = address::<N>();
+                Indexed
             }
             #[doc = r" Instance `index` as a typed MSR, or `None` when out of range."]
             pub const fn try_msr(index: u32) -> Option<Instance> {
@@ -36355,6 +38927,146 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
+            #[doc = "`IA32_PERFEVTSELN` as a typed MSR, `N` in its type: what [`msr::<N>()`](msr) returns. A value placed on another instance (`Placed<M>`) cannot be written to it."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Indexed<const N: u32>;
+            impl<const N: u32> Indexed<N> {
+                #[doc = r" The MSR address."]
+                #[track_caller]
+                pub const fn address(self) -> u32 {
+                    address::<N>()
+                }
+                #[doc = r" Index within the family: `N`."]
+                pub const fn index(self) -> u32 {
+                    N
+                }
+                #[doc = r" The same MSR as an [`Instance`](Instance), its index known at run time only."]
+                #[track_caller]
+                pub const fn instance(self) -> Instance {
+                    Instance(address::<N>())
+                }
+            }
+            impl<const N: u32> From<Indexed<N>> for Instance {
+                fn from(m: Indexed<N>) -> Instance {
+                    m.instance()
+                }
+            }
+            impl<const N: u32> crate::access::Msr for Indexed<N> {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    address::<N>()
+                }
+            }
+            impl<const N: u32> crate::access::Readable for Indexed<N> {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl<const N: u32> crate::access::Writable for Indexed<N> {}
+            impl<const N: u32> crate::access::WriteTo<Indexed<N>> for Value {
+                fn bits_for(self, _: Indexed<N>) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
+            #[doc = "A value of `IA32_PERFEVTSEL` for instance `N` (from `event_on::<N>` or [`Builder::at::<N>()`](Builder::at)): `MsrExt::write` writes it to [`msr::<N>()`](msr) and to no other instance. [`bits`](Placed::bits) gives the raw value, [`unplaced`](Placed::unplaced) the `Value` to read its fields (the untyped escape hatch: a `Value` may be written to any instance)."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Placed<const N: u32>(Value);
+            impl<const N: u32> Placed<N> {
+                #[doc = r" The raw value."]
+                pub const fn bits(self) -> u64 {
+                    self.0.0
+                }
+                #[doc = r" The instance it is for: `N`."]
+                pub const fn index(self) -> u32 {
+                    N
+                }
+                #[doc = r" The MSR it is written to."]
+                pub const fn msr(self) -> Indexed<N> {
+                    Indexed
+                }
+                #[doc = r" The value without its placement, to read its fields. This is the untyped"]
+                #[doc = r" escape hatch: `MsrExt::write` takes a `Value` for any instance."]
+                pub const fn unplaced(self) -> Value {
+                    self.0
+                }
+            }
+            #[doc = "A value of `IA32_PERFEVTSEL` for an instance chosen at run time (from `try_event_on` or [`Builder::try_at`](Builder::try_at)): `MsrExt::write` writes it to that instance and refuses any other with `PlacementError::WrongCounter`."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct PlacedAt {
+                value: Value,
+                index: u32,
+            }
+            impl PlacedAt {
+                #[doc = r" The raw value."]
+                pub const fn bits(self) -> u64 {
+                    self.value.0
+                }
+                #[doc = r" The instance it is for."]
+                pub const fn index(self) -> u32 {
+                    self.index
+                }
+                #[doc = r" The MSR it is written to."]
+                pub const fn msr(self) -> Instance {
+                    Instance(BASE_ADDRESS + self.index * ADDRESS_STRIDE)
+                }
+                #[doc = r" The value without its placement, to read its fields. This is the untyped"]
+                #[doc = r" escape hatch: `MsrExt::write` takes a `Value` for any instance."]
+                pub const fn unplaced(self) -> Value {
+                    self.value
+                }
+            }
+            impl<const N: u32> crate::access::WriteTo<Indexed<N>> for Placed<N> {
+                fn bits_for(self, _: Indexed<N>) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0.0)
+                }
+            }
+            impl<const N: u32> crate::access::WriteTo<Instance> for Placed<N> {
+                fn bits_for(self, m: Instance) -> Result<u64, crate::PlacementError> {
+                    let (placed, counter) = (N, m.index());
+                    if placed == counter {
+                        Ok(self.0.0)
+                    } else {
+                        Err(crate::PlacementError::WrongCounter {
+                            register: "IA32_PERFEVTSEL",
+                            placed,
+                            counter,
+                        })
+                    }
+                }
+            }
+            impl crate::access::WriteTo<Instance> for PlacedAt {
+                fn bits_for(self, m: Instance) -> Result<u64, crate::PlacementError> {
+                    let (placed, counter) = (self.index, m.index());
+                    if placed == counter {
+                        Ok(self.value.0)
+                    } else {
+                        Err(crate::PlacementError::WrongCounter {
+                            register: "IA32_PERFEVTSEL",
+                            placed,
+                            counter,
+                        })
+                    }
+                }
+            }
+            impl<const N: u32> crate::access::WriteTo<Indexed<N>> for PlacedAt {
+                fn bits_for(self, _: Indexed<N>) -> Result<u64, crate::PlacementError> {
+                    let (placed, counter) = (self.index, N);
+                    if placed == counter {
+                        Ok(self.value.0)
+                    } else {
+                        Err(crate::PlacementError::WrongCounter {
+                            register: "IA32_PERFEVTSEL",
+                            placed,
+                            counter,
+                        })
+                    }
+                }
+            }
         }
         #[doc = "The value type of [`IA32_PERFEVTSEL`](IA32_PERFEVTSEL)."]
         pub type Ia32Perfevtsel = IA32_PERFEVTSEL::Value;
@@ -36362,6 +39074,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -36654,6 +39367,11 @@ pub mod intel {
                     Value(bits)
                 }
             }
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`IA32_PERF_CAPABILITIES`](IA32_PERF_CAPABILITIES)."]
         pub type Ia32PerfCapabilities = IA32_PERF_CAPABILITIES::Value;
@@ -36663,6 +39381,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -36755,11 +39474,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -36822,7 +39537,7 @@ pub mod intel {
                     )
                 }
                 #[doc = "Sets `COUNT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 48 bits. Counter value; the implemented width is CPUID.0AH:EDX\\[12:5\\].\n\nBits 47:0, read-write, 48 bits wide."]
-                pub const fn try_set_count(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_count(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0xffffffffffff_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "COUNT",
@@ -36893,6 +39608,12 @@ pub mod intel {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -36913,8 +39634,8 @@ pub mod intel {
                     self.track(0xffffffffffff_u64, self.value.with_count::<V>())
                 }
                 #[doc = "Sets `COUNT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 48 bits. Counter value; the implemented width is CPUID.0AH:EDX\\[12:5\\].\n\nBits 47:0, read-write, 48 bits wide."]
-                pub const fn try_set_count(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_count(v) {
+                pub const fn try_with_count(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_count(v) {
                         Ok(next) => Ok(self.track(0xffffffffffff_u64, next)),
                         Err(e) => Err(e),
                     }
@@ -36968,10 +39689,11 @@ pub mod intel {
                     self.0
                 }
             }
-            #[doc = "`IA32_FIXED_CTRN` as a typed MSR. `N` out of 0..4 fails to compile."]
+            #[doc = "`IA32_FIXED_CTRN` as a typed MSR whose index is part of its type (a value placed on another instance cannot be written to it). `N` out of 0..4 fails to compile."]
             #[track_caller]
-            pub const fn msr<const N: u32>() -> Instance {
-                Instance(address::<N>())
+            pub const fn msr<const N: u32>() -> Indexed<N> {
+                let _ = address::<N>();
+                Indexed
             }
             #[doc = r" Instance `index` as a typed MSR, or `None` when out of range."]
             pub const fn try_msr(index: u32) -> Option<Instance> {
@@ -36998,6 +39720,52 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
+            #[doc = "`IA32_FIXED_CTRN` as a typed MSR, `N` in its type: what [`msr::<N>()`](msr) returns. A value placed on another instance (`Placed<M>`) cannot be written to it."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Indexed<const N: u32>;
+            impl<const N: u32> Indexed<N> {
+                #[doc = r" The MSR address."]
+                #[track_caller]
+                pub const fn address(self) -> u32 {
+                    address::<N>()
+                }
+                #[doc = r" Index within the family: `N`."]
+                pub const fn index(self) -> u32 {
+                    N
+                }
+                #[doc = r" The same MSR as an [`Instance`](Instance), its index known at run time only."]
+                #[track_caller]
+                pub const fn instance(self) -> Instance {
+                    Instance(address::<N>())
+                }
+            }
+            impl<const N: u32> From<Indexed<N>> for Instance {
+                fn from(m: Indexed<N>) -> Instance {
+                    m.instance()
+                }
+            }
+            impl<const N: u32> crate::access::Msr for Indexed<N> {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    address::<N>()
+                }
+            }
+            impl<const N: u32> crate::access::Readable for Indexed<N> {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl<const N: u32> crate::access::Writable for Indexed<N> {}
+            impl<const N: u32> crate::access::WriteTo<Indexed<N>> for Value {
+                fn bits_for(self, _: Indexed<N>) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`IA32_FIXED_CTR`](IA32_FIXED_CTR)."]
         pub type Ia32FixedCtr = IA32_FIXED_CTR::Value;
@@ -37005,6 +39773,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -37204,11 +39973,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -37272,7 +40037,7 @@ pub mod intel {
                     Self((self.0 & 0xfffffffffffffffc_u64) | (((v >> 0u32) & 0x3_u64) << 0u32))
                 }
                 #[doc = "Sets `ENABLE0`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 0 of 4, fixed counter 0: bits 1:0, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-                pub const fn try_set_enable0(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_enable0(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0x3_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "ENABLE0",
@@ -37285,7 +40050,7 @@ pub mod intel {
                     ))
                 }
                 #[doc = "`ENABLE` element 0 of 4, fixed counter 0: bits 1:0, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-                pub const fn set_enable0(self, value: Enable) -> Self {
+                pub const fn with_enable0_value(self, value: Enable) -> Self {
                     let v = value as u64;
                     Self((self.0 & 0xfffffffffffffffc_u64) | (((v >> 0u32) & 0x3_u64) << 0u32))
                 }
@@ -37308,7 +40073,7 @@ pub mod intel {
                     Self((self.0 & 0xffffffffffffffcf_u64) | (((v >> 0u32) & 0x3_u64) << 4u32))
                 }
                 #[doc = "Sets `ENABLE1`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 1 of 4, fixed counter 1: bits 5:4, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-                pub const fn try_set_enable1(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_enable1(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0x3_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "ENABLE1",
@@ -37321,7 +40086,7 @@ pub mod intel {
                     ))
                 }
                 #[doc = "`ENABLE` element 1 of 4, fixed counter 1: bits 5:4, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-                pub const fn set_enable1(self, value: Enable) -> Self {
+                pub const fn with_enable1_value(self, value: Enable) -> Self {
                     let v = value as u64;
                     Self((self.0 & 0xffffffffffffffcf_u64) | (((v >> 0u32) & 0x3_u64) << 4u32))
                 }
@@ -37344,7 +40109,7 @@ pub mod intel {
                     Self((self.0 & 0xfffffffffffffcff_u64) | (((v >> 0u32) & 0x3_u64) << 8u32))
                 }
                 #[doc = "Sets `ENABLE2`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 2 of 4, fixed counter 2: bits 9:8, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-                pub const fn try_set_enable2(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_enable2(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0x3_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "ENABLE2",
@@ -37357,7 +40122,7 @@ pub mod intel {
                     ))
                 }
                 #[doc = "`ENABLE` element 2 of 4, fixed counter 2: bits 9:8, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-                pub const fn set_enable2(self, value: Enable) -> Self {
+                pub const fn with_enable2_value(self, value: Enable) -> Self {
                     let v = value as u64;
                     Self((self.0 & 0xfffffffffffffcff_u64) | (((v >> 0u32) & 0x3_u64) << 8u32))
                 }
@@ -37380,7 +40145,7 @@ pub mod intel {
                     Self((self.0 & 0xffffffffffffcfff_u64) | (((v >> 0u32) & 0x3_u64) << 12u32))
                 }
                 #[doc = "Sets `ENABLE3`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 3 of 4, fixed counter 3: bits 13:12, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-                pub const fn try_set_enable3(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_enable3(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0x3_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "ENABLE3",
@@ -37393,7 +40158,7 @@ pub mod intel {
                     ))
                 }
                 #[doc = "`ENABLE` element 3 of 4, fixed counter 3: bits 13:12, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-                pub const fn set_enable3(self, value: Enable) -> Self {
+                pub const fn with_enable3_value(self, value: Enable) -> Self {
                     let v = value as u64;
                     Self((self.0 & 0xffffffffffffcfff_u64) | (((v >> 0u32) & 0x3_u64) << 12u32))
                 }
@@ -37408,7 +40173,7 @@ pub mod intel {
                     }
                 }
                 #[doc = "Sets element `index` of `ENABLE`; fails when out of 0..4 or wider than 2 bits."]
-                pub const fn try_set_enable_at(
+                pub const fn try_with_enable_at(
                     self,
                     index: u32,
                     v: u64,
@@ -37444,6 +40209,9 @@ pub mod intel {
                 pub const fn any0(self) -> bool {
                     ((self.0 >> 2u32) & 0x1_u64) != 0
                 }
+                #[deprecated(
+                    note = "`ANY` is deprecated since intel-v5 (where `CPUID.0AH:EDX[15] = 1`): software must not set it there"
+                )]
                 #[doc = "`ANY` element 0 of 4, fixed counter 0: bit 2, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
                 pub const fn with_any0(self, on: bool) -> Self {
                     let v = on as u64;
@@ -37453,6 +40221,9 @@ pub mod intel {
                 pub const fn any1(self) -> bool {
                     ((self.0 >> 6u32) & 0x1_u64) != 0
                 }
+                #[deprecated(
+                    note = "`ANY` is deprecated since intel-v5 (where `CPUID.0AH:EDX[15] = 1`): software must not set it there"
+                )]
                 #[doc = "`ANY` element 1 of 4, fixed counter 1: bit 6, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
                 pub const fn with_any1(self, on: bool) -> Self {
                     let v = on as u64;
@@ -37462,6 +40233,9 @@ pub mod intel {
                 pub const fn any2(self) -> bool {
                     ((self.0 >> 10u32) & 0x1_u64) != 0
                 }
+                #[deprecated(
+                    note = "`ANY` is deprecated since intel-v5 (where `CPUID.0AH:EDX[15] = 1`): software must not set it there"
+                )]
                 #[doc = "`ANY` element 2 of 4, fixed counter 2: bit 10, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
                 pub const fn with_any2(self, on: bool) -> Self {
                     let v = on as u64;
@@ -37471,6 +40245,9 @@ pub mod intel {
                 pub const fn any3(self) -> bool {
                     ((self.0 >> 14u32) & 0x1_u64) != 0
                 }
+                #[deprecated(
+                    note = "`ANY` is deprecated since intel-v5 (where `CPUID.0AH:EDX[15] = 1`): software must not set it there"
+                )]
                 #[doc = "`ANY` element 3 of 4, fixed counter 3: bit 14, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
                 pub const fn with_any3(self, on: bool) -> Self {
                     let v = on as u64;
@@ -37486,8 +40263,11 @@ pub mod intel {
                         _ => None,
                     }
                 }
+                #[deprecated(
+                    note = "`ANY` is deprecated since intel-v5 (where `CPUID.0AH:EDX[15] = 1`): software must not set it there"
+                )]
                 #[doc = "Sets element `index` of `ANY`; fails when out of 0..4 or wider than 1 bits."]
-                pub const fn try_set_any_at(
+                pub const fn try_with_any_at(
                     self,
                     index: u32,
                     v: u64,
@@ -37566,7 +40346,7 @@ pub mod intel {
                     }
                 }
                 #[doc = "Sets element `index` of `PMI`; fails when out of 0..4 or wider than 1 bits."]
-                pub const fn try_set_pmi_at(
+                pub const fn try_with_pmi_at(
                     self,
                     index: u32,
                     v: u64,
@@ -37645,7 +40425,7 @@ pub mod intel {
                     }
                 }
                 #[doc = "Sets element `index` of `ADAPTIVE_RECORD`; fails when out of 0..4 or wider than 1 bits."]
-                pub const fn try_set_adaptive_record_at(
+                pub const fn try_with_adaptive_record_at(
                     self,
                     index: u32,
                     v: u64,
@@ -37834,6 +40614,12 @@ pub mod intel {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -37854,15 +40640,15 @@ pub mod intel {
                     self.track(0x3_u64, self.value.with_enable0::<V>())
                 }
                 #[doc = "Sets `ENABLE0`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 0 of 4, fixed counter 0: bits 1:0, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-                pub const fn try_set_enable0(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_enable0(v) {
+                pub const fn try_with_enable0(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_enable0(v) {
                         Ok(next) => Ok(self.track(0x3_u64, next)),
                         Err(e) => Err(e),
                     }
                 }
                 #[doc = "`ENABLE` element 0 of 4, fixed counter 0: bits 1:0, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-                pub const fn set_enable0(self, value: Enable) -> Self {
-                    self.track(0x3_u64, self.value.set_enable0(value))
+                pub const fn with_enable0_value(self, value: Enable) -> Self {
+                    self.track(0x3_u64, self.value.with_enable0_value(value))
                 }
                 #[doc = "Sets `ENABLE1` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 1 of 4, fixed counter 1: bits 5:4, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 #[track_caller]
@@ -37870,15 +40656,15 @@ pub mod intel {
                     self.track(0x30_u64, self.value.with_enable1::<V>())
                 }
                 #[doc = "Sets `ENABLE1`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 1 of 4, fixed counter 1: bits 5:4, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-                pub const fn try_set_enable1(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_enable1(v) {
+                pub const fn try_with_enable1(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_enable1(v) {
                         Ok(next) => Ok(self.track(0x30_u64, next)),
                         Err(e) => Err(e),
                     }
                 }
                 #[doc = "`ENABLE` element 1 of 4, fixed counter 1: bits 5:4, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-                pub const fn set_enable1(self, value: Enable) -> Self {
-                    self.track(0x30_u64, self.value.set_enable1(value))
+                pub const fn with_enable1_value(self, value: Enable) -> Self {
+                    self.track(0x30_u64, self.value.with_enable1_value(value))
                 }
                 #[doc = "Sets `ENABLE2` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 2 of 4, fixed counter 2: bits 9:8, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 #[track_caller]
@@ -37886,15 +40672,15 @@ pub mod intel {
                     self.track(0x300_u64, self.value.with_enable2::<V>())
                 }
                 #[doc = "Sets `ENABLE2`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 2 of 4, fixed counter 2: bits 9:8, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-                pub const fn try_set_enable2(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_enable2(v) {
+                pub const fn try_with_enable2(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_enable2(v) {
                         Ok(next) => Ok(self.track(0x300_u64, next)),
                         Err(e) => Err(e),
                     }
                 }
                 #[doc = "`ENABLE` element 2 of 4, fixed counter 2: bits 9:8, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-                pub const fn set_enable2(self, value: Enable) -> Self {
-                    self.track(0x300_u64, self.value.set_enable2(value))
+                pub const fn with_enable2_value(self, value: Enable) -> Self {
+                    self.track(0x300_u64, self.value.with_enable2_value(value))
                 }
                 #[doc = "Sets `ENABLE3` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 3 of 4, fixed counter 3: bits 13:12, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
                 #[track_caller]
@@ -37902,23 +40688,23 @@ pub mod intel {
                     self.track(0x3000_u64, self.value.with_enable3::<V>())
                 }
                 #[doc = "Sets `ENABLE3`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 3 of 4, fixed counter 3: bits 13:12, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-                pub const fn try_set_enable3(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_enable3(v) {
+                pub const fn try_with_enable3(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_enable3(v) {
                         Ok(next) => Ok(self.track(0x3000_u64, next)),
                         Err(e) => Err(e),
                     }
                 }
                 #[doc = "`ENABLE` element 3 of 4, fixed counter 3: bits 13:12, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-                pub const fn set_enable3(self, value: Enable) -> Self {
-                    self.track(0x3000_u64, self.value.set_enable3(value))
+                pub const fn with_enable3_value(self, value: Enable) -> Self {
+                    self.track(0x3000_u64, self.value.with_enable3_value(value))
                 }
                 #[doc = "Sets element `index` of `ENABLE`; fails when out of 0..4 or wider than 2 bits."]
-                pub const fn try_set_enable_at(
+                pub const fn try_with_enable_at(
                     self,
                     index: u32,
                     v: u64,
                 ) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_enable_at(index, v) {
+                    match self.value.try_with_enable_at(index, v) {
                         Ok(next) => Ok(self.track(
                             match index {
                                 0u32 => 0x3_u64,
@@ -37932,29 +40718,44 @@ pub mod intel {
                         Err(e) => Err(e),
                     }
                 }
+                #[deprecated(
+                    note = "`ANY` is deprecated since intel-v5 (where `CPUID.0AH:EDX[15] = 1`): software must not set it there"
+                )]
                 #[doc = "`ANY` element 0 of 4, fixed counter 0: bit 2, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
                 pub const fn with_any0(self, on: bool) -> Self {
                     self.track(0x4_u64, self.value.with_any0(on))
                 }
+                #[deprecated(
+                    note = "`ANY` is deprecated since intel-v5 (where `CPUID.0AH:EDX[15] = 1`): software must not set it there"
+                )]
                 #[doc = "`ANY` element 1 of 4, fixed counter 1: bit 6, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
                 pub const fn with_any1(self, on: bool) -> Self {
                     self.track(0x40_u64, self.value.with_any1(on))
                 }
+                #[deprecated(
+                    note = "`ANY` is deprecated since intel-v5 (where `CPUID.0AH:EDX[15] = 1`): software must not set it there"
+                )]
                 #[doc = "`ANY` element 2 of 4, fixed counter 2: bit 10, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
                 pub const fn with_any2(self, on: bool) -> Self {
                     self.track(0x400_u64, self.value.with_any2(on))
                 }
+                #[deprecated(
+                    note = "`ANY` is deprecated since intel-v5 (where `CPUID.0AH:EDX[15] = 1`): software must not set it there"
+                )]
                 #[doc = "`ANY` element 3 of 4, fixed counter 3: bit 14, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
                 pub const fn with_any3(self, on: bool) -> Self {
                     self.track(0x4000_u64, self.value.with_any3(on))
                 }
+                #[deprecated(
+                    note = "`ANY` is deprecated since intel-v5 (where `CPUID.0AH:EDX[15] = 1`): software must not set it there"
+                )]
                 #[doc = "Sets element `index` of `ANY`; fails when out of 0..4 or wider than 1 bits."]
-                pub const fn try_set_any_at(
+                pub const fn try_with_any_at(
                     self,
                     index: u32,
                     v: u64,
                 ) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_any_at(index, v) {
+                    match self.value.try_with_any_at(index, v) {
                         Ok(next) => Ok(self.track(
                             match index {
                                 0u32 => 0x4_u64,
@@ -37985,12 +40786,12 @@ pub mod intel {
                     self.track(0x8000_u64, self.value.with_pmi3(on))
                 }
                 #[doc = "Sets element `index` of `PMI`; fails when out of 0..4 or wider than 1 bits."]
-                pub const fn try_set_pmi_at(
+                pub const fn try_with_pmi_at(
                     self,
                     index: u32,
                     v: u64,
                 ) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_pmi_at(index, v) {
+                    match self.value.try_with_pmi_at(index, v) {
                         Ok(next) => Ok(self.track(
                             match index {
                                 0u32 => 0x8_u64,
@@ -38021,12 +40822,12 @@ pub mod intel {
                     self.track(0x100000000000_u64, self.value.with_adaptive_record3(on))
                 }
                 #[doc = "Sets element `index` of `ADAPTIVE_RECORD`; fails when out of 0..4 or wider than 1 bits."]
-                pub const fn try_set_adaptive_record_at(
+                pub const fn try_with_adaptive_record_at(
                     self,
                     index: u32,
                     v: u64,
                 ) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_adaptive_record_at(index, v) {
+                    match self.value.try_with_adaptive_record_at(index, v) {
                         Ok(next) => Ok(self.track(
                             match index {
                                 0u32 => 0x100000000_u64,
@@ -38313,6 +41114,11 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`IA32_FIXED_CTR_CTRL`](IA32_FIXED_CTR_CTRL)."]
         pub type Ia32FixedCtrCtrl = IA32_FIXED_CTR_CTRL::Value;
@@ -38320,6 +41126,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -38811,6 +41618,11 @@ pub mod intel {
                     Value(bits)
                 }
             }
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`IA32_PERF_GLOBAL_STATUS`](IA32_PERF_GLOBAL_STATUS)."]
         pub type Ia32PerfGlobalStatus = IA32_PERF_GLOBAL_STATUS::Value;
@@ -38818,6 +41630,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -38900,11 +41713,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -39034,7 +41843,7 @@ pub mod intel {
                     }
                 }
                 #[doc = "Sets element `index` of `EN_PMC`; fails when out of 0..8 or wider than 1 bits."]
-                pub const fn try_set_en_pmc_at(
+                pub const fn try_with_en_pmc_at(
                     self,
                     index: u32,
                     v: u64,
@@ -39125,7 +41934,7 @@ pub mod intel {
                     }
                 }
                 #[doc = "Sets element `index` of `EN_FIXED_CTR`; fails when out of 0..4 or wider than 1 bits."]
-                pub const fn try_set_en_fixed_ctr_at(
+                pub const fn try_with_en_fixed_ctr_at(
                     self,
                     index: u32,
                     v: u64,
@@ -39267,6 +42076,12 @@ pub mod intel {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -39314,12 +42129,12 @@ pub mod intel {
                     self.track(0x80_u64, self.value.with_en_pmc7(on))
                 }
                 #[doc = "Sets element `index` of `EN_PMC`; fails when out of 0..8 or wider than 1 bits."]
-                pub const fn try_set_en_pmc_at(
+                pub const fn try_with_en_pmc_at(
                     self,
                     index: u32,
                     v: u64,
                 ) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_en_pmc_at(index, v) {
+                    match self.value.try_with_en_pmc_at(index, v) {
                         Ok(next) => Ok(self.track(
                             match index {
                                 0u32 => 0x1_u64,
@@ -39354,12 +42169,12 @@ pub mod intel {
                     self.track(0x800000000_u64, self.value.with_en_fixed_ctr3(on))
                 }
                 #[doc = "Sets element `index` of `EN_FIXED_CTR`; fails when out of 0..4 or wider than 1 bits."]
-                pub const fn try_set_en_fixed_ctr_at(
+                pub const fn try_with_en_fixed_ctr_at(
                     self,
                     index: u32,
                     v: u64,
                 ) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_en_fixed_ctr_at(index, v) {
+                    match self.value.try_with_en_fixed_ctr_at(index, v) {
                         Ok(next) => Ok(self.track(
                             match index {
                                 0u32 => 0x100000000_u64,
@@ -39582,6 +42397,11 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`IA32_PERF_GLOBAL_CTRL`](IA32_PERF_GLOBAL_CTRL)."]
         pub type Ia32PerfGlobalCtrl = IA32_PERF_GLOBAL_CTRL::Value;
@@ -39589,6 +42409,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -39631,11 +42452,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -40017,6 +42834,12 @@ pub mod intel {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -40406,6 +43229,11 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`IA32_PERF_GLOBAL_STATUS_RESET`](IA32_PERF_GLOBAL_STATUS_RESET)."]
         pub type Ia32PerfGlobalStatusReset = IA32_PERF_GLOBAL_STATUS_RESET::Value;
@@ -40413,6 +43241,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -40495,11 +43324,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -40631,7 +43456,7 @@ pub mod intel {
                     }
                 }
                 #[doc = "Sets element `index` of `PEBS_EN_PMC`; fails when out of 0..8 or wider than 1 bits."]
-                pub const fn try_set_pebs_en_pmc_at(
+                pub const fn try_with_pebs_en_pmc_at(
                     self,
                     index: u32,
                     v: u64,
@@ -40722,7 +43547,7 @@ pub mod intel {
                     }
                 }
                 #[doc = "Sets element `index` of `PEBS_EN_FIXED`; fails when out of 0..4 or wider than 1 bits."]
-                pub const fn try_set_pebs_en_fixed_at(
+                pub const fn try_with_pebs_en_fixed_at(
                     self,
                     index: u32,
                     v: u64,
@@ -40854,6 +43679,12 @@ pub mod intel {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -40901,12 +43732,12 @@ pub mod intel {
                     self.track(0x80_u64, self.value.with_pebs_en_pmc7(on))
                 }
                 #[doc = "Sets element `index` of `PEBS_EN_PMC`; fails when out of 0..8 or wider than 1 bits."]
-                pub const fn try_set_pebs_en_pmc_at(
+                pub const fn try_with_pebs_en_pmc_at(
                     self,
                     index: u32,
                     v: u64,
                 ) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_pebs_en_pmc_at(index, v) {
+                    match self.value.try_with_pebs_en_pmc_at(index, v) {
                         Ok(next) => Ok(self.track(
                             match index {
                                 0u32 => 0x1_u64,
@@ -40941,12 +43772,12 @@ pub mod intel {
                     self.track(0x800000000_u64, self.value.with_pebs_en_fixed3(on))
                 }
                 #[doc = "Sets element `index` of `PEBS_EN_FIXED`; fails when out of 0..4 or wider than 1 bits."]
-                pub const fn try_set_pebs_en_fixed_at(
+                pub const fn try_with_pebs_en_fixed_at(
                     self,
                     index: u32,
                     v: u64,
                 ) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_pebs_en_fixed_at(index, v) {
+                    match self.value.try_with_pebs_en_fixed_at(index, v) {
                         Ok(next) => Ok(self.track(
                             match index {
                                 0u32 => 0x100000000_u64,
@@ -41156,6 +43987,11 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`IA32_PEBS_ENABLE`](IA32_PEBS_ENABLE)."]
         pub type Ia32PebsEnable = IA32_PEBS_ENABLE::Value;
@@ -41163,6 +43999,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -41205,11 +44042,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -41581,6 +44414,12 @@ pub mod intel {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -41951,6 +44790,11 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`IA32_PERF_GLOBAL_STATUS_SET`](IA32_PERF_GLOBAL_STATUS_SET)."]
         pub type Ia32PerfGlobalStatusSet = IA32_PERF_GLOBAL_STATUS_SET::Value;
@@ -41958,6 +44802,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -42339,6 +45184,11 @@ pub mod intel {
                     Value(bits)
                 }
             }
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`IA32_PERF_GLOBAL_INUSE`](IA32_PERF_GLOBAL_INUSE)."]
         pub type Ia32PerfGlobalInuse = IA32_PERF_GLOBAL_INUSE::Value;
@@ -42346,6 +45196,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -42457,11 +45308,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -42519,7 +45366,7 @@ pub mod intel {
                     Self((self.0 & 0xffffffffffffff00_u64) | (((v >> 0u32) & 0xff_u64) << 0u32))
                 }
                 #[doc = "Sets `RETIRING`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Level 1: slots that retired micro-operations (fraction of 255).\n\nBits 7:0, read-write, 8 bits wide."]
-                pub const fn try_set_retiring(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_retiring(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0xff_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "RETIRING",
@@ -42530,11 +45377,6 @@ pub mod intel {
                     Ok(Self(
                         (self.0 & 0xffffffffffffff00_u64) | (((v >> 0u32) & 0xff_u64) << 0u32),
                     ))
-                }
-                #[doc = "Level 1: slots that retired micro-operations (fraction of 255).\n\nBits 7:0, read-write, 8 bits wide."]
-                pub const fn set_retiring(self, value: u8) -> Self {
-                    let v = value as u64;
-                    Self((self.0 & 0xffffffffffffff00_u64) | (((v >> 0u32) & 0xff_u64) << 0u32))
                 }
                 #[doc = "Level 1: slots wasted by mis-speculation (fraction of 255).\n\nBits 15:8, read-write, 8 bits wide."]
                 pub const fn bad_speculation(self) -> u8 {
@@ -42551,7 +45393,7 @@ pub mod intel {
                     Self((self.0 & 0xffffffffffff00ff_u64) | (((v >> 0u32) & 0xff_u64) << 8u32))
                 }
                 #[doc = "Sets `BAD_SPECULATION`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Level 1: slots wasted by mis-speculation (fraction of 255).\n\nBits 15:8, read-write, 8 bits wide."]
-                pub const fn try_set_bad_speculation(
+                pub const fn try_with_bad_speculation(
                     self,
                     v: u64,
                 ) -> Result<Self, crate::FieldError> {
@@ -42565,11 +45407,6 @@ pub mod intel {
                     Ok(Self(
                         (self.0 & 0xffffffffffff00ff_u64) | (((v >> 0u32) & 0xff_u64) << 8u32),
                     ))
-                }
-                #[doc = "Level 1: slots wasted by mis-speculation (fraction of 255).\n\nBits 15:8, read-write, 8 bits wide."]
-                pub const fn set_bad_speculation(self, value: u8) -> Self {
-                    let v = value as u64;
-                    Self((self.0 & 0xffffffffffff00ff_u64) | (((v >> 0u32) & 0xff_u64) << 8u32))
                 }
                 #[doc = "Level 1: slots the front end did not fill (fraction of 255).\n\nBits 23:16, read-write, 8 bits wide."]
                 pub const fn frontend_bound(self) -> u8 {
@@ -42586,7 +45423,7 @@ pub mod intel {
                     Self((self.0 & 0xffffffffff00ffff_u64) | (((v >> 0u32) & 0xff_u64) << 16u32))
                 }
                 #[doc = "Sets `FRONTEND_BOUND`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Level 1: slots the front end did not fill (fraction of 255).\n\nBits 23:16, read-write, 8 bits wide."]
-                pub const fn try_set_frontend_bound(
+                pub const fn try_with_frontend_bound(
                     self,
                     v: u64,
                 ) -> Result<Self, crate::FieldError> {
@@ -42600,11 +45437,6 @@ pub mod intel {
                     Ok(Self(
                         (self.0 & 0xffffffffff00ffff_u64) | (((v >> 0u32) & 0xff_u64) << 16u32),
                     ))
-                }
-                #[doc = "Level 1: slots the front end did not fill (fraction of 255).\n\nBits 23:16, read-write, 8 bits wide."]
-                pub const fn set_frontend_bound(self, value: u8) -> Self {
-                    let v = value as u64;
-                    Self((self.0 & 0xffffffffff00ffff_u64) | (((v >> 0u32) & 0xff_u64) << 16u32))
                 }
                 #[doc = "Level 1: slots the back end could not accept (fraction of 255).\n\nBits 31:24, read-write, 8 bits wide."]
                 pub const fn backend_bound(self) -> u8 {
@@ -42621,7 +45453,7 @@ pub mod intel {
                     Self((self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32))
                 }
                 #[doc = "Sets `BACKEND_BOUND`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Level 1: slots the back end could not accept (fraction of 255).\n\nBits 31:24, read-write, 8 bits wide."]
-                pub const fn try_set_backend_bound(
+                pub const fn try_with_backend_bound(
                     self,
                     v: u64,
                 ) -> Result<Self, crate::FieldError> {
@@ -42635,11 +45467,6 @@ pub mod intel {
                     Ok(Self(
                         (self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32),
                     ))
-                }
-                #[doc = "Level 1: slots the back end could not accept (fraction of 255).\n\nBits 31:24, read-write, 8 bits wide."]
-                pub const fn set_backend_bound(self, value: u8) -> Self {
-                    let v = value as u64;
-                    Self((self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32))
                 }
                 #[doc = "Level 2 (part of RETIRING): slots of instructions decoded into more than one micro-operation (fraction of 255).\n\nBits 39:32, read-write, 8 bits wide."]
                 pub const fn heavy_operations(self) -> u8 {
@@ -42656,7 +45483,7 @@ pub mod intel {
                     Self((self.0 & 0xffffff00ffffffff_u64) | (((v >> 0u32) & 0xff_u64) << 32u32))
                 }
                 #[doc = "Sets `HEAVY_OPERATIONS`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Level 2 (part of RETIRING): slots of instructions decoded into more than one micro-operation (fraction of 255).\n\nBits 39:32, read-write, 8 bits wide."]
-                pub const fn try_set_heavy_operations(
+                pub const fn try_with_heavy_operations(
                     self,
                     v: u64,
                 ) -> Result<Self, crate::FieldError> {
@@ -42670,11 +45497,6 @@ pub mod intel {
                     Ok(Self(
                         (self.0 & 0xffffff00ffffffff_u64) | (((v >> 0u32) & 0xff_u64) << 32u32),
                     ))
-                }
-                #[doc = "Level 2 (part of RETIRING): slots of instructions decoded into more than one micro-operation (fraction of 255).\n\nBits 39:32, read-write, 8 bits wide."]
-                pub const fn set_heavy_operations(self, value: u8) -> Self {
-                    let v = value as u64;
-                    Self((self.0 & 0xffffff00ffffffff_u64) | (((v >> 0u32) & 0xff_u64) << 32u32))
                 }
                 #[doc = "Level 2 (part of BAD_SPECULATION): slots wasted by branch mispredictions (fraction of 255).\n\nBits 47:40, read-write, 8 bits wide."]
                 pub const fn branch_mispredicts(self) -> u8 {
@@ -42696,7 +45518,7 @@ pub mod intel {
                     Self((self.0 & 0xffff00ffffffffff_u64) | (((v >> 0u32) & 0xff_u64) << 40u32))
                 }
                 #[doc = "Sets `BRANCH_MISPREDICTS`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Level 2 (part of BAD_SPECULATION): slots wasted by branch mispredictions (fraction of 255).\n\nBits 47:40, read-write, 8 bits wide."]
-                pub const fn try_set_branch_mispredicts(
+                pub const fn try_with_branch_mispredicts(
                     self,
                     v: u64,
                 ) -> Result<Self, crate::FieldError> {
@@ -42710,11 +45532,6 @@ pub mod intel {
                     Ok(Self(
                         (self.0 & 0xffff00ffffffffff_u64) | (((v >> 0u32) & 0xff_u64) << 40u32),
                     ))
-                }
-                #[doc = "Level 2 (part of BAD_SPECULATION): slots wasted by branch mispredictions (fraction of 255).\n\nBits 47:40, read-write, 8 bits wide."]
-                pub const fn set_branch_mispredicts(self, value: u8) -> Self {
-                    let v = value as u64;
-                    Self((self.0 & 0xffff00ffffffffff_u64) | (((v >> 0u32) & 0xff_u64) << 40u32))
                 }
                 #[doc = "Level 2 (part of FRONTEND_BOUND): slots lost to front-end latency (fraction of 255).\n\nBits 55:48, read-write, 8 bits wide."]
                 pub const fn fetch_latency(self) -> u8 {
@@ -42731,7 +45548,7 @@ pub mod intel {
                     Self((self.0 & 0xff00ffffffffffff_u64) | (((v >> 0u32) & 0xff_u64) << 48u32))
                 }
                 #[doc = "Sets `FETCH_LATENCY`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Level 2 (part of FRONTEND_BOUND): slots lost to front-end latency (fraction of 255).\n\nBits 55:48, read-write, 8 bits wide."]
-                pub const fn try_set_fetch_latency(
+                pub const fn try_with_fetch_latency(
                     self,
                     v: u64,
                 ) -> Result<Self, crate::FieldError> {
@@ -42745,11 +45562,6 @@ pub mod intel {
                     Ok(Self(
                         (self.0 & 0xff00ffffffffffff_u64) | (((v >> 0u32) & 0xff_u64) << 48u32),
                     ))
-                }
-                #[doc = "Level 2 (part of FRONTEND_BOUND): slots lost to front-end latency (fraction of 255).\n\nBits 55:48, read-write, 8 bits wide."]
-                pub const fn set_fetch_latency(self, value: u8) -> Self {
-                    let v = value as u64;
-                    Self((self.0 & 0xff00ffffffffffff_u64) | (((v >> 0u32) & 0xff_u64) << 48u32))
                 }
                 #[doc = "Level 2 (part of BACKEND_BOUND): slots stalled on the memory subsystem (fraction of 255).\n\nBits 63:56, read-write, 8 bits wide."]
                 pub const fn memory_bound(self) -> u8 {
@@ -42766,7 +45578,10 @@ pub mod intel {
                     Self((self.0 & 0xffffffffffffff_u64) | (((v >> 0u32) & 0xff_u64) << 56u32))
                 }
                 #[doc = "Sets `MEMORY_BOUND`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Level 2 (part of BACKEND_BOUND): slots stalled on the memory subsystem (fraction of 255).\n\nBits 63:56, read-write, 8 bits wide."]
-                pub const fn try_set_memory_bound(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_memory_bound(
+                    self,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
                     if v > 0xff_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "MEMORY_BOUND",
@@ -42777,11 +45592,6 @@ pub mod intel {
                     Ok(Self(
                         (self.0 & 0xffffffffffffff_u64) | (((v >> 0u32) & 0xff_u64) << 56u32),
                     ))
-                }
-                #[doc = "Level 2 (part of BACKEND_BOUND): slots stalled on the memory subsystem (fraction of 255).\n\nBits 63:56, read-write, 8 bits wide."]
-                pub const fn set_memory_bound(self, value: u8) -> Self {
-                    let v = value as u64;
-                    Self((self.0 & 0xffffffffffffff_u64) | (((v >> 0u32) & 0xff_u64) << 56u32))
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
                 #[inline]
@@ -42869,6 +45679,12 @@ pub mod intel {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -42889,15 +45705,11 @@ pub mod intel {
                     self.track(0xff_u64, self.value.with_retiring::<V>())
                 }
                 #[doc = "Sets `RETIRING`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Level 1: slots that retired micro-operations (fraction of 255).\n\nBits 7:0, read-write, 8 bits wide."]
-                pub const fn try_set_retiring(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_retiring(v) {
+                pub const fn try_with_retiring(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_retiring(v) {
                         Ok(next) => Ok(self.track(0xff_u64, next)),
                         Err(e) => Err(e),
                     }
-                }
-                #[doc = "Level 1: slots that retired micro-operations (fraction of 255).\n\nBits 7:0, read-write, 8 bits wide."]
-                pub const fn set_retiring(self, value: u8) -> Self {
-                    self.track(0xff_u64, self.value.set_retiring(value))
                 }
                 #[doc = "Sets `BAD_SPECULATION` to the constant `V`; a `V` wider than 8 bits fails to compile. Level 1: slots wasted by mis-speculation (fraction of 255).\n\nBits 15:8, read-write, 8 bits wide."]
                 #[track_caller]
@@ -42905,18 +45717,14 @@ pub mod intel {
                     self.track(0xff00_u64, self.value.with_bad_speculation::<V>())
                 }
                 #[doc = "Sets `BAD_SPECULATION`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Level 1: slots wasted by mis-speculation (fraction of 255).\n\nBits 15:8, read-write, 8 bits wide."]
-                pub const fn try_set_bad_speculation(
+                pub const fn try_with_bad_speculation(
                     self,
                     v: u64,
                 ) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_bad_speculation(v) {
+                    match self.value.try_with_bad_speculation(v) {
                         Ok(next) => Ok(self.track(0xff00_u64, next)),
                         Err(e) => Err(e),
                     }
-                }
-                #[doc = "Level 1: slots wasted by mis-speculation (fraction of 255).\n\nBits 15:8, read-write, 8 bits wide."]
-                pub const fn set_bad_speculation(self, value: u8) -> Self {
-                    self.track(0xff00_u64, self.value.set_bad_speculation(value))
                 }
                 #[doc = "Sets `FRONTEND_BOUND` to the constant `V`; a `V` wider than 8 bits fails to compile. Level 1: slots the front end did not fill (fraction of 255).\n\nBits 23:16, read-write, 8 bits wide."]
                 #[track_caller]
@@ -42924,18 +45732,14 @@ pub mod intel {
                     self.track(0xff0000_u64, self.value.with_frontend_bound::<V>())
                 }
                 #[doc = "Sets `FRONTEND_BOUND`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Level 1: slots the front end did not fill (fraction of 255).\n\nBits 23:16, read-write, 8 bits wide."]
-                pub const fn try_set_frontend_bound(
+                pub const fn try_with_frontend_bound(
                     self,
                     v: u64,
                 ) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_frontend_bound(v) {
+                    match self.value.try_with_frontend_bound(v) {
                         Ok(next) => Ok(self.track(0xff0000_u64, next)),
                         Err(e) => Err(e),
                     }
-                }
-                #[doc = "Level 1: slots the front end did not fill (fraction of 255).\n\nBits 23:16, read-write, 8 bits wide."]
-                pub const fn set_frontend_bound(self, value: u8) -> Self {
-                    self.track(0xff0000_u64, self.value.set_frontend_bound(value))
                 }
                 #[doc = "Sets `BACKEND_BOUND` to the constant `V`; a `V` wider than 8 bits fails to compile. Level 1: slots the back end could not accept (fraction of 255).\n\nBits 31:24, read-write, 8 bits wide."]
                 #[track_caller]
@@ -42943,18 +45747,14 @@ pub mod intel {
                     self.track(0xff000000_u64, self.value.with_backend_bound::<V>())
                 }
                 #[doc = "Sets `BACKEND_BOUND`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Level 1: slots the back end could not accept (fraction of 255).\n\nBits 31:24, read-write, 8 bits wide."]
-                pub const fn try_set_backend_bound(
+                pub const fn try_with_backend_bound(
                     self,
                     v: u64,
                 ) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_backend_bound(v) {
+                    match self.value.try_with_backend_bound(v) {
                         Ok(next) => Ok(self.track(0xff000000_u64, next)),
                         Err(e) => Err(e),
                     }
-                }
-                #[doc = "Level 1: slots the back end could not accept (fraction of 255).\n\nBits 31:24, read-write, 8 bits wide."]
-                pub const fn set_backend_bound(self, value: u8) -> Self {
-                    self.track(0xff000000_u64, self.value.set_backend_bound(value))
                 }
                 #[doc = "Sets `HEAVY_OPERATIONS` to the constant `V`; a `V` wider than 8 bits fails to compile. Level 2 (part of RETIRING): slots of instructions decoded into more than one micro-operation (fraction of 255).\n\nBits 39:32, read-write, 8 bits wide."]
                 #[track_caller]
@@ -42962,18 +45762,14 @@ pub mod intel {
                     self.track(0xff00000000_u64, self.value.with_heavy_operations::<V>())
                 }
                 #[doc = "Sets `HEAVY_OPERATIONS`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Level 2 (part of RETIRING): slots of instructions decoded into more than one micro-operation (fraction of 255).\n\nBits 39:32, read-write, 8 bits wide."]
-                pub const fn try_set_heavy_operations(
+                pub const fn try_with_heavy_operations(
                     self,
                     v: u64,
                 ) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_heavy_operations(v) {
+                    match self.value.try_with_heavy_operations(v) {
                         Ok(next) => Ok(self.track(0xff00000000_u64, next)),
                         Err(e) => Err(e),
                     }
-                }
-                #[doc = "Level 2 (part of RETIRING): slots of instructions decoded into more than one micro-operation (fraction of 255).\n\nBits 39:32, read-write, 8 bits wide."]
-                pub const fn set_heavy_operations(self, value: u8) -> Self {
-                    self.track(0xff00000000_u64, self.value.set_heavy_operations(value))
                 }
                 #[doc = "Sets `BRANCH_MISPREDICTS` to the constant `V`; a `V` wider than 8 bits fails to compile. Level 2 (part of BAD_SPECULATION): slots wasted by branch mispredictions (fraction of 255).\n\nBits 47:40, read-write, 8 bits wide."]
                 #[track_caller]
@@ -42984,18 +45780,14 @@ pub mod intel {
                     )
                 }
                 #[doc = "Sets `BRANCH_MISPREDICTS`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Level 2 (part of BAD_SPECULATION): slots wasted by branch mispredictions (fraction of 255).\n\nBits 47:40, read-write, 8 bits wide."]
-                pub const fn try_set_branch_mispredicts(
+                pub const fn try_with_branch_mispredicts(
                     self,
                     v: u64,
                 ) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_branch_mispredicts(v) {
+                    match self.value.try_with_branch_mispredicts(v) {
                         Ok(next) => Ok(self.track(0xff0000000000_u64, next)),
                         Err(e) => Err(e),
                     }
-                }
-                #[doc = "Level 2 (part of BAD_SPECULATION): slots wasted by branch mispredictions (fraction of 255).\n\nBits 47:40, read-write, 8 bits wide."]
-                pub const fn set_branch_mispredicts(self, value: u8) -> Self {
-                    self.track(0xff0000000000_u64, self.value.set_branch_mispredicts(value))
                 }
                 #[doc = "Sets `FETCH_LATENCY` to the constant `V`; a `V` wider than 8 bits fails to compile. Level 2 (part of FRONTEND_BOUND): slots lost to front-end latency (fraction of 255).\n\nBits 55:48, read-write, 8 bits wide."]
                 #[track_caller]
@@ -43003,18 +45795,14 @@ pub mod intel {
                     self.track(0xff000000000000_u64, self.value.with_fetch_latency::<V>())
                 }
                 #[doc = "Sets `FETCH_LATENCY`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Level 2 (part of FRONTEND_BOUND): slots lost to front-end latency (fraction of 255).\n\nBits 55:48, read-write, 8 bits wide."]
-                pub const fn try_set_fetch_latency(
+                pub const fn try_with_fetch_latency(
                     self,
                     v: u64,
                 ) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_fetch_latency(v) {
+                    match self.value.try_with_fetch_latency(v) {
                         Ok(next) => Ok(self.track(0xff000000000000_u64, next)),
                         Err(e) => Err(e),
                     }
-                }
-                #[doc = "Level 2 (part of FRONTEND_BOUND): slots lost to front-end latency (fraction of 255).\n\nBits 55:48, read-write, 8 bits wide."]
-                pub const fn set_fetch_latency(self, value: u8) -> Self {
-                    self.track(0xff000000000000_u64, self.value.set_fetch_latency(value))
                 }
                 #[doc = "Sets `MEMORY_BOUND` to the constant `V`; a `V` wider than 8 bits fails to compile. Level 2 (part of BACKEND_BOUND): slots stalled on the memory subsystem (fraction of 255).\n\nBits 63:56, read-write, 8 bits wide."]
                 #[track_caller]
@@ -43022,15 +45810,14 @@ pub mod intel {
                     self.track(0xff00000000000000_u64, self.value.with_memory_bound::<V>())
                 }
                 #[doc = "Sets `MEMORY_BOUND`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Level 2 (part of BACKEND_BOUND): slots stalled on the memory subsystem (fraction of 255).\n\nBits 63:56, read-write, 8 bits wide."]
-                pub const fn try_set_memory_bound(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_memory_bound(v) {
+                pub const fn try_with_memory_bound(
+                    self,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_memory_bound(v) {
                         Ok(next) => Ok(self.track(0xff00000000000000_u64, next)),
                         Err(e) => Err(e),
                     }
-                }
-                #[doc = "Level 2 (part of BACKEND_BOUND): slots stalled on the memory subsystem (fraction of 255).\n\nBits 63:56, read-write, 8 bits wide."]
-                pub const fn set_memory_bound(self, value: u8) -> Self {
-                    self.track(0xff00000000000000_u64, self.value.set_memory_bound(value))
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n"]
                 #[inline]
@@ -43158,6 +45945,11 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`IA32_PERF_METRICS`](IA32_PERF_METRICS)."]
         pub type Ia32PerfMetrics = IA32_PERF_METRICS::Value;
@@ -43165,6 +45957,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -43215,11 +46008,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -43315,7 +46104,7 @@ pub mod intel {
                     Self((self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32))
                 }
                 #[doc = "Sets `LBR_ENTRIES`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Number of LBR entries in a record minus one.\n\nBits 31:24, read-write, 8 bits wide."]
-                pub const fn try_set_lbr_entries(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_lbr_entries(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0xff_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "LBR_ENTRIES",
@@ -43326,11 +46115,6 @@ pub mod intel {
                     Ok(Self(
                         (self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32),
                     ))
-                }
-                #[doc = "Number of LBR entries in a record minus one.\n\nBits 31:24, read-write, 8 bits wide."]
-                pub const fn set_lbr_entries(self, value: u8) -> Self {
-                    let v = value as u64;
-                    Self((self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32))
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
                 #[inline]
@@ -43394,6 +46178,12 @@ pub mod intel {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -43430,15 +46220,11 @@ pub mod intel {
                     self.track(0xff000000_u64, self.value.with_lbr_entries::<V>())
                 }
                 #[doc = "Sets `LBR_ENTRIES`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Number of LBR entries in a record minus one.\n\nBits 31:24, read-write, 8 bits wide."]
-                pub const fn try_set_lbr_entries(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_lbr_entries(v) {
+                pub const fn try_with_lbr_entries(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_lbr_entries(v) {
                         Ok(next) => Ok(self.track(0xff000000_u64, next)),
                         Err(e) => Err(e),
                     }
-                }
-                #[doc = "Number of LBR entries in a record minus one.\n\nBits 31:24, read-write, 8 bits wide."]
-                pub const fn set_lbr_entries(self, value: u8) -> Self {
-                    self.track(0xff000000_u64, self.value.set_lbr_entries(value))
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n"]
                 #[inline]
@@ -43539,10 +46325,15 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`MSR_PEBS_DATA_CFG`](MSR_PEBS_DATA_CFG)."]
         pub type MsrPebsDataCfg = MSR_PEBS_DATA_CFG::Value;
-        #[doc = "The architectural events of `intel-v5` (CPUID.0AH:EBX enumerates their availability)."]
+        #[doc = "The architectural events of `intel-v5`, `intel-tremont-family` and `intel-icelake-family`, and of the 15 CPU model generations extending them. One set, defined here in `intel-v5` and re-exported by the others. CPUID.0AH:EBX enumerates their availability ([`is_available`](ArchEvent::is_available)).\n\nAn event is architectural when its definition has a `cpuid-bit` (its CPUID.0AH:EBX bit); every other event of a generation is model-specific and lives in that CPU model's `events::Event`. Variants are the names in CamelCase, each `.`-separated part on its own (`LONGEST_LAT_CACHE.MISS` is `LongestLatCache_Miss`)."]
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum ArchEvent {
             #[doc = "Core cycles while the logical processor is not halted.\n\nEvent select `0x3C`, umask `0x00`; CPUID.0AH:EBX bit 0 (set = unavailable); since `intel-v1`."]
@@ -43626,9 +46417,10 @@ pub mod intel {
                     ArchEvent::TopdownSlots => 7u32,
                 }
             }
-            #[doc = r" The full encoding, and the counters that may count it, for"]
-            #[doc = r" `IA32_PERFEVTSEL::event_on` / `try_event_on`."]
-            pub const fn desc(self) -> &'static crate::EventDesc {
+            #[doc = r" The full encoding, and the counters that may count it, typed as an"]
+            #[doc = r" event of this `ArchEvent`, for the `event_on` / `try_event_on` of the"]
+            #[doc = r" event selects of the generations that have it."]
+            pub const fn desc(self) -> crate::EventRef<'static, ArchEvent> {
                 const D0: crate::EventDesc =
                     crate::EventDesc::new("UNHALTED_CORE_CYCLES", 0x3c, 0x00)
                         .with_counters(0xff)
@@ -43653,7 +46445,7 @@ pub mod intel {
                 const D7: crate::EventDesc = crate::EventDesc::new("TOPDOWN_SLOTS", 0xa4, 0x01)
                     .with_counters(0xff)
                     .with_fixed(3);
-                match self {
+                crate::EventRef::__new(match self {
                     ArchEvent::UnhaltedCoreCycles => &D0,
                     ArchEvent::InstructionsRetired => &D1,
                     ArchEvent::UnhaltedReferenceCycles => &D2,
@@ -43662,7 +46454,7 @@ pub mod intel {
                     ArchEvent::BranchInstructionsRetired => &D5,
                     ArchEvent::BranchMissesRetired => &D6,
                     ArchEvent::TopdownSlots => &D7,
-                }
+                })
             }
             #[doc = r" The fixed counter that counts this event, if any."]
             pub const fn fixed_counter(self) -> Option<u32> {
@@ -43704,7 +46496,7 @@ pub mod intel {
         }
         impl crate::pmu::AsEvent for ArchEvent {
             fn event_desc(&self) -> crate::EventDesc {
-                *self.desc()
+                *self.desc().get()
             }
         }
         #[doc = "The run-time view of `intel-v5` ([`Arch`](crate::arch::Arch)), generated from the roles its definitions give its registers and fields."]
@@ -44191,7 +46983,7 @@ pub mod intel {
                         out[i] = crate::arch::ArchEventInfo {
                             name: all[i].name(),
                             cpuid_bit: all[i].cpuid_bit(),
-                            desc: *all[i].desc(),
+                            desc: *all[i].desc().get(),
                         };
                         i += 1;
                     }
@@ -44209,7 +47001,9 @@ pub mod intel {
                 n: u32,
                 event: &crate::EventDesc,
             ) -> Result<u64, crate::arch::EncodeError> {
-                Ok(IA32_PERFEVTSEL::try_event_on(n, event)?.try_build()?.bits())
+                Ok(IA32_PERFEVTSEL::try_event_on_raw(n, event)?
+                    .try_build()?
+                    .bits())
             }
         }
         #[doc = "CPUID leaves of `intel-v5`: output layouts with named fields."]
@@ -44480,6 +47274,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -44522,11 +47317,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -44725,6 +47516,12 @@ pub mod intel {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -44923,6 +47720,11 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`MSR_LBR_SELECT`](MSR_LBR_SELECT)."]
         pub type MsrLbrSelect = MSR_LBR_SELECT::Value;
@@ -44930,6 +47732,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -44980,11 +47783,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -45042,7 +47841,7 @@ pub mod intel {
                     Self((self.0 & 0xffffffffffffffe0_u64) | (((v >> 0u32) & 0x1f_u64) << 0u32))
                 }
                 #[doc = "Sets `TOS`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 5 bits. Record index 0-31 of the last branch recorded.\n\nBits 4:0, read-write, 5 bits wide."]
-                pub const fn try_set_tos(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_tos(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0x1f_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "TOS",
@@ -45109,6 +47908,12 @@ pub mod intel {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -45129,8 +47934,8 @@ pub mod intel {
                     self.track(0x1f_u64, self.value.with_tos::<V>())
                 }
                 #[doc = "Sets `TOS`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 5 bits. Record index 0-31 of the last branch recorded.\n\nBits 4:0, read-write, 5 bits wide."]
-                pub const fn try_set_tos(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_tos(v) {
+                pub const fn try_with_tos(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_tos(v) {
                         Ok(next) => Ok(self.track(0x1f_u64, next)),
                         Err(e) => Err(e),
                     }
@@ -45198,6 +48003,11 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`MSR_LASTBRANCH_TOS`](MSR_LASTBRANCH_TOS)."]
         pub type MsrLastbranchTos = MSR_LASTBRANCH_TOS::Value;
@@ -45205,6 +48015,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -45298,11 +48109,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -45357,15 +48164,10 @@ pub mod intel {
                     Self((self.0 & 0x0_u64) | (((v >> 0u32) & 0xffffffffffffffff_u64) << 0u32))
                 }
                 #[doc = "Sets `FROM_IP`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 64 bits. Branch source address (and the format's flags).\n\nBits 63:0, read-write, 64 bits wide."]
-                pub const fn try_set_from_ip(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_from_ip(self, v: u64) -> Result<Self, crate::FieldError> {
                     Ok(Self(
                         (self.0 & 0x0_u64) | (((v >> 0u32) & 0xffffffffffffffff_u64) << 0u32),
                     ))
-                }
-                #[doc = "Branch source address (and the format's flags).\n\nBits 63:0, read-write, 64 bits wide."]
-                pub const fn set_from_ip(self, value: u64) -> Self {
-                    let v = value as u64;
-                    Self((self.0 & 0x0_u64) | (((v >> 0u32) & 0xffffffffffffffff_u64) << 0u32))
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
                 #[inline]
@@ -45425,6 +48227,12 @@ pub mod intel {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -45445,15 +48253,11 @@ pub mod intel {
                     self.track(0xffffffffffffffff_u64, self.value.with_from_ip::<V>())
                 }
                 #[doc = "Sets `FROM_IP`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 64 bits. Branch source address (and the format's flags).\n\nBits 63:0, read-write, 64 bits wide."]
-                pub const fn try_set_from_ip(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_from_ip(v) {
+                pub const fn try_with_from_ip(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_from_ip(v) {
                         Ok(next) => Ok(self.track(0xffffffffffffffff_u64, next)),
                         Err(e) => Err(e),
                     }
-                }
-                #[doc = "Branch source address (and the format's flags).\n\nBits 63:0, read-write, 64 bits wide."]
-                pub const fn set_from_ip(self, value: u64) -> Self {
-                    self.track(0xffffffffffffffff_u64, self.value.set_from_ip(value))
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n"]
                 #[inline]
@@ -45504,10 +48308,11 @@ pub mod intel {
                     self.0
                 }
             }
-            #[doc = "`MSR_LASTBRANCH_FROM_IPN` as a typed MSR. `N` out of 0..32 fails to compile."]
+            #[doc = "`MSR_LASTBRANCH_FROM_IPN` as a typed MSR whose index is part of its type (a value placed on another instance cannot be written to it). `N` out of 0..32 fails to compile."]
             #[track_caller]
-            pub const fn msr<const N: u32>() -> Instance {
-                Instance(address::<N>())
+            pub const fn msr<const N: u32>() -> Indexed<N> {
+                let _ = address::<N>();
+                Indexed
             }
             #[doc = r" Instance `index` as a typed MSR, or `None` when out of range."]
             pub const fn try_msr(index: u32) -> Option<Instance> {
@@ -45534,6 +48339,52 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
+            #[doc = "`MSR_LASTBRANCH_FROM_IPN` as a typed MSR, `N` in its type: what [`msr::<N>()`](msr) returns. A value placed on another instance (`Placed<M>`) cannot be written to it."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Indexed<const N: u32>;
+            impl<const N: u32> Indexed<N> {
+                #[doc = r" The MSR address."]
+                #[track_caller]
+                pub const fn address(self) -> u32 {
+                    address::<N>()
+                }
+                #[doc = r" Index within the family: `N`."]
+                pub const fn index(self) -> u32 {
+                    N
+                }
+                #[doc = r" The same MSR as an [`Instance`](Instance), its index known at run time only."]
+                #[track_caller]
+                pub const fn instance(self) -> Instance {
+                    Instance(address::<N>())
+                }
+            }
+            impl<const N: u32> From<Indexed<N>> for Instance {
+                fn from(m: Indexed<N>) -> Instance {
+                    m.instance()
+                }
+            }
+            impl<const N: u32> crate::access::Msr for Indexed<N> {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    address::<N>()
+                }
+            }
+            impl<const N: u32> crate::access::Readable for Indexed<N> {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl<const N: u32> crate::access::Writable for Indexed<N> {}
+            impl<const N: u32> crate::access::WriteTo<Indexed<N>> for Value {
+                fn bits_for(self, _: Indexed<N>) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`MSR_LASTBRANCH_FROM_IP`](MSR_LASTBRANCH_FROM_IP)."]
         pub type MsrLastbranchFromIp = MSR_LASTBRANCH_FROM_IP::Value;
@@ -45541,6 +48392,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -45634,11 +48486,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -45693,15 +48541,10 @@ pub mod intel {
                     Self((self.0 & 0x0_u64) | (((v >> 0u32) & 0xffffffffffffffff_u64) << 0u32))
                 }
                 #[doc = "Sets `TO_IP`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 64 bits. Branch target address (and the format's flags).\n\nBits 63:0, read-write, 64 bits wide."]
-                pub const fn try_set_to_ip(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_to_ip(self, v: u64) -> Result<Self, crate::FieldError> {
                     Ok(Self(
                         (self.0 & 0x0_u64) | (((v >> 0u32) & 0xffffffffffffffff_u64) << 0u32),
                     ))
-                }
-                #[doc = "Branch target address (and the format's flags).\n\nBits 63:0, read-write, 64 bits wide."]
-                pub const fn set_to_ip(self, value: u64) -> Self {
-                    let v = value as u64;
-                    Self((self.0 & 0x0_u64) | (((v >> 0u32) & 0xffffffffffffffff_u64) << 0u32))
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
                 #[inline]
@@ -45761,6 +48604,12 @@ pub mod intel {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -45781,15 +48630,11 @@ pub mod intel {
                     self.track(0xffffffffffffffff_u64, self.value.with_to_ip::<V>())
                 }
                 #[doc = "Sets `TO_IP`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 64 bits. Branch target address (and the format's flags).\n\nBits 63:0, read-write, 64 bits wide."]
-                pub const fn try_set_to_ip(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_to_ip(v) {
+                pub const fn try_with_to_ip(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_to_ip(v) {
                         Ok(next) => Ok(self.track(0xffffffffffffffff_u64, next)),
                         Err(e) => Err(e),
                     }
-                }
-                #[doc = "Branch target address (and the format's flags).\n\nBits 63:0, read-write, 64 bits wide."]
-                pub const fn set_to_ip(self, value: u64) -> Self {
-                    self.track(0xffffffffffffffff_u64, self.value.set_to_ip(value))
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n"]
                 #[inline]
@@ -45840,10 +48685,11 @@ pub mod intel {
                     self.0
                 }
             }
-            #[doc = "`MSR_LASTBRANCH_TO_IPN` as a typed MSR. `N` out of 0..32 fails to compile."]
+            #[doc = "`MSR_LASTBRANCH_TO_IPN` as a typed MSR whose index is part of its type (a value placed on another instance cannot be written to it). `N` out of 0..32 fails to compile."]
             #[track_caller]
-            pub const fn msr<const N: u32>() -> Instance {
-                Instance(address::<N>())
+            pub const fn msr<const N: u32>() -> Indexed<N> {
+                let _ = address::<N>();
+                Indexed
             }
             #[doc = r" Instance `index` as a typed MSR, or `None` when out of range."]
             pub const fn try_msr(index: u32) -> Option<Instance> {
@@ -45870,6 +48716,52 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
+            #[doc = "`MSR_LASTBRANCH_TO_IPN` as a typed MSR, `N` in its type: what [`msr::<N>()`](msr) returns. A value placed on another instance (`Placed<M>`) cannot be written to it."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Indexed<const N: u32>;
+            impl<const N: u32> Indexed<N> {
+                #[doc = r" The MSR address."]
+                #[track_caller]
+                pub const fn address(self) -> u32 {
+                    address::<N>()
+                }
+                #[doc = r" Index within the family: `N`."]
+                pub const fn index(self) -> u32 {
+                    N
+                }
+                #[doc = r" The same MSR as an [`Instance`](Instance), its index known at run time only."]
+                #[track_caller]
+                pub const fn instance(self) -> Instance {
+                    Instance(address::<N>())
+                }
+            }
+            impl<const N: u32> From<Indexed<N>> for Instance {
+                fn from(m: Indexed<N>) -> Instance {
+                    m.instance()
+                }
+            }
+            impl<const N: u32> crate::access::Msr for Indexed<N> {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    address::<N>()
+                }
+            }
+            impl<const N: u32> crate::access::Readable for Indexed<N> {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl<const N: u32> crate::access::Writable for Indexed<N> {}
+            impl<const N: u32> crate::access::WriteTo<Indexed<N>> for Value {
+                fn bits_for(self, _: Indexed<N>) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`MSR_LASTBRANCH_TO_IP`](MSR_LASTBRANCH_TO_IP)."]
         pub type MsrLastbranchToIp = MSR_LASTBRANCH_TO_IP::Value;
@@ -45877,6 +48769,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -45969,11 +48862,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -46031,7 +48920,7 @@ pub mod intel {
                     Self((self.0 & 0xffffffffffff0000_u64) | (((v >> 0u32) & 0xffff_u64) << 0u32))
                 }
                 #[doc = "Sets `CYC_CNT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 16 bits. Core cycles since the previous record (saturating).\n\nBits 15:0, read-write, 16 bits wide."]
-                pub const fn try_set_cyc_cnt(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_cyc_cnt(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0xffff_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "CYC_CNT",
@@ -46042,11 +48931,6 @@ pub mod intel {
                     Ok(Self(
                         (self.0 & 0xffffffffffff0000_u64) | (((v >> 0u32) & 0xffff_u64) << 0u32),
                     ))
-                }
-                #[doc = "Core cycles since the previous record (saturating).\n\nBits 15:0, read-write, 16 bits wide."]
-                pub const fn set_cyc_cnt(self, value: u16) -> Self {
-                    let v = value as u64;
-                    Self((self.0 & 0xffffffffffff0000_u64) | (((v >> 0u32) & 0xffff_u64) << 0u32))
                 }
                 #[doc = "The record is a transactional abort.\n\nBits 61, read-write, 1 bit wide."]
                 pub const fn tsx_abort(self) -> bool {
@@ -46136,6 +49020,12 @@ pub mod intel {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -46156,15 +49046,11 @@ pub mod intel {
                     self.track(0xffff_u64, self.value.with_cyc_cnt::<V>())
                 }
                 #[doc = "Sets `CYC_CNT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 16 bits. Core cycles since the previous record (saturating).\n\nBits 15:0, read-write, 16 bits wide."]
-                pub const fn try_set_cyc_cnt(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_cyc_cnt(v) {
+                pub const fn try_with_cyc_cnt(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_cyc_cnt(v) {
                         Ok(next) => Ok(self.track(0xffff_u64, next)),
                         Err(e) => Err(e),
                     }
-                }
-                #[doc = "Core cycles since the previous record (saturating).\n\nBits 15:0, read-write, 16 bits wide."]
-                pub const fn set_cyc_cnt(self, value: u16) -> Self {
-                    self.track(0xffff_u64, self.value.set_cyc_cnt(value))
                 }
                 #[doc = "The record is a transactional abort.\n\nBits 61, read-write, 1 bit wide."]
                 pub const fn with_tsx_abort(self, on: bool) -> Self {
@@ -46254,10 +49140,11 @@ pub mod intel {
                     self.0
                 }
             }
-            #[doc = "`MSR_LBR_INFON` as a typed MSR. `N` out of 0..32 fails to compile."]
+            #[doc = "`MSR_LBR_INFON` as a typed MSR whose index is part of its type (a value placed on another instance cannot be written to it). `N` out of 0..32 fails to compile."]
             #[track_caller]
-            pub const fn msr<const N: u32>() -> Instance {
-                Instance(address::<N>())
+            pub const fn msr<const N: u32>() -> Indexed<N> {
+                let _ = address::<N>();
+                Indexed
             }
             #[doc = r" Instance `index` as a typed MSR, or `None` when out of range."]
             pub const fn try_msr(index: u32) -> Option<Instance> {
@@ -46284,6 +49171,52 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
+            #[doc = "`MSR_LBR_INFON` as a typed MSR, `N` in its type: what [`msr::<N>()`](msr) returns. A value placed on another instance (`Placed<M>`) cannot be written to it."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Indexed<const N: u32>;
+            impl<const N: u32> Indexed<N> {
+                #[doc = r" The MSR address."]
+                #[track_caller]
+                pub const fn address(self) -> u32 {
+                    address::<N>()
+                }
+                #[doc = r" Index within the family: `N`."]
+                pub const fn index(self) -> u32 {
+                    N
+                }
+                #[doc = r" The same MSR as an [`Instance`](Instance), its index known at run time only."]
+                #[track_caller]
+                pub const fn instance(self) -> Instance {
+                    Instance(address::<N>())
+                }
+            }
+            impl<const N: u32> From<Indexed<N>> for Instance {
+                fn from(m: Indexed<N>) -> Instance {
+                    m.instance()
+                }
+            }
+            impl<const N: u32> crate::access::Msr for Indexed<N> {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    address::<N>()
+                }
+            }
+            impl<const N: u32> crate::access::Readable for Indexed<N> {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl<const N: u32> crate::access::Writable for Indexed<N> {}
+            impl<const N: u32> crate::access::WriteTo<Indexed<N>> for Value {
+                fn bits_for(self, _: Indexed<N>) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`MSR_LBR_INFO`](MSR_LBR_INFO)."]
         pub type MsrLbrInfo = MSR_LBR_INFO::Value;
@@ -46826,7 +49759,7 @@ pub mod intel {
                         out[i] = crate::arch::ArchEventInfo {
                             name: all[i].name(),
                             cpuid_bit: all[i].cpuid_bit(),
-                            desc: *all[i].desc(),
+                            desc: *all[i].desc().get(),
                         };
                         i += 1;
                     }
@@ -46844,7 +49777,9 @@ pub mod intel {
                 n: u32,
                 event: &crate::EventDesc,
             ) -> Result<u64, crate::arch::EncodeError> {
-                Ok(IA32_PERFEVTSEL::try_event_on(n, event)?.try_build()?.bits())
+                Ok(IA32_PERFEVTSEL::try_event_on_raw(n, event)?
+                    .try_build()?
+                    .bits())
             }
         }
         #[doc = "CPUID leaves of `intel-icelake-family`: output layouts with named fields."]
@@ -46876,6 +49811,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -46918,11 +49854,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -47121,6 +50053,12 @@ pub mod intel {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -47319,6 +50257,11 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`MSR_LBR_SELECT`](MSR_LBR_SELECT)."]
         pub type MsrLbrSelect = MSR_LBR_SELECT::Value;
@@ -47326,6 +50269,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -47376,11 +50320,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -47438,7 +50378,7 @@ pub mod intel {
                     Self((self.0 & 0xffffffffffffffe0_u64) | (((v >> 0u32) & 0x1f_u64) << 0u32))
                 }
                 #[doc = "Sets `TOS`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 5 bits. Record index 0-31 of the last branch recorded.\n\nBits 4:0, read-write, 5 bits wide."]
-                pub const fn try_set_tos(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_tos(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0x1f_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "TOS",
@@ -47505,6 +50445,12 @@ pub mod intel {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -47525,8 +50471,8 @@ pub mod intel {
                     self.track(0x1f_u64, self.value.with_tos::<V>())
                 }
                 #[doc = "Sets `TOS`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 5 bits. Record index 0-31 of the last branch recorded.\n\nBits 4:0, read-write, 5 bits wide."]
-                pub const fn try_set_tos(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_tos(v) {
+                pub const fn try_with_tos(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_tos(v) {
                         Ok(next) => Ok(self.track(0x1f_u64, next)),
                         Err(e) => Err(e),
                     }
@@ -47594,6 +50540,11 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`MSR_LASTBRANCH_TOS`](MSR_LASTBRANCH_TOS)."]
         pub type MsrLastbranchTos = MSR_LASTBRANCH_TOS::Value;
@@ -47601,6 +50552,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -47694,11 +50646,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -47753,15 +50701,10 @@ pub mod intel {
                     Self((self.0 & 0x0_u64) | (((v >> 0u32) & 0xffffffffffffffff_u64) << 0u32))
                 }
                 #[doc = "Sets `FROM_IP`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 64 bits. Branch source address (and the format's flags).\n\nBits 63:0, read-write, 64 bits wide."]
-                pub const fn try_set_from_ip(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_from_ip(self, v: u64) -> Result<Self, crate::FieldError> {
                     Ok(Self(
                         (self.0 & 0x0_u64) | (((v >> 0u32) & 0xffffffffffffffff_u64) << 0u32),
                     ))
-                }
-                #[doc = "Branch source address (and the format's flags).\n\nBits 63:0, read-write, 64 bits wide."]
-                pub const fn set_from_ip(self, value: u64) -> Self {
-                    let v = value as u64;
-                    Self((self.0 & 0x0_u64) | (((v >> 0u32) & 0xffffffffffffffff_u64) << 0u32))
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
                 #[inline]
@@ -47821,6 +50764,12 @@ pub mod intel {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -47841,15 +50790,11 @@ pub mod intel {
                     self.track(0xffffffffffffffff_u64, self.value.with_from_ip::<V>())
                 }
                 #[doc = "Sets `FROM_IP`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 64 bits. Branch source address (and the format's flags).\n\nBits 63:0, read-write, 64 bits wide."]
-                pub const fn try_set_from_ip(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_from_ip(v) {
+                pub const fn try_with_from_ip(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_from_ip(v) {
                         Ok(next) => Ok(self.track(0xffffffffffffffff_u64, next)),
                         Err(e) => Err(e),
                     }
-                }
-                #[doc = "Branch source address (and the format's flags).\n\nBits 63:0, read-write, 64 bits wide."]
-                pub const fn set_from_ip(self, value: u64) -> Self {
-                    self.track(0xffffffffffffffff_u64, self.value.set_from_ip(value))
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n"]
                 #[inline]
@@ -47900,10 +50845,11 @@ pub mod intel {
                     self.0
                 }
             }
-            #[doc = "`MSR_LASTBRANCH_FROM_IPN` as a typed MSR. `N` out of 0..32 fails to compile."]
+            #[doc = "`MSR_LASTBRANCH_FROM_IPN` as a typed MSR whose index is part of its type (a value placed on another instance cannot be written to it). `N` out of 0..32 fails to compile."]
             #[track_caller]
-            pub const fn msr<const N: u32>() -> Instance {
-                Instance(address::<N>())
+            pub const fn msr<const N: u32>() -> Indexed<N> {
+                let _ = address::<N>();
+                Indexed
             }
             #[doc = r" Instance `index` as a typed MSR, or `None` when out of range."]
             pub const fn try_msr(index: u32) -> Option<Instance> {
@@ -47930,6 +50876,52 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
+            #[doc = "`MSR_LASTBRANCH_FROM_IPN` as a typed MSR, `N` in its type: what [`msr::<N>()`](msr) returns. A value placed on another instance (`Placed<M>`) cannot be written to it."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Indexed<const N: u32>;
+            impl<const N: u32> Indexed<N> {
+                #[doc = r" The MSR address."]
+                #[track_caller]
+                pub const fn address(self) -> u32 {
+                    address::<N>()
+                }
+                #[doc = r" Index within the family: `N`."]
+                pub const fn index(self) -> u32 {
+                    N
+                }
+                #[doc = r" The same MSR as an [`Instance`](Instance), its index known at run time only."]
+                #[track_caller]
+                pub const fn instance(self) -> Instance {
+                    Instance(address::<N>())
+                }
+            }
+            impl<const N: u32> From<Indexed<N>> for Instance {
+                fn from(m: Indexed<N>) -> Instance {
+                    m.instance()
+                }
+            }
+            impl<const N: u32> crate::access::Msr for Indexed<N> {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    address::<N>()
+                }
+            }
+            impl<const N: u32> crate::access::Readable for Indexed<N> {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl<const N: u32> crate::access::Writable for Indexed<N> {}
+            impl<const N: u32> crate::access::WriteTo<Indexed<N>> for Value {
+                fn bits_for(self, _: Indexed<N>) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`MSR_LASTBRANCH_FROM_IP`](MSR_LASTBRANCH_FROM_IP)."]
         pub type MsrLastbranchFromIp = MSR_LASTBRANCH_FROM_IP::Value;
@@ -47937,6 +50929,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -48030,11 +51023,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -48089,15 +51078,10 @@ pub mod intel {
                     Self((self.0 & 0x0_u64) | (((v >> 0u32) & 0xffffffffffffffff_u64) << 0u32))
                 }
                 #[doc = "Sets `TO_IP`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 64 bits. Branch target address (and the format's flags).\n\nBits 63:0, read-write, 64 bits wide."]
-                pub const fn try_set_to_ip(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_to_ip(self, v: u64) -> Result<Self, crate::FieldError> {
                     Ok(Self(
                         (self.0 & 0x0_u64) | (((v >> 0u32) & 0xffffffffffffffff_u64) << 0u32),
                     ))
-                }
-                #[doc = "Branch target address (and the format's flags).\n\nBits 63:0, read-write, 64 bits wide."]
-                pub const fn set_to_ip(self, value: u64) -> Self {
-                    let v = value as u64;
-                    Self((self.0 & 0x0_u64) | (((v >> 0u32) & 0xffffffffffffffff_u64) << 0u32))
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
                 #[inline]
@@ -48157,6 +51141,12 @@ pub mod intel {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -48177,15 +51167,11 @@ pub mod intel {
                     self.track(0xffffffffffffffff_u64, self.value.with_to_ip::<V>())
                 }
                 #[doc = "Sets `TO_IP`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 64 bits. Branch target address (and the format's flags).\n\nBits 63:0, read-write, 64 bits wide."]
-                pub const fn try_set_to_ip(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_to_ip(v) {
+                pub const fn try_with_to_ip(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_to_ip(v) {
                         Ok(next) => Ok(self.track(0xffffffffffffffff_u64, next)),
                         Err(e) => Err(e),
                     }
-                }
-                #[doc = "Branch target address (and the format's flags).\n\nBits 63:0, read-write, 64 bits wide."]
-                pub const fn set_to_ip(self, value: u64) -> Self {
-                    self.track(0xffffffffffffffff_u64, self.value.set_to_ip(value))
                 }
                 #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n"]
                 #[inline]
@@ -48236,10 +51222,11 @@ pub mod intel {
                     self.0
                 }
             }
-            #[doc = "`MSR_LASTBRANCH_TO_IPN` as a typed MSR. `N` out of 0..32 fails to compile."]
+            #[doc = "`MSR_LASTBRANCH_TO_IPN` as a typed MSR whose index is part of its type (a value placed on another instance cannot be written to it). `N` out of 0..32 fails to compile."]
             #[track_caller]
-            pub const fn msr<const N: u32>() -> Instance {
-                Instance(address::<N>())
+            pub const fn msr<const N: u32>() -> Indexed<N> {
+                let _ = address::<N>();
+                Indexed
             }
             #[doc = r" Instance `index` as a typed MSR, or `None` when out of range."]
             pub const fn try_msr(index: u32) -> Option<Instance> {
@@ -48266,6 +51253,52 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
+            #[doc = "`MSR_LASTBRANCH_TO_IPN` as a typed MSR, `N` in its type: what [`msr::<N>()`](msr) returns. A value placed on another instance (`Placed<M>`) cannot be written to it."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Indexed<const N: u32>;
+            impl<const N: u32> Indexed<N> {
+                #[doc = r" The MSR address."]
+                #[track_caller]
+                pub const fn address(self) -> u32 {
+                    address::<N>()
+                }
+                #[doc = r" Index within the family: `N`."]
+                pub const fn index(self) -> u32 {
+                    N
+                }
+                #[doc = r" The same MSR as an [`Instance`](Instance), its index known at run time only."]
+                #[track_caller]
+                pub const fn instance(self) -> Instance {
+                    Instance(address::<N>())
+                }
+            }
+            impl<const N: u32> From<Indexed<N>> for Instance {
+                fn from(m: Indexed<N>) -> Instance {
+                    m.instance()
+                }
+            }
+            impl<const N: u32> crate::access::Msr for Indexed<N> {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    address::<N>()
+                }
+            }
+            impl<const N: u32> crate::access::Readable for Indexed<N> {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl<const N: u32> crate::access::Writable for Indexed<N> {}
+            impl<const N: u32> crate::access::WriteTo<Indexed<N>> for Value {
+                fn bits_for(self, _: Indexed<N>) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`MSR_LASTBRANCH_TO_IP`](MSR_LASTBRANCH_TO_IP)."]
         pub type MsrLastbranchToIp = MSR_LASTBRANCH_TO_IP::Value;
@@ -48273,6 +51306,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -48365,11 +51399,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -48427,7 +51457,7 @@ pub mod intel {
                     Self((self.0 & 0xffffffffffff0000_u64) | (((v >> 0u32) & 0xffff_u64) << 0u32))
                 }
                 #[doc = "Sets `CYC_CNT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 16 bits. Core cycles since the previous record (saturating).\n\nBits 15:0, read-write, 16 bits wide."]
-                pub const fn try_set_cyc_cnt(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_cyc_cnt(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0xffff_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "CYC_CNT",
@@ -48438,11 +51468,6 @@ pub mod intel {
                     Ok(Self(
                         (self.0 & 0xffffffffffff0000_u64) | (((v >> 0u32) & 0xffff_u64) << 0u32),
                     ))
-                }
-                #[doc = "Core cycles since the previous record (saturating).\n\nBits 15:0, read-write, 16 bits wide."]
-                pub const fn set_cyc_cnt(self, value: u16) -> Self {
-                    let v = value as u64;
-                    Self((self.0 & 0xffffffffffff0000_u64) | (((v >> 0u32) & 0xffff_u64) << 0u32))
                 }
                 #[doc = "The record is a transactional abort.\n\nBits 61, read-write, 1 bit wide."]
                 pub const fn tsx_abort(self) -> bool {
@@ -48532,6 +51557,12 @@ pub mod intel {
                 conflict: u64,
             }
             impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                };
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -48552,15 +51583,11 @@ pub mod intel {
                     self.track(0xffff_u64, self.value.with_cyc_cnt::<V>())
                 }
                 #[doc = "Sets `CYC_CNT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 16 bits. Core cycles since the previous record (saturating).\n\nBits 15:0, read-write, 16 bits wide."]
-                pub const fn try_set_cyc_cnt(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_cyc_cnt(v) {
+                pub const fn try_with_cyc_cnt(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_cyc_cnt(v) {
                         Ok(next) => Ok(self.track(0xffff_u64, next)),
                         Err(e) => Err(e),
                     }
-                }
-                #[doc = "Core cycles since the previous record (saturating).\n\nBits 15:0, read-write, 16 bits wide."]
-                pub const fn set_cyc_cnt(self, value: u16) -> Self {
-                    self.track(0xffff_u64, self.value.set_cyc_cnt(value))
                 }
                 #[doc = "The record is a transactional abort.\n\nBits 61, read-write, 1 bit wide."]
                 pub const fn with_tsx_abort(self, on: bool) -> Self {
@@ -48650,10 +51677,11 @@ pub mod intel {
                     self.0
                 }
             }
-            #[doc = "`MSR_LBR_INFON` as a typed MSR. `N` out of 0..32 fails to compile."]
+            #[doc = "`MSR_LBR_INFON` as a typed MSR whose index is part of its type (a value placed on another instance cannot be written to it). `N` out of 0..32 fails to compile."]
             #[track_caller]
-            pub const fn msr<const N: u32>() -> Instance {
-                Instance(address::<N>())
+            pub const fn msr<const N: u32>() -> Indexed<N> {
+                let _ = address::<N>();
+                Indexed
             }
             #[doc = r" Instance `index` as a typed MSR, or `None` when out of range."]
             pub const fn try_msr(index: u32) -> Option<Instance> {
@@ -48680,6 +51708,52 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
+            #[doc = "`MSR_LBR_INFON` as a typed MSR, `N` in its type: what [`msr::<N>()`](msr) returns. A value placed on another instance (`Placed<M>`) cannot be written to it."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Indexed<const N: u32>;
+            impl<const N: u32> Indexed<N> {
+                #[doc = r" The MSR address."]
+                #[track_caller]
+                pub const fn address(self) -> u32 {
+                    address::<N>()
+                }
+                #[doc = r" Index within the family: `N`."]
+                pub const fn index(self) -> u32 {
+                    N
+                }
+                #[doc = r" The same MSR as an [`Instance`](Instance), its index known at run time only."]
+                #[track_caller]
+                pub const fn instance(self) -> Instance {
+                    Instance(address::<N>())
+                }
+            }
+            impl<const N: u32> From<Indexed<N>> for Instance {
+                fn from(m: Indexed<N>) -> Instance {
+                    m.instance()
+                }
+            }
+            impl<const N: u32> crate::access::Msr for Indexed<N> {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    address::<N>()
+                }
+            }
+            impl<const N: u32> crate::access::Readable for Indexed<N> {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl<const N: u32> crate::access::Writable for Indexed<N> {}
+            impl<const N: u32> crate::access::WriteTo<Indexed<N>> for Value {
+                fn bits_for(self, _: Indexed<N>) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`MSR_LBR_INFO`](MSR_LBR_INFO)."]
         pub type MsrLbrInfo = MSR_LBR_INFO::Value;
@@ -49222,7 +52296,7 @@ pub mod intel {
                         out[i] = crate::arch::ArchEventInfo {
                             name: all[i].name(),
                             cpuid_bit: all[i].cpuid_bit(),
-                            desc: *all[i].desc(),
+                            desc: *all[i].desc().get(),
                         };
                         i += 1;
                     }
@@ -49240,7 +52314,9 @@ pub mod intel {
                 n: u32,
                 event: &crate::EventDesc,
             ) -> Result<u64, crate::arch::EncodeError> {
-                Ok(IA32_PERFEVTSEL::try_event_on(n, event)?.try_build()?.bits())
+                Ok(IA32_PERFEVTSEL::try_event_on_raw(n, event)?
+                    .try_build()?
+                    .bits())
             }
         }
         #[doc = "CPUID leaves of `intel-tremont-family`: output layouts with named fields."]
@@ -49256,6 +52332,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -49380,6 +52457,27 @@ pub mod intel {
                     }
                 }
             }
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IN_TXCP` of `IA32_PERFEVTSEL` is valid only on IA32_PERFEVTSEL2: it cannot be set on a value for any instance",
+                label = "valid only on IA32_PERFEVTSEL2",
+                note = "place the value on a valid instance first: `event_on::<2>(..)` or `Value::new().at::<2>()` (`try_event_on` / `try_at` for an instance chosen at run time); on any other instance the processor faults (#GP)"
+            )]
+            pub trait __OnlyOn_IN_TXCP {}
+            #[inline(always)]
+            const fn __check_instance_with_in_txcp<const N: u32>() {
+                const {
+                    if !matches!(N, 2u32) {
+                        crate::__private::not_on_instance(
+                            "IA32_PERFEVTSEL",
+                            "IN_TXCP",
+                            "IA32_PERFEVTSEL2",
+                            N,
+                        )
+                    }
+                }
+            }
             #[inline(always)]
             const fn __check_field_umask2<const V: u64>() {
                 const {
@@ -49397,11 +52495,7 @@ pub mod intel {
                 #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
                 #[doc = r" given two different values (a compile error in a `const`)."]
                 pub const fn new() -> Builder {
-                    Builder {
-                        value: Self(0),
-                        set: 0,
-                        conflict: 0,
-                    }
+                    Builder::EMPTY
                 }
                 #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
                 #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -49461,7 +52555,10 @@ pub mod intel {
                     Self((self.0 & 0xffffffffffffff00_u64) | (((v >> 0u32) & 0xff_u64) << 0u32))
                 }
                 #[doc = "Sets `EVENT_SELECT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Event logic unit that detects the condition to count (the event code).\n\nBits 7:0, read-write, 8 bits wide."]
-                pub const fn try_set_event_select(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_event_select(
+                    self,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
                     if v > 0xff_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "EVENT_SELECT",
@@ -49472,11 +52569,6 @@ pub mod intel {
                     Ok(Self(
                         (self.0 & 0xffffffffffffff00_u64) | (((v >> 0u32) & 0xff_u64) << 0u32),
                     ))
-                }
-                #[doc = "Event logic unit that detects the condition to count (the event code).\n\nBits 7:0, read-write, 8 bits wide."]
-                pub const fn set_event_select(self, value: u8) -> Self {
-                    let v = value as u64;
-                    Self((self.0 & 0xffffffffffffff00_u64) | (((v >> 0u32) & 0xff_u64) << 0u32))
                 }
                 #[doc = "Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
                 pub const fn umask(self) -> u8 {
@@ -49493,7 +52585,7 @@ pub mod intel {
                     Self((self.0 & 0xffffffffffff00ff_u64) | (((v >> 0u32) & 0xff_u64) << 8u32))
                 }
                 #[doc = "Sets `UMASK`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
-                pub const fn try_set_umask(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_umask(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0xff_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "UMASK",
@@ -49504,11 +52596,6 @@ pub mod intel {
                     Ok(Self(
                         (self.0 & 0xffffffffffff00ff_u64) | (((v >> 0u32) & 0xff_u64) << 8u32),
                     ))
-                }
-                #[doc = "Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
-                pub const fn set_umask(self, value: u8) -> Self {
-                    let v = value as u64;
-                    Self((self.0 & 0xffffffffffff00ff_u64) | (((v >> 0u32) & 0xff_u64) << 8u32))
                 }
                 #[doc = "Count while the processor runs at privilege levels 1, 2 or 3.\n\nBits 16, read-write, 1 bit wide."]
                 pub const fn usr(self) -> bool {
@@ -49563,6 +52650,9 @@ pub mod intel {
                 pub const fn any(self) -> bool {
                     ((self.0 >> 21u32) & 0x1_u64) != 0
                 }
+                #[deprecated(
+                    note = "`ANY` is deprecated since intel-v5 (where `CPUID.0AH:EDX[15] = 1`): Where `CPUID.0AH:EDX[15]` is set, AnyThread is not supported and must not be set."
+                )]
                 #[doc = "AnyThread: count the event for every logical processor sharing the core, not just\nthis one.\n\nBits 21, read-write, 1 bit wide."]
                 pub const fn with_any(self, on: bool) -> Self {
                     let v = on as u64;
@@ -49601,7 +52691,7 @@ pub mod intel {
                     Self((self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32))
                 }
                 #[doc = "Sets `CMASK`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Counter mask (threshold). When non-zero, the counter increments by one in each\ncycle where the event occurs at least CMASK times (fewer, with INV). When zero,\nthe counter adds the per-cycle event count.\n\nBits 31:24, read-write, 8 bits wide."]
-                pub const fn try_set_cmask(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_cmask(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0xff_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "CMASK",
@@ -49612,11 +52702,6 @@ pub mod intel {
                     Ok(Self(
                         (self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32),
                     ))
-                }
-                #[doc = "Counter mask (threshold). When non-zero, the counter increments by one in each\ncycle where the event occurs at least CMASK times (fewer, with INV). When zero,\nthe counter adds the per-cycle event count.\n\nBits 31:24, read-write, 8 bits wide."]
-                pub const fn set_cmask(self, value: u8) -> Self {
-                    let v = value as u64;
-                    Self((self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32))
                 }
                 #[doc = "Count only inside transactional regions (Intel TSX).\n\nBits 32, read-write, 1 bit wide."]
                 pub const fn in_tx(self) -> bool {
@@ -49631,8 +52716,12 @@ pub mod intel {
                 pub const fn in_txcp(self) -> bool {
                     ((self.0 >> 33u32) & 0x1_u64) != 0
                 }
-                #[doc = "Exclude events that occurred inside aborted transactional regions. Valid only on\nIA32_PERFEVTSEL2.\n\nBits 33, read-write, 1 bit wide."]
-                pub const fn with_in_txcp(self, on: bool) -> Self {
+                #[doc(hidden)]
+                pub const fn with_in_txcp<T: __OnlyOn_IN_TXCP>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                const fn __with_in_txcp_unchecked(self, on: bool) -> Self {
                     let v = on as u64;
                     Self((self.0 & 0xfffffffdffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 33u32))
                 }
@@ -49669,7 +52758,7 @@ pub mod intel {
                     Self((self.0 & 0xffff00ffffffffff_u64) | (((v >> 0u32) & 0xff_u64) << 40u32))
                 }
                 #[doc = "Sets `UMASK2`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Second unit mask, extending UMASK for events that need more sub-conditions.\n\nBits 47:40, read-write, 8 bits wide."]
-                pub const fn try_set_umask2(self, v: u64) -> Result<Self, crate::FieldError> {
+                pub const fn try_with_umask2(self, v: u64) -> Result<Self, crate::FieldError> {
                     if v > 0xff_u64 {
                         return Err(crate::FieldError::TooWide {
                             field: "UMASK2",
@@ -49680,11 +52769,6 @@ pub mod intel {
                     Ok(Self(
                         (self.0 & 0xffff00ffffffffff_u64) | (((v >> 0u32) & 0xff_u64) << 40u32),
                     ))
-                }
-                #[doc = "Second unit mask, extending UMASK for events that need more sub-conditions.\n\nBits 47:40, read-write, 8 bits wide."]
-                pub const fn set_umask2(self, value: u8) -> Self {
-                    let v = value as u64;
-                    Self((self.0 & 0xffff00ffffffffff_u64) | (((v >> 0u32) & 0xff_u64) << 40u32))
                 }
                 #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))"]
                 #[inline]
@@ -49771,15 +52855,23 @@ pub mod intel {
                     self.0
                 }
             }
-            #[doc = "Builds a write of `IA32_PERFEVTSEL` from named fields; see [`Value::new`](Value::new)."]
-            #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+            #[doc = "Builds a write of `IA32_PERFEVTSEL` from named fields; see [`Value::new`](Value::new). `P` is where the value goes: [`Unplaced`](crate::access::Unplaced) (`Value::new()`; `build()` gives a [`Value`](Value)), instance `N` ([`Counter<N>`](crate::access::Counter): `event_on::<N>`, [`at::<N>()`](Builder::at); `build()` gives a [`Placed<N>`](Placed)) or an instance chosen at run time ([`AnyCounter`](crate::access::AnyCounter): `try_event_on`, [`try_at`](Builder::try_at); `build()` gives a [`PlacedAt`](PlacedAt)). A placed value is written only to its own instance."]
+            #[derive(PartialEq, Eq, Hash, Debug)]
             #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
-            pub struct Builder {
+            pub struct Builder<P = crate::access::Unplaced> {
                 value: Value,
                 set: u64,
                 conflict: u64,
+                index: u32,
+                placement: ::core::marker::PhantomData<P>,
             }
-            impl Builder {
+            impl<P> Clone for Builder<P> {
+                fn clone(&self) -> Self {
+                    *self
+                }
+            }
+            impl<P> Copy for Builder<P> {}
+            impl<P> Builder<P> {
                 #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
                 #[doc = r" were assigned before with a different value."]
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -49792,6 +52884,17 @@ pub mod intel {
                         value: next,
                         set: self.set | mask,
                         conflict: self.conflict | clash,
+                        ..self
+                    }
+                }
+                #[doc = r" The same fields with another placement."]
+                const fn place<Q>(self, index: u32) -> Builder<Q> {
+                    Builder {
+                        value: self.value,
+                        set: self.set,
+                        conflict: self.conflict,
+                        index,
+                        placement: ::core::marker::PhantomData,
                     }
                 }
                 #[doc = "Sets `EVENT_SELECT` to the constant `V`; a `V` wider than 8 bits fails to compile. Event logic unit that detects the condition to count (the event code).\n\nBits 7:0, read-write, 8 bits wide."]
@@ -49800,15 +52903,14 @@ pub mod intel {
                     self.track(0xff_u64, self.value.with_event_select::<V>())
                 }
                 #[doc = "Sets `EVENT_SELECT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Event logic unit that detects the condition to count (the event code).\n\nBits 7:0, read-write, 8 bits wide."]
-                pub const fn try_set_event_select(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_event_select(v) {
+                pub const fn try_with_event_select(
+                    self,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_event_select(v) {
                         Ok(next) => Ok(self.track(0xff_u64, next)),
                         Err(e) => Err(e),
                     }
-                }
-                #[doc = "Event logic unit that detects the condition to count (the event code).\n\nBits 7:0, read-write, 8 bits wide."]
-                pub const fn set_event_select(self, value: u8) -> Self {
-                    self.track(0xff_u64, self.value.set_event_select(value))
                 }
                 #[doc = "Sets `UMASK` to the constant `V`; a `V` wider than 8 bits fails to compile. Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
                 #[track_caller]
@@ -49816,15 +52918,11 @@ pub mod intel {
                     self.track(0xff00_u64, self.value.with_umask::<V>())
                 }
                 #[doc = "Sets `UMASK`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
-                pub const fn try_set_umask(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_umask(v) {
+                pub const fn try_with_umask(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_umask(v) {
                         Ok(next) => Ok(self.track(0xff00_u64, next)),
                         Err(e) => Err(e),
                     }
-                }
-                #[doc = "Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
-                pub const fn set_umask(self, value: u8) -> Self {
-                    self.track(0xff00_u64, self.value.set_umask(value))
                 }
                 #[doc = "Count while the processor runs at privilege levels 1, 2 or 3.\n\nBits 16, read-write, 1 bit wide."]
                 pub const fn with_usr(self, on: bool) -> Self {
@@ -49846,6 +52944,9 @@ pub mod intel {
                 pub const fn with_int(self, on: bool) -> Self {
                     self.track(0x100000_u64, self.value.with_int(on))
                 }
+                #[deprecated(
+                    note = "`ANY` is deprecated since intel-v5 (where `CPUID.0AH:EDX[15] = 1`): Where `CPUID.0AH:EDX[15]` is set, AnyThread is not supported and must not be set."
+                )]
                 #[doc = "AnyThread: count the event for every logical processor sharing the core, not just\nthis one.\n\nBits 21, read-write, 1 bit wide."]
                 pub const fn with_any(self, on: bool) -> Self {
                     self.track(0x200000_u64, self.value.with_any(on))
@@ -49864,23 +52965,15 @@ pub mod intel {
                     self.track(0xff000000_u64, self.value.with_cmask::<V>())
                 }
                 #[doc = "Sets `CMASK`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Counter mask (threshold). When non-zero, the counter increments by one in each\ncycle where the event occurs at least CMASK times (fewer, with INV). When zero,\nthe counter adds the per-cycle event count.\n\nBits 31:24, read-write, 8 bits wide."]
-                pub const fn try_set_cmask(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_cmask(v) {
+                pub const fn try_with_cmask(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_cmask(v) {
                         Ok(next) => Ok(self.track(0xff000000_u64, next)),
                         Err(e) => Err(e),
                     }
                 }
-                #[doc = "Counter mask (threshold). When non-zero, the counter increments by one in each\ncycle where the event occurs at least CMASK times (fewer, with INV). When zero,\nthe counter adds the per-cycle event count.\n\nBits 31:24, read-write, 8 bits wide."]
-                pub const fn set_cmask(self, value: u8) -> Self {
-                    self.track(0xff000000_u64, self.value.set_cmask(value))
-                }
                 #[doc = "Count only inside transactional regions (Intel TSX).\n\nBits 32, read-write, 1 bit wide."]
                 pub const fn with_in_tx(self, on: bool) -> Self {
                     self.track(0x100000000_u64, self.value.with_in_tx(on))
-                }
-                #[doc = "Exclude events that occurred inside aborted transactional regions. Valid only on\nIA32_PERFEVTSEL2.\n\nBits 33, read-write, 1 bit wide."]
-                pub const fn with_in_txcp(self, on: bool) -> Self {
-                    self.track(0x200000000_u64, self.value.with_in_txcp(on))
                 }
                 #[doc = "This counter writes adaptive PEBS records in the layout MSR_PEBS_DATA_CFG selects.\n\nBits 34, read-write, 1 bit wide."]
                 pub const fn with_adaptive_record(self, on: bool) -> Self {
@@ -49896,28 +52989,22 @@ pub mod intel {
                     self.track(0xff0000000000_u64, self.value.with_umask2::<V>())
                 }
                 #[doc = "Sets `UMASK2`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Second unit mask, extending UMASK for events that need more sub-conditions.\n\nBits 47:40, read-write, 8 bits wide."]
-                pub const fn try_set_umask2(self, v: u64) -> Result<Self, crate::FieldError> {
-                    match self.value.try_set_umask2(v) {
+                pub const fn try_with_umask2(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_with_umask2(v) {
                         Ok(next) => Ok(self.track(0xff0000000000_u64, next)),
                         Err(e) => Err(e),
                     }
                 }
-                #[doc = "Second unit mask, extending UMASK for events that need more sub-conditions.\n\nBits 47:40, read-write, 8 bits wide."]
-                pub const fn set_umask2(self, value: u8) -> Self {
-                    self.track(0xff0000000000_u64, self.value.set_umask2(value))
-                }
-                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))"]
                 #[inline]
-                pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
+                const fn checked(self) -> Result<Value, crate::ConstraintError> {
                     if self.conflict != 0 {
                         return Err(self.conflict_error());
                     }
                     self.value.try_build()
                 }
-                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))\n\nPanics on a problem; in a `const` item that is a compile error."]
                 #[inline]
                 #[track_caller]
-                pub const fn build(self) -> Value {
+                const fn finish(self) -> Value {
                     if self.conflict != 0 {
                         self.conflict_panic()
                     }
@@ -50081,9 +53168,164 @@ pub mod intel {
                     crate::__private::set_twice("IA32_PERFEVTSEL", "a field")
                 }
             }
-            #[doc = "A [`Builder`](Builder) for `IA32_PERFEVTSELN` counting `event`: its encoding fields (event select, unit masks, CMASK, INV, EDGE, AnyThread) are set, the rest is zero. Add the privilege filters and the enable bit, then `build()`.\n\nFails to compile, in a `const`, when `N` is out of range, when only a fixed counter counts the event, when the event is restricted to other counters, or when it needs a field this generation lacks."]
+            impl Builder {
+                #[doc = r" No field set."]
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                    index: 0,
+                    placement: ::core::marker::PhantomData,
+                };
+                #[doc(hidden)]
+                pub const fn with_in_txcp<T: __OnlyOn_IN_TXCP>(self, on: T) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))"]
+                #[inline]
+                pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
+                    self.checked()
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> Value {
+                    self.finish()
+                }
+                #[doc = "The same fields, for `IA32_PERFEVTSELN`: `build()` gives a [`Placed<N>`](Placed), which `MsrExt::write` writes only to `msr::<N>()`. `N` out of range fails to compile."]
+                #[track_caller]
+                pub const fn at<const N: u32>(self) -> Builder<crate::access::Counter<N>> {
+                    if N >= INSTANCES {
+                        crate::__private::index_out_of_range(
+                            "IA32_PERFEVTSEL",
+                            "instances",
+                            INSTANCES,
+                            N,
+                        )
+                    }
+                    __check_index::<N>();
+                    self.place(N)
+                }
+                #[doc = "The same fields, for `IA32_PERFEVTSEL` instance `index` chosen at run time: `build()` gives a [`PlacedAt`](PlacedAt), which `MsrExt::write` writes only to that instance (another is `PlacementError::WrongCounter`)."]
+                pub const fn try_at(
+                    self,
+                    index: u32,
+                ) -> Result<Builder<crate::access::AnyCounter>, crate::PlacementError>
+                {
+                    if index >= INSTANCES {
+                        return Err(crate::PlacementError::CounterOutOfRange {
+                            register: "IA32_PERFEVTSEL",
+                            count: INSTANCES,
+                            counter: index,
+                        });
+                    }
+                    Ok(self.place(index))
+                }
+            }
+            impl<const N: u32> Builder<crate::access::Counter<N>> {
+                #[doc = "Exclude events that occurred inside aborted transactional regions. Valid only on\nIA32_PERFEVTSEL2.\n\nBits 33, read-write, 1 bit wide.\n\nValid only on IA32_PERFEVTSEL2: any other `N` fails to compile."]
+                #[track_caller]
+                pub const fn with_in_txcp(self, on: bool) -> Self {
+                    if !matches!(N, 2u32) {
+                        crate::__private::not_on_instance(
+                            "IA32_PERFEVTSEL",
+                            "IN_TXCP",
+                            "IA32_PERFEVTSEL2",
+                            N,
+                        )
+                    }
+                    __check_instance_with_in_txcp::<N>();
+                    self.track(0x200000000_u64, self.value.__with_in_txcp_unchecked(on))
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))"]
+                #[inline]
+                pub const fn try_build(self) -> Result<Placed<N>, crate::ConstraintError> {
+                    match self.checked() {
+                        Ok(v) => Ok(Placed(v)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> Placed<N> {
+                    Placed(self.finish())
+                }
+            }
+            impl Builder<crate::access::AnyCounter> {
+                #[doc = "Exclude events that occurred inside aborted transactional regions. Valid only on\nIA32_PERFEVTSEL2.\n\nBits 33, read-write, 1 bit wide.\n\nValid only on IA32_PERFEVTSEL2: on another instance this returns `PlacementError::FieldNotOnCounter`."]
+                pub const fn with_in_txcp(self, on: bool) -> Result<Self, crate::PlacementError> {
+                    if !matches!(self.index, 2u32) {
+                        return Err(crate::PlacementError::FieldNotOnCounter {
+                            register: "IA32_PERFEVTSEL",
+                            field: "IN_TXCP",
+                            counter: self.index,
+                        });
+                    }
+                    Ok(self.track(0x200000000_u64, self.value.__with_in_txcp_unchecked(on)))
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))"]
+                #[inline]
+                pub const fn try_build(self) -> Result<PlacedAt, crate::ConstraintError> {
+                    match self.checked() {
+                        Ok(value) => Ok(PlacedAt {
+                            value,
+                            index: self.index,
+                        }),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> PlacedAt {
+                    PlacedAt {
+                        value: self.finish(),
+                        index: self.index,
+                    }
+                }
+            }
+            #[doc = "The events types whose events [`event_on`](event_on) places on `IA32_PERFEVTSEL`: the `ArchEvent` and model `events::Event` of the generations using this register (intel-v6). Placing another generation's or vendor's event is a compile error."]
+            #[diagnostic::on_unimplemented(
+                message = "the events of `{Self}` cannot be placed on `IA32_PERFEVTSEL` of intel-v6: they are another vendor's or generation's",
+                label = "not an event of a generation using this `IA32_PERFEVTSEL`",
+                note = "`event_on` takes the events of the generations whose event select this is (intel-v6): their `ArchEvent` and, for CPU models, `events::Event`; a hand-built `EventDesc` goes through `event_on_raw`"
+            )]
+            pub trait Countable {}
+            impl Countable for super::super::super::intel::v6::ArchEvent {}
+            #[doc = "A [`Builder`](Builder) for `IA32_PERFEVTSELN` counting `event`: its encoding fields (event select, unit masks, CMASK, INV, EDGE, AnyThread) are set, the rest is zero. Add the privilege filters and the enable bit, then `build()`.\n\n`event` is an event of a generation using this register (`ArchEvent::X.desc()`, `events::Event::X.desc()`: see [`Countable`](Countable)); an event of another vendor or generation fails to compile. Fails to compile, in a `const`, when `N` is out of range, when only a fixed counter counts the event, when the event is restricted to other counters, or when it needs a field this generation lacks."]
             #[track_caller]
-            pub const fn event_on<const N: u32>(event: &crate::EventDesc) -> Builder {
+            pub const fn event_on<const N: u32>(
+                event: crate::EventRef<'_, impl Countable>,
+            ) -> Builder<crate::access::Counter<N>> {
+                event_on_raw::<N>(event.get())
+            }
+            #[doc = r" As [`try_event_on`](try_event_on), for a hand-built `EventDesc` (see"]
+            #[doc = r" [`event_on_raw`](event_on_raw))."]
+            #[inline]
+            pub const fn try_event_on_raw(
+                counter: u32,
+                event: &crate::EventDesc,
+            ) -> Result<Builder<crate::access::AnyCounter>, crate::PlacementError> {
+                match try_event_on_impl(counter, event) {
+                    Ok(b) => b.try_at(counter),
+                    Err(e) => Err(e),
+                }
+            }
+            #[doc = r" As [`event_on`](event_on), with the counter chosen at run time: the problem is returned."]
+            #[inline]
+            pub const fn try_event_on(
+                counter: u32,
+                event: crate::EventRef<'_, impl Countable>,
+            ) -> Result<Builder<crate::access::AnyCounter>, crate::PlacementError> {
+                try_event_on_raw(counter, event.get())
+            }
+            #[doc = "As [`event_on`](event_on), for a hand-built [`EventDesc`](crate::EventDesc) (the untyped escape hatch: nothing ties it to a vendor or generation, so it is the caller's to know that `IA32_PERFEVTSEL` counts it). The placement checks are the same."]
+            #[track_caller]
+            pub const fn event_on_raw<const N: u32>(
+                event: &crate::EventDesc,
+            ) -> Builder<crate::access::Counter<N>> {
                 if N >= INSTANCES {
                     crate::__private::index_out_of_range(
                         "IA32_PERFEVTSEL",
@@ -50093,8 +53335,8 @@ pub mod intel {
                     )
                 }
                 __check_counter::<N>();
-                match try_event_on(N, event) {
-                    Ok(b) => b,
+                match try_event_on_impl(N, event) {
+                    Ok(b) => b.at::<N>(),
                     Err(e) => e.fail(),
                 }
             }
@@ -50111,9 +53353,8 @@ pub mod intel {
                     }
                 }
             }
-            #[doc = r" As [`event_on`](event_on), with the counter chosen at run time: the problem is returned."]
             #[inline]
-            pub const fn try_event_on(
+            const fn try_event_on_impl(
                 counter: u32,
                 event: &crate::EventDesc,
             ) -> Result<Builder, crate::PlacementError> {
@@ -50139,7 +53380,7 @@ pub mod intel {
                     });
                 }
                 let b = Value::new();
-                let b = match b.try_set_event_select(event.event as u64) {
+                let b = match b.try_with_event_select(event.event as u64) {
                     Ok(b) => b,
                     Err(_) => {
                         return Err(crate::PlacementError::TooWide {
@@ -50150,7 +53391,7 @@ pub mod intel {
                         });
                     }
                 };
-                let b = match b.try_set_umask(event.umask as u64) {
+                let b = match b.try_with_umask(event.umask as u64) {
                     Ok(b) => b,
                     Err(_) => {
                         return Err(crate::PlacementError::TooWide {
@@ -50161,7 +53402,7 @@ pub mod intel {
                         });
                     }
                 };
-                let b = match b.try_set_umask2(event.umask2 as u64) {
+                let b = match b.try_with_umask2(event.umask2 as u64) {
                     Ok(b) => b,
                     Err(_) => {
                         return Err(crate::PlacementError::TooWide {
@@ -50173,7 +53414,7 @@ pub mod intel {
                     }
                 };
                 let b = b.with_eq_field(event.eq);
-                let b = match b.try_set_cmask(event.cmask as u64) {
+                let b = match b.try_with_cmask(event.cmask as u64) {
                     Ok(b) => b,
                     Err(_) => {
                         return Err(crate::PlacementError::TooWide {
@@ -50198,10 +53439,11 @@ pub mod intel {
                     self.0
                 }
             }
-            #[doc = "`IA32_PERFEVTSELN` as a typed MSR. `N` out of 0..8 fails to compile."]
+            #[doc = "`IA32_PERFEVTSELN` as a typed MSR whose index is part of its type (a value placed on another instance cannot be written to it). `N` out of 0..8 fails to compile."]
             #[track_caller]
-            pub const fn msr<const N: u32>() -> Instance {
-                Instance(address::<N>())
+            pub const fn msr<const N: u32>() -> Indexed<N> {
+                let _ = address::<N>();
+                Indexed
             }
             #[doc = r" Instance `index` as a typed MSR, or `None` when out of range."]
             pub const fn try_msr(index: u32) -> Option<Instance> {
@@ -50228,6 +53470,146 @@ pub mod intel {
                 }
             }
             impl crate::access::Writable for Instance {}
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
+            #[doc = "`IA32_PERFEVTSELN` as a typed MSR, `N` in its type: what [`msr::<N>()`](msr) returns. A value placed on another instance (`Placed<M>`) cannot be written to it."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Indexed<const N: u32>;
+            impl<const N: u32> Indexed<N> {
+                #[doc = r" The MSR address."]
+                #[track_caller]
+                pub const fn address(self) -> u32 {
+                    address::<N>()
+                }
+                #[doc = r" Index within the family: `N`."]
+                pub const fn index(self) -> u32 {
+                    N
+                }
+                #[doc = r" The same MSR as an [`Instance`](Instance), its index known at run time only."]
+                #[track_caller]
+                pub const fn instance(self) -> Instance {
+                    Instance(address::<N>())
+                }
+            }
+            impl<const N: u32> From<Indexed<N>> for Instance {
+                fn from(m: Indexed<N>) -> Instance {
+                    m.instance()
+                }
+            }
+            impl<const N: u32> crate::access::Msr for Indexed<N> {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    address::<N>()
+                }
+            }
+            impl<const N: u32> crate::access::Readable for Indexed<N> {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl<const N: u32> crate::access::Writable for Indexed<N> {}
+            impl<const N: u32> crate::access::WriteTo<Indexed<N>> for Value {
+                fn bits_for(self, _: Indexed<N>) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
+            #[doc = "A value of `IA32_PERFEVTSEL` for instance `N` (from `event_on::<N>` or [`Builder::at::<N>()`](Builder::at)): `MsrExt::write` writes it to [`msr::<N>()`](msr) and to no other instance. [`bits`](Placed::bits) gives the raw value, [`unplaced`](Placed::unplaced) the `Value` to read its fields (the untyped escape hatch: a `Value` may be written to any instance)."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Placed<const N: u32>(Value);
+            impl<const N: u32> Placed<N> {
+                #[doc = r" The raw value."]
+                pub const fn bits(self) -> u64 {
+                    self.0.0
+                }
+                #[doc = r" The instance it is for: `N`."]
+                pub const fn index(self) -> u32 {
+                    N
+                }
+                #[doc = r" The MSR it is written to."]
+                pub const fn msr(self) -> Indexed<N> {
+                    Indexed
+                }
+                #[doc = r" The value without its placement, to read its fields. This is the untyped"]
+                #[doc = r" escape hatch: `MsrExt::write` takes a `Value` for any instance."]
+                pub const fn unplaced(self) -> Value {
+                    self.0
+                }
+            }
+            #[doc = "A value of `IA32_PERFEVTSEL` for an instance chosen at run time (from `try_event_on` or [`Builder::try_at`](Builder::try_at)): `MsrExt::write` writes it to that instance and refuses any other with `PlacementError::WrongCounter`."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct PlacedAt {
+                value: Value,
+                index: u32,
+            }
+            impl PlacedAt {
+                #[doc = r" The raw value."]
+                pub const fn bits(self) -> u64 {
+                    self.value.0
+                }
+                #[doc = r" The instance it is for."]
+                pub const fn index(self) -> u32 {
+                    self.index
+                }
+                #[doc = r" The MSR it is written to."]
+                pub const fn msr(self) -> Instance {
+                    Instance(BASE_ADDRESS + self.index * ADDRESS_STRIDE)
+                }
+                #[doc = r" The value without its placement, to read its fields. This is the untyped"]
+                #[doc = r" escape hatch: `MsrExt::write` takes a `Value` for any instance."]
+                pub const fn unplaced(self) -> Value {
+                    self.value
+                }
+            }
+            impl<const N: u32> crate::access::WriteTo<Indexed<N>> for Placed<N> {
+                fn bits_for(self, _: Indexed<N>) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0.0)
+                }
+            }
+            impl<const N: u32> crate::access::WriteTo<Instance> for Placed<N> {
+                fn bits_for(self, m: Instance) -> Result<u64, crate::PlacementError> {
+                    let (placed, counter) = (N, m.index());
+                    if placed == counter {
+                        Ok(self.0.0)
+                    } else {
+                        Err(crate::PlacementError::WrongCounter {
+                            register: "IA32_PERFEVTSEL",
+                            placed,
+                            counter,
+                        })
+                    }
+                }
+            }
+            impl crate::access::WriteTo<Instance> for PlacedAt {
+                fn bits_for(self, m: Instance) -> Result<u64, crate::PlacementError> {
+                    let (placed, counter) = (self.index, m.index());
+                    if placed == counter {
+                        Ok(self.value.0)
+                    } else {
+                        Err(crate::PlacementError::WrongCounter {
+                            register: "IA32_PERFEVTSEL",
+                            placed,
+                            counter,
+                        })
+                    }
+                }
+            }
+            impl<const N: u32> crate::access::WriteTo<Indexed<N>> for PlacedAt {
+                fn bits_for(self, _: Indexed<N>) -> Result<u64, crate::PlacementError> {
+                    let (placed, counter) = (self.index, N);
+                    if placed == counter {
+                        Ok(self.value.0)
+                    } else {
+                        Err(crate::PlacementError::WrongCounter {
+                            register: "IA32_PERFEVTSEL",
+                            placed,
+                            counter,
+                        })
+                    }
+                }
+            }
         }
         #[doc = "The value type of [`IA32_PERFEVTSEL`](IA32_PERFEVTSEL)."]
         pub type Ia32Perfevtsel = IA32_PERFEVTSEL::Value;
@@ -50235,6 +53617,7 @@ pub mod intel {
         #[allow(
             non_snake_case,
             missing_docs,
+            deprecated,
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
@@ -50548,6 +53931,11 @@ pub mod intel {
                     Value(bits)
                 }
             }
+            impl crate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
         }
         #[doc = "The value type of [`IA32_PERF_CAPABILITIES`](IA32_PERF_CAPABILITIES)."]
         pub type Ia32PerfCapabilities = IA32_PERF_CAPABILITIES::Value;
@@ -50565,7 +53953,7 @@ pub mod intel {
         pub use super::super::intel::v5::{IA32_PERF_GLOBAL_STATUS_SET, Ia32PerfGlobalStatusSet};
         pub use super::super::intel::v5::{IA32_PERF_METRICS, Ia32PerfMetrics};
         pub use super::super::intel::v5::{MSR_PEBS_DATA_CFG, MsrPebsDataCfg};
-        #[doc = "The architectural events of `intel-v6` (CPUID.0AH:EBX enumerates their availability)."]
+        #[doc = "The architectural events of `intel-v6`, and of the 5 CPU model generations extending it. One set, defined here in `intel-v6` and re-exported by the others. CPUID.0AH:EBX enumerates their availability ([`is_available`](ArchEvent::is_available)).\n\nAn event is architectural when its definition has a `cpuid-bit` (its CPUID.0AH:EBX bit); every other event of a generation is model-specific and lives in that CPU model's `events::Event`. Variants are the names in CamelCase, each `.`-separated part on its own (`LONGEST_LAT_CACHE.MISS` is `LongestLatCache_Miss`)."]
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum ArchEvent {
             #[doc = "Core cycles while the logical processor is not halted.\n\nEvent select `0x3C`, umask `0x00`; CPUID.0AH:EBX bit 0 (set = unavailable); since `intel-v1`."]
@@ -50684,9 +54072,10 @@ pub mod intel {
                     ArchEvent::LbrInserts => 12u32,
                 }
             }
-            #[doc = r" The full encoding, and the counters that may count it, for"]
-            #[doc = r" `IA32_PERFEVTSEL::event_on` / `try_event_on`."]
-            pub const fn desc(self) -> &'static crate::EventDesc {
+            #[doc = r" The full encoding, and the counters that may count it, typed as an"]
+            #[doc = r" event of this `ArchEvent`, for the `event_on` / `try_event_on` of the"]
+            #[doc = r" event selects of the generations that have it."]
+            pub const fn desc(self) -> crate::EventRef<'static, ArchEvent> {
                 const D0: crate::EventDesc =
                     crate::EventDesc::new("UNHALTED_CORE_CYCLES", 0x3c, 0x00)
                         .with_counters(0xff)
@@ -50722,7 +54111,7 @@ pub mod intel {
                     crate::EventDesc::new("TOPDOWN_RETIRING", 0xc2, 0x02).with_counters(0xff);
                 const D12: crate::EventDesc =
                     crate::EventDesc::new("LBR_INSERTS", 0xe4, 0x01).with_counters(0xff);
-                match self {
+                crate::EventRef::__new(match self {
                     ArchEvent::UnhaltedCoreCycles => &D0,
                     ArchEvent::InstructionsRetired => &D1,
                     ArchEvent::UnhaltedReferenceCycles => &D2,
@@ -50736,7 +54125,7 @@ pub mod intel {
                     ArchEvent::TopdownFrontendBound => &D10,
                     ArchEvent::TopdownRetiring => &D11,
                     ArchEvent::LbrInserts => &D12,
-                }
+                })
             }
             #[doc = r" The fixed counter that counts this event, if any."]
             pub const fn fixed_counter(self) -> Option<u32> {
@@ -50783,7 +54172,7 @@ pub mod intel {
         }
         impl crate::pmu::AsEvent for ArchEvent {
             fn event_desc(&self) -> crate::EventDesc {
-                *self.desc()
+                *self.desc().get()
             }
         }
         #[doc = "The run-time view of `intel-v6` ([`Arch`](crate::arch::Arch)), generated from the roles its definitions give its registers and fields."]
@@ -51310,7 +54699,7 @@ pub mod intel {
                         out[i] = crate::arch::ArchEventInfo {
                             name: all[i].name(),
                             cpuid_bit: all[i].cpuid_bit(),
-                            desc: *all[i].desc(),
+                            desc: *all[i].desc().get(),
                         };
                         i += 1;
                     }
@@ -51328,7 +54717,9 @@ pub mod intel {
                 n: u32,
                 event: &crate::EventDesc,
             ) -> Result<u64, crate::arch::EncodeError> {
-                Ok(IA32_PERFEVTSEL::try_event_on(n, event)?.try_build()?.bits())
+                Ok(IA32_PERFEVTSEL::try_event_on_raw(n, event)?
+                    .try_build()?
+                    .bits())
             }
         }
         #[doc = "CPUID leaves of `intel-v6`: output layouts with named fields."]
@@ -52812,179 +56203,191 @@ pub mod __generations {
                 #[cfg(feature = "intel-alderlake-goldencove")]
                 Generation::IntelAlderlakeGoldencove => {
                     crate::intel::alderlake_goldencove::events::Event::from_name(name)
-                        .map(|e| e.desc())
+                        .map(|e| e.desc().get())
                 }
                 #[cfg(feature = "intel-alderlake-gracemont")]
                 Generation::IntelAlderlakeGracemont => {
                     crate::intel::alderlake_gracemont::events::Event::from_name(name)
-                        .map(|e| e.desc())
+                        .map(|e| e.desc().get())
                 }
                 #[cfg(feature = "intel-arrowlake-crestmont")]
                 Generation::IntelArrowlakeCrestmont => {
                     crate::intel::arrowlake_crestmont::events::Event::from_name(name)
-                        .map(|e| e.desc())
+                        .map(|e| e.desc().get())
                 }
                 #[cfg(feature = "intel-arrowlake-lioncove")]
                 Generation::IntelArrowlakeLioncove => {
                     crate::intel::arrowlake_lioncove::events::Event::from_name(name)
-                        .map(|e| e.desc())
+                        .map(|e| e.desc().get())
                 }
                 #[cfg(feature = "intel-arrowlake-skymont")]
                 Generation::IntelArrowlakeSkymont => {
                     crate::intel::arrowlake_skymont::events::Event::from_name(name)
-                        .map(|e| e.desc())
+                        .map(|e| e.desc().get())
                 }
                 #[cfg(feature = "intel-bonnell")]
                 Generation::IntelBonnell => {
-                    crate::intel::bonnell::events::Event::from_name(name).map(|e| e.desc())
+                    crate::intel::bonnell::events::Event::from_name(name).map(|e| e.desc().get())
                 }
                 #[cfg(feature = "intel-broadwell")]
                 Generation::IntelBroadwell => {
-                    crate::intel::broadwell::events::Event::from_name(name).map(|e| e.desc())
+                    crate::intel::broadwell::events::Event::from_name(name).map(|e| e.desc().get())
                 }
                 #[cfg(feature = "intel-broadwellde")]
                 Generation::IntelBroadwellde => {
-                    crate::intel::broadwellde::events::Event::from_name(name).map(|e| e.desc())
+                    crate::intel::broadwellde::events::Event::from_name(name)
+                        .map(|e| e.desc().get())
                 }
                 #[cfg(feature = "intel-broadwellx")]
                 Generation::IntelBroadwellx => {
-                    crate::intel::broadwellx::events::Event::from_name(name).map(|e| e.desc())
+                    crate::intel::broadwellx::events::Event::from_name(name).map(|e| e.desc().get())
                 }
                 #[cfg(feature = "intel-cascadelakex")]
                 Generation::IntelCascadelakex => {
-                    crate::intel::cascadelakex::events::Event::from_name(name).map(|e| e.desc())
+                    crate::intel::cascadelakex::events::Event::from_name(name)
+                        .map(|e| e.desc().get())
                 }
                 #[cfg(feature = "intel-clearwaterforest")]
                 Generation::IntelClearwaterforest => {
-                    crate::intel::clearwaterforest::events::Event::from_name(name).map(|e| e.desc())
+                    crate::intel::clearwaterforest::events::Event::from_name(name)
+                        .map(|e| e.desc().get())
                 }
                 #[cfg(feature = "intel-elkhartlake")]
                 Generation::IntelElkhartlake => {
-                    crate::intel::elkhartlake::events::Event::from_name(name).map(|e| e.desc())
+                    crate::intel::elkhartlake::events::Event::from_name(name)
+                        .map(|e| e.desc().get())
                 }
                 #[cfg(feature = "intel-emeraldrapids")]
                 Generation::IntelEmeraldrapids => {
-                    crate::intel::emeraldrapids::events::Event::from_name(name).map(|e| e.desc())
+                    crate::intel::emeraldrapids::events::Event::from_name(name)
+                        .map(|e| e.desc().get())
                 }
                 #[cfg(feature = "intel-goldmont")]
                 Generation::IntelGoldmont => {
-                    crate::intel::goldmont::events::Event::from_name(name).map(|e| e.desc())
+                    crate::intel::goldmont::events::Event::from_name(name).map(|e| e.desc().get())
                 }
                 #[cfg(feature = "intel-goldmontplus")]
                 Generation::IntelGoldmontplus => {
-                    crate::intel::goldmontplus::events::Event::from_name(name).map(|e| e.desc())
+                    crate::intel::goldmontplus::events::Event::from_name(name)
+                        .map(|e| e.desc().get())
                 }
                 #[cfg(feature = "intel-grandridge")]
                 Generation::IntelGrandridge => {
-                    crate::intel::grandridge::events::Event::from_name(name).map(|e| e.desc())
+                    crate::intel::grandridge::events::Event::from_name(name).map(|e| e.desc().get())
                 }
                 #[cfg(feature = "intel-haswell")]
                 Generation::IntelHaswell => {
-                    crate::intel::haswell::events::Event::from_name(name).map(|e| e.desc())
+                    crate::intel::haswell::events::Event::from_name(name).map(|e| e.desc().get())
                 }
                 #[cfg(feature = "intel-haswellx")]
                 Generation::IntelHaswellx => {
-                    crate::intel::haswellx::events::Event::from_name(name).map(|e| e.desc())
+                    crate::intel::haswellx::events::Event::from_name(name).map(|e| e.desc().get())
                 }
                 #[cfg(feature = "intel-icelake")]
                 Generation::IntelIcelake => {
-                    crate::intel::icelake::events::Event::from_name(name).map(|e| e.desc())
+                    crate::intel::icelake::events::Event::from_name(name).map(|e| e.desc().get())
                 }
                 #[cfg(feature = "intel-icelakex")]
                 Generation::IntelIcelakex => {
-                    crate::intel::icelakex::events::Event::from_name(name).map(|e| e.desc())
+                    crate::intel::icelakex::events::Event::from_name(name).map(|e| e.desc().get())
                 }
                 #[cfg(feature = "intel-ivybridge")]
                 Generation::IntelIvybridge => {
-                    crate::intel::ivybridge::events::Event::from_name(name).map(|e| e.desc())
+                    crate::intel::ivybridge::events::Event::from_name(name).map(|e| e.desc().get())
                 }
                 #[cfg(feature = "intel-ivytown")]
                 Generation::IntelIvytown => {
-                    crate::intel::ivytown::events::Event::from_name(name).map(|e| e.desc())
+                    crate::intel::ivytown::events::Event::from_name(name).map(|e| e.desc().get())
                 }
                 #[cfg(feature = "intel-jaketown")]
                 Generation::IntelJaketown => {
-                    crate::intel::jaketown::events::Event::from_name(name).map(|e| e.desc())
+                    crate::intel::jaketown::events::Event::from_name(name).map(|e| e.desc().get())
                 }
                 #[cfg(feature = "intel-knightslanding")]
                 Generation::IntelKnightslanding => {
-                    crate::intel::knightslanding::events::Event::from_name(name).map(|e| e.desc())
+                    crate::intel::knightslanding::events::Event::from_name(name)
+                        .map(|e| e.desc().get())
                 }
                 #[cfg(feature = "intel-lunarlake-lioncove")]
                 Generation::IntelLunarlakeLioncove => {
                     crate::intel::lunarlake_lioncove::events::Event::from_name(name)
-                        .map(|e| e.desc())
+                        .map(|e| e.desc().get())
                 }
                 #[cfg(feature = "intel-lunarlake-skymont")]
                 Generation::IntelLunarlakeSkymont => {
                     crate::intel::lunarlake_skymont::events::Event::from_name(name)
-                        .map(|e| e.desc())
+                        .map(|e| e.desc().get())
                 }
                 #[cfg(feature = "intel-meteorlake-crestmont")]
                 Generation::IntelMeteorlakeCrestmont => {
                     crate::intel::meteorlake_crestmont::events::Event::from_name(name)
-                        .map(|e| e.desc())
+                        .map(|e| e.desc().get())
                 }
                 #[cfg(feature = "intel-meteorlake-redwoodcove")]
                 Generation::IntelMeteorlakeRedwoodcove => {
                     crate::intel::meteorlake_redwoodcove::events::Event::from_name(name)
-                        .map(|e| e.desc())
+                        .map(|e| e.desc().get())
                 }
                 #[cfg(feature = "intel-nehalemep")]
                 Generation::IntelNehalemep => {
-                    crate::intel::nehalemep::events::Event::from_name(name).map(|e| e.desc())
+                    crate::intel::nehalemep::events::Event::from_name(name).map(|e| e.desc().get())
                 }
                 #[cfg(feature = "intel-nehalemex")]
                 Generation::IntelNehalemex => {
-                    crate::intel::nehalemex::events::Event::from_name(name).map(|e| e.desc())
+                    crate::intel::nehalemex::events::Event::from_name(name).map(|e| e.desc().get())
                 }
                 #[cfg(feature = "intel-rocketlake")]
                 Generation::IntelRocketlake => {
-                    crate::intel::rocketlake::events::Event::from_name(name).map(|e| e.desc())
+                    crate::intel::rocketlake::events::Event::from_name(name).map(|e| e.desc().get())
                 }
                 #[cfg(feature = "intel-sandybridge")]
                 Generation::IntelSandybridge => {
-                    crate::intel::sandybridge::events::Event::from_name(name).map(|e| e.desc())
+                    crate::intel::sandybridge::events::Event::from_name(name)
+                        .map(|e| e.desc().get())
                 }
                 #[cfg(feature = "intel-sapphirerapids")]
                 Generation::IntelSapphirerapids => {
-                    crate::intel::sapphirerapids::events::Event::from_name(name).map(|e| e.desc())
+                    crate::intel::sapphirerapids::events::Event::from_name(name)
+                        .map(|e| e.desc().get())
                 }
                 #[cfg(feature = "intel-sierraforest")]
                 Generation::IntelSierraforest => {
-                    crate::intel::sierraforest::events::Event::from_name(name).map(|e| e.desc())
+                    crate::intel::sierraforest::events::Event::from_name(name)
+                        .map(|e| e.desc().get())
                 }
                 #[cfg(feature = "intel-silvermont")]
                 Generation::IntelSilvermont => {
-                    crate::intel::silvermont::events::Event::from_name(name).map(|e| e.desc())
+                    crate::intel::silvermont::events::Event::from_name(name).map(|e| e.desc().get())
                 }
                 #[cfg(feature = "intel-skylake")]
                 Generation::IntelSkylake => {
-                    crate::intel::skylake::events::Event::from_name(name).map(|e| e.desc())
+                    crate::intel::skylake::events::Event::from_name(name).map(|e| e.desc().get())
                 }
                 #[cfg(feature = "intel-skylakex")]
                 Generation::IntelSkylakex => {
-                    crate::intel::skylakex::events::Event::from_name(name).map(|e| e.desc())
+                    crate::intel::skylakex::events::Event::from_name(name).map(|e| e.desc().get())
                 }
                 #[cfg(feature = "intel-snowridgex")]
                 Generation::IntelSnowridgex => {
-                    crate::intel::snowridgex::events::Event::from_name(name).map(|e| e.desc())
+                    crate::intel::snowridgex::events::Event::from_name(name).map(|e| e.desc().get())
                 }
                 #[cfg(feature = "intel-tigerlake")]
                 Generation::IntelTigerlake => {
-                    crate::intel::tigerlake::events::Event::from_name(name).map(|e| e.desc())
+                    crate::intel::tigerlake::events::Event::from_name(name).map(|e| e.desc().get())
                 }
                 #[cfg(feature = "intel-westmereep-dp")]
                 Generation::IntelWestmereepDp => {
-                    crate::intel::westmereep_dp::events::Event::from_name(name).map(|e| e.desc())
+                    crate::intel::westmereep_dp::events::Event::from_name(name)
+                        .map(|e| e.desc().get())
                 }
                 #[cfg(feature = "intel-westmereep-sp")]
                 Generation::IntelWestmereepSp => {
-                    crate::intel::westmereep_sp::events::Event::from_name(name).map(|e| e.desc())
+                    crate::intel::westmereep_sp::events::Event::from_name(name)
+                        .map(|e| e.desc().get())
                 }
                 #[cfg(feature = "intel-westmereex")]
                 Generation::IntelWestmereex => {
-                    crate::intel::westmereex::events::Event::from_name(name).map(|e| e.desc())
+                    crate::intel::westmereex::events::Event::from_name(name).map(|e| e.desc().get())
                 }
                 _ => {
                     let _ = name;

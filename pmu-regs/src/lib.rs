@@ -51,7 +51,7 @@ mod lookup;
 pub mod pmu;
 #[rustfmt::skip]
 mod generated;
-pub use event::{EventAlt, EventDesc, EventMsr, PlacementError};
+pub use event::{EventAlt, EventDesc, EventMsr, EventRef, PlacementError};
 pub use generated::*;
 
 use core::fmt;
@@ -280,6 +280,21 @@ pub mod __private {
             .push_str(" (reserved mask ")
             .push_num(mask, true)
             .push_str("); writing them faults (#GP)")
+            .fail()
+    }
+
+    /// Const-eval failure: `"{field} of {register} is valid only on {register}{valid}; not on {register}{index}"`.
+    #[track_caller]
+    pub const fn not_on_instance(register: &str, field: &str, valid: &str, index: u32) -> ! {
+        Buf::new()
+            .push_str(field)
+            .push_str(" of ")
+            .push_str(register)
+            .push_str(" is valid only on ")
+            .push_str(valid)
+            .push_str("; not on ")
+            .push_str(register)
+            .push_num(index as u64, false)
             .fail()
     }
 

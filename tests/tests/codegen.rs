@@ -280,8 +280,8 @@ mod kernel_style {
     #[test]
     fn runtime_setters_never_panic() {
         let v = IA32_PERFEVTSEL::Value::new();
-        assert!(v.try_set_umask(0x1FF).is_err());
-        assert_eq!(v.try_set_umask(0xFF).unwrap().build().umask(), 0xFF);
+        assert!(v.try_with_umask(0x1FF).is_err());
+        assert_eq!(v.try_with_umask(0xFF).unwrap().build().umask(), 0xFF);
         let bad = v.with_inv(true);
         assert_eq!(bad.try_build().unwrap_err().id, "inv-without-cmask");
         assert!(bad.with_cmask::<1>().try_build().is_ok());
@@ -307,13 +307,13 @@ mod kernel_style {
     #[test]
     fn field_arrays_and_enums() {
         let c = IA32_FIXED_CTR_CTRL::Value::new()
-            .set_enable1(IA32_FIXED_CTR_CTRL::Enable::All)
+            .with_enable1_value(IA32_FIXED_CTR_CTRL::Enable::All)
             .with_pmi1(true)
             .build();
         assert_eq!(c.bits(), 0b1011 << 4);
         assert_eq!(c.enable1_value(), Some(IA32_FIXED_CTR_CTRL::Enable::All));
         assert_eq!(c.enable_at(1), Some(3));
-        assert!(c.try_set_enable_at(3, 1).is_err());
+        assert!(c.try_with_enable_at(3, 1).is_err());
         let tock = c.to_local();
         assert_eq!(tock.read(IA32_FIXED_CTR_CTRL::ENABLE1), 3);
     }
@@ -325,7 +325,7 @@ mod events_and_access {
     use pmu_regs::intel::v4::{ArchEvent, IA32_PERF_GLOBAL_CTRL, IA32_PERFEVTSEL, cpuid};
     use std::collections::HashMap;
 
-    const LLC_ON_PMC0: IA32_PERFEVTSEL::Value =
+    const LLC_ON_PMC0: IA32_PERFEVTSEL::Placed<0> =
         IA32_PERFEVTSEL::event_on::<0>(ArchEvent::LlcMisses.desc())
             .with_usr(true)
             .with_os(true)
@@ -343,7 +343,8 @@ mod events_and_access {
             .with_os(true)
             .with_en(true)
             .build();
-        assert_eq!(LLC_ON_PMC0, by_hand);
+        assert_eq!(LLC_ON_PMC0.unplaced(), by_hand);
+        assert_eq!(LLC_ON_PMC0.index(), 0);
     }
 
     #[test]
@@ -352,7 +353,7 @@ mod events_and_access {
             .with_counters(0)
             .with_fixed(2);
         assert_eq!(
-            IA32_PERFEVTSEL::try_event_on(1, &fixed_only).unwrap_err(),
+            IA32_PERFEVTSEL::try_event_on_raw(1, &fixed_only).unwrap_err(),
             PlacementError::FixedOnly {
                 event: "REF_TSC",
                 fixed: 2,
@@ -360,13 +361,13 @@ mod events_and_access {
             }
         );
         let low = pmu_regs::EventDesc::new("LOW_ONLY", 0x48, 0x01).with_counters(0b1111);
-        let err = IA32_PERFEVTSEL::try_event_on(5, &low).unwrap_err();
+        let err = IA32_PERFEVTSEL::try_event_on_raw(5, &low).unwrap_err();
         assert_eq!(
             err.to_string(),
             "LOW_ONLY may be counted only on general-purpose counters 0,1,2,3; not on counter 5"
         );
         assert!(matches!(
-            IA32_PERFEVTSEL::try_event_on(8, &low),
+            IA32_PERFEVTSEL::try_event_on_raw(8, &low),
             Err(PlacementError::CounterOutOfRange {
                 count: 8,
                 counter: 8,
@@ -376,18 +377,65 @@ mod events_and_access {
         // v1 has no AnyThread bit: an event that needs it is refused.
         let any = pmu_regs::EventDesc::new("ANY_EV", 0x3C, 0).with_any(true);
         assert!(matches!(
-            pmu_regs::intel::v1::IA32_PERFEVTSEL::try_event_on(0, &any),
+            pmu_regs::intel::v1::IA32_PERFEVTSEL::try_event_on_raw(0, &any),
             Err(PlacementError::Unsupported {
                 field: "ANY (AnyThread)",
                 ..
             })
         ));
         assert!(
-            IA32_PERFEVTSEL::try_event_on(0, &any)
+            IA32_PERFEVTSEL::try_event_on_raw(0, &any)
                 .unwrap()
                 .build()
+                .unplaced()
                 .any()
         );
+    }
+
+    #[test]
+    fn placement_survives_to_the_write() {
+        let mut m = Mem::default();
+        // At run time, a value placed on counter 0 is refused for counter 5's MSR, through
+        // the `Instance` of a run-time index, and nothing is written.
+        let five = IA32_PERFEVTSEL::try_msr(5).unwrap();
+        let err = m.write(five, LLC_ON_PMC0).unwrap_err();
+        assert_eq!(
+            err,
+            pmu_regs::access::WriteError::Placement(PlacementError::WrongCounter {
+                register: "IA32_PERFEVTSEL",
+                placed: 0,
+                counter: 5
+            })
+        );
+        let pmu_regs::access::WriteError::Placement(p) = err else {
+            panic!("{err:?}")
+        };
+        assert_eq!(
+            p.to_string(),
+            "this IA32_PERFEVTSEL value was built for IA32_PERFEVTSEL0; it cannot be written to \
+             IA32_PERFEVTSEL5"
+        );
+        assert!(m.0.is_empty());
+        // A run-time placement: written to its own counter, refused elsewhere.
+        let on3 = IA32_PERFEVTSEL::try_event_on(3, ArchEvent::LlcMisses.desc())
+            .unwrap()
+            .with_en(true)
+            .build();
+        assert_eq!((on3.index(), on3.msr().address()), (3, 0x189));
+        assert!(m.write(IA32_PERFEVTSEL::msr::<2>(), on3).is_err());
+        assert!(m.write(IA32_PERFEVTSEL::try_msr(2).unwrap(), on3).is_err());
+        m.write(on3.msr(), on3).unwrap();
+        m.write(IA32_PERFEVTSEL::msr::<3>(), on3).unwrap();
+        assert_eq!(m.0[&0x189], 0x0040_412E);
+        // `at::<N>()` places a value built field by field.
+        let v = IA32_PERFEVTSEL::Value::new()
+            .with_event_select::<0x3C>()
+            .with_en(true)
+            .at::<4>()
+            .build();
+        m.write(v.msr(), v).unwrap();
+        assert_eq!(m.0[&0x18A], 0x0040_003C);
+        assert!(IA32_PERFEVTSEL::Value::new().try_at(8).is_err());
     }
 
     #[test]
@@ -396,10 +444,10 @@ mod events_and_access {
         assert_eq!(err.bits, 1 << 40);
         assert_eq!(
             IA32_PERFEVTSEL::Value::try_from_bits(0x0043_412E).unwrap(),
-            LLC_ON_PMC0
+            LLC_ON_PMC0.unplaced()
         );
         const RAW: IA32_PERFEVTSEL::Value = IA32_PERFEVTSEL::Value::from_bits::<0x0043_412E>();
-        assert_eq!(RAW, LLC_ON_PMC0);
+        assert_eq!(RAW, LLC_ON_PMC0.unplaced());
     }
 
     /// A minimal in-memory backend: enough to check the typed access layer.
@@ -421,7 +469,10 @@ mod events_and_access {
         let mut m = Mem::default();
         let sel = IA32_PERFEVTSEL::msr::<2>();
         assert_eq!((sel.address(), sel.index()), (0x188, 2));
-        m.write(sel, LLC_ON_PMC0).unwrap();
+        // A value placed on counter 0 goes to counter 0's MSR; an unplaced value anywhere.
+        m.write(IA32_PERFEVTSEL::msr::<0>(), LLC_ON_PMC0).unwrap();
+        assert_eq!(m.0[&0x186], 0x0043_412E);
+        m.write(sel, LLC_ON_PMC0.unplaced()).unwrap();
         assert_eq!(m.0[&0x188], 0x0043_412E);
         // Hardware returned a reserved bit set; modify must write it back as read, even when
         // the closure builds a fresh value.

@@ -1724,6 +1724,57 @@ fn field_past_width() {
 }
 
 #[test]
+fn field_instances() {
+    // `instances:` needs a register family, a one-bit field and instances of the family.
+    let loaded = child(
+        r#"
+        generation: child
+        extends: base
+        registers:
+          - name: ONE
+            msr: 0x500
+            fields:
+              - { name: A, bits: 0, instances: [0] }
+          - name: FAM
+            msr: { base: 0x510, count: 4 }
+            fields:
+              - { name: B, bits: 1, instances: [4] }
+              - { name: C, bits: 3:2, instances: [1] }
+              - { name: D, bits: 4, instances: [] }
+              - { name: E, bits: 5, instances: [0-1, 3] }
+        "#,
+    );
+    assert_codes(
+        &loaded,
+        &[
+            "field-instances",
+            "field-instances",
+            "field-instances",
+            "field-instances",
+        ],
+    );
+    let d = find(&loaded, "field-instances", "field `A`");
+    assert_eq!(
+        d.message,
+        "`ONE` is one MSR, not a family: field `A` cannot be limited to instances"
+    );
+    assert_eq!(loc(&loaded, d), "c.yaml:7:40");
+    let d = find(&loaded, "field-instances", "field `B`");
+    assert_eq!(
+        d.message,
+        "instance 4 of field `B` is out of range: `FAM` has 4 instances (0..=3)"
+    );
+    assert_eq!(d.labels[1].message, "the register");
+    let d = find(&loaded, "field-instances", "field `C`");
+    assert!(d.message.contains("is not one bit"), "{}", d.message);
+    let d = find(&loaded, "field-instances", "field `D`");
+    assert_eq!(
+        d.message,
+        "field `D` of `FAM` is valid on no instance: list at least one"
+    );
+}
+
+#[test]
 fn value_too_wide_enum_value() {
     let loaded = child(
         r#"

@@ -1162,6 +1162,9 @@ fn the_reserved_tables_list_every_generated_item() {
                             || names::element_names(f).iter().any(|e| {
                                 n == names::const_check(&names::stem(e))
                                     || names::tock_names(e, f.bits.len()).contains(&n)
+                                    || names::element_methods(r, f, e)
+                                        .iter()
+                                        .any(|(_, m)| names::instance_items(e, m)[..2].contains(&n))
                             })
                     });
                 check(
@@ -1174,9 +1177,11 @@ fn the_reserved_tables_list_every_generated_item() {
                     let (get, set) = names::array_methods(r, f);
                     n == get
                         || set.as_deref() == Some(n.as_str())
-                        || names::element_names(f)
-                            .iter()
-                            .any(|e| names::element_methods(r, f, e).iter().any(|(_, m)| *m == n))
+                        || names::element_names(f).iter().any(|e| {
+                            names::element_methods(r, f, e)
+                                .iter()
+                                .any(|(_, m)| *m == n || names::instance_items(e, m)[2] == n)
+                        })
                 });
                 check(
                     derived || hidden || reserved(&[RESERVED_VALUE_METHODS], &n),

@@ -39,7 +39,17 @@ fn register_tables_match_the_model() {
         .filter(|g| is_pmu_generation(g))
         .map(|g| g.id.as_str())
         .collect();
-    let ours: BTreeSet<&str> = Generation::ALL.iter().map(|g| g.id()).collect();
+    // CPU-model generations compiled in (a Cargo feature of the test build) are left out.
+    let ours: BTreeSet<&str> = Generation::ALL
+        .iter()
+        .map(|g| g.id())
+        .filter(|id| {
+            loaded
+                .model
+                .generation(id)
+                .is_some_and(|g| g.cpus.is_empty())
+        })
+        .collect();
     assert_eq!(
         ids, ours,
         "every architectural generation with counters has a Generation and vice versa \
@@ -832,7 +842,7 @@ fn full_width_writes_when_fw_write_is_set() {
 fn raw_config_is_the_event_encoding_without_filters() {
     use pmu_regs::arch::IntelV6;
     // LLC misses: event 2EH, umask 41H; no USR/OS/INT/EN (perf sets those).
-    let llc = intel::v6::ArchEvent::LlcMisses.desc();
+    let llc = intel::v6::ArchEvent::LlcMisses.desc().get();
     assert_eq!(IntelV6::encode_raw_config(llc).unwrap(), 0x412E);
     let e = EventDesc::new("E", 0xD0, 0x81)
         .with_cmask(2)

@@ -28,7 +28,19 @@ fn ui() {
         "event_placement",
         "set_twice",
         "proc_macro",
+        "event_family",
+        "placement",
+        "instances",
+        "deprecated",
     ] {
         t.compile_fail(format!("ui/{topic}/*.rs"));
+        // The programs that must build beside the cases of a topic.
+        let pass = format!("ui/{topic}/pass");
+        if std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join(&pass)
+            .is_dir()
+        {
+            t.pass(format!("{pass}/*.rs"));
+        }
     }
 }

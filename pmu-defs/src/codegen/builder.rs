@@ -19,7 +19,21 @@ impl Cx<'_> {
             return quote!();
         }
         let cdoc = self.constraint_checks(g, r, p);
-        self.builder_type(r, p, &cdoc)
+        if self.placement(g, r) {
+            self.placed_builder_type(r, p, &cdoc)
+        } else {
+            self.builder_type(r, p, &cdoc)
+        }
+    }
+
+    /// True when values of `r` are placed on an instance of the family: the event select
+    /// with `event_on` (its `Builder` carries the counter, its values are `Placed<N>` or
+    /// `PlacedAt`).
+    pub(super) fn placement(&self, g: &Generation, r: &Register) -> bool {
+        self.has_event_on(g, r)
+            || (r.msr.indexed
+                && r.access.writable()
+                && r.fields.iter().any(|f| f.instances.is_some()))
     }
 
     /// `Value::try_build` and `Value::build` checking the constraints on `r` of the generation
@@ -136,6 +150,8 @@ impl Cx<'_> {
                 conflict: u64,
             }
             impl Builder {
+                /// No field set.
+                const EMPTY: Builder = Builder { value: Value(0), set: 0, conflict: 0 };
                 /// Records that the bits in `mask` were assigned, noting a conflict when they
                 /// were assigned before with a different value.
                 const fn track(self, mask: u64, next: Value) -> Self {
@@ -195,6 +211,208 @@ impl Cx<'_> {
             }
             impl Default for Builder {
                 fn default() -> Self { Value::new() }
+            }
+        }
+    }
+
+    /// The `Builder` of a register whose values are placed on an instance (see
+    /// [`placement`](Cx::placement)): `Builder<P>`, `P` the placement
+    /// (`access::Unplaced`, `Counter<N>`, `AnyCounter`); `build()` gives a `Value`, a
+    /// `Placed<N>` or a `PlacedAt`, which `MsrExt::write` writes only to that instance.
+    fn placed_builder_type(&self, r: &Register, p: &ValueParts, cdoc: &str) -> TokenStream {
+        let krate = &self.krate;
+        let name_str = &r.name;
+        let reg_name_lit = &r.name;
+        let tracked = &p.tracked;
+        let bmethods = &p.bmethods;
+        let builder_doc = format!(
+            "Builds a write of `{name_str}` from named fields; see [`Value::new`](Value::new). \
+             `P` is where the value goes: [`Unplaced`]({k}::access::Unplaced) (`Value::new()`; \
+             `build()` gives a [`Value`](Value)), instance `N` ([`Counter<N>`]({k}::access::Counter): \
+             `event_on::<N>`, [`at::<N>()`](Builder::at); `build()` gives a [`Placed<N>`](Placed)) \
+             or an instance chosen at run time ([`AnyCounter`]({k}::access::AnyCounter): \
+             `try_event_on`, [`try_at`](Builder::try_at); `build()` gives a [`PlacedAt`](PlacedAt)). \
+             A placed value is written only to its own instance.",
+            k = krate.to_string().replace(' ', "")
+        );
+        let twice_checks = tracked.iter().map(|(n, m)| {
+            let m = lit_u64(*m);
+            let msg = format!("{n} is given two different values; set each field once");
+            quote! {
+                if self.conflict & #m != 0 {
+                    return #krate::ConstraintError { id: "field-set-twice", message: #msg };
+                }
+            }
+        });
+        let twice_panics = tracked.iter().map(|(n, m)| {
+            let m = lit_u64(*m);
+            quote! {
+                if self.conflict & #m != 0 { #krate::__private::set_twice(#reg_name_lit, #n) }
+            }
+        });
+        let btdoc = format!(
+            "The value, or the first problem: a field given two different values \
+             (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n{}",
+            cdoc.split_once("\n\n").map_or("", |x| x.1)
+        );
+        let bbdoc =
+            format!("{btdoc}\n\nPanics on a problem; in a `const` item that is a compile error.");
+        let at_doc = format!(
+            "The same fields, for `{name_str}N`: `build()` gives a [`Placed<N>`](Placed), which \
+             `MsrExt::write` writes only to `msr::<N>()`. `N` out of range fails to compile."
+        );
+        let try_at_doc = format!(
+            "The same fields, for `{name_str}` instance `index` chosen at run time: `build()` \
+             gives a [`PlacedAt`](PlacedAt), which `MsrExt::write` writes only to that instance \
+             (another is `PlacementError::WrongCounter`)."
+        );
+        let pl = quote!(#krate::access);
+        let (unplaced, counter, any_counter) = (
+            &p.by_placement.unplaced,
+            &p.by_placement.counter,
+            &p.by_placement.any_counter,
+        );
+        quote! {
+            #[doc = #builder_doc]
+            #[derive(PartialEq, Eq, Hash, Debug)]
+            #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
+            pub struct Builder<P = #pl::Unplaced> {
+                value: Value,
+                set: u64,
+                conflict: u64,
+                index: u32,
+                placement: ::core::marker::PhantomData<P>,
+            }
+            impl<P> Clone for Builder<P> {
+                fn clone(&self) -> Self { *self }
+            }
+            impl<P> Copy for Builder<P> {}
+            impl<P> Builder<P> {
+                /// Records that the bits in `mask` were assigned, noting a conflict when they
+                /// were assigned before with a different value.
+                const fn track(self, mask: u64, next: Value) -> Self {
+                    let clash = if self.set & mask != 0 && (self.value.0 ^ next.0) & mask != 0 {
+                        mask
+                    } else {
+                        0
+                    };
+                    Self { value: next, set: self.set | mask, conflict: self.conflict | clash, ..self }
+                }
+                /// The same fields with another placement.
+                const fn place<Q>(self, index: u32) -> Builder<Q> {
+                    Builder {
+                        value: self.value,
+                        set: self.set,
+                        conflict: self.conflict,
+                        index,
+                        placement: ::core::marker::PhantomData,
+                    }
+                }
+                #(#bmethods)*
+                #[inline]
+                const fn checked(self) -> Result<Value, #krate::ConstraintError> {
+                    if self.conflict != 0 {
+                        return Err(self.conflict_error());
+                    }
+                    self.value.try_build()
+                }
+                #[inline]
+                #[track_caller]
+                const fn finish(self) -> Value {
+                    if self.conflict != 0 {
+                        self.conflict_panic()
+                    }
+                    self.value.build()
+                }
+                /// The first field given two different values (`conflict != 0`).
+                #[cold]
+                const fn conflict_error(self) -> #krate::ConstraintError {
+                    #(#twice_checks)*
+                    #krate::ConstraintError {
+                        id: "field-set-twice",
+                        message: "a field is given two different values; set each field once",
+                    }
+                }
+                #[cold]
+                #[track_caller]
+                const fn conflict_panic(self) -> ! {
+                    #(#twice_panics)*
+                    #krate::__private::set_twice(#reg_name_lit, "a field")
+                }
+            }
+            impl Builder {
+                /// No field set.
+                const EMPTY: Builder = Builder {
+                    value: Value(0),
+                    set: 0,
+                    conflict: 0,
+                    index: 0,
+                    placement: ::core::marker::PhantomData,
+                };
+                #(#unplaced)*
+                #[doc = #btdoc]
+                #[inline]
+                pub const fn try_build(self) -> Result<Value, #krate::ConstraintError> {
+                    self.checked()
+                }
+                #[doc = #bbdoc]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> Value {
+                    self.finish()
+                }
+                #[doc = #at_doc]
+                #[track_caller]
+                pub const fn at<const N: u32>(self) -> Builder<#pl::Counter<N>> {
+                    if N >= INSTANCES {
+                        #krate::__private::index_out_of_range(#name_str, "instances", INSTANCES, N)
+                    }
+                    __check_index::<N>();
+                    self.place(N)
+                }
+                #[doc = #try_at_doc]
+                pub const fn try_at(self, index: u32) -> Result<Builder<#pl::AnyCounter>, #krate::PlacementError> {
+                    if index >= INSTANCES {
+                        return Err(#krate::PlacementError::CounterOutOfRange {
+                            register: #name_str, count: INSTANCES, counter: index,
+                        });
+                    }
+                    Ok(self.place(index))
+                }
+            }
+            impl<const N: u32> Builder<#pl::Counter<N>> {
+                #(#counter)*
+                #[doc = #btdoc]
+                #[inline]
+                pub const fn try_build(self) -> Result<Placed<N>, #krate::ConstraintError> {
+                    match self.checked() {
+                        Ok(v) => Ok(Placed(v)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = #bbdoc]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> Placed<N> {
+                    Placed(self.finish())
+                }
+            }
+            impl Builder<#pl::AnyCounter> {
+                #(#any_counter)*
+                #[doc = #btdoc]
+                #[inline]
+                pub const fn try_build(self) -> Result<PlacedAt, #krate::ConstraintError> {
+                    match self.checked() {
+                        Ok(value) => Ok(PlacedAt { value, index: self.index }),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = #bbdoc]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> PlacedAt {
+                    PlacedAt { value: self.finish(), index: self.index }
+                }
             }
         }
     }

@@ -4,7 +4,7 @@
 
 use super::Cx;
 use super::fields::writable;
-use super::util::ident;
+use super::util::{ident, join_and};
 use crate::model::{Generation, Register};
 use crate::names::{self, Method};
 use proc_macro2::TokenStream;
@@ -13,16 +13,18 @@ use quote::{format_ident, quote};
 impl Cx<'_> {
     /// `event_on::<N>(&EventDesc)` / `try_event_on(n, &EventDesc)` for the event-select register
     /// of the general-purpose counters, using the owning generation's `pmu.encoding`.
-    pub(super) fn event_on(&self, g: &Generation, r: &Register) -> TokenStream {
-        let owner = self.model.generation(&r.defined_in).unwrap_or(g);
-        let is_select = owner
-            .pmu
-            .general
-            .as_ref()
-            .is_some_and(|gc| gc.select == r.name);
-        if !is_select || !r.access.writable() || !r.msr.indexed {
+    pub(super) fn event_on(
+        &self,
+        g: &Generation,
+        r: &Register,
+        home: &[String],
+        users: &[&Generation],
+    ) -> TokenStream {
+        if !self.has_event_on(g, r) {
             return quote!();
         }
+        let countable = self.countable(r, home, users);
+        let owner = self.model.generation(&r.defined_in).unwrap_or(g);
         let krate = &self.krate;
         let name_str = &r.name;
         // (attribute, EventDesc member, label for errors)
@@ -40,7 +42,7 @@ impl Cx<'_> {
         for (attr, member, label) in attrs {
             let m = format_ident!("{}", member);
             // The setter the attribute goes through: `with_x(bool)` for one bit,
-            // `try_set_x(v)` for more.
+            // `try_with_x(v)` for more.
             let field = owner
                 .pmu
                 .encoding_field(attr)
@@ -111,20 +113,55 @@ impl Cx<'_> {
         let doc = format!(
             "A [`Builder`](Builder) for `{name_str}N` counting `event`: its encoding fields (event select, \
              unit masks, CMASK, INV, EDGE, AnyThread) are set, the rest is zero. Add the privilege \
-             filters and the enable bit, then `build()`.\n\nFails to compile, in a `const`, when \
+             filters and the enable bit, then `build()`.\n\n`event` is an event of a generation \
+             using this register (`ArchEvent::X.desc()`, `events::Event::X.desc()`: see \
+             [`Countable`](Countable)); an event of another vendor or generation fails to compile. \
+             Fails to compile, in a `const`, when \
              `N` is out of range, when only a fixed counter counts the event, when the event is \
              restricted to other counters, or when it needs a field this generation lacks."
         );
+        let raw_doc = format!(
+            "As [`event_on`](event_on), for a hand-built [`EventDesc`]({}::EventDesc) (the untyped \
+             escape hatch: nothing ties it to a vendor or generation, so it is the caller's to \
+             know that `{name_str}` counts it). The placement checks are the same.",
+            krate.to_string().replace(' ', "")
+        );
         quote! {
+            #countable
             #[doc = #doc]
             #[track_caller]
-            pub const fn event_on<const N: u32>(event: &#krate::EventDesc) -> Builder {
+            pub const fn event_on<const N: u32>(event: #krate::EventRef<'_, impl Countable>) -> Builder<#krate::access::Counter<N>> {
+                event_on_raw::<N>(event.get())
+            }
+            /// As [`try_event_on`](try_event_on), for a hand-built `EventDesc` (see
+            /// [`event_on_raw`](event_on_raw)).
+            #[inline]
+            pub const fn try_event_on_raw(
+                counter: u32,
+                event: &#krate::EventDesc,
+            ) -> Result<Builder<#krate::access::AnyCounter>, #krate::PlacementError> {
+                match try_event_on_impl(counter, event) {
+                    Ok(b) => b.try_at(counter),
+                    Err(e) => Err(e),
+                }
+            }
+            /// As [`event_on`](event_on), with the counter chosen at run time: the problem is returned.
+            #[inline]
+            pub const fn try_event_on(
+                counter: u32,
+                event: #krate::EventRef<'_, impl Countable>,
+            ) -> Result<Builder<#krate::access::AnyCounter>, #krate::PlacementError> {
+                try_event_on_raw(counter, event.get())
+            }
+            #[doc = #raw_doc]
+            #[track_caller]
+            pub const fn event_on_raw<const N: u32>(event: &#krate::EventDesc) -> Builder<#krate::access::Counter<N>> {
                 if N >= INSTANCES {
                     #krate::__private::index_out_of_range(#name_str, "counters", INSTANCES, N)
                 }
                 __check_counter::<N>();
-                match try_event_on(N, event) {
-                    Ok(b) => b,
+                match try_event_on_impl(N, event) {
+                    Ok(b) => b.at::<N>(),
                     Err(e) => e.fail(),
                 }
             }
@@ -136,9 +173,8 @@ impl Cx<'_> {
                     }
                 }
             }
-            /// As [`event_on`](event_on), with the counter chosen at run time: the problem is returned.
             #[inline]
-            pub const fn try_event_on(
+            const fn try_event_on_impl(
                 counter: u32,
                 event: &#krate::EventDesc,
             ) -> Result<Builder, #krate::PlacementError> {
@@ -159,6 +195,71 @@ impl Cx<'_> {
                 #(#steps)*
                 Ok(b)
             }
+        }
+    }
+
+    /// True when `r` (a register of `g`'s layout) is the event select of the general-purpose
+    /// counters of the generation defining it, writable and indexed: it gets `event_on`.
+    pub(super) fn has_event_on(&self, g: &Generation, r: &Register) -> bool {
+        let owner = self.model.generation(&r.defined_in).unwrap_or(g);
+        let is_select = owner
+            .pmu
+            .general
+            .as_ref()
+            .is_some_and(|gc| gc.select == r.name);
+        is_select && r.access.writable() && r.msr.indexed
+    }
+
+    /// The `Countable` trait of an event-select register (the events types `event_on` takes)
+    /// and its impls for the `ArchEvent` of each user (each model's `events::Event` implements
+    /// it in its own module, [`model_events`](Cx::model_events)). `home` is the module the
+    /// register's module is emitted in.
+    fn countable(&self, r: &Register, home: &[String], users: &[&Generation]) -> TokenStream {
+        let name = &r.name;
+        let arch_users: Vec<&str> = users
+            .iter()
+            .filter(|g| !super::is_model(g))
+            .map(|g| g.id.as_str())
+            .collect();
+        let named: Vec<&str> = if arch_users.is_empty() {
+            users.iter().map(|g| g.id.as_str()).collect()
+        } else {
+            arch_users
+        };
+        let users_text = join_and(&named);
+        let message = format!(
+            "the events of `{{Self}}` cannot be placed on `{name}` of {users_text}: they are \
+             another vendor's or generation's"
+        );
+        let label = format!("not an event of a generation using this `{name}`");
+        let note = format!(
+            "`event_on` takes the events of the generations whose event select this is ({users_text}): \
+             their `ArchEvent` and, for CPU models, `events::Event`; a hand-built `EventDesc` goes \
+             through `event_on_raw`"
+        );
+        let doc = format!(
+            "The events types whose events [`event_on`](event_on) places on `{name}`: the \
+             `ArchEvent` and model `events::Event` of the generations using this register \
+             ({users_text}). Placing another generation's or vendor's event is a compile error."
+        );
+        let depth = home.len() + 1;
+        let mut owners: Vec<String> = Vec::new();
+        for u in users {
+            if let Some(o) = self.arch_events_owner(u)
+                && !owners.contains(&o)
+            {
+                owners.push(o);
+            }
+        }
+        let impls = owners.iter().map(|o| {
+            let path = self.generation_path(depth, o);
+            quote! { impl Countable for #path::ArchEvent {} }
+        });
+        quote! {
+            #[doc = #doc]
+            #[diagnostic::on_unimplemented(message = #message, label = #label, note = #note)]
+            pub trait Countable {}
+            #(#impls)*
         }
     }
 }

@@ -19,20 +19,11 @@ impl Cx<'_> {
     /// and `desc()`, or a `pub use` of the nearest ancestor's when the set is the same.
     pub(super) fn arch_events(&self, g: &Generation, depth: usize) -> TokenStream {
         let evs = arch_events(g);
-        if evs.is_empty() {
+        let Some(owner) = self.arch_events_owner(g) else {
             return quote!();
-        }
-        // Re-export from the nearest ancestor with the same set.
-        let key = events_key(&evs);
-        let mut owner = g;
-        for a in &g.ancestors {
-            match self.model.generation(a) {
-                Some(p) if events_key(&arch_events(p)) == key => owner = p,
-                _ => break,
-            }
-        }
-        if owner.id != g.id {
-            let from = self.generation_path(depth, &owner.id);
+        };
+        if owner != g.id {
+            let from = self.generation_path(depth, &owner);
             return quote! { pub use #from::ArchEvent; };
         }
         let krate = &self.krate;
@@ -67,10 +58,7 @@ impl Cx<'_> {
         let count = evs.len();
         let descs = evs.iter().map(|e| event_desc(krate, e));
         let desc_names: Vec<Ident> = (0..evs.len()).map(|i| format_ident!("D{}", i)).collect();
-        let doc = format!(
-            "The architectural events of `{}` (CPUID.0AH:EBX enumerates their availability).",
-            g.id
-        );
+        let doc = self.arch_events_doc(g);
         let as_event = self.as_event(&quote!(ArchEvent));
         quote! {
             #[doc = #doc]
@@ -97,13 +85,14 @@ impl Cx<'_> {
                 pub const fn cpuid_bit(self) -> u32 {
                     match self { #(ArchEvent::#variants => #bits,)* }
                 }
-                /// The full encoding, and the counters that may count it, for
-                /// `IA32_PERFEVTSEL::event_on` / `try_event_on`.
-                pub const fn desc(self) -> &'static #krate::EventDesc {
+                /// The full encoding, and the counters that may count it, typed as an
+                /// event of this `ArchEvent`, for the `event_on` / `try_event_on` of the
+                /// event selects of the generations that have it.
+                pub const fn desc(self) -> #krate::EventRef<'static, ArchEvent> {
                     // One named constant per event, so `&CONST` is promoted where the call
                     // is inlined and a constant event folds into an immediate.
                     #(const #desc_names: #krate::EventDesc = #descs;)*
-                    match self { #(ArchEvent::#variants => &#desc_names,)* }
+                    #krate::EventRef::__new(match self { #(ArchEvent::#variants => &#desc_names,)* })
                 }
                 /// The fixed counter that counts this event, if any.
                 pub const fn fixed_counter(self) -> Option<u32> {
@@ -138,6 +127,66 @@ impl Cx<'_> {
         }
     }
 
+    /// The generation whose `ArchEvent` `g` has: the nearest ancestor (or `g`) with the same
+    /// set of architectural events; `None` without architectural events.
+    pub(super) fn arch_events_owner(&self, g: &Generation) -> Option<String> {
+        let evs = arch_events(g);
+        if evs.is_empty() {
+            return None;
+        }
+        let key = events_key(&evs);
+        let mut owner = g;
+        for a in &g.ancestors {
+            match self.model.generation(a) {
+                Some(p) if events_key(&arch_events(p)) == key => owner = p,
+                _ => break,
+            }
+        }
+        Some(owner.id.clone())
+    }
+
+    /// The doc of the `ArchEvent` `g` defines: every generation that has this set (it is
+    /// re-exported there), architectural ones by name and CPU models counted, and the rule
+    /// that makes an event architectural.
+    fn arch_events_doc(&self, g: &Generation) -> String {
+        let users: Vec<&Generation> = self
+            .model
+            .generations
+            .iter()
+            .filter(|u| self.arch_events_owner(u).as_deref() == Some(g.id.as_str()))
+            .collect();
+        let arch: Vec<String> = users
+            .iter()
+            .filter(|u| !super::is_model(u))
+            .map(|u| format!("`{}`", u.id))
+            .collect();
+        let models = users.iter().filter(|u| super::is_model(u)).count();
+        let mut who = super::util::join_and(&arch);
+        if models > 0 {
+            who.push_str(&format!(
+                ", and of the {models} CPU model generation{} extending {}",
+                if models == 1 { "" } else { "s" },
+                if arch.len() == 1 { "it" } else { "them" }
+            ));
+        }
+        let shared = if users.len() > 1 {
+            format!(
+                " One set, defined here in `{}` and re-exported by the others.",
+                g.id
+            )
+        } else {
+            String::new()
+        };
+        format!(
+            "The architectural events of {who}.{shared} CPUID.0AH:EBX enumerates their availability \
+             ([`is_available`](ArchEvent::is_available)).\n\nAn event is architectural when \
+             its definition has a `cpuid-bit` (its CPUID.0AH:EBX bit); every other event of a \
+             generation is model-specific and lives in that CPU model's `events::Event`. Variants \
+             are the names in CamelCase, each `.`-separated part on its own \
+             (`LONGEST_LAT_CACHE.MISS` is `LongestLatCache_Miss`)."
+        )
+    }
+
     /// With the run-time layer, `impl pmu_regs::pmu::AsEvent for #ty` through its `desc()`, so
     /// `Pmu::program` takes the events of every generation, including one added by YAML alone.
     fn as_event(&self, ty: &TokenStream) -> TokenStream {
@@ -148,7 +197,7 @@ impl Cx<'_> {
         quote! {
             impl #krate::pmu::AsEvent for #ty {
                 fn event_desc(&self) -> #krate::EventDesc {
-                    *self.desc()
+                    *self.desc().get()
                 }
             }
         }
@@ -214,6 +263,13 @@ impl Cx<'_> {
         let count_lit = proc_macro2::Literal::usize_unsuffixed(count);
         let as_event = self.as_event(&quote!(Event));
         let lookup = name_lookup(krate, &evs);
+        let countable = match self.select_of(g) {
+            Some(sel) => {
+                let sel = ident(&sel.name);
+                quote! { impl super::#sel::Countable for Event {} }
+            }
+            None => quote!(),
+        };
         quote! {
             pub mod events {
                 // Inner, so that `Event` in the text resolves inside the module.
@@ -234,9 +290,10 @@ impl Cx<'_> {
                     pub const ALL: &'static [Event] = &ALL;
                     /// Every event's encoding, in name order: `DESCS[i]` is `ALL[i].desc()`.
                     pub const DESCS: &'static [#krate::EventDesc] = &DESCS;
-                    /// The encoding and counters, for `IA32_PERFEVTSEL::event_on`.
-                    pub const fn desc(self) -> &'static #krate::EventDesc {
-                        &DESCS[self as usize]
+                    /// The encoding and counters, typed as an event of this model, for the
+                    /// `event_on` of its event select.
+                    pub const fn desc(self) -> #krate::EventRef<'static, Event> {
+                        #krate::EventRef::__new(&DESCS[self as usize])
                     }
                     /// Intel's name for the event.
                     pub const fn name(self) -> &'static str {
@@ -261,8 +318,18 @@ impl Cx<'_> {
                     }
                 }
                 #as_event
+                #countable
             }
         }
+    }
+}
+
+impl Cx<'_> {
+    /// The event select of `g` that has `event_on`, if any.
+    pub(super) fn select_of<'g>(&self, g: &'g Generation) -> Option<&'g crate::model::Register> {
+        let sel = g.pmu.general.as_ref()?;
+        let r = g.register(&sel.select)?;
+        self.has_event_on(g, r).then_some(r)
     }
 }
 

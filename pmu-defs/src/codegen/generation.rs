@@ -163,6 +163,7 @@ impl Cx<'_> {
             }
         }
         out.extend(self.arch_events(g, depth));
+        out.extend(self.builtin_countable(g, layouts));
         if self.runtime {
             out.extend(super::runtime::marker(
                 &self.krate,
@@ -174,6 +175,38 @@ impl Cx<'_> {
         out.extend(self.model_events(g));
         out.extend(self.cpuid_module(g, depth));
         out
+    }
+}
+
+impl Cx<'_> {
+    /// With [`Options::only`](super::Options::only): when `g` defines its `ArchEvent` and an
+    /// emitted generation having it uses a built-in event select (whose module, in
+    /// `pmu-regs`, cannot name this `ArchEvent`), `impl <built-in select>::Countable for
+    /// ArchEvent` here, once per select.
+    fn builtin_countable(&self, g: &Generation, layouts: &Layouts<'_>) -> TokenStream {
+        if self.only.is_none() || self.arch_events_owner(g).as_deref() != Some(g.id.as_str()) {
+            return TokenStream::new();
+        }
+        let mut homes: Vec<(&[String], &str)> = Vec::new();
+        for u in self.model.generations.iter().filter(|u| self.emits(&u.id)) {
+            if self.arch_events_owner(u).as_deref() != Some(g.id.as_str()) {
+                continue;
+            }
+            let Some(sel) = self.select_of(u) else {
+                continue;
+            };
+            let l = layouts.of(u, sel);
+            let key = (l.home.as_slice(), sel.name.as_str());
+            if l.builtin && !homes.contains(&key) {
+                homes.push(key);
+            }
+        }
+        let impls = homes.iter().map(|(h, sel)| {
+            let path = absolute(&self.krate, h);
+            let sel = ident(sel);
+            quote! { impl #path::#sel::Countable for ArchEvent {} }
+        });
+        quote! { #(#impls)* }
     }
 }
 

@@ -36,8 +36,8 @@ impl Cx<'_> {
             r.name, r.reserved_mask
         );
         let adoc = format!("The value type of [`{0}`]({0}).", r.name);
-        let event_on = self.event_on(g, r);
-        let instance = self.instance_items(r);
+        let event_on = self.event_on(g, r, &l.home, &l.users);
+        let instance = self.instance_items(r, self.placement(g, r));
         let (enums, checkers, methods) = (&p.enums, &p.checkers, &p.methods);
         // `d;` alone would move the builder (a register without fields).
         let debug_fields = if p.debug_fields.is_empty() {
@@ -48,7 +48,7 @@ impl Cx<'_> {
         };
         quote! {
             #[doc = #doc]
-            #[allow(non_snake_case, missing_docs, clippy::identity_op, clippy::unnecessary_cast, clippy::new_ret_no_self, clippy::bad_bit_mask, clippy::erasing_op)]
+            #[allow(non_snake_case, missing_docs, deprecated, clippy::identity_op, clippy::unnecessary_cast, clippy::new_ret_no_self, clippy::bad_bit_mask, clippy::erasing_op)]
             pub mod #name {
                 /// The tock-registers marker type of this register, also named [`Register`](Register). It
                 /// carries the register's name so that a field of another register is reported
@@ -153,20 +153,24 @@ impl Cx<'_> {
 
     /// The typed MSR: `Instance`, `MSR` or `msr::<N>()` / `try_msr`, and the access traits
     /// its access allows.
-    fn instance_items(&self, r: &Register) -> TokenStream {
+    fn instance_items(&self, r: &Register, placed: bool) -> TokenStream {
         let krate = &self.krate;
         let name_str = &r.name;
         let readable = r.access.readable();
         let reg_writable = r.access.writable();
         let instance = if r.msr.indexed {
             let count = r.msr.count;
-            let mdoc =
-                format!("`{name_str}N` as a typed MSR. `N` out of 0..{count} fails to compile.");
+            let mdoc = format!(
+                "`{name_str}N` as a typed MSR whose index is part of its type (a value placed \
+                 on another instance cannot be written to it). `N` out of 0..{count} fails to \
+                 compile."
+            );
             quote! {
                 #[doc = #mdoc]
                 #[track_caller]
-                pub const fn msr<const N: u32>() -> Instance {
-                    Instance(address::<N>())
+                pub const fn msr<const N: u32>() -> Indexed<N> {
+                    let _ = address::<N>();
+                    Indexed
                 }
                 /// Instance `index` as a typed MSR, or `None` when out of range.
                 pub const fn try_msr(index: u32) -> Option<Instance> {
@@ -197,8 +201,31 @@ impl Cx<'_> {
         } else {
             quote!()
         };
+        // `WriteTo` is implemented whatever the access: writing a read-only register is
+        // refused by the missing `Writable` alone, with its own message, not by a second
+        // error about the value.
+        let write_to = quote! {
+            impl #krate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, #krate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
+        };
         let write_impl = if reg_writable {
-            quote! { impl #krate::access::Writable for Instance {} }
+            quote! {
+                impl #krate::access::Writable for Instance {}
+                #write_to
+            }
+        } else {
+            write_to
+        };
+        let indexed = if r.msr.indexed {
+            self.indexed_items(r, readable, reg_writable)
+        } else {
+            quote!()
+        };
+        let placed_items = if placed && reg_writable {
+            self.placed_items(r)
         } else {
             quote!()
         };
@@ -222,6 +249,147 @@ impl Cx<'_> {
             }
             #read_impl
             #write_impl
+            #indexed
+            #placed_items
+        }
+    }
+
+    /// `Indexed<N>`: instance `N` of a family as a typed MSR (a zero-sized type: the address
+    /// is a constant), with the access traits the register's access allows.
+    fn indexed_items(&self, r: &Register, readable: bool, writable: bool) -> TokenStream {
+        let krate = &self.krate;
+        let doc = format!(
+            "`{}N` as a typed MSR, `N` in its type: what [`msr::<N>()`](msr) returns. \
+             A value placed on another instance (`Placed<M>`) cannot be written to it.",
+            r.name
+        );
+        let read = if readable {
+            quote! {
+                impl<const N: u32> #krate::access::Readable for Indexed<N> {
+                    fn from_read(bits: u64) -> Value { Value(bits) }
+                }
+            }
+        } else {
+            quote!()
+        };
+        let write_to = quote! {
+            impl<const N: u32> #krate::access::WriteTo<Indexed<N>> for Value {
+                fn bits_for(self, _: Indexed<N>) -> Result<u64, #krate::PlacementError> {
+                    Ok(self.0)
+                }
+            }
+        };
+        let write = if writable {
+            quote! {
+                impl<const N: u32> #krate::access::Writable for Indexed<N> {}
+                #write_to
+            }
+        } else {
+            write_to
+        };
+        quote! {
+            #[doc = #doc]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Indexed<const N: u32>;
+            impl<const N: u32> Indexed<N> {
+                /// The MSR address.
+                #[track_caller]
+                pub const fn address(self) -> u32 { address::<N>() }
+                /// Index within the family: `N`.
+                pub const fn index(self) -> u32 { N }
+                /// The same MSR as an [`Instance`](Instance), its index known at run time only.
+                #[track_caller]
+                pub const fn instance(self) -> Instance { Instance(address::<N>()) }
+            }
+            impl<const N: u32> From<Indexed<N>> for Instance {
+                fn from(m: Indexed<N>) -> Instance { m.instance() }
+            }
+            impl<const N: u32> #krate::access::Msr for Indexed<N> {
+                type Value = Value;
+                fn address(self) -> u32 { address::<N>() }
+            }
+            #read
+            #write
+        }
+    }
+
+    /// `Placed<N>` and `PlacedAt`, the values of a register whose builder carries the instance
+    /// (see [`placement`](Cx::placement)), and where `MsrExt::write` takes them: `Placed<N>`
+    /// to `Indexed<N>` only (another `Indexed<M>` does not compile), either to the
+    /// `Instance` or `Indexed` of its own index (checked at run time).
+    fn placed_items(&self, r: &Register) -> TokenStream {
+        let krate = &self.krate;
+        let name_str = &r.name;
+        let pdoc = format!(
+            "A value of `{name_str}` for instance `N` (from `event_on::<N>` or \
+             [`Builder::at::<N>()`](Builder::at)): `MsrExt::write` writes it to \
+             [`msr::<N>()`](msr) and to no other instance. [`bits`](Placed::bits) gives the raw \
+             value, [`unplaced`](Placed::unplaced) the `Value` to read its fields (the untyped \
+             escape hatch: a `Value` may be written to any instance)."
+        );
+        let adoc = format!(
+            "A value of `{name_str}` for an instance chosen at run time (from `try_event_on` or \
+             [`Builder::try_at`](Builder::try_at)): `MsrExt::write` writes it to that instance \
+             and refuses any other with `PlacementError::WrongCounter`."
+        );
+        let wrong = quote! {
+            Err(#krate::PlacementError::WrongCounter { register: #name_str, placed, counter })
+        };
+        quote! {
+            #[doc = #pdoc]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Placed<const N: u32>(Value);
+            impl<const N: u32> Placed<N> {
+                /// The raw value.
+                pub const fn bits(self) -> u64 { self.0.0 }
+                /// The instance it is for: `N`.
+                pub const fn index(self) -> u32 { N }
+                /// The MSR it is written to.
+                pub const fn msr(self) -> Indexed<N> { Indexed }
+                /// The value without its placement, to read its fields. This is the untyped
+                /// escape hatch: `MsrExt::write` takes a `Value` for any instance.
+                pub const fn unplaced(self) -> Value { self.0 }
+            }
+            #[doc = #adoc]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct PlacedAt {
+                value: Value,
+                index: u32,
+            }
+            impl PlacedAt {
+                /// The raw value.
+                pub const fn bits(self) -> u64 { self.value.0 }
+                /// The instance it is for.
+                pub const fn index(self) -> u32 { self.index }
+                /// The MSR it is written to.
+                pub const fn msr(self) -> Instance { Instance(BASE_ADDRESS + self.index * ADDRESS_STRIDE) }
+                /// The value without its placement, to read its fields. This is the untyped
+                /// escape hatch: `MsrExt::write` takes a `Value` for any instance.
+                pub const fn unplaced(self) -> Value { self.value }
+            }
+            impl<const N: u32> #krate::access::WriteTo<Indexed<N>> for Placed<N> {
+                fn bits_for(self, _: Indexed<N>) -> Result<u64, #krate::PlacementError> {
+                    Ok(self.0.0)
+                }
+            }
+            impl<const N: u32> #krate::access::WriteTo<Instance> for Placed<N> {
+                fn bits_for(self, m: Instance) -> Result<u64, #krate::PlacementError> {
+                    let (placed, counter) = (N, m.index());
+                    if placed == counter { Ok(self.0.0) } else { #wrong }
+                }
+            }
+            impl #krate::access::WriteTo<Instance> for PlacedAt {
+                fn bits_for(self, m: Instance) -> Result<u64, #krate::PlacementError> {
+                    let (placed, counter) = (self.index, m.index());
+                    if placed == counter { Ok(self.value.0) } else { #wrong }
+                }
+            }
+            impl<const N: u32> #krate::access::WriteTo<Indexed<N>> for PlacedAt {
+                fn bits_for(self, _: Indexed<N>) -> Result<u64, #krate::PlacementError> {
+                    let (placed, counter) = (self.index, N);
+                    if placed == counter { Ok(self.value.0) } else { #wrong }
+                }
+            }
         }
     }
 }

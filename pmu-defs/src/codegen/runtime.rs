@@ -107,7 +107,7 @@ pub fn marker(
                 n: u32,
                 event: &#krate::EventDesc,
             ) -> Result<u64, #krate::arch::EncodeError> {
-                Ok(#select::try_event_on(n, event)?.try_build()?.bits())
+                Ok(#select::try_event_on_raw(n, event)?.try_build()?.bits())
             }
         }
     }
@@ -364,7 +364,7 @@ fn arch_events(krate: &TokenStream, g: &Generation) -> TokenStream {
                     out[i] = #krate::arch::ArchEventInfo {
                         name: all[i].name(),
                         cpuid_bit: all[i].cpuid_bit(),
-                        desc: *all[i].desc(),
+                        desc: *all[i].desc().get(),
                     };
                     i += 1;
                 }
@@ -530,7 +530,7 @@ fn event_models(
         let path: Vec<Ident> = module_path(&g.id).iter().map(|s| ident(s)).collect();
         list.push(quote! { #c Generation::#v, });
         arms.push(quote! {
-            #c Generation::#v => crate::#(#path)::*::events::Event::from_name(name).map(|e| e.desc()),
+            #c Generation::#v => crate::#(#path)::*::events::Event::from_name(name).map(|e| e.desc().get()),
         });
         desc_arms.push(quote! { #c Generation::#v => crate::#(#path)::*::events::Event::DESCS, });
         for (name, _) in keys {

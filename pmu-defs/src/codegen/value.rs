@@ -25,6 +25,10 @@ pub(super) struct ValueParts {
     pub(super) checkers: Vec<TokenStream>,
     /// Named-value enums of the fields.
     pub(super) enums: Vec<TokenStream>,
+    /// Setters of fields valid only on some instances (`instances:`), by the placement of
+    /// the `Builder` they belong to: unplaced (a stub that fails to compile), `Counter<N>`
+    /// (checked at compile time) and `AnyCounter` (checked at run time).
+    pub(super) by_placement: super::restrictions::ByPlacement,
     /// The `.field(..)` calls of `Value`'s `Debug`.
     pub(super) debug_fields: Vec<TokenStream>,
 }
@@ -94,7 +98,7 @@ impl Cx<'_> {
                 /// for a write. Each field may be given one value; `build()` rejects a field
                 /// given two different values (a compile error in a `const`).
                 pub const fn new() -> Builder {
-                    Builder { value: Self(0), set: 0, conflict: 0 }
+                    Builder::EMPTY
                 }
                 /// The value with exactly these bits, which must not include a reserved bit:
                 /// a constant `B` with a reserved bit set fails to compile.
@@ -159,8 +163,8 @@ impl Cx<'_> {
     }
 
     /// The methods of one element ([`names::element_methods`]): its getters, then, when it
-    /// is writable, `with_x(bool)` or const-checked `with_x::<V>()` plus `try_set_x`, `set_x`
-    /// for named values and whole-integer widths, `clear_x`/`set_x` for write-1 bits; each
+    /// is writable, `with_x(bool)` or const-checked `with_x::<V>()` plus `try_with_x`,
+    /// `with_x_value` for named values, `clear_x`/`set_x` for write-1 bits; each
     /// setter with its `Builder` wrapper. Also its line of `Debug`.
     fn elem_methods(
         &self,
@@ -189,8 +193,14 @@ impl Cx<'_> {
         if writable(r, f) {
             p.tracked.push((e.name.clone(), e.mask()));
         }
+        let deprecated = super::restrictions::deprecated_attr(f);
         for (kind, name) in names::element_methods(r, f, &e.name) {
             let m = ident(&name);
+            if f.instances.is_some() && kind == Method::WithBool {
+                self.instance_setter(r, f, e, edoc, &m, p);
+                continue;
+            }
+            let before = (p.methods.len(), p.bmethods.len());
             match kind {
                 Method::Getter => {
                     let body = if width == 1 {
@@ -305,7 +315,7 @@ impl Cx<'_> {
                         }
                     });
                 }
-                Method::SetEnum | Method::SetInt => {
+                Method::SetEnum => {
                     let arg = match (kind, enum_ident) {
                         (Method::SetEnum, Some(en)) => quote!(#en),
                         _ => vt.clone(),
@@ -321,6 +331,7 @@ impl Cx<'_> {
                 }
                 Method::ReadOnly => self.read_only_stub(r, e, width, &m, p),
             }
+            super::restrictions::deprecate(deprecated.as_ref(), kind, before, p);
         }
     }
 
@@ -386,7 +397,7 @@ impl Cx<'_> {
     }
 
     /// Runtime-indexed access to a field array: `x_at(index)` and, when writable,
-    /// `try_set_x_at(index, v)` (or `try_clear_x_at(index)` for write-1 bits).
+    /// `try_with_x_at(index, v)` (or `try_clear_x_at(index)` for write-1 bits).
     fn array_accessors(
         &self,
         r: &Register,
@@ -419,6 +430,7 @@ impl Cx<'_> {
                 match index { #(#arms)* _ => None }
             }
         });
+        let before = (p.methods.len(), p.bmethods.len());
         if let Some(set_at) = set_at {
             let m = ident(&set_at);
             let one = w1_verb(f).is_some() && width == 1;
@@ -480,6 +492,8 @@ impl Cx<'_> {
                 });
             }
         }
+        let deprecated = super::restrictions::deprecated_attr(f);
+        super::restrictions::deprecate(deprecated.as_ref(), Method::TrySet, before, p);
     }
 }
 

@@ -41,8 +41,8 @@ pub fn asm_perfevtsel3_address() -> u32 {
 #[unsafe(no_mangle)]
 pub fn asm_fixed_ctr_ctrl() -> u64 {
     IA32_FIXED_CTR_CTRL::Value::new()
-        .set_enable0(IA32_FIXED_CTR_CTRL::Enable::All)
-        .set_enable1(IA32_FIXED_CTR_CTRL::Enable::All)
+        .with_enable0_value(IA32_FIXED_CTR_CTRL::Enable::All)
+        .with_enable1_value(IA32_FIXED_CTR_CTRL::Enable::All)
         .with_enable2::<3>()
         .with_pmi1(true)
         .build()

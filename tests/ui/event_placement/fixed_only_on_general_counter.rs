@@ -6,7 +6,7 @@ const INST_RETIRED_ANY: EventDesc = EventDesc::new("INST_RETIRED.ANY", 0xC0, 0)
     .with_counters(0)
     .with_fixed(0);
 
-const SEL: IA32_PERFEVTSEL::Value = IA32_PERFEVTSEL::event_on::<1>(&INST_RETIRED_ANY)
+const SEL: IA32_PERFEVTSEL::Placed<1> = IA32_PERFEVTSEL::event_on_raw::<1>(&INST_RETIRED_ANY)
     .with_usr(true)
     .with_en(true)
     .build();

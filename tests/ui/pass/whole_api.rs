@@ -29,7 +29,7 @@ const RAW: IA32_PERFEVTSEL::Value = IA32_PERFEVTSEL::Value::from_bits::<0x0043_4
 const PMC7: u32 = IA32_PERFEVTSEL::address::<7>();
 const FIXED: IA32_FIXED_CTR_CTRL::Value = IA32_FIXED_CTR_CTRL::Value::new()
     .with_enable0::<3>()
-    .set_enable1(IA32_FIXED_CTR_CTRL::Enable::Os)
+    .with_enable1_value(IA32_FIXED_CTR_CTRL::Enable::Os)
     .with_pmi2(true)
     .with_any0(true)
     .build();
@@ -40,17 +40,17 @@ const GLOBAL: IA32_PERF_GLOBAL_CTRL::Value = IA32_PERF_GLOBAL_CTRL::Value::new()
     .build();
 // Event placement in constants: an event allowed on every counter, a fixed-counter event that
 // general counters may also count, and a counter-restricted event on an allowed counter.
-const LLC_ON_7: v4::IA32_PERFEVTSEL::Value =
-    v4::IA32_PERFEVTSEL::event_on::<7>(&v4::ArchEvent::LlcMisses.desc())
+const LLC_ON_7: v4::IA32_PERFEVTSEL::Placed<7> =
+    v4::IA32_PERFEVTSEL::event_on::<7>(v4::ArchEvent::LlcMisses.desc())
         .with_os(true)
         .with_en(true)
         .build();
-const INST_ON_0: v4::IA32_PERFEVTSEL::Value = v4::IA32_PERFEVTSEL::event_on::<0>(
+const INST_ON_0: v4::IA32_PERFEVTSEL::Placed<0> = v4::IA32_PERFEVTSEL::event_on_raw::<0>(
     &EventDesc::new("INST_RETIRED.ANY_P", 0xC0, 0).with_fixed(0),
 )
 .build();
-const LOW_ON_3: v4::IA32_PERFEVTSEL::Value =
-    v4::IA32_PERFEVTSEL::event_on::<3>(&EventDesc::new("LOW_ONLY", 0x48, 1).with_counters(0b1111))
+const LOW_ON_3: v4::IA32_PERFEVTSEL::Placed<3> =
+    v4::IA32_PERFEVTSEL::event_on_raw::<3>(&EventDesc::new("LOW_ONLY", 0x48, 1).with_counters(0b1111))
         .build();
 // Fields that exist only in later generations.
 const V3_ANY: v3::IA32_PERFEVTSEL::Value = v3::IA32_PERFEVTSEL::Value::new()
@@ -82,9 +82,10 @@ fn runtime(umask: u8, user: bool, cmask: u64, counter: u32) {
     // Runtime setters and getters.
     let v = IA32_PERFEVTSEL::Value::new()
         .with_event_select::<0x2E>()
-        .set_umask(umask)
+        .try_with_umask(umask.into())
+        .unwrap()
         .with_usr(user)
-        .try_set_cmask(cmask)
+        .try_with_cmask(cmask)
         .unwrap()
         .build();
     assert_eq!(
@@ -92,7 +93,7 @@ fn runtime(umask: u8, user: bool, cmask: u64, counter: u32) {
         (umask, user, cmask)
     );
     assert_eq!(
-        IA32_PERFEVTSEL::Value::new().try_set_cmask(cmask + 0x100),
+        IA32_PERFEVTSEL::Value::new().try_with_cmask(cmask + 0x100),
         Err(FieldError::TooWide {
             field: "CMASK",
             width: 8,
@@ -111,7 +112,7 @@ fn runtime(umask: u8, user: bool, cmask: u64, counter: u32) {
         .with_counters(0)
         .with_fixed(0);
     assert_eq!(
-        v4::IA32_PERFEVTSEL::try_event_on(1, &fixed_only),
+        v4::IA32_PERFEVTSEL::try_event_on_raw(1, &fixed_only),
         Err(PlacementError::FixedOnly {
             event: "INST_RETIRED.ANY",
             fixed: 0,
@@ -119,16 +120,16 @@ fn runtime(umask: u8, user: bool, cmask: u64, counter: u32) {
         })
     );
     let low = EventDesc::new("LOW_ONLY", 0x48, 1).with_counters(0b1111);
-    assert!(v4::IA32_PERFEVTSEL::try_event_on(counter - 4, &low).is_err());
+    assert!(v4::IA32_PERFEVTSEL::try_event_on_raw(counter - 4, &low).is_err());
     // Field arrays by runtime index.
     let f = IA32_FIXED_CTR_CTRL::Value::new()
-        .try_set_enable_at(2, 2)
+        .try_with_enable_at(2, 2)
         .unwrap()
         .build();
     assert_eq!(f.enable_at(2), Some(2));
     assert!(
         IA32_FIXED_CTR_CTRL::Value::new()
-            .try_set_enable_at(3, 1)
+            .try_with_enable_at(3, 1)
             .is_err()
     );
     // The INV/CMASK constraint at run time.

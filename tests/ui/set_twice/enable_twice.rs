@@ -3,7 +3,7 @@ use IA32_FIXED_CTR_CTRL::Enable;
 use pmu_regs::intel::v3::IA32_FIXED_CTR_CTRL;
 
 const CTRL: IA32_FIXED_CTR_CTRL::Value = IA32_FIXED_CTR_CTRL::Value::new()
-    .set_enable0(Enable::Os)
+    .with_enable0_value(Enable::Os)
     .with_pmi0(true)
     .with_enable0::<3>()
     .build();

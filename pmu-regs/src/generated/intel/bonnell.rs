@@ -133,7 +133,7 @@ impl crate::arch::Arch for IntelBonnell {
                 out[i] = crate::arch::ArchEventInfo {
                     name: all[i].name(),
                     cpuid_bit: all[i].cpuid_bit(),
-                    desc: *all[i].desc(),
+                    desc: *all[i].desc().get(),
                 };
                 i += 1;
             }
@@ -148,7 +148,9 @@ impl crate::arch::Arch for IntelBonnell {
     }
     #[inline]
     fn select_event(n: u32, event: &crate::EventDesc) -> Result<u64, crate::arch::EncodeError> {
-        Ok(IA32_PERFEVTSEL::try_event_on(n, event)?.try_build()?.bits())
+        Ok(IA32_PERFEVTSEL::try_event_on_raw(n, event)?
+            .try_build()?
+            .bits())
     }
 }
 pub mod events {
@@ -1285,9 +1287,10 @@ pub mod events {
         pub const ALL: &'static [Event] = &ALL;
         #[doc = r" Every event's encoding, in name order: `DESCS[i]` is `ALL[i].desc()`."]
         pub const DESCS: &'static [crate::EventDesc] = &DESCS;
-        #[doc = r" The encoding and counters, for `IA32_PERFEVTSEL::event_on`."]
-        pub const fn desc(self) -> &'static crate::EventDesc {
-            &DESCS[self as usize]
+        #[doc = r" The encoding and counters, typed as an event of this model, for the"]
+        #[doc = r" `event_on` of its event select."]
+        pub const fn desc(self) -> crate::EventRef<'static, Event> {
+            crate::EventRef::__new(&DESCS[self as usize])
         }
         #[doc = r" Intel's name for the event."]
         pub const fn name(self) -> &'static str {
@@ -1349,9 +1352,10 @@ pub mod events {
     }
     impl crate::pmu::AsEvent for Event {
         fn event_desc(&self) -> crate::EventDesc {
-            *self.desc()
+            *self.desc().get()
         }
     }
+    impl super::IA32_PERFEVTSEL::Countable for Event {}
 }
 #[doc = "CPUID leaves of `intel-bonnell`: output layouts with named fields."]
 pub mod cpuid {

@@ -5,6 +5,7 @@
 #[allow(
     non_snake_case,
     missing_docs,
+    deprecated,
     clippy::identity_op,
     clippy::unnecessary_cast,
     clippy::new_ret_no_self,
@@ -89,11 +90,7 @@ pub mod IA32_PMC {
         #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
         #[doc = r" given two different values (a compile error in a `const`)."]
         pub const fn new() -> Builder {
-            Builder {
-                value: Self(0),
-                set: 0,
-                conflict: 0,
-            }
+            Builder::EMPTY
         }
         #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
         #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -153,7 +150,7 @@ pub mod IA32_PMC {
             Self((self.0 & 0xffff000000000000_u64) | (((v >> 0u32) & 0xffffffffffff_u64) << 0u32))
         }
         #[doc = "Sets `COUNT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 48 bits. Counter value. The implemented width is CPUID.0AH:EAX\\[23:16\\] (48 bits on current\nprocessors); bits above it are reserved.\n\nBits 47:0, read-write, 48 bits wide."]
-        pub const fn try_set_count(self, v: u64) -> Result<Self, crate::FieldError> {
+        pub const fn try_with_count(self, v: u64) -> Result<Self, crate::FieldError> {
             if v > 0xffffffffffff_u64 {
                 return Err(crate::FieldError::TooWide {
                     field: "COUNT",
@@ -223,6 +220,12 @@ pub mod IA32_PMC {
         conflict: u64,
     }
     impl Builder {
+        #[doc = r" No field set."]
+        const EMPTY: Builder = Builder {
+            value: Value(0),
+            set: 0,
+            conflict: 0,
+        };
         #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
         #[doc = r" were assigned before with a different value."]
         const fn track(self, mask: u64, next: Value) -> Self {
@@ -243,8 +246,8 @@ pub mod IA32_PMC {
             self.track(0xffffffffffff_u64, self.value.with_count::<V>())
         }
         #[doc = "Sets `COUNT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 48 bits. Counter value. The implemented width is CPUID.0AH:EAX\\[23:16\\] (48 bits on current\nprocessors); bits above it are reserved.\n\nBits 47:0, read-write, 48 bits wide."]
-        pub const fn try_set_count(self, v: u64) -> Result<Self, crate::FieldError> {
-            match self.value.try_set_count(v) {
+        pub const fn try_with_count(self, v: u64) -> Result<Self, crate::FieldError> {
+            match self.value.try_with_count(v) {
                 Ok(next) => Ok(self.track(0xffffffffffff_u64, next)),
                 Err(e) => Err(e),
             }
@@ -298,10 +301,11 @@ pub mod IA32_PMC {
             self.0
         }
     }
-    #[doc = "`IA32_PMCN` as a typed MSR. `N` out of 0..10 fails to compile."]
+    #[doc = "`IA32_PMCN` as a typed MSR whose index is part of its type (a value placed on another instance cannot be written to it). `N` out of 0..10 fails to compile."]
     #[track_caller]
-    pub const fn msr<const N: u32>() -> Instance {
-        Instance(address::<N>())
+    pub const fn msr<const N: u32>() -> Indexed<N> {
+        let _ = address::<N>();
+        Indexed
     }
     #[doc = r" Instance `index` as a typed MSR, or `None` when out of range."]
     pub const fn try_msr(index: u32) -> Option<Instance> {
@@ -328,6 +332,52 @@ pub mod IA32_PMC {
         }
     }
     impl crate::access::Writable for Instance {}
+    impl crate::access::WriteTo<Instance> for Value {
+        fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+            Ok(self.0)
+        }
+    }
+    #[doc = "`IA32_PMCN` as a typed MSR, `N` in its type: what [`msr::<N>()`](msr) returns. A value placed on another instance (`Placed<M>`) cannot be written to it."]
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Indexed<const N: u32>;
+    impl<const N: u32> Indexed<N> {
+        #[doc = r" The MSR address."]
+        #[track_caller]
+        pub const fn address(self) -> u32 {
+            address::<N>()
+        }
+        #[doc = r" Index within the family: `N`."]
+        pub const fn index(self) -> u32 {
+            N
+        }
+        #[doc = r" The same MSR as an [`Instance`](Instance), its index known at run time only."]
+        #[track_caller]
+        pub const fn instance(self) -> Instance {
+            Instance(address::<N>())
+        }
+    }
+    impl<const N: u32> From<Indexed<N>> for Instance {
+        fn from(m: Indexed<N>) -> Instance {
+            m.instance()
+        }
+    }
+    impl<const N: u32> crate::access::Msr for Indexed<N> {
+        type Value = Value;
+        fn address(self) -> u32 {
+            address::<N>()
+        }
+    }
+    impl<const N: u32> crate::access::Readable for Indexed<N> {
+        fn from_read(bits: u64) -> Value {
+            Value(bits)
+        }
+    }
+    impl<const N: u32> crate::access::Writable for Indexed<N> {}
+    impl<const N: u32> crate::access::WriteTo<Indexed<N>> for Value {
+        fn bits_for(self, _: Indexed<N>) -> Result<u64, crate::PlacementError> {
+            Ok(self.0)
+        }
+    }
 }
 #[doc = "The value type of [`IA32_PMC`](IA32_PMC)."]
 pub type Ia32Pmc = IA32_PMC::Value;
@@ -335,6 +385,7 @@ pub type Ia32Pmc = IA32_PMC::Value;
 #[allow(
     non_snake_case,
     missing_docs,
+    deprecated,
     clippy::identity_op,
     clippy::unnecessary_cast,
     clippy::new_ret_no_self,
@@ -419,11 +470,7 @@ pub mod IA32_A_PMC {
         #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
         #[doc = r" given two different values (a compile error in a `const`)."]
         pub const fn new() -> Builder {
-            Builder {
-                value: Self(0),
-                set: 0,
-                conflict: 0,
-            }
+            Builder::EMPTY
         }
         #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
         #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -483,7 +530,7 @@ pub mod IA32_A_PMC {
             Self((self.0 & 0xffff000000000000_u64) | (((v >> 0u32) & 0xffffffffffff_u64) << 0u32))
         }
         #[doc = "Sets `COUNT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 48 bits. Counter value, writable at the full width CPUID.0AH:EAX\\[23:16\\] reports.\n\nBits 47:0, read-write, 48 bits wide."]
-        pub const fn try_set_count(self, v: u64) -> Result<Self, crate::FieldError> {
+        pub const fn try_with_count(self, v: u64) -> Result<Self, crate::FieldError> {
             if v > 0xffffffffffff_u64 {
                 return Err(crate::FieldError::TooWide {
                     field: "COUNT",
@@ -553,6 +600,12 @@ pub mod IA32_A_PMC {
         conflict: u64,
     }
     impl Builder {
+        #[doc = r" No field set."]
+        const EMPTY: Builder = Builder {
+            value: Value(0),
+            set: 0,
+            conflict: 0,
+        };
         #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
         #[doc = r" were assigned before with a different value."]
         const fn track(self, mask: u64, next: Value) -> Self {
@@ -573,8 +626,8 @@ pub mod IA32_A_PMC {
             self.track(0xffffffffffff_u64, self.value.with_count::<V>())
         }
         #[doc = "Sets `COUNT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 48 bits. Counter value, writable at the full width CPUID.0AH:EAX\\[23:16\\] reports.\n\nBits 47:0, read-write, 48 bits wide."]
-        pub const fn try_set_count(self, v: u64) -> Result<Self, crate::FieldError> {
-            match self.value.try_set_count(v) {
+        pub const fn try_with_count(self, v: u64) -> Result<Self, crate::FieldError> {
+            match self.value.try_with_count(v) {
                 Ok(next) => Ok(self.track(0xffffffffffff_u64, next)),
                 Err(e) => Err(e),
             }
@@ -628,10 +681,11 @@ pub mod IA32_A_PMC {
             self.0
         }
     }
-    #[doc = "`IA32_A_PMCN` as a typed MSR. `N` out of 0..10 fails to compile."]
+    #[doc = "`IA32_A_PMCN` as a typed MSR whose index is part of its type (a value placed on another instance cannot be written to it). `N` out of 0..10 fails to compile."]
     #[track_caller]
-    pub const fn msr<const N: u32>() -> Instance {
-        Instance(address::<N>())
+    pub const fn msr<const N: u32>() -> Indexed<N> {
+        let _ = address::<N>();
+        Indexed
     }
     #[doc = r" Instance `index` as a typed MSR, or `None` when out of range."]
     pub const fn try_msr(index: u32) -> Option<Instance> {
@@ -658,6 +712,52 @@ pub mod IA32_A_PMC {
         }
     }
     impl crate::access::Writable for Instance {}
+    impl crate::access::WriteTo<Instance> for Value {
+        fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+            Ok(self.0)
+        }
+    }
+    #[doc = "`IA32_A_PMCN` as a typed MSR, `N` in its type: what [`msr::<N>()`](msr) returns. A value placed on another instance (`Placed<M>`) cannot be written to it."]
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Indexed<const N: u32>;
+    impl<const N: u32> Indexed<N> {
+        #[doc = r" The MSR address."]
+        #[track_caller]
+        pub const fn address(self) -> u32 {
+            address::<N>()
+        }
+        #[doc = r" Index within the family: `N`."]
+        pub const fn index(self) -> u32 {
+            N
+        }
+        #[doc = r" The same MSR as an [`Instance`](Instance), its index known at run time only."]
+        #[track_caller]
+        pub const fn instance(self) -> Instance {
+            Instance(address::<N>())
+        }
+    }
+    impl<const N: u32> From<Indexed<N>> for Instance {
+        fn from(m: Indexed<N>) -> Instance {
+            m.instance()
+        }
+    }
+    impl<const N: u32> crate::access::Msr for Indexed<N> {
+        type Value = Value;
+        fn address(self) -> u32 {
+            address::<N>()
+        }
+    }
+    impl<const N: u32> crate::access::Readable for Indexed<N> {
+        fn from_read(bits: u64) -> Value {
+            Value(bits)
+        }
+    }
+    impl<const N: u32> crate::access::Writable for Indexed<N> {}
+    impl<const N: u32> crate::access::WriteTo<Indexed<N>> for Value {
+        fn bits_for(self, _: Indexed<N>) -> Result<u64, crate::PlacementError> {
+            Ok(self.0)
+        }
+    }
 }
 #[doc = "The value type of [`IA32_A_PMC`](IA32_A_PMC)."]
 pub type Ia32APmc = IA32_A_PMC::Value;
@@ -665,6 +765,7 @@ pub type Ia32APmc = IA32_A_PMC::Value;
 #[allow(
     non_snake_case,
     missing_docs,
+    deprecated,
     clippy::identity_op,
     clippy::unnecessary_cast,
     clippy::new_ret_no_self,
@@ -779,6 +880,27 @@ pub mod IA32_PERFEVTSEL {
             }
         }
     }
+    #[doc(hidden)]
+    #[allow(non_camel_case_types)]
+    #[diagnostic::on_unimplemented(
+        message = "`IN_TXCP` of `IA32_PERFEVTSEL` is valid only on IA32_PERFEVTSEL2: it cannot be set on a value for any instance",
+        label = "valid only on IA32_PERFEVTSEL2",
+        note = "place the value on a valid instance first: `event_on::<2>(..)` or `Value::new().at::<2>()` (`try_event_on` / `try_at` for an instance chosen at run time); on any other instance the processor faults (#GP)"
+    )]
+    pub trait __OnlyOn_IN_TXCP {}
+    #[inline(always)]
+    const fn __check_instance_with_in_txcp<const N: u32>() {
+        const {
+            if !matches!(N, 2u32) {
+                crate::__private::not_on_instance(
+                    "IA32_PERFEVTSEL",
+                    "IN_TXCP",
+                    "IA32_PERFEVTSEL2",
+                    N,
+                )
+            }
+        }
+    }
     #[inline(always)]
     const fn __check_field_umask2<const V: u64>() {
         const {
@@ -796,11 +918,7 @@ pub mod IA32_PERFEVTSEL {
         #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
         #[doc = r" given two different values (a compile error in a `const`)."]
         pub const fn new() -> Builder {
-            Builder {
-                value: Self(0),
-                set: 0,
-                conflict: 0,
-            }
+            Builder::EMPTY
         }
         #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
         #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -860,7 +978,7 @@ pub mod IA32_PERFEVTSEL {
             Self((self.0 & 0xffffffffffffff00_u64) | (((v >> 0u32) & 0xff_u64) << 0u32))
         }
         #[doc = "Sets `EVENT_SELECT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Event logic unit that detects the condition to count (the event code).\n\nBits 7:0, read-write, 8 bits wide."]
-        pub const fn try_set_event_select(self, v: u64) -> Result<Self, crate::FieldError> {
+        pub const fn try_with_event_select(self, v: u64) -> Result<Self, crate::FieldError> {
             if v > 0xff_u64 {
                 return Err(crate::FieldError::TooWide {
                     field: "EVENT_SELECT",
@@ -871,11 +989,6 @@ pub mod IA32_PERFEVTSEL {
             Ok(Self(
                 (self.0 & 0xffffffffffffff00_u64) | (((v >> 0u32) & 0xff_u64) << 0u32),
             ))
-        }
-        #[doc = "Event logic unit that detects the condition to count (the event code).\n\nBits 7:0, read-write, 8 bits wide."]
-        pub const fn set_event_select(self, value: u8) -> Self {
-            let v = value as u64;
-            Self((self.0 & 0xffffffffffffff00_u64) | (((v >> 0u32) & 0xff_u64) << 0u32))
         }
         #[doc = "Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
         pub const fn umask(self) -> u8 {
@@ -892,7 +1005,7 @@ pub mod IA32_PERFEVTSEL {
             Self((self.0 & 0xffffffffffff00ff_u64) | (((v >> 0u32) & 0xff_u64) << 8u32))
         }
         #[doc = "Sets `UMASK`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
-        pub const fn try_set_umask(self, v: u64) -> Result<Self, crate::FieldError> {
+        pub const fn try_with_umask(self, v: u64) -> Result<Self, crate::FieldError> {
             if v > 0xff_u64 {
                 return Err(crate::FieldError::TooWide {
                     field: "UMASK",
@@ -903,11 +1016,6 @@ pub mod IA32_PERFEVTSEL {
             Ok(Self(
                 (self.0 & 0xffffffffffff00ff_u64) | (((v >> 0u32) & 0xff_u64) << 8u32),
             ))
-        }
-        #[doc = "Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
-        pub const fn set_umask(self, value: u8) -> Self {
-            let v = value as u64;
-            Self((self.0 & 0xffffffffffff00ff_u64) | (((v >> 0u32) & 0xff_u64) << 8u32))
         }
         #[doc = "Count while the processor runs at privilege levels 1, 2 or 3.\n\nBits 16, read-write, 1 bit wide."]
         pub const fn usr(self) -> bool {
@@ -962,6 +1070,9 @@ pub mod IA32_PERFEVTSEL {
         pub const fn any(self) -> bool {
             ((self.0 >> 21u32) & 0x1_u64) != 0
         }
+        #[deprecated(
+            note = "`ANY` is deprecated since intel-v5 (where `CPUID.0AH:EDX[15] = 1`): Where `CPUID.0AH:EDX[15]` is set, AnyThread is not supported and must not be set."
+        )]
         #[doc = "AnyThread: count the event for every logical processor sharing the core, not just\nthis one.\n\nBits 21, read-write, 1 bit wide."]
         pub const fn with_any(self, on: bool) -> Self {
             let v = on as u64;
@@ -1000,7 +1111,7 @@ pub mod IA32_PERFEVTSEL {
             Self((self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32))
         }
         #[doc = "Sets `CMASK`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Counter mask (threshold). When non-zero, the counter increments by one in each\ncycle where the event occurs at least CMASK times (fewer, with INV). When zero,\nthe counter adds the per-cycle event count.\n\nBits 31:24, read-write, 8 bits wide."]
-        pub const fn try_set_cmask(self, v: u64) -> Result<Self, crate::FieldError> {
+        pub const fn try_with_cmask(self, v: u64) -> Result<Self, crate::FieldError> {
             if v > 0xff_u64 {
                 return Err(crate::FieldError::TooWide {
                     field: "CMASK",
@@ -1011,11 +1122,6 @@ pub mod IA32_PERFEVTSEL {
             Ok(Self(
                 (self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32),
             ))
-        }
-        #[doc = "Counter mask (threshold). When non-zero, the counter increments by one in each\ncycle where the event occurs at least CMASK times (fewer, with INV). When zero,\nthe counter adds the per-cycle event count.\n\nBits 31:24, read-write, 8 bits wide."]
-        pub const fn set_cmask(self, value: u8) -> Self {
-            let v = value as u64;
-            Self((self.0 & 0xffffffff00ffffff_u64) | (((v >> 0u32) & 0xff_u64) << 24u32))
         }
         #[doc = "Count only inside transactional regions (Intel TSX).\n\nBits 32, read-write, 1 bit wide."]
         pub const fn in_tx(self) -> bool {
@@ -1030,8 +1136,12 @@ pub mod IA32_PERFEVTSEL {
         pub const fn in_txcp(self) -> bool {
             ((self.0 >> 33u32) & 0x1_u64) != 0
         }
-        #[doc = "Exclude events that occurred inside aborted transactional regions. Valid only on\nIA32_PERFEVTSEL2.\n\nBits 33, read-write, 1 bit wide."]
-        pub const fn with_in_txcp(self, on: bool) -> Self {
+        #[doc(hidden)]
+        pub const fn with_in_txcp<T: __OnlyOn_IN_TXCP>(self, on: T) -> Self {
+            ::core::mem::forget(on);
+            self
+        }
+        const fn __with_in_txcp_unchecked(self, on: bool) -> Self {
             let v = on as u64;
             Self((self.0 & 0xfffffffdffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 33u32))
         }
@@ -1068,7 +1178,7 @@ pub mod IA32_PERFEVTSEL {
             Self((self.0 & 0xffff00ffffffffff_u64) | (((v >> 0u32) & 0xff_u64) << 40u32))
         }
         #[doc = "Sets `UMASK2`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Second unit mask, extending UMASK for events that need more sub-conditions.\n\nBits 47:40, read-write, 8 bits wide."]
-        pub const fn try_set_umask2(self, v: u64) -> Result<Self, crate::FieldError> {
+        pub const fn try_with_umask2(self, v: u64) -> Result<Self, crate::FieldError> {
             if v > 0xff_u64 {
                 return Err(crate::FieldError::TooWide {
                     field: "UMASK2",
@@ -1079,11 +1189,6 @@ pub mod IA32_PERFEVTSEL {
             Ok(Self(
                 (self.0 & 0xffff00ffffffffff_u64) | (((v >> 0u32) & 0xff_u64) << 40u32),
             ))
-        }
-        #[doc = "Second unit mask, extending UMASK for events that need more sub-conditions.\n\nBits 47:40, read-write, 8 bits wide."]
-        pub const fn set_umask2(self, value: u8) -> Self {
-            let v = value as u64;
-            Self((self.0 & 0xffff00ffffffffff_u64) | (((v >> 0u32) & 0xff_u64) << 40u32))
         }
         #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))"]
         #[inline]
@@ -1166,15 +1271,23 @@ pub mod IA32_PERFEVTSEL {
             self.0
         }
     }
-    #[doc = "Builds a write of `IA32_PERFEVTSEL` from named fields; see [`Value::new`](Value::new)."]
-    #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+    #[doc = "Builds a write of `IA32_PERFEVTSEL` from named fields; see [`Value::new`](Value::new). `P` is where the value goes: [`Unplaced`](crate::access::Unplaced) (`Value::new()`; `build()` gives a [`Value`](Value)), instance `N` ([`Counter<N>`](crate::access::Counter): `event_on::<N>`, [`at::<N>()`](Builder::at); `build()` gives a [`Placed<N>`](Placed)) or an instance chosen at run time ([`AnyCounter`](crate::access::AnyCounter): `try_event_on`, [`try_at`](Builder::try_at); `build()` gives a [`PlacedAt`](PlacedAt)). A placed value is written only to its own instance."]
+    #[derive(PartialEq, Eq, Hash, Debug)]
     #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
-    pub struct Builder {
+    pub struct Builder<P = crate::access::Unplaced> {
         value: Value,
         set: u64,
         conflict: u64,
+        index: u32,
+        placement: ::core::marker::PhantomData<P>,
     }
-    impl Builder {
+    impl<P> Clone for Builder<P> {
+        fn clone(&self) -> Self {
+            *self
+        }
+    }
+    impl<P> Copy for Builder<P> {}
+    impl<P> Builder<P> {
         #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
         #[doc = r" were assigned before with a different value."]
         const fn track(self, mask: u64, next: Value) -> Self {
@@ -1187,6 +1300,17 @@ pub mod IA32_PERFEVTSEL {
                 value: next,
                 set: self.set | mask,
                 conflict: self.conflict | clash,
+                ..self
+            }
+        }
+        #[doc = r" The same fields with another placement."]
+        const fn place<Q>(self, index: u32) -> Builder<Q> {
+            Builder {
+                value: self.value,
+                set: self.set,
+                conflict: self.conflict,
+                index,
+                placement: ::core::marker::PhantomData,
             }
         }
         #[doc = "Sets `EVENT_SELECT` to the constant `V`; a `V` wider than 8 bits fails to compile. Event logic unit that detects the condition to count (the event code).\n\nBits 7:0, read-write, 8 bits wide."]
@@ -1195,15 +1319,11 @@ pub mod IA32_PERFEVTSEL {
             self.track(0xff_u64, self.value.with_event_select::<V>())
         }
         #[doc = "Sets `EVENT_SELECT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Event logic unit that detects the condition to count (the event code).\n\nBits 7:0, read-write, 8 bits wide."]
-        pub const fn try_set_event_select(self, v: u64) -> Result<Self, crate::FieldError> {
-            match self.value.try_set_event_select(v) {
+        pub const fn try_with_event_select(self, v: u64) -> Result<Self, crate::FieldError> {
+            match self.value.try_with_event_select(v) {
                 Ok(next) => Ok(self.track(0xff_u64, next)),
                 Err(e) => Err(e),
             }
-        }
-        #[doc = "Event logic unit that detects the condition to count (the event code).\n\nBits 7:0, read-write, 8 bits wide."]
-        pub const fn set_event_select(self, value: u8) -> Self {
-            self.track(0xff_u64, self.value.set_event_select(value))
         }
         #[doc = "Sets `UMASK` to the constant `V`; a `V` wider than 8 bits fails to compile. Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
         #[track_caller]
@@ -1211,15 +1331,11 @@ pub mod IA32_PERFEVTSEL {
             self.track(0xff00_u64, self.value.with_umask::<V>())
         }
         #[doc = "Sets `UMASK`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
-        pub const fn try_set_umask(self, v: u64) -> Result<Self, crate::FieldError> {
-            match self.value.try_set_umask(v) {
+        pub const fn try_with_umask(self, v: u64) -> Result<Self, crate::FieldError> {
+            match self.value.try_with_umask(v) {
                 Ok(next) => Ok(self.track(0xff00_u64, next)),
                 Err(e) => Err(e),
             }
-        }
-        #[doc = "Unit mask; selects which of the event's sub-conditions are counted.\n\nBits 15:8, read-write, 8 bits wide."]
-        pub const fn set_umask(self, value: u8) -> Self {
-            self.track(0xff00_u64, self.value.set_umask(value))
         }
         #[doc = "Count while the processor runs at privilege levels 1, 2 or 3.\n\nBits 16, read-write, 1 bit wide."]
         pub const fn with_usr(self, on: bool) -> Self {
@@ -1241,6 +1357,9 @@ pub mod IA32_PERFEVTSEL {
         pub const fn with_int(self, on: bool) -> Self {
             self.track(0x100000_u64, self.value.with_int(on))
         }
+        #[deprecated(
+            note = "`ANY` is deprecated since intel-v5 (where `CPUID.0AH:EDX[15] = 1`): Where `CPUID.0AH:EDX[15]` is set, AnyThread is not supported and must not be set."
+        )]
         #[doc = "AnyThread: count the event for every logical processor sharing the core, not just\nthis one.\n\nBits 21, read-write, 1 bit wide."]
         pub const fn with_any(self, on: bool) -> Self {
             self.track(0x200000_u64, self.value.with_any(on))
@@ -1259,23 +1378,15 @@ pub mod IA32_PERFEVTSEL {
             self.track(0xff000000_u64, self.value.with_cmask::<V>())
         }
         #[doc = "Sets `CMASK`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Counter mask (threshold). When non-zero, the counter increments by one in each\ncycle where the event occurs at least CMASK times (fewer, with INV). When zero,\nthe counter adds the per-cycle event count.\n\nBits 31:24, read-write, 8 bits wide."]
-        pub const fn try_set_cmask(self, v: u64) -> Result<Self, crate::FieldError> {
-            match self.value.try_set_cmask(v) {
+        pub const fn try_with_cmask(self, v: u64) -> Result<Self, crate::FieldError> {
+            match self.value.try_with_cmask(v) {
                 Ok(next) => Ok(self.track(0xff000000_u64, next)),
                 Err(e) => Err(e),
             }
         }
-        #[doc = "Counter mask (threshold). When non-zero, the counter increments by one in each\ncycle where the event occurs at least CMASK times (fewer, with INV). When zero,\nthe counter adds the per-cycle event count.\n\nBits 31:24, read-write, 8 bits wide."]
-        pub const fn set_cmask(self, value: u8) -> Self {
-            self.track(0xff000000_u64, self.value.set_cmask(value))
-        }
         #[doc = "Count only inside transactional regions (Intel TSX).\n\nBits 32, read-write, 1 bit wide."]
         pub const fn with_in_tx(self, on: bool) -> Self {
             self.track(0x100000000_u64, self.value.with_in_tx(on))
-        }
-        #[doc = "Exclude events that occurred inside aborted transactional regions. Valid only on\nIA32_PERFEVTSEL2.\n\nBits 33, read-write, 1 bit wide."]
-        pub const fn with_in_txcp(self, on: bool) -> Self {
-            self.track(0x200000000_u64, self.value.with_in_txcp(on))
         }
         #[doc = "This counter writes adaptive PEBS records in the layout MSR_PEBS_DATA_CFG selects.\n\nBits 34, read-write, 1 bit wide."]
         pub const fn with_adaptive_record(self, on: bool) -> Self {
@@ -1291,28 +1402,22 @@ pub mod IA32_PERFEVTSEL {
             self.track(0xff0000000000_u64, self.value.with_umask2::<V>())
         }
         #[doc = "Sets `UMASK2`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 8 bits. Second unit mask, extending UMASK for events that need more sub-conditions.\n\nBits 47:40, read-write, 8 bits wide."]
-        pub const fn try_set_umask2(self, v: u64) -> Result<Self, crate::FieldError> {
-            match self.value.try_set_umask2(v) {
+        pub const fn try_with_umask2(self, v: u64) -> Result<Self, crate::FieldError> {
+            match self.value.try_with_umask2(v) {
                 Ok(next) => Ok(self.track(0xff0000000000_u64, next)),
                 Err(e) => Err(e),
             }
         }
-        #[doc = "Second unit mask, extending UMASK for events that need more sub-conditions.\n\nBits 47:40, read-write, 8 bits wide."]
-        pub const fn set_umask2(self, value: u8) -> Self {
-            self.track(0xff0000000000_u64, self.value.set_umask2(value))
-        }
-        #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))"]
         #[inline]
-        pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
+        const fn checked(self) -> Result<Value, crate::ConstraintError> {
             if self.conflict != 0 {
                 return Err(self.conflict_error());
             }
             self.value.try_build()
         }
-        #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))\n\nPanics on a problem; in a `const` item that is a compile error."]
         #[inline]
         #[track_caller]
-        pub const fn build(self) -> Value {
+        const fn finish(self) -> Value {
             if self.conflict != 0 {
                 self.conflict_panic()
             }
@@ -1476,15 +1581,164 @@ pub mod IA32_PERFEVTSEL {
             crate::__private::set_twice("IA32_PERFEVTSEL", "a field")
         }
     }
-    #[doc = "A [`Builder`](Builder) for `IA32_PERFEVTSELN` counting `event`: its encoding fields (event select, unit masks, CMASK, INV, EDGE, AnyThread) are set, the rest is zero. Add the privilege filters and the enable bit, then `build()`.\n\nFails to compile, in a `const`, when `N` is out of range, when only a fixed counter counts the event, when the event is restricted to other counters, or when it needs a field this generation lacks."]
+    impl Builder {
+        #[doc = r" No field set."]
+        const EMPTY: Builder = Builder {
+            value: Value(0),
+            set: 0,
+            conflict: 0,
+            index: 0,
+            placement: ::core::marker::PhantomData,
+        };
+        #[doc(hidden)]
+        pub const fn with_in_txcp<T: __OnlyOn_IN_TXCP>(self, on: T) -> Self {
+            ::core::mem::forget(on);
+            self
+        }
+        #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))"]
+        #[inline]
+        pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
+            self.checked()
+        }
+        #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))\n\nPanics on a problem; in a `const` item that is a compile error."]
+        #[inline]
+        #[track_caller]
+        pub const fn build(self) -> Value {
+            self.finish()
+        }
+        #[doc = "The same fields, for `IA32_PERFEVTSELN`: `build()` gives a [`Placed<N>`](Placed), which `MsrExt::write` writes only to `msr::<N>()`. `N` out of range fails to compile."]
+        #[track_caller]
+        pub const fn at<const N: u32>(self) -> Builder<crate::access::Counter<N>> {
+            if N >= INSTANCES {
+                crate::__private::index_out_of_range("IA32_PERFEVTSEL", "instances", INSTANCES, N)
+            }
+            __check_index::<N>();
+            self.place(N)
+        }
+        #[doc = "The same fields, for `IA32_PERFEVTSEL` instance `index` chosen at run time: `build()` gives a [`PlacedAt`](PlacedAt), which `MsrExt::write` writes only to that instance (another is `PlacementError::WrongCounter`)."]
+        pub const fn try_at(
+            self,
+            index: u32,
+        ) -> Result<Builder<crate::access::AnyCounter>, crate::PlacementError> {
+            if index >= INSTANCES {
+                return Err(crate::PlacementError::CounterOutOfRange {
+                    register: "IA32_PERFEVTSEL",
+                    count: INSTANCES,
+                    counter: index,
+                });
+            }
+            Ok(self.place(index))
+        }
+    }
+    impl<const N: u32> Builder<crate::access::Counter<N>> {
+        #[doc = "Exclude events that occurred inside aborted transactional regions. Valid only on\nIA32_PERFEVTSEL2.\n\nBits 33, read-write, 1 bit wide.\n\nValid only on IA32_PERFEVTSEL2: any other `N` fails to compile."]
+        #[track_caller]
+        pub const fn with_in_txcp(self, on: bool) -> Self {
+            if !matches!(N, 2u32) {
+                crate::__private::not_on_instance(
+                    "IA32_PERFEVTSEL",
+                    "IN_TXCP",
+                    "IA32_PERFEVTSEL2",
+                    N,
+                )
+            }
+            __check_instance_with_in_txcp::<N>();
+            self.track(0x200000000_u64, self.value.__with_in_txcp_unchecked(on))
+        }
+        #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))"]
+        #[inline]
+        pub const fn try_build(self) -> Result<Placed<N>, crate::ConstraintError> {
+            match self.checked() {
+                Ok(v) => Ok(Placed(v)),
+                Err(e) => Err(e),
+            }
+        }
+        #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))\n\nPanics on a problem; in a `const` item that is a compile error."]
+        #[inline]
+        #[track_caller]
+        pub const fn build(self) -> Placed<N> {
+            Placed(self.finish())
+        }
+    }
+    impl Builder<crate::access::AnyCounter> {
+        #[doc = "Exclude events that occurred inside aborted transactional regions. Valid only on\nIA32_PERFEVTSEL2.\n\nBits 33, read-write, 1 bit wide.\n\nValid only on IA32_PERFEVTSEL2: on another instance this returns `PlacementError::FieldNotOnCounter`."]
+        pub const fn with_in_txcp(self, on: bool) -> Result<Self, crate::PlacementError> {
+            if !matches!(self.index, 2u32) {
+                return Err(crate::PlacementError::FieldNotOnCounter {
+                    register: "IA32_PERFEVTSEL",
+                    field: "IN_TXCP",
+                    counter: self.index,
+                });
+            }
+            Ok(self.track(0x200000000_u64, self.value.__with_in_txcp_unchecked(on)))
+        }
+        #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))"]
+        #[inline]
+        pub const fn try_build(self) -> Result<PlacedAt, crate::ConstraintError> {
+            match self.checked() {
+                Ok(value) => Ok(PlacedAt {
+                    value,
+                    index: self.index,
+                }),
+                Err(e) => Err(e),
+            }
+        }
+        #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n- `inv-without-cmask`: INV has no effect while CMASK is 0; set a non-zero CMASK or clear INV (Intel SDM Vol. 3B §18.2.1.1 (INV flag))\n\nPanics on a problem; in a `const` item that is a compile error."]
+        #[inline]
+        #[track_caller]
+        pub const fn build(self) -> PlacedAt {
+            PlacedAt {
+                value: self.finish(),
+                index: self.index,
+            }
+        }
+    }
+    #[doc = "The events types whose events [`event_on`](event_on) places on `IA32_PERFEVTSEL`: the `ArchEvent` and model `events::Event` of the generations using this register (intel-arrowlake-lioncove and intel-lunarlake-lioncove). Placing another generation's or vendor's event is a compile error."]
+    #[diagnostic::on_unimplemented(
+        message = "the events of `{Self}` cannot be placed on `IA32_PERFEVTSEL` of intel-arrowlake-lioncove and intel-lunarlake-lioncove: they are another vendor's or generation's",
+        label = "not an event of a generation using this `IA32_PERFEVTSEL`",
+        note = "`event_on` takes the events of the generations whose event select this is (intel-arrowlake-lioncove and intel-lunarlake-lioncove): their `ArchEvent` and, for CPU models, `events::Event`; a hand-built `EventDesc` goes through `event_on_raw`"
+    )]
+    pub trait Countable {}
+    impl Countable for super::super::super::super::intel::v6::ArchEvent {}
+    #[doc = "A [`Builder`](Builder) for `IA32_PERFEVTSELN` counting `event`: its encoding fields (event select, unit masks, CMASK, INV, EDGE, AnyThread) are set, the rest is zero. Add the privilege filters and the enable bit, then `build()`.\n\n`event` is an event of a generation using this register (`ArchEvent::X.desc()`, `events::Event::X.desc()`: see [`Countable`](Countable)); an event of another vendor or generation fails to compile. Fails to compile, in a `const`, when `N` is out of range, when only a fixed counter counts the event, when the event is restricted to other counters, or when it needs a field this generation lacks."]
     #[track_caller]
-    pub const fn event_on<const N: u32>(event: &crate::EventDesc) -> Builder {
+    pub const fn event_on<const N: u32>(
+        event: crate::EventRef<'_, impl Countable>,
+    ) -> Builder<crate::access::Counter<N>> {
+        event_on_raw::<N>(event.get())
+    }
+    #[doc = r" As [`try_event_on`](try_event_on), for a hand-built `EventDesc` (see"]
+    #[doc = r" [`event_on_raw`](event_on_raw))."]
+    #[inline]
+    pub const fn try_event_on_raw(
+        counter: u32,
+        event: &crate::EventDesc,
+    ) -> Result<Builder<crate::access::AnyCounter>, crate::PlacementError> {
+        match try_event_on_impl(counter, event) {
+            Ok(b) => b.try_at(counter),
+            Err(e) => Err(e),
+        }
+    }
+    #[doc = r" As [`event_on`](event_on), with the counter chosen at run time: the problem is returned."]
+    #[inline]
+    pub const fn try_event_on(
+        counter: u32,
+        event: crate::EventRef<'_, impl Countable>,
+    ) -> Result<Builder<crate::access::AnyCounter>, crate::PlacementError> {
+        try_event_on_raw(counter, event.get())
+    }
+    #[doc = "As [`event_on`](event_on), for a hand-built [`EventDesc`](crate::EventDesc) (the untyped escape hatch: nothing ties it to a vendor or generation, so it is the caller's to know that `IA32_PERFEVTSEL` counts it). The placement checks are the same."]
+    #[track_caller]
+    pub const fn event_on_raw<const N: u32>(
+        event: &crate::EventDesc,
+    ) -> Builder<crate::access::Counter<N>> {
         if N >= INSTANCES {
             crate::__private::index_out_of_range("IA32_PERFEVTSEL", "counters", INSTANCES, N)
         }
         __check_counter::<N>();
-        match try_event_on(N, event) {
-            Ok(b) => b,
+        match try_event_on_impl(N, event) {
+            Ok(b) => b.at::<N>(),
             Err(e) => e.fail(),
         }
     }
@@ -1496,9 +1750,8 @@ pub mod IA32_PERFEVTSEL {
             }
         }
     }
-    #[doc = r" As [`event_on`](event_on), with the counter chosen at run time: the problem is returned."]
     #[inline]
-    pub const fn try_event_on(
+    const fn try_event_on_impl(
         counter: u32,
         event: &crate::EventDesc,
     ) -> Result<Builder, crate::PlacementError> {
@@ -1524,7 +1777,7 @@ pub mod IA32_PERFEVTSEL {
             });
         }
         let b = Value::new();
-        let b = match b.try_set_event_select(event.event as u64) {
+        let b = match b.try_with_event_select(event.event as u64) {
             Ok(b) => b,
             Err(_) => {
                 return Err(crate::PlacementError::TooWide {
@@ -1535,7 +1788,7 @@ pub mod IA32_PERFEVTSEL {
                 });
             }
         };
-        let b = match b.try_set_umask(event.umask as u64) {
+        let b = match b.try_with_umask(event.umask as u64) {
             Ok(b) => b,
             Err(_) => {
                 return Err(crate::PlacementError::TooWide {
@@ -1546,7 +1799,7 @@ pub mod IA32_PERFEVTSEL {
                 });
             }
         };
-        let b = match b.try_set_umask2(event.umask2 as u64) {
+        let b = match b.try_with_umask2(event.umask2 as u64) {
             Ok(b) => b,
             Err(_) => {
                 return Err(crate::PlacementError::TooWide {
@@ -1558,7 +1811,7 @@ pub mod IA32_PERFEVTSEL {
             }
         };
         let b = b.with_eq_field(event.eq);
-        let b = match b.try_set_cmask(event.cmask as u64) {
+        let b = match b.try_with_cmask(event.cmask as u64) {
             Ok(b) => b,
             Err(_) => {
                 return Err(crate::PlacementError::TooWide {
@@ -1583,10 +1836,11 @@ pub mod IA32_PERFEVTSEL {
             self.0
         }
     }
-    #[doc = "`IA32_PERFEVTSELN` as a typed MSR. `N` out of 0..10 fails to compile."]
+    #[doc = "`IA32_PERFEVTSELN` as a typed MSR whose index is part of its type (a value placed on another instance cannot be written to it). `N` out of 0..10 fails to compile."]
     #[track_caller]
-    pub const fn msr<const N: u32>() -> Instance {
-        Instance(address::<N>())
+    pub const fn msr<const N: u32>() -> Indexed<N> {
+        let _ = address::<N>();
+        Indexed
     }
     #[doc = r" Instance `index` as a typed MSR, or `None` when out of range."]
     pub const fn try_msr(index: u32) -> Option<Instance> {
@@ -1613,6 +1867,146 @@ pub mod IA32_PERFEVTSEL {
         }
     }
     impl crate::access::Writable for Instance {}
+    impl crate::access::WriteTo<Instance> for Value {
+        fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+            Ok(self.0)
+        }
+    }
+    #[doc = "`IA32_PERFEVTSELN` as a typed MSR, `N` in its type: what [`msr::<N>()`](msr) returns. A value placed on another instance (`Placed<M>`) cannot be written to it."]
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Indexed<const N: u32>;
+    impl<const N: u32> Indexed<N> {
+        #[doc = r" The MSR address."]
+        #[track_caller]
+        pub const fn address(self) -> u32 {
+            address::<N>()
+        }
+        #[doc = r" Index within the family: `N`."]
+        pub const fn index(self) -> u32 {
+            N
+        }
+        #[doc = r" The same MSR as an [`Instance`](Instance), its index known at run time only."]
+        #[track_caller]
+        pub const fn instance(self) -> Instance {
+            Instance(address::<N>())
+        }
+    }
+    impl<const N: u32> From<Indexed<N>> for Instance {
+        fn from(m: Indexed<N>) -> Instance {
+            m.instance()
+        }
+    }
+    impl<const N: u32> crate::access::Msr for Indexed<N> {
+        type Value = Value;
+        fn address(self) -> u32 {
+            address::<N>()
+        }
+    }
+    impl<const N: u32> crate::access::Readable for Indexed<N> {
+        fn from_read(bits: u64) -> Value {
+            Value(bits)
+        }
+    }
+    impl<const N: u32> crate::access::Writable for Indexed<N> {}
+    impl<const N: u32> crate::access::WriteTo<Indexed<N>> for Value {
+        fn bits_for(self, _: Indexed<N>) -> Result<u64, crate::PlacementError> {
+            Ok(self.0)
+        }
+    }
+    #[doc = "A value of `IA32_PERFEVTSEL` for instance `N` (from `event_on::<N>` or [`Builder::at::<N>()`](Builder::at)): `MsrExt::write` writes it to [`msr::<N>()`](msr) and to no other instance. [`bits`](Placed::bits) gives the raw value, [`unplaced`](Placed::unplaced) the `Value` to read its fields (the untyped escape hatch: a `Value` may be written to any instance)."]
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Placed<const N: u32>(Value);
+    impl<const N: u32> Placed<N> {
+        #[doc = r" The raw value."]
+        pub const fn bits(self) -> u64 {
+            self.0.0
+        }
+        #[doc = r" The instance it is for: `N`."]
+        pub const fn index(self) -> u32 {
+            N
+        }
+        #[doc = r" The MSR it is written to."]
+        pub const fn msr(self) -> Indexed<N> {
+            Indexed
+        }
+        #[doc = r" The value without its placement, to read its fields. This is the untyped"]
+        #[doc = r" escape hatch: `MsrExt::write` takes a `Value` for any instance."]
+        pub const fn unplaced(self) -> Value {
+            self.0
+        }
+    }
+    #[doc = "A value of `IA32_PERFEVTSEL` for an instance chosen at run time (from `try_event_on` or [`Builder::try_at`](Builder::try_at)): `MsrExt::write` writes it to that instance and refuses any other with `PlacementError::WrongCounter`."]
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct PlacedAt {
+        value: Value,
+        index: u32,
+    }
+    impl PlacedAt {
+        #[doc = r" The raw value."]
+        pub const fn bits(self) -> u64 {
+            self.value.0
+        }
+        #[doc = r" The instance it is for."]
+        pub const fn index(self) -> u32 {
+            self.index
+        }
+        #[doc = r" The MSR it is written to."]
+        pub const fn msr(self) -> Instance {
+            Instance(BASE_ADDRESS + self.index * ADDRESS_STRIDE)
+        }
+        #[doc = r" The value without its placement, to read its fields. This is the untyped"]
+        #[doc = r" escape hatch: `MsrExt::write` takes a `Value` for any instance."]
+        pub const fn unplaced(self) -> Value {
+            self.value
+        }
+    }
+    impl<const N: u32> crate::access::WriteTo<Indexed<N>> for Placed<N> {
+        fn bits_for(self, _: Indexed<N>) -> Result<u64, crate::PlacementError> {
+            Ok(self.0.0)
+        }
+    }
+    impl<const N: u32> crate::access::WriteTo<Instance> for Placed<N> {
+        fn bits_for(self, m: Instance) -> Result<u64, crate::PlacementError> {
+            let (placed, counter) = (N, m.index());
+            if placed == counter {
+                Ok(self.0.0)
+            } else {
+                Err(crate::PlacementError::WrongCounter {
+                    register: "IA32_PERFEVTSEL",
+                    placed,
+                    counter,
+                })
+            }
+        }
+    }
+    impl crate::access::WriteTo<Instance> for PlacedAt {
+        fn bits_for(self, m: Instance) -> Result<u64, crate::PlacementError> {
+            let (placed, counter) = (self.index, m.index());
+            if placed == counter {
+                Ok(self.value.0)
+            } else {
+                Err(crate::PlacementError::WrongCounter {
+                    register: "IA32_PERFEVTSEL",
+                    placed,
+                    counter,
+                })
+            }
+        }
+    }
+    impl<const N: u32> crate::access::WriteTo<Indexed<N>> for PlacedAt {
+        fn bits_for(self, _: Indexed<N>) -> Result<u64, crate::PlacementError> {
+            let (placed, counter) = (self.index, N);
+            if placed == counter {
+                Ok(self.value.0)
+            } else {
+                Err(crate::PlacementError::WrongCounter {
+                    register: "IA32_PERFEVTSEL",
+                    placed,
+                    counter,
+                })
+            }
+        }
+    }
 }
 #[doc = "The value type of [`IA32_PERFEVTSEL`](IA32_PERFEVTSEL)."]
 pub type Ia32Perfevtsel = IA32_PERFEVTSEL::Value;
@@ -1620,6 +2014,7 @@ pub type Ia32Perfevtsel = IA32_PERFEVTSEL::Value;
 #[allow(
     non_snake_case,
     missing_docs,
+    deprecated,
     clippy::identity_op,
     clippy::unnecessary_cast,
     clippy::new_ret_no_self,
@@ -2131,6 +2526,11 @@ pub mod IA32_PERF_GLOBAL_STATUS {
             Value(bits)
         }
     }
+    impl crate::access::WriteTo<Instance> for Value {
+        fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+            Ok(self.0)
+        }
+    }
 }
 #[doc = "The value type of [`IA32_PERF_GLOBAL_STATUS`](IA32_PERF_GLOBAL_STATUS)."]
 pub type Ia32PerfGlobalStatus = IA32_PERF_GLOBAL_STATUS::Value;
@@ -2138,6 +2538,7 @@ pub type Ia32PerfGlobalStatus = IA32_PERF_GLOBAL_STATUS::Value;
 #[allow(
     non_snake_case,
     missing_docs,
+    deprecated,
     clippy::identity_op,
     clippy::unnecessary_cast,
     clippy::new_ret_no_self,
@@ -2180,11 +2581,7 @@ pub mod IA32_PERF_GLOBAL_CTRL {
         #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
         #[doc = r" given two different values (a compile error in a `const`)."]
         pub const fn new() -> Builder {
-            Builder {
-                value: Self(0),
-                set: 0,
-                conflict: 0,
-            }
+            Builder::EMPTY
         }
         #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
         #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -2334,7 +2731,7 @@ pub mod IA32_PERF_GLOBAL_CTRL {
             }
         }
         #[doc = "Sets element `index` of `EN_PMC`; fails when out of 0..10 or wider than 1 bits."]
-        pub const fn try_set_en_pmc_at(
+        pub const fn try_with_en_pmc_at(
             self,
             index: u32,
             v: u64,
@@ -2431,7 +2828,7 @@ pub mod IA32_PERF_GLOBAL_CTRL {
             }
         }
         #[doc = "Sets element `index` of `EN_FIXED_CTR`; fails when out of 0..4 or wider than 1 bits."]
-        pub const fn try_set_en_fixed_ctr_at(
+        pub const fn try_with_en_fixed_ctr_at(
             self,
             index: u32,
             v: u64,
@@ -2541,6 +2938,12 @@ pub mod IA32_PERF_GLOBAL_CTRL {
         conflict: u64,
     }
     impl Builder {
+        #[doc = r" No field set."]
+        const EMPTY: Builder = Builder {
+            value: Value(0),
+            set: 0,
+            conflict: 0,
+        };
         #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
         #[doc = r" were assigned before with a different value."]
         const fn track(self, mask: u64, next: Value) -> Self {
@@ -2596,12 +2999,12 @@ pub mod IA32_PERF_GLOBAL_CTRL {
             self.track(0x200_u64, self.value.with_en_pmc9(on))
         }
         #[doc = "Sets element `index` of `EN_PMC`; fails when out of 0..10 or wider than 1 bits."]
-        pub const fn try_set_en_pmc_at(
+        pub const fn try_with_en_pmc_at(
             self,
             index: u32,
             v: u64,
         ) -> Result<Self, crate::FieldError> {
-            match self.value.try_set_en_pmc_at(index, v) {
+            match self.value.try_with_en_pmc_at(index, v) {
                 Ok(next) => Ok(self.track(
                     match index {
                         0u32 => 0x1_u64,
@@ -2638,12 +3041,12 @@ pub mod IA32_PERF_GLOBAL_CTRL {
             self.track(0x800000000_u64, self.value.with_en_fixed_ctr3(on))
         }
         #[doc = "Sets element `index` of `EN_FIXED_CTR`; fails when out of 0..4 or wider than 1 bits."]
-        pub const fn try_set_en_fixed_ctr_at(
+        pub const fn try_with_en_fixed_ctr_at(
             self,
             index: u32,
             v: u64,
         ) -> Result<Self, crate::FieldError> {
-            match self.value.try_set_en_fixed_ctr_at(index, v) {
+            match self.value.try_with_en_fixed_ctr_at(index, v) {
                 Ok(next) => Ok(self.track(
                     match index {
                         0u32 => 0x100000000_u64,
@@ -2850,6 +3253,11 @@ pub mod IA32_PERF_GLOBAL_CTRL {
         }
     }
     impl crate::access::Writable for Instance {}
+    impl crate::access::WriteTo<Instance> for Value {
+        fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+            Ok(self.0)
+        }
+    }
 }
 #[doc = "The value type of [`IA32_PERF_GLOBAL_CTRL`](IA32_PERF_GLOBAL_CTRL)."]
 pub type Ia32PerfGlobalCtrl = IA32_PERF_GLOBAL_CTRL::Value;
@@ -2857,6 +3265,7 @@ pub type Ia32PerfGlobalCtrl = IA32_PERF_GLOBAL_CTRL::Value;
 #[allow(
     non_snake_case,
     missing_docs,
+    deprecated,
     clippy::identity_op,
     clippy::unnecessary_cast,
     clippy::new_ret_no_self,
@@ -2899,11 +3308,7 @@ pub mod IA32_PERF_GLOBAL_STATUS_RESET {
         #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
         #[doc = r" given two different values (a compile error in a `const`)."]
         pub const fn new() -> Builder {
-            Builder {
-                value: Self(0),
-                set: 0,
-                conflict: 0,
-            }
+            Builder::EMPTY
         }
         #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
         #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -3310,6 +3715,12 @@ pub mod IA32_PERF_GLOBAL_STATUS_RESET {
         conflict: u64,
     }
     impl Builder {
+        #[doc = r" No field set."]
+        const EMPTY: Builder = Builder {
+            value: Value(0),
+            set: 0,
+            conflict: 0,
+        };
         #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
         #[doc = r" were assigned before with a different value."]
         const fn track(self, mask: u64, next: Value) -> Self {
@@ -3700,6 +4111,11 @@ pub mod IA32_PERF_GLOBAL_STATUS_RESET {
         }
     }
     impl crate::access::Writable for Instance {}
+    impl crate::access::WriteTo<Instance> for Value {
+        fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+            Ok(self.0)
+        }
+    }
 }
 #[doc = "The value type of [`IA32_PERF_GLOBAL_STATUS_RESET`](IA32_PERF_GLOBAL_STATUS_RESET)."]
 pub type Ia32PerfGlobalStatusReset = IA32_PERF_GLOBAL_STATUS_RESET::Value;
@@ -3707,6 +4123,7 @@ pub type Ia32PerfGlobalStatusReset = IA32_PERF_GLOBAL_STATUS_RESET::Value;
 #[allow(
     non_snake_case,
     missing_docs,
+    deprecated,
     clippy::identity_op,
     clippy::unnecessary_cast,
     clippy::new_ret_no_self,
@@ -3749,11 +4166,7 @@ pub mod IA32_PEBS_ENABLE {
         #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
         #[doc = r" given two different values (a compile error in a `const`)."]
         pub const fn new() -> Builder {
-            Builder {
-                value: Self(0),
-                set: 0,
-                conflict: 0,
-            }
+            Builder::EMPTY
         }
         #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
         #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -3905,7 +4318,7 @@ pub mod IA32_PEBS_ENABLE {
             }
         }
         #[doc = "Sets element `index` of `PEBS_EN_PMC`; fails when out of 0..10 or wider than 1 bits."]
-        pub const fn try_set_pebs_en_pmc_at(
+        pub const fn try_with_pebs_en_pmc_at(
             self,
             index: u32,
             v: u64,
@@ -4002,7 +4415,7 @@ pub mod IA32_PEBS_ENABLE {
             }
         }
         #[doc = "Sets element `index` of `PEBS_EN_FIXED`; fails when out of 0..4 or wider than 1 bits."]
-        pub const fn try_set_pebs_en_fixed_at(
+        pub const fn try_with_pebs_en_fixed_at(
             self,
             index: u32,
             v: u64,
@@ -4102,6 +4515,12 @@ pub mod IA32_PEBS_ENABLE {
         conflict: u64,
     }
     impl Builder {
+        #[doc = r" No field set."]
+        const EMPTY: Builder = Builder {
+            value: Value(0),
+            set: 0,
+            conflict: 0,
+        };
         #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
         #[doc = r" were assigned before with a different value."]
         const fn track(self, mask: u64, next: Value) -> Self {
@@ -4157,12 +4576,12 @@ pub mod IA32_PEBS_ENABLE {
             self.track(0x200_u64, self.value.with_pebs_en_pmc9(on))
         }
         #[doc = "Sets element `index` of `PEBS_EN_PMC`; fails when out of 0..10 or wider than 1 bits."]
-        pub const fn try_set_pebs_en_pmc_at(
+        pub const fn try_with_pebs_en_pmc_at(
             self,
             index: u32,
             v: u64,
         ) -> Result<Self, crate::FieldError> {
-            match self.value.try_set_pebs_en_pmc_at(index, v) {
+            match self.value.try_with_pebs_en_pmc_at(index, v) {
                 Ok(next) => Ok(self.track(
                     match index {
                         0u32 => 0x1_u64,
@@ -4199,12 +4618,12 @@ pub mod IA32_PEBS_ENABLE {
             self.track(0x800000000_u64, self.value.with_pebs_en_fixed3(on))
         }
         #[doc = "Sets element `index` of `PEBS_EN_FIXED`; fails when out of 0..4 or wider than 1 bits."]
-        pub const fn try_set_pebs_en_fixed_at(
+        pub const fn try_with_pebs_en_fixed_at(
             self,
             index: u32,
             v: u64,
         ) -> Result<Self, crate::FieldError> {
-            match self.value.try_set_pebs_en_fixed_at(index, v) {
+            match self.value.try_with_pebs_en_fixed_at(index, v) {
                 Ok(next) => Ok(self.track(
                     match index {
                         0u32 => 0x100000000_u64,
@@ -4398,6 +4817,11 @@ pub mod IA32_PEBS_ENABLE {
         }
     }
     impl crate::access::Writable for Instance {}
+    impl crate::access::WriteTo<Instance> for Value {
+        fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+            Ok(self.0)
+        }
+    }
 }
 #[doc = "The value type of [`IA32_PEBS_ENABLE`](IA32_PEBS_ENABLE)."]
 pub type Ia32PebsEnable = IA32_PEBS_ENABLE::Value;
@@ -4405,6 +4829,7 @@ pub type Ia32PebsEnable = IA32_PEBS_ENABLE::Value;
 #[allow(
     non_snake_case,
     missing_docs,
+    deprecated,
     clippy::identity_op,
     clippy::unnecessary_cast,
     clippy::new_ret_no_self,
@@ -4447,11 +4872,7 @@ pub mod IA32_PERF_GLOBAL_STATUS_SET {
         #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
         #[doc = r" given two different values (a compile error in a `const`)."]
         pub const fn new() -> Builder {
-            Builder {
-                value: Self(0),
-                set: 0,
-                conflict: 0,
-            }
+            Builder::EMPTY
         }
         #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
         #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -4845,6 +5266,12 @@ pub mod IA32_PERF_GLOBAL_STATUS_SET {
         conflict: u64,
     }
     impl Builder {
+        #[doc = r" No field set."]
+        const EMPTY: Builder = Builder {
+            value: Value(0),
+            set: 0,
+            conflict: 0,
+        };
         #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
         #[doc = r" were assigned before with a different value."]
         const fn track(self, mask: u64, next: Value) -> Self {
@@ -5219,6 +5646,11 @@ pub mod IA32_PERF_GLOBAL_STATUS_SET {
         }
     }
     impl crate::access::Writable for Instance {}
+    impl crate::access::WriteTo<Instance> for Value {
+        fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+            Ok(self.0)
+        }
+    }
 }
 #[doc = "The value type of [`IA32_PERF_GLOBAL_STATUS_SET`](IA32_PERF_GLOBAL_STATUS_SET)."]
 pub type Ia32PerfGlobalStatusSet = IA32_PERF_GLOBAL_STATUS_SET::Value;
@@ -5226,6 +5658,7 @@ pub type Ia32PerfGlobalStatusSet = IA32_PERF_GLOBAL_STATUS_SET::Value;
 #[allow(
     non_snake_case,
     missing_docs,
+    deprecated,
     clippy::identity_op,
     clippy::unnecessary_cast,
     clippy::new_ret_no_self,
@@ -5607,6 +6040,11 @@ pub mod IA32_PERF_GLOBAL_INUSE {
     impl crate::access::Readable for Instance {
         fn from_read(bits: u64) -> Value {
             Value(bits)
+        }
+    }
+    impl crate::access::WriteTo<Instance> for Value {
+        fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+            Ok(self.0)
         }
     }
 }

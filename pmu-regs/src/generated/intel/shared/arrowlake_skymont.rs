@@ -5,6 +5,7 @@
 #[allow(
     non_snake_case,
     missing_docs,
+    deprecated,
     clippy::identity_op,
     clippy::unnecessary_cast,
     clippy::new_ret_no_self,
@@ -88,11 +89,7 @@ pub mod IA32_FIXED_CTR {
         #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
         #[doc = r" given two different values (a compile error in a `const`)."]
         pub const fn new() -> Builder {
-            Builder {
-                value: Self(0),
-                set: 0,
-                conflict: 0,
-            }
+            Builder::EMPTY
         }
         #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
         #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -152,7 +149,7 @@ pub mod IA32_FIXED_CTR {
             Self((self.0 & 0xffff000000000000_u64) | (((v >> 0u32) & 0xffffffffffff_u64) << 0u32))
         }
         #[doc = "Sets `COUNT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 48 bits. Counter value; the implemented width is CPUID.0AH:EDX\\[12:5\\].\n\nBits 47:0, read-write, 48 bits wide."]
-        pub const fn try_set_count(self, v: u64) -> Result<Self, crate::FieldError> {
+        pub const fn try_with_count(self, v: u64) -> Result<Self, crate::FieldError> {
             if v > 0xffffffffffff_u64 {
                 return Err(crate::FieldError::TooWide {
                     field: "COUNT",
@@ -222,6 +219,12 @@ pub mod IA32_FIXED_CTR {
         conflict: u64,
     }
     impl Builder {
+        #[doc = r" No field set."]
+        const EMPTY: Builder = Builder {
+            value: Value(0),
+            set: 0,
+            conflict: 0,
+        };
         #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
         #[doc = r" were assigned before with a different value."]
         const fn track(self, mask: u64, next: Value) -> Self {
@@ -242,8 +245,8 @@ pub mod IA32_FIXED_CTR {
             self.track(0xffffffffffff_u64, self.value.with_count::<V>())
         }
         #[doc = "Sets `COUNT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 48 bits. Counter value; the implemented width is CPUID.0AH:EDX\\[12:5\\].\n\nBits 47:0, read-write, 48 bits wide."]
-        pub const fn try_set_count(self, v: u64) -> Result<Self, crate::FieldError> {
-            match self.value.try_set_count(v) {
+        pub const fn try_with_count(self, v: u64) -> Result<Self, crate::FieldError> {
+            match self.value.try_with_count(v) {
                 Ok(next) => Ok(self.track(0xffffffffffff_u64, next)),
                 Err(e) => Err(e),
             }
@@ -297,10 +300,11 @@ pub mod IA32_FIXED_CTR {
             self.0
         }
     }
-    #[doc = "`IA32_FIXED_CTRN` as a typed MSR. `N` out of 0..7 fails to compile."]
+    #[doc = "`IA32_FIXED_CTRN` as a typed MSR whose index is part of its type (a value placed on another instance cannot be written to it). `N` out of 0..7 fails to compile."]
     #[track_caller]
-    pub const fn msr<const N: u32>() -> Instance {
-        Instance(address::<N>())
+    pub const fn msr<const N: u32>() -> Indexed<N> {
+        let _ = address::<N>();
+        Indexed
     }
     #[doc = r" Instance `index` as a typed MSR, or `None` when out of range."]
     pub const fn try_msr(index: u32) -> Option<Instance> {
@@ -327,6 +331,52 @@ pub mod IA32_FIXED_CTR {
         }
     }
     impl crate::access::Writable for Instance {}
+    impl crate::access::WriteTo<Instance> for Value {
+        fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+            Ok(self.0)
+        }
+    }
+    #[doc = "`IA32_FIXED_CTRN` as a typed MSR, `N` in its type: what [`msr::<N>()`](msr) returns. A value placed on another instance (`Placed<M>`) cannot be written to it."]
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Indexed<const N: u32>;
+    impl<const N: u32> Indexed<N> {
+        #[doc = r" The MSR address."]
+        #[track_caller]
+        pub const fn address(self) -> u32 {
+            address::<N>()
+        }
+        #[doc = r" Index within the family: `N`."]
+        pub const fn index(self) -> u32 {
+            N
+        }
+        #[doc = r" The same MSR as an [`Instance`](Instance), its index known at run time only."]
+        #[track_caller]
+        pub const fn instance(self) -> Instance {
+            Instance(address::<N>())
+        }
+    }
+    impl<const N: u32> From<Indexed<N>> for Instance {
+        fn from(m: Indexed<N>) -> Instance {
+            m.instance()
+        }
+    }
+    impl<const N: u32> crate::access::Msr for Indexed<N> {
+        type Value = Value;
+        fn address(self) -> u32 {
+            address::<N>()
+        }
+    }
+    impl<const N: u32> crate::access::Readable for Indexed<N> {
+        fn from_read(bits: u64) -> Value {
+            Value(bits)
+        }
+    }
+    impl<const N: u32> crate::access::Writable for Indexed<N> {}
+    impl<const N: u32> crate::access::WriteTo<Indexed<N>> for Value {
+        fn bits_for(self, _: Indexed<N>) -> Result<u64, crate::PlacementError> {
+            Ok(self.0)
+        }
+    }
 }
 #[doc = "The value type of [`IA32_FIXED_CTR`](IA32_FIXED_CTR)."]
 pub type Ia32FixedCtr = IA32_FIXED_CTR::Value;
@@ -334,6 +384,7 @@ pub type Ia32FixedCtr = IA32_FIXED_CTR::Value;
 #[allow(
     non_snake_case,
     missing_docs,
+    deprecated,
     clippy::identity_op,
     clippy::unnecessary_cast,
     clippy::new_ret_no_self,
@@ -461,11 +512,7 @@ pub mod IA32_FIXED_CTR_CTRL {
         #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
         #[doc = r" given two different values (a compile error in a `const`)."]
         pub const fn new() -> Builder {
-            Builder {
-                value: Self(0),
-                set: 0,
-                conflict: 0,
-            }
+            Builder::EMPTY
         }
         #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
         #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -529,7 +576,7 @@ pub mod IA32_FIXED_CTR_CTRL {
             Self((self.0 & 0xfffffffffffffffc_u64) | (((v >> 0u32) & 0x3_u64) << 0u32))
         }
         #[doc = "Sets `ENABLE0`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 0 of 7, fixed counter 0: bits 1:0, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-        pub const fn try_set_enable0(self, v: u64) -> Result<Self, crate::FieldError> {
+        pub const fn try_with_enable0(self, v: u64) -> Result<Self, crate::FieldError> {
             if v > 0x3_u64 {
                 return Err(crate::FieldError::TooWide {
                     field: "ENABLE0",
@@ -542,7 +589,7 @@ pub mod IA32_FIXED_CTR_CTRL {
             ))
         }
         #[doc = "`ENABLE` element 0 of 7, fixed counter 0: bits 1:0, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-        pub const fn set_enable0(self, value: Enable) -> Self {
+        pub const fn with_enable0_value(self, value: Enable) -> Self {
             let v = value as u64;
             Self((self.0 & 0xfffffffffffffffc_u64) | (((v >> 0u32) & 0x3_u64) << 0u32))
         }
@@ -565,7 +612,7 @@ pub mod IA32_FIXED_CTR_CTRL {
             Self((self.0 & 0xffffffffffffffcf_u64) | (((v >> 0u32) & 0x3_u64) << 4u32))
         }
         #[doc = "Sets `ENABLE1`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 1 of 7, fixed counter 1: bits 5:4, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-        pub const fn try_set_enable1(self, v: u64) -> Result<Self, crate::FieldError> {
+        pub const fn try_with_enable1(self, v: u64) -> Result<Self, crate::FieldError> {
             if v > 0x3_u64 {
                 return Err(crate::FieldError::TooWide {
                     field: "ENABLE1",
@@ -578,7 +625,7 @@ pub mod IA32_FIXED_CTR_CTRL {
             ))
         }
         #[doc = "`ENABLE` element 1 of 7, fixed counter 1: bits 5:4, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-        pub const fn set_enable1(self, value: Enable) -> Self {
+        pub const fn with_enable1_value(self, value: Enable) -> Self {
             let v = value as u64;
             Self((self.0 & 0xffffffffffffffcf_u64) | (((v >> 0u32) & 0x3_u64) << 4u32))
         }
@@ -601,7 +648,7 @@ pub mod IA32_FIXED_CTR_CTRL {
             Self((self.0 & 0xfffffffffffffcff_u64) | (((v >> 0u32) & 0x3_u64) << 8u32))
         }
         #[doc = "Sets `ENABLE2`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 2 of 7, fixed counter 2: bits 9:8, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-        pub const fn try_set_enable2(self, v: u64) -> Result<Self, crate::FieldError> {
+        pub const fn try_with_enable2(self, v: u64) -> Result<Self, crate::FieldError> {
             if v > 0x3_u64 {
                 return Err(crate::FieldError::TooWide {
                     field: "ENABLE2",
@@ -614,7 +661,7 @@ pub mod IA32_FIXED_CTR_CTRL {
             ))
         }
         #[doc = "`ENABLE` element 2 of 7, fixed counter 2: bits 9:8, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-        pub const fn set_enable2(self, value: Enable) -> Self {
+        pub const fn with_enable2_value(self, value: Enable) -> Self {
             let v = value as u64;
             Self((self.0 & 0xfffffffffffffcff_u64) | (((v >> 0u32) & 0x3_u64) << 8u32))
         }
@@ -637,7 +684,7 @@ pub mod IA32_FIXED_CTR_CTRL {
             Self((self.0 & 0xffffffffffffcfff_u64) | (((v >> 0u32) & 0x3_u64) << 12u32))
         }
         #[doc = "Sets `ENABLE3`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 3 of 7, fixed counter 3: bits 13:12, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-        pub const fn try_set_enable3(self, v: u64) -> Result<Self, crate::FieldError> {
+        pub const fn try_with_enable3(self, v: u64) -> Result<Self, crate::FieldError> {
             if v > 0x3_u64 {
                 return Err(crate::FieldError::TooWide {
                     field: "ENABLE3",
@@ -650,7 +697,7 @@ pub mod IA32_FIXED_CTR_CTRL {
             ))
         }
         #[doc = "`ENABLE` element 3 of 7, fixed counter 3: bits 13:12, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-        pub const fn set_enable3(self, value: Enable) -> Self {
+        pub const fn with_enable3_value(self, value: Enable) -> Self {
             let v = value as u64;
             Self((self.0 & 0xffffffffffffcfff_u64) | (((v >> 0u32) & 0x3_u64) << 12u32))
         }
@@ -673,7 +720,7 @@ pub mod IA32_FIXED_CTR_CTRL {
             Self((self.0 & 0xfffffffffffcffff_u64) | (((v >> 0u32) & 0x3_u64) << 16u32))
         }
         #[doc = "Sets `ENABLE4`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 4 of 7, fixed counter 4: bits 17:16, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-        pub const fn try_set_enable4(self, v: u64) -> Result<Self, crate::FieldError> {
+        pub const fn try_with_enable4(self, v: u64) -> Result<Self, crate::FieldError> {
             if v > 0x3_u64 {
                 return Err(crate::FieldError::TooWide {
                     field: "ENABLE4",
@@ -686,7 +733,7 @@ pub mod IA32_FIXED_CTR_CTRL {
             ))
         }
         #[doc = "`ENABLE` element 4 of 7, fixed counter 4: bits 17:16, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-        pub const fn set_enable4(self, value: Enable) -> Self {
+        pub const fn with_enable4_value(self, value: Enable) -> Self {
             let v = value as u64;
             Self((self.0 & 0xfffffffffffcffff_u64) | (((v >> 0u32) & 0x3_u64) << 16u32))
         }
@@ -709,7 +756,7 @@ pub mod IA32_FIXED_CTR_CTRL {
             Self((self.0 & 0xffffffffffcfffff_u64) | (((v >> 0u32) & 0x3_u64) << 20u32))
         }
         #[doc = "Sets `ENABLE5`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 5 of 7, fixed counter 5: bits 21:20, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-        pub const fn try_set_enable5(self, v: u64) -> Result<Self, crate::FieldError> {
+        pub const fn try_with_enable5(self, v: u64) -> Result<Self, crate::FieldError> {
             if v > 0x3_u64 {
                 return Err(crate::FieldError::TooWide {
                     field: "ENABLE5",
@@ -722,7 +769,7 @@ pub mod IA32_FIXED_CTR_CTRL {
             ))
         }
         #[doc = "`ENABLE` element 5 of 7, fixed counter 5: bits 21:20, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-        pub const fn set_enable5(self, value: Enable) -> Self {
+        pub const fn with_enable5_value(self, value: Enable) -> Self {
             let v = value as u64;
             Self((self.0 & 0xffffffffffcfffff_u64) | (((v >> 0u32) & 0x3_u64) << 20u32))
         }
@@ -745,7 +792,7 @@ pub mod IA32_FIXED_CTR_CTRL {
             Self((self.0 & 0xfffffffffcffffff_u64) | (((v >> 0u32) & 0x3_u64) << 24u32))
         }
         #[doc = "Sets `ENABLE6`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 6 of 7, fixed counter 6: bits 25:24, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-        pub const fn try_set_enable6(self, v: u64) -> Result<Self, crate::FieldError> {
+        pub const fn try_with_enable6(self, v: u64) -> Result<Self, crate::FieldError> {
             if v > 0x3_u64 {
                 return Err(crate::FieldError::TooWide {
                     field: "ENABLE6",
@@ -758,7 +805,7 @@ pub mod IA32_FIXED_CTR_CTRL {
             ))
         }
         #[doc = "`ENABLE` element 6 of 7, fixed counter 6: bits 25:24, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-        pub const fn set_enable6(self, value: Enable) -> Self {
+        pub const fn with_enable6_value(self, value: Enable) -> Self {
             let v = value as u64;
             Self((self.0 & 0xfffffffffcffffff_u64) | (((v >> 0u32) & 0x3_u64) << 24u32))
         }
@@ -776,7 +823,7 @@ pub mod IA32_FIXED_CTR_CTRL {
             }
         }
         #[doc = "Sets element `index` of `ENABLE`; fails when out of 0..7 or wider than 2 bits."]
-        pub const fn try_set_enable_at(
+        pub const fn try_with_enable_at(
             self,
             index: u32,
             v: u64,
@@ -821,6 +868,9 @@ pub mod IA32_FIXED_CTR_CTRL {
         pub const fn any0(self) -> bool {
             ((self.0 >> 2u32) & 0x1_u64) != 0
         }
+        #[deprecated(
+            note = "`ANY` is deprecated since intel-v5 (where `CPUID.0AH:EDX[15] = 1`): software must not set it there"
+        )]
         #[doc = "`ANY` element 0 of 7, fixed counter 0: bit 2, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
         pub const fn with_any0(self, on: bool) -> Self {
             let v = on as u64;
@@ -830,6 +880,9 @@ pub mod IA32_FIXED_CTR_CTRL {
         pub const fn any1(self) -> bool {
             ((self.0 >> 6u32) & 0x1_u64) != 0
         }
+        #[deprecated(
+            note = "`ANY` is deprecated since intel-v5 (where `CPUID.0AH:EDX[15] = 1`): software must not set it there"
+        )]
         #[doc = "`ANY` element 1 of 7, fixed counter 1: bit 6, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
         pub const fn with_any1(self, on: bool) -> Self {
             let v = on as u64;
@@ -839,6 +892,9 @@ pub mod IA32_FIXED_CTR_CTRL {
         pub const fn any2(self) -> bool {
             ((self.0 >> 10u32) & 0x1_u64) != 0
         }
+        #[deprecated(
+            note = "`ANY` is deprecated since intel-v5 (where `CPUID.0AH:EDX[15] = 1`): software must not set it there"
+        )]
         #[doc = "`ANY` element 2 of 7, fixed counter 2: bit 10, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
         pub const fn with_any2(self, on: bool) -> Self {
             let v = on as u64;
@@ -848,6 +904,9 @@ pub mod IA32_FIXED_CTR_CTRL {
         pub const fn any3(self) -> bool {
             ((self.0 >> 14u32) & 0x1_u64) != 0
         }
+        #[deprecated(
+            note = "`ANY` is deprecated since intel-v5 (where `CPUID.0AH:EDX[15] = 1`): software must not set it there"
+        )]
         #[doc = "`ANY` element 3 of 7, fixed counter 3: bit 14, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
         pub const fn with_any3(self, on: bool) -> Self {
             let v = on as u64;
@@ -857,6 +916,9 @@ pub mod IA32_FIXED_CTR_CTRL {
         pub const fn any4(self) -> bool {
             ((self.0 >> 18u32) & 0x1_u64) != 0
         }
+        #[deprecated(
+            note = "`ANY` is deprecated since intel-v5 (where `CPUID.0AH:EDX[15] = 1`): software must not set it there"
+        )]
         #[doc = "`ANY` element 4 of 7, fixed counter 4: bit 18, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
         pub const fn with_any4(self, on: bool) -> Self {
             let v = on as u64;
@@ -866,6 +928,9 @@ pub mod IA32_FIXED_CTR_CTRL {
         pub const fn any5(self) -> bool {
             ((self.0 >> 22u32) & 0x1_u64) != 0
         }
+        #[deprecated(
+            note = "`ANY` is deprecated since intel-v5 (where `CPUID.0AH:EDX[15] = 1`): software must not set it there"
+        )]
         #[doc = "`ANY` element 5 of 7, fixed counter 5: bit 22, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
         pub const fn with_any5(self, on: bool) -> Self {
             let v = on as u64;
@@ -875,6 +940,9 @@ pub mod IA32_FIXED_CTR_CTRL {
         pub const fn any6(self) -> bool {
             ((self.0 >> 26u32) & 0x1_u64) != 0
         }
+        #[deprecated(
+            note = "`ANY` is deprecated since intel-v5 (where `CPUID.0AH:EDX[15] = 1`): software must not set it there"
+        )]
         #[doc = "`ANY` element 6 of 7, fixed counter 6: bit 26, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
         pub const fn with_any6(self, on: bool) -> Self {
             let v = on as u64;
@@ -893,8 +961,11 @@ pub mod IA32_FIXED_CTR_CTRL {
                 _ => None,
             }
         }
+        #[deprecated(
+            note = "`ANY` is deprecated since intel-v5 (where `CPUID.0AH:EDX[15] = 1`): software must not set it there"
+        )]
         #[doc = "Sets element `index` of `ANY`; fails when out of 0..7 or wider than 1 bits."]
-        pub const fn try_set_any_at(self, index: u32, v: u64) -> Result<Self, crate::FieldError> {
+        pub const fn try_with_any_at(self, index: u32, v: u64) -> Result<Self, crate::FieldError> {
             if v > 0x1_u64 {
                 return Err(crate::FieldError::TooWide {
                     field: "ANY",
@@ -1008,7 +1079,7 @@ pub mod IA32_FIXED_CTR_CTRL {
             }
         }
         #[doc = "Sets element `index` of `PMI`; fails when out of 0..7 or wider than 1 bits."]
-        pub const fn try_set_pmi_at(self, index: u32, v: u64) -> Result<Self, crate::FieldError> {
+        pub const fn try_with_pmi_at(self, index: u32, v: u64) -> Result<Self, crate::FieldError> {
             if v > 0x1_u64 {
                 return Err(crate::FieldError::TooWide {
                     field: "PMI",
@@ -1122,7 +1193,7 @@ pub mod IA32_FIXED_CTR_CTRL {
             }
         }
         #[doc = "Sets element `index` of `ADAPTIVE_RECORD`; fails when out of 0..7 or wider than 1 bits."]
-        pub const fn try_set_adaptive_record_at(
+        pub const fn try_with_adaptive_record_at(
             self,
             index: u32,
             v: u64,
@@ -1266,6 +1337,12 @@ pub mod IA32_FIXED_CTR_CTRL {
         conflict: u64,
     }
     impl Builder {
+        #[doc = r" No field set."]
+        const EMPTY: Builder = Builder {
+            value: Value(0),
+            set: 0,
+            conflict: 0,
+        };
         #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
         #[doc = r" were assigned before with a different value."]
         const fn track(self, mask: u64, next: Value) -> Self {
@@ -1286,15 +1363,15 @@ pub mod IA32_FIXED_CTR_CTRL {
             self.track(0x3_u64, self.value.with_enable0::<V>())
         }
         #[doc = "Sets `ENABLE0`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 0 of 7, fixed counter 0: bits 1:0, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-        pub const fn try_set_enable0(self, v: u64) -> Result<Self, crate::FieldError> {
-            match self.value.try_set_enable0(v) {
+        pub const fn try_with_enable0(self, v: u64) -> Result<Self, crate::FieldError> {
+            match self.value.try_with_enable0(v) {
                 Ok(next) => Ok(self.track(0x3_u64, next)),
                 Err(e) => Err(e),
             }
         }
         #[doc = "`ENABLE` element 0 of 7, fixed counter 0: bits 1:0, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-        pub const fn set_enable0(self, value: Enable) -> Self {
-            self.track(0x3_u64, self.value.set_enable0(value))
+        pub const fn with_enable0_value(self, value: Enable) -> Self {
+            self.track(0x3_u64, self.value.with_enable0_value(value))
         }
         #[doc = "Sets `ENABLE1` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 1 of 7, fixed counter 1: bits 5:4, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
         #[track_caller]
@@ -1302,15 +1379,15 @@ pub mod IA32_FIXED_CTR_CTRL {
             self.track(0x30_u64, self.value.with_enable1::<V>())
         }
         #[doc = "Sets `ENABLE1`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 1 of 7, fixed counter 1: bits 5:4, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-        pub const fn try_set_enable1(self, v: u64) -> Result<Self, crate::FieldError> {
-            match self.value.try_set_enable1(v) {
+        pub const fn try_with_enable1(self, v: u64) -> Result<Self, crate::FieldError> {
+            match self.value.try_with_enable1(v) {
                 Ok(next) => Ok(self.track(0x30_u64, next)),
                 Err(e) => Err(e),
             }
         }
         #[doc = "`ENABLE` element 1 of 7, fixed counter 1: bits 5:4, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-        pub const fn set_enable1(self, value: Enable) -> Self {
-            self.track(0x30_u64, self.value.set_enable1(value))
+        pub const fn with_enable1_value(self, value: Enable) -> Self {
+            self.track(0x30_u64, self.value.with_enable1_value(value))
         }
         #[doc = "Sets `ENABLE2` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 2 of 7, fixed counter 2: bits 9:8, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
         #[track_caller]
@@ -1318,15 +1395,15 @@ pub mod IA32_FIXED_CTR_CTRL {
             self.track(0x300_u64, self.value.with_enable2::<V>())
         }
         #[doc = "Sets `ENABLE2`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 2 of 7, fixed counter 2: bits 9:8, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-        pub const fn try_set_enable2(self, v: u64) -> Result<Self, crate::FieldError> {
-            match self.value.try_set_enable2(v) {
+        pub const fn try_with_enable2(self, v: u64) -> Result<Self, crate::FieldError> {
+            match self.value.try_with_enable2(v) {
                 Ok(next) => Ok(self.track(0x300_u64, next)),
                 Err(e) => Err(e),
             }
         }
         #[doc = "`ENABLE` element 2 of 7, fixed counter 2: bits 9:8, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-        pub const fn set_enable2(self, value: Enable) -> Self {
-            self.track(0x300_u64, self.value.set_enable2(value))
+        pub const fn with_enable2_value(self, value: Enable) -> Self {
+            self.track(0x300_u64, self.value.with_enable2_value(value))
         }
         #[doc = "Sets `ENABLE3` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 3 of 7, fixed counter 3: bits 13:12, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
         #[track_caller]
@@ -1334,15 +1411,15 @@ pub mod IA32_FIXED_CTR_CTRL {
             self.track(0x3000_u64, self.value.with_enable3::<V>())
         }
         #[doc = "Sets `ENABLE3`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 3 of 7, fixed counter 3: bits 13:12, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-        pub const fn try_set_enable3(self, v: u64) -> Result<Self, crate::FieldError> {
-            match self.value.try_set_enable3(v) {
+        pub const fn try_with_enable3(self, v: u64) -> Result<Self, crate::FieldError> {
+            match self.value.try_with_enable3(v) {
                 Ok(next) => Ok(self.track(0x3000_u64, next)),
                 Err(e) => Err(e),
             }
         }
         #[doc = "`ENABLE` element 3 of 7, fixed counter 3: bits 13:12, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-        pub const fn set_enable3(self, value: Enable) -> Self {
-            self.track(0x3000_u64, self.value.set_enable3(value))
+        pub const fn with_enable3_value(self, value: Enable) -> Self {
+            self.track(0x3000_u64, self.value.with_enable3_value(value))
         }
         #[doc = "Sets `ENABLE4` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 4 of 7, fixed counter 4: bits 17:16, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
         #[track_caller]
@@ -1350,15 +1427,15 @@ pub mod IA32_FIXED_CTR_CTRL {
             self.track(0x30000_u64, self.value.with_enable4::<V>())
         }
         #[doc = "Sets `ENABLE4`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 4 of 7, fixed counter 4: bits 17:16, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-        pub const fn try_set_enable4(self, v: u64) -> Result<Self, crate::FieldError> {
-            match self.value.try_set_enable4(v) {
+        pub const fn try_with_enable4(self, v: u64) -> Result<Self, crate::FieldError> {
+            match self.value.try_with_enable4(v) {
                 Ok(next) => Ok(self.track(0x30000_u64, next)),
                 Err(e) => Err(e),
             }
         }
         #[doc = "`ENABLE` element 4 of 7, fixed counter 4: bits 17:16, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-        pub const fn set_enable4(self, value: Enable) -> Self {
-            self.track(0x30000_u64, self.value.set_enable4(value))
+        pub const fn with_enable4_value(self, value: Enable) -> Self {
+            self.track(0x30000_u64, self.value.with_enable4_value(value))
         }
         #[doc = "Sets `ENABLE5` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 5 of 7, fixed counter 5: bits 21:20, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
         #[track_caller]
@@ -1366,15 +1443,15 @@ pub mod IA32_FIXED_CTR_CTRL {
             self.track(0x300000_u64, self.value.with_enable5::<V>())
         }
         #[doc = "Sets `ENABLE5`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 5 of 7, fixed counter 5: bits 21:20, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-        pub const fn try_set_enable5(self, v: u64) -> Result<Self, crate::FieldError> {
-            match self.value.try_set_enable5(v) {
+        pub const fn try_with_enable5(self, v: u64) -> Result<Self, crate::FieldError> {
+            match self.value.try_with_enable5(v) {
                 Ok(next) => Ok(self.track(0x300000_u64, next)),
                 Err(e) => Err(e),
             }
         }
         #[doc = "`ENABLE` element 5 of 7, fixed counter 5: bits 21:20, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-        pub const fn set_enable5(self, value: Enable) -> Self {
-            self.track(0x300000_u64, self.value.set_enable5(value))
+        pub const fn with_enable5_value(self, value: Enable) -> Self {
+            self.track(0x300000_u64, self.value.with_enable5_value(value))
         }
         #[doc = "Sets `ENABLE6` to the constant `V`; a `V` wider than 2 bits fails to compile. `ENABLE` element 6 of 7, fixed counter 6: bits 25:24, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
         #[track_caller]
@@ -1382,23 +1459,23 @@ pub mod IA32_FIXED_CTR_CTRL {
             self.track(0x3000000_u64, self.value.with_enable6::<V>())
         }
         #[doc = "Sets `ENABLE6`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. `ENABLE` element 6 of 7, fixed counter 6: bits 25:24, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-        pub const fn try_set_enable6(self, v: u64) -> Result<Self, crate::FieldError> {
-            match self.value.try_set_enable6(v) {
+        pub const fn try_with_enable6(self, v: u64) -> Result<Self, crate::FieldError> {
+            match self.value.try_with_enable6(v) {
                 Ok(next) => Ok(self.track(0x3000000_u64, next)),
                 Err(e) => Err(e),
             }
         }
         #[doc = "`ENABLE` element 6 of 7, fixed counter 6: bits 25:24, read-write, 2 bits wide.\n\nPrivilege levels at which fixed counter i counts."]
-        pub const fn set_enable6(self, value: Enable) -> Self {
-            self.track(0x3000000_u64, self.value.set_enable6(value))
+        pub const fn with_enable6_value(self, value: Enable) -> Self {
+            self.track(0x3000000_u64, self.value.with_enable6_value(value))
         }
         #[doc = "Sets element `index` of `ENABLE`; fails when out of 0..7 or wider than 2 bits."]
-        pub const fn try_set_enable_at(
+        pub const fn try_with_enable_at(
             self,
             index: u32,
             v: u64,
         ) -> Result<Self, crate::FieldError> {
-            match self.value.try_set_enable_at(index, v) {
+            match self.value.try_with_enable_at(index, v) {
                 Ok(next) => Ok(self.track(
                     match index {
                         0u32 => 0x3_u64,
@@ -1415,37 +1492,61 @@ pub mod IA32_FIXED_CTR_CTRL {
                 Err(e) => Err(e),
             }
         }
+        #[deprecated(
+            note = "`ANY` is deprecated since intel-v5 (where `CPUID.0AH:EDX[15] = 1`): software must not set it there"
+        )]
         #[doc = "`ANY` element 0 of 7, fixed counter 0: bit 2, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
         pub const fn with_any0(self, on: bool) -> Self {
             self.track(0x4_u64, self.value.with_any0(on))
         }
+        #[deprecated(
+            note = "`ANY` is deprecated since intel-v5 (where `CPUID.0AH:EDX[15] = 1`): software must not set it there"
+        )]
         #[doc = "`ANY` element 1 of 7, fixed counter 1: bit 6, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
         pub const fn with_any1(self, on: bool) -> Self {
             self.track(0x40_u64, self.value.with_any1(on))
         }
+        #[deprecated(
+            note = "`ANY` is deprecated since intel-v5 (where `CPUID.0AH:EDX[15] = 1`): software must not set it there"
+        )]
         #[doc = "`ANY` element 2 of 7, fixed counter 2: bit 10, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
         pub const fn with_any2(self, on: bool) -> Self {
             self.track(0x400_u64, self.value.with_any2(on))
         }
+        #[deprecated(
+            note = "`ANY` is deprecated since intel-v5 (where `CPUID.0AH:EDX[15] = 1`): software must not set it there"
+        )]
         #[doc = "`ANY` element 3 of 7, fixed counter 3: bit 14, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
         pub const fn with_any3(self, on: bool) -> Self {
             self.track(0x4000_u64, self.value.with_any3(on))
         }
+        #[deprecated(
+            note = "`ANY` is deprecated since intel-v5 (where `CPUID.0AH:EDX[15] = 1`): software must not set it there"
+        )]
         #[doc = "`ANY` element 4 of 7, fixed counter 4: bit 18, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
         pub const fn with_any4(self, on: bool) -> Self {
             self.track(0x40000_u64, self.value.with_any4(on))
         }
+        #[deprecated(
+            note = "`ANY` is deprecated since intel-v5 (where `CPUID.0AH:EDX[15] = 1`): software must not set it there"
+        )]
         #[doc = "`ANY` element 5 of 7, fixed counter 5: bit 22, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
         pub const fn with_any5(self, on: bool) -> Self {
             self.track(0x400000_u64, self.value.with_any5(on))
         }
+        #[deprecated(
+            note = "`ANY` is deprecated since intel-v5 (where `CPUID.0AH:EDX[15] = 1`): software must not set it there"
+        )]
         #[doc = "`ANY` element 6 of 7, fixed counter 6: bit 26, read-write, 1 bit wide.\n\nAnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY)."]
         pub const fn with_any6(self, on: bool) -> Self {
             self.track(0x4000000_u64, self.value.with_any6(on))
         }
+        #[deprecated(
+            note = "`ANY` is deprecated since intel-v5 (where `CPUID.0AH:EDX[15] = 1`): software must not set it there"
+        )]
         #[doc = "Sets element `index` of `ANY`; fails when out of 0..7 or wider than 1 bits."]
-        pub const fn try_set_any_at(self, index: u32, v: u64) -> Result<Self, crate::FieldError> {
-            match self.value.try_set_any_at(index, v) {
+        pub const fn try_with_any_at(self, index: u32, v: u64) -> Result<Self, crate::FieldError> {
+            match self.value.try_with_any_at(index, v) {
                 Ok(next) => Ok(self.track(
                     match index {
                         0u32 => 0x4_u64,
@@ -1491,8 +1592,8 @@ pub mod IA32_FIXED_CTR_CTRL {
             self.track(0x8000000_u64, self.value.with_pmi6(on))
         }
         #[doc = "Sets element `index` of `PMI`; fails when out of 0..7 or wider than 1 bits."]
-        pub const fn try_set_pmi_at(self, index: u32, v: u64) -> Result<Self, crate::FieldError> {
-            match self.value.try_set_pmi_at(index, v) {
+        pub const fn try_with_pmi_at(self, index: u32, v: u64) -> Result<Self, crate::FieldError> {
+            match self.value.try_with_pmi_at(index, v) {
                 Ok(next) => Ok(self.track(
                     match index {
                         0u32 => 0x8_u64,
@@ -1538,12 +1639,12 @@ pub mod IA32_FIXED_CTR_CTRL {
             self.track(0x100000000000000_u64, self.value.with_adaptive_record6(on))
         }
         #[doc = "Sets element `index` of `ADAPTIVE_RECORD`; fails when out of 0..7 or wider than 1 bits."]
-        pub const fn try_set_adaptive_record_at(
+        pub const fn try_with_adaptive_record_at(
             self,
             index: u32,
             v: u64,
         ) -> Result<Self, crate::FieldError> {
-            match self.value.try_set_adaptive_record_at(index, v) {
+            match self.value.try_with_adaptive_record_at(index, v) {
                 Ok(next) => Ok(self.track(
                     match index {
                         0u32 => 0x100000000_u64,
@@ -1866,6 +1967,11 @@ pub mod IA32_FIXED_CTR_CTRL {
         }
     }
     impl crate::access::Writable for Instance {}
+    impl crate::access::WriteTo<Instance> for Value {
+        fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+            Ok(self.0)
+        }
+    }
 }
 #[doc = "The value type of [`IA32_FIXED_CTR_CTRL`](IA32_FIXED_CTR_CTRL)."]
 pub type Ia32FixedCtrCtrl = IA32_FIXED_CTR_CTRL::Value;
@@ -1873,6 +1979,7 @@ pub type Ia32FixedCtrCtrl = IA32_FIXED_CTR_CTRL::Value;
 #[allow(
     non_snake_case,
     missing_docs,
+    deprecated,
     clippy::identity_op,
     clippy::unnecessary_cast,
     clippy::new_ret_no_self,
@@ -2403,6 +2510,11 @@ pub mod IA32_PERF_GLOBAL_STATUS {
             Value(bits)
         }
     }
+    impl crate::access::WriteTo<Instance> for Value {
+        fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+            Ok(self.0)
+        }
+    }
 }
 #[doc = "The value type of [`IA32_PERF_GLOBAL_STATUS`](IA32_PERF_GLOBAL_STATUS)."]
 pub type Ia32PerfGlobalStatus = IA32_PERF_GLOBAL_STATUS::Value;
@@ -2410,6 +2522,7 @@ pub type Ia32PerfGlobalStatus = IA32_PERF_GLOBAL_STATUS::Value;
 #[allow(
     non_snake_case,
     missing_docs,
+    deprecated,
     clippy::identity_op,
     clippy::unnecessary_cast,
     clippy::new_ret_no_self,
@@ -2452,11 +2565,7 @@ pub mod IA32_PERF_GLOBAL_CTRL {
         #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
         #[doc = r" given two different values (a compile error in a `const`)."]
         pub const fn new() -> Builder {
-            Builder {
-                value: Self(0),
-                set: 0,
-                conflict: 0,
-            }
+            Builder::EMPTY
         }
         #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
         #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -2586,7 +2695,7 @@ pub mod IA32_PERF_GLOBAL_CTRL {
             }
         }
         #[doc = "Sets element `index` of `EN_PMC`; fails when out of 0..8 or wider than 1 bits."]
-        pub const fn try_set_en_pmc_at(
+        pub const fn try_with_en_pmc_at(
             self,
             index: u32,
             v: u64,
@@ -2707,7 +2816,7 @@ pub mod IA32_PERF_GLOBAL_CTRL {
             }
         }
         #[doc = "Sets element `index` of `EN_FIXED_CTR`; fails when out of 0..7 or wider than 1 bits."]
-        pub const fn try_set_en_fixed_ctr_at(
+        pub const fn try_with_en_fixed_ctr_at(
             self,
             index: u32,
             v: u64,
@@ -2827,6 +2936,12 @@ pub mod IA32_PERF_GLOBAL_CTRL {
         conflict: u64,
     }
     impl Builder {
+        #[doc = r" No field set."]
+        const EMPTY: Builder = Builder {
+            value: Value(0),
+            set: 0,
+            conflict: 0,
+        };
         #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
         #[doc = r" were assigned before with a different value."]
         const fn track(self, mask: u64, next: Value) -> Self {
@@ -2874,12 +2989,12 @@ pub mod IA32_PERF_GLOBAL_CTRL {
             self.track(0x80_u64, self.value.with_en_pmc7(on))
         }
         #[doc = "Sets element `index` of `EN_PMC`; fails when out of 0..8 or wider than 1 bits."]
-        pub const fn try_set_en_pmc_at(
+        pub const fn try_with_en_pmc_at(
             self,
             index: u32,
             v: u64,
         ) -> Result<Self, crate::FieldError> {
-            match self.value.try_set_en_pmc_at(index, v) {
+            match self.value.try_with_en_pmc_at(index, v) {
                 Ok(next) => Ok(self.track(
                     match index {
                         0u32 => 0x1_u64,
@@ -2926,12 +3041,12 @@ pub mod IA32_PERF_GLOBAL_CTRL {
             self.track(0x4000000000_u64, self.value.with_en_fixed_ctr6(on))
         }
         #[doc = "Sets element `index` of `EN_FIXED_CTR`; fails when out of 0..7 or wider than 1 bits."]
-        pub const fn try_set_en_fixed_ctr_at(
+        pub const fn try_with_en_fixed_ctr_at(
             self,
             index: u32,
             v: u64,
         ) -> Result<Self, crate::FieldError> {
-            match self.value.try_set_en_fixed_ctr_at(index, v) {
+            match self.value.try_with_en_fixed_ctr_at(index, v) {
                 Ok(next) => Ok(self.track(
                     match index {
                         0u32 => 0x100000000_u64,
@@ -3150,6 +3265,11 @@ pub mod IA32_PERF_GLOBAL_CTRL {
         }
     }
     impl crate::access::Writable for Instance {}
+    impl crate::access::WriteTo<Instance> for Value {
+        fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+            Ok(self.0)
+        }
+    }
 }
 #[doc = "The value type of [`IA32_PERF_GLOBAL_CTRL`](IA32_PERF_GLOBAL_CTRL)."]
 pub type Ia32PerfGlobalCtrl = IA32_PERF_GLOBAL_CTRL::Value;
@@ -3157,6 +3277,7 @@ pub type Ia32PerfGlobalCtrl = IA32_PERF_GLOBAL_CTRL::Value;
 #[allow(
     non_snake_case,
     missing_docs,
+    deprecated,
     clippy::identity_op,
     clippy::unnecessary_cast,
     clippy::new_ret_no_self,
@@ -3199,11 +3320,7 @@ pub mod IA32_PERF_GLOBAL_STATUS_RESET {
         #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
         #[doc = r" given two different values (a compile error in a `const`)."]
         pub const fn new() -> Builder {
-            Builder {
-                value: Self(0),
-                set: 0,
-                conflict: 0,
-            }
+            Builder::EMPTY
         }
         #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
         #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -3624,6 +3741,12 @@ pub mod IA32_PERF_GLOBAL_STATUS_RESET {
         conflict: u64,
     }
     impl Builder {
+        #[doc = r" No field set."]
+        const EMPTY: Builder = Builder {
+            value: Value(0),
+            set: 0,
+            conflict: 0,
+        };
         #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
         #[doc = r" were assigned before with a different value."]
         const fn track(self, mask: u64, next: Value) -> Self {
@@ -4028,6 +4151,11 @@ pub mod IA32_PERF_GLOBAL_STATUS_RESET {
         }
     }
     impl crate::access::Writable for Instance {}
+    impl crate::access::WriteTo<Instance> for Value {
+        fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+            Ok(self.0)
+        }
+    }
 }
 #[doc = "The value type of [`IA32_PERF_GLOBAL_STATUS_RESET`](IA32_PERF_GLOBAL_STATUS_RESET)."]
 pub type Ia32PerfGlobalStatusReset = IA32_PERF_GLOBAL_STATUS_RESET::Value;
@@ -4035,6 +4163,7 @@ pub type Ia32PerfGlobalStatusReset = IA32_PERF_GLOBAL_STATUS_RESET::Value;
 #[allow(
     non_snake_case,
     missing_docs,
+    deprecated,
     clippy::identity_op,
     clippy::unnecessary_cast,
     clippy::new_ret_no_self,
@@ -4077,11 +4206,7 @@ pub mod IA32_PEBS_ENABLE {
         #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
         #[doc = r" given two different values (a compile error in a `const`)."]
         pub const fn new() -> Builder {
-            Builder {
-                value: Self(0),
-                set: 0,
-                conflict: 0,
-            }
+            Builder::EMPTY
         }
         #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
         #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -4213,7 +4338,7 @@ pub mod IA32_PEBS_ENABLE {
             }
         }
         #[doc = "Sets element `index` of `PEBS_EN_PMC`; fails when out of 0..8 or wider than 1 bits."]
-        pub const fn try_set_pebs_en_pmc_at(
+        pub const fn try_with_pebs_en_pmc_at(
             self,
             index: u32,
             v: u64,
@@ -4334,7 +4459,7 @@ pub mod IA32_PEBS_ENABLE {
             }
         }
         #[doc = "Sets element `index` of `PEBS_EN_FIXED`; fails when out of 0..7 or wider than 1 bits."]
-        pub const fn try_set_pebs_en_fixed_at(
+        pub const fn try_with_pebs_en_fixed_at(
             self,
             index: u32,
             v: u64,
@@ -4444,6 +4569,12 @@ pub mod IA32_PEBS_ENABLE {
         conflict: u64,
     }
     impl Builder {
+        #[doc = r" No field set."]
+        const EMPTY: Builder = Builder {
+            value: Value(0),
+            set: 0,
+            conflict: 0,
+        };
         #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
         #[doc = r" were assigned before with a different value."]
         const fn track(self, mask: u64, next: Value) -> Self {
@@ -4491,12 +4622,12 @@ pub mod IA32_PEBS_ENABLE {
             self.track(0x80_u64, self.value.with_pebs_en_pmc7(on))
         }
         #[doc = "Sets element `index` of `PEBS_EN_PMC`; fails when out of 0..8 or wider than 1 bits."]
-        pub const fn try_set_pebs_en_pmc_at(
+        pub const fn try_with_pebs_en_pmc_at(
             self,
             index: u32,
             v: u64,
         ) -> Result<Self, crate::FieldError> {
-            match self.value.try_set_pebs_en_pmc_at(index, v) {
+            match self.value.try_with_pebs_en_pmc_at(index, v) {
                 Ok(next) => Ok(self.track(
                     match index {
                         0u32 => 0x1_u64,
@@ -4543,12 +4674,12 @@ pub mod IA32_PEBS_ENABLE {
             self.track(0x4000000000_u64, self.value.with_pebs_en_fixed6(on))
         }
         #[doc = "Sets element `index` of `PEBS_EN_FIXED`; fails when out of 0..7 or wider than 1 bits."]
-        pub const fn try_set_pebs_en_fixed_at(
+        pub const fn try_with_pebs_en_fixed_at(
             self,
             index: u32,
             v: u64,
         ) -> Result<Self, crate::FieldError> {
-            match self.value.try_set_pebs_en_fixed_at(index, v) {
+            match self.value.try_with_pebs_en_fixed_at(index, v) {
                 Ok(next) => Ok(self.track(
                     match index {
                         0u32 => 0x100000000_u64,
@@ -4754,6 +4885,11 @@ pub mod IA32_PEBS_ENABLE {
         }
     }
     impl crate::access::Writable for Instance {}
+    impl crate::access::WriteTo<Instance> for Value {
+        fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+            Ok(self.0)
+        }
+    }
 }
 #[doc = "The value type of [`IA32_PEBS_ENABLE`](IA32_PEBS_ENABLE)."]
 pub type Ia32PebsEnable = IA32_PEBS_ENABLE::Value;
@@ -4761,6 +4897,7 @@ pub type Ia32PebsEnable = IA32_PEBS_ENABLE::Value;
 #[allow(
     non_snake_case,
     missing_docs,
+    deprecated,
     clippy::identity_op,
     clippy::unnecessary_cast,
     clippy::new_ret_no_self,
@@ -4803,11 +4940,7 @@ pub mod IA32_PERF_GLOBAL_STATUS_SET {
         #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
         #[doc = r" given two different values (a compile error in a `const`)."]
         pub const fn new() -> Builder {
-            Builder {
-                value: Self(0),
-                set: 0,
-                conflict: 0,
-            }
+            Builder::EMPTY
         }
         #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
         #[doc = r" a constant `B` with a reserved bit set fails to compile."]
@@ -5215,6 +5348,12 @@ pub mod IA32_PERF_GLOBAL_STATUS_SET {
         conflict: u64,
     }
     impl Builder {
+        #[doc = r" No field set."]
+        const EMPTY: Builder = Builder {
+            value: Value(0),
+            set: 0,
+            conflict: 0,
+        };
         #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
         #[doc = r" were assigned before with a different value."]
         const fn track(self, mask: u64, next: Value) -> Self {
@@ -5603,6 +5742,11 @@ pub mod IA32_PERF_GLOBAL_STATUS_SET {
         }
     }
     impl crate::access::Writable for Instance {}
+    impl crate::access::WriteTo<Instance> for Value {
+        fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+            Ok(self.0)
+        }
+    }
 }
 #[doc = "The value type of [`IA32_PERF_GLOBAL_STATUS_SET`](IA32_PERF_GLOBAL_STATUS_SET)."]
 pub type Ia32PerfGlobalStatusSet = IA32_PERF_GLOBAL_STATUS_SET::Value;
@@ -5610,6 +5754,7 @@ pub type Ia32PerfGlobalStatusSet = IA32_PERF_GLOBAL_STATUS_SET::Value;
 #[allow(
     non_snake_case,
     missing_docs,
+    deprecated,
     clippy::identity_op,
     clippy::unnecessary_cast,
     clippy::new_ret_no_self,
@@ -6010,6 +6155,11 @@ pub mod IA32_PERF_GLOBAL_INUSE {
     impl crate::access::Readable for Instance {
         fn from_read(bits: u64) -> Value {
             Value(bits)
+        }
+    }
+    impl crate::access::WriteTo<Instance> for Value {
+        fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+            Ok(self.0)
         }
     }
 }

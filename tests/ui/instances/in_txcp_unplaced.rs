@@ -1,0 +1,11 @@
+// IN_TXCP on a value not placed on any counter: which instance it goes to is unknown, so the
+// setter is not there; the message says where the field is valid.
+use pmu_regs::intel::v4::IA32_PERFEVTSEL;
+
+fn main() {
+    let sel = IA32_PERFEVTSEL::Value::new()
+        .with_event_select::<0x3C>()
+        .with_in_txcp(true)
+        .build();
+    let _ = sel;
+}

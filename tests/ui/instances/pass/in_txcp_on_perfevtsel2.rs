@@ -1,0 +1,25 @@
+// IN_TXCP on a value placed on IA32_PERFEVTSEL2; with the counter chosen at run time the
+// setter checks it.
+use pmu_regs::intel::v4::{ArchEvent, IA32_PERFEVTSEL};
+use pmu_regs::PlacementError;
+
+const SEL: IA32_PERFEVTSEL::Placed<2> = IA32_PERFEVTSEL::event_on::<2>(ArchEvent::LlcMisses.desc())
+    .with_in_txcp(true)
+    .with_en(true)
+    .build();
+const BY_FIELDS: IA32_PERFEVTSEL::Placed<2> = IA32_PERFEVTSEL::Value::new()
+    .with_event_select::<0x3C>()
+    .at::<2>()
+    .with_in_txcp(true)
+    .build();
+
+fn main() {
+    assert!(SEL.unplaced().in_txcp());
+    assert_eq!(BY_FIELDS.bits(), 0x2_0000_003C);
+    let on = |n| IA32_PERFEVTSEL::try_event_on(n, ArchEvent::LlcMisses.desc()).unwrap();
+    assert!(on(2).with_in_txcp(true).is_ok());
+    assert_eq!(
+        on(1).with_in_txcp(true).unwrap_err(),
+        PlacementError::FieldNotOnCounter { register: "IA32_PERFEVTSEL", field: "IN_TXCP", counter: 1 }
+    );
+}
