@@ -643,6 +643,36 @@ fn event_tables_carry_every_event_and_hide_default_columns() {
         }
         let shown = |k: &str| cols[key(k)]["show"].as_bool().unwrap();
         assert!(shown("name") && shown("event") && shown("umask"));
+        // A few main columns; every other attribute behind Details, with a full-word label
+        // and a format that puts it in words (never JSON).
+        let main: Vec<&str> = cols
+            .iter()
+            .filter(|c| c["place"] == "main")
+            .map(|c| c["key"].as_str().unwrap())
+            .collect();
+        assert!(main.len() <= 6, "{}: {main:?}", g.id);
+        for k in ["name", "code", "counters_text", "perf", "value"] {
+            assert!(main.contains(&k), "{}: {k} is not a main column", g.id);
+        }
+        for c in cols {
+            let k = c["key"].as_str().unwrap();
+            assert!(
+                docs::events::is_known(k),
+                "{}: column {k} has no label",
+                g.id
+            );
+            assert_ne!(c["kind"], "object", "{}: {k}", g.id);
+            let kind = c["kind"].as_str().unwrap();
+            for row in rows {
+                let shown = docs::events::text(kind, &row[key(k)]);
+                // Prose (descriptions, reasons) may hold brackets and quotes of its own.
+                let syntax: &[char] = match kind {
+                    "text" | "name" | "allow" => &['{'],
+                    _ => &['{', '[', '"'],
+                };
+                assert!(!shown.contains(syntax), "{}: {k} shows {shown}", g.id);
+            }
+        }
         assert_eq!(shown("cmask"), g.events.iter().any(|e| e.cmask != 0));
         assert_eq!(shown("fixed"), g.events.iter().any(|e| e.fixed.is_some()));
         // The page holds no rows: they are built from the data file.

@@ -31,7 +31,7 @@ pub mod format;
 pub mod svg;
 
 mod data;
-mod events;
+pub mod events;
 pub mod findings;
 mod layout;
 mod markdown;

@@ -209,11 +209,15 @@
     return c;
   }
 
-  /* Fills the value from an event: its encoding, plus the bits the encoding calls usr, os and
-   * en (count in user and kernel mode, enabled) when the generation has them. */
+  /* Fills the value from an event: the value `cargo xtask encode` gives for it (the table's
+   * value column, user and kernel mode) when it is this register's; otherwise its encoding
+   * plus the bits the encoding calls usr, os and en, when the generation has them. */
   function encodeEvent(rowIndex) {
     var g = gen(), t = target(), table = eventTable();
     var col = columnIndex(table), row = table.rows[rowIndex];
+    if ("value" in col && "register" in col && row[col.register] === t.key && typeof row[col.value] === "string") {
+      return BigInt(row[col.value]);
+    }
     var v = 0n;
     g.encoding.forEach(function (pair) {
       var attr = pair[0], f = fieldByName(t, pair[1]);

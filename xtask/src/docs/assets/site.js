@@ -21,3 +21,41 @@
     cur.scrollIntoView({ block: "nearest" });
   }
 })();
+
+/* Copy buttons: any <button data-copy="text">. The clipboard API needs a secure context, so
+ * from file:// the text is copied through a selected, off-screen text area. The button says
+ * it copied and keeps the text in data-copied. */
+(function () {
+  "use strict";
+  function fallback(text) {
+    var ta = document.createElement("textarea");
+    ta.value = text;
+    ta.setAttribute("readonly", "");
+    ta.className = "offscreen";
+    document.body.appendChild(ta);
+    ta.select();
+    var ok = false;
+    try { ok = document.execCommand("copy"); } catch (e) { ok = false; }
+    document.body.removeChild(ta);
+    return ok;
+  }
+  function done(button, text, ok) {
+    button.setAttribute("data-copied", text);
+    var label = button.getAttribute("data-label") || button.textContent;
+    button.setAttribute("data-label", label);
+    button.textContent = ok ? "Copied" : "Select and copy";
+    setTimeout(function () { button.textContent = label; }, 1500);
+  }
+  document.addEventListener("click", function (e) {
+    var button = e.target && e.target.closest ? e.target.closest("button[data-copy]") : null;
+    if (!button) return;
+    var text = button.getAttribute("data-copy");
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(text).then(
+        function () { done(button, text, true); },
+        function () { done(button, text, fallback(text)); });
+    } else {
+      done(button, text, fallback(text));
+    }
+  });
+})();
