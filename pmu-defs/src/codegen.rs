@@ -141,6 +141,7 @@ impl<'a> Cx<'a> {
                     .filter(|g| !only.contains(&g.id))
                     .cloned()
                     .collect(),
+                aliases: Vec::new(),
             };
             let base_opts = Options {
                 only: None,

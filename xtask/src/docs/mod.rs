@@ -36,6 +36,7 @@ pub mod findings;
 mod layout;
 mod markdown;
 mod pages;
+pub mod search;
 mod yaml;
 
 use pmu_defs::Model;
@@ -220,6 +221,7 @@ pub fn build(model: &Model) -> Site {
     markdown::all(&cx, &mut site);
     yaml::all(&cx, &mut site);
     findings::all(&cx, &mut site);
+    search::all(&cx, &mut site);
     site
 }
 

@@ -59,3 +59,198 @@
     }
   });
 })();
+
+/* Site-wide search over registers, fields and events of every generation. The index,
+ * data/search.js (see xtask/src/docs/search.rs), loads with a <script> tag the first time the
+ * box is used, so it works from file://. Every word of the query must start a word of an
+ * entry, in any order; an entry's words are its name's, the other term of each search alias
+ * (LLC ~ LONGEST_LAT_CACHE), its addresses and, for events, 0x<code> and <code>.<umask>.
+ * page.html?search=<query> opens with the results shown. Results record the time from the
+ * first keystroke (or the page load, for ?search=) to the first results in data-first-ms. */
+(function () {
+  "use strict";
+  var input = document.getElementById("site-q");
+  var box = document.getElementById("site-results");
+  var form = document.getElementById("site-search");
+  if (!input || !box) return;
+  var root = document.body.getAttribute("data-root") || "";
+  var LIMIT = 30;
+  var index = null, loading = false, started = null, firstShown = false;
+
+  function prepare(s) {
+    return s.entries.map(function (e) {
+      var words = e[1].toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+      if (e[4]) words = words.concat(e[4].split(" "));
+      if (e[0] === 2 && e[5]) {
+        var code = e[5].toLowerCase();
+        words.push("0x" + code.split(".")[0], code);
+      }
+      return { e: e, words: words, size: e[1].length };
+    });
+  }
+  function load(done) {
+    if (index) { done(); return; }
+    if (loading) return;
+    loading = true;
+    var s = document.createElement("script");
+    s.src = root + "data/search.js";
+    s.onload = function () {
+      index = { data: window.PMU.search, items: prepare(window.PMU.search) };
+      done();
+    };
+    s.onerror = function () {
+      loading = false;
+      box.hidden = false;
+      box.textContent = "The search index (data/search.js) did not load.";
+    };
+    document.head.appendChild(s);
+  }
+
+  /* Query words; an address or code keeps its dots, others split on _ and . too. */
+  function tokens(q) {
+    var out = [];
+    q.toLowerCase().trim().split(/\s+/).forEach(function (t) {
+      if (!t) return;
+      var m = /^(?:0x)?([0-9a-f]{1,2})[.:\/](?:0x)?([0-9a-f]{1,2})$/.exec(t);
+      if (m) { out.push({ forms: [pad(m[1]) + "." + pad(m[2])], code: true }); return; }
+      m = /^([0-9a-f]+)h$/.exec(t);
+      if (m) { out.push({ forms: ["0x" + m[1].replace(/^0+(?=.)/, "")] }); return; }
+      if (/^0x[0-9a-f]+$/.test(t)) { out.push({ forms: ["0x" + t.slice(2).replace(/^0+(?=..)/, "")] }); return; }
+      t.split(/[^a-z0-9]+/).filter(Boolean).forEach(function (w) {
+        out.push({ forms: /^[0-9a-f]{2,3}$/.test(w) ? [w, "0x" + w] : [w] });
+      });
+    });
+    return out;
+  }
+  function pad(h) { return h.length < 2 ? "0" + h : h; }
+
+  /* Score of an entry: per query word 3 for a whole word, 1 for a prefix; 0 when one fails. */
+  function score(item, toks) {
+    var total = 0;
+    for (var i = 0; i < toks.length; i++) {
+      var best = 0;
+      for (var f = 0; f < toks[i].forms.length && best < 3; f++) {
+        var form = toks[i].forms[f];
+        for (var w = 0; w < item.words.length; w++) {
+          var word = item.words[w];
+          if (word === form) { best = 3; break; }
+          if (best < 1 && word.lastIndexOf(form, 0) === 0) best = 1;
+        }
+      }
+      if (!best) return 0;
+      total += best;
+    }
+    return total + (2 - item.e[0]) * 0.5;
+  }
+  function search(q) {
+    var toks = tokens(q);
+    if (!toks.length) return { hits: [], total: 0 };
+    var hits = [];
+    index.items.forEach(function (item) {
+      var s = score(item, toks);
+      if (s > 0) hits.push({ item: item, s: s });
+    });
+    hits.sort(function (a, b) {
+      return b.s - a.s || a.item.size - b.item.size || (a.item.e[1] < b.item.e[1] ? -1 : 1);
+    });
+    return { hits: hits.slice(0, LIMIT), total: hits.length };
+  }
+  function url(e) {
+    var dir = index.data.slugs[e[2]];
+    if (e[0] === 0) return root + dir + "/reg/" + e[1] + ".html";
+    if (e[0] === 1) {
+      var dot = e[1].indexOf(".");
+      return root + dir + "/reg/" + e[1].slice(0, dot) + ".html#field-" + e[1].slice(dot + 1);
+    }
+    var q = encodeURIComponent(e[1]);
+    return root + dir + "/events.html#q=" + q + "&open=" + q;
+  }
+  /* The generations of a bit set, in words: "intel-v3", "intel-v3, intel-v4 and 20 more". */
+  function generations(bits) {
+    if (typeof bits === "number") return index.data.gens[bits];
+    var ids = [], n = index.data.gens.length;
+    for (var d = 0; d < bits.length; d++) {
+      var nibble = parseInt(bits.charAt(bits.length - 1 - d), 16);
+      for (var b = 0; b < 4; b++) if (nibble & (1 << b) && d * 4 + b < n) ids.push(index.data.gens[d * 4 + b]);
+    }
+    if (ids.length <= 3) return ids.join(", ");
+    return ids.slice(0, 2).join(", ") + " and " + (ids.length - 2) + " more";
+  }
+  var KIND_LABEL = { register: "Register", field: "Field", event: "Event" };
+  function render(q) {
+    var t0 = performance.now();
+    var r = search(q);
+    box.textContent = "";
+    box.hidden = !q.trim();
+    box.setAttribute("data-query", q);
+    box.setAttribute("data-total", String(r.total));
+    if (!r.hits.length) {
+      var none = document.createElement("p");
+      none.className = "muted";
+      none.textContent = "Nothing matches \u201c" + q.trim() + "\u201d.";
+      box.appendChild(none);
+    }
+    var list = document.createElement("ul");
+    r.hits.forEach(function (h) {
+      var e = h.item.e, kind = index.data.kinds[e[0]];
+      var li = document.createElement("li");
+      var a = document.createElement("a");
+      a.href = url(e);
+      a.className = "hit";
+      a.setAttribute("data-kind", kind);
+      a.setAttribute("data-name", e[1]);
+      var k = document.createElement("span");
+      k.className = "kind";
+      k.textContent = KIND_LABEL[kind];
+      var name = document.createElement("code");
+      name.textContent = e[1];
+      var note = document.createElement("span");
+      note.className = "note";
+      note.textContent = (e[5] ? e[5] + " \u00b7 " : "") + generations(e[3]);
+      a.appendChild(k);
+      a.appendChild(document.createTextNode(" "));
+      a.appendChild(name);
+      a.appendChild(document.createTextNode(" "));
+      a.appendChild(note);
+      li.appendChild(a);
+      list.appendChild(li);
+    });
+    box.appendChild(list);
+    if (r.total > r.hits.length) {
+      var more = document.createElement("p");
+      more.className = "note";
+      more.textContent = "Showing " + r.hits.length + " of " + r.total + "; add words to narrow.";
+      box.appendChild(more);
+    }
+    box.setAttribute("data-search-ms", (performance.now() - t0).toFixed(1));
+    if (!firstShown && started !== null) {
+      firstShown = true;
+      box.setAttribute("data-first-ms", (performance.now() - started).toFixed(1));
+    }
+  }
+  function run() {
+    if (started === null) started = performance.now();
+    var q = input.value;
+    load(function () { render(input.value || q); });
+  }
+  input.addEventListener("focus", function () { load(function () {}); });
+  input.addEventListener("input", run);
+  form.addEventListener("submit", function (e) {
+    e.preventDefault();
+    var first = box.querySelector("a.hit");
+    if (first) location.href = first.href;
+  });
+  document.addEventListener("keydown", function (e) {
+    if (e.key === "/" && document.activeElement !== input && !/^(INPUT|SELECT|TEXTAREA)$/.test(document.activeElement.tagName)) {
+      e.preventDefault();
+      input.focus();
+    } else if (e.key === "Escape" && document.activeElement === input) {
+      box.hidden = true;
+    }
+  });
+  var m = /[?&]search=([^&#]*)/.exec(location.search);
+  if (m) {
+    try { input.value = decodeURIComponent(m[1].replace(/\+/g, " ")); } catch (err) { input.value = ""; }
+    if (input.value) run();
+  }
+})();
