@@ -363,3 +363,116 @@ fn decoder_matches_cmask_inv_and_edge() {
         ["CYCLES.STALLED", "CYCLES.STALLED_EDGE", "CYCLES.NONE"]
     );
 }
+
+// ---------------------------------------------------------------------------------------
+// Driving a page: clicks and typing through the page's own event handlers
+// ---------------------------------------------------------------------------------------
+
+/// The driver: runs `steps` (JavaScript function bodies) one after another, 300 ms of the
+/// page's (virtual) time apart, after the page's own scripts, and writes what each returns
+/// as JSON into `<pre id="e2e-log">`. `$(css)` is `document.querySelector`; `type(el, text)`
+/// sets a field and fires `input` and `change` as typing does; `click(el)` clicks.
+const DRIVER: &str = r#"<script>
+(function () {
+  var steps = window.__steps || [];
+  window.$ = function (css) { return document.querySelector(css); };
+  window.type = function (el, text) {
+    el.focus(); el.value = text;
+    el.dispatchEvent(new Event("input", { bubbles: true }));
+    el.dispatchEvent(new Event("change", { bubbles: true }));
+  };
+  window.click = function (el) { el.click(); };
+  var log = [];
+  function next(i) {
+    if (i >= steps.length) {
+      var pre = document.createElement("pre");
+      pre.id = "e2e-log";
+      pre.textContent = JSON.stringify(log);
+      document.body.appendChild(pre);
+      return;
+    }
+    var out;
+    try { out = steps[i](); } catch (e) { out = "error: " + e; }
+    log.push(out === undefined ? null : out);
+    setTimeout(function () { next(i + 1); }, 300);
+  }
+  setTimeout(function () { next(0); }, 500);
+})();
+</script>"#;
+
+/// Loads `page` of `site` with `steps` run by [`DRIVER`] after it has loaded, and returns
+/// the DOM and each step's result. The page is copied beside itself with the driver added,
+/// so its relative links and scripts load as they do for the real page.
+fn drive(site: &Path, page: &str, steps: &[&str]) -> (Html, Vec<serde_json::Value>) {
+    let (file, frag) = page.split_once('#').map_or((page, ""), |(f, h)| (f, h));
+    let src = std::fs::read_to_string(site.join(file)).unwrap();
+    let list: Vec<String> = steps
+        .iter()
+        .map(|s| format!("function () {{ {s} }}"))
+        .collect();
+    let script = format!(
+        "<script>window.__steps = [{}];</script>\n{DRIVER}\n</body>",
+        list.join(",\n")
+    );
+    let driven = src.replacen("</body>", &script, 1);
+    let name = format!("{}.e2e-{}.html", file.trim_end_matches(".html"), unique());
+    std::fs::write(site.join(&name), driven).unwrap();
+    let url = if frag.is_empty() {
+        name.clone()
+    } else {
+        format!("{name}#{frag}")
+    };
+    let doc = dump_dom_in(site, &url);
+    let _ = std::fs::remove_file(site.join(&name));
+    let log = select(&doc, "#e2e-log")
+        .first()
+        .map(|e| text(*e))
+        .unwrap_or_else(|| panic!("{page}: the driver did not finish"));
+    let log: Vec<serde_json::Value> = serde_json::from_str(&log).unwrap();
+    (doc, log)
+}
+
+fn unique() -> usize {
+    static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    N.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}
+
+#[test]
+fn decoder_composes_a_value_from_bits_and_fields() {
+    // Intel SDM Vol. 3B Figure 18-6 (IA32_PERFEVTSELx, version 3): EN is bit 22, UMASK bits
+    // 15:8, event select bits 7:0, CMASK bits 31:24 (8 bits); bit 63 is reserved.
+    let (doc, log) = drive(
+        site_dir(),
+        "decoder.html#gen=intel-v3&reg=IA32_PERFEVTSEL",
+        &[
+            r#"click($('.bitgrid button[data-bit="22"]')); return $('#d-val').value;"#,
+            r#"type($('input.fedit[data-field="UMASK"]'), '0x41'); return $('#d-val').value;"#,
+            r#"type($('input.fedit[data-field="EVENT_SELECT"]'), '2E'); return $('#d-val').value;"#,
+            r#"type($('input.fedit[data-field="CMASK"]'), '0x1FF'); return [$('#d-val').value, $('.ferr') ? $('.ferr').textContent : null];"#,
+            r#"click($('.bitgrid button[data-bit="63"]')); return [$('#d-val').value, $('.bitgrid button[data-bit="63"]').disabled];"#,
+            r#"return [location.hash, document.activeElement.getAttribute('data-field')];"#,
+        ],
+    );
+    assert_eq!(log[0], "0x400000");
+    assert_eq!(log[1], "0x404100");
+    assert_eq!(log[2], "0x40412E");
+    // Too wide for CMASK: refused, said so, the value kept.
+    assert_eq!(log[3][0], "0x40412E");
+    let err = log[3][1].as_str().unwrap();
+    assert!(err.contains("CMASK is 8 bits wide (at most 0xFF)"), "{err}");
+    // A reserved bit cannot be selected.
+    assert_eq!(log[4][0], "0x40412E");
+    assert_eq!(log[4][1], true);
+    // The address keeps the state.
+    let hash = log[5][0].as_str().unwrap();
+    assert!(hash.contains("value=0x40412E"), "{hash}");
+    // The composed value decodes: LLC misses.
+    assert_eq!(field(&doc, "EVENT_SELECT"), "0x2E");
+    assert_eq!(field(&doc, "UMASK"), "0x41");
+    assert_eq!(field(&doc, "EN"), "0x1");
+    assert_eq!(
+        event_names(&doc, "#d-event > a[data-event]"),
+        ["LLC_MISSES"]
+    );
+    assert!(select(&doc, "#d-reserved").is_empty());
+}
