@@ -1474,3 +1474,33 @@ fn search_index_covers_every_name_and_every_result_opens_a_page() {
         }
     }
 }
+
+/// Each register page names its module in `pmu-regs` as the generator's layout pass places
+/// it, and links every other generation with the same type.
+#[test]
+fn register_pages_show_their_rust_path_and_the_generations_sharing_the_type() {
+    for p in pmu_defs::codegen::register_paths(model()) {
+        let page = reg_page(&p.generation, &p.register);
+        let text = site().get(&page).unwrap();
+        assert!(
+            text.contains(&format!(r#"<code class="rust-path">{}</code>"#, p.path)),
+            "{page}: {}",
+            p.path
+        );
+        assert_eq!(
+            text.contains(r#"<code class="rust-home">"#),
+            p.home != p.path,
+            "{page}"
+        );
+        for u in p.users.iter().filter(|u| **u != p.generation) {
+            assert!(
+                text.contains(&format!("gen/{u}/index.html")),
+                "{page}: {u} shares the type"
+            );
+        }
+    }
+    let v3 = site()
+        .get(&reg_page("intel-v3", "IA32_PERFEVTSEL"))
+        .unwrap();
+    assert!(v3.contains("pmu_regs::intel::v3::IA32_PERFEVTSEL"));
+}

@@ -36,6 +36,7 @@ pub mod findings;
 mod layout;
 mod markdown;
 mod pages;
+mod rust;
 pub mod search;
 mod yaml;
 
@@ -237,6 +238,8 @@ pub(crate) struct Ctx<'m> {
     pub model: &'m Model,
     /// Direct children of each generation, in model order.
     pub children: BTreeMap<&'m str, Vec<&'m Generation>>,
+    /// (generation, register) → where `pmu-regs` has it.
+    pub rust: BTreeMap<(String, String), pmu_defs::codegen::RegisterPath>,
 }
 
 impl<'m> Ctx<'m> {
@@ -247,7 +250,15 @@ impl<'m> Ctx<'m> {
                 children.entry(p.as_str()).or_default().push(g);
             }
         }
-        Ctx { model, children }
+        let rust = pmu_defs::codegen::register_paths(model)
+            .into_iter()
+            .map(|p| ((p.generation.clone(), p.register.clone()), p))
+            .collect();
+        Ctx {
+            model,
+            children,
+            rust,
+        }
     }
 
     /// Top-level generations (no parent in the model), in model order.

@@ -707,6 +707,10 @@ fn register(
         field_table(&root, &r.fields, Some(r.access), true)
     );
 
+    if let Some(p) = cx.rust.get(&(g.id.clone(), r.name.clone())) {
+        b.push_str(&super::rust::section(&root, g, r, p));
+    }
+
     let cs: Vec<&Constraint> = g
         .constraints
         .iter()

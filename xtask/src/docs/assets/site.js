@@ -22,7 +22,7 @@
   }
 })();
 
-/* Copy buttons: any <button data-copy="text">. The clipboard API needs a secure context, so
+/* Copy buttons: any <button data-copy="text">, or data-copy-from="id" for an element's text. The clipboard API needs a secure context, so
  * from file:// the text is copied through a selected, off-screen text area. The button says
  * it copied and keeps the text in data-copied. */
 (function () {
@@ -47,9 +47,11 @@
     setTimeout(function () { button.textContent = label; }, 1500);
   }
   document.addEventListener("click", function (e) {
-    var button = e.target && e.target.closest ? e.target.closest("button[data-copy]") : null;
+    var button = e.target && e.target.closest ? e.target.closest("button[data-copy], button[data-copy-from]") : null;
     if (!button) return;
-    var text = button.getAttribute("data-copy");
+    var from = button.getAttribute("data-copy-from");
+    var source = from ? document.getElementById(from) : null;
+    var text = source ? source.textContent : button.getAttribute("data-copy");
     if (navigator.clipboard && window.isSecureContext) {
       navigator.clipboard.writeText(text).then(
         function () { done(button, text, true); },
