@@ -76,22 +76,35 @@ pub fn occurs(term: &str, name_words: &[String]) -> bool {
     !t.is_empty() && name_words.windows(t.len()).any(|w| w == t.as_slice())
 }
 
-/// The search terms a name gains from the aliases: the other term of every pair one of whose
-/// terms occurs in it (lower case, words of a long term separately).
-pub fn keywords(aliases: &[Alias], name: &str) -> Vec<String> {
+/// A search word a name gains from an alias.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Keyword {
+    /// The word, lower case.
+    pub word: String,
+    /// How many of the name's own words it stands for: the words of the term found in the
+    /// name, shared among the words of the other term (`llc` stands for the three words of
+    /// `LONGEST_LAT_CACHE`; each of `longest`, `lat`, `cache` for a third of `LLC`).
+    pub covers: f64,
+}
+
+/// The search words a name gains from the aliases: the words of the other term of every
+/// pair one of whose terms occurs in it, each with the share of the name it stands for.
+pub fn keywords(aliases: &[Alias], name: &str) -> Vec<Keyword> {
     let have = words(name);
-    let mut out: Vec<String> = Vec::new();
+    let mut out: Vec<Keyword> = Vec::new();
     for a in aliases {
-        let other = if occurs(&a.long, &have) {
-            &a.short
+        let (found, other) = if occurs(&a.long, &have) {
+            (&a.long, &a.short)
         } else if occurs(&a.short, &have) {
-            &a.long
+            (&a.short, &a.long)
         } else {
             continue;
         };
-        for w in words(other) {
-            if !have.contains(&w) && !out.contains(&w) {
-                out.push(w);
+        let other = words(other);
+        let covers = words(found).len() as f64 / other.len() as f64;
+        for w in other {
+            if !have.contains(&w) && !out.iter().any(|k| k.word == w) {
+                out.push(Keyword { word: w, covers });
             }
         }
     }
@@ -228,10 +241,21 @@ mod tests {
             doc: String::new(),
             span: Span::new(crate::FileId::default(), 0, 0),
         }];
-        assert_eq!(keywords(&aliases, "LONGEST_LAT_CACHE.MISS"), ["llc"]);
+        let kw = |name: &str| -> Vec<(String, f64)> {
+            keywords(&aliases, name)
+                .into_iter()
+                .map(|k| (k.word, k.covers))
+                .collect()
+        };
+        assert_eq!(kw("LONGEST_LAT_CACHE.MISS"), [("llc".to_owned(), 3.0)]);
+        let third = 1.0 / 3.0;
         assert_eq!(
-            keywords(&aliases, "LLC_MISSES"),
-            ["longest", "lat", "cache"]
+            kw("LLC_MISSES"),
+            [
+                ("longest".to_owned(), third),
+                ("lat".to_owned(), third),
+                ("cache".to_owned(), third)
+            ]
         );
         assert!(keywords(&aliases, "CYCLES").is_empty());
     }

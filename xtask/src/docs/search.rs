@@ -15,7 +15,8 @@
 //! entry opens: a register's or field's defining generation, an event's first), `gens` is a
 //! index into `gens` when one generation has the entry, else a hexadecimal bit set over
 //! `gens` (bit i: generation i), `words` the extra search words
-//! (aliases, addresses), space-separated, and `note` what the result shows beside the name
+//! (aliases as `word` or `word:share`, the share of the name's words an alias word stands
+//! for; addresses), space-separated, and `note` what the result shows beside the name
 //! (an address, a field's bits, an event's `code.umask`, from which the browser derives the
 //! event's words `0x2e` and `2e.41`). The browser builds each URL as [`paths`] does:
 //! `gen/<slug>/reg/<NAME>.html`, `…#field-<FIELD>`, `gen/<slug>/events.html#q=…&open=…`
@@ -23,7 +24,7 @@
 
 use super::escape::json_for_js;
 use super::{Ctx, Site, format, paths};
-use pmu_defs::aliases::keywords;
+use pmu_defs::aliases::Keyword;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -94,6 +95,21 @@ fn bitset(gens: &[bool]) -> String {
         .collect::<String>()
         .trim_start_matches('0')
         .to_owned()
+}
+
+/// A name's alias words for the index: `word`, or `word:share` when it stands for other
+/// than one word of the name (`llc:3`, `lat:0.33`).
+fn keywords(aliases: &[pmu_defs::aliases::Alias], name: &str) -> Vec<String> {
+    pmu_defs::aliases::keywords(aliases, name)
+        .into_iter()
+        .map(|Keyword { word, covers }| {
+            if (covers - 1.0).abs() < 1e-9 {
+                word
+            } else {
+                format!("{word}:{}", (covers * 100.0).round() / 100.0)
+            }
+        })
+        .collect()
 }
 
 fn push_word(words: &mut Vec<String>, w: String) {

@@ -67,6 +67,9 @@
  * box is used, so it works from file://. Every word of the query must start a word of an
  * entry, in any order; an entry's words are its name's, the other term of each search alias
  * (LLC ~ LONGEST_LAT_CACHE), its addresses and, for events, 0x<code> and <code>.<umask>.
+ * Results are ranked by how much of the name the query accounts for (LLC counts for the
+ * three words of LONGEST_LAT_CACHE), then by how well the words match (whole words before
+ * prefixes, registers before fields before events), then shorter names first.
  * page.html?search=<query> opens with the results shown. Results record the time from the
  * first keystroke (or the page load, for ?search=) to the first results in data-first-ms. */
 (function () {
@@ -82,26 +85,40 @@
   function prepare(s) {
     return s.entries.map(function (e) {
       var words = e[1].toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
-      if (e[4]) words = words.concat(e[4].split(" "));
+      var own = words.length;
+      // How much of the name each word stands for: 1 for its own words, the share given
+      // for an alias word, all of it for an address or a code.
+      var covers = words.map(function () { return 1; });
+      (e[4] ? e[4].split(" ") : []).forEach(function (w) {
+        var colon = w.indexOf(":");
+        words.push(colon < 0 ? w : w.slice(0, colon));
+        covers.push(colon < 0 ? (/^0x/.test(w) ? own : 1) : parseFloat(w.slice(colon + 1)));
+      });
       if (e[0] === 2 && e[5]) {
         var code = e[5].toLowerCase();
         words.push("0x" + code.split(".")[0], code);
+        covers.push(own, own);
       }
-      return { e: e, words: words, size: e[1].length };
+      return { e: e, words: words, covers: covers, own: own, size: e[1].length };
     });
   }
+  var waiting = [];
   function load(done) {
     if (index) { done(); return; }
+    waiting.push(done);
     if (loading) return;
     loading = true;
     var s = document.createElement("script");
     s.src = root + "data/search.js";
     s.onload = function () {
       index = { data: window.PMU.search, items: prepare(window.PMU.search) };
-      done();
+      var all = waiting;
+      waiting = [];
+      all.forEach(function (f) { f(); });
     };
     s.onerror = function () {
       loading = false;
+      waiting = [];
       box.hidden = false;
       box.textContent = "The search index (data/search.js) did not load.";
     };
@@ -126,34 +143,39 @@
   }
   function pad(h) { return h.length < 2 ? "0" + h : h; }
 
-  /* Score of an entry: per query word 3 for a whole word, 1 for a prefix; 0 when one fails. */
-  function score(item, toks) {
-    var total = 0;
+  /* How an entry matches: score, per query word 3 for a whole word, 1 for a prefix (0 when
+   * one query word matches nothing); cover, the share of the name's words the query
+   * accounts for (an alias word counts for the words it stands for). */
+  function match(item, toks) {
+    var total = 0, covered = 0;
     for (var i = 0; i < toks.length; i++) {
-      var best = 0;
-      for (var f = 0; f < toks[i].forms.length && best < 3; f++) {
+      var best = 0, cover = 0;
+      for (var f = 0; f < toks[i].forms.length; f++) {
         var form = toks[i].forms[f];
         for (var w = 0; w < item.words.length; w++) {
-          var word = item.words[w];
-          if (word === form) { best = 3; break; }
-          if (best < 1 && word.lastIndexOf(form, 0) === 0) best = 1;
+          var word = item.words[w], s = 0;
+          if (word === form) s = 3;
+          else if (word.lastIndexOf(form, 0) === 0) s = 1;
+          if (s > best || (s === best && s && item.covers[w] > cover)) { best = s; cover = item.covers[w]; }
         }
       }
-      if (!best) return 0;
+      if (!best) return null;
       total += best;
+      covered += cover;
     }
-    return total + (2 - item.e[0]) * 0.5;
+    return { s: total + (2 - item.e[0]) * 0.5, cover: Math.min(1, covered / item.own) };
   }
   function search(q) {
     var toks = tokens(q);
     if (!toks.length) return { hits: [], total: 0 };
     var hits = [];
     index.items.forEach(function (item) {
-      var s = score(item, toks);
-      if (s > 0) hits.push({ item: item, s: s });
+      var m = match(item, toks);
+      if (m) hits.push({ item: item, s: m.s, cover: m.cover });
     });
+    // Names the query accounts for entirely first, then the better match, then shorter.
     hits.sort(function (a, b) {
-      return b.s - a.s || a.item.size - b.item.size || (a.item.e[1] < b.item.e[1] ? -1 : 1);
+      return b.cover - a.cover || b.s - a.s || a.item.size - b.item.size || (a.item.e[1] < b.item.e[1] ? -1 : 1);
     });
     return { hits: hits.slice(0, LIMIT), total: hits.length };
   }
@@ -184,6 +206,10 @@
     var r = search(q);
     box.textContent = "";
     box.hidden = !q.trim();
+    // Fixed under the box, so the sidebar's scrolling does not clip it.
+    var at = input.getBoundingClientRect();
+    box.style.left = Math.round(at.left) + "px";
+    box.style.top = Math.round(at.bottom + 4) + "px";
     box.setAttribute("data-query", q);
     box.setAttribute("data-total", String(r.total));
     if (!r.hits.length) {
