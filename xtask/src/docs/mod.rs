@@ -10,12 +10,15 @@
 //! yaml.html                  writing definitions: every YAML key, rendered from the JSON Schema
 //! findings.html              known findings: every warning acknowledged by an `allow:`, with its reason
 //! gen/<id>/index.html        a generation: PMU, registers, CPUID leaves with diagrams, constraints
-//! gen/<id>/reg/<REG>.html    a register: SVG bit layout, field table, changes from the parent
+//! gen/<id>/reg/<REG>.html    a register: SVG bit layout, field table, changes from the parent,
+//!                            its Rust path and a snippet (rust.rs)
 //! gen/<id>/diff.html         what changed from the parent generation
 //! gen/<id>/events.html       searchable event table (rows come from data/events/<id>.js)
 //! data/index.js              generation list for the decoder
 //! data/gen/<id>.js           registers and CPUID outputs of one generation, for the decoder
-//! data/events/<id>.js        events of one generation (one file per generation)
+//! data/events/<id>.js        events of one generation (one file per generation), with each
+//!                            event's perf string and value from pmu_defs::encode
+//! data/search.js             the site-wide search index (search.rs), loaded on first use
 //! assets/                    style.css, site.js, events.js, decoder.js
 //! schema/generation.schema.json  the JSON Schema itself, downloadable from yaml.html
 //! md/                        the same content as Markdown, with standalone SVG diagrams
