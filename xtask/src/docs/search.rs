@@ -18,7 +18,7 @@
 //! (aliases as `word` or `word:share`, the share of the name's words an alias word stands
 //! for; addresses), space-separated, and `note` what the result shows beside the name
 //! (an address, a field's bits, an event's `code.umask`, from which the browser derives the
-//! event's words `0x2e` and `2e.41`). The browser builds each URL as [`paths`] does:
+//! event's words `0x2e` and `2e.41`). The browser builds each URL as `docs::paths` does:
 //! `gen/<slug>/reg/<NAME>.html`, `…#field-<FIELD>`, `gen/<slug>/events.html#q=…&open=…`
 //! (register names are their own slugs; the index test checks every URL exists).
 
