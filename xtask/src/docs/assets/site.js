@@ -130,7 +130,7 @@
     var out = [];
     q.toLowerCase().trim().split(/\s+/).forEach(function (t) {
       if (!t) return;
-      var m = /^(?:0x)?([0-9a-f]{1,2})[.:\/](?:0x)?([0-9a-f]{1,2})$/.exec(t);
+      var m = /^(?:0x)?([0-9a-f]{1,3})[.:\/](?:0x)?([0-9a-f]{1,2})$/.exec(t);
       if (m) { out.push({ forms: [pad(m[1]) + "." + pad(m[2])], code: true }); return; }
       m = /^([0-9a-f]+)h$/.exec(t);
       if (m) { out.push({ forms: ["0x" + m[1].replace(/^0+(?=.)/, "")] }); return; }
