@@ -24,6 +24,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod aliases;
 #[cfg(feature = "codegen")]
 pub mod codegen;
 pub mod de;
@@ -54,12 +55,18 @@ pub fn defs_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("defs")
 }
 
+/// The shipped search aliases ([`aliases`]), beside [`defs_dir`].
+pub fn aliases_file() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("aliases.yaml")
+}
+
 /// Collects definition files, then resolves and validates them together.
 #[derive(Debug, Default)]
 pub struct Loader {
     sources: Sources,
     diags: Diagnostics,
     raws: Vec<raw::RawGeneration>,
+    aliases: Vec<aliases::Alias>,
     unreadable: usize,
     limits: Limits,
     /// Files read from disk, for build systems that rebuild when they change.
@@ -143,9 +150,11 @@ impl Loader {
         self
     }
 
-    /// Adds the canonical definitions shipped in [`defs_dir`].
+    /// Adds the canonical definitions shipped in [`defs_dir`] and the search aliases of
+    /// [`aliases_file`].
     pub fn with_defaults(mut self) -> Self {
         self.add_path(&defs_dir());
+        self.add_file(&aliases_file());
         self
     }
 
@@ -219,7 +228,11 @@ impl Loader {
             let mut cx = de::Cx {
                 diags: &mut self.diags,
             };
-            if let Some(g) = cx.generation(file, &root) {
+            if aliases::is_alias_file(&root) {
+                let found = cx.aliases(&root);
+                self.aliases.extend(found);
+                parsed = true;
+            } else if let Some(g) = cx.generation(file, &root) {
                 self.raws.push(g);
                 parsed = true;
             }
@@ -232,8 +245,10 @@ impl Loader {
 
     /// Resolves `extends`, validates, and returns the model with every diagnostic.
     pub fn finish(mut self) -> Loaded {
-        let model = resolve::resolve(&self.raws, self.unreadable, &mut self.diags);
+        let mut model = resolve::resolve(&self.raws, self.unreadable, &mut self.diags);
         validate::validate(&model, &mut self.diags);
+        aliases::check_used(&model, &self.aliases, &mut self.diags);
+        model.aliases = self.aliases;
         let declared = self
             .raws
             .iter()

@@ -220,6 +220,10 @@ pub enum Severity {
 pub struct Model {
     /// The generations.
     pub generations: Vec<Generation>,
+    /// Search aliases from the alias files loaded with the generations (see
+    /// [`crate::aliases`]).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub aliases: Vec<crate::aliases::Alias>,
 }
 
 impl Model {

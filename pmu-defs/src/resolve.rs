@@ -154,7 +154,10 @@ pub fn resolve(raws: &[RawGeneration], unreadable_files: usize, diags: &mut Diag
         resolved.insert(g.id.clone(), g.clone());
         out.push(g);
     }
-    Model { generations: out }
+    Model {
+        generations: out,
+        aliases: Vec::new(),
+    }
 }
 
 struct Resolver<'a> {

@@ -335,7 +335,6 @@ pub fn schema() -> Value {
                                 "items": {
                                     "type": "string",
                                     "pattern": "^[A-Za-z0-9][A-Za-z0-9_.-]*$",
-                                    "maxLength": 128,
                                     "patternErrorMessage": format!("A perfmon core list that {PERFMON_CORE_RULE}."),
                                 }
                             }),

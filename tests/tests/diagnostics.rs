@@ -4280,3 +4280,61 @@ fn a_perfmon_core_list_in_a_cpu_model_or_misspelt() {
     let d = only(&loaded, "invalid-name");
     assert!(d.message.contains("perfmon"), "{}", d.message);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Search aliases (pmu_defs::aliases)
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn aliases_are_read_and_bad_ones_located() {
+    let loaded = load(&[
+        ("base.yaml", BASE),
+        (
+            "aliases.yaml",
+            r#"
+            aliases:
+              - { short: CTR, long: COUNTER, doc: counter registers }
+              - { short: llc, long: LONGEST_LAT_CACHE }
+              - { short: SEL, long: SEL }
+              - { short: CTR, long: COUNTER }
+              - { short: FIX, long: FIXED_FUNCTION, colour: blue }
+            "#,
+        ),
+    ]);
+    let bad = find(&loaded, "invalid-alias", "`llc` is not an alias term");
+    assert_eq!(loc(&loaded, bad), "aliases.yaml:3:14");
+    let same = find(&loaded, "invalid-alias", "alias `SEL` names itself");
+    assert_eq!(loc(&loaded, same), "aliases.yaml:4:25");
+    let twice = find(&loaded, "invalid-alias", "`CTR` = `COUNTER` is given twice");
+    assert_eq!(loc(&loaded, twice), "aliases.yaml:5:14");
+    assert_eq!(loc2(&loaded, twice), "aliases.yaml:2:5");
+    let unknown = only(&loaded, "unknown-key");
+    assert_eq!(loc(&loaded, unknown), "aliases.yaml:6:41");
+    // FIX / FIXED_FUNCTION: FIXED is a register name, FIXED_FUNCTION and FIX are not.
+    let unused = only(&loaded, "unused-alias");
+    assert_eq!(loc(&loaded, unused), "aliases.yaml:6:5");
+    assert!(unused.message.contains("`FIX`"), "{}", unused.message);
+    // The good one reaches the model; the bad ones do not.
+    let pairs: Vec<(&str, &str)> = loaded
+        .model
+        .aliases
+        .iter()
+        .map(|a| (a.short.as_str(), a.long.as_str()))
+        .collect();
+    assert_eq!(pairs, [("CTR", "COUNTER"), ("FIX", "FIXED_FUNCTION")]);
+    assert_eq!(loaded.model.aliases[0].doc, "counter registers");
+}
+
+#[test]
+fn shipped_aliases_are_all_used() {
+    let loaded = Loader::new().with_defaults().finish();
+    assert!(all(&loaded, "unused-alias").is_empty());
+    assert!(all(&loaded, "invalid-alias").is_empty());
+    assert!(
+        loaded
+            .model
+            .aliases
+            .iter()
+            .any(|a| a.short == "LLC" && a.long == "LONGEST_LAT_CACHE")
+    );
+}

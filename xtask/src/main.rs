@@ -124,6 +124,7 @@ fn load(paths: &[PathBuf]) -> pmu_defs::Loaded {
     let mut loader = pmu_defs::Loader::new();
     if paths.is_empty() {
         loader.add_path(&workspace_root().join("pmu-defs/defs"));
+        loader.add_file(&workspace_root().join("pmu-defs/aliases.yaml"));
     }
     for p in paths {
         loader.add_path(p);
@@ -153,6 +154,7 @@ fn validate_on_base(paths: &[PathBuf], verbose: bool) -> ExitCode {
             loader.add_file(&f);
         }
     }
+    loader.add_file(&workspace_root().join("pmu-defs/aliases.yaml"));
     let first = loader.sources().len();
     for p in paths {
         loader.add_path(p);

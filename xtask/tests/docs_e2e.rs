@@ -128,6 +128,24 @@ fn dump_dom(page: &str) -> Html {
 }
 
 fn dump_dom_in(site: &Path, page: &str) -> Html {
+    dump_dom_budget(site, page, 10_000)
+}
+
+/// Loads `page` with `budget` milliseconds of virtual time for the page's own work.
+fn dump_dom_budget(site: &Path, page: &str, budget: u32) -> Html {
+    Html::parse_document(&chromium_run(
+        site,
+        page,
+        &[
+            format!("--virtual-time-budget={budget}"),
+            "--dump-dom".into(),
+        ],
+    ))
+}
+
+/// Runs headless Chromium on `page` of `site` with `args` (after the common ones) and
+/// returns its standard output.
+fn chromium_run(site: &Path, page: &str, args: &[String]) -> String {
     let bin = chromium();
     let url = format!("file://{}/{page}", site.display());
     let profile = tempfile::tempdir().unwrap();
@@ -142,11 +160,9 @@ fn dump_dom_in(site: &Path, page: &str) -> Html {
             "--disable-component-update",
             "--disable-sync",
             "--disable-dev-shm-usage",
-            // Let the page's own script loads finish before the DOM is dumped.
-            "--virtual-time-budget=10000",
         ])
         .arg(format!("--user-data-dir={}", profile.path().display()))
-        .arg("--dump-dom")
+        .args(args)
         .arg(&url)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -182,13 +198,14 @@ fn dump_dom_in(site: &Path, page: &str) -> Html {
     };
     let dom = out_reader.join().unwrap();
     let err = err_reader.join().unwrap_or_default();
+    let dumping = args.iter().any(|a| a == "--dump-dom");
     assert!(
-        status.success() && dom.contains("</html>"),
+        status.success() && (!dumping || dom.contains("</html>")),
         "Chromium failed on {url} ({status}):\n{}",
         tail(&err, 20)
     );
     eprintln!("loaded {page} in {:?}", started.elapsed());
-    Html::parse_document(&dom)
+    dom
 }
 
 fn select<'a>(doc: &'a Html, css: &str) -> Vec<scraper::ElementRef<'a>> {
@@ -362,4 +379,415 @@ fn decoder_matches_cmask_inv_and_edge() {
         event_names(&doc, "#d-related a[data-event]"),
         ["CYCLES.STALLED", "CYCLES.STALLED_EDGE", "CYCLES.NONE"]
     );
+}
+
+// ---------------------------------------------------------------------------------------
+// Driving a page: clicks and typing through the page's own event handlers
+// ---------------------------------------------------------------------------------------
+
+/// The driver: runs `steps` (JavaScript function bodies) one after another, 300 ms of the
+/// page's (virtual) time apart, after the page's own scripts, and writes what each returns
+/// as JSON into `<pre id="e2e-log">`. `$(css)` is `document.querySelector`; `type(el, text)`
+/// sets a field and fires `input` and `change` as typing does; `click(el)` clicks.
+const DRIVER: &str = r#"<script>
+(function () {
+  var steps = window.__steps || [];
+  window.$ = function (css) { return document.querySelector(css); };
+  window.type = function (el, text) {
+    el.focus(); el.value = text;
+    el.dispatchEvent(new Event("input", { bubbles: true }));
+    el.dispatchEvent(new Event("change", { bubbles: true }));
+  };
+  window.click = function (el) { el.click(); };
+  var log = [];
+  function next(i) {
+    if (i >= steps.length) {
+      var pre = document.createElement("pre");
+      pre.id = "e2e-log";
+      pre.textContent = JSON.stringify(log);
+      document.body.appendChild(pre);
+      return;
+    }
+    var out;
+    try { out = steps[i](); } catch (e) { out = "error: " + e; }
+    log.push(out === undefined ? null : out);
+    setTimeout(function () { next(i + 1); }, 300);
+  }
+  setTimeout(function () { next(0); }, 500);
+})();
+</script>"#;
+
+/// Loads `page` of `site` with `steps` run by [`DRIVER`] after it has loaded, and returns
+/// the DOM and each step's result. The page is copied beside itself with the driver added,
+/// so its relative links and scripts load as they do for the real page.
+fn drive(site: &Path, page: &str, steps: &[&str]) -> (Html, Vec<serde_json::Value>) {
+    let (file, frag) = page.split_once('#').map_or((page, ""), |(f, h)| (f, h));
+    let src = std::fs::read_to_string(site.join(file)).unwrap();
+    let list: Vec<String> = steps
+        .iter()
+        .map(|s| format!("function () {{ {s} }}"))
+        .collect();
+    let script = format!(
+        "<script>window.__steps = [{}];</script>\n{DRIVER}\n</body>",
+        list.join(",\n")
+    );
+    let driven = src.replacen("</body>", &script, 1);
+    let name = format!("{}.e2e-{}.html", file.trim_end_matches(".html"), unique());
+    std::fs::write(site.join(&name), driven).unwrap();
+    let url = if frag.is_empty() {
+        name.clone()
+    } else {
+        format!("{name}#{frag}")
+    };
+    // Each step gets 300 ms of the page's virtual time, after 500 ms for loading.
+    let budget = 2_000 + 300 * u32::try_from(steps.len()).unwrap();
+    let doc = dump_dom_budget(site, &url, budget.max(10_000));
+    let _ = std::fs::remove_file(site.join(&name));
+    let log = select(&doc, "#e2e-log")
+        .first()
+        .map(|e| text(*e))
+        .unwrap_or_else(|| panic!("{page}: the driver did not finish"));
+    let log: Vec<serde_json::Value> = serde_json::from_str(&log).unwrap();
+    (doc, log)
+}
+
+fn unique() -> usize {
+    static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    N.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}
+
+#[test]
+fn decoder_composes_a_value_from_bits_and_fields() {
+    // Intel SDM Vol. 3B Figure 18-6 (IA32_PERFEVTSELx, version 3): EN is bit 22, UMASK bits
+    // 15:8, event select bits 7:0, CMASK bits 31:24 (8 bits); bit 63 is reserved.
+    let (doc, log) = drive(
+        site_dir(),
+        "decoder.html#gen=intel-v3&reg=IA32_PERFEVTSEL",
+        &[
+            r#"click($('.bitgrid button[data-bit="22"]')); return $('#d-val').value;"#,
+            r#"type($('input.fedit[data-field="UMASK"]'), '0x41'); return $('#d-val').value;"#,
+            r#"type($('input.fedit[data-field="EVENT_SELECT"]'), '2E'); return $('#d-val').value;"#,
+            r#"type($('input.fedit[data-field="CMASK"]'), '0x1FF'); return [$('#d-val').value, $('.ferr') ? $('.ferr').textContent : null];"#,
+            r#"click($('.bitgrid button[data-bit="63"]')); return [$('#d-val').value, $('.bitgrid button[data-bit="63"]').disabled];"#,
+            r#"return [location.hash, document.activeElement.getAttribute('data-field')];"#,
+        ],
+    );
+    assert_eq!(log[0], "0x400000");
+    assert_eq!(log[1], "0x404100");
+    assert_eq!(log[2], "0x40412E");
+    // Too wide for CMASK: refused, said so, the value kept.
+    assert_eq!(log[3][0], "0x40412E");
+    let err = log[3][1].as_str().unwrap();
+    assert!(err.contains("CMASK is 8 bits wide (at most 0xFF)"), "{err}");
+    // A reserved bit cannot be selected.
+    assert_eq!(log[4][0], "0x40412E");
+    assert_eq!(log[4][1], true);
+    // The address keeps the state.
+    let hash = log[5][0].as_str().unwrap();
+    assert!(hash.contains("value=0x40412E"), "{hash}");
+    // The composed value decodes: LLC misses.
+    assert_eq!(field(&doc, "EVENT_SELECT"), "0x2E");
+    assert_eq!(field(&doc, "UMASK"), "0x41");
+    assert_eq!(field(&doc, "EN"), "0x1");
+    assert_eq!(
+        event_names(&doc, "#d-event > a[data-event]"),
+        ["LLC_MISSES"]
+    );
+    assert!(select(&doc, "#d-reserved").is_empty());
+}
+
+// ---------------------------------------------------------------------------------------
+// Search, the table expander, copy buttons, decoder vs. `cargo xtask decode`, screenshots
+// ---------------------------------------------------------------------------------------
+
+/// The names of the search results shown, in order, and the results box.
+fn hits(doc: &Html) -> Vec<(String, String)> {
+    select(doc, "#site-results a.hit")
+        .iter()
+        .map(|a| {
+            (
+                a.value().attr("data-kind").unwrap().to_owned(),
+                a.value().attr("data-name").unwrap().to_owned(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn search_finds_registers_fields_events_addresses_and_codes() {
+    // From a page two levels down, through the address (?search=) and by typing.
+    let doc = dump_dom("gen/intel-v3/reg/IA32_PERFEVTSEL.html?search=llc+miss");
+    let found = hits(&doc);
+    let results = one(&doc, "#site-results");
+    eprintln!(
+        "search `llc miss`: {} results, first shown after {} ms (index loaded), one search {} ms",
+        results.value().attr("data-total").unwrap(),
+        results.value().attr("data-first-ms").unwrap(),
+        results.value().attr("data-search-ms").unwrap()
+    );
+    // Word order and the definitions' alias LLC ~ LONGEST_LAT_CACHE.
+    for want in ["LONGEST_LAT_CACHE.MISS", "LLC_MISSES"] {
+        assert!(
+            found[..3].contains(&("event".into(), want.into())),
+            "{found:?}"
+        );
+    }
+    // The result opens the event in its table, details shown.
+    let link = select(
+        &doc,
+        r#"#site-results a[data-name="LONGEST_LAT_CACHE.MISS"]"#,
+    )[0];
+    let href = link.value().attr("href").unwrap();
+    assert!(
+        href.starts_with("../../../gen/")
+            && href.contains("/events.html#q=LONGEST_LAT_CACHE.MISS&open="),
+        "{href}"
+    );
+
+    let (_, log) = drive(
+        site_dir(),
+        "index.html",
+        &[
+            r#"type($('#site-q'), 'cache miss longest'); return null;"#,
+            r#"return Array.from(document.querySelectorAll('#site-results a.hit')).map(a => a.getAttribute('data-name'));"#,
+            r#"type($('#site-q'), '0x38F'); return null;"#,
+            r#"return Array.from(document.querySelectorAll('#site-results a.hit')).map(a => [a.getAttribute('data-kind'), a.getAttribute('data-name'), a.getAttribute('href')]);"#,
+            r#"type($('#site-q'), 'UMASK2'); return null;"#,
+            r#"return Array.from(document.querySelectorAll('#site-results a.hit')).map(a => a.getAttribute('data-name'));"#,
+            r#"type($('#site-q'), '2E.41'); return null;"#,
+            r#"return Array.from(document.querySelectorAll('#site-results a.hit')).map(a => a.getAttribute('data-name'));"#,
+            r#"type($('#site-q'), 'PEBS'); return null;"#,
+            r#"return Array.from(document.querySelectorAll('#site-results a.hit')).map(a => a.getAttribute('data-kind'));"#,
+        ],
+    );
+    let names = |i: usize| -> Vec<String> {
+        log[i]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap_or_default().to_owned())
+            .collect()
+    };
+    // Names the query accounts for entirely come first: both names of LLC misses.
+    for want in ["LONGEST_LAT_CACHE.MISS", "LLC_MISSES"] {
+        assert!(names(1)[..2].iter().any(|n| n == want), "{:?}", names(1));
+    }
+    // IA32_PERF_GLOBAL_CTRL is at 38FH (Intel SDM Vol. 4, Table 2-2).
+    let by_address = log[3].as_array().unwrap();
+    assert!(!by_address.is_empty());
+    for hit in by_address {
+        assert_eq!(hit[0], "register");
+        assert_eq!(hit[1], "IA32_PERF_GLOBAL_CTRL");
+        assert!(
+            hit[2]
+                .as_str()
+                .unwrap()
+                .ends_with("/reg/IA32_PERF_GLOBAL_CTRL.html")
+        );
+    }
+    assert!(
+        names(5).iter().all(|n| n == "IA32_PERFEVTSEL.UMASK2"),
+        "{:?}",
+        names(5)
+    );
+    assert!(!names(5).is_empty());
+    // Event 2EH, umask 41H: LLC misses (SDM Table 18-1) and the models' names for it.
+    for want in ["LLC_MISSES", "LONGEST_LAT_CACHE.MISS"] {
+        assert!(names(7).iter().any(|n| n == want), "{want}: {:?}", names(7));
+    }
+    assert!(names(9).iter().any(|k| k == "field"), "{:?}", names(9));
+}
+
+#[test]
+fn events_table_expands_a_row_and_copies_perf_string_and_value() {
+    let g = support::model().generation("intel-skylake").unwrap();
+    let e = g
+        .events
+        .iter()
+        .find(|e| e.name == "LONGEST_LAT_CACHE.MISS")
+        .unwrap();
+    let (doc, log) = drive(
+        site_dir(),
+        "gen/intel-skylake/events.html#q=2e.41",
+        &[
+            r#"click($('#ev-LONGEST_LAT_CACHE\\.MISS button.more')); return location.hash;"#,
+            r#"click($('#ev-LONGEST_LAT_CACHE\\.MISS td.c-perf button.copy')); return null;"#,
+            r#"click($('#ev-LONGEST_LAT_CACHE\\.MISS td.c-value button.copy')); return null;"#,
+        ],
+    );
+    let hash = log[0].as_str().unwrap();
+    assert!(hash.contains("open=LONGEST_LAT_CACHE.MISS"), "{hash}");
+    // The details row follows its row, shows the rest of the attributes in words.
+    let details = one(&doc, "#ev-LONGEST_LAT_CACHE\\.MISS + tr.details");
+    assert!(details.value().attr("hidden").is_none());
+    let errata: String = text(one_in(details, r#"dd[data-key="errata"]"#));
+    assert_eq!(errata, e.errata.join(", "));
+    let button = one(&doc, "#ev-LONGEST_LAT_CACHE\\.MISS button.more");
+    assert_eq!(button.value().attr("aria-expanded"), Some("true"));
+    // What `cargo xtask encode --model intel-skylake LONGEST_LAT_CACHE.MISS` gives.
+    let enc = pmu_defs::encode::Encoder::new(support::model())
+        .encode_in(g, &pmu_defs::encode::Request::new(e.name.clone()))
+        .unwrap();
+    let copied = |css: &str| {
+        one(&doc, css)
+            .value()
+            .attr("data-copied")
+            .unwrap_or_else(|| panic!("{css} copied nothing"))
+            .to_owned()
+    };
+    assert_eq!(
+        copied("#ev-LONGEST_LAT_CACHE\\.MISS td.c-perf button.copy"),
+        enc.perf
+    );
+    assert_eq!(
+        copied("#ev-LONGEST_LAT_CACHE\\.MISS td.c-value button.copy"),
+        format!("0x{:X}", enc.value)
+    );
+    // The filter still applies: 2E.41 rows only, the details row with its row.
+    let visible: Vec<&str> = select(&doc, "#ev-body tr[id]:not([hidden])")
+        .iter()
+        .map(|r| r.value().attr("id").unwrap())
+        .collect();
+    assert!(
+        visible.contains(&"ev-LONGEST_LAT_CACHE.MISS"),
+        "{visible:?}"
+    );
+}
+
+#[test]
+fn register_page_copies_its_rust_snippet() {
+    let (doc, _) = drive(
+        site_dir(),
+        "gen/intel-v3/reg/IA32_PERFEVTSEL.html",
+        &[r#"click($('.snippet button.copy')); return null;"#],
+    );
+    let snippet = text(one(&doc, "#rust-snippet"));
+    assert!(snippet.contains("use pmu_regs::intel::v3::IA32_PERFEVTSEL;"));
+    let button = one(&doc, ".snippet button.copy");
+    assert_eq!(button.value().attr("data-copied"), Some(snippet.as_str()));
+}
+
+/// For one event of every generation with events, the decoder (in the browser) names the
+/// same exact matches for the value `cargo xtask encode` gives as `cargo xtask decode` does.
+#[test]
+fn decoder_agrees_with_cargo_xtask_decode_for_every_generation() {
+    let m = support::model();
+    let enc = pmu_defs::encode::Encoder::new(m);
+    let mut cases: Vec<(String, String, u64)> = Vec::new();
+    for g in m.generations.iter().filter(|g| !g.events.is_empty()) {
+        let Some(select) = g.pmu.general.as_ref().map(|s| s.select.clone()) else {
+            continue;
+        };
+        let Some(value) = g
+            .events
+            .iter()
+            .skip(g.events.len() / 2)
+            .chain(&g.events)
+            .filter(|e| !e.counters.is_empty())
+            .find_map(|e| {
+                enc.encode_in(g, &pmu_defs::encode::Request::new(e.name.clone()))
+                    .ok()
+                    .filter(|x| x.register == select)
+                    .map(|x| x.value)
+            })
+        else {
+            continue;
+        };
+        cases.push((g.id.clone(), select, value));
+    }
+    assert!(cases.len() > 10, "{}", cases.len());
+    let mut steps: Vec<String> = Vec::new();
+    for (id, _, value) in &cases {
+        steps.push(format!(
+            "var s = $('#d-gen'); s.value = {id:?}; s.dispatchEvent(new Event('change')); return null;"
+        ));
+        steps.push(format!(
+            "type($('#d-val'), '0x{value:X}'); var m = $('#d-event'); return [$('#d-out').getAttribute('data-gen'), m ? m.getAttribute('data-match') : null, Array.from(document.querySelectorAll('#d-event > a[data-event]')).map(a => a.getAttribute('data-event')).sort()];"
+        ));
+    }
+    let refs: Vec<&str> = steps.iter().map(String::as_str).collect();
+    let (_, log) = drive(site_dir(), "decoder.html", &refs);
+    for (i, (id, select, value)) in cases.iter().enumerate() {
+        let page = &log[2 * i + 1];
+        assert_eq!(page[0], id.as_str(), "{id}: the decoder shows {page}");
+        let out = Command::new(env!("CARGO_BIN_EXE_xtask"))
+            .args([
+                "decode",
+                "--json",
+                "--model",
+                id,
+                select,
+                &format!("0x{value:X}"),
+            ])
+            .current_dir(workspace_root())
+            .output()
+            .unwrap();
+        let decoded: serde_json::Value = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("{id}: {e}: {}", String::from_utf8_lossy(&out.stderr)));
+        let mut exact: Vec<String> = decoded["events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|e| e["differs"].as_array().is_some_and(|d| d.is_empty()))
+            .map(|e| e["name"].as_str().unwrap().to_owned())
+            .collect();
+        exact.sort();
+        let shown: Vec<String> = page[2]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap().to_owned())
+            .collect();
+        assert!(
+            !exact.is_empty(),
+            "{id} 0x{value:X}: decode matched nothing"
+        );
+        assert_eq!(page[1], "exact", "{id} 0x{value:X}");
+        assert_eq!(shown, exact, "{id} 0x{value:X}");
+    }
+}
+
+/// One screenshot of each kind of page (and of the search results), for CI to keep as
+/// artifacts: `target/docs-screenshots/<kind>.png`.
+#[test]
+fn screenshots_of_every_page_kind() {
+    let out = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .parent()
+        .unwrap()
+        .join("docs-screenshots");
+    std::fs::create_dir_all(&out).unwrap();
+    let pages = [
+        ("index", "index.html"),
+        ("generation", "gen/intel-v3/index.html"),
+        ("register", "gen/intel-v3/reg/IA32_PERFEVTSEL.html"),
+        ("diff", "gen/intel-v6/diff.html"),
+        (
+            "events",
+            "gen/intel-skylake/events.html#q=2e.41&open=LONGEST_LAT_CACHE.MISS",
+        ),
+        (
+            "decoder",
+            "decoder.html#gen=intel-v3&reg=IA32_PERFEVTSEL&value=0x43412E",
+        ),
+        ("search", "gen/intel-v3/index.html?search=llc+miss"),
+        ("yaml", "yaml.html"),
+        ("findings", "findings.html"),
+    ];
+    for (kind, page) in pages {
+        let file = out.join(format!("{kind}.png"));
+        let _ = std::fs::remove_file(&file);
+        chromium_run(
+            site_dir(),
+            page,
+            &[
+                "--virtual-time-budget=5000".into(),
+                "--window-size=1280,1000".into(),
+                "--hide-scrollbars".into(),
+                format!("--screenshot={}", file.display()),
+            ],
+        );
+        let png = std::fs::read(&file).unwrap_or_else(|e| panic!("{kind}: {e}"));
+        assert!(png.starts_with(b"\x89PNG") && png.len() > 10_000, "{kind}");
+    }
+    eprintln!("screenshots in {}", out.display());
 }

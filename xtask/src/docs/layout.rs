@@ -61,7 +61,7 @@ pub fn render(cx: &Ctx<'_>, page: &Page<'_>) -> String {
 <title>{} · pmu-regs</title>
 <link rel="stylesheet" href="{root}assets/style.css" />
 </head>
-<body>
+<body data-root="{root}">
 <a class="skip" href="#main">Skip to content</a>
 <div class="layout">
 "##,
@@ -91,6 +91,7 @@ fn sidebar(cx: &Ctx<'_>, page: &Page<'_>, root: &str, out: &mut String) {
         out,
         r#"<nav class="sidebar" aria-label="Site">
 <a class="brand" href="{root}index.html">pmu-regs <span>register docs</span></a>
+<form class="search" role="search" action="{root}index.html" id="site-search"><label for="site-q" class="offscreen">Search registers, fields and events</label><input type="search" id="site-q" name="search" placeholder="Search: PEBS, 0x38F, 2E.41, llc miss" autocomplete="off" spellcheck="false" aria-controls="site-results" /><div id="site-results" class="results" aria-live="polite" hidden="hidden"></div></form>
 <ul class="top">
 <li><a href="{root}index.html"{}>Overview</a></li>
 <li><a href="{root}decoder.html"{}>Decoder</a></li>

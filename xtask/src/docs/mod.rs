@@ -10,12 +10,15 @@
 //! yaml.html                  writing definitions: every YAML key, rendered from the JSON Schema
 //! findings.html              known findings: every warning acknowledged by an `allow:`, with its reason
 //! gen/<id>/index.html        a generation: PMU, registers, CPUID leaves with diagrams, constraints
-//! gen/<id>/reg/<REG>.html    a register: SVG bit layout, field table, changes from the parent
+//! gen/<id>/reg/<REG>.html    a register: SVG bit layout, field table, changes from the parent,
+//!                            its Rust path and a snippet (rust.rs)
 //! gen/<id>/diff.html         what changed from the parent generation
 //! gen/<id>/events.html       searchable event table (rows come from data/events/<id>.js)
 //! data/index.js              generation list for the decoder
 //! data/gen/<id>.js           registers and CPUID outputs of one generation, for the decoder
-//! data/events/<id>.js        events of one generation (one file per generation)
+//! data/events/<id>.js        events of one generation (one file per generation), with each
+//!                            event's perf string and value from pmu_defs::encode
+//! data/search.js             the site-wide search index (search.rs), loaded on first use
 //! assets/                    style.css, site.js, events.js, decoder.js
 //! schema/generation.schema.json  the JSON Schema itself, downloadable from yaml.html
 //! md/                        the same content as Markdown, with standalone SVG diagrams
@@ -31,11 +34,13 @@ pub mod format;
 pub mod svg;
 
 mod data;
-mod events;
+pub mod events;
 pub mod findings;
 mod layout;
 mod markdown;
 mod pages;
+mod rust;
+pub mod search;
 mod yaml;
 
 use pmu_defs::Model;
@@ -220,6 +225,7 @@ pub fn build(model: &Model) -> Site {
     markdown::all(&cx, &mut site);
     yaml::all(&cx, &mut site);
     findings::all(&cx, &mut site);
+    search::all(&cx, &mut site);
     site
 }
 
@@ -235,6 +241,8 @@ pub(crate) struct Ctx<'m> {
     pub model: &'m Model,
     /// Direct children of each generation, in model order.
     pub children: BTreeMap<&'m str, Vec<&'m Generation>>,
+    /// (generation, register) → where `pmu-regs` has it.
+    pub rust: BTreeMap<(String, String), pmu_defs::codegen::RegisterPath>,
 }
 
 impl<'m> Ctx<'m> {
@@ -245,7 +253,15 @@ impl<'m> Ctx<'m> {
                 children.entry(p.as_str()).or_default().push(g);
             }
         }
-        Ctx { model, children }
+        let rust = pmu_defs::codegen::register_paths(model)
+            .into_iter()
+            .map(|p| ((p.generation.clone(), p.register.clone()), p))
+            .collect();
+        Ctx {
+            model,
+            children,
+            rust,
+        }
     }
 
     /// Top-level generations (no parent in the model), in model order.

@@ -707,6 +707,10 @@ fn register(
         field_table(&root, &r.fields, Some(r.access), true)
     );
 
+    if let Some(p) = cx.rust.get(&(g.id.clone(), r.name.clone())) {
+        b.push_str(&super::rust::section(&root, g, r, p));
+    }
+
     let cs: Vec<&Constraint> = g
         .constraints
         .iter()
@@ -766,7 +770,7 @@ fn register(
 fn decoder(cx: &Ctx<'_>, site: &mut Site) {
     let path = "decoder.html";
     let b = r##"<h1>Register decoder</h1>
-<p class="lede">Choose a generation and a register, then paste a value in hexadecimal (<code>0x…</code>) or decimal. Every field is shown by name; reserved bits that are set are errors; for an event select, the event the value encodes is looked up in the generation's event list. The address of this page keeps your choice, so it can be bookmarked or shared.</p>
+<p class="lede">Choose a generation and a register, then paste a value in hexadecimal (<code>0x…</code>) or decimal, or build one: select a bit of the grid to toggle it, or type a field's value in its box. Every field is shown by name; reserved bits cannot be set from the grid or a field's box, and set ones in a pasted value are errors; for an event select, the event the value encodes is looked up in the generation's event list. The address of this page keeps your choice, so it can be bookmarked or shared.</p>
 <form class="decoder" id="decoder" autocomplete="off" action="#">
 <div class="ctl"><label for="d-gen">Generation</label><select id="d-gen"></select></div>
 <div class="ctl"><label for="d-reg">Register</label><select id="d-reg"></select></div>

@@ -7,6 +7,11 @@
  *
  * The address keeps the state: decoder.html#gen=<id>&reg=<key>&i=<instance>&value=<value>
  * (a ?query with the same keys works too).
+ *
+ * It composes too: selecting a bit of the grid toggles it, and each field's editor (the Value
+ * column) puts a new value in that field's bits; neither can set a reserved bit (the grid's
+ * reserved bits are disabled, the editor writes only its field), and a reserved bit typed in
+ * the value box is flagged.
  */
 (function () {
   "use strict";
@@ -209,11 +214,15 @@
     return c;
   }
 
-  /* Fills the value from an event: its encoding, plus the bits the encoding calls usr, os and
-   * en (count in user and kernel mode, enabled) when the generation has them. */
+  /* Fills the value from an event: the value `cargo xtask encode` gives for it (the table's
+   * value column, user and kernel mode) when it is this register's; otherwise its encoding
+   * plus the bits the encoding calls usr, os and en, when the generation has them. */
   function encodeEvent(rowIndex) {
     var g = gen(), t = target(), table = eventTable();
     var col = columnIndex(table), row = table.rows[rowIndex];
+    if ("value" in col && "register" in col && row[col.register] === t.key && typeof row[col.value] === "string") {
+      return BigInt(row[col.value]);
+    }
     var v = 0n;
     g.encoding.forEach(function (pair) {
       var attr = pair[0], f = fieldByName(t, pair[1]);
@@ -289,7 +298,8 @@
     out.appendChild(head);
     var parsed = parseValue(state.value);
     if (parsed.empty) {
-      out.appendChild(el("p", { class: "muted", text: "Enter a value to decode it." }));
+      out.appendChild(el("p", { class: "muted", id: "d-empty", text: "Enter a value to decode it, or build one: select bits below or type a field's value." }));
+      bitGrid(t, 0n, 0n);
       renderFields(g, t, null);
       return;
     }
@@ -435,7 +445,13 @@
         var one = ((v >> BigInt(bit)) & 1n) === 1n;
         var info = map[bit];
         var cls = "b" + (one ? " one" : "") + (info ? " c" + info.c : " r") + (((bad >> BigInt(bit)) & 1n) === 1n ? " bad" : "");
-        grid.appendChild(el("div", { class: cls, title: "bit " + bit + ": " + (info ? info.name : "reserved"), text: one ? "1" : "0" }));
+        // A field's bit toggles when selected; a reserved bit cannot be set from here.
+        grid.appendChild(el("button", {
+          type: "button", class: cls, "data-bit": String(bit), disabled: info ? null : "disabled",
+          "aria-pressed": one ? "true" : "false",
+          title: "bit " + bit + ": " + (info ? info.name + (one ? " (select to clear)" : " (select to set)") : "reserved"),
+          text: one ? "1" : "0"
+        }));
       }
     }
     out.appendChild(grid);
@@ -464,7 +480,14 @@
         body.appendChild(el("tr", attrs, [
           el("td", { class: "bits" }, [code(elementBits(f, i))]),
           el("td", { class: "fname" }, [el("span", { class: "swatch c" + (k % COLOURS), "aria-hidden": "true" }), code(name)]),
-          el("td", { class: "val" }, x === null ? [] : [code(hex(x)), f.width > 1 && x > 9n ? el("span", { class: "note", text: " = " + x.toString() }) : null]),
+          el("td", { class: "val" }, [
+            x === null ? null : code(hex(x)),
+            f.width > 1 && x !== null && x > 9n ? el("span", { class: "note", text: " = " + x.toString() }) : null,
+            el("input", {
+              type: "text", class: "fedit", spellcheck: "false", "data-field": f.name, "data-index": f.array ? String(i) : null,
+              value: hex(x === null ? 0n : x), "aria-label": "Value of " + name + " (" + f.width + (f.width === 1 ? " bit" : " bits") + ")"
+            })
+          ]),
           el("td", {}, meaning),
           el("td", { class: "doc", text: f.doc.replace(/\s+/g, " ").trim() })
         ]));
@@ -472,6 +495,58 @@
     });
     table.appendChild(body);
     out.appendChild(el("div", { class: "table-wrap" }, [table]));
+  }
+
+  /* ---------------- composing ---------------- */
+
+  /* The value shown now (0 when the box is empty), or null when it does not parse. */
+  function currentValue() {
+    var p = parseValue(state.value);
+    return p.empty ? 0n : (p.error ? null : p.v);
+  }
+  /* Shows a composed value: the box, the address and the decoding follow. `focus` names the
+   * field editor to focus again after the page is redrawn. */
+  function setValue(v, focus) {
+    state.value = "0x" + v.toString(16).toUpperCase();
+    inVal.value = state.value;
+    saveState();
+    render();
+    if (focus) {
+      var sel = 'input.fedit[data-field="' + focus.field + '"]' + (focus.index !== null ? '[data-index="' + focus.index + '"]' : "");
+      var again = out.querySelector(sel);
+      if (again) again.focus();
+    }
+  }
+  function toggleBit(bit) {
+    var v = currentValue(), t = target();
+    if (v === null || !t) return;
+    if ((BigInt(t.reserved) >> BigInt(bit)) & 1n) return; // never set a reserved bit here
+    setValue(v ^ (1n << BigInt(bit)));
+  }
+  /* A field's new value from its editor: checked against the field's width, then put in its
+   * bits only, so the editor can never set a reserved bit. */
+  function editField(input) {
+    var t = target(), v = currentValue();
+    if (!t || v === null) return;
+    var f = fieldByName(t, input.getAttribute("data-field"));
+    if (!f) return;
+    var idx = input.hasAttribute("data-index") ? parseInt(input.getAttribute("data-index"), 10) : 0;
+    var p = parseValue(input.value);
+    var max = (1n << BigInt(f.width)) - 1n;
+    var problem = p.error ? p.error : (p.empty ? null : (p.v > max
+      ? hex(p.v) + " does not fit: " + f.name + " is " + f.width + (f.width === 1 ? " bit" : " bits") + " wide (at most " + hex(max) + ")."
+      : null));
+    var cell = input.parentNode;
+    var old = cell.querySelector(".ferr");
+    if (old) cell.removeChild(old);
+    if (problem) {
+      input.setAttribute("aria-invalid", "true");
+      cell.appendChild(el("div", { class: "ferr error", role: "alert", text: problem }));
+      return;
+    }
+    var x = p.empty ? 0n : p.v;
+    var mask = insert(f, idx, max);
+    setValue((v & ~mask) | insert(f, idx, x), { field: f.name, index: input.hasAttribute("data-index") ? String(idx) : null });
   }
 
   /* ---------------- wiring ---------------- */
@@ -541,6 +616,13 @@
     });
     inVal.addEventListener("input", function () {
       state.value = inVal.value.trim(); saveState(); render();
+    });
+    out.addEventListener("click", function (e) {
+      var b = e.target.closest ? e.target.closest("button[data-bit]") : null;
+      if (b && !b.disabled) toggleBit(parseInt(b.getAttribute("data-bit"), 10));
+    });
+    out.addEventListener("change", function (e) {
+      if (e.target.classList && e.target.classList.contains("fedit")) editField(e.target);
     });
     selEv.addEventListener("change", function () {
       if (selEv.value === "") return;

@@ -1,5 +1,9 @@
 /* pmu-regs documentation site: the event table of one generation, built from
- * data/events/<id>.js and filtered by name and code. Text goes in with textContent only. */
+ * data/events/<id>.js and filtered by name and code. A row shows the main columns (name, code,
+ * modifiers, counters, perf string and value with copy buttons); its Details button shows
+ * every other attribute. Text goes in with textContent only.
+ *
+ * The address keeps the state: events.html#q=<filter>&open=<event name>. */
 (function () {
   "use strict";
   var main = document.getElementById("main");
@@ -18,10 +22,11 @@
     for (var i = 0; i < cols.length; i++) if (cols[i].key === key) return i;
     return -1;
   }
-  var iName = col("name"), iEvent = col("event"), iUmask = col("umask");
+  var iName = col("name"), iEvent = col("event"), iUmask = col("umask"), iReg = col("register");
 
   function hex(v) {
-    return typeof v === "number" ? "0x" + v.toString(16).toUpperCase() : String(v);
+    if (typeof v === "number") return "0x" + v.toString(16).toUpperCase();
+    return String(v);
   }
   function ranges(list) {
     var nums = list.slice().sort(function (a, b) { return a - b; });
@@ -33,57 +38,166 @@
     }
     return out.join(", ");
   }
+  function isDefault(v) {
+    if (v === null || v === undefined || v === false || v === 0 || v === "") return true;
+    if (Array.isArray(v)) return v.length === 0;
+    if (typeof v === "object") return Object.keys(v).every(function (k) { return isDefault(v[k]); });
+    return false;
+  }
+  /* Any value in words, never JSON syntax. */
+  function words(v) {
+    if (v === null || v === undefined) return "";
+    if (typeof v === "boolean") return v ? "yes" : "no";
+    if (Array.isArray(v)) return v.map(words).join(", ");
+    if (typeof v === "object") {
+      return Object.keys(v).filter(function (k) { return !isDefault(v[k]); }).map(function (k) {
+        return k.replace(/_/g, " ") + " " + words(v[k]);
+      }).join("; ");
+    }
+    return String(v);
+  }
+  function allNumbers(v) {
+    return Array.isArray(v) && v.every(function (x) { return typeof x === "number"; });
+  }
+  function counterWords(general, fixed) {
+    var parts = [];
+    if (general.length) parts.push(ranges(general));
+    if (fixed.length) parts.push("fixed " + ranges(fixed));
+    if (!parts.length) return "none";
+    return parts.length === 1 && !general.length ? parts[0] + " only" : parts.join(", ");
+  }
   function format(kind, v) {
     if (v === null || v === undefined) return "";
     switch (kind) {
       case "hex": return hex(v);
-      case "flag": return v ? "yes" : "";
-      case "list":
-        return Array.isArray(v) && v.every(function (x) { return typeof x === "number"; })
-          ? ranges(v) : JSON.stringify(v);
+      case "hexlist": return Array.isArray(v) ? v.map(hex).join(", ") : words(v);
+      case "flag": return v === true ? "yes" : (v === false ? "" : words(v));
+      case "list": return allNumbers(v) ? ranges(v) : words(v);
+      case "counterset":
+        return v && allNumbers(v.general) && allNumbers(v.fixed) ? counterWords(v.general, v.fixed) : words(v);
       case "msr":
-        return v && typeof v === "object" ? hex(v.index) + " = " + hex(v.value) : String(v);
+        return v && typeof v === "object" ? hex(v.index) + " = " + hex(v.value) : words(v);
       case "allow":
         return Array.isArray(v)
-          ? v.map(function (a) { return a && typeof a === "object" ? a.code + ": " + a.reason : String(a); }).join("; ")
-          : JSON.stringify(v);
-      case "num": case "text": case "name": case "gen": return String(v);
-      default: return typeof v === "object" ? JSON.stringify(v) : String(v);
+          ? v.map(function (a) { return a && typeof a === "object" ? a.code + ": " + a.reason : words(a); }).join("; ")
+          : words(v);
+      default: return words(v);
     }
   }
 
+  /* A code element and a button that copies its text (PMU.copy, in site.js). */
+  function copyCell(td, text, what) {
+    var code = document.createElement("code");
+    code.textContent = text;
+    td.appendChild(code);
+    var b = document.createElement("button");
+    b.type = "button";
+    b.className = "copy";
+    b.textContent = "Copy";
+    b.setAttribute("aria-label", "Copy the " + what);
+    b.setAttribute("data-copy", text);
+    td.appendChild(document.createTextNode(" "));
+    td.appendChild(b);
+  }
+
   var shown = [];
-  cols.forEach(function (c, i) { if (c.show) shown.push(i); });
+  cols.forEach(function (c, i) { if (c.place === "main" && c.show) shown.push(i); });
+  var detailCols = [];
+  cols.forEach(function (c, i) { if (c.place === "details" && c.show) detailCols.push(i); });
+
+  function details(r) {
+    var tr = document.createElement("tr");
+    tr.className = "details";
+    var td = document.createElement("td");
+    td.colSpan = shown.length + 1;
+    var dl = document.createElement("dl");
+    dl.className = "facts";
+    detailCols.forEach(function (i) {
+      var c = cols[i], v = r[i];
+      if (isDefault(v) && c.key !== "register") return;
+      var text = format(c.kind, v);
+      if (text === "") return;
+      var dt = document.createElement("dt");
+      dt.textContent = c.label;
+      var dd = document.createElement("dd");
+      dd.setAttribute("data-key", c.key);
+      if (c.kind === "gen") {
+        var a = document.createElement("a");
+        a.href = root + "gen/" + encodeURIComponent(text) + "/index.html";
+        a.textContent = text;
+        dd.appendChild(a);
+      } else {
+        dd.textContent = text;
+      }
+      dl.appendChild(dt);
+      dl.appendChild(dd);
+    });
+    td.appendChild(dl);
+    tr.appendChild(td);
+    return tr;
+  }
+
+  function toggle(r, open) {
+    if (open === undefined) open = !r.detail || r.detail.hidden;
+    if (open && !r.detail) {
+      r.detail = details(r.data);
+      r.tr.parentNode.insertBefore(r.detail, r.tr.nextSibling);
+    }
+    if (r.detail) r.detail.hidden = !open || r.tr.hidden;
+    r.button.setAttribute("aria-expanded", open ? "true" : "false");
+    r.button.textContent = open ? "Hide" : "Details";
+    r.open = open;
+  }
+
   var rows = table.rows.map(function (r) {
     var tr = document.createElement("tr");
     if (iName >= 0) tr.id = "ev-" + r[iName];
     shown.forEach(function (i) {
       var c = cols[i];
       var td = document.createElement("td");
-      td.className = "k-" + c.kind;
+      td.className = "c-" + c.key;
       var text = format(c.kind, r[i]);
       if (text !== "") {
-        if (c.kind === "name" || c.kind === "hex") {
+        if (c.kind === "copy") {
+          copyCell(td, text, c.label);
+          if (c.key === "value" && iReg >= 0 && r[iReg] && r[iReg] !== table.select) {
+            var note = document.createElement("div");
+            note.className = "note";
+            note.textContent = "in " + r[iReg];
+            td.appendChild(note);
+          }
+        } else if (c.kind === "name" || c.key === "code") {
           var code = document.createElement("code");
           code.textContent = text;
           td.appendChild(code);
-        } else if (c.kind === "gen") {
-          var a = document.createElement("a");
-          a.href = root + "gen/" + encodeURIComponent(text) + "/index.html";
-          a.textContent = text;
-          td.appendChild(a);
         } else {
           td.textContent = text;
         }
       }
       tr.appendChild(td);
     });
-    return {
+    var more = document.createElement("td");
+    more.className = "c-more";
+    var button = document.createElement("button");
+    button.type = "button";
+    button.className = "more";
+    button.textContent = "Details";
+    button.setAttribute("aria-expanded", "false");
+    more.appendChild(button);
+    tr.appendChild(more);
+    var row = {
       tr: tr,
+      data: r,
+      button: button,
+      detail: null,
+      open: false,
+      rawName: iName >= 0 ? String(r[iName]) : "",
       name: iName >= 0 ? String(r[iName]).toLowerCase() : "",
       event: iEvent >= 0 ? r[iEvent] : null,
       umask: iUmask >= 0 ? r[iUmask] : null
     };
+    button.addEventListener("click", function () { toggle(row); saveHash(); });
+    return row;
   });
   var frag = document.createDocumentFragment();
   rows.forEach(function (r) { frag.appendChild(r.tr); });
@@ -113,23 +227,37 @@
     rows.forEach(function (r) {
       var ok = tests.every(function (f) { return f(r); });
       r.tr.hidden = !ok;
+      if (r.detail) r.detail.hidden = !ok || !r.open;
       if (ok) n++;
     });
     count.textContent = tokens.length
       ? "Showing " + n + " of " + rows.length + " events"
       : rows.length + " events";
   }
-  function fromHash() {
-    var m = /(?:^|[#&])q=([^&]*)/.exec(location.hash);
-    if (m) {
-      try { input.value = decodeURIComponent(m[1].replace(/\+/g, " ")); } catch (e) { input.value = ""; }
-    }
-  }
-  input.addEventListener("input", function () {
-    apply();
-    var h = input.value ? "#q=" + encodeURIComponent(input.value) : "#";
+  function saveHash() {
+    var parts = [];
+    if (input.value) parts.push("q=" + encodeURIComponent(input.value));
+    rows.forEach(function (r) { if (r.open) parts.push("open=" + encodeURIComponent(r.rawName)); });
+    var h = "#" + parts.join("&");
     try { history.replaceState(null, "", h); } catch (e) { /* file:// in some browsers */ }
-  });
+  }
+  function fromHash() {
+    var q = "", open = [];
+    location.hash.replace(/^#/, "").split("&").forEach(function (kv) {
+      var i = kv.indexOf("=");
+      if (i < 0) return;
+      var v;
+      try { v = decodeURIComponent(kv.slice(i + 1).replace(/\+/g, " ")); } catch (e) { return; }
+      if (kv.slice(0, i) === "q") q = v;
+      else if (kv.slice(0, i) === "open") open.push(v);
+    });
+    input.value = q;
+    rows.forEach(function (r) {
+      var want = open.indexOf(r.rawName) !== -1;
+      if (want !== r.open) toggle(r, want);
+    });
+  }
+  input.addEventListener("input", function () { apply(); saveHash(); });
   window.addEventListener("hashchange", function () { fromHash(); apply(); });
   fromHash();
   apply();
