@@ -1828,6 +1828,5287 @@ pub mod amd {
         }
         #[doc = "The value type of [`PERF_CTR_CORE`](PERF_CTR_CORE)."]
         pub type PerfCtrCore = PERF_CTR_CORE::Value;
+        #[doc = "IBS fetch control (IbsFetchCtl): arms fetch sampling with a maximum count and reports\nthe tagged fetch's outcome once IBS_FETCH_VAL is set.\n\n- MSR: `0xC0011030`\n- Access: read-write\n- Width: 64 bits\n- Reset value: `0x0`\n- Reserved bits: `0xC000000000000000`\n- Defined in: `amd-core` (register present since `amd-core`)\n- Manual: AMD64 APM Vol. 2 §13.3.1 (IbsFetchCtl, C001_1030); Linux asm/amd/ibs.h union ibs_fetch_ctl\n\nThe value type is [`Value`](IBS_FETCH_CTL::Value)."]
+        #[allow(
+            non_snake_case,
+            missing_docs,
+            clippy::identity_op,
+            clippy::unnecessary_cast,
+            clippy::new_ret_no_self,
+            clippy::bad_bit_mask
+        )]
+        pub mod IBS_FETCH_CTL {
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
+            #[derive(Clone, Copy, Debug)]
+            #[allow(non_camel_case_types)]
+            pub struct IBS_FETCH_CTL;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = IBS_FETCH_CTL;
+            impl ::tock_registers::RegisterLongName for Register {}
+            #[allow(unused_imports)]
+            use ::tock_registers::fields::Field;
+            :: tock_registers :: register_bitmasks ! (u64 , IBS_FETCH_CTL , Register , [# [doc = "Fetch count at which a fetch is tagged, in units of 16 fetches (bits 19:4 of the count). (bits 15:0, read-write)"] IBS_FETCH_MAX_CNT OFFSET (0) NUMBITS (16) [] , # [doc = "Current fetch count (bits 19:4). (bits 31:16, read-write)"] IBS_FETCH_CNT OFFSET (16) NUMBITS (16) [] , # [doc = "Cycles from the tagged fetch's request to its completion. (bits 47:32, read-write)"] IBS_FETCH_LAT OFFSET (32) NUMBITS (16) [] , # [doc = "Enable fetch sampling. (bits 48, read-write)"] IBS_FETCH_EN OFFSET (48) NUMBITS (1) [] , # [doc = "A fetch sample is valid in the fetch registers (set by hardware; clear it to re-arm). (bits 49, read-write)"] IBS_FETCH_VAL OFFSET (49) NUMBITS (1) [] , # [doc = "The tagged fetch completed. (bits 50, read-write)"] IBS_FETCH_COMP OFFSET (50) NUMBITS (1) [] , # [doc = "The tagged fetch missed the instruction cache. (bits 51, read-write)"] IBS_IC_MISS OFFSET (51) NUMBITS (1) [] , # [doc = "IBS_FETCH_PHYS_AD holds the fetch's physical address. (bits 52, read-write)"] IBS_PHY_ADDR_VALID OFFSET (52) NUMBITS (1) [] , # [doc = "Page size of the L1 instruction TLB entry the fetch used (valid with IBS_PHY_ADDR_VALID). (bits 54:53, read-write)"] IBS_L1_TLB_PG_SZ OFFSET (53) NUMBITS (2) [# [doc = "4 KB page."] PAGE_4K = 0x0_u64 , # [doc = "2 MB page."] PAGE_2M = 0x1_u64 , # [doc = "1 GB page."] PAGE_1G = 0x2_u64] , # [doc = "The fetch missed the L1 instruction TLB. (bits 55, read-write)"] IBS_L1_TLB_MISS OFFSET (55) NUMBITS (1) [] , # [doc = "The fetch missed the L2 instruction TLB. (bits 56, read-write)"] IBS_L2_TLB_MISS OFFSET (56) NUMBITS (1) [] , # [doc = "Randomize the low four bits of the fetch count when it is armed. (bits 57, read-write)"] IBS_RAND_EN OFFSET (57) NUMBITS (1) [] , # [doc = "The fetch missed the L2 cache (valid with IBS_FETCH_COMP). (bits 58, read-write)"] IBS_FETCH_L2_MISS OFFSET (58) NUMBITS (1) [] , # [doc = "Tag only fetches that miss the L3 cache. (bits 59, read-write)"] IBS_L3_MISS_ONLY OFFSET (59) NUMBITS (1) [] , # [doc = "The fetch missed the op cache. (bits 60, read-write)"] IBS_OC_MISS OFFSET (60) NUMBITS (1) [] , # [doc = "The fetch missed the L3 cache. (bits 61, read-write)"] IBS_FETCH_L3_MISS OFFSET (61) NUMBITS (1) []]);
+            #[doc = r" MSR address."]
+            pub const ADDRESS: u32 = 0xc0011030_u32;
+            #[doc = "Named values of field `IBS_L1_TLB_PG_SZ` of `IBS_FETCH_CTL`."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            #[repr(u64)]
+            pub enum IbsL1TlbPgSz {
+                #[doc = "4 KB page. (`PAGE_4K` = 0x0)"]
+                Page4k = 0,
+                #[doc = "2 MB page. (`PAGE_2M` = 0x1)"]
+                Page2m = 1,
+                #[doc = "1 GB page. (`PAGE_1G` = 0x2)"]
+                Page1g = 2,
+            }
+            impl IbsL1TlbPgSz {
+                #[doc = r" The field value."]
+                pub const fn value(self) -> u64 {
+                    self as u64
+                }
+                #[doc = r" The named value for `v`, if it has a name."]
+                pub const fn from_value(v: u64) -> Option<Self> {
+                    match v {
+                        0x0_u64 => Some(Self::Page4k),
+                        0x1_u64 => Some(Self::Page2m),
+                        0x2_u64 => Some(Self::Page1g),
+                        _ => None,
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_reserved<const B: u64>() {
+                const {
+                    if B & Value::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IBS_FETCH_CTL",
+                            B & Value::RESERVED_MASK,
+                            Value::RESERVED_MASK,
+                        )
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_field_ibs_fetch_max_cnt<const V: u64>() {
+                const {
+                    if V > 0xffff_u64 {
+                        crate::__private::too_wide("IBS_FETCH_CTL", "IBS_FETCH_MAX_CNT", 16u32, V)
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_field_ibs_fetch_cnt<const V: u64>() {
+                const {
+                    if V > 0xffff_u64 {
+                        crate::__private::too_wide("IBS_FETCH_CTL", "IBS_FETCH_CNT", 16u32, V)
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_field_ibs_fetch_lat<const V: u64>() {
+                const {
+                    if V > 0xffff_u64 {
+                        crate::__private::too_wide("IBS_FETCH_CTL", "IBS_FETCH_LAT", 16u32, V)
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_field_ibs_l1_tlb_pg_sz<const V: u64>() {
+                const {
+                    if V > 0x3_u64 {
+                        crate::__private::too_wide("IBS_FETCH_CTL", "IBS_L1_TLB_PG_SZ", 2u32, V)
+                    }
+                }
+            }
+            #[doc = "A value of `IBS_FETCH_CTL`. Setters never touch reserved bits (`0xC000000000000000`)."]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash)]
+            #[repr(transparent)]
+            pub struct Value(u64);
+            impl Value {
+                #[doc = r" A [`Builder`](Builder) with every field zero (no reserved bits set): the starting point"]
+                #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
+                #[doc = r" given two different values (a compile error in a `const`)."]
+                pub const fn new() -> Builder {
+                    Builder {
+                        value: Self(0),
+                        set: 0,
+                        conflict: 0,
+                    }
+                }
+                #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
+                #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                #[track_caller]
+                pub const fn from_bits<const B: u64>() -> Self {
+                    if B & Self::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IBS_FETCH_CTL",
+                            B & Self::RESERVED_MASK,
+                            Self::RESERVED_MASK,
+                        )
+                    }
+                    __check_reserved::<B>();
+                    Self(B)
+                }
+                #[doc = "The value with exactly these bits, or [`ReservedBitsError`](crate::ReservedBitsError)\nwhen one of them is reserved."]
+                pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
+                    if bits & Self::RESERVED_MASK != 0 {
+                        return Err(crate::ReservedBitsError {
+                            register: "IBS_FETCH_CTL",
+                            bits: bits & Self::RESERVED_MASK,
+                            reserved_mask: Self::RESERVED_MASK,
+                        });
+                    }
+                    Ok(Self(bits))
+                }
+                #[doc = r" The value as read from the MSR, reserved bits kept as read: for decoding,"]
+                #[doc = r" and for a read-modify-write through `MsrExt::modify`, which writes them back"]
+                #[doc = r" unchanged. `MsrExt::write` refuses a value that sets a reserved bit."]
+                pub const fn from_raw_read(bits: u64) -> Self {
+                    Self(bits)
+                }
+                #[doc = r" The value after reset."]
+                pub const RESET: Self = Self(0x0_u64);
+                #[doc = r" Bits no field covers; this API never sets them."]
+                pub const RESERVED_MASK: u64 = 0xc000000000000000_u64;
+                #[doc = "The raw value (reserved bits as read, when built from [`Self::from_raw_read`](Self::from_raw_read))."]
+                pub const fn bits(self) -> u64 {
+                    self.0
+                }
+                #[doc = r" The value as a tock-registers local copy, for `FieldValue`-style access."]
+                pub const fn to_local(self) -> ::tock_registers::LocalRegisterCopy<u64, Register> {
+                    ::tock_registers::LocalRegisterCopy::new(self.0)
+                }
+                #[doc = "Fetch count at which a fetch is tagged, in units of 16 fetches (bits 19:4 of the count).\n\nBits 15:0, read-write, 16 bits wide."]
+                pub const fn ibs_fetch_max_cnt(self) -> u16 {
+                    ((self.0 >> 0u32) & 0xffff_u64) as u16
+                }
+                #[doc = "Sets `IBS_FETCH_MAX_CNT` to the constant `V`; a `V` wider than 16 bits fails to compile. Fetch count at which a fetch is tagged, in units of 16 fetches (bits 19:4 of the count).\n\nBits 15:0, read-write, 16 bits wide."]
+                #[track_caller]
+                pub const fn with_ibs_fetch_max_cnt<const V: u64>(self) -> Self {
+                    if V > 0xffff_u64 {
+                        crate::__private::too_wide("IBS_FETCH_CTL", "IBS_FETCH_MAX_CNT", 16u32, V)
+                    }
+                    __check_field_ibs_fetch_max_cnt::<V>();
+                    let v = V;
+                    Self((self.0 & 0xffffffffffff0000_u64) | (((v >> 0u32) & 0xffff_u64) << 0u32))
+                }
+                #[doc = "Sets `IBS_FETCH_MAX_CNT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 16 bits. Fetch count at which a fetch is tagged, in units of 16 fetches (bits 19:4 of the count).\n\nBits 15:0, read-write, 16 bits wide."]
+                pub const fn try_set_ibs_fetch_max_cnt(
+                    self,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
+                    if v > 0xffff_u64 {
+                        return Err(crate::FieldError::TooWide {
+                            field: "IBS_FETCH_MAX_CNT",
+                            width: 16u32,
+                            value: v,
+                        });
+                    }
+                    Ok(Self(
+                        (self.0 & 0xffffffffffff0000_u64) | (((v >> 0u32) & 0xffff_u64) << 0u32),
+                    ))
+                }
+                #[doc = "Fetch count at which a fetch is tagged, in units of 16 fetches (bits 19:4 of the count).\n\nBits 15:0, read-write, 16 bits wide."]
+                pub const fn set_ibs_fetch_max_cnt(self, value: u16) -> Self {
+                    let v = value as u64;
+                    Self((self.0 & 0xffffffffffff0000_u64) | (((v >> 0u32) & 0xffff_u64) << 0u32))
+                }
+                #[doc = "Current fetch count (bits 19:4).\n\nBits 31:16, read-write, 16 bits wide."]
+                pub const fn ibs_fetch_cnt(self) -> u16 {
+                    ((self.0 >> 16u32) & 0xffff_u64) as u16
+                }
+                #[doc = "Sets `IBS_FETCH_CNT` to the constant `V`; a `V` wider than 16 bits fails to compile. Current fetch count (bits 19:4).\n\nBits 31:16, read-write, 16 bits wide."]
+                #[track_caller]
+                pub const fn with_ibs_fetch_cnt<const V: u64>(self) -> Self {
+                    if V > 0xffff_u64 {
+                        crate::__private::too_wide("IBS_FETCH_CTL", "IBS_FETCH_CNT", 16u32, V)
+                    }
+                    __check_field_ibs_fetch_cnt::<V>();
+                    let v = V;
+                    Self((self.0 & 0xffffffff0000ffff_u64) | (((v >> 0u32) & 0xffff_u64) << 16u32))
+                }
+                #[doc = "Sets `IBS_FETCH_CNT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 16 bits. Current fetch count (bits 19:4).\n\nBits 31:16, read-write, 16 bits wide."]
+                pub const fn try_set_ibs_fetch_cnt(
+                    self,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
+                    if v > 0xffff_u64 {
+                        return Err(crate::FieldError::TooWide {
+                            field: "IBS_FETCH_CNT",
+                            width: 16u32,
+                            value: v,
+                        });
+                    }
+                    Ok(Self(
+                        (self.0 & 0xffffffff0000ffff_u64) | (((v >> 0u32) & 0xffff_u64) << 16u32),
+                    ))
+                }
+                #[doc = "Current fetch count (bits 19:4).\n\nBits 31:16, read-write, 16 bits wide."]
+                pub const fn set_ibs_fetch_cnt(self, value: u16) -> Self {
+                    let v = value as u64;
+                    Self((self.0 & 0xffffffff0000ffff_u64) | (((v >> 0u32) & 0xffff_u64) << 16u32))
+                }
+                #[doc = "Cycles from the tagged fetch's request to its completion.\n\nBits 47:32, read-write, 16 bits wide."]
+                pub const fn ibs_fetch_lat(self) -> u16 {
+                    ((self.0 >> 32u32) & 0xffff_u64) as u16
+                }
+                #[doc = "Sets `IBS_FETCH_LAT` to the constant `V`; a `V` wider than 16 bits fails to compile. Cycles from the tagged fetch's request to its completion.\n\nBits 47:32, read-write, 16 bits wide."]
+                #[track_caller]
+                pub const fn with_ibs_fetch_lat<const V: u64>(self) -> Self {
+                    if V > 0xffff_u64 {
+                        crate::__private::too_wide("IBS_FETCH_CTL", "IBS_FETCH_LAT", 16u32, V)
+                    }
+                    __check_field_ibs_fetch_lat::<V>();
+                    let v = V;
+                    Self((self.0 & 0xffff0000ffffffff_u64) | (((v >> 0u32) & 0xffff_u64) << 32u32))
+                }
+                #[doc = "Sets `IBS_FETCH_LAT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 16 bits. Cycles from the tagged fetch's request to its completion.\n\nBits 47:32, read-write, 16 bits wide."]
+                pub const fn try_set_ibs_fetch_lat(
+                    self,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
+                    if v > 0xffff_u64 {
+                        return Err(crate::FieldError::TooWide {
+                            field: "IBS_FETCH_LAT",
+                            width: 16u32,
+                            value: v,
+                        });
+                    }
+                    Ok(Self(
+                        (self.0 & 0xffff0000ffffffff_u64) | (((v >> 0u32) & 0xffff_u64) << 32u32),
+                    ))
+                }
+                #[doc = "Cycles from the tagged fetch's request to its completion.\n\nBits 47:32, read-write, 16 bits wide."]
+                pub const fn set_ibs_fetch_lat(self, value: u16) -> Self {
+                    let v = value as u64;
+                    Self((self.0 & 0xffff0000ffffffff_u64) | (((v >> 0u32) & 0xffff_u64) << 32u32))
+                }
+                #[doc = "Enable fetch sampling.\n\nBits 48, read-write, 1 bit wide."]
+                pub const fn ibs_fetch_en(self) -> bool {
+                    ((self.0 >> 48u32) & 0x1_u64) != 0
+                }
+                #[doc = "Enable fetch sampling.\n\nBits 48, read-write, 1 bit wide."]
+                pub const fn with_ibs_fetch_en(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0xfffeffffffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 48u32))
+                }
+                #[doc = "A fetch sample is valid in the fetch registers (set by hardware; clear it to re-arm).\n\nBits 49, read-write, 1 bit wide."]
+                pub const fn ibs_fetch_val(self) -> bool {
+                    ((self.0 >> 49u32) & 0x1_u64) != 0
+                }
+                #[doc = "A fetch sample is valid in the fetch registers (set by hardware; clear it to re-arm).\n\nBits 49, read-write, 1 bit wide."]
+                pub const fn with_ibs_fetch_val(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0xfffdffffffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 49u32))
+                }
+                #[doc = "The tagged fetch completed.\n\nBits 50, read-write, 1 bit wide."]
+                pub const fn ibs_fetch_comp(self) -> bool {
+                    ((self.0 >> 50u32) & 0x1_u64) != 0
+                }
+                #[doc = "The tagged fetch completed.\n\nBits 50, read-write, 1 bit wide."]
+                pub const fn with_ibs_fetch_comp(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0xfffbffffffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 50u32))
+                }
+                #[doc = "The tagged fetch missed the instruction cache.\n\nBits 51, read-write, 1 bit wide."]
+                pub const fn ibs_ic_miss(self) -> bool {
+                    ((self.0 >> 51u32) & 0x1_u64) != 0
+                }
+                #[doc = "The tagged fetch missed the instruction cache.\n\nBits 51, read-write, 1 bit wide."]
+                pub const fn with_ibs_ic_miss(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0xfff7ffffffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 51u32))
+                }
+                #[doc = "IBS_FETCH_PHYS_AD holds the fetch's physical address.\n\nBits 52, read-write, 1 bit wide."]
+                pub const fn ibs_phy_addr_valid(self) -> bool {
+                    ((self.0 >> 52u32) & 0x1_u64) != 0
+                }
+                #[doc = "IBS_FETCH_PHYS_AD holds the fetch's physical address.\n\nBits 52, read-write, 1 bit wide."]
+                pub const fn with_ibs_phy_addr_valid(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0xffefffffffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 52u32))
+                }
+                #[doc = "Page size of the L1 instruction TLB entry the fetch used (valid with IBS_PHY_ADDR_VALID).\n\nBits 54:53, read-write, 2 bits wide."]
+                pub const fn ibs_l1_tlb_pg_sz(self) -> u8 {
+                    ((self.0 >> 53u32) & 0x3_u64) as u8
+                }
+                #[doc = "Page size of the L1 instruction TLB entry the fetch used (valid with IBS_PHY_ADDR_VALID).\n\nBits 54:53, read-write, 2 bits wide."]
+                pub const fn ibs_l1_tlb_pg_sz_value(self) -> Option<IbsL1TlbPgSz> {
+                    IbsL1TlbPgSz::from_value((self.0 >> 53u32) & 0x3_u64)
+                }
+                #[doc = "Sets `IBS_L1_TLB_PG_SZ` to the constant `V`; a `V` wider than 2 bits fails to compile. Page size of the L1 instruction TLB entry the fetch used (valid with IBS_PHY_ADDR_VALID).\n\nBits 54:53, read-write, 2 bits wide."]
+                #[track_caller]
+                pub const fn with_ibs_l1_tlb_pg_sz<const V: u64>(self) -> Self {
+                    if V > 0x3_u64 {
+                        crate::__private::too_wide("IBS_FETCH_CTL", "IBS_L1_TLB_PG_SZ", 2u32, V)
+                    }
+                    __check_field_ibs_l1_tlb_pg_sz::<V>();
+                    let v = V;
+                    Self((self.0 & 0xff9fffffffffffff_u64) | (((v >> 0u32) & 0x3_u64) << 53u32))
+                }
+                #[doc = "Sets `IBS_L1_TLB_PG_SZ`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. Page size of the L1 instruction TLB entry the fetch used (valid with IBS_PHY_ADDR_VALID).\n\nBits 54:53, read-write, 2 bits wide."]
+                pub const fn try_set_ibs_l1_tlb_pg_sz(
+                    self,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
+                    if v > 0x3_u64 {
+                        return Err(crate::FieldError::TooWide {
+                            field: "IBS_L1_TLB_PG_SZ",
+                            width: 2u32,
+                            value: v,
+                        });
+                    }
+                    Ok(Self(
+                        (self.0 & 0xff9fffffffffffff_u64) | (((v >> 0u32) & 0x3_u64) << 53u32),
+                    ))
+                }
+                #[doc = "Page size of the L1 instruction TLB entry the fetch used (valid with IBS_PHY_ADDR_VALID).\n\nBits 54:53, read-write, 2 bits wide."]
+                pub const fn set_ibs_l1_tlb_pg_sz(self, value: IbsL1TlbPgSz) -> Self {
+                    let v = value as u64;
+                    Self((self.0 & 0xff9fffffffffffff_u64) | (((v >> 0u32) & 0x3_u64) << 53u32))
+                }
+                #[doc = "The fetch missed the L1 instruction TLB.\n\nBits 55, read-write, 1 bit wide."]
+                pub const fn ibs_l1_tlb_miss(self) -> bool {
+                    ((self.0 >> 55u32) & 0x1_u64) != 0
+                }
+                #[doc = "The fetch missed the L1 instruction TLB.\n\nBits 55, read-write, 1 bit wide."]
+                pub const fn with_ibs_l1_tlb_miss(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0xff7fffffffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 55u32))
+                }
+                #[doc = "The fetch missed the L2 instruction TLB.\n\nBits 56, read-write, 1 bit wide."]
+                pub const fn ibs_l2_tlb_miss(self) -> bool {
+                    ((self.0 >> 56u32) & 0x1_u64) != 0
+                }
+                #[doc = "The fetch missed the L2 instruction TLB.\n\nBits 56, read-write, 1 bit wide."]
+                pub const fn with_ibs_l2_tlb_miss(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0xfeffffffffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 56u32))
+                }
+                #[doc = "Randomize the low four bits of the fetch count when it is armed.\n\nBits 57, read-write, 1 bit wide."]
+                pub const fn ibs_rand_en(self) -> bool {
+                    ((self.0 >> 57u32) & 0x1_u64) != 0
+                }
+                #[doc = "Randomize the low four bits of the fetch count when it is armed.\n\nBits 57, read-write, 1 bit wide."]
+                pub const fn with_ibs_rand_en(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0xfdffffffffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 57u32))
+                }
+                #[doc = "The fetch missed the L2 cache (valid with IBS_FETCH_COMP).\n\nBits 58, read-write, 1 bit wide."]
+                pub const fn ibs_fetch_l2_miss(self) -> bool {
+                    ((self.0 >> 58u32) & 0x1_u64) != 0
+                }
+                #[doc = "The fetch missed the L2 cache (valid with IBS_FETCH_COMP).\n\nBits 58, read-write, 1 bit wide."]
+                pub const fn with_ibs_fetch_l2_miss(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0xfbffffffffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 58u32))
+                }
+                #[doc = "Tag only fetches that miss the L3 cache.\n\nBits 59, read-write, 1 bit wide."]
+                pub const fn ibs_l3_miss_only(self) -> bool {
+                    ((self.0 >> 59u32) & 0x1_u64) != 0
+                }
+                #[doc = "Tag only fetches that miss the L3 cache.\n\nBits 59, read-write, 1 bit wide."]
+                pub const fn with_ibs_l3_miss_only(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0xf7ffffffffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 59u32))
+                }
+                #[doc = "The fetch missed the op cache.\n\nBits 60, read-write, 1 bit wide."]
+                pub const fn ibs_oc_miss(self) -> bool {
+                    ((self.0 >> 60u32) & 0x1_u64) != 0
+                }
+                #[doc = "The fetch missed the op cache.\n\nBits 60, read-write, 1 bit wide."]
+                pub const fn with_ibs_oc_miss(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0xefffffffffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 60u32))
+                }
+                #[doc = "The fetch missed the L3 cache.\n\nBits 61, read-write, 1 bit wide."]
+                pub const fn ibs_fetch_l3_miss(self) -> bool {
+                    ((self.0 >> 61u32) & 0x1_u64) != 0
+                }
+                #[doc = "The fetch missed the L3 cache.\n\nBits 61, read-write, 1 bit wide."]
+                pub const fn with_ibs_fetch_l3_miss(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0xdfffffffffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 61u32))
+                }
+                #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
+                #[inline]
+                pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
+                    Ok(self)
+                }
+                #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> Self {
+                    self
+                }
+            }
+            impl Default for Value {
+                #[doc = r" All fields zero: no reserved bit set, no constraint to check."]
+                fn default() -> Self {
+                    Self(0)
+                }
+            }
+            impl Default for Builder {
+                fn default() -> Self {
+                    Value::new()
+                }
+            }
+            impl ::core::fmt::Debug for Value {
+                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                    let reserved = self.0 & Self::RESERVED_MASK;
+                    let mut d = f.debug_struct("IBS_FETCH_CTL");
+                    d.field(
+                        "IBS_FETCH_MAX_CNT",
+                        &format_args!("{:#x}", (self.0 >> 0u32) & 0xffff_u64),
+                    )
+                    .field(
+                        "IBS_FETCH_CNT",
+                        &format_args!("{:#x}", (self.0 >> 16u32) & 0xffff_u64),
+                    )
+                    .field(
+                        "IBS_FETCH_LAT",
+                        &format_args!("{:#x}", (self.0 >> 32u32) & 0xffff_u64),
+                    )
+                    .field("IBS_FETCH_EN", &(((self.0 >> 48u32) & 0x1_u64) != 0))
+                    .field("IBS_FETCH_VAL", &(((self.0 >> 49u32) & 0x1_u64) != 0))
+                    .field("IBS_FETCH_COMP", &(((self.0 >> 50u32) & 0x1_u64) != 0))
+                    .field("IBS_IC_MISS", &(((self.0 >> 51u32) & 0x1_u64) != 0))
+                    .field("IBS_PHY_ADDR_VALID", &(((self.0 >> 52u32) & 0x1_u64) != 0))
+                    .field(
+                        "IBS_L1_TLB_PG_SZ",
+                        &format_args!("{:#x}", (self.0 >> 53u32) & 0x3_u64),
+                    )
+                    .field("IBS_L1_TLB_MISS", &(((self.0 >> 55u32) & 0x1_u64) != 0))
+                    .field("IBS_L2_TLB_MISS", &(((self.0 >> 56u32) & 0x1_u64) != 0))
+                    .field("IBS_RAND_EN", &(((self.0 >> 57u32) & 0x1_u64) != 0))
+                    .field("IBS_FETCH_L2_MISS", &(((self.0 >> 58u32) & 0x1_u64) != 0))
+                    .field("IBS_L3_MISS_ONLY", &(((self.0 >> 59u32) & 0x1_u64) != 0))
+                    .field("IBS_OC_MISS", &(((self.0 >> 60u32) & 0x1_u64) != 0))
+                    .field("IBS_FETCH_L3_MISS", &(((self.0 >> 61u32) & 0x1_u64) != 0));
+                    if reserved != 0 {
+                        d.field("reserved", &format_args!("{:#x}", reserved));
+                    }
+                    d.finish()
+                }
+            }
+            impl From<Value> for u64 {
+                fn from(v: Value) -> u64 {
+                    v.0
+                }
+            }
+            impl crate::access::RegisterValue for Value {
+                const NAME: &'static str = "IBS_FETCH_CTL";
+                const RESERVED_MASK: u64 = Value::RESERVED_MASK;
+                fn bits(self) -> u64 {
+                    self.0
+                }
+            }
+            #[doc = "Builds a write of `IBS_FETCH_CTL` from named fields; see [`Value::new`](Value::new)."]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+            #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
+            pub struct Builder {
+                value: Value,
+                set: u64,
+                conflict: u64,
+            }
+            impl Builder {
+                #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
+                #[doc = r" were assigned before with a different value."]
+                const fn track(self, mask: u64, next: Value) -> Self {
+                    let clash = if self.set & mask != 0 && (self.value.0 ^ next.0) & mask != 0 {
+                        mask
+                    } else {
+                        0
+                    };
+                    Self {
+                        value: next,
+                        set: self.set | mask,
+                        conflict: self.conflict | clash,
+                    }
+                }
+                #[doc = "Sets `IBS_FETCH_MAX_CNT` to the constant `V`; a `V` wider than 16 bits fails to compile. Fetch count at which a fetch is tagged, in units of 16 fetches (bits 19:4 of the count).\n\nBits 15:0, read-write, 16 bits wide."]
+                #[track_caller]
+                pub const fn with_ibs_fetch_max_cnt<const V: u64>(self) -> Self {
+                    self.track(0xffff_u64, self.value.with_ibs_fetch_max_cnt::<V>())
+                }
+                #[doc = "Sets `IBS_FETCH_MAX_CNT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 16 bits. Fetch count at which a fetch is tagged, in units of 16 fetches (bits 19:4 of the count).\n\nBits 15:0, read-write, 16 bits wide."]
+                pub const fn try_set_ibs_fetch_max_cnt(
+                    self,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_ibs_fetch_max_cnt(v) {
+                        Ok(next) => Ok(self.track(0xffff_u64, next)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "Fetch count at which a fetch is tagged, in units of 16 fetches (bits 19:4 of the count).\n\nBits 15:0, read-write, 16 bits wide."]
+                pub const fn set_ibs_fetch_max_cnt(self, value: u16) -> Self {
+                    self.track(0xffff_u64, self.value.set_ibs_fetch_max_cnt(value))
+                }
+                #[doc = "Sets `IBS_FETCH_CNT` to the constant `V`; a `V` wider than 16 bits fails to compile. Current fetch count (bits 19:4).\n\nBits 31:16, read-write, 16 bits wide."]
+                #[track_caller]
+                pub const fn with_ibs_fetch_cnt<const V: u64>(self) -> Self {
+                    self.track(0xffff0000_u64, self.value.with_ibs_fetch_cnt::<V>())
+                }
+                #[doc = "Sets `IBS_FETCH_CNT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 16 bits. Current fetch count (bits 19:4).\n\nBits 31:16, read-write, 16 bits wide."]
+                pub const fn try_set_ibs_fetch_cnt(
+                    self,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_ibs_fetch_cnt(v) {
+                        Ok(next) => Ok(self.track(0xffff0000_u64, next)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "Current fetch count (bits 19:4).\n\nBits 31:16, read-write, 16 bits wide."]
+                pub const fn set_ibs_fetch_cnt(self, value: u16) -> Self {
+                    self.track(0xffff0000_u64, self.value.set_ibs_fetch_cnt(value))
+                }
+                #[doc = "Sets `IBS_FETCH_LAT` to the constant `V`; a `V` wider than 16 bits fails to compile. Cycles from the tagged fetch's request to its completion.\n\nBits 47:32, read-write, 16 bits wide."]
+                #[track_caller]
+                pub const fn with_ibs_fetch_lat<const V: u64>(self) -> Self {
+                    self.track(0xffff00000000_u64, self.value.with_ibs_fetch_lat::<V>())
+                }
+                #[doc = "Sets `IBS_FETCH_LAT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 16 bits. Cycles from the tagged fetch's request to its completion.\n\nBits 47:32, read-write, 16 bits wide."]
+                pub const fn try_set_ibs_fetch_lat(
+                    self,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_ibs_fetch_lat(v) {
+                        Ok(next) => Ok(self.track(0xffff00000000_u64, next)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "Cycles from the tagged fetch's request to its completion.\n\nBits 47:32, read-write, 16 bits wide."]
+                pub const fn set_ibs_fetch_lat(self, value: u16) -> Self {
+                    self.track(0xffff00000000_u64, self.value.set_ibs_fetch_lat(value))
+                }
+                #[doc = "Enable fetch sampling.\n\nBits 48, read-write, 1 bit wide."]
+                pub const fn with_ibs_fetch_en(self, on: bool) -> Self {
+                    self.track(0x1000000000000_u64, self.value.with_ibs_fetch_en(on))
+                }
+                #[doc = "A fetch sample is valid in the fetch registers (set by hardware; clear it to re-arm).\n\nBits 49, read-write, 1 bit wide."]
+                pub const fn with_ibs_fetch_val(self, on: bool) -> Self {
+                    self.track(0x2000000000000_u64, self.value.with_ibs_fetch_val(on))
+                }
+                #[doc = "The tagged fetch completed.\n\nBits 50, read-write, 1 bit wide."]
+                pub const fn with_ibs_fetch_comp(self, on: bool) -> Self {
+                    self.track(0x4000000000000_u64, self.value.with_ibs_fetch_comp(on))
+                }
+                #[doc = "The tagged fetch missed the instruction cache.\n\nBits 51, read-write, 1 bit wide."]
+                pub const fn with_ibs_ic_miss(self, on: bool) -> Self {
+                    self.track(0x8000000000000_u64, self.value.with_ibs_ic_miss(on))
+                }
+                #[doc = "IBS_FETCH_PHYS_AD holds the fetch's physical address.\n\nBits 52, read-write, 1 bit wide."]
+                pub const fn with_ibs_phy_addr_valid(self, on: bool) -> Self {
+                    self.track(0x10000000000000_u64, self.value.with_ibs_phy_addr_valid(on))
+                }
+                #[doc = "Sets `IBS_L1_TLB_PG_SZ` to the constant `V`; a `V` wider than 2 bits fails to compile. Page size of the L1 instruction TLB entry the fetch used (valid with IBS_PHY_ADDR_VALID).\n\nBits 54:53, read-write, 2 bits wide."]
+                #[track_caller]
+                pub const fn with_ibs_l1_tlb_pg_sz<const V: u64>(self) -> Self {
+                    self.track(
+                        0x60000000000000_u64,
+                        self.value.with_ibs_l1_tlb_pg_sz::<V>(),
+                    )
+                }
+                #[doc = "Sets `IBS_L1_TLB_PG_SZ`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. Page size of the L1 instruction TLB entry the fetch used (valid with IBS_PHY_ADDR_VALID).\n\nBits 54:53, read-write, 2 bits wide."]
+                pub const fn try_set_ibs_l1_tlb_pg_sz(
+                    self,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_ibs_l1_tlb_pg_sz(v) {
+                        Ok(next) => Ok(self.track(0x60000000000000_u64, next)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "Page size of the L1 instruction TLB entry the fetch used (valid with IBS_PHY_ADDR_VALID).\n\nBits 54:53, read-write, 2 bits wide."]
+                pub const fn set_ibs_l1_tlb_pg_sz(self, value: IbsL1TlbPgSz) -> Self {
+                    self.track(0x60000000000000_u64, self.value.set_ibs_l1_tlb_pg_sz(value))
+                }
+                #[doc = "The fetch missed the L1 instruction TLB.\n\nBits 55, read-write, 1 bit wide."]
+                pub const fn with_ibs_l1_tlb_miss(self, on: bool) -> Self {
+                    self.track(0x80000000000000_u64, self.value.with_ibs_l1_tlb_miss(on))
+                }
+                #[doc = "The fetch missed the L2 instruction TLB.\n\nBits 56, read-write, 1 bit wide."]
+                pub const fn with_ibs_l2_tlb_miss(self, on: bool) -> Self {
+                    self.track(0x100000000000000_u64, self.value.with_ibs_l2_tlb_miss(on))
+                }
+                #[doc = "Randomize the low four bits of the fetch count when it is armed.\n\nBits 57, read-write, 1 bit wide."]
+                pub const fn with_ibs_rand_en(self, on: bool) -> Self {
+                    self.track(0x200000000000000_u64, self.value.with_ibs_rand_en(on))
+                }
+                #[doc = "The fetch missed the L2 cache (valid with IBS_FETCH_COMP).\n\nBits 58, read-write, 1 bit wide."]
+                pub const fn with_ibs_fetch_l2_miss(self, on: bool) -> Self {
+                    self.track(0x400000000000000_u64, self.value.with_ibs_fetch_l2_miss(on))
+                }
+                #[doc = "Tag only fetches that miss the L3 cache.\n\nBits 59, read-write, 1 bit wide."]
+                pub const fn with_ibs_l3_miss_only(self, on: bool) -> Self {
+                    self.track(0x800000000000000_u64, self.value.with_ibs_l3_miss_only(on))
+                }
+                #[doc = "The fetch missed the op cache.\n\nBits 60, read-write, 1 bit wide."]
+                pub const fn with_ibs_oc_miss(self, on: bool) -> Self {
+                    self.track(0x1000000000000000_u64, self.value.with_ibs_oc_miss(on))
+                }
+                #[doc = "The fetch missed the L3 cache.\n\nBits 61, read-write, 1 bit wide."]
+                pub const fn with_ibs_fetch_l3_miss(self, on: bool) -> Self {
+                    self.track(
+                        0x2000000000000000_u64,
+                        self.value.with_ibs_fetch_l3_miss(on),
+                    )
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n"]
+                #[inline]
+                pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
+                    if self.conflict != 0 {
+                        return Err(self.conflict_error());
+                    }
+                    self.value.try_build()
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> Value {
+                    if self.conflict != 0 {
+                        self.conflict_panic()
+                    }
+                    self.value.build()
+                }
+                #[doc = r" The first field given two different values (`conflict != 0`)."]
+                #[cold]
+                const fn conflict_error(self) -> crate::ConstraintError {
+                    if self.conflict & 0xffff_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "IBS_FETCH_MAX_CNT is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0xffff0000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "IBS_FETCH_CNT is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0xffff00000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "IBS_FETCH_LAT is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x1000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "IBS_FETCH_EN is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x2000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "IBS_FETCH_VAL is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x4000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "IBS_FETCH_COMP is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x8000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "IBS_IC_MISS is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x10000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "IBS_PHY_ADDR_VALID is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x60000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "IBS_L1_TLB_PG_SZ is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x80000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "IBS_L1_TLB_MISS is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x100000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "IBS_L2_TLB_MISS is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x200000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "IBS_RAND_EN is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x400000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "IBS_FETCH_L2_MISS is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x800000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "IBS_L3_MISS_ONLY is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x1000000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "IBS_OC_MISS is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x2000000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "IBS_FETCH_L3_MISS is given two different values; set each field once",
+                        };
+                    }
+                    crate::ConstraintError {
+                        id: "field-set-twice",
+                        message: "a field is given two different values; set each field once",
+                    }
+                }
+                #[cold]
+                #[track_caller]
+                const fn conflict_panic(self) -> ! {
+                    if self.conflict & 0xffff_u64 != 0 {
+                        crate::__private::set_twice("IBS_FETCH_CTL", "IBS_FETCH_MAX_CNT")
+                    }
+                    if self.conflict & 0xffff0000_u64 != 0 {
+                        crate::__private::set_twice("IBS_FETCH_CTL", "IBS_FETCH_CNT")
+                    }
+                    if self.conflict & 0xffff00000000_u64 != 0 {
+                        crate::__private::set_twice("IBS_FETCH_CTL", "IBS_FETCH_LAT")
+                    }
+                    if self.conflict & 0x1000000000000_u64 != 0 {
+                        crate::__private::set_twice("IBS_FETCH_CTL", "IBS_FETCH_EN")
+                    }
+                    if self.conflict & 0x2000000000000_u64 != 0 {
+                        crate::__private::set_twice("IBS_FETCH_CTL", "IBS_FETCH_VAL")
+                    }
+                    if self.conflict & 0x4000000000000_u64 != 0 {
+                        crate::__private::set_twice("IBS_FETCH_CTL", "IBS_FETCH_COMP")
+                    }
+                    if self.conflict & 0x8000000000000_u64 != 0 {
+                        crate::__private::set_twice("IBS_FETCH_CTL", "IBS_IC_MISS")
+                    }
+                    if self.conflict & 0x10000000000000_u64 != 0 {
+                        crate::__private::set_twice("IBS_FETCH_CTL", "IBS_PHY_ADDR_VALID")
+                    }
+                    if self.conflict & 0x60000000000000_u64 != 0 {
+                        crate::__private::set_twice("IBS_FETCH_CTL", "IBS_L1_TLB_PG_SZ")
+                    }
+                    if self.conflict & 0x80000000000000_u64 != 0 {
+                        crate::__private::set_twice("IBS_FETCH_CTL", "IBS_L1_TLB_MISS")
+                    }
+                    if self.conflict & 0x100000000000000_u64 != 0 {
+                        crate::__private::set_twice("IBS_FETCH_CTL", "IBS_L2_TLB_MISS")
+                    }
+                    if self.conflict & 0x200000000000000_u64 != 0 {
+                        crate::__private::set_twice("IBS_FETCH_CTL", "IBS_RAND_EN")
+                    }
+                    if self.conflict & 0x400000000000000_u64 != 0 {
+                        crate::__private::set_twice("IBS_FETCH_CTL", "IBS_FETCH_L2_MISS")
+                    }
+                    if self.conflict & 0x800000000000000_u64 != 0 {
+                        crate::__private::set_twice("IBS_FETCH_CTL", "IBS_L3_MISS_ONLY")
+                    }
+                    if self.conflict & 0x1000000000000000_u64 != 0 {
+                        crate::__private::set_twice("IBS_FETCH_CTL", "IBS_OC_MISS")
+                    }
+                    if self.conflict & 0x2000000000000000_u64 != 0 {
+                        crate::__private::set_twice("IBS_FETCH_CTL", "IBS_FETCH_L3_MISS")
+                    }
+                    crate::__private::set_twice("IBS_FETCH_CTL", "a field")
+                }
+            }
+            #[doc = "One `IBS_FETCH_CTL` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write)."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Instance(u32);
+            impl Instance {
+                #[doc = r" The MSR address."]
+                pub const fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            #[doc = r" The register as a typed MSR."]
+            pub const MSR: Instance = Instance(ADDRESS);
+            impl crate::access::Msr for Instance {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            impl crate::access::Readable for Instance {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl crate::access::Writable for Instance {}
+        }
+        #[doc = "The value type of [`IBS_FETCH_CTL`](IBS_FETCH_CTL)."]
+        pub type IbsFetchCtl = IBS_FETCH_CTL::Value;
+        #[doc = "Linear address of the tagged fetch (IbsFetchLinAd).\n\n- MSR: `0xC0011031`\n- Access: read-write\n- Width: 64 bits\n- Reserved bits: `0x0000000000000000`\n- Defined in: `amd-core` (register present since `amd-core`)\n- Manual: AMD64 APM Vol. 2 §13.3.1 (IbsFetchLinAd, C001_1031)\n\nThe value type is [`Value`](IBS_FETCH_LIN_AD::Value)."]
+        #[allow(
+            non_snake_case,
+            missing_docs,
+            clippy::identity_op,
+            clippy::unnecessary_cast,
+            clippy::new_ret_no_self,
+            clippy::bad_bit_mask
+        )]
+        pub mod IBS_FETCH_LIN_AD {
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
+            #[derive(Clone, Copy, Debug)]
+            #[allow(non_camel_case_types)]
+            pub struct IBS_FETCH_LIN_AD;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = IBS_FETCH_LIN_AD;
+            impl ::tock_registers::RegisterLongName for Register {}
+            #[allow(unused_imports)]
+            use ::tock_registers::fields::Field;
+            :: tock_registers :: register_bitmasks ! (u64 , IBS_FETCH_LIN_AD , Register , [# [doc = "Linear address. (bits 63:0, read-write)"] LIN_ADDR OFFSET (0) NUMBITS (64) []]);
+            #[doc = r" MSR address."]
+            pub const ADDRESS: u32 = 0xc0011031_u32;
+            #[inline(always)]
+            const fn __check_reserved<const B: u64>() {
+                const {
+                    if B & Value::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IBS_FETCH_LIN_AD",
+                            B & Value::RESERVED_MASK,
+                            Value::RESERVED_MASK,
+                        )
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_field_lin_addr<const V: u64>() {
+                const {
+                    if V > 0xffffffffffffffff_u64 {
+                        crate::__private::too_wide("IBS_FETCH_LIN_AD", "LIN_ADDR", 64u32, V)
+                    }
+                }
+            }
+            #[doc = "A value of `IBS_FETCH_LIN_AD`. Setters never touch reserved bits (`0x0000000000000000`)."]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash)]
+            #[repr(transparent)]
+            pub struct Value(u64);
+            impl Value {
+                #[doc = r" A [`Builder`](Builder) with every field zero (no reserved bits set): the starting point"]
+                #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
+                #[doc = r" given two different values (a compile error in a `const`)."]
+                pub const fn new() -> Builder {
+                    Builder {
+                        value: Self(0),
+                        set: 0,
+                        conflict: 0,
+                    }
+                }
+                #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
+                #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                #[track_caller]
+                pub const fn from_bits<const B: u64>() -> Self {
+                    if B & Self::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IBS_FETCH_LIN_AD",
+                            B & Self::RESERVED_MASK,
+                            Self::RESERVED_MASK,
+                        )
+                    }
+                    __check_reserved::<B>();
+                    Self(B)
+                }
+                #[doc = "The value with exactly these bits, or [`ReservedBitsError`](crate::ReservedBitsError)\nwhen one of them is reserved."]
+                pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
+                    if bits & Self::RESERVED_MASK != 0 {
+                        return Err(crate::ReservedBitsError {
+                            register: "IBS_FETCH_LIN_AD",
+                            bits: bits & Self::RESERVED_MASK,
+                            reserved_mask: Self::RESERVED_MASK,
+                        });
+                    }
+                    Ok(Self(bits))
+                }
+                #[doc = r" The value as read from the MSR, reserved bits kept as read: for decoding,"]
+                #[doc = r" and for a read-modify-write through `MsrExt::modify`, which writes them back"]
+                #[doc = r" unchanged. `MsrExt::write` refuses a value that sets a reserved bit."]
+                pub const fn from_raw_read(bits: u64) -> Self {
+                    Self(bits)
+                }
+                #[doc = r" Bits no field covers; this API never sets them."]
+                pub const RESERVED_MASK: u64 = 0x0_u64;
+                #[doc = "The raw value (reserved bits as read, when built from [`Self::from_raw_read`](Self::from_raw_read))."]
+                pub const fn bits(self) -> u64 {
+                    self.0
+                }
+                #[doc = r" The value as a tock-registers local copy, for `FieldValue`-style access."]
+                pub const fn to_local(self) -> ::tock_registers::LocalRegisterCopy<u64, Register> {
+                    ::tock_registers::LocalRegisterCopy::new(self.0)
+                }
+                #[doc = "Linear address.\n\nBits 63:0, read-write, 64 bits wide."]
+                pub const fn lin_addr(self) -> u64 {
+                    ((self.0 >> 0u32) & 0xffffffffffffffff_u64) as u64
+                }
+                #[doc = "Sets `LIN_ADDR` to the constant `V`; a `V` wider than 64 bits fails to compile. Linear address.\n\nBits 63:0, read-write, 64 bits wide."]
+                #[track_caller]
+                pub const fn with_lin_addr<const V: u64>(self) -> Self {
+                    if V > 0xffffffffffffffff_u64 {
+                        crate::__private::too_wide("IBS_FETCH_LIN_AD", "LIN_ADDR", 64u32, V)
+                    }
+                    __check_field_lin_addr::<V>();
+                    let v = V;
+                    Self((self.0 & 0x0_u64) | (((v >> 0u32) & 0xffffffffffffffff_u64) << 0u32))
+                }
+                #[doc = "Sets `LIN_ADDR`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 64 bits. Linear address.\n\nBits 63:0, read-write, 64 bits wide."]
+                pub const fn try_set_lin_addr(self, v: u64) -> Result<Self, crate::FieldError> {
+                    if v > 0xffffffffffffffff_u64 {
+                        return Err(crate::FieldError::TooWide {
+                            field: "LIN_ADDR",
+                            width: 64u32,
+                            value: v,
+                        });
+                    }
+                    Ok(Self(
+                        (self.0 & 0x0_u64) | (((v >> 0u32) & 0xffffffffffffffff_u64) << 0u32),
+                    ))
+                }
+                #[doc = "Linear address.\n\nBits 63:0, read-write, 64 bits wide."]
+                pub const fn set_lin_addr(self, value: u64) -> Self {
+                    let v = value as u64;
+                    Self((self.0 & 0x0_u64) | (((v >> 0u32) & 0xffffffffffffffff_u64) << 0u32))
+                }
+                #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
+                #[inline]
+                pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
+                    Ok(self)
+                }
+                #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> Self {
+                    self
+                }
+            }
+            impl Default for Value {
+                #[doc = r" All fields zero: no reserved bit set, no constraint to check."]
+                fn default() -> Self {
+                    Self(0)
+                }
+            }
+            impl Default for Builder {
+                fn default() -> Self {
+                    Value::new()
+                }
+            }
+            impl ::core::fmt::Debug for Value {
+                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                    let reserved = self.0 & Self::RESERVED_MASK;
+                    let mut d = f.debug_struct("IBS_FETCH_LIN_AD");
+                    d.field(
+                        "LIN_ADDR",
+                        &format_args!("{:#x}", (self.0 >> 0u32) & 0xffffffffffffffff_u64),
+                    );
+                    if reserved != 0 {
+                        d.field("reserved", &format_args!("{:#x}", reserved));
+                    }
+                    d.finish()
+                }
+            }
+            impl From<Value> for u64 {
+                fn from(v: Value) -> u64 {
+                    v.0
+                }
+            }
+            impl crate::access::RegisterValue for Value {
+                const NAME: &'static str = "IBS_FETCH_LIN_AD";
+                const RESERVED_MASK: u64 = Value::RESERVED_MASK;
+                fn bits(self) -> u64 {
+                    self.0
+                }
+            }
+            #[doc = "Builds a write of `IBS_FETCH_LIN_AD` from named fields; see [`Value::new`](Value::new)."]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+            #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
+            pub struct Builder {
+                value: Value,
+                set: u64,
+                conflict: u64,
+            }
+            impl Builder {
+                #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
+                #[doc = r" were assigned before with a different value."]
+                const fn track(self, mask: u64, next: Value) -> Self {
+                    let clash = if self.set & mask != 0 && (self.value.0 ^ next.0) & mask != 0 {
+                        mask
+                    } else {
+                        0
+                    };
+                    Self {
+                        value: next,
+                        set: self.set | mask,
+                        conflict: self.conflict | clash,
+                    }
+                }
+                #[doc = "Sets `LIN_ADDR` to the constant `V`; a `V` wider than 64 bits fails to compile. Linear address.\n\nBits 63:0, read-write, 64 bits wide."]
+                #[track_caller]
+                pub const fn with_lin_addr<const V: u64>(self) -> Self {
+                    self.track(0xffffffffffffffff_u64, self.value.with_lin_addr::<V>())
+                }
+                #[doc = "Sets `LIN_ADDR`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 64 bits. Linear address.\n\nBits 63:0, read-write, 64 bits wide."]
+                pub const fn try_set_lin_addr(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_lin_addr(v) {
+                        Ok(next) => Ok(self.track(0xffffffffffffffff_u64, next)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "Linear address.\n\nBits 63:0, read-write, 64 bits wide."]
+                pub const fn set_lin_addr(self, value: u64) -> Self {
+                    self.track(0xffffffffffffffff_u64, self.value.set_lin_addr(value))
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n"]
+                #[inline]
+                pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
+                    if self.conflict != 0 {
+                        return Err(self.conflict_error());
+                    }
+                    self.value.try_build()
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> Value {
+                    if self.conflict != 0 {
+                        self.conflict_panic()
+                    }
+                    self.value.build()
+                }
+                #[doc = r" The first field given two different values (`conflict != 0`)."]
+                #[cold]
+                const fn conflict_error(self) -> crate::ConstraintError {
+                    if self.conflict & 0xffffffffffffffff_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "LIN_ADDR is given two different values; set each field once",
+                        };
+                    }
+                    crate::ConstraintError {
+                        id: "field-set-twice",
+                        message: "a field is given two different values; set each field once",
+                    }
+                }
+                #[cold]
+                #[track_caller]
+                const fn conflict_panic(self) -> ! {
+                    if self.conflict & 0xffffffffffffffff_u64 != 0 {
+                        crate::__private::set_twice("IBS_FETCH_LIN_AD", "LIN_ADDR")
+                    }
+                    crate::__private::set_twice("IBS_FETCH_LIN_AD", "a field")
+                }
+            }
+            #[doc = "One `IBS_FETCH_LIN_AD` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write)."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Instance(u32);
+            impl Instance {
+                #[doc = r" The MSR address."]
+                pub const fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            #[doc = r" The register as a typed MSR."]
+            pub const MSR: Instance = Instance(ADDRESS);
+            impl crate::access::Msr for Instance {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            impl crate::access::Readable for Instance {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl crate::access::Writable for Instance {}
+        }
+        #[doc = "The value type of [`IBS_FETCH_LIN_AD`](IBS_FETCH_LIN_AD)."]
+        pub type IbsFetchLinAd = IBS_FETCH_LIN_AD::Value;
+        #[doc = "Physical address of the tagged fetch (IbsFetchPhysAd), valid with IBS_FETCH_CTL.IBS_PHY_ADDR_VALID.\n\n- MSR: `0xC0011032`\n- Access: read-write\n- Width: 64 bits\n- Reserved bits: `0xFFF0000000000000`\n- Defined in: `amd-core` (register present since `amd-core`)\n- Manual: AMD64 APM Vol. 2 §13.3.1 (IbsFetchPhysAd, C001_1032)\n\nThe value type is [`Value`](IBS_FETCH_PHYS_AD::Value)."]
+        #[allow(
+            non_snake_case,
+            missing_docs,
+            clippy::identity_op,
+            clippy::unnecessary_cast,
+            clippy::new_ret_no_self,
+            clippy::bad_bit_mask
+        )]
+        pub mod IBS_FETCH_PHYS_AD {
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
+            #[derive(Clone, Copy, Debug)]
+            #[allow(non_camel_case_types)]
+            pub struct IBS_FETCH_PHYS_AD;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = IBS_FETCH_PHYS_AD;
+            impl ::tock_registers::RegisterLongName for Register {}
+            #[allow(unused_imports)]
+            use ::tock_registers::fields::Field;
+            :: tock_registers :: register_bitmasks ! (u64 , IBS_FETCH_PHYS_AD , Register , [# [doc = "Physical address. (bits 51:0, read-write)"] PHYS_ADDR OFFSET (0) NUMBITS (52) []]);
+            #[doc = r" MSR address."]
+            pub const ADDRESS: u32 = 0xc0011032_u32;
+            #[inline(always)]
+            const fn __check_reserved<const B: u64>() {
+                const {
+                    if B & Value::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IBS_FETCH_PHYS_AD",
+                            B & Value::RESERVED_MASK,
+                            Value::RESERVED_MASK,
+                        )
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_field_phys_addr<const V: u64>() {
+                const {
+                    if V > 0xfffffffffffff_u64 {
+                        crate::__private::too_wide("IBS_FETCH_PHYS_AD", "PHYS_ADDR", 52u32, V)
+                    }
+                }
+            }
+            #[doc = "A value of `IBS_FETCH_PHYS_AD`. Setters never touch reserved bits (`0xFFF0000000000000`)."]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash)]
+            #[repr(transparent)]
+            pub struct Value(u64);
+            impl Value {
+                #[doc = r" A [`Builder`](Builder) with every field zero (no reserved bits set): the starting point"]
+                #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
+                #[doc = r" given two different values (a compile error in a `const`)."]
+                pub const fn new() -> Builder {
+                    Builder {
+                        value: Self(0),
+                        set: 0,
+                        conflict: 0,
+                    }
+                }
+                #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
+                #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                #[track_caller]
+                pub const fn from_bits<const B: u64>() -> Self {
+                    if B & Self::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IBS_FETCH_PHYS_AD",
+                            B & Self::RESERVED_MASK,
+                            Self::RESERVED_MASK,
+                        )
+                    }
+                    __check_reserved::<B>();
+                    Self(B)
+                }
+                #[doc = "The value with exactly these bits, or [`ReservedBitsError`](crate::ReservedBitsError)\nwhen one of them is reserved."]
+                pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
+                    if bits & Self::RESERVED_MASK != 0 {
+                        return Err(crate::ReservedBitsError {
+                            register: "IBS_FETCH_PHYS_AD",
+                            bits: bits & Self::RESERVED_MASK,
+                            reserved_mask: Self::RESERVED_MASK,
+                        });
+                    }
+                    Ok(Self(bits))
+                }
+                #[doc = r" The value as read from the MSR, reserved bits kept as read: for decoding,"]
+                #[doc = r" and for a read-modify-write through `MsrExt::modify`, which writes them back"]
+                #[doc = r" unchanged. `MsrExt::write` refuses a value that sets a reserved bit."]
+                pub const fn from_raw_read(bits: u64) -> Self {
+                    Self(bits)
+                }
+                #[doc = r" Bits no field covers; this API never sets them."]
+                pub const RESERVED_MASK: u64 = 0xfff0000000000000_u64;
+                #[doc = "The raw value (reserved bits as read, when built from [`Self::from_raw_read`](Self::from_raw_read))."]
+                pub const fn bits(self) -> u64 {
+                    self.0
+                }
+                #[doc = r" The value as a tock-registers local copy, for `FieldValue`-style access."]
+                pub const fn to_local(self) -> ::tock_registers::LocalRegisterCopy<u64, Register> {
+                    ::tock_registers::LocalRegisterCopy::new(self.0)
+                }
+                #[doc = "Physical address.\n\nBits 51:0, read-write, 52 bits wide."]
+                pub const fn phys_addr(self) -> u64 {
+                    ((self.0 >> 0u32) & 0xfffffffffffff_u64) as u64
+                }
+                #[doc = "Sets `PHYS_ADDR` to the constant `V`; a `V` wider than 52 bits fails to compile. Physical address.\n\nBits 51:0, read-write, 52 bits wide."]
+                #[track_caller]
+                pub const fn with_phys_addr<const V: u64>(self) -> Self {
+                    if V > 0xfffffffffffff_u64 {
+                        crate::__private::too_wide("IBS_FETCH_PHYS_AD", "PHYS_ADDR", 52u32, V)
+                    }
+                    __check_field_phys_addr::<V>();
+                    let v = V;
+                    Self(
+                        (self.0 & 0xfff0000000000000_u64)
+                            | (((v >> 0u32) & 0xfffffffffffff_u64) << 0u32),
+                    )
+                }
+                #[doc = "Sets `PHYS_ADDR`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 52 bits. Physical address.\n\nBits 51:0, read-write, 52 bits wide."]
+                pub const fn try_set_phys_addr(self, v: u64) -> Result<Self, crate::FieldError> {
+                    if v > 0xfffffffffffff_u64 {
+                        return Err(crate::FieldError::TooWide {
+                            field: "PHYS_ADDR",
+                            width: 52u32,
+                            value: v,
+                        });
+                    }
+                    Ok(Self(
+                        (self.0 & 0xfff0000000000000_u64)
+                            | (((v >> 0u32) & 0xfffffffffffff_u64) << 0u32),
+                    ))
+                }
+                #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
+                #[inline]
+                pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
+                    Ok(self)
+                }
+                #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> Self {
+                    self
+                }
+            }
+            impl Default for Value {
+                #[doc = r" All fields zero: no reserved bit set, no constraint to check."]
+                fn default() -> Self {
+                    Self(0)
+                }
+            }
+            impl Default for Builder {
+                fn default() -> Self {
+                    Value::new()
+                }
+            }
+            impl ::core::fmt::Debug for Value {
+                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                    let reserved = self.0 & Self::RESERVED_MASK;
+                    let mut d = f.debug_struct("IBS_FETCH_PHYS_AD");
+                    d.field(
+                        "PHYS_ADDR",
+                        &format_args!("{:#x}", (self.0 >> 0u32) & 0xfffffffffffff_u64),
+                    );
+                    if reserved != 0 {
+                        d.field("reserved", &format_args!("{:#x}", reserved));
+                    }
+                    d.finish()
+                }
+            }
+            impl From<Value> for u64 {
+                fn from(v: Value) -> u64 {
+                    v.0
+                }
+            }
+            impl crate::access::RegisterValue for Value {
+                const NAME: &'static str = "IBS_FETCH_PHYS_AD";
+                const RESERVED_MASK: u64 = Value::RESERVED_MASK;
+                fn bits(self) -> u64 {
+                    self.0
+                }
+            }
+            #[doc = "Builds a write of `IBS_FETCH_PHYS_AD` from named fields; see [`Value::new`](Value::new)."]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+            #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
+            pub struct Builder {
+                value: Value,
+                set: u64,
+                conflict: u64,
+            }
+            impl Builder {
+                #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
+                #[doc = r" were assigned before with a different value."]
+                const fn track(self, mask: u64, next: Value) -> Self {
+                    let clash = if self.set & mask != 0 && (self.value.0 ^ next.0) & mask != 0 {
+                        mask
+                    } else {
+                        0
+                    };
+                    Self {
+                        value: next,
+                        set: self.set | mask,
+                        conflict: self.conflict | clash,
+                    }
+                }
+                #[doc = "Sets `PHYS_ADDR` to the constant `V`; a `V` wider than 52 bits fails to compile. Physical address.\n\nBits 51:0, read-write, 52 bits wide."]
+                #[track_caller]
+                pub const fn with_phys_addr<const V: u64>(self) -> Self {
+                    self.track(0xfffffffffffff_u64, self.value.with_phys_addr::<V>())
+                }
+                #[doc = "Sets `PHYS_ADDR`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 52 bits. Physical address.\n\nBits 51:0, read-write, 52 bits wide."]
+                pub const fn try_set_phys_addr(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_phys_addr(v) {
+                        Ok(next) => Ok(self.track(0xfffffffffffff_u64, next)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n"]
+                #[inline]
+                pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
+                    if self.conflict != 0 {
+                        return Err(self.conflict_error());
+                    }
+                    self.value.try_build()
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> Value {
+                    if self.conflict != 0 {
+                        self.conflict_panic()
+                    }
+                    self.value.build()
+                }
+                #[doc = r" The first field given two different values (`conflict != 0`)."]
+                #[cold]
+                const fn conflict_error(self) -> crate::ConstraintError {
+                    if self.conflict & 0xfffffffffffff_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "PHYS_ADDR is given two different values; set each field once",
+                        };
+                    }
+                    crate::ConstraintError {
+                        id: "field-set-twice",
+                        message: "a field is given two different values; set each field once",
+                    }
+                }
+                #[cold]
+                #[track_caller]
+                const fn conflict_panic(self) -> ! {
+                    if self.conflict & 0xfffffffffffff_u64 != 0 {
+                        crate::__private::set_twice("IBS_FETCH_PHYS_AD", "PHYS_ADDR")
+                    }
+                    crate::__private::set_twice("IBS_FETCH_PHYS_AD", "a field")
+                }
+            }
+            #[doc = "One `IBS_FETCH_PHYS_AD` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write)."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Instance(u32);
+            impl Instance {
+                #[doc = r" The MSR address."]
+                pub const fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            #[doc = r" The register as a typed MSR."]
+            pub const MSR: Instance = Instance(ADDRESS);
+            impl crate::access::Msr for Instance {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            impl crate::access::Readable for Instance {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl crate::access::Writable for Instance {}
+        }
+        #[doc = "The value type of [`IBS_FETCH_PHYS_AD`](IBS_FETCH_PHYS_AD)."]
+        pub type IbsFetchPhysAd = IBS_FETCH_PHYS_AD::Value;
+        #[doc = "IBS execution control (IbsOpCtl): arms op sampling with a maximum count (in units of 16\ncycles or, with IBS_OP_CNT_CTL, 16 dispatched ops) and says when an op sample is valid.\n\n- MSR: `0xC0011033`\n- Access: read-write\n- Width: 64 bits\n- Reset value: `0x0`\n- Reserved bits: `0x00000000F8000000`\n- Defined in: `amd-core` (register present since `amd-core`)\n- Manual: AMD64 APM Vol. 2 §13.3.2 (IbsOpCtl, C001_1033); Linux asm/amd/ibs.h union ibs_op_ctl\n\nThe value type is [`Value`](IBS_OP_CTL::Value)."]
+        #[allow(
+            non_snake_case,
+            missing_docs,
+            clippy::identity_op,
+            clippy::unnecessary_cast,
+            clippy::new_ret_no_self,
+            clippy::bad_bit_mask
+        )]
+        pub mod IBS_OP_CTL {
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
+            #[derive(Clone, Copy, Debug)]
+            #[allow(non_camel_case_types)]
+            pub struct IBS_OP_CTL;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = IBS_OP_CTL;
+            impl ::tock_registers::RegisterLongName for Register {}
+            #[allow(unused_imports)]
+            use ::tock_registers::fields::Field;
+            :: tock_registers :: register_bitmasks ! (u64 , IBS_OP_CTL , Register , [# [doc = "Bits 19:4 of the count at which an op is tagged. (bits 15:0, read-write)"] IBS_OP_MAX_CNT OFFSET (0) NUMBITS (16) [] , # [doc = "Sample only ops that miss the L3 cache. (bits 16, read-write)"] IBS_OP_L3_MISS_ONLY OFFSET (16) NUMBITS (1) [] , # [doc = "Enable op sampling. (bits 17, read-write)"] IBS_OP_EN OFFSET (17) NUMBITS (1) [] , # [doc = "An op sample is valid in the op registers (set by hardware; clear it to re-arm). (bits 18, read-write)"] IBS_OP_VAL OFFSET (18) NUMBITS (1) [] , # [doc = "What the op counter counts. (bits 19, read-write)"] IBS_OP_CNT_CTL OFFSET (19) NUMBITS (1) [# [doc = "Count clock cycles."] CYCLES = 0x0_u64 , # [doc = "Count dispatched ops."] DISPATCHED_OPS = 0x1_u64] , # [doc = "Bits 26:20 of the maximum count (extends IBS_OP_MAX_CNT). (bits 26:20, read-write)"] IBS_OP_MAX_CNT_EXT OFFSET (20) NUMBITS (7) [] , # [doc = "Current op count, bits 19:0 (the low seven bits are randomized by hardware when it is armed). (bits 51:32, read-write)"] IBS_OP_CUR_CNT OFFSET (32) NUMBITS (20) [] , # [doc = "Current op count, bits 26:20. (bits 58:52, read-write)"] IBS_OP_CUR_CNT_EXT OFFSET (52) NUMBITS (7) [] , # [doc = "Load-latency threshold: sample only loads whose latency exceeds 128 × (value + 1) cycles. (bits 62:59, read-write)"] IBS_OP_LDLAT_THRSH OFFSET (59) NUMBITS (4) [] , # [doc = "Enable load-latency filtering. (bits 63, read-write)"] IBS_OP_LDLAT_EN OFFSET (63) NUMBITS (1) []]);
+            #[doc = r" MSR address."]
+            pub const ADDRESS: u32 = 0xc0011033_u32;
+            #[doc = "Named values of field `IBS_OP_CNT_CTL` of `IBS_OP_CTL`."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            #[repr(u64)]
+            pub enum IbsOpCntCtl {
+                #[doc = "Count clock cycles. (`CYCLES` = 0x0)"]
+                Cycles = 0,
+                #[doc = "Count dispatched ops. (`DISPATCHED_OPS` = 0x1)"]
+                DispatchedOps = 1,
+            }
+            impl IbsOpCntCtl {
+                #[doc = r" The field value."]
+                pub const fn value(self) -> u64 {
+                    self as u64
+                }
+                #[doc = r" The named value for `v`, if it has a name."]
+                pub const fn from_value(v: u64) -> Option<Self> {
+                    match v {
+                        0x0_u64 => Some(Self::Cycles),
+                        0x1_u64 => Some(Self::DispatchedOps),
+                        _ => None,
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_reserved<const B: u64>() {
+                const {
+                    if B & Value::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IBS_OP_CTL",
+                            B & Value::RESERVED_MASK,
+                            Value::RESERVED_MASK,
+                        )
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_field_ibs_op_max_cnt<const V: u64>() {
+                const {
+                    if V > 0xffff_u64 {
+                        crate::__private::too_wide("IBS_OP_CTL", "IBS_OP_MAX_CNT", 16u32, V)
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_field_ibs_op_max_cnt_ext<const V: u64>() {
+                const {
+                    if V > 0x7f_u64 {
+                        crate::__private::too_wide("IBS_OP_CTL", "IBS_OP_MAX_CNT_EXT", 7u32, V)
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_field_ibs_op_cur_cnt<const V: u64>() {
+                const {
+                    if V > 0xfffff_u64 {
+                        crate::__private::too_wide("IBS_OP_CTL", "IBS_OP_CUR_CNT", 20u32, V)
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_field_ibs_op_cur_cnt_ext<const V: u64>() {
+                const {
+                    if V > 0x7f_u64 {
+                        crate::__private::too_wide("IBS_OP_CTL", "IBS_OP_CUR_CNT_EXT", 7u32, V)
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_field_ibs_op_ldlat_thrsh<const V: u64>() {
+                const {
+                    if V > 0xf_u64 {
+                        crate::__private::too_wide("IBS_OP_CTL", "IBS_OP_LDLAT_THRSH", 4u32, V)
+                    }
+                }
+            }
+            #[doc = "A value of `IBS_OP_CTL`. Setters never touch reserved bits (`0x00000000F8000000`)."]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash)]
+            #[repr(transparent)]
+            pub struct Value(u64);
+            impl Value {
+                #[doc = r" A [`Builder`](Builder) with every field zero (no reserved bits set): the starting point"]
+                #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
+                #[doc = r" given two different values (a compile error in a `const`)."]
+                pub const fn new() -> Builder {
+                    Builder {
+                        value: Self(0),
+                        set: 0,
+                        conflict: 0,
+                    }
+                }
+                #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
+                #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                #[track_caller]
+                pub const fn from_bits<const B: u64>() -> Self {
+                    if B & Self::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IBS_OP_CTL",
+                            B & Self::RESERVED_MASK,
+                            Self::RESERVED_MASK,
+                        )
+                    }
+                    __check_reserved::<B>();
+                    Self(B)
+                }
+                #[doc = "The value with exactly these bits, or [`ReservedBitsError`](crate::ReservedBitsError)\nwhen one of them is reserved."]
+                pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
+                    if bits & Self::RESERVED_MASK != 0 {
+                        return Err(crate::ReservedBitsError {
+                            register: "IBS_OP_CTL",
+                            bits: bits & Self::RESERVED_MASK,
+                            reserved_mask: Self::RESERVED_MASK,
+                        });
+                    }
+                    Ok(Self(bits))
+                }
+                #[doc = r" The value as read from the MSR, reserved bits kept as read: for decoding,"]
+                #[doc = r" and for a read-modify-write through `MsrExt::modify`, which writes them back"]
+                #[doc = r" unchanged. `MsrExt::write` refuses a value that sets a reserved bit."]
+                pub const fn from_raw_read(bits: u64) -> Self {
+                    Self(bits)
+                }
+                #[doc = r" The value after reset."]
+                pub const RESET: Self = Self(0x0_u64);
+                #[doc = r" Bits no field covers; this API never sets them."]
+                pub const RESERVED_MASK: u64 = 0xf8000000_u64;
+                #[doc = "The raw value (reserved bits as read, when built from [`Self::from_raw_read`](Self::from_raw_read))."]
+                pub const fn bits(self) -> u64 {
+                    self.0
+                }
+                #[doc = r" The value as a tock-registers local copy, for `FieldValue`-style access."]
+                pub const fn to_local(self) -> ::tock_registers::LocalRegisterCopy<u64, Register> {
+                    ::tock_registers::LocalRegisterCopy::new(self.0)
+                }
+                #[doc = "Bits 19:4 of the count at which an op is tagged.\n\nBits 15:0, read-write, 16 bits wide."]
+                pub const fn ibs_op_max_cnt(self) -> u16 {
+                    ((self.0 >> 0u32) & 0xffff_u64) as u16
+                }
+                #[doc = "Sets `IBS_OP_MAX_CNT` to the constant `V`; a `V` wider than 16 bits fails to compile. Bits 19:4 of the count at which an op is tagged.\n\nBits 15:0, read-write, 16 bits wide."]
+                #[track_caller]
+                pub const fn with_ibs_op_max_cnt<const V: u64>(self) -> Self {
+                    if V > 0xffff_u64 {
+                        crate::__private::too_wide("IBS_OP_CTL", "IBS_OP_MAX_CNT", 16u32, V)
+                    }
+                    __check_field_ibs_op_max_cnt::<V>();
+                    let v = V;
+                    Self((self.0 & 0xffffffffffff0000_u64) | (((v >> 0u32) & 0xffff_u64) << 0u32))
+                }
+                #[doc = "Sets `IBS_OP_MAX_CNT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 16 bits. Bits 19:4 of the count at which an op is tagged.\n\nBits 15:0, read-write, 16 bits wide."]
+                pub const fn try_set_ibs_op_max_cnt(
+                    self,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
+                    if v > 0xffff_u64 {
+                        return Err(crate::FieldError::TooWide {
+                            field: "IBS_OP_MAX_CNT",
+                            width: 16u32,
+                            value: v,
+                        });
+                    }
+                    Ok(Self(
+                        (self.0 & 0xffffffffffff0000_u64) | (((v >> 0u32) & 0xffff_u64) << 0u32),
+                    ))
+                }
+                #[doc = "Bits 19:4 of the count at which an op is tagged.\n\nBits 15:0, read-write, 16 bits wide."]
+                pub const fn set_ibs_op_max_cnt(self, value: u16) -> Self {
+                    let v = value as u64;
+                    Self((self.0 & 0xffffffffffff0000_u64) | (((v >> 0u32) & 0xffff_u64) << 0u32))
+                }
+                #[doc = "Sample only ops that miss the L3 cache.\n\nBits 16, read-write, 1 bit wide."]
+                pub const fn ibs_op_l3_miss_only(self) -> bool {
+                    ((self.0 >> 16u32) & 0x1_u64) != 0
+                }
+                #[doc = "Sample only ops that miss the L3 cache.\n\nBits 16, read-write, 1 bit wide."]
+                pub const fn with_ibs_op_l3_miss_only(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0xfffffffffffeffff_u64) | (((v >> 0u32) & 0x1_u64) << 16u32))
+                }
+                #[doc = "Enable op sampling.\n\nBits 17, read-write, 1 bit wide."]
+                pub const fn ibs_op_en(self) -> bool {
+                    ((self.0 >> 17u32) & 0x1_u64) != 0
+                }
+                #[doc = "Enable op sampling.\n\nBits 17, read-write, 1 bit wide."]
+                pub const fn with_ibs_op_en(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0xfffffffffffdffff_u64) | (((v >> 0u32) & 0x1_u64) << 17u32))
+                }
+                #[doc = "An op sample is valid in the op registers (set by hardware; clear it to re-arm).\n\nBits 18, read-write, 1 bit wide."]
+                pub const fn ibs_op_val(self) -> bool {
+                    ((self.0 >> 18u32) & 0x1_u64) != 0
+                }
+                #[doc = "An op sample is valid in the op registers (set by hardware; clear it to re-arm).\n\nBits 18, read-write, 1 bit wide."]
+                pub const fn with_ibs_op_val(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0xfffffffffffbffff_u64) | (((v >> 0u32) & 0x1_u64) << 18u32))
+                }
+                #[doc = "What the op counter counts.\n\nBits 19, read-write, 1 bit wide."]
+                pub const fn ibs_op_cnt_ctl(self) -> bool {
+                    ((self.0 >> 19u32) & 0x1_u64) != 0
+                }
+                #[doc = "What the op counter counts.\n\nBits 19, read-write, 1 bit wide."]
+                pub const fn ibs_op_cnt_ctl_value(self) -> Option<IbsOpCntCtl> {
+                    IbsOpCntCtl::from_value((self.0 >> 19u32) & 0x1_u64)
+                }
+                #[doc = "What the op counter counts.\n\nBits 19, read-write, 1 bit wide."]
+                pub const fn with_ibs_op_cnt_ctl(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0xfffffffffff7ffff_u64) | (((v >> 0u32) & 0x1_u64) << 19u32))
+                }
+                #[doc = "Bits 26:20 of the maximum count (extends IBS_OP_MAX_CNT).\n\nBits 26:20, read-write, 7 bits wide."]
+                pub const fn ibs_op_max_cnt_ext(self) -> u8 {
+                    ((self.0 >> 20u32) & 0x7f_u64) as u8
+                }
+                #[doc = "Sets `IBS_OP_MAX_CNT_EXT` to the constant `V`; a `V` wider than 7 bits fails to compile. Bits 26:20 of the maximum count (extends IBS_OP_MAX_CNT).\n\nBits 26:20, read-write, 7 bits wide."]
+                #[track_caller]
+                pub const fn with_ibs_op_max_cnt_ext<const V: u64>(self) -> Self {
+                    if V > 0x7f_u64 {
+                        crate::__private::too_wide("IBS_OP_CTL", "IBS_OP_MAX_CNT_EXT", 7u32, V)
+                    }
+                    __check_field_ibs_op_max_cnt_ext::<V>();
+                    let v = V;
+                    Self((self.0 & 0xfffffffff80fffff_u64) | (((v >> 0u32) & 0x7f_u64) << 20u32))
+                }
+                #[doc = "Sets `IBS_OP_MAX_CNT_EXT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 7 bits. Bits 26:20 of the maximum count (extends IBS_OP_MAX_CNT).\n\nBits 26:20, read-write, 7 bits wide."]
+                pub const fn try_set_ibs_op_max_cnt_ext(
+                    self,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
+                    if v > 0x7f_u64 {
+                        return Err(crate::FieldError::TooWide {
+                            field: "IBS_OP_MAX_CNT_EXT",
+                            width: 7u32,
+                            value: v,
+                        });
+                    }
+                    Ok(Self(
+                        (self.0 & 0xfffffffff80fffff_u64) | (((v >> 0u32) & 0x7f_u64) << 20u32),
+                    ))
+                }
+                #[doc = "Current op count, bits 19:0 (the low seven bits are randomized by hardware when it is armed).\n\nBits 51:32, read-write, 20 bits wide."]
+                pub const fn ibs_op_cur_cnt(self) -> u32 {
+                    ((self.0 >> 32u32) & 0xfffff_u64) as u32
+                }
+                #[doc = "Sets `IBS_OP_CUR_CNT` to the constant `V`; a `V` wider than 20 bits fails to compile. Current op count, bits 19:0 (the low seven bits are randomized by hardware when it is armed).\n\nBits 51:32, read-write, 20 bits wide."]
+                #[track_caller]
+                pub const fn with_ibs_op_cur_cnt<const V: u64>(self) -> Self {
+                    if V > 0xfffff_u64 {
+                        crate::__private::too_wide("IBS_OP_CTL", "IBS_OP_CUR_CNT", 20u32, V)
+                    }
+                    __check_field_ibs_op_cur_cnt::<V>();
+                    let v = V;
+                    Self((self.0 & 0xfff00000ffffffff_u64) | (((v >> 0u32) & 0xfffff_u64) << 32u32))
+                }
+                #[doc = "Sets `IBS_OP_CUR_CNT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 20 bits. Current op count, bits 19:0 (the low seven bits are randomized by hardware when it is armed).\n\nBits 51:32, read-write, 20 bits wide."]
+                pub const fn try_set_ibs_op_cur_cnt(
+                    self,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
+                    if v > 0xfffff_u64 {
+                        return Err(crate::FieldError::TooWide {
+                            field: "IBS_OP_CUR_CNT",
+                            width: 20u32,
+                            value: v,
+                        });
+                    }
+                    Ok(Self(
+                        (self.0 & 0xfff00000ffffffff_u64) | (((v >> 0u32) & 0xfffff_u64) << 32u32),
+                    ))
+                }
+                #[doc = "Current op count, bits 26:20.\n\nBits 58:52, read-write, 7 bits wide."]
+                pub const fn ibs_op_cur_cnt_ext(self) -> u8 {
+                    ((self.0 >> 52u32) & 0x7f_u64) as u8
+                }
+                #[doc = "Sets `IBS_OP_CUR_CNT_EXT` to the constant `V`; a `V` wider than 7 bits fails to compile. Current op count, bits 26:20.\n\nBits 58:52, read-write, 7 bits wide."]
+                #[track_caller]
+                pub const fn with_ibs_op_cur_cnt_ext<const V: u64>(self) -> Self {
+                    if V > 0x7f_u64 {
+                        crate::__private::too_wide("IBS_OP_CTL", "IBS_OP_CUR_CNT_EXT", 7u32, V)
+                    }
+                    __check_field_ibs_op_cur_cnt_ext::<V>();
+                    let v = V;
+                    Self((self.0 & 0xf80fffffffffffff_u64) | (((v >> 0u32) & 0x7f_u64) << 52u32))
+                }
+                #[doc = "Sets `IBS_OP_CUR_CNT_EXT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 7 bits. Current op count, bits 26:20.\n\nBits 58:52, read-write, 7 bits wide."]
+                pub const fn try_set_ibs_op_cur_cnt_ext(
+                    self,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
+                    if v > 0x7f_u64 {
+                        return Err(crate::FieldError::TooWide {
+                            field: "IBS_OP_CUR_CNT_EXT",
+                            width: 7u32,
+                            value: v,
+                        });
+                    }
+                    Ok(Self(
+                        (self.0 & 0xf80fffffffffffff_u64) | (((v >> 0u32) & 0x7f_u64) << 52u32),
+                    ))
+                }
+                #[doc = "Load-latency threshold: sample only loads whose latency exceeds 128 × (value + 1) cycles.\n\nBits 62:59, read-write, 4 bits wide."]
+                pub const fn ibs_op_ldlat_thrsh(self) -> u8 {
+                    ((self.0 >> 59u32) & 0xf_u64) as u8
+                }
+                #[doc = "Sets `IBS_OP_LDLAT_THRSH` to the constant `V`; a `V` wider than 4 bits fails to compile. Load-latency threshold: sample only loads whose latency exceeds 128 × (value + 1) cycles.\n\nBits 62:59, read-write, 4 bits wide."]
+                #[track_caller]
+                pub const fn with_ibs_op_ldlat_thrsh<const V: u64>(self) -> Self {
+                    if V > 0xf_u64 {
+                        crate::__private::too_wide("IBS_OP_CTL", "IBS_OP_LDLAT_THRSH", 4u32, V)
+                    }
+                    __check_field_ibs_op_ldlat_thrsh::<V>();
+                    let v = V;
+                    Self((self.0 & 0x87ffffffffffffff_u64) | (((v >> 0u32) & 0xf_u64) << 59u32))
+                }
+                #[doc = "Sets `IBS_OP_LDLAT_THRSH`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 4 bits. Load-latency threshold: sample only loads whose latency exceeds 128 × (value + 1) cycles.\n\nBits 62:59, read-write, 4 bits wide."]
+                pub const fn try_set_ibs_op_ldlat_thrsh(
+                    self,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
+                    if v > 0xf_u64 {
+                        return Err(crate::FieldError::TooWide {
+                            field: "IBS_OP_LDLAT_THRSH",
+                            width: 4u32,
+                            value: v,
+                        });
+                    }
+                    Ok(Self(
+                        (self.0 & 0x87ffffffffffffff_u64) | (((v >> 0u32) & 0xf_u64) << 59u32),
+                    ))
+                }
+                #[doc = "Enable load-latency filtering.\n\nBits 63, read-write, 1 bit wide."]
+                pub const fn ibs_op_ldlat_en(self) -> bool {
+                    ((self.0 >> 63u32) & 0x1_u64) != 0
+                }
+                #[doc = "Enable load-latency filtering.\n\nBits 63, read-write, 1 bit wide."]
+                pub const fn with_ibs_op_ldlat_en(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0x7fffffffffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 63u32))
+                }
+                #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
+                #[inline]
+                pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
+                    Ok(self)
+                }
+                #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> Self {
+                    self
+                }
+            }
+            impl Default for Value {
+                #[doc = r" All fields zero: no reserved bit set, no constraint to check."]
+                fn default() -> Self {
+                    Self(0)
+                }
+            }
+            impl Default for Builder {
+                fn default() -> Self {
+                    Value::new()
+                }
+            }
+            impl ::core::fmt::Debug for Value {
+                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                    let reserved = self.0 & Self::RESERVED_MASK;
+                    let mut d = f.debug_struct("IBS_OP_CTL");
+                    d.field(
+                        "IBS_OP_MAX_CNT",
+                        &format_args!("{:#x}", (self.0 >> 0u32) & 0xffff_u64),
+                    )
+                    .field("IBS_OP_L3_MISS_ONLY", &(((self.0 >> 16u32) & 0x1_u64) != 0))
+                    .field("IBS_OP_EN", &(((self.0 >> 17u32) & 0x1_u64) != 0))
+                    .field("IBS_OP_VAL", &(((self.0 >> 18u32) & 0x1_u64) != 0))
+                    .field("IBS_OP_CNT_CTL", &(((self.0 >> 19u32) & 0x1_u64) != 0))
+                    .field(
+                        "IBS_OP_MAX_CNT_EXT",
+                        &format_args!("{:#x}", (self.0 >> 20u32) & 0x7f_u64),
+                    )
+                    .field(
+                        "IBS_OP_CUR_CNT",
+                        &format_args!("{:#x}", (self.0 >> 32u32) & 0xfffff_u64),
+                    )
+                    .field(
+                        "IBS_OP_CUR_CNT_EXT",
+                        &format_args!("{:#x}", (self.0 >> 52u32) & 0x7f_u64),
+                    )
+                    .field(
+                        "IBS_OP_LDLAT_THRSH",
+                        &format_args!("{:#x}", (self.0 >> 59u32) & 0xf_u64),
+                    )
+                    .field("IBS_OP_LDLAT_EN", &(((self.0 >> 63u32) & 0x1_u64) != 0));
+                    if reserved != 0 {
+                        d.field("reserved", &format_args!("{:#x}", reserved));
+                    }
+                    d.finish()
+                }
+            }
+            impl From<Value> for u64 {
+                fn from(v: Value) -> u64 {
+                    v.0
+                }
+            }
+            impl crate::access::RegisterValue for Value {
+                const NAME: &'static str = "IBS_OP_CTL";
+                const RESERVED_MASK: u64 = Value::RESERVED_MASK;
+                fn bits(self) -> u64 {
+                    self.0
+                }
+            }
+            #[doc = "Builds a write of `IBS_OP_CTL` from named fields; see [`Value::new`](Value::new)."]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+            #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
+            pub struct Builder {
+                value: Value,
+                set: u64,
+                conflict: u64,
+            }
+            impl Builder {
+                #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
+                #[doc = r" were assigned before with a different value."]
+                const fn track(self, mask: u64, next: Value) -> Self {
+                    let clash = if self.set & mask != 0 && (self.value.0 ^ next.0) & mask != 0 {
+                        mask
+                    } else {
+                        0
+                    };
+                    Self {
+                        value: next,
+                        set: self.set | mask,
+                        conflict: self.conflict | clash,
+                    }
+                }
+                #[doc = "Sets `IBS_OP_MAX_CNT` to the constant `V`; a `V` wider than 16 bits fails to compile. Bits 19:4 of the count at which an op is tagged.\n\nBits 15:0, read-write, 16 bits wide."]
+                #[track_caller]
+                pub const fn with_ibs_op_max_cnt<const V: u64>(self) -> Self {
+                    self.track(0xffff_u64, self.value.with_ibs_op_max_cnt::<V>())
+                }
+                #[doc = "Sets `IBS_OP_MAX_CNT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 16 bits. Bits 19:4 of the count at which an op is tagged.\n\nBits 15:0, read-write, 16 bits wide."]
+                pub const fn try_set_ibs_op_max_cnt(
+                    self,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_ibs_op_max_cnt(v) {
+                        Ok(next) => Ok(self.track(0xffff_u64, next)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "Bits 19:4 of the count at which an op is tagged.\n\nBits 15:0, read-write, 16 bits wide."]
+                pub const fn set_ibs_op_max_cnt(self, value: u16) -> Self {
+                    self.track(0xffff_u64, self.value.set_ibs_op_max_cnt(value))
+                }
+                #[doc = "Sample only ops that miss the L3 cache.\n\nBits 16, read-write, 1 bit wide."]
+                pub const fn with_ibs_op_l3_miss_only(self, on: bool) -> Self {
+                    self.track(0x10000_u64, self.value.with_ibs_op_l3_miss_only(on))
+                }
+                #[doc = "Enable op sampling.\n\nBits 17, read-write, 1 bit wide."]
+                pub const fn with_ibs_op_en(self, on: bool) -> Self {
+                    self.track(0x20000_u64, self.value.with_ibs_op_en(on))
+                }
+                #[doc = "An op sample is valid in the op registers (set by hardware; clear it to re-arm).\n\nBits 18, read-write, 1 bit wide."]
+                pub const fn with_ibs_op_val(self, on: bool) -> Self {
+                    self.track(0x40000_u64, self.value.with_ibs_op_val(on))
+                }
+                #[doc = "What the op counter counts.\n\nBits 19, read-write, 1 bit wide."]
+                pub const fn with_ibs_op_cnt_ctl(self, on: bool) -> Self {
+                    self.track(0x80000_u64, self.value.with_ibs_op_cnt_ctl(on))
+                }
+                #[doc = "Sets `IBS_OP_MAX_CNT_EXT` to the constant `V`; a `V` wider than 7 bits fails to compile. Bits 26:20 of the maximum count (extends IBS_OP_MAX_CNT).\n\nBits 26:20, read-write, 7 bits wide."]
+                #[track_caller]
+                pub const fn with_ibs_op_max_cnt_ext<const V: u64>(self) -> Self {
+                    self.track(0x7f00000_u64, self.value.with_ibs_op_max_cnt_ext::<V>())
+                }
+                #[doc = "Sets `IBS_OP_MAX_CNT_EXT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 7 bits. Bits 26:20 of the maximum count (extends IBS_OP_MAX_CNT).\n\nBits 26:20, read-write, 7 bits wide."]
+                pub const fn try_set_ibs_op_max_cnt_ext(
+                    self,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_ibs_op_max_cnt_ext(v) {
+                        Ok(next) => Ok(self.track(0x7f00000_u64, next)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "Sets `IBS_OP_CUR_CNT` to the constant `V`; a `V` wider than 20 bits fails to compile. Current op count, bits 19:0 (the low seven bits are randomized by hardware when it is armed).\n\nBits 51:32, read-write, 20 bits wide."]
+                #[track_caller]
+                pub const fn with_ibs_op_cur_cnt<const V: u64>(self) -> Self {
+                    self.track(0xfffff00000000_u64, self.value.with_ibs_op_cur_cnt::<V>())
+                }
+                #[doc = "Sets `IBS_OP_CUR_CNT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 20 bits. Current op count, bits 19:0 (the low seven bits are randomized by hardware when it is armed).\n\nBits 51:32, read-write, 20 bits wide."]
+                pub const fn try_set_ibs_op_cur_cnt(
+                    self,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_ibs_op_cur_cnt(v) {
+                        Ok(next) => Ok(self.track(0xfffff00000000_u64, next)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "Sets `IBS_OP_CUR_CNT_EXT` to the constant `V`; a `V` wider than 7 bits fails to compile. Current op count, bits 26:20.\n\nBits 58:52, read-write, 7 bits wide."]
+                #[track_caller]
+                pub const fn with_ibs_op_cur_cnt_ext<const V: u64>(self) -> Self {
+                    self.track(
+                        0x7f0000000000000_u64,
+                        self.value.with_ibs_op_cur_cnt_ext::<V>(),
+                    )
+                }
+                #[doc = "Sets `IBS_OP_CUR_CNT_EXT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 7 bits. Current op count, bits 26:20.\n\nBits 58:52, read-write, 7 bits wide."]
+                pub const fn try_set_ibs_op_cur_cnt_ext(
+                    self,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_ibs_op_cur_cnt_ext(v) {
+                        Ok(next) => Ok(self.track(0x7f0000000000000_u64, next)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "Sets `IBS_OP_LDLAT_THRSH` to the constant `V`; a `V` wider than 4 bits fails to compile. Load-latency threshold: sample only loads whose latency exceeds 128 × (value + 1) cycles.\n\nBits 62:59, read-write, 4 bits wide."]
+                #[track_caller]
+                pub const fn with_ibs_op_ldlat_thrsh<const V: u64>(self) -> Self {
+                    self.track(
+                        0x7800000000000000_u64,
+                        self.value.with_ibs_op_ldlat_thrsh::<V>(),
+                    )
+                }
+                #[doc = "Sets `IBS_OP_LDLAT_THRSH`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 4 bits. Load-latency threshold: sample only loads whose latency exceeds 128 × (value + 1) cycles.\n\nBits 62:59, read-write, 4 bits wide."]
+                pub const fn try_set_ibs_op_ldlat_thrsh(
+                    self,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_ibs_op_ldlat_thrsh(v) {
+                        Ok(next) => Ok(self.track(0x7800000000000000_u64, next)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "Enable load-latency filtering.\n\nBits 63, read-write, 1 bit wide."]
+                pub const fn with_ibs_op_ldlat_en(self, on: bool) -> Self {
+                    self.track(0x8000000000000000_u64, self.value.with_ibs_op_ldlat_en(on))
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n"]
+                #[inline]
+                pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
+                    if self.conflict != 0 {
+                        return Err(self.conflict_error());
+                    }
+                    self.value.try_build()
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> Value {
+                    if self.conflict != 0 {
+                        self.conflict_panic()
+                    }
+                    self.value.build()
+                }
+                #[doc = r" The first field given two different values (`conflict != 0`)."]
+                #[cold]
+                const fn conflict_error(self) -> crate::ConstraintError {
+                    if self.conflict & 0xffff_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "IBS_OP_MAX_CNT is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x10000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "IBS_OP_L3_MISS_ONLY is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x20000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "IBS_OP_EN is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x40000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "IBS_OP_VAL is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x80000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "IBS_OP_CNT_CTL is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x7f00000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "IBS_OP_MAX_CNT_EXT is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0xfffff00000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "IBS_OP_CUR_CNT is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x7f0000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "IBS_OP_CUR_CNT_EXT is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x7800000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "IBS_OP_LDLAT_THRSH is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x8000000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "IBS_OP_LDLAT_EN is given two different values; set each field once",
+                        };
+                    }
+                    crate::ConstraintError {
+                        id: "field-set-twice",
+                        message: "a field is given two different values; set each field once",
+                    }
+                }
+                #[cold]
+                #[track_caller]
+                const fn conflict_panic(self) -> ! {
+                    if self.conflict & 0xffff_u64 != 0 {
+                        crate::__private::set_twice("IBS_OP_CTL", "IBS_OP_MAX_CNT")
+                    }
+                    if self.conflict & 0x10000_u64 != 0 {
+                        crate::__private::set_twice("IBS_OP_CTL", "IBS_OP_L3_MISS_ONLY")
+                    }
+                    if self.conflict & 0x20000_u64 != 0 {
+                        crate::__private::set_twice("IBS_OP_CTL", "IBS_OP_EN")
+                    }
+                    if self.conflict & 0x40000_u64 != 0 {
+                        crate::__private::set_twice("IBS_OP_CTL", "IBS_OP_VAL")
+                    }
+                    if self.conflict & 0x80000_u64 != 0 {
+                        crate::__private::set_twice("IBS_OP_CTL", "IBS_OP_CNT_CTL")
+                    }
+                    if self.conflict & 0x7f00000_u64 != 0 {
+                        crate::__private::set_twice("IBS_OP_CTL", "IBS_OP_MAX_CNT_EXT")
+                    }
+                    if self.conflict & 0xfffff00000000_u64 != 0 {
+                        crate::__private::set_twice("IBS_OP_CTL", "IBS_OP_CUR_CNT")
+                    }
+                    if self.conflict & 0x7f0000000000000_u64 != 0 {
+                        crate::__private::set_twice("IBS_OP_CTL", "IBS_OP_CUR_CNT_EXT")
+                    }
+                    if self.conflict & 0x7800000000000000_u64 != 0 {
+                        crate::__private::set_twice("IBS_OP_CTL", "IBS_OP_LDLAT_THRSH")
+                    }
+                    if self.conflict & 0x8000000000000000_u64 != 0 {
+                        crate::__private::set_twice("IBS_OP_CTL", "IBS_OP_LDLAT_EN")
+                    }
+                    crate::__private::set_twice("IBS_OP_CTL", "a field")
+                }
+            }
+            #[doc = "One `IBS_OP_CTL` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write)."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Instance(u32);
+            impl Instance {
+                #[doc = r" The MSR address."]
+                pub const fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            #[doc = r" The register as a typed MSR."]
+            pub const MSR: Instance = Instance(ADDRESS);
+            impl crate::access::Msr for Instance {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            impl crate::access::Readable for Instance {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl crate::access::Writable for Instance {}
+        }
+        #[doc = "The value type of [`IBS_OP_CTL`](IBS_OP_CTL)."]
+        pub type IbsOpCtl = IBS_OP_CTL::Value;
+        #[doc = "Linear address of the instruction of the tagged op (IbsOpRip).\n\n- MSR: `0xC0011034`\n- Access: read-write\n- Width: 64 bits\n- Reserved bits: `0x0000000000000000`\n- Defined in: `amd-core` (register present since `amd-core`)\n- Manual: AMD64 APM Vol. 2 §13.3.2 (IbsOpRip, C001_1034)\n\nThe value type is [`Value`](IBS_OP_RIP::Value)."]
+        #[allow(
+            non_snake_case,
+            missing_docs,
+            clippy::identity_op,
+            clippy::unnecessary_cast,
+            clippy::new_ret_no_self,
+            clippy::bad_bit_mask
+        )]
+        pub mod IBS_OP_RIP {
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
+            #[derive(Clone, Copy, Debug)]
+            #[allow(non_camel_case_types)]
+            pub struct IBS_OP_RIP;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = IBS_OP_RIP;
+            impl ::tock_registers::RegisterLongName for Register {}
+            #[allow(unused_imports)]
+            use ::tock_registers::fields::Field;
+            :: tock_registers :: register_bitmasks ! (u64 , IBS_OP_RIP , Register , [# [doc = "Instruction address. (bits 63:0, read-write)"] RIP OFFSET (0) NUMBITS (64) []]);
+            #[doc = r" MSR address."]
+            pub const ADDRESS: u32 = 0xc0011034_u32;
+            #[inline(always)]
+            const fn __check_reserved<const B: u64>() {
+                const {
+                    if B & Value::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IBS_OP_RIP",
+                            B & Value::RESERVED_MASK,
+                            Value::RESERVED_MASK,
+                        )
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_field_rip<const V: u64>() {
+                const {
+                    if V > 0xffffffffffffffff_u64 {
+                        crate::__private::too_wide("IBS_OP_RIP", "RIP", 64u32, V)
+                    }
+                }
+            }
+            #[doc = "A value of `IBS_OP_RIP`. Setters never touch reserved bits (`0x0000000000000000`)."]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash)]
+            #[repr(transparent)]
+            pub struct Value(u64);
+            impl Value {
+                #[doc = r" A [`Builder`](Builder) with every field zero (no reserved bits set): the starting point"]
+                #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
+                #[doc = r" given two different values (a compile error in a `const`)."]
+                pub const fn new() -> Builder {
+                    Builder {
+                        value: Self(0),
+                        set: 0,
+                        conflict: 0,
+                    }
+                }
+                #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
+                #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                #[track_caller]
+                pub const fn from_bits<const B: u64>() -> Self {
+                    if B & Self::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IBS_OP_RIP",
+                            B & Self::RESERVED_MASK,
+                            Self::RESERVED_MASK,
+                        )
+                    }
+                    __check_reserved::<B>();
+                    Self(B)
+                }
+                #[doc = "The value with exactly these bits, or [`ReservedBitsError`](crate::ReservedBitsError)\nwhen one of them is reserved."]
+                pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
+                    if bits & Self::RESERVED_MASK != 0 {
+                        return Err(crate::ReservedBitsError {
+                            register: "IBS_OP_RIP",
+                            bits: bits & Self::RESERVED_MASK,
+                            reserved_mask: Self::RESERVED_MASK,
+                        });
+                    }
+                    Ok(Self(bits))
+                }
+                #[doc = r" The value as read from the MSR, reserved bits kept as read: for decoding,"]
+                #[doc = r" and for a read-modify-write through `MsrExt::modify`, which writes them back"]
+                #[doc = r" unchanged. `MsrExt::write` refuses a value that sets a reserved bit."]
+                pub const fn from_raw_read(bits: u64) -> Self {
+                    Self(bits)
+                }
+                #[doc = r" Bits no field covers; this API never sets them."]
+                pub const RESERVED_MASK: u64 = 0x0_u64;
+                #[doc = "The raw value (reserved bits as read, when built from [`Self::from_raw_read`](Self::from_raw_read))."]
+                pub const fn bits(self) -> u64 {
+                    self.0
+                }
+                #[doc = r" The value as a tock-registers local copy, for `FieldValue`-style access."]
+                pub const fn to_local(self) -> ::tock_registers::LocalRegisterCopy<u64, Register> {
+                    ::tock_registers::LocalRegisterCopy::new(self.0)
+                }
+                #[doc = "Instruction address.\n\nBits 63:0, read-write, 64 bits wide."]
+                pub const fn rip(self) -> u64 {
+                    ((self.0 >> 0u32) & 0xffffffffffffffff_u64) as u64
+                }
+                #[doc = "Sets `RIP` to the constant `V`; a `V` wider than 64 bits fails to compile. Instruction address.\n\nBits 63:0, read-write, 64 bits wide."]
+                #[track_caller]
+                pub const fn with_rip<const V: u64>(self) -> Self {
+                    if V > 0xffffffffffffffff_u64 {
+                        crate::__private::too_wide("IBS_OP_RIP", "RIP", 64u32, V)
+                    }
+                    __check_field_rip::<V>();
+                    let v = V;
+                    Self((self.0 & 0x0_u64) | (((v >> 0u32) & 0xffffffffffffffff_u64) << 0u32))
+                }
+                #[doc = "Sets `RIP`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 64 bits. Instruction address.\n\nBits 63:0, read-write, 64 bits wide."]
+                pub const fn try_set_rip(self, v: u64) -> Result<Self, crate::FieldError> {
+                    if v > 0xffffffffffffffff_u64 {
+                        return Err(crate::FieldError::TooWide {
+                            field: "RIP",
+                            width: 64u32,
+                            value: v,
+                        });
+                    }
+                    Ok(Self(
+                        (self.0 & 0x0_u64) | (((v >> 0u32) & 0xffffffffffffffff_u64) << 0u32),
+                    ))
+                }
+                #[doc = "Instruction address.\n\nBits 63:0, read-write, 64 bits wide."]
+                pub const fn set_rip(self, value: u64) -> Self {
+                    let v = value as u64;
+                    Self((self.0 & 0x0_u64) | (((v >> 0u32) & 0xffffffffffffffff_u64) << 0u32))
+                }
+                #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
+                #[inline]
+                pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
+                    Ok(self)
+                }
+                #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> Self {
+                    self
+                }
+            }
+            impl Default for Value {
+                #[doc = r" All fields zero: no reserved bit set, no constraint to check."]
+                fn default() -> Self {
+                    Self(0)
+                }
+            }
+            impl Default for Builder {
+                fn default() -> Self {
+                    Value::new()
+                }
+            }
+            impl ::core::fmt::Debug for Value {
+                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                    let reserved = self.0 & Self::RESERVED_MASK;
+                    let mut d = f.debug_struct("IBS_OP_RIP");
+                    d.field(
+                        "RIP",
+                        &format_args!("{:#x}", (self.0 >> 0u32) & 0xffffffffffffffff_u64),
+                    );
+                    if reserved != 0 {
+                        d.field("reserved", &format_args!("{:#x}", reserved));
+                    }
+                    d.finish()
+                }
+            }
+            impl From<Value> for u64 {
+                fn from(v: Value) -> u64 {
+                    v.0
+                }
+            }
+            impl crate::access::RegisterValue for Value {
+                const NAME: &'static str = "IBS_OP_RIP";
+                const RESERVED_MASK: u64 = Value::RESERVED_MASK;
+                fn bits(self) -> u64 {
+                    self.0
+                }
+            }
+            #[doc = "Builds a write of `IBS_OP_RIP` from named fields; see [`Value::new`](Value::new)."]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+            #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
+            pub struct Builder {
+                value: Value,
+                set: u64,
+                conflict: u64,
+            }
+            impl Builder {
+                #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
+                #[doc = r" were assigned before with a different value."]
+                const fn track(self, mask: u64, next: Value) -> Self {
+                    let clash = if self.set & mask != 0 && (self.value.0 ^ next.0) & mask != 0 {
+                        mask
+                    } else {
+                        0
+                    };
+                    Self {
+                        value: next,
+                        set: self.set | mask,
+                        conflict: self.conflict | clash,
+                    }
+                }
+                #[doc = "Sets `RIP` to the constant `V`; a `V` wider than 64 bits fails to compile. Instruction address.\n\nBits 63:0, read-write, 64 bits wide."]
+                #[track_caller]
+                pub const fn with_rip<const V: u64>(self) -> Self {
+                    self.track(0xffffffffffffffff_u64, self.value.with_rip::<V>())
+                }
+                #[doc = "Sets `RIP`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 64 bits. Instruction address.\n\nBits 63:0, read-write, 64 bits wide."]
+                pub const fn try_set_rip(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_rip(v) {
+                        Ok(next) => Ok(self.track(0xffffffffffffffff_u64, next)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "Instruction address.\n\nBits 63:0, read-write, 64 bits wide."]
+                pub const fn set_rip(self, value: u64) -> Self {
+                    self.track(0xffffffffffffffff_u64, self.value.set_rip(value))
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n"]
+                #[inline]
+                pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
+                    if self.conflict != 0 {
+                        return Err(self.conflict_error());
+                    }
+                    self.value.try_build()
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> Value {
+                    if self.conflict != 0 {
+                        self.conflict_panic()
+                    }
+                    self.value.build()
+                }
+                #[doc = r" The first field given two different values (`conflict != 0`)."]
+                #[cold]
+                const fn conflict_error(self) -> crate::ConstraintError {
+                    if self.conflict & 0xffffffffffffffff_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "RIP is given two different values; set each field once",
+                        };
+                    }
+                    crate::ConstraintError {
+                        id: "field-set-twice",
+                        message: "a field is given two different values; set each field once",
+                    }
+                }
+                #[cold]
+                #[track_caller]
+                const fn conflict_panic(self) -> ! {
+                    if self.conflict & 0xffffffffffffffff_u64 != 0 {
+                        crate::__private::set_twice("IBS_OP_RIP", "RIP")
+                    }
+                    crate::__private::set_twice("IBS_OP_RIP", "a field")
+                }
+            }
+            #[doc = "One `IBS_OP_RIP` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write)."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Instance(u32);
+            impl Instance {
+                #[doc = r" The MSR address."]
+                pub const fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            #[doc = r" The register as a typed MSR."]
+            pub const MSR: Instance = Instance(ADDRESS);
+            impl crate::access::Msr for Instance {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            impl crate::access::Readable for Instance {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl crate::access::Writable for Instance {}
+        }
+        #[doc = "The value type of [`IBS_OP_RIP`](IBS_OP_RIP)."]
+        pub type IbsOpRip = IBS_OP_RIP::Value;
+        #[doc = "Retirement and branch information of the tagged op (IbsOpData).\n\n- MSR: `0xC0011035`\n- Access: read-write\n- Width: 64 bits\n- Reserved bits: `0xFFFFFE0300000000`\n- Defined in: `amd-core` (register present since `amd-core`)\n- Manual: AMD64 APM Vol. 2 §13.3.2 (IbsOpData, C001_1035); Linux asm/amd/ibs.h union ibs_op_data\n\nThe value type is [`Value`](IBS_OP_DATA::Value)."]
+        #[allow(
+            non_snake_case,
+            missing_docs,
+            clippy::identity_op,
+            clippy::unnecessary_cast,
+            clippy::new_ret_no_self,
+            clippy::bad_bit_mask
+        )]
+        pub mod IBS_OP_DATA {
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
+            #[derive(Clone, Copy, Debug)]
+            #[allow(non_camel_case_types)]
+            pub struct IBS_OP_DATA;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = IBS_OP_DATA;
+            impl ::tock_registers::RegisterLongName for Register {}
+            #[allow(unused_imports)]
+            use ::tock_registers::fields::Field;
+            :: tock_registers :: register_bitmasks ! (u64 , IBS_OP_DATA , Register , [# [doc = "Cycles from the op's completion to its retirement. (bits 15:0, read-write)"] IBS_COMP_TO_RET_CTR OFFSET (0) NUMBITS (16) [] , # [doc = "Cycles from tagging the op to its retirement. (bits 31:16, read-write)"] IBS_TAG_TO_RET_CTR OFFSET (16) NUMBITS (16) [] , # [doc = "The op is a return. (bits 34, read-write)"] IBS_OP_RETURN OFFSET (34) NUMBITS (1) [] , # [doc = "The op is a taken branch. (bits 35, read-write)"] IBS_OP_BRN_TAKEN OFFSET (35) NUMBITS (1) [] , # [doc = "The op is a mispredicted branch. (bits 36, read-write)"] IBS_OP_BRN_MISP OFFSET (36) NUMBITS (1) [] , # [doc = "The op is a retired branch. (bits 37, read-write)"] IBS_OP_BRN_RET OFFSET (37) NUMBITS (1) [] , # [doc = "IBS_OP_RIP is not valid for this sample. (bits 38, read-write)"] IBS_RIP_INVALID OFFSET (38) NUMBITS (1) [] , # [doc = "The op is a fused branch. (bits 39, read-write)"] IBS_OP_BRN_FUSE OFFSET (39) NUMBITS (1) [] , # [doc = "The op comes from microcode. (bits 40, read-write)"] IBS_OP_MICROCODE OFFSET (40) NUMBITS (1) []]);
+            #[doc = r" MSR address."]
+            pub const ADDRESS: u32 = 0xc0011035_u32;
+            #[inline(always)]
+            const fn __check_reserved<const B: u64>() {
+                const {
+                    if B & Value::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IBS_OP_DATA",
+                            B & Value::RESERVED_MASK,
+                            Value::RESERVED_MASK,
+                        )
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_field_ibs_comp_to_ret_ctr<const V: u64>() {
+                const {
+                    if V > 0xffff_u64 {
+                        crate::__private::too_wide("IBS_OP_DATA", "IBS_COMP_TO_RET_CTR", 16u32, V)
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_field_ibs_tag_to_ret_ctr<const V: u64>() {
+                const {
+                    if V > 0xffff_u64 {
+                        crate::__private::too_wide("IBS_OP_DATA", "IBS_TAG_TO_RET_CTR", 16u32, V)
+                    }
+                }
+            }
+            #[doc = "A value of `IBS_OP_DATA`. Setters never touch reserved bits (`0xFFFFFE0300000000`)."]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash)]
+            #[repr(transparent)]
+            pub struct Value(u64);
+            impl Value {
+                #[doc = r" A [`Builder`](Builder) with every field zero (no reserved bits set): the starting point"]
+                #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
+                #[doc = r" given two different values (a compile error in a `const`)."]
+                pub const fn new() -> Builder {
+                    Builder {
+                        value: Self(0),
+                        set: 0,
+                        conflict: 0,
+                    }
+                }
+                #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
+                #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                #[track_caller]
+                pub const fn from_bits<const B: u64>() -> Self {
+                    if B & Self::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IBS_OP_DATA",
+                            B & Self::RESERVED_MASK,
+                            Self::RESERVED_MASK,
+                        )
+                    }
+                    __check_reserved::<B>();
+                    Self(B)
+                }
+                #[doc = "The value with exactly these bits, or [`ReservedBitsError`](crate::ReservedBitsError)\nwhen one of them is reserved."]
+                pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
+                    if bits & Self::RESERVED_MASK != 0 {
+                        return Err(crate::ReservedBitsError {
+                            register: "IBS_OP_DATA",
+                            bits: bits & Self::RESERVED_MASK,
+                            reserved_mask: Self::RESERVED_MASK,
+                        });
+                    }
+                    Ok(Self(bits))
+                }
+                #[doc = r" The value as read from the MSR, reserved bits kept as read: for decoding,"]
+                #[doc = r" and for a read-modify-write through `MsrExt::modify`, which writes them back"]
+                #[doc = r" unchanged. `MsrExt::write` refuses a value that sets a reserved bit."]
+                pub const fn from_raw_read(bits: u64) -> Self {
+                    Self(bits)
+                }
+                #[doc = r" Bits no field covers; this API never sets them."]
+                pub const RESERVED_MASK: u64 = 0xfffffe0300000000_u64;
+                #[doc = "The raw value (reserved bits as read, when built from [`Self::from_raw_read`](Self::from_raw_read))."]
+                pub const fn bits(self) -> u64 {
+                    self.0
+                }
+                #[doc = r" The value as a tock-registers local copy, for `FieldValue`-style access."]
+                pub const fn to_local(self) -> ::tock_registers::LocalRegisterCopy<u64, Register> {
+                    ::tock_registers::LocalRegisterCopy::new(self.0)
+                }
+                #[doc = "Cycles from the op's completion to its retirement.\n\nBits 15:0, read-write, 16 bits wide."]
+                pub const fn ibs_comp_to_ret_ctr(self) -> u16 {
+                    ((self.0 >> 0u32) & 0xffff_u64) as u16
+                }
+                #[doc = "Sets `IBS_COMP_TO_RET_CTR` to the constant `V`; a `V` wider than 16 bits fails to compile. Cycles from the op's completion to its retirement.\n\nBits 15:0, read-write, 16 bits wide."]
+                #[track_caller]
+                pub const fn with_ibs_comp_to_ret_ctr<const V: u64>(self) -> Self {
+                    if V > 0xffff_u64 {
+                        crate::__private::too_wide("IBS_OP_DATA", "IBS_COMP_TO_RET_CTR", 16u32, V)
+                    }
+                    __check_field_ibs_comp_to_ret_ctr::<V>();
+                    let v = V;
+                    Self((self.0 & 0xffffffffffff0000_u64) | (((v >> 0u32) & 0xffff_u64) << 0u32))
+                }
+                #[doc = "Sets `IBS_COMP_TO_RET_CTR`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 16 bits. Cycles from the op's completion to its retirement.\n\nBits 15:0, read-write, 16 bits wide."]
+                pub const fn try_set_ibs_comp_to_ret_ctr(
+                    self,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
+                    if v > 0xffff_u64 {
+                        return Err(crate::FieldError::TooWide {
+                            field: "IBS_COMP_TO_RET_CTR",
+                            width: 16u32,
+                            value: v,
+                        });
+                    }
+                    Ok(Self(
+                        (self.0 & 0xffffffffffff0000_u64) | (((v >> 0u32) & 0xffff_u64) << 0u32),
+                    ))
+                }
+                #[doc = "Cycles from the op's completion to its retirement.\n\nBits 15:0, read-write, 16 bits wide."]
+                pub const fn set_ibs_comp_to_ret_ctr(self, value: u16) -> Self {
+                    let v = value as u64;
+                    Self((self.0 & 0xffffffffffff0000_u64) | (((v >> 0u32) & 0xffff_u64) << 0u32))
+                }
+                #[doc = "Cycles from tagging the op to its retirement.\n\nBits 31:16, read-write, 16 bits wide."]
+                pub const fn ibs_tag_to_ret_ctr(self) -> u16 {
+                    ((self.0 >> 16u32) & 0xffff_u64) as u16
+                }
+                #[doc = "Sets `IBS_TAG_TO_RET_CTR` to the constant `V`; a `V` wider than 16 bits fails to compile. Cycles from tagging the op to its retirement.\n\nBits 31:16, read-write, 16 bits wide."]
+                #[track_caller]
+                pub const fn with_ibs_tag_to_ret_ctr<const V: u64>(self) -> Self {
+                    if V > 0xffff_u64 {
+                        crate::__private::too_wide("IBS_OP_DATA", "IBS_TAG_TO_RET_CTR", 16u32, V)
+                    }
+                    __check_field_ibs_tag_to_ret_ctr::<V>();
+                    let v = V;
+                    Self((self.0 & 0xffffffff0000ffff_u64) | (((v >> 0u32) & 0xffff_u64) << 16u32))
+                }
+                #[doc = "Sets `IBS_TAG_TO_RET_CTR`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 16 bits. Cycles from tagging the op to its retirement.\n\nBits 31:16, read-write, 16 bits wide."]
+                pub const fn try_set_ibs_tag_to_ret_ctr(
+                    self,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
+                    if v > 0xffff_u64 {
+                        return Err(crate::FieldError::TooWide {
+                            field: "IBS_TAG_TO_RET_CTR",
+                            width: 16u32,
+                            value: v,
+                        });
+                    }
+                    Ok(Self(
+                        (self.0 & 0xffffffff0000ffff_u64) | (((v >> 0u32) & 0xffff_u64) << 16u32),
+                    ))
+                }
+                #[doc = "Cycles from tagging the op to its retirement.\n\nBits 31:16, read-write, 16 bits wide."]
+                pub const fn set_ibs_tag_to_ret_ctr(self, value: u16) -> Self {
+                    let v = value as u64;
+                    Self((self.0 & 0xffffffff0000ffff_u64) | (((v >> 0u32) & 0xffff_u64) << 16u32))
+                }
+                #[doc = "The op is a return.\n\nBits 34, read-write, 1 bit wide."]
+                pub const fn ibs_op_return(self) -> bool {
+                    ((self.0 >> 34u32) & 0x1_u64) != 0
+                }
+                #[doc = "The op is a return.\n\nBits 34, read-write, 1 bit wide."]
+                pub const fn with_ibs_op_return(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0xfffffffbffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 34u32))
+                }
+                #[doc = "The op is a taken branch.\n\nBits 35, read-write, 1 bit wide."]
+                pub const fn ibs_op_brn_taken(self) -> bool {
+                    ((self.0 >> 35u32) & 0x1_u64) != 0
+                }
+                #[doc = "The op is a taken branch.\n\nBits 35, read-write, 1 bit wide."]
+                pub const fn with_ibs_op_brn_taken(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0xfffffff7ffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 35u32))
+                }
+                #[doc = "The op is a mispredicted branch.\n\nBits 36, read-write, 1 bit wide."]
+                pub const fn ibs_op_brn_misp(self) -> bool {
+                    ((self.0 >> 36u32) & 0x1_u64) != 0
+                }
+                #[doc = "The op is a mispredicted branch.\n\nBits 36, read-write, 1 bit wide."]
+                pub const fn with_ibs_op_brn_misp(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0xffffffefffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 36u32))
+                }
+                #[doc = "The op is a retired branch.\n\nBits 37, read-write, 1 bit wide."]
+                pub const fn ibs_op_brn_ret(self) -> bool {
+                    ((self.0 >> 37u32) & 0x1_u64) != 0
+                }
+                #[doc = "The op is a retired branch.\n\nBits 37, read-write, 1 bit wide."]
+                pub const fn with_ibs_op_brn_ret(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0xffffffdfffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 37u32))
+                }
+                #[doc = "IBS_OP_RIP is not valid for this sample.\n\nBits 38, read-write, 1 bit wide."]
+                pub const fn ibs_rip_invalid(self) -> bool {
+                    ((self.0 >> 38u32) & 0x1_u64) != 0
+                }
+                #[doc = "IBS_OP_RIP is not valid for this sample.\n\nBits 38, read-write, 1 bit wide."]
+                pub const fn with_ibs_rip_invalid(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0xffffffbfffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 38u32))
+                }
+                #[doc = "The op is a fused branch.\n\nBits 39, read-write, 1 bit wide."]
+                pub const fn ibs_op_brn_fuse(self) -> bool {
+                    ((self.0 >> 39u32) & 0x1_u64) != 0
+                }
+                #[doc = "The op is a fused branch.\n\nBits 39, read-write, 1 bit wide."]
+                pub const fn with_ibs_op_brn_fuse(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0xffffff7fffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 39u32))
+                }
+                #[doc = "The op comes from microcode.\n\nBits 40, read-write, 1 bit wide."]
+                pub const fn ibs_op_microcode(self) -> bool {
+                    ((self.0 >> 40u32) & 0x1_u64) != 0
+                }
+                #[doc = "The op comes from microcode.\n\nBits 40, read-write, 1 bit wide."]
+                pub const fn with_ibs_op_microcode(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0xfffffeffffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 40u32))
+                }
+                #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
+                #[inline]
+                pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
+                    Ok(self)
+                }
+                #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> Self {
+                    self
+                }
+            }
+            impl Default for Value {
+                #[doc = r" All fields zero: no reserved bit set, no constraint to check."]
+                fn default() -> Self {
+                    Self(0)
+                }
+            }
+            impl Default for Builder {
+                fn default() -> Self {
+                    Value::new()
+                }
+            }
+            impl ::core::fmt::Debug for Value {
+                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                    let reserved = self.0 & Self::RESERVED_MASK;
+                    let mut d = f.debug_struct("IBS_OP_DATA");
+                    d.field(
+                        "IBS_COMP_TO_RET_CTR",
+                        &format_args!("{:#x}", (self.0 >> 0u32) & 0xffff_u64),
+                    )
+                    .field(
+                        "IBS_TAG_TO_RET_CTR",
+                        &format_args!("{:#x}", (self.0 >> 16u32) & 0xffff_u64),
+                    )
+                    .field("IBS_OP_RETURN", &(((self.0 >> 34u32) & 0x1_u64) != 0))
+                    .field("IBS_OP_BRN_TAKEN", &(((self.0 >> 35u32) & 0x1_u64) != 0))
+                    .field("IBS_OP_BRN_MISP", &(((self.0 >> 36u32) & 0x1_u64) != 0))
+                    .field("IBS_OP_BRN_RET", &(((self.0 >> 37u32) & 0x1_u64) != 0))
+                    .field("IBS_RIP_INVALID", &(((self.0 >> 38u32) & 0x1_u64) != 0))
+                    .field("IBS_OP_BRN_FUSE", &(((self.0 >> 39u32) & 0x1_u64) != 0))
+                    .field("IBS_OP_MICROCODE", &(((self.0 >> 40u32) & 0x1_u64) != 0));
+                    if reserved != 0 {
+                        d.field("reserved", &format_args!("{:#x}", reserved));
+                    }
+                    d.finish()
+                }
+            }
+            impl From<Value> for u64 {
+                fn from(v: Value) -> u64 {
+                    v.0
+                }
+            }
+            impl crate::access::RegisterValue for Value {
+                const NAME: &'static str = "IBS_OP_DATA";
+                const RESERVED_MASK: u64 = Value::RESERVED_MASK;
+                fn bits(self) -> u64 {
+                    self.0
+                }
+            }
+            #[doc = "Builds a write of `IBS_OP_DATA` from named fields; see [`Value::new`](Value::new)."]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+            #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
+            pub struct Builder {
+                value: Value,
+                set: u64,
+                conflict: u64,
+            }
+            impl Builder {
+                #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
+                #[doc = r" were assigned before with a different value."]
+                const fn track(self, mask: u64, next: Value) -> Self {
+                    let clash = if self.set & mask != 0 && (self.value.0 ^ next.0) & mask != 0 {
+                        mask
+                    } else {
+                        0
+                    };
+                    Self {
+                        value: next,
+                        set: self.set | mask,
+                        conflict: self.conflict | clash,
+                    }
+                }
+                #[doc = "Sets `IBS_COMP_TO_RET_CTR` to the constant `V`; a `V` wider than 16 bits fails to compile. Cycles from the op's completion to its retirement.\n\nBits 15:0, read-write, 16 bits wide."]
+                #[track_caller]
+                pub const fn with_ibs_comp_to_ret_ctr<const V: u64>(self) -> Self {
+                    self.track(0xffff_u64, self.value.with_ibs_comp_to_ret_ctr::<V>())
+                }
+                #[doc = "Sets `IBS_COMP_TO_RET_CTR`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 16 bits. Cycles from the op's completion to its retirement.\n\nBits 15:0, read-write, 16 bits wide."]
+                pub const fn try_set_ibs_comp_to_ret_ctr(
+                    self,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_ibs_comp_to_ret_ctr(v) {
+                        Ok(next) => Ok(self.track(0xffff_u64, next)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "Cycles from the op's completion to its retirement.\n\nBits 15:0, read-write, 16 bits wide."]
+                pub const fn set_ibs_comp_to_ret_ctr(self, value: u16) -> Self {
+                    self.track(0xffff_u64, self.value.set_ibs_comp_to_ret_ctr(value))
+                }
+                #[doc = "Sets `IBS_TAG_TO_RET_CTR` to the constant `V`; a `V` wider than 16 bits fails to compile. Cycles from tagging the op to its retirement.\n\nBits 31:16, read-write, 16 bits wide."]
+                #[track_caller]
+                pub const fn with_ibs_tag_to_ret_ctr<const V: u64>(self) -> Self {
+                    self.track(0xffff0000_u64, self.value.with_ibs_tag_to_ret_ctr::<V>())
+                }
+                #[doc = "Sets `IBS_TAG_TO_RET_CTR`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 16 bits. Cycles from tagging the op to its retirement.\n\nBits 31:16, read-write, 16 bits wide."]
+                pub const fn try_set_ibs_tag_to_ret_ctr(
+                    self,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_ibs_tag_to_ret_ctr(v) {
+                        Ok(next) => Ok(self.track(0xffff0000_u64, next)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "Cycles from tagging the op to its retirement.\n\nBits 31:16, read-write, 16 bits wide."]
+                pub const fn set_ibs_tag_to_ret_ctr(self, value: u16) -> Self {
+                    self.track(0xffff0000_u64, self.value.set_ibs_tag_to_ret_ctr(value))
+                }
+                #[doc = "The op is a return.\n\nBits 34, read-write, 1 bit wide."]
+                pub const fn with_ibs_op_return(self, on: bool) -> Self {
+                    self.track(0x400000000_u64, self.value.with_ibs_op_return(on))
+                }
+                #[doc = "The op is a taken branch.\n\nBits 35, read-write, 1 bit wide."]
+                pub const fn with_ibs_op_brn_taken(self, on: bool) -> Self {
+                    self.track(0x800000000_u64, self.value.with_ibs_op_brn_taken(on))
+                }
+                #[doc = "The op is a mispredicted branch.\n\nBits 36, read-write, 1 bit wide."]
+                pub const fn with_ibs_op_brn_misp(self, on: bool) -> Self {
+                    self.track(0x1000000000_u64, self.value.with_ibs_op_brn_misp(on))
+                }
+                #[doc = "The op is a retired branch.\n\nBits 37, read-write, 1 bit wide."]
+                pub const fn with_ibs_op_brn_ret(self, on: bool) -> Self {
+                    self.track(0x2000000000_u64, self.value.with_ibs_op_brn_ret(on))
+                }
+                #[doc = "IBS_OP_RIP is not valid for this sample.\n\nBits 38, read-write, 1 bit wide."]
+                pub const fn with_ibs_rip_invalid(self, on: bool) -> Self {
+                    self.track(0x4000000000_u64, self.value.with_ibs_rip_invalid(on))
+                }
+                #[doc = "The op is a fused branch.\n\nBits 39, read-write, 1 bit wide."]
+                pub const fn with_ibs_op_brn_fuse(self, on: bool) -> Self {
+                    self.track(0x8000000000_u64, self.value.with_ibs_op_brn_fuse(on))
+                }
+                #[doc = "The op comes from microcode.\n\nBits 40, read-write, 1 bit wide."]
+                pub const fn with_ibs_op_microcode(self, on: bool) -> Self {
+                    self.track(0x10000000000_u64, self.value.with_ibs_op_microcode(on))
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n"]
+                #[inline]
+                pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
+                    if self.conflict != 0 {
+                        return Err(self.conflict_error());
+                    }
+                    self.value.try_build()
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> Value {
+                    if self.conflict != 0 {
+                        self.conflict_panic()
+                    }
+                    self.value.build()
+                }
+                #[doc = r" The first field given two different values (`conflict != 0`)."]
+                #[cold]
+                const fn conflict_error(self) -> crate::ConstraintError {
+                    if self.conflict & 0xffff_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "IBS_COMP_TO_RET_CTR is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0xffff0000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "IBS_TAG_TO_RET_CTR is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x400000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "IBS_OP_RETURN is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x800000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "IBS_OP_BRN_TAKEN is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x1000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "IBS_OP_BRN_MISP is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x2000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "IBS_OP_BRN_RET is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x4000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "IBS_RIP_INVALID is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x8000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "IBS_OP_BRN_FUSE is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x10000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "IBS_OP_MICROCODE is given two different values; set each field once",
+                        };
+                    }
+                    crate::ConstraintError {
+                        id: "field-set-twice",
+                        message: "a field is given two different values; set each field once",
+                    }
+                }
+                #[cold]
+                #[track_caller]
+                const fn conflict_panic(self) -> ! {
+                    if self.conflict & 0xffff_u64 != 0 {
+                        crate::__private::set_twice("IBS_OP_DATA", "IBS_COMP_TO_RET_CTR")
+                    }
+                    if self.conflict & 0xffff0000_u64 != 0 {
+                        crate::__private::set_twice("IBS_OP_DATA", "IBS_TAG_TO_RET_CTR")
+                    }
+                    if self.conflict & 0x400000000_u64 != 0 {
+                        crate::__private::set_twice("IBS_OP_DATA", "IBS_OP_RETURN")
+                    }
+                    if self.conflict & 0x800000000_u64 != 0 {
+                        crate::__private::set_twice("IBS_OP_DATA", "IBS_OP_BRN_TAKEN")
+                    }
+                    if self.conflict & 0x1000000000_u64 != 0 {
+                        crate::__private::set_twice("IBS_OP_DATA", "IBS_OP_BRN_MISP")
+                    }
+                    if self.conflict & 0x2000000000_u64 != 0 {
+                        crate::__private::set_twice("IBS_OP_DATA", "IBS_OP_BRN_RET")
+                    }
+                    if self.conflict & 0x4000000000_u64 != 0 {
+                        crate::__private::set_twice("IBS_OP_DATA", "IBS_RIP_INVALID")
+                    }
+                    if self.conflict & 0x8000000000_u64 != 0 {
+                        crate::__private::set_twice("IBS_OP_DATA", "IBS_OP_BRN_FUSE")
+                    }
+                    if self.conflict & 0x10000000000_u64 != 0 {
+                        crate::__private::set_twice("IBS_OP_DATA", "IBS_OP_MICROCODE")
+                    }
+                    crate::__private::set_twice("IBS_OP_DATA", "a field")
+                }
+            }
+            #[doc = "One `IBS_OP_DATA` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write)."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Instance(u32);
+            impl Instance {
+                #[doc = r" The MSR address."]
+                pub const fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            #[doc = r" The register as a typed MSR."]
+            pub const MSR: Instance = Instance(ADDRESS);
+            impl crate::access::Msr for Instance {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            impl crate::access::Readable for Instance {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl crate::access::Writable for Instance {}
+        }
+        #[doc = "The value type of [`IBS_OP_DATA`](IBS_OP_DATA)."]
+        pub type IbsOpData = IBS_OP_DATA::Value;
+        #[doc = "Northbridge / data-source information of a tagged load (IbsOpData2).\n\n- MSR: `0xC0011036`\n- Access: read-write\n- Width: 64 bits\n- Reserved bits: `0xFFFFFFFFFFFFFC08`\n- Defined in: `amd-core` (register present since `amd-core`)\n- Manual: AMD64 APM Vol. 2 §13.3.2 (IbsOpData2, C001_1036); Linux asm/amd/ibs.h union ibs_op_data2\n\nThe value type is [`Value`](IBS_OP_DATA2::Value)."]
+        #[allow(
+            non_snake_case,
+            missing_docs,
+            clippy::identity_op,
+            clippy::unnecessary_cast,
+            clippy::new_ret_no_self,
+            clippy::bad_bit_mask
+        )]
+        pub mod IBS_OP_DATA2 {
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
+            #[derive(Clone, Copy, Debug)]
+            #[allow(non_camel_case_types)]
+            pub struct IBS_OP_DATA2;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = IBS_OP_DATA2;
+            impl ::tock_registers::RegisterLongName for Register {}
+            #[allow(unused_imports)]
+            use ::tock_registers::fields::Field;
+            :: tock_registers :: register_bitmasks ! (u64 , IBS_OP_DATA2 , Register , [# [doc = "Where the load's data came from, low bits (Linux IBS_DATA_SRC_*: 2 local cache, 3 DRAM, 4 remote cache, 7 I/O). (bits 2:0, read-write)"] DATA_SRC_LO OFFSET (0) NUMBITS (3) [] , # [doc = "The data came from another node. (bits 4, read-write)"] RMT_NODE OFFSET (4) NUMBITS (1) [] , # [doc = "Coherence state of the line that supplied the data (0: modified, 1: owned). (bits 5, read-write)"] CACHE_HIT_ST OFFSET (5) NUMBITS (1) [] , # [doc = "Where the load's data came from, high bits (extended data source). (bits 7:6, read-write)"] DATA_SRC_HI OFFSET (6) NUMBITS (2) [] , # [doc = "The op is a streaming store. (bits 8, read-write)"] STRM_ST OFFSET (8) NUMBITS (1) [] , # [doc = "The data came from the other socket. (bits 9, read-write)"] RMT_SOCKET OFFSET (9) NUMBITS (1) []]);
+            #[doc = r" MSR address."]
+            pub const ADDRESS: u32 = 0xc0011036_u32;
+            #[inline(always)]
+            const fn __check_reserved<const B: u64>() {
+                const {
+                    if B & Value::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IBS_OP_DATA2",
+                            B & Value::RESERVED_MASK,
+                            Value::RESERVED_MASK,
+                        )
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_field_data_src_lo<const V: u64>() {
+                const {
+                    if V > 0x7_u64 {
+                        crate::__private::too_wide("IBS_OP_DATA2", "DATA_SRC_LO", 3u32, V)
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_field_data_src_hi<const V: u64>() {
+                const {
+                    if V > 0x3_u64 {
+                        crate::__private::too_wide("IBS_OP_DATA2", "DATA_SRC_HI", 2u32, V)
+                    }
+                }
+            }
+            #[doc = "A value of `IBS_OP_DATA2`. Setters never touch reserved bits (`0xFFFFFFFFFFFFFC08`)."]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash)]
+            #[repr(transparent)]
+            pub struct Value(u64);
+            impl Value {
+                #[doc = r" A [`Builder`](Builder) with every field zero (no reserved bits set): the starting point"]
+                #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
+                #[doc = r" given two different values (a compile error in a `const`)."]
+                pub const fn new() -> Builder {
+                    Builder {
+                        value: Self(0),
+                        set: 0,
+                        conflict: 0,
+                    }
+                }
+                #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
+                #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                #[track_caller]
+                pub const fn from_bits<const B: u64>() -> Self {
+                    if B & Self::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IBS_OP_DATA2",
+                            B & Self::RESERVED_MASK,
+                            Self::RESERVED_MASK,
+                        )
+                    }
+                    __check_reserved::<B>();
+                    Self(B)
+                }
+                #[doc = "The value with exactly these bits, or [`ReservedBitsError`](crate::ReservedBitsError)\nwhen one of them is reserved."]
+                pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
+                    if bits & Self::RESERVED_MASK != 0 {
+                        return Err(crate::ReservedBitsError {
+                            register: "IBS_OP_DATA2",
+                            bits: bits & Self::RESERVED_MASK,
+                            reserved_mask: Self::RESERVED_MASK,
+                        });
+                    }
+                    Ok(Self(bits))
+                }
+                #[doc = r" The value as read from the MSR, reserved bits kept as read: for decoding,"]
+                #[doc = r" and for a read-modify-write through `MsrExt::modify`, which writes them back"]
+                #[doc = r" unchanged. `MsrExt::write` refuses a value that sets a reserved bit."]
+                pub const fn from_raw_read(bits: u64) -> Self {
+                    Self(bits)
+                }
+                #[doc = r" Bits no field covers; this API never sets them."]
+                pub const RESERVED_MASK: u64 = 0xfffffffffffffc08_u64;
+                #[doc = "The raw value (reserved bits as read, when built from [`Self::from_raw_read`](Self::from_raw_read))."]
+                pub const fn bits(self) -> u64 {
+                    self.0
+                }
+                #[doc = r" The value as a tock-registers local copy, for `FieldValue`-style access."]
+                pub const fn to_local(self) -> ::tock_registers::LocalRegisterCopy<u64, Register> {
+                    ::tock_registers::LocalRegisterCopy::new(self.0)
+                }
+                #[doc = "Where the load's data came from, low bits (Linux IBS_DATA_SRC_*: 2 local cache, 3 DRAM, 4 remote cache, 7 I/O).\n\nBits 2:0, read-write, 3 bits wide."]
+                pub const fn data_src_lo(self) -> u8 {
+                    ((self.0 >> 0u32) & 0x7_u64) as u8
+                }
+                #[doc = "Sets `DATA_SRC_LO` to the constant `V`; a `V` wider than 3 bits fails to compile. Where the load's data came from, low bits (Linux IBS_DATA_SRC_*: 2 local cache, 3 DRAM, 4 remote cache, 7 I/O).\n\nBits 2:0, read-write, 3 bits wide."]
+                #[track_caller]
+                pub const fn with_data_src_lo<const V: u64>(self) -> Self {
+                    if V > 0x7_u64 {
+                        crate::__private::too_wide("IBS_OP_DATA2", "DATA_SRC_LO", 3u32, V)
+                    }
+                    __check_field_data_src_lo::<V>();
+                    let v = V;
+                    Self((self.0 & 0xfffffffffffffff8_u64) | (((v >> 0u32) & 0x7_u64) << 0u32))
+                }
+                #[doc = "Sets `DATA_SRC_LO`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 3 bits. Where the load's data came from, low bits (Linux IBS_DATA_SRC_*: 2 local cache, 3 DRAM, 4 remote cache, 7 I/O).\n\nBits 2:0, read-write, 3 bits wide."]
+                pub const fn try_set_data_src_lo(self, v: u64) -> Result<Self, crate::FieldError> {
+                    if v > 0x7_u64 {
+                        return Err(crate::FieldError::TooWide {
+                            field: "DATA_SRC_LO",
+                            width: 3u32,
+                            value: v,
+                        });
+                    }
+                    Ok(Self(
+                        (self.0 & 0xfffffffffffffff8_u64) | (((v >> 0u32) & 0x7_u64) << 0u32),
+                    ))
+                }
+                #[doc = "The data came from another node.\n\nBits 4, read-write, 1 bit wide."]
+                pub const fn rmt_node(self) -> bool {
+                    ((self.0 >> 4u32) & 0x1_u64) != 0
+                }
+                #[doc = "The data came from another node.\n\nBits 4, read-write, 1 bit wide."]
+                pub const fn with_rmt_node(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0xffffffffffffffef_u64) | (((v >> 0u32) & 0x1_u64) << 4u32))
+                }
+                #[doc = "Coherence state of the line that supplied the data (0: modified, 1: owned).\n\nBits 5, read-write, 1 bit wide."]
+                pub const fn cache_hit_st(self) -> bool {
+                    ((self.0 >> 5u32) & 0x1_u64) != 0
+                }
+                #[doc = "Coherence state of the line that supplied the data (0: modified, 1: owned).\n\nBits 5, read-write, 1 bit wide."]
+                pub const fn with_cache_hit_st(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0xffffffffffffffdf_u64) | (((v >> 0u32) & 0x1_u64) << 5u32))
+                }
+                #[doc = "Where the load's data came from, high bits (extended data source).\n\nBits 7:6, read-write, 2 bits wide."]
+                pub const fn data_src_hi(self) -> u8 {
+                    ((self.0 >> 6u32) & 0x3_u64) as u8
+                }
+                #[doc = "Sets `DATA_SRC_HI` to the constant `V`; a `V` wider than 2 bits fails to compile. Where the load's data came from, high bits (extended data source).\n\nBits 7:6, read-write, 2 bits wide."]
+                #[track_caller]
+                pub const fn with_data_src_hi<const V: u64>(self) -> Self {
+                    if V > 0x3_u64 {
+                        crate::__private::too_wide("IBS_OP_DATA2", "DATA_SRC_HI", 2u32, V)
+                    }
+                    __check_field_data_src_hi::<V>();
+                    let v = V;
+                    Self((self.0 & 0xffffffffffffff3f_u64) | (((v >> 0u32) & 0x3_u64) << 6u32))
+                }
+                #[doc = "Sets `DATA_SRC_HI`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. Where the load's data came from, high bits (extended data source).\n\nBits 7:6, read-write, 2 bits wide."]
+                pub const fn try_set_data_src_hi(self, v: u64) -> Result<Self, crate::FieldError> {
+                    if v > 0x3_u64 {
+                        return Err(crate::FieldError::TooWide {
+                            field: "DATA_SRC_HI",
+                            width: 2u32,
+                            value: v,
+                        });
+                    }
+                    Ok(Self(
+                        (self.0 & 0xffffffffffffff3f_u64) | (((v >> 0u32) & 0x3_u64) << 6u32),
+                    ))
+                }
+                #[doc = "The op is a streaming store.\n\nBits 8, read-write, 1 bit wide."]
+                pub const fn strm_st(self) -> bool {
+                    ((self.0 >> 8u32) & 0x1_u64) != 0
+                }
+                #[doc = "The op is a streaming store.\n\nBits 8, read-write, 1 bit wide."]
+                pub const fn with_strm_st(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0xfffffffffffffeff_u64) | (((v >> 0u32) & 0x1_u64) << 8u32))
+                }
+                #[doc = "The data came from the other socket.\n\nBits 9, read-write, 1 bit wide."]
+                pub const fn rmt_socket(self) -> bool {
+                    ((self.0 >> 9u32) & 0x1_u64) != 0
+                }
+                #[doc = "The data came from the other socket.\n\nBits 9, read-write, 1 bit wide."]
+                pub const fn with_rmt_socket(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0xfffffffffffffdff_u64) | (((v >> 0u32) & 0x1_u64) << 9u32))
+                }
+                #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
+                #[inline]
+                pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
+                    Ok(self)
+                }
+                #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> Self {
+                    self
+                }
+            }
+            impl Default for Value {
+                #[doc = r" All fields zero: no reserved bit set, no constraint to check."]
+                fn default() -> Self {
+                    Self(0)
+                }
+            }
+            impl Default for Builder {
+                fn default() -> Self {
+                    Value::new()
+                }
+            }
+            impl ::core::fmt::Debug for Value {
+                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                    let reserved = self.0 & Self::RESERVED_MASK;
+                    let mut d = f.debug_struct("IBS_OP_DATA2");
+                    d.field(
+                        "DATA_SRC_LO",
+                        &format_args!("{:#x}", (self.0 >> 0u32) & 0x7_u64),
+                    )
+                    .field("RMT_NODE", &(((self.0 >> 4u32) & 0x1_u64) != 0))
+                    .field("CACHE_HIT_ST", &(((self.0 >> 5u32) & 0x1_u64) != 0))
+                    .field(
+                        "DATA_SRC_HI",
+                        &format_args!("{:#x}", (self.0 >> 6u32) & 0x3_u64),
+                    )
+                    .field("STRM_ST", &(((self.0 >> 8u32) & 0x1_u64) != 0))
+                    .field("RMT_SOCKET", &(((self.0 >> 9u32) & 0x1_u64) != 0));
+                    if reserved != 0 {
+                        d.field("reserved", &format_args!("{:#x}", reserved));
+                    }
+                    d.finish()
+                }
+            }
+            impl From<Value> for u64 {
+                fn from(v: Value) -> u64 {
+                    v.0
+                }
+            }
+            impl crate::access::RegisterValue for Value {
+                const NAME: &'static str = "IBS_OP_DATA2";
+                const RESERVED_MASK: u64 = Value::RESERVED_MASK;
+                fn bits(self) -> u64 {
+                    self.0
+                }
+            }
+            #[doc = "Builds a write of `IBS_OP_DATA2` from named fields; see [`Value::new`](Value::new)."]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+            #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
+            pub struct Builder {
+                value: Value,
+                set: u64,
+                conflict: u64,
+            }
+            impl Builder {
+                #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
+                #[doc = r" were assigned before with a different value."]
+                const fn track(self, mask: u64, next: Value) -> Self {
+                    let clash = if self.set & mask != 0 && (self.value.0 ^ next.0) & mask != 0 {
+                        mask
+                    } else {
+                        0
+                    };
+                    Self {
+                        value: next,
+                        set: self.set | mask,
+                        conflict: self.conflict | clash,
+                    }
+                }
+                #[doc = "Sets `DATA_SRC_LO` to the constant `V`; a `V` wider than 3 bits fails to compile. Where the load's data came from, low bits (Linux IBS_DATA_SRC_*: 2 local cache, 3 DRAM, 4 remote cache, 7 I/O).\n\nBits 2:0, read-write, 3 bits wide."]
+                #[track_caller]
+                pub const fn with_data_src_lo<const V: u64>(self) -> Self {
+                    self.track(0x7_u64, self.value.with_data_src_lo::<V>())
+                }
+                #[doc = "Sets `DATA_SRC_LO`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 3 bits. Where the load's data came from, low bits (Linux IBS_DATA_SRC_*: 2 local cache, 3 DRAM, 4 remote cache, 7 I/O).\n\nBits 2:0, read-write, 3 bits wide."]
+                pub const fn try_set_data_src_lo(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_data_src_lo(v) {
+                        Ok(next) => Ok(self.track(0x7_u64, next)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "The data came from another node.\n\nBits 4, read-write, 1 bit wide."]
+                pub const fn with_rmt_node(self, on: bool) -> Self {
+                    self.track(0x10_u64, self.value.with_rmt_node(on))
+                }
+                #[doc = "Coherence state of the line that supplied the data (0: modified, 1: owned).\n\nBits 5, read-write, 1 bit wide."]
+                pub const fn with_cache_hit_st(self, on: bool) -> Self {
+                    self.track(0x20_u64, self.value.with_cache_hit_st(on))
+                }
+                #[doc = "Sets `DATA_SRC_HI` to the constant `V`; a `V` wider than 2 bits fails to compile. Where the load's data came from, high bits (extended data source).\n\nBits 7:6, read-write, 2 bits wide."]
+                #[track_caller]
+                pub const fn with_data_src_hi<const V: u64>(self) -> Self {
+                    self.track(0xc0_u64, self.value.with_data_src_hi::<V>())
+                }
+                #[doc = "Sets `DATA_SRC_HI`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. Where the load's data came from, high bits (extended data source).\n\nBits 7:6, read-write, 2 bits wide."]
+                pub const fn try_set_data_src_hi(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_data_src_hi(v) {
+                        Ok(next) => Ok(self.track(0xc0_u64, next)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "The op is a streaming store.\n\nBits 8, read-write, 1 bit wide."]
+                pub const fn with_strm_st(self, on: bool) -> Self {
+                    self.track(0x100_u64, self.value.with_strm_st(on))
+                }
+                #[doc = "The data came from the other socket.\n\nBits 9, read-write, 1 bit wide."]
+                pub const fn with_rmt_socket(self, on: bool) -> Self {
+                    self.track(0x200_u64, self.value.with_rmt_socket(on))
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n"]
+                #[inline]
+                pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
+                    if self.conflict != 0 {
+                        return Err(self.conflict_error());
+                    }
+                    self.value.try_build()
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> Value {
+                    if self.conflict != 0 {
+                        self.conflict_panic()
+                    }
+                    self.value.build()
+                }
+                #[doc = r" The first field given two different values (`conflict != 0`)."]
+                #[cold]
+                const fn conflict_error(self) -> crate::ConstraintError {
+                    if self.conflict & 0x7_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "DATA_SRC_LO is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x10_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "RMT_NODE is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x20_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "CACHE_HIT_ST is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0xc0_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "DATA_SRC_HI is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x100_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "STRM_ST is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x200_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "RMT_SOCKET is given two different values; set each field once",
+                        };
+                    }
+                    crate::ConstraintError {
+                        id: "field-set-twice",
+                        message: "a field is given two different values; set each field once",
+                    }
+                }
+                #[cold]
+                #[track_caller]
+                const fn conflict_panic(self) -> ! {
+                    if self.conflict & 0x7_u64 != 0 {
+                        crate::__private::set_twice("IBS_OP_DATA2", "DATA_SRC_LO")
+                    }
+                    if self.conflict & 0x10_u64 != 0 {
+                        crate::__private::set_twice("IBS_OP_DATA2", "RMT_NODE")
+                    }
+                    if self.conflict & 0x20_u64 != 0 {
+                        crate::__private::set_twice("IBS_OP_DATA2", "CACHE_HIT_ST")
+                    }
+                    if self.conflict & 0xc0_u64 != 0 {
+                        crate::__private::set_twice("IBS_OP_DATA2", "DATA_SRC_HI")
+                    }
+                    if self.conflict & 0x100_u64 != 0 {
+                        crate::__private::set_twice("IBS_OP_DATA2", "STRM_ST")
+                    }
+                    if self.conflict & 0x200_u64 != 0 {
+                        crate::__private::set_twice("IBS_OP_DATA2", "RMT_SOCKET")
+                    }
+                    crate::__private::set_twice("IBS_OP_DATA2", "a field")
+                }
+            }
+            #[doc = "One `IBS_OP_DATA2` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write)."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Instance(u32);
+            impl Instance {
+                #[doc = r" The MSR address."]
+                pub const fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            #[doc = r" The register as a typed MSR."]
+            pub const MSR: Instance = Instance(ADDRESS);
+            impl crate::access::Msr for Instance {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            impl crate::access::Readable for Instance {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl crate::access::Writable for Instance {}
+        }
+        #[doc = "The value type of [`IBS_OP_DATA2`](IBS_OP_DATA2)."]
+        pub type IbsOpData2 = IBS_OP_DATA2::Value;
+        #[doc = "Data-cache and TLB information of a tagged load or store (IbsOpData3).\n\n- MSR: `0xC0011037`\n- Access: read-write\n- Width: 64 bits\n- Reserved bits: `0x0000000000001E00`\n- Defined in: `amd-core` (register present since `amd-core`)\n- Manual: AMD64 APM Vol. 2 §13.3.2 (IbsOpData3, C001_1037); Linux asm/amd/ibs.h union ibs_op_data3\n\nThe value type is [`Value`](IBS_OP_DATA3::Value)."]
+        #[allow(
+            non_snake_case,
+            missing_docs,
+            clippy::identity_op,
+            clippy::unnecessary_cast,
+            clippy::new_ret_no_self,
+            clippy::bad_bit_mask
+        )]
+        pub mod IBS_OP_DATA3 {
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
+            #[derive(Clone, Copy, Debug)]
+            #[allow(non_camel_case_types)]
+            pub struct IBS_OP_DATA3;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = IBS_OP_DATA3;
+            impl ::tock_registers::RegisterLongName for Register {}
+            #[allow(unused_imports)]
+            use ::tock_registers::fields::Field;
+            :: tock_registers :: register_bitmasks ! (u64 , IBS_OP_DATA3 , Register , [# [doc = "The op is a load. (bits 0, read-write)"] IBS_LD_OP OFFSET (0) NUMBITS (1) [] , # [doc = "The op is a store. (bits 1, read-write)"] IBS_ST_OP OFFSET (1) NUMBITS (1) [] , # [doc = "The access missed the L1 data TLB. (bits 2, read-write)"] IBS_DC_L1_TLB_MISS OFFSET (2) NUMBITS (1) [] , # [doc = "The access missed the L2 data TLB. (bits 3, read-write)"] IBS_DC_L2_TLB_MISS OFFSET (3) NUMBITS (1) [] , # [doc = "The access hit a 2 MB page in the L1 data TLB. (bits 4, read-write)"] IBS_DC_L1_TLB_HIT_2M OFFSET (4) NUMBITS (1) [] , # [doc = "The access hit a 1 GB page in the L1 data TLB. (bits 5, read-write)"] IBS_DC_L1_TLB_HIT_1G OFFSET (5) NUMBITS (1) [] , # [doc = "The access hit a 2 MB page in the L2 data TLB. (bits 6, read-write)"] IBS_DC_L2_TLB_HIT_2M OFFSET (6) NUMBITS (1) [] , # [doc = "The access missed the data cache. (bits 7, read-write)"] IBS_DC_MISS OFFSET (7) NUMBITS (1) [] , # [doc = "The access is misaligned. (bits 8, read-write)"] IBS_DC_MIS_ACC OFFSET (8) NUMBITS (1) [] , # [doc = "The access is to write-combining memory. (bits 13, read-write)"] IBS_DC_WC_MEM_ACC OFFSET (13) NUMBITS (1) [] , # [doc = "The access is to uncacheable memory. (bits 14, read-write)"] IBS_DC_UC_MEM_ACC OFFSET (14) NUMBITS (1) [] , # [doc = "The op is a locked operation. (bits 15, read-write)"] IBS_DC_LOCKED_OP OFFSET (15) NUMBITS (1) [] , # [doc = "The data-cache miss allocated no miss address buffer. (bits 16, read-write)"] IBS_DC_MISS_NO_MAB_ALLOC OFFSET (16) NUMBITS (1) [] , # [doc = "IBS_DC_LIN_AD holds the access's linear address. (bits 17, read-write)"] IBS_DC_LIN_ADDR_VALID OFFSET (17) NUMBITS (1) [] , # [doc = "IBS_DC_PHYS_AD holds the access's physical address. (bits 18, read-write)"] IBS_DC_PHY_ADDR_VALID OFFSET (18) NUMBITS (1) [] , # [doc = "The access hit a 1 GB page in the L2 data TLB. (bits 19, read-write)"] IBS_DC_L2_TLB_HIT_1G OFFSET (19) NUMBITS (1) [] , # [doc = "The access missed the L2 cache. (bits 20, read-write)"] IBS_L2_MISS OFFSET (20) NUMBITS (1) [] , # [doc = "The op is a software prefetch. (bits 21, read-write)"] IBS_SW_PF OFFSET (21) NUMBITS (1) [] , # [doc = "Size of the load or store in bytes. (bits 25:22, read-write)"] IBS_OP_MEM_WIDTH OFFSET (22) NUMBITS (4) [] , # [doc = "Outstanding memory requests when the data-cache miss was filled. (bits 31:26, read-write)"] IBS_OP_DC_MISS_OPEN_MEM_REQS OFFSET (26) NUMBITS (6) [] , # [doc = "Cycles from the data-cache miss to its fill. (bits 47:32, read-write)"] IBS_DC_MISS_LAT OFFSET (32) NUMBITS (16) [] , # [doc = "Cycles to refill the L1 data TLB. (bits 63:48, read-write)"] IBS_TLB_REFILL_LAT OFFSET (48) NUMBITS (16) []]);
+            #[doc = r" MSR address."]
+            pub const ADDRESS: u32 = 0xc0011037_u32;
+            #[inline(always)]
+            const fn __check_reserved<const B: u64>() {
+                const {
+                    if B & Value::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IBS_OP_DATA3",
+                            B & Value::RESERVED_MASK,
+                            Value::RESERVED_MASK,
+                        )
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_field_ibs_op_mem_width<const V: u64>() {
+                const {
+                    if V > 0xf_u64 {
+                        crate::__private::too_wide("IBS_OP_DATA3", "IBS_OP_MEM_WIDTH", 4u32, V)
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_field_ibs_op_dc_miss_open_mem_reqs<const V: u64>() {
+                const {
+                    if V > 0x3f_u64 {
+                        crate::__private::too_wide(
+                            "IBS_OP_DATA3",
+                            "IBS_OP_DC_MISS_OPEN_MEM_REQS",
+                            6u32,
+                            V,
+                        )
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_field_ibs_dc_miss_lat<const V: u64>() {
+                const {
+                    if V > 0xffff_u64 {
+                        crate::__private::too_wide("IBS_OP_DATA3", "IBS_DC_MISS_LAT", 16u32, V)
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_field_ibs_tlb_refill_lat<const V: u64>() {
+                const {
+                    if V > 0xffff_u64 {
+                        crate::__private::too_wide("IBS_OP_DATA3", "IBS_TLB_REFILL_LAT", 16u32, V)
+                    }
+                }
+            }
+            #[doc = "A value of `IBS_OP_DATA3`. Setters never touch reserved bits (`0x0000000000001E00`)."]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash)]
+            #[repr(transparent)]
+            pub struct Value(u64);
+            impl Value {
+                #[doc = r" A [`Builder`](Builder) with every field zero (no reserved bits set): the starting point"]
+                #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
+                #[doc = r" given two different values (a compile error in a `const`)."]
+                pub const fn new() -> Builder {
+                    Builder {
+                        value: Self(0),
+                        set: 0,
+                        conflict: 0,
+                    }
+                }
+                #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
+                #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                #[track_caller]
+                pub const fn from_bits<const B: u64>() -> Self {
+                    if B & Self::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IBS_OP_DATA3",
+                            B & Self::RESERVED_MASK,
+                            Self::RESERVED_MASK,
+                        )
+                    }
+                    __check_reserved::<B>();
+                    Self(B)
+                }
+                #[doc = "The value with exactly these bits, or [`ReservedBitsError`](crate::ReservedBitsError)\nwhen one of them is reserved."]
+                pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
+                    if bits & Self::RESERVED_MASK != 0 {
+                        return Err(crate::ReservedBitsError {
+                            register: "IBS_OP_DATA3",
+                            bits: bits & Self::RESERVED_MASK,
+                            reserved_mask: Self::RESERVED_MASK,
+                        });
+                    }
+                    Ok(Self(bits))
+                }
+                #[doc = r" The value as read from the MSR, reserved bits kept as read: for decoding,"]
+                #[doc = r" and for a read-modify-write through `MsrExt::modify`, which writes them back"]
+                #[doc = r" unchanged. `MsrExt::write` refuses a value that sets a reserved bit."]
+                pub const fn from_raw_read(bits: u64) -> Self {
+                    Self(bits)
+                }
+                #[doc = r" Bits no field covers; this API never sets them."]
+                pub const RESERVED_MASK: u64 = 0x1e00_u64;
+                #[doc = "The raw value (reserved bits as read, when built from [`Self::from_raw_read`](Self::from_raw_read))."]
+                pub const fn bits(self) -> u64 {
+                    self.0
+                }
+                #[doc = r" The value as a tock-registers local copy, for `FieldValue`-style access."]
+                pub const fn to_local(self) -> ::tock_registers::LocalRegisterCopy<u64, Register> {
+                    ::tock_registers::LocalRegisterCopy::new(self.0)
+                }
+                #[doc = "The op is a load.\n\nBits 0, read-write, 1 bit wide."]
+                pub const fn ibs_ld_op(self) -> bool {
+                    ((self.0 >> 0u32) & 0x1_u64) != 0
+                }
+                #[doc = "The op is a load.\n\nBits 0, read-write, 1 bit wide."]
+                pub const fn with_ibs_ld_op(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0xfffffffffffffffe_u64) | (((v >> 0u32) & 0x1_u64) << 0u32))
+                }
+                #[doc = "The op is a store.\n\nBits 1, read-write, 1 bit wide."]
+                pub const fn ibs_st_op(self) -> bool {
+                    ((self.0 >> 1u32) & 0x1_u64) != 0
+                }
+                #[doc = "The op is a store.\n\nBits 1, read-write, 1 bit wide."]
+                pub const fn with_ibs_st_op(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0xfffffffffffffffd_u64) | (((v >> 0u32) & 0x1_u64) << 1u32))
+                }
+                #[doc = "The access missed the L1 data TLB.\n\nBits 2, read-write, 1 bit wide."]
+                pub const fn ibs_dc_l1_tlb_miss(self) -> bool {
+                    ((self.0 >> 2u32) & 0x1_u64) != 0
+                }
+                #[doc = "The access missed the L1 data TLB.\n\nBits 2, read-write, 1 bit wide."]
+                pub const fn with_ibs_dc_l1_tlb_miss(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0xfffffffffffffffb_u64) | (((v >> 0u32) & 0x1_u64) << 2u32))
+                }
+                #[doc = "The access missed the L2 data TLB.\n\nBits 3, read-write, 1 bit wide."]
+                pub const fn ibs_dc_l2_tlb_miss(self) -> bool {
+                    ((self.0 >> 3u32) & 0x1_u64) != 0
+                }
+                #[doc = "The access missed the L2 data TLB.\n\nBits 3, read-write, 1 bit wide."]
+                pub const fn with_ibs_dc_l2_tlb_miss(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0xfffffffffffffff7_u64) | (((v >> 0u32) & 0x1_u64) << 3u32))
+                }
+                #[doc = "The access hit a 2 MB page in the L1 data TLB.\n\nBits 4, read-write, 1 bit wide."]
+                pub const fn ibs_dc_l1_tlb_hit_2m(self) -> bool {
+                    ((self.0 >> 4u32) & 0x1_u64) != 0
+                }
+                #[doc = "The access hit a 2 MB page in the L1 data TLB.\n\nBits 4, read-write, 1 bit wide."]
+                pub const fn with_ibs_dc_l1_tlb_hit_2m(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0xffffffffffffffef_u64) | (((v >> 0u32) & 0x1_u64) << 4u32))
+                }
+                #[doc = "The access hit a 1 GB page in the L1 data TLB.\n\nBits 5, read-write, 1 bit wide."]
+                pub const fn ibs_dc_l1_tlb_hit_1g(self) -> bool {
+                    ((self.0 >> 5u32) & 0x1_u64) != 0
+                }
+                #[doc = "The access hit a 1 GB page in the L1 data TLB.\n\nBits 5, read-write, 1 bit wide."]
+                pub const fn with_ibs_dc_l1_tlb_hit_1g(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0xffffffffffffffdf_u64) | (((v >> 0u32) & 0x1_u64) << 5u32))
+                }
+                #[doc = "The access hit a 2 MB page in the L2 data TLB.\n\nBits 6, read-write, 1 bit wide."]
+                pub const fn ibs_dc_l2_tlb_hit_2m(self) -> bool {
+                    ((self.0 >> 6u32) & 0x1_u64) != 0
+                }
+                #[doc = "The access hit a 2 MB page in the L2 data TLB.\n\nBits 6, read-write, 1 bit wide."]
+                pub const fn with_ibs_dc_l2_tlb_hit_2m(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0xffffffffffffffbf_u64) | (((v >> 0u32) & 0x1_u64) << 6u32))
+                }
+                #[doc = "The access missed the data cache.\n\nBits 7, read-write, 1 bit wide."]
+                pub const fn ibs_dc_miss(self) -> bool {
+                    ((self.0 >> 7u32) & 0x1_u64) != 0
+                }
+                #[doc = "The access missed the data cache.\n\nBits 7, read-write, 1 bit wide."]
+                pub const fn with_ibs_dc_miss(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0xffffffffffffff7f_u64) | (((v >> 0u32) & 0x1_u64) << 7u32))
+                }
+                #[doc = "The access is misaligned.\n\nBits 8, read-write, 1 bit wide."]
+                pub const fn ibs_dc_mis_acc(self) -> bool {
+                    ((self.0 >> 8u32) & 0x1_u64) != 0
+                }
+                #[doc = "The access is misaligned.\n\nBits 8, read-write, 1 bit wide."]
+                pub const fn with_ibs_dc_mis_acc(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0xfffffffffffffeff_u64) | (((v >> 0u32) & 0x1_u64) << 8u32))
+                }
+                #[doc = "The access is to write-combining memory.\n\nBits 13, read-write, 1 bit wide."]
+                pub const fn ibs_dc_wc_mem_acc(self) -> bool {
+                    ((self.0 >> 13u32) & 0x1_u64) != 0
+                }
+                #[doc = "The access is to write-combining memory.\n\nBits 13, read-write, 1 bit wide."]
+                pub const fn with_ibs_dc_wc_mem_acc(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0xffffffffffffdfff_u64) | (((v >> 0u32) & 0x1_u64) << 13u32))
+                }
+                #[doc = "The access is to uncacheable memory.\n\nBits 14, read-write, 1 bit wide."]
+                pub const fn ibs_dc_uc_mem_acc(self) -> bool {
+                    ((self.0 >> 14u32) & 0x1_u64) != 0
+                }
+                #[doc = "The access is to uncacheable memory.\n\nBits 14, read-write, 1 bit wide."]
+                pub const fn with_ibs_dc_uc_mem_acc(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0xffffffffffffbfff_u64) | (((v >> 0u32) & 0x1_u64) << 14u32))
+                }
+                #[doc = "The op is a locked operation.\n\nBits 15, read-write, 1 bit wide."]
+                pub const fn ibs_dc_locked_op(self) -> bool {
+                    ((self.0 >> 15u32) & 0x1_u64) != 0
+                }
+                #[doc = "The op is a locked operation.\n\nBits 15, read-write, 1 bit wide."]
+                pub const fn with_ibs_dc_locked_op(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0xffffffffffff7fff_u64) | (((v >> 0u32) & 0x1_u64) << 15u32))
+                }
+                #[doc = "The data-cache miss allocated no miss address buffer.\n\nBits 16, read-write, 1 bit wide."]
+                pub const fn ibs_dc_miss_no_mab_alloc(self) -> bool {
+                    ((self.0 >> 16u32) & 0x1_u64) != 0
+                }
+                #[doc = "The data-cache miss allocated no miss address buffer.\n\nBits 16, read-write, 1 bit wide."]
+                pub const fn with_ibs_dc_miss_no_mab_alloc(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0xfffffffffffeffff_u64) | (((v >> 0u32) & 0x1_u64) << 16u32))
+                }
+                #[doc = "IBS_DC_LIN_AD holds the access's linear address.\n\nBits 17, read-write, 1 bit wide."]
+                pub const fn ibs_dc_lin_addr_valid(self) -> bool {
+                    ((self.0 >> 17u32) & 0x1_u64) != 0
+                }
+                #[doc = "IBS_DC_LIN_AD holds the access's linear address.\n\nBits 17, read-write, 1 bit wide."]
+                pub const fn with_ibs_dc_lin_addr_valid(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0xfffffffffffdffff_u64) | (((v >> 0u32) & 0x1_u64) << 17u32))
+                }
+                #[doc = "IBS_DC_PHYS_AD holds the access's physical address.\n\nBits 18, read-write, 1 bit wide."]
+                pub const fn ibs_dc_phy_addr_valid(self) -> bool {
+                    ((self.0 >> 18u32) & 0x1_u64) != 0
+                }
+                #[doc = "IBS_DC_PHYS_AD holds the access's physical address.\n\nBits 18, read-write, 1 bit wide."]
+                pub const fn with_ibs_dc_phy_addr_valid(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0xfffffffffffbffff_u64) | (((v >> 0u32) & 0x1_u64) << 18u32))
+                }
+                #[doc = "The access hit a 1 GB page in the L2 data TLB.\n\nBits 19, read-write, 1 bit wide."]
+                pub const fn ibs_dc_l2_tlb_hit_1g(self) -> bool {
+                    ((self.0 >> 19u32) & 0x1_u64) != 0
+                }
+                #[doc = "The access hit a 1 GB page in the L2 data TLB.\n\nBits 19, read-write, 1 bit wide."]
+                pub const fn with_ibs_dc_l2_tlb_hit_1g(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0xfffffffffff7ffff_u64) | (((v >> 0u32) & 0x1_u64) << 19u32))
+                }
+                #[doc = "The access missed the L2 cache.\n\nBits 20, read-write, 1 bit wide."]
+                pub const fn ibs_l2_miss(self) -> bool {
+                    ((self.0 >> 20u32) & 0x1_u64) != 0
+                }
+                #[doc = "The access missed the L2 cache.\n\nBits 20, read-write, 1 bit wide."]
+                pub const fn with_ibs_l2_miss(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0xffffffffffefffff_u64) | (((v >> 0u32) & 0x1_u64) << 20u32))
+                }
+                #[doc = "The op is a software prefetch.\n\nBits 21, read-write, 1 bit wide."]
+                pub const fn ibs_sw_pf(self) -> bool {
+                    ((self.0 >> 21u32) & 0x1_u64) != 0
+                }
+                #[doc = "The op is a software prefetch.\n\nBits 21, read-write, 1 bit wide."]
+                pub const fn with_ibs_sw_pf(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0xffffffffffdfffff_u64) | (((v >> 0u32) & 0x1_u64) << 21u32))
+                }
+                #[doc = "Size of the load or store in bytes.\n\nBits 25:22, read-write, 4 bits wide."]
+                pub const fn ibs_op_mem_width(self) -> u8 {
+                    ((self.0 >> 22u32) & 0xf_u64) as u8
+                }
+                #[doc = "Sets `IBS_OP_MEM_WIDTH` to the constant `V`; a `V` wider than 4 bits fails to compile. Size of the load or store in bytes.\n\nBits 25:22, read-write, 4 bits wide."]
+                #[track_caller]
+                pub const fn with_ibs_op_mem_width<const V: u64>(self) -> Self {
+                    if V > 0xf_u64 {
+                        crate::__private::too_wide("IBS_OP_DATA3", "IBS_OP_MEM_WIDTH", 4u32, V)
+                    }
+                    __check_field_ibs_op_mem_width::<V>();
+                    let v = V;
+                    Self((self.0 & 0xfffffffffc3fffff_u64) | (((v >> 0u32) & 0xf_u64) << 22u32))
+                }
+                #[doc = "Sets `IBS_OP_MEM_WIDTH`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 4 bits. Size of the load or store in bytes.\n\nBits 25:22, read-write, 4 bits wide."]
+                pub const fn try_set_ibs_op_mem_width(
+                    self,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
+                    if v > 0xf_u64 {
+                        return Err(crate::FieldError::TooWide {
+                            field: "IBS_OP_MEM_WIDTH",
+                            width: 4u32,
+                            value: v,
+                        });
+                    }
+                    Ok(Self(
+                        (self.0 & 0xfffffffffc3fffff_u64) | (((v >> 0u32) & 0xf_u64) << 22u32),
+                    ))
+                }
+                #[doc = "Outstanding memory requests when the data-cache miss was filled.\n\nBits 31:26, read-write, 6 bits wide."]
+                pub const fn ibs_op_dc_miss_open_mem_reqs(self) -> u8 {
+                    ((self.0 >> 26u32) & 0x3f_u64) as u8
+                }
+                #[doc = "Sets `IBS_OP_DC_MISS_OPEN_MEM_REQS` to the constant `V`; a `V` wider than 6 bits fails to compile. Outstanding memory requests when the data-cache miss was filled.\n\nBits 31:26, read-write, 6 bits wide."]
+                #[track_caller]
+                pub const fn with_ibs_op_dc_miss_open_mem_reqs<const V: u64>(self) -> Self {
+                    if V > 0x3f_u64 {
+                        crate::__private::too_wide(
+                            "IBS_OP_DATA3",
+                            "IBS_OP_DC_MISS_OPEN_MEM_REQS",
+                            6u32,
+                            V,
+                        )
+                    }
+                    __check_field_ibs_op_dc_miss_open_mem_reqs::<V>();
+                    let v = V;
+                    Self((self.0 & 0xffffffff03ffffff_u64) | (((v >> 0u32) & 0x3f_u64) << 26u32))
+                }
+                #[doc = "Sets `IBS_OP_DC_MISS_OPEN_MEM_REQS`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 6 bits. Outstanding memory requests when the data-cache miss was filled.\n\nBits 31:26, read-write, 6 bits wide."]
+                pub const fn try_set_ibs_op_dc_miss_open_mem_reqs(
+                    self,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
+                    if v > 0x3f_u64 {
+                        return Err(crate::FieldError::TooWide {
+                            field: "IBS_OP_DC_MISS_OPEN_MEM_REQS",
+                            width: 6u32,
+                            value: v,
+                        });
+                    }
+                    Ok(Self(
+                        (self.0 & 0xffffffff03ffffff_u64) | (((v >> 0u32) & 0x3f_u64) << 26u32),
+                    ))
+                }
+                #[doc = "Cycles from the data-cache miss to its fill.\n\nBits 47:32, read-write, 16 bits wide."]
+                pub const fn ibs_dc_miss_lat(self) -> u16 {
+                    ((self.0 >> 32u32) & 0xffff_u64) as u16
+                }
+                #[doc = "Sets `IBS_DC_MISS_LAT` to the constant `V`; a `V` wider than 16 bits fails to compile. Cycles from the data-cache miss to its fill.\n\nBits 47:32, read-write, 16 bits wide."]
+                #[track_caller]
+                pub const fn with_ibs_dc_miss_lat<const V: u64>(self) -> Self {
+                    if V > 0xffff_u64 {
+                        crate::__private::too_wide("IBS_OP_DATA3", "IBS_DC_MISS_LAT", 16u32, V)
+                    }
+                    __check_field_ibs_dc_miss_lat::<V>();
+                    let v = V;
+                    Self((self.0 & 0xffff0000ffffffff_u64) | (((v >> 0u32) & 0xffff_u64) << 32u32))
+                }
+                #[doc = "Sets `IBS_DC_MISS_LAT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 16 bits. Cycles from the data-cache miss to its fill.\n\nBits 47:32, read-write, 16 bits wide."]
+                pub const fn try_set_ibs_dc_miss_lat(
+                    self,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
+                    if v > 0xffff_u64 {
+                        return Err(crate::FieldError::TooWide {
+                            field: "IBS_DC_MISS_LAT",
+                            width: 16u32,
+                            value: v,
+                        });
+                    }
+                    Ok(Self(
+                        (self.0 & 0xffff0000ffffffff_u64) | (((v >> 0u32) & 0xffff_u64) << 32u32),
+                    ))
+                }
+                #[doc = "Cycles from the data-cache miss to its fill.\n\nBits 47:32, read-write, 16 bits wide."]
+                pub const fn set_ibs_dc_miss_lat(self, value: u16) -> Self {
+                    let v = value as u64;
+                    Self((self.0 & 0xffff0000ffffffff_u64) | (((v >> 0u32) & 0xffff_u64) << 32u32))
+                }
+                #[doc = "Cycles to refill the L1 data TLB.\n\nBits 63:48, read-write, 16 bits wide."]
+                pub const fn ibs_tlb_refill_lat(self) -> u16 {
+                    ((self.0 >> 48u32) & 0xffff_u64) as u16
+                }
+                #[doc = "Sets `IBS_TLB_REFILL_LAT` to the constant `V`; a `V` wider than 16 bits fails to compile. Cycles to refill the L1 data TLB.\n\nBits 63:48, read-write, 16 bits wide."]
+                #[track_caller]
+                pub const fn with_ibs_tlb_refill_lat<const V: u64>(self) -> Self {
+                    if V > 0xffff_u64 {
+                        crate::__private::too_wide("IBS_OP_DATA3", "IBS_TLB_REFILL_LAT", 16u32, V)
+                    }
+                    __check_field_ibs_tlb_refill_lat::<V>();
+                    let v = V;
+                    Self((self.0 & 0xffffffffffff_u64) | (((v >> 0u32) & 0xffff_u64) << 48u32))
+                }
+                #[doc = "Sets `IBS_TLB_REFILL_LAT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 16 bits. Cycles to refill the L1 data TLB.\n\nBits 63:48, read-write, 16 bits wide."]
+                pub const fn try_set_ibs_tlb_refill_lat(
+                    self,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
+                    if v > 0xffff_u64 {
+                        return Err(crate::FieldError::TooWide {
+                            field: "IBS_TLB_REFILL_LAT",
+                            width: 16u32,
+                            value: v,
+                        });
+                    }
+                    Ok(Self(
+                        (self.0 & 0xffffffffffff_u64) | (((v >> 0u32) & 0xffff_u64) << 48u32),
+                    ))
+                }
+                #[doc = "Cycles to refill the L1 data TLB.\n\nBits 63:48, read-write, 16 bits wide."]
+                pub const fn set_ibs_tlb_refill_lat(self, value: u16) -> Self {
+                    let v = value as u64;
+                    Self((self.0 & 0xffffffffffff_u64) | (((v >> 0u32) & 0xffff_u64) << 48u32))
+                }
+                #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
+                #[inline]
+                pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
+                    Ok(self)
+                }
+                #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> Self {
+                    self
+                }
+            }
+            impl Default for Value {
+                #[doc = r" All fields zero: no reserved bit set, no constraint to check."]
+                fn default() -> Self {
+                    Self(0)
+                }
+            }
+            impl Default for Builder {
+                fn default() -> Self {
+                    Value::new()
+                }
+            }
+            impl ::core::fmt::Debug for Value {
+                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                    let reserved = self.0 & Self::RESERVED_MASK;
+                    let mut d = f.debug_struct("IBS_OP_DATA3");
+                    d.field("IBS_LD_OP", &(((self.0 >> 0u32) & 0x1_u64) != 0))
+                        .field("IBS_ST_OP", &(((self.0 >> 1u32) & 0x1_u64) != 0))
+                        .field("IBS_DC_L1_TLB_MISS", &(((self.0 >> 2u32) & 0x1_u64) != 0))
+                        .field("IBS_DC_L2_TLB_MISS", &(((self.0 >> 3u32) & 0x1_u64) != 0))
+                        .field("IBS_DC_L1_TLB_HIT_2M", &(((self.0 >> 4u32) & 0x1_u64) != 0))
+                        .field("IBS_DC_L1_TLB_HIT_1G", &(((self.0 >> 5u32) & 0x1_u64) != 0))
+                        .field("IBS_DC_L2_TLB_HIT_2M", &(((self.0 >> 6u32) & 0x1_u64) != 0))
+                        .field("IBS_DC_MISS", &(((self.0 >> 7u32) & 0x1_u64) != 0))
+                        .field("IBS_DC_MIS_ACC", &(((self.0 >> 8u32) & 0x1_u64) != 0))
+                        .field("IBS_DC_WC_MEM_ACC", &(((self.0 >> 13u32) & 0x1_u64) != 0))
+                        .field("IBS_DC_UC_MEM_ACC", &(((self.0 >> 14u32) & 0x1_u64) != 0))
+                        .field("IBS_DC_LOCKED_OP", &(((self.0 >> 15u32) & 0x1_u64) != 0))
+                        .field(
+                            "IBS_DC_MISS_NO_MAB_ALLOC",
+                            &(((self.0 >> 16u32) & 0x1_u64) != 0),
+                        )
+                        .field(
+                            "IBS_DC_LIN_ADDR_VALID",
+                            &(((self.0 >> 17u32) & 0x1_u64) != 0),
+                        )
+                        .field(
+                            "IBS_DC_PHY_ADDR_VALID",
+                            &(((self.0 >> 18u32) & 0x1_u64) != 0),
+                        )
+                        .field(
+                            "IBS_DC_L2_TLB_HIT_1G",
+                            &(((self.0 >> 19u32) & 0x1_u64) != 0),
+                        )
+                        .field("IBS_L2_MISS", &(((self.0 >> 20u32) & 0x1_u64) != 0))
+                        .field("IBS_SW_PF", &(((self.0 >> 21u32) & 0x1_u64) != 0))
+                        .field(
+                            "IBS_OP_MEM_WIDTH",
+                            &format_args!("{:#x}", (self.0 >> 22u32) & 0xf_u64),
+                        )
+                        .field(
+                            "IBS_OP_DC_MISS_OPEN_MEM_REQS",
+                            &format_args!("{:#x}", (self.0 >> 26u32) & 0x3f_u64),
+                        )
+                        .field(
+                            "IBS_DC_MISS_LAT",
+                            &format_args!("{:#x}", (self.0 >> 32u32) & 0xffff_u64),
+                        )
+                        .field(
+                            "IBS_TLB_REFILL_LAT",
+                            &format_args!("{:#x}", (self.0 >> 48u32) & 0xffff_u64),
+                        );
+                    if reserved != 0 {
+                        d.field("reserved", &format_args!("{:#x}", reserved));
+                    }
+                    d.finish()
+                }
+            }
+            impl From<Value> for u64 {
+                fn from(v: Value) -> u64 {
+                    v.0
+                }
+            }
+            impl crate::access::RegisterValue for Value {
+                const NAME: &'static str = "IBS_OP_DATA3";
+                const RESERVED_MASK: u64 = Value::RESERVED_MASK;
+                fn bits(self) -> u64 {
+                    self.0
+                }
+            }
+            #[doc = "Builds a write of `IBS_OP_DATA3` from named fields; see [`Value::new`](Value::new)."]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+            #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
+            pub struct Builder {
+                value: Value,
+                set: u64,
+                conflict: u64,
+            }
+            impl Builder {
+                #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
+                #[doc = r" were assigned before with a different value."]
+                const fn track(self, mask: u64, next: Value) -> Self {
+                    let clash = if self.set & mask != 0 && (self.value.0 ^ next.0) & mask != 0 {
+                        mask
+                    } else {
+                        0
+                    };
+                    Self {
+                        value: next,
+                        set: self.set | mask,
+                        conflict: self.conflict | clash,
+                    }
+                }
+                #[doc = "The op is a load.\n\nBits 0, read-write, 1 bit wide."]
+                pub const fn with_ibs_ld_op(self, on: bool) -> Self {
+                    self.track(0x1_u64, self.value.with_ibs_ld_op(on))
+                }
+                #[doc = "The op is a store.\n\nBits 1, read-write, 1 bit wide."]
+                pub const fn with_ibs_st_op(self, on: bool) -> Self {
+                    self.track(0x2_u64, self.value.with_ibs_st_op(on))
+                }
+                #[doc = "The access missed the L1 data TLB.\n\nBits 2, read-write, 1 bit wide."]
+                pub const fn with_ibs_dc_l1_tlb_miss(self, on: bool) -> Self {
+                    self.track(0x4_u64, self.value.with_ibs_dc_l1_tlb_miss(on))
+                }
+                #[doc = "The access missed the L2 data TLB.\n\nBits 3, read-write, 1 bit wide."]
+                pub const fn with_ibs_dc_l2_tlb_miss(self, on: bool) -> Self {
+                    self.track(0x8_u64, self.value.with_ibs_dc_l2_tlb_miss(on))
+                }
+                #[doc = "The access hit a 2 MB page in the L1 data TLB.\n\nBits 4, read-write, 1 bit wide."]
+                pub const fn with_ibs_dc_l1_tlb_hit_2m(self, on: bool) -> Self {
+                    self.track(0x10_u64, self.value.with_ibs_dc_l1_tlb_hit_2m(on))
+                }
+                #[doc = "The access hit a 1 GB page in the L1 data TLB.\n\nBits 5, read-write, 1 bit wide."]
+                pub const fn with_ibs_dc_l1_tlb_hit_1g(self, on: bool) -> Self {
+                    self.track(0x20_u64, self.value.with_ibs_dc_l1_tlb_hit_1g(on))
+                }
+                #[doc = "The access hit a 2 MB page in the L2 data TLB.\n\nBits 6, read-write, 1 bit wide."]
+                pub const fn with_ibs_dc_l2_tlb_hit_2m(self, on: bool) -> Self {
+                    self.track(0x40_u64, self.value.with_ibs_dc_l2_tlb_hit_2m(on))
+                }
+                #[doc = "The access missed the data cache.\n\nBits 7, read-write, 1 bit wide."]
+                pub const fn with_ibs_dc_miss(self, on: bool) -> Self {
+                    self.track(0x80_u64, self.value.with_ibs_dc_miss(on))
+                }
+                #[doc = "The access is misaligned.\n\nBits 8, read-write, 1 bit wide."]
+                pub const fn with_ibs_dc_mis_acc(self, on: bool) -> Self {
+                    self.track(0x100_u64, self.value.with_ibs_dc_mis_acc(on))
+                }
+                #[doc = "The access is to write-combining memory.\n\nBits 13, read-write, 1 bit wide."]
+                pub const fn with_ibs_dc_wc_mem_acc(self, on: bool) -> Self {
+                    self.track(0x2000_u64, self.value.with_ibs_dc_wc_mem_acc(on))
+                }
+                #[doc = "The access is to uncacheable memory.\n\nBits 14, read-write, 1 bit wide."]
+                pub const fn with_ibs_dc_uc_mem_acc(self, on: bool) -> Self {
+                    self.track(0x4000_u64, self.value.with_ibs_dc_uc_mem_acc(on))
+                }
+                #[doc = "The op is a locked operation.\n\nBits 15, read-write, 1 bit wide."]
+                pub const fn with_ibs_dc_locked_op(self, on: bool) -> Self {
+                    self.track(0x8000_u64, self.value.with_ibs_dc_locked_op(on))
+                }
+                #[doc = "The data-cache miss allocated no miss address buffer.\n\nBits 16, read-write, 1 bit wide."]
+                pub const fn with_ibs_dc_miss_no_mab_alloc(self, on: bool) -> Self {
+                    self.track(0x10000_u64, self.value.with_ibs_dc_miss_no_mab_alloc(on))
+                }
+                #[doc = "IBS_DC_LIN_AD holds the access's linear address.\n\nBits 17, read-write, 1 bit wide."]
+                pub const fn with_ibs_dc_lin_addr_valid(self, on: bool) -> Self {
+                    self.track(0x20000_u64, self.value.with_ibs_dc_lin_addr_valid(on))
+                }
+                #[doc = "IBS_DC_PHYS_AD holds the access's physical address.\n\nBits 18, read-write, 1 bit wide."]
+                pub const fn with_ibs_dc_phy_addr_valid(self, on: bool) -> Self {
+                    self.track(0x40000_u64, self.value.with_ibs_dc_phy_addr_valid(on))
+                }
+                #[doc = "The access hit a 1 GB page in the L2 data TLB.\n\nBits 19, read-write, 1 bit wide."]
+                pub const fn with_ibs_dc_l2_tlb_hit_1g(self, on: bool) -> Self {
+                    self.track(0x80000_u64, self.value.with_ibs_dc_l2_tlb_hit_1g(on))
+                }
+                #[doc = "The access missed the L2 cache.\n\nBits 20, read-write, 1 bit wide."]
+                pub const fn with_ibs_l2_miss(self, on: bool) -> Self {
+                    self.track(0x100000_u64, self.value.with_ibs_l2_miss(on))
+                }
+                #[doc = "The op is a software prefetch.\n\nBits 21, read-write, 1 bit wide."]
+                pub const fn with_ibs_sw_pf(self, on: bool) -> Self {
+                    self.track(0x200000_u64, self.value.with_ibs_sw_pf(on))
+                }
+                #[doc = "Sets `IBS_OP_MEM_WIDTH` to the constant `V`; a `V` wider than 4 bits fails to compile. Size of the load or store in bytes.\n\nBits 25:22, read-write, 4 bits wide."]
+                #[track_caller]
+                pub const fn with_ibs_op_mem_width<const V: u64>(self) -> Self {
+                    self.track(0x3c00000_u64, self.value.with_ibs_op_mem_width::<V>())
+                }
+                #[doc = "Sets `IBS_OP_MEM_WIDTH`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 4 bits. Size of the load or store in bytes.\n\nBits 25:22, read-write, 4 bits wide."]
+                pub const fn try_set_ibs_op_mem_width(
+                    self,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_ibs_op_mem_width(v) {
+                        Ok(next) => Ok(self.track(0x3c00000_u64, next)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "Sets `IBS_OP_DC_MISS_OPEN_MEM_REQS` to the constant `V`; a `V` wider than 6 bits fails to compile. Outstanding memory requests when the data-cache miss was filled.\n\nBits 31:26, read-write, 6 bits wide."]
+                #[track_caller]
+                pub const fn with_ibs_op_dc_miss_open_mem_reqs<const V: u64>(self) -> Self {
+                    self.track(
+                        0xfc000000_u64,
+                        self.value.with_ibs_op_dc_miss_open_mem_reqs::<V>(),
+                    )
+                }
+                #[doc = "Sets `IBS_OP_DC_MISS_OPEN_MEM_REQS`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 6 bits. Outstanding memory requests when the data-cache miss was filled.\n\nBits 31:26, read-write, 6 bits wide."]
+                pub const fn try_set_ibs_op_dc_miss_open_mem_reqs(
+                    self,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_ibs_op_dc_miss_open_mem_reqs(v) {
+                        Ok(next) => Ok(self.track(0xfc000000_u64, next)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "Sets `IBS_DC_MISS_LAT` to the constant `V`; a `V` wider than 16 bits fails to compile. Cycles from the data-cache miss to its fill.\n\nBits 47:32, read-write, 16 bits wide."]
+                #[track_caller]
+                pub const fn with_ibs_dc_miss_lat<const V: u64>(self) -> Self {
+                    self.track(0xffff00000000_u64, self.value.with_ibs_dc_miss_lat::<V>())
+                }
+                #[doc = "Sets `IBS_DC_MISS_LAT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 16 bits. Cycles from the data-cache miss to its fill.\n\nBits 47:32, read-write, 16 bits wide."]
+                pub const fn try_set_ibs_dc_miss_lat(
+                    self,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_ibs_dc_miss_lat(v) {
+                        Ok(next) => Ok(self.track(0xffff00000000_u64, next)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "Cycles from the data-cache miss to its fill.\n\nBits 47:32, read-write, 16 bits wide."]
+                pub const fn set_ibs_dc_miss_lat(self, value: u16) -> Self {
+                    self.track(0xffff00000000_u64, self.value.set_ibs_dc_miss_lat(value))
+                }
+                #[doc = "Sets `IBS_TLB_REFILL_LAT` to the constant `V`; a `V` wider than 16 bits fails to compile. Cycles to refill the L1 data TLB.\n\nBits 63:48, read-write, 16 bits wide."]
+                #[track_caller]
+                pub const fn with_ibs_tlb_refill_lat<const V: u64>(self) -> Self {
+                    self.track(
+                        0xffff000000000000_u64,
+                        self.value.with_ibs_tlb_refill_lat::<V>(),
+                    )
+                }
+                #[doc = "Sets `IBS_TLB_REFILL_LAT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 16 bits. Cycles to refill the L1 data TLB.\n\nBits 63:48, read-write, 16 bits wide."]
+                pub const fn try_set_ibs_tlb_refill_lat(
+                    self,
+                    v: u64,
+                ) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_ibs_tlb_refill_lat(v) {
+                        Ok(next) => Ok(self.track(0xffff000000000000_u64, next)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "Cycles to refill the L1 data TLB.\n\nBits 63:48, read-write, 16 bits wide."]
+                pub const fn set_ibs_tlb_refill_lat(self, value: u16) -> Self {
+                    self.track(
+                        0xffff000000000000_u64,
+                        self.value.set_ibs_tlb_refill_lat(value),
+                    )
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n"]
+                #[inline]
+                pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
+                    if self.conflict != 0 {
+                        return Err(self.conflict_error());
+                    }
+                    self.value.try_build()
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> Value {
+                    if self.conflict != 0 {
+                        self.conflict_panic()
+                    }
+                    self.value.build()
+                }
+                #[doc = r" The first field given two different values (`conflict != 0`)."]
+                #[cold]
+                const fn conflict_error(self) -> crate::ConstraintError {
+                    if self.conflict & 0x1_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "IBS_LD_OP is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x2_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "IBS_ST_OP is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x4_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "IBS_DC_L1_TLB_MISS is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x8_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "IBS_DC_L2_TLB_MISS is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x10_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "IBS_DC_L1_TLB_HIT_2M is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x20_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "IBS_DC_L1_TLB_HIT_1G is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x40_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "IBS_DC_L2_TLB_HIT_2M is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x80_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "IBS_DC_MISS is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x100_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "IBS_DC_MIS_ACC is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x2000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "IBS_DC_WC_MEM_ACC is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x4000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "IBS_DC_UC_MEM_ACC is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x8000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "IBS_DC_LOCKED_OP is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x10000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "IBS_DC_MISS_NO_MAB_ALLOC is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x20000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "IBS_DC_LIN_ADDR_VALID is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x40000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "IBS_DC_PHY_ADDR_VALID is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x80000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "IBS_DC_L2_TLB_HIT_1G is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x100000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "IBS_L2_MISS is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x200000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "IBS_SW_PF is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x3c00000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "IBS_OP_MEM_WIDTH is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0xfc000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "IBS_OP_DC_MISS_OPEN_MEM_REQS is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0xffff00000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "IBS_DC_MISS_LAT is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0xffff000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "IBS_TLB_REFILL_LAT is given two different values; set each field once",
+                        };
+                    }
+                    crate::ConstraintError {
+                        id: "field-set-twice",
+                        message: "a field is given two different values; set each field once",
+                    }
+                }
+                #[cold]
+                #[track_caller]
+                const fn conflict_panic(self) -> ! {
+                    if self.conflict & 0x1_u64 != 0 {
+                        crate::__private::set_twice("IBS_OP_DATA3", "IBS_LD_OP")
+                    }
+                    if self.conflict & 0x2_u64 != 0 {
+                        crate::__private::set_twice("IBS_OP_DATA3", "IBS_ST_OP")
+                    }
+                    if self.conflict & 0x4_u64 != 0 {
+                        crate::__private::set_twice("IBS_OP_DATA3", "IBS_DC_L1_TLB_MISS")
+                    }
+                    if self.conflict & 0x8_u64 != 0 {
+                        crate::__private::set_twice("IBS_OP_DATA3", "IBS_DC_L2_TLB_MISS")
+                    }
+                    if self.conflict & 0x10_u64 != 0 {
+                        crate::__private::set_twice("IBS_OP_DATA3", "IBS_DC_L1_TLB_HIT_2M")
+                    }
+                    if self.conflict & 0x20_u64 != 0 {
+                        crate::__private::set_twice("IBS_OP_DATA3", "IBS_DC_L1_TLB_HIT_1G")
+                    }
+                    if self.conflict & 0x40_u64 != 0 {
+                        crate::__private::set_twice("IBS_OP_DATA3", "IBS_DC_L2_TLB_HIT_2M")
+                    }
+                    if self.conflict & 0x80_u64 != 0 {
+                        crate::__private::set_twice("IBS_OP_DATA3", "IBS_DC_MISS")
+                    }
+                    if self.conflict & 0x100_u64 != 0 {
+                        crate::__private::set_twice("IBS_OP_DATA3", "IBS_DC_MIS_ACC")
+                    }
+                    if self.conflict & 0x2000_u64 != 0 {
+                        crate::__private::set_twice("IBS_OP_DATA3", "IBS_DC_WC_MEM_ACC")
+                    }
+                    if self.conflict & 0x4000_u64 != 0 {
+                        crate::__private::set_twice("IBS_OP_DATA3", "IBS_DC_UC_MEM_ACC")
+                    }
+                    if self.conflict & 0x8000_u64 != 0 {
+                        crate::__private::set_twice("IBS_OP_DATA3", "IBS_DC_LOCKED_OP")
+                    }
+                    if self.conflict & 0x10000_u64 != 0 {
+                        crate::__private::set_twice("IBS_OP_DATA3", "IBS_DC_MISS_NO_MAB_ALLOC")
+                    }
+                    if self.conflict & 0x20000_u64 != 0 {
+                        crate::__private::set_twice("IBS_OP_DATA3", "IBS_DC_LIN_ADDR_VALID")
+                    }
+                    if self.conflict & 0x40000_u64 != 0 {
+                        crate::__private::set_twice("IBS_OP_DATA3", "IBS_DC_PHY_ADDR_VALID")
+                    }
+                    if self.conflict & 0x80000_u64 != 0 {
+                        crate::__private::set_twice("IBS_OP_DATA3", "IBS_DC_L2_TLB_HIT_1G")
+                    }
+                    if self.conflict & 0x100000_u64 != 0 {
+                        crate::__private::set_twice("IBS_OP_DATA3", "IBS_L2_MISS")
+                    }
+                    if self.conflict & 0x200000_u64 != 0 {
+                        crate::__private::set_twice("IBS_OP_DATA3", "IBS_SW_PF")
+                    }
+                    if self.conflict & 0x3c00000_u64 != 0 {
+                        crate::__private::set_twice("IBS_OP_DATA3", "IBS_OP_MEM_WIDTH")
+                    }
+                    if self.conflict & 0xfc000000_u64 != 0 {
+                        crate::__private::set_twice("IBS_OP_DATA3", "IBS_OP_DC_MISS_OPEN_MEM_REQS")
+                    }
+                    if self.conflict & 0xffff00000000_u64 != 0 {
+                        crate::__private::set_twice("IBS_OP_DATA3", "IBS_DC_MISS_LAT")
+                    }
+                    if self.conflict & 0xffff000000000000_u64 != 0 {
+                        crate::__private::set_twice("IBS_OP_DATA3", "IBS_TLB_REFILL_LAT")
+                    }
+                    crate::__private::set_twice("IBS_OP_DATA3", "a field")
+                }
+            }
+            #[doc = "One `IBS_OP_DATA3` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write)."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Instance(u32);
+            impl Instance {
+                #[doc = r" The MSR address."]
+                pub const fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            #[doc = r" The register as a typed MSR."]
+            pub const MSR: Instance = Instance(ADDRESS);
+            impl crate::access::Msr for Instance {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            impl crate::access::Readable for Instance {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl crate::access::Writable for Instance {}
+        }
+        #[doc = "The value type of [`IBS_OP_DATA3`](IBS_OP_DATA3)."]
+        pub type IbsOpData3 = IBS_OP_DATA3::Value;
+        #[doc = "Linear address of the tagged load or store (IbsDcLinAd), valid with IBS_OP_DATA3.IBS_DC_LIN_ADDR_VALID.\n\n- MSR: `0xC0011038`\n- Access: read-write\n- Width: 64 bits\n- Reserved bits: `0x0000000000000000`\n- Defined in: `amd-core` (register present since `amd-core`)\n- Manual: AMD64 APM Vol. 2 §13.3.2 (IbsDcLinAd, C001_1038)\n\nThe value type is [`Value`](IBS_DC_LIN_AD::Value)."]
+        #[allow(
+            non_snake_case,
+            missing_docs,
+            clippy::identity_op,
+            clippy::unnecessary_cast,
+            clippy::new_ret_no_self,
+            clippy::bad_bit_mask
+        )]
+        pub mod IBS_DC_LIN_AD {
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
+            #[derive(Clone, Copy, Debug)]
+            #[allow(non_camel_case_types)]
+            pub struct IBS_DC_LIN_AD;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = IBS_DC_LIN_AD;
+            impl ::tock_registers::RegisterLongName for Register {}
+            #[allow(unused_imports)]
+            use ::tock_registers::fields::Field;
+            :: tock_registers :: register_bitmasks ! (u64 , IBS_DC_LIN_AD , Register , [# [doc = "Linear address. (bits 63:0, read-write)"] LIN_ADDR OFFSET (0) NUMBITS (64) []]);
+            #[doc = r" MSR address."]
+            pub const ADDRESS: u32 = 0xc0011038_u32;
+            #[inline(always)]
+            const fn __check_reserved<const B: u64>() {
+                const {
+                    if B & Value::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IBS_DC_LIN_AD",
+                            B & Value::RESERVED_MASK,
+                            Value::RESERVED_MASK,
+                        )
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_field_lin_addr<const V: u64>() {
+                const {
+                    if V > 0xffffffffffffffff_u64 {
+                        crate::__private::too_wide("IBS_DC_LIN_AD", "LIN_ADDR", 64u32, V)
+                    }
+                }
+            }
+            #[doc = "A value of `IBS_DC_LIN_AD`. Setters never touch reserved bits (`0x0000000000000000`)."]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash)]
+            #[repr(transparent)]
+            pub struct Value(u64);
+            impl Value {
+                #[doc = r" A [`Builder`](Builder) with every field zero (no reserved bits set): the starting point"]
+                #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
+                #[doc = r" given two different values (a compile error in a `const`)."]
+                pub const fn new() -> Builder {
+                    Builder {
+                        value: Self(0),
+                        set: 0,
+                        conflict: 0,
+                    }
+                }
+                #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
+                #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                #[track_caller]
+                pub const fn from_bits<const B: u64>() -> Self {
+                    if B & Self::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IBS_DC_LIN_AD",
+                            B & Self::RESERVED_MASK,
+                            Self::RESERVED_MASK,
+                        )
+                    }
+                    __check_reserved::<B>();
+                    Self(B)
+                }
+                #[doc = "The value with exactly these bits, or [`ReservedBitsError`](crate::ReservedBitsError)\nwhen one of them is reserved."]
+                pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
+                    if bits & Self::RESERVED_MASK != 0 {
+                        return Err(crate::ReservedBitsError {
+                            register: "IBS_DC_LIN_AD",
+                            bits: bits & Self::RESERVED_MASK,
+                            reserved_mask: Self::RESERVED_MASK,
+                        });
+                    }
+                    Ok(Self(bits))
+                }
+                #[doc = r" The value as read from the MSR, reserved bits kept as read: for decoding,"]
+                #[doc = r" and for a read-modify-write through `MsrExt::modify`, which writes them back"]
+                #[doc = r" unchanged. `MsrExt::write` refuses a value that sets a reserved bit."]
+                pub const fn from_raw_read(bits: u64) -> Self {
+                    Self(bits)
+                }
+                #[doc = r" Bits no field covers; this API never sets them."]
+                pub const RESERVED_MASK: u64 = 0x0_u64;
+                #[doc = "The raw value (reserved bits as read, when built from [`Self::from_raw_read`](Self::from_raw_read))."]
+                pub const fn bits(self) -> u64 {
+                    self.0
+                }
+                #[doc = r" The value as a tock-registers local copy, for `FieldValue`-style access."]
+                pub const fn to_local(self) -> ::tock_registers::LocalRegisterCopy<u64, Register> {
+                    ::tock_registers::LocalRegisterCopy::new(self.0)
+                }
+                #[doc = "Linear address.\n\nBits 63:0, read-write, 64 bits wide."]
+                pub const fn lin_addr(self) -> u64 {
+                    ((self.0 >> 0u32) & 0xffffffffffffffff_u64) as u64
+                }
+                #[doc = "Sets `LIN_ADDR` to the constant `V`; a `V` wider than 64 bits fails to compile. Linear address.\n\nBits 63:0, read-write, 64 bits wide."]
+                #[track_caller]
+                pub const fn with_lin_addr<const V: u64>(self) -> Self {
+                    if V > 0xffffffffffffffff_u64 {
+                        crate::__private::too_wide("IBS_DC_LIN_AD", "LIN_ADDR", 64u32, V)
+                    }
+                    __check_field_lin_addr::<V>();
+                    let v = V;
+                    Self((self.0 & 0x0_u64) | (((v >> 0u32) & 0xffffffffffffffff_u64) << 0u32))
+                }
+                #[doc = "Sets `LIN_ADDR`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 64 bits. Linear address.\n\nBits 63:0, read-write, 64 bits wide."]
+                pub const fn try_set_lin_addr(self, v: u64) -> Result<Self, crate::FieldError> {
+                    if v > 0xffffffffffffffff_u64 {
+                        return Err(crate::FieldError::TooWide {
+                            field: "LIN_ADDR",
+                            width: 64u32,
+                            value: v,
+                        });
+                    }
+                    Ok(Self(
+                        (self.0 & 0x0_u64) | (((v >> 0u32) & 0xffffffffffffffff_u64) << 0u32),
+                    ))
+                }
+                #[doc = "Linear address.\n\nBits 63:0, read-write, 64 bits wide."]
+                pub const fn set_lin_addr(self, value: u64) -> Self {
+                    let v = value as u64;
+                    Self((self.0 & 0x0_u64) | (((v >> 0u32) & 0xffffffffffffffff_u64) << 0u32))
+                }
+                #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
+                #[inline]
+                pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
+                    Ok(self)
+                }
+                #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> Self {
+                    self
+                }
+            }
+            impl Default for Value {
+                #[doc = r" All fields zero: no reserved bit set, no constraint to check."]
+                fn default() -> Self {
+                    Self(0)
+                }
+            }
+            impl Default for Builder {
+                fn default() -> Self {
+                    Value::new()
+                }
+            }
+            impl ::core::fmt::Debug for Value {
+                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                    let reserved = self.0 & Self::RESERVED_MASK;
+                    let mut d = f.debug_struct("IBS_DC_LIN_AD");
+                    d.field(
+                        "LIN_ADDR",
+                        &format_args!("{:#x}", (self.0 >> 0u32) & 0xffffffffffffffff_u64),
+                    );
+                    if reserved != 0 {
+                        d.field("reserved", &format_args!("{:#x}", reserved));
+                    }
+                    d.finish()
+                }
+            }
+            impl From<Value> for u64 {
+                fn from(v: Value) -> u64 {
+                    v.0
+                }
+            }
+            impl crate::access::RegisterValue for Value {
+                const NAME: &'static str = "IBS_DC_LIN_AD";
+                const RESERVED_MASK: u64 = Value::RESERVED_MASK;
+                fn bits(self) -> u64 {
+                    self.0
+                }
+            }
+            #[doc = "Builds a write of `IBS_DC_LIN_AD` from named fields; see [`Value::new`](Value::new)."]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+            #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
+            pub struct Builder {
+                value: Value,
+                set: u64,
+                conflict: u64,
+            }
+            impl Builder {
+                #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
+                #[doc = r" were assigned before with a different value."]
+                const fn track(self, mask: u64, next: Value) -> Self {
+                    let clash = if self.set & mask != 0 && (self.value.0 ^ next.0) & mask != 0 {
+                        mask
+                    } else {
+                        0
+                    };
+                    Self {
+                        value: next,
+                        set: self.set | mask,
+                        conflict: self.conflict | clash,
+                    }
+                }
+                #[doc = "Sets `LIN_ADDR` to the constant `V`; a `V` wider than 64 bits fails to compile. Linear address.\n\nBits 63:0, read-write, 64 bits wide."]
+                #[track_caller]
+                pub const fn with_lin_addr<const V: u64>(self) -> Self {
+                    self.track(0xffffffffffffffff_u64, self.value.with_lin_addr::<V>())
+                }
+                #[doc = "Sets `LIN_ADDR`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 64 bits. Linear address.\n\nBits 63:0, read-write, 64 bits wide."]
+                pub const fn try_set_lin_addr(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_lin_addr(v) {
+                        Ok(next) => Ok(self.track(0xffffffffffffffff_u64, next)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "Linear address.\n\nBits 63:0, read-write, 64 bits wide."]
+                pub const fn set_lin_addr(self, value: u64) -> Self {
+                    self.track(0xffffffffffffffff_u64, self.value.set_lin_addr(value))
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n"]
+                #[inline]
+                pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
+                    if self.conflict != 0 {
+                        return Err(self.conflict_error());
+                    }
+                    self.value.try_build()
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> Value {
+                    if self.conflict != 0 {
+                        self.conflict_panic()
+                    }
+                    self.value.build()
+                }
+                #[doc = r" The first field given two different values (`conflict != 0`)."]
+                #[cold]
+                const fn conflict_error(self) -> crate::ConstraintError {
+                    if self.conflict & 0xffffffffffffffff_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "LIN_ADDR is given two different values; set each field once",
+                        };
+                    }
+                    crate::ConstraintError {
+                        id: "field-set-twice",
+                        message: "a field is given two different values; set each field once",
+                    }
+                }
+                #[cold]
+                #[track_caller]
+                const fn conflict_panic(self) -> ! {
+                    if self.conflict & 0xffffffffffffffff_u64 != 0 {
+                        crate::__private::set_twice("IBS_DC_LIN_AD", "LIN_ADDR")
+                    }
+                    crate::__private::set_twice("IBS_DC_LIN_AD", "a field")
+                }
+            }
+            #[doc = "One `IBS_DC_LIN_AD` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write)."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Instance(u32);
+            impl Instance {
+                #[doc = r" The MSR address."]
+                pub const fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            #[doc = r" The register as a typed MSR."]
+            pub const MSR: Instance = Instance(ADDRESS);
+            impl crate::access::Msr for Instance {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            impl crate::access::Readable for Instance {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl crate::access::Writable for Instance {}
+        }
+        #[doc = "The value type of [`IBS_DC_LIN_AD`](IBS_DC_LIN_AD)."]
+        pub type IbsDcLinAd = IBS_DC_LIN_AD::Value;
+        #[doc = "Physical address of the tagged load or store (IbsDcPhysAd), valid with IBS_OP_DATA3.IBS_DC_PHY_ADDR_VALID.\n\n- MSR: `0xC0011039`\n- Access: read-write\n- Width: 64 bits\n- Reserved bits: `0xFFF0000000000000`\n- Defined in: `amd-core` (register present since `amd-core`)\n- Manual: AMD64 APM Vol. 2 §13.3.2 (IbsDcPhysAd, C001_1039)\n\nThe value type is [`Value`](IBS_DC_PHYS_AD::Value)."]
+        #[allow(
+            non_snake_case,
+            missing_docs,
+            clippy::identity_op,
+            clippy::unnecessary_cast,
+            clippy::new_ret_no_self,
+            clippy::bad_bit_mask
+        )]
+        pub mod IBS_DC_PHYS_AD {
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
+            #[derive(Clone, Copy, Debug)]
+            #[allow(non_camel_case_types)]
+            pub struct IBS_DC_PHYS_AD;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = IBS_DC_PHYS_AD;
+            impl ::tock_registers::RegisterLongName for Register {}
+            #[allow(unused_imports)]
+            use ::tock_registers::fields::Field;
+            :: tock_registers :: register_bitmasks ! (u64 , IBS_DC_PHYS_AD , Register , [# [doc = "Physical address. (bits 51:0, read-write)"] PHYS_ADDR OFFSET (0) NUMBITS (52) []]);
+            #[doc = r" MSR address."]
+            pub const ADDRESS: u32 = 0xc0011039_u32;
+            #[inline(always)]
+            const fn __check_reserved<const B: u64>() {
+                const {
+                    if B & Value::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IBS_DC_PHYS_AD",
+                            B & Value::RESERVED_MASK,
+                            Value::RESERVED_MASK,
+                        )
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_field_phys_addr<const V: u64>() {
+                const {
+                    if V > 0xfffffffffffff_u64 {
+                        crate::__private::too_wide("IBS_DC_PHYS_AD", "PHYS_ADDR", 52u32, V)
+                    }
+                }
+            }
+            #[doc = "A value of `IBS_DC_PHYS_AD`. Setters never touch reserved bits (`0xFFF0000000000000`)."]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash)]
+            #[repr(transparent)]
+            pub struct Value(u64);
+            impl Value {
+                #[doc = r" A [`Builder`](Builder) with every field zero (no reserved bits set): the starting point"]
+                #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
+                #[doc = r" given two different values (a compile error in a `const`)."]
+                pub const fn new() -> Builder {
+                    Builder {
+                        value: Self(0),
+                        set: 0,
+                        conflict: 0,
+                    }
+                }
+                #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
+                #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                #[track_caller]
+                pub const fn from_bits<const B: u64>() -> Self {
+                    if B & Self::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IBS_DC_PHYS_AD",
+                            B & Self::RESERVED_MASK,
+                            Self::RESERVED_MASK,
+                        )
+                    }
+                    __check_reserved::<B>();
+                    Self(B)
+                }
+                #[doc = "The value with exactly these bits, or [`ReservedBitsError`](crate::ReservedBitsError)\nwhen one of them is reserved."]
+                pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
+                    if bits & Self::RESERVED_MASK != 0 {
+                        return Err(crate::ReservedBitsError {
+                            register: "IBS_DC_PHYS_AD",
+                            bits: bits & Self::RESERVED_MASK,
+                            reserved_mask: Self::RESERVED_MASK,
+                        });
+                    }
+                    Ok(Self(bits))
+                }
+                #[doc = r" The value as read from the MSR, reserved bits kept as read: for decoding,"]
+                #[doc = r" and for a read-modify-write through `MsrExt::modify`, which writes them back"]
+                #[doc = r" unchanged. `MsrExt::write` refuses a value that sets a reserved bit."]
+                pub const fn from_raw_read(bits: u64) -> Self {
+                    Self(bits)
+                }
+                #[doc = r" Bits no field covers; this API never sets them."]
+                pub const RESERVED_MASK: u64 = 0xfff0000000000000_u64;
+                #[doc = "The raw value (reserved bits as read, when built from [`Self::from_raw_read`](Self::from_raw_read))."]
+                pub const fn bits(self) -> u64 {
+                    self.0
+                }
+                #[doc = r" The value as a tock-registers local copy, for `FieldValue`-style access."]
+                pub const fn to_local(self) -> ::tock_registers::LocalRegisterCopy<u64, Register> {
+                    ::tock_registers::LocalRegisterCopy::new(self.0)
+                }
+                #[doc = "Physical address.\n\nBits 51:0, read-write, 52 bits wide."]
+                pub const fn phys_addr(self) -> u64 {
+                    ((self.0 >> 0u32) & 0xfffffffffffff_u64) as u64
+                }
+                #[doc = "Sets `PHYS_ADDR` to the constant `V`; a `V` wider than 52 bits fails to compile. Physical address.\n\nBits 51:0, read-write, 52 bits wide."]
+                #[track_caller]
+                pub const fn with_phys_addr<const V: u64>(self) -> Self {
+                    if V > 0xfffffffffffff_u64 {
+                        crate::__private::too_wide("IBS_DC_PHYS_AD", "PHYS_ADDR", 52u32, V)
+                    }
+                    __check_field_phys_addr::<V>();
+                    let v = V;
+                    Self(
+                        (self.0 & 0xfff0000000000000_u64)
+                            | (((v >> 0u32) & 0xfffffffffffff_u64) << 0u32),
+                    )
+                }
+                #[doc = "Sets `PHYS_ADDR`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 52 bits. Physical address.\n\nBits 51:0, read-write, 52 bits wide."]
+                pub const fn try_set_phys_addr(self, v: u64) -> Result<Self, crate::FieldError> {
+                    if v > 0xfffffffffffff_u64 {
+                        return Err(crate::FieldError::TooWide {
+                            field: "PHYS_ADDR",
+                            width: 52u32,
+                            value: v,
+                        });
+                    }
+                    Ok(Self(
+                        (self.0 & 0xfff0000000000000_u64)
+                            | (((v >> 0u32) & 0xfffffffffffff_u64) << 0u32),
+                    ))
+                }
+                #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
+                #[inline]
+                pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
+                    Ok(self)
+                }
+                #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> Self {
+                    self
+                }
+            }
+            impl Default for Value {
+                #[doc = r" All fields zero: no reserved bit set, no constraint to check."]
+                fn default() -> Self {
+                    Self(0)
+                }
+            }
+            impl Default for Builder {
+                fn default() -> Self {
+                    Value::new()
+                }
+            }
+            impl ::core::fmt::Debug for Value {
+                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                    let reserved = self.0 & Self::RESERVED_MASK;
+                    let mut d = f.debug_struct("IBS_DC_PHYS_AD");
+                    d.field(
+                        "PHYS_ADDR",
+                        &format_args!("{:#x}", (self.0 >> 0u32) & 0xfffffffffffff_u64),
+                    );
+                    if reserved != 0 {
+                        d.field("reserved", &format_args!("{:#x}", reserved));
+                    }
+                    d.finish()
+                }
+            }
+            impl From<Value> for u64 {
+                fn from(v: Value) -> u64 {
+                    v.0
+                }
+            }
+            impl crate::access::RegisterValue for Value {
+                const NAME: &'static str = "IBS_DC_PHYS_AD";
+                const RESERVED_MASK: u64 = Value::RESERVED_MASK;
+                fn bits(self) -> u64 {
+                    self.0
+                }
+            }
+            #[doc = "Builds a write of `IBS_DC_PHYS_AD` from named fields; see [`Value::new`](Value::new)."]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+            #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
+            pub struct Builder {
+                value: Value,
+                set: u64,
+                conflict: u64,
+            }
+            impl Builder {
+                #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
+                #[doc = r" were assigned before with a different value."]
+                const fn track(self, mask: u64, next: Value) -> Self {
+                    let clash = if self.set & mask != 0 && (self.value.0 ^ next.0) & mask != 0 {
+                        mask
+                    } else {
+                        0
+                    };
+                    Self {
+                        value: next,
+                        set: self.set | mask,
+                        conflict: self.conflict | clash,
+                    }
+                }
+                #[doc = "Sets `PHYS_ADDR` to the constant `V`; a `V` wider than 52 bits fails to compile. Physical address.\n\nBits 51:0, read-write, 52 bits wide."]
+                #[track_caller]
+                pub const fn with_phys_addr<const V: u64>(self) -> Self {
+                    self.track(0xfffffffffffff_u64, self.value.with_phys_addr::<V>())
+                }
+                #[doc = "Sets `PHYS_ADDR`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 52 bits. Physical address.\n\nBits 51:0, read-write, 52 bits wide."]
+                pub const fn try_set_phys_addr(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_phys_addr(v) {
+                        Ok(next) => Ok(self.track(0xfffffffffffff_u64, next)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n"]
+                #[inline]
+                pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
+                    if self.conflict != 0 {
+                        return Err(self.conflict_error());
+                    }
+                    self.value.try_build()
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> Value {
+                    if self.conflict != 0 {
+                        self.conflict_panic()
+                    }
+                    self.value.build()
+                }
+                #[doc = r" The first field given two different values (`conflict != 0`)."]
+                #[cold]
+                const fn conflict_error(self) -> crate::ConstraintError {
+                    if self.conflict & 0xfffffffffffff_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "PHYS_ADDR is given two different values; set each field once",
+                        };
+                    }
+                    crate::ConstraintError {
+                        id: "field-set-twice",
+                        message: "a field is given two different values; set each field once",
+                    }
+                }
+                #[cold]
+                #[track_caller]
+                const fn conflict_panic(self) -> ! {
+                    if self.conflict & 0xfffffffffffff_u64 != 0 {
+                        crate::__private::set_twice("IBS_DC_PHYS_AD", "PHYS_ADDR")
+                    }
+                    crate::__private::set_twice("IBS_DC_PHYS_AD", "a field")
+                }
+            }
+            #[doc = "One `IBS_DC_PHYS_AD` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write)."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Instance(u32);
+            impl Instance {
+                #[doc = r" The MSR address."]
+                pub const fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            #[doc = r" The register as a typed MSR."]
+            pub const MSR: Instance = Instance(ADDRESS);
+            impl crate::access::Msr for Instance {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            impl crate::access::Readable for Instance {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl crate::access::Writable for Instance {}
+        }
+        #[doc = "The value type of [`IBS_DC_PHYS_AD`](IBS_DC_PHYS_AD)."]
+        pub type IbsDcPhysAd = IBS_DC_PHYS_AD::Value;
+        #[doc = "IBS control (IbsCtl): the local APIC extended-interrupt (LVT) offset IBS interrupts use,\nset up by firmware; Linux reads it (arch/x86/events/amd/ibs.c get_ibs_lvt_offset).\n\n- MSR: `0xC001103A`\n- Access: read-only\n- Width: 64 bits\n- Reserved bits: `0xFFFFFFFFFFFFFEF0`\n- Defined in: `amd-core` (register present since `amd-core`)\n- Manual: AMD64 APM Vol. 2 §13.3.3 (IbsCtl, C001_103A); Linux perf_event.h IBSCTL_LVT_OFFSET_VALID / IBSCTL_LVT_OFFSET_MASK\n\nThe value type is [`Value`](IBS_CTL::Value)."]
+        #[allow(
+            non_snake_case,
+            missing_docs,
+            clippy::identity_op,
+            clippy::unnecessary_cast,
+            clippy::new_ret_no_self,
+            clippy::bad_bit_mask
+        )]
+        pub mod IBS_CTL {
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
+            #[derive(Clone, Copy, Debug)]
+            #[allow(non_camel_case_types)]
+            pub struct IBS_CTL;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = IBS_CTL;
+            impl ::tock_registers::RegisterLongName for Register {}
+            #[allow(unused_imports)]
+            use ::tock_registers::fields::Field;
+            :: tock_registers :: register_bitmasks ! (u64 , IBS_CTL , Register , [# [doc = "Extended LVT offset of the IBS interrupt. (bits 3:0, read-only)"] LVT_OFFSET OFFSET (0) NUMBITS (4) [] , # [doc = "LVT_OFFSET is valid. (bits 8, read-only)"] LVT_OFFSET_VAL OFFSET (8) NUMBITS (1) []]);
+            #[doc = r" MSR address."]
+            pub const ADDRESS: u32 = 0xc001103a_u32;
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IBS_CTL` is read-only: its field `LVT_OFFSET` cannot be set",
+                label = "`LVT_OFFSET` is read-only",
+                note = "the processor reports `LVT_OFFSET`; read it with `MsrExt::read` (writing `IBS_CTL` faults: #GP)"
+            )]
+            pub trait __ReadOnly_LVT_OFFSET {}
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #[diagnostic::on_unimplemented(
+                message = "`IBS_CTL` is read-only: its field `LVT_OFFSET_VAL` cannot be set",
+                label = "`LVT_OFFSET_VAL` is read-only",
+                note = "the processor reports `LVT_OFFSET_VAL`; read it with `MsrExt::read` (writing `IBS_CTL` faults: #GP)"
+            )]
+            pub trait __ReadOnly_LVT_OFFSET_VAL {}
+            #[doc = "A value of `IBS_CTL`. Setters never touch reserved bits (`0xFFFFFFFFFFFFFEF0`)."]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash)]
+            #[repr(transparent)]
+            pub struct Value(u64);
+            impl Value {
+                #[doc = r" The value as read from the MSR, reserved bits kept as read: for decoding,"]
+                #[doc = r" and for a read-modify-write through `MsrExt::modify`, which writes them back"]
+                #[doc = r" unchanged. `MsrExt::write` refuses a value that sets a reserved bit."]
+                pub const fn from_raw_read(bits: u64) -> Self {
+                    Self(bits)
+                }
+                #[doc = r" Bits no field covers; this API never sets them."]
+                pub const RESERVED_MASK: u64 = 0xfffffffffffffef0_u64;
+                #[doc = "The raw value (reserved bits as read, when built from [`Self::from_raw_read`](Self::from_raw_read))."]
+                pub const fn bits(self) -> u64 {
+                    self.0
+                }
+                #[doc = r" The value as a tock-registers local copy, for `FieldValue`-style access."]
+                pub const fn to_local(self) -> ::tock_registers::LocalRegisterCopy<u64, Register> {
+                    ::tock_registers::LocalRegisterCopy::new(self.0)
+                }
+                #[doc = "Extended LVT offset of the IBS interrupt.\n\nBits 3:0, read-only, 4 bits wide."]
+                pub const fn lvt_offset(self) -> u8 {
+                    ((self.0 >> 0u32) & 0xf_u64) as u8
+                }
+                #[doc(hidden)]
+                pub const fn with_lvt_offset<const V: u64>(self) -> Self
+                where
+                    crate::__private::Const<V>: __ReadOnly_LVT_OFFSET,
+                {
+                    self
+                }
+                #[doc = "LVT_OFFSET is valid.\n\nBits 8, read-only, 1 bit wide."]
+                pub const fn lvt_offset_val(self) -> bool {
+                    ((self.0 >> 8u32) & 0x1_u64) != 0
+                }
+                #[doc(hidden)]
+                pub const fn with_lvt_offset_val<T: __ReadOnly_LVT_OFFSET_VAL>(
+                    self,
+                    on: T,
+                ) -> Self {
+                    ::core::mem::forget(on);
+                    self
+                }
+            }
+            impl ::core::fmt::Debug for Value {
+                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                    let reserved = self.0 & Self::RESERVED_MASK;
+                    let mut d = f.debug_struct("IBS_CTL");
+                    d.field(
+                        "LVT_OFFSET",
+                        &format_args!("{:#x}", (self.0 >> 0u32) & 0xf_u64),
+                    )
+                    .field("LVT_OFFSET_VAL", &(((self.0 >> 8u32) & 0x1_u64) != 0));
+                    if reserved != 0 {
+                        d.field("reserved", &format_args!("{:#x}", reserved));
+                    }
+                    d.finish()
+                }
+            }
+            impl From<Value> for u64 {
+                fn from(v: Value) -> u64 {
+                    v.0
+                }
+            }
+            impl crate::access::RegisterValue for Value {
+                const NAME: &'static str = "IBS_CTL";
+                const RESERVED_MASK: u64 = Value::RESERVED_MASK;
+                fn bits(self) -> u64 {
+                    self.0
+                }
+            }
+            #[doc = "One `IBS_CTL` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-only)."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Instance(u32);
+            impl Instance {
+                #[doc = r" The MSR address."]
+                pub const fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            #[doc = r" The register as a typed MSR."]
+            pub const MSR: Instance = Instance(ADDRESS);
+            impl crate::access::Msr for Instance {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            impl crate::access::Readable for Instance {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+        }
+        #[doc = "The value type of [`IBS_CTL`](IBS_CTL)."]
+        pub type IbsCtl = IBS_CTL::Value;
+        #[doc = "Target address of the tagged branch op (IbsBrTarget).\n\n- MSR: `0xC001103B`\n- Access: read-write\n- Width: 64 bits\n- Reserved bits: `0x0000000000000000`\n- Defined in: `amd-core` (register present since `amd-core`)\n- Manual: AMD64 APM Vol. 2 §13.3.2 (IbsBrTarget, C001_103B); Linux msr-index.h MSR_AMD64_IBSBRTARGET\n\nThe value type is [`Value`](IBS_BR_TARGET::Value)."]
+        #[allow(
+            non_snake_case,
+            missing_docs,
+            clippy::identity_op,
+            clippy::unnecessary_cast,
+            clippy::new_ret_no_self,
+            clippy::bad_bit_mask
+        )]
+        pub mod IBS_BR_TARGET {
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
+            #[derive(Clone, Copy, Debug)]
+            #[allow(non_camel_case_types)]
+            pub struct IBS_BR_TARGET;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = IBS_BR_TARGET;
+            impl ::tock_registers::RegisterLongName for Register {}
+            #[allow(unused_imports)]
+            use ::tock_registers::fields::Field;
+            :: tock_registers :: register_bitmasks ! (u64 , IBS_BR_TARGET , Register , [# [doc = "Branch target address. (bits 63:0, read-write)"] TARGET OFFSET (0) NUMBITS (64) []]);
+            #[doc = r" MSR address."]
+            pub const ADDRESS: u32 = 0xc001103b_u32;
+            #[inline(always)]
+            const fn __check_reserved<const B: u64>() {
+                const {
+                    if B & Value::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IBS_BR_TARGET",
+                            B & Value::RESERVED_MASK,
+                            Value::RESERVED_MASK,
+                        )
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_field_target<const V: u64>() {
+                const {
+                    if V > 0xffffffffffffffff_u64 {
+                        crate::__private::too_wide("IBS_BR_TARGET", "TARGET", 64u32, V)
+                    }
+                }
+            }
+            #[doc = "A value of `IBS_BR_TARGET`. Setters never touch reserved bits (`0x0000000000000000`)."]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash)]
+            #[repr(transparent)]
+            pub struct Value(u64);
+            impl Value {
+                #[doc = r" A [`Builder`](Builder) with every field zero (no reserved bits set): the starting point"]
+                #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
+                #[doc = r" given two different values (a compile error in a `const`)."]
+                pub const fn new() -> Builder {
+                    Builder {
+                        value: Self(0),
+                        set: 0,
+                        conflict: 0,
+                    }
+                }
+                #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
+                #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                #[track_caller]
+                pub const fn from_bits<const B: u64>() -> Self {
+                    if B & Self::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "IBS_BR_TARGET",
+                            B & Self::RESERVED_MASK,
+                            Self::RESERVED_MASK,
+                        )
+                    }
+                    __check_reserved::<B>();
+                    Self(B)
+                }
+                #[doc = "The value with exactly these bits, or [`ReservedBitsError`](crate::ReservedBitsError)\nwhen one of them is reserved."]
+                pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
+                    if bits & Self::RESERVED_MASK != 0 {
+                        return Err(crate::ReservedBitsError {
+                            register: "IBS_BR_TARGET",
+                            bits: bits & Self::RESERVED_MASK,
+                            reserved_mask: Self::RESERVED_MASK,
+                        });
+                    }
+                    Ok(Self(bits))
+                }
+                #[doc = r" The value as read from the MSR, reserved bits kept as read: for decoding,"]
+                #[doc = r" and for a read-modify-write through `MsrExt::modify`, which writes them back"]
+                #[doc = r" unchanged. `MsrExt::write` refuses a value that sets a reserved bit."]
+                pub const fn from_raw_read(bits: u64) -> Self {
+                    Self(bits)
+                }
+                #[doc = r" Bits no field covers; this API never sets them."]
+                pub const RESERVED_MASK: u64 = 0x0_u64;
+                #[doc = "The raw value (reserved bits as read, when built from [`Self::from_raw_read`](Self::from_raw_read))."]
+                pub const fn bits(self) -> u64 {
+                    self.0
+                }
+                #[doc = r" The value as a tock-registers local copy, for `FieldValue`-style access."]
+                pub const fn to_local(self) -> ::tock_registers::LocalRegisterCopy<u64, Register> {
+                    ::tock_registers::LocalRegisterCopy::new(self.0)
+                }
+                #[doc = "Branch target address.\n\nBits 63:0, read-write, 64 bits wide."]
+                pub const fn target(self) -> u64 {
+                    ((self.0 >> 0u32) & 0xffffffffffffffff_u64) as u64
+                }
+                #[doc = "Sets `TARGET` to the constant `V`; a `V` wider than 64 bits fails to compile. Branch target address.\n\nBits 63:0, read-write, 64 bits wide."]
+                #[track_caller]
+                pub const fn with_target<const V: u64>(self) -> Self {
+                    if V > 0xffffffffffffffff_u64 {
+                        crate::__private::too_wide("IBS_BR_TARGET", "TARGET", 64u32, V)
+                    }
+                    __check_field_target::<V>();
+                    let v = V;
+                    Self((self.0 & 0x0_u64) | (((v >> 0u32) & 0xffffffffffffffff_u64) << 0u32))
+                }
+                #[doc = "Sets `TARGET`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 64 bits. Branch target address.\n\nBits 63:0, read-write, 64 bits wide."]
+                pub const fn try_set_target(self, v: u64) -> Result<Self, crate::FieldError> {
+                    if v > 0xffffffffffffffff_u64 {
+                        return Err(crate::FieldError::TooWide {
+                            field: "TARGET",
+                            width: 64u32,
+                            value: v,
+                        });
+                    }
+                    Ok(Self(
+                        (self.0 & 0x0_u64) | (((v >> 0u32) & 0xffffffffffffffff_u64) << 0u32),
+                    ))
+                }
+                #[doc = "Branch target address.\n\nBits 63:0, read-write, 64 bits wide."]
+                pub const fn set_target(self, value: u64) -> Self {
+                    let v = value as u64;
+                    Self((self.0 & 0x0_u64) | (((v >> 0u32) & 0xffffffffffffffff_u64) << 0u32))
+                }
+                #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
+                #[inline]
+                pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
+                    Ok(self)
+                }
+                #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> Self {
+                    self
+                }
+            }
+            impl Default for Value {
+                #[doc = r" All fields zero: no reserved bit set, no constraint to check."]
+                fn default() -> Self {
+                    Self(0)
+                }
+            }
+            impl Default for Builder {
+                fn default() -> Self {
+                    Value::new()
+                }
+            }
+            impl ::core::fmt::Debug for Value {
+                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                    let reserved = self.0 & Self::RESERVED_MASK;
+                    let mut d = f.debug_struct("IBS_BR_TARGET");
+                    d.field(
+                        "TARGET",
+                        &format_args!("{:#x}", (self.0 >> 0u32) & 0xffffffffffffffff_u64),
+                    );
+                    if reserved != 0 {
+                        d.field("reserved", &format_args!("{:#x}", reserved));
+                    }
+                    d.finish()
+                }
+            }
+            impl From<Value> for u64 {
+                fn from(v: Value) -> u64 {
+                    v.0
+                }
+            }
+            impl crate::access::RegisterValue for Value {
+                const NAME: &'static str = "IBS_BR_TARGET";
+                const RESERVED_MASK: u64 = Value::RESERVED_MASK;
+                fn bits(self) -> u64 {
+                    self.0
+                }
+            }
+            #[doc = "Builds a write of `IBS_BR_TARGET` from named fields; see [`Value::new`](Value::new)."]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+            #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
+            pub struct Builder {
+                value: Value,
+                set: u64,
+                conflict: u64,
+            }
+            impl Builder {
+                #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
+                #[doc = r" were assigned before with a different value."]
+                const fn track(self, mask: u64, next: Value) -> Self {
+                    let clash = if self.set & mask != 0 && (self.value.0 ^ next.0) & mask != 0 {
+                        mask
+                    } else {
+                        0
+                    };
+                    Self {
+                        value: next,
+                        set: self.set | mask,
+                        conflict: self.conflict | clash,
+                    }
+                }
+                #[doc = "Sets `TARGET` to the constant `V`; a `V` wider than 64 bits fails to compile. Branch target address.\n\nBits 63:0, read-write, 64 bits wide."]
+                #[track_caller]
+                pub const fn with_target<const V: u64>(self) -> Self {
+                    self.track(0xffffffffffffffff_u64, self.value.with_target::<V>())
+                }
+                #[doc = "Sets `TARGET`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 64 bits. Branch target address.\n\nBits 63:0, read-write, 64 bits wide."]
+                pub const fn try_set_target(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_target(v) {
+                        Ok(next) => Ok(self.track(0xffffffffffffffff_u64, next)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "Branch target address.\n\nBits 63:0, read-write, 64 bits wide."]
+                pub const fn set_target(self, value: u64) -> Self {
+                    self.track(0xffffffffffffffff_u64, self.value.set_target(value))
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n"]
+                #[inline]
+                pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
+                    if self.conflict != 0 {
+                        return Err(self.conflict_error());
+                    }
+                    self.value.try_build()
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> Value {
+                    if self.conflict != 0 {
+                        self.conflict_panic()
+                    }
+                    self.value.build()
+                }
+                #[doc = r" The first field given two different values (`conflict != 0`)."]
+                #[cold]
+                const fn conflict_error(self) -> crate::ConstraintError {
+                    if self.conflict & 0xffffffffffffffff_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "TARGET is given two different values; set each field once",
+                        };
+                    }
+                    crate::ConstraintError {
+                        id: "field-set-twice",
+                        message: "a field is given two different values; set each field once",
+                    }
+                }
+                #[cold]
+                #[track_caller]
+                const fn conflict_panic(self) -> ! {
+                    if self.conflict & 0xffffffffffffffff_u64 != 0 {
+                        crate::__private::set_twice("IBS_BR_TARGET", "TARGET")
+                    }
+                    crate::__private::set_twice("IBS_BR_TARGET", "a field")
+                }
+            }
+            #[doc = "One `IBS_BR_TARGET` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write)."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Instance(u32);
+            impl Instance {
+                #[doc = r" The MSR address."]
+                pub const fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            #[doc = r" The register as a typed MSR."]
+            pub const MSR: Instance = Instance(ADDRESS);
+            impl crate::access::Msr for Instance {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            impl crate::access::Readable for Instance {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl crate::access::Writable for Instance {}
+        }
+        #[doc = "The value type of [`IBS_BR_TARGET`](IBS_BR_TARGET)."]
+        pub type IbsBrTarget = IBS_BR_TARGET::Value;
         #[doc = "The run-time view of `amd-core` ([`Arch`](crate::arch::Arch)), generated from the roles its definitions give its registers and fields."]
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
         pub struct AmdCore;
@@ -1926,7 +7207,7 @@ pub mod amd {
                 },
             };
             fn registers() -> &'static [crate::arch::RegInfo] {
-                static REGISTERS: [crate::arch::RegInfo; 4usize] = [
+                static REGISTERS: [crate::arch::RegInfo; 16usize] = [
                     crate::arch::RegInfo {
                         name: "PERF_EVT_SEL",
                         addresses: &[
@@ -1983,6 +7264,102 @@ pub mod amd {
                         role: Some(crate::arch::Role::Counter),
                         decode: Some(crate::arch::__access::decode::<PERF_CTR_CORE::Instance>),
                     },
+                    crate::arch::RegInfo {
+                        name: "IBS_FETCH_CTL",
+                        addresses: &[0xc0011030_u32],
+                        reserved_mask: 0xc000000000000000_u64,
+                        access: crate::arch::__access::rw::<IBS_FETCH_CTL::Instance>(),
+                        role: None,
+                        decode: Some(crate::arch::__access::decode::<IBS_FETCH_CTL::Instance>),
+                    },
+                    crate::arch::RegInfo {
+                        name: "IBS_FETCH_LIN_AD",
+                        addresses: &[0xc0011031_u32],
+                        reserved_mask: 0x0_u64,
+                        access: crate::arch::__access::rw::<IBS_FETCH_LIN_AD::Instance>(),
+                        role: None,
+                        decode: Some(crate::arch::__access::decode::<IBS_FETCH_LIN_AD::Instance>),
+                    },
+                    crate::arch::RegInfo {
+                        name: "IBS_FETCH_PHYS_AD",
+                        addresses: &[0xc0011032_u32],
+                        reserved_mask: 0xfff0000000000000_u64,
+                        access: crate::arch::__access::rw::<IBS_FETCH_PHYS_AD::Instance>(),
+                        role: None,
+                        decode: Some(crate::arch::__access::decode::<IBS_FETCH_PHYS_AD::Instance>),
+                    },
+                    crate::arch::RegInfo {
+                        name: "IBS_OP_CTL",
+                        addresses: &[0xc0011033_u32],
+                        reserved_mask: 0xf8000000_u64,
+                        access: crate::arch::__access::rw::<IBS_OP_CTL::Instance>(),
+                        role: None,
+                        decode: Some(crate::arch::__access::decode::<IBS_OP_CTL::Instance>),
+                    },
+                    crate::arch::RegInfo {
+                        name: "IBS_OP_RIP",
+                        addresses: &[0xc0011034_u32],
+                        reserved_mask: 0x0_u64,
+                        access: crate::arch::__access::rw::<IBS_OP_RIP::Instance>(),
+                        role: None,
+                        decode: Some(crate::arch::__access::decode::<IBS_OP_RIP::Instance>),
+                    },
+                    crate::arch::RegInfo {
+                        name: "IBS_OP_DATA",
+                        addresses: &[0xc0011035_u32],
+                        reserved_mask: 0xfffffe0300000000_u64,
+                        access: crate::arch::__access::rw::<IBS_OP_DATA::Instance>(),
+                        role: None,
+                        decode: Some(crate::arch::__access::decode::<IBS_OP_DATA::Instance>),
+                    },
+                    crate::arch::RegInfo {
+                        name: "IBS_OP_DATA2",
+                        addresses: &[0xc0011036_u32],
+                        reserved_mask: 0xfffffffffffffc08_u64,
+                        access: crate::arch::__access::rw::<IBS_OP_DATA2::Instance>(),
+                        role: None,
+                        decode: Some(crate::arch::__access::decode::<IBS_OP_DATA2::Instance>),
+                    },
+                    crate::arch::RegInfo {
+                        name: "IBS_OP_DATA3",
+                        addresses: &[0xc0011037_u32],
+                        reserved_mask: 0x1e00_u64,
+                        access: crate::arch::__access::rw::<IBS_OP_DATA3::Instance>(),
+                        role: None,
+                        decode: Some(crate::arch::__access::decode::<IBS_OP_DATA3::Instance>),
+                    },
+                    crate::arch::RegInfo {
+                        name: "IBS_DC_LIN_AD",
+                        addresses: &[0xc0011038_u32],
+                        reserved_mask: 0x0_u64,
+                        access: crate::arch::__access::rw::<IBS_DC_LIN_AD::Instance>(),
+                        role: None,
+                        decode: Some(crate::arch::__access::decode::<IBS_DC_LIN_AD::Instance>),
+                    },
+                    crate::arch::RegInfo {
+                        name: "IBS_DC_PHYS_AD",
+                        addresses: &[0xc0011039_u32],
+                        reserved_mask: 0xfff0000000000000_u64,
+                        access: crate::arch::__access::rw::<IBS_DC_PHYS_AD::Instance>(),
+                        role: None,
+                        decode: Some(crate::arch::__access::decode::<IBS_DC_PHYS_AD::Instance>),
+                    },
+                    crate::arch::RegInfo {
+                        name: "IBS_CTL",
+                        addresses: &[0xc001103a_u32],
+                        reserved_mask: 0xfffffffffffffef0_u64,
+                        access: crate::arch::__access::ro::<IBS_CTL::Instance>(),
+                        role: None,
+                        decode: Some(crate::arch::__access::decode::<IBS_CTL::Instance>),
+                    },
+                    crate::arch::RegInfo {
+                        name: "IBS_BR_TARGET",
+                        addresses: &[0xc001103b_u32],
+                        reserved_mask: 0x0_u64,
+                        access: crate::arch::__access::rw::<IBS_BR_TARGET::Instance>(),
+                        role: None,
+                        decode: Some(crate::arch::__access::decode::<IBS_BR_TARGET::Instance>),
+                    },
                 ];
                 &REGISTERS
             }
@@ -2011,12 +7388,12 @@ pub mod amd {
                 pub const LEAF: u32 = 0x80000001_u32;
                 #[doc = r" CPUID input ECX, for leaves with subleaves."]
                 pub const SUBLEAF: Option<u32> = None;
-                #[doc = "CPUID.EAX=0x80000001H:ECX as returned by the processor (read-only). Reserved bits: `0xFF7FFFFF`."]
+                #[doc = "CPUID.EAX=0x80000001H:ECX as returned by the processor (read-only). Reserved bits: `0xFF7FFBFF`."]
                 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
                 pub struct Ecx(u64);
                 impl Ecx {
                     #[doc = r" Bits no field covers."]
-                    pub const RESERVED_MASK: u32 = 0xff7fffff_u32;
+                    pub const RESERVED_MASK: u32 = 0xff7ffbff_u32;
                     #[doc = r" The register as returned by `cpuid`."]
                     pub const fn from_raw(bits: u32) -> Self {
                         Self(bits as u64)
@@ -2024,6 +7401,10 @@ pub mod amd {
                     #[doc = r" The raw register."]
                     pub const fn bits(self) -> u32 {
                         self.0 as u32
+                    }
+                    #[doc = "IBS: Instruction-Based Sampling is supported (leaf IBS_ID says which parts).\n\nECX\\[10\\], 1 bit."]
+                    pub const fn ibs(self) -> bool {
+                        ((self.0 >> 10u32) & 0x1_u64) != 0
                     }
                     #[doc = "PerfCtrExtCore: the six core counters at C001_0200 are supported.\n\nECX\\[23\\], 1 bit."]
                     pub const fn perf_ctr_ext_core(self) -> bool {
@@ -2033,7 +7414,8 @@ pub mod amd {
                 impl ::core::fmt::Debug for Ecx {
                     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                         let mut d = f.debug_struct("EXT_FEATURES.ECX");
-                        d.field("PERF_CTR_EXT_CORE", &(((self.0 >> 23u32) & 0x1_u64) != 0));
+                        d.field("IBS", &(((self.0 >> 10u32) & 0x1_u64) != 0))
+                            .field("PERF_CTR_EXT_CORE", &(((self.0 >> 23u32) & 0x1_u64) != 0));
                         d.finish()
                     }
                 }
@@ -2048,6 +7430,117 @@ pub mod amd {
                     pub const fn from_regs(_eax: u32, _ebx: u32, ecx: u32, _edx: u32) -> Self {
                         Leaf {
                             ecx: Ecx::from_raw(ecx),
+                        }
+                    }
+                }
+            }
+            #[doc = "Instruction-Based Sampling capabilities (valid when EXT_FEATURES.IBS is 1).\n\n- CPUID input: EAX=0x8000001BH\n- Defined in: `amd-core`\n- Manual: AMD64 APM Vol. 3, CPUID Fn8000_001B_EAX; Linux arch/x86/include/asm/perf_event.h IBS_CAPS_*"]
+            #[allow(non_snake_case, clippy::identity_op, clippy::unnecessary_cast)]
+            pub mod IBS_ID {
+                #[doc = r" CPUID input EAX."]
+                pub const LEAF: u32 = 0x8000001b_u32;
+                #[doc = r" CPUID input ECX, for leaves with subleaves."]
+                pub const SUBLEAF: Option<u32> = None;
+                #[doc = "CPUID.EAX=0x8000001BH:EAX as returned by the processor (read-only). Reserved bits: `0xFFFFE000`."]
+                #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+                pub struct Eax(u64);
+                impl Eax {
+                    #[doc = r" Bits no field covers."]
+                    pub const RESERVED_MASK: u32 = 0xffffe000_u32;
+                    #[doc = r" The register as returned by `cpuid`."]
+                    pub const fn from_raw(bits: u32) -> Self {
+                        Self(bits as u64)
+                    }
+                    #[doc = r" The raw register."]
+                    pub const fn bits(self) -> u32 {
+                        self.0 as u32
+                    }
+                    #[doc = "The IBS feature flags in this leaf are valid.\n\nEAX\\[0\\], 1 bit."]
+                    pub const fn ibsffv(self) -> bool {
+                        ((self.0 >> 0u32) & 0x1_u64) != 0
+                    }
+                    #[doc = "Fetch sampling is supported.\n\nEAX\\[1\\], 1 bit."]
+                    pub const fn fetch_sam(self) -> bool {
+                        ((self.0 >> 1u32) & 0x1_u64) != 0
+                    }
+                    #[doc = "Op sampling is supported.\n\nEAX\\[2\\], 1 bit."]
+                    pub const fn op_sam(self) -> bool {
+                        ((self.0 >> 2u32) & 0x1_u64) != 0
+                    }
+                    #[doc = "IbsOpCtl.IbsOpCurCnt can be read and written.\n\nEAX\\[3\\], 1 bit."]
+                    pub const fn rd_wr_op_cnt(self) -> bool {
+                        ((self.0 >> 3u32) & 0x1_u64) != 0
+                    }
+                    #[doc = "Op counting mode (IbsOpCtl.IbsOpCntCtl) is supported.\n\nEAX\\[4\\], 1 bit."]
+                    pub const fn op_cnt(self) -> bool {
+                        ((self.0 >> 4u32) & 0x1_u64) != 0
+                    }
+                    #[doc = "IbsBrTarget reports branch targets.\n\nEAX\\[5\\], 1 bit."]
+                    pub const fn brn_trgt(self) -> bool {
+                        ((self.0 >> 5u32) & 0x1_u64) != 0
+                    }
+                    #[doc = "The op counters are 27 bits wide (IbsOpMaxCnt and IbsOpCurCnt extensions).\n\nEAX\\[6\\], 1 bit."]
+                    pub const fn op_cnt_ext(self) -> bool {
+                        ((self.0 >> 6u32) & 0x1_u64) != 0
+                    }
+                    #[doc = "IbsOpData.IbsRipInvalid is supported.\n\nEAX\\[7\\], 1 bit."]
+                    pub const fn rip_invalid_chk(self) -> bool {
+                        ((self.0 >> 7u32) & 0x1_u64) != 0
+                    }
+                    #[doc = "IbsOpData.IbsOpBrnFuse is supported.\n\nEAX\\[8\\], 1 bit."]
+                    pub const fn op_brn_fuse(self) -> bool {
+                        ((self.0 >> 8u32) & 0x1_u64) != 0
+                    }
+                    #[doc = "The extended fetch control register (C001_103C) is supported.\n\nEAX\\[9\\], 1 bit."]
+                    pub const fn ibs_fetch_ctl_extd(self) -> bool {
+                        ((self.0 >> 9u32) & 0x1_u64) != 0
+                    }
+                    #[doc = "IbsOpData4 (C001_103D) is supported.\n\nEAX\\[10\\], 1 bit."]
+                    pub const fn ibs_op_data4(self) -> bool {
+                        ((self.0 >> 10u32) & 0x1_u64) != 0
+                    }
+                    #[doc = "L3-miss filtering (IbsFetchCtl\\[59\\] and IbsOpCtl\\[16\\]) is supported.\n\nEAX\\[11\\], 1 bit."]
+                    pub const fn ibs_l3_miss_filtering(self) -> bool {
+                        ((self.0 >> 11u32) & 0x1_u64) != 0
+                    }
+                    #[doc = "Load-latency filtering (IbsOpCtl\\[63:59\\]) is supported.\n\nEAX\\[12\\], 1 bit."]
+                    pub const fn ibs_op_ld_lat(self) -> bool {
+                        ((self.0 >> 12u32) & 0x1_u64) != 0
+                    }
+                }
+                impl ::core::fmt::Debug for Eax {
+                    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                        let mut d = f.debug_struct("IBS_ID.EAX");
+                        d.field("IBSFFV", &(((self.0 >> 0u32) & 0x1_u64) != 0))
+                            .field("FETCH_SAM", &(((self.0 >> 1u32) & 0x1_u64) != 0))
+                            .field("OP_SAM", &(((self.0 >> 2u32) & 0x1_u64) != 0))
+                            .field("RD_WR_OP_CNT", &(((self.0 >> 3u32) & 0x1_u64) != 0))
+                            .field("OP_CNT", &(((self.0 >> 4u32) & 0x1_u64) != 0))
+                            .field("BRN_TRGT", &(((self.0 >> 5u32) & 0x1_u64) != 0))
+                            .field("OP_CNT_EXT", &(((self.0 >> 6u32) & 0x1_u64) != 0))
+                            .field("RIP_INVALID_CHK", &(((self.0 >> 7u32) & 0x1_u64) != 0))
+                            .field("OP_BRN_FUSE", &(((self.0 >> 8u32) & 0x1_u64) != 0))
+                            .field("IBS_FETCH_CTL_EXTD", &(((self.0 >> 9u32) & 0x1_u64) != 0))
+                            .field("IBS_OP_DATA4", &(((self.0 >> 10u32) & 0x1_u64) != 0))
+                            .field(
+                                "IBS_L3_MISS_FILTERING",
+                                &(((self.0 >> 11u32) & 0x1_u64) != 0),
+                            )
+                            .field("IBS_OP_LD_LAT", &(((self.0 >> 12u32) & 0x1_u64) != 0));
+                        d.finish()
+                    }
+                }
+                #[doc = r" The leaf's output registers that carry fields."]
+                #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+                pub struct Leaf {
+                    #[doc = "CPUID.EAX=0x8000001BH:EAX."]
+                    pub eax: Eax,
+                }
+                impl Leaf {
+                    #[doc = r" Decodes the four output registers of `cpuid`."]
+                    pub const fn from_regs(eax: u32, _ebx: u32, _ecx: u32, _edx: u32) -> Self {
+                        Leaf {
+                            eax: Eax::from_raw(eax),
                         }
                     }
                 }
@@ -3351,6 +8844,18 @@ pub mod amd {
     }
     pub mod perfmon_v2 {
         #![doc = "AMD performance monitoring version 2 (PerfMonV2)\n\nGlobal control and status registers for the core counters, present when CPUID\nFn8000_0022_EAX\\[PerfMonV2\\] (bit 0) is 1; Fn8000_0022_EBX\\[3:0\\] gives the number of core\ncounters. The per-counter bits and the LBR freeze bit (58, where\nFn8000_0022_EAX\\[LbrAndPmcFreeze\\] is 1) are modelled; the other bits stay reserved (never\nset by this API, preserved on read-modify-write).\n\nGeneration `amd-perfmon-v2`, extends `amd-core`. Manual: AMD64 APM Vol. 2 §13.2 (\"Performance Monitoring Version 2\"); CPUID Fn8000_0022."]
+        pub use super::super::amd::core::{IBS_BR_TARGET, IbsBrTarget};
+        pub use super::super::amd::core::{IBS_CTL, IbsCtl};
+        pub use super::super::amd::core::{IBS_DC_LIN_AD, IbsDcLinAd};
+        pub use super::super::amd::core::{IBS_DC_PHYS_AD, IbsDcPhysAd};
+        pub use super::super::amd::core::{IBS_FETCH_CTL, IbsFetchCtl};
+        pub use super::super::amd::core::{IBS_FETCH_LIN_AD, IbsFetchLinAd};
+        pub use super::super::amd::core::{IBS_FETCH_PHYS_AD, IbsFetchPhysAd};
+        pub use super::super::amd::core::{IBS_OP_CTL, IbsOpCtl};
+        pub use super::super::amd::core::{IBS_OP_DATA, IbsOpData};
+        pub use super::super::amd::core::{IBS_OP_DATA2, IbsOpData2};
+        pub use super::super::amd::core::{IBS_OP_DATA3, IbsOpData3};
+        pub use super::super::amd::core::{IBS_OP_RIP, IbsOpRip};
         pub use super::super::amd::core::{PERF_CTR_CORE, PerfCtrCore};
         pub use super::super::amd::core::{PERF_EVT_SEL, PerfEvtSel};
         pub use super::super::amd::core::{PERF_EVT_SEL_CORE, PerfEvtSelCore};
@@ -5020,7 +10525,7 @@ pub mod amd {
                 },
             };
             fn registers() -> &'static [crate::arch::RegInfo] {
-                static REGISTERS: [crate::arch::RegInfo; 8usize] = [
+                static REGISTERS: [crate::arch::RegInfo; 20usize] = [
                     crate::arch::RegInfo {
                         name: "PERF_EVT_SEL",
                         addresses: &[
@@ -5076,6 +10581,102 @@ pub mod amd {
                         access: crate::arch::__access::rw::<PERF_CTR_CORE::Instance>(),
                         role: Some(crate::arch::Role::Counter),
                         decode: Some(crate::arch::__access::decode::<PERF_CTR_CORE::Instance>),
+                    },
+                    crate::arch::RegInfo {
+                        name: "IBS_FETCH_CTL",
+                        addresses: &[0xc0011030_u32],
+                        reserved_mask: 0xc000000000000000_u64,
+                        access: crate::arch::__access::rw::<IBS_FETCH_CTL::Instance>(),
+                        role: None,
+                        decode: Some(crate::arch::__access::decode::<IBS_FETCH_CTL::Instance>),
+                    },
+                    crate::arch::RegInfo {
+                        name: "IBS_FETCH_LIN_AD",
+                        addresses: &[0xc0011031_u32],
+                        reserved_mask: 0x0_u64,
+                        access: crate::arch::__access::rw::<IBS_FETCH_LIN_AD::Instance>(),
+                        role: None,
+                        decode: Some(crate::arch::__access::decode::<IBS_FETCH_LIN_AD::Instance>),
+                    },
+                    crate::arch::RegInfo {
+                        name: "IBS_FETCH_PHYS_AD",
+                        addresses: &[0xc0011032_u32],
+                        reserved_mask: 0xfff0000000000000_u64,
+                        access: crate::arch::__access::rw::<IBS_FETCH_PHYS_AD::Instance>(),
+                        role: None,
+                        decode: Some(crate::arch::__access::decode::<IBS_FETCH_PHYS_AD::Instance>),
+                    },
+                    crate::arch::RegInfo {
+                        name: "IBS_OP_CTL",
+                        addresses: &[0xc0011033_u32],
+                        reserved_mask: 0xf8000000_u64,
+                        access: crate::arch::__access::rw::<IBS_OP_CTL::Instance>(),
+                        role: None,
+                        decode: Some(crate::arch::__access::decode::<IBS_OP_CTL::Instance>),
+                    },
+                    crate::arch::RegInfo {
+                        name: "IBS_OP_RIP",
+                        addresses: &[0xc0011034_u32],
+                        reserved_mask: 0x0_u64,
+                        access: crate::arch::__access::rw::<IBS_OP_RIP::Instance>(),
+                        role: None,
+                        decode: Some(crate::arch::__access::decode::<IBS_OP_RIP::Instance>),
+                    },
+                    crate::arch::RegInfo {
+                        name: "IBS_OP_DATA",
+                        addresses: &[0xc0011035_u32],
+                        reserved_mask: 0xfffffe0300000000_u64,
+                        access: crate::arch::__access::rw::<IBS_OP_DATA::Instance>(),
+                        role: None,
+                        decode: Some(crate::arch::__access::decode::<IBS_OP_DATA::Instance>),
+                    },
+                    crate::arch::RegInfo {
+                        name: "IBS_OP_DATA2",
+                        addresses: &[0xc0011036_u32],
+                        reserved_mask: 0xfffffffffffffc08_u64,
+                        access: crate::arch::__access::rw::<IBS_OP_DATA2::Instance>(),
+                        role: None,
+                        decode: Some(crate::arch::__access::decode::<IBS_OP_DATA2::Instance>),
+                    },
+                    crate::arch::RegInfo {
+                        name: "IBS_OP_DATA3",
+                        addresses: &[0xc0011037_u32],
+                        reserved_mask: 0x1e00_u64,
+                        access: crate::arch::__access::rw::<IBS_OP_DATA3::Instance>(),
+                        role: None,
+                        decode: Some(crate::arch::__access::decode::<IBS_OP_DATA3::Instance>),
+                    },
+                    crate::arch::RegInfo {
+                        name: "IBS_DC_LIN_AD",
+                        addresses: &[0xc0011038_u32],
+                        reserved_mask: 0x0_u64,
+                        access: crate::arch::__access::rw::<IBS_DC_LIN_AD::Instance>(),
+                        role: None,
+                        decode: Some(crate::arch::__access::decode::<IBS_DC_LIN_AD::Instance>),
+                    },
+                    crate::arch::RegInfo {
+                        name: "IBS_DC_PHYS_AD",
+                        addresses: &[0xc0011039_u32],
+                        reserved_mask: 0xfff0000000000000_u64,
+                        access: crate::arch::__access::rw::<IBS_DC_PHYS_AD::Instance>(),
+                        role: None,
+                        decode: Some(crate::arch::__access::decode::<IBS_DC_PHYS_AD::Instance>),
+                    },
+                    crate::arch::RegInfo {
+                        name: "IBS_CTL",
+                        addresses: &[0xc001103a_u32],
+                        reserved_mask: 0xfffffffffffffef0_u64,
+                        access: crate::arch::__access::ro::<IBS_CTL::Instance>(),
+                        role: None,
+                        decode: Some(crate::arch::__access::decode::<IBS_CTL::Instance>),
+                    },
+                    crate::arch::RegInfo {
+                        name: "IBS_BR_TARGET",
+                        addresses: &[0xc001103b_u32],
+                        reserved_mask: 0x0_u64,
+                        access: crate::arch::__access::rw::<IBS_BR_TARGET::Instance>(),
+                        role: None,
+                        decode: Some(crate::arch::__access::decode::<IBS_BR_TARGET::Instance>),
                     },
                     crate::arch::RegInfo {
                         name: "PERF_CNTR_GLOBAL_STATUS",
@@ -5137,6 +10738,7 @@ pub mod amd {
         #[doc = "CPUID leaves of `amd-perfmon-v2`: output layouts with named fields."]
         pub mod cpuid {
             pub use super::super::super::amd::core::cpuid::EXT_FEATURES;
+            pub use super::super::super::amd::core::cpuid::IBS_ID;
             #[doc = "Extended performance monitoring and debug features.\n\n- CPUID input: EAX=0x80000022H\n- Defined in: `amd-perfmon-v2`\n- Manual: AMD64 APM Vol. 3, CPUID Fn8000_0022"]
             #[allow(non_snake_case, clippy::identity_op, clippy::unnecessary_cast)]
             pub mod EXT_PERFMON_DEBUG {
