@@ -1362,6 +1362,191 @@ fn amd_cpuid_8000_0022() {
     );
 }
 
+/// The mask of a field's bits in its register.
+fn mask_of(g: &Generation, register: &str, f: &str) -> u64 {
+    field(reg(g, register), f).full_mask()
+}
+
+/// IBS (AMD64 APM Vol. 2 §13.3). Addresses: Linux arch/x86/include/asm/msr-index.h
+/// (MSR_AMD64_IBSFETCHCTL 0xc0011030 ... MSR_AMD64_IBSBRTARGET 0xc001103b). Control bits:
+/// arch/x86/include/asm/perf_event.h (IBS_FETCH_*, IBS_OP_*, IBSCTL_LVT_OFFSET_*). Data
+/// layouts: arch/x86/include/asm/amd/ibs.h (unions ibs_fetch_ctl, ibs_op_ctl, ibs_op_data,
+/// ibs_op_data2, ibs_op_data3; PPR for family 19h model 01h).
+#[test]
+fn amd_ibs_registers() {
+    let g = amd_core();
+    let addresses = [
+        ("IBS_FETCH_CTL", 0xc001_1030),
+        ("IBS_FETCH_LIN_AD", 0xc001_1031),
+        ("IBS_FETCH_PHYS_AD", 0xc001_1032),
+        ("IBS_OP_CTL", 0xc001_1033),
+        ("IBS_OP_RIP", 0xc001_1034),
+        ("IBS_OP_DATA", 0xc001_1035),
+        ("IBS_OP_DATA2", 0xc001_1036),
+        ("IBS_OP_DATA3", 0xc001_1037),
+        ("IBS_DC_LIN_AD", 0xc001_1038),
+        ("IBS_DC_PHYS_AD", 0xc001_1039),
+        ("IBS_CTL", 0xc001_103a),
+        ("IBS_BR_TARGET", 0xc001_103b),
+    ];
+    for (name, address) in addresses {
+        assert_eq!(reg(g, name).addresses, [address], "{name}");
+    }
+    let fetch = |f| mask_of(g, "IBS_FETCH_CTL", f);
+    assert_eq!(fetch("IBS_FETCH_MAX_CNT"), 0x0000_FFFF); // IBS_FETCH_MAX_CNT
+    assert_eq!(fetch("IBS_FETCH_CNT"), 0xFFFF_0000); // IBS_FETCH_CNT
+    assert_eq!(fetch("IBS_FETCH_LAT"), span(47, 32)); // fetch_lat:16
+    assert_eq!(fetch("IBS_FETCH_EN"), 1 << 48); // IBS_FETCH_ENABLE
+    assert_eq!(fetch("IBS_FETCH_VAL"), 1 << 49); // IBS_FETCH_VAL
+    assert_eq!(fetch("IBS_FETCH_COMP"), 1 << 50);
+    assert_eq!(fetch("IBS_IC_MISS"), 1 << 51);
+    assert_eq!(fetch("IBS_PHY_ADDR_VALID"), 1 << 52);
+    assert_eq!(fetch("IBS_L1_TLB_PG_SZ"), span(54, 53));
+    assert_eq!(fetch("IBS_L1_TLB_MISS"), 1 << 55);
+    assert_eq!(fetch("IBS_L2_TLB_MISS"), 1 << 56);
+    assert_eq!(fetch("IBS_RAND_EN"), 1 << 57); // IBS_FETCH_RAND_EN
+    assert_eq!(fetch("IBS_FETCH_L2_MISS"), 1 << 58);
+    assert_eq!(fetch("IBS_L3_MISS_ONLY"), 1 << 59); // IBS_FETCH_L3MISSONLY
+    assert_eq!(fetch("IBS_OC_MISS"), 1 << 60);
+    assert_eq!(fetch("IBS_FETCH_L3_MISS"), 1 << 61);
+    assert_eq!(reg(g, "IBS_FETCH_CTL").reserved_mask, span(63, 62));
+
+    let op = |f| mask_of(g, "IBS_OP_CTL", f);
+    assert_eq!(op("IBS_OP_MAX_CNT"), 0x0000_FFFF); // IBS_OP_MAX_CNT
+    assert_eq!(op("IBS_OP_L3_MISS_ONLY"), 1 << 16); // IBS_OP_L3MISSONLY
+    assert_eq!(op("IBS_OP_EN"), 1 << 17); // IBS_OP_ENABLE
+    assert_eq!(op("IBS_OP_VAL"), 1 << 18); // IBS_OP_VAL
+    assert_eq!(op("IBS_OP_CNT_CTL"), 1 << 19); // IBS_OP_CNT_CTL
+    assert_eq!(op("IBS_OP_MAX_CNT_EXT"), 0x7F << 20); // IBS_OP_MAX_CNT_EXT_MASK
+    // IBS_OP_CUR_CNT | IBS_OP_CUR_CNT_RAND, then IBS_OP_CUR_CNT_EXT_MASK.
+    assert_eq!(op("IBS_OP_CUR_CNT"), (0xFFF80 << 32) | (0x7F << 32));
+    assert_eq!(op("IBS_OP_CUR_CNT_EXT"), 0x7F << 52);
+    assert_eq!(op("IBS_OP_LDLAT_THRSH"), 0xF << 59); // IBS_OP_LDLAT_THRSH
+    assert_eq!(op("IBS_OP_LDLAT_EN"), 1 << 63); // IBS_OP_LDLAT_EN
+    assert_eq!(reg(g, "IBS_OP_CTL").reserved_mask, span(31, 27)); // reserved0:5
+
+    let data = |f| mask_of(g, "IBS_OP_DATA", f);
+    assert_eq!(data("IBS_COMP_TO_RET_CTR"), span(15, 0));
+    assert_eq!(data("IBS_TAG_TO_RET_CTR"), span(31, 16));
+    assert_eq!(data("IBS_OP_RETURN"), 1 << 34);
+    assert_eq!(data("IBS_OP_BRN_TAKEN"), 1 << 35);
+    assert_eq!(data("IBS_OP_BRN_MISP"), 1 << 36);
+    assert_eq!(data("IBS_OP_BRN_RET"), 1 << 37);
+    assert_eq!(data("IBS_RIP_INVALID"), 1 << 38); // IBS_RIP_INVALID
+    assert_eq!(data("IBS_OP_BRN_FUSE"), 1 << 39);
+    assert_eq!(data("IBS_OP_MICROCODE"), 1 << 40);
+    assert_eq!(
+        reg(g, "IBS_OP_DATA").reserved_mask,
+        span(33, 32) | span(63, 41)
+    );
+
+    let data2 = |f| mask_of(g, "IBS_OP_DATA2", f);
+    assert_eq!(data2("DATA_SRC_LO"), 0b111);
+    assert_eq!(data2("RMT_NODE"), 1 << 4);
+    assert_eq!(data2("CACHE_HIT_ST"), 1 << 5);
+    assert_eq!(data2("DATA_SRC_HI"), 0b11 << 6);
+    assert_eq!(data2("STRM_ST"), 1 << 8);
+    assert_eq!(data2("RMT_SOCKET"), 1 << 9);
+
+    let data3 = reg(g, "IBS_OP_DATA3");
+    let one_bit = [
+        ("IBS_LD_OP", 0),
+        ("IBS_ST_OP", 1),
+        ("IBS_DC_L1_TLB_MISS", 2),
+        ("IBS_DC_L2_TLB_MISS", 3),
+        ("IBS_DC_L1_TLB_HIT_2M", 4),
+        ("IBS_DC_L1_TLB_HIT_1G", 5),
+        ("IBS_DC_L2_TLB_HIT_2M", 6),
+        ("IBS_DC_MISS", 7),
+        ("IBS_DC_MIS_ACC", 8),
+        ("IBS_DC_WC_MEM_ACC", 13),
+        ("IBS_DC_UC_MEM_ACC", 14),
+        ("IBS_DC_LOCKED_OP", 15),
+        ("IBS_DC_MISS_NO_MAB_ALLOC", 16),
+        ("IBS_DC_LIN_ADDR_VALID", 17),
+        ("IBS_DC_PHY_ADDR_VALID", 18),
+        ("IBS_DC_L2_TLB_HIT_1G", 19),
+        ("IBS_L2_MISS", 20),
+        ("IBS_SW_PF", 21),
+    ];
+    for (name, bit) in one_bit {
+        assert_eq!(bits(field(data3, name)), (bit, bit), "{name}");
+    }
+    assert_eq!(bits(field(data3, "IBS_OP_MEM_WIDTH")), (25, 22));
+    assert_eq!(bits(field(data3, "IBS_OP_DC_MISS_OPEN_MEM_REQS")), (31, 26));
+    assert_eq!(bits(field(data3, "IBS_DC_MISS_LAT")), (47, 32));
+    assert_eq!(bits(field(data3, "IBS_TLB_REFILL_LAT")), (63, 48));
+    assert_eq!(data3.reserved_mask, span(12, 9));
+
+    // IBSCTL_LVT_OFFSET_MASK and IBSCTL_LVT_OFFSET_VALID; the MSR is read-only.
+    let ctl = reg(g, "IBS_CTL");
+    assert_eq!(mask_of(g, "IBS_CTL", "LVT_OFFSET"), 0x0F);
+    assert_eq!(mask_of(g, "IBS_CTL", "LVT_OFFSET_VAL"), 1 << 8);
+    assert_eq!(ctl.access, Access::ReadOnly);
+    for (name, msb) in [
+        ("IBS_OP_RIP", 63),
+        ("IBS_DC_LIN_AD", 63),
+        ("IBS_FETCH_LIN_AD", 63),
+        ("IBS_BR_TARGET", 63),
+        ("IBS_DC_PHYS_AD", 51),
+        ("IBS_FETCH_PHYS_AD", 51),
+    ] {
+        assert_eq!(covered(reg(g, name)), span(msb, 0), "{name}");
+    }
+}
+
+/// CPUID Fn8000_0001_ECX[IBS] (Linux X86_FEATURE_IBS, word 6 bit 10) and Fn8000_001B_EAX
+/// (Linux perf_event.h IBS_CAPS_AVAIL (bit 0) ... IBS_CAPS_OPLDLAT (bit 12)).
+#[test]
+fn amd_ibs_cpuid() {
+    let g = amd_core();
+    let ext = leaf(g, 0x8000_0001, None).expect("CPUID Fn8000_0001");
+    assert_eq!(
+        cpuid_field(ext, "ecx", 10, 10).map(|f| f.name.as_str()),
+        Some("IBS")
+    );
+    let l = leaf(g, 0x8000_001B, None).expect("CPUID Fn8000_001B");
+    let caps = [
+        "IBSFFV",                // IBS_CAPS_AVAIL
+        "FETCH_SAM",             // IBS_CAPS_FETCHSAM
+        "OP_SAM",                // IBS_CAPS_OPSAM
+        "RD_WR_OP_CNT",          // IBS_CAPS_RDWROPCNT
+        "OP_CNT",                // IBS_CAPS_OPCNT
+        "BRN_TRGT",              // IBS_CAPS_BRNTRGT
+        "OP_CNT_EXT",            // IBS_CAPS_OPCNTEXT
+        "RIP_INVALID_CHK",       // IBS_CAPS_RIPINVALIDCHK
+        "OP_BRN_FUSE",           // IBS_CAPS_OPBRNFUSE
+        "IBS_FETCH_CTL_EXTD",    // IBS_CAPS_FETCHCTLEXTD
+        "IBS_OP_DATA4",          // IBS_CAPS_OPDATA4
+        "IBS_L3_MISS_FILTERING", // IBS_CAPS_ZEN4
+        "IBS_OP_LD_LAT",         // IBS_CAPS_OPLDLAT
+    ];
+    for (bit, name) in caps.iter().enumerate() {
+        let bit = bit as u32;
+        let f = cpuid_field(l, "eax", bit, bit).unwrap_or_else(|| panic!("EAX[{bit}]"));
+        assert_eq!(f.name, *name, "EAX[{bit}]");
+    }
+    // Every optional part names the capability bit it needs.
+    for (register, f, cap) in [
+        ("IBS_OP_CTL", "IBS_OP_CNT_CTL", "bit 4"),
+        ("IBS_OP_CTL", "IBS_OP_MAX_CNT_EXT", "bit 6"),
+        ("IBS_OP_CTL", "IBS_OP_CUR_CNT", "bit 3"),
+        ("IBS_OP_CTL", "IBS_OP_LDLAT_EN", "bit 12"),
+        ("IBS_FETCH_CTL", "IBS_L3_MISS_ONLY", "bit 11"),
+        ("IBS_OP_DATA", "IBS_RIP_INVALID", "bit 7"),
+        ("IBS_BR_TARGET", "TARGET", "bit 5"),
+    ] {
+        let requires = field(reg(g, register), f)
+            .requires
+            .clone()
+            .unwrap_or_default();
+        assert!(
+            requires.contains("Fn8000_001B_EAX") && requires.contains(cap),
+            "{register}.{f}: {requires}"
+        );
+    }
+}
+
 // ---------------------------------------------------------------------------------------
 // The JSON dump
 // ---------------------------------------------------------------------------------------
