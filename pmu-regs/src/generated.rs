@@ -11,7 +11,8 @@ pub mod amd {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            unused_comparisons
         )]
         pub mod PERF_EVT_SEL {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -691,7 +692,8 @@ pub mod amd {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            unused_comparisons
         )]
         pub mod PERF_EVT_SEL_CORE {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -1493,7 +1495,8 @@ pub mod amd {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            unused_comparisons
         )]
         pub mod PERF_CTR_CORE {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -1835,7 +1838,8 @@ pub mod amd {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            unused_comparisons
         )]
         pub mod IBS_FETCH_CTL {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -2666,7 +2670,8 @@ pub mod amd {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            unused_comparisons
         )]
         pub mod IBS_FETCH_LIN_AD {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -2952,7 +2957,8 @@ pub mod amd {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            unused_comparisons
         )]
         pub mod IBS_FETCH_PHYS_AD {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -3233,7 +3239,8 @@ pub mod amd {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            unused_comparisons
         )]
         pub mod IBS_OP_CTL {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -3939,7 +3946,8 @@ pub mod amd {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            unused_comparisons
         )]
         pub mod IBS_OP_RIP {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -4225,7 +4233,8 @@ pub mod amd {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            unused_comparisons
         )]
         pub mod IBS_OP_DATA {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -4753,7 +4762,8 @@ pub mod amd {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            unused_comparisons
         )]
         pub mod IBS_OP_DATA2 {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -5182,7 +5192,8 @@ pub mod amd {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            unused_comparisons
         )]
         pub mod IBS_OP_DATA3 {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -6126,7 +6137,8 @@ pub mod amd {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            unused_comparisons
         )]
         pub mod IBS_DC_LIN_AD {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -6412,7 +6424,8 @@ pub mod amd {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            unused_comparisons
         )]
         pub mod IBS_DC_PHYS_AD {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -6693,7 +6706,8 @@ pub mod amd {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            unused_comparisons
         )]
         pub mod IBS_CTL {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -6830,7 +6844,8 @@ pub mod amd {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            unused_comparisons
         )]
         pub mod IBS_BR_TARGET {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -7556,7 +7571,8 @@ pub mod amd {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            unused_comparisons
         )]
         pub mod PERF_EVT_SEL {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -8386,7 +8402,8 @@ pub mod amd {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            unused_comparisons
         )]
         pub mod PERF_CTR {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -8867,7 +8884,8 @@ pub mod amd {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            unused_comparisons
         )]
         pub mod PERF_CNTR_GLOBAL_STATUS {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -9098,7 +9116,8 @@ pub mod amd {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            unused_comparisons
         )]
         pub mod PERF_CNTR_GLOBAL_CTL {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -9526,7 +9545,8 @@ pub mod amd {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            unused_comparisons
         )]
         pub mod PERF_CNTR_GLOBAL_STATUS_CLR {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -9952,7 +9972,8 @@ pub mod amd {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            unused_comparisons
         )]
         pub mod PERF_CNTR_GLOBAL_STATUS_SET {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -10967,7 +10988,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            unused_comparisons
         )]
         pub mod IA32_PMC {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -11299,7 +11321,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            unused_comparisons
         )]
         pub mod IA32_A_PMC {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -11637,7 +11660,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            unused_comparisons
         )]
         pub mod IA32_PERFEVTSEL {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -12557,7 +12581,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            unused_comparisons
         )]
         pub mod IA32_PERF_CAPABILITIES {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -12768,7 +12793,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            unused_comparisons
         )]
         pub mod IA32_DEBUGCTL {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -13747,7 +13773,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            unused_comparisons
         )]
         pub mod IA32_DEBUGCTL {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -14199,7 +14226,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            unused_comparisons
         )]
         pub mod IA32_FIXED_CTR {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -14539,7 +14567,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            unused_comparisons
         )]
         pub mod IA32_FIXED_CTR_CTRL {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -15645,7 +15674,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            unused_comparisons
         )]
         pub mod IA32_PERF_GLOBAL_STATUS {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -16006,7 +16036,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            unused_comparisons
         )]
         pub mod IA32_PERF_GLOBAL_CTRL {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -16773,7 +16804,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            unused_comparisons
         )]
         pub mod IA32_PERF_GLOBAL_OVF_CTRL {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -18127,7 +18159,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            unused_comparisons
         )]
         pub mod IA32_PERFEVTSEL {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -19059,7 +19092,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            unused_comparisons
         )]
         pub mod IA32_FIXED_CTR_CTRL {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -20238,7 +20272,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            unused_comparisons
         )]
         pub mod IA32_PERF_GLOBAL_STATUS {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -20618,7 +20653,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            unused_comparisons
         )]
         pub mod IA32_PERF_GLOBAL_OVF_CTRL {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -21660,7 +21696,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            unused_comparisons
         )]
         pub mod IA32_DEBUGCTL {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -22114,7 +22151,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            unused_comparisons
         )]
         pub mod IA32_PERF_GLOBAL_STATUS {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -22569,7 +22607,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            unused_comparisons
         )]
         pub mod IA32_PERF_GLOBAL_STATUS_RESET {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -23332,7 +23371,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            unused_comparisons
         )]
         pub mod IA32_PERF_GLOBAL_STATUS_SET {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -24066,7 +24106,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            unused_comparisons
         )]
         pub mod IA32_PERF_GLOBAL_INUSE {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -24889,7 +24930,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            unused_comparisons
         )]
         pub mod IA32_PERFEVTSEL {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -25817,7 +25859,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            unused_comparisons
         )]
         pub mod IA32_PERF_CAPABILITIES {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -26095,7 +26138,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            unused_comparisons
         )]
         pub mod IA32_FIXED_CTR {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -26436,7 +26480,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            unused_comparisons
         )]
         pub mod IA32_FIXED_CTR_CTRL {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -27750,7 +27795,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            unused_comparisons
         )]
         pub mod IA32_PERF_GLOBAL_STATUS {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -28247,7 +28293,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            unused_comparisons
         )]
         pub mod IA32_PERF_GLOBAL_CTRL {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -29017,7 +29064,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            unused_comparisons
         )]
         pub mod IA32_PERF_GLOBAL_STATUS_RESET {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -29840,7 +29888,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            unused_comparisons
         )]
         pub mod IA32_PERF_GLOBAL_STATUS_SET {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -30634,7 +30683,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            unused_comparisons
         )]
         pub mod IA32_PERF_GLOBAL_INUSE {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -31021,7 +31071,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            unused_comparisons
         )]
         pub mod IA32_PERF_METRICS {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -32733,7 +32784,8 @@ pub mod intel {
             clippy::identity_op,
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
-            clippy::bad_bit_mask
+            clippy::bad_bit_mask,
+            unused_comparisons
         )]
         pub mod IA32_PERFEVTSEL {
             #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]

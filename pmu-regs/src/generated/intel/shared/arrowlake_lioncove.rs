@@ -8,7 +8,8 @@
     clippy::identity_op,
     clippy::unnecessary_cast,
     clippy::new_ret_no_self,
-    clippy::bad_bit_mask
+    clippy::bad_bit_mask,
+    unused_comparisons
 )]
 pub mod IA32_PMC {
     #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -337,7 +338,8 @@ pub type Ia32Pmc = IA32_PMC::Value;
     clippy::identity_op,
     clippy::unnecessary_cast,
     clippy::new_ret_no_self,
-    clippy::bad_bit_mask
+    clippy::bad_bit_mask,
+    unused_comparisons
 )]
 pub mod IA32_A_PMC {
     #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -666,7 +668,8 @@ pub type Ia32APmc = IA32_A_PMC::Value;
     clippy::identity_op,
     clippy::unnecessary_cast,
     clippy::new_ret_no_self,
-    clippy::bad_bit_mask
+    clippy::bad_bit_mask,
+    unused_comparisons
 )]
 pub mod IA32_PERFEVTSEL {
     #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -1620,7 +1623,8 @@ pub type Ia32Perfevtsel = IA32_PERFEVTSEL::Value;
     clippy::identity_op,
     clippy::unnecessary_cast,
     clippy::new_ret_no_self,
-    clippy::bad_bit_mask
+    clippy::bad_bit_mask,
+    unused_comparisons
 )]
 pub mod IA32_PERF_GLOBAL_STATUS {
     #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -2137,7 +2141,8 @@ pub type Ia32PerfGlobalStatus = IA32_PERF_GLOBAL_STATUS::Value;
     clippy::identity_op,
     clippy::unnecessary_cast,
     clippy::new_ret_no_self,
-    clippy::bad_bit_mask
+    clippy::bad_bit_mask,
+    unused_comparisons
 )]
 pub mod IA32_PERF_GLOBAL_CTRL {
     #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -2855,7 +2860,8 @@ pub type Ia32PerfGlobalCtrl = IA32_PERF_GLOBAL_CTRL::Value;
     clippy::identity_op,
     clippy::unnecessary_cast,
     clippy::new_ret_no_self,
-    clippy::bad_bit_mask
+    clippy::bad_bit_mask,
+    unused_comparisons
 )]
 pub mod IA32_PERF_GLOBAL_STATUS_RESET {
     #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -3704,7 +3710,8 @@ pub type Ia32PerfGlobalStatusReset = IA32_PERF_GLOBAL_STATUS_RESET::Value;
     clippy::identity_op,
     clippy::unnecessary_cast,
     clippy::new_ret_no_self,
-    clippy::bad_bit_mask
+    clippy::bad_bit_mask,
+    unused_comparisons
 )]
 pub mod IA32_PERF_GLOBAL_STATUS_SET {
     #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -4524,7 +4531,8 @@ pub type Ia32PerfGlobalStatusSet = IA32_PERF_GLOBAL_STATUS_SET::Value;
     clippy::identity_op,
     clippy::unnecessary_cast,
     clippy::new_ret_no_self,
-    clippy::bad_bit_mask
+    clippy::bad_bit_mask,
+    unused_comparisons
 )]
 pub mod IA32_PERF_GLOBAL_INUSE {
     #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]

@@ -8,7 +8,8 @@
     clippy::identity_op,
     clippy::unnecessary_cast,
     clippy::new_ret_no_self,
-    clippy::bad_bit_mask
+    clippy::bad_bit_mask,
+    unused_comparisons
 )]
 pub mod IA32_FIXED_CTR {
     #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -336,7 +337,8 @@ pub type Ia32FixedCtr = IA32_FIXED_CTR::Value;
     clippy::identity_op,
     clippy::unnecessary_cast,
     clippy::new_ret_no_self,
-    clippy::bad_bit_mask
+    clippy::bad_bit_mask,
+    unused_comparisons
 )]
 pub mod IA32_FIXED_CTR_CTRL {
     #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -1874,7 +1876,8 @@ pub type Ia32FixedCtrCtrl = IA32_FIXED_CTR_CTRL::Value;
     clippy::identity_op,
     clippy::unnecessary_cast,
     clippy::new_ret_no_self,
-    clippy::bad_bit_mask
+    clippy::bad_bit_mask,
+    unused_comparisons
 )]
 pub mod IA32_PERF_GLOBAL_STATUS {
     #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -2410,7 +2413,8 @@ pub type Ia32PerfGlobalStatus = IA32_PERF_GLOBAL_STATUS::Value;
     clippy::identity_op,
     clippy::unnecessary_cast,
     clippy::new_ret_no_self,
-    clippy::bad_bit_mask
+    clippy::bad_bit_mask,
+    unused_comparisons
 )]
 pub mod IA32_PERF_GLOBAL_CTRL {
     #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -3156,7 +3160,8 @@ pub type Ia32PerfGlobalCtrl = IA32_PERF_GLOBAL_CTRL::Value;
     clippy::identity_op,
     clippy::unnecessary_cast,
     clippy::new_ret_no_self,
-    clippy::bad_bit_mask
+    clippy::bad_bit_mask,
+    unused_comparisons
 )]
 pub mod IA32_PERF_GLOBAL_STATUS_RESET {
     #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -4033,7 +4038,8 @@ pub type Ia32PerfGlobalStatusReset = IA32_PERF_GLOBAL_STATUS_RESET::Value;
     clippy::identity_op,
     clippy::unnecessary_cast,
     clippy::new_ret_no_self,
-    clippy::bad_bit_mask
+    clippy::bad_bit_mask,
+    unused_comparisons
 )]
 pub mod IA32_PERF_GLOBAL_STATUS_SET {
     #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -4881,7 +4887,8 @@ pub type Ia32PerfGlobalStatusSet = IA32_PERF_GLOBAL_STATUS_SET::Value;
     clippy::identity_op,
     clippy::unnecessary_cast,
     clippy::new_ret_no_self,
-    clippy::bad_bit_mask
+    clippy::bad_bit_mask,
+    unused_comparisons
 )]
 pub mod IA32_PERF_GLOBAL_INUSE {
     #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
