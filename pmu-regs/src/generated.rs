@@ -7284,7 +7284,7 @@ pub mod amd {
                         addresses: &[0xc0011030_u32],
                         reserved_mask: 0xc000000000000000_u64,
                         access: crate::arch::__access::rw::<IBS_FETCH_CTL::Instance>(),
-                        role: None,
+                        role: Some(crate::arch::Role::IbsFetchControl),
                         decode: Some(crate::arch::__access::decode::<IBS_FETCH_CTL::Instance>),
                     },
                     crate::arch::RegInfo {
@@ -7308,7 +7308,7 @@ pub mod amd {
                         addresses: &[0xc0011033_u32],
                         reserved_mask: 0xf8000000_u64,
                         access: crate::arch::__access::rw::<IBS_OP_CTL::Instance>(),
-                        role: None,
+                        role: Some(crate::arch::Role::IbsOpControl),
                         decode: Some(crate::arch::__access::decode::<IBS_OP_CTL::Instance>),
                     },
                     crate::arch::RegInfo {
@@ -10608,7 +10608,7 @@ pub mod amd {
                         addresses: &[0xc0011030_u32],
                         reserved_mask: 0xc000000000000000_u64,
                         access: crate::arch::__access::rw::<IBS_FETCH_CTL::Instance>(),
-                        role: None,
+                        role: Some(crate::arch::Role::IbsFetchControl),
                         decode: Some(crate::arch::__access::decode::<IBS_FETCH_CTL::Instance>),
                     },
                     crate::arch::RegInfo {
@@ -10632,7 +10632,7 @@ pub mod amd {
                         addresses: &[0xc0011033_u32],
                         reserved_mask: 0xf8000000_u64,
                         access: crate::arch::__access::rw::<IBS_OP_CTL::Instance>(),
-                        role: None,
+                        role: Some(crate::arch::Role::IbsOpControl),
                         decode: Some(crate::arch::__access::decode::<IBS_OP_CTL::Instance>),
                     },
                     crate::arch::RegInfo {

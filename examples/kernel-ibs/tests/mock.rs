@@ -6,7 +6,7 @@ use pmu_regs::access::RawMsr;
 use pmu_regs::amd::zen4::{
     IBS_DC_LIN_AD, IBS_OP_CTL, IBS_OP_DATA, IBS_OP_DATA3, IBS_OP_RIP, PERF_EVT_SEL_CORE,
 };
-use pmu_regs::arch::{AmdZen4, Counter, Generation};
+use pmu_regs::arch::{AmdZen4, Arch, Counter, Generation, Role};
 use pmu_regs::backend::mock::{Mock, MockConfig};
 use pmu_regs::detect::{CpuidEntry, CpuidTable, detect};
 
@@ -76,6 +76,25 @@ fn counts_a_zen4_event_and_takes_an_ibs_op_sample() {
     // Re-armed: IbsOpVal cleared, the rest as it was.
     assert_eq!(mock.peek(0, IBS_OP_CTL::ADDRESS), Some(0x000A_1000));
     assert!(mock.faults().is_empty(), "{:?}", mock.faults());
+}
+
+/// A generic kernel finds the IBS control registers by role, as the definitions state them.
+#[test]
+fn the_ibs_controls_have_their_roles() {
+    let by_role = |role| {
+        AmdZen4::registers()
+            .iter()
+            .find(|r| r.role == Some(role))
+            .map(|r| r.addresses)
+    };
+    assert_eq!(
+        by_role(Role::IbsOpControl),
+        Some(&[IBS_OP_CTL::ADDRESS][..])
+    );
+    assert_eq!(
+        by_role(Role::IbsFetchControl),
+        Some(&[pmu_regs::amd::zen4::IBS_FETCH_CTL::ADDRESS][..])
+    );
 }
 
 #[test]
