@@ -12,6 +12,8 @@ pub mod amd {
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
             clippy::bad_bit_mask,
+            clippy::absurd_extreme_comparisons,
+            clippy::erasing_op,
             unused_comparisons
         )]
         pub mod PERF_EVT_SEL {
@@ -693,6 +695,8 @@ pub mod amd {
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
             clippy::bad_bit_mask,
+            clippy::absurd_extreme_comparisons,
+            clippy::erasing_op,
             unused_comparisons
         )]
         pub mod PERF_EVT_SEL_CORE {
@@ -1496,6 +1500,8 @@ pub mod amd {
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
             clippy::bad_bit_mask,
+            clippy::absurd_extreme_comparisons,
+            clippy::erasing_op,
             unused_comparisons
         )]
         pub mod PERF_CTR_CORE {
@@ -1839,6 +1845,8 @@ pub mod amd {
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
             clippy::bad_bit_mask,
+            clippy::absurd_extreme_comparisons,
+            clippy::erasing_op,
             unused_comparisons
         )]
         pub mod IBS_FETCH_CTL {
@@ -2671,6 +2679,8 @@ pub mod amd {
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
             clippy::bad_bit_mask,
+            clippy::absurd_extreme_comparisons,
+            clippy::erasing_op,
             unused_comparisons
         )]
         pub mod IBS_FETCH_LIN_AD {
@@ -2958,6 +2968,8 @@ pub mod amd {
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
             clippy::bad_bit_mask,
+            clippy::absurd_extreme_comparisons,
+            clippy::erasing_op,
             unused_comparisons
         )]
         pub mod IBS_FETCH_PHYS_AD {
@@ -3240,6 +3252,8 @@ pub mod amd {
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
             clippy::bad_bit_mask,
+            clippy::absurd_extreme_comparisons,
+            clippy::erasing_op,
             unused_comparisons
         )]
         pub mod IBS_OP_CTL {
@@ -3947,6 +3961,8 @@ pub mod amd {
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
             clippy::bad_bit_mask,
+            clippy::absurd_extreme_comparisons,
+            clippy::erasing_op,
             unused_comparisons
         )]
         pub mod IBS_OP_RIP {
@@ -4234,6 +4250,8 @@ pub mod amd {
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
             clippy::bad_bit_mask,
+            clippy::absurd_extreme_comparisons,
+            clippy::erasing_op,
             unused_comparisons
         )]
         pub mod IBS_OP_DATA {
@@ -4763,6 +4781,8 @@ pub mod amd {
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
             clippy::bad_bit_mask,
+            clippy::absurd_extreme_comparisons,
+            clippy::erasing_op,
             unused_comparisons
         )]
         pub mod IBS_OP_DATA2 {
@@ -5193,6 +5213,8 @@ pub mod amd {
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
             clippy::bad_bit_mask,
+            clippy::absurd_extreme_comparisons,
+            clippy::erasing_op,
             unused_comparisons
         )]
         pub mod IBS_OP_DATA3 {
@@ -6138,6 +6160,8 @@ pub mod amd {
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
             clippy::bad_bit_mask,
+            clippy::absurd_extreme_comparisons,
+            clippy::erasing_op,
             unused_comparisons
         )]
         pub mod IBS_DC_LIN_AD {
@@ -6425,6 +6449,8 @@ pub mod amd {
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
             clippy::bad_bit_mask,
+            clippy::absurd_extreme_comparisons,
+            clippy::erasing_op,
             unused_comparisons
         )]
         pub mod IBS_DC_PHYS_AD {
@@ -6707,6 +6733,8 @@ pub mod amd {
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
             clippy::bad_bit_mask,
+            clippy::absurd_extreme_comparisons,
+            clippy::erasing_op,
             unused_comparisons
         )]
         pub mod IBS_CTL {
@@ -6845,6 +6873,8 @@ pub mod amd {
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
             clippy::bad_bit_mask,
+            clippy::absurd_extreme_comparisons,
+            clippy::erasing_op,
             unused_comparisons
         )]
         pub mod IBS_BR_TARGET {
@@ -7572,6 +7602,8 @@ pub mod amd {
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
             clippy::bad_bit_mask,
+            clippy::absurd_extreme_comparisons,
+            clippy::erasing_op,
             unused_comparisons
         )]
         pub mod PERF_EVT_SEL {
@@ -8403,6 +8435,8 @@ pub mod amd {
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
             clippy::bad_bit_mask,
+            clippy::absurd_extreme_comparisons,
+            clippy::erasing_op,
             unused_comparisons
         )]
         pub mod PERF_CTR {
@@ -8885,6 +8919,8 @@ pub mod amd {
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
             clippy::bad_bit_mask,
+            clippy::absurd_extreme_comparisons,
+            clippy::erasing_op,
             unused_comparisons
         )]
         pub mod PERF_CNTR_GLOBAL_STATUS {
@@ -9117,6 +9153,8 @@ pub mod amd {
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
             clippy::bad_bit_mask,
+            clippy::absurd_extreme_comparisons,
+            clippy::erasing_op,
             unused_comparisons
         )]
         pub mod PERF_CNTR_GLOBAL_CTL {
@@ -9546,6 +9584,8 @@ pub mod amd {
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
             clippy::bad_bit_mask,
+            clippy::absurd_extreme_comparisons,
+            clippy::erasing_op,
             unused_comparisons
         )]
         pub mod PERF_CNTR_GLOBAL_STATUS_CLR {
@@ -9973,6 +10013,8 @@ pub mod amd {
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
             clippy::bad_bit_mask,
+            clippy::absurd_extreme_comparisons,
+            clippy::erasing_op,
             unused_comparisons
         )]
         pub mod PERF_CNTR_GLOBAL_STATUS_SET {
@@ -10989,6 +11031,8 @@ pub mod intel {
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
             clippy::bad_bit_mask,
+            clippy::absurd_extreme_comparisons,
+            clippy::erasing_op,
             unused_comparisons
         )]
         pub mod IA32_PMC {
@@ -11322,6 +11366,8 @@ pub mod intel {
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
             clippy::bad_bit_mask,
+            clippy::absurd_extreme_comparisons,
+            clippy::erasing_op,
             unused_comparisons
         )]
         pub mod IA32_A_PMC {
@@ -11661,6 +11707,8 @@ pub mod intel {
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
             clippy::bad_bit_mask,
+            clippy::absurd_extreme_comparisons,
+            clippy::erasing_op,
             unused_comparisons
         )]
         pub mod IA32_PERFEVTSEL {
@@ -12582,6 +12630,8 @@ pub mod intel {
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
             clippy::bad_bit_mask,
+            clippy::absurd_extreme_comparisons,
+            clippy::erasing_op,
             unused_comparisons
         )]
         pub mod IA32_PERF_CAPABILITIES {
@@ -12794,6 +12844,8 @@ pub mod intel {
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
             clippy::bad_bit_mask,
+            clippy::absurd_extreme_comparisons,
+            clippy::erasing_op,
             unused_comparisons
         )]
         pub mod IA32_DEBUGCTL {
@@ -13774,6 +13826,8 @@ pub mod intel {
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
             clippy::bad_bit_mask,
+            clippy::absurd_extreme_comparisons,
+            clippy::erasing_op,
             unused_comparisons
         )]
         pub mod IA32_DEBUGCTL {
@@ -14227,6 +14281,8 @@ pub mod intel {
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
             clippy::bad_bit_mask,
+            clippy::absurd_extreme_comparisons,
+            clippy::erasing_op,
             unused_comparisons
         )]
         pub mod IA32_FIXED_CTR {
@@ -14568,6 +14624,8 @@ pub mod intel {
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
             clippy::bad_bit_mask,
+            clippy::absurd_extreme_comparisons,
+            clippy::erasing_op,
             unused_comparisons
         )]
         pub mod IA32_FIXED_CTR_CTRL {
@@ -15675,6 +15733,8 @@ pub mod intel {
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
             clippy::bad_bit_mask,
+            clippy::absurd_extreme_comparisons,
+            clippy::erasing_op,
             unused_comparisons
         )]
         pub mod IA32_PERF_GLOBAL_STATUS {
@@ -16037,6 +16097,8 @@ pub mod intel {
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
             clippy::bad_bit_mask,
+            clippy::absurd_extreme_comparisons,
+            clippy::erasing_op,
             unused_comparisons
         )]
         pub mod IA32_PERF_GLOBAL_CTRL {
@@ -16805,6 +16867,8 @@ pub mod intel {
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
             clippy::bad_bit_mask,
+            clippy::absurd_extreme_comparisons,
+            clippy::erasing_op,
             unused_comparisons
         )]
         pub mod IA32_PERF_GLOBAL_OVF_CTRL {
@@ -18160,6 +18224,8 @@ pub mod intel {
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
             clippy::bad_bit_mask,
+            clippy::absurd_extreme_comparisons,
+            clippy::erasing_op,
             unused_comparisons
         )]
         pub mod IA32_PERFEVTSEL {
@@ -19093,6 +19159,8 @@ pub mod intel {
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
             clippy::bad_bit_mask,
+            clippy::absurd_extreme_comparisons,
+            clippy::erasing_op,
             unused_comparisons
         )]
         pub mod IA32_FIXED_CTR_CTRL {
@@ -20273,6 +20341,8 @@ pub mod intel {
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
             clippy::bad_bit_mask,
+            clippy::absurd_extreme_comparisons,
+            clippy::erasing_op,
             unused_comparisons
         )]
         pub mod IA32_PERF_GLOBAL_STATUS {
@@ -20654,6 +20724,8 @@ pub mod intel {
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
             clippy::bad_bit_mask,
+            clippy::absurd_extreme_comparisons,
+            clippy::erasing_op,
             unused_comparisons
         )]
         pub mod IA32_PERF_GLOBAL_OVF_CTRL {
@@ -21697,6 +21769,8 @@ pub mod intel {
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
             clippy::bad_bit_mask,
+            clippy::absurd_extreme_comparisons,
+            clippy::erasing_op,
             unused_comparisons
         )]
         pub mod IA32_DEBUGCTL {
@@ -22152,6 +22226,8 @@ pub mod intel {
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
             clippy::bad_bit_mask,
+            clippy::absurd_extreme_comparisons,
+            clippy::erasing_op,
             unused_comparisons
         )]
         pub mod IA32_PERF_GLOBAL_STATUS {
@@ -22608,6 +22684,8 @@ pub mod intel {
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
             clippy::bad_bit_mask,
+            clippy::absurd_extreme_comparisons,
+            clippy::erasing_op,
             unused_comparisons
         )]
         pub mod IA32_PERF_GLOBAL_STATUS_RESET {
@@ -23372,6 +23450,8 @@ pub mod intel {
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
             clippy::bad_bit_mask,
+            clippy::absurd_extreme_comparisons,
+            clippy::erasing_op,
             unused_comparisons
         )]
         pub mod IA32_PERF_GLOBAL_STATUS_SET {
@@ -24107,6 +24187,8 @@ pub mod intel {
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
             clippy::bad_bit_mask,
+            clippy::absurd_extreme_comparisons,
+            clippy::erasing_op,
             unused_comparisons
         )]
         pub mod IA32_PERF_GLOBAL_INUSE {
@@ -24931,6 +25013,8 @@ pub mod intel {
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
             clippy::bad_bit_mask,
+            clippy::absurd_extreme_comparisons,
+            clippy::erasing_op,
             unused_comparisons
         )]
         pub mod IA32_PERFEVTSEL {
@@ -25860,6 +25944,8 @@ pub mod intel {
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
             clippy::bad_bit_mask,
+            clippy::absurd_extreme_comparisons,
+            clippy::erasing_op,
             unused_comparisons
         )]
         pub mod IA32_PERF_CAPABILITIES {
@@ -26139,6 +26225,8 @@ pub mod intel {
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
             clippy::bad_bit_mask,
+            clippy::absurd_extreme_comparisons,
+            clippy::erasing_op,
             unused_comparisons
         )]
         pub mod IA32_FIXED_CTR {
@@ -26481,6 +26569,8 @@ pub mod intel {
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
             clippy::bad_bit_mask,
+            clippy::absurd_extreme_comparisons,
+            clippy::erasing_op,
             unused_comparisons
         )]
         pub mod IA32_FIXED_CTR_CTRL {
@@ -27796,6 +27886,8 @@ pub mod intel {
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
             clippy::bad_bit_mask,
+            clippy::absurd_extreme_comparisons,
+            clippy::erasing_op,
             unused_comparisons
         )]
         pub mod IA32_PERF_GLOBAL_STATUS {
@@ -28294,6 +28386,8 @@ pub mod intel {
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
             clippy::bad_bit_mask,
+            clippy::absurd_extreme_comparisons,
+            clippy::erasing_op,
             unused_comparisons
         )]
         pub mod IA32_PERF_GLOBAL_CTRL {
@@ -29065,6 +29159,8 @@ pub mod intel {
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
             clippy::bad_bit_mask,
+            clippy::absurd_extreme_comparisons,
+            clippy::erasing_op,
             unused_comparisons
         )]
         pub mod IA32_PERF_GLOBAL_STATUS_RESET {
@@ -29889,6 +29985,8 @@ pub mod intel {
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
             clippy::bad_bit_mask,
+            clippy::absurd_extreme_comparisons,
+            clippy::erasing_op,
             unused_comparisons
         )]
         pub mod IA32_PERF_GLOBAL_STATUS_SET {
@@ -30684,6 +30782,8 @@ pub mod intel {
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
             clippy::bad_bit_mask,
+            clippy::absurd_extreme_comparisons,
+            clippy::erasing_op,
             unused_comparisons
         )]
         pub mod IA32_PERF_GLOBAL_INUSE {
@@ -31072,6 +31172,8 @@ pub mod intel {
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
             clippy::bad_bit_mask,
+            clippy::absurd_extreme_comparisons,
+            clippy::erasing_op,
             unused_comparisons
         )]
         pub mod IA32_PERF_METRICS {
@@ -32785,6 +32887,8 @@ pub mod intel {
             clippy::unnecessary_cast,
             clippy::new_ret_no_self,
             clippy::bad_bit_mask,
+            clippy::absurd_extreme_comparisons,
+            clippy::erasing_op,
             unused_comparisons
         )]
         pub mod IA32_PERFEVTSEL {

@@ -553,15 +553,15 @@ fn render(g: &Generation<'_>, provenance: &Provenance) -> super::CoreModel {
     let mut origins = Vec::with_capacity(events.len());
     if !events.is_empty() {
         y.push_str("events:\n");
-        let mut line = y.bytes().filter(|&b| b == b'\n').count() + 1;
-        for e in &events {
+        // One line per event, from the line after `events:`.
+        let first = y.bytes().filter(|&b| b == b'\n').count() + 1;
+        for (line, e) in (first..).zip(&events) {
             origins.push(super::EventOrigin {
                 yaml_line: line,
                 name: e.name.clone(),
                 json_line: e.line,
             });
             y.push_str(&event_line(e));
-            line += 1;
         }
     }
     super::CoreModel {

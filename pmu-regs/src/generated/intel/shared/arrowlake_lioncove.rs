@@ -9,6 +9,8 @@
     clippy::unnecessary_cast,
     clippy::new_ret_no_self,
     clippy::bad_bit_mask,
+    clippy::absurd_extreme_comparisons,
+    clippy::erasing_op,
     unused_comparisons
 )]
 pub mod IA32_PMC {
@@ -339,6 +341,8 @@ pub type Ia32Pmc = IA32_PMC::Value;
     clippy::unnecessary_cast,
     clippy::new_ret_no_self,
     clippy::bad_bit_mask,
+    clippy::absurd_extreme_comparisons,
+    clippy::erasing_op,
     unused_comparisons
 )]
 pub mod IA32_A_PMC {
@@ -669,6 +673,8 @@ pub type Ia32APmc = IA32_A_PMC::Value;
     clippy::unnecessary_cast,
     clippy::new_ret_no_self,
     clippy::bad_bit_mask,
+    clippy::absurd_extreme_comparisons,
+    clippy::erasing_op,
     unused_comparisons
 )]
 pub mod IA32_PERFEVTSEL {
@@ -1624,6 +1630,8 @@ pub type Ia32Perfevtsel = IA32_PERFEVTSEL::Value;
     clippy::unnecessary_cast,
     clippy::new_ret_no_self,
     clippy::bad_bit_mask,
+    clippy::absurd_extreme_comparisons,
+    clippy::erasing_op,
     unused_comparisons
 )]
 pub mod IA32_PERF_GLOBAL_STATUS {
@@ -2142,6 +2150,8 @@ pub type Ia32PerfGlobalStatus = IA32_PERF_GLOBAL_STATUS::Value;
     clippy::unnecessary_cast,
     clippy::new_ret_no_self,
     clippy::bad_bit_mask,
+    clippy::absurd_extreme_comparisons,
+    clippy::erasing_op,
     unused_comparisons
 )]
 pub mod IA32_PERF_GLOBAL_CTRL {
@@ -2861,6 +2871,8 @@ pub type Ia32PerfGlobalCtrl = IA32_PERF_GLOBAL_CTRL::Value;
     clippy::unnecessary_cast,
     clippy::new_ret_no_self,
     clippy::bad_bit_mask,
+    clippy::absurd_extreme_comparisons,
+    clippy::erasing_op,
     unused_comparisons
 )]
 pub mod IA32_PERF_GLOBAL_STATUS_RESET {
@@ -3711,6 +3723,8 @@ pub type Ia32PerfGlobalStatusReset = IA32_PERF_GLOBAL_STATUS_RESET::Value;
     clippy::unnecessary_cast,
     clippy::new_ret_no_self,
     clippy::bad_bit_mask,
+    clippy::absurd_extreme_comparisons,
+    clippy::erasing_op,
     unused_comparisons
 )]
 pub mod IA32_PERF_GLOBAL_STATUS_SET {
@@ -4532,6 +4546,8 @@ pub type Ia32PerfGlobalStatusSet = IA32_PERF_GLOBAL_STATUS_SET::Value;
     clippy::unnecessary_cast,
     clippy::new_ret_no_self,
     clippy::bad_bit_mask,
+    clippy::absurd_extreme_comparisons,
+    clippy::erasing_op,
     unused_comparisons
 )]
 pub mod IA32_PERF_GLOBAL_INUSE {

@@ -9,6 +9,8 @@
     clippy::unnecessary_cast,
     clippy::new_ret_no_self,
     clippy::bad_bit_mask,
+    clippy::absurd_extreme_comparisons,
+    clippy::erasing_op,
     unused_comparisons
 )]
 pub mod IA32_FIXED_CTR {
@@ -338,6 +340,8 @@ pub type Ia32FixedCtr = IA32_FIXED_CTR::Value;
     clippy::unnecessary_cast,
     clippy::new_ret_no_self,
     clippy::bad_bit_mask,
+    clippy::absurd_extreme_comparisons,
+    clippy::erasing_op,
     unused_comparisons
 )]
 pub mod IA32_FIXED_CTR_CTRL {
@@ -1877,6 +1881,8 @@ pub type Ia32FixedCtrCtrl = IA32_FIXED_CTR_CTRL::Value;
     clippy::unnecessary_cast,
     clippy::new_ret_no_self,
     clippy::bad_bit_mask,
+    clippy::absurd_extreme_comparisons,
+    clippy::erasing_op,
     unused_comparisons
 )]
 pub mod IA32_PERF_GLOBAL_STATUS {
@@ -2414,6 +2420,8 @@ pub type Ia32PerfGlobalStatus = IA32_PERF_GLOBAL_STATUS::Value;
     clippy::unnecessary_cast,
     clippy::new_ret_no_self,
     clippy::bad_bit_mask,
+    clippy::absurd_extreme_comparisons,
+    clippy::erasing_op,
     unused_comparisons
 )]
 pub mod IA32_PERF_GLOBAL_CTRL {
@@ -3161,6 +3169,8 @@ pub type Ia32PerfGlobalCtrl = IA32_PERF_GLOBAL_CTRL::Value;
     clippy::unnecessary_cast,
     clippy::new_ret_no_self,
     clippy::bad_bit_mask,
+    clippy::absurd_extreme_comparisons,
+    clippy::erasing_op,
     unused_comparisons
 )]
 pub mod IA32_PERF_GLOBAL_STATUS_RESET {
@@ -4039,6 +4049,8 @@ pub type Ia32PerfGlobalStatusReset = IA32_PERF_GLOBAL_STATUS_RESET::Value;
     clippy::unnecessary_cast,
     clippy::new_ret_no_self,
     clippy::bad_bit_mask,
+    clippy::absurd_extreme_comparisons,
+    clippy::erasing_op,
     unused_comparisons
 )]
 pub mod IA32_PERF_GLOBAL_STATUS_SET {
@@ -4888,6 +4900,8 @@ pub type Ia32PerfGlobalStatusSet = IA32_PERF_GLOBAL_STATUS_SET::Value;
     clippy::unnecessary_cast,
     clippy::new_ret_no_self,
     clippy::bad_bit_mask,
+    clippy::absurd_extreme_comparisons,
+    clippy::erasing_op,
     unused_comparisons
 )]
 pub mod IA32_PERF_GLOBAL_INUSE {
