@@ -32,7 +32,7 @@ pub enum Error<E> {
         /// The model generation detection found, if any.
         found: Option<Generation>,
     },
-    /// CPUID says the CPU has no IBS op sampling (Fn8000_0001_ECX[IBS], Fn8000_001B_EAX[OpSam]).
+    /// CPUID says the CPU has no IBS op sampling (`Fn8000_0001_ECX[IBS]`, `Fn8000_001B_EAX[OpSam]`).
     NoIbsOpSampling,
     /// Programming the counter failed.
     Pmu(PmuError<E>),
@@ -76,7 +76,7 @@ pub fn ibs_op_ctl(period_16: u16, count_ops: bool) -> IBS_OP_CTL::Value {
 }
 
 /// Counts [`EVENT`] on core counter 0 (user and kernel) and arms IBS op sampling every
-/// `period_16` × 16 dispatched ops (cycles when CPUID Fn8000_001B_EAX[OpCnt] is 0).
+/// `period_16` × 16 dispatched ops (cycles when CPUID `Fn8000_001B_EAX[OpCnt]` is 0).
 pub fn start<B: RawMsr, C: CpuidSource>(
     backend: B,
     cpuid: &mut C,
