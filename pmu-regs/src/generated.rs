@@ -10434,6 +10434,1575 @@ pub mod amd {
         }
         #[doc = "The value type of [`PERF_CNTR_GLOBAL_STATUS_SET`](PERF_CNTR_GLOBAL_STATUS_SET)."]
         pub type PerfCntrGlobalStatusSet = PERF_CNTR_GLOBAL_STATUS_SET::Value;
+        #[doc = "Debug extension configuration; only the LBR v2 enable is modelled (Linux changes it with a\nread-modify-write, keeping the other bits as read).\n\n- MSR: `0xC000010F`\n- Access: read-write\n- Width: 64 bits\n- Reserved bits: `0xFFFFFFFFFFFFFFBF`\n- Defined in: `amd-perfmon-v2` (register present since `amd-perfmon-v2`)\n- Manual: AMD64 APM Vol. 2 §13.1 (software-debug resources, LBR stack); Linux msr-index.h MSR_AMD_DBG_EXTN_CFG, DBG_EXTN_CFG_LBRV2EN\n\nThe value type is [`Value`](DBG_EXTN_CFG::Value)."]
+        #[allow(
+            non_snake_case,
+            missing_docs,
+            clippy::identity_op,
+            clippy::unnecessary_cast,
+            clippy::new_ret_no_self,
+            clippy::bad_bit_mask,
+            clippy::absurd_extreme_comparisons,
+            clippy::erasing_op,
+            unused_comparisons
+        )]
+        pub mod DBG_EXTN_CFG {
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
+            #[derive(Clone, Copy, Debug)]
+            #[allow(non_camel_case_types)]
+            pub struct DBG_EXTN_CFG;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = DBG_EXTN_CFG;
+            impl ::tock_registers::RegisterLongName for Register {}
+            #[allow(unused_imports)]
+            use ::tock_registers::fields::Field;
+            :: tock_registers :: register_bitmasks ! (u64 , DBG_EXTN_CFG , Register , [# [doc = "Enable recording into the LBR v2 stack. (bits 6, read-write)"] LBRV2EN OFFSET (6) NUMBITS (1) []]);
+            #[doc = r" MSR address."]
+            pub const ADDRESS: u32 = 0xc000010f_u32;
+            #[inline(always)]
+            const fn __check_reserved<const B: u64>() {
+                const {
+                    if B & Value::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "DBG_EXTN_CFG",
+                            B & Value::RESERVED_MASK,
+                            Value::RESERVED_MASK,
+                        )
+                    }
+                }
+            }
+            #[doc = "A value of `DBG_EXTN_CFG`. Setters never touch reserved bits (`0xFFFFFFFFFFFFFFBF`)."]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash)]
+            #[repr(transparent)]
+            pub struct Value(u64);
+            impl Value {
+                #[doc = r" A [`Builder`](Builder) with every field zero (no reserved bits set): the starting point"]
+                #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
+                #[doc = r" given two different values (a compile error in a `const`)."]
+                pub const fn new() -> Builder {
+                    Builder {
+                        value: Self(0),
+                        set: 0,
+                        conflict: 0,
+                    }
+                }
+                #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
+                #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                #[track_caller]
+                pub const fn from_bits<const B: u64>() -> Self {
+                    if B & Self::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "DBG_EXTN_CFG",
+                            B & Self::RESERVED_MASK,
+                            Self::RESERVED_MASK,
+                        )
+                    }
+                    __check_reserved::<B>();
+                    Self(B)
+                }
+                #[doc = "The value with exactly these bits, or [`ReservedBitsError`](crate::ReservedBitsError)\nwhen one of them is reserved."]
+                pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
+                    if bits & Self::RESERVED_MASK != 0 {
+                        return Err(crate::ReservedBitsError {
+                            register: "DBG_EXTN_CFG",
+                            bits: bits & Self::RESERVED_MASK,
+                            reserved_mask: Self::RESERVED_MASK,
+                        });
+                    }
+                    Ok(Self(bits))
+                }
+                #[doc = r" The value as read from the MSR, reserved bits kept as read: for decoding,"]
+                #[doc = r" and for a read-modify-write through `MsrExt::modify`, which writes them back"]
+                #[doc = r" unchanged. `MsrExt::write` refuses a value that sets a reserved bit."]
+                pub const fn from_raw_read(bits: u64) -> Self {
+                    Self(bits)
+                }
+                #[doc = r" Bits no field covers; this API never sets them."]
+                pub const RESERVED_MASK: u64 = 0xffffffffffffffbf_u64;
+                #[doc = "The raw value (reserved bits as read, when built from [`Self::from_raw_read`](Self::from_raw_read))."]
+                pub const fn bits(self) -> u64 {
+                    self.0
+                }
+                #[doc = r" The value as a tock-registers local copy, for `FieldValue`-style access."]
+                pub const fn to_local(self) -> ::tock_registers::LocalRegisterCopy<u64, Register> {
+                    ::tock_registers::LocalRegisterCopy::new(self.0)
+                }
+                #[doc = "Enable recording into the LBR v2 stack.\n\nBits 6, read-write, 1 bit wide."]
+                pub const fn lbrv2en(self) -> bool {
+                    ((self.0 >> 6u32) & 0x1_u64) != 0
+                }
+                #[doc = "Enable recording into the LBR v2 stack.\n\nBits 6, read-write, 1 bit wide."]
+                pub const fn with_lbrv2en(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0xffffffffffffffbf_u64) | (((v >> 0u32) & 0x1_u64) << 6u32))
+                }
+                #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
+                #[inline]
+                pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
+                    Ok(self)
+                }
+                #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> Self {
+                    self
+                }
+            }
+            impl Default for Value {
+                #[doc = r" All fields zero: no reserved bit set, no constraint to check."]
+                fn default() -> Self {
+                    Self(0)
+                }
+            }
+            impl Default for Builder {
+                fn default() -> Self {
+                    Value::new()
+                }
+            }
+            impl ::core::fmt::Debug for Value {
+                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                    let reserved = self.0 & Self::RESERVED_MASK;
+                    let mut d = f.debug_struct("DBG_EXTN_CFG");
+                    d.field("LBRV2EN", &(((self.0 >> 6u32) & 0x1_u64) != 0));
+                    if reserved != 0 {
+                        d.field("reserved", &format_args!("{:#x}", reserved));
+                    }
+                    d.finish()
+                }
+            }
+            impl From<Value> for u64 {
+                fn from(v: Value) -> u64 {
+                    v.0
+                }
+            }
+            impl crate::access::RegisterValue for Value {
+                const NAME: &'static str = "DBG_EXTN_CFG";
+                const RESERVED_MASK: u64 = Value::RESERVED_MASK;
+                fn bits(self) -> u64 {
+                    self.0
+                }
+            }
+            #[doc = "Builds a write of `DBG_EXTN_CFG` from named fields; see [`Value::new`](Value::new)."]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+            #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
+            pub struct Builder {
+                value: Value,
+                set: u64,
+                conflict: u64,
+            }
+            impl Builder {
+                #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
+                #[doc = r" were assigned before with a different value."]
+                const fn track(self, mask: u64, next: Value) -> Self {
+                    let clash = if self.set & mask != 0 && (self.value.0 ^ next.0) & mask != 0 {
+                        mask
+                    } else {
+                        0
+                    };
+                    Self {
+                        value: next,
+                        set: self.set | mask,
+                        conflict: self.conflict | clash,
+                    }
+                }
+                #[doc = "Enable recording into the LBR v2 stack.\n\nBits 6, read-write, 1 bit wide."]
+                pub const fn with_lbrv2en(self, on: bool) -> Self {
+                    self.track(0x40_u64, self.value.with_lbrv2en(on))
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n"]
+                #[inline]
+                pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
+                    if self.conflict != 0 {
+                        return Err(self.conflict_error());
+                    }
+                    self.value.try_build()
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> Value {
+                    if self.conflict != 0 {
+                        self.conflict_panic()
+                    }
+                    self.value.build()
+                }
+                #[doc = r" The first field given two different values (`conflict != 0`)."]
+                #[cold]
+                const fn conflict_error(self) -> crate::ConstraintError {
+                    if self.conflict & 0x40_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "LBRV2EN is given two different values; set each field once",
+                        };
+                    }
+                    crate::ConstraintError {
+                        id: "field-set-twice",
+                        message: "a field is given two different values; set each field once",
+                    }
+                }
+                #[cold]
+                #[track_caller]
+                const fn conflict_panic(self) -> ! {
+                    if self.conflict & 0x40_u64 != 0 {
+                        crate::__private::set_twice("DBG_EXTN_CFG", "LBRV2EN")
+                    }
+                    crate::__private::set_twice("DBG_EXTN_CFG", "a field")
+                }
+            }
+            #[doc = "One `DBG_EXTN_CFG` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write)."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Instance(u32);
+            impl Instance {
+                #[doc = r" The MSR address."]
+                pub const fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            #[doc = r" The register as a typed MSR."]
+            pub const MSR: Instance = Instance(ADDRESS);
+            impl crate::access::Msr for Instance {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            impl crate::access::Readable for Instance {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl crate::access::Writable for Instance {}
+        }
+        #[doc = "The value type of [`DBG_EXTN_CFG`](DBG_EXTN_CFG)."]
+        pub type DbgExtnCfg = DBG_EXTN_CFG::Value;
+        #[doc = "Branch filter of the LBR v2 stack; each set bit suppresses recording that kind of branch.\n\n- MSR: `0xC000010E`\n- Access: read-write\n- Width: 64 bits\n- Reset value: `0x0`\n- Reserved bits: `0xFFFFFFFFFFFFFE00`\n- Defined in: `amd-perfmon-v2` (register present since `amd-perfmon-v2`)\n- Manual: AMD64 APM Vol. 2 §13.1 (LBR stack); Linux msr-index.h MSR_AMD64_LBR_SELECT, arch/x86/events/amd/lbr.c LBR_SELECT_*\n\nThe value type is [`Value`](LBR_SELECT::Value)."]
+        #[allow(
+            non_snake_case,
+            missing_docs,
+            clippy::identity_op,
+            clippy::unnecessary_cast,
+            clippy::new_ret_no_self,
+            clippy::bad_bit_mask,
+            clippy::absurd_extreme_comparisons,
+            clippy::erasing_op,
+            unused_comparisons
+        )]
+        pub mod LBR_SELECT {
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
+            #[derive(Clone, Copy, Debug)]
+            #[allow(non_camel_case_types)]
+            pub struct LBR_SELECT;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = LBR_SELECT;
+            impl ::tock_registers::RegisterLongName for Register {}
+            #[allow(unused_imports)]
+            use ::tock_registers::fields::Field;
+            :: tock_registers :: register_bitmasks ! (u64 , LBR_SELECT , Register , [# [doc = "Do not record branches ending at CPL 0. (bits 0, read-write)"] SUPPRESS_KERNEL OFFSET (0) NUMBITS (1) [] , # [doc = "Do not record branches ending at CPL above 0. (bits 1, read-write)"] SUPPRESS_USER OFFSET (1) NUMBITS (1) [] , # [doc = "Do not record conditional branches. (bits 2, read-write)"] SUPPRESS_JCC OFFSET (2) NUMBITS (1) [] , # [doc = "Do not record near relative calls. (bits 3, read-write)"] SUPPRESS_CALL_NEAR_REL OFFSET (3) NUMBITS (1) [] , # [doc = "Do not record near indirect calls. (bits 4, read-write)"] SUPPRESS_CALL_NEAR_IND OFFSET (4) NUMBITS (1) [] , # [doc = "Do not record near returns. (bits 5, read-write)"] SUPPRESS_RET_NEAR OFFSET (5) NUMBITS (1) [] , # [doc = "Do not record near indirect jumps (other than calls and returns). (bits 6, read-write)"] SUPPRESS_JMP_NEAR_IND OFFSET (6) NUMBITS (1) [] , # [doc = "Do not record near relative jumps (other than calls). (bits 7, read-write)"] SUPPRESS_JMP_NEAR_REL OFFSET (7) NUMBITS (1) [] , # [doc = "Do not record far branches. (bits 8, read-write)"] SUPPRESS_FAR_BRANCH OFFSET (8) NUMBITS (1) []]);
+            #[doc = r" MSR address."]
+            pub const ADDRESS: u32 = 0xc000010e_u32;
+            #[inline(always)]
+            const fn __check_reserved<const B: u64>() {
+                const {
+                    if B & Value::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "LBR_SELECT",
+                            B & Value::RESERVED_MASK,
+                            Value::RESERVED_MASK,
+                        )
+                    }
+                }
+            }
+            #[doc = "A value of `LBR_SELECT`. Setters never touch reserved bits (`0xFFFFFFFFFFFFFE00`)."]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash)]
+            #[repr(transparent)]
+            pub struct Value(u64);
+            impl Value {
+                #[doc = r" A [`Builder`](Builder) with every field zero (no reserved bits set): the starting point"]
+                #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
+                #[doc = r" given two different values (a compile error in a `const`)."]
+                pub const fn new() -> Builder {
+                    Builder {
+                        value: Self(0),
+                        set: 0,
+                        conflict: 0,
+                    }
+                }
+                #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
+                #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                #[track_caller]
+                pub const fn from_bits<const B: u64>() -> Self {
+                    if B & Self::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "LBR_SELECT",
+                            B & Self::RESERVED_MASK,
+                            Self::RESERVED_MASK,
+                        )
+                    }
+                    __check_reserved::<B>();
+                    Self(B)
+                }
+                #[doc = "The value with exactly these bits, or [`ReservedBitsError`](crate::ReservedBitsError)\nwhen one of them is reserved."]
+                pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
+                    if bits & Self::RESERVED_MASK != 0 {
+                        return Err(crate::ReservedBitsError {
+                            register: "LBR_SELECT",
+                            bits: bits & Self::RESERVED_MASK,
+                            reserved_mask: Self::RESERVED_MASK,
+                        });
+                    }
+                    Ok(Self(bits))
+                }
+                #[doc = r" The value as read from the MSR, reserved bits kept as read: for decoding,"]
+                #[doc = r" and for a read-modify-write through `MsrExt::modify`, which writes them back"]
+                #[doc = r" unchanged. `MsrExt::write` refuses a value that sets a reserved bit."]
+                pub const fn from_raw_read(bits: u64) -> Self {
+                    Self(bits)
+                }
+                #[doc = r" The value after reset."]
+                pub const RESET: Self = Self(0x0_u64);
+                #[doc = r" Bits no field covers; this API never sets them."]
+                pub const RESERVED_MASK: u64 = 0xfffffffffffffe00_u64;
+                #[doc = "The raw value (reserved bits as read, when built from [`Self::from_raw_read`](Self::from_raw_read))."]
+                pub const fn bits(self) -> u64 {
+                    self.0
+                }
+                #[doc = r" The value as a tock-registers local copy, for `FieldValue`-style access."]
+                pub const fn to_local(self) -> ::tock_registers::LocalRegisterCopy<u64, Register> {
+                    ::tock_registers::LocalRegisterCopy::new(self.0)
+                }
+                #[doc = "Do not record branches ending at CPL 0.\n\nBits 0, read-write, 1 bit wide."]
+                pub const fn suppress_kernel(self) -> bool {
+                    ((self.0 >> 0u32) & 0x1_u64) != 0
+                }
+                #[doc = "Do not record branches ending at CPL 0.\n\nBits 0, read-write, 1 bit wide."]
+                pub const fn with_suppress_kernel(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0xfffffffffffffffe_u64) | (((v >> 0u32) & 0x1_u64) << 0u32))
+                }
+                #[doc = "Do not record branches ending at CPL above 0.\n\nBits 1, read-write, 1 bit wide."]
+                pub const fn suppress_user(self) -> bool {
+                    ((self.0 >> 1u32) & 0x1_u64) != 0
+                }
+                #[doc = "Do not record branches ending at CPL above 0.\n\nBits 1, read-write, 1 bit wide."]
+                pub const fn with_suppress_user(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0xfffffffffffffffd_u64) | (((v >> 0u32) & 0x1_u64) << 1u32))
+                }
+                #[doc = "Do not record conditional branches.\n\nBits 2, read-write, 1 bit wide."]
+                pub const fn suppress_jcc(self) -> bool {
+                    ((self.0 >> 2u32) & 0x1_u64) != 0
+                }
+                #[doc = "Do not record conditional branches.\n\nBits 2, read-write, 1 bit wide."]
+                pub const fn with_suppress_jcc(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0xfffffffffffffffb_u64) | (((v >> 0u32) & 0x1_u64) << 2u32))
+                }
+                #[doc = "Do not record near relative calls.\n\nBits 3, read-write, 1 bit wide."]
+                pub const fn suppress_call_near_rel(self) -> bool {
+                    ((self.0 >> 3u32) & 0x1_u64) != 0
+                }
+                #[doc = "Do not record near relative calls.\n\nBits 3, read-write, 1 bit wide."]
+                pub const fn with_suppress_call_near_rel(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0xfffffffffffffff7_u64) | (((v >> 0u32) & 0x1_u64) << 3u32))
+                }
+                #[doc = "Do not record near indirect calls.\n\nBits 4, read-write, 1 bit wide."]
+                pub const fn suppress_call_near_ind(self) -> bool {
+                    ((self.0 >> 4u32) & 0x1_u64) != 0
+                }
+                #[doc = "Do not record near indirect calls.\n\nBits 4, read-write, 1 bit wide."]
+                pub const fn with_suppress_call_near_ind(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0xffffffffffffffef_u64) | (((v >> 0u32) & 0x1_u64) << 4u32))
+                }
+                #[doc = "Do not record near returns.\n\nBits 5, read-write, 1 bit wide."]
+                pub const fn suppress_ret_near(self) -> bool {
+                    ((self.0 >> 5u32) & 0x1_u64) != 0
+                }
+                #[doc = "Do not record near returns.\n\nBits 5, read-write, 1 bit wide."]
+                pub const fn with_suppress_ret_near(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0xffffffffffffffdf_u64) | (((v >> 0u32) & 0x1_u64) << 5u32))
+                }
+                #[doc = "Do not record near indirect jumps (other than calls and returns).\n\nBits 6, read-write, 1 bit wide."]
+                pub const fn suppress_jmp_near_ind(self) -> bool {
+                    ((self.0 >> 6u32) & 0x1_u64) != 0
+                }
+                #[doc = "Do not record near indirect jumps (other than calls and returns).\n\nBits 6, read-write, 1 bit wide."]
+                pub const fn with_suppress_jmp_near_ind(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0xffffffffffffffbf_u64) | (((v >> 0u32) & 0x1_u64) << 6u32))
+                }
+                #[doc = "Do not record near relative jumps (other than calls).\n\nBits 7, read-write, 1 bit wide."]
+                pub const fn suppress_jmp_near_rel(self) -> bool {
+                    ((self.0 >> 7u32) & 0x1_u64) != 0
+                }
+                #[doc = "Do not record near relative jumps (other than calls).\n\nBits 7, read-write, 1 bit wide."]
+                pub const fn with_suppress_jmp_near_rel(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0xffffffffffffff7f_u64) | (((v >> 0u32) & 0x1_u64) << 7u32))
+                }
+                #[doc = "Do not record far branches.\n\nBits 8, read-write, 1 bit wide."]
+                pub const fn suppress_far_branch(self) -> bool {
+                    ((self.0 >> 8u32) & 0x1_u64) != 0
+                }
+                #[doc = "Do not record far branches.\n\nBits 8, read-write, 1 bit wide."]
+                pub const fn with_suppress_far_branch(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0xfffffffffffffeff_u64) | (((v >> 0u32) & 0x1_u64) << 8u32))
+                }
+                #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
+                #[inline]
+                pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
+                    Ok(self)
+                }
+                #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> Self {
+                    self
+                }
+            }
+            impl Default for Value {
+                #[doc = r" All fields zero: no reserved bit set, no constraint to check."]
+                fn default() -> Self {
+                    Self(0)
+                }
+            }
+            impl Default for Builder {
+                fn default() -> Self {
+                    Value::new()
+                }
+            }
+            impl ::core::fmt::Debug for Value {
+                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                    let reserved = self.0 & Self::RESERVED_MASK;
+                    let mut d = f.debug_struct("LBR_SELECT");
+                    d.field("SUPPRESS_KERNEL", &(((self.0 >> 0u32) & 0x1_u64) != 0))
+                        .field("SUPPRESS_USER", &(((self.0 >> 1u32) & 0x1_u64) != 0))
+                        .field("SUPPRESS_JCC", &(((self.0 >> 2u32) & 0x1_u64) != 0))
+                        .field(
+                            "SUPPRESS_CALL_NEAR_REL",
+                            &(((self.0 >> 3u32) & 0x1_u64) != 0),
+                        )
+                        .field(
+                            "SUPPRESS_CALL_NEAR_IND",
+                            &(((self.0 >> 4u32) & 0x1_u64) != 0),
+                        )
+                        .field("SUPPRESS_RET_NEAR", &(((self.0 >> 5u32) & 0x1_u64) != 0))
+                        .field(
+                            "SUPPRESS_JMP_NEAR_IND",
+                            &(((self.0 >> 6u32) & 0x1_u64) != 0),
+                        )
+                        .field(
+                            "SUPPRESS_JMP_NEAR_REL",
+                            &(((self.0 >> 7u32) & 0x1_u64) != 0),
+                        )
+                        .field("SUPPRESS_FAR_BRANCH", &(((self.0 >> 8u32) & 0x1_u64) != 0));
+                    if reserved != 0 {
+                        d.field("reserved", &format_args!("{:#x}", reserved));
+                    }
+                    d.finish()
+                }
+            }
+            impl From<Value> for u64 {
+                fn from(v: Value) -> u64 {
+                    v.0
+                }
+            }
+            impl crate::access::RegisterValue for Value {
+                const NAME: &'static str = "LBR_SELECT";
+                const RESERVED_MASK: u64 = Value::RESERVED_MASK;
+                fn bits(self) -> u64 {
+                    self.0
+                }
+            }
+            #[doc = "Builds a write of `LBR_SELECT` from named fields; see [`Value::new`](Value::new)."]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+            #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
+            pub struct Builder {
+                value: Value,
+                set: u64,
+                conflict: u64,
+            }
+            impl Builder {
+                #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
+                #[doc = r" were assigned before with a different value."]
+                const fn track(self, mask: u64, next: Value) -> Self {
+                    let clash = if self.set & mask != 0 && (self.value.0 ^ next.0) & mask != 0 {
+                        mask
+                    } else {
+                        0
+                    };
+                    Self {
+                        value: next,
+                        set: self.set | mask,
+                        conflict: self.conflict | clash,
+                    }
+                }
+                #[doc = "Do not record branches ending at CPL 0.\n\nBits 0, read-write, 1 bit wide."]
+                pub const fn with_suppress_kernel(self, on: bool) -> Self {
+                    self.track(0x1_u64, self.value.with_suppress_kernel(on))
+                }
+                #[doc = "Do not record branches ending at CPL above 0.\n\nBits 1, read-write, 1 bit wide."]
+                pub const fn with_suppress_user(self, on: bool) -> Self {
+                    self.track(0x2_u64, self.value.with_suppress_user(on))
+                }
+                #[doc = "Do not record conditional branches.\n\nBits 2, read-write, 1 bit wide."]
+                pub const fn with_suppress_jcc(self, on: bool) -> Self {
+                    self.track(0x4_u64, self.value.with_suppress_jcc(on))
+                }
+                #[doc = "Do not record near relative calls.\n\nBits 3, read-write, 1 bit wide."]
+                pub const fn with_suppress_call_near_rel(self, on: bool) -> Self {
+                    self.track(0x8_u64, self.value.with_suppress_call_near_rel(on))
+                }
+                #[doc = "Do not record near indirect calls.\n\nBits 4, read-write, 1 bit wide."]
+                pub const fn with_suppress_call_near_ind(self, on: bool) -> Self {
+                    self.track(0x10_u64, self.value.with_suppress_call_near_ind(on))
+                }
+                #[doc = "Do not record near returns.\n\nBits 5, read-write, 1 bit wide."]
+                pub const fn with_suppress_ret_near(self, on: bool) -> Self {
+                    self.track(0x20_u64, self.value.with_suppress_ret_near(on))
+                }
+                #[doc = "Do not record near indirect jumps (other than calls and returns).\n\nBits 6, read-write, 1 bit wide."]
+                pub const fn with_suppress_jmp_near_ind(self, on: bool) -> Self {
+                    self.track(0x40_u64, self.value.with_suppress_jmp_near_ind(on))
+                }
+                #[doc = "Do not record near relative jumps (other than calls).\n\nBits 7, read-write, 1 bit wide."]
+                pub const fn with_suppress_jmp_near_rel(self, on: bool) -> Self {
+                    self.track(0x80_u64, self.value.with_suppress_jmp_near_rel(on))
+                }
+                #[doc = "Do not record far branches.\n\nBits 8, read-write, 1 bit wide."]
+                pub const fn with_suppress_far_branch(self, on: bool) -> Self {
+                    self.track(0x100_u64, self.value.with_suppress_far_branch(on))
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n"]
+                #[inline]
+                pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
+                    if self.conflict != 0 {
+                        return Err(self.conflict_error());
+                    }
+                    self.value.try_build()
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> Value {
+                    if self.conflict != 0 {
+                        self.conflict_panic()
+                    }
+                    self.value.build()
+                }
+                #[doc = r" The first field given two different values (`conflict != 0`)."]
+                #[cold]
+                const fn conflict_error(self) -> crate::ConstraintError {
+                    if self.conflict & 0x1_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SUPPRESS_KERNEL is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x2_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SUPPRESS_USER is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x4_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SUPPRESS_JCC is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x8_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SUPPRESS_CALL_NEAR_REL is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x10_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SUPPRESS_CALL_NEAR_IND is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x20_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SUPPRESS_RET_NEAR is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x40_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SUPPRESS_JMP_NEAR_IND is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x80_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SUPPRESS_JMP_NEAR_REL is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x100_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SUPPRESS_FAR_BRANCH is given two different values; set each field once",
+                        };
+                    }
+                    crate::ConstraintError {
+                        id: "field-set-twice",
+                        message: "a field is given two different values; set each field once",
+                    }
+                }
+                #[cold]
+                #[track_caller]
+                const fn conflict_panic(self) -> ! {
+                    if self.conflict & 0x1_u64 != 0 {
+                        crate::__private::set_twice("LBR_SELECT", "SUPPRESS_KERNEL")
+                    }
+                    if self.conflict & 0x2_u64 != 0 {
+                        crate::__private::set_twice("LBR_SELECT", "SUPPRESS_USER")
+                    }
+                    if self.conflict & 0x4_u64 != 0 {
+                        crate::__private::set_twice("LBR_SELECT", "SUPPRESS_JCC")
+                    }
+                    if self.conflict & 0x8_u64 != 0 {
+                        crate::__private::set_twice("LBR_SELECT", "SUPPRESS_CALL_NEAR_REL")
+                    }
+                    if self.conflict & 0x10_u64 != 0 {
+                        crate::__private::set_twice("LBR_SELECT", "SUPPRESS_CALL_NEAR_IND")
+                    }
+                    if self.conflict & 0x20_u64 != 0 {
+                        crate::__private::set_twice("LBR_SELECT", "SUPPRESS_RET_NEAR")
+                    }
+                    if self.conflict & 0x40_u64 != 0 {
+                        crate::__private::set_twice("LBR_SELECT", "SUPPRESS_JMP_NEAR_IND")
+                    }
+                    if self.conflict & 0x80_u64 != 0 {
+                        crate::__private::set_twice("LBR_SELECT", "SUPPRESS_JMP_NEAR_REL")
+                    }
+                    if self.conflict & 0x100_u64 != 0 {
+                        crate::__private::set_twice("LBR_SELECT", "SUPPRESS_FAR_BRANCH")
+                    }
+                    crate::__private::set_twice("LBR_SELECT", "a field")
+                }
+            }
+            #[doc = "One `LBR_SELECT` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write)."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Instance(u32);
+            impl Instance {
+                #[doc = r" The MSR address."]
+                pub const fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            #[doc = r" The register as a typed MSR."]
+            pub const MSR: Instance = Instance(ADDRESS);
+            impl crate::access::Msr for Instance {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            impl crate::access::Readable for Instance {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl crate::access::Writable for Instance {}
+        }
+        #[doc = "The value type of [`LBR_SELECT`](LBR_SELECT)."]
+        pub type LbrSelect = LBR_SELECT::Value;
+        #[doc = "Source of branch record n of the LBR v2 stack (entry 0 is the newest).\n\n- MSR: `0xC0010300` + 2 × n for n in 0..16 (`LBR_FROM0`..`LBR_FROM15`)\n- Access: read-write\n- Width: 64 bits\n- Reserved bits: `0x0000000000000000`\n- Defined in: `amd-perfmon-v2` (register present since `amd-perfmon-v2`)\n- Manual: AMD64 APM Vol. 2 §13.1 (LBR stack); Linux msr-index.h MSR_AMD_SAMP_BR_FROM, arch/x86/events/amd/lbr.c struct branch_entry\n\nThe value type is [`Value`](LBR_FROM::Value)."]
+        #[allow(
+            non_snake_case,
+            missing_docs,
+            clippy::identity_op,
+            clippy::unnecessary_cast,
+            clippy::new_ret_no_self,
+            clippy::bad_bit_mask,
+            clippy::absurd_extreme_comparisons,
+            clippy::erasing_op,
+            unused_comparisons
+        )]
+        pub mod LBR_FROM {
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
+            #[derive(Clone, Copy, Debug)]
+            #[allow(non_camel_case_types)]
+            pub struct LBR_FROM;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = LBR_FROM;
+            impl ::tock_registers::RegisterLongName for Register {}
+            #[allow(unused_imports)]
+            use ::tock_registers::fields::Field;
+            :: tock_registers :: register_bitmasks ! (u64 , LBR_FROM , Register , [# [doc = "Branch source address (sign-extend from the virtual-address width). (bits 57:0, read-write)"] IP OFFSET (0) NUMBITS (58) [] , # [doc = "Upper address bits (sign extension). (bits 62:58, read-write)"] IP_SIGN_EXT OFFSET (58) NUMBITS (5) [] , # [doc = "The branch was mispredicted. (bits 63, read-write)"] MISPREDICT OFFSET (63) NUMBITS (1) []]);
+            #[doc = r" MSR address of instance 0."]
+            pub const BASE_ADDRESS: u32 = 0xc0010300_u32;
+            #[doc = r" Number of instances of this register family."]
+            pub const INSTANCES: u32 = 16u32;
+            #[doc = r" Address step between instances."]
+            pub const ADDRESS_STRIDE: u32 = 2u32;
+            #[doc = r" Every address of the family, by index."]
+            pub const ADDRESSES: [u32; 16u32 as usize] = [
+                0xc0010300_u32,
+                0xc0010302_u32,
+                0xc0010304_u32,
+                0xc0010306_u32,
+                0xc0010308_u32,
+                0xc001030a_u32,
+                0xc001030c_u32,
+                0xc001030e_u32,
+                0xc0010310_u32,
+                0xc0010312_u32,
+                0xc0010314_u32,
+                0xc0010316_u32,
+                0xc0010318_u32,
+                0xc001031a_u32,
+                0xc001031c_u32,
+                0xc001031e_u32,
+            ];
+            #[doc = "Address of `LBR_FROMN`. `N` out of 0..16 fails to compile."]
+            #[track_caller]
+            pub const fn address<const N: u32>() -> u32 {
+                if N >= INSTANCES {
+                    crate::__private::index_out_of_range("LBR_FROM", "instances", INSTANCES, N)
+                }
+                __check_index::<N>();
+                BASE_ADDRESS + N * ADDRESS_STRIDE
+            }
+            #[inline(always)]
+            const fn __check_index<const N: u32>() {
+                const {
+                    if N >= INSTANCES {
+                        crate::__private::index_out_of_range("LBR_FROM", "instances", INSTANCES, N)
+                    }
+                }
+            }
+            #[doc = r" Address of instance `index`, or `None` when out of range."]
+            pub const fn try_address(index: u32) -> Option<u32> {
+                if index < INSTANCES {
+                    Some(BASE_ADDRESS + index * ADDRESS_STRIDE)
+                } else {
+                    None
+                }
+            }
+            #[inline(always)]
+            const fn __check_reserved<const B: u64>() {
+                const {
+                    if B & Value::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "LBR_FROM",
+                            B & Value::RESERVED_MASK,
+                            Value::RESERVED_MASK,
+                        )
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_field_ip<const V: u64>() {
+                const {
+                    if V > 0x3ffffffffffffff_u64 {
+                        crate::__private::too_wide("LBR_FROM", "IP", 58u32, V)
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_field_ip_sign_ext<const V: u64>() {
+                const {
+                    if V > 0x1f_u64 {
+                        crate::__private::too_wide("LBR_FROM", "IP_SIGN_EXT", 5u32, V)
+                    }
+                }
+            }
+            #[doc = "A value of `LBR_FROM`. Setters never touch reserved bits (`0x0000000000000000`)."]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash)]
+            #[repr(transparent)]
+            pub struct Value(u64);
+            impl Value {
+                #[doc = r" A [`Builder`](Builder) with every field zero (no reserved bits set): the starting point"]
+                #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
+                #[doc = r" given two different values (a compile error in a `const`)."]
+                pub const fn new() -> Builder {
+                    Builder {
+                        value: Self(0),
+                        set: 0,
+                        conflict: 0,
+                    }
+                }
+                #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
+                #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                #[track_caller]
+                pub const fn from_bits<const B: u64>() -> Self {
+                    if B & Self::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "LBR_FROM",
+                            B & Self::RESERVED_MASK,
+                            Self::RESERVED_MASK,
+                        )
+                    }
+                    __check_reserved::<B>();
+                    Self(B)
+                }
+                #[doc = "The value with exactly these bits, or [`ReservedBitsError`](crate::ReservedBitsError)\nwhen one of them is reserved."]
+                pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
+                    if bits & Self::RESERVED_MASK != 0 {
+                        return Err(crate::ReservedBitsError {
+                            register: "LBR_FROM",
+                            bits: bits & Self::RESERVED_MASK,
+                            reserved_mask: Self::RESERVED_MASK,
+                        });
+                    }
+                    Ok(Self(bits))
+                }
+                #[doc = r" The value as read from the MSR, reserved bits kept as read: for decoding,"]
+                #[doc = r" and for a read-modify-write through `MsrExt::modify`, which writes them back"]
+                #[doc = r" unchanged. `MsrExt::write` refuses a value that sets a reserved bit."]
+                pub const fn from_raw_read(bits: u64) -> Self {
+                    Self(bits)
+                }
+                #[doc = r" Bits no field covers; this API never sets them."]
+                pub const RESERVED_MASK: u64 = 0x0_u64;
+                #[doc = "The raw value (reserved bits as read, when built from [`Self::from_raw_read`](Self::from_raw_read))."]
+                pub const fn bits(self) -> u64 {
+                    self.0
+                }
+                #[doc = r" The value as a tock-registers local copy, for `FieldValue`-style access."]
+                pub const fn to_local(self) -> ::tock_registers::LocalRegisterCopy<u64, Register> {
+                    ::tock_registers::LocalRegisterCopy::new(self.0)
+                }
+                #[doc = "Branch source address (sign-extend from the virtual-address width).\n\nBits 57:0, read-write, 58 bits wide."]
+                pub const fn ip(self) -> u64 {
+                    ((self.0 >> 0u32) & 0x3ffffffffffffff_u64) as u64
+                }
+                #[doc = "Sets `IP` to the constant `V`; a `V` wider than 58 bits fails to compile. Branch source address (sign-extend from the virtual-address width).\n\nBits 57:0, read-write, 58 bits wide."]
+                #[track_caller]
+                pub const fn with_ip<const V: u64>(self) -> Self {
+                    if V > 0x3ffffffffffffff_u64 {
+                        crate::__private::too_wide("LBR_FROM", "IP", 58u32, V)
+                    }
+                    __check_field_ip::<V>();
+                    let v = V;
+                    Self(
+                        (self.0 & 0xfc00000000000000_u64)
+                            | (((v >> 0u32) & 0x3ffffffffffffff_u64) << 0u32),
+                    )
+                }
+                #[doc = "Sets `IP`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 58 bits. Branch source address (sign-extend from the virtual-address width).\n\nBits 57:0, read-write, 58 bits wide."]
+                pub const fn try_set_ip(self, v: u64) -> Result<Self, crate::FieldError> {
+                    if v > 0x3ffffffffffffff_u64 {
+                        return Err(crate::FieldError::TooWide {
+                            field: "IP",
+                            width: 58u32,
+                            value: v,
+                        });
+                    }
+                    Ok(Self(
+                        (self.0 & 0xfc00000000000000_u64)
+                            | (((v >> 0u32) & 0x3ffffffffffffff_u64) << 0u32),
+                    ))
+                }
+                #[doc = "Upper address bits (sign extension).\n\nBits 62:58, read-write, 5 bits wide."]
+                pub const fn ip_sign_ext(self) -> u8 {
+                    ((self.0 >> 58u32) & 0x1f_u64) as u8
+                }
+                #[doc = "Sets `IP_SIGN_EXT` to the constant `V`; a `V` wider than 5 bits fails to compile. Upper address bits (sign extension).\n\nBits 62:58, read-write, 5 bits wide."]
+                #[track_caller]
+                pub const fn with_ip_sign_ext<const V: u64>(self) -> Self {
+                    if V > 0x1f_u64 {
+                        crate::__private::too_wide("LBR_FROM", "IP_SIGN_EXT", 5u32, V)
+                    }
+                    __check_field_ip_sign_ext::<V>();
+                    let v = V;
+                    Self((self.0 & 0x83ffffffffffffff_u64) | (((v >> 0u32) & 0x1f_u64) << 58u32))
+                }
+                #[doc = "Sets `IP_SIGN_EXT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 5 bits. Upper address bits (sign extension).\n\nBits 62:58, read-write, 5 bits wide."]
+                pub const fn try_set_ip_sign_ext(self, v: u64) -> Result<Self, crate::FieldError> {
+                    if v > 0x1f_u64 {
+                        return Err(crate::FieldError::TooWide {
+                            field: "IP_SIGN_EXT",
+                            width: 5u32,
+                            value: v,
+                        });
+                    }
+                    Ok(Self(
+                        (self.0 & 0x83ffffffffffffff_u64) | (((v >> 0u32) & 0x1f_u64) << 58u32),
+                    ))
+                }
+                #[doc = "The branch was mispredicted.\n\nBits 63, read-write, 1 bit wide."]
+                pub const fn mispredict(self) -> bool {
+                    ((self.0 >> 63u32) & 0x1_u64) != 0
+                }
+                #[doc = "The branch was mispredicted.\n\nBits 63, read-write, 1 bit wide."]
+                pub const fn with_mispredict(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0x7fffffffffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 63u32))
+                }
+                #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
+                #[inline]
+                pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
+                    Ok(self)
+                }
+                #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> Self {
+                    self
+                }
+            }
+            impl Default for Value {
+                #[doc = r" All fields zero: no reserved bit set, no constraint to check."]
+                fn default() -> Self {
+                    Self(0)
+                }
+            }
+            impl Default for Builder {
+                fn default() -> Self {
+                    Value::new()
+                }
+            }
+            impl ::core::fmt::Debug for Value {
+                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                    let reserved = self.0 & Self::RESERVED_MASK;
+                    let mut d = f.debug_struct("LBR_FROM");
+                    d.field(
+                        "IP",
+                        &format_args!("{:#x}", (self.0 >> 0u32) & 0x3ffffffffffffff_u64),
+                    )
+                    .field(
+                        "IP_SIGN_EXT",
+                        &format_args!("{:#x}", (self.0 >> 58u32) & 0x1f_u64),
+                    )
+                    .field("MISPREDICT", &(((self.0 >> 63u32) & 0x1_u64) != 0));
+                    if reserved != 0 {
+                        d.field("reserved", &format_args!("{:#x}", reserved));
+                    }
+                    d.finish()
+                }
+            }
+            impl From<Value> for u64 {
+                fn from(v: Value) -> u64 {
+                    v.0
+                }
+            }
+            impl crate::access::RegisterValue for Value {
+                const NAME: &'static str = "LBR_FROM";
+                const RESERVED_MASK: u64 = Value::RESERVED_MASK;
+                fn bits(self) -> u64 {
+                    self.0
+                }
+            }
+            #[doc = "Builds a write of `LBR_FROM` from named fields; see [`Value::new`](Value::new)."]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+            #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
+            pub struct Builder {
+                value: Value,
+                set: u64,
+                conflict: u64,
+            }
+            impl Builder {
+                #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
+                #[doc = r" were assigned before with a different value."]
+                const fn track(self, mask: u64, next: Value) -> Self {
+                    let clash = if self.set & mask != 0 && (self.value.0 ^ next.0) & mask != 0 {
+                        mask
+                    } else {
+                        0
+                    };
+                    Self {
+                        value: next,
+                        set: self.set | mask,
+                        conflict: self.conflict | clash,
+                    }
+                }
+                #[doc = "Sets `IP` to the constant `V`; a `V` wider than 58 bits fails to compile. Branch source address (sign-extend from the virtual-address width).\n\nBits 57:0, read-write, 58 bits wide."]
+                #[track_caller]
+                pub const fn with_ip<const V: u64>(self) -> Self {
+                    self.track(0x3ffffffffffffff_u64, self.value.with_ip::<V>())
+                }
+                #[doc = "Sets `IP`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 58 bits. Branch source address (sign-extend from the virtual-address width).\n\nBits 57:0, read-write, 58 bits wide."]
+                pub const fn try_set_ip(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_ip(v) {
+                        Ok(next) => Ok(self.track(0x3ffffffffffffff_u64, next)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "Sets `IP_SIGN_EXT` to the constant `V`; a `V` wider than 5 bits fails to compile. Upper address bits (sign extension).\n\nBits 62:58, read-write, 5 bits wide."]
+                #[track_caller]
+                pub const fn with_ip_sign_ext<const V: u64>(self) -> Self {
+                    self.track(0x7c00000000000000_u64, self.value.with_ip_sign_ext::<V>())
+                }
+                #[doc = "Sets `IP_SIGN_EXT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 5 bits. Upper address bits (sign extension).\n\nBits 62:58, read-write, 5 bits wide."]
+                pub const fn try_set_ip_sign_ext(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_ip_sign_ext(v) {
+                        Ok(next) => Ok(self.track(0x7c00000000000000_u64, next)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "The branch was mispredicted.\n\nBits 63, read-write, 1 bit wide."]
+                pub const fn with_mispredict(self, on: bool) -> Self {
+                    self.track(0x8000000000000000_u64, self.value.with_mispredict(on))
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n"]
+                #[inline]
+                pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
+                    if self.conflict != 0 {
+                        return Err(self.conflict_error());
+                    }
+                    self.value.try_build()
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> Value {
+                    if self.conflict != 0 {
+                        self.conflict_panic()
+                    }
+                    self.value.build()
+                }
+                #[doc = r" The first field given two different values (`conflict != 0`)."]
+                #[cold]
+                const fn conflict_error(self) -> crate::ConstraintError {
+                    if self.conflict & 0x3ffffffffffffff_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "IP is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x7c00000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "IP_SIGN_EXT is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x8000000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "MISPREDICT is given two different values; set each field once",
+                        };
+                    }
+                    crate::ConstraintError {
+                        id: "field-set-twice",
+                        message: "a field is given two different values; set each field once",
+                    }
+                }
+                #[cold]
+                #[track_caller]
+                const fn conflict_panic(self) -> ! {
+                    if self.conflict & 0x3ffffffffffffff_u64 != 0 {
+                        crate::__private::set_twice("LBR_FROM", "IP")
+                    }
+                    if self.conflict & 0x7c00000000000000_u64 != 0 {
+                        crate::__private::set_twice("LBR_FROM", "IP_SIGN_EXT")
+                    }
+                    if self.conflict & 0x8000000000000000_u64 != 0 {
+                        crate::__private::set_twice("LBR_FROM", "MISPREDICT")
+                    }
+                    crate::__private::set_twice("LBR_FROM", "a field")
+                }
+            }
+            #[doc = "One `LBR_FROM` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write)."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Instance(u32);
+            impl Instance {
+                #[doc = r" The MSR address."]
+                pub const fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            #[doc = "`LBR_FROMN` as a typed MSR. `N` out of 0..16 fails to compile."]
+            #[track_caller]
+            pub const fn msr<const N: u32>() -> Instance {
+                Instance(address::<N>())
+            }
+            #[doc = r" Instance `index` as a typed MSR, or `None` when out of range."]
+            pub const fn try_msr(index: u32) -> Option<Instance> {
+                match try_address(index) {
+                    Some(a) => Some(Instance(a)),
+                    None => None,
+                }
+            }
+            impl Instance {
+                #[doc = r" Index within the family."]
+                pub const fn index(self) -> u32 {
+                    (self.0 - BASE_ADDRESS) / ADDRESS_STRIDE
+                }
+            }
+            impl crate::access::Msr for Instance {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            impl crate::access::Readable for Instance {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl crate::access::Writable for Instance {}
+        }
+        #[doc = "The value type of [`LBR_FROM`](LBR_FROM)."]
+        pub type LbrFrom = LBR_FROM::Value;
+        #[doc = "Target of branch record n of the LBR v2 stack.\n\n- MSR: `0xC0010301` + 2 × n for n in 0..16 (`LBR_TO0`..`LBR_TO15`)\n- Access: read-write\n- Width: 64 bits\n- Reserved bits: `0x2000000000000000`\n- Defined in: `amd-perfmon-v2` (register present since `amd-perfmon-v2`)\n- Manual: AMD64 APM Vol. 2 §13.1 (LBR stack); Linux arch/x86/events/amd/lbr.c (MSR_AMD_SAMP_BR_FROM + 2n + 1, struct branch_entry)\n\nThe value type is [`Value`](LBR_TO::Value)."]
+        #[allow(
+            non_snake_case,
+            missing_docs,
+            clippy::identity_op,
+            clippy::unnecessary_cast,
+            clippy::new_ret_no_self,
+            clippy::bad_bit_mask,
+            clippy::absurd_extreme_comparisons,
+            clippy::erasing_op,
+            unused_comparisons
+        )]
+        pub mod LBR_TO {
+            #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
+            #[doc = r" carries the register's name so that a field of another register is reported"]
+            #[doc = r#" as "expected `IA32_X`, found `IA32_Y`"."#]
+            #[derive(Clone, Copy, Debug)]
+            #[allow(non_camel_case_types)]
+            pub struct LBR_TO;
+            #[doc = r" The tock-registers marker type for this register."]
+            pub type Register = LBR_TO;
+            impl ::tock_registers::RegisterLongName for Register {}
+            #[allow(unused_imports)]
+            use ::tock_registers::fields::Field;
+            :: tock_registers :: register_bitmasks ! (u64 , LBR_TO , Register , [# [doc = "Branch target address. (bits 57:0, read-write)"] IP OFFSET (0) NUMBITS (58) [] , # [doc = "Upper address bits (sign extension). (bits 60:58, read-write)"] IP_SIGN_EXT OFFSET (58) NUMBITS (3) [] , # [doc = "The branch was speculative. (bits 62, read-write)"] SPEC OFFSET (62) NUMBITS (1) [] , # [doc = "The record holds a branch. (bits 63, read-write)"] VALID OFFSET (63) NUMBITS (1) []]);
+            #[doc = r" MSR address of instance 0."]
+            pub const BASE_ADDRESS: u32 = 0xc0010301_u32;
+            #[doc = r" Number of instances of this register family."]
+            pub const INSTANCES: u32 = 16u32;
+            #[doc = r" Address step between instances."]
+            pub const ADDRESS_STRIDE: u32 = 2u32;
+            #[doc = r" Every address of the family, by index."]
+            pub const ADDRESSES: [u32; 16u32 as usize] = [
+                0xc0010301_u32,
+                0xc0010303_u32,
+                0xc0010305_u32,
+                0xc0010307_u32,
+                0xc0010309_u32,
+                0xc001030b_u32,
+                0xc001030d_u32,
+                0xc001030f_u32,
+                0xc0010311_u32,
+                0xc0010313_u32,
+                0xc0010315_u32,
+                0xc0010317_u32,
+                0xc0010319_u32,
+                0xc001031b_u32,
+                0xc001031d_u32,
+                0xc001031f_u32,
+            ];
+            #[doc = "Address of `LBR_TON`. `N` out of 0..16 fails to compile."]
+            #[track_caller]
+            pub const fn address<const N: u32>() -> u32 {
+                if N >= INSTANCES {
+                    crate::__private::index_out_of_range("LBR_TO", "instances", INSTANCES, N)
+                }
+                __check_index::<N>();
+                BASE_ADDRESS + N * ADDRESS_STRIDE
+            }
+            #[inline(always)]
+            const fn __check_index<const N: u32>() {
+                const {
+                    if N >= INSTANCES {
+                        crate::__private::index_out_of_range("LBR_TO", "instances", INSTANCES, N)
+                    }
+                }
+            }
+            #[doc = r" Address of instance `index`, or `None` when out of range."]
+            pub const fn try_address(index: u32) -> Option<u32> {
+                if index < INSTANCES {
+                    Some(BASE_ADDRESS + index * ADDRESS_STRIDE)
+                } else {
+                    None
+                }
+            }
+            #[inline(always)]
+            const fn __check_reserved<const B: u64>() {
+                const {
+                    if B & Value::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "LBR_TO",
+                            B & Value::RESERVED_MASK,
+                            Value::RESERVED_MASK,
+                        )
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_field_ip<const V: u64>() {
+                const {
+                    if V > 0x3ffffffffffffff_u64 {
+                        crate::__private::too_wide("LBR_TO", "IP", 58u32, V)
+                    }
+                }
+            }
+            #[inline(always)]
+            const fn __check_field_ip_sign_ext<const V: u64>() {
+                const {
+                    if V > 0x7_u64 {
+                        crate::__private::too_wide("LBR_TO", "IP_SIGN_EXT", 3u32, V)
+                    }
+                }
+            }
+            #[doc = "A value of `LBR_TO`. Setters never touch reserved bits (`0x2000000000000000`)."]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash)]
+            #[repr(transparent)]
+            pub struct Value(u64);
+            impl Value {
+                #[doc = r" A [`Builder`](Builder) with every field zero (no reserved bits set): the starting point"]
+                #[doc = r" for a write. Each field may be given one value; `build()` rejects a field"]
+                #[doc = r" given two different values (a compile error in a `const`)."]
+                pub const fn new() -> Builder {
+                    Builder {
+                        value: Self(0),
+                        set: 0,
+                        conflict: 0,
+                    }
+                }
+                #[doc = r" The value with exactly these bits, which must not include a reserved bit:"]
+                #[doc = r" a constant `B` with a reserved bit set fails to compile."]
+                #[track_caller]
+                pub const fn from_bits<const B: u64>() -> Self {
+                    if B & Self::RESERVED_MASK != 0 {
+                        crate::__private::reserved_bits(
+                            "LBR_TO",
+                            B & Self::RESERVED_MASK,
+                            Self::RESERVED_MASK,
+                        )
+                    }
+                    __check_reserved::<B>();
+                    Self(B)
+                }
+                #[doc = "The value with exactly these bits, or [`ReservedBitsError`](crate::ReservedBitsError)\nwhen one of them is reserved."]
+                pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
+                    if bits & Self::RESERVED_MASK != 0 {
+                        return Err(crate::ReservedBitsError {
+                            register: "LBR_TO",
+                            bits: bits & Self::RESERVED_MASK,
+                            reserved_mask: Self::RESERVED_MASK,
+                        });
+                    }
+                    Ok(Self(bits))
+                }
+                #[doc = r" The value as read from the MSR, reserved bits kept as read: for decoding,"]
+                #[doc = r" and for a read-modify-write through `MsrExt::modify`, which writes them back"]
+                #[doc = r" unchanged. `MsrExt::write` refuses a value that sets a reserved bit."]
+                pub const fn from_raw_read(bits: u64) -> Self {
+                    Self(bits)
+                }
+                #[doc = r" Bits no field covers; this API never sets them."]
+                pub const RESERVED_MASK: u64 = 0x2000000000000000_u64;
+                #[doc = "The raw value (reserved bits as read, when built from [`Self::from_raw_read`](Self::from_raw_read))."]
+                pub const fn bits(self) -> u64 {
+                    self.0
+                }
+                #[doc = r" The value as a tock-registers local copy, for `FieldValue`-style access."]
+                pub const fn to_local(self) -> ::tock_registers::LocalRegisterCopy<u64, Register> {
+                    ::tock_registers::LocalRegisterCopy::new(self.0)
+                }
+                #[doc = "Branch target address.\n\nBits 57:0, read-write, 58 bits wide."]
+                pub const fn ip(self) -> u64 {
+                    ((self.0 >> 0u32) & 0x3ffffffffffffff_u64) as u64
+                }
+                #[doc = "Sets `IP` to the constant `V`; a `V` wider than 58 bits fails to compile. Branch target address.\n\nBits 57:0, read-write, 58 bits wide."]
+                #[track_caller]
+                pub const fn with_ip<const V: u64>(self) -> Self {
+                    if V > 0x3ffffffffffffff_u64 {
+                        crate::__private::too_wide("LBR_TO", "IP", 58u32, V)
+                    }
+                    __check_field_ip::<V>();
+                    let v = V;
+                    Self(
+                        (self.0 & 0xfc00000000000000_u64)
+                            | (((v >> 0u32) & 0x3ffffffffffffff_u64) << 0u32),
+                    )
+                }
+                #[doc = "Sets `IP`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 58 bits. Branch target address.\n\nBits 57:0, read-write, 58 bits wide."]
+                pub const fn try_set_ip(self, v: u64) -> Result<Self, crate::FieldError> {
+                    if v > 0x3ffffffffffffff_u64 {
+                        return Err(crate::FieldError::TooWide {
+                            field: "IP",
+                            width: 58u32,
+                            value: v,
+                        });
+                    }
+                    Ok(Self(
+                        (self.0 & 0xfc00000000000000_u64)
+                            | (((v >> 0u32) & 0x3ffffffffffffff_u64) << 0u32),
+                    ))
+                }
+                #[doc = "Upper address bits (sign extension).\n\nBits 60:58, read-write, 3 bits wide."]
+                pub const fn ip_sign_ext(self) -> u8 {
+                    ((self.0 >> 58u32) & 0x7_u64) as u8
+                }
+                #[doc = "Sets `IP_SIGN_EXT` to the constant `V`; a `V` wider than 3 bits fails to compile. Upper address bits (sign extension).\n\nBits 60:58, read-write, 3 bits wide."]
+                #[track_caller]
+                pub const fn with_ip_sign_ext<const V: u64>(self) -> Self {
+                    if V > 0x7_u64 {
+                        crate::__private::too_wide("LBR_TO", "IP_SIGN_EXT", 3u32, V)
+                    }
+                    __check_field_ip_sign_ext::<V>();
+                    let v = V;
+                    Self((self.0 & 0xe3ffffffffffffff_u64) | (((v >> 0u32) & 0x7_u64) << 58u32))
+                }
+                #[doc = "Sets `IP_SIGN_EXT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 3 bits. Upper address bits (sign extension).\n\nBits 60:58, read-write, 3 bits wide."]
+                pub const fn try_set_ip_sign_ext(self, v: u64) -> Result<Self, crate::FieldError> {
+                    if v > 0x7_u64 {
+                        return Err(crate::FieldError::TooWide {
+                            field: "IP_SIGN_EXT",
+                            width: 3u32,
+                            value: v,
+                        });
+                    }
+                    Ok(Self(
+                        (self.0 & 0xe3ffffffffffffff_u64) | (((v >> 0u32) & 0x7_u64) << 58u32),
+                    ))
+                }
+                #[doc = "The branch was speculative.\n\nBits 62, read-write, 1 bit wide."]
+                pub const fn spec(self) -> bool {
+                    ((self.0 >> 62u32) & 0x1_u64) != 0
+                }
+                #[doc = "The branch was speculative.\n\nBits 62, read-write, 1 bit wide."]
+                pub const fn with_spec(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0xbfffffffffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 62u32))
+                }
+                #[doc = "The record holds a branch.\n\nBits 63, read-write, 1 bit wide."]
+                pub const fn valid(self) -> bool {
+                    ((self.0 >> 63u32) & 0x1_u64) != 0
+                }
+                #[doc = "The record holds a branch.\n\nBits 63, read-write, 1 bit wide."]
+                pub const fn with_valid(self, on: bool) -> Self {
+                    let v = on as u64;
+                    Self((self.0 & 0x7fffffffffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 63u32))
+                }
+                #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint."]
+                #[inline]
+                pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
+                    Ok(self)
+                }
+                #[doc = "Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.\n\nPanics on a violated constraint; in a `const` item that is a compile error."]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> Self {
+                    self
+                }
+            }
+            impl Default for Value {
+                #[doc = r" All fields zero: no reserved bit set, no constraint to check."]
+                fn default() -> Self {
+                    Self(0)
+                }
+            }
+            impl Default for Builder {
+                fn default() -> Self {
+                    Value::new()
+                }
+            }
+            impl ::core::fmt::Debug for Value {
+                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                    let reserved = self.0 & Self::RESERVED_MASK;
+                    let mut d = f.debug_struct("LBR_TO");
+                    d.field(
+                        "IP",
+                        &format_args!("{:#x}", (self.0 >> 0u32) & 0x3ffffffffffffff_u64),
+                    )
+                    .field(
+                        "IP_SIGN_EXT",
+                        &format_args!("{:#x}", (self.0 >> 58u32) & 0x7_u64),
+                    )
+                    .field("SPEC", &(((self.0 >> 62u32) & 0x1_u64) != 0))
+                    .field("VALID", &(((self.0 >> 63u32) & 0x1_u64) != 0));
+                    if reserved != 0 {
+                        d.field("reserved", &format_args!("{:#x}", reserved));
+                    }
+                    d.finish()
+                }
+            }
+            impl From<Value> for u64 {
+                fn from(v: Value) -> u64 {
+                    v.0
+                }
+            }
+            impl crate::access::RegisterValue for Value {
+                const NAME: &'static str = "LBR_TO";
+                const RESERVED_MASK: u64 = Value::RESERVED_MASK;
+                fn bits(self) -> u64 {
+                    self.0
+                }
+            }
+            #[doc = "Builds a write of `LBR_TO` from named fields; see [`Value::new`](Value::new)."]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+            #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
+            pub struct Builder {
+                value: Value,
+                set: u64,
+                conflict: u64,
+            }
+            impl Builder {
+                #[doc = r" Records that the bits in `mask` were assigned, noting a conflict when they"]
+                #[doc = r" were assigned before with a different value."]
+                const fn track(self, mask: u64, next: Value) -> Self {
+                    let clash = if self.set & mask != 0 && (self.value.0 ^ next.0) & mask != 0 {
+                        mask
+                    } else {
+                        0
+                    };
+                    Self {
+                        value: next,
+                        set: self.set | mask,
+                        conflict: self.conflict | clash,
+                    }
+                }
+                #[doc = "Sets `IP` to the constant `V`; a `V` wider than 58 bits fails to compile. Branch target address.\n\nBits 57:0, read-write, 58 bits wide."]
+                #[track_caller]
+                pub const fn with_ip<const V: u64>(self) -> Self {
+                    self.track(0x3ffffffffffffff_u64, self.value.with_ip::<V>())
+                }
+                #[doc = "Sets `IP`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 58 bits. Branch target address.\n\nBits 57:0, read-write, 58 bits wide."]
+                pub const fn try_set_ip(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_ip(v) {
+                        Ok(next) => Ok(self.track(0x3ffffffffffffff_u64, next)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "Sets `IP_SIGN_EXT` to the constant `V`; a `V` wider than 3 bits fails to compile. Upper address bits (sign extension).\n\nBits 60:58, read-write, 3 bits wide."]
+                #[track_caller]
+                pub const fn with_ip_sign_ext<const V: u64>(self) -> Self {
+                    self.track(0x1c00000000000000_u64, self.value.with_ip_sign_ext::<V>())
+                }
+                #[doc = "Sets `IP_SIGN_EXT`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 3 bits. Upper address bits (sign extension).\n\nBits 60:58, read-write, 3 bits wide."]
+                pub const fn try_set_ip_sign_ext(self, v: u64) -> Result<Self, crate::FieldError> {
+                    match self.value.try_set_ip_sign_ext(v) {
+                        Ok(next) => Ok(self.track(0x1c00000000000000_u64, next)),
+                        Err(e) => Err(e),
+                    }
+                }
+                #[doc = "The branch was speculative.\n\nBits 62, read-write, 1 bit wide."]
+                pub const fn with_spec(self, on: bool) -> Self {
+                    self.track(0x4000000000000000_u64, self.value.with_spec(on))
+                }
+                #[doc = "The record holds a branch.\n\nBits 63, read-write, 1 bit wide."]
+                pub const fn with_valid(self, on: bool) -> Self {
+                    self.track(0x8000000000000000_u64, self.value.with_valid(on))
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n"]
+                #[inline]
+                pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
+                    if self.conflict != 0 {
+                        return Err(self.conflict_error());
+                    }
+                    self.value.try_build()
+                }
+                #[doc = "The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n\n\nPanics on a problem; in a `const` item that is a compile error."]
+                #[inline]
+                #[track_caller]
+                pub const fn build(self) -> Value {
+                    if self.conflict != 0 {
+                        self.conflict_panic()
+                    }
+                    self.value.build()
+                }
+                #[doc = r" The first field given two different values (`conflict != 0`)."]
+                #[cold]
+                const fn conflict_error(self) -> crate::ConstraintError {
+                    if self.conflict & 0x3ffffffffffffff_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "IP is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x1c00000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "IP_SIGN_EXT is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x4000000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "SPEC is given two different values; set each field once",
+                        };
+                    }
+                    if self.conflict & 0x8000000000000000_u64 != 0 {
+                        return crate::ConstraintError {
+                            id: "field-set-twice",
+                            message: "VALID is given two different values; set each field once",
+                        };
+                    }
+                    crate::ConstraintError {
+                        id: "field-set-twice",
+                        message: "a field is given two different values; set each field once",
+                    }
+                }
+                #[cold]
+                #[track_caller]
+                const fn conflict_panic(self) -> ! {
+                    if self.conflict & 0x3ffffffffffffff_u64 != 0 {
+                        crate::__private::set_twice("LBR_TO", "IP")
+                    }
+                    if self.conflict & 0x1c00000000000000_u64 != 0 {
+                        crate::__private::set_twice("LBR_TO", "IP_SIGN_EXT")
+                    }
+                    if self.conflict & 0x4000000000000000_u64 != 0 {
+                        crate::__private::set_twice("LBR_TO", "SPEC")
+                    }
+                    if self.conflict & 0x8000000000000000_u64 != 0 {
+                        crate::__private::set_twice("LBR_TO", "VALID")
+                    }
+                    crate::__private::set_twice("LBR_TO", "a field")
+                }
+            }
+            #[doc = "One `LBR_TO` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write)."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct Instance(u32);
+            impl Instance {
+                #[doc = r" The MSR address."]
+                pub const fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            #[doc = "`LBR_TON` as a typed MSR. `N` out of 0..16 fails to compile."]
+            #[track_caller]
+            pub const fn msr<const N: u32>() -> Instance {
+                Instance(address::<N>())
+            }
+            #[doc = r" Instance `index` as a typed MSR, or `None` when out of range."]
+            pub const fn try_msr(index: u32) -> Option<Instance> {
+                match try_address(index) {
+                    Some(a) => Some(Instance(a)),
+                    None => None,
+                }
+            }
+            impl Instance {
+                #[doc = r" Index within the family."]
+                pub const fn index(self) -> u32 {
+                    (self.0 - BASE_ADDRESS) / ADDRESS_STRIDE
+                }
+            }
+            impl crate::access::Msr for Instance {
+                type Value = Value;
+                fn address(self) -> u32 {
+                    self.0
+                }
+            }
+            impl crate::access::Readable for Instance {
+                fn from_read(bits: u64) -> Value {
+                    Value(bits)
+                }
+            }
+            impl crate::access::Writable for Instance {}
+        }
+        #[doc = "The value type of [`LBR_TO`](LBR_TO)."]
+        pub type LbrTo = LBR_TO::Value;
         #[doc = "The run-time view of `amd-perfmon-v2` ([`Arch`](crate::arch::Arch)), generated from the roles its definitions give its registers and fields."]
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
         pub struct AmdPerfmonV2;
@@ -10588,7 +12157,7 @@ pub mod amd {
                 },
             };
             fn registers() -> &'static [crate::arch::RegInfo] {
-                static REGISTERS: [crate::arch::RegInfo; 20usize] = [
+                static REGISTERS: [crate::arch::RegInfo; 24usize] = [
                     crate::arch::RegInfo {
                         name: "PERF_EVT_SEL",
                         addresses: &[
@@ -10778,6 +12347,72 @@ pub mod amd {
                         ),
                         role: Some(crate::arch::Role::GlobalStatusSet),
                         decode: None,
+                    },
+                    crate::arch::RegInfo {
+                        name: "DBG_EXTN_CFG",
+                        addresses: &[0xc000010f_u32],
+                        reserved_mask: 0xffffffffffffffbf_u64,
+                        access: crate::arch::__access::rw::<DBG_EXTN_CFG::Instance>(),
+                        role: None,
+                        decode: Some(crate::arch::__access::decode::<DBG_EXTN_CFG::Instance>),
+                    },
+                    crate::arch::RegInfo {
+                        name: "LBR_SELECT",
+                        addresses: &[0xc000010e_u32],
+                        reserved_mask: 0xfffffffffffffe00_u64,
+                        access: crate::arch::__access::rw::<LBR_SELECT::Instance>(),
+                        role: None,
+                        decode: Some(crate::arch::__access::decode::<LBR_SELECT::Instance>),
+                    },
+                    crate::arch::RegInfo {
+                        name: "LBR_FROM",
+                        addresses: &[
+                            0xc0010300_u32,
+                            0xc0010302_u32,
+                            0xc0010304_u32,
+                            0xc0010306_u32,
+                            0xc0010308_u32,
+                            0xc001030a_u32,
+                            0xc001030c_u32,
+                            0xc001030e_u32,
+                            0xc0010310_u32,
+                            0xc0010312_u32,
+                            0xc0010314_u32,
+                            0xc0010316_u32,
+                            0xc0010318_u32,
+                            0xc001031a_u32,
+                            0xc001031c_u32,
+                            0xc001031e_u32,
+                        ],
+                        reserved_mask: 0x0_u64,
+                        access: crate::arch::__access::rw::<LBR_FROM::Instance>(),
+                        role: None,
+                        decode: Some(crate::arch::__access::decode::<LBR_FROM::Instance>),
+                    },
+                    crate::arch::RegInfo {
+                        name: "LBR_TO",
+                        addresses: &[
+                            0xc0010301_u32,
+                            0xc0010303_u32,
+                            0xc0010305_u32,
+                            0xc0010307_u32,
+                            0xc0010309_u32,
+                            0xc001030b_u32,
+                            0xc001030d_u32,
+                            0xc001030f_u32,
+                            0xc0010311_u32,
+                            0xc0010313_u32,
+                            0xc0010315_u32,
+                            0xc0010317_u32,
+                            0xc0010319_u32,
+                            0xc001031b_u32,
+                            0xc001031d_u32,
+                            0xc001031f_u32,
+                        ],
+                        reserved_mask: 0x2000000000000000_u64,
+                        access: crate::arch::__access::rw::<LBR_TO::Instance>(),
+                        role: None,
+                        decode: Some(crate::arch::__access::decode::<LBR_TO::Instance>),
                     },
                 ];
                 &REGISTERS
