@@ -1518,6 +1518,60 @@ fn amd_ibs_registers() {
     }
 }
 
+/// AMD LBR v2 (Zen 4): Linux arch/x86/include/asm/msr-index.h (MSR_AMD64_LBR_SELECT
+/// 0xc000010e, MSR_AMD_DBG_EXTN_CFG 0xc000010f, DBG_EXTN_CFG_LBRV2EN BIT_ULL(6),
+/// MSR_AMD_SAMP_BR_FROM 0xc0010300) and arch/x86/events/amd/lbr.c (To of entry n at
+/// MSR_AMD_SAMP_BR_FROM + 2n + 1; LBR_SELECT_MASK 0x1ff with LBR_SELECT_KERNEL 0 ...
+/// LBR_SELECT_FAR_BRANCH 8; struct branch_entry: from ip:58, ip_sign_ext:5, mispredict:1;
+/// to ip:58, ip_sign_ext:3, reserved:1, spec:1, valid:1).
+#[test]
+fn amd_lbr_v2() {
+    let g = amd_v2();
+    assert_eq!(reg(g, "DBG_EXTN_CFG").addresses, [0xc000_010f]);
+    assert_eq!(mask_of(g, "DBG_EXTN_CFG", "LBRV2EN"), 1 << 6);
+    let select = reg(g, "LBR_SELECT");
+    assert_eq!(select.addresses, [0xc000_010e]);
+    assert_eq!(covered(select), 0x1ff);
+    let order = [
+        "SUPPRESS_KERNEL",
+        "SUPPRESS_USER",
+        "SUPPRESS_JCC",
+        "SUPPRESS_CALL_NEAR_REL",
+        "SUPPRESS_CALL_NEAR_IND",
+        "SUPPRESS_RET_NEAR",
+        "SUPPRESS_JMP_NEAR_IND",
+        "SUPPRESS_JMP_NEAR_REL",
+        "SUPPRESS_FAR_BRANCH",
+    ];
+    for (bit, name) in order.iter().enumerate() {
+        assert_eq!(
+            bits(field(select, name)),
+            (bit as u32, bit as u32),
+            "{name}"
+        );
+    }
+    let from = reg(g, "LBR_FROM");
+    let to = reg(g, "LBR_TO");
+    let depth = from.addresses.len();
+    assert_eq!(depth, 16, "Zen 4: Fn8000_0022_EBX[9:4] = 16");
+    for n in 0..depth {
+        assert_eq!(from.addresses[n], 0xc001_0300 + 2 * n as u32, "from {n}");
+        assert_eq!(to.addresses[n], 0xc001_0300 + 2 * n as u32 + 1, "to {n}");
+    }
+    assert_eq!(mask_of(g, "LBR_FROM", "IP"), span(57, 0));
+    assert_eq!(mask_of(g, "LBR_FROM", "IP_SIGN_EXT"), span(62, 58));
+    assert_eq!(mask_of(g, "LBR_FROM", "MISPREDICT"), 1 << 63);
+    assert_eq!(mask_of(g, "LBR_TO", "IP"), span(57, 0));
+    assert_eq!(mask_of(g, "LBR_TO", "IP_SIGN_EXT"), span(60, 58));
+    assert_eq!(mask_of(g, "LBR_TO", "SPEC"), 1 << 62);
+    assert_eq!(mask_of(g, "LBR_TO", "VALID"), 1 << 63);
+    assert_eq!(to.reserved_mask, 1 << 61);
+    assert!(
+        amd_core().register("LBR_FROM").is_none(),
+        "LBR v2 is PerfMonV2's"
+    );
+}
+
 /// CPUID Fn8000_0001_ECX[IBS] (Linux X86_FEATURE_IBS, word 6 bit 10) and Fn8000_001B_EAX
 /// (Linux perf_event.h IBS_CAPS_AVAIL (bit 0) ... IBS_CAPS_OPLDLAT (bit 12)).
 #[test]
