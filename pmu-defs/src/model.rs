@@ -91,6 +91,12 @@ pub enum RegisterRole {
     Capabilities,
     /// Debug control holding the PMU's freeze bits (IA32_DEBUGCTL).
     DebugControl,
+    /// Instruction-Based Sampling fetch control (AMD IbsFetchCtl): arms fetch sampling and
+    /// says when a fetch sample is valid.
+    IbsFetchControl,
+    /// Instruction-Based Sampling op control (AMD IbsOpCtl): arms op sampling and says when
+    /// an op sample is valid.
+    IbsOpControl,
 }
 
 /// Which counter family the elements of a per-counter field array belong to (YAML

@@ -561,6 +561,15 @@ pub const RESERVED_REGISTER: &[Reserved] = &[
     ("P", TYPE, "the placement parameter of `Builder`"),
     ("m", VALUE, "a parameter"),
     ("placed", VALUE, "a local variable"),
+    // A generic argument names the type namespace first: a field module `V` would shadow the
+    // const parameter in `__check_field_x::<V>()`.
+    ("V", TYPE, "the const parameter of `with_x::<V>()`"),
+    ("B", TYPE, "the const parameter of `from_bits::<B>()`"),
+    (
+        "N",
+        TYPE,
+        "the const parameter of `address::<N>()`, `msr::<N>()`, `event_on::<N>()`",
+    ),
     ("__check_index", VALUE, "a compile-time check"),
     ("__check_counter", VALUE, "a compile-time check"),
     ("__check_reserved", VALUE, "a compile-time check"),

@@ -559,6 +559,8 @@ pub const REGISTER_ROLE_WORDS: &[(&str, RegisterRole)] = &[
     ("global-in-use", RegisterRole::GlobalInUse),
     ("capabilities", RegisterRole::Capabilities),
     ("debug-control", RegisterRole::DebugControl),
+    ("ibs-fetch-control", RegisterRole::IbsFetchControl),
+    ("ibs-op-control", RegisterRole::IbsOpControl),
 ];
 
 /// Keyword table for a field's `per-counter:`.

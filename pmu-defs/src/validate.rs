@@ -368,6 +368,14 @@ impl<'a> Validator<'a> {
             }
             for b in others.into_iter().map(|j| &fields[j]) {
                 let overlap = a.full_mask() & b.full_mask();
+                // Reported at the field this generation's file adds, when the other is inherited
+                // (the parent's file is not the one to fix).
+                let here = self.g.span.file;
+                let (a, b) = if a.span.file != here && b.span.file == here {
+                    (b, a)
+                } else {
+                    (a, b)
+                };
                 if overlap != 0 {
                     let bit = overlap.trailing_zeros();
                     self.diags.push(

@@ -304,11 +304,15 @@ pub enum Role {
     Capabilities,
     /// Debug control with the PMU freeze bits (IA32_DEBUGCTL).
     DebugControl,
+    /// Instruction-Based Sampling fetch control (AMD IbsFetchCtl).
+    IbsFetchControl,
+    /// Instruction-Based Sampling op control (AMD IbsOpCtl).
+    IbsOpControl,
 }
 
 impl Role {
     /// Every role, in the order of the YAML vocabulary.
-    pub const ALL: [Role; 14] = [
+    pub const ALL: [Role; 16] = [
         Role::Counter,
         Role::EventSelect,
         Role::FullWidthCounter,
@@ -323,6 +327,8 @@ impl Role {
         Role::GlobalInUse,
         Role::Capabilities,
         Role::DebugControl,
+        Role::IbsFetchControl,
+        Role::IbsOpControl,
     ];
 
     /// The YAML spelling (`role: global-status-reset`).
@@ -342,6 +348,8 @@ impl Role {
             Role::GlobalInUse => "global-in-use",
             Role::Capabilities => "capabilities",
             Role::DebugControl => "debug-control",
+            Role::IbsFetchControl => "ibs-fetch-control",
+            Role::IbsOpControl => "ibs-op-control",
         }
     }
 }

@@ -3112,7 +3112,7 @@ registers:
     access: read-only
     fields:
       - { name: A, bits: 7:0 }
-      - { name: B, bits: 4, access: read-write }
+      - { name: BB, bits: 4, access: read-write }
       - { name: C, bits: 40 }
       - { name: DD, bits: 1:0, values: [{ name: ONE, value: 1 }, { name: UNO, value: 1 }, { name: NINE, value: 9 }] }
 "#;

@@ -1,5 +1,6 @@
-//! `cargo xtask import-perfmon <file-or-dir> [--out DIR] [--check]`: Intel perfmon JSON →
-//! core model generations (`pmu_defs::perfmon`).
+//! `cargo xtask import-perfmon <file-or-dir> [--out DIR] [--check]`: Intel perfmon JSON, or
+//! Linux perf's AMD lists → core model generations (`pmu_defs::perfmon`,
+//! `pmu_defs::perfmon::amd`).
 
 use pmu_defs::perfmon::{self, HEADER, Level};
 use std::collections::BTreeMap;
@@ -9,6 +10,19 @@ use std::time::Instant;
 
 /// The default output directory, relative to the workspace root.
 pub const MODELS: &str = "pmu-defs/defs/intel/models";
+
+/// The default output directory of an AMD (perf-layout) corpus, relative to the workspace root.
+pub const AMD_MODELS: &str = "pmu-defs/defs/amd/models";
+
+/// The default output directory for an import of `input`: [`AMD_MODELS`] for a perf-layout
+/// AMD corpus, else [`MODELS`].
+pub fn default_out(input: &Path) -> &'static str {
+    if input.is_dir() && perfmon::amd::is_perf_layout(input) {
+        AMD_MODELS
+    } else {
+        MODELS
+    }
+}
 
 /// The reviewed findings of the shipped models (`pmu_defs::perfmon::Reviewed`), relative to
 /// the workspace root: read by default when the output is [`MODELS`].
@@ -301,6 +315,9 @@ pub fn run(input: &Path, out: &Path, reviewed: Option<&Path>, check: bool) -> Ex
             "note: {acknowledged} acknowledged warning(s) about Intel's data, reviewed in {}; `cargo xtask validate --verbose` lists them",
             reviewed.map_or_else(|| REVIEWED.to_owned(), |p| p.display().to_string())
         );
+    }
+    for note in &import.notes {
+        println!("note: {note}");
     }
     if import.skipped_rows > 0 || import.missing_files > 0 {
         println!(

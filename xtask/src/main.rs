@@ -94,11 +94,13 @@ enum Command {
         #[arg(long)]
         out: Option<PathBuf>,
     },
-    /// Import Intel perfmon core event lists into core model generations (YAML).
+    /// Import Intel perfmon core event lists, or Linux perf's AMD lists (a directory whose
+    /// mapfile.csv names amdzenN directories), into core model generations (YAML).
     ImportPerfmon {
         /// A perfmon JSON file, or a directory (with mapfile.csv: the whole corpus).
         path: PathBuf,
-        /// Output directory (default: pmu-defs/defs/intel/models).
+        /// Output directory (default: pmu-defs/defs/intel/models; for an AMD corpus
+        /// pmu-defs/defs/amd/models).
         #[arg(long)]
         out: Option<PathBuf>,
         /// Do not write; exit 1 when the files in the output directory differ from a fresh
@@ -243,7 +245,7 @@ fn main() -> ExitCode {
             check,
             reviewed,
         } => {
-            let out = out.unwrap_or_else(|| workspace_root().join(import::MODELS));
+            let out = out.unwrap_or_else(|| workspace_root().join(import::default_out(&path)));
             let reviewed = import::reviewed_for(&out, reviewed);
             import::run(&path, &out, reviewed.as_deref(), check)
         }

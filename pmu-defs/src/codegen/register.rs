@@ -46,9 +46,12 @@ impl Cx<'_> {
             let calls = &p.debug_fields;
             quote! { d #(#calls)*; }
         };
+        // `unused_comparisons`, `clippy::absurd_extreme_comparisons`, `clippy::erasing_op`: a
+        // 64-bit field (an IBS address register's 63:0) compares a `u64` with `u64::MAX` in its
+        // width check and clears the value with mask 0 in its setter.
         quote! {
             #[doc = #doc]
-            #[allow(non_snake_case, missing_docs, deprecated, clippy::identity_op, clippy::unnecessary_cast, clippy::new_ret_no_self, clippy::bad_bit_mask, clippy::erasing_op)]
+            #[allow(non_snake_case, missing_docs, deprecated, clippy::identity_op, clippy::unnecessary_cast, clippy::new_ret_no_self, clippy::bad_bit_mask, clippy::absurd_extreme_comparisons, clippy::erasing_op, unused_comparisons)]
             pub mod #name {
                 /// The tock-registers marker type of this register, also named [`Register`](Register). It
                 /// carries the register's name so that a field of another register is reported

@@ -492,7 +492,9 @@ fn lookup<A: Arch>(cfg: &MockConfig, address: u32) -> Option<Found> {
                 | Role::GlobalStatusSet
                 | Role::GlobalInUse
                 | Role::Capabilities
-                | Role::DebugControl,
+                | Role::DebugControl
+                | Role::IbsFetchControl
+                | Role::IbsOpControl,
             )
             | None => found(Some(address), None),
         };

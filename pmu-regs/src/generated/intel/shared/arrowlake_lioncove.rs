@@ -10,7 +10,9 @@
     clippy::unnecessary_cast,
     clippy::new_ret_no_self,
     clippy::bad_bit_mask,
-    clippy::erasing_op
+    clippy::absurd_extreme_comparisons,
+    clippy::erasing_op,
+    unused_comparisons
 )]
 pub mod IA32_PMC {
     #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -390,7 +392,9 @@ pub type Ia32Pmc = IA32_PMC::Value;
     clippy::unnecessary_cast,
     clippy::new_ret_no_self,
     clippy::bad_bit_mask,
-    clippy::erasing_op
+    clippy::absurd_extreme_comparisons,
+    clippy::erasing_op,
+    unused_comparisons
 )]
 pub mod IA32_A_PMC {
     #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -770,7 +774,9 @@ pub type Ia32APmc = IA32_A_PMC::Value;
     clippy::unnecessary_cast,
     clippy::new_ret_no_self,
     clippy::bad_bit_mask,
-    clippy::erasing_op
+    clippy::absurd_extreme_comparisons,
+    clippy::erasing_op,
+    unused_comparisons
 )]
 pub mod IA32_PERFEVTSEL {
     #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -2019,7 +2025,9 @@ pub type Ia32Perfevtsel = IA32_PERFEVTSEL::Value;
     clippy::unnecessary_cast,
     clippy::new_ret_no_self,
     clippy::bad_bit_mask,
-    clippy::erasing_op
+    clippy::absurd_extreme_comparisons,
+    clippy::erasing_op,
+    unused_comparisons
 )]
 pub mod IA32_PERF_GLOBAL_STATUS {
     #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -2543,7 +2551,9 @@ pub type Ia32PerfGlobalStatus = IA32_PERF_GLOBAL_STATUS::Value;
     clippy::unnecessary_cast,
     clippy::new_ret_no_self,
     clippy::bad_bit_mask,
-    clippy::erasing_op
+    clippy::absurd_extreme_comparisons,
+    clippy::erasing_op,
+    unused_comparisons
 )]
 pub mod IA32_PERF_GLOBAL_CTRL {
     #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -3270,7 +3280,9 @@ pub type Ia32PerfGlobalCtrl = IA32_PERF_GLOBAL_CTRL::Value;
     clippy::unnecessary_cast,
     clippy::new_ret_no_self,
     clippy::bad_bit_mask,
-    clippy::erasing_op
+    clippy::absurd_extreme_comparisons,
+    clippy::erasing_op,
+    unused_comparisons
 )]
 pub mod IA32_PERF_GLOBAL_STATUS_RESET {
     #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -4128,7 +4140,9 @@ pub type Ia32PerfGlobalStatusReset = IA32_PERF_GLOBAL_STATUS_RESET::Value;
     clippy::unnecessary_cast,
     clippy::new_ret_no_self,
     clippy::bad_bit_mask,
-    clippy::erasing_op
+    clippy::absurd_extreme_comparisons,
+    clippy::erasing_op,
+    unused_comparisons
 )]
 pub mod IA32_PEBS_ENABLE {
     #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -4834,7 +4848,9 @@ pub type Ia32PebsEnable = IA32_PEBS_ENABLE::Value;
     clippy::unnecessary_cast,
     clippy::new_ret_no_self,
     clippy::bad_bit_mask,
-    clippy::erasing_op
+    clippy::absurd_extreme_comparisons,
+    clippy::erasing_op,
+    unused_comparisons
 )]
 pub mod IA32_PERF_GLOBAL_STATUS_SET {
     #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -5663,7 +5679,9 @@ pub type Ia32PerfGlobalStatusSet = IA32_PERF_GLOBAL_STATUS_SET::Value;
     clippy::unnecessary_cast,
     clippy::new_ret_no_self,
     clippy::bad_bit_mask,
-    clippy::erasing_op
+    clippy::absurd_extreme_comparisons,
+    clippy::erasing_op,
+    unused_comparisons
 )]
 pub mod IA32_PERF_GLOBAL_INUSE {
     #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]

@@ -10,7 +10,9 @@
     clippy::unnecessary_cast,
     clippy::new_ret_no_self,
     clippy::bad_bit_mask,
-    clippy::erasing_op
+    clippy::absurd_extreme_comparisons,
+    clippy::erasing_op,
+    unused_comparisons
 )]
 pub mod IA32_FIXED_CTR {
     #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -389,7 +391,9 @@ pub type Ia32FixedCtr = IA32_FIXED_CTR::Value;
     clippy::unnecessary_cast,
     clippy::new_ret_no_self,
     clippy::bad_bit_mask,
-    clippy::erasing_op
+    clippy::absurd_extreme_comparisons,
+    clippy::erasing_op,
+    unused_comparisons
 )]
 pub mod IA32_FIXED_CTR_CTRL {
     #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -1984,7 +1988,9 @@ pub type Ia32FixedCtrCtrl = IA32_FIXED_CTR_CTRL::Value;
     clippy::unnecessary_cast,
     clippy::new_ret_no_self,
     clippy::bad_bit_mask,
-    clippy::erasing_op
+    clippy::absurd_extreme_comparisons,
+    clippy::erasing_op,
+    unused_comparisons
 )]
 pub mod IA32_PERF_GLOBAL_STATUS {
     #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -2527,7 +2533,9 @@ pub type Ia32PerfGlobalStatus = IA32_PERF_GLOBAL_STATUS::Value;
     clippy::unnecessary_cast,
     clippy::new_ret_no_self,
     clippy::bad_bit_mask,
-    clippy::erasing_op
+    clippy::absurd_extreme_comparisons,
+    clippy::erasing_op,
+    unused_comparisons
 )]
 pub mod IA32_PERF_GLOBAL_CTRL {
     #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -3282,7 +3290,9 @@ pub type Ia32PerfGlobalCtrl = IA32_PERF_GLOBAL_CTRL::Value;
     clippy::unnecessary_cast,
     clippy::new_ret_no_self,
     clippy::bad_bit_mask,
-    clippy::erasing_op
+    clippy::absurd_extreme_comparisons,
+    clippy::erasing_op,
+    unused_comparisons
 )]
 pub mod IA32_PERF_GLOBAL_STATUS_RESET {
     #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -4168,7 +4178,9 @@ pub type Ia32PerfGlobalStatusReset = IA32_PERF_GLOBAL_STATUS_RESET::Value;
     clippy::unnecessary_cast,
     clippy::new_ret_no_self,
     clippy::bad_bit_mask,
-    clippy::erasing_op
+    clippy::absurd_extreme_comparisons,
+    clippy::erasing_op,
+    unused_comparisons
 )]
 pub mod IA32_PEBS_ENABLE {
     #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -4902,7 +4914,9 @@ pub type Ia32PebsEnable = IA32_PEBS_ENABLE::Value;
     clippy::unnecessary_cast,
     clippy::new_ret_no_self,
     clippy::bad_bit_mask,
-    clippy::erasing_op
+    clippy::absurd_extreme_comparisons,
+    clippy::erasing_op,
+    unused_comparisons
 )]
 pub mod IA32_PERF_GLOBAL_STATUS_SET {
     #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]
@@ -5759,7 +5773,9 @@ pub type Ia32PerfGlobalStatusSet = IA32_PERF_GLOBAL_STATUS_SET::Value;
     clippy::unnecessary_cast,
     clippy::new_ret_no_self,
     clippy::bad_bit_mask,
-    clippy::erasing_op
+    clippy::absurd_extreme_comparisons,
+    clippy::erasing_op,
+    unused_comparisons
 )]
 pub mod IA32_PERF_GLOBAL_INUSE {
     #[doc = r" The tock-registers marker type of this register, also named [`Register`](Register). It"]

@@ -1,0 +1,663 @@
+//! Linux perf's AMD event lists → core model generations (the `amdzenN` half of the importer).
+//!
+//! perf keeps AMD's events in `tools/perf/pmu-events/arch/x86/<dir>/*.json`, one directory per
+//! Zen family, with `mapfile.csv` rows `AuthenticAMD-<family>-<model regex>,<version>,<dir>,core`.
+//! [`import_corpus`] writes one generation per directory the mapfile names: `extends:` the
+//! AMD architectural generation ([`AMD_ARCH`], else the newest listed and a warning), `cpus:`
+//! the family/model pairs the row's regular expression matches (first row wins, as in perf's
+//! `pmu_events_map__find`), `source:` the directory, one line per core-PMU event.
+//!
+//! Only facts are written: names, event codes and unit masks. Events of the other AMD PMUs
+//! (`Unit`: `L3PMC`, `DFPMC`, `UMCPMC`) and perf's metrics are counted and named in the
+//! header as not imported; their registers are not the core counters'. Description sentences
+//! are never copied.
+
+use super::{
+    Doc, Entries, Import, Issue, Level, MapRow, Provenance, Val, classify, comment, display,
+    json_kind, model_name, parse_number, read_text, relative, scalar, scalar_text,
+};
+use crate::de::is_event_name;
+use serde_json::value::RawValue;
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+use std::path::Path;
+
+/// The AMD architectural generation each known perf directory extends, with the basis.
+/// A directory not listed extends the last entry's generation (the newest family known),
+/// with a warning: every Zen after Zen 4 keeps PerfMonV2.
+pub const AMD_ARCH: &[(&str, &str, &str)] = &[
+    (
+        "amdzen1",
+        "amd-core",
+        "Zen (family 17h): six core counters at C001_0200 (CPUID Fn8000_0001_ECX[PerfCtrExtCore]), no PerfMonV2 (AMD PPR for family 17h model 01h, §2.1.15)",
+    ),
+    (
+        "amdzen2",
+        "amd-core",
+        "Zen 2 (family 17h): six core counters at C001_0200, no PerfMonV2 (AMD PPR for family 17h model 31h, §2.1.15)",
+    ),
+    (
+        "amdzen3",
+        "amd-core",
+        "Zen 3 (family 19h): six core counters at C001_0200, no PerfMonV2 (AMD PPR for family 19h model 01h, §2.1.17)",
+    ),
+    (
+        "amdzen4",
+        "amd-perfmon-v2",
+        "Zen 4 (family 19h): PerfMonV2, CPUID Fn8000_0022_EAX[0] = 1 (AMD PPR for family 19h model 11h, §2.1.16; Linux arch/x86/events/amd/core.c enables amd_pmu_v2 from Zen 4)",
+    ),
+];
+
+/// perf's PMU for each `Unit` of the AMD lists (jevents.py `unit_to_pmu`). Events with a
+/// unit are not core-PMU events and are not imported here.
+pub const AMD_UNITS: &[(&str, &str)] = &[
+    ("L3PMC", "amd_l3"),
+    ("DFPMC", "amd_df"),
+    ("UMCPMC", "amd_umc"),
+];
+
+/// First line of the generated files, after the common [`super::HEADER`].
+pub const SOURCE_LINE: &str = "from Linux perf's AMD event lists — DO NOT EDIT.";
+
+/// Keys of an AMD list object that the importer knows (descriptions and metric keys are read
+/// and dropped).
+pub const AMD_KEYS: &[&str] = &[
+    "EventName",
+    "EventCode",
+    "UMask",
+    "Unit",
+    "PerPkg",
+    "RdWrMask",
+    "BriefDescription",
+    "PublicDescription",
+    "MetricName",
+    "MetricExpr",
+    "MetricGroup",
+    "MetricConstraint",
+    "MetricThreshold",
+    "ScaleUnit",
+];
+
+/// One core-PMU event of an AMD list.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AmdEvent {
+    /// `EventName`.
+    pub name: String,
+    /// The file it is in (relative to the corpus) and the line of its object.
+    pub file: String,
+    /// Line of the event object.
+    pub line: usize,
+    /// `EventCode` (12 bits on the core PMU).
+    pub code: u32,
+    /// `UMask`, when given.
+    pub umask: Option<u32>,
+}
+
+/// What one family directory holds.
+#[derive(Clone, Debug, Default)]
+pub struct AmdDir {
+    /// Core-PMU events, in file order.
+    pub events: Vec<AmdEvent>,
+    /// Objects read (events and metrics).
+    pub entries: usize,
+    /// Events of other PMUs, by `Unit`.
+    pub other_units: BTreeMap<String, usize>,
+    /// Metric objects (`MetricName`), not imported.
+    pub metrics: usize,
+    /// JSON files read.
+    pub files: usize,
+}
+
+/// True when `dir` is a perf-layout corpus: its `mapfile.csv` names directories (perf's
+/// `pmu-events/arch/x86` layout) for AMD CPUs, not JSON files as Intel's perfmon does.
+pub fn is_perf_layout(dir: &Path) -> bool {
+    let Ok(text) = std::fs::read_to_string(dir.join("mapfile.csv")) else {
+        return false;
+    };
+    text.lines()
+        .skip(1)
+        .any(|l| l.trim_start().starts_with("AuthenticAMD-"))
+}
+
+/// The family/model pairs (as `cpus:` spells them, family and model in hex) a mapfile row
+/// matches, over every model 00h-FFh and, for a row with a stepping part, every stepping.
+/// perf prints the CPU as `vendor-family-model-stepping` with the family in decimal and the
+/// model and stepping in hex without padding (`get_cpuid_str`: `%s-%u-%X-%X`), and needs the
+/// pattern to match all of it but the stepping (all of it when the row has a stepping);
+/// `claimed` holds what earlier rows took (the first matching row wins).
+fn row_cpus(
+    row: &MapRow,
+    map_name: &str,
+    claimed: &mut BTreeSet<(u32, u32, u32)>,
+    issues: &mut Vec<Issue>,
+) -> Option<Vec<String>> {
+    let at = Some((row.line, 1));
+    let parts: Vec<&str> = row.family_model.splitn(3, '-').collect();
+    let family = match parts.as_slice() {
+        [vendor, fam, _] if *vendor == "AuthenticAMD" && !fam.is_empty() => fam
+            .parse::<u32>()
+            .ok()
+            .filter(|_| fam.bytes().all(|b| b.is_ascii_digit())),
+        _ => None,
+    };
+    let Some(family) = family else {
+        issues.push(Issue::new(
+            Level::Error,
+            map_name,
+            at,
+            format!(
+                "`{}` is not `AuthenticAMD-<family>-<model pattern>` with the family in decimal, as perf prints it",
+                row.family_model
+            ),
+        ));
+        return None;
+    };
+    let re = match regex::Regex::new(&format!("^(?:{})$", row.family_model)) {
+        Ok(r) => r,
+        Err(e) => {
+            let why = e.to_string();
+            let why = why.lines().last().unwrap_or("").trim();
+            issues.push(Issue::new(
+                Level::Error,
+                map_name,
+                at,
+                format!("`{}` is not a regular expression: {why}", row.family_model),
+            ));
+            return None;
+        }
+    };
+    // perf's is_full_cpuid: exactly three `-` (a range such as `[0-9A-F]` counts too).
+    let with_stepping = row.family_model.matches('-').count() == 3;
+    let mut out = Vec::new();
+    for model in 0..=0xFFu32 {
+        let id = format!("AuthenticAMD-{family}-{model:X}");
+        let mut steppings = 0u16;
+        for s in 0..16u32 {
+            let hit = if with_stepping {
+                re.is_match(&format!("{id}-{s:X}"))
+            } else {
+                re.is_match(&id)
+            };
+            if hit && claimed.insert((family, model, s)) {
+                steppings |= 1 << s;
+            }
+        }
+        match steppings {
+            0 => {}
+            u16::MAX => out.push(format!("AuthenticAMD-{family:X}-{model:02X}")),
+            m => {
+                let list: String = (0..16)
+                    .filter(|s| m & (1 << s) != 0)
+                    .map(|s| format!("{s:X}"))
+                    .collect();
+                out.push(format!("AuthenticAMD-{family:X}-{model:02X}-[{list}]"));
+            }
+        }
+    }
+    if out.is_empty() {
+        issues.push(Issue::new(
+            Level::Warning,
+            map_name,
+            at,
+            format!(
+                "`{}` matches no CPU an earlier row does not already claim; `{}` gets no `cpus`",
+                row.family_model, row.file
+            ),
+        ));
+    }
+    Some(out)
+}
+
+/// Reads one AMD list (a JSON array of flat objects) into `dir`.
+pub fn parse_list(name: &str, text: &str, dir: &mut AmdDir, issues: &mut Vec<Issue>) {
+    let mut doc = Doc::new(name, text, issues);
+    if json_kind(text) != Some(b'[') {
+        doc.error_at(
+            0,
+            "not a perf event list: expected a JSON array of events".into(),
+        );
+        return;
+    }
+    let list: Vec<&RawValue> = match serde_json::from_str(text) {
+        Ok(v) => v,
+        Err(e) => {
+            let pos = (e.line() > 0).then(|| (e.line(), e.column()));
+            let msg = e.to_string();
+            let msg = msg
+                .rsplit_once(" at line ")
+                .map_or(msg.as_str(), |(m, _)| m);
+            doc.issues.push(Issue::new(
+                Level::Error,
+                name,
+                pos,
+                format!("malformed JSON: {msg}"),
+            ));
+            return;
+        }
+    };
+    dir.files += 1;
+    dir.entries += list.len();
+    let mut unknown: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+    for raw in list {
+        read_object(&mut doc, raw, dir, &mut unknown);
+    }
+    for (key, (offset, count)) in unknown {
+        let more = if count > 1 {
+            format!(" ({count} objects)")
+        } else {
+            String::new()
+        };
+        doc.warning_at(offset, format!("unknown key `{key}`{more}; ignored"));
+    }
+}
+
+/// The text of each known key of one object; unknown keys counted in `unknown`.
+fn object_texts<'t>(
+    doc: &mut Doc<'_>,
+    entries: &'t Entries<'t>,
+    unknown: &mut BTreeMap<String, (usize, usize)>,
+) -> BTreeMap<&'static str, (String, usize)> {
+    let mut texts = BTreeMap::new();
+    for (k, v) in &entries.0 {
+        let at = doc.offset_of(v.get());
+        let Some(key) = AMD_KEYS.iter().find(|x| **x == k.as_ref()) else {
+            let slot = unknown.entry(k.to_string()).or_insert((at, 0));
+            slot.1 += 1;
+            continue;
+        };
+        match classify(v) {
+            Val::Text(t) => {
+                texts.insert(*key, (t.trim().to_owned(), at));
+            }
+            Val::Number(n) => {
+                texts.insert(*key, (n.to_owned(), at));
+            }
+            _ if key.ends_with("Description") || key.starts_with("Metric") => {}
+            _ => doc.error_at(at, format!("`{key}` is not a string or a number")),
+        }
+    }
+    texts
+}
+
+/// One object of a list: a core event into `dir.events`, anything else counted.
+fn read_object(
+    doc: &mut Doc<'_>,
+    raw: &RawValue,
+    dir: &mut AmdDir,
+    unknown: &mut BTreeMap<String, (usize, usize)>,
+) {
+    let at = doc.offset_of(raw.get());
+    let Ok(entries) = serde_json::from_str::<Entries>(raw.get()) else {
+        doc.error_at(at, "an entry is not a JSON object".into());
+        return;
+    };
+    let texts = object_texts(doc, &entries, unknown);
+    let Some((name, name_at)) = texts.get("EventName") else {
+        if texts.contains_key("MetricName") {
+            dir.metrics += 1;
+        } else {
+            doc.error_at(
+                at,
+                "an entry has neither `EventName` nor `MetricName`".into(),
+            );
+        }
+        return;
+    };
+    if let Some((unit, _)) = texts.get("Unit") {
+        *dir.other_units.entry(unit.clone()).or_default() += 1;
+        return;
+    }
+    if !is_event_name(name) {
+        let why = format!("event name `{name}` {}", crate::de::EVENT_RULE);
+        doc.error_at(
+            *name_at,
+            why.replace(&format!("`{name}` "), &format!("`{name}` must be: ")),
+        );
+        return;
+    }
+    let number = |doc: &mut Doc<'_>, key: &str, max: u64| -> Option<Option<u32>> {
+        let Some((t, off)) = texts.get(key) else {
+            return Some(None);
+        };
+        match parse_number(t).filter(|v| *v <= max) {
+            Some(v) => Some(Some(v as u32)),
+            None => {
+                doc.error_at(
+                    *off,
+                    format!("event `{name}`: `{key}` `{t}` is not a number up to {max:#x}"),
+                );
+                None
+            }
+        }
+    };
+    let (Some(code), Some(umask)) = (number(doc, "EventCode", 0xFFF), number(doc, "UMask", 0xFF))
+    else {
+        return;
+    };
+    let Some(code) = code else {
+        doc.error_at(at, format!("event `{name}` has no `EventCode`"));
+        return;
+    };
+    if let Some((_, off)) = texts.get("RdWrMask") {
+        doc.warning_at(
+            *off,
+            format!(
+                "event `{name}`: `RdWrMask` is a memory-controller term; ignored on a core event"
+            ),
+        );
+    }
+    let line = doc.pos(at).0;
+    dir.events.push(AmdEvent {
+        name: name.clone(),
+        file: doc.name.to_owned(),
+        line,
+        code,
+        umask,
+    });
+}
+
+/// The architectural generation a directory extends and why; unknown directories get the
+/// newest listed, with a warning.
+fn arch_for(dir: &str, map_name: &str, line: usize, issues: &mut Vec<Issue>) -> Arch {
+    if let Some((_, g, basis)) = AMD_ARCH
+        .iter()
+        .find(|(d, _, _)| d.eq_ignore_ascii_case(dir))
+    {
+        return (g, (*basis).to_owned(), true);
+    }
+    let (newest, g, _) = AMD_ARCH[AMD_ARCH.len() - 1];
+    issues.push(Issue::new(
+        Level::Warning,
+        map_name,
+        Some((line, 1)),
+        format!(
+            "`{dir}` is not in the importer's table of AMD families (perfmon::amd::AMD_ARCH): it extends `{g}`, as `{newest}` does; check CPUID Fn8000_0022_EAX[PerfMonV2] on the part and add a row"
+        ),
+    ));
+    let basis = format!(
+        "not in the importer's table; extends {g} as {newest}, the newest listed family, does"
+    );
+    (g, basis, false)
+}
+
+/// Reads every `.json` file of one family directory.
+fn read_dir(root: &Path, dir: &Path, issues: &mut Vec<Issue>) -> AmdDir {
+    let mut out = AmdDir::default();
+    let walk = crate::walk::walk(dir, true, &|p: &Path| {
+        p.extension().and_then(|e| e.to_str()) == Some("json")
+    });
+    for s in &walk.skipped {
+        issues.push(Issue::new(
+            Level::Error,
+            &display(&s.path),
+            None,
+            s.describe(),
+        ));
+    }
+    for p in &walk.files {
+        if let Some(text) = read_text(p, issues) {
+            parse_list(&relative(root, p), &text, &mut out, issues);
+        }
+    }
+    out
+}
+
+/// Duplicate names in one directory are errors (the first is kept).
+fn drop_duplicates(events: &mut Vec<AmdEvent>, issues: &mut Vec<Issue>) {
+    let mut seen: BTreeMap<String, (String, usize)> = BTreeMap::new();
+    events.retain(|e| match seen.get(&e.name) {
+        Some((file, line)) => {
+            issues.push(Issue::new(
+                Level::Error,
+                &e.file,
+                Some((e.line, 1)),
+                format!(
+                    "event `{}` is listed twice (first at {file}:{line}); kept the first",
+                    e.name
+                ),
+            ));
+            false
+        }
+        None => {
+            seen.insert(e.name.clone(), (e.file.clone(), e.line));
+            true
+        }
+    });
+}
+
+/// The generation extended, the basis, and whether it came from [`AMD_ARCH`].
+type Arch = (&'static str, String, bool);
+
+/// The `cpus:`, the header's "not imported" line and the YAML of one generation.
+struct Generation<'a> {
+    dir: &'a str,
+    row: &'a MapRow,
+    cpus: Vec<String>,
+    arch: Arch,
+    list: AmdDir,
+}
+
+/// `L3PMC: 8, DFPMC: 12`, with perf's PMU names.
+fn units_text(units: &BTreeMap<String, usize>) -> String {
+    units
+        .iter()
+        .map(|(u, n)| match AMD_UNITS.iter().find(|(x, _)| x == u) {
+            Some((_, pmu)) => format!("{n} {u} ({pmu})"),
+            None => format!("{n} {u}"),
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// One line: what a directory had that is not imported, or `None`.
+pub fn skipped_summary(dir: &str, list: &AmdDir) -> Option<String> {
+    let others: usize = list.other_units.values().sum();
+    (others + list.metrics > 0).then(|| {
+        format!(
+            "{dir}: not imported: {others} events of other PMUs{}, {} metrics",
+            if others > 0 {
+                format!(" ({})", units_text(&list.other_units))
+            } else {
+                String::new()
+            },
+            list.metrics
+        )
+    })
+}
+
+impl Generation<'_> {
+    fn header(&self, y: &mut String, provenance: &Provenance) {
+        let _ = writeln!(y, "{} {SOURCE_LINE}", super::HEADER);
+        let _ = writeln!(
+            y,
+            "# Source: {}/*.json ({} files, Linux tools/perf/pmu-events/arch/x86/{}); mapfile.csv line {}, commit {}.",
+            comment(self.dir),
+            self.list.files,
+            comment(self.dir),
+            self.row.line,
+            comment(provenance.commit.as_deref().unwrap_or("unknown"))
+        );
+        let _ = writeln!(
+            y,
+            "# The lists are part of the Linux kernel (GPL-2.0). Facts only (names, event codes, unit\n\
+             # masks, which PMU): no description text is copied. Refresh with\n\
+             # `cargo xtask import-perfmon ../shared/data/linux-amd-pmu-events` (CONTRIBUTING.md)."
+        );
+        if let Some(s) = skipped_summary(self.dir, &self.list) {
+            let _ = writeln!(y, "# {}.", comment(&s));
+        }
+    }
+
+    fn body(&self, y: &mut String, id: &str) {
+        let _ = writeln!(y, "generation: {id}");
+        let _ = writeln!(y, "extends: {}", self.arch.0);
+        let _ = writeln!(
+            y,
+            "title: {}",
+            scalar_text(&format!("Core events of {} (Linux perf)", self.dir))
+        );
+        let _ = writeln!(
+            y,
+            "manual: {}",
+            scalar_text(&format!(
+                "Linux tools/perf/pmu-events/arch/x86/{}; {}",
+                self.dir, self.arch.1
+            ))
+        );
+        let _ = writeln!(
+            y,
+            "doc: |\n  Every core-PMU event Linux perf's `{}` list gives for the CPUs in `cpus` (the\n  family/model pairs its mapfile.csv pattern `{}` matches): names, event\n  codes (12 bits: EventSelect[7:0] and [11:8]) and unit masks. Extends {}.",
+            self.dir,
+            comment(&self.row.family_model),
+            self.arch.0
+        );
+        let _ = writeln!(y, "source: {}", scalar_text(self.dir));
+        if !self.cpus.is_empty() {
+            y.push_str("cpus:\n");
+            for c in &self.cpus {
+                let _ = writeln!(
+                    y,
+                    "  - {{ family-model: {c}, version: {} }}",
+                    scalar(&self.row.version)
+                );
+            }
+        }
+    }
+}
+
+/// One event as a flow mapping on one line.
+fn event_line(e: &AmdEvent) -> String {
+    let mut s = format!("  - {{ name: {}, event: 0x{:02X}", scalar(&e.name), e.code);
+    if let Some(u) = e.umask {
+        let _ = write!(s, ", umask: 0x{u:02X}");
+    }
+    s.push_str(" }\n");
+    s
+}
+
+/// The generation file of one family directory.
+fn render(g: &Generation<'_>, provenance: &Provenance) -> super::CoreModel {
+    let stem = model_name(g.dir);
+    let name = stem
+        .strip_prefix("amd")
+        .filter(|s| !s.is_empty())
+        .unwrap_or(&stem)
+        .trim_start_matches('-');
+    let name = if name.is_empty() { stem.as_str() } else { name };
+    let id = format!("amd-{name}");
+    let mut y = String::new();
+    g.header(&mut y, provenance);
+    g.body(&mut y, &id);
+    let mut events: Vec<&AmdEvent> = g.list.events.iter().collect();
+    events.sort_by(|a, b| a.name.cmp(&b.name));
+    let mut origins = Vec::with_capacity(events.len());
+    if !events.is_empty() {
+        y.push_str("events:\n");
+        // One line per event, from the line after `events:`.
+        let first = y.bytes().filter(|&b| b == b'\n').count() + 1;
+        for (line, e) in (first..).zip(&events) {
+            origins.push(super::EventOrigin {
+                yaml_line: line,
+                name: e.name.clone(),
+                json_line: e.line,
+            });
+            y.push_str(&event_line(e));
+        }
+    }
+    super::CoreModel {
+        id,
+        file_name: format!("{name}.yaml"),
+        source: g.dir.to_owned(),
+        arch: super::ArchVersion {
+            version: 0,
+            from_table: g.arch.2,
+            basis: g.arch.1.clone(),
+        },
+        counters: (0, 0),
+        events: events.len(),
+        json_events: g.list.entries,
+        json_file: format!("{}/*.json", g.dir),
+        origins,
+        yaml: y,
+    }
+}
+
+/// Imports a perf-layout AMD corpus: every core row of `mapfile.csv` whose directory exists
+/// gives one generation (a directory named by several rows gets all their CPUs).
+pub fn import_corpus(root: &Path, imp: &mut Import) {
+    let map = root.join("mapfile.csv");
+    let map_name = display(&map);
+    let Some(text) = read_text(&map, &mut imp.issues) else {
+        return;
+    };
+    let rows = super::parse_mapfile(&map_name, &text, &mut imp.issues);
+    let provenance = Provenance {
+        commit: super::readme_commit(root),
+    };
+    let mut claimed = BTreeSet::new();
+    let mut gens: Vec<Generation<'_>> = Vec::new();
+    for row in &rows {
+        if !row.is_core() || !row.family_model.starts_with("AuthenticAMD-") {
+            imp.skipped_rows += 1;
+            continue;
+        }
+        let Some(cpus) = row_cpus(row, &map_name, &mut claimed, &mut imp.issues) else {
+            continue;
+        };
+        if let Some(g) = gens.iter_mut().find(|g| g.dir == row.file) {
+            g.cpus.extend(cpus);
+            continue;
+        }
+        let dir = match crate::walk::confined(root, &row.file) {
+            Ok(p) if p.is_dir() => p,
+            Ok(_) => {
+                imp.missing_files += 1;
+                imp.issues.push(Issue::new(
+                    Level::Warning,
+                    &map_name,
+                    Some((row.line, 1)),
+                    format!(
+                        "directory `{}` is named here but is not in the corpus; not imported",
+                        row.file
+                    ),
+                ));
+                continue;
+            }
+            Err(why) => {
+                imp.issues.push(Issue::new(
+                    Level::Error,
+                    &map_name,
+                    Some((row.line, 1)),
+                    format!("`{}` not read: {why}", row.file),
+                ));
+                continue;
+            }
+        };
+        let mut list = read_dir(root, &dir, &mut imp.issues);
+        imp.files_read += list.files;
+        drop_duplicates(&mut list.events, &mut imp.issues);
+        let arch = arch_for(&row.file, &map_name, row.line, &mut imp.issues);
+        gens.push(Generation {
+            dir: &row.file,
+            row,
+            cpus,
+            arch,
+            list,
+        });
+    }
+    for g in &gens {
+        if let Some(s) = skipped_summary(g.dir, &g.list) {
+            imp.notes.push(s);
+        }
+        imp.models.push(render(g, &provenance));
+    }
+    imp.models.sort_by(|a, b| a.file_name.cmp(&b.file_name));
+    if imp.models.is_empty() && !imp.has_errors() {
+        imp.issues.push(Issue::new(
+            Level::Error,
+            &map_name,
+            None,
+            "nothing to import: no AuthenticAMD core row names a directory of the corpus".into(),
+        ));
+    }
+}
