@@ -704,10 +704,7 @@ fn error_bad_requests() {
 #[test]
 fn decode_every_field_and_the_event() {
     let d = encoder().decode("intel-v3", 0x187, 0x0043_412E).unwrap();
-    assert_eq!(
-        (d.register, d.instance),
-        ("IA32_PERFEVTSEL", Some(1))
-    );
+    assert_eq!((d.register, d.instance), ("IA32_PERFEVTSEL", Some(1)));
     assert_eq!(d.register_instance(), "IA32_PERFEVTSEL1");
     let reg = loaded()
         .model

@@ -52,7 +52,11 @@ pub struct Difference {
 
 impl fmt::Display for Difference {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}={} (value has {})", self.attribute, self.event, self.value)
+        write!(
+            f,
+            "{}={} (value has {})",
+            self.attribute, self.event, self.value
+        )
     }
 }
 
@@ -294,13 +298,22 @@ fn decoded_fields(reg: &Register, value: u64) -> Vec<DecodedField<'_>> {
         for i in 0..f.count() {
             let shift = f.array.map_or(0, |a| a.stride * i);
             let v = f.extract(i, value);
-            let lowest = f.bits.iter().map(|b| b.lsb + shift).min().unwrap_or(u32::MAX);
+            let lowest = f
+                .bits
+                .iter()
+                .map(|b| b.lsb + shift)
+                .min()
+                .unwrap_or(u32::MAX);
             let field = DecodedField {
                 name: &f.name,
                 element: f.array.map(|_| i),
                 bits: bits_text(&f.bits, shift),
                 value: v,
-                meaning: f.values.iter().find(|e| e.value == v).map(|e| e.name.as_str()),
+                meaning: f
+                    .values
+                    .iter()
+                    .find(|e| e.value == v)
+                    .map(|e| e.name.as_str()),
             };
             fields.push((lowest, field));
         }
