@@ -225,7 +225,11 @@ impl Cx<'_> {
                 pub enum Event {
                     #(#[doc = #docs] #variants,)*
                 }
-                static DESCS: [#krate::EventDesc; #count_lit] = [#(#descs),*];
+                // The encodings as a constant, which `Event::desc` indexes, so that a
+                // constant event folds to its fields in the caller (a `static` of another
+                // crate is opaque to the optimizer). Comments in `quote!` are not emitted.
+                const TABLE: [#krate::EventDesc; #count_lit] = [#(#descs),*];
+                static DESCS: [#krate::EventDesc; #count_lit] = TABLE;
                 static ALL: [Event; #count_lit] = [#(Event::#variants),*];
                 impl Event {
                     /// Number of events.
@@ -234,9 +238,13 @@ impl Cx<'_> {
                     pub const ALL: &'static [Event] = &ALL;
                     /// Every event's encoding, in name order: `DESCS[i]` is `ALL[i].desc()`.
                     pub const DESCS: &'static [#krate::EventDesc] = &DESCS;
-                    /// The encoding and counters, for `IA32_PERFEVTSEL::event_on`.
+                    /// The encoding and counters, for `IA32_PERFEVTSEL::event_on`. With a
+                    /// constant event (`Event::X.desc()`) the optimizer folds it: placing a
+                    /// model event costs what placing an architectural one does.
+                    #[inline(always)]
                     pub const fn desc(self) -> &'static #krate::EventDesc {
-                        &DESCS[self as usize]
+                        const T: &[#krate::EventDesc; #count_lit] = &TABLE;
+                        &T[self as usize]
                     }
                     /// Intel's name for the event.
                     pub const fn name(self) -> &'static str {

@@ -823,7 +823,7 @@ Look one up with [`Event::from_name`](Event::from_name) or `str::parse`, and pro
         ///`XQ.FULL_CYCLES`: event `0x2D`, umask `0x01`, cmask 1; counters 0-3
         Xq_FullCycles,
     }
-    static DESCS: [crate::EventDesc; 319] = [
+    const TABLE: [crate::EventDesc; 319] = [
         crate::EventDesc::new("ARITH.DIVIDER_ACTIVE", 0xb0, 0x09)
             .with_counters(0xff)
             .with_cmask(1)
@@ -1624,6 +1624,7 @@ Look one up with [`Event::from_name`](Event::from_name) or `str::parse`, and pro
             .with_counters(0xf)
             .with_cmask(1),
     ];
+    static DESCS: [crate::EventDesc; 319] = TABLE;
     static ALL: [Event; 319] = [
         Event::Arith_DividerActive,
         Event::Arith_DivActive,
@@ -1952,9 +1953,13 @@ Look one up with [`Event::from_name`](Event::from_name) or `str::parse`, and pro
         pub const ALL: &'static [Event] = &ALL;
         /// Every event's encoding, in name order: `DESCS[i]` is `ALL[i].desc()`.
         pub const DESCS: &'static [crate::EventDesc] = &DESCS;
-        /// The encoding and counters, for `IA32_PERFEVTSEL::event_on`.
+        /// The encoding and counters, for `IA32_PERFEVTSEL::event_on`. With a
+        /// constant event (`Event::X.desc()`) the optimizer folds it: placing a
+        /// model event costs what placing an architectural one does.
+        #[inline(always)]
         pub const fn desc(self) -> &'static crate::EventDesc {
-            &DESCS[self as usize]
+            const T: &[crate::EventDesc; 319] = &TABLE;
+            &T[self as usize]
         }
         /// Intel's name for the event.
         pub const fn name(self) -> &'static str {

@@ -1235,7 +1235,7 @@ Look one up with [`Event::from_name`](Event::from_name) or `str::parse`, and pro
         ///`XQ.FULL`: event `0x2D`, umask `0x01`, cmask 1; counters 0-9
         Xq_Full,
     }
-    static DESCS: [crate::EventDesc; 329] = [
+    const TABLE: [crate::EventDesc; 329] = [
         crate::EventDesc::new("ARITH.DIV_ACTIVE", 0xb0, 0x09)
             .with_counters(0x3ff)
             .with_cmask(1),
@@ -2061,6 +2061,7 @@ Look one up with [`Event::from_name`](Event::from_name) or `str::parse`, and pro
             .with_inv(true),
         crate::EventDesc::new("XQ.FULL", 0x2d, 0x01).with_counters(0x3ff).with_cmask(1),
     ];
+    static DESCS: [crate::EventDesc; 329] = TABLE;
     static ALL: [Event; 329] = [
         Event::Arith_DivActive,
         Event::Arith_FpdivActive,
@@ -2399,9 +2400,13 @@ Look one up with [`Event::from_name`](Event::from_name) or `str::parse`, and pro
         pub const ALL: &'static [Event] = &ALL;
         /// Every event's encoding, in name order: `DESCS[i]` is `ALL[i].desc()`.
         pub const DESCS: &'static [crate::EventDesc] = &DESCS;
-        /// The encoding and counters, for `IA32_PERFEVTSEL::event_on`.
+        /// The encoding and counters, for `IA32_PERFEVTSEL::event_on`. With a
+        /// constant event (`Event::X.desc()`) the optimizer folds it: placing a
+        /// model event costs what placing an architectural one does.
+        #[inline(always)]
         pub const fn desc(self) -> &'static crate::EventDesc {
-            &DESCS[self as usize]
+            const T: &[crate::EventDesc; 329] = &TABLE;
+            &T[self as usize]
         }
         /// Intel's name for the event.
         pub const fn name(self) -> &'static str {

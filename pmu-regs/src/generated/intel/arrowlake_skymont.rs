@@ -1173,7 +1173,7 @@ Look one up with [`Event::from_name`](Event::from_name) or `str::parse`, and pro
         ///`XQ_PROMOTION.RFOS`: event `0xF4`, umask `0x02`; counters 0-7
         XqPromotion_Rfos,
     }
-    static DESCS: [crate::EventDesc; 295] = [
+    const TABLE: [crate::EventDesc; 295] = [
         crate::EventDesc::new("ARITH.DIV_ACTIVE", 0xcd, 0x03)
             .with_counters(0xff)
             .with_cmask(1),
@@ -1700,6 +1700,7 @@ Look one up with [`Event::from_name`](Event::from_name) or `str::parse`, and pro
         crate::EventDesc::new("XQ_PROMOTION.DRDS", 0xf4, 0x01).with_counters(0xff),
         crate::EventDesc::new("XQ_PROMOTION.RFOS", 0xf4, 0x02).with_counters(0xff),
     ];
+    static DESCS: [crate::EventDesc; 295] = TABLE;
     static ALL: [Event; 295] = [
         Event::Arith_DivActive,
         Event::Arith_FpdivActive,
@@ -2004,9 +2005,13 @@ Look one up with [`Event::from_name`](Event::from_name) or `str::parse`, and pro
         pub const ALL: &'static [Event] = &ALL;
         /// Every event's encoding, in name order: `DESCS[i]` is `ALL[i].desc()`.
         pub const DESCS: &'static [crate::EventDesc] = &DESCS;
-        /// The encoding and counters, for `IA32_PERFEVTSEL::event_on`.
+        /// The encoding and counters, for `IA32_PERFEVTSEL::event_on`. With a
+        /// constant event (`Event::X.desc()`) the optimizer folds it: placing a
+        /// model event costs what placing an architectural one does.
+        #[inline(always)]
         pub const fn desc(self) -> &'static crate::EventDesc {
-            &DESCS[self as usize]
+            const T: &[crate::EventDesc; 295] = &TABLE;
+            &T[self as usize]
         }
         /// Intel's name for the event.
         pub const fn name(self) -> &'static str {

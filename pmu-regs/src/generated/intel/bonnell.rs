@@ -706,7 +706,7 @@ Look one up with [`Event::from_name`](Event::from_name) or `str::parse`, and pro
         ///`X87_COMP_OPS_EXE.FXCH.S`: event `0x10`, umask `0x02`; counters 0,1
         X87CompOpsExe_Fxch_S,
     }
-    static DESCS: [crate::EventDesc; 270] = [
+    const TABLE: [crate::EventDesc; 270] = [
         crate::EventDesc::new("BACLEARS.ANY", 0xe6, 0x01).with_counters(0x3),
         crate::EventDesc::new("BOGUS_BR", 0xe4, 0x01).with_counters(0x3),
         crate::EventDesc::new("BR_INST_DECODED", 0xe0, 0x01).with_counters(0x3),
@@ -1116,6 +1116,7 @@ Look one up with [`Event::from_name`](Event::from_name) or `str::parse`, and pro
             .with_pebs(2),
         crate::EventDesc::new("X87_COMP_OPS_EXE.FXCH.S", 0x10, 0x02).with_counters(0x3),
     ];
+    static DESCS: [crate::EventDesc; 270] = TABLE;
     static ALL: [Event; 270] = [
         Event::Baclears_Any,
         Event::BogusBr,
@@ -1395,9 +1396,13 @@ Look one up with [`Event::from_name`](Event::from_name) or `str::parse`, and pro
         pub const ALL: &'static [Event] = &ALL;
         /// Every event's encoding, in name order: `DESCS[i]` is `ALL[i].desc()`.
         pub const DESCS: &'static [crate::EventDesc] = &DESCS;
-        /// The encoding and counters, for `IA32_PERFEVTSEL::event_on`.
+        /// The encoding and counters, for `IA32_PERFEVTSEL::event_on`. With a
+        /// constant event (`Event::X.desc()`) the optimizer folds it: placing a
+        /// model event costs what placing an architectural one does.
+        #[inline(always)]
         pub const fn desc(self) -> &'static crate::EventDesc {
-            &DESCS[self as usize]
+            const T: &[crate::EventDesc; 270] = &TABLE;
+            &T[self as usize]
         }
         /// Intel's name for the event.
         pub const fn name(self) -> &'static str {

@@ -890,7 +890,7 @@ Look one up with [`Event::from_name`](Event::from_name) or `str::parse`, and pro
         ///`UOP_DISPATCHES_CANCELLED.SIMD_PRF`: event `0xA0`, umask `0x03`; counters 0-3
         UopDispatchesCancelled_SimdPrf,
     }
-    static DESCS: [crate::EventDesc; 375] = [
+    const TABLE: [crate::EventDesc; 375] = [
         crate::EventDesc::new("ARITH.FPU_DIV_ACTIVE", 0x14, 0x01).with_counters(0xf),
         crate::EventDesc::new("BACLEARS.ANY", 0xe6, 0x1f).with_counters(0xf),
         crate::EventDesc::new("BR_INST_EXEC.ALL_BRANCHES", 0x88, 0xff)
@@ -2173,6 +2173,7 @@ Look one up with [`Event::from_name`](Event::from_name) or `str::parse`, and pro
         crate::EventDesc::new("UOP_DISPATCHES_CANCELLED.SIMD_PRF", 0xa0, 0x03)
             .with_counters(0xf),
     ];
+    static DESCS: [crate::EventDesc; 375] = TABLE;
     static ALL: [Event; 375] = [
         Event::Arith_FpuDivActive,
         Event::Baclears_Any,
@@ -2557,9 +2558,13 @@ Look one up with [`Event::from_name`](Event::from_name) or `str::parse`, and pro
         pub const ALL: &'static [Event] = &ALL;
         /// Every event's encoding, in name order: `DESCS[i]` is `ALL[i].desc()`.
         pub const DESCS: &'static [crate::EventDesc] = &DESCS;
-        /// The encoding and counters, for `IA32_PERFEVTSEL::event_on`.
+        /// The encoding and counters, for `IA32_PERFEVTSEL::event_on`. With a
+        /// constant event (`Event::X.desc()`) the optimizer folds it: placing a
+        /// model event costs what placing an architectural one does.
+        #[inline(always)]
         pub const fn desc(self) -> &'static crate::EventDesc {
-            &DESCS[self as usize]
+            const T: &[crate::EventDesc; 375] = &TABLE;
+            &T[self as usize]
         }
         /// Intel's name for the event.
         pub const fn name(self) -> &'static str {

@@ -488,7 +488,7 @@ Look one up with [`Event::from_name`](Event::from_name) or `str::parse`, and pro
         ///`UOPS_RETIRED.MS`: event `0xC2`, umask `0x01`; counters 0-3
         UopsRetired_Ms,
     }
-    static DESCS: [crate::EventDesc; 169] = [
+    const TABLE: [crate::EventDesc; 169] = [
         crate::EventDesc::new("BACLEARS.ALL", 0xe6, 0x01).with_counters(0xf),
         crate::EventDesc::new("BACLEARS.COND", 0xe6, 0x10).with_counters(0xf),
         crate::EventDesc::new("BACLEARS.RETURN", 0xe6, 0x08).with_counters(0xf),
@@ -1873,6 +1873,7 @@ Look one up with [`Event::from_name`](Event::from_name) or `str::parse`, and pro
             .with_counters(0xf)
             .with_pebs(2),
     ];
+    static DESCS: [crate::EventDesc; 169] = TABLE;
     static ALL: [Event; 169] = [
         Event::Baclears_All,
         Event::Baclears_Cond,
@@ -2051,9 +2052,13 @@ Look one up with [`Event::from_name`](Event::from_name) or `str::parse`, and pro
         pub const ALL: &'static [Event] = &ALL;
         /// Every event's encoding, in name order: `DESCS[i]` is `ALL[i].desc()`.
         pub const DESCS: &'static [crate::EventDesc] = &DESCS;
-        /// The encoding and counters, for `IA32_PERFEVTSEL::event_on`.
+        /// The encoding and counters, for `IA32_PERFEVTSEL::event_on`. With a
+        /// constant event (`Event::X.desc()`) the optimizer folds it: placing a
+        /// model event costs what placing an architectural one does.
+        #[inline(always)]
         pub const fn desc(self) -> &'static crate::EventDesc {
-            &DESCS[self as usize]
+            const T: &[crate::EventDesc; 169] = &TABLE;
+            &T[self as usize]
         }
         /// Intel's name for the event.
         pub const fn name(self) -> &'static str {

@@ -912,7 +912,7 @@ Look one up with [`Event::from_name`](Event::from_name) or `str::parse`, and pro
         ///`UOPS_RETIRED.TOTAL_CYCLES`: event `0xC2`, umask `0x01`, cmask 16, inv; counters 0-3
         UopsRetired_TotalCycles,
     }
-    static DESCS: [crate::EventDesc; 386] = [
+    const TABLE: [crate::EventDesc; 386] = [
         crate::EventDesc::new("ARITH.DIVIDER_UOPS", 0x14, 0x02).with_counters(0xf),
         crate::EventDesc::new("AVX_INSTS.ALL", 0xc6, 0x07).with_counters(0xf),
         crate::EventDesc::new("BACLEARS.ANY", 0xe6, 0x1f).with_counters(0xf),
@@ -2451,6 +2451,7 @@ Look one up with [`Event::from_name`](Event::from_name) or `str::parse`, and pro
             .with_cmask(16)
             .with_inv(true),
     ];
+    static DESCS: [crate::EventDesc; 386] = TABLE;
     static ALL: [Event; 386] = [
         Event::Arith_DividerUops,
         Event::AvxInsts_All,
@@ -2846,9 +2847,13 @@ Look one up with [`Event::from_name`](Event::from_name) or `str::parse`, and pro
         pub const ALL: &'static [Event] = &ALL;
         /// Every event's encoding, in name order: `DESCS[i]` is `ALL[i].desc()`.
         pub const DESCS: &'static [crate::EventDesc] = &DESCS;
-        /// The encoding and counters, for `IA32_PERFEVTSEL::event_on`.
+        /// The encoding and counters, for `IA32_PERFEVTSEL::event_on`. With a
+        /// constant event (`Event::X.desc()`) the optimizer folds it: placing a
+        /// model event costs what placing an architectural one does.
+        #[inline(always)]
         pub const fn desc(self) -> &'static crate::EventDesc {
-            &DESCS[self as usize]
+            const T: &[crate::EventDesc; 386] = &TABLE;
+            &T[self as usize]
         }
         /// Intel's name for the event.
         pub const fn name(self) -> &'static str {

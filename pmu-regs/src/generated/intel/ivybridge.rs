@@ -776,7 +776,7 @@ Look one up with [`Event::from_name`](Event::from_name) or `str::parse`, and pro
         ///`UOPS_RETIRED.TOTAL_CYCLES`: event `0xC2`, umask `0x01`, cmask 10, inv; counters 0-3
         UopsRetired_TotalCycles,
     }
-    static DESCS: [crate::EventDesc; 318] = [
+    const TABLE: [crate::EventDesc; 318] = [
         crate::EventDesc::new("ARITH.FPU_DIV", 0x14, 0x04)
             .with_counters(0xf)
             .with_cmask(1)
@@ -1931,6 +1931,7 @@ Look one up with [`Event::from_name`](Event::from_name) or `str::parse`, and pro
             .with_cmask(10)
             .with_inv(true),
     ];
+    static DESCS: [crate::EventDesc; 318] = TABLE;
     static ALL: [Event; 318] = [
         Event::Arith_FpuDiv,
         Event::Arith_FpuDivActive,
@@ -2258,9 +2259,13 @@ Look one up with [`Event::from_name`](Event::from_name) or `str::parse`, and pro
         pub const ALL: &'static [Event] = &ALL;
         /// Every event's encoding, in name order: `DESCS[i]` is `ALL[i].desc()`.
         pub const DESCS: &'static [crate::EventDesc] = &DESCS;
-        /// The encoding and counters, for `IA32_PERFEVTSEL::event_on`.
+        /// The encoding and counters, for `IA32_PERFEVTSEL::event_on`. With a
+        /// constant event (`Event::X.desc()`) the optimizer folds it: placing a
+        /// model event costs what placing an architectural one does.
+        #[inline(always)]
         pub const fn desc(self) -> &'static crate::EventDesc {
-            &DESCS[self as usize]
+            const T: &[crate::EventDesc; 318] = &TABLE;
+            &T[self as usize]
         }
         /// Intel's name for the event.
         pub const fn name(self) -> &'static str {

@@ -898,7 +898,7 @@ Look one up with [`Event::from_name`](Event::from_name) or `str::parse`, and pro
         ///`UOPS_RETIRED.SCALAR_SIMD`: event `0xC2`, umask `0x20`; counters 0,1
         UopsRetired_ScalarSimd,
     }
-    static DESCS: [crate::EventDesc; 376] = [
+    const TABLE: [crate::EventDesc; 376] = [
         crate::EventDesc::new("BACLEARS.ALL", 0xe6, 0x01).with_counters(0x3),
         crate::EventDesc::new("BACLEARS.COND", 0xe6, 0x10).with_counters(0x3),
         crate::EventDesc::new("BACLEARS.RETURN", 0xe6, 0x08).with_counters(0x3),
@@ -5188,6 +5188,7 @@ Look one up with [`Event::from_name`](Event::from_name) or `str::parse`, and pro
         crate::EventDesc::new("UOPS_RETIRED.PACKED_SIMD", 0xc2, 0x40).with_counters(0x3),
         crate::EventDesc::new("UOPS_RETIRED.SCALAR_SIMD", 0xc2, 0x20).with_counters(0x3),
     ];
+    static DESCS: [crate::EventDesc; 376] = TABLE;
     static ALL: [Event; 376] = [
         Event::Baclears_All,
         Event::Baclears_Cond,
@@ -5573,9 +5574,13 @@ Look one up with [`Event::from_name`](Event::from_name) or `str::parse`, and pro
         pub const ALL: &'static [Event] = &ALL;
         /// Every event's encoding, in name order: `DESCS[i]` is `ALL[i].desc()`.
         pub const DESCS: &'static [crate::EventDesc] = &DESCS;
-        /// The encoding and counters, for `IA32_PERFEVTSEL::event_on`.
+        /// The encoding and counters, for `IA32_PERFEVTSEL::event_on`. With a
+        /// constant event (`Event::X.desc()`) the optimizer folds it: placing a
+        /// model event costs what placing an architectural one does.
+        #[inline(always)]
         pub const fn desc(self) -> &'static crate::EventDesc {
-            &DESCS[self as usize]
+            const T: &[crate::EventDesc; 376] = &TABLE;
+            &T[self as usize]
         }
         /// Intel's name for the event.
         pub const fn name(self) -> &'static str {

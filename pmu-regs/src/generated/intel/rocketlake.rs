@@ -847,7 +847,7 @@ Look one up with [`Event::from_name`](Event::from_name) or `str::parse`, and pro
         ///`UOPS_RETIRED.TOTAL_CYCLES`: event `0xC2`, umask `0x02`, cmask 10, inv; counters 0-7
         UopsRetired_TotalCycles,
     }
-    static DESCS: [crate::EventDesc; 343] = [
+    const TABLE: [crate::EventDesc; 343] = [
         crate::EventDesc::new("ARITH.DIVIDER_ACTIVE", 0x14, 0x09)
             .with_counters(0xff)
             .with_cmask(1),
@@ -2275,6 +2275,7 @@ Look one up with [`Event::from_name`](Event::from_name) or `str::parse`, and pro
             .with_cmask(10)
             .with_inv(true),
     ];
+    static DESCS: [crate::EventDesc; 343] = TABLE;
     static ALL: [Event; 343] = [
         Event::Arith_DividerActive,
         Event::Arith_FpDividerActive,
@@ -2627,9 +2628,13 @@ Look one up with [`Event::from_name`](Event::from_name) or `str::parse`, and pro
         pub const ALL: &'static [Event] = &ALL;
         /// Every event's encoding, in name order: `DESCS[i]` is `ALL[i].desc()`.
         pub const DESCS: &'static [crate::EventDesc] = &DESCS;
-        /// The encoding and counters, for `IA32_PERFEVTSEL::event_on`.
+        /// The encoding and counters, for `IA32_PERFEVTSEL::event_on`. With a
+        /// constant event (`Event::X.desc()`) the optimizer folds it: placing a
+        /// model event costs what placing an architectural one does.
+        #[inline(always)]
         pub const fn desc(self) -> &'static crate::EventDesc {
-            &DESCS[self as usize]
+            const T: &[crate::EventDesc; 343] = &TABLE;
+            &T[self as usize]
         }
         /// Intel's name for the event.
         pub const fn name(self) -> &'static str {

@@ -637,7 +637,7 @@ Look one up with [`Event::from_name`](Event::from_name) or `str::parse`, and pro
         ///`UOPS_RETIRED.X87`: event `0xC2`, umask `0x02`; counters 0-7
         UopsRetired_X87,
     }
-    static DESCS: [crate::EventDesc; 238] = [
+    const TABLE: [crate::EventDesc; 238] = [
         crate::EventDesc::new("ARITH.DIV_ACTIVE", 0xcd, 0x03)
             .with_counters(0xff)
             .with_cmask(1),
@@ -1158,6 +1158,7 @@ Look one up with [`Event::from_name`](Event::from_name) or `str::parse`, and pro
         crate::EventDesc::new("UOPS_RETIRED.MS", 0xc2, 0x01).with_counters(0xff),
         crate::EventDesc::new("UOPS_RETIRED.X87", 0xc2, 0x02).with_counters(0xff),
     ];
+    static DESCS: [crate::EventDesc; 238] = TABLE;
     static ALL: [Event; 238] = [
         Event::Arith_DivActive,
         Event::Arith_FpdivActive,
@@ -1405,9 +1406,13 @@ Look one up with [`Event::from_name`](Event::from_name) or `str::parse`, and pro
         pub const ALL: &'static [Event] = &ALL;
         /// Every event's encoding, in name order: `DESCS[i]` is `ALL[i].desc()`.
         pub const DESCS: &'static [crate::EventDesc] = &DESCS;
-        /// The encoding and counters, for `IA32_PERFEVTSEL::event_on`.
+        /// The encoding and counters, for `IA32_PERFEVTSEL::event_on`. With a
+        /// constant event (`Event::X.desc()`) the optimizer folds it: placing a
+        /// model event costs what placing an architectural one does.
+        #[inline(always)]
         pub const fn desc(self) -> &'static crate::EventDesc {
-            &DESCS[self as usize]
+            const T: &[crate::EventDesc; 238] = &TABLE;
+            &T[self as usize]
         }
         /// Intel's name for the event.
         pub const fn name(self) -> &'static str {

@@ -426,7 +426,7 @@ Look one up with [`Event::from_name`](Event::from_name) or `str::parse`, and pro
         ///`UOPS_RETIRED.MS`: event `0xC2`, umask `0x01`; counters 0,1
         UopsRetired_Ms,
     }
-    static DESCS: [crate::EventDesc; 130] = [
+    const TABLE: [crate::EventDesc; 130] = [
         crate::EventDesc::new("BACLEARS.ALL", 0xe6, 0x01).with_counters(0x3),
         crate::EventDesc::new("BACLEARS.COND", 0xe6, 0x10).with_counters(0x3),
         crate::EventDesc::new("BACLEARS.RETURN", 0xe6, 0x08).with_counters(0x3),
@@ -1381,6 +1381,7 @@ Look one up with [`Event::from_name`](Event::from_name) or `str::parse`, and pro
         crate::EventDesc::new("UOPS_RETIRED.ALL", 0xc2, 0x10).with_counters(0x3),
         crate::EventDesc::new("UOPS_RETIRED.MS", 0xc2, 0x01).with_counters(0x3),
     ];
+    static DESCS: [crate::EventDesc; 130] = TABLE;
     static ALL: [Event; 130] = [
         Event::Baclears_All,
         Event::Baclears_Cond,
@@ -1520,9 +1521,13 @@ Look one up with [`Event::from_name`](Event::from_name) or `str::parse`, and pro
         pub const ALL: &'static [Event] = &ALL;
         /// Every event's encoding, in name order: `DESCS[i]` is `ALL[i].desc()`.
         pub const DESCS: &'static [crate::EventDesc] = &DESCS;
-        /// The encoding and counters, for `IA32_PERFEVTSEL::event_on`.
+        /// The encoding and counters, for `IA32_PERFEVTSEL::event_on`. With a
+        /// constant event (`Event::X.desc()`) the optimizer folds it: placing a
+        /// model event costs what placing an architectural one does.
+        #[inline(always)]
         pub const fn desc(self) -> &'static crate::EventDesc {
-            &DESCS[self as usize]
+            const T: &[crate::EventDesc; 130] = &TABLE;
+            &T[self as usize]
         }
         /// Intel's name for the event.
         pub const fn name(self) -> &'static str {

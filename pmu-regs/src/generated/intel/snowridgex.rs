@@ -771,7 +771,7 @@ Look one up with [`Event::from_name`](Event::from_name) or `str::parse`, and pro
         ///`UOPS_RETIRED.X87`: event `0xC2`, umask `0x02`; counters 0-3
         UopsRetired_X87,
     }
-    static DESCS: [crate::EventDesc; 305] = [
+    const TABLE: [crate::EventDesc; 305] = [
         crate::EventDesc::new("BACLEARS.ANY", 0xe6, 0x01).with_counters(0xf),
         crate::EventDesc::new("BACLEARS.COND", 0xe6, 0x10).with_counters(0xf),
         crate::EventDesc::new("BACLEARS.INDIRECT", 0xe6, 0x02).with_counters(0xf),
@@ -2978,6 +2978,7 @@ Look one up with [`Event::from_name`](Event::from_name) or `str::parse`, and pro
             .with_counters(0xf)
             .with_pebs(1),
     ];
+    static DESCS: [crate::EventDesc; 305] = TABLE;
     static ALL: [Event; 305] = [
         Event::Baclears_Any,
         Event::Baclears_Cond,
@@ -3292,9 +3293,13 @@ Look one up with [`Event::from_name`](Event::from_name) or `str::parse`, and pro
         pub const ALL: &'static [Event] = &ALL;
         /// Every event's encoding, in name order: `DESCS[i]` is `ALL[i].desc()`.
         pub const DESCS: &'static [crate::EventDesc] = &DESCS;
-        /// The encoding and counters, for `IA32_PERFEVTSEL::event_on`.
+        /// The encoding and counters, for `IA32_PERFEVTSEL::event_on`. With a
+        /// constant event (`Event::X.desc()`) the optimizer folds it: placing a
+        /// model event costs what placing an architectural one does.
+        #[inline(always)]
         pub const fn desc(self) -> &'static crate::EventDesc {
-            &DESCS[self as usize]
+            const T: &[crate::EventDesc; 305] = &TABLE;
+            &T[self as usize]
         }
         /// Intel's name for the event.
         pub const fn name(self) -> &'static str {

@@ -1300,7 +1300,7 @@ Look one up with [`Event::from_name`](Event::from_name) or `str::parse`, and pro
         ///`UOP_UNFUSION`: event `0xDB`, umask `0x01`; counters 0-3
         UopUnfusion,
     }
-    static DESCS: [crate::EventDesc; 579] = [
+    const TABLE: [crate::EventDesc; 579] = [
         crate::EventDesc::new("ARITH.CYCLES_DIV_BUSY", 0x14, 0x01).with_counters(0xf),
         crate::EventDesc::new("ARITH.DIV", 0x14, 0x01)
             .with_counters(0xf)
@@ -3163,6 +3163,7 @@ Look one up with [`Event::from_name`](Event::from_name) or `str::parse`, and pro
             .with_pebs(1),
         crate::EventDesc::new("UOP_UNFUSION", 0xdb, 0x01).with_counters(0xf),
     ];
+    static DESCS: [crate::EventDesc; 579] = TABLE;
     static ALL: [Event; 579] = [
         Event::Arith_CyclesDivBusy,
         Event::Arith_Div,
@@ -3751,9 +3752,13 @@ Look one up with [`Event::from_name`](Event::from_name) or `str::parse`, and pro
         pub const ALL: &'static [Event] = &ALL;
         /// Every event's encoding, in name order: `DESCS[i]` is `ALL[i].desc()`.
         pub const DESCS: &'static [crate::EventDesc] = &DESCS;
-        /// The encoding and counters, for `IA32_PERFEVTSEL::event_on`.
+        /// The encoding and counters, for `IA32_PERFEVTSEL::event_on`. With a
+        /// constant event (`Event::X.desc()`) the optimizer folds it: placing a
+        /// model event costs what placing an architectural one does.
+        #[inline(always)]
         pub const fn desc(self) -> &'static crate::EventDesc {
-            &DESCS[self as usize]
+            const T: &[crate::EventDesc; 579] = &TABLE;
+            &T[self as usize]
         }
         /// Intel's name for the event.
         pub const fn name(self) -> &'static str {

@@ -2363,18 +2363,10 @@ IA32_PMCi has overflowed.*/
         }
         ///Element `index` of `OVF_PMC`, or `None` when out of 0..10.
         pub const fn ovf_pmc_at(self, index: u32) -> Option<bool> {
-            match index {
-                0u32 => Some(((self.0 >> 0u32) & 0x1_u64) != 0),
-                1u32 => Some(((self.0 >> 1u32) & 0x1_u64) != 0),
-                2u32 => Some(((self.0 >> 2u32) & 0x1_u64) != 0),
-                3u32 => Some(((self.0 >> 3u32) & 0x1_u64) != 0),
-                4u32 => Some(((self.0 >> 4u32) & 0x1_u64) != 0),
-                5u32 => Some(((self.0 >> 5u32) & 0x1_u64) != 0),
-                6u32 => Some(((self.0 >> 6u32) & 0x1_u64) != 0),
-                7u32 => Some(((self.0 >> 7u32) & 0x1_u64) != 0),
-                8u32 => Some(((self.0 >> 8u32) & 0x1_u64) != 0),
-                9u32 => Some(((self.0 >> 9u32) & 0x1_u64) != 0),
-                _ => None,
+            if index < 10u32 {
+                Some((((self.0 >> (0u32 + (index * 1u32))) & 0x1_u64)) != 0)
+            } else {
+                None
             }
         }
         /**`OVF_FIXED_CTR` element 0 of 4, fixed counter 0: bit 32, read-only, 1 bit wide.
@@ -2435,12 +2427,10 @@ IA32_FIXED_CTRi has overflowed.*/
         }
         ///Element `index` of `OVF_FIXED_CTR`, or `None` when out of 0..4.
         pub const fn ovf_fixed_ctr_at(self, index: u32) -> Option<bool> {
-            match index {
-                0u32 => Some(((self.0 >> 32u32) & 0x1_u64) != 0),
-                1u32 => Some(((self.0 >> 33u32) & 0x1_u64) != 0),
-                2u32 => Some(((self.0 >> 34u32) & 0x1_u64) != 0),
-                3u32 => Some(((self.0 >> 35u32) & 0x1_u64) != 0),
-                _ => None,
+            if index < 4u32 {
+                Some((((self.0 >> (32u32 + (index * 1u32))) & 0x1_u64)) != 0)
+            } else {
+                None
             }
         }
         /**The PERF_METRICS counters have overflowed.
@@ -2865,18 +2855,10 @@ Enable IA32_PMCi.*/
         }
         ///Element `index` of `EN_PMC`, or `None` when out of 0..10.
         pub const fn en_pmc_at(self, index: u32) -> Option<bool> {
-            match index {
-                0u32 => Some(((self.0 >> 0u32) & 0x1_u64) != 0),
-                1u32 => Some(((self.0 >> 1u32) & 0x1_u64) != 0),
-                2u32 => Some(((self.0 >> 2u32) & 0x1_u64) != 0),
-                3u32 => Some(((self.0 >> 3u32) & 0x1_u64) != 0),
-                4u32 => Some(((self.0 >> 4u32) & 0x1_u64) != 0),
-                5u32 => Some(((self.0 >> 5u32) & 0x1_u64) != 0),
-                6u32 => Some(((self.0 >> 6u32) & 0x1_u64) != 0),
-                7u32 => Some(((self.0 >> 7u32) & 0x1_u64) != 0),
-                8u32 => Some(((self.0 >> 8u32) & 0x1_u64) != 0),
-                9u32 => Some(((self.0 >> 9u32) & 0x1_u64) != 0),
-                _ => None,
+            if index < 10u32 {
+                Some((((self.0 >> (0u32 + (index * 1u32))) & 0x1_u64)) != 0)
+            } else {
+                None
             }
         }
         ///Sets element `index` of `EN_PMC`; fails when out of 0..10 or wider than 1 bits.
@@ -2892,94 +2874,19 @@ Enable IA32_PMCi.*/
                     value: v,
                 });
             }
-            match index {
-                0u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xfffffffffffffffe_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 0u32),
-                        ),
-                    )
-                }
-                1u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xfffffffffffffffd_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 1u32),
-                        ),
-                    )
-                }
-                2u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xfffffffffffffffb_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 2u32),
-                        ),
-                    )
-                }
-                3u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xfffffffffffffff7_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 3u32),
-                        ),
-                    )
-                }
-                4u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xffffffffffffffef_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 4u32),
-                        ),
-                    )
-                }
-                5u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xffffffffffffffdf_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 5u32),
-                        ),
-                    )
-                }
-                6u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xffffffffffffffbf_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 6u32),
-                        ),
-                    )
-                }
-                7u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xffffffffffffff7f_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 7u32),
-                        ),
-                    )
-                }
-                8u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xfffffffffffffeff_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 8u32),
-                        ),
-                    )
-                }
-                9u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xfffffffffffffdff_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 9u32),
-                        ),
-                    )
-                }
-                _ => {
-                    Err(crate::FieldError::IndexOutOfRange {
-                        field: "EN_PMC",
-                        count: 10u32,
-                        index,
-                    })
-                }
+            if index < 10u32 {
+                Ok(
+                    Self(
+                        (self.0 & !(0x1_u64 << (index * 1u32)))
+                            | (((v >> 0u32) & 0x1_u64) << (0u32 + (index * 1u32))),
+                    ),
+                )
+            } else {
+                Err(crate::FieldError::IndexOutOfRange {
+                    field: "EN_PMC",
+                    count: 10u32,
+                    index,
+                })
             }
         }
         /**`EN_FIXED_CTR` element 0 of 4, fixed counter 0: bit 32, read-write, 1 bit wide.
@@ -3036,12 +2943,10 @@ Enable IA32_FIXED_CTRi.*/
         }
         ///Element `index` of `EN_FIXED_CTR`, or `None` when out of 0..4.
         pub const fn en_fixed_ctr_at(self, index: u32) -> Option<bool> {
-            match index {
-                0u32 => Some(((self.0 >> 32u32) & 0x1_u64) != 0),
-                1u32 => Some(((self.0 >> 33u32) & 0x1_u64) != 0),
-                2u32 => Some(((self.0 >> 34u32) & 0x1_u64) != 0),
-                3u32 => Some(((self.0 >> 35u32) & 0x1_u64) != 0),
-                _ => None,
+            if index < 4u32 {
+                Some((((self.0 >> (32u32 + (index * 1u32))) & 0x1_u64)) != 0)
+            } else {
+                None
             }
         }
         ///Sets element `index` of `EN_FIXED_CTR`; fails when out of 0..4 or wider than 1 bits.
@@ -3057,46 +2962,19 @@ Enable IA32_FIXED_CTRi.*/
                     value: v,
                 });
             }
-            match index {
-                0u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xfffffffeffffffff_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 32u32),
-                        ),
-                    )
-                }
-                1u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xfffffffdffffffff_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 33u32),
-                        ),
-                    )
-                }
-                2u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xfffffffbffffffff_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 34u32),
-                        ),
-                    )
-                }
-                3u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xfffffff7ffffffff_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 35u32),
-                        ),
-                    )
-                }
-                _ => {
-                    Err(crate::FieldError::IndexOutOfRange {
-                        field: "EN_FIXED_CTR",
-                        count: 4u32,
-                        index,
-                    })
-                }
+            if index < 4u32 {
+                Ok(
+                    Self(
+                        (self.0 & !(0x100000000_u64 << (index * 1u32)))
+                            | (((v >> 0u32) & 0x1_u64) << (32u32 + (index * 1u32))),
+                    ),
+                )
+            } else {
+                Err(crate::FieldError::IndexOutOfRange {
+                    field: "EN_FIXED_CTR",
+                    count: 4u32,
+                    index,
+                })
             }
         }
         /**Enable the PERF_METRICS top-down counters.
@@ -3268,19 +3146,7 @@ Enable IA32_PMCi.*/
                     Ok(
                         self
                             .track(
-                                match index {
-                                    0u32 => 0x1_u64,
-                                    1u32 => 0x2_u64,
-                                    2u32 => 0x4_u64,
-                                    3u32 => 0x8_u64,
-                                    4u32 => 0x10_u64,
-                                    5u32 => 0x20_u64,
-                                    6u32 => 0x40_u64,
-                                    7u32 => 0x80_u64,
-                                    8u32 => 0x100_u64,
-                                    9u32 => 0x200_u64,
-                                    _ => 0,
-                                },
+                                if index < 10u32 { 0x1_u64 << (index * 1u32) } else { 0 },
                                 next,
                             ),
                     )
@@ -3323,12 +3189,10 @@ Enable IA32_FIXED_CTRi.*/
                     Ok(
                         self
                             .track(
-                                match index {
-                                    0u32 => 0x100000000_u64,
-                                    1u32 => 0x200000000_u64,
-                                    2u32 => 0x400000000_u64,
-                                    3u32 => 0x800000000_u64,
-                                    _ => 0,
+                                if index < 4u32 {
+                                    0x100000000_u64 << (index * 1u32)
+                                } else {
+                                    0
                                 },
                                 next,
                             ),
@@ -3815,18 +3679,10 @@ Clear the overflow flag of IA32_PMCi.*/
         }
         ///Element `index` of `CLR_OVF_PMC`, or `None` when out of 0..10.
         pub const fn get_clr_ovf_pmc_at(self, index: u32) -> Option<bool> {
-            match index {
-                0u32 => Some(((self.0 >> 0u32) & 0x1_u64) != 0),
-                1u32 => Some(((self.0 >> 1u32) & 0x1_u64) != 0),
-                2u32 => Some(((self.0 >> 2u32) & 0x1_u64) != 0),
-                3u32 => Some(((self.0 >> 3u32) & 0x1_u64) != 0),
-                4u32 => Some(((self.0 >> 4u32) & 0x1_u64) != 0),
-                5u32 => Some(((self.0 >> 5u32) & 0x1_u64) != 0),
-                6u32 => Some(((self.0 >> 6u32) & 0x1_u64) != 0),
-                7u32 => Some(((self.0 >> 7u32) & 0x1_u64) != 0),
-                8u32 => Some(((self.0 >> 8u32) & 0x1_u64) != 0),
-                9u32 => Some(((self.0 >> 9u32) & 0x1_u64) != 0),
-                _ => None,
+            if index < 10u32 {
+                Some((((self.0 >> (0u32 + (index * 1u32))) & 0x1_u64)) != 0)
+            } else {
+                None
             }
         }
         ///Writes 1 to element `index` of `CLR_OVF_PMC`, or fails when out of 0..10.
@@ -3835,94 +3691,19 @@ Clear the overflow flag of IA32_PMCi.*/
             index: u32,
         ) -> Result<Self, crate::FieldError> {
             let v = 1u64;
-            match index {
-                0u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xfffffffffffffffe_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 0u32),
-                        ),
-                    )
-                }
-                1u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xfffffffffffffffd_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 1u32),
-                        ),
-                    )
-                }
-                2u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xfffffffffffffffb_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 2u32),
-                        ),
-                    )
-                }
-                3u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xfffffffffffffff7_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 3u32),
-                        ),
-                    )
-                }
-                4u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xffffffffffffffef_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 4u32),
-                        ),
-                    )
-                }
-                5u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xffffffffffffffdf_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 5u32),
-                        ),
-                    )
-                }
-                6u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xffffffffffffffbf_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 6u32),
-                        ),
-                    )
-                }
-                7u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xffffffffffffff7f_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 7u32),
-                        ),
-                    )
-                }
-                8u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xfffffffffffffeff_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 8u32),
-                        ),
-                    )
-                }
-                9u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xfffffffffffffdff_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 9u32),
-                        ),
-                    )
-                }
-                _ => {
-                    Err(crate::FieldError::IndexOutOfRange {
-                        field: "CLR_OVF_PMC",
-                        count: 10u32,
-                        index,
-                    })
-                }
+            if index < 10u32 {
+                Ok(
+                    Self(
+                        (self.0 & !(0x1_u64 << (index * 1u32)))
+                            | (((v >> 0u32) & 0x1_u64) << (0u32 + (index * 1u32))),
+                    ),
+                )
+            } else {
+                Err(crate::FieldError::IndexOutOfRange {
+                    field: "CLR_OVF_PMC",
+                    count: 10u32,
+                    index,
+                })
             }
         }
         /**`CLR_OVF_FIXED_CTR` element 0 of 4, fixed counter 0: bit 32, write-1-to-clear, 1 bit wide.
@@ -3979,12 +3760,10 @@ Clear the overflow flag of IA32_FIXED_CTRi.*/
         }
         ///Element `index` of `CLR_OVF_FIXED_CTR`, or `None` when out of 0..4.
         pub const fn get_clr_ovf_fixed_ctr_at(self, index: u32) -> Option<bool> {
-            match index {
-                0u32 => Some(((self.0 >> 32u32) & 0x1_u64) != 0),
-                1u32 => Some(((self.0 >> 33u32) & 0x1_u64) != 0),
-                2u32 => Some(((self.0 >> 34u32) & 0x1_u64) != 0),
-                3u32 => Some(((self.0 >> 35u32) & 0x1_u64) != 0),
-                _ => None,
+            if index < 4u32 {
+                Some((((self.0 >> (32u32 + (index * 1u32))) & 0x1_u64)) != 0)
+            } else {
+                None
             }
         }
         ///Writes 1 to element `index` of `CLR_OVF_FIXED_CTR`, or fails when out of 0..4.
@@ -3993,46 +3772,19 @@ Clear the overflow flag of IA32_FIXED_CTRi.*/
             index: u32,
         ) -> Result<Self, crate::FieldError> {
             let v = 1u64;
-            match index {
-                0u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xfffffffeffffffff_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 32u32),
-                        ),
-                    )
-                }
-                1u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xfffffffdffffffff_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 33u32),
-                        ),
-                    )
-                }
-                2u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xfffffffbffffffff_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 34u32),
-                        ),
-                    )
-                }
-                3u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xfffffff7ffffffff_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 35u32),
-                        ),
-                    )
-                }
-                _ => {
-                    Err(crate::FieldError::IndexOutOfRange {
-                        field: "CLR_OVF_FIXED_CTR",
-                        count: 4u32,
-                        index,
-                    })
-                }
+            if index < 4u32 {
+                Ok(
+                    Self(
+                        (self.0 & !(0x100000000_u64 << (index * 1u32)))
+                            | (((v >> 0u32) & 0x1_u64) << (32u32 + (index * 1u32))),
+                    ),
+                )
+            } else {
+                Err(crate::FieldError::IndexOutOfRange {
+                    field: "CLR_OVF_FIXED_CTR",
+                    count: 4u32,
+                    index,
+                })
             }
         }
         /**Clear OVF_PERF_METRICS.
@@ -4301,19 +4053,7 @@ Clear the overflow flag of IA32_PMCi.*/
                     Ok(
                         self
                             .track(
-                                match index {
-                                    0u32 => 0x1_u64,
-                                    1u32 => 0x2_u64,
-                                    2u32 => 0x4_u64,
-                                    3u32 => 0x8_u64,
-                                    4u32 => 0x10_u64,
-                                    5u32 => 0x20_u64,
-                                    6u32 => 0x40_u64,
-                                    7u32 => 0x80_u64,
-                                    8u32 => 0x100_u64,
-                                    9u32 => 0x200_u64,
-                                    _ => 0,
-                                },
+                                if index < 10u32 { 0x1_u64 << (index * 1u32) } else { 0 },
                                 next,
                             ),
                     )
@@ -4355,12 +4095,10 @@ Clear the overflow flag of IA32_FIXED_CTRi.*/
                     Ok(
                         self
                             .track(
-                                match index {
-                                    0u32 => 0x100000000_u64,
-                                    1u32 => 0x200000000_u64,
-                                    2u32 => 0x400000000_u64,
-                                    3u32 => 0x800000000_u64,
-                                    _ => 0,
+                                if index < 4u32 {
+                                    0x100000000_u64 << (index * 1u32)
+                                } else {
+                                    0
                                 },
                                 next,
                             ),
@@ -5007,18 +4745,10 @@ Set the overflow flag of IA32_PMCi.*/
         }
         ///Element `index` of `SET_OVF_PMC`, or `None` when out of 0..10.
         pub const fn get_set_ovf_pmc_at(self, index: u32) -> Option<bool> {
-            match index {
-                0u32 => Some(((self.0 >> 0u32) & 0x1_u64) != 0),
-                1u32 => Some(((self.0 >> 1u32) & 0x1_u64) != 0),
-                2u32 => Some(((self.0 >> 2u32) & 0x1_u64) != 0),
-                3u32 => Some(((self.0 >> 3u32) & 0x1_u64) != 0),
-                4u32 => Some(((self.0 >> 4u32) & 0x1_u64) != 0),
-                5u32 => Some(((self.0 >> 5u32) & 0x1_u64) != 0),
-                6u32 => Some(((self.0 >> 6u32) & 0x1_u64) != 0),
-                7u32 => Some(((self.0 >> 7u32) & 0x1_u64) != 0),
-                8u32 => Some(((self.0 >> 8u32) & 0x1_u64) != 0),
-                9u32 => Some(((self.0 >> 9u32) & 0x1_u64) != 0),
-                _ => None,
+            if index < 10u32 {
+                Some((((self.0 >> (0u32 + (index * 1u32))) & 0x1_u64)) != 0)
+            } else {
+                None
             }
         }
         ///Writes 1 to element `index` of `SET_OVF_PMC`, or fails when out of 0..10.
@@ -5027,94 +4757,19 @@ Set the overflow flag of IA32_PMCi.*/
             index: u32,
         ) -> Result<Self, crate::FieldError> {
             let v = 1u64;
-            match index {
-                0u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xfffffffffffffffe_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 0u32),
-                        ),
-                    )
-                }
-                1u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xfffffffffffffffd_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 1u32),
-                        ),
-                    )
-                }
-                2u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xfffffffffffffffb_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 2u32),
-                        ),
-                    )
-                }
-                3u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xfffffffffffffff7_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 3u32),
-                        ),
-                    )
-                }
-                4u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xffffffffffffffef_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 4u32),
-                        ),
-                    )
-                }
-                5u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xffffffffffffffdf_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 5u32),
-                        ),
-                    )
-                }
-                6u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xffffffffffffffbf_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 6u32),
-                        ),
-                    )
-                }
-                7u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xffffffffffffff7f_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 7u32),
-                        ),
-                    )
-                }
-                8u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xfffffffffffffeff_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 8u32),
-                        ),
-                    )
-                }
-                9u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xfffffffffffffdff_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 9u32),
-                        ),
-                    )
-                }
-                _ => {
-                    Err(crate::FieldError::IndexOutOfRange {
-                        field: "SET_OVF_PMC",
-                        count: 10u32,
-                        index,
-                    })
-                }
+            if index < 10u32 {
+                Ok(
+                    Self(
+                        (self.0 & !(0x1_u64 << (index * 1u32)))
+                            | (((v >> 0u32) & 0x1_u64) << (0u32 + (index * 1u32))),
+                    ),
+                )
+            } else {
+                Err(crate::FieldError::IndexOutOfRange {
+                    field: "SET_OVF_PMC",
+                    count: 10u32,
+                    index,
+                })
             }
         }
         /**`SET_OVF_FIXED_CTR` element 0 of 4, fixed counter 0: bit 32, write-1-to-set, 1 bit wide.
@@ -5171,12 +4826,10 @@ Set the overflow flag of IA32_FIXED_CTRi.*/
         }
         ///Element `index` of `SET_OVF_FIXED_CTR`, or `None` when out of 0..4.
         pub const fn get_set_ovf_fixed_ctr_at(self, index: u32) -> Option<bool> {
-            match index {
-                0u32 => Some(((self.0 >> 32u32) & 0x1_u64) != 0),
-                1u32 => Some(((self.0 >> 33u32) & 0x1_u64) != 0),
-                2u32 => Some(((self.0 >> 34u32) & 0x1_u64) != 0),
-                3u32 => Some(((self.0 >> 35u32) & 0x1_u64) != 0),
-                _ => None,
+            if index < 4u32 {
+                Some((((self.0 >> (32u32 + (index * 1u32))) & 0x1_u64)) != 0)
+            } else {
+                None
             }
         }
         ///Writes 1 to element `index` of `SET_OVF_FIXED_CTR`, or fails when out of 0..4.
@@ -5185,46 +4838,19 @@ Set the overflow flag of IA32_FIXED_CTRi.*/
             index: u32,
         ) -> Result<Self, crate::FieldError> {
             let v = 1u64;
-            match index {
-                0u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xfffffffeffffffff_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 32u32),
-                        ),
-                    )
-                }
-                1u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xfffffffdffffffff_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 33u32),
-                        ),
-                    )
-                }
-                2u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xfffffffbffffffff_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 34u32),
-                        ),
-                    )
-                }
-                3u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xfffffff7ffffffff_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 35u32),
-                        ),
-                    )
-                }
-                _ => {
-                    Err(crate::FieldError::IndexOutOfRange {
-                        field: "SET_OVF_FIXED_CTR",
-                        count: 4u32,
-                        index,
-                    })
-                }
+            if index < 4u32 {
+                Ok(
+                    Self(
+                        (self.0 & !(0x100000000_u64 << (index * 1u32)))
+                            | (((v >> 0u32) & 0x1_u64) << (32u32 + (index * 1u32))),
+                    ),
+                )
+            } else {
+                Err(crate::FieldError::IndexOutOfRange {
+                    field: "SET_OVF_FIXED_CTR",
+                    count: 4u32,
+                    index,
+                })
             }
         }
         /**Set OVF_PERF_METRICS.
@@ -5479,19 +5105,7 @@ Set the overflow flag of IA32_PMCi.*/
                     Ok(
                         self
                             .track(
-                                match index {
-                                    0u32 => 0x1_u64,
-                                    1u32 => 0x2_u64,
-                                    2u32 => 0x4_u64,
-                                    3u32 => 0x8_u64,
-                                    4u32 => 0x10_u64,
-                                    5u32 => 0x20_u64,
-                                    6u32 => 0x40_u64,
-                                    7u32 => 0x80_u64,
-                                    8u32 => 0x100_u64,
-                                    9u32 => 0x200_u64,
-                                    _ => 0,
-                                },
+                                if index < 10u32 { 0x1_u64 << (index * 1u32) } else { 0 },
                                 next,
                             ),
                     )
@@ -5533,12 +5147,10 @@ Set the overflow flag of IA32_FIXED_CTRi.*/
                     Ok(
                         self
                             .track(
-                                match index {
-                                    0u32 => 0x100000000_u64,
-                                    1u32 => 0x200000000_u64,
-                                    2u32 => 0x400000000_u64,
-                                    3u32 => 0x800000000_u64,
-                                    _ => 0,
+                                if index < 4u32 {
+                                    0x100000000_u64 << (index * 1u32)
+                                } else {
+                                    0
                                 },
                                 next,
                             ),
@@ -6237,18 +5849,10 @@ IA32_PERFEVTSELi has a non-zero event select or umask.*/
         }
         ///Element `index` of `PERFEVTSEL_INUSE`, or `None` when out of 0..10.
         pub const fn perfevtsel_inuse_at(self, index: u32) -> Option<bool> {
-            match index {
-                0u32 => Some(((self.0 >> 0u32) & 0x1_u64) != 0),
-                1u32 => Some(((self.0 >> 1u32) & 0x1_u64) != 0),
-                2u32 => Some(((self.0 >> 2u32) & 0x1_u64) != 0),
-                3u32 => Some(((self.0 >> 3u32) & 0x1_u64) != 0),
-                4u32 => Some(((self.0 >> 4u32) & 0x1_u64) != 0),
-                5u32 => Some(((self.0 >> 5u32) & 0x1_u64) != 0),
-                6u32 => Some(((self.0 >> 6u32) & 0x1_u64) != 0),
-                7u32 => Some(((self.0 >> 7u32) & 0x1_u64) != 0),
-                8u32 => Some(((self.0 >> 8u32) & 0x1_u64) != 0),
-                9u32 => Some(((self.0 >> 9u32) & 0x1_u64) != 0),
-                _ => None,
+            if index < 10u32 {
+                Some((((self.0 >> (0u32 + (index * 1u32))) & 0x1_u64)) != 0)
+            } else {
+                None
             }
         }
         /**`FIXED_CTR_INUSE` element 0 of 4, fixed counter 0: bit 32, read-only, 1 bit wide.
@@ -6309,12 +5913,10 @@ IA32_FIXED_CTRi is enabled in IA32_FIXED_CTR_CTRL.*/
         }
         ///Element `index` of `FIXED_CTR_INUSE`, or `None` when out of 0..4.
         pub const fn fixed_ctr_inuse_at(self, index: u32) -> Option<bool> {
-            match index {
-                0u32 => Some(((self.0 >> 32u32) & 0x1_u64) != 0),
-                1u32 => Some(((self.0 >> 33u32) & 0x1_u64) != 0),
-                2u32 => Some(((self.0 >> 34u32) & 0x1_u64) != 0),
-                3u32 => Some(((self.0 >> 35u32) & 0x1_u64) != 0),
-                _ => None,
+            if index < 4u32 {
+                Some((((self.0 >> (32u32 + (index * 1u32))) & 0x1_u64)) != 0)
+            } else {
+                None
             }
         }
         /**A PMI is programmed on some counter.

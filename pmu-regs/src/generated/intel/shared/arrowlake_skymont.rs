@@ -995,15 +995,10 @@ Privilege levels at which fixed counter i counts.*/
         }
         ///Element `index` of `ENABLE`, or `None` when out of 0..7.
         pub const fn enable_at(self, index: u32) -> Option<u8> {
-            match index {
-                0u32 => Some(((self.0 >> 0u32) & 0x3_u64) as u8),
-                1u32 => Some(((self.0 >> 4u32) & 0x3_u64) as u8),
-                2u32 => Some(((self.0 >> 8u32) & 0x3_u64) as u8),
-                3u32 => Some(((self.0 >> 12u32) & 0x3_u64) as u8),
-                4u32 => Some(((self.0 >> 16u32) & 0x3_u64) as u8),
-                5u32 => Some(((self.0 >> 20u32) & 0x3_u64) as u8),
-                6u32 => Some(((self.0 >> 24u32) & 0x3_u64) as u8),
-                _ => None,
+            if index < 7u32 {
+                Some((((self.0 >> (0u32 + (index * 4u32))) & 0x3_u64)) as u8)
+            } else {
+                None
             }
         }
         ///Sets element `index` of `ENABLE`; fails when out of 0..7 or wider than 2 bits.
@@ -1019,70 +1014,19 @@ Privilege levels at which fixed counter i counts.*/
                     value: v,
                 });
             }
-            match index {
-                0u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xfffffffffffffffc_u64)
-                                | (((v >> 0u32) & 0x3_u64) << 0u32),
-                        ),
-                    )
-                }
-                1u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xffffffffffffffcf_u64)
-                                | (((v >> 0u32) & 0x3_u64) << 4u32),
-                        ),
-                    )
-                }
-                2u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xfffffffffffffcff_u64)
-                                | (((v >> 0u32) & 0x3_u64) << 8u32),
-                        ),
-                    )
-                }
-                3u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xffffffffffffcfff_u64)
-                                | (((v >> 0u32) & 0x3_u64) << 12u32),
-                        ),
-                    )
-                }
-                4u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xfffffffffffcffff_u64)
-                                | (((v >> 0u32) & 0x3_u64) << 16u32),
-                        ),
-                    )
-                }
-                5u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xffffffffffcfffff_u64)
-                                | (((v >> 0u32) & 0x3_u64) << 20u32),
-                        ),
-                    )
-                }
-                6u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xfffffffffcffffff_u64)
-                                | (((v >> 0u32) & 0x3_u64) << 24u32),
-                        ),
-                    )
-                }
-                _ => {
-                    Err(crate::FieldError::IndexOutOfRange {
-                        field: "ENABLE",
-                        count: 7u32,
-                        index,
-                    })
-                }
+            if index < 7u32 {
+                Ok(
+                    Self(
+                        (self.0 & !(0x3_u64 << (index * 4u32)))
+                            | (((v >> 0u32) & 0x3_u64) << (0u32 + (index * 4u32))),
+                    ),
+                )
+            } else {
+                Err(crate::FieldError::IndexOutOfRange {
+                    field: "ENABLE",
+                    count: 7u32,
+                    index,
+                })
             }
         }
         /**`ANY` element 0 of 7, fixed counter 0: bit 2, read-write, 1 bit wide.
@@ -1178,15 +1122,10 @@ AnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY).*/
         }
         ///Element `index` of `ANY`, or `None` when out of 0..7.
         pub const fn any_at(self, index: u32) -> Option<bool> {
-            match index {
-                0u32 => Some(((self.0 >> 2u32) & 0x1_u64) != 0),
-                1u32 => Some(((self.0 >> 6u32) & 0x1_u64) != 0),
-                2u32 => Some(((self.0 >> 10u32) & 0x1_u64) != 0),
-                3u32 => Some(((self.0 >> 14u32) & 0x1_u64) != 0),
-                4u32 => Some(((self.0 >> 18u32) & 0x1_u64) != 0),
-                5u32 => Some(((self.0 >> 22u32) & 0x1_u64) != 0),
-                6u32 => Some(((self.0 >> 26u32) & 0x1_u64) != 0),
-                _ => None,
+            if index < 7u32 {
+                Some((((self.0 >> (2u32 + (index * 4u32))) & 0x1_u64)) != 0)
+            } else {
+                None
             }
         }
         ///Sets element `index` of `ANY`; fails when out of 0..7 or wider than 1 bits.
@@ -1202,70 +1141,19 @@ AnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY).*/
                     value: v,
                 });
             }
-            match index {
-                0u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xfffffffffffffffb_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 2u32),
-                        ),
-                    )
-                }
-                1u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xffffffffffffffbf_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 6u32),
-                        ),
-                    )
-                }
-                2u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xfffffffffffffbff_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 10u32),
-                        ),
-                    )
-                }
-                3u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xffffffffffffbfff_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 14u32),
-                        ),
-                    )
-                }
-                4u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xfffffffffffbffff_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 18u32),
-                        ),
-                    )
-                }
-                5u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xffffffffffbfffff_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 22u32),
-                        ),
-                    )
-                }
-                6u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xfffffffffbffffff_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 26u32),
-                        ),
-                    )
-                }
-                _ => {
-                    Err(crate::FieldError::IndexOutOfRange {
-                        field: "ANY",
-                        count: 7u32,
-                        index,
-                    })
-                }
+            if index < 7u32 {
+                Ok(
+                    Self(
+                        (self.0 & !(0x4_u64 << (index * 4u32)))
+                            | (((v >> 0u32) & 0x1_u64) << (2u32 + (index * 4u32))),
+                    ),
+                )
+            } else {
+                Err(crate::FieldError::IndexOutOfRange {
+                    field: "ANY",
+                    count: 7u32,
+                    index,
+                })
             }
         }
         /**`PMI` element 0 of 7, fixed counter 0: bit 3, read-write, 1 bit wide.
@@ -1361,15 +1249,10 @@ Raise a performance-monitoring interrupt when fixed counter i overflows.*/
         }
         ///Element `index` of `PMI`, or `None` when out of 0..7.
         pub const fn pmi_at(self, index: u32) -> Option<bool> {
-            match index {
-                0u32 => Some(((self.0 >> 3u32) & 0x1_u64) != 0),
-                1u32 => Some(((self.0 >> 7u32) & 0x1_u64) != 0),
-                2u32 => Some(((self.0 >> 11u32) & 0x1_u64) != 0),
-                3u32 => Some(((self.0 >> 15u32) & 0x1_u64) != 0),
-                4u32 => Some(((self.0 >> 19u32) & 0x1_u64) != 0),
-                5u32 => Some(((self.0 >> 23u32) & 0x1_u64) != 0),
-                6u32 => Some(((self.0 >> 27u32) & 0x1_u64) != 0),
-                _ => None,
+            if index < 7u32 {
+                Some((((self.0 >> (3u32 + (index * 4u32))) & 0x1_u64)) != 0)
+            } else {
+                None
             }
         }
         ///Sets element `index` of `PMI`; fails when out of 0..7 or wider than 1 bits.
@@ -1385,70 +1268,19 @@ Raise a performance-monitoring interrupt when fixed counter i overflows.*/
                     value: v,
                 });
             }
-            match index {
-                0u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xfffffffffffffff7_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 3u32),
-                        ),
-                    )
-                }
-                1u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xffffffffffffff7f_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 7u32),
-                        ),
-                    )
-                }
-                2u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xfffffffffffff7ff_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 11u32),
-                        ),
-                    )
-                }
-                3u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xffffffffffff7fff_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 15u32),
-                        ),
-                    )
-                }
-                4u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xfffffffffff7ffff_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 19u32),
-                        ),
-                    )
-                }
-                5u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xffffffffff7fffff_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 23u32),
-                        ),
-                    )
-                }
-                6u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xfffffffff7ffffff_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 27u32),
-                        ),
-                    )
-                }
-                _ => {
-                    Err(crate::FieldError::IndexOutOfRange {
-                        field: "PMI",
-                        count: 7u32,
-                        index,
-                    })
-                }
+            if index < 7u32 {
+                Ok(
+                    Self(
+                        (self.0 & !(0x8_u64 << (index * 4u32)))
+                            | (((v >> 0u32) & 0x1_u64) << (3u32 + (index * 4u32))),
+                    ),
+                )
+            } else {
+                Err(crate::FieldError::IndexOutOfRange {
+                    field: "PMI",
+                    count: 7u32,
+                    index,
+                })
             }
         }
         /**`ADAPTIVE_RECORD` element 0 of 7, fixed counter 0: bit 32, read-write, 1 bit wide.
@@ -1544,15 +1376,10 @@ Fixed counter i writes adaptive PEBS records in the layout MSR_PEBS_DATA_CFG sel
         }
         ///Element `index` of `ADAPTIVE_RECORD`, or `None` when out of 0..7.
         pub const fn adaptive_record_at(self, index: u32) -> Option<bool> {
-            match index {
-                0u32 => Some(((self.0 >> 32u32) & 0x1_u64) != 0),
-                1u32 => Some(((self.0 >> 36u32) & 0x1_u64) != 0),
-                2u32 => Some(((self.0 >> 40u32) & 0x1_u64) != 0),
-                3u32 => Some(((self.0 >> 44u32) & 0x1_u64) != 0),
-                4u32 => Some(((self.0 >> 48u32) & 0x1_u64) != 0),
-                5u32 => Some(((self.0 >> 52u32) & 0x1_u64) != 0),
-                6u32 => Some(((self.0 >> 56u32) & 0x1_u64) != 0),
-                _ => None,
+            if index < 7u32 {
+                Some((((self.0 >> (32u32 + (index * 4u32))) & 0x1_u64)) != 0)
+            } else {
+                None
             }
         }
         ///Sets element `index` of `ADAPTIVE_RECORD`; fails when out of 0..7 or wider than 1 bits.
@@ -1568,70 +1395,19 @@ Fixed counter i writes adaptive PEBS records in the layout MSR_PEBS_DATA_CFG sel
                     value: v,
                 });
             }
-            match index {
-                0u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xfffffffeffffffff_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 32u32),
-                        ),
-                    )
-                }
-                1u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xffffffefffffffff_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 36u32),
-                        ),
-                    )
-                }
-                2u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xfffffeffffffffff_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 40u32),
-                        ),
-                    )
-                }
-                3u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xffffefffffffffff_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 44u32),
-                        ),
-                    )
-                }
-                4u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xfffeffffffffffff_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 48u32),
-                        ),
-                    )
-                }
-                5u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xffefffffffffffff_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 52u32),
-                        ),
-                    )
-                }
-                6u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xfeffffffffffffff_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 56u32),
-                        ),
-                    )
-                }
-                _ => {
-                    Err(crate::FieldError::IndexOutOfRange {
-                        field: "ADAPTIVE_RECORD",
-                        count: 7u32,
-                        index,
-                    })
-                }
+            if index < 7u32 {
+                Ok(
+                    Self(
+                        (self.0 & !(0x100000000_u64 << (index * 4u32)))
+                            | (((v >> 0u32) & 0x1_u64) << (32u32 + (index * 4u32))),
+                    ),
+                )
+            } else {
+                Err(crate::FieldError::IndexOutOfRange {
+                    field: "ADAPTIVE_RECORD",
+                    count: 7u32,
+                    index,
+                })
             }
         }
         ///Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.
@@ -1897,16 +1673,7 @@ Privilege levels at which fixed counter i counts.*/
                     Ok(
                         self
                             .track(
-                                match index {
-                                    0u32 => 0x3_u64,
-                                    1u32 => 0x30_u64,
-                                    2u32 => 0x300_u64,
-                                    3u32 => 0x3000_u64,
-                                    4u32 => 0x30000_u64,
-                                    5u32 => 0x300000_u64,
-                                    6u32 => 0x3000000_u64,
-                                    _ => 0,
-                                },
+                                if index < 7u32 { 0x3_u64 << (index * 4u32) } else { 0 },
                                 next,
                             ),
                     )
@@ -1967,16 +1734,7 @@ AnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY).*/
                     Ok(
                         self
                             .track(
-                                match index {
-                                    0u32 => 0x4_u64,
-                                    1u32 => 0x40_u64,
-                                    2u32 => 0x400_u64,
-                                    3u32 => 0x4000_u64,
-                                    4u32 => 0x40000_u64,
-                                    5u32 => 0x400000_u64,
-                                    6u32 => 0x4000000_u64,
-                                    _ => 0,
-                                },
+                                if index < 7u32 { 0x4_u64 << (index * 4u32) } else { 0 },
                                 next,
                             ),
                     )
@@ -2037,16 +1795,7 @@ Raise a performance-monitoring interrupt when fixed counter i overflows.*/
                     Ok(
                         self
                             .track(
-                                match index {
-                                    0u32 => 0x8_u64,
-                                    1u32 => 0x80_u64,
-                                    2u32 => 0x800_u64,
-                                    3u32 => 0x8000_u64,
-                                    4u32 => 0x80000_u64,
-                                    5u32 => 0x800000_u64,
-                                    6u32 => 0x8000000_u64,
-                                    _ => 0,
-                                },
+                                if index < 7u32 { 0x8_u64 << (index * 4u32) } else { 0 },
                                 next,
                             ),
                     )
@@ -2107,15 +1856,10 @@ Fixed counter i writes adaptive PEBS records in the layout MSR_PEBS_DATA_CFG sel
                     Ok(
                         self
                             .track(
-                                match index {
-                                    0u32 => 0x100000000_u64,
-                                    1u32 => 0x1000000000_u64,
-                                    2u32 => 0x10000000000_u64,
-                                    3u32 => 0x100000000000_u64,
-                                    4u32 => 0x1000000000000_u64,
-                                    5u32 => 0x10000000000000_u64,
-                                    6u32 => 0x100000000000000_u64,
-                                    _ => 0,
+                                if index < 7u32 {
+                                    0x100000000_u64 << (index * 4u32)
+                                } else {
+                                    0
                                 },
                                 next,
                             ),
@@ -2811,16 +2555,10 @@ IA32_PMCi has overflowed.*/
         }
         ///Element `index` of `OVF_PMC`, or `None` when out of 0..8.
         pub const fn ovf_pmc_at(self, index: u32) -> Option<bool> {
-            match index {
-                0u32 => Some(((self.0 >> 0u32) & 0x1_u64) != 0),
-                1u32 => Some(((self.0 >> 1u32) & 0x1_u64) != 0),
-                2u32 => Some(((self.0 >> 2u32) & 0x1_u64) != 0),
-                3u32 => Some(((self.0 >> 3u32) & 0x1_u64) != 0),
-                4u32 => Some(((self.0 >> 4u32) & 0x1_u64) != 0),
-                5u32 => Some(((self.0 >> 5u32) & 0x1_u64) != 0),
-                6u32 => Some(((self.0 >> 6u32) & 0x1_u64) != 0),
-                7u32 => Some(((self.0 >> 7u32) & 0x1_u64) != 0),
-                _ => None,
+            if index < 8u32 {
+                Some((((self.0 >> (0u32 + (index * 1u32))) & 0x1_u64)) != 0)
+            } else {
+                None
             }
         }
         /**`OVF_FIXED_CTR` element 0 of 7, fixed counter 0: bit 32, read-only, 1 bit wide.
@@ -2923,15 +2661,10 @@ IA32_FIXED_CTRi has overflowed.*/
         }
         ///Element `index` of `OVF_FIXED_CTR`, or `None` when out of 0..7.
         pub const fn ovf_fixed_ctr_at(self, index: u32) -> Option<bool> {
-            match index {
-                0u32 => Some(((self.0 >> 32u32) & 0x1_u64) != 0),
-                1u32 => Some(((self.0 >> 33u32) & 0x1_u64) != 0),
-                2u32 => Some(((self.0 >> 34u32) & 0x1_u64) != 0),
-                3u32 => Some(((self.0 >> 35u32) & 0x1_u64) != 0),
-                4u32 => Some(((self.0 >> 36u32) & 0x1_u64) != 0),
-                5u32 => Some(((self.0 >> 37u32) & 0x1_u64) != 0),
-                6u32 => Some(((self.0 >> 38u32) & 0x1_u64) != 0),
-                _ => None,
+            if index < 7u32 {
+                Some((((self.0 >> (32u32 + (index * 1u32))) & 0x1_u64)) != 0)
+            } else {
+                None
             }
         }
         /**The PERF_METRICS counters have overflowed.
@@ -3333,16 +3066,10 @@ Enable IA32_PMCi.*/
         }
         ///Element `index` of `EN_PMC`, or `None` when out of 0..8.
         pub const fn en_pmc_at(self, index: u32) -> Option<bool> {
-            match index {
-                0u32 => Some(((self.0 >> 0u32) & 0x1_u64) != 0),
-                1u32 => Some(((self.0 >> 1u32) & 0x1_u64) != 0),
-                2u32 => Some(((self.0 >> 2u32) & 0x1_u64) != 0),
-                3u32 => Some(((self.0 >> 3u32) & 0x1_u64) != 0),
-                4u32 => Some(((self.0 >> 4u32) & 0x1_u64) != 0),
-                5u32 => Some(((self.0 >> 5u32) & 0x1_u64) != 0),
-                6u32 => Some(((self.0 >> 6u32) & 0x1_u64) != 0),
-                7u32 => Some(((self.0 >> 7u32) & 0x1_u64) != 0),
-                _ => None,
+            if index < 8u32 {
+                Some((((self.0 >> (0u32 + (index * 1u32))) & 0x1_u64)) != 0)
+            } else {
+                None
             }
         }
         ///Sets element `index` of `EN_PMC`; fails when out of 0..8 or wider than 1 bits.
@@ -3358,78 +3085,19 @@ Enable IA32_PMCi.*/
                     value: v,
                 });
             }
-            match index {
-                0u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xfffffffffffffffe_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 0u32),
-                        ),
-                    )
-                }
-                1u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xfffffffffffffffd_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 1u32),
-                        ),
-                    )
-                }
-                2u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xfffffffffffffffb_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 2u32),
-                        ),
-                    )
-                }
-                3u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xfffffffffffffff7_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 3u32),
-                        ),
-                    )
-                }
-                4u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xffffffffffffffef_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 4u32),
-                        ),
-                    )
-                }
-                5u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xffffffffffffffdf_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 5u32),
-                        ),
-                    )
-                }
-                6u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xffffffffffffffbf_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 6u32),
-                        ),
-                    )
-                }
-                7u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xffffffffffffff7f_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 7u32),
-                        ),
-                    )
-                }
-                _ => {
-                    Err(crate::FieldError::IndexOutOfRange {
-                        field: "EN_PMC",
-                        count: 8u32,
-                        index,
-                    })
-                }
+            if index < 8u32 {
+                Ok(
+                    Self(
+                        (self.0 & !(0x1_u64 << (index * 1u32)))
+                            | (((v >> 0u32) & 0x1_u64) << (0u32 + (index * 1u32))),
+                    ),
+                )
+            } else {
+                Err(crate::FieldError::IndexOutOfRange {
+                    field: "EN_PMC",
+                    count: 8u32,
+                    index,
+                })
             }
         }
         /**`EN_FIXED_CTR` element 0 of 7, fixed counter 0: bit 32, read-write, 1 bit wide.
@@ -3525,15 +3193,10 @@ Enable IA32_FIXED_CTRi.*/
         }
         ///Element `index` of `EN_FIXED_CTR`, or `None` when out of 0..7.
         pub const fn en_fixed_ctr_at(self, index: u32) -> Option<bool> {
-            match index {
-                0u32 => Some(((self.0 >> 32u32) & 0x1_u64) != 0),
-                1u32 => Some(((self.0 >> 33u32) & 0x1_u64) != 0),
-                2u32 => Some(((self.0 >> 34u32) & 0x1_u64) != 0),
-                3u32 => Some(((self.0 >> 35u32) & 0x1_u64) != 0),
-                4u32 => Some(((self.0 >> 36u32) & 0x1_u64) != 0),
-                5u32 => Some(((self.0 >> 37u32) & 0x1_u64) != 0),
-                6u32 => Some(((self.0 >> 38u32) & 0x1_u64) != 0),
-                _ => None,
+            if index < 7u32 {
+                Some((((self.0 >> (32u32 + (index * 1u32))) & 0x1_u64)) != 0)
+            } else {
+                None
             }
         }
         ///Sets element `index` of `EN_FIXED_CTR`; fails when out of 0..7 or wider than 1 bits.
@@ -3549,70 +3212,19 @@ Enable IA32_FIXED_CTRi.*/
                     value: v,
                 });
             }
-            match index {
-                0u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xfffffffeffffffff_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 32u32),
-                        ),
-                    )
-                }
-                1u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xfffffffdffffffff_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 33u32),
-                        ),
-                    )
-                }
-                2u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xfffffffbffffffff_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 34u32),
-                        ),
-                    )
-                }
-                3u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xfffffff7ffffffff_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 35u32),
-                        ),
-                    )
-                }
-                4u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xffffffefffffffff_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 36u32),
-                        ),
-                    )
-                }
-                5u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xffffffdfffffffff_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 37u32),
-                        ),
-                    )
-                }
-                6u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xffffffbfffffffff_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 38u32),
-                        ),
-                    )
-                }
-                _ => {
-                    Err(crate::FieldError::IndexOutOfRange {
-                        field: "EN_FIXED_CTR",
-                        count: 7u32,
-                        index,
-                    })
-                }
+            if index < 7u32 {
+                Ok(
+                    Self(
+                        (self.0 & !(0x100000000_u64 << (index * 1u32)))
+                            | (((v >> 0u32) & 0x1_u64) << (32u32 + (index * 1u32))),
+                    ),
+                )
+            } else {
+                Err(crate::FieldError::IndexOutOfRange {
+                    field: "EN_FIXED_CTR",
+                    count: 7u32,
+                    index,
+                })
             }
         }
         /**Enable the PERF_METRICS top-down counters.
@@ -3773,17 +3385,7 @@ Enable IA32_PMCi.*/
                     Ok(
                         self
                             .track(
-                                match index {
-                                    0u32 => 0x1_u64,
-                                    1u32 => 0x2_u64,
-                                    2u32 => 0x4_u64,
-                                    3u32 => 0x8_u64,
-                                    4u32 => 0x10_u64,
-                                    5u32 => 0x20_u64,
-                                    6u32 => 0x40_u64,
-                                    7u32 => 0x80_u64,
-                                    _ => 0,
-                                },
+                                if index < 8u32 { 0x1_u64 << (index * 1u32) } else { 0 },
                                 next,
                             ),
                     )
@@ -3844,15 +3446,10 @@ Enable IA32_FIXED_CTRi.*/
                     Ok(
                         self
                             .track(
-                                match index {
-                                    0u32 => 0x100000000_u64,
-                                    1u32 => 0x200000000_u64,
-                                    2u32 => 0x400000000_u64,
-                                    3u32 => 0x800000000_u64,
-                                    4u32 => 0x1000000000_u64,
-                                    5u32 => 0x2000000000_u64,
-                                    6u32 => 0x4000000000_u64,
-                                    _ => 0,
+                                if index < 7u32 {
+                                    0x100000000_u64 << (index * 1u32)
+                                } else {
+                                    0
                                 },
                                 next,
                             ),
@@ -4324,16 +3921,10 @@ Clear the overflow flag of IA32_PMCi.*/
         }
         ///Element `index` of `CLR_OVF_PMC`, or `None` when out of 0..8.
         pub const fn get_clr_ovf_pmc_at(self, index: u32) -> Option<bool> {
-            match index {
-                0u32 => Some(((self.0 >> 0u32) & 0x1_u64) != 0),
-                1u32 => Some(((self.0 >> 1u32) & 0x1_u64) != 0),
-                2u32 => Some(((self.0 >> 2u32) & 0x1_u64) != 0),
-                3u32 => Some(((self.0 >> 3u32) & 0x1_u64) != 0),
-                4u32 => Some(((self.0 >> 4u32) & 0x1_u64) != 0),
-                5u32 => Some(((self.0 >> 5u32) & 0x1_u64) != 0),
-                6u32 => Some(((self.0 >> 6u32) & 0x1_u64) != 0),
-                7u32 => Some(((self.0 >> 7u32) & 0x1_u64) != 0),
-                _ => None,
+            if index < 8u32 {
+                Some((((self.0 >> (0u32 + (index * 1u32))) & 0x1_u64)) != 0)
+            } else {
+                None
             }
         }
         ///Writes 1 to element `index` of `CLR_OVF_PMC`, or fails when out of 0..8.
@@ -4342,78 +3933,19 @@ Clear the overflow flag of IA32_PMCi.*/
             index: u32,
         ) -> Result<Self, crate::FieldError> {
             let v = 1u64;
-            match index {
-                0u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xfffffffffffffffe_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 0u32),
-                        ),
-                    )
-                }
-                1u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xfffffffffffffffd_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 1u32),
-                        ),
-                    )
-                }
-                2u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xfffffffffffffffb_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 2u32),
-                        ),
-                    )
-                }
-                3u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xfffffffffffffff7_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 3u32),
-                        ),
-                    )
-                }
-                4u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xffffffffffffffef_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 4u32),
-                        ),
-                    )
-                }
-                5u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xffffffffffffffdf_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 5u32),
-                        ),
-                    )
-                }
-                6u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xffffffffffffffbf_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 6u32),
-                        ),
-                    )
-                }
-                7u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xffffffffffffff7f_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 7u32),
-                        ),
-                    )
-                }
-                _ => {
-                    Err(crate::FieldError::IndexOutOfRange {
-                        field: "CLR_OVF_PMC",
-                        count: 8u32,
-                        index,
-                    })
-                }
+            if index < 8u32 {
+                Ok(
+                    Self(
+                        (self.0 & !(0x1_u64 << (index * 1u32)))
+                            | (((v >> 0u32) & 0x1_u64) << (0u32 + (index * 1u32))),
+                    ),
+                )
+            } else {
+                Err(crate::FieldError::IndexOutOfRange {
+                    field: "CLR_OVF_PMC",
+                    count: 8u32,
+                    index,
+                })
             }
         }
         /**`CLR_OVF_FIXED_CTR` element 0 of 7, fixed counter 0: bit 32, write-1-to-clear, 1 bit wide.
@@ -4509,15 +4041,10 @@ Clear the overflow flag of IA32_FIXED_CTRi.*/
         }
         ///Element `index` of `CLR_OVF_FIXED_CTR`, or `None` when out of 0..7.
         pub const fn get_clr_ovf_fixed_ctr_at(self, index: u32) -> Option<bool> {
-            match index {
-                0u32 => Some(((self.0 >> 32u32) & 0x1_u64) != 0),
-                1u32 => Some(((self.0 >> 33u32) & 0x1_u64) != 0),
-                2u32 => Some(((self.0 >> 34u32) & 0x1_u64) != 0),
-                3u32 => Some(((self.0 >> 35u32) & 0x1_u64) != 0),
-                4u32 => Some(((self.0 >> 36u32) & 0x1_u64) != 0),
-                5u32 => Some(((self.0 >> 37u32) & 0x1_u64) != 0),
-                6u32 => Some(((self.0 >> 38u32) & 0x1_u64) != 0),
-                _ => None,
+            if index < 7u32 {
+                Some((((self.0 >> (32u32 + (index * 1u32))) & 0x1_u64)) != 0)
+            } else {
+                None
             }
         }
         ///Writes 1 to element `index` of `CLR_OVF_FIXED_CTR`, or fails when out of 0..7.
@@ -4526,70 +4053,19 @@ Clear the overflow flag of IA32_FIXED_CTRi.*/
             index: u32,
         ) -> Result<Self, crate::FieldError> {
             let v = 1u64;
-            match index {
-                0u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xfffffffeffffffff_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 32u32),
-                        ),
-                    )
-                }
-                1u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xfffffffdffffffff_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 33u32),
-                        ),
-                    )
-                }
-                2u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xfffffffbffffffff_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 34u32),
-                        ),
-                    )
-                }
-                3u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xfffffff7ffffffff_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 35u32),
-                        ),
-                    )
-                }
-                4u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xffffffefffffffff_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 36u32),
-                        ),
-                    )
-                }
-                5u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xffffffdfffffffff_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 37u32),
-                        ),
-                    )
-                }
-                6u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xffffffbfffffffff_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 38u32),
-                        ),
-                    )
-                }
-                _ => {
-                    Err(crate::FieldError::IndexOutOfRange {
-                        field: "CLR_OVF_FIXED_CTR",
-                        count: 7u32,
-                        index,
-                    })
-                }
+            if index < 7u32 {
+                Ok(
+                    Self(
+                        (self.0 & !(0x100000000_u64 << (index * 1u32)))
+                            | (((v >> 0u32) & 0x1_u64) << (32u32 + (index * 1u32))),
+                    ),
+                )
+            } else {
+                Err(crate::FieldError::IndexOutOfRange {
+                    field: "CLR_OVF_FIXED_CTR",
+                    count: 7u32,
+                    index,
+                })
             }
         }
         /**Clear OVF_PERF_METRICS.
@@ -4847,17 +4323,7 @@ Clear the overflow flag of IA32_PMCi.*/
                     Ok(
                         self
                             .track(
-                                match index {
-                                    0u32 => 0x1_u64,
-                                    1u32 => 0x2_u64,
-                                    2u32 => 0x4_u64,
-                                    3u32 => 0x8_u64,
-                                    4u32 => 0x10_u64,
-                                    5u32 => 0x20_u64,
-                                    6u32 => 0x40_u64,
-                                    7u32 => 0x80_u64,
-                                    _ => 0,
-                                },
+                                if index < 8u32 { 0x1_u64 << (index * 1u32) } else { 0 },
                                 next,
                             ),
                     )
@@ -4917,15 +4383,10 @@ Clear the overflow flag of IA32_FIXED_CTRi.*/
                     Ok(
                         self
                             .track(
-                                match index {
-                                    0u32 => 0x100000000_u64,
-                                    1u32 => 0x200000000_u64,
-                                    2u32 => 0x400000000_u64,
-                                    3u32 => 0x800000000_u64,
-                                    4u32 => 0x1000000000_u64,
-                                    5u32 => 0x2000000000_u64,
-                                    6u32 => 0x4000000000_u64,
-                                    _ => 0,
+                                if index < 7u32 {
+                                    0x100000000_u64 << (index * 1u32)
+                                } else {
+                                    0
                                 },
                                 next,
                             ),
@@ -5560,16 +5021,10 @@ Set the overflow flag of IA32_PMCi.*/
         }
         ///Element `index` of `SET_OVF_PMC`, or `None` when out of 0..8.
         pub const fn get_set_ovf_pmc_at(self, index: u32) -> Option<bool> {
-            match index {
-                0u32 => Some(((self.0 >> 0u32) & 0x1_u64) != 0),
-                1u32 => Some(((self.0 >> 1u32) & 0x1_u64) != 0),
-                2u32 => Some(((self.0 >> 2u32) & 0x1_u64) != 0),
-                3u32 => Some(((self.0 >> 3u32) & 0x1_u64) != 0),
-                4u32 => Some(((self.0 >> 4u32) & 0x1_u64) != 0),
-                5u32 => Some(((self.0 >> 5u32) & 0x1_u64) != 0),
-                6u32 => Some(((self.0 >> 6u32) & 0x1_u64) != 0),
-                7u32 => Some(((self.0 >> 7u32) & 0x1_u64) != 0),
-                _ => None,
+            if index < 8u32 {
+                Some((((self.0 >> (0u32 + (index * 1u32))) & 0x1_u64)) != 0)
+            } else {
+                None
             }
         }
         ///Writes 1 to element `index` of `SET_OVF_PMC`, or fails when out of 0..8.
@@ -5578,78 +5033,19 @@ Set the overflow flag of IA32_PMCi.*/
             index: u32,
         ) -> Result<Self, crate::FieldError> {
             let v = 1u64;
-            match index {
-                0u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xfffffffffffffffe_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 0u32),
-                        ),
-                    )
-                }
-                1u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xfffffffffffffffd_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 1u32),
-                        ),
-                    )
-                }
-                2u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xfffffffffffffffb_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 2u32),
-                        ),
-                    )
-                }
-                3u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xfffffffffffffff7_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 3u32),
-                        ),
-                    )
-                }
-                4u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xffffffffffffffef_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 4u32),
-                        ),
-                    )
-                }
-                5u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xffffffffffffffdf_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 5u32),
-                        ),
-                    )
-                }
-                6u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xffffffffffffffbf_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 6u32),
-                        ),
-                    )
-                }
-                7u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xffffffffffffff7f_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 7u32),
-                        ),
-                    )
-                }
-                _ => {
-                    Err(crate::FieldError::IndexOutOfRange {
-                        field: "SET_OVF_PMC",
-                        count: 8u32,
-                        index,
-                    })
-                }
+            if index < 8u32 {
+                Ok(
+                    Self(
+                        (self.0 & !(0x1_u64 << (index * 1u32)))
+                            | (((v >> 0u32) & 0x1_u64) << (0u32 + (index * 1u32))),
+                    ),
+                )
+            } else {
+                Err(crate::FieldError::IndexOutOfRange {
+                    field: "SET_OVF_PMC",
+                    count: 8u32,
+                    index,
+                })
             }
         }
         /**`SET_OVF_FIXED_CTR` element 0 of 7, fixed counter 0: bit 32, write-1-to-set, 1 bit wide.
@@ -5745,15 +5141,10 @@ Set the overflow flag of IA32_FIXED_CTRi.*/
         }
         ///Element `index` of `SET_OVF_FIXED_CTR`, or `None` when out of 0..7.
         pub const fn get_set_ovf_fixed_ctr_at(self, index: u32) -> Option<bool> {
-            match index {
-                0u32 => Some(((self.0 >> 32u32) & 0x1_u64) != 0),
-                1u32 => Some(((self.0 >> 33u32) & 0x1_u64) != 0),
-                2u32 => Some(((self.0 >> 34u32) & 0x1_u64) != 0),
-                3u32 => Some(((self.0 >> 35u32) & 0x1_u64) != 0),
-                4u32 => Some(((self.0 >> 36u32) & 0x1_u64) != 0),
-                5u32 => Some(((self.0 >> 37u32) & 0x1_u64) != 0),
-                6u32 => Some(((self.0 >> 38u32) & 0x1_u64) != 0),
-                _ => None,
+            if index < 7u32 {
+                Some((((self.0 >> (32u32 + (index * 1u32))) & 0x1_u64)) != 0)
+            } else {
+                None
             }
         }
         ///Writes 1 to element `index` of `SET_OVF_FIXED_CTR`, or fails when out of 0..7.
@@ -5762,70 +5153,19 @@ Set the overflow flag of IA32_FIXED_CTRi.*/
             index: u32,
         ) -> Result<Self, crate::FieldError> {
             let v = 1u64;
-            match index {
-                0u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xfffffffeffffffff_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 32u32),
-                        ),
-                    )
-                }
-                1u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xfffffffdffffffff_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 33u32),
-                        ),
-                    )
-                }
-                2u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xfffffffbffffffff_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 34u32),
-                        ),
-                    )
-                }
-                3u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xfffffff7ffffffff_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 35u32),
-                        ),
-                    )
-                }
-                4u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xffffffefffffffff_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 36u32),
-                        ),
-                    )
-                }
-                5u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xffffffdfffffffff_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 37u32),
-                        ),
-                    )
-                }
-                6u32 => {
-                    Ok(
-                        Self(
-                            (self.0 & 0xffffffbfffffffff_u64)
-                                | (((v >> 0u32) & 0x1_u64) << 38u32),
-                        ),
-                    )
-                }
-                _ => {
-                    Err(crate::FieldError::IndexOutOfRange {
-                        field: "SET_OVF_FIXED_CTR",
-                        count: 7u32,
-                        index,
-                    })
-                }
+            if index < 7u32 {
+                Ok(
+                    Self(
+                        (self.0 & !(0x100000000_u64 << (index * 1u32)))
+                            | (((v >> 0u32) & 0x1_u64) << (32u32 + (index * 1u32))),
+                    ),
+                )
+            } else {
+                Err(crate::FieldError::IndexOutOfRange {
+                    field: "SET_OVF_FIXED_CTR",
+                    count: 7u32,
+                    index,
+                })
             }
         }
         /**Set OVF_PERF_METRICS.
@@ -6069,17 +5409,7 @@ Set the overflow flag of IA32_PMCi.*/
                     Ok(
                         self
                             .track(
-                                match index {
-                                    0u32 => 0x1_u64,
-                                    1u32 => 0x2_u64,
-                                    2u32 => 0x4_u64,
-                                    3u32 => 0x8_u64,
-                                    4u32 => 0x10_u64,
-                                    5u32 => 0x20_u64,
-                                    6u32 => 0x40_u64,
-                                    7u32 => 0x80_u64,
-                                    _ => 0,
-                                },
+                                if index < 8u32 { 0x1_u64 << (index * 1u32) } else { 0 },
                                 next,
                             ),
                     )
@@ -6139,15 +5469,10 @@ Set the overflow flag of IA32_FIXED_CTRi.*/
                     Ok(
                         self
                             .track(
-                                match index {
-                                    0u32 => 0x100000000_u64,
-                                    1u32 => 0x200000000_u64,
-                                    2u32 => 0x400000000_u64,
-                                    3u32 => 0x800000000_u64,
-                                    4u32 => 0x1000000000_u64,
-                                    5u32 => 0x2000000000_u64,
-                                    6u32 => 0x4000000000_u64,
-                                    _ => 0,
+                                if index < 7u32 {
+                                    0x100000000_u64 << (index * 1u32)
+                                } else {
+                                    0
                                 },
                                 next,
                             ),
@@ -6840,16 +6165,10 @@ IA32_PERFEVTSELi has a non-zero event select or umask.*/
         }
         ///Element `index` of `PERFEVTSEL_INUSE`, or `None` when out of 0..8.
         pub const fn perfevtsel_inuse_at(self, index: u32) -> Option<bool> {
-            match index {
-                0u32 => Some(((self.0 >> 0u32) & 0x1_u64) != 0),
-                1u32 => Some(((self.0 >> 1u32) & 0x1_u64) != 0),
-                2u32 => Some(((self.0 >> 2u32) & 0x1_u64) != 0),
-                3u32 => Some(((self.0 >> 3u32) & 0x1_u64) != 0),
-                4u32 => Some(((self.0 >> 4u32) & 0x1_u64) != 0),
-                5u32 => Some(((self.0 >> 5u32) & 0x1_u64) != 0),
-                6u32 => Some(((self.0 >> 6u32) & 0x1_u64) != 0),
-                7u32 => Some(((self.0 >> 7u32) & 0x1_u64) != 0),
-                _ => None,
+            if index < 8u32 {
+                Some((((self.0 >> (0u32 + (index * 1u32))) & 0x1_u64)) != 0)
+            } else {
+                None
             }
         }
         /**`FIXED_CTR_INUSE` element 0 of 7, fixed counter 0: bit 32, read-only, 1 bit wide.
@@ -6952,15 +6271,10 @@ IA32_FIXED_CTRi is enabled in IA32_FIXED_CTR_CTRL.*/
         }
         ///Element `index` of `FIXED_CTR_INUSE`, or `None` when out of 0..7.
         pub const fn fixed_ctr_inuse_at(self, index: u32) -> Option<bool> {
-            match index {
-                0u32 => Some(((self.0 >> 32u32) & 0x1_u64) != 0),
-                1u32 => Some(((self.0 >> 33u32) & 0x1_u64) != 0),
-                2u32 => Some(((self.0 >> 34u32) & 0x1_u64) != 0),
-                3u32 => Some(((self.0 >> 35u32) & 0x1_u64) != 0),
-                4u32 => Some(((self.0 >> 36u32) & 0x1_u64) != 0),
-                5u32 => Some(((self.0 >> 37u32) & 0x1_u64) != 0),
-                6u32 => Some(((self.0 >> 38u32) & 0x1_u64) != 0),
-                _ => None,
+            if index < 7u32 {
+                Some((((self.0 >> (32u32 + (index * 1u32))) & 0x1_u64)) != 0)
+            } else {
+                None
             }
         }
         /**A PMI is programmed on some counter.
