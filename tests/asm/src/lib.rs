@@ -122,8 +122,7 @@ pub fn hand_plain_umask(bits: u64, v: u64) -> u64 {
 /// Generated: AMD's split 12-bit event select (bits 7:0 and 35:32) set at run time.
 #[unsafe(no_mangle)]
 pub fn gen_split_event_select(bits: u64, v: u64) -> u64 {
-    match pmu_regs::amd::core::PERF_EVT_SEL_CORE::Value::from_raw_read(bits)
-        .try_set_event_select(v)
+    match pmu_regs::amd::core::PERF_EVT_SEL_CORE::Value::from_raw_read(bits).try_set_event_select(v)
     {
         Ok(x) => x.bits(),
         Err(_) => 0,
