@@ -724,7 +724,7 @@ fn decode_every_field_and_the_event() {
     assert!(d.warnings.is_empty(), "{:?}", d.warnings);
     // A field's named value is reported.
     let pc = d.fields.iter().find(|f| f.name == "PC").unwrap();
-    assert_eq!(pc.meaning.as_deref(), Some("TOGGLE_ON_OVERFLOW"));
+    assert_eq!(pc.meaning, Some("TOGGLE_ON_OVERFLOW"));
 }
 
 #[test]
@@ -804,7 +804,7 @@ fn decode_split_fields_and_field_arrays() {
         .iter()
         .find(|f| f.name == "ENABLE" && f.element == Some(0))
         .unwrap();
-    assert_eq!(ctrl.meaning.as_deref(), Some("ALL"));
+    assert_eq!(ctrl.meaning, Some("ALL"));
 }
 
 #[test]

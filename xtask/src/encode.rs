@@ -294,7 +294,7 @@ pub fn decoded_table(d: &Decoded) -> String {
         .iter()
         .map(|f| {
             [
-                element_name(&f.name, f.element),
+                element_name(f.name, f.element),
                 f.bits.clone(),
                 format!("{:#x}", f.value),
                 f.meaning.unwrap_or_default().to_owned(),

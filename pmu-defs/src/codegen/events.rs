@@ -227,7 +227,9 @@ impl Cx<'_> {
                 }
                 // The encodings as a constant, which `Event::desc` indexes, so that a
                 // constant event folds to its fields in the caller (a `static` of another
-                // crate is opaque to the optimizer). Comments in `quote!` are not emitted.
+                // crate is opaque to the optimizer). Large on purpose: the optimizer drops it when every
+                // index is constant. Comments in `quote!` are not emitted.
+                #[allow(clippy::large_const_arrays)]
                 const TABLE: [#krate::EventDesc; #count_lit] = [#(#descs),*];
                 static DESCS: [#krate::EventDesc; #count_lit] = TABLE;
                 static ALL: [Event; #count_lit] = [#(Event::#variants),*];

@@ -99,7 +99,9 @@ impl Elem {
         let mut produced = 0u32;
         for &(lsb, w) in &self.parts {
             let m = lit_u64(max_of(w));
-            terms.push(if produced == 0 {
+            terms.push(if self.parts.len() == 1 {
+                quote! { (self.0 >> (#lsb + #shift)) & #m }
+            } else if produced == 0 {
                 quote! { ((self.0 >> (#lsb + #shift)) & #m) }
             } else {
                 quote! { (((self.0 >> (#lsb + #shift)) & #m) << #produced) }

@@ -1235,6 +1235,7 @@ Look one up with [`Event::from_name`](Event::from_name) or `str::parse`, and pro
         ///`XQ.FULL`: event `0x2D`, umask `0x01`, cmask 1; counters 0-9
         Xq_Full,
     }
+    #[allow(clippy::large_const_arrays)]
     const TABLE: [crate::EventDesc; 329] = [
         crate::EventDesc::new("ARITH.DIV_ACTIVE", 0xb0, 0x09)
             .with_counters(0x3ff)

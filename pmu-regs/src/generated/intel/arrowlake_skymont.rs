@@ -1173,6 +1173,7 @@ Look one up with [`Event::from_name`](Event::from_name) or `str::parse`, and pro
         ///`XQ_PROMOTION.RFOS`: event `0xF4`, umask `0x02`; counters 0-7
         XqPromotion_Rfos,
     }
+    #[allow(clippy::large_const_arrays)]
     const TABLE: [crate::EventDesc; 295] = [
         crate::EventDesc::new("ARITH.DIV_ACTIVE", 0xcd, 0x03)
             .with_counters(0xff)

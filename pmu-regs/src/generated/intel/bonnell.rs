@@ -706,6 +706,7 @@ Look one up with [`Event::from_name`](Event::from_name) or `str::parse`, and pro
         ///`X87_COMP_OPS_EXE.FXCH.S`: event `0x10`, umask `0x02`; counters 0,1
         X87CompOpsExe_Fxch_S,
     }
+    #[allow(clippy::large_const_arrays)]
     const TABLE: [crate::EventDesc; 270] = [
         crate::EventDesc::new("BACLEARS.ANY", 0xe6, 0x01).with_counters(0x3),
         crate::EventDesc::new("BOGUS_BR", 0xe4, 0x01).with_counters(0x3),

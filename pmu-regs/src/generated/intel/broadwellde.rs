@@ -828,6 +828,7 @@ Look one up with [`Event::from_name`](Event::from_name) or `str::parse`, and pro
         ///`UOP_DISPATCHES_CANCELLED.SIMD_PRF`: event `0xA0`, umask `0x03`; counters 0-3
         UopDispatchesCancelled_SimdPrf,
     }
+    #[allow(clippy::large_const_arrays)]
     const TABLE: [crate::EventDesc; 344] = [
         crate::EventDesc::new("ARITH.FPU_DIV_ACTIVE", 0x14, 0x01).with_counters(0xf),
         crate::EventDesc::new("BACLEARS.ANY", 0xe6, 0x1f).with_counters(0xf),

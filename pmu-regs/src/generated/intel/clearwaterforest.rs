@@ -1103,6 +1103,7 @@ Look one up with [`Event::from_name`](Event::from_name) or `str::parse`, and pro
         ///`UOPS_RETIRED.X87`: event `0xC2`, umask `0x00`; counters 0-7
         UopsRetired_X87,
     }
+    #[allow(clippy::large_const_arrays)]
     const TABLE: [crate::EventDesc; 263] = [
         crate::EventDesc::new("ARITH.DIV_ACTIVE", 0xcd, 0x03)
             .with_counters(0xff)

@@ -504,6 +504,7 @@ Look one up with [`Event::from_name`](Event::from_name) or `str::parse`, and pro
         ///`UOPS_RETIRED.MS`: event `0xC2`, umask `0x01`; counters 0-3
         UopsRetired_Ms,
     }
+    #[allow(clippy::large_const_arrays)]
     const TABLE: [crate::EventDesc; 180] = [
         crate::EventDesc::new("BACLEARS.ALL", 0xe6, 0x01).with_counters(0xf),
         crate::EventDesc::new("BACLEARS.COND", 0xe6, 0x10).with_counters(0xf),

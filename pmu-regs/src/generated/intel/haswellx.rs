@@ -912,6 +912,7 @@ Look one up with [`Event::from_name`](Event::from_name) or `str::parse`, and pro
         ///`UOPS_RETIRED.TOTAL_CYCLES`: event `0xC2`, umask `0x01`, cmask 16, inv; counters 0-3
         UopsRetired_TotalCycles,
     }
+    #[allow(clippy::large_const_arrays)]
     const TABLE: [crate::EventDesc; 386] = [
         crate::EventDesc::new("ARITH.DIVIDER_UOPS", 0x14, 0x02).with_counters(0xf),
         crate::EventDesc::new("AVX_INSTS.ALL", 0xc6, 0x07).with_counters(0xf),

@@ -853,6 +853,7 @@ Look one up with [`Event::from_name`](Event::from_name) or `str::parse`, and pro
         ///`UOPS_RETIRED.TOTAL_CYCLES`: event `0xC2`, umask `0x02`, cmask 10, inv; counters 0-7
         UopsRetired_TotalCycles,
     }
+    #[allow(clippy::large_const_arrays)]
     const TABLE: [crate::EventDesc; 343] = [
         crate::EventDesc::new("ARITH.DIVIDER_ACTIVE", 0x14, 0x09)
             .with_counters(0xff)

@@ -852,6 +852,7 @@ Look one up with [`Event::from_name`](Event::from_name) or `str::parse`, and pro
         ///`UOPS_RETIRED.TOTAL_CYCLES`: event `0xC2`, umask `0x01`, cmask 10, inv; counters 0-3
         UopsRetired_TotalCycles,
     }
+    #[allow(clippy::large_const_arrays)]
     const TABLE: [crate::EventDesc; 356] = [
         crate::EventDesc::new("ARITH.FPU_DIV", 0x14, 0x04)
             .with_counters(0xf)

@@ -898,6 +898,7 @@ Look one up with [`Event::from_name`](Event::from_name) or `str::parse`, and pro
         ///`UOPS_RETIRED.SCALAR_SIMD`: event `0xC2`, umask `0x20`; counters 0,1
         UopsRetired_ScalarSimd,
     }
+    #[allow(clippy::large_const_arrays)]
     const TABLE: [crate::EventDesc; 376] = [
         crate::EventDesc::new("BACLEARS.ALL", 0xe6, 0x01).with_counters(0x3),
         crate::EventDesc::new("BACLEARS.COND", 0xe6, 0x10).with_counters(0x3),

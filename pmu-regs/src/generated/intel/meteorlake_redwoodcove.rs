@@ -819,6 +819,7 @@ Look one up with [`Event::from_name`](Event::from_name) or `str::parse`, and pro
         ///`XQ.FULL_CYCLES`: event `0x2D`, umask `0x01`, cmask 1; counters 0-3
         Xq_FullCycles,
     }
+    #[allow(clippy::large_const_arrays)]
     const TABLE: [crate::EventDesc; 323] = [
         crate::EventDesc::new("ARITH.DIV_ACTIVE", 0xb0, 0x09)
             .with_counters(0xff)

@@ -954,6 +954,7 @@ Look one up with [`Event::from_name`](Event::from_name) or `str::parse`, and pro
         ///`UOPS_RETIRED.TOTAL_CYCLES`: event `0xC2`, umask `0x01`, cmask 10, inv; counters 0-3
         UopsRetired_TotalCycles,
     }
+    #[allow(clippy::large_const_arrays)]
     const TABLE: [crate::EventDesc; 407] = [
         crate::EventDesc::new("AGU_BYPASS_CANCEL.COUNT", 0xb6, 0x01).with_counters(0xf),
         crate::EventDesc::new("ARITH.FPU_DIV", 0x14, 0x01)

@@ -1084,6 +1084,7 @@ Look one up with [`Event::from_name`](Event::from_name) or `str::parse`, and pro
         ///`UOPS_RETIRED.TOTAL_CYCLES`: event `0xC2`, umask `0x02`, cmask 16, inv; counters 0-3
         UopsRetired_TotalCycles,
     }
+    #[allow(clippy::large_const_arrays)]
     const TABLE: [crate::EventDesc; 470] = [
         crate::EventDesc::new("ARITH.DIVIDER_ACTIVE", 0x14, 0x01)
             .with_counters(0xf)

@@ -1226,6 +1226,7 @@ Look one up with [`Event::from_name`](Event::from_name) or `str::parse`, and pro
         ///`UOP_UNFUSION`: event `0xDB`, umask `0x01`; counters 0-3
         UopUnfusion,
     }
+    #[allow(clippy::large_const_arrays)]
     const TABLE: [crate::EventDesc; 542] = [
         crate::EventDesc::new("ARITH.CYCLES_DIV_BUSY", 0x14, 0x01).with_counters(0xf),
         crate::EventDesc::new("ARITH.DIV", 0x14, 0x01)

@@ -2364,7 +2364,7 @@ IA32_PMCi has overflowed.*/
         ///Element `index` of `OVF_PMC`, or `None` when out of 0..10.
         pub const fn ovf_pmc_at(self, index: u32) -> Option<bool> {
             if index < 10u32 {
-                Some((((self.0 >> (0u32 + (index * 1u32))) & 0x1_u64)) != 0)
+                Some(((self.0 >> (0u32 + (index * 1u32))) & 0x1_u64) != 0)
             } else {
                 None
             }
@@ -2428,7 +2428,7 @@ IA32_FIXED_CTRi has overflowed.*/
         ///Element `index` of `OVF_FIXED_CTR`, or `None` when out of 0..4.
         pub const fn ovf_fixed_ctr_at(self, index: u32) -> Option<bool> {
             if index < 4u32 {
-                Some((((self.0 >> (32u32 + (index * 1u32))) & 0x1_u64)) != 0)
+                Some(((self.0 >> (32u32 + (index * 1u32))) & 0x1_u64) != 0)
             } else {
                 None
             }
@@ -2856,7 +2856,7 @@ Enable IA32_PMCi.*/
         ///Element `index` of `EN_PMC`, or `None` when out of 0..10.
         pub const fn en_pmc_at(self, index: u32) -> Option<bool> {
             if index < 10u32 {
-                Some((((self.0 >> (0u32 + (index * 1u32))) & 0x1_u64)) != 0)
+                Some(((self.0 >> (0u32 + (index * 1u32))) & 0x1_u64) != 0)
             } else {
                 None
             }
@@ -2944,7 +2944,7 @@ Enable IA32_FIXED_CTRi.*/
         ///Element `index` of `EN_FIXED_CTR`, or `None` when out of 0..4.
         pub const fn en_fixed_ctr_at(self, index: u32) -> Option<bool> {
             if index < 4u32 {
-                Some((((self.0 >> (32u32 + (index * 1u32))) & 0x1_u64)) != 0)
+                Some(((self.0 >> (32u32 + (index * 1u32))) & 0x1_u64) != 0)
             } else {
                 None
             }
@@ -3680,7 +3680,7 @@ Clear the overflow flag of IA32_PMCi.*/
         ///Element `index` of `CLR_OVF_PMC`, or `None` when out of 0..10.
         pub const fn get_clr_ovf_pmc_at(self, index: u32) -> Option<bool> {
             if index < 10u32 {
-                Some((((self.0 >> (0u32 + (index * 1u32))) & 0x1_u64)) != 0)
+                Some(((self.0 >> (0u32 + (index * 1u32))) & 0x1_u64) != 0)
             } else {
                 None
             }
@@ -3761,7 +3761,7 @@ Clear the overflow flag of IA32_FIXED_CTRi.*/
         ///Element `index` of `CLR_OVF_FIXED_CTR`, or `None` when out of 0..4.
         pub const fn get_clr_ovf_fixed_ctr_at(self, index: u32) -> Option<bool> {
             if index < 4u32 {
-                Some((((self.0 >> (32u32 + (index * 1u32))) & 0x1_u64)) != 0)
+                Some(((self.0 >> (32u32 + (index * 1u32))) & 0x1_u64) != 0)
             } else {
                 None
             }
@@ -4746,7 +4746,7 @@ Set the overflow flag of IA32_PMCi.*/
         ///Element `index` of `SET_OVF_PMC`, or `None` when out of 0..10.
         pub const fn get_set_ovf_pmc_at(self, index: u32) -> Option<bool> {
             if index < 10u32 {
-                Some((((self.0 >> (0u32 + (index * 1u32))) & 0x1_u64)) != 0)
+                Some(((self.0 >> (0u32 + (index * 1u32))) & 0x1_u64) != 0)
             } else {
                 None
             }
@@ -4827,7 +4827,7 @@ Set the overflow flag of IA32_FIXED_CTRi.*/
         ///Element `index` of `SET_OVF_FIXED_CTR`, or `None` when out of 0..4.
         pub const fn get_set_ovf_fixed_ctr_at(self, index: u32) -> Option<bool> {
             if index < 4u32 {
-                Some((((self.0 >> (32u32 + (index * 1u32))) & 0x1_u64)) != 0)
+                Some(((self.0 >> (32u32 + (index * 1u32))) & 0x1_u64) != 0)
             } else {
                 None
             }
@@ -5850,7 +5850,7 @@ IA32_PERFEVTSELi has a non-zero event select or umask.*/
         ///Element `index` of `PERFEVTSEL_INUSE`, or `None` when out of 0..10.
         pub const fn perfevtsel_inuse_at(self, index: u32) -> Option<bool> {
             if index < 10u32 {
-                Some((((self.0 >> (0u32 + (index * 1u32))) & 0x1_u64)) != 0)
+                Some(((self.0 >> (0u32 + (index * 1u32))) & 0x1_u64) != 0)
             } else {
                 None
             }
@@ -5914,7 +5914,7 @@ IA32_FIXED_CTRi is enabled in IA32_FIXED_CTR_CTRL.*/
         ///Element `index` of `FIXED_CTR_INUSE`, or `None` when out of 0..4.
         pub const fn fixed_ctr_inuse_at(self, index: u32) -> Option<bool> {
             if index < 4u32 {
-                Some((((self.0 >> (32u32 + (index * 1u32))) & 0x1_u64)) != 0)
+                Some(((self.0 >> (32u32 + (index * 1u32))) & 0x1_u64) != 0)
             } else {
                 None
             }

@@ -996,7 +996,7 @@ Privilege levels at which fixed counter i counts.*/
         ///Element `index` of `ENABLE`, or `None` when out of 0..7.
         pub const fn enable_at(self, index: u32) -> Option<u8> {
             if index < 7u32 {
-                Some((((self.0 >> (0u32 + (index * 4u32))) & 0x3_u64)) as u8)
+                Some(((self.0 >> (0u32 + (index * 4u32))) & 0x3_u64) as u8)
             } else {
                 None
             }
@@ -1123,7 +1123,7 @@ AnyThread for fixed counter i (see IA32_PERFEVTSELx.ANY).*/
         ///Element `index` of `ANY`, or `None` when out of 0..7.
         pub const fn any_at(self, index: u32) -> Option<bool> {
             if index < 7u32 {
-                Some((((self.0 >> (2u32 + (index * 4u32))) & 0x1_u64)) != 0)
+                Some(((self.0 >> (2u32 + (index * 4u32))) & 0x1_u64) != 0)
             } else {
                 None
             }
@@ -1250,7 +1250,7 @@ Raise a performance-monitoring interrupt when fixed counter i overflows.*/
         ///Element `index` of `PMI`, or `None` when out of 0..7.
         pub const fn pmi_at(self, index: u32) -> Option<bool> {
             if index < 7u32 {
-                Some((((self.0 >> (3u32 + (index * 4u32))) & 0x1_u64)) != 0)
+                Some(((self.0 >> (3u32 + (index * 4u32))) & 0x1_u64) != 0)
             } else {
                 None
             }
@@ -1377,7 +1377,7 @@ Fixed counter i writes adaptive PEBS records in the layout MSR_PEBS_DATA_CFG sel
         ///Element `index` of `ADAPTIVE_RECORD`, or `None` when out of 0..7.
         pub const fn adaptive_record_at(self, index: u32) -> Option<bool> {
             if index < 7u32 {
-                Some((((self.0 >> (32u32 + (index * 4u32))) & 0x1_u64)) != 0)
+                Some(((self.0 >> (32u32 + (index * 4u32))) & 0x1_u64) != 0)
             } else {
                 None
             }
@@ -2556,7 +2556,7 @@ IA32_PMCi has overflowed.*/
         ///Element `index` of `OVF_PMC`, or `None` when out of 0..8.
         pub const fn ovf_pmc_at(self, index: u32) -> Option<bool> {
             if index < 8u32 {
-                Some((((self.0 >> (0u32 + (index * 1u32))) & 0x1_u64)) != 0)
+                Some(((self.0 >> (0u32 + (index * 1u32))) & 0x1_u64) != 0)
             } else {
                 None
             }
@@ -2662,7 +2662,7 @@ IA32_FIXED_CTRi has overflowed.*/
         ///Element `index` of `OVF_FIXED_CTR`, or `None` when out of 0..7.
         pub const fn ovf_fixed_ctr_at(self, index: u32) -> Option<bool> {
             if index < 7u32 {
-                Some((((self.0 >> (32u32 + (index * 1u32))) & 0x1_u64)) != 0)
+                Some(((self.0 >> (32u32 + (index * 1u32))) & 0x1_u64) != 0)
             } else {
                 None
             }
@@ -3067,7 +3067,7 @@ Enable IA32_PMCi.*/
         ///Element `index` of `EN_PMC`, or `None` when out of 0..8.
         pub const fn en_pmc_at(self, index: u32) -> Option<bool> {
             if index < 8u32 {
-                Some((((self.0 >> (0u32 + (index * 1u32))) & 0x1_u64)) != 0)
+                Some(((self.0 >> (0u32 + (index * 1u32))) & 0x1_u64) != 0)
             } else {
                 None
             }
@@ -3194,7 +3194,7 @@ Enable IA32_FIXED_CTRi.*/
         ///Element `index` of `EN_FIXED_CTR`, or `None` when out of 0..7.
         pub const fn en_fixed_ctr_at(self, index: u32) -> Option<bool> {
             if index < 7u32 {
-                Some((((self.0 >> (32u32 + (index * 1u32))) & 0x1_u64)) != 0)
+                Some(((self.0 >> (32u32 + (index * 1u32))) & 0x1_u64) != 0)
             } else {
                 None
             }
@@ -3922,7 +3922,7 @@ Clear the overflow flag of IA32_PMCi.*/
         ///Element `index` of `CLR_OVF_PMC`, or `None` when out of 0..8.
         pub const fn get_clr_ovf_pmc_at(self, index: u32) -> Option<bool> {
             if index < 8u32 {
-                Some((((self.0 >> (0u32 + (index * 1u32))) & 0x1_u64)) != 0)
+                Some(((self.0 >> (0u32 + (index * 1u32))) & 0x1_u64) != 0)
             } else {
                 None
             }
@@ -4042,7 +4042,7 @@ Clear the overflow flag of IA32_FIXED_CTRi.*/
         ///Element `index` of `CLR_OVF_FIXED_CTR`, or `None` when out of 0..7.
         pub const fn get_clr_ovf_fixed_ctr_at(self, index: u32) -> Option<bool> {
             if index < 7u32 {
-                Some((((self.0 >> (32u32 + (index * 1u32))) & 0x1_u64)) != 0)
+                Some(((self.0 >> (32u32 + (index * 1u32))) & 0x1_u64) != 0)
             } else {
                 None
             }
@@ -5022,7 +5022,7 @@ Set the overflow flag of IA32_PMCi.*/
         ///Element `index` of `SET_OVF_PMC`, or `None` when out of 0..8.
         pub const fn get_set_ovf_pmc_at(self, index: u32) -> Option<bool> {
             if index < 8u32 {
-                Some((((self.0 >> (0u32 + (index * 1u32))) & 0x1_u64)) != 0)
+                Some(((self.0 >> (0u32 + (index * 1u32))) & 0x1_u64) != 0)
             } else {
                 None
             }
@@ -5142,7 +5142,7 @@ Set the overflow flag of IA32_FIXED_CTRi.*/
         ///Element `index` of `SET_OVF_FIXED_CTR`, or `None` when out of 0..7.
         pub const fn get_set_ovf_fixed_ctr_at(self, index: u32) -> Option<bool> {
             if index < 7u32 {
-                Some((((self.0 >> (32u32 + (index * 1u32))) & 0x1_u64)) != 0)
+                Some(((self.0 >> (32u32 + (index * 1u32))) & 0x1_u64) != 0)
             } else {
                 None
             }
@@ -6166,7 +6166,7 @@ IA32_PERFEVTSELi has a non-zero event select or umask.*/
         ///Element `index` of `PERFEVTSEL_INUSE`, or `None` when out of 0..8.
         pub const fn perfevtsel_inuse_at(self, index: u32) -> Option<bool> {
             if index < 8u32 {
-                Some((((self.0 >> (0u32 + (index * 1u32))) & 0x1_u64)) != 0)
+                Some(((self.0 >> (0u32 + (index * 1u32))) & 0x1_u64) != 0)
             } else {
                 None
             }
@@ -6272,7 +6272,7 @@ IA32_FIXED_CTRi is enabled in IA32_FIXED_CTR_CTRL.*/
         ///Element `index` of `FIXED_CTR_INUSE`, or `None` when out of 0..7.
         pub const fn fixed_ctr_inuse_at(self, index: u32) -> Option<bool> {
             if index < 7u32 {
-                Some((((self.0 >> (32u32 + (index * 1u32))) & 0x1_u64)) != 0)
+                Some(((self.0 >> (32u32 + (index * 1u32))) & 0x1_u64) != 0)
             } else {
                 None
             }
