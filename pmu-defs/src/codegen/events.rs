@@ -71,7 +71,7 @@ impl Cx<'_> {
             "The architectural events of `{}` (CPUID.0AH:EBX enumerates their availability).",
             g.id
         );
-        let as_event = self.as_event(&quote!(ArchEvent));
+        let as_event = self.as_event(&quote!(ArchEvent), &quote!(*self.desc()));
         quote! {
             #[doc = #doc]
             #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -138,9 +138,10 @@ impl Cx<'_> {
         }
     }
 
-    /// With the run-time layer, `impl pmu_regs::pmu::AsEvent for #ty` through its `desc()`, so
-    /// `Pmu::program` takes the events of every generation, including one added by YAML alone.
-    fn as_event(&self, ty: &TokenStream) -> TokenStream {
+    /// With the run-time layer, `impl pmu_regs::pmu::AsEvent for #ty` through `desc` (an
+    /// expression of `self: &#ty` giving the `EventDesc`), so `Pmu::program` takes the events of
+    /// every generation, including one added by YAML alone.
+    fn as_event(&self, ty: &TokenStream, desc: &TokenStream) -> TokenStream {
         if !self.runtime {
             return quote!();
         }
@@ -148,7 +149,7 @@ impl Cx<'_> {
         quote! {
             impl #krate::pmu::AsEvent for #ty {
                 fn event_desc(&self) -> #krate::EventDesc {
-                    *self.desc()
+                    #desc
                 }
             }
         }
@@ -212,7 +213,9 @@ impl Cx<'_> {
             g.id
         );
         let count_lit = proc_macro2::Literal::usize_unsuffixed(count);
-        let as_event = self.as_event(&quote!(Event));
+        // A run-time event reads the static, so the const table is never copied into
+        // pmu-regs (`desc()` is for constant events).
+        let as_event = self.as_event(&quote!(Event), &quote!(DESCS[*self as usize]));
         let lookup = name_lookup(krate, &evs);
         quote! {
             pub mod events {
@@ -238,7 +241,7 @@ impl Cx<'_> {
                     pub const COUNT: usize = #count_lit;
                     /// Every event, in name order.
                     pub const ALL: &'static [Event] = &ALL;
-                    /// Every event's encoding, in name order: `DESCS[i]` is `ALL[i].desc()`.
+                    /// Every event's encoding, in name order: `DESCS[i]` equals `*ALL[i].desc()`.
                     pub const DESCS: &'static [#krate::EventDesc] = &DESCS;
                     /// The encoding and counters, for `IA32_PERFEVTSEL::event_on`. With a
                     /// constant event (`Event::X.desc()`) the optimizer folds it: placing a

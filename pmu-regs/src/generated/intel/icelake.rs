@@ -2637,7 +2637,7 @@ Look one up with [`Event::from_name`](Event::from_name) or `str::parse`, and pro
         pub const COUNT: usize = 343;
         /// Every event, in name order.
         pub const ALL: &'static [Event] = &ALL;
-        /// Every event's encoding, in name order: `DESCS[i]` is `ALL[i].desc()`.
+        /// Every event's encoding, in name order: `DESCS[i]` equals `*ALL[i].desc()`.
         pub const DESCS: &'static [crate::EventDesc] = &DESCS;
         /// The encoding and counters, for `IA32_PERFEVTSEL::event_on`. With a
         /// constant event (`Event::X.desc()`) the optimizer folds it: placing a
@@ -2715,7 +2715,7 @@ Look one up with [`Event::from_name`](Event::from_name) or `str::parse`, and pro
     }
     impl crate::pmu::AsEvent for Event {
         fn event_desc(&self) -> crate::EventDesc {
-            *self.desc()
+            DESCS[*self as usize]
         }
     }
 }
