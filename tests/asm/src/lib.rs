@@ -129,7 +129,7 @@ pub fn gen_split_event_select(bits: u64, v: u64) -> u64 {
     }
 }
 
-/// Hand-written: the same (EventSelect[7:0] at 7:0, [11:8] at 35:32, AMD64 APM Vol. 2
+/// Hand-written: the same (EventSelect bits 7:0 at 7:0, bits 11:8 at 35:32, AMD64 APM Vol. 2
 /// Figure 13-7).
 #[unsafe(no_mangle)]
 pub fn hand_split_event_select(bits: u64, v: u64) -> u64 {
