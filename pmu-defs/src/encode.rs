@@ -62,7 +62,7 @@ pub mod decode;
 mod index;
 pub mod perf;
 
-pub use decode::{Decoded, DecodedField, EventMatch, FixedDecoded};
+pub use decode::{Decoded, DecodedField, Difference, EventMatch, FixedDecoded};
 
 use crate::de::did_you_mean;
 use crate::model::{

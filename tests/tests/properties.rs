@@ -129,7 +129,7 @@ proptest! {
                     "{} {} at {address:#x}: {e}", g.id, r.name
                 ))),
             };
-            prop_assert_eq!(decoded.register.as_str(), r.name.as_str());
+            prop_assert_eq!(decoded.register, r.name.as_str());
             prop_assert_eq!(decoded.reserved_set, 0, "{} {} = {:#x}", g.id, r.name, value);
             for (name, element, v) in want {
                 let back = decoded

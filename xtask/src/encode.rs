@@ -294,10 +294,10 @@ pub fn decoded_table(d: &Decoded) -> String {
         .iter()
         .map(|f| {
             [
-                element_name(&f.name, f.element),
+                element_name(f.name, f.element),
                 f.bits.clone(),
                 format!("{:#x}", f.value),
-                f.meaning.clone().unwrap_or_default(),
+                f.meaning.unwrap_or_default().to_owned(),
             ]
         })
         .collect();
@@ -325,14 +325,18 @@ pub fn decoded_table(d: &Decoded) -> String {
             out,
             "  similar: {} differs in {}",
             m.name,
-            m.differs.join(", ")
+            m.differs
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
         );
     }
     if d.similar.len() > 8 {
         let _ = writeln!(out, "  similar: ... {} more", d.similar.len() - 8);
     }
     for f in &d.fixed {
-        let names: Vec<&str> = f.events.iter().map(|m| m.name.as_str()).collect();
+        let names: Vec<&str> = f.events.iter().map(|m| m.name).collect();
         let _ = writeln!(
             out,
             "  fixed counter {}: {}{}",

@@ -59,7 +59,7 @@ impl Cx<'_> {
         let descs = evs.iter().map(|e| event_desc(krate, e));
         let desc_names: Vec<Ident> = (0..evs.len()).map(|i| format_ident!("D{}", i)).collect();
         let doc = self.arch_events_doc(g);
-        let as_event = self.as_event(&quote!(ArchEvent));
+        let as_event = self.as_event(&quote!(ArchEvent), &quote!(*self.desc().get()));
         quote! {
             #[doc = #doc]
             #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -187,9 +187,10 @@ impl Cx<'_> {
         )
     }
 
-    /// With the run-time layer, `impl pmu_regs::pmu::AsEvent for #ty` through its `desc()`, so
-    /// `Pmu::program` takes the events of every generation, including one added by YAML alone.
-    fn as_event(&self, ty: &TokenStream) -> TokenStream {
+    /// With the run-time layer, `impl pmu_regs::pmu::AsEvent for #ty` through `desc` (an
+    /// expression of `self: &#ty` giving the `EventDesc`), so `Pmu::program` takes the events of
+    /// every generation, including one added by YAML alone.
+    fn as_event(&self, ty: &TokenStream, desc: &TokenStream) -> TokenStream {
         if !self.runtime {
             return quote!();
         }
@@ -197,7 +198,7 @@ impl Cx<'_> {
         quote! {
             impl #krate::pmu::AsEvent for #ty {
                 fn event_desc(&self) -> #krate::EventDesc {
-                    *self.desc().get()
+                    #desc
                 }
             }
         }
@@ -261,7 +262,9 @@ impl Cx<'_> {
             g.id
         );
         let count_lit = proc_macro2::Literal::usize_unsuffixed(count);
-        let as_event = self.as_event(&quote!(Event));
+        // A run-time event reads the static, so the const table is never copied into
+        // pmu-regs (`desc()` is for constant events).
+        let as_event = self.as_event(&quote!(Event), &quote!(DESCS[*self as usize]));
         let lookup = name_lookup(krate, &evs);
         let countable = match self.select_of(g) {
             Some(sel) => {
@@ -281,19 +284,29 @@ impl Cx<'_> {
                 pub enum Event {
                     #(#[doc = #docs] #variants,)*
                 }
-                static DESCS: [#krate::EventDesc; #count_lit] = [#(#descs),*];
+                // The encodings as a constant, which `Event::desc` indexes, so that a
+                // constant event folds to its fields in the caller (a `static` of another
+                // crate is opaque to the optimizer). Large on purpose: the optimizer drops it when every
+                // index is constant. Comments in `quote!` are not emitted.
+                #[allow(clippy::large_const_arrays)]
+                const TABLE: [#krate::EventDesc; #count_lit] = [#(#descs),*];
+                static DESCS: [#krate::EventDesc; #count_lit] = TABLE;
                 static ALL: [Event; #count_lit] = [#(Event::#variants),*];
                 impl Event {
                     /// Number of events.
                     pub const COUNT: usize = #count_lit;
                     /// Every event, in name order.
                     pub const ALL: &'static [Event] = &ALL;
-                    /// Every event's encoding, in name order: `DESCS[i]` is `ALL[i].desc()`.
+                    /// Every event's encoding, in name order: `DESCS[i]` equals `*ALL[i].desc()`.
                     pub const DESCS: &'static [#krate::EventDesc] = &DESCS;
                     /// The encoding and counters, typed as an event of this model, for the
-                    /// `event_on` of its event select.
+                    /// `event_on` of its event select. With a constant event
+                    /// (`Event::X.desc()`) the optimizer folds it: placing a model event costs
+                    /// what placing an architectural one does.
+                    #[inline(always)]
                     pub const fn desc(self) -> #krate::EventRef<'static, Event> {
-                        #krate::EventRef::__new(&DESCS[self as usize])
+                        const T: &[#krate::EventDesc; #count_lit] = &TABLE;
+                        #krate::EventRef::__new(&T[self as usize])
                     }
                     /// Intel's name for the event.
                     pub const fn name(self) -> &'static str {

@@ -89,6 +89,43 @@ impl Elem {
     }
 }
 
+impl Elem {
+    /// Expression: element `index` of an array whose element 0 is `self`, `index * stride`
+    /// bits above it (`shift`, a `u32` expression; the caller has checked the index): the
+    /// same shifts and masks as [`Elem::extract`], moved by `shift`, so a run-time index
+    /// is one shift, not a jump table.
+    pub(super) fn extract_shifted(&self, shift: &TokenStream) -> TokenStream {
+        let mut terms = Vec::new();
+        let mut produced = 0u32;
+        for &(lsb, w) in &self.parts {
+            let m = lit_u64(max_of(w));
+            terms.push(if self.parts.len() == 1 {
+                quote! { (self.0 >> (#lsb + #shift)) & #m }
+            } else if produced == 0 {
+                quote! { ((self.0 >> (#lsb + #shift)) & #m) }
+            } else {
+                quote! { (((self.0 >> (#lsb + #shift)) & #m) << #produced) }
+            });
+            produced += w;
+        }
+        quote! { (#(#terms)|*) }
+    }
+
+    /// Expression: `self.0` with element `index` (see [`Elem::extract_shifted`]) replaced by
+    /// `v: u64` (already range-checked).
+    pub(super) fn insert_shifted(&self, v: TokenStream, shift: &TokenStream) -> TokenStream {
+        let mask = lit_u64(self.mask());
+        let mut terms = Vec::new();
+        let mut consumed = 0u32;
+        for &(lsb, w) in &self.parts {
+            let m = lit_u64(max_of(w));
+            terms.push(quote! { (((#v >> #consumed) & #m) << (#lsb + #shift)) });
+            consumed += w;
+        }
+        quote! { Self((self.0 & !(#mask << #shift)) #(| #terms)*) }
+    }
+}
+
 /// Tock field names for an element ([`names::tock_names`]: `_LO`/`_HI` for two parts), with
 /// each part's offset and width.
 pub(super) fn tock_parts(e: &Elem) -> Vec<(String, u32, u32)> {

@@ -1,41 +1,56 @@
-//! Turning tokens into checked-in text: the do-not-edit header and the toolchain's rustfmt.
+//! Turning tokens into checked-in text: the do-not-edit header and the code, formatted
+//! in-process by `prettyplease` (feature `format`), files in parallel.
+//!
+//! The output is readable (one item, statement, array element or chained call a line; doc
+//! attributes as `///` comments) but not rustfmt's layout: `pmu-regs` marks its `generated`
+//! module `#[rustfmt::skip]`, so `cargo fmt` leaves the generated files as they are.
 
 use super::HEADER;
 use proc_macro2::TokenStream;
 
-/// `tokens` as a file: the do-not-edit header, then the code formatted by [`rustfmt`].
-pub(super) fn file(tokens: &TokenStream) -> Result<String, String> {
-    rustfmt(&format!("{HEADER}\n{tokens}\n"))
+/// `tokens` as a file: the do-not-edit header, then the code formatted by `prettyplease`.
+pub(super) fn file(tokens: TokenStream) -> Result<String, String> {
+    let tree: syn::File =
+        syn::parse2(tokens).map_err(|e| format!("generated code does not parse: {e}"))?;
+    Ok(format!("{HEADER}\n{}", prettyplease::unparse(&tree)))
 }
 
-/// Formats Rust source with the toolchain's `rustfmt --edition 2024` (through stdin).
-pub fn rustfmt(text: &str) -> Result<String, String> {
-    use std::io::Write;
-    use std::process::{Command, Stdio};
-    let rustfmt = std::env::var("RUSTFMT").unwrap_or_else(|_| "rustfmt".into());
-    let mut child = Command::new(&rustfmt)
-        .args(["--edition", "2024", "--emit", "stdout"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| format!("cannot run `{rustfmt}`: {e}"))?;
-    let mut stdin = child.stdin.take().ok_or("rustfmt has no stdin")?;
-    let input = text.to_owned();
-    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
-    let out = child
-        .wait_with_output()
-        .map_err(|e| format!("rustfmt failed: {e}"))?;
-    writer
-        .join()
-        .map_err(|_| "rustfmt writer panicked".to_string())?
-        .map_err(|e| format!("cannot write to rustfmt: {e}"))?;
-    if !out.status.success() {
-        return Err(format!(
-            "rustfmt failed ({}):\n{}",
-            out.status,
-            String::from_utf8_lossy(&out.stderr)
-        ));
-    }
-    String::from_utf8(out.stdout).map_err(|e| format!("rustfmt printed invalid UTF-8: {e}"))
+/// [`file`] over every `(path, tokens)`, in the input's order; the files are formatted on
+/// every available core, largest first.
+pub(super) fn files(input: Vec<(String, TokenStream)>) -> Result<Vec<(String, String)>, String> {
+    use std::sync::Mutex;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    // `TokenStream` is not `Send`: the threads get the text and lex it again.
+    let texts: Vec<(String, String)> = input
+        .into_iter()
+        .map(|(path, tokens)| (path, tokens.to_string()))
+        .collect();
+    let mut order: Vec<usize> = (0..texts.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(texts[i].1.len()));
+    let next = AtomicUsize::new(0);
+    let done: Mutex<Vec<Option<Result<String, String>>>> = Mutex::new(vec![None; texts.len()]);
+    let threads = std::thread::available_parallelism().map_or(1, usize::from);
+    std::thread::scope(|s| {
+        for _ in 0..threads.min(texts.len()) {
+            s.spawn(|| {
+                while let Some(&i) = order.get(next.fetch_add(1, Ordering::Relaxed)) {
+                    let (path, text) = &texts[i];
+                    let result = text
+                        .parse::<TokenStream>()
+                        .map_err(|e| format!("{path}: generated code does not lex: {e}"))
+                        .and_then(file);
+                    done.lock().unwrap_or_else(|p| p.into_inner())[i] = Some(result);
+                }
+            });
+        }
+    });
+    let done = done.into_inner().unwrap_or_else(|p| p.into_inner());
+    texts
+        .into_iter()
+        .zip(done)
+        .map(|((path, _), r)| {
+            let text = r.ok_or_else(|| format!("{path}: a formatting thread stopped"))??;
+            Ok((path, text))
+        })
+        .collect()
 }

@@ -530,7 +530,8 @@ fn event_models(
         let path: Vec<Ident> = module_path(&g.id).iter().map(|s| ident(s)).collect();
         list.push(quote! { #c Generation::#v, });
         arms.push(quote! {
-            #c Generation::#v => crate::#(#path)::*::events::Event::from_name(name).map(|e| e.desc().get()),
+            #c Generation::#v => crate::#(#path)::*::events::Event::from_name(name)
+                .map(|e| &crate::#(#path)::*::events::Event::DESCS[e as usize]),
         });
         desc_arms.push(quote! { #c Generation::#v => crate::#(#path)::*::events::Event::DESCS, });
         for (name, _) in keys {

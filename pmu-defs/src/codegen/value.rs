@@ -414,40 +414,37 @@ impl Cx<'_> {
         let count = a.count;
         let (at, set_at) = names::array_methods(r, f);
         let at = ident(&at);
-        let arms = es.iter().map(|e| {
-            let i = e.index;
-            let ex = e.extract();
-            if width == 1 {
-                quote! { #i => Some(#ex != 0), }
-            } else {
-                quote! { #i => Some(#ex as #vt), }
-            }
-        });
+        // Elements are `stride` bits apart (`fields::elems`): element `index` is element 0
+        // shifted by `index * stride`, computed, not chosen by a `match` (a jump table).
+        let Some(e0) = es.first() else {
+            return;
+        };
+        let stride = a.stride;
+        let shift = quote!((index * #stride));
+        let ex = e0.extract_shifted(&shift);
+        let got = if width == 1 {
+            quote! { #ex != 0 }
+        } else {
+            quote! { #ex as #vt }
+        };
         let adoc = format!("Element `index` of `{fname}`, or `None` when out of 0..{count}.");
         p.methods.push(quote! {
             #[doc = #adoc]
             pub const fn #at(self, index: u32) -> Option<#vt> {
-                match index { #(#arms)* _ => None }
+                if index < #count { Some(#got) } else { None }
             }
         });
         let before = (p.methods.len(), p.bmethods.len());
         if let Some(set_at) = set_at {
             let m = ident(&set_at);
             let one = w1_verb(f).is_some() && width == 1;
-            let arms = es.iter().map(|e| {
-                let i = e.index;
-                let ins = e.insert(quote!(v));
-                quote! { #i => Ok(#ins), }
-            });
+            let ins = e0.insert_shifted(quote!(v), &shift);
             let err_idx = quote! {
                 Err(#krate::FieldError::IndexOutOfRange { field: #fname, count: #count, index })
             };
-            let mask_arms = es.iter().map(|e| {
-                let i = e.index;
-                let mk = lit_u64(e.mask());
-                quote! { #i => #mk, }
-            });
-            let mask_of = quote! { match index { #(#mask_arms)* _ => 0 } };
+            let mk = lit_u64(e0.mask());
+            let mask_of = quote! { if index < #count { #mk << #shift } else { 0 } };
+            let arms = quote! { if index < #count { Ok(#ins) } else { #err_idx } };
             if one {
                 let mdoc = format!(
                     "Writes 1 to element `index` of `{fname}`, or fails when out of 0..{count}."
@@ -456,7 +453,7 @@ impl Cx<'_> {
                     #[doc = #mdoc]
                     pub const fn #m(self, index: u32) -> Result<Self, #krate::FieldError> {
                         let v = 1u64;
-                        match index { #(#arms)* _ => #err_idx }
+                        #arms
                     }
                 });
                 p.bmethods.push(quote! {
@@ -478,7 +475,7 @@ impl Cx<'_> {
                         if v > #max_lit {
                             return Err(#krate::FieldError::TooWide { field: #fname, width: #width, value: v });
                         }
-                        match index { #(#arms)* _ => #err_idx }
+                        #arms
                     }
                 });
                 p.bmethods.push(quote! {

@@ -5,13 +5,14 @@ use super::{
     instance_name, ranges,
 };
 use crate::model::{Event, Generation, Register, Severity};
-use serde::Serialize;
+use serde::{Serialize, Serializer};
+use std::fmt;
 
 /// One field (or one element of a per-counter field) of a decoded value.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct DecodedField {
+pub struct DecodedField<'m> {
     /// Field name.
-    pub name: String,
+    pub name: &'m str,
     /// Array element, for per-counter fields.
     pub element: Option<u32>,
     /// Register bits (`15:8`; split fields low part first: `7:0,35:32`).
@@ -19,41 +20,70 @@ pub struct DecodedField {
     /// Logical value (split parts joined).
     pub value: u64,
     /// The name of the value, when the field names its values.
-    pub meaning: Option<String>,
+    pub meaning: Option<&'m str>,
 }
 
-/// An event whose encoding a decoded value matches.
+/// An event whose encoding a decoded value matches, borrowed from the model (a value of an
+/// offcore-response code matches every such event: Cascade Lake-X has 1,700 of them).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct EventMatch {
+pub struct EventMatch<'m> {
     /// Event name.
-    pub name: String,
+    pub name: &'m str,
     /// The generation that introduced it.
-    pub since: String,
+    pub since: &'m str,
     /// `architectural` (introduced by an architectural generation, counted the same on
     /// every processor of that version) or `model` (a model-specific event).
     pub kind: &'static str,
     /// For near misses: how the value differs from the event (`cmask=1 (value has 0)`).
-    pub differs: Vec<String>,
+    pub differs: Vec<Difference>,
+}
+
+/// One modifier in which a value differs from a near-miss event; displays (and serializes)
+/// as `cmask=1 (value has 0)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Difference {
+    /// The encoding attribute (`cmask`, `inv`, `edge`, `any`, `eq`).
+    pub attribute: &'static str,
+    /// The event's value.
+    pub event: u64,
+    /// The decoded value's.
+    pub value: u64,
+}
+
+impl fmt::Display for Difference {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}={} (value has {})",
+            self.attribute, self.event, self.value
+        )
+    }
+}
+
+impl Serialize for Difference {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
 }
 
 /// What a block of the fixed-counter control register counts.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct FixedDecoded {
+pub struct FixedDecoded<'m> {
     /// Fixed counter number.
     pub counter: u32,
     /// True when its privilege-level field is non-zero.
     pub enabled: bool,
     /// Events counted by this fixed counter with this AnyThread setting.
-    pub events: Vec<EventMatch>,
+    pub events: Vec<EventMatch<'m>>,
 }
 
-/// The result of [`Encoder::decode`].
+/// The result of [`Encoder::decode`]; names are borrowed from the model.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Decoded {
+pub struct Decoded<'m> {
     /// Generation id.
-    pub generation: String,
+    pub generation: &'m str,
     /// Register name (without index).
-    pub register: String,
+    pub register: &'m str,
     /// Instance within an indexed family (`IA32_PERFEVTSEL2`: 2).
     pub instance: Option<u32>,
     /// The address decoded.
@@ -61,28 +91,28 @@ pub struct Decoded {
     /// The value decoded.
     pub value: u64,
     /// Every field, in bit order; per-counter fields once per element.
-    pub fields: Vec<DecodedField>,
+    pub fields: Vec<DecodedField<'m>>,
     /// The bits of the value no field covers (plus any above the register's width).
     pub reserved_set: u64,
     /// The same, as bit numbers.
     pub reserved_bits: Vec<u32>,
     /// Events this value selects (event-select registers): every event whose encoding
     /// matches, architectural and model-specific alike.
-    pub events: Vec<EventMatch>,
+    pub events: Vec<EventMatch<'m>>,
     /// Events with the same event code and unit mask but other modifiers.
-    pub similar: Vec<EventMatch>,
+    pub similar: Vec<EventMatch<'m>>,
     /// For the fixed-counter control register: what each enabled block counts.
-    pub fixed: Vec<FixedDecoded>,
+    pub fixed: Vec<FixedDecoded<'m>>,
     /// Constraints the value violates, deprecated fields set, counter restrictions.
     pub warnings: Vec<String>,
 }
 
-impl Decoded {
+impl Decoded<'_> {
     /// The register with its instance number (`IA32_PERFEVTSEL2`).
     pub fn register_instance(&self) -> String {
         match self.instance {
             Some(i) => format!("{}{i}", self.register),
-            None => self.register.clone(),
+            None => self.register.to_owned(),
         }
     }
 }
@@ -90,7 +120,7 @@ impl Decoded {
 impl<'m> Encoder<'m> {
     /// Decodes `value` read from (or to be written to) MSR `address` of the generation (or
     /// model) `target`.
-    pub fn decode(&self, target: &str, address: u32, value: u64) -> Result<Decoded, Error> {
+    pub fn decode(&self, target: &str, address: u32, value: u64) -> Result<Decoded<'m>, Error> {
         let g = self.generation(target)?;
         self.decode_in(g, address, value)
     }
@@ -120,7 +150,12 @@ impl<'m> Encoder<'m> {
     }
 
     /// Decodes a value for a generation already looked up.
-    pub fn decode_in(&self, g: &'m Generation, address: u32, value: u64) -> Result<Decoded, Error> {
+    pub fn decode_in(
+        &self,
+        g: &'m Generation,
+        address: u32,
+        value: u64,
+    ) -> Result<Decoded<'m>, Error> {
         let Some(reg) = g.registers.iter().find(|r| r.addresses.contains(&address)) else {
             let elsewhere = self
                 .model()
@@ -149,31 +184,7 @@ impl<'m> Encoder<'m> {
             None
         };
 
-        let mut fields = Vec::new();
-        for f in &reg.fields {
-            for i in 0..f.count() {
-                let v = f.extract(i, value);
-                fields.push(DecodedField {
-                    name: f.name.clone(),
-                    element: f.array.map(|_| i),
-                    bits: bits_text(&f.bits, f.array.map_or(0, |a| a.stride * i)),
-                    value: v,
-                    meaning: f
-                        .values
-                        .iter()
-                        .find(|e| e.value == v)
-                        .map(|e| e.name.clone()),
-                });
-            }
-        }
-        fields.sort_by_key(|f| {
-            f.bits
-                .split(',')
-                .filter_map(|p| p.rsplit(':').next().and_then(|b| b.parse::<u32>().ok()))
-                .min()
-                .unwrap_or(u32::MAX)
-        });
-
+        let fields = decoded_fields(reg, value);
         let above = if reg.width >= 64 {
             0
         } else {
@@ -181,91 +192,12 @@ impl<'m> Encoder<'m> {
         };
         let reserved_set = value & (reg.reserved_mask | above);
         let reserved_bits = (0..64).filter(|b| reserved_set >> b & 1 == 1).collect();
-
-        let mut warnings = Vec::new();
-        for c in g.constraints.iter().filter(|c| c.register == reg.name) {
-            if fires(c, reg, value) {
-                let sev = match c.severity {
-                    Severity::Error => "error",
-                    Severity::Warning => "warning",
-                };
-                warnings.push(format!("{sev}: {} ({})", c.message, c.id));
-            }
-        }
-        for f in &reg.fields {
-            if deprecated_in(g, f) && (0..f.count()).any(|i| f.extract(i, value) != 0) {
-                let d = f.deprecated.as_ref().expect("checked by deprecated_in");
-                warnings.push(format!(
-                    "{} is set but deprecated from {}{}",
-                    f.name,
-                    d.since,
-                    d.when
-                        .as_ref()
-                        .map(|w| format!(" (not supported where {w})"))
-                        .unwrap_or_default()
-                ));
-            }
-        }
-
-        let mut events = Vec::new();
-        let mut similar = Vec::new();
-        if let Some(sel) = Selector::of(g, reg) {
-            let got = sel.read(value);
-            let on = instance.filter(|_| is_general_select(g, reg));
-            let index = self.index(g);
-            let candidates = index.with_code(got.event, got.umask);
-            events.reserve(candidates.len());
-            for &i in candidates {
-                let e = &g.events[i];
-                match got.compare(e) {
-                    Compare::Same => {
-                        events.push(event_match(e, index.kind(i), Vec::new()));
-                        if let Some(n) = on
-                            && !e.counters.contains(&n)
-                        {
-                            warnings.push(format!(
-                                "{} may count only on general counters {}, not on counter {n}",
-                                e.name,
-                                ranges(&e.counters)
-                            ));
-                        }
-                    }
-                    Compare::Differs(d) => similar.push(event_match(e, index.kind(i), d)),
-                    Compare::Other => {}
-                }
-            }
-        }
-
-        let mut fixed = Vec::new();
-        if g.pmu
-            .fixed
-            .as_ref()
-            .and_then(|f| f.control.as_deref())
-            .is_some_and(|c| c == reg.name)
-            && let Some(enable) = reg.field(FIXED_ENABLE)
-        {
-            let any = reg.field(FIXED_ANY);
-            let index = self.index(g);
-            for n in 0..enable.count().min(g.fixed_counters()) {
-                let any_set = any.is_some_and(|f| n < f.count() && f.extract(n, value) != 0);
-                let events = index
-                    .fixed()
-                    .iter()
-                    .map(|&i| (i, &g.events[i]))
-                    .filter(|(_, e)| e.fixed == Some(n) && e.any == any_set)
-                    .map(|(i, e)| event_match(e, index.kind(i), Vec::new()))
-                    .collect();
-                fixed.push(FixedDecoded {
-                    counter: n,
-                    enabled: enable.extract(n, value) != 0,
-                    events,
-                });
-            }
-        }
-
+        let mut warnings = value_warnings(g, reg, value);
+        let (events, similar) = self.matches(g, reg, instance, value, &mut warnings);
+        let fixed = self.fixed_blocks(g, reg, value);
         Ok(Decoded {
-            generation: g.id.clone(),
-            register: reg.name.clone(),
+            generation: &g.id,
+            register: &reg.name,
             instance,
             address,
             value,
@@ -278,6 +210,145 @@ impl<'m> Encoder<'m> {
             warnings,
         })
     }
+
+    /// The events whose encoding the value of select register `reg` matches, and its near
+    /// misses (same code and unit mask, other modifiers); a warning per matching event that
+    /// may not count on counter `instance`.
+    fn matches(
+        &self,
+        g: &'m Generation,
+        reg: &'m Register,
+        instance: Option<u32>,
+        value: u64,
+        warnings: &mut Vec<String>,
+    ) -> (Vec<EventMatch<'m>>, Vec<EventMatch<'m>>) {
+        let (mut events, mut similar) = (Vec::new(), Vec::new());
+        let Some(sel) = Selector::of(g, reg) else {
+            return (events, similar);
+        };
+        let got = sel.read(value);
+        let on = instance.filter(|_| is_general_select(g, reg));
+        let index = self.index(g);
+        let candidates = index.with_code(got.event, got.umask);
+        events.reserve(candidates.len());
+        for &i in candidates {
+            let e = &g.events[i];
+            match got.compare(e) {
+                Compare::Same => {
+                    events.push(event_match(e, index.kind(i), Vec::new()));
+                    if let Some(n) = on
+                        && !e.counters.contains(&n)
+                    {
+                        warnings.push(format!(
+                            "{} may count only on general counters {}, not on counter {n}",
+                            e.name,
+                            ranges(&e.counters)
+                        ));
+                    }
+                }
+                Compare::Differs(d) => similar.push(event_match(e, index.kind(i), d)),
+                Compare::Other => {}
+            }
+        }
+        (events, similar)
+    }
+
+    /// For the fixed-counter control register: what each block counts.
+    fn fixed_blocks(
+        &self,
+        g: &'m Generation,
+        reg: &'m Register,
+        value: u64,
+    ) -> Vec<FixedDecoded<'m>> {
+        let is_control = g
+            .pmu
+            .fixed
+            .as_ref()
+            .and_then(|f| f.control.as_deref())
+            .is_some_and(|c| c == reg.name);
+        let Some(enable) = reg.field(FIXED_ENABLE).filter(|_| is_control) else {
+            return Vec::new();
+        };
+        let any = reg.field(FIXED_ANY);
+        let index = self.index(g);
+        (0..enable.count().min(g.fixed_counters()))
+            .map(|n| {
+                let any_set = any.is_some_and(|f| n < f.count() && f.extract(n, value) != 0);
+                let events = index
+                    .fixed()
+                    .iter()
+                    .map(|&i| (i, &g.events[i]))
+                    .filter(|(_, e)| e.fixed == Some(n) && e.any == any_set)
+                    .map(|(i, e)| event_match(e, index.kind(i), Vec::new()))
+                    .collect();
+                FixedDecoded {
+                    counter: n,
+                    enabled: enable.extract(n, value) != 0,
+                    events,
+                }
+            })
+            .collect()
+    }
+}
+
+/// Every field of `reg` (per-counter fields once per element) in `value`, in bit order.
+fn decoded_fields(reg: &Register, value: u64) -> Vec<DecodedField<'_>> {
+    let mut fields = Vec::new();
+    for f in &reg.fields {
+        for i in 0..f.count() {
+            let shift = f.array.map_or(0, |a| a.stride * i);
+            let v = f.extract(i, value);
+            let lowest = f
+                .bits
+                .iter()
+                .map(|b| b.lsb + shift)
+                .min()
+                .unwrap_or(u32::MAX);
+            let field = DecodedField {
+                name: &f.name,
+                element: f.array.map(|_| i),
+                bits: bits_text(&f.bits, shift),
+                value: v,
+                meaning: f
+                    .values
+                    .iter()
+                    .find(|e| e.value == v)
+                    .map(|e| e.name.as_str()),
+            };
+            fields.push((lowest, field));
+        }
+    }
+    fields.sort_by_key(|&(lowest, _)| lowest);
+    fields.into_iter().map(|(_, f)| f).collect()
+}
+
+/// The constraints `value` violates and the deprecated fields it sets.
+fn value_warnings(g: &Generation, reg: &Register, value: u64) -> Vec<String> {
+    let mut warnings = Vec::new();
+    for c in g.constraints.iter().filter(|c| c.register == reg.name) {
+        if fires(c, reg, value) {
+            let sev = match c.severity {
+                Severity::Error => "error",
+                Severity::Warning => "warning",
+            };
+            warnings.push(format!("{sev}: {} ({})", c.message, c.id));
+        }
+    }
+    for f in &reg.fields {
+        if deprecated_in(g, f) && (0..f.count()).any(|i| f.extract(i, value) != 0) {
+            let d = f.deprecated.as_ref().expect("checked by deprecated_in");
+            warnings.push(format!(
+                "{} is set but deprecated from {}{}",
+                f.name,
+                d.since,
+                d.when
+                    .as_ref()
+                    .map(|w| format!(" (not supported where {w})"))
+                    .unwrap_or_default()
+            ));
+        }
+    }
+    warnings
 }
 
 fn is_general_select(g: &Generation, reg: &Register) -> bool {
@@ -287,10 +358,10 @@ fn is_general_select(g: &Generation, reg: &Register) -> bool {
         .is_some_and(|gc| gc.select == reg.name)
 }
 
-fn event_match(e: &Event, kind: &'static str, differs: Vec<String>) -> EventMatch {
+fn event_match<'m>(e: &'m Event, kind: &'static str, differs: Vec<Difference>) -> EventMatch<'m> {
     EventMatch {
-        name: e.name.clone(),
-        since: e.since.clone(),
+        name: &e.name,
+        since: &e.since,
         kind,
         differs,
     }
@@ -316,7 +387,7 @@ struct Selected {
 
 enum Compare {
     Same,
-    Differs(Vec<String>),
+    Differs(Vec<Difference>),
     Other,
 }
 
@@ -355,9 +426,13 @@ impl Selected {
             return Compare::Other;
         }
         let mut d = Vec::new();
-        let mut diff = |name: &str, want: u64, got: u64| {
-            if want != got {
-                d.push(format!("{name}={want} (value has {got})"));
+        let mut diff = |attribute: &'static str, event: u64, value: u64| {
+            if event != value {
+                d.push(Difference {
+                    attribute,
+                    event,
+                    value,
+                });
             }
         };
         diff("cmask", e.cmask.into(), self.cmask);

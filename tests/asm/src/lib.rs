@@ -63,3 +63,98 @@ pub fn asm_global_ctrl() -> u64 {
         .build()
         .bits()
 }
+
+/// A Skylake model event placed on counter 1 at run time from its descriptor, user + kernel,
+/// enabled: LONGEST_LAT_CACHE.MISS is 0x2E/0x41, so 0x0043_412E.
+#[unsafe(no_mangle)]
+pub fn asm_model_event_on() -> u64 {
+    pmu_regs::intel::skylake::IA32_PERFEVTSEL::event_on::<1>(
+        pmu_regs::intel::skylake::events::Event::LongestLatCache_Miss.desc(),
+    )
+    .with_usr(true)
+    .with_os(true)
+    .with_en(true)
+    .build()
+    .bits()
+}
+
+/// Generated: element `i` of FIXED_CTR_CTRL's 2-bit ENABLE blocks (4 bits apart) set to `v`.
+#[unsafe(no_mangle)]
+pub fn gen_fixed_enable_at(bits: u64, i: u32, v: u64) -> u64 {
+    match IA32_FIXED_CTR_CTRL::Value::from_raw_read(bits).try_with_enable_at(i, v) {
+        Ok(x) => x.bits(),
+        Err(_) => 0,
+    }
+}
+
+/// Hand-written: the same (2-bit enable blocks 4 bits apart, Intel SDM Vol. 3B Figure 21-8).
+#[unsafe(no_mangle)]
+pub fn hand_fixed_enable_at(bits: u64, i: u32, v: u64) -> u64 {
+    if v > 3 || i >= 3 {
+        return 0;
+    }
+    let shift = 4 * i;
+    (bits & !(3 << shift)) | (v << shift)
+}
+
+// Generated vs hand-written, one pair per kind of register access, with run-time operands (so
+// nothing folds away); `tests/tests/asm.rs` compares their instruction counts. The
+// hand-written side does what a careful programmer would: the same checks, shifts and masks.
+
+/// Generated: a plain field (UMASK of IA32_PERFEVTSEL, 8 bits at 15:8) set at run time.
+#[unsafe(no_mangle)]
+pub fn gen_plain_umask(bits: u64, v: u64) -> u64 {
+    match IA32_PERFEVTSEL::Value::from_raw_read(bits).try_with_umask(v) {
+        Ok(x) => x.bits(),
+        Err(_) => 0,
+    }
+}
+
+/// Hand-written: the same (UMASK is bits 15:8, Intel SDM Vol. 3B Figure 21-6).
+#[unsafe(no_mangle)]
+pub fn hand_plain_umask(bits: u64, v: u64) -> u64 {
+    if v > 0xFF {
+        return 0;
+    }
+    (bits & !0xFF00) | (v << 8)
+}
+
+/// Generated: AMD's split 12-bit event select (bits 7:0 and 35:32) set at run time.
+#[unsafe(no_mangle)]
+pub fn gen_split_event_select(bits: u64, v: u64) -> u64 {
+    match pmu_regs::amd::core::PERF_EVT_SEL_CORE::Value::from_raw_read(bits)
+        .try_with_event_select(v)
+    {
+        Ok(x) => x.bits(),
+        Err(_) => 0,
+    }
+}
+
+/// Hand-written: the same (EventSelect bits 7:0 at 7:0, bits 11:8 at 35:32, AMD64 APM Vol. 2
+/// Figure 13-7).
+#[unsafe(no_mangle)]
+pub fn hand_split_event_select(bits: u64, v: u64) -> u64 {
+    if v > 0xFFF {
+        return 0;
+    }
+    (bits & !0xF_0000_00FF) | (v & 0xFF) | ((v >> 8) << 32)
+}
+
+/// Generated: the address of instance `n` of the PerfEvtSel family, or 0 when out of range.
+#[unsafe(no_mangle)]
+pub fn gen_family_address(n: u32) -> u32 {
+    match IA32_PERFEVTSEL::try_msr(n) {
+        Some(m) => m.address(),
+        None => 0,
+    }
+}
+
+/// Hand-written: the same, from the family's base address and instance count.
+#[unsafe(no_mangle)]
+pub fn hand_family_address(n: u32) -> u32 {
+    if n < IA32_PERFEVTSEL::INSTANCES {
+        IA32_PERFEVTSEL::BASE_ADDRESS + n
+    } else {
+        0
+    }
+}
