@@ -88,12 +88,16 @@ fn every_model_is_detected_from_its_definitions() {
                 pmu_regs::arch::Vendor::Intel => [0x756E_6547, 0x6C65_746E, 0x4965_6E69],
                 pmu_regs::arch::Vendor::Amd => [0x6874_7541, 0x444D_4163, 0x6974_6E65],
             };
+            // The basic and extended maximum leaves cover the detecting field's leaf (AMD's
+            // core counters are enumerated in Fn8000_0001).
+            let (basic_max, ext_max) = if field.leaf >= 0x8000_0000 {
+                (0x1A, field.leaf)
+            } else {
+                (0x1A.max(field.leaf), 0x8000_0000)
+            };
             let table = [
-                CpuidEntry::new(
-                    0,
-                    0,
-                    [0x1A.max(field.leaf), vendor[0], vendor[1], vendor[2]],
-                ),
+                CpuidEntry::new(0, 0, [basic_max, vendor[0], vendor[1], vendor[2]]),
+                CpuidEntry::new(0x8000_0000, 0, [ext_max, 0, 0, 0]),
                 CpuidEntry::new(1, 0, [signature, 0, 0, 0]),
                 CpuidEntry::new(
                     0x1A,
