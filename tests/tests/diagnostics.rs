@@ -1738,7 +1738,7 @@ fn field_instances() {
           - name: FAM
             msr: { base: 0x510, count: 4 }
             fields:
-              - { name: B, bits: 1, instances: [4] }
+              - { name: BIT1, bits: 1, instances: [4] }
               - { name: C, bits: 3:2, instances: [1] }
               - { name: D, bits: 4, instances: [] }
               - { name: E, bits: 5, instances: [0-1, 3] }
@@ -1759,10 +1759,10 @@ fn field_instances() {
         "`ONE` is one MSR, not a family: field `A` cannot be limited to instances"
     );
     assert_eq!(loc(&loaded, d), "c.yaml:7:40");
-    let d = find(&loaded, "field-instances", "field `B`");
+    let d = find(&loaded, "field-instances", "field `BIT1`");
     assert_eq!(
         d.message,
-        "instance 4 of field `B` is out of range: `FAM` has 4 instances (0..=3)"
+        "instance 4 of field `BIT1` is out of range: `FAM` has 4 instances (0..=3)"
     );
     assert_eq!(d.labels[1].message, "the register");
     let d = find(&loaded, "field-instances", "field `C`");
