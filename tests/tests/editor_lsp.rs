@@ -909,6 +909,10 @@ registers:
           when: CPUID.0AH:EDX[15] = 1
           doc: Gone.
         requires: IA32_PERF_CAPABILITIES.FW_WRITE[13] = 1
+      - name: TX
+        bits: 32
+        instances:
+          - 2
   - name: MY_SINGLE
     msr: 0x38F
 cpuid:
