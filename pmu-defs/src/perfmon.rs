@@ -2985,7 +2985,7 @@ pub fn vendor_dir(model: &CoreModel) -> &str {
 }
 
 /// Loads the hand-written generations of each vendor the models belong to
-/// (`defs/<vendor>/**/*.yaml` through [`hand_written_files`], not the models below them) with `models` as
+/// (`defs/<vendor>/**/*.yaml` through `hand_written_files`, not the models below them) with `models` as
 /// `<vendor>/models/<file>`, resolved and validated: the check every import must pass.
 pub fn check_models(models: &[CoreModel]) -> crate::Loaded {
     let mut loader = crate::Loader::new();
