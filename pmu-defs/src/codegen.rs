@@ -304,3 +304,20 @@ pub fn render_split(model: &Model, opts: &Options) -> Result<Vec<(String, String
     files[1..].sort_by(|a, b| a.path.cmp(&b.path));
     render::files(files.into_iter().map(|f| (f.path, f.tokens)).collect())
 }
+
+/// [`render_split`], keeping the text `previous(path)` gives for a file whose tokens and code
+/// have not changed since it was written (its fingerprint line says so) instead of formatting
+/// it again: what `cargo xtask gen` does, so only changed files are formatted.
+#[cfg(feature = "format")]
+pub fn render_split_reusing(
+    model: &Model,
+    opts: &Options,
+    previous: &(dyn Fn(&str) -> Option<String> + Sync),
+) -> Result<Vec<(String, String)>, String> {
+    let mut files = generate_split(model, opts);
+    files[1..].sort_by(|a, b| a.path.cmp(&b.path));
+    render::files_reusing(
+        files.into_iter().map(|f| (f.path, f.tokens)).collect(),
+        previous,
+    )
+}

@@ -15,12 +15,26 @@ const BEGIN: &str =
 const END: &str = "# @generated features: end";
 
 /// Every generated file: path relative to the workspace root -> expected contents.
+/// A checked-in file whose fingerprint line still matches is kept as it is, not formatted
+/// again, unless `reformat`.
 pub fn expected(
     root: &Path,
     loaded: &pmu_defs::Loaded,
+    reformat: bool,
 ) -> Result<BTreeMap<PathBuf, String>, String> {
-    let files =
-        pmu_defs::codegen::render_split(&loaded.model, &pmu_defs::codegen::Options::internal())?;
+    let src = root.join(SRC);
+    let previous = |path: &str| {
+        if reformat {
+            None
+        } else {
+            std::fs::read_to_string(src.join(path)).ok()
+        }
+    };
+    let files = pmu_defs::codegen::render_split_reusing(
+        &loaded.model,
+        &pmu_defs::codegen::Options::internal(),
+        &previous,
+    )?;
     let mut out = BTreeMap::new();
     for (path, text) in files {
         out.insert(Path::new(SRC).join(path), text);
@@ -81,8 +95,8 @@ fn on_disk(root: &Path) -> Vec<PathBuf> {
 }
 
 /// Writes (or, with `check`, compares) every generated file.
-pub fn run(root: &Path, loaded: &pmu_defs::Loaded, check: bool) -> ExitCode {
-    let want = match expected(root, loaded) {
+pub fn run(root: &Path, loaded: &pmu_defs::Loaded, check: bool, reformat: bool) -> ExitCode {
+    let want = match expected(root, loaded, reformat) {
         Ok(w) => w,
         Err(e) => {
             eprintln!("error: {e}");

@@ -76,6 +76,10 @@ enum Command {
         /// Show the acknowledged warnings in full, each with its reason.
         #[arg(long)]
         verbose: bool,
+        /// Format every file again, even those whose fingerprint line says their tokens and
+        /// code are unchanged (by default only changed files are formatted).
+        #[arg(long)]
+        reformat: bool,
     },
     /// Write the JSON Schema of the definition YAML, for editor completion and validation.
     Schema {
@@ -253,12 +257,16 @@ fn main() -> ExitCode {
             let out = out.unwrap_or_else(|| workspace_root().join(pmu_defs::schema::SCHEMA_PATH));
             schema::run(&out, check)
         }
-        Command::Gen { check, verbose } => {
+        Command::Gen {
+            check,
+            verbose,
+            reformat,
+        } => {
             let loaded = load(&[]);
             if !report(&loaded, verbose) {
                 return ExitCode::FAILURE;
             }
-            codegen::run(&workspace_root(), &loaded, check)
+            codegen::run(&workspace_root(), &loaded, check, reformat)
         }
         Command::Validate {
             paths,
