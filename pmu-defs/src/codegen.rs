@@ -37,6 +37,7 @@ use std::collections::BTreeMap;
 mod builder;
 mod cpuid;
 mod doc;
+mod event_of;
 mod event_on;
 mod events;
 mod fields;

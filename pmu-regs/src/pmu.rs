@@ -50,6 +50,27 @@ impl AsEvent for EventDesc {
     }
 }
 
+impl<S: AsEvent> AsEvent for crate::EventRef<'_, S> {
+    fn event_desc(&self) -> EventDesc {
+        *self.get()
+    }
+}
+
+/// An events type whose events a [`Pmu`] of generation `A` counts: the `ArchEvent` of `A` and
+/// of every generation `A` extends, and, when `A` is a CPU model, its `events::Event`. The
+/// generator writes the impls from the definitions' `extends` chains, so a generation added by
+/// YAML alone gets them too. [`Pmu::program`] takes only these: an Intel event on an AMD
+/// `Pmu`, or one CPU model's event on another model, does not compile. A hand-built
+/// [`EventDesc`] (nothing ties it to a vendor) goes through [`Pmu::program_raw`].
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not an events type of the generation `{A}` counts",
+    label = "not an event of `{A}` or of a generation it extends",
+    note = "`Pmu<{A}, _>` takes the `ArchEvent` of its generation and of the generations it extends, and a CPU model's own `events::Event`; a hand-built `EventDesc` goes through `program_raw`"
+)]
+pub trait EventOf<A: Arch>: AsEvent {}
+
+impl<A: Arch, S: EventOf<A>> EventOf<A> for crate::EventRef<'_, S> {}
+
 /// Why a [`Pmu`] operation failed. `E` is the backend's error.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Error<E> {
@@ -385,26 +406,49 @@ impl<A: Arch, B: RawMsr> Pmu<A, B> {
     pub fn encode(
         &self,
         n: u32,
-        event: &impl AsEvent,
+        event: &impl EventOf<A>,
+        filter: Filter,
+    ) -> Result<u64, Error<B::Error>> {
+        self.encode_raw(n, &event.event_desc(), filter)
+    }
+
+    /// [`Pmu::encode`] of a hand-built [`EventDesc`] (not tied to a generation by its type).
+    pub fn encode_raw(
+        &self,
+        n: u32,
+        event: &EventDesc,
         filter: Filter,
     ) -> Result<u64, Error<B::Error>> {
         self.check(Counter::Gp(n))?;
-        let ev = event.event_desc();
-        self.check_event(&ev)?;
-        Ok(A::encode_select(n, &ev, filter)?)
+        self.check_event(event)?;
+        Ok(A::encode_select(n, event, filter)?)
     }
 
     /// Programs general-purpose counter `n` to count `event` with `filter`, zeroes it and
     /// enables it (EN in the event select, and its bit in the global control when the
     /// generation has one). Nothing is written when a check fails. Returns the event-select
     /// value written.
+    ///
+    /// `event` is an event of this generation or of one it extends ([`EventOf`]); a
+    /// hand-built [`EventDesc`] goes through [`Pmu::program_raw`].
     pub fn program(
         &mut self,
         n: u32,
-        event: &impl AsEvent,
+        event: &impl EventOf<A>,
         filter: Filter,
     ) -> Result<u64, Error<B::Error>> {
-        let sel = self.encode(n, event, filter)?;
+        self.program_raw(n, &event.event_desc(), filter)
+    }
+
+    /// [`Pmu::program`] of a hand-built [`EventDesc`] (an event looked up at run time, or
+    /// written by hand): the same checks, but nothing in its type ties it to this generation.
+    pub fn program_raw(
+        &mut self,
+        n: u32,
+        event: &EventDesc,
+        filter: Filter,
+    ) -> Result<u64, Error<B::Error>> {
+        let sel = self.encode_raw(n, event, filter)?;
         let select = A::gp_select(n).ok_or(Error::NoSuchCounter {
             counter: Counter::Gp(n),
             available: self.counters.gp,
@@ -443,11 +487,20 @@ impl<A: Arch, B: RawMsr> Pmu<A, B> {
     /// Programs the fixed counter that counts `event` (its `fixed` counter). Returns which.
     pub fn program_fixed_event(
         &mut self,
-        event: &impl AsEvent,
+        event: &impl EventOf<A>,
         mode: FixedMode,
         pmi: bool,
     ) -> Result<u32, Error<B::Error>> {
-        let ev = event.event_desc();
+        self.program_fixed_event_raw(&event.event_desc(), mode, pmi)
+    }
+
+    /// [`Pmu::program_fixed_event`] of a hand-built [`EventDesc`].
+    pub fn program_fixed_event_raw(
+        &mut self,
+        ev: &EventDesc,
+        mode: FixedMode,
+        pmi: bool,
+    ) -> Result<u32, Error<B::Error>> {
         let Some(n) = ev.fixed else {
             return Self::unsupported("fixed counter for this event");
         };

@@ -248,7 +248,7 @@ impl ArchVisitor for Run {
         for (i, op) in self.ops.iter().enumerate() {
             let r: Result<(), Error<_>> = match op {
                 Op::Program(n, e, usr, os, int) => pmu
-                    .program(
+                    .program_raw(
                         *n,
                         &desc(e),
                         Filter {
@@ -262,7 +262,7 @@ impl ArchVisitor for Run {
                     }),
                 Op::ProgramFixed(n, m, pmi) => pmu.program_fixed(*n, mode(*m), *pmi),
                 Op::ProgramFixedEvent(e, m) => pmu
-                    .program_fixed_event(&desc(e), mode(*m), false)
+                    .program_fixed_event_raw(&desc(e), mode(*m), false)
                     .map(|_| ()),
                 Op::EnableFixed(m, pmi) => pmu.enable_fixed_counters(mode(*m), *pmi).map(|_| ()),
                 Op::Disable(c) => pmu.disable(*c),

@@ -389,7 +389,7 @@ fn full_cycle<A: Arch>() {
 
     // Program: counter 0, user + kernel, PMI on overflow.
     let sel = pmu
-        .program(0, &any_event::<A>(), Filter::ALL.with_interrupt(true))
+        .program_raw(0, &any_event::<A>(), Filter::ALL.with_interrupt(true))
         .unwrap_or_else(|e| panic!("{g}: {e}"));
     let st = A::select_state(sel);
     assert!(st.enabled && st.usr && st.os && st.int, "{g}");
@@ -710,7 +710,7 @@ fn invalid_input_is_an_error_and_writes_nothing() {
     );
     let same = EventDesc::new("MY_LLC_MISS", 0x2E, 0x41);
     assert!(matches!(
-        pmu.program(1, &same, Filter::ALL),
+        pmu.program_raw(1, &same, Filter::ALL),
         Err(Error::EventUnavailable { cpuid_bit: 4, .. })
     ));
 
@@ -733,27 +733,27 @@ fn invalid_input_is_an_error_and_writes_nothing() {
         .with_counters(0)
         .with_fixed(2);
     assert!(matches!(
-        pmu.program(0, &fixed_only, Filter::ALL),
+        pmu.program_raw(0, &fixed_only, Filter::ALL),
         Err(Error::Encode(EncodeError::Placement(
             PlacementError::FixedOnly { .. }
         )))
     ));
     let low = EventDesc::new("LOW_ONLY", 0x48, 0x01).with_counters(0b0011);
     assert!(matches!(
-        pmu.program(2, &low, Filter::ALL),
+        pmu.program_raw(2, &low, Filter::ALL),
         Err(Error::Encode(EncodeError::Placement(
             PlacementError::NotOnCounter { .. }
         )))
     ));
     let inv = EventDesc::new("INV_NO_CMASK", 0xC0, 0).with_inv(true);
-    let err = pmu.program(0, &inv, Filter::ALL).unwrap_err();
+    let err = pmu.program_raw(0, &inv, Filter::ALL).unwrap_err();
     assert!(
         matches!(err, Error::Encode(EncodeError::Constraint(c)) if c.id == "inv-without-cmask"),
         "{err:?}"
     );
     let wide = EventDesc::new("WIDE", 0x1C0, 0);
     assert!(matches!(
-        pmu.program(0, &wide, Filter::ALL),
+        pmu.program_raw(0, &wide, Filter::ALL),
         Err(Error::Encode(EncodeError::Placement(
             PlacementError::TooWide {
                 field: "EVENT_SELECT",
@@ -764,7 +764,7 @@ fn invalid_input_is_an_error_and_writes_nothing() {
     // Features CPUID denies.
     let any = EventDesc::new("ANY", 0x3C, 0).with_any(true);
     assert!(matches!(
-        pmu.program(0, &any, Filter::ALL),
+        pmu.program_raw(0, &any, Filter::ALL),
         Err(Error::FeatureUnavailable { feature, .. }) if feature.starts_with("AnyThread")
     ));
     // Version 4 has no UMASK2 field at all.
@@ -773,7 +773,7 @@ fn invalid_input_is_an_error_and_writes_nothing() {
     counters6.umask2 = true;
     let mut p4 = Pmu::<IntelV4, _>::with_counters(mock.cpu(0), counters6);
     assert!(matches!(
-        p4.program(0, &u2, Filter::ALL),
+        p4.program_raw(0, &u2, Filter::ALL),
         Err(Error::Encode(EncodeError::Placement(
             PlacementError::Unsupported {
                 field: "UMASK2",
@@ -787,7 +787,7 @@ fn invalid_input_is_an_error_and_writes_nothing() {
     c6.umask2 = false;
     let mut p6 = Pmu::<IntelV6, _>::with_counters(m6.cpu(0), c6);
     assert!(matches!(
-        p6.program(0, &u2, Filter::ALL),
+        p6.program_raw(0, &u2, Filter::ALL),
         Err(Error::FeatureUnavailable { feature, .. }) if feature.starts_with("UMASK2")
     ));
 

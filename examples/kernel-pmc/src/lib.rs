@@ -102,7 +102,7 @@ impl<B: RawMsr> ArchVisitor for StartOn<'_, B> {
             .iter()
             .find(|e| e.name == EVENT)
             .ok_or(StartError::NoEvent(self.generation))?;
-        let select = pmu.program(0, &event.desc, Filter::ALL)?;
+        let select = pmu.program_raw(0, &event.desc, Filter::ALL)?;
         let fixed = if pmu.counters().fixed != 0 {
             pmu.enable_fixed_counters(FixedMode::All, false)?
         } else {

@@ -188,8 +188,8 @@ impl Cx<'_> {
     }
 
     /// With the run-time layer, `impl pmu_regs::pmu::AsEvent for #ty` through `desc` (an
-    /// expression of `self: &#ty` giving the `EventDesc`), so `Pmu::program` takes the events of
-    /// every generation, including one added by YAML alone.
+    /// expression of `self: &#ty` giving the `EventDesc`). Which `Pmu` takes the type is said
+    /// separately, by the `EventOf` impls of `event_of.rs`.
     fn as_event(&self, ty: &TokenStream, desc: &TokenStream) -> TokenStream {
         if !self.runtime {
             return quote!();

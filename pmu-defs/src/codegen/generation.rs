@@ -171,6 +171,7 @@ impl Cx<'_> {
                 self.only,
                 g,
             ));
+            out.extend(self.event_of_impls(g, depth));
         }
         out.extend(self.model_events(g));
         out.extend(self.cpuid_module(g, depth));

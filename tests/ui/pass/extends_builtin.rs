@@ -49,7 +49,7 @@ fn main() {
     let mut pmu =
         Pmu::<AmdZen5Test, _>::with_counters(mock.cpu(0), CounterSet::full::<AmdZen5Test>());
     let retired = pmu_regs::EventDesc::new("RETIRED_INSTRUCTIONS", 0xC0, 0);
-    pmu.program(7, &retired, Filter::ALL).unwrap();
+    pmu.program_raw(7, &retired, Filter::ALL).unwrap();
     mock.tick(0, Counter::Gp(7), 42).unwrap();
     assert_eq!(pmu.read(Counter::Gp(7)).unwrap(), 42);
     assert!(mock.faults().is_empty());
@@ -67,7 +67,7 @@ fn main() {
     assert_eq!(info.counters.gp, 0xFF);
     let mock = Mock::<AmdZen5Test>::new(MockConfig::from_info(&info, 1));
     let mut pmu = Pmu::<AmdZen5Test, _>::new(mock.cpu(0), &info).unwrap();
-    pmu.program(7, &retired, Filter::ALL).unwrap();
+    pmu.program_raw(7, &retired, Filter::ALL).unwrap();
     // Without PerfMonV2 the condition fails.
     let old = [cpu[0], cpu[1], cpu[2], CpuidEntry::new(0x8000_0022, 0, [0, 0x8, 0, 0])];
     assert!(detect_for::<AmdZen5Test, _>(&mut CpuidTable::new(&old)).is_none());
