@@ -1680,7 +1680,11 @@ fn assert_uncore_pairs(g: &Generation, base: u32, count: usize) -> (&Register, &
     step(ctr, base + 1);
     assert_eq!(covered(ctr), span(47, 0), "{}: 48-bit counters", g.id);
     assert_eq!(ctr.reserved_mask, !span(47, 0), "{}: counter", g.id);
-    assert!(ctl.role.is_none() && ctr.role.is_none(), "{}: no roles", g.id);
+    assert!(
+        ctl.role.is_none() && ctr.role.is_none(),
+        "{}: no roles",
+        g.id
+    );
     assert!(
         g.register_with_role(RegisterRole::Counter).is_none(),
         "{}: not a core PMU",
@@ -1702,6 +1706,17 @@ fn assert_ext_feature_detect(g: &Generation, bit: u32) {
     assert_eq!(f.name, c.field, "{}", g.id);
 }
 
+/// What every L3 layout shares: six pairs from C001_0230, the 8-bit event select and unit
+/// mask (uncore.c event8 `config:0-7`, umask8 `config:8-15`), detection by
+/// X86_FEATURE_PERFCTR_LLC (word 6 bit 28). Returns the control register.
+fn assert_l3(g: &Generation) -> &Register {
+    let (ctl, _) = assert_uncore_pairs(g, 0xC001_0230, 6);
+    assert_ext_feature_detect(g, 28);
+    assert_eq!(mask_of(g, &ctl.name, "EVENT_SELECT"), 0xFF, "{}", g.id);
+    assert_eq!(mask_of(g, &ctl.name, "UMASK"), 0xFF00, "{}", g.id);
+    ctl
+}
+
 /// L3 cache counters of family 17h (Zen 1, Zen 2). Linux arch/x86/include/asm/msr-index.h
 /// `MSR_F16H_L2I_PERF_CTL 0xc0010230`, `MSR_F16H_L2I_PERF_CTR 0xc0010231`;
 /// arch/x86/events/amd/uncore.c `NUM_COUNTERS_L3 6`, the family 17h/18h format attributes
@@ -1711,10 +1726,7 @@ fn assert_ext_feature_detect(g: &Generation, bit: u32) {
 #[test]
 fn amd_l3_family_17h() {
     let g = amd_uncore(0xC001_0230, 0x17);
-    let (ctl, _) = assert_uncore_pairs(g, 0xC001_0230, 6);
-    assert_ext_feature_detect(g, 28);
-    assert_eq!(mask_of(g, &ctl.name, "EVENT_SELECT"), 0xFF);
-    assert_eq!(mask_of(g, &ctl.name, "UMASK"), 0xFF00);
+    let ctl = assert_l3(g);
     assert_eq!(mask_of(g, &ctl.name, "SLICE_MASK"), 0xF << 48);
     assert_eq!(mask_of(g, &ctl.name, "THREAD_MASK"), 0xFF << 56);
     assert_eq!(
@@ -1734,10 +1746,7 @@ fn amd_l3_family_17h() {
 #[test]
 fn amd_l3_family_19h() {
     let g = amd_uncore(0xC001_0230, 0x19);
-    let (ctl, _) = assert_uncore_pairs(g, 0xC001_0230, 6);
-    assert_ext_feature_detect(g, 28);
-    assert_eq!(mask_of(g, &ctl.name, "EVENT_SELECT"), 0xFF);
-    assert_eq!(mask_of(g, &ctl.name, "UMASK"), 0xFF00);
+    let ctl = assert_l3(g);
     assert_eq!(mask_of(g, &ctl.name, "CORE_ID"), 0x7 << 42);
     assert_eq!(mask_of(g, &ctl.name, "EN_ALL_SLICES"), 1 << 46);
     assert_eq!(mask_of(g, &ctl.name, "EN_ALL_CORES"), 1 << 47);
@@ -1800,7 +1809,11 @@ fn amd_data_fabric_perfmon_v2() {
     let v2 = amd_v2();
     let pmv2 = leaf(v2, 0x8000_0022, None).unwrap();
     let ebx = cpuid_reg(pmv2, "ebx").unwrap();
-    assert_eq!(covered_cpuid(ebx), span(21, 0), "EBX[21:0] and nothing else");
+    assert_eq!(
+        covered_cpuid(ebx),
+        span(21, 0),
+        "EBX[21:0] and nothing else"
+    );
 }
 
 fn covered_cpuid(r: &CpuidRegister) -> u64 {
