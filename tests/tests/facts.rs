@@ -15,7 +15,7 @@
 //! the manuals'. Where a lookup can be done by position instead of name, it is.
 
 use pmu_defs::model::{
-    Access, CpuidLeaf, CpuidRegister, Field, Generation, Register, Severity, Vendor,
+    Access, CpuidLeaf, CpuidRegister, Field, Generation, Register, RegisterRole, Severity, Vendor,
 };
 use pmu_defs::{Loaded, Loader, Model};
 use std::collections::{BTreeMap, BTreeSet};
@@ -131,12 +131,15 @@ fn amd_v2() -> &'static Generation {
     amd_detected_by(0x8000_0022, "PERFMON_V2")
 }
 
-/// AMD's architectural (not CPU-model) generations, parents first.
+/// AMD's architectural (not CPU-model) core-PMU generations, parents first: those with a
+/// general counter family (the `counter` role). The uncore facilities (L3, Data Fabric) are
+/// generations of their own without counter roles.
 fn amd_generations() -> Vec<&'static Generation> {
     let mut out: Vec<&Generation> = model()
         .generations
         .iter()
         .filter(|g| g.vendor == Vendor::Amd && !is_core_model(g))
+        .filter(|g| g.register_with_role(RegisterRole::Counter).is_some())
         .collect();
     out.sort_by_key(|g| g.ancestors.len());
     out
@@ -1622,6 +1625,199 @@ fn amd_ibs_cpuid() {
             "{register}.{f}: {requires}"
         );
     }
+}
+
+// ---------------------------------------------------------------------------------------
+// AMD uncore: L3 cache and Data Fabric counters
+// ---------------------------------------------------------------------------------------
+
+/// The AMD uncore facility whose control family starts at `control` and which is detected
+/// from CPU family `family` on: found by address and family, never by a hand-kept id.
+fn amd_uncore(control: u32, family: u32) -> &'static Generation {
+    let found: Vec<&Generation> = model()
+        .generations
+        .iter()
+        .filter(|g| g.vendor == Vendor::Amd && !is_core_model(g))
+        .filter(|g| g.detect.as_ref().and_then(|d| d.family_at_least) == Some(family))
+        .filter(|g| {
+            g.registers
+                .iter()
+                .any(|r| r.addresses.first() == Some(&control))
+        })
+        .collect();
+    assert_eq!(
+        found.len(),
+        1,
+        "one AMD generation has its controls at {control:#x} from family {family:#x}"
+    );
+    found[0]
+}
+
+/// The register of `g` at `address`.
+fn reg_at(g: &Generation, address: u32) -> &Register {
+    g.registers
+        .iter()
+        .find(|r| r.addresses.first() == Some(&address))
+        .unwrap_or_else(|| panic!("{}: no register at {address:#x}", g.id))
+}
+
+/// A control / counter pair family interleaved from `base` (control n at base + 2n, counter
+/// n at base + 2n + 1, as arch/x86/events/amd/uncore.c amd_uncore_add computes
+/// `config_base` and `event_base`), with 48-bit counters (uncore.c COUNTER_SHIFT 16), no
+/// counter roles (a facility, not a core PMU), and the CPUID bit `feature` of Fn8000_0001_ECX
+/// among its detection.
+fn assert_uncore_pairs(g: &Generation, base: u32, count: usize) -> (&Register, &Register) {
+    let ctl = reg_at(g, base);
+    let ctr = reg_at(g, base + 1);
+    let step = |r: &Register, first: u32| {
+        assert_eq!(r.addresses.len(), count, "{}: {} registers", g.id, r.name);
+        for (n, a) in r.addresses.iter().enumerate() {
+            assert_eq!(*a, first + 2 * n as u32, "{}: {} {n}", g.id, r.name);
+        }
+        assert_eq!(r.access, Access::ReadWrite, "{}: {}", g.id, r.name);
+    };
+    step(ctl, base);
+    step(ctr, base + 1);
+    assert_eq!(covered(ctr), span(47, 0), "{}: 48-bit counters", g.id);
+    assert_eq!(ctr.reserved_mask, !span(47, 0), "{}: counter", g.id);
+    assert!(
+        ctl.role.is_none() && ctr.role.is_none(),
+        "{}: no roles",
+        g.id
+    );
+    assert!(
+        g.register_with_role(RegisterRole::Counter).is_none(),
+        "{}: not a core PMU",
+        g.id
+    );
+    // Enable: ARCH_PERFMON_EVENTSEL_ENABLE (bit 22), which amd_uncore_start sets.
+    assert_eq!(mask_of(g, &ctl.name, "EN"), 1 << 22, "{}", g.id);
+    (ctl, ctr)
+}
+
+/// The detection of an uncore facility: CPUID Fn8000_0001_ECX bit `bit` (Linux
+/// arch/x86/include/asm/cpufeatures.h word 6) and the minimum family.
+fn assert_ext_feature_detect(g: &Generation, bit: u32) {
+    let d = g.detect.as_ref().expect("detected");
+    let c = d.cpuid.as_ref().expect("by CPUID");
+    let l = g.cpuid_leaf(&c.leaf).expect("the leaf is declared");
+    assert_eq!((l.leaf, c.register.as_str()), (0x8000_0001, "ecx"));
+    let f = cpuid_field(l, "ecx", bit, bit).expect("the detect bit");
+    assert_eq!(f.name, c.field, "{}", g.id);
+}
+
+/// What every L3 layout shares: six pairs from C001_0230, the 8-bit event select and unit
+/// mask (uncore.c event8 `config:0-7`, umask8 `config:8-15`), detection by
+/// X86_FEATURE_PERFCTR_LLC (word 6 bit 28). Returns the control register.
+fn assert_l3(g: &Generation) -> &Register {
+    let (ctl, _) = assert_uncore_pairs(g, 0xC001_0230, 6);
+    assert_ext_feature_detect(g, 28);
+    assert_eq!(mask_of(g, &ctl.name, "EVENT_SELECT"), 0xFF, "{}", g.id);
+    assert_eq!(mask_of(g, &ctl.name, "UMASK"), 0xFF00, "{}", g.id);
+    ctl
+}
+
+/// L3 cache counters of family 17h (Zen 1, Zen 2). Linux arch/x86/include/asm/msr-index.h
+/// `MSR_F16H_L2I_PERF_CTL 0xc0010230`, `MSR_F16H_L2I_PERF_CTR 0xc0010231`;
+/// arch/x86/events/amd/uncore.c `NUM_COUNTERS_L3 6`, the family 17h/18h format attributes
+/// (event8 `config:0-7`, umask8 `config:8-15`, slicemask `config:48-51`, threadmask8
+/// `config:56-63`); arch/x86/include/asm/perf_event.h `AMD64_L3_SLICE_MASK (0xFULL << 48)`,
+/// `AMD64_L3_THREAD_MASK (0xFFULL << 56)`; X86_FEATURE_PERFCTR_LLC (word 6 bit 28).
+#[test]
+fn amd_l3_family_17h() {
+    let g = amd_uncore(0xC001_0230, 0x17);
+    let ctl = assert_l3(g);
+    assert_eq!(mask_of(g, &ctl.name, "SLICE_MASK"), 0xF << 48);
+    assert_eq!(mask_of(g, &ctl.name, "THREAD_MASK"), 0xFF << 56);
+    assert_eq!(
+        ctl.reserved_mask,
+        !(0xFFFF | 1 << 22 | 0xF << 48 | 0xFF << 56),
+        "reserved bits are what no field covers"
+    );
+}
+
+/// L3 cache counters of family 19h and later (Zen 3, Zen 4): uncore.c uses these fields for
+/// `boot_cpu_data.x86 >= 0x19` (format attributes coreid `config:42-44`, enallslices
+/// `config:46`, enallcores `config:47`, sliceid `config:48-50`, threadmask2 `config:56-57`);
+/// perf_event.h `AMD64_L3_COREID_MASK (0x7ULL << 42)`, `AMD64_L3_EN_ALL_SLICES BIT_ULL(46)`,
+/// `AMD64_L3_EN_ALL_CORES BIT_ULL(47)`, `AMD64_L3_SLICEID_MASK (0x7ULL << 48)`,
+/// `AMD64_L3_F19H_THREAD_MASK (0x3ULL << 56)`. The layout changes with family 19h, between
+/// Zen 2 and Zen 3.
+#[test]
+fn amd_l3_family_19h() {
+    let g = amd_uncore(0xC001_0230, 0x19);
+    let ctl = assert_l3(g);
+    assert_eq!(mask_of(g, &ctl.name, "CORE_ID"), 0x7 << 42);
+    assert_eq!(mask_of(g, &ctl.name, "EN_ALL_SLICES"), 1 << 46);
+    assert_eq!(mask_of(g, &ctl.name, "EN_ALL_CORES"), 1 << 47);
+    assert_eq!(mask_of(g, &ctl.name, "SLICE_ID"), 0x7 << 48);
+    assert_eq!(mask_of(g, &ctl.name, "THREAD_MASK"), 0x3 << 56);
+    assert!(
+        field_at(ctl, 51).is_none() && field_at(ctl, 63).is_none(),
+        "the family 17h slice and thread masks are gone"
+    );
+    let f17h = amd_uncore(0xC001_0230, 0x17);
+    assert_eq!(
+        reg_at(f17h, 0xC001_0230).name,
+        ctl.name,
+        "one register, two layouts"
+    );
+}
+
+/// Data Fabric counters of family 17h and later without PerfMonV2. msr-index.h
+/// `MSR_F15H_NB_PERF_CTL 0xc0010240`, `MSR_F15H_NB_PERF_CTR 0xc0010241`; uncore.c
+/// `NUM_COUNTERS_NB 4`, format attributes event14 `config:0-7,32-35,59-60` (F17h+ DF) and
+/// umask8 `config:8-15`; X86_FEATURE_PERFCTR_NB (word 6 bit 24).
+#[test]
+fn amd_data_fabric() {
+    let g = amd_uncore(0xC001_0240, 0x17);
+    let (ctl, _) = assert_uncore_pairs(g, 0xC001_0240, 4);
+    assert_ext_feature_detect(g, 24);
+    let event = field(ctl, "EVENT_SELECT");
+    assert_eq!(event.full_mask(), 0xFF | 0xF << 32 | 0x3 << 59);
+    // EventSelect[7:0] at 7:0, [11:8] at 35:32, [13:12] at 60:59.
+    assert_eq!(event.insert(0, 0x3ABC), 0xBC | 0xA << 32 | 0x3 << 59);
+    assert_eq!(event.extract(0, 0x1 << 59 | 0x2 << 32 | 0x07), 0x1207);
+    assert_eq!(mask_of(g, &ctl.name, "UMASK"), 0xFF00);
+}
+
+/// Data Fabric counters with PerfMonV2. perf_event.h `AMD64_PERFMON_V2_EVENTSEL_EVENT_NB
+/// (AMD64_EVENTSEL_EVENT | GENMASK_ULL(37, 36))` with `AMD64_EVENTSEL_EVENT
+/// (ARCH_PERFMON_EVENTSEL_EVENT | (0x0FULL << 32))`, `AMD64_PERFMON_V2_EVENTSEL_UMASK_NB
+/// (ARCH_PERFMON_EVENTSEL_UMASK | GENMASK_ULL(27, 24))`; uncore.c (pmu_version >= 2)
+/// event14v2 `config:0-7,32-37`, umask12 `config:8-15,24-27`, the count from
+/// `union cpuid_0x80000022_ebx` `num_df_pmc` (EBX[15:10]); 16 DF counters on EPYC 9004.
+#[test]
+fn amd_data_fabric_perfmon_v2() {
+    let g = amd_uncore(0xC001_0240, 0x19);
+    let (ctl, _) = assert_uncore_pairs(g, 0xC001_0240, 16);
+    let event = field(ctl, "EVENT_SELECT");
+    assert_eq!(event.full_mask(), 0xFF | 0xF << 32 | 0x3 << 36);
+    assert_eq!(event.insert(0, 0x3ABC), 0xBC | 0xA << 32 | 0x3 << 36);
+    let umask = field(ctl, "UMASK");
+    assert_eq!(umask.full_mask(), 0xFF00 | 0xF << 24);
+    assert_eq!(umask.insert(0, 0x5A5), 0xA500 | 0x5 << 24);
+    let d = g.detect.as_ref().and_then(|d| d.cpuid.as_ref()).unwrap();
+    let l = g.cpuid_leaf(&d.leaf).unwrap();
+    assert_eq!(l.leaf, 0x8000_0022, "detected by PerfMonV2");
+    assert_eq!(cpuid_field(l, "eax", 0, 0).unwrap().name, d.field);
+    assert!(
+        cpuid_field(l, "ebx", 15, 10).is_some(),
+        "EBX[15:10] NumPerfCtrNB"
+    );
+    // Linux's union cpuid_0x80000022_ebx has no L3 count: core, LBR depth, DF, UMC.
+    let v2 = amd_v2();
+    let pmv2 = leaf(v2, 0x8000_0022, None).unwrap();
+    let ebx = cpuid_reg(pmv2, "ebx").unwrap();
+    assert_eq!(
+        covered_cpuid(ebx),
+        span(21, 0),
+        "EBX[21:0] and nothing else"
+    );
+}
+
+fn covered_cpuid(r: &CpuidRegister) -> u64 {
+    r.fields.iter().fold(0, |m, f| m | f.full_mask())
 }
 
 // ---------------------------------------------------------------------------------------
