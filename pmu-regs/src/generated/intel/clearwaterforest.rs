@@ -5,8 +5,10 @@
 Every core event Intel's perfmon list gives for the CPUs in `cpus`: names, codes,
 counters, flags, auxiliary MSR values, errata and sampling periods. Extends
 architectural performance monitoring version 6 (from the importer's table of cores).
+The microarchitecture's model-specific registers come from `intel-skymont-family`, which
+names this list in its `perfmon-cores:`.
 
-Generation `intel-clearwaterforest`, extends `intel-v6`. Manual: Intel perfmon CWF/events/clearwaterforest_core.json (event list version 1.04); Clearwater Forest (Darkmont): SDM Vol. 3B, architectural performance monitoring version 6.*/
+Generation `intel-clearwaterforest`, extends `intel-skymont-family`. Manual: Intel perfmon CWF/events/clearwaterforest_core.json (event list version 1.04); Clearwater Forest (Darkmont): SDM Vol. 3B, architectural performance monitoring version 6.*/
 pub use super::super::intel::v1::{IA32_PMC, Ia32Pmc};
 pub use super::super::intel::v1::{IA32_A_PMC, Ia32APmc};
 pub use super::super::intel::v6::{IA32_PERFEVTSEL, Ia32Perfevtsel};
@@ -37,6 +39,11 @@ pub use super::super::intel::shared::arrowlake_skymont::{
 };
 pub use super::super::intel::v5::{IA32_PERF_METRICS, Ia32PerfMetrics};
 pub use super::super::intel::v5::{MSR_PEBS_DATA_CFG, MsrPebsDataCfg};
+pub use super::super::intel::skymont_family::{MSR_OFFCORE_RSP_0, MsrOffcoreRsp0};
+pub use super::super::intel::skymont_family::{MSR_OFFCORE_RSP_1, MsrOffcoreRsp1};
+pub use super::super::intel::skymont_family::{
+    MSR_PEBS_LD_LAT_THRESHOLD, MsrPebsLdLatThreshold,
+};
 pub use super::super::intel::v6::ArchEvent;
 ///The run-time view of `intel-clearwaterforest` ([`Arch`](crate::arch::Arch)), generated from the roles its definitions give its registers and fields.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -271,8 +278,9 @@ impl crate::arch::Arch for IntelClearwaterforest {
     };
     const DETECT: crate::arch::DetectSpec = crate::arch::DetectSpec {
         vendor: crate::arch::Vendor::Intel,
-        depth: 6u32,
+        depth: 7u32,
         ancestors: &[
+            "intel-skymont-family",
             "intel-v6",
             "intel-v5",
             "intel-v4",
@@ -402,7 +410,7 @@ impl crate::arch::Arch for IntelClearwaterforest {
         },
     };
     fn registers() -> &'static [crate::arch::RegInfo] {
-        static REGISTERS: [crate::arch::RegInfo; 16usize] = [
+        static REGISTERS: [crate::arch::RegInfo; 19usize] = [
             crate::arch::RegInfo {
                 name: "IA32_PMC",
                 addresses: &[
@@ -559,6 +567,38 @@ impl crate::arch::Arch for IntelClearwaterforest {
                 role: None,
                 decode: Some(
                     crate::arch::__access::decode::<MSR_PEBS_DATA_CFG::Instance>,
+                ),
+            },
+            crate::arch::RegInfo {
+                name: "MSR_OFFCORE_RSP_0",
+                addresses: &[0x1a6_u32],
+                reserved_mask: 0x7ff00c0000000000_u64,
+                access: crate::arch::__access::rw::<MSR_OFFCORE_RSP_0::Instance>(),
+                role: None,
+                decode: Some(
+                    crate::arch::__access::decode::<MSR_OFFCORE_RSP_0::Instance>,
+                ),
+            },
+            crate::arch::RegInfo {
+                name: "MSR_OFFCORE_RSP_1",
+                addresses: &[0x1a7_u32],
+                reserved_mask: 0xfff00c0000000000_u64,
+                access: crate::arch::__access::rw::<MSR_OFFCORE_RSP_1::Instance>(),
+                role: None,
+                decode: Some(
+                    crate::arch::__access::decode::<MSR_OFFCORE_RSP_1::Instance>,
+                ),
+            },
+            crate::arch::RegInfo {
+                name: "MSR_PEBS_LD_LAT_THRESHOLD",
+                addresses: &[0x3f6_u32],
+                reserved_mask: 0xffffffffffff0000_u64,
+                access: crate::arch::__access::rw::<
+                    MSR_PEBS_LD_LAT_THRESHOLD::Instance,
+                >(),
+                role: None,
+                decode: Some(
+                    crate::arch::__access::decode::<MSR_PEBS_LD_LAT_THRESHOLD::Instance>,
                 ),
             },
         ];

@@ -27,6 +27,11 @@ pub use super::super::intel::nehalem_family::{
     MSR_LASTBRANCH_FROM_IP, MsrLastbranchFromIp,
 };
 pub use super::super::intel::nehalem_family::{MSR_LASTBRANCH_TO_IP, MsrLastbranchToIp};
+pub use super::super::intel::sandybridge_family::{MSR_OFFCORE_RSP_0, MsrOffcoreRsp0};
+pub use super::super::intel::sandybridge_family::{MSR_OFFCORE_RSP_1, MsrOffcoreRsp1};
+pub use super::super::intel::nehalem_family::{
+    MSR_PEBS_LD_LAT_THRESHOLD, MsrPebsLdLatThreshold,
+};
 pub use super::super::intel::v2::ArchEvent;
 ///The run-time view of `intel-haswell` ([`Arch`](crate::arch::Arch)), generated from the roles its definitions give its registers and fields.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -36,9 +41,10 @@ impl crate::arch::Arch for IntelHaswell {
     const SPEC: crate::arch::Spec = <crate::intel::haswell_family::IntelHaswellFamily as crate::arch::Arch>::SPEC;
     const DETECT: crate::arch::DetectSpec = crate::arch::DetectSpec {
         vendor: crate::arch::Vendor::Intel,
-        depth: 5u32,
+        depth: 6u32,
         ancestors: &[
             "intel-haswell-family",
+            "intel-sandybridge-family",
             "intel-nehalem-family",
             "intel-v3",
             "intel-v2",

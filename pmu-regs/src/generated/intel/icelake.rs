@@ -34,6 +34,12 @@ pub use super::super::intel::icelake_family::{
 };
 pub use super::super::intel::icelake_family::{MSR_LASTBRANCH_TO_IP, MsrLastbranchToIp};
 pub use super::super::intel::icelake_family::{MSR_LBR_INFO, MsrLbrInfo};
+pub use super::super::intel::icelake_family::{MSR_OFFCORE_RSP_0, MsrOffcoreRsp0};
+pub use super::super::intel::icelake_family::{MSR_OFFCORE_RSP_1, MsrOffcoreRsp1};
+pub use super::super::intel::icelake_family::{
+    MSR_PEBS_LD_LAT_THRESHOLD, MsrPebsLdLatThreshold,
+};
+pub use super::super::intel::icelake_family::{MSR_PEBS_FRONTEND, MsrPebsFrontend};
 pub use super::super::intel::v5::ArchEvent;
 ///The run-time view of `intel-icelake` ([`Arch`](crate::arch::Arch)), generated from the roles its definitions give its registers and fields.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

@@ -5,10 +5,10 @@
 Every core event Intel's perfmon list gives for the CPUs in `cpus`: names, codes,
 counters, flags, auxiliary MSR values, errata and sampling periods. Extends
 architectural performance monitoring version 3 (from the importer's table of cores).
-The microarchitecture's model-specific registers come from `intel-nehalem-family`, which
+The microarchitecture's model-specific registers come from `intel-sandybridge-family`, which
 names this list in its `perfmon-cores:`.
 
-Generation `intel-jaketown`, extends `intel-nehalem-family`. Manual: Intel perfmon JKT/events/Jaketown_core.json (event list version 24); Sandy Bridge-EP: SDM Vol. 3B, 2nd generation Intel Core performance monitoring (version ID 3).*/
+Generation `intel-jaketown`, extends `intel-sandybridge-family`. Manual: Intel perfmon JKT/events/Jaketown_core.json (event list version 24); Sandy Bridge-EP: SDM Vol. 3B, 2nd generation Intel Core performance monitoring (version ID 3).*/
 pub use super::super::intel::v1::{IA32_PMC, Ia32Pmc};
 pub use super::super::intel::v1::{IA32_A_PMC, Ia32APmc};
 pub use super::super::intel::v3::{IA32_PERFEVTSEL, Ia32Perfevtsel};
@@ -27,17 +27,28 @@ pub use super::super::intel::nehalem_family::{
     MSR_LASTBRANCH_FROM_IP, MsrLastbranchFromIp,
 };
 pub use super::super::intel::nehalem_family::{MSR_LASTBRANCH_TO_IP, MsrLastbranchToIp};
+pub use super::super::intel::sandybridge_family::{MSR_OFFCORE_RSP_0, MsrOffcoreRsp0};
+pub use super::super::intel::sandybridge_family::{MSR_OFFCORE_RSP_1, MsrOffcoreRsp1};
+pub use super::super::intel::nehalem_family::{
+    MSR_PEBS_LD_LAT_THRESHOLD, MsrPebsLdLatThreshold,
+};
 pub use super::super::intel::v2::ArchEvent;
 ///The run-time view of `intel-jaketown` ([`Arch`](crate::arch::Arch)), generated from the roles its definitions give its registers and fields.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct IntelJaketown;
 impl crate::arch::Arch for IntelJaketown {
     const ID: &'static str = "intel-jaketown";
-    const SPEC: crate::arch::Spec = <crate::intel::nehalem_family::IntelNehalemFamily as crate::arch::Arch>::SPEC;
+    const SPEC: crate::arch::Spec = <crate::intel::sandybridge_family::IntelSandybridgeFamily as crate::arch::Arch>::SPEC;
     const DETECT: crate::arch::DetectSpec = crate::arch::DetectSpec {
         vendor: crate::arch::Vendor::Intel,
-        depth: 4u32,
-        ancestors: &["intel-nehalem-family", "intel-v3", "intel-v2", "intel-v1"],
+        depth: 5u32,
+        ancestors: &[
+            "intel-sandybridge-family",
+            "intel-nehalem-family",
+            "intel-v3",
+            "intel-v2",
+            "intel-v1",
+        ],
         cpuid: None,
         family_at_least: None,
         cpus: &[
@@ -104,7 +115,7 @@ impl crate::arch::Arch for IntelJaketown {
         },
     };
     fn registers() -> &'static [crate::arch::RegInfo] {
-        <crate::intel::nehalem_family::IntelNehalemFamily as crate::arch::Arch>::registers()
+        <crate::intel::sandybridge_family::IntelSandybridgeFamily as crate::arch::Arch>::registers()
     }
     fn arch_events() -> &'static [crate::arch::ArchEventInfo] {
         static EVENTS: [crate::arch::ArchEventInfo; ArchEvent::ALL.len()] = {

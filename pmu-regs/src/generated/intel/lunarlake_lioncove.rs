@@ -5,8 +5,10 @@
 Every core event Intel's perfmon list gives for the CPUs in `cpus`: names, codes,
 counters, flags, auxiliary MSR values, errata and sampling periods. Extends
 architectural performance monitoring version 6 (from the importer's table of cores).
+The microarchitecture's model-specific registers come from `intel-lioncove-family`, which
+names this list in its `perfmon-cores:`.
 
-Generation `intel-lunarlake-lioncove`, extends `intel-v6`. Manual: Intel perfmon LNL/events/lunarlake_lioncove_core.json (event list version 1.26); Lunar Lake (Lion Cove): SDM Vol. 3B, "Architectural Performance Monitoring Version 6"; Intel's list uses UMaskExt and Equal.*/
+Generation `intel-lunarlake-lioncove`, extends `intel-lioncove-family`. Manual: Intel perfmon LNL/events/lunarlake_lioncove_core.json (event list version 1.26); Lunar Lake (Lion Cove): SDM Vol. 3B, "Architectural Performance Monitoring Version 6"; Intel's list uses UMaskExt and Equal.*/
 pub use super::super::intel::shared::arrowlake_lioncove::{IA32_PMC, Ia32Pmc};
 pub use super::super::intel::shared::arrowlake_lioncove::{IA32_A_PMC, Ia32APmc};
 pub use super::super::intel::shared::arrowlake_lioncove::{
@@ -37,6 +39,12 @@ pub use super::super::intel::shared::arrowlake_lioncove::{
 };
 pub use super::super::intel::v5::{IA32_PERF_METRICS, Ia32PerfMetrics};
 pub use super::super::intel::v5::{MSR_PEBS_DATA_CFG, MsrPebsDataCfg};
+pub use super::super::intel::lioncove_family::{MSR_OFFCORE_RSP_0, MsrOffcoreRsp0};
+pub use super::super::intel::lioncove_family::{MSR_OFFCORE_RSP_1, MsrOffcoreRsp1};
+pub use super::super::intel::lioncove_family::{
+    MSR_PEBS_LD_LAT_THRESHOLD, MsrPebsLdLatThreshold,
+};
+pub use super::super::intel::lioncove_family::{MSR_PEBS_FRONTEND, MsrPebsFrontend};
 pub use super::super::intel::v6::ArchEvent;
 ///The run-time view of `intel-lunarlake-lioncove` ([`Arch`](crate::arch::Arch)), generated from the roles its definitions give its registers and fields.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -268,8 +276,9 @@ impl crate::arch::Arch for IntelLunarlakeLioncove {
     };
     const DETECT: crate::arch::DetectSpec = crate::arch::DetectSpec {
         vendor: crate::arch::Vendor::Intel,
-        depth: 6u32,
+        depth: 7u32,
         ancestors: &[
+            "intel-lioncove-family",
             "intel-v6",
             "intel-v5",
             "intel-v4",
@@ -399,7 +408,7 @@ impl crate::arch::Arch for IntelLunarlakeLioncove {
         },
     };
     fn registers() -> &'static [crate::arch::RegInfo] {
-        static REGISTERS: [crate::arch::RegInfo; 16usize] = [
+        static REGISTERS: [crate::arch::RegInfo; 20usize] = [
             crate::arch::RegInfo {
                 name: "IA32_PMC",
                 addresses: &[
@@ -553,6 +562,48 @@ impl crate::arch::Arch for IntelLunarlakeLioncove {
                 role: None,
                 decode: Some(
                     crate::arch::__access::decode::<MSR_PEBS_DATA_CFG::Instance>,
+                ),
+            },
+            crate::arch::RegInfo {
+                name: "MSR_OFFCORE_RSP_0",
+                addresses: &[0x1a6_u32],
+                reserved_mask: 0xfffff00000000000_u64,
+                access: crate::arch::__access::rw::<MSR_OFFCORE_RSP_0::Instance>(),
+                role: None,
+                decode: Some(
+                    crate::arch::__access::decode::<MSR_OFFCORE_RSP_0::Instance>,
+                ),
+            },
+            crate::arch::RegInfo {
+                name: "MSR_OFFCORE_RSP_1",
+                addresses: &[0x1a7_u32],
+                reserved_mask: 0xfffff00000000000_u64,
+                access: crate::arch::__access::rw::<MSR_OFFCORE_RSP_1::Instance>(),
+                role: None,
+                decode: Some(
+                    crate::arch::__access::decode::<MSR_OFFCORE_RSP_1::Instance>,
+                ),
+            },
+            crate::arch::RegInfo {
+                name: "MSR_PEBS_LD_LAT_THRESHOLD",
+                addresses: &[0x3f6_u32],
+                reserved_mask: 0xffffffffffff0000_u64,
+                access: crate::arch::__access::rw::<
+                    MSR_PEBS_LD_LAT_THRESHOLD::Instance,
+                >(),
+                role: None,
+                decode: Some(
+                    crate::arch::__access::decode::<MSR_PEBS_LD_LAT_THRESHOLD::Instance>,
+                ),
+            },
+            crate::arch::RegInfo {
+                name: "MSR_PEBS_FRONTEND",
+                addresses: &[0x3f7_u32],
+                reserved_mask: 0xffffffffff8000e0_u64,
+                access: crate::arch::__access::rw::<MSR_PEBS_FRONTEND::Instance>(),
+                role: None,
+                decode: Some(
+                    crate::arch::__access::decode::<MSR_PEBS_FRONTEND::Instance>,
                 ),
             },
         ];

@@ -5,8 +5,10 @@
 Every core event Intel's perfmon list gives for the CPUs in `cpus`: names, codes,
 counters, flags, auxiliary MSR values, errata and sampling periods. Extends
 architectural performance monitoring version 5 (from the importer's table of cores).
+The microarchitecture's model-specific registers come from `intel-goldencove-family`, which
+names this list in its `perfmon-cores:`.
 
-Generation `intel-sapphirerapids`, extends `intel-v5`. Manual: Intel perfmon SPR/events/sapphirerapids_core.json (event list version 1.39); Sapphire Rapids (Golden Cove): SDM Vol. 3B (version ID 5).*/
+Generation `intel-sapphirerapids`, extends `intel-goldencove-family`. Manual: Intel perfmon SPR/events/sapphirerapids_core.json (event list version 1.39); Sapphire Rapids (Golden Cove): SDM Vol. 3B (version ID 5).*/
 pub use super::super::intel::v1::{IA32_PMC, Ia32Pmc};
 pub use super::super::intel::v1::{IA32_A_PMC, Ia32APmc};
 pub use super::super::intel::v5::{IA32_PERFEVTSEL, Ia32Perfevtsel};
@@ -25,17 +27,30 @@ pub use super::super::intel::v5::{IA32_PERF_GLOBAL_STATUS_SET, Ia32PerfGlobalSta
 pub use super::super::intel::v5::{IA32_PERF_GLOBAL_INUSE, Ia32PerfGlobalInuse};
 pub use super::super::intel::v5::{IA32_PERF_METRICS, Ia32PerfMetrics};
 pub use super::super::intel::v5::{MSR_PEBS_DATA_CFG, MsrPebsDataCfg};
+pub use super::super::intel::goldencove_family::{MSR_OFFCORE_RSP_0, MsrOffcoreRsp0};
+pub use super::super::intel::goldencove_family::{MSR_OFFCORE_RSP_1, MsrOffcoreRsp1};
+pub use super::super::intel::goldencove_family::{
+    MSR_PEBS_LD_LAT_THRESHOLD, MsrPebsLdLatThreshold,
+};
+pub use super::super::intel::goldencove_family::{MSR_PEBS_FRONTEND, MsrPebsFrontend};
 pub use super::super::intel::v5::ArchEvent;
 ///The run-time view of `intel-sapphirerapids` ([`Arch`](crate::arch::Arch)), generated from the roles its definitions give its registers and fields.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct IntelSapphirerapids;
 impl crate::arch::Arch for IntelSapphirerapids {
     const ID: &'static str = "intel-sapphirerapids";
-    const SPEC: crate::arch::Spec = <crate::intel::v5::IntelV5 as crate::arch::Arch>::SPEC;
+    const SPEC: crate::arch::Spec = <crate::intel::goldencove_family::IntelGoldencoveFamily as crate::arch::Arch>::SPEC;
     const DETECT: crate::arch::DetectSpec = crate::arch::DetectSpec {
         vendor: crate::arch::Vendor::Intel,
-        depth: 5u32,
-        ancestors: &["intel-v5", "intel-v4", "intel-v3", "intel-v2", "intel-v1"],
+        depth: 6u32,
+        ancestors: &[
+            "intel-goldencove-family",
+            "intel-v5",
+            "intel-v4",
+            "intel-v3",
+            "intel-v2",
+            "intel-v1",
+        ],
         cpuid: None,
         family_at_least: None,
         cpus: &[
@@ -118,7 +133,7 @@ impl crate::arch::Arch for IntelSapphirerapids {
         },
     };
     fn registers() -> &'static [crate::arch::RegInfo] {
-        <crate::intel::v5::IntelV5 as crate::arch::Arch>::registers()
+        <crate::intel::goldencove_family::IntelGoldencoveFamily as crate::arch::Arch>::registers()
     }
     fn arch_events() -> &'static [crate::arch::ArchEventInfo] {
         static EVENTS: [crate::arch::ArchEventInfo; ArchEvent::ALL.len()] = {

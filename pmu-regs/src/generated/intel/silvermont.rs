@@ -31,6 +31,8 @@ pub use super::super::intel::silvermont_family::{
 pub use super::super::intel::silvermont_family::{
     MSR_LASTBRANCH_TO_IP, MsrLastbranchToIp,
 };
+pub use super::super::intel::silvermont_family::{MSR_OFFCORE_RSP_0, MsrOffcoreRsp0};
+pub use super::super::intel::silvermont_family::{MSR_OFFCORE_RSP_1, MsrOffcoreRsp1};
 pub use super::super::intel::v2::ArchEvent;
 ///The run-time view of `intel-silvermont` ([`Arch`](crate::arch::Arch)), generated from the roles its definitions give its registers and fields.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
