@@ -1659,6 +1659,282 @@ Look one up with [`Event::from_name`](Event::from_name) or `str::parse`, and pro
         }
     }
     impl super::IA32_PERFEVTSEL::Countable for Event {}
+    ///The auxiliary MSR an event of `intel-alderlake-gracemont` needs programmed with its event select (off-core response, load-latency threshold, front-end qualifier), as a value of that register: [`Event::aux`](Event::aux) gives it, and `MsrExt::write_event` writes it before the event select.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    #[allow(non_camel_case_types)]
+    pub enum Aux {
+        ///A value of `MSR_OFFCORE_RSP_0`.
+        MSR_OFFCORE_RSP_0(super::MSR_OFFCORE_RSP_0::Value),
+        ///A value of `MSR_PEBS_LD_LAT_THRESHOLD`.
+        MSR_PEBS_LD_LAT_THRESHOLD(super::MSR_PEBS_LD_LAT_THRESHOLD::Value),
+    }
+    impl crate::access::AuxValue for Aux {
+        fn address(self) -> u32 {
+            match self {
+                Aux::MSR_OFFCORE_RSP_0(_) => super::MSR_OFFCORE_RSP_0::ADDRESS,
+                Aux::MSR_PEBS_LD_LAT_THRESHOLD(_) => {
+                    super::MSR_PEBS_LD_LAT_THRESHOLD::ADDRESS
+                }
+            }
+        }
+        fn bits(self) -> u64 {
+            match self {
+                Aux::MSR_OFFCORE_RSP_0(v) => v.bits(),
+                Aux::MSR_PEBS_LD_LAT_THRESHOLD(v) => v.bits(),
+            }
+        }
+        fn write_to<B: crate::access::RawMsr + ?Sized>(
+            self,
+            backend: &mut B,
+        ) -> Result<(), crate::access::WriteError<B::Error>> {
+            use crate::access::MsrExt;
+            match self {
+                Aux::MSR_OFFCORE_RSP_0(v) => {
+                    backend.write(super::MSR_OFFCORE_RSP_0::MSR, v)
+                }
+                Aux::MSR_PEBS_LD_LAT_THRESHOLD(v) => {
+                    backend.write(super::MSR_PEBS_LD_LAT_THRESHOLD::MSR, v)
+                }
+            }
+        }
+    }
+    #[allow(non_snake_case)]
+    const fn __aux_MSR_OFFCORE_RSP_0(bits: u64) -> super::MSR_OFFCORE_RSP_0::Value {
+        match super::MSR_OFFCORE_RSP_0::Value::try_from_bits(bits) {
+            Ok(v) => v,
+            Err(_) => panic!("an auxiliary MSR value sets a reserved bit"),
+        }
+    }
+    #[allow(non_snake_case)]
+    const fn __aux_MSR_PEBS_LD_LAT_THRESHOLD(
+        bits: u64,
+    ) -> super::MSR_PEBS_LD_LAT_THRESHOLD::Value {
+        match super::MSR_PEBS_LD_LAT_THRESHOLD::Value::try_from_bits(bits) {
+            Ok(v) => v,
+            Err(_) => panic!("an auxiliary MSR value sets a reserved bit"),
+        }
+    }
+    const AUX: [Option<Aux>; 211] = [
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        Some(Aux::MSR_PEBS_LD_LAT_THRESHOLD(__aux_MSR_PEBS_LD_LAT_THRESHOLD(0x400_u64))),
+        Some(Aux::MSR_PEBS_LD_LAT_THRESHOLD(__aux_MSR_PEBS_LD_LAT_THRESHOLD(0x80_u64))),
+        Some(Aux::MSR_PEBS_LD_LAT_THRESHOLD(__aux_MSR_PEBS_LD_LAT_THRESHOLD(0x10_u64))),
+        Some(Aux::MSR_PEBS_LD_LAT_THRESHOLD(__aux_MSR_PEBS_LD_LAT_THRESHOLD(0x800_u64))),
+        Some(Aux::MSR_PEBS_LD_LAT_THRESHOLD(__aux_MSR_PEBS_LD_LAT_THRESHOLD(0x100_u64))),
+        Some(Aux::MSR_PEBS_LD_LAT_THRESHOLD(__aux_MSR_PEBS_LD_LAT_THRESHOLD(0x20_u64))),
+        Some(Aux::MSR_PEBS_LD_LAT_THRESHOLD(__aux_MSR_PEBS_LD_LAT_THRESHOLD(0x4_u64))),
+        Some(Aux::MSR_PEBS_LD_LAT_THRESHOLD(__aux_MSR_PEBS_LD_LAT_THRESHOLD(0x200_u64))),
+        Some(Aux::MSR_PEBS_LD_LAT_THRESHOLD(__aux_MSR_PEBS_LD_LAT_THRESHOLD(0x40_u64))),
+        Some(Aux::MSR_PEBS_LD_LAT_THRESHOLD(__aux_MSR_PEBS_LD_LAT_THRESHOLD(0x8_u64))),
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x10008_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x10004_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x784000004_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x1f803c0004_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x10003c0004_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x4003c0004_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x8003c0004_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x3f84400004_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x10001_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x784000001_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x1f803c0001_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x10003c0001_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x4003c0001_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x8003c0001_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x3f84400001_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x3f84400001_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x10002_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x784000002_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x1f803c0002_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x10003c0002_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x4003c0002_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x8003c0002_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x3f84400002_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x3f84400002_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x800000010000_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x400000010000_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x10800_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x14000_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x784004000_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x1f803c4000_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x10003c4000_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x4003c4000_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x8003c4000_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x3f84404000_u64))),
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+    ];
+    impl Event {
+        /// The auxiliary MSR this event programs (its primary encoding's), typed as that
+        /// register's value; `None` when it has none, or when the value sets a bit the
+        /// register reserves (the definitions acknowledge it: `aux-msr-reserved`).
+        pub const fn aux(self) -> Option<Aux> {
+            AUX[self as usize]
+        }
+    }
 }
 ///CPUID leaves of `intel-alderlake-gracemont`: output layouts with named fields.
 pub mod cpuid {

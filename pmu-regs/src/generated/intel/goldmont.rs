@@ -2139,6 +2139,222 @@ Look one up with [`Event::from_name`](Event::from_name) or `str::parse`, and pro
         }
     }
     impl super::IA32_PERFEVTSEL::Countable for Event {}
+    ///The auxiliary MSR an event of `intel-goldmont` needs programmed with its event select (off-core response, load-latency threshold, front-end qualifier), as a value of that register: [`Event::aux`](Event::aux) gives it, and `MsrExt::write_event` writes it before the event select.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    #[allow(non_camel_case_types)]
+    pub enum Aux {
+        ///A value of `MSR_OFFCORE_RSP_0`.
+        MSR_OFFCORE_RSP_0(super::MSR_OFFCORE_RSP_0::Value),
+    }
+    impl crate::access::AuxValue for Aux {
+        fn address(self) -> u32 {
+            match self {
+                Aux::MSR_OFFCORE_RSP_0(_) => super::MSR_OFFCORE_RSP_0::ADDRESS,
+            }
+        }
+        fn bits(self) -> u64 {
+            match self {
+                Aux::MSR_OFFCORE_RSP_0(v) => v.bits(),
+            }
+        }
+        fn write_to<B: crate::access::RawMsr + ?Sized>(
+            self,
+            backend: &mut B,
+        ) -> Result<(), crate::access::WriteError<B::Error>> {
+            use crate::access::MsrExt;
+            match self {
+                Aux::MSR_OFFCORE_RSP_0(v) => {
+                    backend.write(super::MSR_OFFCORE_RSP_0::MSR, v)
+                }
+            }
+        }
+    }
+    #[allow(non_snake_case)]
+    const fn __aux_MSR_OFFCORE_RSP_0(bits: u64) -> super::MSR_OFFCORE_RSP_0::Value {
+        match super::MSR_OFFCORE_RSP_0::Value::try_from_bits(bits) {
+            Ok(v) => v,
+            Err(_) => panic!("an auxiliary MSR value sets a reserved bit"),
+        }
+    }
+    const AUX: [Option<Aux>; 169] = [
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x43091_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x3600003091_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x1000003091_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x400003091_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x200003091_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x43010_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x3600003010_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x1000003010_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x400003010_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x200003010_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x432b7_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x36000032b7_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x10000032b7_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x4000032b7_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x2000032b7_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x18000_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x48000_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x1000008000_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x400008000_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x200008000_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x40022_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x3600000022_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x1000000022_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x400000022_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x200000022_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x10400_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x40008_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x3600000008_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x1000000008_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x400000008_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x200000008_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x40004_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x3600000004_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x400000004_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x200000004_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x4000000004_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x40001_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x3600000001_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x1000000001_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x400000001_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x200000001_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x4000000001_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x40002_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x3600000002_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x1000000002_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x400000002_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x200000002_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x4000000002_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x40800_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x3600000800_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x1000000800_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x400000800_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x200000800_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x3600000080_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x44000_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x3600004000_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x1000004000_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x400004000_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x200004000_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x3600000100_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x42000_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x3600002000_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x1000002000_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x400002000_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x200002000_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x40010_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x3600000010_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x1000000010_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x400000010_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x200000010_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x40020_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x3600000020_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x1000000020_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x400000020_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x200000020_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x44800_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x3600004800_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x41000_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x3600001000_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x1000001000_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x400001000_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x200001000_u64))),
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+    ];
+    impl Event {
+        /// The auxiliary MSR this event programs (its primary encoding's), typed as that
+        /// register's value; `None` when it has none, or when the value sets a bit the
+        /// register reserves (the definitions acknowledge it: `aux-msr-reserved`).
+        pub const fn aux(self) -> Option<Aux> {
+            AUX[self as usize]
+        }
+    }
 }
 ///CPUID leaves of `intel-goldmont`: output layouts with named fields.
 pub mod cpuid {

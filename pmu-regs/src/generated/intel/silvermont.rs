@@ -1600,6 +1600,183 @@ Look one up with [`Event::from_name`](Event::from_name) or `str::parse`, and pro
         }
     }
     impl super::IA32_PERFEVTSEL::Countable for Event {}
+    ///The auxiliary MSR an event of `intel-silvermont` needs programmed with its event select (off-core response, load-latency threshold, front-end qualifier), as a value of that register: [`Event::aux`](Event::aux) gives it, and `MsrExt::write_event` writes it before the event select.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    #[allow(non_camel_case_types)]
+    pub enum Aux {
+        ///A value of `MSR_OFFCORE_RSP_0`.
+        MSR_OFFCORE_RSP_0(super::MSR_OFFCORE_RSP_0::Value),
+    }
+    impl crate::access::AuxValue for Aux {
+        fn address(self) -> u32 {
+            match self {
+                Aux::MSR_OFFCORE_RSP_0(_) => super::MSR_OFFCORE_RSP_0::ADDRESS,
+            }
+        }
+        fn bits(self) -> u64 {
+            match self {
+                Aux::MSR_OFFCORE_RSP_0(v) => v.bits(),
+            }
+        }
+        fn write_to<B: crate::access::RawMsr + ?Sized>(
+            self,
+            backend: &mut B,
+        ) -> Result<(), crate::access::WriteError<B::Error>> {
+            use crate::access::MsrExt;
+            match self {
+                Aux::MSR_OFFCORE_RSP_0(v) => {
+                    backend.write(super::MSR_OFFCORE_RSP_0::MSR, v)
+                }
+            }
+        }
+    }
+    #[allow(non_snake_case)]
+    const fn __aux_MSR_OFFCORE_RSP_0(bits: u64) -> super::MSR_OFFCORE_RSP_0::Value {
+        match super::MSR_OFFCORE_RSP_0::Value::try_from_bits(bits) {
+            Ok(v) => v,
+            Err(_) => panic!("an auxiliary MSR value sets a reserved bit"),
+        }
+    }
+    const AUX: [Option<Aux>; 130] = [
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x10044_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x1680000044_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x1000000044_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x400000044_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x200000044_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x13091_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x1680003091_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x1000003091_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x400003091_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x200003091_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x18008_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x1000008008_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x400008008_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x200008008_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x10022_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x1680000022_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x1000000022_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x400000022_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x200000022_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x1680000008_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x80000008_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x10004_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x1680000004_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x400000004_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x200000004_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x4000000004_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x10001_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x1680000001_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x1000000001_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x400000001_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x200000001_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x4000000001_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x1680000002_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x1000000002_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x400000002_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x200000002_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x4000000002_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x1680000080_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x1680000100_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x12000_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x1680002000_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x1000002000_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x400002000_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x200002000_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x1680000040_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x400000040_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x200000040_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x1680000010_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x1000000010_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x400000010_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x200000010_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x1680000020_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x1000000020_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x400000020_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x200000020_u64))),
+        Some(Aux::MSR_OFFCORE_RSP_0(__aux_MSR_OFFCORE_RSP_0(0x1680004800_u64))),
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+    ];
+    impl Event {
+        /// The auxiliary MSR this event programs (its primary encoding's), typed as that
+        /// register's value; `None` when it has none, or when the value sets a bit the
+        /// register reserves (the definitions acknowledge it: `aux-msr-reserved`).
+        pub const fn aux(self) -> Option<Aux> {
+            AUX[self as usize]
+        }
+    }
 }
 ///CPUID leaves of `intel-silvermont`: output layouts with named fields.
 pub mod cpuid {
