@@ -754,11 +754,13 @@ impl<'a> Validator<'a> {
     }
 
     /// An auxiliary MSR names a register of the generation (by address), and the value the
-    /// event writes there sets no reserved bit of it and fits its width.
+    /// event writes there sets no reserved bit of it and fits its width: one warning per event
+    /// for the reserved bits, naming each register.
     fn aux_msr(&mut self, e: &Event) {
         let Some(m) = &e.msr else { return };
         let mut indexes = vec![m.index];
         indexes.extend(m.alt_indexes.iter().filter(|&&i| i != m.index));
+        let mut bad_regs: Vec<(&Register, u64, u32)> = Vec::new();
         for index in indexes {
             let Some(r) = self.g.register_at(index) else {
                 self.diags.push(
@@ -778,24 +780,44 @@ impl<'a> Validator<'a> {
             let outside = if r.width < 64 { !0u64 << r.width } else { 0 };
             let bad = m.value & (r.reserved_mask | outside);
             if bad != 0 {
-                self.diags.push(
-                    Diagnostic::warning(
-                        "aux-msr-reserved",
-                        format!(
-                            "event `{}` writes {:#x} to `{}` ({index:#x}), setting reserved bit{} {}",
-                            e.name,
-                            m.value,
-                            r.name,
-                            if bad.count_ones() == 1 { "" } else { "s" },
-                            bit_list(bad)
-                        ),
-                        e.span,
-                    )
-                    .with_label(format!("`msr.value` {:#x} (reserved: {bad:#x})", m.value))
-                    .with_secondary(r.span, format!("`{}` of `{}` leaves those bits to no field", r.name, self.g.id)),
-                );
+                bad_regs.push((r, bad, index));
             }
         }
+        let Some(&(first, _, _)) = bad_regs.first() else {
+            return;
+        };
+        let what: Vec<String> = bad_regs
+            .iter()
+            .map(|(r, bad, index)| {
+                format!(
+                    "`{}` ({index:#x}), setting reserved bit{} {}",
+                    r.name,
+                    if bad.count_ones() == 1 { "" } else { "s" },
+                    bit_list(*bad)
+                )
+            })
+            .collect();
+        let all = bad_regs.iter().fold(0, |a, (_, b, _)| a | b);
+        self.diags.push(
+            Diagnostic::warning(
+                "aux-msr-reserved",
+                format!(
+                    "event `{}` writes {:#x} to {}",
+                    e.name,
+                    m.value,
+                    what.join(" and to ")
+                ),
+                e.span,
+            )
+            .with_label(format!("`msr.value` {:#x} (reserved: {all:#x})", m.value))
+            .with_secondary(
+                first.span,
+                format!(
+                    "`{}` of `{}` leaves those bits to no field",
+                    first.name, self.g.id
+                ),
+            ),
+        );
     }
 
     /// HT-off, PEBS, PDist and PDIR counters exist; the sampling ones are counters the event

@@ -143,14 +143,18 @@ pub trait MsrExt: RawMsr {
     /// written; nothing is written when it is refused.
     ///
     /// ```
-    /// use pmu_regs::access::{MsrExt, RawMsr};
+    /// # #[cfg(feature = "intel-skylake")]
+    /// # mod m {
+    /// use pmu_regs::access::{MsrExt, RawMsr, WriteError};
     /// use pmu_regs::intel::skylake::{IA32_PERFEVTSEL, events::Event};
     ///
-    /// fn dsb_misses<B: RawMsr>(b: &mut B) -> Result<(), pmu_regs::access::WriteError<B::Error>> {
+    /// fn dsb_misses<B: RawMsr>(b: &mut B) -> Result<(), WriteError<B::Error>> {
     ///     let e = Event::FrontendRetired_DsbMiss;
     ///     let sel = IA32_PERFEVTSEL::event_on::<0>(e.desc()).with_usr(true).with_en(true).build();
+    ///     // MSR_PEBS_FRONTEND (EVTSEL 11H), then IA32_PERFEVTSEL0.
     ///     b.write_event(IA32_PERFEVTSEL::msr::<0>(), sel, e.aux())
     /// }
+    /// # }
     /// ```
     fn write_event<M: Writable, V: WriteTo<M>, A: AuxValue>(
         &mut self,
