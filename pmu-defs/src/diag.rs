@@ -63,6 +63,7 @@ pub struct Label {
 pub const CODES: &[(&str, Severity)] = &[
     ("access-conflict", Severity::Error),
     ("alternatives-mismatch", Severity::Error),
+    ("aux-msr-reserved", Severity::Warning),
     ("counter-count-mismatch", Severity::Error),
     ("counter-not-in-event", Severity::Warning),
     ("counter-out-of-range", Severity::Error),
@@ -100,6 +101,7 @@ pub const CODES: &[(&str, Severity)] = &[
     ("reset-reserved", Severity::Error),
     ("role-values", Severity::Error),
     ("type-mismatch", Severity::Error),
+    ("unknown-aux-msr", Severity::Warning),
     ("unknown-generation", Severity::Error),
     ("unknown-key", Severity::Error),
     ("unknown-name", Severity::Error),
@@ -120,7 +122,11 @@ pub const CODES: &[(&str, Severity)] = &[
 /// The warnings an event's `allow:` may acknowledge: those the validator reports about an
 /// event (at its name). Other warnings have no entry of the definitions as their subject
 /// (`repeated-directory` is about a directory, `unused-allow` about an `allow:` itself).
-pub const EVENT_WARNINGS: &[&str] = &["counter-not-in-event"];
+pub const EVENT_WARNINGS: &[&str] = &[
+    "aux-msr-reserved",
+    "counter-not-in-event",
+    "unknown-aux-msr",
+];
 
 /// The severity of a code of [`CODES`]; `None` for a code the loader does not report.
 pub fn severity_of(code: &str) -> Option<Severity> {

@@ -293,6 +293,13 @@ impl Generation {
         self.registers.iter().find(|r| r.name == name)
     }
 
+    /// The register at MSR `address` (any instance of a family), if any.
+    pub fn register_at(&self, address: u32) -> Option<&Register> {
+        self.registers
+            .iter()
+            .find(|r| r.msr.addresses().any(|a| a == address))
+    }
+
     /// The register playing `role`, if any (the validator reports a role given twice).
     pub fn register_with_role(&self, role: RegisterRole) -> Option<&Register> {
         self.registers.iter().find(|r| r.role == Some(role))

@@ -217,6 +217,28 @@ fn bits_text(f: &Field) -> String {
 }
 
 /// "general counters 0, 1 and fixed counter 2", for messages.
+/// The set bits of `mask` as runs: `3, 4, 46:47` style (`hi:lo` for a run).
+fn bit_list(mask: u64) -> String {
+    let mut runs = Vec::new();
+    let mut b = 0;
+    while b < 64 {
+        if mask >> b & 1 == 0 {
+            b += 1;
+            continue;
+        }
+        let lo = b;
+        while b < 64 && mask >> b & 1 == 1 {
+            b += 1;
+        }
+        runs.push(if b - 1 == lo {
+            lo.to_string()
+        } else {
+            format!("{}:{lo}", b - 1)
+        });
+    }
+    runs.join(", ")
+}
+
 fn describe_counters(general: &[u32], fixed: Option<u32>) -> String {
     let mut parts = Vec::new();
     if !general.is_empty() {
@@ -641,6 +663,7 @@ impl<'a> Validator<'a> {
                 );
             }
             self.alternatives(e);
+            self.aux_msr(e);
             self.counter_sets(e, gp, fx);
             if e.counters.is_empty() && e.fixed.is_none() {
                 self.diags.push(Diagnostic::error(
@@ -728,6 +751,73 @@ impl<'a> Validator<'a> {
                 return;
             }
         }
+    }
+
+    /// An auxiliary MSR names a register of the generation (by address), and the value the
+    /// event writes there sets no reserved bit of it and fits its width: one warning per event
+    /// for the reserved bits, naming each register.
+    fn aux_msr(&mut self, e: &Event) {
+        let Some(m) = &e.msr else { return };
+        let mut indexes = vec![m.index];
+        indexes.extend(m.alt_indexes.iter().filter(|&&i| i != m.index));
+        let mut bad_regs: Vec<(&Register, u64, u32)> = Vec::new();
+        for index in indexes {
+            let Some(r) = self.g.register_at(index) else {
+                self.diags.push(
+                    Diagnostic::warning(
+                        "unknown-aux-msr",
+                        format!(
+                            "event `{}` programs auxiliary MSR {index:#x}, but no register of `{}` is at that address",
+                            e.name, self.g.id
+                        ),
+                        e.span,
+                    )
+                    .with_label(format!("`msr.index` {index:#x}"))
+                    .with_note("define the register (in the microarchitecture generation the model extends) so the value is checked against its fields and written as a typed value"),
+                );
+                continue;
+            };
+            let outside = if r.width < 64 { !0u64 << r.width } else { 0 };
+            let bad = m.value & (r.reserved_mask | outside);
+            if bad != 0 {
+                bad_regs.push((r, bad, index));
+            }
+        }
+        let Some(&(first, _, _)) = bad_regs.first() else {
+            return;
+        };
+        let what: Vec<String> = bad_regs
+            .iter()
+            .map(|(r, bad, index)| {
+                format!(
+                    "`{}` ({index:#x}), setting reserved bit{} {}",
+                    r.name,
+                    if bad.count_ones() == 1 { "" } else { "s" },
+                    bit_list(*bad)
+                )
+            })
+            .collect();
+        let all = bad_regs.iter().fold(0, |a, (_, b, _)| a | b);
+        self.diags.push(
+            Diagnostic::warning(
+                "aux-msr-reserved",
+                format!(
+                    "event `{}` writes {:#x} to {}",
+                    e.name,
+                    m.value,
+                    what.join(" and to ")
+                ),
+                e.span,
+            )
+            .with_label(format!("`msr.value` {:#x} (reserved: {all:#x})", m.value))
+            .with_secondary(
+                first.span,
+                format!(
+                    "`{}` of `{}` leaves those bits to no field",
+                    first.name, self.g.id
+                ),
+            ),
+        );
     }
 
     /// HT-off, PEBS, PDist and PDIR counters exist; the sampling ones are counters the event

@@ -206,6 +206,7 @@ registers:
     role: event-select
     msr: { base: 0x20, count: 2 }
     fields: [ { name: EVENT, bits: 7:0 }, { name: UMASK, bits: 15:8 } ]
+  - { name: RSP, msr: 0x1A6, fields: [ { name: R, bits: 37:0 } ] }
 events:
   - { name: "INST_RETIRED.ANY", event: 0x00, umask: 0x01, fixed: 0 }
   - { name: "OFFCORE.X", event: 0xB7, umask: 0x01, msr: { index: 0x1A6, value: 0x10001 } }
@@ -308,6 +309,9 @@ registers:
     fields:
       - { name: PEBS_EN_PMC, array: { count: 10 } }
       - { name: PEBS_EN_FIXED, array: { count: 7 } }
+  # The auxiliary MSRs the events program (`msr.index` names a register of the generation).
+  - { name: OFFCORE_RSP, msr: { base: 0x1A6, count: 2 }, fields: [ { name: R, bits: 43:0 } ] }
+  - { name: LD_LAT, msr: 0x3F6, fields: [ { name: THRESHOLD, bits: 15:0 } ] }
 events:
   - name: OCR.DEMAND_DATA_RD.ANY_RESPONSE
     event: [0x2A, 0x2B]

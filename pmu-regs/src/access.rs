@@ -92,6 +92,20 @@ pub trait RawMsr {
     fn write_raw(&mut self, address: u32, value: u64) -> Result<(), Self::Error>;
 }
 
+/// The auxiliary MSR an event needs programmed with its event select (off-core response,
+/// load-latency threshold, front-end qualifier), typed as a value of that register: a model's
+/// generated `events::Aux`, which `events::Event::aux()` gives. Its values never set a
+/// reserved bit of their register (the generator leaves out a value that would, and builds
+/// each through `try_from_bits` in a constant).
+pub trait AuxValue: Copy {
+    /// The register's MSR address.
+    fn address(self) -> u32;
+    /// The bits to write.
+    fn bits(self) -> u64;
+    /// Writes the value to its register ([`MsrExt::write`] of the register's `Value`).
+    fn write_to<B: RawMsr + ?Sized>(self, backend: &mut B) -> Result<(), WriteError<B::Error>>;
+}
+
 /// Typed reads and writes through any [`RawMsr`] backend.
 pub trait MsrExt: RawMsr {
     /// Reads a register.
@@ -116,14 +130,41 @@ pub trait MsrExt: RawMsr {
         msr: M,
         value: V,
     ) -> Result<(), WriteError<Self::Error>> {
-        let reserved = <M::Value as RegisterValue>::RESERVED_MASK;
-        let bits = value.bits_for(msr).map_err(WriteError::Placement)?;
-        if bits & reserved != 0 {
-            return Err(WriteError::Reserved(crate::ReservedBitsError {
-                register: <M::Value as RegisterValue>::NAME,
-                bits: bits & reserved,
-                reserved_mask: reserved,
-            }));
+        let bits = checked_bits(msr, value)?;
+        self.write_raw(msr.address(), bits)
+            .map_err(WriteError::Backend)
+    }
+
+    /// Writes an event select and the auxiliary MSR its event needs, as one: the event's
+    /// `aux()` (an `events::Aux` of its model) first, then the select, the order Linux follows
+    /// (`arch/x86/events/perf_event.h` `__x86_pmu_enable_event` writes `extra_reg` before
+    /// `config_base`), so the event never counts with a stale qualifier. `aux` `None` writes
+    /// the select alone. The select is checked (placement, reserved bits) before anything is
+    /// written; nothing is written when it is refused.
+    ///
+    /// ```
+    /// # #[cfg(feature = "intel-skylake")]
+    /// # mod m {
+    /// use pmu_regs::access::{MsrExt, RawMsr, WriteError};
+    /// use pmu_regs::intel::skylake::{IA32_PERFEVTSEL, events::Event};
+    ///
+    /// fn dsb_misses<B: RawMsr>(b: &mut B) -> Result<(), WriteError<B::Error>> {
+    ///     let e = Event::FrontendRetired_DsbMiss;
+    ///     let sel = IA32_PERFEVTSEL::event_on::<0>(e.desc()).with_usr(true).with_en(true).build();
+    ///     // MSR_PEBS_FRONTEND (EVTSEL 11H), then IA32_PERFEVTSEL0.
+    ///     b.write_event(IA32_PERFEVTSEL::msr::<0>(), sel, e.aux())
+    /// }
+    /// # }
+    /// ```
+    fn write_event<M: Writable, V: WriteTo<M>, A: AuxValue>(
+        &mut self,
+        msr: M,
+        value: V,
+        aux: Option<A>,
+    ) -> Result<(), WriteError<Self::Error>> {
+        let bits = checked_bits(msr, value)?;
+        if let Some(a) = aux {
+            a.write_to(self)?;
         }
         self.write_raw(msr.address(), bits)
             .map_err(WriteError::Backend)
@@ -147,6 +188,20 @@ pub trait MsrExt: RawMsr {
 }
 
 impl<T: RawMsr + ?Sized> MsrExt for T {}
+
+/// The bits [`MsrExt::write`] writes for `value` to `msr`, or why it writes nothing.
+fn checked_bits<M: Writable, V: WriteTo<M>, E>(msr: M, value: V) -> Result<u64, WriteError<E>> {
+    let reserved = <M::Value as RegisterValue>::RESERVED_MASK;
+    let bits = value.bits_for(msr).map_err(WriteError::Placement)?;
+    if bits & reserved != 0 {
+        return Err(WriteError::Reserved(crate::ReservedBitsError {
+            register: <M::Value as RegisterValue>::NAME,
+            bits: bits & reserved,
+            reserved_mask: reserved,
+        }));
+    }
+    Ok(bits)
+}
 
 /// Why [`MsrExt::write`] wrote nothing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -216,11 +216,13 @@ pmu-regs = { path = "../pmu-regs", features = ["mock", "intel-futurecove"] }
 const CONSUMER_MAIN: &str = r#"//! Uses the generated crate on a CPU that only the YAML describes.
 
 use pmu_regs::access::MsrExt;
-use pmu_regs::arch::{Arch, ArchVisitor, Counter, Filter, FixedMode, Generation, IntelV7};
+use pmu_regs::arch::{
+    Arch, ArchVisitor, Counter, Filter, FixedMode, Generation, IntelFuturecove, IntelV7,
+};
 use pmu_regs::backend::mock::{Mock, MockConfig};
 use pmu_regs::detect::{CpuidEntry, CpuidTable, PmuInfo, detect};
 use pmu_regs::intel::{futurecove, v7};
-use pmu_regs::pmu::Pmu;
+use pmu_regs::pmu::{AsEvent, Pmu};
 
 const GENUINE_INTEL: [u32; 3] = [0x756E_6547, 0x6C65_746E, 0x4965_6E69];
 
@@ -249,11 +251,14 @@ impl ArchVisitor for Count<'_> {
         let mock = Mock::<A>::new(MockConfig::from_info(info, 1));
         let mut pmu = Pmu::<A, _>::new(mock.cpu(0), info).expect("Pmu::new");
         // An architectural event new in version 7, and the model's own event.
+        // `A` is any generation here, so the events go in as `EventDesc`s (`program_raw`);
+        // `main` programs them typed on the model's marker.
         let sel = pmu
-            .program(2, &v7::ArchEvent::FooHits, Filter::ALL)
+            .program_raw(2, &v7::ArchEvent::FooHits.event_desc(), Filter::ALL)
             .expect("program FOO_HITS");
         assert_eq!(sel & 0xFFFF, 0x02E8);
-        pmu.program(7, &futurecove::events::Event::FooPort_Dispatch, Filter::USER)
+        let dispatch = futurecove::events::Event::FooPort_Dispatch.event_desc();
+        pmu.program_raw(7, &dispatch, Filter::USER)
             .expect("program FOO_PORT.DISPATCH");
         // Fixed counter 5, which only version 7 has.
         pmu.program_fixed(5, FixedMode::All, false)
@@ -296,6 +301,17 @@ fn main() {
         Some(v7::IA32_PERFEVTSEL::Scope::Core)
     );
     assert!(mock.faults().is_empty(), "{:?}", mock.faults());
+
+    // The model's Pmu takes version 7's architectural event and the model's own, typed
+    // (`EventOf`, generated from the YAML's `extends` chain).
+    let mock = Mock::<IntelFuturecove>::new(MockConfig::from_info(&info, 1));
+    let mut pmu = Pmu::<IntelFuturecove, _>::new(mock.cpu(0), &info).expect("Pmu::new");
+    let sel = pmu.program(0, &v7::ArchEvent::FooHits, Filter::ALL).expect("typed FOO_HITS");
+    assert_eq!(sel & 0xFFFF, 0x02E8);
+    let sel = pmu
+        .program(1, &futurecove::events::Event::FooPort_Dispatch, Filter::ALL)
+        .expect("typed FOO_PORT.DISPATCH");
+    assert_eq!(sel & 0xFFFF, 0x01E9);
 
     // Pmu on the detected generation and on the model, chosen at run time.
     let generation = info.generation.unwrap().visit(Count(&info));

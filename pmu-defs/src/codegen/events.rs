@@ -266,6 +266,7 @@ impl Cx<'_> {
         // pmu-regs (`desc()` is for constant events).
         let as_event = self.as_event(&quote!(Event), &quote!(DESCS[*self as usize]));
         let lookup = name_lookup(krate, &evs);
+        let aux = super::aux::aux_items(krate, g, &evs);
         let countable = match self.select_of(g) {
             Some(sel) => {
                 let sel = ident(&sel.name);
@@ -332,6 +333,7 @@ impl Cx<'_> {
                 }
                 #as_event
                 #countable
+                #aux
             }
         }
     }
