@@ -62,6 +62,8 @@ pub struct Label {
 /// stable; `tests/tests/diagnostics.rs` checks this table against the loader's sources.
 pub const CODES: &[(&str, Severity)] = &[
     ("access-conflict", Severity::Error),
+    ("alias-count-mismatch", Severity::Error),
+    ("alias-overlap", Severity::Error),
     ("alternatives-mismatch", Severity::Error),
     ("counter-count-mismatch", Severity::Error),
     ("counter-not-in-event", Severity::Warning),

@@ -7,7 +7,7 @@ counters, flags, auxiliary MSR values, errata and sampling periods. Extends
 architectural performance monitoring version 6 (from the importer's table of cores).
 
 Generation `intel-clearwaterforest`, extends `intel-v6`. Manual: Intel perfmon CWF/events/clearwaterforest_core.json (event list version 1.04); Clearwater Forest (Darkmont): SDM Vol. 3B, architectural performance monitoring version 6.*/
-pub use super::super::intel::v1::{IA32_PMC, Ia32Pmc};
+pub use super::super::intel::v6::{IA32_PMC, Ia32Pmc};
 pub use super::super::intel::v1::{IA32_A_PMC, Ia32APmc};
 pub use super::super::intel::v6::{IA32_PERFEVTSEL, Ia32Perfevtsel};
 pub use super::super::intel::v6::{IA32_PERF_CAPABILITIES, Ia32PerfCapabilities};
@@ -37,6 +37,16 @@ pub use super::super::intel::shared::arrowlake_skymont::{
 };
 pub use super::super::intel::v5::{IA32_PERF_METRICS, Ia32PerfMetrics};
 pub use super::super::intel::v5::{MSR_PEBS_DATA_CFG, MsrPebsDataCfg};
+pub use super::super::intel::shared::arrowlake_skymont::{
+    IA32_PMC_GP_CFG_B, Ia32PmcGpCfgB,
+};
+pub use super::super::intel::v6::{IA32_PMC_GP_CFG_C, Ia32PmcGpCfgC};
+pub use super::super::intel::shared::arrowlake_skymont::{
+    IA32_PMC_FX_CFG_B, Ia32PmcFxCfgB,
+};
+pub use super::super::intel::shared::arrowlake_skymont::{
+    IA32_PMC_FX_CFG_C, Ia32PmcFxCfgC,
+};
 pub use super::super::intel::v6::ArchEvent;
 ///The run-time view of `intel-clearwaterforest` ([`Arch`](crate::arch::Arch)), generated from the roles its definitions give its registers and fields.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -402,7 +412,7 @@ impl crate::arch::Arch for IntelClearwaterforest {
         },
     };
     fn registers() -> &'static [crate::arch::RegInfo] {
-        static REGISTERS: [crate::arch::RegInfo; 16usize] = [
+        static REGISTERS: [crate::arch::RegInfo; 20usize] = [
             crate::arch::RegInfo {
                 name: "IA32_PMC",
                 addresses: &[
@@ -559,6 +569,58 @@ impl crate::arch::Arch for IntelClearwaterforest {
                 role: None,
                 decode: Some(
                     crate::arch::__access::decode::<MSR_PEBS_DATA_CFG::Instance>,
+                ),
+            },
+            crate::arch::RegInfo {
+                name: "IA32_PMC_GP_CFG_B",
+                addresses: &[
+                    0x1902_u32, 0x1906_u32, 0x190a_u32, 0x190e_u32, 0x1912_u32,
+                    0x1916_u32, 0x191a_u32, 0x191e_u32,
+                ],
+                reserved_mask: 0xffffff80ffffff00_u64,
+                access: crate::arch::__access::rw::<IA32_PMC_GP_CFG_B::Instance>(),
+                role: None,
+                decode: Some(
+                    crate::arch::__access::decode::<IA32_PMC_GP_CFG_B::Instance>,
+                ),
+            },
+            crate::arch::RegInfo {
+                name: "IA32_PMC_GP_CFG_C",
+                addresses: &[
+                    0x1903_u32, 0x1907_u32, 0x190b_u32, 0x190f_u32, 0x1913_u32,
+                    0x1917_u32, 0x191b_u32, 0x191f_u32,
+                ],
+                reserved_mask: 0x1ffdfc8700000000_u64,
+                access: crate::arch::__access::rw::<IA32_PMC_GP_CFG_C::Instance>(),
+                role: None,
+                decode: Some(
+                    crate::arch::__access::decode::<IA32_PMC_GP_CFG_C::Instance>,
+                ),
+            },
+            crate::arch::RegInfo {
+                name: "IA32_PMC_FX_CFG_B",
+                addresses: &[
+                    0x1982_u32, 0x1986_u32, 0x198a_u32, 0x198e_u32, 0x1992_u32,
+                    0x1996_u32, 0x199a_u32,
+                ],
+                reserved_mask: 0xffffff80ffffff00_u64,
+                access: crate::arch::__access::rw::<IA32_PMC_FX_CFG_B::Instance>(),
+                role: None,
+                decode: Some(
+                    crate::arch::__access::decode::<IA32_PMC_FX_CFG_B::Instance>,
+                ),
+            },
+            crate::arch::RegInfo {
+                name: "IA32_PMC_FX_CFG_C",
+                addresses: &[
+                    0x1983_u32, 0x1987_u32, 0x198b_u32, 0x198f_u32, 0x1993_u32,
+                    0x1997_u32, 0x199b_u32,
+                ],
+                reserved_mask: 0x1ffdfc8700000000_u64,
+                access: crate::arch::__access::rw::<IA32_PMC_FX_CFG_C::Instance>(),
+                role: None,
+                decode: Some(
+                    crate::arch::__access::decode::<IA32_PMC_FX_CFG_C::Instance>,
                 ),
             },
         ];
@@ -2064,4 +2126,5 @@ pub mod cpuid {
     pub use super::super::super::intel::v6::cpuid::ARCH_PERFMON;
     pub use super::super::super::intel::v6::cpuid::ARCH_PERFMON_EXT;
     pub use super::super::super::intel::v6::cpuid::ARCH_PERFMON_COUNTERS;
+    pub use super::super::super::intel::v6::cpuid::ARCH_PERFMON_ACR;
 }

@@ -15,7 +15,7 @@ pub use super::super::intel::shared::arrowlake_lioncove::{
 pub use super::super::intel::v6::{IA32_PERF_CAPABILITIES, Ia32PerfCapabilities};
 pub use super::super::intel::v4::{IA32_DEBUGCTL, Ia32Debugctl};
 pub use super::super::intel::v1::{IA32_DS_AREA, Ia32DsArea};
-pub use super::super::intel::v5::{IA32_FIXED_CTR, Ia32FixedCtr};
+pub use super::super::intel::v6::{IA32_FIXED_CTR, Ia32FixedCtr};
 pub use super::super::intel::v5::{IA32_FIXED_CTR_CTRL, Ia32FixedCtrCtrl};
 pub use super::super::intel::shared::arrowlake_lioncove::{
     IA32_PERF_GLOBAL_STATUS, Ia32PerfGlobalStatus,
@@ -37,6 +37,16 @@ pub use super::super::intel::shared::arrowlake_lioncove::{
 };
 pub use super::super::intel::v5::{IA32_PERF_METRICS, Ia32PerfMetrics};
 pub use super::super::intel::v5::{MSR_PEBS_DATA_CFG, MsrPebsDataCfg};
+pub use super::super::intel::shared::arrowlake_lioncove::{
+    IA32_PMC_GP_CFG_B, Ia32PmcGpCfgB,
+};
+pub use super::super::intel::shared::arrowlake_lioncove::{
+    IA32_PMC_GP_CFG_C, Ia32PmcGpCfgC,
+};
+pub use super::super::intel::shared::arrowlake_lioncove::{
+    IA32_PMC_FX_CFG_B, Ia32PmcFxCfgB,
+};
+pub use super::super::intel::v6::{IA32_PMC_FX_CFG_C, Ia32PmcFxCfgC};
 pub use super::super::intel::v6::ArchEvent;
 ///The run-time view of `intel-lunarlake-lioncove` ([`Arch`](crate::arch::Arch)), generated from the roles its definitions give its registers and fields.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -399,7 +409,7 @@ impl crate::arch::Arch for IntelLunarlakeLioncove {
         },
     };
     fn registers() -> &'static [crate::arch::RegInfo] {
-        static REGISTERS: [crate::arch::RegInfo; 16usize] = [
+        static REGISTERS: [crate::arch::RegInfo; 20usize] = [
             crate::arch::RegInfo {
                 name: "IA32_PMC",
                 addresses: &[
@@ -553,6 +563,52 @@ impl crate::arch::Arch for IntelLunarlakeLioncove {
                 role: None,
                 decode: Some(
                     crate::arch::__access::decode::<MSR_PEBS_DATA_CFG::Instance>,
+                ),
+            },
+            crate::arch::RegInfo {
+                name: "IA32_PMC_GP_CFG_B",
+                addresses: &[
+                    0x1902_u32, 0x1906_u32, 0x190a_u32, 0x190e_u32, 0x1912_u32,
+                    0x1916_u32, 0x191a_u32, 0x191e_u32, 0x1922_u32, 0x1926_u32,
+                ],
+                reserved_mask: 0xfffffff0fffffc00_u64,
+                access: crate::arch::__access::rw::<IA32_PMC_GP_CFG_B::Instance>(),
+                role: None,
+                decode: Some(
+                    crate::arch::__access::decode::<IA32_PMC_GP_CFG_B::Instance>,
+                ),
+            },
+            crate::arch::RegInfo {
+                name: "IA32_PMC_GP_CFG_C",
+                addresses: &[
+                    0x1903_u32, 0x1907_u32, 0x190b_u32, 0x190f_u32, 0x1913_u32,
+                    0x1917_u32, 0x191b_u32, 0x191f_u32, 0x1923_u32, 0x1927_u32,
+                ],
+                reserved_mask: 0x1ffdfc8700000000_u64,
+                access: crate::arch::__access::rw::<IA32_PMC_GP_CFG_C::Instance>(),
+                role: None,
+                decode: Some(
+                    crate::arch::__access::decode::<IA32_PMC_GP_CFG_C::Instance>,
+                ),
+            },
+            crate::arch::RegInfo {
+                name: "IA32_PMC_FX_CFG_B",
+                addresses: &[0x1982_u32, 0x1986_u32, 0x198a_u32, 0x198e_u32],
+                reserved_mask: 0xfffffff0fffffc00_u64,
+                access: crate::arch::__access::rw::<IA32_PMC_FX_CFG_B::Instance>(),
+                role: None,
+                decode: Some(
+                    crate::arch::__access::decode::<IA32_PMC_FX_CFG_B::Instance>,
+                ),
+            },
+            crate::arch::RegInfo {
+                name: "IA32_PMC_FX_CFG_C",
+                addresses: &[0x1983_u32, 0x1987_u32, 0x198b_u32, 0x198f_u32],
+                reserved_mask: 0x1ffdfc8700000000_u64,
+                access: crate::arch::__access::rw::<IA32_PMC_FX_CFG_C::Instance>(),
+                role: None,
+                decode: Some(
+                    crate::arch::__access::decode::<IA32_PMC_FX_CFG_C::Instance>,
                 ),
             },
         ];
@@ -2524,4 +2580,5 @@ pub mod cpuid {
     pub use super::super::super::intel::v6::cpuid::ARCH_PERFMON;
     pub use super::super::super::intel::v6::cpuid::ARCH_PERFMON_EXT;
     pub use super::super::super::intel::v6::cpuid::ARCH_PERFMON_COUNTERS;
+    pub use super::super::super::intel::v6::cpuid::ARCH_PERFMON_ACR;
 }

@@ -7,12 +7,13 @@ by CPUID.0AH:EAX\[23:16\]; a plain write sets only bits 31:0 and sign-extends bi
 (use IA32_A_PMCx for full-width writes).
 
 - MSR: `0xC1` + 1 × n for n in 0..10 (`IA32_PMC0`..`IA32_PMC9`)
+- Alias MSR: `0x1900` + 4 × n, the same instances (`alias_msr::<N>()`)
 - Access: read-write
 - Width: 64 bits
 - Reset value: `0x0`
 - Reserved bits: `0xFFFF000000000000`
 - Defined in: `intel-arrowlake-lioncove` and `intel-lunarlake-lioncove`, one layout emitted once (register present since `intel-v1`)
-- Manual: Intel SDM Vol. 3B §18.2.1.1; Vol. 4 Table 2-2 (C1H-C8H)
+- Manual: Intel SDM Vol. 3B §18.2.1.1 and "Architectural Performance Monitoring Version 6"; Vol. 4 Table 2-2 (C1H-C8H); alias 1900H + 4n from Linux msr-index.h MSR_IA32_PMC_V6_GP0_CTR, MSR_IA32_PMC_V6_STEP
 
 The value type is [`Value`](IA32_PMC::Value).*/
 #[allow(
@@ -373,7 +374,11 @@ Panics on a problem; in a `const` item that is a compile error.*/
     impl Instance {
         /// Index within the family.
         pub const fn index(self) -> u32 {
-            (self.0 - BASE_ADDRESS) / ADDRESS_STRIDE
+            if self.is_alias() {
+                (self.0 - ALIAS_BASE_ADDRESS) / ALIAS_ADDRESS_STRIDE
+            } else {
+                (self.0 - BASE_ADDRESS) / ADDRESS_STRIDE
+            }
         }
     }
     impl crate::access::Msr for Instance {
@@ -434,6 +439,95 @@ Panics on a problem; in a `const` item that is a compile error.*/
             Ok(self.0)
         }
     }
+    /// Alias MSR address of instance 0 (`alias-msr:`).
+    pub const ALIAS_BASE_ADDRESS: u32 = 0x1900_u32;
+    /// Alias address step between instances.
+    pub const ALIAS_ADDRESS_STRIDE: u32 = 4u32;
+    /// Every alias address of the family, by index.
+    pub const ALIAS_ADDRESSES: [u32; INSTANCES as usize] = [
+        0x1900_u32, 0x1904_u32, 0x1908_u32, 0x190c_u32, 0x1910_u32, 0x1914_u32,
+        0x1918_u32, 0x191c_u32, 0x1920_u32, 0x1924_u32,
+    ];
+    ///Alias address of `IA32_PMCN` (`alias-msr:`), the same instance as [`address::<N>()`](address). `N` out of 0..10 fails to compile.
+    #[track_caller]
+    pub const fn alias_address<const N: u32>() -> u32 {
+        let _ = address::<N>();
+        ALIAS_BASE_ADDRESS + N * ALIAS_ADDRESS_STRIDE
+    }
+    /// Alias address of instance `index`, or `None` when out of range.
+    pub const fn try_alias_address(index: u32) -> Option<u32> {
+        if index < INSTANCES {
+            Some(ALIAS_BASE_ADDRESS + index * ALIAS_ADDRESS_STRIDE)
+        } else {
+            None
+        }
+    }
+    ///`IA32_PMCN` at its alias address as a typed MSR, `N` in its type: the same register as [`msr::<N>()`](msr), with the same [`Value`](Value); a value placed on another instance cannot be written to it.
+    #[track_caller]
+    pub const fn alias_msr<const N: u32>() -> AliasIndexed<N> {
+        let _ = address::<N>();
+        AliasIndexed
+    }
+    /// Instance `index` at its alias address as a typed MSR, or `None` when out of
+    /// range.
+    pub const fn try_alias_msr(index: u32) -> Option<Instance> {
+        match try_alias_address(index) {
+            Some(a) => Some(Instance(a)),
+            None => None,
+        }
+    }
+    impl Instance {
+        /// True when this is the instance's alias address (`alias-msr:`).
+        pub const fn is_alias(self) -> bool {
+            let d = self.0.wrapping_sub(ALIAS_BASE_ADDRESS);
+            d % ALIAS_ADDRESS_STRIDE == 0 && d / ALIAS_ADDRESS_STRIDE < INSTANCES
+        }
+    }
+    impl<const N: u32> From<AliasIndexed<N>> for Instance {
+        fn from(m: AliasIndexed<N>) -> Instance {
+            m.instance()
+        }
+    }
+    ///`IA32_PMCN` at its alias address as a typed MSR, `N` in its type: what [`alias_msr::<N>()`](alias_msr) returns. It holds the same [`Value`](Value) as [`Indexed<N>`](Indexed).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct AliasIndexed<const N: u32>;
+    impl<const N: u32> AliasIndexed<N> {
+        /// The alias MSR address.
+        #[track_caller]
+        pub const fn address(self) -> u32 {
+            alias_address::<N>()
+        }
+        /// Index within the family: `N`.
+        pub const fn index(self) -> u32 {
+            N
+        }
+        /// The same MSR as an [`Instance`](Instance), its index known at run time only.
+        #[track_caller]
+        pub const fn instance(self) -> Instance {
+            Instance(alias_address::<N>())
+        }
+        /// The same instance at its own (non-alias) address.
+        pub const fn unaliased(self) -> Indexed<N> {
+            Indexed
+        }
+    }
+    impl<const N: u32> crate::access::Msr for AliasIndexed<N> {
+        type Value = Value;
+        fn address(self) -> u32 {
+            alias_address::<N>()
+        }
+    }
+    impl<const N: u32> crate::access::WriteTo<AliasIndexed<N>> for Value {
+        fn bits_for(self, _: AliasIndexed<N>) -> Result<u64, crate::PlacementError> {
+            Ok(self.0)
+        }
+    }
+    impl<const N: u32> crate::access::Readable for AliasIndexed<N> {
+        fn from_read(bits: u64) -> Value {
+            Value(bits)
+        }
+    }
+    impl<const N: u32> crate::access::Writable for AliasIndexed<N> {}
 }
 ///The value type of [`IA32_PMC`](IA32_PMC).
 pub type Ia32Pmc = IA32_PMC::Value;
@@ -870,12 +964,13 @@ pub type Ia32APmc = IA32_A_PMC::Value;
 filter, edge detect, threshold, interrupt on overflow).
 
 - MSR: `0x186` + 1 × n for n in 0..10 (`IA32_PERFEVTSEL0`..`IA32_PERFEVTSEL9`)
+- Alias MSR: `0x1901` + 4 × n, the same instances (`alias_msr::<N>()`)
 - Access: read-write
 - Width: 64 bits
 - Reset value: `0x0`
 - Reserved bits: `0xFFFF00E800000000`
 - Defined in: `intel-arrowlake-lioncove` and `intel-lunarlake-lioncove`, one layout emitted once (register present since `intel-v1`)
-- Manual: Intel SDM Vol. 3B §18.2.3 (IA32_PERFEVTSELx, version 3); Vol. 4 Table 2-2 (186H-18DH)
+- Manual: Intel SDM Vol. 3B §18.2.1.1, Figure 18-6, and "Architectural Performance Monitoring Version 6"; Vol. 4 Table 2-2 (186H-18DH); alias 1901H + 4n (CFG_A) from Linux msr-index.h MSR_IA32_PMC_V6_GP0_CFG_A, MSR_IA32_PMC_V6_STEP
 
 The value type is [`Value`](IA32_PERFEVTSEL::Value).*/
 #[allow(
@@ -2230,7 +2325,11 @@ Panics on a problem; in a `const` item that is a compile error.*/
     impl Instance {
         /// Index within the family.
         pub const fn index(self) -> u32 {
-            (self.0 - BASE_ADDRESS) / ADDRESS_STRIDE
+            if self.is_alias() {
+                (self.0 - ALIAS_BASE_ADDRESS) / ALIAS_ADDRESS_STRIDE
+            } else {
+                (self.0 - BASE_ADDRESS) / ADDRESS_STRIDE
+            }
         }
     }
     impl crate::access::Msr for Instance {
@@ -2376,6 +2475,114 @@ Panics on a problem; in a `const` item that is a compile error.*/
             let (placed, counter) = (self.index, N);
             if placed == counter {
                 Ok(self.value.0)
+            } else {
+                Err(crate::PlacementError::WrongCounter {
+                    register: "IA32_PERFEVTSEL",
+                    placed,
+                    counter,
+                })
+            }
+        }
+    }
+    /// Alias MSR address of instance 0 (`alias-msr:`).
+    pub const ALIAS_BASE_ADDRESS: u32 = 0x1901_u32;
+    /// Alias address step between instances.
+    pub const ALIAS_ADDRESS_STRIDE: u32 = 4u32;
+    /// Every alias address of the family, by index.
+    pub const ALIAS_ADDRESSES: [u32; INSTANCES as usize] = [
+        0x1901_u32, 0x1905_u32, 0x1909_u32, 0x190d_u32, 0x1911_u32, 0x1915_u32,
+        0x1919_u32, 0x191d_u32, 0x1921_u32, 0x1925_u32,
+    ];
+    ///Alias address of `IA32_PERFEVTSELN` (`alias-msr:`), the same instance as [`address::<N>()`](address). `N` out of 0..10 fails to compile.
+    #[track_caller]
+    pub const fn alias_address<const N: u32>() -> u32 {
+        let _ = address::<N>();
+        ALIAS_BASE_ADDRESS + N * ALIAS_ADDRESS_STRIDE
+    }
+    /// Alias address of instance `index`, or `None` when out of range.
+    pub const fn try_alias_address(index: u32) -> Option<u32> {
+        if index < INSTANCES {
+            Some(ALIAS_BASE_ADDRESS + index * ALIAS_ADDRESS_STRIDE)
+        } else {
+            None
+        }
+    }
+    ///`IA32_PERFEVTSELN` at its alias address as a typed MSR, `N` in its type: the same register as [`msr::<N>()`](msr), with the same [`Value`](Value); a value placed on another instance cannot be written to it.
+    #[track_caller]
+    pub const fn alias_msr<const N: u32>() -> AliasIndexed<N> {
+        let _ = address::<N>();
+        AliasIndexed
+    }
+    /// Instance `index` at its alias address as a typed MSR, or `None` when out of
+    /// range.
+    pub const fn try_alias_msr(index: u32) -> Option<Instance> {
+        match try_alias_address(index) {
+            Some(a) => Some(Instance(a)),
+            None => None,
+        }
+    }
+    impl Instance {
+        /// True when this is the instance's alias address (`alias-msr:`).
+        pub const fn is_alias(self) -> bool {
+            let d = self.0.wrapping_sub(ALIAS_BASE_ADDRESS);
+            d % ALIAS_ADDRESS_STRIDE == 0 && d / ALIAS_ADDRESS_STRIDE < INSTANCES
+        }
+    }
+    impl<const N: u32> From<AliasIndexed<N>> for Instance {
+        fn from(m: AliasIndexed<N>) -> Instance {
+            m.instance()
+        }
+    }
+    ///`IA32_PERFEVTSELN` at its alias address as a typed MSR, `N` in its type: what [`alias_msr::<N>()`](alias_msr) returns. It holds the same [`Value`](Value) as [`Indexed<N>`](Indexed).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct AliasIndexed<const N: u32>;
+    impl<const N: u32> AliasIndexed<N> {
+        /// The alias MSR address.
+        #[track_caller]
+        pub const fn address(self) -> u32 {
+            alias_address::<N>()
+        }
+        /// Index within the family: `N`.
+        pub const fn index(self) -> u32 {
+            N
+        }
+        /// The same MSR as an [`Instance`](Instance), its index known at run time only.
+        #[track_caller]
+        pub const fn instance(self) -> Instance {
+            Instance(alias_address::<N>())
+        }
+        /// The same instance at its own (non-alias) address.
+        pub const fn unaliased(self) -> Indexed<N> {
+            Indexed
+        }
+    }
+    impl<const N: u32> crate::access::Msr for AliasIndexed<N> {
+        type Value = Value;
+        fn address(self) -> u32 {
+            alias_address::<N>()
+        }
+    }
+    impl<const N: u32> crate::access::WriteTo<AliasIndexed<N>> for Value {
+        fn bits_for(self, _: AliasIndexed<N>) -> Result<u64, crate::PlacementError> {
+            Ok(self.0)
+        }
+    }
+    impl<const N: u32> crate::access::Readable for AliasIndexed<N> {
+        fn from_read(bits: u64) -> Value {
+            Value(bits)
+        }
+    }
+    impl<const N: u32> crate::access::Writable for AliasIndexed<N> {}
+    impl<const N: u32> crate::access::WriteTo<AliasIndexed<N>> for Placed<N> {
+        fn bits_for(self, _: AliasIndexed<N>) -> Result<u64, crate::PlacementError> {
+            Ok(self.bits())
+        }
+    }
+    impl<const N: u32> crate::access::WriteTo<AliasIndexed<N>> for PlacedAt {
+        fn bits_for(self, _: AliasIndexed<N>) -> Result<u64, crate::PlacementError> {
+            let (placed, counter) = (self.index(), N);
+            if placed == counter {
+                Ok(self.bits())
             } else {
                 Err(crate::PlacementError::WrongCounter {
                     register: "IA32_PERFEVTSEL",
@@ -7257,3 +7464,2556 @@ Bits 63, read-only, 1 bit wide.*/
 }
 ///The value type of [`IA32_PERF_GLOBAL_INUSE`](IA32_PERF_GLOBAL_INUSE).
 pub type Ia32PerfGlobalInuse = IA32_PERF_GLOBAL_INUSE::Value;
+/**Auto counter reload (ACR) configuration of general-purpose counter n (CFG_B): the
+counters whose overflow reloads counter n with the reload value of its CFG_C. Bit i
+names general-purpose counter i, bit 32+i fixed counter i, the counter numbering of
+IA32_PERF_GLOBAL_CTRL. CPUID.(EAX=23H,ECX=2) lists which counters can be reloaded and
+which can cause a reload.
+
+- MSR: `0x1902` + 4 × n for n in 0..10 (`IA32_PMC_GP_CFG_B0`..`IA32_PMC_GP_CFG_B9`)
+- Access: read-write
+- Width: 64 bits
+- Reserved bits: `0xFFFFFFF0FFFFFC00`
+- Defined in: `intel-arrowlake-lioncove` and `intel-lunarlake-lioncove`, one layout emitted once (register present since `intel-v6`)
+- Manual: Intel SDM Vol. 3B, "Auto Counter Reload"; Linux msr-index.h MSR_IA32_PMC_V6_GP0_CFG_B 0x1902, MSR_IA32_PMC_V6_STEP 4; arch/x86/events/intel/core.c intel_pmu_config_acr (the mask of counter indexes, fixed counters from INTEL_PMC_IDX_FIXED 32)
+
+The value type is [`Value`](IA32_PMC_GP_CFG_B::Value).*/
+#[allow(
+    non_snake_case,
+    missing_docs,
+    deprecated,
+    clippy::identity_op,
+    clippy::unnecessary_cast,
+    clippy::new_ret_no_self,
+    clippy::bad_bit_mask,
+    clippy::absurd_extreme_comparisons,
+    clippy::erasing_op,
+    unused_comparisons
+)]
+pub mod IA32_PMC_GP_CFG_B {
+    /// The tock-registers marker type of this register, also named [`Register`](Register). It
+    /// carries the register's name so that a field of another register is reported
+    /// as "expected `IA32_X`, found `IA32_Y`".
+    #[derive(Clone, Copy, Debug)]
+    #[allow(non_camel_case_types)]
+    pub struct IA32_PMC_GP_CFG_B;
+    /// The tock-registers marker type for this register.
+    pub type Register = IA32_PMC_GP_CFG_B;
+    impl ::tock_registers::RegisterLongName for Register {}
+    #[allow(unused_imports)]
+    use ::tock_registers::fields::Field;
+    ::tock_registers::register_bitmasks!(
+        u64, IA32_PMC_GP_CFG_B, Register, [#[doc =
+        "Reload this counter when IA32_PMCi overflows. (bits 0, read-write)"]
+        RELOAD_ON_PMC0 OFFSET(0) NUMBITS(1) [], #[doc =
+        "Reload this counter when IA32_PMCi overflows. (bits 1, read-write)"]
+        RELOAD_ON_PMC1 OFFSET(1) NUMBITS(1) [], #[doc =
+        "Reload this counter when IA32_PMCi overflows. (bits 2, read-write)"]
+        RELOAD_ON_PMC2 OFFSET(2) NUMBITS(1) [], #[doc =
+        "Reload this counter when IA32_PMCi overflows. (bits 3, read-write)"]
+        RELOAD_ON_PMC3 OFFSET(3) NUMBITS(1) [], #[doc =
+        "Reload this counter when IA32_PMCi overflows. (bits 4, read-write)"]
+        RELOAD_ON_PMC4 OFFSET(4) NUMBITS(1) [], #[doc =
+        "Reload this counter when IA32_PMCi overflows. (bits 5, read-write)"]
+        RELOAD_ON_PMC5 OFFSET(5) NUMBITS(1) [], #[doc =
+        "Reload this counter when IA32_PMCi overflows. (bits 6, read-write)"]
+        RELOAD_ON_PMC6 OFFSET(6) NUMBITS(1) [], #[doc =
+        "Reload this counter when IA32_PMCi overflows. (bits 7, read-write)"]
+        RELOAD_ON_PMC7 OFFSET(7) NUMBITS(1) [], #[doc =
+        "Reload this counter when IA32_PMCi overflows. (bits 8, read-write)"]
+        RELOAD_ON_PMC8 OFFSET(8) NUMBITS(1) [], #[doc =
+        "Reload this counter when IA32_PMCi overflows. (bits 9, read-write)"]
+        RELOAD_ON_PMC9 OFFSET(9) NUMBITS(1) [], #[doc =
+        "Reload this counter when IA32_FIXED_CTRi overflows. (bits 32, read-write)"]
+        RELOAD_ON_FIXED_CTR0 OFFSET(32) NUMBITS(1) [], #[doc =
+        "Reload this counter when IA32_FIXED_CTRi overflows. (bits 33, read-write)"]
+        RELOAD_ON_FIXED_CTR1 OFFSET(33) NUMBITS(1) [], #[doc =
+        "Reload this counter when IA32_FIXED_CTRi overflows. (bits 34, read-write)"]
+        RELOAD_ON_FIXED_CTR2 OFFSET(34) NUMBITS(1) [], #[doc =
+        "Reload this counter when IA32_FIXED_CTRi overflows. (bits 35, read-write)"]
+        RELOAD_ON_FIXED_CTR3 OFFSET(35) NUMBITS(1) []]
+    );
+    /// MSR address of instance 0.
+    pub const BASE_ADDRESS: u32 = 0x1902_u32;
+    /// Number of instances of this register family.
+    pub const INSTANCES: u32 = 10u32;
+    /// Address step between instances.
+    pub const ADDRESS_STRIDE: u32 = 4u32;
+    /// Every address of the family, by index.
+    pub const ADDRESSES: [u32; 10u32 as usize] = [
+        0x1902_u32, 0x1906_u32, 0x190a_u32, 0x190e_u32, 0x1912_u32, 0x1916_u32,
+        0x191a_u32, 0x191e_u32, 0x1922_u32, 0x1926_u32,
+    ];
+    ///Address of `IA32_PMC_GP_CFG_BN`. `N` out of 0..10 fails to compile.
+    #[track_caller]
+    pub const fn address<const N: u32>() -> u32 {
+        if N >= INSTANCES {
+            crate::__private::index_out_of_range(
+                "IA32_PMC_GP_CFG_B",
+                "instances",
+                INSTANCES,
+                N,
+            )
+        }
+        __check_index::<N>();
+        BASE_ADDRESS + N * ADDRESS_STRIDE
+    }
+    #[inline(always)]
+    const fn __check_index<const N: u32>() {
+        const {
+            if N >= INSTANCES {
+                crate::__private::index_out_of_range(
+                    "IA32_PMC_GP_CFG_B",
+                    "instances",
+                    INSTANCES,
+                    N,
+                )
+            }
+        }
+    }
+    /// Address of instance `index`, or `None` when out of range.
+    pub const fn try_address(index: u32) -> Option<u32> {
+        if index < INSTANCES {
+            Some(BASE_ADDRESS + index * ADDRESS_STRIDE)
+        } else {
+            None
+        }
+    }
+    #[inline(always)]
+    const fn __check_reserved<const B: u64>() {
+        const {
+            if B & Value::RESERVED_MASK != 0 {
+                crate::__private::reserved_bits(
+                    "IA32_PMC_GP_CFG_B",
+                    B & Value::RESERVED_MASK,
+                    Value::RESERVED_MASK,
+                )
+            }
+        }
+    }
+    ///A value of `IA32_PMC_GP_CFG_B`. Setters never touch reserved bits (`0xFFFFFFF0FFFFFC00`).
+    #[derive(Clone, Copy, PartialEq, Eq, Hash)]
+    #[repr(transparent)]
+    pub struct Value(u64);
+    impl Value {
+        /// A [`Builder`](Builder) with every field zero (no reserved bits set): the starting point
+        /// for a write. Each field may be given one value; `build()` rejects a field
+        /// given two different values (a compile error in a `const`).
+        pub const fn new() -> Builder {
+            Builder::EMPTY
+        }
+        /// The value with exactly these bits, which must not include a reserved bit:
+        /// a constant `B` with a reserved bit set fails to compile.
+        #[track_caller]
+        pub const fn from_bits<const B: u64>() -> Self {
+            if B & Self::RESERVED_MASK != 0 {
+                crate::__private::reserved_bits(
+                    "IA32_PMC_GP_CFG_B",
+                    B & Self::RESERVED_MASK,
+                    Self::RESERVED_MASK,
+                )
+            }
+            __check_reserved::<B>();
+            Self(B)
+        }
+        /**The value with exactly these bits, or [`ReservedBitsError`](crate::ReservedBitsError)
+when one of them is reserved.*/
+        pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
+            if bits & Self::RESERVED_MASK != 0 {
+                return Err(crate::ReservedBitsError {
+                    register: "IA32_PMC_GP_CFG_B",
+                    bits: bits & Self::RESERVED_MASK,
+                    reserved_mask: Self::RESERVED_MASK,
+                });
+            }
+            Ok(Self(bits))
+        }
+        /// The value as read from the MSR, reserved bits kept as read: for decoding,
+        /// and for a read-modify-write through `MsrExt::modify`, which writes them back
+        /// unchanged. `MsrExt::write` refuses a value that sets a reserved bit.
+        pub const fn from_raw_read(bits: u64) -> Self {
+            Self(bits)
+        }
+        /// Bits no field covers; this API never sets them.
+        pub const RESERVED_MASK: u64 = 0xfffffff0fffffc00_u64;
+        ///The raw value (reserved bits as read, when built from [`Self::from_raw_read`](Self::from_raw_read)).
+        pub const fn bits(self) -> u64 {
+            self.0
+        }
+        /// The value as a tock-registers local copy, for `FieldValue`-style access.
+        pub const fn to_local(
+            self,
+        ) -> ::tock_registers::LocalRegisterCopy<u64, Register> {
+            ::tock_registers::LocalRegisterCopy::new(self.0)
+        }
+        /**`RELOAD_ON_PMC` element 0 of 10, general-purpose counter 0: bit 0, read-write, 1 bit wide.
+
+Reload this counter when IA32_PMCi overflows.*/
+        pub const fn reload_on_pmc0(self) -> bool {
+            ((self.0 >> 0u32) & 0x1_u64) != 0
+        }
+        /**`RELOAD_ON_PMC` element 0 of 10, general-purpose counter 0: bit 0, read-write, 1 bit wide.
+
+Reload this counter when IA32_PMCi overflows.*/
+        pub const fn with_reload_on_pmc0(self, on: bool) -> Self {
+            let v = on as u64;
+            Self((self.0 & 0xfffffffffffffffe_u64) | (((v >> 0u32) & 0x1_u64) << 0u32))
+        }
+        /**`RELOAD_ON_PMC` element 1 of 10, general-purpose counter 1: bit 1, read-write, 1 bit wide.
+
+Reload this counter when IA32_PMCi overflows.*/
+        pub const fn reload_on_pmc1(self) -> bool {
+            ((self.0 >> 1u32) & 0x1_u64) != 0
+        }
+        /**`RELOAD_ON_PMC` element 1 of 10, general-purpose counter 1: bit 1, read-write, 1 bit wide.
+
+Reload this counter when IA32_PMCi overflows.*/
+        pub const fn with_reload_on_pmc1(self, on: bool) -> Self {
+            let v = on as u64;
+            Self((self.0 & 0xfffffffffffffffd_u64) | (((v >> 0u32) & 0x1_u64) << 1u32))
+        }
+        /**`RELOAD_ON_PMC` element 2 of 10, general-purpose counter 2: bit 2, read-write, 1 bit wide.
+
+Reload this counter when IA32_PMCi overflows.*/
+        pub const fn reload_on_pmc2(self) -> bool {
+            ((self.0 >> 2u32) & 0x1_u64) != 0
+        }
+        /**`RELOAD_ON_PMC` element 2 of 10, general-purpose counter 2: bit 2, read-write, 1 bit wide.
+
+Reload this counter when IA32_PMCi overflows.*/
+        pub const fn with_reload_on_pmc2(self, on: bool) -> Self {
+            let v = on as u64;
+            Self((self.0 & 0xfffffffffffffffb_u64) | (((v >> 0u32) & 0x1_u64) << 2u32))
+        }
+        /**`RELOAD_ON_PMC` element 3 of 10, general-purpose counter 3: bit 3, read-write, 1 bit wide.
+
+Reload this counter when IA32_PMCi overflows.*/
+        pub const fn reload_on_pmc3(self) -> bool {
+            ((self.0 >> 3u32) & 0x1_u64) != 0
+        }
+        /**`RELOAD_ON_PMC` element 3 of 10, general-purpose counter 3: bit 3, read-write, 1 bit wide.
+
+Reload this counter when IA32_PMCi overflows.*/
+        pub const fn with_reload_on_pmc3(self, on: bool) -> Self {
+            let v = on as u64;
+            Self((self.0 & 0xfffffffffffffff7_u64) | (((v >> 0u32) & 0x1_u64) << 3u32))
+        }
+        /**`RELOAD_ON_PMC` element 4 of 10, general-purpose counter 4: bit 4, read-write, 1 bit wide.
+
+Reload this counter when IA32_PMCi overflows.*/
+        pub const fn reload_on_pmc4(self) -> bool {
+            ((self.0 >> 4u32) & 0x1_u64) != 0
+        }
+        /**`RELOAD_ON_PMC` element 4 of 10, general-purpose counter 4: bit 4, read-write, 1 bit wide.
+
+Reload this counter when IA32_PMCi overflows.*/
+        pub const fn with_reload_on_pmc4(self, on: bool) -> Self {
+            let v = on as u64;
+            Self((self.0 & 0xffffffffffffffef_u64) | (((v >> 0u32) & 0x1_u64) << 4u32))
+        }
+        /**`RELOAD_ON_PMC` element 5 of 10, general-purpose counter 5: bit 5, read-write, 1 bit wide.
+
+Reload this counter when IA32_PMCi overflows.*/
+        pub const fn reload_on_pmc5(self) -> bool {
+            ((self.0 >> 5u32) & 0x1_u64) != 0
+        }
+        /**`RELOAD_ON_PMC` element 5 of 10, general-purpose counter 5: bit 5, read-write, 1 bit wide.
+
+Reload this counter when IA32_PMCi overflows.*/
+        pub const fn with_reload_on_pmc5(self, on: bool) -> Self {
+            let v = on as u64;
+            Self((self.0 & 0xffffffffffffffdf_u64) | (((v >> 0u32) & 0x1_u64) << 5u32))
+        }
+        /**`RELOAD_ON_PMC` element 6 of 10, general-purpose counter 6: bit 6, read-write, 1 bit wide.
+
+Reload this counter when IA32_PMCi overflows.*/
+        pub const fn reload_on_pmc6(self) -> bool {
+            ((self.0 >> 6u32) & 0x1_u64) != 0
+        }
+        /**`RELOAD_ON_PMC` element 6 of 10, general-purpose counter 6: bit 6, read-write, 1 bit wide.
+
+Reload this counter when IA32_PMCi overflows.*/
+        pub const fn with_reload_on_pmc6(self, on: bool) -> Self {
+            let v = on as u64;
+            Self((self.0 & 0xffffffffffffffbf_u64) | (((v >> 0u32) & 0x1_u64) << 6u32))
+        }
+        /**`RELOAD_ON_PMC` element 7 of 10, general-purpose counter 7: bit 7, read-write, 1 bit wide.
+
+Reload this counter when IA32_PMCi overflows.*/
+        pub const fn reload_on_pmc7(self) -> bool {
+            ((self.0 >> 7u32) & 0x1_u64) != 0
+        }
+        /**`RELOAD_ON_PMC` element 7 of 10, general-purpose counter 7: bit 7, read-write, 1 bit wide.
+
+Reload this counter when IA32_PMCi overflows.*/
+        pub const fn with_reload_on_pmc7(self, on: bool) -> Self {
+            let v = on as u64;
+            Self((self.0 & 0xffffffffffffff7f_u64) | (((v >> 0u32) & 0x1_u64) << 7u32))
+        }
+        /**`RELOAD_ON_PMC` element 8 of 10, general-purpose counter 8: bit 8, read-write, 1 bit wide.
+
+Reload this counter when IA32_PMCi overflows.*/
+        pub const fn reload_on_pmc8(self) -> bool {
+            ((self.0 >> 8u32) & 0x1_u64) != 0
+        }
+        /**`RELOAD_ON_PMC` element 8 of 10, general-purpose counter 8: bit 8, read-write, 1 bit wide.
+
+Reload this counter when IA32_PMCi overflows.*/
+        pub const fn with_reload_on_pmc8(self, on: bool) -> Self {
+            let v = on as u64;
+            Self((self.0 & 0xfffffffffffffeff_u64) | (((v >> 0u32) & 0x1_u64) << 8u32))
+        }
+        /**`RELOAD_ON_PMC` element 9 of 10, general-purpose counter 9: bit 9, read-write, 1 bit wide.
+
+Reload this counter when IA32_PMCi overflows.*/
+        pub const fn reload_on_pmc9(self) -> bool {
+            ((self.0 >> 9u32) & 0x1_u64) != 0
+        }
+        /**`RELOAD_ON_PMC` element 9 of 10, general-purpose counter 9: bit 9, read-write, 1 bit wide.
+
+Reload this counter when IA32_PMCi overflows.*/
+        pub const fn with_reload_on_pmc9(self, on: bool) -> Self {
+            let v = on as u64;
+            Self((self.0 & 0xfffffffffffffdff_u64) | (((v >> 0u32) & 0x1_u64) << 9u32))
+        }
+        ///Element `index` of `RELOAD_ON_PMC`, or `None` when out of 0..10.
+        pub const fn reload_on_pmc_at(self, index: u32) -> Option<bool> {
+            if index < 10u32 {
+                Some(((self.0 >> (0u32 + (index * 1u32))) & 0x1_u64) != 0)
+            } else {
+                None
+            }
+        }
+        ///Sets element `index` of `RELOAD_ON_PMC`; fails when out of 0..10 or wider than 1 bits.
+        pub const fn try_with_reload_on_pmc_at(
+            self,
+            index: u32,
+            v: u64,
+        ) -> Result<Self, crate::FieldError> {
+            if v > 0x1_u64 {
+                return Err(crate::FieldError::TooWide {
+                    field: "RELOAD_ON_PMC",
+                    width: 1u32,
+                    value: v,
+                });
+            }
+            if index < 10u32 {
+                Ok(
+                    Self(
+                        (self.0 & !(0x1_u64 << (index * 1u32)))
+                            | (((v >> 0u32) & 0x1_u64) << (0u32 + (index * 1u32))),
+                    ),
+                )
+            } else {
+                Err(crate::FieldError::IndexOutOfRange {
+                    field: "RELOAD_ON_PMC",
+                    count: 10u32,
+                    index,
+                })
+            }
+        }
+        /**`RELOAD_ON_FIXED_CTR` element 0 of 4, fixed counter 0: bit 32, read-write, 1 bit wide.
+
+Reload this counter when IA32_FIXED_CTRi overflows.*/
+        pub const fn reload_on_fixed_ctr0(self) -> bool {
+            ((self.0 >> 32u32) & 0x1_u64) != 0
+        }
+        /**`RELOAD_ON_FIXED_CTR` element 0 of 4, fixed counter 0: bit 32, read-write, 1 bit wide.
+
+Reload this counter when IA32_FIXED_CTRi overflows.*/
+        pub const fn with_reload_on_fixed_ctr0(self, on: bool) -> Self {
+            let v = on as u64;
+            Self((self.0 & 0xfffffffeffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 32u32))
+        }
+        /**`RELOAD_ON_FIXED_CTR` element 1 of 4, fixed counter 1: bit 33, read-write, 1 bit wide.
+
+Reload this counter when IA32_FIXED_CTRi overflows.*/
+        pub const fn reload_on_fixed_ctr1(self) -> bool {
+            ((self.0 >> 33u32) & 0x1_u64) != 0
+        }
+        /**`RELOAD_ON_FIXED_CTR` element 1 of 4, fixed counter 1: bit 33, read-write, 1 bit wide.
+
+Reload this counter when IA32_FIXED_CTRi overflows.*/
+        pub const fn with_reload_on_fixed_ctr1(self, on: bool) -> Self {
+            let v = on as u64;
+            Self((self.0 & 0xfffffffdffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 33u32))
+        }
+        /**`RELOAD_ON_FIXED_CTR` element 2 of 4, fixed counter 2: bit 34, read-write, 1 bit wide.
+
+Reload this counter when IA32_FIXED_CTRi overflows.*/
+        pub const fn reload_on_fixed_ctr2(self) -> bool {
+            ((self.0 >> 34u32) & 0x1_u64) != 0
+        }
+        /**`RELOAD_ON_FIXED_CTR` element 2 of 4, fixed counter 2: bit 34, read-write, 1 bit wide.
+
+Reload this counter when IA32_FIXED_CTRi overflows.*/
+        pub const fn with_reload_on_fixed_ctr2(self, on: bool) -> Self {
+            let v = on as u64;
+            Self((self.0 & 0xfffffffbffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 34u32))
+        }
+        /**`RELOAD_ON_FIXED_CTR` element 3 of 4, fixed counter 3: bit 35, read-write, 1 bit wide.
+
+Reload this counter when IA32_FIXED_CTRi overflows.*/
+        pub const fn reload_on_fixed_ctr3(self) -> bool {
+            ((self.0 >> 35u32) & 0x1_u64) != 0
+        }
+        /**`RELOAD_ON_FIXED_CTR` element 3 of 4, fixed counter 3: bit 35, read-write, 1 bit wide.
+
+Reload this counter when IA32_FIXED_CTRi overflows.*/
+        pub const fn with_reload_on_fixed_ctr3(self, on: bool) -> Self {
+            let v = on as u64;
+            Self((self.0 & 0xfffffff7ffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 35u32))
+        }
+        ///Element `index` of `RELOAD_ON_FIXED_CTR`, or `None` when out of 0..4.
+        pub const fn reload_on_fixed_ctr_at(self, index: u32) -> Option<bool> {
+            if index < 4u32 {
+                Some(((self.0 >> (32u32 + (index * 1u32))) & 0x1_u64) != 0)
+            } else {
+                None
+            }
+        }
+        ///Sets element `index` of `RELOAD_ON_FIXED_CTR`; fails when out of 0..4 or wider than 1 bits.
+        pub const fn try_with_reload_on_fixed_ctr_at(
+            self,
+            index: u32,
+            v: u64,
+        ) -> Result<Self, crate::FieldError> {
+            if v > 0x1_u64 {
+                return Err(crate::FieldError::TooWide {
+                    field: "RELOAD_ON_FIXED_CTR",
+                    width: 1u32,
+                    value: v,
+                });
+            }
+            if index < 4u32 {
+                Ok(
+                    Self(
+                        (self.0 & !(0x100000000_u64 << (index * 1u32)))
+                            | (((v >> 0u32) & 0x1_u64) << (32u32 + (index * 1u32))),
+                    ),
+                )
+            } else {
+                Err(crate::FieldError::IndexOutOfRange {
+                    field: "RELOAD_ON_FIXED_CTR",
+                    count: 4u32,
+                    index,
+                })
+            }
+        }
+        ///Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.
+        #[inline]
+        pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
+            Ok(self)
+        }
+        /**Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.
+
+Panics on a violated constraint; in a `const` item that is a compile error.*/
+        #[inline]
+        #[track_caller]
+        pub const fn build(self) -> Self {
+            self
+        }
+    }
+    impl Default for Value {
+        /// All fields zero: no reserved bit set, no constraint to check.
+        fn default() -> Self {
+            Self(0)
+        }
+    }
+    impl Default for Builder {
+        fn default() -> Self {
+            Value::new()
+        }
+    }
+    impl ::core::fmt::Debug for Value {
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            let reserved = self.0 & Self::RESERVED_MASK;
+            let mut d = f.debug_struct("IA32_PMC_GP_CFG_B");
+            d.field("RELOAD_ON_PMC0", &(((self.0 >> 0u32) & 0x1_u64) != 0))
+                .field("RELOAD_ON_PMC1", &(((self.0 >> 1u32) & 0x1_u64) != 0))
+                .field("RELOAD_ON_PMC2", &(((self.0 >> 2u32) & 0x1_u64) != 0))
+                .field("RELOAD_ON_PMC3", &(((self.0 >> 3u32) & 0x1_u64) != 0))
+                .field("RELOAD_ON_PMC4", &(((self.0 >> 4u32) & 0x1_u64) != 0))
+                .field("RELOAD_ON_PMC5", &(((self.0 >> 5u32) & 0x1_u64) != 0))
+                .field("RELOAD_ON_PMC6", &(((self.0 >> 6u32) & 0x1_u64) != 0))
+                .field("RELOAD_ON_PMC7", &(((self.0 >> 7u32) & 0x1_u64) != 0))
+                .field("RELOAD_ON_PMC8", &(((self.0 >> 8u32) & 0x1_u64) != 0))
+                .field("RELOAD_ON_PMC9", &(((self.0 >> 9u32) & 0x1_u64) != 0))
+                .field("RELOAD_ON_FIXED_CTR0", &(((self.0 >> 32u32) & 0x1_u64) != 0))
+                .field("RELOAD_ON_FIXED_CTR1", &(((self.0 >> 33u32) & 0x1_u64) != 0))
+                .field("RELOAD_ON_FIXED_CTR2", &(((self.0 >> 34u32) & 0x1_u64) != 0))
+                .field("RELOAD_ON_FIXED_CTR3", &(((self.0 >> 35u32) & 0x1_u64) != 0));
+            if reserved != 0 {
+                d.field("reserved", &format_args!("{:#x}", reserved));
+            }
+            d.finish()
+        }
+    }
+    impl From<Value> for u64 {
+        fn from(v: Value) -> u64 {
+            v.0
+        }
+    }
+    impl crate::access::RegisterValue for Value {
+        const NAME: &'static str = "IA32_PMC_GP_CFG_B";
+        const RESERVED_MASK: u64 = Value::RESERVED_MASK;
+        fn bits(self) -> u64 {
+            self.0
+        }
+    }
+    ///Builds a write of `IA32_PMC_GP_CFG_B` from named fields; see [`Value::new`](Value::new).
+    #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+    #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
+    pub struct Builder {
+        value: Value,
+        set: u64,
+        conflict: u64,
+    }
+    impl Builder {
+        /// No field set.
+        const EMPTY: Builder = Builder {
+            value: Value(0),
+            set: 0,
+            conflict: 0,
+        };
+        /// Records that the bits in `mask` were assigned, noting a conflict when they
+        /// were assigned before with a different value.
+        const fn track(self, mask: u64, next: Value) -> Self {
+            let clash = if self.set & mask != 0 && (self.value.0 ^ next.0) & mask != 0 {
+                mask
+            } else {
+                0
+            };
+            Self {
+                value: next,
+                set: self.set | mask,
+                conflict: self.conflict | clash,
+            }
+        }
+        /**`RELOAD_ON_PMC` element 0 of 10, general-purpose counter 0: bit 0, read-write, 1 bit wide.
+
+Reload this counter when IA32_PMCi overflows.*/
+        pub const fn with_reload_on_pmc0(self, on: bool) -> Self {
+            self.track(0x1_u64, self.value.with_reload_on_pmc0(on))
+        }
+        /**`RELOAD_ON_PMC` element 1 of 10, general-purpose counter 1: bit 1, read-write, 1 bit wide.
+
+Reload this counter when IA32_PMCi overflows.*/
+        pub const fn with_reload_on_pmc1(self, on: bool) -> Self {
+            self.track(0x2_u64, self.value.with_reload_on_pmc1(on))
+        }
+        /**`RELOAD_ON_PMC` element 2 of 10, general-purpose counter 2: bit 2, read-write, 1 bit wide.
+
+Reload this counter when IA32_PMCi overflows.*/
+        pub const fn with_reload_on_pmc2(self, on: bool) -> Self {
+            self.track(0x4_u64, self.value.with_reload_on_pmc2(on))
+        }
+        /**`RELOAD_ON_PMC` element 3 of 10, general-purpose counter 3: bit 3, read-write, 1 bit wide.
+
+Reload this counter when IA32_PMCi overflows.*/
+        pub const fn with_reload_on_pmc3(self, on: bool) -> Self {
+            self.track(0x8_u64, self.value.with_reload_on_pmc3(on))
+        }
+        /**`RELOAD_ON_PMC` element 4 of 10, general-purpose counter 4: bit 4, read-write, 1 bit wide.
+
+Reload this counter when IA32_PMCi overflows.*/
+        pub const fn with_reload_on_pmc4(self, on: bool) -> Self {
+            self.track(0x10_u64, self.value.with_reload_on_pmc4(on))
+        }
+        /**`RELOAD_ON_PMC` element 5 of 10, general-purpose counter 5: bit 5, read-write, 1 bit wide.
+
+Reload this counter when IA32_PMCi overflows.*/
+        pub const fn with_reload_on_pmc5(self, on: bool) -> Self {
+            self.track(0x20_u64, self.value.with_reload_on_pmc5(on))
+        }
+        /**`RELOAD_ON_PMC` element 6 of 10, general-purpose counter 6: bit 6, read-write, 1 bit wide.
+
+Reload this counter when IA32_PMCi overflows.*/
+        pub const fn with_reload_on_pmc6(self, on: bool) -> Self {
+            self.track(0x40_u64, self.value.with_reload_on_pmc6(on))
+        }
+        /**`RELOAD_ON_PMC` element 7 of 10, general-purpose counter 7: bit 7, read-write, 1 bit wide.
+
+Reload this counter when IA32_PMCi overflows.*/
+        pub const fn with_reload_on_pmc7(self, on: bool) -> Self {
+            self.track(0x80_u64, self.value.with_reload_on_pmc7(on))
+        }
+        /**`RELOAD_ON_PMC` element 8 of 10, general-purpose counter 8: bit 8, read-write, 1 bit wide.
+
+Reload this counter when IA32_PMCi overflows.*/
+        pub const fn with_reload_on_pmc8(self, on: bool) -> Self {
+            self.track(0x100_u64, self.value.with_reload_on_pmc8(on))
+        }
+        /**`RELOAD_ON_PMC` element 9 of 10, general-purpose counter 9: bit 9, read-write, 1 bit wide.
+
+Reload this counter when IA32_PMCi overflows.*/
+        pub const fn with_reload_on_pmc9(self, on: bool) -> Self {
+            self.track(0x200_u64, self.value.with_reload_on_pmc9(on))
+        }
+        ///Sets element `index` of `RELOAD_ON_PMC`; fails when out of 0..10 or wider than 1 bits.
+        pub const fn try_with_reload_on_pmc_at(
+            self,
+            index: u32,
+            v: u64,
+        ) -> Result<Self, crate::FieldError> {
+            match self.value.try_with_reload_on_pmc_at(index, v) {
+                Ok(next) => {
+                    Ok(
+                        self
+                            .track(
+                                if index < 10u32 { 0x1_u64 << (index * 1u32) } else { 0 },
+                                next,
+                            ),
+                    )
+                }
+                Err(e) => Err(e),
+            }
+        }
+        /**`RELOAD_ON_FIXED_CTR` element 0 of 4, fixed counter 0: bit 32, read-write, 1 bit wide.
+
+Reload this counter when IA32_FIXED_CTRi overflows.*/
+        pub const fn with_reload_on_fixed_ctr0(self, on: bool) -> Self {
+            self.track(0x100000000_u64, self.value.with_reload_on_fixed_ctr0(on))
+        }
+        /**`RELOAD_ON_FIXED_CTR` element 1 of 4, fixed counter 1: bit 33, read-write, 1 bit wide.
+
+Reload this counter when IA32_FIXED_CTRi overflows.*/
+        pub const fn with_reload_on_fixed_ctr1(self, on: bool) -> Self {
+            self.track(0x200000000_u64, self.value.with_reload_on_fixed_ctr1(on))
+        }
+        /**`RELOAD_ON_FIXED_CTR` element 2 of 4, fixed counter 2: bit 34, read-write, 1 bit wide.
+
+Reload this counter when IA32_FIXED_CTRi overflows.*/
+        pub const fn with_reload_on_fixed_ctr2(self, on: bool) -> Self {
+            self.track(0x400000000_u64, self.value.with_reload_on_fixed_ctr2(on))
+        }
+        /**`RELOAD_ON_FIXED_CTR` element 3 of 4, fixed counter 3: bit 35, read-write, 1 bit wide.
+
+Reload this counter when IA32_FIXED_CTRi overflows.*/
+        pub const fn with_reload_on_fixed_ctr3(self, on: bool) -> Self {
+            self.track(0x800000000_u64, self.value.with_reload_on_fixed_ctr3(on))
+        }
+        ///Sets element `index` of `RELOAD_ON_FIXED_CTR`; fails when out of 0..4 or wider than 1 bits.
+        pub const fn try_with_reload_on_fixed_ctr_at(
+            self,
+            index: u32,
+            v: u64,
+        ) -> Result<Self, crate::FieldError> {
+            match self.value.try_with_reload_on_fixed_ctr_at(index, v) {
+                Ok(next) => {
+                    Ok(
+                        self
+                            .track(
+                                if index < 4u32 {
+                                    0x100000000_u64 << (index * 1u32)
+                                } else {
+                                    0
+                                },
+                                next,
+                            ),
+                    )
+                }
+                Err(e) => Err(e),
+            }
+        }
+        /**The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).
+
+*/
+        #[inline]
+        pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
+            if self.conflict != 0 {
+                return Err(self.conflict_error());
+            }
+            self.value.try_build()
+        }
+        /**The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).
+
+
+
+Panics on a problem; in a `const` item that is a compile error.*/
+        #[inline]
+        #[track_caller]
+        pub const fn build(self) -> Value {
+            if self.conflict != 0 {
+                self.conflict_panic()
+            }
+            self.value.build()
+        }
+        /// The first field given two different values (`conflict != 0`).
+        #[cold]
+        const fn conflict_error(self) -> crate::ConstraintError {
+            if self.conflict & 0x1_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "RELOAD_ON_PMC0 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x2_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "RELOAD_ON_PMC1 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x4_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "RELOAD_ON_PMC2 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x8_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "RELOAD_ON_PMC3 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x10_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "RELOAD_ON_PMC4 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x20_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "RELOAD_ON_PMC5 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x40_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "RELOAD_ON_PMC6 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x80_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "RELOAD_ON_PMC7 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x100_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "RELOAD_ON_PMC8 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x200_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "RELOAD_ON_PMC9 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x100000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "RELOAD_ON_FIXED_CTR0 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x200000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "RELOAD_ON_FIXED_CTR1 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x400000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "RELOAD_ON_FIXED_CTR2 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x800000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "RELOAD_ON_FIXED_CTR3 is given two different values; set each field once",
+                };
+            }
+            crate::ConstraintError {
+                id: "field-set-twice",
+                message: "a field is given two different values; set each field once",
+            }
+        }
+        #[cold]
+        #[track_caller]
+        const fn conflict_panic(self) -> ! {
+            if self.conflict & 0x1_u64 != 0 {
+                crate::__private::set_twice("IA32_PMC_GP_CFG_B", "RELOAD_ON_PMC0")
+            }
+            if self.conflict & 0x2_u64 != 0 {
+                crate::__private::set_twice("IA32_PMC_GP_CFG_B", "RELOAD_ON_PMC1")
+            }
+            if self.conflict & 0x4_u64 != 0 {
+                crate::__private::set_twice("IA32_PMC_GP_CFG_B", "RELOAD_ON_PMC2")
+            }
+            if self.conflict & 0x8_u64 != 0 {
+                crate::__private::set_twice("IA32_PMC_GP_CFG_B", "RELOAD_ON_PMC3")
+            }
+            if self.conflict & 0x10_u64 != 0 {
+                crate::__private::set_twice("IA32_PMC_GP_CFG_B", "RELOAD_ON_PMC4")
+            }
+            if self.conflict & 0x20_u64 != 0 {
+                crate::__private::set_twice("IA32_PMC_GP_CFG_B", "RELOAD_ON_PMC5")
+            }
+            if self.conflict & 0x40_u64 != 0 {
+                crate::__private::set_twice("IA32_PMC_GP_CFG_B", "RELOAD_ON_PMC6")
+            }
+            if self.conflict & 0x80_u64 != 0 {
+                crate::__private::set_twice("IA32_PMC_GP_CFG_B", "RELOAD_ON_PMC7")
+            }
+            if self.conflict & 0x100_u64 != 0 {
+                crate::__private::set_twice("IA32_PMC_GP_CFG_B", "RELOAD_ON_PMC8")
+            }
+            if self.conflict & 0x200_u64 != 0 {
+                crate::__private::set_twice("IA32_PMC_GP_CFG_B", "RELOAD_ON_PMC9")
+            }
+            if self.conflict & 0x100000000_u64 != 0 {
+                crate::__private::set_twice("IA32_PMC_GP_CFG_B", "RELOAD_ON_FIXED_CTR0")
+            }
+            if self.conflict & 0x200000000_u64 != 0 {
+                crate::__private::set_twice("IA32_PMC_GP_CFG_B", "RELOAD_ON_FIXED_CTR1")
+            }
+            if self.conflict & 0x400000000_u64 != 0 {
+                crate::__private::set_twice("IA32_PMC_GP_CFG_B", "RELOAD_ON_FIXED_CTR2")
+            }
+            if self.conflict & 0x800000000_u64 != 0 {
+                crate::__private::set_twice("IA32_PMC_GP_CFG_B", "RELOAD_ON_FIXED_CTR3")
+            }
+            crate::__private::set_twice("IA32_PMC_GP_CFG_B", "a field")
+        }
+    }
+    ///One `IA32_PMC_GP_CFG_B` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Instance(u32);
+    impl Instance {
+        /// The MSR address.
+        pub const fn address(self) -> u32 {
+            self.0
+        }
+    }
+    ///`IA32_PMC_GP_CFG_BN` as a typed MSR whose index is part of its type (a value placed on another instance cannot be written to it). `N` out of 0..10 fails to compile.
+    #[track_caller]
+    pub const fn msr<const N: u32>() -> Indexed<N> {
+        let _ = address::<N>();
+        Indexed
+    }
+    /// Instance `index` as a typed MSR, or `None` when out of range.
+    pub const fn try_msr(index: u32) -> Option<Instance> {
+        match try_address(index) {
+            Some(a) => Some(Instance(a)),
+            None => None,
+        }
+    }
+    impl Instance {
+        /// Index within the family.
+        pub const fn index(self) -> u32 {
+            (self.0 - BASE_ADDRESS) / ADDRESS_STRIDE
+        }
+    }
+    impl crate::access::Msr for Instance {
+        type Value = Value;
+        fn address(self) -> u32 {
+            self.0
+        }
+    }
+    impl crate::access::Readable for Instance {
+        fn from_read(bits: u64) -> Value {
+            Value(bits)
+        }
+    }
+    impl crate::access::Writable for Instance {}
+    impl crate::access::WriteTo<Instance> for Value {
+        fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+            Ok(self.0)
+        }
+    }
+    ///`IA32_PMC_GP_CFG_BN` as a typed MSR, `N` in its type: what [`msr::<N>()`](msr) returns. A value placed on another instance (`Placed<M>`) cannot be written to it.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Indexed<const N: u32>;
+    impl<const N: u32> Indexed<N> {
+        /// The MSR address.
+        #[track_caller]
+        pub const fn address(self) -> u32 {
+            address::<N>()
+        }
+        /// Index within the family: `N`.
+        pub const fn index(self) -> u32 {
+            N
+        }
+        /// The same MSR as an [`Instance`](Instance), its index known at run time only.
+        #[track_caller]
+        pub const fn instance(self) -> Instance {
+            Instance(address::<N>())
+        }
+    }
+    impl<const N: u32> From<Indexed<N>> for Instance {
+        fn from(m: Indexed<N>) -> Instance {
+            m.instance()
+        }
+    }
+    impl<const N: u32> crate::access::Msr for Indexed<N> {
+        type Value = Value;
+        fn address(self) -> u32 {
+            address::<N>()
+        }
+    }
+    impl<const N: u32> crate::access::Readable for Indexed<N> {
+        fn from_read(bits: u64) -> Value {
+            Value(bits)
+        }
+    }
+    impl<const N: u32> crate::access::Writable for Indexed<N> {}
+    impl<const N: u32> crate::access::WriteTo<Indexed<N>> for Value {
+        fn bits_for(self, _: Indexed<N>) -> Result<u64, crate::PlacementError> {
+            Ok(self.0)
+        }
+    }
+}
+///The value type of [`IA32_PMC_GP_CFG_B`](IA32_PMC_GP_CFG_B).
+pub type Ia32PmcGpCfgB = IA32_PMC_GP_CFG_B::Value;
+/**Per-counter configuration C of general-purpose counter n: the value auto counter reload
+writes into the counter (bits 31:0), and the counter's architectural PEBS configuration
+(enable and the record groups to write), enumerated by CPUID.(EAX=23H,ECX=4).
+
+- MSR: `0x1903` + 4 × n for n in 0..10 (`IA32_PMC_GP_CFG_C0`..`IA32_PMC_GP_CFG_C9`)
+- Access: read-write
+- Width: 64 bits
+- Reserved bits: `0x1FFDFC8700000000`
+- Defined in: `intel-arrowlake-lioncove` and `intel-lunarlake-lioncove`, one layout emitted once (register present since `intel-v6`)
+- Manual: Intel SDM Vol. 3B, "Auto Counter Reload" and "Architectural PEBS"; Linux msr-index.h MSR_IA32_PMC_V6_GP0_CFG_C 0x1903, MSR_IA32_PMC_V6_STEP 4, ARCH_PEBS_RELOAD, ARCH_PEBS_CNTR_*, ARCH_PEBS_LBR, ARCH_PEBS_VECR_XMM, ARCH_PEBS_GPR, ARCH_PEBS_AUX, ARCH_PEBS_EN
+
+The value type is [`Value`](IA32_PMC_GP_CFG_C::Value).*/
+#[allow(
+    non_snake_case,
+    missing_docs,
+    deprecated,
+    clippy::identity_op,
+    clippy::unnecessary_cast,
+    clippy::new_ret_no_self,
+    clippy::bad_bit_mask,
+    clippy::absurd_extreme_comparisons,
+    clippy::erasing_op,
+    unused_comparisons
+)]
+pub mod IA32_PMC_GP_CFG_C {
+    /// The tock-registers marker type of this register, also named [`Register`](Register). It
+    /// carries the register's name so that a field of another register is reported
+    /// as "expected `IA32_X`, found `IA32_Y`".
+    #[derive(Clone, Copy, Debug)]
+    #[allow(non_camel_case_types)]
+    pub struct IA32_PMC_GP_CFG_C;
+    /// The tock-registers marker type for this register.
+    pub type Register = IA32_PMC_GP_CFG_C;
+    impl ::tock_registers::RegisterLongName for Register {}
+    #[allow(unused_imports)]
+    use ::tock_registers::fields::Field;
+    ::tock_registers::register_bitmasks!(
+        u64, IA32_PMC_GP_CFG_C, Register, [#[doc =
+        "Value written into the counter on an auto counter reload or after an architectural PEBS record (Linux ARCH_PEBS_RELOAD). (bits 31:0, read-write)"]
+        RELOAD OFFSET(0) NUMBITS(32) [], #[doc =
+        "Allow the counters group in this counter's PEBS records (Linux ARCH_PEBS_CNTR_ALLOW). (bits 35, read-write)"]
+        PEBS_CNTR_ALLOW OFFSET(35) NUMBITS(1) [], #[doc =
+        "Record the general-purpose counters in the counters group (Linux ARCH_PEBS_CNTR_GP). (bits 36, read-write)"]
+        PEBS_CNTR_GP OFFSET(36) NUMBITS(1) [], #[doc =
+        "Record the fixed counters in the counters group (Linux ARCH_PEBS_CNTR_FIXED). (bits 37, read-write)"]
+        PEBS_CNTR_FIXED OFFSET(37) NUMBITS(1) [], #[doc =
+        "Record the top-down metrics in the counters group (Linux ARCH_PEBS_CNTR_METRICS). (bits 38, read-write)"]
+        PEBS_CNTR_METRICS OFFSET(38) NUMBITS(1) [], #[doc =
+        "LBR entries to record in this counter's PEBS records (Linux ARCH_PEBS_LBR, bits 41:40). (bits 41:40, read-write)"]
+        PEBS_LBR OFFSET(40) NUMBITS(2) [], #[doc =
+        "Record the XMM registers (vector registers group; Linux ARCH_PEBS_VECR_XMM). (bits 49, read-write)"]
+        PEBS_XMM OFFSET(49) NUMBITS(1) [], #[doc =
+        "Record the general-purpose registers group (Linux ARCH_PEBS_GPR). (bits 61, read-write)"]
+        PEBS_GPR OFFSET(61) NUMBITS(1) [], #[doc =
+        "Record the auxiliary (memory information) group (Linux ARCH_PEBS_AUX). (bits 62, read-write)"]
+        PEBS_AUX OFFSET(62) NUMBITS(1) [], #[doc =
+        "Write architectural PEBS records for this counter (Linux ARCH_PEBS_EN). (bits 63, read-write)"]
+        PEBS_EN OFFSET(63) NUMBITS(1) []]
+    );
+    /// MSR address of instance 0.
+    pub const BASE_ADDRESS: u32 = 0x1903_u32;
+    /// Number of instances of this register family.
+    pub const INSTANCES: u32 = 10u32;
+    /// Address step between instances.
+    pub const ADDRESS_STRIDE: u32 = 4u32;
+    /// Every address of the family, by index.
+    pub const ADDRESSES: [u32; 10u32 as usize] = [
+        0x1903_u32, 0x1907_u32, 0x190b_u32, 0x190f_u32, 0x1913_u32, 0x1917_u32,
+        0x191b_u32, 0x191f_u32, 0x1923_u32, 0x1927_u32,
+    ];
+    ///Address of `IA32_PMC_GP_CFG_CN`. `N` out of 0..10 fails to compile.
+    #[track_caller]
+    pub const fn address<const N: u32>() -> u32 {
+        if N >= INSTANCES {
+            crate::__private::index_out_of_range(
+                "IA32_PMC_GP_CFG_C",
+                "instances",
+                INSTANCES,
+                N,
+            )
+        }
+        __check_index::<N>();
+        BASE_ADDRESS + N * ADDRESS_STRIDE
+    }
+    #[inline(always)]
+    const fn __check_index<const N: u32>() {
+        const {
+            if N >= INSTANCES {
+                crate::__private::index_out_of_range(
+                    "IA32_PMC_GP_CFG_C",
+                    "instances",
+                    INSTANCES,
+                    N,
+                )
+            }
+        }
+    }
+    /// Address of instance `index`, or `None` when out of range.
+    pub const fn try_address(index: u32) -> Option<u32> {
+        if index < INSTANCES {
+            Some(BASE_ADDRESS + index * ADDRESS_STRIDE)
+        } else {
+            None
+        }
+    }
+    #[inline(always)]
+    const fn __check_reserved<const B: u64>() {
+        const {
+            if B & Value::RESERVED_MASK != 0 {
+                crate::__private::reserved_bits(
+                    "IA32_PMC_GP_CFG_C",
+                    B & Value::RESERVED_MASK,
+                    Value::RESERVED_MASK,
+                )
+            }
+        }
+    }
+    #[inline(always)]
+    const fn __check_field_reload<const V: u64>() {
+        const {
+            if V > 0xffffffff_u64 {
+                crate::__private::too_wide("IA32_PMC_GP_CFG_C", "RELOAD", 32u32, V)
+            }
+        }
+    }
+    #[inline(always)]
+    const fn __check_field_pebs_lbr<const V: u64>() {
+        const {
+            if V > 0x3_u64 {
+                crate::__private::too_wide("IA32_PMC_GP_CFG_C", "PEBS_LBR", 2u32, V)
+            }
+        }
+    }
+    ///A value of `IA32_PMC_GP_CFG_C`. Setters never touch reserved bits (`0x1FFDFC8700000000`).
+    #[derive(Clone, Copy, PartialEq, Eq, Hash)]
+    #[repr(transparent)]
+    pub struct Value(u64);
+    impl Value {
+        /// A [`Builder`](Builder) with every field zero (no reserved bits set): the starting point
+        /// for a write. Each field may be given one value; `build()` rejects a field
+        /// given two different values (a compile error in a `const`).
+        pub const fn new() -> Builder {
+            Builder::EMPTY
+        }
+        /// The value with exactly these bits, which must not include a reserved bit:
+        /// a constant `B` with a reserved bit set fails to compile.
+        #[track_caller]
+        pub const fn from_bits<const B: u64>() -> Self {
+            if B & Self::RESERVED_MASK != 0 {
+                crate::__private::reserved_bits(
+                    "IA32_PMC_GP_CFG_C",
+                    B & Self::RESERVED_MASK,
+                    Self::RESERVED_MASK,
+                )
+            }
+            __check_reserved::<B>();
+            Self(B)
+        }
+        /**The value with exactly these bits, or [`ReservedBitsError`](crate::ReservedBitsError)
+when one of them is reserved.*/
+        pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
+            if bits & Self::RESERVED_MASK != 0 {
+                return Err(crate::ReservedBitsError {
+                    register: "IA32_PMC_GP_CFG_C",
+                    bits: bits & Self::RESERVED_MASK,
+                    reserved_mask: Self::RESERVED_MASK,
+                });
+            }
+            Ok(Self(bits))
+        }
+        /// The value as read from the MSR, reserved bits kept as read: for decoding,
+        /// and for a read-modify-write through `MsrExt::modify`, which writes them back
+        /// unchanged. `MsrExt::write` refuses a value that sets a reserved bit.
+        pub const fn from_raw_read(bits: u64) -> Self {
+            Self(bits)
+        }
+        /// Bits no field covers; this API never sets them.
+        pub const RESERVED_MASK: u64 = 0x1ffdfc8700000000_u64;
+        ///The raw value (reserved bits as read, when built from [`Self::from_raw_read`](Self::from_raw_read)).
+        pub const fn bits(self) -> u64 {
+            self.0
+        }
+        /// The value as a tock-registers local copy, for `FieldValue`-style access.
+        pub const fn to_local(
+            self,
+        ) -> ::tock_registers::LocalRegisterCopy<u64, Register> {
+            ::tock_registers::LocalRegisterCopy::new(self.0)
+        }
+        /**Value written into the counter on an auto counter reload or after an architectural PEBS record (Linux ARCH_PEBS_RELOAD).
+
+Bits 31:0, read-write, 32 bits wide.*/
+        pub const fn reload(self) -> u32 {
+            ((self.0 >> 0u32) & 0xffffffff_u64) as u32
+        }
+        /**Sets `RELOAD` to the constant `V`; a `V` wider than 32 bits fails to compile. Value written into the counter on an auto counter reload or after an architectural PEBS record (Linux ARCH_PEBS_RELOAD).
+
+Bits 31:0, read-write, 32 bits wide.*/
+        #[track_caller]
+        pub const fn with_reload<const V: u64>(self) -> Self {
+            if V > 0xffffffff_u64 {
+                crate::__private::too_wide("IA32_PMC_GP_CFG_C", "RELOAD", 32u32, V)
+            }
+            __check_field_reload::<V>();
+            let v = V;
+            Self(
+                (self.0 & 0xffffffff00000000_u64)
+                    | (((v >> 0u32) & 0xffffffff_u64) << 0u32),
+            )
+        }
+        /**Sets `RELOAD`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 32 bits. Value written into the counter on an auto counter reload or after an architectural PEBS record (Linux ARCH_PEBS_RELOAD).
+
+Bits 31:0, read-write, 32 bits wide.*/
+        pub const fn try_with_reload(self, v: u64) -> Result<Self, crate::FieldError> {
+            if v > 0xffffffff_u64 {
+                return Err(crate::FieldError::TooWide {
+                    field: "RELOAD",
+                    width: 32u32,
+                    value: v,
+                });
+            }
+            Ok(
+                Self(
+                    (self.0 & 0xffffffff00000000_u64)
+                        | (((v >> 0u32) & 0xffffffff_u64) << 0u32),
+                ),
+            )
+        }
+        /**Allow the counters group in this counter's PEBS records (Linux ARCH_PEBS_CNTR_ALLOW).
+
+Bits 35, read-write, 1 bit wide.*/
+        pub const fn pebs_cntr_allow(self) -> bool {
+            ((self.0 >> 35u32) & 0x1_u64) != 0
+        }
+        /**Allow the counters group in this counter's PEBS records (Linux ARCH_PEBS_CNTR_ALLOW).
+
+Bits 35, read-write, 1 bit wide.*/
+        pub const fn with_pebs_cntr_allow(self, on: bool) -> Self {
+            let v = on as u64;
+            Self((self.0 & 0xfffffff7ffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 35u32))
+        }
+        /**Record the general-purpose counters in the counters group (Linux ARCH_PEBS_CNTR_GP).
+
+Bits 36, read-write, 1 bit wide.*/
+        pub const fn pebs_cntr_gp(self) -> bool {
+            ((self.0 >> 36u32) & 0x1_u64) != 0
+        }
+        /**Record the general-purpose counters in the counters group (Linux ARCH_PEBS_CNTR_GP).
+
+Bits 36, read-write, 1 bit wide.*/
+        pub const fn with_pebs_cntr_gp(self, on: bool) -> Self {
+            let v = on as u64;
+            Self((self.0 & 0xffffffefffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 36u32))
+        }
+        /**Record the fixed counters in the counters group (Linux ARCH_PEBS_CNTR_FIXED).
+
+Bits 37, read-write, 1 bit wide.*/
+        pub const fn pebs_cntr_fixed(self) -> bool {
+            ((self.0 >> 37u32) & 0x1_u64) != 0
+        }
+        /**Record the fixed counters in the counters group (Linux ARCH_PEBS_CNTR_FIXED).
+
+Bits 37, read-write, 1 bit wide.*/
+        pub const fn with_pebs_cntr_fixed(self, on: bool) -> Self {
+            let v = on as u64;
+            Self((self.0 & 0xffffffdfffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 37u32))
+        }
+        /**Record the top-down metrics in the counters group (Linux ARCH_PEBS_CNTR_METRICS).
+
+Bits 38, read-write, 1 bit wide.*/
+        pub const fn pebs_cntr_metrics(self) -> bool {
+            ((self.0 >> 38u32) & 0x1_u64) != 0
+        }
+        /**Record the top-down metrics in the counters group (Linux ARCH_PEBS_CNTR_METRICS).
+
+Bits 38, read-write, 1 bit wide.*/
+        pub const fn with_pebs_cntr_metrics(self, on: bool) -> Self {
+            let v = on as u64;
+            Self((self.0 & 0xffffffbfffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 38u32))
+        }
+        /**LBR entries to record in this counter's PEBS records (Linux ARCH_PEBS_LBR, bits 41:40).
+
+Bits 41:40, read-write, 2 bits wide.*/
+        pub const fn pebs_lbr(self) -> u8 {
+            ((self.0 >> 40u32) & 0x3_u64) as u8
+        }
+        /**Sets `PEBS_LBR` to the constant `V`; a `V` wider than 2 bits fails to compile. LBR entries to record in this counter's PEBS records (Linux ARCH_PEBS_LBR, bits 41:40).
+
+Bits 41:40, read-write, 2 bits wide.*/
+        #[track_caller]
+        pub const fn with_pebs_lbr<const V: u64>(self) -> Self {
+            if V > 0x3_u64 {
+                crate::__private::too_wide("IA32_PMC_GP_CFG_C", "PEBS_LBR", 2u32, V)
+            }
+            __check_field_pebs_lbr::<V>();
+            let v = V;
+            Self((self.0 & 0xfffffcffffffffff_u64) | (((v >> 0u32) & 0x3_u64) << 40u32))
+        }
+        /**Sets `PEBS_LBR`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. LBR entries to record in this counter's PEBS records (Linux ARCH_PEBS_LBR, bits 41:40).
+
+Bits 41:40, read-write, 2 bits wide.*/
+        pub const fn try_with_pebs_lbr(self, v: u64) -> Result<Self, crate::FieldError> {
+            if v > 0x3_u64 {
+                return Err(crate::FieldError::TooWide {
+                    field: "PEBS_LBR",
+                    width: 2u32,
+                    value: v,
+                });
+            }
+            Ok(
+                Self(
+                    (self.0 & 0xfffffcffffffffff_u64)
+                        | (((v >> 0u32) & 0x3_u64) << 40u32),
+                ),
+            )
+        }
+        /**Record the XMM registers (vector registers group; Linux ARCH_PEBS_VECR_XMM).
+
+Bits 49, read-write, 1 bit wide.*/
+        pub const fn pebs_xmm(self) -> bool {
+            ((self.0 >> 49u32) & 0x1_u64) != 0
+        }
+        /**Record the XMM registers (vector registers group; Linux ARCH_PEBS_VECR_XMM).
+
+Bits 49, read-write, 1 bit wide.*/
+        pub const fn with_pebs_xmm(self, on: bool) -> Self {
+            let v = on as u64;
+            Self((self.0 & 0xfffdffffffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 49u32))
+        }
+        /**Record the general-purpose registers group (Linux ARCH_PEBS_GPR).
+
+Bits 61, read-write, 1 bit wide.*/
+        pub const fn pebs_gpr(self) -> bool {
+            ((self.0 >> 61u32) & 0x1_u64) != 0
+        }
+        /**Record the general-purpose registers group (Linux ARCH_PEBS_GPR).
+
+Bits 61, read-write, 1 bit wide.*/
+        pub const fn with_pebs_gpr(self, on: bool) -> Self {
+            let v = on as u64;
+            Self((self.0 & 0xdfffffffffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 61u32))
+        }
+        /**Record the auxiliary (memory information) group (Linux ARCH_PEBS_AUX).
+
+Bits 62, read-write, 1 bit wide.*/
+        pub const fn pebs_aux(self) -> bool {
+            ((self.0 >> 62u32) & 0x1_u64) != 0
+        }
+        /**Record the auxiliary (memory information) group (Linux ARCH_PEBS_AUX).
+
+Bits 62, read-write, 1 bit wide.*/
+        pub const fn with_pebs_aux(self, on: bool) -> Self {
+            let v = on as u64;
+            Self((self.0 & 0xbfffffffffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 62u32))
+        }
+        /**Write architectural PEBS records for this counter (Linux ARCH_PEBS_EN).
+
+Bits 63, read-write, 1 bit wide.*/
+        pub const fn pebs_en(self) -> bool {
+            ((self.0 >> 63u32) & 0x1_u64) != 0
+        }
+        /**Write architectural PEBS records for this counter (Linux ARCH_PEBS_EN).
+
+Bits 63, read-write, 1 bit wide.*/
+        pub const fn with_pebs_en(self, on: bool) -> Self {
+            let v = on as u64;
+            Self((self.0 & 0x7fffffffffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 63u32))
+        }
+        ///Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.
+        #[inline]
+        pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
+            Ok(self)
+        }
+        /**Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.
+
+Panics on a violated constraint; in a `const` item that is a compile error.*/
+        #[inline]
+        #[track_caller]
+        pub const fn build(self) -> Self {
+            self
+        }
+    }
+    impl Default for Value {
+        /// All fields zero: no reserved bit set, no constraint to check.
+        fn default() -> Self {
+            Self(0)
+        }
+    }
+    impl Default for Builder {
+        fn default() -> Self {
+            Value::new()
+        }
+    }
+    impl ::core::fmt::Debug for Value {
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            let reserved = self.0 & Self::RESERVED_MASK;
+            let mut d = f.debug_struct("IA32_PMC_GP_CFG_C");
+            d.field("RELOAD", &format_args!("{:#x}", (self.0 >> 0u32) & 0xffffffff_u64))
+                .field("PEBS_CNTR_ALLOW", &(((self.0 >> 35u32) & 0x1_u64) != 0))
+                .field("PEBS_CNTR_GP", &(((self.0 >> 36u32) & 0x1_u64) != 0))
+                .field("PEBS_CNTR_FIXED", &(((self.0 >> 37u32) & 0x1_u64) != 0))
+                .field("PEBS_CNTR_METRICS", &(((self.0 >> 38u32) & 0x1_u64) != 0))
+                .field("PEBS_LBR", &format_args!("{:#x}", (self.0 >> 40u32) & 0x3_u64))
+                .field("PEBS_XMM", &(((self.0 >> 49u32) & 0x1_u64) != 0))
+                .field("PEBS_GPR", &(((self.0 >> 61u32) & 0x1_u64) != 0))
+                .field("PEBS_AUX", &(((self.0 >> 62u32) & 0x1_u64) != 0))
+                .field("PEBS_EN", &(((self.0 >> 63u32) & 0x1_u64) != 0));
+            if reserved != 0 {
+                d.field("reserved", &format_args!("{:#x}", reserved));
+            }
+            d.finish()
+        }
+    }
+    impl From<Value> for u64 {
+        fn from(v: Value) -> u64 {
+            v.0
+        }
+    }
+    impl crate::access::RegisterValue for Value {
+        const NAME: &'static str = "IA32_PMC_GP_CFG_C";
+        const RESERVED_MASK: u64 = Value::RESERVED_MASK;
+        fn bits(self) -> u64 {
+            self.0
+        }
+    }
+    ///Builds a write of `IA32_PMC_GP_CFG_C` from named fields; see [`Value::new`](Value::new).
+    #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+    #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
+    pub struct Builder {
+        value: Value,
+        set: u64,
+        conflict: u64,
+    }
+    impl Builder {
+        /// No field set.
+        const EMPTY: Builder = Builder {
+            value: Value(0),
+            set: 0,
+            conflict: 0,
+        };
+        /// Records that the bits in `mask` were assigned, noting a conflict when they
+        /// were assigned before with a different value.
+        const fn track(self, mask: u64, next: Value) -> Self {
+            let clash = if self.set & mask != 0 && (self.value.0 ^ next.0) & mask != 0 {
+                mask
+            } else {
+                0
+            };
+            Self {
+                value: next,
+                set: self.set | mask,
+                conflict: self.conflict | clash,
+            }
+        }
+        /**Sets `RELOAD` to the constant `V`; a `V` wider than 32 bits fails to compile. Value written into the counter on an auto counter reload or after an architectural PEBS record (Linux ARCH_PEBS_RELOAD).
+
+Bits 31:0, read-write, 32 bits wide.*/
+        #[track_caller]
+        pub const fn with_reload<const V: u64>(self) -> Self {
+            self.track(0xffffffff_u64, self.value.with_reload::<V>())
+        }
+        /**Sets `RELOAD`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 32 bits. Value written into the counter on an auto counter reload or after an architectural PEBS record (Linux ARCH_PEBS_RELOAD).
+
+Bits 31:0, read-write, 32 bits wide.*/
+        pub const fn try_with_reload(self, v: u64) -> Result<Self, crate::FieldError> {
+            match self.value.try_with_reload(v) {
+                Ok(next) => Ok(self.track(0xffffffff_u64, next)),
+                Err(e) => Err(e),
+            }
+        }
+        /**Allow the counters group in this counter's PEBS records (Linux ARCH_PEBS_CNTR_ALLOW).
+
+Bits 35, read-write, 1 bit wide.*/
+        pub const fn with_pebs_cntr_allow(self, on: bool) -> Self {
+            self.track(0x800000000_u64, self.value.with_pebs_cntr_allow(on))
+        }
+        /**Record the general-purpose counters in the counters group (Linux ARCH_PEBS_CNTR_GP).
+
+Bits 36, read-write, 1 bit wide.*/
+        pub const fn with_pebs_cntr_gp(self, on: bool) -> Self {
+            self.track(0x1000000000_u64, self.value.with_pebs_cntr_gp(on))
+        }
+        /**Record the fixed counters in the counters group (Linux ARCH_PEBS_CNTR_FIXED).
+
+Bits 37, read-write, 1 bit wide.*/
+        pub const fn with_pebs_cntr_fixed(self, on: bool) -> Self {
+            self.track(0x2000000000_u64, self.value.with_pebs_cntr_fixed(on))
+        }
+        /**Record the top-down metrics in the counters group (Linux ARCH_PEBS_CNTR_METRICS).
+
+Bits 38, read-write, 1 bit wide.*/
+        pub const fn with_pebs_cntr_metrics(self, on: bool) -> Self {
+            self.track(0x4000000000_u64, self.value.with_pebs_cntr_metrics(on))
+        }
+        /**Sets `PEBS_LBR` to the constant `V`; a `V` wider than 2 bits fails to compile. LBR entries to record in this counter's PEBS records (Linux ARCH_PEBS_LBR, bits 41:40).
+
+Bits 41:40, read-write, 2 bits wide.*/
+        #[track_caller]
+        pub const fn with_pebs_lbr<const V: u64>(self) -> Self {
+            self.track(0x30000000000_u64, self.value.with_pebs_lbr::<V>())
+        }
+        /**Sets `PEBS_LBR`, or returns [`FieldError::TooWide`](crate::FieldError) when `v` exceeds 2 bits. LBR entries to record in this counter's PEBS records (Linux ARCH_PEBS_LBR, bits 41:40).
+
+Bits 41:40, read-write, 2 bits wide.*/
+        pub const fn try_with_pebs_lbr(self, v: u64) -> Result<Self, crate::FieldError> {
+            match self.value.try_with_pebs_lbr(v) {
+                Ok(next) => Ok(self.track(0x30000000000_u64, next)),
+                Err(e) => Err(e),
+            }
+        }
+        /**Record the XMM registers (vector registers group; Linux ARCH_PEBS_VECR_XMM).
+
+Bits 49, read-write, 1 bit wide.*/
+        pub const fn with_pebs_xmm(self, on: bool) -> Self {
+            self.track(0x2000000000000_u64, self.value.with_pebs_xmm(on))
+        }
+        /**Record the general-purpose registers group (Linux ARCH_PEBS_GPR).
+
+Bits 61, read-write, 1 bit wide.*/
+        pub const fn with_pebs_gpr(self, on: bool) -> Self {
+            self.track(0x2000000000000000_u64, self.value.with_pebs_gpr(on))
+        }
+        /**Record the auxiliary (memory information) group (Linux ARCH_PEBS_AUX).
+
+Bits 62, read-write, 1 bit wide.*/
+        pub const fn with_pebs_aux(self, on: bool) -> Self {
+            self.track(0x4000000000000000_u64, self.value.with_pebs_aux(on))
+        }
+        /**Write architectural PEBS records for this counter (Linux ARCH_PEBS_EN).
+
+Bits 63, read-write, 1 bit wide.*/
+        pub const fn with_pebs_en(self, on: bool) -> Self {
+            self.track(0x8000000000000000_u64, self.value.with_pebs_en(on))
+        }
+        /**The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).
+
+*/
+        #[inline]
+        pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
+            if self.conflict != 0 {
+                return Err(self.conflict_error());
+            }
+            self.value.try_build()
+        }
+        /**The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).
+
+
+
+Panics on a problem; in a `const` item that is a compile error.*/
+        #[inline]
+        #[track_caller]
+        pub const fn build(self) -> Value {
+            if self.conflict != 0 {
+                self.conflict_panic()
+            }
+            self.value.build()
+        }
+        /// The first field given two different values (`conflict != 0`).
+        #[cold]
+        const fn conflict_error(self) -> crate::ConstraintError {
+            if self.conflict & 0xffffffff_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "RELOAD is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x800000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "PEBS_CNTR_ALLOW is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x1000000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "PEBS_CNTR_GP is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x2000000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "PEBS_CNTR_FIXED is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x4000000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "PEBS_CNTR_METRICS is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x30000000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "PEBS_LBR is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x2000000000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "PEBS_XMM is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x2000000000000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "PEBS_GPR is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x4000000000000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "PEBS_AUX is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x8000000000000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "PEBS_EN is given two different values; set each field once",
+                };
+            }
+            crate::ConstraintError {
+                id: "field-set-twice",
+                message: "a field is given two different values; set each field once",
+            }
+        }
+        #[cold]
+        #[track_caller]
+        const fn conflict_panic(self) -> ! {
+            if self.conflict & 0xffffffff_u64 != 0 {
+                crate::__private::set_twice("IA32_PMC_GP_CFG_C", "RELOAD")
+            }
+            if self.conflict & 0x800000000_u64 != 0 {
+                crate::__private::set_twice("IA32_PMC_GP_CFG_C", "PEBS_CNTR_ALLOW")
+            }
+            if self.conflict & 0x1000000000_u64 != 0 {
+                crate::__private::set_twice("IA32_PMC_GP_CFG_C", "PEBS_CNTR_GP")
+            }
+            if self.conflict & 0x2000000000_u64 != 0 {
+                crate::__private::set_twice("IA32_PMC_GP_CFG_C", "PEBS_CNTR_FIXED")
+            }
+            if self.conflict & 0x4000000000_u64 != 0 {
+                crate::__private::set_twice("IA32_PMC_GP_CFG_C", "PEBS_CNTR_METRICS")
+            }
+            if self.conflict & 0x30000000000_u64 != 0 {
+                crate::__private::set_twice("IA32_PMC_GP_CFG_C", "PEBS_LBR")
+            }
+            if self.conflict & 0x2000000000000_u64 != 0 {
+                crate::__private::set_twice("IA32_PMC_GP_CFG_C", "PEBS_XMM")
+            }
+            if self.conflict & 0x2000000000000000_u64 != 0 {
+                crate::__private::set_twice("IA32_PMC_GP_CFG_C", "PEBS_GPR")
+            }
+            if self.conflict & 0x4000000000000000_u64 != 0 {
+                crate::__private::set_twice("IA32_PMC_GP_CFG_C", "PEBS_AUX")
+            }
+            if self.conflict & 0x8000000000000000_u64 != 0 {
+                crate::__private::set_twice("IA32_PMC_GP_CFG_C", "PEBS_EN")
+            }
+            crate::__private::set_twice("IA32_PMC_GP_CFG_C", "a field")
+        }
+    }
+    ///One `IA32_PMC_GP_CFG_C` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Instance(u32);
+    impl Instance {
+        /// The MSR address.
+        pub const fn address(self) -> u32 {
+            self.0
+        }
+    }
+    ///`IA32_PMC_GP_CFG_CN` as a typed MSR whose index is part of its type (a value placed on another instance cannot be written to it). `N` out of 0..10 fails to compile.
+    #[track_caller]
+    pub const fn msr<const N: u32>() -> Indexed<N> {
+        let _ = address::<N>();
+        Indexed
+    }
+    /// Instance `index` as a typed MSR, or `None` when out of range.
+    pub const fn try_msr(index: u32) -> Option<Instance> {
+        match try_address(index) {
+            Some(a) => Some(Instance(a)),
+            None => None,
+        }
+    }
+    impl Instance {
+        /// Index within the family.
+        pub const fn index(self) -> u32 {
+            (self.0 - BASE_ADDRESS) / ADDRESS_STRIDE
+        }
+    }
+    impl crate::access::Msr for Instance {
+        type Value = Value;
+        fn address(self) -> u32 {
+            self.0
+        }
+    }
+    impl crate::access::Readable for Instance {
+        fn from_read(bits: u64) -> Value {
+            Value(bits)
+        }
+    }
+    impl crate::access::Writable for Instance {}
+    impl crate::access::WriteTo<Instance> for Value {
+        fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+            Ok(self.0)
+        }
+    }
+    ///`IA32_PMC_GP_CFG_CN` as a typed MSR, `N` in its type: what [`msr::<N>()`](msr) returns. A value placed on another instance (`Placed<M>`) cannot be written to it.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Indexed<const N: u32>;
+    impl<const N: u32> Indexed<N> {
+        /// The MSR address.
+        #[track_caller]
+        pub const fn address(self) -> u32 {
+            address::<N>()
+        }
+        /// Index within the family: `N`.
+        pub const fn index(self) -> u32 {
+            N
+        }
+        /// The same MSR as an [`Instance`](Instance), its index known at run time only.
+        #[track_caller]
+        pub const fn instance(self) -> Instance {
+            Instance(address::<N>())
+        }
+    }
+    impl<const N: u32> From<Indexed<N>> for Instance {
+        fn from(m: Indexed<N>) -> Instance {
+            m.instance()
+        }
+    }
+    impl<const N: u32> crate::access::Msr for Indexed<N> {
+        type Value = Value;
+        fn address(self) -> u32 {
+            address::<N>()
+        }
+    }
+    impl<const N: u32> crate::access::Readable for Indexed<N> {
+        fn from_read(bits: u64) -> Value {
+            Value(bits)
+        }
+    }
+    impl<const N: u32> crate::access::Writable for Indexed<N> {}
+    impl<const N: u32> crate::access::WriteTo<Indexed<N>> for Value {
+        fn bits_for(self, _: Indexed<N>) -> Result<u64, crate::PlacementError> {
+            Ok(self.0)
+        }
+    }
+}
+///The value type of [`IA32_PMC_GP_CFG_C`](IA32_PMC_GP_CFG_C).
+pub type Ia32PmcGpCfgC = IA32_PMC_GP_CFG_C::Value;
+/**Auto counter reload configuration of fixed counter n (CFG_B), laid out as
+IA32_PMC_GP_CFG_B: bit i names general-purpose counter i, bit 32+i fixed counter i.
+
+- MSR: `0x1982` + 4 × n for n in 0..4 (`IA32_PMC_FX_CFG_B0`..`IA32_PMC_FX_CFG_B3`)
+- Access: read-write
+- Width: 64 bits
+- Reserved bits: `0xFFFFFFF0FFFFFC00`
+- Defined in: `intel-arrowlake-lioncove` and `intel-lunarlake-lioncove`, one layout emitted once (register present since `intel-v6`)
+- Manual: Intel SDM Vol. 3B, "Auto Counter Reload"; Linux msr-index.h MSR_IA32_PMC_V6_FX0_CFG_B 0x1982, MSR_IA32_PMC_V6_STEP 4; arch/x86/events/intel/core.c intel_pmu_config_acr
+
+The value type is [`Value`](IA32_PMC_FX_CFG_B::Value).*/
+#[allow(
+    non_snake_case,
+    missing_docs,
+    deprecated,
+    clippy::identity_op,
+    clippy::unnecessary_cast,
+    clippy::new_ret_no_self,
+    clippy::bad_bit_mask,
+    clippy::absurd_extreme_comparisons,
+    clippy::erasing_op,
+    unused_comparisons
+)]
+pub mod IA32_PMC_FX_CFG_B {
+    /// The tock-registers marker type of this register, also named [`Register`](Register). It
+    /// carries the register's name so that a field of another register is reported
+    /// as "expected `IA32_X`, found `IA32_Y`".
+    #[derive(Clone, Copy, Debug)]
+    #[allow(non_camel_case_types)]
+    pub struct IA32_PMC_FX_CFG_B;
+    /// The tock-registers marker type for this register.
+    pub type Register = IA32_PMC_FX_CFG_B;
+    impl ::tock_registers::RegisterLongName for Register {}
+    #[allow(unused_imports)]
+    use ::tock_registers::fields::Field;
+    ::tock_registers::register_bitmasks!(
+        u64, IA32_PMC_FX_CFG_B, Register, [#[doc =
+        "Reload this counter when IA32_PMCi overflows. (bits 0, read-write)"]
+        RELOAD_ON_PMC0 OFFSET(0) NUMBITS(1) [], #[doc =
+        "Reload this counter when IA32_PMCi overflows. (bits 1, read-write)"]
+        RELOAD_ON_PMC1 OFFSET(1) NUMBITS(1) [], #[doc =
+        "Reload this counter when IA32_PMCi overflows. (bits 2, read-write)"]
+        RELOAD_ON_PMC2 OFFSET(2) NUMBITS(1) [], #[doc =
+        "Reload this counter when IA32_PMCi overflows. (bits 3, read-write)"]
+        RELOAD_ON_PMC3 OFFSET(3) NUMBITS(1) [], #[doc =
+        "Reload this counter when IA32_PMCi overflows. (bits 4, read-write)"]
+        RELOAD_ON_PMC4 OFFSET(4) NUMBITS(1) [], #[doc =
+        "Reload this counter when IA32_PMCi overflows. (bits 5, read-write)"]
+        RELOAD_ON_PMC5 OFFSET(5) NUMBITS(1) [], #[doc =
+        "Reload this counter when IA32_PMCi overflows. (bits 6, read-write)"]
+        RELOAD_ON_PMC6 OFFSET(6) NUMBITS(1) [], #[doc =
+        "Reload this counter when IA32_PMCi overflows. (bits 7, read-write)"]
+        RELOAD_ON_PMC7 OFFSET(7) NUMBITS(1) [], #[doc =
+        "Reload this counter when IA32_PMCi overflows. (bits 8, read-write)"]
+        RELOAD_ON_PMC8 OFFSET(8) NUMBITS(1) [], #[doc =
+        "Reload this counter when IA32_PMCi overflows. (bits 9, read-write)"]
+        RELOAD_ON_PMC9 OFFSET(9) NUMBITS(1) [], #[doc =
+        "Reload this counter when IA32_FIXED_CTRi overflows. (bits 32, read-write)"]
+        RELOAD_ON_FIXED_CTR0 OFFSET(32) NUMBITS(1) [], #[doc =
+        "Reload this counter when IA32_FIXED_CTRi overflows. (bits 33, read-write)"]
+        RELOAD_ON_FIXED_CTR1 OFFSET(33) NUMBITS(1) [], #[doc =
+        "Reload this counter when IA32_FIXED_CTRi overflows. (bits 34, read-write)"]
+        RELOAD_ON_FIXED_CTR2 OFFSET(34) NUMBITS(1) [], #[doc =
+        "Reload this counter when IA32_FIXED_CTRi overflows. (bits 35, read-write)"]
+        RELOAD_ON_FIXED_CTR3 OFFSET(35) NUMBITS(1) []]
+    );
+    /// MSR address of instance 0.
+    pub const BASE_ADDRESS: u32 = 0x1982_u32;
+    /// Number of instances of this register family.
+    pub const INSTANCES: u32 = 4u32;
+    /// Address step between instances.
+    pub const ADDRESS_STRIDE: u32 = 4u32;
+    /// Every address of the family, by index.
+    pub const ADDRESSES: [u32; 4u32 as usize] = [
+        0x1982_u32, 0x1986_u32, 0x198a_u32, 0x198e_u32,
+    ];
+    ///Address of `IA32_PMC_FX_CFG_BN`. `N` out of 0..4 fails to compile.
+    #[track_caller]
+    pub const fn address<const N: u32>() -> u32 {
+        if N >= INSTANCES {
+            crate::__private::index_out_of_range(
+                "IA32_PMC_FX_CFG_B",
+                "instances",
+                INSTANCES,
+                N,
+            )
+        }
+        __check_index::<N>();
+        BASE_ADDRESS + N * ADDRESS_STRIDE
+    }
+    #[inline(always)]
+    const fn __check_index<const N: u32>() {
+        const {
+            if N >= INSTANCES {
+                crate::__private::index_out_of_range(
+                    "IA32_PMC_FX_CFG_B",
+                    "instances",
+                    INSTANCES,
+                    N,
+                )
+            }
+        }
+    }
+    /// Address of instance `index`, or `None` when out of range.
+    pub const fn try_address(index: u32) -> Option<u32> {
+        if index < INSTANCES {
+            Some(BASE_ADDRESS + index * ADDRESS_STRIDE)
+        } else {
+            None
+        }
+    }
+    #[inline(always)]
+    const fn __check_reserved<const B: u64>() {
+        const {
+            if B & Value::RESERVED_MASK != 0 {
+                crate::__private::reserved_bits(
+                    "IA32_PMC_FX_CFG_B",
+                    B & Value::RESERVED_MASK,
+                    Value::RESERVED_MASK,
+                )
+            }
+        }
+    }
+    ///A value of `IA32_PMC_FX_CFG_B`. Setters never touch reserved bits (`0xFFFFFFF0FFFFFC00`).
+    #[derive(Clone, Copy, PartialEq, Eq, Hash)]
+    #[repr(transparent)]
+    pub struct Value(u64);
+    impl Value {
+        /// A [`Builder`](Builder) with every field zero (no reserved bits set): the starting point
+        /// for a write. Each field may be given one value; `build()` rejects a field
+        /// given two different values (a compile error in a `const`).
+        pub const fn new() -> Builder {
+            Builder::EMPTY
+        }
+        /// The value with exactly these bits, which must not include a reserved bit:
+        /// a constant `B` with a reserved bit set fails to compile.
+        #[track_caller]
+        pub const fn from_bits<const B: u64>() -> Self {
+            if B & Self::RESERVED_MASK != 0 {
+                crate::__private::reserved_bits(
+                    "IA32_PMC_FX_CFG_B",
+                    B & Self::RESERVED_MASK,
+                    Self::RESERVED_MASK,
+                )
+            }
+            __check_reserved::<B>();
+            Self(B)
+        }
+        /**The value with exactly these bits, or [`ReservedBitsError`](crate::ReservedBitsError)
+when one of them is reserved.*/
+        pub const fn try_from_bits(bits: u64) -> Result<Self, crate::ReservedBitsError> {
+            if bits & Self::RESERVED_MASK != 0 {
+                return Err(crate::ReservedBitsError {
+                    register: "IA32_PMC_FX_CFG_B",
+                    bits: bits & Self::RESERVED_MASK,
+                    reserved_mask: Self::RESERVED_MASK,
+                });
+            }
+            Ok(Self(bits))
+        }
+        /// The value as read from the MSR, reserved bits kept as read: for decoding,
+        /// and for a read-modify-write through `MsrExt::modify`, which writes them back
+        /// unchanged. `MsrExt::write` refuses a value that sets a reserved bit.
+        pub const fn from_raw_read(bits: u64) -> Self {
+            Self(bits)
+        }
+        /// Bits no field covers; this API never sets them.
+        pub const RESERVED_MASK: u64 = 0xfffffff0fffffc00_u64;
+        ///The raw value (reserved bits as read, when built from [`Self::from_raw_read`](Self::from_raw_read)).
+        pub const fn bits(self) -> u64 {
+            self.0
+        }
+        /// The value as a tock-registers local copy, for `FieldValue`-style access.
+        pub const fn to_local(
+            self,
+        ) -> ::tock_registers::LocalRegisterCopy<u64, Register> {
+            ::tock_registers::LocalRegisterCopy::new(self.0)
+        }
+        /**`RELOAD_ON_PMC` element 0 of 10, general-purpose counter 0: bit 0, read-write, 1 bit wide.
+
+Reload this counter when IA32_PMCi overflows.*/
+        pub const fn reload_on_pmc0(self) -> bool {
+            ((self.0 >> 0u32) & 0x1_u64) != 0
+        }
+        /**`RELOAD_ON_PMC` element 0 of 10, general-purpose counter 0: bit 0, read-write, 1 bit wide.
+
+Reload this counter when IA32_PMCi overflows.*/
+        pub const fn with_reload_on_pmc0(self, on: bool) -> Self {
+            let v = on as u64;
+            Self((self.0 & 0xfffffffffffffffe_u64) | (((v >> 0u32) & 0x1_u64) << 0u32))
+        }
+        /**`RELOAD_ON_PMC` element 1 of 10, general-purpose counter 1: bit 1, read-write, 1 bit wide.
+
+Reload this counter when IA32_PMCi overflows.*/
+        pub const fn reload_on_pmc1(self) -> bool {
+            ((self.0 >> 1u32) & 0x1_u64) != 0
+        }
+        /**`RELOAD_ON_PMC` element 1 of 10, general-purpose counter 1: bit 1, read-write, 1 bit wide.
+
+Reload this counter when IA32_PMCi overflows.*/
+        pub const fn with_reload_on_pmc1(self, on: bool) -> Self {
+            let v = on as u64;
+            Self((self.0 & 0xfffffffffffffffd_u64) | (((v >> 0u32) & 0x1_u64) << 1u32))
+        }
+        /**`RELOAD_ON_PMC` element 2 of 10, general-purpose counter 2: bit 2, read-write, 1 bit wide.
+
+Reload this counter when IA32_PMCi overflows.*/
+        pub const fn reload_on_pmc2(self) -> bool {
+            ((self.0 >> 2u32) & 0x1_u64) != 0
+        }
+        /**`RELOAD_ON_PMC` element 2 of 10, general-purpose counter 2: bit 2, read-write, 1 bit wide.
+
+Reload this counter when IA32_PMCi overflows.*/
+        pub const fn with_reload_on_pmc2(self, on: bool) -> Self {
+            let v = on as u64;
+            Self((self.0 & 0xfffffffffffffffb_u64) | (((v >> 0u32) & 0x1_u64) << 2u32))
+        }
+        /**`RELOAD_ON_PMC` element 3 of 10, general-purpose counter 3: bit 3, read-write, 1 bit wide.
+
+Reload this counter when IA32_PMCi overflows.*/
+        pub const fn reload_on_pmc3(self) -> bool {
+            ((self.0 >> 3u32) & 0x1_u64) != 0
+        }
+        /**`RELOAD_ON_PMC` element 3 of 10, general-purpose counter 3: bit 3, read-write, 1 bit wide.
+
+Reload this counter when IA32_PMCi overflows.*/
+        pub const fn with_reload_on_pmc3(self, on: bool) -> Self {
+            let v = on as u64;
+            Self((self.0 & 0xfffffffffffffff7_u64) | (((v >> 0u32) & 0x1_u64) << 3u32))
+        }
+        /**`RELOAD_ON_PMC` element 4 of 10, general-purpose counter 4: bit 4, read-write, 1 bit wide.
+
+Reload this counter when IA32_PMCi overflows.*/
+        pub const fn reload_on_pmc4(self) -> bool {
+            ((self.0 >> 4u32) & 0x1_u64) != 0
+        }
+        /**`RELOAD_ON_PMC` element 4 of 10, general-purpose counter 4: bit 4, read-write, 1 bit wide.
+
+Reload this counter when IA32_PMCi overflows.*/
+        pub const fn with_reload_on_pmc4(self, on: bool) -> Self {
+            let v = on as u64;
+            Self((self.0 & 0xffffffffffffffef_u64) | (((v >> 0u32) & 0x1_u64) << 4u32))
+        }
+        /**`RELOAD_ON_PMC` element 5 of 10, general-purpose counter 5: bit 5, read-write, 1 bit wide.
+
+Reload this counter when IA32_PMCi overflows.*/
+        pub const fn reload_on_pmc5(self) -> bool {
+            ((self.0 >> 5u32) & 0x1_u64) != 0
+        }
+        /**`RELOAD_ON_PMC` element 5 of 10, general-purpose counter 5: bit 5, read-write, 1 bit wide.
+
+Reload this counter when IA32_PMCi overflows.*/
+        pub const fn with_reload_on_pmc5(self, on: bool) -> Self {
+            let v = on as u64;
+            Self((self.0 & 0xffffffffffffffdf_u64) | (((v >> 0u32) & 0x1_u64) << 5u32))
+        }
+        /**`RELOAD_ON_PMC` element 6 of 10, general-purpose counter 6: bit 6, read-write, 1 bit wide.
+
+Reload this counter when IA32_PMCi overflows.*/
+        pub const fn reload_on_pmc6(self) -> bool {
+            ((self.0 >> 6u32) & 0x1_u64) != 0
+        }
+        /**`RELOAD_ON_PMC` element 6 of 10, general-purpose counter 6: bit 6, read-write, 1 bit wide.
+
+Reload this counter when IA32_PMCi overflows.*/
+        pub const fn with_reload_on_pmc6(self, on: bool) -> Self {
+            let v = on as u64;
+            Self((self.0 & 0xffffffffffffffbf_u64) | (((v >> 0u32) & 0x1_u64) << 6u32))
+        }
+        /**`RELOAD_ON_PMC` element 7 of 10, general-purpose counter 7: bit 7, read-write, 1 bit wide.
+
+Reload this counter when IA32_PMCi overflows.*/
+        pub const fn reload_on_pmc7(self) -> bool {
+            ((self.0 >> 7u32) & 0x1_u64) != 0
+        }
+        /**`RELOAD_ON_PMC` element 7 of 10, general-purpose counter 7: bit 7, read-write, 1 bit wide.
+
+Reload this counter when IA32_PMCi overflows.*/
+        pub const fn with_reload_on_pmc7(self, on: bool) -> Self {
+            let v = on as u64;
+            Self((self.0 & 0xffffffffffffff7f_u64) | (((v >> 0u32) & 0x1_u64) << 7u32))
+        }
+        /**`RELOAD_ON_PMC` element 8 of 10, general-purpose counter 8: bit 8, read-write, 1 bit wide.
+
+Reload this counter when IA32_PMCi overflows.*/
+        pub const fn reload_on_pmc8(self) -> bool {
+            ((self.0 >> 8u32) & 0x1_u64) != 0
+        }
+        /**`RELOAD_ON_PMC` element 8 of 10, general-purpose counter 8: bit 8, read-write, 1 bit wide.
+
+Reload this counter when IA32_PMCi overflows.*/
+        pub const fn with_reload_on_pmc8(self, on: bool) -> Self {
+            let v = on as u64;
+            Self((self.0 & 0xfffffffffffffeff_u64) | (((v >> 0u32) & 0x1_u64) << 8u32))
+        }
+        /**`RELOAD_ON_PMC` element 9 of 10, general-purpose counter 9: bit 9, read-write, 1 bit wide.
+
+Reload this counter when IA32_PMCi overflows.*/
+        pub const fn reload_on_pmc9(self) -> bool {
+            ((self.0 >> 9u32) & 0x1_u64) != 0
+        }
+        /**`RELOAD_ON_PMC` element 9 of 10, general-purpose counter 9: bit 9, read-write, 1 bit wide.
+
+Reload this counter when IA32_PMCi overflows.*/
+        pub const fn with_reload_on_pmc9(self, on: bool) -> Self {
+            let v = on as u64;
+            Self((self.0 & 0xfffffffffffffdff_u64) | (((v >> 0u32) & 0x1_u64) << 9u32))
+        }
+        ///Element `index` of `RELOAD_ON_PMC`, or `None` when out of 0..10.
+        pub const fn reload_on_pmc_at(self, index: u32) -> Option<bool> {
+            if index < 10u32 {
+                Some(((self.0 >> (0u32 + (index * 1u32))) & 0x1_u64) != 0)
+            } else {
+                None
+            }
+        }
+        ///Sets element `index` of `RELOAD_ON_PMC`; fails when out of 0..10 or wider than 1 bits.
+        pub const fn try_with_reload_on_pmc_at(
+            self,
+            index: u32,
+            v: u64,
+        ) -> Result<Self, crate::FieldError> {
+            if v > 0x1_u64 {
+                return Err(crate::FieldError::TooWide {
+                    field: "RELOAD_ON_PMC",
+                    width: 1u32,
+                    value: v,
+                });
+            }
+            if index < 10u32 {
+                Ok(
+                    Self(
+                        (self.0 & !(0x1_u64 << (index * 1u32)))
+                            | (((v >> 0u32) & 0x1_u64) << (0u32 + (index * 1u32))),
+                    ),
+                )
+            } else {
+                Err(crate::FieldError::IndexOutOfRange {
+                    field: "RELOAD_ON_PMC",
+                    count: 10u32,
+                    index,
+                })
+            }
+        }
+        /**`RELOAD_ON_FIXED_CTR` element 0 of 4, fixed counter 0: bit 32, read-write, 1 bit wide.
+
+Reload this counter when IA32_FIXED_CTRi overflows.*/
+        pub const fn reload_on_fixed_ctr0(self) -> bool {
+            ((self.0 >> 32u32) & 0x1_u64) != 0
+        }
+        /**`RELOAD_ON_FIXED_CTR` element 0 of 4, fixed counter 0: bit 32, read-write, 1 bit wide.
+
+Reload this counter when IA32_FIXED_CTRi overflows.*/
+        pub const fn with_reload_on_fixed_ctr0(self, on: bool) -> Self {
+            let v = on as u64;
+            Self((self.0 & 0xfffffffeffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 32u32))
+        }
+        /**`RELOAD_ON_FIXED_CTR` element 1 of 4, fixed counter 1: bit 33, read-write, 1 bit wide.
+
+Reload this counter when IA32_FIXED_CTRi overflows.*/
+        pub const fn reload_on_fixed_ctr1(self) -> bool {
+            ((self.0 >> 33u32) & 0x1_u64) != 0
+        }
+        /**`RELOAD_ON_FIXED_CTR` element 1 of 4, fixed counter 1: bit 33, read-write, 1 bit wide.
+
+Reload this counter when IA32_FIXED_CTRi overflows.*/
+        pub const fn with_reload_on_fixed_ctr1(self, on: bool) -> Self {
+            let v = on as u64;
+            Self((self.0 & 0xfffffffdffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 33u32))
+        }
+        /**`RELOAD_ON_FIXED_CTR` element 2 of 4, fixed counter 2: bit 34, read-write, 1 bit wide.
+
+Reload this counter when IA32_FIXED_CTRi overflows.*/
+        pub const fn reload_on_fixed_ctr2(self) -> bool {
+            ((self.0 >> 34u32) & 0x1_u64) != 0
+        }
+        /**`RELOAD_ON_FIXED_CTR` element 2 of 4, fixed counter 2: bit 34, read-write, 1 bit wide.
+
+Reload this counter when IA32_FIXED_CTRi overflows.*/
+        pub const fn with_reload_on_fixed_ctr2(self, on: bool) -> Self {
+            let v = on as u64;
+            Self((self.0 & 0xfffffffbffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 34u32))
+        }
+        /**`RELOAD_ON_FIXED_CTR` element 3 of 4, fixed counter 3: bit 35, read-write, 1 bit wide.
+
+Reload this counter when IA32_FIXED_CTRi overflows.*/
+        pub const fn reload_on_fixed_ctr3(self) -> bool {
+            ((self.0 >> 35u32) & 0x1_u64) != 0
+        }
+        /**`RELOAD_ON_FIXED_CTR` element 3 of 4, fixed counter 3: bit 35, read-write, 1 bit wide.
+
+Reload this counter when IA32_FIXED_CTRi overflows.*/
+        pub const fn with_reload_on_fixed_ctr3(self, on: bool) -> Self {
+            let v = on as u64;
+            Self((self.0 & 0xfffffff7ffffffff_u64) | (((v >> 0u32) & 0x1_u64) << 35u32))
+        }
+        ///Element `index` of `RELOAD_ON_FIXED_CTR`, or `None` when out of 0..4.
+        pub const fn reload_on_fixed_ctr_at(self, index: u32) -> Option<bool> {
+            if index < 4u32 {
+                Some(((self.0 >> (32u32 + (index * 1u32))) & 0x1_u64) != 0)
+            } else {
+                None
+            }
+        }
+        ///Sets element `index` of `RELOAD_ON_FIXED_CTR`; fails when out of 0..4 or wider than 1 bits.
+        pub const fn try_with_reload_on_fixed_ctr_at(
+            self,
+            index: u32,
+            v: u64,
+        ) -> Result<Self, crate::FieldError> {
+            if v > 0x1_u64 {
+                return Err(crate::FieldError::TooWide {
+                    field: "RELOAD_ON_FIXED_CTR",
+                    width: 1u32,
+                    value: v,
+                });
+            }
+            if index < 4u32 {
+                Ok(
+                    Self(
+                        (self.0 & !(0x100000000_u64 << (index * 1u32)))
+                            | (((v >> 0u32) & 0x1_u64) << (32u32 + (index * 1u32))),
+                    ),
+                )
+            } else {
+                Err(crate::FieldError::IndexOutOfRange {
+                    field: "RELOAD_ON_FIXED_CTR",
+                    count: 4u32,
+                    index,
+                })
+            }
+        }
+        ///Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.
+        #[inline]
+        pub const fn try_build(self) -> Result<Self, crate::ConstraintError> {
+            Ok(self)
+        }
+        /**Checks the constraints the manual places on field combinations and returns the value unchanged, or the first violated constraint.
+
+Panics on a violated constraint; in a `const` item that is a compile error.*/
+        #[inline]
+        #[track_caller]
+        pub const fn build(self) -> Self {
+            self
+        }
+    }
+    impl Default for Value {
+        /// All fields zero: no reserved bit set, no constraint to check.
+        fn default() -> Self {
+            Self(0)
+        }
+    }
+    impl Default for Builder {
+        fn default() -> Self {
+            Value::new()
+        }
+    }
+    impl ::core::fmt::Debug for Value {
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            let reserved = self.0 & Self::RESERVED_MASK;
+            let mut d = f.debug_struct("IA32_PMC_FX_CFG_B");
+            d.field("RELOAD_ON_PMC0", &(((self.0 >> 0u32) & 0x1_u64) != 0))
+                .field("RELOAD_ON_PMC1", &(((self.0 >> 1u32) & 0x1_u64) != 0))
+                .field("RELOAD_ON_PMC2", &(((self.0 >> 2u32) & 0x1_u64) != 0))
+                .field("RELOAD_ON_PMC3", &(((self.0 >> 3u32) & 0x1_u64) != 0))
+                .field("RELOAD_ON_PMC4", &(((self.0 >> 4u32) & 0x1_u64) != 0))
+                .field("RELOAD_ON_PMC5", &(((self.0 >> 5u32) & 0x1_u64) != 0))
+                .field("RELOAD_ON_PMC6", &(((self.0 >> 6u32) & 0x1_u64) != 0))
+                .field("RELOAD_ON_PMC7", &(((self.0 >> 7u32) & 0x1_u64) != 0))
+                .field("RELOAD_ON_PMC8", &(((self.0 >> 8u32) & 0x1_u64) != 0))
+                .field("RELOAD_ON_PMC9", &(((self.0 >> 9u32) & 0x1_u64) != 0))
+                .field("RELOAD_ON_FIXED_CTR0", &(((self.0 >> 32u32) & 0x1_u64) != 0))
+                .field("RELOAD_ON_FIXED_CTR1", &(((self.0 >> 33u32) & 0x1_u64) != 0))
+                .field("RELOAD_ON_FIXED_CTR2", &(((self.0 >> 34u32) & 0x1_u64) != 0))
+                .field("RELOAD_ON_FIXED_CTR3", &(((self.0 >> 35u32) & 0x1_u64) != 0));
+            if reserved != 0 {
+                d.field("reserved", &format_args!("{:#x}", reserved));
+            }
+            d.finish()
+        }
+    }
+    impl From<Value> for u64 {
+        fn from(v: Value) -> u64 {
+            v.0
+        }
+    }
+    impl crate::access::RegisterValue for Value {
+        const NAME: &'static str = "IA32_PMC_FX_CFG_B";
+        const RESERVED_MASK: u64 = Value::RESERVED_MASK;
+        fn bits(self) -> u64 {
+            self.0
+        }
+    }
+    ///Builds a write of `IA32_PMC_FX_CFG_B` from named fields; see [`Value::new`](Value::new).
+    #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+    #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
+    pub struct Builder {
+        value: Value,
+        set: u64,
+        conflict: u64,
+    }
+    impl Builder {
+        /// No field set.
+        const EMPTY: Builder = Builder {
+            value: Value(0),
+            set: 0,
+            conflict: 0,
+        };
+        /// Records that the bits in `mask` were assigned, noting a conflict when they
+        /// were assigned before with a different value.
+        const fn track(self, mask: u64, next: Value) -> Self {
+            let clash = if self.set & mask != 0 && (self.value.0 ^ next.0) & mask != 0 {
+                mask
+            } else {
+                0
+            };
+            Self {
+                value: next,
+                set: self.set | mask,
+                conflict: self.conflict | clash,
+            }
+        }
+        /**`RELOAD_ON_PMC` element 0 of 10, general-purpose counter 0: bit 0, read-write, 1 bit wide.
+
+Reload this counter when IA32_PMCi overflows.*/
+        pub const fn with_reload_on_pmc0(self, on: bool) -> Self {
+            self.track(0x1_u64, self.value.with_reload_on_pmc0(on))
+        }
+        /**`RELOAD_ON_PMC` element 1 of 10, general-purpose counter 1: bit 1, read-write, 1 bit wide.
+
+Reload this counter when IA32_PMCi overflows.*/
+        pub const fn with_reload_on_pmc1(self, on: bool) -> Self {
+            self.track(0x2_u64, self.value.with_reload_on_pmc1(on))
+        }
+        /**`RELOAD_ON_PMC` element 2 of 10, general-purpose counter 2: bit 2, read-write, 1 bit wide.
+
+Reload this counter when IA32_PMCi overflows.*/
+        pub const fn with_reload_on_pmc2(self, on: bool) -> Self {
+            self.track(0x4_u64, self.value.with_reload_on_pmc2(on))
+        }
+        /**`RELOAD_ON_PMC` element 3 of 10, general-purpose counter 3: bit 3, read-write, 1 bit wide.
+
+Reload this counter when IA32_PMCi overflows.*/
+        pub const fn with_reload_on_pmc3(self, on: bool) -> Self {
+            self.track(0x8_u64, self.value.with_reload_on_pmc3(on))
+        }
+        /**`RELOAD_ON_PMC` element 4 of 10, general-purpose counter 4: bit 4, read-write, 1 bit wide.
+
+Reload this counter when IA32_PMCi overflows.*/
+        pub const fn with_reload_on_pmc4(self, on: bool) -> Self {
+            self.track(0x10_u64, self.value.with_reload_on_pmc4(on))
+        }
+        /**`RELOAD_ON_PMC` element 5 of 10, general-purpose counter 5: bit 5, read-write, 1 bit wide.
+
+Reload this counter when IA32_PMCi overflows.*/
+        pub const fn with_reload_on_pmc5(self, on: bool) -> Self {
+            self.track(0x20_u64, self.value.with_reload_on_pmc5(on))
+        }
+        /**`RELOAD_ON_PMC` element 6 of 10, general-purpose counter 6: bit 6, read-write, 1 bit wide.
+
+Reload this counter when IA32_PMCi overflows.*/
+        pub const fn with_reload_on_pmc6(self, on: bool) -> Self {
+            self.track(0x40_u64, self.value.with_reload_on_pmc6(on))
+        }
+        /**`RELOAD_ON_PMC` element 7 of 10, general-purpose counter 7: bit 7, read-write, 1 bit wide.
+
+Reload this counter when IA32_PMCi overflows.*/
+        pub const fn with_reload_on_pmc7(self, on: bool) -> Self {
+            self.track(0x80_u64, self.value.with_reload_on_pmc7(on))
+        }
+        /**`RELOAD_ON_PMC` element 8 of 10, general-purpose counter 8: bit 8, read-write, 1 bit wide.
+
+Reload this counter when IA32_PMCi overflows.*/
+        pub const fn with_reload_on_pmc8(self, on: bool) -> Self {
+            self.track(0x100_u64, self.value.with_reload_on_pmc8(on))
+        }
+        /**`RELOAD_ON_PMC` element 9 of 10, general-purpose counter 9: bit 9, read-write, 1 bit wide.
+
+Reload this counter when IA32_PMCi overflows.*/
+        pub const fn with_reload_on_pmc9(self, on: bool) -> Self {
+            self.track(0x200_u64, self.value.with_reload_on_pmc9(on))
+        }
+        ///Sets element `index` of `RELOAD_ON_PMC`; fails when out of 0..10 or wider than 1 bits.
+        pub const fn try_with_reload_on_pmc_at(
+            self,
+            index: u32,
+            v: u64,
+        ) -> Result<Self, crate::FieldError> {
+            match self.value.try_with_reload_on_pmc_at(index, v) {
+                Ok(next) => {
+                    Ok(
+                        self
+                            .track(
+                                if index < 10u32 { 0x1_u64 << (index * 1u32) } else { 0 },
+                                next,
+                            ),
+                    )
+                }
+                Err(e) => Err(e),
+            }
+        }
+        /**`RELOAD_ON_FIXED_CTR` element 0 of 4, fixed counter 0: bit 32, read-write, 1 bit wide.
+
+Reload this counter when IA32_FIXED_CTRi overflows.*/
+        pub const fn with_reload_on_fixed_ctr0(self, on: bool) -> Self {
+            self.track(0x100000000_u64, self.value.with_reload_on_fixed_ctr0(on))
+        }
+        /**`RELOAD_ON_FIXED_CTR` element 1 of 4, fixed counter 1: bit 33, read-write, 1 bit wide.
+
+Reload this counter when IA32_FIXED_CTRi overflows.*/
+        pub const fn with_reload_on_fixed_ctr1(self, on: bool) -> Self {
+            self.track(0x200000000_u64, self.value.with_reload_on_fixed_ctr1(on))
+        }
+        /**`RELOAD_ON_FIXED_CTR` element 2 of 4, fixed counter 2: bit 34, read-write, 1 bit wide.
+
+Reload this counter when IA32_FIXED_CTRi overflows.*/
+        pub const fn with_reload_on_fixed_ctr2(self, on: bool) -> Self {
+            self.track(0x400000000_u64, self.value.with_reload_on_fixed_ctr2(on))
+        }
+        /**`RELOAD_ON_FIXED_CTR` element 3 of 4, fixed counter 3: bit 35, read-write, 1 bit wide.
+
+Reload this counter when IA32_FIXED_CTRi overflows.*/
+        pub const fn with_reload_on_fixed_ctr3(self, on: bool) -> Self {
+            self.track(0x800000000_u64, self.value.with_reload_on_fixed_ctr3(on))
+        }
+        ///Sets element `index` of `RELOAD_ON_FIXED_CTR`; fails when out of 0..4 or wider than 1 bits.
+        pub const fn try_with_reload_on_fixed_ctr_at(
+            self,
+            index: u32,
+            v: u64,
+        ) -> Result<Self, crate::FieldError> {
+            match self.value.try_with_reload_on_fixed_ctr_at(index, v) {
+                Ok(next) => {
+                    Ok(
+                        self
+                            .track(
+                                if index < 4u32 {
+                                    0x100000000_u64 << (index * 1u32)
+                                } else {
+                                    0
+                                },
+                                next,
+                            ),
+                    )
+                }
+                Err(e) => Err(e),
+            }
+        }
+        /**The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).
+
+*/
+        #[inline]
+        pub const fn try_build(self) -> Result<Value, crate::ConstraintError> {
+            if self.conflict != 0 {
+                return Err(self.conflict_error());
+            }
+            self.value.try_build()
+        }
+        /**The value, or the first problem: a field given two different values (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).
+
+
+
+Panics on a problem; in a `const` item that is a compile error.*/
+        #[inline]
+        #[track_caller]
+        pub const fn build(self) -> Value {
+            if self.conflict != 0 {
+                self.conflict_panic()
+            }
+            self.value.build()
+        }
+        /// The first field given two different values (`conflict != 0`).
+        #[cold]
+        const fn conflict_error(self) -> crate::ConstraintError {
+            if self.conflict & 0x1_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "RELOAD_ON_PMC0 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x2_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "RELOAD_ON_PMC1 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x4_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "RELOAD_ON_PMC2 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x8_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "RELOAD_ON_PMC3 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x10_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "RELOAD_ON_PMC4 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x20_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "RELOAD_ON_PMC5 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x40_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "RELOAD_ON_PMC6 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x80_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "RELOAD_ON_PMC7 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x100_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "RELOAD_ON_PMC8 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x200_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "RELOAD_ON_PMC9 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x100000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "RELOAD_ON_FIXED_CTR0 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x200000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "RELOAD_ON_FIXED_CTR1 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x400000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "RELOAD_ON_FIXED_CTR2 is given two different values; set each field once",
+                };
+            }
+            if self.conflict & 0x800000000_u64 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: "RELOAD_ON_FIXED_CTR3 is given two different values; set each field once",
+                };
+            }
+            crate::ConstraintError {
+                id: "field-set-twice",
+                message: "a field is given two different values; set each field once",
+            }
+        }
+        #[cold]
+        #[track_caller]
+        const fn conflict_panic(self) -> ! {
+            if self.conflict & 0x1_u64 != 0 {
+                crate::__private::set_twice("IA32_PMC_FX_CFG_B", "RELOAD_ON_PMC0")
+            }
+            if self.conflict & 0x2_u64 != 0 {
+                crate::__private::set_twice("IA32_PMC_FX_CFG_B", "RELOAD_ON_PMC1")
+            }
+            if self.conflict & 0x4_u64 != 0 {
+                crate::__private::set_twice("IA32_PMC_FX_CFG_B", "RELOAD_ON_PMC2")
+            }
+            if self.conflict & 0x8_u64 != 0 {
+                crate::__private::set_twice("IA32_PMC_FX_CFG_B", "RELOAD_ON_PMC3")
+            }
+            if self.conflict & 0x10_u64 != 0 {
+                crate::__private::set_twice("IA32_PMC_FX_CFG_B", "RELOAD_ON_PMC4")
+            }
+            if self.conflict & 0x20_u64 != 0 {
+                crate::__private::set_twice("IA32_PMC_FX_CFG_B", "RELOAD_ON_PMC5")
+            }
+            if self.conflict & 0x40_u64 != 0 {
+                crate::__private::set_twice("IA32_PMC_FX_CFG_B", "RELOAD_ON_PMC6")
+            }
+            if self.conflict & 0x80_u64 != 0 {
+                crate::__private::set_twice("IA32_PMC_FX_CFG_B", "RELOAD_ON_PMC7")
+            }
+            if self.conflict & 0x100_u64 != 0 {
+                crate::__private::set_twice("IA32_PMC_FX_CFG_B", "RELOAD_ON_PMC8")
+            }
+            if self.conflict & 0x200_u64 != 0 {
+                crate::__private::set_twice("IA32_PMC_FX_CFG_B", "RELOAD_ON_PMC9")
+            }
+            if self.conflict & 0x100000000_u64 != 0 {
+                crate::__private::set_twice("IA32_PMC_FX_CFG_B", "RELOAD_ON_FIXED_CTR0")
+            }
+            if self.conflict & 0x200000000_u64 != 0 {
+                crate::__private::set_twice("IA32_PMC_FX_CFG_B", "RELOAD_ON_FIXED_CTR1")
+            }
+            if self.conflict & 0x400000000_u64 != 0 {
+                crate::__private::set_twice("IA32_PMC_FX_CFG_B", "RELOAD_ON_FIXED_CTR2")
+            }
+            if self.conflict & 0x800000000_u64 != 0 {
+                crate::__private::set_twice("IA32_PMC_FX_CFG_B", "RELOAD_ON_FIXED_CTR3")
+            }
+            crate::__private::set_twice("IA32_PMC_FX_CFG_B", "a field")
+        }
+    }
+    ///One `IA32_PMC_FX_CFG_B` MSR, for typed access through [`MsrExt`](crate::access::MsrExt) (read-write).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Instance(u32);
+    impl Instance {
+        /// The MSR address.
+        pub const fn address(self) -> u32 {
+            self.0
+        }
+    }
+    ///`IA32_PMC_FX_CFG_BN` as a typed MSR whose index is part of its type (a value placed on another instance cannot be written to it). `N` out of 0..4 fails to compile.
+    #[track_caller]
+    pub const fn msr<const N: u32>() -> Indexed<N> {
+        let _ = address::<N>();
+        Indexed
+    }
+    /// Instance `index` as a typed MSR, or `None` when out of range.
+    pub const fn try_msr(index: u32) -> Option<Instance> {
+        match try_address(index) {
+            Some(a) => Some(Instance(a)),
+            None => None,
+        }
+    }
+    impl Instance {
+        /// Index within the family.
+        pub const fn index(self) -> u32 {
+            (self.0 - BASE_ADDRESS) / ADDRESS_STRIDE
+        }
+    }
+    impl crate::access::Msr for Instance {
+        type Value = Value;
+        fn address(self) -> u32 {
+            self.0
+        }
+    }
+    impl crate::access::Readable for Instance {
+        fn from_read(bits: u64) -> Value {
+            Value(bits)
+        }
+    }
+    impl crate::access::Writable for Instance {}
+    impl crate::access::WriteTo<Instance> for Value {
+        fn bits_for(self, _: Instance) -> Result<u64, crate::PlacementError> {
+            Ok(self.0)
+        }
+    }
+    ///`IA32_PMC_FX_CFG_BN` as a typed MSR, `N` in its type: what [`msr::<N>()`](msr) returns. A value placed on another instance (`Placed<M>`) cannot be written to it.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Indexed<const N: u32>;
+    impl<const N: u32> Indexed<N> {
+        /// The MSR address.
+        #[track_caller]
+        pub const fn address(self) -> u32 {
+            address::<N>()
+        }
+        /// Index within the family: `N`.
+        pub const fn index(self) -> u32 {
+            N
+        }
+        /// The same MSR as an [`Instance`](Instance), its index known at run time only.
+        #[track_caller]
+        pub const fn instance(self) -> Instance {
+            Instance(address::<N>())
+        }
+    }
+    impl<const N: u32> From<Indexed<N>> for Instance {
+        fn from(m: Indexed<N>) -> Instance {
+            m.instance()
+        }
+    }
+    impl<const N: u32> crate::access::Msr for Indexed<N> {
+        type Value = Value;
+        fn address(self) -> u32 {
+            address::<N>()
+        }
+    }
+    impl<const N: u32> crate::access::Readable for Indexed<N> {
+        fn from_read(bits: u64) -> Value {
+            Value(bits)
+        }
+    }
+    impl<const N: u32> crate::access::Writable for Indexed<N> {}
+    impl<const N: u32> crate::access::WriteTo<Indexed<N>> for Value {
+        fn bits_for(self, _: Indexed<N>) -> Result<u64, crate::PlacementError> {
+            Ok(self.0)
+        }
+    }
+}
+///The value type of [`IA32_PMC_FX_CFG_B`](IA32_PMC_FX_CFG_B).
+pub type Ia32PmcFxCfgB = IA32_PMC_FX_CFG_B::Value;
