@@ -82,6 +82,7 @@ pub const CODES: &[(&str, Severity)] = &[
     ("field-overlap", Severity::Error),
     ("field-past-width", Severity::Error),
     ("invalid-alias", Severity::Error),
+    ("invalid-alias-msr", Severity::Error),
     ("invalid-allow", Severity::Error),
     ("invalid-bits", Severity::Error),
     ("invalid-name", Severity::Error),
