@@ -78,7 +78,7 @@ impl Cx<'_> {
                 /// True when this is the instance's alias address (`alias-msr:`).
                 pub const fn is_alias(self) -> bool {
                     let d = self.0.wrapping_sub(ALIAS_BASE_ADDRESS);
-                    d % ALIAS_ADDRESS_STRIDE == 0 && d / ALIAS_ADDRESS_STRIDE < INSTANCES
+                    d.is_multiple_of(ALIAS_ADDRESS_STRIDE) && d / ALIAS_ADDRESS_STRIDE < INSTANCES
                 }
             }
             impl<const N: u32> From<AliasIndexed<N>> for Instance {
