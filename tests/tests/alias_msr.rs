@@ -94,3 +94,30 @@ fn a_value_placed_on_counter_n_is_written_through_either_address() {
     let back: IA32_PMC::Value = m.read(IA32_PMC::alias_msr::<3>()).unwrap();
     assert_eq!(back.count(), 0x1234);
 }
+
+/// The mock backend knows both addresses of a counter as one register: a value written at
+/// the alias address is read at the legacy one, and the tick of the counter shows at both.
+#[test]
+fn the_mock_backend_shares_one_register_between_both_addresses() {
+    use pmu_regs::arch::IntelV6;
+    use pmu_regs::backend::mock::{Mock, MockConfig};
+    let mock = Mock::<IntelV6>::new(MockConfig::full::<IntelV6>(1));
+    let mut cpu = mock.cpu(0);
+    let sel: IA32_PERFEVTSEL::Placed<2> =
+        IA32_PERFEVTSEL::event_on::<2>(ArchEvent::LlcMisses.desc())
+            .with_en(true)
+            .build();
+    cpu.write(IA32_PERFEVTSEL::alias_msr::<2>(), sel).unwrap();
+    let back = cpu.read(IA32_PERFEVTSEL::msr::<2>()).unwrap();
+    assert_eq!(back.bits(), sel.bits());
+    cpu.write(
+        IA32_PMC::msr::<2>(),
+        IA32_PMC::Value::new().with_count::<7>().build(),
+    )
+    .unwrap();
+    assert_eq!(cpu.read(IA32_PMC::alias_msr::<2>()).unwrap().count(), 7);
+    assert_eq!(
+        cpu.read_raw(IA32_PMC::alias_address::<2>()).unwrap(),
+        cpu.read_raw(IA32_PMC::address::<2>()).unwrap()
+    );
+}

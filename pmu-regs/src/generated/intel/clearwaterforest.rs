@@ -419,6 +419,10 @@ impl crate::arch::Arch for IntelClearwaterforest {
                     0xc1_u32, 0xc2_u32, 0xc3_u32, 0xc4_u32, 0xc5_u32, 0xc6_u32, 0xc7_u32,
                     0xc8_u32,
                 ],
+                alias_addresses: &[
+                    0x1900_u32, 0x1904_u32, 0x1908_u32, 0x190c_u32, 0x1910_u32,
+                    0x1914_u32, 0x1918_u32, 0x191c_u32,
+                ],
                 reserved_mask: 0xffff000000000000_u64,
                 access: crate::arch::__access::rw::<IA32_PMC::Instance>(),
                 role: Some(crate::arch::Role::Counter),
@@ -430,6 +434,7 @@ impl crate::arch::Arch for IntelClearwaterforest {
                     0x4c1_u32, 0x4c2_u32, 0x4c3_u32, 0x4c4_u32, 0x4c5_u32, 0x4c6_u32,
                     0x4c7_u32, 0x4c8_u32,
                 ],
+                alias_addresses: &[],
                 reserved_mask: 0xffff000000000000_u64,
                 access: crate::arch::__access::rw::<IA32_A_PMC::Instance>(),
                 role: Some(crate::arch::Role::FullWidthCounter),
@@ -441,6 +446,10 @@ impl crate::arch::Arch for IntelClearwaterforest {
                     0x186_u32, 0x187_u32, 0x188_u32, 0x189_u32, 0x18a_u32, 0x18b_u32,
                     0x18c_u32, 0x18d_u32,
                 ],
+                alias_addresses: &[
+                    0x1901_u32, 0x1905_u32, 0x1909_u32, 0x190d_u32, 0x1911_u32,
+                    0x1915_u32, 0x1919_u32, 0x191d_u32,
+                ],
                 reserved_mask: 0xffff00e800000000_u64,
                 access: crate::arch::__access::rw::<IA32_PERFEVTSEL::Instance>(),
                 role: Some(crate::arch::Role::EventSelect),
@@ -449,6 +458,7 @@ impl crate::arch::Arch for IntelClearwaterforest {
             crate::arch::RegInfo {
                 name: "IA32_PERF_CAPABILITIES",
                 addresses: &[0x345_u32],
+                alias_addresses: &[],
                 reserved_mask: 0xfffffffffff40000_u64,
                 access: crate::arch::__access::ro::<IA32_PERF_CAPABILITIES::Instance>(),
                 role: Some(crate::arch::Role::Capabilities),
@@ -459,6 +469,7 @@ impl crate::arch::Arch for IntelClearwaterforest {
             crate::arch::RegInfo {
                 name: "IA32_DEBUGCTL",
                 addresses: &[0x1d9_u32],
+                alias_addresses: &[],
                 reserved_mask: 0xffffffffffffa03c_u64,
                 access: crate::arch::__access::rw::<IA32_DEBUGCTL::Instance>(),
                 role: Some(crate::arch::Role::DebugControl),
@@ -467,6 +478,7 @@ impl crate::arch::Arch for IntelClearwaterforest {
             crate::arch::RegInfo {
                 name: "IA32_DS_AREA",
                 addresses: &[0x600_u32],
+                alias_addresses: &[],
                 reserved_mask: 0x0_u64,
                 access: crate::arch::__access::rw::<IA32_DS_AREA::Instance>(),
                 role: None,
@@ -478,6 +490,10 @@ impl crate::arch::Arch for IntelClearwaterforest {
                     0x309_u32, 0x30a_u32, 0x30b_u32, 0x30c_u32, 0x30d_u32, 0x30e_u32,
                     0x30f_u32,
                 ],
+                alias_addresses: &[
+                    0x1980_u32, 0x1984_u32, 0x1988_u32, 0x198c_u32, 0x1990_u32,
+                    0x1994_u32, 0x1998_u32,
+                ],
                 reserved_mask: 0xffff000000000000_u64,
                 access: crate::arch::__access::rw::<IA32_FIXED_CTR::Instance>(),
                 role: Some(crate::arch::Role::FixedCounter),
@@ -486,6 +502,7 @@ impl crate::arch::Arch for IntelClearwaterforest {
             crate::arch::RegInfo {
                 name: "IA32_FIXED_CTR_CTRL",
                 addresses: &[0x38d_u32],
+                alias_addresses: &[],
                 reserved_mask: 0xfeeeeeeef0000000_u64,
                 access: crate::arch::__access::rw::<IA32_FIXED_CTR_CTRL::Instance>(),
                 role: Some(crate::arch::Role::FixedControl),
@@ -496,6 +513,7 @@ impl crate::arch::Arch for IntelClearwaterforest {
             crate::arch::RegInfo {
                 name: "IA32_PERF_GLOBAL_STATUS",
                 addresses: &[0x38e_u32],
+                alias_addresses: &[],
                 reserved_mask: 0x37eff80ffffff00_u64,
                 access: crate::arch::__access::ro::<IA32_PERF_GLOBAL_STATUS::Instance>(),
                 role: Some(crate::arch::Role::GlobalStatus),
@@ -506,6 +524,7 @@ impl crate::arch::Arch for IntelClearwaterforest {
             crate::arch::RegInfo {
                 name: "IA32_PERF_GLOBAL_CTRL",
                 addresses: &[0x38f_u32],
+                alias_addresses: &[],
                 reserved_mask: 0xfffeff80ffffff00_u64,
                 access: crate::arch::__access::rw::<IA32_PERF_GLOBAL_CTRL::Instance>(),
                 role: Some(crate::arch::Role::GlobalControl),
@@ -516,6 +535,7 @@ impl crate::arch::Arch for IntelClearwaterforest {
             crate::arch::RegInfo {
                 name: "IA32_PERF_GLOBAL_STATUS_RESET",
                 addresses: &[0x390_u32],
+                alias_addresses: &[],
                 reserved_mask: 0x37eff80ffffff00_u64,
                 access: crate::arch::__access::w1c::<
                     IA32_PERF_GLOBAL_STATUS_RESET::Instance,
@@ -526,6 +546,7 @@ impl crate::arch::Arch for IntelClearwaterforest {
             crate::arch::RegInfo {
                 name: "IA32_PEBS_ENABLE",
                 addresses: &[0x3f1_u32],
+                alias_addresses: &[],
                 reserved_mask: 0xffffff80ffffff00_u64,
                 access: crate::arch::__access::rw::<IA32_PEBS_ENABLE::Instance>(),
                 role: None,
@@ -534,6 +555,7 @@ impl crate::arch::Arch for IntelClearwaterforest {
             crate::arch::RegInfo {
                 name: "IA32_PERF_GLOBAL_STATUS_SET",
                 addresses: &[0x391_u32],
+                alias_addresses: &[],
                 reserved_mask: 0x837eff80ffffff00_u64,
                 access: crate::arch::__access::w1s::<
                     IA32_PERF_GLOBAL_STATUS_SET::Instance,
@@ -544,6 +566,7 @@ impl crate::arch::Arch for IntelClearwaterforest {
             crate::arch::RegInfo {
                 name: "IA32_PERF_GLOBAL_INUSE",
                 addresses: &[0x392_u32],
+                alias_addresses: &[],
                 reserved_mask: 0x7fffff80ffffff00_u64,
                 access: crate::arch::__access::ro::<IA32_PERF_GLOBAL_INUSE::Instance>(),
                 role: Some(crate::arch::Role::GlobalInUse),
@@ -554,6 +577,7 @@ impl crate::arch::Arch for IntelClearwaterforest {
             crate::arch::RegInfo {
                 name: "IA32_PERF_METRICS",
                 addresses: &[0x329_u32],
+                alias_addresses: &[],
                 reserved_mask: 0x0_u64,
                 access: crate::arch::__access::rw::<IA32_PERF_METRICS::Instance>(),
                 role: None,
@@ -564,6 +588,7 @@ impl crate::arch::Arch for IntelClearwaterforest {
             crate::arch::RegInfo {
                 name: "MSR_PEBS_DATA_CFG",
                 addresses: &[0x3f2_u32],
+                alias_addresses: &[],
                 reserved_mask: 0xffffffff00fffff0_u64,
                 access: crate::arch::__access::rw::<MSR_PEBS_DATA_CFG::Instance>(),
                 role: None,
@@ -577,6 +602,7 @@ impl crate::arch::Arch for IntelClearwaterforest {
                     0x1902_u32, 0x1906_u32, 0x190a_u32, 0x190e_u32, 0x1912_u32,
                     0x1916_u32, 0x191a_u32, 0x191e_u32,
                 ],
+                alias_addresses: &[],
                 reserved_mask: 0xffffff80ffffff00_u64,
                 access: crate::arch::__access::rw::<IA32_PMC_GP_CFG_B::Instance>(),
                 role: None,
@@ -590,6 +616,7 @@ impl crate::arch::Arch for IntelClearwaterforest {
                     0x1903_u32, 0x1907_u32, 0x190b_u32, 0x190f_u32, 0x1913_u32,
                     0x1917_u32, 0x191b_u32, 0x191f_u32,
                 ],
+                alias_addresses: &[],
                 reserved_mask: 0x1ffdfc8700000000_u64,
                 access: crate::arch::__access::rw::<IA32_PMC_GP_CFG_C::Instance>(),
                 role: None,
@@ -603,6 +630,7 @@ impl crate::arch::Arch for IntelClearwaterforest {
                     0x1982_u32, 0x1986_u32, 0x198a_u32, 0x198e_u32, 0x1992_u32,
                     0x1996_u32, 0x199a_u32,
                 ],
+                alias_addresses: &[],
                 reserved_mask: 0xffffff80ffffff00_u64,
                 access: crate::arch::__access::rw::<IA32_PMC_FX_CFG_B::Instance>(),
                 role: None,
@@ -616,6 +644,7 @@ impl crate::arch::Arch for IntelClearwaterforest {
                     0x1983_u32, 0x1987_u32, 0x198b_u32, 0x198f_u32, 0x1993_u32,
                     0x1997_u32, 0x199b_u32,
                 ],
+                alias_addresses: &[],
                 reserved_mask: 0x1ffdfc8700000000_u64,
                 access: crate::arch::__access::rw::<IA32_PMC_FX_CFG_C::Instance>(),
                 role: None,
