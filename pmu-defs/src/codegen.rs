@@ -34,6 +34,7 @@ use crate::model::{Generation, Model};
 use proc_macro2::TokenStream;
 use std::collections::BTreeMap;
 
+mod alias;
 mod aux;
 mod builder;
 mod cpuid;

@@ -62,6 +62,8 @@ pub struct Label {
 /// stable; `tests/tests/diagnostics.rs` checks this table against the loader's sources.
 pub const CODES: &[(&str, Severity)] = &[
     ("access-conflict", Severity::Error),
+    ("alias-count-mismatch", Severity::Error),
+    ("alias-overlap", Severity::Error),
     ("alternatives-mismatch", Severity::Error),
     ("aux-msr-reserved", Severity::Warning),
     ("counter-count-mismatch", Severity::Error),
@@ -81,6 +83,7 @@ pub const CODES: &[(&str, Severity)] = &[
     ("field-overlap", Severity::Error),
     ("field-past-width", Severity::Error),
     ("invalid-alias", Severity::Error),
+    ("invalid-alias-msr", Severity::Error),
     ("invalid-allow", Severity::Error),
     ("invalid-bits", Severity::Error),
     ("invalid-name", Severity::Error),

@@ -1157,7 +1157,7 @@ impl<'m> Encoder<'m> {
             let register = g
                 .registers
                 .iter()
-                .find(|r| r.addresses.contains(&index))
+                .find(|r| r.has_address(index))
                 .map(|r| instance_name(r, index));
             enc.aux.push(AuxMsr {
                 index,
@@ -1780,9 +1780,10 @@ fn lowest_bit(reg: &Register, field: &str) -> u32 {
         .unwrap_or(u32::MAX)
 }
 
-/// `IA32_PERFEVTSEL2` for an address of an indexed family, the plain name otherwise.
+/// `IA32_PERFEVTSEL2` for an address of an indexed family (its own or its alias range), the
+/// plain name otherwise.
 pub(crate) fn instance_name(r: &Register, address: u32) -> String {
-    match r.addresses.iter().position(|&a| a == address) {
+    match r.index_at(address) {
         Some(i) if r.msr.indexed => format!("{}{i}", r.name),
         _ => r.name.clone(),
     }

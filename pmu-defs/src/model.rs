@@ -453,6 +453,20 @@ pub struct Register {
     pub msr: Msr,
     /// Every address, expanded.
     pub addresses: Vec<u32>,
+    /// A second address range of the same register (`alias-msr:`): the same instances, the
+    /// same layout and value type, reachable at both (perfmon v6 aliases `IA32_PMCn` at
+    /// `0x1900 + 4n`). Its count is always the register's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub alias_msr: Option<Msr>,
+    /// Every alias address, expanded (empty without `alias-msr:`), by instance.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub alias_addresses: Vec<u32>,
+    /// Where its `alias-msr:` is written (the latest generation that states it).
+    #[serde(skip)]
+    pub alias_span: Option<Span>,
+    /// `per-counter:` a family with one instance per counter of this kind.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub per_counter: Option<CounterKind>,
     /// Width in bits.
     pub width: u32,
     /// Default access of its fields.
@@ -482,6 +496,23 @@ impl Register {
     /// A field by name.
     pub fn field(&self, name: &str) -> Option<&Field> {
         self.fields.iter().find(|f| f.name == name)
+    }
+
+    /// True when `address` is one of its addresses, in its own range or its alias range.
+    pub fn has_address(&self, address: u32) -> bool {
+        self.index_at(address).is_some()
+    }
+
+    /// The instance at `address` (0 for a single register), in either address range.
+    pub fn index_at(&self, address: u32) -> Option<u32> {
+        let own = self.addresses.iter().position(|&a| a == address);
+        let alias = || self.alias_addresses.iter().position(|&a| a == address);
+        own.or_else(alias).and_then(|i| u32::try_from(i).ok())
+    }
+
+    /// True when `address` is in its alias range (`alias-msr:`).
+    pub fn is_alias_address(&self, address: u32) -> bool {
+        self.alias_addresses.contains(&address)
     }
 }
 

@@ -1878,6 +1878,9 @@ fn arch_counts(arch: &Generation) -> (u32, u32) {
 /// counters extends: the counters, their full-width aliases and event selects (general),
 /// the fixed counters (fixed).
 fn family_kind(r: &Register) -> Option<CounterKind> {
+    if r.per_counter.is_some() {
+        return r.per_counter;
+    }
     match r.role? {
         RegisterRole::Counter | RegisterRole::FullWidthCounter | RegisterRole::EventSelect => {
             Some(CounterKind::General)
@@ -1917,28 +1920,30 @@ fn register_overrides(arch: &Generation, general: u32, fixed: u32) -> String {
              # intel/v6.yaml); each per-counter block and bit array has one element per counter."
         );
     }
-    for r in &arch.registers {
-        if let Some(kind) = family_kind(r)
-            && want(kind) > r.msr.count
-        {
-            let _ = writeln!(
-                out,
-                "  - {{ name: {}, msr: {{ count: {} }} }}",
-                r.name,
-                want(kind)
-            );
-        }
-    }
-    for r in &arch.registers {
-        let fields: Vec<String> = r
-            .fields
+    let count = |r: &Register| family_kind(r).map(want).filter(|&n| n > r.msr.count);
+    let fields = |r: &Register| -> Vec<String> {
+        r.fields
             .iter()
             .filter_map(|f| Some((f, want(f.per_counter?))))
             .filter(|(f, n)| *n > f.count())
             .map(|(f, n)| format!("      - {{ name: {}, array: {{ count: {n} }} }}\n", f.name))
-            .collect();
+            .collect()
+    };
+    // One-line count overrides first, then the registers whose field arrays grow (with
+    // their own count, for a per-counter family such as CFG_B: one entry per register).
+    for r in arch.registers.iter().filter(|r| fields(r).is_empty()) {
+        if let Some(n) = count(r) {
+            let _ = writeln!(out, "  - {{ name: {}, msr: {{ count: {n} }} }}", r.name);
+        }
+    }
+    for r in &arch.registers {
+        let fields = fields(r);
         if !fields.is_empty() {
-            let _ = writeln!(out, "  - name: {}\n    fields:", r.name);
+            let _ = writeln!(out, "  - name: {}", r.name);
+            if let Some(n) = count(r) {
+                let _ = writeln!(out, "    msr: {{ count: {n} }}");
+            }
+            let _ = writeln!(out, "    fields:");
             out.extend(fields);
         }
     }

@@ -132,6 +132,13 @@ pub struct RawRegister {
     pub manual: Option<Spanned<String>>,
     /// `msr:`.
     pub msr: Option<Spanned<RawMsr>>,
+    /// `alias-msr:` a second address range of the same register (same instances, same
+    /// value type): one address for a single register, `{ base, stride }` for a family,
+    /// whose count is the family's (`count:`, when given, must equal it).
+    pub alias_msr: Option<Spanned<RawMsr>>,
+    /// `per-counter:` one instance per counter of this family (the CFG_B / CFG_C families of
+    /// perfmon v6): the family has as many instances as the family's counters.
+    pub per_counter: Option<Spanned<CounterKind>>,
     /// `width:` in bits.
     pub width: Option<Spanned<u64>>,
     /// `access:` the default for its fields.
@@ -400,6 +407,8 @@ pub const REGISTER_KEYS: &[&str] = &[
     "doc",
     "manual",
     "msr",
+    "alias-msr",
+    "per-counter",
     "width",
     "access",
     "role",
@@ -893,6 +902,10 @@ impl Cx<'_> {
         let doc = self.opt(&m, "doc", Self::text);
         let manual = self.opt(&m, "manual", Self::text);
         let msr = self.opt(&m, "msr", Self::msr);
+        let alias_msr = self.opt(&m, "alias-msr", Self::msr);
+        let per_counter = self.opt(&m, "per-counter", |c, n| {
+            c.keyword(n, "counter family", COUNTER_KIND_WORDS)
+        });
         let width = self.opt(&m, "width", |c, n| c.uint(n));
         if let Some(w) = &width
             && !(1..=64).contains(&w.value)
@@ -921,12 +934,17 @@ impl Cx<'_> {
             // would also read as "missing `msr`".
             return None;
         }
+        if m.has("alias-msr") && alias_msr.is_none() {
+            return None; // reported, as for `msr:`
+        }
         Some(RawRegister {
             name: name?,
             renames,
             doc,
             manual,
             msr,
+            alias_msr,
+            per_counter,
             width: width.filter(|w| (1..=64).contains(&w.value)),
             access,
             role,

@@ -555,6 +555,10 @@ impl Resolver<'_> {
                 indexed: false,
             },
             addresses: Vec::new(),
+            alias_msr: None,
+            alias_addresses: Vec::new(),
+            alias_span: None,
+            per_counter: None,
             width: 64,
             access: Access::ReadWrite,
             role: None,
@@ -626,6 +630,12 @@ impl Resolver<'_> {
             }
         }
         reg.addresses = reg.msr.addresses().collect();
+        if !self.alias_msr(&mut reg, rr) {
+            return None;
+        }
+        if let Some(p) = &rr.per_counter {
+            reg.per_counter = Some(p.value);
+        }
         if let Some(w) = &rr.width {
             reg.width = w.value as u32;
         }
@@ -651,6 +661,97 @@ impl Resolver<'_> {
         );
         reg.reserved_mask = reserved(reg.width, &reg.fields);
         Some(reg)
+    }
+
+    /// `alias-msr:` merged into `reg` (whose `msr` is final): a family's alias takes the
+    /// family's count, so an override that adds counters (`msr: { count: 10 }`) extends the
+    /// inherited alias range too. False after an error.
+    fn alias_msr(&mut self, reg: &mut Register, rr: &RawRegister) -> bool {
+        let inherited = reg.alias_msr;
+        let Some(m) = &rr.alias_msr else {
+            reg.alias_msr = inherited.map(|a| Msr {
+                count: reg.msr.count,
+                ..a
+            });
+            reg.alias_addresses = reg.alias_msr.iter().flat_map(Msr::addresses).collect();
+            return true;
+        };
+        if m.value.indexed != reg.msr.indexed {
+            let (what, want) = if reg.msr.indexed {
+                ("a register family", "`{ base, stride }`")
+            } else {
+                ("a single register", "one address")
+            };
+            self.diags.push(
+                Diagnostic::error(
+                    "invalid-alias-msr",
+                    format!(
+                        "`{}` is {what}: its `alias-msr:` must be {want}",
+                        rr.name.value
+                    ),
+                    m.span,
+                )
+                .with_secondary(rr.name.span, "the register")
+                .with_note("an alias range has one address per instance of the register"),
+            );
+            return false;
+        }
+        let count = u64::from(reg.msr.count);
+        if m.value.indexed
+            && let Some(c) = m.value.count
+            && c != count
+        {
+            self.diags.push(
+                Diagnostic::error(
+                    "alias-count-mismatch",
+                    format!(
+                        "`alias-msr:` of `{}` has {c} addresses but the register has {count} \
+                         instances",
+                        rr.name.value
+                    ),
+                    m.span,
+                )
+                .with_secondary(rr.name.span, "the register")
+                .with_help("leave `count` out: an alias range always has the register's count"),
+            );
+            return false;
+        }
+        let base = m.value.base.or(inherited.map(|a| u64::from(a.base)));
+        let stride = m.value.stride.or(inherited.map(|a| u64::from(a.stride)));
+        let Some(base) = base else {
+            self.diags.push(
+                Diagnostic::error(
+                    "missing-key",
+                    "alias-msr is missing required key `base`",
+                    m.span,
+                )
+                .with_label("this alias range needs `base`")
+                .with_note("only an entry that overrides an inherited alias may leave out `base`"),
+            );
+            return false;
+        };
+        let stride = stride.unwrap_or(1);
+        if base + (count - 1) * stride > u64::from(u32::MAX) {
+            self.diags.push(
+                Diagnostic::error(
+                    "out-of-range",
+                    "the alias range runs past MSR address 0xFFFFFFFF",
+                    m.span,
+                )
+                .with_label("base + (count - 1) * stride is too large"),
+            );
+            return false;
+        }
+        let alias = Msr {
+            base: base as u32,
+            count: reg.msr.count,
+            stride: stride as u32,
+            indexed: reg.msr.indexed,
+        };
+        reg.alias_msr = Some(alias);
+        reg.alias_span = Some(m.span);
+        reg.alias_addresses = alias.addresses().collect();
+        true
     }
 
     fn fields(
@@ -1116,6 +1217,8 @@ fn role_only(rr: &RawRegister) -> bool {
         doc,
         manual,
         msr,
+        alias_msr,
+        per_counter,
         width,
         access,
         reset,
@@ -1127,6 +1230,8 @@ fn role_only(rr: &RawRegister) -> bool {
         && doc.is_none()
         && manual.is_none()
         && msr.is_none()
+        && alias_msr.is_none()
+        && per_counter.is_none()
         && width.is_none()
         && access.is_none()
         && reset.is_none()

@@ -540,6 +540,34 @@ pub fn schema() -> Value {
                     ),
                 ),
                 (
+                    "alias-msr",
+                    with(
+                        uint(
+                            Some(raw::MSR_ADDRESS_MAX),
+                            0,
+                            "A second address range of the same register (same instances, \
+                             same value type): one address for a single register, \
+                             `{ base, stride }` for a family, whose count is always the \
+                             family's (a `count` given must equal it). It must not overlap any \
+                             register's addresses.",
+                        ),
+                        json!({
+                            "type": ["integer", "string", "object"],
+                            "allOf": [{ "$ref": "#/definitions/msr-family" }],
+                            "examples": [{ "base": 0x1900, "stride": 4 }]
+                        }),
+                    ),
+                ),
+                (
+                    "per-counter",
+                    keyword(
+                        COUNTER_KIND_WORDS,
+                        "A register family with one instance per counter of this family \
+                         (general: the `counter` role's registers, fixed: the \
+                         `fixed-counter` role's); its count must equal the counters'.",
+                    ),
+                ),
+                (
                     "width",
                     uint(Some(64), 1, "Width in bits, 1 to 64 (default 64)."),
                 ),

@@ -486,25 +486,48 @@ impl<'a> Validator<'a> {
         for r in &self.g.registers {
             for (i, a) in r.msr.addresses().enumerate() {
                 if let Some((other, j)) = at.get(&a) {
-                    let name = |r: &Register, i: u32| {
-                        if r.msr.indexed {
-                            format!("{}{i}", r.name)
-                        } else {
-                            r.name.clone()
-                        }
-                    };
                     self.diags.push(
                         Diagnostic::error(
                             "duplicate-address",
                             format!(
                                 "`{}` and `{}` are both at MSR {a:#x} in generation `{}`",
-                                name(other, *j),
-                                name(r, i as u32),
+                                instance(other, *j),
+                                instance(r, i as u32),
                                 self.g.id
                             ),
                             r.span,
                         )
                         .with_secondary(other.span, format!("`{}` is here", other.name)),
+                    );
+                    break;
+                }
+                at.insert(a, (r, i as u32));
+            }
+        }
+        // Alias ranges after every register's own: an alias never shadows a register.
+        for r in &self.g.registers {
+            for (i, &a) in r.alias_addresses.iter().enumerate() {
+                if let Some((other, j)) = at.get(&a) {
+                    let whose = if std::ptr::eq(*other, r) {
+                        "its own".to_owned()
+                    } else {
+                        format!("`{}`'s", other.name)
+                    };
+                    self.diags.push(
+                        Diagnostic::error(
+                            "alias-overlap",
+                            format!(
+                                "the alias address {a:#x} of `{}` is already `{}` in generation `{}`",
+                                instance(r, i as u32),
+                                instance(other, *j),
+                                self.g.id
+                            ),
+                            r.alias_span.unwrap_or(r.span),
+                        )
+                        .with_secondary(other.span, format!("`{}` is here", other.name))
+                        .with_note(format!(
+                            "an alias range (`alias-msr:`) must not overlap {whose} addresses"
+                        )),
                     );
                     break;
                 }
@@ -929,5 +952,14 @@ impl<'a> Validator<'a> {
                 }
             }
         }
+    }
+}
+
+/// `IA32_PERFEVTSEL2` for instance 2 of a family, the plain name otherwise.
+fn instance(r: &Register, i: u32) -> String {
+    if r.msr.indexed {
+        format!("{}{i}", r.name)
+    } else {
+        r.name.clone()
     }
 }

@@ -312,6 +312,18 @@ registers:
   # The auxiliary MSRs the events program (`msr.index` names a register of the generation).
   - { name: OFFCORE_RSP, msr: { base: 0x1A6, count: 2 }, fields: [ { name: R, bits: 43:0 } ] }
   - { name: LD_LAT, msr: 0x3F6, fields: [ { name: THRESHOLD, bits: 15:0 } ] }
+  - name: IA32_PMC_GP_CFG_B
+    msr: { count: 10 }
+    fields:
+      - { name: RELOAD_ON_PMC, array: { count: 10 } }
+      - { name: RELOAD_ON_FIXED_CTR, array: { count: 7 } }
+  - { name: IA32_PMC_GP_CFG_C, msr: { count: 10 } }
+  - name: IA32_PMC_FX_CFG_B
+    msr: { count: 7 }
+    fields:
+      - { name: RELOAD_ON_PMC, array: { count: 10 } }
+      - { name: RELOAD_ON_FIXED_CTR, array: { count: 7 } }
+  - { name: IA32_PMC_FX_CFG_C, msr: { count: 7 } }
 events:
   - name: OCR.DEMAND_DATA_RD.ANY_RESPONSE
     event: [0x2A, 0x2B]
@@ -478,31 +490,49 @@ fn a_model_generation_with_every_event_fact_loads_and_round_trips_through_json()
 }
 
 #[test]
-fn a_model_generation_can_move_its_counters_to_the_v6_msr_layout() {
+fn v6_counters_keep_one_type_at_both_addresses() {
     // Architectural PMU v6 also exposes the counters at 1900H + 4n (counter), 1901H + 4n
-    // (event select) and 1980H + 4n (fixed counter); a generation chooses by overriding `base`
-    // and `stride` and keeps the inherited count.
-    let text = r#"
+    // (event select) and 1980H + 4n (fixed counter): intel-v6 gives those registers an
+    // `alias-msr:` range, so a model with more counters extends both ranges with one count
+    // override, and moving a register onto its own alias range is refused.
+    let wide = r#"
+generation: intel-fixture-v6-wide
+extends: intel-v6
+registers:
+  - { name: IA32_PMC, msr: { count: 10 } }
+"#;
+    let mut loader = architectural();
+    loader.add_str("v6-wide.yaml", wide);
+    // Only the alias range is checked here: the other per-counter registers stay narrow, an
+    // error the validator reports (`counter-count-mismatch`), not this test's subject.
+    let l = loader.finish();
+    let g = l.model.generation("intel-fixture-v6-wide").unwrap();
+    let pmc = g.register("IA32_PMC").unwrap();
+    assert_eq!((pmc.msr.count, pmc.addresses[9]), (10, 0xCA));
+    assert_eq!(pmc.alias_addresses.len(), 10);
+    assert_eq!(pmc.alias_addresses[9], 0x1900 + 4 * 9);
+    let v6 = l.model.generation("intel-v6").unwrap();
+    assert_eq!(
+        v6.register("IA32_PERFEVTSEL").unwrap().alias_addresses[7],
+        0x1901 + 4 * 7
+    );
+    assert_eq!(
+        v6.register("IA32_FIXED_CTR").unwrap().alias_addresses[3],
+        0x198C
+    );
+    assert_eq!(v6.register("IA32_FIXED_CTR_CTRL").unwrap().alias_msr, None);
+
+    let moved = r#"
 generation: intel-fixture-v6-layout
 extends: intel-v6
 registers:
   - { name: IA32_PMC, msr: { base: 0x1900, stride: 4 } }
-  - { name: IA32_PERFEVTSEL, msr: { base: 0x1901, stride: 4 } }
-  - { name: IA32_FIXED_CTR, msr: { base: 0x1980, stride: 4 } }
 "#;
     let mut loader = architectural();
-    loader.add_str("v6-layout.yaml", text);
+    loader.add_str("v6-layout.yaml", moved);
     let l = loader.finish();
-    assert!(l.diagnostics.is_empty(), "{}", l.render_diagnostics());
-    let g = l.model.generation("intel-fixture-v6-layout").unwrap();
-    let pmc = g.register("IA32_PMC").unwrap();
-    assert_eq!((pmc.msr.count, pmc.addresses[1]), (8, 0x1904));
-    assert_eq!(
-        g.register("IA32_PERFEVTSEL").unwrap().addresses[7],
-        0x1901 + 4 * 7
-    );
-    assert_eq!(g.register("IA32_FIXED_CTR").unwrap().addresses[3], 0x198C);
-    assert_eq!(g.register("IA32_FIXED_CTR_CTRL").unwrap().msr.base, 0x38D);
+    let codes: Vec<&str> = l.diagnostics.iter().map(|d| d.code).collect();
+    assert_eq!(codes, ["alias-overlap"], "{}", l.render_diagnostics());
 }
 
 #[test]

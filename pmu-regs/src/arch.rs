@@ -361,6 +361,9 @@ pub struct RegInfo {
     pub name: &'static str,
     /// Every MSR address, by index (one entry for a single register).
     pub addresses: &'static [u32],
+    /// The second address of each instance (`alias-msr:`, perfmon v6's `0x1900 + 4n`), by
+    /// index; empty for a register without one. The same register as `addresses`.
+    pub alias_addresses: &'static [u32],
     /// Bits no field covers.
     pub reserved_mask: u64,
     /// Access, checked by trait bounds on the generated `Instance` type.
@@ -373,12 +376,12 @@ pub struct RegInfo {
 }
 
 impl RegInfo {
-    /// The index of `address` in this family, if it belongs to it.
+    /// The index of `address` in this family (its own address or its alias), if it belongs
+    /// to it.
     pub fn index_of(&self, address: u32) -> Option<u32> {
-        self.addresses
-            .iter()
-            .position(|&a| a == address)
-            .map(|i| i as u32)
+        let own = self.addresses.iter().position(|&a| a == address);
+        let alias = || self.alias_addresses.iter().position(|&a| a == address);
+        own.or_else(alias).map(|i| i as u32)
     }
 
     /// `name` with the instance index for families (`IA32_PMC3`), plain otherwise.
@@ -403,6 +406,7 @@ impl fmt::Debug for RegInfo {
         f.debug_struct("RegInfo")
             .field("name", &self.name)
             .field("addresses", &self.addresses)
+            .field("alias_addresses", &self.alias_addresses)
             .field("reserved_mask", &format_args!("{:#x}", self.reserved_mask))
             .field("access", &self.access)
             .field("role", &self.role)

@@ -3861,7 +3861,11 @@ fn widened_fixed_counters_with_narrow_global_arrays_is_an_error() {
         ("SET_OVF_FIXED_CTR", "IA32_PERF_GLOBAL_STATUS_SET"),
         ("FIXED_CTR_INUSE", "IA32_PERF_GLOBAL_INUSE"),
         ("PEBS_EN_FIXED", "IA32_PEBS_ENABLE"),
+        ("RELOAD_ON_FIXED_CTR", "IA32_PMC_GP_CFG_B"),
+        ("RELOAD_ON_FIXED_CTR", "IA32_PMC_FX_CFG_B"),
     ];
+    // The per-counter register families of v6 (CFG_B, CFG_C of the fixed counters).
+    let families = ["IA32_PMC_FX_CFG_B", "IA32_PMC_FX_CFG_C"];
     let mut expected: Vec<String> = arrays
         .iter()
         .map(|(f, r)| {
@@ -3869,6 +3873,11 @@ fn widened_fixed_counters_with_narrow_global_arrays_is_an_error() {
                 "field array `{f}` of `{r}` has 4 elements but `IA32_FIXED_CTR` has 6 fixed counters in `intel-v7`"
             )
         })
+        .chain(families.iter().map(|r| {
+            format!(
+                "register family `{r}` has 4 instances but `IA32_FIXED_CTR` has 6 counters in `intel-v7`"
+            )
+        }))
         .collect();
     let mut got = mismatches.clone();
     expected.sort();
@@ -3879,7 +3888,12 @@ fn widened_fixed_counters_with_narrow_global_arrays_is_an_error() {
         .iter()
         .filter(|d| d.severity == Severity::Error)
         .count();
-    assert_eq!(errors, arrays.len(), "{}", loaded.render_diagnostics());
+    assert_eq!(
+        errors,
+        arrays.len() + families.len(),
+        "{}",
+        loaded.render_diagnostics()
+    );
 }
 
 /// A generation's marker type is its id in CamelCase: two ids giving one name, and a register
@@ -4435,4 +4449,151 @@ fn shipped_aliases_are_all_used() {
             .iter()
             .any(|a| a.short == "LLC" && a.long == "LONGEST_LAT_CACHE")
     );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Alias address ranges (`alias-msr:`) and per-counter register families
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn alias_msr_follows_the_family_count() {
+    let loaded = child(
+        r#"
+        generation: child
+        extends: base
+        registers:
+          - { name: CTR, alias-msr: { base: 0x1900, stride: 4 } }
+        "#,
+    );
+    assert_clean(&loaded);
+    let grand = load(&[
+        ("base.yaml", BASE),
+        (
+            "c.yaml",
+            "generation: child\nextends: base\nregisters:\n  - { name: CTR, alias-msr: { base: 0x1900, stride: 4 } }\n  - { name: SEL, msr: { count: 8 } }\n",
+        ),
+        (
+            "g.yaml",
+            "generation: grand\nextends: child\nregisters:\n  - { name: CTR, msr: { count: 10 } }\n  - { name: SEL, msr: { count: 10 } }\n",
+        ),
+    ]);
+    assert_clean(&grand);
+    let ctr = grand
+        .model
+        .generation("grand")
+        .unwrap()
+        .register("CTR")
+        .unwrap();
+    let want: Vec<u32> = (0..10).map(|n| 0x1900 + 4 * n).collect();
+    assert_eq!(
+        ctr.alias_addresses, want,
+        "the inherited alias grows with the count"
+    );
+    assert_eq!(ctr.index_at(0x1924), Some(9));
+    assert_eq!(ctr.index_at(0xCA), Some(9));
+}
+
+#[test]
+fn alias_overlap() {
+    let loaded = child(
+        r#"
+        generation: child
+        extends: base
+        registers:
+          - { name: CTR, alias-msr: { base: 0x18C, stride: 1 } }
+          - { name: ONE, msr: 0x500, alias-msr: 0x500 }
+        "#,
+    );
+    assert_codes(&loaded, &["alias-overlap", "alias-overlap"]);
+    let d = find(&loaded, "alias-overlap", "`CTR0`");
+    assert_eq!(
+        d.message,
+        "the alias address 0x18c of `CTR0` is already `SEL6` in generation `child`"
+    );
+    assert_eq!(loc(&loaded, d), "c.yaml:4:29");
+    assert_eq!(loc2(&loaded, d), "base.yaml:12:11");
+    assert_note(
+        d,
+        "an alias range (`alias-msr:`) must not overlap `SEL`'s addresses",
+    );
+    let d = find(&loaded, "alias-overlap", "`ONE`");
+    assert_eq!(
+        d.message,
+        "the alias address 0x500 of `ONE` is already `ONE` in generation `child`"
+    );
+    assert_note(
+        d,
+        "an alias range (`alias-msr:`) must not overlap its own addresses",
+    );
+}
+
+#[test]
+fn alias_count_mismatch() {
+    let loaded = child(
+        r#"
+        generation: child
+        extends: base
+        registers:
+          - { name: CTR, alias-msr: { base: 0x1900, count: 4, stride: 4 } }
+        "#,
+    );
+    assert_codes(&loaded, &["alias-count-mismatch"]);
+    let d = only(&loaded, "alias-count-mismatch");
+    assert_eq!(
+        d.message,
+        "`alias-msr:` of `CTR` has 4 addresses but the register has 8 instances"
+    );
+    assert_eq!(loc(&loaded, d), "c.yaml:4:29");
+    assert_eq!(loc2(&loaded, d), "c.yaml:4:13");
+    assert_note(
+        d,
+        "help: leave `count` out: an alias range always has the register's count",
+    );
+}
+
+#[test]
+fn invalid_alias_msr() {
+    let loaded = child(
+        r#"
+        generation: child
+        extends: base
+        registers:
+          - { name: CTR, alias-msr: 0x1900 }
+          - { name: ONE, msr: 0x500, alias-msr: { base: 0x1900, stride: 4 } }
+        "#,
+    );
+    assert_codes(&loaded, &["invalid-alias-msr", "invalid-alias-msr"]);
+    let d = find(&loaded, "invalid-alias-msr", "`CTR`");
+    assert_eq!(
+        d.message,
+        "`CTR` is a register family: its `alias-msr:` must be `{ base, stride }`"
+    );
+    assert_eq!(spanned_text(&loaded, d), "0x1900");
+    let d = find(&loaded, "invalid-alias-msr", "`ONE`");
+    assert_eq!(
+        d.message,
+        "`ONE` is a single register: its `alias-msr:` must be one address"
+    );
+    assert_eq!(loc(&loaded, d), "c.yaml:5:41");
+}
+
+#[test]
+fn per_counter_register_family_count() {
+    let loaded = child(
+        r#"
+        generation: child
+        extends: base
+        registers:
+          - { name: CFG, msr: { base: 0x1902, count: 6, stride: 4 }, per-counter: general }
+          - { name: FCFG, msr: { base: 0x1982, count: 3, stride: 4 }, per-counter: fixed }
+        "#,
+    );
+    assert_codes(&loaded, &["counter-count-mismatch"]);
+    let d = only(&loaded, "counter-count-mismatch");
+    assert_eq!(
+        d.message,
+        "register family `CFG` has 6 instances but `CTR` has 8 counters in `child`"
+    );
+    assert_eq!(loc(&loaded, d), "c.yaml:4:13");
+    assert_eq!(loc2(&loaded, d), "base.yaml:20:11");
 }

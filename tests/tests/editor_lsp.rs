@@ -915,6 +915,15 @@ registers:
           - 2
   - name: MY_SINGLE
     msr: 0x38F
+  - name: MY_CFG
+    msr:
+      base: 0x1A02
+      count: 3
+      stride: 4
+    alias-msr:
+      base: 0x1B02
+      stride: 4
+    per-counter: fixed
 cpuid:
   - name: MY_LEAF
     leaf: 0x23

@@ -1149,11 +1149,13 @@ fn inv_without_cmask_is_an_error() {
 #[test]
 fn unchanged_registers_keep_their_definition() {
     let v6 = generation("intel-v6");
+    // IA32_PMC and IA32_FIXED_CTR gain their v6 alias range (`alias-msr:`) in intel-v6: one
+    // definition there, reachable at both addresses; IA32_A_PMC is unchanged.
     for (name, defined_in, since) in [
-        ("IA32_PMC", "intel-v1", "intel-v1"),
+        ("IA32_PMC", "intel-v6", "intel-v1"),
         ("IA32_A_PMC", "intel-v1", "intel-v1"),
         ("IA32_PERFEVTSEL", "intel-v6", "intel-v1"),
-        ("IA32_FIXED_CTR", "intel-v5", "intel-v2"),
+        ("IA32_FIXED_CTR", "intel-v6", "intel-v2"),
         ("IA32_PERF_GLOBAL_INUSE", "intel-v5", "intel-v4"),
     ] {
         let r = reg(v6, name);
@@ -2350,4 +2352,191 @@ fn intel_legacy_lbr_per_model() {
         spr.register("MSR_LASTBRANCH_FROM_IP").is_none(),
         "Sapphire Rapids: arch LBR"
     );
+}
+
+// ---------------------------------------------------------------------------------------
+// Intel: perfmon v6 counter ranges, auto counter reload, architectural PEBS
+// ---------------------------------------------------------------------------------------
+
+/// Perfmon v6 reaches every counter at a second address (Linux
+/// arch/x86/include/asm/msr-index.h: `MSR_IA32_PMC_V6_GP0_CTR 0x1900`,
+/// `MSR_IA32_PMC_V6_GP0_CFG_A 0x1901`, `MSR_IA32_PMC_V6_GP0_CFG_B 0x1902`,
+/// `MSR_IA32_PMC_V6_GP0_CFG_C 0x1903`, `MSR_IA32_PMC_V6_FX0_CTR 0x1980`,
+/// `MSR_IA32_PMC_V6_FX0_CFG_B 0x1982`, `MSR_IA32_PMC_V6_FX0_CFG_C 0x1983`,
+/// `MSR_IA32_PMC_V6_STEP 4`; commit 149fd4712bcd "perf/x86/intel: Support Perfmon MSRs
+/// aliasing"). The counter and its event select are the legacy registers at a second
+/// address (`alias-msr:`), never a second register; earlier versions have no alias.
+#[test]
+fn intel_v6_counter_ranges() {
+    let v6 = intel_version(6);
+    for (name, legacy, alias) in [
+        ("IA32_PMC", 0xC1, 0x1900),
+        ("IA32_PERFEVTSEL", 0x186, 0x1901),
+        ("IA32_FIXED_CTR", 0x309, 0x1980),
+    ] {
+        let r = reg(v6, name);
+        assert_eq!(r.msr.base, legacy, "{name}");
+        let a = r
+            .alias_msr
+            .unwrap_or_else(|| panic!("{name} has no alias range"));
+        assert_eq!(
+            (a.base, a.stride, a.count),
+            (alias, 4, r.msr.count),
+            "{name}"
+        );
+        let want: Vec<u32> = (0..r.msr.count).map(|n| alias + 4 * n).collect();
+        assert_eq!(r.alias_addresses, want, "{name}");
+        for (n, &addr) in want.iter().enumerate() {
+            assert_eq!(r.index_at(addr), Some(n as u32), "{name} at {addr:#x}");
+            assert_eq!(r.index_at(r.addresses[n]), Some(n as u32), "{name}");
+        }
+    }
+    // No register of v6 sits in the alias range under another name.
+    for r in &v6.registers {
+        let own = r.addresses.iter().filter(|a| (0x1900..0x1A00).contains(*a));
+        let cfg = r.name.contains("_CFG_");
+        assert!(
+            cfg || own.count() == 0,
+            "{} claims an alias address",
+            r.name
+        );
+    }
+    for g in intel_before(6) {
+        assert!(
+            g.registers.iter().all(|r| r.alias_msr.is_none()),
+            "{}",
+            g.id
+        );
+    }
+    for (name, base, kind) in [
+        ("IA32_PMC_GP_CFG_B", 0x1902, "IA32_PMC"),
+        ("IA32_PMC_GP_CFG_C", 0x1903, "IA32_PMC"),
+        ("IA32_PMC_FX_CFG_B", 0x1982, "IA32_FIXED_CTR"),
+        ("IA32_PMC_FX_CFG_C", 0x1983, "IA32_FIXED_CTR"),
+    ] {
+        let r = reg(v6, name);
+        let counters = reg(v6, kind).msr.count;
+        assert_eq!(
+            (r.msr.base, r.msr.stride, r.msr.count),
+            (base, 4, counters),
+            "{name}"
+        );
+        assert_eq!(r.access, Access::ReadWrite, "{name}");
+    }
+}
+
+/// Auto counter reload (Linux arch/x86/events/intel/core.c `intel_pmu_config_acr`: CFG_B is
+/// the mask of counter indexes whose overflow reloads the counter, general-purpose counters
+/// from bit 0 and fixed counters from `INTEL_PMC_IDX_FIXED` 32; CFG_C takes the `u32`
+/// reload value) and the architectural PEBS bits of CFG_C (msr-index.h
+/// `ARCH_PEBS_RELOAD 0xffffffff`, `ARCH_PEBS_CNTR_ALLOW BIT_ULL(35)`, `ARCH_PEBS_CNTR_GP
+/// BIT_ULL(36)`, `ARCH_PEBS_CNTR_FIXED BIT_ULL(37)`, `ARCH_PEBS_CNTR_METRICS BIT_ULL(38)`,
+/// `ARCH_PEBS_LBR (0x3ull << 40)`, `ARCH_PEBS_VECR_XMM BIT_ULL(49)`, `ARCH_PEBS_GPR
+/// BIT_ULL(61)`, `ARCH_PEBS_AUX BIT_ULL(62)`, `ARCH_PEBS_EN BIT_ULL(63)`).
+#[test]
+fn intel_v6_cfg_b_and_cfg_c_layouts() {
+    let v6 = intel_version(6);
+    let (general, fixed) = (
+        reg(v6, "IA32_PMC").msr.count,
+        reg(v6, "IA32_FIXED_CTR").msr.count,
+    );
+    for name in ["IA32_PMC_GP_CFG_B", "IA32_PMC_FX_CFG_B"] {
+        let r = reg(v6, name);
+        assert_array(field(r, "RELOAD_ON_PMC"), 0, 1, general, 1);
+        assert_array(field(r, "RELOAD_ON_FIXED_CTR"), 32, 1, fixed, 1);
+        assert_eq!(
+            covered(r),
+            span(general - 1, 0) | span(31 + fixed, 32),
+            "{name}"
+        );
+    }
+    let linux_cfg_c = [
+        ("RELOAD", 31, 0),
+        ("PEBS_CNTR_ALLOW", 35, 35),
+        ("PEBS_CNTR_GP", 36, 36),
+        ("PEBS_CNTR_FIXED", 37, 37),
+        ("PEBS_CNTR_METRICS", 38, 38),
+        ("PEBS_LBR", 41, 40),
+        ("PEBS_XMM", 49, 49),
+        ("PEBS_GPR", 61, 61),
+        ("PEBS_AUX", 62, 62),
+        ("PEBS_EN", 63, 63),
+    ];
+    for name in ["IA32_PMC_GP_CFG_C", "IA32_PMC_FX_CFG_C"] {
+        let r = reg(v6, name);
+        let mut want = 0;
+        for (f, msb, lsb) in linux_cfg_c {
+            assert_eq!(bits(field(r, f)), (msb, lsb), "{name}.{f}");
+            want |= span(msb, lsb);
+        }
+        assert_eq!(covered(r), want, "{name}: no other bit is defined");
+    }
+    // CPUID.(EAX=23H,ECX=2) (perf_event.h `ARCH_PERFMON_ACR_LEAF 0x2`; core.c
+    // `update_pmu_cap`: EAX/EBX the reloadable GP/fixed counters, ECX/EDX the ones that
+    // cause a reload).
+    let acr = leaf(v6, 0x23, Some(2)).expect("CPUID 23H subleaf 2");
+    for r in ["eax", "ebx", "ecx", "edx"] {
+        assert!(cpuid_field(acr, r, 31, 0).is_some(), "23H.2 {r}");
+    }
+}
+
+/// The architectural-PEBS generation, found as a CPU finds the facility: the generation
+/// detected by CPUID.(EAX=23H,ECX=0):EAX[4] (perf_event.h `union cpuid35_eax`:
+/// `pebs_caps_subleaf` is bit 4, `pebs_cnts_subleaf` bit 5).
+fn arch_pebs() -> &'static Generation {
+    let found: Vec<&Generation> = model()
+        .generations
+        .iter()
+        .filter(|g| {
+            g.detect
+                .as_ref()
+                .and_then(|d| d.cpuid.as_ref())
+                .is_some_and(|c| {
+                    let l = g.cpuid_leaf(&c.leaf);
+                    l.is_some_and(|l| l.leaf == 0x23 && l.subleaf == Some(0))
+                        && c.register == "eax"
+                        && l.and_then(|l| cpuid_reg(l, "eax"))
+                            .and_then(|r| r.fields.iter().find(|f| f.name == c.field))
+                            .is_some_and(|f| bits(f) == (4, 4))
+                })
+        })
+        .collect();
+    assert_eq!(found.len(), 1, "one generation is detected by arch PEBS");
+    found[0]
+}
+
+/// Architectural PEBS (Linux msr-index.h `MSR_IA32_PEBS_BASE 0x000003f4`,
+/// `MSR_IA32_PEBS_INDEX 0x000003f5`, `ARCH_PEBS_OFFSET_MASK 0x7fffff`,
+/// `ARCH_PEBS_INDEX_WR_SHIFT 4`; perf_event.h `union arch_pebs_index { rsvd:4, wr:23,
+/// rsvd2:4, full:1, en:1, rsvd3:3, thresh:23, rsvd4:5 }`; ds.c writes IA32_PEBS_BASE as the
+/// 4 KiB-aligned physical address ORed with the size exponent; perf_event.h
+/// `ARCH_PERFMON_PEBS_CAP_LEAF 0x4`, `ARCH_PERFMON_PEBS_COUNTER_LEAF 0x5`).
+#[test]
+fn intel_arch_pebs() {
+    let g = arch_pebs();
+    assert_eq!(g.vendor, Vendor::Intel);
+    let base = reg(g, "IA32_PEBS_BASE");
+    assert_eq!(base.addresses, vec![0x3F4]);
+    assert_eq!(bits(field(base, "BASE")), (63, 12));
+    assert_eq!(field(base, "SIZE").bits[0].lsb, 0);
+    let index = reg(g, "IA32_PEBS_INDEX");
+    assert_eq!(index.addresses, vec![0x3F5]);
+    // wr:23 after rsvd:4; rsvd2:4; full; en; rsvd3:3; thresh:23.
+    let wr = field(index, "WR");
+    assert_eq!(bits(wr), (4 + 23 - 1, 4));
+    assert_eq!(wr.mask >> 4, 0x7F_FFFF, "ARCH_PEBS_OFFSET_MASK");
+    assert_eq!(bits(field(index, "FULL")), (31, 31));
+    assert_eq!(bits(field(index, "EN")), (32, 32));
+    assert_eq!(bits(field(index, "THRESH")), (36 + 23 - 1, 36));
+    assert_eq!(
+        covered(index),
+        span(26, 4) | span(32, 31) | span(58, 36),
+        "no other bit of IA32_PEBS_INDEX is defined"
+    );
+    let caps = leaf(g, 0x23, Some(4)).expect("CPUID 23H subleaf 4");
+    assert!(cpuid_field(caps, "ebx", 31, 0).is_some(), "23H.4 EBX caps");
+    let counters = leaf(g, 0x23, Some(5)).expect("CPUID 23H subleaf 5");
+    for r in ["eax", "ebx", "ecx", "edx"] {
+        assert!(cpuid_field(counters, r, 31, 0).is_some(), "23H.5 {r}");
+    }
 }

@@ -137,6 +137,19 @@ fn fixed_arrays_outside_fixed_control() -> Vec<(String, String)> {
         .collect()
 }
 
+/// The register families with one instance per fixed counter (`per-counter: fixed`), read
+/// from the model: a generation with more fixed counters must widen them too.
+fn fixed_register_families() -> Vec<String> {
+    use pmu_defs::model::CounterKind;
+    let loaded = pmu_defs::Loader::new().with_defaults().finish();
+    let v6 = loaded.model.generation("intel-v6").expect("intel-v6");
+    v6.registers
+        .iter()
+        .filter(|r| r.per_counter == Some(CounterKind::Fixed))
+        .map(|r| r.name.clone())
+        .collect()
+}
+
 /// The per-counter arrays of the global registers, widened with the fixed counters.
 const V7_GLOBAL: &str = r#"  # Per-counter bits of the global registers: fixed counter n is bit 32+n.
   - name: IA32_PERF_GLOBAL_CTRL
@@ -157,6 +170,16 @@ const V7_GLOBAL: &str = r#"  # Per-counter bits of the global registers: fixed c
   - name: IA32_PEBS_ENABLE
     fields:
       - { name: PEBS_EN_FIXED, array: { count: 6 } }
+  # Version 6's per-counter configuration: one CFG_B / CFG_C per fixed counter, and the
+  # fixed-counter bits of every CFG_B.
+  - name: IA32_PMC_GP_CFG_B
+    fields:
+      - { name: RELOAD_ON_FIXED_CTR, array: { count: 6 } }
+  - name: IA32_PMC_FX_CFG_B
+    msr: { count: 6 }
+    fields:
+      - { name: RELOAD_ON_FIXED_CTR, array: { count: 6 } }
+  - { name: IA32_PMC_FX_CFG_C, msr: { count: 6 } }
 
 "#;
 
@@ -519,7 +542,19 @@ fn a_generation_and_a_core_model_are_added_by_yaml_alone() {
             text(&out)
         );
     }
-    let summary = format!("{} errors,", arrays.len());
+    let families = fixed_register_families();
+    for register in &families {
+        let message = format!(
+            "error[counter-count-mismatch]: register family `{register}` has 4 instances but \
+             `IA32_FIXED_CTR` has 6 counters in `intel-v7`"
+        );
+        assert!(
+            stderr.contains(&message),
+            "missing: {message}\n{}",
+            text(&out)
+        );
+    }
+    let summary = format!("{} errors,", arrays.len() + families.len());
     assert!(
         stderr.lines().any(|l| l.starts_with(&summary)),
         "one error per array, no other: {summary}\n{}",

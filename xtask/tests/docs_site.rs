@@ -620,8 +620,20 @@ fn register_pages_say_what_changed_from_the_parent() {
     let changes = root.text();
     assert!(changes.contains("Changes from intel-v5"));
     assert!(changes.contains("UMASK2") && changes.contains("47:40"));
-    let text = site().get(&reg_page("intel-v6", "IA32_PMC")).unwrap();
+    let text = site().get(&reg_page("intel-v6", "IA32_A_PMC")).unwrap();
     assert!(text.contains("None: the register is as in the parent generation."));
+    // IA32_PMC gains its perfmon v6 alias range: the change names it, and the page lists
+    // both addresses of each counter.
+    let text = site().get(&reg_page("intel-v6", "IA32_PMC")).unwrap();
+    let changes = parse_xml("reg", text).unwrap().text();
+    assert!(changes.contains("alias address"), "{changes}");
+    assert!(
+        changes.contains("0x1900, 0x1904, … 0x191C (every 4)"),
+        "{changes}"
+    );
+    assert!(text.contains("<th scope=\"col\">Alias address</th>"));
+    assert!(text.contains("<td><code>0xC4</code></td><td><code>0x190C</code></td>"));
+    assert!(text.contains("pmu_regs::intel::v6::IA32_PMC::alias_msr::&lt;N&gt;()"));
 }
 
 #[test]
@@ -1441,6 +1453,26 @@ fn search_index_covers_every_name_and_every_result_opens_a_page() {
         }
         for ev in &g.events {
             assert!(names.contains(&(2, ev.name.as_str())), "{}", ev.name);
+        }
+    }
+    // A register is found by each address of its alias range (`alias-msr:`) as by its own.
+    for g in &model().generations {
+        for r in g.registers.iter().filter(|r| r.defined_in == g.id) {
+            let words = entries
+                .iter()
+                .filter(|e| e[0] == 0 && e[1] == r.name.as_str())
+                .map(|e| e[4].as_str().unwrap())
+                .collect::<Vec<_>>()
+                .join(" ");
+            for a in r.addresses.iter().chain(&r.alias_addresses) {
+                let w = format!("0x{a:x}");
+                assert!(
+                    words.split(' ').any(|x| x == w),
+                    "{} ({}): {w}",
+                    r.name,
+                    g.id
+                );
+            }
         }
     }
     // An event entry's generations are exactly those with that event and encoding.

@@ -163,6 +163,17 @@ impl Cx<'_> {
         let reg_writable = r.access.writable();
         let instance = if r.msr.indexed {
             let count = r.msr.count;
+            let index = if r.alias_msr.is_some() {
+                quote! {
+                    if self.is_alias() {
+                        (self.0 - ALIAS_BASE_ADDRESS) / ALIAS_ADDRESS_STRIDE
+                    } else {
+                        (self.0 - BASE_ADDRESS) / ADDRESS_STRIDE
+                    }
+                }
+            } else {
+                quote! { (self.0 - BASE_ADDRESS) / ADDRESS_STRIDE }
+            };
             let mdoc = format!(
                 "`{name_str}N` as a typed MSR whose index is part of its type (a value placed \
                  on another instance cannot be written to it). `N` out of 0..{count} fails to \
@@ -185,7 +196,7 @@ impl Cx<'_> {
                 impl Instance {
                     /// Index within the family.
                     pub const fn index(self) -> u32 {
-                        (self.0 - BASE_ADDRESS) / ADDRESS_STRIDE
+                        #index
                     }
                 }
             }
@@ -227,6 +238,7 @@ impl Cx<'_> {
         } else {
             quote!()
         };
+        let alias = self.alias_items(r, placed);
         let placed_items = if placed && reg_writable {
             self.placed_items(r)
         } else {
@@ -254,6 +266,7 @@ impl Cx<'_> {
             #write_impl
             #indexed
             #placed_items
+            #alias
         }
     }
 
@@ -415,6 +428,17 @@ fn register_doc(r: &Register, definers: &[&str]) -> String {
     };
     let mut doc = format!("{}\n\n", escape_doc(r.doc.trim_end()));
     doc.push_str(&format!("- MSR: {addr_text}\n"));
+    if let Some(a) = r.alias_msr {
+        let alias_text = if a.indexed {
+            format!(
+                "`{:#X}` + {} × n, the same instances (`alias_msr::<N>()`)",
+                a.base, a.stride
+            )
+        } else {
+            format!("`{:#X}`, the same register (`ALIAS_MSR`)", a.base)
+        };
+        doc.push_str(&format!("- Alias MSR: {alias_text}\n"));
+    }
     doc.push_str(&format!("- Access: {}\n", r.access.as_str()));
     doc.push_str(&format!("- Width: {} bits\n", r.width));
     if let Some(reset) = r.reset {

@@ -308,6 +308,7 @@ fn reg_info(krate: &TokenStream, r: &Register) -> TokenStream {
     let m = ident(&r.name);
     let name = &r.name;
     let addrs = r.addresses.iter().map(|&a| lit_u32(a));
+    let alias = r.alias_addresses.iter().map(|&a| lit_u32(a));
     let reserved = lit_u64(r.reserved_mask);
     let (check, readable) = match r.access {
         Access::ReadWrite => (quote!(rw), true),
@@ -329,6 +330,7 @@ fn reg_info(krate: &TokenStream, r: &Register) -> TokenStream {
         #krate::arch::RegInfo {
             name: #name,
             addresses: &[#(#addrs),*],
+            alias_addresses: &[#(#alias),*],
             reserved_mask: #reserved,
             access: #krate::arch::__access::#check::<#m::Instance>(),
             role: #role,

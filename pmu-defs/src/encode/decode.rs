@@ -156,7 +156,7 @@ impl<'m> Encoder<'m> {
         address: u32,
         value: u64,
     ) -> Result<Decoded<'m>, Error> {
-        let Some(reg) = g.registers.iter().find(|r| r.addresses.contains(&address)) else {
+        let Some(reg) = g.registers.iter().find(|r| r.has_address(address)) else {
             let elsewhere = self
                 .model()
                 .generations
@@ -164,7 +164,7 @@ impl<'m> Encoder<'m> {
                 .filter_map(|o| {
                     o.registers
                         .iter()
-                        .find(|r| r.addresses.contains(&address))
+                        .find(|r| r.has_address(address))
                         .map(|r| format!("{} in {}", instance_name(r, address), o.id))
                 })
                 .take(3)
@@ -176,10 +176,7 @@ impl<'m> Encoder<'m> {
             });
         };
         let instance = if reg.msr.indexed {
-            reg.addresses
-                .iter()
-                .position(|&a| a == address)
-                .and_then(|i| u32::try_from(i).ok())
+            reg.index_at(address)
         } else {
             None
         };

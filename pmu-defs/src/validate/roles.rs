@@ -48,6 +48,9 @@ impl Validator<'_> {
         self.partner_roles();
         self.event_select_counts();
         for r in &self.g.registers {
+            if let Some(kind) = r.per_counter {
+                self.per_counter_family(r, kind);
+            }
             self.field_roles(r);
         }
         for leaf in &self.g.cpuid {
@@ -250,6 +253,47 @@ impl Validator<'_> {
                     "the run-time layer selects the privilege levels a fixed counter counts at \
                      by these value names: DISABLED, OS (ring 0), USR (rings 1-3), ALL",
                 ),
+            );
+        }
+    }
+
+    /// A register family with `per-counter:`: as many instances as the counters of its kind.
+    fn per_counter_family(&mut self, r: &Register, kind: CounterKind) {
+        let word = counter_kind_word(kind);
+        let family_role = match kind {
+            CounterKind::General => RegisterRole::Counter,
+            CounterKind::Fixed => RegisterRole::FixedCounter,
+        };
+        let Some(family) = self.g.register_with_role(family_role) else {
+            self.diags.push(Diagnostic::error(
+                "missing-role",
+                format!(
+                    "register `{}` is `per-counter: {word}`, but no register of `{}` has role `{}`",
+                    r.name,
+                    self.g.id,
+                    register_role_word(family_role)
+                ),
+                r.span,
+            ));
+            return;
+        };
+        let (have, want) = (r.msr.count, family.msr.count);
+        if have != want || !r.msr.indexed {
+            self.diags.push(
+                Diagnostic::error(
+                    "counter-count-mismatch",
+                    format!(
+                        "register family `{}` has {have} instances but `{}` has {want} counters in `{}`",
+                        r.name, family.name, self.g.id
+                    ),
+                    r.span,
+                )
+                .with_label(format!("{have} instances, one per counter (`per-counter: {word}`)"))
+                .with_secondary(family.span, format!("{want} counters"))
+                .with_help(format!(
+                    "override it with `- {{ name: {}, msr: {{ count: {want} }} }}` in `{}`",
+                    r.name, self.g.id
+                )),
             );
         }
     }

@@ -14,6 +14,8 @@
 //! - sign-extends bit 31 on plain IA32_PMCx writes (SDM "Full-Width Writes to Performance
 //!   Counter Registers"), aliases IA32_A_PMCx to IA32_PMCx and AMD's legacy PerfEvtSel0-3 /
 //!   PerfCtr0-3 to the first four core counters;
+//! - answers a register's alias addresses (`alias-msr:`, perfmon v6's second counter range)
+//!   as the register itself ([`RegInfo::alias_addresses`](crate::arch::RegInfo));
 //! - computes IA32_PERF_GLOBAL_INUSE from the event selects and the fixed-counter control;
 //! - counts: [`Mock::tick`] adds events to a counter when it is enabled (EN and the privilege
 //!   filter, or the fixed counter's ENABLE field; its IA32_PERF_GLOBAL_CTRL bit; not frozen),
@@ -454,6 +456,9 @@ fn lookup<A: Arch>(cfg: &MockConfig, address: u32) -> Option<Found> {
             continue;
         };
         let c = &cfg.counters;
+        // An alias address (`alias-msr:`) is the same register: it shares the storage of the
+        // instance's own address.
+        let address = reg.addresses[index as usize];
         let found = |storage: Option<u32>, counter: Option<Counter>| {
             storage.map(|storage| Found {
                 reg: *reg,

@@ -292,6 +292,13 @@ fn register_changes(a: &Register, b: &Register) -> Vec<Change> {
         format::address(&a.msr),
         format::address(&b.msr),
     );
+    let alias = |r: &Register| {
+        r.alias_msr
+            .as_ref()
+            .map(format::address)
+            .unwrap_or_default()
+    };
+    change(&mut out, "alias address", alias(a), alias(b));
     change(&mut out, "width", a.width.to_string(), b.width.to_string());
     change(
         &mut out,

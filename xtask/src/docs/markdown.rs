@@ -179,6 +179,13 @@ fn generation(cx: &Ctx<'_>, g: &Generation, svgs: &mut BTreeMap<String, String>)
             r.width,
             r.access.as_str()
         );
+        if let Some(a) = &r.alias_msr {
+            let _ = write!(
+                facts,
+                ", alias address {} (the same register)",
+                md_code(&format::address(a))
+            );
+        }
         if let Some(v) = r.reset {
             let _ = write!(facts, ", reset {}", md_code(&format::hex(v)));
         }

@@ -626,6 +626,19 @@ fn register(
         );
     }
     b.push_str("</dd>");
+    if let Some(a) = &r.alias_msr {
+        let _ = write!(
+            b,
+            "<dt>Alias address</dt><dd><code>{}</code> <span class=\"muted\">the same {}, \
+             the same value type</span></dd>",
+            html(&format::address(a)),
+            if r.msr.indexed {
+                "instances"
+            } else {
+                "register"
+            }
+        );
+    }
     let _ = write!(
         b,
         "<dt>Width</dt><dd>{} bits</dd><dt>Access</dt><dd>{}</dd>",
@@ -736,16 +749,7 @@ fn register(
     }
 
     if r.msr.indexed && r.msr.count > 1 {
-        b.push_str(r#"<h2 id="instances">Instances</h2><div class="table-wrap"><table class="instances"><thead><tr><th scope="col">Register</th><th scope="col">Address</th></tr></thead><tbody>"#);
-        for (i, a) in r.msr.addresses().enumerate() {
-            let _ = write!(
-                b,
-                "<tr><td><code>{}{i}</code></td><td><code>{}</code></td></tr>",
-                html(&r.name),
-                format::hex(u64::from(a))
-            );
-        }
-        b.push_str("</tbody></table></div>");
+        b.push_str(&instances_table(r));
     }
 
     let page = Page {
@@ -818,4 +822,31 @@ fn role_text(r: &pmu_defs::model::Register) -> String {
         }
     }
     parts.join("; ")
+}
+
+/// The instances of a register family, each with its address (and its alias address when the
+/// register has an `alias-msr:` range).
+fn instances_table(r: &Register) -> String {
+    let alias = !r.alias_addresses.is_empty();
+    let mut b = String::from(
+        r#"<h2 id="instances">Instances</h2><div class="table-wrap"><table class="instances"><thead><tr><th scope="col">Register</th><th scope="col">Address</th>"#,
+    );
+    if alias {
+        b.push_str(r#"<th scope="col">Alias address</th>"#);
+    }
+    b.push_str("</tr></thead><tbody>");
+    for (i, a) in r.msr.addresses().enumerate() {
+        let _ = write!(
+            b,
+            "<tr><td><code>{}{i}</code></td><td><code>{}</code></td>",
+            html(&r.name),
+            format::hex(u64::from(a))
+        );
+        if let Some(x) = r.alias_addresses.get(i) {
+            let _ = write!(b, "<td><code>{}</code></td>", format::hex(u64::from(*x)));
+        }
+        b.push_str("</tr>");
+    }
+    b.push_str("</tbody></table></div>");
+    b
 }

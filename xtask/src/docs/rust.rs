@@ -175,6 +175,18 @@ pub fn section(root: &str, g: &Generation, r: &Register, path: &RegisterPath) ->
             others.join(", ")
         }
     );
+    if r.alias_msr.is_some() {
+        let at = if r.msr.indexed {
+            format!("{}::alias_msr::<N>()", path.path)
+        } else {
+            format!("{}::ALIAS_MSR", path.path)
+        };
+        let _ = write!(
+            b,
+            r#"<dt>Alias address</dt><dd><code class="rust-alias">{}</code> <span class="muted">the same register, the same <code>Value</code></span></dd>"#,
+            html(&at)
+        );
+    }
     if !path.features.is_empty() {
         let list: Vec<String> = path
             .features

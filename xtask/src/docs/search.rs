@@ -147,7 +147,7 @@ pub(crate) fn index(cx: &Ctx<'_>) -> String {
             let i = slot(&mut all, &mut registers, (&r.name, &r.defined_in), || {
                 let mut e = Entry::new(0, r.name.clone(), home, n);
                 e.words = keywords(aliases, &r.name);
-                for a in &r.addresses {
+                for a in r.addresses.iter().chain(&r.alias_addresses) {
                     push_word(&mut e.words, format!("0x{a:x}"));
                 }
                 e.note = format::address(&r.msr);
