@@ -2065,6 +2065,55 @@ fn intel_pebs_enable() {
     }
 }
 
+/// IA32_PEBS_ENABLE before version 5, per CPU model (named by CPUID family 6 model number):
+/// the SDM's "Layout of IA32_PEBS_ENABLE MSR" figures for Nehalem (PEBS_EN_PMC0-3 at bits
+/// 3:0, LL_EN_PMC0-3 at 35:32) and Sandy Bridge (plus PS_EN, bit 63), and Linux
+/// arch/x86/events/intel/ds.c: `intel_pmu_pebs_enable` sets `1ULL << hwc->idx`, load latency
+/// `1ULL << (hwc->idx + 32)` while `x86_pmu.version < 5` and precise store (`PEBS_ST`, used
+/// by `intel_snb_pebs_event_constraints` only: `INTEL_PST_CONSTRAINT(0x02cd, 0x8)`) `1ULL <<
+/// 63`; the PEBS constraints of these cores name counters 0-3 (mask 0xf). Core 2, Bonnell,
+/// Silvermont and Knights Landing sample on PMC0 only (constraint masks 0x1).
+#[test]
+fn intel_pebs_enable_per_model() {
+    // (model, PEBS counters, load-latency bits, precise store)
+    let linux = [
+        ("1A", 4, true, false),         // Nehalem-EP
+        ("2F", 4, true, false),         // Westmere-EX
+        ("2A", 4, true, true),          // Sandy Bridge
+        ("3E", 4, true, true),          // Ivy Bridge-EP
+        ("3C", 4, true, false),         // Haswell
+        ("4F", 4, true, false),         // Broadwell-X
+        ("4E", 4, true, false),         // Skylake-L
+        ("55-[01234]", 4, true, false), // Skylake-X (steppings 0-4)
+        ("1C", 1, false, false),        // Bonnell
+        ("37", 1, false, false),        // Silvermont
+        ("57", 1, false, false),        // Knights Landing
+    ];
+    for (m, counters, load_latency, precise_store) in linux {
+        let g = cpu_model(m);
+        let what = format!("6-{m} ({})", g.id);
+        let r = reg(g, "IA32_PEBS_ENABLE");
+        assert_eq!(r.addresses, vec![0x3F1], "{what}");
+        let mut want = span(counters - 1, 0);
+        if counters > 1 {
+            assert_array(field(r, "PEBS_EN_PMC"), 0, 1, counters, 1);
+        }
+        if load_latency {
+            assert_array(field(r, "LL_EN_PMC"), 32, 1, counters, 1);
+            want |= span(32 + counters - 1, 32);
+        }
+        if precise_store {
+            assert_eq!(bits(field(r, "PS_EN")), (63, 63), "{what}");
+            want |= 1 << 63;
+        }
+        assert_eq!(covered(r), want, "{what}");
+        assert_eq!(
+            r.reserved_mask, !want,
+            "{what}: every other bit is reserved"
+        );
+    }
+}
+
 /// MSR_PEBS_DATA_CFG (Linux msr-index.h `MSR_PEBS_DATA_CFG 0x000003f2`; perf_event.h
 /// `PEBS_DATACFG_MEMINFO BIT_ULL(0)`, `_GP BIT_ULL(1)`, `_XMMS BIT_ULL(2)`, `_LBRS
 /// BIT_ULL(3)`, `PEBS_DATACFG_LBR_SHIFT 24`), from version 5 (adaptive PEBS).
