@@ -44,6 +44,10 @@ pub trait AsEvent {
     fn event_desc(&self) -> EventDesc;
 }
 
+/// The auxiliary MSR write `(address, value)` a general-purpose counter's event holds, by
+/// counter (a counter mask is a `u32`, so there are at most 32).
+type AuxHolds = [Option<(u32, u64)>; 32];
+
 impl AsEvent for EventDesc {
     fn event_desc(&self) -> EventDesc {
         *self
@@ -125,6 +129,32 @@ pub enum Error<E> {
         /// The value.
         value: u64,
     },
+    /// The event needs an auxiliary MSR that another counter's event holds with another
+    /// value (two off-core response events sharing `MSR_OFFCORE_RSP_0`, say): programming it
+    /// would change what that counter counts.
+    AuxMsrBusy {
+        /// The auxiliary MSR.
+        address: u32,
+        /// A general-purpose counter whose event holds it.
+        held_by: Counter,
+        /// The value it holds.
+        held: u64,
+        /// The value this event needs.
+        wanted: u64,
+    },
+    /// The event's auxiliary MSR is not a writable register of this generation, or its value
+    /// sets a bit the register reserves (writing it would fault).
+    AuxMsrRefused {
+        /// Event name.
+        event: &'static str,
+        /// The auxiliary MSR.
+        address: u32,
+        /// The value the event gives it.
+        value: u64,
+        /// The register's reserved bits the value sets; 0 when the generation has no writable
+        /// register at `address`.
+        reserved: u64,
+    },
     /// The detected CPU is not of this [`Pmu`]'s generation.
     WrongGeneration {
         /// The generation of the [`Pmu`].
@@ -192,6 +222,33 @@ impl<E: fmt::Display> fmt::Display for Error<E> {
                 f,
                 "{value:#X} cannot be written to {counter}: a write to the counter register sign-extends bit 31, and the full-width counter registers are not available (the capabilities register does not enumerate full-width writes)"
             ),
+            Error::AuxMsrBusy {
+                address,
+                held_by,
+                held,
+                wanted,
+            } => write!(
+                f,
+                "MSR {address:#X} holds {held:#X} for the event on {held_by}; this event needs {wanted:#X} (program it on a counter of the other auxiliary register, or stop {held_by} first)"
+            ),
+            Error::AuxMsrRefused {
+                event,
+                address,
+                value,
+                reserved: 0,
+            } => write!(
+                f,
+                "{event} needs MSR {address:#X} = {value:#X}, which is not a writable register of this generation"
+            ),
+            Error::AuxMsrRefused {
+                event,
+                address,
+                value,
+                reserved,
+            } => write!(
+                f,
+                "{event} needs MSR {address:#X} = {value:#X}, which sets reserved bits {reserved:#X} of that register (the write would fault)"
+            ),
             Error::WrongGeneration { expected, found } => match found {
                 Some(g) => write!(f, "this CPU's PMU is {g}, not {expected}"),
                 None => write!(
@@ -223,6 +280,7 @@ pub struct Pmu<A: Arch, B: RawMsr> {
     active_gp: u32,
     active_fixed: u32,
     saved: Option<Saved>,
+    aux: AuxHolds,
     _arch: PhantomData<A>,
 }
 
@@ -267,6 +325,7 @@ impl<A: Arch, B: RawMsr> Pmu<A, B> {
             active_gp: 0,
             active_fixed: 0,
             saved: None,
+            aux: [None; 32],
             _arch: PhantomData,
         }
     }
@@ -429,6 +488,15 @@ impl<A: Arch, B: RawMsr> Pmu<A, B> {
     /// generation has one). Nothing is written when a check fails. Returns the event-select
     /// value written.
     ///
+    /// An event with an auxiliary MSR (off-core response, load-latency threshold, front-end
+    /// qualifier: [`EventDesc::msr`]) has it written first, after checking that the
+    /// generation has that register and the value sets none of its reserved bits
+    /// ([`Error::AuxMsrRefused`]). The `Pmu` remembers which counter holds which auxiliary
+    /// MSR: an event needing a register another counter holds with another value takes its
+    /// alternative encoding (Intel's second off-core response register, event BBH) when that
+    /// one is free, and is refused ([`Error::AuxMsrBusy`]) when none is; disabling or
+    /// reprogramming the holder frees it.
+    ///
     /// `event` is an event of this generation or of one it extends ([`EventOf`]); a
     /// hand-built [`EventDesc`] goes through [`Pmu::program_raw`].
     pub fn program(
@@ -448,13 +516,19 @@ impl<A: Arch, B: RawMsr> Pmu<A, B> {
         event: &EventDesc,
         filter: Filter,
     ) -> Result<u64, Error<B::Error>> {
-        let sel = self.encode_raw(n, event, filter)?;
+        let event = self.choose_aux(n, event)?;
+        let sel = self.encode_raw(n, &event, filter)?;
         let select = A::gp_select(n).ok_or(Error::NoSuchCounter {
             counter: Counter::Gp(n),
             available: self.counters.gp,
         })?;
         // Stop the counter globally while it is reprogrammed, then start it.
         self.set_global(Counter::Gp(n), false)?;
+        self.aux[n as usize] = None;
+        if let Some(m) = event.msr {
+            self.msr_write(m.index, m.value)?;
+            self.aux[n as usize] = Some((m.index, m.value));
+        }
         self.msr_write(select, sel)?;
         self.write_counter(Counter::Gp(n), 0)?;
         self.set_global(Counter::Gp(n), true)?;
@@ -558,6 +632,78 @@ impl<A: Arch, B: RawMsr> Pmu<A, B> {
         Ok(mask)
     }
 
+    /// The encoding of `event` to program on counter `n`, its `msr` the auxiliary MSR write it
+    /// needs: the primary encoding, or the first alternative (Intel's second off-core response
+    /// register) whose auxiliary MSR is free or already holds the value. Refuses an auxiliary
+    /// MSR the generation lacks or a value that sets its reserved bits.
+    fn choose_aux(&self, n: u32, event: &EventDesc) -> Result<EventDesc, Error<B::Error>> {
+        let Some(m) = event.msr else {
+            return Ok(*event);
+        };
+        let primary = (event.event, event.umask, m.index);
+        let alternatives = event.alternatives.iter().filter_map(|a| {
+            let index = a.msr_index?;
+            Some((a.event, a.umask, index))
+        });
+        let mut busy = None;
+        for (code, umask, address) in core::iter::once(primary).chain(alternatives) {
+            self.check_aux(event.name, address, m.value)?;
+            match self.aux_holder(n, address, m.value) {
+                None => {
+                    let mut chosen = *event;
+                    (chosen.event, chosen.umask) = (code, umask);
+                    chosen.msr = Some(crate::EventMsr {
+                        index: address,
+                        value: m.value,
+                    });
+                    return Ok(chosen);
+                }
+                Some(held) => busy = busy.or(Some(held)),
+            }
+        }
+        let (address, held_by, held) = busy.expect("the primary encoding was tried");
+        Err(Error::AuxMsrBusy {
+            address,
+            held_by: Counter::Gp(held_by),
+            held,
+            wanted: m.value,
+        })
+    }
+
+    /// Refuses `value` for the auxiliary MSR at `address` unless the generation has a
+    /// writable register there whose reserved bits it leaves clear.
+    fn check_aux(
+        &self,
+        event: &'static str,
+        address: u32,
+        value: u64,
+    ) -> Result<(), Error<B::Error>> {
+        let reg = A::registers()
+            .iter()
+            .find(|r| r.access.writable() && r.index_of(address).is_some());
+        match reg {
+            Some(r) if value & r.reserved_mask == 0 => Ok(()),
+            found => Err(Error::AuxMsrRefused {
+                event,
+                address,
+                value,
+                reserved: found.map_or(0, |r| value & r.reserved_mask),
+            }),
+        }
+    }
+
+    /// `(address, counter, value)` of another counter's hold on the auxiliary MSR at
+    /// `address` with a value other than `bits`; `None` when counter `n` may use it.
+    fn aux_holder(&self, n: u32, address: u32, bits: u64) -> Option<(u32, u32, u64)> {
+        (0u32..)
+            .zip(&self.aux)
+            .filter(|&(c, _)| c != n)
+            .find_map(|(c, hold)| match *hold {
+                Some((a, held)) if a == address && held != bits => Some((address, c, held)),
+                _ => None,
+            })
+    }
+
     /// Stops `counter`: clears its global enable and its EN (general-purpose) or its control
     /// block (fixed).
     pub fn disable(&mut self, counter: Counter) -> Result<(), Error<B::Error>> {
@@ -575,6 +721,7 @@ impl<A: Arch, B: RawMsr> Pmu<A, B> {
                     self.msr_write(select, new)?;
                 }
                 self.active_gp &= !(1 << n);
+                self.aux[n as usize] = None;
             }
             Counter::Fixed(n) => {
                 let Some(ctrl) = A::fixed_ctrl() else {

@@ -427,4 +427,118 @@ mod typed {
         assert!(matches!(err, WriteError::Placement(_)), "{err:?}");
         assert!(b.log.is_empty(), "{:?}", b.log);
     }
+
+    /// `Pmu::program` writes an event's auxiliary MSR before its select, in one call. Two
+    /// off-core response events with different values share Intel's two registers: the second
+    /// takes its alternative encoding (event BBH with MSR_OFFCORE_RSP_1, as Linux's
+    /// `intel_alt_er` does), a third with yet another value is refused while both are held,
+    /// and goes through once a holder is disabled. A second event with the same value shares
+    /// the register.
+    #[test]
+    fn pmu_program_writes_the_aux_msr_and_shares_offcore_registers() {
+        use pmu_regs::arch::{Counter, Filter};
+        use pmu_regs::detect::CounterSet;
+        use pmu_regs::pmu::{Error, Pmu};
+
+        let (mock, b) = backend();
+        let mut pmu = Pmu::<IntelSkylake, _>::with_counters(b, CounterSet::full::<IntelSkylake>());
+        let any = event("OFFCORE_RESPONSE.DEMAND_CODE_RD.ANY_RESPONSE");
+        let l3 = event("OFFCORE_RESPONSE.DEMAND_CODE_RD.L3_HIT.ANY_SNOOP");
+        let (any_v, l3_v) = (
+            any.desc().get().msr.unwrap().value,
+            l3.desc().get().msr.unwrap().value,
+        );
+        assert_ne!(any_v, l3_v);
+
+        let sel0 = pmu.program(0, &any, Filter::ALL).unwrap();
+        assert_eq!(sel0 & 0xFFFF, 0x01B7);
+        let log = &pmu.backend().log;
+        let rsp0 = log
+            .iter()
+            .position(|&w| w == (0x1A6, any_v))
+            .expect("RSP_0 written");
+        let select0 = IA32_PERFEVTSEL::address::<0>();
+        let sel_at = log.iter().position(|&(a, _)| a == select0).unwrap();
+        assert!(rsp0 < sel_at, "the auxiliary MSR first: {log:?}");
+
+        // Same value on counter 1: shares MSR_OFFCORE_RSP_0, primary encoding.
+        assert_eq!(pmu.program(1, &any, Filter::ALL).unwrap() & 0xFFFF, 0x01B7);
+        // Another value: the alternative, event BBH with MSR_OFFCORE_RSP_1.
+        assert_eq!(pmu.program(2, &l3, Filter::ALL).unwrap() & 0xFFFF, 0x01BB);
+        assert_eq!(mock.peek(0, 0x1A6), Some(any_v));
+        assert_eq!(mock.peek(0, 0x1A7), Some(l3_v));
+
+        // A third value finds both registers held.
+        let third = event("OFFCORE_RESPONSE.DEMAND_CODE_RD.L3_MISS.ANY_SNOOP");
+        let third_v = third.desc().get().msr.unwrap().value;
+        let err = pmu.program(3, &third, Filter::ALL).unwrap_err();
+        assert!(
+            matches!(err, Error::AuxMsrBusy { address: 0x1A6, held_by: Counter::Gp(0), held, wanted } if held == any_v && wanted == third_v),
+            "{err:?}"
+        );
+        assert!(err.to_string().contains("MSR 0x1A6"), "{err}");
+        assert_eq!(
+            mock.peek(0, 0x1A6),
+            Some(any_v),
+            "a refused event writes nothing"
+        );
+
+        // Counter 2 gives MSR_OFFCORE_RSP_1 back; the third event takes it.
+        pmu.disable(Counter::Gp(2)).unwrap();
+        assert_eq!(
+            pmu.program(3, &third, Filter::ALL).unwrap() & 0xFFFF,
+            0x01BB
+        );
+        assert_eq!(mock.peek(0, 0x1A7), Some(third_v));
+        // Reprogramming counters 0 and 1 with other events frees MSR_OFFCORE_RSP_0.
+        let branches = event("BR_INST_RETIRED.ALL_BRANCHES");
+        pmu.program(0, &branches, Filter::ALL).unwrap();
+        pmu.program(1, &branches, Filter::ALL).unwrap();
+        assert_eq!(pmu.program(2, &l3, Filter::ALL).unwrap() & 0xFFFF, 0x01B7);
+        assert_eq!(mock.peek(0, 0x1A6), Some(l3_v));
+        assert!(mock.faults().is_empty(), "{:?}", mock.faults());
+    }
+
+    /// `program_raw` checks a hand-built auxiliary value against the generation's register:
+    /// a value setting a reserved bit, or an MSR the generation lacks, is refused before
+    /// anything is written (the write would fault).
+    #[test]
+    fn pmu_refuses_an_aux_value_the_register_reserves() {
+        use pmu_regs::arch::Filter;
+        use pmu_regs::detect::CounterSet;
+        use pmu_regs::pmu::{Error, Pmu};
+        use pmu_regs::{EventDesc, EventMsr};
+
+        let (_, b) = backend();
+        let mut pmu = Pmu::<IntelSkylake, _>::with_counters(b, CounterSet::full::<IntelSkylake>());
+        let mut e = EventDesc::new("HAND_BUILT", 0xC6, 0x01);
+        // MSR_PEBS_FRONTEND: bits 22:0 are fields (SDM), bit 63 is not.
+        e.msr = Some(EventMsr {
+            index: 0x3F7,
+            value: 1 << 63 | 0x11,
+        });
+        let err = pmu.program_raw(0, &e, Filter::ALL).unwrap_err();
+        assert!(
+            matches!(err, Error::AuxMsrRefused { address: 0x3F7, reserved, .. } if reserved == 1 << 63),
+            "{err:?}"
+        );
+        e.msr = Some(EventMsr {
+            index: 0x1AB,
+            value: 1,
+        });
+        let err = pmu.program_raw(0, &e, Filter::ALL).unwrap_err();
+        assert!(
+            matches!(
+                err,
+                Error::AuxMsrRefused {
+                    address: 0x1AB,
+                    reserved: 0,
+                    ..
+                }
+            ),
+            "{err:?}"
+        );
+        assert!(err.to_string().contains("not a writable register"), "{err}");
+        assert!(pmu.backend().log.is_empty(), "{:?}", pmu.backend().log);
+    }
 }
