@@ -2072,7 +2072,7 @@ fn intel_pebs_enable() {
 /// `1ULL << (hwc->idx + 32)` while `x86_pmu.version < 5` and precise store (`PEBS_ST`, used
 /// by `intel_snb_pebs_event_constraints` only: `INTEL_PST_CONSTRAINT(0x02cd, 0x8)`) `1ULL <<
 /// 63`; the PEBS constraints of these cores name counters 0-3 (mask 0xf). Core 2, Bonnell,
-/// Silvermont and Knights Landing sample on PMC0 only (constraint masks 0x1).
+/// Silvermont, Knights Landing and Goldmont sample on PMC0 only (constraint masks 0x1).
 #[test]
 fn intel_pebs_enable_per_model() {
     // (model, PEBS counters, load-latency bits, precise store)
@@ -2088,6 +2088,7 @@ fn intel_pebs_enable_per_model() {
         ("1C", 1, false, false),        // Bonnell
         ("37", 1, false, false),        // Silvermont
         ("57", 1, false, false),        // Knights Landing
+        ("5C", 1, false, false),        // Goldmont: intel_glm_pebs_event_constraints, mask 0x1
     ];
     for (m, counters, load_latency, precise_store) in linux {
         let g = cpu_model(m);
