@@ -2115,6 +2115,26 @@ fn intel_pebs_enable_per_model() {
     }
 }
 
+/// Goldmont Plus (CPUID family 6 model 7AH) samples with PEBS on every counter before
+/// version 5: Linux arch/x86/events/intel/core.c gives `INTEL_ATOM_GOLDMONT_PLUS`
+/// `pebs_capable = ~0ULL` and `PMU_FL_PEBS_ALL`, and ds.c `intel_pmu_pebs_enable` sets bit
+/// `hwc->idx` (fixed counter i is index 32+i): PMC0-3 at bits 3:0, fixed counters 0-2 at
+/// 34:32 (the SDM's Goldmont Plus PEBS section: all general-purpose and fixed counters).
+#[test]
+fn intel_pebs_enable_goldmont_plus() {
+    let g = cpu_model("7A");
+    let r = reg(g, "IA32_PEBS_ENABLE");
+    assert_eq!(r.addresses, vec![0x3F1], "{}", g.id);
+    // Four general-purpose and three fixed counters (SDM Vol. 3B, Goldmont Plus: "four
+    // general-purpose counters and three fixed-function counters" per logical processor).
+    let (general, fixed) = (4, 3);
+    assert_array(field(r, "PEBS_EN_PMC"), 0, 1, general, 1);
+    assert_array(field(r, "PEBS_EN_FIXED"), 32, 1, fixed, 1);
+    let want = span(general - 1, 0) | span(32 + fixed - 1, 32);
+    assert_eq!(covered(r), want, "{}", g.id);
+    assert_eq!(r.reserved_mask, !want, "{}", g.id);
+}
+
 /// MSR_PEBS_DATA_CFG (Linux msr-index.h `MSR_PEBS_DATA_CFG 0x000003f2`; perf_event.h
 /// `PEBS_DATACFG_MEMINFO BIT_ULL(0)`, `_GP BIT_ULL(1)`, `_XMMS BIT_ULL(2)`, `_LBRS
 /// BIT_ULL(3)`, `PEBS_DATACFG_LBR_SHIFT 24`), from version 5 (adaptive PEBS).
