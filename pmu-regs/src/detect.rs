@@ -30,7 +30,7 @@
 //! println!("{info}");
 //! ```
 
-use crate::arch::{Arch, ArchVisitor, CpuidField, DetectSpec, Generation, Vendor};
+use crate::arch::{Arch, ArchVisitor, CpuidField, DetectSpec, Facility, Generation, Vendor};
 use core::fmt;
 
 /// Registers returned by one CPUID query.
@@ -614,6 +614,81 @@ pub fn detect_for<A: Arch, S: CpuidSource + ?Sized>(src: &mut S) -> Option<PmuIn
     }
     .visit::<A>();
     Some(info)
+}
+
+/// The facilities ([`Facility`]) a CPU has: those of its vendor whose `detect:` condition
+/// holds, each facility that another holding one extends left out (on a family 19h AMD CPU,
+/// the family 19h L3 layout and not the family 17h one it extends). A facility is a generation
+/// outside the core PMU's chain, such as architectural LBRs or AMD's L3 and Data Fabric
+/// counters; its registers are in [`Facility::module`].
+pub fn facilities<S: CpuidSource + ?Sized>(src: &mut S) -> Facilities {
+    let (info, _) = identify(src);
+    let mut found = Facilities::default();
+    let Some(vendor) = info.vendor.pmu_vendor() else {
+        return found;
+    };
+    let mut rd = Reader {
+        src,
+        max_leaf: info.max_leaf,
+        max_ext_leaf: info.max_ext_leaf,
+    };
+    for &f in Facility::ALL {
+        let d = f.detect();
+        if d.vendor == vendor && holds(&mut rd, &info, &d) == Some(true) {
+            found.mask |= 1 << f as u32;
+        }
+    }
+    // Keep the deepest of each chain: drop a facility a found one extends.
+    let mut extended = 0u64;
+    for f in found.iter() {
+        for &a in f.detect().ancestors {
+            if let Some(&p) = Facility::ALL.iter().find(|p| p.id() == a) {
+                extended |= 1 << p as u32;
+            }
+        }
+    }
+    found.mask &= !extended;
+    found
+}
+
+/// The set of facilities [`facilities`] found.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Facilities {
+    mask: u64,
+}
+
+// One bit per facility (the generator refuses more than 64).
+const _: () = assert!(Facility::ALL.len() <= 64);
+
+impl Facilities {
+    /// Whether the CPU has facility `f`.
+    pub fn contains(&self, f: Facility) -> bool {
+        self.mask & (1 << f as u32) != 0
+    }
+
+    /// The facilities found, in definition order.
+    pub fn iter(&self) -> impl Iterator<Item = Facility> + '_ {
+        Facility::ALL.iter().copied().filter(|&f| self.contains(f))
+    }
+
+    /// Whether none was found.
+    pub fn is_empty(&self) -> bool {
+        self.mask == 0
+    }
+}
+
+impl fmt::Display for Facilities {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut first = true;
+        for x in self.iter() {
+            write!(f, "{}{x}", if first { "" } else { ", " })?;
+            first = false;
+        }
+        if first {
+            f.write_str("none")?;
+        }
+        Ok(())
+    }
 }
 
 /// Leaves 0, 1, 1AH and the highest extended leaf: vendor, signature, hypervisor and

@@ -542,3 +542,41 @@ fn detect_for_one_generation() {
     let info = run(&KABY_LAKE_G4600);
     assert_eq!(info.id, Some(info.model.map_or("intel-v4", |m| m.id())));
 }
+
+/// Facilities from the same CPUID dumps. Fn8000_0001_ECX of both Ryzens is 75C237FFH:
+/// PerfCtrExtNB (bit 24, Data Fabric counters) and PerfCtrExtLLC (bit 28, L3 counters) set
+/// (AMD64 APM Vol. 3, CPUID Fn8000_0001_ECX). The Zen 2 part (family 17h) gets the family
+/// 17h L3 layout and the legacy Data Fabric counters; the Zen 4 part (family 19h, PerfMonV2
+/// in Fn8000_0022_EAX[0]) the family 19h L3 layout and PerfMonV2's Data Fabric counters,
+/// each instead of the layout it extends (Linux arch/x86/events/amd/uncore.c chooses the same
+/// way). Alder Lake's CPUID.(7,0):EDX[19] (FC18C410H) enumerates architectural LBRs; Kaby
+/// Lake's (0) does not, and the K7 has none of them.
+#[test]
+fn facilities_follow_the_definitions_conditions() {
+    use pmu_regs::arch::Facility;
+    use pmu_regs::detect::facilities;
+
+    let of = |t: &[CpuidEntry]| facilities(&mut CpuidTable::new(t));
+    let zen2 = of(&RYZEN_5_3600);
+    assert_eq!(
+        zen2.iter().collect::<Vec<_>>(),
+        [Facility::AmdDf, Facility::AmdL3F17h],
+        "{zen2}"
+    );
+    let zen4 = of(&RYZEN_7_7700X);
+    assert_eq!(
+        zen4.iter().collect::<Vec<_>>(),
+        [Facility::AmdDfV2, Facility::AmdL3F19h],
+        "{zen4}"
+    );
+    assert_eq!(zen4.to_string(), "amd-df-v2, amd-l3-f19h");
+    assert!(of(&ATHLON_XP_3200).is_empty());
+    assert_eq!(of(&ATHLON_XP_3200).to_string(), "none");
+
+    let adl = of(&ALDER_LAKE_P_I7_12700H);
+    assert!(adl.contains(Facility::IntelArchLbr), "{adl}");
+    assert!(adl.iter().all(|f| f.detect().vendor == Vendor::Intel));
+    assert!(!of(&KABY_LAKE_G4600).contains(Facility::IntelArchLbr));
+    // A facility's registers are in its generated module.
+    assert_eq!(Facility::IntelArchLbr.module(), "pmu_regs::intel::arch_lbr");
+}

@@ -430,6 +430,7 @@ pub fn generations(krate: &TokenStream, model: &Model, split: bool) -> TokenStre
         visits.push(quote! { #c Generation::#v => visitor.visit::<#v>(), });
     }
     let event_models = event_models(krate, &gens, cfg);
+    let facilities = facilities(krate, model);
     quote! {
         /// The generations with a run-time view, and their marker types. Generated from the
         /// definitions; `pmu_regs::arch` re-exports everything here.
@@ -494,6 +495,78 @@ pub fn generations(krate: &TokenStream, model: &Model, split: bool) -> TokenStre
             }
 
             #event_models
+
+            #facilities
+        }
+    }
+}
+
+/// Whether `g` is a facility: a generation outside the core PMU's chain (no counter and
+/// event-select roles) with a `detect:` condition of its own (architectural LBRs, AMD's L3
+/// counters, ...).
+fn is_facility(g: &Generation) -> bool {
+    !has_runtime(g) && g.detect.is_some()
+}
+
+/// The `Facility` enum: every facility generation, with its `detect:` condition as a
+/// `DetectSpec` (`pmu_regs::detect::facilities` evaluates them).
+fn facilities(krate: &TokenStream, model: &Model) -> TokenStream {
+    let gens: Vec<&Generation> = model
+        .generations
+        .iter()
+        .filter(|g| is_facility(g))
+        .collect();
+    assert!(gens.len() <= 64, "more than 64 facility generations");
+    let variants = gens.iter().map(|g| {
+        let v = marker_name(g);
+        let doc = format!("`{}`: {}.", g.id, escape_doc(&g.title));
+        quote! { #[doc = #doc] #v, }
+    });
+    let names: Vec<Ident> = gens.iter().map(|g| marker_name(g)).collect();
+    let ids = gens.iter().map(|g| &g.id);
+    let titles = gens.iter().map(|g| &g.title);
+    let modules = gens
+        .iter()
+        .map(|g| format!("pmu_regs::{}", module_path(&g.id).join("::")));
+    let specs = gens.iter().map(|g| detect_spec(krate, g));
+    quote! {
+        /// A facility: a generation outside the core PMU's chain (no counters for `Pmu`)
+        /// whose definitions say how to detect it (`detect:`), such as architectural LBRs or
+        /// AMD's L3 cache counters. `pmu_regs::detect::facilities` lists those a CPU has.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum Facility {
+            #(#variants)*
+        }
+
+        impl Facility {
+            /// Every facility, parents before children (the definitions' order).
+            pub const ALL: &'static [Facility] = &[#(Facility::#names),*];
+
+            /// The generation id used by the YAML (`generation:`).
+            pub const fn id(self) -> &'static str {
+                match self { #(Facility::#names => #ids,)* }
+            }
+
+            /// The generation's title.
+            pub const fn title(self) -> &'static str {
+                match self { #(Facility::#names => #titles,)* }
+            }
+
+            /// The generated module with its registers.
+            pub const fn module(self) -> &'static str {
+                match self { #(Facility::#names => #modules,)* }
+            }
+
+            /// Its `detect:` condition.
+            pub const fn detect(self) -> #krate::arch::DetectSpec {
+                match self { #(Facility::#names => #specs,)* }
+            }
+        }
+
+        impl core::fmt::Display for Facility {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.write_str(self.id())
+            }
         }
     }
 }
