@@ -445,8 +445,12 @@ fn register_doc(r: &Register, definers: &[&str]) -> String {
         doc.push_str(&format!("- Reset value: `{reset:#X}`\n"));
     }
     doc.push_str(&format!("- Reserved bits: `{:#018X}`\n", r.reserved_mask));
+    // With several definers (generations of different chains defining the same layout, such
+    // as the Skylake-type LBR stack of Skylake, Goldmont, Ice Lake and Tremont), where the
+    // register first appears differs per chain: the list of definers says it, and leaving
+    // `since` out keeps their layouts one (the layout pass compares these tokens).
     let defined_in = match definers {
-        [one] => format!("`{one}`"),
+        [one] => format!("`{one}` (register present since `{}`)", r.since),
         _ => format!(
             "{}, one layout emitted once",
             join_and(
@@ -457,10 +461,7 @@ fn register_doc(r: &Register, definers: &[&str]) -> String {
             ),
         ),
     };
-    doc.push_str(&format!(
-        "- Defined in: {defined_in} (register present since `{}`)\n",
-        r.since
-    ));
+    doc.push_str(&format!("- Defined in: {defined_in}\n"));
     doc.push_str(&format!("- Manual: {}\n", escape_doc(&r.manual)));
     doc.push_str("\nThe value type is [`Value`](");
     doc.push_str(&format!("{}::Value).", r.name));
