@@ -48,6 +48,9 @@ pub trait AsEvent {
 /// counter (a counter mask is a `u32`, so there are at most 32).
 type AuxHolds = [Option<(u32, u64)>; 32];
 
+/// Another counter's hold on an auxiliary MSR: `(address, counter, value)`.
+type AuxHold = (u32, u32, u64);
+
 impl AsEvent for EventDesc {
     fn event_desc(&self) -> EventDesc {
         *self
@@ -641,33 +644,46 @@ impl<A: Arch, B: RawMsr> Pmu<A, B> {
             return Ok(*event);
         };
         let primary = (event.event, event.umask, m.index);
-        let alternatives = event.alternatives.iter().filter_map(|a| {
-            let index = a.msr_index?;
-            Some((a.event, a.umask, index))
-        });
-        let mut busy = None;
-        for (code, umask, address) in core::iter::once(primary).chain(alternatives) {
-            self.check_aux(event.name, address, m.value)?;
-            match self.aux_holder(n, address, m.value) {
-                None => {
-                    let mut chosen = *event;
-                    (chosen.event, chosen.umask) = (code, umask);
-                    chosen.msr = Some(crate::EventMsr {
-                        index: address,
-                        value: m.value,
-                    });
-                    return Ok(chosen);
-                }
-                Some(held) => busy = busy.or(Some(held)),
+        let (address, held_by, held) = match self.try_encoding(n, event, primary)? {
+            Ok(chosen) => return Ok(chosen),
+            Err(busy) => busy,
+        };
+        for alt in event.alternatives {
+            if let Some(index) = alt.msr_index
+                && let Ok(chosen) = self.try_encoding(n, event, (alt.event, alt.umask, index))?
+            {
+                return Ok(chosen);
             }
         }
-        let (address, held_by, held) = busy.expect("the primary encoding was tried");
         Err(Error::AuxMsrBusy {
             address,
             held_by: Counter::Gp(held_by),
             held,
             wanted: m.value,
         })
+    }
+
+    /// `event` re-encoded as `(code, umask)` with its auxiliary value at `address`, when
+    /// counter `n` may use that MSR; else `Err` of the hold on it ([`Pmu::aux_holder`]).
+    /// Fails when the generation would refuse the value.
+    fn try_encoding(
+        &self,
+        n: u32,
+        event: &EventDesc,
+        (code, umask, address): (u16, u8, u32),
+    ) -> Result<Result<EventDesc, AuxHold>, Error<B::Error>> {
+        let value = event.msr.map_or(0, |m| m.value);
+        self.check_aux(event.name, address, value)?;
+        if let Some(held) = self.aux_holder(n, address, value) {
+            return Ok(Err(held));
+        }
+        let mut chosen = *event;
+        (chosen.event, chosen.umask) = (code, umask);
+        chosen.msr = Some(crate::EventMsr {
+            index: address,
+            value,
+        });
+        Ok(Ok(chosen))
     }
 
     /// Refuses `value` for the auxiliary MSR at `address` unless the generation has a
@@ -694,7 +710,7 @@ impl<A: Arch, B: RawMsr> Pmu<A, B> {
 
     /// `(address, counter, value)` of another counter's hold on the auxiliary MSR at
     /// `address` with a value other than `bits`; `None` when counter `n` may use it.
-    fn aux_holder(&self, n: u32, address: u32, bits: u64) -> Option<(u32, u32, u64)> {
+    fn aux_holder(&self, n: u32, address: u32, bits: u64) -> Option<AuxHold> {
         (0u32..)
             .zip(&self.aux)
             .filter(|&(c, _)| c != n)
