@@ -82,6 +82,10 @@ pub struct Options {
     /// must be exactly those `pmu-regs` was generated from (the proc macro loads
     /// [`crate::defs_dir`] for them).
     pub only: Option<Vec<String>>,
+    /// Spread the work over every core (scoped worker threads, results in the same order:
+    /// the output does not change). Must be `false` inside a procedural macro, whose token
+    /// streams belong to the compiler and can be made on the macro's own thread only.
+    pub threads: bool,
 }
 
 impl Options {
@@ -92,16 +96,19 @@ impl Options {
             tock_path: "::tock_registers".into(),
             runtime: true,
             only: None,
+            threads: true,
         }
     }
 
-    /// For code generated in a crate depending on `pmu-regs` (the proc macro).
+    /// For code generated in a crate depending on `pmu-regs` (the proc macro): on the
+    /// current thread only.
     pub fn external() -> Self {
         Options {
             crate_path: "::pmu_regs".into(),
             tock_path: "::pmu_regs::tock_registers".into(),
             runtime: false,
             only: None,
+            threads: false,
         }
     }
 }
@@ -117,6 +124,10 @@ struct Cx<'a> {
     model: &'a Model,
     krate: TokenStream,
     tock: TokenStream,
+    /// The text `krate` and `tock` come from, for [`Seed`].
+    paths: (&'a str, &'a str),
+    /// [`Options::threads`].
+    threads: bool,
     runtime: bool,
     /// With [`Options::only`]: the ids of the generations to emit.
     only: Option<&'a [String]>,
@@ -125,12 +136,52 @@ struct Cx<'a> {
     builtin_homes: BTreeMap<(String, String), Vec<String>>,
 }
 
+/// A [`Cx`] in a form threads can share (a `TokenStream` is neither `Send` nor `Sync`): each
+/// thread of a parallel pass builds its own `Cx` from it.
+#[derive(Clone, Copy)]
+struct Seed<'a, 'c> {
+    model: &'a Model,
+    paths: (&'a str, &'a str),
+    threads: bool,
+    runtime: bool,
+    only: Option<&'a [String]>,
+    builtin_homes: &'c BTreeMap<(String, String), Vec<String>>,
+}
+
+impl<'a> Seed<'a, '_> {
+    /// `f(item, a Cx)` over every item, on every core when [`Options::threads`] allows (each
+    /// thread with a `Cx` of its own), results in the items' order.
+    fn map<I: Sync, T: Send>(&self, items: &[I], f: &(dyn Fn(&I, &Cx<'a>) -> T + Sync)) -> Vec<T> {
+        if self.threads {
+            crate::par::map(items, &|item| f(item, &self.cx()))
+        } else {
+            let cx = self.cx();
+            items.iter().map(|item| f(item, &cx)).collect()
+        }
+    }
+
+    fn cx(&self) -> Cx<'a> {
+        Cx {
+            model: self.model,
+            krate: util::path(self.paths.0),
+            tock: util::path(self.paths.1),
+            paths: self.paths,
+            threads: self.threads,
+            runtime: self.runtime,
+            only: self.only,
+            builtin_homes: self.builtin_homes.clone(),
+        }
+    }
+}
+
 impl<'a> Cx<'a> {
     fn new(model: &'a Model, opts: &'a Options) -> Self {
         let mut cx = Cx {
             model,
             krate: util::path(&opts.crate_path),
             tock: util::path(&opts.tock_path),
+            paths: (&opts.crate_path, &opts.tock_path),
+            threads: opts.threads,
             runtime: opts.runtime,
             only: None,
             builtin_homes: BTreeMap::new(),
@@ -164,6 +215,18 @@ impl<'a> Cx<'a> {
         cx
     }
 
+    /// What another thread needs to build a `Cx` equal to this one.
+    fn seed(&self) -> Seed<'a, '_> {
+        Seed {
+            model: self.model,
+            paths: self.paths,
+            threads: self.threads,
+            runtime: self.runtime,
+            only: self.only,
+            builtin_homes: &self.builtin_homes,
+        }
+    }
+
     /// True when generation `id` is emitted (not built in).
     fn emits(&self, id: &str) -> bool {
         self.only.is_none_or(|only| only.iter().any(|o| o == id))
@@ -186,15 +249,60 @@ pub fn is_model(g: &Generation) -> bool {
     !g.cpus.is_empty()
 }
 
-/// The Cargo features `pmu-regs` needs: one per model generation, by id, sorted.
-pub fn features(model: &Model) -> Vec<String> {
-    let mut f: Vec<String> = model
-        .generations
-        .iter()
-        .filter(|g| is_model(g))
-        .map(|g| g.id.clone())
+/// True for a microarchitecture generation: the registers a family of CPU models shares, which
+/// the importer's models extend (`perfmon-cores:`).
+pub fn is_microarchitecture(g: &Generation) -> bool {
+    !g.perfmon_cores.is_empty()
+}
+
+/// True for a generation `pmu-regs` compiles only with the Cargo feature named by its id: a
+/// CPU model, a microarchitecture generation (whose CPU models' features turn it on), and any
+/// generation extending one of these. Architectural generations and facilities are always
+/// compiled: they are what a kernel driver programs without knowing the exact model, and what
+/// the gated generations build on.
+pub fn is_gated(model: &Model, g: &Generation) -> bool {
+    let gating = |g: &Generation| is_model(g) || is_microarchitecture(g);
+    gating(g)
+        || (g.ancestors.iter())
+            .filter_map(|a| model.generation(a))
+            .any(gating)
+}
+
+/// A Cargo feature of `pmu-regs`: a gated generation ([`is_gated`]) by id.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Feature {
+    /// The generation id.
+    pub name: String,
+    /// The features it turns on: its parent's, when that generation is gated too (a CPU
+    /// model's turns on its microarchitecture's).
+    pub enables: Vec<String>,
+    /// True for a CPU model's feature (one of `all-models`).
+    pub model: bool,
+}
+
+impl Feature {
+    /// The line of `pmu-regs/Cargo.toml` declaring it: `intel-skylake = ["intel-skylake-family"]`.
+    pub fn manifest_line(&self) -> String {
+        let enables: Vec<String> = self.enables.iter().map(|f| format!("\"{f}\"")).collect();
+        format!("{} = [{}]", self.name, enables.join(", "))
+    }
+}
+
+/// The Cargo features `pmu-regs` needs: one per gated generation, sorted by id.
+pub fn features(model: &Model) -> Vec<Feature> {
+    let mut f: Vec<Feature> = (model.generations.iter())
+        .filter(|g| is_gated(model, g))
+        .map(|g| Feature {
+            name: g.id.clone(),
+            enables: (g.extends.iter())
+                .filter_map(|p| model.generation(p))
+                .filter(|p| is_gated(model, p))
+                .map(|p| p.id.clone())
+                .collect(),
+            model: is_model(g),
+        })
         .collect();
-    f.sort();
+    f.sort_by(|a, b| a.name.cmp(&b.name));
     f
 }
 
@@ -206,8 +314,9 @@ pub struct FileTokens {
     /// The Cargo features any of which compiles the file (empty for `generated.rs`): the
     /// generation's own, or every generation using a shared module's layouts.
     pub features: Vec<String>,
-    /// Contents.
-    pub tokens: TokenStream,
+    /// Contents: the token stream's text (`TokenStream::to_string`), made on the thread
+    /// that generated it.
+    pub text: String,
 }
 
 /// Where `pmu-regs` (generated by `cargo xtask gen` from this model) puts one register of one
@@ -260,7 +369,7 @@ pub fn register_paths(model: &Model) -> Vec<RegisterPath> {
                 path: join(&module_path(&g.id), &r.name),
                 home: join(&l.home, &r.name),
                 users: l.users.iter().map(|u| u.id.clone()).collect(),
-                features: if is_model(g) {
+                features: if is_gated(model, g) {
                     vec![g.id.clone()]
                 } else {
                     Vec::new()
@@ -287,7 +396,7 @@ pub fn generate_split(model: &Model, opts: &Options) -> Vec<FileTokens> {
         FileTokens {
             path: "generated.rs".into(),
             features: Vec::new(),
-            tokens: main,
+            text: main.to_string(),
         },
     );
     files
@@ -305,7 +414,7 @@ pub fn render(model: &Model, opts: &Options) -> Result<String, String> {
 pub fn render_split(model: &Model, opts: &Options) -> Result<Vec<(String, String)>, String> {
     let mut files = generate_split(model, opts);
     files[1..].sort_by(|a, b| a.path.cmp(&b.path));
-    render::files(files.into_iter().map(|f| (f.path, f.tokens)).collect())
+    render::files(files.into_iter().map(|f| (f.path, f.text)).collect())
 }
 
 /// [`render_split`], keeping the text `previous(path)` gives for a file whose tokens and code
@@ -320,7 +429,7 @@ pub fn render_split_reusing(
     let mut files = generate_split(model, opts);
     files[1..].sort_by(|a, b| a.path.cmp(&b.path));
     render::files_reusing(
-        files.into_iter().map(|f| (f.path, f.tokens)).collect(),
+        files.into_iter().map(|f| (f.path, f.text)).collect(),
         previous,
     )
 }

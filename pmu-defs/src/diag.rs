@@ -636,6 +636,24 @@ impl Diagnostics {
         if d.severity == Severity::Error {
             self.errors += 1;
         }
+        self.keep(d);
+    }
+
+    /// Records everything `other` recorded, as if each of its diagnostics had been pushed
+    /// here (what was kept and left out does not depend on the order of pushes, so sinks
+    /// filled on several threads merge into the result one sink would give).
+    pub fn absorb(&mut self, other: Diagnostics) {
+        self.errors += other.errors;
+        for (key, hashes) in other.omitted {
+            self.omitted.entry(key).or_default().extend(hashes);
+        }
+        for Ranked(d) in other.kept.into_values().flatten() {
+            self.keep(d);
+        }
+    }
+
+    /// Keeps `d` among the first `cap` of its code by position, counting the one left out.
+    fn keep(&mut self, d: Diagnostic) {
         let set = self
             .kept
             .entry((d.code, d.acknowledged.is_some()))

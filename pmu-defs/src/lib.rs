@@ -32,6 +32,7 @@ pub mod diag;
 pub mod encode;
 pub mod model;
 pub mod names;
+mod par;
 #[cfg(feature = "perfmon")]
 pub mod perfmon;
 pub mod raw;
@@ -165,9 +166,7 @@ impl Loader {
             let mut files = Vec::new();
             collect_yaml(path, &mut files, &mut self.diags, &mut self.sources);
             files.sort();
-            for f in files {
-                self.add_file(&f);
-            }
+            self.add_files(&files);
         } else {
             self.add_file(path);
         }
@@ -176,13 +175,29 @@ impl Loader {
 
     /// Adds one file from disk.
     pub fn add_file(&mut self, path: &Path) -> &mut Self {
+        if let Some(file) = self.read_file(path) {
+            self.parse_added(&[file]);
+        }
+        self
+    }
+
+    /// Adds files from disk, as [`add_file`](Self::add_file) on each in turn would: each is
+    /// read here, then parsed on every core (most of loading the shipped definitions), the
+    /// results taken in the files' order.
+    pub fn add_files(&mut self, paths: &[PathBuf]) -> &mut Self {
+        let files: Vec<FileId> = paths.iter().filter_map(|p| self.read_file(p)).collect();
+        self.parse_added(&files);
+        self
+    }
+
+    /// Reads `path` into the sources: its id when it is UTF-8 text to parse, `None` (with the
+    /// error recorded) when it cannot be read.
+    fn read_file(&mut self, path: &Path) -> Option<FileId> {
         let name = display_name(path);
         self.paths.push(path.to_path_buf());
         match std::fs::read(path) {
             Ok(bytes) => match String::from_utf8(bytes) {
-                Ok(text) => {
-                    self.add_str(name, text);
-                }
+                Ok(text) => Some(self.sources.add(name, text)),
                 Err(e) => {
                     let at = e.utf8_error().valid_up_to();
                     let bad = e.as_bytes()[at];
@@ -198,6 +213,7 @@ impl Loader {
                         .with_label("invalid byte here")
                         .with_help("definition files must be UTF-8 encoded"),
                     );
+                    None
                 }
             },
             Err(e) => {
@@ -208,9 +224,35 @@ impl Loader {
                     Span::new(file, 0, 0),
                 ));
                 self.unreadable += 1;
+                None
             }
         }
-        self
+    }
+
+    /// Adds files from memory, `(name, text)`, as [`add_str`](Self::add_str) on each in turn
+    /// would, parsed on every core; their ids in the same order.
+    pub fn add_strs(&mut self, files: impl IntoIterator<Item = (String, String)>) -> Vec<FileId> {
+        let ids: Vec<FileId> = files
+            .into_iter()
+            .map(|(name, text)| self.sources.add(name, text))
+            .collect();
+        self.parse_added(&ids);
+        ids
+    }
+
+    /// Parses files already in the sources (in parallel when there are several) and takes in
+    /// what each holds, in the order given.
+    fn parse_added(&mut self, files: &[FileId]) {
+        let (sources, limits) = (&self.sources, self.limits);
+        let parsed = par::map(files, &|&file| parse_file(file, sources.text(file), limits));
+        for (content, diags) in parsed {
+            self.diags.absorb(diags);
+            match content {
+                Parsed::Aliases(found) => self.aliases.extend(found),
+                Parsed::Generation(g) => self.raws.push(*g),
+                Parsed::Nothing => self.unreadable += 1,
+            }
+        }
     }
 
     /// The files added so far (read or not): the next file added gets id `sources().len()`.
@@ -220,26 +262,8 @@ impl Loader {
 
     /// Adds a file from memory under `name`.
     pub fn add_str(&mut self, name: impl Into<String>, text: impl Into<String>) -> FileId {
-        let text = text.into();
-        let file = self.sources.add(name, text);
-        let mut parsed = false;
-        if let Some(root) = yaml::parse(file, self.sources.text(file), self.limits, &mut self.diags)
-        {
-            let mut cx = de::Cx {
-                diags: &mut self.diags,
-            };
-            if aliases::is_alias_file(&root) {
-                let found = cx.aliases(&root);
-                self.aliases.extend(found);
-                parsed = true;
-            } else if let Some(g) = cx.generation(file, &root) {
-                self.raws.push(g);
-                parsed = true;
-            }
-        }
-        if !parsed {
-            self.unreadable += 1;
-        }
+        let file = self.sources.add(name, text.into());
+        self.parse_added(&[file]);
         file
     }
 
@@ -263,6 +287,33 @@ impl Loader {
             paths: self.paths,
         }
     }
+}
+
+/// What one definition file holds.
+enum Parsed {
+    Aliases(Vec<aliases::Alias>),
+    Generation(Box<raw::RawGeneration>),
+    /// Not YAML, or not a generation nor an alias file (the errors say why).
+    Nothing,
+}
+
+/// Parses one file on its own (any thread): what it holds and what was wrong with it, in a
+/// sink of its own (unbounded: the loader's sink applies its cap when it takes them in).
+fn parse_file(file: FileId, text: &str, limits: Limits) -> (Parsed, Diagnostics) {
+    let mut diags = Diagnostics::unbounded();
+    let content = match yaml::parse(file, text, limits, &mut diags) {
+        Some(root) => {
+            let mut cx = de::Cx { diags: &mut diags };
+            if aliases::is_alias_file(&root) {
+                Parsed::Aliases(cx.aliases(&root))
+            } else {
+                cx.generation(file, &root)
+                    .map_or(Parsed::Nothing, |g| Parsed::Generation(Box::new(g)))
+            }
+        }
+        None => Parsed::Nothing,
+    };
+    (content, diags)
 }
 
 /// The path as diagnostics print it: relative to the current directory when below it.

@@ -2643,20 +2643,25 @@ fn import_path_with(path: &Path, reviewed: &Reviewed) -> Import {
         rows_of.entry(r.file.as_str()).or_default().push(r);
     }
     let files_named = files.len();
+    // Each file read, parsed and converted on its own (on every core); the results taken in
+    // the files' order, so issues and models come out as a sequential loop gives them.
+    let converted = crate::par::map(&files, &|(p, rel)| {
+        let mut issues = Vec::new();
+        let Some(text) = read_text(p, &mut issues) else {
+            return (false, issues, None);
+        };
+        let name = display(p);
+        let model = parse_file(&name, &text, &mut issues).and_then(|file| {
+            let cpus: &[&MapRow] = rows_of.get(rel.as_str()).map_or(&[], Vec::as_slice);
+            convert_reviewed(&file, rel, cpus, &provenance, reviewed, &mut issues)
+        });
+        (true, issues, model.map(|m| (name, m)))
+    });
     let mut by_id: BTreeMap<String, String> = BTreeMap::new();
-    for (p, rel) in files {
-        let Some(text) = read_text(&p, &mut imp.issues) else {
-            continue;
-        };
-        imp.files_read += 1;
-        let name = display(&p);
-        let Some(file) = parse_file(&name, &text, &mut imp.issues) else {
-            continue;
-        };
-        let cpus: &[&MapRow] = rows_of.get(rel.as_str()).map_or(&[], Vec::as_slice);
-        let Some(model) =
-            convert_reviewed(&file, &rel, cpus, &provenance, reviewed, &mut imp.issues)
-        else {
+    for ((_, rel), (read, issues, model)) in files.iter().zip(converted) {
+        imp.files_read += usize::from(read);
+        imp.issues.extend(issues);
+        let Some((name, model)) = model else {
             continue;
         };
         if let Some(other) = by_id.get(&model.id) {
@@ -3001,16 +3006,14 @@ pub fn check_models(models: &[CoreModel]) -> crate::Loaded {
         vendors.push("intel");
     }
     for vendor in vendors {
-        for p in hand_written_files(vendor) {
-            loader.add_file(&p);
-        }
+        loader.add_files(&hand_written_files(vendor));
     }
-    for m in models {
-        loader.add_str(
+    loader.add_strs(models.iter().map(|m| {
+        (
             format!("{}/models/{}", vendor_dir(m), m.file_name),
             m.yaml.clone(),
-        );
-    }
+        )
+    }));
     loader.finish()
 }
 

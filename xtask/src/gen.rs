@@ -52,9 +52,12 @@ pub fn expected(
     Ok(out)
 }
 
-/// `manifest` with the block between the markers replaced by one feature per model generation
-/// plus `all-models`.
-fn with_features(manifest: &str, features: &[String]) -> Result<String, String> {
+/// `manifest` with the block between the markers replaced by one feature per gated generation
+/// (CPU models and microarchitectures) plus `all-models`.
+fn with_features(
+    manifest: &str,
+    features: &[pmu_defs::codegen::Feature],
+) -> Result<String, String> {
     let (Some(b), Some(e)) = (manifest.find(BEGIN), manifest.find(END)) else {
         return Err(format!(
             "{MANIFEST} has no generated feature block; add the lines\n{BEGIN}\n{END}\nunder [features]"
@@ -63,15 +66,22 @@ fn with_features(manifest: &str, features: &[String]) -> Result<String, String> 
     let mut block = format!("{BEGIN}\n");
     block.push_str("# Every CPU-model event table.\nall-models = [");
     block.push_str(
-        &features
-            .iter()
-            .map(|f| format!("\"{f}\""))
+        &(features.iter())
+            .filter(|f| f.model)
+            .map(|f| format!("\"{}\"", f.name))
             .collect::<Vec<_>>()
             .join(", "),
     );
     block.push_str("]\n");
-    for f in features {
-        block.push_str(&format!("{f} = []\n"));
+    block.push_str(
+        "# A microarchitecture's registers (`intel::skylake_family`); its CPU models turn it on.\n",
+    );
+    for f in features.iter().filter(|f| !f.model) {
+        block.push_str(&format!("{}\n", f.manifest_line()));
+    }
+    block.push_str("# A CPU model's event table (`intel::skylake::events`).\n");
+    for f in features.iter().filter(|f| f.model) {
+        block.push_str(&format!("{}\n", f.manifest_line()));
     }
     Ok(format!("{}{block}{}", &manifest[..b], &manifest[e..]))
 }

@@ -6,7 +6,7 @@
 use super::doc::escape_doc;
 use super::layout::{Layout, Layouts, SHARED};
 use super::util::{absolute, ident, join_and, module_path, relative_path};
-use super::{Cx, FileTokens, is_model};
+use super::{Cx, FileTokens, is_gated, is_model};
 use crate::model::Generation;
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -25,15 +25,32 @@ impl Cx<'_> {
         let split_mode = split.is_some();
         let layouts = self.layouts();
         let mut modules = Modules::new();
-        for g in self.model.generations.iter().filter(|g| self.emits(&g.id)) {
+        let emitted: Vec<&Generation> = (self.model.generations.iter())
+            .filter(|g| self.emits(&g.id))
+            .collect();
+        // Split off, a CPU model's module is a file of its own: generated on every core, as
+        // text (most of the generator's work).
+        let own_files: Vec<&Generation> = (emitted.iter().copied())
+            .filter(|g| split_mode && is_gated(self.model, g))
+            .collect();
+        let seed = self.seed();
+        let texts = seed.map(&own_files, &|g, cx| cx.generation(g, &layouts).to_string());
+        let mut texts: BTreeMap<&str, String> =
+            own_files.iter().map(|g| g.id.as_str()).zip(texts).collect();
+        for g in emitted {
             let segs = module_path(&g.id);
-            let features = if is_model(g) {
+            let features = if is_gated(self.model, g) {
                 vec![g.id.clone()]
             } else {
                 Vec::new()
             };
-            let body = self.generation(g, &layouts);
-            let decl = module(&segs, body, features, split.as_deref_mut());
+            let decl = match (texts.remove(g.id.as_str()), split.as_deref_mut()) {
+                (Some(text), Some(files)) => file_module(&segs, text, features, files),
+                _ => {
+                    let body = self.generation(g, &layouts);
+                    module(&segs, body, features, split.as_deref_mut())
+                }
+            };
             place(&mut modules, &segs, decl);
         }
         // `shared` modules, by parent (`["intel"]`).
@@ -46,7 +63,17 @@ impl Cx<'_> {
                 }
             }
             let body = self.shared_module(&ls, &features);
-            let decl = module(home, body, features, split.as_deref_mut());
+            // Compiled with any user's feature; a user whose ancestor is a user too is left
+            // out (its feature turns the ancestor's on).
+            let gates: Vec<String> = (features.iter())
+                .filter(|u| {
+                    self.model
+                        .generation(u)
+                        .is_none_or(|g| !g.ancestors.iter().any(|a| features.contains(a)))
+                })
+                .cloned()
+                .collect();
+            let decl = module(home, body, gates, split.as_deref_mut());
             let (m, parent) = home.split_last().expect("a shared module has a path");
             shared
                 .entry(parent[..parent.len() - 1].join("::"))
@@ -220,22 +247,34 @@ fn module(
     features: Vec<String>,
     split: Option<&mut Vec<FileTokens>>,
 ) -> TokenStream {
-    let m = ident(segs.last().map_or("", |s| s.as_str()));
     match split {
-        Some(files) if !features.is_empty() => {
-            let cfg = match features.as_slice() {
-                [one] => quote!(feature = #one),
-                all => quote!(any(#(feature = #all),*)),
-            };
-            files.push(FileTokens {
-                path: format!("generated/{}.rs", segs.join("/")),
-                features,
-                tokens: body,
-            });
-            quote! { #[cfg(#cfg)] pub mod #m; }
+        Some(files) if !features.is_empty() => file_module(segs, body.to_string(), features, files),
+        _ => {
+            let m = ident(segs.last().map_or("", |s| s.as_str()));
+            quote! { pub mod #m { #body } }
         }
-        _ => quote! { pub mod #m { #body } },
     }
+}
+
+/// The declaration of module `segs` whose body (as text) goes to a file of its own, compiled
+/// when any of `features` is enabled.
+fn file_module(
+    segs: &[String],
+    text: String,
+    features: Vec<String>,
+    files: &mut Vec<FileTokens>,
+) -> TokenStream {
+    let m = ident(segs.last().map_or("", |s| s.as_str()));
+    let cfg = match features.as_slice() {
+        [one] => quote!(feature = #one),
+        all => quote!(any(#(feature = #all),*)),
+    };
+    files.push(FileTokens {
+        path: format!("generated/{}.rs", segs.join("/")),
+        features,
+        text,
+    });
+    quote! { #[cfg(#cfg)] pub mod #m; }
 }
 
 /// Puts the declaration of module `segs` into its parent's list.

@@ -9,9 +9,11 @@
 //! them). Each layout is emitted once, in its *home*, and `pub use`d by every other
 //! generation that has it:
 //!
-//! - a generation that is always compiled (not a CPU model) when one uses the layout, the
-//!   first in model order (usually the one defining it, as before);
-//! - the one generation using it, when only one does;
+//! - a generation that is always compiled (not behind a Cargo feature, see
+//!   [`is_gated`](super::is_gated)) when one uses the layout, the first in model order
+//!   (usually the one defining it, as before);
+//! - else a user that every other user extends (a microarchitecture generation and its CPU
+//!   models: their features turn on its own), or the one user when only one has it;
 //! - otherwise `<vendor>::shared::<first user>`: a module that `pmu-regs` compiles when any
 //!   of the users' Cargo features is enabled.
 //!
@@ -21,8 +23,8 @@
 //! again; the emitted generations' own definitions are grouped among themselves.
 
 use super::util::module_path;
-use super::{Cx, is_model};
-use crate::model::{Generation, Register};
+use super::{Cx, is_gated};
+use crate::model::{Generation, Model, Register};
 use std::collections::BTreeMap;
 
 pub(super) use crate::names::SHARED_MODULE as SHARED;
@@ -82,6 +84,7 @@ impl<'a> Cx<'a> {
         let mut by_tokens: BTreeMap<String, usize> = BTreeMap::new();
         // Built-in layouts: (home in pmu-regs, register name) -> index into `all`.
         let mut builtin: BTreeMap<(&[String], &str), usize> = BTreeMap::new();
+        let mut keys = self.own_definition_keys();
         // Parents come first, so an inherited register's definition is already known.
         for g in self.model.generations.iter().filter(|g| self.emits(&g.id)) {
             for r in &g.registers {
@@ -124,7 +127,8 @@ impl<'a> Cx<'a> {
                             shared: false,
                             builtin: false,
                         };
-                        let key = self.register(&l).to_string();
+                        let key = (keys.remove(&(g.id.as_str(), r.name.as_str())))
+                            .unwrap_or_else(|| self.register(&l).to_string());
                         let i = *by_tokens.entry(key).or_insert_with(|| {
                             all.push(l);
                             all.len() - 1
@@ -138,20 +142,51 @@ impl<'a> Cx<'a> {
             }
         }
         for l in all.iter_mut().filter(|l| !l.builtin) {
-            (l.home, l.shared) = home(&l.users);
+            (l.home, l.shared) = home(self.model, &l.users);
         }
         Layouts { all, of }
     }
 }
 
+impl<'a> Cx<'a> {
+    /// The key of every register a generation defines itself, (generation id, register name)
+    /// -> the register pass's text for it with no users named: computed on every core, as
+    /// most of the layout pass's work is this.
+    fn own_definition_keys(&self) -> BTreeMap<(&'a str, &'a str), String> {
+        let own: Vec<(&'a Generation, &'a Register)> = (self.model.generations.iter())
+            .filter(|g| self.emits(&g.id))
+            .flat_map(|g| g.registers.iter().map(move |r| (g, r)))
+            .filter(|(g, r)| r.defined_in == g.id)
+            .collect();
+        let seed = self.seed();
+        let keys = seed.map(&own, &|&(generation, register), cx| {
+            let l = Layout {
+                generation,
+                register,
+                definers: Vec::new(),
+                users: Vec::new(),
+                home: Vec::new(),
+                shared: false,
+                builtin: false,
+            };
+            cx.register(&l).to_string()
+        });
+        (own.iter().map(|(g, r)| (g.id.as_str(), r.name.as_str())))
+            .zip(keys)
+            .collect()
+    }
+}
+
 /// Where a layout with these users (model order, at least one) is emitted, and whether that
-/// is a shared module.
-fn home(users: &[&Generation]) -> (Vec<String>, bool) {
-    if let Some(g) = users.iter().find(|g| !is_model(g)) {
+/// is a shared module: the first user always compiled; else a user every other user extends
+/// (whose Cargo feature theirs turn on); else a shared module compiled with any of theirs.
+fn home(model: &Model, users: &[&Generation]) -> (Vec<String>, bool) {
+    if let Some(g) = users.iter().find(|g| !is_gated(model, g)) {
         return (module_path(&g.id), false);
     }
     let first = module_path(&users[0].id);
-    if users.len() == 1 {
+    let under_first = |u: &&Generation| u.id == users[0].id || u.ancestors.contains(&users[0].id);
+    if users.iter().all(under_first) {
         return (first, false);
     }
     let (last, parent) = first.split_last().expect("a module path has a segment");

@@ -21,7 +21,14 @@ impl Cx<'_> {
         let name = ident(&r.name);
         let name_str = &r.name;
         let alias = ident(&crate::names::register_alias(&r.name));
-        let doc = register_doc(r, &l.definers);
+        // Each definer's manual citation (the layout is one; where it is documented differs).
+        let definers: Vec<(&str, &str)> = (l.definers.iter())
+            .map(|d| {
+                let own = (self.model.generation(d)).and_then(|g| g.register(&r.name));
+                (*d, own.map_or(r.manual.as_str(), |x| x.manual.as_str()))
+            })
+            .collect();
+        let doc = register_doc(r, &definers);
         let tock_block = self.tock_block(r);
         let address = self.address_items(r);
         let mut p = self.value_parts(r);
@@ -412,7 +419,9 @@ impl Cx<'_> {
 
 /// The register's doc: its own text, then MSR, access, width, reset value, reserved bits,
 /// the generations defining this layout (`definers`) and the manual section.
-fn register_doc(r: &Register, definers: &[&str]) -> String {
+/// `definers`: (generation, its manual citation) of each generation defining the layout; none
+/// for the layout pass's key, which must not depend on them.
+fn register_doc(r: &Register, definers: &[(&str, &str)]) -> String {
     let addr_text = if r.msr.indexed {
         format!(
             "`{:#X}` + {} × n for n in 0..{} (`{}0`..`{}{}`)",
@@ -449,20 +458,38 @@ fn register_doc(r: &Register, definers: &[&str]) -> String {
     // as the Skylake-type LBR stack of Skylake, Goldmont, Ice Lake and Tremont), where the
     // register first appears differs per chain: the list of definers says it, and leaving
     // `since` out keeps their layouts one (the layout pass compares these tokens).
+    // Generations of different chains can define one layout, each citing its own manual
+    // section (Silvermont's, Bonnell's and Knights Landing's LBR TOS): one line each, when
+    // they differ.
     let defined_in = match definers {
-        [one] => format!("`{one}` (register present since `{}`)", r.since),
+        [(one, _)] => format!("`{one}` (register present since `{}`)", r.since),
         _ => format!(
             "{}, one layout emitted once",
             join_and(
                 &definers
                     .iter()
-                    .map(|d| format!("`{d}`"))
+                    .map(|(d, _)| format!("`{d}`"))
                     .collect::<Vec<_>>()
             ),
         ),
     };
     doc.push_str(&format!("- Defined in: {defined_in}\n"));
-    doc.push_str(&format!("- Manual: {}\n", escape_doc(&r.manual)));
+    let mut manuals: Vec<(&str, &str)> = Vec::new();
+    for &(d, m) in definers {
+        if !manuals.iter().any(|(_, x)| *x == m) {
+            manuals.push((d, m));
+        }
+    }
+    match manuals.as_slice() {
+        [] => {}
+        [(_, m)] => doc.push_str(&format!("- Manual: {}\n", escape_doc(m))),
+        _ => {
+            doc.push_str("- Manual:\n");
+            for (d, m) in &manuals {
+                doc.push_str(&format!("  - `{d}`: {}\n", escape_doc(m)));
+            }
+        }
+    }
     doc.push_str("\nThe value type is [`Value`](");
     doc.push_str(&format!("{}::Value).", r.name));
     doc

@@ -85,24 +85,20 @@ pub(super) fn file(tokens: TokenStream) -> Result<String, String> {
 }
 
 /// [`files_reusing`] with nothing to reuse: every file formatted.
-pub(super) fn files(input: Vec<(String, TokenStream)>) -> Result<Vec<(String, String)>, String> {
-    files_reusing(input, &|_| None)
+pub(super) fn files(texts: Vec<(String, String)>) -> Result<Vec<(String, String)>, String> {
+    files_reusing(texts, &|_| None)
 }
 
-/// [`file`] over every `(path, tokens)`, in the input's order, on every available core, largest
-/// first; a file whose `previous(path)` text is [`reusable`] is returned as it was, unformatted.
+/// [`file`] over every `(path, token text)` (`TokenStream` is not `Send`: the threads get the
+/// text and lex it again), in the input's order, on every available core, largest first; a
+/// file whose `previous(path)` text is [`reusable`] is returned as it was, unformatted.
 pub(super) fn files_reusing(
-    input: Vec<(String, TokenStream)>,
+    texts: Vec<(String, String)>,
     previous: &(dyn Fn(&str) -> Option<String> + Sync),
 ) -> Result<Vec<(String, String)>, String> {
-    // `TokenStream` is not `Send`: the threads get the text and lex it again.
-    let texts: Vec<(String, String)> = input
-        .into_iter()
-        .map(|(path, tokens)| (path, tokens.to_string()))
-        .collect();
     let mut order: Vec<usize> = (0..texts.len()).collect();
     order.sort_by_key(|&i| std::cmp::Reverse(texts[i].1.len()));
-    let done = in_parallel(&order, texts.len(), &|i| {
+    let done = crate::par::run_ordered(&order, texts.len(), &|i| {
         let (path, text) = &texts[i];
         let fp = tokens_fingerprint(text);
         match previous(path) {
@@ -118,31 +114,6 @@ pub(super) fn files_reusing(
             Ok((path, text))
         })
         .collect()
-}
-
-/// `work(i)` for every `i` of `order` (taken in that order by as many threads as there are
-/// cores), each result at index `i` of a vector of `len`.
-fn in_parallel<T: Send>(
-    order: &[usize],
-    len: usize,
-    work: &(dyn Fn(usize) -> T + Sync),
-) -> Vec<Option<T>> {
-    use std::sync::Mutex;
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    let next = AtomicUsize::new(0);
-    let done: Mutex<Vec<Option<T>>> = Mutex::new((0..len).map(|_| None).collect());
-    let threads = std::thread::available_parallelism().map_or(1, usize::from);
-    std::thread::scope(|s| {
-        for _ in 0..threads.min(order.len()) {
-            s.spawn(|| {
-                while let Some(&i) = order.get(next.fetch_add(1, Ordering::Relaxed)) {
-                    let r = work(i);
-                    done.lock().unwrap_or_else(|p| p.into_inner())[i] = Some(r);
-                }
-            });
-        }
-    });
-    done.into_inner().unwrap_or_else(|p| p.into_inner())
 }
 
 #[cfg(test)]
@@ -174,17 +145,23 @@ mod tests {
 
     #[test]
     fn reusing_returns_the_previous_text_and_formats_the_rest() {
-        let fresh = files(vec![("a.rs".into(), sample())]).unwrap();
+        let fresh = files(vec![("a.rs".into(), sample().to_string())]).unwrap();
         let (_, text) = &fresh[0];
         // A previous file whose fingerprints match comes back byte for byte, not formatted
         // again: here its code has a comment prettyplease would never print.
         let fp = tokens_fingerprint(&sample().to_string());
         let kept = assemble(&fp, "// laid out by hand\npub struct A;\n");
-        let got = files_reusing(vec![("a.rs".into(), sample())], &|_| Some(kept.clone())).unwrap();
+        let got = files_reusing(vec![("a.rs".into(), sample().to_string())], &|_| {
+            Some(kept.clone())
+        })
+        .unwrap();
         assert_eq!(got[0].1, kept);
         // ... and a stale one is replaced by the formatted file.
         let stale = text.replace("pub struct A", "pub struct Z");
-        let got = files_reusing(vec![("a.rs".into(), sample())], &|_| Some(stale.clone())).unwrap();
+        let got = files_reusing(vec![("a.rs".into(), sample().to_string())], &|_| {
+            Some(stale.clone())
+        })
+        .unwrap();
         assert_eq!(&got[0].1, text);
     }
 }

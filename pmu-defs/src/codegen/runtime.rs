@@ -383,8 +383,9 @@ fn arch_events(krate: &TokenStream, g: &Generation) -> TokenStream {
 }
 
 /// The `Generation` enum over every generation with a marker, and the markers re-exported
-/// beside it (`pmu_regs::arch` re-exports this module). A model generation's variant and
-/// marker exist only with its Cargo feature (`split`: the `pmu-regs` layout).
+/// beside it (`pmu_regs::arch` re-exports this module). A gated generation's variant and
+/// marker (a CPU model's, a microarchitecture's) exist only with its Cargo feature (`split`:
+/// the `pmu-regs` layout).
 pub fn generations(krate: &TokenStream, model: &Model, split: bool) -> TokenStream {
     let gens: Vec<&Generation> = model
         .generations
@@ -392,7 +393,7 @@ pub fn generations(krate: &TokenStream, model: &Model, split: bool) -> TokenStre
         .filter(|g| has_runtime(g))
         .collect();
     let cfg = |g: &Generation| {
-        if split && super::is_model(g) {
+        if split && super::is_gated(model, g) {
             let f = &g.id;
             quote!(#[cfg(feature = #f)])
         } else {
