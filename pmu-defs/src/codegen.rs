@@ -42,6 +42,7 @@ mod doc;
 mod event_of;
 mod event_on;
 mod events;
+mod features;
 mod fields;
 mod generation;
 mod layout;

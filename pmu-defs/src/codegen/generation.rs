@@ -18,23 +18,52 @@ type Modules = BTreeMap<String, Vec<(String, TokenStream)>>;
 
 impl Cx<'_> {
     /// Every generation's module inside its vendor module (`intel::v3`), and the shared layout
-    /// modules (`intel::shared::arrowlake_lioncove`). With `split`, each model generation's
+    /// modules (`intel::shared::arrowlake_lioncove`). With `split`, each gated generation's
     /// body, and each shared module's, goes to a file of its own, declared behind the
     /// features that need it.
     pub(super) fn generations(&self, mut split: Option<&mut Vec<FileTokens>>) -> TokenStream {
         let split_mode = split.is_some();
         let layouts = self.layouts();
+        let mut modules = self.generation_modules(&layouts, split.as_deref_mut());
+        for (parent, decl) in self.shared_modules(&layouts, split) {
+            modules
+                .entry(parent)
+                .or_default()
+                .push((SHARED.to_string(), decl));
+        }
+        let mut out = self.vendor_modules(modules);
+        // The `Generation` enum lives in `pmu-regs`: only code generated for it (every
+        // generation, no `only`) has it; generations emitted elsewhere get their marker types.
+        if self.runtime && self.only.is_none() {
+            out.extend(super::runtime::generations(
+                &self.krate,
+                self.model,
+                split_mode,
+            ));
+            out.extend(self.feature_traits(split_mode));
+        }
+        if self.only.is_some() {
+            out.extend(self.feature_checks());
+        }
+        out
+    }
+
+    /// Each emitted generation's module declaration, by parent. Split off, a gated generation's
+    /// module is a file of its own: generated on every core, as text (most of the generator's
+    /// work).
+    fn generation_modules(
+        &self,
+        layouts: &Layouts<'_>,
+        mut split: Option<&mut Vec<FileTokens>>,
+    ) -> Modules {
         let mut modules = Modules::new();
         let emitted: Vec<&Generation> = (self.model.generations.iter())
             .filter(|g| self.emits(&g.id))
             .collect();
-        // Split off, a CPU model's module is a file of its own: generated on every core, as
-        // text (most of the generator's work).
         let own_files: Vec<&Generation> = (emitted.iter().copied())
-            .filter(|g| split_mode && is_gated(self.model, g))
+            .filter(|g| split.is_some() && is_gated(self.model, g))
             .collect();
-        let seed = self.seed();
-        let texts = seed.map(&own_files, &|g, cx| cx.generation(g, &layouts).to_string());
+        let texts = (self.seed()).map(&own_files, &|g, cx| cx.generation(g, layouts).to_string());
         let mut texts: BTreeMap<&str, String> =
             own_files.iter().map(|g| g.id.as_str()).zip(texts).collect();
         for g in emitted {
@@ -47,70 +76,70 @@ impl Cx<'_> {
             let decl = match (texts.remove(g.id.as_str()), split.as_deref_mut()) {
                 (Some(text), Some(files)) => file_module(&segs, text, features, files),
                 _ => {
-                    let body = self.generation(g, &layouts);
+                    let body = self.generation(g, layouts);
                     module(&segs, body, features, split.as_deref_mut())
                 }
             };
             place(&mut modules, &segs, decl);
         }
-        // `shared` modules, by parent (`["intel"]`).
-        let mut shared = Modules::new();
+        modules
+    }
+
+    /// The `shared` module of each vendor that has one, `(vendor, declaration)`: the layouts
+    /// several generations define alike, each module compiled with any of its users' features
+    /// (a user whose ancestor is a user too is left out: its feature turns the ancestor's on).
+    fn shared_modules(
+        &self,
+        layouts: &Layouts<'_>,
+        mut split: Option<&mut Vec<FileTokens>>,
+    ) -> Vec<(String, TokenStream)> {
+        let mut by_parent = Modules::new();
         for (home, ls) in layouts.shared() {
-            let mut features: Vec<String> = Vec::new();
+            let mut users: Vec<String> = Vec::new();
             for u in ls.iter().flat_map(|l| &l.users) {
-                if !features.contains(&u.id) {
-                    features.push(u.id.clone());
+                if !users.contains(&u.id) {
+                    users.push(u.id.clone());
                 }
             }
-            let body = self.shared_module(&ls, &features);
-            // Compiled with any user's feature; a user whose ancestor is a user too is left
-            // out (its feature turns the ancestor's on).
-            let gates: Vec<String> = (features.iter())
+            let body = self.shared_module(&ls, &users);
+            let gates: Vec<String> = (users.iter())
                 .filter(|u| {
-                    self.model
-                        .generation(u)
-                        .is_none_or(|g| !g.ancestors.iter().any(|a| features.contains(a)))
+                    (self.model.generation(u))
+                        .is_none_or(|g| !g.ancestors.iter().any(|a| users.contains(a)))
                 })
                 .cloned()
                 .collect();
             let decl = module(home, body, gates, split.as_deref_mut());
             let (m, parent) = home.split_last().expect("a shared module has a path");
-            shared
-                .entry(parent[..parent.len() - 1].join("::"))
+            (by_parent.entry(parent[..parent.len() - 1].join("::")))
                 .or_default()
                 .push((m.clone(), decl));
         }
-        for (parent, inner) in shared {
-            let inner = inner.into_iter().map(|(_, decl)| decl);
-            let doc = "Register layouts that several CPU-model generations define identically, \
-                       each emitted once: one module per first generation using them. Each \
-                       generation re-exports its registers from here.";
-            let m = ident(SHARED);
-            let decl = quote! {
-                #[doc = #doc]
-                pub mod #m { #(#inner)* }
-            };
-            modules
-                .entry(parent)
-                .or_default()
-                .push((SHARED.to_string(), decl));
-        }
+        let doc = "Register layouts that several generations define identically, each emitted \
+                   once: one module per first generation using them. Each generation \
+                   re-exports its registers from here.";
+        let m = ident(SHARED);
+        (by_parent.into_iter())
+            .map(|(parent, inner)| {
+                let inner = inner.into_iter().map(|(_, decl)| decl);
+                (parent, quote! { #[doc = #doc] pub mod #m { #(#inner)* } })
+            })
+            .collect()
+    }
+
+    /// The vendor modules holding `modules`, then the modules without a vendor. Parents before
+    /// children (by `extends` depth), CPU models after every other generation, `shared` last:
+    /// rustc names a type by the first path to it it finds walking the modules in this order,
+    /// so a layout is named by the generation defining it (`intel::v3::IA32_PERFEVTSEL`), which
+    /// is shallower than any generation inheriting it, not by a microarchitecture generation or
+    /// CPU model re-exporting it.
+    fn vendor_modules(&self, mut modules: Modules) -> TokenStream {
         let mut out = TokenStream::new();
         let mut flat = modules.remove("").unwrap_or_default();
-        // Parents before children (by `extends` depth), CPU models after every other
-        // generation, `shared` last: rustc names a type by the first path to it it finds
-        // walking the modules in this order, so a layout is named by the generation defining
-        // it (`intel::v3::IA32_PERFEVTSEL`), which is shallower than any generation
-        // inheriting it, not by a microarchitecture generation or CPU model re-exporting it.
-        let order: BTreeMap<String, (bool, usize)> = self
-            .model
-            .generations
-            .iter()
+        let order: BTreeMap<String, (bool, usize)> = (self.model.generations.iter())
             .map(|g| {
-                (
-                    module_path(&g.id).join("::"),
-                    (is_model(g), g.ancestors.len()),
-                )
+                let path = module_path(&g.id).join("::");
+                (path, (is_model(g), g.ancestors.len()))
             })
             .collect();
         for (vendor, mut gens) in modules {
@@ -129,15 +158,6 @@ impl Cx<'_> {
         flat.sort_by(|a, b| a.0.cmp(&b.0));
         for (_, body) in flat {
             out.extend(body);
-        }
-        // The `Generation` enum lives in `pmu-regs`: only code generated for it (every
-        // generation, no `only`) has it; generations emitted elsewhere get their marker types.
-        if self.runtime && self.only.is_none() {
-            out.extend(super::runtime::generations(
-                &self.krate,
-                self.model,
-                split_mode,
-            ));
         }
         out
     }
