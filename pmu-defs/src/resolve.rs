@@ -204,6 +204,75 @@ fn index_of<T>(items: &[T], name: impl Fn(&T) -> &str) -> HashMap<String, usize>
     index
 }
 
+/// The parent's PMU layout with this file's `pmu.encoding` entries merged in by key.
+fn pmu_layout(raw: &RawGeneration, parent: Option<&Generation>) -> Pmu {
+    let mut pmu = parent.map(|p| p.pmu.clone()).unwrap_or_default();
+    if let Some(rp) = &raw.pmu {
+        for (k, f) in &rp.encoding {
+            pmu.spans.push((format!("encoding.{}", k.value), f.span));
+        }
+        for (k, f) in &rp.encoding {
+            match pmu.encoding.iter_mut().find(|(a, _)| *a == k.value) {
+                Some(e) => e.1 = f.value.clone(),
+                None => pmu.encoding.push((k.value.clone(), f.value.clone())),
+            }
+        }
+    }
+    pmu
+}
+
+/// A register whose constraints this generation adds, changes or removes has a new
+/// definition here, even when none of its fields changed: generated code attaches
+/// constraints to the register's type.
+fn mark_constrained(
+    id: &str,
+    raw: &RawGeneration,
+    parent: Option<&Generation>,
+    constraints: &[Constraint],
+    registers: &mut [Register],
+) {
+    let touched: Vec<&str> = (raw.constraints.iter())
+        .filter_map(|rc| {
+            (constraints.iter())
+                .find(|c| c.id == rc.id.value)
+                .map(|c| c.register.as_str())
+        })
+        .chain(
+            (parent.iter().flat_map(|p| p.constraints.iter()))
+                .filter(|c| raw.remove.constraints.iter().any(|r| r.value == c.id))
+                .map(|c| c.register.as_str()),
+        )
+        .collect();
+    for r in registers
+        .iter_mut()
+        .filter(|r| touched.contains(&r.name.as_str()))
+    {
+        r.defined_in = id.to_owned();
+    }
+}
+
+/// `detect:`, as read (its fields were checked when read).
+fn detect(raw: &RawGeneration) -> Option<Detect> {
+    raw.detect.as_ref().map(|d| Detect {
+        cpuid: match (
+            &d.value.leaf,
+            &d.value.register,
+            &d.value.field,
+            &d.value.at_least,
+        ) {
+            (Some(leaf), Some(register), Some(field), Some(at_least)) => Some(DetectCpuid {
+                leaf: leaf.value.clone(),
+                register: register.value.clone(),
+                field: field.value.clone(),
+                at_least: at_least.value,
+            }),
+            _ => None,
+        },
+        family_at_least: d.value.family_at_least.as_ref().map(|f| f.value as u32),
+        span: d.span,
+    })
+}
+
 fn text(s: &Option<Spanned<String>>) -> Option<String> {
     s.as_ref().map(|s| s.value.clone())
 }
@@ -276,26 +345,70 @@ impl Resolver<'_> {
             ancestors.push(p.id.clone());
             ancestors.extend(p.ancestors.iter().cloned());
         }
-        let vendor = raw
-            .vendor
-            .as_ref()
-            .map(|v| v.value)
-            .or(parent.map(|p| p.vendor))
-            .unwrap_or(Vendor::Intel);
+        let vendor = self.vendor(raw, parent);
+        let mut registers = self.registers(raw, parent);
+        let cpuid = self.cpuid_leaves(raw, parent);
+        let mut pmu = pmu_layout(raw, parent);
+        let events = self.events(raw, parent);
+        let constraints = self.constraints(raw, parent);
+        mark_constrained(&id, raw, parent, &constraints, &mut registers);
+        let cpus = self.cpus(raw, vendor);
+        derive_counter_sets(&mut pmu, &registers);
+        let mut g = Generation {
+            id: id.clone(),
+            vendor,
+            title: text(&raw.title).unwrap_or_else(|| id.clone()),
+            manual: text(&raw.manual)
+                .or(parent.map(|p| p.manual.clone()))
+                .unwrap_or_default(),
+            doc: text(&raw.doc).unwrap_or_default(),
+            extends: raw.extends.as_ref().map(|e| e.value.clone()),
+            ancestors,
+            source: text(&raw.source),
+            perfmon_cores: raw.perfmon_cores.iter().map(|c| c.value.clone()).collect(),
+            perfmon_core_spans: raw.perfmon_cores.iter().map(|c| c.span).collect(),
+            cpus,
+            detect: detect(raw),
+            pmu,
+            registers,
+            cpuid,
+            events: Vec::new(),
+            constraints,
+            span: raw.id.span,
+        };
+        // Events that do not restrict their counters may use every general counter of this
+        // generation (an inherited event follows the child's counter count).
+        let all: Vec<u32> = (0..g.general_counters()).collect();
+        g.events = events;
+        for e in g.events.iter_mut().filter(|e| e.any_counter) {
+            e.counters = all.clone();
+        }
+        g
+    }
+
+    /// The generation's vendor: its own, else its parent's; a vendor other than the parent's
+    /// is an error.
+    fn vendor(&mut self, raw: &RawGeneration, parent: Option<&Generation>) -> Vendor {
         if let (Some(v), Some(p)) = (&raw.vendor, parent)
             && v.value != p.vendor
         {
             self.diags.push(
                 Diagnostic::error(
                     "vendor-mismatch",
-                    format!("`{}` extends a generation of another vendor", id),
+                    format!("`{}` extends a generation of another vendor", self.id),
                     v.span,
                 )
                 .with_label(format!("the parent `{}` is {:?}", p.id, p.vendor)),
             );
         }
+        (raw.vendor.as_ref().map(|v| v.value))
+            .or(parent.map(|p| p.vendor))
+            .unwrap_or(Vendor::Intel)
+    }
 
-        // Registers.
+    /// The parent's registers with this file's merged in by name (or `renames:`), new ones
+    /// appended, `remove:`d ones dropped.
+    fn registers(&mut self, raw: &RawGeneration, parent: Option<&Generation>) -> Vec<Register> {
         check_unique(self.diags, "register", &raw.registers, |r| &r.name);
         let mut registers: Vec<Register> = parent.map(|p| p.registers.clone()).unwrap_or_default();
         let mut index = index_of(&registers, |r| r.name.as_str());
@@ -346,110 +459,85 @@ impl Resolver<'_> {
         self.remove_named(&mut registers, &raw.remove.registers, "register", |r| {
             &r.name
         });
+        registers
+    }
 
-        // CPUID leaves.
-        check_unique(self.diags, "CPUID leaf", &raw.cpuid, |c| &c.name);
-        let mut cpuid: Vec<CpuidLeaf> = parent.map(|p| p.cpuid.clone()).unwrap_or_default();
-        let mut index = index_of(&cpuid, |c| c.name.as_str());
-        for rc in &raw.cpuid {
-            let pos = index.get(&rc.name.value).copied();
-            if let Some(leaf) = self.cpuid(pos.map(|i| cpuid[i].clone()), rc) {
+    /// `inherited` with each of `raws` merged in by name through `make` (given the inherited
+    /// entry of that name, if any; `None` when the entry is invalid, already reported), new
+    /// names appended, then the `remove` names dropped.
+    #[allow(clippy::too_many_arguments)]
+    fn merge_named<T: Clone, R>(
+        &mut self,
+        what: &str,
+        mut items: Vec<T>,
+        raws: &[R],
+        remove: &[Spanned<String>],
+        raw_name: impl Fn(&R) -> &Spanned<String>,
+        name: impl Fn(&T) -> &String,
+        make: impl Fn(&mut Self, Option<T>, &R) -> Option<T>,
+    ) -> Vec<T> {
+        check_unique(self.diags, what, raws, &raw_name);
+        let mut index = index_of(&items, |it| name(it).as_str());
+        for r in raws {
+            let pos = index.get(&raw_name(r).value).copied();
+            if let Some(it) = make(self, pos.map(|i| items[i].clone()), r) {
                 match pos {
-                    Some(i) => cpuid[i] = leaf,
+                    Some(i) => items[i] = it,
                     None => {
-                        index.insert(leaf.name.clone(), cpuid.len());
-                        cpuid.push(leaf);
+                        index.insert(name(&it).clone(), items.len());
+                        items.push(it);
                     }
                 }
             }
         }
-        self.remove_named(&mut cpuid, &raw.remove.cpuid, "CPUID leaf", |c| &c.name);
+        self.remove_named(&mut items, remove, what, name);
+        items
+    }
 
-        // PMU layout.
-        let mut pmu = parent.map(|p| p.pmu.clone()).unwrap_or_default();
-        if let Some(rp) = &raw.pmu {
-            for (k, f) in &rp.encoding {
-                pmu.spans.push((format!("encoding.{}", k.value), f.span));
-            }
-            for (k, f) in &rp.encoding {
-                match pmu.encoding.iter_mut().find(|(a, _)| *a == k.value) {
-                    Some(e) => e.1 = f.value.clone(),
-                    None => pmu.encoding.push((k.value.clone(), f.value.clone())),
-                }
-            }
-        }
+    fn cpuid_leaves(&mut self, raw: &RawGeneration, parent: Option<&Generation>) -> Vec<CpuidLeaf> {
+        let inherited = parent.map(|p| p.cpuid.clone()).unwrap_or_default();
+        self.merge_named(
+            "CPUID leaf",
+            inherited,
+            &raw.cpuid,
+            &raw.remove.cpuid,
+            |c| &c.name,
+            |c| &c.name,
+            |this, base, rc| this.cpuid(base, rc),
+        )
+    }
 
-        // Events.
-        check_unique(self.diags, "event", &raw.events, |e| &e.name);
-        let mut events: Vec<Event> = parent.map(|p| p.events.clone()).unwrap_or_default();
-        let mut index = index_of(&events, |e| e.name.as_str());
-        for re in &raw.events {
-            let pos = index.get(&re.name.value).copied();
-            if let Some(ev) = self.event(pos.map(|i| events[i].clone()), re) {
-                match pos {
-                    Some(i) => events[i] = ev,
-                    None => {
-                        index.insert(ev.name.clone(), events.len());
-                        events.push(ev);
-                    }
-                }
-            }
-        }
-        self.remove_named(&mut events, &raw.remove.events, "event", |e| &e.name);
+    fn events(&mut self, raw: &RawGeneration, parent: Option<&Generation>) -> Vec<Event> {
+        let inherited = parent.map(|p| p.events.clone()).unwrap_or_default();
+        self.merge_named(
+            "event",
+            inherited,
+            &raw.events,
+            &raw.remove.events,
+            |e| &e.name,
+            |e| &e.name,
+            |this, base, re| this.event(base, re),
+        )
+    }
 
-        // Constraints.
-        check_unique(self.diags, "constraint", &raw.constraints, |c| &c.id);
-        let mut constraints: Vec<Constraint> =
-            parent.map(|p| p.constraints.clone()).unwrap_or_default();
-        let mut index = index_of(&constraints, |c| c.id.as_str());
-        for rc in &raw.constraints {
-            let pos = index.get(&rc.id.value).copied();
-            if let Some(c) = self.constraint(pos.map(|i| constraints[i].clone()), rc) {
-                match pos {
-                    Some(i) => constraints[i] = c,
-                    None => {
-                        index.insert(c.id.clone(), constraints.len());
-                        constraints.push(c);
-                    }
-                }
-            }
-        }
-        self.remove_named(
-            &mut constraints,
-            &raw.remove.constraints,
+    fn constraints(&mut self, raw: &RawGeneration, parent: Option<&Generation>) -> Vec<Constraint> {
+        let inherited = parent.map(|p| p.constraints.clone()).unwrap_or_default();
+        self.merge_named(
             "constraint",
+            inherited,
+            &raw.constraints,
+            &raw.remove.constraints,
             |c| &c.id,
-        );
+            |c| &c.id,
+            |this, base, rc| this.constraint(base, rc),
+        )
+    }
 
-        // A register whose constraints this generation adds, changes or removes has a new
-        // definition here, even when none of its fields changed: generated code attaches
-        // constraints to the register's type.
-        let touched: Vec<&str> = raw
-            .constraints
-            .iter()
-            .filter_map(|rc| {
-                constraints
-                    .iter()
-                    .find(|c| c.id == rc.id.value)
-                    .map(|c| c.register.as_str())
-            })
-            .chain(
-                parent
-                    .iter()
-                    .flat_map(|p| p.constraints.iter())
-                    .filter(|c| raw.remove.constraints.iter().any(|r| r.value == c.id))
-                    .map(|c| c.register.as_str()),
-            )
-            .collect();
-        for r in registers
-            .iter_mut()
-            .filter(|r| touched.contains(&r.name.as_str()))
-        {
-            r.defined_in = id.clone();
-        }
-
-        // CPU models: their CPUID vendor string must be the generation's vendor.
-        let cpus: Vec<Cpu> = raw
+    /// The CPU models of `cpus:`; one whose CPUID vendor string is not the generation's
+    /// vendor is an error and left out.
+    fn cpus(&mut self, raw: &RawGeneration, vendor: Vendor) -> Vec<Cpu> {
+        let id = self.id;
+        raw
             .cpus
             .iter()
             .flatten()
@@ -482,60 +570,7 @@ impl Resolver<'_> {
                     core_role: text(&c.core_role),
                 })
             })
-            .collect();
-
-        derive_counter_sets(&mut pmu, &registers);
-        let mut g = Generation {
-            id: id.clone(),
-            vendor,
-            title: text(&raw.title).unwrap_or_else(|| id.clone()),
-            manual: text(&raw.manual)
-                .or(parent.map(|p| p.manual.clone()))
-                .unwrap_or_default(),
-            doc: text(&raw.doc).unwrap_or_default(),
-            extends: raw.extends.as_ref().map(|e| e.value.clone()),
-            ancestors,
-            source: text(&raw.source),
-            perfmon_cores: raw.perfmon_cores.iter().map(|c| c.value.clone()).collect(),
-            perfmon_core_spans: raw.perfmon_cores.iter().map(|c| c.span).collect(),
-            cpus,
-            detect: raw.detect.as_ref().map(|d| Detect {
-                cpuid: match (
-                    &d.value.leaf,
-                    &d.value.register,
-                    &d.value.field,
-                    &d.value.at_least,
-                ) {
-                    (Some(leaf), Some(register), Some(field), Some(at_least)) => {
-                        Some(DetectCpuid {
-                            leaf: leaf.value.clone(),
-                            register: register.value.clone(),
-                            field: field.value.clone(),
-                            at_least: at_least.value,
-                        })
-                    }
-                    _ => None,
-                },
-                family_at_least: d.value.family_at_least.as_ref().map(|f| f.value as u32),
-                span: d.span,
-            }),
-            pmu,
-            registers,
-            cpuid,
-            events: Vec::new(),
-            constraints,
-            span: raw.id.span,
-        };
-        // Events that do not restrict their counters may use every general counter of this
-        // generation (an inherited event follows the child's counter count).
-        let all: Vec<u32> = (0..g.general_counters()).collect();
-        for e in &mut events {
-            if e.any_counter {
-                e.counters = all.clone();
-            }
-        }
-        g.events = events;
-        g
+            .collect()
     }
 
     fn register(&mut self, base: Option<Register>, rr: &RawRegister) -> Option<Register> {
