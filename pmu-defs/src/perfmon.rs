@@ -628,33 +628,25 @@ struct Draft {
     pdir: Option<RawCounters>,
 }
 
-/// Reads the fields of one event object; `None` (with errors reported) when it cannot be
-/// imported.
-fn read_event(
+/// One event object's known keys, read as text: (value, offset of the value) by key; null,
+/// "null" and "" mean not given. Keys whose value was refused (reported) are in `rejected`, so
+/// they are not "missing" as well; unknown keys, with their offsets, in `strays`.
+struct EventFields<'v> {
+    fields: BTreeMap<&'static str, (Cow<'v, str>, usize)>,
+    rejected: BTreeSet<&'static str>,
+    strays: Vec<(String, usize)>,
+}
+
+/// Reads `entries` into [`EventFields`], reporting values of the wrong JSON type and keys
+/// given twice; `keys` collects every known key seen (for the file's summary).
+fn event_fields<'v>(
     doc: &mut Doc<'_>,
-    at: usize,
-    entries: &Entries<'_>,
-    unknown: &mut BTreeMap<String, (usize, String, usize)>,
+    entries: &'v Entries<'_>,
     keys: &mut BTreeSet<String>,
-) -> Option<Draft> {
-    let errors_before = doc
-        .issues
-        .iter()
-        .filter(|i| i.level == Level::Error)
-        .count();
-    // Known keys -> (text value, offset of the value); null, "null" and "" mean not given.
-    let mut fields: BTreeMap<&'static str, (Cow<'_, str>, usize)> = BTreeMap::new();
+    label: &str,
+) -> EventFields<'v> {
+    let mut fields: BTreeMap<&'static str, (Cow<'v, str>, usize)> = BTreeMap::new();
     let mut strays: Vec<(String, usize)> = Vec::new();
-    let name_value = entries
-        .0
-        .iter()
-        .find(|(k, _)| k == "EventName")
-        .and_then(|(_, v)| match classify(v) {
-            Val::Text(t) => Some(t.trim().to_owned()),
-            _ => None,
-        });
-    let label = name_value.clone().unwrap_or_else(|| "<unnamed>".to_owned());
-    // Keys whose value was refused (already reported): not "missing" as well.
     let mut rejected: BTreeSet<&'static str> = BTreeSet::new();
     for (k, v) in &entries.0 {
         let off = doc.offset_of(v.get());
@@ -709,15 +701,60 @@ fn read_event(
         };
         fields.insert(key, (value, off));
     }
+    EventFields {
+        fields,
+        rejected,
+        strays,
+    }
+}
+
+/// Counts the unknown keys of one event into `unknown` (key -> where first seen, by which
+/// event, how often), pointing at the key itself when it is written without escapes.
+fn count_strays(
+    doc: &Doc<'_>,
+    strays: Vec<(String, usize)>,
+    unknown: &mut BTreeMap<String, (usize, String, usize)>,
+    label: &str,
+) {
     for (k, off) in strays {
-        // Point at the key itself when it is written without escapes (it precedes its value).
         let quoted = format!("\"{k}\"");
         let at_key = doc.text[..off.min(doc.text.len())]
             .rfind(&quoted)
             .unwrap_or(off);
-        let e = unknown.entry(k).or_insert((at_key, label.clone(), 0));
+        let e = unknown.entry(k).or_insert((at_key, label.to_owned(), 0));
         e.2 += 1;
     }
+}
+
+/// Reads the fields of one event object; `None` (with errors reported) when it cannot be
+/// imported.
+fn read_event(
+    doc: &mut Doc<'_>,
+    at: usize,
+    entries: &Entries<'_>,
+    unknown: &mut BTreeMap<String, (usize, String, usize)>,
+    keys: &mut BTreeSet<String>,
+) -> Option<Draft> {
+    let errors_before = doc
+        .issues
+        .iter()
+        .filter(|i| i.level == Level::Error)
+        .count();
+    let name_value = entries
+        .0
+        .iter()
+        .find(|(k, _)| k == "EventName")
+        .and_then(|(_, v)| match classify(v) {
+            Val::Text(t) => Some(t.trim().to_owned()),
+            _ => None,
+        });
+    let label = name_value.clone().unwrap_or_else(|| "<unnamed>".to_owned());
+    let EventFields {
+        fields,
+        rejected,
+        strays,
+    } = event_fields(doc, entries, keys, &label);
+    count_strays(doc, strays, unknown, &label);
 
     let (line, _) = doc.pos(at);
     let Some(name) = name_value else {
@@ -747,52 +784,12 @@ fn read_event(
     let inv = r.flag("Invert");
     let edge = r.flag("EdgeDetect");
     let any = r.flag("AnyThread");
-    let counter = match r.counters("Counter") {
-        Some(c) if c.general.is_empty() && c.fixed_bit.is_empty() && c.fixed_named.is_empty() => {
-            let off = r.offset("Counter");
-            r.doc
-                .error_at(off, format!("event `{name}`: `Counter` names no counter"));
-            None
-        }
-        Some(c) => Some(c),
-        None => {
-            if !r.fields.contains_key("Counter") {
-                r.missing("Counter");
-            }
-            None
-        }
-    };
+    let counter = r.counter();
     let ht_off = r.counters("CounterHTOff");
     let pebs = r.counters("PEBScounters");
     let pdist = r.counters("PDISTCounter");
     let pdir = r.counters("PDIR_COUNTER");
-    let msr_index = r.list("MSRIndex", u32::MAX as u64);
-    let msr_value = r.number("MSRValue", u64::MAX);
-    let msr = match msr_index {
-        Some(list) if list.iter().any(|&i| i != 0) => {
-            if list.contains(&0) {
-                let off = r.offset("MSRIndex");
-                r.doc.error_at(
-                    off,
-                    format!("event `{name}`: `MSRIndex` mixes 0 (no MSR) with MSR addresses"),
-                );
-            }
-            Some((
-                list.iter().map(|&i| i as u32).collect(),
-                msr_value.unwrap_or(0),
-            ))
-        }
-        _ => {
-            if msr_value.is_some_and(|v| v != 0) {
-                let off = r.offset("MSRValue");
-                r.doc.warning_at(
-                    off,
-                    format!("event `{name}`: `MSRValue` is set but `MSRIndex` names no MSR; the value is not imported"),
-                );
-            }
-            None
-        }
-    };
+    let msr = r.aux_msr();
     let pebs_level = r.number("PEBS", 2).map(|v| v as u8);
     let precise = r.opt_flag("Precise");
     let speculative = r.opt_flag("Speculative");
@@ -805,17 +802,7 @@ fn read_event(
     let ellc = r.flag("ELLC");
     let precise_store = r.flag("PRECISE_STORE");
     let errata = r.errata();
-    let sample_after = match r.number("SampleAfterValue", u64::MAX) {
-        Some(0) => {
-            let off = r.offset("SampleAfterValue");
-            r.doc.warning_at(
-                off,
-                format!("event `{name}`: `SampleAfterValue` is 0, which is no sampling period; not imported"),
-            );
-            None
-        }
-        v => v,
-    };
+    let sample_after = r.sample_after();
     let errors_after = r
         .doc
         .issues
@@ -895,6 +882,79 @@ fn is_na(s: &str) -> bool {
 }
 
 impl Reader<'_, '_, '_> {
+    /// `Counter`: the counters the event may use; an error when it names none or is missing.
+    fn counter(&mut self) -> Option<RawCounters> {
+        match self.counters("Counter") {
+            Some(c)
+                if c.general.is_empty() && c.fixed_bit.is_empty() && c.fixed_named.is_empty() =>
+            {
+                let off = self.offset("Counter");
+                self.doc.error_at(
+                    off,
+                    format!("event `{}`: `Counter` names no counter", self.event),
+                );
+                None
+            }
+            Some(c) => Some(c),
+            None => {
+                if !self.fields.contains_key("Counter") {
+                    self.missing("Counter");
+                }
+                None
+            }
+        }
+    }
+
+    /// `MSRIndex` / `MSRValue`: the auxiliary MSRs and the value to write, when an index is
+    /// not 0; a value without an index is a warning and not imported.
+    fn aux_msr(&mut self) -> Option<(Vec<u32>, u64)> {
+        let msr_index = self.list("MSRIndex", u32::MAX as u64);
+        let msr_value = self.number("MSRValue", u64::MAX);
+        match msr_index {
+            Some(list) if list.iter().any(|&i| i != 0) => {
+                if list.contains(&0) {
+                    let off = self.offset("MSRIndex");
+                    self.doc.error_at(
+                        off,
+                        format!(
+                            "event `{}`: `MSRIndex` mixes 0 (no MSR) with MSR addresses",
+                            self.event
+                        ),
+                    );
+                }
+                Some((
+                    list.iter().map(|&i| i as u32).collect(),
+                    msr_value.unwrap_or(0),
+                ))
+            }
+            _ => {
+                if msr_value.is_some_and(|v| v != 0) {
+                    let off = self.offset("MSRValue");
+                    self.doc.warning_at(
+                        off,
+                        format!("event `{}`: `MSRValue` is set but `MSRIndex` names no MSR; the value is not imported", self.event),
+                    );
+                }
+                None
+            }
+        }
+    }
+
+    /// `SampleAfterValue`; 0 (no sampling period) is a warning and not imported.
+    fn sample_after(&mut self) -> Option<u64> {
+        match self.number("SampleAfterValue", u64::MAX) {
+            Some(0) => {
+                let off = self.offset("SampleAfterValue");
+                self.doc.warning_at(
+                    off,
+                    format!("event `{}`: `SampleAfterValue` is 0, which is no sampling period; not imported", self.event),
+                );
+                None
+            }
+            v => v,
+        }
+    }
+
     fn offset(&self, key: &str) -> usize {
         self.fields.get(key).map_or(self.at, |f| f.1)
     }
