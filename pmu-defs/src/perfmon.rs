@@ -2045,7 +2045,51 @@ pub fn convert_reviewed(
     let arch_gen = parent_generation(file_stem, v, &file.name, issues)?;
     let parent = arch_gen.id.clone();
 
-    let (mut general, mut fixed) = arch_counts(arch_gen);
+    let (general, fixed) = counters_used(file, &arch, arch_counts(arch_gen), issues);
+    if general > 32 || fixed > 16 {
+        issues.push(Issue::new(
+            Level::Error,
+            &file.name,
+            None,
+            format!("the list names general counter {} or fixed counter {}; the global control registers have room for 32 general and 16 fixed counters", general - 1, fixed.saturating_sub(1)),
+        ));
+    }
+    if issues.iter().filter(|i| i.level == Level::Error).count() > errors_before {
+        return None;
+    }
+
+    let mut events: Vec<&PerfmonEvent> = file.events.iter().collect();
+    events.sort_by(|a, b| a.name.cmp(&b.name));
+
+    let mut y = model_header(file, source, provenance, &id, &parent, &arch);
+    write_cpus(&mut y, cpus);
+    y.push_str(&register_overrides(arch_gen, general, fixed));
+    let origins = write_events(&mut y, &events, v, &reviewed.allows(&id));
+    Some(CoreModel {
+        json_file: file.name.clone(),
+        origins,
+        id,
+        file_name: format!("{name}.yaml"),
+        source: source.to_owned(),
+        arch,
+        counters: (general, fixed),
+        events: events.len(),
+        json_events: file.entries,
+        yaml: y,
+    })
+}
+
+/// The general and fixed counters the model has: the architectural generation's `counts`, or
+/// more when an event names a higher counter. An event using what the architectural version
+/// lacks (a second unit mask, AnyThread, a fixed counter) is an error in `issues`.
+fn counters_used(
+    file: &PerfmonFile,
+    arch: &ArchVersion,
+    counts: (u32, u32),
+    issues: &mut Vec<Issue>,
+) -> (u32, u32) {
+    let (mut general, mut fixed) = counts;
+    let v = arch.version;
     for e in &file.events {
         let at = Some((e.line, 1));
         let sets = [
@@ -2089,21 +2133,20 @@ pub fn convert_reviewed(
             need(2, "a fixed counter");
         }
     }
-    if general > 32 || fixed > 16 {
-        issues.push(Issue::new(
-            Level::Error,
-            &file.name,
-            None,
-            format!("the list names general counter {} or fixed counter {}; the global control registers have room for 32 general and 16 fixed counters", general - 1, fixed.saturating_sub(1)),
-        ));
-    }
-    if issues.iter().filter(|i| i.level == Level::Error).count() > errors_before {
-        return None;
-    }
+    (general, fixed)
+}
 
-    let mut events: Vec<&PerfmonEvent> = file.events.iter().collect();
-    events.sort_by(|a, b| a.name.cmp(&b.name));
-
+/// The model file's header comment and its keys up to `source:` (generation, extends, title,
+/// manual, doc).
+fn model_header(
+    file: &PerfmonFile,
+    source: &str,
+    provenance: &Provenance,
+    id: &str,
+    parent: &str,
+    arch: &ArchVersion,
+) -> String {
+    let v = arch.version;
     let mut y = String::new();
     let _ = writeln!(y, "{HEADER} from Intel perfmon — DO NOT EDIT.");
     let _ = writeln!(
@@ -2183,6 +2226,11 @@ pub fn convert_reviewed(
         let _ = writeln!(y, "  {l}");
     }
     let _ = writeln!(y, "source: {}", scalar_text(source));
+    y
+}
+
+/// `cpus:`, each family/model and core type once.
+fn write_cpus(y: &mut String, cpus: &[&MapRow]) {
     if !cpus.is_empty() {
         let _ = writeln!(y, "cpus:");
         let mut seen = BTreeSet::new();
@@ -2206,13 +2254,21 @@ pub fn convert_reviewed(
             let _ = writeln!(y, "  - {{ {} }}", parts.join(", "));
         }
     }
-    y.push_str(&register_overrides(arch_gen, general, fixed));
-    let allows = reviewed.allows(&id);
+}
+
+/// `events:`, one line (or block) each, with the `allow:`s `allows` gives; where each event's
+/// line is in the YAML and was in the JSON.
+fn write_events(
+    y: &mut String,
+    events: &[&PerfmonEvent],
+    v: u8,
+    allows: &BTreeMap<&str, Vec<(&str, &str)>>,
+) -> Vec<EventOrigin> {
     let mut origins = Vec::with_capacity(events.len());
     if !events.is_empty() {
         y.push_str("events:\n");
         let mut line = y.bytes().filter(|&b| b == b'\n').count() + 1;
-        for e in &events {
+        for e in events {
             origins.push(EventOrigin {
                 yaml_line: line,
                 name: e.name.clone(),
@@ -2224,18 +2280,7 @@ pub fn convert_reviewed(
             y.push_str(&text);
         }
     }
-    Some(CoreModel {
-        json_file: file.name.clone(),
-        origins,
-        id,
-        file_name: format!("{name}.yaml"),
-        source: source.to_owned(),
-        arch,
-        counters: (general, fixed),
-        events: events.len(),
-        json_events: file.entries,
-        yaml: y,
-    })
+    origins
 }
 
 /// Free text as a YAML scalar on one line: double-quoted (JSON escapes are valid YAML).
