@@ -41,6 +41,7 @@ mod cpuid;
 mod doc;
 mod event_of;
 mod event_on;
+mod event_table;
 mod events;
 mod features;
 mod fields;

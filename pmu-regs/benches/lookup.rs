@@ -3,7 +3,7 @@
 //! a minimal perfect hash, ASCII case-insensitive) against
 //!
 //! - `old`: what `from_name` did before (binary search, then a case-insensitive linear scan),
-//!   re-implemented here over the same `Event::DESCS`;
+//!   re-implemented here over the same events (`Event::TABLE`, decoded into a `Vec`);
 //! - `phf`: a `phf::Map` over the same names and perf spellings, exact keys (the map
 //!   `phf_codegen` would emit: built by `phf_generator` when the bench starts);
 //! - `hashmap`: `std::collections::HashMap` over the same keys.
@@ -34,11 +34,16 @@ use std::time::Duration;
 
 /// The lookup `from_name` did before the perfect hash: exact by binary search over the
 /// name-sorted table, then ASCII case-insensitive by a linear scan.
-fn old_from_name(descs: &'static [EventDesc], name: &str) -> Option<&'static EventDesc> {
+fn old_from_name(descs: &'static [EventDesc], name: &str) -> Option<usize> {
     match descs.binary_search_by(|d| d.name.cmp(name)) {
-        Ok(i) => Some(&descs[i]),
-        Err(_) => descs.iter().find(|d| d.name.eq_ignore_ascii_case(name)),
+        Ok(i) => Some(i),
+        Err(_) => descs.iter().position(|d| d.name.eq_ignore_ascii_case(name)),
     }
+}
+
+/// A model's events decoded once, for the contenders that index a slice.
+fn decoded(table: pmu_regs::EventTable) -> &'static [EventDesc] {
+    Vec::leak(table.iter().collect())
 }
 
 /// perf's spelling of a name, when it differs (pmu-defs `encode::perf::perf_name`): the
@@ -108,8 +113,8 @@ fn queries(names: &[&'static str]) -> (Vec<&'static str>, Vec<&'static str>) {
     (hits, misses)
 }
 
-/// The contenders of one case: name -> something comparable (an event's address, a model
-/// set), each boxed so every group calls through the same kind of closure.
+/// The contenders of one case: name -> something comparable (an event's index, its
+/// encoding, a model set), each boxed so every group calls through the same kind of closure.
 type Lookup = Box<dyn Fn(&str) -> u64>;
 
 struct Case {
@@ -118,16 +123,29 @@ struct Case {
     contenders: Vec<(&'static str, Lookup)>,
 }
 
-fn addr(d: Option<&EventDesc>) -> u64 {
-    d.map_or(0, |d| d as *const EventDesc as u64)
+/// Index `i` of a table as the contenders report it (0: not found).
+fn at(i: Option<usize>) -> u64 {
+    i.map_or(0, |i| i as u64 + 1)
 }
 
-/// Hits and misses on one model's table.
+/// What a caller of a run-time lookup gets, the event's encoding, as one comparable number:
+/// its name's hash and its event select and unit mask (0: not found).
+fn encoding(d: Option<EventDesc>) -> u64 {
+    use std::hash::{Hash, Hasher};
+    d.map_or(0, |d| {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        d.name.hash(&mut h);
+        h.finish() ^ u64::from(d.event) << 8 ^ u64::from(d.umask)
+    })
+}
+
+/// Hits and misses on one model's table; `from_name` gives the event's index.
 fn model_cases(
     id: &'static str,
-    descs: &'static [EventDesc],
-    from_name: fn(&str) -> Option<&'static EventDesc>,
+    table: pmu_regs::EventTable,
+    from_name: fn(&str) -> Option<usize>,
 ) -> Vec<Case> {
+    let descs = decoded(table);
     let names: Vec<&'static str> = descs.iter().map(|d| d.name).collect();
     let entries = with_spellings(descs, |i| i as u16);
     let (hits, misses) = queries(&names);
@@ -135,15 +153,20 @@ fn model_cases(
     for (kind, qs) in [("hit", hits), ("miss", misses)] {
         let phf = phf_map(&entries);
         let map: HashMap<&'static str, u16> = entries.iter().copied().collect();
-        let at = move |i: Option<u16>| addr(i.map(|i| &descs[usize::from(i)]));
         cases.push(Case {
             group: Box::leak(format!("{id}_{kind}").into_boxed_str()),
             queries: qs,
             contenders: vec![
-                ("ours", Box::new(move |n| addr(from_name(n)))),
-                ("old", Box::new(move |n| addr(old_from_name(descs, n)))),
-                ("phf", Box::new(move |n| at(phf.get(n).copied()))),
-                ("hashmap", Box::new(move |n| at(map.get(n).copied()))),
+                ("ours", Box::new(move |n| at(from_name(n)))),
+                ("old", Box::new(move |n| at(old_from_name(descs, n)))),
+                (
+                    "phf",
+                    Box::new(move |n| at(phf.get(n).map(|&i| usize::from(i)))),
+                ),
+                (
+                    "hashmap",
+                    Box::new(move |n| at(map.get(n).map(|&i| usize::from(i)))),
+                ),
             ],
         });
     }
@@ -156,10 +179,12 @@ fn model_cases(
 fn runtime_cases(id: &str) -> Vec<Case> {
     let g = Generation::from_id(id).expect("compiled in");
     let pos = Generation::ALL.iter().position(|&x| x == g).unwrap();
-    let descs: Vec<&'static [EventDesc]> =
-        Generation::ALL.iter().map(|g| g.model_events()).collect();
+    let descs: Vec<&'static [EventDesc]> = Generation::ALL
+        .iter()
+        .map(|g| decoded(g.model_events()))
+        .collect();
     let entries = |d: &'static [EventDesc]| with_spellings(d, |i| i as u16);
-    let names: Vec<&'static str> = g.model_events().iter().map(|d| d.name).collect();
+    let names: Vec<&'static str> = descs[pos].iter().map(|d| d.name).collect();
     let (hits, misses) = queries(&names);
     let mut cases = Vec::new();
     for (kind, qs) in [("hit", hits), ("miss", misses)] {
@@ -174,23 +199,29 @@ fn runtime_cases(id: &str) -> Vec<Case> {
             group: Box::leak(format!("runtime_model_{kind}").into_boxed_str()),
             queries: qs,
             contenders: vec![
-                ("ours", Box::new(move |n| addr(black_box(g).model_event(n)))),
+                (
+                    "ours",
+                    Box::new(move |n| encoding(black_box(g).model_event(n))),
+                ),
                 (
                     "old",
-                    Box::new(move |n| addr(old_from_name(d1[black_box(pos)], n))),
+                    Box::new(move |n| {
+                        let d = d1[black_box(pos)];
+                        encoding(old_from_name(d, n).map(|i| d[i]))
+                    }),
                 ),
                 (
                     "phf",
                     Box::new(move |n| {
                         let p = black_box(pos);
-                        addr(phfs[p].get(n).map(|&i| &d2[p][usize::from(i)]))
+                        encoding(phfs[p].get(n).map(|&i| d2[p][usize::from(i)]))
                     }),
                 ),
                 (
                     "hashmap",
                     Box::new(move |n| {
                         let p = black_box(pos);
-                        addr(maps[p].get(n).map(|&i| &d3[p][usize::from(i)]))
+                        encoding(maps[p].get(n).map(|&i| d3[p][usize::from(i)]))
                     }),
                 ),
             ],
@@ -206,15 +237,21 @@ fn models_with_cases() -> Vec<Case> {
     let mut sets: HashMap<&'static str, u64> = HashMap::new();
     let mut names = Vec::new();
     let mut keys = Vec::new();
-    for (i, g) in Generation::ALL.iter().enumerate() {
-        for (key, _) in with_spellings(g.model_events(), |_| ()) {
+    let descs: &'static [&'static [EventDesc]] = Vec::leak(
+        Generation::ALL
+            .iter()
+            .map(|g| decoded(g.model_events()))
+            .collect(),
+    );
+    for (i, d) in descs.iter().enumerate() {
+        for (key, _) in with_spellings(d, |_| ()) {
             let m = sets.entry(key).or_insert_with(|| {
                 keys.push(key);
                 0
             });
             *m |= 1 << i;
         }
-        names.extend(g.model_events().iter().map(|d| d.name));
+        names.extend(d.iter().map(|d| d.name));
     }
     names.sort_unstable();
     names.dedup();
@@ -245,8 +282,8 @@ fn models_with_cases() -> Vec<Case> {
                     "old",
                     Box::new(move |n| {
                         let mut m = 0u64;
-                        for (i, g) in Generation::ALL.iter().enumerate() {
-                            if old_from_name(g.model_events(), n).is_some() {
+                        for (i, d) in descs.iter().enumerate() {
+                            if old_from_name(d, n).is_some() {
                                 m |= 1 << i;
                             }
                         }
@@ -279,13 +316,13 @@ fn models_with_cases() -> Vec<Case> {
 }
 
 fn cases() -> Vec<Case> {
-    let mut cases = model_cases("skylake", skylake::events::Event::DESCS, |n| {
-        skylake::events::Event::from_name(n).map(|e| e.desc().get())
+    let mut cases = model_cases("skylake", *skylake::events::Event::TABLE, |n| {
+        skylake::events::Event::from_name(n).map(|e| e as usize)
     });
     cases.extend(model_cases(
         "cascadelakex",
-        cascadelakex::events::Event::DESCS,
-        |n| cascadelakex::events::Event::from_name(n).map(|e| e.desc().get()),
+        *cascadelakex::events::Event::TABLE,
+        |n| cascadelakex::events::Event::from_name(n).map(|e| e as usize),
     ));
     cases.extend(runtime_cases("intel-skylake"));
     cases.extend(models_with_cases());

@@ -168,7 +168,7 @@ impl EventDesc {
 
 /// An event of the events type `S` (a generation's `ArchEvent`, a model's `events::Event`):
 /// its [`EventDesc`], typed with where it comes from. `ArchEvent::X.desc()` and
-/// `Event::X.desc()` return one; it reads as the `EventDesc` it points to (`Deref`, or
+/// `Event::X.desc()` return one; it reads as the `EventDesc` it holds (`Deref`, or
 /// [`EventRef::get`] in a `const`).
 ///
 /// The type is what ties an event to the event selects it fits: `event_on` /
@@ -177,15 +177,16 @@ impl EventDesc {
 /// event on AMD's `PERF_EVT_SEL_CORE`, or a model's event on a generation without it, does
 /// not compile. A hand-built [`EventDesc`] goes through the untyped `event_on_raw` /
 /// `try_event_on_raw` instead (the escape hatch: nothing ties it to a vendor).
-pub struct EventRef<'a, S> {
-    desc: &'a EventDesc,
+pub struct EventRef<S> {
+    desc: EventDesc,
     of: PhantomData<fn() -> S>,
 }
 
-impl<'a, S> EventRef<'a, S> {
+impl<S> EventRef<S> {
     /// `desc`, typed as an event of `S` (the generated tables call this).
     #[doc(hidden)]
-    pub const fn __new(desc: &'a EventDesc) -> Self {
+    #[inline(always)]
+    pub const fn __new(desc: EventDesc) -> Self {
         EventRef {
             desc,
             of: PhantomData,
@@ -193,39 +194,277 @@ impl<'a, S> EventRef<'a, S> {
     }
 
     /// The untyped description.
-    pub const fn get(self) -> &'a EventDesc {
+    #[inline(always)]
+    pub const fn get(self) -> EventDesc {
         self.desc
     }
 }
 
-impl<S> Clone for EventRef<'_, S> {
+impl<S> Clone for EventRef<S> {
     fn clone(&self) -> Self {
         *self
     }
 }
 
-impl<S> Copy for EventRef<'_, S> {}
+impl<S> Copy for EventRef<S> {}
 
-impl<S> core::ops::Deref for EventRef<'_, S> {
+impl<S> core::ops::Deref for EventRef<S> {
     type Target = EventDesc;
     fn deref(&self) -> &EventDesc {
-        self.desc
+        &self.desc
     }
 }
 
-impl<S> fmt::Debug for EventRef<'_, S> {
+impl<S> fmt::Debug for EventRef<S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.desc.fmt(f)
     }
 }
 
-impl<S> PartialEq for EventRef<'_, S> {
+impl<S> PartialEq for EventRef<S> {
     fn eq(&self, other: &Self) -> bool {
         self.desc == other.desc
     }
 }
 
-impl<S> Eq for EventRef<'_, S> {}
+impl<S> Eq for EventRef<S> {}
+
+/// A CPU model's event table (`events::Event::TABLE`, `Generation::model_events`): every
+/// event's [`EventDesc`], in name order, decoded on access from a compact encoding.
+///
+/// The generator writes each model's table as three literals: one fixed-size record of bytes
+/// per event, the names end to end in one string, and the alternative encodings (off-core
+/// response events have a second one) in one array. The compiler reads a byte string at
+/// once, where a table of thousands of `EventDesc` values is thousands of constant
+/// evaluations: this encoding is most of why a build with every model is as fast as it is.
+/// Reading one is a few loads; with a constant event (`Event::X.desc()`) the optimizer folds
+/// them into the event's fields.
+#[derive(Clone, Copy)]
+pub struct EventTable {
+    records: &'static [u8],
+    names: &'static str,
+    alternatives: &'static [EventAlt],
+}
+
+/// How an [`EventTable`] record is laid out: byte offsets, little-endian fields. The
+/// generator (`pmu-defs`' `codegen::event_table`) writes the same layout.
+mod record {
+    pub const LEN: usize = 33;
+    pub const NAME_OFFSET: usize = 0; // u32
+    pub const NAME_LEN: usize = 4; // u8
+    pub const EVENT: usize = 5; // u16
+    pub const UMASK: usize = 7;
+    pub const UMASK2: usize = 8;
+    pub const CMASK: usize = 9;
+    pub const FLAGS: usize = 10;
+    pub const FIXED: usize = 11;
+    pub const COUNTERS: usize = 12; // u32
+    pub const PEBS: usize = 16;
+    pub const AUX: usize = 17;
+    pub const ALT_START: usize = 18; // u16
+    pub const ALT_LEN: usize = 20;
+    pub const MSR_INDEX: usize = 21; // u32
+    pub const MSR_VALUE: usize = 25; // u64
+
+    pub const EQ: u8 = 1;
+    pub const INV: u8 = 2;
+    pub const EDGE: u8 = 4;
+    pub const ANY: u8 = 8;
+    pub const DEPRECATED: u8 = 16;
+    pub const HAS_FIXED: u8 = 32;
+    pub const HAS_MSR: u8 = 64;
+}
+
+impl EventTable {
+    /// A table over generated literals. Not public API: the layout is the generator's.
+    #[doc(hidden)]
+    pub const fn __new(
+        records: &'static [u8],
+        names: &'static str,
+        alternatives: &'static [EventAlt],
+    ) -> Self {
+        assert!(
+            records.len().is_multiple_of(record::LEN),
+            "event table records are not whole"
+        );
+        EventTable {
+            records,
+            names,
+            alternatives,
+        }
+    }
+
+    /// The empty table (a generation without model events).
+    pub const EMPTY: EventTable = EventTable {
+        records: &[],
+        names: "",
+        alternatives: &[],
+    };
+
+    /// Number of events.
+    #[inline]
+    pub const fn len(&self) -> usize {
+        self.records.len() / record::LEN
+    }
+
+    /// True when the table has no event.
+    #[inline]
+    pub const fn is_empty(&self) -> bool {
+        self.records.is_empty()
+    }
+
+    /// The record of event `i`; panics when `i` is out of range.
+    #[inline(always)]
+    const fn record(&self, i: usize) -> &'static [u8] {
+        let start = i * record::LEN;
+        self.records.split_at(start).1.split_at(record::LEN).0
+    }
+
+    /// The name of event `i`, without decoding the rest; panics when `i` is out of range.
+    #[inline(always)]
+    pub const fn name(&self, i: usize) -> &'static str {
+        let r = self.record(i);
+        let off = u32_at(r, record::NAME_OFFSET) as usize;
+        let len = r[record::NAME_LEN] as usize;
+        self.names.split_at(off).1.split_at(len).0
+    }
+
+    /// Event `i`, decoded; panics when `i` is out of range (the generated `Event::desc` never
+    /// is: the index is its discriminant).
+    #[inline(always)]
+    pub const fn desc(&self, i: usize) -> EventDesc {
+        let r = self.record(i);
+        let flags = r[record::FLAGS];
+        let alt_start = u16_at(r, record::ALT_START) as usize;
+        let alt_len = r[record::ALT_LEN] as usize;
+        EventDesc {
+            name: self.name(i),
+            event: u16_at(r, record::EVENT),
+            umask: r[record::UMASK],
+            umask2: r[record::UMASK2],
+            eq: flags & record::EQ != 0,
+            cmask: r[record::CMASK],
+            inv: flags & record::INV != 0,
+            edge: flags & record::EDGE != 0,
+            any: flags & record::ANY != 0,
+            counters: u32_at(r, record::COUNTERS),
+            fixed: if flags & record::HAS_FIXED != 0 {
+                Some(r[record::FIXED])
+            } else {
+                None
+            },
+            msr: if flags & record::HAS_MSR != 0 {
+                Some(EventMsr {
+                    index: u32_at(r, record::MSR_INDEX),
+                    value: u64_at(r, record::MSR_VALUE),
+                })
+            } else {
+                None
+            },
+            alternatives: self.alternatives.split_at(alt_start).1.split_at(alt_len).0,
+            pebs: r[record::PEBS],
+            deprecated: flags & record::DEPRECATED != 0,
+        }
+    }
+
+    /// Event `i`, or `None` past the end.
+    pub const fn get(&self, i: usize) -> Option<EventDesc> {
+        if i < self.len() {
+            Some(self.desc(i))
+        } else {
+            None
+        }
+    }
+
+    /// Which typed auxiliary-MSR value event `i` has (its model's `events::Aux` variant,
+    /// counted from 1; 0: none). Not public API.
+    #[doc(hidden)]
+    #[inline(always)]
+    pub const fn __aux_kind(&self, i: usize) -> u8 {
+        self.record(i)[record::AUX]
+    }
+
+    /// Every event, in table (name) order.
+    pub fn iter(&self) -> EventTableIter {
+        EventTableIter {
+            table: *self,
+            next: 0,
+        }
+    }
+}
+
+#[inline(always)]
+const fn u16_at(r: &[u8], at: usize) -> u16 {
+    u16::from_le_bytes([r[at], r[at + 1]])
+}
+
+#[inline(always)]
+const fn u32_at(r: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes([r[at], r[at + 1], r[at + 2], r[at + 3]])
+}
+
+#[inline(always)]
+const fn u64_at(r: &[u8], at: usize) -> u64 {
+    let (lo, hi) = (u32_at(r, at) as u64, u32_at(r, at + 4) as u64);
+    lo | hi << 32
+}
+
+impl fmt::Debug for EventTable {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+impl PartialEq for EventTable {
+    fn eq(&self, other: &Self) -> bool {
+        self.len() == other.len() && self.iter().eq(other.iter())
+    }
+}
+
+impl Eq for EventTable {}
+
+impl IntoIterator for EventTable {
+    type Item = EventDesc;
+    type IntoIter = EventTableIter;
+    fn into_iter(self) -> EventTableIter {
+        self.iter()
+    }
+}
+
+impl IntoIterator for &EventTable {
+    type Item = EventDesc;
+    type IntoIter = EventTableIter;
+    fn into_iter(self) -> EventTableIter {
+        self.iter()
+    }
+}
+
+/// The events of an [`EventTable`], in order ([`EventTable::iter`]).
+#[derive(Clone, Debug)]
+pub struct EventTableIter {
+    table: EventTable,
+    next: usize,
+}
+
+impl Iterator for EventTableIter {
+    type Item = EventDesc;
+    fn next(&mut self) -> Option<EventDesc> {
+        let d = self.table.get(self.next)?;
+        self.next += 1;
+        Some(d)
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.table.len() - self.next;
+        (n, Some(n))
+    }
+    fn nth(&mut self, n: usize) -> Option<EventDesc> {
+        self.next = self.next.saturating_add(n).min(self.table.len());
+        self.next()
+    }
+}
+
+impl ExactSizeIterator for EventTableIter {}
+impl core::iter::FusedIterator for EventTableIter {}
 
 /// Why an event cannot be put in an event-select register.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

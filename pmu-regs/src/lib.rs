@@ -51,7 +51,9 @@ mod lookup;
 pub mod pmu;
 #[rustfmt::skip]
 mod generated;
-pub use event::{EventAlt, EventDesc, EventMsr, EventRef, PlacementError};
+pub use event::{
+    EventAlt, EventDesc, EventMsr, EventRef, EventTable, EventTableIter, PlacementError,
+};
 pub use generated::*;
 
 use core::fmt;

@@ -57,9 +57,9 @@ impl AsEvent for EventDesc {
     }
 }
 
-impl<S: AsEvent> AsEvent for crate::EventRef<'_, S> {
+impl<S: AsEvent> AsEvent for crate::EventRef<S> {
     fn event_desc(&self) -> EventDesc {
-        *self.get()
+        self.get()
     }
 }
 
@@ -76,7 +76,7 @@ impl<S: AsEvent> AsEvent for crate::EventRef<'_, S> {
 )]
 pub trait EventOf<A: Arch>: AsEvent {}
 
-impl<A: Arch, S: EventOf<A>> EventOf<A> for crate::EventRef<'_, S> {}
+impl<A: Arch, S: EventOf<A>> EventOf<A> for crate::EventRef<S> {}
 
 /// Why a [`Pmu`] operation failed. `E` is the backend's error.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

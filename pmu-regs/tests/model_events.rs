@@ -137,7 +137,7 @@ fn every_name_is_found_in_its_models() {
                 d.name.to_ascii_uppercase(),
             ] {
                 let found = g.model_event(&name);
-                assert!(found.is_some_and(|f| core::ptr::eq(f, d)), "{g} {name}");
+                assert_eq!(found, Some(d), "{g} {name}");
             }
             let want: Vec<Generation> = Generation::ALL
                 .iter()

@@ -858,7 +858,7 @@ fn raw_config_is_the_event_encoding_without_filters() {
     use pmu_regs::arch::IntelV6;
     // LLC misses: event 2EH, umask 41H; no USR/OS/INT/EN (perf sets those).
     let llc = intel::v6::ArchEvent::LlcMisses.desc().get();
-    assert_eq!(IntelV6::encode_raw_config(llc).unwrap(), 0x412E);
+    assert_eq!(IntelV6::encode_raw_config(&llc).unwrap(), 0x412E);
     let e = EventDesc::new("E", 0xD0, 0x81)
         .with_cmask(2)
         .with_inv(true)

@@ -1,18 +1,19 @@
 //! Auxiliary MSRs of a model's events, typed: the `events::Aux` enum (one variant per register
-//! of the generation that an event programs, holding that register's `Value`), a constant
-//! table of each event's value and `Event::aux()`, which `MsrExt::write_event` writes together
-//! with the event select.
+//! of the generation that an event programs, holding that register's `Value`) and
+//! `Event::aux()`, which `MsrExt::write_event` writes together with the event select. Which
+//! variant an event has is a byte of its event-table record (`event_table.rs`); the value is
+//! its `EventDesc`'s MSR value.
 //!
 //! Each value is checked here against the register's reserved bits (the validator reports a
-//! value that sets one, `aux-msr-reserved`); such an event gets no typed value, and the table
-//! builds every value through `try_from_bits` in a constant, so a reserved bit could not reach
-//! the table even if this check were wrong: the crate would not compile.
+//! value that sets one, `aux-msr-reserved`); such an event gets no typed value, and `aux()`
+//! builds every value through `try_from_bits`, so a reserved bit could not reach the register
+//! even if this check were wrong (the event would have no typed value).
 
-use super::util::{ident, lit_u64};
+use super::util::ident;
 use crate::model::{Event, Generation, Register};
 use crate::names;
 use proc_macro2::{Ident, TokenStream};
-use quote::{format_ident, quote};
+use quote::quote;
 use std::collections::BTreeSet;
 
 /// The register and value an event's primary encoding programs, when the generation has the
@@ -24,32 +25,36 @@ pub(super) fn aux_of<'g>(g: &'g Generation, e: &Event) -> Option<(&'g Register, 
     (r.access.writable() && m.value & (r.reserved_mask | outside) == 0).then_some((r, m.value))
 }
 
-/// The `Aux` enum, its `AuxValue` impl and the `AUX` table for `evs` (in table order), and
-/// `Event::aux`; nothing when no event of `g` has a typed auxiliary value.
-pub(super) fn aux_items(krate: &TokenStream, g: &Generation, evs: &[&Event]) -> TokenStream {
-    let values: Vec<Option<(&Register, u64)>> = evs.iter().map(|e| aux_of(g, e)).collect();
-    let regs: BTreeSet<&str> = values
+/// The registers the events of `evs` program with a typed value, in name order: the
+/// `events::Aux` variants, event-table aux kind `i + 1` for the `i`th.
+pub(super) fn aux_registers<'g>(g: &'g Generation, evs: &[&Event]) -> Vec<&'g str> {
+    let regs: BTreeSet<&str> = evs
         .iter()
-        .flatten()
+        .filter_map(|e| aux_of(g, e))
         .map(|(r, _)| r.name.as_str())
         .collect();
+    regs.into_iter().collect()
+}
+
+/// `e`'s aux kind in its event-table record: 1 + its register's index in `regs`, 0 for none.
+pub(super) fn aux_kind(g: &Generation, e: &Event, regs: &[&str]) -> u8 {
+    aux_of(g, e)
+        .and_then(|(r, _)| regs.iter().position(|n| *n == r.name))
+        .and_then(|i| u8::try_from(i + 1).ok())
+        .unwrap_or(0)
+}
+
+/// The `Aux` enum over `regs` ([`aux_registers`]), its `AuxValue` impl and `Event::aux`;
+/// nothing when no event of `g` has a typed auxiliary value.
+pub(super) fn aux_items(krate: &TokenStream, g: &Generation, regs: &[&str]) -> TokenStream {
     if regs.is_empty() {
         return quote!();
     }
     let variant = |name: &str| ident(&names::register_module(name));
-    let helper = |name: &str| format_ident!("__aux_{}", names::register_module(name));
     let variants: Vec<Ident> = regs.iter().map(|n| variant(n)).collect();
     let modules: Vec<Ident> = regs.iter().map(|n| variant(n)).collect();
-    let helpers: Vec<Ident> = regs.iter().map(|n| helper(n)).collect();
+    let kinds = (1..=regs.len()).map(proc_macro2::Literal::usize_unsuffixed);
     let docs = regs.iter().map(|n| format!("A value of `{n}`."));
-    let entries = values.iter().map(|v| match v {
-        Some((r, bits)) => {
-            let (v, h, b) = (variant(&r.name), helper(&r.name), lit_u64(*bits));
-            quote!(Some(Aux::#v(#h(#b))))
-        }
-        None => quote!(None),
-    });
-    let count = proc_macro2::Literal::usize_unsuffixed(evs.len());
     let doc = format!(
         "The auxiliary MSR an event of `{}` needs programmed with its event select (off-core \
          response, load-latency threshold, front-end qualifier), as a value of that register: \
@@ -79,22 +84,23 @@ pub(super) fn aux_items(krate: &TokenStream, g: &Generation, evs: &[&Event]) -> 
                 match self { #(Aux::#variants(v) => backend.write(super::#modules::MSR, v),)* }
             }
         }
-        #(
-            #[allow(non_snake_case)]
-            const fn #helpers(bits: u64) -> super::#modules::Value {
-                match super::#modules::Value::try_from_bits(bits) {
-                    Ok(v) => v,
-                    Err(_) => panic!("an auxiliary MSR value sets a reserved bit"),
-                }
-            }
-        )*
-        const AUX: [Option<Aux>; #count] = [#(#entries),*];
         impl Event {
             /// The auxiliary MSR this event programs (its primary encoding's), typed as that
             /// register's value; `None` when it has none, or when the value sets a bit the
             /// register reserves (the definitions acknowledge it: `aux-msr-reserved`).
             pub const fn aux(self) -> Option<Aux> {
-                AUX[self as usize]
+                let i = self as usize;
+                let bits = match TABLE.desc(i).msr {
+                    Some(m) => m.value,
+                    None => return None,
+                };
+                match TABLE.__aux_kind(i) {
+                    #(#kinds => match super::#modules::Value::try_from_bits(bits) {
+                        Ok(v) => Some(Aux::#variants(v)),
+                        Err(_) => None,
+                    },)*
+                    _ => None,
+                }
             }
         }
     }

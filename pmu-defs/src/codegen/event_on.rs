@@ -130,8 +130,8 @@ impl Cx<'_> {
             #countable
             #[doc = #doc]
             #[track_caller]
-            pub const fn event_on<const N: u32>(event: #krate::EventRef<'_, impl Countable>) -> Builder<#krate::access::Counter<N>> {
-                event_on_raw::<N>(event.get())
+            pub const fn event_on<const N: u32>(event: #krate::EventRef<impl Countable>) -> Builder<#krate::access::Counter<N>> {
+                event_on_raw::<N>(&event.get())
             }
             /// As [`try_event_on`](try_event_on), for a hand-built `EventDesc` (see
             /// [`event_on_raw`](event_on_raw)).
@@ -149,9 +149,9 @@ impl Cx<'_> {
             #[inline]
             pub const fn try_event_on(
                 counter: u32,
-                event: #krate::EventRef<'_, impl Countable>,
+                event: #krate::EventRef<impl Countable>,
             ) -> Result<Builder<#krate::access::AnyCounter>, #krate::PlacementError> {
-                try_event_on_raw(counter, event.get())
+                try_event_on_raw(counter, &event.get())
             }
             #[doc = #raw_doc]
             #[track_caller]

@@ -59,7 +59,7 @@ impl Cx<'_> {
         let descs = evs.iter().map(|e| event_desc(krate, e));
         let desc_names: Vec<Ident> = (0..evs.len()).map(|i| format_ident!("D{}", i)).collect();
         let doc = self.arch_events_doc(g);
-        let as_event = self.as_event(&quote!(ArchEvent), &quote!(*self.desc().get()));
+        let as_event = self.as_event(&quote!(ArchEvent), &quote!(self.desc().get()));
         quote! {
             #[doc = #doc]
             #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -88,11 +88,11 @@ impl Cx<'_> {
                 /// The full encoding, and the counters that may count it, typed as an
                 /// event of this `ArchEvent`, for the `event_on` / `try_event_on` of the
                 /// event selects of the generations that have it.
-                pub const fn desc(self) -> #krate::EventRef<'static, ArchEvent> {
-                    // One named constant per event, so `&CONST` is promoted where the call
-                    // is inlined and a constant event folds into an immediate.
+                pub const fn desc(self) -> #krate::EventRef<ArchEvent> {
+                    // One named constant per event, so that a constant event folds into an
+                    // immediate where the call is inlined.
                     #(const #desc_names: #krate::EventDesc = #descs;)*
-                    #krate::EventRef::__new(match self { #(ArchEvent::#variants => &#desc_names,)* })
+                    #krate::EventRef::__new(match self { #(ArchEvent::#variants => #desc_names,)* })
                 }
                 /// The fixed counter that counts this event, if any.
                 pub const fn fixed_counter(self) -> Option<u32> {
@@ -254,7 +254,15 @@ impl Cx<'_> {
             }
             d
         });
-        let descs = evs.iter().map(|e| event_desc(krate, e));
+        let aux_regs = super::aux::aux_registers(g, &evs);
+        let table = match super::event_table::literals(krate, &evs, |i| {
+            super::aux::aux_kind(g, evs[i], &aux_regs)
+        }) {
+            Ok(t) => t,
+            Err(msg) => return quote! { compile_error!(#msg); },
+        };
+        let (records, names, alternatives) = (table.records, table.names, table.alternatives);
+        let alt_count = proc_macro2::Literal::usize_unsuffixed(alternatives.len());
         let doc = format!(
             "The {count} model-specific events of `{}`, by name.\n\nLook one up with \
              [`Event::from_name`](Event::from_name) or `str::parse`, and program it with \
@@ -262,11 +270,9 @@ impl Cx<'_> {
             g.id
         );
         let count_lit = proc_macro2::Literal::usize_unsuffixed(count);
-        // A run-time event reads the static, so the const table is never copied into
-        // pmu-regs (`desc()` is for constant events).
-        let as_event = self.as_event(&quote!(Event), &quote!(DESCS[*self as usize]));
+        let as_event = self.as_event(&quote!(Event), &quote!(TABLE.desc(*self as usize)));
         let lookup = name_lookup(krate, &evs);
-        let aux = super::aux::aux_items(krate, g, &evs);
+        let aux = super::aux::aux_items(krate, g, &aux_regs);
         let countable = match self.select_of(g) {
             Some(sel) => {
                 let sel = ident(&sel.name);
@@ -285,33 +291,38 @@ impl Cx<'_> {
                 pub enum Event {
                     #(#[doc = #docs] #variants,)*
                 }
-                // The encodings as a constant, which `Event::desc` indexes, so that a
-                // constant event folds to its fields in the caller (a `static` of another
-                // crate is opaque to the optimizer). Large on purpose: the optimizer drops it when every
-                // index is constant. Comments in `quote!` are not emitted.
-                #[allow(clippy::large_const_arrays)]
-                const TABLE: [#krate::EventDesc; #count_lit] = [#(#descs),*];
-                static DESCS: [#krate::EventDesc; #count_lit] = TABLE;
+                // The table in `EventTable`'s encoding (pmu-regs' `event.rs`): a record of
+                // bytes per event, the names end to end, and the alternative encodings.
+                // `TABLE_CONST` is what `Event::desc` reads, so that a constant event folds
+                // into its fields in the caller (a `static` of another crate is opaque to the
+                // optimizer); everything else reads the static, so that the bytes are in
+                // pmu-regs once. Comments in `quote!` are not emitted.
+                const RECORDS: &[u8] = #records;
+                const NAMES: &str = #names;
+                static ALTERNATIVES: [#krate::EventAlt; #alt_count] = [#(#alternatives),*];
+                const TABLE_CONST: #krate::EventTable =
+                    #krate::EventTable::__new(RECORDS, NAMES, &ALTERNATIVES);
+                static TABLE: #krate::EventTable = TABLE_CONST;
                 static ALL: [Event; #count_lit] = [#(Event::#variants),*];
                 impl Event {
                     /// Number of events.
                     pub const COUNT: usize = #count_lit;
                     /// Every event, in name order.
                     pub const ALL: &'static [Event] = &ALL;
-                    /// Every event's encoding, in name order: `DESCS[i]` equals `*ALL[i].desc()`.
-                    pub const DESCS: &'static [#krate::EventDesc] = &DESCS;
+                    /// Every event's encoding, in name order: `TABLE.desc(i)` equals
+                    /// `*ALL[i].desc()`.
+                    pub const TABLE: &'static #krate::EventTable = &TABLE;
                     /// The encoding and counters, typed as an event of this model, for the
                     /// `event_on` of its event select. With a constant event
                     /// (`Event::X.desc()`) the optimizer folds it: placing a model event costs
                     /// what placing an architectural one does.
                     #[inline(always)]
-                    pub const fn desc(self) -> #krate::EventRef<'static, Event> {
-                        const T: &[#krate::EventDesc; #count_lit] = &TABLE;
-                        #krate::EventRef::__new(&T[self as usize])
+                    pub const fn desc(self) -> #krate::EventRef<Event> {
+                        #krate::EventRef::__new(TABLE_CONST.desc(self as usize))
                     }
                     /// Intel's name for the event.
                     pub const fn name(self) -> &'static str {
-                        DESCS[self as usize].name
+                        TABLE.name(self as usize)
                     }
                 }
                 #lookup
@@ -376,7 +387,7 @@ pub(super) fn lookup_keys(evs: &[&Event]) -> Vec<(String, usize)> {
 }
 
 /// `Event::from_name` and what it reads: the generation's [`phash`](super::phash) table
-/// over [`lookup_keys`] (the names in `DESCS` order, then `PERF_NAMES`), and `key`, the name
+/// over [`lookup_keys`] (the names in `TABLE` order, then `PERF_NAMES`), and `key`, the name
 /// behind a table index.
 fn name_lookup(krate: &TokenStream, evs: &[&Event]) -> TokenStream {
     let keys = lookup_keys(evs);
@@ -397,7 +408,7 @@ fn name_lookup(krate: &TokenStream, evs: &[&Event]) -> TokenStream {
             }
             /// The name behind index `k` of `INDEX`.
             fn key(k: usize) -> &'static str {
-                DESCS[k].name
+                TABLE.name(k)
             }
         };
     }
@@ -422,9 +433,10 @@ fn name_lookup(krate: &TokenStream, evs: &[&Event]) -> TokenStream {
         }
         /// The name behind index `k` of `INDEX`.
         fn key(k: usize) -> &'static str {
-            match DESCS.get(k) {
-                Some(d) => d.name,
-                None => PERF_NAMES[k - DESCS.len()].0,
+            if k < TABLE.len() {
+                TABLE.name(k)
+            } else {
+                PERF_NAMES[k - TABLE.len()].0
             }
         }
     }

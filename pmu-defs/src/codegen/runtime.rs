@@ -366,7 +366,7 @@ fn arch_events(krate: &TokenStream, g: &Generation) -> TokenStream {
                     out[i] = #krate::arch::ArchEventInfo {
                         name: all[i].name(),
                         cpuid_bit: all[i].cpuid_bit(),
-                        desc: *all[i].desc().get(),
+                        desc: all[i].desc().get(),
                     };
                     i += 1;
                 }
@@ -607,9 +607,9 @@ fn event_models(
         list.push(quote! { #c Generation::#v, });
         arms.push(quote! {
             #c Generation::#v => crate::#(#path)::*::events::Event::from_name(name)
-                .map(|e| &crate::#(#path)::*::events::Event::DESCS[e as usize]),
+                .map(|e| e.desc().get()),
         });
-        desc_arms.push(quote! { #c Generation::#v => crate::#(#path)::*::events::Event::DESCS, });
+        desc_arms.push(quote! { #c Generation::#v => *crate::#(#path)::*::events::Event::TABLE, });
         for (name, _) in keys {
             match at.entry(name.to_ascii_uppercase()) {
                 Entry::Occupied(o) => names[*o.get()].1 |= 1 << bit,
@@ -650,7 +650,7 @@ fn event_models(
             /// `events::Event::from_name`: ASCII case-insensitive, perf's spellings accepted),
             /// for a generation chosen at run time; `None` for a generation without a model
             /// event table (the architectural ones).
-            pub fn model_event(self, name: &str) -> Option<&'static #krate::EventDesc> {
+            pub fn model_event(self, name: &str) -> Option<#krate::EventDesc> {
                 match self {
                     #(#arms)*
                     _ => {
@@ -660,12 +660,12 @@ fn event_models(
                 }
             }
 
-            /// Every model-specific event of this generation (its `events::Event::DESCS`,
+            /// Every model-specific event of this generation (its `events::Event::TABLE`,
             /// in name order); empty for a generation without a model event table.
-            pub fn model_events(self) -> &'static [#krate::EventDesc] {
+            pub fn model_events(self) -> #krate::EventTable {
                 match self {
                     #(#desc_arms)*
-                    _ => &[],
+                    _ => #krate::EventTable::EMPTY,
                 }
             }
 
