@@ -60,6 +60,11 @@ done
 
 flag=()
 [ "$PROFILE" = release ] && flag=(--release)
+# Cargo compiles a path dependency incrementally, a crates.io (or git) one never: without
+# this, pmu-regs (a path dependency here) would pay for incremental compilation (about 40 % of
+# its build) that no user depending on a published pmu-regs pays, while `x86` (from
+# crates.io) would not. Off for every case, so both are built as a user builds them.
+export CARGO_INCREMENTAL=0
 results="$WORK/results.tsv"
 : >"$results"
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
