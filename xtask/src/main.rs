@@ -1,5 +1,6 @@
 //! `cargo xtask`: project automation (see README.md, "Commands").
 
+mod check_features;
 #[path = "gen.rs"]
 mod codegen;
 mod encode;
@@ -80,6 +81,15 @@ enum Command {
         /// code are unchanged (by default only changed files are formatted).
         #[arg(long)]
         reformat: bool,
+    },
+    /// `cargo check` pmu-regs with each generation feature alone (a module gated behind one
+    /// feature must not name an item gated behind another): by default one CPU model per
+    /// microarchitecture, each model that enables none, and each microarchitecture no model
+    /// enables; with --all, every feature (about 4 s each).
+    CheckFeatures {
+        /// Every feature, not the sample.
+        #[arg(long)]
+        all: bool,
     },
     /// Write the JSON Schema of the definition YAML, for editor completion and validation.
     Schema {
@@ -241,6 +251,13 @@ fn main() -> ExitCode {
             xtask::docs::run(&loaded.model, &out)
         }
         Command::Encode(args) => encode::run_encode(args),
+        Command::CheckFeatures { all } => {
+            let loaded = load(&[]);
+            if !report(&loaded, false) {
+                return ExitCode::FAILURE;
+            }
+            check_features::run(&workspace_root(), &loaded.model, all)
+        }
         Command::FuzzSeeds { out } => fuzz_seeds::run(out),
         Command::Decode(args) => encode::run_decode(args),
         Command::ImportPerfmon {

@@ -1,0 +1,113 @@
+//! `cargo xtask check-features`: `cargo check` of pmu-regs with each generation feature on its
+//! own, so that a module gated behind one feature never names an item gated behind another
+//! (`all-models` turns them all on together and would not notice). The features come from
+//! the definitions (`pmu_defs::codegen::features`), as `cargo xtask gen` writes them into
+//! `pmu-regs/Cargo.toml`.
+
+use pmu_defs::codegen::Feature;
+use std::collections::BTreeSet;
+use std::path::Path;
+use std::process::{Command, ExitCode};
+use std::time::Instant;
+
+/// Checks each feature of `sample` (or of every feature, with `all`) alone; prints one line per
+/// feature and fails when any check does.
+pub fn run(root: &Path, model: &pmu_defs::Model, all: bool) -> ExitCode {
+    let features = pmu_defs::codegen::features(model);
+    let picked = if all {
+        features.iter().map(|f| f.name.as_str()).collect()
+    } else {
+        sample(&features)
+    };
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let mut failed = Vec::new();
+    for (i, f) in picked.iter().enumerate() {
+        let start = Instant::now();
+        let status = Command::new(&cargo)
+            .current_dir(root)
+            .args(["check", "--quiet", "-p", "pmu-regs", "--features", f])
+            .status();
+        let ok = status.as_ref().is_ok_and(|s| s.success());
+        println!(
+            "[{}/{}] {f}: {} ({:.1} s)",
+            i + 1,
+            picked.len(),
+            match &status {
+                Ok(_) if ok => "ok".to_string(),
+                Ok(s) => format!("FAILED ({s})"),
+                Err(e) => format!("FAILED (cannot run {cargo}: {e})"),
+            },
+            start.elapsed().as_secs_f64()
+        );
+        if !ok {
+            failed.push(*f);
+        }
+    }
+    if failed.is_empty() {
+        println!(
+            "ok: pmu-regs builds with each of {} feature(s) alone",
+            picked.len()
+        );
+        ExitCode::SUCCESS
+    } else {
+        eprintln!(
+            "error: pmu-regs does not build with these features alone: {}",
+            failed.join(", ")
+        );
+        ExitCode::FAILURE
+    }
+}
+
+/// One CPU model per microarchitecture (the first by name; it turns the microarchitecture's
+/// feature on, and the ones that extends), each model that turns none on, and each
+/// microarchitecture no model turns on.
+pub fn sample(features: &[Feature]) -> Vec<&str> {
+    let mut covered: BTreeSet<&str> = BTreeSet::new();
+    let mut picked = Vec::new();
+    for f in features.iter().filter(|f| f.model) {
+        if f.enables.is_empty() || f.enables.iter().any(|e| covered.insert(e.as_str())) {
+            picked.push(f.name.as_str());
+        }
+    }
+    for f in features.iter().filter(|f| !f.model) {
+        if !covered.contains(f.name.as_str()) {
+            picked.push(f.name.as_str());
+        }
+    }
+    picked
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn feature(name: &str, enables: &[&str], model: bool) -> Feature {
+        Feature {
+            name: name.into(),
+            enables: enables.iter().map(|e| e.to_string()).collect(),
+            model,
+        }
+    }
+
+    #[test]
+    fn one_model_per_microarchitecture_and_every_unused_one() {
+        let f = [
+            feature("amd-zen1", &[], true),
+            feature("intel-broadwell", &["intel-haswell-family"], true),
+            feature("intel-haswell", &["intel-haswell-family"], true),
+            feature("intel-haswell-family", &["intel-sandybridge-family"], false),
+            feature("intel-lonely-family", &[], false),
+            feature("intel-sandybridge", &["intel-sandybridge-family"], true),
+            feature("intel-sandybridge-family", &[], false),
+        ];
+        assert_eq!(
+            sample(&f),
+            [
+                "amd-zen1",
+                "intel-broadwell",
+                "intel-sandybridge",
+                "intel-lonely-family"
+            ]
+        );
+    }
+}
