@@ -573,10 +573,7 @@ pub fn detect<S: CpuidSource + ?Sized>(src: &mut S) -> PmuInfo {
     // wider) counter families.
     let target = info.model.unwrap_or(generation);
     info.id = Some(target.id());
-    target.visit(Enumerate {
-        rd: &mut rd,
-        info: &mut info,
-    });
+    enumerate(&mut rd, &mut info, &Facts::of_generation(target));
     info
 }
 
@@ -608,11 +605,7 @@ pub fn detect_for<A: Arch, S: CpuidSource + ?Sized>(src: &mut S) -> Option<PmuIn
     }
     info.generation = A::generation();
     info.id = Some(A::ID);
-    Enumerate {
-        rd: &mut rd,
-        info: &mut info,
-    }
-    .visit::<A>();
+    enumerate(&mut rd, &mut info, &Facts::of::<A>());
     Some(info)
 }
 
@@ -855,75 +848,113 @@ fn cpu_listed(info: &PmuInfo, d: &DetectSpec, core_type: Option<u8>) -> bool {
     })
 }
 
-/// Reads the generation's enumeration fields and decides the usable counters.
-struct Enumerate<'a, 's, S: CpuidSource + ?Sized> {
-    rd: &'a mut Reader<'s, S>,
-    info: &'a mut PmuInfo,
+/// What detection and the report read of a generation, gathered by one small function per
+/// generation ([`Facts::of`]), so that the logic that reads it is compiled once and not once
+/// per generation (a visitor per step would be, for each of the generations).
+#[derive(Clone, Copy)]
+struct Facts {
+    enumeration: crate::arch::EnumerationSpec,
+    gp_instances: u32,
+    fixed_instances: u32,
+    gp_model_width: u32,
+    fixed_model_width: u32,
+    registers: &'static [crate::arch::RegInfo],
+    arch_events: &'static [crate::arch::ArchEventInfo],
+    arch_event_available: fn(usize, u32, u32) -> bool,
+    has_perf_capabilities: bool,
 }
 
-impl<S: CpuidSource + ?Sized> ArchVisitor for Enumerate<'_, '_, S> {
-    type Output = ();
-    fn visit<A: Arch>(self) {
-        let Enumerate { rd, info } = self;
-        let spec = A::DETECT.enumeration;
-        let mut read = |f: Option<CpuidField>| f.and_then(|f| rd.field(f, &spec));
-        let e = Enumeration {
-            condition: info.enumeration.condition,
-            general_count: read(spec.general_count),
-            general_width: read(spec.general_width),
-            fixed_count: read(spec.fixed_count),
-            fixed_width: read(spec.fixed_width),
-            fixed_bitmap: read(spec.fixed_bitmap),
-            general_present: read(spec.general_present),
-            fixed_present: read(spec.fixed_present),
-            events_length: read(spec.events_length),
-            anythread_deprecated: read(spec.anythread_deprecated).map(|v| v != 0),
-            umask2: read(spec.umask2_supported).map(|v| v != 0),
-            eq: read(spec.eq_supported).map(|v| v != 0),
-            subleaves: read(spec.subleaf_bitmap),
-            events_leaf: spec
-                .events_length
-                .and_then(|f| rd.leaf(f.leaf, if f.has_subleaf { f.subleaf } else { 0 })),
-        };
-        // Counter masks: the authoritative bitmaps when enumerated (as Linux does), else the
-        // counts (the definitions' count where CPUID has none), plus the supplementary fixed
-        // bitmap ("FxCtr[i] is supported if ECX[i] || EDX[4:0] > i").
-        let gp = e
-            .general_present
-            .unwrap_or_else(|| mask_of(e.general_count.unwrap_or(A::GP_INSTANCES)));
-        let fixed = match e.fixed_present {
-            Some(m) => m,
-            None if spec.fixed_count.is_none() => mask_of(A::FIXED_INSTANCES),
-            None => e.fixed_bitmap.unwrap_or(0) | mask_of(e.fixed_count.unwrap_or(0)),
-        };
-        if let Some(n) = e.fixed_count
-            && n < A::FIXED_INSTANCES
-            && spec.fixed_bitmap.is_none()
-        {
-            info.note(Note::FewFixedCounters { reported: n as u8 });
+impl Facts {
+    fn of<A: Arch>() -> Facts {
+        Facts {
+            enumeration: A::DETECT.enumeration,
+            gp_instances: A::GP_INSTANCES,
+            fixed_instances: A::FIXED_INSTANCES,
+            gp_model_width: A::GP_MODEL_WIDTH,
+            fixed_model_width: A::FIXED_MODEL_WIDTH,
+            registers: A::registers(),
+            arch_events: A::arch_events(),
+            arch_event_available: A::arch_event_available,
+            has_perf_capabilities: A::perf_capabilities().is_some(),
         }
-        let clamp = Clamp {
-            gp,
-            gp_width: e.general_width.unwrap_or(A::GP_MODEL_WIDTH) as u8,
-            fixed,
-            fixed_width: e.fixed_width.unwrap_or(A::FIXED_MODEL_WIDTH) as u8,
-            notes: info,
-        };
-        let mut counters = clamp.visit::<A>();
-        counters.unavailable_events = match e.events_leaf {
-            Some(r) => Unavailable {
-                eax: r.eax,
-                ebx: r.ebx,
-            }
-            .visit::<A>(),
-            None => 0,
-        };
-        counters.anythread_deprecated = e.anythread_deprecated.unwrap_or(false);
-        counters.umask2 = e.umask2.unwrap_or(false);
-        counters.eq = e.eq.unwrap_or(false);
-        info.counters = counters;
-        info.enumeration = e;
     }
+
+    fn of_generation(g: Generation) -> Facts {
+        struct Of;
+        impl ArchVisitor for Of {
+            type Output = Facts;
+            fn visit<A: Arch>(self) -> Facts {
+                Facts::of::<A>()
+            }
+        }
+        g.visit(Of)
+    }
+
+    /// The name of the register with `role`, `?` without one.
+    fn register_name(&self, role: crate::arch::Role) -> &'static str {
+        self.registers
+            .iter()
+            .find(|r| r.role == Some(role))
+            .map_or("?", |r| r.name)
+    }
+}
+
+/// Reads the generation's enumeration fields and decides the usable counters.
+fn enumerate<S: CpuidSource + ?Sized>(rd: &mut Reader<'_, S>, info: &mut PmuInfo, a: &Facts) {
+    let spec = a.enumeration;
+    let mut read = |f: Option<CpuidField>| f.and_then(|f| rd.field(f, &spec));
+    let e = Enumeration {
+        condition: info.enumeration.condition,
+        general_count: read(spec.general_count),
+        general_width: read(spec.general_width),
+        fixed_count: read(spec.fixed_count),
+        fixed_width: read(spec.fixed_width),
+        fixed_bitmap: read(spec.fixed_bitmap),
+        general_present: read(spec.general_present),
+        fixed_present: read(spec.fixed_present),
+        events_length: read(spec.events_length),
+        anythread_deprecated: read(spec.anythread_deprecated).map(|v| v != 0),
+        umask2: read(spec.umask2_supported).map(|v| v != 0),
+        eq: read(spec.eq_supported).map(|v| v != 0),
+        subleaves: read(spec.subleaf_bitmap),
+        events_leaf: spec
+            .events_length
+            .and_then(|f| rd.leaf(f.leaf, if f.has_subleaf { f.subleaf } else { 0 })),
+    };
+    // Counter masks: the authoritative bitmaps when enumerated (as Linux does), else the
+    // counts (the definitions' count where CPUID has none), plus the supplementary fixed
+    // bitmap ("FxCtr[i] is supported if ECX[i] || EDX[4:0] > i").
+    let gp = e
+        .general_present
+        .unwrap_or_else(|| mask_of(e.general_count.unwrap_or(a.gp_instances)));
+    let fixed = match e.fixed_present {
+        Some(m) => m,
+        None if spec.fixed_count.is_none() => mask_of(a.fixed_instances),
+        None => e.fixed_bitmap.unwrap_or(0) | mask_of(e.fixed_count.unwrap_or(0)),
+    };
+    if let Some(n) = e.fixed_count
+        && n < a.fixed_instances
+        && spec.fixed_bitmap.is_none()
+    {
+        info.note(Note::FewFixedCounters { reported: n as u8 });
+    }
+    let clamp = Clamp {
+        gp,
+        gp_width: e.general_width.unwrap_or(a.gp_model_width) as u8,
+        fixed,
+        fixed_width: e.fixed_width.unwrap_or(a.fixed_model_width) as u8,
+        notes: info,
+    };
+    let mut counters = clamp.to(a);
+    counters.unavailable_events = match e.events_leaf {
+        Some(r) => unavailable(a, r.eax, r.ebx),
+        None => 0,
+    };
+    counters.anythread_deprecated = e.anythread_deprecated.unwrap_or(false);
+    counters.umask2 = e.umask2.unwrap_or(false);
+    counters.eq = e.eq.unwrap_or(false);
+    info.counters = counters;
+    info.enumeration = e;
 }
 
 /// Clamps reported counters to the generation's register families, noting what is dropped.
@@ -935,43 +966,43 @@ struct Clamp<'a> {
     notes: &'a mut PmuInfo,
 }
 
-impl ArchVisitor for Clamp<'_> {
-    type Output = CounterSet;
-    fn visit<A: Arch>(self) -> CounterSet {
-        let gp_defined = mask_of(A::GP_INSTANCES);
-        let fixed_defined = mask_of(A::FIXED_INSTANCES);
+impl Clamp<'_> {
+    /// The counters of `a`'s register families, with a note for each one dropped.
+    fn to(self, a: &Facts) -> CounterSet {
+        let gp_defined = mask_of(a.gp_instances);
+        let fixed_defined = mask_of(a.fixed_instances);
         if self.gp & !gp_defined != 0 {
             self.notes.note(Note::MoreCountersThanDefined {
                 fixed: false,
                 reported: self.gp,
-                defined: A::GP_INSTANCES,
+                defined: a.gp_instances,
             });
         }
         if self.fixed & !fixed_defined != 0 {
             self.notes.note(Note::MoreCountersThanDefined {
                 fixed: true,
                 reported: self.fixed,
-                defined: A::FIXED_INSTANCES,
+                defined: a.fixed_instances,
             });
         }
         let mut gp_width = self.gp_width;
-        if gp_width as u32 > A::GP_MODEL_WIDTH {
+        if gp_width as u32 > a.gp_model_width {
             self.notes.note(Note::WiderThanDefined {
                 fixed: false,
                 reported: gp_width,
-                defined: A::GP_MODEL_WIDTH,
+                defined: a.gp_model_width,
             });
-            gp_width = A::GP_MODEL_WIDTH as u8;
+            gp_width = a.gp_model_width as u8;
         }
         let mut fixed_width = self.fixed_width;
         let fixed = self.fixed & fixed_defined;
-        if fixed_width as u32 > A::FIXED_MODEL_WIDTH && fixed != 0 {
+        if fixed_width as u32 > a.fixed_model_width && fixed != 0 {
             self.notes.note(Note::WiderThanDefined {
                 fixed: true,
                 reported: fixed_width,
-                defined: A::FIXED_MODEL_WIDTH,
+                defined: a.fixed_model_width,
             });
-            fixed_width = A::FIXED_MODEL_WIDTH as u8;
+            fixed_width = a.fixed_model_width as u8;
         }
         CounterSet {
             gp: self.gp & gp_defined,
@@ -985,22 +1016,14 @@ impl ArchVisitor for Clamp<'_> {
 
 /// Which of the generation's architectural events CPUID.0AH marks unavailable (through the
 /// generated `ArchEvent::is_available`, which applies the EBX length).
-struct Unavailable {
-    eax: u32,
-    ebx: u32,
-}
-
-impl ArchVisitor for Unavailable {
-    type Output = u32;
-    fn visit<A: Arch>(self) -> u32 {
-        let mut mask = 0;
-        for (i, e) in A::arch_events().iter().enumerate() {
-            if !A::arch_event_available(i, self.eax, self.ebx) && e.cpuid_bit < 32 {
-                mask |= 1 << e.cpuid_bit;
-            }
+fn unavailable(a: &Facts, eax: u32, ebx: u32) -> u32 {
+    let mut mask = 0;
+    for (i, e) in a.arch_events.iter().enumerate() {
+        if !(a.arch_event_available)(i, eax, ebx) && e.cpuid_bit < 32 {
+            mask |= 1 << e.cpuid_bit;
         }
-        mask
     }
+    mask
 }
 
 fn write_mask(f: &mut fmt::Formatter<'_>, mask: u32) -> fmt::Result {
@@ -1039,96 +1062,78 @@ impl fmt::Display for Mask {
 }
 
 /// Lists the generation's registers and architectural events in the report.
-struct Report<'a, 'b> {
-    info: &'a PmuInfo,
-    f: &'a mut fmt::Formatter<'b>,
-}
-
-impl ArchVisitor for Report<'_, '_> {
-    type Output = fmt::Result;
-    fn visit<A: Arch>(self) -> fmt::Result {
-        let Report { info, f } = self;
-        let c = &info.counters;
-        let gp_reg = A::registers()
-            .iter()
-            .find(|r| r.role == Some(crate::arch::Role::Counter))
-            .map_or("?", |r| r.name);
+fn report(info: &PmuInfo, f: &mut fmt::Formatter<'_>, a: &Facts) -> fmt::Result {
+    let c = &info.counters;
+    let gp_reg = a.register_name(crate::arch::Role::Counter);
+    writeln!(
+        f,
+        "  general-purpose counters: {} x {} bits ({gp_reg} {})",
+        c.gp.count_ones(),
+        c.gp_width,
+        Mask(c.gp)
+    )?;
+    if a.fixed_instances > 0 {
+        let fixed_reg = a.register_name(crate::arch::Role::FixedCounter);
         writeln!(
             f,
-            "  general-purpose counters: {} x {} bits ({gp_reg} {})",
-            c.gp.count_ones(),
-            c.gp_width,
-            Mask(c.gp)
+            "  fixed counters:           {} x {} bits ({fixed_reg} {})",
+            c.fixed.count_ones(),
+            c.fixed_width,
+            Mask(c.fixed)
         )?;
-        if A::FIXED_INSTANCES > 0 {
-            let fixed_reg = A::registers()
-                .iter()
-                .find(|r| r.role == Some(crate::arch::Role::FixedCounter))
-                .map_or("?", |r| r.name);
-            writeln!(
-                f,
-                "  fixed counters:           {} x {} bits ({fixed_reg} {})",
-                c.fixed.count_ones(),
-                c.fixed_width,
-                Mask(c.fixed)
-            )?;
-        }
-        let e = &info.enumeration;
-        let yes_no = |b: bool| if b { "yes" } else { "no" };
-        if let Some(d) = e.anythread_deprecated {
-            writeln!(
-                f,
-                "  AnyThread:                {}",
-                if d { "deprecated" } else { "supported" }
-            )?;
-        }
-        if let Some(sub) = e.subleaves {
-            writeln!(
-                f,
-                "  extended leaf:            subleaves {sub:#x}, UMASK2 {}, EQ {}",
-                yes_no(e.umask2.unwrap_or(false)),
-                yes_no(e.eq.unwrap_or(false))
-            )?;
-        }
-        if A::perf_capabilities().is_some() {
-            let caps = A::registers()
-                .iter()
-                .find(|r| r.role == Some(crate::arch::Role::Capabilities))
-                .map_or("?", |r| r.name);
-            writeln!(
-                f,
-                "  {caps}: {}",
-                if info.perf_capabilities_msr {
-                    "present (CPUID.01H:ECX.PDCM)"
-                } else {
-                    "absent"
-                }
-            )?;
-        }
-        if !A::arch_events().is_empty() {
-            writeln!(
-                f,
-                "  architectural events (vector length {}):",
-                info.enumeration.events_length.unwrap_or(0)
-            )?;
-            for e in A::arch_events() {
-                let avail = e.cpuid_bit >= 32 || c.unavailable_events & (1 << e.cpuid_bit) == 0;
-                write!(
-                    f,
-                    "    {} {:<28} event {:#04x} umask {:#04x}",
-                    if avail { "available  " } else { "unavailable" },
-                    e.name,
-                    e.desc.event,
-                    e.desc.umask
-                )?;
-                if let Some(n) = e.desc.fixed.filter(|&n| c.has_fixed(n as u32)) {
-                    write!(f, " (also fixed counter {n})")?;
-                }
-                writeln!(f)?;
-            }
-        }
-        Ok(())
     }
+    let e = &info.enumeration;
+    let yes_no = |b: bool| if b { "yes" } else { "no" };
+    if let Some(d) = e.anythread_deprecated {
+        writeln!(
+            f,
+            "  AnyThread:                {}",
+            if d { "deprecated" } else { "supported" }
+        )?;
+    }
+    if let Some(sub) = e.subleaves {
+        writeln!(
+            f,
+            "  extended leaf:            subleaves {sub:#x}, UMASK2 {}, EQ {}",
+            yes_no(e.umask2.unwrap_or(false)),
+            yes_no(e.eq.unwrap_or(false))
+        )?;
+    }
+    if a.has_perf_capabilities {
+        let caps = a.register_name(crate::arch::Role::Capabilities);
+        writeln!(
+            f,
+            "  {caps}: {}",
+            if info.perf_capabilities_msr {
+                "present (CPUID.01H:ECX.PDCM)"
+            } else {
+                "absent"
+            }
+        )?;
+    }
+    if !a.arch_events.is_empty() {
+        writeln!(
+            f,
+            "  architectural events (vector length {}):",
+            info.enumeration.events_length.unwrap_or(0)
+        )?;
+        for e in a.arch_events {
+            let avail = e.cpuid_bit >= 32 || c.unavailable_events & (1 << e.cpuid_bit) == 0;
+            write!(
+                f,
+                "    {} {:<28} event {:#04x} umask {:#04x}",
+                if avail { "available  " } else { "unavailable" },
+                e.name,
+                e.desc.event,
+                e.desc.umask
+            )?;
+            if let Some(n) = e.desc.fixed.filter(|&n| c.has_fixed(n as u32)) {
+                write!(f, " (also fixed counter {n})")?;
+            }
+            writeln!(f)?;
+        }
+    }
+    Ok(())
 }
 
 impl fmt::Display for PmuInfo {
@@ -1151,7 +1156,7 @@ impl fmt::Display for PmuInfo {
                 if let Some(m) = self.model {
                     writeln!(f, "CPU model generation: {m} ({})", m.module())?;
                 }
-                g.visit(Report { info: self, f })?;
+                report(self, f, &Facts::of_generation(g))?;
             }
             None => writeln!(f, "PMU generation: none")?,
         }
