@@ -833,6 +833,51 @@ pub struct Event {
 }
 
 impl Event {
+    /// An event with only a name: no encoding, no counters restriction (`any_counter`),
+    /// every flag off; `since` is the generation that defines it. What a definition without
+    /// a base fills in, and a starting point for tests.
+    pub fn blank(name: String, since: String, span: Span) -> Event {
+        Event {
+            name,
+            event: 0,
+            alt_events: Vec::new(),
+            umask: 0,
+            alt_umasks: Vec::new(),
+            umask2: None,
+            eq: false,
+            cmask: 0,
+            inv: false,
+            edge: false,
+            any: false,
+            counters: Vec::new(),
+            fixed: None,
+            counters_ht_off: None,
+            pebs_counters: None,
+            pdist_counters: None,
+            pdir_counters: None,
+            cpuid_bit: None,
+            msr: None,
+            pebs: None,
+            precise: None,
+            speculative: None,
+            collect_pebs_record: None,
+            deprecated: false,
+            taken_alone: false,
+            data_la: false,
+            l1_hit_indication: false,
+            offcore: false,
+            ellc: false,
+            precise_store: false,
+            errata: Vec::new(),
+            sample_after: None,
+            doc: String::new(),
+            allow: Vec::new(),
+            since,
+            any_counter: true,
+            span,
+        }
+    }
+
     /// Every way to program the event, primary first: codes and unit masks paired by
     /// position (a list of one pairs with every entry of the other), each with its MSR.
     pub fn alternatives(&self) -> Vec<Alternative> {

@@ -1011,44 +1011,8 @@ impl Resolver<'_> {
             self.missing_new("event", &re.name, "event");
             return None;
         }
-        let mut e = base.unwrap_or_else(|| Event {
-            name: re.name.value.clone(),
-            event: 0,
-            alt_events: Vec::new(),
-            umask: 0,
-            alt_umasks: Vec::new(),
-            umask2: None,
-            eq: false,
-            cmask: 0,
-            inv: false,
-            edge: false,
-            any: false,
-            counters: Vec::new(),
-            fixed: None,
-            counters_ht_off: None,
-            pebs_counters: None,
-            pdist_counters: None,
-            pdir_counters: None,
-            cpuid_bit: None,
-            msr: None,
-            pebs: None,
-            precise: None,
-            speculative: None,
-            collect_pebs_record: None,
-            deprecated: false,
-            taken_alone: false,
-            data_la: false,
-            l1_hit_indication: false,
-            offcore: false,
-            ellc: false,
-            precise_store: false,
-            errata: Vec::new(),
-            sample_after: None,
-            doc: String::new(),
-            allow: Vec::new(),
-            since: self.id.to_owned(),
-            any_counter: true,
-            span: re.name.span,
+        let mut e = base.unwrap_or_else(|| {
+            Event::blank(re.name.value.clone(), self.id.to_owned(), re.name.span)
         });
         e.span = re.name.span;
         // Values are range-checked against the select register's fields in validation; here
