@@ -412,16 +412,6 @@ pub struct PerfmonFile {
 /// Returns `None` when the file cannot be read at all; every problem goes to `issues`.
 pub fn parse_file(name: &str, text: &str, issues: &mut Vec<Issue>) -> Option<PerfmonFile> {
     let mut doc = Doc::new(name, text, issues);
-    let json_err = |doc: &mut Doc<'_>, e: serde_json::Error| {
-        let pos = (e.line() > 0).then(|| (e.line(), e.column()));
-        let msg = format!("malformed JSON: {e}");
-        // serde_json appends " at line L column C"; keep only the reason.
-        let msg = msg
-            .rsplit_once(" at line ")
-            .map_or(msg.clone(), |(m, _)| m.to_owned());
-        doc.issues
-            .push(Issue::new(Level::Error, doc.name, pos, msg));
-    };
     let mut out = PerfmonFile {
         name: name.to_owned(),
         version: None,
@@ -432,19 +422,47 @@ pub fn parse_file(name: &str, text: &str, issues: &mut Vec<Issue>) -> Option<Per
         fixed_from_one: false,
         keys: BTreeSet::new(),
     };
-    let events: Vec<&RawValue> = match json_kind(text) {
+    let events = top_level(&mut doc, text, &mut out)?;
+    out.entries = events.len();
+    let drafts = read_events(&mut doc, events, &mut out.keys);
+    let base = fixed_base(&drafts);
+    out.fixed_from_one = base == 1;
+    out.events = resolve_counters(&mut doc, drafts, base);
+    Some(out)
+}
+
+/// A `serde_json` error as an issue at its line and column.
+fn json_error(doc: &mut Doc<'_>, e: serde_json::Error) {
+    let pos = (e.line() > 0).then(|| (e.line(), e.column()));
+    let msg = format!("malformed JSON: {e}");
+    // serde_json appends " at line L column C"; keep only the reason.
+    let msg = msg
+        .rsplit_once(" at line ")
+        .map_or(msg.clone(), |(m, _)| m.to_owned());
+    doc.issues
+        .push(Issue::new(Level::Error, doc.name, pos, msg));
+}
+
+/// The file's events, unread: the array itself, or the object's `Events` (its `Header` read
+/// into `out`, other keys warned about once). `None`, with an error, when there is none.
+fn top_level<'t>(
+    doc: &mut Doc<'_>,
+    text: &'t str,
+    out: &mut PerfmonFile,
+) -> Option<Vec<&'t RawValue>> {
+    match json_kind(text) {
         Some(b'[') => match serde_json::from_str::<Vec<&RawValue>>(text) {
-            Ok(v) => v,
+            Ok(v) => Some(v),
             Err(e) => {
-                json_err(&mut doc, e);
-                return None;
+                json_error(doc, e);
+                None
             }
         },
         Some(b'{') => {
             let top = match serde_json::from_str::<Entries>(text) {
                 Ok(t) => t,
                 Err(e) => {
-                    json_err(&mut doc, e);
+                    json_error(doc, e);
                     return None;
                 }
             };
@@ -466,7 +484,7 @@ pub fn parse_file(name: &str, text: &str, issues: &mut Vec<Issue>) -> Option<Per
                             }
                         }
                     }
-                    "Header" => read_header(&mut doc, v, &mut out),
+                    "Header" => read_header(doc, v, out),
                     other => {
                         if warned.insert(other.to_owned()) {
                             doc.warning_at(
@@ -477,16 +495,13 @@ pub fn parse_file(name: &str, text: &str, issues: &mut Vec<Issue>) -> Option<Per
                     }
                 }
             }
-            match events {
-                Some(e) => e,
-                None => {
-                    doc.error_at(
-                        0,
-                        "no `Events` array: expected `{ \"Header\": ..., \"Events\": [...] }` or an array of events".into(),
-                    );
-                    return None;
-                }
+            if events.is_none() {
+                doc.error_at(
+                    0,
+                    "no `Events` array: expected `{ \"Header\": ..., \"Events\": [...] }` or an array of events".into(),
+                );
             }
+            events
         }
         _ => {
             let msg = if text.trim().is_empty() {
@@ -496,12 +511,18 @@ pub fn parse_file(name: &str, text: &str, issues: &mut Vec<Issue>) -> Option<Per
                     .to_owned()
             };
             doc.error_at(0, msg);
-            return None;
+            None
         }
-    };
-    out.entries = events.len();
+    }
+}
 
-    // Unknown keys: one warning per key per file, at its first use.
+/// Each event read ([`read_event`]), in file order; the keys it uses go to `keys`, and each
+/// unknown key gets one warning per file, at its first use.
+fn read_events(
+    doc: &mut Doc<'_>,
+    events: Vec<&RawValue>,
+    keys: &mut BTreeSet<String>,
+) -> Vec<Draft> {
     let mut unknown: BTreeMap<String, (usize, String, usize)> = BTreeMap::new();
     let mut drafts = Vec::with_capacity(events.len());
     for raw in events {
@@ -517,7 +538,7 @@ pub fn parse_file(name: &str, text: &str, issues: &mut Vec<Issue>) -> Option<Per
                 continue;
             }
         };
-        if let Some(d) = read_event(&mut doc, at, &entries, &mut unknown, &mut out.keys) {
+        if let Some(d) = read_event(doc, at, &entries, &mut unknown, keys) {
             drafts.push(d);
         }
     }
@@ -532,19 +553,27 @@ pub fn parse_file(name: &str, text: &str, issues: &mut Vec<Issue>) -> Option<Per
             format!("unknown event key `{key}` (in `{first}`{more}); ignored"),
         );
     }
+    drafts
+}
 
-    // Fixed counters: the oldest lists number them from 1 (INST_RETIRED.ANY, which the SDM
-    // assigns to fixed counter 0, is "Fixed counter 1" there).
+/// How the list numbers fixed counters: the oldest lists from 1 (INST_RETIRED.ANY, which the
+/// SDM assigns to fixed counter 0, is "Fixed counter 1" there), the others from 0.
+fn fixed_base(drafts: &[Draft]) -> u32 {
     let anchor = drafts
         .iter()
         .find(|d| d.event.name == "INST_RETIRED.ANY")
         .and_then(|d| d.counter.fixed_named.iter().next().copied());
-    let base = match anchor {
+    match anchor {
         Some(1) => 1,
         _ => 0,
-    };
-    out.fixed_from_one = base == 1;
+    }
+}
 
+/// The events with their counter sets numbered from 0 (`base`: the list's first fixed
+/// counter); a second event of the same name, or one naming several fixed counters, is an
+/// error and left out.
+fn resolve_counters(doc: &mut Doc<'_>, drafts: Vec<Draft>, base: u32) -> Vec<PerfmonEvent> {
+    let mut events = Vec::with_capacity(drafts.len());
     let mut seen: BTreeMap<String, usize> = BTreeMap::new();
     for d in drafts {
         let mut e = d.event;
@@ -584,9 +613,9 @@ pub fn parse_file(name: &str, text: &str, issues: &mut Vec<Issue>) -> Option<Per
             ));
             continue;
         }
-        out.events.push(e);
+        events.push(e);
     }
-    Some(out)
+    events
 }
 
 fn read_header(doc: &mut Doc<'_>, v: &RawValue, out: &mut PerfmonFile) {
