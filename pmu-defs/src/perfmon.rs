@@ -2895,89 +2895,150 @@ fn import_mapped(
     imp: &mut Import,
 ) {
     let map = root.join("mapfile.csv");
-    let map_name = display(&map);
     if !map.is_file() {
-        if found.is_empty() {
-            imp.issues.push(Issue::new(
-                Level::Error,
-                &display(root),
-                None,
-                "nothing to import: no mapfile.csv and no .json file below this directory \
-                 (an uninitialised git submodule is an empty directory: \
-                 `git submodule update --init`)"
-                    .into(),
-            ));
-            return;
-        }
-        imp.issues.push(Issue::new(
-            Level::Warning,
-            &display(root),
-            None,
-            "no mapfile.csv here: importing every .json file below, without `cpus`".into(),
-        ));
-        for p in found {
-            let rel = relative(root, &p);
-            files.push((p, rel));
-        }
+        without_mapfile(root, found, files, imp);
         return;
     }
-    if let Err(why) = crate::walk::confined(root, "mapfile.csv") {
+    let map_name = display(&map);
+    let Some(read) = read_mapfile(root, &map, &map_name, imp) else {
+        return;
+    };
+    *rows = read;
+    let named = core_files_named(rows, imp);
+    let Some(missing) = locate_core_files(root, &map_name, &named, files, refused_files, imp)
+    else {
+        return;
+    };
+    if !named.is_empty() && missing == named.len() {
         imp.issues.push(Issue::new(
             Level::Error,
             &map_name,
             None,
-            format!("not read: {why}; the importer reads only files below the corpus directory"),
+            format!(
+                "nothing to import: none of the {} core file(s) mapfile.csv names is in the \
+                 corpus (a partial checkout, or the wrong directory?)",
+                named.len()
+            ),
         ));
         return;
     }
-    let Some(text) = read_text(&map, &mut imp.issues) else {
+    add_unlisted_core_files(root, found, files, imp);
+    if files.is_empty() {
+        imp.issues.push(Issue::new(
+            Level::Error,
+            &map_name,
+            None,
+            format!(
+                "nothing to import: mapfile.csv names no core event file ({} row(s) of other \
+                 event types) and no *_core.json file is below the corpus directory",
+                imp.skipped_rows
+            ),
+        ));
+    }
+}
+
+/// No mapfile.csv: every .json file found, without `cpus` (an error when there is none).
+fn without_mapfile(
+    root: &Path,
+    found: Vec<PathBuf>,
+    files: &mut Vec<(PathBuf, String)>,
+    imp: &mut Import,
+) {
+    if found.is_empty() {
+        imp.issues.push(Issue::new(
+            Level::Error,
+            &display(root),
+            None,
+            "nothing to import: no mapfile.csv and no .json file below this directory \
+             (an uninitialised git submodule is an empty directory: \
+             `git submodule update --init`)"
+                .into(),
+        ));
         return;
+    }
+    imp.issues.push(Issue::new(
+        Level::Warning,
+        &display(root),
+        None,
+        "no mapfile.csv here: importing every .json file below, without `cpus`".into(),
+    ));
+    for p in found {
+        let rel = relative(root, &p);
+        files.push((p, rel));
+    }
+}
+
+/// mapfile.csv's rows; `None` (with an error) when it is outside the corpus, unreadable, has
+/// a refused row (a mapfile is not imported in part) or has no rows.
+fn read_mapfile(root: &Path, map: &Path, map_name: &str, imp: &mut Import) -> Option<Vec<MapRow>> {
+    if let Err(why) = crate::walk::confined(root, "mapfile.csv") {
+        imp.issues.push(Issue::new(
+            Level::Error,
+            map_name,
+            None,
+            format!("not read: {why}; the importer reads only files below the corpus directory"),
+        ));
+        return None;
+    }
+    let text = read_text(map, &mut imp.issues)?;
+    let errors = |imp: &Import| {
+        imp.issues
+            .iter()
+            .filter(|i| i.level == Level::Error)
+            .count()
     };
-    let errors_before = imp
-        .issues
-        .iter()
-        .filter(|i| i.level == Level::Error)
-        .count();
-    *rows = parse_mapfile(&map_name, &text, &mut imp.issues);
-    if imp
-        .issues
-        .iter()
-        .filter(|i| i.level == Level::Error)
-        .count()
-        > errors_before
-    {
-        // A mapfile with a refused row (or no usable header) is not imported in part.
-        return;
+    let errors_before = errors(imp);
+    let rows = parse_mapfile(map_name, &text, &mut imp.issues);
+    if errors(imp) > errors_before {
+        return None;
     }
     if text.lines().skip(1).all(|l| l.trim().is_empty()) {
         imp.issues.push(Issue::new(
             Level::Error,
-            &map_name,
+            map_name,
             Some((1, 1)),
             "nothing to import: mapfile.csv has its header and no rows (a truncated or \
              unfinished checkout?)"
                 .into(),
         ));
-        return;
+        return None;
     }
-    // Core files in the order first named, each with every row naming it.
-    let mut named: Vec<&str> = Vec::new();
-    let mut rows_of: BTreeMap<&str, Vec<&MapRow>> = BTreeMap::new();
-    for r in rows.iter() {
+    Some(rows)
+}
+
+/// The core files the rows name, in the order first named, each with every row naming it;
+/// rows of other event types are counted in `imp.skipped_rows`.
+fn core_files_named<'r>(rows: &'r [MapRow], imp: &mut Import) -> Vec<(&'r str, Vec<&'r MapRow>)> {
+    let mut named: Vec<(&str, Vec<&MapRow>)> = Vec::new();
+    let mut at: BTreeMap<&str, usize> = BTreeMap::new();
+    for r in rows {
         if !r.is_core() {
             imp.skipped_rows += 1;
             continue;
         }
-        let list = rows_of.entry(r.file.as_str()).or_default();
-        if list.is_empty() {
-            named.push(&r.file);
-        }
-        list.push(r);
+        let i = *at.entry(r.file.as_str()).or_insert_with(|| {
+            named.push((r.file.as_str(), Vec::new()));
+            named.len() - 1
+        });
+        named[i].1.push(r);
     }
+    named
+}
+
+/// Each named core file that is in the corpus goes to `files`; one that is not gets a
+/// warning; one outside the corpus directory an error (and `None`: nothing is imported).
+/// Returns how many are missing.
+fn locate_core_files(
+    root: &Path,
+    map_name: &str,
+    named: &[(&str, Vec<&MapRow>)],
+    files: &mut Vec<(PathBuf, String)>,
+    refused_files: &mut BTreeSet<String>,
+    imp: &mut Import,
+) -> Option<usize> {
     let mut missing: Vec<(&str, &[&MapRow])> = Vec::new();
     let mut refused = false;
-    for f in &named {
-        let rs = rows_of[f].as_slice();
+    for (f, rs) in named {
         match crate::walk::confined(root, f) {
             Ok(p) if p.is_file() => files.push((p, (*f).to_owned())),
             Ok(_) => missing.push((f, rs)),
@@ -2986,7 +3047,7 @@ fn import_mapped(
                 refused_files.insert((*f).to_owned());
                 imp.issues.push(Issue::new(
                     Level::Error,
-                    &map_name,
+                    map_name,
                     Some((rs[0].line, 1)),
                     format!(
                         "core file `{f}` not read: {why}; the importer reads only files below the corpus directory"
@@ -3001,7 +3062,7 @@ fn import_mapped(
         let cpus: BTreeSet<&str> = rs.iter().map(|r| r.family_model.as_str()).collect();
         imp.issues.push(Issue::new(
             Level::Warning,
-            &map_name,
+            map_name,
             rs.first().map(|r| (r.line, 1)),
             format!(
                 "core file `{f}` (for {}) is named on line{} {} but is not in the corpus; not imported",
@@ -3012,22 +3073,17 @@ fn import_mapped(
         ));
     }
     imp.missing_files = missing.len();
-    if refused {
-        return;
-    }
-    if !named.is_empty() && missing.len() == named.len() {
-        imp.issues.push(Issue::new(
-            Level::Error,
-            &map_name,
-            None,
-            format!(
-                "nothing to import: none of the {} core file(s) mapfile.csv names is in the \
-                 corpus (a partial checkout, or the wrong directory?)",
-                named.len()
-            ),
-        ));
-        return;
-    }
+    (!refused).then_some(missing.len())
+}
+
+/// The `*_core.json` files below the corpus that mapfile.csv does not name: imported without
+/// `cpus`, each with a warning.
+fn add_unlisted_core_files(
+    root: &Path,
+    found: Vec<PathBuf>,
+    files: &mut Vec<(PathBuf, String)>,
+    imp: &mut Import,
+) {
     let listed: BTreeSet<String> = files.iter().map(|(_, r)| r.clone()).collect();
     for p in found {
         let rel = relative(root, &p);
@@ -3044,18 +3100,6 @@ fn import_mapped(
             ));
             files.push((p, rel));
         }
-    }
-    if files.is_empty() {
-        imp.issues.push(Issue::new(
-            Level::Error,
-            &map_name,
-            None,
-            format!(
-                "nothing to import: mapfile.csv names no core event file ({} row(s) of other \
-                 event types) and no *_core.json file is below the corpus directory",
-                imp.skipped_rows
-            ),
-        ));
     }
 }
 
