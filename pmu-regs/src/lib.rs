@@ -164,6 +164,30 @@ pub mod __private {
     /// The generated name tables and their hash (`lookup.rs`).
     pub use crate::lookup::{NameIndex, bucket, eq_folded, hash, slot};
 
+    /// `Debug` of a generated register or CPUID value: `name { FIELD: value, .. }`, a field
+    /// flagged one bit wide as a `bool` and a wider one in hex, then `reserved` when it is not
+    /// zero. One function for every register, where a `debug_struct` chain per register was a
+    /// large body each for the compiler to check and compile.
+    pub fn debug_value(
+        f: &mut core::fmt::Formatter<'_>,
+        name: &str,
+        fields: &[(&str, bool, u64)],
+        reserved: u64,
+    ) -> core::fmt::Result {
+        let mut d = f.debug_struct(name);
+        for &(field, one_bit, v) in fields {
+            if one_bit {
+                d.field(field, &(v != 0));
+            } else {
+                d.field(field, &format_args!("{v:#x}"));
+            }
+        }
+        if reserved != 0 {
+            d.field("reserved", &format_args!("{reserved:#x}"));
+        }
+        d.finish()
+    }
+
     pub(crate) struct Buf {
         bytes: [u8; 192],
         len: usize,

@@ -338,6 +338,26 @@ mod kernel_style {
         assert!(format!("{w:?}").contains("EN: true"));
     }
 
+    /// `Debug` names every field: one-bit fields as `bool`, wider ones in hex, then the
+    /// reserved bits when any is set; a CPUID output the same way.
+    #[test]
+    fn debug_shows_fields_and_reserved_bits() {
+        let v = IA32_PERFEVTSEL::Value::from_raw_read(0x0043_412E | 1 << 40);
+        assert_eq!(
+            format!("{v:?}"),
+            "IA32_PERFEVTSEL { EVENT_SELECT: 0x2e, UMASK: 0x41, USR: true, OS: true, \
+             EDGE: false, PC: false, INT: false, ANY: false, EN: true, INV: false, CMASK: 0x0, \
+             IN_TX: false, IN_TXCP: false, reserved: 0x10000000000 }"
+        );
+        let clean = IA32_PERFEVTSEL::Value::from_raw_read(0x0043_412E);
+        assert!(!format!("{clean:?}").contains("reserved"));
+        let eax = pmu_regs::intel::v1::cpuid::ARCH_PERFMON::Eax::from_raw(0x0830_0801);
+        assert_eq!(
+            format!("{eax:?}"),
+            "ARCH_PERFMON.EAX { VERSION: 0x1, GP_COUNTERS: 0x8, GP_WIDTH: 0x30, EBX_LENGTH: 0x8 }"
+        );
+    }
+
     #[test]
     fn field_arrays_and_enums() {
         let c = IA32_FIXED_CTR_CTRL::Value::new()

@@ -24,7 +24,7 @@ impl Cx<'_> {
             let defined_here =
                 c.defined_in == g.id || self.model.generation(&c.defined_in).is_none();
             if defined_here {
-                leaves.push(cpuid_leaf(c));
+                leaves.push(cpuid_leaf(&self.krate, c));
             } else {
                 let from = self.generation_path(depth + 1, &c.defined_in);
                 let name = ident(&c.name);
@@ -46,7 +46,7 @@ impl Cx<'_> {
 
 /// A CPUID leaf: `LEAF`/`SUBLEAF`, one read-only value type per output register that has
 /// fields, and `Leaf` holding all of them.
-fn cpuid_leaf(c: &CpuidLeaf) -> TokenStream {
+fn cpuid_leaf(krate: &TokenStream, c: &CpuidLeaf) -> TokenStream {
     let name = ident(&c.name);
     let leaf = lit_u32(c.leaf);
     let subleaf = match c.subleaf {
@@ -72,7 +72,7 @@ fn cpuid_leaf(c: &CpuidLeaf) -> TokenStream {
         let tname = ident(&names::cpuid_register_type(&reg.register));
         let member = format_ident!("{}", reg.register);
         members.push((member, tname.clone(), reg.register.clone()));
-        types.push(output_register(c, reg, &input));
+        types.push(output_register(krate, c, reg, &input));
     }
     let fields = members.iter().map(|(m, t, _)| quote! { pub #m: #t });
     let all = ["eax", "ebx", "ecx", "edx"];
@@ -118,7 +118,12 @@ fn cpuid_leaf(c: &CpuidLeaf) -> TokenStream {
 
 /// The read-only value type of one output register of leaf `c` (CPUID input `input`), with
 /// the enums of its fields' named values.
-fn output_register(c: &CpuidLeaf, reg: &CpuidRegister, input: &str) -> TokenStream {
+fn output_register(
+    krate: &TokenStream,
+    c: &CpuidLeaf,
+    reg: &CpuidRegister,
+    input: &str,
+) -> TokenStream {
     let tname = ident(&names::cpuid_register_type(&reg.register));
     let reserved = lit_u32(reg.reserved_mask);
     let mut getters = Vec::new();
@@ -172,11 +177,8 @@ fn output_register(c: &CpuidLeaf, reg: &CpuidRegister, input: &str) -> TokenStre
                 }
             }
             let ename = &e.name;
-            dbg.push(if f.width == 1 {
-                quote! { .field(#ename, &(#ex != 0)) }
-            } else {
-                quote! { .field(#ename, &format_args!("{:#x}", #exb)) }
-            });
+            let one_bit = f.width == 1;
+            dbg.push(quote! { (#ename, #one_bit, #exb) });
         }
     }
     let tdoc = format!(
@@ -185,16 +187,8 @@ fn output_register(c: &CpuidLeaf, reg: &CpuidRegister, input: &str) -> TokenStre
         reg.reserved_mask
     );
     let dname = format!("{}.{}", c.name, reg.register.to_uppercase());
-    // `d;` alone would move the builder (an output register without fields).
-    let debug_body = if dbg.is_empty() {
-        quote! { f.debug_struct(#dname).finish() }
-    } else {
-        quote! {
-            let mut d = f.debug_struct(#dname);
-            d #(#dbg)*;
-            d.finish()
-        }
-    };
+    // CPUID outputs show no reserved bits (they are what the processor returned).
+    let debug_body = quote! { #krate::__private::debug_value(f, #dname, &[#(#dbg),*], 0) };
     quote! {
         #(#enums)*
         #[doc = #tdoc]

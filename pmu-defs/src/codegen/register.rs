@@ -46,13 +46,7 @@ impl Cx<'_> {
         let event_on = self.event_on(g, r, &l.home, &l.users);
         let instance = self.instance_items(r, self.placement(g, r));
         let (enums, checkers, methods) = (&p.enums, &p.checkers, &p.methods);
-        // `d;` alone would move the builder (a register without fields).
-        let debug_fields = if p.debug_fields.is_empty() {
-            quote!()
-        } else {
-            let calls = &p.debug_fields;
-            quote! { d #(#calls)*; }
-        };
+        let debug_fields = &p.debug_fields;
         // `unused_comparisons`, `clippy::absurd_extreme_comparisons`, `clippy::erasing_op`: a
         // 64-bit field (an IBS address register's 63:0) compares a `u64` with `u64::MAX` in its
         // width check and clears the value with mask 0 in its setter.
@@ -84,13 +78,12 @@ impl Cx<'_> {
                 #default_impl
                 impl ::core::fmt::Debug for Value {
                     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                        let reserved = self.0 & Self::RESERVED_MASK;
-                        let mut d = f.debug_struct(#name_str);
-                        #debug_fields
-                        if reserved != 0 {
-                            d.field("reserved", &format_args!("{:#x}", reserved));
-                        }
-                        d.finish()
+                        #krate::__private::debug_value(
+                            f,
+                            #name_str,
+                            &[#(#debug_fields),*],
+                            self.0 & Self::RESERVED_MASK,
+                        )
                     }
                 }
                 impl From<Value> for u64 {

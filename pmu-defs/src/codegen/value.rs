@@ -185,11 +185,8 @@ impl Cx<'_> {
         let exb = e.extract_bare();
         let insert_v = e.insert(quote!(v));
         let emask = lit_u64(e.mask());
-        p.debug_fields.push(if width == 1 {
-            quote! { .field(#ename, &(#ex != 0)) }
-        } else {
-            quote! { .field(#ename, &format_args!("{:#x}", #exb)) }
-        });
+        let one_bit = width == 1;
+        p.debug_fields.push(quote! { (#ename, #one_bit, #exb) });
         if writable(r, f) {
             p.tracked.push((e.name.clone(), e.mask()));
         }
