@@ -1,6 +1,6 @@
 //! Event tables: `ArchEvent` (the architectural events, with `desc()`), re-exported from the
 //! nearest ancestor with the same set, and a model generation's `events` module (a `u16`
-//! enum and one static `EventDesc` table).
+//! enum and its table in `pmu_regs::EventTable`'s encoding, `event_table.rs`).
 
 use super::Cx;
 use super::doc::escape_doc;
@@ -205,8 +205,9 @@ impl Cx<'_> {
     }
 
     /// The generation's own (non-architectural) events: an `events` module with a `u16` enum in
-    /// name order and one static `EventDesc` table indexed by it. No per-variant `match`: a
-    /// table keeps compile time flat for thousands of events.
+    /// name order and its table as byte and string literals (`event_table.rs`) that
+    /// `EventTable` decodes by index. No per-variant `match` and no array of `EventDesc`
+    /// values: literals keep compile time low for thousands of events.
     pub(super) fn model_events(&self, g: &Generation) -> TokenStream {
         let evs = model_events_of(g);
         if evs.is_empty() {
