@@ -323,7 +323,12 @@ impl EventTable {
     /// The name of event `i`, without decoding the rest; panics when `i` is out of range.
     #[inline(always)]
     pub const fn name(&self, i: usize) -> &'static str {
-        let r = self.record(i);
+        self.name_of(self.record(i))
+    }
+
+    /// The name a record points to.
+    #[inline(always)]
+    const fn name_of(&self, r: &[u8]) -> &'static str {
         let off = u32_at(r, record::NAME_OFFSET) as usize;
         let len = r[record::NAME_LEN] as usize;
         self.names.split_at(off).1.split_at(len).0
@@ -338,7 +343,7 @@ impl EventTable {
         let alt_start = u16_at(r, record::ALT_START) as usize;
         let alt_len = r[record::ALT_LEN] as usize;
         EventDesc {
-            name: self.name(i),
+            name: self.name_of(r),
             event: u16_at(r, record::EVENT),
             umask: r[record::UMASK],
             umask2: r[record::UMASK2],

@@ -90,11 +90,16 @@ pub(super) fn aux_items(krate: &TokenStream, g: &Generation, regs: &[&str]) -> T
             /// register reserves (the definitions acknowledge it: `aux-msr-reserved`).
             pub const fn aux(self) -> Option<Aux> {
                 let i = self as usize;
+                // Most events have none: the kind byte first, the whole record only then.
+                let kind = TABLE.__aux_kind(i);
+                if kind == 0 {
+                    return None;
+                }
                 let bits = match TABLE.desc(i).msr {
                     Some(m) => m.value,
                     None => return None,
                 };
-                match TABLE.__aux_kind(i) {
+                match kind {
                     #(#kinds => match super::#modules::Value::try_from_bits(bits) {
                         Ok(v) => Some(Aux::#variants(v)),
                         Err(_) => None,
