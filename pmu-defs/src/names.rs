@@ -638,18 +638,15 @@ pub const RESERVED_VALUE_METHODS: &[Reserved] = &[
     ("RESERVED_MASK", VALUE, "`Value::RESERVED_MASK`"),
 ];
 
-/// The tock-registers module of a field element (`register_bitmasks!`): the named values are
-/// constants there beside these.
+/// The tock-registers module of a field element: the named values are constants there beside
+/// these.
 pub const RESERVED_TOCK_FIELD: &[Reserved] = &[
     ("SET", VALUE, "tock-registers' `SET`"),
     ("CLEAR", VALUE, "tock-registers' `CLEAR`"),
-    ("Some", VALUE, "the prelude's `Some`"),
-    ("v", VALUE, "a parameter of tock-registers' code"),
-    ("x", VALUE, "a local variable of tock-registers' code"),
     (
-        "EnumType",
-        VALUE,
-        "tock-registers' `Self::EnumType`, which a variant of its `Value` enum of this name makes ambiguous",
+        "Value",
+        TYPE,
+        "the field's enum of named values, as tock-registers names it",
     ),
 ];
 

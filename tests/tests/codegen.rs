@@ -371,6 +371,47 @@ mod kernel_style {
         let tock = c.to_local();
         assert_eq!(tock.read(IA32_FIXED_CTR_CTRL::ENABLE1), 3);
     }
+
+    /// The tock-registers surface of a register: `Field` constants, each field's module with
+    /// `SET`, `CLEAR` and the named values as `FieldValue`s, the field's `Value` enum for
+    /// `read_as_enum`, and `RegisterDebugInfo` for `LocalRegisterCopy::debug`.
+    #[test]
+    fn tock_registers_fields_values_and_debug() {
+        use pmu_regs::amd::k7::PERF_EVT_SEL;
+        use pmu_regs::tock_registers::LocalRegisterCopy;
+        let mut local: LocalRegisterCopy<u64, PERF_EVT_SEL::Register> = LocalRegisterCopy::new(0);
+        local.modify(PERF_EVT_SEL::EN::SET + PERF_EVT_SEL::PC::TOGGLE_ON_OVERFLOW);
+        assert_eq!(local.get(), (1 << 22) | (1 << 19));
+        assert!(local.is_set(PERF_EVT_SEL::EN));
+        assert_eq!(
+            local.read_as_enum(PERF_EVT_SEL::PC),
+            Some(PERF_EVT_SEL::PC::Value::ToggleOnOverflow)
+        );
+        assert_eq!(
+            local.read_as_enum::<PERF_EVT_SEL::Pc>(PERF_EVT_SEL::PC),
+            Some(PERF_EVT_SEL::Pc::ToggleOnOverflow)
+        );
+        local.modify(PERF_EVT_SEL::PC::CLEAR + PERF_EVT_SEL::UMASK.val(0x41));
+        assert_eq!(local.get(), (1 << 22) | (0x41 << 8));
+        assert_eq!(
+            local.read_as_enum(PERF_EVT_SEL::PC),
+            Some(PERF_EVT_SEL::Pc::ToggleOnIncrement)
+        );
+        assert_eq!(
+            PERF_EVT_SEL::CMASK::SET.mask(),
+            0xff << 24,
+            "SET covers the field's bits"
+        );
+        let debug = format!("{:?}", local.debug());
+        for part in [
+            "PERF_EVT_SEL",
+            "UMASK: 65",
+            "EN: 1",
+            "PC: ToggleOnIncrement",
+        ] {
+            assert!(debug.contains(part), "{part:?} missing from {debug}");
+        }
+    }
 }
 
 mod events_and_access {

@@ -159,7 +159,8 @@ constraints:
   - { id: vocabulary, register: VOCABULARY_RW, when: { FLAG: 1, BYTE: 0 }, message: m }
 "#;
 
-/// Names in the code `tock_registers::register_bitmasks!` expands to.
+/// Names of tock-registers' own items that the generated tock-registers code names or
+/// implements (`FieldValue`, `TryFromValue::try_from_value`, ...).
 const TOCK_WORDS: &[&str] = &[
     "SET",
     "CLEAR",
@@ -1171,6 +1172,23 @@ fn the_reserved_tables_list_every_generated_item() {
                     derived || reserved(&[RESERVED_REGISTER], &n),
                     format!("{}::{}: `{n}`", g.id, r.name),
                 );
+            }
+            // Each tock-registers field module: SET, CLEAR, Value and the named values.
+            for (n, item) in item_names(inner) {
+                let syn::Item::Mod(fm) = item else { continue };
+                let Some(f) = r.fields.iter().find(|f| {
+                    (names::element_names(f).iter())
+                        .any(|e| names::tock_names(e, f.bits.len()).contains(&n))
+                }) else {
+                    continue;
+                };
+                for (v, _) in item_names(content(fm)) {
+                    let derived = f.values.iter().any(|x| names::tock_value(&x.name) == v);
+                    check(
+                        derived || reserved(&[RESERVED_TOCK_FIELD], &v),
+                        format!("{}::{}::{n}: `{v}`", g.id, r.name),
+                    );
+                }
             }
             for (n, hidden) in inherent(inner, "Value") {
                 let derived = r.fields.iter().any(|f| {

@@ -139,7 +139,7 @@ fn output_register(
                 reg.register.to_uppercase(),
                 f.name
             );
-            enums.push(value_enum(en, f, &edoc));
+            enums.push(value_enum(en, f, &edoc, None));
         }
         for e in elems(f) {
             let ex = e.extract();

@@ -1,5 +1,5 @@
 //! Fields as the passes see them: every element of a field array and every part of a split
-//! field ([`Elem`]), and the tock-registers `register_bitmasks!` block of a register.
+//! field ([`Elem`]), and the tock-registers items of a register.
 
 use super::Cx;
 use super::doc::escape_doc;
@@ -139,63 +139,108 @@ pub(super) fn tock_parts(e: &Elem) -> Vec<(String, u32, u32)> {
 pub(super) use crate::names::{w1_verb, writable};
 
 impl Cx<'_> {
-    /// The tock-registers field definitions of `r`: one per element and split part, with the
-    /// field's named values on single-part fields. Empty for a register without fields.
+    /// The tock-registers items of `r`, written out rather than through `register_bitmasks!`
+    /// (whose per-field enums, derives and `TryFromValue` impls were a quarter of the crate's
+    /// build): per element and split part, a `Field` constant and a module of the same name
+    /// with `SET`, `CLEAR` and, on a single-part field with named values, one `FieldValue`
+    /// constant per value and `Value`, the register module's own enum of those values (which
+    /// implements `TryFromValue`, see [`value_enum`](super::value::value_enum)); then
+    /// `RegisterDebugInfo` for `LocalRegisterCopy::debug`. Empty for a register without fields.
     pub(super) fn tock_block(&self, r: &Register) -> TokenStream {
-        let tock = &self.tock;
-        let name = ident(&r.name);
-        let mut tock_fields = Vec::new();
+        let (tock, krate) = (&self.tock, &self.krate);
+        let mut items = Vec::new();
+        let (mut names_, mut fields_, mut enums_) = (Vec::new(), Vec::new(), Vec::new());
         for f in &r.fields {
+            let en = (!f.values.is_empty()).then(|| ident(&names::value_enum(&f.name)));
             for e in elems(f) {
+                let single = e.parts.len() == 1;
                 for (tname, lsb, w) in tock_parts(&e) {
                     let tid = ident(&tname);
-                    let fdoc = format!(
-                        "{} (bits {}{}, {})",
-                        escape_doc(f.doc.trim_end()),
-                        if w == 1 {
-                            format!("{lsb}")
-                        } else {
-                            format!("{}:{}", lsb + w - 1, lsb)
-                        },
-                        if e.parts.len() > 1 {
-                            format!(", part of logical field {}", e.name)
-                        } else {
-                            String::new()
-                        },
-                        f.access.as_str()
-                    );
-                    let vals = if e.parts.len() == 1 {
-                        f.values
-                            .iter()
-                            .map(|v| {
+                    let doc = tock_doc(f, &e, lsb, w);
+                    let mask = lit_u64(max_of(w));
+                    let lsb_lit = proc_macro2::Literal::usize_unsuffixed(lsb as usize);
+                    let named = match (&en, single) {
+                        (Some(en), true) => {
+                            let consts = f.values.iter().map(|v| {
                                 let vn = ident(&names::tock_value(&v.name));
-                                let vv = lit_u64(v.value);
-                                let vd = escape_doc(&v.doc);
-                                quote! { #[doc = #vd] #vn = #vv }
-                            })
-                            .collect::<Vec<_>>()
-                    } else {
-                        Vec::new()
+                                let (vv, vd) = (lit_u64(v.value), escape_doc(&v.doc));
+                                quote! {
+                                    #[doc = #vd]
+                                    pub const #vn: #tock::fields::FieldValue<u64, super::Register> =
+                                        #tock::fields::FieldValue::<u64, super::Register>::new(#mask, #lsb_lit, #vv);
+                                }
+                            });
+                            enums_.push(quote!(#en));
+                            let vdoc =
+                                format!("The named values of this field: [`{en}`](super::{en}).");
+                            quote! {
+                                #(#consts)*
+                                #[doc = #vdoc]
+                                pub use super::#en as Value;
+                            }
+                        }
+                        _ => {
+                            enums_.push(quote!(#krate::__private::NoValues));
+                            quote!()
+                        }
                     };
-                    let (lsb, w) = (
-                        proc_macro2::Literal::u32_unsuffixed(lsb),
-                        proc_macro2::Literal::u32_unsuffixed(w),
-                    );
-                    tock_fields.push(quote! {
-                        #[doc = #fdoc]
-                        #tid OFFSET(#lsb) NUMBITS(#w) [ #(#vals),* ]
+                    items.push(quote! {
+                        #[doc = #doc]
+                        #[allow(non_upper_case_globals)]
+                        pub const #tid: #tock::fields::Field<u64, Register> =
+                            #tock::fields::Field::<u64, Register>::new(#mask, #lsb_lit);
+                        #[doc = #doc]
+                        #[allow(non_snake_case)]
+                        pub mod #tid {
+                            /// All bits of the field set.
+                            pub const SET: #tock::fields::FieldValue<u64, super::Register> =
+                                #tock::fields::FieldValue::<u64, super::Register>::new(#mask, #lsb_lit, #mask);
+                            /// All bits of the field clear.
+                            pub const CLEAR: #tock::fields::FieldValue<u64, super::Register> =
+                                #tock::fields::FieldValue::<u64, super::Register>::new(#mask, #lsb_lit, 0);
+                            #named
+                        }
                     });
+                    names_.push(tname);
+                    fields_.push(tid);
                 }
             }
         }
-        if tock_fields.is_empty() {
-            quote!()
-        } else {
-            quote! {
-                #[allow(unused_imports)]
-                use #tock::fields::Field;
-                #tock::register_bitmasks!(u64, #name, Register, [ #(#tock_fields),* ]);
+        if items.is_empty() {
+            return quote!();
+        }
+        let name = &r.name;
+        let seq = enums_.iter().rev().fold(
+            quote!(#tock::debug::FieldValueEnumNil),
+            |rest, e| quote!(#tock::debug::FieldValueEnumCons<u64, #e, #rest>),
+        );
+        quote! {
+            #(#items)*
+            impl #tock::debug::RegisterDebugInfo<u64> for Register {
+                type FieldValueEnumTypes = #seq;
+                fn name() -> &'static str { #name }
+                fn field_names() -> &'static [&'static str] { &[#(#names_),*] }
+                fn fields() -> &'static [#tock::fields::Field<u64, Self>] { &[#(#fields_),*] }
             }
         }
     }
+}
+
+/// The doc of one tock-registers field: the field's doc, its bits, its access.
+fn tock_doc(f: &Field, e: &Elem, lsb: u32, w: u32) -> String {
+    format!(
+        "{} (bits {}{}, {})",
+        escape_doc(f.doc.trim_end()),
+        if w == 1 {
+            format!("{lsb}")
+        } else {
+            format!("{}:{}", lsb + w - 1, lsb)
+        },
+        if e.parts.len() > 1 {
+            format!(", part of logical field {}", e.name)
+        } else {
+            String::new()
+        },
+        f.access.as_str()
+    )
 }

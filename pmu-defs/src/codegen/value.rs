@@ -55,7 +55,7 @@ impl Cx<'_> {
             let enum_ident = (!f.values.is_empty()).then(|| ident(&names::value_enum(&f.name)));
             if let Some(en) = &enum_ident {
                 let edoc = format!("Named values of field `{}` of `{}`.", f.name, r.name);
-                p.enums.push(value_enum(en, f, &edoc));
+                p.enums.push(value_enum(en, f, &edoc, Some(&self.tock)));
             }
             for e in &es {
                 let edoc = match f.array {
@@ -491,8 +491,15 @@ impl Cx<'_> {
     }
 }
 
-/// The enum of a field's named values (`#[repr(u64)]`, `value`, `from_value`).
-pub(super) fn value_enum(en: &Ident, f: &Field, doc: &str) -> TokenStream {
+/// The enum of a field's named values (`#[repr(u64)]`, `value`, `from_value`); with `tock`
+/// (a register's field, not a CPUID leaf's), also tock-registers' `TryFromValue`, so that it
+/// is the field module's `Value` (see [`Cx::tock_block`]).
+pub(super) fn value_enum(
+    en: &Ident,
+    f: &Field,
+    doc: &str,
+    tock: Option<&TokenStream>,
+) -> TokenStream {
     let vars = f.values.iter().map(|v| {
         let vn = ident(&names::value_variant(&v.name));
         let vv = TokenStream::from_str(&v.value.to_string()).unwrap();
@@ -503,6 +510,14 @@ pub(super) fn value_enum(en: &Ident, f: &Field, doc: &str) -> TokenStream {
         let vn = ident(&names::value_variant(&v.name));
         let vv = lit_u64(v.value);
         quote! { #vv => Some(Self::#vn), }
+    });
+    let try_from = tock.map(|tock| {
+        quote! {
+            impl #tock::fields::TryFromValue<u64> for #en {
+                type EnumType = #en;
+                fn try_from_value(v: u64) -> Option<#en> { #en::from_value(v) }
+            }
+        }
     });
     quote! {
         #[doc = #doc]
@@ -517,6 +532,7 @@ pub(super) fn value_enum(en: &Ident, f: &Field, doc: &str) -> TokenStream {
                 match v { #(#froms)* _ => None }
             }
         }
+        #try_from
     }
 }
 
