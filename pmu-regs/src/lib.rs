@@ -297,6 +297,42 @@ pub mod __private {
     #[derive(Debug)]
     pub struct Const<const V: u64>;
 
+    /// The set-twice error of a builder: the first of `fields` (a register's table of its
+    /// tracked fields: bits, name, message) whose bits are in `conflict`.
+    pub const fn set_twice_error(
+        conflict: u64,
+        fields: &[(u64, &str, &'static str)],
+    ) -> crate::ConstraintError {
+        let mut i = 0;
+        while i < fields.len() {
+            if conflict & fields[i].0 != 0 {
+                return crate::ConstraintError {
+                    id: "field-set-twice",
+                    message: fields[i].2,
+                };
+            }
+            i += 1;
+        }
+        crate::ConstraintError {
+            id: "field-set-twice",
+            message: "a field is given two different values; set each field once",
+        }
+    }
+
+    /// Const-eval failure of a builder: [`set_twice`] for the first of `fields` (as in
+    /// [`set_twice_error`]) whose bits are in `conflict`.
+    #[track_caller]
+    pub const fn set_twice_in(register: &str, conflict: u64, fields: &[(u64, &str, &str)]) -> ! {
+        let mut i = 0;
+        while i < fields.len() {
+            if conflict & fields[i].0 != 0 {
+                set_twice(register, fields[i].1)
+            }
+            i += 1;
+        }
+        set_twice(register, "a field")
+    }
+
     /// Const-eval failure: a field given two different values in one builder chain.
     #[track_caller]
     pub const fn set_twice(register: &str, field: &str) -> ! {

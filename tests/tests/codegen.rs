@@ -324,6 +324,17 @@ mod kernel_style {
         let err = twice.try_build().unwrap_err();
         assert_eq!(err.id, "field-set-twice");
         assert!(err.message.starts_with("UMASK "), "{}", err.message);
+        // The field reported is the one set twice, wherever it is in the register.
+        let late = v.with_umask::<1>().with_cmask::<1>().with_cmask::<2>();
+        let err = late.try_build().unwrap_err();
+        assert!(err.message.starts_with("CMASK "), "{}", err.message);
+        let panic = std::panic::catch_unwind(|| late.build()).unwrap_err();
+        let text = panic.downcast_ref::<String>().map(String::as_str);
+        let text = text.or(panic.downcast_ref::<&str>().copied()).unwrap();
+        assert!(
+            text.starts_with("CMASK of IA32_PERFEVTSEL is given two"),
+            "{text}"
+        );
         // ... but the same value twice is fine.
         assert_eq!(v.with_umask::<1>().with_umask::<1>().build().umask(), 1);
         // A modification of an existing value overrides freely.

@@ -118,21 +118,7 @@ impl Cx<'_> {
         // The set-twice checks sit in cold functions behind one `conflict != 0` test, so
         // `build`/`try_build` stay small enough to inline and fold away (the masks are
         // constants at the call site).
-        let twice_checks = tracked.iter().map(|(n, m)| {
-            let m = lit_u64(*m);
-            let msg = format!("{n} is given two different values; set each field once");
-            quote! {
-                if self.conflict & #m != 0 {
-                    return #krate::ConstraintError { id: "field-set-twice", message: #msg };
-                }
-            }
-        });
-        let twice_panics = tracked.iter().map(|(n, m)| {
-            let m = lit_u64(*m);
-            quote! {
-                if self.conflict & #m != 0 { #krate::__private::set_twice(#reg_name_lit, #n) }
-            }
-        });
+        let twice = twice_fns(krate, reg_name_lit, tracked);
         let btdoc = format!(
             "The value, or the first problem: a field given two different values \
              (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n{}",
@@ -180,21 +166,7 @@ impl Cx<'_> {
                     }
                     self.value.build()
                 }
-                /// The first field given two different values (`conflict != 0`).
-                #[cold]
-                const fn conflict_error(self) -> #krate::ConstraintError {
-                    #(#twice_checks)*
-                    #krate::ConstraintError {
-                        id: "field-set-twice",
-                        message: "a field is given two different values; set each field once",
-                    }
-                }
-                #[cold]
-                #[track_caller]
-                const fn conflict_panic(self) -> ! {
-                    #(#twice_panics)*
-                    #krate::__private::set_twice(#reg_name_lit, "a field")
-                }
+                #twice
             }
         }
     }
@@ -235,21 +207,7 @@ impl Cx<'_> {
              A placed value is written only to its own instance.",
             k = krate.to_string().replace(' ', "")
         );
-        let twice_checks = tracked.iter().map(|(n, m)| {
-            let m = lit_u64(*m);
-            let msg = format!("{n} is given two different values; set each field once");
-            quote! {
-                if self.conflict & #m != 0 {
-                    return #krate::ConstraintError { id: "field-set-twice", message: #msg };
-                }
-            }
-        });
-        let twice_panics = tracked.iter().map(|(n, m)| {
-            let m = lit_u64(*m);
-            quote! {
-                if self.conflict & #m != 0 { #krate::__private::set_twice(#reg_name_lit, #n) }
-            }
-        });
+        let twice = twice_fns(krate, reg_name_lit, tracked);
         let btdoc = format!(
             "The value, or the first problem: a field given two different values \
              (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n{}",
@@ -324,21 +282,7 @@ impl Cx<'_> {
                     }
                     self.value.build()
                 }
-                /// The first field given two different values (`conflict != 0`).
-                #[cold]
-                const fn conflict_error(self) -> #krate::ConstraintError {
-                    #(#twice_checks)*
-                    #krate::ConstraintError {
-                        id: "field-set-twice",
-                        message: "a field is given two different values; set each field once",
-                    }
-                }
-                #[cold]
-                #[track_caller]
-                const fn conflict_panic(self) -> ! {
-                    #(#twice_panics)*
-                    #krate::__private::set_twice(#reg_name_lit, "a field")
-                }
+                #twice
             }
             impl Builder {
                 /// No field set.
@@ -414,6 +358,31 @@ impl Cx<'_> {
                     PlacedAt { value: self.finish(), index: self.index }
                 }
             }
+        }
+    }
+}
+
+/// `conflict_error` and `conflict_panic` of a `Builder`: the first field given two different
+/// values (`conflict != 0`), found by the shared `__private` functions in the register's
+/// table of tracked fields (mask, name, message), not by a test per field.
+fn twice_fns(krate: &TokenStream, reg_name: &str, tracked: &[(String, u64)]) -> TokenStream {
+    let rows = tracked.iter().map(|(n, m)| {
+        let m = lit_u64(*m);
+        let msg = format!("{n} is given two different values; set each field once");
+        quote! { (#m, #n, #msg) }
+    });
+    quote! {
+        /// Each field the builder tracks: its bits, its name and its set-twice message.
+        const TRACKED: &'static [(u64, &'static str, &'static str)] = &[#(#rows),*];
+        /// The first field given two different values (`conflict != 0`).
+        #[cold]
+        const fn conflict_error(self) -> #krate::ConstraintError {
+            #krate::__private::set_twice_error(self.conflict, Self::TRACKED)
+        }
+        #[cold]
+        #[track_caller]
+        const fn conflict_panic(self) -> ! {
+            #krate::__private::set_twice_in(#reg_name, self.conflict, Self::TRACKED)
         }
     }
 }
