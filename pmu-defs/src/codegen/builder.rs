@@ -119,13 +119,7 @@ impl Cx<'_> {
         // `build`/`try_build` stay small enough to inline and fold away (the masks are
         // constants at the call site).
         let twice = twice_fns(krate, reg_name_lit, tracked);
-        let btdoc = format!(
-            "The value, or the first problem: a field given two different values \
-             (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n{}",
-            cdoc.split_once("\n\n").map_or("", |x| x.1)
-        );
-        let bbdoc =
-            format!("{btdoc}\n\nPanics on a problem; in a `const` item that is a compile error.");
+        let (btdoc, bbdoc) = build_docs(cdoc);
         quote! {
             #[doc = #builder_doc]
             #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -192,49 +186,34 @@ impl Cx<'_> {
     /// (`access::Unplaced`, `Counter<N>`, `AnyCounter`); `build()` gives a `Value`, a
     /// `Placed<N>` or a `PlacedAt`, which `MsrExt::write` writes only to that instance.
     fn placed_builder_type(&self, r: &Register, p: &ValueParts, cdoc: &str) -> TokenStream {
+        let core = self.placed_builder_core(r, p);
+        let unplaced = self.unplaced_builder_impl(r, p, cdoc);
+        let placed = self.placed_builder_impls(p, cdoc);
+        quote! { #core #unplaced #placed }
+    }
+
+    /// `Builder<P>` itself and what every placement shares: `track`, `place`, the field
+    /// setters, `checked`/`finish` and the set-twice reports.
+    fn placed_builder_core(&self, r: &Register, p: &ValueParts) -> TokenStream {
         let krate = &self.krate;
-        let name_str = &r.name;
-        let reg_name_lit = &r.name;
-        let tracked = &p.tracked;
         let bmethods = &p.bmethods;
         let builder_doc = format!(
-            "Builds a write of `{name_str}` from named fields; see [`Value::new`](Value::new). \
+            "Builds a write of `{}` from named fields; see [`Value::new`](Value::new). \
              `P` is where the value goes: [`Unplaced`]({k}::access::Unplaced) (`Value::new()`; \
              `build()` gives a [`Value`](Value)), instance `N` ([`Counter<N>`]({k}::access::Counter): \
              `event_on::<N>`, [`at::<N>()`](Builder::at); `build()` gives a [`Placed<N>`](Placed)) \
              or an instance chosen at run time ([`AnyCounter`]({k}::access::AnyCounter): \
              `try_event_on`, [`try_at`](Builder::try_at); `build()` gives a [`PlacedAt`](PlacedAt)). \
              A placed value is written only to its own instance.",
+            r.name,
             k = krate.to_string().replace(' ', "")
         );
-        let twice = twice_fns(krate, reg_name_lit, tracked);
-        let btdoc = format!(
-            "The value, or the first problem: a field given two different values \
-             (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n{}",
-            cdoc.split_once("\n\n").map_or("", |x| x.1)
-        );
-        let bbdoc =
-            format!("{btdoc}\n\nPanics on a problem; in a `const` item that is a compile error.");
-        let at_doc = format!(
-            "The same fields, for `{name_str}N`: `build()` gives a [`Placed<N>`](Placed), which \
-             `MsrExt::write` writes only to `msr::<N>()`. `N` out of range fails to compile."
-        );
-        let try_at_doc = format!(
-            "The same fields, for `{name_str}` instance `index` chosen at run time: `build()` \
-             gives a [`PlacedAt`](PlacedAt), which `MsrExt::write` writes only to that instance \
-             (another is `PlacementError::WrongCounter`)."
-        );
-        let pl = quote!(#krate::access);
-        let (unplaced, counter, any_counter) = (
-            &p.by_placement.unplaced,
-            &p.by_placement.counter,
-            &p.by_placement.any_counter,
-        );
+        let twice = twice_fns(krate, &r.name, &p.tracked);
         quote! {
             #[doc = #builder_doc]
             #[derive(PartialEq, Eq, Hash, Debug)]
             #[must_use = "a Builder does nothing until `build()` turns it into a Value"]
-            pub struct Builder<P = #pl::Unplaced> {
+            pub struct Builder<P = #krate::access::Unplaced> {
                 value: Value,
                 set: u64,
                 conflict: u64,
@@ -284,6 +263,27 @@ impl Cx<'_> {
                 }
                 #twice
             }
+        }
+    }
+
+    /// The unplaced `Builder` (`Value::new()`): `build()` gives a `Value`; `at::<N>()` and
+    /// `try_at(index)` place it.
+    fn unplaced_builder_impl(&self, r: &Register, p: &ValueParts, cdoc: &str) -> TokenStream {
+        let krate = &self.krate;
+        let name_str = &r.name;
+        let (btdoc, bbdoc) = build_docs(cdoc);
+        let at_doc = format!(
+            "The same fields, for `{name_str}N`: `build()` gives a [`Placed<N>`](Placed), which \
+             `MsrExt::write` writes only to `msr::<N>()`. `N` out of range fails to compile."
+        );
+        let try_at_doc = format!(
+            "The same fields, for `{name_str}` instance `index` chosen at run time: `build()` \
+             gives a [`PlacedAt`](PlacedAt), which `MsrExt::write` writes only to that instance \
+             (another is `PlacementError::WrongCounter`)."
+        );
+        let pl = quote!(#krate::access);
+        let unplaced = &p.by_placement.unplaced;
+        quote! {
             impl Builder {
                 /// No field set.
                 const EMPTY: Builder = Builder {
@@ -324,6 +324,17 @@ impl Cx<'_> {
                     Ok(self.place(index))
                 }
             }
+        }
+    }
+
+    /// The placed builders: on instance `N` (`Counter<N>`, `build()` gives a `Placed<N>`) and
+    /// on an instance chosen at run time (`AnyCounter`, `build()` gives a `PlacedAt`).
+    fn placed_builder_impls(&self, p: &ValueParts, cdoc: &str) -> TokenStream {
+        let krate = &self.krate;
+        let (btdoc, bbdoc) = build_docs(cdoc);
+        let pl = quote!(#krate::access);
+        let (counter, any_counter) = (&p.by_placement.counter, &p.by_placement.any_counter);
+        quote! {
             impl<const N: u32> Builder<#pl::Counter<N>> {
                 #(#counter)*
                 #[doc = #btdoc]
@@ -360,6 +371,19 @@ impl Cx<'_> {
             }
         }
     }
+}
+
+/// The docs of a builder's `try_build` and `build`: the set-twice check, then the register's
+/// constraints (`cdoc` after its first paragraph).
+fn build_docs(cdoc: &str) -> (String, String) {
+    let btdoc = format!(
+        "The value, or the first problem: a field given two different values \
+         (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n{}",
+        cdoc.split_once("\n\n").map_or("", |x| x.1)
+    );
+    let bbdoc =
+        format!("{btdoc}\n\nPanics on a problem; in a `const` item that is a compile error.");
+    (btdoc, bbdoc)
 }
 
 /// `conflict_error` and `conflict_panic` of a `Builder`: the first field given two different
