@@ -5,7 +5,7 @@
 use super::Cx;
 use super::fields::writable;
 use super::util::{ident, join_and};
-use crate::model::{Generation, Register};
+use crate::model::{Field, Generation, Register};
 use crate::names::{self, Method};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -27,105 +27,10 @@ impl Cx<'_> {
         let owner = self.model.generation(&r.defined_in).unwrap_or(g);
         let krate = &self.krate;
         let name_str = &r.name;
-        // (attribute, EventDesc member, label for errors)
-        let attrs: [(&str, &str, &str); 8] = [
-            ("event", "event", "EVENT_SELECT"),
-            ("umask", "umask", "UMASK"),
-            ("umask2", "umask2", "UMASK2"),
-            ("eq", "eq", "EQ"),
-            ("cmask", "cmask", "CMASK"),
-            ("inv", "inv", "INV"),
-            ("edge", "edge", "EDGE"),
-            ("any", "any", "ANY (AnyThread)"),
-        ];
-        let mut steps = Vec::new();
-        for (attr, member, label) in attrs {
-            let m = format_ident!("{}", member);
-            // The setter the attribute goes through: `with_x(bool)` for one bit,
-            // `try_with_x(v)` for more.
-            let field = owner
-                .pmu
-                .encoding_field(attr)
-                .and_then(|f| r.field(f))
-                .filter(|f| writable(r, f) && f.array.is_none())
-                .and_then(|f| {
-                    let want = if f.width == 1 {
-                        Method::WithBool
-                    } else {
-                        Method::TrySet
-                    };
-                    let (_, setter) = names::element_methods(r, f, &f.name)
-                        .into_iter()
-                        .find(|(m, _)| *m == want)?;
-                    Some((f, ident(&setter)))
-                });
-            let one_bit = matches!(attr, "eq" | "inv" | "edge" | "any");
-            let is_set = if one_bit {
-                quote! { event.#m }
-            } else {
-                quote! { event.#m != 0 }
-            };
-            match field {
-                None => steps.push(quote! {
-                    if #is_set {
-                        return Err(#krate::PlacementError::Unsupported {
-                            event: event.name, field: #label, register: #name_str,
-                        });
-                    }
-                }),
-                Some((f, setter)) => {
-                    let fname = &f.name;
-                    let width = f.width;
-                    if f.width == 1 {
-                        let w = setter;
-                        let v = if one_bit {
-                            quote!(event.#m)
-                        } else {
-                            quote!(event.#m != 0)
-                        };
-                        if one_bit {
-                            steps.push(quote! { let b = b.#w(#v); });
-                        } else {
-                            steps.push(quote! {
-                                if event.#m as u64 > 1 {
-                                    return Err(#krate::PlacementError::TooWide {
-                                        event: event.name, field: #fname, width: 1, value: event.#m as u64,
-                                    });
-                                }
-                                let b = b.#w(#v);
-                            });
-                        }
-                    } else {
-                        let t = setter;
-                        let v = quote!(event.#m as u64);
-                        steps.push(quote! {
-                            let b = match b.#t(#v) {
-                                Ok(b) => b,
-                                Err(_) => return Err(#krate::PlacementError::TooWide {
-                                    event: event.name, field: #fname, width: #width, value: #v,
-                                }),
-                            };
-                        });
-                    }
-                }
-            }
-        }
-        let doc = format!(
-            "A [`Builder`](Builder) for `{name_str}N` counting `event`: its encoding fields (event select, \
-             unit masks, CMASK, INV, EDGE, AnyThread) are set, the rest is zero. Add the privilege \
-             filters and the enable bit, then `build()`.\n\n`event` is an event of a generation \
-             using this register (`ArchEvent::X.desc()`, `events::Event::X.desc()`: see \
-             [`Countable`](Countable)); an event of another vendor or generation fails to compile. \
-             Fails to compile, in a `const`, when \
-             `N` is out of range, when only a fixed counter counts the event, when the event is \
-             restricted to other counters, or when it needs a field this generation lacks."
-        );
-        let raw_doc = format!(
-            "As [`event_on`](event_on), for a hand-built [`EventDesc`]({}::EventDesc) (the untyped \
-             escape hatch: nothing ties it to a vendor or generation, so it is the caller's to \
-             know that `{name_str}` counts it). The placement checks are the same.",
-            krate.to_string().replace(' ', "")
-        );
+        let steps = ENCODING_ATTRS
+            .iter()
+            .map(|&attr| self.encoding_step(owner, r, attr));
+        let (doc, raw_doc) = event_on_docs(name_str, krate);
         quote! {
             #countable
             #[doc = #doc]
@@ -198,6 +103,60 @@ impl Cx<'_> {
         }
     }
 
+    /// One step of `try_event_on_impl`: the event attribute `member` through the setter of
+    /// the field `pmu.encoding` maps `attr` to (`with_x(bool)` for one bit, `try_with_x(v)`
+    /// for more), or, without such a field, `PlacementError::Unsupported` when the event sets
+    /// the attribute.
+    fn encoding_step(
+        &self,
+        owner: &Generation,
+        r: &Register,
+        (attr, member, label): (&str, &str, &str),
+    ) -> TokenStream {
+        let krate = &self.krate;
+        let m = format_ident!("{}", member);
+        let one_bit = matches!(attr, "eq" | "inv" | "edge" | "any");
+        let Some((f, setter)) = encoding_setter(owner, r, attr) else {
+            let name_str = &r.name;
+            let is_set = if one_bit {
+                quote! { event.#m }
+            } else {
+                quote! { event.#m != 0 }
+            };
+            return quote! {
+                if #is_set {
+                    return Err(#krate::PlacementError::Unsupported {
+                        event: event.name, field: #label, register: #name_str,
+                    });
+                }
+            };
+        };
+        let (fname, width) = (&f.name, f.width);
+        if width > 1 {
+            let v = quote!(event.#m as u64);
+            return quote! {
+                let b = match b.#setter(#v) {
+                    Ok(b) => b,
+                    Err(_) => return Err(#krate::PlacementError::TooWide {
+                        event: event.name, field: #fname, width: #width, value: #v,
+                    }),
+                };
+            };
+        }
+        if one_bit {
+            return quote! { let b = b.#setter(event.#m); };
+        }
+        // A one-bit field for a wider attribute: only 0 and 1 fit.
+        quote! {
+            if event.#m as u64 > 1 {
+                return Err(#krate::PlacementError::TooWide {
+                    event: event.name, field: #fname, width: 1, value: event.#m as u64,
+                });
+            }
+            let b = b.#setter(event.#m != 0);
+        }
+    }
+
     /// True when `r` (a register of `g`'s layout) is the event select of the general-purpose
     /// counters of the generation defining it, writable and indexed: it gets `event_on`.
     pub(super) fn has_event_on(&self, g: &Generation, r: &Register) -> bool {
@@ -262,4 +221,62 @@ impl Cx<'_> {
             #(#impls)*
         }
     }
+}
+
+/// The event attributes `event_on` sets: (`pmu.encoding` attribute, `EventDesc` member,
+/// label in errors).
+const ENCODING_ATTRS: [(&str, &str, &str); 8] = [
+    ("event", "event", "EVENT_SELECT"),
+    ("umask", "umask", "UMASK"),
+    ("umask2", "umask2", "UMASK2"),
+    ("eq", "eq", "EQ"),
+    ("cmask", "cmask", "CMASK"),
+    ("inv", "inv", "INV"),
+    ("edge", "edge", "EDGE"),
+    ("any", "any", "ANY (AnyThread)"),
+];
+
+/// The field of `r` that `owner`'s `pmu.encoding` maps `attr` to, when it is writable and not
+/// an array, with the setter an event value goes through: `with_x(bool)` for one bit,
+/// `try_with_x(v)` for more.
+fn encoding_setter<'r>(
+    owner: &Generation,
+    r: &'r Register,
+    attr: &str,
+) -> Option<(&'r Field, proc_macro2::Ident)> {
+    let f = owner
+        .pmu
+        .encoding_field(attr)
+        .and_then(|f| r.field(f))
+        .filter(|f| writable(r, f) && f.array.is_none())?;
+    let want = if f.width == 1 {
+        Method::WithBool
+    } else {
+        Method::TrySet
+    };
+    let (_, setter) = names::element_methods(r, f, &f.name)
+        .into_iter()
+        .find(|(m, _)| *m == want)?;
+    Some((f, ident(&setter)))
+}
+
+/// The docs of `event_on` and `event_on_raw` of the event select `name`.
+fn event_on_docs(name: &str, krate: &TokenStream) -> (String, String) {
+    let doc = format!(
+        "A [`Builder`](Builder) for `{name}N` counting `event`: its encoding fields (event select, \
+         unit masks, CMASK, INV, EDGE, AnyThread) are set, the rest is zero. Add the privilege \
+         filters and the enable bit, then `build()`.\n\n`event` is an event of a generation \
+         using this register (`ArchEvent::X.desc()`, `events::Event::X.desc()`: see \
+         [`Countable`](Countable)); an event of another vendor or generation fails to compile. \
+         Fails to compile, in a `const`, when \
+         `N` is out of range, when only a fixed counter counts the event, when the event is \
+         restricted to other counters, or when it needs a field this generation lacks."
+    );
+    let raw_doc = format!(
+        "As [`event_on`](event_on), for a hand-built [`EventDesc`]({}::EventDesc) (the untyped \
+         escape hatch: nothing ties it to a vendor or generation, so it is the caller's to \
+         know that `{name}` counts it). The placement checks are the same.",
+        krate.to_string().replace(' ', "")
+    );
+    (doc, raw_doc)
 }
