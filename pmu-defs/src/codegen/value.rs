@@ -175,17 +175,8 @@ impl Cx<'_> {
         enum_ident: Option<&Ident>,
         p: &mut ValueParts,
     ) {
-        let krate = &self.krate;
-        let name_str = &r.name;
-        let width = f.width;
-        let vt = value_type(width);
-        let max_lit = lit_u64(max_of(width));
-        let ename = &e.name;
-        let ex = e.extract();
-        let exb = e.extract_bare();
-        let insert_v = e.insert(quote!(v));
-        let emask = lit_u64(e.mask());
-        let one_bit = width == 1;
+        let c = ElemCode::new(f, e, edoc);
+        let (ename, one_bit, exb) = (&e.name, f.width == 1, e.extract_bare());
         p.debug_fields.push(quote! { (#ename, #one_bit, #exb) });
         if writable(r, f) {
             p.tracked.push((e.name.clone(), e.mask()));
@@ -199,17 +190,7 @@ impl Cx<'_> {
             }
             let before = (p.methods.len(), p.bmethods.len());
             match kind {
-                Method::Getter => {
-                    let body = if width == 1 {
-                        quote! { #ex != 0 }
-                    } else {
-                        quote! { #ex as #vt }
-                    };
-                    p.methods.push(quote! {
-                        #[doc = #edoc]
-                        pub const fn #m(self) -> #vt { #body }
-                    });
-                }
+                Method::Getter => p.methods.push(c.getter(&m, e)),
                 Method::EnumGetter => {
                     let en = enum_ident.expect("a field with named values has an enum");
                     p.methods.push(quote! {
@@ -217,119 +198,100 @@ impl Cx<'_> {
                         pub const fn #m(self) -> Option<#en> { #en::from_value(#exb) }
                     });
                 }
-                Method::Write1 => {
-                    let (verb, _) = w1_verb(f).expect("a write-1 field");
-                    let mdoc = format!(
-                        "Writes 1 to `{}` ({verb}s the corresponding status bit when written). {}",
-                        e.name, edoc
-                    );
-                    p.methods.push(quote! {
-                        #[doc = #mdoc]
-                        pub const fn #m(self) -> Self { let v = 1u64; #insert_v }
-                    });
-                    p.bmethods.push(quote! {
-                        #[doc = #mdoc]
-                        pub const fn #m(self) -> Self { self.track(#emask, self.value.#m()) }
-                    });
-                }
-                Method::WithBool => {
-                    p.methods.push(quote! {
-                        #[doc = #edoc]
-                        pub const fn #m(self, on: bool) -> Self { let v = on as u64; #insert_v }
-                    });
-                    p.bmethods.push(quote! {
-                        #[doc = #edoc]
-                        pub const fn #m(self, on: bool) -> Self { self.track(#emask, self.value.#m(on)) }
-                    });
-                }
-                Method::WithConst => {
-                    let cdoc = format!(
-                        "Sets `{ename}` to the constant `V`; a `V` wider than {width} bits fails to compile. {edoc}"
-                    );
-                    // In a `const` item the `if` fails first, at the caller's expression
-                    // (`#[track_caller]`); the checker's inline const makes the same value a
-                    // compile error in non-const code too (when it is monomorphized).
-                    let check = ident(&names::const_check(&e.stem));
-                    // A 64-bit field takes every `u64`: no check (it would be an always-false
-                    // comparison, which rustc and clippy reject).
-                    let const_check = (width < 64).then(|| {
-                        quote! {
-                            if V > #max_lit {
-                                #krate::__private::too_wide(#name_str, #ename, #width, V)
-                            }
-                        }
-                    });
-                    p.checkers.push(quote! {
-                        #[inline(always)]
-                        const fn #check<const V: u64>() {
-                            const { #const_check }
-                        }
-                    });
-                    p.methods.push(quote! {
-                        #[doc = #cdoc]
-                        #[track_caller]
-                        pub const fn #m<const V: u64>(self) -> Self {
-                            #const_check
-                            #check::<V>();
-                            let v = V;
-                            #insert_v
-                        }
-                    });
-                    p.bmethods.push(quote! {
-                        #[doc = #cdoc]
-                        #[track_caller]
-                        pub const fn #m<const V: u64>(self) -> Self {
-                            self.track(#emask, self.value.#m::<V>())
-                        }
-                    });
-                }
-                Method::TrySet => {
-                    let wide_check = (width < 64).then(|| {
-                        quote! {
-                            if v > #max_lit {
-                                return Err(#krate::FieldError::TooWide { field: #ename, width: #width, value: v });
-                            }
-                        }
-                    });
-                    let tdoc = format!(
-                        "Sets `{ename}`, or returns [`FieldError::TooWide`]({}::FieldError) when `v` exceeds {width} bits. {edoc}",
-                        self.krate.to_string().replace(' ', "")
-                    );
-                    p.methods.push(quote! {
-                        #[doc = #tdoc]
-                        pub const fn #m(self, v: u64) -> Result<Self, #krate::FieldError> {
-                            #wide_check
-                            Ok(#insert_v)
-                        }
-                    });
-                    p.bmethods.push(quote! {
-                        #[doc = #tdoc]
-                        pub const fn #m(self, v: u64) -> Result<Self, #krate::FieldError> {
-                            match self.value.#m(v) {
-                                Ok(next) => Ok(self.track(#emask, next)),
-                                Err(e) => Err(e),
-                            }
-                        }
-                    });
-                }
+                Method::Write1 => c.write1(f, &m, p),
+                Method::WithBool => c.setter(&m, "on", quote!(bool), p),
+                Method::WithConst => self.const_setter(r, e, &c, &m, p),
+                Method::TrySet => self.try_setter(&c, &m, p),
                 Method::SetEnum => {
-                    let arg = match (kind, enum_ident) {
-                        (Method::SetEnum, Some(en)) => quote!(#en),
-                        _ => vt.clone(),
-                    };
-                    p.methods.push(quote! {
-                        #[doc = #edoc]
-                        pub const fn #m(self, value: #arg) -> Self { let v = value as u64; #insert_v }
-                    });
-                    p.bmethods.push(quote! {
-                        #[doc = #edoc]
-                        pub const fn #m(self, value: #arg) -> Self { self.track(#emask, self.value.#m(value)) }
-                    });
+                    let en = enum_ident.map_or_else(|| c.vt.clone(), |en| quote!(#en));
+                    c.setter(&m, "value", en, p);
                 }
-                Method::ReadOnly => self.read_only_stub(r, e, width, &m, p),
+                Method::ReadOnly => self.read_only_stub(r, e, f.width, &m, p),
             }
             super::restrictions::deprecate(deprecated.as_ref(), kind, before, p);
         }
+    }
+
+    /// `with_x::<V>()`, whose `V` wider than the field fails to compile, and its `Builder`
+    /// wrapper and checker.
+    fn const_setter(&self, r: &Register, e: &Elem, c: &ElemCode, m: &Ident, p: &mut ValueParts) {
+        let krate = &self.krate;
+        let (name_str, ename, width, max_lit) = (&r.name, &e.name, c.width, &c.max_lit);
+        let (edoc, insert_v, emask) = (c.edoc, &c.insert_v, &c.emask);
+        let cdoc = format!(
+            "Sets `{ename}` to the constant `V`; a `V` wider than {width} bits fails to compile. {edoc}"
+        );
+        // In a `const` item the `if` fails first, at the caller's expression
+        // (`#[track_caller]`); the checker's inline const makes the same value a
+        // compile error in non-const code too (when it is monomorphized).
+        let check = ident(&names::const_check(&e.stem));
+        // A 64-bit field takes every `u64`: no check (it would be an always-false
+        // comparison, which rustc and clippy reject).
+        let const_check = (width < 64).then(|| {
+            quote! {
+                if V > #max_lit {
+                    #krate::__private::too_wide(#name_str, #ename, #width, V)
+                }
+            }
+        });
+        p.checkers.push(quote! {
+            #[inline(always)]
+            const fn #check<const V: u64>() {
+                const { #const_check }
+            }
+        });
+        p.methods.push(quote! {
+            #[doc = #cdoc]
+            #[track_caller]
+            pub const fn #m<const V: u64>(self) -> Self {
+                #const_check
+                #check::<V>();
+                let v = V;
+                #insert_v
+            }
+        });
+        p.bmethods.push(quote! {
+            #[doc = #cdoc]
+            #[track_caller]
+            pub const fn #m<const V: u64>(self) -> Self {
+                self.track(#emask, self.value.#m::<V>())
+            }
+        });
+    }
+
+    /// `try_with_x(v)`, `FieldError::TooWide` for a `v` wider than the field, and its
+    /// `Builder` wrapper.
+    fn try_setter(&self, c: &ElemCode, m: &Ident, p: &mut ValueParts) {
+        let krate = &self.krate;
+        let (ename, width, max_lit, edoc) = (c.ename, c.width, &c.max_lit, c.edoc);
+        let (insert_v, emask) = (&c.insert_v, &c.emask);
+        let wide_check = (width < 64).then(|| {
+            quote! {
+                if v > #max_lit {
+                    return Err(#krate::FieldError::TooWide { field: #ename, width: #width, value: v });
+                }
+            }
+        });
+        let tdoc = format!(
+            "Sets `{ename}`, or returns [`FieldError::TooWide`]({}::FieldError) when `v` exceeds {width} bits. {edoc}",
+            krate.to_string().replace(' ', "")
+        );
+        p.methods.push(quote! {
+            #[doc = #tdoc]
+            pub const fn #m(self, v: u64) -> Result<Self, #krate::FieldError> {
+                #wide_check
+                Ok(#insert_v)
+            }
+        });
+        p.bmethods.push(quote! {
+            #[doc = #tdoc]
+            pub const fn #m(self, v: u64) -> Result<Self, #krate::FieldError> {
+                match self.value.#m(v) {
+                    Ok(next) => Ok(self.track(#emask, next)),
+                    Err(e) => Err(e),
+                }
+            }
+        });
     }
 
     /// A hidden `with_x` on a read-only field element, bound by a never-implemented trait
@@ -568,4 +530,79 @@ fn element_doc(f: &Field, e: &Elem, count: u32) -> String {
         if f.width == 1 { "" } else { "s" },
         escape_doc(f.doc.trim_end()),
     )
+}
+
+/// What the methods of one field element are written from: its name, doc and width, and
+/// the expressions that insert `v: u64` into the value and mask its bits.
+struct ElemCode<'a> {
+    ename: &'a str,
+    edoc: &'a str,
+    width: u32,
+    /// The getter's type (`bool`, `u8`, ...).
+    vt: TokenStream,
+    max_lit: TokenStream,
+    /// `Self(..)` with the element replaced by `v: u64` (already range-checked).
+    insert_v: TokenStream,
+    emask: TokenStream,
+}
+
+impl<'a> ElemCode<'a> {
+    fn new(f: &Field, e: &'a Elem, edoc: &'a str) -> Self {
+        ElemCode {
+            ename: &e.name,
+            edoc,
+            width: f.width,
+            vt: value_type(f.width),
+            max_lit: lit_u64(max_of(f.width)),
+            insert_v: e.insert(quote!(v)),
+            emask: lit_u64(e.mask()),
+        }
+    }
+
+    /// The getter: `bool` for one bit, the narrowest unsigned type otherwise.
+    fn getter(&self, m: &Ident, e: &Elem) -> TokenStream {
+        let (edoc, vt, ex) = (self.edoc, &self.vt, e.extract());
+        let body = if self.width == 1 {
+            quote! { #ex != 0 }
+        } else {
+            quote! { #ex as #vt }
+        };
+        quote! {
+            #[doc = #edoc]
+            pub const fn #m(self) -> #vt { #body }
+        }
+    }
+
+    /// An infallible setter taking `arg: ty` (a `bool` or a value enum, as `u64` the new
+    /// bits), and its `Builder` wrapper.
+    fn setter(&self, m: &Ident, arg: &str, ty: TokenStream, p: &mut ValueParts) {
+        let (doc, insert_v, emask) = (self.edoc, &self.insert_v, &self.emask);
+        let arg = ident(arg);
+        p.methods.push(quote! {
+            #[doc = #doc]
+            pub const fn #m(self, #arg: #ty) -> Self { let v = #arg as u64; #insert_v }
+        });
+        p.bmethods.push(quote! {
+            #[doc = #doc]
+            pub const fn #m(self, #arg: #ty) -> Self { self.track(#emask, self.value.#m(#arg)) }
+        });
+    }
+
+    /// `set_x`/`clear_x` of a write-1 bit (writes 1), and its `Builder` wrapper.
+    fn write1(&self, f: &Field, m: &Ident, p: &mut ValueParts) {
+        let (verb, _) = w1_verb(f).expect("a write-1 field");
+        let mdoc = format!(
+            "Writes 1 to `{}` ({verb}s the corresponding status bit when written). {}",
+            self.ename, self.edoc
+        );
+        let (insert_v, emask) = (&self.insert_v, &self.emask);
+        p.methods.push(quote! {
+            #[doc = #mdoc]
+            pub const fn #m(self) -> Self { let v = 1u64; #insert_v }
+        });
+        p.bmethods.push(quote! {
+            #[doc = #mdoc]
+            pub const fn #m(self) -> Self { self.track(#emask, self.value.#m()) }
+        });
+    }
 }
