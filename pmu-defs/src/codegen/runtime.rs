@@ -596,11 +596,7 @@ fn event_models(
     let mut list = Vec::new();
     let mut arms = Vec::new();
     let mut desc_arms = Vec::new();
-    // Every name of every model (perf spellings included), folded, in first-seen order,
-    // with the models having it.
-    let mut names: Vec<(&str, u128)> = Vec::new();
-    let mut at: HashMap<String, usize> = HashMap::new();
-    for (bit, (g, keys)) in models.iter().enumerate() {
+    for (g, _) in &models {
         let v = marker_name(g);
         let c = cfg(g);
         let path: Vec<Ident> = module_path(&g.id).iter().map(|s| ident(s)).collect();
@@ -610,37 +606,9 @@ fn event_models(
                 .map(|e| e.desc().get()),
         });
         desc_arms.push(quote! { #c Generation::#v => *crate::#(#path)::*::events::Event::TABLE, });
-        for (name, _) in keys {
-            match at.entry(name.to_ascii_uppercase()) {
-                Entry::Occupied(o) => names[*o.get()].1 |= 1 << bit,
-                Entry::Vacant(v) => {
-                    v.insert(names.len());
-                    names.push((name, 1 << bit));
-                }
-            }
-        }
     }
-    let refs: Vec<&str> = names.iter().map(|n| n.0).collect();
-    let index = name_index(krate, &super::phash::build(&refs));
-    let count = proc_macro2::Literal::usize_unsuffixed(names.len());
-    // Names share sets of models: each distinct set once, and per name the set's index.
-    let mut sets: Vec<u128> = Vec::new();
-    let mut set_of: HashMap<u128, usize> = HashMap::new();
-    let name_sets: Vec<proc_macro2::Literal> = names
-        .iter()
-        .map(|n| {
-            let i = *set_of.entry(n.1).or_insert_with(|| {
-                sets.push(n.1);
-                sets.len() - 1
-            });
-            proc_macro2::Literal::usize_unsuffixed(i)
-        })
-        .collect();
-    let set_count = proc_macro2::Literal::usize_unsuffixed(sets.len());
-    let sets = sets
-        .iter()
-        .map(|m| TokenStream::from_str(&format!("{m:#x}")).unwrap_or_default());
-    let all_names = names.iter().map(|n| n.0);
+    let all_models = all_models_table(krate, &models, &mask_ty);
+    let iter = models_with_event_iter(&mask_ty);
     quote! {
         /// The model generations with an `events` table, compiled in, in definition order.
         const MODELS: &[Generation] = &[#(#list)*];
@@ -684,6 +652,14 @@ fn event_models(
             }
         }
 
+        #iter
+        #all_models
+    }
+}
+
+/// `ModelsWithEvent`, the iterator over a mask of `MODELS` (bit `i`: `MODELS[i]`).
+fn models_with_event_iter(mask_ty: &TokenStream) -> TokenStream {
+    quote! {
         /// The model generations that have an event name, in definition order
         /// ([`Generation::models_with_event`](Generation::models_with_event)).
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -710,7 +686,51 @@ fn event_models(
 
         impl ExactSizeIterator for ModelsWithEvent {}
         impl core::iter::FusedIterator for ModelsWithEvent {}
+    }
+}
 
+/// `__all_models` (compiled with `all-models` only): one perfect-hash table over every
+/// model's names (perf spellings included), folded, in first-seen order, and per name the
+/// set of models having it, each distinct set stored once.
+fn all_models_table(
+    krate: &TokenStream,
+    models: &[(&Generation, Vec<(String, usize)>)],
+    mask_ty: &TokenStream,
+) -> TokenStream {
+    let mut names: Vec<(&str, u128)> = Vec::new();
+    let mut at: HashMap<String, usize> = HashMap::new();
+    for (bit, (_, keys)) in models.iter().enumerate() {
+        for (name, _) in keys {
+            match at.entry(name.to_ascii_uppercase()) {
+                Entry::Occupied(o) => names[*o.get()].1 |= 1 << bit,
+                Entry::Vacant(v) => {
+                    v.insert(names.len());
+                    names.push((name, 1 << bit));
+                }
+            }
+        }
+    }
+    let refs: Vec<&str> = names.iter().map(|n| n.0).collect();
+    let index = name_index(krate, &super::phash::build(&refs));
+    let count = proc_macro2::Literal::usize_unsuffixed(names.len());
+    let mut sets: Vec<u128> = Vec::new();
+    let mut set_of: HashMap<u128, usize> = HashMap::new();
+    let name_sets: Vec<proc_macro2::Literal> = names
+        .iter()
+        .map(|n| {
+            let i = *set_of.entry(n.1).or_insert_with(|| {
+                sets.push(n.1);
+                sets.len() - 1
+            });
+            proc_macro2::Literal::usize_unsuffixed(i)
+        })
+        .collect();
+    let set_count = proc_macro2::Literal::usize_unsuffixed(sets.len());
+    let sets = sets
+        .iter()
+        .map(|m| TokenStream::from_str(&format!("{m:#x}")).unwrap_or_default());
+    let all_names = names.iter().map(|n| n.0);
+    quote! {
         /// Every model's event names in one table (`all-models` only).
         #[cfg(feature = "all-models")]
         mod __all_models {
