@@ -171,8 +171,9 @@ impl Cx<'_> {
                                 }
                             });
                             enums_.push(quote!(#en));
-                            let vdoc =
-                                format!("The named values of this field: [`{en}`](super::{en}).");
+                            let vdoc = format!(
+                                "The named values of this field: `{en}`, the register's value enum."
+                            );
                             quote! {
                                 #(#consts)*
                                 #[doc = #vdoc]
