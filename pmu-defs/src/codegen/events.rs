@@ -215,46 +215,8 @@ impl Cx<'_> {
         }
         let krate = &self.krate;
         let count = evs.len();
-        let mut seen: BTreeMap<String, usize> = BTreeMap::new();
-        let mut variants = Vec::with_capacity(count);
-        for e in &evs {
-            let mut v = event_variant(&e.name);
-            // The validator rejects colliding names; keep the output compilable regardless.
-            let n = seen.entry(v.clone()).or_insert(0);
-            *n += 1;
-            if *n > 1 {
-                v.push_str(&format!("_{n}"));
-            }
-            variants.push(ident(&v));
-        }
-        let docs = evs.iter().map(|e| {
-            let mut d = format!(
-                "`{}`: event `{:#04X}`, umask `{:#04X}`",
-                e.name, e.event, e.umask
-            );
-            if e.cmask != 0 {
-                d.push_str(&format!(", cmask {}", e.cmask));
-            }
-            if e.inv {
-                d.push_str(", inv");
-            }
-            if e.edge {
-                d.push_str(", edge");
-            }
-            if e.any {
-                d.push_str(", any-thread");
-            }
-            if let Some(f) = e.fixed {
-                d.push_str(&format!("; fixed counter {f}"));
-            }
-            if !e.counters.is_empty() {
-                d.push_str(&format!("; counters {}", counter_list(&e.counters)));
-            }
-            if e.deprecated {
-                d.push_str(" (deprecated)");
-            }
-            d
-        });
+        let variants = model_variants(&evs);
+        let docs = evs.iter().map(|e| model_event_doc(e));
         let aux_regs = super::aux::aux_registers(g, &evs);
         let table = match super::event_table::literals(krate, &evs, |i| {
             super::aux::aux_kind(g, evs[i], &aux_regs)
@@ -349,6 +311,54 @@ impl Cx<'_> {
             }
         }
     }
+}
+
+/// The variants of a model's `Event`, in the events' order: each name in CamelCase, a second
+/// one of the same spelling suffixed `_2` (the validator rejects colliding names; the output
+/// stays compilable regardless).
+fn model_variants(evs: &[&Event]) -> Vec<Ident> {
+    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+    evs.iter()
+        .map(|e| {
+            let mut v = event_variant(&e.name);
+            let n = seen.entry(v.clone()).or_insert(0);
+            *n += 1;
+            if *n > 1 {
+                v.push_str(&format!("_{n}"));
+            }
+            ident(&v)
+        })
+        .collect()
+}
+
+/// The doc of a model event's variant: its name and encoding, fixed counter, counters.
+fn model_event_doc(e: &Event) -> String {
+    let mut d = format!(
+        "`{}`: event `{:#04X}`, umask `{:#04X}`",
+        e.name, e.event, e.umask
+    );
+    if e.cmask != 0 {
+        d.push_str(&format!(", cmask {}", e.cmask));
+    }
+    if e.inv {
+        d.push_str(", inv");
+    }
+    if e.edge {
+        d.push_str(", edge");
+    }
+    if e.any {
+        d.push_str(", any-thread");
+    }
+    if let Some(f) = e.fixed {
+        d.push_str(&format!("; fixed counter {f}"));
+    }
+    if !e.counters.is_empty() {
+        d.push_str(&format!("; counters {}", counter_list(&e.counters)));
+    }
+    if e.deprecated {
+        d.push_str(" (deprecated)");
+    }
+    d
 }
 
 impl Cx<'_> {
