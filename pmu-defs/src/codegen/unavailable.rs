@@ -41,56 +41,11 @@ impl Cx<'_> {
         } else {
             arch_users
         };
-        // (element name, setter, width, generation that added it), earliest first.
-        let mut missing: Vec<(String, String, u32, &str)> = Vec::new();
-        for d in &self.model.generations {
-            if !d.ancestors.contains(&r.defined_in) {
-                continue;
-            }
-            let Some(r2) = d.register(&r.name) else {
-                continue;
-            };
-            if r2.defined_in == r.defined_in {
-                continue;
-            }
-            for f2 in &r2.fields {
-                if !writable(r2, f2) || w1_verb(f2).is_some() {
-                    continue;
-                }
-                for e in elems(f2) {
-                    if have.contains(&e.name) || missing.iter().any(|m| m.0 == e.name) {
-                        continue;
-                    }
-                    // The setter the later layout has: `with_x(bool)` or `with_x::<V>()`.
-                    let setter = names::element_methods(r2, f2, &e.name)
-                        .into_iter()
-                        .find(|(m, _)| matches!(m, Method::WithBool | Method::WithConst));
-                    if let Some((_, setter)) = setter {
-                        missing.push((e.name, setter, f2.width, d.id.as_str()));
-                    }
-                }
-            }
-        }
+        let missing = self.missing_fields(r, &have);
         let users_text = join_and(&users);
         // A stub never takes a method name this layout has (`with_inv` of `INV` when a later
         // layout adds `inv`), nor one another stub took.
-        let mut taken: HashSet<String> = r
-            .fields
-            .iter()
-            .flat_map(|f| {
-                let mut m: Vec<String> = names::element_names(f)
-                    .iter()
-                    .flat_map(|e| names::element_methods(r, f, e))
-                    .map(|(_, n)| n)
-                    .collect();
-                if f.array.is_some() {
-                    let (get, set) = names::array_methods(r, f);
-                    m.push(get);
-                    m.extend(set);
-                }
-                m
-            })
-            .collect();
+        let mut taken = own_methods(r);
         for (ename, method, width, since) in missing {
             if !taken.insert(method.clone()) {
                 continue;
@@ -137,4 +92,55 @@ impl Cx<'_> {
         }
         (traits, vstubs, bstubs)
     }
+
+    /// The writable field elements (not write-1) that a later generation's layout of `r`
+    /// has and `r` lacks (`have`), earliest generation first: (element name, its setter
+    /// there, `with_x(bool)` or `with_x::<V>()`, the field's width, the generation).
+    fn missing_fields(&self, r: &Register, have: &[String]) -> Vec<(String, String, u32, &str)> {
+        let mut missing: Vec<(String, String, u32, &str)> = Vec::new();
+        let later = (self.model.generations.iter())
+            .filter(|d| d.ancestors.contains(&r.defined_in))
+            .filter_map(|d| Some((d, d.register(&r.name)?)))
+            .filter(|(_, r2)| r2.defined_in != r.defined_in);
+        for (d, r2) in later {
+            for f2 in &r2.fields {
+                if !writable(r2, f2) || w1_verb(f2).is_some() {
+                    continue;
+                }
+                for e in elems(f2) {
+                    if have.contains(&e.name) || missing.iter().any(|m| m.0 == e.name) {
+                        continue;
+                    }
+                    let setter = names::element_methods(r2, f2, &e.name)
+                        .into_iter()
+                        .find(|(m, _)| matches!(m, Method::WithBool | Method::WithConst));
+                    if let Some((_, setter)) = setter {
+                        missing.push((e.name, setter, f2.width, d.id.as_str()));
+                    }
+                }
+            }
+        }
+        missing
+    }
+}
+
+/// Every method name `r`'s own fields give its `Value` (element methods, and the array
+/// accessors of a field array).
+fn own_methods(r: &Register) -> HashSet<String> {
+    r.fields
+        .iter()
+        .flat_map(|f| {
+            let mut m: Vec<String> = names::element_names(f)
+                .iter()
+                .flat_map(|e| names::element_methods(r, f, e))
+                .map(|(_, n)| n)
+                .collect();
+            if f.array.is_some() {
+                let (get, set) = names::array_methods(r, f);
+                m.push(get);
+                m.extend(set);
+            }
+            m
+        })
+        .collect()
 }
