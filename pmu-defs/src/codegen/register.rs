@@ -161,51 +161,7 @@ impl Cx<'_> {
         let name_str = &r.name;
         let readable = r.access.readable();
         let reg_writable = r.access.writable();
-        let instance = if r.msr.indexed {
-            let count = r.msr.count;
-            let index = if r.alias_msr.is_some() {
-                quote! {
-                    if self.is_alias() {
-                        (self.0 - ALIAS_BASE_ADDRESS) / ALIAS_ADDRESS_STRIDE
-                    } else {
-                        (self.0 - BASE_ADDRESS) / ADDRESS_STRIDE
-                    }
-                }
-            } else {
-                quote! { (self.0 - BASE_ADDRESS) / ADDRESS_STRIDE }
-            };
-            let mdoc = format!(
-                "`{name_str}N` as a typed MSR whose index is part of its type (a value placed \
-                 on another instance cannot be written to it). `N` out of 0..{count} fails to \
-                 compile."
-            );
-            quote! {
-                #[doc = #mdoc]
-                #[track_caller]
-                pub const fn msr<const N: u32>() -> Indexed<N> {
-                    let _ = address::<N>();
-                    Indexed
-                }
-                /// Instance `index` as a typed MSR, or `None` when out of range.
-                pub const fn try_msr(index: u32) -> Option<Instance> {
-                    match try_address(index) {
-                        Some(a) => Some(Instance(a)),
-                        None => None,
-                    }
-                }
-                impl Instance {
-                    /// Index within the family.
-                    pub const fn index(self) -> u32 {
-                        #index
-                    }
-                }
-            }
-        } else {
-            quote! {
-                /// The register as a typed MSR.
-                pub const MSR: Instance = Instance(ADDRESS);
-            }
-        };
+        let instance = self.instance_constructors(r);
         let read_impl = if readable {
             quote! {
                 impl #krate::access::Readable for Instance {
@@ -267,6 +223,57 @@ impl Cx<'_> {
             #indexed
             #placed_items
             #alias
+        }
+    }
+
+    /// How the typed MSR is named: `msr::<N>()`, `try_msr(index)` and `Instance::index` for a
+    /// family, `MSR` for a single register.
+    fn instance_constructors(&self, r: &Register) -> TokenStream {
+        let name_str = &r.name;
+        if r.msr.indexed {
+            let count = r.msr.count;
+            let index = if r.alias_msr.is_some() {
+                quote! {
+                    if self.is_alias() {
+                        (self.0 - ALIAS_BASE_ADDRESS) / ALIAS_ADDRESS_STRIDE
+                    } else {
+                        (self.0 - BASE_ADDRESS) / ADDRESS_STRIDE
+                    }
+                }
+            } else {
+                quote! { (self.0 - BASE_ADDRESS) / ADDRESS_STRIDE }
+            };
+            let mdoc = format!(
+                "`{name_str}N` as a typed MSR whose index is part of its type (a value placed \
+                 on another instance cannot be written to it). `N` out of 0..{count} fails to \
+                 compile."
+            );
+            quote! {
+                #[doc = #mdoc]
+                #[track_caller]
+                pub const fn msr<const N: u32>() -> Indexed<N> {
+                    let _ = address::<N>();
+                    Indexed
+                }
+                /// Instance `index` as a typed MSR, or `None` when out of range.
+                pub const fn try_msr(index: u32) -> Option<Instance> {
+                    match try_address(index) {
+                        Some(a) => Some(Instance(a)),
+                        None => None,
+                    }
+                }
+                impl Instance {
+                    /// Index within the family.
+                    pub const fn index(self) -> u32 {
+                        #index
+                    }
+                }
+            }
+        } else {
+            quote! {
+                /// The register as a typed MSR.
+                pub const MSR: Instance = Instance(ADDRESS);
+            }
         }
     }
 
