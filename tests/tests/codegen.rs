@@ -403,6 +403,10 @@ mod kernel_style {
             Some(PERF_EVT_SEL::Pc::ToggleOnOverflow)
         );
         local.modify(PERF_EVT_SEL::PC::CLEAR + PERF_EVT_SEL::UMASK.val(0x41));
+        // tock's spelling of a named value: the field's `Value` into a `FieldValue`.
+        let overflow: pmu_regs::tock_registers::fields::FieldValue<u64, PERF_EVT_SEL::Register> =
+            PERF_EVT_SEL::PC::Value::ToggleOnOverflow.into();
+        assert_eq!(overflow.value, 1 << 19);
         assert_eq!(local.get(), (1 << 22) | (0x41 << 8));
         assert_eq!(
             local.read_as_enum(PERF_EVT_SEL::PC),

@@ -144,7 +144,8 @@ impl Cx<'_> {
     /// build): per element and split part, a `Field` constant and a module of the same name
     /// with `SET`, `CLEAR` and, on a single-part field with named values, one `FieldValue`
     /// constant per value and `Value`, the register module's own enum of those values (which
-    /// implements `TryFromValue`, see [`value_enum`](super::value::value_enum)); then
+    /// implements `TryFromValue`, see [`value_enum`](super::value::value_enum), and, unless the
+    /// field is an array, converts into the field's `FieldValue`); then
     /// `RegisterDebugInfo` for `LocalRegisterCopy::debug`. Empty for a register without fields.
     pub(super) fn tock_block(&self, r: &Register) -> TokenStream {
         let (tock, krate) = (&self.tock, &self.krate);
@@ -171,6 +172,17 @@ impl Cx<'_> {
                                 }
                             });
                             enums_.push(quote!(#en));
+                            // tock's `FIELD::Value::X.into()`: one offset per enum, so not on
+                            // a field array, whose elements share the enum.
+                            if f.array.is_none() {
+                                items.push(quote! {
+                                    impl From<#en> for #tock::fields::FieldValue<u64, Register> {
+                                        fn from(v: #en) -> Self {
+                                            Self::new(#mask, #lsb_lit, v as u64)
+                                        }
+                                    }
+                                });
+                            }
                             let vdoc = format!(
                                 "The named values of this field: `{en}`, the register's value enum."
                             );
