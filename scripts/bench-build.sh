@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Clean-build times (issue 12 §4, §6): a binary that uses pmu-regs with one model, with every
-# model, with default features, and the same against the `x86` crate with and without its
+# model, with every model and facility (every module of the crate), with default features, and
+# the same against the `x86` crate with and without its
 # `performance-counter` feature (its event tables). Each case is its own scratch crate under
 # target/bench-build/ with its own target directory, built from scratch (dependencies
 # included) `ROUNDS` times, the cases in turn, under /usr/bin/time -v: wall seconds and the peak
@@ -25,10 +26,11 @@ declare -A DEPS=(
   [pmu-regs-default]="pmu-regs = { path = \"$ROOT/pmu-regs\" }"
   [pmu-regs-skylake]="pmu-regs = { path = \"$ROOT/pmu-regs\", features = [\"intel-skylake\"] }"
   [pmu-regs-all-models]="pmu-regs = { path = \"$ROOT/pmu-regs\", features = [\"all-models\"] }"
+  [pmu-regs-everything]="pmu-regs = { path = \"$ROOT/pmu-regs\", features = [\"all-models\", \"all-facilities\"] }"
   [x86]="x86 = \"=$X86_VERSION\""
   [x86-performance-counter]="x86 = { version = \"=$X86_VERSION\", features = [\"performance-counter\"] }"
 )
-CASES=(pmu-regs-default pmu-regs-skylake pmu-regs-all-models x86 x86-performance-counter)
+CASES=(pmu-regs-default pmu-regs-skylake pmu-regs-all-models pmu-regs-everything x86 x86-performance-counter)
 
 # The binary touches the crate so that it is linked, not only compiled.
 main_for() {

@@ -257,13 +257,24 @@ pub fn is_microarchitecture(g: &Generation) -> bool {
     !g.perfmon_cores.is_empty()
 }
 
+/// True for a facility: a generation outside the core PMU's chain (no counter and
+/// event-select roles, so no `Arch` impl) that is neither a CPU model nor a microarchitecture:
+/// RAPL, architectural LBRs and PEBS, AMD's Data Fabric and L3 counters. Its description stays
+/// in the run-time tables (`Facility`, detection) whatever the features; its register module is
+/// gated ([`is_gated`]).
+pub fn is_facility(g: &Generation) -> bool {
+    !runtime::has_runtime(g) && !is_model(g) && !is_microarchitecture(g)
+}
+
 /// True for a generation `pmu-regs` compiles only with the Cargo feature named by its id: a
-/// CPU model, a microarchitecture generation (whose CPU models' features turn it on), and any
-/// generation extending one of these. Architectural generations and facilities are always
-/// compiled: they are what a kernel driver programs without knowing the exact model, and what
-/// the gated generations build on.
+/// CPU model, a microarchitecture generation (whose CPU models' features turn it on), a
+/// facility ([`is_facility`]), and any generation extending one of these. Only the
+/// architectural generations (`intel-v1`..`intel-v6`, `amd-k7`, `amd-core`,
+/// `amd-perfmon-v2`) are always compiled: they are what a kernel driver programs without
+/// knowing the exact model, and what the gated generations build on. (Facilities are gated
+/// for build time: with them, default features took 15 % longer to build; BENCHMARKS.md.)
 pub fn is_gated(model: &Model, g: &Generation) -> bool {
-    let gating = |g: &Generation| is_model(g) || is_microarchitecture(g);
+    let gating = |g: &Generation| is_model(g) || is_microarchitecture(g) || is_facility(g);
     gating(g)
         || (g.ancestors.iter())
             .filter_map(|a| model.generation(a))
@@ -278,8 +289,20 @@ pub struct Feature {
     /// The features it turns on: its parent's, when that generation is gated too (a CPU
     /// model's turns on its microarchitecture's).
     pub enables: Vec<String>,
-    /// True for a CPU model's feature (one of `all-models`).
-    pub model: bool,
+    /// What the generation is: a CPU model (one of `all-models`), a microarchitecture or a
+    /// facility (one of `all-facilities`).
+    pub kind: FeatureKind,
+}
+
+/// The kind of gated generation a [`Feature`] turns on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FeatureKind {
+    /// A CPU model: its event table ([`is_model`]).
+    Model,
+    /// A microarchitecture: the registers its CPU models share ([`is_microarchitecture`]).
+    Microarchitecture,
+    /// A facility outside the core PMU ([`is_facility`]).
+    Facility,
 }
 
 impl Feature {
@@ -288,6 +311,25 @@ impl Feature {
         let enables: Vec<String> = self.enables.iter().map(|f| format!("\"{f}\"")).collect();
         format!("{} = [{}]", self.name, enables.join(", "))
     }
+}
+
+/// The kind of a gated generation: its own, or that of the gated ancestor it extends (a
+/// facility extending a facility is one).
+fn feature_kind(model: &Model, g: &Generation) -> FeatureKind {
+    let own = |g: &Generation| {
+        if is_model(g) {
+            Some(FeatureKind::Model)
+        } else if is_microarchitecture(g) {
+            Some(FeatureKind::Microarchitecture)
+        } else if is_facility(g) {
+            Some(FeatureKind::Facility)
+        } else {
+            None
+        }
+    };
+    own(g)
+        .or_else(|| (g.ancestors.iter().filter_map(|a| model.generation(a))).find_map(own))
+        .unwrap_or(FeatureKind::Facility)
 }
 
 /// The Cargo features `pmu-regs` needs: one per gated generation, sorted by id.
@@ -301,7 +343,7 @@ pub fn features(model: &Model) -> Vec<Feature> {
                 .filter(|p| is_gated(model, p))
                 .map(|p| p.id.clone())
                 .collect(),
-            model: is_model(g),
+            kind: feature_kind(model, g),
         })
         .collect();
     f.sort_by(|a, b| a.name.cmp(&b.name));

@@ -20,14 +20,72 @@ fn checked_in_generated_files_are_current() {
         );
         assert!(have.starts_with(pmu_defs::codegen::HEADER));
     }
-    // One Cargo feature per gated generation (CPU models, microarchitectures), a model's
-    // turning on its microarchitecture's.
+    // One Cargo feature per gated generation (CPU models, microarchitectures, facilities), a
+    // model's turning on its microarchitecture's.
     let manifest = std::fs::read_to_string(src.join("../Cargo.toml")).unwrap();
     for f in pmu_defs::codegen::features(&loaded.model) {
         let line = f.manifest_line();
         assert!(
             manifest.contains(&format!("\n{line}\n")),
             "`{line}` missing from pmu-regs/Cargo.toml; run `cargo xtask gen`"
+        );
+    }
+}
+
+/// Every facility (a generation outside the core PMU, RAPL or AMD's Data Fabric) is behind a
+/// Cargo feature of its own, and `all-facilities` lists exactly them; a generation `Pmu` can
+/// program (counter and event-select roles) is never one, and every generation
+/// `detect::facilities` reports is one.
+#[test]
+fn facilities_are_gated_and_listed() {
+    use pmu_defs::codegen::FeatureKind;
+    use pmu_defs::model::RegisterRole;
+    let loaded = pmu_defs::Loader::new().with_defaults().finish();
+    let model = &loaded.model;
+    let features = pmu_defs::codegen::features(model);
+    let facilities: Vec<&str> = (features.iter())
+        .filter(|f| f.kind == FeatureKind::Facility)
+        .map(|f| f.name.as_str())
+        .collect();
+    assert!(facilities.contains(&"intel-rapl"), "{facilities:?}");
+    let manifest = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../pmu-regs/Cargo.toml"
+    ))
+    .unwrap();
+    let listed: Vec<String> = facilities.iter().map(|f| format!("\"{f}\"")).collect();
+    let line = format!("\nall-facilities = [{}]\n", listed.join(", "));
+    assert!(
+        manifest.contains(&line),
+        "{line} missing from pmu-regs/Cargo.toml"
+    );
+    for g in &model.generations {
+        let programmable = g.register_with_role(RegisterRole::Counter).is_some()
+            && g.register_with_role(RegisterRole::EventSelect).is_some();
+        let facility = facilities.contains(&g.id.as_str());
+        assert!(
+            !(programmable && facility),
+            "{} has counters but is gated as a facility",
+            g.id
+        );
+        assert_eq!(
+            facility,
+            pmu_defs::codegen::is_facility(g) || {
+                // A facility extending a facility is gated with it.
+                g.ancestors
+                    .iter()
+                    .filter_map(|a| model.generation(a))
+                    .any(pmu_defs::codegen::is_facility)
+            },
+            "{}",
+            g.id
+        );
+    }
+    for f in pmu_regs::arch::Facility::ALL {
+        assert!(
+            facilities.contains(&f.id()),
+            "{} is detected but not gated",
+            f.id()
         );
     }
 }

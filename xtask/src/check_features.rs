@@ -4,7 +4,7 @@
 //! the definitions (`pmu_defs::codegen::features`), as `cargo xtask gen` writes them into
 //! `pmu-regs/Cargo.toml`.
 
-use pmu_defs::codegen::Feature;
+use pmu_defs::codegen::{Feature, FeatureKind};
 use std::collections::BTreeSet;
 use std::path::Path;
 use std::process::{Command, ExitCode};
@@ -59,18 +59,22 @@ pub fn run(root: &Path, model: &pmu_defs::Model, all: bool) -> ExitCode {
 }
 
 /// One CPU model per microarchitecture (the first by name; it turns the microarchitecture's
-/// feature on, and the ones that extends), each model that turns none on, and each
-/// microarchitecture no model turns on.
+/// feature on, and the ones that extends), each model that turns none on, and each other
+/// feature (a microarchitecture, a facility) that no picked model and no other such feature
+/// turns on (`amd-df-v2` alone checks `amd-df` too).
 pub fn sample(features: &[Feature]) -> Vec<&str> {
     let mut covered: BTreeSet<&str> = BTreeSet::new();
     let mut picked = Vec::new();
-    for f in features.iter().filter(|f| f.model) {
+    let models = || features.iter().filter(|f| f.kind == FeatureKind::Model);
+    let others = || features.iter().filter(|f| f.kind != FeatureKind::Model);
+    for f in models() {
         if f.enables.is_empty() || f.enables.iter().any(|e| covered.insert(e.as_str())) {
             picked.push(f.name.as_str());
         }
     }
-    for f in features.iter().filter(|f| !f.model) {
-        if !covered.contains(f.name.as_str()) {
+    for f in others() {
+        let enabled_by_other = others().any(|o| o.enables.contains(&f.name));
+        if !covered.contains(f.name.as_str()) && !enabled_by_other {
             picked.push(f.name.as_str());
         }
     }
@@ -81,26 +85,36 @@ pub fn sample(features: &[Feature]) -> Vec<&str> {
 mod tests {
     use super::*;
 
-    fn feature(name: &str, enables: &[&str], model: bool) -> Feature {
+    fn feature(name: &str, enables: &[&str], kind: FeatureKind) -> Feature {
         Feature {
             name: name.into(),
             enables: enables.iter().map(|e| e.to_string()).collect(),
-            model,
+            kind,
         }
     }
 
-    /// Made-up ids (`m-`: a CPU model, `u-`: a microarchitecture), in name order.
+    /// Made-up ids (`m-`: a CPU model, `u-`: a microarchitecture, `f-`: a facility), in
+    /// name order.
     #[test]
     fn one_model_per_microarchitecture_and_every_unused_one() {
+        use FeatureKind::{Facility, Microarchitecture, Model};
         let f = [
-            feature("m-alone", &[], true),
-            feature("m-broad", &["u-has"], true),
-            feature("m-has", &["u-has"], true),
-            feature("m-sandy", &["u-sandy"], true),
-            feature("u-has", &["u-sandy"], false),
-            feature("u-lonely", &[], false),
-            feature("u-sandy", &[], false),
+            feature("f-child", &["f-parent"], Facility),
+            feature("f-lone", &[], Facility),
+            feature("f-parent", &[], Facility),
+            feature("m-alone", &[], Model),
+            feature("m-broad", &["u-has"], Model),
+            feature("m-has", &["u-has"], Model),
+            feature("m-sandy", &["u-sandy"], Model),
+            feature("u-has", &["u-sandy"], Microarchitecture),
+            feature("u-lonely", &[], Microarchitecture),
+            feature("u-sandy", &[], Microarchitecture),
         ];
-        assert_eq!(sample(&f), ["m-alone", "m-broad", "m-sandy", "u-lonely"]);
+        assert_eq!(
+            sample(&f),
+            [
+                "m-alone", "m-broad", "m-sandy", "f-child", "f-lone", "u-lonely"
+            ]
+        );
     }
 }

@@ -53,36 +53,44 @@ pub fn expected(
 }
 
 /// `manifest` with the block between the markers replaced by one feature per gated generation
-/// (CPU models and microarchitectures) plus `all-models`.
+/// (CPU models, microarchitectures, facilities) plus `all-models` and `all-facilities`.
 fn with_features(
     manifest: &str,
     features: &[pmu_defs::codegen::Feature],
 ) -> Result<String, String> {
+    use pmu_defs::codegen::FeatureKind;
     let (Some(b), Some(e)) = (manifest.find(BEGIN), manifest.find(END)) else {
         return Err(format!(
             "{MANIFEST} has no generated feature block; add the lines\n{BEGIN}\n{END}\nunder [features]"
         ));
     };
-    let mut block = format!("{BEGIN}\n");
-    block.push_str("# Every CPU-model event table.\nall-models = [");
-    block.push_str(
-        &(features.iter())
-            .filter(|f| f.model)
-            .map(|f| format!("\"{}\"", f.name))
-            .collect::<Vec<_>>()
-            .join(", "),
-    );
-    block.push_str("]\n");
-    block.push_str(
-        "# A microarchitecture's registers (`intel::skylake_family`); its CPU models turn it on.\n",
-    );
-    for f in features.iter().filter(|f| !f.model) {
-        block.push_str(&format!("{}\n", f.manifest_line()));
-    }
-    block.push_str("# A CPU model's event table (`intel::skylake::events`).\n");
-    for f in features.iter().filter(|f| f.model) {
-        block.push_str(&format!("{}\n", f.manifest_line()));
-    }
+    let of = |kind: FeatureKind| features.iter().filter(move |f| f.kind == kind);
+    let all = |name: &str, kind: FeatureKind| {
+        let names: Vec<String> = of(kind).map(|f| format!("\"{}\"", f.name)).collect();
+        format!("{name} = [{}]\n", names.join(", "))
+    };
+    let lines = |kind: FeatureKind| -> String {
+        of(kind)
+            .map(|f| format!("{}\n", f.manifest_line()))
+            .collect()
+    };
+    let block = [
+        format!("{BEGIN}\n"),
+        "# Every CPU-model event table.\n".to_owned(),
+        all("all-models", FeatureKind::Model),
+        "# Every facility's registers.\n".to_owned(),
+        all("all-facilities", FeatureKind::Facility),
+        "# A microarchitecture's registers (`intel::skylake_family`); its CPU models turn it on.\n"
+            .to_owned(),
+        lines(FeatureKind::Microarchitecture),
+        "# A facility's registers (`intel::rapl`, `amd::df`): outside the core PMU, so not\n\
+         # compiled by default. Its detection (`detect::facilities`) needs no feature.\n"
+            .to_owned(),
+        lines(FeatureKind::Facility),
+        "# A CPU model's event table (`intel::skylake::events`).\n".to_owned(),
+        lines(FeatureKind::Model),
+    ]
+    .concat();
     Ok(format!("{}{block}{}", &manifest[..b], &manifest[e..]))
 }
 
