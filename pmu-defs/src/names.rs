@@ -600,7 +600,6 @@ pub const RESERVED_REGISTER: &[Reserved] = &[
         TYPE,
         "the const parameter of `address::<N>()`, `msr::<N>()`, `event_on::<N>()`",
     ),
-    ("__check_index", VALUE, "a compile-time check"),
     ("__check_counter", VALUE, "a compile-time check"),
     ("__check_reserved", VALUE, "a compile-time check"),
     ("a", VALUE, "a local variable"),

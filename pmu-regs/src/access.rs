@@ -2,8 +2,10 @@
 //! interface (`RawMsr`) that typed reads, writes and read-modify-writes are built on.
 //!
 //! Each generated register module has an `Instance` type naming one MSR of that register
-//! (`IA32_PERF_GLOBAL_CTRL::MSR`, or `IA32_PERFEVTSEL::msr::<3>()` for a family). Whether it may
-//! be read or written is a trait bound, so writing a read-only register (IA32_PERF_GLOBAL_STATUS,
+//! (`IA32_PERF_GLOBAL_CTRL::MSR`, or `IA32_PERFEVTSEL::try_msr(3)` for a family), and a family
+//! an `Indexed<N>` with the index in its type (`IA32_PERFEVTSEL::msr::<3>()`): aliases of
+//! [`Instance`] and [`Indexed`] here over the register's marker type. Whether one may be read
+//! or written is a trait bound, so writing a read-only register (IA32_PERF_GLOBAL_STATUS,
 //! IA32_PERF_GLOBAL_INUSE, ...) does not compile:
 //!
 //! ```compile_fail
@@ -14,6 +16,8 @@
 //!     b.write(IA32_PERF_GLOBAL_STATUS::MSR, v); // error: read-only register
 //! }
 //! ```
+
+use core::marker::PhantomData;
 
 /// A value of some register: its raw bits and which of them are reserved.
 pub trait RegisterValue: Copy {
@@ -66,6 +70,226 @@ pub trait Writable: Msr {}
 pub trait WriteTo<M: Msr>: Copy {
     /// The bits to write to `msr`, or why this value may not be written there.
     fn bits_for(self, msr: M) -> Result<u64, crate::PlacementError>;
+}
+
+/// What the generator knows of one register (or register family), implemented by its
+/// tock-registers marker type (`IA32_PERFEVTSEL::Register`): the addresses and the value type
+/// that the typed MSRs [`Instance`] and [`Indexed`] need. One generic implementation of those
+/// serves every register, so each register module costs the compiler a few constants instead
+/// of two types with their trait impls. Not public API: the generator implements it.
+#[doc(hidden)]
+pub trait MsrDef: Copy + 'static {
+    /// The register's value type.
+    type Value: RegisterValue;
+    /// Register name, as in the manuals.
+    const NAME: &'static str;
+    /// Address of instance 0 (of the register, when it is not a family).
+    const BASE_ADDRESS: u32;
+    /// Number of instances (1 when the register is not a family).
+    const INSTANCES: u32;
+    /// Address step between instances.
+    const ADDRESS_STRIDE: u32;
+    /// Whether the register has a second address range (`alias-msr:`).
+    const HAS_ALIAS: bool = false;
+    /// Alias address of instance 0.
+    const ALIAS_BASE_ADDRESS: u32 = 0;
+    /// Alias address step between instances.
+    const ALIAS_ADDRESS_STRIDE: u32 = 1;
+    /// The value of raw bits read from the register (reserved bits kept as read).
+    fn value_of(bits: u64) -> Self::Value;
+}
+
+/// A register that may be read: what makes its [`Instance`] and [`Indexed`] [`Readable`].
+/// The generator implements it.
+#[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be read: the register is write-only",
+    label = "write-only register",
+    note = "write-only (write-1-to-clear / write-1-to-set) registers return nothing meaningful when read"
+)]
+pub trait ReadAccess: MsrDef {}
+
+/// A register that may be written: what makes its [`Instance`] and [`Indexed`] [`Writable`].
+/// The generator implements it.
+#[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is read-only: it cannot be written",
+    label = "read-only register",
+    note = "writing a read-only MSR faults (#GP); read it with `MsrExt::read` (overflow status is cleared through the PMU's reset/clear register, where it has one)"
+)]
+pub trait WriteAccess: MsrDef {}
+
+/// One MSR of register `R`, its address known at run time: a register module's `Instance`
+/// (`IA32_PERF_GLOBAL_CTRL::MSR`, `IA32_PERFEVTSEL::try_msr(3)`), for typed access through
+/// [`MsrExt`]. Readable and writable as the register is.
+pub struct Instance<R> {
+    address: u32,
+    register: PhantomData<R>,
+}
+
+impl<R: MsrDef> Instance<R> {
+    /// The instance at `address`, which the caller (generated code) has checked is one of
+    /// `R`'s. Not public API.
+    #[doc(hidden)]
+    pub const fn __at(address: u32) -> Self {
+        Self {
+            address,
+            register: PhantomData,
+        }
+    }
+
+    /// The MSR address.
+    pub const fn address(self) -> u32 {
+        self.address
+    }
+
+    /// True when this is the instance's alias address (`alias-msr:`, perfmon v6's
+    /// `IA32_PMCn` at `0x1900 + 4n`); false for a register without one.
+    pub const fn is_alias(self) -> bool {
+        let d = self.address.wrapping_sub(R::ALIAS_BASE_ADDRESS);
+        R::HAS_ALIAS
+            && d.is_multiple_of(R::ALIAS_ADDRESS_STRIDE)
+            && d / R::ALIAS_ADDRESS_STRIDE < R::INSTANCES
+    }
+
+    /// Index within the family (0 for a register that is not one).
+    pub const fn index(self) -> u32 {
+        if self.is_alias() {
+            (self.address - R::ALIAS_BASE_ADDRESS) / R::ALIAS_ADDRESS_STRIDE
+        } else {
+            (self.address - R::BASE_ADDRESS) / R::ADDRESS_STRIDE
+        }
+    }
+}
+
+/// Instance `N` of register family `R` as a typed MSR, `N` in its type: a register module's
+/// `Indexed<N>`, what its `msr::<N>()` returns (a zero-sized type: the address is a constant).
+/// A value placed on another instance (`Placed<M>`) cannot be written to it.
+pub struct Indexed<R, const N: u32>(PhantomData<R>);
+
+impl<R: MsrDef, const N: u32> Indexed<R, N> {
+    /// Instance `N`, which the caller (generated code) has checked is in range. Not public
+    /// API.
+    #[doc(hidden)]
+    pub const fn __new() -> Self {
+        Self(PhantomData)
+    }
+
+    /// The MSR address.
+    #[track_caller]
+    pub const fn address(self) -> u32 {
+        // The `if` fails first in a `const` item, at the caller (`#[track_caller]`); the
+        // `const` block of `check_index` makes an out-of-range `N` a compile error in other
+        // code too.
+        if N >= R::INSTANCES {
+            crate::__private::index_out_of_range(R::NAME, "instances", R::INSTANCES, N)
+        }
+        check_index::<R, N>();
+        R::BASE_ADDRESS + N * R::ADDRESS_STRIDE
+    }
+
+    /// Index within the family: `N`.
+    pub const fn index(self) -> u32 {
+        N
+    }
+
+    /// The same MSR as an [`Instance`], its index known at run time only.
+    #[track_caller]
+    pub const fn instance(self) -> Instance<R> {
+        Instance::__at(self.address())
+    }
+}
+
+/// The compile-time check of [`Indexed::address`], in a function of its own: a `const` block
+/// is evaluated before the body of the function holding it runs, so in a `const` item the
+/// `if` there (which reports the caller's line) would never get to fail first.
+#[inline(always)]
+const fn check_index<R: MsrDef, const N: u32>() {
+    const {
+        if N >= R::INSTANCES {
+            crate::__private::index_out_of_range(R::NAME, "instances", R::INSTANCES, N)
+        }
+    }
+}
+
+impl<R: MsrDef, const N: u32> From<Indexed<R, N>> for Instance<R> {
+    fn from(m: Indexed<R, N>) -> Instance<R> {
+        m.instance()
+    }
+}
+
+impl<R: MsrDef> Msr for Instance<R> {
+    type Value = R::Value;
+    fn address(self) -> u32 {
+        self.address
+    }
+}
+
+impl<R: ReadAccess> Readable for Instance<R> {
+    fn from_read(bits: u64) -> R::Value {
+        R::value_of(bits)
+    }
+}
+
+impl<R: WriteAccess> Writable for Instance<R> {}
+
+impl<R: MsrDef, const N: u32> Msr for Indexed<R, N> {
+    type Value = R::Value;
+    fn address(self) -> u32 {
+        Indexed::address(self)
+    }
+}
+
+impl<R: ReadAccess, const N: u32> Readable for Indexed<R, N> {
+    fn from_read(bits: u64) -> R::Value {
+        R::value_of(bits)
+    }
+}
+
+impl<R: WriteAccess, const N: u32> Writable for Indexed<R, N> {}
+
+// The derives would bound `R` (a marker type without `PartialEq` or `Hash`); these do not.
+impl<R> Clone for Instance<R> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<R> Copy for Instance<R> {}
+impl<R> PartialEq for Instance<R> {
+    fn eq(&self, other: &Self) -> bool {
+        self.address == other.address
+    }
+}
+impl<R> Eq for Instance<R> {}
+impl<R> core::hash::Hash for Instance<R> {
+    fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
+        self.address.hash(state)
+    }
+}
+impl<R: MsrDef> core::fmt::Debug for Instance<R> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "{}::Instance({:#x})", R::NAME, self.address)
+    }
+}
+impl<R, const N: u32> Clone for Indexed<R, N> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<R, const N: u32> Copy for Indexed<R, N> {}
+impl<R, const N: u32> PartialEq for Indexed<R, N> {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+impl<R, const N: u32> Eq for Indexed<R, N> {}
+impl<R, const N: u32> core::hash::Hash for Indexed<R, N> {
+    fn hash<H: core::hash::Hasher>(&self, _: &mut H) {}
+}
+impl<R: MsrDef, const N: u32> core::fmt::Debug for Indexed<R, N> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "{}::Indexed<{N}>", R::NAME)
+    }
 }
 
 /// Placement of a [`Builder`](crate::intel::v4::IA32_PERFEVTSEL::Builder) of an event select

@@ -1034,3 +1034,42 @@ fn array_element_docs_give_the_elements_own_bits_and_counter() {
         "an element doc still gives element 0's bits"
     );
 }
+
+/// A register module's `Instance` and `Indexed<N>` are the generic `access` types over its
+/// marker type: the addresses, the index (of either range of an `alias-msr:` register), the
+/// alias flag, equality and `Debug` all come from the register's `MsrDef` impl.
+#[test]
+fn typed_msrs_are_the_generic_access_types() {
+    use pmu_regs::access::Msr;
+    use pmu_regs::intel::v2::IA32_PERF_GLOBAL_CTRL;
+    use pmu_regs::intel::v6::IA32_PMC;
+    use std::collections::HashSet;
+
+    let last = IA32_PMC::INSTANCES - 1;
+    let m = IA32_PMC::msr::<3>();
+    assert_eq!(m.address(), IA32_PMC::ADDRESSES[3]);
+    assert_eq!(Msr::address(m), IA32_PMC::ADDRESSES[3]);
+    let own: IA32_PMC::Instance = m.into();
+    assert_eq!((own.index(), own.is_alias()), (3, false));
+    let alias = IA32_PMC::try_alias_msr(3).unwrap();
+    assert_eq!(alias.address(), IA32_PMC::ALIAS_ADDRESSES[3]);
+    assert_eq!((alias.index(), alias.is_alias()), (3, true));
+    let back = IA32_PMC::try_msr(last).unwrap();
+    assert_eq!((back.index(), back.is_alias()), (last, false));
+    assert!(IA32_PMC::try_msr(IA32_PMC::INSTANCES).is_none());
+    // Two addresses of one counter are two MSRs.
+    let set: HashSet<IA32_PMC::Instance> = [own, alias, IA32_PMC::try_msr(3).unwrap()].into();
+    assert_eq!(set.len(), 2);
+    assert_eq!(
+        format!("{own:?}"),
+        format!("IA32_PMC::Instance({:#x})", IA32_PMC::ADDRESSES[3])
+    );
+    assert_eq!(format!("{m:?}"), "IA32_PMC::Indexed<3>");
+    assert_eq!(m, IA32_PMC::msr::<3>());
+    // A single register: index 0, no alias.
+    let g = IA32_PERF_GLOBAL_CTRL::MSR;
+    assert_eq!(
+        (g.address(), g.index(), g.is_alias()),
+        (IA32_PERF_GLOBAL_CTRL::ADDRESS, 0, false)
+    );
+}

@@ -5,7 +5,9 @@
 //! A family gets `ALIAS_BASE_ADDRESS` / `ALIAS_ADDRESS_STRIDE` / `ALIAS_ADDRESSES`,
 //! const-checked `alias_address::<N>()` and `alias_msr::<N>()` (an `AliasIndexed<N>`, the
 //! alias twin of `Indexed<N>`), `try_alias_address` / `try_alias_msr` (an `Instance` at the
-//! alias address); a single register gets `ALIAS_ADDRESS` and `ALIAS_MSR`.
+//! alias address); a single register gets `ALIAS_ADDRESS` and `ALIAS_MSR`. The register's
+//! `MsrDef` impl (`register.rs`) carries the alias range, from which the generic
+//! `Instance::is_alias` and `Instance::index` tell the two addresses apart.
 
 use super::Cx;
 use super::util::lit_u32;
@@ -25,7 +27,7 @@ impl Cx<'_> {
                 /// The alias MSR address (`alias-msr:`): the same register as [`ADDRESS`](ADDRESS).
                 pub const ALIAS_ADDRESS: u32 = #a;
                 /// The register as a typed MSR at its alias address: the same [`Value`](Value).
-                pub const ALIAS_MSR: Instance = Instance(ALIAS_ADDRESS);
+                pub const ALIAS_MSR: Instance = Instance::__at(ALIAS_ADDRESS);
             };
         }
         let name_str = &r.name;
@@ -70,15 +72,8 @@ impl Cx<'_> {
             /// range.
             pub const fn try_alias_msr(index: u32) -> Option<Instance> {
                 match try_alias_address(index) {
-                    Some(a) => Some(Instance(a)),
+                    Some(a) => Some(Instance::__at(a)),
                     None => None,
-                }
-            }
-            impl Instance {
-                /// True when this is the instance's alias address (`alias-msr:`).
-                pub const fn is_alias(self) -> bool {
-                    let d = self.0.wrapping_sub(ALIAS_BASE_ADDRESS);
-                    d.is_multiple_of(ALIAS_ADDRESS_STRIDE) && d / ALIAS_ADDRESS_STRIDE < INSTANCES
                 }
             }
             impl<const N: u32> From<AliasIndexed<N>> for Instance {
@@ -138,9 +133,9 @@ impl Cx<'_> {
                 pub const fn index(self) -> u32 { N }
                 /// The same MSR as an [`Instance`](Instance), its index known at run time only.
                 #[track_caller]
-                pub const fn instance(self) -> Instance { Instance(alias_address::<N>()) }
+                pub const fn instance(self) -> Instance { Instance::__at(alias_address::<N>()) }
                 /// The same instance at its own (non-alias) address.
-                pub const fn unaliased(self) -> Indexed<N> { Indexed }
+                pub const fn unaliased(self) -> Indexed<N> { Indexed::<N>::__new() }
             }
             impl<const N: u32> #krate::access::Msr for AliasIndexed<N> {
                 type Value = Value;

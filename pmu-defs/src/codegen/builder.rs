@@ -308,10 +308,7 @@ impl Cx<'_> {
                 #[doc = #at_doc]
                 #[track_caller]
                 pub const fn at<const N: u32>(self) -> Builder<#pl::Counter<N>> {
-                    if N >= INSTANCES {
-                        #krate::__private::index_out_of_range(#name_str, "instances", INSTANCES, N)
-                    }
-                    __check_index::<N>();
+                    let _ = address::<N>();
                     self.place(N)
                 }
                 #[doc = #try_at_doc]

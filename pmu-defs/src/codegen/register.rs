@@ -106,7 +106,6 @@ impl Cx<'_> {
     /// `ADDRESS`, or for a family `BASE_ADDRESS`, `INSTANCES`, `ADDRESS_STRIDE`,
     /// `ADDRESSES` and the const-checked `address::<N>()` / `try_address`.
     fn address_items(&self, r: &Register) -> TokenStream {
-        let krate = &self.krate;
         let name_str = &r.name;
         if r.msr.indexed {
             let base = lit_u32(r.msr.base);
@@ -126,19 +125,7 @@ impl Cx<'_> {
                 #[doc = #idoc]
                 #[track_caller]
                 pub const fn address<const N: u32>() -> u32 {
-                    if N >= INSTANCES {
-                        #krate::__private::index_out_of_range(#name_str, "instances", INSTANCES, N)
-                    }
-                    __check_index::<N>();
-                    BASE_ADDRESS + N * ADDRESS_STRIDE
-                }
-                #[inline(always)]
-                const fn __check_index<const N: u32>() {
-                    const {
-                        if N >= INSTANCES {
-                            #krate::__private::index_out_of_range(#name_str, "instances", INSTANCES, N)
-                        }
-                    }
+                    Indexed::<N>::__new().address()
                 }
                 /// Address of instance `index`, or `None` when out of range.
                 pub const fn try_address(index: u32) -> Option<u32> {
@@ -154,95 +141,105 @@ impl Cx<'_> {
         }
     }
 
-    /// The typed MSR: `Instance`, `MSR` or `msr::<N>()` / `try_msr`, and the access traits
-    /// its access allows.
+    /// The typed MSR: `Instance`, `MSR` or `msr::<N>()` / `try_msr`. Both typed MSRs are the
+    /// generic ones of `access` ([`access::Instance<Register>`], `access::Indexed<Register,
+    /// N>`), which read the register's `MsrDef` impl; its `ReadAccess` / `WriteAccess` impls
+    /// give them the access traits the register's access allows.
     fn instance_items(&self, r: &Register, placed: bool) -> TokenStream {
         let krate = &self.krate;
         let name_str = &r.name;
-        let readable = r.access.readable();
-        let reg_writable = r.access.writable();
+        let msr_def = self.msr_def(r);
+        let access = [
+            r.access
+                .readable()
+                .then(|| quote!(impl #krate::access::ReadAccess for Register {})),
+            r.access
+                .writable()
+                .then(|| quote!(impl #krate::access::WriteAccess for Register {})),
+        ];
         let instance = self.instance_constructors(r);
-        let read_impl = if readable {
-            quote! {
-                impl #krate::access::Readable for Instance {
-                    fn from_read(bits: u64) -> Value { Value(bits) }
-                }
-            }
-        } else {
-            quote!()
-        };
         // `WriteTo` is implemented whatever the access: writing a read-only register is
         // refused by the missing `Writable` alone, with its own message, not by a second
         // error about the value.
-        let write_to = quote! {
-            impl #krate::access::WriteTo<Instance> for Value {
-                fn bits_for(self, _: Instance) -> Result<u64, #krate::PlacementError> {
-                    Ok(self.0)
+        let indexed = r.msr.indexed.then(|| {
+            let doc = format!(
+                "`{name_str}N` as a typed MSR, `N` in its type: what [`msr::<N>()`](msr) returns. \
+                 A value placed on another instance (`Placed<M>`) cannot be written to it."
+            );
+            quote! {
+                #[doc = #doc]
+                pub type Indexed<const N: u32> = #krate::access::Indexed<Register, N>;
+                impl<const N: u32> #krate::access::WriteTo<Indexed<N>> for Value {
+                    fn bits_for(self, _: Indexed<N>) -> Result<u64, #krate::PlacementError> {
+                        Ok(self.0)
+                    }
                 }
             }
-        };
-        let write_impl = if reg_writable {
-            quote! {
-                impl #krate::access::Writable for Instance {}
-                #write_to
-            }
-        } else {
-            write_to
-        };
-        let indexed = if r.msr.indexed {
-            self.indexed_items(r, readable, reg_writable)
-        } else {
-            quote!()
-        };
+        });
         let alias = self.alias_items(r, placed);
-        let placed_items = if placed && reg_writable {
-            self.placed_items(r)
-        } else {
-            quote!()
-        };
+        let placed_items = (placed && r.access.writable()).then(|| self.placed_items(r));
         let inst_doc = format!(
             "One `{name_str}` MSR, for typed access through [`MsrExt`]({}::access::MsrExt) ({}).",
             self.krate.to_string().replace(' ', ""),
             r.access.as_str()
         );
         quote! {
+            #msr_def
+            #(#access)*
             #[doc = #inst_doc]
-            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-            pub struct Instance(u32);
-            impl Instance {
-                /// The MSR address.
-                pub const fn address(self) -> u32 { self.0 }
-            }
+            pub type Instance = #krate::access::Instance<Register>;
             #instance
-            impl #krate::access::Msr for Instance {
-                type Value = Value;
-                fn address(self) -> u32 { self.0 }
+            impl #krate::access::WriteTo<Instance> for Value {
+                fn bits_for(self, _: Instance) -> Result<u64, #krate::PlacementError> {
+                    Ok(self.0)
+                }
             }
-            #read_impl
-            #write_impl
             #indexed
             #placed_items
             #alias
         }
     }
 
-    /// How the typed MSR is named: `msr::<N>()`, `try_msr(index)` and `Instance::index` for a
-    /// family, `MSR` for a single register.
+    /// `impl MsrDef for Register`: what the generic `Instance` and `Indexed` know of it.
+    fn msr_def(&self, r: &Register) -> TokenStream {
+        let krate = &self.krate;
+        let name_str = &r.name;
+        let (base, count, stride) = if r.msr.indexed {
+            (
+                quote!(BASE_ADDRESS),
+                quote!(INSTANCES),
+                quote!(ADDRESS_STRIDE),
+            )
+        } else {
+            (quote!(ADDRESS), quote!(1), quote!(1))
+        };
+        let alias = r.alias_msr.map(|a| {
+            let (abase, astride) = (lit_u32(a.base), lit_u32(a.stride.max(1)));
+            quote! {
+                const HAS_ALIAS: bool = true;
+                const ALIAS_BASE_ADDRESS: u32 = #abase;
+                const ALIAS_ADDRESS_STRIDE: u32 = #astride;
+            }
+        });
+        quote! {
+            impl #krate::access::MsrDef for Register {
+                type Value = Value;
+                const NAME: &'static str = #name_str;
+                const BASE_ADDRESS: u32 = #base;
+                const INSTANCES: u32 = #count;
+                const ADDRESS_STRIDE: u32 = #stride;
+                #alias
+                fn value_of(bits: u64) -> Value { Value(bits) }
+            }
+        }
+    }
+
+    /// How the typed MSR is named: `msr::<N>()` and `try_msr(index)` for a family, `MSR` for a
+    /// single register.
     fn instance_constructors(&self, r: &Register) -> TokenStream {
         let name_str = &r.name;
         if r.msr.indexed {
             let count = r.msr.count;
-            let index = if r.alias_msr.is_some() {
-                quote! {
-                    if self.is_alias() {
-                        (self.0 - ALIAS_BASE_ADDRESS) / ALIAS_ADDRESS_STRIDE
-                    } else {
-                        (self.0 - BASE_ADDRESS) / ADDRESS_STRIDE
-                    }
-                }
-            } else {
-                quote! { (self.0 - BASE_ADDRESS) / ADDRESS_STRIDE }
-            };
             let mdoc = format!(
                 "`{name_str}N` as a typed MSR whose index is part of its type (a value placed \
                  on another instance cannot be written to it). `N` out of 0..{count} fails to \
@@ -253,86 +250,21 @@ impl Cx<'_> {
                 #[track_caller]
                 pub const fn msr<const N: u32>() -> Indexed<N> {
                     let _ = address::<N>();
-                    Indexed
+                    Indexed::<N>::__new()
                 }
                 /// Instance `index` as a typed MSR, or `None` when out of range.
                 pub const fn try_msr(index: u32) -> Option<Instance> {
                     match try_address(index) {
-                        Some(a) => Some(Instance(a)),
+                        Some(a) => Some(Instance::__at(a)),
                         None => None,
-                    }
-                }
-                impl Instance {
-                    /// Index within the family.
-                    pub const fn index(self) -> u32 {
-                        #index
                     }
                 }
             }
         } else {
             quote! {
                 /// The register as a typed MSR.
-                pub const MSR: Instance = Instance(ADDRESS);
+                pub const MSR: Instance = Instance::__at(ADDRESS);
             }
-        }
-    }
-
-    /// `Indexed<N>`: instance `N` of a family as a typed MSR (a zero-sized type: the address
-    /// is a constant), with the access traits the register's access allows.
-    fn indexed_items(&self, r: &Register, readable: bool, writable: bool) -> TokenStream {
-        let krate = &self.krate;
-        let doc = format!(
-            "`{}N` as a typed MSR, `N` in its type: what [`msr::<N>()`](msr) returns. \
-             A value placed on another instance (`Placed<M>`) cannot be written to it.",
-            r.name
-        );
-        let read = if readable {
-            quote! {
-                impl<const N: u32> #krate::access::Readable for Indexed<N> {
-                    fn from_read(bits: u64) -> Value { Value(bits) }
-                }
-            }
-        } else {
-            quote!()
-        };
-        let write_to = quote! {
-            impl<const N: u32> #krate::access::WriteTo<Indexed<N>> for Value {
-                fn bits_for(self, _: Indexed<N>) -> Result<u64, #krate::PlacementError> {
-                    Ok(self.0)
-                }
-            }
-        };
-        let write = if writable {
-            quote! {
-                impl<const N: u32> #krate::access::Writable for Indexed<N> {}
-                #write_to
-            }
-        } else {
-            write_to
-        };
-        quote! {
-            #[doc = #doc]
-            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-            pub struct Indexed<const N: u32>;
-            impl<const N: u32> Indexed<N> {
-                /// The MSR address.
-                #[track_caller]
-                pub const fn address(self) -> u32 { address::<N>() }
-                /// Index within the family: `N`.
-                pub const fn index(self) -> u32 { N }
-                /// The same MSR as an [`Instance`](Instance), its index known at run time only.
-                #[track_caller]
-                pub const fn instance(self) -> Instance { Instance(address::<N>()) }
-            }
-            impl<const N: u32> From<Indexed<N>> for Instance {
-                fn from(m: Indexed<N>) -> Instance { m.instance() }
-            }
-            impl<const N: u32> #krate::access::Msr for Indexed<N> {
-                type Value = Value;
-                fn address(self) -> u32 { address::<N>() }
-            }
-            #read
-            #write
         }
     }
 
@@ -368,7 +300,7 @@ impl Cx<'_> {
                 /// The instance it is for: `N`.
                 pub const fn index(self) -> u32 { N }
                 /// The MSR it is written to.
-                pub const fn msr(self) -> Indexed<N> { Indexed }
+                pub const fn msr(self) -> Indexed<N> { Indexed::<N>::__new() }
                 /// The value without its placement, to read its fields. This is the untyped
                 /// escape hatch: `MsrExt::write` takes a `Value` for any instance.
                 pub const fn unplaced(self) -> Value { self.0 }
@@ -385,7 +317,7 @@ impl Cx<'_> {
                 /// The instance it is for.
                 pub const fn index(self) -> u32 { self.index }
                 /// The MSR it is written to.
-                pub const fn msr(self) -> Instance { Instance(BASE_ADDRESS + self.index * ADDRESS_STRIDE) }
+                pub const fn msr(self) -> Instance { Instance::__at(BASE_ADDRESS + self.index * ADDRESS_STRIDE) }
                 /// The value without its placement, to read its fields. This is the untyped
                 /// escape hatch: `MsrExt::write` takes a `Value` for any instance.
                 pub const fn unplaced(self) -> Value { self.value }
