@@ -381,7 +381,8 @@ pub struct RegisterPath {
     /// Every generation whose register is this same type, in model order.
     pub users: Vec<String>,
     /// The Cargo features of `pmu-regs` that compile the generation's module (its own id for
-    /// a CPU-model generation; none for an architectural one).
+    /// a gated generation: a CPU model, a microarchitecture, a facility; none for an
+    /// architectural one).
     pub features: Vec<String>,
 }
 

@@ -193,9 +193,15 @@ pub fn section(root: &str, g: &Generation, r: &Register, path: &RegisterPath) ->
             .iter()
             .map(|f| format!("<code>{}</code>", html(f)))
             .collect();
+        // The feature that turns on every generation of the kind.
+        let all = if pmu_defs::codegen::is_facility(g) {
+            "all-facilities"
+        } else {
+            "all-models"
+        };
         let _ = write!(
             b,
-            r#"<dt>Cargo feature</dt><dd>{} (or <code>all-models</code>)</dd>"#,
+            r#"<dt>Cargo feature</dt><dd>{} (or <code>{all}</code>)</dd>"#,
             list.join(", ")
         );
     }
