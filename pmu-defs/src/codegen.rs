@@ -261,7 +261,7 @@ pub fn is_microarchitecture(g: &Generation) -> bool {
 /// event-select roles, so no `Arch` impl) that is neither a CPU model nor a microarchitecture:
 /// RAPL, architectural LBRs and PEBS, AMD's Data Fabric and L3 counters. Its description stays
 /// in the run-time tables (`Facility`, detection) whatever the features; its register module is
-/// gated ([`is_gated`]).
+/// gated ([`is_gated`]) unless a generation with counters extends it.
 pub fn is_facility(g: &Generation) -> bool {
     !runtime::has_runtime(g) && !is_model(g) && !is_microarchitecture(g)
 }
@@ -274,7 +274,14 @@ pub fn is_facility(g: &Generation) -> bool {
 /// knowing the exact model, and what the gated generations build on. (Facilities are gated
 /// for build time: with them, default features took 15 % longer to build; BENCHMARKS.md.)
 pub fn is_gated(model: &Model, g: &Generation) -> bool {
-    let gating = |g: &Generation| is_model(g) || is_microarchitecture(g) || is_facility(g);
+    // A generation without counters that one with counters extends is the base of an
+    // architectural chain, not a facility: gating it would gate the chain.
+    let base_of_chain = |g: &Generation| {
+        (model.generations.iter()).any(|d| d.ancestors.contains(&g.id) && runtime::has_runtime(d))
+    };
+    let gating = |g: &Generation| {
+        is_model(g) || is_microarchitecture(g) || (is_facility(g) && !base_of_chain(g))
+    };
     gating(g)
         || (g.ancestors.iter())
             .filter_map(|a| model.generation(a))

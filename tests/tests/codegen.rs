@@ -1073,3 +1073,83 @@ fn typed_msrs_are_the_generic_access_types() {
         (IA32_PERF_GLOBAL_CTRL::ADDRESS, 0, false)
     );
 }
+
+/// A generation without counters is a facility, behind a feature of its own, only when no
+/// generation with counters extends it: the base of an architectural chain (a vendor's
+/// capability registers, extended by its first version with counters) stays compiled, and
+/// so does the chain.
+#[test]
+fn a_chain_base_without_counters_is_not_gated() {
+    const BASE: &str = r#"
+generation: acme-base
+vendor: intel
+title: Capabilities only
+manual: Acme manual
+doc: The capability register the counters' generations extend.
+registers:
+  - name: ACME_CAPS
+    doc: Capabilities.
+    manual: Acme manual
+    msr: 0x345
+    access: read-only
+    fields:
+      - { name: WIDTH, bits: "5:0", doc: "Counter width." }
+"#;
+    const V1: &str = r#"
+generation: acme-v1
+vendor: intel
+extends: acme-base
+title: Counters
+manual: Acme manual
+doc: The first generation with counters.
+pmu:
+  encoding: { event: EVENT_SELECT, umask: UMASK, en: EN }
+registers:
+  - name: ACME_CTR
+    doc: Counter.
+    manual: Acme manual
+    msr: { base: 0x100, count: 2, stride: 1 }
+    role: counter
+    fields:
+      - { name: COUNT, bits: "47:0", doc: "Count." }
+  - name: ACME_SEL
+    doc: Select.
+    manual: Acme manual
+    msr: { base: 0x200, count: 2, stride: 1 }
+    role: event-select
+    fields:
+      - { name: EVENT_SELECT, bits: "7:0", doc: "Event." }
+      - { name: UMASK, bits: "15:8", doc: "Unit mask." }
+      - { name: EN, bits: 22, doc: "Enable." }
+"#;
+    const LONE: &str = r#"
+generation: acme-energy
+vendor: intel
+title: Energy counters
+manual: Acme manual
+doc: A facility of its own.
+registers:
+  - name: ACME_PKG_ENERGY
+    doc: Energy.
+    manual: Acme manual
+    msr: 0x611
+    access: read-only
+    fields:
+      - { name: ENERGY, bits: "31:0", doc: "Energy." }
+"#;
+    let mut loader = pmu_defs::Loader::new();
+    loader.add_str("base.yaml", BASE);
+    loader.add_str("v1.yaml", V1);
+    loader.add_str("energy.yaml", LONE);
+    let loaded = loader.finish();
+    assert!(!loaded.has_errors(), "{}", loaded.render_diagnostics());
+    let model = &loaded.model;
+    let gated = |id: &str| pmu_defs::codegen::is_gated(model, model.generation(id).unwrap());
+    assert!(!gated("acme-base"), "the base of a chain with counters");
+    assert!(!gated("acme-v1"));
+    assert!(gated("acme-energy"), "a facility");
+    let features: Vec<String> = (pmu_defs::codegen::features(model).into_iter())
+        .map(|f| f.name)
+        .collect();
+    assert_eq!(features, ["acme-energy"]);
+}

@@ -142,8 +142,8 @@ impl Cx<'_> {
     }
 
     /// The typed MSR: `Instance`, `MSR` or `msr::<N>()` / `try_msr`. Both typed MSRs are the
-    /// generic ones of `access` ([`access::Instance<Register>`], `access::Indexed<Register,
-    /// N>`), which read the register's `MsrDef` impl; its `ReadAccess` / `WriteAccess` impls
+    /// generic ones of `pmu_regs::access` (`Instance<Register>`, `Indexed<Register, N>`),
+    /// which read the register's `MsrDef` impl; its `ReadAccess` / `WriteAccess` impls
     /// give them the access traits the register's access allows.
     fn instance_items(&self, r: &Register, placed: bool) -> TokenStream {
         let krate = &self.krate;
