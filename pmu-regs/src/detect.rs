@@ -670,6 +670,16 @@ impl Facilities {
     }
 }
 
+/// A set of facilities given by hand, such as what a simulated CPU has (the mock backend's
+/// `MockConfig::with_facilities`).
+impl FromIterator<Facility> for Facilities {
+    fn from_iter<I: IntoIterator<Item = Facility>>(iter: I) -> Self {
+        Facilities {
+            mask: iter.into_iter().fold(0, |m, f| m | 1 << f as u32),
+        }
+    }
+}
+
 impl fmt::Display for Facilities {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut first = true;

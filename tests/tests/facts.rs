@@ -131,6 +131,34 @@ fn amd_v2() -> &'static Generation {
     amd_detected_by(0x8000_0022, "PERFMON_V2")
 }
 
+/// AMD Instruction-Based Sampling (APM Vol. 2, 13.3): the AMD generation detected by CPUID
+/// Fn8000_0001_ECX[IBS] (bit 10). Family 10h has IBS without the core counter extension, and a
+/// hypervisor may offer that extension without IBS, so it is not part of the core chain.
+fn amd_ibs() -> &'static Generation {
+    let found: Vec<&Generation> = (model().generations.iter())
+        .filter(|g| g.vendor == Vendor::Amd)
+        .filter(|g| {
+            let Some(c) = g.detect.as_ref().and_then(|d| d.cpuid.as_ref()) else {
+                return false;
+            };
+            g.cpuid_leaf(&c.leaf)
+                .filter(|l| l.leaf == 0x8000_0001)
+                .and_then(|l| cpuid_field(l, "ecx", 10, 10))
+                .is_some_and(|f| f.name == c.field)
+        })
+        .collect();
+    assert_eq!(
+        found.len(),
+        1,
+        "one AMD generation is detected by Fn8000_0001_ECX[10]"
+    );
+    assert!(
+        found[0].register_with_role(RegisterRole::Counter).is_none(),
+        "IBS is not a counter generation"
+    );
+    found[0]
+}
+
 /// AMD's architectural (not CPU-model) core-PMU generations, parents first: those with a
 /// general counter family (the `counter` role). The uncore facilities (L3, Data Fabric) are
 /// generations of their own without counter roles.
@@ -1403,7 +1431,16 @@ fn mask_of(g: &Generation, register: &str, f: &str) -> u64 {
 /// ibs_op_data2, ibs_op_data3; PPR for family 19h model 01h).
 #[test]
 fn amd_ibs_registers() {
-    let g = amd_core();
+    let g = amd_ibs();
+    for core in amd_generations() {
+        assert!(
+            [RegisterRole::IbsFetchControl, RegisterRole::IbsOpControl]
+                .iter()
+                .all(|&role| core.register_with_role(role).is_none()),
+            "{}: IBS is a facility of its own",
+            core.id
+        );
+    }
     let addresses = [
         ("IBS_FETCH_CTL", 0xc001_1030),
         ("IBS_FETCH_LIN_AD", 0xc001_1031),
@@ -1582,7 +1619,7 @@ fn amd_lbr_v2() {
 /// (Linux perf_event.h IBS_CAPS_AVAIL (bit 0) ... IBS_CAPS_OPLDLAT (bit 12)).
 #[test]
 fn amd_ibs_cpuid() {
-    let g = amd_core();
+    let g = amd_ibs();
     let ext = leaf(g, 0x8000_0001, None).expect("CPUID Fn8000_0001");
     assert_eq!(
         cpuid_field(ext, "ecx", 10, 10).map(|f| f.name.as_str()),

@@ -240,6 +240,7 @@ impl ArchVisitor for Run {
             cpus: s.cpus,
             counters,
             full_width_writes: s.full_width,
+            facilities: Default::default(),
         });
         let cpu = s.cpus - 1;
         let mut pmu = Pmu::<A, _>::with_counters(mock.cpu(cpu), counters)

@@ -6,11 +6,11 @@ use pmu_defs::Loader;
 use pmu_regs::EventDesc;
 use pmu_regs::access::{MsrExt, RawMsr};
 use pmu_regs::arch::{
-    AmdCore, AmdPerfmonV2, Arch, ArchVisitor, Counter, EncodeError, Filter, FixedMode, Generation,
-    IntelV1, IntelV2, IntelV3, IntelV4, IntelV5, IntelV6, Ring, Role,
+    AmdCore, AmdPerfmonV2, Arch, ArchVisitor, Counter, EncodeError, Facility, Filter, FixedMode,
+    Generation, IntelV1, IntelV2, IntelV3, IntelV4, IntelV5, IntelV6, RegInfo, Ring, Role,
 };
 use pmu_regs::backend::mock::{Mock, MockConfig, MockFault};
-use pmu_regs::detect::CounterSet;
+use pmu_regs::detect::{CounterSet, Facilities};
 use pmu_regs::pmu::{Error, Pmu};
 use pmu_regs::{PlacementError, intel};
 use std::collections::BTreeSet;
@@ -78,42 +78,7 @@ fn register_tables_match_the_model() {
         .filter(|g| is_pmu_generation(g) && compiled.contains(g.id.as_str()))
     {
         let gen_ = Generation::from_id(&g.id).unwrap();
-        let want: BTreeSet<(String, Vec<u32>, u64, &str)> = g
-            .registers
-            .iter()
-            .map(|r| {
-                (
-                    r.name.clone(),
-                    r.addresses.clone(),
-                    r.reserved_mask,
-                    r.access.as_str(),
-                )
-            })
-            .collect();
-        let have: BTreeSet<(String, Vec<u32>, u64, &str)> = gen_
-            .registers()
-            .iter()
-            .map(|r| {
-                (
-                    r.name.to_string(),
-                    r.addresses.to_vec(),
-                    r.reserved_mask,
-                    r.access.as_str(),
-                )
-            })
-            .collect();
-        assert_eq!(have, want, "{}", g.id);
-        // Every register's role is the one its definition states.
-        for r in &g.registers {
-            let have = gen_
-                .registers()
-                .iter()
-                .find(|x| x.name == r.name)
-                .and_then(|x| x.role)
-                .map(Role::as_str);
-            let want = r.role.map(pmu_defs::validate::register_role_word);
-            assert_eq!(have, want, "{} {}", g.id, r.name);
-        }
+        assert_table_matches(g, gen_.registers());
         let general = g.pmu.general.as_ref().unwrap();
         // Counts, widths and architectural events.
         struct Facts;
@@ -148,6 +113,73 @@ fn register_tables_match_the_model() {
             .filter_map(|e| e.cpuid_bit.map(|b| (e.name.clone(), b)))
             .collect();
         assert_eq!(events, want_events, "{}", g.id);
+    }
+}
+
+/// A register table as the generated `registers()` gives it, or as the definition `g` states
+/// it: (name, addresses, reserved bits, access, role) of each register.
+type TableRow = (String, Vec<u32>, u64, String, Option<String>);
+
+/// `table` (a generated run-time register table) lists exactly the registers of the
+/// definition `g`, with their addresses, reserved bits, access and role.
+fn assert_table_matches(g: &pmu_defs::model::Generation, table: &[RegInfo]) {
+    let want: BTreeSet<TableRow> = (g.registers.iter())
+        .map(|r| {
+            let role = r.role.map(pmu_defs::validate::register_role_word);
+            let access = r.access.as_str().to_string();
+            let name = r.name.clone();
+            (
+                name,
+                r.addresses.clone(),
+                r.reserved_mask,
+                access,
+                role.map(String::from),
+            )
+        })
+        .collect();
+    let have: BTreeSet<TableRow> = (table.iter())
+        .map(|r| {
+            let role = r.role.map(|x| x.as_str().to_string());
+            let access = r.access.as_str().to_string();
+            (
+                r.name.to_string(),
+                r.addresses.to_vec(),
+                r.reserved_mask,
+                access,
+                role,
+            )
+        })
+        .collect();
+    assert_eq!(have, want, "{}", g.id);
+}
+
+/// Every facility's run-time table lists its definition's registers (the tests crate compiles
+/// every facility), and a mock has them exactly when it is configured with the facility.
+#[test]
+fn facility_tables_match_the_model_and_the_mock_has_them_when_configured() {
+    let loaded = Loader::new().with_defaults().finish();
+    assert!(!loaded.has_errors(), "{}", loaded.render_diagnostics());
+    assert!(!Facility::ALL.is_empty());
+    for &f in Facility::ALL {
+        let g = loaded
+            .model
+            .generation(f.id())
+            .expect("a Facility is a definition");
+        assert!(
+            !f.registers().is_empty(),
+            "{f}: compiled in the tests crate"
+        );
+        assert_table_matches(g, f.registers());
+        let only: Facilities = [f].into_iter().collect();
+        assert_eq!(only.iter().collect::<Vec<_>>(), [f]);
+        let with = Mock::<IntelV4>::new(MockConfig::full::<IntelV4>(1).with_facilities(only));
+        let without = v4_mock();
+        for r in f.registers() {
+            for &a in r.addresses {
+                assert_eq!(with.peek(0, a), Some(0), "{f} {} {a:#x}", r.name);
+                assert_eq!(without.peek(0, a), None, "{f} {} {a:#x}", r.name);
+            }
+        }
     }
 }
 
@@ -220,6 +252,7 @@ fn mock_counters_beyond_the_configuration_do_not_exist() {
         cpus: 1,
         counters,
         full_width_writes: false,
+        facilities: Default::default(),
     });
     let mut cpu = mock.cpu(0);
     assert!(cpu.read_raw(intel::v4::IA32_PMC::address::<3>()).is_ok());

@@ -13,9 +13,9 @@
 #![deny(unsafe_code)]
 
 use pmu_regs::access::{MsrExt, RawMsr, WriteError};
-use pmu_regs::amd::core::cpuid::{EXT_FEATURES, IBS_ID};
+use pmu_regs::amd::ibs::cpuid::{EXT_FEATURES, IBS_ID};
+use pmu_regs::amd::ibs::{IBS_DC_LIN_AD, IBS_OP_CTL, IBS_OP_DATA, IBS_OP_DATA3, IBS_OP_RIP};
 use pmu_regs::amd::zen4::events::Event;
-use pmu_regs::amd::zen4::{IBS_DC_LIN_AD, IBS_OP_CTL, IBS_OP_DATA, IBS_OP_DATA3, IBS_OP_RIP};
 use pmu_regs::arch::{AmdZen4, Counter, Filter, Generation};
 use pmu_regs::detect::{CpuidSource, PmuInfo};
 use pmu_regs::pmu::{Error as PmuError, Pmu};

@@ -3,12 +3,13 @@
 
 use kernel_ibs::{Error, OpSample, Started, start, take_sample};
 use pmu_regs::access::RawMsr;
-use pmu_regs::amd::zen4::{
-    IBS_DC_LIN_AD, IBS_OP_CTL, IBS_OP_DATA, IBS_OP_DATA3, IBS_OP_RIP, PERF_EVT_SEL_CORE,
+use pmu_regs::amd::ibs::{
+    IBS_DC_LIN_AD, IBS_FETCH_CTL, IBS_OP_CTL, IBS_OP_DATA, IBS_OP_DATA3, IBS_OP_RIP,
 };
-use pmu_regs::arch::{AmdZen4, Arch, Counter, Generation, Role};
+use pmu_regs::amd::zen4::PERF_EVT_SEL_CORE;
+use pmu_regs::arch::{AmdZen4, Counter, Facility, Generation, Role};
 use pmu_regs::backend::mock::{Mock, MockConfig};
-use pmu_regs::detect::{CpuidEntry, CpuidTable, detect};
+use pmu_regs::detect::{CpuidEntry, CpuidTable, PmuInfo, detect, facilities};
 
 /// A Zen 4 (family 19h model 61h, Raphael) CPUID table. Synthetic: the signature and the
 /// vendor are those of a Ryzen 7000 part; the extended feature, PerfMonV2 and IBS leaves set
@@ -24,11 +25,18 @@ const ZEN4: [CpuidEntry; 6] = [
     CpuidEntry::new(0x8000_0022, 0, [0b1, 6, 0, 0]),
 ];
 
+/// A mock of the CPU `table` describes: its counters and its facilities (IBS among them).
+fn mock_of(table: &[CpuidEntry], info: &PmuInfo) -> Mock<AmdZen4> {
+    let found = facilities(&mut CpuidTable::new(table));
+    Mock::<AmdZen4>::new(MockConfig::from_info(info, 1).with_facilities(found))
+}
+
 #[test]
 fn counts_a_zen4_event_and_takes_an_ibs_op_sample() {
     let info = detect(&mut CpuidTable::new(&ZEN4));
     assert_eq!(info.model, Some(Generation::AmdZen4));
-    let mock = Mock::<AmdZen4>::new(MockConfig::from_info(&info, 1));
+    assert!(facilities(&mut CpuidTable::new(&ZEN4)).contains(Facility::AmdIbs));
+    let mock = mock_of(&ZEN4, &info);
     let started = start(mock.cpu(0), &mut CpuidTable::new(&ZEN4), &info, 0x1000).unwrap();
     // Event 1CFH (EventSelect[7:0] = CFH in bits 7:0, [11:8] = 1 in bits 35:32), unit mask 1,
     // USR, OS, EN (AMD64 APM Vol. 2 §13.2.1).
@@ -82,8 +90,7 @@ fn counts_a_zen4_event_and_takes_an_ibs_op_sample() {
 #[test]
 fn the_ibs_controls_have_their_roles() {
     let by_role = |role| {
-        AmdZen4::registers()
-            .iter()
+        (Facility::AmdIbs.registers().iter())
             .find(|r| r.role == Some(role))
             .map(|r| r.addresses)
     };
@@ -93,7 +100,7 @@ fn the_ibs_controls_have_their_roles() {
     );
     assert_eq!(
         by_role(Role::IbsFetchControl),
-        Some(&[pmu_regs::amd::zen4::IBS_FETCH_CTL::ADDRESS][..])
+        Some(&[IBS_FETCH_CTL::ADDRESS][..])
     );
 }
 
@@ -102,7 +109,7 @@ fn refuses_without_ibs_op_sampling() {
     let mut table = ZEN4;
     table[4] = CpuidEntry::new(0x8000_001B, 0, [0b0011, 0, 0, 0]); // fetch sampling only
     let info = detect(&mut CpuidTable::new(&table));
-    let mock = Mock::<AmdZen4>::new(MockConfig::from_info(&info, 1));
+    let mock = mock_of(&table, &info);
     let err = start(mock.cpu(0), &mut CpuidTable::new(&table), &info, 0x1000).unwrap_err();
     assert_eq!(err, Error::NoIbsOpSampling);
     assert_eq!(mock.writes(), 0);

@@ -294,7 +294,9 @@ fn per_counter(krate: &TokenStream, r: &Register, flag: Option<FieldRole>) -> To
 /// `registers()`: every register of the generation, with its role. Access is checked against
 /// the generated `Instance` type's traits.
 fn register_table(krate: &TokenStream, g: &Generation) -> TokenStream {
-    let entries: Vec<TokenStream> = g.registers.iter().map(|r| reg_info(krate, r)).collect();
+    let entries: Vec<TokenStream> = (g.registers.iter())
+        .map(|r| reg_info(krate, &quote!(), r))
+        .collect();
     let n = entries.len();
     quote! {
         fn registers() -> &'static [#krate::arch::RegInfo] {
@@ -304,8 +306,11 @@ fn register_table(krate: &TokenStream, g: &Generation) -> TokenStream {
     }
 }
 
-fn reg_info(krate: &TokenStream, r: &Register) -> TokenStream {
+/// One `RegInfo` entry; `module` is the path (with its trailing `::`) from where the entry is
+/// written to the generation's module, empty inside it.
+fn reg_info(krate: &TokenStream, module: &TokenStream, r: &Register) -> TokenStream {
     let m = ident(&r.name);
+    let m = quote!(#module #m);
     let name = &r.name;
     let addrs = r.addresses.iter().map(|&a| lit_u32(a));
     let alias = r.alias_addresses.iter().map(|&a| lit_u32(a));
@@ -431,7 +436,7 @@ pub fn generations(krate: &TokenStream, model: &Model, split: bool) -> TokenStre
         visits.push(quote! { #c Generation::#v => visitor.visit::<#v>(), });
     }
     let event_models = event_models(krate, &gens, cfg);
-    let facilities = facilities(krate, model);
+    let facilities = facilities(krate, model, cfg);
     quote! {
         /// The generations with a run-time view, and their marker types. Generated from the
         /// definitions; `pmu_regs::arch` re-exports everything here.
@@ -511,7 +516,11 @@ fn is_facility(g: &Generation) -> bool {
 
 /// The `Facility` enum: every facility generation, with its `detect:` condition as a
 /// `DetectSpec` (`pmu_regs::detect::facilities` evaluates them).
-fn facilities(krate: &TokenStream, model: &Model) -> TokenStream {
+fn facilities(
+    krate: &TokenStream,
+    model: &Model,
+    cfg: impl Fn(&Generation) -> TokenStream,
+) -> TokenStream {
     let gens: Vec<&Generation> = model
         .generations
         .iter()
@@ -530,6 +539,19 @@ fn facilities(krate: &TokenStream, model: &Model) -> TokenStream {
         .iter()
         .map(|g| format!("pmu_regs::{}", module_path(&g.id).join("::")));
     let specs = gens.iter().map(|g| detect_spec(krate, g));
+    let tables = gens.iter().map(|g| {
+        let (v, c) = (marker_name(g), cfg(g));
+        let path: Vec<Ident> = module_path(&g.id).iter().map(|s| ident(s)).collect();
+        let module = quote!(crate::#(#path)::*::);
+        let entries = g.registers.iter().map(|r| reg_info(krate, &module, r));
+        let n = g.registers.len();
+        quote! {
+            #c Facility::#v => {
+                static REGISTERS: [#krate::arch::RegInfo; #n] = [#(#entries),*];
+                &REGISTERS
+            }
+        }
+    });
     quote! {
         /// A facility: a generation outside the core PMU's chain (no counters for `Pmu`)
         /// whose definitions say how to detect it (`detect:`), such as architectural LBRs or
@@ -561,6 +583,18 @@ fn facilities(krate: &TokenStream, model: &Model) -> TokenStream {
             /// Its `detect:` condition.
             pub const fn detect(self) -> #krate::arch::DetectSpec {
                 match self { #(Facility::#names => #specs,)* }
+            }
+
+            /// Every register of the facility with its role, as
+            /// [`Arch::registers`](crate::arch::Arch::registers) gives a generation's: what
+            /// run-time code and the mock backend find its registers by. Empty when the
+            /// facility's registers are not compiled (its Cargo feature is off).
+            pub fn registers(self) -> &'static [#krate::arch::RegInfo] {
+                #[allow(unreachable_patterns)]
+                match self {
+                    #(#tables)*
+                    _ => &[],
+                }
             }
         }
 

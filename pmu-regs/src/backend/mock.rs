@@ -1,8 +1,10 @@
 //! A simulated PMU that behaves like the hardware, for tests (feature `mock`).
 //!
 //! A [`Mock<A>`] knows the registers of generation `A` from [`Arch::registers`] (addresses,
-//! reserved bits and access, all read from the generated modules) and keeps their state per
-//! CPU. Like a processor, it
+//! reserved bits and access, all read from the generated modules), and those of the
+//! facilities it is configured with ([`MockConfig::with_facilities`], from
+//! [`Facility::registers`](crate::arch::Facility::registers)), and keeps their state per CPU.
+//! Like a processor, it
 //!
 //! - faults ([`MockFault`], the mock's #GP) on an MSR it does not have, including counters
 //!   beyond the configured count and IA32_A_PMCx without FW_WRITE; on writing a read-only
@@ -31,7 +33,7 @@
 
 use crate::access::RawMsr;
 use crate::arch::{Arch, Counter, FixedMode, RegInfo, Ring, Role};
-use crate::detect::{CounterSet, PmuInfo};
+use crate::detect::{CounterSet, Facilities, PmuInfo};
 use alloc::collections::BTreeMap;
 use alloc::rc::Rc;
 use alloc::vec::Vec;
@@ -48,6 +50,9 @@ pub struct MockConfig {
     pub counters: CounterSet,
     /// IA32_PERF_CAPABILITIES.FW_WRITE: IA32_A_PMCx exist (Intel).
     pub full_width_writes: bool,
+    /// Facilities whose registers exist (AMD IBS, RAPL, ...; see
+    /// [`detect::facilities`](crate::detect::facilities)); their MSRs fault without.
+    pub facilities: Facilities,
 }
 
 impl MockConfig {
@@ -57,6 +62,7 @@ impl MockConfig {
             cpus,
             counters: CounterSet::full::<A>(),
             full_width_writes: false,
+            facilities: Facilities::default(),
         }
     }
 
@@ -66,12 +72,23 @@ impl MockConfig {
             cpus,
             counters: info.counters,
             full_width_writes: false,
+            facilities: Facilities::default(),
         }
     }
 
     /// With IA32_PERF_CAPABILITIES.FW_WRITE set.
     pub fn with_full_width_writes(mut self, on: bool) -> Self {
         self.full_width_writes = on;
+        self
+    }
+
+    /// With the registers of these facilities, as [`detect::facilities`] finds them on a CPU
+    /// (a facility's registers are there only with its Cargo feature, see
+    /// [`Facility::registers`](crate::arch::Facility::registers)).
+    ///
+    /// [`detect::facilities`]: crate::detect::facilities
+    pub fn with_facilities(mut self, facilities: Facilities) -> Self {
+        self.facilities = facilities;
         self
     }
 }
@@ -504,7 +521,16 @@ fn lookup<A: Arch>(cfg: &MockConfig, address: u32) -> Option<Found> {
             | None => found(Some(address), None),
         };
     }
-    None
+    // A facility's registers have no counter roles: each is plain storage.
+    let reg = (cfg.facilities.iter())
+        .flat_map(|f| f.registers())
+        .find(|r| r.index_of(address).is_some())?;
+    let index = reg.index_of(address)? as usize;
+    Some(Found {
+        reg: *reg,
+        storage: reg.addresses[index],
+        counter: None,
+    })
 }
 
 impl<A: Arch> MockCpu<A> {
