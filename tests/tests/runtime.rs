@@ -6,8 +6,9 @@ use pmu_defs::Loader;
 use pmu_regs::EventDesc;
 use pmu_regs::access::{MsrExt, RawMsr};
 use pmu_regs::arch::{
-    AmdCore, AmdPerfmonV2, Arch, ArchVisitor, Counter, EncodeError, Facility, Filter, FixedMode,
-    Generation, IntelV1, IntelV2, IntelV3, IntelV4, IntelV5, IntelV6, RegInfo, Ring, Role,
+    Access, AmdCore, AmdPerfmonV2, Arch, ArchVisitor, Counter, EncodeError, Facility, Filter,
+    FixedMode, Generation, IntelV1, IntelV2, IntelV3, IntelV4, IntelV5, IntelV6, RegInfo, Ring,
+    Role,
 };
 use pmu_regs::backend::mock::{Mock, MockConfig, MockFault};
 use pmu_regs::detect::{CounterSet, Facilities};
@@ -176,8 +177,30 @@ fn facility_tables_match_the_model_and_the_mock_has_them_when_configured() {
         let without = v4_mock();
         for r in f.registers() {
             for &a in r.addresses {
-                assert_eq!(with.peek(0, a), Some(0), "{f} {} {a:#x}", r.name);
-                assert_eq!(without.peek(0, a), None, "{f} {} {a:#x}", r.name);
+                let at = format!("{f} {} {a:#x}", r.name);
+                assert_eq!(with.peek(0, a), Some(0), "{at}");
+                assert_eq!(without.peek(0, a), None, "{at}");
+                // Access and reserved bits as for a generation's registers.
+                let mut cpu = with.cpu(0);
+                match r.access {
+                    Access::ReadOnly => {
+                        let e = cpu.write_raw(a, 0);
+                        assert!(matches!(e, Err(MockFault::ReadOnly { .. })), "{at}: {e:?}");
+                    }
+                    _ if r.reserved_mask != 0 => {
+                        let e = cpu.write_raw(a, r.reserved_mask);
+                        assert!(
+                            matches!(e, Err(MockFault::ReservedBits { .. })),
+                            "{at}: {e:?}"
+                        );
+                    }
+                    _ => {}
+                }
+                let e = without.cpu(0).write_raw(a, 0);
+                assert!(
+                    matches!(e, Err(MockFault::UnknownMsr { .. })),
+                    "{at}: {e:?}"
+                );
             }
         }
     }
