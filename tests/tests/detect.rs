@@ -545,7 +545,8 @@ fn detect_for_one_generation() {
 
 /// Facilities from the same CPUID dumps. Fn8000_0001_ECX of both Ryzens is 75C237FFH: IBS
 /// (bit 10, Instruction-Based Sampling), PerfCtrExtNB (bit 24, Data Fabric counters) and
-/// PerfCtrExtLLC (bit 28, L3 counters) set (AMD64 APM Vol. 3, CPUID Fn8000_0001_ECX). The Zen 2 part (family 17h) gets the family
+/// PerfCtrExtLLC (bit 28, L3 counters) set (AMD64 APM Vol. 3, CPUID Fn8000_0001_ECX); the
+/// Zen 4's Fn8000_0022_EAX (3) has LbrExtV2 (bit 1) beside PerfMonV2. The Zen 2 part (family 17h) gets the family
 /// 17h L3 layout and the legacy Data Fabric counters; the Zen 4 part (family 19h, PerfMonV2
 /// in Fn8000_0022_EAX[0]) the family 19h L3 layout and PerfMonV2's Data Fabric counters,
 /// each instead of the layout it extends (Linux arch/x86/events/amd/uncore.c chooses the same
@@ -566,10 +567,18 @@ fn facilities_follow_the_definitions_conditions() {
     let zen4 = of(&RYZEN_7_7700X);
     assert_eq!(
         zen4.iter().collect::<Vec<_>>(),
-        [Facility::AmdDfV2, Facility::AmdIbs, Facility::AmdL3F19h],
+        [
+            Facility::AmdDfV2,
+            Facility::AmdIbs,
+            Facility::AmdL3F19h,
+            Facility::AmdLbrV2
+        ],
         "{zen4}"
     );
-    assert_eq!(zen4.to_string(), "amd-df-v2, amd-ibs, amd-l3-f19h");
+    assert_eq!(
+        zen4.to_string(),
+        "amd-df-v2, amd-ibs, amd-l3-f19h, amd-lbr-v2"
+    );
     assert!(of(&ATHLON_XP_3200).is_empty());
     assert_eq!(of(&ATHLON_XP_3200).to_string(), "none");
 
@@ -579,6 +588,11 @@ fn facilities_follow_the_definitions_conditions() {
     let ext = guest.iter_mut().find(|e| e.leaf == 0x8000_0001).unwrap();
     ext.regs.ecx &= !(1 << 10);
     assert!(!of(&guest).contains(Facility::AmdIbs), "{}", of(&guest));
+    assert_eq!(run(&guest).generation, run(&RYZEN_7_7700X).generation);
+    // Likewise the LBR v2 stack: PerfMonV2 (Fn8000_0022_EAX[0]) without LbrExtV2 (bit 1).
+    let ext = guest.iter_mut().find(|e| e.leaf == 0x8000_0022).unwrap();
+    ext.regs.eax &= !(1 << 1);
+    assert!(!of(&guest).contains(Facility::AmdLbrV2), "{}", of(&guest));
     assert_eq!(run(&guest).generation, run(&RYZEN_7_7700X).generation);
 
     let adl = of(&ALDER_LAKE_P_I7_12700H);

@@ -131,10 +131,9 @@ fn amd_v2() -> &'static Generation {
     amd_detected_by(0x8000_0022, "PERFMON_V2")
 }
 
-/// AMD Instruction-Based Sampling (APM Vol. 2, 13.3): the AMD generation detected by CPUID
-/// Fn8000_0001_ECX[IBS] (bit 10). Family 10h has IBS without the core counter extension, and a
-/// hypervisor may offer that extension without IBS, so it is not part of the core chain.
-fn amd_ibs() -> &'static Generation {
+/// The AMD facility (a generation without counters) detected by the CPUID bit `bit` of
+/// `register` in leaf `leaf`.
+fn amd_facility_detected_by(leaf: u32, register: &str, bit: u32) -> &'static Generation {
     let found: Vec<&Generation> = (model().generations.iter())
         .filter(|g| g.vendor == Vendor::Amd)
         .filter(|g| {
@@ -142,21 +141,35 @@ fn amd_ibs() -> &'static Generation {
                 return false;
             };
             g.cpuid_leaf(&c.leaf)
-                .filter(|l| l.leaf == 0x8000_0001)
-                .and_then(|l| cpuid_field(l, "ecx", 10, 10))
+                .filter(|l| l.leaf == leaf)
+                .and_then(|l| cpuid_field(l, register, bit, bit))
                 .is_some_and(|f| f.name == c.field)
         })
         .collect();
     assert_eq!(
         found.len(),
         1,
-        "one AMD generation is detected by Fn8000_0001_ECX[10]"
+        "one AMD generation is detected by {leaf:#x} {register}[{bit}]"
     );
     assert!(
         found[0].register_with_role(RegisterRole::Counter).is_none(),
-        "IBS is not a counter generation"
+        "{} is a facility, not a counter generation",
+        found[0].id
     );
     found[0]
+}
+
+/// AMD Instruction-Based Sampling (APM Vol. 2, 13.3), detected by CPUID Fn8000_0001_ECX[IBS]
+/// (bit 10). Family 10h has IBS without the core counter extension, and a hypervisor may
+/// offer that extension without IBS, so it is not part of the core chain.
+fn amd_ibs() -> &'static Generation {
+    amd_facility_detected_by(0x8000_0001, "ecx", 10)
+}
+
+/// AMD's LBR v2 stack, detected by CPUID Fn8000_0022_EAX[LbrExtV2] (bit 1), beside PerfMonV2
+/// (bit 0): a KVM guest on Zen 4 has PerfMonV2 without it.
+fn amd_lbr() -> &'static Generation {
+    amd_facility_detected_by(0x8000_0022, "eax", 1)
 }
 
 /// AMD's architectural (not CPU-model) core-PMU generations, parents first: those with a
@@ -1569,7 +1582,7 @@ fn amd_ibs_registers() {
 /// to ip:58, ip_sign_ext:3, reserved:1, spec:1, valid:1).
 #[test]
 fn amd_lbr_v2() {
-    let g = amd_v2();
+    let g = amd_lbr();
     assert_eq!(reg(g, "DBG_EXTN_CFG").addresses, [0xc000_010f]);
     assert_eq!(mask_of(g, "DBG_EXTN_CFG", "LBRV2EN"), 1 << 6);
     let select = reg(g, "LBR_SELECT");
@@ -1609,10 +1622,15 @@ fn amd_lbr_v2() {
     assert_eq!(mask_of(g, "LBR_TO", "SPEC"), 1 << 62);
     assert_eq!(mask_of(g, "LBR_TO", "VALID"), 1 << 63);
     assert_eq!(to.reserved_mask, 1 << 61);
-    assert!(
-        amd_core().register("LBR_FROM").is_none(),
-        "LBR v2 is PerfMonV2's"
-    );
+    for core in amd_generations() {
+        assert!(
+            core.register("LBR_FROM").is_none(),
+            "{}: LBR v2 is a facility of its own",
+            core.id
+        );
+    }
+    let size = leaf(g, 0x8000_0022, None).and_then(|l| cpuid_field(l, "ebx", 9, 4));
+    assert_eq!(size.map(|f| f.name.as_str()), Some("LBR_V2_STACK_SIZE"));
 }
 
 /// CPUID Fn8000_0001_ECX[IBS] (Linux X86_FEATURE_IBS, word 6 bit 10) and Fn8000_001B_EAX
