@@ -546,11 +546,11 @@ fn detect_for_one_generation() {
 /// Facilities from the same CPUID dumps. Fn8000_0001_ECX of both Ryzens is 75C237FFH: IBS
 /// (bit 10, Instruction-Based Sampling), PerfCtrExtNB (bit 24, Data Fabric counters) and
 /// PerfCtrExtLLC (bit 28, L3 counters) set (AMD64 APM Vol. 3, CPUID Fn8000_0001_ECX); the
-/// Zen 4's Fn8000_0022_EAX (3) has LbrExtV2 (bit 1) beside PerfMonV2. The Zen 2 part (family 17h) gets the family
-/// 17h L3 layout and the legacy Data Fabric counters; the Zen 4 part (family 19h, PerfMonV2
-/// in Fn8000_0022_EAX[0]) the family 19h L3 layout and PerfMonV2's Data Fabric counters,
-/// each instead of the layout it extends (Linux arch/x86/events/amd/uncore.c chooses the same
-/// way). Alder Lake's CPUID.(7,0):EDX[19] (FC18C410H) enumerates architectural LBRs; Kaby
+/// Zen 4's Fn8000_0022_EAX (3) has LbrExtV2 (bit 1) beside PerfMonV2. The Zen 2 part (family
+/// 17h) gets the family 17h L3 layout and the legacy Data Fabric counters; the Zen 4 part
+/// (family 19h, PerfMonV2 in Fn8000_0022_EAX[0]) the family 19h L3 layout and PerfMonV2's
+/// Data Fabric counters, each instead of the layout it extends (Linux
+/// arch/x86/events/amd/uncore.c chooses the same way). Alder Lake's CPUID.(7,0):EDX[19] (FC18C410H) enumerates architectural LBRs; Kaby
 /// Lake's (0) does not, and the K7 has none of them.
 #[test]
 fn facilities_follow_the_definitions_conditions() {
