@@ -6,7 +6,9 @@
 //!
 //! Detects the PMU generation with CPUID, prints the capability report, then reads every
 //! readable PMU register of that generation that CPUID says exists and prints it field by
-//! field (the generated `Debug` of each register's value type).
+//! field (the generated `Debug` of each register's value type); then the same for each
+//! facility CPUID reports (IBS, LBR v2, architectural LBRs, the uncore counters, ...: their
+//! registers, `Facility::registers()`).
 //!
 //! Exit status: 0 on success; 1 when the CPU has no PMU the definitions describe or on
 //! another error; 2 when `/dev/cpu/N/msr` does not exist (the `msr` driver is not loaded, or
@@ -16,9 +18,9 @@
 mod linux {
     use clap::Parser;
     use pmu_regs::access::RawMsr;
-    use pmu_regs::arch::{Arch, ArchVisitor, Role};
+    use pmu_regs::arch::{Arch, ArchVisitor, RegInfo, Role};
     use pmu_regs::backend::linux::{DevMsr, DevMsrError};
-    use pmu_regs::detect::{PmuInfo, detect_live};
+    use pmu_regs::detect::{LiveCpuid, PmuInfo, detect_live, facilities};
     use std::process::ExitCode;
 
     /// Read and decode the live PMU state of one CPU through /dev/cpu/N/msr.
@@ -72,24 +74,48 @@ mod linux {
                         Some(Role::Capabilities) => info.perf_capabilities_msr,
                         _ => true,
                     };
-                    if !present {
-                        continue;
-                    }
-                    let name = reg.instance_name(i).to_string();
-                    match dev.read_raw(address) {
-                        Ok(bits) => println!(
-                            "  {name:<30} {address:#010x} = {bits:#018x}  {}",
-                            reg.decoded(bits)
-                        ),
-                        Err(e @ DevMsrError::Faulted { .. }) => {
-                            println!("  {name:<30} {address:#010x}   {e}")
-                        }
-                        Err(e) => return Err(e),
+                    if present {
+                        print_register(dev, reg, i, address)?;
                     }
                 }
             }
             Ok(())
         }
+    }
+
+    /// Reads instance `i` of `reg` at `address` and prints it decoded; a fault is printed, not
+    /// returned.
+    fn print_register(
+        dev: &mut DevMsr,
+        reg: &RegInfo,
+        i: u32,
+        address: u32,
+    ) -> Result<(), DevMsrError> {
+        let name = reg.instance_name(i).to_string();
+        match dev.read_raw(address) {
+            Ok(bits) => println!(
+                "  {name:<30} {address:#010x} = {bits:#018x}  {}",
+                reg.decoded(bits)
+            ),
+            Err(e @ DevMsrError::Faulted { .. }) => {
+                println!("  {name:<30} {address:#010x}   {e}")
+            }
+            Err(e) => return Err(e),
+        }
+        Ok(())
+    }
+
+    /// Every readable register of each facility CPUID reports.
+    fn dump_facilities(dev: &mut DevMsr) -> Result<(), DevMsrError> {
+        for f in facilities(&mut LiveCpuid).iter() {
+            println!("\n{f} registers of CPU {} ({}):", dev.cpu(), f.title());
+            for reg in f.registers().iter().filter(|r| r.access.readable()) {
+                for (i, &address) in reg.addresses.iter().enumerate() {
+                    print_register(dev, reg, i as u32, address)?;
+                }
+            }
+        }
+        Ok(())
     }
 
     pub fn main() -> ExitCode {
@@ -109,10 +135,11 @@ mod linux {
                 return exit_code(&e);
             }
         };
-        match generation.visit(Dump {
+        let dump = generation.visit(Dump {
             dev: &mut dev,
             info: &info,
-        }) {
+        });
+        match dump.and_then(|()| dump_facilities(&mut dev)) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("error: {e}");
