@@ -522,13 +522,12 @@ fn lookup<A: Arch>(cfg: &MockConfig, address: u32) -> Option<Found> {
         };
     }
     // A facility's registers have no counter roles: each is plain storage.
-    let reg = (cfg.facilities.iter())
+    let (reg, index) = (cfg.facilities.iter())
         .flat_map(|f| f.registers())
-        .find(|r| r.index_of(address).is_some())?;
-    let index = reg.index_of(address)? as usize;
+        .find_map(|r| Some((r, r.index_of(address)?)))?;
     Some(Found {
         reg: *reg,
-        storage: reg.addresses[index],
+        storage: reg.addresses[index as usize],
         counter: None,
     })
 }
