@@ -808,6 +808,13 @@ pub struct Event {
     pub l1_hit_indication: bool,
     /// Uses the offcore-response MSRs.
     pub offcore: bool,
+    /// Uses the off-module response MSRs (Intel's `Offmodule`, Nova Lake on).
+    pub offmodule: bool,
+    /// The auxiliary MSR goes with the unit mask (Intel's `ProgrammingRestriction`
+    /// `MSRIndex-UMask`): with several unit masks, the i-th is programmed only with the i-th
+    /// `msr.index` ([`Event::alternatives`] pairs them so); validated to have an `msr` whose
+    /// index list is as long as the unit-mask list.
+    pub msr_per_umask: bool,
     /// Intel's `ELLC` flag, kept as given (set on two Cascade Lake persistent-memory load
     /// events; Intel's data does not define it further).
     pub ellc: bool,
@@ -866,6 +873,8 @@ impl Event {
             data_la: false,
             l1_hit_indication: false,
             offcore: false,
+            offmodule: false,
+            msr_per_umask: false,
             ellc: false,
             precise_store: false,
             errata: Vec::new(),

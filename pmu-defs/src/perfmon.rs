@@ -211,6 +211,7 @@ const FLAG_KEYS: &[&str] = &[
     "Equal",
     "Invert",
     "Offcore",
+    "Offmodule",
     "PRECISE_STORE",
     "TakenAlone",
     "L1_Hit_Indication",
@@ -278,6 +279,9 @@ pub const EVENT_KEYS: &[&str] = &[
     "Data_LA",
     "L1_Hit_Indication",
     "Offcore",
+    "Offmodule",
+    "CounterType",
+    "ProgrammingRestriction",
     "ELLC",
     "PRECISE_STORE",
     "Errata",
@@ -376,6 +380,10 @@ pub struct PerfmonEvent {
     pub l1_hit_indication: bool,
     /// `Offcore`.
     pub offcore: bool,
+    /// `Offmodule`.
+    pub offmodule: bool,
+    /// `ProgrammingRestriction` is `MSRIndex-UMask`: the auxiliary MSR goes with the unit mask.
+    pub msr_per_umask: bool,
     /// `ELLC`.
     pub ellc: bool,
     /// `PRECISE_STORE`.
@@ -600,6 +608,48 @@ fn resolve_counters(doc: &mut Doc<'_>, drafts: Vec<Draft>, base: u32) -> Vec<Per
         for (raw, slot) in sets {
             *slot = raw.as_ref().map(|r| r.resolve(base));
         }
+        if let Some(kind) = d.counter_type {
+            let agrees = match kind {
+                CounterType::Fixed => e.counters.general.is_empty() && !e.counters.fixed.is_empty(),
+                CounterType::Programmable => {
+                    e.counters.fixed.is_empty() && !e.counters.general.is_empty()
+                }
+            };
+            if !agrees {
+                let said = match kind {
+                    CounterType::Fixed => "FIXED (a fixed counter)",
+                    CounterType::Programmable => "PGMABLE (general-purpose counters)",
+                };
+                doc.issues.push(Issue::new(
+                    Level::Warning,
+                    doc.name,
+                    Some((e.line, 1)),
+                    format!(
+                        "event `{}`: `CounterType` is {said}, but `Counter` names {}; imported as `Counter` says",
+                        e.name,
+                        describe_counters(&e.counters)
+                    ),
+                ));
+            }
+        }
+        if e.msr_per_umask
+            && let Some((index, _)) = &e.msr
+            && e.umasks.len() > 1
+            && index.len() != e.umasks.len()
+        {
+            doc.issues.push(Issue::new(
+                Level::Error,
+                doc.name,
+                Some((e.line, 1)),
+                format!(
+                    "event `{}`: `ProgrammingRestriction` MSRIndex-UMask pairs each unit mask with an MSR, but it lists {} unit masks and {} MSRs",
+                    e.name,
+                    e.umasks.len(),
+                    index.len()
+                ),
+            ));
+            continue;
+        }
         if e.counters.fixed.len() > 1 {
             doc.issues.push(Issue::new(
                 Level::Error,
@@ -616,6 +666,21 @@ fn resolve_counters(doc: &mut Doc<'_>, drafts: Vec<Draft>, base: u32) -> Vec<Per
         events.push(e);
     }
     events
+}
+
+/// "general counters 0, 1 and fixed counter 2", for messages.
+fn describe_counters(c: &Counters) -> String {
+    let list = |v: &[u32]| v.iter().map(u32::to_string).collect::<Vec<_>>().join(", ");
+    match (c.general.is_empty(), c.fixed.is_empty()) {
+        (true, true) => "no counter".to_owned(),
+        (false, true) => format!("general counters {}", list(&c.general)),
+        (true, false) => format!("fixed counter {}", list(&c.fixed)),
+        (false, false) => format!(
+            "general counters {} and fixed counter {}",
+            list(&c.general),
+            list(&c.fixed)
+        ),
+    }
 }
 
 fn read_header(doc: &mut Doc<'_>, v: &RawValue, out: &mut PerfmonFile) {
@@ -650,6 +715,8 @@ fn read_header(doc: &mut Doc<'_>, v: &RawValue, out: &mut PerfmonFile) {
 /// An event before the file's fixed-counter numbering is known.
 struct Draft {
     event: PerfmonEvent,
+    /// `CounterType`, checked against `Counter` once fixed counters are numbered.
+    counter_type: Option<CounterType>,
     counter: RawCounters,
     ht_off: Option<RawCounters>,
     pebs: Option<RawCounters>,
@@ -828,6 +895,9 @@ fn read_event(
     let data_la = r.flag("Data_LA");
     let l1_hit_indication = r.flag("L1_Hit_Indication");
     let offcore = r.flag("Offcore");
+    let offmodule = r.flag("Offmodule");
+    let msr_per_umask = r.programming_restriction();
+    let counter_type = r.counter_type();
     let ellc = r.flag("ELLC");
     let precise_store = r.flag("PRECISE_STORE");
     let errata = r.errata();
@@ -868,17 +938,31 @@ fn read_event(
             data_la,
             l1_hit_indication,
             offcore,
+            offmodule,
+            msr_per_umask,
             ellc,
             precise_store,
             errata,
             sample_after,
         },
+        counter_type,
         counter: counter?,
         ht_off,
         pebs,
         pdist,
         pdir,
     })
+}
+
+/// `CounterType`: the kind of counter the list says counts the event (Nova Lake's lists
+/// on). Not a fact of its own in the model, where `fixed:` and `counters:` say the same:
+/// checked against `Counter` instead ([`resolve_counters`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum CounterType {
+    /// `FIXED`: a fixed counter.
+    Fixed,
+    /// `PGMABLE`: general-purpose (programmable) counters.
+    Programmable,
 }
 
 /// Typed reads of one event's fields, reporting at the value's position.
@@ -967,6 +1051,56 @@ impl Reader<'_, '_, '_> {
                 None
             }
         }
+    }
+
+    /// `ProgrammingRestriction`: `MSRIndex-UMask` (the auxiliary MSR goes with the unit
+    /// mask) is true; `None` or absent is false. Any other value is an error: a restriction
+    /// the importer does not know may change how the event must be programmed.
+    fn programming_restriction(&mut self) -> bool {
+        let Some((v, _)) = self.fields.get("ProgrammingRestriction") else {
+            return false;
+        };
+        if v.eq_ignore_ascii_case("none") || is_na(v) {
+            return false;
+        }
+        if v.eq_ignore_ascii_case("MSRIndex-UMask") {
+            if !self.fields.contains_key("MSRIndex") {
+                let off = self.offset("ProgrammingRestriction");
+                self.doc.error_at(
+                    off,
+                    format!(
+                        "event `{}`: `ProgrammingRestriction` is \"MSRIndex-UMask\" but the event has no `MSRIndex`",
+                        self.event
+                    ),
+                );
+            }
+            return true;
+        }
+        let v = v.to_string();
+        self.bad(
+            "ProgrammingRestriction",
+            &v,
+            "a restriction the importer does not know (it knows None and MSRIndex-UMask); teach it before importing, since it may change how the event is programmed",
+        );
+        false
+    }
+
+    /// `CounterType`: `FIXED` or `PGMABLE` (`None` or absent: not given); anything else is
+    /// an error.
+    fn counter_type(&mut self) -> Option<CounterType> {
+        let (v, _) = self.fields.get("CounterType")?;
+        if v.eq_ignore_ascii_case("none") || is_na(v) {
+            return None;
+        }
+        if v.eq_ignore_ascii_case("FIXED") {
+            return Some(CounterType::Fixed);
+        }
+        if v.eq_ignore_ascii_case("PGMABLE") {
+            return Some(CounterType::Programmable);
+        }
+        let v = v.to_string();
+        self.bad("CounterType", &v, "expected FIXED or PGMABLE");
+        None
     }
 
     /// `SampleAfterValue`; 0 (no sampling period) is a warning and not imported.
@@ -1525,6 +1659,11 @@ pub const ARCH_VERSIONS: &[(&str, u8, &str)] = &[
         5,
         "Grand Ridge (Crestmont): SDM Vol. 3B (version ID 5)",
     ),
+    (
+        "graniterapids_core",
+        5,
+        "Granite Rapids (Redwood Cove, as Meteor Lake's P-core): version 5, the version of the Golden Cove/Redwood Cove server cores; Linux arch/x86/events/intel/core.c sets Granite Rapids up with intel_pmu_init_glc (glc_common, intel_rwc_extra_regs) and Intel's list has neither UMaskExt nor Equal",
+    ),
     // Version 6: UMASK2/EQ and CPUID leaf 23H.
     (
         "lunarlake_lioncove_core",
@@ -1550,6 +1689,26 @@ pub const ARCH_VERSIONS: &[(&str, u8, &str)] = &[
         "clearwaterforest_core",
         6,
         "Clearwater Forest (Darkmont): SDM Vol. 3B, architectural performance monitoring version 6",
+    ),
+    (
+        "pantherlake_cougarcove_core",
+        6,
+        "Panther Lake (Cougar Cove): SDM Vol. 3B, architectural performance monitoring version 6; Linux arch/x86/events/intel/core.c sets Panther Lake up as Lunar Lake (lnl_common: intel_pmu_init_lnc for the P-core)",
+    ),
+    (
+        "pantherlake_darkmont_core",
+        6,
+        "Panther Lake (Darkmont): SDM Vol. 3B, architectural performance monitoring version 6; Linux arch/x86/events/intel/core.c sets Panther Lake up as Lunar Lake (lnl_common: intel_pmu_init_skt for the E-core)",
+    ),
+    (
+        "novalake_coyotecove_core",
+        6,
+        "Nova Lake (Coyote Cove): architectural performance monitoring version 6 (UMASK2/EQ in Intel's list); Linux arch/x86/events/intel/core.c (INTEL_NOVALAKE, INTEL_NOVALAKE_L) sets the P-core up as Panther Cove (intel_pmu_init_pnc)",
+    ),
+    (
+        "novalake_arcticwolf_core",
+        6,
+        "Nova Lake (Arctic Wolf): architectural performance monitoring version 6 (UMASK2/EQ in Intel's list); Linux arch/x86/events/intel/core.c (INTEL_NOVALAKE, INTEL_NOVALAKE_L) sets the E-core up with intel_pmu_init_arw",
     ),
 ];
 
@@ -1927,6 +2086,8 @@ fn event_line(e: &PerfmonEvent, version: u8, allow: &[(&str, &str)]) -> String {
         ("data-la", e.data_la),
         ("l1-hit-indication", e.l1_hit_indication),
         ("offcore", e.offcore),
+        ("offmodule", e.offmodule),
+        ("msr-per-umask", e.msr_per_umask),
         ("ellc", e.ellc),
         ("precise-store", e.precise_store),
     ];
@@ -2258,6 +2419,24 @@ fn model_header(
     y
 }
 
+/// A mapfile family-model as `cpus:` spells it: the mapfile writes the family in decimal,
+/// as perf prints it (`get_cpuid_str`: `%s-%u-%X`; Nova Lake is `GenuineIntel-18-1`, family
+/// 18 = 12H), `cpus:` in hex like the model (`GenuineIntel-12-1`). Families below 10 read
+/// the same either way. A family that is not decimal is kept as given (the loader reports it).
+pub fn family_in_hex(family_model: &str) -> String {
+    let mut parts = family_model.splitn(3, '-');
+    let (Some(vendor), Some(family), rest) = (parts.next(), parts.next(), parts.next()) else {
+        return family_model.to_owned();
+    };
+    match family.parse::<u32>() {
+        Ok(f) if family.bytes().all(|b| b.is_ascii_digit()) => match rest {
+            Some(rest) => format!("{vendor}-{f:X}-{rest}"),
+            None => format!("{vendor}-{f:X}"),
+        },
+        _ => family_model.to_owned(),
+    }
+}
+
 /// `cpus:`, each family/model and core type once.
 fn write_cpus(y: &mut String, cpus: &[&MapRow]) {
     if !cpus.is_empty() {
@@ -2267,7 +2446,10 @@ fn write_cpus(y: &mut String, cpus: &[&MapRow]) {
             if !seen.insert((c.family_model.to_ascii_uppercase(), c.core_type)) {
                 continue;
             }
-            let mut parts = vec![format!("family-model: {}", scalar(&c.family_model))];
+            let mut parts = vec![format!(
+                "family-model: {}",
+                scalar(&family_in_hex(&c.family_model))
+            )];
             if !c.version.is_empty() {
                 parts.push(format!("version: {}", scalar(&c.version)));
             }

@@ -313,6 +313,8 @@ pub const EVENT_FLAGS: &[&str] = &[
     "data-la",
     "l1-hit-indication",
     "offcore",
+    "offmodule",
+    "msr-per-umask",
     "ellc",
     "precise-store",
 ];
@@ -458,6 +460,8 @@ pub const EVENT_KEYS: &[&str] = &[
     "data-la",
     "l1-hit-indication",
     "offcore",
+    "offmodule",
+    "msr-per-umask",
     "ellc",
     "precise-store",
     "errata",

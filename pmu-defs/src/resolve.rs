@@ -1127,6 +1127,8 @@ impl Resolver<'_> {
                 "data-la" => e.data_la = v,
                 "l1-hit-indication" => e.l1_hit_indication = v,
                 "offcore" => e.offcore = v,
+                "offmodule" => e.offmodule = v,
+                "msr-per-umask" => e.msr_per_umask = v,
                 "ellc" => e.ellc = v,
                 "precise-store" => e.precise_store = v,
                 other => unreachable!("EVENT_FLAGS lists `{other}` without a model field"),

@@ -906,6 +906,12 @@ fn events(d: &mut Defs) {
             "data-la" => "Records the data linear address (Intel Data_LA).",
             "l1-hit-indication" => "Reports L1 hits (Intel L1_Hit_Indication).",
             "offcore" => "An offcore-response event.",
+            "offmodule" => {
+                "An off-module response event (Intel Offmodule): its auxiliary MSRs are the off-module response registers."
+            }
+            "msr-per-umask" => {
+                "The auxiliary MSR goes with the unit mask (Intel ProgrammingRestriction MSRIndex-UMask): the i-th unit mask is programmed only with the i-th `msr.index`."
+            }
             "ellc" => "Counts on the enhanced LLC (Intel ELLC).",
             "precise-store" => "Precise store sampling (Intel PRECISE_STORE).",
             _ => "A boolean fact of the event.",

@@ -733,6 +733,28 @@ impl<'a> Validator<'a> {
             return;
         }
         let n = 1 + ne.max(nu);
+        if e.msr_per_umask {
+            let indexes = e.msr.as_ref().map(|m| 1 + m.alt_indexes.len());
+            let fits = match indexes {
+                None => false,
+                Some(k) => nu == 0 || k == nu + 1,
+            };
+            if !fits {
+                let what = match indexes {
+                    None => "has no `msr`".to_owned(),
+                    Some(k) => format!("lists {k} MSR indexes for {} unit masks", nu + 1),
+                };
+                self.diags.push(
+                    Diagnostic::error(
+                        "alternatives-mismatch",
+                        format!("event `{}` is `msr-per-umask` but {what}", e.name),
+                        e.span,
+                    )
+                    .with_note("`msr-per-umask: true` says the auxiliary MSR goes with the unit mask: give `msr`, and with a list of unit masks an `msr.index` list of the same length"),
+                );
+                return;
+            }
+        }
         if let Some(m) = &e.msr
             && !m.alt_indexes.is_empty()
             && m.alt_indexes.len() + 1 != n

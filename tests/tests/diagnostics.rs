@@ -2068,6 +2068,55 @@ fn no_counter() {
     assert_eq!(loc(&loaded, d), "c.yaml:4:13");
 }
 
+/// `msr-per-umask` (Intel's `ProgrammingRestriction: MSRIndex-UMask`) needs an `msr`, and
+/// with a list of unit masks an index per unit mask; each umask then goes with its MSR.
+#[test]
+fn msr_per_umask() {
+    let loaded = child(
+        r#"
+        generation: child
+        extends: base
+        registers:
+          - { name: OMR, msr: { base: 0x3E0, count: 4 }, fields: [{ name: REQ, bits: 15:0 }] }
+        events:
+          - { name: OK.PAIRED, event: 0xD6, umask: [1, 2, 4, 8], msr: { index: [0x3E0, 0x3E1, 0x3E2, 0x3E3], value: 1 }, msr-per-umask: true }
+          - { name: OK.SINGLE, event: 0xAD, umask: 0x40, msr: { index: 0x3E0, value: 1 }, msr-per-umask: true }
+          - { name: NO_MSR, event: 0xAD, umask: 0x40, msr-per-umask: true }
+          - { name: ONE_FOR_ALL, event: 0xD6, umask: [1, 2], msr: { index: 0x3E0, value: 1 }, msr-per-umask: true }
+        "#,
+    );
+    assert_codes(&loaded, &["alternatives-mismatch", "alternatives-mismatch"]);
+    let d = find(&loaded, "alternatives-mismatch", "`NO_MSR`");
+    assert_eq!(
+        d.message,
+        "event `NO_MSR` is `msr-per-umask` but has no `msr`"
+    );
+    assert_eq!(loc(&loaded, d), "c.yaml:8:13");
+    let d = find(&loaded, "alternatives-mismatch", "`ONE_FOR_ALL`");
+    assert_eq!(
+        d.message,
+        "event `ONE_FOR_ALL` is `msr-per-umask` but lists 1 MSR indexes for 2 unit masks"
+    );
+    let g = loaded.model.generation("child").unwrap();
+    let paired = g.event("OK.PAIRED").unwrap();
+    assert!(paired.msr_per_umask);
+    let alts: Vec<(u32, Option<u32>)> = paired
+        .alternatives()
+        .iter()
+        .map(|a| (a.umask, a.msr_index))
+        .collect();
+    assert_eq!(
+        alts,
+        [
+            (1, Some(0x3E0)),
+            (2, Some(0x3E1)),
+            (4, Some(0x3E2)),
+            (8, Some(0x3E3))
+        ]
+    );
+    assert!(!g.event("OK.SINGLE").unwrap().offmodule);
+}
+
 #[test]
 fn alternatives_mismatch() {
     let loaded = child(

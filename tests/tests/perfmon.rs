@@ -802,6 +802,57 @@ fn a_directory_without_a_mapfile_imports_every_json_file_without_cpus() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Intel's mapfile writes the family in decimal, as perf prints it (`GenuineIntel-18-1` is
+/// Nova Lake, family 12H: Linux `INTEL_NOVALAKE` is `IFM(18, 0x01)`); `cpus:` reads family and
+/// model in hex, so the importer writes `GenuineIntel-12-1`, and detection then matches family
+/// 12H, not 18H.
+#[test]
+fn mapfile_families_are_decimal_and_cpus_families_hex() {
+    assert_eq!(
+        perfmon::family_in_hex("GenuineIntel-18-1"),
+        "GenuineIntel-12-1"
+    );
+    assert_eq!(
+        perfmon::family_in_hex("GenuineIntel-6-AD"),
+        "GenuineIntel-6-AD"
+    );
+    assert_eq!(
+        perfmon::family_in_hex("GenuineIntel-6-55-[01234]"),
+        "GenuineIntel-6-55-[01234]"
+    );
+    assert_eq!(
+        perfmon::family_in_hex("GenuineIntel-1A-2"),
+        "GenuineIntel-1A-2"
+    );
+
+    let dir = temp_dir("family18");
+    std::fs::create_dir_all(dir.join("NEW/events")).unwrap();
+    std::fs::copy(
+        fixtures().join("STRAY/events/stray_core.json"),
+        dir.join("NEW/events/newlake_core.json"),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("mapfile.csv"),
+        "Family-model,Version,Filename,EventType,Core Type,Native Model ID,Core Role Name\n\
+         GenuineIntel-18-1,V1.00,/NEW/events/newlake_core.json,hybridcore,0x40,0x000005,Core\n",
+    )
+    .unwrap();
+    let imp = perfmon::import_path(&dir);
+    assert!(!imp.has_errors(), "{:#?}", imp.issues);
+    let loaded = perfmon::check_models(&imp.models);
+    assert!(!loaded.has_errors(), "{}", loaded.render_diagnostics());
+    let g = loaded
+        .model
+        .generations
+        .iter()
+        .find(|g| g.source.as_deref() == Some("NEW/events/newlake_core.json"))
+        .expect("the imported generation");
+    let fm: Vec<&str> = g.cpus.iter().map(|c| c.family_model.as_str()).collect();
+    assert_eq!(fm, ["GenuineIntel-12-1"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Every error class: a clear message with file, line and column, and no panic
 // ---------------------------------------------------------------------------------------------
@@ -978,6 +1029,110 @@ fn duplicate_events_keep_the_first_and_report_the_second() {
     assert_eq!(f.events.len(), 1);
     assert_eq!(f.events[0].codes, [1]);
     assert_eq!(f.entries, 2);
+}
+
+/// Nova Lake's lists add `CounterType`, `Offmodule` and `ProgrammingRestriction`: the first
+/// is checked against `Counter`, the others become `offmodule` and `msr-per-umask`.
+#[test]
+fn counter_type_offmodule_and_programming_restriction() {
+    let ev = |name: &str,
+              counter: &str,
+              kind: &str,
+              off: &str,
+              restriction: &str,
+              umask: &str,
+              msr: &str| {
+        format!(
+            "    {{ \"EventName\": \"{name}\", \"EventCode\": \"0xD6\", \"UMask\": \"{umask}\", \"Counter\": \"{counter}\", \"CounterType\": \"{kind}\", \"Offmodule\": \"{off}\", \"ProgrammingRestriction\": \"{restriction}\", \"MSRIndex\": \"{msr}\", \"MSRValue\": \"{value}\" }}",
+            value = if msr == "0x00" { "0x00" } else { "0x10001" }
+        )
+    };
+    let text = wrap(
+        &[
+            ev(
+                "OMR.PAIRED",
+                "0,1,2,3",
+                "PGMABLE",
+                "1",
+                "MSRIndex-UMask",
+                "0x01,0x02,0x04,0x08",
+                "0x3E0,0x3E1,0x3E2,0x3E3",
+            ),
+            ev(
+                "FIXED.ONE",
+                "Fixed counter 1",
+                "FIXED",
+                "0",
+                "None",
+                "0x02",
+                "0x00",
+            ),
+            ev("PLAIN.EVENT", "0,1", "PGMABLE", "0", "None", "0x01", "0x00"),
+            ev("WRONG.TYPE", "0,1", "FIXED", "0", "None", "0x01", "0x00"),
+        ]
+        .join(",\n"),
+    );
+    let (f, issues) = parse(&text);
+    assert!(errors(&issues).is_empty(), "{issues:#?}");
+    let msgs: Vec<&str> = issues.iter().map(|i| i.message.as_str()).collect();
+    assert_eq!(
+        msgs,
+        [
+            "event `WRONG.TYPE`: `CounterType` is FIXED (a fixed counter), but `Counter` names general counters 0, 1; imported as `Counter` says"
+        ]
+    );
+    let f = f.unwrap();
+    let by = |n: &str| f.events.iter().find(|e| e.name == n).unwrap();
+    let paired = by("OMR.PAIRED");
+    assert!(paired.offmodule && paired.msr_per_umask);
+    assert_eq!(paired.msr.as_ref().unwrap().0, [0x3E0, 0x3E1, 0x3E2, 0x3E3]);
+    let plain = by("PLAIN.EVENT");
+    assert!(!plain.offmodule && !plain.msr_per_umask);
+    assert_eq!(by("FIXED.ONE").counters.fixed, [1]);
+
+    // A restriction the importer does not know is an error at its value: it may change how
+    // the event is programmed.
+    let e = one_error(&wrap(&ev(
+        "NEW.RULE",
+        "0",
+        "PGMABLE",
+        "0",
+        "Umask-Twice",
+        "0x01",
+        "0x00",
+    )));
+    assert!(
+        e.message.starts_with("event `NEW.RULE`: `ProgrammingRestriction` is \"Umask-Twice\", a restriction the importer does not know"),
+        "{e:?}"
+    );
+    assert_eq!(at(&e), "t.json:4:156");
+    // The pairing needs an MSR per unit mask.
+    let e = one_error(&wrap(&ev(
+        "SHORT.PAIRS",
+        "0",
+        "PGMABLE",
+        "1",
+        "MSRIndex-UMask",
+        "0x01,0x02",
+        "0x3E0",
+    )));
+    assert_eq!(
+        e.message,
+        "event `SHORT.PAIRS`: `ProgrammingRestriction` MSRIndex-UMask pairs each unit mask with an MSR, but it lists 2 unit masks and 1 MSRs"
+    );
+    let e = one_error(&wrap(&ev(
+        "NO.KIND",
+        "0",
+        "SOMETIMES",
+        "0",
+        "None",
+        "0x01",
+        "0x00",
+    )));
+    assert_eq!(
+        e.message,
+        "event `NO.KIND`: `CounterType` is \"SOMETIMES\", expected FIXED or PGMABLE"
+    );
 }
 
 #[test]

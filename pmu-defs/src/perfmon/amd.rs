@@ -46,6 +46,11 @@ pub const AMD_ARCH: &[(&str, &str, &str)] = &[
         "amd-perfmon-v2",
         "Zen 4 (family 19h): PerfMonV2, CPUID Fn8000_0022_EAX[0] = 1 (AMD PPR for family 19h model 11h, §2.1.16; Linux arch/x86/events/amd/core.c enables amd_pmu_v2 from Zen 4)",
     ),
+    (
+        "amdzen5",
+        "amd-perfmon-v2",
+        "Zen 5 (family 1Ah): PerfMonV2 as on Zen 4, CPUID Fn8000_0022_EAX[PerfMonV2] = 1 and Fn8000_0022_EBX[NumPerfCtrCore] = 6 (AMD PPR for family 1Ah model 02h, \"Performance Monitor Counters\"; Linux arch/x86/events/amd/core.c amd_core_pmu_init takes the PerfMonV2 path from the CPUID bit, the same for family 1Ah)",
+    ),
 ];
 
 /// perf's PMU for each `Unit` of the AMD lists (jevents.py `unit_to_pmu`). Events with a
@@ -68,8 +73,18 @@ pub const AMD_KEYS: &[&str] = &[
     "Unit",
     "PerPkg",
     "RdWrMask",
+    "Deprecated",
+    // Terms of the L3 PMU (perf's amd_l3 format: enallcores, enallslices, sliceid,
+    // threadmask), on Zen 5's L3PMC events, which are not imported; a warning on a core event.
+    "EnAllCores",
+    "EnAllSlices",
+    "SliceId",
+    "ThreadMask",
     "BriefDescription",
     "PublicDescription",
+    // Reviewed: a misspelling of `BriefDescription` in perf's amdzen4/cache.json and
+    // amdzen5/load-store.json; a description, dropped as the others are.
+    "BriefDescript6ion",
     "MetricName",
     "MetricExpr",
     "MetricGroup",
@@ -91,6 +106,8 @@ pub struct AmdEvent {
     pub code: u32,
     /// `UMask`, when given.
     pub umask: Option<u32>,
+    /// `Deprecated` is 1 (perf's lists keep a deprecated event under its old name).
+    pub deprecated: bool,
 }
 
 /// What one family directory holds.
@@ -272,7 +289,9 @@ fn object_texts<'t>(
             Val::Number(n) => {
                 texts.insert(*key, (n.to_owned(), at));
             }
-            _ if key.ends_with("Description") || key.starts_with("Metric") => {}
+            _ if key.starts_with("BriefDescript")
+                || key.ends_with("Description")
+                || key.starts_with("Metric") => {}
             _ => doc.error_at(at, format!("`{key}` is not a string or a number")),
         }
     }
@@ -346,6 +365,25 @@ fn read_object(
             ),
         );
     }
+    for key in ["EnAllCores", "EnAllSlices", "SliceId", "ThreadMask"] {
+        if let Some((_, off)) = texts.get(key) {
+            doc.warning_at(
+                *off,
+                format!("event `{name}`: `{key}` is an L3 PMU term; ignored on a core event"),
+            );
+        }
+    }
+    let deprecated = match texts.get("Deprecated").map(|(t, off)| (t.as_str(), *off)) {
+        None | Some(("0", _)) => false,
+        Some(("1", _)) => true,
+        Some((t, off)) => {
+            doc.error_at(
+                off,
+                format!("event `{name}`: `Deprecated` is `{t}`, expected 0 or 1"),
+            );
+            return;
+        }
+    };
     let line = doc.pos(at).0;
     dir.events.push(AmdEvent {
         name: name.clone(),
@@ -353,6 +391,7 @@ fn read_object(
         line,
         code,
         umask,
+        deprecated,
     });
 }
 
@@ -530,6 +569,9 @@ fn event_line(e: &AmdEvent) -> String {
     let mut s = format!("  - {{ name: {}, event: 0x{:02X}", scalar(&e.name), e.code);
     if let Some(u) = e.umask {
         let _ = write!(s, ", umask: 0x{u:02X}");
+    }
+    if e.deprecated {
+        s.push_str(", deprecated: true");
     }
     s.push_str(" }\n");
     s

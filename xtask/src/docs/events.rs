@@ -55,7 +55,7 @@ pub struct Table {
 }
 
 /// Attributes of `model::Event` with their labels and formats, in details order.
-const KNOWN: [(&str, &str, &str); 35] = [
+const KNOWN: [(&str, &str, &str); 37] = [
     ("name", "Name", "name"),
     ("event", "Event code", "hex"),
     ("alt_events", "Alternative event codes", "hexlist"),
@@ -96,6 +96,8 @@ const KNOWN: [(&str, &str, &str); 35] = [
     ("data_la", "Data linear address", "flag"),
     ("l1_hit_indication", "L1 hit indication", "flag"),
     ("offcore", "Offcore response", "flag"),
+    ("offmodule", "Off-module response", "flag"),
+    ("msr_per_umask", "MSR per unit mask", "flag"),
     ("ellc", "ELLC flag", "flag"),
     ("precise_store", "Precise store", "flag"),
     ("errata", "Errata", "words"),
