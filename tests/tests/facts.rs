@@ -2068,6 +2068,161 @@ fn intel_core_models_extend_their_architectural_version() {
     assert_eq!(reg(skl, "IA32_FIXED_CTR_CTRL").defined_in, "intel-v3");
 }
 
+/// The newest cores (issue 25), from Linux `arch/x86/events/intel/core.c` and the lists:
+/// Granite Rapids is a Redwood Cove server core (`glc_common`, intel_rwc_extra_regs: 8
+/// general counters, 4 fixed, off-core response at 1A6H/1A7H); Panther Lake's Cougar Cove is
+/// set up as Lion Cove (`lnl_common`, intel_pmu_init_lnc: 10 general counters) and its
+/// Darkmont as Skymont (intel_pmu_init_skt: fixed counters 0-2 and 4-6); Nova Lake's Coyote
+/// Cove as Panther Cove (intel_pmu_init_pnc) and Arctic Wolf by intel_pmu_init_arw, both
+/// with the off-module response registers MSR_OMR_0..3 (msr-index.h 3E0H-3E3H) and no
+/// off-core response registers (PMU_FL_HAS_RSP_1 cleared, none in their extra_regs).
+#[test]
+fn todays_intel_cores_have_their_counters_and_response_registers() {
+    let cases = [
+        (
+            "intel-graniterapids",
+            "intel-v5",
+            "intel-goldencove-family",
+            8,
+            4,
+        ),
+        (
+            "intel-pantherlake-cougarcove",
+            "intel-v6",
+            "intel-lioncove-family",
+            10,
+            4,
+        ),
+        (
+            "intel-pantherlake-darkmont",
+            "intel-v6",
+            "intel-skymont-family",
+            8,
+            7,
+        ),
+        (
+            "intel-novalake-coyotecove",
+            "intel-v6",
+            "intel-panthercove-family",
+            8,
+            4,
+        ),
+        (
+            "intel-novalake-arcticwolf",
+            "intel-v6",
+            "intel-arcticwolf-family",
+            8,
+            7,
+        ),
+    ];
+    for (id, version, family, general, fixed) in cases {
+        let g = generation(id);
+        assert_eq!(g.extends.as_deref(), Some(family), "{id}");
+        assert!(
+            g.ancestors.iter().any(|a| a == version),
+            "{id}: {:?}",
+            g.ancestors
+        );
+        assert_eq!(
+            (g.general_counters(), g.fixed_counters()),
+            (general, fixed),
+            "{id}"
+        );
+        // Every event of the list counts on counters the generation has.
+        for e in &g.events {
+            assert!(e.counters.iter().all(|&c| c < general), "{id} {}", e.name);
+            assert!(e.fixed.is_none_or(|f| f < fixed), "{id} {}", e.name);
+        }
+    }
+    // Off-core response on Granite Rapids and Panther Lake (Linux masks 0x3fffffffff /
+    // 0xfffffffffff), off-module response on Nova Lake.
+    for id in [
+        "intel-graniterapids",
+        "intel-pantherlake-cougarcove",
+        "intel-pantherlake-darkmont",
+    ] {
+        let g = generation(id);
+        assert_eq!(
+            g.register_at(0x1A6).map(|r| r.name.as_str()),
+            Some("MSR_OFFCORE_RSP_0"),
+            "{id}"
+        );
+        assert!(g.register("MSR_OMR").is_none(), "{id}");
+    }
+    for (id, valid) in [
+        ("intel-novalake-coyotecove", 0x40ff_ffff_0000_ffffu64),
+        ("intel-novalake-arcticwolf", 0xc0ff_ffff_ffff_ffff),
+    ] {
+        let g = generation(id);
+        assert!(
+            g.register_at(0x1A6).is_none() && g.register_at(0x1A7).is_none(),
+            "{id}"
+        );
+        let omr = reg(g, "MSR_OMR");
+        assert_eq!(omr.addresses, [0x3E0, 0x3E1, 0x3E2, 0x3E3], "{id}");
+        // The writable bits are exactly Linux's valid mask (intel_pnc/arw_extra_regs).
+        assert_eq!(!omr.reserved_mask, valid, "{id}");
+        assert_eq!(
+            reg(g, "MSR_PEBS_LD_LAT_THRESHOLD").addresses,
+            [0x3F6],
+            "{id}"
+        );
+    }
+    // Coyote Cove qualifies front-end events (MSR_PEBS_FRONTEND, Linux mask 0x7fff1f);
+    // Arctic Wolf has no such register in Linux's intel_arw_extra_regs.
+    assert_eq!(
+        !reg(generation("intel-novalake-coyotecove"), "MSR_PEBS_FRONTEND").reserved_mask,
+        0x7f_ff1f
+    );
+    assert!(
+        generation("intel-novalake-arcticwolf")
+            .register_at(0x3F7)
+            .is_none()
+    );
+    // Nova Lake's off-module events: unit mask i goes with MSR_OMR_i.
+    let cyc = generation("intel-novalake-coyotecove");
+    let l3 = cyc.event("MEM_LOAD_L2_MISS_RETIRED.L3_MISS").unwrap();
+    assert!(l3.offmodule && l3.msr_per_umask);
+    let pairs: Vec<(u32, Option<u32>)> = l3
+        .alternatives()
+        .iter()
+        .map(|a| (a.umask, a.msr_index))
+        .collect();
+    assert_eq!(
+        pairs,
+        [
+            (1, Some(0x3E0)),
+            (2, Some(0x3E1)),
+            (4, Some(0x3E2)),
+            (8, Some(0x3E3))
+        ]
+    );
+    // Nova Lake is family 18 (12H): mapfile GenuineIntel-18-1 and -18-3.
+    let fm: Vec<&str> = cyc.cpus.iter().map(|c| c.family_model.as_str()).collect();
+    assert_eq!(fm, ["GenuineIntel-12-1", "GenuineIntel-12-3"]);
+}
+
+/// Zen 5 (family 1Ah) keeps Zen 4's PerfMonV2 core PMU: six 48-bit core counters, and the
+/// model lists every family 1Ah model (perf's `AuthenticAMD-26-[[:xdigit:]]+`).
+#[test]
+fn zen5_extends_perfmon_v2_for_family_1ah() {
+    let z5 = generation("amd-zen5");
+    assert_eq!(z5.extends.as_deref(), Some("amd-perfmon-v2"));
+    assert_eq!(
+        z5.general_counters(),
+        generation("amd-zen4").general_counters()
+    );
+    assert_eq!(z5.general_counters(), 6);
+    assert_eq!(z5.cpus.len(), 256);
+    assert!(
+        z5.cpus
+            .iter()
+            .all(|c| c.family_model.starts_with("AuthenticAMD-1A-"))
+    );
+    assert_eq!(z5.events.len(), 292);
+    assert_eq!(z5.events.iter().filter(|e| e.deprecated).count(), 6);
+}
+
 // ---------------------------------------------------------------------------------------
 // Sampling, branch records and energy (issue: every core PMU register a driver programs)
 // ---------------------------------------------------------------------------------------

@@ -16,45 +16,92 @@ use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 use std::collections::BTreeSet;
 
-/// The register and value an event's primary encoding programs, when the generation has the
-/// register, it may be written, and the value sets no reserved bit and fits its width.
-pub(super) fn aux_of<'g>(g: &'g Generation, e: &Event) -> Option<(&'g Register, u64)> {
-    let m = e.msr.as_ref()?;
-    let r = g.register_at(m.index)?;
-    let outside = if r.width < 64 { !0u64 << r.width } else { 0 };
-    (r.access.writable() && m.value & (r.reserved_mask | outside) == 0).then_some((r, m.value))
+/// The register an event programs: its name and, for an indexed family (Nova Lake's
+/// `MSR_OMR_0..3`), the instance at the event's address.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) struct AuxReg<'g> {
+    name: &'g str,
+    instance: Option<u32>,
 }
 
-/// The registers the events of `evs` program with a typed value, in name order: the
-/// `events::Aux` variants, event-table aux kind `i + 1` for the `i`th.
-pub(super) fn aux_registers<'g>(g: &'g Generation, evs: &[&Event]) -> Vec<&'g str> {
-    let regs: BTreeSet<&str> = evs
+/// The register and value an event's primary encoding programs, when the generation has the
+/// register, it may be written, and the value sets no reserved bit and fits its width.
+pub(super) fn aux_of<'g>(g: &'g Generation, e: &Event) -> Option<(AuxReg<'g>, u64)> {
+    let m = e.msr.as_ref()?;
+    let r: &Register = g.register_at(m.index)?;
+    let outside = if r.width < 64 { !0u64 << r.width } else { 0 };
+    let instance = if r.msr.indexed {
+        Some(r.index_at(m.index)?)
+    } else {
+        None
+    };
+    let reg = AuxReg {
+        name: r.name.as_str(),
+        instance,
+    };
+    (r.access.writable() && m.value & (r.reserved_mask | outside) == 0).then_some((reg, m.value))
+}
+
+/// The registers the events of `evs` program with a typed value, in name (then instance)
+/// order: the `events::Aux` variants, event-table aux kind `i + 1` for the `i`th.
+pub(super) fn aux_registers<'g>(g: &'g Generation, evs: &[&Event]) -> Vec<AuxReg<'g>> {
+    let regs: BTreeSet<AuxReg<'g>> = evs
         .iter()
         .filter_map(|e| aux_of(g, e))
-        .map(|(r, _)| r.name.as_str())
+        .map(|(r, _)| r)
         .collect();
     regs.into_iter().collect()
 }
 
 /// `e`'s aux kind in its event-table record: 1 + its register's index in `regs`, 0 for none.
-pub(super) fn aux_kind(g: &Generation, e: &Event, regs: &[&str]) -> u8 {
+pub(super) fn aux_kind(g: &Generation, e: &Event, regs: &[AuxReg<'_>]) -> u8 {
     aux_of(g, e)
-        .and_then(|(r, _)| regs.iter().position(|n| *n == r.name))
+        .and_then(|(r, _)| regs.iter().position(|n| *n == r))
         .and_then(|i| u8::try_from(i + 1).ok())
         .unwrap_or(0)
 }
 
 /// The `Aux` enum over `regs` ([`aux_registers`]), its `AuxValue` impl and `Event::aux`;
 /// nothing when no event of `g` has a typed auxiliary value.
-pub(super) fn aux_items(krate: &TokenStream, g: &Generation, regs: &[&str]) -> TokenStream {
+pub(super) fn aux_items(krate: &TokenStream, g: &Generation, regs: &[AuxReg<'_>]) -> TokenStream {
     if regs.is_empty() {
         return quote!();
     }
-    let variant = |name: &str| ident(&names::register_module(name));
-    let variants: Vec<Ident> = regs.iter().map(|n| variant(n)).collect();
-    let modules: Vec<Ident> = regs.iter().map(|n| variant(n)).collect();
+    let module = |r: &AuxReg<'_>| ident(&names::register_module(r.name));
+    // One variant per register, or per instance of an indexed family (`MSR_OMR_0`).
+    let variants: Vec<Ident> = regs
+        .iter()
+        .map(|r| match r.instance {
+            None => module(r),
+            Some(i) => ident(&format!("{}_{i}", names::register_module(r.name))),
+        })
+        .collect();
+    let modules: Vec<Ident> = regs.iter().map(module).collect();
+    let addresses: Vec<TokenStream> = regs
+        .iter()
+        .map(|r| {
+            let m = module(r);
+            match r.instance {
+                None => quote!(super::#m::ADDRESS),
+                Some(i) => quote!(super::#m::address::<#i>()),
+            }
+        })
+        .collect();
+    let msrs: Vec<TokenStream> = regs
+        .iter()
+        .map(|r| {
+            let m = module(r);
+            match r.instance {
+                None => quote!(super::#m::MSR),
+                Some(i) => quote!(super::#m::msr::<#i>()),
+            }
+        })
+        .collect();
     let kinds = (1..=regs.len()).map(proc_macro2::Literal::usize_unsuffixed);
-    let docs = regs.iter().map(|n| format!("A value of `{n}`."));
+    let docs = regs.iter().map(|r| match r.instance {
+        None => format!("A value of `{}`.", r.name),
+        Some(i) => format!("A value of `{}` instance {i}.", r.name),
+    });
     let doc = format!(
         "The auxiliary MSR an event of `{}` needs programmed with its event select (off-core \
          response, load-latency threshold, front-end qualifier), as a value of that register: \
@@ -71,7 +118,7 @@ pub(super) fn aux_items(krate: &TokenStream, g: &Generation, regs: &[&str]) -> T
         }
         impl #krate::access::AuxValue for Aux {
             fn address(self) -> u32 {
-                match self { #(Aux::#variants(_) => super::#modules::ADDRESS,)* }
+                match self { #(Aux::#variants(_) => #addresses,)* }
             }
             fn bits(self) -> u64 {
                 match self { #(Aux::#variants(v) => v.bits(),)* }
@@ -81,7 +128,7 @@ pub(super) fn aux_items(krate: &TokenStream, g: &Generation, regs: &[&str]) -> T
                 backend: &mut B,
             ) -> Result<(), #krate::access::WriteError<B::Error>> {
                 use #krate::access::MsrExt;
-                match self { #(Aux::#variants(v) => backend.write(super::#modules::MSR, v),)* }
+                match self { #(Aux::#variants(v) => backend.write(#msrs, v),)* }
             }
         }
         impl Event {
