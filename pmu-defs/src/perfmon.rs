@@ -32,6 +32,7 @@ use crate::model::{CounterKind, Generation, Register, RegisterRole};
 use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
 use serde_json::value::RawValue;
 use std::borrow::Cow;
+use std::cell::Cell;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::{self, Write as _};
 use std::path::{Path, PathBuf};
@@ -93,11 +94,22 @@ impl fmt::Display for Issue {
 }
 
 /// A file's text with line lookup, and the issues found in it.
+///
+/// Positions cost no more than the text: a line is a binary search over the line starts, and
+/// a column counts characters from the last column computed on the same line when it lies
+/// before the offset (issues come in file order), so a file written on one line (minified
+/// JSON) does not count from the line start for every issue.
 struct Doc<'a> {
     name: &'a str,
     text: &'a str,
     line_starts: Vec<usize>,
     issues: &'a mut Vec<Issue>,
+    /// The last column computed: (its line's start, its offset, the column).
+    last_column: Cell<(usize, usize, usize)>,
+    /// Bytes of text scanned to compute columns (a test checks it stays linear).
+    scanned: Cell<usize>,
+    /// How many of `issues` were counted by [`Doc::errors`], and how many of those are errors.
+    counted: Cell<(usize, usize)>,
 }
 
 impl<'a> Doc<'a> {
@@ -109,19 +121,46 @@ impl<'a> Doc<'a> {
             text,
             line_starts,
             issues,
+            last_column: Cell::new((0, 0, 1)),
+            scanned: Cell::new(0),
+            counted: Cell::new((0, 0)),
         }
+    }
+
+    /// 1-based line of a byte offset.
+    fn line(&self, offset: usize) -> usize {
+        let offset = offset.min(self.text.len());
+        self.line_starts.partition_point(|&s| s <= offset)
     }
 
     /// 1-based line and column (in characters) of a byte offset.
     fn pos(&self, offset: usize) -> (usize, usize) {
         let offset = offset.min(self.text.len());
-        let line = self.line_starts.partition_point(|&s| s <= offset);
+        let line = self.line(offset);
         let start = self.line_starts[line.saturating_sub(1)];
-        let col = self
-            .text
-            .get(start..offset)
-            .map_or(1, |s| s.chars().count() + 1);
+        let (last_start, last_offset, last_col) = self.last_column.get();
+        // Go on from the last column when it is on this line, at or before `offset`.
+        let (from, col) = if last_start == start && last_offset <= offset {
+            (last_offset, last_col)
+        } else {
+            (start, 1)
+        };
+        let Some(part) = self.text.get(from..offset) else {
+            return (line, 1); // not at a character boundary
+        };
+        self.scanned.set(self.scanned.get() + part.len());
+        let col = col + part.chars().count();
+        self.last_column.set((start, offset, col));
         (line, col)
+    }
+
+    /// How many of the issues are errors (counting only those added since the last call).
+    fn errors(&self) -> usize {
+        let (seen, errors) = self.counted.get();
+        let new = self.issues.get(seen..).unwrap_or_default();
+        let errors = errors + new.iter().filter(|i| i.level == Level::Error).count();
+        self.counted.set((self.issues.len(), errors));
+        errors
     }
 
     /// Byte offset of a slice of this document's text.
@@ -737,20 +776,26 @@ fn event_fields<'v>(
     }
 }
 
-/// Counts the unknown keys of one event into `unknown` (key -> where first seen, by which
-/// event, how often), pointing at the key itself when it is written without escapes.
+/// Counts the unknown keys of one event (the object at `at`) into `unknown` (key -> where
+/// first seen, by which event, how often), pointing at the key itself when it is written
+/// without escapes. Only a key's first use is located, and only within its event's text.
 fn count_strays(
     doc: &Doc<'_>,
+    at: usize,
     strays: Vec<(String, usize)>,
     unknown: &mut BTreeMap<String, (usize, String, usize)>,
     label: &str,
 ) {
     for (k, off) in strays {
-        let quoted = format!("\"{k}\"");
-        let at_key = doc.text[..off.min(doc.text.len())]
-            .rfind(&quoted)
-            .unwrap_or(off);
-        let e = unknown.entry(k).or_insert((at_key, label.to_owned(), 0));
+        let e = unknown.entry(k).or_insert_with_key(|k| {
+            let quoted = format!("\"{k}\"");
+            let at_key = doc
+                .text
+                .get(at..off.min(doc.text.len()))
+                .and_then(|event| event.rfind(&quoted))
+                .map_or(off, |i| at + i);
+            (at_key, label.to_owned(), 0)
+        });
         e.2 += 1;
     }
 }
@@ -764,11 +809,7 @@ fn read_event(
     unknown: &mut BTreeMap<String, (usize, String, usize)>,
     keys: &mut BTreeSet<String>,
 ) -> Option<Draft> {
-    let errors_before = doc
-        .issues
-        .iter()
-        .filter(|i| i.level == Level::Error)
-        .count();
+    let errors_before = doc.errors();
     let name_value = entries
         .0
         .iter()
@@ -783,9 +824,9 @@ fn read_event(
         rejected,
         strays,
     } = event_fields(doc, entries, keys, &label);
-    count_strays(doc, strays, unknown, &label);
+    count_strays(doc, at, strays, unknown, &label);
 
-    let (line, _) = doc.pos(at);
+    let line = doc.line(at);
     let Some(name) = name_value else {
         doc.error_at(at, "an event has no `EventName` string".into());
         return None;
@@ -832,13 +873,7 @@ fn read_event(
     let precise_store = r.flag("PRECISE_STORE");
     let errata = r.errata();
     let sample_after = r.sample_after();
-    let errors_after = r
-        .doc
-        .issues
-        .iter()
-        .filter(|i| i.level == Level::Error)
-        .count();
-    if errors_after > errors_before {
+    if r.doc.errors() > errors_before {
         return None;
     }
     Some(Draft {
@@ -3230,5 +3265,54 @@ mod tests {
         assert_eq!(doc.pos(0), (1, 1));
         assert_eq!(doc.pos(3), (2, 1));
         assert_eq!(doc.pos(7), (2, 4));
+        // Backwards on the same line, then forwards again: the same answers.
+        assert_eq!(doc.pos(4), (2, 2));
+        assert_eq!(doc.pos(7), (2, 4));
+        // Inside a character: column 1, as before.
+        assert_eq!(doc.pos(5), (2, 1));
+    }
+
+    /// A one-line (minified) file of many events: each issue's column costs the distance from
+    /// the previous one, so the columns of n issues in file order scan the line once.
+    #[test]
+    fn columns_on_one_long_line_scan_it_once() {
+        let n = 5_000;
+        let events: Vec<String> = (0..n)
+            .map(|i| {
+                format!(
+                    r#"{{"EventName":"E{i}.X","EventCode":"0x01","UMask":"0x00","Counter":"0","SampleAfterValue":"0","Extra{}":"é"}}"#,
+                    i % 3
+                )
+            })
+            .collect();
+        let text = format!("[{}]", events.join(","));
+        let mut issues = Vec::new();
+        let file = parse_file("one-line.json", &text, &mut issues).expect("parses");
+        assert_eq!(file.events.len(), n);
+        // One warning per event (a sampling period of 0) and one per unknown key.
+        let warnings: Vec<_> = issues
+            .iter()
+            .filter(|i| i.level == Level::Warning)
+            .collect();
+        assert_eq!(warnings.len(), n + 3, "{:?}", &issues[..3]);
+        assert!(issues.iter().all(|i| i.line == Some(1)));
+        // The last event's warning is at its own column (characters, `é` is one).
+        let last = &warnings[n - 1];
+        let at = text.rfind(r#""0","Extra"#).expect("last event");
+        assert_eq!(last.column, Some(text[..at].chars().count() + 1));
+
+        let mut issues = Vec::new();
+        let doc = Doc::new("one-line.json", &text, &mut issues);
+        let mut at = 0;
+        while let Some(i) = text[at..].find("SampleAfterValue") {
+            at += i + 1;
+            doc.pos(at);
+        }
+        assert!(
+            doc.scanned.get() <= text.len(),
+            "{} bytes scanned for columns in a {}-byte line",
+            doc.scanned.get(),
+            text.len()
+        );
     }
 }

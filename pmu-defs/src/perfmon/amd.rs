@@ -346,7 +346,7 @@ fn read_object(
             ),
         );
     }
-    let line = doc.pos(at).0;
+    let line = doc.line(at);
     dir.events.push(AmdEvent {
         name: name.clone(),
         file: doc.name.to_owned(),
