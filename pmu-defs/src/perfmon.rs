@@ -450,6 +450,17 @@ pub struct PerfmonFile {
 /// Parses one perfmon JSON file (`{ "Header": ..., "Events": [...] }` or a bare array).
 /// Returns `None` when the file cannot be read at all; every problem goes to `issues`.
 pub fn parse_file(name: &str, text: &str, issues: &mut Vec<Issue>) -> Option<PerfmonFile> {
+    parse_file_within(name, text, &crate::Limits::default(), issues)
+}
+
+/// [`parse_file`], refusing (with an error, before reading any event) a list with more events
+/// than a model within `limits` can hold ([`max_events`]).
+fn parse_file_within(
+    name: &str,
+    text: &str,
+    limits: &crate::Limits,
+    issues: &mut Vec<Issue>,
+) -> Option<PerfmonFile> {
     let mut doc = Doc::new(name, text, issues);
     let mut out = PerfmonFile {
         name: name.to_owned(),
@@ -463,6 +474,12 @@ pub fn parse_file(name: &str, text: &str, issues: &mut Vec<Issue>) -> Option<Per
     };
     let events = top_level(&mut doc, text, &mut out)?;
     out.entries = events.len();
+    if events.len() > max_events(limits) {
+        let message = too_many_events(events.len(), limits);
+        let at = events.first().map_or(0, |e| doc.offset_of(e.get()));
+        doc.error_at(at, message);
+        return None;
+    }
     let drafts = read_events(&mut doc, events, &mut out.keys);
     let base = fixed_base(&drafts);
     out.fixed_from_one = base == 1;
@@ -1988,6 +2005,102 @@ fn event_line(e: &PerfmonEvent, version: u8, allow: &[(&str, &str)]) -> String {
     format!("  - {{ {} }}\n", body.join(", "))
 }
 
+/// Room kept in a model for the line `cargo xtask import-perfmon` adds when it writes the file
+/// (the `# yaml-language-server: $schema=` modeline, [`CoreModel::yaml_with_modeline`]).
+pub const MODELINE_ROOM: usize = 512;
+
+/// The fewest bytes one event takes in a model: the line of an event with a one-letter name,
+/// one code, one unit mask, one counter and nothing else.
+fn min_event_bytes() -> usize {
+    let mut e = PerfmonEvent {
+        name: "A".into(),
+        line: 1,
+        codes: vec![0],
+        umasks: vec![0],
+        umask2: None,
+        eq: false,
+        cmask: 0,
+        inv: false,
+        edge: false,
+        any: false,
+        counters: Counters {
+            general: vec![0],
+            fixed: Vec::new(),
+        },
+        counters_ht_off: None,
+        pebs_counters: None,
+        pdist_counters: None,
+        pdir_counters: None,
+        msr: None,
+        pebs: None,
+        precise: None,
+        speculative: None,
+        collect_pebs_record: None,
+        deprecated: false,
+        taken_alone: false,
+        data_la: false,
+        l1_hit_indication: false,
+        offcore: false,
+        ellc: false,
+        precise_store: false,
+        errata: Vec::new(),
+        sample_after: None,
+    };
+    let general = event_line(&e, 6, &[]).len();
+    e.counters = Counters {
+        general: Vec::new(),
+        fixed: vec![0],
+    };
+    general.min(event_line(&e, 6, &[]).len())
+}
+
+/// The most events one list may have: more cannot fit in a model the loader accepts under
+/// `limits` (`max_bytes`, less [`MODELINE_ROOM`], over [`min_event_bytes`]), so such a list is
+/// refused before its events are read.
+pub fn max_events(limits: &crate::Limits) -> usize {
+    limits.max_bytes.saturating_sub(MODELINE_ROOM) / min_event_bytes()
+}
+
+fn too_many_events(events: usize, limits: &crate::Limits) -> String {
+    let min = min_event_bytes();
+    format!(
+        "{events} events: their model would be at least {} bytes of YAML ({min} bytes an event \
+         at the least), more than the {} bytes the loader accepts in one file \
+         (`yaml-too-large`), so it could never be loaded; not imported (at most {} events fit)",
+        events.saturating_mul(min),
+        limits.max_bytes,
+        max_events(limits)
+    )
+}
+
+/// Refuses (an error at its JSON file, the model dropped) each model whose YAML, with room for
+/// the modeline, is larger than the loader accepts under `limits`: it could never be loaded,
+/// and the loader would only say so after reading it.
+fn check_sizes(imp: &mut Import, limits: &crate::Limits) {
+    let max = limits.max_bytes.saturating_sub(MODELINE_ROOM);
+    let issues = &mut imp.issues;
+    imp.models.retain(|m| {
+        if m.yaml.len() <= max {
+            return true;
+        }
+        issues.push(Issue::new(
+            Level::Error,
+            &m.json_file,
+            None,
+            format!(
+                "its model `{}` would be {} bytes of YAML ({} events), more than the {} bytes \
+                 the loader accepts in one file (`yaml-too-large`, less {MODELINE_ROOM} bytes \
+                 kept for the modeline), so it could never be loaded; not imported",
+                m.file_name,
+                m.yaml.len(),
+                m.events,
+                limits.max_bytes
+            ),
+        ));
+        false
+    });
+}
+
 /// The counter counts of an architectural generation: its general-purpose counter family
 /// (role `counter`) and its fixed-counter family (role `fixed-counter`, 0 when it has none).
 fn arch_counts(arch: &Generation) -> (u32, u32) {
@@ -2720,14 +2833,24 @@ pub fn import_path(path: &Path) -> Import {
 /// when `path` is a directory (a whole corpus), an entry for a generation the import does not
 /// write. Entries for other generations are left alone by a single-file import.
 pub fn import_path_reviewed(path: &Path, reviewed: &Reviewed) -> Import {
-    let mut imp = import_path_with(path, reviewed);
+    import_path_within(path, reviewed, &crate::Limits::default())
+}
+
+/// [`import_path_reviewed`] for models the loader is to read under `limits` (the loader's
+/// default for the shipped models): a list with more events than such a model can hold
+/// ([`max_events`]) is refused before its events are read, and a model whose YAML is larger
+/// than `limits.max_bytes` (less [`MODELINE_ROOM`]) once written, before it is validated;
+/// both are errors at the JSON file saying the sizes.
+pub fn import_path_within(path: &Path, reviewed: &Reviewed, limits: &crate::Limits) -> Import {
+    let mut imp = import_path_with(path, reviewed, limits);
+    check_sizes(&mut imp, limits);
     if !imp.models.is_empty() {
         reviewed.check(&imp.models, path.is_dir(), &mut imp.issues);
     }
     imp
 }
 
-fn import_path_with(path: &Path, reviewed: &Reviewed) -> Import {
+fn import_path_with(path: &Path, reviewed: &Reviewed, limits: &crate::Limits) -> Import {
     let mut imp = Import::default();
     if !path.exists() {
         imp.issues.push(Issue::new(
@@ -2820,7 +2943,7 @@ fn import_path_with(path: &Path, reviewed: &Reviewed) -> Import {
             return (false, issues, None);
         };
         let name = display(p);
-        let model = parse_file(&name, &text, &mut issues).and_then(|file| {
+        let model = parse_file_within(&name, &text, limits, &mut issues).and_then(|file| {
             let cpus: &[&MapRow] = rows_of.get(rel.as_str()).map_or(&[], Vec::as_slice);
             convert_reviewed(&file, rel, cpus, &provenance, reviewed, &mut issues)
         });
@@ -2880,11 +3003,13 @@ pub fn import_str(source: &str, text: &str) -> Import {
         ..Import::default()
     };
     let provenance = Provenance { commit: None };
-    if let Some(file) = parse_file(source, text, &mut imp.issues)
+    let limits = crate::Limits::default();
+    if let Some(file) = parse_file_within(source, text, &limits, &mut imp.issues)
         && let Some(model) = convert(&file, source, &[], &provenance, &mut imp.issues)
     {
         imp.models.push(model);
     }
+    check_sizes(&mut imp, &limits);
     if imp.models.is_empty() && !imp.has_errors() {
         imp.issues.push(Issue::new(
             Level::Error,
