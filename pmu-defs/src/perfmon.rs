@@ -2058,7 +2058,7 @@ fn min_event_bytes() -> usize {
 }
 
 /// The most events one list may have: more cannot fit in a model the loader accepts under
-/// `limits` (`max_bytes`, less [`MODELINE_ROOM`], over [`min_event_bytes`]), so such a list is
+/// `limits` (`max_bytes`, less [`MODELINE_ROOM`], over `min_event_bytes`), so such a list is
 /// refused before its events are read.
 pub fn max_events(limits: &crate::Limits) -> usize {
     limits.max_bytes.saturating_sub(MODELINE_ROOM) / min_event_bytes()
