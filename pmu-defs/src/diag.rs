@@ -601,6 +601,9 @@ pub struct Diagnostics {
     omitted: BTreeMap<(&'static str, Severity, bool), HashSet<u64>>,
     /// Errors pushed (repeats included), for `error_count`.
     errors: usize,
+    /// Files from this id on are kept before the others when a code is over its cap
+    /// ([`Diagnostics::prefer_from`]).
+    prefer_from: Option<usize>,
 }
 
 impl Default for Diagnostics {
@@ -628,7 +631,16 @@ impl Diagnostics {
             kept: BTreeMap::new(),
             omitted: BTreeMap::new(),
             errors: 0,
+            prefer_from: None,
         }
+    }
+
+    /// Over a code's cap, keeps the diagnostics of files `first` and later before those of
+    /// earlier files (then by position, as always): `validate PATH...` loads the shipped
+    /// definitions first and the user's files after, and the user's findings must not be the
+    /// ones left out for the shipped files' many acknowledged ones.
+    pub fn prefer_from(&mut self, first: usize) {
+        self.prefer_from = Some(first);
     }
 
     /// Records a diagnostic.
@@ -652,16 +664,28 @@ impl Diagnostics {
         }
     }
 
-    /// Keeps `d` among the first `cap` of its code by position, counting the one left out.
+    /// Keeps `d` among the first `cap` of its code by position (the preferred files'
+    /// first, [`Diagnostics::prefer_from`]), counting the one left out. Which are kept does
+    /// not depend on the order of pushes: the last under one total order goes.
     fn keep(&mut self, d: Diagnostic) {
         let set = self
             .kept
             .entry((d.code, d.acknowledged.is_some()))
             .or_default();
         set.insert(Ranked(d));
-        if set.len() > self.cap
-            && let Some(Ranked(last)) = set.pop_last()
+        if set.len() <= self.cap {
+            return;
+        }
+        let victim = match self.prefer_from {
+            Some(first) => set.iter().rev().find(|r| r.0.span().file < first),
+            None => None,
+        }
+        .or_else(|| set.last())
+        .cloned();
+        if let Some(victim) = victim
+            && set.remove(&victim)
         {
+            let last = victim.0;
             let mut h = std::hash::DefaultHasher::new();
             last.hash(&mut h);
             self.omitted

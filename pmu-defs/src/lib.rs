@@ -151,6 +151,14 @@ impl Loader {
         self
     }
 
+    /// Over a diagnostic code's cap ([`diag::MAX_PER_CODE`]), keeps the findings in files
+    /// added from now on (file ids `first` and later, `first` being [`Loader::sources`]'
+    /// length now) before those of the files added so far: for a vendor's files loaded on
+    /// top of the shipped definitions.
+    pub fn prefer_diagnostics_from_here(&mut self) {
+        self.diags.prefer_from(self.sources.len());
+    }
+
     /// Adds the canonical definitions shipped in [`defs_dir`] and the search aliases of
     /// [`aliases_file`].
     pub fn with_defaults(mut self) -> Self {

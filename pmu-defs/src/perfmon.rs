@@ -32,6 +32,7 @@ use crate::model::{CounterKind, Generation, Register, RegisterRole};
 use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
 use serde_json::value::RawValue;
 use std::borrow::Cow;
+use std::cell::Cell;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::{self, Write as _};
 use std::path::{Path, PathBuf};
@@ -93,11 +94,22 @@ impl fmt::Display for Issue {
 }
 
 /// A file's text with line lookup, and the issues found in it.
+///
+/// Positions cost no more than the text: a line is a binary search over the line starts, and
+/// a column counts characters from the last column computed on the same line when it lies
+/// before the offset (issues come in file order), so a file written on one line (minified
+/// JSON) does not count from the line start for every issue.
 struct Doc<'a> {
     name: &'a str,
     text: &'a str,
     line_starts: Vec<usize>,
     issues: &'a mut Vec<Issue>,
+    /// The last column computed: (its line's start, its offset, the column).
+    last_column: Cell<(usize, usize, usize)>,
+    /// Bytes of text scanned to compute columns (a test checks it stays linear).
+    scanned: Cell<usize>,
+    /// How many of `issues` were counted by [`Doc::errors`], and how many of those are errors.
+    counted: Cell<(usize, usize)>,
 }
 
 impl<'a> Doc<'a> {
@@ -109,19 +121,46 @@ impl<'a> Doc<'a> {
             text,
             line_starts,
             issues,
+            last_column: Cell::new((0, 0, 1)),
+            scanned: Cell::new(0),
+            counted: Cell::new((0, 0)),
         }
+    }
+
+    /// 1-based line of a byte offset.
+    fn line(&self, offset: usize) -> usize {
+        let offset = offset.min(self.text.len());
+        self.line_starts.partition_point(|&s| s <= offset)
     }
 
     /// 1-based line and column (in characters) of a byte offset.
     fn pos(&self, offset: usize) -> (usize, usize) {
         let offset = offset.min(self.text.len());
-        let line = self.line_starts.partition_point(|&s| s <= offset);
+        let line = self.line(offset);
         let start = self.line_starts[line.saturating_sub(1)];
-        let col = self
-            .text
-            .get(start..offset)
-            .map_or(1, |s| s.chars().count() + 1);
+        let (last_start, last_offset, last_col) = self.last_column.get();
+        // Go on from the last column when it is on this line, at or before `offset`.
+        let (from, col) = if last_start == start && last_offset <= offset {
+            (last_offset, last_col)
+        } else {
+            (start, 1)
+        };
+        let Some(part) = self.text.get(from..offset) else {
+            return (line, 1); // not at a character boundary
+        };
+        self.scanned.set(self.scanned.get() + part.len());
+        let col = col + part.chars().count();
+        self.last_column.set((start, offset, col));
         (line, col)
+    }
+
+    /// How many of the issues are errors (counting only those added since the last call).
+    fn errors(&self) -> usize {
+        let (seen, errors) = self.counted.get();
+        let new = self.issues.get(seen..).unwrap_or_default();
+        let errors = errors + new.iter().filter(|i| i.level == Level::Error).count();
+        self.counted.set((self.issues.len(), errors));
+        errors
     }
 
     /// Byte offset of a slice of this document's text.
@@ -419,6 +458,17 @@ pub struct PerfmonFile {
 /// Parses one perfmon JSON file (`{ "Header": ..., "Events": [...] }` or a bare array).
 /// Returns `None` when the file cannot be read at all; every problem goes to `issues`.
 pub fn parse_file(name: &str, text: &str, issues: &mut Vec<Issue>) -> Option<PerfmonFile> {
+    parse_file_within(name, text, &crate::Limits::default(), issues)
+}
+
+/// [`parse_file`], refusing (with an error, before reading any event) a list with more events
+/// than a model within `limits` can hold ([`max_events`]).
+fn parse_file_within(
+    name: &str,
+    text: &str,
+    limits: &crate::Limits,
+    issues: &mut Vec<Issue>,
+) -> Option<PerfmonFile> {
     let mut doc = Doc::new(name, text, issues);
     let mut out = PerfmonFile {
         name: name.to_owned(),
@@ -432,6 +482,12 @@ pub fn parse_file(name: &str, text: &str, issues: &mut Vec<Issue>) -> Option<Per
     };
     let events = top_level(&mut doc, text, &mut out)?;
     out.entries = events.len();
+    if events.len() > max_events(limits) {
+        let message = too_many_events(events.len(), limits);
+        let at = events.first().map_or(0, |e| doc.offset_of(e.get()));
+        doc.error_at(at, message);
+        return None;
+    }
     let drafts = read_events(&mut doc, events, &mut out.keys);
     let base = fixed_base(&drafts);
     out.fixed_from_one = base == 1;
@@ -804,20 +860,26 @@ fn event_fields<'v>(
     }
 }
 
-/// Counts the unknown keys of one event into `unknown` (key -> where first seen, by which
-/// event, how often), pointing at the key itself when it is written without escapes.
+/// Counts the unknown keys of one event (the object at `at`) into `unknown` (key -> where
+/// first seen, by which event, how often), pointing at the key itself when it is written
+/// without escapes. Only a key's first use is located, and only within its event's text.
 fn count_strays(
     doc: &Doc<'_>,
+    at: usize,
     strays: Vec<(String, usize)>,
     unknown: &mut BTreeMap<String, (usize, String, usize)>,
     label: &str,
 ) {
     for (k, off) in strays {
-        let quoted = format!("\"{k}\"");
-        let at_key = doc.text[..off.min(doc.text.len())]
-            .rfind(&quoted)
-            .unwrap_or(off);
-        let e = unknown.entry(k).or_insert((at_key, label.to_owned(), 0));
+        let e = unknown.entry(k).or_insert_with_key(|k| {
+            let quoted = format!("\"{k}\"");
+            let at_key = doc
+                .text
+                .get(at..off.min(doc.text.len()))
+                .and_then(|event| event.rfind(&quoted))
+                .map_or(off, |i| at + i);
+            (at_key, label.to_owned(), 0)
+        });
         e.2 += 1;
     }
 }
@@ -831,11 +893,7 @@ fn read_event(
     unknown: &mut BTreeMap<String, (usize, String, usize)>,
     keys: &mut BTreeSet<String>,
 ) -> Option<Draft> {
-    let errors_before = doc
-        .issues
-        .iter()
-        .filter(|i| i.level == Level::Error)
-        .count();
+    let errors_before = doc.errors();
     let name_value = entries
         .0
         .iter()
@@ -850,9 +908,9 @@ fn read_event(
         rejected,
         strays,
     } = event_fields(doc, entries, keys, &label);
-    count_strays(doc, strays, unknown, &label);
+    count_strays(doc, at, strays, unknown, &label);
 
-    let (line, _) = doc.pos(at);
+    let line = doc.line(at);
     let Some(name) = name_value else {
         doc.error_at(at, "an event has no `EventName` string".into());
         return None;
@@ -902,13 +960,7 @@ fn read_event(
     let precise_store = r.flag("PRECISE_STORE");
     let errata = r.errata();
     let sample_after = r.sample_after();
-    let errors_after = r
-        .doc
-        .issues
-        .iter()
-        .filter(|i| i.level == Level::Error)
-        .count();
-    if errors_after > errors_before {
+    if r.doc.errors() > errors_before {
         return None;
     }
     Some(Draft {
@@ -1881,6 +1933,9 @@ pub fn json_locations(
 /// with the source: `from Intel perfmon — DO NOT EDIT.` or [`amd::SOURCE_LINE`].
 pub const HEADER: &str = "# @generated by `cargo xtask import-perfmon`";
 
+/// The rest of the first line of a model generated from Intel's lists, after [`HEADER`].
+pub const INTEL_SOURCE_LINE: &str = "from Intel perfmon — DO NOT EDIT.";
+
 /// `alderlake_goldencove_core.json` → `alderlake-goldencove`: lowercase, `_core` dropped,
 /// every run of other characters a `-`.
 pub fn model_name(file_name: &str) -> String {
@@ -2114,6 +2169,104 @@ fn event_line(e: &PerfmonEvent, version: u8, allow: &[(&str, &str)]) -> String {
     format!("  - {{ {} }}\n", body.join(", "))
 }
 
+/// Room kept in a model for the line `cargo xtask import-perfmon` adds when it writes the file
+/// (the `# yaml-language-server: $schema=` modeline, [`CoreModel::yaml_with_modeline`]).
+pub const MODELINE_ROOM: usize = 512;
+
+/// The fewest bytes one event takes in a model: the line of an event with a one-letter name,
+/// one code, one unit mask, one counter and nothing else.
+fn min_event_bytes() -> usize {
+    let mut e = PerfmonEvent {
+        name: "A".into(),
+        line: 1,
+        codes: vec![0],
+        umasks: vec![0],
+        umask2: None,
+        eq: false,
+        cmask: 0,
+        inv: false,
+        edge: false,
+        any: false,
+        counters: Counters {
+            general: vec![0],
+            fixed: Vec::new(),
+        },
+        counters_ht_off: None,
+        pebs_counters: None,
+        pdist_counters: None,
+        pdir_counters: None,
+        msr: None,
+        pebs: None,
+        precise: None,
+        speculative: None,
+        collect_pebs_record: None,
+        deprecated: false,
+        taken_alone: false,
+        data_la: false,
+        l1_hit_indication: false,
+        offcore: false,
+        offmodule: false,
+        msr_per_umask: false,
+        ellc: false,
+        precise_store: false,
+        errata: Vec::new(),
+        sample_after: None,
+    };
+    let general = event_line(&e, 6, &[]).len();
+    e.counters = Counters {
+        general: Vec::new(),
+        fixed: vec![0],
+    };
+    general.min(event_line(&e, 6, &[]).len())
+}
+
+/// The most events one list may have: more cannot fit in a model the loader accepts under
+/// `limits` (`max_bytes`, less [`MODELINE_ROOM`], over `min_event_bytes`), so such a list is
+/// refused before its events are read.
+pub fn max_events(limits: &crate::Limits) -> usize {
+    limits.max_bytes.saturating_sub(MODELINE_ROOM) / min_event_bytes()
+}
+
+fn too_many_events(events: usize, limits: &crate::Limits) -> String {
+    let min = min_event_bytes();
+    format!(
+        "{events} events: their model would be at least {} bytes of YAML ({min} bytes an event \
+         at the least), more than the {} bytes the loader accepts in one file \
+         (`yaml-too-large`), so it could never be loaded; not imported (at most {} events fit)",
+        events.saturating_mul(min),
+        limits.max_bytes,
+        max_events(limits)
+    )
+}
+
+/// Refuses (an error at its JSON file, the model dropped) each model whose YAML, with room for
+/// the modeline, is larger than the loader accepts under `limits`: it could never be loaded,
+/// and the loader would only say so after reading it.
+fn check_sizes(imp: &mut Import, limits: &crate::Limits) {
+    let max = limits.max_bytes.saturating_sub(MODELINE_ROOM);
+    let issues = &mut imp.issues;
+    imp.models.retain(|m| {
+        if m.yaml.len() <= max {
+            return true;
+        }
+        issues.push(Issue::new(
+            Level::Error,
+            &m.json_file,
+            None,
+            format!(
+                "its model `{}` would be {} bytes of YAML ({} events), more than the {} bytes \
+                 the loader accepts in one file (`yaml-too-large`, less {MODELINE_ROOM} bytes \
+                 kept for the modeline), so it could never be loaded; not imported",
+                m.file_name,
+                m.yaml.len(),
+                m.events,
+                limits.max_bytes
+            ),
+        ));
+        false
+    });
+}
+
 /// The counter counts of an architectural generation: its general-purpose counter family
 /// (role `counter`) and its fixed-counter family (role `fixed-counter`, 0 when it has none).
 fn arch_counts(arch: &Generation) -> (u32, u32) {
@@ -2338,7 +2491,7 @@ fn model_header(
 ) -> String {
     let v = arch.version;
     let mut y = String::new();
-    let _ = writeln!(y, "{HEADER} from Intel perfmon — DO NOT EDIT.");
+    let _ = writeln!(y, "{HEADER} {INTEL_SOURCE_LINE}");
     let _ = writeln!(
         y,
         "# Source: {}, intel/perfmon commit {}{}{}.",
@@ -2728,6 +2881,69 @@ pub struct Import {
     /// One line per model on what its source had that is not imported (AMD: events of other
     /// PMUs, metrics).
     pub notes: Vec<String>,
+    /// When the input is a whole corpus (a directory with its mapfile): its kind and every
+    /// source its mapfile lists. `None` for a file, or a directory without a mapfile.
+    pub corpus: Option<Corpus>,
+}
+
+/// Where generated models come from: which importer wrote them (the first line of the file
+/// says it, after [`HEADER`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CorpusKind {
+    /// Intel's perfmon lists (`mapfile.csv` and `<PLATFORM>/events/*_core.json`).
+    IntelPerfmon,
+    /// Linux perf's AMD lists (`mapfile.csv` rows naming `amdzenN` directories).
+    LinuxPerfAmd,
+}
+
+impl CorpusKind {
+    /// The kind named by a generated file's first line, or `None` when `text` does not start
+    /// with the importer's header (a hand-written file) or names no known source.
+    pub fn of_generated(text: &str) -> Option<CorpusKind> {
+        let first = text.lines().next()?.strip_prefix(HEADER)?.trim_start();
+        if first.starts_with(INTEL_SOURCE_LINE) {
+            Some(CorpusKind::IntelPerfmon)
+        } else if first.starts_with(amd::SOURCE_LINE) {
+            Some(CorpusKind::LinuxPerfAmd)
+        } else {
+            None
+        }
+    }
+
+    /// What the kind is, for messages: `Intel perfmon`, `Linux perf's AMD lists`.
+    pub fn describe(self) -> &'static str {
+        match self {
+            CorpusKind::IntelPerfmon => "Intel perfmon",
+            CorpusKind::LinuxPerfAmd => "Linux perf's AMD lists",
+        }
+    }
+}
+
+/// A whole corpus an import read: its kind, its mapfile and the sources the mapfile lists
+/// (core files for Intel, `amdzenN` directories for AMD), as the models' `source:` names them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Corpus {
+    /// Intel or AMD.
+    pub kind: CorpusKind,
+    /// The mapfile, as issues name it.
+    pub mapfile: String,
+    /// Every source the mapfile lists (its core rows), present or not.
+    pub listed: BTreeSet<String>,
+}
+
+/// The `source:` a generated model names (the path of its JSON file relative to the corpus,
+/// or AMD's `amdzenN` directory), read from the line the importer writes; `None` when there
+/// is none.
+pub fn generated_source(text: &str) -> Option<String> {
+    let value = text
+        .lines()
+        .find_map(|l| l.strip_prefix("source: "))?
+        .trim();
+    if value.starts_with('"') {
+        serde_json::from_str(value).ok()
+    } else {
+        Some(value.to_owned())
+    }
 }
 
 impl Import {
@@ -2867,14 +3083,24 @@ pub fn import_path(path: &Path) -> Import {
 /// when `path` is a directory (a whole corpus), an entry for a generation the import does not
 /// write. Entries for other generations are left alone by a single-file import.
 pub fn import_path_reviewed(path: &Path, reviewed: &Reviewed) -> Import {
-    let mut imp = import_path_with(path, reviewed);
+    import_path_within(path, reviewed, &crate::Limits::default())
+}
+
+/// [`import_path_reviewed`] for models the loader is to read under `limits` (the loader's
+/// default for the shipped models): a list with more events than such a model can hold
+/// ([`max_events`]) is refused before its events are read, and a model whose YAML is larger
+/// than `limits.max_bytes` (less [`MODELINE_ROOM`]) once written, before it is validated;
+/// both are errors at the JSON file saying the sizes.
+pub fn import_path_within(path: &Path, reviewed: &Reviewed, limits: &crate::Limits) -> Import {
+    let mut imp = import_path_with(path, reviewed, limits);
+    check_sizes(&mut imp, limits);
     if !imp.models.is_empty() {
         reviewed.check(&imp.models, path.is_dir(), &mut imp.issues);
     }
     imp
 }
 
-fn import_path_with(path: &Path, reviewed: &Reviewed) -> Import {
+fn import_path_with(path: &Path, reviewed: &Reviewed, limits: &crate::Limits) -> Import {
     let mut imp = Import::default();
     if !path.exists() {
         imp.issues.push(Issue::new(
@@ -2896,6 +3122,17 @@ fn import_path_with(path: &Path, reviewed: &Reviewed) -> Import {
     if path.is_dir() {
         root = path.to_path_buf();
         import_dir(&root, &mut files, &mut rows, &mut imp);
+        if !rows.is_empty() {
+            imp.corpus = Some(Corpus {
+                kind: CorpusKind::IntelPerfmon,
+                mapfile: display(&root.join("mapfile.csv")),
+                listed: rows
+                    .iter()
+                    .filter(|r| r.is_core())
+                    .map(|r| r.file.clone())
+                    .collect(),
+            });
+        }
     } else {
         // A single file: its corpus root is the closest ancestor holding mapfile.csv.
         let mut corpus = None;
@@ -2967,7 +3204,7 @@ fn import_path_with(path: &Path, reviewed: &Reviewed) -> Import {
             return (false, issues, None);
         };
         let name = display(p);
-        let model = parse_file(&name, &text, &mut issues).and_then(|file| {
+        let model = parse_file_within(&name, &text, limits, &mut issues).and_then(|file| {
             let cpus: &[&MapRow] = rows_of.get(rel.as_str()).map_or(&[], Vec::as_slice);
             convert_reviewed(&file, rel, cpus, &provenance, reviewed, &mut issues)
         });
@@ -3027,11 +3264,13 @@ pub fn import_str(source: &str, text: &str) -> Import {
         ..Import::default()
     };
     let provenance = Provenance { commit: None };
-    if let Some(file) = parse_file(source, text, &mut imp.issues)
+    let limits = crate::Limits::default();
+    if let Some(file) = parse_file_within(source, text, &limits, &mut imp.issues)
         && let Some(model) = convert(&file, source, &[], &provenance, &mut imp.issues)
     {
         imp.models.push(model);
     }
+    check_sizes(&mut imp, &limits);
     if imp.models.is_empty() && !imp.has_errors() {
         imp.issues.push(Issue::new(
             Level::Error,
@@ -3412,5 +3651,54 @@ mod tests {
         assert_eq!(doc.pos(0), (1, 1));
         assert_eq!(doc.pos(3), (2, 1));
         assert_eq!(doc.pos(7), (2, 4));
+        // Backwards on the same line, then forwards again: the same answers.
+        assert_eq!(doc.pos(4), (2, 2));
+        assert_eq!(doc.pos(7), (2, 4));
+        // Inside a character: column 1, as before.
+        assert_eq!(doc.pos(5), (2, 1));
+    }
+
+    /// A one-line (minified) file of many events: each issue's column costs the distance from
+    /// the previous one, so the columns of n issues in file order scan the line once.
+    #[test]
+    fn columns_on_one_long_line_scan_it_once() {
+        let n = 5_000;
+        let events: Vec<String> = (0..n)
+            .map(|i| {
+                format!(
+                    r#"{{"EventName":"E{i}.X","EventCode":"0x01","UMask":"0x00","Counter":"0","SampleAfterValue":"0","Extra{}":"é"}}"#,
+                    i % 3
+                )
+            })
+            .collect();
+        let text = format!("[{}]", events.join(","));
+        let mut issues = Vec::new();
+        let file = parse_file("one-line.json", &text, &mut issues).expect("parses");
+        assert_eq!(file.events.len(), n);
+        // One warning per event (a sampling period of 0) and one per unknown key.
+        let warnings: Vec<_> = issues
+            .iter()
+            .filter(|i| i.level == Level::Warning)
+            .collect();
+        assert_eq!(warnings.len(), n + 3, "{:?}", &issues[..3]);
+        assert!(issues.iter().all(|i| i.line == Some(1)));
+        // The last event's warning is at its own column (characters, `é` is one).
+        let last = &warnings[n - 1];
+        let at = text.rfind(r#""0","Extra"#).expect("last event");
+        assert_eq!(last.column, Some(text[..at].chars().count() + 1));
+
+        let mut issues = Vec::new();
+        let doc = Doc::new("one-line.json", &text, &mut issues);
+        let mut at = 0;
+        while let Some(i) = text[at..].find("SampleAfterValue") {
+            at += i + 1;
+            doc.pos(at);
+        }
+        assert!(
+            doc.scanned.get() <= text.len(),
+            "{} bytes scanned for columns in a {}-byte line",
+            doc.scanned.get(),
+            text.len()
+        );
     }
 }

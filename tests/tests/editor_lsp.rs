@@ -967,6 +967,8 @@ events:
     data-la: true
     l1-hit-indication: false
     offcore: true
+    offmodule: false
+    msr-per-umask: false
     ellc: false
     precise-store: false
     errata: [SKL057]

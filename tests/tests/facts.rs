@@ -2078,6 +2078,9 @@ fn intel_core_models_extend_their_architectural_version() {
 /// off-core response registers (PMU_FL_HAS_RSP_1 cleared, none in their extra_regs).
 #[test]
 fn todays_intel_cores_have_their_counters_and_response_registers() {
+    // (id, architectural version, microarchitecture, general and fixed counters, the valid
+    // mask of MSR_OMR (Linux intel_pnc/arw_extra_regs) or None for off-core response at
+    // 1A6H/1A7H (Linux masks 0x3fffffffff / 0xfffffffffff).
     let cases = [
         (
             "intel-graniterapids",
@@ -2085,6 +2088,7 @@ fn todays_intel_cores_have_their_counters_and_response_registers() {
             "intel-goldencove-family",
             8,
             4,
+            None,
         ),
         (
             "intel-pantherlake-cougarcove",
@@ -2092,6 +2096,7 @@ fn todays_intel_cores_have_their_counters_and_response_registers() {
             "intel-lioncove-family",
             10,
             4,
+            None,
         ),
         (
             "intel-pantherlake-darkmont",
@@ -2099,6 +2104,7 @@ fn todays_intel_cores_have_their_counters_and_response_registers() {
             "intel-skymont-family",
             8,
             7,
+            None,
         ),
         (
             "intel-novalake-coyotecove",
@@ -2106,6 +2112,7 @@ fn todays_intel_cores_have_their_counters_and_response_registers() {
             "intel-panthercove-family",
             8,
             4,
+            Some(0x40ff_ffff_0000_ffffu64),
         ),
         (
             "intel-novalake-arcticwolf",
@@ -2113,9 +2120,10 @@ fn todays_intel_cores_have_their_counters_and_response_registers() {
             "intel-arcticwolf-family",
             8,
             7,
+            Some(0xc0ff_ffff_ffff_ffff),
         ),
     ];
-    for (id, version, family, general, fixed) in cases {
+    for (id, version, family, general, fixed, omr_mask) in cases {
         let g = generation(id);
         assert_eq!(g.extends.as_deref(), Some(family), "{id}");
         assert!(
@@ -2133,40 +2141,25 @@ fn todays_intel_cores_have_their_counters_and_response_registers() {
             assert!(e.counters.iter().all(|&c| c < general), "{id} {}", e.name);
             assert!(e.fixed.is_none_or(|f| f < fixed), "{id} {}", e.name);
         }
-    }
-    // Off-core response on Granite Rapids and Panther Lake (Linux masks 0x3fffffffff /
-    // 0xfffffffffff), off-module response on Nova Lake.
-    for id in [
-        "intel-graniterapids",
-        "intel-pantherlake-cougarcove",
-        "intel-pantherlake-darkmont",
-    ] {
-        let g = generation(id);
         assert_eq!(
-            g.register_at(0x1A6).map(|r| r.name.as_str()),
-            Some("MSR_OFFCORE_RSP_0"),
+            reg(g, "MSR_PEBS_LD_LAT_THRESHOLD").addresses,
+            [0x3F6],
             "{id}"
         );
-        assert!(g.register("MSR_OMR").is_none(), "{id}");
-    }
-    for (id, valid) in [
-        ("intel-novalake-coyotecove", 0x40ff_ffff_0000_ffffu64),
-        ("intel-novalake-arcticwolf", 0xc0ff_ffff_ffff_ffff),
-    ] {
-        let g = generation(id);
+        let Some(valid) = omr_mask else {
+            let rsp = g.register_at(0x1A6).map(|r| r.name.as_str());
+            assert_eq!(rsp, Some("MSR_OFFCORE_RSP_0"), "{id}");
+            assert!(g.register("MSR_OMR").is_none(), "{id}");
+            continue;
+        };
         assert!(
             g.register_at(0x1A6).is_none() && g.register_at(0x1A7).is_none(),
             "{id}"
         );
         let omr = reg(g, "MSR_OMR");
         assert_eq!(omr.addresses, [0x3E0, 0x3E1, 0x3E2, 0x3E3], "{id}");
-        // The writable bits are exactly Linux's valid mask (intel_pnc/arw_extra_regs).
+        // The writable bits are exactly Linux's valid mask.
         assert_eq!(!omr.reserved_mask, valid, "{id}");
-        assert_eq!(
-            reg(g, "MSR_PEBS_LD_LAT_THRESHOLD").addresses,
-            [0x3F6],
-            "{id}"
-        );
     }
     // Coyote Cove qualifies front-end events (MSR_PEBS_FRONTEND, Linux mask 0x7fff1f);
     // Arctic Wolf has no such register in Linux's intel_arw_extra_regs.

@@ -1682,3 +1682,128 @@ fn assert_unknown_aux_msrs(l: &pmu_defs::Loaded) {
     assert!(!expected.is_empty(), "the fixtures have auxiliary MSRs");
     assert_eq!(found, expected);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Size: linear work, and a list too large for the loader refused before the work
+// ---------------------------------------------------------------------------------------------
+
+/// A perfmon list of `n` distinct invented events, written on one line (as minified JSON is:
+/// every position is on line 1), each with a sampling period of 0 (one warning an event).
+fn synthetic_list(n: usize) -> String {
+    let events: Vec<String> = (0..n)
+        .map(|i| {
+            format!(
+                r#"{{"EventCode":"0x{:02X}","UMask":"0x{:02X}","EventName":"SYNTH_EVENT_{}.UNIT_{}","Counter":"0,1,2,3","SampleAfterValue":"0","CounterMask":"{}"}}"#,
+                1 + i % 255,
+                (i / 255) % 256,
+                i / 256,
+                i % 256,
+                i / (255 * 256),
+            )
+        })
+        .collect();
+    format!(
+        r#"{{"Header":{{"Version":"1"}},"Events":[{}]}}"#,
+        events.join(",")
+    )
+}
+
+/// 20,000 events on one line (where positions used to cost the square of the line's length,
+/// and each event counted every issue before it): all imported, every warning at its event's
+/// column, and the model loads.
+#[test]
+fn a_large_one_line_list_imports_whole() {
+    let n = 20_000;
+    let dir = temp_dir("large");
+    let file = dir.join("synthetic_core.json");
+    let text = synthetic_list(n);
+    std::fs::write(&file, &text).unwrap();
+    let imp = perfmon::import_path(&file);
+    assert!(!imp.has_errors(), "{:#?}", errors(&imp.issues));
+    assert_eq!(imp.events(), n);
+    let period: Vec<&Issue> = imp
+        .issues
+        .iter()
+        .filter(|i| i.message.contains("`SampleAfterValue` is 0"))
+        .collect();
+    assert_eq!(period.len(), n);
+    let last = period[n - 1];
+    let at = text.rfind(r#""0","CounterMask""#).unwrap();
+    assert_eq!(
+        (last.line, last.column),
+        (Some(1), Some(text[..at].chars().count() + 1))
+    );
+    let loaded = perfmon::check_models(&imp.models);
+    assert!(!loaded.has_errors(), "{}", loaded.render_diagnostics());
+    let g = loaded.model.generation("intel-synthetic").unwrap();
+    assert!(g.event("SYNTH_EVENT_78.UNIT_31").is_some());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A list whose model cannot fit the loader's limit is refused with an error saying the file,
+/// the count or size and the limit: by its event count before any event is read, else by the
+/// YAML's size before it is validated. A small limit stands in for the loader's 8 MiB.
+#[test]
+fn a_list_too_large_for_the_loader_is_refused_first() {
+    let limits = pmu_defs::Limits {
+        max_bytes: 8192,
+        ..Default::default()
+    };
+    assert!(perfmon::max_events(&limits) < 1000);
+    let dir = temp_dir("too-large");
+
+    // Too many events for any model within the limit: refused before they are read (no
+    // event's warning about its sampling period).
+    let many = dir.join("many_core.json");
+    std::fs::write(&many, synthetic_list(1000)).unwrap();
+    let imp = perfmon::import_path_within(&many, &perfmon::Reviewed::default(), &limits);
+    assert!(imp.models.is_empty());
+    assert_eq!(error_lines(&imp).len(), 1, "{:#?}", imp.issues);
+    let e = &error_lines(&imp)[0];
+    assert!(
+        e.starts_with(&format!("error: {}:1:", many.display())),
+        "{e}"
+    );
+    for part in [
+        "1000 events: their model would be at least ",
+        "bytes of YAML",
+        "more than the 8192 bytes the loader accepts in one file (`yaml-too-large`)",
+        "not imported",
+    ] {
+        assert!(e.contains(part), "{e}\nlacks: {part}");
+    }
+    assert!(
+        !imp.issues
+            .iter()
+            .any(|i| i.message.contains("SampleAfterValue")),
+        "events were read: {:#?}",
+        imp.issues
+    );
+
+    // Few enough events, but their lines are longer than the least: refused by the model's
+    // size, before the loader reads it.
+    let long = dir.join("long_core.json");
+    std::fs::write(&long, synthetic_list(100)).unwrap();
+    let imp = perfmon::import_path_within(&long, &perfmon::Reviewed::default(), &limits);
+    assert!(imp.models.is_empty());
+    let e = error_lines(&imp);
+    assert_eq!(e.len(), 1, "{:#?}", imp.issues);
+    assert!(
+        e[0].starts_with(&format!(
+            "error: {}: its model `long.yaml` would be ",
+            long.display()
+        )),
+        "{}",
+        e[0]
+    );
+    assert!(
+        e[0].contains("bytes of YAML (100 events), more than the 8192 bytes the loader accepts"),
+        "{}",
+        e[0]
+    );
+
+    // The same list within the loader's own limit imports.
+    let imp = perfmon::import_path(&long);
+    assert!(!imp.has_errors(), "{:#?}", imp.issues);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -214,7 +214,109 @@ fn install(out: &Path, fresh: &BTreeMap<&str, String>, stale: &[&String]) -> Res
 
 /// Runs the import; `out` is the output directory, `reviewed` the reviewed-findings file whose
 /// `allow:` entries go into the models ([`reviewed_for`]).
-pub fn run(input: &Path, out: &Path, reviewed: Option<&Path>, check: bool) -> ExitCode {
+/// Why a generated file the import did not produce stays: the reason for the file, and the
+/// same without its details, for a summary of many.
+struct Left {
+    why: String,
+    kind: String,
+}
+
+/// Whether a generated file (`text`) that this import did not produce is removed (`Ok`, with
+/// the reason) or left (`Err`): removed only with `--prune`, or when the input is a whole
+/// corpus (`corpus`) of the kind the file's header names whose mapfile no longer lists the
+/// file's `source:`. A file whose source is still listed (a core file missing from a partial
+/// checkout) stays.
+fn fate(text: &str, corpus: Option<&perfmon::Corpus>, prune: bool) -> Result<String, Left> {
+    if prune {
+        return Ok("--prune".into());
+    }
+    let left = |why: String, kind: &str| {
+        Err(Left {
+            why,
+            kind: kind.to_owned(),
+        })
+    };
+    let Some(corpus) = corpus else {
+        let why = "the input is not a whole corpus: a directory with its mapfile.csv";
+        return left(why.into(), why);
+    };
+    let kind = perfmon::CorpusKind::of_generated(text);
+    if kind != Some(corpus.kind) {
+        let why = format!(
+            "generated from {}, not {}",
+            kind.map_or("an unknown source", perfmon::CorpusKind::describe),
+            corpus.kind.describe()
+        );
+        return left(why.clone(), &why);
+    }
+    let Some(source) = perfmon::generated_source(text) else {
+        let why = "its header names no `source:`";
+        return left(why.into(), why);
+    };
+    if corpus.listed.contains(&source) {
+        return left(
+            format!(
+                "its source `{source}` is still listed in {} but was not imported",
+                corpus.mapfile
+            ),
+            &format!("their sources are still listed in {}", corpus.mapfile),
+        );
+    }
+    Ok(format!(
+        "its source `{source}` is no longer listed in {}",
+        corpus.mapfile
+    ))
+}
+
+/// Says which generated files in `out` the import left alone and why (`check`: that it did
+/// not compare them): one line each, or one line per reason when there are more than
+/// [`LEFT_IN_FULL`].
+fn report_left(out: &Path, left: &[(&String, Left)], check: bool) {
+    let (verb, end) = if check {
+        ("note: not checked:", "; --prune would count it")
+    } else {
+        ("left", "; pass --prune to remove it")
+    };
+    if left.len() <= LEFT_IN_FULL {
+        for (name, l) in left {
+            println!(
+                "{verb} {}: not produced by this import ({}){end}",
+                out.join(name).display(),
+                l.why
+            );
+        }
+        return;
+    }
+    let mut by_kind: BTreeMap<&str, usize> = BTreeMap::new();
+    for (_, l) in left {
+        *by_kind.entry(l.kind.as_str()).or_default() += 1;
+    }
+    for (kind, n) in by_kind {
+        println!(
+            "{verb} {n} generated files in {} not produced by this import ({kind}){}",
+            out.display(),
+            if check {
+                "; --prune would count them"
+            } else {
+                "; pass --prune to remove them"
+            }
+        );
+    }
+}
+
+/// Up to this many files left alone are named one by one.
+const LEFT_IN_FULL: usize = 5;
+
+/// Runs the import; `out` is the output directory, `reviewed` the reviewed-findings file whose
+/// `allow:` entries go into the models ([`reviewed_for`]); with `prune`, every generated file
+/// in `out` that this import did not produce is removed (else only those [`fate`] is sure of).
+pub fn run(
+    input: &Path,
+    out: &Path,
+    reviewed: Option<&Path>,
+    check: bool,
+    prune: bool,
+) -> ExitCode {
     let started = Instant::now();
     let mut issues = Vec::new();
     let findings = match reviewed {
@@ -326,8 +428,6 @@ pub fn run(input: &Path, out: &Path, reviewed: Option<&Path>, check: bool) -> Ex
         );
     }
 
-    // Stale files only make sense for a whole corpus; a single file leaves the others alone.
-    let whole = input.is_dir();
     let existing = generated_files(out);
     let modeline = modeline_for(out);
     let fresh: BTreeMap<&str, String> = import
@@ -341,14 +441,19 @@ pub fn run(input: &Path, out: &Path, reviewed: Option<&Path>, check: bool) -> Ex
             (m.file_name.as_str(), yaml)
         })
         .collect();
-    let stale: Vec<&String> = if whole {
-        existing
-            .keys()
-            .filter(|k| !fresh.contains_key(k.as_str()))
-            .collect()
-    } else {
-        Vec::new()
-    };
+    // Generated files this import did not produce: removed only when certain they are this
+    // corpus's and their source is gone from it, or when asked to (`--prune`).
+    let mut stale: Vec<(&String, String)> = Vec::new();
+    let mut left: Vec<(&String, Left)> = Vec::new();
+    for (name, text) in existing
+        .iter()
+        .filter(|(name, _)| !fresh.contains_key(name.as_str()))
+    {
+        match fate(text, import.corpus.as_ref(), prune) {
+            Ok(why) => stale.push((name, why)),
+            Err(why) => left.push((name, why)),
+        }
+    }
 
     if check {
         let mut bad = 0;
@@ -366,13 +471,14 @@ pub fn run(input: &Path, out: &Path, reviewed: Option<&Path>, check: bool) -> Ex
                 }
             }
         }
-        for name in &stale {
+        for (name, why) in &stale {
             eprintln!(
-                "error: {} was generated from a file the corpus no longer has",
+                "error: {} is not produced by this import and would be removed ({why})",
                 out.join(name).display()
             );
             bad += 1;
         }
+        report_left(out, &left, true);
         if bad > 0 {
             eprintln!(
                 "error: {bad} file(s) out of date; run `cargo xtask import-perfmon {}` and commit the result",
@@ -395,14 +501,16 @@ pub fn run(input: &Path, out: &Path, reviewed: Option<&Path>, check: bool) -> Ex
         .collect();
     let (written, unchanged) = (changed.len(), fresh.len() - changed.len());
     if written > 0 || !stale.is_empty() {
-        if let Err(e) = install(out, &fresh, &stale) {
+        let names: Vec<&String> = stale.iter().map(|(n, _)| *n).collect();
+        if let Err(e) = install(out, &fresh, &names) {
             eprintln!("error: {e}");
             return ExitCode::FAILURE;
         }
-        for name in &stale {
-            println!("removed {} (its source is gone)", out.join(name).display());
+        for (name, why) in &stale {
+            println!("removed {} ({why})", out.join(name).display());
         }
     }
+    report_left(out, &left, false);
     println!(
         "wrote {written} file(s), {unchanged} unchanged, in {}",
         out.display()

@@ -118,9 +118,16 @@ enum Command {
         #[arg(long)]
         out: Option<PathBuf>,
         /// Do not write; exit 1 when the files in the output directory differ from a fresh
-        /// import.
+        /// import, or when a file would be removed.
         #[arg(long)]
         check: bool,
+        /// Also remove every generated file in the output directory that this import does not
+        /// produce. Without it, a generated file is removed only when the input is a whole
+        /// corpus (a directory with its mapfile.csv) of the kind its header names (Intel
+        /// perfmon, Linux perf's AMD lists) and the mapfile no longer lists its `source:`;
+        /// others are left and listed. Hand-written files are never removed.
+        #[arg(long)]
+        prune: bool,
         /// The reviewed findings to write as `allow:` entries (default:
         /// pmu-defs/import/reviewed.yaml when the output is the default directory, else none).
         #[arg(long)]
@@ -172,6 +179,9 @@ fn validate_on_base(paths: &[PathBuf], verbose: bool) -> ExitCode {
     }
     loader.add_file(&workspace_root().join("pmu-defs/aliases.yaml"));
     let first = loader.sources().len();
+    // The given files' findings are shown in full: the shipped files' (many acknowledged)
+    // ones must not take their place under the per-code cap.
+    loader.prefer_diagnostics_from_here();
     for p in paths {
         loader.add_path(p);
     }
@@ -264,11 +274,12 @@ fn main() -> ExitCode {
             path,
             out,
             check,
+            prune,
             reviewed,
         } => {
             let out = out.unwrap_or_else(|| workspace_root().join(import::default_out(&path)));
             let reviewed = import::reviewed_for(&out, reviewed);
-            import::run(&path, &out, reviewed.as_deref(), check)
+            import::run(&path, &out, reviewed.as_deref(), check, prune)
         }
         Command::Schema { out, check } => {
             let out = out.unwrap_or_else(|| workspace_root().join(pmu_defs::schema::SCHEMA_PATH));

@@ -384,7 +384,7 @@ fn read_object(
             return;
         }
     };
-    let line = doc.pos(at).0;
+    let line = doc.line(at);
     dir.events.push(AmdEvent {
         name: name.clone(),
         file: doc.name.to_owned(),
@@ -633,6 +633,15 @@ pub fn import_corpus(root: &Path, imp: &mut Import) {
         return;
     };
     let rows = super::parse_mapfile(&map_name, &text, &mut imp.issues);
+    imp.corpus = Some(super::Corpus {
+        kind: super::CorpusKind::LinuxPerfAmd,
+        mapfile: map_name.clone(),
+        listed: rows
+            .iter()
+            .filter(|r| r.is_core() && r.family_model.starts_with("AuthenticAMD-"))
+            .map(|r| r.file.clone())
+            .collect(),
+    });
     let provenance = Provenance {
         commit: super::readme_commit(root),
     };
