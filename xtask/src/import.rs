@@ -6,7 +6,7 @@ use pmu_defs::perfmon::{self, HEADER, Level};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// The default output directory, relative to the workspace root.
 pub const MODELS: &str = "pmu-defs/defs/intel/models";
@@ -212,8 +212,6 @@ fn install(out: &Path, fresh: &BTreeMap<&str, String>, stale: &[&String]) -> Res
         .map_err(|e| format!("cannot remove {}: {e}", previous.display()))
 }
 
-/// Runs the import; `out` is the output directory, `reviewed` the reviewed-findings file whose
-/// `allow:` entries go into the models ([`reviewed_for`]).
 /// Why a generated file the import did not produce stays: the reason for the file, and the
 /// same without its details, for a summary of many.
 struct Left {
@@ -271,7 +269,7 @@ fn fate(text: &str, corpus: Option<&perfmon::Corpus>, prune: bool) -> Result<Str
 /// Says which generated files in `out` the import left alone and why (`check`: that it did
 /// not compare them): one line each, or one line per reason when there are more than
 /// [`LEFT_IN_FULL`].
-fn report_left(out: &Path, left: &[(&String, Left)], check: bool) {
+fn report_left(out: &Path, left: &[(String, Left)], check: bool) {
     let (verb, end) = if check {
         ("note: not checked:", "; --prune would count it")
     } else {
@@ -317,6 +315,28 @@ pub fn run(
     check: bool,
     prune: bool,
 ) -> ExitCode {
+    let (import, import_time) = match import_reviewed(input, out, reviewed) {
+        Ok(done) => done,
+        Err(code) => return code,
+    };
+    if let Err(code) = load_and_report(&import, import_time, out, reviewed) {
+        return code;
+    }
+    let plan = Plan::new(&import, out, prune);
+    if check {
+        plan.check(input, out)
+    } else {
+        plan.write(out)
+    }
+}
+
+/// Reads the reviewed findings and imports `input` with them, printing every issue; `Err`
+/// (the exit code) when there was an error: nothing is written.
+fn import_reviewed(
+    input: &Path,
+    out: &Path,
+    reviewed: Option<&Path>,
+) -> Result<(perfmon::Import, Duration), ExitCode> {
     let started = Instant::now();
     let mut issues = Vec::new();
     let findings = match reviewed {
@@ -328,7 +348,7 @@ pub fn run(
                     path.display(),
                     out.display()
                 );
-                return ExitCode::FAILURE;
+                return Err(ExitCode::FAILURE);
             }
         },
         None => perfmon::Reviewed::default(),
@@ -351,9 +371,20 @@ pub fn run(
             "error: {errors} error(s), {warnings} warning(s); nothing written ({} is as it was)",
             out.display()
         );
-        return ExitCode::FAILURE;
+        return Err(ExitCode::FAILURE);
     }
+    Ok((import, import_time))
+}
 
+/// Loads the imported models on top of the architectural generations (every import must load
+/// cleanly), prints the warnings nobody has reviewed at their JSON events, then the summary
+/// and the notes; `Err` (the exit code) when the YAML does not validate.
+fn load_and_report(
+    import: &perfmon::Import,
+    import_time: Duration,
+    out: &Path,
+    reviewed: Option<&Path>,
+) -> Result<(), ExitCode> {
     // Every import must load cleanly on top of the architectural generations.
     let started = Instant::now();
     let loaded = perfmon::check_models(&import.models);
@@ -375,7 +406,7 @@ pub fn run(
             "error: the imported YAML does not validate; nothing written ({} is as it was)",
             out.display()
         );
-        return ExitCode::FAILURE;
+        return Err(ExitCode::FAILURE);
     }
     // Warnings nobody has reviewed yet, each at the JSON event it comes from.
     let fresh_warnings: Vec<_> = perfmon::json_locations(&import.models, &loaded)
@@ -427,37 +458,54 @@ pub fn run(
             import.skipped_rows, import.missing_files
         );
     }
+    Ok(())
+}
 
-    let existing = generated_files(out);
-    let modeline = modeline_for(out);
-    let fresh: BTreeMap<&str, String> = import
-        .models
-        .iter()
-        .map(|m| {
-            let yaml = match &modeline {
-                Some(line) => m.yaml_with_modeline(line),
-                None => m.yaml.clone(),
-            };
-            (m.file_name.as_str(), yaml)
-        })
-        .collect();
-    // Generated files this import did not produce: removed only when certain they are this
-    // corpus's and their source is gone from it, or when asked to (`--prune`).
-    let mut stale: Vec<(&String, String)> = Vec::new();
-    let mut left: Vec<(&String, Left)> = Vec::new();
-    for (name, text) in existing
-        .iter()
-        .filter(|(name, _)| !fresh.contains_key(name.as_str()))
-    {
-        match fate(text, import.corpus.as_ref(), prune) {
-            Ok(why) => stale.push((name, why)),
-            Err(why) => left.push((name, why)),
+/// What an import does to the output directory: the files it writes, the generated files it
+/// removes and those it leaves, each with why.
+struct Plan<'a> {
+    fresh: BTreeMap<&'a str, String>,
+    stale: Vec<(String, String)>,
+    left: Vec<(String, Left)>,
+}
+
+impl<'a> Plan<'a> {
+    fn new(import: &'a perfmon::Import, out: &Path, prune: bool) -> Self {
+        let existing = generated_files(out);
+        let modeline = modeline_for(out);
+        let fresh: BTreeMap<&str, String> = import
+            .models
+            .iter()
+            .map(|m| {
+                let yaml = match &modeline {
+                    Some(line) => m.yaml_with_modeline(line),
+                    None => m.yaml.clone(),
+                };
+                (m.file_name.as_str(), yaml)
+            })
+            .collect();
+        // Generated files this import did not produce: removed only when certain they are this
+        // corpus's and their source is gone from it, or when asked to (`--prune`).
+        let mut stale: Vec<(String, String)> = Vec::new();
+        let mut left: Vec<(String, Left)> = Vec::new();
+        for (name, text) in existing
+            .iter()
+            .filter(|(name, _)| !fresh.contains_key(name.as_str()))
+        {
+            match fate(text, import.corpus.as_ref(), prune) {
+                Ok(why) => stale.push((name.clone(), why)),
+                Err(why) => left.push((name.clone(), why)),
+            }
         }
+        Plan { fresh, stale, left }
     }
 
-    if check {
+    /// `--check`: writes nothing; fails when a file differs from a fresh import, is missing,
+    /// or would be removed.
+    fn check(&self, input: &Path, out: &Path) -> ExitCode {
+        let (fresh, stale, left) = (&self.fresh, &self.stale, &self.left);
         let mut bad = 0;
-        for (name, text) in &fresh {
+        for (name, text) in fresh {
             let path = out.join(name);
             match std::fs::read_to_string(&path) {
                 Ok(current) if current == **text => {}
@@ -471,14 +519,14 @@ pub fn run(
                 }
             }
         }
-        for (name, why) in &stale {
+        for (name, why) in stale {
             eprintln!(
                 "error: {} is not produced by this import and would be removed ({why})",
                 out.join(name).display()
             );
             bad += 1;
         }
-        report_left(out, &left, true);
+        report_left(out, left, true);
         if bad > 0 {
             eprintln!(
                 "error: {bad} file(s) out of date; run `cargo xtask import-perfmon {}` and commit the result",
@@ -491,29 +539,35 @@ pub fn run(
             fresh.len(),
             out.display()
         );
-        return ExitCode::SUCCESS;
+        ExitCode::SUCCESS
     }
 
-    let changed: Vec<&str> = fresh
-        .iter()
-        .filter(|(name, text)| !std::fs::read_to_string(out.join(name)).is_ok_and(|c| c == **text))
-        .map(|(name, _)| *name)
-        .collect();
-    let (written, unchanged) = (changed.len(), fresh.len() - changed.len());
-    if written > 0 || !stale.is_empty() {
-        let names: Vec<&String> = stale.iter().map(|(n, _)| *n).collect();
-        if let Err(e) = install(out, &fresh, &names) {
-            eprintln!("error: {e}");
-            return ExitCode::FAILURE;
+    /// Writes what changed and removes the stale files in one swap ([`install`]).
+    fn write(&self, out: &Path) -> ExitCode {
+        let (fresh, stale, left) = (&self.fresh, &self.stale, &self.left);
+        let changed: Vec<&str> = fresh
+            .iter()
+            .filter(|(name, text)| {
+                !std::fs::read_to_string(out.join(name)).is_ok_and(|c| c == **text)
+            })
+            .map(|(name, _)| *name)
+            .collect();
+        let (written, unchanged) = (changed.len(), fresh.len() - changed.len());
+        if written > 0 || !stale.is_empty() {
+            let names: Vec<&String> = stale.iter().map(|(n, _)| n).collect();
+            if let Err(e) = install(out, fresh, &names) {
+                eprintln!("error: {e}");
+                return ExitCode::FAILURE;
+            }
+            for (name, why) in stale {
+                println!("removed {} ({why})", out.join(name).display());
+            }
         }
-        for (name, why) in &stale {
-            println!("removed {} ({why})", out.join(name).display());
-        }
+        report_left(out, left, false);
+        println!(
+            "wrote {written} file(s), {unchanged} unchanged, in {}",
+            out.display()
+        );
+        ExitCode::SUCCESS
     }
-    report_left(out, &left, false);
-    println!(
-        "wrote {written} file(s), {unchanged} unchanged, in {}",
-        out.display()
-    );
-    ExitCode::SUCCESS
 }
