@@ -35,7 +35,7 @@ use proc_macro2::TokenStream;
 use std::collections::BTreeMap;
 
 mod alias;
-mod aux;
+mod aux_msrs;
 mod builder;
 mod cpuid;
 mod doc;

@@ -217,9 +217,9 @@ impl Cx<'_> {
         let count = evs.len();
         let variants = model_variants(&evs);
         let docs = evs.iter().map(|e| model_event_doc(e));
-        let aux_regs = super::aux::aux_registers(g, &evs);
+        let aux_regs = super::aux_msrs::aux_registers(g, &evs);
         let table = match super::event_table::literals(krate, &evs, |i| {
-            super::aux::aux_kind(g, evs[i], &aux_regs)
+            super::aux_msrs::aux_kind(g, evs[i], &aux_regs)
         }) {
             Ok(t) => t,
             Err(msg) => return quote! { compile_error!(#msg); },
@@ -235,7 +235,7 @@ impl Cx<'_> {
         let count_lit = proc_macro2::Literal::usize_unsuffixed(count);
         let as_event = self.as_event(&quote!(Event), &quote!(TABLE.desc(*self as usize)));
         let lookup = name_lookup(krate, &evs);
-        let aux = super::aux::aux_items(krate, g, &aux_regs);
+        let aux = super::aux_msrs::aux_items(krate, g, &aux_regs);
         let countable = match self.select_of(g) {
             Some(sel) => {
                 let sel = ident(&sel.name);
