@@ -200,6 +200,7 @@ impl<'a> Cx<'a> {
                     .cloned()
                     .collect(),
                 aliases: Vec::new(),
+                cpu_names: Vec::new(),
             };
             let base_opts = Options {
                 only: None,

@@ -27,6 +27,7 @@
 pub mod aliases;
 #[cfg(feature = "codegen")]
 pub mod codegen;
+pub mod cpu_names;
 pub mod de;
 pub mod diag;
 pub mod encode;
@@ -56,6 +57,11 @@ pub fn defs_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("defs")
 }
 
+/// The shipped CPU names ([`cpu_names`]), beside [`defs_dir`].
+pub fn cpu_names_file() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("cpu-names.yaml")
+}
+
 /// The shipped search aliases ([`aliases`]), beside [`defs_dir`].
 pub fn aliases_file() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("aliases.yaml")
@@ -68,6 +74,7 @@ pub struct Loader {
     diags: Diagnostics,
     raws: Vec<raw::RawGeneration>,
     aliases: Vec<aliases::Alias>,
+    cpu_names: Vec<cpu_names::CpuName>,
     unreadable: usize,
     limits: Limits,
     /// Files read from disk, for build systems that rebuild when they change.
@@ -159,11 +166,12 @@ impl Loader {
         self.diags.prefer_from(self.sources.len());
     }
 
-    /// Adds the canonical definitions shipped in [`defs_dir`] and the search aliases of
-    /// [`aliases_file`].
+    /// Adds the canonical definitions shipped in [`defs_dir`], the search aliases of
+    /// [`aliases_file`] and the CPU names of [`cpu_names_file`].
     pub fn with_defaults(mut self) -> Self {
         self.add_path(&defs_dir());
         self.add_file(&aliases_file());
+        self.add_file(&cpu_names_file());
         self
     }
 
@@ -257,6 +265,7 @@ impl Loader {
             self.diags.absorb(diags);
             match content {
                 Parsed::Aliases(found) => self.aliases.extend(found),
+                Parsed::CpuNames(found) => self.cpu_names.extend(found),
                 Parsed::Generation(g) => self.raws.push(*g),
                 Parsed::Nothing => self.unreadable += 1,
             }
@@ -281,6 +290,8 @@ impl Loader {
         validate::validate(&model, &mut self.diags);
         aliases::check_used(&model, &self.aliases, &mut self.diags);
         model.aliases = self.aliases;
+        cpu_names::check(&model, &self.cpu_names, &mut self.diags);
+        model.cpu_names = self.cpu_names;
         let declared = self
             .raws
             .iter()
@@ -300,6 +311,7 @@ impl Loader {
 /// What one definition file holds.
 enum Parsed {
     Aliases(Vec<aliases::Alias>),
+    CpuNames(Vec<cpu_names::CpuName>),
     Generation(Box<raw::RawGeneration>),
     /// Not YAML, or not a generation nor an alias file (the errors say why).
     Nothing,
@@ -314,6 +326,8 @@ fn parse_file(file: FileId, text: &str, limits: Limits) -> (Parsed, Diagnostics)
             let mut cx = de::Cx { diags: &mut diags };
             if aliases::is_alias_file(&root) {
                 Parsed::Aliases(cx.aliases(&root))
+            } else if cpu_names::is_cpu_name_file(&root) {
+                Parsed::CpuNames(cx.cpu_names(&root))
             } else {
                 cx.generation(file, &root)
                     .map_or(Parsed::Nothing, |g| Parsed::Generation(Box::new(g)))

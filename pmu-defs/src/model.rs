@@ -230,6 +230,10 @@ pub struct Model {
     /// [`crate::aliases`]).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub aliases: Vec<crate::aliases::Alias>,
+    /// CPU names from the CPU-name files loaded with the generations (see
+    /// [`crate::cpu_names`]).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub cpu_names: Vec<crate::cpu_names::CpuName>,
 }
 
 impl Model {

@@ -157,6 +157,7 @@ pub fn resolve(raws: &[RawGeneration], unreadable_files: usize, diags: &mut Diag
     Model {
         generations: out,
         aliases: Vec::new(),
+        cpu_names: Vec::new(),
     }
 }
 

@@ -38,8 +38,9 @@ use std::time::Instant;
 
 /// What the copy needs to build `xtask` and `pmu-regs`: the workspace files and these crates.
 const ROOT_FILES: [&str; 3] = ["Cargo.toml", "Cargo.lock", "rust-toolchain.toml"];
-const DIRS: [&str; 6] = [
+const DIRS: [&str; 7] = [
     ".cargo",
+    "pmu-cli",
     "pmu-defs",
     "pmu-macros",
     "pmu-regs",
@@ -47,7 +48,14 @@ const DIRS: [&str; 6] = [
     "xtask",
 ];
 /// Workspace members of the copy (the real workspace also has the examples).
-const MEMBERS: [&str; 5] = ["pmu-defs", "pmu-macros", "pmu-regs", "tests", "xtask"];
+const MEMBERS: [&str; 6] = [
+    "pmu-cli",
+    "pmu-defs",
+    "pmu-macros",
+    "pmu-regs",
+    "tests",
+    "xtask",
+];
 /// The project's own suites that read the definitions or the generated run-time tables: they
 /// must pass unchanged in the copy, whose definitions have two more generations.
 const OWN_SUITES: [&str; 5] = ["facts", "encode", "detect", "runtime", "no_reserved_bits"];

@@ -1,4 +1,5 @@
-//! `cargo xtask encode` and `cargo xtask decode` (see README.md, "Commands").
+//! `pmu encode` and `pmu decode`: an event to its select-register value and perf string, and
+//! a register value back to its fields and the event it selects.
 //!
 //! Exit codes: 0 success, 1 an invalid request (unknown event, bad modifier, value too big,
 //! definitions that do not load, ...), 2 a usage error (clap's, e.g. a missing argument or
@@ -13,12 +14,13 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-/// `cargo xtask encode`.
+/// `pmu encode`.
 #[derive(Args, Debug)]
 pub struct EncodeArgs {
-    /// Generation or model id (`intel-v3`, `v3`, `intel-skylake`, `skylake`, `amd-core`).
-    #[arg(long, visible_alias = "generation", value_name = "ID")]
-    model: String,
+    /// The CPU: a generation id (`intel-v3`, `v3`, `skylake`, `amd-core`), a name ("Sapphire
+    /// Rapids", SPR, "Zen 4") or a family/model (06_8F, 19h/11h). Default: this machine's.
+    #[arg(long, visible_aliases = ["model", "generation"], value_name = "CPU")]
+    cpu: Option<String>,
     /// Events: a name or raw terms (`event=0x2e,umask=0x41`), each optionally followed by
     /// `:modifier`s (`UOPS_ISSUED.STALL_CYCLES:u:cmask=2`).
     #[arg(required = true, value_name = "EVENT[:MOD...]")]
@@ -38,18 +40,17 @@ pub struct EncodeArgs {
     paths: Vec<PathBuf>,
 }
 
-/// `cargo xtask decode`.
+/// `pmu decode`.
 #[derive(Args, Debug)]
 pub struct DecodeArgs {
-    /// Generation or model id.
-    #[arg(long, visible_alias = "generation", value_name = "ID")]
-    model: String,
-    /// MSR address (`0x186`) or register name (`IA32_PERFEVTSEL0`, `IA32_FIXED_CTR_CTRL`).
-    #[arg(value_name = "ADDRESS")]
-    address: String,
-    /// The value (decimal, `0x` hex or `0b` binary).
-    #[arg(value_name = "VALUE", value_parser = parse_value)]
-    value: u64,
+    /// The CPU, as for `encode`. Default: this machine's.
+    #[arg(long, visible_aliases = ["model", "generation"], value_name = "CPU")]
+    cpu: Option<String>,
+    /// `[REGISTER] VALUE`: the MSR address (`0x186`) or register name (`IA32_PERFEVTSEL0`,
+    /// `IA32_FIXED_CTR_CTRL`; default: the first general counter's event select), then the
+    /// value (decimal, `0x` hex or `0b` binary).
+    #[arg(value_name = "[REGISTER] VALUE", num_args = 1..=2, required = true)]
+    operands: Vec<String>,
     /// Print JSON instead of a table.
     #[arg(long)]
     json: bool,
@@ -67,27 +68,34 @@ fn parse_value(s: &str) -> Result<u64, String> {
         .ok_or_else(|| format!("`{s}` is not a 64-bit number (decimal, 0x hex or 0b binary)"))
 }
 
-/// Loads the definitions; `None` (after printing every diagnostic) when they have errors.
-/// Warnings are `cargo xtask validate`'s business and are not repeated here.
-fn load(paths: &[PathBuf]) -> Option<pmu_defs::Loaded> {
-    let loaded = crate::load(paths);
-    if loaded.has_errors() {
-        crate::report(&loaded, false);
-        None
-    } else {
-        Some(loaded)
+use crate::defs::load_for_use as load;
+
+/// The one generation `cpu` names (this machine's when `None`): by [`crate::cpu`]'s forms,
+/// else as the encoder reads ids (whose error suggests the nearest).
+fn generation<'m>(
+    encoder: &Encoder<'m>,
+    cpu: Option<&str>,
+) -> Result<&'m pmu_defs::model::Generation, String> {
+    match cpu {
+        Some(q) if encoder.model().find_cpu(q).is_none() => {
+            encoder.generation(q).map_err(|e| e.to_string())
+        }
+        _ => crate::cpu::choose_one(encoder.model(), cpu),
     }
 }
 
-/// Runs `cargo xtask encode`.
+/// Runs `pmu encode`.
 pub fn run_encode(args: EncodeArgs) -> ExitCode {
     let Some(loaded) = load(&args.paths) else {
         return ExitCode::FAILURE;
     };
     let encoder = Encoder::new(&loaded.model);
-    let generation = match encoder.generation(&args.model) {
+    let generation = match generation(&encoder, args.cpu.as_deref()) {
         Ok(g) => g,
-        Err(e) => return fail(&e),
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
     };
     let mut results: Vec<Result<Encoding, Error>> = Vec::new();
     for spec in &args.events {
@@ -138,23 +146,50 @@ pub fn run_encode(args: EncodeArgs) -> ExitCode {
     }
 }
 
-/// Runs `cargo xtask decode`.
+/// Runs `pmu decode`.
 pub fn run_decode(args: DecodeArgs) -> ExitCode {
+    let (register, value) = match args.operands.as_slice() {
+        [v] => (None, v),
+        [r, v] => (Some(r.as_str()), v),
+        _ => unreachable!("clap takes one or two operands"),
+    };
+    let value = match parse_value(value) {
+        Ok(v) => v,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let Some(loaded) = load(&args.paths) else {
         return ExitCode::FAILURE;
     };
     let encoder = Encoder::new(&loaded.model);
-    let result = encoder.generation(&args.model).and_then(|g| {
-        let address = match parse_number(&args.address) {
+    let g = match generation(&encoder, args.cpu.as_deref()) {
+        Ok(g) => g,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let select = g.pmu.general.as_ref().map(|c| format!("{}0", c.select));
+    let Some(register) = register.or(select.as_deref()) else {
+        eprintln!(
+            "error: {} has no general counters: name the register (`pmu decode REGISTER VALUE`)",
+            g.id
+        );
+        return ExitCode::FAILURE;
+    };
+    let result = (|| {
+        let address = match parse_number(register) {
             Some(a) => u32::try_from(a).map_err(|_| Error::UnknownRegister {
                 generation: g.id.clone(),
                 what: format!("MSR {a:#x} (wider than 32 bits)"),
                 elsewhere: Vec::new(),
             })?,
-            None => encoder.register_address(g, &args.address)?,
+            None => encoder.register_address(g, register)?,
         };
-        encoder.decode_in(g, address, args.value)
-    });
+        encoder.decode_in(g, address, value)
+    })();
     match result {
         Ok(d) => {
             if args.json {
@@ -168,8 +203,7 @@ pub fn run_decode(args: DecodeArgs) -> ExitCode {
             if args.json {
                 println!(
                     "{}",
-                    serde_json::to_string_pretty(&ErrorJson::new(&args.address, &e))
-                        .unwrap_or_default()
+                    serde_json::to_string_pretty(&ErrorJson::new(register, &e)).unwrap_or_default()
                 );
             }
             fail(&e)

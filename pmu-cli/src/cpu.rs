@@ -1,0 +1,125 @@
+//! Which CPU a command is about: the one `--cpu` names (a generation id, a CPU name from
+//! `cpu-names.yaml`, or a family/model, through [`pmu_defs::Model::find_cpu`]), else the CPU
+//! this command runs on, as `pmu_regs::detect::detect_live` finds it.
+
+use pmu_defs::Model;
+use pmu_defs::model::Generation;
+#[cfg(feature = "detect")]
+use pmu_regs::detect::{CpuVendor, PmuInfo};
+
+/// The generations a command works on, and how they were chosen.
+#[derive(Debug)]
+pub struct Chosen<'m> {
+    /// One generation, or several (a hybrid part's core types, or a name covering several
+    /// event lists).
+    pub generations: Vec<&'m Generation>,
+    /// How they were chosen, for the header a command prints.
+    pub how: String,
+}
+
+/// The generations for `--cpu` (or this machine's when `None`); the error says what was
+/// tried and what to do.
+pub fn choose<'m>(model: &'m Model, cpu: Option<&str>) -> Result<Chosen<'m>, String> {
+    match cpu {
+        Some(q) => model
+            .find_cpu(q)
+            .map(|f| Chosen {
+                generations: f.generations,
+                how: f.read_as,
+            })
+            .ok_or_else(|| {
+                format!(
+                    "no generation, CPU name or family/model matches `{q}` (try an id such as \
+                     `intel-skylake` or `skylake`, a name such as \"Sapphire Rapids\" or \
+                     \"Zen 4\", or a family/model such as 06_8F; `pmu cpus` lists the names)"
+                )
+            }),
+        None => this_machine(model),
+    }
+}
+
+/// Like [`choose`], but exactly one generation: a name covering several asks for one of them.
+pub fn choose_one<'m>(model: &'m Model, cpu: Option<&str>) -> Result<&'m Generation, String> {
+    let c = choose(model, cpu)?;
+    match c.generations.as_slice() {
+        [g] => Ok(g),
+        many => Err(format!(
+            "{} names {} generations ({}); give one of them with --cpu",
+            c.how,
+            many.len(),
+            many.iter()
+                .map(|g| g.id.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
+    }
+}
+
+/// Without detection, a CPU must be named.
+#[cfg(not(feature = "detect"))]
+fn this_machine(_: &Model) -> Result<Chosen<'_>, String> {
+    Err("name a CPU with --cpu (this build has no CPU detection)".to_owned())
+}
+
+/// The running CPU's generations: the model detection names (its `cpus:` and core type),
+/// else the generations listing its family/model, else the architectural generation CPUID
+/// reports.
+#[cfg(feature = "detect")]
+fn this_machine(model: &Model) -> Result<Chosen<'_>, String> {
+    let info = pmu_regs::detect::detect_live();
+    let cpu = describe(&info);
+    if let Some(g) = info.model.and_then(|m| model.generation(m.id())) {
+        return Ok(Chosen {
+            generations: vec![g],
+            how: format!("this machine ({cpu}): `{}`", g.id),
+        });
+    }
+    if let Some(f) = vendor_string(info.vendor)
+        .and_then(|v| model.find_cpu(&format!("{v}-{:X}-{:X}", info.family(), info.model())))
+    {
+        return Ok(Chosen {
+            generations: f.generations,
+            how: format!("this machine ({cpu})"),
+        });
+    }
+    if let Some(g) = info.generation.and_then(|g| model.generation(g.id())) {
+        return Ok(Chosen {
+            generations: vec![g],
+            how: format!(
+                "this machine ({cpu}): no CPU model of the definitions, architectural `{}`",
+                g.id
+            ),
+        });
+    }
+    Err(format!(
+        "this machine ({cpu}) has no PMU the definitions describe{}; name a CPU with --cpu \
+         (`pmu info` says what detection found)",
+        if info.hypervisor {
+            " (it runs under a hypervisor, which may hide the PMU)"
+        } else {
+            ""
+        }
+    ))
+}
+
+/// `GenuineIntel family 6h model 8Fh stepping 8`.
+#[cfg(feature = "detect")]
+pub fn describe(info: &PmuInfo) -> String {
+    format!(
+        "{} family {:X}h model {:02X}h stepping {}",
+        vendor_string(info.vendor).unwrap_or("unknown vendor"),
+        info.family(),
+        info.model(),
+        info.stepping()
+    )
+}
+
+#[cfg(feature = "detect")]
+fn vendor_string(v: CpuVendor) -> Option<&'static str> {
+    match v {
+        CpuVendor::Intel => Some("GenuineIntel"),
+        CpuVendor::Amd => Some("AuthenticAMD"),
+        CpuVendor::Hygon => Some("HygonGenuine"),
+        CpuVendor::Other(_) => None,
+    }
+}

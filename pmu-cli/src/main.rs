@@ -1,0 +1,56 @@
+//! `pmu`: the events and registers of x86 performance-monitoring hardware, for the CPU this
+//! runs on or any CPU by name, from the pmu-regs definitions.
+
+use clap::{Parser, Subcommand};
+use pmu_cli::{encode, list, validate};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "pmu",
+    version,
+    about = "x86 PMU events and registers, for this machine or any CPU by name",
+    after_help = "A CPU is named by generation id (intel-skylake, skylake), by name (\"Sapphire \
+                  Rapids\", SPR, \"Zen 4\", Genoa) or by family/model (06_8F, 19h/11h); \
+                  without --cpu, the CPU this runs on."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// This machine's PMU, as CPUID reports it: the generation, the CPU model, the counters,
+    /// and what detection points out.
+    Info {
+        /// Definition files or directories (default: the shipped definitions).
+        #[arg(long = "defs", value_name = "PATH")]
+        paths: Vec<PathBuf>,
+    },
+    /// The events of a CPU, with the perf event string of each.
+    List(list::ListArgs),
+    /// The CPU names the definitions know, and the generations each stands for.
+    Cpus(list::CpusArgs),
+    /// Encode events: the event-select value and the Linux perf event string.
+    Encode(encode::EncodeArgs),
+    /// Decode an MSR value: every field, the event it selects, reserved bits set.
+    Decode(encode::DecodeArgs),
+    /// Load and check definition files; print every problem with file:line:col.
+    Validate(validate::ValidateArgs),
+    /// Print the fully resolved model (after `extends`).
+    Dump(validate::DumpArgs),
+}
+
+fn main() -> ExitCode {
+    match Cli::parse().command {
+        Command::Info { paths } => pmu_cli::info::run(&paths),
+        Command::List(args) => list::run(args),
+        Command::Cpus(args) => list::run_cpus(args),
+        Command::Encode(args) => encode::run_encode(args),
+        Command::Decode(args) => encode::run_decode(args),
+        Command::Validate(args) => validate::run_validate(args),
+        Command::Dump(args) => validate::run_dump(args),
+    }
+}

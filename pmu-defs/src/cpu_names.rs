@@ -1,0 +1,428 @@
+//! CPU names: what people call a CPU ("Sapphire Rapids", "SPR", "Zen 4", "Genoa") and the
+//! generations that describe it, so a tool can take a CPU by the name its user knows. They
+//! live in the definitions, in a file whose top-level key is `cpu-names:` (the shipped one is
+//! `pmu-defs/cpu-names.yaml`, loaded by [`Loader::with_defaults`](crate::Loader::with_defaults)):
+//!
+//! ```yaml
+//! cpu-names:
+//!   - { name: Sapphire Rapids, also: [SPR], generation: intel-sapphirerapids }
+//!   - { name: Raptor Lake, also: [RPL], family-model: [GenuineIntel-6-B7, GenuineIntel-6-BA] }
+//! ```
+//!
+//! A name stands either for whole generations (`generation:`, one id or a list: a hybrid
+//! part's core types) or for some of the CPU models a generation lists in its `cpus:`
+//! (`family-model:`), when the name covers fewer CPUs than the event list does. A generation
+//! or family/model no generation lists, and a name (or spelling in `also:`) given twice, are
+//! `invalid-cpu-name` errors at their place. Names are matched without regard to case,
+//! spaces, `-` and `_`.
+//!
+//! [`Model::find_cpu`] takes a query in any of the forms users type: a generation id
+//! (`intel-skylake`, or `skylake` without its vendor), a name from these files, or a
+//! family/model (`06_8F` as Intel writes it, `GenuineIntel-6-8F` as its mapfile does,
+//! `19h/11h`).
+
+use crate::de::{Cx, Spanned};
+use crate::diag::Diagnostic;
+use crate::model::{Generation, Model};
+use crate::source::Span;
+use crate::yaml::{Kind, Node};
+use serde::Serialize;
+
+/// Keys of a CPU-name file.
+pub const FILE_KEYS: &[&str] = &["cpu-names"];
+/// Keys of one entry.
+pub const NAME_KEYS: &[&str] = &["name", "also", "generation", "family-model"];
+
+/// One name of a CPU.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct CpuName {
+    /// The name as people write it (`Sapphire Rapids`).
+    pub name: String,
+    /// Other spellings (`SPR`).
+    pub also: Vec<String>,
+    /// What the name stands for.
+    pub target: Target,
+    /// Where the entry is written.
+    #[serde(skip)]
+    pub span: Span,
+}
+
+/// What a [`CpuName`] stands for.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum Target {
+    /// Whole generations, by id.
+    Generations(Vec<String>),
+    /// CPU models, as `cpus:` writes them (`GenuineIntel-6-B7`).
+    FamilyModels(Vec<String>),
+}
+
+/// True when `root` is a CPU-name file: a mapping with `cpu-names:` and no `generation:`.
+pub fn is_cpu_name_file(root: &Node) -> bool {
+    match &root.kind {
+        Kind::Map(entries) => {
+            entries.iter().any(|(k, _)| k.name == "cpu-names")
+                && !entries.iter().any(|(k, _)| k.name == "generation")
+        }
+        _ => false,
+    }
+}
+
+/// A name folded for matching: lower case, without spaces, `-` and `_`.
+pub fn fold(name: &str) -> String {
+    name.chars()
+        .filter(|c| !matches!(c, ' ' | '-' | '_'))
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// A family and model: vendor string (when known), family and model numbers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FamilyModel<'a> {
+    /// `GenuineIntel`, `AuthenticAMD`; `None` when the query did not say.
+    pub vendor: Option<&'a str>,
+    /// The family (display family: `0x19` for Zen 3 and Zen 4).
+    pub family: u32,
+    /// The model (display model).
+    pub model: u32,
+}
+
+impl<'a> FamilyModel<'a> {
+    /// Reads `GenuineIntel-6-8F` (a `cpus:` entry; a stepping suffix is ignored), `06_8F`
+    /// (Intel's DisplayFamily_DisplayModel) or `19h/11h`, `0x19/0x11`. Numbers are hex.
+    pub fn parse(s: &'a str) -> Option<Self> {
+        let hex = |t: &str| {
+            let t = t.trim();
+            let t = t
+                .strip_prefix("0x")
+                .or_else(|| t.strip_prefix("0X"))
+                .unwrap_or(t);
+            let t = t
+                .strip_suffix('h')
+                .or_else(|| t.strip_suffix('H'))
+                .unwrap_or(t);
+            (!t.is_empty() && t.len() <= 4)
+                .then(|| u32::from_str_radix(t, 16).ok())
+                .flatten()
+        };
+        let mut parts = s.split('-');
+        if let (Some(vendor), Some(f), Some(m)) = (parts.next(), parts.next(), parts.next())
+            && matches!(vendor, "GenuineIntel" | "AuthenticAMD" | "HygonGenuine")
+        {
+            return Some(FamilyModel {
+                vendor: Some(vendor),
+                family: hex(f)?,
+                model: hex(m)?,
+            });
+        }
+        let (f, m) = s.split_once('_').or_else(|| s.split_once('/'))?;
+        Some(FamilyModel {
+            vendor: None,
+            family: hex(f)?,
+            model: hex(m)?,
+        })
+    }
+
+    /// True when the `cpus:` entry `family_model` names this family and model (and vendor,
+    /// when this one has one).
+    pub fn matches(&self, family_model: &str) -> bool {
+        FamilyModel::parse(family_model).is_some_and(|c| {
+            c.family == self.family
+                && c.model == self.model
+                && self.vendor.is_none_or(|v| Some(v) == c.vendor)
+        })
+    }
+}
+
+/// What a query found: the generations, and how the query was read.
+#[derive(Clone, Debug)]
+pub struct Found<'m> {
+    /// The generations the query names (several for a hybrid part's core types, or a name
+    /// such as "Alder Lake").
+    pub generations: Vec<&'m Generation>,
+    /// How the query was read: `generation id`, `CPU name "Sapphire Rapids"`,
+    /// `family/model 06_8F`.
+    pub read_as: String,
+}
+
+impl Model {
+    /// The generations a user's query names (see the module docs); `None` when nothing
+    /// matches.
+    pub fn find_cpu(&self, query: &str) -> Option<Found<'_>> {
+        let q = query.trim();
+        if let Some(g) = self.generation(q).or_else(|| {
+            self.generations
+                .iter()
+                .find(|g| g.id.split_once('-').is_some_and(|(_, rest)| rest == q))
+        }) {
+            return Some(Found {
+                generations: vec![g],
+                read_as: format!("generation `{}`", g.id),
+            });
+        }
+        let folded = fold(q);
+        if let Some(n) = self
+            .cpu_names
+            .iter()
+            .find(|n| fold(&n.name) == folded || n.also.iter().any(|a| fold(a) == folded))
+        {
+            let generations = match &n.target {
+                Target::Generations(ids) => {
+                    ids.iter().filter_map(|id| self.generation(id)).collect()
+                }
+                Target::FamilyModels(fms) => self.listing(|c| {
+                    fms.iter()
+                        .filter_map(|fm| FamilyModel::parse(fm))
+                        .any(|fm| fm.matches(c))
+                }),
+            };
+            return (!generations.is_empty()).then(|| Found {
+                generations,
+                read_as: format!("CPU name \"{}\"", n.name),
+            });
+        }
+        let fm = FamilyModel::parse(q)?;
+        let generations = self.listing(|c| fm.matches(c));
+        (!generations.is_empty()).then(|| Found {
+            generations,
+            read_as: format!("family {:02X}h model {:02X}h", fm.family, fm.model),
+        })
+    }
+
+    /// The names given to a generation: those standing for it whole, then those standing
+    /// for some of its CPU models.
+    pub fn names_of(&self, g: &Generation) -> Vec<&CpuName> {
+        let mut whole: Vec<&CpuName> = Vec::new();
+        let mut some: Vec<&CpuName> = Vec::new();
+        for n in &self.cpu_names {
+            match &n.target {
+                Target::Generations(ids) if ids.contains(&g.id) => whole.push(n),
+                Target::FamilyModels(fms)
+                    if g.cpus.iter().any(|c| {
+                        fms.iter()
+                            .filter_map(|fm| FamilyModel::parse(fm))
+                            .any(|fm| fm.matches(&c.family_model))
+                    }) =>
+                {
+                    some.push(n)
+                }
+                _ => {}
+            }
+        }
+        whole.extend(some);
+        whole
+    }
+
+    /// The generations listing a CPU model for which `hit` holds, in model order.
+    fn listing(&self, hit: impl Fn(&str) -> bool) -> Vec<&Generation> {
+        self.generations
+            .iter()
+            .filter(|g| g.cpus.iter().any(|c| hit(&c.family_model)))
+            .collect()
+    }
+}
+
+impl Cx<'_> {
+    /// Reads a CPU-name file (see the module docs).
+    pub fn cpu_names(&mut self, root: &Node) -> Vec<CpuName> {
+        let Some(m) = self.map(root, "CPU-name file", FILE_KEYS) else {
+            return Vec::new();
+        };
+        let Some(items) = m.get("cpu-names").and_then(|n| self.seq(n, "CPU names")) else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for item in items {
+            let Some(m) = self.map(item, "CPU name", NAME_KEYS) else {
+                continue;
+            };
+            let name = self.req(&m, "name", "CPU name", Self::text);
+            let also = self.opt(&m, "also", Self::texts).unwrap_or_default();
+            let generations = self.opt(&m, "generation", Self::texts);
+            let family_models = self.opt(&m, "family-model", Self::texts);
+            let target = match (generations, family_models) {
+                (Some(g), None) => Target::Generations(g.into_iter().map(|s| s.value).collect()),
+                (None, Some(f)) => Target::FamilyModels(f.into_iter().map(|s| s.value).collect()),
+                _ => {
+                    self.push(
+                        Diagnostic::error(
+                            "invalid-cpu-name",
+                            "a CPU name needs exactly one of `generation` and `family-model`",
+                            item.span,
+                        )
+                        .with_label("this entry")
+                        .with_help(
+                            "`generation:` for whole generations, `family-model:` for some of \
+                             the CPU models one lists",
+                        ),
+                    );
+                    continue;
+                }
+            };
+            let Some(name) = name else { continue };
+            out.push((
+                CpuName {
+                    name: name.value.clone(),
+                    also: also.iter().map(|s| s.value.clone()).collect(),
+                    target,
+                    span: item.span,
+                },
+                std::iter::once(name).chain(also).collect::<Vec<_>>(),
+            ));
+        }
+        self.no_name_twice(&out);
+        out.into_iter().map(|(n, _)| n).collect()
+    }
+
+    /// One string or a sequence of strings.
+    fn texts(&mut self, node: &Node) -> Option<Vec<Spanned<String>>> {
+        match &node.kind {
+            Kind::Seq(items) => Some(items.iter().filter_map(|n| self.text(n)).collect()),
+            _ => self.text(node).map(|t| vec![t]),
+        }
+    }
+
+    fn no_name_twice(&mut self, names: &[(CpuName, Vec<Spanned<String>>)]) {
+        let mut seen: Vec<(String, Span)> = Vec::new();
+        for spelling in names.iter().flat_map(|(_, s)| s) {
+            let key = fold(&spelling.value);
+            if let Some((_, first)) = seen.iter().find(|(k, _)| *k == key) {
+                self.push(
+                    Diagnostic::error(
+                        "invalid-cpu-name",
+                        format!("the CPU name `{}` is given twice", spelling.value),
+                        spelling.span,
+                    )
+                    .with_label("second time")
+                    .with_secondary(*first, "first time")
+                    .with_help("a name (case, spaces, `-` and `_` aside) names one thing"),
+                );
+            } else {
+                seen.push((key, spelling.span));
+            }
+        }
+    }
+}
+
+/// Reports each generation id no generation has, and each family/model no generation lists
+/// in `cpus:`, as `invalid-cpu-name`.
+pub fn check(model: &Model, names: &[CpuName], diags: &mut crate::Diagnostics) {
+    for n in names {
+        let unknown: Vec<&String> = match &n.target {
+            Target::Generations(ids) => ids
+                .iter()
+                .filter(|id| model.generation(id).is_none())
+                .collect(),
+            Target::FamilyModels(fms) => fms
+                .iter()
+                .filter(|fm| {
+                    FamilyModel::parse(fm)
+                        .is_none_or(|fm| model.listing(|c| fm.matches(c)).is_empty())
+                })
+                .collect(),
+        };
+        for u in unknown {
+            let what = match n.target {
+                Target::Generations(_) => "no generation has the id",
+                Target::FamilyModels(_) => "no generation lists the CPU model",
+            };
+            diags.push(
+                Diagnostic::error(
+                    "invalid-cpu-name",
+                    format!("CPU name `{}`: {what} `{u}`", n.name),
+                    n.span,
+                )
+                .with_label("names nothing")
+                .with_help("check the spelling against the generations' ids and `cpus:` lists"),
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn family_model_forms() {
+        let spr = FamilyModel {
+            vendor: None,
+            family: 6,
+            model: 0x8F,
+        };
+        assert_eq!(FamilyModel::parse("06_8F"), Some(spr));
+        assert_eq!(FamilyModel::parse("6/8fh"), Some(spr));
+        assert_eq!(FamilyModel::parse("0x6/0x8F"), Some(spr));
+        let intel = FamilyModel::parse("GenuineIntel-6-8F").unwrap();
+        assert_eq!(intel.vendor, Some("GenuineIntel"));
+        assert!(spr.matches("GenuineIntel-6-8F") && intel.matches("GenuineIntel-6-8F"));
+        assert!(
+            FamilyModel::parse("19h/11h")
+                .unwrap()
+                .matches("AuthenticAMD-19-11")
+        );
+        assert!(!intel.matches("AuthenticAMD-6-8F"));
+        assert!(!spr.matches("GenuineIntel-6-55-[01234]"));
+        assert!(
+            FamilyModel::parse("06_55")
+                .unwrap()
+                .matches("GenuineIntel-6-55-[01234]")
+        );
+        for bad in ["", "skylake", "Sapphire Rapids", "06", "zz_11", "12345_1"] {
+            assert_eq!(FamilyModel::parse(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn folding() {
+        assert_eq!(fold("Sapphire Rapids"), "sapphirerapids");
+        assert_eq!(fold("Zen-4"), fold("zen 4"));
+        assert_eq!(fold("Ice_Lake-SP"), "icelakesp");
+    }
+}
+
+#[cfg(test)]
+mod load_tests {
+    use crate::{Loader, Severity};
+
+    /// A names file on top of the shipped definitions: each fault is an `invalid-cpu-name`
+    /// error at its place; the good entry resolves.
+    #[test]
+    fn faults_are_located_and_good_names_resolve() {
+        let mut loader = Loader::new().with_defaults();
+        loader.add_str(
+            "names.yaml",
+            "cpu-names:\n\
+             \x20 - { name: Test Lake, also: [TL], generation: intel-skylake }\n\
+             \x20 - { name: Nowhere, generation: intel-nowhere }\n\
+             \x20 - { name: Odd Lake, family-model: [GenuineIntel-6-FFF] }\n\
+             \x20 - { name: tl, generation: intel-skylake }\n\
+             \x20 - { name: Both, generation: intel-skylake, family-model: [GenuineIntel-6-4E] }\n",
+        );
+        let loaded = loader.finish();
+        let mine: Vec<String> = loaded
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .map(|d| {
+                let at = loaded.sources.line_col(d.labels[0].span);
+                let file = loaded.sources.name(d.labels[0].span.file);
+                format!("{file}:{}:{} {}: {}", at.line, at.col, d.code, d.message)
+            })
+            .collect();
+        assert_eq!(
+            mine,
+            [
+                "names.yaml:3:5 invalid-cpu-name: CPU name `Nowhere`: no generation has the id `intel-nowhere`",
+                "names.yaml:4:5 invalid-cpu-name: CPU name `Odd Lake`: no generation lists the CPU model `GenuineIntel-6-FFF`",
+                "names.yaml:5:13 invalid-cpu-name: the CPU name `tl` is given twice",
+                "names.yaml:6:5 invalid-cpu-name: a CPU name needs exactly one of `generation` and `family-model`",
+            ],
+            "{}",
+            loaded.render_diagnostics()
+        );
+        let found = loaded.model.find_cpu("test lake").expect("found");
+        assert_eq!(found.generations.len(), 1);
+        assert_eq!(found.generations[0].id, "intel-skylake");
+    }
+}
