@@ -84,6 +84,7 @@ pub const CODES: &[(&str, Severity)] = &[
     ("field-past-width", Severity::Error),
     ("invalid-alias", Severity::Error),
     ("invalid-alias-msr", Severity::Error),
+    ("invalid-cpu-name", Severity::Error),
     ("invalid-allow", Severity::Error),
     ("invalid-bits", Severity::Error),
     ("invalid-name", Severity::Error),
