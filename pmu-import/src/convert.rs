@@ -87,10 +87,7 @@ pub fn json_locations(
             let line = loaded.sources.line_col(l.span).line;
             let i = m.origins.partition_point(|o| o.yaml_line < line);
             let o = m.origins.get(i).filter(|o| o.yaml_line == line)?;
-            let level = match d.severity {
-                pmu_defs::Severity::Error => Level::Error,
-                pmu_defs::Severity::Warning => Level::Warning,
-            };
+            let level = d.severity;
             let named = format!("event `{}`", o.name);
             let message = if d.message.starts_with(&named) {
                 format!("{} [{}]", d.message, d.code)
@@ -274,7 +271,7 @@ pub fn convert_reviewed(
     }
 
     let mut events: Vec<&PerfmonEvent> = file.events.iter().collect();
-    events.sort_by(|a, b| a.name.cmp(&b.name));
+    events.sort_by(|a, b| a.facts.name.cmp(&b.facts.name));
 
     let mut y = model_header(file, source, provenance, &id, &parent, &arch);
     write_cpus(&mut y, cpus);
@@ -330,18 +327,18 @@ pub(crate) fn counters_used(
                     at,
                     format!(
                         "event `{}` uses {what}, which architectural perfmon version {v} does not have (it needs version {min}); the version comes from: {}",
-                        e.name, arch.basis
+                        e.facts.name, arch.basis
                     ),
                 ));
             }
         };
-        if e.umask2.is_some_and(|u| u != 0) {
+        if e.facts.umask2.is_some_and(|u| u != 0) {
             need(6, "a second unit mask (UMaskExt)");
         }
-        if e.eq {
+        if e.facts.eq {
             need(6, "the Equal flag");
         }
-        if e.any {
+        if e.facts.any {
             need(3, "AnyThread");
         }
         if !e.counters.fixed.is_empty() {

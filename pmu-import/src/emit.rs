@@ -3,9 +3,11 @@
 
 use crate::convert::EventOrigin;
 use crate::corpus::Import;
-use crate::intel::event::{Counters, PerfmonEvent};
+use crate::intel::event::PerfmonEvent;
 use crate::mapfile::MapRow;
 use crate::report::{Issue, Level};
+use pmu_defs::Span;
+use pmu_defs::model::{CounterSet, Event};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
@@ -93,7 +95,7 @@ pub(crate) fn ranges(list: &[u32]) -> String {
     format!("[{}]", parts.join(", "))
 }
 
-pub(crate) fn counter_set(c: &Counters) -> String {
+pub(crate) fn counter_set(c: &CounterSet) -> String {
     if c.fixed.is_empty() {
         ranges(&c.general)
     } else if c.general.is_empty() {
@@ -124,22 +126,26 @@ pub(crate) fn one_or_list(v: &[u32]) -> String {
 /// reviewed findings.
 pub(crate) fn event_line(e: &PerfmonEvent, version: u8, allow: &[(&str, &str)]) -> String {
     let mut kv: Vec<(&str, String)> = vec![
-        ("name", scalar(&e.name)),
+        ("name", scalar(&e.facts.name)),
         ("event", one_or_list(&e.codes)),
         ("umask", one_or_list(&e.umasks)),
     ];
-    if let Some(u) = e.umask2
+    if let Some(u) = e.facts.umask2
         && (version >= 6 || u != 0)
     {
         kv.push(("umask2", hex(u64::from(u))));
     }
-    if e.eq {
+    if e.facts.eq {
         kv.push(("eq", "true".into()));
     }
-    if e.cmask != 0 {
-        kv.push(("cmask", e.cmask.to_string()));
+    if e.facts.cmask != 0 {
+        kv.push(("cmask", e.facts.cmask.to_string()));
     }
-    for (k, v) in [("inv", e.inv), ("edge", e.edge), ("any", e.any)] {
+    for (k, v) in [
+        ("inv", e.facts.inv),
+        ("edge", e.facts.edge),
+        ("any", e.facts.any),
+    ] {
         if v {
             kv.push((k, "true".into()));
         }
@@ -174,38 +180,41 @@ pub(crate) fn event_line(e: &PerfmonEvent, version: u8, allow: &[(&str, &str)]) 
         };
         kv.push(("msr", format!("{{ index: {index}, value: 0x{value:X} }}")));
     }
-    if let Some(p) = e.pebs {
+    if let Some(p) = e.facts.pebs {
         kv.push(("pebs", p.to_string()));
     }
-    if let Some(c) = e.collect_pebs_record {
+    if let Some(c) = e.facts.collect_pebs_record {
         kv.push(("collect-pebs-record", c.to_string()));
     }
-    for (k, v) in [("precise", e.precise), ("speculative", e.speculative)] {
+    for (k, v) in [
+        ("precise", e.facts.precise),
+        ("speculative", e.facts.speculative),
+    ] {
         if let Some(v) = v {
             kv.push((k, v.to_string()));
         }
     }
     let flags = [
-        ("deprecated", e.deprecated),
-        ("taken-alone", e.taken_alone),
-        ("data-la", e.data_la),
-        ("l1-hit-indication", e.l1_hit_indication),
-        ("offcore", e.offcore),
-        ("offmodule", e.offmodule),
-        ("msr-per-umask", e.msr_per_umask),
-        ("ellc", e.ellc),
-        ("precise-store", e.precise_store),
+        ("deprecated", e.facts.deprecated),
+        ("taken-alone", e.facts.taken_alone),
+        ("data-la", e.facts.data_la),
+        ("l1-hit-indication", e.facts.l1_hit_indication),
+        ("offcore", e.facts.offcore),
+        ("offmodule", e.facts.offmodule),
+        ("msr-per-umask", e.facts.msr_per_umask),
+        ("ellc", e.facts.ellc),
+        ("precise-store", e.facts.precise_store),
     ];
     for (k, v) in flags {
         if v {
             kv.push((k, "true".into()));
         }
     }
-    if !e.errata.is_empty() {
-        let list: Vec<String> = e.errata.iter().map(|x| scalar(x)).collect();
+    if !e.facts.errata.is_empty() {
+        let list: Vec<String> = e.facts.errata.iter().map(|x| scalar(x)).collect();
         kv.push(("errata", format!("[{}]", list.join(", "))));
     }
-    if let Some(s) = e.sample_after {
+    if let Some(s) = e.facts.sample_after {
         kv.push(("sample-after", s.to_string()));
     }
     if !allow.is_empty() {
@@ -227,17 +236,10 @@ pub const MODELINE_ROOM: usize = 512;
 /// one code, one unit mask, one counter and nothing else.
 pub(crate) fn min_event_bytes() -> usize {
     let mut e = PerfmonEvent {
-        name: "A".into(),
         line: 1,
         codes: vec![0],
         umasks: vec![0],
-        umask2: None,
-        eq: false,
-        cmask: 0,
-        inv: false,
-        edge: false,
-        any: false,
-        counters: Counters {
+        counters: CounterSet {
             general: vec![0],
             fixed: Vec::new(),
         },
@@ -246,24 +248,10 @@ pub(crate) fn min_event_bytes() -> usize {
         pdist_counters: None,
         pdir_counters: None,
         msr: None,
-        pebs: None,
-        precise: None,
-        speculative: None,
-        collect_pebs_record: None,
-        deprecated: false,
-        taken_alone: false,
-        data_la: false,
-        l1_hit_indication: false,
-        offcore: false,
-        offmodule: false,
-        msr_per_umask: false,
-        ellc: false,
-        precise_store: false,
-        errata: Vec::new(),
-        sample_after: None,
+        facts: Event::blank("A".into(), String::new(), Span::new(0, 0, 0)),
     };
     let general = event_line(&e, 6, &[]).len();
-    e.counters = Counters {
+    e.counters = CounterSet {
         general: Vec::new(),
         fixed: vec![0],
     };
@@ -380,10 +368,12 @@ pub(crate) fn write_events(
         for e in events {
             origins.push(EventOrigin {
                 yaml_line: line,
-                name: e.name.clone(),
+                name: e.facts.name.clone(),
                 json_line: e.line,
             });
-            let allow = allows.get(e.name.as_str()).map_or(&[][..], Vec::as_slice);
+            let allow = allows
+                .get(e.facts.name.as_str())
+                .map_or(&[][..], Vec::as_slice);
             let text = event_line(e, v, allow);
             line += text.bytes().filter(|&b| b == b'\n').count();
             y.push_str(&text);

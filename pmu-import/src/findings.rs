@@ -136,10 +136,7 @@ pub fn parse_reviewed(name: &str, text: &str, issues: &mut Vec<Issue>) -> Review
         for n in &d.notes {
             message.push_str(&format!("; {n}"));
         }
-        let level = match d.severity {
-            pmu_defs::Severity::Error => Level::Error,
-            pmu_defs::Severity::Warning => Level::Warning,
-        };
+        let level = d.severity;
         issues.push(Issue::new(
             level,
             name,

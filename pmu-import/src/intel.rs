@@ -7,5 +7,5 @@ pub mod json;
 pub(crate) mod reader;
 
 pub use arch::{ARCH_VERSIONS, ArchVersion, guess_arch_version};
-pub use event::{Counters, EVENT_KEYS, PerfmonEvent, PerfmonFile};
+pub use event::{EVENT_KEYS, PerfmonEvent, PerfmonFile};
 pub use json::parse_file;

@@ -4,14 +4,10 @@
 use std::cell::Cell;
 use std::fmt;
 
-/// How serious an [`Issue`] is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Level {
-    /// The import goes on; the output is complete.
-    Warning,
-    /// Something could not be imported; nothing should be written.
-    Error,
-}
+/// How serious an [`Issue`] is: the loader's own [`Severity`](pmu_defs::Severity). An error
+/// means something could not be imported and nothing should be written; after warnings the
+/// import goes on and the output is complete.
+pub use pmu_defs::Severity as Level;
 
 /// A problem found while importing, with the file and (for JSON and CSV input) the position.
 #[derive(Clone, Debug, PartialEq, Eq)]

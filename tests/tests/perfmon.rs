@@ -1082,12 +1082,12 @@ fn counter_type_offmodule_and_programming_restriction() {
         ]
     );
     let f = f.unwrap();
-    let by = |n: &str| f.events.iter().find(|e| e.name == n).unwrap();
+    let by = |n: &str| f.events.iter().find(|e| e.facts.name == n).unwrap();
     let paired = by("OMR.PAIRED");
-    assert!(paired.offmodule && paired.msr_per_umask);
+    assert!(paired.facts.offmodule && paired.facts.msr_per_umask);
     assert_eq!(paired.msr.as_ref().unwrap().0, [0x3E0, 0x3E1, 0x3E2, 0x3E3]);
     let plain = by("PLAIN.EVENT");
-    assert!(!plain.offmodule && !plain.msr_per_umask);
+    assert!(!plain.facts.offmodule && !plain.facts.msr_per_umask);
     assert_eq!(by("FIXED.ONE").counters.fixed, [1]);
 
     // A restriction the importer does not know is an error at its value: it may change how
@@ -1150,7 +1150,7 @@ fn questionable_values_are_warnings() {
         ]
     );
     let e = &f.unwrap().events[0];
-    assert_eq!((e.msr.clone(), e.sample_after), (None, None));
+    assert_eq!((e.msr.clone(), e.facts.sample_after), (None, None));
     // Unknown top-level and header keys.
     let (_, issues) = parse("{ \"Header\": { \"Shiny\": \"1\" }, \"Extra\": 1, \"Events\": [] }");
     let msgs: Vec<&str> = issues.iter().map(|i| i.message.as_str()).collect();
@@ -1649,7 +1649,7 @@ fn json_booleans_are_refused() {
         r#"    { "EventCode": "0x3C", "UMask": "0x00", "EventName": "A.B", "Counter": "0,1", "Invert": true, "CounterMask": "1" }"#,
     ));
     assert!(errors(&issues).is_empty(), "{issues:?}");
-    assert!(f.unwrap().events[0].inv);
+    assert!(f.unwrap().events[0].facts.inv);
 }
 
 /// Exactly one `unknown-aux-msr` warning for each event and auxiliary MSR address of the

@@ -285,7 +285,7 @@ pub struct ArchVersion {
 pub fn guess_arch_version(file: &PerfmonFile) -> ArchVersion {
     let has = |k: &str| file.keys.contains(k);
     let fixed3 = file.events.iter().any(|e| e.counters.fixed.contains(&3));
-    let slots = file.events.iter().any(|e| e.name == "TOPDOWN.SLOTS");
+    let slots = file.events.iter().any(|e| e.facts.name == "TOPDOWN.SLOTS");
     let fixed = file.events.iter().any(|e| !e.counters.fixed.is_empty());
     let (version, why) = if has("UMaskExt") || has("Equal") {
         (6, "the list uses UMaskExt/Equal")

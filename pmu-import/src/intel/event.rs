@@ -1,5 +1,6 @@
 //! The event model of one perfmon file: what Intel's list states for each event.
 
+use pmu_defs::model::{CounterSet, Event};
 use std::collections::BTreeSet;
 
 /// Keys of an event object that the importer reads (descriptions are read and dropped).
@@ -44,15 +45,6 @@ pub const EVENT_KEYS: &[&str] = &[
 pub(crate) const HEADER_KEYS: &[&str] =
     &["Copyright", "Info", "DatePublished", "Version", "Legend"];
 
-/// General-purpose and fixed counters.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Counters {
-    /// General-purpose counter numbers, ascending.
-    pub general: Vec<u32>,
-    /// Fixed counter numbers (SDM numbering, from 0), ascending.
-    pub fixed: Vec<u32>,
-}
-
 /// Counters as written, before the file's fixed-counter numbering is known.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct RawCounters {
@@ -64,14 +56,14 @@ pub(crate) struct RawCounters {
 }
 
 impl RawCounters {
-    pub(crate) fn resolve(&self, fixed_base: u32) -> Counters {
+    pub(crate) fn resolve(&self, fixed_base: u32) -> CounterSet {
         let mut fixed: BTreeSet<u32> = self.fixed_bit.clone();
         fixed.extend(
             self.fixed_named
                 .iter()
                 .map(|n| n.saturating_sub(fixed_base)),
         );
-        Counters {
+        CounterSet {
             general: self.general.iter().copied().collect(),
             fixed: fixed.into_iter().collect(),
         }
@@ -79,70 +71,41 @@ impl RawCounters {
 }
 
 /// One event, every fact Intel's list states for it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+///
+/// The facts the model declares one to one (the name, the flags, `cmask`, `umask2`, the PEBS
+/// level, errata, the sampling period: `EventName`, `Equal`, `CounterMask`, ...,
+/// `SampleAfterValue`) are in [`PerfmonEvent::facts`], the model's own [`Event`], so each is
+/// declared once. The encoding and the counters are the fields beside it, as the list gives
+/// them (every code and unit mask, fixed counters numbered from 0); the importer writes them
+/// as the model's `event`, `umask`, `counters`, `fixed`, `msr` ..., and leaves those fields of
+/// `facts` at [`Event::blank`]'s values.
+#[derive(Clone, Debug)]
 pub struct PerfmonEvent {
-    /// `EventName`.
-    pub name: String,
     /// Line of the event object in the JSON file.
     pub line: usize,
     /// `EventCode`: one or more event select codes, the first being the main one.
     pub codes: Vec<u32>,
     /// `UMask`: one or more unit masks.
     pub umasks: Vec<u32>,
-    /// `UMaskExt`: the second unit mask (architectural perfmon v6).
-    pub umask2: Option<u32>,
-    /// `Equal`.
-    pub eq: bool,
-    /// `CounterMask`.
-    pub cmask: u32,
-    /// `Invert`.
-    pub inv: bool,
-    /// `EdgeDetect`.
-    pub edge: bool,
-    /// `AnyThread`.
-    pub any: bool,
     /// `Counter`.
-    pub counters: Counters,
+    pub counters: CounterSet,
     /// `CounterHTOff`.
-    pub counters_ht_off: Option<Counters>,
+    pub counters_ht_off: Option<CounterSet>,
     /// `PEBScounters`.
-    pub pebs_counters: Option<Counters>,
+    pub pebs_counters: Option<CounterSet>,
     /// `PDISTCounter`.
-    pub pdist_counters: Option<Counters>,
+    pub pdist_counters: Option<CounterSet>,
     /// `PDIR_COUNTER`.
-    pub pdir_counters: Option<Counters>,
+    pub pdir_counters: Option<CounterSet>,
     /// `MSRIndex` (one or more) and `MSRValue`, when the index is not 0.
     pub msr: Option<(Vec<u32>, u64)>,
-    /// `PEBS`.
-    pub pebs: Option<u8>,
-    /// `Precise`.
-    pub precise: Option<bool>,
-    /// `Speculative`.
-    pub speculative: Option<bool>,
-    /// `CollectPEBSRecord`.
-    pub collect_pebs_record: Option<u8>,
-    /// `Deprecated`.
-    pub deprecated: bool,
-    /// `TakenAlone`.
-    pub taken_alone: bool,
-    /// `Data_LA`.
-    pub data_la: bool,
-    /// `L1_Hit_Indication`.
-    pub l1_hit_indication: bool,
-    /// `Offcore`.
-    pub offcore: bool,
-    /// `Offmodule`.
-    pub offmodule: bool,
-    /// `ProgrammingRestriction` is `MSRIndex-UMask`: the auxiliary MSR goes with the unit mask.
-    pub msr_per_umask: bool,
-    /// `ELLC`.
-    pub ellc: bool,
-    /// `PRECISE_STORE`.
-    pub precise_store: bool,
-    /// `Errata`: erratum ids.
-    pub errata: Vec<String>,
-    /// `SampleAfterValue`.
-    pub sample_after: Option<u64>,
+    /// Every other fact, as the model declares it: `name` (`EventName`), `umask2`
+    /// (`UMaskExt`), `eq` (`Equal`), `cmask`, `inv`, `edge`, `any`, `pebs`, `precise`,
+    /// `speculative`, `collect_pebs_record`, `deprecated`, `taken_alone`, `data_la`,
+    /// `l1_hit_indication`, `offcore`, `offmodule`, `msr_per_umask` (`ProgrammingRestriction`
+    /// `MSRIndex-UMask`), `ellc`, `precise_store` (`PRECISE_STORE`), `errata` and
+    /// `sample_after` (`SampleAfterValue`).
+    pub facts: Event,
 }
 
 /// One perfmon JSON file, read.

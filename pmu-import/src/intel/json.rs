@@ -2,9 +2,10 @@
 //! position.
 
 use crate::emit::{max_events, too_many_events};
-use crate::intel::event::{Counters, HEADER_KEYS, PerfmonEvent, PerfmonFile};
+use crate::intel::event::{HEADER_KEYS, PerfmonEvent, PerfmonFile};
 use crate::intel::reader::{CounterType, Draft, read_event};
 use crate::report::{Doc, Issue, Level};
+use pmu_defs::model::CounterSet;
 use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
 use serde_json::value::RawValue;
 use std::borrow::Cow;
@@ -278,7 +279,7 @@ pub(crate) fn read_events(
 pub(crate) fn fixed_base(drafts: &[Draft]) -> u32 {
     let anchor = drafts
         .iter()
-        .find(|d| d.event.name == "INST_RETIRED.ANY")
+        .find(|d| d.event.facts.name == "INST_RETIRED.ANY")
         .and_then(|d| d.counter.fixed_named.iter().next().copied());
     match anchor {
         Some(1) => 1,
@@ -298,19 +299,19 @@ pub(crate) fn resolve_counters(
     let mut seen: BTreeMap<String, usize> = BTreeMap::new();
     for d in drafts {
         let mut e = d.event;
-        if let Some(first) = seen.get(&e.name) {
+        if let Some(first) = seen.get(&e.facts.name) {
             doc.issues.push(Issue::new(
                 Level::Error,
                 doc.name,
                 Some((e.line, 1)),
                 format!(
                     "event `{}` is listed twice (first at line {first}); kept the first",
-                    e.name
+                    e.facts.name
                 ),
             ));
             continue;
         }
-        seen.insert(e.name.clone(), e.line);
+        seen.insert(e.facts.name.clone(), e.line);
         e.counters = d.counter.resolve(base);
         let sets = [
             (&d.ht_off, &mut e.counters_ht_off),
@@ -339,13 +340,13 @@ pub(crate) fn resolve_counters(
                     Some((e.line, 1)),
                     format!(
                         "event `{}`: `CounterType` is {said}, but `Counter` names {}; imported as `Counter` says",
-                        e.name,
+                        e.facts.name,
                         describe_counters(&e.counters)
                     ),
                 ));
             }
         }
-        if e.msr_per_umask
+        if e.facts.msr_per_umask
             && let Some((index, _)) = &e.msr
             && e.umasks.len() > 1
             && index.len() != e.umasks.len()
@@ -356,7 +357,7 @@ pub(crate) fn resolve_counters(
                 Some((e.line, 1)),
                 format!(
                     "event `{}`: `ProgrammingRestriction` MSRIndex-UMask pairs each unit mask with an MSR, but it lists {} unit masks and {} MSRs",
-                    e.name,
+                    e.facts.name,
                     e.umasks.len(),
                     index.len()
                 ),
@@ -370,7 +371,7 @@ pub(crate) fn resolve_counters(
                 Some((e.line, 1)),
                 format!(
                     "event `{}` names {} fixed counters in `Counter`; an event is counted by at most one",
-                    e.name,
+                    e.facts.name,
                     e.counters.fixed.len()
                 ),
             ));
@@ -382,7 +383,7 @@ pub(crate) fn resolve_counters(
 }
 
 /// "general counters 0, 1 and fixed counter 2", for messages.
-pub(crate) fn describe_counters(c: &Counters) -> String {
+pub(crate) fn describe_counters(c: &CounterSet) -> String {
     let list = |v: &[u32]| v.iter().map(u32::to_string).collect::<Vec<_>>().join(", ");
     match (c.general.is_empty(), c.fixed.is_empty()) {
         (true, true) => "no counter".to_owned(),

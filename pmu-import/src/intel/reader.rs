@@ -1,9 +1,11 @@
 //! One event object of a perfmon file, read key by key into a [`PerfmonEvent`].
 
-use crate::intel::event::{Counters, EVENT_KEYS, PerfmonEvent, RawCounters};
+use crate::intel::event::{EVENT_KEYS, PerfmonEvent, RawCounters};
 use crate::intel::json::{Entries, FLAG_KEYS, Val, classify};
 use crate::report::Doc;
+use pmu_defs::Span;
 use pmu_defs::de::{is_event_name, is_ident};
+use pmu_defs::model::{CounterSet, Event};
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -204,37 +206,40 @@ pub(crate) fn read_event(
     }
     Some(Draft {
         event: PerfmonEvent {
-            name,
             line,
             codes: codes?.into_iter().map(|v| v as u32).collect(),
             umasks: umasks?.into_iter().map(|v| v as u32).collect(),
-            umask2,
-            eq,
-            cmask,
-            inv,
-            edge,
-            any,
-            counters: Counters::default(),
+            counters: CounterSet::default(),
             counters_ht_off: None,
             pebs_counters: None,
             pdist_counters: None,
             pdir_counters: None,
             msr,
-            pebs: pebs_level,
-            precise,
-            speculative,
-            collect_pebs_record,
-            deprecated,
-            taken_alone,
-            data_la,
-            l1_hit_indication,
-            offcore,
-            offmodule,
-            msr_per_umask,
-            ellc,
-            precise_store,
-            errata,
-            sample_after,
+            facts: Event {
+                umask2,
+                eq,
+                cmask,
+                inv,
+                edge,
+                any,
+                pebs: pebs_level,
+                precise,
+                speculative,
+                collect_pebs_record,
+                deprecated,
+                taken_alone,
+                data_la,
+                l1_hit_indication,
+                offcore,
+                offmodule,
+                msr_per_umask,
+                ellc,
+                precise_store,
+                errata,
+                sample_after,
+                // Neither a generation nor a span: the event is not in a model yet.
+                ..Event::blank(name, String::new(), Span::new(0, 0, 0))
+            },
         },
         counter_type,
         counter: counter?,
