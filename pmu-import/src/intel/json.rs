@@ -108,7 +108,6 @@ pub(crate) fn json_kind(t: &str) -> Option<u8> {
     t.trim_start().as_bytes().first().copied()
 }
 
-// ---------------------------------------------------------------------------------------------
 /// Parses one perfmon JSON file (`{ "Header": ..., "Events": [...] }` or a bare array).
 /// Returns `None` when the file cannot be read at all; every problem goes to `issues`.
 pub fn parse_file(name: &str, text: &str, issues: &mut Vec<Issue>) -> Option<PerfmonFile> {
