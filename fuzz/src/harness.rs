@@ -112,7 +112,7 @@ pub fn load_gen(data: &[u8]) {
 }
 
 /// `import_perfmon`: the input is one perfmon event file (JSON) imported in memory
-/// ([`pmu_defs::perfmon::import_str`]). An optional first line `NAME.json` names it (the
+/// ([`pmu_import::import_str`]). An optional first line `NAME.json` names it (the
 /// name gives the generation id and the architectural version); else it is
 /// `fuzz_core.json`. A model imported without error must be YAML the loader parses: its
 /// check on `intel-v1` ... `v6` may report that the model does not validate, but never a
@@ -125,14 +125,14 @@ pub fn import_perfmon(data: &[u8]) {
         }
         _ => ("fuzz_core.json", &*text),
     };
-    let import = pmu_defs::perfmon::import_str(name, json);
+    let import = pmu_import::import_str(name, json);
     for issue in &import.issues {
         let _ = issue.to_string();
     }
     if import.has_errors() {
         return;
     }
-    let loaded = pmu_defs::perfmon::check_models(&import.models);
+    let loaded = pmu_import::check_models(&import.models);
     // The codes of `pmu_defs::yaml` and the schema decoding (`de`, `raw`): what the file
     // says, before any generation is resolved or validated.
     let written = |code: &str| {

@@ -33,9 +33,7 @@ pub mod diag;
 pub mod encode;
 pub mod model;
 pub mod names;
-mod par;
-#[cfg(feature = "perfmon")]
-pub mod perfmon;
+pub mod par;
 pub mod raw;
 pub mod resolve;
 #[cfg(feature = "schema")]

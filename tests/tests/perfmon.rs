@@ -1,4 +1,4 @@
-//! The Intel perfmon importer (`pmu_defs::perfmon`, `cargo xtask import-perfmon`) on small
+//! The Intel perfmon importer (`pmu_import`, `cargo xtask import-perfmon`) on small
 //! hand-written fixtures: every shape of Intel's lists, every error class, and the
 //! guarantees (facts only, deterministic, loads cleanly on the architectural generations,
 //! never panics).
@@ -7,8 +7,8 @@
 //! layout of Intel's perfmon repository); single-file cases are inline.
 
 use pmu_defs::model::{CounterSet, Event, Generation};
-use pmu_defs::perfmon::{self, CoreModel, Import, Issue, Level, PerfmonFile};
 use pmu_defs::{Loaded, Severity};
+use pmu_import::{CoreModel, Import, Issue, Level, PerfmonFile};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -24,13 +24,13 @@ fn fixtures() -> PathBuf {
 /// The fixture corpus, imported once.
 fn import() -> &'static Import {
     static IMPORT: OnceLock<Import> = OnceLock::new();
-    IMPORT.get_or_init(|| perfmon::import_path(&fixtures()))
+    IMPORT.get_or_init(|| pmu_import::import_path(&fixtures()))
 }
 
 /// The fixture models loaded on top of the architectural generations.
 fn loaded() -> &'static Loaded {
     static LOADED: OnceLock<Loaded> = OnceLock::new();
-    LOADED.get_or_init(|| perfmon::check_models(&import().models))
+    LOADED.get_or_init(|| pmu_import::check_models(&import().models))
 }
 
 fn model(file: &str) -> &'static CoreModel {
@@ -67,7 +67,7 @@ fn set(general: &[u32], fixed: &[u32]) -> Option<CounterSet> {
 /// Parses an inline file; returns the result and every issue.
 fn parse(text: &str) -> (Option<PerfmonFile>, Vec<Issue>) {
     let mut issues = Vec::new();
-    let f = perfmon::parse_file("t.json", text, &mut issues);
+    let f = pmu_import::parse_file("t.json", text, &mut issues);
     (f, issues)
 }
 
@@ -478,7 +478,7 @@ fn widened_models_keep_every_per_counter_array_in_step() {
 
 #[test]
 fn output_is_facts_only_deterministic_and_sorted() {
-    let again = perfmon::import_path(&fixtures());
+    let again = pmu_import::import_path(&fixtures());
     assert_eq!(
         import().models,
         again.models,
@@ -525,7 +525,7 @@ fn output_is_facts_only_deterministic_and_sorted() {
     // The header: generated, from where, under which license, not to be edited.
     let foo = &model("foo.yaml").yaml;
     let header: Vec<&str> = foo.lines().take_while(|l| l.starts_with('#')).collect();
-    assert!(header[0].starts_with(perfmon::HEADER));
+    assert!(header[0].starts_with(pmu_import::HEADER));
     assert!(header[0].contains("DO NOT EDIT"));
     assert!(header[1].contains("FOO/events/foo_core.json"), "{header:?}");
     assert!(header[1].contains("commit abc1234"), "{header:?}");
@@ -538,7 +538,7 @@ fn output_is_facts_only_deterministic_and_sorted() {
 
 #[test]
 fn a_single_file_finds_its_mapfile_and_gives_the_same_generation() {
-    let one = perfmon::import_path(&fixtures().join("HYB/events/hybrid_bigcore_core.json"));
+    let one = pmu_import::import_path(&fixtures().join("HYB/events/hybrid_bigcore_core.json"));
     assert!(!one.has_errors(), "{:#?}", one.issues);
     assert_eq!(one.models.len(), 1);
     assert_eq!(one.models[0], *model("hybrid-bigcore.yaml"));
@@ -549,13 +549,13 @@ fn a_single_file_finds_its_mapfile_and_gives_the_same_generation() {
 // ---------------------------------------------------------------------------------------------
 
 /// The fixture corpus's reviewed findings (`tests/fixtures/perfmon-reviewed.yaml`), parsed.
-fn reviewed() -> perfmon::Reviewed {
+fn reviewed() -> pmu_import::Reviewed {
     let text = std::fs::read_to_string(
         Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/perfmon-reviewed.yaml"),
     )
     .unwrap();
     let mut issues = Vec::new();
-    let r = perfmon::parse_reviewed("perfmon-reviewed.yaml", &text, &mut issues);
+    let r = pmu_import::parse_reviewed("perfmon-reviewed.yaml", &text, &mut issues);
     assert!(issues.is_empty(), "{issues:#?}");
     r
 }
@@ -574,7 +574,7 @@ fn reviewed_findings_become_allow_entries_the_loader_acknowledges() {
     assert_eq!(e.reason, REVIEWED_REASON);
     assert_eq!(e.at, (3, 3));
 
-    let imp = perfmon::import_path_reviewed(&fixtures(), &r);
+    let imp = pmu_import::import_path_reviewed(&fixtures(), &r);
     assert!(!imp.has_errors(), "{:#?}", imp.issues);
     assert_eq!(imp.issues, import().issues, "no issue of its own");
     // Only the reviewed event's line changes, by its `allow:` at the end.
@@ -609,7 +609,7 @@ fn reviewed_findings_become_allow_entries_the_loader_acknowledges() {
 
     // The loader reads it: the fixture's one warning is acknowledged, with the reason (besides
     // the auxiliary MSRs no generation of the fixture cores defines).
-    let l = perfmon::check_models(&imp.models);
+    let l = pmu_import::check_models(&imp.models);
     assert!(!l.has_errors(), "{}", l.render_diagnostics());
     assert_unknown_aux_msrs(&l);
     let rest: Vec<_> = l
@@ -640,7 +640,7 @@ fn reviewed_findings_become_allow_entries_the_loader_acknowledges() {
     );
 
     // Importing one file applies the same entry; without findings nothing changes.
-    let one = perfmon::import_path_reviewed(
+    let one = pmu_import::import_path_reviewed(
         &fixtures().join("HYB/events/hybrid_smallcore_core.json"),
         &r,
     );
@@ -652,7 +652,7 @@ fn reviewed_findings_become_allow_entries_the_loader_acknowledges() {
             .unwrap()
             .yaml
     );
-    let none = perfmon::import_path_reviewed(&fixtures(), &perfmon::Reviewed::default());
+    let none = pmu_import::import_path_reviewed(&fixtures(), &pmu_import::Reviewed::default());
     assert_eq!(none.models, import().models);
 }
 
@@ -675,9 +675,9 @@ fn stale_reviewed_findings_are_reported_where_they_are_written() {
   reason: fixed in a later list
 ";
     let mut issues = Vec::new();
-    let r = perfmon::parse_reviewed("r.yaml", text, &mut issues);
+    let r = pmu_import::parse_reviewed("r.yaml", text, &mut issues);
     assert!(issues.is_empty(), "{issues:#?}");
-    let imp = perfmon::import_path_reviewed(&fixtures(), &r);
+    let imp = pmu_import::import_path_reviewed(&fixtures(), &r);
     assert!(!imp.has_errors(), "{:#?}", imp.issues);
     let mine: Vec<String> = imp
         .issues
@@ -693,7 +693,7 @@ fn stale_reviewed_findings_are_reported_where_they_are_written() {
         ]
     );
     // A single file leaves the other generations' entries alone.
-    let one = perfmon::import_path_reviewed(
+    let one = pmu_import::import_path_reviewed(
         &fixtures().join("HYB/events/hybrid_smallcore_core.json"),
         &r,
     );
@@ -703,7 +703,7 @@ fn stale_reviewed_findings_are_reported_where_they_are_written() {
 
     // The bigcore event has no such warning: the loader says the entry acknowledges nothing,
     // at the JSON event it comes from.
-    let l = perfmon::check_models(&imp.models);
+    let l = pmu_import::check_models(&imp.models);
     let unused: Vec<_> = l
         .diagnostics
         .iter()
@@ -714,7 +714,7 @@ fn stale_reviewed_findings_are_reported_where_they_are_written() {
         unused[0].message,
         "event `BIG_SLOTS.ALL` acknowledges `counter-not-in-event`, but it has no such warning"
     );
-    let located = perfmon::json_locations(&imp.models, &l);
+    let located = pmu_import::json_locations(&imp.models, &l);
     let (_, at) = located
         .iter()
         .find(|(d, _)| d.code == "unused-allow")
@@ -767,7 +767,7 @@ fn bad_reviewed_findings_are_errors_at_their_place() {
     ];
     for (text, want) in cases {
         let mut issues = Vec::new();
-        let _ = perfmon::parse_reviewed("r.yaml", text, &mut issues);
+        let _ = pmu_import::parse_reviewed("r.yaml", text, &mut issues);
         let errors: Vec<String> = issues
             .iter()
             .filter(|i| i.level == Level::Error)
@@ -790,7 +790,7 @@ fn a_directory_without_a_mapfile_imports_every_json_file_without_cpus() {
         dir.join("lone_core.json"),
     )
     .unwrap();
-    let imp = perfmon::import_path(&dir);
+    let imp = pmu_import::import_path(&dir);
     assert!(!imp.has_errors(), "{:#?}", imp.issues);
     assert_eq!(names(&imp), ["lone.yaml"]);
     assert!(!imp.models[0].yaml.contains("cpus:"));
@@ -809,19 +809,19 @@ fn a_directory_without_a_mapfile_imports_every_json_file_without_cpus() {
 #[test]
 fn mapfile_families_are_decimal_and_cpus_families_hex() {
     assert_eq!(
-        perfmon::family_in_hex("GenuineIntel-18-1"),
+        pmu_import::family_in_hex("GenuineIntel-18-1"),
         "GenuineIntel-12-1"
     );
     assert_eq!(
-        perfmon::family_in_hex("GenuineIntel-6-AD"),
+        pmu_import::family_in_hex("GenuineIntel-6-AD"),
         "GenuineIntel-6-AD"
     );
     assert_eq!(
-        perfmon::family_in_hex("GenuineIntel-6-55-[01234]"),
+        pmu_import::family_in_hex("GenuineIntel-6-55-[01234]"),
         "GenuineIntel-6-55-[01234]"
     );
     assert_eq!(
-        perfmon::family_in_hex("GenuineIntel-1A-2"),
+        pmu_import::family_in_hex("GenuineIntel-1A-2"),
         "GenuineIntel-1A-2"
     );
 
@@ -838,9 +838,9 @@ fn mapfile_families_are_decimal_and_cpus_families_hex() {
          GenuineIntel-18-1,V1.00,/NEW/events/newlake_core.json,hybridcore,0x40,0x000005,Core\n",
     )
     .unwrap();
-    let imp = perfmon::import_path(&dir);
+    let imp = pmu_import::import_path(&dir);
     assert!(!imp.has_errors(), "{:#?}", imp.issues);
-    let loaded = perfmon::check_models(&imp.models);
+    let loaded = pmu_import::check_models(&imp.models);
     assert!(!loaded.has_errors(), "{}", loaded.render_diagnostics());
     let g = loaded
         .model
@@ -1082,12 +1082,12 @@ fn counter_type_offmodule_and_programming_restriction() {
         ]
     );
     let f = f.unwrap();
-    let by = |n: &str| f.events.iter().find(|e| e.name == n).unwrap();
+    let by = |n: &str| f.events.iter().find(|e| e.facts.name == n).unwrap();
     let paired = by("OMR.PAIRED");
-    assert!(paired.offmodule && paired.msr_per_umask);
+    assert!(paired.facts.offmodule && paired.facts.msr_per_umask);
     assert_eq!(paired.msr.as_ref().unwrap().0, [0x3E0, 0x3E1, 0x3E2, 0x3E3]);
     let plain = by("PLAIN.EVENT");
-    assert!(!plain.offmodule && !plain.msr_per_umask);
+    assert!(!plain.facts.offmodule && !plain.facts.msr_per_umask);
     assert_eq!(by("FIXED.ONE").counters.fixed, [1]);
 
     // A restriction the importer does not know is an error at its value: it may change how
@@ -1150,7 +1150,7 @@ fn questionable_values_are_warnings() {
         ]
     );
     let e = &f.unwrap().events[0];
-    assert_eq!((e.msr.clone(), e.sample_after), (None, None));
+    assert_eq!((e.msr.clone(), e.facts.sample_after), (None, None));
     // Unknown top-level and header keys.
     let (_, issues) = parse("{ \"Header\": { \"Shiny\": \"1\" }, \"Extra\": 1, \"Events\": [] }");
     let msgs: Vec<&str> = issues.iter().map(|i| i.message.as_str()).collect();
@@ -1172,7 +1172,7 @@ fn version_requirements_are_checked_against_the_table() {
     assert!(issues.is_empty(), "{issues:#?}");
     let f = f.unwrap();
     let mut issues = Vec::new();
-    let m = perfmon::convert(
+    let m = pmu_import::convert(
         &f,
         "TGL/events/tigerlake_core.json",
         &[],
@@ -1193,7 +1193,7 @@ fn version_requirements_are_checked_against_the_table() {
         "    { \"EventName\": \"A.C\", \"EventCode\": \"0x01\", \"UMask\": \"0x01\", \"UMaskExt\": \"0x00\", \"Counter\": \"0\" }",
     ));
     let mut issues = Vec::new();
-    let m = perfmon::convert(
+    let m = pmu_import::convert(
         &f.unwrap(),
         "TGL/events/tigerlake_core.json",
         &[],
@@ -1223,7 +1223,7 @@ fn version_requirements_are_checked_against_the_table() {
 #[test]
 fn mapfile_problems_are_reported_with_their_line() {
     let mut issues = Vec::new();
-    let rows = perfmon::parse_mapfile(
+    let rows = pmu_import::parse_mapfile(
         "m.csv",
         "Family-model,Version,Filename,EventType,Core Type,Native Model ID,Core Role Name\n\
          GenuineIntel-6-01,V1,/A/events/a_core.json,core,,,\n\
@@ -1239,7 +1239,7 @@ fn mapfile_problems_are_reported_with_their_line() {
     assert_eq!(places, [Some(3), Some(4), Some(5)]);
     assert!(issues.iter().all(|i| i.level == Level::Warning));
     let mut issues = Vec::new();
-    assert!(perfmon::parse_mapfile("m.csv", "Model,File\nx,y\n", &mut issues).is_empty());
+    assert!(pmu_import::parse_mapfile("m.csv", "Model,File\nx,y\n", &mut issues).is_empty());
     assert_eq!(issues[0].level, Level::Error);
     assert!(issues[0].message.contains("lacks one of the columns"));
 }
@@ -1253,7 +1253,7 @@ fn unreadable_files_and_clashing_ids_are_errors() {
     std::fs::write(dir.join("a_b_core.json"), &ok).unwrap();
     // Not UTF-8.
     std::fs::write(dir.join("bin_core.json"), b"{\n \"Events\": [\xff]\n}").unwrap();
-    let imp = perfmon::import_path(&dir);
+    let imp = pmu_import::import_path(&dir);
     let errs: Vec<String> = imp
         .issues
         .iter()
@@ -1317,9 +1317,9 @@ fn no_truncation_or_edit_of_a_fixture_panics() {
     for input in &inputs {
         let r = catch_unwind(AssertUnwindSafe(|| {
             let mut issues = Vec::new();
-            let f = perfmon::parse_file("t.json", input, &mut issues);
+            let f = pmu_import::parse_file("t.json", input, &mut issues);
             if let Some(f) = &f {
-                let _ = perfmon::convert(
+                let _ = pmu_import::convert(
                     f,
                     "X/events/x_core.json",
                     &[],
@@ -1346,7 +1346,7 @@ fn no_truncation_or_edit_of_a_fixture_panics() {
 
 #[test]
 fn a_missing_path_is_one_error() {
-    let imp = perfmon::import_path(&fixtures().join("NOPE/events/nope_core.json"));
+    let imp = pmu_import::import_path(&fixtures().join("NOPE/events/nope_core.json"));
     assert_eq!(imp.issues.len(), 1, "{:#?}", imp.issues);
     assert_eq!(imp.issues[0].level, Level::Error);
     assert!(
@@ -1427,7 +1427,7 @@ fn nothing_to_import_is_one_error_saying_why() {
         let dir = temp_dir(&format!("nothing-{name}")).join(name);
         std::fs::create_dir_all(&dir).unwrap();
         setup(&dir);
-        let imp = perfmon::import_path(&dir);
+        let imp = pmu_import::import_path(&dir);
         let errs = error_lines(&imp);
         assert_eq!(errs.len(), 1, "{name}: {:#?}", imp.issues);
         assert!(errs[0].contains(want), "{name}: {}", errs[0]);
@@ -1439,7 +1439,7 @@ fn nothing_to_import_is_one_error_saying_why() {
     // A file that yields no model: also an error, never an empty success.
     let dir = temp_dir("nothing-no-model");
     std::fs::write(dir.join("x_core.json"), "{ \"Events\": [ }").unwrap();
-    let imp = perfmon::import_path(&dir);
+    let imp = pmu_import::import_path(&dir);
     assert!(
         imp.has_errors() && imp.models.is_empty(),
         "{:#?}",
@@ -1451,7 +1451,7 @@ fn nothing_to_import_is_one_error_saying_why() {
 #[test]
 fn mapfile_paths_leaving_the_corpus_are_refused_at_their_line() {
     let mut issues = Vec::new();
-    let rows = perfmon::parse_mapfile(
+    let rows = pmu_import::parse_mapfile(
         "m.csv",
         &format!(
             "{MAP_HEADER}GenuineIntel-6-01,V1,/A/events/a_core.json,core,,,\n\
@@ -1486,7 +1486,7 @@ fn mapfile_paths_leaving_the_corpus_are_refused_at_their_line() {
         format!("{MAP_HEADER}GenuineIntel-6-02,V1,/../x_core.json,core,,,\n"),
     )
     .unwrap();
-    let imp = perfmon::import_path(&corpus);
+    let imp = pmu_import::import_path(&corpus);
     let errs = error_lines(&imp);
     assert_eq!(errs.len(), 1, "{:#?}", imp.issues);
     assert!(
@@ -1520,7 +1520,7 @@ fn symbolic_links_out_of_the_corpus_are_refused_and_cycles_cut() {
     symlink(".", corpus.join("l1")).unwrap();
     symlink(".", corpus.join("l2")).unwrap();
     symlink("..", corpus.join("A/events/up")).unwrap();
-    let imp = perfmon::import_path(&corpus);
+    let imp = pmu_import::import_path(&corpus);
     assert!(!imp.has_errors(), "{:#?}", imp.issues);
     assert_eq!(names(&imp), ["a.yaml"]);
     assert_eq!(imp.files_read, 1);
@@ -1542,7 +1542,7 @@ fn symbolic_links_out_of_the_corpus_are_refused_and_cycles_cut() {
         corpus.join("A/events/o_core.json"),
     )
     .unwrap();
-    let imp = perfmon::import_path(&corpus);
+    let imp = pmu_import::import_path(&corpus);
     let errs = error_lines(&imp);
     assert_eq!(errs.len(), 1, "{:#?}", imp.issues);
     assert!(
@@ -1560,7 +1560,7 @@ fn symbolic_links_out_of_the_corpus_are_refused_and_cycles_cut() {
         corpus.join("A/events/a_core.json"),
     )
     .unwrap();
-    let imp = perfmon::import_path(&corpus);
+    let imp = pmu_import::import_path(&corpus);
     let errs = error_lines(&imp);
     assert_eq!(errs.len(), 1, "{:#?}", imp.issues);
     assert!(
@@ -1573,7 +1573,7 @@ fn symbolic_links_out_of_the_corpus_are_refused_and_cycles_cut() {
     // mapfile.csv itself a link out: refused.
     std::fs::rename(corpus.join("mapfile.csv"), outside.join("mapfile.csv")).unwrap();
     symlink(outside.join("mapfile.csv"), corpus.join("mapfile.csv")).unwrap();
-    let imp = perfmon::import_path(&corpus);
+    let imp = pmu_import::import_path(&corpus);
     let errs = error_lines(&imp);
     assert!(
         errs.iter()
@@ -1606,11 +1606,11 @@ fn validation_errors_name_the_json_file_and_event() {
 "#,
     )
     .unwrap();
-    let import = perfmon::import_path(&dir);
+    let import = pmu_import::import_path(&dir);
     assert!(errors(&import.issues).is_empty(), "{:?}", import.issues);
-    let loaded = perfmon::check_models(&import.models);
+    let loaded = pmu_import::check_models(&import.models);
     assert!(loaded.has_errors());
-    let located = perfmon::json_locations(&import.models, &loaded);
+    let located = pmu_import::json_locations(&import.models, &loaded);
     let issues: Vec<&Issue> = located.iter().filter_map(|(_, i)| i.as_ref()).collect();
     assert_eq!(issues.len(), 1, "{located:?}");
     let issue = issues[0];
@@ -1649,7 +1649,7 @@ fn json_booleans_are_refused() {
         r#"    { "EventCode": "0x3C", "UMask": "0x00", "EventName": "A.B", "Counter": "0,1", "Invert": true, "CounterMask": "1" }"#,
     ));
     assert!(errors(&issues).is_empty(), "{issues:?}");
-    assert!(f.unwrap().events[0].inv);
+    assert!(f.unwrap().events[0].facts.inv);
 }
 
 /// Exactly one `unknown-aux-msr` warning for each event and auxiliary MSR address of the
@@ -1718,7 +1718,7 @@ fn a_large_one_line_list_imports_whole() {
     let file = dir.join("synthetic_core.json");
     let text = synthetic_list(n);
     std::fs::write(&file, &text).unwrap();
-    let imp = perfmon::import_path(&file);
+    let imp = pmu_import::import_path(&file);
     assert!(!imp.has_errors(), "{:#?}", errors(&imp.issues));
     assert_eq!(imp.events(), n);
     let period: Vec<&Issue> = imp
@@ -1733,7 +1733,7 @@ fn a_large_one_line_list_imports_whole() {
         (last.line, last.column),
         (Some(1), Some(text[..at].chars().count() + 1))
     );
-    let loaded = perfmon::check_models(&imp.models);
+    let loaded = pmu_import::check_models(&imp.models);
     assert!(!loaded.has_errors(), "{}", loaded.render_diagnostics());
     let g = loaded.model.generation("intel-synthetic").unwrap();
     assert!(g.event("SYNTH_EVENT_78.UNIT_31").is_some());
@@ -1749,14 +1749,14 @@ fn a_list_too_large_for_the_loader_is_refused_first() {
         max_bytes: 8192,
         ..Default::default()
     };
-    assert!(perfmon::max_events(&limits) < 1000);
+    assert!(pmu_import::max_events(&limits) < 1000);
     let dir = temp_dir("too-large");
 
     // Too many events for any model within the limit: refused before they are read (no
     // event's warning about its sampling period).
     let many = dir.join("many_core.json");
     std::fs::write(&many, synthetic_list(1000)).unwrap();
-    let imp = perfmon::import_path_within(&many, &perfmon::Reviewed::default(), &limits);
+    let imp = pmu_import::import_path_within(&many, &pmu_import::Reviewed::default(), &limits);
     assert!(imp.models.is_empty());
     assert_eq!(error_lines(&imp).len(), 1, "{:#?}", imp.issues);
     let e = &error_lines(&imp)[0];
@@ -1784,7 +1784,7 @@ fn a_list_too_large_for_the_loader_is_refused_first() {
     // size, before the loader reads it.
     let long = dir.join("long_core.json");
     std::fs::write(&long, synthetic_list(100)).unwrap();
-    let imp = perfmon::import_path_within(&long, &perfmon::Reviewed::default(), &limits);
+    let imp = pmu_import::import_path_within(&long, &pmu_import::Reviewed::default(), &limits);
     assert!(imp.models.is_empty());
     let e = error_lines(&imp);
     assert_eq!(e.len(), 1, "{:#?}", imp.issues);
@@ -1803,7 +1803,7 @@ fn a_list_too_large_for_the_loader_is_refused_first() {
     );
 
     // The same list within the loader's own limit imports.
-    let imp = perfmon::import_path(&long);
+    let imp = pmu_import::import_path(&long);
     assert!(!imp.has_errors(), "{:#?}", imp.issues);
     let _ = std::fs::remove_dir_all(&dir);
 }

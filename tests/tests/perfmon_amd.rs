@@ -6,7 +6,7 @@
 //! counted, every error at its place, facts only, and the result loads and encodes.
 
 use pmu_defs::encode::{Counter, Encoder, Request};
-use pmu_defs::perfmon::{self, CoreModel, Import, Issue, Level};
+use pmu_import::{CoreModel, Import, Issue, Level};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
@@ -16,7 +16,7 @@ fn fixtures() -> PathBuf {
 
 fn import() -> &'static Import {
     static IMPORT: OnceLock<Import> = OnceLock::new();
-    IMPORT.get_or_init(|| perfmon::import_path(&fixtures()))
+    IMPORT.get_or_init(|| pmu_import::import_path(&fixtures()))
 }
 
 fn model(file: &str) -> &'static CoreModel {
@@ -128,7 +128,7 @@ fn core_events_only_as_facts_the_rest_counted() {
     assert!(y.contains(
         "# amdzen1: not imported: 1 events of other PMUs (1 L3PMC (amd_l3)), 1 metrics.\n"
     ));
-    assert!(y.starts_with(perfmon::HEADER));
+    assert!(y.starts_with(pmu_import::HEADER));
     for sentence in [
         "Fixture sentence",
         "Another fixture",
@@ -180,7 +180,7 @@ fn warnings_say_where_and_why() {
 
 #[test]
 fn the_import_loads_encodes_and_is_deterministic() {
-    let loaded = perfmon::check_models(&import().models);
+    let loaded = pmu_import::check_models(&import().models);
     assert!(!loaded.has_errors(), "{}", loaded.render_diagnostics());
     assert_eq!(
         loaded.diagnostics.len(),
@@ -196,7 +196,7 @@ fn the_import_loads_encodes_and_is_deterministic() {
     // AMD64 APM Vol. 2 §13.2.1: EventSelect[11:8] in bits 35:32, PerfEvtSel1 at C001_0202.
     assert_eq!(e.value & 0xF_0000_FFFF, (1 << 32) | 0x04CF);
     assert_eq!(e.address, Some(0xC001_0202));
-    let again = perfmon::import_path(&fixtures());
+    let again = pmu_import::import_path(&fixtures());
     let texts = |i: &Import| i.models.iter().map(|m| m.yaml.clone()).collect::<Vec<_>>();
     assert_eq!(texts(&again), texts(import()));
 }
@@ -230,7 +230,7 @@ fn bad_rows_and_lists_are_errors_at_their_place() {
             ),
         ],
     );
-    let imp = perfmon::import_path(d.path());
+    let imp = pmu_import::import_path(d.path());
     let errors: Vec<(String, &str)> = imp
         .issues
         .iter()

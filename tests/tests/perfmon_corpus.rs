@@ -7,7 +7,7 @@
 
 use pmu_defs::Loaded;
 use pmu_defs::model::Event;
-use pmu_defs::perfmon::{self, Import, Level};
+use pmu_import::{Import, Level};
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -28,11 +28,11 @@ fn corpus() -> Option<PathBuf> {
 
 /// The reviewed findings of the shipped models (`pmu-defs/import/reviewed.yaml`), which
 /// `cargo xtask import-perfmon` writes into them as `allow:` entries.
-fn reviewed() -> perfmon::Reviewed {
+fn reviewed() -> pmu_import::Reviewed {
     let path = pmu_defs::defs_dir().join("../import/reviewed.yaml");
     let text = std::fs::read_to_string(&path).unwrap();
     let mut issues = Vec::new();
-    let r = perfmon::parse_reviewed("reviewed.yaml", &text, &mut issues);
+    let r = pmu_import::parse_reviewed("reviewed.yaml", &text, &mut issues);
     assert!(issues.is_empty(), "{issues:#?}");
     r
 }
@@ -41,14 +41,14 @@ fn reviewed() -> perfmon::Reviewed {
 fn import() -> Option<&'static Import> {
     static IMPORT: OnceLock<Option<Import>> = OnceLock::new();
     IMPORT
-        .get_or_init(|| corpus().map(|c| perfmon::import_path_reviewed(&c, &reviewed())))
+        .get_or_init(|| corpus().map(|c| pmu_import::import_path_reviewed(&c, &reviewed())))
         .as_ref()
 }
 
 fn loaded() -> Option<&'static Loaded> {
     static LOADED: OnceLock<Option<Loaded>> = OnceLock::new();
     LOADED
-        .get_or_init(|| import().map(|i| perfmon::check_models(&i.models)))
+        .get_or_init(|| import().map(|i| pmu_import::check_models(&i.models)))
         .as_ref()
 }
 

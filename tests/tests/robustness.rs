@@ -11,7 +11,6 @@ mod harness;
 
 use pmu_defs::diag::{MAX_LINE_CHARS, MAX_PER_CODE, Omitted};
 use pmu_defs::encode::{Encoder, Error, ErrorKind, Request};
-use pmu_defs::perfmon;
 use pmu_defs::{Loaded, Loader, Severity};
 use std::fmt::Write as _;
 
@@ -239,9 +238,9 @@ fn importing_fifty_thousand_events() {
     }
     json.push_str("\n] }\n");
     let mut issues = Vec::new();
-    let file = perfmon::parse_file("big_core.json", &json, &mut issues).expect("parsed");
+    let file = pmu_import::parse_file("big_core.json", &json, &mut issues).expect("parsed");
     assert_eq!(file.events.len(), 50_000);
-    let model = perfmon::convert(
+    let model = pmu_import::convert(
         &file,
         "BIG/events/big_core.json",
         &[],
@@ -250,10 +249,10 @@ fn importing_fifty_thousand_events() {
     )
     .expect("converted");
     assert!(
-        issues.iter().all(|i| i.level == perfmon::Level::Warning),
+        issues.iter().all(|i| i.level == pmu_import::Level::Warning),
         "{issues:#?}"
     );
-    let loaded = perfmon::check_models(&[model]);
+    let loaded = pmu_import::check_models(&[model]);
     assert!(!loaded.has_errors(), "{}", loaded.render_diagnostics());
     assert!(loaded.model.generation("intel-big").unwrap().events.len() >= 50_000);
 }
@@ -412,7 +411,7 @@ fn control_characters_in_names_and_headers_give_valid_yaml() {
     let json = r#"{ "Header": { "Version": "1\u0000", "DatePublished": "2\n3", "Copyright": "c\r\u2028d\ufffe" },
         "Events": [{ "EventCode": "0x3C", "UMask": "0x00", "EventName": "CYC.P", "Counter": "0,1,2,3" }] }"#;
     harness::import_perfmon(format!("{name}\n{json}").as_bytes());
-    let import = perfmon::import_str(name, json);
+    let import = pmu_import::import_str(name, json);
     assert!(!import.has_errors(), "{:?}", import.issues);
     let yaml = &import.models[0].yaml;
     assert!(
@@ -431,7 +430,7 @@ fn control_characters_in_names_and_headers_give_valid_yaml() {
         yaml.contains("title: \"Core events of lion\\u0000c\\u000Aextends: x\\uFFFE_core.json (Intel perfmon)\""),
         "{yaml}"
     );
-    let loaded = perfmon::check_models(&import.models);
+    let loaded = pmu_import::check_models(&import.models);
     assert!(!loaded.has_errors(), "{}", loaded.render_diagnostics());
     let g = loaded
         .model
@@ -439,8 +438,8 @@ fn control_characters_in_names_and_headers_give_valid_yaml() {
         .expect("imported");
     assert_eq!(g.source.as_deref(), Some(name));
     // U+FFFE alone (not a control character) used to stay in the plain `title:`.
-    let import = perfmon::import_str("x\u{FFFE}_core.json", json);
-    let loaded = perfmon::check_models(&import.models);
+    let import = pmu_import::import_str("x\u{FFFE}_core.json", json);
+    let loaded = pmu_import::check_models(&import.models);
     assert!(!loaded.has_errors(), "{}", loaded.render_diagnostics());
     assert_eq!(
         loaded.model.generation("intel-x").map(|g| g.title.as_str()),

@@ -1,8 +1,8 @@
 //! `cargo xtask import-perfmon <file-or-dir> [--out DIR] [--check]`: Intel perfmon JSON, or
-//! Linux perf's AMD lists → core model generations (`pmu_defs::perfmon`,
-//! `pmu_defs::perfmon::amd`).
+//! Linux perf's AMD lists → core model generations (`pmu_import`,
+//! `pmu_import::amd`).
 
-use pmu_defs::perfmon::{self, HEADER, Level};
+use pmu_import::{HEADER, Level};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -17,14 +17,14 @@ pub const AMD_MODELS: &str = "pmu-defs/defs/amd/models";
 /// The default output directory for an import of `input`: [`AMD_MODELS`] for a perf-layout
 /// AMD corpus, else [`MODELS`].
 pub fn default_out(input: &Path) -> &'static str {
-    if input.is_dir() && perfmon::amd::is_perf_layout(input) {
+    if input.is_dir() && pmu_import::amd::is_perf_layout(input) {
         AMD_MODELS
     } else {
         MODELS
     }
 }
 
-/// The reviewed findings of the shipped models (`pmu_defs::perfmon::Reviewed`), relative to
+/// The reviewed findings of the shipped models (`pmu_import::Reviewed`), relative to
 /// the workspace root: read by default when the output is [`MODELS`].
 pub const REVIEWED: &str = "pmu-defs/import/reviewed.yaml";
 
@@ -224,7 +224,7 @@ struct Left {
 /// corpus (`corpus`) of the kind the file's header names whose mapfile no longer lists the
 /// file's `source:`. A file whose source is still listed (a core file missing from a partial
 /// checkout) stays.
-fn fate(text: &str, corpus: Option<&perfmon::Corpus>, prune: bool) -> Result<String, Left> {
+fn fate(text: &str, corpus: Option<&pmu_import::Corpus>, prune: bool) -> Result<String, Left> {
     if prune {
         return Ok("--prune".into());
     }
@@ -238,16 +238,16 @@ fn fate(text: &str, corpus: Option<&perfmon::Corpus>, prune: bool) -> Result<Str
         let why = "the input is not a whole corpus: a directory with its mapfile.csv";
         return left(why.into(), why);
     };
-    let kind = perfmon::CorpusKind::of_generated(text);
+    let kind = pmu_import::CorpusKind::of_generated(text);
     if kind != Some(corpus.kind) {
         let why = format!(
             "generated from {}, not {}",
-            kind.map_or("an unknown source", perfmon::CorpusKind::describe),
+            kind.map_or("an unknown source", pmu_import::CorpusKind::describe),
             corpus.kind.describe()
         );
         return left(why.clone(), &why);
     }
-    let Some(source) = perfmon::generated_source(text) else {
+    let Some(source) = pmu_import::generated_source(text) else {
         let why = "its header names no `source:`";
         return left(why.into(), why);
     };
@@ -336,12 +336,12 @@ fn import_reviewed(
     input: &Path,
     out: &Path,
     reviewed: Option<&Path>,
-) -> Result<(perfmon::Import, Duration), ExitCode> {
+) -> Result<(pmu_import::Import, Duration), ExitCode> {
     let started = Instant::now();
     let mut issues = Vec::new();
     let findings = match reviewed {
         Some(path) => match std::fs::read_to_string(path) {
-            Ok(text) => perfmon::parse_reviewed(&path.display().to_string(), &text, &mut issues),
+            Ok(text) => pmu_import::parse_reviewed(&path.display().to_string(), &text, &mut issues),
             Err(e) => {
                 eprintln!(
                     "error: {}: cannot read the reviewed findings: {e}; nothing written ({} is as it was)",
@@ -351,9 +351,9 @@ fn import_reviewed(
                 return Err(ExitCode::FAILURE);
             }
         },
-        None => perfmon::Reviewed::default(),
+        None => pmu_import::Reviewed::default(),
     };
-    let mut import = perfmon::import_path_reviewed(input, &findings);
+    let mut import = pmu_import::import_path_reviewed(input, &findings);
     issues.append(&mut import.issues);
     import.issues = issues;
     let import_time = started.elapsed();
@@ -380,19 +380,19 @@ fn import_reviewed(
 /// cleanly), prints the warnings nobody has reviewed at their JSON events, then the summary
 /// and the notes; `Err` (the exit code) when the YAML does not validate.
 fn load_and_report(
-    import: &perfmon::Import,
+    import: &pmu_import::Import,
     import_time: Duration,
     out: &Path,
     reviewed: Option<&Path>,
 ) -> Result<(), ExitCode> {
     // Every import must load cleanly on top of the architectural generations.
     let started = Instant::now();
-    let loaded = perfmon::check_models(&import.models);
+    let loaded = pmu_import::check_models(&import.models);
     let check_time = started.elapsed();
     if loaded.has_errors() {
         // Each problem at the JSON event it comes from; the YAML the import generated (which
         // was never written) is shown after, for the details.
-        let located = perfmon::json_locations(&import.models, &loaded);
+        let located = pmu_import::json_locations(&import.models, &loaded);
         for (_, issue) in &located {
             if let Some(issue) = issue {
                 eprintln!("{issue}");
@@ -409,7 +409,7 @@ fn load_and_report(
         return Err(ExitCode::FAILURE);
     }
     // Warnings nobody has reviewed yet, each at the JSON event it comes from.
-    let fresh_warnings: Vec<_> = perfmon::json_locations(&import.models, &loaded)
+    let fresh_warnings: Vec<_> = pmu_import::json_locations(&import.models, &loaded)
         .into_iter()
         .filter(|(d, _)| d.acknowledged.is_none())
         .collect();
@@ -470,7 +470,7 @@ struct Plan<'a> {
 }
 
 impl<'a> Plan<'a> {
-    fn new(import: &'a perfmon::Import, out: &Path, prune: bool) -> Self {
+    fn new(import: &'a pmu_import::Import, out: &Path, prune: bool) -> Self {
         let existing = generated_files(out);
         let modeline = modeline_for(out);
         let fresh: BTreeMap<&str, String> = import

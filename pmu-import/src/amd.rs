@@ -12,11 +12,15 @@
 //! header as not imported; their registers are not the core counters'. Description sentences
 //! are never copied.
 
-use super::{
-    Doc, Entries, Import, Issue, Level, MapRow, Provenance, Val, classify, comment, display,
-    json_kind, model_name, parse_number, read_text, relative, scalar, scalar_text,
-};
-use crate::de::is_event_name;
+use crate::convert::{Provenance, model_name};
+use crate::corpus::{Import, display, read_text, relative};
+use crate::emit::{comment, scalar, scalar_text};
+use crate::intel::json::{Entries, Val, classify, json_kind};
+use crate::intel::reader::parse_number;
+use crate::mapfile::MapRow;
+use crate::report::{Doc, Issue, Level};
+
+use pmu_defs::de::is_event_name;
 use serde_json::value::RawValue;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -61,7 +65,7 @@ pub const AMD_UNITS: &[(&str, &str)] = &[
     ("UMCPMC", "amd_umc"),
 ];
 
-/// First line of the generated files, after the common [`super::HEADER`].
+/// First line of the generated files, after the common [`crate::HEADER`].
 pub const SOURCE_LINE: &str = "from Linux perf's AMD event lists — DO NOT EDIT.";
 
 /// Keys of an AMD list object that the importer knows (descriptions and metric keys are read
@@ -142,7 +146,7 @@ pub fn is_perf_layout(dir: &Path) -> bool {
 /// model and stepping in hex without padding (`get_cpuid_str`: `%s-%u-%X-%X`), and needs the
 /// pattern to match all of it but the stepping (all of it when the row has a stepping);
 /// `claimed` holds what earlier rows took (the first matching row wins).
-fn row_cpus(
+pub(crate) fn row_cpus(
     row: &MapRow,
     map_name: &str,
     claimed: &mut BTreeSet<(u32, u32, u32)>,
@@ -269,7 +273,7 @@ pub fn parse_list(name: &str, text: &str, dir: &mut AmdDir, issues: &mut Vec<Iss
 }
 
 /// The text of each known key of one object; unknown keys counted in `unknown`.
-fn object_texts<'t>(
+pub(crate) fn object_texts<'t>(
     doc: &mut Doc<'_>,
     entries: &'t Entries<'t>,
     unknown: &mut BTreeMap<String, (usize, usize)>,
@@ -299,7 +303,7 @@ fn object_texts<'t>(
 }
 
 /// One object of a list: a core event into `dir.events`, anything else counted.
-fn read_object(
+pub(crate) fn read_object(
     doc: &mut Doc<'_>,
     raw: &RawValue,
     dir: &mut AmdDir,
@@ -327,7 +331,7 @@ fn read_object(
         return;
     }
     if !is_event_name(name) {
-        let why = format!("event name `{name}` {}", crate::de::EVENT_RULE);
+        let why = format!("event name `{name}` {}", pmu_defs::de::EVENT_RULE);
         doc.error_at(
             *name_at,
             why.replace(&format!("`{name}` "), &format!("`{name}` must be: ")),
@@ -397,7 +401,7 @@ fn read_object(
 
 /// The architectural generation a directory extends and why; unknown directories get the
 /// newest listed, with a warning.
-fn arch_for(dir: &str, map_name: &str, line: usize, issues: &mut Vec<Issue>) -> Arch {
+pub(crate) fn arch_for(dir: &str, map_name: &str, line: usize, issues: &mut Vec<Issue>) -> Arch {
     if let Some((_, g, basis)) = AMD_ARCH
         .iter()
         .find(|(d, _, _)| d.eq_ignore_ascii_case(dir))
@@ -410,7 +414,7 @@ fn arch_for(dir: &str, map_name: &str, line: usize, issues: &mut Vec<Issue>) -> 
         map_name,
         Some((line, 1)),
         format!(
-            "`{dir}` is not in the importer's table of AMD families (perfmon::amd::AMD_ARCH): it extends `{g}`, as `{newest}` does; check CPUID Fn8000_0022_EAX[PerfMonV2] on the part and add a row"
+            "`{dir}` is not in the importer's table of AMD families (pmu_import::amd::AMD_ARCH): it extends `{g}`, as `{newest}` does; check CPUID Fn8000_0022_EAX[PerfMonV2] on the part and add a row"
         ),
     ));
     let basis = format!(
@@ -420,9 +424,9 @@ fn arch_for(dir: &str, map_name: &str, line: usize, issues: &mut Vec<Issue>) -> 
 }
 
 /// Reads every `.json` file of one family directory.
-fn read_dir(root: &Path, dir: &Path, issues: &mut Vec<Issue>) -> AmdDir {
+pub(crate) fn read_dir(root: &Path, dir: &Path, issues: &mut Vec<Issue>) -> AmdDir {
     let mut out = AmdDir::default();
-    let walk = crate::walk::walk(dir, true, &|p: &Path| {
+    let walk = pmu_defs::walk::walk(dir, true, &|p: &Path| {
         p.extension().and_then(|e| e.to_str()) == Some("json")
     });
     for s in &walk.skipped {
@@ -442,7 +446,7 @@ fn read_dir(root: &Path, dir: &Path, issues: &mut Vec<Issue>) -> AmdDir {
 }
 
 /// Duplicate names in one directory are errors (the first is kept).
-fn drop_duplicates(events: &mut Vec<AmdEvent>, issues: &mut Vec<Issue>) {
+pub(crate) fn drop_duplicates(events: &mut Vec<AmdEvent>, issues: &mut Vec<Issue>) {
     let mut seen: BTreeMap<String, (String, usize)> = BTreeMap::new();
     events.retain(|e| match seen.get(&e.name) {
         Some((file, line)) => {
@@ -465,19 +469,19 @@ fn drop_duplicates(events: &mut Vec<AmdEvent>, issues: &mut Vec<Issue>) {
 }
 
 /// The generation extended, the basis, and whether it came from [`AMD_ARCH`].
-type Arch = (&'static str, String, bool);
+pub(crate) type Arch = (&'static str, String, bool);
 
 /// The `cpus:`, the header's "not imported" line and the YAML of one generation.
-struct Generation<'a> {
-    dir: &'a str,
-    row: &'a MapRow,
-    cpus: Vec<String>,
-    arch: Arch,
-    list: AmdDir,
+pub(crate) struct Generation<'a> {
+    pub(crate) dir: &'a str,
+    pub(crate) row: &'a MapRow,
+    pub(crate) cpus: Vec<String>,
+    pub(crate) arch: Arch,
+    pub(crate) list: AmdDir,
 }
 
 /// `L3PMC: 8, DFPMC: 12`, with perf's PMU names.
-fn units_text(units: &BTreeMap<String, usize>) -> String {
+pub(crate) fn units_text(units: &BTreeMap<String, usize>) -> String {
     units
         .iter()
         .map(|(u, n)| match AMD_UNITS.iter().find(|(x, _)| x == u) {
@@ -505,8 +509,8 @@ pub fn skipped_summary(dir: &str, list: &AmdDir) -> Option<String> {
 }
 
 impl Generation<'_> {
-    fn header(&self, y: &mut String, provenance: &Provenance) {
-        let _ = writeln!(y, "{} {SOURCE_LINE}", super::HEADER);
+    pub(crate) fn header(&self, y: &mut String, provenance: &Provenance) {
+        let _ = writeln!(y, "{} {SOURCE_LINE}", crate::HEADER);
         let _ = writeln!(
             y,
             "# Source: {}/*.json ({} files, Linux tools/perf/pmu-events/arch/x86/{}); mapfile.csv line {}, commit {}.",
@@ -527,7 +531,7 @@ impl Generation<'_> {
         }
     }
 
-    fn body(&self, y: &mut String, id: &str) {
+    pub(crate) fn body(&self, y: &mut String, id: &str) {
         let _ = writeln!(y, "generation: {id}");
         let _ = writeln!(y, "extends: {}", self.arch.0);
         let _ = writeln!(
@@ -565,7 +569,7 @@ impl Generation<'_> {
 }
 
 /// One event as a flow mapping on one line.
-fn event_line(e: &AmdEvent) -> String {
+pub(crate) fn event_line(e: &AmdEvent) -> String {
     let mut s = format!("  - {{ name: {}, event: 0x{:02X}", scalar(&e.name), e.code);
     if let Some(u) = e.umask {
         let _ = write!(s, ", umask: 0x{u:02X}");
@@ -578,7 +582,7 @@ fn event_line(e: &AmdEvent) -> String {
 }
 
 /// The generation file of one family directory.
-fn render(g: &Generation<'_>, provenance: &Provenance) -> super::CoreModel {
+pub(crate) fn render(g: &Generation<'_>, provenance: &Provenance) -> crate::CoreModel {
     let stem = model_name(g.dir);
     let name = stem
         .strip_prefix("amd")
@@ -598,7 +602,7 @@ fn render(g: &Generation<'_>, provenance: &Provenance) -> super::CoreModel {
         // One line per event, from the line after `events:`.
         let first = y.bytes().filter(|&b| b == b'\n').count() + 1;
         for (line, e) in (first..).zip(&events) {
-            origins.push(super::EventOrigin {
+            origins.push(crate::EventOrigin {
                 yaml_line: line,
                 name: e.name.clone(),
                 json_line: e.line,
@@ -606,11 +610,11 @@ fn render(g: &Generation<'_>, provenance: &Provenance) -> super::CoreModel {
             y.push_str(&event_line(e));
         }
     }
-    super::CoreModel {
+    crate::CoreModel {
         id,
         file_name: format!("{name}.yaml"),
         source: g.dir.to_owned(),
-        arch: super::ArchVersion {
+        arch: crate::ArchVersion {
             version: 0,
             from_table: g.arch.2,
             basis: g.arch.1.clone(),
@@ -632,9 +636,9 @@ pub fn import_corpus(root: &Path, imp: &mut Import) {
     let Some(text) = read_text(&map, &mut imp.issues) else {
         return;
     };
-    let rows = super::parse_mapfile(&map_name, &text, &mut imp.issues);
-    imp.corpus = Some(super::Corpus {
-        kind: super::CorpusKind::LinuxPerfAmd,
+    let rows = crate::parse_mapfile(&map_name, &text, &mut imp.issues);
+    imp.corpus = Some(crate::Corpus {
+        kind: crate::CorpusKind::LinuxPerfAmd,
         mapfile: map_name.clone(),
         listed: rows
             .iter()
@@ -643,7 +647,7 @@ pub fn import_corpus(root: &Path, imp: &mut Import) {
             .collect(),
     });
     let provenance = Provenance {
-        commit: super::readme_commit(root),
+        commit: crate::corpus::readme_commit(root),
     };
     let mut claimed = BTreeSet::new();
     let mut gens: Vec<Generation<'_>> = Vec::new();
@@ -659,7 +663,7 @@ pub fn import_corpus(root: &Path, imp: &mut Import) {
             g.cpus.extend(cpus);
             continue;
         }
-        let dir = match crate::walk::confined(root, &row.file) {
+        let dir = match pmu_defs::walk::confined(root, &row.file) {
             Ok(p) if p.is_dir() => p,
             Ok(_) => {
                 imp.missing_files += 1;

@@ -4,22 +4,21 @@
 //! into `<target>/bench-perfmon/` (never checked in; the paths are printed, so
 //! `cargo xtask import-perfmon FILE --out DIR` can be timed on the same input).
 //!
-//! - `import/<n>`: `perfmon::import_path` (read, parse, convert, size check). The
+//! - `import/<n>`: `pmu_import::import_path` (read, parse, convert, size check). The
 //!   100,000-event model is about 10 MB of YAML, over the loader's 8 MiB, so that one ends in
 //!   the size refusal after the model is written in memory: the same work.
-//! - `import_check/<n>`: the same, then `perfmon::check_models` (the loader on the model and
+//! - `import_check/<n>`: the same, then `pmu_import::check_models` (the loader on the model and
 //!   the architectural generations), as `cargo xtask import-perfmon` does; up to 50,000 events.
 //!
 //! After criterion, a table: per size the file's bytes, the median and fastest-sample time and
 //! the time per event, which stays flat when the work is linear.
 //!
 //! ```sh
-//! cargo bench -p pmu-defs --features perfmon --bench import          # ~1 minute
-//! cargo bench -p pmu-defs --features perfmon --no-run                # what CI does
+//! cargo bench -p pmu-import --bench import          # ~1 minute
+//! cargo bench -p pmu-import --no-run                # what CI does
 //! ```
 
 use criterion::{Criterion, SamplingMode};
-use pmu_defs::perfmon;
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -79,11 +78,11 @@ fn input(n: usize) -> (PathBuf, usize) {
 /// imported and loaded without an error, or (past the loader's limit) the size refusal.
 fn check_inputs(inputs: &[(usize, PathBuf, usize)]) {
     for (n, path, _) in inputs {
-        let imp = perfmon::import_path(path);
+        let imp = pmu_import::import_path(path);
         if *n <= CHECKED {
             assert!(!imp.has_errors(), "{n}: {:?}", imp.issues);
             assert_eq!(imp.events(), *n);
-            let loaded = perfmon::check_models(&imp.models);
+            let loaded = pmu_import::check_models(&imp.models);
             assert!(!loaded.has_errors(), "{}", loaded.render_diagnostics());
         } else {
             assert!(imp.models.is_empty());
@@ -107,7 +106,7 @@ fn benches(c: &mut Criterion, inputs: &[(usize, PathBuf, usize)]) {
         .measurement_time(Duration::from_secs(3));
     for (n, path, _) in inputs {
         group.bench_function(n.to_string(), |b| {
-            b.iter(|| black_box(perfmon::import_path(black_box(path))))
+            b.iter(|| black_box(pmu_import::import_path(black_box(path))))
         });
     }
     group.finish();
@@ -120,8 +119,8 @@ fn benches(c: &mut Criterion, inputs: &[(usize, PathBuf, usize)]) {
     for (n, path, _) in inputs.iter().filter(|(n, ..)| *n <= CHECKED) {
         group.bench_function(n.to_string(), |b| {
             b.iter(|| {
-                let imp = perfmon::import_path(black_box(path));
-                black_box(perfmon::check_models(&imp.models))
+                let imp = pmu_import::import_path(black_box(path));
+                black_box(pmu_import::check_models(&imp.models))
             })
         });
     }

@@ -1,0 +1,11 @@
+//! Intel's perfmon lists: one JSON file per core type, read into [`PerfmonFile`]s, and the
+//! architectural performance monitoring version each core has.
+
+pub mod arch;
+pub mod event;
+pub mod json;
+pub(crate) mod reader;
+
+pub use arch::{ARCH_VERSIONS, ArchVersion, guess_arch_version};
+pub use event::{EVENT_KEYS, PerfmonEvent, PerfmonFile};
+pub use json::parse_file;
