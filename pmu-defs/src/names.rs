@@ -263,7 +263,7 @@ impl Method {
 
 /// The methods of `Value` generated for element `element` of field `f` of register `r`, in
 /// output order: the getters, then (when writable) the setters. This is the one naming
-/// scheme (the README's table; `tests/tests/names.rs` checks every register against it):
+/// scheme (the table in ARCHITECTURE.md, "Invariants"; `tests/tests/names.rs` checks every register against it):
 ///
 /// | what | method |
 /// | --- | --- |

@@ -732,3 +732,13 @@ impl core::error::Error for PlacementError {}
 #[cfg(doctest)]
 #[doc = include_str!("../../README.md")]
 struct ReadmeDoctests;
+
+/// The examples of the user guide, `docs/guide.md`, run the same way.
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/guide.md")]
+struct GuideDoctests;
+
+/// The examples of `docs/commands.md` (the generated API at a glance).
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/commands.md")]
+struct CommandsDoctests;

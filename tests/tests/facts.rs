@@ -318,7 +318,7 @@ fn is_intel_imported(g: &Generation) -> bool {
 
 /// Asserts a load has no diagnostic except the warnings Intel's own lists cause in the
 /// imported core models: a PEBS, PDist or PDIR counter outside the event's counters
-/// (`counter-not-in-event`; README, "cargo xtask validate") or an auxiliary-MSR value setting a
+/// (`counter-not-in-event`; docs/commands.md, "pmu validate") or an auxiliary-MSR value setting a
 /// bit Linux's mask for the core reserves (`aux-msr-reserved`), each reviewed and acknowledged
 /// by an `allow:` the importer writes from `pmu-defs/import/reviewed.yaml`.
 #[track_caller]

@@ -6,6 +6,7 @@
 //! against the others as crates.io would; these tests say which rule broke, and run with the
 //! README's test command.
 
+use pmu_defs::model::Vendor;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -171,6 +172,75 @@ fn every_publishable_crate_packages_under_the_size_limit() {
         assert!(
             size < CRATES_IO_LIMIT,
             "{n} packages to {size} bytes, over crates.io's limit of {CRATES_IO_LIMIT}"
+        );
+    }
+}
+
+fn read(path: &str) -> String {
+    std::fs::read_to_string(root().join(path)).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// crates.io and GitHub show the README first: it stays a page of usage, the reference lives
+/// in `docs/` and the documentation site.
+#[test]
+fn the_readme_and_architecture_stay_short() {
+    for (file, limit) in [("README.md", 15 * 1024), ("ARCHITECTURE.md", 25 * 1024)] {
+        let len = read(file).len();
+        assert!(
+            len <= limit,
+            "{file} is {len} bytes, over {limit}: move reference material to docs/"
+        );
+    }
+}
+
+/// Every count the README states is the definitions' count now.
+#[test]
+fn the_readmes_numbers_are_the_definitions() {
+    let loaded = pmu_defs::Loader::new().with_defaults().finish();
+    assert!(!loaded.has_errors(), "{}", loaded.render_diagnostics());
+    let model = &loaded.model;
+    let grouped = |n: usize| {
+        let s = n.to_string();
+        let mut out = String::new();
+        for (i, c) in s.chars().enumerate() {
+            if i > 0 && (s.len() - i) % 3 == 0 {
+                out.push(',');
+            }
+            out.push(c);
+        }
+        out
+    };
+    // CPU-model generations (those with `cpus:`) of a vendor, and the events they list
+    // themselves (not those they inherit).
+    let models = |vendor: Vendor| {
+        let gens: Vec<_> = model
+            .generations
+            .iter()
+            .filter(|g| g.vendor == vendor && !g.cpus.is_empty())
+            .collect();
+        let events: usize = gens
+            .iter()
+            .map(|g| g.events.iter().filter(|e| e.since == g.id).count())
+            .sum();
+        (gens.len(), events)
+    };
+    let (intel, intel_events) = models(Vendor::Intel);
+    let (amd, amd_events) = models(Vendor::Amd);
+    let readme = read("README.md")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    for phrase in [
+        format!(
+            "{intel} core types from Nehalem to Nova Lake with {} events",
+            grouped(intel_events)
+        ),
+        format!("{amd} Zen generations with {} events", grouped(amd_events)),
+        format!("That is {} generations in all.", model.generations.len()),
+    ] {
+        assert!(
+            readme.contains(&phrase),
+            "README.md should say \"{phrase}\" (the definitions' count now)"
         );
     }
 }

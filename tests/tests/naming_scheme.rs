@@ -1,4 +1,4 @@
-//! The one naming scheme of the generated register API (README "Naming scheme", the table in
+//! The one naming scheme of the generated register API (ARCHITECTURE.md "One naming scheme", the table in
 //! `pmu_defs::names::element_methods`), checked on every register of every shipped
 //! generation: the public methods of each generated `Value` and `Builder` are exactly the
 //! ones the table gives for the register's fields, computed here from the model by the

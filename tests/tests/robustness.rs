@@ -2,7 +2,7 @@
 //! size that used to take seconds to minutes or run out of memory, and must now give a
 //! located, truthful message with bounded output. No test here measures time (the project
 //! has no timed tests): each asserts the size of what is printed, and simply completes.
-//! Times measured by hand are in the README's "Robustness and limits".
+//! Times measured by hand are in docs/robustness.md.
 
 // What the fuzz targets run (`fuzz/`), so each finding below goes through the same code.
 #[allow(dead_code)]

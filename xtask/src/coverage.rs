@@ -1,7 +1,7 @@
 //! `COVERAGE.md`: what the definitions describe, per vendor and generation, rendered from the
 //! model by `cargo xtask gen` (and compared by `gen --check`), so the table cannot drift from
 //! the YAML. What is *not* covered is a statement about hardware the definitions do not know;
-//! it stays hand-written in the README, which links here.
+//! it stays hand-written in docs/coverage.md, which links here.
 
 use crate::docs::escape::{md_cell, md_code};
 use pmu_defs::Model;
@@ -20,8 +20,8 @@ pub fn render(model: &Model) -> String {
          of every generation that is not a CPU model (✓ where the generation has the register, \
          **✓** where it defines or changes it, ×n the instances of a family), then the CPU models with their events. Every \
          register here is typed in `pmu-regs`, has a page with its bit diagram in the \
-         documentation site (`cargo xtask gen-docs`) and is decoded by `cargo xtask decode`. \
-         What is not covered yet is listed in the README (\"Coverage\").\n",
+         documentation site (`cargo xtask gen-docs`) and is decoded by `pmu decode`. \
+         What is not covered yet is listed in docs/coverage.md.\n",
     );
     for vendor in vendors(model) {
         let gens = by_chain(

@@ -1,4 +1,4 @@
-//! `cargo xtask`: project automation (see README.md, "Commands").
+//! `cargo xtask`: project automation (see docs/commands.md).
 
 mod check_features;
 #[path = "gen.rs"]

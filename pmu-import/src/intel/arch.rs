@@ -9,7 +9,7 @@ use crate::report::{Issue, Level};
 /// ([`guess_arch_version`]) and a warning.
 ///
 /// Section numbers are those of the SDM editions in which "Performance Monitoring" is chapter
-/// 18 of Vol. 3B (see README, "Manual references"); look them up by title in later editions.
+/// 18 of Vol. 3B (see docs/yaml.md, "Manual references"); look them up by title in later editions.
 /// Where an InstLatx64 CPUID dump is cited, its CPUID.0AH:EAX value was read (low byte = the
 /// version).
 ///
