@@ -246,34 +246,9 @@ pub struct EventTable {
     alternatives: &'static [EventAlt],
 }
 
-/// How an [`EventTable`] record is laid out: byte offsets, little-endian fields. The
-/// generator (`pmu-defs`' `codegen::event_table`) writes the same layout.
-mod record {
-    pub const LEN: usize = 33;
-    pub const NAME_OFFSET: usize = 0; // u32
-    pub const NAME_LEN: usize = 4; // u8
-    pub const EVENT: usize = 5; // u16
-    pub const UMASK: usize = 7;
-    pub const UMASK2: usize = 8;
-    pub const CMASK: usize = 9;
-    pub const FLAGS: usize = 10;
-    pub const FIXED: usize = 11;
-    pub const COUNTERS: usize = 12; // u32
-    pub const PEBS: usize = 16;
-    pub const AUX: usize = 17;
-    pub const ALT_START: usize = 18; // u16
-    pub const ALT_LEN: usize = 20;
-    pub const MSR_INDEX: usize = 21; // u32
-    pub const MSR_VALUE: usize = 25; // u64
-
-    pub const EQ: u8 = 1;
-    pub const INV: u8 = 2;
-    pub const EDGE: u8 = 4;
-    pub const ANY: u8 = 8;
-    pub const DEPRECATED: u8 = 16;
-    pub const HAS_FIXED: u8 = 32;
-    pub const HAS_MSR: u8 = 64;
-}
+// How an [`EventTable`] record is laid out (byte offsets, little-endian fields): the layout
+// the generator writes, declared once in `pmu_vocab::record`.
+use pmu_vocab::record;
 
 impl EventTable {
     /// A table over generated literals. Not public API: the layout is the generator's.

@@ -14,16 +14,9 @@ use quote::quote;
 use std::fmt::Write as _;
 use std::str::FromStr;
 
-/// Bytes per event (`record::LEN` in pmu-regs).
-const RECORD_LEN: usize = 33;
-
-const EQ: u8 = 1;
-const INV: u8 = 2;
-const EDGE: u8 = 4;
-const ANY: u8 = 8;
-const DEPRECATED: u8 = 16;
-const HAS_FIXED: u8 = 32;
-const HAS_MSR: u8 = 64;
+use pmu_vocab::record::{
+    self, ANY, DEPRECATED, EDGE, EQ, HAS_FIXED, HAS_MSR, INV, LEN as RECORD_LEN,
+};
 
 /// The three literals of a table, as text: the records (`b"..."`), the names (`"..."`) and the
 /// alternatives (`EventAlt` literals, without the brackets).
@@ -91,20 +84,20 @@ fn record(
 ) -> Result<[u8; RECORD_LEN], &'static str> {
     let mut r = [0u8; RECORD_LEN];
     let u8_of = |v: u32, what| u8::try_from(v).map_err(|_| what);
-    r[0..4].copy_from_slice(
+    r[record::NAME_OFFSET..record::NAME_OFFSET + 4].copy_from_slice(
         &u32::try_from(name_at)
             .map_err(|_| "the names' length")?
             .to_le_bytes(),
     );
-    r[4] = u8::try_from(e.name.len()).map_err(|_| "the name's length")?;
-    r[5..7].copy_from_slice(
+    r[record::NAME_LEN] = u8::try_from(e.name.len()).map_err(|_| "the name's length")?;
+    r[record::EVENT..record::EVENT + 2].copy_from_slice(
         &u16::try_from(e.event)
             .map_err(|_| "the event select")?
             .to_le_bytes(),
     );
-    r[7] = u8_of(e.umask, "the unit mask")?;
-    r[8] = u8_of(e.umask2.unwrap_or(0), "umask2")?;
-    r[9] = u8_of(e.cmask, "the counter mask")?;
+    r[record::UMASK] = u8_of(e.umask, "the unit mask")?;
+    r[record::UMASK2] = u8_of(e.umask2.unwrap_or(0), "umask2")?;
+    r[record::CMASK] = u8_of(e.cmask, "the counter mask")?;
     let mut flags = 0;
     for (on, bit) in [
         (e.eq, EQ),
@@ -119,25 +112,25 @@ fn record(
             flags |= bit;
         }
     }
-    r[10] = flags;
-    r[11] = u8_of(e.fixed.unwrap_or(0), "the fixed counter")?;
+    r[record::FLAGS] = flags;
+    r[record::FIXED] = u8_of(e.fixed.unwrap_or(0), "the fixed counter")?;
     let counters = e
         .counters
         .iter()
         .filter(|&&c| c < 32)
         .fold(0u32, |m, &c| m | (1 << c));
-    r[12..16].copy_from_slice(&counters.to_le_bytes());
-    r[16] = e.pebs.unwrap_or(0);
-    r[17] = aux;
-    r[18..20].copy_from_slice(
+    r[record::COUNTERS..record::COUNTERS + 4].copy_from_slice(&counters.to_le_bytes());
+    r[record::PEBS] = e.pebs.unwrap_or(0);
+    r[record::AUX] = aux;
+    r[record::ALT_START..record::ALT_START + 2].copy_from_slice(
         &u16::try_from(alt_start)
             .map_err(|_| "the alternatives' count")?
             .to_le_bytes(),
     );
-    r[20] = u8::try_from(alt_len).map_err(|_| "the number of alternatives")?;
+    r[record::ALT_LEN] = u8::try_from(alt_len).map_err(|_| "the number of alternatives")?;
     if let Some(m) = &e.msr {
-        r[21..25].copy_from_slice(&m.index.to_le_bytes());
-        r[25..33].copy_from_slice(&m.value.to_le_bytes());
+        r[record::MSR_INDEX..record::MSR_INDEX + 4].copy_from_slice(&m.index.to_le_bytes());
+        r[record::MSR_VALUE..record::MSR_VALUE + 8].copy_from_slice(&m.value.to_le_bytes());
     }
     Ok(r)
 }

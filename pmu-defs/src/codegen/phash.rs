@@ -6,69 +6,16 @@
 //! The scheme is PTHash's (Pibiri and Trani, SIGIR 2021): `n` names go into `n / LAMBDA`
 //! buckets by the high half of their hash; buckets, largest first, each get the smallest
 //! *pilot* that sends all their names to free slots, `slot(hash, pilot)`. The functions
-//! [`hash`], [`bucket`] and [`slot`] are copies of `pmu-regs/src/lookup.rs` (the generated
-//! crate cannot depend on this one, nor this one on the crate it generates);
-//! `tests/tests/codegen.rs` checks that both give the same values.
+//! [`hash`], [`bucket`] and [`slot`] are `pmu_vocab::hash`'s, the ones `pmu-regs` looks names
+//! up with.
 
 /// Names per bucket, on average: larger means fewer pilots, longer pilot searches.
 const LAMBDA: usize = 4;
 
-const K: u64 = 0x9E37_79B9_7F4A_7C15;
-const M: u64 = 0xBF58_476D_1CE4_E5B9;
-const LO: u64 = 0x0101_0101_0101_0101;
-const HI: u64 = LO * 0x80;
+pub use pmu_vocab::hash::{bucket, hash, slot};
 
-const fn upper8(w: u64) -> u64 {
-    let low7 = w & !HI;
-    let ge_a = low7 + LO * (0x80 - b'a' as u64);
-    let gt_z = low7 + LO * (0x80 - b'z' as u64 - 1);
-    let lower = ge_a & !gt_z & !w & HI;
-    w - (lower >> 2)
-}
-
-fn tail(name: &[u8], rest: &[u8]) -> u64 {
-    let n = rest.len();
-    if let Some(last) = name.last_chunk::<8>() {
-        return u64::from_le_bytes(*last) >> (8 * (8 - n));
-    }
-    let mut w = 0u64;
-    for (i, &b) in rest.iter().enumerate() {
-        w |= u64::from(b) << (8 * i);
-    }
-    w
-}
-
-/// The hash of `name` folded to ASCII upper case, under `seed` (as `pmu-regs` computes it).
-pub fn hash(seed: u64, name: &[u8]) -> u64 {
-    let mut h = seed ^ (name.len() as u64).wrapping_mul(K);
-    let (words, rest) = name.as_chunks::<8>();
-    for w in words {
-        h = (h ^ upper8(u64::from_le_bytes(*w)))
-            .wrapping_mul(K)
-            .rotate_left(29);
-    }
-    if !rest.is_empty() {
-        h = (h ^ upper8(tail(name, rest)))
-            .wrapping_mul(K)
-            .rotate_left(29);
-    }
-    h ^= h >> 33;
-    h = h.wrapping_mul(0xFF51_AFD7_ED55_8CCD);
-    h ^= h >> 33;
-    h = h.wrapping_mul(0xC4CE_B9FE_1A85_EC53);
-    h ^ (h >> 33)
-}
-
-/// The bucket of a hash among `buckets`.
-pub fn bucket(h: u64, buckets: usize) -> usize {
-    (((h >> 32) * buckets as u64) >> 32) as usize
-}
-
-/// The slot of a hash among `slots` under a pilot.
-pub fn slot(h: u64, pilot: u16, slots: usize) -> usize {
-    let x = (h ^ (u64::from(pilot) + 1).wrapping_mul(K)).wrapping_mul(M);
-    (((x >> 32) * slots as u64) >> 32) as usize
-}
+/// The step between the seeds tried in turn (2^64 / golden ratio: consecutive seeds far apart).
+const SEED_STEP: u64 = 0x9E37_79B9_7F4A_7C15;
 
 /// A built table: what a `NameIndex` holds.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -107,7 +54,7 @@ pub fn build(names: &[&str]) -> Table {
         if let Some(t) = place(seed, names, &keys, buckets) {
             return t;
         }
-        seed = seed.wrapping_add(K);
+        seed = seed.wrapping_add(SEED_STEP);
     }
 }
 

@@ -1,0 +1,15 @@
+//! What `pmu-regs` and the code generator that writes it (`pmu-defs`' `codegen`) must agree
+//! on, written once for both: neither can depend on the other (the generated crate cannot
+//! depend on its generator, and the generator must build while the generated crate is
+//! stale), so each used to keep a copy, checked by a test. Now both use this crate.
+//!
+//! * [`record`]: the byte layout of one event of a packed event table (`pmu_regs::EventTable`).
+//! * [`hash`]: the hash, bucket and slot functions of the generated minimal perfect hash
+//!   tables (`Event::from_name`, `Generation::with_event`).
+
+#![no_std]
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod hash;
+pub mod record;
