@@ -18,9 +18,9 @@ pub fn model() -> &'static pmu_defs::Model {
 }
 
 /// The site for the shipped definitions, built once per test binary.
-pub fn site() -> &'static xtask::docs::Site {
-    static SITE: OnceLock<xtask::docs::Site> = OnceLock::new();
-    SITE.get_or_init(|| xtask::docs::build(model()))
+pub fn site() -> &'static pmu_site::Site {
+    static SITE: OnceLock<pmu_site::Site> = OnceLock::new();
+    SITE.get_or_init(|| pmu_site::build(model()))
 }
 
 /// An element with its attributes and children.

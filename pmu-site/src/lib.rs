@@ -1,4 +1,4 @@
-//! `cargo xtask gen-docs`: a static documentation site for the resolved model.
+//! The static documentation site for the resolved model, behind `cargo xtask gen-docs`.
 //!
 //! [`build`] turns a [`Model`] into a [`Site`] (relative path → contents, sorted) without
 //! touching the disk; [`Site::write`] puts it in a directory. The site works from `file://`:
@@ -47,7 +47,6 @@ use pmu_defs::Model;
 use pmu_defs::model::Generation;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
-use std::process::ExitCode;
 
 use escape::slug;
 
@@ -173,35 +172,6 @@ pub struct WriteSummary {
     pub unchanged: usize,
     /// Stale files from a previous run removed.
     pub removed: usize,
-}
-
-/// Builds the site and writes it to `out`; prints where to open it.
-pub fn run(model: &Model, out: &Path) -> ExitCode {
-    let site = build(model);
-    match site.write(out) {
-        Ok(s) => {
-            // Output may go to a closed pipe (`| head`): not worth a panic.
-            use std::io::Write as _;
-            let mut stdout = std::io::stdout().lock();
-            let _ = writeln!(
-                stdout,
-                "wrote the documentation site to {} ({} files: {} written, {} unchanged, {} stale removed)",
-                out.display(),
-                s.files,
-                s.written,
-                s.unchanged,
-                s.removed
-            );
-            let index = out.join("index.html");
-            let shown = std::fs::canonicalize(&index).unwrap_or(index);
-            let _ = writeln!(stdout, "open file://{}", shown.display());
-            ExitCode::SUCCESS
-        }
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::FAILURE
-        }
-    }
 }
 
 /// Builds every page, data file, asset and Markdown file for the model.

@@ -5,9 +5,9 @@
 mod support;
 
 use pmu_defs::model::{Access, Field, Generation};
+use pmu_site::{self as docs, diff};
 use std::collections::{BTreeMap, BTreeSet};
 use support::{Element, model, parse_xml, site};
-use xtask::docs::{self, diff};
 
 fn reg_page(g: &str, r: &str) -> String {
     format!("gen/{g}/reg/{r}.html")
