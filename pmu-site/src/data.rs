@@ -3,8 +3,10 @@
 //! CPUID outputs with every field, its event encoding and its constraints). Masks and values
 //! are `0x…` strings: JavaScript numbers cannot hold 64 bits, the decoder uses BigInt.
 
-use super::escape::json_for_js;
-use super::{Ctx, Site, format, paths};
+use crate::context::{Ctx, paths};
+use crate::escape::json_for_js;
+use crate::format;
+use crate::site::Site;
 use pmu_defs::model::{Field, Generation};
 use serde::Serialize;
 
@@ -217,7 +219,7 @@ pub fn all(cx: &Ctx<'_>, site: &mut Site) {
                 id: &g.id,
                 title: &g.title,
                 vendor: g.vendor,
-                vendor_name: super::pages::vendor(g),
+                vendor_name: crate::html::vendor(g),
                 extends: g.extends.as_deref(),
                 data: paths::data_gen(&g.id),
                 events_data: (!g.events.is_empty()).then(|| paths::data_events(&g.id)),

@@ -14,9 +14,11 @@
 //! whose value is the default in every row have `show: false` (kept in the data, which the
 //! decoder matches against).
 
-use super::escape::{html, json_for_js, md_cell, md_code};
-use super::layout::{self, Nav, Page};
-use super::{Ctx, Site, format, paths};
+use crate::context::{Ctx, paths};
+use crate::escape::{html, json_for_js, md_cell, md_code};
+use crate::format;
+use crate::layout::{self, Nav, Page};
+use crate::site::Site;
 use pmu_defs::encode::{Encoder, Request};
 use pmu_defs::model::Generation;
 use serde::Serialize;
@@ -489,7 +491,7 @@ fn page(cx: &Ctx<'_>, g: &Generation, t: &Table) -> String {
     let _ = write!(
         b,
         r#"<noscript><p>The table is built in the browser from <code>data/events/{}.js</code>. Without JavaScript, read <a href="{root}{}">the Markdown event table</a>.</p></noscript>"#,
-        html(&super::escape::slug(&g.id)),
+        html(&crate::escape::slug(&g.id)),
         html(&paths::md_events(&g.id))
     );
     let p = Page {

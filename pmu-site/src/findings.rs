@@ -3,9 +3,11 @@
 //! with the generation, the event, the warning's code and the reason. The event tables show
 //! the same entries in their "Acknowledged" column.
 
-use super::escape::{html, md_cell, md_code, url};
-use super::layout::{self, Nav, Page};
-use super::{Ctx, Site, format, paths};
+use crate::context::{Ctx, paths};
+use crate::escape::{html, md_cell, md_code, url};
+use crate::format;
+use crate::layout::{self, Nav, Page};
+use crate::site::Site;
 use pmu_defs::model::Model;
 use std::collections::HashSet;
 use std::fmt::Write;

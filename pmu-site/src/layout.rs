@@ -3,9 +3,9 @@
 //! HTML5 (every element closed, attributes quoted, only XML entities), so pages parse both as
 //! HTML and as XML.
 
-use super::escape::html;
-use super::format;
-use super::{Ctx, paths};
+use crate::context::{Ctx, paths};
+use crate::escape::html;
+use crate::format;
 use pmu_defs::model::Generation;
 use std::fmt::Write;
 

@@ -3,9 +3,11 @@
 //! `diff.rs` and `events.rs` write. Diagrams are shared between generations that share a
 //! register definition (`defined_in`).
 
-use super::escape::{md, md_cell, md_code, slug};
-use super::svg::{self, Diagram};
-use super::{Ctx, Site, format, paths};
+use crate::context::{Ctx, paths};
+use crate::escape::{md, md_cell, md_code, slug};
+use crate::format;
+use crate::site::Site;
+use crate::svg::{self, Diagram};
 use pmu_defs::model::{Field, Generation};
 use std::collections::BTreeMap;
 use std::fmt::Write;

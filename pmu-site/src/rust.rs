@@ -7,8 +7,8 @@
 //! `xtask/tests/docs_snippets.rs` compiles the snippets of every register page against
 //! `pmu-regs`.
 
-use super::escape::html;
-use super::pages::gen_link;
+use crate::escape::html;
+use crate::html::gen_link;
 use pmu_defs::codegen::RegisterPath;
 use pmu_defs::model::{Field, Generation, Register};
 use pmu_defs::names::{self, Method};

@@ -22,8 +22,10 @@
 //! `gen/<slug>/reg/<NAME>.html`, `…#field-<FIELD>`, `gen/<slug>/events.html#q=…&open=…`
 //! (register names are their own slugs; the index test checks every URL exists).
 
-use super::escape::json_for_js;
-use super::{Ctx, Site, format, paths};
+use crate::context::{Ctx, paths};
+use crate::escape::json_for_js;
+use crate::format;
+use crate::site::Site;
 use pmu_defs::aliases::Keyword;
 use serde::Serialize;
 use std::collections::BTreeMap;

@@ -8,8 +8,8 @@
 //! field); reserved boxes carry `data-reserved`. The root carries the grid geometry
 //! (`data-cell`, `data-origin`) so tests can check every box against the model.
 
-use super::escape::html;
-use super::format;
+use crate::escape::html;
+use crate::format;
 use pmu_defs::model::Field;
 use std::fmt::Write;
 
