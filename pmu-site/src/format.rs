@@ -162,6 +162,11 @@ pub fn thousands(n: usize) -> String {
     out
 }
 
+/// Text folded to one line: runs of whitespace, line breaks included, become one space.
+pub fn one_line(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

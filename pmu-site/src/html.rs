@@ -3,6 +3,7 @@
 
 use crate::context::paths;
 use crate::escape::{html, url};
+use crate::format;
 use pmu_defs::model::{Access, Generation};
 use std::fmt::Write;
 
@@ -21,8 +22,7 @@ pub fn prose(doc: &str) -> String {
 
 /// A doc string folded to one line (table cells).
 pub fn inline(doc: &str) -> String {
-    let text: Vec<&str> = doc.split_whitespace().collect();
-    html(&text.join(" ")).to_string()
+    html(&format::one_line(doc)).to_string()
 }
 
 pub fn access_badge(a: Access) -> String {

@@ -4,7 +4,7 @@
 //! value and reads / modifies / writes the register, every method name from
 //! [`pmu_defs::names`] (`element_methods`), never spelled here.
 //!
-//! `xtask/tests/docs_snippets.rs` compiles the snippets of every register page against
+//! `pmu-site/tests/docs_snippets.rs` compiles the snippets of every register page against
 //! `pmu-regs`.
 
 use crate::escape::html;

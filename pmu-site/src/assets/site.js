@@ -66,7 +66,7 @@
 })();
 
 /* Site-wide search over registers, fields and events of every generation. The index,
- * data/search.js (see xtask/src/docs/search.rs), loads with a <script> tag the first time the
+ * data/search.js (see pmu-site/src/search.rs), loads with a <script> tag the first time the
  * box is used, so it works from file://. Every word of the query must start a word of an
  * entry, in any order; an entry's words are its name's, the other term of each search alias
  * (LLC ~ LONGEST_LAT_CACHE), its addresses and, for events, 0x<code> and <code>.<umask>.

@@ -1,6 +1,7 @@
 //! The differences themselves, as data: [`compute`] and the per-kind lists it is made of.
 
 use crate::format;
+use crate::format::one_line;
 use pmu_defs::model::{Constraint, CpuidLeaf, CpuidRegister, Event, Field, Generation, Register};
 use std::fmt::Write;
 
@@ -227,10 +228,6 @@ pub(crate) fn bits_with_array(f: &Field) -> String {
         let _ = write!(s, " ({shape})");
     }
     s
-}
-
-pub(crate) fn one_line(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// Attribute changes of one field.

@@ -4,17 +4,52 @@
 use super::parts::*;
 use crate::context::{Ctx, paths};
 use crate::escape::html;
-use crate::html::{access_badge, decoder_link, gen_link, inline, prose};
+use crate::html::{access_badge, decoder_link, gen_link, prose};
 use crate::layout::{self, Nav, Page};
 use crate::site::Site;
 use crate::svg::{self, Diagram};
 use crate::{diff, format};
+use askama::Template;
 use pmu_defs::model::{Constraint, Generation, Register};
 use std::fmt::Write;
 
 // ---------------------------------------------------------------------------------------
 // Register
 // ---------------------------------------------------------------------------------------
+
+/// A register's page body (`templates/register.html`): the values it shows, and the parts
+/// rendered elsewhere as markup (breadcrumbs, diagram, tables, Rust section, changes).
+#[derive(Template)]
+#[template(path = "register.html")]
+struct RegisterBody<'a> {
+    g: &'a Generation,
+    r: &'a Register,
+    root: &'a str,
+    crumbs: String,
+    prose: String,
+    address: String,
+    instances: String,
+    alias: Option<String>,
+    access: String,
+    reset: Option<String>,
+    reserved_bits: String,
+    reserved_mask: String,
+    roles: String,
+    since: String,
+    defined_in: String,
+    manual: String,
+    decoder: String,
+    events_label: Option<String>,
+    events_path: String,
+    diagram: String,
+    fields: String,
+    rust: String,
+    constraints: String,
+    /// A link to the parent generation, when there is one, and what changed from it.
+    parent: Option<String>,
+    changes: String,
+    instances_table: String,
+}
 
 /// `change`: `None` without a parent; `Some(None)` when the register is as in the parent.
 pub(crate) fn register(
@@ -26,7 +61,7 @@ pub(crate) fn register(
 ) {
     let path = paths::register(&g.id, &r.name);
     let root = paths::root_of(&path);
-    let mut b = crumbs(
+    let crumbs = crumbs(
         &root,
         &[
             (
@@ -36,156 +71,76 @@ pub(crate) fn register(
             (None, r.name.clone()),
         ],
     );
-    let _ = write!(b, r#"<h1><code>{}</code></h1>"#, html(&r.name));
-    b.push_str(&prose(&r.doc));
-
-    let roles = role_text(r);
-
-    b.push_str(r#"<dl class="facts">"#);
-    let _ = write!(
-        b,
-        "<dt>Address</dt><dd><code>{}</code>",
-        html(&format::address(&r.msr))
-    );
-    if r.msr.indexed {
-        let _ = write!(
-            b,
-            " <span class=\"muted\">{}</span>",
-            html(&format::instances(r))
-        );
-    }
-    b.push_str("</dd>");
-    if let Some(a) = &r.alias_msr {
-        let _ = write!(
-            b,
-            "<dt>Alias address</dt><dd><code>{}</code> <span class=\"muted\">the same {}, \
-             the same value type</span></dd>",
-            html(&format::address(a)),
-            if r.msr.indexed {
-                "instances"
-            } else {
-                "register"
-            }
-        );
-    }
-    let _ = write!(
-        b,
-        "<dt>Width</dt><dd>{} bits</dd><dt>Access</dt><dd>{}</dd>",
-        r.width,
-        access_badge(r.access)
-    );
-    if let Some(v) = r.reset {
-        let _ = write!(b, "<dt>Reset</dt><dd><code>{}</code></dd>", format::hex(v));
-    }
-    let _ = write!(
-        b,
-        "<dt>Reserved</dt><dd>{}</dd>",
-        if r.reserved_mask == 0 {
-            "none".to_owned()
-        } else {
-            format!(
-                "bits <code>{}</code> <span class=\"muted\">(mask <code>{}</code>): software must not set them</span>",
-                format::mask_ranges(r.reserved_mask),
-                format::hex_width(r.reserved_mask, r.width)
-            )
-        }
-    );
-    if !roles.is_empty() {
-        let _ = write!(b, "<dt>Role</dt><dd>{roles}</dd>");
-    }
-    let _ = write!(
-        b,
-        "<dt>Since</dt><dd>{}</dd><dt>Definition</dt><dd>",
-        gen_link(&root, &r.since)
-    );
-    if r.defined_in == g.id {
-        if r.since == g.id {
-            b.push_str("new in this generation");
-        } else {
-            b.push_str("changed in this generation (see below)");
-        }
-    } else {
-        let _ = write!(
-            b,
-            "as in {} (unchanged here)",
-            gen_link(&root, &r.defined_in)
-        );
-    }
-    b.push_str("</dd>");
-    let _ = write!(b, "<dt>Manual</dt><dd>{}</dd>", inline(&r.manual));
-    b.push_str("</dl>");
-
-    let _ = write!(
-        b,
-        r#"<p class="actions"><a class="button" href="{}">Decode a value</a>"#,
-        html(&decoder_link(&root, &g.id, &r.name))
-    );
-    if g.pmu.general.as_ref().is_some_and(|s| s.select == r.name) && !g.events.is_empty() {
-        let _ = write!(
-            b,
-            r#" <a class="button ghost" href="{root}{}">{}</a>"#,
-            html(&paths::events(&g.id)),
-            html(&format::plural(g.events.len(), "event", "events"))
-        );
-    }
-    b.push_str("</p>");
-
-    let _ = write!(
-        b,
-        r#"<h2 id="layout">Bit layout</h2><figure class="diagram">{}<figcaption>Most significant bit on the left; shaded boxes are reserved. Select a field to jump to its description.</figcaption></figure>"#,
-        svg::render(&Diagram {
+    let cs: Vec<&Constraint> = g
+        .constraints
+        .iter()
+        .filter(|c| c.register == r.name)
+        .collect();
+    let (parent, changes) = match (cx.parent(g), change) {
+        (Some(parent), Some(change)) => (
+            Some(gen_link(&root, &parent.id)),
+            match change {
+                None => "<p class=\"muted\">None: the register is as in the parent generation.</p>"
+                    .to_owned(),
+                Some(d) => diff::reg_diff_html(d, true),
+            },
+        ),
+        _ => (None, String::new()),
+    };
+    let with_events =
+        g.pmu.general.as_ref().is_some_and(|s| s.select == r.name) && !g.events.is_empty();
+    let body = RegisterBody {
+        g,
+        r,
+        root: &root,
+        crumbs,
+        prose: prose(&r.doc),
+        address: format::address(&r.msr),
+        instances: format::instances(r),
+        alias: r.alias_msr.as_ref().map(format::address),
+        access: access_badge(r.access),
+        reset: r.reset.map(format::hex),
+        reserved_bits: format::mask_ranges(r.reserved_mask),
+        reserved_mask: format::hex_width(r.reserved_mask, r.width),
+        roles: role_text(r),
+        since: gen_link(&root, &r.since),
+        defined_in: gen_link(&root, &r.defined_in),
+        manual: format::one_line(&r.manual),
+        decoder: decoder_link(&root, &g.id, &r.name),
+        events_label: with_events.then(|| format::plural(g.events.len(), "event", "events")),
+        events_path: paths::events(&g.id),
+        diagram: svg::render(&Diagram {
             id: "reg",
             name: &r.name,
             width: r.width,
             fields: &r.fields,
             link_fields: true,
             standalone: false,
-        })
-    );
-
-    let _ = write!(
-        b,
-        r#"<h2 id="fields">Fields</h2>{}"#,
-        field_table(&root, &r.fields, Some(r.access), true)
-    );
-
-    if let Some(p) = cx.rust.get(&(g.id.clone(), r.name.clone())) {
-        b.push_str(&crate::rust::section(&root, g, r, p));
-    }
-
-    let cs: Vec<&Constraint> = g
-        .constraints
-        .iter()
-        .filter(|c| c.register == r.name)
-        .collect();
-    if !cs.is_empty() {
-        b.push_str(r#"<h2 id="constraints">Constraints</h2>"#);
-        b.push_str(&constraints_table(&cs, &root, &g.id, false));
-    }
-
-    if let (Some(parent), Some(change)) = (cx.parent(g), change) {
-        let _ = write!(
-            b,
-            r#"<h2 id="changes">Changes from {}</h2>"#,
-            gen_link(&root, &parent.id)
-        );
-        match change {
-            None => b.push_str(
-                "<p class=\"muted\">None: the register is as in the parent generation.</p>",
-            ),
-            Some(d) => b.push_str(&diff::reg_diff_html(d, true)),
-        }
-    }
-
-    if r.msr.indexed && r.msr.count > 1 {
-        b.push_str(&instances_table(r));
-    }
-
+        }),
+        fields: field_table(&root, &r.fields, Some(r.access), true),
+        rust: cx
+            .rust
+            .get(&(g.id.clone(), r.name.clone()))
+            .map(|p| crate::rust::section(&root, g, r, p))
+            .unwrap_or_default(),
+        constraints: if cs.is_empty() {
+            String::new()
+        } else {
+            constraints_table(&cs, &root, &g.id, false)
+        },
+        parent,
+        changes,
+        instances_table: if r.msr.indexed && r.msr.count > 1 {
+            instances_table(r)
+        } else {
+            String::new()
+        },
+    };
     let page = Page {
         path: &path,
         title: format!("{} ({})", r.name, g.id),
         nav: Nav::Register(&g.id, &r.name),
-        body: b,
+        body: body.render().unwrap_or_default(),
         scripts: vec![],
         main_attrs: format!(
             r#" data-gen="{}" data-register="{}""#,
@@ -195,9 +150,6 @@ pub(crate) fn register(
     };
     site.add(path.clone(), layout::render(cx, &page));
 }
-
-// ---------------------------------------------------------------------------------------
-// Decoder shell
 
 /// The register's run-time role (`role:`) and its fields' roles, in words with the YAML
 /// spelling, as HTML; empty when it has none.

@@ -1,3 +1,6 @@
+//! Unit tests of the YAML reference: descriptions in words, section and key order, examples
+//! in YAML flow style, and the `required unless` reading of the schema.
+
 use super::describe::*;
 use super::inline::*;
 use super::sections::*;
