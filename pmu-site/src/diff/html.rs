@@ -6,6 +6,7 @@ use crate::context::{Ctx, paths};
 use crate::escape::html;
 use crate::html::{gen_link, inline, reg_link};
 use crate::{format, layout};
+use askama::Template;
 use pmu_defs::model::Event;
 use std::fmt::Write;
 
@@ -205,201 +206,61 @@ pub(crate) fn summary_chip(n: usize, what: &str, class: &str, sign: &str) -> Str
     }
 }
 
+/// The diff page's body (`templates/diff.html`); the sections with a row per change are
+/// rendered by the small functions below it.
+#[derive(Template)]
+#[template(path = "diff.html")]
+struct DiffBody<'a> {
+    d: &'a Diff<'a>,
+    root: &'a str,
+    to_path: String,
+    to_link: String,
+    from_link: String,
+    chips: String,
+    pmu: String,
+    /// Each changed register: its title and what changed.
+    registers: Vec<(String, String)>,
+    unchanged: String,
+    cpuid: String,
+    events: String,
+    events_path: String,
+    events_label: String,
+    constraints: String,
+}
+
 pub(crate) fn page_html(cx: &Ctx<'_>, d: &Diff<'_>) -> String {
     let path = paths::diff(&d.to.id);
     let root = paths::root_of(&path);
-    let mut b = format!(
-        r#"<nav class="crumbs" aria-label="Breadcrumbs"><a href="{root}index.html">Generations</a><span aria-hidden="true"> › </span><a href="{root}{}">{}</a><span aria-hidden="true"> › </span><span>Changes</span></nav>"#,
-        html(&paths::generation(&d.to.id)),
-        html(&d.to.id)
-    );
-    let _ = write!(
-        b,
-        r#"<h1>Changes from <code>{}</code> to <code>{}</code></h1><p class="lede">What {} adds, removes and changes relative to the generation it extends, {}.</p>"#,
-        html(&d.from.id),
-        html(&d.to.id),
-        gen_link(&root, &d.to.id),
-        gen_link(&root, &d.from.id)
-    );
-    let count = |f: &dyn Fn(&RegDiff<'_>) -> bool| d.registers.iter().filter(|r| f(r)).count();
-    let (ra, rr, rc) = (
-        count(&|r| matches!(r, RegDiff::Added(_))),
-        count(&|r| matches!(r, RegDiff::Removed(_))),
-        count(&|r| matches!(r, RegDiff::Changed { .. })),
-    );
-    let ev = |f: &dyn Fn(&EventDiff<'_>) -> bool| d.events.iter().filter(|e| f(e)).count();
-    let (ea, er, ec) = (
-        ev(&|e| matches!(e, EventDiff::Added(_))),
-        ev(&|e| matches!(e, EventDiff::Removed(_))),
-        ev(&|e| matches!(e, EventDiff::Changed { .. })),
-    );
-    b.push_str(r#"<p class="chips">"#);
-    b.push_str(&summary_chip(ra, "registers", "add", "+"));
-    b.push_str(&summary_chip(rc, "registers changed", "chg", "~"));
-    b.push_str(&summary_chip(rr, "registers", "rem", "−"));
-    b.push_str(&summary_chip(d.cpuid.len(), "CPUID leaves", "chg", "~"));
-    b.push_str(&summary_chip(ea, "events", "add", "+"));
-    b.push_str(&summary_chip(ec, "events changed", "chg", "~"));
-    b.push_str(&summary_chip(er, "events", "rem", "−"));
-    b.push_str(&summary_chip(
-        d.constraints.len(),
-        "constraints",
-        "chg",
-        "~",
-    ));
-    if d.is_empty() {
-        b.push_str(r#"<span class="chip">no differences</span>"#);
-    }
-    b.push_str("</p>");
-
-    if !d.pmu.is_empty() {
-        b.push_str(r#"<h2 id="pmu">Performance-monitoring unit</h2>"#);
-        b.push_str(&changes_table(&d.pmu));
-    }
-    if !d.registers.is_empty() || !d.unchanged.is_empty() {
-        b.push_str(r#"<h2 id="registers">Registers</h2>"#);
-        for r in &d.registers {
-            let title = match r {
-                RegDiff::Added(x) => format!("{ADDED} {}", reg_link(&root, &d.to.id, &x.name)),
-                RegDiff::Removed(x) => format!(
-                    "{REMOVED} <a href=\"{root}{}\"><code>{}</code></a>",
-                    html(&paths::register(&d.from.id, &x.name)),
-                    html(&x.name)
-                ),
-                RegDiff::Changed { new, .. } => {
-                    format!("{CHANGED} {}", reg_link(&root, &d.to.id, &new.name))
-                }
-            };
-            let _ = write!(b, r#"<section class="regdiff"><h3>{title}</h3>"#);
-            b.push_str(&reg_diff_html(r, false));
-            b.push_str("</section>");
-        }
-        if !d.unchanged.is_empty() {
-            let list: Vec<String> = d
-                .unchanged
-                .iter()
-                .map(|n| reg_link(&root, &d.to.id, n))
-                .collect();
-            let _ = write!(
-                b,
-                r#"<p class="unchanged"><span class="muted">Unchanged:</span> {}</p>"#,
-                list.join(", ")
-            );
-        }
-    }
-    if !d.cpuid.is_empty() {
-        b.push_str(r#"<h2 id="cpuid">CPUID leaves</h2>"#);
-        for c in &d.cpuid {
-            match c {
-                LeafDiff::Added(l) => {
-                    let _ = write!(
-                        b,
-                        "<h3>{ADDED} <code>{}</code></h3><p>{}</p>",
-                        html(&l.name),
-                        inline(&l.doc)
-                    );
-                }
-                LeafDiff::Removed(l) => {
-                    let _ = write!(b, "<h3>{REMOVED} <code>{}</code></h3>", html(&l.name));
-                }
-                LeafDiff::Changed {
-                    leaf,
-                    changes,
-                    registers,
-                } => {
-                    let _ = write!(b, "<h3>{CHANGED} <code>{}</code></h3>", html(&leaf.name));
-                    if !changes.is_empty() {
-                        b.push_str(&changes_table(changes));
-                    }
-                    for (reg, fd) in registers {
-                        let _ = write!(b, "<h4><code>{}</code></h4>", html(&reg.to_uppercase()));
-                        b.push_str(&field_diffs_html(fd));
-                    }
-                }
-            }
-        }
-    }
-    if !d.events.is_empty() {
-        b.push_str(r#"<h2 id="events">Events</h2>"#);
-        let mut added: Vec<&Event> = Vec::new();
-        let mut removed: Vec<&Event> = Vec::new();
-        for e in &d.events {
-            match e {
-                EventDiff::Added(x) => added.push(x),
-                EventDiff::Removed(x) => removed.push(x),
-                EventDiff::Changed { .. } => {}
-            }
-        }
-        b.push_str(&events_list_html(
-            if added.len() == 1 {
-                "event added"
-            } else {
-                "events added"
-            },
-            ADDED,
-            &added,
-        ));
-        b.push_str(&events_list_html(
-            if removed.len() == 1 {
-                "event removed"
-            } else {
-                "events removed"
-            },
-            REMOVED,
-            &removed,
-        ));
-        for e in &d.events {
-            if let EventDiff::Changed { event, changes } = e {
-                let _ = write!(b, "<h3>{CHANGED} <code>{}</code></h3>", html(&event.name));
-                b.push_str(&changes_table(changes));
-            }
-        }
-        if !d.to.events.is_empty() {
-            let _ = write!(
-                b,
-                r#"<p><a href="{root}{}">All {} of {} →</a></p>"#,
-                html(&paths::events(&d.to.id)),
-                html(&format::plural(d.to.events.len(), "event", "events")),
-                html(&d.to.id)
-            );
-        }
-    }
-    if !d.constraints.is_empty() {
-        b.push_str(r#"<h2 id="constraints">Constraints</h2>"#);
-        for c in &d.constraints {
-            match c {
-                ConstraintDiff::Added(x) => {
-                    let _ = write!(
-                        b,
-                        "<p>{ADDED} <code>{}</code> on {}: when <code>{}</code>, {}</p>",
-                        html(&x.id),
-                        reg_link(&root, &d.to.id, &x.register),
-                        html(&when(x)),
-                        inline(&x.message)
-                    );
-                }
-                ConstraintDiff::Removed(x) => {
-                    let _ = write!(b, "<p>{REMOVED} <code>{}</code></p>", html(&x.id));
-                }
-                ConstraintDiff::Changed {
-                    constraint,
-                    changes,
-                } => {
-                    let _ = write!(
-                        b,
-                        "<h3>{CHANGED} <code>{}</code></h3>",
-                        html(&constraint.id)
-                    );
-                    b.push_str(&changes_table(changes));
-                }
-            }
-        }
-    }
+    let body = DiffBody {
+        d,
+        root: &root,
+        to_path: paths::generation(&d.to.id),
+        to_link: gen_link(&root, &d.to.id),
+        from_link: gen_link(&root, &d.from.id),
+        chips: chips(d),
+        pmu: changes_table(&d.pmu),
+        registers: d
+            .registers
+            .iter()
+            .map(|r| (register_title(&root, d, r), reg_diff_html(r, false)))
+            .collect(),
+        unchanged: d
+            .unchanged
+            .iter()
+            .map(|n| reg_link(&root, &d.to.id, n))
+            .collect::<Vec<_>>()
+            .join(", "),
+        cpuid: cpuid_html(d),
+        events: events_html(d),
+        events_path: paths::events(&d.to.id),
+        events_label: format::plural(d.to.events.len(), "event", "events"),
+        constraints: constraints_html(&root, d),
+    };
     let page = layout::Page {
         path: &path,
         title: format!("Changes from {} to {}", d.from.id, d.to.id),
         nav: layout::Nav::Diff(&d.to.id),
-        body: b,
+        body: body.render().unwrap_or_default(),
         scripts: vec![],
         main_attrs: format!(
             r#" data-gen="{}" data-from="{}""#,
@@ -408,4 +269,177 @@ pub(crate) fn page_html(cx: &Ctx<'_>, d: &Diff<'_>) -> String {
         ),
     };
     layout::render(cx, &page)
+}
+
+/// The summary: how many registers, leaves, events and constraints were added, changed or
+/// removed.
+fn chips(d: &Diff<'_>) -> String {
+    let count = |f: &dyn Fn(&RegDiff<'_>) -> bool| d.registers.iter().filter(|r| f(r)).count();
+    let ev = |f: &dyn Fn(&EventDiff<'_>) -> bool| d.events.iter().filter(|e| f(e)).count();
+    [
+        (
+            count(&|r| matches!(r, RegDiff::Added(_))),
+            "registers",
+            "add",
+            "+",
+        ),
+        (
+            count(&|r| matches!(r, RegDiff::Changed { .. })),
+            "registers changed",
+            "chg",
+            "~",
+        ),
+        (
+            count(&|r| matches!(r, RegDiff::Removed(_))),
+            "registers",
+            "rem",
+            "−",
+        ),
+        (d.cpuid.len(), "CPUID leaves", "chg", "~"),
+        (
+            ev(&|e| matches!(e, EventDiff::Added(_))),
+            "events",
+            "add",
+            "+",
+        ),
+        (
+            ev(&|e| matches!(e, EventDiff::Changed { .. })),
+            "events changed",
+            "chg",
+            "~",
+        ),
+        (
+            ev(&|e| matches!(e, EventDiff::Removed(_))),
+            "events",
+            "rem",
+            "−",
+        ),
+        (d.constraints.len(), "constraints", "chg", "~"),
+    ]
+    .into_iter()
+    .map(|(n, what, class, sign)| summary_chip(n, what, class, sign))
+    .collect()
+}
+
+/// A changed register's heading: its tag and a link to it (in the parent when removed).
+fn register_title(root: &str, d: &Diff<'_>, r: &RegDiff<'_>) -> String {
+    match r {
+        RegDiff::Added(x) => format!("{ADDED} {}", reg_link(root, &d.to.id, &x.name)),
+        RegDiff::Removed(x) => format!(
+            "{REMOVED} <a href=\"{root}{}\"><code>{}</code></a>",
+            html(&paths::register(&d.from.id, &x.name)),
+            html(&x.name)
+        ),
+        RegDiff::Changed { new, .. } => {
+            format!("{CHANGED} {}", reg_link(root, &d.to.id, &new.name))
+        }
+    }
+}
+
+/// The CPUID leaves added, removed or changed, with their fields' changes.
+fn cpuid_html(d: &Diff<'_>) -> String {
+    let mut b = String::new();
+    for c in &d.cpuid {
+        match c {
+            LeafDiff::Added(l) => {
+                let _ = write!(
+                    b,
+                    "<h3>{ADDED} <code>{}</code></h3><p>{}</p>",
+                    html(&l.name),
+                    inline(&l.doc)
+                );
+            }
+            LeafDiff::Removed(l) => {
+                let _ = write!(b, "<h3>{REMOVED} <code>{}</code></h3>", html(&l.name));
+            }
+            LeafDiff::Changed {
+                leaf,
+                changes,
+                registers,
+            } => {
+                let _ = write!(b, "<h3>{CHANGED} <code>{}</code></h3>", html(&leaf.name));
+                if !changes.is_empty() {
+                    b.push_str(&changes_table(changes));
+                }
+                for (reg, fd) in registers {
+                    let _ = write!(b, "<h4><code>{}</code></h4>", html(&reg.to_uppercase()));
+                    b.push_str(&field_diffs_html(fd));
+                }
+            }
+        }
+    }
+    b
+}
+
+/// The events added and removed as lists, and the changed ones with their changes.
+fn events_html(d: &Diff<'_>) -> String {
+    let mut b = String::new();
+    let mut added: Vec<&Event> = Vec::new();
+    let mut removed: Vec<&Event> = Vec::new();
+    for e in &d.events {
+        match e {
+            EventDiff::Added(x) => added.push(x),
+            EventDiff::Removed(x) => removed.push(x),
+            EventDiff::Changed { .. } => {}
+        }
+    }
+    b.push_str(&events_list_html(
+        if added.len() == 1 {
+            "event added"
+        } else {
+            "events added"
+        },
+        ADDED,
+        &added,
+    ));
+    b.push_str(&events_list_html(
+        if removed.len() == 1 {
+            "event removed"
+        } else {
+            "events removed"
+        },
+        REMOVED,
+        &removed,
+    ));
+    for e in &d.events {
+        if let EventDiff::Changed { event, changes } = e {
+            let _ = write!(b, "<h3>{CHANGED} <code>{}</code></h3>", html(&event.name));
+            b.push_str(&changes_table(changes));
+        }
+    }
+    b
+}
+
+/// The constraints added, removed or changed.
+fn constraints_html(root: &str, d: &Diff<'_>) -> String {
+    let mut b = String::new();
+    for c in &d.constraints {
+        match c {
+            ConstraintDiff::Added(x) => {
+                let _ = write!(
+                    b,
+                    "<p>{ADDED} <code>{}</code> on {}: when <code>{}</code>, {}</p>",
+                    html(&x.id),
+                    reg_link(root, &d.to.id, &x.register),
+                    html(&when(x)),
+                    inline(&x.message)
+                );
+            }
+            ConstraintDiff::Removed(x) => {
+                let _ = write!(b, "<p>{REMOVED} <code>{}</code></p>", html(&x.id));
+            }
+            ConstraintDiff::Changed {
+                constraint,
+                changes,
+            } => {
+                let _ = write!(
+                    b,
+                    "<h3>{CHANGED} <code>{}</code></h3>",
+                    html(&constraint.id)
+                );
+                b.push_str(&changes_table(changes));
+            }
+        }
+    }
+    b
 }
