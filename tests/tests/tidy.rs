@@ -165,6 +165,7 @@ fn no_hand_kept_list_of_generations() {
         "pmu-defs/src",
         "pmu-macros",
         "tests/tests",
+        "pmu-site",
         "xtask",
         "examples",
     ] {

@@ -3,9 +3,9 @@
 //! the YAML. What is *not* covered is a statement about hardware the definitions do not know;
 //! it stays hand-written in docs/coverage.md, which links here.
 
-use crate::docs::escape::{md_cell, md_code};
 use pmu_defs::Model;
 use pmu_defs::model::{Generation, Register, Vendor};
+use pmu_site::escape::{md_cell, md_code};
 use std::fmt::Write as _;
 
 /// The path of the generated table, relative to the workspace root.

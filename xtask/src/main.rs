@@ -117,6 +117,35 @@ pub(crate) fn workspace_root() -> PathBuf {
 
 use pmu_cli::defs::{load, report};
 
+/// Builds the site and writes it to `out`; prints where to open it.
+fn gen_docs(model: &pmu_defs::Model, out: &Path) -> ExitCode {
+    let site = pmu_site::build(model);
+    match site.write(out) {
+        Ok(s) => {
+            // Output may go to a closed pipe (`| head`): not worth a panic.
+            use std::io::Write as _;
+            let mut stdout = std::io::stdout().lock();
+            let _ = writeln!(
+                stdout,
+                "wrote the documentation site to {} ({} files: {} written, {} unchanged, {} stale removed)",
+                out.display(),
+                s.files,
+                s.written,
+                s.unchanged,
+                s.removed
+            );
+            let index = out.join("index.html");
+            let shown = std::fs::canonicalize(&index).unwrap_or(index);
+            let _ = writeln!(stdout, "open file://{}", shown.display());
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
@@ -130,7 +159,7 @@ fn main() -> ExitCode {
                 return ExitCode::FAILURE;
             }
             let out = out.unwrap_or_else(|| workspace_root().join("target/docs"));
-            xtask::docs::run(&loaded.model, &out)
+            gen_docs(&loaded.model, &out)
         }
         Command::Encode(args) => pmu_cli::encode::run_encode(args),
         Command::CheckFeatures { all } => {

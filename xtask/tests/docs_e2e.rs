@@ -7,6 +7,7 @@
 //! is loaded with `--dump-dom` and a URL whose fragment or query carries the value, so no
 //! WebDriver is needed.
 
+#[path = "../../pmu-site/tests/support/mod.rs"]
 mod support;
 
 use scraper::{Html, Selector};
@@ -115,7 +116,7 @@ fn fixture_dir() -> &'static Path {
         let loaded = loader.finish();
         assert!(!loaded.has_errors(), "{}", loaded.render_diagnostics());
         let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("docs-e2e-fixture");
-        xtask::docs::build(&loaded.model)
+        pmu_site::build(&loaded.model)
             .write(&dir)
             .unwrap_or_else(|e| panic!("writing the site: {e}"));
         std::fs::canonicalize(&dir).unwrap()

@@ -5,6 +5,7 @@
 //! decoder's side (the page matching a value to the events `cargo xtask decode` names) is in
 //! `docs_e2e.rs`, in Chromium.
 
+#[path = "../../pmu-site/tests/support/mod.rs"]
 mod support;
 
 use serde_json::Value;

@@ -1,0 +1,287 @@
+/* pmu-regs documentation site: sidebar filter. Generated site; no network access. */
+(function () {
+  "use strict";
+  var input = document.getElementById("navq");
+  if (input) {
+    var items = Array.prototype.slice.call(document.querySelectorAll(".sidebar li.gen"));
+    input.addEventListener("input", function () {
+      var q = input.value.trim().toLowerCase();
+      // A generation stays visible when it or one of its descendants matches.
+      items.slice().reverse().forEach(function (li) {
+        var self = !q || (li.getAttribute("data-filter") || "").indexOf(q) !== -1;
+        var kid = Array.prototype.some.call(li.querySelectorAll("li.gen"), function (k) {
+          return !k.classList.contains("hidden-by-filter");
+        });
+        li.classList.toggle("hidden-by-filter", !(self || kid));
+      });
+    });
+  }
+  var cur = document.querySelector('.sidebar [aria-current="page"]');
+  if (cur && cur.scrollIntoView) {
+    cur.scrollIntoView({ block: "nearest" });
+  }
+})();
+
+/* Copy buttons: any <button data-copy="text">, or data-copy-from="id" for an element's text. The clipboard API needs a secure context, so
+ * from file:// the text is copied through a selected, off-screen text area. The button says
+ * it copied and keeps the text in data-copied. */
+(function () {
+  "use strict";
+  function fallback(text) {
+    var ta = document.createElement("textarea");
+    ta.value = text;
+    ta.setAttribute("readonly", "");
+    ta.className = "offscreen";
+    document.body.appendChild(ta);
+    ta.select();
+    var ok = false;
+    try { ok = document.execCommand("copy"); } catch (e) { ok = false; }
+    document.body.removeChild(ta);
+    return ok;
+  }
+  function done(button, text, ok) {
+    button.setAttribute("data-copied", text);
+    var label = button.getAttribute("data-label") || button.textContent;
+    button.setAttribute("data-label", label);
+    button.textContent = ok ? "Copied" : "Select and copy";
+    setTimeout(function () { button.textContent = label; }, 1500);
+  }
+  document.addEventListener("click", function (e) {
+    var button = e.target && e.target.closest ? e.target.closest("button[data-copy], button[data-copy-from]") : null;
+    if (!button) return;
+    var from = button.getAttribute("data-copy-from");
+    var source = from ? document.getElementById(from) : null;
+    var text = source ? source.textContent : button.getAttribute("data-copy");
+    // What the button copies, recorded at once (the clipboard promise may settle late, or
+    // never in a headless browser); `done` then says whether copying worked.
+    button.setAttribute("data-copied", text);
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(text).then(
+        function () { done(button, text, true); },
+        function () { done(button, text, fallback(text)); });
+    } else {
+      done(button, text, fallback(text));
+    }
+  });
+})();
+
+/* Site-wide search over registers, fields and events of every generation. The index,
+ * data/search.js (see pmu-site/src/search.rs), loads with a <script> tag the first time the
+ * box is used, so it works from file://. Every word of the query must start a word of an
+ * entry, in any order; an entry's words are its name's, the other term of each search alias
+ * (LLC ~ LONGEST_LAT_CACHE), its addresses and, for events, 0x<code> and <code>.<umask>.
+ * Results are ranked by how much of the name the query accounts for (LLC counts for the
+ * three words of LONGEST_LAT_CACHE), then by how well the words match (whole words before
+ * prefixes, registers before fields before events), then shorter names first.
+ * page.html?search=<query> opens with the results shown. Results record the time from the
+ * first keystroke (or the page load, for ?search=) to the first results in data-first-ms. */
+(function () {
+  "use strict";
+  var input = document.getElementById("site-q");
+  var box = document.getElementById("site-results");
+  var form = document.getElementById("site-search");
+  if (!input || !box) return;
+  var root = document.body.getAttribute("data-root") || "";
+  var LIMIT = 30;
+  var index = null, loading = false, started = null, firstShown = false;
+
+  function prepare(s) {
+    return s.entries.map(function (e) {
+      var words = e[1].toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+      var own = words.length;
+      // How much of the name each word stands for: 1 for its own words, the share given
+      // for an alias word, all of it for an address or a code.
+      var covers = words.map(function () { return 1; });
+      (e[4] ? e[4].split(" ") : []).forEach(function (w) {
+        var colon = w.indexOf(":");
+        words.push(colon < 0 ? w : w.slice(0, colon));
+        covers.push(colon < 0 ? (/^0x/.test(w) ? own : 1) : parseFloat(w.slice(colon + 1)));
+      });
+      if (e[0] === 2 && e[5]) {
+        var code = e[5].toLowerCase();
+        words.push("0x" + code.split(".")[0], code);
+        covers.push(own, own);
+      }
+      return { e: e, words: words, covers: covers, own: own, size: e[1].length };
+    });
+  }
+  var waiting = [];
+  function load(done) {
+    if (index) { done(); return; }
+    waiting.push(done);
+    if (loading) return;
+    loading = true;
+    var s = document.createElement("script");
+    s.src = root + "data/search.js";
+    s.onload = function () {
+      index = { data: window.PMU.search, items: prepare(window.PMU.search) };
+      var all = waiting;
+      waiting = [];
+      all.forEach(function (f) { f(); });
+    };
+    s.onerror = function () {
+      loading = false;
+      waiting = [];
+      box.hidden = false;
+      box.textContent = "The search index (data/search.js) did not load.";
+    };
+    document.head.appendChild(s);
+  }
+
+  /* Query words; an address or code keeps its dots, others split on _ and . too. */
+  function tokens(q) {
+    var out = [];
+    q.toLowerCase().trim().split(/\s+/).forEach(function (t) {
+      if (!t) return;
+      var m = /^(?:0x)?([0-9a-f]{1,3})[.:\/](?:0x)?([0-9a-f]{1,2})$/.exec(t);
+      if (m) { out.push({ forms: [pad(m[1]) + "." + pad(m[2])], code: true }); return; }
+      m = /^([0-9a-f]+)h$/.exec(t);
+      if (m) { out.push({ forms: ["0x" + m[1].replace(/^0+(?=.)/, "")] }); return; }
+      if (/^0x[0-9a-f]+$/.test(t)) { out.push({ forms: ["0x" + t.slice(2).replace(/^0+(?=..)/, "")] }); return; }
+      t.split(/[^a-z0-9]+/).filter(Boolean).forEach(function (w) {
+        out.push({ forms: /^[0-9a-f]{2,3}$/.test(w) ? [w, "0x" + w] : [w] });
+      });
+    });
+    return out;
+  }
+  function pad(h) { return h.length < 2 ? "0" + h : h; }
+
+  /* How an entry matches: score, per query word 3 for a whole word, 1 for a prefix (0 when
+   * one query word matches nothing); cover, the share of the name's words the query
+   * accounts for (an alias word counts for the words it stands for). */
+  function match(item, toks) {
+    var total = 0, covered = 0;
+    for (var i = 0; i < toks.length; i++) {
+      var best = 0, cover = 0;
+      for (var f = 0; f < toks[i].forms.length; f++) {
+        var form = toks[i].forms[f];
+        for (var w = 0; w < item.words.length; w++) {
+          var word = item.words[w], s = 0;
+          if (word === form) s = 3;
+          else if (word.lastIndexOf(form, 0) === 0) s = 1;
+          if (s > best || (s === best && s && item.covers[w] > cover)) { best = s; cover = item.covers[w]; }
+        }
+      }
+      if (!best) return null;
+      total += best;
+      covered += cover;
+    }
+    return { s: total + (2 - item.e[0]) * 0.5, cover: Math.min(1, covered / item.own) };
+  }
+  function search(q) {
+    var toks = tokens(q);
+    if (!toks.length) return { hits: [], total: 0 };
+    var hits = [];
+    index.items.forEach(function (item) {
+      var m = match(item, toks);
+      if (m) hits.push({ item: item, s: m.s, cover: m.cover });
+    });
+    // Names the query accounts for entirely first, then the better match, then shorter.
+    hits.sort(function (a, b) {
+      return b.cover - a.cover || b.s - a.s || a.item.size - b.item.size || (a.item.e[1] < b.item.e[1] ? -1 : 1);
+    });
+    return { hits: hits.slice(0, LIMIT), total: hits.length };
+  }
+  function url(e) {
+    var dir = index.data.slugs[e[2]];
+    if (e[0] === 0) return root + dir + "/reg/" + e[1] + ".html";
+    if (e[0] === 1) {
+      var dot = e[1].indexOf(".");
+      return root + dir + "/reg/" + e[1].slice(0, dot) + ".html#field-" + e[1].slice(dot + 1);
+    }
+    var q = encodeURIComponent(e[1]);
+    return root + dir + "/events.html#q=" + q + "&open=" + q;
+  }
+  /* The generations of a bit set, in words: "intel-v3", "intel-v3, intel-v4 and 20 more". */
+  function generations(bits) {
+    if (typeof bits === "number") return index.data.gens[bits];
+    var ids = [], n = index.data.gens.length;
+    for (var d = 0; d < bits.length; d++) {
+      var nibble = parseInt(bits.charAt(bits.length - 1 - d), 16);
+      for (var b = 0; b < 4; b++) if (nibble & (1 << b) && d * 4 + b < n) ids.push(index.data.gens[d * 4 + b]);
+    }
+    if (ids.length <= 3) return ids.join(", ");
+    return ids.slice(0, 2).join(", ") + " and " + (ids.length - 2) + " more";
+  }
+  var KIND_LABEL = { register: "Register", field: "Field", event: "Event" };
+  function render(q) {
+    var t0 = performance.now();
+    var r = search(q);
+    box.textContent = "";
+    box.hidden = !q.trim();
+    // Fixed under the box, so the sidebar's scrolling does not clip it.
+    var at = input.getBoundingClientRect();
+    box.style.left = Math.round(at.left) + "px";
+    box.style.top = Math.round(at.bottom + 4) + "px";
+    box.setAttribute("data-query", q);
+    box.setAttribute("data-total", String(r.total));
+    if (!r.hits.length) {
+      var none = document.createElement("p");
+      none.className = "muted";
+      none.textContent = "Nothing matches \u201c" + q.trim() + "\u201d.";
+      box.appendChild(none);
+    }
+    var list = document.createElement("ul");
+    r.hits.forEach(function (h) {
+      var e = h.item.e, kind = index.data.kinds[e[0]];
+      var li = document.createElement("li");
+      var a = document.createElement("a");
+      a.href = url(e);
+      a.className = "hit";
+      a.setAttribute("data-kind", kind);
+      a.setAttribute("data-name", e[1]);
+      var k = document.createElement("span");
+      k.className = "kind";
+      k.textContent = KIND_LABEL[kind];
+      var name = document.createElement("code");
+      name.textContent = e[1];
+      var note = document.createElement("span");
+      note.className = "note";
+      note.textContent = (e[5] ? e[5] + " \u00b7 " : "") + generations(e[3]);
+      a.appendChild(k);
+      a.appendChild(document.createTextNode(" "));
+      a.appendChild(name);
+      a.appendChild(document.createTextNode(" "));
+      a.appendChild(note);
+      li.appendChild(a);
+      list.appendChild(li);
+    });
+    box.appendChild(list);
+    if (r.total > r.hits.length) {
+      var more = document.createElement("p");
+      more.className = "note";
+      more.textContent = "Showing " + r.hits.length + " of " + r.total + "; add words to narrow.";
+      box.appendChild(more);
+    }
+    box.setAttribute("data-search-ms", (performance.now() - t0).toFixed(1));
+    if (!firstShown && started !== null) {
+      firstShown = true;
+      box.setAttribute("data-first-ms", (performance.now() - started).toFixed(1));
+    }
+  }
+  function run() {
+    if (started === null) started = performance.now();
+    var q = input.value;
+    load(function () { render(input.value || q); });
+  }
+  input.addEventListener("focus", function () { load(function () {}); });
+  input.addEventListener("input", run);
+  form.addEventListener("submit", function (e) {
+    e.preventDefault();
+    var first = box.querySelector("a.hit");
+    if (first) location.href = first.href;
+  });
+  document.addEventListener("keydown", function (e) {
+    if (e.key === "/" && document.activeElement !== input && !/^(INPUT|SELECT|TEXTAREA)$/.test(document.activeElement.tagName)) {
+      e.preventDefault();
+      input.focus();
+    } else if (e.key === "Escape" && document.activeElement === input) {
+      box.hidden = true;
+    }
+  });
+  var m = /[?&]search=([^&#]*)/.exec(location.search);
+  if (m) {
+    try { input.value = decodeURIComponent(m[1].replace(/\+/g, " ")); } catch (err) { input.value = ""; }
+    if (input.value) run();
+  }
+})();

@@ -1,0 +1,635 @@
+//! Event tables: one data file per generation (`data/events/<id>.js`), an HTML page whose
+//! rows the browser builds from it (filterable by name and code), and a Markdown table.
+//!
+//! A row shows what a reader comes for, in a few columns (`place: "main"`): the name, the
+//! event code and unit mask, the counter mask / invert / edge modifiers, the counters in
+//! words, the perf event string and the event-select value, both computed by
+//! [`pmu_defs::encode::Encoder`] exactly as `cargo xtask encode` computes them (default
+//! modifiers: user and kernel mode). Every other attribute is behind the row's Details
+//! button (`place: "details"`), in words, never as JSON.
+//!
+//! The attribute columns come from the serialised `model::Event`, so attributes the model
+//! gains later show up without changes here: known ones get a full-word label and a format,
+//! unknown ones are labelled from their key and shown in words by their shape. Columns
+//! whose value is the default in every row have `show: false` (kept in the data, which the
+//! decoder matches against).
+
+use crate::context::{Ctx, paths};
+use crate::escape::{html, json_for_js, md_cell, md_code};
+use crate::format;
+use crate::layout::{self, Nav, Page};
+use crate::site::Site;
+use pmu_defs::encode::{Encoder, Request};
+use pmu_defs::model::Generation;
+use serde::Serialize;
+use serde_json::Value;
+use std::fmt::Write;
+
+/// One column of an event table.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct Column {
+    /// Attribute name in the serialised event (`event`, `umask`, ...), or a computed
+    /// column (`code`, `modifiers`, `counters_text`, `perf`, `value`, `register`).
+    pub key: String,
+    /// Header text, in full words.
+    pub label: String,
+    /// How to show a value: `name`, `text` (shown as it is), `copy` (text with a copy
+    /// button), `hex`, `hexlist`, `flag`, `num`, `list` (number ranges), `counterset`,
+    /// `msr`, `gen`, `allow` (`code: reason` entries), `words` (a list of strings), `object`
+    /// (an unknown shape, put in words).
+    pub kind: &'static str,
+    /// `main`: a column of the row; `details`: behind the row's Details button; `data`:
+    /// only in the data (the decoder and the computed columns read it).
+    pub place: &'static str,
+    /// False when every row holds the default (the column is still in the data).
+    pub show: bool,
+}
+
+/// The events of one generation as columns and rows.
+#[derive(Clone, Debug, Serialize)]
+pub struct Table {
+    pub generation: String,
+    /// The general-purpose event select, whose value the `value` column is (fixed-only
+    /// events give their block of the fixed counter control instead; `register` says so).
+    pub select: Option<String>,
+    pub columns: Vec<Column>,
+    pub rows: Vec<Vec<Value>>,
+}
+
+/// Attributes of `model::Event` with their labels and formats, in details order.
+const KNOWN: [(&str, &str, &str); 37] = [
+    ("name", "Name", "name"),
+    ("event", "Event code", "hex"),
+    ("alt_events", "Alternative event codes", "hexlist"),
+    ("umask", "Unit mask", "hex"),
+    ("alt_umasks", "Alternative unit masks", "hexlist"),
+    ("umask2", "Second unit mask", "hex"),
+    ("cmask", "Counter mask", "num"),
+    ("inv", "Invert", "flag"),
+    ("edge", "Edge detect", "flag"),
+    ("any", "Any thread", "flag"),
+    ("eq", "Equal compare", "flag"),
+    ("counters", "General counters", "list"),
+    ("fixed", "Fixed counter", "num"),
+    (
+        "counters_ht_off",
+        "Counters with Hyper-Threading off",
+        "counterset",
+    ),
+    ("pebs_counters", "PEBS counters", "counterset"),
+    (
+        "pdist_counters",
+        "Precise-distribution counters",
+        "counterset",
+    ),
+    (
+        "pdir_counters",
+        "Precise instructions-retired counters",
+        "counterset",
+    ),
+    ("msr", "Auxiliary MSR", "msr"),
+    ("cpuid_bit", "Unavailable when CPUID.0AH:EBX bit", "num"),
+    ("pebs", "PEBS support", "num"),
+    ("precise", "Precise", "flag"),
+    ("speculative", "Counts speculative work", "flag"),
+    ("collect_pebs_record", "PEBS record level", "num"),
+    ("deprecated", "Deprecated", "flag"),
+    ("taken_alone", "Must count alone", "flag"),
+    ("data_la", "Data linear address", "flag"),
+    ("l1_hit_indication", "L1 hit indication", "flag"),
+    ("offcore", "Offcore response", "flag"),
+    ("offmodule", "Off-module response", "flag"),
+    ("msr_per_umask", "MSR per unit mask", "flag"),
+    ("ellc", "ELLC flag", "flag"),
+    ("precise_store", "Precise store", "flag"),
+    ("errata", "Errata", "words"),
+    ("sample_after", "Default sample period", "num"),
+    ("allow", "Acknowledged", "allow"),
+    ("since", "Since", "gen"),
+    ("doc", "Description", "text"),
+];
+
+/// The computed columns: key, label, kind, place.
+const COMPUTED: [(&str, &str, &str, &str); 6] = [
+    ("code", "Event code.unit mask", "text", "main"),
+    ("modifiers", "Counter mask, invert, edge", "text", "main"),
+    ("counters_text", "Counters", "text", "main"),
+    ("perf", "perf event", "copy", "main"),
+    ("value", "Event-select value", "copy", "main"),
+    ("register", "Register", "text", "details"),
+];
+
+/// Attributes the main columns show (not repeated in the details).
+const IN_MAIN: [&str; 9] = [
+    "name", "event", "umask", "umask2", "cmask", "inv", "edge", "counters", "fixed",
+];
+
+/// Largest integer JavaScript numbers hold exactly.
+const JS_SAFE: u64 = (1 << 53) - 1;
+
+/// Numbers JavaScript cannot hold exactly become `0x…` strings.
+fn js_safe(v: Value) -> Value {
+    match v {
+        Value::Number(n) if n.as_u64().is_some_and(|u| u > JS_SAFE) => {
+            Value::String(format::hex(n.as_u64().unwrap_or_default()))
+        }
+        Value::Array(a) => Value::Array(a.into_iter().map(js_safe).collect()),
+        Value::Object(m) => Value::Object(m.into_iter().map(|(k, v)| (k, js_safe(v))).collect()),
+        other => other,
+    }
+}
+
+fn is_default(v: &Value) -> bool {
+    match v {
+        Value::Null => true,
+        Value::Bool(b) => !b,
+        Value::Number(n) => n.as_u64() == Some(0),
+        Value::String(s) => s.is_empty(),
+        Value::Array(a) => a.is_empty(),
+        Value::Object(m) => m.values().all(is_default),
+    }
+}
+
+/// The format of an attribute this table does not know, from its shape.
+fn kind_of(v: &Value) -> &'static str {
+    match v {
+        Value::Bool(_) => "flag",
+        Value::Number(_) => "num",
+        Value::String(_) => "text",
+        Value::Array(a) if a.iter().all(Value::is_number) => "list",
+        Value::Array(a) if a.iter().all(Value::is_string) => "words",
+        Value::Object(m) if m.contains_key("general") && m.contains_key("fixed") => "counterset",
+        _ => "object",
+    }
+}
+
+/// `pebs_counters` → `Pebs counters`.
+fn label_of(key: &str) -> String {
+    let mut s = key.replace('_', " ");
+    if let Some(first) = s.get(..1) {
+        let up = first.to_uppercase();
+        s.replace_range(..1, &up);
+    }
+    s
+}
+
+/// True for an attribute or computed column with its own full-word label and format.
+pub fn is_known(key: &str) -> bool {
+    KNOWN.iter().any(|(k, _, _)| *k == key) || COMPUTED.iter().any(|(k, ..)| *k == key)
+}
+
+/// The table of a generation's events, with the encoder's perf string and value per event.
+pub fn table<'m>(enc: &Encoder<'m>, g: &'m Generation) -> Table {
+    let objects: Vec<serde_json::Map<String, Value>> = g
+        .events
+        .iter()
+        .map(|e| {
+            let mut m = match serde_json::to_value(e) {
+                Ok(Value::Object(m)) => m,
+                _ => serde_json::Map::new(),
+            };
+            for (k, v) in computed(enc, g, e) {
+                m.insert(k.to_owned(), v);
+            }
+            m
+        })
+        .collect();
+    let mut t = table_from(&g.id, objects);
+    t.select = g.pmu.general.as_ref().map(|s| s.select.clone());
+    t
+}
+
+/// The computed columns of one event: code, modifiers and counters in words, and what
+/// `cargo xtask encode --model <g> <name>` gives (perf string, value, register).
+fn computed<'m>(
+    enc: &Encoder<'m>,
+    g: &'m Generation,
+    e: &pmu_defs::model::Event,
+) -> [(&'static str, Value); 6] {
+    let mut code = format!("{:02X}.{:02X}", e.event, e.umask);
+    if let Some(u2) = e.umask2 {
+        let _ = write!(code, ".{u2:02X}");
+    }
+    let mut mods = Vec::new();
+    if e.cmask != 0 {
+        mods.push(format!("cmask {}", e.cmask));
+    }
+    if e.inv {
+        mods.push("invert".to_owned());
+    }
+    if e.edge {
+        mods.push("edge".to_owned());
+    }
+    if e.any {
+        mods.push("any thread".to_owned());
+    }
+    if e.eq {
+        mods.push("equal".to_owned());
+    }
+    let counters = counter_words(&e.counters, e.fixed.as_slice());
+    let (perf, value, register) = match enc.encode_in(g, &Request::new(e.name.clone())) {
+        Ok(x) => (
+            Value::String(x.perf),
+            Value::String(format::hex(x.value)),
+            Value::String(x.register),
+        ),
+        Err(err) => (Value::Null, Value::Null, Value::String(err.to_string())),
+    };
+    [
+        ("code", Value::String(code)),
+        ("modifiers", Value::String(mods.join(", "))),
+        ("counters_text", Value::String(counters)),
+        ("perf", perf),
+        ("value", value),
+        ("register", register),
+    ]
+}
+
+/// `0–3, fixed 1`; `fixed 1 only`; `none`.
+pub fn counter_words(general: &[u32], fixed: &[u32]) -> String {
+    let mut parts = Vec::new();
+    if !general.is_empty() {
+        parts.push(format::number_ranges(general));
+    }
+    if !fixed.is_empty() {
+        parts.push(format!("fixed {}", format::number_ranges(fixed)));
+    }
+    match parts.len() {
+        0 => "none".to_owned(),
+        1 if general.is_empty() => format!("{} only", parts[0]),
+        _ => parts.join(", "),
+    }
+}
+
+/// The table of events given in their serialised form (any attributes, plus the computed
+/// columns when present).
+pub fn table_from(generation: &str, objects: Vec<serde_json::Map<String, Value>>) -> Table {
+    let objects: Vec<serde_json::Map<String, Value>> = objects
+        .into_iter()
+        .map(|m| m.into_iter().map(|(k, v)| (k, js_safe(v))).collect())
+        .collect();
+    let present = |k: &str| objects.iter().any(|o| o.contains_key(k));
+    // The name, then the computed columns, then the attributes.
+    let mut keys: Vec<String> = std::iter::once("name")
+        .chain(COMPUTED.iter().map(|(k, ..)| *k))
+        .chain(KNOWN.iter().map(|(k, _, _)| *k).filter(|k| *k != "name"))
+        .filter(|k| present(k) || ["name", "event", "umask"].contains(k))
+        .map(str::to_owned)
+        .collect();
+    let mut extra: Vec<String> = objects
+        .iter()
+        .flat_map(|o| o.keys())
+        .filter(|k| !is_known(k))
+        .cloned()
+        .collect();
+    extra.sort();
+    extra.dedup();
+    // Unknown attributes go before `allow`, `since` and `doc`.
+    let tail = keys
+        .iter()
+        .position(|k| k == "allow" || k == "since" || k == "doc")
+        .unwrap_or(keys.len());
+    keys.splice(tail..tail, extra);
+
+    let rows: Vec<Vec<Value>> = objects
+        .iter()
+        .map(|o| {
+            keys.iter()
+                .map(|k| o.get(k).cloned().unwrap_or(Value::Null))
+                .collect()
+        })
+        .collect();
+    let columns = keys
+        .iter()
+        .enumerate()
+        .map(|(i, k)| column(k, rows.iter().map(|r| &r[i])))
+        .collect();
+    Table {
+        generation: generation.to_owned(),
+        select: None,
+        columns,
+        rows,
+    }
+}
+
+fn column<'v>(key: &str, values: impl Iterator<Item = &'v Value> + Clone) -> Column {
+    let computed = COMPUTED.iter().find(|(k, ..)| *k == key);
+    let known = KNOWN.iter().find(|(k, _, _)| *k == key);
+    let show = if key == "since" {
+        // Worth showing only when the events come from different generations.
+        let mut all = values.clone();
+        let first = all.next();
+        all.any(|v| Some(v) != first)
+    } else {
+        ["name", "event", "umask"].contains(&key) || values.clone().any(|v| !is_default(v))
+    };
+    let (label, kind, place) = match (computed, known) {
+        (Some((_, label, kind, place)), _) => ((*label).to_owned(), *kind, *place),
+        (None, Some((_, label, kind))) => {
+            let place = if IN_MAIN.contains(&key) {
+                if key == "name" { "main" } else { "data" }
+            } else {
+                "details"
+            };
+            ((*label).to_owned(), *kind, place)
+        }
+        (None, None) => (
+            label_of(key),
+            values
+                .clone()
+                .find(|v| !v.is_null())
+                .map_or("text", kind_of),
+            "details",
+        ),
+    };
+    Column {
+        key: key.to_owned(),
+        label,
+        kind,
+        place,
+        show,
+    }
+}
+
+/// A number as hex, from a JSON number or a `0x…` string.
+fn hex_of(v: &Value) -> String {
+    match v {
+        Value::Number(n) => n.as_u64().map_or_else(|| n.to_string(), format::hex),
+        Value::String(s) => s.clone(),
+        other => words(other),
+    }
+}
+
+/// Any value in words (never JSON syntax): `a 1, b yes`.
+fn words(v: &Value) -> String {
+    match v {
+        Value::Null => String::new(),
+        Value::Bool(b) => if *b { "yes" } else { "no" }.to_owned(),
+        Value::Number(n) => n.to_string(),
+        Value::String(s) => s.clone(),
+        Value::Array(a) => a.iter().map(words).collect::<Vec<_>>().join(", "),
+        Value::Object(m) => m
+            .iter()
+            .filter(|(_, v)| !is_default(v))
+            .map(|(k, v)| format!("{} {}", k.replace('_', " "), words(v)))
+            .collect::<Vec<_>>()
+            .join("; "),
+    }
+}
+
+fn numbers(v: &Value) -> Option<Vec<u32>> {
+    v.as_array()?
+        .iter()
+        .map(|x| x.as_u64().and_then(|u| u32::try_from(u).ok()))
+        .collect()
+}
+
+/// Formats one value as the browser does (for Markdown and the tests).
+pub fn text(kind: &str, v: &Value) -> String {
+    match (kind, v) {
+        (_, Value::Null) => String::new(),
+        ("hex", _) => hex_of(v),
+        ("hexlist", Value::Array(a)) => a.iter().map(hex_of).collect::<Vec<_>>().join(", "),
+        ("flag", Value::Bool(b)) => if *b { "yes" } else { "" }.to_owned(),
+        ("list", _) => numbers(v).map_or_else(|| words(v), |n| format::number_ranges(&n)),
+        ("counterset", Value::Object(m)) => match (
+            m.get("general").and_then(numbers),
+            m.get("fixed").and_then(numbers),
+        ) {
+            (Some(g), Some(f)) => counter_words(&g, &f),
+            _ => words(v),
+        },
+        ("msr", Value::Object(m)) => {
+            let part = |k: &str| m.get(k).map(hex_of).unwrap_or_default();
+            format!("{} = {}", part("index"), part("value"))
+        }
+        ("allow", Value::Array(a)) => a
+            .iter()
+            .map(|x| match (x.get("code"), x.get("reason")) {
+                (Some(Value::String(c)), Some(Value::String(r))) => format!("{c}: {r}"),
+                _ => words(x),
+            })
+            .collect::<Vec<_>>()
+            .join("; "),
+        (_, Value::Bool(b)) => if *b { "yes" } else { "" }.to_owned(),
+        _ => words(v),
+    }
+}
+
+pub(crate) fn all(cx: &Ctx<'_>, site: &mut Site) {
+    let enc = Encoder::new(cx.model);
+    for g in &cx.model.generations {
+        if g.events.is_empty() {
+            continue;
+        }
+        let t = table(&enc, g);
+        site.add(
+            paths::data_events(&g.id),
+            format!(
+                "/* Events of {}: generated by cargo xtask gen-docs. */\nwindow.PMU = window.PMU || {{}};\nPMU.events = PMU.events || {{}};\nPMU.events[{}] = {};\n",
+                g.id.replace("*/", "* /"),
+                json_for_js(&g.id),
+                json_for_js(&t)
+            ),
+        );
+        site.add(paths::events(&g.id), page(cx, g, &t));
+        site.add(paths::md_events(&g.id), markdown(g, &t));
+    }
+}
+
+/// The main columns shown, in order.
+fn main_columns(t: &Table) -> Vec<(usize, &Column)> {
+    t.columns
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| c.place == "main" && c.show)
+        .collect()
+}
+
+/// "571 events of `intel-skylake` (its title), 12 of them inherited."
+fn intro(g: &Generation) -> (String, String) {
+    let inherited = g.events.iter().filter(|e| e.since != g.id).count();
+    let count = format::plural(g.events.len(), "event", "events");
+    let tail = match inherited {
+        0 => String::new(),
+        n if n == g.events.len() => ", all inherited".to_owned(),
+        n => format!(", {} of them inherited", format::thousands(n)),
+    };
+    (count, tail)
+}
+
+fn page(cx: &Ctx<'_>, g: &Generation, t: &Table) -> String {
+    let path = paths::events(&g.id);
+    let root = paths::root_of(&path);
+    let mut b = format!(
+        r#"<nav class="crumbs" aria-label="Breadcrumbs"><a href="{root}index.html">Generations</a><span aria-hidden="true"> › </span><a href="{root}{}">{}</a><span aria-hidden="true"> › </span><span>Events</span></nav>"#,
+        html(&paths::generation(&g.id)),
+        html(&g.id)
+    );
+    let (count, tail) = intro(g);
+    let select = t.select.as_deref().unwrap_or("event select");
+    let _ = write!(
+        b,
+        r#"<h1>Events of <code>{id}</code></h1><p class="lede">The {count} of <code>{id}</code> ({title}){tail}. Each row gives the event code and unit mask, the modifiers the event is defined with, the counters that may count it, its perf event string and the <code>{select}</code> value that programs it in user and kernel mode (not yet enabled), both as <code>cargo xtask encode</code> computes them. Details shows everything else. Filter by name (words in any order), by event code (<code>0x2E</code> or <code>2e</code>) or by code and unit mask together (<code>2E.41</code>).</p>"#,
+        id = html(&g.id),
+        count = html(&count),
+        title = html(&g.title),
+        tail = html(&tail),
+        select = html(select),
+    );
+    b.push_str(r#"<div class="filter"><label for="ev-q">Filter</label><input id="ev-q" type="search" placeholder="name, 0x2E or 2E.41" autocomplete="off" spellcheck="false" /><span id="ev-count" class="muted" aria-live="polite"></span></div>"#);
+    b.push_str(r#"<div class="table-wrap"><table class="events" id="ev-table"><thead><tr>"#);
+    for (_, c) in main_columns(t) {
+        let _ = write!(
+            b,
+            r#"<th scope="col" class="c-{}">{}</th>"#,
+            html(&c.key),
+            html(&c.label)
+        );
+    }
+    b.push_str(r#"<th scope="col" class="c-more">More</th></tr></thead><tbody id="ev-body"></tbody></table></div>"#);
+    let _ = write!(
+        b,
+        r#"<noscript><p>The table is built in the browser from <code>data/events/{}.js</code>. Without JavaScript, read <a href="{root}{}">the Markdown event table</a>.</p></noscript>"#,
+        html(&crate::escape::slug(&g.id)),
+        html(&paths::md_events(&g.id))
+    );
+    let p = Page {
+        path: &path,
+        title: format!("Events of {}", g.id),
+        nav: Nav::Events(&g.id),
+        body: b,
+        scripts: vec![paths::data_events(&g.id), "assets/events.js".to_owned()],
+        main_attrs: format!(r#" data-gen="{}" data-root="{}""#, html(&g.id), html(&root)),
+    };
+    layout::render(cx, &p)
+}
+
+fn markdown(g: &Generation, t: &Table) -> String {
+    let (count, tail) = intro(g);
+    let mut out = format!(
+        "# Events of `{}`\n\n[← {}](README.md)\n\nThe {count} of `{}` ({}){tail}. Values are those of `cargo xtask encode` (user and kernel mode, not enabled).\n\n",
+        g.id,
+        md_cell(&g.id),
+        g.id,
+        md_cell(&g.title),
+    );
+    let shown: Vec<(usize, &Column)> = t
+        .columns
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| c.show && (c.place == "main" || c.key == "allow" || c.key == "doc"))
+        .collect();
+    out.push('|');
+    for (_, c) in &shown {
+        let _ = write!(out, " {} |", md_cell(&c.label));
+    }
+    out.push_str("\n|");
+    for _ in &shown {
+        out.push_str("---|");
+    }
+    out.push('\n');
+    for row in &t.rows {
+        out.push('|');
+        for (i, c) in &shown {
+            let s = text(c.kind, &row[*i]);
+            let cell = match c.kind {
+                _ if s.is_empty() => String::new(),
+                "name" | "hex" | "gen" | "copy" => md_code(&s),
+                _ if c.key == "code" => md_code(&s),
+                _ => md_cell(&s),
+            };
+            let _ = write!(out, " {cell} |");
+        }
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn obj(v: Value) -> serde_json::Map<String, Value> {
+        match v {
+            Value::Object(m) => m,
+            _ => unreachable!(),
+        }
+    }
+
+    #[test]
+    fn unknown_attributes_become_columns_and_defaults_are_hidden() {
+        // `pebs_depth` and `pebs_lanes` stand for attributes model::Event may gain later.
+        let t = table_from(
+            "g",
+            vec![
+                obj(
+                    json!({"name": "A", "event": 1, "umask": 0, "cmask": 0, "pebs_depth": true,
+                           "pebs_lanes": [0, 1, 2], "doc": "", "since": "g",
+                           "odd": {"a": 1, "b": [2, 3]},
+                           "msr": {"index": 0x1A6, "value": u64::MAX}}),
+                ),
+                obj(
+                    json!({"name": "B", "event": 2, "umask": 3, "cmask": 0, "pebs_depth": false,
+                           "doc": "", "since": "g", "msr": null,
+                           "pebs_counters": {"general": [0, 1, 2, 3], "fixed": [1]}}),
+                ),
+            ],
+        );
+        let col = |k: &str| t.columns.iter().find(|c| c.key == k).unwrap();
+        let keys: Vec<&str> = t.columns.iter().map(|c| c.key.as_str()).collect();
+        assert_eq!(
+            keys,
+            [
+                "name",
+                "event",
+                "umask",
+                "cmask",
+                "pebs_counters",
+                "msr",
+                "odd",
+                "pebs_depth",
+                "pebs_lanes",
+                "since",
+                "doc"
+            ]
+        );
+        assert_eq!(
+            (col("pebs_depth").kind, col("pebs_depth").show),
+            ("flag", true)
+        );
+        assert_eq!(col("pebs_depth").label, "Pebs depth");
+        assert_eq!(col("pebs_depth").place, "details");
+        assert_eq!(
+            (col("pebs_lanes").kind, col("pebs_lanes").label.as_str()),
+            ("list", "Pebs lanes")
+        );
+        assert_eq!(col("pebs_counters").label, "PEBS counters");
+        assert_eq!(col("event").place, "data");
+        assert_eq!(col("name").place, "main");
+        assert!(!col("cmask").show && !col("doc").show && !col("since").show);
+        assert!(col("umask").show, "identity columns always show");
+        // The missing attribute of B is null; a 64-bit value JavaScript cannot hold is text.
+        let i = keys.iter().position(|k| *k == "pebs_lanes").unwrap();
+        assert_eq!(t.rows[1][i], Value::Null);
+        let m = keys.iter().position(|k| *k == "msr").unwrap();
+        assert_eq!(t.rows[0][m]["value"], "0xFFFFFFFFFFFFFFFF");
+        assert_eq!(text("msr", &t.rows[0][m]), "0x1A6 = 0xFFFFFFFFFFFFFFFF");
+        assert_eq!(text("list", &t.rows[0][i]), "0–2");
+        // Counter sets and unknown shapes in words, never JSON.
+        let pc = keys.iter().position(|k| *k == "pebs_counters").unwrap();
+        assert_eq!(text("counterset", &t.rows[1][pc]), "0–3, fixed 1");
+        let odd = keys.iter().position(|k| *k == "odd").unwrap();
+        assert_eq!(col("odd").kind, "object");
+        assert_eq!(text("object", &t.rows[0][odd]), "a 1; b 2, 3");
+    }
+
+    #[test]
+    fn counters_in_words() {
+        assert_eq!(counter_words(&[0, 1, 2, 3], &[1]), "0–3, fixed 1");
+        assert_eq!(counter_words(&[], &[2]), "fixed 2 only");
+        assert_eq!(counter_words(&[0, 2], &[]), "0, 2");
+        assert_eq!(counter_words(&[], &[]), "none");
+    }
+}

@@ -1,0 +1,30 @@
+//! HTML pages: the index, one page per generation, one per register of each generation, and
+//! the decoder shell (its data comes from `data/`, see `data.rs`).
+
+use crate::context::Ctx;
+use crate::diff;
+use crate::site::Site;
+
+mod generation;
+mod index;
+mod parts;
+mod register;
+
+use generation::generation;
+use index::{decoder, index};
+use register::register;
+
+pub fn all(cx: &Ctx<'_>, site: &mut Site) {
+    index(cx, site);
+    decoder(cx, site);
+    for g in &cx.model.generations {
+        generation(cx, g, site);
+        let changes = cx.parent(g).map(|p| diff::registers(p, g));
+        for r in &g.registers {
+            let change = changes
+                .as_ref()
+                .map(|(list, _)| list.iter().find(|d| d.new_name() == Some(r.name.as_str())));
+            register(cx, g, r, change, site);
+        }
+    }
+}

@@ -1,0 +1,206 @@
+//! One page per register of each generation: the bit-layout diagram, the field table, the
+//! changes from the parent, its Rust path and snippet, its role and its instances.
+
+use super::parts::*;
+use crate::context::{Ctx, paths};
+use crate::escape::html;
+use crate::html::{access_badge, decoder_link, gen_link, prose};
+use crate::layout::{self, Nav, Page};
+use crate::site::Site;
+use crate::svg::{self, Diagram};
+use crate::{diff, format};
+use askama::Template;
+use pmu_defs::model::{Constraint, Generation, Register};
+use std::fmt::Write;
+
+// ---------------------------------------------------------------------------------------
+// Register
+// ---------------------------------------------------------------------------------------
+
+/// A register's page body (`templates/register.html`): the values it shows, and the parts
+/// rendered elsewhere as markup (breadcrumbs, diagram, tables, Rust section, changes).
+#[derive(Template)]
+#[template(path = "register.html")]
+struct RegisterBody<'a> {
+    g: &'a Generation,
+    r: &'a Register,
+    root: &'a str,
+    crumbs: String,
+    prose: String,
+    address: String,
+    instances: String,
+    alias: Option<String>,
+    access: String,
+    reset: Option<String>,
+    reserved_bits: String,
+    reserved_mask: String,
+    roles: String,
+    since: String,
+    defined_in: String,
+    manual: String,
+    decoder: String,
+    events_label: Option<String>,
+    events_path: String,
+    diagram: String,
+    fields: String,
+    rust: String,
+    constraints: String,
+    /// A link to the parent generation, when there is one, and what changed from it.
+    parent: Option<String>,
+    changes: String,
+    instances_table: String,
+}
+
+/// `change`: `None` without a parent; `Some(None)` when the register is as in the parent.
+pub(crate) fn register(
+    cx: &Ctx<'_>,
+    g: &Generation,
+    r: &Register,
+    change: Option<Option<&diff::RegDiff<'_>>>,
+    site: &mut Site,
+) {
+    let path = paths::register(&g.id, &r.name);
+    let root = paths::root_of(&path);
+    let crumbs = crumbs(
+        &root,
+        &[
+            (
+                Some(format!("{root}{}", paths::generation(&g.id))),
+                g.id.clone(),
+            ),
+            (None, r.name.clone()),
+        ],
+    );
+    let cs: Vec<&Constraint> = g
+        .constraints
+        .iter()
+        .filter(|c| c.register == r.name)
+        .collect();
+    let (parent, changes) = match (cx.parent(g), change) {
+        (Some(parent), Some(change)) => (
+            Some(gen_link(&root, &parent.id)),
+            match change {
+                None => "<p class=\"muted\">None: the register is as in the parent generation.</p>"
+                    .to_owned(),
+                Some(d) => diff::reg_diff_html(d, true),
+            },
+        ),
+        _ => (None, String::new()),
+    };
+    let with_events =
+        g.pmu.general.as_ref().is_some_and(|s| s.select == r.name) && !g.events.is_empty();
+    let body = RegisterBody {
+        g,
+        r,
+        root: &root,
+        crumbs,
+        prose: prose(&r.doc),
+        address: format::address(&r.msr),
+        instances: format::instances(r),
+        alias: r.alias_msr.as_ref().map(format::address),
+        access: access_badge(r.access),
+        reset: r.reset.map(format::hex),
+        reserved_bits: format::mask_ranges(r.reserved_mask),
+        reserved_mask: format::hex_width(r.reserved_mask, r.width),
+        roles: role_text(r),
+        since: gen_link(&root, &r.since),
+        defined_in: gen_link(&root, &r.defined_in),
+        manual: format::one_line(&r.manual),
+        decoder: decoder_link(&root, &g.id, &r.name),
+        events_label: with_events.then(|| format::plural(g.events.len(), "event", "events")),
+        events_path: paths::events(&g.id),
+        diagram: svg::render(&Diagram {
+            id: "reg",
+            name: &r.name,
+            width: r.width,
+            fields: &r.fields,
+            link_fields: true,
+            standalone: false,
+        }),
+        fields: field_table(&root, &r.fields, Some(r.access), true),
+        rust: cx
+            .rust
+            .get(&(g.id.clone(), r.name.clone()))
+            .map(|p| crate::rust::section(&root, g, r, p))
+            .unwrap_or_default(),
+        constraints: if cs.is_empty() {
+            String::new()
+        } else {
+            constraints_table(&cs, &root, &g.id, false)
+        },
+        parent,
+        changes,
+        instances_table: if r.msr.indexed && r.msr.count > 1 {
+            instances_table(r)
+        } else {
+            String::new()
+        },
+    };
+    let page = Page {
+        path: &path,
+        title: format!("{} ({})", r.name, g.id),
+        nav: Nav::Register(&g.id, &r.name),
+        body: body.render().unwrap_or_default(),
+        scripts: vec![],
+        main_attrs: format!(
+            r#" data-gen="{}" data-register="{}""#,
+            html(&g.id),
+            html(&r.name)
+        ),
+    };
+    site.add(path.clone(), layout::render(cx, &page));
+}
+
+/// The register's run-time role (`role:`) and its fields' roles, in words with the YAML
+/// spelling, as HTML; empty when it has none.
+pub(crate) fn role_text(r: &pmu_defs::model::Register) -> String {
+    use pmu_defs::validate::{counter_kind_word, field_role_word, register_role_word};
+    let mut parts = Vec::new();
+    if let Some(role) = r.role {
+        parts.push(format!("<code>{}</code>", html(register_role_word(role))));
+    }
+    for f in &r.fields {
+        let mut what = Vec::new();
+        if let Some(k) = f.per_counter {
+            what.push(format!("one element per {} counter", counter_kind_word(k)));
+        }
+        if let Some(fr) = f.role {
+            what.push(format!("<code>{}</code>", html(field_role_word(fr))));
+        }
+        if !what.is_empty() {
+            parts.push(format!(
+                "<code>{}</code>: {}",
+                html(&f.name),
+                what.join(", ")
+            ));
+        }
+    }
+    parts.join("; ")
+}
+
+/// The instances of a register family, each with its address (and its alias address when the
+/// register has an `alias-msr:` range).
+pub(crate) fn instances_table(r: &Register) -> String {
+    let alias = !r.alias_addresses.is_empty();
+    let mut b = String::from(
+        r#"<h2 id="instances">Instances</h2><div class="table-wrap"><table class="instances"><thead><tr><th scope="col">Register</th><th scope="col">Address</th>"#,
+    );
+    if alias {
+        b.push_str(r#"<th scope="col">Alias address</th>"#);
+    }
+    b.push_str("</tr></thead><tbody>");
+    for (i, a) in r.msr.addresses().enumerate() {
+        let _ = write!(
+            b,
+            "<tr><td><code>{}{i}</code></td><td><code>{}</code></td>",
+            html(&r.name),
+            format::hex(u64::from(a))
+        );
+        if let Some(x) = r.alias_addresses.get(i) {
+            let _ = write!(b, "<td><code>{}</code></td>", format::hex(u64::from(*x)));
+        }
+        b.push_str("</tr>");
+    }
+    b.push_str("</tbody></table></div>");
+    b
+}

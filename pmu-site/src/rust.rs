@@ -1,0 +1,216 @@
+//! The bridge from a register page to the code: the register's path in `pmu-regs`
+//! ([`pmu_defs::codegen::register_paths`], the layout pass `cargo xtask gen` runs), the
+//! generations sharing its type, the Cargo feature, and a snippet that builds a constant
+//! value and reads / modifies / writes the register, every method name from
+//! [`pmu_defs::names`] (`element_methods`), never spelled here.
+//!
+//! `pmu-site/tests/docs_snippets.rs` compiles the snippets of every register page against
+//! `pmu-regs`.
+
+use crate::escape::html;
+use crate::html::gen_link;
+use pmu_defs::codegen::RegisterPath;
+use pmu_defs::model::{Field, Generation, Register};
+use pmu_defs::names::{self, Method};
+use std::fmt::Write;
+
+/// A setter call chosen for the snippet: on the `Builder` and on `Value` alike.
+struct Setter {
+    call: String,
+}
+
+/// One setter per kind the register offers, on fields no constraint of the generation
+/// mentions (so the constant builds): a wide field set to 1, a one-bit field set, a
+/// write-1 field written.
+fn setters(g: &Generation, r: &Register) -> Vec<Setter> {
+    let constrained = |f: &Field| {
+        g.constraints
+            .iter()
+            .any(|c| c.register == r.name && c.when.iter().any(|w| w.field == f.name))
+    };
+    let mut out: Vec<Setter> = Vec::new();
+    let mut kinds: Vec<Method> = Vec::new();
+    for f in r.fields.iter().filter(|f| !constrained(f)) {
+        let Some(element) = names::element_names(f).into_iter().next() else {
+            continue;
+        };
+        for (m, name) in names::element_methods(r, f, &element) {
+            if kinds.contains(&m) {
+                continue;
+            }
+            let call = match m {
+                Method::WithConst => format!(".{name}::<1>()"),
+                Method::WithBool => format!(".{name}(true)"),
+                Method::Write1 => format!(".{name}()"),
+                _ => continue,
+            };
+            kinds.push(m);
+            out.push(Setter { call });
+        }
+    }
+    out
+}
+
+/// The first getter of the register (`event_select`), when it has fields.
+fn getter(r: &Register) -> Option<(String, String)> {
+    let f = r.fields.first()?;
+    let element = names::element_names(f).into_iter().next()?;
+    names::element_methods(r, f, &element)
+        .into_iter()
+        .find(|(m, _)| *m == Method::Getter)
+        .map(|(_, name)| (element.to_ascii_lowercase(), name))
+}
+
+/// A snippet using register `r` of generation `g` through `path`: it compiles against
+/// `pmu-regs` with `path.features` enabled.
+pub fn snippet(g: &Generation, r: &Register, path: &RegisterPath) -> String {
+    let module = names::register_module(&r.name);
+    let (parent, _) = path
+        .path
+        .rsplit_once("::")
+        .unwrap_or((path.path.as_str(), ""));
+    let reg = if r.msr.indexed {
+        format!("{module}::msr::<0>()")
+    } else {
+        format!("{module}::MSR")
+    };
+    let mut out = String::new();
+    let readable = r.access.readable();
+    let writable = r.access.writable();
+    let set = if writable { setters(g, r) } else { Vec::new() };
+    let mut uses = vec!["RawMsr"];
+    if readable || writable {
+        uses.insert(0, "MsrExt");
+    }
+    if writable && !readable {
+        uses.push("WriteError");
+    }
+    let _ = writeln!(out, "use pmu_regs::access::{{{}}};", uses.join(", "));
+    let _ = writeln!(out, "use {parent}::{module};");
+    if writable {
+        let _ = writeln!(
+            out,
+            "\n// A value built at compile time: each setter checks its field, reserved bits stay clear."
+        );
+        let _ = write!(out, "const VALUE: {module}::Value = {module}::Value::new()");
+        for s in &set {
+            let _ = write!(out, "\n    {}", s.call);
+        }
+        out.push_str("\n    .build();\n");
+    }
+    let _ = writeln!(
+        out,
+        "\n// Through any backend implementing RawMsr (pmu_regs::backend, or your own)."
+    );
+    if readable && writable {
+        let _ = writeln!(
+            out,
+            "fn example<M: RawMsr>(msr: &mut M) -> Result<(), M::Error> {{\n    let reg = {reg};"
+        );
+        if let Some((var, get)) = getter(r) {
+            let _ = writeln!(out, "    let {var} = msr.read(reg)?.{get}();");
+            let _ = writeln!(out, "    let _ = {var};");
+        }
+        match set.first() {
+            Some(s) => {
+                let _ = writeln!(
+                    out,
+                    "    // Changes one field; reserved bits are written back as read.\n    msr.modify(reg, |v| v{})?;",
+                    s.call
+                );
+            }
+            None => {
+                let _ = writeln!(out, "    msr.modify(reg, |_| VALUE)?;");
+            }
+        }
+        out.push_str("    Ok(())\n}\n");
+    } else if readable {
+        let _ = writeln!(
+            out,
+            "fn example<M: RawMsr>(msr: &mut M) -> Result<(), M::Error> {{\n    let value = msr.read({reg})?;"
+        );
+        if let Some((_, get)) = getter(r) {
+            let _ = writeln!(out, "    let _ = value.{get}();");
+        } else {
+            let _ = writeln!(out, "    let _ = value;");
+        }
+        out.push_str("    Ok(())\n}\n");
+    } else {
+        let _ = writeln!(
+            out,
+            "fn example<M: RawMsr>(msr: &mut M) -> Result<(), WriteError<M::Error>> {{\n    msr.write({reg}, VALUE)\n}}"
+        );
+    }
+    out
+}
+
+/// The "In Rust" section of a register page.
+pub fn section(root: &str, g: &Generation, r: &Register, path: &RegisterPath) -> String {
+    let mut b = String::from(r#"<h2 id="rust">In Rust</h2><dl class="facts">"#);
+    let _ = write!(
+        b,
+        r#"<dt>Module</dt><dd><code class="rust-path">{}</code> <button type="button" class="copy" data-copy="{}" aria-label="Copy the Rust path">Copy</button></dd>"#,
+        html(&path.path),
+        html(&path.path)
+    );
+    if path.home != path.path {
+        let _ = write!(
+            b,
+            r#"<dt>Defined in</dt><dd><code class="rust-home">{}</code> <span class="muted">(re-exported here)</span></dd>"#,
+            html(&path.home)
+        );
+    }
+    let others: Vec<String> = path
+        .users
+        .iter()
+        .filter(|u| **u != g.id)
+        .map(|u| gen_link(root, u))
+        .collect();
+    let _ = write!(
+        b,
+        r#"<dt>Same type in</dt><dd class="rust-users">{}</dd>"#,
+        if others.is_empty() {
+            "no other generation".to_owned()
+        } else {
+            others.join(", ")
+        }
+    );
+    if r.alias_msr.is_some() {
+        let at = if r.msr.indexed {
+            format!("{}::alias_msr::<N>()", path.path)
+        } else {
+            format!("{}::ALIAS_MSR", path.path)
+        };
+        let _ = write!(
+            b,
+            r#"<dt>Alias address</dt><dd><code class="rust-alias">{}</code> <span class="muted">the same register, the same <code>Value</code></span></dd>"#,
+            html(&at)
+        );
+    }
+    if !path.features.is_empty() {
+        let list: Vec<String> = path
+            .features
+            .iter()
+            .map(|f| format!("<code>{}</code>", html(f)))
+            .collect();
+        // The feature that turns on every generation of the kind.
+        let all = if pmu_defs::codegen::is_facility(g) {
+            "all-facilities"
+        } else {
+            "all-models"
+        };
+        let _ = write!(
+            b,
+            r#"<dt>Cargo feature</dt><dd>{} (or <code>{all}</code>)</dd>"#,
+            list.join(", ")
+        );
+    }
+    b.push_str("</dl>");
+    let code = snippet(g, r, path);
+    let _ = write!(
+        b,
+        r#"<div class="snippet"><button type="button" class="copy" data-copy-from="rust-snippet" aria-label="Copy the example">Copy</button><pre><code class="language-rust" id="rust-snippet">{}</code></pre></div>"#,
+        html(&code)
+    );
+    b
+}

@@ -1,0 +1,229 @@
+//! The site-wide search index, `data/search.js`: every register definition, every field of
+//! one, every event (all generations, one entry per name and encoding with the generations
+//! that have it), with the words a search matches. `site.js` loads it with a `<script>` tag
+//! the first time the search box is used (so it works from `file://`, no fetch) and matches
+//! in the browser.
+//!
+//! Matching, in `site.js`: every word of the query must start a word of the entry (any
+//! order); an entry's words are those of its name, the other term of every search alias of
+//! the definitions ([`pmu_defs::aliases`]: `LLC` finds `LONGEST_LAT_CACHE.MISS`), its MSR
+//! addresses (`0x38f`) and, for events, the code and unit mask (`0x2e`, `2e.41`).
+//!
+//! Shape (kept small: the shipped corpus has about 7,000 entries):
+//! `PMU.search = { gens: [id, ...], slugs: [dir, ...], kinds: [...], entries: [[kind, name,
+//! home, gens, words, note], ...] }`: `home` indexes `gens` (the generation whose page the
+//! entry opens: a register's or field's defining generation, an event's first), `gens` is a
+//! index into `gens` when one generation has the entry, else a hexadecimal bit set over
+//! `gens` (bit i: generation i), `words` the extra search words
+//! (aliases as `word` or `word:share`, the share of the name's words an alias word stands
+//! for; addresses), space-separated, and `note` what the result shows beside the name
+//! (an address, a field's bits, an event's `code.umask`, from which the browser derives the
+//! event's words `0x2e` and `2e.41`). The browser builds each URL as `docs::paths` does:
+//! `gen/<slug>/reg/<NAME>.html`, `…#field-<FIELD>`, `gen/<slug>/events.html#q=…&open=…`
+//! (register names are their own slugs; the index test checks every URL exists).
+
+use crate::context::{Ctx, paths};
+use crate::escape::json_for_js;
+use crate::format;
+use crate::site::Site;
+use pmu_defs::aliases::Keyword;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// Where the index goes.
+pub const PATH: &str = "data/search.js";
+
+/// Entry kinds, as `entries[i][0]` indexes them.
+pub const KINDS: [&str; 3] = ["register", "field", "event"];
+
+#[derive(Serialize)]
+struct Index<'a> {
+    gens: Vec<&'a str>,
+    slugs: Vec<String>,
+    kinds: [&'static str; 3],
+    entries: Vec<(usize, String, usize, Gens, String, String)>,
+}
+
+/// One entry being collected: the generations are a bit set.
+struct Entry {
+    kind: usize,
+    name: String,
+    home: usize,
+    gens: Vec<bool>,
+    words: Vec<String>,
+    note: String,
+}
+
+impl Entry {
+    fn new(kind: usize, name: String, home: usize, n: usize) -> Self {
+        Entry {
+            kind,
+            name,
+            home,
+            gens: vec![false; n],
+            words: Vec::new(),
+            note: String::new(),
+        }
+    }
+}
+
+/// The generations of an entry: one index, or a bit set for several.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Gens {
+    One(usize),
+    Set(String),
+}
+
+fn gens(set: &[bool]) -> Gens {
+    let mut on = set.iter().enumerate().filter(|(_, b)| **b).map(|(i, _)| i);
+    match (on.next(), on.next()) {
+        (Some(i), None) => Gens::One(i),
+        _ => Gens::Set(bitset(set)),
+    }
+}
+
+/// Bit `i` set for each true `gens[i]`, as hexadecimal (most significant digit first).
+fn bitset(gens: &[bool]) -> String {
+    let digits = gens.len().div_ceil(4).max(1);
+    (0..digits)
+        .rev()
+        .map(|d| {
+            let nibble = (0..4)
+                .filter(|b| gens.get(d * 4 + b).copied().unwrap_or(false))
+                .fold(0u32, |acc, b| acc | (1 << b));
+            char::from_digit(nibble, 16).unwrap_or('0')
+        })
+        .collect::<String>()
+        .trim_start_matches('0')
+        .to_owned()
+}
+
+/// A name's alias words for the index: `word`, or `word:share` when it stands for other
+/// than one word of the name (`llc:3`, `lat:0.33`).
+fn keywords(aliases: &[pmu_defs::aliases::Alias], name: &str) -> Vec<String> {
+    pmu_defs::aliases::keywords(aliases, name)
+        .into_iter()
+        .map(|Keyword { word, covers }| {
+            if (covers - 1.0).abs() < 1e-9 {
+                word
+            } else {
+                format!("{word}:{}", (covers * 100.0).round() / 100.0)
+            }
+        })
+        .collect()
+}
+
+fn push_word(words: &mut Vec<String>, w: String) {
+    if !words.contains(&w) {
+        words.push(w);
+    }
+}
+
+/// The entry for `key`, created by `make` the first time.
+fn slot<K: Ord>(
+    all: &mut Vec<Entry>,
+    map: &mut BTreeMap<K, usize>,
+    key: K,
+    make: impl FnOnce() -> Entry,
+) -> usize {
+    *map.entry(key).or_insert_with(|| {
+        all.push(make());
+        all.len() - 1
+    })
+}
+
+/// Builds the index of the whole model.
+pub(crate) fn index(cx: &Ctx<'_>) -> String {
+    let model = cx.model;
+    let n = model.generations.len();
+    let aliases = &model.aliases;
+    let mut all: Vec<Entry> = Vec::new();
+    let mut registers: BTreeMap<(&str, &str), usize> = BTreeMap::new();
+    let mut fields: BTreeMap<(&str, &str, &str), usize> = BTreeMap::new();
+    let mut events: BTreeMap<(&str, u32, u32), usize> = BTreeMap::new();
+    let position = |id: &str| model.generations.iter().position(|g| g.id == id);
+    for (gi, g) in model.generations.iter().enumerate() {
+        for r in &g.registers {
+            let home = position(&r.defined_in).unwrap_or(gi);
+            let i = slot(&mut all, &mut registers, (&r.name, &r.defined_in), || {
+                let mut e = Entry::new(0, r.name.clone(), home, n);
+                e.words = keywords(aliases, &r.name);
+                for a in r.addresses.iter().chain(&r.alias_addresses) {
+                    push_word(&mut e.words, format!("0x{a:x}"));
+                }
+                e.note = format::address(&r.msr);
+                e
+            });
+            all[i].gens[gi] = true;
+            for f in &r.fields {
+                let key = (r.name.as_str(), r.defined_in.as_str(), f.name.as_str());
+                let i = slot(&mut all, &mut fields, key, || {
+                    let name = format!("{}.{}", r.name, f.name);
+                    let mut e = Entry::new(1, name, home, n);
+                    e.words = keywords(aliases, &e.name);
+                    e.note = format!("bits {}", format::field_bits(f));
+                    e
+                });
+                all[i].gens[gi] = true;
+            }
+        }
+        for ev in &g.events {
+            let i = slot(
+                &mut all,
+                &mut events,
+                (&ev.name, ev.event, ev.umask),
+                || {
+                    let mut e = Entry::new(2, ev.name.clone(), gi, n);
+                    e.words = keywords(aliases, &ev.name);
+                    e.note = format!("{:02X}.{:02X}", ev.event, ev.umask);
+                    e
+                },
+            );
+            all[i].gens[gi] = true;
+        }
+    }
+    let entries = all
+        .into_iter()
+        .map(|e| {
+            (
+                e.kind,
+                e.name,
+                e.home,
+                gens(&e.gens),
+                e.words.join(" "),
+                e.note,
+            )
+        })
+        .collect();
+    let idx = Index {
+        gens: model.generations.iter().map(|g| g.id.as_str()).collect(),
+        slugs: model
+            .generations
+            .iter()
+            .map(|g| paths::gen_dir(&g.id))
+            .collect(),
+        kinds: KINDS,
+        entries,
+    };
+    format!(
+        "/* Search index: generated by cargo xtask gen-docs. */\nwindow.PMU = window.PMU || {{}};\nPMU.search = {};\n",
+        json_for_js(&idx)
+    )
+}
+
+pub(crate) fn all(cx: &Ctx<'_>, site: &mut Site) {
+    site.add(PATH.to_owned(), index(cx));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::bitset;
+
+    #[test]
+    fn bit_sets_in_hex() {
+        assert_eq!(bitset(&[true, false, false, false, true]), "11");
+        assert_eq!(bitset(&[false, true]), "2");
+        assert_eq!(bitset(&[false; 9]), "");
+    }
+}

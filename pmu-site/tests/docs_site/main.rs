@@ -1,0 +1,35 @@
+//! The documentation site (`cargo xtask gen-docs`): well-formed pages, diagrams that put
+//! every field at its bits, escaping, determinism, scale, the generation diffs and writing
+//! to disk. The browser side (the decoder) is tested in `xtask/tests/docs_e2e.rs`.
+//! One test binary (the site is built once) with a module per concern.
+
+#[path = "../support/mod.rs"]
+mod support;
+
+mod content;
+mod diagrams;
+mod escaping;
+mod markup;
+mod search;
+mod writing;
+mod yaml_reference;
+
+use pmu_defs::model::{Access, Field, Generation};
+use pmu_site::{self as docs, diff};
+use std::collections::{BTreeMap, BTreeSet};
+use support::{Element, model, parse_xml, site};
+
+fn reg_page(g: &str, r: &str) -> String {
+    format!("gen/{g}/reg/{r}.html")
+}
+
+fn generation(id: &str) -> &'static Generation {
+    model().generation(id).unwrap()
+}
+
+/// The JSON value assigned after `prefix` in a generated data file.
+fn js_value(js: &str, prefix: &str) -> serde_json::Value {
+    let start = js.find(prefix).unwrap_or_else(|| panic!("no {prefix}")) + prefix.len();
+    let end = js[start..].find(";\n").unwrap() + start;
+    serde_json::from_str(&js[start..end]).unwrap()
+}

@@ -1,0 +1,144 @@
+//! The site-wide search index, and the Rust path each register page names.
+
+use super::*;
+
+/// The URL `site.js` builds for a search entry (see `docs::search`), relative to the root.
+fn search_url(index: &serde_json::Value, e: &serde_json::Value) -> (String, Option<String>) {
+    let dir = index["slugs"][e[2].as_u64().unwrap() as usize]
+        .as_str()
+        .unwrap();
+    let name = e[1].as_str().unwrap();
+    match e[0].as_u64().unwrap() {
+        0 => (format!("{dir}/reg/{name}.html"), None),
+        1 => {
+            let (reg, field) = name.split_once('.').unwrap();
+            (
+                format!("{dir}/reg/{reg}.html"),
+                Some(format!("field-{field}")),
+            )
+        }
+        _ => (format!("{dir}/events.html"), None),
+    }
+}
+
+#[test]
+fn search_index_covers_every_name_and_every_result_opens_a_page() {
+    let js = site().get(docs::search::PATH).unwrap();
+    let index = js_value(js, "PMU.search = ");
+    let entries = index["entries"].as_array().unwrap();
+    let gens: Vec<&str> = index["gens"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g.as_str().unwrap())
+        .collect();
+    let ids: Vec<&str> = model().generations.iter().map(|g| g.id.as_str()).collect();
+    assert_eq!(gens, ids);
+    let mut names: BTreeSet<(u64, &str)> = BTreeSet::new();
+    for e in entries {
+        let (page, anchor) = search_url(&index, e);
+        let html = site()
+            .get(&page)
+            .unwrap_or_else(|| panic!("{e}: no page {page}"));
+        if let Some(a) = anchor {
+            assert!(
+                html.contains(&format!(r#"id="{a}""#)),
+                "{e}: no #{a} in {page}"
+            );
+        }
+        names.insert((e[0].as_u64().unwrap(), e[1].as_str().unwrap()));
+    }
+    for g in &model().generations {
+        for r in &g.registers {
+            assert!(names.contains(&(0, r.name.as_str())), "{}", r.name);
+            for f in &r.fields {
+                let n = format!("{}.{}", r.name, f.name);
+                assert!(names.contains(&(1, n.as_str())), "{n}");
+            }
+        }
+        for ev in &g.events {
+            assert!(names.contains(&(2, ev.name.as_str())), "{}", ev.name);
+        }
+    }
+    // A register is found by each address of its alias range (`alias-msr:`) as by its own.
+    for g in &model().generations {
+        for r in g.registers.iter().filter(|r| r.defined_in == g.id) {
+            let words = entries
+                .iter()
+                .filter(|e| e[0] == 0 && e[1] == r.name.as_str())
+                .map(|e| e[4].as_str().unwrap())
+                .collect::<Vec<_>>()
+                .join(" ");
+            for a in r.addresses.iter().chain(&r.alias_addresses) {
+                let w = format!("0x{a:x}");
+                assert!(
+                    words.split(' ').any(|x| x == w),
+                    "{} ({}): {w}",
+                    r.name,
+                    g.id
+                );
+            }
+        }
+    }
+    // An event entry's generations are exactly those with that event and encoding.
+    let llc = entries
+        .iter()
+        .find(|e| e[1] == "LONGEST_LAT_CACHE.MISS" && e[5] == "2E.41")
+        .unwrap();
+    let bits = match &llc[3] {
+        serde_json::Value::String(s) => u128::from_str_radix(s, 16).unwrap(),
+        n => 1 << n.as_u64().unwrap(),
+    };
+    for (i, g) in model().generations.iter().enumerate() {
+        let has = g
+            .events
+            .iter()
+            .any(|e| e.name == "LONGEST_LAT_CACHE.MISS" && e.event == 0x2E && e.umask == 0x41);
+        assert_eq!(bits >> i & 1 == 1, has, "{}", g.id);
+    }
+    // The aliases of the definitions give the other term's words, never a hard-coded list.
+    let words = llc[4].as_str().unwrap();
+    // `llc:3`: the word stands for the three words of LONGEST_LAT_CACHE.
+    assert!(words.split(' ').any(|w| w == "llc:3"), "{words}");
+    let ctrl = entries
+        .iter()
+        .find(|e| e[0] == 0 && e[1] == "IA32_PERF_GLOBAL_CTRL")
+        .unwrap();
+    assert!(ctrl[4].as_str().unwrap().split(' ').any(|w| w == "0x38f"));
+    // Every page has the search box.
+    for (path, text) in site().files() {
+        if path.ends_with(".html") {
+            assert!(text.contains(r#"id="site-q""#), "{path}");
+        }
+    }
+}
+
+/// Each register page names its module in `pmu-regs` as the generator's layout pass places
+/// it, and links every other generation with the same type.
+#[test]
+fn register_pages_show_their_rust_path_and_the_generations_sharing_the_type() {
+    for p in pmu_defs::codegen::register_paths(model()) {
+        let page = reg_page(&p.generation, &p.register);
+        let text = site().get(&page).unwrap();
+        assert!(
+            text.contains(&format!(r#"<code class="rust-path">{}</code>"#, p.path)),
+            "{page}: {}",
+            p.path
+        );
+        assert_eq!(
+            text.contains(r#"<code class="rust-home">"#),
+            p.home != p.path,
+            "{page}"
+        );
+        for u in p.users.iter().filter(|u| **u != p.generation) {
+            assert!(
+                text.contains(&format!("gen/{u}/index.html")),
+                "{page}: {u} shares the type"
+            );
+        }
+    }
+    let v3 = site()
+        .get(&reg_page("intel-v3", "IA32_PERFEVTSEL"))
+        .unwrap();
+    assert!(v3.contains("pmu_regs::intel::v3::IA32_PERFEVTSEL"));
+}
