@@ -4,6 +4,8 @@
 //! stale), so each used to keep a copy, checked by a test. Now both use this crate.
 //!
 //! * [`record`]: the byte layout of one event of a packed event table (`pmu_regs::EventTable`).
+//! * [`Access`] and [`Role`]: the YAML's `access:` and `role:` vocabularies, with their
+//!   spellings (the `serde` feature serialises them so, for the definitions' model).
 //! * [`hash`]: the hash, bucket and slot functions of the generated minimal perfect hash
 //!   tables (`Event::from_name`, `Generation::with_event`).
 
@@ -11,5 +13,10 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod access;
 pub mod hash;
 pub mod record;
+pub mod role;
+
+pub use access::Access;
+pub use role::Role;
