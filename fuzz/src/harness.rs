@@ -29,7 +29,7 @@ fn base() -> &'static Base {
     static BASE: OnceLock<Base> = OnceLock::new();
     BASE.get_or_init(|| {
         let dir = pmu_defs::defs_dir();
-        let found = pmu_defs::walk::walk(&dir, false, &|p: &Path| {
+        let found = pmu_defs::load::walk::walk(&dir, false, &|p: &Path| {
             matches!(p.extension().and_then(|e| e.to_str()), Some("yaml" | "yml"))
         });
         let mut base = Base {
@@ -133,7 +133,7 @@ pub fn import_perfmon(data: &[u8]) {
         return;
     }
     let loaded = pmu_import::check_models(&import.models);
-    // The codes of `pmu_defs::yaml` and the schema decoding (`de`, `raw`): what the file
+    // The codes of `pmu_defs::load::yaml` and the schema decoding (`de`, `raw`): what the file
     // says, before any generation is resolved or validated.
     let written = |code: &str| {
         code.starts_with("yaml")

@@ -81,7 +81,7 @@ pub fn validate_on_base(paths: &[PathBuf], verbose: bool) -> ExitCode {
     // The shipped files first (except those the user named: they are the user's), then the
     // user's: file ids from `first` on are the user's.
     let mut loader = pmu_defs::Loader::new();
-    let shipped = pmu_defs::walk::walk(&base, false, &|p: &Path| {
+    let shipped = pmu_defs::load::walk::walk(&base, false, &|p: &Path| {
         matches!(p.extension().and_then(|e| e.to_str()), Some("yaml" | "yml"))
     });
     for f in shipped.files {

@@ -47,6 +47,7 @@ mod features;
 mod fields;
 mod generation;
 mod layout;
+mod parts;
 pub mod phash;
 mod register;
 #[cfg(feature = "format")]
@@ -57,7 +58,7 @@ mod unavailable;
 mod util;
 mod value;
 
-pub use crate::names::{event_variant, module_path};
+pub use crate::model::names::{event_variant, module_path};
 pub use doc::escape_doc;
 
 /// Header line of generated files.
@@ -155,7 +156,7 @@ impl<'a> Seed<'a, '_> {
     /// thread with a `Cx` of its own), results in the items' order.
     fn map<I: Sync, T: Send>(&self, items: &[I], f: &(dyn Fn(&I, &Cx<'a>) -> T + Sync)) -> Vec<T> {
         if self.threads {
-            crate::par::map(items, &|item| f(item, &self.cx()))
+            crate::load::par::map(items, &|item| f(item, &self.cx()))
         } else {
             let cx = self.cx();
             items.iter().map(|item| f(item, &cx)).collect()
@@ -396,8 +397,8 @@ pub struct RegisterPath {
 
 /// The Rust path of every register of every generation of the model, in model order, from
 /// the layout pass `cargo xtask gen` runs ([`Options::internal`]): the module path of each
-/// generation ([`crate::names::module_path`]), each register's module
-/// ([`crate::names::register_module`]) and each layout's home.
+/// generation ([`crate::model::names::module_path`]), each register's module
+/// ([`crate::model::names::register_module`]) and each layout's home.
 pub fn register_paths(model: &Model) -> Vec<RegisterPath> {
     let opts = Options::internal();
     let cx = Cx::new(model, &opts);
@@ -409,7 +410,7 @@ pub fn register_paths(model: &Model) -> Vec<RegisterPath> {
             p.push_str(s);
         }
         p.push_str("::");
-        p.push_str(&crate::names::register_module(reg));
+        p.push_str(&crate::model::names::register_module(reg));
         p
     };
     let mut out = Vec::new();

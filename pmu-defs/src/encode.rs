@@ -64,7 +64,7 @@ pub mod perf;
 
 pub use decode::{Decoded, DecodedField, Difference, EventMatch, FixedDecoded};
 
-use crate::de::did_you_mean;
+use crate::load::de::did_you_mean;
 use crate::model::{
     BitRange, Constraint, Event, Field, Generation, Model, Register, Severity, Vendor,
 };

@@ -9,8 +9,11 @@
 //!   ┌─ defs/intel/v1.yaml:40:15
 //! ```
 //!
-//! Data flow: [`yaml`] (located tree) → [`raw`] (schema, every value spanned) → [`resolve`]
-//! (`extends` chains applied) → [`validate`] (semantic checks) → [`model::Model`].
+//! Data flow, one folder per phase: [`load`] ([`load::yaml`]: the located tree, then
+//! [`load::raw`]: the schema, every value spanned) → [`resolve`] (`extends` chains applied,
+//! giving the [`model`]'s types) → [`validate`] (semantic checks) → [`model::Model`].
+//! [`diag`] and [`source`] are what every phase reports problems with, [`Loader`] runs the
+//! phases in order; [`encode`] and `schema` (a feature) use the finished model.
 //!
 //! ```
 //! let loaded = pmu_defs::Loader::new().with_defaults().finish();
@@ -24,29 +27,27 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-pub mod aliases;
+pub mod diag;
+pub mod source;
+pub mod vocab;
+
+pub mod load;
+pub mod model;
+pub mod resolve;
+pub mod validate;
+
 #[cfg(feature = "codegen")]
 pub mod codegen;
-pub mod cpu_names;
-pub mod de;
-pub mod diag;
 pub mod encode;
-pub mod model;
-pub mod names;
-pub mod par;
-pub mod raw;
-pub mod resolve;
 #[cfg(feature = "schema")]
 pub mod schema;
-pub mod source;
-pub mod validate;
-pub mod walk;
-pub mod yaml;
 
 pub use diag::{Diagnostic, Diagnostics, Severity};
+pub use load::yaml::Limits;
 pub use model::Model;
 pub use source::{FileId, Sources, Span};
-pub use yaml::Limits;
+
+use load::{aliases, cpu_names, de::Cx, raw};
 
 use std::path::{Path, PathBuf};
 
@@ -55,12 +56,12 @@ pub fn defs_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("defs")
 }
 
-/// The shipped CPU names ([`cpu_names`]), beside [`defs_dir`].
+/// The shipped CPU names ([`load::cpu_names`]), beside [`defs_dir`].
 pub fn cpu_names_file() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("cpu-names.yaml")
 }
 
-/// The shipped search aliases ([`aliases`]), beside [`defs_dir`].
+/// The shipped search aliases ([`load::aliases`]), beside [`defs_dir`].
 pub fn aliases_file() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("aliases.yaml")
 }
@@ -258,7 +259,7 @@ impl Loader {
     /// what each holds, in the order given.
     fn parse_added(&mut self, files: &[FileId]) {
         let (sources, limits) = (&self.sources, self.limits);
-        let parsed = par::map(files, &|&file| parse_file(file, sources.text(file), limits));
+        let parsed = load::par::map(files, &|&file| parse_file(file, sources.text(file), limits));
         for (content, diags) in parsed {
             self.diags.absorb(diags);
             match content {
@@ -286,9 +287,9 @@ impl Loader {
     pub fn finish(mut self) -> Loaded {
         let mut model = resolve::resolve(&self.raws, self.unreadable, &mut self.diags);
         validate::validate(&model, &mut self.diags);
-        aliases::check_used(&model, &self.aliases, &mut self.diags);
+        validate::aliases::check_used(&model, &self.aliases, &mut self.diags);
         model.aliases = self.aliases;
-        cpu_names::check(&model, &self.cpu_names, &mut self.diags);
+        validate::cpu_names::check(&model, &self.cpu_names, &mut self.diags);
         model.cpu_names = self.cpu_names;
         let declared = self
             .raws
@@ -319,9 +320,9 @@ enum Parsed {
 /// sink of its own (unbounded: the loader's sink applies its cap when it takes them in).
 fn parse_file(file: FileId, text: &str, limits: Limits) -> (Parsed, Diagnostics) {
     let mut diags = Diagnostics::unbounded();
-    let content = match yaml::parse(file, text, limits, &mut diags) {
+    let content = match load::yaml::parse(file, text, limits, &mut diags) {
         Some(root) => {
-            let mut cx = de::Cx { diags: &mut diags };
+            let mut cx = Cx { diags: &mut diags };
             if aliases::is_alias_file(&root) {
                 Parsed::Aliases(cx.aliases(&root))
             } else if cpu_names::is_cpu_name_file(&root) {
@@ -346,7 +347,7 @@ fn display_name(path: &Path) -> String {
         .to_string()
 }
 
-/// Every `.yaml`/`.yml` file below `dir` (sorted), through [`walk::walk`]: a directory
+/// Every `.yaml`/`.yml` file below `dir` (sorted), through [`load::walk::walk`]: a directory
 /// reached again through a symbolic link (a cycle, or a second link) is read once and
 /// reported as a warning, an unreadable one as an error.
 fn collect_yaml(
@@ -355,14 +356,14 @@ fn collect_yaml(
     diags: &mut Diagnostics,
     sources: &mut Sources,
 ) {
-    let found = walk::walk(dir, false, &|p: &Path| {
+    let found = load::walk::walk(dir, false, &|p: &Path| {
         matches!(p.extension().and_then(|e| e.to_str()), Some("yaml" | "yml"))
     });
     for s in &found.skipped {
         let file = sources.add(s.path.display().to_string(), String::new());
         let span = Span::new(file, 0, 0);
         diags.push(match &s.reason {
-            walk::Skip::Unreadable(e) => {
+            load::walk::Skip::Unreadable(e) => {
                 Diagnostic::error("io", format!("cannot read directory: {e}"), span)
             }
             _ => Diagnostic::warning("repeated-directory", s.describe(), span)

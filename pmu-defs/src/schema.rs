@@ -6,7 +6,7 @@
 //! Neovim, Helix, Zed, …) and JetBrains IDEs follow.
 //!
 //! The schema is built from the same key lists and limits the loader reads with
-//! ([`crate::raw`]'s `*_KEYS`, `*_WORDS` and `*_MAX` constants), so it cannot offer a key the
+//! ([`crate::load::raw`]'s `*_KEYS`, `*_WORDS` and `*_MAX` constants), so it cannot offer a key the
 //! loader refuses or miss one it takes. It checks what one file can show on its own: keys, value
 //! shapes, name spelling, keywords, ranges and required keys. It is deliberately never stricter
 //! than the loader, so an editor never flags a file `cargo xtask validate` accepts; the other way
@@ -20,8 +20,8 @@
 //! - the value of a number written in a form YAML 1.2 leaves a string (`0b1010`, `0x_FF`,
 //!   `1_000`): its spelling is checked, its range only by the loader.
 
-use crate::de::{EVENT_RULE, GENERATION_RULE, IDENT_RULE, PERFMON_CORE_RULE};
-use crate::raw::{
+use crate::load::de::{EVENT_RULE, GENERATION_RULE, IDENT_RULE, PERFMON_CORE_RULE};
+use crate::load::raw::{
     self, ACCESS_WORDS, COUNTER_KIND_WORDS, FIELD_ROLE_WORDS, REGISTER_ROLE_WORDS, SEVERITY_WORDS,
     VENDOR_WORDS,
 };
@@ -90,7 +90,7 @@ pub const MAPPINGS: &[(&str, &[&str])] = &[
     ("remove", raw::REMOVE_KEYS),
 ];
 
-/// A regular expression for every spelling [`crate::de::parse_uint`] accepts (checked against it by
+/// A regular expression for every spelling [`crate::load::de::parse_uint`] accepts (checked against it by
 /// `tests/tests/json_schema.rs`): decimal, `0x` hex,
 /// `0b` binary, `_` between digits.
 const UINT_RE: &str = "(0[xX][0-9A-Fa-f](_*[0-9A-Fa-f])*|0[bB][01](_*[01])*|[0-9](_*[0-9])*)";

@@ -20,7 +20,7 @@ use crate::intel::reader::parse_number;
 use crate::mapfile::MapRow;
 use crate::report::{Doc, Issue, Level};
 
-use pmu_defs::de::is_event_name;
+use pmu_defs::load::de::is_event_name;
 use serde_json::value::RawValue;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -331,7 +331,7 @@ pub(crate) fn read_object(
         return;
     }
     if !is_event_name(name) {
-        let why = format!("event name `{name}` {}", pmu_defs::de::EVENT_RULE);
+        let why = format!("event name `{name}` {}", pmu_defs::load::de::EVENT_RULE);
         doc.error_at(
             *name_at,
             why.replace(&format!("`{name}` "), &format!("`{name}` must be: ")),
@@ -426,7 +426,7 @@ pub(crate) fn arch_for(dir: &str, map_name: &str, line: usize, issues: &mut Vec<
 /// Reads every `.json` file of one family directory.
 pub(crate) fn read_dir(root: &Path, dir: &Path, issues: &mut Vec<Issue>) -> AmdDir {
     let mut out = AmdDir::default();
-    let walk = pmu_defs::walk::walk(dir, true, &|p: &Path| {
+    let walk = pmu_defs::load::walk::walk(dir, true, &|p: &Path| {
         p.extension().and_then(|e| e.to_str()) == Some("json")
     });
     for s in &walk.skipped {
@@ -663,7 +663,7 @@ pub fn import_corpus(root: &Path, imp: &mut Import) {
             g.cpus.extend(cpus);
             continue;
         }
-        let dir = match pmu_defs::walk::confined(root, &row.file) {
+        let dir = match pmu_defs::load::walk::confined(root, &row.file) {
             Ok(p) if p.is_dir() => p,
             Ok(_) => {
                 imp.missing_files += 1;

@@ -112,7 +112,7 @@ pub(crate) fn readme_commit(root: &Path) -> Option<String> {
         root
     };
     // Like every file the importer reads, only when it lies below the corpus.
-    let readme = pmu_defs::walk::confined(root, "README.md").ok()?;
+    let readme = pmu_defs::load::walk::confined(root, "README.md").ok()?;
     let text = std::fs::read_to_string(readme).ok()?;
     let mut words = text.split_whitespace();
     while let Some(w) = words.next() {
@@ -148,8 +148,8 @@ pub(crate) fn relative(root: &Path, path: &Path) -> String {
 /// Every `.json` file below the corpus directory `root` (sorted, depth first), through
 /// [`pmu_defs::walk`]: each directory read once (symbolic-link cycles cut), and nothing outside
 /// `root`. What the walk skipped is reported by [`report_skipped`].
-pub(crate) fn json_files(root: &Path) -> pmu_defs::walk::Walk {
-    pmu_defs::walk::walk(root, true, &|p: &Path| {
+pub(crate) fn json_files(root: &Path) -> pmu_defs::load::walk::Walk {
+    pmu_defs::load::walk::walk(root, true, &|p: &Path| {
         p.extension().and_then(|e| e.to_str()) == Some("json")
     })
 }
@@ -159,7 +159,7 @@ pub(crate) fn json_files(root: &Path) -> pmu_defs::walk::Walk {
 /// files the mapfile names, already refused at their mapfile line) are not reported twice.
 pub(crate) fn report_skipped(
     root: &Path,
-    walk: &pmu_defs::walk::Walk,
+    walk: &pmu_defs::load::walk::Walk,
     reported: &BTreeSet<String>,
     issues: &mut Vec<Issue>,
 ) {
@@ -174,15 +174,15 @@ pub(crate) fn report_skipped(
             continue;
         }
         let (level, message) = match &s.reason {
-            pmu_defs::walk::Skip::Again { .. } => (Level::Warning, s.describe()),
-            pmu_defs::walk::Skip::Outside { target } => (
+            pmu_defs::load::walk::Skip::Again { .. } => (Level::Warning, s.describe()),
+            pmu_defs::load::walk::Skip::Outside { target } => (
                 Level::Error,
                 format!(
                     "resolves to `{}`, outside the corpus directory; not read (the importer reads only files below the corpus)",
                     target.display()
                 ),
             ),
-            pmu_defs::walk::Skip::Unreadable(_) => (Level::Error, s.describe()),
+            pmu_defs::load::walk::Skip::Unreadable(_) => (Level::Error, s.describe()),
         };
         issues.push(Issue::new(level, &display(&s.path), None, message));
     }
@@ -348,7 +348,7 @@ pub(crate) fn import_path_with(
     let files_named = files.len();
     // Each file read, parsed and converted on its own (on every core); the results taken in
     // the files' order, so issues and models come out as a sequential loop gives them.
-    let converted = pmu_defs::par::map(&files, &|(p, rel)| {
+    let converted = pmu_defs::load::par::map(&files, &|(p, rel)| {
         let mut issues = Vec::new();
         let Some(text) = read_text(p, &mut issues) else {
             return (false, issues, None);
@@ -547,7 +547,7 @@ pub(crate) fn read_mapfile(
     map_name: &str,
     imp: &mut Import,
 ) -> Option<Vec<MapRow>> {
-    if let Err(why) = pmu_defs::walk::confined(root, "mapfile.csv") {
+    if let Err(why) = pmu_defs::load::walk::confined(root, "mapfile.csv") {
         imp.issues.push(Issue::new(
             Level::Error,
             map_name,
@@ -618,7 +618,7 @@ pub(crate) fn locate_core_files(
     let mut missing: Vec<(&str, &[&MapRow])> = Vec::new();
     let mut refused = false;
     for (f, rs) in named {
-        match pmu_defs::walk::confined(root, f) {
+        match pmu_defs::load::walk::confined(root, f) {
             Ok(p) if p.is_file() => files.push((p, (*f).to_owned())),
             Ok(_) => missing.push((f, rs)),
             Err(why) => {
@@ -687,7 +687,7 @@ pub(crate) fn add_unlisted_core_files(
 pub(crate) fn hand_written_files(vendor: &str) -> Vec<PathBuf> {
     let dir = pmu_defs::defs_dir().join(vendor);
     let models = dir.join("models");
-    let found = pmu_defs::walk::walk(&dir, true, &|p: &Path| {
+    let found = pmu_defs::load::walk::walk(&dir, true, &|p: &Path| {
         p.extension().is_some_and(|e| e == "yaml") && !p.starts_with(&models)
     });
     found.files

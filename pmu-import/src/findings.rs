@@ -3,7 +3,7 @@
 
 use crate::convert::CoreModel;
 use crate::report::{Issue, Level};
-use pmu_defs::de::is_event_name;
+use pmu_defs::load::de::is_event_name;
 use std::collections::BTreeMap;
 
 /// Keys of an entry of a reviewed-findings file.
@@ -50,7 +50,7 @@ pub struct ReviewedEntry {
 /// `allow:` does not take (unknown, an error's, another kind's warning), an empty reason, and
 /// one finding listed twice for one event.
 pub fn parse_reviewed(name: &str, text: &str, issues: &mut Vec<Issue>) -> Reviewed {
-    use pmu_defs::de::{Cx, EVENT_RULE, GENERATION_RULE, is_generation_id};
+    use pmu_defs::load::de::{Cx, EVENT_RULE, GENERATION_RULE, is_generation_id};
     let mut sources = pmu_defs::Sources::new();
     let file = sources.add(name, text);
     let mut diags = pmu_defs::Diagnostics::unbounded();
@@ -62,7 +62,9 @@ pub fn parse_reviewed(name: &str, text: &str, issues: &mut Vec<Issue>) -> Review
         let lc = sources.line_col(span);
         (lc.line, lc.col)
     };
-    if let Some(root) = pmu_defs::yaml::parse(file, text, pmu_defs::Limits::default(), &mut diags) {
+    if let Some(root) =
+        pmu_defs::load::yaml::parse(file, text, pmu_defs::Limits::default(), &mut diags)
+    {
         let mut cx = Cx { diags: &mut diags };
         // No findings is `[]`.
         let items = cx.seq(&root, "reviewed findings");

@@ -117,7 +117,9 @@ pub fn parse_mapfile(name: &str, text: &str, issues: &mut Vec<Issue>) -> Vec<Map
         };
         // Every path must stay below the corpus: a row such as `/../x_core.json` is refused
         // (whatever its event type), at the column of its file name.
-        if let Err(why) = pmu_defs::walk::check_relative(get(Some(file)).trim_start_matches('/')) {
+        if let Err(why) =
+            pmu_defs::load::walk::check_relative(get(Some(file)).trim_start_matches('/'))
+        {
             let column = l
                 .split(',')
                 .take(file)

@@ -31,7 +31,7 @@
 //! on where the project is checked out.
 //!
 //! Names are errors like any other: every YAML name becomes a Rust identifier by the rule of
-//! [`pmu_defs::names`] (keywords escaped, `r#gen`, `self_`), and a name the generated code
+//! [`pmu_defs::model::names`] (keywords escaped, `r#gen`, `self_`), and a name the generated code
 //! cannot use (no identifier, one it already uses, two names giving one identifier) is a
 //! located validator error, so the macro does not panic on a name nor expand to code that does
 //! not compile. Should the generator fail all the same, that too is one `compile_error!`.
@@ -115,7 +115,7 @@ fn user_modules(loaded: &pmu_defs::Loaded, first_user: usize) -> Vec<String> {
         let Some(top) = pmu_defs::codegen::module_path(id).into_iter().next() else {
             continue;
         };
-        if pmu_defs::names::is_ident(&top) && !out.contains(&top) {
+        if pmu_defs::model::names::is_ident(&top) && !out.contains(&top) {
             out.push(top);
         }
     }
@@ -202,7 +202,7 @@ fn expand(input: TokenStream2, call_file: Option<PathBuf>) -> Result<TokenStream
 /// macro is rebuilt whenever pmu-defs is, so they need no `include_bytes!`.
 fn add_shipped(loader: &mut pmu_defs::Loader, user: &Path) {
     let dir = pmu_defs::defs_dir();
-    let found = pmu_defs::walk::walk(&dir, false, &|p: &Path| {
+    let found = pmu_defs::load::walk::walk(&dir, false, &|p: &Path| {
         matches!(p.extension().and_then(|e| e.to_str()), Some("yaml" | "yml"))
     });
     for p in found.files {
@@ -299,11 +299,11 @@ fn shown_name(abs: &Path, cwd: &Path, rel: &Path) -> PathBuf {
 fn add(loader: &mut pmu_defs::Loader, path: &Path, shown: &Path, deps: &mut Vec<PathBuf>) {
     if path.is_dir() {
         // Through the loader's walker: each directory read once, so symbolic-link cycles end.
-        let found = pmu_defs::walk::walk(path, false, &|p: &Path| {
+        let found = pmu_defs::load::walk::walk(path, false, &|p: &Path| {
             matches!(p.extension().and_then(|e| e.to_str()), Some("yaml" | "yml"))
         });
         for s in &found.skipped {
-            if matches!(s.reason, pmu_defs::walk::Skip::Unreadable(_)) {
+            if matches!(s.reason, pmu_defs::load::walk::Skip::Unreadable(_)) {
                 // The loader reports the unreadable directory with its reason.
                 loader.add_path(&s.path);
             }

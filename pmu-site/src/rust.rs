@@ -2,7 +2,7 @@
 //! ([`pmu_defs::codegen::register_paths`], the layout pass `cargo xtask gen` runs), the
 //! generations sharing its type, the Cargo feature, and a snippet that builds a constant
 //! value and reads / modifies / writes the register, every method name from
-//! [`pmu_defs::names`] (`element_methods`), never spelled here.
+//! [`pmu_defs::model::names`] (`element_methods`), never spelled here.
 //!
 //! `pmu-site/tests/docs_snippets.rs` compiles the snippets of every register page against
 //! `pmu-regs`.
@@ -10,8 +10,8 @@
 use crate::escape::html;
 use crate::html::gen_link;
 use pmu_defs::codegen::RegisterPath;
+use pmu_defs::model::names::{self, Method};
 use pmu_defs::model::{Field, Generation, Register};
-use pmu_defs::names::{self, Method};
 use std::fmt::Write;
 
 /// A setter call chosen for the snippet: on the `Builder` and on `Value` alike.

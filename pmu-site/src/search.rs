@@ -6,7 +6,7 @@
 //!
 //! Matching, in `site.js`: every word of the query must start a word of the entry (any
 //! order); an entry's words are those of its name, the other term of every search alias of
-//! the definitions ([`pmu_defs::aliases`]: `LLC` finds `LONGEST_LAT_CACHE.MISS`), its MSR
+//! the definitions ([`pmu_defs::load::aliases`]: `LLC` finds `LONGEST_LAT_CACHE.MISS`), its MSR
 //! addresses (`0x38f`) and, for events, the code and unit mask (`0x2e`, `2e.41`).
 //!
 //! Shape (kept small: the shipped corpus has about 7,000 entries):
@@ -26,7 +26,7 @@ use crate::context::{Ctx, paths};
 use crate::escape::json_for_js;
 use crate::format;
 use crate::site::Site;
-use pmu_defs::aliases::Keyword;
+use pmu_defs::load::aliases::Keyword;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -101,8 +101,8 @@ fn bitset(gens: &[bool]) -> String {
 
 /// A name's alias words for the index: `word`, or `word:share` when it stands for other
 /// than one word of the name (`llc:3`, `lat:0.33`).
-fn keywords(aliases: &[pmu_defs::aliases::Alias], name: &str) -> Vec<String> {
-    pmu_defs::aliases::keywords(aliases, name)
+fn keywords(aliases: &[pmu_defs::load::aliases::Alias], name: &str) -> Vec<String> {
+    pmu_defs::load::aliases::keywords(aliases, name)
         .into_iter()
         .map(|Keyword { word, covers }| {
             if (covers - 1.0).abs() < 1e-9 {

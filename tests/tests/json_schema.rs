@@ -437,7 +437,7 @@ fn number_pattern_matches_parse_uint() {
                 let s = format!("{w}{c}");
                 // parse_uint trims; YAML never hands it surrounding spaces in a plain scalar.
                 if s.trim() == s {
-                    let loader = pmu_defs::de::parse_uint(&s).is_some();
+                    let loader = pmu_defs::load::de::parse_uint(&s).is_some();
                     let schema = v.is_valid(&json!(s));
                     assert_eq!(schema, loader, "{s:?}: schema {schema}, loader {loader}");
                     checked += 1;

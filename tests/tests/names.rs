@@ -27,10 +27,10 @@
 //!    random files and the sweep take about 20 s.
 //!
 //! A fourth test checks the other direction: every item the generator emits for the shipped
-//! definitions is either derived by `pmu_defs::names` or listed in its `RESERVED_*` tables.
+//! definitions is either derived by `pmu_defs::model::names` or listed in its `RESERVED_*` tables.
 
 use pmu_defs::codegen::{Options, generate};
-use pmu_defs::names::KEYWORDS;
+use pmu_defs::model::names::KEYWORDS;
 use pmu_defs::{Loaded, Loader, Severity};
 use proc_macro2::{TokenStream, TokenTree};
 use proptest::prelude::*;
@@ -1068,7 +1068,7 @@ fn item_names(items: &[syn::Item]) -> Vec<(String, &syn::Item)> {
     out
 }
 
-fn reserved(tables: &[&[pmu_defs::names::Reserved]], name: &str) -> bool {
+fn reserved(tables: &[&[pmu_defs::model::names::Reserved]], name: &str) -> bool {
     tables.iter().any(|t| t.iter().any(|(n, _, _)| *n == name))
 }
 
@@ -1105,7 +1105,7 @@ fn inherent(items: &[syn::Item], ty: &str) -> Vec<(String, bool)> {
 }
 
 /// Every item the generator emits for the shipped generations is derived from a YAML name by
-/// `pmu_defs::names` or listed in one of its `RESERVED_*` tables, so a generator that starts
+/// `pmu_defs::model::names` or listed in one of its `RESERVED_*` tables, so a generator that starts
 /// emitting a new item cannot leave the validator unaware of it: the vendor and generation
 /// modules, the register modules and `Value` methods, the CPUID leaf modules and output
 /// register methods.
@@ -1117,7 +1117,7 @@ fn check_tock_modules(
     inner: &[syn::Item],
     check: &mut impl FnMut(bool, String),
 ) {
-    use pmu_defs::names::{self, RESERVED_TOCK_FIELD};
+    use pmu_defs::model::names::{self, RESERVED_TOCK_FIELD};
     for (n, item) in item_names(inner) {
         let syn::Item::Mod(fm) = item else { continue };
         let Some(f) = r.fields.iter().find(|f| {
@@ -1138,7 +1138,7 @@ fn check_tock_modules(
 
 #[test]
 fn the_reserved_tables_list_every_generated_item() {
-    use pmu_defs::names::{self, *};
+    use pmu_defs::model::names::{self, *};
     let (loaded, _) = load(&[]);
     let code = generate(&loaded.model, &Options::internal());
     let file: syn::File = syn::parse2(code).expect("the generated code parses");
@@ -1274,6 +1274,6 @@ fn the_reserved_tables_list_every_generated_item() {
     }
     assert!(
         unknown.is_empty(),
-        "generated items neither derived by pmu_defs::names nor in its RESERVED_* tables: {unknown:#?}"
+        "generated items neither derived by pmu_defs::model::names nor in its RESERVED_* tables: {unknown:#?}"
     );
 }

@@ -1,5 +1,5 @@
 //! The one naming scheme of the generated register API (ARCHITECTURE.md "One naming scheme", the table in
-//! `pmu_defs::names::element_methods`), checked on every register of every shipped
+//! `pmu_defs::model::names::element_methods`), checked on every register of every shipped
 //! generation: the public methods of each generated `Value` and `Builder` are exactly the
 //! ones the table gives for the register's fields, computed here from the model by the
 //! table's rules, so no register deviates and no thing has two spellings.
@@ -20,8 +20,8 @@
 
 use pmu_defs::Loader;
 use pmu_defs::codegen::{Options, generate};
+use pmu_defs::model::names;
 use pmu_defs::model::{Access, Field, Generation, Register};
-use pmu_defs::names;
 use std::collections::BTreeSet;
 
 /// The methods of `Value` that are not a field's.

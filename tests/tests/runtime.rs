@@ -997,7 +997,7 @@ fn dev_msr_errors_say_what_to_do() {
 #[test]
 fn role_words_are_the_yaml_words() {
     let run_time: Vec<&str> = Role::ALL.iter().map(|r| r.as_str()).collect();
-    let yaml: Vec<&str> = pmu_defs::raw::REGISTER_ROLE_WORDS
+    let yaml: Vec<&str> = pmu_defs::load::raw::REGISTER_ROLE_WORDS
         .iter()
         .map(|(w, _)| *w)
         .collect();

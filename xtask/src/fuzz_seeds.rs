@@ -91,7 +91,7 @@ fn dictionary<'a>(words: impl IntoIterator<Item = &'a str>) -> String {
 /// JSON Schema pairs them), every keyword (the warning codes an `allow:` takes among them),
 /// and the shipped generation ids.
 fn load_gen_dict(model: &pmu_defs::Model) -> String {
-    use pmu_defs::raw;
+    use pmu_defs::load::raw;
     let keys = pmu_defs::schema::MAPPINGS
         .iter()
         .flat_map(|(_, keys)| keys.iter().copied());
@@ -115,7 +115,7 @@ fn import_dict() -> String {
 }
 
 fn yaml_files(dir: &Path) -> Vec<PathBuf> {
-    pmu_defs::walk::walk(dir, false, &|p: &Path| {
+    pmu_defs::load::walk::walk(dir, false, &|p: &Path| {
         matches!(p.extension().and_then(|e| e.to_str()), Some("yaml" | "yml"))
     })
     .files
@@ -236,7 +236,7 @@ fn perfmon_event(e: &pmu_defs::model::Event) -> Value {
 
 fn import_seeds(root: &Path, model: &pmu_defs::Model, seeds: &mut Vec<Seed>) {
     let fixtures = root.join("tests/fixtures/perfmon");
-    let found = pmu_defs::walk::walk(&fixtures, false, &|p: &Path| {
+    let found = pmu_defs::load::walk::walk(&fixtures, false, &|p: &Path| {
         p.extension().and_then(|e| e.to_str()) == Some("json")
     });
     for p in found.files {

@@ -102,7 +102,7 @@ fn on_disk(root: &Path) -> Vec<PathBuf> {
         return Vec::new();
     }
     // Each directory read once (a symbolic-link cycle ends); sorted.
-    let found = pmu_defs::walk::walk(&dir, false, &|p: &Path| {
+    let found = pmu_defs::load::walk::walk(&dir, false, &|p: &Path| {
         p.extension().is_some_and(|x| x == "rs")
     });
     found

@@ -5,8 +5,8 @@
 use super::Cx;
 use super::doc::escape_doc;
 use super::fields::elems;
+use super::parts::ValueParts;
 use super::util::lit_u64;
-use super::value::ValueParts;
 use crate::model::{Generation, Register, Severity};
 use proc_macro2::TokenStream;
 use quote::quote;

@@ -5,8 +5,8 @@
 use super::Cx;
 use super::fields::writable;
 use super::util::{ident, join_and};
+use crate::model::names::{self, Method};
 use crate::model::{Field, Generation, Register};
-use crate::names::{self, Method};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 

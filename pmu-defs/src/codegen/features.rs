@@ -24,7 +24,7 @@ impl Cx<'_> {
             .map(|g| {
                 let name = marker_name(g);
                 let id = &g.id;
-                let module = crate::names::module_path(id).join("::");
+                let module = crate::model::names::module_path(id).join("::");
                 let message = format!(
                     "pmu-regs is built without its Cargo feature `{id}`, which `{module}` needs"
                 );

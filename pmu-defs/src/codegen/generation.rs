@@ -205,7 +205,7 @@ impl Cx<'_> {
                     relative_path(depth, &l.home)
                 };
                 let name = ident(&r.name);
-                let alias = ident(&crate::names::register_alias(&r.name));
+                let alias = ident(&crate::model::names::register_alias(&r.name));
                 out.extend(quote! { pub use #from::{#name, #alias}; });
             }
         }

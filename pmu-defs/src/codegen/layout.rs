@@ -27,7 +27,7 @@ use super::{Cx, is_gated};
 use crate::model::{Generation, Model, Register};
 use std::collections::BTreeMap;
 
-pub(super) use crate::names::SHARED_MODULE as SHARED;
+pub(super) use crate::model::names::SHARED_MODULE as SHARED;
 
 /// One distinct register layout: a register module the generator emits once.
 pub(super) struct Layout<'a> {

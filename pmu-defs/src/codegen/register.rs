@@ -20,7 +20,7 @@ impl Cx<'_> {
         let krate = &self.krate;
         let name = ident(&r.name);
         let name_str = &r.name;
-        let alias = ident(&crate::names::register_alias(&r.name));
+        let alias = ident(&crate::model::names::register_alias(&r.name));
         // Each definer's manual citation (the layout is one; where it is documented differs).
         let definers: Vec<(&str, &str)> = (l.definers.iter())
             .map(|d| {

@@ -10,23 +10,12 @@
 
 use super::Cx;
 use super::fields::Elem;
+use super::parts::ValueParts;
 use super::util::{ident, join_and, lit_u64};
-use super::value::ValueParts;
+use crate::model::names::Method;
 use crate::model::{Field, Register};
-use crate::names::Method;
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
-
-/// The setters of instance-restricted fields, by the placement of their `Builder`.
-#[derive(Default)]
-pub(super) struct ByPlacement {
-    /// Items of `impl Builder` (unplaced): stubs.
-    pub(super) unplaced: Vec<TokenStream>,
-    /// Items of `impl<const N: u32> Builder<Counter<N>>`.
-    pub(super) counter: Vec<TokenStream>,
-    /// Items of `impl Builder<AnyCounter>`.
-    pub(super) any_counter: Vec<TokenStream>,
-}
 
 impl Cx<'_> {
     /// The one-bit setter `m` (`with_in_txcp`) of element `e` of a field valid only on the
@@ -47,7 +36,7 @@ impl Cx<'_> {
         let valid_text = join_and(&valid_names);
         let (reg, ename) = (&r.name, &e.name);
         let [tr, check, raw] =
-            crate::names::instance_items(ename, &m.to_string()).map(|n| ident(&n));
+            crate::model::names::instance_items(ename, &m.to_string()).map(|n| ident(&n));
         let insert_v = e.insert(quote!(v));
         let emask = lit_u64(e.mask());
         let message = format!(

@@ -26,7 +26,7 @@ pub fn has_runtime(g: &Generation) -> bool {
 
 /// The marker type's name: the generation id in CamelCase (`intel-v4` -> `IntelV4`).
 pub fn marker_name(g: &Generation) -> Ident {
-    ident(&crate::names::marker_type(&g.id))
+    ident(&crate::model::names::marker_type(&g.id))
 }
 
 /// The parent whose registers `g` inherits unchanged, all of them, when it has a run-time
@@ -791,7 +791,7 @@ fn cpuid_field(krate: &TokenStream, leaf: &CpuidLeaf, register: &str, f: &Field)
     let l = lit_u32(leaf.leaf);
     let subleaf = leaf.subleaf.unwrap_or(0);
     let has_subleaf = leaf.subleaf.is_some();
-    let reg = crate::raw::CPUID_REGS
+    let reg = crate::load::raw::CPUID_REGS
         .iter()
         .position(|r| *r == register)
         .unwrap_or(0) as u8;

@@ -5,33 +5,13 @@
 use super::Cx;
 use super::doc::escape_doc;
 use super::fields::{Elem, elems, w1_verb, writable};
+use super::parts::ValueParts;
 use super::util::{bits_text, ident, lit_u64, max_of, value_type};
+use crate::model::names::{self, Method};
 use crate::model::{CounterKind, Field, FieldArray, Register};
-use crate::names::{self, Method};
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 use std::str::FromStr;
-
-/// What the value pass produces for one register, in output order.
-#[derive(Default)]
-pub(super) struct ValueParts {
-    /// Items of `impl Value`.
-    pub(super) methods: Vec<TokenStream>,
-    /// Items of `impl Builder`: a wrapper of every setter.
-    pub(super) bmethods: Vec<TokenStream>,
-    /// (element name, mask) of every writable element, for the set-twice checks.
-    pub(super) tracked: Vec<(String, u64)>,
-    /// Private generic functions holding the compile-time checks of const-generic setters.
-    pub(super) checkers: Vec<TokenStream>,
-    /// Named-value enums of the fields.
-    pub(super) enums: Vec<TokenStream>,
-    /// Setters of fields valid only on some instances (`instances:`), by the placement of
-    /// the `Builder` they belong to: unplaced (a stub that fails to compile), `Counter<N>`
-    /// (checked at compile time) and `AnyCounter` (checked at run time).
-    pub(super) by_placement: super::restrictions::ByPlacement,
-    /// The `.field(..)` calls of `Value`'s `Debug`.
-    pub(super) debug_fields: Vec<TokenStream>,
-}
 
 impl Cx<'_> {
     /// Walks the fields of `r` once and collects everything `Value` and `Builder` hold.

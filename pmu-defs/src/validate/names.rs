@@ -1,5 +1,5 @@
 //! The identifier rule, checked: every Rust name the generator derives from a YAML name
-//! ([`crate::names`]) is computed here per Rust scope, and three mistakes are reported at the
+//! ([`crate::model::names`]) is computed here per Rust scope, and three mistakes are reported at the
 //! YAML name:
 //!
 //! - `invalid-name`: the name is no Rust identifier (a generation id ending in `-` gives an
@@ -14,8 +14,8 @@
 //! (`self_`), and the escaped names take part in the collision checks (`self` and `self_`).
 
 use crate::diag::{Diagnostic, Diagnostics};
+use crate::model::names::{self, BOTH, Ns, PRELUDE, PRIMITIVES, Reserved, TYPE, VALUE};
 use crate::model::{CpuidLeaf, Event, Field, Generation, Model, Register};
-use crate::names::{self, BOTH, Ns, PRELUDE, PRIMITIVES, Reserved, TYPE, VALUE};
 use crate::source::Span;
 use std::collections::{BTreeMap, HashMap, HashSet};
 

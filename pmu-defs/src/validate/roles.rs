@@ -8,8 +8,8 @@
 
 use super::Validator;
 use crate::diag::Diagnostic;
+use crate::load::raw::{COUNTER_KIND_WORDS, FIELD_ROLE_WORDS, REGISTER_ROLE_WORDS};
 use crate::model::*;
-use crate::raw::{COUNTER_KIND_WORDS, FIELD_ROLE_WORDS, REGISTER_ROLE_WORDS};
 
 fn word<T: PartialEq + Copy>(table: &[(&'static str, T)], v: T) -> &'static str {
     table.iter().find(|(_, x)| *x == v).map_or("?", |(w, _)| w)

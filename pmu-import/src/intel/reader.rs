@@ -4,7 +4,7 @@ use crate::intel::event::{EVENT_KEYS, PerfmonEvent, RawCounters};
 use crate::intel::json::{Entries, FLAG_KEYS, Val, classify};
 use crate::report::Doc;
 use pmu_defs::Span;
-use pmu_defs::de::{is_event_name, is_ident};
+use pmu_defs::load::de::{is_event_name, is_ident};
 use pmu_defs::model::{CounterSet, Event};
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};

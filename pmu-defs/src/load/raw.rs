@@ -4,14 +4,14 @@
 //! whose name exists in the parent changes only the keys it gives. So every key here is
 //! optional; which ones a *new* entry needs is checked when the `extends` chain is resolved.
 
-use crate::de::{
+use crate::diag::Diagnostic;
+use crate::load::de::{
     Cx, EVENT_RULE, GENERATION_RULE, IDENT_RULE, MapReader, PERFMON_CORE_RULE, Spanned,
     did_you_mean, is_event_name, is_generation_id, is_ident, is_perfmon_core,
 };
-use crate::diag::Diagnostic;
-use crate::model::{Access, CounterKind, FieldRole, RegisterRole, Severity as CSeverity, Vendor};
+use crate::load::yaml::{Kind, Node};
 use crate::source::{FileId, Span};
-use crate::yaml::{Kind, Node};
+use crate::vocab::{Access, CounterKind, FieldRole, RegisterRole, Severity as CSeverity, Vendor};
 
 /// One generation file.
 #[derive(Clone, Debug)]
@@ -962,8 +962,8 @@ impl Cx<'_> {
         if let Kind::Scalar(s, _) = &n.kind
             && let Some((hi, lo)) = s.split_once(':')
         {
-            let hi = crate::de::parse_uint(hi);
-            let lo = crate::de::parse_uint(lo);
+            let hi = crate::load::de::parse_uint(hi);
+            let lo = crate::load::de::parse_uint(lo);
             return match (hi, lo) {
                 (Some(msb), Some(lsb)) if msb >= lsb && msb < 64 => {
                     Some(Spanned::new(RawBits { lsb, msb }, n.span))
@@ -1186,7 +1186,10 @@ impl Cx<'_> {
             if let Kind::Scalar(s, _) = &i.kind
                 && let Some((a, b)) = s.split_once('-')
             {
-                match (crate::de::parse_uint(a), crate::de::parse_uint(b)) {
+                match (
+                    crate::load::de::parse_uint(a),
+                    crate::load::de::parse_uint(b),
+                ) {
                     (Some(a), Some(b)) if a <= b && b < 64 => {
                         out.extend((a..=b).map(|v| Spanned::new(v, i.span)));
                     }
@@ -1482,9 +1485,9 @@ impl Cx<'_> {
             match &w.kind {
                 Kind::Map(entries) if !entries.is_empty() => {
                     for (k, v) in entries {
-                        let key = crate::yaml::Node {
+                        let key = crate::load::yaml::Node {
                             span: k.span,
-                            kind: Kind::Scalar(k.name.clone(), crate::yaml::Style::Quoted),
+                            kind: Kind::Scalar(k.name.clone(), crate::load::yaml::Style::Quoted),
                         };
                         if let (Some(f), Some(val)) = (self.ident(&key, "field name"), self.uint(v))
                         {

@@ -12,13 +12,12 @@
 //! A term is one or more words of `A-Z`/`0-9` joined by `_`. The loader reports a bad term,
 //! a pair whose two terms are equal and a pair given twice as `invalid-alias` (an error, at
 //! the term), and a pair neither of whose terms occurs in any name of the model as
-//! `unused-alias` (a warning). [`keywords`] gives the search terms a name gains.
+//! `unused-alias` (a warning, [`crate::validate::aliases::check_used`]). [`keywords`] gives the search terms a name gains.
 
-use crate::de::Cx;
 use crate::diag::Diagnostic;
-use crate::model::Model;
+use crate::load::de::Cx;
+use crate::load::yaml::{Kind, Node};
 use crate::source::Span;
-use crate::yaml::{Kind, Node};
 use serde::Serialize;
 
 /// Keys of an alias file.
@@ -169,7 +168,7 @@ impl Cx<'_> {
         out
     }
 
-    fn alias_term(&mut self, node: &Node) -> Option<crate::de::Spanned<String>> {
+    fn alias_term(&mut self, node: &Node) -> Option<crate::load::de::Spanned<String>> {
         let t = self.text(node)?;
         if is_term(&t.value) {
             return Some(t);
@@ -184,43 +183,6 @@ impl Cx<'_> {
             .with_help("write the term as names spell it: `LONGEST_LAT_CACHE`, `LLC`"),
         );
         None
-    }
-}
-
-/// Reports each alias neither of whose terms occurs in a register, field or event name of
-/// the model as `unused-alias`.
-pub fn check_used(model: &Model, aliases: &[Alias], diags: &mut crate::Diagnostics) {
-    if aliases.is_empty() {
-        return;
-    }
-    let mut names: Vec<Vec<String>> = Vec::new();
-    for g in &model.generations {
-        for r in &g.registers {
-            names.push(words(&r.name));
-            names.extend(r.fields.iter().map(|f| words(&f.name)));
-        }
-        names.extend(g.events.iter().map(|e| words(&e.name)));
-    }
-    names.sort();
-    names.dedup();
-    for a in aliases {
-        let used = names
-            .iter()
-            .any(|n| occurs(&a.short, n) || occurs(&a.long, n));
-        if !used {
-            diags.push(
-                Diagnostic::warning(
-                    "unused-alias",
-                    format!(
-                        "neither `{}` nor `{}` occurs in any register, field or event name",
-                        a.short, a.long
-                    ),
-                    a.span,
-                )
-                .with_label("finds nothing")
-                .with_help("remove the alias, or check the spelling of its terms"),
-            );
-        }
     }
 }
 
@@ -239,7 +201,7 @@ mod tests {
             short: "LLC".into(),
             long: "LONGEST_LAT_CACHE".into(),
             doc: String::new(),
-            span: Span::new(crate::FileId::default(), 0, 0),
+            span: Span::new(crate::source::FileId::default(), 0, 0),
         }];
         let kw = |name: &str| -> Vec<(String, f64)> {
             keywords(&aliases, name)

@@ -4,8 +4,8 @@
 //! Nothing here stops at the first problem.
 
 use crate::diag::{Diagnostic, Diagnostics};
+use crate::load::yaml::{Key, Kind, Node, Style};
 use crate::source::Span;
-use crate::yaml::{Key, Kind, Node, Style};
 
 /// A value with the span it was read from.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -13,19 +13,18 @@
 //! part's core types) or for some of the CPU models a generation lists in its `cpus:`
 //! (`family-model:`), when the name covers fewer CPUs than the event list does. A generation
 //! or family/model no generation lists, and a name (or spelling in `also:`) given twice, are
-//! `invalid-cpu-name` errors at their place. Names are matched without regard to case,
+//! `invalid-cpu-name` errors at their place ([`crate::validate::cpu_names::check`]). Names are matched without regard to case,
 //! spaces, `-` and `_`.
 //!
-//! [`Model::find_cpu`] takes a query in any of the forms users type: a generation id
+//! [`Model::find_cpu`](crate::model::Model::find_cpu) takes a query in any of the forms users type: a generation id
 //! (`intel-skylake`, or `skylake` without its vendor), a name from these files, or a
 //! family/model (`06_8F` as Intel writes it, `GenuineIntel-6-8F` as its mapfile does,
 //! `19h/11h`).
 
-use crate::de::{Cx, Spanned};
 use crate::diag::Diagnostic;
-use crate::model::{Generation, Model};
+use crate::load::de::{Cx, Spanned};
+use crate::load::yaml::{Kind, Node};
 use crate::source::Span;
-use crate::yaml::{Kind, Node};
 use serde::Serialize;
 
 /// Keys of a CPU-name file.
@@ -134,94 +133,6 @@ impl<'a> FamilyModel<'a> {
     }
 }
 
-/// What a query found: the generations, and how the query was read.
-#[derive(Clone, Debug)]
-pub struct Found<'m> {
-    /// The generations the query names (several for a hybrid part's core types, or a name
-    /// such as "Alder Lake").
-    pub generations: Vec<&'m Generation>,
-    /// How the query was read: `generation id`, `CPU name "Sapphire Rapids"`,
-    /// `family/model 06_8F`.
-    pub read_as: String,
-}
-
-impl Model {
-    /// The generations a user's query names (see the module docs); `None` when nothing
-    /// matches.
-    pub fn find_cpu(&self, query: &str) -> Option<Found<'_>> {
-        let q = query.trim();
-        if let Some(g) = self.generation(q).or_else(|| {
-            self.generations
-                .iter()
-                .find(|g| g.id.split_once('-').is_some_and(|(_, rest)| rest == q))
-        }) {
-            return Some(Found {
-                generations: vec![g],
-                read_as: format!("generation `{}`", g.id),
-            });
-        }
-        let folded = fold(q);
-        if let Some(n) = self
-            .cpu_names
-            .iter()
-            .find(|n| fold(&n.name) == folded || n.also.iter().any(|a| fold(a) == folded))
-        {
-            let generations = match &n.target {
-                Target::Generations(ids) => {
-                    ids.iter().filter_map(|id| self.generation(id)).collect()
-                }
-                Target::FamilyModels(fms) => self.listing(|c| {
-                    fms.iter()
-                        .filter_map(|fm| FamilyModel::parse(fm))
-                        .any(|fm| fm.matches(c))
-                }),
-            };
-            return (!generations.is_empty()).then(|| Found {
-                generations,
-                read_as: format!("CPU name \"{}\"", n.name),
-            });
-        }
-        let fm = FamilyModel::parse(q)?;
-        let generations = self.listing(|c| fm.matches(c));
-        (!generations.is_empty()).then(|| Found {
-            generations,
-            read_as: format!("family {:02X}h model {:02X}h", fm.family, fm.model),
-        })
-    }
-
-    /// The names given to a generation: those standing for it whole, then those standing
-    /// for some of its CPU models.
-    pub fn names_of(&self, g: &Generation) -> Vec<&CpuName> {
-        let mut whole: Vec<&CpuName> = Vec::new();
-        let mut some: Vec<&CpuName> = Vec::new();
-        for n in &self.cpu_names {
-            match &n.target {
-                Target::Generations(ids) if ids.contains(&g.id) => whole.push(n),
-                Target::FamilyModels(fms)
-                    if g.cpus.iter().any(|c| {
-                        fms.iter()
-                            .filter_map(|fm| FamilyModel::parse(fm))
-                            .any(|fm| fm.matches(&c.family_model))
-                    }) =>
-                {
-                    some.push(n)
-                }
-                _ => {}
-            }
-        }
-        whole.extend(some);
-        whole
-    }
-
-    /// The generations listing a CPU model for which `hit` holds, in model order.
-    fn listing(&self, hit: impl Fn(&str) -> bool) -> Vec<&Generation> {
-        self.generations
-            .iter()
-            .filter(|g| g.cpus.iter().any(|c| hit(&c.family_model)))
-            .collect()
-    }
-}
-
 impl Cx<'_> {
     /// Reads a CPU-name file (see the module docs).
     pub fn cpu_names(&mut self, root: &Node) -> Vec<CpuName> {
@@ -304,41 +215,6 @@ impl Cx<'_> {
     }
 }
 
-/// Reports each generation id no generation has, and each family/model no generation lists
-/// in `cpus:`, as `invalid-cpu-name`.
-pub fn check(model: &Model, names: &[CpuName], diags: &mut crate::Diagnostics) {
-    for n in names {
-        let unknown: Vec<&String> = match &n.target {
-            Target::Generations(ids) => ids
-                .iter()
-                .filter(|id| model.generation(id).is_none())
-                .collect(),
-            Target::FamilyModels(fms) => fms
-                .iter()
-                .filter(|fm| {
-                    FamilyModel::parse(fm)
-                        .is_none_or(|fm| model.listing(|c| fm.matches(c)).is_empty())
-                })
-                .collect(),
-        };
-        for u in unknown {
-            let what = match n.target {
-                Target::Generations(_) => "no generation has the id",
-                Target::FamilyModels(_) => "no generation lists the CPU model",
-            };
-            diags.push(
-                Diagnostic::error(
-                    "invalid-cpu-name",
-                    format!("CPU name `{}`: {what} `{u}`", n.name),
-                    n.span,
-                )
-                .with_label("names nothing")
-                .with_help("check the spelling against the generations' ids and `cpus:` lists"),
-            );
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -378,51 +254,5 @@ mod tests {
         assert_eq!(fold("Sapphire Rapids"), "sapphirerapids");
         assert_eq!(fold("Zen-4"), fold("zen 4"));
         assert_eq!(fold("Ice_Lake-SP"), "icelakesp");
-    }
-}
-
-#[cfg(test)]
-mod load_tests {
-    use crate::{Loader, Severity};
-
-    /// A names file on top of the shipped definitions: each fault is an `invalid-cpu-name`
-    /// error at its place; the good entry resolves.
-    #[test]
-    fn faults_are_located_and_good_names_resolve() {
-        let mut loader = Loader::new().with_defaults();
-        loader.add_str(
-            "names.yaml",
-            "cpu-names:\n\
-             \x20 - { name: Test Lake, also: [TL], generation: intel-skylake }\n\
-             \x20 - { name: Nowhere, generation: intel-nowhere }\n\
-             \x20 - { name: Odd Lake, family-model: [GenuineIntel-6-FFF] }\n\
-             \x20 - { name: tl, generation: intel-skylake }\n\
-             \x20 - { name: Both, generation: intel-skylake, family-model: [GenuineIntel-6-4E] }\n",
-        );
-        let loaded = loader.finish();
-        let mine: Vec<String> = loaded
-            .diagnostics
-            .iter()
-            .filter(|d| d.severity == Severity::Error)
-            .map(|d| {
-                let at = loaded.sources.line_col(d.labels[0].span);
-                let file = loaded.sources.name(d.labels[0].span.file);
-                format!("{file}:{}:{} {}: {}", at.line, at.col, d.code, d.message)
-            })
-            .collect();
-        assert_eq!(
-            mine,
-            [
-                "names.yaml:3:5 invalid-cpu-name: CPU name `Nowhere`: no generation has the id `intel-nowhere`",
-                "names.yaml:4:5 invalid-cpu-name: CPU name `Odd Lake`: no generation lists the CPU model `GenuineIntel-6-FFF`",
-                "names.yaml:5:13 invalid-cpu-name: the CPU name `tl` is given twice",
-                "names.yaml:6:5 invalid-cpu-name: a CPU name needs exactly one of `generation` and `family-model`",
-            ],
-            "{}",
-            loaded.render_diagnostics()
-        );
-        let found = loaded.model.find_cpu("test lake").expect("found");
-        assert_eq!(found.generations.len(), 1);
-        assert_eq!(found.generations[0].id, "intel-skylake");
     }
 }

@@ -4,12 +4,14 @@
 //! descendant; it is reported for the ancestor only. Faults that first appear in a child
 //! (an inherited event naming a counter the child no longer has) are reported for the child.
 
-use crate::de::did_you_mean;
 use crate::diag::{Diagnostic, Diagnostics, Severity};
+use crate::load::de::did_you_mean;
 use crate::model::*;
 use crate::source::Span;
 use std::collections::{HashMap, HashSet};
 
+pub mod aliases;
+pub mod cpu_names;
 mod names;
 mod roles;
 pub use roles::{counter_kind_word, field_role_word, register_role_word};

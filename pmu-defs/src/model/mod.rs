@@ -1,184 +1,17 @@
 //! The resolved model: every generation with its `extends` chain applied.
 //!
 //! This is what `cargo xtask dump --json` prints and what the code generator reads. Reserved
-//! bits are derived here (everything no field covers), never written by hand.
+//! bits are derived here (everything no field covers), never written by hand. The
+//! [`resolve`](crate::resolve) phase builds it and [`validate`](crate::validate) checks it; the
+//! words its types share with the raw schema ([`Access`], [`RegisterRole`], [`Vendor`], ...)
+//! are declared once in [`crate::vocab`] and named here too, as part of the model.
+
+pub mod cpus;
+pub mod names;
 
 use crate::source::Span;
+pub use crate::vocab::{Access, CounterKind, FieldRole, RegisterRole, Severity, Vendor};
 use serde::Serialize;
-
-/// Who makes the hardware.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Vendor {
-    /// Intel.
-    Intel,
-    /// AMD.
-    Amd,
-}
-
-/// What software may do with a register or field.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Access {
-    /// Read and write.
-    ReadWrite,
-    /// Read only; writes fault or are ignored.
-    ReadOnly,
-    /// Write only; reads return nothing meaningful.
-    WriteOnly,
-    /// Writing 1 clears the corresponding status bit; writing 0 has no effect.
-    #[serde(rename = "write-1-to-clear")]
-    Write1ToClear,
-    /// Writing 1 sets the corresponding status bit; writing 0 has no effect.
-    #[serde(rename = "write-1-to-set")]
-    Write1ToSet,
-}
-
-impl Access {
-    /// True when software may write it.
-    pub fn writable(self) -> bool {
-        !matches!(self, Access::ReadOnly)
-    }
-
-    /// True when reads return the state.
-    pub fn readable(self) -> bool {
-        matches!(self, Access::ReadWrite | Access::ReadOnly)
-    }
-
-    /// The spelling used in the YAML.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Access::ReadWrite => "read-write",
-            Access::ReadOnly => "read-only",
-            Access::WriteOnly => "write-only",
-            Access::Write1ToClear => "write-1-to-clear",
-            Access::Write1ToSet => "write-1-to-set",
-        }
-    }
-}
-
-/// What a register does in the PMU: the run-time layer (`pmu_regs::arch`) programs counters
-/// through the registers that play these roles (YAML `role:` on a register).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum RegisterRole {
-    /// General-purpose counter family (IA32_PMCx, AMD PerfCtrx).
-    Counter,
-    /// Event select of the general-purpose counter of the same index (IA32_PERFEVTSELx).
-    EventSelect,
-    /// Full-width write alias of the general-purpose counters (IA32_A_PMCx); its presence
-    /// means plain counter writes sign-extend bit 31.
-    FullWidthCounter,
-    /// Legacy counter family aliased to the first general-purpose counters (AMD C001_0004).
-    LegacyCounter,
-    /// Legacy event selects aliased to the first event selects (AMD C001_0000).
-    LegacyEventSelect,
-    /// Fixed-function counter family (IA32_FIXED_CTRx).
-    FixedCounter,
-    /// Control of the fixed counters: one block of fields per fixed counter.
-    FixedControl,
-    /// Global enable of every counter.
-    GlobalControl,
-    /// Global overflow status.
-    GlobalStatus,
-    /// Write-1-to-clear companion of the global status.
-    GlobalStatusReset,
-    /// Write-1-to-set companion of the global status.
-    GlobalStatusSet,
-    /// Which counters are in use.
-    GlobalInUse,
-    /// Read-only PMU capabilities (IA32_PERF_CAPABILITIES).
-    Capabilities,
-    /// Debug control holding the PMU's freeze bits (IA32_DEBUGCTL).
-    DebugControl,
-    /// Instruction-Based Sampling fetch control (AMD IbsFetchCtl): arms fetch sampling and
-    /// says when a fetch sample is valid.
-    IbsFetchControl,
-    /// Instruction-Based Sampling op control (AMD IbsOpCtl): arms op sampling and says when
-    /// an op sample is valid.
-    IbsOpControl,
-}
-
-/// Which counter family the elements of a per-counter field array belong to (YAML
-/// `per-counter:`): element i is counter i's.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum CounterKind {
-    /// The general-purpose counters (the `counter` role's family).
-    General,
-    /// The fixed counters (the `fixed-counter` role's family).
-    Fixed,
-}
-
-/// What a single field means to the run-time layer (YAML `role:` on a field). Each role
-/// belongs to registers of given roles ([`FieldRole::register_roles`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum FieldRole {
-    /// Privilege levels a fixed counter counts at; its named values are `DISABLED`, `OS`,
-    /// `USR` and `ALL`.
-    Privilege,
-    /// Interrupt on overflow of a fixed counter.
-    Pmi,
-    /// AnyThread of a fixed counter.
-    AnyThread,
-    /// Counters are frozen (a status bit, or its clear/set bit).
-    Frozen,
-    /// A PMI is in use (in-use register).
-    PmiInUse,
-    /// Freeze the counters on a PMI (debug control).
-    FreezeOnPmi,
-    /// Full-width counter writes are supported (capabilities).
-    FullWidthWrite,
-    /// CPUID: number of general-purpose counters.
-    GeneralCount,
-    /// CPUID: bit width of the general-purpose counters.
-    GeneralWidth,
-    /// CPUID: number of fixed counters.
-    FixedCount,
-    /// CPUID: bit width of the fixed counters.
-    FixedWidth,
-    /// CPUID: bitmap of fixed counters present in addition to the first `fixed-count` ones
-    /// (Intel version 5 CPUID.0AH:ECX: "fixed counter i is supported if ECX\[i\] or
-    /// EDX\[4:0\] > i").
-    FixedBitmap,
-    /// CPUID: bitmap of the general-purpose counters present (authoritative where the leaf is
-    /// enumerated).
-    GeneralPresent,
-    /// CPUID: bitmap of the fixed counters present (authoritative where the leaf is enumerated).
-    FixedPresent,
-    /// CPUID: number of valid bits of the architectural-event vector.
-    EventsLength,
-    /// CPUID: AnyThread is deprecated.
-    AnythreadDeprecated,
-    /// CPUID: the event select's UMASK2 field is supported.
-    Umask2Supported,
-    /// CPUID: the event select's EQ field is supported.
-    EqSupported,
-    /// CPUID: bitmap of the valid subleaves of the leaf.
-    SubleafBitmap,
-}
-
-impl FieldRole {
-    /// The register roles a field with this role may belong to.
-    pub fn register_roles(self) -> &'static [RegisterRole] {
-        use RegisterRole as R;
-        match self {
-            FieldRole::Privilege | FieldRole::Pmi | FieldRole::AnyThread => &[R::FixedControl],
-            FieldRole::Frozen => &[R::GlobalStatus, R::GlobalStatusReset, R::GlobalStatusSet],
-            FieldRole::PmiInUse => &[R::GlobalInUse],
-            FieldRole::FreezeOnPmi => &[R::DebugControl],
-            FieldRole::FullWidthWrite => &[R::Capabilities],
-            _ => &[],
-        }
-    }
-
-    /// True for a role of a CPUID output field (what the leaf enumerates), false for a role
-    /// of an MSR field.
-    pub fn is_cpuid(self) -> bool {
-        self.register_roles().is_empty()
-    }
-}
 
 /// How a generation is recognised at run time (`detect:`): a CPUID field of one of its leaves
 /// at least some value, and/or a CPU family at least some value. Not inherited: a generation
@@ -211,29 +44,19 @@ pub struct DetectCpuid {
 /// layer's privilege modes (disabled, ring 0, rings 1-3, every ring).
 pub const PRIVILEGE_VALUES: [&str; 4] = ["DISABLED", "OS", "USR", "ALL"];
 
-/// Constraint severity.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Severity {
-    /// The combination must be rejected.
-    Error,
-    /// The combination is accepted but almost certainly not meant.
-    Warning,
-}
-
 /// All resolved generations, in dependency order (parents before children), then by id.
 #[derive(Clone, Debug, Serialize)]
 pub struct Model {
     /// The generations.
     pub generations: Vec<Generation>,
     /// Search aliases from the alias files loaded with the generations (see
-    /// [`crate::aliases`]).
+    /// [`crate::load::aliases`]).
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub aliases: Vec<crate::aliases::Alias>,
+    pub aliases: Vec<crate::load::aliases::Alias>,
     /// CPU names from the CPU-name files loaded with the generations (see
-    /// [`crate::cpu_names`]).
+    /// [`crate::load::cpu_names`]).
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub cpu_names: Vec<crate::cpu_names::CpuName>,
+    pub cpu_names: Vec<crate::load::cpu_names::CpuName>,
 }
 
 impl Model {

@@ -6,10 +6,10 @@
 //! Errors name the child's file; a generation whose parent is missing or part of a cycle is
 //! reported once and skipped, and so are its descendants (no cascade).
 
-use crate::de::{Spanned, did_you_mean};
 use crate::diag::{Diagnostic, Diagnostics};
+use crate::load::de::{Spanned, did_you_mean};
+use crate::load::raw::*;
 use crate::model::*;
-use crate::raw::*;
 use crate::source::Span;
 use std::collections::HashMap;
 
