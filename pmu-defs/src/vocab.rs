@@ -14,88 +14,12 @@ pub enum Vendor {
     Amd,
 }
 
-/// What software may do with a register or field.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Access {
-    /// Read and write.
-    ReadWrite,
-    /// Read only; writes fault or are ignored.
-    ReadOnly,
-    /// Write only; reads return nothing meaningful.
-    WriteOnly,
-    /// Writing 1 clears the corresponding status bit; writing 0 has no effect.
-    #[serde(rename = "write-1-to-clear")]
-    Write1ToClear,
-    /// Writing 1 sets the corresponding status bit; writing 0 has no effect.
-    #[serde(rename = "write-1-to-set")]
-    Write1ToSet,
-}
+/// What software may do with a register or field: `pmu_vocab`'s, the one `pmu-regs` uses.
+pub use pmu_vocab::Access;
 
-impl Access {
-    /// True when software may write it.
-    pub fn writable(self) -> bool {
-        !matches!(self, Access::ReadOnly)
-    }
-
-    /// True when reads return the state.
-    pub fn readable(self) -> bool {
-        matches!(self, Access::ReadWrite | Access::ReadOnly)
-    }
-
-    /// The spelling used in the YAML.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Access::ReadWrite => "read-write",
-            Access::ReadOnly => "read-only",
-            Access::WriteOnly => "write-only",
-            Access::Write1ToClear => "write-1-to-clear",
-            Access::Write1ToSet => "write-1-to-set",
-        }
-    }
-}
-
-/// What a register does in the PMU: the run-time layer (`pmu_regs::arch`) programs counters
-/// through the registers that play these roles (YAML `role:` on a register).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum RegisterRole {
-    /// General-purpose counter family (IA32_PMCx, AMD PerfCtrx).
-    Counter,
-    /// Event select of the general-purpose counter of the same index (IA32_PERFEVTSELx).
-    EventSelect,
-    /// Full-width write alias of the general-purpose counters (IA32_A_PMCx); its presence
-    /// means plain counter writes sign-extend bit 31.
-    FullWidthCounter,
-    /// Legacy counter family aliased to the first general-purpose counters (AMD C001_0004).
-    LegacyCounter,
-    /// Legacy event selects aliased to the first event selects (AMD C001_0000).
-    LegacyEventSelect,
-    /// Fixed-function counter family (IA32_FIXED_CTRx).
-    FixedCounter,
-    /// Control of the fixed counters: one block of fields per fixed counter.
-    FixedControl,
-    /// Global enable of every counter.
-    GlobalControl,
-    /// Global overflow status.
-    GlobalStatus,
-    /// Write-1-to-clear companion of the global status.
-    GlobalStatusReset,
-    /// Write-1-to-set companion of the global status.
-    GlobalStatusSet,
-    /// Which counters are in use.
-    GlobalInUse,
-    /// Read-only PMU capabilities (IA32_PERF_CAPABILITIES).
-    Capabilities,
-    /// Debug control holding the PMU's freeze bits (IA32_DEBUGCTL).
-    DebugControl,
-    /// Instruction-Based Sampling fetch control (AMD IbsFetchCtl): arms fetch sampling and
-    /// says when a fetch sample is valid.
-    IbsFetchControl,
-    /// Instruction-Based Sampling op control (AMD IbsOpCtl): arms op sampling and says when
-    /// an op sample is valid.
-    IbsOpControl,
-}
+/// What a register does in the PMU (YAML `role:`): `pmu_vocab::Role`, the one the run-time
+/// layer (`pmu_regs::arch::Role`) uses, under the name this crate gives it.
+pub use pmu_vocab::Role as RegisterRole;
 
 /// Which counter family the elements of a per-counter field array belong to (YAML
 /// `per-counter:`): element i is counter i's.

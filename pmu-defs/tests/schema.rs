@@ -144,7 +144,7 @@ fn renames_continue_a_register_and_remove_drops_one() {
     assert!(child.register("GONE").is_none());
     let clr = child.register("NEW_CLR").unwrap();
     assert_eq!(clr.msr.base, 0x30);
-    assert_eq!(clr.access, Access::Write1ToClear);
+    assert_eq!(clr.access, Access::WriteOneToClear);
     assert_eq!(clr.since, "base");
     let names: Vec<_> = clr.fields.iter().map(|f| f.name.as_str()).collect();
     assert_eq!(names, ["CLR", "CLR_EXTRA"]);

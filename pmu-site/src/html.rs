@@ -30,8 +30,8 @@ pub fn access_badge(a: Access) -> String {
         Access::ReadWrite => "rw",
         Access::ReadOnly => "ro",
         Access::WriteOnly => "wo",
-        Access::Write1ToClear => "w1c",
-        Access::Write1ToSet => "w1s",
+        Access::WriteOneToClear => "w1c",
+        Access::WriteOneToSet => "w1s",
     };
     format!(r#"<span class="acc acc-{class}">{}</span>"#, a.as_str())
 }

@@ -857,8 +857,8 @@ fn intel_global_ovf_ctrl_becomes_status_reset_in_v4() {
         assert!(g.register("IA32_PERF_GLOBAL_STATUS_RESET").is_none());
         let r = reg(g, "IA32_PERF_GLOBAL_OVF_CTRL");
         assert_eq!(r.addresses, vec![0x390], "{}", g.id);
-        assert_eq!(r.access, Access::Write1ToClear);
-        assert!(r.fields.iter().all(|f| f.access == Access::Write1ToClear));
+        assert_eq!(r.access, Access::WriteOneToClear);
+        assert!(r.fields.iter().all(|f| f.access == Access::WriteOneToClear));
     }
     for g in intel_from(4) {
         assert!(
@@ -868,8 +868,8 @@ fn intel_global_ovf_ctrl_becomes_status_reset_in_v4() {
         );
         let r = reg(g, "IA32_PERF_GLOBAL_STATUS_RESET");
         assert_eq!(r.addresses, vec![0x390], "{}", g.id);
-        assert_eq!(r.access, Access::Write1ToClear);
-        assert!(r.fields.iter().all(|f| f.access == Access::Write1ToClear));
+        assert_eq!(r.access, Access::WriteOneToClear);
+        assert!(r.fields.iter().all(|f| f.access == Access::WriteOneToClear));
     }
     // Every status bit can be cleared by writing 1 at the same position.
     for (v, g) in (2..).zip(intel_from(2)) {
@@ -890,8 +890,8 @@ fn intel_global_status_set_and_inuse_from_v4() {
     for (v, g) in (4..).zip(intel_from(4)) {
         let set = reg(g, "IA32_PERF_GLOBAL_STATUS_SET");
         assert_eq!(set.addresses, vec![0x391], "{}", g.id);
-        assert_eq!(set.access, Access::Write1ToSet);
-        assert!(set.fields.iter().all(|f| f.access == Access::Write1ToSet));
+        assert_eq!(set.access, Access::WriteOneToSet);
+        assert!(set.fields.iter().all(|f| f.access == Access::WriteOneToSet));
         // Every status bit except CondChgd (63) can be set.
         assert_eq!(covered(set), global_status_bits(v) & !(1 << 63), "{}", g.id);
 
@@ -1353,12 +1353,12 @@ fn amd_perfmon_v2_global_registers() {
         (
             "PERF_CNTR_GLOBAL_STATUS_CLR",
             0xC000_0302,
-            Access::Write1ToClear,
+            Access::WriteOneToClear,
         ),
         (
             "PERF_CNTR_GLOBAL_STATUS_SET",
             0xC000_0303,
-            Access::Write1ToSet,
+            Access::WriteOneToSet,
         ),
     ] {
         let r = reg(g, name);

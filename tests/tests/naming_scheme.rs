@@ -46,7 +46,7 @@ fn expected(r: &Register) -> (BTreeSet<String>, BTreeSet<String>) {
     let (mut value, mut builder) = (BTreeSet::new(), BTreeSet::new());
     for f in &r.fields {
         let writable = reg_writable && f.access.writable();
-        let w1 = matches!(f.access, Access::Write1ToClear | Access::Write1ToSet);
+        let w1 = matches!(f.access, Access::WriteOneToClear | Access::WriteOneToSet);
         for e in names::element_names(f) {
             let x = names::escape(&names::stem(&e));
             value.insert(if w1 { format!("get_{x}") } else { x.clone() });
@@ -91,7 +91,7 @@ fn write1_setter(r: &Register, name: &str) -> bool {
     let w1: Vec<&Field> = r
         .fields
         .iter()
-        .filter(|f| matches!(f.access, Access::Write1ToClear | Access::Write1ToSet))
+        .filter(|f| matches!(f.access, Access::WriteOneToClear | Access::WriteOneToSet))
         .collect();
     !w1.is_empty()
         && ["clear_", "set_", "try_clear_", "try_set_"]

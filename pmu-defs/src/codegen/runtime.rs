@@ -319,8 +319,8 @@ fn reg_info(krate: &TokenStream, module: &TokenStream, r: &Register) -> TokenStr
         Access::ReadWrite => (quote!(rw), true),
         Access::ReadOnly => (quote!(ro), true),
         Access::WriteOnly => (quote!(wo), false),
-        Access::Write1ToClear => (quote!(w1c), false),
-        Access::Write1ToSet => (quote!(w1s), false),
+        Access::WriteOneToClear => (quote!(w1c), false),
+        Access::WriteOneToSet => (quote!(w1s), false),
     };
     let decode = if readable {
         quote!(Some(#krate::arch::__access::decode::<#m::Instance>))

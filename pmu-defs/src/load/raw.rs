@@ -556,25 +556,16 @@ pub fn is_family_model(s: &str) -> bool {
     }
 }
 
-/// Keyword table for a register's `role:`.
-pub const REGISTER_ROLE_WORDS: &[(&str, RegisterRole)] = &[
-    ("counter", RegisterRole::Counter),
-    ("event-select", RegisterRole::EventSelect),
-    ("full-width-counter", RegisterRole::FullWidthCounter),
-    ("legacy-counter", RegisterRole::LegacyCounter),
-    ("legacy-event-select", RegisterRole::LegacyEventSelect),
-    ("fixed-counter", RegisterRole::FixedCounter),
-    ("fixed-control", RegisterRole::FixedControl),
-    ("global-control", RegisterRole::GlobalControl),
-    ("global-status", RegisterRole::GlobalStatus),
-    ("global-status-reset", RegisterRole::GlobalStatusReset),
-    ("global-status-set", RegisterRole::GlobalStatusSet),
-    ("global-in-use", RegisterRole::GlobalInUse),
-    ("capabilities", RegisterRole::Capabilities),
-    ("debug-control", RegisterRole::DebugControl),
-    ("ibs-fetch-control", RegisterRole::IbsFetchControl),
-    ("ibs-op-control", RegisterRole::IbsOpControl),
-];
+/// Keyword table for a register's `role:`: `pmu_vocab::Role`'s spellings.
+pub const REGISTER_ROLE_WORDS: &[(&str, RegisterRole)] = &{
+    let mut t = [("", RegisterRole::Counter); RegisterRole::ALL.len()];
+    let mut i = 0;
+    while i < t.len() {
+        t[i] = (RegisterRole::ALL[i].as_str(), RegisterRole::ALL[i]);
+        i += 1;
+    }
+    t
+};
 
 /// Keyword table for a field's `per-counter:`.
 pub const COUNTER_KIND_WORDS: &[(&str, CounterKind)] = &[
@@ -613,14 +604,16 @@ pub const CPUID_REG_WORDS: &[(&str, &str)] = &[
     ("edx", "edx"),
 ];
 
-/// Keyword table for `access:`.
-pub const ACCESS_WORDS: &[(&str, Access)] = &[
-    ("read-write", Access::ReadWrite),
-    ("read-only", Access::ReadOnly),
-    ("write-only", Access::WriteOnly),
-    ("write-1-to-clear", Access::Write1ToClear),
-    ("write-1-to-set", Access::Write1ToSet),
-];
+/// Keyword table for `access:`: `pmu_vocab::Access`'s spellings.
+pub const ACCESS_WORDS: &[(&str, Access)] = &{
+    let mut t = [("", Access::ReadWrite); Access::ALL.len()];
+    let mut i = 0;
+    while i < t.len() {
+        t[i] = (Access::ALL[i].as_str(), Access::ALL[i]);
+        i += 1;
+    }
+    t
+};
 
 impl Cx<'_> {
     fn ident(&mut self, n: &Node, what: &str) -> Option<Spanned<String>> {

@@ -209,8 +209,8 @@ pub fn writable(r: &Register, f: &Field) -> bool {
 /// replaces (`CLR_OVF_PMC0` -> `clear_ovf_pmc0`).
 pub fn w1_verb(f: &Field) -> Option<(&'static str, &'static [&'static str])> {
     match f.access {
-        Access::Write1ToClear => Some(("clear", &["CLR_", "CLEAR_"])),
-        Access::Write1ToSet => Some(("set", &["SET_"])),
+        Access::WriteOneToClear => Some(("clear", &["CLR_", "CLEAR_"])),
+        Access::WriteOneToSet => Some(("set", &["SET_"])),
         _ => None,
     }
 }

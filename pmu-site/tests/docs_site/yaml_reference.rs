@@ -123,8 +123,8 @@ fn yaml_reference_describes_values_in_words() {
         Access::ReadWrite,
         Access::ReadOnly,
         Access::WriteOnly,
-        Access::Write1ToClear,
-        Access::Write1ToSet,
+        Access::WriteOneToClear,
+        Access::WriteOneToSet,
     ] {
         assert!(access.contains(a.as_str()), "register.access: {access}");
     }
