@@ -10,7 +10,7 @@
 pub mod aliases;
 pub mod cpu_names;
 pub mod de;
-pub(crate) mod par;
+pub mod par;
 pub mod raw;
 pub mod walk;
 pub mod yaml;

@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 /// cores (or the current thread alone, for one item or one core); the result of `i` at index
 /// `i` of a vector of `len`, `None` where `order` does not name an index or its thread
 /// panicked.
-pub(crate) fn run_ordered<T: Send>(
+pub fn run_ordered<T: Send>(
     order: &[usize],
     len: usize,
     work: &(dyn Fn(usize) -> T + Sync),
@@ -40,7 +40,7 @@ pub(crate) fn run_ordered<T: Send>(
 
 /// `f` over every item of `items` on every core, results in the items' order. A panic in `f`
 /// is raised again here (as the sequential loop would).
-pub(crate) fn map<I: Sync, T: Send>(items: &[I], f: &(dyn Fn(&I) -> T + Sync)) -> Vec<T> {
+pub fn map<I: Sync, T: Send>(items: &[I], f: &(dyn Fn(&I) -> T + Sync)) -> Vec<T> {
     let order: Vec<usize> = (0..items.len()).collect();
     let done = run_ordered(&order, items.len(), &|i| {
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(&items[i])))

@@ -8,7 +8,7 @@
 use super::doc::escape_doc;
 use super::events::{lookup_keys, model_events_of, name_index};
 use super::util::{camel, ident, lit_u32, lit_u64, module_path};
-use crate::model::{
+use pmu_defs::model::{
     Access, CounterKind, CpuidLeaf, Field, FieldRole, Generation, Model, PRIVILEGE_VALUES,
     Register, RegisterRole,
 };
@@ -26,7 +26,7 @@ pub fn has_runtime(g: &Generation) -> bool {
 
 /// The marker type's name: the generation id in CamelCase (`intel-v4` -> `IntelV4`).
 pub fn marker_name(g: &Generation) -> Ident {
-    ident(&crate::model::names::marker_type(&g.id))
+    ident(&pmu_defs::model::names::marker_type(&g.id))
 }
 
 /// The parent whose registers `g` inherits unchanged, all of them, when it has a run-time
@@ -328,7 +328,7 @@ fn reg_info(krate: &TokenStream, module: &TokenStream, r: &Register) -> TokenStr
         quote!(None)
     };
     let role = opt(r.role, |role| {
-        let v = format_ident!("{}", camel(crate::validate::register_role_word(role)));
+        let v = format_ident!("{}", camel(pmu_defs::validate::register_role_word(role)));
         quote!(#krate::arch::Role::#v)
     });
     quote! {
@@ -791,7 +791,7 @@ fn cpuid_field(krate: &TokenStream, leaf: &CpuidLeaf, register: &str, f: &Field)
     let l = lit_u32(leaf.leaf);
     let subleaf = leaf.subleaf.unwrap_or(0);
     let has_subleaf = leaf.subleaf.is_some();
-    let reg = crate::load::raw::CPUID_REGS
+    let reg = pmu_defs::load::raw::CPUID_REGS
         .iter()
         .position(|r| *r == register)
         .unwrap_or(0) as u8;

@@ -5,8 +5,8 @@
 use super::Cx;
 use super::fields::writable;
 use super::util::{ident, join_and};
-use crate::model::names::{self, Method};
-use crate::model::{Field, Generation, Register};
+use pmu_defs::model::names::{self, Method};
+use pmu_defs::model::{Field, Generation, Register};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 

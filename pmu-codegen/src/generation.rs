@@ -7,7 +7,7 @@ use super::doc::escape_doc;
 use super::layout::{Layout, Layouts, SHARED};
 use super::util::{absolute, ident, join_and, module_path, relative_path};
 use super::{Cx, FileTokens, is_gated, is_model};
-use crate::model::Generation;
+use pmu_defs::model::Generation;
 use proc_macro2::TokenStream;
 use quote::quote;
 use std::collections::BTreeMap;
@@ -205,7 +205,7 @@ impl Cx<'_> {
                     relative_path(depth, &l.home)
                 };
                 let name = ident(&r.name);
-                let alias = ident(&crate::model::names::register_alias(&r.name));
+                let alias = ident(&pmu_defs::model::names::register_alias(&r.name));
                 out.extend(quote! { pub use #from::{#name, #alias}; });
             }
         }

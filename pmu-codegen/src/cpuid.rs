@@ -7,8 +7,8 @@ use super::doc::escape_doc;
 use super::fields::elems;
 use super::util::{bits_text, ident, lit_u32, value_type};
 use super::value::value_enum;
-use crate::model::names::{self, Method};
-use crate::model::{CpuidLeaf, CpuidRegister, Generation};
+use pmu_defs::model::names::{self, Method};
+use pmu_defs::model::{CpuidLeaf, CpuidRegister, Generation};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 

@@ -12,8 +12,8 @@ use super::Cx;
 use super::fields::Elem;
 use super::parts::ValueParts;
 use super::util::{ident, join_and, lit_u64};
-use crate::model::names::Method;
-use crate::model::{Field, Register};
+use pmu_defs::model::names::Method;
+use pmu_defs::model::{Field, Register};
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 
@@ -36,7 +36,7 @@ impl Cx<'_> {
         let valid_text = join_and(&valid_names);
         let (reg, ename) = (&r.name, &e.name);
         let [tr, check, raw] =
-            crate::model::names::instance_items(ename, &m.to_string()).map(|n| ident(&n));
+            pmu_defs::model::names::instance_items(ename, &m.to_string()).map(|n| ident(&n));
         let insert_v = e.insert(quote!(v));
         let emask = lit_u64(e.mask());
         let message = format!(

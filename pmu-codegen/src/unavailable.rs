@@ -5,8 +5,8 @@
 use super::fields::{elems, w1_verb, writable};
 use super::util::{ident, join_and};
 use super::{Cx, is_model};
-use crate::model::names::{self, Method};
-use crate::model::{Generation, Register};
+use pmu_defs::model::names::{self, Method};
+use pmu_defs::model::{Generation, Register};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use std::collections::HashSet;

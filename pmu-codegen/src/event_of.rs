@@ -8,7 +8,7 @@
 use super::Cx;
 use super::events::model_events_of;
 use super::runtime::{has_runtime, marker_name};
-use crate::model::Generation;
+use pmu_defs::model::Generation;
 use proc_macro2::TokenStream;
 use quote::quote;
 

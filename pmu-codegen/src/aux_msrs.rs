@@ -10,8 +10,8 @@
 //! even if this check were wrong (the event would have no typed value).
 
 use super::util::ident;
-use crate::model::names;
-use crate::model::{Event, Generation, Register};
+use pmu_defs::model::names;
+use pmu_defs::model::{Event, Generation, Register};
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 use std::collections::BTreeSet;

@@ -98,7 +98,7 @@ pub(super) fn files_reusing(
 ) -> Result<Vec<(String, String)>, String> {
     let mut order: Vec<usize> = (0..texts.len()).collect();
     order.sort_by_key(|&i| std::cmp::Reverse(texts[i].1.len()));
-    let done = crate::load::par::run_ordered(&order, texts.len(), &|i| {
+    let done = pmu_defs::load::par::run_ordered(&order, texts.len(), &|i| {
         let (path, text) = &texts[i];
         let fp = tokens_fingerprint(text);
         match previous(path) {

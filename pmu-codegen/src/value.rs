@@ -7,8 +7,8 @@ use super::doc::escape_doc;
 use super::fields::{Elem, elems, w1_verb, writable};
 use super::parts::ValueParts;
 use super::util::{bits_text, ident, lit_u64, max_of, value_type};
-use crate::model::names::{self, Method};
-use crate::model::{CounterKind, Field, FieldArray, Register};
+use pmu_defs::model::names::{self, Method};
+use pmu_defs::model::{CounterKind, Field, FieldArray, Register};
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 use std::str::FromStr;
@@ -280,7 +280,7 @@ impl Cx<'_> {
     fn read_only_stub(&self, r: &Register, e: &Elem, width: u32, m: &Ident, p: &mut ValueParts) {
         let krate = &self.krate;
         let tr = ident(&format!("__ReadOnly_{}", e.name));
-        let (message, note) = if r.access == crate::model::Access::ReadOnly {
+        let (message, note) = if r.access == pmu_defs::model::Access::ReadOnly {
             (
                 format!(
                     "`{}` is read-only: its field `{}` cannot be set",

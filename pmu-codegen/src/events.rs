@@ -7,8 +7,8 @@ use super::doc::escape_doc;
 use super::event_variant;
 use super::phash;
 use super::util::{ident, lit_u32, lit_u64};
-use crate::encode::perf::perf_name;
-use crate::model::{Event, Generation};
+use pmu_defs::encode::perf::perf_name;
+use pmu_defs::model::{Event, Generation};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 use std::collections::{BTreeMap, HashSet};
@@ -363,7 +363,7 @@ fn model_event_doc(e: &Event) -> String {
 
 impl Cx<'_> {
     /// The event select of `g` that has `event_on`, if any.
-    pub(super) fn select_of<'g>(&self, g: &'g Generation) -> Option<&'g crate::model::Register> {
+    pub(super) fn select_of<'g>(&self, g: &'g Generation) -> Option<&'g pmu_defs::model::Register> {
         let sel = g.pmu.general.as_ref()?;
         let r = g.register(&sel.select)?;
         self.has_event_on(g, r).then_some(r)

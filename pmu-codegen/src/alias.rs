@@ -11,7 +11,7 @@
 
 use super::Cx;
 use super::util::lit_u32;
-use crate::model::Register;
+use pmu_defs::model::Register;
 use proc_macro2::TokenStream;
 use quote::quote;
 

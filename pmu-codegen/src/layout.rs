@@ -24,10 +24,10 @@
 
 use super::util::module_path;
 use super::{Cx, is_gated};
-use crate::model::{Generation, Model, Register};
+use pmu_defs::model::{Generation, Model, Register};
 use std::collections::BTreeMap;
 
-pub(super) use crate::model::names::SHARED_MODULE as SHARED;
+pub(super) use pmu_defs::model::names::SHARED_MODULE as SHARED;
 
 /// One distinct register layout: a register module the generator emits once.
 pub(super) struct Layout<'a> {

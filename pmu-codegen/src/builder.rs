@@ -7,7 +7,7 @@ use super::doc::escape_doc;
 use super::fields::elems;
 use super::parts::ValueParts;
 use super::util::lit_u64;
-use crate::model::{Generation, Register, Severity};
+use pmu_defs::model::{Generation, Register, Severity};
 use proc_macro2::TokenStream;
 use quote::quote;
 

@@ -8,7 +8,7 @@
 
 use super::runtime::marker_name;
 use super::{Cx, is_gated};
-use crate::model::Generation;
+use pmu_defs::model::Generation;
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -24,7 +24,7 @@ impl Cx<'_> {
             .map(|g| {
                 let name = marker_name(g);
                 let id = &g.id;
-                let module = crate::model::names::module_path(id).join("::");
+                let module = pmu_defs::model::names::module_path(id).join("::");
                 let message = format!(
                     "pmu-regs is built without its Cargo feature `{id}`, which `{module}` needs"
                 );

@@ -7,7 +7,7 @@ use super::Cx;
 use super::doc::escape_doc;
 use super::layout::Layout;
 use super::util::{ident, join_and, lit_u32};
-use crate::model::Register;
+use pmu_defs::model::Register;
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -20,7 +20,7 @@ impl Cx<'_> {
         let krate = &self.krate;
         let name = ident(&r.name);
         let name_str = &r.name;
-        let alias = ident(&crate::model::names::register_alias(&r.name));
+        let alias = ident(&pmu_defs::model::names::register_alias(&r.name));
         // Each definer's manual citation (the layout is one; where it is documented differs).
         let definers: Vec<(&str, &str)> = (l.definers.iter())
             .map(|d| {

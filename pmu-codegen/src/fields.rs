@@ -4,8 +4,8 @@
 use super::Cx;
 use super::doc::escape_doc;
 use super::util::{ident, lit_u64, max_of};
-use crate::model::names;
-use crate::model::{Field, Register};
+use pmu_defs::model::names;
+use pmu_defs::model::{Field, Register};
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -136,7 +136,7 @@ pub(super) fn tock_parts(e: &Elem) -> Vec<(String, u32, u32)> {
         .collect()
 }
 
-pub(super) use crate::model::names::{w1_verb, writable};
+pub(super) use pmu_defs::model::names::{w1_verb, writable};
 
 impl Cx<'_> {
     /// The tock-registers items of `r`, written out rather than through `register_bitmasks!`

@@ -8,7 +8,7 @@
 //! with the definitions.
 
 use super::util::lit_u32;
-use crate::model::Event;
+use pmu_defs::model::Event;
 use proc_macro2::TokenStream;
 use quote::quote;
 use std::fmt::Write as _;
@@ -164,7 +164,7 @@ fn hex(v: u32) -> TokenStream {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::source::Span;
+    use pmu_defs::source::Span;
 
     fn event(name: &str) -> Event {
         Event {
@@ -196,7 +196,7 @@ mod tests {
     #[test]
     fn the_msr_value_takes_all_eight_bytes() {
         let e = Event {
-            msr: Some(crate::model::EventMsr {
+            msr: Some(pmu_defs::model::EventMsr {
                 index: 0x1A6,
                 alt_indexes: vec![],
                 value: 0x8000_0000_0000_0001,

@@ -1,9 +1,9 @@
 //! Names, literals and paths shared by the passes: Rust identifiers from YAML names, hex
 //! literals, module paths of generations.
 
-use crate::model::Field;
-use crate::model::names;
-pub(super) use crate::model::names::module_path;
+use pmu_defs::model::Field;
+use pmu_defs::model::names;
+pub(super) use pmu_defs::model::names::module_path;
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote;
 use std::str::FromStr;
@@ -13,7 +13,7 @@ pub(super) fn path(s: &str) -> TokenStream {
     TokenStream::from_str(s).unwrap_or_else(|_| panic!("invalid path in codegen::Options: {s}"))
 }
 
-/// The Rust identifier for a name from [`crate::model::names`] (or a YAML name used as it is):
+/// The Rust identifier for a name from [`pmu_defs::model::names`] (or a YAML name used as it is):
 /// escaped by [`names::escape`] (`_1x`, `self_`), and raw when it is a keyword (`r#gen`).
 pub(super) fn ident(s: &str) -> Ident {
     let s = names::escape(s);
@@ -26,7 +26,7 @@ pub(super) fn ident(s: &str) -> Ident {
 
 /// `IA32_PERF_GLOBAL_CTRL` -> `Ia32PerfGlobalCtrl` (type aliases, enum and variant names).
 pub(super) fn camel(s: &str) -> String {
-    crate::model::names::camel(s)
+    pmu_defs::model::names::camel(s)
 }
 
 /// `0x..._u64`.
