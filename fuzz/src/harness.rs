@@ -103,12 +103,12 @@ pub fn load_gen(data: &[u8]) {
         .filter(|g| g.span.file >= first_user)
         .map(|g| g.id.clone())
         .collect();
-    let opts = pmu_defs::codegen::Options {
+    let opts = pmu_codegen::Options {
         only: Some(only),
         runtime: true,
-        ..pmu_defs::codegen::Options::external()
+        ..pmu_codegen::Options::external()
     };
-    let _ = pmu_defs::codegen::generate(&loaded.model, &opts);
+    let _ = pmu_codegen::generate(&loaded.model, &opts);
 }
 
 /// `import_perfmon`: the input is one perfmon event file (JSON) imported in memory

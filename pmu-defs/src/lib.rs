@@ -13,7 +13,8 @@
 //! [`load::raw`]: the schema, every value spanned) → [`resolve`] (`extends` chains applied,
 //! giving the [`model`]'s types) → [`validate`] (semantic checks) → [`model::Model`].
 //! [`diag`] and [`source`] are what every phase reports problems with, [`Loader`] runs the
-//! phases in order; [`encode`] and `schema` (a feature) use the finished model.
+//! phases in order; [`encode`] and `schema` (a feature) use the finished model, and so does
+//! the code generator, the `pmu-codegen` crate.
 //!
 //! ```
 //! let loaded = pmu_defs::Loader::new().with_defaults().finish();
@@ -36,8 +37,6 @@ pub mod model;
 pub mod resolve;
 pub mod validate;
 
-#[cfg(feature = "codegen")]
-pub mod codegen;
 pub mod encode;
 #[cfg(feature = "schema")]
 pub mod schema;

@@ -112,7 +112,7 @@ fn user_modules(loaded: &pmu_defs::Loaded, first_user: usize) -> Vec<String> {
         if *file < first_user {
             continue;
         }
-        let Some(top) = pmu_defs::codegen::module_path(id).into_iter().next() else {
+        let Some(top) = pmu_codegen::module_path(id).into_iter().next() else {
             continue;
         };
         if pmu_defs::model::names::is_ident(&top) && !out.contains(&top) {
@@ -161,15 +161,15 @@ fn expand(input: TokenStream2, call_file: Option<PathBuf>) -> Result<TokenStream
         .collect();
     // The user's generations get their `Arch` marker types too: `Pmu`, the mock and the
     // run-time helpers take them like the built-in ones.
-    let opts = pmu_defs::codegen::Options {
+    let opts = pmu_codegen::Options {
         only: Some(only),
         runtime: true,
-        ..pmu_defs::codegen::Options::external()
+        ..pmu_codegen::Options::external()
     };
     // The validator refuses every name the generator could not use, so this never panics;
     // should it, the user gets an error at the path instead of "proc macro panicked".
     let generated = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        pmu_defs::codegen::generate(&loaded.model, &opts)
+        pmu_codegen::generate(&loaded.model, &opts)
     }));
     let code = generated.map_err(|panic| {
         let what = panic
@@ -451,11 +451,11 @@ mod tests {
         );
         let loaded = loader.finish();
         assert!(!loaded.has_errors(), "{}", loaded.render_diagnostics());
-        let opts = pmu_defs::codegen::Options {
+        let opts = pmu_codegen::Options {
             only: Some(vec!["intel-v5-child".into()]),
-            ..pmu_defs::codegen::Options::external()
+            ..pmu_codegen::Options::external()
         };
-        let code = pmu_defs::codegen::generate(&loaded.model, &opts).to_string();
+        let code = pmu_codegen::generate(&loaded.model, &opts).to_string();
         let code: String = code.split_whitespace().collect();
         assert!(code.contains("pubmodintel{pubmodv5_child{"));
         assert!(code.contains("pubuse::pmu_regs::intel::"), "{code}");

@@ -2,7 +2,7 @@
 //! model's events and for "which models have this event" (`Generation::with_event`).
 //!
 //! A table maps the names of a set (and their perf spellings) to indexes `0..n`, ASCII
-//! case-insensitively. The generator (`pmu-defs` `codegen/phash.rs`) picks a `seed` and one
+//! case-insensitively. The generator (`pmu-codegen` `src/phash.rs`) picks a `seed` and one
 //! *pilot* per bucket so that every name lands in its own slot (the PTHash scheme: bucket
 //! from the high half of the name's hash, slot from the hash mixed with the bucket's pilot).
 //! A lookup hashes the query once (folding it to upper case eight bytes at a time, no

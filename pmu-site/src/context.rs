@@ -17,7 +17,7 @@ pub(crate) struct Ctx<'m> {
     /// Direct children of each generation, in model order.
     pub children: BTreeMap<&'m str, Vec<&'m Generation>>,
     /// (generation, register) → where `pmu-regs` has it.
-    pub rust: BTreeMap<(String, String), pmu_defs::codegen::RegisterPath>,
+    pub rust: BTreeMap<(String, String), pmu_codegen::RegisterPath>,
 }
 
 impl<'m> Ctx<'m> {
@@ -28,7 +28,7 @@ impl<'m> Ctx<'m> {
                 children.entry(p.as_str()).or_default().push(g);
             }
         }
-        let rust = pmu_defs::codegen::register_paths(model)
+        let rust = pmu_codegen::register_paths(model)
             .into_iter()
             .map(|p| ((p.generation.clone(), p.register.clone()), p))
             .collect();

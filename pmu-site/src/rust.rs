@@ -1,5 +1,5 @@
 //! The bridge from a register page to the code: the register's path in `pmu-regs`
-//! ([`pmu_defs::codegen::register_paths`], the layout pass `cargo xtask gen` runs), the
+//! ([`pmu_codegen::register_paths`], the layout pass `cargo xtask gen` runs), the
 //! generations sharing its type, the Cargo feature, and a snippet that builds a constant
 //! value and reads / modifies / writes the register, every method name from
 //! [`pmu_defs::model::names`] (`element_methods`), never spelled here.
@@ -9,7 +9,7 @@
 
 use crate::escape::html;
 use crate::html::gen_link;
-use pmu_defs::codegen::RegisterPath;
+use pmu_codegen::RegisterPath;
 use pmu_defs::model::names::{self, Method};
 use pmu_defs::model::{Field, Generation, Register};
 use std::fmt::Write;
@@ -194,7 +194,7 @@ pub fn section(root: &str, g: &Generation, r: &Register, path: &RegisterPath) ->
             .map(|f| format!("<code>{}</code>", html(f)))
             .collect();
         // The feature that turns on every generation of the kind.
-        let all = if pmu_defs::codegen::is_facility(g) {
+        let all = if pmu_codegen::is_facility(g) {
             "all-facilities"
         } else {
             "all-models"

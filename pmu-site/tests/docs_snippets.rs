@@ -62,7 +62,7 @@ fn register_page_snippets_compile_against_pmu_regs() {
     let ws = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
     let m = model();
     // Two model generations: the first, and the first with a register in a shared module.
-    let paths = pmu_defs::codegen::register_paths(m);
+    let paths = pmu_codegen::register_paths(m);
     let models: BTreeSet<String> = paths
         .iter()
         .filter(|p| !p.features.is_empty())

@@ -7,9 +7,8 @@ use std::path::Path;
 fn checked_in_generated_files_are_current() {
     let loaded = pmu_defs::Loader::new().with_defaults().finish();
     assert!(!loaded.has_errors(), "{}", loaded.render_diagnostics());
-    let files =
-        pmu_defs::codegen::render_split(&loaded.model, &pmu_defs::codegen::Options::internal())
-            .expect("generate and format");
+    let files = pmu_codegen::render_split(&loaded.model, &pmu_codegen::Options::internal())
+        .expect("generate and format");
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../pmu-regs/src");
     for (path, want) in &files {
         let have = std::fs::read_to_string(src.join(path))
@@ -18,12 +17,12 @@ fn checked_in_generated_files_are_current() {
             &have == want,
             "pmu-regs/src/{path} is stale; run `cargo xtask gen`"
         );
-        assert!(have.starts_with(pmu_defs::codegen::HEADER));
+        assert!(have.starts_with(pmu_codegen::HEADER));
     }
     // One Cargo feature per gated generation (CPU models, microarchitectures, facilities), a
     // model's turning on its microarchitecture's.
     let manifest = std::fs::read_to_string(src.join("../Cargo.toml")).unwrap();
-    for f in pmu_defs::codegen::features(&loaded.model) {
+    for f in pmu_codegen::features(&loaded.model) {
         let line = f.manifest_line();
         assert!(
             manifest.contains(&format!("\n{line}\n")),
@@ -38,11 +37,11 @@ fn checked_in_generated_files_are_current() {
 /// `detect::facilities` reports is one.
 #[test]
 fn facilities_are_gated_and_listed() {
-    use pmu_defs::codegen::FeatureKind;
+    use pmu_codegen::FeatureKind;
     use pmu_defs::model::RegisterRole;
     let loaded = pmu_defs::Loader::new().with_defaults().finish();
     let model = &loaded.model;
-    let features = pmu_defs::codegen::features(model);
+    let features = pmu_codegen::features(model);
     let facilities: Vec<&str> = (features.iter())
         .filter(|f| f.kind == FeatureKind::Facility)
         .map(|f| f.name.as_str())
@@ -70,12 +69,12 @@ fn facilities_are_gated_and_listed() {
         );
         assert_eq!(
             facility,
-            pmu_defs::codegen::is_facility(g) || {
+            pmu_codegen::is_facility(g) || {
                 // A facility extending a facility is gated with it.
                 g.ancestors
                     .iter()
                     .filter_map(|a| model.generation(a))
-                    .any(pmu_defs::codegen::is_facility)
+                    .any(pmu_codegen::is_facility)
             },
             "{}",
             g.id
@@ -97,10 +96,10 @@ fn facilities_are_gated_and_listed() {
 #[test]
 fn split_files_reassemble_to_the_macro_expansion() {
     let loaded = pmu_defs::Loader::new().with_defaults().finish();
-    let opts = pmu_defs::codegen::Options::external();
-    let inline = pmu_defs::codegen::generate(&loaded.model, &opts).to_string();
-    let files = pmu_defs::codegen::generate_split(&loaded.model, &opts);
-    let features = pmu_defs::codegen::features(&loaded.model);
+    let opts = pmu_codegen::Options::external();
+    let inline = pmu_codegen::generate(&loaded.model, &opts).to_string();
+    let files = pmu_codegen::generate_split(&loaded.model, &opts);
+    let features = pmu_codegen::features(&loaded.model);
     let mut rebuilt = files[0].text.clone();
     let mut shared = 0;
     for f in &files[1..] {
@@ -115,7 +114,7 @@ fn split_files_reassemble_to_the_macro_expansion() {
             .model
             .generations
             .iter()
-            .find(|g| pmu_defs::codegen::module_path(&g.id) == id_segs);
+            .find(|g| pmu_codegen::module_path(&g.id) == id_segs);
         let cfg = match generation {
             Some(g) => {
                 assert_eq!(f.features, std::slice::from_ref(&g.id), "{}", f.path);
@@ -190,8 +189,7 @@ fn each_register_layout_is_emitted_once() {
     }
 
     let loaded = pmu_defs::Loader::new().with_defaults().finish();
-    let tokens =
-        pmu_defs::codegen::generate(&loaded.model, &pmu_defs::codegen::Options::external());
+    let tokens = pmu_codegen::generate(&loaded.model, &pmu_codegen::Options::external());
     let mut modules = Vec::new();
     register_modules(tokens, &mut modules);
     let definitions = loaded
@@ -243,13 +241,13 @@ fn each_register_layout_is_emitted_once() {
 #[test]
 fn every_event_enum_implements_as_event() {
     let loaded = pmu_defs::Loader::new().with_defaults().finish();
-    let count = |opts: &pmu_defs::codegen::Options, needle: &str| {
-        pmu_defs::codegen::generate(&loaded.model, opts)
+    let count = |opts: &pmu_codegen::Options, needle: &str| {
+        pmu_codegen::generate(&loaded.model, opts)
             .to_string()
             .matches(needle)
             .count()
     };
-    let internal = pmu_defs::codegen::Options::internal();
+    let internal = pmu_codegen::Options::internal();
     let arch_enums = count(&internal, "pub enum ArchEvent");
     let model_enums = count(&internal, "pub enum Event");
     let models = loaded
@@ -272,18 +270,18 @@ fn every_event_enum_implements_as_event() {
         model_enums
     );
     assert_eq!(
-        count(&pmu_defs::codegen::Options::external(), ":: pmu :: AsEvent"),
+        count(&pmu_codegen::Options::external(), ":: pmu :: AsEvent"),
         0
     );
 }
 
-/// The name tables are built by `pmu_defs::codegen::phash` and read by `pmu-regs`'
+/// The name tables are built by `pmu_codegen::phash` and read by `pmu-regs`'
 /// `__private::NameIndex`, both with `pmu_vocab::hash`: the hash folds ASCII case (and only
 /// ASCII case) on names of every length and on bytes outside ASCII, and a table the generator
 /// builds is read back by the generated crate's reader.
 #[test]
 fn name_hash_folds_case_and_generator_tables_read_back() {
-    use pmu_defs::codegen::phash;
+    use pmu_codegen::phash;
     use pmu_regs::__private as rt;
     let mut s = 0x1234_5678_9ABC_DEF0u64;
     let mut next = || {
@@ -324,9 +322,9 @@ fn name_hash_folds_case_and_generator_tables_read_back() {
 #[test]
 fn generation_is_deterministic() {
     let loaded = pmu_defs::Loader::new().with_defaults().finish();
-    let opts = pmu_defs::codegen::Options::internal();
-    let a = pmu_defs::codegen::generate(&loaded.model, &opts).to_string();
-    let b = pmu_defs::codegen::generate(&loaded.model, &opts).to_string();
+    let opts = pmu_codegen::Options::internal();
+    let a = pmu_codegen::generate(&loaded.model, &opts).to_string();
+    let b = pmu_codegen::generate(&loaded.model, &opts).to_string();
     assert_eq!(a, b);
 }
 
@@ -841,8 +839,7 @@ mod generated_docs {
     fn shipped_definitions() {
         let loaded = pmu_defs::Loader::new().with_defaults().finish();
         assert!(!loaded.has_errors(), "{}", loaded.render_diagnostics());
-        let tokens =
-            pmu_defs::codegen::generate(&loaded.model, &pmu_defs::codegen::Options::external());
+        let tokens = pmu_codegen::generate(&loaded.model, &pmu_codegen::Options::external());
         let docs = docs(tokens);
         assert!(docs.len() > 10_000, "only {} doc strings found", docs.len());
         // The definitions do use the notation: it is escaped, not absent.
@@ -932,10 +929,10 @@ events:
         let loaded = loader.finish();
         assert!(!loaded.has_errors(), "{}", loaded.render_diagnostics());
         for opts in [
-            pmu_defs::codegen::Options::external(),
-            pmu_defs::codegen::Options::internal(),
+            pmu_codegen::Options::external(),
+            pmu_codegen::Options::internal(),
         ] {
-            let docs = docs(pmu_defs::codegen::generate(&loaded.model, &opts));
+            let docs = docs(pmu_codegen::generate(&loaded.model, &opts));
             // Each prose key reaches the output, escaped.
             for want in [
                 r"Title with EAX\[7:0\]",
@@ -988,9 +985,8 @@ fn array_element_docs_give_the_elements_own_bits_and_counter() {
     use pmu_defs::model::CounterKind;
     let loaded = pmu_defs::Loader::new().with_defaults().finish();
     // `generated.rs` and the files of the gated generations (microarchitectures, models).
-    let files =
-        pmu_defs::codegen::render_split(&loaded.model, &pmu_defs::codegen::Options::internal())
-            .expect("generate and format");
+    let files = pmu_codegen::render_split(&loaded.model, &pmu_codegen::Options::internal())
+        .expect("generate and format");
     let code: String = files.into_iter().map(|(_, text)| text).collect();
     let mut checked = 0;
     for g in loaded
@@ -1142,11 +1138,11 @@ registers:
     let loaded = loader.finish();
     assert!(!loaded.has_errors(), "{}", loaded.render_diagnostics());
     let model = &loaded.model;
-    let gated = |id: &str| pmu_defs::codegen::is_gated(model, model.generation(id).unwrap());
+    let gated = |id: &str| pmu_codegen::is_gated(model, model.generation(id).unwrap());
     assert!(!gated("acme-base"), "the base of a chain with counters");
     assert!(!gated("acme-v1"));
     assert!(gated("acme-energy"), "a facility");
-    let features: Vec<String> = (pmu_defs::codegen::features(model).into_iter())
+    let features: Vec<String> = (pmu_codegen::features(model).into_iter())
         .map(|f| f.name)
         .collect();
     assert_eq!(features, ["acme-energy"]);

@@ -29,7 +29,7 @@
 //! A fourth test checks the other direction: every item the generator emits for the shipped
 //! definitions is either derived by `pmu_defs::model::names` or listed in its `RESERVED_*` tables.
 
-use pmu_defs::codegen::{Options, generate};
+use pmu_codegen::{Options, generate};
 use pmu_defs::model::names::KEYWORDS;
 use pmu_defs::{Loaded, Loader, Severity};
 use proc_macro2::{TokenStream, TokenTree};

@@ -18,8 +18,8 @@
 //! with placement, and a field valid only on some instances has its setter only on a placed
 //! `Builder`.
 
+use pmu_codegen::{Options, generate};
 use pmu_defs::Loader;
-use pmu_defs::codegen::{Options, generate};
 use pmu_defs::model::names;
 use pmu_defs::model::{Access, Field, Generation, Register};
 use std::collections::BTreeSet;

@@ -21,7 +21,7 @@ use std::collections::BTreeSet;
 // ---------------------------------------------------------------------------------------
 
 /// An architectural generation the run-time layer programs: not a CPU model, and with the
-/// counter and event-select roles (the rule `codegen/runtime.rs` applies).
+/// counter and event-select roles (the rule `pmu-codegen/src/runtime.rs` applies).
 fn is_pmu_generation(g: &pmu_defs::model::Generation) -> bool {
     use pmu_defs::model::RegisterRole;
     g.cpus.is_empty()
@@ -37,7 +37,7 @@ fn register_tables_match_the_model() {
     let gated = |id: &str| {
         model
             .generation(id)
-            .is_some_and(|g| pmu_defs::codegen::is_gated(model, g))
+            .is_some_and(|g| pmu_codegen::is_gated(model, g))
     };
     let ids: BTreeSet<&str> = (model.generations.iter())
         .filter(|g| is_pmu_generation(g))

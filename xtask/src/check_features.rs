@@ -1,10 +1,10 @@
 //! `cargo xtask check-features`: `cargo check` of pmu-regs with each generation feature on its
 //! own, so that a module gated behind one feature never names an item gated behind another
 //! (`all-models` turns them all on together and would not notice). The features come from
-//! the definitions (`pmu_defs::codegen::features`), as `cargo xtask gen` writes them into
+//! the definitions (`pmu_codegen::features`), as `cargo xtask gen` writes them into
 //! `pmu-regs/Cargo.toml`.
 
-use pmu_defs::codegen::{Feature, FeatureKind};
+use pmu_codegen::{Feature, FeatureKind};
 use std::collections::BTreeSet;
 use std::path::Path;
 use std::process::{Command, ExitCode};
@@ -13,7 +13,7 @@ use std::time::Instant;
 /// Checks each feature of `sample` (or of every feature, with `all`) alone; prints one line per
 /// feature and fails when any check does.
 pub fn run(root: &Path, model: &pmu_defs::Model, all: bool) -> ExitCode {
-    let features = pmu_defs::codegen::features(model);
+    let features = pmu_codegen::features(model);
     let picked = if all {
         features.iter().map(|f| f.name.as_str()).collect()
     } else {

@@ -30,9 +30,9 @@ pub fn expected(
             std::fs::read_to_string(src.join(path)).ok()
         }
     };
-    let files = pmu_defs::codegen::render_split_reusing(
+    let files = pmu_codegen::render_split_reusing(
         &loaded.model,
-        &pmu_defs::codegen::Options::internal(),
+        &pmu_codegen::Options::internal(),
         &previous,
     )?;
     let mut out = BTreeMap::new();
@@ -43,7 +43,7 @@ pub fn expected(
         .map_err(|e| format!("cannot read {MANIFEST}: {e}"))?;
     out.insert(
         PathBuf::from(MANIFEST),
-        with_features(&manifest, &pmu_defs::codegen::features(&loaded.model))?,
+        with_features(&manifest, &pmu_codegen::features(&loaded.model))?,
     );
     out.insert(
         PathBuf::from(xtask::coverage::PATH),
@@ -54,11 +54,8 @@ pub fn expected(
 
 /// `manifest` with the block between the markers replaced by one feature per gated generation
 /// (CPU models, microarchitectures, facilities) plus `all-models` and `all-facilities`.
-fn with_features(
-    manifest: &str,
-    features: &[pmu_defs::codegen::Feature],
-) -> Result<String, String> {
-    use pmu_defs::codegen::FeatureKind;
+fn with_features(manifest: &str, features: &[pmu_codegen::Feature]) -> Result<String, String> {
+    use pmu_codegen::FeatureKind;
     let (Some(b), Some(e)) = (manifest.find(BEGIN), manifest.find(END)) else {
         return Err(format!(
             "{MANIFEST} has no generated feature block; add the lines\n{BEGIN}\n{END}\nunder [features]"

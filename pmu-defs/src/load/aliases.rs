@@ -12,7 +12,8 @@
 //! A term is one or more words of `A-Z`/`0-9` joined by `_`. The loader reports a bad term,
 //! a pair whose two terms are equal and a pair given twice as `invalid-alias` (an error, at
 //! the term), and a pair neither of whose terms occurs in any name of the model as
-//! `unused-alias` (a warning, [`crate::validate::aliases::check_used`]). [`keywords`] gives the search terms a name gains.
+//! `unused-alias` (a warning, [`crate::validate::aliases::check_used`]). [`keywords`] gives
+//! the search terms a name gains.
 
 use crate::diag::Diagnostic;
 use crate::load::de::Cx;

@@ -13,13 +13,13 @@
 //! part's core types) or for some of the CPU models a generation lists in its `cpus:`
 //! (`family-model:`), when the name covers fewer CPUs than the event list does. A generation
 //! or family/model no generation lists, and a name (or spelling in `also:`) given twice, are
-//! `invalid-cpu-name` errors at their place ([`crate::validate::cpu_names::check`]). Names are matched without regard to case,
-//! spaces, `-` and `_`.
+//! `invalid-cpu-name` errors at their place ([`crate::validate::cpu_names::check`]). Names
+//! are matched without regard to case, spaces, `-` and `_`.
 //!
-//! [`Model::find_cpu`](crate::model::Model::find_cpu) takes a query in any of the forms users type: a generation id
-//! (`intel-skylake`, or `skylake` without its vendor), a name from these files, or a
-//! family/model (`06_8F` as Intel writes it, `GenuineIntel-6-8F` as its mapfile does,
-//! `19h/11h`).
+//! [`Model::find_cpu`](crate::model::Model::find_cpu) takes a query in any of the forms
+//! users type: a generation id (`intel-skylake`, or `skylake` without its vendor), a name from
+//! these files, or a family/model (`06_8F` as Intel writes it, `GenuineIntel-6-8F` as its
+//! mapfile does, `19h/11h`).
 
 use crate::diag::Diagnostic;
 use crate::load::de::{Cx, Spanned};

@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 /// cores (or the current thread alone, for one item or one core); the result of `i` at index
 /// `i` of a vector of `len`, `None` where `order` does not name an index or its thread
 /// panicked.
-pub(crate) fn run_ordered<T: Send>(
+pub fn run_ordered<T: Send>(
     order: &[usize],
     len: usize,
     work: &(dyn Fn(usize) -> T + Sync),

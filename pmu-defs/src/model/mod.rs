@@ -1,4 +1,5 @@
-//! The resolved model: every generation with its `extends` chain applied.
+//! The product of the pipeline, the resolved model: every generation with its `extends` chain
+//! applied.
 //!
 //! This is what `cargo xtask dump --json` prints and what the code generator reads. Reserved
 //! bits are derived here (everything no field covers), never written by hand. The

@@ -117,7 +117,7 @@ fn search_index_covers_every_name_and_every_result_opens_a_page() {
 /// it, and links every other generation with the same type.
 #[test]
 fn register_pages_show_their_rust_path_and_the_generations_sharing_the_type() {
-    for p in pmu_defs::codegen::register_paths(model()) {
+    for p in pmu_codegen::register_paths(model()) {
         let page = reg_page(&p.generation, &p.register);
         let text = site().get(&page).unwrap();
         assert!(

@@ -1,0 +1,259 @@
+//! Fields as the passes see them: every element of a field array and every part of a split
+//! field ([`Elem`]), and the tock-registers items of a register.
+
+use super::Cx;
+use super::doc::escape_doc;
+use super::util::{ident, lit_u64, max_of};
+use pmu_defs::model::names;
+use pmu_defs::model::{Field, Register};
+use proc_macro2::TokenStream;
+use quote::quote;
+
+/// One element of a (possibly arrayed, possibly split) field, flattened for emission.
+pub(super) struct Elem {
+    /// Index within the array (0 for plain fields).
+    pub(super) index: u32,
+    /// Upper-case display name: `EN_PMC3` or `UMASK`.
+    pub(super) name: String,
+    /// Method stem: `en_pmc3` or `umask`.
+    pub(super) stem: String,
+    /// Register bit offset of each part, low part first.
+    pub(super) parts: Vec<(u32, u32)>, // (lsb, width)
+}
+
+/// The elements of `f`, in index order, with their names and method stems (`EN_PMC3`,
+/// `en_pmc3`; see [`names::stem`]).
+pub(super) fn elems(f: &Field) -> Vec<Elem> {
+    names::element_names(f)
+        .into_iter()
+        .enumerate()
+        .map(|(i, name)| {
+            let i = i as u32;
+            let shift = f.array.map_or(0, |a| a.stride * i);
+            Elem {
+                index: i,
+                stem: names::stem(&name),
+                name,
+                parts: f.bits.iter().map(|b| (b.lsb + shift, b.width())).collect(),
+            }
+        })
+        .collect()
+}
+
+impl Elem {
+    /// Expression reading the logical value as u64 from `self.0`, parenthesised.
+    pub(super) fn extract(&self) -> TokenStream {
+        let bare = self.extract_bare();
+        quote! { (#bare) }
+    }
+
+    /// The same without outer parentheses, for `let` values and arguments.
+    pub(super) fn extract_bare(&self) -> TokenStream {
+        let mut terms = Vec::new();
+        let mut produced = 0;
+        for &(lsb, w) in &self.parts {
+            let m = lit_u64(max_of(w));
+            let term = if self.parts.len() == 1 {
+                quote! { (self.0 >> #lsb) & #m }
+            } else if produced == 0 {
+                quote! { ((self.0 >> #lsb) & #m) }
+            } else {
+                quote! { (((self.0 >> #lsb) & #m) << #produced) }
+            };
+            terms.push(term);
+            produced += w;
+        }
+        quote! { #(#terms)|* }
+    }
+
+    /// Register bits the element covers (all parts).
+    pub(super) fn mask(&self) -> u64 {
+        self.parts
+            .iter()
+            .fold(0, |m, &(lsb, w)| m | (max_of(w) << lsb))
+    }
+
+    /// Expression: `self.0` with the element replaced by `v: u64` (already range-checked).
+    pub(super) fn insert(&self, v: TokenStream) -> TokenStream {
+        let mut mask = 0u64;
+        let mut terms = Vec::new();
+        let mut consumed = 0;
+        for &(lsb, w) in &self.parts {
+            mask |= max_of(w) << lsb;
+            let m = lit_u64(max_of(w));
+            terms.push(quote! { (((#v >> #consumed) & #m) << #lsb) });
+            consumed += w;
+        }
+        let clear = lit_u64(!mask);
+        quote! { Self((self.0 & #clear) #(| #terms)*) }
+    }
+}
+
+impl Elem {
+    /// Expression: element `index` of an array whose element 0 is `self`, `index * stride`
+    /// bits above it (`shift`, a `u32` expression; the caller has checked the index): the
+    /// same shifts and masks as [`Elem::extract`], moved by `shift`, so a run-time index
+    /// is one shift, not a jump table.
+    pub(super) fn extract_shifted(&self, shift: &TokenStream) -> TokenStream {
+        let mut terms = Vec::new();
+        let mut produced = 0u32;
+        for &(lsb, w) in &self.parts {
+            let m = lit_u64(max_of(w));
+            terms.push(if self.parts.len() == 1 {
+                quote! { (self.0 >> (#lsb + #shift)) & #m }
+            } else if produced == 0 {
+                quote! { ((self.0 >> (#lsb + #shift)) & #m) }
+            } else {
+                quote! { (((self.0 >> (#lsb + #shift)) & #m) << #produced) }
+            });
+            produced += w;
+        }
+        quote! { (#(#terms)|*) }
+    }
+
+    /// Expression: `self.0` with element `index` (see [`Elem::extract_shifted`]) replaced by
+    /// `v: u64` (already range-checked).
+    pub(super) fn insert_shifted(&self, v: TokenStream, shift: &TokenStream) -> TokenStream {
+        let mask = lit_u64(self.mask());
+        let mut terms = Vec::new();
+        let mut consumed = 0u32;
+        for &(lsb, w) in &self.parts {
+            let m = lit_u64(max_of(w));
+            terms.push(quote! { (((#v >> #consumed) & #m) << (#lsb + #shift)) });
+            consumed += w;
+        }
+        quote! { Self((self.0 & !(#mask << #shift)) #(| #terms)*) }
+    }
+}
+
+/// Tock field names for an element ([`names::tock_names`]: `_LO`/`_HI` for two parts), with
+/// each part's offset and width.
+pub(super) fn tock_parts(e: &Elem) -> Vec<(String, u32, u32)> {
+    names::tock_names(&e.name, e.parts.len())
+        .into_iter()
+        .zip(&e.parts)
+        .map(|(n, &(lsb, w))| (n, lsb, w))
+        .collect()
+}
+
+pub(super) use pmu_defs::model::names::{w1_verb, writable};
+
+impl Cx<'_> {
+    /// The tock-registers items of `r`, written out rather than through `register_bitmasks!`
+    /// (whose per-field enums, derives and `TryFromValue` impls were a quarter of the crate's
+    /// build): per element and split part, a `Field` constant and a module of the same name
+    /// with `SET`, `CLEAR` and, on a single-part field with named values, one `FieldValue`
+    /// constant per value and `Value`, the register module's own enum of those values (which
+    /// implements `TryFromValue`, see [`value_enum`](super::value::value_enum), and, unless the
+    /// field is an array, converts into the field's `FieldValue`); then
+    /// `RegisterDebugInfo` for `LocalRegisterCopy::debug`. Empty for a register without fields.
+    pub(super) fn tock_block(&self, r: &Register) -> TokenStream {
+        let (tock, krate) = (&self.tock, &self.krate);
+        let mut items = Vec::new();
+        let (mut names_, mut fields_, mut enums_) = (Vec::new(), Vec::new(), Vec::new());
+        for f in &r.fields {
+            let en = (!f.values.is_empty()).then(|| ident(&names::value_enum(&f.name)));
+            for e in elems(f) {
+                let single = e.parts.len() == 1;
+                for (tname, lsb, w) in tock_parts(&e) {
+                    let tid = ident(&tname);
+                    let doc = tock_doc(f, &e, lsb, w);
+                    let mask = lit_u64(max_of(w));
+                    let lsb_lit = proc_macro2::Literal::usize_unsuffixed(lsb as usize);
+                    let named = match (&en, single) {
+                        (Some(en), true) => {
+                            let consts = f.values.iter().map(|v| {
+                                let vn = ident(&names::tock_value(&v.name));
+                                let (vv, vd) = (lit_u64(v.value), escape_doc(&v.doc));
+                                quote! {
+                                    #[doc = #vd]
+                                    pub const #vn: #tock::fields::FieldValue<u64, super::Register> =
+                                        #tock::fields::FieldValue::<u64, super::Register>::new(#mask, #lsb_lit, #vv);
+                                }
+                            });
+                            enums_.push(quote!(#en));
+                            // tock's `FIELD::Value::X.into()`: one offset per enum, so not on
+                            // a field array, whose elements share the enum.
+                            if f.array.is_none() {
+                                items.push(quote! {
+                                    impl From<#en> for #tock::fields::FieldValue<u64, Register> {
+                                        fn from(v: #en) -> Self {
+                                            Self::new(#mask, #lsb_lit, v as u64)
+                                        }
+                                    }
+                                });
+                            }
+                            let vdoc = format!(
+                                "The named values of this field: `{en}`, the register's value enum."
+                            );
+                            quote! {
+                                #(#consts)*
+                                #[doc = #vdoc]
+                                pub use super::#en as Value;
+                            }
+                        }
+                        _ => {
+                            enums_.push(quote!(#krate::__private::NoValues));
+                            quote!()
+                        }
+                    };
+                    items.push(quote! {
+                        #[doc = #doc]
+                        #[allow(non_upper_case_globals)]
+                        pub const #tid: #tock::fields::Field<u64, Register> =
+                            #tock::fields::Field::<u64, Register>::new(#mask, #lsb_lit);
+                        #[doc = #doc]
+                        #[allow(non_snake_case)]
+                        pub mod #tid {
+                            /// All bits of the field set.
+                            pub const SET: #tock::fields::FieldValue<u64, super::Register> =
+                                #tock::fields::FieldValue::<u64, super::Register>::new(#mask, #lsb_lit, #mask);
+                            /// All bits of the field clear.
+                            pub const CLEAR: #tock::fields::FieldValue<u64, super::Register> =
+                                #tock::fields::FieldValue::<u64, super::Register>::new(#mask, #lsb_lit, 0);
+                            #named
+                        }
+                    });
+                    names_.push(tname);
+                    fields_.push(tid);
+                }
+            }
+        }
+        if items.is_empty() {
+            return quote!();
+        }
+        let name = &r.name;
+        let seq = enums_.iter().rev().fold(
+            quote!(#tock::debug::FieldValueEnumNil),
+            |rest, e| quote!(#tock::debug::FieldValueEnumCons<u64, #e, #rest>),
+        );
+        quote! {
+            #(#items)*
+            impl #tock::debug::RegisterDebugInfo<u64> for Register {
+                type FieldValueEnumTypes = #seq;
+                fn name() -> &'static str { #name }
+                fn field_names() -> &'static [&'static str] { &[#(#names_),*] }
+                fn fields() -> &'static [#tock::fields::Field<u64, Self>] { &[#(#fields_),*] }
+            }
+        }
+    }
+}
+
+/// The doc of one tock-registers field: the field's doc, its bits, its access.
+fn tock_doc(f: &Field, e: &Elem, lsb: u32, w: u32) -> String {
+    format!(
+        "{} (bits {}{}, {})",
+        escape_doc(f.doc.trim_end()),
+        if w == 1 {
+            format!("{lsb}")
+        } else {
+            format!("{}:{}", lsb + w - 1, lsb)
+        },
+        if e.parts.len() > 1 {
+            format!(", part of logical field {}", e.name)
+        } else {
+            String::new()
+        },
+        f.access.as_str()
+    )
+}

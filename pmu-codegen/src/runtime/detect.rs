@@ -1,0 +1,89 @@
+//! The detection rule of each generation (`detect:` and `cpus:`) as the run-time layer's
+//! `DetectSpec`.
+
+use super::*;
+
+/// `family-model` of `cpus:` (`GenuineIntel-6-4E`, `GenuineIntel-6-55-[01234]`) as numbers.
+pub(super) fn cpu_model(family_model: &str) -> Option<(u32, u32, u16)> {
+    let mut parts = family_model.split('-').skip(1);
+    let family = u32::from_str_radix(parts.next()?, 16).ok()?;
+    let model = u32::from_str_radix(parts.next()?, 16).ok()?;
+    let steppings = match parts.next() {
+        None => u16::MAX,
+        Some(s) => {
+            let digits = s.trim_start_matches('[').trim_end_matches(']');
+            let mut mask = 0u16;
+            for c in digits.chars() {
+                mask |= 1 << c.to_digit(16)?;
+            }
+            mask
+        }
+    };
+    Some((family, model, steppings))
+}
+
+/// `const DETECT`: the `detect:` condition, the CPU models and the enumeration roles.
+pub(super) fn detect_spec(krate: &TokenStream, g: &Generation) -> TokenStream {
+    let vendor = format_ident!("{}", camel(&format!("{:?}", g.vendor)));
+    let depth = g.ancestors.len() as u32;
+    let ancestors = &g.ancestors;
+    let condition = g
+        .detect
+        .as_ref()
+        .and_then(|d| d.cpuid.as_ref())
+        .and_then(|c| {
+            let leaf = g.cpuid_leaf(&c.leaf)?;
+            let reg = leaf.registers.iter().find(|r| r.register == c.register)?;
+            let f = reg.fields.iter().find(|f| f.name == c.field)?;
+            let field = cpuid_field(krate, leaf, &reg.register, f);
+            let at_least = c.at_least as u32;
+            Some(quote!(Some((#field, #at_least))))
+        });
+    let condition = condition.unwrap_or(quote!(None));
+    let family = opt(
+        g.detect.as_ref().and_then(|d| d.family_at_least),
+        |f| quote!(#f),
+    );
+    let cpus = g.cpus.iter().filter_map(|c| {
+        let (family, model, steppings) = cpu_model(&c.family_model)?;
+        let core_type = opt(c.core_type, |t| quote!(#t));
+        Some(quote! {
+            #krate::arch::CpuModel { family: #family, model: #model, steppings: #steppings, core_type: #core_type }
+        })
+    });
+    let r = |role| cpuid_role(krate, g, role);
+    let (gc, gw, fc, fw) = (
+        r(FieldRole::GeneralCount),
+        r(FieldRole::GeneralWidth),
+        r(FieldRole::FixedCount),
+        r(FieldRole::FixedWidth),
+    );
+    let (fb, gp, fp, el) = (
+        r(FieldRole::FixedBitmap),
+        r(FieldRole::GeneralPresent),
+        r(FieldRole::FixedPresent),
+        r(FieldRole::EventsLength),
+    );
+    let (ad, u2, eq, sb) = (
+        r(FieldRole::AnythreadDeprecated),
+        r(FieldRole::Umask2Supported),
+        r(FieldRole::EqSupported),
+        r(FieldRole::SubleafBitmap),
+    );
+    quote! {
+        #krate::arch::DetectSpec {
+            vendor: #krate::arch::Vendor::#vendor,
+            depth: #depth,
+            ancestors: &[#(#ancestors),*],
+            cpuid: #condition,
+            family_at_least: #family,
+            cpus: &[#(#cpus),*],
+            enumeration: #krate::arch::EnumerationSpec {
+                general_count: #gc, general_width: #gw, fixed_count: #fc, fixed_width: #fw,
+                fixed_bitmap: #fb, general_present: #gp, fixed_present: #fp,
+                events_length: #el, anythread_deprecated: #ad, umask2_supported: #u2,
+                eq_supported: #eq, subleaf_bitmap: #sb,
+            },
+        }
+    }
+}

@@ -1,0 +1,106 @@
+//! What the run-time tables say about a register: its [`Access`], its [`Role`] in the PMU, and
+//! [`RegInfo`] with the names and decoding of its instances.
+
+use super::*;
+
+/// How software may access a register, and what a register does in the PMU: the YAML's
+/// `access:` and `role:`, shared with the generator (`pmu_vocab`).
+pub use pmu_vocab::{Access, Role};
+
+/// One register family of a generation: its MSRs and what they are.
+#[derive(Clone, Copy)]
+pub struct RegInfo {
+    /// Register name, as in the manuals (and the generated module).
+    pub name: &'static str,
+    /// Every MSR address, by index (one entry for a single register).
+    pub addresses: &'static [u32],
+    /// The second address of each instance (`alias-msr:`, perfmon v6's `0x1900 + 4n`), by
+    /// index; empty for a register without one. The same register as `addresses`.
+    pub alias_addresses: &'static [u32],
+    /// Bits no field covers.
+    pub reserved_mask: u64,
+    /// Access, checked by trait bounds on the generated `Instance` type.
+    pub access: Access,
+    /// What the register does for the run-time layer (its YAML `role:`).
+    pub role: Option<Role>,
+    /// Formats a value read from the register with its generated `Debug` (field by field);
+    /// `None` for write-only registers.
+    pub decode: Option<fn(u64, &mut fmt::Formatter<'_>) -> fmt::Result>,
+}
+
+impl RegInfo {
+    /// The index of `address` in this family (its own address or its alias), if it belongs
+    /// to it.
+    pub fn index_of(&self, address: u32) -> Option<u32> {
+        let own = self.addresses.iter().position(|&a| a == address);
+        let alias = || self.alias_addresses.iter().position(|&a| a == address);
+        own.or_else(alias).map(|i| i as u32)
+    }
+
+    /// `name` with the instance index for families (`IA32_PMC3`), plain otherwise.
+    pub fn instance_name(&self, index: u32) -> InstanceName {
+        InstanceName {
+            name: self.name,
+            index: (self.addresses.len() > 1).then_some(index),
+        }
+    }
+
+    /// A value of this register, displayed with its generated field-by-field `Debug`.
+    pub fn decoded(&self, bits: u64) -> Decoded {
+        Decoded {
+            bits,
+            decode: self.decode,
+        }
+    }
+}
+
+impl fmt::Debug for RegInfo {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("RegInfo")
+            .field("name", &self.name)
+            .field("addresses", &self.addresses)
+            .field("alias_addresses", &self.alias_addresses)
+            .field("reserved_mask", &format_args!("{:#x}", self.reserved_mask))
+            .field("access", &self.access)
+            .field("role", &self.role)
+            .finish()
+    }
+}
+
+/// `IA32_PMC3` / `IA32_PERF_GLOBAL_CTRL` ([`RegInfo::instance_name`]).
+#[derive(Clone, Copy, Debug)]
+pub struct InstanceName {
+    pub(super) name: &'static str,
+    pub(super) index: Option<u32>,
+}
+
+impl fmt::Display for InstanceName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.index {
+            Some(i) => write!(f, "{}{}", self.name, i),
+            None => f.write_str(self.name),
+        }
+    }
+}
+
+/// A register value shown field by field ([`RegInfo::decoded`]).
+#[derive(Clone, Copy)]
+pub struct Decoded {
+    pub(super) bits: u64,
+    pub(super) decode: Option<fn(u64, &mut fmt::Formatter<'_>) -> fmt::Result>,
+}
+
+impl fmt::Display for Decoded {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.decode {
+            Some(d) => d(self.bits, f),
+            None => write!(f, "{:#x}", self.bits),
+        }
+    }
+}
+
+impl fmt::Debug for Decoded {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
