@@ -262,7 +262,18 @@ const PMU_DEFS_PHASES: &[(&str, &[&str])] = &[
 ];
 
 /// The crates whose module graphs are checked (folder below the workspace root).
-const GRAPH_CRATES: &[&str] = &["pmu-defs", "pmu-codegen"];
+const GRAPH_CRATES: &[&str] = &[
+    "pmu-vocab",
+    "pmu-defs",
+    "pmu-codegen",
+    // Not yet pmu-import: its `amd` and `corpus` modules import each other (the AMD corpus
+    // reader uses the corpus's file helpers, the corpus dispatches to it).
+    "pmu-macros",
+    "pmu-regs",
+    "pmu-cli",
+    "pmu-site",
+    "xtask",
+];
 
 /// A crate's modules, `a::b` (the root is `""`) to file, test modules left out.
 fn crate_modules(src: &Path) -> BTreeMap<String, PathBuf> {
@@ -779,10 +790,20 @@ fn the_import_graph_reader_sees_what_it_looks_for() {
 
 /// Hand-written Rust files of these folders stay under [`MAX_LINES`] lines, their test
 /// modules aside.
-const SHORT_FILE_DIRS: &[&str] = &["pmu-defs/src/", "pmu-codegen/src/", "pmu-regs/src/"];
+const SHORT_FILE_DIRS: &[&str] = &[
+    "pmu-vocab/src/",
+    "pmu-defs/src/",
+    "pmu-codegen/src/",
+    "pmu-import/src/",
+    "pmu-macros/src/",
+    "pmu-regs/src/",
+    "pmu-cli/src/",
+    "pmu-site/src/",
+    "xtask/src/",
+];
 
-/// Left out: the perfmon importer (moving into a crate of its own, split there).
-const LONG_FILES_ALLOWED: &[&str] = &["pmu-defs/src/perfmon.rs"];
+/// Files allowed to be longer (data tables); none today.
+const LONG_FILES_ALLOWED: &[&str] = &[];
 
 const MAX_LINES: usize = 800;
 
