@@ -38,21 +38,29 @@ use std::time::Instant;
 
 /// What the copy needs to build `xtask` and `pmu-regs`: the workspace files and these crates.
 const ROOT_FILES: [&str; 3] = ["Cargo.toml", "Cargo.lock", "rust-toolchain.toml"];
-const DIRS: [&str; 7] = [
+const DIRS: [&str; 11] = [
     ".cargo",
     "pmu-cli",
+    "pmu-codegen",
     "pmu-defs",
+    "pmu-import",
     "pmu-macros",
     "pmu-regs",
+    "pmu-site",
+    "pmu-vocab",
     "tests",
     "xtask",
 ];
 /// Workspace members of the copy (the real workspace also has the examples).
-const MEMBERS: [&str; 6] = [
+const MEMBERS: [&str; 10] = [
     "pmu-cli",
+    "pmu-codegen",
     "pmu-defs",
+    "pmu-import",
     "pmu-macros",
     "pmu-regs",
+    "pmu-site",
+    "pmu-vocab",
     "tests",
     "xtask",
 ];
