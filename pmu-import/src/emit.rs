@@ -7,7 +7,7 @@ use crate::intel::event::PerfmonEvent;
 use crate::mapfile::MapRow;
 use crate::report::{Issue, Level};
 use pmu_defs::Span;
-use pmu_defs::model::{CounterSet, Event};
+use pmu_defs::model::{CounterSet, EVENT_FLAGS, Event};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
@@ -186,28 +186,11 @@ pub(crate) fn event_line(e: &PerfmonEvent, version: u8, allow: &[(&str, &str)]) 
     if let Some(c) = e.facts.collect_pebs_record {
         kv.push(("collect-pebs-record", c.to_string()));
     }
-    for (k, v) in [
-        ("precise", e.facts.precise),
-        ("speculative", e.facts.speculative),
-    ] {
-        if let Some(v) = v {
-            kv.push((k, v.to_string()));
-        }
-    }
-    let flags = [
-        ("deprecated", e.facts.deprecated),
-        ("taken-alone", e.facts.taken_alone),
-        ("data-la", e.facts.data_la),
-        ("l1-hit-indication", e.facts.l1_hit_indication),
-        ("offcore", e.facts.offcore),
-        ("offmodule", e.facts.offmodule),
-        ("msr-per-umask", e.facts.msr_per_umask),
-        ("ellc", e.facts.ellc),
-        ("precise-store", e.facts.precise_store),
-    ];
-    for (k, v) in flags {
-        if v {
-            kv.push((k, "true".into()));
+    // A tristate flag is written whenever stated, another only when set.
+    for f in EVENT_FLAGS {
+        match e.facts.flag(f) {
+            Some(v) if f.tristate || v => kv.push((f.key, v.to_string())),
+            _ => {}
         }
     }
     if !e.facts.errata.is_empty() {

@@ -7,5 +7,5 @@ pub mod json;
 pub(crate) mod reader;
 
 pub use arch::{ARCH_VERSIONS, ArchVersion, guess_arch_version};
-pub use event::{EVENT_KEYS, PerfmonEvent, PerfmonFile};
+pub use event::{PerfmonEvent, PerfmonFile, event_keys};
 pub use json::parse_file;

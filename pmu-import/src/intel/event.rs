@@ -1,10 +1,11 @@
 //! The event model of one perfmon file: what Intel's list states for each event.
 
-use pmu_defs::model::{CounterSet, Event};
+use pmu_defs::model::{CounterSet, EVENT_FLAGS, Event};
 use std::collections::BTreeSet;
 
-/// Keys of an event object that the importer reads (descriptions are read and dropped).
-pub const EVENT_KEYS: &[&str] = &[
+/// Keys of an event object that the importer reads: these, and the flags'
+/// ([`EventFlag::intel`](pmu_defs::model::EventFlag::intel)). Descriptions are read and dropped.
+const NON_FLAG_KEYS: &[&str] = &[
     "EventName",
     "EventCode",
     "UMask",
@@ -22,24 +23,23 @@ pub const EVENT_KEYS: &[&str] = &[
     "MSRIndex",
     "MSRValue",
     "PEBS",
-    "Precise",
-    "Speculative",
     "CollectPEBSRecord",
-    "Deprecated",
-    "TakenAlone",
-    "Data_LA",
-    "L1_Hit_Indication",
-    "Offcore",
-    "Offmodule",
     "CounterType",
     "ProgrammingRestriction",
-    "ELLC",
-    "PRECISE_STORE",
     "Errata",
     "SampleAfterValue",
     "BriefDescription",
     "PublicDescription",
 ];
+
+/// Every key of an event object that the importer reads: [`EVENT_FLAGS`]' Intel keys and the
+/// others (codes, counters, MSR, errata, period, descriptions).
+pub fn event_keys() -> impl Iterator<Item = &'static str> {
+    NON_FLAG_KEYS
+        .iter()
+        .copied()
+        .chain(EVENT_FLAGS.iter().filter_map(|f| f.intel))
+}
 
 /// Keys of the `Header` object.
 pub(crate) const HEADER_KEYS: &[&str] =

@@ -61,23 +61,17 @@ impl<'de> Deserialize<'de> for Entries<'de> {
     }
 }
 
-/// Keys of an event object that are flags ("0" or "1"): a JSON boolean is read as one.
-pub(crate) const FLAG_KEYS: &[&str] = &[
-    "AnyThread",
-    "Data_LA",
-    "Deprecated",
-    "ELLC",
-    "EdgeDetect",
-    "Equal",
-    "Invert",
-    "Offcore",
-    "Offmodule",
-    "PRECISE_STORE",
-    "TakenAlone",
-    "L1_Hit_Indication",
-    "Precise",
-    "Speculative",
-];
+/// Keys of an event object that are select-register flags ("0" or "1"); with the event
+/// flags' Intel keys ([`is_flag_key`]), a JSON boolean is read as one.
+const SELECT_FLAG_KEYS: &[&str] = &["AnyThread", "EdgeDetect", "Equal", "Invert"];
+
+/// True for a key whose value is a flag ("0" or "1", or a JSON boolean read as one).
+pub(crate) fn is_flag_key(key: &str) -> bool {
+    SELECT_FLAG_KEYS.contains(&key)
+        || pmu_defs::model::EVENT_FLAGS
+            .iter()
+            .any(|f| f.intel == Some(key))
+}
 
 /// What a raw JSON value is.
 pub(crate) enum Val<'a> {
