@@ -4,14 +4,24 @@
 //! hypervisor hiding the PMU, a newer version than the definitions know, ...).
 
 use crate::cpu::describe;
-use pmu_regs::detect::PmuInfo;
+use pmu_regs::detect::{CpuidEntry, CpuidTable, PmuInfo, detect, parse_cpuid_dump};
 use std::fmt::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-/// Runs `pmu info`; `defs` adds the CPU names the definitions give this model.
-pub fn run(paths: &[PathBuf]) -> ExitCode {
-    let info = pmu_regs::detect::detect_live();
+/// Runs `pmu info` on this machine, or on the CPUID dump `cpuid` (`cpuid -r` format); `defs`
+/// adds the CPU names the definitions give the model.
+pub fn run(paths: &[PathBuf], cpuid: Option<&Path>) -> ExitCode {
+    let info = match cpuid {
+        None => pmu_regs::detect::detect_live(),
+        Some(file) => match from_dump(file) {
+            Ok(info) => info,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(2);
+            }
+        },
+    };
     let loaded = crate::defs::load_for_use(paths);
     let names: Vec<String> = loaded
         .as_ref()
@@ -23,6 +33,17 @@ pub fn run(paths: &[PathBuf]) -> ExitCode {
         .unwrap_or_default();
     print!("{}", report(&info, &names));
     ExitCode::SUCCESS
+}
+
+/// Detection on the CPUID values a `cpuid -r` dump records; an error names the file, line
+/// and column.
+pub fn from_dump(file: &Path) -> Result<PmuInfo, String> {
+    let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
+    // Far more than any CPU's leaves and subleaves (a dump of a recent Xeon has about 70).
+    let mut room = vec![CpuidEntry::new(0, 0, [0; 4]); 4096];
+    let entries =
+        parse_cpuid_dump(&text, &mut room).map_err(|e| format!("{}: {e}", file.display()))?;
+    Ok(detect(&mut CpuidTable::new(entries)))
 }
 
 /// The text `pmu info` prints for a detection result.

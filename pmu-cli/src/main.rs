@@ -28,6 +28,10 @@ enum Command {
         /// Definition files or directories (default: the shipped definitions).
         #[arg(long = "defs", value_name = "PATH")]
         paths: Vec<PathBuf>,
+        /// Detect from a recorded CPUID dump in the format of `cpuid -r` (`LEAF SUBLEAF:
+        /// eax=.. ebx=.. ecx=.. edx=..`, the first CPU) instead of this machine's CPUID.
+        #[arg(long = "cpuid", value_name = "FILE")]
+        cpuid: Option<PathBuf>,
     },
     /// The events of a CPU, with the perf event string of each.
     List(list::ListArgs),
@@ -45,7 +49,7 @@ enum Command {
 
 fn main() -> ExitCode {
     match Cli::parse().command {
-        Command::Info { paths } => pmu_cli::info::run(&paths),
+        Command::Info { paths, cpuid } => pmu_cli::info::run(&paths, cpuid.as_deref()),
         Command::List(args) => list::run(args),
         Command::Cpus(args) => list::run_cpus(args),
         Command::Encode(args) => encode::run_encode(args),

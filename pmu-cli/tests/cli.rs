@@ -278,3 +278,49 @@ fn cpus_lists_every_name_with_its_generations() {
         "{s}"
     );
 }
+
+#[test]
+fn info_reads_a_cpuid_dump() {
+    let dump = |name: &str| {
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../tests/test_data/cpuid-dumps")
+            .join(name)
+    };
+    let file = dump("amd-epyc-19h-01h-guest.txt");
+    let out = pmu(&["info", "--cpuid", file.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let s = text(&out.stdout);
+    assert!(s.contains("hypervisor  yes"), "{s}");
+    assert!(s.contains("generation  amd-k7"), "{s}");
+    assert!(s.contains("model       none"), "{s}");
+    assert!(s.contains("counters    4 general"), "{s}");
+    assert!(
+        s.contains("note: the family/model is amd-zen3's, but its registers need amd-core"),
+        "{s}"
+    );
+
+    let file = dump("intel-xeon-06cf-guest.txt");
+    let out = pmu(&["info", "--cpuid", file.to_str().unwrap()]);
+    let s = text(&out.stdout);
+    assert!(s.contains("generation  none"), "{s}");
+    assert!(
+        s.contains(
+            "note: the family/model is intel-emeraldrapids's, but its registers need intel-v5"
+        ),
+        "{s}"
+    );
+
+    // A broken dump: where and why, exit 2.
+    let dir = std::env::temp_dir().join(format!("pmu-cli-dump-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.txt");
+    std::fs::write(&bad, "0x0 0x0: eax=0x1 ebx=0x2 ecx=0x3\n").unwrap();
+    let out = pmu(&["info", "--cpuid", bad.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("bad.txt: line 1, column 33: expected edx="),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

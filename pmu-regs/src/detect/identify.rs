@@ -68,10 +68,11 @@ pub fn detect<S: CpuidSource + ?Sized>(src: &mut S) -> PmuInfo {
         max_leaf: info.max_leaf,
         max_ext_leaf: info.max_ext_leaf,
     };
-    let Some(generation) = choose(&mut rd, &mut info, vendor) else {
+    let generation = choose(&mut rd, &mut info, vendor);
+    info.model = choose_model(&mut info, vendor, core_type, generation);
+    let Some(generation) = generation else {
         return info;
     };
-    info.model = choose_model(&info, vendor, core_type);
     info.generation = Some(generation);
     // A model generation extends the architectural one: same CPUID fields, its own (possibly
     // wider) counter families.
@@ -342,15 +343,41 @@ pub(super) fn choose<S: CpuidSource + ?Sized>(
     Some(g)
 }
 
-/// The model generation (compiled in) whose `cpus:` lists this CPU.
+/// The model generation (compiled in) whose `cpus:` lists this CPU, when it belongs to the
+/// generation CPUID reports (`detected`): its nearest ancestor with a `detect:` condition
+/// must be `detected`. A model the family/model names but CPUID does not back (a guest
+/// whose hypervisor hides PerfCtrExtCore or lowers the perfmon version) is not taken: its
+/// registers may be missing, and a read or write of them faults. [`Note::ModelNotTaken`]
+/// says so.
 pub(super) fn choose_model(
-    info: &PmuInfo,
+    info: &mut PmuInfo,
     vendor: Vendor,
     core_type: Option<u8>,
+    detected: Option<Generation>,
 ) -> Option<Generation> {
-    Generation::ALL.iter().copied().find(|&g| {
+    let listed = Generation::ALL.iter().copied().find(|&g| {
         let d = spec_of(g);
         d.vendor == vendor && cpu_listed(info, &d, core_type)
+    })?;
+    let needs = detectable_base(&spec_of(listed));
+    if needs.is_some() && needs == detected {
+        return Some(listed);
+    }
+    info.note(Note::ModelNotTaken {
+        model: listed,
+        needs,
+        detected,
+    });
+    None
+}
+
+/// The nearest generation `d` extends that has a `detect:` condition: the architectural
+/// generation a model's registers build on.
+pub(super) fn detectable_base(d: &DetectSpec) -> Option<Generation> {
+    d.ancestors.iter().find_map(|&id| {
+        let g = Generation::ALL.iter().copied().find(|g| g.id() == id)?;
+        let s = spec_of(g);
+        (s.cpuid.is_some() || s.family_at_least.is_some()).then_some(g)
     })
 }
 

@@ -34,10 +34,12 @@ use crate::arch::{Arch, ArchVisitor, CpuidField, DetectSpec, Facility, Generatio
 use core::fmt;
 
 mod cpuid;
+mod dump;
 mod enumerate;
 mod identify;
 
 pub use cpuid::*;
+pub use dump::*;
 use enumerate::*;
 pub use identify::*;
 
@@ -273,6 +275,17 @@ pub enum Note {
     Hypervisor,
     /// Hygon CPU: treated as AMD.
     HygonAsAmd,
+    /// The family/model is listed by the model generation `model`, whose registers build on
+    /// `needs`, but CPUID reports `detected`: the model is not used (a hypervisor that hides
+    /// a PMU feature, such as AMD's PerfCtrExtCore, or reports a lower perfmon version).
+    ModelNotTaken {
+        /// The model generation the family/model names.
+        model: Generation,
+        /// The generation it builds on (`None`: it has none with a `detect:` condition).
+        needs: Option<Generation>,
+        /// The generation CPUID reports (`None`: none).
+        detected: Option<Generation>,
+    },
 }
 
 impl fmt::Display for Note {
@@ -326,11 +339,31 @@ impl fmt::Display for Note {
                 "running under a hypervisor (CPUID.01H:ECX[31]): the PMU may be absent, partial or emulated",
             ),
             Note::HygonAsAmd => f.write_str("Hygon CPU: using the AMD definitions"),
+            Note::ModelNotTaken {
+                model,
+                needs,
+                detected,
+            } => {
+                write!(f, "the family/model is {model}'s, but ")?;
+                match needs.map(|n| (n, spec_of(n).cpuid)) {
+                    Some((n, Some((field, at_least)))) => {
+                        write!(f, "its registers need {n} ({} >= {at_least})", field.name)?
+                    }
+                    Some((n, None)) => write!(f, "its registers need {n}")?,
+                    None => f.write_str("it builds on no generation CPUID could report")?,
+                }
+                match detected {
+                    Some(d) => write!(f, " and CPUID reports {d}")?,
+                    None => f.write_str(" and CPUID reports none")?,
+                }
+                f.write_str(": the model's registers and events are not used")
+            }
         }
     }
 }
 
-const MAX_NOTES: usize = 8;
+// Room for every kind of note, the counter ones twice (general and fixed).
+const MAX_NOTES: usize = 12;
 
 /// What [`detect`] found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
