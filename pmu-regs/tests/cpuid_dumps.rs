@@ -47,26 +47,26 @@ fn epyc_guest_without_perfctrextcore_gets_the_legacy_counters_and_no_model() {
     let info = run(&entries(EPYC, |_, _, _| {}));
     assert_eq!((info.family(), info.model()), (0x19, 0x01));
     assert!(info.hypervisor);
-    // Fn8000_0001_ECX = 0x004003F3: bit 23 clear. The family (19h >= 6) gives the legacy
-    // counters at C001_0000-7.
-    assert_eq!(info.generation, Some(Generation::AmdK7));
+    // Fn8000_0001_ECX = 0x004003F3: bit 23 clear. The family (19h >= 10h) gives the legacy
+    // counters at C001_0000-7 with the AMD64 layout (12-bit event select, host/guest bits).
+    assert_eq!(info.generation, Some(Generation::AmdFam10h));
     assert_eq!(info.counters.gp, 0b1111);
     // amd-zen3 lists family 19h model 01h, but its counters are the core extension's.
     assert_eq!(info.model, None);
-    assert_eq!(info.id, Some("amd-k7"));
+    assert_eq!(info.id, Some("amd-fam10h"));
     assert_eq!(
         model_not_taken(&info),
         Some(Note::ModelNotTaken {
             model: compiled("amd-zen3"),
             needs: Some(Generation::AmdCore),
-            detected: Some(Generation::AmdK7),
+            detected: Some(Generation::AmdFam10h),
         })
     );
     let report = info.to_string();
     assert!(
         report.contains(
             "the family/model is amd-zen3's, but its registers need amd-core \
-             (PERF_CTR_EXT_CORE >= 1) and CPUID reports amd-k7"
+             (PERF_CTR_EXT_CORE >= 1) and CPUID reports amd-fam10h"
         ),
         "{report}"
     );

@@ -106,19 +106,33 @@ fn amd_detected_by(leaf: u32, field: &str) -> &'static Generation {
     found[0]
 }
 
-/// AMD's legacy K7 counters (Athlon guide 22007, appendix D): the generation detected by the
-/// CPU family alone.
-fn amd_k7() -> &'static Generation {
+/// The AMD generation detected by the CPU family alone, from family `family` on.
+fn amd_from_family(family: u32) -> &'static Generation {
     let found: Vec<&Generation> = amd_generations()
         .into_iter()
         .filter(|g| {
             g.detect
                 .as_ref()
-                .is_some_and(|d| d.cpuid.is_none() && d.family_at_least.is_some())
+                .is_some_and(|d| d.cpuid.is_none() && d.family_at_least == Some(family))
         })
         .collect();
-    assert_eq!(found.len(), 1, "one AMD generation is detected by family");
+    assert_eq!(
+        found.len(),
+        1,
+        "one AMD generation is detected from family {family:#x}"
+    );
     found[0]
+}
+
+/// AMD's legacy K7 counters (Athlon guide 22007, appendix D): from family 6 (K7).
+fn amd_k7() -> &'static Generation {
+    amd_from_family(6)
+}
+
+/// The legacy counters with the AMD64 layout (BKDG for family 10h, pub. 31116,
+/// MSRC001_00[03:00]): from family 10h.
+fn amd_fam10h() -> &'static Generation {
+    amd_from_family(0x10)
 }
 
 /// The AMD64 core performance counter extension (APM Vol. 2, 13.2.1).
@@ -1231,7 +1245,7 @@ fn unchanged_registers_keep_their_definition() {
         "amd-core"
     );
     // Each version extends the one before it; PerfMonV2 extends the core extension, which
-    // extends the legacy counters.
+    // extends the family 10h layout of the legacy counters, which extends K7's.
     let older: Vec<&str> = (1..SDM_VERSIONS)
         .rev()
         .map(|n| intel_version(n).id.as_str())
@@ -1239,7 +1253,11 @@ fn unchanged_registers_keep_their_definition() {
     assert_eq!(intel_version(SDM_VERSIONS).ancestors, older);
     assert_eq!(
         amd_v2().ancestors,
-        [amd_core().id.as_str(), amd_k7().id.as_str()]
+        [
+            amd_core().id.as_str(),
+            amd_fam10h().id.as_str(),
+            amd_k7().id.as_str()
+        ]
     );
 }
 
@@ -1278,6 +1296,35 @@ fn amd_k7_legacy_counters() {
         .find(|c| c.register == "PERF_EVT_SEL")
         .expect("INV without CMASK on AMD too");
     assert_eq!(c.severity, Severity::Error);
+}
+
+#[test]
+fn amd_fam10h_legacy_counters_have_the_amd64_layout() {
+    let g = amd_fam10h();
+    assert_eq!(g.ancestors, [amd_k7().id.as_str()]);
+    assert_eq!(g.general_counters(), 4);
+    let general = g.pmu.general.as_ref().unwrap();
+    assert_eq!(general.select, "PERF_EVT_SEL");
+    assert_eq!(general.counter, "PERF_CTR");
+    let sel = reg(g, "PERF_EVT_SEL");
+    assert_eq!(sel.defined_in, "amd-fam10h");
+    // BKDG 31116 MSRC001_00[03:00]: EventSelect[11:8] at 35:32, GuestOnly 40, HostOnly 41;
+    // bits 19 (K7's pin control) and 21 reserved, 39:36 and 63:42 reserved.
+    let ev = field(sel, "EVENT_SELECT");
+    let ranges: Vec<(u32, u32)> = ev.bits.iter().map(|b| (b.msb, b.lsb)).collect();
+    assert_eq!(ranges, [(7, 0), (35, 32)]);
+    assert!(
+        sel.field("PC").is_none(),
+        "bit 19 is reserved from family 10h on"
+    );
+    assert_eq!(bits(field(sel, "GUEST_ONLY")), (40, 40));
+    assert_eq!(bits(field(sel, "HOST_ONLY")), (41, 41));
+    let defined = (0xFFFF_FFFFu64 & !(1 << 19) & !(1 << 21)) | span(35, 32) | span(41, 40);
+    assert_eq!(sel.reserved_mask, !defined);
+    assert_eq!(g.pmu.encoding_field("event"), Some("EVENT_SELECT"));
+    // Detected by family alone: a guest without PerfCtrExtCore has these counters.
+    let d = g.detect.as_ref().unwrap();
+    assert_eq!((d.family_at_least, d.cpuid.is_none()), (Some(0x10), true));
 }
 
 #[test]
