@@ -26,7 +26,7 @@ pub fn run(paths: &[PathBuf], cpuid: Option<&Path>) -> ExitCode {
     let names: Vec<String> = loaded
         .as_ref()
         .and_then(|l| {
-            let id = info.model?.id();
+            let id = info.model_id?;
             let g = l.model.generation(id)?;
             Some(l.model.names_of(g).iter().map(|n| n.name.clone()).collect())
         })
@@ -60,9 +60,9 @@ pub fn report(info: &PmuInfo, names: &[String]) -> String {
         "generation  {}",
         info.generation.map_or("none", |g| g.id())
     );
-    let model = match info.model {
-        Some(m) if names.is_empty() => m.id().to_owned(),
-        Some(m) => format!("{} ({})", m.id(), names.join(", ")),
+    let model = match info.model_id {
+        Some(m) if names.is_empty() => m.to_owned(),
+        Some(m) => format!("{m} ({})", names.join(", ")),
         None => "none".to_owned(),
     };
     let _ = writeln!(out, "model       {model}");

@@ -22,6 +22,50 @@ pub(super) fn cpu_model(family_model: &str) -> Option<(u32, u32, u16)> {
     Some((family, model, steppings))
 }
 
+/// The `CpuModel`s of `cpus:`.
+pub(super) fn cpu_models(krate: &TokenStream, g: &Generation) -> Vec<TokenStream> {
+    g.cpus
+        .iter()
+        .filter_map(|c| {
+            let (family, model, steppings) = cpu_model(&c.family_model)?;
+            let core_type = opt(c.core_type, |t| quote!(#t));
+            Some(quote! {
+                #krate::arch::CpuModel { family: #family, model: #model, steppings: #steppings, core_type: #core_type }
+            })
+        })
+        .collect()
+}
+
+/// `MODEL_SPECS`: every model generation's id, feature, vendor, ancestors and `cpus:`, compiled
+/// whatever the features, so detection names a model that is not compiled in.
+pub(super) fn model_specs(krate: &TokenStream, model: &Model, gens: &[&Generation]) -> TokenStream {
+    let specs = gens.iter().filter(|g| !g.cpus.is_empty()).map(|g| {
+        let id = &g.id;
+        let feature = if crate::is_gated(model, g) {
+            id.as_str()
+        } else {
+            ""
+        };
+        let vendor = format_ident!("{}", camel(&format!("{:?}", g.vendor)));
+        let ancestors = &g.ancestors;
+        let cpus = cpu_models(krate, g);
+        quote! {
+            #krate::arch::ModelSpec {
+                id: #id,
+                feature: #feature,
+                vendor: #krate::arch::Vendor::#vendor,
+                ancestors: &[#(#ancestors),*],
+                cpus: &[#(#cpus),*],
+            },
+        }
+    });
+    quote! {
+        /// Every CPU model generation of the definitions, compiled in or not: detection names
+        /// the model of a CPU from this table, whatever the Cargo features.
+        pub const MODEL_SPECS: &[#krate::arch::ModelSpec] = &[#(#specs)*];
+    }
+}
+
 /// `const DETECT`: the `detect:` condition, the CPU models and the enumeration roles.
 pub(super) fn detect_spec(krate: &TokenStream, g: &Generation) -> TokenStream {
     let vendor = format_ident!("{}", camel(&format!("{:?}", g.vendor)));
@@ -44,13 +88,7 @@ pub(super) fn detect_spec(krate: &TokenStream, g: &Generation) -> TokenStream {
         g.detect.as_ref().and_then(|d| d.family_at_least),
         |f| quote!(#f),
     );
-    let cpus = g.cpus.iter().filter_map(|c| {
-        let (family, model, steppings) = cpu_model(&c.family_model)?;
-        let core_type = opt(c.core_type, |t| quote!(#t));
-        Some(quote! {
-            #krate::arch::CpuModel { family: #family, model: #model, steppings: #steppings, core_type: #core_type }
-        })
-    });
+    let cpus = cpu_models(krate, g);
     let r = |role| cpuid_role(krate, g, role);
     let (gc, gw, fc, fw) = (
         r(FieldRole::GeneralCount),

@@ -443,6 +443,7 @@ pub fn generations(krate: &TokenStream, model: &Model, split: bool) -> TokenStre
     }
     let event_models = event_models(krate, &gens, cfg);
     let facilities = facilities(krate, model, cfg);
+    let model_specs = model_specs(krate, model, &gens);
     quote! {
         /// The generations with a run-time view, and their marker types. Generated from the
         /// definitions; `pmu_regs::arch` re-exports everything here.
@@ -509,6 +510,8 @@ pub fn generations(krate: &TokenStream, model: &Model, split: bool) -> TokenStre
             #event_models
 
             #facilities
+
+            #model_specs
         }
     }
 }

@@ -335,6 +335,23 @@ pub struct CpuModel {
     pub core_type: Option<u8>,
 }
 
+/// A CPU model generation as detection knows it whatever the Cargo features: its id, the
+/// feature that compiles its registers and events, and the CPUs its `cpus:` lists
+/// ([`MODEL_SPECS`](crate::arch::MODEL_SPECS) has one per model generation of the definitions).
+#[derive(Clone, Copy, Debug)]
+pub struct ModelSpec {
+    /// The generation id (`intel-skylake`).
+    pub id: &'static str,
+    /// The Cargo feature of `pmu-regs` that compiles it (its id; empty when always compiled).
+    pub feature: &'static str,
+    /// The vendor.
+    pub vendor: super::Vendor,
+    /// The ids of the generations it extends, nearest first.
+    pub ancestors: &'static [&'static str],
+    /// `cpus:`: the CPUs it describes.
+    pub cpus: &'static [CpuModel],
+}
+
 /// How detection recognises a generation (`detect:` and `cpus:`).
 #[derive(Clone, Copy, Debug)]
 pub struct DetectSpec {

@@ -69,7 +69,7 @@ pub fn detect<S: CpuidSource + ?Sized>(src: &mut S) -> PmuInfo {
         max_ext_leaf: info.max_ext_leaf,
     };
     let generation = choose(&mut rd, &mut info, vendor);
-    info.model = choose_model(&mut info, vendor, core_type, generation);
+    choose_model(&mut info, vendor, core_type, generation);
     let Some(generation) = generation else {
         return info;
     };
@@ -100,7 +100,7 @@ pub fn detect_for<A: Arch, S: CpuidSource + ?Sized>(src: &mut S) -> Option<PmuIn
     };
     let matched = match holds(&mut rd, &info, &d) {
         Some(ok) => ok,
-        None => cpu_listed(&info, &d, core_type),
+        None => cpu_listed(&info, d.cpus, core_type),
     };
     if !matched {
         return None;
@@ -215,6 +215,7 @@ pub(super) fn identify<S: CpuidSource + ?Sized>(src: &mut S) -> (PmuInfo, Option
         signature: 0,
         generation: None,
         model: None,
+        model_id: None,
         id: None,
         counters: CounterSet::default(),
         perf_capabilities_msr: false,
@@ -343,48 +344,58 @@ pub(super) fn choose<S: CpuidSource + ?Sized>(
     Some(g)
 }
 
-/// The model generation (compiled in) whose `cpus:` lists this CPU, when it belongs to the
-/// generation CPUID reports (`detected`): its nearest ancestor with a `detect:` condition
-/// must be `detected`. A model the family/model names but CPUID does not back (a guest
-/// whose hypervisor hides PerfCtrExtCore or lowers the perfmon version) is not taken: its
-/// registers may be missing, and a read or write of them faults. [`Note::ModelNotTaken`]
-/// says so.
+/// The model generation whose `cpus:` lists this CPU ([`MODEL_SPECS`], compiled in or not), when
+/// it belongs to the generation CPUID reports (`detected`): its nearest ancestor with a
+/// `detect:` condition must be `detected`. A model the family/model names but CPUID does not
+/// back (a guest whose hypervisor hides PerfCtrExtCore or lowers the perfmon version) is not
+/// taken: its registers may be missing, and a read or write of them faults.
+/// [`Note::ModelNotTaken`] says so. Sets [`PmuInfo::model_id`] whatever the features, and
+/// [`PmuInfo::model`] when the model is compiled in ([`Note::ModelNotCompiled`] otherwise).
 pub(super) fn choose_model(
     info: &mut PmuInfo,
     vendor: Vendor,
     core_type: Option<u8>,
     detected: Option<Generation>,
-) -> Option<Generation> {
-    let listed = Generation::ALL.iter().copied().find(|&g| {
-        let d = spec_of(g);
-        d.vendor == vendor && cpu_listed(info, &d, core_type)
-    })?;
-    let needs = detectable_base(&spec_of(listed));
-    if needs.is_some() && needs == detected {
-        return Some(listed);
+) {
+    let Some(listed) = MODEL_SPECS
+        .iter()
+        .find(|m| m.vendor == vendor && cpu_listed(info, m.cpus, core_type))
+    else {
+        return;
+    };
+    let needs = detectable_base(listed.ancestors);
+    if needs.is_none() || needs != detected {
+        info.note(Note::ModelNotTaken {
+            model: listed.id,
+            needs,
+            detected,
+        });
+        return;
     }
-    info.note(Note::ModelNotTaken {
-        model: listed,
-        needs,
-        detected,
-    });
-    None
+    info.model_id = Some(listed.id);
+    info.model = Generation::from_id(listed.id);
+    if info.model.is_none() {
+        info.note(Note::ModelNotCompiled {
+            model: listed.id,
+            feature: listed.feature,
+        });
+    }
 }
 
-/// The nearest generation `d` extends that has a `detect:` condition: the architectural
-/// generation a model's registers build on.
-pub(super) fn detectable_base(d: &DetectSpec) -> Option<Generation> {
-    d.ancestors.iter().find_map(|&id| {
-        let g = Generation::ALL.iter().copied().find(|g| g.id() == id)?;
+/// The nearest of `ancestors` that has a `detect:` condition: the architectural generation a
+/// model's registers build on.
+pub(super) fn detectable_base(ancestors: &[&str]) -> Option<Generation> {
+    ancestors.iter().find_map(|&id| {
+        let g = Generation::from_id(id)?;
         let s = spec_of(g);
         (s.cpuid.is_some() || s.family_at_least.is_some()).then_some(g)
     })
 }
 
-/// `d`'s `cpus:` lists the CPU (family, model, stepping, core type on hybrid parts).
-pub(super) fn cpu_listed(info: &PmuInfo, d: &DetectSpec, core_type: Option<u8>) -> bool {
+/// `cpus` lists the CPU (family, model, stepping, core type on hybrid parts).
+pub(super) fn cpu_listed(info: &PmuInfo, cpus: &[CpuModel], core_type: Option<u8>) -> bool {
     let (family, model, stepping) = (info.family(), info.model(), info.stepping());
-    d.cpus.iter().any(|c| {
+    cpus.iter().any(|c| {
         c.family == family
             && c.model == model
             && stepping < 16

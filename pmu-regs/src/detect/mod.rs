@@ -30,7 +30,9 @@
 //! println!("{info}");
 //! ```
 
-use crate::arch::{Arch, ArchVisitor, CpuidField, DetectSpec, Facility, Generation, Vendor};
+use crate::arch::{
+    Arch, ArchVisitor, CpuModel, CpuidField, DetectSpec, Facility, Generation, MODEL_SPECS, Vendor,
+};
 use core::fmt;
 
 mod cpuid;
@@ -279,12 +281,21 @@ pub enum Note {
     /// `needs`, but CPUID reports `detected`: the model is not used (a hypervisor that hides
     /// a PMU feature, such as AMD's PerfCtrExtCore, or reports a lower perfmon version).
     ModelNotTaken {
-        /// The model generation the family/model names.
-        model: Generation,
+        /// The id of the model generation the family/model names.
+        model: &'static str,
         /// The generation it builds on (`None`: it has none with a `detect:` condition).
         needs: Option<Generation>,
         /// The generation CPUID reports (`None`: none).
         detected: Option<Generation>,
+    },
+    /// The CPU's model generation is not compiled in: its registers and events need the
+    /// `pmu-regs` feature `feature`. [`PmuInfo::model_id`] names it; counters follow the
+    /// generation CPUID reports.
+    ModelNotCompiled {
+        /// The model generation's id.
+        model: &'static str,
+        /// The Cargo feature that compiles it.
+        feature: &'static str,
     },
 }
 
@@ -358,6 +369,10 @@ impl fmt::Display for Note {
                 }
                 f.write_str(": the model's registers and events are not used")
             }
+            Note::ModelNotCompiled { model, feature } => write!(
+                f,
+                "the CPU model is {model}; its registers and events are not compiled in (pmu-regs feature `{feature}`)"
+            ),
         }
     }
 }
@@ -379,9 +394,14 @@ pub struct PmuInfo {
     /// The generation to use: of the generations of the CPU's vendor whose `detect:`
     /// condition holds, the one extending the most others. `None` when none matches.
     pub generation: Option<Generation>,
-    /// The model generation whose `cpus:` lists this CPU (and core type), when its Cargo
-    /// feature is on: its registers and events describe this exact core.
+    /// The model generation whose `cpus:` lists this CPU (and core type) and whose
+    /// architectural generation CPUID reports, when its Cargo feature is on: its registers
+    /// and events describe this exact core.
     pub model: Option<Generation>,
+    /// The id of that model generation, whatever the Cargo features: detection gives the
+    /// same answer with or without a model's feature; the feature only decides whether
+    /// [`PmuInfo::model`] can name it.
+    pub model_id: Option<&'static str>,
     /// The id of the generation whose counters `counters` enumerates (the model's when there
     /// is one; `A::ID` after [`detect_for`]).
     pub id: Option<&'static str>,
