@@ -12,12 +12,15 @@
 //! header as not imported; their registers are not the core counters'. Description sentences
 //! are never copied.
 
-use crate::convert::{Provenance, model_name};
-use crate::corpus::{Import, display, read_text, relative};
+use crate::convert::model_name;
 use crate::emit::{comment, scalar, scalar_text};
-use crate::intel::json::{Entries, Val, classify, json_kind};
-use crate::intel::reader::parse_number;
+use crate::files::parse_number;
+use crate::files::{display, read_text, readme_commit, relative};
+use crate::intel::value::{Entries, Val, classify, json_kind};
 use crate::mapfile::MapRow;
+use crate::outcome::{
+    AMD_SOURCE_LINE, CoreModel, Corpus, CorpusKind, EventOrigin, HEADER, Import, Provenance,
+};
 use crate::report::{Doc, Issue, Level};
 
 use pmu_defs::load::de::is_event_name;
@@ -65,8 +68,8 @@ pub const AMD_UNITS: &[(&str, &str)] = &[
     ("UMCPMC", "amd_umc"),
 ];
 
-/// First line of the generated files, after the common [`crate::HEADER`].
-pub const SOURCE_LINE: &str = "from Linux perf's AMD event lists — DO NOT EDIT.";
+/// First line of the generated files, after the common [`HEADER`](crate::HEADER).
+pub use crate::outcome::AMD_SOURCE_LINE as SOURCE_LINE;
 
 /// Keys of an AMD list object that the importer knows (descriptions and metric keys are read
 /// and dropped).
@@ -510,7 +513,7 @@ pub fn skipped_summary(dir: &str, list: &AmdDir) -> Option<String> {
 
 impl Generation<'_> {
     pub(crate) fn header(&self, y: &mut String, provenance: &Provenance) {
-        let _ = writeln!(y, "{} {SOURCE_LINE}", crate::HEADER);
+        let _ = writeln!(y, "{HEADER} {AMD_SOURCE_LINE}");
         let _ = writeln!(
             y,
             "# Source: {}/*.json ({} files, Linux tools/perf/pmu-events/arch/x86/{}); mapfile.csv line {}, commit {}.",
@@ -582,7 +585,7 @@ pub(crate) fn event_line(e: &AmdEvent) -> String {
 }
 
 /// The generation file of one family directory.
-pub(crate) fn render(g: &Generation<'_>, provenance: &Provenance) -> crate::CoreModel {
+pub(crate) fn render(g: &Generation<'_>, provenance: &Provenance) -> CoreModel {
     let stem = model_name(g.dir);
     let name = stem
         .strip_prefix("amd")
@@ -602,7 +605,7 @@ pub(crate) fn render(g: &Generation<'_>, provenance: &Provenance) -> crate::Core
         // One line per event, from the line after `events:`.
         let first = y.bytes().filter(|&b| b == b'\n').count() + 1;
         for (line, e) in (first..).zip(&events) {
-            origins.push(crate::EventOrigin {
+            origins.push(EventOrigin {
                 yaml_line: line,
                 name: e.name.clone(),
                 json_line: e.line,
@@ -610,7 +613,7 @@ pub(crate) fn render(g: &Generation<'_>, provenance: &Provenance) -> crate::Core
             y.push_str(&event_line(e));
         }
     }
-    crate::CoreModel {
+    CoreModel {
         id,
         file_name: format!("{name}.yaml"),
         source: g.dir.to_owned(),
@@ -637,8 +640,8 @@ pub fn import_corpus(root: &Path, imp: &mut Import) {
         return;
     };
     let rows = crate::parse_mapfile(&map_name, &text, &mut imp.issues);
-    imp.corpus = Some(crate::Corpus {
-        kind: crate::CorpusKind::LinuxPerfAmd,
+    imp.corpus = Some(Corpus {
+        kind: CorpusKind::LinuxPerfAmd,
         mapfile: map_name.clone(),
         listed: rows
             .iter()
@@ -647,7 +650,7 @@ pub fn import_corpus(root: &Path, imp: &mut Import) {
             .collect(),
     });
     let provenance = Provenance {
-        commit: crate::corpus::readme_commit(root),
+        commit: readme_commit(root),
     };
     let mut claimed = BTreeSet::new();
     let mut gens: Vec<Generation<'_>> = Vec::new();

@@ -1,10 +1,9 @@
 //! The YAML text of a generated model: scalars, counter sets, one line per event, and the
 //! size limits a model's events must fit.
 
-use crate::convert::EventOrigin;
-use crate::corpus::Import;
 use crate::intel::event::PerfmonEvent;
 use crate::mapfile::MapRow;
+use crate::outcome::{EventOrigin, Import};
 use crate::report::{Issue, Level};
 use pmu_defs::Span;
 use pmu_defs::model::{CounterSet, Event};

@@ -1,7 +1,7 @@
 //! Unit tests of the JSON reading helpers: names, numbers, and positions in characters.
 
 use crate::emit::{ranges, scalar};
-use crate::intel::reader::parse_number;
+use crate::files::parse_number;
 use crate::report::{Doc, Level};
 use crate::{model_name, parse_file};
 

@@ -129,3 +129,21 @@ pub struct PerfmonFile {
     /// Event keys the file uses (known ones), for the architectural-version heuristic.
     pub keys: BTreeSet<String>,
 }
+
+/// Keys of an event object that are flags ("0" or "1"): a JSON boolean is read as one.
+pub(crate) const FLAG_KEYS: &[&str] = &[
+    "AnyThread",
+    "Data_LA",
+    "Deprecated",
+    "ELLC",
+    "EdgeDetect",
+    "Equal",
+    "Invert",
+    "Offcore",
+    "Offmodule",
+    "PRECISE_STORE",
+    "TakenAlone",
+    "L1_Hit_Indication",
+    "Precise",
+    "Speculative",
+];
