@@ -2,7 +2,9 @@
 //! generation that extends its architectural version.
 
 use crate::defs::parent_generation;
-use crate::emit::{comment, scalar_text, write_cpus, write_events};
+use crate::emit::{
+    Count, FieldArray, ModelYaml, RegisterOverride, comment, cpus, events_yaml, write_model,
+};
 use crate::findings::Reviewed;
 use crate::intel::arch::{ArchVersion, arch_version};
 use crate::intel::event::{PerfmonEvent, PerfmonFile};
@@ -10,6 +12,7 @@ use crate::mapfile::MapRow;
 use crate::outcome::{CoreModel, HEADER, INTEL_SOURCE_LINE, Provenance, vendor_dir};
 use crate::report::{Issue, Level};
 use pmu_defs::model::{CounterKind, Generation, Register, RegisterRole};
+use serde_saphyr::{FlowMap, LitString};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
@@ -101,10 +104,15 @@ pub(crate) fn family_kind(r: &Register) -> Option<CounterKind> {
 }
 
 /// The register overrides for `general` general-purpose and `fixed` fixed counters on top of
-/// the architectural generation `arch` (empty when its own counts suffice), read from the
+/// the architectural generation `arch` (none when its own counts suffice), read from the
 /// definitions: every counter family grows to the count, and so does every per-counter field
-/// array (`per-counter:`), in the order the generation lists them.
-pub(crate) fn register_overrides(arch: &Generation, general: u32, fixed: u32) -> String {
+/// array (`per-counter:`), in the order the generation lists them. With them, the comment
+/// lines the header gives them.
+pub(crate) fn register_overrides(
+    arch: &Generation,
+    general: u32,
+    fixed: u32,
+) -> (String, Vec<FlowMap<RegisterOverride>>) {
     let want = |kind| match kind {
         CounterKind::General => general,
         CounterKind::Fixed => fixed,
@@ -112,52 +120,61 @@ pub(crate) fn register_overrides(arch: &Generation, general: u32, fixed: u32) ->
     let (arch_general, arch_fixed) = arch_counts(arch);
     let more_general = general > arch_general;
     let more_fixed = fixed > arch_fixed;
+    let mut notes = String::new();
+    let mut out = Vec::new();
     if !more_general && !more_fixed {
-        return String::new();
+        return (notes, out);
     }
-    let mut out = String::from("registers:\n");
     if more_general {
         let _ = writeln!(
-            out,
-            "  # {general} general-purpose counters: the families continue from counter {arch_general}\n  \
-             # (see intel/v6.yaml, SDM Vol. 4 Table 2-2)."
+            notes,
+            "# {general} general-purpose counters: the register families (`registers:`) continue\n\
+             # from counter {arch_general} (see intel/v6.yaml, SDM Vol. 4 Table 2-2)."
         );
     }
     if more_fixed {
         let _ = writeln!(
-            out,
-            "  # {fixed} fixed counters: IA32_FIXED_CTR{arch_fixed} and up continue the family (see\n  \
+            notes,
+            "# {fixed} fixed counters: IA32_FIXED_CTR{arch_fixed} and up continue the family (see\n\
              # intel/v6.yaml); each per-counter block and bit array has one element per counter."
         );
     }
     let count = |r: &Register| family_kind(r).map(want).filter(|&n| n > r.msr.count);
-    let fields = |r: &Register| -> Vec<String> {
+    let fields = |r: &Register| -> Vec<FlowMap<FieldArray>> {
         r.fields
             .iter()
             .filter_map(|f| Some((f, want(f.per_counter?))))
             .filter(|(f, n)| *n > f.count())
-            .map(|(f, n)| format!("      - {{ name: {}, array: {{ count: {n} }} }}\n", f.name))
+            .map(|(f, n)| {
+                FlowMap(FieldArray {
+                    name: f.name.clone(),
+                    array: FlowMap(Count { count: n }),
+                })
+            })
             .collect()
     };
-    // One-line count overrides first, then the registers whose field arrays grow (with
-    // their own count, for a per-counter family such as CFG_B: one entry per register).
+    // Count-only overrides first, then the registers whose field arrays grow (with their own
+    // count, for a per-counter family such as CFG_B: one entry per register).
     for r in arch.registers.iter().filter(|r| fields(r).is_empty()) {
         if let Some(n) = count(r) {
-            let _ = writeln!(out, "  - {{ name: {}, msr: {{ count: {n} }} }}", r.name);
+            out.push(FlowMap(RegisterOverride {
+                name: r.name.clone(),
+                msr: Some(FlowMap(Count { count: n })),
+                fields: Vec::new(),
+            }));
         }
     }
     for r in &arch.registers {
         let fields = fields(r);
         if !fields.is_empty() {
-            let _ = writeln!(out, "  - name: {}", r.name);
-            if let Some(n) = count(r) {
-                let _ = writeln!(out, "    msr: {{ count: {n} }}");
-            }
-            let _ = writeln!(out, "    fields:");
-            out.extend(fields);
+            out.push(FlowMap(RegisterOverride {
+                name: r.name.clone(),
+                msr: count(r).map(|n| FlowMap(Count { count: n })),
+                fields,
+            }));
         }
     }
-    out
+    (notes, out)
 }
 
 /// Builds the generation file for one perfmon file. `source` is its path relative to the
@@ -176,7 +193,7 @@ pub fn convert(
 pub fn convert_reviewed(
     file: &PerfmonFile,
     source: &str,
-    cpus: &[&MapRow],
+    cpus_rows: &[&MapRow],
     provenance: &Provenance,
     reviewed: &Reviewed,
     issues: &mut Vec<Issue>,
@@ -211,10 +228,44 @@ pub fn convert_reviewed(
     let mut events: Vec<&PerfmonEvent> = file.events.iter().collect();
     events.sort_by(|a, b| a.facts.name.cmp(&b.facts.name));
 
-    let mut y = model_header(file, source, provenance, &id, &parent, &arch);
-    write_cpus(&mut y, cpus);
-    y.push_str(&register_overrides(arch_gen, general, fixed));
-    let origins = write_events(&mut y, &events, v, &reviewed.allows(&id));
+    let (notes, registers) = register_overrides(arch_gen, general, fixed);
+    let mut header = model_header(file, source, provenance);
+    header.push_str(&notes);
+    let allows = reviewed.allows(&id);
+    let model = ModelYaml {
+        generation: &id,
+        extends: &parent,
+        title: format!(
+            "Core events of {} (Intel perfmon)",
+            source.rsplit('/').next().unwrap_or(source)
+        ),
+        manual: format!(
+            "Intel perfmon {source}{}; {}",
+            file.version
+                .as_ref()
+                .map(|v| format!(" (event list version {v})"))
+                .unwrap_or_default(),
+            arch.basis
+        ),
+        doc: LitString(model_doc(file, &parent, &arch)),
+        source,
+        cpus: cpus(cpus_rows),
+        registers,
+        events: events_yaml(&events, v, &allows),
+    };
+    let names = events.iter().map(|e| (e.facts.name.clone(), e.line));
+    let (y, origins) = match write_model(&header, &model, names) {
+        Ok(written) => written,
+        Err(why) => {
+            issues.push(Issue::new(
+                Level::Error,
+                &file.name,
+                None,
+                format!("its model cannot be written as YAML: {why}"),
+            ));
+            return None;
+        }
+    };
     Some(CoreModel {
         json_file: file.name.clone(),
         origins,
@@ -286,17 +337,8 @@ pub(crate) fn counters_used(
     (general, fixed)
 }
 
-/// The model file's header comment and its keys up to `source:` (generation, extends, title,
-/// manual, doc).
-pub(crate) fn model_header(
-    file: &PerfmonFile,
-    source: &str,
-    provenance: &Provenance,
-    id: &str,
-    parent: &str,
-    arch: &ArchVersion,
-) -> String {
-    let v = arch.version;
+/// The model file's header comment (text: a comment block is not YAML structure).
+pub(crate) fn model_header(file: &PerfmonFile, source: &str, provenance: &Provenance) -> String {
     let mut y = String::new();
     let _ = writeln!(y, "{HEADER} {INTEL_SOURCE_LINE}");
     let _ = writeln!(
@@ -326,28 +368,12 @@ pub(crate) fn model_header(
         "# Facts only (names, codes, counters, flags, MSR values, errata, sampling periods): no\n\
          # description text is copied. Refresh with `cargo xtask import-perfmon` (CONTRIBUTING.md)."
     );
-    let _ = writeln!(y, "generation: {id}");
-    let _ = writeln!(y, "extends: {parent}");
-    let _ = writeln!(
-        y,
-        "title: {}",
-        scalar_text(&format!(
-            "Core events of {} (Intel perfmon)",
-            source.rsplit('/').next().unwrap_or(source)
-        ))
-    );
-    let _ = writeln!(
-        y,
-        "manual: {}",
-        scalar_text(&format!(
-            "Intel perfmon {source}{}; {}",
-            file.version
-                .as_ref()
-                .map(|v| format!(" (event list version {v})"))
-                .unwrap_or_default(),
-            arch.basis
-        ))
-    );
+    y
+}
+
+/// The model's `doc:`, one line break at the end (a `|` block).
+pub(crate) fn model_doc(file: &PerfmonFile, parent: &str, arch: &ArchVersion) -> String {
+    let v = arch.version;
     let mut doc = format!(
         "Every core event Intel's perfmon list gives for the CPUs in `cpus`: names, codes,\n\
          counters, flags, auxiliary MSR values, errata and sampling periods. Extends\n\
@@ -371,10 +397,6 @@ pub(crate) fn model_header(
              here they are numbered from 0, as in the SDM.",
         );
     }
-    let _ = writeln!(y, "doc: |");
-    for l in doc.lines() {
-        let _ = writeln!(y, "  {l}");
-    }
-    let _ = writeln!(y, "source: {}", scalar_text(source));
-    y
+    doc.push('\n');
+    doc
 }

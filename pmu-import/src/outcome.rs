@@ -147,14 +147,17 @@ pub struct Corpus {
 /// or AMD's `amdzenN` directory), read from the line the importer writes; `None` when there
 /// is none.
 pub fn generated_source(text: &str) -> Option<String> {
-    let value = text
-        .lines()
-        .find_map(|l| l.strip_prefix("source: "))?
-        .trim();
-    if value.starts_with('"') {
-        serde_json::from_str(value).ok()
-    } else {
-        Some(value.to_owned())
+    use pmu_defs::load::yaml::{Kind, parse};
+    let line = text.lines().find(|l| l.starts_with("source: "))?;
+    // The line is a YAML document of its own; the loader's parser reads its quoting.
+    let mut diags = pmu_defs::diag::Diagnostics::new();
+    let root = parse(0, line, pmu_defs::Limits::default(), &mut diags)?;
+    let Kind::Map(entries) = root.kind else {
+        return None;
+    };
+    match &entries.first()?.1.kind {
+        Kind::Scalar(value, _) => Some(value.clone()),
+        _ => None,
     }
 }
 
