@@ -8,7 +8,7 @@
 //! with the definitions.
 
 use super::util::lit_u32;
-use pmu_defs::model::Event;
+use pmu_defs::model::{Alternative, Event};
 use proc_macro2::TokenStream;
 use quote::quote;
 use std::fmt::Write as _;
@@ -51,18 +51,7 @@ pub(super) fn literals(
         names.push_str(&escape_name(&e.name));
         names.push_str("\\\n");
         name_len += e.name.len();
-        alternatives.extend(extra.iter().map(|a| {
-            let ev = hex(a.event);
-            let um = hex(a.umask);
-            let mi = match a.msr_index {
-                Some(i) => {
-                    let i = lit_u32(i);
-                    quote!(Some(#i))
-                }
-                None => quote!(None),
-            };
-            quote! { #krate::EventAlt { event: #ev, umask: #um, msr_index: #mi } }
-        }));
+        alternatives.extend(extra.iter().map(|a| event_alt(krate, a)));
     }
     records.push('"');
     names.push('"');
@@ -148,6 +137,20 @@ fn escape_name(name: &str) -> String {
         }
     }
     out
+}
+
+/// `EventAlt { event, umask, msr_index }` of one further way to program an event.
+pub(super) fn event_alt(krate: &TokenStream, a: &Alternative) -> TokenStream {
+    let ev = hex(a.event);
+    let um = hex(a.umask);
+    let mi = match a.msr_index {
+        Some(i) => {
+            let i = lit_u32(i);
+            quote!(Some(#i))
+        }
+        None => quote!(None),
+    };
+    quote! { #krate::EventAlt { event: #ev, umask: #um, msr_index: #mi } }
 }
 
 fn hex(v: u32) -> TokenStream {

@@ -521,18 +521,9 @@ fn event_desc(krate: &TokenStream, e: &Event) -> TokenStream {
     }
     let alts = e.alternatives();
     if alts.len() > 1 {
-        let items = alts[1..].iter().map(|a| {
-            let ev = TokenStream::from_str(&format!("{:#04x}", a.event)).unwrap_or_default();
-            let um = TokenStream::from_str(&format!("{:#04x}", a.umask)).unwrap_or_default();
-            let mi = match a.msr_index {
-                Some(i) => {
-                    let i = lit_u32(i);
-                    quote!(Some(#i))
-                }
-                None => quote!(None),
-            };
-            quote! { #krate::EventAlt { event: #ev, umask: #um, msr_index: #mi } }
-        });
+        let items = alts[1..]
+            .iter()
+            .map(|a| super::event_table::event_alt(krate, a));
         t = quote! { #t.with_alternatives(&[#(#items),*]) };
     }
     if let Some(p) = e.pebs.filter(|&p| p != 0) {

@@ -3,12 +3,12 @@
 //! with `#[diagnostic::on_unimplemented]` and hidden `with_*` stubs bound by it.
 
 use super::fields::{elems, w1_verb, writable};
-use super::util::{ident, join_and};
+use super::util::{ident, join_and, refused_setter};
 use super::{Cx, is_model};
 use pmu_defs::model::names::{self, Method};
 use pmu_defs::model::{Generation, Register};
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::format_ident;
 use std::collections::HashSet;
 
 impl Cx<'_> {
@@ -62,31 +62,8 @@ impl Cx<'_> {
                  that implement it",
                 r.name
             );
-            traits.extend(quote! {
-                #[doc(hidden)]
-                #[allow(non_camel_case_types)]
-                #[diagnostic::on_unimplemented(message = #message, label = #label, note = #note)]
-                pub trait #tr {}
-            });
-            let stub = if width == 1 {
-                quote! {
-                    #[doc(hidden)]
-                    pub const fn #m<T: #tr>(self, on: T) -> Self {
-                        ::core::mem::forget(on);
-                        self
-                    }
-                }
-            } else {
-                quote! {
-                    #[doc(hidden)]
-                    pub const fn #m<const V: u64>(self) -> Self
-                    where
-                        #krate::__private::Const<V>: #tr,
-                    {
-                        self
-                    }
-                }
-            };
+            let (refusal, stub) = refused_setter(krate, &tr, &m, width, (&message, &label, &note));
+            traits.extend(refusal);
             vstubs.push(stub.clone());
             bstubs.push(stub);
         }

@@ -100,3 +100,42 @@ pub(super) fn join_and<S: std::borrow::Borrow<str>>(items: &[S]) -> String {
         [rest @ .., last] => format!("{} and {}", rest.join(", "), last.borrow()),
     }
 }
+
+/// A setter that must not compile, and the trait that refuses it: a hidden trait `tr` no type
+/// implements, whose `on_unimplemented` gives `message`, `label` and `note`, and a hidden
+/// `m` that requires it (`m(on)` for a one-bit field, `m::<V>()` for a wider one). A call is a
+/// compile error in the user's terms, not "no method named `m`".
+pub(crate) fn refused_setter(
+    krate: &TokenStream,
+    tr: &Ident,
+    m: &Ident,
+    width: u32,
+    (message, label, note): (&str, &str, &str),
+) -> (TokenStream, TokenStream) {
+    let refusal = quote! {
+        #[doc(hidden)]
+        #[allow(non_camel_case_types)]
+        #[diagnostic::on_unimplemented(message = #message, label = #label, note = #note)]
+        pub trait #tr {}
+    };
+    let stub = if width == 1 {
+        quote! {
+            #[doc(hidden)]
+            pub const fn #m<T: #tr>(self, on: T) -> Self {
+                ::core::mem::forget(on);
+                self
+            }
+        }
+    } else {
+        quote! {
+            #[doc(hidden)]
+            pub const fn #m<const V: u64>(self) -> Self
+            where
+                #krate::__private::Const<V>: #tr,
+            {
+                self
+            }
+        }
+    };
+    (refusal, stub)
+}

@@ -6,7 +6,7 @@ use super::Cx;
 use super::doc::escape_doc;
 use super::fields::{Elem, elems, w1_verb, writable};
 use super::parts::ValueParts;
-use super::util::{bits_text, ident, lit_u64, max_of, value_type};
+use super::util::{bits_text, ident, lit_u64, max_of, refused_setter, value_type};
 use pmu_defs::model::names::{self, Method};
 use pmu_defs::model::{CounterKind, Field, FieldArray, Register};
 use proc_macro2::{Ident, TokenStream};
@@ -304,31 +304,8 @@ impl Cx<'_> {
             )
         };
         let label = format!("`{}` is read-only", e.name);
-        p.checkers.push(quote! {
-            #[doc(hidden)]
-            #[allow(non_camel_case_types)]
-            #[diagnostic::on_unimplemented(message = #message, label = #label, note = #note)]
-            pub trait #tr {}
-        });
-        let stub = if width == 1 {
-            quote! {
-                #[doc(hidden)]
-                pub const fn #m<T: #tr>(self, on: T) -> Self {
-                    ::core::mem::forget(on);
-                    self
-                }
-            }
-        } else {
-            quote! {
-                #[doc(hidden)]
-                pub const fn #m<const V: u64>(self) -> Self
-                where
-                    #krate::__private::Const<V>: #tr,
-                {
-                    self
-                }
-            }
-        };
+        let (refusal, stub) = refused_setter(krate, &tr, m, width, (&message, &label, &note));
+        p.checkers.push(refusal);
         p.methods.push(stub.clone());
         if r.access.writable() {
             p.bmethods.push(stub);

@@ -111,3 +111,80 @@ pub enum Severity {
     /// The combination is accepted but almost certainly not meant.
     Warning,
 }
+
+/// A yes/no fact of an event (YAML `precise-store: true`): its key, the model field that keeps
+/// it, how tables label it, what the schema says of it, and the key Intel's perfmon JSON gives
+/// it. [`EVENT_FLAGS`] lists every one; the reader, the resolver, the JSON Schema, the
+/// importer and the docs site all take them from there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EventFlag {
+    /// The YAML key: `precise-store`.
+    pub key: &'static str,
+    /// The field of [`crate::model::Event`] that keeps it (and its JSON name): `precise_store`.
+    pub field: &'static str,
+    /// A short label for tables: `Precise store`.
+    pub label: &'static str,
+    /// One sentence on what it means (the JSON Schema's description).
+    pub doc: &'static str,
+    /// The key of Intel's perfmon JSON that states it (`PRECISE_STORE`), when one does as a
+    /// plain 0/1.
+    pub intel: Option<&'static str>,
+    /// True when the model keeps "not stated" apart from "no" (`Option<bool>`).
+    pub tristate: bool,
+}
+
+/// Calls `$then!` with every event flag, in the order files write them: `field: "key",
+/// "label", intel key, tristate, "doc";`. The one list of event flags; [`EVENT_FLAGS`] and the
+/// model's accessors (`Event::flag`, `Event::set_flag`) are made from it.
+macro_rules! for_each_event_flag {
+    ($then:path) => {
+        $then! {
+            precise: "precise", "Precise", Some("Precise"), true,
+                "Precise (PEBS) sampling is supported.";
+            speculative: "speculative", "Counts speculative work", Some("Speculative"), true,
+                "Counts speculative work as well as retired.";
+            deprecated: "deprecated", "Deprecated", Some("Deprecated"), false,
+                "The vendor deprecates the event.";
+            taken_alone: "taken-alone", "Must count alone", Some("TakenAlone"), false,
+                "Must be counted alone (Intel TakenAlone).";
+            data_la: "data-la", "Data linear address", Some("Data_LA"), false,
+                "Records the data linear address (Intel Data_LA).";
+            l1_hit_indication: "l1-hit-indication", "L1 hit indication", Some("L1_Hit_Indication"), false,
+                "Reports L1 hits (Intel L1_Hit_Indication).";
+            offcore: "offcore", "Offcore response", Some("Offcore"), false,
+                "An offcore-response event.";
+            offmodule: "offmodule", "Off-module response", Some("Offmodule"), false,
+                "An off-module response event (Intel Offmodule): its auxiliary MSRs are the off-module response registers.";
+            // Intel states it as `ProgrammingRestriction: MSRIndex-UMask`, not as a 0/1 key.
+            msr_per_umask: "msr-per-umask", "MSR per unit mask", None, false,
+                "The auxiliary MSR goes with the unit mask (Intel ProgrammingRestriction MSRIndex-UMask): the i-th unit mask is programmed only with the i-th `msr.index`.";
+            ellc: "ellc", "ELLC flag", Some("ELLC"), false,
+                "Counts on the enhanced LLC (Intel ELLC).";
+            precise_store: "precise-store", "Precise store", Some("PRECISE_STORE"), false,
+                "Precise store sampling (Intel PRECISE_STORE).";
+        }
+    };
+}
+pub(crate) use for_each_event_flag;
+
+macro_rules! flag_table {
+    ($($field:ident: $key:literal, $label:literal, $intel:expr, $tri:literal, $doc:literal;)*) => {
+        /// Every event flag, in the order definition files write them.
+        pub const EVENT_FLAGS: &[EventFlag] = &[$(EventFlag {
+            key: $key,
+            field: stringify!($field),
+            label: $label,
+            doc: $doc,
+            intel: $intel,
+            tristate: $tri,
+        }),*];
+    };
+}
+for_each_event_flag!(flag_table);
+
+impl EventFlag {
+    /// The flag whose YAML key is `key`.
+    pub fn by_key(key: &str) -> Option<&'static EventFlag> {
+        EVENT_FLAGS.iter().find(|f| f.key == key)
+    }
+}

@@ -8,7 +8,7 @@ use crate::mapfile::MapRow;
 use crate::outcome::{EventOrigin, Import};
 use crate::report::{Issue, Level};
 use pmu_defs::Span;
-use pmu_defs::model::{CounterSet, Event};
+use pmu_defs::model::{CounterSet, EVENT_FLAGS, Event};
 use serde::{Serialize, Serializer};
 use serde_saphyr::{FlowMap, FlowSeq, LitString};
 use std::cell::Cell;
@@ -181,6 +181,24 @@ fn is_zero(v: &u32) -> bool {
     *v == 0
 }
 
+/// An event's flags, as [`EVENT_FLAGS`] lists them: a tristate flag (`precise`) whenever the
+/// event states it, another only when set.
+pub(crate) struct Flags<'a>(&'a Event);
+
+impl Serialize for Flags<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = s.serialize_map(None)?;
+        for f in EVENT_FLAGS {
+            match self.0.flag(f) {
+                Some(v) if f.tristate || v => map.serialize_entry(f.key, &v)?,
+                _ => {}
+            }
+        }
+        map.end()
+    }
+}
+
 /// One event of an Intel model, keys in the order written.
 #[derive(Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -218,28 +236,9 @@ pub(crate) struct EventYaml<'a> {
     pebs: Option<u8>,
     #[serde(skip_serializing_if = "Option::is_none")]
     collect_pebs_record: Option<u8>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    precise: Option<bool>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    speculative: Option<bool>,
-    #[serde(skip_serializing_if = "is_false")]
-    deprecated: bool,
-    #[serde(skip_serializing_if = "is_false")]
-    taken_alone: bool,
-    #[serde(skip_serializing_if = "is_false")]
-    data_la: bool,
-    #[serde(skip_serializing_if = "is_false")]
-    l1_hit_indication: bool,
-    #[serde(skip_serializing_if = "is_false")]
-    offcore: bool,
-    #[serde(skip_serializing_if = "is_false")]
-    offmodule: bool,
-    #[serde(skip_serializing_if = "is_false")]
-    msr_per_umask: bool,
-    #[serde(skip_serializing_if = "is_false")]
-    ellc: bool,
-    #[serde(skip_serializing_if = "is_false")]
-    precise_store: bool,
+    /// The event flags, in [`EVENT_FLAGS`]' order.
+    #[serde(flatten)]
+    flags: Flags<'a>,
     #[serde(skip_serializing_if = "Option::is_none")]
     errata: Option<FlowSeq<&'a [String]>>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -283,17 +282,7 @@ pub(crate) fn event_yaml<'a>(
         }),
         pebs: f.pebs,
         collect_pebs_record: f.collect_pebs_record,
-        precise: f.precise,
-        speculative: f.speculative,
-        deprecated: f.deprecated,
-        taken_alone: f.taken_alone,
-        data_la: f.data_la,
-        l1_hit_indication: f.l1_hit_indication,
-        offcore: f.offcore,
-        offmodule: f.offmodule,
-        msr_per_umask: f.msr_per_umask,
-        ellc: f.ellc,
-        precise_store: f.precise_store,
+        flags: Flags(f),
         errata: (!f.errata.is_empty()).then_some(FlowSeq(f.errata.as_slice())),
         sample_after: f.sample_after,
         allow: (!allow.is_empty()).then(|| {

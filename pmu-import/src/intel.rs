@@ -8,5 +8,5 @@ pub(crate) mod reader;
 pub(crate) mod value;
 
 pub use arch::{ARCH_VERSIONS, ArchVersion, guess_arch_version};
-pub use event::{EVENT_KEYS, PerfmonEvent, PerfmonFile};
+pub use event::{PerfmonEvent, PerfmonFile, event_keys};
 pub use json::parse_file;

@@ -60,8 +60,7 @@ pub use corpus::{check_models, import_path, import_path_reviewed, import_path_wi
 pub use emit::{MODELINE_ROOM, family_in_hex, max_events};
 pub use findings::{REVIEWED_KEYS, Reviewed, ReviewedEntry, parse_reviewed};
 pub use intel::{
-    ARCH_VERSIONS, ArchVersion, EVENT_KEYS, PerfmonEvent, PerfmonFile, guess_arch_version,
-    parse_file,
+    ARCH_VERSIONS, ArchVersion, PerfmonEvent, PerfmonFile, guess_arch_version, parse_file,
 };
 pub use mapfile::{MapRow, parse_mapfile};
 pub use outcome::{

@@ -20,7 +20,7 @@ use crate::format;
 use crate::layout::{self, Nav, Page};
 use crate::site::Site;
 use pmu_defs::encode::{Encoder, Request};
-use pmu_defs::model::Generation;
+use pmu_defs::model::{EVENT_FLAGS, Generation};
 use serde::Serialize;
 use serde_json::Value;
 use std::fmt::Write;
@@ -56,8 +56,8 @@ pub struct Table {
     pub rows: Vec<Vec<Value>>,
 }
 
-/// Attributes of `model::Event` with their labels and formats, in details order.
-const KNOWN: [(&str, &str, &str); 37] = [
+/// Attributes of `model::Event` before its flags, with their labels and formats.
+const KNOWN_BEFORE_FLAGS: &[(&str, &str, &str)] = &[
     ("name", "Name", "name"),
     ("event", "Event code", "hex"),
     ("alt_events", "Alternative event codes", "hexlist"),
@@ -90,24 +90,27 @@ const KNOWN: [(&str, &str, &str); 37] = [
     ("msr", "Auxiliary MSR", "msr"),
     ("cpuid_bit", "Unavailable when CPUID.0AH:EBX bit", "num"),
     ("pebs", "PEBS support", "num"),
-    ("precise", "Precise", "flag"),
-    ("speculative", "Counts speculative work", "flag"),
     ("collect_pebs_record", "PEBS record level", "num"),
-    ("deprecated", "Deprecated", "flag"),
-    ("taken_alone", "Must count alone", "flag"),
-    ("data_la", "Data linear address", "flag"),
-    ("l1_hit_indication", "L1 hit indication", "flag"),
-    ("offcore", "Offcore response", "flag"),
-    ("offmodule", "Off-module response", "flag"),
-    ("msr_per_umask", "MSR per unit mask", "flag"),
-    ("ellc", "ELLC flag", "flag"),
-    ("precise_store", "Precise store", "flag"),
+];
+/// Attributes of `model::Event` after its flags.
+const KNOWN_AFTER_FLAGS: &[(&str, &str, &str)] = &[
     ("errata", "Errata", "words"),
     ("sample_after", "Default sample period", "num"),
     ("allow", "Acknowledged", "allow"),
     ("since", "Since", "gen"),
     ("doc", "Description", "text"),
 ];
+
+/// Attributes of `model::Event` with their labels and formats, in details order: the flags'
+/// labels are the definitions' ([`EVENT_FLAGS`]).
+fn known() -> impl Iterator<Item = (&'static str, &'static str, &'static str)> + Clone {
+    let flags = EVENT_FLAGS.iter().map(|f| (f.field, f.label, "flag"));
+    KNOWN_BEFORE_FLAGS
+        .iter()
+        .copied()
+        .chain(flags)
+        .chain(KNOWN_AFTER_FLAGS.iter().copied())
+}
 
 /// The computed columns: key, label, kind, place.
 const COMPUTED: [(&str, &str, &str, &str); 6] = [
@@ -175,7 +178,7 @@ fn label_of(key: &str) -> String {
 
 /// True for an attribute or computed column with its own full-word label and format.
 pub fn is_known(key: &str) -> bool {
-    KNOWN.iter().any(|(k, _, _)| *k == key) || COMPUTED.iter().any(|(k, ..)| *k == key)
+    known().any(|(k, _, _)| k == key) || COMPUTED.iter().any(|(k, ..)| *k == key)
 }
 
 /// The table of a generation's events, with the encoder's perf string and value per event.
@@ -272,7 +275,7 @@ pub fn table_from(generation: &str, objects: Vec<serde_json::Map<String, Value>>
     // The name, then the computed columns, then the attributes.
     let mut keys: Vec<String> = std::iter::once("name")
         .chain(COMPUTED.iter().map(|(k, ..)| *k))
-        .chain(KNOWN.iter().map(|(k, _, _)| *k).filter(|k| *k != "name"))
+        .chain(known().map(|(k, _, _)| k).filter(|k| *k != "name"))
         .filter(|k| present(k) || ["name", "event", "umask"].contains(k))
         .map(str::to_owned)
         .collect();
@@ -314,7 +317,7 @@ pub fn table_from(generation: &str, objects: Vec<serde_json::Map<String, Value>>
 
 fn column<'v>(key: &str, values: impl Iterator<Item = &'v Value> + Clone) -> Column {
     let computed = COMPUTED.iter().find(|(k, ..)| *k == key);
-    let known = KNOWN.iter().find(|(k, _, _)| *k == key);
+    let known = known().find(|(k, _, _)| *k == key);
     let show = if key == "since" {
         // Worth showing only when the events come from different generations.
         let mut all = values.clone();
@@ -331,7 +334,7 @@ fn column<'v>(key: &str, values: impl Iterator<Item = &'v Value> + Clone) -> Col
             } else {
                 "details"
             };
-            ((*label).to_owned(), *kind, place)
+            (label.to_owned(), kind, place)
         }
         (None, None) => (
             label_of(key),

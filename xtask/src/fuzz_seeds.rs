@@ -111,7 +111,7 @@ fn load_gen_dict(model: &pmu_defs::Model) -> String {
 
 /// `import_perfmon`'s dictionary: the event keys the importer knows.
 fn import_dict() -> String {
-    dictionary(pmu_import::EVENT_KEYS.iter().copied())
+    dictionary(pmu_import::intel::event_keys())
 }
 
 fn yaml_files(dir: &Path) -> Vec<PathBuf> {

@@ -8,10 +8,13 @@
 //! are declared once in [`crate::vocab`] and named here too, as part of the model.
 
 pub mod cpus;
+mod flags;
 pub mod names;
 
 use crate::source::Span;
-pub use crate::vocab::{Access, CounterKind, FieldRole, RegisterRole, Severity, Vendor};
+pub use crate::vocab::{
+    Access, CounterKind, EVENT_FLAGS, EventFlag, FieldRole, RegisterRole, Severity, Vendor,
+};
 use serde::Serialize;
 
 /// How a generation is recognised at run time (`detect:`): a CPUID field of one of its leaves

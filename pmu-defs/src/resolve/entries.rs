@@ -164,22 +164,8 @@ impl Resolver<'_> {
         if let Some(v) = &re.collect_pebs_record {
             e.collect_pebs_record = Some(v.value as u8); // at most 3, checked when read
         }
-        for (key, v) in &re.flags {
-            let v = v.value;
-            match *key {
-                "precise" => e.precise = Some(v),
-                "speculative" => e.speculative = Some(v),
-                "deprecated" => e.deprecated = v,
-                "taken-alone" => e.taken_alone = v,
-                "data-la" => e.data_la = v,
-                "l1-hit-indication" => e.l1_hit_indication = v,
-                "offcore" => e.offcore = v,
-                "offmodule" => e.offmodule = v,
-                "msr-per-umask" => e.msr_per_umask = v,
-                "ellc" => e.ellc = v,
-                "precise-store" => e.precise_store = v,
-                other => unreachable!("EVENT_FLAGS lists `{other}` without a model field"),
-            }
+        for (flag, v) in &re.flags {
+            e.set_flag(flag, v.value);
         }
         if let Some(list) = &re.errata {
             check_unique(self.diags, "erratum", list, |x| x);

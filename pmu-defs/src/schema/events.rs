@@ -60,26 +60,6 @@ pub(super) fn events(d: &mut Defs) {
             &["index", "value"],
         ),
     );
-    let flag_doc = |k: &str| -> &'static str {
-        match k {
-            "precise" => "Precise (PEBS) sampling is supported.",
-            "speculative" => "Counts speculative work as well as retired.",
-            "deprecated" => "The vendor deprecates the event.",
-            "taken-alone" => "Must be counted alone (Intel TakenAlone).",
-            "data-la" => "Records the data linear address (Intel Data_LA).",
-            "l1-hit-indication" => "Reports L1 hits (Intel L1_Hit_Indication).",
-            "offcore" => "An offcore-response event.",
-            "offmodule" => {
-                "An off-module response event (Intel Offmodule): its auxiliary MSRs are the off-module response registers."
-            }
-            "msr-per-umask" => {
-                "The auxiliary MSR goes with the unit mask (Intel ProgrammingRestriction MSRIndex-UMask): the i-th unit mask is programmed only with the i-th `msr.index`."
-            }
-            "ellc" => "Counts on the enhanced LLC (Intel ELLC).",
-            "precise-store" => "Precise store sampling (Intel PRECISE_STORE).",
-            _ => "A boolean fact of the event.",
-        }
-    };
     let mut event_props = vec![
         (
             "name",
@@ -166,8 +146,8 @@ pub(super) fn events(d: &mut Defs) {
             ),
         ),
     ]);
-    for k in raw::EVENT_FLAGS {
-        event_props.push((k, boolean(flag_doc(k))));
+    for f in crate::vocab::EVENT_FLAGS {
+        event_props.push((f.key, boolean(f.doc)));
     }
     event_props.extend([
         (

@@ -1,10 +1,11 @@
 //! The event model of one perfmon file: what Intel's list states for each event.
 
-use pmu_defs::model::{CounterSet, Event};
+use pmu_defs::model::{CounterSet, EVENT_FLAGS, Event};
 use std::collections::BTreeSet;
 
-/// Keys of an event object that the importer reads (descriptions are read and dropped).
-pub const EVENT_KEYS: &[&str] = &[
+/// Keys of an event object that the importer reads: these, and the flags'
+/// ([`EventFlag::intel`](pmu_defs::model::EventFlag::intel)). Descriptions are read and dropped.
+const NON_FLAG_KEYS: &[&str] = &[
     "EventName",
     "EventCode",
     "UMask",
@@ -22,24 +23,23 @@ pub const EVENT_KEYS: &[&str] = &[
     "MSRIndex",
     "MSRValue",
     "PEBS",
-    "Precise",
-    "Speculative",
     "CollectPEBSRecord",
-    "Deprecated",
-    "TakenAlone",
-    "Data_LA",
-    "L1_Hit_Indication",
-    "Offcore",
-    "Offmodule",
     "CounterType",
     "ProgrammingRestriction",
-    "ELLC",
-    "PRECISE_STORE",
     "Errata",
     "SampleAfterValue",
     "BriefDescription",
     "PublicDescription",
 ];
+
+/// Every key of an event object that the importer reads: [`EVENT_FLAGS`]' Intel keys and the
+/// others (codes, counters, MSR, errata, period, descriptions).
+pub fn event_keys() -> impl Iterator<Item = &'static str> {
+    NON_FLAG_KEYS
+        .iter()
+        .copied()
+        .chain(EVENT_FLAGS.iter().filter_map(|f| f.intel))
+}
 
 /// Keys of the `Header` object.
 pub(crate) const HEADER_KEYS: &[&str] =
@@ -130,20 +130,11 @@ pub struct PerfmonFile {
     pub keys: BTreeSet<String>,
 }
 
-/// Keys of an event object that are flags ("0" or "1"): a JSON boolean is read as one.
-pub(crate) const FLAG_KEYS: &[&str] = &[
-    "AnyThread",
-    "Data_LA",
-    "Deprecated",
-    "ELLC",
-    "EdgeDetect",
-    "Equal",
-    "Invert",
-    "Offcore",
-    "Offmodule",
-    "PRECISE_STORE",
-    "TakenAlone",
-    "L1_Hit_Indication",
-    "Precise",
-    "Speculative",
-];
+/// Keys of an event object that are select-register flags ("0" or "1"); with the event
+/// flags' Intel keys ([`is_flag_key`]), a JSON boolean is read as one.
+const SELECT_FLAG_KEYS: &[&str] = &["AnyThread", "EdgeDetect", "Equal", "Invert"];
+
+/// True for a key whose value is a flag ("0" or "1", or a JSON boolean read as one).
+pub(crate) fn is_flag_key(key: &str) -> bool {
+    SELECT_FLAG_KEYS.contains(&key) || EVENT_FLAGS.iter().any(|f| f.intel == Some(key))
+}

@@ -1,12 +1,12 @@
 //! One event object of a perfmon file, read key by key into a [`PerfmonEvent`].
 
 use crate::files::parse_number;
-use crate::intel::event::{EVENT_KEYS, FLAG_KEYS, PerfmonEvent, RawCounters};
+use crate::intel::event::{PerfmonEvent, RawCounters, event_keys, is_flag_key};
 use crate::intel::value::{Entries, Val, classify};
 use crate::report::Doc;
 use pmu_defs::Span;
 use pmu_defs::load::de::{is_event_name, is_ident};
-use pmu_defs::model::{CounterSet, Event};
+use pmu_defs::model::{CounterSet, EVENT_FLAGS, Event, EventFlag};
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -44,7 +44,7 @@ pub(crate) fn event_fields<'v>(
     let mut rejected: BTreeSet<&'static str> = BTreeSet::new();
     for (k, v) in &entries.0 {
         let off = doc.offset_of(v.get());
-        let Some(&key) = EVENT_KEYS.iter().find(|x| **x == k.as_ref()) else {
+        let Some(key) = event_keys().find(|x| *x == k.as_ref()) else {
             strays.push((k.to_string(), off));
             continue;
         };
@@ -59,7 +59,7 @@ pub(crate) fn event_fields<'v>(
             // A JSON boolean is read as "1"/"0" only for a key that is a flag (`Invert:
             // false`); for a number (an event code, a counter mask) it is not guessed into
             // one.
-            Val::Bool if FLAG_KEYS.contains(&key) => {
+            Val::Bool if is_flag_key(key) => {
                 Cow::Borrowed(if v.get() == "true" { "1" } else { "0" })
             }
             Val::Bool => {
@@ -187,23 +187,36 @@ pub(crate) fn read_event(
     let pdir = r.counters("PDIR_COUNTER");
     let msr = r.aux_msr();
     let pebs_level = r.number("PEBS", 2).map(|v| v as u8);
-    let precise = r.opt_flag("Precise");
-    let speculative = r.opt_flag("Speculative");
     let collect_pebs_record = r.number("CollectPEBSRecord", 3).map(|v| v as u8);
-    let deprecated = r.flag("Deprecated");
-    let taken_alone = r.flag("TakenAlone");
-    let data_la = r.flag("Data_LA");
-    let l1_hit_indication = r.flag("L1_Hit_Indication");
-    let offcore = r.flag("Offcore");
-    let offmodule = r.flag("Offmodule");
+    // Every flag Intel states as a 0/1 key, named by the one list of flags.
+    let flags: Vec<(&EventFlag, bool)> = EVENT_FLAGS
+        .iter()
+        .filter_map(|f| Some((f, r.opt_flag(f.intel?)?)))
+        .collect();
     let msr_per_umask = r.programming_restriction();
     let counter_type = r.counter_type();
-    let ellc = r.flag("ELLC");
-    let precise_store = r.flag("PRECISE_STORE");
     let errata = r.errata();
     let sample_after = r.sample_after();
     if r.doc.errors() > errors_before {
         return None;
+    }
+    let mut facts = Event {
+        umask2,
+        eq,
+        cmask,
+        inv,
+        edge,
+        any,
+        pebs: pebs_level,
+        collect_pebs_record,
+        msr_per_umask,
+        errata,
+        sample_after,
+        // Neither a generation nor a span: the event is not in a model yet.
+        ..Event::blank(name, String::new(), Span::new(0, 0, 0))
+    };
+    for (f, v) in flags {
+        facts.set_flag(f, v);
     }
     Some(Draft {
         event: PerfmonEvent {
@@ -216,31 +229,7 @@ pub(crate) fn read_event(
             pdist_counters: None,
             pdir_counters: None,
             msr,
-            facts: Event {
-                umask2,
-                eq,
-                cmask,
-                inv,
-                edge,
-                any,
-                pebs: pebs_level,
-                precise,
-                speculative,
-                collect_pebs_record,
-                deprecated,
-                taken_alone,
-                data_la,
-                l1_hit_indication,
-                offcore,
-                offmodule,
-                msr_per_umask,
-                ellc,
-                precise_store,
-                errata,
-                sample_after,
-                // Neither a generation nor a span: the event is not in a model yet.
-                ..Event::blank(name, String::new(), Span::new(0, 0, 0))
-            },
+            facts,
         },
         counter_type,
         counter: counter?,

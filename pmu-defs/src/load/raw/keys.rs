@@ -62,8 +62,8 @@ pub const FIELD_KEYS: &[&str] = &[
     "requires",
     "instances",
 ];
-/// Keys of an event entry.
-pub const EVENT_KEYS: &[&str] = &[
+/// Keys of an event entry before its flags.
+const EVENT_KEYS_BEFORE_FLAGS: &[&str] = &[
     "name",
     "event",
     "umask",
@@ -83,22 +83,38 @@ pub const EVENT_KEYS: &[&str] = &[
     "msr",
     "pebs",
     "collect-pebs-record",
-    "precise",
-    "speculative",
-    "deprecated",
-    "taken-alone",
-    "data-la",
-    "l1-hit-indication",
-    "offcore",
-    "offmodule",
-    "msr-per-umask",
-    "ellc",
-    "precise-store",
-    "errata",
-    "sample-after",
-    "doc",
-    "allow",
 ];
+/// Keys of an event entry after its flags.
+const EVENT_KEYS_AFTER_FLAGS: &[&str] = &["errata", "sample-after", "doc", "allow"];
+/// Keys of an event entry: its codes, counters and MSR, the flags of
+/// [`crate::vocab::EVENT_FLAGS`], then errata, period, doc and acknowledged warnings.
+pub const EVENT_KEYS: &[&str] = &EVENT_KEY_ARRAY;
+const EVENT_KEY_ARRAY: [&str;
+    EVENT_KEYS_BEFORE_FLAGS.len() + crate::vocab::EVENT_FLAGS.len() + EVENT_KEYS_AFTER_FLAGS.len()] = {
+    let mut out = [""; EVENT_KEYS_BEFORE_FLAGS.len()
+        + crate::vocab::EVENT_FLAGS.len()
+        + EVENT_KEYS_AFTER_FLAGS.len()];
+    let mut i = 0;
+    let mut j = 0;
+    while j < EVENT_KEYS_BEFORE_FLAGS.len() {
+        out[i] = EVENT_KEYS_BEFORE_FLAGS[j];
+        i += 1;
+        j += 1;
+    }
+    j = 0;
+    while j < crate::vocab::EVENT_FLAGS.len() {
+        out[i] = crate::vocab::EVENT_FLAGS[j].key;
+        i += 1;
+        j += 1;
+    }
+    j = 0;
+    while j < EVENT_KEYS_AFTER_FLAGS.len() {
+        out[i] = EVENT_KEYS_AFTER_FLAGS[j];
+        i += 1;
+        j += 1;
+    }
+    out
+};
 
 /// Keys of `pmu:`.
 pub const PMU_KEYS: &[&str] = &["encoding"];

@@ -288,8 +288,8 @@ pub struct RawEvent {
     pub pebs: Option<Spanned<u64>>,
     /// `collect-pebs-record:` Intel's CollectPEBSRecord level (0 to 3).
     pub collect_pebs_record: Option<Spanned<u64>>,
-    /// Flags, in [`EVENT_FLAGS`] order.
-    pub flags: Vec<(&'static str, Spanned<bool>)>,
+    /// Flags, in [`crate::vocab::EVENT_FLAGS`] order.
+    pub flags: Vec<(&'static crate::vocab::EventFlag, Spanned<bool>)>,
     /// `errata:` erratum ids that affect the event.
     pub errata: Option<Vec<Spanned<String>>>,
     /// `sample-after:` the default sampling period.
@@ -309,21 +309,6 @@ pub struct RawAllow {
     /// `reason:` why the warning is acceptable (not empty).
     pub reason: Spanned<String>,
 }
-
-/// Boolean event keys beyond the select-register flags, each a typed fact of the model.
-pub const EVENT_FLAGS: &[&str] = &[
-    "precise",
-    "speculative",
-    "deprecated",
-    "taken-alone",
-    "data-la",
-    "l1-hit-indication",
-    "offcore",
-    "offmodule",
-    "msr-per-umask",
-    "ellc",
-    "precise-store",
-];
 
 /// A set of general-purpose and fixed counters: `[0-3]` (general only) or
 /// `{ general: [0-3], fixed: [0] }`.

@@ -185,9 +185,9 @@ impl Cx<'_> {
         }
         let mut sets = sets.into_iter();
         let mut flags = Vec::new();
-        for key in EVENT_FLAGS {
-            if let Some(v) = self.opt(&m, key, Self::boolean) {
-                flags.push((*key, v));
+        for flag in crate::vocab::EVENT_FLAGS {
+            if let Some(v) = self.opt(&m, flag.key, Self::boolean) {
+                flags.push((flag, v));
             }
         }
         let sample_after = self.opt(&m, "sample-after", Self::uint);
