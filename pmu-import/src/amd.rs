@@ -12,16 +12,19 @@
 //! header as not imported; their registers are not the core counters'. Description sentences
 //! are never copied.
 
-use crate::convert::{Provenance, model_name};
-use crate::corpus::{Import, display, read_text, relative};
-use crate::emit::{comment, scalar, scalar_text};
-use crate::intel::json::{Entries, Val, classify, json_kind};
-use crate::intel::reader::parse_number;
+use crate::convert::model_name;
+use crate::emit::{CpuYaml, Hex, ModelYaml, comment, hex, write_model};
+use crate::files::parse_number;
+use crate::files::{display, read_text, readme_commit, relative};
+use crate::intel::value::{Entries, Val, classify, json_kind};
 use crate::mapfile::MapRow;
+use crate::outcome::{AMD_SOURCE_LINE, CoreModel, Corpus, CorpusKind, HEADER, Import, Provenance};
 use crate::report::{Doc, Issue, Level};
 
 use pmu_defs::load::de::is_event_name;
+use serde::Serialize;
 use serde_json::value::RawValue;
+use serde_saphyr::{FlowMap, LitString};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::Path;
@@ -65,8 +68,8 @@ pub const AMD_UNITS: &[(&str, &str)] = &[
     ("UMCPMC", "amd_umc"),
 ];
 
-/// First line of the generated files, after the common [`crate::HEADER`].
-pub const SOURCE_LINE: &str = "from Linux perf's AMD event lists — DO NOT EDIT.";
+/// First line of the generated files, after the common [`HEADER`](crate::HEADER).
+pub use crate::outcome::AMD_SOURCE_LINE as SOURCE_LINE;
 
 /// Keys of an AMD list object that the importer knows (descriptions and metric keys are read
 /// and dropped).
@@ -510,7 +513,7 @@ pub fn skipped_summary(dir: &str, list: &AmdDir) -> Option<String> {
 
 impl Generation<'_> {
     pub(crate) fn header(&self, y: &mut String, provenance: &Provenance) {
-        let _ = writeln!(y, "{} {SOURCE_LINE}", crate::HEADER);
+        let _ = writeln!(y, "{HEADER} {AMD_SOURCE_LINE}");
         let _ = writeln!(
             y,
             "# Source: {}/*.json ({} files, Linux tools/perf/pmu-events/arch/x86/{}); mapfile.csv line {}, commit {}.",
@@ -531,58 +534,66 @@ impl Generation<'_> {
         }
     }
 
-    pub(crate) fn body(&self, y: &mut String, id: &str) {
-        let _ = writeln!(y, "generation: {id}");
-        let _ = writeln!(y, "extends: {}", self.arch.0);
-        let _ = writeln!(
-            y,
-            "title: {}",
-            scalar_text(&format!("Core events of {} (Linux perf)", self.dir))
-        );
-        let _ = writeln!(
-            y,
-            "manual: {}",
-            scalar_text(&format!(
+    /// The generation's keys but its events; `id` its generation id.
+    pub(crate) fn body<'s>(&'s self, id: &'s str) -> ModelYaml<'s, AmdEventYaml<'s>> {
+        ModelYaml {
+            generation: id,
+            extends: self.arch.0,
+            title: format!("Core events of {} (Linux perf)", self.dir),
+            manual: format!(
                 "Linux tools/perf/pmu-events/arch/x86/{}; {}",
                 self.dir, self.arch.1
-            ))
-        );
-        let _ = writeln!(
-            y,
-            "doc: |\n  Every core-PMU event Linux perf's `{}` list gives for the CPUs in `cpus` (the\n  family/model pairs its mapfile.csv pattern `{}` matches): names, event\n  codes (12 bits: EventSelect[7:0] and [11:8]) and unit masks. Extends {}.",
-            self.dir,
-            comment(&self.row.family_model),
-            self.arch.0
-        );
-        let _ = writeln!(y, "source: {}", scalar_text(self.dir));
-        if !self.cpus.is_empty() {
-            y.push_str("cpus:\n");
-            for c in &self.cpus {
-                let _ = writeln!(
-                    y,
-                    "  - {{ family-model: {c}, version: {} }}",
-                    scalar(&self.row.version)
-                );
-            }
+            ),
+            doc: LitString(format!(
+                "Every core-PMU event Linux perf's `{}` list gives for the CPUs in `cpus` (the\n\
+                 family/model pairs its mapfile.csv pattern `{}` matches): names, event\n\
+                 codes (12 bits: EventSelect[7:0] and [11:8]) and unit masks. Extends {}.\n",
+                self.dir, self.row.family_model, self.arch.0
+            )),
+            source: self.dir,
+            cpus: self
+                .cpus
+                .iter()
+                .map(|c| {
+                    FlowMap(CpuYaml {
+                        family_model: c.clone(),
+                        version: &self.row.version,
+                        core_type: None,
+                        native_model_id: None,
+                        core_role: None,
+                    })
+                })
+                .collect(),
+            registers: Vec::new(),
+            events: Vec::new(),
         }
     }
 }
 
-/// One event as a flow mapping on one line.
-pub(crate) fn event_line(e: &AmdEvent) -> String {
-    let mut s = format!("  - {{ name: {}, event: 0x{:02X}", scalar(&e.name), e.code);
-    if let Some(u) = e.umask {
-        let _ = write!(s, ", umask: 0x{u:02X}");
-    }
-    if e.deprecated {
-        s.push_str(", deprecated: true");
-    }
-    s.push_str(" }\n");
-    s
+/// One event as written: `{name: .., event: 0x.., umask: 0x..}`.
+#[derive(Serialize)]
+pub(crate) struct AmdEventYaml<'a> {
+    name: &'a str,
+    event: Hex,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    umask: Option<Hex>,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    deprecated: bool,
 }
 
-/// The generation file of one family directory.
-pub(crate) fn render(g: &Generation<'_>, provenance: &Provenance) -> crate::CoreModel {
+impl<'a> From<&'a AmdEvent> for AmdEventYaml<'a> {
+    fn from(e: &'a AmdEvent) -> Self {
+        AmdEventYaml {
+            name: &e.name,
+            event: hex(e.code),
+            umask: e.umask.map(hex),
+            deprecated: e.deprecated,
+        }
+    }
+}
+
+/// The generation file of one family directory, or why it cannot be written.
+pub(crate) fn render(g: &Generation<'_>, provenance: &Provenance) -> Result<CoreModel, String> {
     let stem = model_name(g.dir);
     let name = stem
         .strip_prefix("amd")
@@ -591,26 +602,18 @@ pub(crate) fn render(g: &Generation<'_>, provenance: &Provenance) -> crate::Core
         .trim_start_matches('-');
     let name = if name.is_empty() { stem.as_str() } else { name };
     let id = format!("amd-{name}");
-    let mut y = String::new();
-    g.header(&mut y, provenance);
-    g.body(&mut y, &id);
+    let mut header = String::new();
+    g.header(&mut header, provenance);
     let mut events: Vec<&AmdEvent> = g.list.events.iter().collect();
     events.sort_by(|a, b| a.name.cmp(&b.name));
-    let mut origins = Vec::with_capacity(events.len());
-    if !events.is_empty() {
-        y.push_str("events:\n");
-        // One line per event, from the line after `events:`.
-        let first = y.bytes().filter(|&b| b == b'\n').count() + 1;
-        for (line, e) in (first..).zip(&events) {
-            origins.push(crate::EventOrigin {
-                yaml_line: line,
-                name: e.name.clone(),
-                json_line: e.line,
-            });
-            y.push_str(&event_line(e));
-        }
-    }
-    crate::CoreModel {
+    let mut model = g.body(&id);
+    model.events = events
+        .iter()
+        .map(|e| FlowMap(AmdEventYaml::from(*e)))
+        .collect();
+    let names = events.iter().map(|e| (e.name.clone(), e.line));
+    let (yaml, origins) = write_model(&header, &model, names)?;
+    Ok(CoreModel {
         id,
         file_name: format!("{name}.yaml"),
         source: g.dir.to_owned(),
@@ -624,8 +627,8 @@ pub(crate) fn render(g: &Generation<'_>, provenance: &Provenance) -> crate::Core
         json_events: g.list.entries,
         json_file: format!("{}/*.json", g.dir),
         origins,
-        yaml: y,
-    }
+        yaml,
+    })
 }
 
 /// Imports a perf-layout AMD corpus: every core row of `mapfile.csv` whose directory exists
@@ -637,8 +640,8 @@ pub fn import_corpus(root: &Path, imp: &mut Import) {
         return;
     };
     let rows = crate::parse_mapfile(&map_name, &text, &mut imp.issues);
-    imp.corpus = Some(crate::Corpus {
-        kind: crate::CorpusKind::LinuxPerfAmd,
+    imp.corpus = Some(Corpus {
+        kind: CorpusKind::LinuxPerfAmd,
         mapfile: map_name.clone(),
         listed: rows
             .iter()
@@ -647,7 +650,7 @@ pub fn import_corpus(root: &Path, imp: &mut Import) {
             .collect(),
     });
     let provenance = Provenance {
-        commit: crate::corpus::readme_commit(root),
+        commit: readme_commit(root),
     };
     let mut claimed = BTreeSet::new();
     let mut gens: Vec<Generation<'_>> = Vec::new();
@@ -704,7 +707,15 @@ pub fn import_corpus(root: &Path, imp: &mut Import) {
         if let Some(s) = skipped_summary(g.dir, &g.list) {
             imp.notes.push(s);
         }
-        imp.models.push(render(g, &provenance));
+        match render(g, &provenance) {
+            Ok(m) => imp.models.push(m),
+            Err(why) => imp.issues.push(Issue::new(
+                Level::Error,
+                &format!("{}/*.json", g.dir),
+                None,
+                format!("its model cannot be written as YAML: {why}"),
+            )),
+        }
     }
     imp.models.sort_by(|a, b| a.file_name.cmp(&b.file_name));
     if imp.models.is_empty() && !imp.has_errors() {

@@ -1,67 +1,25 @@
-//! The YAML text of a generated model: scalars, counter sets, one line per event, and the
-//! size limits a model's events must fit.
+//! The YAML of a generated model, serialized: typed values mirroring the file (field order is
+//! output order, defaults left out) written by `serde-saphyr`, one flow mapping per event; and
+//! the size limits a model's events must fit. Only the comment block at the top of a file is
+//! written as text ([`comment`] keeps it one comment).
 
-use crate::convert::EventOrigin;
-use crate::corpus::Import;
 use crate::intel::event::PerfmonEvent;
 use crate::mapfile::MapRow;
+use crate::outcome::{EventOrigin, Import};
 use crate::report::{Issue, Level};
 use pmu_defs::Span;
 use pmu_defs::model::{CounterSet, EVENT_FLAGS, Event};
+use serde::{Serialize, Serializer};
+use serde_saphyr::{FlowMap, FlowSeq, LitString};
+use std::cell::Cell;
 use std::collections::{BTreeMap, BTreeSet};
-use std::fmt::Write as _;
 
-/// YAML 1.1 words that are booleans or null, which must be quoted as names.
-pub(crate) const YAML_SPECIAL: &[&str] = &[
-    "y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO", "true", "True", "TRUE", "false",
-    "False", "FALSE", "on", "On", "ON", "off", "Off", "OFF", "null", "Null", "NULL",
-];
-
-/// A scalar for a YAML flow context: plain when unambiguous, otherwise single-quoted, or
-/// double-quoted with escapes when it has a character YAML cannot hold as it is.
-pub(crate) fn scalar(s: &str) -> String {
-    let plain = s.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
-        && s.chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'))
-        && !YAML_SPECIAL.contains(&s);
-    if plain {
-        s.to_owned()
-    } else if s.chars().all(yaml_literal) {
-        format!("'{}'", s.replace('\'', "''"))
-    } else {
-        quoted(s)
-    }
-}
-
-/// True for a character a YAML scalar or comment may hold as it is, on one line: YAML 1.2's
-/// printable set without tab, the characters YAML 1.1 takes as line breaks (U+0085,
-/// U+2028, U+2029) and the byte-order mark. Anything else (a control character in a JSON
-/// string or a file name, U+FFFE) must be escaped or left out.
+/// True for a character a YAML comment may hold as it is, on one line: YAML 1.2's printable
+/// set without tab, the characters YAML 1.1 takes as line breaks (U+0085, U+2028, U+2029)
+/// and the byte-order mark.
 pub(crate) fn yaml_literal(c: char) -> bool {
     matches!(c, '\u{20}'..='\u{7E}' | '\u{A0}'..='\u{D7FF}' | '\u{E000}'..='\u{FFFD}' | '\u{10000}'..)
         && !matches!(c, '\u{2028}' | '\u{2029}' | '\u{FEFF}')
-}
-
-/// A double-quoted YAML scalar: `"` and `\` escaped, every character [`yaml_literal`]
-/// refuses as `\uXXXX` (or `\UXXXXXXXX`).
-pub(crate) fn quoted(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if yaml_literal(c) => out.push(c),
-            c if u32::from(c) <= 0xFFFF => {
-                let _ = write!(out, "\\u{:04X}", u32::from(c));
-            }
-            c => {
-                let _ = write!(out, "\\U{:08X}", u32::from(c));
-            }
-        }
-    }
-    out.push('"');
-    out
 }
 
 /// Text for a `#` comment: a character [`yaml_literal`] refuses (a line break would end the
@@ -72,12 +30,92 @@ pub(crate) fn comment(s: &str) -> String {
         .collect()
 }
 
-pub(crate) fn hex(v: u64) -> String {
-    format!("0x{v:02X}")
+/// Put before each [`Hex`] the serializer writes. `serde-saphyr` writes integers in decimal
+/// only, and quotes a string that reads as a number (`"0x14"`), which the loader refuses as a
+/// number; so a code is serialized as this private-use character followed by its hex digits
+/// (a plain scalar), and [`to_yaml`] removes the character.
+const HEX_MARK: char = '\u{E000}';
+
+thread_local! {
+    /// [`Hex`] values serialized on this thread, for [`to_yaml`]'s check.
+    static HEX_WRITTEN: Cell<usize> = const { Cell::new(0) };
+}
+
+/// A number written in hex (`0x14`), with at least `digits` digits.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Hex {
+    pub(crate) value: u64,
+    pub(crate) digits: usize,
+}
+
+/// `0x14`, `0x01`: two digits at least, as codes and unit masks are written.
+pub(crate) fn hex(v: u32) -> Hex {
+    Hex {
+        value: u64::from(v),
+        digits: 2,
+    }
+}
+
+impl Serialize for Hex {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        HEX_WRITTEN.with(|n| n.set(n.get() + 1));
+        let text = format!("{HEX_MARK}0x{:0w$X}", self.value, w = self.digits);
+        s.serialize_str(&text)
+    }
+}
+
+/// `value` as YAML: `serde-saphyr`, two-space indents with list items indented under their
+/// key, block scalars only where a field asks for one ([`LitString`]). `Err` says why it
+/// could not be written (a [`HEX_MARK`] in the text itself).
+pub(crate) fn to_yaml<T: Serialize>(value: &T) -> Result<String, String> {
+    let options = serde_saphyr::ser_options! {
+        prefer_block_scalars: false,
+        compact_list_indent: false,
+    };
+    let before = HEX_WRITTEN.with(Cell::get);
+    let out = serde_saphyr::to_string_with_options(value, options).map_err(|e| e.to_string())?;
+    let written = HEX_WRITTEN.with(Cell::get) - before;
+    if out.matches(HEX_MARK).count() != written {
+        return Err(format!(
+            "the text holds U+{:04X}, which the importer uses to write hex numbers",
+            u32::from(HEX_MARK)
+        ));
+    }
+    Ok(out.replace(HEX_MARK, ""))
+}
+
+/// One number or several, in hex: `0x14`, `[0x14, 0x15]`.
+#[derive(Serialize)]
+#[serde(untagged)]
+pub(crate) enum OneOrList {
+    One(Hex),
+    List(FlowSeq<Vec<Hex>>),
+}
+
+impl OneOrList {
+    /// Each with at least `digits` digits.
+    fn of(v: &[u32], digits: usize) -> OneOrList {
+        let hex = |v: &u32| Hex {
+            value: u64::from(*v),
+            digits,
+        };
+        match v {
+            [one] => OneOrList::One(hex(one)),
+            many => OneOrList::List(FlowSeq(many.iter().map(hex).collect())),
+        }
+    }
+}
+
+/// One element of a counter list: a counter (`5`) or a run of them (`0-3`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub(crate) enum Counters {
+    One(u32),
+    Run(String),
 }
 
 /// `[0-3, 5]`.
-pub(crate) fn ranges(list: &[u32]) -> String {
+pub(crate) fn ranges(list: &[u32]) -> FlowSeq<Vec<Counters>> {
     let mut parts = Vec::new();
     let mut i = 0;
     while i < list.len() {
@@ -86,129 +124,273 @@ pub(crate) fn ranges(list: &[u32]) -> String {
             j += 1;
         }
         parts.push(if j > i {
-            format!("{}-{}", list[i], list[j])
+            Counters::Run(format!("{}-{}", list[i], list[j]))
         } else {
-            list[i].to_string()
+            Counters::One(list[i])
         });
         i = j + 1;
     }
-    format!("[{}]", parts.join(", "))
+    FlowSeq(parts)
 }
 
-pub(crate) fn counter_set(c: &CounterSet) -> String {
+/// A counter set: `[0-3]` with only general counters, else `{general: [..], fixed: [..]}`.
+#[derive(Serialize)]
+#[serde(untagged)]
+pub(crate) enum CounterSetYaml {
+    General(FlowSeq<Vec<Counters>>),
+    Both(FlowMap<GeneralFixed>),
+}
+
+#[derive(Serialize)]
+pub(crate) struct GeneralFixed {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    general: Option<FlowSeq<Vec<Counters>>>,
+    fixed: FlowSeq<Vec<Counters>>,
+}
+
+pub(crate) fn counter_set(c: &CounterSet) -> CounterSetYaml {
     if c.fixed.is_empty() {
-        ranges(&c.general)
-    } else if c.general.is_empty() {
-        format!("{{ fixed: {} }}", ranges(&c.fixed))
+        CounterSetYaml::General(ranges(&c.general))
     } else {
-        format!(
-            "{{ general: {}, fixed: {} }}",
-            ranges(&c.general),
-            ranges(&c.fixed)
-        )
+        CounterSetYaml::Both(FlowMap(GeneralFixed {
+            general: (!c.general.is_empty()).then(|| ranges(&c.general)),
+            fixed: ranges(&c.fixed),
+        }))
     }
 }
 
-pub(crate) fn one_or_list(v: &[u32]) -> String {
-    match v {
-        [one] => hex(u64::from(*one)),
-        many => format!(
-            "[{}]",
-            many.iter()
-                .map(|v| hex(u64::from(*v)))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
+/// An event's auxiliary MSR: `{index: 0x1A6, value: 0x10001}` (no padding).
+#[derive(Serialize)]
+pub(crate) struct MsrYaml {
+    index: OneOrList,
+    value: Hex,
+}
+
+/// An `allow:` entry.
+#[derive(Serialize)]
+pub(crate) struct AllowYaml<'a> {
+    code: &'a str,
+    reason: &'a str,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+fn is_zero(v: &u32) -> bool {
+    *v == 0
+}
+
+/// An event's flags, as [`EVENT_FLAGS`] lists them: a tristate flag (`precise`) whenever the
+/// event states it, another only when set.
+pub(crate) struct Flags<'a>(&'a Event);
+
+impl Serialize for Flags<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = s.serialize_map(None)?;
+        for f in EVENT_FLAGS {
+            match self.0.flag(f) {
+                Some(v) if f.tristate || v => map.serialize_entry(f.key, &v)?,
+                _ => {}
+            }
+        }
+        map.end()
     }
 }
 
-/// One event as a flow mapping on one line, with `allow` (code, reason) entries from the
-/// reviewed findings.
+/// One event of an Intel model, keys in the order written.
+#[derive(Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub(crate) struct EventYaml<'a> {
+    name: &'a str,
+    event: OneOrList,
+    umask: OneOrList,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    umask2: Option<Hex>,
+    #[serde(skip_serializing_if = "is_false")]
+    eq: bool,
+    #[serde(skip_serializing_if = "is_zero")]
+    cmask: u32,
+    #[serde(skip_serializing_if = "is_false")]
+    inv: bool,
+    #[serde(skip_serializing_if = "is_false")]
+    edge: bool,
+    #[serde(skip_serializing_if = "is_false")]
+    any: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    counters: Option<FlowSeq<Vec<Counters>>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fixed: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    counters_ht_off: Option<CounterSetYaml>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pebs_counters: Option<CounterSetYaml>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pdist_counters: Option<CounterSetYaml>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pdir_counters: Option<CounterSetYaml>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    msr: Option<FlowMap<MsrYaml>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pebs: Option<u8>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    collect_pebs_record: Option<u8>,
+    /// The event flags, in [`EVENT_FLAGS`]' order.
+    #[serde(flatten)]
+    flags: Flags<'a>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    errata: Option<FlowSeq<&'a [String]>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    sample_after: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    allow: Option<FlowSeq<Vec<FlowMap<AllowYaml<'a>>>>>,
+}
+
+/// One event as written, with `allow` (code, reason) entries from the reviewed findings.
+pub(crate) fn event_yaml<'a>(
+    e: &'a PerfmonEvent,
+    version: u8,
+    allow: &[(&'a str, &'a str)],
+) -> EventYaml<'a> {
+    let f = &e.facts;
+    let set = |s: &Option<CounterSet>| s.as_ref().map(counter_set);
+    EventYaml {
+        name: &f.name,
+        event: OneOrList::of(&e.codes, 2),
+        umask: OneOrList::of(&e.umasks, 2),
+        umask2: f.umask2.filter(|u| version >= 6 || *u != 0).map(hex),
+        eq: f.eq,
+        cmask: f.cmask,
+        inv: f.inv,
+        edge: f.edge,
+        any: f.any,
+        counters: (!e.counters.general.is_empty()).then(|| ranges(&e.counters.general)),
+        fixed: e.counters.fixed.first().copied(),
+        counters_ht_off: set(&e.counters_ht_off),
+        pebs_counters: set(&e.pebs_counters),
+        pdist_counters: set(&e.pdist_counters),
+        pdir_counters: set(&e.pdir_counters),
+        msr: e.msr.as_ref().map(|(index, value)| {
+            FlowMap(MsrYaml {
+                index: OneOrList::of(index, 1),
+                value: Hex {
+                    value: *value,
+                    digits: 1,
+                },
+            })
+        }),
+        pebs: f.pebs,
+        collect_pebs_record: f.collect_pebs_record,
+        flags: Flags(f),
+        errata: (!f.errata.is_empty()).then_some(FlowSeq(f.errata.as_slice())),
+        sample_after: f.sample_after,
+        allow: (!allow.is_empty()).then(|| {
+            FlowSeq(
+                allow
+                    .iter()
+                    .map(|(code, reason)| FlowMap(AllowYaml { code, reason }))
+                    .collect(),
+            )
+        }),
+    }
+}
+
+/// The `events:` list alone, as a model writes it.
+#[derive(Serialize)]
+struct EventsOnly<T> {
+    events: Vec<FlowMap<T>>,
+}
+
+/// One event's line in a model (`  - {name: ..}` and its line break).
 pub(crate) fn event_line(e: &PerfmonEvent, version: u8, allow: &[(&str, &str)]) -> String {
-    let mut kv: Vec<(&str, String)> = vec![
-        ("name", scalar(&e.facts.name)),
-        ("event", one_or_list(&e.codes)),
-        ("umask", one_or_list(&e.umasks)),
-    ];
-    if let Some(u) = e.facts.umask2
-        && (version >= 6 || u != 0)
-    {
-        kv.push(("umask2", hex(u64::from(u))));
-    }
-    if e.facts.eq {
-        kv.push(("eq", "true".into()));
-    }
-    if e.facts.cmask != 0 {
-        kv.push(("cmask", e.facts.cmask.to_string()));
-    }
-    for (k, v) in [
-        ("inv", e.facts.inv),
-        ("edge", e.facts.edge),
-        ("any", e.facts.any),
-    ] {
-        if v {
-            kv.push((k, "true".into()));
-        }
-    }
-    if !e.counters.general.is_empty() {
-        kv.push(("counters", ranges(&e.counters.general)));
-    }
-    if let Some(f) = e.counters.fixed.first() {
-        kv.push(("fixed", f.to_string()));
-    }
-    let sets = [
-        ("counters-ht-off", &e.counters_ht_off),
-        ("pebs-counters", &e.pebs_counters),
-        ("pdist-counters", &e.pdist_counters),
-        ("pdir-counters", &e.pdir_counters),
-    ];
-    for (k, s) in sets {
-        if let Some(s) = s {
-            kv.push((k, counter_set(s)));
-        }
-    }
-    if let Some((index, value)) = &e.msr {
-        let index = match index.as_slice() {
-            [one] => format!("0x{one:X}"),
-            many => format!(
-                "[{}]",
-                many.iter()
-                    .map(|i| format!("0x{i:X}"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-        };
-        kv.push(("msr", format!("{{ index: {index}, value: 0x{value:X} }}")));
-    }
-    if let Some(p) = e.facts.pebs {
-        kv.push(("pebs", p.to_string()));
-    }
-    if let Some(c) = e.facts.collect_pebs_record {
-        kv.push(("collect-pebs-record", c.to_string()));
-    }
-    // A tristate flag is written whenever stated, another only when set.
-    for f in EVENT_FLAGS {
-        match e.facts.flag(f) {
-            Some(v) if f.tristate || v => kv.push((f.key, v.to_string())),
-            _ => {}
-        }
-    }
-    if !e.facts.errata.is_empty() {
-        let list: Vec<String> = e.facts.errata.iter().map(|x| scalar(x)).collect();
-        kv.push(("errata", format!("[{}]", list.join(", "))));
-    }
-    if let Some(s) = e.facts.sample_after {
-        kv.push(("sample-after", s.to_string()));
-    }
-    if !allow.is_empty() {
-        let list: Vec<String> = allow
-            .iter()
-            .map(|(code, reason)| format!("{{ code: {code}, reason: {} }}", scalar_text(reason)))
-            .collect();
-        kv.push(("allow", format!("[{}]", list.join(", "))));
-    }
-    let body: Vec<String> = kv.into_iter().map(|(k, v)| format!("{k}: {v}")).collect();
-    format!("  - {{ {} }}\n", body.join(", "))
+    let doc = EventsOnly {
+        events: vec![FlowMap(event_yaml(e, version, allow))],
+    };
+    let text = to_yaml(&doc).unwrap_or_default();
+    text.split_once('\n')
+        .map_or(text.as_str(), |(_, line)| line)
+        .to_owned()
+}
+
+/// A generated model: the keys of a generation in the order written.
+#[derive(Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub(crate) struct ModelYaml<'a, E> {
+    pub(crate) generation: &'a str,
+    pub(crate) extends: &'a str,
+    pub(crate) title: String,
+    pub(crate) manual: String,
+    pub(crate) doc: LitString,
+    pub(crate) source: &'a str,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub(crate) cpus: Vec<FlowMap<CpuYaml<'a>>>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub(crate) registers: Vec<FlowMap<RegisterOverride>>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub(crate) events: Vec<FlowMap<E>>,
+}
+
+/// A `cpus:` entry.
+#[derive(Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub(crate) struct CpuYaml<'a> {
+    pub(crate) family_model: String,
+    #[serde(skip_serializing_if = "str::is_empty")]
+    pub(crate) version: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) core_type: Option<Hex>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) native_model_id: Option<Hex>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) core_role: Option<&'a str>,
+}
+
+/// A register override, on one line: `{name: IA32_PMC, msr: {count: 10}}`, with the
+/// per-counter field arrays that grow (`fields: [{name: EN_PMC, array: {count: 10}}]`).
+#[derive(Serialize)]
+pub(crate) struct RegisterOverride {
+    pub(crate) name: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) msr: Option<FlowMap<Count>>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub(crate) fields: Vec<FlowMap<FieldArray>>,
+}
+
+/// `{count: n}`.
+#[derive(Serialize)]
+pub(crate) struct Count {
+    pub(crate) count: u32,
+}
+
+/// A per-counter field array that grows: `{name: EN_PMC, array: {count: n}}`.
+#[derive(Serialize)]
+pub(crate) struct FieldArray {
+    pub(crate) name: String,
+    pub(crate) array: FlowMap<Count>,
+}
+
+/// The model file: `header` (the comment block, as text) and `model` serialized, with where
+/// each event's line is (the line after `events:`, one line each).
+pub(crate) fn write_model<E: Serialize>(
+    header: &str,
+    model: &ModelYaml<'_, E>,
+    names: impl Iterator<Item = (String, usize)>,
+) -> Result<(String, Vec<EventOrigin>), String> {
+    let body = to_yaml(model)?;
+    let mut y = String::with_capacity(header.len() + body.len());
+    y.push_str(header);
+    y.push_str(&body);
+    let first = y.lines().position(|l| l == "events:").map_or(0, |i| i + 2);
+    let origins = (first..)
+        .zip(names)
+        .map(|(yaml_line, (name, json_line))| EventOrigin {
+            yaml_line,
+            name,
+            json_line,
+        })
+        .collect();
+    Ok((y, origins))
 }
 
 /// Room kept in a model for the line `cargo xtask import-perfmon` adds when it writes the file
@@ -307,71 +489,38 @@ pub fn family_in_hex(family_model: &str) -> String {
 }
 
 /// `cpus:`, each family/model and core type once.
-pub(crate) fn write_cpus(y: &mut String, cpus: &[&MapRow]) {
-    if !cpus.is_empty() {
-        let _ = writeln!(y, "cpus:");
-        let mut seen = BTreeSet::new();
-        for c in cpus {
-            if !seen.insert((c.family_model.to_ascii_uppercase(), c.core_type)) {
-                continue;
-            }
-            let mut parts = vec![format!(
-                "family-model: {}",
-                scalar(&family_in_hex(&c.family_model))
-            )];
-            if !c.version.is_empty() {
-                parts.push(format!("version: {}", scalar(&c.version)));
-            }
-            if let Some(t) = c.core_type {
-                parts.push(format!("core-type: 0x{t:02X}"));
-            }
-            if let Some(n) = c.native_model_id {
-                parts.push(format!("native-model-id: 0x{n:06X}"));
-            }
-            if let Some(r) = &c.core_role {
-                parts.push(format!("core-role: {}", scalar(r)));
-            }
-            let _ = writeln!(y, "  - {{ {} }}", parts.join(", "));
-        }
-    }
+pub(crate) fn cpus<'a>(rows: &[&'a MapRow]) -> Vec<FlowMap<CpuYaml<'a>>> {
+    let mut seen = BTreeSet::new();
+    rows.iter()
+        .filter(|c| seen.insert((c.family_model.to_ascii_uppercase(), c.core_type)))
+        .map(|c| {
+            FlowMap(CpuYaml {
+                family_model: family_in_hex(&c.family_model),
+                version: &c.version,
+                core_type: c.core_type.map(|t| hex(u32::from(t))),
+                native_model_id: c.native_model_id.map(|n| Hex {
+                    value: u64::from(n),
+                    digits: 6,
+                }),
+                core_role: c.core_role.as_deref(),
+            })
+        })
+        .collect()
 }
 
-/// `events:`, one line (or block) each, with the `allow:`s `allows` gives; where each event's
-/// line is in the YAML and was in the JSON.
-pub(crate) fn write_events(
-    y: &mut String,
-    events: &[&PerfmonEvent],
+/// Each event as written, with the `allow:`s `allows` gives.
+pub(crate) fn events_yaml<'a>(
+    events: &[&'a PerfmonEvent],
     v: u8,
-    allows: &BTreeMap<&str, Vec<(&str, &str)>>,
-) -> Vec<EventOrigin> {
-    let mut origins = Vec::with_capacity(events.len());
-    if !events.is_empty() {
-        y.push_str("events:\n");
-        let mut line = y.bytes().filter(|&b| b == b'\n').count() + 1;
-        for e in events {
-            origins.push(EventOrigin {
-                yaml_line: line,
-                name: e.facts.name.clone(),
-                json_line: e.line,
-            });
+    allows: &'a BTreeMap<&str, Vec<(&'a str, &'a str)>>,
+) -> Vec<FlowMap<EventYaml<'a>>> {
+    events
+        .iter()
+        .map(|e| {
             let allow = allows
                 .get(e.facts.name.as_str())
                 .map_or(&[][..], Vec::as_slice);
-            let text = event_line(e, v, allow);
-            line += text.bytes().filter(|&b| b == b'\n').count();
-            y.push_str(&text);
-        }
-    }
-    origins
-}
-
-/// Free text as a YAML scalar on one line: double-quoted (JSON escapes are valid YAML).
-pub(crate) fn scalar_text(s: &str) -> String {
-    let simple = s.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
-        && !s.contains(": ")
-        && !s.contains(" #")
-        && !s.ends_with(':')
-        && s.chars()
-            .all(|c| yaml_literal(c) && !"\"'{}[],&*!|>%@`".contains(c));
-    if simple { s.to_owned() } else { quoted(s) }
+            FlowMap(event_yaml(e, v, allow))
+        })
+        .collect()
 }

@@ -1,7 +1,7 @@
 //! Reviewed findings: loader warnings about Intel's data that were looked at and are
 //! acceptable, written into the models as `allow:` entries.
 
-use crate::convert::CoreModel;
+use crate::outcome::CoreModel;
 use crate::report::{Issue, Level};
 use pmu_defs::load::de::is_event_name;
 use std::collections::BTreeMap;

@@ -5,6 +5,7 @@ pub mod arch;
 pub mod event;
 pub mod json;
 pub(crate) mod reader;
+pub(crate) mod value;
 
 pub use arch::{ARCH_VERSIONS, ArchVersion, guess_arch_version};
 pub use event::{PerfmonEvent, PerfmonFile, event_keys};

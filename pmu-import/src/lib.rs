@@ -34,8 +34,10 @@
 //! - [`amd`]: Linux perf's AMD lists (`pmu-events/arch/x86/amdzen*`);
 //! - `convert`: a file's facts translated to a generation ([`CoreModel`]), written by `emit`;
 //! - [`findings`]: the reviewed findings written into the models as `allow:` entries;
-//! - `corpus`: files and directories, and the check of the result against the hand-written
-//!   definitions ([`check_models`]);
+//! - `corpus`: importing a file, a corpus or a folder, and the check of the result against the
+//!   hand-written definitions ([`check_models`]), with `files` (reading the corpus) and `defs`
+//!   (the hand-written generations a model extends);
+//! - `outcome`: what an import gives ([`Import`], [`CoreModel`], [`Corpus`]);
 //! - `report`: the importer's [`Issue`]s.
 
 #![forbid(unsafe_code)]
@@ -44,26 +46,27 @@
 pub mod amd;
 mod convert;
 mod corpus;
+mod defs;
 mod emit;
+mod files;
 pub mod findings;
 pub mod intel;
 pub mod mapfile;
+mod outcome;
 mod report;
 
-pub use convert::{
-    CoreModel, EventOrigin, HEADER, INTEL_SOURCE_LINE, Provenance, convert, convert_reviewed,
-    json_locations, model_name,
-};
-pub use corpus::{
-    Corpus, CorpusKind, Import, check_models, generated_source, import_path, import_path_reviewed,
-    import_path_within, import_str, vendor_dir,
-};
+pub use convert::{convert, convert_reviewed, json_locations, model_name};
+pub use corpus::{check_models, import_path, import_path_reviewed, import_path_within, import_str};
 pub use emit::{MODELINE_ROOM, family_in_hex, max_events};
 pub use findings::{REVIEWED_KEYS, Reviewed, ReviewedEntry, parse_reviewed};
 pub use intel::{
     ARCH_VERSIONS, ArchVersion, PerfmonEvent, PerfmonFile, guess_arch_version, parse_file,
 };
 pub use mapfile::{MapRow, parse_mapfile};
+pub use outcome::{
+    AMD_SOURCE_LINE, CoreModel, Corpus, CorpusKind, EventOrigin, HEADER, INTEL_SOURCE_LINE, Import,
+    Provenance, generated_source, vendor_dir,
+};
 pub use report::{Issue, Level};
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
 //! `mapfile.csv`: CPUID family-model strings to event files.
 
-use crate::intel::reader::parse_number;
+use crate::files::parse_number;
 use crate::report::{Issue, Level};
 
 /// One row of `mapfile.csv`.

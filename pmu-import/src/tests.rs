@@ -1,7 +1,8 @@
-//! Unit tests of the JSON reading helpers: names, numbers, and positions in characters.
+//! Unit tests of the JSON reading helpers (names, numbers, and positions in characters) and
+//! of how the YAML writer spells values.
 
-use crate::emit::{ranges, scalar};
-use crate::intel::reader::parse_number;
+use crate::emit::{Hex, hex, ranges, to_yaml};
+use crate::files::parse_number;
 use crate::report::{Doc, Level};
 use crate::{model_name, parse_file};
 
@@ -19,14 +20,68 @@ fn names_and_numbers() {
     assert_eq!(parse_number("0x00"), Some(0));
     assert_eq!(parse_number("0x"), None);
     assert_eq!(parse_number("-1"), None);
-    assert_eq!(ranges(&[0, 1, 2, 3, 5, 7, 8]), "[0-3, 5, 7-8]");
-    assert_eq!(ranges(&[]), "[]");
+}
+
+/// One flow mapping `{name: .., code: ..}`, as an event line writes its values.
+fn flow_line(name: &str, code: Hex) -> String {
+    #[derive(serde::Serialize)]
+    struct Line<'a> {
+        name: &'a str,
+        code: Hex,
+    }
+    to_yaml(&serde_saphyr::FlowMap(Line { name, code })).expect("serializes")
+}
+
+#[test]
+fn the_writer_spells_values_as_the_loader_reads_them() {
     assert_eq!(
-        scalar("GenuineIntel-6-55-[01234]"),
-        "'GenuineIntel-6-55-[01234]'"
+        to_yaml(&ranges(&[0, 1, 2, 3, 5, 7, 8])).unwrap(),
+        "[0-3, 5, 7-8]\n"
     );
-    assert_eq!(scalar("UOPS.ANY:c1"), "'UOPS.ANY:c1'");
-    assert_eq!(scalar("No"), "'No'");
+    assert_eq!(to_yaml(&ranges(&[])).unwrap(), "[]\n");
+    // Codes in hex, plain (a quoted "0x14" would be a string to the loader).
+    assert_eq!(flow_line("A", hex(0x14)), "{name: A, code: 0x14}\n");
+    assert_eq!(flow_line("A", hex(0x1)), "{name: A, code: 0x01}\n");
+    let wide = Hex {
+        value: 0x10003C0001,
+        digits: 1,
+    };
+    assert_eq!(flow_line("A", wide), "{name: A, code: 0x10003C0001}\n");
+    // Names YAML would misread are quoted: YAML 1.1 booleans and null, a flow indicator,
+    // a number; `:` not followed by a space stays plain (YAML 1.2 flow scalars allow it).
+    let name = |n: &str| {
+        let line = flow_line(n, hex(0));
+        line["{name: ".len()..line.len() - ", code: 0x00}\n".len()].to_owned()
+    };
+    assert_eq!(
+        name("GenuineIntel-6-55-[01234]"),
+        "\"GenuineIntel-6-55-[01234]\""
+    );
+    assert_eq!(name("UOPS.ANY:c1"), "UOPS.ANY:c1");
+    assert_eq!(name("No"), "\"No\"");
+    assert_eq!(name("y"), "\"y\"");
+    assert_eq!(name("on"), "\"on\"");
+    assert_eq!(name("null"), "\"null\"");
+    assert_eq!(name("a: b"), "\"a: b\"");
+    assert_eq!(name("0x14"), "\"0x14\"");
+    // Control characters and the characters YAML 1.1 takes as line breaks are escaped.
+    assert_eq!(name("a\u{1}b"), "\"a\\x01b\"");
+    assert_eq!(name("a\nb"), "\"a\\nb\"");
+    assert_eq!(name("a\u{2028}b"), "\"a\\Lb\"");
+    assert_eq!(name("\u{FEFF}a"), "\"\\uFEFFa\"");
+}
+
+#[test]
+fn text_holding_the_hex_mark_is_refused_not_corrupted() {
+    #[derive(serde::Serialize)]
+    struct Line<'a> {
+        name: &'a str,
+    }
+    let err = to_yaml(&Line {
+        name: "a\u{E000}0x1",
+    })
+    .unwrap_err();
+    assert!(err.contains("U+E000"), "{err}");
 }
 
 #[test]

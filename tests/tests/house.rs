@@ -266,8 +266,7 @@ const GRAPH_CRATES: &[&str] = &[
     "pmu-vocab",
     "pmu-defs",
     "pmu-codegen",
-    // Not yet pmu-import: its `amd` and `corpus` modules import each other (the AMD corpus
-    // reader uses the corpus's file helpers, the corpus dispatches to it).
+    "pmu-import",
     "pmu-macros",
     "pmu-regs",
     "pmu-cli",

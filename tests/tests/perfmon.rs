@@ -514,8 +514,8 @@ fn output_is_facts_only_deterministic_and_sorted() {
             .yaml
             .lines()
             .skip_while(|l| *l != "events:")
-            .filter_map(|l| l.strip_prefix("  - { name: "))
-            .map(|l| l.split(',').next().unwrap().trim_matches('\''))
+            .filter_map(|l| l.strip_prefix("  - {name: "))
+            .map(|l| l.split(',').next().unwrap().trim_matches('"'))
             .collect();
         let mut sorted = names.clone();
         sorted.sort();
@@ -594,14 +594,14 @@ fn reviewed_findings_become_allow_entries_the_loader_acknowledges() {
         assert_eq!(changed.len(), 1, "{changed:#?}");
         let (with, without) = changed[0];
         assert!(
-            without.starts_with("  - { name: INST_RETIRED.ANY,"),
+            without.starts_with("  - {name: INST_RETIRED.ANY,"),
             "{without}"
         );
         assert_eq!(
             with,
             format!(
-                "{}, allow: [{{ code: counter-not-in-event, reason: \"{REVIEWED_REASON}\" }}] }}",
-                without.strip_suffix(" }").unwrap()
+                "{}, allow: [{{code: counter-not-in-event, reason: \"{REVIEWED_REASON}\"}}]}}",
+                without.strip_suffix('}').unwrap()
             )
         );
         assert_eq!(m.origins, plain.origins);

@@ -30,7 +30,7 @@ fn model(file: &str) -> &'static CoreModel {
 fn cpus(m: &CoreModel) -> Vec<&str> {
     m.yaml
         .lines()
-        .filter_map(|l| l.strip_prefix("  - { family-model: "))
+        .filter_map(|l| l.strip_prefix("  - {family-model: "))
         .map(|l| l.split(',').next().unwrap())
         .collect()
 }
@@ -95,7 +95,7 @@ fn one_generation_per_family_directory_with_its_cpus() {
             .yaml
             .contains("\ngeneration: amd-zen1\nextends: amd-core\n")
     );
-    assert!(model("zen1.yaml").yaml.contains("version: v2 }"));
+    assert!(model("zen1.yaml").yaml.contains("version: v2}"));
     // A directory the importer's table does not list extends the newest listed generation.
     assert!(
         model("zen9.yaml")
@@ -115,14 +115,14 @@ fn one_generation_per_family_directory_with_its_cpus() {
 #[test]
 fn core_events_only_as_facts_the_rest_counted() {
     let y = &model("zen1.yaml").yaml;
-    let events: Vec<&str> = y.lines().filter(|l| l.starts_with("  - { name:")).collect();
+    let events: Vec<&str> = y.lines().filter(|l| l.starts_with("  - {name:")).collect();
     assert_eq!(
         events,
         [
-            "  - { name: fx_small, event: 0x03, umask: 0x00 }",
-            "  - { name: fx_wide.all, event: 0x1CF, umask: 0xFF }",
-            "  - { name: fx_wide.low_half, event: 0x1CF, umask: 0x04 }",
-            "  - { name: fx_widget_turns, event: 0x76 }",
+            "  - {name: fx_small, event: 0x03, umask: 0x00}",
+            "  - {name: fx_wide.all, event: 0x1CF, umask: 0xFF}",
+            "  - {name: fx_wide.low_half, event: 0x1CF, umask: 0x04}",
+            "  - {name: fx_widget_turns, event: 0x76}",
         ]
     );
     assert!(y.contains(

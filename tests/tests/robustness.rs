@@ -423,13 +423,16 @@ fn control_characters_in_names_and_headers_give_valid_yaml() {
         "{yaml}"
     );
     assert!(
-        yaml.contains("source: \"lion\\u0000c\\u000Aextends: x\\uFFFE_core.json\""),
+        yaml.contains("source: \"lion\\0c\\nextends: x\\uFFFE_core.json\""),
         "{yaml}"
     );
     assert!(
-        yaml.contains("title: \"Core events of lion\\u0000c\\u000Aextends: x\\uFFFE_core.json (Intel perfmon)\""),
+        yaml.contains(
+            "title: \"Core events of lion\\0c\\nextends: x\\uFFFE_core.json (Intel perfmon)\""
+        ),
         "{yaml}"
     );
+    assert_eq!(pmu_import::generated_source(yaml).as_deref(), Some(name));
     let loaded = pmu_import::check_models(&import.models);
     assert!(!loaded.has_errors(), "{}", loaded.render_diagnostics());
     let g = loaded

@@ -129,3 +129,12 @@ pub struct PerfmonFile {
     /// Event keys the file uses (known ones), for the architectural-version heuristic.
     pub keys: BTreeSet<String>,
 }
+
+/// Keys of an event object that are select-register flags ("0" or "1"); with the event
+/// flags' Intel keys ([`is_flag_key`]), a JSON boolean is read as one.
+const SELECT_FLAG_KEYS: &[&str] = &["AnyThread", "EdgeDetect", "Equal", "Invert"];
+
+/// True for a key whose value is a flag ("0" or "1", or a JSON boolean read as one).
+pub(crate) fn is_flag_key(key: &str) -> bool {
+    SELECT_FLAG_KEYS.contains(&key) || EVENT_FLAGS.iter().any(|f| f.intel == Some(key))
+}

@@ -1,7 +1,8 @@
 //! One event object of a perfmon file, read key by key into a [`PerfmonEvent`].
 
-use crate::intel::event::{PerfmonEvent, RawCounters, event_keys};
-use crate::intel::json::{Entries, Val, classify, is_flag_key};
+use crate::files::parse_number;
+use crate::intel::event::{PerfmonEvent, RawCounters, event_keys, is_flag_key};
+use crate::intel::value::{Entries, Val, classify};
 use crate::report::Doc;
 use pmu_defs::Span;
 use pmu_defs::load::de::{is_event_name, is_ident};
@@ -257,21 +258,6 @@ pub(crate) struct Reader<'r, 'd, 'f> {
     pub(crate) rejected: &'r BTreeSet<&'static str>,
     pub(crate) event: &'r str,
     pub(crate) at: usize,
-}
-
-/// `0x1A6`, `0X1a6` or `422`.
-pub(crate) fn parse_number(s: &str) -> Option<u64> {
-    let s = s.trim();
-    if let Some(h) = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
-        if h.is_empty() || !h.chars().all(|c| c.is_ascii_hexdigit()) {
-            return None;
-        }
-        return u64::from_str_radix(h, 16).ok();
-    }
-    if s.is_empty() || !s.chars().all(|c| c.is_ascii_digit()) {
-        return None;
-    }
-    s.parse().ok()
 }
 
 /// "Not applicable": an empty counter set.
