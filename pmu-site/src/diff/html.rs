@@ -262,11 +262,7 @@ pub(crate) fn page_html(cx: &Ctx<'_>, d: &Diff<'_>) -> String {
         nav: layout::Nav::Diff(&d.to.id),
         body: body.render().unwrap_or_default(),
         scripts: vec![],
-        main_attrs: format!(
-            r#" data-gen="{}" data-from="{}""#,
-            html(&d.to.id),
-            html(&d.from.id)
-        ),
+        data: vec![("gen", d.to.id.clone()), ("from", d.from.id.clone())],
     };
     layout::render(cx, &page)
 }

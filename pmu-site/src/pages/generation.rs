@@ -169,7 +169,7 @@ pub(crate) fn generation(cx: &Ctx<'_>, g: &Generation, site: &mut Site) {
         nav: Nav::Overview(&g.id),
         body: body.render().unwrap_or_default(),
         scripts: vec![],
-        main_attrs: format!(r#" data-gen="{}""#, html(&g.id)),
+        data: vec![("gen", g.id.clone())],
     };
     site.add(path.clone(), layout::render(cx, &page));
 }

@@ -142,11 +142,7 @@ pub(crate) fn register(
         nav: Nav::Register(&g.id, &r.name),
         body: body.render().unwrap_or_default(),
         scripts: vec![],
-        main_attrs: format!(
-            r#" data-gen="{}" data-register="{}""#,
-            html(&g.id),
-            html(&r.name)
-        ),
+        data: vec![("gen", g.id.clone()), ("register", r.name.clone())],
     };
     site.add(path.clone(), layout::render(cx, &page));
 }
