@@ -1,11 +1,10 @@
-//! HTML fragments every kind of page uses: paragraphs and one-line cells from doc strings,
+//! HTML fragments every kind of page uses: paragraphs from doc strings,
 //! access badges, links to a generation, a register or the decoder, and a vendor's name. The
 //! markup is in small templates (`templates/prose.html`, `access.html`, `gen_link.html`,
 //! `reg_link.html`).
 
 use crate::context::paths;
-use crate::escape::{html, url};
-use crate::format;
+use crate::escape::url;
 use askama::Template;
 use pmu_defs::model::{Access, Generation};
 
@@ -25,11 +24,6 @@ pub fn prose(doc: &str) -> String {
         .filter(|text| !text.is_empty())
         .collect();
     Prose { paras }.render().unwrap_or_default()
-}
-
-/// A doc string folded to one line (table cells).
-pub fn inline(doc: &str) -> String {
-    html(&format::one_line(doc)).to_string()
 }
 
 /// An access badge (`templates/access.html`).
