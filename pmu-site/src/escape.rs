@@ -1,45 +1,11 @@
-//! Escaping for every output context: HTML/XML text and attributes (inline SVG included),
-//! Markdown, and JSON embedded in JavaScript files.
+//! Escaping for the output contexts other than HTML: Markdown, JSON embedded in JavaScript
+//! files, file names (`slug`) and URL fragments (`url`).
 //!
 //! Every string that comes from the model (names, docs, titles, manual references, messages)
-//! goes through one of these before it reaches a file.
+//! goes through one of these, or through an askama template (`templates/`), which escapes
+//! what it inserts into HTML and SVG, before it reaches a file.
 
 use serde::Serialize;
-use std::fmt;
-
-/// Text or a double- or single-quoted attribute value in HTML, XHTML and SVG.
-///
-/// Only the five XML entities are produced (numeric for the apostrophe), so the output is
-/// both valid HTML and well-formed XML.
-#[derive(Debug)]
-pub struct Html<'a>(pub &'a str);
-
-impl fmt::Display for Html<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut last = 0;
-        for (i, c) in self.0.char_indices() {
-            let rep = match c {
-                '&' => "&amp;",
-                '<' => "&lt;",
-                '>' => "&gt;",
-                '"' => "&quot;",
-                '\'' => "&#39;",
-                // Control characters other than tab/newline are not allowed in XML 1.0.
-                c if (c as u32) < 0x20 && c != '\t' && c != '\n' && c != '\r' => "\u{FFFD}",
-                _ => continue,
-            };
-            f.write_str(&self.0[last..i])?;
-            f.write_str(rep)?;
-            last = i + c.len_utf8();
-        }
-        f.write_str(&self.0[last..])
-    }
-}
-
-/// Shorthand for [`Html`].
-pub fn html(s: &str) -> Html<'_> {
-    Html(s)
-}
 
 /// Prose in Markdown: characters with Markdown meaning are backslash-escaped and `<`, `>`,
 /// `&` become entities, so text can neither inject HTML nor change the document structure.
@@ -144,16 +110,6 @@ pub fn url(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn html_escapes_markup_and_quotes() {
-        assert_eq!(
-            html(r#"<script>alert("x") & 'y'</script>"#).to_string(),
-            "&lt;script&gt;alert(&quot;x&quot;) &amp; &#39;y&#39;&lt;/script&gt;"
-        );
-        assert_eq!(html("plain").to_string(), "plain");
-        assert_eq!(html("a\u{1}b").to_string(), "a\u{FFFD}b");
-    }
 
     #[test]
     fn markdown_escapes_structure_and_html() {

@@ -15,10 +15,11 @@
 //! decoder matches against).
 
 use crate::context::{Ctx, paths};
-use crate::escape::{html, json_for_js, md_cell, md_code};
+use crate::escape::{self, json_for_js, md_cell, md_code};
 use crate::format;
 use crate::layout::{self, Nav, Page};
 use crate::site::Site;
+use askama::Template;
 use pmu_defs::encode::{Encoder, Request};
 use pmu_defs::model::{EVENT_FLAGS, Generation};
 use serde::Serialize;
@@ -461,49 +462,38 @@ fn intro(g: &Generation) -> (String, String) {
     (count, tail)
 }
 
+/// An event page's body (`templates/events.html`): the intro, the filter and the table's
+/// head; `assets/events.js` fills the rows from the data file.
+#[derive(Template)]
+#[template(path = "events.html")]
+struct EventsBody<'a> {
+    g: &'a Generation,
+    root: &'a str,
+    count: String,
+    tail: String,
+    select: &'a str,
+    columns: Vec<&'a Column>,
+}
+
 fn page(cx: &Ctx<'_>, g: &Generation, t: &Table) -> String {
     let path = paths::events(&g.id);
     let root = paths::root_of(&path);
-    let mut b = format!(
-        r#"<nav class="crumbs" aria-label="Breadcrumbs"><a href="{root}index.html">Generations</a><span aria-hidden="true"> › </span><a href="{root}{}">{}</a><span aria-hidden="true"> › </span><span>Events</span></nav>"#,
-        html(&paths::generation(&g.id)),
-        html(&g.id)
-    );
     let (count, tail) = intro(g);
-    let select = t.select.as_deref().unwrap_or("event select");
-    let _ = write!(
-        b,
-        r#"<h1>Events of <code>{id}</code></h1><p class="lede">The {count} of <code>{id}</code> ({title}){tail}. Each row gives the event code and unit mask, the modifiers the event is defined with, the counters that may count it, its perf event string and the <code>{select}</code> value that programs it in user and kernel mode (not yet enabled), both as <code>cargo xtask encode</code> computes them. Details shows everything else. Filter by name (words in any order), by event code (<code>0x2E</code> or <code>2e</code>) or by code and unit mask together (<code>2E.41</code>).</p>"#,
-        id = html(&g.id),
-        count = html(&count),
-        title = html(&g.title),
-        tail = html(&tail),
-        select = html(select),
-    );
-    b.push_str(r#"<div class="filter"><label for="ev-q">Filter</label><input id="ev-q" type="search" placeholder="name, 0x2E or 2E.41" autocomplete="off" spellcheck="false" /><span id="ev-count" class="muted" aria-live="polite"></span></div>"#);
-    b.push_str(r#"<div class="table-wrap"><table class="events" id="ev-table"><thead><tr>"#);
-    for (_, c) in main_columns(t) {
-        let _ = write!(
-            b,
-            r#"<th scope="col" class="c-{}">{}</th>"#,
-            html(&c.key),
-            html(&c.label)
-        );
-    }
-    b.push_str(r#"<th scope="col" class="c-more">More</th></tr></thead><tbody id="ev-body"></tbody></table></div>"#);
-    let _ = write!(
-        b,
-        r#"<noscript><p>The table is built in the browser from <code>data/events/{}.js</code>. Without JavaScript, read <a href="{root}{}">the Markdown event table</a>.</p></noscript>"#,
-        html(&crate::escape::slug(&g.id)),
-        html(&paths::md_events(&g.id))
-    );
+    let body = EventsBody {
+        g,
+        root: &root,
+        count,
+        tail,
+        select: t.select.as_deref().unwrap_or("event select"),
+        columns: main_columns(t).into_iter().map(|(_, c)| c).collect(),
+    };
     let p = Page {
         path: &path,
         title: format!("Events of {}", g.id),
         nav: Nav::Events(&g.id),
-        body: b,
+        body: body.render().unwrap_or_default(),
         scripts: vec![paths::data_events(&g.id), "assets/events.js".to_owned()],
-        main_attrs: format!(r#" data-gen="{}" data-root="{}""#, html(&g.id), html(&root)),
+        data: vec![("gen", g.id.clone()), ("root", root.clone())],
     };
     layout::render(cx, &p)
 }

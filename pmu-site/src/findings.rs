@@ -4,10 +4,11 @@
 //! the same entries in their "Acknowledged" column.
 
 use crate::context::{Ctx, paths};
-use crate::escape::{html, md_cell, md_code, url};
+use crate::escape::{self, md_cell, md_code};
 use crate::format;
 use crate::layout::{self, Nav, Page};
 use crate::site::Site;
+use askama::Template;
 use pmu_defs::model::Model;
 use std::collections::HashSet;
 use std::fmt::Write;
@@ -69,18 +70,12 @@ pub(crate) fn all(cx: &Ctx<'_>, site: &mut Site) {
 /// What the page is about, in one paragraph (plain text).
 const ABOUT: &str = "Warnings the validator reports about these definitions that were reviewed and are acceptable as written: each is acknowledged by an `allow:` on the entry it is about, with the reason. `cargo xtask validate` and `cargo xtask gen-docs` count them in one line, and `--verbose` prints each at its place in the YAML. An `allow:` that no longer acknowledges anything is itself a warning (`unused-allow`). For the imported Intel core models the entries come from `pmu-defs/import/reviewed.yaml`.";
 
-/// `ABOUT` with its code spans as `<code>`.
-fn about_html() -> String {
+/// `ABOUT` in parts, each with whether it is a code span.
+fn about_parts() -> Vec<(bool, &'static str)> {
     ABOUT
         .split('`')
         .enumerate()
-        .map(|(i, part)| {
-            if i % 2 == 1 {
-                format!("<code>{}</code>", html(part))
-            } else {
-                html(part).to_string()
-            }
-        })
+        .map(|(i, part)| (i % 2 == 1, part))
         .collect()
 }
 
@@ -96,39 +91,28 @@ fn count_line(list: &[Finding<'_>]) -> String {
     }
 }
 
+/// The page's body (`templates/findings.html`).
+#[derive(Template)]
+#[template(path = "findings.html")]
+struct FindingsBody<'a> {
+    about: Vec<(bool, &'static str)>,
+    count: String,
+    list: &'a [Finding<'a>],
+}
+
 fn page(cx: &Ctx<'_>, list: &[Finding<'_>]) -> String {
-    let mut b = format!(
-        r#"<h1>Known findings</h1>
-<p class="lede">{}</p>
-<p>{}</p>
-"#,
-        about_html(),
-        html(&count_line(list))
-    );
-    if !list.is_empty() {
-        b.push_str(r#"<div class="table-wrap"><table class="findings"><thead><tr><th scope="col">Generation</th><th scope="col">Event</th><th scope="col">Warning</th><th scope="col">Reason</th></tr></thead><tbody>"#);
-        for f in list {
-            let _ = write!(
-                b,
-                r#"<tr><td><a href="{}"><code>{}</code></a></td><td><a href="{}#q={}"><code>{}</code></a></td><td><code>{}</code></td><td>{}</td></tr>"#,
-                html(&paths::generation(f.generation)),
-                html(f.generation),
-                html(&paths::events(f.generation)),
-                html(&url(f.event)),
-                html(f.event),
-                html(f.code),
-                html(f.reason)
-            );
-        }
-        b.push_str("</tbody></table></div>\n");
-    }
+    let body = FindingsBody {
+        about: about_parts(),
+        count: count_line(list),
+        list,
+    };
     let p = Page {
         path: PAGE,
         title: "Known findings".to_owned(),
         nav: Nav::Findings,
-        body: b,
+        body: body.render().unwrap_or_default(),
         scripts: vec![],
-        main_attrs: String::new(),
+        data: vec![],
     };
     layout::render(cx, &p)
 }

@@ -1,28 +1,37 @@
-//! HTML fragments every kind of page uses: paragraphs and one-line cells from doc strings,
-//! access badges, links to a generation, a register or the decoder, and a vendor's name.
+//! HTML fragments every kind of page uses: paragraphs from doc strings,
+//! access badges, links to a generation, a register or the decoder, and a vendor's name. The
+//! markup is in small templates (`templates/prose.html`, `access.html`, `gen_link.html`,
+//! `reg_link.html`).
 
 use crate::context::paths;
-use crate::escape::{html, url};
-use crate::format;
+use crate::escape::url;
+use askama::Template;
 use pmu_defs::model::{Access, Generation};
-use std::fmt::Write;
+
+/// Paragraphs of a doc string (`templates/prose.html`).
+#[derive(Template)]
+#[template(path = "prose.html")]
+struct Prose {
+    paras: Vec<String>,
+}
 
 /// Paragraphs of a doc string: blank lines separate paragraphs, single line breaks are
 /// wrapping.
 pub fn prose(doc: &str) -> String {
-    let mut out = String::new();
-    for para in doc.split("\n\n") {
-        let text: Vec<&str> = para.split_whitespace().collect();
-        if !text.is_empty() {
-            let _ = write!(out, "<p>{}</p>", html(&text.join(" ")));
-        }
-    }
-    out
+    let paras = doc
+        .split("\n\n")
+        .map(|para| para.split_whitespace().collect::<Vec<_>>().join(" "))
+        .filter(|text| !text.is_empty())
+        .collect();
+    Prose { paras }.render().unwrap_or_default()
 }
 
-/// A doc string folded to one line (table cells).
-pub fn inline(doc: &str) -> String {
-    html(&format::one_line(doc)).to_string()
+/// An access badge (`templates/access.html`).
+#[derive(Template)]
+#[template(path = "access.html")]
+struct AccessBadge {
+    class: &'static str,
+    text: &'static str,
 }
 
 pub fn access_badge(a: Access) -> String {
@@ -33,23 +42,37 @@ pub fn access_badge(a: Access) -> String {
         Access::WriteOneToClear => "w1c",
         Access::WriteOneToSet => "w1s",
     };
-    format!(r#"<span class="acc acc-{class}">{}</span>"#, a.as_str())
+    AccessBadge {
+        class,
+        text: a.as_str(),
+    }
+    .render()
+    .unwrap_or_default()
+}
+
+/// A link to a generation's page (`templates/gen_link.html`).
+#[derive(Template)]
+#[template(path = "gen_link.html")]
+struct GenLink<'a> {
+    root: &'a str,
+    id: &'a str,
 }
 
 pub fn gen_link(root: &str, id: &str) -> String {
-    format!(
-        r#"<a href="{root}{}"><code>{}</code></a>"#,
-        html(&paths::generation(id)),
-        html(id)
-    )
+    GenLink { root, id }.render().unwrap_or_default()
+}
+
+/// A link to a register's page (`templates/reg_link.html`).
+#[derive(Template)]
+#[template(path = "reg_link.html")]
+struct RegLink<'a> {
+    root: &'a str,
+    gen_id: &'a str,
+    reg: &'a str,
 }
 
 pub fn reg_link(root: &str, gen_id: &str, reg: &str) -> String {
-    format!(
-        r#"<a href="{root}{}"><code>{}</code></a>"#,
-        html(&paths::register(gen_id, reg)),
-        html(reg)
-    )
+    RegLink { root, gen_id, reg }.render().unwrap_or_default()
 }
 
 pub fn decoder_link(root: &str, gen_id: &str, key: &str) -> String {

@@ -2,7 +2,7 @@
 //! generation's pages expanded), main content and footer. The markup is XHTML-compatible
 //! HTML5 (every element closed, attributes quoted, only XML entities), so pages parse both as
 //! HTML and as XML. The markup is in `templates/page.html` and `templates/tree_item.html`;
-//! askama escapes every value they insert, except the page body, which is already markup.
+//! askama escapes every value they insert, except the page body, which a template rendered.
 
 use crate::context::{Ctx, paths};
 use crate::format;
@@ -42,8 +42,9 @@ pub struct Page<'a> {
     pub body: String,
     /// Scripts to load after the content, relative to the site root.
     pub scripts: Vec<String>,
-    /// Extra attributes for `<main>` (already escaped), e.g. ` data-gen="intel-v3"`.
-    pub main_attrs: String,
+    /// `data-` attributes for `<main>` (name without `data-`, value as plain text), e.g.
+    /// `("gen", "intel-v3")`.
+    pub data: Vec<(&'static str, String)>,
 }
 
 /// The whole document (`templates/page.html`).
@@ -55,8 +56,9 @@ struct Document<'a> {
     nav: &'a Nav<'a>,
     /// One rendered [`TreeItem`] per top-level generation.
     tree: Vec<TreeItem<'a>>,
-    /// Already rendered markup: the attributes of `<main>` and its content.
-    main_attrs: &'a str,
+    /// The `data-` attributes of `<main>`.
+    data: &'a [(&'static str, String)],
+    /// Already rendered markup: the content of `<main>`.
     body: &'a str,
     /// Relative to the site root.
     scripts: Vec<&'a str>,
@@ -101,7 +103,7 @@ pub fn render(cx: &Ctx<'_>, page: &Page<'_>) -> String {
             .roots()
             .map(|g| TreeItem::new(cx, g, &page.nav, &root))
             .collect(),
-        main_attrs: &page.main_attrs,
+        data: &page.data,
         body: &page.body,
         scripts: std::iter::once("assets/site.js")
             .chain(page.scripts.iter().map(String::as_str))

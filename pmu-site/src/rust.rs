@@ -7,8 +7,8 @@
 //! `pmu-site/tests/docs_snippets.rs` compiles the snippets of every register page against
 //! `pmu-regs`.
 
-use crate::escape::html;
-use crate::html::gen_link;
+use crate::html;
+use askama::Template;
 use pmu_codegen::RegisterPath;
 use pmu_defs::model::names::{self, Method};
 use pmu_defs::model::{Field, Generation, Register};
@@ -144,73 +144,46 @@ pub fn snippet(g: &Generation, r: &Register, path: &RegisterPath) -> String {
     out
 }
 
+/// The "In Rust" section of a register page (`templates/rust.html`).
+#[derive(Template)]
+#[template(path = "rust.html")]
+struct Section<'a> {
+    root: &'a str,
+    path: &'a RegisterPath,
+    /// The other generations with the same type.
+    others: Vec<&'a str>,
+    /// The path of the alias address, when the register has one.
+    alias: Option<String>,
+    /// The feature that turns on every generation of the kind.
+    all: &'static str,
+    code: String,
+}
+
 /// The "In Rust" section of a register page.
 pub fn section(root: &str, g: &Generation, r: &Register, path: &RegisterPath) -> String {
-    let mut b = String::from(r#"<h2 id="rust">In Rust</h2><dl class="facts">"#);
-    let _ = write!(
-        b,
-        r#"<dt>Module</dt><dd><code class="rust-path">{}</code> <button type="button" class="copy" data-copy="{}" aria-label="Copy the Rust path">Copy</button></dd>"#,
-        html(&path.path),
-        html(&path.path)
-    );
-    if path.home != path.path {
-        let _ = write!(
-            b,
-            r#"<dt>Defined in</dt><dd><code class="rust-home">{}</code> <span class="muted">(re-exported here)</span></dd>"#,
-            html(&path.home)
-        );
-    }
-    let others: Vec<String> = path
-        .users
-        .iter()
-        .filter(|u| **u != g.id)
-        .map(|u| gen_link(root, u))
-        .collect();
-    let _ = write!(
-        b,
-        r#"<dt>Same type in</dt><dd class="rust-users">{}</dd>"#,
-        if others.is_empty() {
-            "no other generation".to_owned()
-        } else {
-            others.join(", ")
-        }
-    );
-    if r.alias_msr.is_some() {
-        let at = if r.msr.indexed {
-            format!("{}::alias_msr::<N>()", path.path)
-        } else {
-            format!("{}::ALIAS_MSR", path.path)
-        };
-        let _ = write!(
-            b,
-            r#"<dt>Alias address</dt><dd><code class="rust-alias">{}</code> <span class="muted">the same register, the same <code>Value</code></span></dd>"#,
-            html(&at)
-        );
-    }
-    if !path.features.is_empty() {
-        let list: Vec<String> = path
-            .features
+    Section {
+        root,
+        path,
+        others: path
+            .users
             .iter()
-            .map(|f| format!("<code>{}</code>", html(f)))
-            .collect();
-        // The feature that turns on every generation of the kind.
-        let all = if pmu_codegen::is_facility(g) {
+            .map(String::as_str)
+            .filter(|u| *u != g.id)
+            .collect(),
+        alias: r.alias_msr.as_ref().map(|_| {
+            if r.msr.indexed {
+                format!("{}::alias_msr::<N>()", path.path)
+            } else {
+                format!("{}::ALIAS_MSR", path.path)
+            }
+        }),
+        all: if pmu_codegen::is_facility(g) {
             "all-facilities"
         } else {
             "all-models"
-        };
-        let _ = write!(
-            b,
-            r#"<dt>Cargo feature</dt><dd>{} (or <code>{all}</code>)</dd>"#,
-            list.join(", ")
-        );
+        },
+        code: snippet(g, r, path),
     }
-    b.push_str("</dl>");
-    let code = snippet(g, r, path);
-    let _ = write!(
-        b,
-        r#"<div class="snippet"><button type="button" class="copy" data-copy-from="rust-snippet" aria-label="Copy the example">Copy</button><pre><code class="language-rust" id="rust-snippet">{}</code></pre></div>"#,
-        html(&code)
-    );
-    b
+    .render()
+    .unwrap_or_default()
 }

@@ -8,8 +8,9 @@
 //! field); reserved boxes carry `data-reserved`. The root carries the grid geometry
 //! (`data-cell`, `data-origin`) so tests can check every box against the model.
 
-use crate::escape::html;
 use crate::format;
+use crate::svg;
+use askama::Template;
 use pmu_defs::model::Field;
 use std::fmt::Write;
 
@@ -262,20 +263,98 @@ fn text_width(s: &str) -> i64 {
     (s.chars().count() as f64 * CHAR_W).ceil() as i64
 }
 
-/// Styles of a standalone SVG (inline diagrams use the page's stylesheet).
-const STANDALONE_STYLE: &str = include_str!("assets/diagram.css");
+/// The drawing (`templates/diagram.svg`); a standalone one includes `src/assets/diagram.css`
+/// (inline diagrams use the page's stylesheet).
+#[derive(Template)]
+#[template(path = "diagram.svg", escape = "html")]
+struct Svg<'a> {
+    standalone: bool,
+    min_x: i64,
+    view_w: i64,
+    height: u32,
+    id: &'a str,
+    name: &'a str,
+    width: u32,
+    /// Every box in words (the accessible description).
+    desc: String,
+    /// Most significant row first.
+    rows: Vec<Row>,
+}
+
+/// One row of 32 bits: bit numbers, boxes, outline and the names called out below.
+struct Row {
+    lsb: u32,
+    msb: u32,
+    /// Top and bottom of the boxes.
+    y: u32,
+    bottom: u32,
+    ticks: Vec<Tick>,
+    boxes: Vec<SegBox>,
+    outline_x: u32,
+    outline_w: u32,
+    callouts: Vec<CalloutText>,
+}
+
+/// A bit number above a box boundary.
+struct Tick {
+    x: u32,
+    y: u32,
+    bit: u32,
+}
+
+/// One segment's box.
+struct SegBox {
+    /// The field to link to (`#field-NAME`).
+    link: Option<String>,
+    /// Tooltip.
+    tip: String,
+    class: String,
+    /// `None` for reserved bits.
+    field: Option<FieldData>,
+    lsb: u32,
+    msb: u32,
+    x: u32,
+    w: u32,
+    /// Left edges of the bit grid's ticks inside the box.
+    grid: Vec<u32>,
+    /// The name inside the box, when it fits.
+    label: Option<BoxLabel>,
+}
+
+/// The `data-` attributes of a field's box.
+struct FieldData {
+    name: String,
+    index: Option<u32>,
+    part: Option<(u32, u32)>,
+}
+
+struct BoxLabel {
+    class: &'static str,
+    x: u32,
+    y: u32,
+    text: String,
+}
+
+/// A name called out below its row, with its leader line.
+struct CalloutText {
+    x: i64,
+    lead_end: u32,
+    tx: i64,
+    y: u32,
+    anchor: &'static str,
+    label: String,
+}
 
 /// Renders the diagram.
 pub fn render(d: &Diagram<'_>) -> String {
     let width = d.width.clamp(1, 64);
     let segs = segments(width, d.fields);
     let rows = width.div_ceil(ROW_BITS);
-    let id = d.id;
-    let mut body = String::new();
     let mut y = 4u32;
     // Horizontal extent, beyond 0..WIDTH when callouts need it.
     let mut min_x: i64 = 0;
     let mut max_x: i64 = i64::from(WIDTH);
+    let mut drawn = Vec::new();
     for row in (0..rows).rev() {
         let row_lo = row * ROW_BITS;
         let row_hi = (row_lo + ROW_BITS - 1).min(width - 1);
@@ -283,170 +362,181 @@ pub fn render(d: &Diagram<'_>) -> String {
             .iter()
             .filter(|s| s.lsb >= row_lo && s.msb <= row_hi)
             .collect();
-        let row_y = y + TICK_H;
-        let _ = write!(
-            body,
-            r#"<g class="row" data-row-lsb="{row_lo}" data-row-msb="{row_hi}" data-y="{row_y}">"#
-        );
-        // Bit numbers at every box boundary.
-        let mut ticks: Vec<u32> = Vec::new();
-        for s in &row_segs {
-            ticks.push(s.msb);
-            ticks.push(s.lsb);
-        }
-        ticks.sort_unstable();
-        ticks.dedup();
-        for b in ticks.iter().rev() {
-            let _ = write!(
-                body,
-                r#"<text class="bitno" x="{}" y="{}">{b}</text>"#,
-                bit_x(*b) + CELL / 2,
-                y + 12
-            );
-        }
-        let mut callouts = Vec::new();
-        for s in row_segs.iter().rev() {
-            let x = bit_x(s.msb);
-            let w = (s.msb - s.lsb + 1) * CELL;
-            let label = s.label();
-            let fits = (label.chars().count() as f64 * CHAR_W + LABEL_PAD) <= f64::from(w);
-            let (class, data, tip) = match &s.kind {
-                Kind::Reserved => (
-                    "rsv".to_owned(),
-                    r#" data-reserved="true""#.to_owned(),
-                    format!("Reserved, {}", s.bits()),
-                ),
-                Kind::Field {
-                    name,
-                    ordinal,
-                    index,
-                    part,
-                } => {
-                    let mut data = format!(r#" data-field="{}""#, html(name));
-                    if let Some(i) = index {
-                        let _ = write!(data, r#" data-index="{i}""#);
-                    }
-                    if let Some((lo, hi)) = part {
-                        let _ = write!(data, r#" data-part="{hi}:{lo}""#);
-                    }
-                    (
-                        format!("fld c{}", ordinal % COLOURS),
-                        data,
-                        format!("{label}, {}", s.bits()),
-                    )
-                }
-            };
-            let link = match (&s.kind, d.link_fields) {
-                (Kind::Field { name, .. }, true) => Some(format!("#field-{}", html(name))),
-                _ => None,
-            };
-            if let Some(href) = &link {
-                let _ = write!(body, r#"<a href="{href}">"#);
-            }
-            let _ = write!(
-                body,
-                r#"<g class="seg"><title>{}</title><rect class="{class}"{data} data-lsb="{}" data-msb="{}" x="{x}" y="{row_y}" width="{w}" height="{ROW_H}"/>"#,
-                html(&tip),
-                s.lsb,
-                s.msb
-            );
-            // Bit grid inside wide boxes.
-            for b in s.lsb + 1..=s.msb {
-                let gx = bit_x(b) + CELL;
-                let _ = write!(
-                    body,
-                    r#"<path class="grid" d="M{gx} {row_y}v4M{gx} {}v-4"/>"#,
-                    row_y + ROW_H
-                );
-            }
-            if fits {
-                let class = if s.kind == Kind::Reserved {
-                    "lbl rl"
-                } else {
-                    "lbl"
-                };
-                let _ = write!(
-                    body,
-                    r#"<text class="{class}" x="{}" y="{}">{}</text>"#,
-                    x + w / 2,
-                    row_y + ROW_H / 2 + 4,
-                    html(&label)
-                );
-            } else if !fits && matches!(s.kind, Kind::Field { .. }) {
-                let cx = x + w / 2;
-                let text_w = text_width(&label);
-                callouts.push(Callout {
-                    x: i64::from(cx),
-                    label,
-                    text_w,
-                    right: true,
-                    lane: 0,
-                });
-            }
-            body.push_str("</g>");
-            if link.is_some() {
-                body.push_str("</a>");
-            }
-        }
-        // Row outline.
-        let _ = write!(
-            body,
-            r#"<rect class="outline" x="{}" y="{row_y}" width="{}" height="{ROW_H}"/>"#,
-            bit_x(row_hi),
-            (row_hi - row_lo + 1) * CELL
-        );
-        // One direction per row (then no leader line crosses a label): the one that runs
-        // less far past the drawing's edge; the view box grows to fit what still does.
-        let right_over = callouts
-            .iter()
-            .map(|c| (c.x + 4 + c.text_w - i64::from(WIDTH)).max(0))
-            .max()
-            .unwrap_or(0);
-        let left_over = callouts
-            .iter()
-            .map(|c| (c.text_w + 4 - c.x).max(0))
-            .max()
-            .unwrap_or(0);
-        let right = right_over <= left_over;
-        for c in &mut callouts {
-            c.right = right;
-        }
-        place(&mut callouts);
-        for c in &callouts {
-            let (a, b) = c.span();
-            min_x = min_x.min(a - 4);
-            max_x = max_x.max(b + 4);
-        }
-        let lanes = callouts.iter().map(|c| c.lane + 1).max().unwrap_or(0);
-        let bottom = row_y + ROW_H;
-        for c in &callouts {
-            let ly = bottom + FIRST_LANE + c.lane * LANE_H;
-            let _ = write!(
-                body,
-                r#"<path class="lead" d="M{} {bottom}V{}"/>"#,
-                c.x,
-                ly - 4
-            );
-            let (tx, anchor) = if c.right {
-                (c.x + 3, "start")
-            } else {
-                (c.x - 3, "end")
-            };
-            let _ = write!(
-                body,
-                r#"<text class="callout" x="{tx}" y="{ly}" text-anchor="{anchor}">{}</text>"#,
-                html(&c.label)
-            );
-        }
-        body.push_str("</g>");
-        y = bottom + lanes * LANE_H + if lanes > 0 { FIRST_LANE } else { 0 } + ROW_GAP;
+        let (r, next_y) = draw_row(d, row_lo, row_hi, &row_segs, y, &mut min_x, &mut max_x);
+        drawn.push(r);
+        y = next_y;
     }
-    let height = y;
-    let view_w = max_x - min_x;
+    Svg {
+        standalone: d.standalone,
+        min_x,
+        view_w: max_x - min_x,
+        height: y,
+        id: d.id,
+        name: d.name,
+        width,
+        desc: describe(width, &segs),
+        rows: drawn,
+    }
+    .render()
+    .unwrap_or_default()
+}
 
-    // Accessible description: every box in words.
+/// One row, starting at `y`; widens `min_x..max_x` for its callouts and returns where the
+/// next row starts.
+fn draw_row(
+    d: &Diagram<'_>,
+    row_lo: u32,
+    row_hi: u32,
+    row_segs: &[&Segment],
+    y: u32,
+    min_x: &mut i64,
+    max_x: &mut i64,
+) -> (Row, u32) {
+    let row_y = y + TICK_H;
+    // Bit numbers at every box boundary.
+    let mut ticks: Vec<u32> = Vec::new();
+    for s in row_segs {
+        ticks.push(s.msb);
+        ticks.push(s.lsb);
+    }
+    ticks.sort_unstable();
+    ticks.dedup();
+    let mut callouts = Vec::new();
+    let boxes = row_segs
+        .iter()
+        .rev()
+        .map(|s| seg_box(d, s, row_y, &mut callouts))
+        .collect();
+    // One direction per row (then no leader line crosses a label): the one that runs
+    // less far past the drawing's edge; the view box grows to fit what still does.
+    let right_over = callouts
+        .iter()
+        .map(|c| (c.x + 4 + c.text_w - i64::from(WIDTH)).max(0))
+        .max()
+        .unwrap_or(0);
+    let left_over = callouts
+        .iter()
+        .map(|c| (c.text_w + 4 - c.x).max(0))
+        .max()
+        .unwrap_or(0);
+    let right = right_over <= left_over;
+    for c in &mut callouts {
+        c.right = right;
+    }
+    place(&mut callouts);
+    for c in &callouts {
+        let (a, b) = c.span();
+        *min_x = (*min_x).min(a - 4);
+        *max_x = (*max_x).max(b + 4);
+    }
+    let lanes = callouts.iter().map(|c| c.lane + 1).max().unwrap_or(0);
+    let bottom = row_y + ROW_H;
+    let row = Row {
+        lsb: row_lo,
+        msb: row_hi,
+        y: row_y,
+        bottom,
+        ticks: ticks
+            .iter()
+            .rev()
+            .map(|&bit| Tick {
+                x: bit_x(bit) + CELL / 2,
+                y: y + 12,
+                bit,
+            })
+            .collect(),
+        boxes,
+        outline_x: bit_x(row_hi),
+        outline_w: (row_hi - row_lo + 1) * CELL,
+        callouts: callouts
+            .into_iter()
+            .map(|c| {
+                let ly = bottom + FIRST_LANE + c.lane * LANE_H;
+                let (tx, anchor) = if c.right {
+                    (c.x + 3, "start")
+                } else {
+                    (c.x - 3, "end")
+                };
+                CalloutText {
+                    x: c.x,
+                    lead_end: ly - 4,
+                    tx,
+                    y: ly,
+                    anchor,
+                    label: c.label,
+                }
+            })
+            .collect(),
+    };
+    let next = bottom + lanes * LANE_H + if lanes > 0 { FIRST_LANE } else { 0 } + ROW_GAP;
+    (row, next)
+}
+
+/// The box of one segment; a field name that does not fit goes to `callouts`.
+fn seg_box(d: &Diagram<'_>, s: &Segment, row_y: u32, callouts: &mut Vec<Callout>) -> SegBox {
+    let x = bit_x(s.msb);
+    let w = (s.msb - s.lsb + 1) * CELL;
+    let label = s.label();
+    let fits = (label.chars().count() as f64 * CHAR_W + LABEL_PAD) <= f64::from(w);
+    let (class, field, tip) = match &s.kind {
+        Kind::Reserved => ("rsv".to_owned(), None, format!("Reserved, {}", s.bits())),
+        Kind::Field {
+            name,
+            ordinal,
+            index,
+            part,
+        } => (
+            format!("fld c{}", ordinal % COLOURS),
+            Some(FieldData {
+                name: name.clone(),
+                index: *index,
+                part: *part,
+            }),
+            format!("{label}, {}", s.bits()),
+        ),
+    };
+    let link = match (&s.kind, d.link_fields) {
+        (Kind::Field { name, .. }, true) => Some(name.clone()),
+        _ => None,
+    };
+    let reserved = s.kind == Kind::Reserved;
+    let mut inside = None;
+    if fits {
+        inside = Some(BoxLabel {
+            class: if reserved { "lbl rl" } else { "lbl" },
+            x: x + w / 2,
+            y: row_y + ROW_H / 2 + 4,
+            text: label,
+        });
+    } else if !reserved {
+        let text_w = text_width(&label);
+        callouts.push(Callout {
+            x: i64::from(x + w / 2),
+            label,
+            text_w,
+            right: true,
+            lane: 0,
+        });
+    }
+    SegBox {
+        link,
+        tip,
+        class,
+        field,
+        lsb: s.lsb,
+        msb: s.msb,
+        x,
+        w,
+        // Bit grid inside wide boxes.
+        grid: (s.lsb + 1..=s.msb).map(|b| bit_x(b) + CELL).collect(),
+        label: inside,
+    }
+}
+
+/// Accessible description: every box in words.
+fn describe(width: u32, segs: &[Segment]) -> String {
     let mut desc = format!("{}-bit register.", width);
-    for s in &segs {
+    for s in segs {
         if let Kind::Field { .. } = s.kind {
             let _ = write!(desc, " {} {};", s.bits(), s.label());
         }
@@ -460,35 +550,7 @@ pub fn render(d: &Diagram<'_>) -> String {
     } else {
         desc.push_str(" no reserved bits.");
     }
-
-    let mut out = String::new();
-    if d.standalone {
-        out.push_str("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-    }
-    let _ = write!(
-        out,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" class="regsvg" viewBox="{min_x} 0 {view_w} {height}" width="{view_w}" height="{height}" role="img" aria-labelledby="{id}-t {id}-d" data-register="{}" data-width="{width}" data-cell="{CELL}" data-origin="{MARGIN}" data-row-bits="{ROW_BITS}">"#,
-        html(d.name)
-    );
-    let _ = write!(
-        out,
-        r#"<title id="{id}-t">{} bit layout</title><desc id="{id}-d">{}</desc>"#,
-        html(d.name),
-        html(&desc)
-    );
-    if d.standalone {
-        let _ = write!(out, "<style>{}</style>", STANDALONE_STYLE);
-        let _ = write!(
-            out,
-            r#"<rect class="bg" x="{min_x}" y="0" width="{view_w}" height="{height}"/>"#
-        );
-    }
-    out.push_str(&body);
-    out.push_str("</svg>");
-    if d.standalone {
-        out.push('\n');
-    }
-    out
+    desc
 }
 
 /// Bits below `bit` (exclusive) as a mask.

@@ -3,28 +3,32 @@
 
 use super::parts::*;
 use crate::context::{Ctx, paths};
-use crate::escape::html;
 use crate::format;
-use crate::html::{access_badge, decoder_link, gen_link, inline, prose, reg_link, vendor};
+use crate::html::{self, access_badge, decoder_link, gen_link, prose, reg_link, vendor};
 use crate::layout::{self, Nav, Page};
 use crate::site::Site;
 use crate::svg::{self, Diagram};
 use askama::Template;
 use pmu_defs::model::{Constraint, CpuidLeaf, Generation, Register};
-use std::fmt::Write;
 
 // ---------------------------------------------------------------------------------------
 // Generation
 // ---------------------------------------------------------------------------------------
 
 /// How a register relates to the parent generation.
-pub(crate) fn status(g: &Generation, r: &Register) -> String {
+pub(crate) enum Status {
+    New,
+    Changed,
+    Inherited,
+}
+
+pub(crate) fn status(g: &Generation, r: &Register) -> Status {
     if r.since == g.id {
-        r#"<span class="tag tag-add">new</span>"#.to_owned()
+        Status::New
     } else if r.defined_in == g.id {
-        r#"<span class="tag tag-chg">changed</span>"#.to_owned()
+        Status::Changed
     } else {
-        r#"<span class="muted">inherited</span>"#.to_owned()
+        Status::Inherited
     }
 }
 
@@ -52,7 +56,8 @@ struct GenerationBody<'a> {
     fixed: Option<String>,
     fixed_control: Option<String>,
     fixed_count: String,
-    encoding: String,
+    /// The general-purpose event select, whose fields the encoding names.
+    select: Option<&'a str>,
     registers: Vec<RegisterRow>,
     cpuid: String,
     constraints: String,
@@ -67,7 +72,7 @@ struct RegisterRow {
     access: String,
     fields: usize,
     since: String,
-    status: String,
+    status: Status,
 }
 
 pub(crate) fn generation(cx: &Ctx<'_>, g: &Generation, site: &mut Site) {
@@ -79,30 +84,7 @@ pub(crate) fn generation(cx: &Ctx<'_>, g: &Generation, site: &mut Site) {
             .join(sep)
     };
     let sel = g.pmu.general.as_ref().map(|s| s.select.as_str());
-    let encoding: Vec<String> = g
-        .pmu
-        .encoding
-        .iter()
-        .map(|(attr, field)| {
-            let target = match sel {
-                Some(s) => format!(
-                    r#"<a href="{root}{}#field-{}"><code>{}</code></a>"#,
-                    html(&paths::register(&g.id, s)),
-                    html(field),
-                    html(field)
-                ),
-                None => format!("<code>{}</code>", html(field)),
-            };
-            format!(
-                r#"<span class="pair"><code>{}</code> → {target}</span>"#,
-                html(attr)
-            )
-        })
-        .collect();
-    let mut cpuid = String::new();
-    for c in &g.cpuid {
-        cpuid_section(&root, g, c, &mut cpuid);
-    }
+    let cpuid: String = g.cpuid.iter().map(|c| cpuid_section(&root, g, c)).collect();
     let cs: Vec<&Constraint> = g.constraints.iter().collect();
     let counters = |n: u32| format::plural(n as usize, "counter", "counters");
     let body = GenerationBody {
@@ -141,7 +123,7 @@ pub(crate) fn generation(cx: &Ctx<'_>, g: &Generation, site: &mut Site) {
             .and_then(|f| f.control.as_ref())
             .map(|c| reg_link(&root, &g.id, c)),
         fixed_count: counters(g.fixed_counters()),
-        encoding: encoding.join(" "),
+        select: sel,
         registers: g
             .registers
             .iter()
@@ -169,7 +151,7 @@ pub(crate) fn generation(cx: &Ctx<'_>, g: &Generation, site: &mut Site) {
         nav: Nav::Overview(&g.id),
         body: body.render().unwrap_or_default(),
         scripts: vec![],
-        main_attrs: format!(r#" data-gen="{}""#, html(&g.id)),
+        data: vec![("gen", g.id.clone())],
     };
     site.add(path.clone(), layout::render(cx, &page));
 }
@@ -191,43 +173,53 @@ pub(crate) fn cpuid_title(c: &CpuidLeaf) -> String {
     }
 }
 
-pub(crate) fn cpuid_section(root: &str, g: &Generation, c: &CpuidLeaf, b: &mut String) {
-    let anchor = format!("cpuid-{}", c.name);
-    let _ = write!(
-        b,
-        r#"<section class="leaf" id="{}"><h3>{}</h3>"#,
-        html(&anchor),
-        html(&cpuid_title(c))
-    );
-    b.push_str(&prose(&c.doc));
-    let _ = write!(
-        b,
-        r#"<p class="note">{} · defined in {}</p>"#,
-        inline(&c.manual),
-        gen_link(root, &c.defined_in)
-    );
-    for r in &c.registers {
-        let id = format!("cpuid-{}-{}", c.name, r.register);
-        let name = format!("{}.{}", c.name, r.register.to_uppercase());
-        let _ = write!(
-            b,
-            r#"<h4><code>{}</code> <a class="small" href="{}">decode</a></h4><figure class="diagram">{}</figure>"#,
-            html(&r.register.to_uppercase()),
-            html(&decoder_link(
-                root,
-                &g.id,
-                &format!("cpuid:{}:{}", c.name, r.register)
-            )),
-            svg::render(&Diagram {
-                id: &id,
-                name: &name,
-                width: 32,
-                fields: &r.fields,
-                link_fields: false,
-                standalone: false,
-            })
-        );
-        b.push_str(&field_table(root, &r.fields, None, false));
+/// A CPUID leaf's section (`templates/cpuid.html`): doc, manual, and per output register its
+/// diagram and field table.
+#[derive(Template)]
+#[template(path = "cpuid.html")]
+struct CpuidSection<'a> {
+    c: &'a CpuidLeaf,
+    root: &'a str,
+    title: String,
+    regs: Vec<CpuidRegister>,
+}
+
+/// One output register of a leaf, its diagram and field table already rendered.
+struct CpuidRegister {
+    name: String,
+    decoder: String,
+    diagram: String,
+    fields: String,
+}
+
+pub(crate) fn cpuid_section(root: &str, g: &Generation, c: &CpuidLeaf) -> String {
+    let regs = c
+        .registers
+        .iter()
+        .map(|r| {
+            let id = format!("cpuid-{}-{}", c.name, r.register);
+            let name = format!("{}.{}", c.name, r.register.to_uppercase());
+            CpuidRegister {
+                name: r.register.to_uppercase(),
+                decoder: decoder_link(root, &g.id, &format!("cpuid:{}:{}", c.name, r.register)),
+                diagram: svg::render(&Diagram {
+                    id: &id,
+                    name: &name,
+                    width: 32,
+                    fields: &r.fields,
+                    link_fields: false,
+                    standalone: false,
+                }),
+                fields: field_table(root, &r.fields, None, false),
+            }
+        })
+        .collect();
+    CpuidSection {
+        c,
+        root,
+        title: cpuid_title(c),
+        regs,
     }
-    b.push_str("</section>");
+    .render()
+    .unwrap_or_default()
 }

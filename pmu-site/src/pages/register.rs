@@ -3,7 +3,6 @@
 
 use super::parts::*;
 use crate::context::{Ctx, paths};
-use crate::escape::html;
 use crate::html::{access_badge, decoder_link, gen_link, prose};
 use crate::layout::{self, Nav, Page};
 use crate::site::Site;
@@ -11,7 +10,7 @@ use crate::svg::{self, Diagram};
 use crate::{diff, format};
 use askama::Template;
 use pmu_defs::model::{Constraint, Generation, Register};
-use std::fmt::Write;
+use pmu_defs::validate::{counter_kind_word, field_role_word, register_role_word};
 
 // ---------------------------------------------------------------------------------------
 // Register
@@ -34,7 +33,9 @@ struct RegisterBody<'a> {
     reset: Option<String>,
     reserved_bits: String,
     reserved_mask: String,
-    roles: String,
+    /// The register's run-time role and its fields' roles, in words with the YAML spelling.
+    role: Option<&'static str>,
+    field_roles: Vec<FieldRoles<'a>>,
     since: String,
     defined_in: String,
     manual: String,
@@ -45,10 +46,19 @@ struct RegisterBody<'a> {
     fields: String,
     rust: String,
     constraints: String,
-    /// A link to the parent generation, when there is one, and what changed from it.
+    /// A link to the parent generation, when there is one, and what changed from it (`None`:
+    /// nothing).
     parent: Option<String>,
-    changes: String,
-    instances_table: String,
+    changes: Option<String>,
+    /// For a register family: each instance's number, address and alias address.
+    instance_rows: Vec<(usize, String, Option<String>)>,
+}
+
+/// The roles of one field.
+struct FieldRoles<'a> {
+    name: &'a str,
+    per_counter: Option<&'static str>,
+    role: Option<&'static str>,
 }
 
 /// `change`: `None` without a parent; `Some(None)` when the register is as in the parent.
@@ -79,13 +89,9 @@ pub(crate) fn register(
     let (parent, changes) = match (cx.parent(g), change) {
         (Some(parent), Some(change)) => (
             Some(gen_link(&root, &parent.id)),
-            match change {
-                None => "<p class=\"muted\">None: the register is as in the parent generation.</p>"
-                    .to_owned(),
-                Some(d) => diff::reg_diff_html(d, true),
-            },
+            change.map(|d| diff::reg_diff_html(d, true)),
         ),
-        _ => (None, String::new()),
+        _ => (None, None),
     };
     let with_events =
         g.pmu.general.as_ref().is_some_and(|s| s.select == r.name) && !g.events.is_empty();
@@ -102,7 +108,8 @@ pub(crate) fn register(
         reset: r.reset.map(format::hex),
         reserved_bits: format::mask_ranges(r.reserved_mask),
         reserved_mask: format::hex_width(r.reserved_mask, r.width),
-        roles: role_text(r),
+        role: r.role.map(register_role_word),
+        field_roles: field_roles(r),
         since: gen_link(&root, &r.since),
         defined_in: gen_link(&root, &r.defined_in),
         manual: format::one_line(&r.manual),
@@ -130,10 +137,10 @@ pub(crate) fn register(
         },
         parent,
         changes,
-        instances_table: if r.msr.indexed && r.msr.count > 1 {
-            instances_table(r)
+        instance_rows: if r.msr.indexed && r.msr.count > 1 {
+            instance_rows(r)
         } else {
-            String::new()
+            Vec::new()
         },
     };
     let page = Page {
@@ -142,65 +149,36 @@ pub(crate) fn register(
         nav: Nav::Register(&g.id, &r.name),
         body: body.render().unwrap_or_default(),
         scripts: vec![],
-        main_attrs: format!(
-            r#" data-gen="{}" data-register="{}""#,
-            html(&g.id),
-            html(&r.name)
-        ),
+        data: vec![("gen", g.id.clone()), ("register", r.name.clone())],
     };
     site.add(path.clone(), layout::render(cx, &page));
 }
 
-/// The register's run-time role (`role:`) and its fields' roles, in words with the YAML
-/// spelling, as HTML; empty when it has none.
-pub(crate) fn role_text(r: &pmu_defs::model::Register) -> String {
-    use pmu_defs::validate::{counter_kind_word, field_role_word, register_role_word};
-    let mut parts = Vec::new();
-    if let Some(role) = r.role {
-        parts.push(format!("<code>{}</code>", html(register_role_word(role))));
-    }
-    for f in &r.fields {
-        let mut what = Vec::new();
-        if let Some(k) = f.per_counter {
-            what.push(format!("one element per {} counter", counter_kind_word(k)));
-        }
-        if let Some(fr) = f.role {
-            what.push(format!("<code>{}</code>", html(field_role_word(fr))));
-        }
-        if !what.is_empty() {
-            parts.push(format!(
-                "<code>{}</code>: {}",
-                html(&f.name),
-                what.join(", ")
-            ));
-        }
-    }
-    parts.join("; ")
+/// The fields with a run-time role or one element per counter.
+fn field_roles(r: &Register) -> Vec<FieldRoles<'_>> {
+    r.fields
+        .iter()
+        .filter(|f| f.per_counter.is_some() || f.role.is_some())
+        .map(|f| FieldRoles {
+            name: &f.name,
+            per_counter: f.per_counter.map(counter_kind_word),
+            role: f.role.map(field_role_word),
+        })
+        .collect()
 }
 
 /// The instances of a register family, each with its address (and its alias address when the
 /// register has an `alias-msr:` range).
-pub(crate) fn instances_table(r: &Register) -> String {
-    let alias = !r.alias_addresses.is_empty();
-    let mut b = String::from(
-        r#"<h2 id="instances">Instances</h2><div class="table-wrap"><table class="instances"><thead><tr><th scope="col">Register</th><th scope="col">Address</th>"#,
-    );
-    if alias {
-        b.push_str(r#"<th scope="col">Alias address</th>"#);
-    }
-    b.push_str("</tr></thead><tbody>");
-    for (i, a) in r.msr.addresses().enumerate() {
-        let _ = write!(
-            b,
-            "<tr><td><code>{}{i}</code></td><td><code>{}</code></td>",
-            html(&r.name),
-            format::hex(u64::from(a))
-        );
-        if let Some(x) = r.alias_addresses.get(i) {
-            let _ = write!(b, "<td><code>{}</code></td>", format::hex(u64::from(*x)));
-        }
-        b.push_str("</tr>");
-    }
-    b.push_str("</tbody></table></div>");
-    b
+fn instance_rows(r: &Register) -> Vec<(usize, String, Option<String>)> {
+    r.msr
+        .addresses()
+        .enumerate()
+        .map(|(i, a)| {
+            (
+                i,
+                format::hex(u64::from(a)),
+                r.alias_addresses.get(i).map(|x| format::hex(u64::from(*x))),
+            )
+        })
+        .collect()
 }

@@ -1,6 +1,7 @@
 //! Text as [`Inline`] runs (plain text and code), rendered as HTML or Markdown.
 
-use crate::escape::{html, md, md_code, url};
+use crate::escape::{md, md_code, url};
+use askama::Template;
 use std::fmt::Write;
 
 /// A run of inline content.
@@ -37,33 +38,19 @@ pub fn plain(runs: &[Inline]) -> String {
         .collect()
 }
 
-/// Runs as HTML: code in `<code>`, links to `#def` (on `page`, relative to the current one).
+/// Runs as HTML (`templates/inline.html`): code in `<code>`, links to `#def` on `page`
+/// (relative to the current one).
+#[derive(Template)]
+#[template(path = "inline.html")]
+pub(crate) struct Runs<'a> {
+    pub(crate) runs: &'a [Inline],
+    pub(crate) page: &'a str,
+}
+
+/// Runs as HTML (see [`Runs`]).
+#[cfg(test)]
 pub fn to_html(runs: &[Inline], page: &str) -> String {
-    let mut out = String::new();
-    for r in runs {
-        match r {
-            Inline::Text(t) => {
-                let _ = write!(out, "{}", html(t));
-            }
-            Inline::Code(c) => {
-                let _ = write!(out, "<code>{}</code>", html(c));
-            }
-            Inline::Link { def, text, code } => {
-                let inner = if *code {
-                    format!("<code>{}</code>", html(text))
-                } else {
-                    html(text).to_string()
-                };
-                let _ = write!(
-                    out,
-                    r##"<a href="{}#{}">{inner}</a>"##,
-                    html(page),
-                    html(def)
-                );
-            }
-        }
-    }
-    out
+    Runs { runs, page }.render().unwrap_or_default()
 }
 
 /// Markdown text on one line; unlike `md_cell`, spaces at the ends stay (runs join).

@@ -4,9 +4,21 @@ use super::describe::*;
 use super::files::*;
 use super::inline::*;
 use super::sections::*;
-use crate::escape::{html, md_code, url};
+use crate::escape::{md_code, url};
+use askama::Template;
 use serde_json::Value;
 use std::fmt::Write;
+
+/// An HTML anchor in the Markdown (`templates/anchor.html`), for links to a section or key.
+#[derive(Template)]
+#[template(path = "anchor.html")]
+struct Anchor<'a> {
+    id: &'a str,
+}
+
+fn anchor(id: &str) -> String {
+    Anchor { id }.render().unwrap_or_default()
+}
 
 pub(crate) fn page_md(schema: &Value, secs: &[Section]) -> String {
     let schema_rel = format!("../{SCHEMA_FILE}");
@@ -55,70 +67,65 @@ The schema checks one file on its own: keys, value shapes, name spelling, keywor
     out.push_str("\n\n");
 
     for s in secs {
-        let _ = writeln!(
-            out,
-            "<a id=\"{}\"></a>\n\n## {}\n",
-            html(&s.name),
-            md_code(&s.name)
-        );
-        if !s.description.is_empty() {
-            let _ = writeln!(out, "{}\n", to_md(&s.description));
-        }
-        for n in &s.notes {
-            let _ = writeln!(out, "{}\n", to_md(n));
-        }
-        if let Some(f) = &s.form {
-            let _ = writeln!(out, "- Value: {}", to_md(f));
-        }
-        if let Some(p) = &s.pattern {
-            let _ = writeln!(out, "- Pattern: {}", md_code(p));
-        }
-        if !s.examples.is_empty() {
-            let _ = writeln!(out, "- Examples: {}", examples_md(&s.examples));
-        }
-        if !s.used_in.is_empty() {
-            let links: Vec<String> = s
-                .used_in
-                .iter()
-                .map(|(d, k)| {
-                    let anchor = format!("{d}.{k}");
-                    format!("[{}](#{})", md_code(&anchor), url(&anchor))
-                })
-                .collect();
-            let _ = writeln!(out, "- Used in: {}", links.join(", "));
-        }
-        if s.form.is_some()
-            || s.pattern.is_some()
-            || !s.examples.is_empty()
-            || !s.used_in.is_empty()
-        {
-            out.push('\n');
-        }
-        if let Some(keys) = &s.keys {
-            out.push_str("| Key | Value | Required | Meaning |\n|---|---|---|---|\n");
-            for k in keys {
-                let required = match &k.required {
-                    None => String::new(),
-                    Some(None) => "required".to_owned(),
-                    Some(Some(o)) => format!("required unless {}", md_code(o)),
-                };
-                let mut meaning = to_md(&k.meaning);
-                if !k.examples.is_empty() {
-                    let _ = write!(meaning, "<br>Examples: {}", examples_md(&k.examples));
-                }
-                let _ = writeln!(
-                    out,
-                    "| <a id=\"{}.{}\"></a>{} | {} | {required} | {meaning} |",
-                    html(&s.name),
-                    html(&k.name),
-                    md_code(&k.name),
-                    to_md(&k.value)
-                );
-            }
-            out.push('\n');
-        }
+        section_md(s, &mut out);
     }
     out
+}
+
+/// One definition's section: anchor, heading, description, facts and key table.
+fn section_md(s: &Section, out: &mut String) {
+    let _ = writeln!(out, "{}\n\n## {}\n", anchor(&s.name), md_code(&s.name));
+    if !s.description.is_empty() {
+        let _ = writeln!(out, "{}\n", to_md(&s.description));
+    }
+    for n in &s.notes {
+        let _ = writeln!(out, "{}\n", to_md(n));
+    }
+    if let Some(f) = &s.form {
+        let _ = writeln!(out, "- Value: {}", to_md(f));
+    }
+    if let Some(p) = &s.pattern {
+        let _ = writeln!(out, "- Pattern: {}", md_code(p));
+    }
+    if !s.examples.is_empty() {
+        let _ = writeln!(out, "- Examples: {}", examples_md(&s.examples));
+    }
+    if !s.used_in.is_empty() {
+        let links: Vec<String> = s
+            .used_in
+            .iter()
+            .map(|(d, k)| {
+                let anchor = format!("{d}.{k}");
+                format!("[{}](#{})", md_code(&anchor), url(&anchor))
+            })
+            .collect();
+        let _ = writeln!(out, "- Used in: {}", links.join(", "));
+    }
+    if s.form.is_some() || s.pattern.is_some() || !s.examples.is_empty() || !s.used_in.is_empty() {
+        out.push('\n');
+    }
+    if let Some(keys) = &s.keys {
+        out.push_str("| Key | Value | Required | Meaning |\n|---|---|---|---|\n");
+        for k in keys {
+            let required = match &k.required {
+                None => String::new(),
+                Some(None) => "required".to_owned(),
+                Some(Some(o)) => format!("required unless {}", md_code(o)),
+            };
+            let mut meaning = to_md(&k.meaning);
+            if !k.examples.is_empty() {
+                let _ = write!(meaning, "<br>Examples: {}", examples_md(&k.examples));
+            }
+            let _ = writeln!(
+                out,
+                "| {}{} | {} | {required} | {meaning} |",
+                anchor(&format!("{}.{}", s.name, k.name)),
+                md_code(&k.name),
+                to_md(&k.value)
+            );
+        }
+        out.push('\n');
+    }
 }
 
 pub(crate) fn examples_md(ex: &[String]) -> String {
