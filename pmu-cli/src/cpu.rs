@@ -55,10 +55,24 @@ pub fn choose_one<'m>(model: &'m Model, cpu: Option<&str>) -> Result<&'m Generat
     }
 }
 
+/// Set by [`without_detection`]: the running CPU is never detected.
+static NO_DETECTION: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// From now on, commands never detect the running CPU and ask for `--cpu` instead, whatever
+/// the build's features (`xtask` calls it: in a workspace build, Cargo turns on `detect` for
+/// every user of this crate).
+pub fn without_detection() {
+    NO_DETECTION.store(true, std::sync::atomic::Ordering::Relaxed);
+}
+
+fn no_detection() -> Result<Chosen<'static>, String> {
+    Err("name a CPU with --cpu (this build has no CPU detection)".to_owned())
+}
+
 /// Without detection, a CPU must be named.
 #[cfg(not(feature = "detect"))]
 fn this_machine(_: &Model) -> Result<Chosen<'_>, String> {
-    Err("name a CPU with --cpu (this build has no CPU detection)".to_owned())
+    no_detection()
 }
 
 /// The running CPU's generations: the model detection names (its `cpus:` and core type),
@@ -66,29 +80,35 @@ fn this_machine(_: &Model) -> Result<Chosen<'_>, String> {
 /// reports.
 #[cfg(feature = "detect")]
 fn this_machine(model: &Model) -> Result<Chosen<'_>, String> {
+    if NO_DETECTION.load(std::sync::atomic::Ordering::Relaxed) {
+        return no_detection();
+    }
     let info = pmu_regs::detect::detect_live();
     let cpu = describe(&info);
-    if let Some(g) = info.model.and_then(|m| model.generation(m.id())) {
+    if let Some(g) = info.model_id.and_then(|m| model.generation(m)) {
         return Ok(Chosen {
             generations: vec![g],
             how: format!("this machine ({cpu}): `{}`", g.id),
         });
     }
+    // CPUID wins over the family/model: a generation CPUID reports, without the model the
+    // family/model names (a guest whose hypervisor hides part of the PMU), is what counts.
+    if let Some(g) = info.generation.and_then(|g| model.generation(g.id())) {
+        return Ok(Chosen {
+            generations: vec![g],
+            how: format!(
+                "this machine ({cpu}): no CPU model CPUID backs, architectural `{}`",
+                g.id
+            ),
+        });
+    }
+    // No PMU at all (leaf 0AH zeroed): the events of the family/model, to encode for it.
     if let Some(f) = vendor_string(info.vendor)
         .and_then(|v| model.find_cpu(&format!("{v}-{:X}-{:X}", info.family(), info.model())))
     {
         return Ok(Chosen {
             generations: f.generations,
-            how: format!("this machine ({cpu})"),
-        });
-    }
-    if let Some(g) = info.generation.and_then(|g| model.generation(g.id())) {
-        return Ok(Chosen {
-            generations: vec![g],
-            how: format!(
-                "this machine ({cpu}): no CPU model of the definitions, architectural `{}`",
-                g.id
-            ),
+            how: format!("this machine ({cpu}), whose CPUID reports no PMU: its family/model"),
         });
     }
     Err(format!(

@@ -102,7 +102,13 @@ fn every_model_is_detected_from_its_definitions() {
                 CpuidEntry::new(
                     0x1A,
                     0,
-                    [(cpu.core_type.unwrap_or(0) as u32) << 24, 0, 0, 0],
+                    [
+                        ((cpu.core_type.unwrap_or(0) as u32) << 24)
+                            | cpu.native_model_id.unwrap_or(0),
+                        0,
+                        0,
+                        0,
+                    ],
                 ),
                 CpuidEntry::new(field.leaf, field.subleaf, leaf),
             ];

@@ -338,6 +338,36 @@ fn athlon_xp_has_the_k7_counters() {
     assert_eq!(info.counters.gp, 0xF);
 }
 
+/// An Arrow Lake core (family 6 model C5H) on perfmon version 6 whose leaf 1AH EAX is
+/// `leaf_1a`: the core type in bits 31:24, the native model id in bits 23:0.
+fn arrow_lake_core(leaf_1a: u32) -> PmuInfo {
+    run(&[
+        leaf0(0x23, GENUINE_INTEL),
+        CpuidEntry::new(0x1, 0, [0x000C_0652, 0, 0, 0]),
+        CpuidEntry::new(0xA, 0, [0x0830_0806, 0, 0xF, 0x0000_8604]),
+        CpuidEntry::new(0x1A, 0, [leaf_1a, 0, 0, 0]),
+    ])
+}
+
+/// Intel's perfmon mapfile.csv gives family 6 model C5H three core lists: Lion Cove (core type
+/// 40H, native model id 3), Skymont (core type 20H, native model id 3) and Crestmont (core type
+/// 20H, native model id 2, the low-power E-cores). Two E-core designs share the core type, so
+/// the native model id (CPUID.1AH:EAX[23:0], SDM Vol. 2A) tells them apart. `model_id` does
+/// not depend on the model features.
+#[test]
+fn arrow_lake_e_cores_are_told_apart_by_native_model_id() {
+    let model = |eax: u32| arrow_lake_core(eax).model_id;
+    assert_eq!(model(0x4000_0003), Some("intel-arrowlake-lioncove"));
+    assert_eq!(model(0x2000_0003), Some("intel-arrowlake-skymont"));
+    assert_eq!(model(0x2000_0002), Some("intel-arrowlake-crestmont"));
+    // A core type with a native model id no list gives: no model.
+    assert_eq!(model(0x2000_0007), None);
+    assert_eq!(
+        arrow_lake_core(0x2000_0003).generation,
+        Some(Generation::IntelV6)
+    );
+}
+
 /// Arrow Lake-H leaf 23H subleaf 0 on two CPUs, quoted by Kan Liang (Intel) on LKML, "Re:
 /// [RESEND PATCH 05/12] perf/x86: Add config_mask to represent EVENTSEL bitmask", 21 June 2024
 /// (Message-ID ff25c37f-cb62-4687-adaa-596e8fc3a52a@linux.intel.com): "They are supported by

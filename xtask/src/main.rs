@@ -147,6 +147,9 @@ fn gen_docs(model: &pmu_defs::Model, out: &Path) -> ExitCode {
 }
 
 fn main() -> ExitCode {
+    // The developer tasks never detect the CPU: a workspace build turns on pmu-cli's
+    // detection, but `cargo xtask encode` asks for `--cpu` all the same.
+    pmu_cli::cpu::without_detection();
     let cli = Cli::parse();
     match cli.command {
         Command::GenDocs {

@@ -624,7 +624,7 @@ fn import_writes_the_reviewed_findings() {
     let small = std::fs::read_to_string(out.join("hybrid-smallcore.yaml")).unwrap();
     assert!(
         small.contains(
-            "allow: [{ code: counter-not-in-event, reason: \"The fixture names PDIR counter 0"
+            "allow: [{code: counter-not-in-event, reason: \"The fixture names PDIR counter 0"
         ),
         "{small}"
     );

@@ -29,8 +29,12 @@ pub(super) fn cpu_models(krate: &TokenStream, g: &Generation) -> Vec<TokenStream
         .filter_map(|c| {
             let (family, model, steppings) = cpu_model(&c.family_model)?;
             let core_type = opt(c.core_type, |t| quote!(#t));
+            let native = opt(c.native_model_id, |n| quote!(#n));
             Some(quote! {
-                #krate::arch::CpuModel { family: #family, model: #model, steppings: #steppings, core_type: #core_type }
+                #krate::arch::CpuModel {
+                    family: #family, model: #model, steppings: #steppings, core_type: #core_type,
+                    native_model_id: #native,
+                }
             })
         })
         .collect()

@@ -333,6 +333,10 @@ pub struct CpuModel {
     pub steppings: u16,
     /// On hybrid parts, the core type (CPUID.1AH:EAX\[31:24\]).
     pub core_type: Option<u8>,
+    /// On hybrid parts, the native model id (CPUID.1AH:EAX\[23:0\]) where the definitions
+    /// give one: it tells apart two core designs of one core type (Arrow Lake's Skymont and
+    /// Crestmont E-cores).
+    pub native_model_id: Option<u32>,
 }
 
 /// A CPU model generation as detection knows it whatever the Cargo features: its id, the

@@ -58,7 +58,7 @@ impl<S: CpuidSource + ?Sized> Reader<'_, S> {
 
 /// Detects the PMU from CPUID answers.
 pub fn detect<S: CpuidSource + ?Sized>(src: &mut S) -> PmuInfo {
-    let (mut info, core_type) = identify(src);
+    let (mut info, hybrid) = identify(src);
     let Some(vendor) = info.vendor.pmu_vendor() else {
         info.note(Note::UnknownVendor);
         return info;
@@ -69,7 +69,7 @@ pub fn detect<S: CpuidSource + ?Sized>(src: &mut S) -> PmuInfo {
         max_ext_leaf: info.max_ext_leaf,
     };
     let generation = choose(&mut rd, &mut info, vendor);
-    choose_model(&mut info, vendor, core_type, generation);
+    choose_model(&mut info, vendor, hybrid, generation);
     let Some(generation) = generation else {
         return info;
     };
@@ -88,7 +88,7 @@ pub fn detect<S: CpuidSource + ?Sized>(src: &mut S) -> PmuInfo {
 /// CPUID fields enumerate; `None` otherwise, and for a generation with neither. The result's
 /// [`PmuInfo::id`] is `A::ID`, so `Pmu::<A, _>::new` accepts it.
 pub fn detect_for<A: Arch, S: CpuidSource + ?Sized>(src: &mut S) -> Option<PmuInfo> {
-    let (mut info, core_type) = identify(src);
+    let (mut info, hybrid) = identify(src);
     let d = A::DETECT;
     if info.vendor.pmu_vendor() != Some(d.vendor) {
         return None;
@@ -100,7 +100,7 @@ pub fn detect_for<A: Arch, S: CpuidSource + ?Sized>(src: &mut S) -> Option<PmuIn
     };
     let matched = match holds(&mut rd, &info, &d) {
         Some(ok) => ok,
-        None => cpu_listed(&info, d.cpus, core_type),
+        None => cpu_listed(&info, d.cpus, hybrid),
     };
     if !matched {
         return None;
@@ -201,7 +201,7 @@ impl fmt::Display for Facilities {
 
 /// Leaves 0, 1, 1AH and the highest extended leaf: vendor, signature, hypervisor and
 /// IA32_PERF_CAPABILITIES bits, and the hybrid core type.
-pub(super) fn identify<S: CpuidSource + ?Sized>(src: &mut S) -> (PmuInfo, Option<u8>) {
+pub(super) fn identify<S: CpuidSource + ?Sized>(src: &mut S) -> (PmuInfo, Option<Hybrid>) {
     let leaf0 = src.cpuid(0, 0);
     let max_ext_leaf = src.cpuid(EXT_LEAF0, 0).eax;
     let mut info = PmuInfo {
@@ -223,7 +223,7 @@ pub(super) fn identify<S: CpuidSource + ?Sized>(src: &mut S) -> (PmuInfo, Option
         enumeration: Enumeration::default(),
         notes: [None; MAX_NOTES],
     };
-    let mut core_type = None;
+    let mut hybrid = None;
     if info.max_leaf >= 1 {
         let leaf1 = src.cpuid(1, 0);
         info.signature = leaf1.eax;
@@ -236,12 +236,16 @@ pub(super) fn identify<S: CpuidSource + ?Sized>(src: &mut S) -> (PmuInfo, Option
         }
     }
     if info.max_leaf >= LEAF1A {
-        core_type = Some((src.cpuid(LEAF1A, 0).eax >> 24) as u8);
+        let eax = src.cpuid(LEAF1A, 0).eax;
+        hybrid = Some(Hybrid {
+            core_type: (eax >> 24) as u8,
+            native_model_id: eax & 0x00FF_FFFF,
+        });
     }
     if info.vendor == CpuVendor::Hygon {
         info.note(Note::HygonAsAmd);
     }
-    (info, core_type)
+    (info, hybrid)
 }
 
 pub(super) fn spec_of(g: Generation) -> DetectSpec {
@@ -345,8 +349,8 @@ pub(super) fn choose<S: CpuidSource + ?Sized>(
 }
 
 /// The model generation whose `cpus:` lists this CPU ([`MODEL_SPECS`], compiled in or not), when
-/// it belongs to the generation CPUID reports (`detected`): its nearest ancestor with a
-/// `detect:` condition must be `detected`. A model the family/model names but CPUID does not
+/// CPUID backs it: its nearest ancestor with a `detect:` condition must be `detected` (the
+/// generation CPUID reports) or a generation `detected` extends. A model the family/model names but CPUID does not
 /// back (a guest whose hypervisor hides PerfCtrExtCore or lowers the perfmon version) is not
 /// taken: its registers may be missing, and a read or write of them faults.
 /// [`Note::ModelNotTaken`] says so. Sets [`PmuInfo::model_id`] whatever the features, and
@@ -354,24 +358,36 @@ pub(super) fn choose<S: CpuidSource + ?Sized>(
 pub(super) fn choose_model(
     info: &mut PmuInfo,
     vendor: Vendor,
-    core_type: Option<u8>,
+    hybrid: Option<Hybrid>,
     detected: Option<Generation>,
 ) {
-    let Some(listed) = MODEL_SPECS
+    let mut listed = MODEL_SPECS
         .iter()
-        .find(|m| m.vendor == vendor && cpu_listed(info, m.cpus, core_type))
-    else {
+        .filter(|m| m.vendor == vendor && cpu_listed(info, m.cpus, hybrid));
+    let Some(first) = listed.clone().next() else {
         return;
     };
-    let needs = detectable_base(listed.ancestors);
-    if needs.is_none() || needs != detected {
+    // Of the models that list the CPU, one CPUID backs: built on the generation CPUID reports
+    // or on one it extends (a newer perfmon version keeps the older one's registers), the
+    // nearest first.
+    let backs = |m: &ModelSpec, exact: bool| {
+        let (Some(needs), Some(d)) = (detectable_base(m.ancestors), detected) else {
+            return false;
+        };
+        needs == d || (!exact && spec_of(d).ancestors.contains(&needs.id()))
+    };
+    let backed = listed
+        .clone()
+        .find(|m| backs(m, true))
+        .or_else(|| listed.find(|m| backs(m, false)));
+    let Some(listed) = backed else {
         info.note(Note::ModelNotTaken {
-            model: listed.id,
-            needs,
+            model: first.id,
+            needs: detectable_base(first.ancestors),
             detected,
         });
         return;
-    }
+    };
     info.model_id = Some(listed.id);
     info.model = Generation::from_id(listed.id);
     if info.model.is_none() {
@@ -393,15 +409,26 @@ pub(super) fn detectable_base(ancestors: &[&str]) -> Option<Generation> {
 }
 
 /// `cpus` lists the CPU (family, model, stepping, core type on hybrid parts).
-pub(super) fn cpu_listed(info: &PmuInfo, cpus: &[CpuModel], core_type: Option<u8>) -> bool {
+pub(super) fn cpu_listed(info: &PmuInfo, cpus: &[CpuModel], hybrid: Option<Hybrid>) -> bool {
     let (family, model, stepping) = (info.family(), info.model(), info.stepping());
     cpus.iter().any(|c| {
         c.family == family
             && c.model == model
             && stepping < 16
             && c.steppings & (1 << stepping) != 0
-            && c.core_type.is_none_or(|t| Some(t) == core_type)
+            && c.core_type
+                .is_none_or(|t| hybrid.is_some_and(|h| h.core_type == t))
+            && c.native_model_id
+                .is_none_or(|n| hybrid.is_some_and(|h| h.native_model_id == n))
     })
+}
+
+/// What CPUID leaf 1AH says of a hybrid part's core (Intel SDM Vol. 2A, "Native Model ID
+/// Enumeration Leaf"): EAX\[31:24\] the core type, EAX\[23:0\] the native model id.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Hybrid {
+    pub(super) core_type: u8,
+    pub(super) native_model_id: u32,
 }
 
 /// What detection and the report read of a generation, gathered by one small function per

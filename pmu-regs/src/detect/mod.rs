@@ -31,7 +31,8 @@
 //! ```
 
 use crate::arch::{
-    Arch, ArchVisitor, CpuModel, CpuidField, DetectSpec, Facility, Generation, MODEL_SPECS, Vendor,
+    Arch, ArchVisitor, CpuModel, CpuidField, DetectSpec, Facility, Generation, MODEL_SPECS,
+    ModelSpec, Vendor,
 };
 use core::fmt;
 
@@ -58,8 +59,9 @@ const LEAF1_ECX_HYPERVISOR: u32 = 1 << 31;
 /// CPUID.(EAX=07H,ECX=1):EAX\[8\] ArchPerfmonExt: leaf 23H is supported (Intel SDM Vol. 2A,
 /// CPUID leaf 07H subleaf 1; Linux `X86_FEATURE_ARCH_PERFMON_EXT` = word 12 (7.1 EAX) bit 8).
 const LEAF7_1_EAX_ARCH_PERFMON_EXT: u32 = 1 << 8;
-/// CPUID.1AH:EAX\[31:24\]: the core type of a hybrid part (Intel SDM Vol. 2A, CPUID leaf 1AH
-/// "Native Model ID Enumeration Leaf"), matched against `cpus: core-type`.
+/// CPUID leaf 1AH: EAX\[31:24\] the core type and EAX\[23:0\] the native model id of a hybrid
+/// part's core (Intel SDM Vol. 2A, "Native Model ID Enumeration Leaf"), matched against
+/// `cpus: core-type` and `native-model-id`.
 const LEAF1A: u32 = 0x1A;
 /// The first extended leaf (its EAX is the highest extended leaf).
 const EXT_LEAF0: u32 = 0x8000_0000;
@@ -394,7 +396,8 @@ pub struct PmuInfo {
     /// The generation to use: of the generations of the CPU's vendor whose `detect:`
     /// condition holds, the one extending the most others. `None` when none matches.
     pub generation: Option<Generation>,
-    /// The model generation whose `cpus:` lists this CPU (and core type) and whose
+    /// The model generation whose `cpus:` lists this CPU (core type and native model id on
+    /// hybrid parts) and whose
     /// architectural generation CPUID reports, when its Cargo feature is on: its registers
     /// and events describe this exact core.
     pub model: Option<Generation>,
