@@ -32,6 +32,9 @@ enum Command {
         /// eax=.. ebx=.. ecx=.. edx=..`, the first CPU) instead of this machine's CPUID.
         #[arg(long = "cpuid", value_name = "FILE")]
         cpuid: Option<PathBuf>,
+        /// Print one JSON object (generation, model, counters, facilities, notes).
+        #[arg(long)]
+        json: bool,
     },
     /// The events of a CPU, with the perf event string of each.
     List(list::ListArgs),
@@ -49,7 +52,7 @@ enum Command {
 
 fn main() -> ExitCode {
     match Cli::parse().command {
-        Command::Info { paths, cpuid } => pmu_cli::info::run(&paths, cpuid.as_deref()),
+        Command::Info { paths, cpuid, json } => pmu_cli::info::run(&paths, cpuid.as_deref(), json),
         Command::List(args) => list::run(args),
         Command::Cpus(args) => list::run_cpus(args),
         Command::Encode(args) => encode::run_encode(args),

@@ -310,6 +310,28 @@ fn info_reads_a_cpuid_dump() {
         "{s}"
     );
 
+    // The same as JSON.
+    let file = dump("amd-epyc-19h-01h-guest.txt");
+    let out = pmu(&["info", "--cpuid", file.to_str().unwrap(), "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(v["generation"], "amd-fam10h");
+    assert_eq!(v["model"], serde_json::Value::Null);
+    assert_eq!(v["gp_counters"], serde_json::json!([0, 1, 2, 3]));
+    assert_eq!(v["gp_width"], 48);
+    assert_eq!(v["fixed_counters"], serde_json::json!([]));
+    assert_eq!(v["fixed_width"], 0);
+    assert_eq!(v["cpu"]["family"], 0x19);
+    assert_eq!(v["hypervisor"], true);
+    let notes: Vec<&str> = v["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.as_str().unwrap())
+        .collect();
+    assert!(notes.iter().any(|n| n.contains("amd-zen3")), "{notes:?}");
+    assert!(v["facilities"].is_array(), "{v}");
+
     // A broken dump: where and why, exit 2.
     let dir = std::env::temp_dir().join(format!("pmu-cli-dump-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
