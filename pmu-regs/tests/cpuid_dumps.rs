@@ -150,3 +150,22 @@ fn xeon_guest_offered_a_lower_perfmon_version_gets_no_model() {
     // The counters are what the version-2 leaf enumerates.
     assert_eq!(info.counters.gp, 0xFF);
 }
+
+#[test]
+fn xeon_guest_offered_fewer_counters_gets_what_cpuid_reports() {
+    // Version 5 with 4 general counters (EAX[15:8]) and 3 fixed ones (EDX[4:0]), as a
+    // hypervisor that keeps some counters for itself may report.
+    let info = run(&entries(XEON, |leaf, _, r| {
+        if leaf == 0xA {
+            *r = [0x0730_0405, 0, 0, 0x0000_8603];
+        }
+    }));
+    assert_eq!(info.generation, Some(Generation::IntelV5));
+    assert_model(&info, "intel-emeraldrapids");
+    assert_eq!(info.counters.gp, 0b1111);
+    assert_eq!(info.counters.fixed, 0b111);
+    assert_eq!(
+        (info.counters.gp_width, info.counters.fixed_width),
+        (48, 48)
+    );
+}
