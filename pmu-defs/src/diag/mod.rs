@@ -97,7 +97,6 @@ pub const CODES: &[(&str, Severity)] = &[
     ("invalid-cpu-name", Severity::Error),
     ("invalid-name", Severity::Error),
     ("invalid-number", Severity::Error),
-    ("invalid-text", Severity::Error),
     ("invalid-value", Severity::Error),
     ("io", Severity::Error),
     ("misplaced-role", Severity::Error),

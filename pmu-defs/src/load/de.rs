@@ -212,32 +212,10 @@ impl Cx<'_> {
         }
     }
 
-    /// Any scalar as text (documentation, free-form conditions). A control character other
-    /// than tab and line breaks (written as an escape in a double-quoted string) is an
-    /// `invalid-text` error: the text goes into Rust docs, HTML and XML, which cannot hold
-    /// it.
+    /// Any scalar as text (documentation, free-form conditions).
     pub fn text(&mut self, node: &Node) -> Option<Spanned<String>> {
         match &node.kind {
-            Kind::Scalar(s, _) => {
-                if let Some(c) = s
-                    .chars()
-                    .find(|&c| c.is_control() && !matches!(c, '\t' | '\n' | '\r'))
-                {
-                    self.push(
-                        Diagnostic::error(
-                            "invalid-text",
-                            format!(
-                                "the text holds the control character U+{:04X}",
-                                u32::from(c)
-                            ),
-                            node.span,
-                        )
-                        .with_label("documentation and the pages made from it cannot hold it")
-                        .with_help("remove the escape (`\\x01`, `\\u0001`, ...) from the string"),
-                    );
-                }
-                Some(Spanned::new(s.trim_end().to_owned(), node.span))
-            }
+            Kind::Scalar(s, _) => Some(Spanned::new(s.trim_end().to_owned(), node.span)),
             _ => {
                 self.expected("a string", node);
                 None
