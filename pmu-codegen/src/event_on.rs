@@ -1,14 +1,15 @@
 //! `event_on::<N>(&EventDesc)` and `try_event_on` on the event-select register of the
-//! general-purpose counters: placement checks, then each event attribute through the field
-//! `pmu.encoding` maps it to.
+//! general-purpose counters: thin wrappers over `pmu_regs::__private::place` (the placement
+//! checks and the encoding, written once), given the register's `SelectSpec` (which field
+//! `pmu.encoding` maps each event attribute to).
 
 use super::Cx;
 use super::fields::writable;
-use super::util::{ident, join_and};
-use pmu_defs::model::names::{self, Method};
+use super::util::join_and;
 use pmu_defs::model::{Field, Generation, Register};
+use pmu_vocab::select::Attr;
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::quote;
 
 impl Cx<'_> {
     /// `event_on::<N>(&EventDesc)` / `try_event_on(n, &EventDesc)` for the event-select register
@@ -27,9 +28,19 @@ impl Cx<'_> {
         let owner = self.model.generation(&r.defined_in).unwrap_or(g);
         let krate = &self.krate;
         let name_str = &r.name;
-        let steps = ENCODING_ATTRS
-            .iter()
-            .map(|&attr| self.encoding_step(owner, r, attr));
+        let layout = Attr::ALL.map(|attr| match encoding_field(owner, r, attr) {
+            Some(f) => {
+                let (fname, runs) = (
+                    &f.name,
+                    f.bits.iter().map(|b| {
+                        let (lsb, width) = (b.lsb, b.width());
+                        quote!(#krate::__private::Run::new(#lsb, #width))
+                    }),
+                );
+                quote!(Some(#krate::__private::FieldRuns::new(#fname, &[#(#runs),*])))
+            }
+            None => quote!(None),
+        });
         let (doc, raw_doc) = event_on_docs(name_str, krate);
         quote! {
             #countable
@@ -78,82 +89,23 @@ impl Cx<'_> {
                     }
                 }
             }
+            /// Which field of this register holds each event attribute: the data the one
+            /// placement function (`pmu_regs::__private::place`) works from.
+            const SELECT: #krate::__private::SelectSpec = #krate::__private::SelectSpec {
+                register: #name_str,
+                instances: INSTANCES,
+                layout: #krate::__private::SelectLayout { fields: [#(#layout),*] },
+            };
             #[inline]
             const fn try_event_on_impl(
                 counter: u32,
                 event: &#krate::EventDesc,
             ) -> Result<Builder, #krate::PlacementError> {
-                if counter >= INSTANCES {
-                    return Err(#krate::PlacementError::CounterOutOfRange {
-                        register: #name_str, count: INSTANCES, counter,
-                    });
+                match #krate::__private::place(&SELECT, counter, event) {
+                    Ok(e) => Ok(Builder { value: Value(e.bits), set: e.set, ..Builder::EMPTY }),
+                    Err(e) => Err(e),
                 }
-                if let (0, Some(fixed)) = (event.counters, event.fixed) {
-                    return Err(#krate::PlacementError::FixedOnly { event: event.name, fixed, counter });
-                }
-                if !event.allows_counter(counter) {
-                    return Err(#krate::PlacementError::NotOnCounter {
-                        event: event.name, allowed: event.counters, counter,
-                    });
-                }
-                let b = Value::new();
-                #(#steps)*
-                Ok(b)
             }
-        }
-    }
-
-    /// One step of `try_event_on_impl`: the event attribute `member` through the setter of
-    /// the field `pmu.encoding` maps `attr` to (`with_x(bool)` for one bit, `try_with_x(v)`
-    /// for more), or, without such a field, `PlacementError::Unsupported` when the event sets
-    /// the attribute.
-    fn encoding_step(
-        &self,
-        owner: &Generation,
-        r: &Register,
-        (attr, member, label): (&str, &str, &str),
-    ) -> TokenStream {
-        let krate = &self.krate;
-        let m = format_ident!("{}", member);
-        let one_bit = matches!(attr, "eq" | "inv" | "edge" | "any");
-        let Some((f, setter)) = encoding_setter(owner, r, attr) else {
-            let name_str = &r.name;
-            let is_set = if one_bit {
-                quote! { event.#m }
-            } else {
-                quote! { event.#m != 0 }
-            };
-            return quote! {
-                if #is_set {
-                    return Err(#krate::PlacementError::Unsupported {
-                        event: event.name, field: #label, register: #name_str,
-                    });
-                }
-            };
-        };
-        let (fname, width) = (&f.name, f.width);
-        if width > 1 {
-            let v = quote!(event.#m as u64);
-            return quote! {
-                let b = match b.#setter(#v) {
-                    Ok(b) => b,
-                    Err(_) => return Err(#krate::PlacementError::TooWide {
-                        event: event.name, field: #fname, width: #width, value: #v,
-                    }),
-                };
-            };
-        }
-        if one_bit {
-            return quote! { let b = b.#setter(event.#m); };
-        }
-        // A one-bit field for a wider attribute: only 0 and 1 fit.
-        quote! {
-            if event.#m as u64 > 1 {
-                return Err(#krate::PlacementError::TooWide {
-                    event: event.name, field: #fname, width: 1, value: event.#m as u64,
-                });
-            }
-            let b = b.#setter(event.#m != 0);
         }
     }
 
@@ -223,41 +175,14 @@ impl Cx<'_> {
     }
 }
 
-/// The event attributes `event_on` sets: (`pmu.encoding` attribute, `EventDesc` member,
-/// label in errors).
-const ENCODING_ATTRS: [(&str, &str, &str); 8] = [
-    ("event", "event", "EVENT_SELECT"),
-    ("umask", "umask", "UMASK"),
-    ("umask2", "umask2", "UMASK2"),
-    ("eq", "eq", "EQ"),
-    ("cmask", "cmask", "CMASK"),
-    ("inv", "inv", "INV"),
-    ("edge", "edge", "EDGE"),
-    ("any", "any", "ANY (AnyThread)"),
-];
-
 /// The field of `r` that `owner`'s `pmu.encoding` maps `attr` to, when it is writable and not
-/// an array, with the setter an event value goes through: `with_x(bool)` for one bit,
-/// `try_with_x(v)` for more.
-fn encoding_setter<'r>(
-    owner: &Generation,
-    r: &'r Register,
-    attr: &str,
-) -> Option<(&'r Field, proc_macro2::Ident)> {
-    let f = owner
+/// an array (only such a field can take an event's value).
+fn encoding_field<'r>(owner: &Generation, r: &'r Register, attr: Attr) -> Option<&'r Field> {
+    owner
         .pmu
-        .encoding_field(attr)
+        .encoding_field(attr.key())
         .and_then(|f| r.field(f))
-        .filter(|f| writable(r, f) && f.array.is_none())?;
-    let want = if f.width == 1 {
-        Method::WithBool
-    } else {
-        Method::TrySet
-    };
-    let (_, setter) = names::element_methods(r, f, &f.name)
-        .into_iter()
-        .find(|(m, _)| *m == want)?;
-    Some((f, ident(&setter)))
+        .filter(|f| writable(r, f) && f.array.is_none())
 }
 
 /// The docs of `event_on` and `event_on_raw` of the event select `name`.

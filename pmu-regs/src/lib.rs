@@ -48,6 +48,7 @@ pub mod backend;
 pub mod detect;
 mod event;
 mod lookup;
+mod place;
 pub mod pmu;
 #[rustfmt::skip]
 mod generated;
@@ -163,6 +164,9 @@ impl core::error::Error for UnknownEvent {}
 pub mod __private {
     /// The generated name tables and their hash (`lookup.rs`).
     pub use crate::lookup::{NameIndex, bucket, eq_folded, hash, slot};
+    /// Placing an event on a counter (`place.rs`), for the generated `event_on`.
+    pub use crate::place::{SelectSpec, place};
+    pub use pmu_vocab::select::{Attr, FieldRuns, Run, SelectLayout};
 
     /// `Debug` of a generated register or CPUID value: `name { FIELD: value, .. }`, a field
     /// flagged one bit wide as a `bool` and a wider one in hex, then `reserved` when it is not

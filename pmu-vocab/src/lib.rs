@@ -8,6 +8,8 @@
 //!   spellings (the `serde` feature serialises them so, for the definitions' model).
 //! * [`hash`]: the hash, bucket and slot functions of the generated minimal perfect hash
 //!   tables (`Event::from_name`, `Generation::with_event`).
+//! * [`select`]: which field of an event select holds each event attribute, and the one
+//!   function that writes an event's attributes into it (generated code, run time, encoder).
 
 #![no_std]
 #![forbid(unsafe_code)]
@@ -17,6 +19,7 @@ pub mod access;
 pub mod hash;
 pub mod record;
 pub mod role;
+pub mod select;
 
 pub use access::Access;
 pub use role::Role;
