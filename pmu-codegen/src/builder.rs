@@ -59,7 +59,7 @@ impl Cx<'_> {
                 .filter_map(|cond| {
                     let f = r.field(&cond.field)?;
                     let e = elems(f).into_iter().next()?;
-                    let ex = e.extract();
+                    let ex = e.get(krate);
                     let v = lit_u64(cond.value);
                     Some(quote! { #ex == #v })
                 })

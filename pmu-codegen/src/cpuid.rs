@@ -142,8 +142,8 @@ fn output_register(
             enums.push(value_enum(en, f, &edoc, None));
         }
         for e in elems(f) {
-            let ex = e.extract();
-            let exb = e.extract_bare();
+            let ex = e.extract_inline();
+            let exb = e.extract_bare_inline();
             let fdoc = format!(
                 "{}\n\n{}\\[{}\\]{}, {} bit{}.",
                 escape_doc(f.doc.trim_end()),

@@ -91,7 +91,7 @@ impl Cx<'_> {
             }
             /// Which field of this register holds each event attribute: the data the one
             /// placement function (`pmu_regs::__private::place`) works from.
-            const SELECT: #krate::__private::SelectSpec = #krate::__private::SelectSpec {
+            const __SELECT: #krate::__private::SelectSpec = #krate::__private::SelectSpec {
                 register: #name_str,
                 instances: INSTANCES,
                 layout: #krate::__private::SelectLayout { fields: [#(#layout),*] },
@@ -101,7 +101,7 @@ impl Cx<'_> {
                 counter: u32,
                 event: &#krate::EventDesc,
             ) -> Result<Builder, #krate::PlacementError> {
-                match #krate::__private::place(&SELECT, counter, event) {
+                match #krate::__private::place(&__SELECT, counter, event) {
                     Ok(e) => Ok(Builder { value: Value(e.bits), set: e.set, ..Builder::EMPTY }),
                     Err(e) => Err(e),
                 }

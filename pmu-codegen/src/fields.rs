@@ -15,14 +15,11 @@ pub(super) struct Elem {
     pub(super) index: u32,
     /// Upper-case display name: `EN_PMC3` or `UMASK`.
     pub(super) name: String,
-    /// Method stem: `en_pmc3` or `umask`.
-    pub(super) stem: String,
     /// Register bit offset of each part, low part first.
     pub(super) parts: Vec<(u32, u32)>, // (lsb, width)
 }
 
-/// The elements of `f`, in index order, with their names and method stems (`EN_PMC3`,
-/// `en_pmc3`; see [`names::stem`]).
+/// The elements of `f`, in index order, with their names (`EN_PMC3`).
 pub(super) fn elems(f: &Field) -> Vec<Elem> {
     names::element_names(f)
         .into_iter()
@@ -32,7 +29,6 @@ pub(super) fn elems(f: &Field) -> Vec<Elem> {
             let shift = f.array.map_or(0, |a| a.stride * i);
             Elem {
                 index: i,
-                stem: names::stem(&name),
                 name,
                 parts: f.bits.iter().map(|b| (b.lsb + shift, b.width())).collect(),
             }
@@ -41,14 +37,41 @@ pub(super) fn elems(f: &Field) -> Vec<Elem> {
 }
 
 impl Elem {
-    /// Expression reading the logical value as u64 from `self.0`, parenthesised.
-    pub(super) fn extract(&self) -> TokenStream {
-        let bare = self.extract_bare();
+    /// `&[A, B]`: the element's tock-registers `Field` constants, low part first (the data
+    /// the generic field functions of `pmu_regs::__private::field` work from).
+    pub(super) fn parts(&self) -> TokenStream {
+        let names = tock_parts(self).into_iter().map(|(n, _, _)| ident(&n));
+        quote! { &[#(#names),*] }
+    }
+
+    /// Expression: the element's value (`u64`) in `self.0`.
+    pub(super) fn get(&self, krate: &TokenStream) -> TokenStream {
+        let parts = self.parts();
+        quote! { #krate::__private::field::get(self.0, #parts, 0) }
+    }
+
+    /// Expression: `Self(..)`, `self.0` with the element set to `v: u64` (already checked).
+    pub(super) fn put(&self, krate: &TokenStream, v: TokenStream) -> TokenStream {
+        let parts = self.parts();
+        quote! { Self(#krate::__private::field::put(self.0, #parts, 0, #v)) }
+    }
+
+    /// Register bits the element covers (all parts).
+    pub(super) fn mask(&self) -> u64 {
+        self.parts
+            .iter()
+            .fold(0, |m, &(lsb, w)| m | (max_of(w) << lsb))
+    }
+
+    /// Expression reading the logical value as u64 from `self.0`, parenthesised, written out
+    /// (a CPUID leaf's value, which has no tock-registers constants).
+    pub(super) fn extract_inline(&self) -> TokenStream {
+        let bare = self.extract_bare_inline();
         quote! { (#bare) }
     }
 
     /// The same without outer parentheses, for `let` values and arguments.
-    pub(super) fn extract_bare(&self) -> TokenStream {
+    pub(super) fn extract_bare_inline(&self) -> TokenStream {
         let mut terms = Vec::new();
         let mut produced = 0;
         for &(lsb, w) in &self.parts {
@@ -64,65 +87,6 @@ impl Elem {
             produced += w;
         }
         quote! { #(#terms)|* }
-    }
-
-    /// Register bits the element covers (all parts).
-    pub(super) fn mask(&self) -> u64 {
-        self.parts
-            .iter()
-            .fold(0, |m, &(lsb, w)| m | (max_of(w) << lsb))
-    }
-
-    /// Expression: `self.0` with the element replaced by `v: u64` (already range-checked).
-    pub(super) fn insert(&self, v: TokenStream) -> TokenStream {
-        let mut mask = 0u64;
-        let mut terms = Vec::new();
-        let mut consumed = 0;
-        for &(lsb, w) in &self.parts {
-            mask |= max_of(w) << lsb;
-            let m = lit_u64(max_of(w));
-            terms.push(quote! { (((#v >> #consumed) & #m) << #lsb) });
-            consumed += w;
-        }
-        let clear = lit_u64(!mask);
-        quote! { Self((self.0 & #clear) #(| #terms)*) }
-    }
-}
-
-impl Elem {
-    /// Expression: element `index` of an array whose element 0 is `self`, `index * stride`
-    /// bits above it (`shift`, a `u32` expression; the caller has checked the index): the
-    /// same shifts and masks as [`Elem::extract`], moved by `shift`, so a run-time index
-    /// is one shift, not a jump table.
-    pub(super) fn extract_shifted(&self, shift: &TokenStream) -> TokenStream {
-        let mut terms = Vec::new();
-        let mut produced = 0u32;
-        for &(lsb, w) in &self.parts {
-            let m = lit_u64(max_of(w));
-            terms.push(if self.parts.len() == 1 {
-                quote! { (self.0 >> (#lsb + #shift)) & #m }
-            } else if produced == 0 {
-                quote! { ((self.0 >> (#lsb + #shift)) & #m) }
-            } else {
-                quote! { (((self.0 >> (#lsb + #shift)) & #m) << #produced) }
-            });
-            produced += w;
-        }
-        quote! { (#(#terms)|*) }
-    }
-
-    /// Expression: `self.0` with element `index` (see [`Elem::extract_shifted`]) replaced by
-    /// `v: u64` (already range-checked).
-    pub(super) fn insert_shifted(&self, v: TokenStream, shift: &TokenStream) -> TokenStream {
-        let mask = lit_u64(self.mask());
-        let mut terms = Vec::new();
-        let mut consumed = 0u32;
-        for &(lsb, w) in &self.parts {
-            let m = lit_u64(max_of(w));
-            terms.push(quote! { (((#v >> #consumed) & #m) << (#lsb + #shift)) });
-            consumed += w;
-        }
-        quote! { Self((self.0 & !(#mask << #shift)) #(| #terms)*) }
     }
 }
 

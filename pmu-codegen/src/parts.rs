@@ -16,6 +16,8 @@ pub(super) struct ValueParts {
     pub(super) tracked: Vec<(String, u64)>,
     /// Private generic functions holding the compile-time checks of const-generic setters.
     pub(super) checkers: Vec<TokenStream>,
+    /// `(name, parts)` of every const-checked element, indexed by `__check_field`'s `F`.
+    pub(super) wide: Vec<TokenStream>,
     /// Named-value enums of the fields.
     pub(super) enums: Vec<TokenStream>,
     /// Setters of fields valid only on some instances (`instances:`), by the placement of

@@ -37,7 +37,7 @@ impl Cx<'_> {
         let (reg, ename) = (&r.name, &e.name);
         let [tr, check, raw] =
             pmu_defs::model::names::instance_items(ename, &m.to_string()).map(|n| ident(&n));
-        let insert_v = e.insert(quote!(v));
+        let insert_v = e.put(krate, quote!(v));
         let emask = lit_u64(e.mask());
         let message = format!(
             "`{ename}` of `{reg}` is valid only on {valid_text}: it cannot be set on a value for \
@@ -81,11 +81,13 @@ impl Cx<'_> {
         };
         p.methods.push(quote! {
             #stub
+            #[inline]
             const fn #raw(self, on: bool) -> Self { let v = on as u64; #insert_v }
         });
         p.by_placement.unplaced.push(stub);
         p.by_placement.counter.push(quote! {
             #[doc = #doc]
+            #[inline]
             #[track_caller]
             pub const fn #m(self, on: bool) -> Self {
                 if !matches!(N, #(#cond2)|*) {
@@ -97,6 +99,7 @@ impl Cx<'_> {
         });
         p.by_placement.any_counter.push(quote! {
             #[doc = #any_doc]
+            #[inline]
             pub const fn #m(self, on: bool) -> Result<Self, #krate::PlacementError> {
                 if !matches!(self.index, #(#cond3)|*) {
                     return Err(#krate::PlacementError::FieldNotOnCounter {

@@ -6,7 +6,7 @@ use super::Cx;
 use super::doc::escape_doc;
 use super::fields::{Elem, elems, w1_verb, writable};
 use super::parts::ValueParts;
-use super::util::{bits_text, ident, lit_u64, max_of, refused_setter, value_type};
+use super::util::{bits_text, ident, lit_u64, refused_setter, value_type};
 use pmu_defs::model::names::{self, Method};
 use pmu_defs::model::{CounterKind, Field, FieldArray, Register};
 use proc_macro2::{Ident, TokenStream};
@@ -48,6 +48,19 @@ impl Cx<'_> {
             if let Some(a) = f.array {
                 self.array_accessors(r, f, a, &es, &mut p);
             }
+        }
+        if !p.wide.is_empty() {
+            let (krate, tock, name_str, wide) = (&self.krate, &self.tock, &r.name, &p.wide);
+            let n = wide.len();
+            p.checkers.push(quote! {
+                /// The name and parts of each field with a const-generic setter.
+                const __WIDE: [(&str, &[#tock::fields::Field<u64, Register>]); #n] = [#(#wide),*];
+                /// Field `__WIDE[F]` takes `V`, or a compile error (also outside a `const`).
+                #[inline(always)]
+                const fn __check_field<const F: usize, const V: u64>() {
+                    const { #krate::__private::field::check(#name_str, __WIDE[F].0, __WIDE[F].1, V) }
+                }
+            });
         }
         p
     }
@@ -91,6 +104,7 @@ impl Cx<'_> {
                     Self(B)
                 }
                 #[doc = #try_from_bits_doc]
+                #[inline]
                 pub const fn try_from_bits(bits: u64) -> Result<Self, #krate::ReservedBitsError> {
                     if bits & Self::RESERVED_MASK != 0 {
                         return Err(#krate::ReservedBitsError {
@@ -134,6 +148,7 @@ impl Cx<'_> {
             /// Bits no field covers; this API never sets them.
             pub const RESERVED_MASK: u64 = #reserved;
             #[doc = #bits_doc]
+            #[inline]
             pub const fn bits(self) -> u64 { self.0 }
             /// The value as a tock-registers local copy, for `FieldValue`-style access.
             pub const fn to_local(self) -> #tock::LocalRegisterCopy<u64, Register> {
@@ -155,8 +170,8 @@ impl Cx<'_> {
         enum_ident: Option<&Ident>,
         p: &mut ValueParts,
     ) {
-        let c = ElemCode::new(f, e, edoc);
-        let (ename, one_bit, exb) = (&e.name, f.width == 1, e.extract_bare());
+        let c = ElemCode::new(&self.krate, f, e, edoc);
+        let (ename, one_bit, exb) = (&e.name, f.width == 1, e.get(&self.krate));
         p.debug_fields.push(quote! { (#ename, #one_bit, #exb) });
         if writable(r, f) {
             p.tracked.push((e.name.clone(), e.mask()));
@@ -170,18 +185,19 @@ impl Cx<'_> {
             }
             let before = (p.methods.len(), p.bmethods.len());
             match kind {
-                Method::Getter => p.methods.push(c.getter(&m, e)),
+                Method::Getter => p.methods.push(c.getter(&m)),
                 Method::EnumGetter => {
                     let en = enum_ident.expect("a field with named values has an enum");
                     p.methods.push(quote! {
                         #[doc = #edoc]
+                        #[inline]
                         pub const fn #m(self) -> Option<#en> { #en::from_value(#exb) }
                     });
                 }
                 Method::Write1 => c.write1(f, &m, p),
                 Method::WithBool => c.setter(&m, "on", quote!(bool), p),
                 Method::WithConst => self.const_setter(r, e, &c, &m, p),
-                Method::TrySet => self.try_setter(&c, &m, p),
+                Method::TrySet => self.try_setter(e, &c, &m, p),
                 Method::SetEnum => {
                     let en = enum_ident.map_or_else(|| c.vt.clone(), |en| quote!(#en));
                     c.setter(&m, "value", en, p);
@@ -193,45 +209,32 @@ impl Cx<'_> {
     }
 
     /// `with_x::<V>()`, whose `V` wider than the field fails to compile, and its `Builder`
-    /// wrapper and checker.
+    /// wrapper.
     fn const_setter(&self, r: &Register, e: &Elem, c: &ElemCode, m: &Ident, p: &mut ValueParts) {
         let krate = &self.krate;
-        let (name_str, ename, width, max_lit) = (&r.name, &e.name, c.width, &c.max_lit);
-        let (edoc, insert_v, emask) = (c.edoc, &c.insert_v, &c.emask);
+        let (name_str, ename, width, parts) = (&r.name, &e.name, c.width, e.parts());
+        let (edoc, emask) = (c.edoc, &c.emask);
         let cdoc = format!(
             "Sets `{ename}` to the constant `V`; a `V` wider than {width} bits fails to compile. {edoc}"
         );
-        // In a `const` item the `if` fails first, at the caller's expression
-        // (`#[track_caller]`); the checker's inline const makes the same value a
-        // compile error in non-const code too (when it is monomorphized).
-        let check = ident(&names::const_check(&e.stem));
-        // A 64-bit field takes every `u64`: no check (it would be an always-false
-        // comparison, which rustc and clippy reject).
-        let const_check = (width < 64).then(|| {
-            quote! {
-                if V > #max_lit {
-                    #krate::__private::too_wide(#name_str, #ename, #width, V)
-                }
-            }
-        });
-        p.checkers.push(quote! {
-            #[inline(always)]
-            const fn #check<const V: u64>() {
-                const { #const_check }
-            }
-        });
+        // In a `const` item the first check fails, at the caller's expression
+        // (`#[track_caller]`); `__check_field`'s inline const makes the same value a compile
+        // error in non-const code too (when it is monomorphized).
+        let index = p.wide.len();
+        p.wide.push(quote! { (#ename, #parts) });
         p.methods.push(quote! {
             #[doc = #cdoc]
+            #[inline]
             #[track_caller]
             pub const fn #m<const V: u64>(self) -> Self {
-                #const_check
-                #check::<V>();
-                let v = V;
-                #insert_v
+                #krate::__private::field::check(#name_str, #ename, #parts, V);
+                __check_field::<#index, V>();
+                Self(#krate::__private::field::put(self.0, #parts, 0, V))
             }
         });
         p.bmethods.push(quote! {
             #[doc = #cdoc]
+            #[inline]
             #[track_caller]
             pub const fn #m<const V: u64>(self) -> Self {
                 self.track(#emask, self.value.#m::<V>())
@@ -241,30 +244,26 @@ impl Cx<'_> {
 
     /// `try_with_x(v)`, `FieldError::TooWide` for a `v` wider than the field, and its
     /// `Builder` wrapper.
-    fn try_setter(&self, c: &ElemCode, m: &Ident, p: &mut ValueParts) {
+    fn try_setter(&self, e: &Elem, c: &ElemCode, m: &Ident, p: &mut ValueParts) {
         let krate = &self.krate;
-        let (ename, width, max_lit, edoc) = (c.ename, c.width, &c.max_lit, c.edoc);
-        let (insert_v, emask) = (&c.insert_v, &c.emask);
-        let wide_check = (width < 64).then(|| {
-            quote! {
-                if v > #max_lit {
-                    return Err(#krate::FieldError::TooWide { field: #ename, width: #width, value: v });
-                }
-            }
-        });
+        let (ename, width, edoc, emask, parts) = (c.ename, c.width, c.edoc, &c.emask, e.parts());
         let tdoc = format!(
             "Sets `{ename}`, or returns [`FieldError::TooWide`]({}::FieldError) when `v` exceeds {width} bits. {edoc}",
             krate.to_string().replace(' ', "")
         );
         p.methods.push(quote! {
             #[doc = #tdoc]
+            #[inline]
             pub const fn #m(self, v: u64) -> Result<Self, #krate::FieldError> {
-                #wide_check
-                Ok(#insert_v)
+                match #krate::__private::field::try_put(self.0, #ename, #parts, 0, v) {
+                    Ok(bits) => Ok(Self(bits)),
+                    Err(e) => Err(e),
+                }
             }
         });
         p.bmethods.push(quote! {
             #[doc = #tdoc]
+            #[inline]
             pub const fn #m(self, v: u64) -> Result<Self, #krate::FieldError> {
                 match self.value.#m(v) {
                     Ok(next) => Ok(self.track(#emask, next)),
@@ -325,85 +324,77 @@ impl Cx<'_> {
         let krate = &self.krate;
         let width = f.width;
         let vt = value_type(width);
-        let max_lit = lit_u64(max_of(width));
         let fname = &f.name;
-        let count = a.count;
+        let (count, stride) = (a.count, a.stride);
         let (at, set_at) = names::array_methods(r, f);
         let at = ident(&at);
         // Elements are `stride` bits apart (`fields::elems`): element `index` is element 0
-        // shifted by `index * stride`, computed, not chosen by a `match` (a jump table).
+        // moved up by `index * stride`, computed by the generic field functions, not chosen
+        // by a `match` (a jump table).
         let Some(e0) = es.first() else {
             return;
         };
-        let stride = a.stride;
-        let shift = quote!((index * #stride));
-        let ex = e0.extract_shifted(&shift);
+        let parts = e0.parts();
         let got = if width == 1 {
-            quote! { #ex != 0 }
+            quote! { v != 0 }
         } else {
-            quote! { #ex as #vt }
+            quote! { v as #vt }
         };
         let adoc = format!("Element `index` of `{fname}`, or `None` when out of 0..{count}.");
         p.methods.push(quote! {
             #[doc = #adoc]
+            #[inline]
             pub const fn #at(self, index: u32) -> Option<#vt> {
-                if index < #count { Some(#got) } else { None }
+                match #krate::__private::field::get_at(self.0, #parts, #stride, #count, index) {
+                    Some(v) => Some(#got),
+                    None => None,
+                }
             }
         });
         let before = (p.methods.len(), p.bmethods.len());
         if let Some(set_at) = set_at {
             let m = ident(&set_at);
             let one = w1_verb(f).is_some() && width == 1;
-            let ins = e0.insert_shifted(quote!(v), &shift);
-            let err_idx = quote! {
-                Err(#krate::FieldError::IndexOutOfRange { field: #fname, count: #count, index })
-            };
-            let mk = lit_u64(e0.mask());
-            let mask_of = quote! { if index < #count { #mk << #shift } else { 0 } };
-            let arms = quote! { if index < #count { Ok(#ins) } else { #err_idx } };
-            if one {
-                let mdoc = format!(
-                    "Writes 1 to element `index` of `{fname}`, or fails when out of 0..{count}."
-                );
-                p.methods.push(quote! {
-                    #[doc = #mdoc]
-                    pub const fn #m(self, index: u32) -> Result<Self, #krate::FieldError> {
-                        let v = 1u64;
-                        #arms
-                    }
-                });
-                p.bmethods.push(quote! {
-                    #[doc = #mdoc]
-                    pub const fn #m(self, index: u32) -> Result<Self, #krate::FieldError> {
-                        match self.value.#m(index) {
-                            Ok(next) => Ok(self.track(#mask_of, next)),
-                            Err(e) => Err(e),
-                        }
-                    }
-                });
+            let mask_of =
+                quote! { #krate::__private::field::mask_at(#parts, #stride, #count, index) };
+            let (mdoc, args, v) = if one {
+                (
+                    format!(
+                        "Writes 1 to element `index` of `{fname}`, or fails when out of 0..{count}."
+                    ),
+                    quote!(index: u32),
+                    quote!(1),
+                )
             } else {
-                let mdoc = format!(
-                    "Sets element `index` of `{fname}`; fails when out of 0..{count} or wider than {width} bits."
-                );
-                p.methods.push(quote! {
-                    #[doc = #mdoc]
-                    pub const fn #m(self, index: u32, v: u64) -> Result<Self, #krate::FieldError> {
-                        if v > #max_lit {
-                            return Err(#krate::FieldError::TooWide { field: #fname, width: #width, value: v });
-                        }
-                        #arms
+                (
+                    format!(
+                        "Sets element `index` of `{fname}`; fails when out of 0..{count} or wider than {width} bits."
+                    ),
+                    quote!(index: u32, v: u64),
+                    quote!(v),
+                )
+            };
+            let call_args = if one { quote!(index) } else { quote!(index, v) };
+            p.methods.push(quote! {
+                #[doc = #mdoc]
+                #[inline]
+                pub const fn #m(self, #args) -> Result<Self, #krate::FieldError> {
+                    match #krate::__private::field::try_put_at(self.0, #fname, #parts, (#stride, #count), index, #v) {
+                        Ok(bits) => Ok(Self(bits)),
+                        Err(e) => Err(e),
                     }
-                });
-                p.bmethods.push(quote! {
-                    #[doc = #mdoc]
-                    pub const fn #m(self, index: u32, v: u64) -> Result<Self, #krate::FieldError> {
-                        match self.value.#m(index, v) {
-                            Ok(next) => Ok(self.track(#mask_of, next)),
-                            Err(e) => Err(e),
-                        }
+                }
+            });
+            p.bmethods.push(quote! {
+                #[doc = #mdoc]
+                #[inline]
+                pub const fn #m(self, #args) -> Result<Self, #krate::FieldError> {
+                    match self.value.#m(#call_args) {
+                        Ok(next) => Ok(self.track(#mask_of, next)),
+                        Err(e) => Err(e),
                     }
-                });
-            }
+                }
+            });
         }
         let deprecated = super::restrictions::deprecated_attr(f);
         super::restrictions::deprecate(deprecated.as_ref(), Method::TrySet, before, p);
@@ -490,35 +481,36 @@ fn element_doc(f: &Field, e: &Elem, count: u32) -> String {
 }
 
 /// What the methods of one field element are written from: its name, doc and width, and
-/// the expressions that insert `v: u64` into the value and mask its bits.
+/// the expressions that read it, write `v: u64` into the value and mask its bits.
 struct ElemCode<'a> {
     ename: &'a str,
     edoc: &'a str,
     width: u32,
     /// The getter's type (`bool`, `u8`, ...).
     vt: TokenStream,
-    max_lit: TokenStream,
+    /// The element's value, `u64`.
+    get: TokenStream,
     /// `Self(..)` with the element replaced by `v: u64` (already range-checked).
     insert_v: TokenStream,
     emask: TokenStream,
 }
 
 impl<'a> ElemCode<'a> {
-    fn new(f: &Field, e: &'a Elem, edoc: &'a str) -> Self {
+    fn new(krate: &TokenStream, f: &Field, e: &'a Elem, edoc: &'a str) -> Self {
         ElemCode {
             ename: &e.name,
             edoc,
             width: f.width,
             vt: value_type(f.width),
-            max_lit: lit_u64(max_of(f.width)),
-            insert_v: e.insert(quote!(v)),
+            get: e.get(krate),
+            insert_v: e.put(krate, quote!(v)),
             emask: lit_u64(e.mask()),
         }
     }
 
     /// The getter: `bool` for one bit, the narrowest unsigned type otherwise.
-    fn getter(&self, m: &Ident, e: &Elem) -> TokenStream {
-        let (edoc, vt, ex) = (self.edoc, &self.vt, e.extract());
+    fn getter(&self, m: &Ident) -> TokenStream {
+        let (edoc, vt, ex) = (self.edoc, &self.vt, &self.get);
         let body = if self.width == 1 {
             quote! { #ex != 0 }
         } else {
@@ -526,6 +518,7 @@ impl<'a> ElemCode<'a> {
         };
         quote! {
             #[doc = #edoc]
+            #[inline]
             pub const fn #m(self) -> #vt { #body }
         }
     }
@@ -537,10 +530,12 @@ impl<'a> ElemCode<'a> {
         let arg = ident(arg);
         p.methods.push(quote! {
             #[doc = #doc]
+            #[inline]
             pub const fn #m(self, #arg: #ty) -> Self { let v = #arg as u64; #insert_v }
         });
         p.bmethods.push(quote! {
             #[doc = #doc]
+            #[inline]
             pub const fn #m(self, #arg: #ty) -> Self { self.track(#emask, self.value.#m(#arg)) }
         });
     }
@@ -555,10 +550,12 @@ impl<'a> ElemCode<'a> {
         let (insert_v, emask) = (&self.insert_v, &self.emask);
         p.methods.push(quote! {
             #[doc = #mdoc]
+            #[inline]
             pub const fn #m(self) -> Self { let v = 1u64; #insert_v }
         });
         p.bmethods.push(quote! {
             #[doc = #mdoc]
+            #[inline]
             pub const fn #m(self) -> Self { self.track(#emask, self.value.#m()) }
         });
     }

@@ -47,6 +47,7 @@ pub mod arch;
 pub mod backend;
 pub mod detect;
 mod event;
+mod field;
 mod lookup;
 mod place;
 pub mod pmu;
@@ -164,6 +165,10 @@ impl core::error::Error for UnknownEvent {}
 pub mod __private {
     /// The generated name tables and their hash (`lookup.rs`).
     pub use crate::lookup::{NameIndex, bucket, eq_folded, hash, slot};
+    /// Field access (`field.rs`): every generated getter and setter calls one of these.
+    pub mod field {
+        pub use crate::field::*;
+    }
     /// Placing an event on a counter (`place.rs`), for the generated `event_on`.
     pub use crate::place::{SelectSpec, place};
     pub use pmu_vocab::select::{Attr, FieldRuns, Run, SelectLayout};

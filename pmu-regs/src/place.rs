@@ -24,6 +24,7 @@ pub struct SelectSpec {
 /// INV, EDGE, AnyThread; nothing else), with the bits of every field written; or why it cannot
 /// be counted there. Checked in this order: the counter exists, the event is not fixed-only,
 /// the event may use this counter, then each attribute fits a field of the register.
+#[inline(always)]
 pub const fn place(
     spec: &SelectSpec,
     counter: u32,
@@ -72,6 +73,7 @@ pub const fn place(
 }
 
 /// `event`'s attribute values, indexed by `Attr as usize`.
+#[inline(always)]
 const fn attributes(event: &EventDesc) -> [u64; Attr::COUNT] {
     let mut v = [0; Attr::COUNT];
     v[Attr::Event as usize] = event.event as u64;

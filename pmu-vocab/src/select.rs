@@ -32,11 +32,13 @@ pub struct Run {
 
 impl Run {
     /// `width` bits from bit `lsb`.
+    #[inline]
     pub const fn new(lsb: u32, width: u32) -> Self {
         Run { lsb, width }
     }
 
     /// The run's bits in the register.
+    #[inline(always)]
     pub const fn mask(self) -> u64 {
         if self.lsb >= 64 || self.width == 0 {
             return 0;
@@ -62,11 +64,13 @@ pub struct FieldRuns<'a> {
 
 impl<'a> FieldRuns<'a> {
     /// The field `name` at `runs`.
+    #[inline]
     pub const fn new(name: &'a str, runs: &'a [Run]) -> Self {
         FieldRuns { name, runs }
     }
 
     /// The field's width: the sum of its runs.
+    #[inline(always)]
     pub const fn width(&self) -> u32 {
         let mut w = 0;
         let mut i = 0;
@@ -78,6 +82,7 @@ impl<'a> FieldRuns<'a> {
     }
 
     /// Every register bit the field covers.
+    #[inline(always)]
     pub const fn mask(&self) -> u64 {
         let mut m = 0;
         let mut i = 0;
@@ -90,6 +95,7 @@ impl<'a> FieldRuns<'a> {
 
     /// `bits` with the field set to `value` (other bits unchanged), or `None` when `value` is
     /// wider than the field.
+    #[inline(always)]
     pub const fn insert(&self, bits: u64, value: u64) -> Option<u64> {
         let width = self.width();
         if width < 64 && value >> width != 0 {
@@ -109,6 +115,7 @@ impl<'a> FieldRuns<'a> {
     }
 
     /// The field's value in `bits`.
+    #[inline(always)]
     pub const fn extract(&self, bits: u64) -> u64 {
         let mut v = 0;
         let (mut i, mut at) = (0, 0u32);
@@ -163,6 +170,7 @@ impl Attr {
     ];
 
     /// The attribute's key in `pmu.encoding` (`event`, `umask`, ...).
+    #[inline]
     pub const fn key(self) -> &'static str {
         match self {
             Attr::Event => "event",
@@ -177,6 +185,7 @@ impl Attr {
     }
 
     /// How errors name the attribute when the register has no field for it.
+    #[inline]
     pub const fn label(self) -> &'static str {
         match self {
             Attr::Event => "EVENT_SELECT",
@@ -211,12 +220,14 @@ impl<'a> SelectLayout<'a> {
     };
 
     /// The layout with `attr` held by `field`.
+    #[inline]
     pub const fn with(mut self, attr: Attr, field: FieldRuns<'a>) -> Self {
         self.fields[attr as usize] = Some(field);
         self
     }
 
     /// The field holding `attr`.
+    #[inline(always)]
     pub const fn field(&self, attr: Attr) -> Option<FieldRuns<'a>> {
         self.fields[attr as usize]
     }
@@ -256,35 +267,52 @@ pub struct Encoded {
 /// Writes `values` (indexed by `Attr as usize`) into the fields `layout` names, in
 /// [`Attr::ALL`]'s order, stopping at the first attribute that does not fit: one wider than its
 /// field, or a non-zero one without a field.
+#[inline(always)]
 pub const fn encode<'a>(
     layout: &SelectLayout<'a>,
     values: &[u64; Attr::COUNT],
 ) -> Result<Encoded, Fault<'a>> {
     let mut out = Encoded { bits: 0, set: 0 };
-    let mut i = 0;
-    while i < Attr::COUNT {
-        let (attr, value) = (Attr::ALL[i], values[i]);
-        match layout.fields[i] {
-            Some(f) => match f.insert(out.bits, value) {
-                Some(bits) => {
-                    out.bits = bits;
-                    out.set |= f.mask();
-                }
-                None => {
-                    return Err(Fault::TooWide {
-                        attr,
-                        field: f.name,
-                        width: f.width(),
-                        value,
-                    });
-                }
-            },
-            None if value != 0 => return Err(Fault::Unsupported { attr }),
-            None => {}
-        }
-        i += 1;
+    // One step per attribute, written out rather than looped: with a constant layout and
+    // event (a `const`, or `event_on::<N>(ArchEvent::X.desc())`) the optimizer folds the
+    // whole encoding to one immediate, which it does not do through a loop.
+    macro_rules! steps {
+        ($($attr:ident),*) => {$(
+            match step(layout, values, Attr::$attr, out) {
+                Ok(next) => out = next,
+                Err(f) => return Err(f),
+            }
+        )*};
     }
+    steps!(Event, Umask, Umask2, Eq, Cmask, Inv, Edge, Any);
     Ok(out)
+}
+
+/// [`encode`]'s step for `attr`.
+#[inline(always)]
+const fn step<'a>(
+    layout: &SelectLayout<'a>,
+    values: &[u64; Attr::COUNT],
+    attr: Attr,
+    out: Encoded,
+) -> Result<Encoded, Fault<'a>> {
+    let value = values[attr as usize];
+    match layout.fields[attr as usize] {
+        Some(f) => match f.insert(out.bits, value) {
+            Some(bits) => Ok(Encoded {
+                bits,
+                set: out.set | f.mask(),
+            }),
+            None => Err(Fault::TooWide {
+                attr,
+                field: f.name,
+                width: f.width(),
+                value,
+            }),
+        },
+        None if value != 0 => Err(Fault::Unsupported { attr }),
+        None => Ok(out),
+    }
 }
 
 #[cfg(test)]

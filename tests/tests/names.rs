@@ -1188,8 +1188,7 @@ fn the_reserved_tables_list_every_generated_item() {
                     || r.fields.iter().any(|f| {
                         n == names::value_enum(&f.name)
                             || names::element_names(f).iter().any(|e| {
-                                n == names::const_check(&names::stem(e))
-                                    || names::tock_names(e, f.bits.len()).contains(&n)
+                                names::tock_names(e, f.bits.len()).contains(&n)
                                     || names::element_methods(r, f, e)
                                         .iter()
                                         .any(|(_, m)| names::instance_items(e, m)[..2].contains(&n))

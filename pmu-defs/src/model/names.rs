@@ -310,12 +310,6 @@ pub fn element_methods(r: &Register, f: &Field, element: &str) -> Vec<(Method, S
     out
 }
 
-/// The private function in the register's module holding the compile-time check of a
-/// `with_x::<V>()` setter (element stem `x`).
-pub fn const_check(stem: &str) -> String {
-    format!("__check_field_{stem}")
-}
-
 /// The hidden items of setter `setter` of element `element` of a field valid only on some
 /// instances (`instances:`): the never-implemented trait of its stubs (`__OnlyOn_IN_TXCP`),
 /// the private compile-time check of the register's module (`__check_instance_with_in_txcp`)
@@ -464,6 +458,8 @@ pub const RESERVED_CRATE_ROOT: &[Reserved] = &[
     ("backend", TYPE, "the module `pmu_regs::backend`"),
     ("detect", TYPE, "the module `pmu_regs::detect`"),
     ("event", TYPE, "the module `pmu_regs::event`"),
+    ("field", TYPE, "the module of the generic field access"),
+    ("place", TYPE, "the module placing an event on a counter"),
     (
         "lookup",
         TYPE,
@@ -600,7 +596,18 @@ pub const RESERVED_REGISTER: &[Reserved] = &[
         TYPE,
         "the const parameter of `address::<N>()`, `msr::<N>()`, `event_on::<N>()`",
     ),
+    (
+        "__SELECT",
+        VALUE,
+        "which field holds each event attribute (`event_on`)",
+    ),
+    ("__WIDE", VALUE, "the fields `__check_field` checks"),
     ("__check_counter", VALUE, "a compile-time check"),
+    (
+        "__check_field",
+        VALUE,
+        "the compile-time check of `with_x::<V>()`",
+    ),
     ("__check_reserved", VALUE, "a compile-time check"),
     ("a", VALUE, "a local variable"),
     ("b", VALUE, "a local variable"),

@@ -401,10 +401,6 @@ fn register(r: &Register, pass: &mut Pass<'_>) {
                 module.add(o, "tock-registers field", t, BOTH);
             }
             for (m, name) in names::element_methods(r, f, &e) {
-                if m == names::Method::WithConst {
-                    let stem = names::stem(&e);
-                    module.add(o, "compile-time check", names::const_check(&stem), VALUE);
-                }
                 methods.add(o, m.role(), name, VALUE);
             }
             if f.values.is_empty() {

@@ -1,0 +1,221 @@
+//! Field access written once: every generated getter and setter is one call here, given the
+//! field's tock-registers [`Field`] constants (one per part, low bits first: two for AMD's split
+//! event select) and, for an element of a field array, the element's distance from element 0.
+//!
+//! A field is data (`Field { mask, shift }`, the constants the register module declares for
+//! tock-registers users anyway); the shifting and masking are here. The functions are `const`
+//! and `#[inline(always)]`, so with the constants known they fold to the instructions a
+//! hand-written accessor has (`tests/tests/asm.rs` compares them).
+
+use crate::FieldError;
+use tock_registers::RegisterLongName;
+use tock_registers::fields::Field;
+
+/// The field's width: the bits of all its parts.
+#[inline(always)]
+pub const fn width<R: RegisterLongName>(parts: &[Field<u64, R>]) -> u32 {
+    let (mut w, mut i) = (0, 0);
+    while i < parts.len() {
+        w += parts[i].mask.count_ones();
+        i += 1;
+    }
+    w
+}
+
+/// The register bits of the field, moved up `shift` bits (an element of an array).
+#[inline(always)]
+pub const fn mask<R: RegisterLongName>(parts: &[Field<u64, R>], shift: u32) -> u64 {
+    let (mut m, mut i) = (0, 0);
+    while i < parts.len() {
+        m |= parts[i].mask << (parts[i].shift as u32 + shift);
+        i += 1;
+    }
+    m
+}
+
+/// The field's value in `bits` (its element `shift` bits above the constants).
+#[inline(always)]
+pub const fn get<R: RegisterLongName>(bits: u64, parts: &[Field<u64, R>], shift: u32) -> u64 {
+    let (mut v, mut at, mut i) = (0, 0, 0);
+    while i < parts.len() {
+        let p = &parts[i];
+        v |= ((bits >> (p.shift as u32 + shift)) & p.mask) << at;
+        at += p.mask.count_ones();
+        i += 1;
+    }
+    v
+}
+
+/// `bits` with the field set to `v`, other bits unchanged. `v` must fit (the callers check, at
+/// compile time or with [`try_put`]); bits of `v` above the field are dropped.
+#[inline(always)]
+pub const fn put<R: RegisterLongName>(
+    bits: u64,
+    parts: &[Field<u64, R>],
+    shift: u32,
+    v: u64,
+) -> u64 {
+    let (mut out, mut at, mut i) = (bits, 0, 0);
+    while i < parts.len() {
+        let p = &parts[i];
+        let s = p.shift as u32 + shift;
+        out = (out & !(p.mask << s)) | (((v >> at) & p.mask) << s);
+        at += p.mask.count_ones();
+        i += 1;
+    }
+    out
+}
+
+/// Fails (a compile error in a `const`, and in the inline `const` of a const-generic setter)
+/// when `v` is wider than the field `name` of `register`.
+#[inline(always)]
+#[track_caller]
+pub const fn check<R: RegisterLongName>(
+    register: &str,
+    name: &str,
+    parts: &[Field<u64, R>],
+    v: u64,
+) {
+    let w = width(parts);
+    if w < 64 && v >> w != 0 {
+        crate::__private::too_wide(register, name, w, v)
+    }
+}
+
+/// `bits` with the field `name` set to `v`, or [`FieldError::TooWide`].
+#[inline(always)]
+pub const fn try_put<R: RegisterLongName>(
+    bits: u64,
+    name: &'static str,
+    parts: &[Field<u64, R>],
+    shift: u32,
+    v: u64,
+) -> Result<u64, FieldError> {
+    let w = width(parts);
+    if w < 64 && v >> w != 0 {
+        return Err(FieldError::TooWide {
+            field: name,
+            width: w,
+            value: v,
+        });
+    }
+    Ok(put(bits, parts, shift, v))
+}
+
+/// Element `index` of an array of `count` elements `stride` bits apart, whose element 0 is
+/// `parts`; `None` when out of range.
+#[inline(always)]
+pub const fn get_at<R: RegisterLongName>(
+    bits: u64,
+    parts: &[Field<u64, R>],
+    stride: u32,
+    count: u32,
+    index: u32,
+) -> Option<u64> {
+    if index < count {
+        Some(get(bits, parts, index * stride))
+    } else {
+        None
+    }
+}
+
+/// `bits` with element `index` of the array `name` (see [`get_at`]) set to `v`, or why not:
+/// [`FieldError::TooWide`], then [`FieldError::IndexOutOfRange`].
+#[inline(always)]
+pub const fn try_put_at<R: RegisterLongName>(
+    bits: u64,
+    name: &'static str,
+    parts: &[Field<u64, R>],
+    (stride, count): (u32, u32),
+    index: u32,
+    v: u64,
+) -> Result<u64, FieldError> {
+    let w = width(parts);
+    if w < 64 && v >> w != 0 {
+        return Err(FieldError::TooWide {
+            field: name,
+            width: w,
+            value: v,
+        });
+    }
+    if index >= count {
+        return Err(FieldError::IndexOutOfRange {
+            field: name,
+            count,
+            index,
+        });
+    }
+    Ok(put(bits, parts, index * stride, v))
+}
+
+/// The bits of element `index` of the array (see [`get_at`]), 0 when out of range.
+#[inline(always)]
+pub const fn mask_at<R: RegisterLongName>(
+    parts: &[Field<u64, R>],
+    stride: u32,
+    count: u32,
+    index: u32,
+) -> u64 {
+    if index < count {
+        mask(parts, index * stride)
+    } else {
+        0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const LO: Field<u64, ()> = Field::new(0xFF, 0);
+    const HI: Field<u64, ()> = Field::new(0xF, 32);
+    const EN0: Field<u64, ()> = Field::new(0x3, 0);
+
+    #[test]
+    fn a_split_field_round_trips_every_value() {
+        assert_eq!(width(&[LO, HI]), 12);
+        assert_eq!(mask(&[LO, HI], 0), 0xF_0000_00FF);
+        for v in 0..0x1000 {
+            let bits = put(u64::MAX, &[LO, HI], 0, v);
+            assert_eq!(get(bits, &[LO, HI], 0), v);
+            assert_eq!(bits | mask(&[LO, HI], 0), u64::MAX, "other bits kept");
+        }
+        assert_eq!(
+            try_put(0, "EVENT_SELECT", &[LO, HI], 0, 0x1000),
+            Err(FieldError::TooWide {
+                field: "EVENT_SELECT",
+                width: 12,
+                value: 0x1000
+            })
+        );
+    }
+
+    #[test]
+    fn array_elements_are_stride_apart_and_bounded() {
+        let bits = try_put_at(0, "ENABLE", &[EN0], (4, 3), 2, 3).unwrap();
+        assert_eq!(bits, 0x300);
+        assert_eq!(get_at(bits, &[EN0], 4, 3, 2), Some(3));
+        assert_eq!(get_at(bits, &[EN0], 4, 3, 3), None);
+        assert_eq!(mask_at(&[EN0], 4, 3, 1), 0x30);
+        assert_eq!(mask_at(&[EN0], 4, 3, 3), 0);
+        assert_eq!(
+            try_put_at(0, "ENABLE", &[EN0], (4, 3), 3, 1),
+            Err(FieldError::IndexOutOfRange {
+                field: "ENABLE",
+                count: 3,
+                index: 3
+            })
+        );
+        assert!(matches!(
+            try_put_at(0, "ENABLE", &[EN0], (4, 3), 0, 4),
+            Err(FieldError::TooWide { width: 2, .. })
+        ));
+    }
+
+    #[test]
+    fn a_full_width_field_takes_every_value() {
+        const ALL: Field<u64, ()> = Field::new(u64::MAX, 0);
+        assert_eq!(try_put(0, "COUNT", &[ALL], 0, u64::MAX), Ok(u64::MAX));
+        assert_eq!(get(u64::MAX, &[ALL], 0), u64::MAX);
+    }
+}
