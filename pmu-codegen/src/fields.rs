@@ -103,103 +103,31 @@ pub(super) fn tock_parts(e: &Elem) -> Vec<(String, u32, u32)> {
 pub(super) use pmu_defs::model::names::{w1_verb, writable};
 
 impl Cx<'_> {
-    /// The tock-registers items of `r`, written out rather than through `register_bitmasks!`
-    /// (whose per-field enums, derives and `TryFromValue` impls were a quarter of the crate's
-    /// build): per element and split part, a `Field` constant and a module of the same name
-    /// with `SET`, `CLEAR` and, on a single-part field with named values, one `FieldValue`
-    /// constant per value and `Value`, the register module's own enum of those values (which
-    /// implements `TryFromValue`, see [`value_enum`](super::value::value_enum), and, unless the
-    /// field is an array, converts into the field's `FieldValue`); then
-    /// `RegisterDebugInfo` for `LocalRegisterCopy::debug`. Empty for a register without fields.
+    /// The tock-registers items of `r`: per element and split part, a `Field` constant, the
+    /// field's identity for the generic field access of the register's `Value` and `Builder`
+    /// (`pmu_regs::__private::field`) and for reading through `Value::to_local()`
+    /// (`LocalRegisterCopy::read`, `is_set`, `read_as_enum` with the field's value enum).
+    /// tock-registers' write surface (`SET`, `CLEAR`, `FieldValue`s) is not generated:
+    /// `Field::val` truncates silently and a `LocalRegisterCopy` knows no reserved bits, so
+    /// writes go through `Value` and `Builder`. Empty for a register without fields.
     pub(super) fn tock_block(&self, r: &Register) -> TokenStream {
-        let (tock, krate) = (&self.tock, &self.krate);
+        let tock = &self.tock;
         let mut items = Vec::new();
-        let (mut names_, mut fields_, mut enums_) = (Vec::new(), Vec::new(), Vec::new());
         for f in &r.fields {
-            let en = (!f.values.is_empty()).then(|| ident(&names::value_enum(&f.name)));
             for e in elems(f) {
-                let single = e.parts.len() == 1;
                 for (tname, lsb, w) in tock_parts(&e) {
                     let tid = ident(&tname);
                     let doc = tock_doc(f, &e, lsb, w);
                     let mask = lit_u64(max_of(w));
                     let lsb_lit = proc_macro2::Literal::usize_unsuffixed(lsb as usize);
-                    let named = match (&en, single) {
-                        (Some(en), true) => {
-                            let consts = f.values.iter().map(|v| {
-                                let vn = ident(&names::tock_value(&v.name));
-                                let (vv, vd) = (lit_u64(v.value), escape_doc(&v.doc));
-                                quote! {
-                                    #[doc = #vd]
-                                    pub const #vn: #tock::fields::FieldValue<u64, super::Register> =
-                                        #tock::fields::FieldValue::<u64, super::Register>::new(#mask, #lsb_lit, #vv);
-                                }
-                            });
-                            enums_.push(quote!(#en));
-                            // tock's `FIELD::Value::X.into()`: one offset per enum, so not on
-                            // a field array, whose elements share the enum.
-                            if f.array.is_none() {
-                                items.push(quote! {
-                                    impl From<#en> for #tock::fields::FieldValue<u64, Register> {
-                                        fn from(v: #en) -> Self {
-                                            Self::new(#mask, #lsb_lit, v as u64)
-                                        }
-                                    }
-                                });
-                            }
-                            let vdoc = format!(
-                                "The named values of this field: `{en}`, the register's value enum."
-                            );
-                            quote! {
-                                #(#consts)*
-                                #[doc = #vdoc]
-                                pub use super::#en as Value;
-                            }
-                        }
-                        _ => {
-                            enums_.push(quote!(#krate::__private::NoValues));
-                            quote!()
-                        }
-                    };
                     items.push(quote! {
                         #[doc = #doc]
-                        #[allow(non_upper_case_globals)]
-                        pub const #tid: #tock::fields::Field<u64, Register> =
-                            #tock::fields::Field::<u64, Register>::new(#mask, #lsb_lit);
-                        #[doc = #doc]
-                        #[allow(non_snake_case)]
-                        pub mod #tid {
-                            /// All bits of the field set.
-                            pub const SET: #tock::fields::FieldValue<u64, super::Register> =
-                                #tock::fields::FieldValue::<u64, super::Register>::new(#mask, #lsb_lit, #mask);
-                            /// All bits of the field clear.
-                            pub const CLEAR: #tock::fields::FieldValue<u64, super::Register> =
-                                #tock::fields::FieldValue::<u64, super::Register>::new(#mask, #lsb_lit, 0);
-                            #named
-                        }
+                        pub const #tid: #tock::fields::Field<u64, Register> = #tock::fields::Field::new(#mask, #lsb_lit);
                     });
-                    names_.push(tname);
-                    fields_.push(tid);
                 }
             }
         }
-        if items.is_empty() {
-            return quote!();
-        }
-        let name = &r.name;
-        let seq = enums_.iter().rev().fold(
-            quote!(#tock::debug::FieldValueEnumNil),
-            |rest, e| quote!(#tock::debug::FieldValueEnumCons<u64, #e, #rest>),
-        );
-        quote! {
-            #(#items)*
-            impl #tock::debug::RegisterDebugInfo<u64> for Register {
-                type FieldValueEnumTypes = #seq;
-                fn name() -> &'static str { #name }
-                fn field_names() -> &'static [&'static str] { &[#(#names_),*] }
-                fn fields() -> &'static [#tock::fields::Field<u64, Self>] { &[#(#fields_),*] }
-            }
-        }
+        quote! { #(#items)* }
     }
 }
 

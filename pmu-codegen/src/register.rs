@@ -52,7 +52,7 @@ impl Cx<'_> {
         // width check and clears the value with mask 0 in its setter.
         quote! {
             #[doc = #doc]
-            #[allow(non_snake_case, missing_docs, deprecated, clippy::identity_op, clippy::unnecessary_cast, clippy::new_ret_no_self, clippy::bad_bit_mask, clippy::absurd_extreme_comparisons, clippy::erasing_op, unused_comparisons)]
+            #[allow(non_snake_case, non_upper_case_globals, missing_docs, deprecated, clippy::identity_op, clippy::unnecessary_cast, clippy::new_ret_no_self, clippy::bad_bit_mask, clippy::absurd_extreme_comparisons, clippy::erasing_op, unused_comparisons)]
             pub mod #name {
                 /// The tock-registers marker type of this register, also named [`Register`](Register). It
                 /// carries the register's name so that a field of another register is reported

@@ -150,7 +150,7 @@ impl Cx<'_> {
             #[doc = #bits_doc]
             #[inline]
             pub const fn bits(self) -> u64 { self.0 }
-            /// The value as a tock-registers local copy, for `FieldValue`-style access.
+            /// The value as a tock-registers local copy, to read fields through their `Field` constants.
             pub const fn to_local(self) -> #tock::LocalRegisterCopy<u64, Register> {
                 #tock::LocalRegisterCopy::new(self.0)
             }
@@ -402,8 +402,8 @@ impl Cx<'_> {
 }
 
 /// The enum of a field's named values (`#[repr(u64)]`, `value`, `from_value`); with `tock`
-/// (a register's field, not a CPUID leaf's), also tock-registers' `TryFromValue`, so that it
-/// is the field module's `Value` (see [`Cx::tock_block`]).
+/// (a register's field, not a CPUID leaf's), also tock-registers' `TryFromValue`, so that
+/// `LocalRegisterCopy::read_as_enum` decodes to it (see [`Cx::tock_block`]).
 pub(super) fn value_enum(
     en: &Ident,
     f: &Field,

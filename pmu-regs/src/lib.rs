@@ -197,19 +197,6 @@ pub mod __private {
         d.finish()
     }
 
-    /// The field-value enum of a tock-registers field without named values, in a register's
-    /// `RegisterDebugInfo` sequence: one empty enum for every such field, where
-    /// `register_bitmasks!` declared one (with its derives and `TryFromValue`) per field.
-    #[derive(Clone, Copy, Debug)]
-    pub enum NoValues {}
-
-    impl tock_registers::fields::TryFromValue<u64> for NoValues {
-        type EnumType = NoValues;
-        fn try_from_value(_: u64) -> Option<NoValues> {
-            None
-        }
-    }
-
     pub(crate) struct Buf {
         bytes: [u8; 192],
         len: usize,

@@ -1109,33 +1109,6 @@ fn inherent(items: &[syn::Item], ty: &str) -> Vec<(String, bool)> {
 /// emitting a new item cannot leave the validator unaware of it: the vendor and generation
 /// modules, the register modules and `Value` methods, the CPUID leaf modules and output
 /// register methods.
-/// Each tock-registers field module of register `r` (module items `inner`) holds `SET`,
-/// `CLEAR`, `Value` and the field's named values, nothing else.
-fn check_tock_modules(
-    generation: &str,
-    r: &pmu_defs::model::Register,
-    inner: &[syn::Item],
-    check: &mut impl FnMut(bool, String),
-) {
-    use pmu_defs::model::names::{self, RESERVED_TOCK_FIELD};
-    for (n, item) in item_names(inner) {
-        let syn::Item::Mod(fm) = item else { continue };
-        let Some(f) = r.fields.iter().find(|f| {
-            (names::element_names(f).iter())
-                .any(|e| names::tock_names(e, f.bits.len()).contains(&n))
-        }) else {
-            continue;
-        };
-        for (v, _) in item_names(content(fm)) {
-            let derived = f.values.iter().any(|x| names::tock_value(&x.name) == v);
-            check(
-                derived || reserved(&[RESERVED_TOCK_FIELD], &v),
-                format!("{generation}::{}::{n}: `{v}`", r.name),
-            );
-        }
-    }
-}
-
 #[test]
 fn the_reserved_tables_list_every_generated_item() {
     use pmu_defs::model::names::{self, *};
@@ -1199,7 +1172,6 @@ fn the_reserved_tables_list_every_generated_item() {
                     format!("{}::{}: `{n}`", g.id, r.name),
                 );
             }
-            check_tock_modules(&g.id, r, inner, &mut check);
             for (n, hidden) in inherent(inner, "Value") {
                 let derived = r.fields.iter().any(|f| {
                     let (get, set) = names::array_methods(r, f);

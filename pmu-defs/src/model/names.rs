@@ -184,11 +184,6 @@ pub fn tock_names(element: &str, parts: usize) -> Vec<String> {
     }
 }
 
-/// A named value inside its field's tock-registers module (a constant and a variant).
-pub fn tock_value(name: &str) -> String {
-    escape(name)
-}
-
 /// The enum of a field's named values in the register's module: `EVENT_SELECT` ->
 /// `EventSelect`.
 pub fn value_enum(field: &str) -> String {
@@ -642,18 +637,6 @@ pub const RESERVED_VALUE_METHODS: &[Reserved] = &[
     ("try_build", VALUE, "`Value::try_build()`"),
     ("RESET", VALUE, "`Value::RESET`"),
     ("RESERVED_MASK", VALUE, "`Value::RESERVED_MASK`"),
-];
-
-/// The tock-registers module of a field element: the named values are constants there beside
-/// these.
-pub const RESERVED_TOCK_FIELD: &[Reserved] = &[
-    ("SET", VALUE, "tock-registers' `SET`"),
-    ("CLEAR", VALUE, "tock-registers' `CLEAR`"),
-    (
-        "Value",
-        TYPE,
-        "the field's enum of named values, as tock-registers names it",
-    ),
 ];
 
 /// The variants of `ArchEvent` and of a model's `Event`: their `FromStr` impl names

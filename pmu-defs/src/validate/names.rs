@@ -398,29 +398,11 @@ fn register(r: &Register, pass: &mut Pass<'_>) {
         }
         for e in names::element_names(f) {
             for t in names::tock_names(&e, f.bits.len()) {
-                module.add(o, "tock-registers field", t, BOTH);
+                module.add(o, "tock-registers field", t, VALUE);
             }
             for (m, name) in names::element_methods(r, f, &e) {
                 methods.add(o, m.role(), name, VALUE);
             }
-            if f.values.is_empty() {
-                continue;
-            }
-            // The values are constants in the element's tock-registers module.
-            let mut tock = Scope::new(
-                format!("in the tock-registers module of `{e}` of `{}`", r.name),
-                &[names::RESERVED_TOCK_FIELD],
-            );
-            for v in &f.values {
-                let vo = Origin::new(Kind::Value, &v.name, v.span);
-                tock.add(
-                    vo,
-                    "tock-registers value",
-                    names::tock_value(&v.name),
-                    VALUE,
-                );
-            }
-            tock.check(pass);
         }
         if f.array.is_some() {
             let (get, set) = names::array_methods(r, f);
