@@ -59,7 +59,7 @@ impl Cx<'_> {
                 .filter_map(|cond| {
                     let f = r.field(&cond.field)?;
                     let e = elems(f).into_iter().next()?;
-                    let ex = e.get(krate);
+                    let ex = e.get();
                     let v = lit_u64(cond.value);
                     Some(quote! { #ex == #v })
                 })
@@ -141,6 +141,15 @@ impl Cx<'_> {
                         0
                     };
                     Self { value: next, set: self.set | mask, conflict: self.conflict | clash }
+                }
+                /// [`track`](Self::track) of a fallible write.
+                #[inline(always)]
+                #[allow(dead_code)]
+                const fn __tracked(self, mask: u64, next: Result<Value, #krate::FieldError>) -> Result<Self, #krate::FieldError> {
+                    match next {
+                        Ok(next) => Ok(self.track(mask, next)),
+                        Err(e) => Err(e),
+                    }
                 }
                 #(#bmethods)*
                 #[doc = #btdoc]
@@ -234,6 +243,15 @@ impl Cx<'_> {
                         0
                     };
                     Self { value: next, set: self.set | mask, conflict: self.conflict | clash, ..self }
+                }
+                /// [`track`](Self::track) of a fallible write.
+                #[inline(always)]
+                #[allow(dead_code)]
+                const fn __tracked(self, mask: u64, next: Result<Value, #krate::FieldError>) -> Result<Self, #krate::FieldError> {
+                    match next {
+                        Ok(next) => Ok(self.track(mask, next)),
+                        Err(e) => Err(e),
+                    }
                 }
                 /// The same fields with another placement.
                 const fn place<Q>(self, index: u32) -> Builder<Q> {

@@ -38,22 +38,23 @@ pub(super) fn elems(f: &Field) -> Vec<Elem> {
 
 impl Elem {
     /// `&[A, B]`: the element's tock-registers `Field` constants, low part first (the data
-    /// the generic field functions of `pmu_regs::__private::field` work from).
+    /// the generic field functions of `pmu_regs::__private::field`, imported as `field` in each register module,
+    /// work from).
     pub(super) fn parts(&self) -> TokenStream {
         let names = tock_parts(self).into_iter().map(|(n, _, _)| ident(&n));
         quote! { &[#(#names),*] }
     }
 
     /// Expression: the element's value (`u64`) in `self.0`.
-    pub(super) fn get(&self, krate: &TokenStream) -> TokenStream {
+    pub(super) fn get(&self) -> TokenStream {
         let parts = self.parts();
-        quote! { #krate::__private::field::get(self.0, #parts, 0) }
+        quote! { field::get(self.0, #parts, 0) }
     }
 
     /// Expression: `Self(..)`, `self.0` with the element set to `v: u64` (already checked).
-    pub(super) fn put(&self, krate: &TokenStream, v: TokenStream) -> TokenStream {
+    pub(super) fn put(&self, v: TokenStream) -> TokenStream {
         let parts = self.parts();
-        quote! { Self(#krate::__private::field::put(self.0, #parts, 0, #v)) }
+        quote! { Self(field::put(self.0, #parts, 0, #v)) }
     }
 
     /// Register bits the element covers (all parts).
@@ -111,7 +112,6 @@ impl Cx<'_> {
     /// `Field::val` truncates silently and a `LocalRegisterCopy` knows no reserved bits, so
     /// writes go through `Value` and `Builder`. Empty for a register without fields.
     pub(super) fn tock_block(&self, r: &Register) -> TokenStream {
-        let tock = &self.tock;
         let mut items = Vec::new();
         for f in &r.fields {
             for e in elems(f) {
@@ -122,7 +122,7 @@ impl Cx<'_> {
                     let lsb_lit = proc_macro2::Literal::usize_unsuffixed(lsb as usize);
                     items.push(quote! {
                         #[doc = #doc]
-                        pub const #tid: #tock::fields::Field<u64, Register> = #tock::fields::Field::new(#mask, #lsb_lit);
+                        pub const #tid: Field<u64, Register> = Field::new(#mask, #lsb_lit);
                     });
                 }
             }

@@ -63,6 +63,8 @@ impl Cx<'_> {
                 /// The tock-registers marker type for this register.
                 pub type Register = #name;
                 impl #tock::RegisterLongName for Register {}
+                use #krate::__private::field;
+                use #tock::fields::Field;
                 #tock_block
                 #address
                 #(#enums)*

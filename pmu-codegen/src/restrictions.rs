@@ -37,7 +37,7 @@ impl Cx<'_> {
         let (reg, ename) = (&r.name, &e.name);
         let [tr, check, raw] =
             pmu_defs::model::names::instance_items(ename, &m.to_string()).map(|n| ident(&n));
-        let insert_v = e.put(krate, quote!(v));
+        let insert_v = e.put(quote!(v));
         let emask = lit_u64(e.mask());
         let message = format!(
             "`{ename}` of `{reg}` is valid only on {valid_text}: it cannot be set on a value for \

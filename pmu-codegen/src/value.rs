@@ -50,15 +50,15 @@ impl Cx<'_> {
             }
         }
         if !p.wide.is_empty() {
-            let (krate, tock, name_str, wide) = (&self.krate, &self.tock, &r.name, &p.wide);
+            let (name_str, wide) = (&r.name, &p.wide);
             let n = wide.len();
             p.checkers.push(quote! {
                 /// The name and parts of each field with a const-generic setter.
-                const __WIDE: [(&str, &[#tock::fields::Field<u64, Register>]); #n] = [#(#wide),*];
+                const __WIDE: [(&str, &[Field<u64, Register>]); #n] = [#(#wide),*];
                 /// Field `__WIDE[F]` takes `V`, or a compile error (also outside a `const`).
                 #[inline(always)]
                 const fn __check_field<const F: usize, const V: u64>() {
-                    const { #krate::__private::field::check(#name_str, __WIDE[F].0, __WIDE[F].1, V) }
+                    const { field::check(#name_str, __WIDE[F].0, __WIDE[F].1, V) }
                 }
             });
         }
@@ -145,6 +145,15 @@ impl Cx<'_> {
             });
         }
         p.methods.push(quote! {
+            /// `Self` of a field write's result.
+            #[inline(always)]
+            #[allow(dead_code)]
+            const fn __ok(value: Result<u64, #krate::FieldError>) -> Result<Self, #krate::FieldError> {
+                match value {
+                    Ok(bits) => Ok(Self(bits)),
+                    Err(e) => Err(e),
+                }
+            }
             /// Bits no field covers; this API never sets them.
             pub const RESERVED_MASK: u64 = #reserved;
             #[doc = #bits_doc]
@@ -170,8 +179,8 @@ impl Cx<'_> {
         enum_ident: Option<&Ident>,
         p: &mut ValueParts,
     ) {
-        let c = ElemCode::new(&self.krate, f, e, edoc);
-        let (ename, one_bit, exb) = (&e.name, f.width == 1, e.get(&self.krate));
+        let c = ElemCode::new(r, f, e, edoc);
+        let (ename, one_bit, exb) = (&e.name, f.width == 1, e.get());
         p.debug_fields.push(quote! { (#ename, #one_bit, #exb) });
         if writable(r, f) {
             p.tracked.push((e.name.clone(), e.mask()));
@@ -211,12 +220,9 @@ impl Cx<'_> {
     /// `with_x::<V>()`, whose `V` wider than the field fails to compile, and its `Builder`
     /// wrapper.
     fn const_setter(&self, r: &Register, e: &Elem, c: &ElemCode, m: &Ident, p: &mut ValueParts) {
-        let krate = &self.krate;
         let (name_str, ename, width, parts) = (&r.name, &e.name, c.width, e.parts());
-        let (edoc, emask) = (c.edoc, &c.emask);
-        let cdoc = format!(
-            "Sets `{ename}` to the constant `V`; a `V` wider than {width} bits fails to compile. {edoc}"
-        );
+        let (sdoc, emask) = (&c.sdoc, &c.emask);
+        let cdoc = format!("{sdoc} A constant `V` wider than {width} bits fails to compile.");
         // In a `const` item the first check fails, at the caller's expression
         // (`#[track_caller]`); `__check_field`'s inline const makes the same value a compile
         // error in non-const code too (when it is monomorphized).
@@ -227,9 +233,9 @@ impl Cx<'_> {
             #[inline]
             #[track_caller]
             pub const fn #m<const V: u64>(self) -> Self {
-                #krate::__private::field::check(#name_str, #ename, #parts, V);
+                field::check(#name_str, #ename, #parts, V);
                 __check_field::<#index, V>();
-                Self(#krate::__private::field::put(self.0, #parts, 0, V))
+                Self(field::put(self.0, #parts, 0, V))
             }
         });
         p.bmethods.push(quote! {
@@ -246,29 +252,24 @@ impl Cx<'_> {
     /// `Builder` wrapper.
     fn try_setter(&self, e: &Elem, c: &ElemCode, m: &Ident, p: &mut ValueParts) {
         let krate = &self.krate;
-        let (ename, width, edoc, emask, parts) = (c.ename, c.width, c.edoc, &c.emask, e.parts());
+        let (ename, width, emask, parts) = (c.ename, c.width, &c.emask, e.parts());
         let tdoc = format!(
-            "Sets `{ename}`, or returns [`FieldError::TooWide`]({}::FieldError) when `v` exceeds {width} bits. {edoc}",
+            "{} Fails with [`FieldError::TooWide`]({}::FieldError) when `v` exceeds {width} bits.",
+            c.sdoc,
             krate.to_string().replace(' ', "")
         );
         p.methods.push(quote! {
             #[doc = #tdoc]
             #[inline]
             pub const fn #m(self, v: u64) -> Result<Self, #krate::FieldError> {
-                match #krate::__private::field::try_put(self.0, #ename, #parts, 0, v) {
-                    Ok(bits) => Ok(Self(bits)),
-                    Err(e) => Err(e),
-                }
+                Self::__ok(field::try_put(self.0, #ename, #parts, 0, v))
             }
         });
         p.bmethods.push(quote! {
             #[doc = #tdoc]
             #[inline]
             pub const fn #m(self, v: u64) -> Result<Self, #krate::FieldError> {
-                match self.value.#m(v) {
-                    Ok(next) => Ok(self.track(#emask, next)),
-                    Err(e) => Err(e),
-                }
+                self.__tracked(#emask, self.value.#m(v))
             }
         });
     }
@@ -345,7 +346,7 @@ impl Cx<'_> {
             #[doc = #adoc]
             #[inline]
             pub const fn #at(self, index: u32) -> Option<#vt> {
-                match #krate::__private::field::get_at(self.0, #parts, #stride, #count, index) {
+                match field::get_at(self.0, #parts, #stride, #count, index) {
                     Some(v) => Some(#got),
                     None => None,
                 }
@@ -355,8 +356,7 @@ impl Cx<'_> {
         if let Some(set_at) = set_at {
             let m = ident(&set_at);
             let one = w1_verb(f).is_some() && width == 1;
-            let mask_of =
-                quote! { #krate::__private::field::mask_at(#parts, #stride, #count, index) };
+            let mask_of = quote! { field::mask_at(#parts, #stride, #count, index) };
             let (mdoc, args, v) = if one {
                 (
                     format!(
@@ -379,20 +379,14 @@ impl Cx<'_> {
                 #[doc = #mdoc]
                 #[inline]
                 pub const fn #m(self, #args) -> Result<Self, #krate::FieldError> {
-                    match #krate::__private::field::try_put_at(self.0, #fname, #parts, (#stride, #count), index, #v) {
-                        Ok(bits) => Ok(Self(bits)),
-                        Err(e) => Err(e),
-                    }
+                    Self::__ok(field::try_put_at(self.0, #fname, #parts, (#stride, #count), index, #v))
                 }
             });
             p.bmethods.push(quote! {
                 #[doc = #mdoc]
                 #[inline]
                 pub const fn #m(self, #args) -> Result<Self, #krate::FieldError> {
-                    match self.value.#m(#call_args) {
-                        Ok(next) => Ok(self.track(#mask_of, next)),
-                        Err(e) => Err(e),
-                    }
+                    self.__tracked(#mask_of, self.value.#m(#call_args))
                 }
             });
         }
@@ -485,6 +479,8 @@ fn element_doc(f: &Field, e: &Elem, count: u32) -> String {
 struct ElemCode<'a> {
     ename: &'a str,
     edoc: &'a str,
+    /// The setters' doc: which field, its bits, the getter whose doc has the rest.
+    sdoc: String,
     width: u32,
     /// The getter's type (`bool`, `u8`, ...).
     vt: TokenStream,
@@ -496,14 +492,35 @@ struct ElemCode<'a> {
 }
 
 impl<'a> ElemCode<'a> {
-    fn new(krate: &TokenStream, f: &Field, e: &'a Elem, edoc: &'a str) -> Self {
+    fn new(r: &Register, f: &Field, e: &'a Elem, edoc: &'a str) -> Self {
+        let getter = names::element_methods(r, f, &e.name)
+            .into_iter()
+            .find(|(m, _)| *m == Method::Getter)
+            .map(|(_, name)| name);
+        let bits = e
+            .parts
+            .iter()
+            .map(|&(lsb, w)| match w {
+                1 => format!("bit {lsb}"),
+                _ => format!("bits {}:{lsb}", lsb + w - 1),
+            })
+            .collect::<Vec<_>>()
+            .join(", ");
+        let sdoc = match getter {
+            Some(g) => format!(
+                "Sets `{}` ({bits}); its meaning: [`{g}`](Value::{g}).",
+                e.name
+            ),
+            None => format!("Sets `{}` ({bits}).", e.name),
+        };
         ElemCode {
             ename: &e.name,
             edoc,
+            sdoc,
             width: f.width,
             vt: value_type(f.width),
-            get: e.get(krate),
-            insert_v: e.put(krate, quote!(v)),
+            get: e.get(),
+            insert_v: e.put(quote!(v)),
             emask: lit_u64(e.mask()),
         }
     }
@@ -526,7 +543,7 @@ impl<'a> ElemCode<'a> {
     /// An infallible setter taking `arg: ty` (a `bool` or a value enum, as `u64` the new
     /// bits), and its `Builder` wrapper.
     fn setter(&self, m: &Ident, arg: &str, ty: TokenStream, p: &mut ValueParts) {
-        let (doc, insert_v, emask) = (self.edoc, &self.insert_v, &self.emask);
+        let (doc, insert_v, emask) = (&self.sdoc, &self.insert_v, &self.emask);
         let arg = ident(arg);
         p.methods.push(quote! {
             #[doc = #doc]
@@ -545,7 +562,7 @@ impl<'a> ElemCode<'a> {
         let (verb, _) = w1_verb(f).expect("a write-1 field");
         let mdoc = format!(
             "Writes 1 to `{}` ({verb}s the corresponding status bit when written). {}",
-            self.ename, self.edoc
+            self.ename, self.sdoc
         );
         let (insert_v, emask) = (&self.insert_v, &self.emask);
         p.methods.push(quote! {

@@ -522,6 +522,11 @@ pub const RESERVED_REGISTER: &[Reserved] = &[
         TYPE,
         "the imported `tock_registers::fields::Field`",
     ),
+    (
+        "field",
+        TYPE,
+        "the imported generic field access (`pmu_regs::__private::field`)",
+    ),
     ("ADDRESS", VALUE, "the MSR address"),
     ("BASE_ADDRESS", VALUE, "the address of instance 0"),
     ("INSTANCES", VALUE, "the number of instances"),
@@ -637,6 +642,7 @@ pub const RESERVED_VALUE_METHODS: &[Reserved] = &[
     ("try_build", VALUE, "`Value::try_build()`"),
     ("RESET", VALUE, "`Value::RESET`"),
     ("RESERVED_MASK", VALUE, "`Value::RESERVED_MASK`"),
+    ("__ok", VALUE, "`Value` of a field write's result"),
 ];
 
 /// The variants of `ArchEvent` and of a model's `Event`: their `FromStr` impl names
