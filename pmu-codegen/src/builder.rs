@@ -356,7 +356,7 @@ impl Cx<'_> {
                 #[inline]
                 pub const fn try_build(self) -> Result<Placed<N>, #krate::ConstraintError> {
                     match self.checked() {
-                        Ok(v) => Ok(Placed(v)),
+                        Ok(v) => Ok(Placed::__new(v.0)),
                         Err(e) => Err(e),
                     }
                 }
@@ -364,7 +364,7 @@ impl Cx<'_> {
                 #[inline]
                 #[track_caller]
                 pub const fn build(self) -> Placed<N> {
-                    Placed(self.finish())
+                    Placed::__new(self.finish().0)
                 }
             }
             impl Builder<#pl::AnyCounter> {
@@ -373,7 +373,7 @@ impl Cx<'_> {
                 #[inline]
                 pub const fn try_build(self) -> Result<PlacedAt, #krate::ConstraintError> {
                     match self.checked() {
-                        Ok(value) => Ok(PlacedAt { value, index: self.index }),
+                        Ok(value) => Ok(PlacedAt::__new(value.0, self.index)),
                         Err(e) => Err(e),
                     }
                 }
@@ -381,7 +381,7 @@ impl Cx<'_> {
                 #[inline]
                 #[track_caller]
                 pub const fn build(self) -> PlacedAt {
-                    PlacedAt { value: self.finish(), index: self.index }
+                    PlacedAt::__new(self.finish().0, self.index)
                 }
             }
         }

@@ -289,64 +289,11 @@ impl Cx<'_> {
              [`Builder::try_at`](Builder::try_at)): `MsrExt::write` writes it to that instance \
              and refuses any other with `PlacementError::WrongCounter`."
         );
-        let wrong = quote! {
-            Err(#krate::PlacementError::WrongCounter { register: #name_str, placed, counter })
-        };
         quote! {
             #[doc = #pdoc]
-            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-            pub struct Placed<const N: u32>(Value);
-            impl<const N: u32> Placed<N> {
-                /// The raw value.
-                pub const fn bits(self) -> u64 { self.0.0 }
-                /// The instance it is for: `N`.
-                pub const fn index(self) -> u32 { N }
-                /// The MSR it is written to.
-                pub const fn msr(self) -> Indexed<N> { Indexed::<N>::__new() }
-                /// The value without its placement, to read its fields. This is the untyped
-                /// escape hatch: `MsrExt::write` takes a `Value` for any instance.
-                pub const fn unplaced(self) -> Value { self.0 }
-            }
+            pub type Placed<const N: u32> = #krate::access::Placed<Register, N>;
             #[doc = #adoc]
-            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-            pub struct PlacedAt {
-                value: Value,
-                index: u32,
-            }
-            impl PlacedAt {
-                /// The raw value.
-                pub const fn bits(self) -> u64 { self.value.0 }
-                /// The instance it is for.
-                pub const fn index(self) -> u32 { self.index }
-                /// The MSR it is written to.
-                pub const fn msr(self) -> Instance { Instance::__at(BASE_ADDRESS + self.index * ADDRESS_STRIDE) }
-                /// The value without its placement, to read its fields. This is the untyped
-                /// escape hatch: `MsrExt::write` takes a `Value` for any instance.
-                pub const fn unplaced(self) -> Value { self.value }
-            }
-            impl<const N: u32> #krate::access::WriteTo<Indexed<N>> for Placed<N> {
-                fn bits_for(self, _: Indexed<N>) -> Result<u64, #krate::PlacementError> {
-                    Ok(self.0.0)
-                }
-            }
-            impl<const N: u32> #krate::access::WriteTo<Instance> for Placed<N> {
-                fn bits_for(self, m: Instance) -> Result<u64, #krate::PlacementError> {
-                    let (placed, counter) = (N, m.index());
-                    if placed == counter { Ok(self.0.0) } else { #wrong }
-                }
-            }
-            impl #krate::access::WriteTo<Instance> for PlacedAt {
-                fn bits_for(self, m: Instance) -> Result<u64, #krate::PlacementError> {
-                    let (placed, counter) = (self.index, m.index());
-                    if placed == counter { Ok(self.value.0) } else { #wrong }
-                }
-            }
-            impl<const N: u32> #krate::access::WriteTo<Indexed<N>> for PlacedAt {
-                fn bits_for(self, _: Indexed<N>) -> Result<u64, #krate::PlacementError> {
-                    let (placed, counter) = (self.index, N);
-                    if placed == counter { Ok(self.value.0) } else { #wrong }
-                }
-            }
+            pub type PlacedAt = #krate::access::PlacedAt<Register>;
         }
     }
 }

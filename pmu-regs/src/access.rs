@@ -454,3 +454,194 @@ impl<E: core::fmt::Display> core::fmt::Display for WriteError<E> {
 }
 
 impl<E: core::fmt::Debug + core::fmt::Display> core::error::Error for WriteError<E> {}
+
+/// A value of register family `R` placed on instance `N` (from `event_on::<N>` or
+/// `Builder::at::<N>()`): a register module's `Placed<N>`. [`MsrExt::write`] writes it to
+/// instance `N` (`msr::<N>()`, or an [`Instance`] whose index is `N`) and to no other: to
+/// another `Indexed<M>` it does not compile, to another `Instance` it is
+/// `PlacementError::WrongCounter`.
+pub struct Placed<R, const N: u32> {
+    bits: u64,
+    register: PhantomData<R>,
+}
+
+impl<R: MsrDef, const N: u32> Placed<R, N> {
+    /// `bits` placed on instance `N`, which the caller (generated code) has checked. Not
+    /// public API.
+    #[doc(hidden)]
+    #[inline(always)]
+    pub const fn __new(bits: u64) -> Self {
+        Self {
+            bits,
+            register: PhantomData,
+        }
+    }
+
+    /// The raw value.
+    #[inline]
+    pub const fn bits(self) -> u64 {
+        self.bits
+    }
+
+    /// The instance it is for: `N`.
+    pub const fn index(self) -> u32 {
+        N
+    }
+
+    /// The MSR it is written to.
+    pub const fn msr(self) -> Indexed<R, N> {
+        Indexed::__new()
+    }
+
+    /// The value without its placement, to read its fields. This is the untyped escape
+    /// hatch: [`MsrExt::write`] takes a `Value` for any instance.
+    #[inline]
+    pub fn unplaced(self) -> R::Value {
+        R::value_of(self.bits)
+    }
+}
+
+/// A value of register family `R` placed on an instance chosen at run time (from
+/// `try_event_on` or `Builder::try_at`): a register module's `PlacedAt`. [`MsrExt::write`]
+/// writes it to that instance and refuses any other with `PlacementError::WrongCounter`.
+pub struct PlacedAt<R> {
+    bits: u64,
+    index: u32,
+    register: PhantomData<R>,
+}
+
+impl<R: MsrDef> PlacedAt<R> {
+    /// `bits` placed on instance `index`, which the caller (generated code) has checked. Not
+    /// public API.
+    #[doc(hidden)]
+    #[inline(always)]
+    pub const fn __new(bits: u64, index: u32) -> Self {
+        Self {
+            bits,
+            index,
+            register: PhantomData,
+        }
+    }
+
+    /// The raw value.
+    #[inline]
+    pub const fn bits(self) -> u64 {
+        self.bits
+    }
+
+    /// The instance it is for.
+    pub const fn index(self) -> u32 {
+        self.index
+    }
+
+    /// The MSR it is written to.
+    pub const fn msr(self) -> Instance<R> {
+        Instance::__at(R::BASE_ADDRESS + self.index * R::ADDRESS_STRIDE)
+    }
+
+    /// The value without its placement, to read its fields. This is the untyped escape
+    /// hatch: [`MsrExt::write`] takes a `Value` for any instance.
+    #[inline]
+    pub fn unplaced(self) -> R::Value {
+        R::value_of(self.bits)
+    }
+}
+
+/// The bits of a value placed on `placed`, for instance `counter` of `R`.
+fn placed_on<R: MsrDef>(
+    bits: u64,
+    placed: u32,
+    counter: u32,
+) -> Result<u64, crate::PlacementError> {
+    if placed == counter {
+        Ok(bits)
+    } else {
+        Err(crate::PlacementError::WrongCounter {
+            register: R::NAME,
+            placed,
+            counter,
+        })
+    }
+}
+
+impl<R: MsrDef, const N: u32> WriteTo<Indexed<R, N>> for Placed<R, N> {
+    fn bits_for(self, _: Indexed<R, N>) -> Result<u64, crate::PlacementError> {
+        Ok(self.bits)
+    }
+}
+
+impl<R: MsrDef, const N: u32> WriteTo<Instance<R>> for Placed<R, N> {
+    fn bits_for(self, m: Instance<R>) -> Result<u64, crate::PlacementError> {
+        placed_on::<R>(self.bits, N, m.index())
+    }
+}
+
+impl<R: MsrDef> WriteTo<Instance<R>> for PlacedAt<R> {
+    fn bits_for(self, m: Instance<R>) -> Result<u64, crate::PlacementError> {
+        placed_on::<R>(self.bits, self.index, m.index())
+    }
+}
+
+impl<R: MsrDef, const N: u32> WriteTo<Indexed<R, N>> for PlacedAt<R> {
+    fn bits_for(self, _: Indexed<R, N>) -> Result<u64, crate::PlacementError> {
+        placed_on::<R>(self.bits, self.index, N)
+    }
+}
+
+// As for `Instance`: derives would bound the marker type `R`.
+impl<R, const N: u32> Clone for Placed<R, N> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<R, const N: u32> Copy for Placed<R, N> {}
+impl<R, const N: u32> PartialEq for Placed<R, N> {
+    fn eq(&self, other: &Self) -> bool {
+        self.bits == other.bits
+    }
+}
+impl<R, const N: u32> Eq for Placed<R, N> {}
+impl<R, const N: u32> core::hash::Hash for Placed<R, N> {
+    fn hash<H: core::hash::Hasher>(&self, h: &mut H) {
+        self.bits.hash(h)
+    }
+}
+impl<R: MsrDef, const N: u32> core::fmt::Debug for Placed<R, N>
+where
+    R::Value: core::fmt::Debug,
+{
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Placed")
+            .field("index", &N)
+            .field("value", &R::value_of(self.bits))
+            .finish()
+    }
+}
+impl<R> Clone for PlacedAt<R> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<R> Copy for PlacedAt<R> {}
+impl<R> PartialEq for PlacedAt<R> {
+    fn eq(&self, other: &Self) -> bool {
+        (self.bits, self.index) == (other.bits, other.index)
+    }
+}
+impl<R> Eq for PlacedAt<R> {}
+impl<R> core::hash::Hash for PlacedAt<R> {
+    fn hash<H: core::hash::Hasher>(&self, h: &mut H) {
+        (self.bits, self.index).hash(h)
+    }
+}
+impl<R: MsrDef> core::fmt::Debug for PlacedAt<R>
+where
+    R::Value: core::fmt::Debug,
+{
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("PlacedAt")
+            .field("index", &self.index)
+            .field("value", &R::value_of(self.bits))
+            .finish()
+    }
+}
