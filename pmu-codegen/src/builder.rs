@@ -4,7 +4,6 @@
 
 use super::Cx;
 use super::doc::escape_doc;
-use super::fields::elems;
 use super::parts::ValueParts;
 use super::util::lit_u64;
 use pmu_defs::model::{Generation, Register, Severity};
@@ -46,58 +45,55 @@ impl Cx<'_> {
             .iter()
             .filter(|c| c.register == r.name && c.severity == Severity::Error)
             .collect();
-        let mut checks = Vec::new();
-        let mut panics = Vec::new();
+        let mut rows = Vec::new();
         let mut cdoc = String::from(
             "Checks the constraints the manual places on field combinations and returns \
              the value unchanged, or the first violated constraint.",
         );
         for c in &cons {
-            let conds: Vec<TokenStream> = c
-                .when
-                .iter()
-                .filter_map(|cond| {
-                    let f = r.field(&cond.field)?;
-                    let e = elems(f).into_iter().next()?;
-                    let ex = e.get();
-                    let v = lit_u64(cond.value);
-                    Some(quote! { #ex == #v })
-                })
-                .collect();
-            if conds.is_empty() {
+            // All conditions as one test: the named fields' bits (`mask`) equal to the
+            // values in place (`value`).
+            let (mut mask, mut value, mut n) = (0u64, 0u64, 0);
+            for cond in &c.when {
+                if let Some(f) = r.field(&cond.field) {
+                    mask |= f.mask;
+                    value |= f.insert(0, cond.value);
+                    n += 1;
+                }
+            }
+            if n == 0 {
                 continue;
             }
-            let id = &c.id;
-            let msg = &c.message;
+            let (id, msg) = (&c.id, &c.message);
+            let (mask, value) = (lit_u64(mask), lit_u64(value));
             cdoc.push_str(&format!(
                 "\n\n- `{id}`: {} ({})",
                 escape_doc(msg),
                 escape_doc(&c.manual)
             ));
-            checks.push(quote! {
-                if #(#conds)&&* {
-                    return Err(#krate::ConstraintError { id: #id, message: #msg });
-                }
-            });
-            panics.push(quote! {
-                if #(#conds)&&* { panic!(#msg); }
+            rows.push(quote! {
+                field::Constraint { id: #id, message: #msg, mask: #mask, value: #value }
             });
         }
         let bdoc = format!(
             "{cdoc}\n\nPanics on a violated constraint; in a `const` item that is a compile error."
         );
         p.methods.push(quote! {
+            /// The manual's constraints on field combinations, as data.
+            const __CONSTRAINTS: &'static [field::Constraint] = &[#(#rows),*];
             #[doc = #cdoc]
             #[inline]
             pub const fn try_build(self) -> Result<Self, #krate::ConstraintError> {
-                #(#checks)*
-                Ok(self)
+                match field::check_constraints(self.0, Self::__CONSTRAINTS) {
+                    Ok(()) => Ok(self),
+                    Err(e) => Err(e),
+                }
             }
             #[doc = #bdoc]
             #[inline]
             #[track_caller]
             pub const fn build(self) -> Self {
-                #(#panics)*
+                field::enforce_constraints(self.0, Self::__CONSTRAINTS);
                 self
             }
         });

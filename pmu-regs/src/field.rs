@@ -163,6 +163,51 @@ pub const fn mask_at<R: RegisterLongName>(
     }
 }
 
+/// A combination of field values the manual rules out, as data: it holds for a value `bits`
+/// when `bits & mask == value` (each of its conditions, a field equal to a value, is that
+/// field's bits in `mask` and the value in place in `value`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Constraint {
+    /// The constraint's id in the definitions.
+    pub id: &'static str,
+    /// What is wrong and how to fix it.
+    pub message: &'static str,
+    /// The bits of every field the conditions name.
+    pub mask: u64,
+    /// Those fields' values, in place.
+    pub value: u64,
+}
+
+/// The first of `constraints` that `bits` violates, as an error.
+#[inline(always)]
+pub const fn check_constraints(
+    bits: u64,
+    constraints: &[Constraint],
+) -> Result<(), crate::ConstraintError> {
+    let mut i = 0;
+    while i < constraints.len() {
+        let c = &constraints[i];
+        if bits & c.mask == c.value {
+            return Err(crate::ConstraintError {
+                id: c.id,
+                message: c.message,
+            });
+        }
+        i += 1;
+    }
+    Ok(())
+}
+
+/// Panics with the message of the first of `constraints` that `bits` violates (in a `const`,
+/// a compile error at the caller's expression).
+#[inline(always)]
+#[track_caller]
+pub const fn enforce_constraints(bits: u64, constraints: &[Constraint]) {
+    if let Err(e) = check_constraints(bits, constraints) {
+        panic!("{}", e.message)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -210,6 +255,24 @@ mod tests {
             try_put_at(0, "ENABLE", &[EN0], (4, 3), 0, 4),
             Err(FieldError::TooWide { width: 2, .. })
         ));
+    }
+
+    #[test]
+    fn a_constraint_holds_when_every_condition_does() {
+        // INV (bit 23) set and CMASK (31:24) zero.
+        const C: [Constraint; 1] = [Constraint {
+            id: "inv-without-cmask",
+            message: "m",
+            mask: 0xFF80_0000,
+            value: 0x0080_0000,
+        }];
+        assert!(check_constraints(0x0080_0000, &C).is_err());
+        assert!(check_constraints(0x0180_0000, &C).is_ok(), "CMASK set");
+        assert!(check_constraints(0, &C).is_ok(), "INV clear");
+        assert_eq!(
+            check_constraints(0x0080_00FF, &C).unwrap_err().id,
+            "inv-without-cmask"
+        );
     }
 
     #[test]

@@ -643,6 +643,7 @@ pub const RESERVED_VALUE_METHODS: &[Reserved] = &[
     ("RESET", VALUE, "`Value::RESET`"),
     ("RESERVED_MASK", VALUE, "`Value::RESERVED_MASK`"),
     ("__ok", VALUE, "`Value` of a field write's result"),
+    ("__CONSTRAINTS", VALUE, "the constraints `try_build` checks"),
 ];
 
 /// The variants of `ArchEvent` and of a model's `Event`: their `FromStr` impl names
