@@ -97,34 +97,16 @@ impl Cx<'_> {
                 /// a constant `B` with a reserved bit set fails to compile.
                 #[track_caller]
                 pub const fn from_bits<const B: u64>() -> Self {
-                    if B & Self::RESERVED_MASK != 0 {
-                        #krate::__private::reserved_bits(#name_str, B & Self::RESERVED_MASK, Self::RESERVED_MASK)
-                    }
-                    __check_reserved::<B>();
+                    field::reserved_clear(#name_str, Self::RESERVED_MASK, B);
+                    field::reserved_ok::<Self, B>();
                     Self(B)
                 }
                 #[doc = #try_from_bits_doc]
                 #[inline]
                 pub const fn try_from_bits(bits: u64) -> Result<Self, #krate::ReservedBitsError> {
-                    if bits & Self::RESERVED_MASK != 0 {
-                        return Err(#krate::ReservedBitsError {
-                            register: #name_str,
-                            bits: bits & Self::RESERVED_MASK,
-                            reserved_mask: Self::RESERVED_MASK,
-                        });
-                    }
-                    Ok(Self(bits))
-                }
-            });
-        }
-        if reg_writable {
-            p.checkers.push(quote! {
-                #[inline(always)]
-                const fn __check_reserved<const B: u64>() {
-                    const {
-                        if B & Value::RESERVED_MASK != 0 {
-                            #krate::__private::reserved_bits(#name_str, B & Value::RESERVED_MASK, Value::RESERVED_MASK)
-                        }
+                    match field::try_reserved_clear(#name_str, Self::RESERVED_MASK, bits) {
+                        Ok(bits) => Ok(Self(bits)),
+                        Err(e) => Err(e),
                     }
                 }
             });

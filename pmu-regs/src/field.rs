@@ -163,6 +163,47 @@ pub const fn mask_at<R: RegisterLongName>(
     }
 }
 
+/// Fails (a compile error in a `const`, at the caller's line) when `bits` sets a bit of
+/// `reserved`, the reserved bits of `register`.
+#[inline(always)]
+#[track_caller]
+pub const fn reserved_clear(register: &str, reserved: u64, bits: u64) {
+    if bits & reserved != 0 {
+        crate::__private::reserved_bits(register, bits & reserved, reserved)
+    }
+}
+
+/// `bits`, or [`ReservedBitsError`](crate::ReservedBitsError) when it sets a bit of
+/// `reserved`, the reserved bits of `register`.
+#[inline(always)]
+pub const fn try_reserved_clear(
+    register: &'static str,
+    reserved: u64,
+    bits: u64,
+) -> Result<u64, crate::ReservedBitsError> {
+    if bits & reserved != 0 {
+        return Err(crate::ReservedBitsError {
+            register,
+            bits: bits & reserved,
+            reserved_mask: reserved,
+        });
+    }
+    Ok(bits)
+}
+
+/// A compile error (also outside a `const`, when the caller is monomorphized) when the
+/// constant `B` sets a reserved bit of `R`: the check of `Value::from_bits::<B>()`, in a
+/// function of its own so that in a `const` item the caller's own test fails first, at the
+/// caller's line.
+#[inline(always)]
+pub const fn reserved_ok<R: crate::access::RegisterValue, const B: u64>() {
+    const {
+        if B & R::RESERVED_MASK != 0 {
+            crate::__private::reserved_bits(R::NAME, B & R::RESERVED_MASK, R::RESERVED_MASK)
+        }
+    }
+}
+
 /// A combination of field values the manual rules out, as data: it holds for a value `bits`
 /// when `bits & mask == value` (each of its conditions, a field equal to a value, is that
 /// field's bits in `mask` and the value in place in `value`).

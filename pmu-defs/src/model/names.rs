@@ -608,7 +608,6 @@ pub const RESERVED_REGISTER: &[Reserved] = &[
         VALUE,
         "the compile-time check of `with_x::<V>()`",
     ),
-    ("__check_reserved", VALUE, "a compile-time check"),
     ("a", VALUE, "a local variable"),
     ("b", VALUE, "a local variable"),
     ("bits", VALUE, "a parameter"),
