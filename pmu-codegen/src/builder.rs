@@ -116,6 +116,7 @@ impl Cx<'_> {
         // constants at the call site).
         let twice = twice_fns(krate, reg_name_lit, tracked);
         let (btdoc, bbdoc) = build_docs(cdoc);
+        let tracking_plain = tracking(krate, quote!());
         quote! {
             #[doc = #builder_doc]
             #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -128,25 +129,7 @@ impl Cx<'_> {
             impl Builder {
                 /// No field set.
                 const EMPTY: Builder = Builder { value: Value(0), set: 0, conflict: 0 };
-                /// Records that the bits in `mask` were assigned, noting a conflict when they
-                /// were assigned before with a different value.
-                const fn track(self, mask: u64, next: Value) -> Self {
-                    let clash = if self.set & mask != 0 && (self.value.0 ^ next.0) & mask != 0 {
-                        mask
-                    } else {
-                        0
-                    };
-                    Self { value: next, set: self.set | mask, conflict: self.conflict | clash }
-                }
-                /// [`track`](Self::track) of a fallible write.
-                #[inline(always)]
-                #[allow(dead_code)]
-                const fn __tracked(self, mask: u64, next: Result<Value, #krate::FieldError>) -> Result<Self, #krate::FieldError> {
-                    match next {
-                        Ok(next) => Ok(self.track(mask, next)),
-                        Err(e) => Err(e),
-                    }
-                }
+                #tracking_plain
                 #(#bmethods)*
                 #[doc = #btdoc]
                 #[inline]
@@ -214,6 +197,7 @@ impl Cx<'_> {
             k = krate.to_string().replace(' ', "")
         );
         let twice = twice_fns(krate, &r.name, &p.tracked);
+        let tracking_placed = tracking(krate, quote!(..self));
         quote! {
             #[doc = #builder_doc]
             #[derive(PartialEq, Eq, Hash, Debug)]
@@ -230,25 +214,7 @@ impl Cx<'_> {
             }
             impl<P> Copy for Builder<P> {}
             impl<P> Builder<P> {
-                /// Records that the bits in `mask` were assigned, noting a conflict when they
-                /// were assigned before with a different value.
-                const fn track(self, mask: u64, next: Value) -> Self {
-                    let clash = if self.set & mask != 0 && (self.value.0 ^ next.0) & mask != 0 {
-                        mask
-                    } else {
-                        0
-                    };
-                    Self { value: next, set: self.set | mask, conflict: self.conflict | clash, ..self }
-                }
-                /// [`track`](Self::track) of a fallible write.
-                #[inline(always)]
-                #[allow(dead_code)]
-                const fn __tracked(self, mask: u64, next: Result<Value, #krate::FieldError>) -> Result<Self, #krate::FieldError> {
-                    match next {
-                        Ok(next) => Ok(self.track(mask, next)),
-                        Err(e) => Err(e),
-                    }
-                }
+                #tracking_placed
                 /// The same fields with another placement.
                 const fn place<Q>(self, index: u32) -> Builder<Q> {
                     Builder {
@@ -379,6 +345,30 @@ impl Cx<'_> {
                 pub const fn build(self) -> PlacedAt {
                     PlacedAt::__new(self.finish().0, self.index)
                 }
+            }
+        }
+    }
+}
+
+/// A builder's `track` (the bits in `mask` were assigned, a conflict when they were assigned
+/// before with another value: `field::track`) and `__tracked` (the same for a fallible write);
+/// `rest` fills the other fields of a placed builder (`..self`).
+fn tracking(krate: &TokenStream, rest: TokenStream) -> TokenStream {
+    quote! {
+        /// Records that the bits in `mask` were assigned.
+        #[inline(always)]
+        const fn track(self, mask: u64, next: Value) -> Self {
+            // `clash`: a reserved local name (a field's constant may be called `set`).
+            let clash = field::track(self.set, self.conflict, self.value.0, next.0, mask);
+            Self { value: next, set: clash.0, conflict: clash.1, #rest }
+        }
+        /// [`track`](Self::track) of a fallible write.
+        #[inline(always)]
+        #[allow(dead_code)]
+        const fn __tracked(self, mask: u64, next: Result<Value, #krate::FieldError>) -> Result<Self, #krate::FieldError> {
+            match next {
+                Ok(next) => Ok(self.track(mask, next)),
+                Err(e) => Err(e),
             }
         }
     }

@@ -91,6 +91,19 @@ pub const fn try_put<R: RegisterLongName>(
     shift: u32,
     v: u64,
 ) -> Result<u64, FieldError> {
+    match fits(name, parts, v) {
+        Ok(()) => Ok(put(bits, parts, shift, v)),
+        Err(e) => Err(e),
+    }
+}
+
+/// [`FieldError::TooWide`] when `v` is wider than the field `name`.
+#[inline(always)]
+const fn fits<R: RegisterLongName>(
+    name: &'static str,
+    parts: &[Field<u64, R>],
+    v: u64,
+) -> Result<(), FieldError> {
     let w = width(parts);
     if w < 64 && v >> w != 0 {
         return Err(FieldError::TooWide {
@@ -99,7 +112,7 @@ pub const fn try_put<R: RegisterLongName>(
             value: v,
         });
     }
-    Ok(put(bits, parts, shift, v))
+    Ok(())
 }
 
 /// Element `index` of an array of `count` elements `stride` bits apart, whose element 0 is
@@ -130,13 +143,8 @@ pub const fn try_put_at<R: RegisterLongName>(
     index: u32,
     v: u64,
 ) -> Result<u64, FieldError> {
-    let w = width(parts);
-    if w < 64 && v >> w != 0 {
-        return Err(FieldError::TooWide {
-            field: name,
-            width: w,
-            value: v,
-        });
+    if let Err(e) = fits(name, parts, v) {
+        return Err(e);
     }
     if index >= count {
         return Err(FieldError::IndexOutOfRange {
@@ -161,6 +169,19 @@ pub const fn mask_at<R: RegisterLongName>(
     } else {
         0
     }
+}
+
+/// A builder's record after assigning the bits `mask` (from `old` to `new`): `set` gains
+/// them, and `conflict` too when they were assigned before with a different value. Returns
+/// `(set, conflict)`.
+#[inline(always)]
+pub const fn track(set: u64, conflict: u64, old: u64, new: u64, mask: u64) -> (u64, u64) {
+    let clash = if set & mask != 0 && (old ^ new) & mask != 0 {
+        mask
+    } else {
+        0
+    };
+    (set | mask, conflict | clash)
 }
 
 /// Fails (a compile error in a `const`, at the caller's line) when `bits` sets a bit of
