@@ -2,7 +2,7 @@
 //! and decodes register values against the model.
 
 use super::*;
-use pmu_vocab::select::{self, Attr, Fault, FieldRuns, Run, SelectLayout};
+use select::SelectFields;
 
 // ---------------------------------------------------------------------------------------
 // The encoder
@@ -508,92 +508,8 @@ impl<'m> Encoder<'m> {
                 return Err(unsupported(g, sel, attr));
             }
         }
-        // The event's attributes go in through pmu_vocab's encoder, the one the generated
-        // `event_on` and `pmu-regs` use; USR, OS, INT and EN are the request's.
-        let select_fields: Vec<(Attr, &Field, Vec<Run>)> = Attr::ALL
-            .into_iter()
-            .filter_map(|attr| {
-                let f = encoding_field(g, sel, attr.key())?;
-                let runs = f.bits.iter().map(|b| Run::new(b.lsb, b.width())).collect();
-                Some((attr, f, runs))
-            })
-            .collect();
-        let layout = select_fields
-            .iter()
-            .fold(SelectLayout::EMPTY, |l, (attr, f, runs)| {
-                l.with(*attr, FieldRuns::new(&f.name, runs))
-            });
-        let build = |a: &Attrs, event: u64, umask: u64| -> Result<(u64, Vec<FieldValue>), Error> {
-            let mut values = [0; Attr::COUNT];
-            for (attr, v) in [
-                (Attr::Event, event),
-                (Attr::Umask, umask),
-                (Attr::Umask2, def.umask2),
-                (Attr::Eq, a.eq.into()),
-                (Attr::Cmask, a.cmask),
-                (Attr::Inv, a.inv.into()),
-                (Attr::Edge, a.edge.into()),
-                (Attr::Any, a.any.into()),
-            ] {
-                values[attr as usize] = v;
-            }
-            let mut value = match select::encode(&layout, &values) {
-                Ok(e) => e.bits,
-                Err(Fault::TooWide {
-                    attr,
-                    field,
-                    width,
-                    value,
-                }) => {
-                    return Err(Error::ValueTooBig {
-                        attr: attr.key().into(),
-                        value,
-                        field: field.into(),
-                        register: sel.name.clone(),
-                        width,
-                    });
-                }
-                Err(Fault::Unsupported { attr }) => return Err(unsupported(g, sel, attr.key())),
-            };
-            let mut fields = Vec::new();
-            for (attr, field, _) in &select_fields {
-                let v = values[*attr as usize];
-                if v != 0 {
-                    check_deprecation(g, field, attr.key())?;
-                }
-                fields.push(FieldValue {
-                    name: field.name.clone(),
-                    element: None,
-                    bits: bits_text(&field.bits, 0),
-                    value: v,
-                });
-            }
-            let filters: [(&str, bool, bool); 4] = [
-                ("usr", a.usr, true),
-                ("os", a.os, true),
-                ("int", a.int, false),
-                ("en", a.en, false),
-            ];
-            for (attr, on, required) in filters {
-                let Some(field) = encoding_field(g, sel, attr) else {
-                    if on || required {
-                        return Err(unsupported(g, sel, attr));
-                    }
-                    continue;
-                };
-                if on {
-                    check_deprecation(g, field, attr)?;
-                }
-                value |= field.insert(0, on.into());
-                fields.push(FieldValue {
-                    name: field.name.clone(),
-                    element: None,
-                    bits: bits_text(&field.bits, 0),
-                    value: on.into(),
-                });
-            }
-            Ok((value, fields))
-        };
+        let select = SelectFields::of(g, sel);
+        let build = |a: &Attrs, event: u64, umask: u64| select.build(def, a, event, umask);
         let (value, mut fields) = build(a, def.event, def.umask)?;
         fields.sort_by_key(|f| lowest_bit(sel, &f.name));
 

@@ -66,6 +66,7 @@ mod index;
 pub mod perf;
 mod place;
 mod request;
+mod select;
 
 pub use encoder::*;
 pub use encoding::*;
