@@ -105,7 +105,6 @@ impl Cx<'_> {
     fn builder_type(&self, r: &Register, p: &ValueParts, cdoc: &str) -> TokenStream {
         let krate = &self.krate;
         let reg_name_lit = &r.name;
-        let tracked = &p.tracked;
         let bmethods = &p.bmethods;
         let builder_doc = format!(
             "Builds a write of `{}` from named fields; see [`Value::new`](Value::new).",
@@ -114,7 +113,7 @@ impl Cx<'_> {
         // The set-twice checks sit in cold functions behind one `conflict != 0` test, so
         // `build`/`try_build` stay small enough to inline and fold away (the masks are
         // constants at the call site).
-        let twice = twice_fns(krate, reg_name_lit, tracked);
+        let twice = twice_fns(krate, reg_name_lit);
         let (btdoc, bbdoc) = build_docs(cdoc);
         let tracking_plain = tracking(krate, quote!());
         quote! {
@@ -196,7 +195,7 @@ impl Cx<'_> {
             r.name,
             k = krate.to_string().replace(' ', "")
         );
-        let twice = twice_fns(krate, &r.name, &p.tracked);
+        let twice = twice_fns(krate, &r.name);
         let tracking_placed = tracking(krate, quote!(..self));
         quote! {
             #[doc = #builder_doc]
@@ -375,12 +374,16 @@ fn tracking(krate: &TokenStream, rest: TokenStream) -> TokenStream {
 }
 
 /// The docs of a builder's `try_build` and `build`: the set-twice check, then the register's
-/// constraints (`cdoc` after its first paragraph).
+/// constraints, which [`Value::try_build`] lists (`cdoc` has them; not repeated here).
 fn build_docs(cdoc: &str) -> (String, String) {
+    let constraints = if cdoc.contains("\n\n") {
+        "then the constraints of [`Value::try_build`](Value::try_build)"
+    } else {
+        "then the constraints of [`Value::try_build`](Value::try_build) (none for this register)"
+    };
     let btdoc = format!(
         "The value, or the first problem: a field given two different values \
-         (`field-set-twice`), then the constraints of [`Value::try_build`](Value::try_build).\n\n{}",
-        cdoc.split_once("\n\n").map_or("", |x| x.1)
+         (`field-set-twice`), {constraints}."
     );
     let bbdoc =
         format!("{btdoc}\n\nPanics on a problem; in a `const` item that is a compile error.");
@@ -389,25 +392,18 @@ fn build_docs(cdoc: &str) -> (String, String) {
 
 /// `conflict_error` and `conflict_panic` of a `Builder`: the first field given two different
 /// values (`conflict != 0`), found by the shared `__private` functions in the register's
-/// table of tracked fields (mask, name, message), not by a test per field.
-fn twice_fns(krate: &TokenStream, reg_name: &str, tracked: &[(String, u64)]) -> TokenStream {
-    let rows = tracked.iter().map(|(n, m)| {
-        let m = lit_u64(*m);
-        let msg = format!("{n} is given two different values; set each field once");
-        quote! { (#m, #n, #msg) }
-    });
+/// `FIELDS`, not by a test per field.
+fn twice_fns(krate: &TokenStream, reg_name: &str) -> TokenStream {
     quote! {
-        /// Each field the builder tracks: its bits, its name and its set-twice message.
-        const TRACKED: &'static [(u64, &'static str, &'static str)] = &[#(#rows),*];
         /// The first field given two different values (`conflict != 0`).
         #[cold]
         const fn conflict_error(self) -> #krate::ConstraintError {
-            #krate::__private::set_twice_error(self.conflict, Self::TRACKED)
+            #krate::__private::set_twice_error(self.conflict, FIELDS)
         }
         #[cold]
         #[track_caller]
         const fn conflict_panic(self) -> ! {
-            #krate::__private::set_twice_in(#reg_name, self.conflict, Self::TRACKED)
+            #krate::__private::set_twice_in(#reg_name, self.conflict, FIELDS)
         }
     }
 }

@@ -12,20 +12,19 @@ pub(super) struct ValueParts {
     pub(super) methods: Vec<TokenStream>,
     /// Items of `impl Builder`: a wrapper of every setter.
     pub(super) bmethods: Vec<TokenStream>,
-    /// (element name, mask) of every writable element, for the set-twice checks.
-    pub(super) tracked: Vec<(String, u64)>,
     /// Private generic functions holding the compile-time checks of const-generic setters.
     pub(super) checkers: Vec<TokenStream>,
-    /// `(name, parts)` of every const-checked element, indexed by `__check_field`'s `F`.
-    pub(super) wide: Vec<TokenStream>,
     /// Named-value enums of the fields.
     pub(super) enums: Vec<TokenStream>,
     /// Setters of fields valid only on some instances (`instances:`), by the placement of
     /// the `Builder` they belong to: unplaced (a stub that fails to compile), `Counter<N>`
     /// (checked at compile time) and `AnyCounter` (checked at run time).
     pub(super) by_placement: ByPlacement,
-    /// The `.field(..)` calls of `Value`'s `Debug`.
-    pub(super) debug_fields: Vec<TokenStream>,
+    /// The `FIELDS` entry of every element (`field::Info`), in order: `Debug`, the
+    /// set-twice reports and `__check_field`'s `F` index it.
+    pub(super) infos: Vec<TokenStream>,
+    /// Whether any element has a const-generic setter (and so needs `__check_field`).
+    pub(super) const_checked: bool,
 }
 
 /// The setters of instance-restricted fields, by the placement of their `Builder`.

@@ -46,7 +46,7 @@ impl Cx<'_> {
         let event_on = self.event_on(g, r, &l.home, &l.users);
         let instance = self.instance_items(r, self.placement(g, r));
         let (enums, checkers, methods) = (&p.enums, &p.checkers, &p.methods);
-        let debug_fields = &p.debug_fields;
+        let infos = &p.infos;
         // `unused_comparisons`, `clippy::absurd_extreme_comparisons`, `clippy::erasing_op`: a
         // 64-bit field (an IBS address register's 63:0) compares a `u64` with `u64::MAX` in its
         // width check and clears the value with mask 0 in its setter.
@@ -66,6 +66,9 @@ impl Cx<'_> {
                 use #krate::__private::field;
                 use #tock::fields::Field;
                 #tock_block
+                /// Every field (each element of a field array), in bit order: the data of
+                /// `Debug`, the builder's set-twice reports and the setters' width checks.
+                pub const FIELDS: &[field::Info] = &[#(#infos),*];
                 #address
                 #(#enums)*
                 #(#checkers)*
@@ -80,12 +83,7 @@ impl Cx<'_> {
                 #default_impl
                 impl ::core::fmt::Debug for Value {
                     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                        #krate::__private::debug_value(
-                            f,
-                            #name_str,
-                            &[#(#debug_fields),*],
-                            self.0 & Self::RESERVED_MASK,
-                        )
+                        field::debug(f, #name_str, FIELDS, self.0, Self::RESERVED_MASK)
                     }
                 }
                 impl From<Value> for u64 {

@@ -4,11 +4,11 @@
 
 use super::Cx;
 use super::doc::escape_doc;
-use super::fields::{Elem, elems, w1_verb, writable};
+use super::fields::{Elem, elems, w1_verb};
 use super::parts::ValueParts;
 use super::util::{bits_text, ident, lit_u64, refused_setter, value_type};
 use pmu_defs::model::names::{self, Method};
-use pmu_defs::model::{CounterKind, Field, FieldArray, Register};
+use pmu_defs::model::{Access, CounterKind, Field, FieldArray, Register};
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 use std::str::FromStr;
@@ -49,16 +49,13 @@ impl Cx<'_> {
                 self.array_accessors(r, f, a, &es, &mut p);
             }
         }
-        if !p.wide.is_empty() {
-            let (name_str, wide) = (&r.name, &p.wide);
-            let n = wide.len();
+        if p.const_checked {
+            let name_str = &r.name;
             p.checkers.push(quote! {
-                /// The name and parts of each field with a const-generic setter.
-                const __WIDE: [(&str, &[Field<u64, Register>]); #n] = [#(#wide),*];
-                /// Field `__WIDE[F]` takes `V`, or a compile error (also outside a `const`).
+                /// Field `FIELDS[F]` takes `V`, or a compile error (also outside a `const`).
                 #[inline(always)]
                 const fn __check_field<const F: usize, const V: u64>() {
-                    const { field::check(#name_str, __WIDE[F].0, __WIDE[F].1, V) }
+                    const { field::check_info(#name_str, &FIELDS[F], V) }
                 }
             });
         }
@@ -162,11 +159,8 @@ impl Cx<'_> {
         p: &mut ValueParts,
     ) {
         let c = ElemCode::new(r, f, e, edoc);
-        let (ename, one_bit, exb) = (&e.name, f.width == 1, e.get());
-        p.debug_fields.push(quote! { (#ename, #one_bit, #exb) });
-        if writable(r, f) {
-            p.tracked.push((e.name.clone(), e.mask()));
-        }
+        let exb = e.get();
+        p.infos.push(field_info(f, e));
         let deprecated = super::restrictions::deprecated_attr(f);
         for (kind, name) in names::element_methods(r, f, &e.name) {
             let m = ident(&name);
@@ -208,8 +202,8 @@ impl Cx<'_> {
         // In a `const` item the first check fails, at the caller's expression
         // (`#[track_caller]`); `__check_field`'s inline const makes the same value a compile
         // error in non-const code too (when it is monomorphized).
-        let index = p.wide.len();
-        p.wide.push(quote! { (#ename, #parts) });
+        let index = p.infos.len() - 1; // this element's `FIELDS` entry, pushed first
+        p.const_checked = true;
         p.methods.push(quote! {
             #[doc = #cdoc]
             #[inline]
@@ -380,6 +374,35 @@ impl Cx<'_> {
 /// The enum of a field's named values (`#[repr(u64)]`, `value`, `from_value`); with `tock`
 /// (a register's field, not a CPUID leaf's), also tock-registers' `TryFromValue`, so that
 /// `LocalRegisterCopy::read_as_enum` decodes to it (see [`Cx::tock_block`]).
+/// The `FIELDS` entry of element `e` of `f`: `field::Info::new("NAME", &[runs])`, then its
+/// access, the enumeration it requires and its instances where they are not the default.
+fn field_info(f: &Field, e: &Elem) -> TokenStream {
+    let name = &e.name;
+    let lit = proc_macro2::Literal::u32_unsuffixed;
+    let runs = (e.parts.iter()).map(|&(lsb, w)| {
+        let (lsb, w) = (lit(lsb), lit(w));
+        quote!(field::Run::new(#lsb, #w))
+    });
+    let mut info = quote! { field::Info::new(#name, &[#(#runs),*]) };
+    let access = match f.access {
+        Access::ReadWrite => None,
+        Access::ReadOnly => Some(quote!(ReadOnly)),
+        Access::WriteOnly => Some(quote!(WriteOnly)),
+        Access::WriteOneToClear => Some(quote!(WriteOneToClear)),
+        Access::WriteOneToSet => Some(quote!(WriteOneToSet)),
+    };
+    if let Some(a) = access {
+        info = quote! { #info.access(field::Access::#a) };
+    }
+    if let Some(req) = &f.requires {
+        info = quote! { #info.requires(#req) };
+    }
+    if let Some(inst) = &f.instances {
+        info = quote! { #info.instances(&[#(#inst),*]) };
+    }
+    info
+}
+
 pub(super) fn value_enum(
     en: &Ident,
     f: &Field,

@@ -8,6 +8,7 @@
 //! hand-written accessor has (`tests/tests/asm.rs` compares them).
 
 use crate::FieldError;
+pub use crate::arch::{Access, FieldInfo as Info, Run};
 use tock_registers::RegisterLongName;
 use tock_registers::fields::Field;
 
@@ -80,6 +81,45 @@ pub const fn check<R: RegisterLongName>(
     if w < 64 && v >> w != 0 {
         crate::__private::too_wide(register, name, w, v)
     }
+}
+
+/// Fails (a compile error: the caller is the inline `const` of a const-generic setter) when
+/// `v` is wider than `field` of `register`: the check of `with_x::<V>()`, reading the
+/// register's `FIELDS` table.
+#[inline(always)]
+#[track_caller]
+pub const fn check_info(register: &str, field: &Info, v: u64) {
+    let w = field.width();
+    if w < 64 && v >> w != 0 {
+        crate::__private::too_wide(register, field.name, w, v)
+    }
+}
+
+/// `Debug` of a register value from its `FIELDS` table: `NAME { FIELD: value, .. }`, a
+/// one-bit field as a `bool` and a wider one in hex, then `reserved` when any reserved bit is
+/// set. One function for every register (and for [`RegInfo::decoded`]).
+///
+/// [`RegInfo::decoded`]: crate::arch::RegInfo::decoded
+pub fn debug(
+    f: &mut core::fmt::Formatter<'_>,
+    name: &str,
+    fields: &[Info],
+    bits: u64,
+    reserved: u64,
+) -> core::fmt::Result {
+    let mut d = f.debug_struct(name);
+    for field in fields {
+        let v = field.get(bits);
+        if field.width() == 1 {
+            d.field(field.name, &(v != 0));
+        } else {
+            d.field(field.name, &format_args!("{v:#x}"));
+        }
+    }
+    if bits & reserved != 0 {
+        d.field("reserved", &format_args!("{:#x}", bits & reserved));
+    }
+    d.finish()
 }
 
 /// `bits` with the field `name` set to `v`, or [`FieldError::TooWide`].
@@ -253,6 +293,7 @@ pub const fn check_constraints(
             return Err(crate::ConstraintError {
                 id: c.id,
                 message: c.message,
+                field: None,
             });
         }
         i += 1;

@@ -111,14 +111,21 @@ impl core::error::Error for FieldError {}
 /// A combination of field values the hardware documentation rules out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ConstraintError {
-    /// Constraint id from the definitions.
+    /// Constraint id from the definitions (`field-set-twice` for a builder given one field
+    /// twice).
     pub id: &'static str,
-    /// What is wrong and how to fix it.
+    /// What is wrong and how to fix it; when [`field`](Self::field) names a field, what is
+    /// wrong with it (the `Display` puts its name first).
     pub message: &'static str,
+    /// The field at fault, when there is one (the field given two different values).
+    pub field: Option<&'static str>,
 }
 
 impl fmt::Display for ConstraintError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(field) = self.field {
+            write!(f, "{field} ")?;
+        }
         write!(f, "{} [{}]", self.message, self.id)
     }
 }
@@ -293,40 +300,40 @@ pub mod __private {
     #[derive(Debug)]
     pub struct Const<const V: u64>;
 
-    /// The set-twice error of a builder: the first of `fields` (a register's table of its
-    /// tracked fields: bits, name, message) whose bits are in `conflict`.
+    /// What a builder's `try_build` returns when a field was given two different values:
+    /// the first of `fields` (the register's `FIELDS`) whose bits are in `conflict`.
     pub const fn set_twice_error(
         conflict: u64,
-        fields: &[(u64, &str, &'static str)],
+        fields: &[crate::arch::FieldInfo],
     ) -> crate::ConstraintError {
-        let mut i = 0;
-        while i < fields.len() {
-            if conflict & fields[i].0 != 0 {
-                return crate::ConstraintError {
-                    id: "field-set-twice",
-                    message: fields[i].2,
-                };
-            }
-            i += 1;
-        }
         crate::ConstraintError {
             id: "field-set-twice",
-            message: "a field is given two different values; set each field once",
+            message: "is given two different values; set each field once",
+            field: Some(first_in(conflict, fields)),
         }
     }
 
     /// Const-eval failure of a builder: [`set_twice`] for the first of `fields` (as in
     /// [`set_twice_error`]) whose bits are in `conflict`.
     #[track_caller]
-    pub const fn set_twice_in(register: &str, conflict: u64, fields: &[(u64, &str, &str)]) -> ! {
+    pub const fn set_twice_in(
+        register: &str,
+        conflict: u64,
+        fields: &[crate::arch::FieldInfo],
+    ) -> ! {
+        set_twice(register, first_in(conflict, fields))
+    }
+
+    /// The name of the first of `fields` with a bit in `conflict`.
+    const fn first_in(conflict: u64, fields: &[crate::arch::FieldInfo]) -> &'static str {
         let mut i = 0;
         while i < fields.len() {
-            if conflict & fields[i].0 != 0 {
-                set_twice(register, fields[i].1)
+            if conflict & fields[i].mask() != 0 {
+                return fields[i].name;
             }
             i += 1;
         }
-        set_twice(register, "a field")
+        "a field"
     }
 
     /// Const-eval failure: a field given two different values in one builder chain.

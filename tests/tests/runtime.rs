@@ -118,11 +118,32 @@ fn register_tables_match_the_model() {
 }
 
 /// A register table as the generated `registers()` gives it, or as the definition `g` states
-/// it: (name, addresses, reserved bits, access, role) of each register.
-type TableRow = (String, Vec<u32>, u64, String, Option<String>);
+/// it: (name, addresses, reserved bits, access, role, fields) of each register.
+type TableRow = (String, Vec<u32>, u64, String, Option<String>, Vec<FieldRow>);
+
+/// One field element: (name, runs as (lsb, width), access, requires, instances).
+type FieldRow = (String, Vec<(u32, u32)>, String, Option<String>, Vec<u32>);
+
+/// The field elements of `r` as the definitions state them: each element of an array at its
+/// own bits, stride apart.
+fn definition_fields(r: &pmu_defs::model::Register) -> Vec<FieldRow> {
+    let mut rows = Vec::new();
+    for f in &r.fields {
+        let names = pmu_defs::model::names::element_names(f);
+        for (i, name) in names.into_iter().enumerate() {
+            let shift = f.array.map_or(0, |a| a.stride * i as u32);
+            let runs = f.bits.iter().map(|b| (b.lsb + shift, b.width())).collect();
+            let instances = f.instances.clone().unwrap_or_default();
+            let access = f.access.as_str().to_string();
+            rows.push((name, runs, access, f.requires.clone(), instances));
+        }
+    }
+    rows
+}
 
 /// `table` (a generated run-time register table) lists exactly the registers of the
-/// definition `g`, with their addresses, reserved bits, access and role.
+/// definition `g`, with their addresses, reserved bits, access, role and fields; each
+/// register's fields and reserved bits cover its 64 bits once.
 fn assert_table_matches(g: &pmu_defs::model::Generation, table: &[RegInfo]) {
     let want: BTreeSet<TableRow> = (g.registers.iter())
         .map(|r| {
@@ -135,6 +156,7 @@ fn assert_table_matches(g: &pmu_defs::model::Generation, table: &[RegInfo]) {
                 r.reserved_mask,
                 access,
                 role.map(String::from),
+                definition_fields(r),
             )
         })
         .collect();
@@ -142,16 +164,74 @@ fn assert_table_matches(g: &pmu_defs::model::Generation, table: &[RegInfo]) {
         .map(|r| {
             let role = r.role.map(|x| x.as_str().to_string());
             let access = r.access.as_str().to_string();
+            let fields = (r.fields.iter())
+                .map(|f| {
+                    (
+                        f.name.to_string(),
+                        f.runs.iter().map(|r| (r.lsb, r.width)).collect(),
+                        f.access.as_str().to_string(),
+                        f.requires.map(String::from),
+                        f.instances.to_vec(),
+                    )
+                })
+                .collect();
             (
                 r.name.to_string(),
                 r.addresses.to_vec(),
                 r.reserved_mask,
                 access,
                 role,
+                fields,
             )
         })
         .collect();
     assert_eq!(have, want, "{}", g.id);
+    for r in table {
+        let mut covered = r.reserved_mask;
+        for f in r.fields {
+            assert_eq!(
+                covered & f.mask(),
+                0,
+                "{} {}: {} overlaps",
+                g.id,
+                r.name,
+                f.name
+            );
+            covered |= f.mask();
+        }
+        assert_eq!(
+            covered,
+            u64::MAX,
+            "{} {}: fields and reserved bits",
+            g.id,
+            r.name
+        );
+    }
+}
+
+/// A register value decodes field by field from the run-time table (no per-register code):
+/// what a tool prints for an MSR it has only the address of.
+#[test]
+fn a_register_decodes_from_its_field_table() {
+    let g = Generation::from_id("intel-v3").unwrap();
+    let sel = (g.registers().iter())
+        .find(|r| r.index_of(0x187).is_some())
+        .unwrap();
+    assert_eq!(sel.name, "IA32_PERFEVTSEL");
+    let text = sel.decoded(0x0043_412E | (1 << 40)).to_string();
+    assert!(
+        text.starts_with("IA32_PERFEVTSEL { EVENT_SELECT: 0x2e, UMASK: 0x41, USR: true, OS: true"),
+        "{text}"
+    );
+    assert!(text.ends_with("reserved: 0x10000000000 }"), "{text}");
+    let status = (g.registers().iter())
+        .find(|r| r.name == "IA32_PERF_GLOBAL_OVF_CTRL")
+        .unwrap();
+    assert_eq!(
+        status.decoded(3).to_string(),
+        "0x3",
+        "a write-only register is not decoded"
+    );
 }
 
 /// Every facility's run-time table lists its definition's registers (the tests crate compiles

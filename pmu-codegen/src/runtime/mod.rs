@@ -321,17 +321,12 @@ fn reg_info(krate: &TokenStream, module: &TokenStream, r: &Register) -> TokenStr
     let addrs = r.addresses.iter().map(|&a| lit_u32(a));
     let alias = r.alias_addresses.iter().map(|&a| lit_u32(a));
     let reserved = lit_u64(r.reserved_mask);
-    let (check, readable) = match r.access {
-        Access::ReadWrite => (quote!(rw), true),
-        Access::ReadOnly => (quote!(ro), true),
-        Access::WriteOnly => (quote!(wo), false),
-        Access::WriteOneToClear => (quote!(w1c), false),
-        Access::WriteOneToSet => (quote!(w1s), false),
-    };
-    let decode = if readable {
-        quote!(Some(#krate::arch::__access::decode::<#m::Instance>))
-    } else {
-        quote!(None)
+    let check = match r.access {
+        Access::ReadWrite => quote!(rw),
+        Access::ReadOnly => quote!(ro),
+        Access::WriteOnly => quote!(wo),
+        Access::WriteOneToClear => quote!(w1c),
+        Access::WriteOneToSet => quote!(w1s),
     };
     let role = opt(r.role, |role| {
         let v = format_ident!("{}", camel(pmu_defs::validate::register_role_word(role)));
@@ -345,7 +340,7 @@ fn reg_info(krate: &TokenStream, module: &TokenStream, r: &Register) -> TokenStr
             reserved_mask: #reserved,
             access: #krate::arch::__access::#check::<#m::Instance>(),
             role: #role,
-            decode: #decode,
+            fields: #m::FIELDS,
         }
     }
 }

@@ -601,7 +601,7 @@ pub const RESERVED_REGISTER: &[Reserved] = &[
         VALUE,
         "which field holds each event attribute (`event_on`)",
     ),
-    ("__WIDE", VALUE, "the fields `__check_field` checks"),
+    ("FIELDS", VALUE, "the table of the register's fields"),
     ("__check_counter", VALUE, "a compile-time check"),
     (
         "__check_field",

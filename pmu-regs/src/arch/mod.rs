@@ -44,7 +44,7 @@ mod spec;
 
 pub use crate::__generations::*;
 pub use programming::Arch;
-pub use registers::{Access, Decoded, InstanceName, RegInfo, Role};
+pub use registers::{Access, Decoded, FieldInfo, InstanceName, RegInfo, Role, Run};
 pub use spec::*;
 
 /// CPU vendor of a generation (and of a detected CPU).
@@ -245,7 +245,6 @@ impl core::error::Error for EncodeError {}
 pub mod __access {
     use super::Access;
     use crate::access::{Readable, Writable};
-    use core::fmt;
 
     /// Read-write.
     #[allow(clippy::extra_unused_type_parameters)] // the parameter is there for its bounds
@@ -271,14 +270,6 @@ pub mod __access {
     #[allow(clippy::extra_unused_type_parameters)]
     pub const fn w1s<M: Writable>() -> Access {
         Access::WriteOneToSet
-    }
-
-    /// Formats a value read from `M` with its generated `Debug`.
-    pub fn decode<M: Readable>(bits: u64, f: &mut fmt::Formatter<'_>) -> fmt::Result
-    where
-        M::Value: fmt::Debug,
-    {
-        fmt::Debug::fmt(&M::from_read(bits), f)
     }
 }
 

@@ -1,11 +1,105 @@
-//! What the run-time tables say about a register: its [`Access`], its [`Role`] in the PMU, and
-//! [`RegInfo`] with the names and decoding of its instances.
+//! What the run-time tables say about a register: its [`Access`], its [`Role`] in the PMU,
+//! [`RegInfo`] with the names and decoding of its instances, and [`FieldInfo`], its fields.
 
 use super::*;
 
+/// One run of a field's bits (`width` bits from register bit `lsb`), shared with the
+/// generator and the event encoder (`pmu_vocab::select`).
+pub use pmu_vocab::select::Run;
 /// How software may access a register, and what a register does in the PMU: the YAML's
 /// `access:` and `role:`, shared with the generator (`pmu_vocab`).
 pub use pmu_vocab::{Access, Role};
+
+/// One field of a register (one element of a field array: `EN0`, `EN1`, ...), as data: the
+/// table every generated register module holds as `FIELDS` and [`RegInfo::fields`] lists.
+/// The register's `Debug`, its builder's set-twice reports and the compile-time width checks
+/// read it; tools print and compare layouts from it without per-register code.
+///
+/// ```
+/// use pmu_regs::intel::v3::IA32_PERFEVTSEL;
+///
+/// let umask = IA32_PERFEVTSEL::FIELDS.iter().find(|f| f.name == "UMASK").unwrap();
+/// assert_eq!((umask.mask(), umask.width()), (0xFF00, 8));
+/// assert_eq!(umask.get(0x0043_412E), 0x41);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct FieldInfo {
+    /// The field's name in the definitions (`UMASK`; an array element's own name, `EN0`).
+    pub name: &'static str,
+    /// Its bits, low part of the value first (two runs for AMD's split event select).
+    pub runs: &'static [Run],
+    /// How software may access it.
+    pub access: Access,
+    /// The CPUID enumeration it needs to exist (`requires:` in the definitions), as the
+    /// manual states it; `None` when the register's presence is enough.
+    pub requires: Option<&'static str>,
+    /// The instances of the register family it is valid on (`instances:`, IN_TXCP on
+    /// counter 2 only); empty: every instance.
+    pub instances: &'static [u32],
+}
+
+impl FieldInfo {
+    /// A read-write field valid on every instance, with no enumeration of its own.
+    pub const fn new(name: &'static str, runs: &'static [Run]) -> Self {
+        FieldInfo {
+            name,
+            runs,
+            access: Access::ReadWrite,
+            requires: None,
+            instances: &[],
+        }
+    }
+
+    /// The same field with access `access`.
+    pub const fn access(self, access: Access) -> Self {
+        FieldInfo { access, ..self }
+    }
+
+    /// The same field, present only when `requires` (a CPUID enumeration) holds.
+    pub const fn requires(self, requires: &'static str) -> Self {
+        FieldInfo {
+            requires: Some(requires),
+            ..self
+        }
+    }
+
+    /// The same field, valid on `instances` of the family only.
+    pub const fn instances(self, instances: &'static [u32]) -> Self {
+        FieldInfo { instances, ..self }
+    }
+
+    /// Its width: the bits of all its runs.
+    pub const fn width(&self) -> u32 {
+        let (mut w, mut i) = (0, 0);
+        while i < self.runs.len() {
+            w += self.runs[i].width;
+            i += 1;
+        }
+        w
+    }
+
+    /// The register bits it covers.
+    pub const fn mask(&self) -> u64 {
+        let (mut m, mut i) = (0, 0);
+        while i < self.runs.len() {
+            m |= self.runs[i].mask();
+            i += 1;
+        }
+        m
+    }
+
+    /// Its value in the register value `bits`.
+    pub const fn get(&self, bits: u64) -> u64 {
+        let (mut v, mut at, mut i) = (0, 0, 0);
+        while i < self.runs.len() {
+            let r = self.runs[i];
+            v |= ((bits & r.mask()) >> r.lsb) << at;
+            at += r.width;
+            i += 1;
+        }
+        v
+    }
+}
 
 /// One register family of a generation: its MSRs and what they are.
 #[derive(Clone, Copy)]
@@ -23,9 +117,8 @@ pub struct RegInfo {
     pub access: Access,
     /// What the register does for the run-time layer (its YAML `role:`).
     pub role: Option<Role>,
-    /// Formats a value read from the register with its generated `Debug` (field by field);
-    /// `None` for write-only registers.
-    pub decode: Option<fn(u64, &mut fmt::Formatter<'_>) -> fmt::Result>,
+    /// Its fields, in bit order (each element of a field array on its own).
+    pub fields: &'static [FieldInfo],
 }
 
 impl RegInfo {
@@ -45,12 +138,10 @@ impl RegInfo {
         }
     }
 
-    /// A value of this register, displayed with its generated field-by-field `Debug`.
+    /// A value of this register, displayed field by field as its generated `Debug` shows it
+    /// (in hex when the register cannot be read).
     pub fn decoded(&self, bits: u64) -> Decoded {
-        Decoded {
-            bits,
-            decode: self.decode,
-        }
+        Decoded { bits, info: *self }
     }
 }
 
@@ -63,6 +154,7 @@ impl fmt::Debug for RegInfo {
             .field("reserved_mask", &format_args!("{:#x}", self.reserved_mask))
             .field("access", &self.access)
             .field("role", &self.role)
+            .field("fields", &self.fields.len())
             .finish()
     }
 }
@@ -87,14 +179,17 @@ impl fmt::Display for InstanceName {
 #[derive(Clone, Copy)]
 pub struct Decoded {
     pub(super) bits: u64,
-    pub(super) decode: Option<fn(u64, &mut fmt::Formatter<'_>) -> fmt::Result>,
+    pub(super) info: RegInfo,
 }
 
 impl fmt::Display for Decoded {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.decode {
-            Some(d) => d(self.bits, f),
-            None => write!(f, "{:#x}", self.bits),
+        let r = &self.info;
+        match r.access {
+            Access::ReadWrite | Access::ReadOnly => {
+                crate::field::debug(f, r.name, r.fields, self.bits, r.reserved_mask)
+            }
+            _ => write!(f, "{:#x}", self.bits),
         }
     }
 }
