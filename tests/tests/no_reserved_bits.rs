@@ -241,6 +241,8 @@ impl ArchVisitor for Run {
             counters,
             full_width_writes: s.full_width,
             facilities: Default::default(),
+            inert_gp: 0,
+            inert_fixed: 0,
         });
         let cpu = s.cpus - 1;
         let mut pmu = Pmu::<A, _>::with_counters(mock.cpu(cpu), counters)

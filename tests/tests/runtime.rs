@@ -356,6 +356,8 @@ fn mock_counters_beyond_the_configuration_do_not_exist() {
         counters,
         full_width_writes: false,
         facilities: Default::default(),
+        inert_gp: 0,
+        inert_fixed: 0,
     });
     let mut cpu = mock.cpu(0);
     assert!(cpu.read_raw(intel::v4::IA32_PMC::address::<3>()).is_ok());

@@ -25,6 +25,9 @@
 //!   and applies Freeze_PerfMon_On_PMI (version 2-3: clears the global control; version 4 and
 //!   later: sets CTR_FRZ).
 //!
+//! A counter can be made inert ([`MockConfig::with_inert_counters`]): it reads 0 and drops
+//! writes, as in the guest of a hypervisor that stubs the counter MSRs.
+//!
 //! Stricter than hardware in one place: a plain IA32_PMCx write with bits above the counter
 //! width faults, where the processor ignores EDX.
 //!
@@ -53,6 +56,11 @@ pub struct MockConfig {
     /// Facilities whose registers exist (AMD IBS, RAPL, ...; see
     /// [`detect::facilities`](crate::detect::facilities)); their MSRs fault without.
     pub facilities: Facilities,
+    /// Counters that exist but do not count, as some hypervisors offer them: they read 0 and
+    /// drop writes, without a fault (bit n = general-purpose counter n).
+    pub inert_gp: u32,
+    /// The same for fixed counters (bit n = fixed counter n).
+    pub inert_fixed: u32,
 }
 
 impl MockConfig {
@@ -63,6 +71,8 @@ impl MockConfig {
             counters: CounterSet::full::<A>(),
             full_width_writes: false,
             facilities: Facilities::default(),
+            inert_gp: 0,
+            inert_fixed: 0,
         }
     }
 
@@ -73,6 +83,25 @@ impl MockConfig {
             counters: info.counters,
             full_width_writes: false,
             facilities: Facilities::default(),
+            inert_gp: 0,
+            inert_fixed: 0,
+        }
+    }
+
+    /// With these counters inert (see [`MockConfig::inert_gp`]): the guest of a hypervisor
+    /// that stubs the counter MSRs instead of faulting.
+    pub fn with_inert_counters(mut self, gp: u32, fixed: u32) -> Self {
+        self.inert_gp = gp;
+        self.inert_fixed = fixed;
+        self
+    }
+
+    /// Whether `counter` is inert.
+    fn inert(&self, counter: Option<Counter>) -> bool {
+        match counter {
+            Some(Counter::Gp(n)) => n < 32 && self.inert_gp & (1 << n) != 0,
+            Some(Counter::Fixed(n)) => n < 32 && self.inert_fixed & (1 << n) != 0,
+            None => false,
         }
     }
 
@@ -609,6 +638,7 @@ impl<A: Arch> RawMsr for MockCpu<A> {
                 }
                 v
             }
+            _ if cfg.inert(found.counter) => 0,
             _ => {
                 let v = get(Some(found.storage));
                 match found.counter {
@@ -674,6 +704,9 @@ impl<A: Arch> RawMsr for MockCpu<A> {
         };
         let status = A::global_status();
         st.writes += 1;
+        if st.cfg.inert(found.counter) {
+            return Ok(());
+        }
         let c = &mut st.cpus[cpu];
         match reg.role {
             Some(Role::GlobalStatusReset) => {

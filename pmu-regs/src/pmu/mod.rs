@@ -37,7 +37,10 @@ use core::fmt;
 use core::marker::PhantomData;
 
 mod control;
+mod probe;
 mod program;
+
+pub use probe::{CounterProbe, Presence, Probe, ProbeFailure};
 
 /// Something that describes an event: an [`EventDesc`], or a generated `ArchEvent` or model
 /// `events::Event` (the generator implements it for every generation's events, so a generation
