@@ -10,6 +10,8 @@
 //!   tables (`Event::from_name`, `Generation::with_event`).
 //! * [`select`]: which field of an event select holds each event attribute, and the one
 //!   function that writes an event's attributes into it (generated code, run time, encoder).
+//! * [`perf`]: how Linux perf spells an event (terms, perf's own spellings) and the parser of
+//!   what a user types (a name with modifiers, a perf string, a raw config).
 
 #![no_std]
 #![forbid(unsafe_code)]
@@ -17,6 +19,7 @@
 
 pub mod access;
 pub mod hash;
+pub mod perf;
 pub mod record;
 pub mod role;
 pub mod select;

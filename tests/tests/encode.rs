@@ -244,6 +244,36 @@ fn auxiliary_msr_terms() {
     assert_eq!(e.alternatives[0].value, e.value - 0xB7 + 0xBB);
 }
 
+/// `ldlat=N` and `offcore_rsp=N` replace the value of the event's own auxiliary MSR; an event
+/// without that MSR, or a value with a reserved bit of it, is refused.
+#[test]
+fn aux_modifiers_replace_the_events_own_msr_value() {
+    let e = enc(SKLF, "MEM_TRANS_RETIRED.LOAD_LATENCY_GT_4:ldlat=128");
+    assert_eq!(e.perf, "cpu/event=0xcd,umask=1,ldlat=0x80/");
+    assert_eq!((e.aux[0].index, e.aux[0].value), (0x3F6, 0x80));
+    let e = enc(
+        SKLF,
+        "OFFCORE_RESPONSE.DEMAND_DATA_RD.L3_MISS.ANY_SNOOP:offcore_rsp=0x10001:u",
+    );
+    assert_eq!(e.perf, "cpu/event=0xb7,umask=1,offcore_rsp=0x10001/u");
+    let refuse = |spec: &str| {
+        let req = Request::parse(spec).unwrap();
+        encoder().encode(SKLF, &req).unwrap_err().to_string()
+    };
+    let wrong_event = refuse("LONGEST_LAT_CACHE.MISS:ldlat=4");
+    assert!(
+        wrong_event.contains("programs no ldlat MSR"),
+        "{wrong_event}"
+    );
+    let wrong_msr = refuse("MEM_TRANS_RETIRED.LOAD_LATENCY_GT_4:offcore_rsp=1");
+    assert!(
+        wrong_msr.contains("programs no offcore_rsp MSR"),
+        "{wrong_msr}"
+    );
+    let twice = refuse("MEM_TRANS_RETIRED.LOAD_LATENCY_GT_4:ldlat=4:ldlat=8");
+    assert!(twice.contains("`ldlat` is given more than once"), "{twice}");
+}
+
 #[test]
 fn umask2_is_folded_into_umask() {
     // perf: lunarlake/pipeline.json BR_INST_RETIRED.COND, "UMask": "0x111", Unit cpu_core.

@@ -42,7 +42,11 @@ fn counters_that_hold_their_values_are_real_and_keep_them() {
     // Nothing was programmed: every event select and the fixed control are still zero.
     for n in 0..gp {
         let select = IntelV4::gp_select(n).unwrap();
-        assert_eq!(mock.peek(0, select), Some(0), "IA32_PERFEVTSEL{n} was written");
+        assert_eq!(
+            mock.peek(0, select),
+            Some(0),
+            "IA32_PERFEVTSEL{n} was written"
+        );
     }
     assert_eq!(mock.peek(0, IntelV4::fixed_ctrl().unwrap()), Some(0));
 }

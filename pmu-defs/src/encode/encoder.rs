@@ -295,6 +295,7 @@ impl<'m> Encoder<'m> {
     /// Encodes a request for a generation already looked up.
     pub fn encode_in(&self, g: &'m Generation, req: &Request) -> Result<Encoding, Error> {
         let (def, mods) = self.resolve(g, req)?;
+        let def = with_aux_modifiers(g, def, &mods)?;
         let placement = place(g, &def, req.counter)?;
         let mods = &mods;
         let mut notes = Vec::new();
@@ -434,8 +435,12 @@ impl<'m> Encoder<'m> {
         req: &Request,
     ) -> Result<(EventDef, Modifiers), Error> {
         if let Some(spec) = &req.spec {
+            // The whole text, then up to its third and second colon: Intel's names have at
+            // most two (`OFFCORE_RESPONSE:request=X:response=Y`), so a bounded number of
+            // tries keeps this linear in the text.
+            let colons: Vec<usize> = spec.match_indices(':').map(|(i, _)| i).take(3).collect();
             let cuts = std::iter::once(spec.len())
-                .chain(spec.rmatch_indices(':').map(|(i, _)| i))
+                .chain(colons.into_iter().rev())
                 .filter(|&i| i > req.event.len());
             for cut in cuts {
                 if let Some(e) = self.find_event(g, spec[..cut].trim()) {
@@ -702,4 +707,45 @@ impl<'m> Encoder<'m> {
             notes: Vec::new(),
         })
     }
+}
+
+/// `def` with the auxiliary-MSR value the modifiers `ldlat=N` / `offcore_rsp=N` give, which
+/// must be the event's own auxiliary MSR and fit its register.
+fn with_aux_modifiers(
+    g: &Generation,
+    mut def: EventDef,
+    mods: &Modifiers,
+) -> Result<EventDef, Error> {
+    for (given, term) in [
+        (mods.ldlat, Term::Ldlat),
+        (mods.offcore_rsp, Term::OffcoreRsp),
+    ] {
+        let Some(value) = given else { continue };
+        let refuse = |reason: String| Error::BadModifierValue {
+            modifier: term.key().into(),
+            value: format!("{value:#x}"),
+            reason,
+        };
+        let index = match def.msr {
+            Some((index, _)) if Term::for_msr(index) == Some(term) => index,
+            _ => {
+                return Err(refuse(format!(
+                    "{} programs no {} MSR; the events that do say so in `pmu list`",
+                    def.name,
+                    term.key()
+                )));
+            }
+        };
+        if let Some(r) = g.registers.iter().find(|r| r.has_address(index))
+            && value & r.reserved_mask != 0
+        {
+            return Err(refuse(format!(
+                "sets bits {:#x}, reserved in {}",
+                value & r.reserved_mask,
+                r.name
+            )));
+        }
+        def.msr = Some((index, value));
+    }
+    Ok(def)
 }

@@ -148,7 +148,7 @@ mod tests {
         assert_eq!(
             e.to_string(),
             "invalid event attribute: unknown modifier `kernal` (did you mean `k`?); \
-             modifiers are u, k, edge, inv, cmask=N, any, eq, int, en"
+             modifiers are u, k, edge, inv, cmask=N, any, eq, int, en, ldlat=N, offcore_rsp=N"
         );
         let e = Modifiers::parse("u=2").unwrap_err();
         assert_eq!(

@@ -47,7 +47,6 @@
 //!   allows, which is what an encoding without `u`/`k` gives (USR and OS both set).
 //!   IA32_PERFEVTSEL.INT and EN have no perf term: the kernel sets them itself.
 
-use serde::Serialize;
 use std::fmt;
 
 /// Formats like jevents.py's `llx()`: 0 to 9 in decimal, larger values as `0x` + lowercase
@@ -60,11 +59,7 @@ use std::fmt;
 /// assert_eq!(llx(0x2e), "0x2e");
 /// ```
 pub fn llx(v: u64) -> String {
-    if v < 10 {
-        v.to_string()
-    } else {
-        format!("{v:#x}")
-    }
+    pmu_vocab::perf::Llx(v).to_string()
 }
 
 /// An auxiliary-MSR value as printed here: always `0x` + lowercase hex.
@@ -72,85 +67,9 @@ pub fn msr_value(v: u64) -> String {
     format!("{v:#x}")
 }
 
-/// A perf event term, in perf's order (the derived `Ord` is jevents' term order).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Term {
-    /// `event=`.
-    Event,
-    /// `any=` (AnyThread).
-    Any,
-    /// `cmask=`.
-    Cmask,
-    /// `edge=`.
-    Edge,
-    /// `eq=` (ours: see the module documentation).
-    Eq,
-    /// `inv=`.
-    Inv,
-    /// `umask=` (UMASK2 folded in above UMASK).
-    Umask,
-    /// `offcore_rsp=` (MSR_OFFCORE_RSP_x).
-    OffcoreRsp,
-    /// `ldlat=` (MSR_PEBS_LD_LAT_THRESHOLD).
-    Ldlat,
-    /// `frontend=` (MSR_PEBS_FRONTEND).
-    Frontend,
-}
-
-impl Term {
-    /// The term's name as perf writes it (without `=`).
-    pub fn key(self) -> &'static str {
-        match self {
-            Term::Event => "event",
-            Term::Any => "any",
-            Term::Cmask => "cmask",
-            Term::Edge => "edge",
-            Term::Eq => "eq",
-            Term::Inv => "inv",
-            Term::Umask => "umask",
-            Term::OffcoreRsp => "offcore_rsp",
-            Term::Ldlat => "ldlat",
-            Term::Frontend => "frontend",
-        }
-    }
-
-    /// The term perf uses for an auxiliary MSR (jevents `lookup_msr()`), if it has one.
-    pub fn for_msr(index: u32) -> Option<Term> {
-        match index {
-            0x1A6 | 0x1A7 => Some(Term::OffcoreRsp),
-            0x3F6 => Some(Term::Ldlat),
-            0x3F7 => Some(Term::Frontend),
-            _ => None,
-        }
-    }
-}
-
-/// The events jevents.py spells with a fixed string instead of their JSON encoding
-/// (`real_event()`), without the `period=` term. Keys are lowercase, as jevents compares.
-const JEVENTS_REAL_EVENT: &[(&str, &[(Term, &str)])] = &[
-    ("inst_retired.any", &[(Term::Event, "0xc0")]),
-    ("inst_retired.any_p", &[(Term::Event, "0xc0")]),
-    (
-        "cpu_clk_unhalted.ref",
-        &[(Term::Event, "0x0"), (Term::Umask, "0x03")],
-    ),
-    ("cpu_clk_unhalted.thread", &[(Term::Event, "0x3c")]),
-    ("cpu_clk_unhalted.core", &[(Term::Event, "0x3c")]),
-    (
-        "cpu_clk_unhalted.thread_any",
-        &[(Term::Event, "0x3c"), (Term::Any, "1")],
-    ),
-];
-
-/// perf's fixed spelling of an event, when jevents.py has one (see the module docs).
-pub fn real_event(name: &str) -> Option<&'static [(Term, &'static str)]> {
-    let lower = name.to_ascii_lowercase();
-    JEVENTS_REAL_EVENT
-        .iter()
-        .find(|(n, _)| *n == lower)
-        .map(|(_, t)| *t)
-}
+/// The terms, perf's own spellings of six events and the PMU names, shared with the run-time
+/// resolver (`pmu_regs::perf`) so the two cannot drift apart.
+pub use pmu_vocab::perf::{Term, pmu_for_core_role, real_event};
 
 /// A perf event string under construction: PMU name, ordered terms, modifiers.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -244,17 +163,6 @@ pub fn perf_name(name: &str) -> Option<String> {
     let rest = name.strip_prefix("OFFCORE_RESPONSE:request=")?;
     let (request, response) = rest.split_once(":response=")?;
     Some(format!("OFFCORE_RESPONSE.{request}.{response}"))
-}
-
-/// The perf PMU name for a core with the given role in Intel's mapfile.csv
-/// (`Core Role Name`: `Core`, `Atom`, `LowPower_Atom`; empty on non-hybrid parts).
-pub fn pmu_for_core_role(role: &str) -> &'static str {
-    match role.to_ascii_lowercase().as_str() {
-        "" => "cpu",
-        "core" => "cpu_core",
-        "lowpower_atom" => "cpu_lowpower",
-        _ => "cpu_atom",
-    }
 }
 
 #[cfg(test)]

@@ -2,6 +2,7 @@
 //! [`Counter`] it names and the [`Modifiers`] it sets.
 
 use super::*;
+use pmu_vocab::perf;
 
 // ---------------------------------------------------------------------------------------
 // Requests
@@ -66,23 +67,12 @@ impl FromStr for Counter {
     }
 }
 
-pub(super) const MODIFIER_LIST: &str = "u, k, edge, inv, cmask=N, any, eq, int, en";
-
-/// Modifier names and aliases (first of each group is canonical).
-pub(super) const MODIFIERS: &[(&str, &[&str])] = &[
-    ("u", &["usr", "user"]),
-    ("k", &["os", "kernel"]),
-    ("edge", &["e"]),
-    ("inv", &["i"]),
-    ("cmask", &["c"]),
-    ("any", &["t"]),
-    ("eq", &[]),
-    ("int", &["pmi"]),
-    ("en", &[]),
-];
+pub(super) const MODIFIER_LIST: &str =
+    "u, k, edge, inv, cmask=N, any, eq, int, en, ldlat=N, offcore_rsp=N";
 
 /// Modifiers of a request; `None` means "not given" (the event's own value, or the
-/// default).
+/// default). Parsed by the parser the run-time resolver uses too
+/// (`pmu_vocab::perf::Modifiers`), so the two accept the same text.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Modifiers {
     /// Count at privilege levels 1-3.
@@ -103,10 +93,14 @@ pub struct Modifiers {
     pub int: Option<bool>,
     /// Enable.
     pub en: Option<bool>,
+    /// The load-latency threshold (MSR_PEBS_LD_LAT_THRESHOLD), for an event that uses it.
+    pub ldlat: Option<u64>,
+    /// The off-core response value (MSR_OFFCORE_RSP_x), for an event that uses it.
+    pub offcore_rsp: Option<u64>,
 }
 
 impl Modifiers {
-    /// Parses a list such as `u,k,cmask=2` or `u:k:cmask=2`.
+    /// Parses a list such as `u,k,cmask=2` or `u:k:cmask=2`, stopping at the first problem.
     ///
     /// ```
     /// use pmu_defs::encode::Modifiers;
@@ -128,73 +122,13 @@ impl Modifiers {
 
     /// Adds one modifier (`u`, `cmask=2`, `inv=0`, ...).
     pub fn add(&mut self, term: &str) -> Result<(), Error> {
-        let (name, value) = match term.split_once('=') {
-            Some((n, v)) => (n.trim(), Some(v.trim())),
-            None => (term.trim(), None),
-        };
-        let lower = name.to_ascii_lowercase();
-        let canonical = MODIFIERS
-            .iter()
-            .find(|(c, aliases)| *c == lower || aliases.contains(&lower.as_str()))
-            .map(|(c, _)| *c)
-            .ok_or_else(|| Error::UnknownModifier {
-                modifier: name.to_string(),
-                suggestion: did_you_mean(
-                    &lower,
-                    MODIFIERS
-                        .iter()
-                        .flat_map(|(c, a)| std::iter::once(*c).chain(a.iter().copied())),
-                )
-                .map(|s| {
-                    MODIFIERS
-                        .iter()
-                        .find(|(c, a)| *c == s || a.contains(&s))
-                        .map_or(s, |(c, _)| *c)
-                }),
-            })?;
-        let flag = |value: Option<&str>| -> Result<bool, Error> {
-            match value {
-                None => Ok(true),
-                Some(v) => match parse_number(v) {
-                    Some(0) => Ok(false),
-                    Some(1) => Ok(true),
-                    _ => Err(Error::BadModifierValue {
-                        modifier: canonical.to_string(),
-                        value: v.to_string(),
-                        reason: "a flag takes 0 or 1".into(),
-                    }),
-                },
+        let mut shared = self.shared();
+        match shared.add(term, 0) {
+            Ok(()) => {
+                *self = Modifiers::from_shared(shared);
+                Ok(())
             }
-        };
-        fn put<T>(slot: &mut Option<T>, v: T, name: &'static str) -> Result<(), Error> {
-            if slot.is_some() {
-                return Err(Error::ModifierTwice { modifier: name });
-            }
-            *slot = Some(v);
-            Ok(())
-        }
-        match canonical {
-            "u" => put(&mut self.usr, flag(value)?, "u"),
-            "k" => put(&mut self.os, flag(value)?, "k"),
-            "edge" => put(&mut self.edge, flag(value)?, "edge"),
-            "inv" => put(&mut self.inv, flag(value)?, "inv"),
-            "any" => put(&mut self.any, flag(value)?, "any"),
-            "eq" => put(&mut self.eq, flag(value)?, "eq"),
-            "int" => put(&mut self.int, flag(value)?, "int"),
-            "en" => put(&mut self.en, flag(value)?, "en"),
-            _ => {
-                let v = value.ok_or_else(|| Error::BadModifierValue {
-                    modifier: "cmask".into(),
-                    value: String::new(),
-                    reason: "needs a value: cmask=N".into(),
-                })?;
-                let n = parse_number(v).ok_or_else(|| Error::BadModifierValue {
-                    modifier: "cmask".into(),
-                    value: v.to_string(),
-                    reason: "not a number (write decimal or 0x hex)".into(),
-                })?;
-                put(&mut self.cmask, n, "cmask")
-            }
+            Err(e) => Err(modifier_error(term, e.kind)),
         }
     }
 
@@ -202,21 +136,77 @@ impl Modifiers {
     pub fn is_empty(&self) -> bool {
         *self == Modifiers::default()
     }
+
+    /// The same modifiers, as the shared parser holds them.
+    pub fn shared(&self) -> perf::Modifiers {
+        perf::Modifiers {
+            usr: self.usr,
+            os: self.os,
+            edge: self.edge,
+            inv: self.inv,
+            cmask: self.cmask,
+            any: self.any,
+            eq: self.eq,
+            int: self.int,
+            en: self.en,
+            ldlat: self.ldlat,
+            offcore_rsp: self.offcore_rsp,
+        }
+    }
+
+    /// Modifiers the shared parser read.
+    pub fn from_shared(m: perf::Modifiers) -> Self {
+        Modifiers {
+            usr: m.usr,
+            os: m.os,
+            edge: m.edge,
+            inv: m.inv,
+            cmask: m.cmask,
+            any: m.any,
+            eq: m.eq,
+            int: m.int,
+            en: m.en,
+            ldlat: m.ldlat,
+            offcore_rsp: m.offcore_rsp,
+        }
+    }
+}
+
+/// The error for the modifier `term`, which the shared parser refused for `kind`.
+fn modifier_error(term: &str, kind: perf::ErrorKind) -> Error {
+    use perf::{ErrorKind as K, Modifier};
+    let (name, value) = match term.split_once('=') {
+        Some((n, v)) => (n.trim(), v.trim()),
+        None => (term.trim(), ""),
+    };
+    let canonical: &str = Modifier::from_name(name).map_or(name, |m| m.key());
+    let bad = |reason: String| Error::BadModifierValue {
+        modifier: canonical.to_string(),
+        value: value.to_string(),
+        reason,
+    };
+    match kind {
+        K::UnknownModifier => Error::UnknownModifier {
+            modifier: name.to_string(),
+            suggestion: did_you_mean(&name.to_ascii_lowercase(), Modifier::spellings())
+                .and_then(Modifier::from_name)
+                .map(Modifier::key),
+        },
+        K::ModifierTwice => Error::ModifierTwice {
+            modifier: Modifier::from_name(name).map_or("a modifier", Modifier::key),
+        },
+        K::FlagValue => bad("a flag takes 0 or 1".into()),
+        K::NeedsValue => bad(format!("needs a value: {canonical}=N")),
+        K::BadNumber => bad("not a number (write decimal or 0x hex)".into()),
+        other => Error::BadRequest {
+            reason: format!("`{term}`: {}", perf::SyntaxError { at: 0, kind: other }),
+        },
+    }
 }
 
 /// Parses decimal, `0x` hex or `0b` binary, with `_` separators.
 pub fn parse_number(s: &str) -> Option<u64> {
-    let s = s.trim().replace('_', "");
-    let lower = s.to_ascii_lowercase();
-    if let Some(h) = lower.strip_prefix("0x") {
-        u64::from_str_radix(h, 16).ok()
-    } else if let Some(b) = lower.strip_prefix("0b") {
-        u64::from_str_radix(b, 2).ok()
-    } else if !lower.is_empty() && lower.bytes().all(|b| b.is_ascii_digit()) {
-        lower.parse().ok()
-    } else {
-        None
-    }
+    perf::parse_number(s)
 }
 
 /// What to encode: an event (by name or raw terms), modifiers, and optionally the counter.
