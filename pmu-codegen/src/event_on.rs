@@ -91,7 +91,8 @@ impl Cx<'_> {
             }
             /// Which field of this register holds each event attribute: the data the one
             /// placement function (`pmu_regs::__private::place`) works from.
-            const __SELECT: #krate::__private::SelectSpec = #krate::__private::SelectSpec {
+            #[doc(hidden)]
+            pub const __SELECT: #krate::__private::SelectSpec = #krate::__private::SelectSpec {
                 register: #name_str,
                 instances: INSTANCES,
                 layout: #krate::__private::SelectLayout { fields: [#(#layout),*] },

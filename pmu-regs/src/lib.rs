@@ -27,7 +27,8 @@
 //!   hardware-like mock (feature `mock`);
 //! - [`detect`]: the PMU generation and counters of a CPU, from CPUID;
 //! - [`arch`]: one type per generation, the runtime view of a generated module;
-//! - [`pmu`]: counter programming (events, fixed counters, freeze, overflow status).
+//! - [`pmu`]: counter programming (events, fixed counters, freeze, overflow status);
+//! - [`perf`]: an event name or perf string to `perf_event_attr` fields, at run time.
 
 #![no_std]
 // `unsafe` is allowed in exactly one place: the rdmsr/wrmsr boundary of the ring-0 backend
@@ -49,6 +50,7 @@ pub mod detect;
 mod event;
 mod field;
 mod lookup;
+pub mod perf;
 mod place;
 pub mod pmu;
 #[rustfmt::skip]

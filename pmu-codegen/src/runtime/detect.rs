@@ -53,6 +53,8 @@ pub(super) fn model_specs(krate: &TokenStream, model: &Model, gens: &[&Generatio
         let vendor = format_ident!("{}", camel(&format!("{:?}", g.vendor)));
         let ancestors = &g.ancestors;
         let cpus = cpu_models(krate, g);
+        let role = g.cpus.iter().find_map(|c| c.core_role.as_deref());
+        let perf_pmu = role.map_or("cpu", pmu_vocab::perf::pmu_for_core_role);
         quote! {
             #krate::arch::ModelSpec {
                 id: #id,
@@ -60,6 +62,7 @@ pub(super) fn model_specs(krate: &TokenStream, model: &Model, gens: &[&Generatio
                 vendor: #krate::arch::Vendor::#vendor,
                 ancestors: &[#(#ancestors),*],
                 cpus: &[#(#cpus),*],
+                perf_pmu: #perf_pmu,
             },
         }
     });

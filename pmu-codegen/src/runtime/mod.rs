@@ -115,6 +115,16 @@ pub fn marker(
             ) -> Result<u64, #krate::arch::EncodeError> {
                 Ok(#select::try_event_on_raw(n, event)?.try_build()?.bits())
             }
+            #[inline]
+            fn place_event(
+                n: u32,
+                event: &#krate::EventDesc,
+            ) -> Result<u64, #krate::PlacementError> {
+                match #krate::__private::place(&#select::__SELECT, n, event) {
+                    Ok(e) => Ok(e.bits),
+                    Err(e) => Err(e),
+                }
+            }
         }
     }
 }

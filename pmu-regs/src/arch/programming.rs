@@ -58,6 +58,12 @@ pub trait Arch: Copy + Default + fmt::Debug + Send + Sync + 'static {
     /// manual's constraints.
     fn select_event(n: u32, event: &EventDesc) -> Result<u64, EncodeError>;
 
+    /// The event-select bits of `event` on counter `n` (no USR/OS/INT/EN) with the placement
+    /// checks of [`Arch::select_event`] but not the manual's constraints on field
+    /// combinations: for an event a vendor defines with such a combination (Intel's
+    /// `UOPS_EXECUTED.CORE_CYCLES_NONE` sets INV without CMASK), which perf opens as defined.
+    fn place_event(n: u32, event: &EventDesc) -> Result<u64, PlacementError>;
+
     /// The event-select value counting `event` on counter `n` with `filter`, enabled.
     fn encode_select(n: u32, event: &EventDesc, filter: Filter) -> Result<u64, EncodeError> {
         let g = Self::SPEC.general;

@@ -354,6 +354,9 @@ pub struct ModelSpec {
     pub ancestors: &'static [&'static str],
     /// `cpus:`: the CPUs it describes.
     pub cpus: &'static [CpuModel],
+    /// The Linux perf PMU its events are opened on: `cpu`, or on hybrid parts the PMU of its
+    /// core type (`cpu_core`, `cpu_atom`, `cpu_lowpower`; from Intel's mapfile core role).
+    pub perf_pmu: &'static str,
 }
 
 /// How detection recognises a generation (`detect:` and `cpus:`).

@@ -104,8 +104,17 @@ impl<E> Probe<E> {
 }
 
 impl<A: Arch, B: RawMsr> Pmu<A, B> {
-    /// Checks that each counter this PMU uses holds what is written to it; see the
-    /// [module](self) docs. Counters this object has enabled count as busy.
+    /// Is the PMU real? Checks that each counter this PMU uses holds what is written to it,
+    /// as Linux's `check_hw_exists()` does: in a virtual machine CPUID may advertise counters
+    /// whose MSRs fault, or that read 0 and drop writes.
+    ///
+    /// For each counter its control is read first, and a counter some other software (or this
+    /// object) has enabled is left alone ([`CounterProbe::busy`]); otherwise its value is
+    /// read, a test value written and read back, and the old value written back. No event
+    /// select or control register is written, so no counter is left programmed. With the
+    /// ring-0 backend a counter MSR that does not exist raises #GP in the caller: probe with a
+    /// backend that turns the fault into an error (an exception-table-safe `rdmsr`, or
+    /// `/dev/cpu/N/msr`, which reports it as `EIO`).
     ///
     /// ```
     /// # #[cfg(feature = "mock")] {
