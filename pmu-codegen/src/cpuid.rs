@@ -72,7 +72,7 @@ fn cpuid_leaf(krate: &TokenStream, c: &CpuidLeaf) -> TokenStream {
         let tname = ident(&names::cpuid_register_type(&reg.register));
         let member = format_ident!("{}", reg.register);
         members.push((member, tname.clone(), reg.register.clone()));
-        types.push(output_register(krate, c, reg, &input));
+        types.push(output_register(c, reg, &input));
     }
     let fields = members.iter().map(|(m, t, _)| quote! { pub #m: #t });
     let all = ["eax", "ebx", "ecx", "edx"];
@@ -98,6 +98,7 @@ fn cpuid_leaf(krate: &TokenStream, c: &CpuidLeaf) -> TokenStream {
         pub mod #name {
             /// CPUID input EAX.
             pub const LEAF: u32 = #leaf;
+            use #krate::__private::field;
             /// CPUID input ECX, for leaves with subleaves.
             pub const SUBLEAF: Option<u32> = #subleaf;
             #(#types)*
@@ -118,17 +119,13 @@ fn cpuid_leaf(krate: &TokenStream, c: &CpuidLeaf) -> TokenStream {
 
 /// The read-only value type of one output register of leaf `c` (CPUID input `input`), with
 /// the enums of its fields' named values.
-fn output_register(
-    krate: &TokenStream,
-    c: &CpuidLeaf,
-    reg: &CpuidRegister,
-    input: &str,
-) -> TokenStream {
+fn output_register(c: &CpuidLeaf, reg: &CpuidRegister, input: &str) -> TokenStream {
     let tname = ident(&names::cpuid_register_type(&reg.register));
     let reserved = lit_u32(reg.reserved_mask);
     let mut getters = Vec::new();
-    let mut dbg = Vec::new();
+    let mut infos = Vec::new();
     let mut enums = Vec::new();
+    let field = quote!(field);
     for f in &reg.fields {
         let vt = value_type(f.width);
         let enum_ident =
@@ -142,8 +139,10 @@ fn output_register(
             enums.push(value_enum(en, f, &edoc, None));
         }
         for e in elems(f) {
-            let ex = e.extract_inline();
-            let exb = e.extract_bare_inline();
+            // The field's value, read through its `FIELDS` entry (no arithmetic here).
+            let i = infos.len();
+            infos.push(super::value::field_info(&field, f, &e));
+            let exb = quote!(Self::FIELDS[#i].get(self.0));
             let fdoc = format!(
                 "{}\n\n{}\\[{}\\]{}, {} bit{}.",
                 escape_doc(f.doc.trim_end()),
@@ -165,9 +164,9 @@ fn output_register(
                     }),
                     _ => {
                         let body = if f.width == 1 {
-                            quote!(#ex != 0)
+                            quote!(#exb != 0)
                         } else {
-                            quote!(#ex as #vt)
+                            quote!(#exb as #vt)
                         };
                         getters.push(quote! {
                             #[doc = #fdoc]
@@ -176,9 +175,6 @@ fn output_register(
                     }
                 }
             }
-            let ename = &e.name;
-            let one_bit = f.width == 1;
-            dbg.push(quote! { (#ename, #one_bit, #exb) });
         }
     }
     let tdoc = format!(
@@ -188,7 +184,7 @@ fn output_register(
     );
     let dname = format!("{}.{}", c.name, reg.register.to_uppercase());
     // CPUID outputs show no reserved bits (they are what the processor returned).
-    let debug_body = quote! { #krate::__private::debug_value(f, #dname, &[#(#dbg),*], 0) };
+    let debug_body = quote! { #field::debug(f, #dname, Self::FIELDS, self.0, 0) };
     quote! {
         #(#enums)*
         #[doc = #tdoc]
@@ -197,6 +193,9 @@ fn output_register(
         impl #tname {
             /// Bits no field covers.
             pub const RESERVED_MASK: u32 = #reserved;
+            /// Every field (each element of a field array), in bit order: what the getters
+            /// and `Debug` read.
+            pub const FIELDS: &'static [#field::Info] = &[#(#infos),*];
             /// The register as returned by `cpuid`.
             pub const fn from_raw(bits: u32) -> Self { Self(bits as u64) }
             /// The raw register.

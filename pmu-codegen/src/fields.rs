@@ -63,32 +63,6 @@ impl Elem {
             .iter()
             .fold(0, |m, &(lsb, w)| m | (max_of(w) << lsb))
     }
-
-    /// Expression reading the logical value as u64 from `self.0`, parenthesised, written out
-    /// (a CPUID leaf's value, which has no tock-registers constants).
-    pub(super) fn extract_inline(&self) -> TokenStream {
-        let bare = self.extract_bare_inline();
-        quote! { (#bare) }
-    }
-
-    /// The same without outer parentheses, for `let` values and arguments.
-    pub(super) fn extract_bare_inline(&self) -> TokenStream {
-        let mut terms = Vec::new();
-        let mut produced = 0;
-        for &(lsb, w) in &self.parts {
-            let m = lit_u64(max_of(w));
-            let term = if self.parts.len() == 1 {
-                quote! { (self.0 >> #lsb) & #m }
-            } else if produced == 0 {
-                quote! { ((self.0 >> #lsb) & #m) }
-            } else {
-                quote! { (((self.0 >> #lsb) & #m) << #produced) }
-            };
-            terms.push(term);
-            produced += w;
-        }
-        quote! { #(#terms)|* }
-    }
 }
 
 /// Tock field names for an element ([`names::tock_names`]: `_LO`/`_HI` for two parts), with

@@ -160,7 +160,7 @@ impl Cx<'_> {
     ) {
         let c = ElemCode::new(r, f, e, edoc);
         let exb = e.get();
-        p.infos.push(field_info(f, e));
+        p.infos.push(field_info(&quote!(field), f, e));
         let deprecated = super::restrictions::deprecated_attr(f);
         for (kind, name) in names::element_methods(r, f, &e.name) {
             let m = ident(&name);
@@ -376,14 +376,15 @@ impl Cx<'_> {
 /// `LocalRegisterCopy::read_as_enum` decodes to it (see [`Cx::tock_block`]).
 /// The `FIELDS` entry of element `e` of `f`: `field::Info::new("NAME", &[runs])`, then its
 /// access, the enumeration it requires and its instances where they are not the default.
-fn field_info(f: &Field, e: &Elem) -> TokenStream {
+/// `field` is the path of `pmu_regs::__private::field` where the entry is written.
+pub(super) fn field_info(field: &TokenStream, f: &Field, e: &Elem) -> TokenStream {
     let name = &e.name;
     let lit = proc_macro2::Literal::u32_unsuffixed;
     let runs = (e.parts.iter()).map(|&(lsb, w)| {
         let (lsb, w) = (lit(lsb), lit(w));
-        quote!(field::Run::new(#lsb, #w))
+        quote!(#field::Run::new(#lsb, #w))
     });
-    let mut info = quote! { field::Info::new(#name, &[#(#runs),*]) };
+    let mut info = quote! { #field::Info::new(#name, &[#(#runs),*]) };
     let access = match f.access {
         Access::ReadWrite => None,
         Access::ReadOnly => Some(quote!(ReadOnly)),
@@ -392,7 +393,7 @@ fn field_info(f: &Field, e: &Elem) -> TokenStream {
         Access::WriteOneToSet => Some(quote!(WriteOneToSet)),
     };
     if let Some(a) = access {
-        info = quote! { #info.access(field::Access::#a) };
+        info = quote! { #info.access(#field::Access::#a) };
     }
     if let Some(req) = &f.requires {
         info = quote! { #info.requires(#req) };

@@ -456,6 +456,11 @@ pub const RESERVED_CRATE_ROOT: &[Reserved] = &[
     ("field", TYPE, "the module of the generic field access"),
     ("place", TYPE, "the module placing an event on a counter"),
     (
+        "perf",
+        TYPE,
+        "the module `pmu_regs::perf` (events to perf configs)",
+    ),
+    (
         "lookup",
         TYPE,
         "the module of the generated name tables' reader",
@@ -653,6 +658,7 @@ pub const RESERVED_EVENT_VARIANTS: &[Reserved] =
 /// A CPUID leaf's module.
 pub const RESERVED_CPUID_LEAF: &[Reserved] = &[
     ("LEAF", VALUE, "the leaf number"),
+    ("field", TYPE, "the generic field code the getters call"),
     ("SUBLEAF", VALUE, "the subleaf number"),
     ("Leaf", TYPE, "the leaf's value type"),
     ("Eax", BOTH, "the EAX value type"),
@@ -666,6 +672,11 @@ pub const RESERVED_CPUID_METHODS: &[Reserved] = &[
     ("from_raw", VALUE, "`from_raw(bits)`"),
     ("bits", VALUE, "`bits()`"),
     ("RESERVED_MASK", VALUE, "`RESERVED_MASK`"),
+    (
+        "FIELDS",
+        VALUE,
+        "`FIELDS`, the table of the register's fields",
+    ),
 ];
 
 #[cfg(test)]

@@ -69,6 +69,7 @@ impl FieldInfo {
     }
 
     /// Its width: the bits of all its runs.
+    #[inline]
     pub const fn width(&self) -> u32 {
         let (mut w, mut i) = (0, 0);
         while i < self.runs.len() {
@@ -79,6 +80,7 @@ impl FieldInfo {
     }
 
     /// The register bits it covers.
+    #[inline]
     pub const fn mask(&self) -> u64 {
         let (mut m, mut i) = (0, 0);
         while i < self.runs.len() {
@@ -89,6 +91,7 @@ impl FieldInfo {
     }
 
     /// Its value in the register value `bits`.
+    #[inline]
     pub const fn get(&self, bits: u64) -> u64 {
         let (mut v, mut at, mut i) = (0, 0, 0);
         while i < self.runs.len() {
