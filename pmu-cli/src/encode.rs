@@ -22,11 +22,12 @@ pub struct EncodeArgs {
     #[arg(long, visible_aliases = ["model", "generation"], value_name = "CPU")]
     cpu: Option<String>,
     /// Events: a name or raw terms (`event=0x2e,umask=0x41`), each optionally followed by
-    /// `:modifier`s (`UOPS_ISSUED.STALL_CYCLES:u:cmask=2`).
+    /// `:modifier`s (`UOPS_ISSUED.STALL_CYCLES:u:cmask=2`), or a perf event string
+    /// (`cpu/event=0x2e,umask=0x41/u`).
     #[arg(required = true, value_name = "EVENT[:MOD...]")]
     events: Vec<String>,
-    /// Modifiers applied to every event: u, k, edge, inv, cmask=N, any, eq, int, en
-    /// (comma- or colon-separated).
+    /// Modifiers applied to every event: u, k, edge, inv, cmask=N, any, eq, int, en,
+    /// ldlat=N, offcore_rsp=N (comma- or colon-separated).
     #[arg(long, short, value_name = "LIST")]
     modifiers: Option<String>,
     /// The counter to program: a number (general counter) or `fixedN`.

@@ -244,6 +244,28 @@ fn auxiliary_msr_terms() {
     assert_eq!(e.alternatives[0].value, e.value - 0xB7 + 0xBB);
 }
 
+/// A perf event string encodes as the event it spells, through the parser the run-time
+/// resolver uses; its PMU must be the generation's.
+#[test]
+fn perf_strings_encode_as_the_event_they_spell() {
+    let by_name = enc(SKLF, "LONGEST_LAT_CACHE.MISS:u");
+    let by_terms = enc(SKLF, "cpu/event=0x2e,umask=0x41/u");
+    assert_eq!(by_terms.value, by_name.value);
+    assert_eq!(by_terms.perf, by_name.perf);
+    let both = enc(SKLF, "cpu/event=0x2e,umask=0x41,cmask=2,inv/");
+    assert_eq!(both.value & 0xFF80_0000, 0x0280_0000, "CMASK 2 and INV");
+    let refuse = |spec: &str| match Request::parse(spec) {
+        Ok(req) => encoder().encode(SKLF, &req).unwrap_err().to_string(),
+        Err(e) => e.to_string(),
+    };
+    let pmu = refuse("cpu_atom/event=0x2e,umask=0x41/");
+    assert!(pmu.contains("on PMU `cpu`, not `cpu_atom`"), "{pmu}");
+    let twice = refuse("cpu/event=0x2e,event=0x2e/");
+    assert!(twice.contains("term given twice"), "{twice}");
+    let config = refuse("cpu/config=0x412e/");
+    assert!(config.contains("`pmu decode` reads one"), "{config}");
+}
+
 /// `ldlat=N` and `offcore_rsp=N` replace the value of the event's own auxiliary MSR; an event
 /// without that MSR, or a value with a reserved bit of it, is refused.
 #[test]

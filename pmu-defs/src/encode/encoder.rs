@@ -294,6 +294,13 @@ impl<'m> Encoder<'m> {
 
     /// Encodes a request for a generation already looked up.
     pub fn encode_in(&self, g: &'m Generation, req: &Request) -> Result<Encoding, Error> {
+        if let Some(pmu) = &req.pmu
+            && pmu != perf_pmu(g)
+        {
+            return Err(Error::BadRequest {
+                reason: format!("{} events are on PMU `{}`, not `{pmu}`", g.id, perf_pmu(g)),
+            });
+        }
         let (def, mods) = self.resolve(g, req)?;
         let def = with_aux_modifiers(g, def, &mods)?;
         let placement = place(g, &def, req.counter)?;

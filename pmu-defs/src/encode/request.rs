@@ -218,6 +218,9 @@ pub struct Request {
     pub modifiers: Modifiers,
     /// The counter to program, if a particular one.
     pub counter: Option<Counter>,
+    /// The PMU a perf event string names (`cpu` in `cpu/event=0x2e,umask=0x41/`), checked
+    /// against the generation's.
+    pub pmu: Option<String>,
     /// The whole `EVENT:...` text, when it had a colon: a few of Intel's names contain
     /// colons themselves (`OFFCORE_RESPONSE:request=ALL_DATA_RD:response=ANY_RESPONSE`), so
     /// the encoder splits it again against the event list.
@@ -236,6 +239,7 @@ impl Request {
             event: event.into(),
             modifiers: Modifiers::default(),
             counter: None,
+            pmu: None,
             spec: None,
             extra: Vec::new(),
             deferred: None,
@@ -254,8 +258,24 @@ impl Request {
     ///
     /// A modifier that does not parse is reported when the request is encoded (see
     /// [`Request::modifier_error`]), because an event name may itself contain colons.
+    ///
+    /// A perf event string is read too, by the parser the run-time resolver uses
+    /// (`pmu_vocab::perf`): its terms become raw terms and its `u`/`k` the privilege
+    /// modifiers.
+    ///
+    /// ```
+    /// use pmu_defs::encode::Request;
+    /// let r = Request::parse("cpu/event=0xd1,umask=0x20,cmask=2/u")?;
+    /// assert_eq!(r.event, "event=0xd1,cmask=0x2,umask=0x20");
+    /// assert_eq!(r.pmu.as_deref(), Some("cpu"));
+    /// assert_eq!((r.modifiers.usr, r.modifiers.os), (Some(true), Some(false)));
+    /// # Ok::<(), pmu_defs::encode::Error>(())
+    /// ```
     pub fn parse(spec: &str) -> Result<Self, Error> {
         let spec = spec.trim();
+        if spec.contains('/') {
+            return Self::parse_perf_string(spec);
+        }
         let (event, mods) = match spec.split_once(':') {
             Some((e, m)) => (e.trim(), m),
             None => (spec, ""),
@@ -273,9 +293,47 @@ impl Request {
             event: event.to_string(),
             modifiers,
             counter: None,
+            pmu: None,
             spec: spec.contains(':').then(|| spec.to_string()),
             extra: Vec::new(),
             deferred,
+        })
+    }
+
+    /// A perf event string (`cpu/event=0xd1,umask=0x20,cmask=2/u`), read by the parser the
+    /// run-time resolver uses (`pmu_vocab::perf::parse`): its terms become raw terms, `u`/`k`
+    /// the privilege modifiers, `ldlat=`/`offcore_rsp=` the auxiliary-MSR modifiers.
+    fn parse_perf_string(spec: &str) -> Result<Self, Error> {
+        let bad = |reason: String| Error::BadRequest { reason };
+        let parsed = perf::parse(spec).map_err(|e| bad(format!("`{spec}`: {e}")))?;
+        let perf::Event::Terms(terms) = parsed.event else {
+            return Err(bad(format!("`{spec}` is not a perf event string")));
+        };
+        if terms.config.is_some() || terms.config1.is_some() {
+            return Err(bad(format!(
+                "`{spec}`: `config=`/`config1=` give a raw value; `pmu decode` reads one"
+            )));
+        }
+        let mut event = Vec::new();
+        let mut modifiers = Modifiers::from_shared(parsed.modifiers);
+        for t in perf::Term::ALL {
+            let Some(v) = terms.get(t) else { continue };
+            match t {
+                perf::Term::Ldlat => modifiers.ldlat = Some(v),
+                perf::Term::OffcoreRsp => modifiers.offcore_rsp = Some(v),
+                perf::Term::Frontend => {
+                    return Err(bad(format!(
+                        "`{spec}`: `frontend=` is not encoded here; name the event instead"
+                    )));
+                }
+                _ => event.push(format!("{}={v:#x}", t.key())),
+            }
+        }
+        Ok(Request {
+            event: event.join(","),
+            modifiers,
+            pmu: parsed.pmu.map(str::to_string),
+            ..Request::new("")
         })
     }
 
