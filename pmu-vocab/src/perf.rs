@@ -396,16 +396,36 @@ impl Terms {
         self.values[term as usize] = Some(value);
     }
 
+    /// Parses comma-separated terms (`event=0x2e,umask=0x41,inv`); `at` is the list's offset
+    /// in the whole input, for the error's position. Stops at the first problem.
+    pub fn parse(list: &str, at: usize) -> Result<Terms, SyntaxError> {
+        let mut terms = Terms::default();
+        let mut here = at;
+        for term in list.split(',') {
+            if !term.trim().is_empty() {
+                terms.add(term, here)?;
+            }
+            here += term.len() + 1;
+        }
+        Ok(terms)
+    }
+
     fn add(&mut self, term: &str, at: usize) -> Result<(), SyntaxError> {
         let bad = |kind| SyntaxError { at, kind };
         let (key, value) = match term.split_once('=') {
             Some((k, v)) => (k.trim(), Some(v.trim())),
             None => (term.trim(), None),
         };
-        // A flag term without a value is 1 (`edge` = `edge=1`), as in perf.
+        // A flag term without a value is 1 (`edge` = `edge=1`), as in perf; the others need
+        // one.
+        let flag = matches!(
+            Term::from_key(key),
+            Some(Term::Any | Term::Edge | Term::Eq | Term::Inv)
+        );
         let value = match value {
             Some(v) => parse_number(v).ok_or(bad(ErrorKind::BadNumber))?,
-            None => 1,
+            None if flag => 1,
+            None => return Err(bad(ErrorKind::NeedsValue)),
         };
         let slot = if key.eq_ignore_ascii_case("config") {
             &mut self.config
@@ -537,14 +557,7 @@ fn parse_perf_string(text: &str, slash: usize, lead: usize) -> Result<Spec<'_>, 
             kind: ErrorKind::BadPmu,
         });
     }
-    let mut terms = Terms::default();
-    let mut at = lead + slash + 1;
-    for term in rest[..close].split(',') {
-        if !term.trim().is_empty() {
-            terms.add(term, at)?;
-        }
-        at += term.len() + 1;
-    }
+    let terms = Terms::parse(&rest[..close], lead + slash + 1)?;
     let mut modifiers = Modifiers::default();
     let letters = &rest[close + 1..];
     let at = lead + slash + 1 + close + 1;
@@ -625,7 +638,7 @@ impl fmt::Display for SyntaxError {
             }
             ErrorKind::ModifierTwice => "modifier given twice",
             ErrorKind::FlagValue => "a flag takes 0 or 1",
-            ErrorKind::NeedsValue => "needs a value (cmask=N, ldlat=N, offcore_rsp=N)",
+            ErrorKind::NeedsValue => "needs a value (cmask=N, event=N, ...)",
             ErrorKind::BadNumber => "not a number (decimal, 0x hex or 0b binary)",
             ErrorKind::UnknownTerm => {
                 "unknown term (event, umask, any, cmask, edge, eq, inv, offcore_rsp, ldlat, \
@@ -724,6 +737,7 @@ mod tests {
         assert_eq!(err("cpu/event=1,event=2/"), ErrorKind::TermTwice);
         assert_eq!(err("cpu/event=0xzz/"), ErrorKind::BadNumber);
         assert_eq!(err("cpu/foo=1/"), ErrorKind::UnknownTerm);
+        assert_eq!(err("cpu/event/"), ErrorKind::NeedsValue);
         assert_eq!(err("cpu/event=1"), ErrorKind::Unclosed);
         assert_eq!(err("cpu/event=1/uu"), ErrorKind::ModifierTwice);
         assert_eq!(err("cpu/event=1/x"), ErrorKind::UnknownModifier);

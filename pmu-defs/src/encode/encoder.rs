@@ -88,75 +88,51 @@ impl EventDef {
             alternatives: Vec::new(),
             raw: true,
         };
-        let mut seen: Vec<String> = Vec::new();
-        let mut has_event = false;
-        for term in text.split(',') {
-            let term = term.trim();
-            if term.is_empty() {
-                continue;
-            }
-            let Some((k, v)) = term.split_once('=') else {
-                return Err(Error::BadRequest {
-                    reason: format!("raw term `{term}` has no `=value`"),
-                });
-            };
-            let k = k.trim().to_ascii_lowercase();
-            if seen.contains(&k) {
-                return Err(Error::BadRequest {
-                    reason: format!("raw term `{k}` is given more than once"),
-                });
-            }
-            seen.push(k.clone());
-            let n = parse_number(v).ok_or_else(|| Error::BadModifierValue {
-                modifier: k.clone(),
-                value: v.trim().to_string(),
-                reason: "not a number (write decimal or 0x hex)".into(),
-            })?;
-            let flag = |n: u64| -> Result<bool, Error> {
-                match n {
-                    0 => Ok(false),
-                    1 => Ok(true),
-                    _ => Err(Error::BadModifierValue {
-                        modifier: k.clone(),
-                        value: v.trim().to_string(),
-                        reason: "a flag takes 0 or 1".into(),
-                    }),
-                }
-            };
-            match k.as_str() {
-                "event" => {
-                    d.event = n;
-                    has_event = true;
-                }
-                "umask" => {
-                    let total = umask.width + umask.umask2_width;
-                    if n > max_of(total) {
-                        return Err(Error::ValueTooBig {
-                            attr: "umask".into(),
-                            value: n,
-                            field: umask.fields.clone(),
-                            register: umask.register.clone(),
-                            width: total,
-                        });
-                    }
-                    d.umask = n & max_of(umask.width);
-                    d.umask2 = n.checked_shr(umask.width).unwrap_or(0);
-                }
-                "cmask" => d.cmask = n,
-                "inv" => d.inv = flag(n)?,
-                "edge" => d.edge = flag(n)?,
-                "any" => d.any = flag(n)?,
-                "eq" => d.eq = flag(n)?,
-                _ => {
-                    return Err(Error::BadRequest {
-                        reason: format!(
-                            "unknown raw term `{k}`; raw terms are event, umask, cmask, \
-                             edge, inv, any, eq"
-                        ),
-                    });
-                }
-            }
+        // The parser perf strings and the run-time resolver use (`pmu_vocab::perf::Terms`).
+        let t = pmu_vocab::perf::Terms::parse(text, 0).map_err(|e| Error::BadRequest {
+            reason: format!("raw terms `{text}`: {e}"),
+        })?;
+        let aux = [Term::OffcoreRsp, Term::Ldlat, Term::Frontend];
+        if t.config.is_some() || t.config1.is_some() || aux.iter().any(|&a| t.get(a).is_some()) {
+            return Err(Error::BadRequest {
+                reason: format!(
+                    "raw terms `{text}`: raw terms are event, umask, cmask, edge, inv, any, eq"
+                ),
+            });
         }
+        let flag = |term: Term| -> Result<bool, Error> {
+            match t.get(term).unwrap_or(0) {
+                n @ (0 | 1) => Ok(n == 1),
+                n => Err(Error::BadModifierValue {
+                    modifier: term.key().into(),
+                    value: n.to_string(),
+                    reason: "a flag takes 0 or 1".into(),
+                }),
+            }
+        };
+        let has_event = t.get(Term::Event).is_some();
+        d.event = t.get(Term::Event).unwrap_or(0);
+        if let Some(n) = t.get(Term::Umask) {
+            let total = umask.width + umask.umask2_width;
+            if n > max_of(total) {
+                return Err(Error::ValueTooBig {
+                    attr: "umask".into(),
+                    value: n,
+                    field: umask.fields.clone(),
+                    register: umask.register.clone(),
+                    width: total,
+                });
+            }
+            d.umask = n & max_of(umask.width);
+            d.umask2 = n.checked_shr(umask.width).unwrap_or(0);
+        }
+        d.cmask = t.get(Term::Cmask).unwrap_or(0);
+        (d.inv, d.edge, d.any, d.eq) = (
+            flag(Term::Inv)?,
+            flag(Term::Edge)?,
+            flag(Term::Any)?,
+            flag(Term::Eq)?,
+        );
         if !has_event {
             return Err(Error::BadRequest {
                 reason: format!("raw terms `{text}` have no `event=`"),
