@@ -52,7 +52,16 @@ enum Command {
 
 fn main() -> ExitCode {
     match Cli::parse().command {
+        #[cfg(feature = "detect")]
         Command::Info { paths, cpuid, json } => pmu_cli::info::run(&paths, cpuid.as_deref(), json),
+        #[cfg(not(feature = "detect"))]
+        Command::Info { .. } => {
+            eprintln!(
+                "error: this `pmu` was built without the `detect` feature (pmu-regs' detection): \
+                 rebuild with default features for `pmu info`"
+            );
+            ExitCode::from(2)
+        }
         Command::List(args) => list::run(args),
         Command::Cpus(args) => list::run_cpus(args),
         Command::Encode(args) => encode::run_encode(args),

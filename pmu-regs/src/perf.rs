@@ -36,7 +36,10 @@
 //! ```
 
 use crate::EventDesc;
-use crate::arch::{Arch, ArchVisitor, EncodeError, Generation, MODEL_SPECS, Role};
+use crate::PlacementError;
+use crate::arch::{
+    Arch, ArchEventInfo, ArchVisitor, EncodeError, Generation, MODEL_SPECS, RegInfo, Role,
+};
 use core::fmt;
 use pmu_vocab::perf::{self as spell, Event, Llx, Modifiers, SyntaxError, Term};
 
@@ -209,99 +212,116 @@ impl PerfConfig {
     /// Resolves `input` (see the [module](self) docs) for `generation`.
     pub fn parse(generation: Generation, input: &str) -> Result<PerfConfig, PerfError> {
         let spec = spell::parse(input)?;
-        generation.visit(Resolve { generation, spec })
+        resolve(&generation.visit(OpsOf(generation)), &spec)
     }
 }
 
-/// [`PerfConfig::parse`] for the generation `A`.
-struct Resolve<'a> {
+/// What the resolver needs of the generation `A`, taken once: the resolution itself is not
+/// generic, so it is compiled once rather than once per generation.
+struct Ops {
     generation: Generation,
-    spec: spell::Spec<'a>,
+    encode_raw_config: fn(&EventDesc) -> Result<u64, EncodeError>,
+    place_event: fn(u32, &EventDesc) -> Result<u64, PlacementError>,
+    arch_events: &'static [ArchEventInfo],
+    registers: &'static [RegInfo],
 }
 
-impl ArchVisitor for Resolve<'_> {
-    type Output = Result<PerfConfig, PerfError>;
+/// [`Ops`] of the generation `A`.
+struct OpsOf(Generation);
 
-    fn visit<A: Arch>(self) -> Self::Output {
-        let pmu = PerfConfig::pmu_of(self.generation);
-        if let Some(p) = self.spec.pmu
-            && p != pmu
-        {
-            return Err(PerfError::WrongPmu { expected: pmu });
+impl ArchVisitor for OpsOf {
+    type Output = Ops;
+
+    fn visit<A: Arch>(self) -> Ops {
+        Ops {
+            generation: self.0,
+            encode_raw_config: A::encode_raw_config,
+            place_event: A::place_event,
+            arch_events: A::arch_events(),
+            registers: A::registers(),
         }
-        let (mut config, modifiers) = match self.spec.event {
-            Event::Name(_) => self.named::<A>(pmu)?,
-            Event::Terms(terms) => (
-                terms_config::<A>(self.generation, pmu, &terms)?,
-                self.spec.modifiers,
-            ),
-            Event::Raw(raw) => (raw_config::<A>(pmu, raw, 0)?, self.spec.modifiers),
+    }
+}
+
+/// [`PerfConfig::parse`] once `spec` is parsed.
+fn resolve(ops: &Ops, spec: &spell::Spec<'_>) -> Result<PerfConfig, PerfError> {
+    let pmu = PerfConfig::pmu_of(ops.generation);
+    if let Some(p) = spec.pmu
+        && p != pmu
+    {
+        return Err(PerfError::WrongPmu { expected: pmu });
+    }
+    let (mut config, modifiers) = match spec.event {
+        Event::Name(_) => named(ops, spec, pmu)?,
+        Event::Terms(terms) => (terms_config(ops, pmu, &terms)?, spec.modifiers),
+        Event::Raw(raw) => (raw_config(ops, pmu, raw, 0)?, spec.modifiers),
+    };
+    if modifiers.int.is_some() || modifiers.en.is_some() {
+        return Err(PerfError::KernelOwned);
+    }
+    let explicit = modifiers.usr.is_some() || modifiers.os.is_some();
+    let usr = modifiers.usr.unwrap_or(!explicit);
+    let os = modifiers.os.unwrap_or(!explicit);
+    if !usr && !os {
+        return Err(PerfError::NothingCounted);
+    }
+    config.exclude_user = !usr;
+    config.exclude_kernel = !os;
+    Ok(config)
+}
+
+/// A named event: the longest name the text starts with (names may contain colons), then its
+/// modifiers.
+fn named(
+    ops: &Ops,
+    spec: &spell::Spec<'_>,
+    pmu: &'static str,
+) -> Result<(PerfConfig, Modifiers), PerfError> {
+    for (name, end) in spec.modifier_splits() {
+        let Some(desc) = find(ops, name.trim()) else {
+            continue;
         };
-        if modifiers.int.is_some() || modifiers.en.is_some() {
-            return Err(PerfError::KernelOwned);
-        }
-        let explicit = modifiers.usr.is_some() || modifiers.os.is_some();
-        let usr = modifiers.usr.unwrap_or(!explicit);
-        let os = modifiers.os.unwrap_or(!explicit);
-        if !usr && !os {
-            return Err(PerfError::NothingCounted);
-        }
-        config.exclude_user = !usr;
-        config.exclude_kernel = !os;
-        Ok(config)
+        let modifiers = match spec.text.get(end + 1..) {
+            Some(list) => Modifiers::parse(list, end + 1)?,
+            None => Modifiers::default(),
+        };
+        return Ok((named_config(ops, pmu, &desc, &modifiers)?, modifiers));
     }
-}
-
-impl Resolve<'_> {
-    /// A named event: the longest name the text starts with (names may contain colons), then
-    /// its modifiers.
-    fn named<A: Arch>(&self, pmu: &'static str) -> Result<(PerfConfig, Modifiers), PerfError> {
-        for (name, end) in self.spec.modifier_splits() {
-            let Some(desc) = find::<A>(self.generation, name.trim()) else {
-                continue;
-            };
-            let modifiers = match self.spec.text.get(end + 1..) {
-                Some(list) => Modifiers::parse(list, end + 1)?,
-                None => Modifiers::default(),
-            };
-            return Ok((named_config::<A>(pmu, &desc, &modifiers)?, modifiers));
-        }
-        if let Some(e) = self.spec.modifier_error {
-            return Err(e.into());
-        }
-        let first = self.spec.text.split(':').next().unwrap_or("").trim();
-        Err(PerfError::UnknownEvent {
-            generation: self.generation.id(),
-            suggestion: nearest::<A>(self.generation, first),
-        })
+    if let Some(e) = spec.modifier_error {
+        return Err(e.into());
     }
+    let first = spec.text.split(':').next().unwrap_or("").trim();
+    Err(PerfError::UnknownEvent {
+        generation: ops.generation.id(),
+        suggestion: nearest(ops, first),
+    })
 }
 
 /// The event named `name` (ASCII case-insensitive): a model event, then an architectural one.
-fn find<A: Arch>(g: Generation, name: &str) -> Option<EventDesc> {
-    if let Some(d) = g.model_event(name) {
+fn find(ops: &Ops, name: &str) -> Option<EventDesc> {
+    if let Some(d) = ops.generation.model_event(name) {
         return Some(d);
     }
-    (A::arch_events().iter())
+    (ops.arch_events.iter())
         .find(|e| e.name.eq_ignore_ascii_case(name))
         .map(|e| e.desc)
 }
 
 /// An event of the generation encoded exactly as `d` (event, unit masks, CMASK, INV, EDGE,
 /// AnyThread, EQ), if there is one.
-fn defined<A: Arch>(g: Generation, d: &EventDesc) -> Option<EventDesc> {
+fn defined(ops: &Ops, d: &EventDesc) -> Option<EventDesc> {
     let same = |e: &EventDesc| event_terms(e) == event_terms(d);
-    let table = g.model_events();
+    let table = ops.generation.model_events();
     let model = (0..table.len()).map(|i| table.desc(i));
-    let arch = A::arch_events().iter().map(|e| e.desc);
+    let arch = ops.arch_events.iter().map(|e| e.desc);
     model.chain(arch).find(same)
 }
 
 /// The event name nearest `name`, when one is within a third of its length in edits.
-fn nearest<A: Arch>(g: Generation, name: &str) -> Option<&'static str> {
-    let table = g.model_events();
+fn nearest(ops: &Ops, name: &str) -> Option<&'static str> {
+    let table = ops.generation.model_events();
     let names = (0..table.len()).map(|i| table.name(i));
-    let names = names.chain(A::arch_events().iter().map(|e| e.name));
+    let names = names.chain(ops.arch_events.iter().map(|e| e.name));
     let limit = (name.len() / 3).max(1);
     let mut best: Option<(usize, &'static str)> = None;
     for candidate in names {
@@ -344,7 +364,8 @@ fn distance(a: &str, b: &str, limit: usize) -> Option<usize> {
 }
 
 /// A named event with its modifiers.
-fn named_config<A: Arch>(
+fn named_config(
+    ops: &Ops,
     pmu: &'static str,
     desc: &EventDesc,
     m: &Modifiers,
@@ -386,7 +407,7 @@ fn named_config<A: Arch>(
             eq: m.eq.unwrap_or(desc.eq),
             ..*desc
         };
-        (event_config::<A>(&d, desc)?, event_terms(&d))
+        (event_config(ops, &d, desc)?, event_terms(&d))
     };
     let (mut config1, mut aux, mut unprogrammed) = (0, None, None);
     if let Some(msr) = desc.msr {
@@ -416,16 +437,16 @@ fn named_config<A: Arch>(
 /// manual's constraints on field combinations refuse what the request causes, not what the
 /// vendor defines (Intel's `UOPS_EXECUTED.CORE_CYCLES_NONE` sets INV without CMASK; perf
 /// opens it as defined), as the tools' encoder decides.
-fn event_config<A: Arch>(d: &EventDesc, vendor: &EventDesc) -> Result<u64, PerfError> {
-    match A::encode_raw_config(d) {
-        Err(EncodeError::Constraint(c)) => match A::encode_raw_config(vendor) {
+fn event_config(ops: &Ops, d: &EventDesc, vendor: &EventDesc) -> Result<u64, PerfError> {
+    match (ops.encode_raw_config)(d) {
+        Err(EncodeError::Constraint(c)) => match (ops.encode_raw_config)(vendor) {
             Err(EncodeError::Constraint(own)) if own.id == c.id => {
                 let unrestricted = EventDesc {
                     counters: u32::MAX,
                     ..*d
                 };
                 let on_any = if d.counters == 0 { d } else { &unrestricted };
-                Ok(A::place_event(0, on_any).map_err(EncodeError::Placement)?)
+                Ok((ops.place_event)(0, on_any).map_err(EncodeError::Placement)?)
             }
             _ => Err(EncodeError::Constraint(c).into()),
         },
@@ -447,11 +468,7 @@ fn event_terms(d: &EventDesc) -> [u64; Term::COUNT] {
 }
 
 /// A perf string's terms.
-fn terms_config<A: Arch>(
-    g: Generation,
-    pmu: &'static str,
-    t: &spell::Terms,
-) -> Result<PerfConfig, PerfError> {
+fn terms_config(ops: &Ops, pmu: &'static str, t: &spell::Terms) -> Result<PerfConfig, PerfError> {
     let aux = [Term::OffcoreRsp, Term::Ldlat, Term::Frontend];
     let mut config1 = t.config1;
     for term in aux {
@@ -467,7 +484,7 @@ fn terms_config<A: Arch>(
         if has_terms {
             return Err(PerfError::ConfigAndTerms);
         }
-        return raw_config::<A>(pmu, raw, config1.unwrap_or(0));
+        return raw_config(ops, pmu, raw, config1.unwrap_or(0));
     }
     let event = t.get(Term::Event).ok_or(PerfError::NoEvent)?;
     let flag = |term: Term| -> Result<bool, PerfError> {
@@ -491,10 +508,10 @@ fn terms_config<A: Arch>(
         eq: flag(Term::Eq)?,
         ..EventDesc::new("", 0, 0)
     };
-    let config = match A::encode_raw_config(&d) {
+    let config = match (ops.encode_raw_config)(&d) {
         // The terms of an event the vendor defines this way: as defined (see `event_config`).
-        Err(EncodeError::Constraint(_)) if let Some(vendor) = defined::<A>(g, &d) => {
-            event_config::<A>(&d, &vendor)?
+        Err(EncodeError::Constraint(_)) if let Some(vendor) = defined(ops, &d) => {
+            event_config(ops, &d, &vendor)?
         }
         other => other?,
     };
@@ -511,8 +528,13 @@ fn terms_config<A: Arch>(
 }
 
 /// A raw config (`r20d1`, `config=`): any bits but those the event select reserves.
-fn raw_config<A: Arch>(pmu: &'static str, raw: u64, config1: u64) -> Result<PerfConfig, PerfError> {
-    let reserved = (A::registers().iter())
+fn raw_config(
+    ops: &Ops,
+    pmu: &'static str,
+    raw: u64,
+    config1: u64,
+) -> Result<PerfConfig, PerfError> {
+    let reserved = (ops.registers.iter())
         .find(|r| r.role == Some(Role::EventSelect))
         .map_or(0, |r| r.reserved_mask);
     if raw & reserved != 0 {
