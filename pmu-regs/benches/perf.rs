@@ -11,8 +11,8 @@
 //!   (the tools' resolver used to try a modifier parse at every colon, quadratic in N).
 //!
 //! ```sh
-//! cargo bench -p pmu-regs --bench perf              # ~1 minute
-//! cargo bench -p pmu-regs --bench perf -- --quick
+//! cargo bench -p pmu-regs --features perf --bench perf              # ~1 minute
+//! cargo bench -p pmu-regs --features perf --bench perf -- --quick
 //! ```
 
 use criterion::{BenchmarkId, Criterion};

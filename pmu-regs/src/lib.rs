@@ -28,7 +28,8 @@
 //! - [`detect`]: the PMU generation and counters of a CPU, from CPUID;
 //! - [`arch`]: one type per generation, the runtime view of a generated module;
 //! - [`pmu`]: counter programming (events, fixed counters, freeze, overflow status);
-//! - [`perf`]: an event name or perf string to `perf_event_attr` fields, at run time.
+//! - `perf` (feature `perf`): an event name or perf string to `perf_event_attr` fields, at
+//!   run time.
 
 #![no_std]
 // `unsafe` is allowed in exactly one place: the rdmsr/wrmsr boundary of the ring-0 backend
@@ -50,6 +51,7 @@ pub mod detect;
 mod event;
 mod field;
 mod lookup;
+#[cfg(feature = "perf")]
 pub mod perf;
 mod place;
 pub mod pmu;

@@ -10,7 +10,7 @@
 //!   tables (`Event::from_name`, `Generation::with_event`).
 //! * [`select`]: which field of an event select holds each event attribute, and the one
 //!   function that writes an event's attributes into it (generated code, run time, encoder).
-//! * [`perf`]: how Linux perf spells an event (terms, perf's own spellings) and the parser of
+//! * `perf` (feature `perf`): how Linux perf spells an event (terms, perf's own spellings) and the parser of
 //!   what a user types (a name with modifiers, a perf string, a raw config).
 
 #![no_std]
@@ -19,6 +19,7 @@
 
 pub mod access;
 pub mod hash;
+#[cfg(feature = "perf")]
 pub mod perf;
 pub mod record;
 pub mod role;
