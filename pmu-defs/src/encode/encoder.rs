@@ -427,11 +427,11 @@ impl<'m> Encoder<'m> {
                 .filter(|&i| i > req.event.len());
             for cut in cuts {
                 if let Some(e) = self.find_event(g, spec[..cut].trim()) {
-                    let mut m = Modifiers::parse(spec.get(cut + 1..).unwrap_or(""))?;
+                    let mut m = parse_modifiers(spec.get(cut + 1..).unwrap_or(""))?;
                     for list in &req.extra {
                         for term in list.split([',', ':']).map(str::trim) {
                             if !term.is_empty() {
-                                m.add(term)?;
+                                add_modifier(&mut m, term)?;
                             }
                         }
                     }

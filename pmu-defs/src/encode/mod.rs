@@ -121,7 +121,7 @@ mod tests {
 
     #[test]
     fn modifiers_parse_with_aliases_and_values() {
-        let m = Modifiers::parse("usr:kernel:e:i=0:c=0x10:t:eq=1:pmi:en=0").unwrap();
+        let m = parse_modifiers("usr:kernel:e:i=0:c=0x10:t:eq=1:pmi:en=0").unwrap();
         assert_eq!(m.usr, Some(true));
         assert_eq!(m.os, Some(true));
         assert_eq!(m.edge, Some(true));
@@ -131,38 +131,38 @@ mod tests {
         assert_eq!(m.eq, Some(true));
         assert_eq!(m.int, Some(true));
         assert_eq!(m.en, Some(false));
-        assert!(Modifiers::parse("").unwrap().is_empty());
-        assert!(Modifiers::parse(" , : ").unwrap().is_empty());
+        assert!(parse_modifiers("").unwrap().is_empty());
+        assert!(parse_modifiers(" , : ").unwrap().is_empty());
     }
 
     #[test]
     fn modifier_errors() {
-        let e = Modifiers::parse("u,usr").unwrap_err();
+        let e = parse_modifiers("u,usr").unwrap_err();
         assert_eq!(e, Error::ModifierTwice { modifier: "u" });
         assert_eq!(
             e.to_string(),
             "attribute value already set: `u` is given more than once"
         );
-        let e = Modifiers::parse("kernal").unwrap_err();
+        let e = parse_modifiers("kernal").unwrap_err();
         assert_eq!(e.kind(), ErrorKind::Attr);
         assert_eq!(
             e.to_string(),
             "invalid event attribute: unknown modifier `kernal` (did you mean `k`?); \
              modifiers are u, k, edge, inv, cmask=N, any, eq, int, en, ldlat=N, offcore_rsp=N"
         );
-        let e = Modifiers::parse("u=2").unwrap_err();
+        let e = parse_modifiers("u=2").unwrap_err();
         assert_eq!(
             e.to_string(),
             "invalid event attribute value: `u=2`: a flag takes 0 or 1"
         );
-        let e = Modifiers::parse("cmask").unwrap_err();
+        let e = parse_modifiers("cmask").unwrap_err();
         assert_eq!(
             e.to_string(),
             "invalid event attribute value: `cmask` needs a value: cmask=N"
         );
-        let e = Modifiers::parse("cmask=lots").unwrap_err();
+        let e = parse_modifiers("cmask=lots").unwrap_err();
         assert_eq!(e.kind(), ErrorKind::AttrVal);
-        let e = Modifiers::parse("zz").unwrap_err();
+        let e = parse_modifiers("zz").unwrap_err();
         assert!(matches!(
             e,
             Error::UnknownModifier {

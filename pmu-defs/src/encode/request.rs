@@ -71,105 +71,34 @@ pub(super) const MODIFIER_LIST: &str =
     "u, k, edge, inv, cmask=N, any, eq, int, en, ldlat=N, offcore_rsp=N";
 
 /// Modifiers of a request; `None` means "not given" (the event's own value, or the
-/// default). Parsed by the parser the run-time resolver uses too
-/// (`pmu_vocab::perf::Modifiers`), so the two accept the same text.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct Modifiers {
-    /// Count at privilege levels 1-3.
-    pub usr: Option<bool>,
-    /// Count at privilege level 0.
-    pub os: Option<bool>,
-    /// Edge detect.
-    pub edge: Option<bool>,
-    /// Invert.
-    pub inv: Option<bool>,
-    /// Counter mask.
-    pub cmask: Option<u64>,
-    /// AnyThread.
-    pub any: Option<bool>,
-    /// Equal-compare.
-    pub eq: Option<bool>,
-    /// Interrupt on overflow.
-    pub int: Option<bool>,
-    /// Enable.
-    pub en: Option<bool>,
-    /// The load-latency threshold (MSR_PEBS_LD_LAT_THRESHOLD), for an event that uses it.
-    pub ldlat: Option<u64>,
-    /// The off-core response value (MSR_OFFCORE_RSP_x), for an event that uses it.
-    pub offcore_rsp: Option<u64>,
+/// default): the type and parser the run-time resolver uses too, so the two accept the same
+/// text. [`parse_modifiers`] and [`add_modifier`] report problems as the tools' [`Error`].
+pub use pmu_vocab::perf::Modifiers;
+
+/// Parses a modifier list such as `u,k,cmask=2` or `u:k:cmask=2`, stopping at the first
+/// problem.
+///
+/// ```
+/// use pmu_defs::encode::parse_modifiers;
+/// let m = parse_modifiers("u,cmask=0x2:inv")?;
+/// assert_eq!((m.usr, m.os, m.cmask, m.inv), (Some(true), None, Some(2), Some(true)));
+/// assert!(parse_modifiers("u,u").is_err());
+/// # Ok::<(), pmu_defs::encode::Error>(())
+/// ```
+pub fn parse_modifiers(list: &str) -> Result<Modifiers, Error> {
+    let mut m = Modifiers::default();
+    for term in list.split([',', ':']) {
+        let term = term.trim();
+        if !term.is_empty() {
+            add_modifier(&mut m, term)?;
+        }
+    }
+    Ok(m)
 }
 
-impl Modifiers {
-    /// Parses a list such as `u,k,cmask=2` or `u:k:cmask=2`, stopping at the first problem.
-    ///
-    /// ```
-    /// use pmu_defs::encode::Modifiers;
-    /// let m = Modifiers::parse("u,cmask=0x2:inv")?;
-    /// assert_eq!((m.usr, m.os, m.cmask, m.inv), (Some(true), None, Some(2), Some(true)));
-    /// assert!(Modifiers::parse("u,u").is_err());
-    /// # Ok::<(), pmu_defs::encode::Error>(())
-    /// ```
-    pub fn parse(list: &str) -> Result<Self, Error> {
-        let mut m = Modifiers::default();
-        for term in list.split([',', ':']) {
-            let term = term.trim();
-            if !term.is_empty() {
-                m.add(term)?;
-            }
-        }
-        Ok(m)
-    }
-
-    /// Adds one modifier (`u`, `cmask=2`, `inv=0`, ...).
-    pub fn add(&mut self, term: &str) -> Result<(), Error> {
-        let mut shared = self.shared();
-        match shared.add(term, 0) {
-            Ok(()) => {
-                *self = Modifiers::from_shared(shared);
-                Ok(())
-            }
-            Err(e) => Err(modifier_error(term, e.kind)),
-        }
-    }
-
-    /// True when no modifier is given.
-    pub fn is_empty(&self) -> bool {
-        *self == Modifiers::default()
-    }
-
-    /// The same modifiers, as the shared parser holds them.
-    pub fn shared(&self) -> perf::Modifiers {
-        perf::Modifiers {
-            usr: self.usr,
-            os: self.os,
-            edge: self.edge,
-            inv: self.inv,
-            cmask: self.cmask,
-            any: self.any,
-            eq: self.eq,
-            int: self.int,
-            en: self.en,
-            ldlat: self.ldlat,
-            offcore_rsp: self.offcore_rsp,
-        }
-    }
-
-    /// Modifiers the shared parser read.
-    pub fn from_shared(m: perf::Modifiers) -> Self {
-        Modifiers {
-            usr: m.usr,
-            os: m.os,
-            edge: m.edge,
-            inv: m.inv,
-            cmask: m.cmask,
-            any: m.any,
-            eq: m.eq,
-            int: m.int,
-            en: m.en,
-            ldlat: m.ldlat,
-            offcore_rsp: m.offcore_rsp,
-        }
-    }
+/// Adds one modifier (`u`, `cmask=2`, `inv=0`, ...) to `m`.
+pub fn add_modifier(m: &mut Modifiers, term: &str) -> Result<(), Error> {
+    m.add(term, 0).map_err(|e| modifier_error(term, e.kind))
 }
 
 /// The error for the modifier `term`, which the shared parser refused for `kind`.
@@ -285,7 +214,7 @@ impl Request {
                 reason: format!("`{spec}` names no event"),
             });
         }
-        let (modifiers, deferred) = match Modifiers::parse(mods) {
+        let (modifiers, deferred) = match parse_modifiers(mods) {
             Ok(m) => (m, None),
             Err(e) => (Modifiers::default(), Some(e)),
         };
@@ -315,7 +244,7 @@ impl Request {
             )));
         }
         let mut event = Vec::new();
-        let mut modifiers = Modifiers::from_shared(parsed.modifiers);
+        let mut modifiers = parsed.modifiers;
         for t in perf::Term::ALL {
             let Some(v) = terms.get(t) else { continue };
             match t {
@@ -337,12 +266,12 @@ impl Request {
         })
     }
 
-    /// The same request, more modifiers (a list as [`Modifiers::parse`] reads).
+    /// The same request, more modifiers (a list as [`parse_modifiers`] reads).
     pub fn with_modifiers(mut self, list: &str) -> Result<Self, Error> {
         for term in list.split([',', ':']) {
             let term = term.trim();
             if !term.is_empty() {
-                self.modifiers.add(term)?;
+                add_modifier(&mut self.modifiers, term)?;
             }
         }
         self.extra.push(list.to_string());

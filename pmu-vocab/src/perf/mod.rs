@@ -280,6 +280,7 @@ impl Modifier {
 
 /// Modifiers of a request; `None`: not given (the event's own value, or the default).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Modifiers {
     /// Count at privilege levels 1-3.
     pub usr: Option<bool>,
