@@ -136,7 +136,7 @@ pub fn run_encode(args: EncodeArgs) -> ExitCode {
                     printed = true;
                     print!("{}", encoding_table(e));
                 }
-                Err(e) => eprintln!("error: {spec}: {e}"),
+                Err(e) => eprintln!("error: {}: {e}", pmu_defs::diag::clip_text(spec)),
             }
         }
     }

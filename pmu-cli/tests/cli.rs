@@ -107,6 +107,17 @@ fn invalid_requests_exit_1_with_the_reason() {
         assert!(err.contains(want), "{args:?}: {err}");
         assert!(!err.contains("panicked"), "{err}");
     }
+    // A long request is clipped where it is echoed, and the reason still follows it.
+    let long = format!("LLC_MISSES{}", ":u".repeat(16_000));
+    let out = pmu(&["encode", "--model", "v3", &long]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(err.len() < 1_000, "{} bytes", err.len());
+    assert!(err.contains("more characters)"), "{err}");
+    assert!(
+        err.trim_end().ends_with("`u` is given more than once"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -265,8 +265,9 @@ impl Diagnostic {
     }
 }
 
-/// `text`, cut to [`MAX_TEXT_CHARS`] characters with a note of how many were left out.
-fn clip_text(text: &str) -> String {
+/// `text`, cut to [`MAX_TEXT_CHARS`] characters with a note of how many were left out: for
+/// any user text echoed in a message (the `pmu` command's requests too).
+pub fn clip_text(text: &str) -> String {
     match text.char_indices().nth(MAX_TEXT_CHARS) {
         None => text.to_owned(),
         Some((at, _)) => format!(
