@@ -1,116 +1,76 @@
-//! Counts an architectural event with `perf_event_open(2)`, using the raw config produced by
-//! the `pmu-regs` encoder.
+//! Counts an event with `perf_event_open(2)`, using the raw config `pmu-regs` resolves for the
+//! CPU it runs on.
 //!
 //! ```text
-//! perf-raw [--event NAME] [--list]
-//! perf-raw --event-select 0xc0 [--umask 0x00]    # any encoding, AMD included
+//! perf-raw [--event EVENT] [--list]
+//! perf-raw --event MEM_LOAD_RETIRED.L3_MISS:u      # a model event, by name
+//! perf-raw --event 'cpu/event=0x2e,umask=0x41/'   # a perf string
+//! perf-raw --event r412e                          # a raw config (AMD included)
 //! ```
 //!
 //! For `PERF_TYPE_RAW`, Linux takes `perf_event_attr.config` in the layout of the event-select
 //! register with the bits perf owns left out (USR, OS, INT, EN: perf sets them from
-//! `exclude_user`/`exclude_kernel` and sampling). `pmu_regs::arch::Arch::encode_raw_config` produces exactly
-//! that from the generated encoder (`try_event_on` without filters): for LLC misses on Intel,
-//! `0x412e` (event 2EH | umask 41H << 8).
+//! `exclude_user`/`exclude_kernel` and sampling), and an auxiliary MSR's value in `config1`.
+//! `pmu_regs::perf::PerfConfig` gives exactly those for the CPU's model (its event table, with
+//! the feature `all-models`) or, without one, its architectural generation: for LLC misses on
+//! Intel, `0x412e` (event 2EH | umask 41H << 8).
 //!
-//! The counter measures user-mode events of this process while it walks a buffer larger than
-//! the last-level cache. Exit status: 0 on success; 1 when the CPU has no architectural event
-//! table or the event is unknown or unavailable; 2 when perf_event_open is not supported here
-//! (no PMU, e.g. a VM without a virtual PMU); 3 when it is not permitted.
+//! The counter measures events of this process while it walks a buffer larger than the
+//! last-level cache. Exit status: 0 on success; 1 when the event is unknown or cannot be
+//! encoded here; 2 when perf_event_open is not supported here (no PMU, e.g. a VM without a
+//! virtual PMU); 3 when it is not permitted.
 
 #[cfg(all(target_os = "linux", target_arch = "x86_64"))]
 mod linux {
     use clap::Parser;
     use perf_event::Builder;
     use perf_event::events::Raw;
-    use pmu_regs::EventDesc;
-    use pmu_regs::arch::{Arch, ArchVisitor, Vendor};
-    use pmu_regs::detect::{PmuInfo, detect_live};
+    use pmu_regs::arch::{ArchVisitor, Generation};
+    use pmu_regs::detect::detect_live;
+    use pmu_regs::perf::PerfConfig;
     use std::hint::black_box;
     use std::process::ExitCode;
 
-    /// Count an architectural event with perf_event_open and our raw encoding.
+    /// Count an event with perf_event_open and the raw config pmu-regs resolves.
     #[derive(Parser, Debug)]
     #[command(name = "perf-raw")]
     struct Args {
-        /// Architectural event name (see --list).
+        /// The event: a name with modifiers (`LLC_MISSES:u`), a perf string
+        /// (`cpu/event=0x2e,umask=0x41/`) or a raw config (`r412e`). See --list.
         #[arg(long, default_value = "LLC_MISSES")]
         event: String,
-        /// List the events of this CPU's generation and exit.
+        /// List the events of this CPU's model (or generation) with their perf strings, and
+        /// exit.
         #[arg(long)]
         list: bool,
-        /// Encode this event select instead of a named event (hex or decimal; 12 bits on AMD).
-        #[arg(long, value_parser = parse_num::<u16>)]
-        event_select: Option<u16>,
-        /// Unit mask for --event-select.
-        #[arg(long, value_parser = parse_num::<u8>, default_value = "0")]
-        umask: u8,
     }
 
-    fn parse_num<T: TryFrom<u64>>(s: &str) -> Result<T, String> {
-        let v = match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
-            Some(hex) => u64::from_str_radix(hex, 16),
-            None => s.parse(),
-        }
-        .map_err(|e| format!("`{s}` is not a number: {e}"))?;
-        T::try_from(v).map_err(|_| format!("{s} is too large"))
-    }
+    /// Every event of the generation, by name: its model events, then its architectural ones.
+    struct Names;
 
-    /// The raw config of a hand-given encoding, through the generation's encoder.
-    struct EncodeCustom(EventDesc);
+    impl ArchVisitor for Names {
+        type Output = Vec<&'static str>;
 
-    impl ArchVisitor for EncodeCustom {
-        type Output = Result<(&'static str, u64), String>;
-
-        fn visit<A: Arch>(self) -> Self::Output {
-            A::encode_raw_config(&self.0)
-                .map(|c| (self.0.name, c))
-                .map_err(|e| e.to_string())
+        fn visit<A: pmu_regs::arch::Arch>(self) -> Self::Output {
+            A::arch_events().iter().map(|e| e.name).collect()
         }
     }
 
-    /// The raw config of the named event, or why there is none.
-    struct Encode<'a> {
-        name: &'a str,
-        info: &'a PmuInfo,
-        list: bool,
-    }
-
-    impl ArchVisitor for Encode<'_> {
-        type Output = Result<(&'static str, u64), String>;
-
-        fn visit<A: Arch>(self) -> Self::Output {
-            let events = A::arch_events();
-            if self.list {
-                for e in events {
-                    let cfg = A::encode_raw_config(&e.desc);
-                    match cfg {
-                        Ok(c) => println!("{:<28} config {c:#x}", e.name),
-                        Err(err) => println!("{:<28} ({err})", e.name),
-                    }
-                }
-                return Err(String::new());
+    fn list(g: Generation) {
+        let table = g.model_events();
+        let model = (0..table.len()).map(|i| table.name(i));
+        let names: Vec<&str> = model.chain(g.visit(Names)).collect();
+        if names.is_empty() {
+            println!(
+                "{g} has no named events in the definitions: give a perf string \
+                 (`cpu/event=0x76/`) or a raw config (`r76`)"
+            );
+        }
+        for name in names {
+            match PerfConfig::parse(g, name) {
+                Ok(c) => println!("{name:<48} {c}"),
+                Err(e) => println!("{name:<48} ({e})"),
             }
-            let Some(e) = events
-                .iter()
-                .find(|e| e.name.eq_ignore_ascii_case(self.name))
-            else {
-                let names: Vec<&str> = events.iter().map(|e| e.name).collect();
-                return Err(format!(
-                    "unknown event `{}` for {}; known: {}",
-                    self.name,
-                    A::ID,
-                    names.join(", ")
-                ));
-            };
-            if e.cpuid_bit < 32 && self.info.counters.unavailable_events & (1 << e.cpuid_bit) != 0 {
-                return Err(format!(
-                    "{} is not available on this CPU (CPUID.0AH:EBX[{}])",
-                    e.name, e.cpuid_bit
-                ));
-            }
-            let config =
-                A::encode_raw_config(&e.desc).map_err(|err| format!("{}: {err}", e.name))?;
-            Ok((e.name, config))
         }
     }
 
@@ -136,35 +96,44 @@ mod linux {
     pub fn main() -> ExitCode {
         let args = Args::parse();
         let info = detect_live();
-        let Some(generation) = info.generation else {
+        // The model when its tables are compiled in (they are: `all-models`), else the
+        // generation CPUID reports.
+        let Some(generation) = info.model.or(info.generation) else {
             eprintln!(
                 "error: this CPU ({}) has no PMU the definitions describe; nothing to encode",
                 info.vendor
             );
             return ExitCode::from(1);
         };
-        let encoded = match args.event_select {
-            Some(event) => generation.visit(EncodeCustom(EventDesc::new("RAW", event, args.umask))),
-            None if generation.vendor() != Vendor::Intel => Err(format!(
-                "{generation} has no architectural event table in the definitions; give an encoding with --event-select"
-            )),
-            None => generation.visit(Encode {
-                name: &args.event,
-                info: &info,
-                list: args.list,
-            }),
-        };
-        let (name, config) = match encoded {
-            Ok(x) => x,
-            Err(msg) if msg.is_empty() => return ExitCode::SUCCESS,
-            Err(msg) => {
-                eprintln!("error: {msg}");
+        if args.list {
+            list(generation);
+            return ExitCode::SUCCESS;
+        }
+        let perf = match PerfConfig::parse(generation, &args.event) {
+            Ok(c) => c,
+            Err(e) => {
+                eprintln!("error: {}: {e}", args.event);
                 return ExitCode::from(1);
             }
         };
-        println!("{name} on {generation}: PERF_TYPE_RAW config = {config:#x}");
+        let (name, config) = (perf.name.unwrap_or(args.event.as_str()), perf.config);
+        println!(
+            "{name} on {generation}: {perf} (PERF_TYPE_RAW config {config:#x}, config1 {:#x})",
+            perf.config1
+        );
+        if let Some(msr) = perf.unprogrammed_msr {
+            eprintln!(
+                "note: the event also needs MSR {:#x} = {:#x}, which perf does not program",
+                msr.index, msr.value
+            );
+        }
 
-        let mut counter = match Builder::new(Raw::new(config)).build() {
+        let raw = Raw::new(config).config1(perf.config1);
+        let mut builder = Builder::new(raw);
+        builder
+            .exclude_user(perf.exclude_user)
+            .exclude_kernel(perf.exclude_kernel);
+        let mut counter = match builder.build() {
             Ok(c) => c,
             Err(e) => {
                 let code = e.raw_os_error();
