@@ -78,8 +78,9 @@ fn indices(mask: u32) -> Vec<u32> {
 }
 
 /// `pmu info --json`: one object with `cpu`, `hypervisor`, `generation`, `model` (its id, or
-/// null), `model_names`, `gp_counters` and `fixed_counters` (indices: counters need not be
-/// contiguous), `gp_width`, `fixed_width`, `facilities` and `notes`.
+/// null), `model_names`, `perf_pmu` (the Linux perf PMU of this core, or null without a PMU),
+/// `gp_counters` and `fixed_counters` (indices: counters need not be contiguous), `gp_width`,
+/// `fixed_width`, `facilities` and `notes`.
 pub fn to_json(found: &Detected, names: &[String]) -> serde_json::Value {
     let info = &found.info;
     let c = &info.counters;
@@ -94,6 +95,7 @@ pub fn to_json(found: &Detected, names: &[String]) -> serde_json::Value {
         "generation": info.generation.map(|g| g.id()),
         "model": info.model_id,
         "model_names": names,
+        "perf_pmu": info.generation.map(|_| pmu_regs::perf::PerfConfig::detected_pmu(info)),
         "gp_counters": indices(c.gp),
         "gp_width": c.gp_width,
         "fixed_counters": indices(c.fixed),
@@ -123,6 +125,10 @@ pub fn report(info: &PmuInfo, names: &[String]) -> String {
         None => "none".to_owned(),
     };
     let _ = writeln!(out, "model       {model}");
+    if info.generation.is_some() {
+        let pmu = pmu_regs::perf::PerfConfig::detected_pmu(info);
+        let _ = writeln!(out, "perf PMU    {pmu}");
+    }
     let c = &info.counters;
     let _ = writeln!(
         out,

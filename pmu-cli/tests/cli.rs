@@ -305,6 +305,7 @@ fn info_reads_a_cpuid_dump() {
     assert!(s.contains("generation  amd-fam10h"), "{s}");
     assert!(s.contains("model       none"), "{s}");
     assert!(s.contains("counters    4 general"), "{s}");
+    assert!(s.contains("perf PMU    cpu"), "{s}");
     assert!(
         s.contains("note: the family/model is amd-zen3's, but its registers need amd-core"),
         "{s}"
@@ -314,6 +315,7 @@ fn info_reads_a_cpuid_dump() {
     let out = pmu(&["info", "--cpuid", file.to_str().unwrap()]);
     let s = text(&out.stdout);
     assert!(s.contains("generation  none"), "{s}");
+    assert!(!s.contains("perf PMU"), "no PMU, no perf PMU: {s}");
     assert!(
         s.contains(
             "note: the family/model is intel-emeraldrapids's, but its registers need intel-v5"
@@ -330,6 +332,7 @@ fn info_reads_a_cpuid_dump() {
     assert_eq!(v["model"], serde_json::Value::Null);
     assert_eq!(v["gp_counters"], serde_json::json!([0, 1, 2, 3]));
     assert_eq!(v["gp_width"], 48);
+    assert_eq!(v["perf_pmu"], "cpu");
     assert_eq!(v["fixed_counters"], serde_json::json!([]));
     assert_eq!(v["fixed_width"], 0);
     assert_eq!(v["cpu"]["family"], 0x19);

@@ -40,6 +40,7 @@ use crate::PlacementError;
 use crate::arch::{
     Arch, ArchEventInfo, ArchVisitor, EncodeError, Generation, MODEL_SPECS, RegInfo, Role,
 };
+use crate::detect::PmuInfo;
 use core::fmt;
 use pmu_vocab::perf::{self as spell, Event, Llx, Modifiers, SyntaxError, Term};
 
@@ -138,6 +139,8 @@ pub enum PerfError {
     KernelOwned,
     /// `u=0` and `k=0`: nothing would be counted.
     NothingCounted,
+    /// Detection found no PMU the definitions describe on this CPU.
+    NoPmu,
     /// A counter-mask or filter modifier on an event only a fixed counter counts.
     FixedOnly {
         /// The event.
@@ -179,6 +182,9 @@ impl fmt::Display for PerfError {
                 f.write_str("`int` and `en` are the kernel's to set; leave them out")
             }
             PerfError::NothingCounted => f.write_str("`u=0` and `k=0` together count nothing"),
+            PerfError::NoPmu => {
+                f.write_str("this CPU has no PMU the definitions describe (see `pmu info`)")
+            }
             PerfError::FixedOnly { event } => write!(
                 f,
                 "{event} is counted by a fixed counter only: it takes no counter-mask or filter modifier"
@@ -209,10 +215,38 @@ impl PerfConfig {
             .map_or("cpu", |m| m.perf_pmu)
     }
 
-    /// Resolves `input` (see the [module](self) docs) for `generation`.
+    /// Resolves `input` (see the [module](self) docs) for `generation`, on its PMU
+    /// ([`PerfConfig::pmu_of`]).
     pub fn parse(generation: Generation, input: &str) -> Result<PerfConfig, PerfError> {
+        Self::parse_on(generation, Self::pmu_of(generation), input)
+    }
+
+    /// Resolves `input` for the CPU detection describes: its model when its tables are
+    /// compiled in, else its generation; on the PMU of the core it ran on (on a hybrid part,
+    /// the model's `cpu_core`, `cpu_atom` or `cpu_lowpower`, else the one of its core type;
+    /// `cpu` otherwise, even for a model that also has hybrid parts).
+    pub fn parse_detected(info: &PmuInfo, input: &str) -> Result<PerfConfig, PerfError> {
+        let generation = (info.model.or(info.generation)).ok_or(PerfError::NoPmu)?;
+        Self::parse_on(generation, Self::detected_pmu(info), input)
+    }
+
+    /// The perf PMU of the core detection ran on (see [`PerfConfig::parse_detected`]).
+    pub fn detected_pmu(info: &PmuInfo) -> &'static str {
+        let model = (info.model_id).and_then(|id| MODEL_SPECS.iter().find(|m| m.id == id));
+        match (info.core_type, model) {
+            (Some(_), Some(m)) => m.perf_pmu,
+            (Some(t), None) => spell::pmu_for_core_type(t).unwrap_or("cpu"),
+            (None, _) => "cpu",
+        }
+    }
+
+    fn parse_on(
+        generation: Generation,
+        pmu: &'static str,
+        input: &str,
+    ) -> Result<PerfConfig, PerfError> {
         let spec = spell::parse(input)?;
-        resolve(&generation.visit(OpsOf(generation)), &spec)
+        resolve(&generation.visit(OpsOf(generation)), pmu, &spec)
     }
 }
 
@@ -244,8 +278,7 @@ impl ArchVisitor for OpsOf {
 }
 
 /// [`PerfConfig::parse`] once `spec` is parsed.
-fn resolve(ops: &Ops, spec: &spell::Spec<'_>) -> Result<PerfConfig, PerfError> {
-    let pmu = PerfConfig::pmu_of(ops.generation);
+fn resolve(ops: &Ops, pmu: &'static str, spec: &spell::Spec<'_>) -> Result<PerfConfig, PerfError> {
     if let Some(p) = spec.pmu
         && p != pmu
     {

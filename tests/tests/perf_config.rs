@@ -4,6 +4,7 @@
 //! encoder: `pmu-cli/tests/perf_config.rs`.)
 
 use pmu_regs::arch::Generation;
+use pmu_regs::detect::{CpuidEntry, CpuidTable, PmuInfo, detect};
 use pmu_regs::perf::{PerfConfig, PerfError};
 use pmu_vocab::perf::{ErrorKind, SyntaxError};
 
@@ -189,5 +190,55 @@ fn a_repeated_modifier_ends_the_parse() {
             at: 13,
             kind: ErrorKind::ModifierTwice
         }))
+    );
+}
+
+/// An Arrow Lake-H core (family 6 model C5H, perfmon v6) whose leaf 1AH EAX is `leaf_1a`.
+/// The tests build none of its models: the generation is intel-v6, and the PMU comes from the
+/// model detection names (compiled or not) and the core type.
+fn arrow_lake_core(leaf_1a: u32) -> PmuInfo {
+    detect(&mut CpuidTable::new(&[
+        CpuidEntry::new(0, 0, [0x23, 0x756E_6547, 0x6C65_746E, 0x4965_6E69]),
+        CpuidEntry::new(0x1, 0, [0x000C_0652, 0, 0, 0]),
+        CpuidEntry::new(0xA, 0, [0x0830_0806, 0, 0xF, 0x0000_8604]),
+        CpuidEntry::new(0x1A, 0, [leaf_1a, 0, 0, 0]),
+    ]))
+}
+
+#[test]
+fn the_detected_core_chooses_the_pmu() {
+    for (leaf_1a, pmu) in [
+        (0x4000_0003, "cpu_core"),     // Lion Cove
+        (0x2000_0003, "cpu_atom"),     // Skymont
+        (0x2000_0002, "cpu_lowpower"), // Crestmont, the low-power E-cores
+        (0x2000_0007, "cpu_atom"),     // an Atom core no list names: by its core type
+    ] {
+        let info = arrow_lake_core(leaf_1a);
+        assert_eq!(info.generation, Some(Generation::IntelV6));
+        assert_eq!(info.core_type, Some((leaf_1a >> 24) as u8));
+        let c = PerfConfig::parse_detected(&info, "INSTRUCTIONS_RETIRED:u").unwrap();
+        assert_eq!((c.pmu, c.config), (pmu, 0xC0), "{leaf_1a:#x}");
+        assert!(c.to_string().starts_with(&format!("{pmu}/")), "{c}");
+        assert_eq!(
+            PerfConfig::parse_detected(&info, "cpu/event=0xc0/"),
+            Err(PerfError::WrongPmu { expected: pmu })
+        );
+    }
+    // Not hybrid (leaf 1AH zero): `cpu`.
+    let plain = arrow_lake_core(0);
+    assert_eq!(plain.core_type, None);
+    assert_eq!(
+        PerfConfig::parse_detected(&plain, "r412e").unwrap().pmu,
+        "cpu"
+    );
+    // No PMU at all (a guest whose leaf 0AH is zero): said so.
+    let none = detect(&mut CpuidTable::new(&[CpuidEntry::new(
+        0,
+        0,
+        [0x1, 0x756E_6547, 0x6C65_746E, 0x4965_6E69],
+    )]));
+    assert_eq!(
+        PerfConfig::parse_detected(&none, "r412e"),
+        Err(PerfError::NoPmu)
     );
 }

@@ -26,7 +26,7 @@ mod linux {
     use perf_event::Builder;
     use perf_event::events::Raw;
     use pmu_regs::arch::{ArchVisitor, Generation};
-    use pmu_regs::detect::detect_live;
+    use pmu_regs::detect::{PmuInfo, detect_live};
     use pmu_regs::perf::PerfConfig;
     use std::hint::black_box;
     use std::process::ExitCode;
@@ -56,7 +56,7 @@ mod linux {
         }
     }
 
-    fn list(g: Generation) {
+    fn list(g: Generation, info: &PmuInfo) {
         let table = g.model_events();
         let model = (0..table.len()).map(|i| table.name(i));
         let names: Vec<&str> = model.chain(g.visit(Names)).collect();
@@ -67,7 +67,7 @@ mod linux {
             );
         }
         for name in names {
-            match PerfConfig::parse(g, name) {
+            match PerfConfig::parse_detected(info, name) {
                 Ok(c) => println!("{name:<48} {c}"),
                 Err(e) => println!("{name:<48} ({e})"),
             }
@@ -106,10 +106,10 @@ mod linux {
             return ExitCode::from(1);
         };
         if args.list {
-            list(generation);
+            list(generation, &info);
             return ExitCode::SUCCESS;
         }
-        let perf = match PerfConfig::parse(generation, &args.event) {
+        let perf = match PerfConfig::parse_detected(&info, &args.event) {
             Ok(c) => c,
             Err(e) => {
                 eprintln!("error: {}: {e}", args.event);

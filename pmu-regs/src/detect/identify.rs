@@ -216,6 +216,7 @@ pub(super) fn identify<S: CpuidSource + ?Sized>(src: &mut S) -> (PmuInfo, Option
         generation: None,
         model: None,
         model_id: None,
+        core_type: None,
         id: None,
         counters: CounterSet::default(),
         perf_capabilities_msr: false,
@@ -241,6 +242,7 @@ pub(super) fn identify<S: CpuidSource + ?Sized>(src: &mut S) -> (PmuInfo, Option
             core_type: (eax >> 24) as u8,
             native_model_id: eax & 0x00FF_FFFF,
         });
+        info.core_type = Some((eax >> 24) as u8).filter(|&t| t != 0);
     }
     if info.vendor == CpuVendor::Hygon {
         info.note(Note::HygonAsAmd);

@@ -405,6 +405,9 @@ pub struct PmuInfo {
     /// same answer with or without a model's feature; the feature only decides whether
     /// [`PmuInfo::model`] can name it.
     pub model_id: Option<&'static str>,
+    /// On a hybrid part, the type of the core this ran on (CPUID.1AH:EAX\[31:24\], `0x40`
+    /// Core, `0x20` Atom); `None` when CPUID reports none.
+    pub core_type: Option<u8>,
     /// The id of the generation whose counters `counters` enumerates (the model's when there
     /// is one; `A::ID` after [`detect_for`]).
     pub id: Option<&'static str>,

@@ -181,6 +181,18 @@ pub fn pmu_for_core_role(role: &str) -> &'static str {
     }
 }
 
+/// The perf PMU of a hybrid core by its type (CPUID.1AH:EAX\[31:24\]) when the model is not
+/// known: `cpu_core` for Core (40H), `cpu_atom` for Atom (20H), as Linux names the PMUs it
+/// registers per core type (`arch/x86/events/intel/core.c`, `intel_pmu_init` on hybrid parts);
+/// `None` for another type. The low-power Atom PMU (`cpu_lowpower`) is told by the model.
+pub fn pmu_for_core_type(core_type: u8) -> Option<&'static str> {
+    match core_type {
+        0x40 => Some("cpu_core"),
+        0x20 => Some("cpu_atom"),
+        _ => None,
+    }
+}
+
 /// Parses decimal, `0x` hex or `0b` binary, with `_` separators.
 pub fn parse_number(s: &str) -> Option<u64> {
     let s = s.trim();
