@@ -68,39 +68,29 @@ impl FieldInfo {
         FieldInfo { instances, ..self }
     }
 
+    /// Its name and runs, for the field code shared with the encoder
+    /// (`pmu_vocab::select::FieldRuns`).
+    #[inline]
+    const fn field_runs(&self) -> pmu_vocab::select::FieldRuns<'static> {
+        pmu_vocab::select::FieldRuns::new(self.name, self.runs)
+    }
+
     /// Its width: the bits of all its runs.
     #[inline]
     pub const fn width(&self) -> u32 {
-        let (mut w, mut i) = (0, 0);
-        while i < self.runs.len() {
-            w += self.runs[i].width;
-            i += 1;
-        }
-        w
+        self.field_runs().width()
     }
 
     /// The register bits it covers.
     #[inline]
     pub const fn mask(&self) -> u64 {
-        let (mut m, mut i) = (0, 0);
-        while i < self.runs.len() {
-            m |= self.runs[i].mask();
-            i += 1;
-        }
-        m
+        self.field_runs().mask()
     }
 
     /// Its value in the register value `bits`.
     #[inline]
     pub const fn get(&self, bits: u64) -> u64 {
-        let (mut v, mut at, mut i) = (0, 0, 0);
-        while i < self.runs.len() {
-            let r = self.runs[i];
-            v |= ((bits & r.mask()) >> r.lsb) << at;
-            at += r.width;
-            i += 1;
-        }
-        v
+        self.field_runs().extract(bits)
     }
 }
 
