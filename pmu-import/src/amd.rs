@@ -3,7 +3,7 @@
 //! perf keeps AMD's events in `tools/perf/pmu-events/arch/x86/<dir>/*.json`, one directory per
 //! Zen family, with `mapfile.csv` rows `AuthenticAMD-<family>-<model regex>,<version>,<dir>,core`.
 //! [`import_corpus`] writes one generation per directory the mapfile names: `extends:` the
-//! AMD architectural generation ([`AMD_ARCH`], else the newest listed and a warning), `cpus:`
+//! Zen family naming it in `perfmon-cores:` (else the newest named and a warning), `cpus:`
 //! the family/model pairs the row's regular expression matches (first row wins, as in perf's
 //! `pmu_events_map__find`), `source:` the directory, one line per core-PMU event.
 //!
@@ -28,37 +28,6 @@ use serde_saphyr::{FlowMap, LitString};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::Path;
-
-/// The AMD architectural generation each known perf directory extends, with the basis.
-/// A directory not listed extends the last entry's generation (the newest family known),
-/// with a warning: every Zen after Zen 4 keeps PerfMonV2.
-pub const AMD_ARCH: &[(&str, &str, &str)] = &[
-    (
-        "amdzen1",
-        "amd-core",
-        "Zen (family 17h): six core counters at C001_0200 (CPUID Fn8000_0001_ECX[PerfCtrExtCore]), no PerfMonV2 (AMD PPR for family 17h model 01h, §2.1.15)",
-    ),
-    (
-        "amdzen2",
-        "amd-core",
-        "Zen 2 (family 17h): six core counters at C001_0200, no PerfMonV2 (AMD PPR for family 17h model 31h, §2.1.15)",
-    ),
-    (
-        "amdzen3",
-        "amd-core",
-        "Zen 3 (family 19h): six core counters at C001_0200, no PerfMonV2 (AMD PPR for family 19h model 01h, §2.1.17)",
-    ),
-    (
-        "amdzen4",
-        "amd-perfmon-v2",
-        "Zen 4 (family 19h): PerfMonV2, CPUID Fn8000_0022_EAX[0] = 1 (AMD PPR for family 19h model 11h, §2.1.16; Linux arch/x86/events/amd/core.c enables amd_pmu_v2 from Zen 4)",
-    ),
-    (
-        "amdzen5",
-        "amd-perfmon-v2",
-        "Zen 5 (family 1Ah): PerfMonV2 as on Zen 4, CPUID Fn8000_0022_EAX[PerfMonV2] = 1 and Fn8000_0022_EBX[NumPerfCtrCore] = 6 (AMD PPR for family 1Ah model 02h, \"Performance Monitor Counters\"; Linux arch/x86/events/amd/core.c amd_core_pmu_init takes the PerfMonV2 path from the CPUID bit, the same for family 1Ah)",
-    ),
-];
 
 /// perf's PMU for each `Unit` of the AMD lists (jevents.py `unit_to_pmu`). Events with a
 /// unit are not core-PMU events and are not imported here.
@@ -402,27 +371,41 @@ pub(crate) fn read_object(
     });
 }
 
-/// The architectural generation a directory extends and why; unknown directories get the
-/// newest listed, with a warning.
+/// The generation a directory extends and why: the hand-written AMD generation naming it in
+/// its `perfmon-cores:` (a Zen family, `pmu-defs/defs/amd/uarch/`), its `manual:` the basis.
+/// A directory no generation names extends the one naming the newest directory, with a
+/// warning.
 pub(crate) fn arch_for(dir: &str, map_name: &str, line: usize, issues: &mut Vec<Issue>) -> Arch {
-    if let Some((_, g, basis)) = AMD_ARCH
+    let model = &crate::defs::amd_architectural().model;
+    let claims = model
+        .generations
         .iter()
-        .find(|(d, _, _)| d.eq_ignore_ascii_case(dir))
-    {
-        return (g, (*basis).to_owned(), true);
+        .flat_map(|g| g.perfmon_cores.iter().map(move |c| (c.as_str(), g)));
+    let mut newest: Option<(&str, &pmu_defs::model::Generation)> = None;
+    for (core, g) in claims {
+        if core.eq_ignore_ascii_case(dir) {
+            return (g.id.as_str(), g.manual.clone(), true);
+        }
+        // Directory names differ in their number (`amdzen5`): longer is newer, then larger.
+        let key = |c: &str| (c.len(), c.to_ascii_lowercase());
+        if newest.is_none_or(|(n, _)| key(core) > key(n)) {
+            newest = Some((core, g));
+        }
     }
-    let (newest, g, _) = AMD_ARCH[AMD_ARCH.len() - 1];
+    let (newest, g) = match newest {
+        Some((n, g)) => (n, g.id.as_str()),
+        None => ("none", "amd-core"),
+    };
     issues.push(Issue::new(
         Level::Warning,
         map_name,
         Some((line, 1)),
         format!(
-            "`{dir}` is not in the importer's table of AMD families (pmu_import::amd::AMD_ARCH): it extends `{g}`, as `{newest}` does; check CPUID Fn8000_0022_EAX[PerfMonV2] on the part and add a row"
+            "no AMD generation names `{dir}` in its `perfmon-cores:`: it extends `{g}`, as `{newest}` does; add it to a Zen family in pmu-defs/defs/amd/uarch/ (check CPUID Fn8000_0022_EAX[PerfMonV2] on the part and Linux's amd_pmu_event_map)"
         ),
     ));
-    let basis = format!(
-        "not in the importer's table; extends {g} as {newest}, the newest listed family, does"
-    );
+    let basis =
+        format!("not named by a Zen family; extends {g} as {newest}, the newest named, does");
     (g, basis, false)
 }
 
@@ -471,7 +454,7 @@ pub(crate) fn drop_duplicates(events: &mut Vec<AmdEvent>, issues: &mut Vec<Issue
     });
 }
 
-/// The generation extended, the basis, and whether it came from [`AMD_ARCH`].
+/// The generation extended, the basis, and whether a generation names the directory.
 pub(crate) type Arch = (&'static str, String, bool);
 
 /// The `cpus:`, the header's "not imported" line and the YAML of one generation.

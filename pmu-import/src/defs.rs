@@ -22,6 +22,19 @@ pub(crate) fn architectural_files() -> Vec<PathBuf> {
     hand_written_files("intel")
 }
 
+/// The hand-written AMD definitions (architectural generations, Zen families, facilities),
+/// loaded once: the Zen family each perf directory's model extends (`perfmon-cores:`).
+pub(crate) fn amd_architectural() -> &'static pmu_defs::Loaded {
+    static ARCH: std::sync::OnceLock<pmu_defs::Loaded> = std::sync::OnceLock::new();
+    ARCH.get_or_init(|| {
+        let mut loader = pmu_defs::Loader::new();
+        for p in hand_written_files("amd") {
+            loader.add_file(&p);
+        }
+        loader.finish()
+    })
+}
+
 /// The generation an imported list extends: the hand-written one naming `stem` in its
 /// `perfmon-cores:` (which must extend architectural version `version`), else
 /// `intel-v{version}` itself. `None` after an error in `issues`.

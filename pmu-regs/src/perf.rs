@@ -38,11 +38,13 @@
 use crate::EventDesc;
 use crate::PlacementError;
 use crate::arch::{
-    Arch, ArchEventInfo, ArchVisitor, EncodeError, Generation, MODEL_SPECS, RegInfo, Role,
+    Arch, ArchEventInfo, ArchVisitor, EncodeError, Generation, GenericEvents, MODEL_SPECS, RegInfo,
+    Role,
 };
-use crate::detect::PmuInfo;
+use crate::detect::{Note, PmuInfo};
 use core::fmt;
-use pmu_vocab::perf::{self as spell, Event, Llx, Modifiers, SyntaxError, Term};
+pub use pmu_vocab::perf::GenericEvent;
+use pmu_vocab::perf::{self as spell, Event, Llx, Modifiers, SyntaxError, Term, Terms};
 
 /// The `perf_event_attr` fields of one event on one generation's core PMU (see the
 /// [module](self) docs). Two configs are equal when they open the same counter the same way,
@@ -61,8 +63,13 @@ pub struct PerfConfig {
     pub exclude_user: bool,
     /// `perf_event_attr.exclude_kernel` (modifier `u` alone).
     pub exclude_kernel: bool,
-    /// The event's name, when it was given by name.
+    /// The event's name, when it was given by name (for a generic event, the name of the
+    /// generation's event with that encoding, if it has one).
     pub name: Option<&'static str>,
+    /// The perf generic event it was given as (`cycles`, `branch-misses`): the same count can
+    /// be opened as `PERF_TYPE_HARDWARE` with [`GenericEvent::hw_id`], where the kernel picks
+    /// the encoding; `config` is the encoding the kernel picks for this CPU.
+    pub generic: Option<GenericEvent>,
     /// An auxiliary MSR the event needs that perf has no term for (so it is not in
     /// `config1`, and perf does not program it): the count is the event's only when that MSR
     /// holds this value.
@@ -146,6 +153,22 @@ pub enum PerfError {
         /// The event.
         event: &'static str,
     },
+    /// A perf generic event the kernel maps to no event on this generation (`ref-cycles`
+    /// before Zen 4, `stalled-cycles-backend` from Haswell on).
+    NoGenericEvent {
+        /// perf's name of the generic event.
+        event: &'static str,
+        /// The generation whose mapping was used.
+        generation: &'static str,
+    },
+    /// A perf generic event whose architectural event CPUID.0AH:EBX reports unavailable: the
+    /// kernel does not map it either (`intel_arch_events_quirk`).
+    Unavailable {
+        /// perf's name of the generic event.
+        event: &'static str,
+        /// The architectural event it counts.
+        arch_event: &'static str,
+    },
 }
 
 impl fmt::Display for PerfError {
@@ -189,6 +212,14 @@ impl fmt::Display for PerfError {
                 f,
                 "{event} is counted by a fixed counter only: it takes no counter-mask or filter modifier"
             ),
+            PerfError::NoGenericEvent { event, generation } => write!(
+                f,
+                "the kernel maps perf's `{event}` to no event on {generation}"
+            ),
+            PerfError::Unavailable { event, arch_event } => write!(
+                f,
+                "perf's `{event}` counts {arch_event}, which CPUID.0AH:EBX reports unavailable on this CPU"
+            ),
         }
     }
 }
@@ -216,18 +247,30 @@ impl PerfConfig {
     }
 
     /// Resolves `input` (see the [module](self) docs) for `generation`, on its PMU
-    /// ([`PerfConfig::pmu_of`]).
+    /// ([`PerfConfig::pmu_of`]); perf's generic events as the kernel maps them on it.
     pub fn parse(generation: Generation, input: &str) -> Result<PerfConfig, PerfError> {
-        Self::parse_on(generation, Self::pmu_of(generation), input)
+        let context = Context {
+            pmu: Self::pmu_of(generation),
+            generic: GenericEvents::of(generation.id()),
+            unavailable: 0,
+        };
+        Self::parse_on(generation, &context, input)
     }
 
     /// Resolves `input` for the CPU detection describes: its model when its tables are
     /// compiled in, else its generation; on the PMU of the core it ran on (on a hybrid part,
     /// the model's `cpu_core`, `cpu_atom` or `cpu_lowpower`, else the one of its core type;
-    /// `cpu` otherwise, even for a model that also has hybrid parts).
+    /// `cpu` otherwise, even for a model that also has hybrid parts). Generic events follow
+    /// [`PerfConfig::detected_generic`], and one whose architectural event CPUID reports
+    /// unavailable is refused ([`PerfError::Unavailable`]), as the kernel refuses it.
     pub fn parse_detected(info: &PmuInfo, input: &str) -> Result<PerfConfig, PerfError> {
         let generation = (info.model.or(info.generation)).ok_or(PerfError::NoPmu)?;
-        Self::parse_on(generation, Self::detected_pmu(info), input)
+        let context = Context {
+            pmu: Self::detected_pmu(info),
+            generic: Self::detected_generic(info),
+            unavailable: info.counters.unavailable_events,
+        };
+        Self::parse_on(generation, &context, input)
     }
 
     /// The perf PMU of the core detection ran on (see [`PerfConfig::parse_detected`]).
@@ -240,14 +283,39 @@ impl PerfConfig {
         }
     }
 
+    /// What perf's generic events count on the CPU detection describes: its model's mapping
+    /// (compiled in or not); else, when CPUID hides what the model's registers need (a guest
+    /// without AMD's PerfCtrExtCore), the mapping of the model its family and model name,
+    /// since the kernel picks generic events by the CPU's family and model whatever counters
+    /// a hypervisor offers; else its generation's.
+    pub fn detected_generic(info: &PmuInfo) -> Option<&'static GenericEvents> {
+        let named = info.notes().find_map(|n| match n {
+            Note::ModelNotTaken { model, .. } => Some(model),
+            _ => None,
+        });
+        let generation = info.generation.map(Generation::id);
+        [info.model_id, named, generation]
+            .into_iter()
+            .flatten()
+            .find_map(GenericEvents::of)
+    }
+
     fn parse_on(
         generation: Generation,
-        pmu: &'static str,
+        context: &Context,
         input: &str,
     ) -> Result<PerfConfig, PerfError> {
         let spec = spell::parse(input)?;
-        resolve(&generation.visit(OpsOf(generation)), pmu, &spec)
+        resolve(&generation.visit(OpsOf(generation)), context, &spec)
     }
+}
+
+/// What the resolution takes besides the generation: the PMU, the generic events' mapping
+/// and the architectural events CPUID reports unavailable (by `cpuid_bit`).
+struct Context {
+    pmu: &'static str,
+    generic: Option<&'static GenericEvents>,
+    unavailable: u32,
 }
 
 /// What the resolver needs of the generation `A`, taken once: the resolution itself is not
@@ -278,14 +346,15 @@ impl ArchVisitor for OpsOf {
 }
 
 /// [`PerfConfig::parse`] once `spec` is parsed.
-fn resolve(ops: &Ops, pmu: &'static str, spec: &spell::Spec<'_>) -> Result<PerfConfig, PerfError> {
+fn resolve(ops: &Ops, cx: &Context, spec: &spell::Spec<'_>) -> Result<PerfConfig, PerfError> {
+    let pmu = cx.pmu;
     if let Some(p) = spec.pmu
         && p != pmu
     {
         return Err(PerfError::WrongPmu { expected: pmu });
     }
     let (mut config, modifiers) = match spec.event {
-        Event::Name(_) => named(ops, spec, pmu)?,
+        Event::Name(_) => named(ops, spec, cx)?,
         Event::Terms(terms) => (terms_config(ops, pmu, &terms)?, spec.modifiers),
         Event::Raw(raw) => (raw_config(ops, pmu, raw, 0)?, spec.modifiers),
     };
@@ -308,17 +377,27 @@ fn resolve(ops: &Ops, pmu: &'static str, spec: &spell::Spec<'_>) -> Result<PerfC
 fn named(
     ops: &Ops,
     spec: &spell::Spec<'_>,
-    pmu: &'static str,
+    cx: &Context,
 ) -> Result<(PerfConfig, Modifiers), PerfError> {
     for (name, end) in spec.modifier_splits() {
-        let Some(desc) = find(ops, name.trim()) else {
-            continue;
+        let generic = GenericEvent::from_name(name.trim());
+        let desc = match generic {
+            Some(g) => generic_desc(ops, cx, g)?,
+            None => match find(ops, name.trim()) {
+                Some(desc) => desc,
+                None => continue,
+            },
         };
         let modifiers = match spec.text.get(end + 1..) {
             Some(list) => Modifiers::parse(list, end + 1)?,
             None => Modifiers::default(),
         };
-        return Ok((named_config(ops, pmu, &desc, &modifiers)?, modifiers));
+        let mut c = named_config(ops, cx.pmu, &desc, &modifiers, generic.is_none())?;
+        if generic.is_some() {
+            c.name = Some(desc.name).filter(|n| !n.is_empty());
+            c.generic = generic;
+        }
+        return Ok((c, modifiers));
     }
     if let Some(e) = spec.modifier_error {
         return Err(e.into());
@@ -328,6 +407,41 @@ fn named(
         generation: ops.generation.id(),
         suggestion: nearest(ops, first),
     })
+}
+
+/// The event perf's generic event `g` counts (see [`PerfConfig::detected_generic`]): the
+/// generation's own event with those terms when it has one (so an event only a fixed counter
+/// counts stays one), else the terms as they are.
+fn generic_desc(ops: &Ops, cx: &Context, g: GenericEvent) -> Result<EventDesc, PerfError> {
+    let no_event = |generation| PerfError::NoGenericEvent {
+        event: g.name(),
+        generation,
+    };
+    let map = cx.generic.ok_or(no_event(ops.generation.id()))?;
+    let text = map.get(g.name()).ok_or(no_event(map.id))?;
+    // The definitions' terms were checked when they were loaded (`generic-events:`).
+    let terms = Terms::parse(text, 0)?;
+    let d = terms_desc(&terms)?;
+    if let Some(a) = ops
+        .arch_events
+        .iter()
+        .find(|a| event_terms(&a.desc) == event_terms(&d))
+        && a.cpuid_bit < 32
+        && cx.unavailable & (1 << a.cpuid_bit) != 0
+    {
+        return Err(PerfError::Unavailable {
+            event: g.name(),
+            arch_event: a.name,
+        });
+    }
+    // One a general counter counts first: the kernel schedules `cycles` (0x3c) anywhere,
+    // with or without a counter mask, even where a fixed-only event shares the encoding.
+    let mut same = definitions(ops, &d);
+    let first = same.next();
+    let general = first
+        .filter(|e| e.counters != 0)
+        .or_else(|| same.find(|e| e.counters != 0));
+    Ok(general.or(first).unwrap_or(d))
 }
 
 /// The event named `name` (ASCII case-insensitive): a model event, then an architectural one.
@@ -343,11 +457,16 @@ fn find(ops: &Ops, name: &str) -> Option<EventDesc> {
 /// An event of the generation encoded exactly as `d` (event, unit masks, CMASK, INV, EDGE,
 /// AnyThread, EQ), if there is one.
 fn defined(ops: &Ops, d: &EventDesc) -> Option<EventDesc> {
-    let same = |e: &EventDesc| event_terms(e) == event_terms(d);
+    definitions(ops, d).next()
+}
+
+/// Every event of the generation encoded exactly as `d`: model events, then architectural.
+fn definitions(ops: &Ops, d: &EventDesc) -> impl Iterator<Item = EventDesc> {
+    let terms = event_terms(d);
     let table = ops.generation.model_events();
-    let model = (0..table.len()).map(|i| table.desc(i));
+    let model = (0..table.len()).map(move |i| table.desc(i));
     let arch = ops.arch_events.iter().map(|e| e.desc);
-    model.chain(arch).find(same)
+    model.chain(arch).filter(move |e| event_terms(e) == terms)
 }
 
 /// The event name nearest `name`, when one is within a third of its length in edits.
@@ -396,12 +515,14 @@ fn distance(a: &str, b: &str, limit: usize) -> Option<usize> {
     Some(prev[b.len()]).filter(|&d| d <= limit)
 }
 
-/// A named event with its modifiers.
+/// A named event with its modifiers; `by_name`: in perf's spelling of that name, when it has
+/// one (a generic event keeps the encoding the kernel gives it).
 fn named_config(
     ops: &Ops,
     pmu: &'static str,
     desc: &EventDesc,
     m: &Modifiers,
+    by_name: bool,
 ) -> Result<PerfConfig, PerfError> {
     let counter_modifiers = m.cmask.is_some()
         || m.inv.is_some()
@@ -412,7 +533,8 @@ fn named_config(
     if fixed_only && (counter_modifiers || m.ldlat.is_some() || m.offcore_rsp.is_some()) {
         return Err(PerfError::FixedOnly { event: desc.name });
     }
-    if let Some(terms) = spell::real_event(desc.name).filter(|_| !counter_modifiers) {
+    let real = spell::real_event(desc.name).filter(|_| by_name && !counter_modifiers);
+    if let Some(terms) = real {
         let mut values = [0u64; Term::COUNT];
         for (t, text) in terms {
             values[*t as usize] = spell::parse_number(text).unwrap_or(0);
@@ -519,28 +641,7 @@ fn terms_config(ops: &Ops, pmu: &'static str, t: &spell::Terms) -> Result<PerfCo
         }
         return raw_config(ops, pmu, raw, config1.unwrap_or(0));
     }
-    let event = t.get(Term::Event).ok_or(PerfError::NoEvent)?;
-    let flag = |term: Term| -> Result<bool, PerfError> {
-        match t.get(term).unwrap_or(0) {
-            v @ (0 | 1) => Ok(v == 1),
-            value => Err(PerfError::TooWide {
-                term: term.key(),
-                value,
-            }),
-        }
-    };
-    let umask = t.get(Term::Umask).unwrap_or(0);
-    let d = EventDesc {
-        event: narrow(event, "event")?,
-        umask: (umask & 0xFF) as u8,
-        umask2: narrow(umask >> 8, "umask")?,
-        cmask: narrow(t.get(Term::Cmask).unwrap_or(0), "cmask")?,
-        inv: flag(Term::Inv)?,
-        edge: flag(Term::Edge)?,
-        any: flag(Term::Any)?,
-        eq: flag(Term::Eq)?,
-        ..EventDesc::new("", 0, 0)
-    };
+    let d = terms_desc(t)?;
     let config = match (ops.encode_raw_config)(&d) {
         // The terms of an event the vendor defines this way: as defined (see `event_config`).
         Err(EncodeError::Constraint(_)) if let Some(vendor) = defined(ops, &d) => {
@@ -558,6 +659,33 @@ fn terms_config(ops: &Ops, pmu: &'static str, t: &spell::Terms) -> Result<PerfCo
     }
     let spelling = Spelling::Terms(values, given);
     Ok(config_of(pmu, config, config1.unwrap_or(0), spelling))
+}
+
+/// The event a perf string's event terms (`event=`, `umask=`, `cmask=`, flags) describe,
+/// on any counter.
+fn terms_desc(t: &Terms) -> Result<EventDesc, PerfError> {
+    let event = t.get(Term::Event).ok_or(PerfError::NoEvent)?;
+    let flag = |term: Term| -> Result<bool, PerfError> {
+        match t.get(term).unwrap_or(0) {
+            v @ (0 | 1) => Ok(v == 1),
+            value => Err(PerfError::TooWide {
+                term: term.key(),
+                value,
+            }),
+        }
+    };
+    let umask = t.get(Term::Umask).unwrap_or(0);
+    Ok(EventDesc {
+        event: narrow(event, "event")?,
+        umask: (umask & 0xFF) as u8,
+        umask2: narrow(umask >> 8, "umask")?,
+        cmask: narrow(t.get(Term::Cmask).unwrap_or(0), "cmask")?,
+        inv: flag(Term::Inv)?,
+        edge: flag(Term::Edge)?,
+        any: flag(Term::Any)?,
+        eq: flag(Term::Eq)?,
+        ..EventDesc::new("", 0, 0)
+    })
 }
 
 /// A raw config (`r20d1`, `config=`): any bits but those the event select reserves.
@@ -591,6 +719,7 @@ fn config_of(pmu: &'static str, config: u64, config1: u64, spelling: Spelling) -
         exclude_user: false,
         exclude_kernel: false,
         name: None,
+        generic: None,
         unprogrammed_msr: None,
         spelling,
     }

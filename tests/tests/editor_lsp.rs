@@ -984,11 +984,25 @@ constraints:
     severity: warning
     message: Suspect.
     manual: Intel SDM Vol. 3B §18.2.1.1
+generic-events:
+  manual: Linux arch/x86/events/intel/core.c, intel_perfmon_event_map
+  events:
+    cpu-cycles: event=0x3c
+    instructions: event=0xc0
+    cache-references: event=0x2e,umask=0x4f
+    cache-misses: event=0x2e,umask=0x41
+    branch-instructions: event=0xc4
+    branch-misses: event=0xc5
+    bus-cycles: event=0x3c,umask=0x01
+    stalled-cycles-frontend: event=0x0e,umask=0x01,inv,cmask=1
+    stalled-cycles-backend: event=0xb1,umask=0x3f,inv,cmask=1
+    ref-cycles: event=0x00,umask=0x03
 remove:
   registers: [IA32_A_PMC]
   cpuid: [OLD_LEAF]
   events: [OLD.EVENT]
   constraints: [old-rule]
+  generic-events: [bus-cycles]
 ";
 
 /// Keys whose hover shows another text than their own description (`definition.key`, or

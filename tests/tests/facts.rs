@@ -2247,7 +2247,11 @@ fn todays_intel_cores_have_their_counters_and_response_registers() {
 #[test]
 fn zen5_extends_perfmon_v2_for_family_1ah() {
     let z5 = generation("amd-zen5");
-    assert_eq!(z5.extends.as_deref(), Some("amd-perfmon-v2"));
+    assert_eq!(z5.extends.as_deref(), Some("amd-zen4-family"));
+    assert_eq!(
+        z5.ancestors.get(1).map(String::as_str),
+        Some("amd-perfmon-v2")
+    );
     assert_eq!(
         z5.general_counters(),
         generation("amd-zen4").general_counters()

@@ -242,3 +242,197 @@ fn the_detected_core_chooses_the_pmu() {
         Err(PerfError::NoPmu)
     );
 }
+
+/// Linux arch/x86/events/intel/core.c, intel_perfmon_event_map.
+const INTEL_MAP: [(&str, u64); 8] = [
+    ("cpu-cycles", 0x003c),
+    ("instructions", 0x00c0),
+    ("cache-references", 0x4f2e),
+    ("cache-misses", 0x412e),
+    ("branch-instructions", 0x00c4),
+    ("branch-misses", 0x00c5),
+    ("bus-cycles", 0x013c),
+    ("ref-cycles", 0x0300),
+];
+
+/// Linux arch/x86/events/amd/core.c, amd_perfmon_event_map (every AMD core before Zen).
+const AMD_MAP: [(&str, u64); 8] = [
+    ("cycles", 0x0076),
+    ("instructions", 0x00c0),
+    ("cache-references", 0x077d),
+    ("cache-misses", 0x077e),
+    ("branches", 0x00c2),
+    ("branch-misses", 0x00c3),
+    ("stalled-cycles-frontend", 0x00d0),
+    ("stalled-cycles-backend", 0x00d1),
+];
+
+/// perf's generic events resolve as the kernel maps them on every architectural generation
+/// compiled here: Intel's table (`ref-cycles`, fixed counter 2's pseudo-encoding, from
+/// version 2, which has the fixed counters) and AMD's legacy table. (Every model against the
+/// kernel's per-model choices: `pmu-cli/tests/perf_config.rs`.)
+#[test]
+fn generic_events_follow_the_kernels_architectural_tables() {
+    use pmu_regs::arch::{MODEL_SPECS, Role, Vendor};
+    let is_model = |g: Generation| MODEL_SPECS.iter().any(|m| m.id == g.id());
+    let architectural = Generation::ALL
+        .iter()
+        .filter(|&&g| !is_model(g) && !g.id().contains("family"));
+    let mut checked = 0;
+    for &g in architectural {
+        let id = g.id();
+        let (table, kernel_has) = match g.vendor() {
+            Vendor::Intel => (
+                INTEL_MAP,
+                ["stalled-cycles-frontend", "stalled-cycles-backend"],
+            ),
+            Vendor::Amd => (AMD_MAP, ["ref-cycles", "bus-cycles"]),
+        };
+        let fixed = g
+            .registers()
+            .iter()
+            .any(|r| r.role == Some(Role::FixedCounter));
+        for (name, config) in table {
+            if name == "ref-cycles" && !fixed {
+                assert_eq!(
+                    refuse(id, name).to_string(),
+                    format!("the kernel maps perf's `ref-cycles` to no event on {id}")
+                );
+                continue;
+            }
+            let c = parse(id, name);
+            assert_eq!(
+                (c.pmu, c.config, c.config1),
+                ("cpu", config, 0),
+                "{id} {name}"
+            );
+            assert_eq!(c.generic, pmu_regs::perf::GenericEvent::from_name(name));
+            assert_eq!(parse(id, &c.to_string()), c, "{id} {name}: {c}");
+            checked += 1;
+        }
+        for name in kernel_has {
+            assert!(
+                matches!(refuse(id, name), PerfError::NoGenericEvent { event, .. } if event == name),
+                "{id} {name}"
+            );
+        }
+    }
+    assert!(checked >= 40, "{checked}");
+}
+
+/// Aliases, modifiers, and the name of the model's own event with the kernel's encoding.
+#[test]
+fn generic_events_take_aliases_and_modifiers() {
+    let c = parse("intel-skylake", "cycles:u");
+    assert_eq!(
+        (c.config, c.exclude_kernel, c.exclude_user),
+        (0x3c, true, false)
+    );
+    assert_eq!(c.generic.map(|g| g.hw_id()), Some(0));
+    assert_eq!(parse("intel-skylake", "branches").config, 0xc4);
+    assert_eq!(
+        parse("intel-skylake", "CYCLES:cmask=1:inv").config,
+        0x0180_003c
+    );
+    // Skylake maps no stalled-cycles event (Linux sets them for Nehalem to Ivy Bridge).
+    assert_eq!(
+        refuse("intel-skylake", "stalled-cycles-frontend"),
+        PerfError::NoGenericEvent {
+            event: "stalled-cycles-frontend",
+            generation: "intel-skylake",
+        }
+    );
+    // The generation's own event of that encoding names it; ref-cycles stays fixed-only.
+    assert_eq!(
+        parse("intel-v3", "instructions").name,
+        Some("INSTRUCTIONS_RETIRED")
+    );
+    assert_eq!(
+        refuse("intel-skylake", "ref-cycles:cmask=1"),
+        PerfError::FixedOnly {
+            event: "CPU_CLK_UNHALTED.REF_TSC"
+        }
+    );
+}
+
+const EPYC_GUEST: &str = include_str!("../test_data/cpuid-dumps/amd-epyc-19h-01h-guest.txt");
+
+fn dump(text: &str, edit: impl Fn(u32, &mut [u32; 4])) -> PmuInfo {
+    let mut room = vec![CpuidEntry::new(0, 0, [0; 4]); 256];
+    let read = pmu_regs::detect::parse_cpuid_dump(text, &mut room).unwrap();
+    let entries: Vec<CpuidEntry> = (read.iter())
+        .map(|e| {
+            let mut r = [e.regs.eax, e.regs.ebx, e.regs.ecx, e.regs.edx];
+            edit(e.leaf, &mut r);
+            CpuidEntry::new(e.leaf, e.subleaf, r)
+        })
+        .collect();
+    detect(&mut CpuidTable::new(&entries))
+}
+
+/// A Zen 3 guest without PerfCtrExtCore counts on the legacy counters, but the kernel still
+/// maps generic events by the CPU's family (`amd_zen2_perfmon_event_map` on family 19h):
+/// so does `parse_detected`, through the model the family/model names.
+#[test]
+fn a_zen_3_guest_gets_the_zen_table_on_the_legacy_counters() {
+    let info = dump(EPYC_GUEST, |_, _| {});
+    assert_eq!(info.generation, Some(Generation::AmdFam10h));
+    let g = PerfConfig::detected_generic(&info).unwrap();
+    assert_eq!(g.id, "amd-zen3");
+    let c = PerfConfig::parse_detected(&info, "cache-references").unwrap();
+    assert_eq!((c.pmu, c.config), ("cpu", 0xff60));
+    assert_eq!(
+        PerfConfig::parse_detected(&info, "cache-misses")
+            .unwrap()
+            .config,
+        0x0964
+    );
+    assert_eq!(
+        PerfConfig::parse_detected(&info, "stalled-cycles-frontend")
+            .unwrap()
+            .config,
+        0x00a9
+    );
+    assert_eq!(
+        PerfConfig::parse_detected(&info, "stalled-cycles-backend"),
+        Err(PerfError::NoGenericEvent {
+            event: "stalled-cycles-backend",
+            generation: "amd-zen3",
+        })
+    );
+}
+
+/// An architectural event CPUID.0AH:EBX marks unavailable makes its generic event refused,
+/// as the kernel's `intel_arch_events_quirk` drops it.
+#[test]
+fn an_unavailable_architectural_event_refuses_its_generic_event() {
+    let v4 = |ebx: u32| {
+        detect(&mut CpuidTable::new(&[
+            CpuidEntry::new(0, 0, [0xA, 0x756E_6547, 0x6C65_746E, 0x4965_6E69]),
+            CpuidEntry::new(0x1, 0, [0x0005_06E3, 0, 0, 0]),
+            CpuidEntry::new(0xA, 0, [0x0730_0804, ebx, 0, 0x0000_0603]),
+        ]))
+    };
+    let all = v4(0);
+    assert_eq!(
+        PerfConfig::parse_detected(&all, "branch-misses")
+            .unwrap()
+            .config,
+        0xc5
+    );
+    // EBX bit 6: Branch Misses Retired is not available.
+    let info = v4(1 << 6);
+    assert_eq!(
+        PerfConfig::parse_detected(&info, "branch-misses"),
+        Err(PerfError::Unavailable {
+            event: "branch-misses",
+            arch_event: "BRANCH_MISSES_RETIRED",
+        })
+    );
+    assert_eq!(
+        PerfConfig::parse_detected(&info, "branches")
+            .unwrap()
+            .config,
+        0xc4
+    );
+}

@@ -93,14 +93,14 @@ fn one_generation_per_family_directory_with_its_cpus() {
     assert!(
         model("zen1.yaml")
             .yaml
-            .contains("\ngeneration: amd-zen1\nextends: amd-core\n")
+            .contains("\ngeneration: amd-zen1\nextends: amd-zen1-family\n")
     );
     assert!(model("zen1.yaml").yaml.contains("version: v2}"));
-    // A directory the importer's table does not list extends the newest listed generation.
+    // A directory no Zen family names extends the family naming the newest directory.
     assert!(
         model("zen9.yaml")
             .yaml
-            .contains("\nextends: amd-perfmon-v2\n")
+            .contains("\nextends: amd-zen4-family\n")
     );
     assert!(!model("zen9.yaml").arch.from_table);
     assert!(model("zen1.yaml").yaml.contains("\nsource: amdzen1\n"));
@@ -165,7 +165,7 @@ fn warnings_say_where_and_why() {
     assert!(
         got[1]
             .1
-            .contains("`amdzen9` is not in the importer's table"),
+            .contains("no AMD generation names `amdzen9` in its `perfmon-cores:`"),
         "{}",
         got[1].1
     );

@@ -6,6 +6,7 @@
 //! perf-raw --event MEM_LOAD_RETIRED.L3_MISS:u      # a model event, by name
 //! perf-raw --event 'cpu/event=0x2e,umask=0x41/'   # a perf string
 //! perf-raw --event r412e                          # a raw config (AMD included)
+//! perf-raw --event branch-misses:u                 # perf's generic events, as the kernel maps them
 //! ```
 //!
 //! For `PERF_TYPE_RAW`, Linux takes `perf_event_attr.config` in the layout of the event-select
@@ -27,7 +28,7 @@ mod linux {
     use perf_event::events::Raw;
     use pmu_regs::arch::{ArchVisitor, Generation};
     use pmu_regs::detect::{PmuInfo, detect_live};
-    use pmu_regs::perf::PerfConfig;
+    use pmu_regs::perf::{GenericEvent, PerfConfig};
     use std::hint::black_box;
     use std::process::ExitCode;
 
@@ -57,9 +58,12 @@ mod linux {
     }
 
     fn list(g: Generation, info: &PmuInfo) {
+        // perf's generic events first (as the kernel maps them on this CPU), then the
+        // model's events and the architectural ones.
+        let generic = GenericEvent::ALL.iter().map(|e| e.name());
         let table = g.model_events();
         let model = (0..table.len()).map(|i| table.name(i));
-        let names: Vec<&str> = model.chain(g.visit(Names)).collect();
+        let names: Vec<&str> = generic.chain(model).chain(g.visit(Names)).collect();
         if names.is_empty() {
             println!(
                 "{g} has no named events in the definitions: give a perf string \

@@ -73,6 +73,28 @@ pub(super) fn model_specs(krate: &TokenStream, model: &Model, gens: &[&Generatio
     }
 }
 
+/// `GENERIC_EVENTS`: what perf's generic hardware events count on every generation that maps
+/// them (`generic-events:`), compiled whatever the features, like [`model_specs`].
+pub(super) fn generic_events(krate: &TokenStream, gens: &[&Generation]) -> TokenStream {
+    let specs = gens
+        .iter()
+        .filter(|g| !g.generic_events.is_empty())
+        .map(|g| {
+            let id = &g.id;
+            let names = g.generic_events.iter().map(|e| &e.name);
+            let terms = g.generic_events.iter().map(|e| &e.terms);
+            quote! {
+                #krate::arch::GenericEvents { id: #id, events: &[#((#names, #terms)),*] },
+            }
+        });
+    quote! {
+        /// What perf's generic hardware events (`cpu-cycles`, `instructions`, ...) count on
+        /// each generation, as the Linux kernel maps them (the definitions'
+        /// `generic-events:`), compiled whatever the features.
+        pub const GENERIC_EVENTS: &[#krate::arch::GenericEvents] = &[#(#specs)*];
+    }
+}
+
 /// `const DETECT`: the `detect:` condition, the CPU models and the enumeration roles.
 pub(super) fn detect_spec(krate: &TokenStream, g: &Generation) -> TokenStream {
     let vendor = format_ident!("{}", camel(&format!("{:?}", g.vendor)));

@@ -449,6 +449,7 @@ pub fn generations(krate: &TokenStream, model: &Model, split: bool) -> TokenStre
     let event_models = event_models(krate, &gens, cfg);
     let facilities = facilities(krate, model, cfg);
     let model_specs = model_specs(krate, model, &gens);
+    let generic_events = generic_events(krate, &gens);
     quote! {
         /// The generations with a run-time view, and their marker types. Generated from the
         /// definitions; `pmu_regs::arch` re-exports everything here.
@@ -517,6 +518,8 @@ pub fn generations(krate: &TokenStream, model: &Model, split: bool) -> TokenStre
             #facilities
 
             #model_specs
+
+            #generic_events
         }
     }
 }

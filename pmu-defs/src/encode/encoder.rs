@@ -2,6 +2,7 @@
 //! and decodes register values against the model.
 
 use super::*;
+use pmu_vocab::perf::GenericEvent;
 use select::SelectFields;
 
 // ---------------------------------------------------------------------------------------
@@ -444,12 +445,52 @@ impl<'m> Encoder<'m> {
         }
         let def = match self.find_event(g, &req.event) {
             Some(e) => EventDef::from_event(e),
+            None if let Some(generic) = GenericEvent::from_name(&req.event) => {
+                self.generic(g, generic)?
+            }
             None if req.event.contains('=') => {
                 EventDef::from_terms(&req.event, &self.umask_layout(g)?)?
             }
             None => EventDef::from_event(self.event(g, &req.event)?),
         };
         Ok((def, req.modifiers))
+    }
+
+    /// The event perf's generic event `generic` counts on `g` (its `generic-events:`): the
+    /// generation's own event with that encoding, one a general counter counts first (so the
+    /// fixed-only pseudo-encoding of `ref-cycles` stays on its fixed counter), else the terms
+    /// as they are. The run-time resolver (`pmu_regs::perf`) decides the same way.
+    pub(super) fn generic(
+        &self,
+        g: &'m Generation,
+        generic: GenericEvent,
+    ) -> Result<EventDef, Error> {
+        let Some(mapped) = g.generic_events.iter().find(|d| d.name == generic.name()) else {
+            return Err(Error::BadRequest {
+                reason: format!(
+                    "the kernel maps perf's `{}` to no event on {}",
+                    generic.name(),
+                    g.id
+                ),
+            });
+        };
+        let terms = EventDef::from_terms(&mapped.terms, &self.umask_layout(g)?)?;
+        let key = |d: &EventDef| {
+            (
+                d.event, d.umask, d.umask2, d.cmask, d.inv, d.edge, d.any, d.eq,
+            )
+        };
+        let same: Vec<EventDef> = (g.events.iter())
+            .map(EventDef::from_event)
+            .filter(|d| key(d) == key(&terms))
+            .collect();
+        let general = same
+            .iter()
+            .find(|d| d.counters.as_ref().is_none_or(|c| !c.is_empty()));
+        let mut def = general.or(same.first()).cloned().unwrap_or(terms);
+        // Written back as the kernel's terms, not perf's spelling of the event's name.
+        def.raw = true;
+        Ok(def)
     }
 
     /// Where perf's `umask` goes: UMASK, then UMASK2 above it when the generation has one

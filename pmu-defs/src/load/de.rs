@@ -436,6 +436,17 @@ pub fn is_perfmon_core(s: &str) -> bool {
 /// Rule text for [`is_perfmon_core`].
 pub const PERFMON_CORE_RULE: &str = "is a perfmon file name without `.json`: letters, digits, `_`, `-` and `.`, starting with a letter or digit, at most 128 characters";
 
+/// perf's generic hardware event names (`cpu-cycles`, `stalled-cycles-backend`), without the
+/// aliases (`cycles`, `branches`): the definitions spell each one way.
+pub fn is_generic_event(s: &str) -> bool {
+    pmu_vocab::perf::GenericEvent::ALL
+        .iter()
+        .any(|g| g.name() == s)
+}
+
+/// Rule text for [`is_generic_event`].
+pub const GENERIC_RULE: &str = "is one of perf's generic hardware event names: cpu-cycles, instructions, cache-references, cache-misses, branch-instructions, branch-misses, bus-cycles, stalled-cycles-frontend, stalled-cycles-backend, ref-cycles";
+
 /// Generation ids: lowercase letters, digits and `-`, starting with a letter (`intel-v4`).
 pub fn is_generation_id(s: &str) -> bool {
     let mut c = s.chars();

@@ -113,7 +113,26 @@ pub struct Generation {
     pub events: Vec<Event>,
     /// Constraints between fields.
     pub constraints: Vec<Constraint>,
+    /// perf's generic hardware events and the event each counts here (`generic-events:`),
+    /// in `PERF_COUNT_HW_*` order: inherited, overridden by name, `remove:`d.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub generic_events: Vec<GenericEventDef>,
     /// Where the generation's id is written.
+    #[serde(skip)]
+    pub span: Span,
+}
+
+/// One entry of `generic-events:`: which event one of perf's generic hardware events counts.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct GenericEventDef {
+    /// perf's name (`cpu-cycles`; a [`pmu_vocab::perf::GenericEvent`] name).
+    pub name: String,
+    /// The perf terms of the event it counts (`event=0x2e,umask=0x41`).
+    pub terms: String,
+    /// Where the mapping comes from (the `manual:` of the `generic-events:` that set it, else
+    /// its generation's).
+    pub manual: String,
+    /// Where the terms are written.
     #[serde(skip)]
     pub span: Span,
 }

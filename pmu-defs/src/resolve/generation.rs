@@ -2,6 +2,7 @@
 //! registers, CPUID leaves, events and constraints with its parent's (`remove:` applied).
 
 use super::*;
+use pmu_vocab::perf::GenericEvent;
 
 impl Resolver<'_> {
     pub(super) fn missing_new(&mut self, what: &str, name: &Spanned<String>, key: &str) {
@@ -110,6 +111,7 @@ impl Resolver<'_> {
             cpuid,
             events: Vec::new(),
             constraints,
+            generic_events: self.generic_events(raw, parent),
             span: raw.id.span,
         };
         // Events that do not restrict their counters may use every general counter of this
@@ -120,6 +122,35 @@ impl Resolver<'_> {
             e.counters = all.clone();
         }
         g
+    }
+
+    /// The parent's generic events with this file's set over them by name, `remove:`d ones
+    /// dropped, in `PERF_COUNT_HW_*` order.
+    pub(super) fn generic_events(
+        &mut self,
+        raw: &RawGeneration,
+        parent: Option<&Generation>,
+    ) -> Vec<GenericEventDef> {
+        let mut out = parent.map(|p| p.generic_events.clone()).unwrap_or_default();
+        if let Some(g) = &raw.generic_events {
+            let manual = text(&g.manual).or(text(&raw.manual)).unwrap_or_default();
+            for (name, terms) in &g.events {
+                let def = GenericEventDef {
+                    name: name.value.clone(),
+                    terms: terms.value.clone(),
+                    manual: manual.clone(),
+                    span: terms.span,
+                };
+                match out.iter_mut().find(|d| d.name == def.name) {
+                    Some(d) => *d = def,
+                    None => out.push(def),
+                }
+            }
+        }
+        let removed = &raw.remove.generic_events;
+        self.remove_named(&mut out, removed, "generic event", |d| &d.name);
+        out.sort_by_key(|d| GenericEvent::from_name(&d.name).map(|g| g.hw_id()));
+        out
     }
 
     /// The generation's vendor: its own, else its parent's; a vendor other than the parent's

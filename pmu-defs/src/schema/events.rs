@@ -1,6 +1,7 @@
 //! The schema of events (encodings, counters, flags, `allow:`) and constraints.
 
 use super::*;
+use pmu_vocab::perf::GenericEvent;
 
 /// Events and their encodings.
 pub(super) fn events(d: &mut Defs) {
@@ -263,8 +264,67 @@ pub(super) fn constraints(d: &mut Defs) {
                 ("cpuid", list_of("ident", "CPUID leaf names.")),
                 ("events", list_of("event-name", "Event names.")),
                 ("constraints", list_of("generation-id", "Constraint ids.")),
+                (
+                    "generic-events",
+                    list_of("generic-event-name", "perf's generic event names."),
+                ),
             ],
             &[],
+        ),
+    );
+}
+
+/// `generic-events:`: which event each of perf's generic hardware events counts.
+pub(super) fn generic_events(d: &mut Defs) {
+    let names: Vec<&str> = GenericEvent::ALL.iter().map(|g| g.name()).collect();
+    d.def(
+        "generic-event-name",
+        with(
+            json!({ "enum": names }),
+            desc("One of perf's generic hardware events (`perf list hw`), by its perf name."),
+        ),
+    );
+    let terms = || {
+        with(
+            json!({
+                "type": "string",
+                "pattern": "^[a-z0-9_]+(=[0-9a-fA-FxXbB_]+)?(,[a-z0-9_]+(=[0-9a-fA-FxXbB_]+)?)*$",
+                "patternErrorMessage": "perf terms: `event=0x2e,umask=0x41`, comma-separated.",
+            }),
+            desc(
+                "The perf terms of the event it counts: `event=`, and as needed `umask=`, \
+                 `cmask=`, `inv`, `edge`, `any`.",
+            ),
+        )
+    };
+    let events = names.iter().map(|n| (*n, terms())).collect();
+    d.def(
+        "generic-event-map",
+        object("perf's name → the perf terms of the event.", events, &[]),
+    );
+    d.def(
+        "generic-events",
+        object(
+            "Which event each of perf's generic hardware events (`cpu-cycles`, \
+             `instructions`, ...) counts on this generation, as the Linux kernel maps them \
+             (`intel_perfmon_event_map`, `amd_zen4_perfmon_event_map`, ...). Inherited; an \
+             entry here replaces the parent's of that name; `remove: { generic-events: [...] }` \
+             drops one the kernel does not map.",
+            vec![
+                (
+                    "manual",
+                    text("Where the mapping comes from (the kernel's table)."),
+                ),
+                (
+                    "events",
+                    name_ref(
+                        "generic-event-map",
+                        "perf's name of each generic event mapped here → the perf terms of the \
+                         event it counts.",
+                    ),
+                ),
+            ],
+            &["events"],
         ),
     );
 }

@@ -147,6 +147,14 @@ pub(super) fn top_level(d: &mut Defs) {
                         ),
                     ),
                     (
+                        "generic-events",
+                        name_ref(
+                            "generic-events",
+                            "Which event each of perf's generic hardware events counts here, as \
+                             the Linux kernel maps them.",
+                        ),
+                    ),
+                    (
                         "detect",
                         name_ref(
                             "detect",

@@ -359,6 +359,35 @@ pub struct ModelSpec {
     pub perf_pmu: &'static str,
 }
 
+/// What perf's generic hardware events count on one generation, as the Linux kernel maps
+/// them (the definitions' `generic-events:`; [`GENERIC_EVENTS`](crate::arch::GENERIC_EVENTS)
+/// has one per generation that maps any). `pmu_regs::perf` resolves `cycles`,
+/// `branch-misses`, ... through it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GenericEvents {
+    /// The generation id.
+    pub id: &'static str,
+    /// perf's name of each generic event the generation maps (`cpu-cycles`) and the perf
+    /// terms of the event it counts (`event=0x3c`), in `PERF_COUNT_HW_*` order.
+    pub events: &'static [(&'static str, &'static str)],
+}
+
+impl GenericEvents {
+    /// The generic events of the generation `id`, if it maps any.
+    pub fn of(id: &str) -> Option<&'static GenericEvents> {
+        crate::arch::GENERIC_EVENTS.iter().find(|g| g.id == id)
+    }
+
+    /// The perf terms of the event the generic event `name` (perf's name, not an alias)
+    /// counts here.
+    pub fn get(&self, name: &str) -> Option<&'static str> {
+        self.events
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, t)| *t)
+    }
+}
+
 /// How detection recognises a generation (`detect:` and `cpus:`).
 #[derive(Clone, Copy, Debug)]
 pub struct DetectSpec {

@@ -1,7 +1,8 @@
 //! How Linux perf spells a core event, written once for the tools' encoder (`pmu_defs::encode`)
 //! and the run-time resolver (`pmu_regs::perf`): the event terms in perf's order ([`Term`]),
 //! the events perf spells its own way ([`real_event`]), how numbers are printed ([`Llx`]) and
-//! the parser of what a user types ([`parse`]).
+//! the parser of what a user types ([`parse`]), and perf's generic hardware event names
+//! ([`GenericEvent`]).
 //!
 //! Three spellings are read:
 //!
@@ -29,6 +30,9 @@
 //! ```
 
 use core::fmt;
+
+mod generic;
+pub use generic::GenericEvent;
 
 /// A perf event term, in perf's order (jevents.py `event_fields`; the derived `Ord` is that
 /// order): `event=` first, then `any=`, `cmask=`, `edge=`, `eq=`, `inv=`, `umask=`, then the

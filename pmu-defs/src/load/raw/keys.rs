@@ -21,7 +21,20 @@ pub const TOP_KEYS: &[&str] = &[
     "cpus",
     "detect",
     "perfmon-cores",
+    "generic-events",
 ];
+/// Keys of `generic-events:`.
+pub const GENERIC_EVENTS_KEYS: &[&str] = &["manual", "events"];
+/// Keys of `generic-events.events:`: perf's generic event names, in `PERF_COUNT_HW_*` order.
+pub const GENERIC_EVENT_KEYS: [&str; GenericEvent::ALL.len()] = {
+    let mut names = [""; GenericEvent::ALL.len()];
+    let mut i = 0;
+    while i < names.len() {
+        names[i] = GenericEvent::ALL[i].name();
+        i += 1;
+    }
+    names
+};
 /// Keys of `detect:`.
 pub const DETECT_KEYS: &[&str] = &["leaf", "register", "field", "at-least", "family-at-least"];
 /// Keys of a `cpus:` entry.
@@ -146,7 +159,13 @@ pub const EVENT_MSR_KEYS: &[&str] = &["index", "value"];
 /// Keys of a constraint entry.
 pub const CONSTRAINT_KEYS: &[&str] = &["id", "register", "when", "severity", "message", "manual"];
 /// Keys of `remove:`.
-pub const REMOVE_KEYS: &[&str] = &["registers", "cpuid", "events", "constraints"];
+pub const REMOVE_KEYS: &[&str] = &[
+    "registers",
+    "cpuid",
+    "events",
+    "constraints",
+    "generic-events",
+];
 
 /// Keyword table for `vendor:`.
 pub const VENDOR_WORDS: &[(&str, Vendor)] = &[("intel", Vendor::Intel), ("amd", Vendor::Amd)];

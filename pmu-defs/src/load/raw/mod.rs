@@ -6,12 +6,14 @@
 
 use crate::diag::Diagnostic;
 use crate::load::de::{
-    Cx, EVENT_RULE, GENERATION_RULE, IDENT_RULE, MapReader, PERFMON_CORE_RULE, Spanned,
-    did_you_mean, is_event_name, is_generation_id, is_ident, is_perfmon_core,
+    Cx, EVENT_RULE, GENERATION_RULE, GENERIC_RULE, IDENT_RULE, MapReader, PERFMON_CORE_RULE,
+    Spanned, did_you_mean, is_event_name, is_generation_id, is_generic_event, is_ident,
+    is_perfmon_core,
 };
 use crate::load::yaml::{Kind, Node};
 use crate::source::{FileId, Span};
 use crate::vocab::{Access, CounterKind, FieldRole, RegisterRole, Severity as CSeverity, Vendor};
+use pmu_vocab::perf::{GenericEvent, Term, Terms};
 
 mod keys;
 mod read;
@@ -57,6 +59,19 @@ pub struct RawGeneration {
     pub perfmon_cores: Vec<Spanned<String>>,
     /// `detect:` how the generation is recognised at run time.
     pub detect: Option<Spanned<RawDetect>>,
+    /// `generic-events:` the event each of perf's generic hardware events counts.
+    pub generic_events: Option<RawGenericEvents>,
+}
+
+/// `generic-events:` which event each of perf's generic hardware events (`cpu-cycles`,
+/// `instructions`, ...) counts on this generation, as the Linux kernel maps them.
+#[derive(Clone, Debug)]
+pub struct RawGenericEvents {
+    /// `manual:` where the mapping comes from (the kernel's table).
+    pub manual: Option<Spanned<String>>,
+    /// `events:` perf's name (a [`pmu_vocab::perf::GenericEvent`] name) and the perf terms
+    /// of the event it counts (`event=0x2e,umask=0x41`), checked when read.
+    pub events: Vec<(Spanned<String>, Spanned<String>)>,
 }
 
 /// `detect:` a CPUID field condition and/or a minimum family.
@@ -362,4 +377,6 @@ pub struct RawRemove {
     pub events: Vec<Spanned<String>>,
     /// Constraints.
     pub constraints: Vec<Spanned<String>>,
+    /// perf's generic events, by name (`stalled-cycles-backend`).
+    pub generic_events: Vec<Spanned<String>>,
 }

@@ -46,6 +46,7 @@ impl Cx<'_> {
         let source = self.opt(&m, "source", Self::text);
         let cpus = m.get("cpus").map(|n| self.cpus(n));
         let detect = self.opt(&m, "detect", Self::detect);
+        let generic_events = self.opt(&m, "generic-events", Self::generic_events);
         let perfmon_cores = m
             .get("perfmon-cores")
             .map(|n| self.names(n, "perfmon core list", is_perfmon_core, PERFMON_CORE_RULE))
@@ -86,7 +87,63 @@ impl Cx<'_> {
             cpus,
             detect,
             perfmon_cores,
+            generic_events,
         })
+    }
+
+    /// `generic-events:` a `manual:` and an `events:` mapping from perf's generic event names
+    /// to the perf terms of the event each counts.
+    pub(super) fn generic_events(&mut self, n: &Node) -> Option<RawGenericEvents> {
+        let m = self.map(n, "generic-events", GENERIC_EVENTS_KEYS)?;
+        let manual = self.opt(&m, "manual", Self::text);
+        let names = GENERIC_EVENT_KEYS;
+        let mut events = Vec::new();
+        match m.get("events") {
+            None => self.missing(&m, "events", "generic-events"),
+            Some(e) => {
+                // Unknown names are reported here, with the nearest perf name.
+                let em = self.map(e, "generic events", &names)?;
+                for name in &names {
+                    let (Some(v), Some(span)) = (em.get(name), em.key_span(name)) else {
+                        continue;
+                    };
+                    if let Some(terms) = self.generic_terms(v) {
+                        events.push((Spanned::new((*name).to_owned(), span), terms));
+                    }
+                }
+            }
+        }
+        Some(RawGenericEvents { manual, events })
+    }
+
+    /// The perf terms of a generic event: `event=` and at most `umask=`, `cmask=`, `inv`,
+    /// `edge` and `any` (the kernel's tables hold an event-select encoding, nothing else).
+    fn generic_terms(&mut self, n: &Node) -> Option<Spanned<String>> {
+        let text = self.text(n)?;
+        let problem = match Terms::parse(&text.value, 0) {
+            Err(e) => Some(e.to_string()),
+            Ok(t) if t.config.is_some() || t.config1.is_some() || t.period.is_some() => {
+                Some("`config=`, `config1=` and `period=` are not event terms".to_owned())
+            }
+            Ok(t) if Term::ALL.iter().any(|&x| x.is_aux() && t.get(x).is_some()) => {
+                Some("an auxiliary-MSR term has no place in a generic event".to_owned())
+            }
+            Ok(t) if t.get(Term::Event).is_none() => Some("no `event=` term".to_owned()),
+            Ok(_) => None,
+        };
+        if let Some(why) = problem {
+            self.push(
+                Diagnostic::error(
+                    "invalid-value",
+                    format!("not the perf terms of an event: {why}"),
+                    text.span,
+                )
+                .with_label("expected perf terms such as `event=0x2e,umask=0x41`")
+                .with_help("write `event=`, and as needed `umask=`, `cmask=`, `inv`, `edge`, `any`, comma-separated"),
+            );
+            return None;
+        }
+        Some(text)
     }
 
     pub(super) fn detect(&mut self, n: &Node) -> Option<Spanned<RawDetect>> {

@@ -405,6 +405,9 @@ impl Cx<'_> {
         if let Some(v) = m.get("constraints") {
             r.constraints = self.names(v, "constraint id", is_generation_id, GENERATION_RULE);
         }
+        if let Some(v) = m.get("generic-events") {
+            r.generic_events = self.names(v, "generic event name", is_generic_event, GENERIC_RULE);
+        }
         Some(r)
     }
 }
