@@ -263,11 +263,23 @@ fn the_status_is_mismatch_ok_or_skipped() {
         refused: vec![Refusal {
             name: "X".to_owned(),
             encoding: "cpu/event=0x1/".to_owned(),
-            why: "EINVAL: Invalid argument".to_owned(),
+            why: "EACCES: Permission denied".to_owned(),
+            permission: true,
         }],
         unresolved: Vec::new(),
     });
+    // Refused for want of permission only: not the encoding's fault.
+    assert_eq!(r.compute_status(), Status::Ok);
+    if let Some(o) = r.events.as_mut() {
+        o.refused[0].permission = false;
+        o.refused[0].why = "EINVAL: Invalid argument".to_owned();
+    }
     assert_eq!(r.compute_status(), Status::Mismatch);
+    assert!(
+        r.text().contains("refused     X cpu/event=0x1/: EINVAL"),
+        "{}",
+        r.text()
+    );
     r.events = None;
     r.counts.push(count(Some(5)));
     assert_eq!(r.compute_status(), Status::Mismatch);

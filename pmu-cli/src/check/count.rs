@@ -257,6 +257,7 @@ pub fn open_all(library: &Library, type_: u32) -> Opened {
                     name: name.to_owned(),
                     encoding: String::new(),
                     why: e.to_string(),
+                    permission: false,
                 });
                 continue;
             }
@@ -272,6 +273,7 @@ pub fn open_all(library: &Library, type_: u32) -> Opened {
                 name: name.to_owned(),
                 encoding: config.to_string(),
                 why: os_text(&e),
+                permission: matches!(e.raw_os_error(), Some(libc::EACCES | libc::EPERM)),
             }),
         }
     }

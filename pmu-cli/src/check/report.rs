@@ -62,6 +62,9 @@ pub struct Refusal {
     pub encoding: String,
     /// Why.
     pub why: String,
+    /// The kernel refused for want of permission (EACCES, EPERM: an AnyThread event under
+    /// `perf_event_paranoid` > 0 without CAP_PERFMON), not for the encoding: not a mismatch.
+    pub permission: bool,
 }
 
 /// Opening every event of the generation.
@@ -71,7 +74,7 @@ pub struct Opened {
     pub total: usize,
     /// Events the kernel opened.
     pub opened: usize,
-    /// Events the kernel refused, with its errno.
+    /// Events the kernel refused, with its errno (a mismatch unless only for permission).
     pub refused: Vec<Refusal>,
     /// Events the library could not resolve.
     pub unresolved: Vec<Refusal>,
@@ -119,7 +122,8 @@ impl Report {
         let verdicts = (self.counts.iter().map(|c| c.verdict))
             .chain(self.format.iter().map(|f| f.verdict))
             .chain(self.sysfs_events.iter().map(|e| e.verdict));
-        let refused = self.events.as_ref().is_some_and(|o| !o.refused.is_empty());
+        let refused =
+            (self.events.as_ref()).is_some_and(|o| o.refused.iter().any(|r| !r.permission));
         let mut compared = self.events.as_ref().is_some_and(|o| o.total > 0);
         for v in verdicts {
             match v {
