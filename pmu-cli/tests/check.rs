@@ -361,3 +361,54 @@ fn sysfs_option_compares_a_recorded_tree() {
     let out = pmu(&["check", "--iterations", "0"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn without_a_pmu_the_probe_says_absent_and_why() {
+    let none = pmu_cli::check::no_pmu_reason(&[], "perf_event_open(...) failed: ENOENT");
+    assert!(
+        none.starts_with("no core PMU in /sys/bus/event_source/devices (no cpu"),
+        "{none}"
+    );
+    assert!(
+        none.ends_with("this machine (a VM?) exposes no PMU"),
+        "{none}"
+    );
+    let listed = pmu_cli::check::no_pmu_reason(&["cpu_core", "cpu_atom"], "it failed");
+    assert!(
+        listed.contains("lists cpu_core, cpu_atom but it failed"),
+        "{listed}"
+    );
+
+    #[cfg(all(target_os = "linux", target_arch = "x86_64"))]
+    if !Path::new("/sys/bus/event_source/devices/cpu").exists()
+        && !Path::new("/sys/bus/event_source/devices/cpu_core").exists()
+    {
+        use pmu_regs::pmu::Presence;
+        let probe = pmu_cli::check::count::probe();
+        assert_eq!(probe.presence, Presence::Absent, "{probe:?}");
+        assert!(!probe.denied, "{probe:?}");
+        assert!(probe.reason.contains("PERF_TYPE_HARDWARE"), "{probe:?}");
+    }
+}
+
+#[test]
+fn the_library_side_lists_events_once_and_finds_the_event_select() {
+    let lib = library("intel-skylake");
+    assert_eq!(lib.pmu, "cpu");
+    let names = lib.event_names();
+    assert!(names.len() > 100, "{}", names.len());
+    assert!(names.contains(&"MEM_LOAD_RETIRED.L3_MISS"));
+    let mut sorted: Vec<String> = names.iter().map(|n| n.to_ascii_uppercase()).collect();
+    sorted.sort();
+    sorted.dedup();
+    assert_eq!(sorted.len(), names.len(), "a name twice");
+    let fields: Vec<&str> = lib.select_fields().iter().map(|f| f.name).collect();
+    assert!(
+        fields.contains(&"EVENT_SELECT") && fields.contains(&"UMASK"),
+        "{fields:?}"
+    );
+    // An architectural generation has no model table: its architectural events only.
+    let v1 = library("intel-v1");
+    assert!(!v1.event_names().is_empty());
+    assert!(v1.resolve("LLC_MISSES").is_ok());
+}
