@@ -4,14 +4,17 @@
 //! * [`defs`]: loading the definitions (the shipped ones, or files given with `--defs`).
 //! * [`cpu`]: which CPU a command is about: `--cpu` by generation id, name ("Sapphire
 //!   Rapids", "Zen 4") or family/model ("06_8F"), else the CPU this runs on.
-//! * [`list`], [`encode`], [`info`], [`validate`]: the subcommands.
+//! * [`list`], [`encode`], [`info`], [`validate`], [`check`]: the subcommands.
 //!
 //! Without the default `detect` feature (as `cargo xtask` uses it: it must build while
-//! `pmu-regs`' generated code is stale), there is no `info` and `--cpu` is required.
+//! `pmu-regs`' generated code is stale), there is no `info` or `check` and `--cpu` is
+//! required.
 //!
 //! Exit codes, for every subcommand: 0 success, 1 an invalid request (unknown event or CPU,
 //! a value too big for its field, definitions that do not load, ...), 2 a usage error.
 
+#[cfg(feature = "detect")]
+pub mod check;
 pub mod cpu;
 pub mod defs;
 pub mod encode;

@@ -48,6 +48,11 @@ enum Command {
     Validate(validate::ValidateArgs),
     /// Print the fully resolved model (after `extends`).
     Dump(validate::DumpArgs),
+    /// Does this machine's PMU count, and do the library's encodings agree with the kernel?
+    /// Counts a loop of known length, opens every event of the CPU, and compares sysfs'
+    /// formats and events with the definitions; skipped (exit 0) without a PMU.
+    #[cfg(feature = "detect")]
+    Check(pmu_cli::check::CheckArgs),
 }
 
 fn main() -> ExitCode {
@@ -68,5 +73,7 @@ fn main() -> ExitCode {
         Command::Decode(args) => encode::run_decode(args),
         Command::Validate(args) => validate::run_validate(args),
         Command::Dump(args) => validate::run_dump(args),
+        #[cfg(feature = "detect")]
+        Command::Check(args) => pmu_cli::check::run(args),
     }
 }
