@@ -18,6 +18,8 @@ pub(crate) struct Ctx<'m> {
     pub children: BTreeMap<&'m str, Vec<&'m Generation>>,
     /// (generation, register) → where `pmu-regs` has it.
     pub rust: BTreeMap<(String, String), pmu_codegen::RegisterPath>,
+    /// The vendors' event descriptions, when the site is built with them.
+    pub descriptions: Option<&'m crate::Descriptions>,
 }
 
 impl<'m> Ctx<'m> {
@@ -36,6 +38,7 @@ impl<'m> Ctx<'m> {
             model,
             children,
             rust,
+            descriptions: None,
         }
     }
 

@@ -15,6 +15,7 @@
 //! decoder matches against).
 
 use crate::context::{Ctx, paths};
+use crate::descriptions::{Descriptions, Source};
 use crate::escape::{self, json_for_js, md_cell, md_code};
 use crate::format;
 use crate::layout::{self, Nav, Page};
@@ -55,6 +56,9 @@ pub struct Table {
     pub select: Option<String>,
     pub columns: Vec<Column>,
     pub rows: Vec<Vec<Value>>,
+    /// Where the events' descriptions live, when the table has none of its own (a site
+    /// built without `--descriptions`): each row's details link there.
+    pub source: Option<Source>,
 }
 
 /// Attributes of `model::Event` before its flags, with their labels and formats.
@@ -100,6 +104,7 @@ const KNOWN_AFTER_FLAGS: &[(&str, &str, &str)] = &[
     ("allow", "Acknowledged", "allow"),
     ("since", "Since", "gen"),
     ("doc", "Description", "text"),
+    ("description", "Description", "text"),
 ];
 
 /// Attributes of `model::Event` with their labels and formats, in details order: the flags'
@@ -184,6 +189,16 @@ pub fn is_known(key: &str) -> bool {
 
 /// The table of a generation's events, with the encoder's perf string and value per event.
 pub fn table<'m>(enc: &Encoder<'m>, g: &'m Generation) -> Table {
+    table_with(enc, g, None)
+}
+
+/// [`table`], with each event's description from `descriptions` where its list has one;
+/// without any, the table says where they live ([`Table::source`]).
+pub fn table_with<'m>(
+    enc: &Encoder<'m>,
+    g: &'m Generation,
+    descriptions: Option<&Descriptions>,
+) -> Table {
     let objects: Vec<serde_json::Map<String, Value>> = g
         .events
         .iter()
@@ -195,11 +210,16 @@ pub fn table<'m>(enc: &Encoder<'m>, g: &'m Generation) -> Table {
             for (k, v) in computed(enc, g, e) {
                 m.insert(k.to_owned(), v);
             }
+            if let Some(text) = descriptions.and_then(|d| d.get(&g.id, &e.name)) {
+                m.insert("description".to_owned(), Value::String(text.to_owned()));
+            }
             m
         })
         .collect();
     let mut t = table_from(&g.id, objects);
     t.select = g.pmu.general.as_ref().map(|s| s.select.clone());
+    let described = t.columns.iter().any(|c| c.key == "description");
+    t.source = crate::descriptions::source(g).filter(|_| !described);
     t
 }
 
@@ -291,7 +311,7 @@ pub fn table_from(generation: &str, objects: Vec<serde_json::Map<String, Value>>
     // Unknown attributes go before `allow`, `since` and `doc`.
     let tail = keys
         .iter()
-        .position(|k| k == "allow" || k == "since" || k == "doc")
+        .position(|k| k == "allow" || k == "since" || k == "doc" || k == "description")
         .unwrap_or(keys.len());
     keys.splice(tail..tail, extra);
 
@@ -313,6 +333,7 @@ pub fn table_from(generation: &str, objects: Vec<serde_json::Map<String, Value>>
         select: None,
         columns,
         rows,
+        source: None,
     }
 }
 
@@ -426,7 +447,7 @@ pub(crate) fn all(cx: &Ctx<'_>, site: &mut Site) {
         if g.events.is_empty() {
             continue;
         }
-        let t = table(&enc, g);
+        let t = table_with(&enc, g, cx.descriptions);
         site.add(
             paths::data_events(&g.id),
             format!(
@@ -473,6 +494,10 @@ struct EventsBody<'a> {
     tail: String,
     select: &'a str,
     columns: Vec<&'a Column>,
+    /// Where the descriptions live, when the table has none.
+    source: Option<&'a Source>,
+    /// Whose descriptions the table has.
+    described: Option<Source>,
 }
 
 fn page(cx: &Ctx<'_>, g: &Generation, t: &Table) -> String {
@@ -486,6 +511,9 @@ fn page(cx: &Ctx<'_>, g: &Generation, t: &Table) -> String {
         tail,
         select: t.select.as_deref().unwrap_or("event select"),
         columns: main_columns(t).into_iter().map(|(_, c)| c).collect(),
+        source: t.source.as_ref(),
+        described: crate::descriptions::source(g)
+            .filter(|_| t.columns.iter().any(|c| c.key == "description")),
     };
     let p = Page {
         path: &path,

@@ -28,6 +28,7 @@
 //! Output is deterministic: everything is ordered by the model's order or by name, and
 //! nothing depends on time or the machine.
 
+pub mod descriptions;
 pub mod diff;
 pub mod escape;
 pub mod format;
@@ -50,11 +51,19 @@ use pmu_defs::Model;
 
 use context::Ctx;
 pub use context::DEFAULT_DECODER_GENERATION;
+pub use descriptions::Descriptions;
 pub use site::{MANIFEST, Site, WriteSummary};
 
 /// Builds every page, data file, asset and Markdown file for the model.
 pub fn build(model: &Model) -> Site {
-    let cx = Ctx::new(model);
+    build_with(model, None)
+}
+
+/// [`build`], with the vendors' event descriptions merged into the event tables (see
+/// [`descriptions`]).
+pub fn build_with(model: &Model, descriptions: Option<&Descriptions>) -> Site {
+    let mut cx = Ctx::new(model);
+    cx.descriptions = descriptions;
     let mut site = Site::default();
     for (path, text) in ASSETS {
         site.add(path.to_string(), text.to_string());

@@ -36,6 +36,11 @@ enum Command {
         /// its reason, instead of one summary line.
         #[arg(long)]
         verbose: bool,
+        /// Merge the vendors' event descriptions into the site (a build artifact; the
+        /// definitions never hold them): the directory with `intel-perfmon/` and
+        /// `linux-amd-pmu-events/` (`../shared/data`), or one of them.
+        #[arg(long, value_name = "DIR")]
+        descriptions: Option<PathBuf>,
     },
     /// Encode an event (`pmu encode`; give the CPU with --cpu).
     Encode(pmu_cli::encode::EncodeArgs),
@@ -118,8 +123,28 @@ pub(crate) fn workspace_root() -> PathBuf {
 use pmu_cli::defs::{load, report};
 
 /// Builds the site and writes it to `out`; prints where to open it.
-fn gen_docs(model: &pmu_defs::Model, out: &Path) -> ExitCode {
-    let site = pmu_site::build(model);
+/// The vendors' event descriptions from `dir`, with a line on what was read and each
+/// problem (a list that is missing or does not parse leaves its events without).
+fn read_descriptions(dir: &Path, model: &pmu_defs::Model) -> pmu_site::Descriptions {
+    let d = pmu_site::Descriptions::read(dir, &model.generations);
+    for p in &d.problems {
+        eprintln!("warning: descriptions: {p}");
+    }
+    println!(
+        "read {} event descriptions from {} list files in {}",
+        d.len(),
+        d.files,
+        dir.display()
+    );
+    d
+}
+
+fn gen_docs(
+    model: &pmu_defs::Model,
+    descriptions: Option<&pmu_site::Descriptions>,
+    out: &Path,
+) -> ExitCode {
+    let site = pmu_site::build_with(model, descriptions);
     match site.write(out) {
         Ok(s) => {
             // Output may go to a closed pipe (`| head`): not worth a panic.
@@ -156,13 +181,15 @@ fn main() -> ExitCode {
             out,
             paths,
             verbose,
+            descriptions,
         } => {
             let loaded = load(&paths);
             if !report(&loaded, verbose) {
                 return ExitCode::FAILURE;
             }
             let out = out.unwrap_or_else(|| workspace_root().join("target/docs"));
-            gen_docs(&loaded.model, &out)
+            let descriptions = descriptions.map(|dir| read_descriptions(&dir, &loaded.model));
+            gen_docs(&loaded.model, descriptions.as_ref(), &out)
         }
         Command::Encode(args) => pmu_cli::encode::run_encode(args),
         Command::CheckFeatures { all } => {

@@ -132,6 +132,20 @@
       dl.appendChild(dt);
       dl.appendChild(dd);
     });
+    // A site built without the vendor's descriptions: where this event's is.
+    if (table.source) {
+      var sdt = document.createElement("dt");
+      sdt.textContent = "Description";
+      var sdd = document.createElement("dd");
+      sdd.setAttribute("data-key", "description");
+      var link = document.createElement("a");
+      link.href = table.source.url;
+      link.textContent = table.source.label;
+      sdd.appendChild(document.createTextNode("In " + table.source.owner + ": "));
+      sdd.appendChild(link);
+      dl.appendChild(sdt);
+      dl.appendChild(sdd);
+    }
     td.appendChild(dl);
     tr.appendChild(td);
     return tr;
