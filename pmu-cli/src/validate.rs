@@ -202,6 +202,19 @@ fn summary(model: &pmu_defs::Model) -> String {
                 r.fields.len(),
                 r.reserved_mask
             );
+            // Counts the definitions leave to the counter family (resolve::per_counter).
+            let arrays: Vec<&str> = (r.fields.iter())
+                .filter(|f| f.count_derived)
+                .map(|f| f.name.as_str())
+                .collect();
+            if r.count_derived || !arrays.is_empty() {
+                let what = match (r.count_derived, arrays.is_empty()) {
+                    (true, true) => "instance count".to_owned(),
+                    (true, false) => format!("instance count, {}", arrays.join(", ")),
+                    (false, _) => arrays.join(", "),
+                };
+                let _ = writeln!(out, "  {:<32} derived from the counter count: {what}", "");
+            }
         }
         for c in &g.cpuid {
             let _ = writeln!(out, "  CPUID {:#x} {}", c.leaf, c.name);

@@ -6,10 +6,11 @@
 //! events) and a core model `intel-futurecove` (`models/futurecove.yaml`, family 6 model F0H,
 //! one model event), then runs what a vendor would run:
 //!
-//! 1. `cargo xtask validate` on a v7 that widens the fixed counters but not the global
-//!    registers' per-counter arrays: refused, one `counter-count-mismatch` per array;
-//! 2. `cargo xtask validate`, `gen` and `gen-docs` on the complete files: accepted, generated,
-//!    documented (pages for both generations);
+//! 1. `cargo xtask validate` on a v7 that states six fixed counters but five bits in one of
+//!    the global registers' per-counter arrays: refused, one `counter-count-mismatch`;
+//! 2. `cargo xtask validate`, `dump`, `gen` and `gen-docs` on the files as a vendor writes
+//!    them, the fixed-counter count stated once: accepted, every per-counter array and family
+//!    derived from it (`dump` says so), generated, documented (pages for both generations);
 //! 3. `cargo run` of a consumer crate depending on the copied `pmu-regs` (features `mock` and
 //!    `intel-futurecove`): detection on a version-7 CPUID table picks `intel-v7` and the model,
 //!    and `Pmu` programs, counts and reads a v7 event, the model event and fixed counter 5 on
@@ -115,13 +116,6 @@ registers:
     manual: Intel SDM Vol. 3B (hypothetical); Vol. 4 Table 2-2 (309H-30EH)
     msr: { count: 6 }
 
-  - name: IA32_FIXED_CTR_CTRL
-    fields:
-      - { name: ENABLE, array: { count: 6 } }
-      - { name: ANY, array: { count: 6 } }
-      - { name: PMI, array: { count: 6 } }
-      - { name: ADAPTIVE_RECORD, array: { count: 6 } }
-
   - name: IA32_PERFEVTSEL
     fields:
       - name: SCOPE
@@ -134,16 +128,14 @@ registers:
 
 "#;
 
-/// The per-counter arrays over the fixed counters of the shipped intel-v6 outside
-/// IA32_FIXED_CTR_CTRL (which `V7_HEAD` widens): the arrays a generation with more fixed
-/// counters must widen, read from the model (`per-counter: fixed`), as (field, register).
-fn fixed_arrays_outside_fixed_control() -> Vec<(String, String)> {
-    use pmu_defs::model::{CounterKind, RegisterRole};
+/// The per-counter arrays over the fixed counters of the shipped intel-v6, as (field,
+/// register): what follows the fixed-counter count of a generation that extends it.
+fn fixed_arrays() -> Vec<(String, String)> {
+    use pmu_defs::model::CounterKind;
     let loaded = pmu_defs::Loader::new().with_defaults().finish();
     let v6 = loaded.model.generation("intel-v6").expect("intel-v6");
     v6.registers
         .iter()
-        .filter(|r| r.role != Some(RegisterRole::FixedControl))
         .flat_map(|r| {
             r.fields
                 .iter()
@@ -154,7 +146,7 @@ fn fixed_arrays_outside_fixed_control() -> Vec<(String, String)> {
 }
 
 /// The register families with one instance per fixed counter (`per-counter: fixed`), read
-/// from the model: a generation with more fixed counters must widen them too.
+/// from the model: they follow the fixed-counter count too.
 fn fixed_register_families() -> Vec<String> {
     use pmu_defs::model::CounterKind;
     let loaded = pmu_defs::Loader::new().with_defaults().finish();
@@ -166,36 +158,10 @@ fn fixed_register_families() -> Vec<String> {
         .collect()
 }
 
-/// The per-counter arrays of the global registers, widened with the fixed counters.
-const V7_GLOBAL: &str = r#"  # Per-counter bits of the global registers: fixed counter n is bit 32+n.
-  - name: IA32_PERF_GLOBAL_CTRL
+/// One per-counter array stated with a count that disagrees with the six fixed counters.
+const V7_WRONG: &str = r#"  - name: IA32_PERF_GLOBAL_CTRL
     fields:
-      - { name: EN_FIXED_CTR, array: { count: 6 } }
-  - name: IA32_PERF_GLOBAL_STATUS
-    fields:
-      - { name: OVF_FIXED_CTR, array: { count: 6 } }
-  - name: IA32_PERF_GLOBAL_STATUS_RESET
-    fields:
-      - { name: CLR_OVF_FIXED_CTR, array: { count: 6 } }
-  - name: IA32_PERF_GLOBAL_STATUS_SET
-    fields:
-      - { name: SET_OVF_FIXED_CTR, array: { count: 6 } }
-  - name: IA32_PERF_GLOBAL_INUSE
-    fields:
-      - { name: FIXED_CTR_INUSE, array: { count: 6 } }
-  - name: IA32_PEBS_ENABLE
-    fields:
-      - { name: PEBS_EN_FIXED, array: { count: 6 } }
-  # Version 6's per-counter configuration: one CFG_B / CFG_C per fixed counter, and the
-  # fixed-counter bits of every CFG_B.
-  - name: IA32_PMC_GP_CFG_B
-    fields:
-      - { name: RELOAD_ON_FIXED_CTR, array: { count: 6 } }
-  - name: IA32_PMC_FX_CFG_B
-    msr: { count: 6 }
-    fields:
-      - { name: RELOAD_ON_FIXED_CTR, array: { count: 6 } }
-  - { name: IA32_PMC_FX_CFG_C, msr: { count: 6 } }
+      - { name: EN_FIXED_CTR, array: { count: 5 } }
 
 "#;
 
@@ -537,51 +503,39 @@ fn a_generation_and_a_core_model_are_added_by_yaml_alone() {
     refresh(root, &ws);
     let mut times = Vec::new();
 
-    // 1. Six fixed counters, but the global registers' per-counter arrays left at four: the
-    //    validator refuses the file, once per array, naming intel-v7.
-    put(&ws.join(V7_PATH), format!("{V7_HEAD}{V7_TAIL}").as_bytes());
+    // 1. Six fixed counters, and one per-counter array stated with five elements: the
+    //    validator refuses that one array, naming intel-v7.
+    put(
+        &ws.join(V7_PATH),
+        format!("{V7_HEAD}{V7_WRONG}{V7_TAIL}").as_bytes(),
+    );
     if ws.join(MODEL_PATH).exists() {
         fs::remove_file(ws.join(MODEL_PATH)).unwrap();
     }
     let out = run(&ws, &target, &["xtask", "validate"], &mut times);
-    assert!(!out.status.success(), "narrow v7 accepted\n{}", text(&out));
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    let arrays = fixed_arrays_outside_fixed_control();
-    for (field, register) in &arrays {
-        let message = format!(
-            "error[counter-count-mismatch]: field array `{field}` of `{register}` has 4 \
-             elements but `IA32_FIXED_CTR` has 6 fixed counters in `intel-v7`"
-        );
-        assert!(
-            stderr.contains(&message),
-            "missing: {message}\n{}",
-            text(&out)
-        );
-    }
-    let families = fixed_register_families();
-    for register in &families {
-        let message = format!(
-            "error[counter-count-mismatch]: register family `{register}` has 4 instances but \
-             `IA32_FIXED_CTR` has 6 counters in `intel-v7`"
-        );
-        assert!(
-            stderr.contains(&message),
-            "missing: {message}\n{}",
-            text(&out)
-        );
-    }
-    let summary = format!("{} errors,", arrays.len() + families.len());
     assert!(
-        stderr.lines().any(|l| l.starts_with(&summary)),
-        "one error per array, no other: {summary}\n{}",
+        !out.status.success(),
+        "a contradicting count accepted\n{}",
+        text(&out)
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let message = "error[counter-count-mismatch]: field array `EN_FIXED_CTR` of \
+                   `IA32_PERF_GLOBAL_CTRL` has 5 elements but `IA32_FIXED_CTR` has 6 fixed \
+                   counters in `intel-v7`";
+    assert!(
+        stderr.contains(message),
+        "missing: {message}\n{}",
+        text(&out)
+    );
+    assert!(
+        stderr.lines().any(|l| l.starts_with("1 error,")),
+        "one error, no other\n{}",
         text(&out)
     );
 
-    // 2. The complete generation and the core model: validated, generated, documented.
-    put(
-        &ws.join(V7_PATH),
-        format!("{V7_HEAD}{V7_GLOBAL}{V7_TAIL}").as_bytes(),
-    );
+    // 2. The generation as a vendor writes it (the fixed-counter count once) and the core
+    //    model: validated, every per-counter shape derived, generated, documented.
+    put(&ws.join(V7_PATH), format!("{V7_HEAD}{V7_TAIL}").as_bytes());
     put(&ws.join(MODEL_PATH), MODEL.as_bytes());
     let out = run(&ws, &target, &["xtask", "validate"], &mut times);
     assert!(out.status.success(), "validate\n{}", text(&out));
@@ -591,6 +545,36 @@ fn a_generation_and_a_core_model_are_added_by_yaml_alone() {
         "no diagnostic on the new files\n{}",
         text(&out)
     );
+    let out = run(
+        &ws,
+        &target,
+        &["xtask", "dump", "--generation", "intel-v7"],
+        &mut times,
+    );
+    assert!(out.status.success(), "dump\n{}", text(&out));
+    let dump = String::from_utf8_lossy(&out.stdout);
+    let derived: Vec<&str> = (dump.lines())
+        .filter_map(|l| l.split_once("derived from the counter count: "))
+        .map(|(_, what)| what)
+        .collect();
+    for (field, register) in fixed_arrays() {
+        assert!(
+            derived.iter().any(|d| d.split(", ").any(|x| x == field)),
+            "{field} of {register} not derived\n{dump}"
+        );
+    }
+    let families = fixed_register_families();
+    assert!(!families.is_empty());
+    for register in families {
+        let at = dump
+            .find(&format!("\n  {register} "))
+            .unwrap_or_else(|| panic!("{dump}"));
+        let next = dump[at + 1..].lines().nth(1).unwrap_or_default();
+        assert!(
+            next.contains("derived from the counter count: instance count"),
+            "{register}: {next}"
+        );
+    }
     let out = run(&ws, &target, &["xtask", "gen"], &mut times);
     assert!(out.status.success(), "gen\n{}", text(&out));
     let model_rs = ws.join("pmu-regs/src/generated/intel/futurecove.rs");

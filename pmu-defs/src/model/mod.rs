@@ -317,6 +317,10 @@ pub struct Register {
     /// `per-counter:` a family with one instance per counter of this kind.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub per_counter: Option<CounterKind>,
+    /// Its instance count follows its counter family's in this generation, without the YAML
+    /// stating it (see `resolve::per_counter`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub count_derived: bool,
     /// Width in bits.
     pub width: u32,
     /// Default access of its fields.
@@ -450,6 +454,10 @@ pub struct Field {
     pub array: Option<FieldArray>,
     /// The counter family whose counter i element i belongs to (`per-counter:`).
     pub per_counter: Option<CounterKind>,
+    /// Its element count follows its counter family's in this generation, without the YAML
+    /// stating it (see `resolve::per_counter`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub count_derived: bool,
     /// What the field means to the run-time layer (`role:`).
     pub role: Option<FieldRole>,
     /// The generation that introduced the field.

@@ -84,6 +84,7 @@ impl Resolver<'_> {
         }
         let vendor = self.vendor(raw, parent);
         let mut registers = self.registers(raw, parent);
+        self.per_counter_counts(raw, &mut registers);
         let cpuid = self.cpuid_leaves(raw, parent);
         let mut pmu = pmu_layout(raw, parent);
         let events = self.events(raw, parent);

@@ -16,6 +16,7 @@ use std::collections::HashMap;
 
 mod entries;
 mod generation;
+mod per_counter;
 mod registers;
 
 /// Resolves every generation; the result holds those that could be resolved.

@@ -291,8 +291,8 @@ impl Validator<'_> {
                 .with_label(format!("{have} instances, one per counter (`per-counter: {word}`)"))
                 .with_secondary(family.span, format!("{want} counters"))
                 .with_help(format!(
-                    "override it with `- {{ name: {}, msr: {{ count: {want} }} }}` in `{}`",
-                    r.name, self.g.id
+                    "leave `count` out of `{}`'s `msr:` (a per-counter family follows `{}`), or make it {want}",
+                    r.name, family.name
                 )),
             );
         }
@@ -354,8 +354,8 @@ impl Validator<'_> {
                 .with_label(format!("{have} elements, one per counter (`per-counter: {word}`)"))
                 .with_secondary(family.span, format!("{want} {noun}"))
                 .with_help(format!(
-                    "override it with `- {{ name: {}, array: {{ count: {want} }} }}` in `{}`'s entry for `{}`",
-                    f.name, g.id, r.name
+                    "leave `count` out of `{}`'s `array:` (a per-counter array follows `{}`), or make it {want}",
+                    f.name, family.name
                 )),
             );
         }

@@ -5,7 +5,8 @@
 pmu_macros::registers!("extends_builtin.yaml");
 
 use amd::zen5_test::{
-    AmdZen5Test, PERF_CNTR_GLOBAL_CTL, PERF_CTR, PERF_CTR_CORE, PERF_EVT_SEL, cpuid,
+    AmdZen5Test, PERF_CNTR_GLOBAL_CTL, PERF_CNTR_GLOBAL_STATUS, PERF_CNTR_GLOBAL_STATUS_CLR,
+    PERF_CNTR_GLOBAL_STATUS_SET, PERF_CTR, PERF_CTR_CORE, PERF_EVT_SEL, PERF_EVT_SEL_CORE, cpuid,
 };
 use pmu_regs::arch::{Arch, Counter, Filter};
 use pmu_regs::backend::mock::{Mock, MockConfig};
@@ -34,6 +35,18 @@ const ALL_ON: PERF_CNTR_GLOBAL_CTL::Value = PERF_CNTR_GLOBAL_CTL::Value::new()
 fn main() {
     assert_eq!(ALL_ON.bits(), 0x81);
     assert_eq!(PERF_CTR_CORE::INSTANCES, 8);
+    // The YAML states only PERF_CTR_CORE's count: every per-counter shape follows it.
+    assert_eq!(PERF_EVT_SEL_CORE::INSTANCES, 8);
+    assert_eq!(PERF_EVT_SEL_CORE::address::<7>(), 0xC001_020E);
+    for fields in [
+        PERF_CNTR_GLOBAL_CTL::FIELDS,
+        PERF_CNTR_GLOBAL_STATUS::FIELDS,
+        PERF_CNTR_GLOBAL_STATUS_CLR::FIELDS,
+        PERF_CNTR_GLOBAL_STATUS_SET::FIELDS,
+    ] {
+        let bit7 = fields.iter().any(|f| f.runs.iter().any(|r| r.lsb == 7));
+        assert!(bit7, "{:?}", fields.iter().map(|f| f.name).collect::<Vec<_>>());
+    }
     assert_eq!(PERF_CTR_CORE::address::<7>(), 0xC001_020F);
     assert_eq!(pmu_regs::amd::perfmon_v2::PERF_CTR_CORE::INSTANCES, 6);
     assert_eq!(legacy_count(PERF_CTR::Value::from_raw_read(5)), 5);
