@@ -17,6 +17,9 @@ pub use crate::vocab::{
 };
 use serde::Serialize;
 
+mod generic;
+pub use generic::GenericEventDef;
+
 /// How a generation is recognised at run time (`detect:`): a CPUID field of one of its leaves
 /// at least some value, and/or a CPU family at least some value. Not inherited: a generation
 /// without `detect:` (and without `cpus:`) is never chosen by detection.
@@ -118,21 +121,6 @@ pub struct Generation {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub generic_events: Vec<GenericEventDef>,
     /// Where the generation's id is written.
-    #[serde(skip)]
-    pub span: Span,
-}
-
-/// One entry of `generic-events:`: which event one of perf's generic hardware events counts.
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
-pub struct GenericEventDef {
-    /// perf's name (`cpu-cycles`; a [`pmu_vocab::perf::GenericEvent`] name).
-    pub name: String,
-    /// The perf terms of the event it counts (`event=0x2e,umask=0x41`).
-    pub terms: String,
-    /// Where the mapping comes from (the `manual:` of the `generic-events:` that set it, else
-    /// its generation's).
-    pub manual: String,
-    /// Where the terms are written.
     #[serde(skip)]
     pub span: Span,
 }
