@@ -7,6 +7,7 @@
 mod support;
 
 mod content;
+mod cpus;
 mod diagrams;
 mod escaping;
 mod markup;
