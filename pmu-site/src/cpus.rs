@@ -25,13 +25,6 @@ pub(crate) struct SiteCpu<'m> {
 }
 
 impl SiteCpu<'_> {
-    /// `Intel`, `AMD`: the vendor of the generations (the first one's; they agree).
-    pub fn vendor(&self) -> &'static str {
-        self.generations
-            .first()
-            .map_or("", |g| crate::html::vendor(g))
-    }
-
     /// The distinct family/models covered, in the order first met: `06_8F` with the `cpus:`
     /// spelling (a stepping suffix kept).
     pub fn family_models(&self) -> Vec<FamilyModelLabel> {

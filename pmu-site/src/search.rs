@@ -260,7 +260,7 @@ fn cpu_entries(cx: &Ctx<'_>) -> Vec<Entry> {
         }
         e.words = cpu_words(c);
         let fms: Vec<String> = c.family_models().into_iter().map(|l| l.display).collect();
-        e.note = format!("{} {}", c.vendor(), shorten(&fms));
+        e.note = format!("{} {}", crate::html::cpu_vendor(c), shorten(&fms));
         e.page = Some(paths::cpu(&c.slug));
         out.push(e);
     }
@@ -294,7 +294,10 @@ fn cpu_words(c: &crate::cpus::SiteCpu<'_>) -> Vec<String> {
             push_word(&mut words, m.to_lowercase());
         }
     }
-    push_word(&mut words, format!("{}:0", c.vendor().to_lowercase()));
+    push_word(
+        &mut words,
+        format!("{}:0", crate::html::cpu_vendor(c).to_lowercase()),
+    );
     words
 }
 

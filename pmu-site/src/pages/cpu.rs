@@ -10,7 +10,7 @@ use super::parts::crumbs;
 use crate::context::{Ctx, paths};
 use crate::cpus::{FamilyModelLabel, SiteCpu};
 use crate::format;
-use crate::html::{gen_link, reg_link};
+use crate::html::{cpu_vendor, gen_link, reg_link};
 use crate::layout::{self, Nav, Page};
 use crate::site::Site;
 use askama::Template;
@@ -96,7 +96,7 @@ fn list(cx: &Ctx<'_>, site: &mut Site) {
             path: format!("{root}{}", paths::cpu(&c.slug)),
             name: c.name.name.clone(),
             also: c.name.also.join(", "),
-            vendor: c.vendor(),
+            vendor: cpu_vendor(c),
             family_models: fm_list(&c.family_models()),
             generations: gen_links(&root, &c.generations),
         })
@@ -129,7 +129,7 @@ fn page(cx: &Ctx<'_>, c: &SiteCpu<'_>, site: &mut Site) {
         ),
         name: &c.name.name,
         also: &c.name.also,
-        vendor: c.vendor(),
+        vendor: cpu_vendor(c),
         family_models: c.family_models(),
         hybrid: c
             .models
