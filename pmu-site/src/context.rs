@@ -1,7 +1,9 @@
 //! What every page is rendered from: the model with its lookups ([`Ctx`]: parents, children,
-//! where `pmu-regs` has each register) and the site's paths ([`paths`]).
+//! where `pmu-regs` has each register, the CPU names) and the site's paths ([`paths`]).
 
+use crate::cpus::{self, SiteCpu};
 use pmu_defs::Model;
+use pmu_defs::load::cpu_names::Target;
 use pmu_defs::model::Generation;
 use std::collections::BTreeMap;
 
@@ -20,6 +22,8 @@ pub(crate) struct Ctx<'m> {
     pub rust: BTreeMap<(String, String), pmu_codegen::RegisterPath>,
     /// The vendors' event descriptions, when the site is built with them.
     pub descriptions: Option<&'m crate::Descriptions>,
+    /// The CPU names with what they cover (`cpus.rs`), in the order of the CPU-name files.
+    pub cpus: Vec<SiteCpu<'m>>,
 }
 
 impl<'m> Ctx<'m> {
@@ -39,6 +43,33 @@ impl<'m> Ctx<'m> {
             children,
             rust,
             descriptions: None,
+            cpus: cpus::collect(model),
+        }
+    }
+
+    /// The CPU names covering `g`: those standing for it whole first, then those standing
+    /// for some of its CPU models (as [`Model::names_of`] orders them).
+    pub fn cpus_of(&self, g: &Generation) -> Vec<&SiteCpu<'m>> {
+        let whole = |c: &&SiteCpu<'_>| matches!(c.name.target, Target::Generations(_));
+        let (mut first, rest): (Vec<_>, Vec<_>) =
+            self.cpus.iter().filter(|c| c.covers(g)).partition(whole);
+        first.extend(rest);
+        first
+    }
+
+    /// What a generation's page, sidebar entry and search entry are called: the CPU names
+    /// standing for it, then its id (`Sapphire Rapids — intel-sapphirerapids`); its own
+    /// title when no CPU name covers it.
+    pub fn title_of(&self, g: &Generation) -> String {
+        let names: Vec<&str> = self
+            .cpus_of(g)
+            .iter()
+            .map(|c| c.name.name.as_str())
+            .collect();
+        if names.is_empty() {
+            g.title.clone()
+        } else {
+            format!("{} \u{2014} {}", names.join(", "), g.id)
         }
     }
 
@@ -103,6 +134,12 @@ pub(crate) mod paths {
     }
     pub fn events(id: &str) -> String {
         format!("{}/events.html", gen_dir(id))
+    }
+    /// The list of CPUs.
+    pub const CPUS: &str = "cpus/index.html";
+    /// A CPU's page, by its slug (`cpus.rs`).
+    pub fn cpu(slug: &str) -> String {
+        format!("cpus/{}.html", crate::escape::slug(slug))
     }
     pub fn data_gen(id: &str) -> String {
         format!("data/gen/{}.js", slug(id))

@@ -79,6 +79,11 @@ pub fn decoder_link(root: &str, gen_id: &str, key: &str) -> String {
     format!("{root}decoder.html#gen={}&reg={}", url(gen_id), url(key))
 }
 
+/// `Intel`, `AMD`: the vendor of a CPU's generations (the first one's; they agree).
+pub fn cpu_vendor(c: &crate::cpus::SiteCpu<'_>) -> &'static str {
+    c.generations.first().map_or("", |g| vendor(g))
+}
+
 pub fn vendor(g: &Generation) -> &'static str {
     match g.vendor {
         pmu_defs::model::Vendor::Intel => "Intel",

@@ -16,6 +16,8 @@ pub enum Nav<'a> {
     Decoder,
     Yaml,
     Findings,
+    /// The list of CPUs and each CPU's page.
+    Cpus,
     Overview(&'a str),
     Diff(&'a str),
     Events(&'a str),
@@ -25,7 +27,7 @@ pub enum Nav<'a> {
 impl Nav<'_> {
     fn generation(&self) -> Option<&str> {
         match *self {
-            Nav::Home | Nav::Decoder | Nav::Yaml | Nav::Findings => None,
+            Nav::Home | Nav::Decoder | Nav::Yaml | Nav::Findings | Nav::Cpus => None,
             Nav::Overview(g) | Nav::Diff(g) | Nav::Events(g) | Nav::Register(g, _) => Some(g),
         }
     }
@@ -72,16 +74,29 @@ struct TreeItem<'a> {
     g: &'a Generation,
     root: &'a str,
     nav: &'a Nav<'a>,
+    /// The link's tooltip: the CPU names standing for the generation and its id, else its
+    /// title ([`Ctx::title_of`]).
+    title: String,
+    /// What the sidebar filter matches, lower case: the id, the title, the CPU names.
+    filter: String,
     open: bool,
     kids: Vec<TreeItem<'a>>,
 }
 
 impl<'a> TreeItem<'a> {
     fn new(cx: &'a Ctx<'_>, g: &'a Generation, nav: &'a Nav<'a>, root: &'a str) -> Self {
+        let names: Vec<String> = cx
+            .cpus_of(g)
+            .iter()
+            .flat_map(|c| std::iter::once(&c.name.name).chain(&c.name.also))
+            .map(|n| n.to_lowercase())
+            .collect();
         TreeItem {
             g,
             root,
             nav,
+            title: cx.title_of(g),
+            filter: format!("{} {} {}", g.id, g.title.to_lowercase(), names.join(" ")),
             open: nav.generation() == Some(g.id.as_str()),
             kids: cx
                 .children_of(&g.id)

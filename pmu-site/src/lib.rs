@@ -9,6 +9,9 @@
 //! decoder.html               paste a register value, see every field, reserved bits, the event
 //! yaml.html                  writing definitions: every YAML key, rendered from the JSON Schema
 //! findings.html              known findings: every warning acknowledged by an `allow:`, with its reason
+//! cpus/index.html            every CPU name: abbreviations, vendor, family/models, generations
+//! cpus/<name>.html           a CPU (`sapphire-rapids`): family/models, core types, and each
+//!                            generation it is with its ancestors, counters, events, registers
 //! gen/<id>/index.html        a generation: PMU, registers, CPUID leaves with diagrams, constraints
 //! gen/<id>/reg/<REG>.html    a register: SVG bit layout, field table, changes from the parent,
 //!                            its Rust path and a snippet (rust.rs)
@@ -35,6 +38,7 @@ pub mod format;
 pub mod svg;
 
 mod context;
+mod cpus;
 mod data;
 pub mod events;
 pub mod findings;

@@ -1,13 +1,16 @@
 //! The site-wide search index, `data/search.js`: every register definition, every field of
 //! one, every event (all generations, one entry per name and encoding with the generations
-//! that have it), with the words a search matches. `site.js` loads it with a `<script>` tag
+//! that have it), every CPU name and every generation, with the words a search matches. `site.js` loads it with a `<script>` tag
 //! the first time the search box is used (so it works from `file://`, no fetch) and matches
 //! in the browser.
 //!
 //! Matching, in `site.js`: every word of the query must start a word of the entry (any
 //! order); an entry's words are those of its name, the other term of every search alias of
 //! the definitions ([`pmu_defs::load::aliases`]: `LLC` finds `LONGEST_LAT_CACHE.MISS`), its MSR
-//! addresses (`0x38f`) and, for events, the code and unit mask (`0x2e`, `2e.41`).
+//! addresses (`0x38f`) and, for events, the code and unit mask (`0x2e`, `2e.41`). A CPU's
+//! words are its name's, its abbreviations' (`spr`, standing for the whole name) and each
+//! family/model it covers as `06_8f` (what `site.js` makes of `06_8F`, `6-8F`, `06-8F` and
+//! `GenuineIntel-6-8F`) and as the model alone (`0x8f`), with its vendor.
 //!
 //! Shape (kept small: the shipped corpus has about 7,000 entries):
 //! `PMU.search = { gens: [id, ...], slugs: [dir, ...], kinds: [...], entries: [[kind, name,
@@ -20,7 +23,11 @@
 //! (an address, a field's bits, an event's `code.umask`, from which the browser derives the
 //! event's words `0x2e` and `2e.41`). The browser builds each URL as `docs::paths` does:
 //! `gen/<slug>/reg/<NAME>.html`, `…#field-<FIELD>`, `gen/<slug>/events.html#q=…&open=…`
-//! (register names are their own slugs; the index test checks every URL exists).
+//! (register names are their own slugs; the index test checks every URL exists). CPU and
+//! generation entries (kinds 3 and 4, after the three above, so older entries read the same)
+//! carry a seventh element, their page (`cpus/sapphire-rapids.html`, `gen/<id>/index.html`);
+//! a CPU's `gens` are the generations its name stands for and its note its vendor and
+//! family/models, a generation's note its title ([`Ctx::title_of`]).
 
 use crate::context::{Ctx, paths};
 use crate::escape::json_for_js;
@@ -34,14 +41,29 @@ use std::collections::BTreeMap;
 pub const PATH: &str = "data/search.js";
 
 /// Entry kinds, as `entries[i][0]` indexes them.
-pub const KINDS: [&str; 3] = ["register", "field", "event"];
+pub const KINDS: [&str; 5] = ["register", "field", "event", "cpu", "generation"];
+/// The kinds' indexes.
+const REGISTER: usize = 0;
+const FIELD: usize = 1;
+const EVENT: usize = 2;
+const CPU: usize = 3;
+const GENERATION: usize = 4;
 
 #[derive(Serialize)]
 struct Index<'a> {
     gens: Vec<&'a str>,
     slugs: Vec<String>,
-    kinds: [&'static str; 3],
-    entries: Vec<(usize, String, usize, Gens, String, String)>,
+    kinds: [&'static str; 5],
+    entries: Vec<Row>,
+}
+
+/// One entry as written: `[kind, name, home, gens, words, note]`, and the page for entries
+/// that are not found under their generation's directory.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Row {
+    Six(usize, String, usize, Gens, String, String),
+    Seven(usize, String, usize, Gens, String, String, String),
 }
 
 /// One entry being collected: the generations are a bit set.
@@ -52,6 +74,8 @@ struct Entry {
     gens: Vec<bool>,
     words: Vec<String>,
     note: String,
+    /// The page, for CPU and generation entries.
+    page: Option<String>,
 }
 
 impl Entry {
@@ -63,6 +87,7 @@ impl Entry {
             gens: vec![false; n],
             words: Vec::new(),
             note: String::new(),
+            page: None,
         }
     }
 }
@@ -147,7 +172,7 @@ pub(crate) fn index(cx: &Ctx<'_>) -> String {
         for r in &g.registers {
             let home = position(&r.defined_in).unwrap_or(gi);
             let i = slot(&mut all, &mut registers, (&r.name, &r.defined_in), || {
-                let mut e = Entry::new(0, r.name.clone(), home, n);
+                let mut e = Entry::new(REGISTER, r.name.clone(), home, n);
                 e.words = keywords(aliases, &r.name);
                 for a in r.addresses.iter().chain(&r.alias_addresses) {
                     push_word(&mut e.words, format!("0x{a:x}"));
@@ -160,7 +185,7 @@ pub(crate) fn index(cx: &Ctx<'_>) -> String {
                 let key = (r.name.as_str(), r.defined_in.as_str(), f.name.as_str());
                 let i = slot(&mut all, &mut fields, key, || {
                     let name = format!("{}.{}", r.name, f.name);
-                    let mut e = Entry::new(1, name, home, n);
+                    let mut e = Entry::new(FIELD, name, home, n);
                     e.words = keywords(aliases, &e.name);
                     e.note = format!("bits {}", format::field_bits(f));
                     e
@@ -174,7 +199,7 @@ pub(crate) fn index(cx: &Ctx<'_>) -> String {
                 &mut events,
                 (&ev.name, ev.event, ev.umask),
                 || {
-                    let mut e = Entry::new(2, ev.name.clone(), gi, n);
+                    let mut e = Entry::new(EVENT, ev.name.clone(), gi, n);
                     e.words = keywords(aliases, &ev.name);
                     e.note = format!("{:02X}.{:02X}", ev.event, ev.umask);
                     e
@@ -183,17 +208,17 @@ pub(crate) fn index(cx: &Ctx<'_>) -> String {
             all[i].gens[gi] = true;
         }
     }
+    all.extend(cpu_entries(cx));
+    all.extend(generation_entries(cx));
     let entries = all
         .into_iter()
         .map(|e| {
-            (
-                e.kind,
-                e.name,
-                e.home,
-                gens(&e.gens),
-                e.words.join(" "),
-                e.note,
-            )
+            let (kind, name, home, gens, words) =
+                (e.kind, e.name, e.home, gens(&e.gens), e.words.join(" "));
+            match e.page {
+                None => Row::Six(kind, name, home, gens, words, e.note),
+                Some(page) => Row::Seven(kind, name, home, gens, words, e.note, page),
+            }
         })
         .collect();
     let idx = Index {
@@ -210,6 +235,97 @@ pub(crate) fn index(cx: &Ctx<'_>) -> String {
         "/* Search index: generated by cargo xtask gen-docs. */\nwindow.PMU = window.PMU || {{}};\nPMU.search = {};\n",
         json_for_js(&idx)
     )
+}
+
+/// One entry per CPU name: found by its name, its abbreviations and its family/models.
+fn cpu_entries(cx: &Ctx<'_>) -> Vec<Entry> {
+    let model = cx.model;
+    let n = model.generations.len();
+    let position = |id: &str| model.generations.iter().position(|g| g.id == id);
+    let mut out = Vec::new();
+    for c in &cx.cpus {
+        let at: Vec<usize> = c
+            .generations
+            .iter()
+            .filter_map(|g| position(&g.id))
+            .collect();
+        let mut e = Entry::new(
+            CPU,
+            c.name.name.clone(),
+            at.first().copied().unwrap_or(0),
+            n,
+        );
+        for i in at {
+            e.gens[i] = true;
+        }
+        e.words = cpu_words(c);
+        let fms: Vec<String> = c.family_models().into_iter().map(|l| l.display).collect();
+        e.note = format!("{} {}", crate::html::cpu_vendor(c), shorten(&fms));
+        e.page = Some(paths::cpu(&c.slug));
+        out.push(e);
+    }
+    out
+}
+
+/// A CPU's extra words: each word of an abbreviation, standing for its share of the name;
+/// each family/model as `06_8f` and `0x8f`, standing for the whole name; the vendor
+/// (`intel:0`, narrowing without counting for the name).
+fn cpu_words(c: &crate::cpus::SiteCpu<'_>) -> Vec<String> {
+    let split = |s: &str| -> Vec<String> {
+        s.to_lowercase()
+            .split(|ch: char| !ch.is_ascii_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(str::to_owned)
+            .collect()
+    };
+    let own = split(&c.name.name).len().max(1);
+    let share = |k: usize| ((own as f64 / k as f64) * 100.0).round() / 100.0;
+    let mut words = Vec::new();
+    for a in &c.name.also {
+        let ws = split(a);
+        let s = share(ws.len());
+        for w in &ws {
+            push_word(&mut words, format!("{w}:{s}"));
+        }
+    }
+    for l in c.family_models() {
+        push_word(&mut words, format!("{}:{own}", l.display.to_lowercase()));
+        if let Some(m) = l.model {
+            push_word(&mut words, m.to_lowercase());
+        }
+    }
+    push_word(
+        &mut words,
+        format!("{}:0", crate::html::cpu_vendor(c).to_lowercase()),
+    );
+    words
+}
+
+/// `06_97, 06_9A, 06_B7 and 3 more`.
+fn shorten(items: &[String]) -> String {
+    match items.len() {
+        0..=3 => items.join(", "),
+        k => format!("{} and {} more", items[..3].join(", "), k - 3),
+    }
+}
+
+/// One entry per generation, found by its id and opening its page.
+fn generation_entries(cx: &Ctx<'_>) -> Vec<Entry> {
+    let n = cx.model.generations.len();
+    (cx.model.generations.iter().enumerate())
+        .map(|(i, g)| {
+            let mut e = Entry::new(GENERATION, g.id.clone(), i, n);
+            e.gens[i] = true;
+            let names: Vec<&str> = cx.cpus_of(g).iter().map(|c| c.name.name.as_str()).collect();
+            e.note = if names.is_empty() {
+                g.title.clone()
+            } else {
+                names.join(", ")
+            };
+            e.page = Some(paths::generation(&g.id));
+            e
+        })
+        .collect()
 }
 
 pub(crate) fn all(cx: &Ctx<'_>, site: &mut Site) {

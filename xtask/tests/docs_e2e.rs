@@ -599,6 +599,50 @@ fn search_finds_registers_fields_events_addresses_and_codes() {
     assert!(names(9).iter().any(|k| k == "field"), "{:?}", names(9));
 }
 
+/// A CPU is found by what its user knows: its family/model in each spelling, its name or an
+/// abbreviation; the first hit opens the CPU's page and names its generations.
+#[test]
+fn search_finds_a_cpu_by_family_model_name_and_abbreviation() {
+    let queries = [
+        ("06_8F", "Sapphire Rapids"),
+        ("6-8F", "Sapphire Rapids"),
+        ("GenuineIntel-6-8F", "Sapphire Rapids"),
+        ("Sapphire Rapids", "Sapphire Rapids"),
+        ("SPR", "Sapphire Rapids"),
+        ("Zen 4", "Zen 4"),
+        ("Genoa", "Genoa"),
+    ];
+    let mut steps = Vec::new();
+    for (q, _) in queries {
+        steps.push(format!("type($('#site-q'), '{q}'); return null;"));
+        steps.push(
+            "const a = document.querySelector('#site-results a.hit'); \
+             return a && [a.getAttribute('data-kind'), a.getAttribute('data-name'), \
+             a.getAttribute('href'), a.querySelector('.note').textContent];"
+                .to_owned(),
+        );
+    }
+    let steps: Vec<&str> = steps.iter().map(String::as_str).collect();
+    let (_, log) = drive(site_dir(), "index.html", &steps);
+    for (i, (q, want)) in queries.iter().enumerate() {
+        let hit = &log[2 * i + 1];
+        assert_eq!(hit[0], "cpu", "{q}: {hit}");
+        assert_eq!(hit[1], *want, "{q}: {hit}");
+        let page = hit[2].as_str().unwrap();
+        assert!(
+            page.starts_with("cpus/") && page.ends_with(".html"),
+            "{q}: {page}"
+        );
+        assert!(site_dir().join(page).is_file(), "{q}: {page}");
+    }
+    // The hit says which generation the CPU is.
+    assert!(
+        log[1][3].as_str().unwrap().contains("intel-sapphirerapids"),
+        "{}",
+        log[1]
+    );
+}
+
 #[test]
 fn events_table_expands_a_row_and_copies_perf_string_and_value() {
     let g = support::model().generation("intel-skylake").unwrap();
@@ -760,6 +804,7 @@ fn screenshots_of_every_page_kind() {
     let pages = [
         ("index", "index.html"),
         ("generation", "gen/intel-v3/index.html"),
+        ("cpu", "cpus/alder-lake.html"),
         ("register", "gen/intel-v3/reg/IA32_PERFEVTSEL.html"),
         ("diff", "gen/intel-v6/diff.html"),
         (

@@ -65,14 +65,18 @@
   });
 })();
 
-/* Site-wide search over registers, fields and events of every generation. The index,
+/* Site-wide search over registers, fields and events of every generation, the CPU names and
+ * the generations. The index,
  * data/search.js (see pmu-site/src/search.rs), loads with a <script> tag the first time the
  * box is used, so it works from file://. Every word of the query must start a word of an
  * entry, in any order; an entry's words are its name's, the other term of each search alias
- * (LLC ~ LONGEST_LAT_CACHE), its addresses and, for events, 0x<code> and <code>.<umask>.
+ * (LLC ~ LONGEST_LAT_CACHE), its addresses and, for events, 0x<code> and <code>.<umask>; a
+ * CPU's are its abbreviations' and its family/models (a query's 06_8F, 6-8F, 06-8F or
+ * GenuineIntel-6-8F is read as the one word 06_8f).
  * Results are ranked by how much of the name the query accounts for (LLC counts for the
  * three words of LONGEST_LAT_CACHE), then by how well the words match (whole words before
- * prefixes, registers before fields before events), then shorter names first.
+ * prefixes, CPUs before generations before registers before fields before events), then
+ * shorter names first.
  * page.html?search=<query> opens with the results shown. Results record the time from the
  * first keystroke (or the page load, for ?search=) to the first results in data-first-ms. */
 (function () {
@@ -83,6 +87,8 @@
   if (!input || !box) return;
   var root = document.body.getAttribute("data-root") || "";
   var LIMIT = 30;
+  /* What a kind adds to a match's score: CPUs first, events last. */
+  var RANK = { cpu: 1.5, generation: 1.25, register: 1, field: 0.5, event: 0 };
   var index = null, loading = false, started = null, firstShown = false;
 
   function prepare(s) {
@@ -135,6 +141,11 @@
       if (!t) return;
       var m = /^(?:0x)?([0-9a-f]{1,3})[.:\/](?:0x)?([0-9a-f]{1,2})$/.exec(t);
       if (m) { out.push({ forms: [pad(m[1]) + "." + pad(m[2])], code: true }); return; }
+      // A family/model: GenuineIntel-6-8F (a stepping after it ignored), 06_8F, 6-8F, 19h/11h.
+      m = /^(?:genuineintel|authenticamd|hygongenuine)-([0-9a-f]{1,2})-([0-9a-f]{1,2})(?:-.*)?$/.exec(t) ||
+        /^(?:0x)?([0-9a-f]{1,2})[_-](?:0x)?([0-9a-f]{1,2})$/.exec(t) ||
+        /^([0-9a-f]{1,2})h\/([0-9a-f]{1,2})h$/.exec(t);
+      if (m) { out.push({ forms: [pad(m[1]) + "_" + pad(m[2])] }); return; }
       m = /^([0-9a-f]+)h$/.exec(t);
       if (m) { out.push({ forms: ["0x" + m[1].replace(/^0+(?=.)/, "")] }); return; }
       if (/^0x[0-9a-f]+$/.test(t)) { out.push({ forms: ["0x" + t.slice(2).replace(/^0+(?=..)/, "")] }); return; }
@@ -166,7 +177,7 @@
       total += best;
       covered += cover;
     }
-    return { s: total + (2 - item.e[0]) * 0.5, cover: Math.min(1, covered / item.own) };
+    return { s: total + (RANK[index.data.kinds[item.e[0]]] || 0), cover: Math.min(1, covered / item.own) };
   }
   function search(q) {
     var toks = tokens(q);
@@ -183,6 +194,7 @@
     return { hits: hits.slice(0, LIMIT), total: hits.length };
   }
   function url(e) {
+    if (e.length > 6 && e[6]) return root + e[6];
     var dir = index.data.slugs[e[2]];
     if (e[0] === 0) return root + dir + "/reg/" + e[1] + ".html";
     if (e[0] === 1) {
@@ -203,7 +215,7 @@
     if (ids.length <= 3) return ids.join(", ");
     return ids.slice(0, 2).join(", ") + " and " + (ids.length - 2) + " more";
   }
-  var KIND_LABEL = { register: "Register", field: "Field", event: "Event" };
+  var KIND_LABEL = { register: "Register", field: "Field", event: "Event", cpu: "CPU", generation: "Generation" };
   function render(q) {
     var t0 = performance.now();
     var r = search(q);

@@ -40,6 +40,9 @@ struct GenerationBody<'a> {
     g: &'a Generation,
     root: &'a str,
     crumbs: String,
+    /// The CPU names standing for the generation (page, name), which the heading shows
+    /// before its id.
+    cpus: Vec<(String, &'a str)>,
     vendor: &'static str,
     extends: Option<String>,
     prose: String,
@@ -91,6 +94,16 @@ pub(crate) fn generation(cx: &Ctx<'_>, g: &Generation, site: &mut Site) {
         g,
         root: &root,
         crumbs: crumbs(&root, &[(None, g.id.clone())]),
+        cpus: cx
+            .cpus_of(g)
+            .into_iter()
+            .map(|c| {
+                (
+                    format!("{root}{}", paths::cpu(&c.slug)),
+                    c.name.name.as_str(),
+                )
+            })
+            .collect(),
         vendor: vendor(g),
         extends: g.extends.as_ref().map(|p| gen_link(&root, p)),
         prose: prose(&g.doc),
@@ -147,7 +160,7 @@ pub(crate) fn generation(cx: &Ctx<'_>, g: &Generation, site: &mut Site) {
     };
     let page = Page {
         path: &path,
-        title: g.title.clone(),
+        title: cx.title_of(g),
         nav: Nav::Overview(&g.id),
         body: body.render().unwrap_or_default(),
         scripts: vec![],

@@ -27,6 +27,9 @@ struct IndexBody<'a> {
     rows: Vec<IndexRow<'a>>,
     findings_page: &'static str,
     findings: String,
+    cpus_page: &'static str,
+    /// How many CPU names there are, in words.
+    cpus: String,
 }
 
 struct SelectCard<'a> {
@@ -71,6 +74,8 @@ pub(crate) fn index(cx: &Ctx<'_>, site: &mut Site) {
             "warning",
             "warnings",
         ),
+        cpus_page: paths::CPUS,
+        cpus: format::plural(cx.cpus.len(), "CPU name", "CPU names"),
     };
     let page = Page {
         path,

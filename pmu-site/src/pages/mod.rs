@@ -1,10 +1,11 @@
-//! HTML pages: the index, one page per generation, one per register of each generation, and
-//! the decoder shell (its data comes from `data/`, see `data.rs`).
+//! HTML pages: the index, the CPUs (their list and a page each), one page per generation, one
+//! per register of each generation, and the decoder shell (its data comes from `data/`, see `data.rs`).
 
 use crate::context::Ctx;
 use crate::diff;
 use crate::site::Site;
 
+mod cpu;
 mod generation;
 mod index;
 mod parts;
@@ -17,6 +18,7 @@ use register::register;
 pub fn all(cx: &Ctx<'_>, site: &mut Site) {
     index(cx, site);
     decoder(cx, site);
+    cpu::all(cx, site);
     for g in &cx.model.generations {
         generation(cx, g, site);
         let changes = cx.parent(g).map(|p| diff::registers(p, g));

@@ -7,6 +7,7 @@
 mod support;
 
 mod content;
+mod cpus;
 mod descriptions;
 mod diagrams;
 mod escaping;

@@ -4,6 +4,10 @@ use super::*;
 
 /// The URL `site.js` builds for a search entry (see `docs::search`), relative to the root.
 fn search_url(index: &serde_json::Value, e: &serde_json::Value) -> (String, Option<String>) {
+    // CPU and generation entries name their page.
+    if let Some(page) = e.get(6).and_then(|p| p.as_str()) {
+        return (page.to_owned(), None);
+    }
     let dir = index["slugs"][e[2].as_u64().unwrap() as usize]
         .as_str()
         .unwrap();
@@ -141,4 +145,76 @@ fn register_pages_show_their_rust_path_and_the_generations_sharing_the_type() {
         .get(&reg_page("intel-v3", "IA32_PERFEVTSEL"))
         .unwrap();
     assert!(v3.contains("pmu_regs::intel::v3::IA32_PERFEVTSEL"));
+}
+
+/// Every CPU name is an entry opening its page, found by its name, each abbreviation and each
+/// family/model it covers (the word `site.js` makes of `06_8F`, `6-8F`, `GenuineIntel-6-8F`),
+/// with the generations it stands for; every generation is an entry opening its page.
+#[test]
+fn search_index_finds_cpus_by_name_abbreviation_and_family_model() {
+    let js = site().get(docs::search::PATH).unwrap();
+    let index = js_value(js, "PMU.search = ");
+    let kinds = index["kinds"].as_array().unwrap();
+    let kind = |k: &str| kinds.iter().position(|x| x == k).unwrap() as u64;
+    let entries = index["entries"].as_array().unwrap();
+    let cpus: Vec<&serde_json::Value> = entries.iter().filter(|e| e[0] == kind("cpu")).collect();
+    assert_eq!(cpus.len(), model().cpu_names.len());
+    let words = |e: &serde_json::Value| -> Vec<String> {
+        e[4].as_str()
+            .unwrap()
+            .split(' ')
+            .map(|w| w.split(':').next().unwrap().to_owned())
+            .collect()
+    };
+    // The entry a word (or a name) finds, by its page.
+    let found_by = |word: &str| -> Vec<&str> {
+        cpus.iter()
+            .filter(|e| {
+                words(e).iter().any(|w| w == word)
+                    || e[1].as_str().unwrap().eq_ignore_ascii_case(word)
+            })
+            .map(|e| e[6].as_str().unwrap())
+            .collect()
+    };
+    assert_eq!(found_by("spr"), ["cpus/sapphire-rapids.html"]);
+    assert_eq!(found_by("06_8f"), ["cpus/sapphire-rapids.html"]);
+    assert_eq!(found_by("Zen 4"), ["cpus/zen-4.html"]);
+    assert_eq!(found_by("Genoa"), ["cpus/genoa.html"]);
+    // An abbreviation stands for the whole name (`spr:2`), a family/model too.
+    let spr = cpus.iter().find(|e| e[1] == "Sapphire Rapids").unwrap();
+    let spr_words = spr[4].as_str().unwrap().split(' ').collect::<Vec<_>>();
+    for w in ["spr:2", "06_8f:2", "0x8f"] {
+        assert!(spr_words.contains(&w), "{w} in {spr_words:?}");
+    }
+    // Its generations are the ones the name stands for, and its note says the family/model.
+    let gens: Vec<&str> = index["gens"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g.as_str().unwrap())
+        .collect();
+    assert_eq!(
+        gens[spr[3].as_u64().unwrap() as usize],
+        "intel-sapphirerapids"
+    );
+    assert_eq!(spr[5], "Intel 06_8F");
+    for n in &model().cpu_names {
+        let Some(e) = cpus.iter().find(|e| e[1] == n.name.as_str()) else {
+            panic!("no entry for {}", n.name)
+        };
+        for a in &n.also {
+            let first = a.to_lowercase();
+            let first = first
+                .split(|c: char| !c.is_ascii_alphanumeric())
+                .find(|w| !w.is_empty())
+                .unwrap()
+                .to_owned();
+            assert!(words(e).contains(&first), "{}: {a}", n.name);
+        }
+    }
+    let generations = entries
+        .iter()
+        .filter(|e| e[0] == kind("generation"))
+        .count();
+    assert_eq!(generations, model().generations.len());
 }
