@@ -27,7 +27,7 @@
 //! generation entries (kinds 3 and 4, after the three above, so older entries read the same)
 //! carry a seventh element, their page (`cpus/sapphire-rapids.html`, `gen/<id>/index.html`);
 //! a CPU's `gens` are the generations its name stands for and its note its vendor and
-//! family/models, a generation's note its title ([`Ctx::title_of`]).
+//! family/models, a generation's note its title (`Ctx::title_of`).
 
 use crate::context::{Ctx, paths};
 use crate::escape::json_for_js;
