@@ -2583,6 +2583,52 @@ fn intel_rapl_energy_counters() {
     }
 }
 
+/// The reload registers of PEBS output to Intel PT, Linux arch/x86/include/asm/msr-index.h
+/// ("Auto-reload via MSR instead of DS area": `MSR_RELOAD_PMC0 0x000014c1`,
+/// `MSR_RELOAD_FIXED_CTR0 0x00001309`) and arch/x86/events/intel/ds.c
+/// (`intel_pmu_pebs_via_pt_enable` writes counter n's at `MSR_RELOAD_PMC0 + n`, fixed counter
+/// n's at `MSR_RELOAD_FIXED_CTR0 + n`, the reset value `intel_pmu_pebs_enable` masks with
+/// `cntval_mask`, the counter width). Enumerated by IA32_PERF_CAPABILITIES bit 16
+/// (perf_event.h `union perf_capabilities`, pebs_output_pt_available), so from version 5,
+/// whose capabilities have that bit; one per counter wherever counters are added.
+#[test]
+fn intel_pebs_via_pt_reload_registers() {
+    let v5 = intel_version(5);
+    let caps = reg(v5, "IA32_PERF_CAPABILITIES");
+    let (pt_avail, _) = field_at(caps, 16).expect("IA32_PERF_CAPABILITIES bit 16");
+    for g in intel_before(5) {
+        assert!(g.register("MSR_RELOAD_PMC").is_none(), "{}", g.id);
+        assert!(g.register("MSR_RELOAD_FIXED_CTR").is_none(), "{}", g.id);
+    }
+    let from_v5 =
+        (model().generations.iter()).filter(|g| g.id == v5.id || g.ancestors.contains(&v5.id));
+    for g in from_v5 {
+        for (name, base, role) in [
+            ("MSR_RELOAD_PMC", 0x14C1, RegisterRole::Counter),
+            ("MSR_RELOAD_FIXED_CTR", 0x1309, RegisterRole::FixedCounter),
+        ] {
+            let r = reg(g, name);
+            let counters = g.register_with_role(role).expect("counters");
+            let want: Vec<u32> = (0..counters.msr.count).map(|n| base + n).collect();
+            assert_eq!(r.addresses, want, "{}: {name}", g.id);
+            assert_eq!(r.access, Access::ReadWrite, "{}: {name}", g.id);
+            assert_eq!(covered(r), span(47, 0), "{}: {name}", g.id);
+            assert_eq!(
+                covered(r),
+                covered(counters),
+                "{}: {name} as wide as the counter",
+                g.id
+            );
+            let requires = field(r, "RELOAD").requires.as_deref().unwrap_or_default();
+            assert!(
+                requires.contains(&format!("{}[16]", pt_avail.name)),
+                "{}: {name} requires {requires:?}",
+                g.id
+            );
+        }
+    }
+}
+
 /// The CPU-model generation describing CPUID family 6 model `model` (its `cpus:`).
 fn cpu_model(number: &str) -> &'static Generation {
     let fm = format!("GenuineIntel-6-{number}");
