@@ -1485,7 +1485,8 @@ fn mask_of(g: &Generation, register: &str, f: &str) -> u64 {
 }
 
 /// IBS (AMD64 APM Vol. 2 §13.3). Addresses: Linux arch/x86/include/asm/msr-index.h
-/// (MSR_AMD64_IBSFETCHCTL 0xc0011030 ... MSR_AMD64_IBSBRTARGET 0xc001103b). Control bits:
+/// (MSR_AMD64_IBSFETCHCTL 0xc0011030 ... MSR_AMD64_IBSBRTARGET 0xc001103b,
+/// MSR_AMD64_IBSOPDATA4 0xc001103d). Control bits:
 /// arch/x86/include/asm/perf_event.h (IBS_FETCH_*, IBS_OP_*, IBSCTL_LVT_OFFSET_*). Data
 /// layouts: arch/x86/include/asm/amd/ibs.h (unions ibs_fetch_ctl, ibs_op_ctl, ibs_op_data,
 /// ibs_op_data2, ibs_op_data3; PPR for family 19h model 01h).
@@ -1514,6 +1515,7 @@ fn amd_ibs_registers() {
         ("IBS_DC_PHYS_AD", 0xc001_1039),
         ("IBS_CTL", 0xc001_103a),
         ("IBS_BR_TARGET", 0xc001_103b),
+        ("IBS_OP_DATA4", 0xc001_103d), // MSR_AMD64_IBSOPDATA4
     ];
     for (name, address) in addresses {
         assert_eq!(reg(g, name).addresses, [address], "{name}");
@@ -1609,6 +1611,12 @@ fn amd_ibs_registers() {
     assert_eq!(mask_of(g, "IBS_CTL", "LVT_OFFSET"), 0x0F);
     assert_eq!(mask_of(g, "IBS_CTL", "LVT_OFFSET_VAL"), 1 << 8);
     assert_eq!(ctl.access, Access::ReadOnly);
+    // IbsOpData4: Linux decodes no field of it; AMD's IBS toolkit
+    // (jlgreathouse/AMD_IBS_Toolkit, include/ibs-msr-index.h) defines MSR_IBS_OP_DATA4
+    // 0xc001103d with IBS_OP_LD_RESYNC = bit 0 ("CZ, ST only"), and nothing else.
+    let data4 = reg(g, "IBS_OP_DATA4");
+    assert_eq!(mask_of(g, "IBS_OP_DATA4", "IBS_OP_LD_RESYNC"), 1);
+    assert_eq!(data4.reserved_mask, span(63, 1));
     for (name, msb) in [
         ("IBS_OP_RIP", 63),
         ("IBS_DC_LIN_AD", 63),
@@ -1720,6 +1728,7 @@ fn amd_ibs_cpuid() {
         ("IBS_FETCH_CTL", "IBS_L3_MISS_ONLY", "bit 11"),
         ("IBS_OP_DATA", "IBS_RIP_INVALID", "bit 7"),
         ("IBS_BR_TARGET", "TARGET", "bit 5"),
+        ("IBS_OP_DATA4", "IBS_OP_LD_RESYNC", "bit 10"),
     ] {
         let requires = field(reg(g, register), f)
             .requires
