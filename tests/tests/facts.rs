@@ -2638,6 +2638,49 @@ fn intel_pebs_via_pt_reload_registers() {
     }
 }
 
+/// AMD's RAPL energy counters, a facility detected by CPUID Fn8000_0007_EDX bit 14 (Linux
+/// arch/x86/kernel/cpu/amd.c early_init_amd sets X86_FEATURE_RAPL from bit 14 of
+/// `x86_power`, CPUID 0x80000007 EDX; arch/x86/events/rapl.c matches AMD's power PMU on
+/// that feature). Addresses: msr-index.h `MSR_AMD_RAPL_POWER_UNIT 0xc0010299`,
+/// `MSR_AMD_CORE_ENERGY_STATUS 0xc001029a`, `MSR_AMD_PKG_ENERGY_STATUS 0xc001029b`. Units as
+/// drivers/powercap/intel_rapl_common.c reads them on AMD (rapl_defaults_amd uses
+/// rapl_check_unit_core: POWER_UNIT_MASK 0x0F, ENERGY_UNIT_MASK 0x1F00, TIME_UNIT_MASK
+/// 0xF0000); read-only 32-bit counters (rapl.c RAPL_CNTR_WIDTH 32).
+#[test]
+fn amd_rapl_energy_counters() {
+    let g = amd_facility_detected_by(0x8000_0007, "edx", 14);
+    let unit = reg(g, "MSR_AMD_RAPL_POWER_UNIT");
+    assert_eq!(unit.addresses, [0xc001_0299]);
+    assert_eq!(unit.access, Access::ReadOnly);
+    assert_eq!(mask_of(g, "MSR_AMD_RAPL_POWER_UNIT", "POWER_UNITS"), 0x0F);
+    assert_eq!(
+        mask_of(g, "MSR_AMD_RAPL_POWER_UNIT", "ENERGY_STATUS_UNITS"),
+        0x1F00
+    );
+    assert_eq!(
+        mask_of(g, "MSR_AMD_RAPL_POWER_UNIT", "TIME_UNITS"),
+        0xF_0000
+    );
+    assert_eq!(covered(unit), 0xF_1F0F);
+    for (name, address) in [
+        ("MSR_AMD_CORE_ENERGY_STATUS", 0xc001_029a),
+        ("MSR_AMD_PKG_ENERGY_STATUS", 0xc001_029b),
+    ] {
+        let r = reg(g, name);
+        assert_eq!(r.addresses, [address], "{name}");
+        assert_eq!(r.access, Access::ReadOnly, "{name}");
+        assert_eq!(covered(r), span(31, 0), "{name}: a 32-bit counter");
+    }
+    // A facility of its own: no core PMU generation has the registers.
+    for core in amd_generations() {
+        assert!(
+            core.register("MSR_AMD_RAPL_POWER_UNIT").is_none(),
+            "{}",
+            core.id
+        );
+    }
+}
+
 /// The CPU-model generation describing CPUID family 6 model `model` (its `cpus:`).
 fn cpu_model(number: &str) -> &'static Generation {
     let fm = format!("GenuineIntel-6-{number}");
