@@ -234,9 +234,10 @@ fn each_register_layout_is_emitted_once() {
 }
 
 /// `Pmu::program` takes any generated event enum: the generator implements
-/// `pmu_regs::pmu::AsEvent` next to every `ArchEvent` and every model `events::Event` it
-/// defines (no hand-written list naming generations, so a generation added by YAML alone has
-/// it too); a re-exported `ArchEvent` gets no second impl. Code for other crates (the proc
+/// `pmu_regs::pmu::AsEvent` next to every `ArchEvent` and every `events::Event` it defines,
+/// one per generation with events of its own, CPU model or not (no hand-written list naming
+/// generations, so a generation added by YAML alone has it too); a re-exported `ArchEvent`
+/// gets no second impl. Code for other crates (the proc
 /// macro) has no run-time layer and no impl.
 #[test]
 fn every_event_enum_implements_as_event() {
@@ -250,17 +251,40 @@ fn every_event_enum_implements_as_event() {
     let internal = pmu_codegen::Options::internal();
     let arch_enums = count(&internal, "pub enum ArchEvent");
     let model_enums = count(&internal, "pub enum Event");
-    let models = loaded
-        .model
-        .generations
-        .iter()
-        .filter(|g| !g.cpus.is_empty())
+    // A generation has an `events::Event` when it has events of its own: events without a
+    // `cpuid-bit` (those with one are its `ArchEvent`). A CPU model (`cpus:`) usually has
+    // them, but an architectural generation may too; what counts is the events, not `cpus:`.
+    let with_own_events = (loaded.model.generations.iter())
+        .filter(|g| g.events.iter().any(|e| e.cpuid_bit.is_none()))
         .count();
     assert!(arch_enums >= 4, "{arch_enums} ArchEvent enums");
+    assert!(with_own_events > 0, "no generation has events of its own");
     assert_eq!(
-        model_enums, models,
-        "one events::Event per model generation"
+        model_enums, with_own_events,
+        "one events::Event per generation with events of its own"
     );
+    // An architectural generation (no `cpus:`) with an event of its own gets one too.
+    let mut loader = pmu_defs::Loader::new().with_defaults();
+    loader.add_str(
+        "arch-with-own-event.yaml",
+        "generation: intel-v6-own\nextends: intel-v6\ntitle: t\nmanual: m\n\
+         events:\n  - { name: OWN_EVENT, event: 0x12, umask: 0x01 }\n",
+    );
+    let extra = loader.finish();
+    assert!(!extra.has_errors(), "{}", extra.render_diagnostics());
+    assert!(
+        extra
+            .model
+            .generation("intel-v6-own")
+            .unwrap()
+            .cpus
+            .is_empty()
+    );
+    let extra_enums = pmu_codegen::generate(&extra.model, &internal)
+        .to_string()
+        .matches("pub enum Event")
+        .count();
+    assert_eq!(extra_enums, model_enums + 1);
     assert_eq!(
         count(&internal, "impl crate :: pmu :: AsEvent for ArchEvent"),
         arch_enums

@@ -625,6 +625,25 @@ fn facilities_follow_the_definitions_conditions() {
     assert!(!of(&guest).contains(Facility::AmdLbrV2), "{}", of(&guest));
     assert_eq!(run(&guest).generation, run(&RYZEN_7_7700X).generation);
 
+    // AMD's RAPL follows CPUID Fn8000_0007_EDX[RAPL] (bit 14; Linux sets X86_FEATURE_RAPL from
+    // it in early_init_amd). The Zen 4 table above has no leaf 8000_0007H; with one whose
+    // EDX has only bit 14 set, amd-rapl is detected, and without that bit it is not.
+    let power = |edx| CpuidEntry::new(0x8000_0007, 0, [0, 0, 0, edx]);
+    let [a, b, c, d, e, f] = RYZEN_7_7700X;
+    let with_rapl = [a, b, c, d, e, f, power(1 << 14)];
+    assert!(
+        of(&with_rapl).contains(Facility::AmdRapl),
+        "{}",
+        of(&with_rapl)
+    );
+    assert!(!zen4.contains(Facility::AmdRapl));
+    let without = [a, b, c, d, e, f, power(!(1 << 14))];
+    assert!(
+        !of(&without).contains(Facility::AmdRapl),
+        "{}",
+        of(&without)
+    );
+
     let adl = of(&ALDER_LAKE_P_I7_12700H);
     assert!(adl.contains(Facility::IntelArchLbr), "{adl}");
     assert!(adl.iter().all(|f| f.detect().vendor == Vendor::Intel));

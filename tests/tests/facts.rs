@@ -1485,7 +1485,8 @@ fn mask_of(g: &Generation, register: &str, f: &str) -> u64 {
 }
 
 /// IBS (AMD64 APM Vol. 2 §13.3). Addresses: Linux arch/x86/include/asm/msr-index.h
-/// (MSR_AMD64_IBSFETCHCTL 0xc0011030 ... MSR_AMD64_IBSBRTARGET 0xc001103b). Control bits:
+/// (MSR_AMD64_IBSFETCHCTL 0xc0011030 ... MSR_AMD64_IBSBRTARGET 0xc001103b,
+/// MSR_AMD64_IBSOPDATA4 0xc001103d). Control bits:
 /// arch/x86/include/asm/perf_event.h (IBS_FETCH_*, IBS_OP_*, IBSCTL_LVT_OFFSET_*). Data
 /// layouts: arch/x86/include/asm/amd/ibs.h (unions ibs_fetch_ctl, ibs_op_ctl, ibs_op_data,
 /// ibs_op_data2, ibs_op_data3; PPR for family 19h model 01h).
@@ -1514,6 +1515,7 @@ fn amd_ibs_registers() {
         ("IBS_DC_PHYS_AD", 0xc001_1039),
         ("IBS_CTL", 0xc001_103a),
         ("IBS_BR_TARGET", 0xc001_103b),
+        ("IBS_OP_DATA4", 0xc001_103d), // MSR_AMD64_IBSOPDATA4
     ];
     for (name, address) in addresses {
         assert_eq!(reg(g, name).addresses, [address], "{name}");
@@ -1609,6 +1611,12 @@ fn amd_ibs_registers() {
     assert_eq!(mask_of(g, "IBS_CTL", "LVT_OFFSET"), 0x0F);
     assert_eq!(mask_of(g, "IBS_CTL", "LVT_OFFSET_VAL"), 1 << 8);
     assert_eq!(ctl.access, Access::ReadOnly);
+    // IbsOpData4: Linux decodes no field of it; AMD's IBS toolkit
+    // (jlgreathouse/AMD_IBS_Toolkit, include/ibs-msr-index.h) defines MSR_IBS_OP_DATA4
+    // 0xc001103d with IBS_OP_LD_RESYNC = bit 0 ("CZ, ST only"), and nothing else.
+    let data4 = reg(g, "IBS_OP_DATA4");
+    assert_eq!(mask_of(g, "IBS_OP_DATA4", "IBS_OP_LD_RESYNC"), 1);
+    assert_eq!(data4.reserved_mask, span(63, 1));
     for (name, msb) in [
         ("IBS_OP_RIP", 63),
         ("IBS_DC_LIN_AD", 63),
@@ -1720,6 +1728,7 @@ fn amd_ibs_cpuid() {
         ("IBS_FETCH_CTL", "IBS_L3_MISS_ONLY", "bit 11"),
         ("IBS_OP_DATA", "IBS_RIP_INVALID", "bit 7"),
         ("IBS_BR_TARGET", "TARGET", "bit 5"),
+        ("IBS_OP_DATA4", "IBS_OP_LD_RESYNC", "bit 10"),
     ] {
         let requires = field(reg(g, register), f)
             .requires
@@ -2580,6 +2589,95 @@ fn intel_rapl_energy_counters() {
         assert_eq!(r.addresses, vec![address], "{name}");
         assert_eq!(r.access, Access::ReadOnly, "{name}");
         assert_eq!(covered(r), span(31, 0), "{name}: a 32-bit counter");
+    }
+}
+
+/// The reload registers of PEBS output to Intel PT, Linux arch/x86/include/asm/msr-index.h
+/// ("Auto-reload via MSR instead of DS area": `MSR_RELOAD_PMC0 0x000014c1`,
+/// `MSR_RELOAD_FIXED_CTR0 0x00001309`) and arch/x86/events/intel/ds.c
+/// (`intel_pmu_pebs_via_pt_enable` writes counter n's at `MSR_RELOAD_PMC0 + n`, fixed counter
+/// n's at `MSR_RELOAD_FIXED_CTR0 + n`, the reset value `intel_pmu_pebs_enable` masks with
+/// `cntval_mask`, the counter width). Enumerated by IA32_PERF_CAPABILITIES bit 16
+/// (perf_event.h `union perf_capabilities`, pebs_output_pt_available), so from version 5,
+/// whose capabilities have that bit; one per counter wherever counters are added.
+#[test]
+fn intel_pebs_via_pt_reload_registers() {
+    let v5 = intel_version(5);
+    let caps = reg(v5, "IA32_PERF_CAPABILITIES");
+    let (pt_avail, _) = field_at(caps, 16).expect("IA32_PERF_CAPABILITIES bit 16");
+    for g in intel_before(5) {
+        assert!(g.register("MSR_RELOAD_PMC").is_none(), "{}", g.id);
+        assert!(g.register("MSR_RELOAD_FIXED_CTR").is_none(), "{}", g.id);
+    }
+    let from_v5 =
+        (model().generations.iter()).filter(|g| g.id == v5.id || g.ancestors.contains(&v5.id));
+    for g in from_v5 {
+        for (name, base, role) in [
+            ("MSR_RELOAD_PMC", 0x14C1, RegisterRole::Counter),
+            ("MSR_RELOAD_FIXED_CTR", 0x1309, RegisterRole::FixedCounter),
+        ] {
+            let r = reg(g, name);
+            let counters = g.register_with_role(role).expect("counters");
+            let want: Vec<u32> = (0..counters.msr.count).map(|n| base + n).collect();
+            assert_eq!(r.addresses, want, "{}: {name}", g.id);
+            assert_eq!(r.access, Access::ReadWrite, "{}: {name}", g.id);
+            assert_eq!(covered(r), span(47, 0), "{}: {name}", g.id);
+            assert_eq!(
+                covered(r),
+                covered(counters),
+                "{}: {name} as wide as the counter",
+                g.id
+            );
+            let requires = field(r, "RELOAD").requires.as_deref().unwrap_or_default();
+            assert!(
+                requires.contains(&format!("{}[16]", pt_avail.name)),
+                "{}: {name} requires {requires:?}",
+                g.id
+            );
+        }
+    }
+}
+
+/// AMD's RAPL energy counters, a facility detected by CPUID Fn8000_0007_EDX bit 14 (Linux
+/// arch/x86/kernel/cpu/amd.c early_init_amd sets X86_FEATURE_RAPL from bit 14 of
+/// `x86_power`, CPUID 0x80000007 EDX; arch/x86/events/rapl.c matches AMD's power PMU on
+/// that feature). Addresses: msr-index.h `MSR_AMD_RAPL_POWER_UNIT 0xc0010299`,
+/// `MSR_AMD_CORE_ENERGY_STATUS 0xc001029a`, `MSR_AMD_PKG_ENERGY_STATUS 0xc001029b`. Units as
+/// drivers/powercap/intel_rapl_common.c reads them on AMD (rapl_defaults_amd uses
+/// rapl_check_unit_core: POWER_UNIT_MASK 0x0F, ENERGY_UNIT_MASK 0x1F00, TIME_UNIT_MASK
+/// 0xF0000); read-only 32-bit counters (rapl.c RAPL_CNTR_WIDTH 32).
+#[test]
+fn amd_rapl_energy_counters() {
+    let g = amd_facility_detected_by(0x8000_0007, "edx", 14);
+    let unit = reg(g, "MSR_AMD_RAPL_POWER_UNIT");
+    assert_eq!(unit.addresses, [0xc001_0299]);
+    assert_eq!(unit.access, Access::ReadOnly);
+    assert_eq!(mask_of(g, "MSR_AMD_RAPL_POWER_UNIT", "POWER_UNITS"), 0x0F);
+    assert_eq!(
+        mask_of(g, "MSR_AMD_RAPL_POWER_UNIT", "ENERGY_STATUS_UNITS"),
+        0x1F00
+    );
+    assert_eq!(
+        mask_of(g, "MSR_AMD_RAPL_POWER_UNIT", "TIME_UNITS"),
+        0xF_0000
+    );
+    assert_eq!(covered(unit), 0xF_1F0F);
+    for (name, address) in [
+        ("MSR_AMD_CORE_ENERGY_STATUS", 0xc001_029a),
+        ("MSR_AMD_PKG_ENERGY_STATUS", 0xc001_029b),
+    ] {
+        let r = reg(g, name);
+        assert_eq!(r.addresses, [address], "{name}");
+        assert_eq!(r.access, Access::ReadOnly, "{name}");
+        assert_eq!(covered(r), span(31, 0), "{name}: a 32-bit counter");
+    }
+    // A facility of its own: no core PMU generation has the registers.
+    for core in amd_generations() {
+        assert!(
+            core.register("MSR_AMD_RAPL_POWER_UNIT").is_none(),
+            "{}",
+            core.id
+        );
     }
 }
 
