@@ -143,7 +143,13 @@ impl Report {
     pub fn text(&self) -> String {
         let mut out = String::new();
         if let Some(why) = &self.reason {
-            let _ = writeln!(out, "skipped: {why}");
+            // The whole check, or only the part on this machine's counters when a recorded
+            // sysfs tree was still compared (`--sysfs`).
+            let what = match self.status {
+                Status::Skipped => "skipped",
+                _ => "counting skipped",
+            };
+            let _ = writeln!(out, "{what}: {why}");
         }
         let nothing_else = self.counts.is_empty()
             && self.events.is_none()
