@@ -96,7 +96,7 @@ impl Cx<'_> {
         let read = r.access.readable().then(|| {
             quote! {
                 impl<const N: u32> #krate::access::Readable for AliasIndexed<N> {
-                    fn from_read(bits: u64) -> Value { Value(bits) }
+                    fn from_read(bits: u64) -> Value { Value::from_raw_read(bits) }
                 }
             }
         });
@@ -143,7 +143,7 @@ impl Cx<'_> {
             }
             impl<const N: u32> #krate::access::WriteTo<AliasIndexed<N>> for Value {
                 fn bits_for(self, _: AliasIndexed<N>) -> Result<u64, #krate::PlacementError> {
-                    Ok(self.0)
+                    Ok(self.bits())
                 }
             }
             #read

@@ -42,12 +42,28 @@ impl Cx<'_> {
             None => quote!(None),
         });
         let (doc, raw_doc) = event_on_docs(name_str, krate);
+        let b = quote!(Builder::<#krate::access::Unplaced>);
         quote! {
             #countable
             #[doc = #doc]
+            #[inline]
             #[track_caller]
             pub const fn event_on<const N: u32>(event: #krate::EventRef<impl Countable>) -> Builder<#krate::access::Counter<N>> {
-                event_on_raw::<N>(&event.get())
+                #b::event_on::<N>(&event.get())
+            }
+            /// As [`event_on`](event_on), with the counter chosen at run time: the problem is returned.
+            #[inline]
+            pub const fn try_event_on(
+                counter: u32,
+                event: #krate::EventRef<impl Countable>,
+            ) -> Result<Builder<#krate::access::AnyCounter>, #krate::PlacementError> {
+                #b::try_event_on(counter, &event.get())
+            }
+            #[doc = #raw_doc]
+            #[inline]
+            #[track_caller]
+            pub const fn event_on_raw<const N: u32>(event: &#krate::EventDesc) -> Builder<#krate::access::Counter<N>> {
+                #b::event_on::<N>(event)
             }
             /// As [`try_event_on`](try_event_on), for a hand-built `EventDesc` (see
             /// [`event_on_raw`](event_on_raw)).
@@ -56,56 +72,14 @@ impl Cx<'_> {
                 counter: u32,
                 event: &#krate::EventDesc,
             ) -> Result<Builder<#krate::access::AnyCounter>, #krate::PlacementError> {
-                match try_event_on_impl(counter, event) {
-                    Ok(b) => b.try_at(counter),
-                    Err(e) => Err(e),
-                }
+                #b::try_event_on(counter, event)
             }
-            /// As [`event_on`](event_on), with the counter chosen at run time: the problem is returned.
-            #[inline]
-            pub const fn try_event_on(
-                counter: u32,
-                event: #krate::EventRef<impl Countable>,
-            ) -> Result<Builder<#krate::access::AnyCounter>, #krate::PlacementError> {
-                try_event_on_raw(counter, &event.get())
-            }
-            #[doc = #raw_doc]
-            #[track_caller]
-            pub const fn event_on_raw<const N: u32>(event: &#krate::EventDesc) -> Builder<#krate::access::Counter<N>> {
-                if N >= INSTANCES {
-                    #krate::__private::index_out_of_range(#name_str, "counters", INSTANCES, N)
-                }
-                __check_counter::<N>();
-                match try_event_on_impl(N, event) {
-                    Ok(b) => b.at::<N>(),
-                    Err(e) => e.fail(),
-                }
-            }
-            #[inline(always)]
-            const fn __check_counter<const N: u32>() {
-                const {
-                    if N >= INSTANCES {
-                        #krate::__private::index_out_of_range(#name_str, "counters", INSTANCES, N)
-                    }
-                }
-            }
-            /// Which field of this register holds each event attribute: the data the one
-            /// placement function (`pmu_regs::__private::place`) works from.
-            #[doc(hidden)]
-            pub const __SELECT: #krate::__private::SelectSpec = #krate::__private::SelectSpec {
-                register: #name_str,
-                instances: INSTANCES,
-                layout: #krate::__private::SelectLayout { fields: [#(#layout),*] },
-            };
-            #[inline]
-            const fn try_event_on_impl(
-                counter: u32,
-                event: &#krate::EventDesc,
-            ) -> Result<Builder, #krate::PlacementError> {
-                match #krate::__private::place(&__SELECT, counter, event) {
-                    Ok(e) => Ok(Builder { value: Value(e.bits), set: e.set, ..Builder::EMPTY }),
-                    Err(e) => Err(e),
-                }
+            impl #krate::reg::Select for Register {
+                const SELECT: #krate::__private::SelectSpec = #krate::__private::SelectSpec {
+                    register: #name_str,
+                    instances: INSTANCES,
+                    layout: #krate::__private::SelectLayout { fields: [#(#layout),*] },
+                };
             }
         }
     }

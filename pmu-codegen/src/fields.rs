@@ -36,35 +36,6 @@ pub(super) fn elems(f: &Field) -> Vec<Elem> {
         .collect()
 }
 
-impl Elem {
-    /// `&[A, B]`: the element's tock-registers `Field` constants, low part first (the data
-    /// the generic field functions of `pmu_regs::__private::field`, imported as `field` in each register module,
-    /// work from).
-    pub(super) fn parts(&self) -> TokenStream {
-        let names = tock_parts(self).into_iter().map(|(n, _, _)| ident(&n));
-        quote! { &[#(#names),*] }
-    }
-
-    /// Expression: the element's value (`u64`) in `self.0`.
-    pub(super) fn get(&self) -> TokenStream {
-        let parts = self.parts();
-        quote! { field::get(self.0, #parts, 0) }
-    }
-
-    /// Expression: `Self(..)`, `self.0` with the element set to `v: u64` (already checked).
-    pub(super) fn put(&self, v: TokenStream) -> TokenStream {
-        let parts = self.parts();
-        quote! { Self(field::put(self.0, #parts, 0, #v)) }
-    }
-
-    /// Register bits the element covers (all parts).
-    pub(super) fn mask(&self) -> u64 {
-        self.parts
-            .iter()
-            .fold(0, |m, &(lsb, w)| m | (max_of(w) << lsb))
-    }
-}
-
 /// Tock field names for an element ([`names::tock_names`]: `_LO`/`_HI` for two parts), with
 /// each part's offset and width.
 pub(super) fn tock_parts(e: &Elem) -> Vec<(String, u32, u32)> {

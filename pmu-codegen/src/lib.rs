@@ -40,7 +40,6 @@ use std::collections::BTreeMap;
 
 mod alias;
 mod aux_msrs;
-mod builder;
 mod cpuid;
 mod doc;
 mod event_of;
@@ -51,7 +50,6 @@ mod features;
 mod fields;
 mod generation;
 mod layout;
-mod parts;
 pub mod phash;
 mod register;
 #[cfg(feature = "format")]

@@ -7,7 +7,7 @@ use super::Cx;
 use super::doc::escape_doc;
 use super::layout::Layout;
 use super::util::{ident, join_and, lit_u32};
-use pmu_defs::model::Register;
+use pmu_defs::model::{Generation, Register};
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -19,7 +19,6 @@ impl Cx<'_> {
         let tock = &self.tock;
         let krate = &self.krate;
         let name = ident(&r.name);
-        let name_str = &r.name;
         let alias = ident(&pmu_defs::model::names::register_alias(&r.name));
         // Each definer's manual citation (the layout is one; where it is documented differs).
         let definers: Vec<(&str, &str)> = (l.definers.iter())
@@ -28,72 +27,61 @@ impl Cx<'_> {
                 (*d, own.map_or(r.manual.as_str(), |x| x.manual.as_str()))
             })
             .collect();
-        let doc = register_doc(r, &definers);
         let tock_block = self.tock_block(r);
         let address = self.address_items(r);
-        let mut p = self.value_parts(r);
-        // Fields that later generations add: stubs that fail with a clear message.
-        let (unavailable_traits, vstubs, bstubs) = self.unavailable(r, &l.users);
-        p.methods.extend(vstubs);
-        p.bmethods.extend(bstubs);
-        let builder = self.builder(g, r, &mut p);
-        let default_impl = self.default_impls(r);
-        let vdoc = format!(
-            "A value of `{}`. Setters never touch reserved bits (`{:#018X}`).",
-            r.name, r.reserved_mask
-        );
-        let adoc = format!("The value type of [`{0}`]({0}).", r.name);
+        let v = self.value_items(g, r);
+        let mut doc = register_doc(r, &definers);
+        if !v.constraints_doc.is_empty() {
+            doc.push_str("\n\n`build()` checks the manual's constraints on field combinations:\n");
+            doc.push_str(&v.constraints_doc);
+        }
+        // Fields that later generations add: markers that fail with a clear message.
+        let unavailable = self.unavailable(r, &l.users);
         let event_on = self.event_on(g, r, &l.home, &l.users);
         let instance = self.instance_items(r, self.placement(g, r));
-        let (enums, checkers, methods) = (&p.enums, &p.checkers, &p.methods);
-        let infos = &p.infos;
-        // `unused_comparisons`, `clippy::absurd_extreme_comparisons`, `clippy::erasing_op`: a
-        // 64-bit field (an IBS address register's 63:0) compares a `u64` with `u64::MAX` in its
-        // width check and clears the value with mask 0 in its setter.
+        let (items, infos, layout) = (&v.items, &v.infos, &v.layout);
+        let vdoc = format!(
+            "A value of `{}`: its fields are the marker types of this module (`get::<F>()`, \
+             `with::<F, V>()`, ...); setters never touch reserved bits (`{:#018X}`).",
+            r.name, r.reserved_mask
+        );
+        let builder = r.access.writable().then(|| {
+            let bdoc = format!(
+                "Builds a write of `{}` field by field: from [`Value::new`](Value), \
+                 `event_on::<N>` or `at::<N>()`.",
+                r.name
+            );
+            quote! {
+                #[doc = #bdoc]
+                pub type Builder<P = #krate::access::Unplaced> = #krate::reg::Builder<Register, P>;
+            }
+        });
+        let adoc = format!("The value type of [`{0}`]({0}).", r.name);
         quote! {
             #[doc = #doc]
-            #[allow(non_snake_case, non_upper_case_globals, missing_docs, deprecated, clippy::identity_op, clippy::unnecessary_cast, clippy::new_ret_no_self, clippy::bad_bit_mask, clippy::absurd_extreme_comparisons, clippy::erasing_op, unused_comparisons)]
+            #[allow(non_snake_case, non_upper_case_globals, non_camel_case_types, missing_docs, missing_debug_implementations, deprecated)]
             pub mod #name {
-                /// The tock-registers marker type of this register, also named [`Register`](Register). It
-                /// carries the register's name so that a field of another register is reported
-                /// as "expected `IA32_X`, found `IA32_Y`".
+                /// The register's marker type, also named [`Register`](Register): its
+                /// `Layout` (fields, reserved bits) and addresses. It carries the register's
+                /// name, so that a field of another register is reported as "not a field of
+                /// `IA32_X`".
                 #[derive(Clone, Copy, Debug)]
-                #[allow(non_camel_case_types)]
                 pub struct #name;
-                /// The tock-registers marker type for this register.
+                /// The register's marker type.
                 pub type Register = #name;
                 impl #tock::RegisterLongName for Register {}
                 use #krate::__private::field;
                 use #tock::fields::Field;
                 #tock_block
-                /// Every field (each element of a field array), in bit order: the data of
-                /// `Debug`, the builder's set-twice reports and the setters' width checks.
+                #items
+                #unavailable
+                /// Every field (each element of a field array), in bit order: what the
+                /// generic accessors, `Debug` and the builder's set-twice reports read.
                 pub const FIELDS: &[field::Info] = &[#(#infos),*];
+                #layout
                 #address
-                #(#enums)*
-                #(#checkers)*
-                #unavailable_traits
                 #[doc = #vdoc]
-                #[derive(Clone, Copy, PartialEq, Eq, Hash)]
-                #[repr(transparent)]
-                pub struct Value(u64);
-                impl Value {
-                    #(#methods)*
-                }
-                #default_impl
-                impl ::core::fmt::Debug for Value {
-                    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                        field::debug(f, #name_str, FIELDS, self.0, Self::RESERVED_MASK)
-                    }
-                }
-                impl From<Value> for u64 {
-                    fn from(v: Value) -> u64 { v.0 }
-                }
-                impl #krate::access::RegisterValue for Value {
-                    const NAME: &'static str = #name_str;
-                    const RESERVED_MASK: u64 = Value::RESERVED_MASK;
-                    fn bits(self) -> u64 { self.0 }
-                }
+                pub type Value = #krate::reg::Value<Register>;
                 #builder
                 #event_on
                 #instance
@@ -101,6 +89,16 @@ impl Cx<'_> {
             #[doc = #adoc]
             pub type #alias = #name::Value;
         }
+    }
+
+    /// Whether values of `r` (a register of `g`'s layout) are placed on an instance: the event
+    /// select of the general-purpose counters, and a family with a field valid only on some
+    /// instances. Such a register gets `Placed<N>` and `PlacedAt`.
+    pub(super) fn placement(&self, g: &Generation, r: &Register) -> bool {
+        self.has_event_on(g, r)
+            || (r.msr.indexed
+                && r.access.writable()
+                && r.fields.iter().any(|f| f.instances.is_some()))
     }
 
     /// `ADDRESS`, or for a family `BASE_ADDRESS`, `INSTANCES`, `ADDRESS_STRIDE`,
@@ -169,11 +167,6 @@ impl Cx<'_> {
             quote! {
                 #[doc = #doc]
                 pub type Indexed<const N: u32> = #krate::access::Indexed<Register, N>;
-                impl<const N: u32> #krate::access::WriteTo<Indexed<N>> for Value {
-                    fn bits_for(self, _: Indexed<N>) -> Result<u64, #krate::PlacementError> {
-                        Ok(self.0)
-                    }
-                }
             }
         });
         let alias = self.alias_items(r, placed);
@@ -189,29 +182,19 @@ impl Cx<'_> {
             #[doc = #inst_doc]
             pub type Instance = #krate::access::Instance<Register>;
             #instance
-            impl #krate::access::WriteTo<Instance> for Value {
-                fn bits_for(self, _: Instance) -> Result<u64, #krate::PlacementError> {
-                    Ok(self.0)
-                }
-            }
             #indexed
             #placed_items
             #alias
         }
     }
 
-    /// `impl MsrDef for Register`: what the generic `Instance` and `Indexed` know of it.
+    /// `impl MsrDef for Register`: where the generic `Instance` and `Indexed` find it.
     fn msr_def(&self, r: &Register) -> TokenStream {
         let krate = &self.krate;
-        let name_str = &r.name;
-        let (base, count, stride) = if r.msr.indexed {
-            (
-                quote!(BASE_ADDRESS),
-                quote!(INSTANCES),
-                quote!(ADDRESS_STRIDE),
-            )
+        let (base, stride) = if r.msr.indexed {
+            (quote!(BASE_ADDRESS), Some(quote!(const ADDRESS_STRIDE: u32 = ADDRESS_STRIDE;)))
         } else {
-            (quote!(ADDRESS), quote!(1), quote!(1))
+            (quote!(ADDRESS), None)
         };
         let alias = r.alias_msr.map(|a| {
             let (abase, astride) = (lit_u32(a.base), lit_u32(a.stride.max(1)));
@@ -223,13 +206,9 @@ impl Cx<'_> {
         });
         quote! {
             impl #krate::access::MsrDef for Register {
-                type Value = Value;
-                const NAME: &'static str = #name_str;
                 const BASE_ADDRESS: u32 = #base;
-                const INSTANCES: u32 = #count;
-                const ADDRESS_STRIDE: u32 = #stride;
+                #stride
                 #alias
-                fn value_of(bits: u64) -> Value { Value(bits) }
             }
         }
     }

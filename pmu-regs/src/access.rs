@@ -72,31 +72,23 @@ pub trait WriteTo<M: Msr>: Copy {
     fn bits_for(self, msr: M) -> Result<u64, crate::PlacementError>;
 }
 
-/// What the generator knows of one register (or register family), implemented by its
-/// tock-registers marker type (`IA32_PERFEVTSEL::Register`): the addresses and the value type
+/// Where the MSRs of one register (or register family) are, implemented by its marker type
+/// (`IA32_PERFEVTSEL::Register`) beside its [`Layout`](crate::reg::Layout): the addresses
 /// that the typed MSRs [`Instance`] and [`Indexed`] need. One generic implementation of those
-/// serves every register, so each register module costs the compiler a few constants instead
-/// of two types with their trait impls. Not public API: the generator implements it.
+/// serves every register, so each register module costs the compiler a few constants. Not
+/// public API: the generator implements it.
 #[doc(hidden)]
-pub trait MsrDef: Copy + 'static {
-    /// The register's value type.
-    type Value: RegisterValue;
-    /// Register name, as in the manuals.
-    const NAME: &'static str;
+pub trait MsrDef: crate::reg::Layout {
     /// Address of instance 0 (of the register, when it is not a family).
     const BASE_ADDRESS: u32;
-    /// Number of instances (1 when the register is not a family).
-    const INSTANCES: u32;
     /// Address step between instances.
-    const ADDRESS_STRIDE: u32;
+    const ADDRESS_STRIDE: u32 = 1;
     /// Whether the register has a second address range (`alias-msr:`).
     const HAS_ALIAS: bool = false;
     /// Alias address of instance 0.
     const ALIAS_BASE_ADDRESS: u32 = 0;
     /// Alias address step between instances.
     const ALIAS_ADDRESS_STRIDE: u32 = 1;
-    /// The value of raw bits read from the register (reserved bits kept as read).
-    fn value_of(bits: u64) -> Self::Value;
 }
 
 /// A register that may be read: what makes its [`Instance`] and [`Indexed`] [`Readable`].
@@ -219,30 +211,30 @@ impl<R: MsrDef, const N: u32> From<Indexed<R, N>> for Instance<R> {
 }
 
 impl<R: MsrDef> Msr for Instance<R> {
-    type Value = R::Value;
+    type Value = crate::reg::Value<R>;
     fn address(self) -> u32 {
         self.address
     }
 }
 
 impl<R: ReadAccess> Readable for Instance<R> {
-    fn from_read(bits: u64) -> R::Value {
-        R::value_of(bits)
+    fn from_read(bits: u64) -> crate::reg::Value<R> {
+        crate::reg::Value::raw(bits)
     }
 }
 
 impl<R: WriteAccess> Writable for Instance<R> {}
 
 impl<R: MsrDef, const N: u32> Msr for Indexed<R, N> {
-    type Value = R::Value;
+    type Value = crate::reg::Value<R>;
     fn address(self) -> u32 {
         Indexed::address(self)
     }
 }
 
 impl<R: ReadAccess, const N: u32> Readable for Indexed<R, N> {
-    fn from_read(bits: u64) -> R::Value {
-        R::value_of(bits)
+    fn from_read(bits: u64) -> crate::reg::Value<R> {
+        crate::reg::Value::raw(bits)
     }
 }
 
@@ -496,8 +488,8 @@ impl<R: MsrDef, const N: u32> Placed<R, N> {
     /// The value without its placement, to read its fields. This is the untyped escape
     /// hatch: [`MsrExt::write`] takes a `Value` for any instance.
     #[inline]
-    pub fn unplaced(self) -> R::Value {
-        R::value_of(self.bits)
+    pub const fn unplaced(self) -> crate::reg::Value<R> {
+        crate::reg::Value::raw(self.bits)
     }
 }
 
@@ -542,8 +534,8 @@ impl<R: MsrDef> PlacedAt<R> {
     /// The value without its placement, to read its fields. This is the untyped escape
     /// hatch: [`MsrExt::write`] takes a `Value` for any instance.
     #[inline]
-    pub fn unplaced(self) -> R::Value {
-        R::value_of(self.bits)
+    pub const fn unplaced(self) -> crate::reg::Value<R> {
+        crate::reg::Value::raw(self.bits)
     }
 }
 
@@ -561,6 +553,18 @@ fn placed_on<R: MsrDef>(
             placed,
             counter,
         })
+    }
+}
+
+impl<R: MsrDef> WriteTo<Instance<R>> for crate::reg::Value<R> {
+    fn bits_for(self, _: Instance<R>) -> Result<u64, crate::PlacementError> {
+        Ok(self.bits())
+    }
+}
+
+impl<R: MsrDef, const N: u32> WriteTo<Indexed<R, N>> for crate::reg::Value<R> {
+    fn bits_for(self, _: Indexed<R, N>) -> Result<u64, crate::PlacementError> {
+        Ok(self.bits())
     }
 }
 
@@ -606,14 +610,11 @@ impl<R, const N: u32> core::hash::Hash for Placed<R, N> {
         self.bits.hash(h)
     }
 }
-impl<R: MsrDef, const N: u32> core::fmt::Debug for Placed<R, N>
-where
-    R::Value: core::fmt::Debug,
-{
+impl<R: MsrDef, const N: u32> core::fmt::Debug for Placed<R, N> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("Placed")
             .field("index", &N)
-            .field("value", &R::value_of(self.bits))
+            .field("value", &crate::reg::Value::<R>::raw(self.bits))
             .finish()
     }
 }
@@ -634,14 +635,11 @@ impl<R> core::hash::Hash for PlacedAt<R> {
         (self.bits, self.index).hash(h)
     }
 }
-impl<R: MsrDef> core::fmt::Debug for PlacedAt<R>
-where
-    R::Value: core::fmt::Debug,
-{
+impl<R: MsrDef> core::fmt::Debug for PlacedAt<R> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("PlacedAt")
             .field("index", &self.index)
-            .field("value", &R::value_of(self.bits))
+            .field("value", &crate::reg::Value::<R>::raw(self.bits))
             .finish()
     }
 }

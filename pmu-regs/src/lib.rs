@@ -55,6 +55,7 @@ mod lookup;
 pub mod perf;
 mod place;
 pub mod pmu;
+pub mod reg;
 #[rustfmt::skip]
 mod generated;
 pub use event::{
@@ -75,6 +76,14 @@ pub enum FieldError {
         width: u32,
         /// The rejected value.
         value: u64,
+    },
+    /// The field is valid only on some instances of its register family (IN_TXCP on counter
+    /// 2), and the value is for another.
+    NotOnInstance {
+        /// Field name.
+        field: &'static str,
+        /// The instance the value is for.
+        instance: u32,
     },
     /// The element index of a per-counter field array is out of range.
     IndexOutOfRange {
@@ -97,6 +106,10 @@ impl fmt::Display for FieldError {
             } => {
                 write!(f, "{field} is {width} bits wide; {value:#X} does not fit")
             }
+            FieldError::NotOnInstance { field, instance } => write!(
+                f,
+                "{field} is not valid on instance {instance} of its register; the processor faults (#GP)"
+            ),
             FieldError::IndexOutOfRange {
                 field,
                 count,
@@ -209,14 +222,14 @@ pub mod __private {
     }
 
     pub(crate) struct Buf {
-        bytes: [u8; 192],
+        bytes: [u8; 256],
         len: usize,
     }
 
     impl Buf {
         pub(crate) const fn new() -> Self {
             Buf {
-                bytes: [0; 192],
+                bytes: [0; 256],
                 len: 0,
             }
         }
@@ -365,18 +378,48 @@ pub mod __private {
             .fail()
     }
 
-    /// Const-eval failure: `"{field} of {register} is valid only on {register}{valid}; not on {register}{index}"`.
+    /// Const-eval failure: `"{field} of {register} is valid only on {register}{i}, ...; not on
+    /// {register}{index}"`, or, for a value not placed on an instance at compile time, that it
+    /// must be placed first.
     #[track_caller]
-    pub const fn not_on_instance(register: &str, field: &str, valid: &str, index: u32) -> ! {
+    pub const fn not_on_instance(
+        register: &str,
+        field: &str,
+        instances: &[u32],
+        index: Option<u32>,
+    ) -> ! {
+        let mut b = Buf::new()
+            .push_str(field)
+            .push_str(" of ")
+            .push_str(register)
+            .push_str(" is valid only on ");
+        let mut i = 0;
+        while i < instances.len() {
+            if i > 0 {
+                b = b.push_str(", ");
+            }
+            b = b.push_str(register).push_num(instances[i] as u64, false);
+            i += 1;
+        }
+        match index {
+            Some(n) => b.push_str("; not on ").push_str(register).push_num(n as u64, false),
+            None => b.push_str(
+                "; place the value on one of them first: `event_on::<N>(..)` or `Value::new().at::<N>()`",
+            ),
+        }
+        .fail()
+    }
+
+    /// Const-eval failure: `"{field} of {register} is {width} bits wide: set it with `with::<F, V>()` or `try_with`"`.
+    #[track_caller]
+    pub const fn not_one_bit(register: &str, field: &str, width: u32) -> ! {
         Buf::new()
             .push_str(field)
             .push_str(" of ")
             .push_str(register)
-            .push_str(" is valid only on ")
-            .push_str(valid)
-            .push_str("; not on ")
-            .push_str(register)
-            .push_num(index as u64, false)
+            .push_str(" is ")
+            .push_num(width as u64, false)
+            .push_str(" bits wide, not one bit: set it with `with::<F, V>()` or `try_with::<F>(v)`")
             .fail()
     }
 

@@ -120,7 +120,7 @@ pub fn marker(
                 n: u32,
                 event: &#krate::EventDesc,
             ) -> Result<u64, #krate::PlacementError> {
-                match #krate::__private::place(&#select::__SELECT, n, event) {
+                match #krate::__private::place(&<#select::Register as #krate::reg::Select>::SELECT, n, event) {
                     Ok(e) => Ok(e.bits),
                     Err(e) => Err(e),
                 }

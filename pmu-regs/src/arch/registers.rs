@@ -70,27 +70,53 @@ impl FieldInfo {
 
     /// Its name and runs, for the field code shared with the encoder
     /// (`pmu_vocab::select::FieldRuns`).
-    #[inline]
+    #[inline(always)]
     const fn field_runs(&self) -> pmu_vocab::select::FieldRuns<'static> {
         pmu_vocab::select::FieldRuns::new(self.name, self.runs)
     }
 
     /// Its width: the bits of all its runs.
-    #[inline]
+    #[inline(always)]
     pub const fn width(&self) -> u32 {
         self.field_runs().width()
     }
 
     /// The register bits it covers.
-    #[inline]
+    #[inline(always)]
     pub const fn mask(&self) -> u64 {
         self.field_runs().mask()
     }
 
     /// Its value in the register value `bits`.
-    #[inline]
+    #[inline(always)]
     pub const fn get(&self, bits: u64) -> u64 {
         self.field_runs().extract(bits)
+    }
+
+    /// `bits` with the field set to `v`, other bits unchanged; bits of `v` above the field
+    /// are dropped (the callers check the width first, at compile time or with
+    /// [`try_put`](Self::try_put)).
+    #[inline(always)]
+    pub const fn put(&self, bits: u64, v: u64) -> u64 {
+        let w = self.width();
+        let v = if w < 64 { v & ((1 << w) - 1) } else { v };
+        match self.field_runs().insert(bits, v) {
+            Some(out) => out,
+            None => bits,
+        }
+    }
+
+    /// `bits` with the field set to `v`, or [`FieldError::TooWide`](crate::FieldError).
+    #[inline(always)]
+    pub const fn try_put(&self, bits: u64, v: u64) -> Result<u64, crate::FieldError> {
+        match self.field_runs().insert(bits, v) {
+            Some(out) => Ok(out),
+            None => Err(crate::FieldError::TooWide {
+                field: self.name,
+                width: self.width(),
+                value: v,
+            }),
+        }
     }
 }
 
