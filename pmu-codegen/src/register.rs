@@ -192,7 +192,12 @@ impl Cx<'_> {
     fn msr_def(&self, r: &Register) -> TokenStream {
         let krate = &self.krate;
         let (base, stride) = if r.msr.indexed {
-            (quote!(BASE_ADDRESS), Some(quote!(const ADDRESS_STRIDE: u32 = ADDRESS_STRIDE;)))
+            (
+                quote!(BASE_ADDRESS),
+                Some(quote!(
+                    const ADDRESS_STRIDE: u32 = ADDRESS_STRIDE;
+                )),
+            )
         } else {
             (quote!(ADDRESS), None)
         };

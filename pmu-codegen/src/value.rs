@@ -61,7 +61,15 @@ impl Cx<'_> {
                     None => base_doc.clone(),
                 };
                 rows.push(infos.len());
-                items.extend(self.marker(r, f, e, infos.len(), &edoc, en.as_ref(), deprecated.as_ref()));
+                items.extend(self.marker(
+                    r,
+                    f,
+                    e,
+                    infos.len(),
+                    &edoc,
+                    en.as_ref(),
+                    deprecated.as_ref(),
+                ));
                 infos.push(field_info(&quote!(field), f, e));
             }
             if f.array.is_some() {
@@ -85,7 +93,12 @@ impl Cx<'_> {
         }
         let (constraints, constraints_doc) = self.constraints(g, r);
         let layout = self.layout_impl(r, constraints);
-        ValueItems { items, infos, layout, constraints_doc }
+        ValueItems {
+            items,
+            infos,
+            layout,
+            constraints_doc,
+        }
     }
 
     /// The marker of element `e` of `f` (row `index` of `FIELDS`) and its impls.
@@ -102,8 +115,10 @@ impl Cx<'_> {
     ) -> TokenStream {
         let krate = &self.krate;
         let m = ident(&e.name);
-        let settable = writable(r, f).then(|| quote! { impl #krate::reg::Settable<Register> for #m {} });
-        let named = en.map(|en| quote! { impl #krate::reg::Named<Register> for #m { type Value = #en; } });
+        let settable =
+            writable(r, f).then(|| quote! { impl #krate::reg::Settable<Register> for #m {} });
+        let named =
+            en.map(|en| quote! { impl #krate::reg::Named<Register> for #m { type Value = #en; } });
         quote! {
             #[doc = #doc]
             #deprecated
@@ -130,8 +145,13 @@ impl Cx<'_> {
             let v = lit_u64(v);
             quote!(const RESET: Option<u64> = Some(#v);)
         });
-        let constraints = constraints.map(|c| quote!(const CONSTRAINTS: &'static [field::Constraint] = #c;));
-        let instances = r.msr.indexed.then(|| quote!(const INSTANCES: u32 = INSTANCES;));
+        let constraints =
+            constraints.map(|c| quote!(const CONSTRAINTS: &'static [field::Constraint] = #c;));
+        let instances = r.msr.indexed.then(|| {
+            quote!(
+                const INSTANCES: u32 = INSTANCES;
+            )
+        });
         quote! {
             impl #krate::reg::Layout for Register {
                 const NAME: &'static str = #name;
@@ -169,7 +189,11 @@ impl Cx<'_> {
             }
             let (id, msg) = (&c.id, &c.message);
             let (mask, value) = (lit_u64(mask), lit_u64(value));
-            doc.push_str(&format!("\n- `{id}`: {} ({})", escape_doc(msg), escape_doc(&c.manual)));
+            doc.push_str(&format!(
+                "\n- `{id}`: {} ({})",
+                escape_doc(msg),
+                escape_doc(&c.manual)
+            ));
             rows.push(quote! {
                 field::Constraint { id: #id, message: #msg, mask: #mask, value: #value }
             });
@@ -291,4 +315,3 @@ fn element_doc(f: &Field, e: &Elem, count: u32) -> String {
         escape_doc(f.doc.trim_end()),
     )
 }
-

@@ -36,13 +36,13 @@ mod perfevtsel {
     #[inline(never)]
     pub fn build_generated(i: SelInput) -> Option<u64> {
         let b = IA32_PERFEVTSEL::Value::new()
-            .with_event_select::<0x2E>()
-            .try_with_umask(u64::from(i.umask))
+            .with::<IA32_PERFEVTSEL::EVENT_SELECT, 0x2E>()
+            .try_with::<IA32_PERFEVTSEL::UMASK>(u64::from(i.umask))
             .ok()?
-            .with_usr(i.usr)
-            .with_os(i.os)
-            .with_en(true)
-            .try_with_cmask(i.cmask)
+            .with_bit::<IA32_PERFEVTSEL::USR>(i.usr)
+            .with_bit::<IA32_PERFEVTSEL::OS>(i.os)
+            .with_bit::<IA32_PERFEVTSEL::EN>(true)
+            .try_with::<IA32_PERFEVTSEL::CMASK>(i.cmask)
             .ok()?;
         Some(b.try_build().ok()?.bits())
     }
@@ -65,15 +65,15 @@ mod perfevtsel {
     #[inline(never)]
     pub fn decode_generated(bits: u64) -> u64 {
         let v = IA32_PERFEVTSEL::Value::from_raw_read(bits);
-        u64::from(v.event_select())
-            + u64::from(v.umask())
-            + u64::from(v.usr())
-            + u64::from(v.os())
-            + u64::from(v.edge())
-            + u64::from(v.int())
-            + u64::from(v.en())
-            + u64::from(v.inv())
-            + u64::from(v.cmask())
+        u64::from(v.get::<IA32_PERFEVTSEL::EVENT_SELECT>())
+            + u64::from(v.get::<IA32_PERFEVTSEL::UMASK>())
+            + u64::from(v.is_set::<IA32_PERFEVTSEL::USR>())
+            + u64::from(v.is_set::<IA32_PERFEVTSEL::OS>())
+            + u64::from(v.is_set::<IA32_PERFEVTSEL::EDGE>())
+            + u64::from(v.is_set::<IA32_PERFEVTSEL::INT>())
+            + u64::from(v.is_set::<IA32_PERFEVTSEL::EN>())
+            + u64::from(v.is_set::<IA32_PERFEVTSEL::INV>())
+            + u64::from(v.get::<IA32_PERFEVTSEL::CMASK>())
     }
 
     #[inline(never)]
@@ -98,15 +98,15 @@ mod fixed_ctr_ctrl {
     #[inline(never)]
     pub fn build_generated(modes: [u64; 3], pmi: [bool; 3]) -> Option<u64> {
         let b = IA32_FIXED_CTR_CTRL::Value::new()
-            .try_with_enable0(modes[0])
+            .try_with::<IA32_FIXED_CTR_CTRL::ENABLE0>(modes[0])
             .ok()?
-            .try_with_enable1(modes[1])
+            .try_with::<IA32_FIXED_CTR_CTRL::ENABLE1>(modes[1])
             .ok()?
-            .try_with_enable2(modes[2])
+            .try_with::<IA32_FIXED_CTR_CTRL::ENABLE2>(modes[2])
             .ok()?
-            .with_pmi0(pmi[0])
-            .with_pmi1(pmi[1])
-            .with_pmi2(pmi[2]);
+            .with_bit::<IA32_FIXED_CTR_CTRL::PMI0>(pmi[0])
+            .with_bit::<IA32_FIXED_CTR_CTRL::PMI1>(pmi[1])
+            .with_bit::<IA32_FIXED_CTR_CTRL::PMI2>(pmi[2]);
         Some(b.try_build().ok()?.bits())
     }
 
@@ -128,15 +128,15 @@ mod fixed_ctr_ctrl {
     #[inline(never)]
     pub fn decode_generated(bits: u64) -> u64 {
         let v = IA32_FIXED_CTR_CTRL::Value::from_raw_read(bits);
-        u64::from(v.enable0())
-            + u64::from(v.enable1())
-            + u64::from(v.enable2())
-            + u64::from(v.pmi0())
-            + u64::from(v.pmi1())
-            + u64::from(v.pmi2())
-            + u64::from(v.any0())
-            + u64::from(v.any1())
-            + u64::from(v.any2())
+        u64::from(v.get::<IA32_FIXED_CTR_CTRL::ENABLE0>())
+            + u64::from(v.get::<IA32_FIXED_CTR_CTRL::ENABLE1>())
+            + u64::from(v.get::<IA32_FIXED_CTR_CTRL::ENABLE2>())
+            + u64::from(v.is_set::<IA32_FIXED_CTR_CTRL::PMI0>())
+            + u64::from(v.is_set::<IA32_FIXED_CTR_CTRL::PMI1>())
+            + u64::from(v.is_set::<IA32_FIXED_CTR_CTRL::PMI2>())
+            + u64::from(v.is_set::<IA32_FIXED_CTR_CTRL::ANY0>())
+            + u64::from(v.is_set::<IA32_FIXED_CTR_CTRL::ANY1>())
+            + u64::from(v.is_set::<IA32_FIXED_CTR_CTRL::ANY2>())
     }
 
     #[inline(never)]
@@ -162,17 +162,17 @@ mod global_ctrl {
     pub fn build_generated(gp: u8, fixed: u8) -> u64 {
         let on = |mask: u8, n: u32| mask & (1 << n) != 0;
         IA32_PERF_GLOBAL_CTRL::Value::new()
-            .with_en_pmc0(on(gp, 0))
-            .with_en_pmc1(on(gp, 1))
-            .with_en_pmc2(on(gp, 2))
-            .with_en_pmc3(on(gp, 3))
-            .with_en_pmc4(on(gp, 4))
-            .with_en_pmc5(on(gp, 5))
-            .with_en_pmc6(on(gp, 6))
-            .with_en_pmc7(on(gp, 7))
-            .with_en_fixed_ctr0(on(fixed, 0))
-            .with_en_fixed_ctr1(on(fixed, 1))
-            .with_en_fixed_ctr2(on(fixed, 2))
+            .with_bit::<IA32_PERF_GLOBAL_CTRL::EN_PMC0>(on(gp, 0))
+            .with_bit::<IA32_PERF_GLOBAL_CTRL::EN_PMC1>(on(gp, 1))
+            .with_bit::<IA32_PERF_GLOBAL_CTRL::EN_PMC2>(on(gp, 2))
+            .with_bit::<IA32_PERF_GLOBAL_CTRL::EN_PMC3>(on(gp, 3))
+            .with_bit::<IA32_PERF_GLOBAL_CTRL::EN_PMC4>(on(gp, 4))
+            .with_bit::<IA32_PERF_GLOBAL_CTRL::EN_PMC5>(on(gp, 5))
+            .with_bit::<IA32_PERF_GLOBAL_CTRL::EN_PMC6>(on(gp, 6))
+            .with_bit::<IA32_PERF_GLOBAL_CTRL::EN_PMC7>(on(gp, 7))
+            .with_bit::<IA32_PERF_GLOBAL_CTRL::EN_FIXED_CTR0>(on(fixed, 0))
+            .with_bit::<IA32_PERF_GLOBAL_CTRL::EN_FIXED_CTR1>(on(fixed, 1))
+            .with_bit::<IA32_PERF_GLOBAL_CTRL::EN_FIXED_CTR2>(on(fixed, 2))
             .build()
             .bits()
     }
@@ -188,10 +188,10 @@ mod global_ctrl {
         let v = IA32_PERF_GLOBAL_CTRL::Value::from_raw_read(bits);
         let mut n = 0;
         for i in 0..8 {
-            n += u32::from(v.en_pmc_at(i) == Some(true));
+            n += u32::from(v.get_at::<IA32_PERF_GLOBAL_CTRL::EN_PMC>(i) == Some(1));
         }
         for i in 0..3 {
-            n += u32::from(v.en_fixed_ctr_at(i) == Some(true));
+            n += u32::from(v.get_at::<IA32_PERF_GLOBAL_CTRL::EN_FIXED_CTR>(i) == Some(1));
         }
         n
     }

@@ -366,7 +366,7 @@ pub trait MsrExt: RawMsr {
     ///
     /// fn dsb_misses<B: RawMsr>(b: &mut B) -> Result<(), WriteError<B::Error>> {
     ///     let e = Event::FrontendRetired_DsbMiss;
-    ///     let sel = IA32_PERFEVTSEL::event_on::<0>(e.desc()).with_usr(true).with_en(true).build();
+    ///     let sel = IA32_PERFEVTSEL::event_on::<0>(e.desc()).with_bit::<IA32_PERFEVTSEL::USR>(true).with_bit::<IA32_PERFEVTSEL::EN>(true).build();
     ///     // MSR_PEBS_FRONTEND (EVTSEL 11H), then IA32_PERFEVTSEL0.
     ///     b.write_event(IA32_PERFEVTSEL::msr::<0>(), sel, e.aux())
     /// }

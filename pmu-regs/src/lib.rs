@@ -10,11 +10,11 @@
 //!
 //! // LLC misses, user + kernel mode, enabled; checked entirely at compile time.
 //! const LLC_MISSES: IA32_PERFEVTSEL::Value = IA32_PERFEVTSEL::Value::new()
-//!     .with_event_select::<0x2E>()
-//!     .with_umask::<0x41>()
-//!     .with_usr(true)
-//!     .with_os(true)
-//!     .with_en(true)
+//!     .with::<IA32_PERFEVTSEL::EVENT_SELECT, 0x2E>()
+//!     .with::<IA32_PERFEVTSEL::UMASK, 0x41>()
+//!     .with_bit::<IA32_PERFEVTSEL::USR>(true)
+//!     .with_bit::<IA32_PERFEVTSEL::OS>(true)
+//!     .with_bit::<IA32_PERFEVTSEL::EN>(true)
 //!     .build();
 //! assert_eq!(LLC_MISSES.bits(), 0x0043_412E);
 //! assert_eq!(IA32_PERFEVTSEL::address::<3>(), 0x189);

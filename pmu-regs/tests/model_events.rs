@@ -7,8 +7,8 @@ use pmu_regs::intel::skylake::{IA32_PERFEVTSEL, events::Event};
 
 const BRANCHES: IA32_PERFEVTSEL::Placed<3> =
     IA32_PERFEVTSEL::event_on::<3>(Event::BrInstRetired_AllBranches.desc())
-        .with_usr(true)
-        .with_en(true)
+        .with_bit::<IA32_PERFEVTSEL::USR>(true)
+        .with_bit::<IA32_PERFEVTSEL::EN>(true)
         .build();
 
 #[test]

@@ -66,7 +66,7 @@ fn legacy_and_alias_address_of_a_counter_are_one_type() {
 fn a_value_placed_on_counter_n_is_written_through_either_address() {
     let sel: IA32_PERFEVTSEL::Placed<3> =
         IA32_PERFEVTSEL::event_on::<3>(ArchEvent::LlcMisses.desc())
-            .with_en(true)
+            .with_bit::<IA32_PERFEVTSEL::EN>(true)
             .build();
     let mut m = Mem::default();
     m.write(IA32_PERFEVTSEL::msr::<3>(), sel).unwrap();
@@ -89,10 +89,12 @@ fn a_value_placed_on_counter_n_is_written_through_either_address() {
     ));
     assert_eq!(m.0.len(), 2);
     // A counter value written at the alias address reads back at the legacy one's type.
-    let v = IA32_PMC::Value::new().with_count::<0x1234>().build();
+    let v = IA32_PMC::Value::new()
+        .with::<IA32_PMC::COUNT, 0x1234>()
+        .build();
     m.write(IA32_PMC::alias_msr::<3>(), v).unwrap();
     let back: IA32_PMC::Value = m.read(IA32_PMC::alias_msr::<3>()).unwrap();
-    assert_eq!(back.count(), 0x1234);
+    assert_eq!(back.get::<IA32_PMC::COUNT>(), 0x1234);
 }
 
 /// The mock backend knows both addresses of a counter as one register: a value written at
@@ -105,17 +107,22 @@ fn the_mock_backend_shares_one_register_between_both_addresses() {
     let mut cpu = mock.cpu(0);
     let sel: IA32_PERFEVTSEL::Placed<2> =
         IA32_PERFEVTSEL::event_on::<2>(ArchEvent::LlcMisses.desc())
-            .with_en(true)
+            .with_bit::<IA32_PERFEVTSEL::EN>(true)
             .build();
     cpu.write(IA32_PERFEVTSEL::alias_msr::<2>(), sel).unwrap();
     let back = cpu.read(IA32_PERFEVTSEL::msr::<2>()).unwrap();
     assert_eq!(back.bits(), sel.bits());
     cpu.write(
         IA32_PMC::msr::<2>(),
-        IA32_PMC::Value::new().with_count::<7>().build(),
+        IA32_PMC::Value::new().with::<IA32_PMC::COUNT, 7>().build(),
     )
     .unwrap();
-    assert_eq!(cpu.read(IA32_PMC::alias_msr::<2>()).unwrap().count(), 7);
+    assert_eq!(
+        cpu.read(IA32_PMC::alias_msr::<2>())
+            .unwrap()
+            .get::<IA32_PMC::COUNT>(),
+        7
+    );
     assert_eq!(
         cpu.read_raw(IA32_PMC::alias_address::<2>()).unwrap(),
         cpu.read_raw(IA32_PMC::address::<2>()).unwrap()

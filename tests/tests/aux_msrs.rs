@@ -363,8 +363,8 @@ mod typed {
         );
         assert_eq!((aux.address(), aux.bits()), (0x3F7, 0x11));
         let sel = IA32_PERFEVTSEL::event_on::<2>(e.desc())
-            .with_usr(true)
-            .with_en(true)
+            .with_bit::<IA32_PERFEVTSEL::USR>(true)
+            .with_bit::<IA32_PERFEVTSEL::EN>(true)
             .build();
         b.write_event(IA32_PERFEVTSEL::msr::<2>(), sel, e.aux())
             .unwrap();
@@ -387,10 +387,10 @@ mod typed {
         // Request bit 2 (demand code read), bit 16 (any response): SDM Vol. 3B, Skylake
         // "Off-core Response Performance Monitoring".
         assert_eq!(v.bits(), 0x1_0004);
-        assert!(v.any_response());
+        assert!(v.is_set::<MSR_OFFCORE_RSP_0::ANY_RESPONSE>());
         let (_, mut b) = backend();
         let sel = IA32_PERFEVTSEL::event_on::<0>(e.desc())
-            .with_os(true)
+            .with_bit::<IA32_PERFEVTSEL::OS>(true)
             .build();
         b.write_event(IA32_PERFEVTSEL::msr::<0>(), sel, e.aux())
             .unwrap();
@@ -401,7 +401,10 @@ mod typed {
         let Some(Aux::MSR_PEBS_LD_LAT_THRESHOLD(t)) = ld.aux() else {
             panic!("{:?}", ld.aux());
         };
-        assert_eq!(t.threshold(), 4);
+        assert_eq!(
+            t.get::<pmu_regs::intel::skylake::MSR_PEBS_LD_LAT_THRESHOLD::THRESHOLD>(),
+            4
+        );
         let _: MSR_OFFCORE_RSP_0::Value = v;
     }
 
@@ -413,7 +416,7 @@ mod typed {
         let e = event("BR_INST_RETIRED.ALL_BRANCHES");
         assert_eq!(e.aux(), None);
         let sel = IA32_PERFEVTSEL::event_on::<1>(e.desc())
-            .with_en(true)
+            .with_bit::<IA32_PERFEVTSEL::EN>(true)
             .build();
         b.write_event(IA32_PERFEVTSEL::msr::<1>(), sel, e.aux())
             .unwrap();

@@ -356,11 +356,11 @@ mod kernel_style {
     use pmu_regs::intel::v3::{ArchEvent, IA32_FIXED_CTR_CTRL, IA32_PERFEVTSEL};
 
     const LLC_MISSES_SEL: IA32_PERFEVTSEL::Value = IA32_PERFEVTSEL::Value::new()
-        .with_event_select::<0x2E>()
-        .with_umask::<0x41>()
-        .with_usr(true)
-        .with_os(true)
-        .with_en(true)
+        .with::<IA32_PERFEVTSEL::EVENT_SELECT, 0x2E>()
+        .with::<IA32_PERFEVTSEL::UMASK, 0x41>()
+        .with_bit::<IA32_PERFEVTSEL::USR>(true)
+        .with_bit::<IA32_PERFEVTSEL::OS>(true)
+        .with_bit::<IA32_PERFEVTSEL::EN>(true)
         .build();
 
     #[test]
@@ -369,9 +369,13 @@ mod kernel_style {
         assert_eq!(IA32_PERFEVTSEL::address::<0>(), 0x186);
         assert_eq!(IA32_PERFEVTSEL::address::<7>(), 0x18D);
         assert_eq!(IA32_PERFEVTSEL::try_address(8), None);
-        assert_eq!(LLC_MISSES_SEL.event_select(), 0x2E);
-        assert_eq!(LLC_MISSES_SEL.umask(), 0x41);
-        assert!(LLC_MISSES_SEL.os() && LLC_MISSES_SEL.usr() && LLC_MISSES_SEL.en());
+        assert_eq!(LLC_MISSES_SEL.get::<IA32_PERFEVTSEL::EVENT_SELECT>(), 0x2E);
+        assert_eq!(LLC_MISSES_SEL.get::<IA32_PERFEVTSEL::UMASK>(), 0x41);
+        assert!(
+            LLC_MISSES_SEL.is_set::<IA32_PERFEVTSEL::OS>()
+                && LLC_MISSES_SEL.is_set::<IA32_PERFEVTSEL::USR>()
+                && LLC_MISSES_SEL.is_set::<IA32_PERFEVTSEL::EN>()
+        );
         let ev = ArchEvent::LlcMisses;
         assert_eq!(
             (ev.event_select(), ev.umask(), ev.cpuid_bit()),
@@ -392,19 +396,30 @@ mod kernel_style {
     #[test]
     fn runtime_setters_never_panic() {
         let v = IA32_PERFEVTSEL::Value::new();
-        assert!(v.try_with_umask(0x1FF).is_err());
-        assert_eq!(v.try_with_umask(0xFF).unwrap().build().umask(), 0xFF);
-        let bad = v.with_inv(true);
+        assert!(v.try_with::<IA32_PERFEVTSEL::UMASK>(0x1FF).is_err());
+        assert_eq!(
+            v.try_with::<IA32_PERFEVTSEL::UMASK>(0xFF)
+                .unwrap()
+                .build()
+                .get::<IA32_PERFEVTSEL::UMASK>(),
+            0xFF
+        );
+        let bad = v.with_bit::<IA32_PERFEVTSEL::INV>(true);
         assert_eq!(bad.try_build().unwrap_err().id, "inv-without-cmask");
-        assert!(bad.with_cmask::<1>().try_build().is_ok());
+        assert!(bad.with::<IA32_PERFEVTSEL::CMASK, 1>().try_build().is_ok());
         // The same field given two different values is reported, not silently overwritten.
-        let twice = v.with_umask::<1>().with_umask::<2>();
+        let twice = v
+            .with::<IA32_PERFEVTSEL::UMASK, 1>()
+            .with::<IA32_PERFEVTSEL::UMASK, 2>();
         let err = twice.try_build().unwrap_err();
         assert_eq!(err.id, "field-set-twice");
         assert_eq!(err.field, Some("UMASK"));
         assert!(err.to_string().starts_with("UMASK is given two"), "{err}");
         // The field reported is the one set twice, wherever it is in the register.
-        let late = v.with_umask::<1>().with_cmask::<1>().with_cmask::<2>();
+        let late = v
+            .with::<IA32_PERFEVTSEL::UMASK, 1>()
+            .with::<IA32_PERFEVTSEL::CMASK, 1>()
+            .with::<IA32_PERFEVTSEL::CMASK, 2>();
         let err = late.try_build().unwrap_err();
         assert_eq!(err.field, Some("CMASK"), "{err}");
         let panic = std::panic::catch_unwind(|| late.build()).unwrap_err();
@@ -415,15 +430,26 @@ mod kernel_style {
             "{text}"
         );
         // ... but the same value twice is fine.
-        assert_eq!(v.with_umask::<1>().with_umask::<1>().build().umask(), 1);
+        assert_eq!(
+            v.with::<IA32_PERFEVTSEL::UMASK, 1>()
+                .with::<IA32_PERFEVTSEL::UMASK, 1>()
+                .build()
+                .get::<IA32_PERFEVTSEL::UMASK>(),
+            1
+        );
         // A modification of an existing value overrides freely.
-        assert_eq!(LLC_MISSES_SEL.with_umask::<0x4F>().umask(), 0x4F);
+        assert_eq!(
+            LLC_MISSES_SEL
+                .with::<IA32_PERFEVTSEL::UMASK, 0x4F>()
+                .get::<IA32_PERFEVTSEL::UMASK>(),
+            0x4F
+        );
     }
 
     #[test]
     fn reserved_bits_survive_read_modify_write() {
         let read = IA32_PERFEVTSEL::Value::from_raw_read(0xFFFF_FFFC_0000_0000);
-        let w = read.with_en(true);
+        let w = read.with_bit::<IA32_PERFEVTSEL::EN>(true);
         assert_eq!(w.bits(), 0xFFFF_FFFC_0040_0000);
         assert!(format!("{w:?}").contains("EN: true"));
     }
@@ -451,13 +477,16 @@ mod kernel_style {
     #[test]
     fn field_arrays_and_enums() {
         let c = IA32_FIXED_CTR_CTRL::Value::new()
-            .with_enable1_value(IA32_FIXED_CTR_CTRL::Enable::All)
-            .with_pmi1(true)
+            .with_value::<IA32_FIXED_CTR_CTRL::ENABLE1>(IA32_FIXED_CTR_CTRL::Enable::All)
+            .with_bit::<IA32_FIXED_CTR_CTRL::PMI1>(true)
             .build();
         assert_eq!(c.bits(), 0b1011 << 4);
-        assert_eq!(c.enable1_value(), Some(IA32_FIXED_CTR_CTRL::Enable::All));
-        assert_eq!(c.enable_at(1), Some(3));
-        assert!(c.try_with_enable_at(3, 1).is_err());
+        assert_eq!(
+            c.named::<IA32_FIXED_CTR_CTRL::ENABLE1>(),
+            Some(IA32_FIXED_CTR_CTRL::Enable::All)
+        );
+        assert_eq!(c.get_at::<IA32_FIXED_CTR_CTRL::ENABLE>(1), Some(3));
+        assert!(c.try_with_at::<IA32_FIXED_CTR_CTRL::ENABLE>(3, 1).is_err());
         let tock = c.to_local();
         assert_eq!(tock.read(IA32_FIXED_CTR_CTRL::ENABLE1), 3);
     }
@@ -469,9 +498,9 @@ mod kernel_style {
     fn tock_registers_fields_read_what_the_accessors_wrote() {
         use pmu_regs::amd::k7::PERF_EVT_SEL;
         let v = PERF_EVT_SEL::Value::new()
-            .with_en(true)
-            .with_pc(true)
-            .with_umask::<0x41>()
+            .with_bit::<PERF_EVT_SEL::EN>(true)
+            .with_bit::<PERF_EVT_SEL::PC>(true)
+            .with::<PERF_EVT_SEL::UMASK, 0x41>()
             .build();
         let local = v.to_local();
         assert_eq!(local.get(), (1 << 22) | (1 << 19) | (0x41 << 8));
@@ -497,9 +526,9 @@ mod events_and_access {
 
     const LLC_ON_PMC0: IA32_PERFEVTSEL::Placed<0> =
         IA32_PERFEVTSEL::event_on::<0>(ArchEvent::LlcMisses.desc())
-            .with_usr(true)
-            .with_os(true)
-            .with_en(true)
+            .with_bit::<IA32_PERFEVTSEL::USR>(true)
+            .with_bit::<IA32_PERFEVTSEL::OS>(true)
+            .with_bit::<IA32_PERFEVTSEL::EN>(true)
             .build();
 
     #[test]
@@ -507,11 +536,11 @@ mod events_and_access {
         assert_eq!(LLC_ON_PMC0.bits(), 0x0043_412E);
         // Same as spelling the fields by hand.
         let by_hand = IA32_PERFEVTSEL::Value::new()
-            .with_event_select::<0x2E>()
-            .with_umask::<0x41>()
-            .with_usr(true)
-            .with_os(true)
-            .with_en(true)
+            .with::<IA32_PERFEVTSEL::EVENT_SELECT, 0x2E>()
+            .with::<IA32_PERFEVTSEL::UMASK, 0x41>()
+            .with_bit::<IA32_PERFEVTSEL::USR>(true)
+            .with_bit::<IA32_PERFEVTSEL::OS>(true)
+            .with_bit::<IA32_PERFEVTSEL::EN>(true)
             .build();
         assert_eq!(LLC_ON_PMC0.unplaced(), by_hand);
         assert_eq!(LLC_ON_PMC0.index(), 0);
@@ -558,7 +587,7 @@ mod events_and_access {
                 .unwrap()
                 .build()
                 .unplaced()
-                .any()
+                .is_set::<IA32_PERFEVTSEL::ANY>()
         );
     }
 
@@ -589,7 +618,7 @@ mod events_and_access {
         // A run-time placement: written to its own counter, refused elsewhere.
         let on3 = IA32_PERFEVTSEL::try_event_on(3, ArchEvent::LlcMisses.desc())
             .unwrap()
-            .with_en(true)
+            .with_bit::<IA32_PERFEVTSEL::EN>(true)
             .build();
         assert_eq!((on3.index(), on3.msr().address()), (3, 0x189));
         assert!(m.write(IA32_PERFEVTSEL::msr::<2>(), on3).is_err());
@@ -599,8 +628,8 @@ mod events_and_access {
         assert_eq!(m.0[&0x189], 0x0040_412E);
         // `at::<N>()` places a value built field by field.
         let v = IA32_PERFEVTSEL::Value::new()
-            .with_event_select::<0x3C>()
-            .with_en(true)
+            .with::<IA32_PERFEVTSEL::EVENT_SELECT, 0x3C>()
+            .with_bit::<IA32_PERFEVTSEL::EN>(true)
             .at::<4>()
             .build();
         m.write(v.msr(), v).unwrap();
@@ -650,13 +679,17 @@ mod events_and_access {
         let written = m
             .modify(IA32_PERF_GLOBAL_CTRL::MSR, |_| {
                 IA32_PERF_GLOBAL_CTRL::Value::new()
-                    .with_en_pmc0(true)
+                    .with_bit::<IA32_PERF_GLOBAL_CTRL::EN_PMC0>(true)
                     .build()
             })
             .unwrap();
         assert_eq!(written.bits(), (1 << 63) | 1);
         assert_eq!(m.0[&0x38F], (1 << 63) | 1);
-        assert!(m.read(IA32_PERF_GLOBAL_CTRL::MSR).unwrap().en_pmc0());
+        assert!(
+            m.read(IA32_PERF_GLOBAL_CTRL::MSR)
+                .unwrap()
+                .is_set::<IA32_PERF_GLOBAL_CTRL::EN_PMC0>()
+        );
     }
 
     #[test]
@@ -680,8 +713,8 @@ mod from_macro {
     #[test]
     fn macro_expands_the_same_generator() {
         const SEL: intel::v1::IA32_PERFEVTSEL::Value = intel::v1::IA32_PERFEVTSEL::Value::new()
-            .with_event_select::<0x3C>()
-            .with_en(true)
+            .with::<intel::v1::IA32_PERFEVTSEL::EVENT_SELECT, 0x3C>()
+            .with_bit::<intel::v1::IA32_PERFEVTSEL::EN>(true)
             .build();
         assert_eq!(SEL.bits(), 0x0040_003C);
         assert_eq!(intel::v1::ArchEvent::ALL.len(), 7);

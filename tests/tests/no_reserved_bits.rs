@@ -554,19 +554,19 @@ proptest! {
         // AnyThread is deprecated from v5 on but still a field of the layout: set it too.
         #[allow(deprecated)]
         let b = S::Value::new()
-            .with_usr(flags & 1 != 0)
-            .with_os(flags & 2 != 0)
-            .with_edge(flags & 4 != 0)
-            .with_int(flags & 8 != 0)
-            .with_any(flags & 16 != 0)
-            .with_en(flags & 32 != 0)
-            .with_inv(flags & 64 != 0)
-            .with_in_tx(flags & 128 != 0)
-            .with_eq_field(flags & 256 != 0);
-        let b = b.try_with_event_select(ev % 512);
-        let b = b.and_then(|b| b.try_with_umask(umask % 512));
-        let b = b.and_then(|b| b.try_with_cmask(cmask % 512));
-        let b = b.and_then(|b| b.try_with_umask2(umask2 % 512));
+            .with_bit::<S::USR>(flags & 1 != 0)
+            .with_bit::<S::OS>(flags & 2 != 0)
+            .with_bit::<S::EDGE>(flags & 4 != 0)
+            .with_bit::<S::INT>(flags & 8 != 0)
+            .with_bit::<S::ANY>(flags & 16 != 0)
+            .with_bit::<S::EN>(flags & 32 != 0)
+            .with_bit::<S::INV>(flags & 64 != 0)
+            .with_bit::<S::IN_TX>(flags & 128 != 0)
+            .with_bit::<S::EQ>(flags & 256 != 0);
+        let b = b.try_with::<S::EVENT_SELECT>(ev % 512);
+        let b = b.and_then(|b| b.try_with::<S::UMASK>(umask % 512));
+        let b = b.and_then(|b| b.try_with::<S::CMASK>(cmask % 512));
+        let b = b.and_then(|b| b.try_with::<S::UMASK2>(umask2 % 512));
         match b.map(|b| b.try_build()) {
             Ok(Ok(v)) => {
                 cpu.write(S::try_msr(n).unwrap(), v).unwrap();

@@ -395,7 +395,7 @@ fn mock_pmc_writes_sign_extend_and_a_pmc_writes_are_full_width() {
     );
     // FW_WRITE is visible in IA32_PERF_CAPABILITIES, through the generated getter.
     let caps = cpu.read(intel::v4::IA32_PERF_CAPABILITIES::MSR).unwrap();
-    assert!(caps.fw_write());
+    assert!(caps.is_set::<intel::v4::IA32_PERF_CAPABILITIES::FW_WRITE>());
 }
 
 /// A value with reserved bits set (from raw bits, or read back from hardware that returns
@@ -439,21 +439,30 @@ fn mock_status_write_one_to_clear_and_to_set() {
         IA32_PERF_GLOBAL_STATUS, IA32_PERF_GLOBAL_STATUS_RESET, IA32_PERF_GLOBAL_STATUS_SET,
     };
     let set = IA32_PERF_GLOBAL_STATUS_SET::Value::new()
-        .set_ovf_pmc0()
-        .set_ovf_pmc3()
-        .set_ovf_fixed_ctr1()
+        .with_bit::<IA32_PERF_GLOBAL_STATUS_SET::SET_OVF_PMC0>(true)
+        .with_bit::<IA32_PERF_GLOBAL_STATUS_SET::SET_OVF_PMC3>(true)
+        .with_bit::<IA32_PERF_GLOBAL_STATUS_SET::SET_OVF_FIXED_CTR1>(true)
         .build();
     cpu.write(IA32_PERF_GLOBAL_STATUS_SET::MSR, set).unwrap();
     let st = cpu.read(IA32_PERF_GLOBAL_STATUS::MSR).unwrap();
-    assert!(st.ovf_pmc0() && st.ovf_pmc3() && st.ovf_fixed_ctr1() && !st.ovf_pmc1());
+    assert!(
+        st.is_set::<IA32_PERF_GLOBAL_STATUS::OVF_PMC0>()
+            && st.is_set::<IA32_PERF_GLOBAL_STATUS::OVF_PMC3>()
+            && st.is_set::<IA32_PERF_GLOBAL_STATUS::OVF_FIXED_CTR1>()
+            && !st.is_set::<IA32_PERF_GLOBAL_STATUS::OVF_PMC1>()
+    );
     let clear = IA32_PERF_GLOBAL_STATUS_RESET::Value::new()
-        .clear_ovf_pmc3()
-        .clear_ovf_pmc1()
+        .with_bit::<IA32_PERF_GLOBAL_STATUS_RESET::CLR_OVF_PMC3>(true)
+        .with_bit::<IA32_PERF_GLOBAL_STATUS_RESET::CLR_OVF_PMC1>(true)
         .build();
     cpu.write(IA32_PERF_GLOBAL_STATUS_RESET::MSR, clear)
         .unwrap();
     let st = cpu.read(IA32_PERF_GLOBAL_STATUS::MSR).unwrap();
-    assert!(st.ovf_pmc0() && !st.ovf_pmc3() && st.ovf_fixed_ctr1());
+    assert!(
+        st.is_set::<IA32_PERF_GLOBAL_STATUS::OVF_PMC0>()
+            && !st.is_set::<IA32_PERF_GLOBAL_STATUS::OVF_PMC3>()
+            && st.is_set::<IA32_PERF_GLOBAL_STATUS::OVF_FIXED_CTR1>()
+    );
     // The other CPU is untouched: state is per CPU.
     assert_eq!(
         mock.cpu(1)
@@ -474,9 +483,18 @@ fn mock_global_inuse_reflects_the_selects() {
         .backend_mut()
         .read(intel::v4::IA32_PERF_GLOBAL_INUSE::MSR)
         .unwrap();
-    assert!(inuse.perfevtsel_inuse2() && !inuse.perfevtsel_inuse0());
-    assert!(inuse.fixed_ctr_inuse1() && !inuse.fixed_ctr_inuse0());
-    assert!(inuse.pmi_inuse(), "fixed counter 1 has PMI set");
+    assert!(
+        inuse.is_set::<intel::v4::IA32_PERF_GLOBAL_INUSE::PERFEVTSEL_INUSE2>()
+            && !inuse.is_set::<intel::v4::IA32_PERF_GLOBAL_INUSE::PERFEVTSEL_INUSE0>()
+    );
+    assert!(
+        inuse.is_set::<intel::v4::IA32_PERF_GLOBAL_INUSE::FIXED_CTR_INUSE1>()
+            && !inuse.is_set::<intel::v4::IA32_PERF_GLOBAL_INUSE::FIXED_CTR_INUSE0>()
+    );
+    assert!(
+        inuse.is_set::<intel::v4::IA32_PERF_GLOBAL_INUSE::PMI_INUSE>(),
+        "fixed counter 1 has PMI set"
+    );
 }
 
 #[test]
@@ -505,14 +523,19 @@ fn typed_modify_through_the_mock_keeps_other_fields() {
     cpu.write(
         IA32_PERF_GLOBAL_CTRL::MSR,
         IA32_PERF_GLOBAL_CTRL::Value::new()
-            .with_en_pmc1(true)
+            .with_bit::<IA32_PERF_GLOBAL_CTRL::EN_PMC1>(true)
             .build(),
     )
     .unwrap();
     let v = cpu
-        .modify(IA32_PERF_GLOBAL_CTRL::MSR, |v| v.with_en_fixed_ctr0(true))
+        .modify(IA32_PERF_GLOBAL_CTRL::MSR, |v| {
+            v.with_bit::<IA32_PERF_GLOBAL_CTRL::EN_FIXED_CTR0>(true)
+        })
         .unwrap();
-    assert!(v.en_pmc1() && v.en_fixed_ctr0());
+    assert!(
+        v.is_set::<IA32_PERF_GLOBAL_CTRL::EN_PMC1>()
+            && v.is_set::<IA32_PERF_GLOBAL_CTRL::EN_FIXED_CTR0>()
+    );
     assert_eq!(
         mock.peek(0, IA32_PERF_GLOBAL_CTRL::ADDRESS),
         Some((1 << 32) | 2)
@@ -640,16 +663,21 @@ fn fixed_counters_program_count_overflow_and_clear() {
     );
     for n in 0..4 {
         assert_eq!(
-            ctrl.enable_at(n),
-            Some(intel::v5::IA32_FIXED_CTR_CTRL::Enable::All.value() as u8)
+            ctrl.get_at::<intel::v5::IA32_FIXED_CTR_CTRL::ENABLE>(n),
+            Some(intel::v5::IA32_FIXED_CTR_CTRL::Enable::All.value())
         );
-        assert_eq!(ctrl.pmi_at(n), Some(true));
+        assert_eq!(
+            ctrl.get_at::<intel::v5::IA32_FIXED_CTR_CTRL::PMI>(n),
+            Some(1)
+        );
     }
     let g = intel::v5::IA32_PERF_GLOBAL_CTRL::Value::from_raw_read(
         mock.peek(0, intel::v5::IA32_PERF_GLOBAL_CTRL::ADDRESS)
             .unwrap(),
     );
-    assert!((0..4).all(|n| g.en_fixed_ctr_at(n) == Some(true)));
+    assert!(
+        (0..4).all(|n| g.get_at::<intel::v5::IA32_PERF_GLOBAL_CTRL::EN_FIXED_CTR>(n) == Some(1))
+    );
 
     // Instructions retired on fixed counter 0, through its event.
     pmu.program_fixed_event(
@@ -688,7 +716,7 @@ fn freeze_on_pmi_version_4_sets_ctr_frz_and_unfreeze_clears_it() {
     let debugctl = intel::v4::IA32_DEBUGCTL::Value::from_raw_read(
         mock.peek(0, intel::v4::IA32_DEBUGCTL::ADDRESS).unwrap(),
     );
-    assert!(debugctl.freeze_perfmon_on_pmi());
+    assert!(debugctl.is_set::<intel::v4::IA32_DEBUGCTL::FREEZE_PERFMON_ON_PMI>());
     pmu.program(
         1,
         &intel::v4::ArchEvent::UnhaltedCoreCycles,
@@ -806,18 +834,24 @@ fn amd_lbr_freeze_flag_is_set_and_cleared() {
     let mock = Mock::<AmdPerfmonV2>::new(MockConfig::full::<AmdPerfmonV2>(1));
     let mut cpu = mock.cpu(0);
     let set = PERF_CNTR_GLOBAL_STATUS_SET::Value::new()
-        .set_lbr_frozen()
-        .set_ovf1()
+        .with_bit::<PERF_CNTR_GLOBAL_STATUS_SET::SET_LBR_FROZEN>(true)
+        .with_bit::<PERF_CNTR_GLOBAL_STATUS_SET::SET_OVF1>(true)
         .build();
     cpu.write(PERF_CNTR_GLOBAL_STATUS_SET::MSR, set).unwrap();
     let st = cpu.read(PERF_CNTR_GLOBAL_STATUS::MSR).unwrap();
-    assert!(st.lbr_frozen() && st.ovf1());
+    assert!(
+        st.is_set::<PERF_CNTR_GLOBAL_STATUS::LBR_FROZEN>()
+            && st.is_set::<PERF_CNTR_GLOBAL_STATUS::OVF1>()
+    );
     let clr = PERF_CNTR_GLOBAL_STATUS_CLR::Value::new()
-        .clear_lbr_frozen()
+        .with_bit::<PERF_CNTR_GLOBAL_STATUS_CLR::CLR_LBR_FROZEN>(true)
         .build();
     cpu.write(PERF_CNTR_GLOBAL_STATUS_CLR::MSR, clr).unwrap();
     let st = cpu.read(PERF_CNTR_GLOBAL_STATUS::MSR).unwrap();
-    assert!(!st.lbr_frozen() && st.ovf1());
+    assert!(
+        !st.is_set::<PERF_CNTR_GLOBAL_STATUS::LBR_FROZEN>()
+            && st.is_set::<PERF_CNTR_GLOBAL_STATUS::OVF1>()
+    );
     assert!(mock.faults().is_empty(), "{:?}", mock.faults());
 }
 

@@ -71,10 +71,10 @@ pub struct Started {
 /// ops when the CPU can count them).
 pub fn ibs_op_ctl(period_16: u16, count_ops: bool) -> IBS_OP_CTL::Value {
     let ctl = IBS_OP_CTL::Value::new()
-        .with_ibs_op_cnt_ctl(count_ops)
-        .with_ibs_op_en(true);
+        .with_bit::<IBS_OP_CTL::IBS_OP_CNT_CTL>(count_ops)
+        .with_bit::<IBS_OP_CTL::IBS_OP_EN>(true);
     // IbsOpMaxCnt[15:0] is 16 bits wide: every `u16` fits, so the checked setter cannot fail.
-    match ctl.try_with_ibs_op_max_cnt(period_16 as u64) {
+    match ctl.try_with::<IBS_OP_CTL::IBS_OP_MAX_CNT>(period_16 as u64) {
         Ok(ctl) => ctl.build(),
         Err(_) => unreachable!("a u16 fits the 16-bit IbsOpMaxCnt field"),
     }
@@ -131,24 +131,35 @@ pub fn take_sample<B: RawMsr>(
     let tagged_ops = pmu.read(Counter::Gp(0))?;
     let msr = pmu.backend_mut();
     let ctl = msr.read(IBS_OP_CTL::MSR).map_err(Error::Msr)?;
-    if !ctl.ibs_op_val() {
+    if !ctl.is_set::<IBS_OP_CTL::IBS_OP_VAL>() {
         return Ok(None);
     }
     let data = msr.read(IBS_OP_DATA::MSR).map_err(Error::Msr)?;
     let data3 = msr.read(IBS_OP_DATA3::MSR).map_err(Error::Msr)?;
-    let dc_miss_address = if data3.ibs_dc_miss() && data3.ibs_dc_lin_addr_valid() {
-        Some(msr.read(IBS_DC_LIN_AD::MSR).map_err(Error::Msr)?.lin_addr())
+    let dc_miss_address = if data3.is_set::<IBS_OP_DATA3::IBS_DC_MISS>()
+        && data3.is_set::<IBS_OP_DATA3::IBS_DC_LIN_ADDR_VALID>()
+    {
+        Some(
+            msr.read(IBS_DC_LIN_AD::MSR)
+                .map_err(Error::Msr)?
+                .get::<IBS_DC_LIN_AD::LIN_ADDR>(),
+        )
     } else {
         None
     };
     let sample = OpSample {
-        rip: msr.read(IBS_OP_RIP::MSR).map_err(Error::Msr)?.rip(),
-        tag_to_retire: data.ibs_tag_to_ret_ctr(),
-        mispredicted_branch: data.ibs_op_brn_misp(),
+        rip: msr
+            .read(IBS_OP_RIP::MSR)
+            .map_err(Error::Msr)?
+            .get::<IBS_OP_RIP::RIP>(),
+        tag_to_retire: data.get::<IBS_OP_DATA::IBS_TAG_TO_RET_CTR>() as u16,
+        mispredicted_branch: data.is_set::<IBS_OP_DATA::IBS_OP_BRN_MISP>(),
         dc_miss_address,
         tagged_ops,
     };
-    msr.modify(IBS_OP_CTL::MSR, |v| v.with_ibs_op_val(false))
-        .map_err(Error::Msr)?;
+    msr.modify(IBS_OP_CTL::MSR, |v| {
+        v.with_bit::<IBS_OP_CTL::IBS_OP_VAL>(false)
+    })
+    .map_err(Error::Msr)?;
     Ok(Some(sample))
 }

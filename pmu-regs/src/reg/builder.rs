@@ -2,8 +2,8 @@
 //! placed on an instance of a family where the value is valid on one only.
 
 use super::{
-    AnyCounter, Array, Counter, Layout, Named, NamedValue, Placement, Select, Settable,
-    Unplaced, Value, check,
+    AnyCounter, Array, Counter, Layout, Named, NamedValue, Placement, Select, Settable, Unplaced,
+    Value, check,
 };
 use crate::access::{MsrDef, Placed, PlacedAt};
 use crate::{ConstraintError, EventDesc, FieldError, PlacementError, field};

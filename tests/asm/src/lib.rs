@@ -11,11 +11,11 @@ use pmu_regs::intel::v4::{ArchEvent, IA32_FIXED_CTR_CTRL, IA32_PERF_GLOBAL_CTRL,
 #[unsafe(no_mangle)]
 pub fn asm_llc_misses_sel() -> u64 {
     IA32_PERFEVTSEL::Value::new()
-        .with_event_select::<0x2E>()
-        .with_umask::<0x41>()
-        .with_usr(true)
-        .with_os(true)
-        .with_en(true)
+        .with::<IA32_PERFEVTSEL::EVENT_SELECT, 0x2E>()
+        .with::<IA32_PERFEVTSEL::UMASK, 0x41>()
+        .with_bit::<IA32_PERFEVTSEL::USR>(true)
+        .with_bit::<IA32_PERFEVTSEL::OS>(true)
+        .with_bit::<IA32_PERFEVTSEL::EN>(true)
         .build()
         .bits()
 }
@@ -24,9 +24,9 @@ pub fn asm_llc_misses_sel() -> u64 {
 #[unsafe(no_mangle)]
 pub fn asm_llc_misses_event_on() -> u64 {
     IA32_PERFEVTSEL::event_on::<3>(ArchEvent::LlcMisses.desc())
-        .with_usr(true)
-        .with_os(true)
-        .with_en(true)
+        .with_bit::<IA32_PERFEVTSEL::USR>(true)
+        .with_bit::<IA32_PERFEVTSEL::OS>(true)
+        .with_bit::<IA32_PERFEVTSEL::EN>(true)
         .build()
         .bits()
 }
@@ -41,10 +41,10 @@ pub fn asm_perfevtsel3_address() -> u32 {
 #[unsafe(no_mangle)]
 pub fn asm_fixed_ctr_ctrl() -> u64 {
     IA32_FIXED_CTR_CTRL::Value::new()
-        .with_enable0_value(IA32_FIXED_CTR_CTRL::Enable::All)
-        .with_enable1_value(IA32_FIXED_CTR_CTRL::Enable::All)
-        .with_enable2::<3>()
-        .with_pmi1(true)
+        .with_value::<IA32_FIXED_CTR_CTRL::ENABLE0>(IA32_FIXED_CTR_CTRL::Enable::All)
+        .with_value::<IA32_FIXED_CTR_CTRL::ENABLE1>(IA32_FIXED_CTR_CTRL::Enable::All)
+        .with::<IA32_FIXED_CTR_CTRL::ENABLE2, 3>()
+        .with_bit::<IA32_FIXED_CTR_CTRL::PMI1>(true)
         .build()
         .bits()
 }
@@ -53,13 +53,13 @@ pub fn asm_fixed_ctr_ctrl() -> u64 {
 #[unsafe(no_mangle)]
 pub fn asm_global_ctrl() -> u64 {
     IA32_PERF_GLOBAL_CTRL::Value::new()
-        .with_en_pmc0(true)
-        .with_en_pmc1(true)
-        .with_en_pmc2(true)
-        .with_en_pmc3(true)
-        .with_en_fixed_ctr0(true)
-        .with_en_fixed_ctr1(true)
-        .with_en_fixed_ctr2(true)
+        .with_bit::<IA32_PERF_GLOBAL_CTRL::EN_PMC0>(true)
+        .with_bit::<IA32_PERF_GLOBAL_CTRL::EN_PMC1>(true)
+        .with_bit::<IA32_PERF_GLOBAL_CTRL::EN_PMC2>(true)
+        .with_bit::<IA32_PERF_GLOBAL_CTRL::EN_PMC3>(true)
+        .with_bit::<IA32_PERF_GLOBAL_CTRL::EN_FIXED_CTR0>(true)
+        .with_bit::<IA32_PERF_GLOBAL_CTRL::EN_FIXED_CTR1>(true)
+        .with_bit::<IA32_PERF_GLOBAL_CTRL::EN_FIXED_CTR2>(true)
         .build()
         .bits()
 }
@@ -71,9 +71,9 @@ pub fn asm_model_event_on() -> u64 {
     pmu_regs::intel::skylake::IA32_PERFEVTSEL::event_on::<1>(
         pmu_regs::intel::skylake::events::Event::LongestLatCache_Miss.desc(),
     )
-    .with_usr(true)
-    .with_os(true)
-    .with_en(true)
+    .with_bit::<pmu_regs::intel::skylake::IA32_PERFEVTSEL::USR>(true)
+    .with_bit::<pmu_regs::intel::skylake::IA32_PERFEVTSEL::OS>(true)
+    .with_bit::<pmu_regs::intel::skylake::IA32_PERFEVTSEL::EN>(true)
     .build()
     .bits()
 }
@@ -81,7 +81,9 @@ pub fn asm_model_event_on() -> u64 {
 /// Generated: element `i` of FIXED_CTR_CTRL's 2-bit ENABLE blocks (4 bits apart) set to `v`.
 #[unsafe(no_mangle)]
 pub fn gen_fixed_enable_at(bits: u64, i: u32, v: u64) -> u64 {
-    match IA32_FIXED_CTR_CTRL::Value::from_raw_read(bits).try_with_enable_at(i, v) {
+    match IA32_FIXED_CTR_CTRL::Value::from_raw_read(bits)
+        .try_with_at::<IA32_FIXED_CTR_CTRL::ENABLE>(i, v)
+    {
         Ok(x) => x.bits(),
         Err(_) => 0,
     }
@@ -104,7 +106,7 @@ pub fn hand_fixed_enable_at(bits: u64, i: u32, v: u64) -> u64 {
 /// Generated: a plain field (UMASK of IA32_PERFEVTSEL, 8 bits at 15:8) set at run time.
 #[unsafe(no_mangle)]
 pub fn gen_plain_umask(bits: u64, v: u64) -> u64 {
-    match IA32_PERFEVTSEL::Value::from_raw_read(bits).try_with_umask(v) {
+    match IA32_PERFEVTSEL::Value::from_raw_read(bits).try_with::<IA32_PERFEVTSEL::UMASK>(v) {
         Ok(x) => x.bits(),
         Err(_) => 0,
     }
@@ -123,7 +125,7 @@ pub fn hand_plain_umask(bits: u64, v: u64) -> u64 {
 #[unsafe(no_mangle)]
 pub fn gen_split_event_select(bits: u64, v: u64) -> u64 {
     match pmu_regs::amd::core::PERF_EVT_SEL_CORE::Value::from_raw_read(bits)
-        .try_with_event_select(v)
+        .try_with::<pmu_regs::amd::core::PERF_EVT_SEL_CORE::EVENT_SELECT>(v)
     {
         Ok(x) => x.bits(),
         Err(_) => 0,

@@ -4,7 +4,7 @@ use pmu_regs::amd::core::PERF_EVT_SEL_CORE;
 use pmu_regs::intel::v4::ArchEvent;
 
 const SEL: PERF_EVT_SEL_CORE::Placed<0> = PERF_EVT_SEL_CORE::event_on::<0>(ArchEvent::LlcMisses.desc())
-    .with_en(true)
+    .with_bit::<PERF_EVT_SEL_CORE::EN>(true)
     .build();
 
 fn main() {

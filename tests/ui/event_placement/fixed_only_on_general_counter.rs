@@ -7,8 +7,8 @@ const INST_RETIRED_ANY: EventDesc = EventDesc::new("INST_RETIRED.ANY", 0xC0, 0)
     .with_fixed(0);
 
 const SEL: IA32_PERFEVTSEL::Placed<1> = IA32_PERFEVTSEL::event_on_raw::<1>(&INST_RETIRED_ANY)
-    .with_usr(true)
-    .with_en(true)
+    .with_bit::<IA32_PERFEVTSEL::USR>(true)
+    .with_bit::<IA32_PERFEVTSEL::EN>(true)
     .build();
 
 fn main() {

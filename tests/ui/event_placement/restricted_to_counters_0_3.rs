@@ -6,7 +6,7 @@ const LOW_ONLY: EventDesc =
     EventDesc::new("L1D_PEND_MISS.PENDING", 0x48, 0x01).with_counters(0b1111);
 
 const SEL: IA32_PERFEVTSEL::Placed<5> = IA32_PERFEVTSEL::event_on_raw::<5>(&LOW_ONLY)
-    .with_en(true)
+    .with_bit::<IA32_PERFEVTSEL::EN>(true)
     .build();
 
 fn main() {

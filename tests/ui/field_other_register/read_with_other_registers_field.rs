@@ -3,7 +3,7 @@ use pmu_regs::intel::v3::{IA32_FIXED_CTR_CTRL, IA32_PERFEVTSEL};
 
 fn main() {
     let fixed = IA32_FIXED_CTR_CTRL::Value::new()
-        .with_enable0::<3>()
+        .with::<IA32_FIXED_CTR_CTRL::ENABLE0, 3>()
         .build();
     let _ = fixed.to_local().read(IA32_PERFEVTSEL::UMASK);
 }

@@ -2,8 +2,8 @@
 use pmu_regs::intel::v2::IA32_FIXED_CTR_CTRL;
 
 const CTRL: IA32_FIXED_CTR_CTRL::Value = IA32_FIXED_CTR_CTRL::Value::new()
-    .with_enable0::<3>()
-    .with_any0(true)
+    .with::<IA32_FIXED_CTR_CTRL::ENABLE0, 3>()
+    .with_bit::<IA32_FIXED_CTR_CTRL::ANY0>(true)
     .build();
 
 fn main() {

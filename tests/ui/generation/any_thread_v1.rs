@@ -2,8 +2,8 @@
 use pmu_regs::intel::v1::IA32_PERFEVTSEL;
 
 const SEL: IA32_PERFEVTSEL::Value = IA32_PERFEVTSEL::Value::new()
-    .with_event_select::<0x3C>()
-    .with_any(true)
+    .with::<IA32_PERFEVTSEL::EVENT_SELECT, 0x3C>()
+    .with_bit::<IA32_PERFEVTSEL::ANY>(true)
     .build();
 
 fn main() {

@@ -2,8 +2,8 @@
 use pmu_regs::intel::v5::IA32_PERFEVTSEL;
 
 const SEL: IA32_PERFEVTSEL::Value = IA32_PERFEVTSEL::Value::new()
-    .with_event_select::<0xD0>()
-    .with_cmask::<1>()
+    .with::<IA32_PERFEVTSEL::EVENT_SELECT, 0xD0>()
+    .with::<IA32_PERFEVTSEL::CMASK, 1>()
     .with_eq_field(true)
     .build();
 

@@ -2,8 +2,8 @@
 use pmu_regs::intel::v5::IA32_PERFEVTSEL;
 
 const SEL: IA32_PERFEVTSEL::Value = IA32_PERFEVTSEL::Value::new()
-    .with_event_select::<0xD0>()
-    .with_umask2::<0x02>()
+    .with::<IA32_PERFEVTSEL::EVENT_SELECT, 0xD0>()
+    .with::<IA32_PERFEVTSEL::UMASK2, 0x02>()
     .build();
 
 fn main() {

@@ -3,8 +3,8 @@
 use pmu_regs::intel::v4::{ArchEvent, IA32_PERFEVTSEL};
 
 const SEL: IA32_PERFEVTSEL::Placed<0> = IA32_PERFEVTSEL::event_on::<0>(ArchEvent::LlcMisses.desc())
-    .with_in_txcp(true)
-    .with_en(true)
+    .with_bit::<IA32_PERFEVTSEL::IN_TXCP>(true)
+    .with_bit::<IA32_PERFEVTSEL::EN>(true)
     .build();
 
 fn main() {

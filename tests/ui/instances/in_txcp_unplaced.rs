@@ -4,8 +4,8 @@ use pmu_regs::intel::v4::IA32_PERFEVTSEL;
 
 fn main() {
     let sel = IA32_PERFEVTSEL::Value::new()
-        .with_event_select::<0x3C>()
-        .with_in_txcp(true)
+        .with::<IA32_PERFEVTSEL::EVENT_SELECT, 0x3C>()
+        .with_bit::<IA32_PERFEVTSEL::IN_TXCP>(true)
         .build();
     let _ = sel;
 }

@@ -8,7 +8,7 @@ fn pebs(v: pmu_regs::intel::skylake_family::IA32_PEBS_ENABLE::Value) -> u64 {
 
 fn main() {
     let v = intel::skylake_test::IA32_PEBS_ENABLE::Value::new()
-        .with_pebs_en_pmc0(true)
+        .with_bit::<intel::skylake_test::IA32_PEBS_ENABLE::PEBS_EN_PMC0>(true)
         .build();
     assert_eq!(pebs(v), 1);
 }

@@ -11,39 +11,39 @@ use v3::{IA32_FIXED_CTR_CTRL, IA32_PERF_GLOBAL_CTRL, IA32_PERFEVTSEL};
 
 // Builder with const-checked widths, flags, the INV/CMASK constraint satisfied.
 const LLC_MISSES: IA32_PERFEVTSEL::Value = IA32_PERFEVTSEL::Value::new()
-    .with_event_select::<0x2E>()
-    .with_umask::<0x41>()
-    .with_usr(true)
-    .with_os(true)
-    .with_en(true)
+    .with::<IA32_PERFEVTSEL::EVENT_SELECT, 0x2E>()
+    .with::<IA32_PERFEVTSEL::UMASK, 0x41>()
+    .with_bit::<IA32_PERFEVTSEL::USR>(true)
+    .with_bit::<IA32_PERFEVTSEL::OS>(true)
+    .with_bit::<IA32_PERFEVTSEL::EN>(true)
     .build();
 const THRESHOLD: IA32_PERFEVTSEL::Value = IA32_PERFEVTSEL::Value::new()
-    .with_event_select::<0xC2>()
-    .with_cmask::<255>()
-    .with_inv(true)
-    .with_umask::<0xFF>()
+    .with::<IA32_PERFEVTSEL::EVENT_SELECT, 0xC2>()
+    .with::<IA32_PERFEVTSEL::CMASK, 255>()
+    .with_bit::<IA32_PERFEVTSEL::INV>(true)
+    .with::<IA32_PERFEVTSEL::UMASK, 0xFF>()
     // The same value twice is not a conflict.
-    .with_umask::<0xFF>()
+    .with::<IA32_PERFEVTSEL::UMASK, 0xFF>()
     .build();
 const RAW: IA32_PERFEVTSEL::Value = IA32_PERFEVTSEL::Value::from_bits::<0x0043_412E>();
 const PMC7: u32 = IA32_PERFEVTSEL::address::<7>();
 const FIXED: IA32_FIXED_CTR_CTRL::Value = IA32_FIXED_CTR_CTRL::Value::new()
-    .with_enable0::<3>()
-    .with_enable1_value(IA32_FIXED_CTR_CTRL::Enable::Os)
-    .with_pmi2(true)
-    .with_any0(true)
+    .with::<IA32_FIXED_CTR_CTRL::ENABLE0, 3>()
+    .with_value::<IA32_FIXED_CTR_CTRL::ENABLE1>(IA32_FIXED_CTR_CTRL::Enable::Os)
+    .with_bit::<IA32_FIXED_CTR_CTRL::PMI2>(true)
+    .with_bit::<IA32_FIXED_CTR_CTRL::ANY0>(true)
     .build();
 const GLOBAL: IA32_PERF_GLOBAL_CTRL::Value = IA32_PERF_GLOBAL_CTRL::Value::new()
-    .with_en_pmc0(true)
-    .with_en_pmc7(true)
-    .with_en_fixed_ctr2(true)
+    .with_bit::<IA32_PERF_GLOBAL_CTRL::EN_PMC0>(true)
+    .with_bit::<IA32_PERF_GLOBAL_CTRL::EN_PMC7>(true)
+    .with_bit::<IA32_PERF_GLOBAL_CTRL::EN_FIXED_CTR2>(true)
     .build();
 // Event placement in constants: an event allowed on every counter, a fixed-counter event that
 // general counters may also count, and a counter-restricted event on an allowed counter.
 const LLC_ON_7: v4::IA32_PERFEVTSEL::Placed<7> =
     v4::IA32_PERFEVTSEL::event_on::<7>(v4::ArchEvent::LlcMisses.desc())
-        .with_os(true)
-        .with_en(true)
+        .with_bit::<v4::IA32_PERFEVTSEL::OS>(true)
+        .with_bit::<v4::IA32_PERFEVTSEL::EN>(true)
         .build();
 const INST_ON_0: v4::IA32_PERFEVTSEL::Placed<0> = v4::IA32_PERFEVTSEL::event_on_raw::<0>(
     &EventDesc::new("INST_RETIRED.ANY_P", 0xC0, 0).with_fixed(0),
@@ -54,13 +54,13 @@ const LOW_ON_3: v4::IA32_PERFEVTSEL::Placed<3> =
         .build();
 // Fields that exist only in later generations.
 const V3_ANY: v3::IA32_PERFEVTSEL::Value = v3::IA32_PERFEVTSEL::Value::new()
-    .with_event_select::<0x3C>()
-    .with_any(true)
+    .with::<v3::IA32_PERFEVTSEL::EVENT_SELECT, 0x3C>()
+    .with_bit::<v3::IA32_PERFEVTSEL::ANY>(true)
     .build();
 const V6_UMASK2: v6::IA32_PERFEVTSEL::Value = v6::IA32_PERFEVTSEL::Value::new()
-    .with_event_select::<0xD0>()
-    .with_umask::<0x21>()
-    .with_umask2::<0x02>()
+    .with::<v6::IA32_PERFEVTSEL::EVENT_SELECT, 0xD0>()
+    .with::<v6::IA32_PERFEVTSEL::UMASK, 0x21>()
+    .with::<v6::IA32_PERFEVTSEL::UMASK2, 0x02>()
     .with_eq_field(true)
     .build();
 
@@ -81,11 +81,11 @@ impl RawMsr for Mem {
 fn runtime(umask: u8, user: bool, cmask: u64, counter: u32) {
     // Runtime setters and getters.
     let v = IA32_PERFEVTSEL::Value::new()
-        .with_event_select::<0x2E>()
-        .try_with_umask(umask.into())
+        .with::<IA32_PERFEVTSEL::EVENT_SELECT, 0x2E>()
+        .try_with::<IA32_PERFEVTSEL::UMASK>(umask.into())
         .unwrap()
-        .with_usr(user)
-        .try_with_cmask(cmask)
+        .with_bit::<IA32_PERFEVTSEL::USR>(user)
+        .try_with::<IA32_PERFEVTSEL::CMASK>(cmask)
         .unwrap()
         .build();
     assert_eq!(
@@ -93,7 +93,7 @@ fn runtime(umask: u8, user: bool, cmask: u64, counter: u32) {
         (umask, user, cmask)
     );
     assert_eq!(
-        IA32_PERFEVTSEL::Value::new().try_with_cmask(cmask + 0x100),
+        IA32_PERFEVTSEL::Value::new().try_with::<IA32_PERFEVTSEL::CMASK>(cmask + 0x100),
         Err(FieldError::TooWide {
             field: "CMASK",
             width: 8,
@@ -123,17 +123,17 @@ fn runtime(umask: u8, user: bool, cmask: u64, counter: u32) {
     assert!(v4::IA32_PERFEVTSEL::try_event_on_raw(counter - 4, &low).is_err());
     // Field arrays by runtime index.
     let f = IA32_FIXED_CTR_CTRL::Value::new()
-        .try_with_enable_at(2, 2)
+        .try_with_at::<IA32_FIXED_CTR_CTRL::ENABLE>(2, 2)
         .unwrap()
         .build();
     assert_eq!(f.enable_at(2), Some(2));
     assert!(
         IA32_FIXED_CTR_CTRL::Value::new()
-            .try_with_enable_at(3, 1)
+            .try_with_at::<IA32_FIXED_CTR_CTRL::ENABLE>(3, 1)
             .is_err()
     );
     // The INV/CMASK constraint at run time.
-    let inv = IA32_PERFEVTSEL::Value::new().with_inv(true);
+    let inv = IA32_PERFEVTSEL::Value::new().with_bit::<IA32_PERFEVTSEL::INV>(true);
     assert_eq!(inv.try_build().unwrap_err().id, "inv-without-cmask");
     // Raw values: refused when they set a reserved bit, kept as read for read-modify-write.
     assert!(IA32_PERFEVTSEL::Value::try_from_bits(1 << 40).is_err());
@@ -174,13 +174,13 @@ fn main() {
     let inuse = m.read(v4::IA32_PERF_GLOBAL_INUSE::MSR).unwrap();
     assert!(!inuse.perfevtsel_inuse0());
     let reset = v4::IA32_PERF_GLOBAL_STATUS_RESET::Value::new()
-        .clear_ovf_pmc7()
+        .with_bit::<v4::IA32_PERF_GLOBAL_STATUS_RESET::CLR_OVF_PMC7>(true)
         .build();
     m.write(v4::IA32_PERF_GLOBAL_STATUS_RESET::MSR, reset)
         .unwrap();
     assert_eq!(m.0[&0x390], 1 << 7);
     let written = m
-        .modify(IA32_PERFEVTSEL::msr::<3>(), |v| v.with_int(true))
+        .modify(IA32_PERFEVTSEL::msr::<3>(), |v| v.with_bit::<IA32_PERFEVTSEL::INT>(true))
         .unwrap();
     assert!(written.int());
     assert_eq!(

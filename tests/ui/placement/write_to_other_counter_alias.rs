@@ -5,7 +5,7 @@ use pmu_regs::access::{MsrExt, RawMsr};
 use pmu_regs::intel::v6::{ArchEvent, IA32_PERFEVTSEL};
 
 const SEL: IA32_PERFEVTSEL::Placed<0> = IA32_PERFEVTSEL::event_on::<0>(ArchEvent::LlcMisses.desc())
-    .with_en(true)
+    .with_bit::<IA32_PERFEVTSEL::EN>(true)
     .build();
 
 pub fn program<B: RawMsr>(b: &mut B) {

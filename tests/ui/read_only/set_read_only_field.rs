@@ -3,7 +3,7 @@
 use pmu_regs::intel::v4::{IA32_PERF_CAPABILITIES, IA32_PERF_GLOBAL_STATUS};
 
 fn main() {
-    let status = IA32_PERF_GLOBAL_STATUS::Value::from_raw_read(0).with_ovf_pmc0(true);
-    let caps = IA32_PERF_CAPABILITIES::Value::from_raw_read(0).with_lbr_fmt::<5>();
+    let status = IA32_PERF_GLOBAL_STATUS::Value::from_raw_read(0).with_bit::<IA32_PERF_GLOBAL_STATUS::OVF_PMC0>(true);
+    let caps = IA32_PERF_CAPABILITIES::Value::from_raw_read(0).with::<IA32_PERF_CAPABILITIES::LBR_FMT, 5>();
     let _ = (status, caps);
 }

@@ -3,9 +3,9 @@ use IA32_FIXED_CTR_CTRL::Enable;
 use pmu_regs::intel::v3::IA32_FIXED_CTR_CTRL;
 
 const CTRL: IA32_FIXED_CTR_CTRL::Value = IA32_FIXED_CTR_CTRL::Value::new()
-    .with_enable0_value(Enable::Os)
-    .with_pmi0(true)
-    .with_enable0::<3>()
+    .with_value::<IA32_FIXED_CTR_CTRL::ENABLE0>(Enable::Os)
+    .with_bit::<IA32_FIXED_CTR_CTRL::PMI0>(true)
+    .with::<IA32_FIXED_CTR_CTRL::ENABLE0, 3>()
     .build();
 
 fn main() {

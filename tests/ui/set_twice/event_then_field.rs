@@ -2,7 +2,7 @@
 use pmu_regs::intel::v4::{ArchEvent, IA32_PERFEVTSEL};
 
 const SEL: IA32_PERFEVTSEL::Placed<0> = IA32_PERFEVTSEL::event_on::<0>(ArchEvent::LlcMisses.desc())
-    .with_umask::<0x4F>()
+    .with::<IA32_PERFEVTSEL::UMASK, 0x4F>()
     .build();
 
 fn main() {

@@ -1,10 +1,10 @@
 use pmu_regs::intel::v3::IA32_PERFEVTSEL;
 
 const SEL: IA32_PERFEVTSEL::Value = IA32_PERFEVTSEL::Value::new()
-    .with_event_select::<0x2E>()
-    .with_umask::<0x41>()
-    .with_usr(true)
-    .with_umask::<0x4F>()
+    .with::<IA32_PERFEVTSEL::EVENT_SELECT, 0x2E>()
+    .with::<IA32_PERFEVTSEL::UMASK, 0x41>()
+    .with_bit::<IA32_PERFEVTSEL::USR>(true)
+    .with::<IA32_PERFEVTSEL::UMASK, 0x4F>()
     .build();
 
 fn main() {

@@ -1,8 +1,8 @@
 use pmu_regs::intel::v3::IA32_PERFEVTSEL;
 
 const SEL: IA32_PERFEVTSEL::Value = IA32_PERFEVTSEL::Value::new()
-    .with_event_select::<0xC2>()
-    .with_cmask::<300>()
+    .with::<IA32_PERFEVTSEL::EVENT_SELECT, 0xC2>()
+    .with::<IA32_PERFEVTSEL::CMASK, 300>()
     .build();
 
 fn main() {

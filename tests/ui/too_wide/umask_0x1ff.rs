@@ -1,8 +1,8 @@
 use pmu_regs::intel::v3::IA32_PERFEVTSEL;
 
 const SEL: IA32_PERFEVTSEL::Value = IA32_PERFEVTSEL::Value::new()
-    .with_event_select::<0x2E>()
-    .with_umask::<0x1FF>()
+    .with::<IA32_PERFEVTSEL::EVENT_SELECT, 0x2E>()
+    .with::<IA32_PERFEVTSEL::UMASK, 0x1FF>()
     .build();
 
 fn main() {

@@ -3,7 +3,7 @@
 use pmu_regs::intel::v3::IA32_PERFEVTSEL;
 
 fn program() -> IA32_PERFEVTSEL::Value {
-    IA32_PERFEVTSEL::Value::new().with_umask::<0x100>().build()
+    IA32_PERFEVTSEL::Value::new().with::<IA32_PERFEVTSEL::UMASK, 0x100>().build()
 }
 
 fn main() {

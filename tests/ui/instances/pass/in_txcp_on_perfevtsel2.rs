@@ -4,13 +4,13 @@ use pmu_regs::intel::v4::{ArchEvent, IA32_PERFEVTSEL};
 use pmu_regs::PlacementError;
 
 const SEL: IA32_PERFEVTSEL::Placed<2> = IA32_PERFEVTSEL::event_on::<2>(ArchEvent::LlcMisses.desc())
-    .with_in_txcp(true)
-    .with_en(true)
+    .with_bit::<IA32_PERFEVTSEL::IN_TXCP>(true)
+    .with_bit::<IA32_PERFEVTSEL::EN>(true)
     .build();
 const BY_FIELDS: IA32_PERFEVTSEL::Placed<2> = IA32_PERFEVTSEL::Value::new()
-    .with_event_select::<0x3C>()
+    .with::<IA32_PERFEVTSEL::EVENT_SELECT, 0x3C>()
     .at::<2>()
-    .with_in_txcp(true)
+    .with_bit::<IA32_PERFEVTSEL::IN_TXCP>(true)
     .build();
 
 fn main() {

@@ -6,7 +6,7 @@ use pmu_regs::PlacementError;
 use std::collections::HashMap;
 
 const SEL: IA32_PERFEVTSEL::Placed<0> = IA32_PERFEVTSEL::event_on::<0>(ArchEvent::LlcMisses.desc())
-    .with_en(true)
+    .with_bit::<IA32_PERFEVTSEL::EN>(true)
     .build();
 
 #[derive(Default)]
