@@ -2,7 +2,7 @@
 //! ([`pmu_codegen::register_paths`], the layout pass `cargo xtask gen` runs), the
 //! generations sharing its type, the Cargo feature, and a snippet that builds a constant
 //! value and reads / modifies / writes the register, every method name from
-//! [`pmu_defs::model::names`] (`element_methods`), never spelled here.
+//! [`pmu_defs::model::names`] (the field markers), never spelled here.
 //!
 //! `pmu-site/tests/docs_snippets.rs` compiles the snippets of every register page against
 //! `pmu-regs`.
@@ -10,55 +10,49 @@
 use crate::html;
 use askama::Template;
 use pmu_codegen::RegisterPath;
-use pmu_defs::model::names::{self, Method};
+use pmu_defs::model::names;
 use pmu_defs::model::{Field, Generation, Register};
 use std::fmt::Write;
 
-/// A setter call chosen for the snippet: on the `Builder` and on `Value` alike.
-struct Setter {
-    call: String,
-}
-
-/// One setter per kind the register offers, on fields no constraint of the generation
-/// mentions (so the constant builds): a wide field set to 1, a one-bit field set, a
-/// write-1 field written.
-fn setters(g: &Generation, r: &Register) -> Vec<Setter> {
+/// One setter call per kind the register offers (`with::<F, 1>()` for a wide field,
+/// `with_bit::<F>(true)` for a one-bit one), on fields no constraint of the generation
+/// mentions, valid on every instance and not deprecated (so the constant builds, warning-free).
+fn setters(g: &Generation, r: &Register, module: &str) -> Vec<String> {
     let constrained = |f: &Field| {
         g.constraints
             .iter()
             .any(|c| c.register == r.name && c.when.iter().any(|w| w.field == f.name))
     };
-    let mut out: Vec<Setter> = Vec::new();
-    let mut kinds: Vec<Method> = Vec::new();
-    for f in r.fields.iter().filter(|f| !constrained(f)) {
+    let usable = |f: &&Field| {
+        names::writable(r, f) && !constrained(f) && f.instances.is_none() && f.deprecated.is_none()
+    };
+    let (mut wide, mut bit) = (None, None);
+    for f in r.fields.iter().filter(usable) {
         let Some(element) = names::element_names(f).into_iter().next() else {
             continue;
         };
-        for (m, name) in names::element_methods(r, f, &element) {
-            if kinds.contains(&m) {
-                continue;
-            }
-            let call = match m {
-                Method::WithConst => format!(".{name}::<1>()"),
-                Method::WithBool => format!(".{name}(true)"),
-                Method::Write1 => format!(".{name}()"),
-                _ => continue,
-            };
-            kinds.push(m);
-            out.push(Setter { call });
+        let marker = names::escape(&element);
+        if f.width == 1 {
+            bit.get_or_insert_with(|| format!(".with_bit::<{module}::{marker}>(true)"));
+        } else {
+            wide.get_or_insert_with(|| format!(".with::<{module}::{marker}, 1>()"));
         }
     }
-    out
+    wide.into_iter().chain(bit).collect()
 }
 
-/// The first getter of the register (`event_select`), when it has fields.
-fn getter(r: &Register) -> Option<(String, String)> {
+/// The first field of the register read from a value (`get::<EVENT_SELECT>()`, or
+/// `is_set::<F>()` for one bit): the variable name and the call.
+fn getter(r: &Register, module: &str) -> Option<(String, String)> {
     let f = r.fields.first()?;
     let element = names::element_names(f).into_iter().next()?;
-    names::element_methods(r, f, &element)
-        .into_iter()
-        .find(|(m, _)| *m == Method::Getter)
-        .map(|(_, name)| (element.to_ascii_lowercase(), name))
+    let marker = names::escape(&element);
+    let call = if f.width == 1 {
+        format!("is_set::<{module}::{marker}>()")
+    } else {
+        format!("get::<{module}::{marker}>()")
+    };
+    Some((element.to_ascii_lowercase(), call))
 }
 
 /// A snippet using register `r` of generation `g` through `path`: it compiles against
@@ -77,7 +71,11 @@ pub fn snippet(g: &Generation, r: &Register, path: &RegisterPath) -> String {
     let mut out = String::new();
     let readable = r.access.readable();
     let writable = r.access.writable();
-    let set = if writable { setters(g, r) } else { Vec::new() };
+    let set = if writable {
+        setters(g, r, &module)
+    } else {
+        Vec::new()
+    };
     let mut uses = vec!["RawMsr"];
     if readable || writable {
         uses.insert(0, "MsrExt");
@@ -94,7 +92,7 @@ pub fn snippet(g: &Generation, r: &Register, path: &RegisterPath) -> String {
         );
         let _ = write!(out, "const VALUE: {module}::Value = {module}::Value::new()");
         for s in &set {
-            let _ = write!(out, "\n    {}", s.call);
+            let _ = write!(out, "\n    {s}");
         }
         out.push_str("\n    .build();\n");
     }
@@ -107,16 +105,15 @@ pub fn snippet(g: &Generation, r: &Register, path: &RegisterPath) -> String {
             out,
             "fn example<M: RawMsr>(msr: &mut M) -> Result<(), M::Error> {{\n    let reg = {reg};"
         );
-        if let Some((var, get)) = getter(r) {
-            let _ = writeln!(out, "    let {var} = msr.read(reg)?.{get}();");
+        if let Some((var, get)) = getter(r, &module) {
+            let _ = writeln!(out, "    let {var} = msr.read(reg)?.{get};");
             let _ = writeln!(out, "    let _ = {var};");
         }
         match set.first() {
             Some(s) => {
                 let _ = writeln!(
                     out,
-                    "    // Changes one field; reserved bits are written back as read.\n    msr.modify(reg, |v| v{})?;",
-                    s.call
+                    "    // Changes one field; reserved bits are written back as read.\n    msr.modify(reg, |v| v{s})?;"
                 );
             }
             None => {
@@ -129,8 +126,8 @@ pub fn snippet(g: &Generation, r: &Register, path: &RegisterPath) -> String {
             out,
             "fn example<M: RawMsr>(msr: &mut M) -> Result<(), M::Error> {{\n    let value = msr.read({reg})?;"
         );
-        if let Some((_, get)) = getter(r) {
-            let _ = writeln!(out, "    let _ = value.{get}();");
+        if let Some((_, get)) = getter(r, &module) {
+            let _ = writeln!(out, "    let _ = value.{get};");
         } else {
             let _ = writeln!(out, "    let _ = value;");
         }

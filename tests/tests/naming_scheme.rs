@@ -1,102 +1,104 @@
-//! The one naming scheme of the generated register API (ARCHITECTURE.md "One naming scheme", the table in
-//! `pmu_defs::model::names::element_methods`), checked on every register of every shipped
-//! generation: the public methods of each generated `Value` and `Builder` are exactly the
-//! ones the table gives for the register's fields, computed here from the model by the
-//! table's rules, so no register deviates and no thing has two spellings.
+//! The one register API (ARCHITECTURE.md "One register API"), checked on every register
+//! of every shipped generation: a register module holds data, not methods. Each field element
+//! is a marker type of the element's name (`UMASK`, `EN_PMC0`) implementing
+//! `pmu_regs::reg::Field` with its row of `FIELDS` as `INDEX`, `Settable` exactly when it may be
+//! written, and `Named` exactly when it has named values; each field array a marker of the
+//! array's name implementing `Array`; `Value` and `Builder` are aliases of the generic
+//! `pmu_regs::reg` types, and no register module has an inherent `impl`, so no field has a
+//! method of its own and nothing has two spellings.
 //!
-//! | what | method |
+//! | what | spelling |
 //! | --- | --- |
-//! | read a field | `x()` (`get_x()` for a write-1 bit) |
-//! | read its named value | `x_value()` |
-//! | set a compile-time constant | `with_x::<V>()` |
-//! | set a run-time value, typed | `with_x(bool)`, `with_x_value(X::Y)` |
-//! | set a run-time value, checked | `try_with_x(v)` |
-//! | write 1 to a write-1 bit | `clear_x()` / `set_x()` |
-//! | element `i` of an array | `x_at(i)`, `try_with_x_at(i, v)` / `try_clear_x_at(i)` |
-//!
-//! Besides: `Value` constructors and `build`, `Builder::at::<N>()` / `try_at(i)` on a family
-//! with placement, and a field valid only on some instances has its setter only on a placed
-//! `Builder`.
+//! | read a field | `get::<F>()`, `is_set::<F>()` (one bit), `named::<F>()` |
+//! | set a compile-time constant | `with::<F, V>()` |
+//! | set a run-time value | `with_bit::<F>(bool)`, `with_value::<F>(X::Y)`, `try_with::<F>(v)` |
+//! | element `i` of an array | `get_at::<A>(i)`, `try_with_at::<A>(i, v)` |
 
 use pmu_codegen::{Options, generate};
 use pmu_defs::Loader;
 use pmu_defs::model::names;
-use pmu_defs::model::{Access, Field, Generation, Register};
-use std::collections::BTreeSet;
+use pmu_defs::model::{Generation, Register};
+use std::collections::{BTreeMap, BTreeSet};
 
-/// The methods of `Value` that are not a field's.
-const VALUE_BASICS: &[&str] = &[
-    "new",
-    "from_bits",
-    "try_from_bits",
-    "from_raw_read",
-    "bits",
-    "to_local",
-    "build",
-    "try_build",
-    "RESET",
-    "RESERVED_MASK",
-];
-/// The methods of `Builder` that are not a field's setter.
-const BUILDER_BASICS: &[&str] = &["build", "try_build", "at", "try_at"];
-
-/// What the table gives for register `r`: (`Value` methods, `Builder` methods).
-fn expected(r: &Register) -> (BTreeSet<String>, BTreeSet<String>) {
-    let reg_writable = r.access.writable();
-    let (mut value, mut builder) = (BTreeSet::new(), BTreeSet::new());
+/// The field traits a marker must implement, by marker name: what the model says of `r`.
+fn expected(r: &Register) -> BTreeMap<String, BTreeSet<&'static str>> {
+    let mut out = BTreeMap::new();
+    let mut index = 0usize;
     for f in &r.fields {
-        let writable = reg_writable && f.access.writable();
-        let w1 = matches!(f.access, Access::WriteOneToClear | Access::WriteOneToSet);
         for e in names::element_names(f) {
-            let x = names::escape(&names::stem(&e));
-            value.insert(if w1 { format!("get_{x}") } else { x.clone() });
+            let mut traits = BTreeSet::from(["Field"]);
+            if names::writable(r, f) {
+                traits.insert("Settable");
+            }
             if !f.values.is_empty() {
-                value.insert(format!("{x}_value"));
+                traits.insert("Named");
             }
-            if !writable || w1 {
-                continue;
-            }
-            let mut setters = vec![format!("with_{x}")];
-            if f.width > 1 {
-                setters.push(format!("try_with_{x}"));
-                if !f.values.is_empty() {
-                    setters.push(format!("with_{x}_value"));
-                }
-            }
-            // A field valid only on some instances (`instances:`) is set only on a placed
-            // `Builder` (on `Value` its setter is a hidden stub that fails to compile).
-            if f.instances.is_none() {
-                value.extend(setters.iter().cloned());
-            }
-            builder.extend(setters);
+            out.insert(format!("{}#{index}", names::escape(&e)), traits);
+            index += 1;
         }
         if f.array.is_some() {
-            let x = f.name.to_ascii_lowercase();
-            value.insert(if w1 {
-                format!("get_{x}_at")
-            } else {
-                format!("{x}_at")
-            });
-            if writable && !w1 {
-                value.insert(format!("try_with_{x}_at"));
-                builder.insert(format!("try_with_{x}_at"));
-            }
+            out.insert(names::escape(&f.name), BTreeSet::from(["Array"]));
         }
     }
-    (value, builder)
+    out
 }
 
-/// Write-1 setters are verbs (`clear_x`, `set_x`, `try_clear_x_at`): the only `set_` names.
-fn write1_setter(r: &Register, name: &str) -> bool {
-    let w1: Vec<&Field> = r
-        .fields
-        .iter()
-        .filter(|f| matches!(f.access, Access::WriteOneToClear | Access::WriteOneToSet))
-        .collect();
-    !w1.is_empty()
-        && ["clear_", "set_", "try_clear_", "try_set_"]
-            .iter()
-            .any(|p| name.starts_with(p))
+/// The `pmu_regs::reg` traits each type of a register module implements (`Field` with its
+/// `INDEX` as `NAME#INDEX`), leaving out the hidden stubs (`MISSING`).
+fn implemented(items: &[syn::Item]) -> BTreeMap<String, BTreeSet<&'static str>> {
+    let mut out: BTreeMap<String, BTreeSet<&'static str>> = BTreeMap::new();
+    let mut index: BTreeMap<String, String> = BTreeMap::new();
+    let mut stubs = BTreeSet::new();
+    for item in items {
+        let syn::Item::Impl(i) = item else { continue };
+        let (Some((tr, _)), syn::Type::Path(p)) = (&i.trait_, &*i.self_ty) else {
+            continue;
+        };
+        let Some(ty) = p.path.get_ident().map(ident_text) else {
+            continue;
+        };
+        let Some(last) = tr.segments.last() else {
+            continue;
+        };
+        let name = match last.ident.to_string().as_str() {
+            "Field" => "Field",
+            "Settable" => "Settable",
+            "Named" => "Named",
+            "Array" => "Array",
+            _ => continue,
+        };
+        if name == "Field" {
+            for it in &i.items {
+                let syn::ImplItem::Const(c) = it else {
+                    continue;
+                };
+                let value = match &c.expr {
+                    syn::Expr::Lit(syn::ExprLit {
+                        lit: syn::Lit::Int(n),
+                        ..
+                    }) => n.base10_digits().to_owned(),
+                    _ => String::new(),
+                };
+                match c.ident.to_string().as_str() {
+                    "INDEX" => {
+                        index.insert(ty.clone(), value);
+                    }
+                    "MISSING" => {
+                        stubs.insert(ty.clone());
+                    }
+                    _ => {}
+                }
+            }
+        }
+        out.entry(ty).or_default().insert(name);
+    }
+    out.into_iter()
+        .filter(|(ty, _)| !stubs.contains(ty))
+        .map(|(ty, traits)| match index.get(&ty) {
+            Some(i) => (format!("{ty}#{i}"), traits),
+            None => (ty, traits),
+        })
+        .collect()
 }
 
 fn ident_text(i: &proc_macro2::Ident) -> String {
@@ -104,33 +106,28 @@ fn ident_text(i: &proc_macro2::Ident) -> String {
     s.strip_prefix("r#").map(str::to_owned).unwrap_or(s)
 }
 
-/// The public, documented (not `#[doc(hidden)]`) inherent items of `ty` in `items`.
-fn public(items: &[syn::Item], ty: &str) -> BTreeSet<String> {
-    let mut out = BTreeSet::new();
-    for item in items {
-        let syn::Item::Impl(i) = item else { continue };
-        let syn::Type::Path(p) = &*i.self_ty else {
-            continue;
-        };
-        if i.trait_.is_some() || p.path.segments.last().is_none_or(|s| s.ident != ty) {
-            continue;
-        }
-        for it in &i.items {
-            let (name, attrs, vis) = match it {
-                syn::ImplItem::Fn(f) => (&f.sig.ident, &f.attrs, &f.vis),
-                syn::ImplItem::Const(c) => (&c.ident, &c.attrs, &c.vis),
-                _ => continue,
-            };
-            let hidden = attrs.iter().any(|a| {
-                a.path().is_ident("doc")
-                    && matches!(&a.meta, syn::Meta::List(l) if l.tokens.to_string() == "hidden")
-            });
-            if matches!(vis, syn::Visibility::Public(_)) && !hidden {
-                out.insert(ident_text(name));
-            }
-        }
-    }
-    out
+/// Whether `items` has an inherent `impl` of a type other than a named-value enum (whose
+/// `value()` / `from_value()` are the enum's own) or the alias-address MSR type
+/// (`AliasIndexed`, addressing, not a field).
+fn has_inherent_impl(items: &[syn::Item]) -> bool {
+    let mut own: BTreeSet<String> = (items.iter())
+        .filter_map(|i| match i {
+            syn::Item::Enum(e) if !e.variants.is_empty() => Some(ident_text(&e.ident)),
+            _ => None,
+        })
+        .collect();
+    own.insert("AliasIndexed".to_owned());
+    items.iter().any(|i| match i {
+        syn::Item::Impl(i) if i.trait_.is_none() => match &*i.self_ty {
+            syn::Type::Path(p) => p
+                .path
+                .segments
+                .last()
+                .is_none_or(|t| !own.contains(&ident_text(&t.ident))),
+            _ => true,
+        },
+        _ => false,
+    })
 }
 
 /// Every register module of the generated code: (module path, its items).
@@ -147,7 +144,7 @@ fn register_modules<'a>(
         path.push(ident_text(&m.ident));
         let has_value = inner
             .iter()
-            .any(|i| matches!(i, syn::Item::Struct(s) if s.ident == "Value"));
+            .any(|i| matches!(i, syn::Item::Type(t) if t.ident == "Value"));
         if has_value {
             out.push((path.clone(), inner));
         } else {
@@ -177,7 +174,7 @@ fn register_of<'a>(gens: &'a [Generation], path: &[String]) -> Option<&'a Regist
 }
 
 #[test]
-fn every_register_follows_the_naming_scheme() {
+fn every_register_is_data_over_the_one_api() {
     let loaded = Loader::new().with_defaults().finish();
     let code = generate(&loaded.model, &Options::internal());
     let file: syn::File = syn::parse2(code).expect("the generated code parses");
@@ -189,44 +186,29 @@ fn every_register_follows_the_naming_scheme() {
         let r = register_of(&loaded.model.generations, path)
             .unwrap_or_else(|| panic!("no register in the model for module {path:?}"));
         checked += 1;
-        let (value, builder) = expected(r);
         let where_ = path.join("::");
-        for name in public(items, "Value") {
-            let ok = value.contains(&name)
-                || VALUE_BASICS.contains(&name.as_str())
-                || write1_setter(r, &name);
-            if !ok {
-                deviations.push(format!("{where_}::Value::{name}"));
+        let (want, have) = (expected(r), implemented(items));
+        for (marker, traits) in &want {
+            match have.get(marker) {
+                Some(t) if t == traits => {}
+                Some(t) => {
+                    deviations.push(format!("{where_}::{marker}: {t:?}, expected {traits:?}"))
+                }
+                None => deviations.push(format!("{where_}: no marker {marker} ({traits:?})")),
             }
         }
-        for name in &value {
-            if !public(items, "Value").contains(name) {
-                deviations.push(format!("{where_}::Value: missing `{name}`"));
-            }
+        for marker in have.keys().filter(|m| !want.contains_key(*m)) {
+            deviations.push(format!("{where_}: marker {marker} not in the model"));
         }
-        for name in public(items, "Builder") {
-            let ok = builder.contains(&name)
-                || BUILDER_BASICS.contains(&name.as_str())
-                || write1_setter(r, &name);
-            if !ok {
-                deviations.push(format!("{where_}::Builder::{name}"));
-            }
-        }
-        // No second spelling of a setter survives anywhere.
-        for name in public(items, "Value")
-            .iter()
-            .chain(&public(items, "Builder"))
-        {
-            if name.starts_with("try_set_") && !write1_setter(r, name) {
-                deviations.push(format!("{where_}: second spelling `{name}`"));
-            }
+        if has_inherent_impl(items) {
+            deviations.push(format!("{where_}: an inherent impl (a method of its own)"));
         }
     }
     // Every distinct layout of the shipped definitions (55 when this was written).
     assert!(checked >= 50, "only {checked} register modules found");
     assert!(
         deviations.is_empty(),
-        "generated methods that deviate from the naming scheme:\n{}",
+        "register modules that deviate from the one register API:\n{}",
         deviations.join("\n")
     );
 }

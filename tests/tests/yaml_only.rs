@@ -295,14 +295,15 @@ fn main() {
     assert_eq!(v7::IA32_PERF_FOO::ADDRESS, 0x39F);
     cpu.write(
         v7::IA32_PERF_FOO::MSR,
-        v7::IA32_PERF_FOO::Value::new().with_foo_level::<9>().build(),
+        v7::IA32_PERF_FOO::Value::new().with::<v7::IA32_PERF_FOO::FOO_LEVEL, 9>().build(),
     )
     .expect("write IA32_PERF_FOO");
-    assert_eq!(cpu.read(v7::IA32_PERF_FOO::MSR).unwrap().foo_level(), 9);
+    assert_eq!(cpu.read(v7::IA32_PERF_FOO::MSR).unwrap().get::<v7::IA32_PERF_FOO::FOO_LEVEL>(), 9);
     let sel2 = v7::IA32_PERFEVTSEL::msr::<2>();
-    cpu.modify(sel2, |v| v.with_scope::<1>()).expect("set SCOPE");
+    cpu.modify(sel2, |v| v.with::<v7::IA32_PERFEVTSEL::SCOPE, 1>())
+        .expect("set SCOPE");
     assert_eq!(
-        cpu.read(sel2).unwrap().scope_value(),
+        cpu.read(sel2).unwrap().named::<v7::IA32_PERFEVTSEL::SCOPE>(),
         Some(v7::IA32_PERFEVTSEL::Scope::Core)
     );
     assert!(mock.faults().is_empty(), "{:?}", mock.faults());

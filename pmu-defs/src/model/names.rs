@@ -210,37 +210,15 @@ pub fn w1_verb(f: &Field) -> Option<(&'static str, &'static [&'static str])> {
     }
 }
 
-/// `clear_ovf_pmc0` for `CLR_OVF_PMC0` (verb `clear`, prefixes `CLR_`, `CLEAR_`).
-fn w1_name(verb: &str, prefixes: &[&str], name: &str) -> String {
-    let short = prefixes
-        .iter()
-        .find_map(|p| name.strip_prefix(p))
-        .unwrap_or(name)
-        .to_ascii_lowercase();
-    format!("{verb}_{short}")
-}
-
-/// What one method of `Value` (and, for setters, of `Builder`) generated for a field element
-/// does; the value pass emits a body per kind.
+/// What one generated getter of a CPUID output register does (a register's fields are read
+/// and written through their marker types and the generic `pmu_regs::reg::Value`, no method
+/// per field).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Method {
-    /// `umask()` (`get_ovf_pmc0()` for a write-1 field, whose plain name the setter has).
+    /// `version()`: the field's value.
     Getter,
-    /// `umask_value()`: the named value, for a field with values.
+    /// `version_value()`: the named value, for a field with values.
     EnumGetter,
-    /// `clear_ovf_pmc0()` / `set_ovf_pmc0()`: writes 1 to a one-bit write-1 field.
-    Write1,
-    /// `with_en(bool)`: a one-bit field.
-    WithBool,
-    /// `with_umask::<V>()`: a wider field, checked at compile time.
-    WithConst,
-    /// `try_with_umask(v)`: a wider field, a run-time value checked (`Result`).
-    TrySet,
-    /// `with_enable0_value(Enable::Os)`: a field with named values, typed.
-    SetEnum,
-    /// `with_x`, hidden, on a read-only field: a call fails to compile with a message that
-    /// the field is read-only (`__ReadOnly_X`), rather than "no method named `with_x`".
-    ReadOnly,
 }
 
 impl Method {
@@ -249,92 +227,19 @@ impl Method {
         match self {
             Method::Getter => "getter",
             Method::EnumGetter => "named-value getter",
-            Method::Write1 | Method::WithBool | Method::WithConst | Method::SetEnum => "setter",
-            Method::TrySet => "fallible setter",
-            Method::ReadOnly => "read-only field's setter stub",
         }
     }
 }
 
-/// The methods of `Value` generated for element `element` of field `f` of register `r`, in
-/// output order: the getters, then (when writable) the setters. This is the one naming
-/// scheme (the table in ARCHITECTURE.md, "Invariants"; `tests/tests/names.rs` checks every register against it):
-///
-/// | what | method |
-/// | --- | --- |
-/// | read a field | `x()`: `bool` for one bit, else the narrowest unsigned type |
-/// | read its named value | `x_value()`: `Option<X>` (fields with `values:`) |
-/// | set a compile-time constant | `with_x::<V>()` (wider than one bit; too wide: compile error) |
-/// | set a run-time value, typed | `with_x(bool)` (one bit), `with_x_value(X::Y)` (named values) |
-/// | set a run-time value, checked | `try_with_x(v: u64) -> Result<_, FieldError>` |
-/// | write 1 to a write-1 bit | `clear_x()` / `set_x()` (the getter is then `get_x()`) |
-/// | element `i` of an array | `x_at(i)`, `try_with_x_at(i, v)` (`try_clear_x_at(i)`) |
-pub fn element_methods(r: &Register, f: &Field, element: &str) -> Vec<(Method, String)> {
-    let stem = stem(element);
-    let w1 = w1_verb(f);
-    let mut out = vec![(
-        Method::Getter,
-        if w1.is_some() {
-            format!("get_{stem}")
-        } else {
-            escape(&stem)
-        },
-    )];
-    if !f.values.is_empty() {
-        out.push((Method::EnumGetter, format!("{stem}_value")));
-    }
-    if !writable(r, f) {
-        if f.access == Access::ReadOnly || r.access == Access::ReadOnly {
-            out.push((Method::ReadOnly, format!("with_{stem}")));
-        }
-        return out;
-    }
-    match w1 {
-        Some((verb, prefixes)) if f.width == 1 => {
-            out.push((Method::Write1, w1_name(verb, prefixes, element)));
-        }
-        _ if f.width == 1 => out.push((Method::WithBool, format!("with_{stem}"))),
-        _ => {
-            out.push((Method::WithConst, format!("with_{stem}")));
-            out.push((Method::TrySet, format!("try_with_{stem}")));
-            if !f.values.is_empty() {
-                out.push((Method::SetEnum, format!("with_{stem}_value")));
-            }
-        }
+/// The marker types a field gives its register's module: one per element (`EN_PMC0`,
+/// `EN_PMC1`, ... for an array, the name for a plain field), and the array's own (`EN_PMC`),
+/// for `get_at` / `try_with_at`. Not escaped.
+pub fn field_markers(f: &Field) -> Vec<String> {
+    let mut out = element_names(f);
+    if f.array.is_some() {
+        out.push(f.name.clone());
     }
     out
-}
-
-/// The hidden items of setter `setter` of element `element` of a field valid only on some
-/// instances (`instances:`): the never-implemented trait of its stubs (`__OnlyOn_IN_TXCP`),
-/// the private compile-time check of the register's module (`__check_instance_with_in_txcp`)
-/// and the private unchecked setter of `Value` (`__with_in_txcp_unchecked`).
-pub fn instance_items(element: &str, setter: &str) -> [String; 3] {
-    [
-        format!("__OnlyOn_{element}"),
-        format!("__check_instance_{setter}"),
-        format!("__{setter}_unchecked"),
-    ]
-}
-
-/// The runtime-indexed accessors of a field array on `Value`: the getter (`en_pmc_at`, or
-/// `get_ovf_pmc_at` for a write-1 field) and, when writable, the setter (`try_with_en_pmc_at`,
-/// or `try_clear_ovf_pmc_at` for a one-bit write-1 field).
-pub fn array_methods(r: &Register, f: &Field) -> (String, Option<String>) {
-    let lower = f.name.to_ascii_lowercase();
-    let w1 = w1_verb(f);
-    let get = if w1.is_some() {
-        format!("get_{lower}_at")
-    } else {
-        format!("{lower}_at")
-    };
-    let set = writable(r, f).then(|| match w1 {
-        Some((verb, prefixes)) if f.width == 1 => {
-            format!("try_{}_at", w1_name(verb, prefixes, &f.name))
-        }
-        _ => format!("try_with_{lower}_at"),
-    });
-    (get, set)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -518,7 +423,7 @@ pub const RESERVED_GENERATION: &[Reserved] = &[
 
 /// A register's module: its items, and the local variables and parameters of its code.
 pub const RESERVED_REGISTER: &[Reserved] = &[
-    ("Register", TYPE, "the tock-registers marker type alias"),
+    ("Register", TYPE, "the register's marker type alias"),
     ("Value", BOTH, "the value type"),
     ("Builder", TYPE, "the builder type"),
     ("Instance", BOTH, "the typed MSR type"),
@@ -580,7 +485,6 @@ pub const RESERVED_REGISTER: &[Reserved] = &[
         VALUE,
         "`try_event_on_raw(counter, &desc)`",
     ),
-    ("try_event_on_impl", VALUE, "the placement checks"),
     ("Countable", TYPE, "the events types `event_on` takes"),
     ("Indexed", TYPE, "the typed MSR of instance `N`"),
     ("Placed", TYPE, "a value placed on instance `N`"),
@@ -590,64 +494,19 @@ pub const RESERVED_REGISTER: &[Reserved] = &[
         "a value placed on an instance at run time",
     ),
     ("P", TYPE, "the placement parameter of `Builder`"),
-    ("m", VALUE, "a parameter"),
-    ("placed", VALUE, "a local variable"),
-    // A generic argument names the type namespace first: a field module `V` would shadow the
-    // const parameter in `__check_field_x::<V>()`.
-    ("V", TYPE, "the const parameter of `with_x::<V>()`"),
-    ("B", TYPE, "the const parameter of `from_bits::<B>()`"),
     (
         "N",
         TYPE,
         "the const parameter of `address::<N>()`, `msr::<N>()`, `event_on::<N>()`",
     ),
-    (
-        "__SELECT",
-        VALUE,
-        "which field holds each event attribute (`event_on`)",
-    ),
     ("FIELDS", VALUE, "the table of the register's fields"),
-    ("__check_counter", VALUE, "a compile-time check"),
-    (
-        "__check_field",
-        VALUE,
-        "the compile-time check of `with_x::<V>()`",
-    ),
     ("a", VALUE, "a local variable"),
-    ("b", VALUE, "a local variable"),
     ("bits", VALUE, "a parameter"),
-    ("clash", VALUE, "a local variable"),
     ("counter", VALUE, "a parameter"),
-    ("d", VALUE, "a local variable"),
-    ("e", VALUE, "a local variable"),
     ("event", VALUE, "a parameter"),
-    ("f", VALUE, "a parameter"),
-    ("fixed", VALUE, "a local variable"),
     ("index", VALUE, "a parameter"),
-    ("mask", VALUE, "a parameter"),
-    ("next", VALUE, "a local variable"),
-    ("on", VALUE, "a parameter"),
-    ("reserved", VALUE, "a local variable"),
-    ("v", VALUE, "a local variable"),
-    ("value", VALUE, "a parameter"),
-];
-
-/// The inherent methods and constants of a register's `Value` besides the fields' (its
-/// `Builder` adds only setters, whose names start with `with_`, `set_`, `try_` or `clear_`,
-/// and the placement methods `at` and `try_at`).
-pub const RESERVED_VALUE_METHODS: &[Reserved] = &[
-    ("new", VALUE, "`Value::new()`"),
-    ("from_bits", VALUE, "`Value::from_bits::<B>()`"),
-    ("try_from_bits", VALUE, "`Value::try_from_bits(bits)`"),
-    ("from_raw_read", VALUE, "`Value::from_raw_read(bits)`"),
-    ("bits", VALUE, "`Value::bits()`"),
-    ("to_local", VALUE, "`Value::to_local()`"),
-    ("build", VALUE, "`Value::build()`"),
-    ("try_build", VALUE, "`Value::try_build()`"),
-    ("RESET", VALUE, "`Value::RESET`"),
-    ("RESERVED_MASK", VALUE, "`Value::RESERVED_MASK`"),
-    ("__ok", VALUE, "`Value` of a field write's result"),
-    ("__CONSTRAINTS", VALUE, "the constraints `try_build` checks"),
+    ("m", VALUE, "a parameter"),
+    ("placed", VALUE, "a local variable"),
 ];
 
 /// The variants of `ArchEvent` and of a model's `Event`: their `FromStr` impl names

@@ -384,10 +384,6 @@ fn register(r: &Register, pass: &mut Pass<'_>) {
     )
     .with_primitives();
     module.add(ro, "marker type", names::register_module(&r.name), BOTH);
-    let mut methods = Scope::new(
-        format!("among the methods of `{}::Value`", r.name),
-        &[names::RESERVED_VALUE_METHODS],
-    );
     for f in &r.fields {
         let o = Origin::new(Kind::Field, &f.name, f.span);
         if !f.values.is_empty() {
@@ -400,20 +396,12 @@ fn register(r: &Register, pass: &mut Pass<'_>) {
             for t in names::tock_names(&e, f.bits.len()) {
                 module.add(o, "tock-registers field", t, VALUE);
             }
-            for (m, name) in names::element_methods(r, f, &e) {
-                methods.add(o, m.role(), name, VALUE);
-            }
         }
-        if f.array.is_some() {
-            let (get, set) = names::array_methods(r, f);
-            methods.add(o, "indexed getter", get, VALUE);
-            if let Some(set) = set {
-                methods.add(o, "indexed setter", set, VALUE);
-            }
+        for m in names::field_markers(f) {
+            module.add(o, "field marker type", names::escape(&m), TYPE);
         }
     }
     module.check(pass);
-    methods.check(pass);
 }
 
 /// The variants of the enum `enum_name` of field `f`'s named values.

@@ -29,7 +29,7 @@ fn leaf(l: pmu_regs::amd::perfmon_v2::cpuid::EXT_PERFMON_DEBUG::Leaf) -> u8 {
 // The widened registers are the fixture's own.
 const ALL_ON: PERF_CNTR_GLOBAL_CTL::Value = PERF_CNTR_GLOBAL_CTL::Value::new()
     .with_bit::<PERF_CNTR_GLOBAL_CTL::EN0>(true)
-    .with_en7(true)
+    .with_bit::<PERF_CNTR_GLOBAL_CTL::EN7>(true)
     .build();
 
 fn main() {

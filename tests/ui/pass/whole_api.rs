@@ -29,7 +29,9 @@ const RAW: IA32_PERFEVTSEL::Value = IA32_PERFEVTSEL::Value::from_bits::<0x0043_4
 const PMC7: u32 = IA32_PERFEVTSEL::address::<7>();
 const FIXED: IA32_FIXED_CTR_CTRL::Value = IA32_FIXED_CTR_CTRL::Value::new()
     .with::<IA32_FIXED_CTR_CTRL::ENABLE0, 3>()
-    .with_value::<IA32_FIXED_CTR_CTRL::ENABLE1>(IA32_FIXED_CTR_CTRL::Enable::Os)
+    // A named value in a `const`: its number, width-checked like any constant (run-time code
+    // has the typed `with_value::<F>(Enable::Os)`).
+    .with::<IA32_FIXED_CTR_CTRL::ENABLE1, { IA32_FIXED_CTR_CTRL::Enable::Os as u64 }>()
     .with_bit::<IA32_FIXED_CTR_CTRL::PMI2>(true)
     .with_bit::<IA32_FIXED_CTR_CTRL::ANY0>(true)
     .build();
@@ -61,7 +63,7 @@ const V6_UMASK2: v6::IA32_PERFEVTSEL::Value = v6::IA32_PERFEVTSEL::Value::new()
     .with::<v6::IA32_PERFEVTSEL::EVENT_SELECT, 0xD0>()
     .with::<v6::IA32_PERFEVTSEL::UMASK, 0x21>()
     .with::<v6::IA32_PERFEVTSEL::UMASK2, 0x02>()
-    .with_eq_field(true)
+    .with_bit::<v6::IA32_PERFEVTSEL::EQ>(true)
     .build();
 
 #[derive(Default)]
@@ -89,8 +91,12 @@ fn runtime(umask: u8, user: bool, cmask: u64, counter: u32) {
         .unwrap()
         .build();
     assert_eq!(
-        (v.umask(), v.usr(), u64::from(v.cmask())),
-        (umask, user, cmask)
+        (
+            v.get::<IA32_PERFEVTSEL::UMASK>(),
+            v.is_set::<IA32_PERFEVTSEL::USR>(),
+            v.get::<IA32_PERFEVTSEL::CMASK>()
+        ),
+        (u64::from(umask), user, cmask)
     );
     assert_eq!(
         IA32_PERFEVTSEL::Value::new().try_with::<IA32_PERFEVTSEL::CMASK>(cmask + 0x100),
@@ -138,7 +144,7 @@ fn runtime(umask: u8, user: bool, cmask: u64, counter: u32) {
     // Raw values: refused when they set a reserved bit, kept as read for read-modify-write.
     assert!(IA32_PERFEVTSEL::Value::try_from_bits(1 << 40).is_err());
     let read = IA32_PERFEVTSEL::Value::from_raw_read((1 << 40) | 0x2E);
-    assert_eq!(read.with_en(true).bits(), (1 << 40) | 0x40_002E);
+    assert_eq!(read.with_bit::<IA32_PERFEVTSEL::EN>(true).bits(), (1 << 40) | 0x40_002E);
 }
 
 fn main() {
@@ -147,13 +153,29 @@ fn main() {
     assert_eq!(THRESHOLD.bits(), 0xFF80_FFC2);
     assert_eq!(PMC7, 0x18D);
     assert_eq!(FIXED.bits(), 0b1000_0001_0111);
-    assert_eq!(FIXED.enable1_value(), Some(IA32_FIXED_CTR_CTRL::Enable::Os));
+    assert_eq!(
+        FIXED.named::<IA32_FIXED_CTR_CTRL::ENABLE1>(),
+        Some(IA32_FIXED_CTR_CTRL::Enable::Os)
+    );
+    let typed = IA32_FIXED_CTR_CTRL::Value::new()
+        .with_value::<IA32_FIXED_CTR_CTRL::ENABLE1>(IA32_FIXED_CTR_CTRL::Enable::Os)
+        .build();
+    assert_eq!(
+        typed.get::<IA32_FIXED_CTR_CTRL::ENABLE1>(),
+        IA32_FIXED_CTR_CTRL::Enable::Os.value()
+    );
     assert_eq!(GLOBAL.bits(), (1 << 34) | (1 << 7) | 1);
     assert_eq!(LLC_ON_7.bits(), 0x0042_412E);
     assert_eq!(INST_ON_0.bits(), 0xC0);
     assert_eq!(LOW_ON_3.bits(), 0x148);
-    assert!(V3_ANY.any());
-    assert_eq!((V6_UMASK2.umask2(), V6_UMASK2.eq_field()), (2, true));
+    assert!(V3_ANY.is_set::<v3::IA32_PERFEVTSEL::ANY>());
+    assert_eq!(
+        (
+            V6_UMASK2.get::<v6::IA32_PERFEVTSEL::UMASK2>(),
+            V6_UMASK2.is_set::<v6::IA32_PERFEVTSEL::EQ>()
+        ),
+        (2, true)
+    );
 
     // tock-registers fields, typed by their register.
     let mut local = LLC_MISSES.to_local();
@@ -170,9 +192,9 @@ fn main() {
     assert_eq!(m.0[&0x189], 0x0043_412E);
     m.0.insert(v4::IA32_PERF_GLOBAL_STATUS::ADDRESS, 1 << 7);
     let status = m.read(v4::IA32_PERF_GLOBAL_STATUS::MSR).unwrap();
-    assert!(status.ovf_pmc7());
+    assert!(status.is_set::<v4::IA32_PERF_GLOBAL_STATUS::OVF_PMC7>());
     let inuse = m.read(v4::IA32_PERF_GLOBAL_INUSE::MSR).unwrap();
-    assert!(!inuse.perfevtsel_inuse0());
+    assert!(!inuse.is_set::<v4::IA32_PERF_GLOBAL_INUSE::PERFEVTSEL_INUSE0>());
     let reset = v4::IA32_PERF_GLOBAL_STATUS_RESET::Value::new()
         .with_bit::<v4::IA32_PERF_GLOBAL_STATUS_RESET::CLR_OVF_PMC7>(true)
         .build();
@@ -182,7 +204,7 @@ fn main() {
     let written = m
         .modify(IA32_PERFEVTSEL::msr::<3>(), |v| v.with_bit::<IA32_PERFEVTSEL::INT>(true))
         .unwrap();
-    assert!(written.int());
+    assert!(written.is_set::<IA32_PERFEVTSEL::INT>());
     assert_eq!(
         <IA32_PERFEVTSEL::Value as RegisterValue>::RESERVED_MASK,
         IA32_PERFEVTSEL::Value::RESERVED_MASK

@@ -22,6 +22,6 @@ fn main() {
     // The model's ArchEvent is version 4's, so it fits the model's register too.
     let on_model = skylake::IA32_PERFEVTSEL::try_event_on(3, skylake::ArchEvent::LlcMisses.desc());
     assert_eq!(on_model.unwrap().build().bits(), 0x412E);
-    assert_eq!(BRANCHES.unplaced().event_select(), 0xC4);
+    assert_eq!(BRANCHES.unplaced().get::<skylake::IA32_PERFEVTSEL::EVENT_SELECT>(), 0xC4);
     assert_eq!(AMD_RAW.bits(), 0xC1);
 }

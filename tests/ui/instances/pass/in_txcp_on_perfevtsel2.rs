@@ -1,7 +1,7 @@
 // IN_TXCP on a value placed on IA32_PERFEVTSEL2; with the counter chosen at run time the
-// setter checks it.
+// fallible setter checks it.
 use pmu_regs::intel::v4::{ArchEvent, IA32_PERFEVTSEL};
-use pmu_regs::PlacementError;
+use pmu_regs::FieldError;
 
 const SEL: IA32_PERFEVTSEL::Placed<2> = IA32_PERFEVTSEL::event_on::<2>(ArchEvent::LlcMisses.desc())
     .with_bit::<IA32_PERFEVTSEL::IN_TXCP>(true)
@@ -14,12 +14,12 @@ const BY_FIELDS: IA32_PERFEVTSEL::Placed<2> = IA32_PERFEVTSEL::Value::new()
     .build();
 
 fn main() {
-    assert!(SEL.unplaced().in_txcp());
+    assert!(SEL.unplaced().is_set::<IA32_PERFEVTSEL::IN_TXCP>());
     assert_eq!(BY_FIELDS.bits(), 0x2_0000_003C);
     let on = |n| IA32_PERFEVTSEL::try_event_on(n, ArchEvent::LlcMisses.desc()).unwrap();
-    assert!(on(2).with_in_txcp(true).is_ok());
+    assert!(on(2).try_with::<IA32_PERFEVTSEL::IN_TXCP>(1).is_ok());
     assert_eq!(
-        on(1).with_in_txcp(true).unwrap_err(),
-        PlacementError::FieldNotOnCounter { register: "IA32_PERFEVTSEL", field: "IN_TXCP", counter: 1 }
+        on(1).try_with::<IA32_PERFEVTSEL::IN_TXCP>(1).unwrap_err(),
+        FieldError::NotOnInstance { field: "IN_TXCP", instance: 1 }
     );
 }
