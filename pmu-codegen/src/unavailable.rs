@@ -52,7 +52,6 @@ impl Cx<'_> {
                     const INDEX: usize = 0;
                     const MISSING: &'static str = #message;
                 }
-                impl #krate::reg::Settable<Register> for #m {}
             });
         }
         out

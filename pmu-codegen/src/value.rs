@@ -1,13 +1,13 @@
 //! The value pass: what a register's fields are, as data. Per field element a marker type
-//! (`UMASK`) implementing `pmu_regs::reg::Field` (its row of `FIELDS`), `Settable` when it may
-//! be written and `Named` when it has named values; per field array a marker implementing
+//! (`UMASK`) implementing `pmu_regs::reg::Field` (its row of `FIELDS`) and `Named` when it
+//! has named values; per field array a marker implementing
 //! `Array`; the named-value enums; the `FIELDS` table; and the register's `Layout` (name,
 //! access, reserved bits, reset value, constraints). Reading and writing a field is the
 //! generic `pmu_regs::reg::Value` and `Builder`, written once.
 
 use super::Cx;
 use super::doc::escape_doc;
-use super::fields::{Elem, elems, writable};
+use super::fields::{Elem, elems};
 use super::util::{bits_text, ident, lit_u64};
 use pmu_defs::model::names;
 use pmu_defs::model::{Access, CounterKind, Field, Generation, Register, Severity};
@@ -61,15 +61,7 @@ impl Cx<'_> {
                     None => base_doc.clone(),
                 };
                 rows.push(infos.len());
-                items.extend(self.marker(
-                    r,
-                    f,
-                    e,
-                    infos.len(),
-                    &edoc,
-                    en.as_ref(),
-                    deprecated.as_ref(),
-                ));
+                items.extend(self.marker(e, infos.len(), &edoc, en.as_ref(), deprecated.as_ref()));
                 infos.push(field_info(&quote!(field), f, e));
             }
             if f.array.is_some() {
@@ -102,11 +94,8 @@ impl Cx<'_> {
     }
 
     /// The marker of element `e` of `f` (row `index` of `FIELDS`) and its impls.
-    #[allow(clippy::too_many_arguments)]
     fn marker(
         &self,
-        r: &Register,
-        f: &Field,
         e: &Elem,
         index: usize,
         doc: &str,
@@ -115,8 +104,6 @@ impl Cx<'_> {
     ) -> TokenStream {
         let krate = &self.krate;
         let m = ident(&e.name);
-        let settable =
-            writable(r, f).then(|| quote! { impl #krate::reg::Settable<Register> for #m {} });
         let named =
             en.map(|en| quote! { impl #krate::reg::Named<Register> for #m { type Value = #en; } });
         quote! {
@@ -124,7 +111,6 @@ impl Cx<'_> {
             #deprecated
             pub enum #m {}
             impl #krate::reg::Field<Register> for #m { const INDEX: usize = #index; }
-            #settable
             #named
         }
     }

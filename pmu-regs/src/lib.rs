@@ -410,6 +410,17 @@ pub mod __private {
         .fail()
     }
 
+    /// Const-eval failure: a read-only field (or a field of a read-only register) set.
+    #[track_caller]
+    pub const fn read_only(register: &str, field: &str) -> ! {
+        Buf::new()
+            .push_str(field)
+            .push_str(" of ")
+            .push_str(register)
+            .push_str(" is read-only: it cannot be set (the processor reports it; read it with `MsrExt::read`, writing it faults: #GP)")
+            .fail()
+    }
+
     /// Const-eval failure: `"{field} of {register} is {width} bits wide: set it with `with::<F, V>()` or `try_with`"`.
     #[track_caller]
     pub const fn not_one_bit(register: &str, field: &str, width: u32) -> ! {

@@ -1,8 +1,7 @@
 //! The one register API (ARCHITECTURE.md "One register API"), checked on every register
 //! of every shipped generation: a register module holds data, not methods. Each field element
 //! is a marker type of the element's name (`UMASK`, `EN_PMC0`) implementing
-//! `pmu_regs::reg::Field` with its row of `FIELDS` as `INDEX`, `Settable` exactly when it may be
-//! written, and `Named` exactly when it has named values; each field array a marker of the
+//! `pmu_regs::reg::Field` with its row of `FIELDS` as `INDEX`, and `Named` exactly when it has named values; each field array a marker of the
 //! array's name implementing `Array`; `Value` and `Builder` are aliases of the generic
 //! `pmu_regs::reg` types, and no register module has an inherent `impl`, so no field has a
 //! method of its own and nothing has two spellings.
@@ -27,9 +26,6 @@ fn expected(r: &Register) -> BTreeMap<String, BTreeSet<&'static str>> {
     for f in &r.fields {
         for e in names::element_names(f) {
             let mut traits = BTreeSet::from(["Field"]);
-            if names::writable(r, f) {
-                traits.insert("Settable");
-            }
             if !f.values.is_empty() {
                 traits.insert("Named");
             }
@@ -62,7 +58,6 @@ fn implemented(items: &[syn::Item]) -> BTreeMap<String, BTreeSet<&'static str>> 
         };
         let name = match last.ident.to_string().as_str() {
             "Field" => "Field",
-            "Settable" => "Settable",
             "Named" => "Named",
             "Array" => "Array",
             _ => continue,

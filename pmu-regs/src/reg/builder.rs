@@ -2,7 +2,7 @@
 //! placed on an instance of a family where the value is valid on one only.
 
 use super::{
-    AnyCounter, Array, Counter, Layout, Named, NamedValue, Placement, Select, Settable, Unplaced,
+    AnyCounter, Array, Counter, Field, Layout, Named, NamedValue, Placement, Select, Unplaced,
     Value, check,
 };
 use crate::access::{MsrDef, Placed, PlacedAt};
@@ -88,40 +88,44 @@ impl<R: Layout, P: Placement> Builder<R, P> {
     /// Sets field `F` to the constant `V`: see [`Value::with`].
     #[inline(always)]
     #[track_caller]
-    pub const fn with<F: Settable<R>, const V: u64>(self) -> Self {
-        const {
-            check::settable::<R, F, P>();
-            check::fits::<R, F>(V);
-        };
+    pub const fn with<F: Field<R>, const V: u64>(self) -> Self {
+        check::settable::<R, F, P>();
+        check::fits::<R, F>(V);
+        check::settable_ct::<R, F, P>();
+        check::fits_ct::<R, F, V>();
         let f = check::info::<R, F>();
         self.track(f.mask(), f.put(self.bits, V))
     }
 
     /// Sets the one-bit field `F` to `on`.
     #[inline(always)]
-    pub const fn with_bit<F: Settable<R>>(self, on: bool) -> Self {
-        const {
-            check::settable::<R, F, P>();
-            check::one_bit::<R, F>();
-        };
+    #[track_caller]
+    pub const fn with_bit<F: Field<R>>(self, on: bool) -> Self {
+        check::settable::<R, F, P>();
+        check::one_bit::<R, F>();
+        check::settable_ct::<R, F, P>();
+        check::one_bit_ct::<R, F>();
         let f = check::info::<R, F>();
         self.track(f.mask(), f.put(self.bits, on as u64))
     }
 
     /// Sets field `F` to the named value `v`.
     #[inline]
-    pub fn with_value<F: Named<R> + Settable<R>>(self, v: F::Value) -> Self {
-        const { check::settable::<R, F, P>() };
+    #[track_caller]
+    pub fn with_value<F: Named<R>>(self, v: F::Value) -> Self {
+        check::settable::<R, F, P>();
+        check::settable_ct::<R, F, P>();
         let f = check::info::<R, F>();
         self.track(f.mask(), f.put(self.bits, v.bits()))
     }
 
     /// Sets field `F` to `v`, or [`FieldError::TooWide`].
-    #[inline]
     /// On a value whose instance is chosen at run time (`try_at`, `try_event_on`), a field
     /// valid only on some instances is checked against it: [`FieldError::NotOnInstance`].
-    pub const fn try_with<F: Settable<R>>(self, v: u64) -> Result<Self, FieldError> {
-        const { check::settable_fallible::<R, F, P>() };
+    #[track_caller]
+    pub const fn try_with<F: Field<R>>(self, v: u64) -> Result<Self, FieldError> {
+        check::settable_fallible::<R, F, P>();
+        check::settable_fallible_ct::<R, F, P>();
         let f = check::info::<R, F>();
         if P::RUNTIME && !check::on_instance(f, self.index) {
             return Err(FieldError::NotOnInstance {
@@ -202,7 +206,8 @@ impl<R: Layout + MsrDef> Builder<R, Unplaced> {
     #[inline]
     #[track_caller]
     pub const fn at<const N: u32>(self) -> Builder<R, Counter<N>> {
-        const { in_range::<R>(N, "instances") };
+        in_range::<R>(N, "instances");
+        in_range_ct::<R, N, false>();
         self.place(N)
     }
 
@@ -267,7 +272,8 @@ impl<R: Layout + Select> Builder<R, Unplaced> {
     #[inline]
     #[track_caller]
     pub const fn event_on<const N: u32>(event: &EventDesc) -> Builder<R, Counter<N>> {
-        const { in_range::<R>(N, "counters") };
+        in_range::<R>(N, "counters");
+        in_range_ct::<R, N, true>();
         match Self::placed(N, event) {
             Ok(b) => b.place(N),
             Err(e) => e.fail(),
@@ -307,6 +313,12 @@ const fn in_range<R: Layout>(n: u32, unit: &str) {
     if n >= R::INSTANCES {
         crate::__private::index_out_of_range(R::NAME, unit, R::INSTANCES, n)
     }
+}
+
+/// [`in_range`] in an inline `const` block (see `check.rs`).
+#[inline(always)]
+const fn in_range_ct<R: Layout, const N: u32, const COUNTERS: bool>() {
+    const { in_range::<R>(N, if COUNTERS { "counters" } else { "instances" }) }
 }
 
 /// `bits` with element `index` of the array `A` set to `v`, or why not.

@@ -1,6 +1,8 @@
-//! The compile-time checks of the generic accessors, each a `const fn` that the accessors call
-//! inside an inline `const { }` block: a misuse fails to compile where it is written, in a
-//! `const` item and in ordinary code alike, with a message in the user's terms.
+//! The compile-time checks of the generic accessors, with a message in the user's terms. An
+//! accessor calls each twice: in its body, under `#[track_caller]` (in a `const` item this
+//! fails first and is reported at the user's expression; at run time the calls test
+//! constants and fold away), then through its `_ct` twin, whose inline `const { }` block makes
+//! the misuse a compile error in ordinary code too.
 
 use super::{Field, Layout, Placement};
 use crate::arch::FieldInfo;
@@ -21,9 +23,8 @@ pub(super) const fn present<R: Layout, F: Field<R>>() {
     }
 }
 
-/// `F` may be written to a value placed as `P`: present, and, for a field valid only on some
+/// `F` may be written to a value placed as `P`: present, writable, and, for a field valid only on some
 /// instances (IN_TXCP on counter 2), the value placed on one of them at compile time.
-/// (Read-only fields do not implement [`Settable`](super::Settable): a trait bound.)
 #[track_caller]
 pub(super) const fn settable<R: Layout, F: Field<R>, P: Placement>() {
     settable_in::<R, F, P>(false)
@@ -56,6 +57,9 @@ pub(super) const fn on_instance(f: &FieldInfo, index: u32) -> bool {
 const fn settable_in<R: Layout, F: Field<R>, P: Placement>(run_time: bool) {
     present::<R, F>();
     let f = info::<R, F>();
+    if !R::ACCESS.writable() || !f.access.writable() {
+        crate::__private::read_only(R::NAME, f.name)
+    }
     if f.instances.is_empty() || (run_time && P::RUNTIME) {
         return;
     }
@@ -90,4 +94,38 @@ pub(super) const fn fits<R: Layout, F: Field<R>>(v: u64) {
 #[track_caller]
 pub(super) const fn no_reserved<R: Layout>(b: u64) {
     field::reserved_clear(R::NAME, R::RESERVED_MASK, b)
+}
+
+// Each check again inside an inline `const { }` block, in a function of its own: called after
+// the body's checks, so that in a `const` item the body's check fails first (at the user's
+// expression), while ordinary code still fails to compile (when the accessor is instantiated).
+
+#[inline(always)]
+pub(super) const fn present_ct<R: Layout, F: Field<R>>() {
+    const { present::<R, F>() }
+}
+
+#[inline(always)]
+pub(super) const fn settable_ct<R: Layout, F: Field<R>, P: Placement>() {
+    const { settable::<R, F, P>() }
+}
+
+#[inline(always)]
+pub(super) const fn settable_fallible_ct<R: Layout, F: Field<R>, P: Placement>() {
+    const { settable_fallible::<R, F, P>() }
+}
+
+#[inline(always)]
+pub(super) const fn one_bit_ct<R: Layout, F: Field<R>>() {
+    const { one_bit::<R, F>() }
+}
+
+#[inline(always)]
+pub(super) const fn fits_ct<R: Layout, F: Field<R>, const V: u64>() {
+    const { fits::<R, F>(V) }
+}
+
+#[inline(always)]
+pub(super) const fn no_reserved_ct<R: Layout, const B: u64>() {
+    const { no_reserved::<R>(B) }
 }

@@ -137,12 +137,3 @@ pub trait Select: crate::access::MsrDef {
     /// Which field holds each event attribute.
     const SELECT: crate::place::SelectSpec;
 }
-
-/// A field that may be set: implemented by the generator for every field whose access and
-/// whose register's access allow writes, so setting a read-only field does not compile.
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` of `{R}` is read-only: it cannot be set",
-    label = "a read-only field",
-    note = "the processor reports it; read it with `MsrExt::read` (writing a read-only register faults: #GP)"
-)]
-pub trait Settable<R: Layout>: Field<R> {}

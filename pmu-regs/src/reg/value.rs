@@ -1,6 +1,6 @@
 //! [`Value`]: a value of register `R`, its fields read and set through `R`'s field markers.
 
-use super::{Array, Builder, Field, Layout, Named, NamedValue, Settable, Unplaced, check};
+use super::{Array, Builder, Field, Layout, Named, NamedValue, Unplaced, check};
 use crate::access::{ReadAccess, WriteAccess};
 use crate::{ConstraintError, FieldError, ReservedBitsError, field};
 use core::marker::PhantomData;
@@ -28,7 +28,8 @@ impl<R: Layout + WriteAccess> Value<R> {
     #[inline]
     #[track_caller]
     pub const fn from_bits<const B: u64>() -> Self {
-        const { check::no_reserved::<R>(B) };
+        check::no_reserved::<R>(B);
+        check::no_reserved_ct::<R, B>();
         Self::raw(B)
     }
 
@@ -87,18 +88,21 @@ impl<R: Layout> Value<R> {
 
     /// Field `F`'s value (`get::<UMASK>()`).
     #[inline(always)]
+    #[track_caller]
     pub const fn get<F: Field<R>>(self) -> u64 {
-        const { check::present::<R, F>() };
+        check::present::<R, F>();
+        check::present_ct::<R, F>();
         check::info::<R, F>().get(self.0)
     }
 
     /// Whether the one-bit field `F` is set (`is_set::<EN>()`); a wider field fails to compile.
     #[inline(always)]
+    #[track_caller]
     pub const fn is_set<F: Field<R>>(self) -> bool {
-        const {
-            check::present::<R, F>();
-            check::one_bit::<R, F>();
-        };
+        check::present::<R, F>();
+        check::one_bit::<R, F>();
+        check::present_ct::<R, F>();
+        check::one_bit_ct::<R, F>();
         check::info::<R, F>().get(self.0) != 0
     }
 
@@ -123,35 +127,40 @@ impl<R: Layout> Value<R> {
     /// compile.
     #[inline(always)]
     #[track_caller]
-    pub const fn with<F: Settable<R>, const V: u64>(self) -> Self {
-        const {
-            check::settable::<R, F, Unplaced>();
-            check::fits::<R, F>(V);
-        };
+    pub const fn with<F: Field<R>, const V: u64>(self) -> Self {
+        check::settable::<R, F, Unplaced>();
+        check::fits::<R, F>(V);
+        check::settable_ct::<R, F, Unplaced>();
+        check::fits_ct::<R, F, V>();
         Self::raw(check::info::<R, F>().put(self.0, V))
     }
 
     /// The value with the one-bit field `F` set to `on`.
     #[inline(always)]
-    pub const fn with_bit<F: Settable<R>>(self, on: bool) -> Self {
-        const {
-            check::settable::<R, F, Unplaced>();
-            check::one_bit::<R, F>();
-        };
+    #[track_caller]
+    pub const fn with_bit<F: Field<R>>(self, on: bool) -> Self {
+        check::settable::<R, F, Unplaced>();
+        check::one_bit::<R, F>();
+        check::settable_ct::<R, F, Unplaced>();
+        check::one_bit_ct::<R, F>();
         Self::raw(check::info::<R, F>().put(self.0, on as u64))
     }
 
     /// The value with field `F` set to the named value `v`.
     #[inline]
-    pub fn with_value<F: Named<R> + Settable<R>>(self, v: F::Value) -> Self {
-        const { check::settable::<R, F, Unplaced>() };
+    #[track_caller]
+    pub fn with_value<F: Named<R>>(self, v: F::Value) -> Self {
+        check::settable::<R, F, Unplaced>();
+        check::settable_ct::<R, F, Unplaced>();
         Self::raw(check::info::<R, F>().put(self.0, v.bits()))
     }
 
     /// The value with field `F` set to `v`, or [`FieldError::TooWide`].
     #[inline]
-    pub const fn try_with<F: Settable<R>>(self, v: u64) -> Result<Self, FieldError> {
-        const { check::settable::<R, F, Unplaced>() };
+    #[track_caller]
+    pub const fn try_with<F: Field<R>>(self, v: u64) -> Result<Self, FieldError> {
+        check::settable::<R, F, Unplaced>();
+        check::settable_ct::<R, F, Unplaced>();
         match check::info::<R, F>().try_put(self.0, v) {
             Ok(bits) => Ok(Self::raw(bits)),
             Err(e) => Err(e),

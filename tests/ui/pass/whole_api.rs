@@ -132,7 +132,7 @@ fn runtime(umask: u8, user: bool, cmask: u64, counter: u32) {
         .try_with_at::<IA32_FIXED_CTR_CTRL::ENABLE>(2, 2)
         .unwrap()
         .build();
-    assert_eq!(f.enable_at(2), Some(2));
+    assert_eq!(f.get_at::<IA32_FIXED_CTR_CTRL::ENABLE>(2), Some(2));
     assert!(
         IA32_FIXED_CTR_CTRL::Value::new()
             .try_with_at::<IA32_FIXED_CTR_CTRL::ENABLE>(3, 1)
