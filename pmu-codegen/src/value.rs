@@ -64,7 +64,7 @@ impl Cx<'_> {
                 items.extend(self.marker(e, infos.len(), &edoc, en.as_ref(), deprecated.as_ref()));
                 infos.push(field_info(&quote!(field), f, e));
             }
-            if f.array.is_some() {
+            if let Some(a) = f.array {
                 let (m, name) = (ident(&f.name), &f.name);
                 let doc = format!(
                     "The field array `{name}` of `{}` ({} elements), for access by an index \
@@ -73,12 +73,15 @@ impl Cx<'_> {
                     es.len(),
                     escape_doc(f.doc.trim_end())
                 );
+                let (first, stride, count) = (rows[0], a.stride, a.count);
                 items.extend(quote! {
                     #[doc = #doc]
                     pub enum #m {}
                     impl #krate::reg::Array<Register> for #m {
                         const NAME: &'static str = #name;
-                        const ELEMENTS: &'static [usize] = &[#(#rows),*];
+                        const FIRST: usize = #first;
+                        const STRIDE: u32 = #stride;
+                        const COUNT: u32 = #count;
                     }
                 });
             }

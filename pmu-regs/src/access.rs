@@ -19,6 +19,10 @@
 
 use core::marker::PhantomData;
 
+pub use crate::reg::{
+    AnyCounter, Counter, MsrDef, Placed, PlacedAt, ReadAccess, Unplaced, WriteAccess,
+};
+
 /// A value of some register: its raw bits and which of them are reserved.
 pub trait RegisterValue: Copy {
     /// Register name, as in the manuals.
@@ -71,45 +75,6 @@ pub trait WriteTo<M: Msr>: Copy {
     /// The bits to write to `msr`, or why this value may not be written there.
     fn bits_for(self, msr: M) -> Result<u64, crate::PlacementError>;
 }
-
-/// Where the MSRs of one register (or register family) are, implemented by its marker type
-/// (`IA32_PERFEVTSEL::Register`) beside its [`Layout`](crate::reg::Layout): the addresses
-/// that the typed MSRs [`Instance`] and [`Indexed`] need. One generic implementation of those
-/// serves every register, so each register module costs the compiler a few constants. Not
-/// public API: the generator implements it.
-#[doc(hidden)]
-pub trait MsrDef: crate::reg::Layout {
-    /// Address of instance 0 (of the register, when it is not a family).
-    const BASE_ADDRESS: u32;
-    /// Address step between instances.
-    const ADDRESS_STRIDE: u32 = 1;
-    /// Whether the register has a second address range (`alias-msr:`).
-    const HAS_ALIAS: bool = false;
-    /// Alias address of instance 0.
-    const ALIAS_BASE_ADDRESS: u32 = 0;
-    /// Alias address step between instances.
-    const ALIAS_ADDRESS_STRIDE: u32 = 1;
-}
-
-/// A register that may be read: what makes its [`Instance`] and [`Indexed`] [`Readable`].
-/// The generator implements it.
-#[doc(hidden)]
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` cannot be read: the register is write-only",
-    label = "write-only register",
-    note = "write-only (write-1-to-clear / write-1-to-set) registers return nothing meaningful when read"
-)]
-pub trait ReadAccess: MsrDef {}
-
-/// A register that may be written: what makes its [`Instance`] and [`Indexed`] [`Writable`].
-/// The generator implements it.
-#[doc(hidden)]
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` is read-only: it cannot be written",
-    label = "read-only register",
-    note = "writing a read-only MSR faults (#GP); read it with `MsrExt::read` (overflow status is cleared through the PMU's reset/clear register, where it has one)"
-)]
-pub trait WriteAccess: MsrDef {}
 
 /// One MSR of register `R`, its address known at run time: a register module's `Instance`
 /// (`IA32_PERF_GLOBAL_CTRL::MSR`, `IA32_PERFEVTSEL::try_msr(3)`), for typed access through
@@ -284,20 +249,6 @@ impl<R: MsrDef, const N: u32> core::fmt::Debug for Indexed<R, N> {
     }
 }
 
-/// Placement of a [`Builder`](crate::intel::v4::IA32_PERFEVTSEL::Builder) of an event select
-/// (or of a family with per-instance fields): not tied to an instance.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Unplaced;
-
-/// Placement of a builder: instance (counter) `N`, known at compile time (`event_on::<N>`,
-/// `at::<N>()`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Counter<const N: u32>;
-
-/// Placement of a builder: an instance chosen at run time (`try_event_on`, `try_at`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct AnyCounter;
-
 /// Raw MSR access: what a backend (ring 0 `rdmsr`/`wrmsr`, `/dev/cpu/N/msr`, a mock) provides.
 pub trait RawMsr {
     /// Why an access failed.
@@ -447,95 +398,17 @@ impl<E: core::fmt::Display> core::fmt::Display for WriteError<E> {
 
 impl<E: core::fmt::Debug + core::fmt::Display> core::error::Error for WriteError<E> {}
 
-/// A value of register family `R` placed on instance `N` (from `event_on::<N>` or
-/// `Builder::at::<N>()`): a register module's `Placed<N>`. [`MsrExt::write`] writes it to
-/// instance `N` (`msr::<N>()`, or an [`Instance`] whose index is `N`) and to no other: to
-/// another `Indexed<M>` it does not compile, to another `Instance` it is
-/// `PlacementError::WrongCounter`.
-pub struct Placed<R, const N: u32> {
-    bits: u64,
-    register: PhantomData<R>,
-}
-
 impl<R: MsrDef, const N: u32> Placed<R, N> {
-    /// `bits` placed on instance `N`, which the caller (generated code) has checked. Not
-    /// public API.
-    #[doc(hidden)]
-    #[inline(always)]
-    pub const fn __new(bits: u64) -> Self {
-        Self {
-            bits,
-            register: PhantomData,
-        }
-    }
-
-    /// The raw value.
-    #[inline]
-    pub const fn bits(self) -> u64 {
-        self.bits
-    }
-
-    /// The instance it is for: `N`.
-    pub const fn index(self) -> u32 {
-        N
-    }
-
     /// The MSR it is written to.
     pub const fn msr(self) -> Indexed<R, N> {
         Indexed::__new()
     }
-
-    /// The value without its placement, to read its fields. This is the untyped escape
-    /// hatch: [`MsrExt::write`] takes a `Value` for any instance.
-    #[inline]
-    pub const fn unplaced(self) -> crate::reg::Value<R> {
-        crate::reg::Value::raw(self.bits)
-    }
-}
-
-/// A value of register family `R` placed on an instance chosen at run time (from
-/// `try_event_on` or `Builder::try_at`): a register module's `PlacedAt`. [`MsrExt::write`]
-/// writes it to that instance and refuses any other with `PlacementError::WrongCounter`.
-pub struct PlacedAt<R> {
-    bits: u64,
-    index: u32,
-    register: PhantomData<R>,
 }
 
 impl<R: MsrDef> PlacedAt<R> {
-    /// `bits` placed on instance `index`, which the caller (generated code) has checked. Not
-    /// public API.
-    #[doc(hidden)]
-    #[inline(always)]
-    pub const fn __new(bits: u64, index: u32) -> Self {
-        Self {
-            bits,
-            index,
-            register: PhantomData,
-        }
-    }
-
-    /// The raw value.
-    #[inline]
-    pub const fn bits(self) -> u64 {
-        self.bits
-    }
-
-    /// The instance it is for.
-    pub const fn index(self) -> u32 {
-        self.index
-    }
-
     /// The MSR it is written to.
     pub const fn msr(self) -> Instance<R> {
-        Instance::__at(R::BASE_ADDRESS + self.index * R::ADDRESS_STRIDE)
-    }
-
-    /// The value without its placement, to read its fields. This is the untyped escape
-    /// hatch: [`MsrExt::write`] takes a `Value` for any instance.
-    #[inline]
-    pub const fn unplaced(self) -> crate::reg::Value<R> {
-        crate::reg::Value::raw(self.bits)
+        Instance::__at(R::BASE_ADDRESS + self.index() * R::ADDRESS_STRIDE)
     }
 }
 
@@ -556,6 +429,14 @@ fn placed_on<R: MsrDef>(
     }
 }
 
+impl<R: crate::reg::Layout> RegisterValue for crate::reg::Value<R> {
+    const NAME: &'static str = R::NAME;
+    const RESERVED_MASK: u64 = R::RESERVED_MASK;
+    fn bits(self) -> u64 {
+        self.bits()
+    }
+}
+
 impl<R: MsrDef> WriteTo<Instance<R>> for crate::reg::Value<R> {
     fn bits_for(self, _: Instance<R>) -> Result<u64, crate::PlacementError> {
         Ok(self.bits())
@@ -570,76 +451,24 @@ impl<R: MsrDef, const N: u32> WriteTo<Indexed<R, N>> for crate::reg::Value<R> {
 
 impl<R: MsrDef, const N: u32> WriteTo<Indexed<R, N>> for Placed<R, N> {
     fn bits_for(self, _: Indexed<R, N>) -> Result<u64, crate::PlacementError> {
-        Ok(self.bits)
+        Ok(self.bits())
     }
 }
 
 impl<R: MsrDef, const N: u32> WriteTo<Instance<R>> for Placed<R, N> {
     fn bits_for(self, m: Instance<R>) -> Result<u64, crate::PlacementError> {
-        placed_on::<R>(self.bits, N, m.index())
+        placed_on::<R>(self.bits(), N, m.index())
     }
 }
 
 impl<R: MsrDef> WriteTo<Instance<R>> for PlacedAt<R> {
     fn bits_for(self, m: Instance<R>) -> Result<u64, crate::PlacementError> {
-        placed_on::<R>(self.bits, self.index, m.index())
+        placed_on::<R>(self.bits(), self.index(), m.index())
     }
 }
 
 impl<R: MsrDef, const N: u32> WriteTo<Indexed<R, N>> for PlacedAt<R> {
     fn bits_for(self, _: Indexed<R, N>) -> Result<u64, crate::PlacementError> {
-        placed_on::<R>(self.bits, self.index, N)
-    }
-}
-
-// As for `Instance`: derives would bound the marker type `R`.
-impl<R, const N: u32> Clone for Placed<R, N> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-impl<R, const N: u32> Copy for Placed<R, N> {}
-impl<R, const N: u32> PartialEq for Placed<R, N> {
-    fn eq(&self, other: &Self) -> bool {
-        self.bits == other.bits
-    }
-}
-impl<R, const N: u32> Eq for Placed<R, N> {}
-impl<R, const N: u32> core::hash::Hash for Placed<R, N> {
-    fn hash<H: core::hash::Hasher>(&self, h: &mut H) {
-        self.bits.hash(h)
-    }
-}
-impl<R: MsrDef, const N: u32> core::fmt::Debug for Placed<R, N> {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Placed")
-            .field("index", &N)
-            .field("value", &crate::reg::Value::<R>::raw(self.bits))
-            .finish()
-    }
-}
-impl<R> Clone for PlacedAt<R> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-impl<R> Copy for PlacedAt<R> {}
-impl<R> PartialEq for PlacedAt<R> {
-    fn eq(&self, other: &Self) -> bool {
-        (self.bits, self.index) == (other.bits, other.index)
-    }
-}
-impl<R> Eq for PlacedAt<R> {}
-impl<R> core::hash::Hash for PlacedAt<R> {
-    fn hash<H: core::hash::Hasher>(&self, h: &mut H) {
-        (self.bits, self.index).hash(h)
-    }
-}
-impl<R: MsrDef> core::fmt::Debug for PlacedAt<R> {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("PlacedAt")
-            .field("index", &self.index)
-            .field("value", &crate::reg::Value::<R>::raw(self.bits))
-            .finish()
+        placed_on::<R>(self.bits(), self.index(), N)
     }
 }

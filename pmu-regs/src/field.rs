@@ -1,85 +1,121 @@
-//! Field access written once: every generated getter and setter is one call here, given the
-//! field's tock-registers [`Field`] constants (one per part, low bits first: two for AMD's split
-//! event select) and, for an element of a field array, the element's distance from element 0.
-//!
-//! A field is data (`Field { mask, shift }`, the constants the register module declares for
-//! tock-registers users anyway); the shifting and masking are here. The functions are `const`
-//! and `#[inline(always)]`, so with the constants known they fold to the instructions a
-//! hand-written accessor has (`tests/tests/asm.rs` compares them).
+//! A field as data, and what is done with fields written once: [`FieldInfo`] (a row of a
+//! register's `FIELDS`: name, bit runs, access, requirement, instances) with its `get`, `put`
+//! and `try_put`, which the generic `reg::Value` and `Builder` call; the reserved-bit checks,
+//! builder tracking and the manual's constraints, as data; `Debug` of a register value. The
+//! functions are `const` and `#[inline(always)]`, so with the constants known they fold to the
+//! instructions a hand-written accessor has (`tests/tests/asm.rs` compares them).
 
-use crate::FieldError;
-pub use crate::arch::{Access, FieldInfo as Info, Run};
-use tock_registers::RegisterLongName;
-use tock_registers::fields::Field;
+pub use FieldInfo as Info;
+pub use pmu_vocab::Access;
+pub use pmu_vocab::select::Run;
 
-/// The field's width: the bits of all its parts.
-#[inline(always)]
-pub const fn width<R: RegisterLongName>(parts: &[Field<u64, R>]) -> u32 {
-    let (mut w, mut i) = (0, 0);
-    while i < parts.len() {
-        w += parts[i].mask.count_ones();
-        i += 1;
-    }
-    w
+/// One field of a register (one element of a field array: `EN0`, `EN1`, ...), as data: the
+/// table every generated register module holds as `FIELDS` and [`RegInfo::fields`] lists.
+/// The register's `Debug`, its builder's set-twice reports and the compile-time width checks
+/// read it; tools print and compare layouts from it without per-register code.
+///
+/// ```
+/// use pmu_regs::intel::v3::IA32_PERFEVTSEL;
+///
+/// let umask = IA32_PERFEVTSEL::FIELDS.iter().find(|f| f.name == "UMASK").unwrap();
+/// assert_eq!((umask.mask(), umask.width()), (0xFF00, 8));
+/// assert_eq!(umask.get(0x0043_412E), 0x41);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct FieldInfo {
+    /// The field's name in the definitions (`UMASK`; an array element's own name, `EN0`).
+    pub name: &'static str,
+    /// Its bits, low part of the value first (two runs for AMD's split event select).
+    pub runs: &'static [Run],
+    /// How software may access it.
+    pub access: Access,
+    /// The CPUID enumeration it needs to exist (`requires:` in the definitions), as the
+    /// manual states it; `None` when the register's presence is enough.
+    pub requires: Option<&'static str>,
+    /// The instances of the register family it is valid on (`instances:`, IN_TXCP on
+    /// counter 2 only); empty: every instance.
+    pub instances: &'static [u32],
 }
 
-/// The register bits of the field, moved up `shift` bits (an element of an array).
-#[inline(always)]
-pub const fn mask<R: RegisterLongName>(parts: &[Field<u64, R>], shift: u32) -> u64 {
-    let (mut m, mut i) = (0, 0);
-    while i < parts.len() {
-        m |= parts[i].mask << (parts[i].shift as u32 + shift);
-        i += 1;
+impl FieldInfo {
+    /// A read-write field valid on every instance, with no enumeration of its own.
+    pub const fn new(name: &'static str, runs: &'static [Run]) -> Self {
+        FieldInfo {
+            name,
+            runs,
+            access: Access::ReadWrite,
+            requires: None,
+            instances: &[],
+        }
     }
-    m
-}
 
-/// The field's value in `bits` (its element `shift` bits above the constants).
-#[inline(always)]
-pub const fn get<R: RegisterLongName>(bits: u64, parts: &[Field<u64, R>], shift: u32) -> u64 {
-    let (mut v, mut at, mut i) = (0, 0, 0);
-    while i < parts.len() {
-        let p = &parts[i];
-        v |= ((bits >> (p.shift as u32 + shift)) & p.mask) << at;
-        at += p.mask.count_ones();
-        i += 1;
+    /// The same field with access `access`.
+    pub const fn access(self, access: Access) -> Self {
+        FieldInfo { access, ..self }
     }
-    v
-}
 
-/// `bits` with the field set to `v`, other bits unchanged. `v` must fit (the callers check, at
-/// compile time or with [`try_put`]); bits of `v` above the field are dropped.
-#[inline(always)]
-pub const fn put<R: RegisterLongName>(
-    bits: u64,
-    parts: &[Field<u64, R>],
-    shift: u32,
-    v: u64,
-) -> u64 {
-    let (mut out, mut at, mut i) = (bits, 0, 0);
-    while i < parts.len() {
-        let p = &parts[i];
-        let s = p.shift as u32 + shift;
-        out = (out & !(p.mask << s)) | (((v >> at) & p.mask) << s);
-        at += p.mask.count_ones();
-        i += 1;
+    /// The same field, present only when `requires` (a CPUID enumeration) holds.
+    pub const fn requires(self, requires: &'static str) -> Self {
+        FieldInfo {
+            requires: Some(requires),
+            ..self
+        }
     }
-    out
-}
 
-/// Fails (a compile error in a `const`, and in the inline `const` of a const-generic setter)
-/// when `v` is wider than the field `name` of `register`.
-#[inline(always)]
-#[track_caller]
-pub const fn check<R: RegisterLongName>(
-    register: &str,
-    name: &str,
-    parts: &[Field<u64, R>],
-    v: u64,
-) {
-    let w = width(parts);
-    if w < 64 && v >> w != 0 {
-        crate::__private::too_wide(register, name, w, v)
+    /// The same field, valid on `instances` of the family only.
+    pub const fn instances(self, instances: &'static [u32]) -> Self {
+        FieldInfo { instances, ..self }
+    }
+
+    /// Its name and runs, for the field code shared with the encoder
+    /// (`pmu_vocab::select::FieldRuns`).
+    #[inline(always)]
+    const fn field_runs(&self) -> pmu_vocab::select::FieldRuns<'static> {
+        pmu_vocab::select::FieldRuns::new(self.name, self.runs)
+    }
+
+    /// Its width: the bits of all its runs.
+    #[inline(always)]
+    pub const fn width(&self) -> u32 {
+        self.field_runs().width()
+    }
+
+    /// The register bits it covers.
+    #[inline(always)]
+    pub const fn mask(&self) -> u64 {
+        self.field_runs().mask()
+    }
+
+    /// Its value in the register value `bits`.
+    #[inline(always)]
+    pub const fn get(&self, bits: u64) -> u64 {
+        self.field_runs().extract(bits)
+    }
+
+    /// `bits` with the field set to `v`, other bits unchanged; bits of `v` above the field
+    /// are dropped (the callers check the width first, at compile time or with
+    /// [`try_put`](Self::try_put)).
+    #[inline(always)]
+    pub const fn put(&self, bits: u64, v: u64) -> u64 {
+        let w = self.width();
+        let v = if w < 64 { v & ((1 << w) - 1) } else { v };
+        match self.field_runs().insert(bits, v) {
+            Some(out) => out,
+            None => bits,
+        }
+    }
+
+    /// `bits` with the field set to `v`, or [`FieldError::TooWide`](crate::FieldError).
+    #[inline(always)]
+    pub const fn try_put(&self, bits: u64, v: u64) -> Result<u64, crate::FieldError> {
+        match self.field_runs().insert(bits, v) {
+            Some(out) => Ok(out),
+            None => Err(crate::FieldError::TooWide {
+                field: self.name,
+                width: self.width(),
+                value: v,
+            }),
+        }
     }
 }
 
@@ -122,95 +158,6 @@ pub fn debug(
     d.finish()
 }
 
-/// `bits` with the field `name` set to `v`, or [`FieldError::TooWide`].
-#[inline(always)]
-pub const fn try_put<R: RegisterLongName>(
-    bits: u64,
-    name: &'static str,
-    parts: &[Field<u64, R>],
-    shift: u32,
-    v: u64,
-) -> Result<u64, FieldError> {
-    match fits(name, parts, v) {
-        Ok(()) => Ok(put(bits, parts, shift, v)),
-        Err(e) => Err(e),
-    }
-}
-
-/// [`FieldError::TooWide`] when `v` is wider than the field `name`.
-#[inline(always)]
-const fn fits<R: RegisterLongName>(
-    name: &'static str,
-    parts: &[Field<u64, R>],
-    v: u64,
-) -> Result<(), FieldError> {
-    let w = width(parts);
-    if w < 64 && v >> w != 0 {
-        return Err(FieldError::TooWide {
-            field: name,
-            width: w,
-            value: v,
-        });
-    }
-    Ok(())
-}
-
-/// Element `index` of an array of `count` elements `stride` bits apart, whose element 0 is
-/// `parts`; `None` when out of range.
-#[inline(always)]
-pub const fn get_at<R: RegisterLongName>(
-    bits: u64,
-    parts: &[Field<u64, R>],
-    stride: u32,
-    count: u32,
-    index: u32,
-) -> Option<u64> {
-    if index < count {
-        Some(get(bits, parts, index * stride))
-    } else {
-        None
-    }
-}
-
-/// `bits` with element `index` of the array `name` (see [`get_at`]) set to `v`, or why not:
-/// [`FieldError::TooWide`], then [`FieldError::IndexOutOfRange`].
-#[inline(always)]
-pub const fn try_put_at<R: RegisterLongName>(
-    bits: u64,
-    name: &'static str,
-    parts: &[Field<u64, R>],
-    (stride, count): (u32, u32),
-    index: u32,
-    v: u64,
-) -> Result<u64, FieldError> {
-    if let Err(e) = fits(name, parts, v) {
-        return Err(e);
-    }
-    if index >= count {
-        return Err(FieldError::IndexOutOfRange {
-            field: name,
-            count,
-            index,
-        });
-    }
-    Ok(put(bits, parts, index * stride, v))
-}
-
-/// The bits of element `index` of the array (see [`get_at`]), 0 when out of range.
-#[inline(always)]
-pub const fn mask_at<R: RegisterLongName>(
-    parts: &[Field<u64, R>],
-    stride: u32,
-    count: u32,
-    index: u32,
-) -> u64 {
-    if index < count {
-        mask(parts, index * stride)
-    } else {
-        0
-    }
-}
-
 /// A builder's record after assigning the bits `mask` (from `old` to `new`): `set` gains
 /// them, and `conflict` too when they were assigned before with a different value. Returns
 /// `(set, conflict)`.
@@ -250,19 +197,6 @@ pub const fn try_reserved_clear(
         });
     }
     Ok(bits)
-}
-
-/// A compile error (also outside a `const`, when the caller is monomorphized) when the
-/// constant `B` sets a reserved bit of `R`: the check of `Value::from_bits::<B>()`, in a
-/// function of its own so that in a `const` item the caller's own test fails first, at the
-/// caller's line.
-#[inline(always)]
-pub const fn reserved_ok<R: crate::access::RegisterValue, const B: u64>() {
-    const {
-        if B & R::RESERVED_MASK != 0 {
-            crate::__private::reserved_bits(R::NAME, B & R::RESERVED_MASK, R::RESERVED_MASK)
-        }
-    }
 }
 
 /// A combination of field values the manual rules out, as data: it holds for a value `bits`
@@ -315,22 +249,21 @@ pub const fn enforce_constraints(bits: u64, constraints: &[Constraint]) {
 mod tests {
     use super::*;
 
-    const LO: Field<u64, ()> = Field::new(0xFF, 0);
-    const HI: Field<u64, ()> = Field::new(0xF, 32);
-    const EN0: Field<u64, ()> = Field::new(0x3, 0);
+    /// AMD's split event select: bits 7:0, then 35:32.
+    const SPLIT: FieldInfo = FieldInfo::new("EVENT_SELECT", &[Run::new(0, 8), Run::new(32, 4)]);
 
     #[test]
     fn a_split_field_round_trips_every_value() {
-        assert_eq!(width(&[LO, HI]), 12);
-        assert_eq!(mask(&[LO, HI], 0), 0xF_0000_00FF);
+        assert_eq!(SPLIT.width(), 12);
+        assert_eq!(SPLIT.mask(), 0xF_0000_00FF);
         for v in 0..0x1000 {
-            let bits = put(u64::MAX, &[LO, HI], 0, v);
-            assert_eq!(get(bits, &[LO, HI], 0), v);
-            assert_eq!(bits | mask(&[LO, HI], 0), u64::MAX, "other bits kept");
+            let bits = SPLIT.put(u64::MAX, v);
+            assert_eq!(SPLIT.get(bits), v);
+            assert_eq!(bits | SPLIT.mask(), u64::MAX, "other bits kept");
         }
         assert_eq!(
-            try_put(0, "EVENT_SELECT", &[LO, HI], 0, 0x1000),
-            Err(FieldError::TooWide {
+            SPLIT.try_put(0, 0x1000),
+            Err(crate::FieldError::TooWide {
                 field: "EVENT_SELECT",
                 width: 12,
                 value: 0x1000
@@ -339,25 +272,11 @@ mod tests {
     }
 
     #[test]
-    fn array_elements_are_stride_apart_and_bounded() {
-        let bits = try_put_at(0, "ENABLE", &[EN0], (4, 3), 2, 3).unwrap();
-        assert_eq!(bits, 0x300);
-        assert_eq!(get_at(bits, &[EN0], 4, 3, 2), Some(3));
-        assert_eq!(get_at(bits, &[EN0], 4, 3, 3), None);
-        assert_eq!(mask_at(&[EN0], 4, 3, 1), 0x30);
-        assert_eq!(mask_at(&[EN0], 4, 3, 3), 0);
-        assert_eq!(
-            try_put_at(0, "ENABLE", &[EN0], (4, 3), 3, 1),
-            Err(FieldError::IndexOutOfRange {
-                field: "ENABLE",
-                count: 3,
-                index: 3
-            })
-        );
-        assert!(matches!(
-            try_put_at(0, "ENABLE", &[EN0], (4, 3), 0, 4),
-            Err(FieldError::TooWide { width: 2, .. })
-        ));
+    fn a_full_width_field_takes_every_value() {
+        const ALL: FieldInfo = FieldInfo::new("COUNT", &[Run::new(0, 64)]);
+        assert_eq!(ALL.try_put(0, u64::MAX), Ok(u64::MAX));
+        assert_eq!(ALL.get(u64::MAX), u64::MAX);
+        assert_eq!(ALL.put(0, u64::MAX), u64::MAX);
     }
 
     #[test]
@@ -376,12 +295,5 @@ mod tests {
             check_constraints(0x0080_00FF, &C).unwrap_err().id,
             "inv-without-cmask"
         );
-    }
-
-    #[test]
-    fn a_full_width_field_takes_every_value() {
-        const ALL: Field<u64, ()> = Field::new(u64::MAX, 0);
-        assert_eq!(try_put(0, "COUNT", &[ALL], 0, u64::MAX), Ok(u64::MAX));
-        assert_eq!(get(u64::MAX, &[ALL], 0), u64::MAX);
     }
 }

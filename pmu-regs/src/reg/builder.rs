@@ -5,7 +5,7 @@ use super::{
     AnyCounter, Array, Counter, Field, Layout, Named, NamedValue, Placement, Select, Unplaced,
     Value, check,
 };
-use crate::access::{MsrDef, Placed, PlacedAt};
+use super::{MsrDef, Placed, PlacedAt};
 use crate::{ConstraintError, EventDesc, FieldError, PlacementError, field};
 use core::marker::PhantomData;
 
@@ -51,7 +51,7 @@ impl<R: Layout, P> core::fmt::Debug for Builder<R, P> {
     }
 }
 
-impl<R: Layout + crate::access::WriteAccess> Default for Builder<R, Unplaced> {
+impl<R: Layout + super::WriteAccess> Default for Builder<R, Unplaced> {
     fn default() -> Self {
         Self::EMPTY
     }
@@ -144,7 +144,7 @@ impl<R: Layout, P: Placement> Builder<R, P> {
     #[inline]
     pub const fn try_with_at<A: Array<R>>(self, index: u32, v: u64) -> Result<Self, FieldError> {
         match put_at::<R, A>(self.bits, index, v) {
-            Ok(next) => Ok(self.track(R::FIELDS[A::ELEMENTS[index as usize]].mask(), next)),
+            Ok(next) => Ok(self.track(R::FIELDS[A::FIRST].mask() << (index * A::STRIDE), next)),
             Err(e) => Err(e),
         }
     }
@@ -321,38 +321,30 @@ const fn in_range_ct<R: Layout, const N: u32, const COUNTERS: bool>() {
     const { in_range::<R>(N, if COUNTERS { "counters" } else { "instances" }) }
 }
 
-/// `bits` with element `index` of the array `A` set to `v`, or why not.
+/// `bits` with element `index` of the array `A` set to `v`, or why not: the width first, as
+/// for any field, then the index. Element `index` is element 0 moved up `index * STRIDE` bits.
 #[inline(always)]
 pub(super) const fn put_at<R: Layout, A: Array<R>>(
     bits: u64,
     index: u32,
     v: u64,
 ) -> Result<u64, FieldError> {
-    if (index as usize) >= A::ELEMENTS.len() {
-        // The width first, as for any field.
-        let w = match A::ELEMENTS.first() {
-            Some(&e) => R::FIELDS[e].width(),
-            None => 64,
-        };
-        if w < 64 && v >> w != 0 {
-            return Err(FieldError::TooWide {
-                field: A::NAME,
-                width: w,
-                value: v,
-            });
-        }
+    let first = &R::FIELDS[A::FIRST];
+    let w = first.width();
+    if w < 64 && v >> w != 0 {
+        return Err(FieldError::TooWide {
+            field: A::NAME,
+            width: w,
+            value: v,
+        });
+    }
+    if index >= A::COUNT {
         return Err(FieldError::IndexOutOfRange {
             field: A::NAME,
-            count: A::ELEMENTS.len() as u32,
+            count: A::COUNT,
             index,
         });
     }
-    match R::FIELDS[A::ELEMENTS[index as usize]].try_put(bits, v) {
-        Ok(out) => Ok(out),
-        Err(_) => Err(FieldError::TooWide {
-            field: A::NAME,
-            width: R::FIELDS[A::ELEMENTS[index as usize]].width(),
-            value: v,
-        }),
-    }
+    let shift = index * A::STRIDE;
+    Ok((bits & !(first.mask() << shift)) | (first.put(0, v) << shift))
 }

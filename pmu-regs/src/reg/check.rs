@@ -5,8 +5,8 @@
 //! the misuse a compile error in ordinary code too.
 
 use super::{Field, Layout, Placement};
-use crate::arch::FieldInfo;
 use crate::field;
+use crate::field::FieldInfo;
 
 /// Field `F`'s row of `R::FIELDS`; fails when this layout lacks `F` (a stub of a field a later
 /// generation adds).

@@ -40,12 +40,13 @@
 
 mod builder;
 mod check;
+mod placed;
 mod value;
 
-pub use crate::access::{AnyCounter, Counter, Unplaced};
-pub use crate::arch::{Access, FieldInfo};
 pub use crate::field::Constraint;
+pub use crate::field::{Access, FieldInfo};
 pub use builder::Builder;
+pub use placed::{AnyCounter, Counter, Placed, PlacedAt, Unplaced};
 pub use value::Value;
 
 /// What the generator knows of a register layout, implemented by the register's marker type
@@ -105,8 +106,12 @@ pub trait NamedValue: Copy {
 pub trait Array<R: Layout> {
     /// The array's name.
     const NAME: &'static str;
-    /// Each element's row in `R::FIELDS`, by index.
-    const ELEMENTS: &'static [usize];
+    /// Element 0's row in `R::FIELDS`.
+    const FIRST: usize;
+    /// Bits between one element and the next.
+    const STRIDE: u32;
+    /// The number of elements.
+    const COUNT: u32;
 }
 
 /// Where a [`Builder`]'s value goes: [`Unplaced`], instance `N` ([`Counter<N>`]) or an
@@ -133,7 +138,46 @@ impl Placement for AnyCounter {
 
 /// An event select: where [`Builder::event_on`] places an event. The generator implements it
 /// for the event select of the general-purpose counters.
-pub trait Select: crate::access::MsrDef {
+pub trait Select: MsrDef {
     /// Which field holds each event attribute.
     const SELECT: crate::place::SelectSpec;
 }
+
+/// Where the MSRs of one register (or register family) are, implemented by its marker type
+/// (`IA32_PERFEVTSEL::Register`) beside its [`Layout`]: the addresses
+/// that the typed MSRs `access::Instance` and `access::Indexed` need. One generic implementation of those
+/// serves every register, so each register module costs the compiler a few constants. Not
+/// public API: the generator implements it.
+#[doc(hidden)]
+pub trait MsrDef: Layout {
+    /// Address of instance 0 (of the register, when it is not a family).
+    const BASE_ADDRESS: u32;
+    /// Address step between instances.
+    const ADDRESS_STRIDE: u32 = 1;
+    /// Whether the register has a second address range (`alias-msr:`).
+    const HAS_ALIAS: bool = false;
+    /// Alias address of instance 0.
+    const ALIAS_BASE_ADDRESS: u32 = 0;
+    /// Alias address step between instances.
+    const ALIAS_ADDRESS_STRIDE: u32 = 1;
+}
+
+/// A register that may be read: what makes its typed MSRs `access::Readable`.
+/// The generator implements it.
+#[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be read: the register is write-only",
+    label = "write-only register",
+    note = "write-only (write-1-to-clear / write-1-to-set) registers return nothing meaningful when read"
+)]
+pub trait ReadAccess: MsrDef {}
+
+/// A register that may be written: what makes its typed MSRs `access::Writable`.
+/// The generator implements it.
+#[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is read-only: it cannot be written",
+    label = "read-only register",
+    note = "writing a read-only MSR faults (#GP); read it with `MsrExt::read` (overflow status is cleared through the PMU's reset/clear register, where it has one)"
+)]
+pub trait WriteAccess: MsrDef {}

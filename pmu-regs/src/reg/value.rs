@@ -1,7 +1,7 @@
 //! [`Value`]: a value of register `R`, its fields read and set through `R`'s field markers.
 
 use super::{Array, Builder, Field, Layout, Named, NamedValue, Unplaced, check};
-use crate::access::{ReadAccess, WriteAccess};
+use super::{ReadAccess, WriteAccess};
 use crate::{ConstraintError, FieldError, ReservedBitsError, field};
 use core::marker::PhantomData;
 
@@ -115,8 +115,8 @@ impl<R: Layout> Value<R> {
     /// Element `index` of the field array `A`, or `None` when out of range.
     #[inline]
     pub const fn get_at<A: Array<R>>(self, index: u32) -> Option<u64> {
-        if (index as usize) < A::ELEMENTS.len() {
-            Some(R::FIELDS[A::ELEMENTS[index as usize]].get(self.0))
+        if index < A::COUNT {
+            Some(R::FIELDS[A::FIRST].get(self.0 >> (index * A::STRIDE)))
         } else {
             None
         }
@@ -235,13 +235,5 @@ impl<R: Layout> core::fmt::Debug for Value<R> {
 impl<R> From<Value<R>> for u64 {
     fn from(v: Value<R>) -> u64 {
         v.0
-    }
-}
-
-impl<R: Layout> crate::access::RegisterValue for Value<R> {
-    const NAME: &'static str = R::NAME;
-    const RESERVED_MASK: u64 = R::RESERVED_MASK;
-    fn bits(self) -> u64 {
-        self.0
     }
 }
