@@ -11,6 +11,7 @@ mod cpus;
 mod descriptions;
 mod diagrams;
 mod escaping;
+mod event_table;
 mod markup;
 mod search;
 mod writing;
