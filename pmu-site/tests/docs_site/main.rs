@@ -13,6 +13,7 @@ mod diagrams;
 mod escaping;
 mod event_table;
 mod markup;
+mod navigation;
 mod search;
 mod writing;
 mod yaml_reference;
