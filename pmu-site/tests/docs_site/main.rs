@@ -15,6 +15,7 @@ mod event_table;
 mod markup;
 mod navigation;
 mod search;
+mod text;
 mod writing;
 mod yaml_reference;
 
