@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs Debian's `chromium` package for the documentation site's end-to-end test
-# (xtask/tests/docs_e2e.rs runs it headless). Does nothing when /usr/bin/chromium exists.
+# (xtask/tests/docs_e2e/ runs it headless). Does nothing when /usr/bin/chromium exists.
 #
 # Usage: scripts/install-chromium.sh        (as root, or with sudo available)
 set -euo pipefail

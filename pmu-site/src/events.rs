@@ -119,14 +119,46 @@ fn known() -> impl Iterator<Item = (&'static str, &'static str, &'static str)> +
 }
 
 /// The computed columns: key, label, kind, place.
-const COMPUTED: [(&str, &str, &str, &str); 6] = [
+const COMPUTED: [(&str, &str, &str, &str); 8] = [
     ("code", "Event code.unit mask", "text", "main"),
     ("modifiers", "Counter mask, invert, edge", "text", "main"),
     ("counters_text", "Counters", "text", "main"),
     ("perf", "perf event", "copy", "main"),
     ("value", "Event-select value", "copy", "main"),
     ("register", "Register", "text", "details"),
+    ("rust", "In Rust", "copy", "details"),
+    ("filters", "Filter tags", "words", "data"),
 ];
+
+/// The tags the table's filters select by ([`filter_tags`]), with the filter's label.
+pub const FILTERS: [(&str, &str); 4] = [
+    ("precise", "Precise (PEBS)"),
+    ("fixed-only", "Fixed counter only"),
+    ("aux-msr", "Auxiliary MSR"),
+    ("deprecated", "Deprecated"),
+];
+
+/// The table's filter tags of one event: `precise` (PEBS can sample it, or the definitions
+/// call it precise), `fixed-only` (no general-purpose counter counts it), `aux-msr` (it needs
+/// an auxiliary MSR programmed), `deprecated`; then `g<n>` per general-purpose counter and
+/// `f<n>` for its fixed counter, for the counter filter.
+pub fn filter_tags(e: &pmu_defs::model::Event) -> Vec<String> {
+    let set = [
+        e.pebs.is_some_and(|p| p > 0) || e.precise == Some(true),
+        e.counters.is_empty() && e.fixed.is_some(),
+        e.msr.is_some(),
+        e.deprecated,
+    ];
+    let mut tags: Vec<String> = FILTERS
+        .iter()
+        .zip(set)
+        .filter(|(_, on)| *on)
+        .map(|((t, _), _)| (*t).to_owned())
+        .collect();
+    tags.extend(e.counters.iter().map(|c| format!("g{c}")));
+    tags.extend(e.fixed.iter().map(|f| format!("f{f}")));
+    tags
+}
 
 /// Attributes the main columns show (not repeated in the details).
 const IN_MAIN: [&str; 9] = [
@@ -223,13 +255,14 @@ pub fn table_with<'m>(
     t
 }
 
-/// The computed columns of one event: code, modifiers and counters in words, and what
-/// `cargo xtask encode --model <g> <name>` gives (perf string, value, register).
+/// The computed columns of one event: code, modifiers and counters in words, what
+/// `cargo xtask encode --model <g> <name>` gives (perf string, value, register), its Rust
+/// path and its filter tags.
 fn computed<'m>(
     enc: &Encoder<'m>,
     g: &'m Generation,
     e: &pmu_defs::model::Event,
-) -> [(&'static str, Value); 6] {
+) -> [(&'static str, Value); 8] {
     let mut code = format!("{:02X}.{:02X}", e.event, e.umask);
     if let Some(u2) = e.umask2 {
         let _ = write!(code, ".{u2:02X}");
@@ -266,6 +299,11 @@ fn computed<'m>(
         ("perf", perf),
         ("value", value),
         ("register", register),
+        ("rust", Value::String(crate::rust::event_path(g, e))),
+        (
+            "filters",
+            Value::Array(filter_tags(e).into_iter().map(Value::String).collect()),
+        ),
     ]
 }
 
@@ -498,6 +536,60 @@ struct EventsBody<'a> {
     source: Option<&'a Source>,
     /// Whose descriptions the table has.
     described: Option<Source>,
+    /// The enums holding the events in `pmu-regs`, and the Cargo feature compiling them.
+    enums: Vec<String>,
+    feature: Option<&'a str>,
+    /// The counter filter's choices: tag and label.
+    counters: Vec<(String, String)>,
+    /// The checkbox filters some event has: tag, label, how many events have it.
+    facets: Vec<(&'static str, &'static str, String)>,
+}
+
+/// The counter filter's choices: every general-purpose counter an event names, then every
+/// fixed counter (tags as [`filter_tags`] gives them).
+fn counter_choices(g: &Generation) -> Vec<(String, String)> {
+    let mut general: Vec<u32> = g.events.iter().flat_map(|e| e.counters.clone()).collect();
+    general.sort_unstable();
+    general.dedup();
+    let mut fixed: Vec<u32> = g.events.iter().filter_map(|e| e.fixed).collect();
+    fixed.sort_unstable();
+    fixed.dedup();
+    let gp = general
+        .iter()
+        .map(|c| (format!("g{c}"), format!("general counter {c}")));
+    let fx = fixed
+        .iter()
+        .map(|c| (format!("f{c}"), format!("fixed counter {c}")));
+    gp.chain(fx).collect()
+}
+
+/// The checkbox filters with the number of events each keeps; those no event has are left out.
+fn facet_choices(g: &Generation) -> Vec<(&'static str, &'static str, String)> {
+    let tags: Vec<Vec<String>> = g.events.iter().map(filter_tags).collect();
+    FILTERS
+        .iter()
+        .map(|(t, label)| {
+            let n = tags.iter().filter(|ts| ts.iter().any(|x| x == t)).count();
+            (*t, *label, n)
+        })
+        .filter(|(_, _, n)| *n > 0)
+        .map(|(t, label, n)| (t, label, format::thousands(n)))
+        .collect()
+}
+
+/// The enums of `pmu-regs` holding the generation's events: the paths of its events without
+/// their variant, each once.
+fn rust_enums(g: &Generation) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for e in &g.events {
+        let p = crate::rust::event_path(g, e);
+        if let Some((enum_path, _)) = p.rsplit_once("::")
+            && !out.iter().any(|x| x == enum_path)
+        {
+            out.push(enum_path.to_owned());
+        }
+    }
+    out
 }
 
 fn page(cx: &Ctx<'_>, g: &Generation, t: &Table) -> String {
@@ -514,6 +606,10 @@ fn page(cx: &Ctx<'_>, g: &Generation, t: &Table) -> String {
         source: t.source.as_ref(),
         described: crate::descriptions::source(g)
             .filter(|_| t.columns.iter().any(|c| c.key == "description")),
+        enums: rust_enums(g),
+        feature: pmu_codegen::is_gated(cx.model, g).then_some(g.id.as_str()),
+        counters: counter_choices(g),
+        facets: facet_choices(g),
     };
     let p = Page {
         path: &path,

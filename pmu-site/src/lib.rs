@@ -79,6 +79,7 @@ pub fn build_with(model: &Model, descriptions: Option<&Descriptions>) -> Site {
             include_str!("assets/diagram.css")
         ),
     );
+    site.add(layout::NAV_DATA.to_owned(), layout::nav_data(&cx));
     pages::all(&cx, &mut site);
     events::all(&cx, &mut site);
     data::all(&cx, &mut site);

@@ -11,7 +11,7 @@ use crate::html;
 use askama::Template;
 use pmu_codegen::RegisterPath;
 use pmu_defs::model::names;
-use pmu_defs::model::{Field, Generation, Register};
+use pmu_defs::model::{Event, Field, Generation, Register};
 use std::fmt::Write;
 
 /// One setter call per kind the register offers (`with::<F, 1>()` for a wide field,
@@ -183,4 +183,32 @@ pub fn section(root: &str, g: &Generation, r: &Register, path: &RegisterPath) ->
     }
     .render()
     .unwrap_or_default()
+}
+
+/// Where `pmu-regs` has an event of generation `g`: an event with a CPUID.0AH:EBX bit is
+/// architectural, a variant of the generation module's `ArchEvent` (defined there or re-exported
+/// from the ancestor with the same set); every other event is a variant of the module's
+/// `events::Event` (`pmu_regs::intel::sapphirerapids::events::Event::MemLoadRetired_L3Miss`).
+/// The split is the generator's (`pmu-codegen/src/events.rs`) and the validator's (each enum's
+/// variants are checked unique there); module and variant names come from
+/// [`names::module_path`] and [`names::event_variant`].
+pub fn event_path(g: &Generation, e: &Event) -> String {
+    let raw = |s: String| {
+        if names::is_raw(&s) {
+            format!("r#{s}")
+        } else {
+            s
+        }
+    };
+    let mut p = String::from("pmu_regs");
+    for seg in names::module_path(&g.id) {
+        p.push_str("::");
+        p.push_str(&raw(seg));
+    }
+    let enum_path = if e.cpuid_bit.is_some() {
+        "ArchEvent"
+    } else {
+        "events::Event"
+    };
+    format!("{p}::{enum_path}::{}", raw(names::event_variant(&e.name)))
 }

@@ -3,7 +3,7 @@
 //! auxiliary MSR and the first with modifiers of its own), the perf string, the value and the
 //! register in `data/events/<id>.js` are what `cargo xtask encode --json` prints. The
 //! decoder's side (the page matching a value to the events `cargo xtask decode` names) is in
-//! `docs_e2e.rs`, in Chromium.
+//! `docs_e2e/`, in Chromium.
 
 #[path = "../../pmu-site/tests/support/mod.rs"]
 mod support;

@@ -22,6 +22,10 @@
   var $ = function (id) { return document.getElementById(id); };
   var out = $("d-out");
   var selGen = $("d-gen"), selReg = $("d-reg"), selInst = $("d-inst"), inVal = $("d-val"), selEv = $("d-ev");
+  var evList = $("d-ev-list");
+  /* The event picker's entries: its label (`NAME (0x2E/0x41)`) and its name, lower case, to
+   * the event's row. */
+  var evByText = {};
   var COLOURS = 6;
   var IDENTITY = ["event", "umask", "umask2"];
 
@@ -194,19 +198,24 @@
   function eventTable() { return PMU.events[state.gen] || null; }
   function fillEvents() {
     var g = gen(), t = target(), table = eventTable();
-    selEv.textContent = "";
+    evList.textContent = "";
+    selEv.value = "";
+    evByText = {};
     var show = !!(g && t && table && encodesEvents(g, t));
     $("d-ev-ctl").hidden = !show;
     if (!show) return;
     var col = columnIndex(table);
-    selEv.appendChild(el("option", { value: "", text: "Choose an event to fill in its encoding\u2026" }));
     var order = table.rows.map(function (r, i) { return i; });
     order.sort(function (a, b) { return String(table.rows[a][col.name]).localeCompare(String(table.rows[b][col.name])); });
+    var frag = document.createDocumentFragment();
     order.forEach(function (i) {
       var r = table.rows[i];
       var label = r[col.name] + " (" + hex(r[col.event]) + "/" + hex(r[col.umask]) + ")";
-      selEv.appendChild(el("option", { value: String(i), text: label }));
+      evByText[label.toLowerCase()] = i;
+      evByText[String(r[col.name]).toLowerCase()] = i;
+      frag.appendChild(el("option", { value: label }));
     });
+    evList.appendChild(frag);
   }
   function columnIndex(table) {
     var c = {};
@@ -624,13 +633,21 @@
     out.addEventListener("change", function (e) {
       if (e.target.classList && e.target.classList.contains("fedit")) editField(e.target);
     });
-    selEv.addEventListener("change", function () {
-      if (selEv.value === "") return;
+    /* The event field: a name (or a suggestion's label) typed or picked in full fills the
+     * value; anything else waits for more typing. */
+    function pickEvent(e) {
+      var i = evByText[selEv.value.trim().toLowerCase()];
+      if (e.type === "change") {
+        selEv.setAttribute("aria-invalid", selEv.value.trim() !== "" && i === undefined ? "true" : "false");
+      }
+      if (i === undefined) return;
       var t = target();
-      state.value = grouped(encodeEvent(parseInt(selEv.value, 10)), t.width).replace(/_/g, "");
+      state.value = grouped(encodeEvent(i), t.width).replace(/_/g, "");
       inVal.value = state.value;
       saveState(); render();
-    });
+    }
+    selEv.addEventListener("input", pickEvent);
+    selEv.addEventListener("change", pickEvent);
     $("decoder").addEventListener("submit", function (e) { e.preventDefault(); });
     window.addEventListener("hashchange", function () {
       var q = params();

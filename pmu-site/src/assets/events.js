@@ -1,9 +1,14 @@
 /* pmu-regs documentation site: the event table of one generation, built from
- * data/events/<id>.js and filtered by name and code. A row shows the main columns (name, code,
- * modifiers, counters, perf string and value with copy buttons); its Details button shows
- * every other attribute. Text goes in with textContent only.
+ * data/events/<id>.js, filtered by name and code, by counter and by the checkboxes (each row
+ * carries its filter tags in data-tags, from the data's `filters` column), and sorted by a
+ * column (its header's button; aria-sort says how). A row shows the main columns (name with
+ * its permalink, code, modifiers, counters, perf string and value with copy buttons); its
+ * Details button shows every other attribute, the Rust path with a copy button too. Text goes
+ * in with textContent only.
  *
- * The address keeps the state: events.html#q=<filter>&open=<event name>. */
+ * The address keeps the state: events.html#q=<filter>&open=<event name>&only=<tag>
+ * &counter=<tag>&sort=<column key, - first for descending>; #ev-<event name> is an event's
+ * permalink (its row opened and scrolled to). */
 (function () {
   "use strict";
   var main = document.getElementById("main");
@@ -23,6 +28,7 @@
     return -1;
   }
   var iName = col("name"), iEvent = col("event"), iUmask = col("umask"), iReg = col("register");
+  var iUmask2 = col("umask2"), iTags = col("filters");
 
   function hex(v) {
     if (typeof v === "number") return "0x" + v.toString(16).toUpperCase();
@@ -85,11 +91,20 @@
     }
   }
 
-  /* A code element and a button that copies its text (PMU.copy, in site.js). */
-  function copyCell(td, text, what) {
+  /* A code element holding `text`, with a line-break opportunity after each `.`, `_`, `,`,
+   * `/` and `::` (long names and perf strings wrap there, not inside a word). */
+  function breakable(text) {
     var code = document.createElement("code");
-    code.textContent = text;
-    td.appendChild(code);
+    text.split(/(?<=[._,\/]|::)/).forEach(function (part, i) {
+      if (i) code.appendChild(document.createElement("wbr"));
+      code.appendChild(document.createTextNode(part));
+    });
+    return code;
+  }
+
+  /* A code element and a button that copies its text (the copy buttons of site.js). */
+  function copyCell(td, text, what) {
+    td.appendChild(breakable(text));
     var b = document.createElement("button");
     b.type = "button";
     b.className = "copy";
@@ -121,7 +136,9 @@
       dt.textContent = c.label;
       var dd = document.createElement("dd");
       dd.setAttribute("data-key", c.key);
-      if (c.kind === "gen") {
+      if (c.kind === "copy") {
+        copyCell(dd, text, c.label);
+      } else if (c.kind === "gen") {
         var a = document.createElement("a");
         a.href = root + "gen/" + encodeURIComponent(text) + "/index.html";
         a.textContent = text;
@@ -180,7 +197,16 @@
             note.textContent = "in " + r[iReg];
             td.appendChild(note);
           }
-        } else if (c.kind === "name" || c.key === "code") {
+        } else if (c.kind === "name") {
+          td.appendChild(breakable(text));
+          var link = document.createElement("a");
+          link.className = "permalink";
+          link.href = "#ev-" + encodeURIComponent(text);
+          link.textContent = "#";
+          link.setAttribute("aria-label", "Link to " + text);
+          td.appendChild(document.createTextNode(" "));
+          td.appendChild(link);
+        } else if (c.key === "code") {
           var code = document.createElement("code");
           code.textContent = text;
           td.appendChild(code);
@@ -199,6 +225,8 @@
     button.setAttribute("aria-expanded", "false");
     more.appendChild(button);
     tr.appendChild(more);
+    var tags = iTags >= 0 && Array.isArray(r[iTags]) ? r[iTags] : [];
+    tr.setAttribute("data-tags", tags.join(" "));
     var row = {
       tr: tr,
       data: r,
@@ -214,8 +242,73 @@
     return row;
   });
   var frag = document.createDocumentFragment();
-  rows.forEach(function (r) { frag.appendChild(r.tr); });
+  rows.forEach(function (r, i) { r.order = i; frag.appendChild(r.tr); });
   body.appendChild(frag);
+
+  /* Sorting: by the column's value (numbers and BigInt hex values as numbers, text in natural
+   * order); the rows keep their details row after them. */
+  var sortKey = "", sortDesc = false;
+  var headers = Array.prototype.slice.call(document.querySelectorAll("#ev-table thead button.sort"));
+  function sortValue(r, key) {
+    var v = r.data[col(key)];
+    if (key === "code") {
+      return (r.event || 0) * 65536 * 256 + (r.umask || 0) * 256 + (iUmask2 >= 0 && r.data[iUmask2] ? r.data[iUmask2] : 0);
+    }
+    if (key === "value" && typeof v === "string" && /^0x[0-9a-f]+$/i.test(v)) return BigInt(v);
+    if (v === null || v === undefined) return "";
+    return typeof v === "number" ? v : format(cols[col(key)].kind, v);
+  }
+  function compare(a, b) {
+    if (typeof a === typeof b && typeof a !== "string") return a < b ? -1 : (a > b ? 1 : 0);
+    return String(a).localeCompare(String(b), "en", { numeric: true });
+  }
+  function sortRows() {
+    var list = rows.slice();
+    if (sortKey) {
+      var keyed = list.map(function (r) { return [sortValue(r, sortKey), r]; });
+      keyed.sort(function (x, y) {
+        var c = compare(x[0], y[0]);
+        if (sortDesc) c = -c;
+        return c || x[1].order - y[1].order;
+      });
+      list = keyed.map(function (x) { return x[1]; });
+    }
+    var f = document.createDocumentFragment();
+    list.forEach(function (r) {
+      f.appendChild(r.tr);
+      if (r.detail) f.appendChild(r.detail);
+    });
+    body.appendChild(f);
+    headers.forEach(function (b) {
+      var th = b.parentNode;
+      if (b.getAttribute("data-key") === sortKey) {
+        th.setAttribute("aria-sort", sortDesc ? "descending" : "ascending");
+      } else {
+        th.removeAttribute("aria-sort");
+      }
+    });
+  }
+  headers.forEach(function (b) {
+    b.addEventListener("click", function () {
+      var key = b.getAttribute("data-key");
+      if (sortKey === key) sortDesc = !sortDesc;
+      else { sortKey = key; sortDesc = false; }
+      sortRows();
+      saveHash();
+    });
+  });
+
+  /* The checkboxes and the counter choice: a row stays when its data-tags has every tag. */
+  var boxes = Array.prototype.slice.call(document.querySelectorAll("#ev-facets input[data-tag]"));
+  var counterSel = document.getElementById("ev-counter");
+  function wanted() {
+    var tags = boxes.filter(function (b) { return b.checked; }).map(function (b) { return b.getAttribute("data-tag"); });
+    if (counterSel && counterSel.value) tags.push(counterSel.value);
+    return tags;
+  }
+  boxes.concat(counterSel ? [counterSel] : []).forEach(function (el) {
+    el.addEventListener("change", function () { apply(); saveHash(); });
+  });
 
   var pair = /^(?:0x)?([0-9a-f]{1,4})[.:\/](?:0x)?([0-9a-f]{1,4})$/i;
   var code = /^(?:0x)?([0-9a-f]{1,4})$/i;
@@ -237,42 +330,75 @@
   function apply() {
     var tokens = input.value.trim().split(/\s+/).filter(Boolean);
     var tests = tokens.map(matcher);
+    var need = wanted();
     var n = 0;
     rows.forEach(function (r) {
-      var ok = tests.every(function (f) { return f(r); });
+      var has = (r.tr.getAttribute("data-tags") || "").split(" ");
+      var ok = tests.every(function (f) { return f(r); }) &&
+        need.every(function (t) { return has.indexOf(t) !== -1; });
       r.tr.hidden = !ok;
       if (r.detail) r.detail.hidden = !ok || !r.open;
       if (ok) n++;
     });
-    count.textContent = tokens.length
-      ? "Showing " + n + " of " + rows.length + " events"
-      : rows.length + " events";
+    count.textContent = tokens.length || need.length
+      ? "Showing " + n + " of " + rows.length + (rows.length === 1 ? " event" : " events")
+      : rows.length + (rows.length === 1 ? " event" : " events");
   }
   function saveHash() {
     var parts = [];
     if (input.value) parts.push("q=" + encodeURIComponent(input.value));
     rows.forEach(function (r) { if (r.open) parts.push("open=" + encodeURIComponent(r.rawName)); });
+    boxes.forEach(function (b) { if (b.checked) parts.push("only=" + b.getAttribute("data-tag")); });
+    if (counterSel && counterSel.value) parts.push("counter=" + counterSel.value);
+    if (sortKey) parts.push("sort=" + (sortDesc ? "-" : "") + sortKey);
     var h = "#" + parts.join("&");
     try { history.replaceState(null, "", h); } catch (e) { /* file:// in some browsers */ }
   }
   function fromHash() {
-    var q = "", open = [];
-    location.hash.replace(/^#/, "").split("&").forEach(function (kv) {
+    var q = "", open = [], only = [], counter = "", sort = "", target = null;
+    var hash = location.hash.replace(/^#/, "");
+    if (/^ev-/.test(hash)) {
+      // A permalink: that event's row, opened.
+      try { target = decodeURIComponent(hash.slice(3)); } catch (e) { target = null; }
+      if (target !== null) open.push(target);
+    }
+    hash.split("&").forEach(function (kv) {
       var i = kv.indexOf("=");
-      if (i < 0) return;
+      if (i < 0 || target !== null) return;
       var v;
       try { v = decodeURIComponent(kv.slice(i + 1).replace(/\+/g, " ")); } catch (e) { return; }
-      if (kv.slice(0, i) === "q") q = v;
-      else if (kv.slice(0, i) === "open") open.push(v);
+      var k = kv.slice(0, i);
+      if (k === "q") q = v;
+      else if (k === "open") open.push(v);
+      else if (k === "only") only.push(v);
+      else if (k === "counter") counter = v;
+      else if (k === "sort") sort = v;
     });
     input.value = q;
+    boxes.forEach(function (b) { b.checked = only.indexOf(b.getAttribute("data-tag")) !== -1; });
+    if (counterSel) counterSel.value = counter;
+    sortDesc = sort.charAt(0) === "-";
+    sortKey = sort.replace(/^-/, "");
+    if (sortKey && col(sortKey) < 0) sortKey = "";
     rows.forEach(function (r) {
       var want = open.indexOf(r.rawName) !== -1;
       if (want !== r.open) toggle(r, want);
     });
+    sortRows();
+    return target;
+  }
+  function reveal(name) {
+    rows.forEach(function (r) {
+      if (r.rawName === name && r.tr.scrollIntoView) r.tr.scrollIntoView({ block: "center" });
+    });
   }
   input.addEventListener("input", function () { apply(); saveHash(); });
-  window.addEventListener("hashchange", function () { fromHash(); apply(); });
-  fromHash();
+  window.addEventListener("hashchange", function () {
+    var t = fromHash();
+    apply();
+    if (t !== null) reveal(t);
+  });
+  var first = fromHash();
   apply();
+  if (first !== null) reveal(first);
 })();

@@ -1,22 +1,126 @@
-/* pmu-regs documentation site: sidebar filter. Generated site; no network access. */
+/* pmu-regs documentation site: the sidebar's tree of generations, drawn from data/nav.js
+ * (PMU.nav, loaded once and cached by the browser instead of repeated in every page). Each
+ * generation with children has a button that opens and closes them; the page's own
+ * generation and its ancestors start open, and the page's generation lists its diff, events
+ * and registers, the current one marked. The filter box shows the generations matching it
+ * (with their ancestors), all open. Generated site; no network access. */
 (function () {
   "use strict";
+  var tree = document.getElementById("nav-tree");
+  var nav = window.PMU && window.PMU.nav;
+  if (!tree || !nav) return;
+  var root = document.body.getAttribute("data-root") || "";
+  var current = tree.getAttribute("data-gen");
+  var item = tree.getAttribute("data-item") || "";
+  var kids = nav.map(function () { return []; });
+  var tops = [];
+  nav.forEach(function (g, i) {
+    if (g.parent === null || g.parent === undefined) tops.push(i); else kids[g.parent].push(i);
+  });
+  var open = {};
+  for (var c = nav.map(function (g) { return g.id; }).indexOf(current); c !== -1 && c !== null && c !== undefined; c = nav[c].parent) {
+    open[c] = true;
+  }
+  function link(href, text, here, title) {
+    var a = document.createElement("a");
+    a.href = root + href;
+    a.textContent = text;
+    if (title) a.title = title;
+    if (here) a.setAttribute("aria-current", "page");
+    return a;
+  }
+  function sub(g) {
+    var ul = document.createElement("ul");
+    ul.className = "sub";
+    function li(a, cls) {
+      var el = document.createElement("li");
+      if (cls) el.className = cls;
+      el.appendChild(a);
+      ul.appendChild(el);
+    }
+    if (g.diff) li(link(g.diff[0], "Changes from " + g.diff[1], item === "diff"));
+    if (g.events) {
+      var a = link(g.events[0], "Events ", item === "events");
+      var n = document.createElement("span");
+      n.className = "count";
+      n.textContent = g.events[1];
+      a.appendChild(n);
+      li(a);
+    }
+    if (g.regs.length) {
+      var head = document.createElement("li");
+      head.className = "grp";
+      head.textContent = "Registers";
+      ul.appendChild(head);
+      g.regs.forEach(function (r) { li(link(r[1], r[0], item === "reg:" + r[0], r[0]), "reg"); });
+    }
+    return ul;
+  }
+  var items = [];
+  function draw(i) {
+    var g = nav[i];
+    var li = document.createElement("li");
+    li.className = "gen";
+    li.setAttribute("data-filter", g.filter);
+    li.setAttribute("data-gen", g.id);
+    var row = document.createElement("div");
+    row.className = "row";
+    var list = null, button = null;
+    if (kids[i].length) {
+      button = document.createElement("button");
+      button.type = "button";
+      button.className = "twisty";
+      button.setAttribute("aria-label", g.id + ": the generations extending it");
+      row.appendChild(button);
+    }
+    row.appendChild(link(g.href, g.id, g.id === current && item === "index", g.title));
+    li.appendChild(row);
+    if (g.id === current) {
+      li.classList.add("here");
+      li.appendChild(sub(g));
+    }
+    if (kids[i].length) {
+      list = document.createElement("ul");
+      kids[i].forEach(function (k) { list.appendChild(draw(k)); });
+      li.appendChild(list);
+    }
+    var entry = { li: li, list: list, button: button, open: !!open[i] };
+    function show(on) {
+      entry.open = on;
+      if (list) list.hidden = !on;
+      if (button) button.setAttribute("aria-expanded", on ? "true" : "false");
+    }
+    entry.show = show;
+    show(entry.open);
+    if (button) button.addEventListener("click", function () { show(!entry.open); });
+    items.push(entry);
+    return li;
+  }
+  var frag = document.createDocumentFragment();
+  tops.forEach(function (i) { frag.appendChild(draw(i)); });
+  tree.textContent = "";
+  tree.appendChild(frag);
+
   var input = document.getElementById("navq");
   if (input) {
-    var items = Array.prototype.slice.call(document.querySelectorAll(".sidebar li.gen"));
+    var saved = null;
     input.addEventListener("input", function () {
       var q = input.value.trim().toLowerCase();
-      // A generation stays visible when it or one of its descendants matches.
-      items.slice().reverse().forEach(function (li) {
-        var self = !q || (li.getAttribute("data-filter") || "").indexOf(q) !== -1;
-        var kid = Array.prototype.some.call(li.querySelectorAll("li.gen"), function (k) {
+      if (q && !saved) saved = items.map(function (e) { return e.open; });
+      // Items are in post-order (children before parents): a generation stays visible when
+      // it or one of its descendants matches.
+      items.forEach(function (e, i) {
+        var self = !q || (e.li.getAttribute("data-filter") || "").indexOf(q) !== -1;
+        var kid = Array.prototype.some.call(e.li.querySelectorAll("li.gen"), function (k) {
           return !k.classList.contains("hidden-by-filter");
         });
-        li.classList.toggle("hidden-by-filter", !(self || kid));
+        e.li.classList.toggle("hidden-by-filter", !(self || kid));
+        e.show(q ? true : (saved ? saved[i] : e.open));
       });
+      if (!q) saved = null;
     });
   }
-  var cur = document.querySelector('.sidebar [aria-current="page"]');
+  var cur = tree.querySelector('[aria-current="page"]') || tree.querySelector("li.here > .row a");
   if (cur && cur.scrollIntoView) {
     cur.scrollIntoView({ block: "nearest" });
   }

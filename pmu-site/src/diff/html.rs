@@ -147,8 +147,8 @@ struct DiffBody<'a> {
     to_path: String,
     to_link: String,
     from_link: String,
-    /// The summary chips shown: count, what, class and sign.
-    chips: Vec<(String, &'static str, &'static str, &'static str)>,
+    /// The summary chips shown: count and what, class and sign.
+    chips: Vec<(String, &'static str, &'static str)>,
     unchanged: String,
     events_added: String,
     events_removed: String,
@@ -216,52 +216,50 @@ pub(crate) fn page_html(cx: &Ctx<'_>, d: &Diff<'_>) -> String {
 }
 
 /// The summary: how many registers, leaves, events and constraints were added, changed or
-/// removed (only the counts that are not zero).
-fn chips(d: &Diff<'_>) -> Vec<(String, &'static str, &'static str, &'static str)> {
+/// removed (only the counts that are not zero), in words with the count's number
+/// (`+1 event`, `~3 CPUID leaves`).
+fn chips(d: &Diff<'_>) -> Vec<(String, &'static str, &'static str)> {
     let count = |f: &dyn Fn(&RegDiff<'_>) -> bool| d.registers.iter().filter(|r| f(r)).count();
     let ev = |f: &dyn Fn(&EventDiff<'_>) -> bool| d.events.iter().filter(|e| f(e)).count();
+    let reg = ("register", "registers");
+    let event = ("event", "events");
     [
-        (
-            count(&|r| matches!(r, RegDiff::Added(_))),
-            "registers",
-            "add",
-            "+",
-        ),
+        (count(&|r| matches!(r, RegDiff::Added(_))), reg, "add", "+"),
         (
             count(&|r| matches!(r, RegDiff::Changed { .. })),
-            "registers changed",
+            ("register changed", "registers changed"),
             "chg",
             "~",
         ),
         (
             count(&|r| matches!(r, RegDiff::Removed(_))),
-            "registers",
+            reg,
             "rem",
-            "−",
+            "\u{2212}",
         ),
-        (d.cpuid.len(), "CPUID leaves", "chg", "~"),
-        (
-            ev(&|e| matches!(e, EventDiff::Added(_))),
-            "events",
-            "add",
-            "+",
-        ),
+        (d.cpuid.len(), ("CPUID leaf", "CPUID leaves"), "chg", "~"),
+        (ev(&|e| matches!(e, EventDiff::Added(_))), event, "add", "+"),
         (
             ev(&|e| matches!(e, EventDiff::Changed { .. })),
-            "events changed",
+            ("event changed", "events changed"),
             "chg",
             "~",
         ),
         (
             ev(&|e| matches!(e, EventDiff::Removed(_))),
-            "events",
+            event,
             "rem",
-            "−",
+            "\u{2212}",
         ),
-        (d.constraints.len(), "constraints", "chg", "~"),
+        (
+            d.constraints.len(),
+            ("constraint", "constraints"),
+            "chg",
+            "~",
+        ),
     ]
     .into_iter()
     .filter(|(n, ..)| *n != 0)
-    .map(|(n, what, class, sign)| (format::thousands(n), what, class, sign))
+    .map(|(n, (one, many), class, sign)| (format::plural(n, one, many), class, sign))
     .collect()
 }

@@ -170,25 +170,29 @@ fn model_generation_pages_and_sidebar_name_their_cpus() {
         root.text()
             .contains(&generation("intel-sapphirerapids").title)
     );
-    // The sidebar entry says it too, and its filter finds the CPU's names.
-    let li = root
-        .find_all("li")
-        .into_iter()
-        .find(|li| {
-            li.find_all("a")
-                .first()
-                .is_some_and(|a| a.text() == "intel-sapphirerapids")
-        })
+    // The sidebar entry (drawn from data/nav.js) says it too, and its filter finds the CPU's
+    // names; the page tells the tree which generation and page it is.
+    let nav = js_value(site().get("data/nav.js").unwrap(), "PMU.nav = ");
+    let entry = nav
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["id"] == "intel-sapphirerapids")
         .unwrap();
-    assert_eq!(
-        li.find_all("a")[0].attr("title"),
-        Some("Sapphire Rapids — intel-sapphirerapids")
-    );
+    assert_eq!(entry["title"], "Sapphire Rapids — intel-sapphirerapids");
     assert!(
-        li.attr("data-filter")
+        entry["filter"]
+            .as_str()
             .unwrap()
             .contains("sapphire rapids spr")
     );
+    let tree = root
+        .find_all("ul")
+        .into_iter()
+        .find(|u| u.attr("id") == Some("nav-tree"))
+        .unwrap();
+    assert_eq!(tree.attr("data-gen"), Some("intel-sapphirerapids"));
+    assert_eq!(tree.attr("data-item"), Some("index"));
     // A generation no CPU name covers keeps its title.
     let v3 = parse_xml("v3", site().get("gen/intel-v3/index.html").unwrap()).unwrap();
     assert_eq!(

@@ -1,6 +1,7 @@
 //! The documentation site (`cargo xtask gen-docs`): well-formed pages, diagrams that put
 //! every field at its bits, escaping, determinism, scale, the generation diffs and writing
-//! to disk. The browser side (the decoder) is tested in `xtask/tests/docs_e2e.rs`.
+//! to disk. The browser side (the decoder, the event tables, the sidebar's tree, narrow
+//! screens) is tested in `xtask/tests/docs_e2e/`.
 //! One test binary (the site is built once) with a module per concern.
 
 #[path = "../support/mod.rs"]
@@ -11,8 +12,11 @@ mod cpus;
 mod descriptions;
 mod diagrams;
 mod escaping;
+mod event_table;
 mod markup;
+mod navigation;
 mod search;
+mod text;
 mod writing;
 mod yaml_reference;
 
