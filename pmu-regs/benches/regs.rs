@@ -65,15 +65,15 @@ mod perfevtsel {
     #[inline(never)]
     pub fn decode_generated(bits: u64) -> u64 {
         let v = IA32_PERFEVTSEL::Value::from_raw_read(bits);
-        u64::from(v.get::<IA32_PERFEVTSEL::EVENT_SELECT>())
-            + u64::from(v.get::<IA32_PERFEVTSEL::UMASK>())
+        v.get::<IA32_PERFEVTSEL::EVENT_SELECT>()
+            + v.get::<IA32_PERFEVTSEL::UMASK>()
             + u64::from(v.is_set::<IA32_PERFEVTSEL::USR>())
             + u64::from(v.is_set::<IA32_PERFEVTSEL::OS>())
             + u64::from(v.is_set::<IA32_PERFEVTSEL::EDGE>())
             + u64::from(v.is_set::<IA32_PERFEVTSEL::INT>())
             + u64::from(v.is_set::<IA32_PERFEVTSEL::EN>())
             + u64::from(v.is_set::<IA32_PERFEVTSEL::INV>())
-            + u64::from(v.get::<IA32_PERFEVTSEL::CMASK>())
+            + v.get::<IA32_PERFEVTSEL::CMASK>()
     }
 
     #[inline(never)]
@@ -128,9 +128,9 @@ mod fixed_ctr_ctrl {
     #[inline(never)]
     pub fn decode_generated(bits: u64) -> u64 {
         let v = IA32_FIXED_CTR_CTRL::Value::from_raw_read(bits);
-        u64::from(v.get::<IA32_FIXED_CTR_CTRL::ENABLE0>())
-            + u64::from(v.get::<IA32_FIXED_CTR_CTRL::ENABLE1>())
-            + u64::from(v.get::<IA32_FIXED_CTR_CTRL::ENABLE2>())
+        v.get::<IA32_FIXED_CTR_CTRL::ENABLE0>()
+            + v.get::<IA32_FIXED_CTR_CTRL::ENABLE1>()
+            + v.get::<IA32_FIXED_CTR_CTRL::ENABLE2>()
             + u64::from(v.is_set::<IA32_FIXED_CTR_CTRL::PMI0>())
             + u64::from(v.is_set::<IA32_FIXED_CTR_CTRL::PMI1>())
             + u64::from(v.is_set::<IA32_FIXED_CTR_CTRL::PMI2>())

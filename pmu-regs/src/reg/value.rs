@@ -19,6 +19,7 @@ impl<R: Layout + WriteAccess> Value<R> {
     /// write. Each field may be given one value; `build()` rejects a field given two
     /// different values (a compile error in a `const`).
     #[inline]
+    #[allow(clippy::new_ret_no_self)] // `Value::new()` starts a write: the API users know
     pub const fn new() -> Builder<R, Unplaced> {
         Builder::EMPTY
     }
