@@ -10,7 +10,7 @@ pub use pmu_vocab::Access;
 pub use pmu_vocab::select::Run;
 
 /// One field of a register (one element of a field array: `EN0`, `EN1`, ...), as data: the
-/// table every generated register module holds as `FIELDS` and [`RegInfo::fields`] lists.
+/// table every generated register module holds as `FIELDS` and [`RegInfo::fields`](crate::arch::RegInfo::fields) lists.
 /// The register's `Debug`, its builder's set-twice reports and the compile-time width checks
 /// read it; tools print and compare layouts from it without per-register code.
 ///
