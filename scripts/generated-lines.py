@@ -5,6 +5,8 @@ their tock-registers field constants and functions, and the lines per field cons
 
 Usage: scripts/generated-lines.py pmu-regs/src/generated.rs
 """
+import re
+import sys
 s = open(sys.argv[1]).read().split('\n')
 # register modules: a `pub mod X {` whose body declares `pub type Register = X;`
 mods = []
