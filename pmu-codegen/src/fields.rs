@@ -49,10 +49,10 @@ pub(super) fn tock_parts(e: &Elem) -> Vec<(String, u32, u32)> {
 pub(super) use pmu_defs::model::names::{w1_verb, writable};
 
 impl Cx<'_> {
-    /// The tock-registers items of `r`: per element and split part, a `Field` constant, the
-    /// field's identity for the generic field access of the register's `Value` and `Builder`
-    /// (`pmu_regs::__private::field`) and for reading through `Value::to_local()`
-    /// (`LocalRegisterCopy::read`, `is_set`, `read_as_enum` with the field's value enum).
+    /// The tock-registers items of `r`: per element and split part, a `Field` constant (in
+    /// the value namespace, beside the element's marker type of the same name), for reading
+    /// through `Value::to_local()` (`LocalRegisterCopy::read`, `is_set`, `read_as_enum` with
+    /// the field's value enum).
     /// tock-registers' write surface (`SET`, `CLEAR`, `FieldValue`s) is not generated:
     /// `Field::val` truncates silently and a `LocalRegisterCopy` knows no reserved bits, so
     /// writes go through `Value` and `Builder`. Empty for a register without fields.

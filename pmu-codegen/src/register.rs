@@ -1,7 +1,8 @@
-//! The register pass: one module per register (`IA32_PERFEVTSEL`) with its docs, the
-//! tock-registers marker type and fields, the MSR address(es), the `Value` and `Builder` of
-//! the [value](super::value) and [builder](super::builder) passes, `event_on`, and the typed
-//! `Instance` implementing `access::Msr` / `Readable` / `Writable` as its access allows.
+//! The register pass: one module per register (`IA32_PERFEVTSEL`) with its docs, its marker
+//! type, the tock-registers fields, the field markers and `Layout` of the
+//! [value](super::value) pass, the MSR address(es), `Value` and `Builder` (aliases of
+//! `pmu_regs::reg`'s generic types), `event_on`, and the typed `Instance` implementing
+//! `access::Msr` / `Readable` / `Writable` as its access allows.
 
 use super::Cx;
 use super::doc::escape_doc;

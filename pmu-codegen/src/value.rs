@@ -54,13 +54,12 @@ impl Cx<'_> {
                 items.extend(value_enum(en, f, &edoc, Some((tock, krate))));
             }
             let deprecated = super::restrictions::deprecated_attr(f);
-            let mut rows = Vec::new();
+            let first = infos.len();
             for e in &es {
                 let edoc = match f.array {
                     Some(a) => element_doc(f, e, a.count),
                     None => base_doc.clone(),
                 };
-                rows.push(infos.len());
                 items.extend(self.marker(e, infos.len(), &edoc, en.as_ref(), deprecated.as_ref()));
                 infos.push(field_info(&quote!(field), f, e));
             }
@@ -73,7 +72,7 @@ impl Cx<'_> {
                     es.len(),
                     escape_doc(f.doc.trim_end())
                 );
-                let (first, stride, count) = (rows[0], a.stride, a.count);
+                let (stride, count) = (a.stride, a.count);
                 items.extend(quote! {
                     #[doc = #doc]
                     pub enum #m {}

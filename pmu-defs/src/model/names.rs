@@ -435,7 +435,7 @@ pub const RESERVED_REGISTER: &[Reserved] = &[
     (
         "field",
         TYPE,
-        "the imported generic field access (`pmu_regs::__private::field`)",
+        "the imported field data (`pmu_regs::__private::field`: `Info`, `Run`, `Access`)",
     ),
     ("ADDRESS", VALUE, "the MSR address"),
     ("BASE_ADDRESS", VALUE, "the address of instance 0"),
