@@ -22,20 +22,31 @@ pub(super) fn cpu_model(family_model: &str) -> Option<(u32, u32, u16)> {
     Some((family, model, steppings))
 }
 
-/// The `CpuModel`s of `cpus:`.
+/// The `CpuModel`s of `cpus:`, consecutive models with the same steppings and core type
+/// merged into one entry (`model..=model_last`).
 pub(super) fn cpu_models(krate: &TokenStream, g: &Generation) -> Vec<TokenStream> {
-    g.cpus
-        .iter()
-        .filter_map(|c| {
-            let (family, model, steppings) = cpu_model(&c.family_model)?;
-            let core_type = opt(c.core_type, |t| quote!(#t));
-            let native = opt(c.native_model_id, |n| quote!(#n));
-            Some(quote! {
+    type Key = (u32, u16, Option<u8>, Option<u32>);
+    let mut runs: Vec<(Key, u32, u32)> = Vec::new();
+    for c in &g.cpus {
+        let Some((family, model, steppings)) = cpu_model(&c.family_model) else {
+            continue;
+        };
+        let key = (family, steppings, c.core_type, c.native_model_id);
+        match runs.last_mut() {
+            Some((k, _, last)) if *k == key && model == *last + 1 => *last = model,
+            _ => runs.push((key, model, model)),
+        }
+    }
+    runs.into_iter()
+        .map(|((family, steppings, core_type, native), model, model_last)| {
+            let core_type = opt(core_type, |t| quote!(#t));
+            let native = opt(native, |n| quote!(#n));
+            quote! {
                 #krate::arch::CpuModel {
-                    family: #family, model: #model, steppings: #steppings, core_type: #core_type,
-                    native_model_id: #native,
+                    family: #family, model: #model, model_last: #model_last, steppings: #steppings,
+                    core_type: #core_type, native_model_id: #native,
                 }
-            })
+            }
         })
         .collect()
 }

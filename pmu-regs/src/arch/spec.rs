@@ -327,8 +327,12 @@ pub struct EnumerationSpec {
 pub struct CpuModel {
     /// Family (extended family included).
     pub family: u32,
-    /// Model (extended model included).
+    /// Model (extended model included): the first of the run of consecutive models this entry
+    /// covers.
     pub model: u32,
+    /// The last model of the run (`model` itself for one model): consecutive models with the
+    /// same steppings and core type are one entry (AMD lists families of models).
+    pub model_last: u32,
     /// Steppings it covers (bit n = stepping n; all bits when any stepping).
     pub steppings: u16,
     /// On hybrid parts, the core type (CPUID.1AH:EAX\[31:24\]).
@@ -337,6 +341,13 @@ pub struct CpuModel {
     /// give one: it tells apart two core designs of one core type (Arrow Lake's Skymont and
     /// Crestmont E-cores).
     pub native_model_id: Option<u32>,
+}
+
+impl CpuModel {
+    /// The models this entry covers.
+    pub fn models(&self) -> core::ops::RangeInclusive<u32> {
+        self.model..=self.model_last
+    }
 }
 
 /// A CPU model generation as detection knows it whatever the Cargo features: its id, the

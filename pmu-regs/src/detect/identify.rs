@@ -415,7 +415,7 @@ pub(super) fn cpu_listed(info: &PmuInfo, cpus: &[CpuModel], hybrid: Option<Hybri
     let (family, model, stepping) = (info.family(), info.model(), info.stepping());
     cpus.iter().any(|c| {
         c.family == family
-            && c.model == model
+            && c.models().contains(&model)
             && stepping < 16
             && c.steppings & (1 << stepping) != 0
             && c.core_type
