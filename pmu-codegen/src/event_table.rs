@@ -38,11 +38,32 @@ pub(super) fn literals(
     let mut records = String::from("b\"\\\n");
     let mut names = String::from("\"\\\n");
     let mut name_len = 0usize;
-    let mut alternatives = Vec::new();
+    let mut alternatives: Vec<TokenStream> = Vec::new();
+    // The alternatives' text, to find a run another event already has: most off-core events
+    // share one alternative (the other OFFCORE_RSP MSR), so the table holds each run once.
+    let mut alt_text: Vec<String> = Vec::new();
     for (i, e) in evs.iter().enumerate() {
         let alts = e.alternatives();
-        let extra = alts.get(1..).unwrap_or_default();
-        let r = record(e, name_len, alternatives.len(), extra.len(), aux_kind(i))
+        let extra: Vec<TokenStream> = (alts.get(1..).unwrap_or_default().iter())
+            .map(|a| event_alt(krate, a))
+            .collect();
+        let text: Vec<String> = extra.iter().map(|t| t.to_string()).collect();
+        let found = (!text.is_empty())
+            .then(|| {
+                alt_text
+                    .windows(text.len())
+                    .position(|w| w == text.as_slice())
+            })
+            .flatten();
+        let start = match found {
+            Some(at) => at,
+            None => {
+                alternatives.extend(extra);
+                alt_text.extend(text.iter().cloned());
+                alt_text.len() - text.len()
+            }
+        };
+        let r = record(e, name_len, start, text.len(), aux_kind(i))
             .map_err(|what| format!("event `{}`: {what} does not fit its table field", e.name))?;
         for b in r {
             let _ = write!(records, "\\x{b:02x}");
@@ -51,7 +72,6 @@ pub(super) fn literals(
         names.push_str(&escape_name(&e.name));
         names.push_str("\\\n");
         name_len += e.name.len();
-        alternatives.extend(extra.iter().map(|a| event_alt(krate, a)));
     }
     records.push('"');
     names.push('"');
