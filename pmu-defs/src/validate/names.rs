@@ -386,6 +386,9 @@ fn register(r: &Register, pass: &mut Pass<'_>) {
     module.add(ro, "marker type", names::register_module(&r.name), BOTH);
     for f in &r.fields {
         let o = Origin::new(Kind::Field, &f.name, f.span);
+        for m in names::field_markers(f) {
+            module.add(o, "field marker type", names::escape(&m), TYPE);
+        }
         if !f.values.is_empty() {
             module.add(o, "value enum", names::value_enum(&f.name), TYPE);
             values(f, &names::value_enum(&f.name), pass, |v| {
@@ -396,9 +399,6 @@ fn register(r: &Register, pass: &mut Pass<'_>) {
             for t in names::tock_names(&e, f.bits.len()) {
                 module.add(o, "tock-registers field", t, VALUE);
             }
-        }
-        for m in names::field_markers(f) {
-            module.add(o, "field marker type", names::escape(&m), TYPE);
         }
     }
     module.check(pass);
