@@ -371,6 +371,11 @@ pub const RESERVED_CRATE_ROOT: &[Reserved] = &[
         "the module of the generated name tables' reader",
     ),
     ("pmu", TYPE, "the module `pmu_regs::pmu`"),
+    (
+        "reg",
+        TYPE,
+        "the module `pmu_regs::reg` (the one register API)",
+    ),
     ("generated", TYPE, "the module of the generated code"),
     ("fmt", TYPE, "`core::fmt`"),
     (
@@ -507,6 +512,11 @@ pub const RESERVED_REGISTER: &[Reserved] = &[
     ("index", VALUE, "a parameter"),
     ("m", VALUE, "a parameter"),
     ("placed", VALUE, "a local variable"),
+    (
+        "v",
+        VALUE,
+        "the parameter of a value enum's `from_value(v)` (a pattern: a constant `v` would be matched)",
+    ),
 ];
 
 /// The variants of `ArchEvent` and of a model's `Event`: their `FromStr` impl names
