@@ -73,7 +73,7 @@ pub trait Layout: tock_registers::RegisterLongName + Copy + 'static {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a field of `{R}`",
     label = "a field of another register",
-    note = "a register's fields are the types in its own module, beside its `Value`: `IA32_PERFEVTSEL::UMASK` for `IA32_PERFEVTSEL::Value`"
+    note = "a register's fields are the marker types in its own module, beside its `Value`"
 )]
 pub trait Field<R: Layout> {
     /// Its row in `R::FIELDS`.
