@@ -25,7 +25,9 @@ struct Default<'a> {
 #[derive(Serialize)]
 struct GenSummary<'a> {
     id: &'a str,
-    title: &'a str,
+    /// What the decoder's picker shows beside the id: the CPU names of a model generation
+    /// ("Sapphire Rapids"), the generation's title otherwise.
+    title: String,
     vendor: pmu_defs::model::Vendor,
     /// `Intel`, `AMD`: how the decoder groups generations.
     vendor_name: &'static str,
@@ -217,7 +219,16 @@ pub fn all(cx: &Ctx<'_>, site: &mut Site) {
             .iter()
             .map(|g| GenSummary {
                 id: &g.id,
-                title: &g.title,
+                title: {
+                    let names: Vec<&str> = (cx.cpus_of(g).iter())
+                        .map(|c| c.name.name.as_str())
+                        .collect();
+                    if names.is_empty() {
+                        g.title.clone()
+                    } else {
+                        names.join(", ")
+                    }
+                },
                 vendor: g.vendor,
                 vendor_name: crate::html::vendor(g),
                 extends: g.extends.as_deref(),

@@ -444,4 +444,18 @@ fn decoder_data_lists_every_register_and_cpuid_output() {
             .select
             .as_str()
     );
+    // The decoder's picker names a model generation by its CPUs, not by its JSON file; an
+    // architectural generation keeps its title.
+    let title = |id: &str| {
+        let gens = index["generations"].as_array().unwrap();
+        let g = gens.iter().find(|g| g["id"] == id).unwrap();
+        g["title"].as_str().unwrap().to_owned()
+    };
+    assert!(
+        title("intel-sapphirerapids").contains("Sapphire Rapids"),
+        "{}",
+        title("intel-sapphirerapids")
+    );
+    assert!(!title("intel-sapphirerapids").contains(".json"));
+    assert_eq!(title("intel-v3"), generation("intel-v3").title);
 }
