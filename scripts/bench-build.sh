@@ -10,8 +10,9 @@
 #
 #   scripts/bench-build.sh [ROUNDS]        # default 2 rounds; PROFILE=release for release
 #
-# Prints one line per build and a table of medians (Markdown) at the end, with the machine's
-# load average before and after.
+# Prints one line per build (round, case, wall s, peak MiB, CPU s), a table of medians
+# (Markdown) with each ratio to `x86` taken per round and its median, the per-round ratios,
+# and the machine's load average before and after.
 set -euo pipefail
 
 ROUNDS=${1:-2}
@@ -81,7 +82,10 @@ for r in $(seq 1 "$ROUNDS"); do
     }
     wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {n = split($2, p, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + p[i]; print s}' "$log")
     rss=$(awk -F': ' '/Maximum resident set size/ {printf "%.0f", $2 / 1024}' "$log")
-    printf '%s\t%s\t%s\t%s\n' "$r" "$c" "$wall" "$rss" | tee -a "$results"
+    # CPU seconds (user + system, every process of the build): what the build costs, which
+    # the other work on a shared machine moves less than the wall time.
+    cpu=$(awk -F': ' '/User time|System time/ {s += $2} END {printf "%.2f", s}' "$log")
+    printf '%s\t%s\t%s\t%s\t%s\n' "$r" "$c" "$wall" "$rss" "$cpu" | tee -a "$results"
   done
 done
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -92,8 +96,23 @@ rows = [l.split('\t') for l in open(sys.argv[1]).read().split('\n') if l]
 cases = list(dict.fromkeys(r[1] for r in rows))
 med = {c: statistics.median(float(r[2]) for r in rows if r[1] == c) for c in cases}
 rss = {c: max(int(r[3]) for r in rows if r[1] == c) for c in cases}
-print("\n| build | wall s (median) | peak rustc MiB | vs x86 | vs x86 + performance-counter |")
-print("|---|---|---|---|---|")
+cpu = {c: statistics.median(float(r[4]) for r in rows if r[1] == c) for c in cases}
+rounds = sorted(set(r[0] for r in rows), key=int)
+at = {(r[0], r[1]): (float(r[2]), float(r[4])) for r in rows}
+def per_round(c, peer, k):
+    """The ratio to the peer built in the same round, per round: the figure to quote."""
+    return [at[(n, c)][k] / at[(n, peer)][k] for n in rounds if (n, c) in at and (n, peer) in at]
+print("\n| build | wall s (median) | CPU s (median) | peak rustc MiB | vs x86, wall (CPU) | vs x86 + performance-counter, wall (CPU) |")
+print("|---|---|---|---|---|---|")
 for c in cases:
-    print(f"| {c} | {med[c]:.2f} | {rss[c]} | {med[c] / med['x86']:.2f} | {med[c] / med['x86-performance-counter']:.2f} |")
+    def ratio(peer):
+        w = statistics.median(per_round(c, peer, 0))
+        u = statistics.median(per_round(c, peer, 1))
+        return f"{w:.2f} ({u:.2f})"
+    print(f"| {c} | {med[c]:.2f} | {cpu[c]:.2f} | {rss[c]} | {ratio('x86')} | {ratio('x86-performance-counter')} |")
+print("\nper-round ratios, wall (CPU):")
+for c, peer in [("pmu-regs-default", "x86"), ("pmu-regs-all-models", "x86-performance-counter")]:
+    w = per_round(c, peer, 0)
+    u = per_round(c, peer, 1)
+    print(f"  {c} / {peer}: " + ", ".join(f"{a:.2f} ({b:.2f})" for a, b in zip(w, u)))
 EOF
