@@ -373,6 +373,7 @@ fn feasible(needs: &[Need], set: u64, out: &mut Assignment) -> bool {
 /// A set of events on the counters ([`schedule`]).
 #[derive(Clone, Copy)]
 pub struct Schedule<'a> {
+    target: Target,
     events: &'a [EventDesc],
     /// Which events of `events` it holds (all of them, from [`schedule`]; a group's, from
     /// [`Split::group`]).
@@ -393,6 +394,11 @@ pub struct Placement {
 }
 
 impl<'a> Schedule<'a> {
+    /// The counters it was made for.
+    pub fn target(&self) -> Target {
+        self.target
+    }
+
     /// How many events it places.
     pub fn len(&self) -> usize {
         self.set.count_ones() as usize
@@ -823,6 +829,7 @@ fn schedule_set<'a>(
     let mut assignment = Assignment::EMPTY;
     if feasible(&needs.needs[..needs.len], set, &mut assignment) {
         return Ok(Schedule {
+            target: *target,
             events,
             set,
             assignment,

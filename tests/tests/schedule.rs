@@ -696,3 +696,139 @@ fn random_draws_reach_conflicts() {
         "{counters} {aux} {fits}"
     );
 }
+
+// `Pmu::program_all` on the mock backend.
+
+mod program_all {
+    use super::*;
+    use pmu_regs::arch::{Filter, IntelIcelake, IntelSkylake};
+    use pmu_regs::backend::mock::{Mock, MockConfig};
+    use pmu_regs::detect::CounterSet;
+    use pmu_regs::pmu::{Error, Pmu};
+
+    const SEL0: u32 = 0x186;
+    const FIXED_CTRL: u32 = 0x38d;
+
+    fn skylake_set() -> Vec<EventDesc> {
+        let g = Generation::IntelSkylake;
+        [
+            "INST_RETIRED.ANY",
+            "MEM_LOAD_RETIRED.L3_MISS",
+            "OFFCORE_RESPONSE.DEMAND_DATA_RD.ANY_RESPONSE",
+            "OFFCORE_RESPONSE.DEMAND_CODE_RD.ANY_RESPONSE",
+            "CPU_CLK_UNHALTED.THREAD",
+            "MEM_TRANS_RETIRED.LOAD_LATENCY_GT_8",
+        ]
+        .iter()
+        .map(|n| ev(g, n))
+        .collect()
+    }
+
+    fn pmu(
+        mock: &Mock<IntelSkylake>,
+    ) -> Pmu<IntelSkylake, pmu_regs::backend::mock::MockCpu<IntelSkylake>> {
+        Pmu::with_counters(mock.cpu(0), CounterSet::full::<IntelSkylake>())
+    }
+
+    #[test]
+    fn programs_and_releases_a_schedule() {
+        let events = skylake_set();
+        let s = schedule(&Target::of(Generation::IntelSkylake), &events).unwrap();
+        let mock = Mock::<IntelSkylake>::new(MockConfig::full::<IntelSkylake>(1));
+        let mut pmu = pmu(&mock);
+        pmu.program_all(&s, Filter::ALL).unwrap();
+        assert!(mock.faults().is_empty(), "{:?}", mock.faults());
+        // Auxiliary MSRs: both off-core response registers and the load-latency threshold.
+        assert_eq!(mock.peek(0, 0x1a6), Some(0x10001));
+        assert_eq!(mock.peek(0, 0x1a7), Some(0x10004));
+        assert_eq!(mock.peek(0, 0x3f6), Some(8));
+        let (gp, fixed) = s.counters();
+        assert_eq!((gp, fixed), (0b1111, 0b11));
+        assert_eq!(pmu.active(), (gp, fixed));
+        for p in s.iter() {
+            match p.counter {
+                Counter::Gp(n) => {
+                    let sel = mock.peek(0, SEL0 + n).unwrap();
+                    assert_eq!(sel & 0xff, u64::from(p.event.event), "{}", p.event.name);
+                    assert_eq!((sel >> 8) & 0xff, u64::from(p.event.umask));
+                    assert_ne!(sel & (1 << 22), 0, "EN");
+                }
+                Counter::Fixed(n) => {
+                    let ctrl = mock.peek(0, FIXED_CTRL).unwrap();
+                    assert_eq!((ctrl >> (4 * n)) & 0b11, 0b11, "fixed{n} at every level");
+                }
+            }
+        }
+        // The second off-core event went to its alternative encoding (0xBB).
+        assert_eq!(s.get(3).unwrap().event.event, 0xbb);
+        // It counts.
+        let on = s.counter(1);
+        mock.tick(0, on, 7).unwrap();
+        assert_eq!(pmu.read(on).unwrap(), 7);
+
+        pmu.release_all(&s).unwrap();
+        assert_eq!(pmu.active(), (0, 0));
+        for n in 0..4 {
+            assert_eq!(mock.peek(0, SEL0 + n).unwrap() & (1 << 22), 0);
+        }
+        // Released, the MSRs take other values.
+        let g = Generation::IntelSkylake;
+        let other = [ev(g, "OFFCORE_RESPONSE.DEMAND_DATA_RD.L3_MISS.ANY_SNOOP")];
+        let s2 = schedule(&Target::of(g), &other).unwrap();
+        pmu.program_all(&s2, Filter::USER).unwrap();
+        assert_eq!(mock.peek(0, 0x1a6), Some(0x3ffc400001));
+        assert!(mock.faults().is_empty());
+    }
+
+    #[test]
+    fn refuses_a_schedule_for_another_pmu() {
+        let mock = Mock::<IntelSkylake>::new(MockConfig::full::<IntelSkylake>(1));
+        let g = Generation::IntelIcelake;
+        let events = [ev(g, "TOPDOWN.SLOTS")];
+        let s = schedule(&Target::of(g), &events).unwrap();
+        let err = pmu(&mock).program_all(&s, Filter::ALL).unwrap_err();
+        assert_eq!(
+            err,
+            Error::WrongSchedule {
+                generation: "intel-icelake",
+                counter: None
+            }
+        );
+        // A counter the Pmu does not have: nothing is written.
+        let mock = Mock::<IntelIcelake>::new(MockConfig::full::<IntelIcelake>(1));
+        let mut few = CounterSet::full::<IntelIcelake>();
+        few.fixed = 0b111;
+        let mut pmu = Pmu::<IntelIcelake, _>::with_counters(mock.cpu(0), few);
+        let writes = mock.writes();
+        let err = pmu.program_all(&s, Filter::ALL).unwrap_err();
+        assert_eq!(
+            err,
+            Error::WrongSchedule {
+                generation: "intel-icelake",
+                counter: Some(Counter::Fixed(3))
+            }
+        );
+        assert!(err.to_string().contains("fixed counter 3"), "{err}");
+        assert_eq!(mock.writes(), writes);
+    }
+
+    #[test]
+    fn refuses_an_msr_a_counter_outside_the_schedule_holds() {
+        let g = Generation::IntelSkylake;
+        let mock = Mock::<IntelSkylake>::new(MockConfig::full::<IntelSkylake>(1));
+        let mut pmu = pmu(&mock);
+        let held = ev(g, "OFFCORE_RESPONSE.DEMAND_DATA_RD.L3_MISS.ANY_SNOOP");
+        let other = ev(g, "OFFCORE_RESPONSE.DEMAND_CODE_RD.ANY_RESPONSE");
+        pmu.program_raw(3, &held, Filter::ALL).unwrap();
+        pmu.program_raw(2, &other, Filter::ALL).unwrap();
+        let events = [ev(g, "OFFCORE_RESPONSE.DEMAND_DATA_RD.ANY_RESPONSE")];
+        let s = schedule(&Target::of(g), &events).unwrap();
+        let writes = mock.writes();
+        let err = pmu.program_all(&s, Filter::ALL).unwrap_err();
+        assert!(
+            matches!(err, Error::AuxMsrBusy { address: 0x1a6, .. }),
+            "{err}"
+        );
+        assert_eq!(mock.writes(), writes);
+    }
+}
