@@ -643,14 +643,14 @@ impl Eq for Conflict<'_> {}
 impl fmt::Debug for Conflict<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Conflict")
-            .field("events", &ListNames(self))
+            .field("events", &ListNames(self, None))
             .field("reason", &self.reason)
             .finish()
     }
 }
 
-/// `A`, `A and B`, `A, B and C`.
-struct ListNames<'c, 'a>(&'c Conflict<'a>);
+/// `A`, `A and B`, `A, B and C`: the events' names, or the labels given for them.
+struct ListNames<'c, 'a>(&'c Conflict<'a>, Option<&'c [&'c str]>);
 
 impl fmt::Debug for ListNames<'_, '_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -661,11 +661,13 @@ impl fmt::Debug for ListNames<'_, '_> {
 impl fmt::Display for ListNames<'_, '_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let n = self.0.len();
-        for (k, name) in self.0.names().enumerate() {
+        for (k, i) in self.0.indexes().enumerate() {
             if k > 0 {
                 f.write_str(if k + 1 == n { " and " } else { ", " })?;
             }
-            f.write_str(name)?;
+            let label = self.1.and_then(|l| l.get(i).copied());
+            let name = self.0.list.get(i).map_or("?", |e| e.name);
+            f.write_str(label.unwrap_or(name))?;
         }
         Ok(())
     }
@@ -731,10 +733,41 @@ fn msr_label(f: &mut fmt::Formatter<'_>, address: u32, name: Option<InstanceName
     }
 }
 
+/// A [`Conflict`]'s message with the events named by the caller's labels
+/// ([`Conflict::labelled`]).
+#[derive(Debug)]
+pub struct Labelled<'c, 'a> {
+    conflict: &'c Conflict<'a>,
+    labels: &'c [&'c str],
+}
+
+impl fmt::Display for Labelled<'_, '_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.conflict
+            .message(f, ListNames(self.conflict, Some(self.labels)))
+    }
+}
+
+impl<'a> Conflict<'a> {
+    /// The message, with event `i` called `labels[i]` (what the user typed, modifiers and
+    /// all) instead of its name.
+    pub fn labelled<'c>(&'c self, labels: &'c [&'c str]) -> Labelled<'c, 'a> {
+        Labelled {
+            conflict: self,
+            labels,
+        }
+    }
+}
+
 impl fmt::Display for Conflict<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.message(f, ListNames(self, None))
+    }
+}
+
+impl Conflict<'_> {
+    fn message(&self, f: &mut fmt::Formatter<'_>, names: ListNames<'_, '_>) -> fmt::Result {
         let n = self.len();
-        let names = ListNames(self);
         match self.reason {
             Reason::NoCounter { gp, fixed } => match fixed {
                 Some(k) if gp == 0 => write!(
