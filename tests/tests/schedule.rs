@@ -365,7 +365,7 @@ fn skylake_constraints_agree_with_the_kernel() {
         assert_eq!((e.fixed, e.counters), (Some(fixed), 0), "{name}");
         let events = [e];
         let s = schedule(&Target::of(g), &events).unwrap();
-        assert_eq!(s.counter(0), Counter::Fixed(fixed.into()));
+        assert_eq!(s.counter(0), Some(Counter::Fixed(fixed.into())));
     }
     // INTEL_UEVENT_CONSTRAINT(0x1c0, 0x2): INST_RETIRED.PREC_DIST on counter 1 only.
     assert_eq!(ev(g, "INST_RETIRED.PREC_DIST").counters, 0b10);
@@ -401,7 +401,7 @@ fn skylake_constraints_agree_with_the_kernel() {
     let s = schedule(&Target::of(g), &events).unwrap();
     assert_eq!(
         (s.counter(0), s.counter(1)),
-        (Counter::Gp(0), Counter::Gp(1))
+        (Some(Counter::Gp(0)), Some(Counter::Gp(1)))
     );
     let events = [
         ev(g, "INST_RETIRED.PREC_DIST"),
@@ -607,11 +607,11 @@ fn fixed_counters_are_preferred() {
     let s = schedule(&target, &events).unwrap();
     assert_eq!(
         (s.counter(0), s.counter(1)),
-        (Counter::Fixed(0), Counter::Gp(0))
+        (Some(Counter::Fixed(0)), Some(Counter::Gp(0)))
     );
     // Without fixed counter 0, a general-purpose counter.
     let s = schedule(&target.with_counters(target.gp, 0b110), &events[..1]).unwrap();
-    assert_eq!(s.counter(0), Counter::Gp(0));
+    assert_eq!(s.counter(0), Some(Counter::Gp(0)));
 }
 
 #[test]
@@ -762,7 +762,7 @@ mod program_all {
         // The second off-core event went to its alternative encoding (0xBB).
         assert_eq!(s.get(3).unwrap().event.event, 0xbb);
         // It counts.
-        let on = s.counter(1);
+        let on = s.counter(1).unwrap();
         mock.tick(0, on, 7).unwrap();
         assert_eq!(pmu.read(on).unwrap(), 7);
 
@@ -831,4 +831,45 @@ mod program_all {
         );
         assert_eq!(mock.writes(), writes);
     }
+}
+
+/// On the counters CPUID reports: a Kaby Lake's dump (the Skylake event list), whole and with
+/// leaf 0AH reporting two general-purpose counters, as a hypervisor may.
+#[test]
+fn detected_counters_are_the_ones_scheduled() {
+    use pmu_regs::detect::{CpuidEntry, CpuidTable, detect, parse_cpuid_dump};
+    let dump = |leaf_a_eax: &str| {
+        format!(
+            "CPU 0:\n\
+             0x00000000 0x00: eax=0x00000016 ebx=0x756e6547 ecx=0x6c65746e edx=0x49656e69\n\
+             0x00000001 0x00: eax=0x000906e9 ebx=0x00100800 ecx=0x4ffaebbf edx=0xbfebfbff\n\
+             0x00000007 0x00: eax=0x00000000 ebx=0x02946687 ecx=0x00000000 edx=0x00000000\n\
+             0x0000000a 0x00: eax={leaf_a_eax} ebx=0x00000000 ecx=0x00000000 edx=0x00000603\n"
+        )
+    };
+    let target_of = |text: &str| {
+        let mut room = [CpuidEntry::new(0, 0, [0; 4]); 16];
+        let entries = parse_cpuid_dump(text, &mut room).unwrap();
+        Target::detected(&detect(&mut CpuidTable::new(entries))).expect("a PMU")
+    };
+    let g = Generation::IntelSkylake;
+    let m = |n: &str| ev(g, &format!("MEM_LOAD_RETIRED.{n}"));
+    let events = [m("L1_HIT"), m("L2_HIT"), m("L3_HIT")];
+
+    let full = target_of(&dump("0x07300404"));
+    assert_eq!((full.generation, full.gp, full.fixed), (g, 0b1111, 0b111));
+    assert!(schedule(&full, &events).is_ok());
+
+    let two = target_of(&dump("0x07300204"));
+    assert_eq!((two.gp, two.fixed), (0b11, 0b111));
+    let Err(schedule::Error::Conflict(c)) = schedule(&two, &events) else {
+        panic!("three events fit two counters")
+    };
+    assert_eq!(c.reason, Reason::Counters { gp: 0b11, fixed: 0 });
+    assert_eq!(
+        c.to_string(),
+        "MEM_LOAD_RETIRED.L1_HIT, MEM_LOAD_RETIRED.L2_HIT and MEM_LOAD_RETIRED.L3_HIT may be \
+         counted only on general-purpose counters 0-1; two such events already use them"
+    );
+    assert_eq!(split(&two, &events).unwrap().len(), 2);
 }

@@ -35,8 +35,8 @@
 //! let target = Target::of(Generation::IntelSkylake);
 //! let events = [Event::InstRetired_Any, Event::MemLoadRetired_L3Miss].map(|e| e.desc().get());
 //! let s = schedule(&target, &events).unwrap();
-//! assert_eq!(s.counter(0), Counter::Fixed(0));
-//! assert_eq!(s.counter(1), Counter::Gp(0));
+//! assert_eq!(s.counter(0), Some(Counter::Fixed(0)));
+//! assert_eq!(s.counter(1), Some(Counter::Gp(0)));
 //! # }
 //! ```
 //!
@@ -217,10 +217,9 @@ impl<'a> Schedule<'a> {
         self.set == 0
     }
 
-    /// The counter of event `index` (of the list given); a general-purpose counter 255 for an
-    /// index it does not hold.
-    pub fn counter(&self, index: usize) -> Counter {
-        slot_counter(self.assignment.slot.get(index).copied().unwrap_or(u8::MAX) & 63)
+    /// The counter of event `index` (of the list given), when this schedule holds it.
+    pub fn counter(&self, index: usize) -> Option<Counter> {
+        self.get(index).map(|p| p.counter)
     }
 
     /// The placement of event `index`, when this schedule holds it.
