@@ -873,3 +873,33 @@ fn detected_counters_are_the_ones_scheduled() {
     );
     assert_eq!(split(&two, &events).unwrap().len(), 2);
 }
+
+/// 32 events (the exact split's limit), 20 fixed draws per model: every group fits and the
+/// search finishes (its lower bounds, Hall's on the counters and one on the auxiliary MSRs'
+/// values, meet the split it finds), so the split is exact.
+#[test]
+fn splits_of_32_events_are_exact_and_fit() {
+    let mut rng = Rng(7);
+    for pool in pools() {
+        for _ in 0..20 {
+            let (target, events) = pool.draw(&mut rng, 32);
+            let sp = match split(&target, &events) {
+                Ok(sp) => sp,
+                Err(schedule::Error::Conflict(c)) => {
+                    assert_eq!(c.len(), 1, "{c}");
+                    continue;
+                }
+                Err(e) => panic!("{e}"),
+            };
+            assert!(sp.exact(), "{}: {sp:?}", pool.target.generation);
+            let mut seen = 0u64;
+            for k in 0..sp.len() {
+                let members: Vec<usize> =
+                    (0..32).filter(|&i| sp.members(k) & (1 << i) != 0).collect();
+                assert!(oracle_fits(&target, &events, &members));
+                seen |= sp.members(k);
+            }
+            assert_eq!(seen, (1u64 << 32) - 1);
+        }
+    }
+}

@@ -95,7 +95,7 @@ pub fn split<'a>(target: &Target, events: &'a [EventDesc]) -> Result<Split<'a>, 
 /// events that `groups` gives the same number (`groups[i]` for event `i`; a shorter slice
 /// leaves the rest each on its own). Exact for up to [`EXACT_SPLIT_LIMIT`] units (an event,
 /// or a user-given group), by a search that starts at a lower bound (Hall's condition on
-/// every event's counters); past that, or when the search has made 200,000 feasibility
+/// every event's counters, and the auxiliary MSRs' values); past that, or when the search has made 200,000 feasibility
 /// checks, it keeps the best split found, first-fit with the most constrained events first,
 /// and [`Split::exact`] says so. Fails when a user-given group, or one event, does not fit
 /// on its own (the [`Conflict`](super::Conflict) names it).
@@ -224,6 +224,35 @@ fn lower_bound(needs: &[Need], set: u64) -> usize {
         }
         let within = members(set).filter(|&i| needs[i].slots & !c == 0).count();
         bound = bound.max(within.div_ceil(width));
+    }
+    bound.max(aux_bound(needs, set))
+}
+
+/// A lower bound from the auxiliary MSRs: the events whose encodings may use only the MSRs
+/// of one event's encodings, `m` of them, with `v` different values, need `ceil(v / m)`
+/// groups (a group holds one value per MSR).
+fn aux_bound(needs: &[Need], set: u64) -> usize {
+    let mut bound = 0;
+    for i in members(set) {
+        let n = &needs[i];
+        let msrs = &n.aux[..usize::from(n.options)];
+        if msrs.is_empty() {
+            continue;
+        }
+        let mut values = [0u64; MAX_EVENTS];
+        let mut count = 0;
+        for j in members(set) {
+            let o = &needs[j];
+            let within = o.options > 0
+                && o.aux[..usize::from(o.options)]
+                    .iter()
+                    .all(|a| msrs.contains(a));
+            if within && !values[..count].contains(&o.value) {
+                values[count] = o.value;
+                count += 1;
+            }
+        }
+        bound = bound.max(count.div_ceil(msrs.len()));
     }
     bound
 }
