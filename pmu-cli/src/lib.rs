@@ -4,10 +4,10 @@
 //! * [`defs`]: loading the definitions (the shipped ones, or files given with `--defs`).
 //! * [`cpu`]: which CPU a command is about: `--cpu` by generation id, name ("Sapphire
 //!   Rapids", "Zen 4") or family/model ("06_8F"), else the CPU this runs on.
-//! * [`list`], [`encode`], [`info`], [`validate`], [`check`]: the subcommands.
+//! * [`list`], [`encode`], [`info`], [`validate`], [`check`], [`schedule`]: the subcommands.
 //!
 //! Without the default `detect` feature (as `cargo xtask` uses it: it must build while
-//! `pmu-regs`' generated code is stale), there is no `info` or `check` and `--cpu` is
+//! `pmu-regs`' generated code is stale), there is no `info`, `check` or `schedule` and `--cpu` is
 //! required.
 //!
 //! Exit codes, for every subcommand: 0 success, 1 an invalid request (unknown event or CPU,
@@ -21,6 +21,8 @@ pub mod encode;
 #[cfg(feature = "detect")]
 pub mod info;
 pub mod list;
+#[cfg(feature = "detect")]
+pub mod schedule;
 pub mod validate;
 
 /// Writes `text` to stdout. A reader that went away (`pmu list | head`) ends the output

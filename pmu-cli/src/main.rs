@@ -53,6 +53,11 @@ enum Command {
     /// formats and events with the definitions; skipped (exit 0) without a PMU.
     #[cfg(feature = "detect")]
     Check(pmu_cli::check::CheckArgs),
+    /// Can these events be counted together? Each event on a counter with the auxiliary MSR
+    /// values, or the events that cannot share the PMU and why; `--groups` splits them into
+    /// the fewest groups that each fit.
+    #[cfg(feature = "detect")]
+    Schedule(pmu_cli::schedule::ScheduleArgs),
 }
 
 fn main() -> ExitCode {
@@ -75,5 +80,7 @@ fn main() -> ExitCode {
         Command::Dump(args) => validate::run_dump(args),
         #[cfg(feature = "detect")]
         Command::Check(args) => pmu_cli::check::run(args),
+        #[cfg(feature = "detect")]
+        Command::Schedule(args) => pmu_cli::schedule::run(args),
     }
 }

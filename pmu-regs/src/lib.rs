@@ -28,6 +28,7 @@
 //! - [`detect`]: the PMU generation and counters of a CPU, from CPUID;
 //! - [`arch`]: one type per generation, the runtime view of a generated module;
 //! - [`pmu`]: counter programming (events, fixed counters, freeze, overflow status);
+//! - [`schedule`]: which counters a set of events goes on, or why it does not fit;
 //! - `perf` (feature `perf`): an event name or perf string to `perf_event_attr` fields, at
 //!   run time.
 
@@ -56,6 +57,7 @@ pub mod perf;
 mod place;
 pub mod pmu;
 pub mod reg;
+pub mod schedule;
 #[rustfmt::skip]
 mod generated;
 pub use event::{

@@ -36,6 +36,7 @@ use crate::{FieldError, PlacementError};
 use core::fmt;
 use core::marker::PhantomData;
 
+mod batch;
 mod control;
 mod probe;
 mod program;
@@ -164,6 +165,14 @@ pub enum Error<E> {
         /// register at `address`.
         reserved: u64,
     },
+    /// A [`Schedule`](crate::schedule::Schedule) given to [`Pmu::program_all`] is for
+    /// another generation, or uses a counter this `Pmu` does not have.
+    WrongSchedule {
+        /// The schedule's generation.
+        generation: &'static str,
+        /// The counter this `Pmu` lacks (`None`: the generation differs).
+        counter: Option<Counter>,
+    },
     /// The detected CPU is not of this [`Pmu`]'s generation.
     WrongGeneration {
         /// The generation of the [`Pmu`].
@@ -257,6 +266,19 @@ impl<E: fmt::Display> fmt::Display for Error<E> {
             } => write!(
                 f,
                 "{event} needs MSR {address:#X} = {value:#X}, which sets reserved bits {reserved:#X} of that register (the write would fault)"
+            ),
+            Error::WrongSchedule {
+                generation,
+                counter: None,
+            } => write!(
+                f,
+                "the schedule is for {generation}, not for this PMU's generation"
+            ),
+            Error::WrongSchedule {
+                counter: Some(c), ..
+            } => write!(
+                f,
+                "the schedule uses {c}, which this PMU does not have (schedule on the counters CPUID reports: Target::detected)"
             ),
             Error::WrongGeneration { expected, found } => match found {
                 Some(g) => write!(f, "this CPU's PMU is {g}, not {expected}"),

@@ -1,0 +1,324 @@
+//! Why a set of events does not fit: [`Error`], [`Conflict`] and its [`Reason`], and their
+//! messages.
+
+use super::{MAX_EVENTS, MAX_OPTIONS, members, msr_name};
+use crate::EventDesc;
+use crate::arch::{Generation, InstanceName};
+use core::fmt;
+
+/// Why a list cannot be scheduled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Error<'a> {
+    /// The events cannot share the PMU.
+    Conflict(Conflict<'a>),
+    /// More events than one call takes.
+    TooMany {
+        /// How many were given.
+        given: usize,
+    },
+}
+
+impl fmt::Display for Error<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Conflict(c) => c.fmt(f),
+            Error::TooMany { given } => write!(
+                f,
+                "{given} events given; one schedule takes at most {MAX_EVENTS}"
+            ),
+        }
+    }
+}
+
+impl core::error::Error for Error<'_> {}
+
+impl<'a> From<Conflict<'a>> for Error<'a> {
+    fn from(c: Conflict<'a>) -> Self {
+        Error::Conflict(c)
+    }
+}
+
+/// Why the events of a [`Conflict`] cannot share the PMU.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reason {
+    /// No counter the target has counts the (one) event: it may use only general-purpose
+    /// counters `gp` and fixed counter `fixed`, none of which the target has.
+    NoCounter {
+        /// The general-purpose counters the event may use.
+        gp: u32,
+        /// Its fixed counter.
+        fixed: Option<u8>,
+    },
+    /// Between them the events may use only these counters, one fewer than there are events.
+    Counters {
+        /// General-purpose counters (bit n = counter n).
+        gp: u32,
+        /// Fixed counters.
+        fixed: u32,
+    },
+    /// The events need more different values in their auxiliary MSRs (each holds one value)
+    /// than the MSRs their encodings may use.
+    AuxMsr {
+        /// The MSRs (primary encodings' first), `msr_count` of them.
+        msrs: [u32; MAX_OPTIONS],
+        /// How many of `msrs` are used.
+        msr_count: u8,
+        /// The different values the events need, `value_count` of them (at most four kept).
+        values: [u64; MAX_OPTIONS],
+        /// How many different values there are.
+        value_count: u8,
+    },
+}
+
+/// A smallest set of events that cannot share the PMU, and why. Every event of it is needed:
+/// without any one of them, the others fit.
+#[derive(Clone, Copy)]
+pub struct Conflict<'a> {
+    /// The events (bit i = the i-th event of the list given).
+    pub events: u64,
+    /// Why.
+    pub reason: Reason,
+    pub(super) generation: Generation,
+    pub(super) list: &'a [EventDesc],
+}
+
+impl<'a> Conflict<'a> {
+    /// The indexes (in the list given) of the events, in order.
+    pub fn indexes(&self) -> impl Iterator<Item = usize> + '_ {
+        members(self.events)
+    }
+
+    /// How many events.
+    pub fn len(&self) -> usize {
+        self.events.count_ones() as usize
+    }
+
+    /// Never true: a conflict has at least one event.
+    pub fn is_empty(&self) -> bool {
+        self.events == 0
+    }
+
+    /// The names of the events, in order.
+    pub fn names(&self) -> impl Iterator<Item = &'static str> + '_ {
+        members(self.events).filter_map(|i| self.list.get(i).map(|e| e.name))
+    }
+
+    /// The register at MSR `address` (`MSR_OFFCORE_RSP_1`), when the generation has one.
+    pub fn msr_name(&self, address: u32) -> Option<InstanceName> {
+        msr_name(self.generation.registers(), address)
+    }
+}
+
+impl PartialEq for Conflict<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.events == other.events && self.reason == other.reason
+    }
+}
+
+impl Eq for Conflict<'_> {}
+
+impl fmt::Debug for Conflict<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Conflict")
+            .field("events", &ListNames(self, None))
+            .field("reason", &self.reason)
+            .finish()
+    }
+}
+
+/// `A`, `A and B`, `A, B and C`: the events' names, or the labels given for them.
+struct ListNames<'c, 'a>(&'c Conflict<'a>, Option<&'c [&'c str]>);
+
+impl fmt::Debug for ListNames<'_, '_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.0.names()).finish()
+    }
+}
+
+impl fmt::Display for ListNames<'_, '_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let n = self.0.len();
+        for (k, i) in self.0.indexes().enumerate() {
+            if k > 0 {
+                f.write_str(if k + 1 == n { " and " } else { ", " })?;
+            }
+            let label = self.1.and_then(|l| l.get(i).copied());
+            let name = self.0.list.get(i).map_or("?", |e| e.name);
+            f.write_str(label.unwrap_or(name))?;
+        }
+        Ok(())
+    }
+}
+
+/// `general-purpose counters 0-3 and fixed counter 1`.
+struct Counters {
+    gp: u32,
+    fixed: u32,
+}
+
+fn ranges(f: &mut fmt::Formatter<'_>, mask: u32) -> fmt::Result {
+    let mut first = true;
+    let mut n = 0u32;
+    while n < 32 {
+        if mask & (1 << n) == 0 {
+            n += 1;
+            continue;
+        }
+        let start = n;
+        while n + 1 < 32 && mask & (1 << (n + 1)) != 0 {
+            n += 1;
+        }
+        if !first {
+            f.write_str(",")?;
+        }
+        first = false;
+        if n == start {
+            write!(f, "{start}")?;
+        } else {
+            write!(f, "{start}-{n}")?;
+        }
+        n += 1;
+    }
+    Ok(())
+}
+
+impl fmt::Display for Counters {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let plural = |m: u32| if m.count_ones() == 1 { "" } else { "s" };
+        if self.gp != 0 {
+            write!(f, "general-purpose counter{} ", plural(self.gp))?;
+            ranges(f, self.gp)?;
+        }
+        if self.fixed != 0 {
+            if self.gp != 0 {
+                f.write_str(" and ")?;
+            }
+            write!(f, "fixed counter{} ", plural(self.fixed))?;
+            ranges(f, self.fixed)?;
+        }
+        if self.gp == 0 && self.fixed == 0 {
+            f.write_str("no counter")?;
+        }
+        Ok(())
+    }
+}
+
+fn msr_label(f: &mut fmt::Formatter<'_>, address: u32, name: Option<InstanceName>) -> fmt::Result {
+    match name {
+        Some(n) => write!(f, "{n} ({address:#x})"),
+        None => write!(f, "MSR {address:#x}"),
+    }
+}
+
+/// A [`Conflict`]'s message with the events named by the caller's labels
+/// ([`Conflict::labelled`]).
+#[derive(Debug)]
+pub struct Labelled<'c, 'a> {
+    conflict: &'c Conflict<'a>,
+    labels: &'c [&'c str],
+}
+
+impl fmt::Display for Labelled<'_, '_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.conflict
+            .message(f, ListNames(self.conflict, Some(self.labels)))
+    }
+}
+
+impl<'a> Conflict<'a> {
+    /// The message, with event `i` called `labels[i]` (what the user typed, modifiers and
+    /// all) instead of its name.
+    pub fn labelled<'c>(&'c self, labels: &'c [&'c str]) -> Labelled<'c, 'a> {
+        Labelled {
+            conflict: self,
+            labels,
+        }
+    }
+}
+
+impl fmt::Display for Conflict<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.message(f, ListNames(self, None))
+    }
+}
+
+impl Conflict<'_> {
+    fn message(&self, f: &mut fmt::Formatter<'_>, names: ListNames<'_, '_>) -> fmt::Result {
+        let n = self.len();
+        match self.reason {
+            Reason::NoCounter { gp, fixed } => match fixed {
+                Some(k) if gp == 0 => write!(
+                    f,
+                    "{names} needs fixed counter {k}, which this PMU does not have"
+                ),
+                _ => {
+                    let fixed = fixed.map_or(0, |k| 1u32.checked_shl(k.into()).unwrap_or(0));
+                    write!(
+                        f,
+                        "{names} may be counted only on {}, none of which this PMU has",
+                        Counters { gp, fixed }
+                    )
+                }
+            },
+            Reason::Counters { gp, fixed } => {
+                let c = Counters { gp, fixed };
+                let slots = gp.count_ones() + fixed.count_ones();
+                if gp == 0 && fixed.count_ones() == 1 {
+                    let k = fixed.trailing_zeros();
+                    let both = if n == 2 { "both " } else { "all " };
+                    write!(
+                        f,
+                        "{names} {both}need fixed counter {k}, which counts one event at a time"
+                    )
+                } else {
+                    let such = match slots {
+                        1 => "one such event already uses it",
+                        2 => "two such events already use them",
+                        3 => "three such events already use them",
+                        4 => "four such events already use them",
+                        _ => "",
+                    };
+                    if such.is_empty() {
+                        write!(
+                            f,
+                            "{names} may be counted only on {c}: {n} events for {slots} counters"
+                        )
+                    } else {
+                        write!(f, "{names} may be counted only on {c}; {such}")
+                    }
+                }
+            }
+            Reason::AuxMsr {
+                msrs,
+                msr_count,
+                values,
+                value_count,
+            } => {
+                let m = usize::from(msr_count).min(MAX_OPTIONS);
+                let shown = usize::from(value_count).min(MAX_OPTIONS);
+                let both = if n == 2 { "both " } else { "" };
+                write!(f, "{names} {both}need ")?;
+                msr_label(f, msrs[0], self.msr_name(msrs[0]))?;
+                write!(f, " with different values (")?;
+                for (k, v) in values[..shown].iter().enumerate() {
+                    if k > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{v:#x}")?;
+                }
+                f.write_str(")")?;
+                if m > 1 {
+                    f.write_str(" and the alternative encoding's ")?;
+                    for (k, &a) in msrs[1..m].iter().enumerate() {
+                        if k > 0 {
+                            f.write_str(", ")?;
+                        }
+                        msr_label(f, a, self.msr_name(a))?;
+                    }
+                    f.write_str(" is taken")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
