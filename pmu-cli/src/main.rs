@@ -53,6 +53,10 @@ enum Command {
     /// formats and events with the definitions; skipped (exit 0) without a PMU.
     #[cfg(feature = "detect")]
     Check(pmu_cli::check::CheckArgs),
+    /// For hypervisors: every PMU MSR a guest with this CPUID has, with the bits it may write
+    /// and what a write of other bits does.
+    #[cfg(feature = "detect")]
+    GuestMasks(pmu_cli::guest::GuestMasksArgs),
 }
 
 fn main() -> ExitCode {
@@ -75,5 +79,7 @@ fn main() -> ExitCode {
         Command::Dump(args) => validate::run_dump(args),
         #[cfg(feature = "detect")]
         Command::Check(args) => pmu_cli::check::run(args),
+        #[cfg(feature = "detect")]
+        Command::GuestMasks(args) => pmu_cli::guest::run(args),
     }
 }
