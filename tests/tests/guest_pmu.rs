@@ -32,7 +32,10 @@
 //!   version 5 defines four.
 //! - `status_bits`: KVM's IA32_PERF_GLOBAL_OVF_CTRL takes counter bits, OVF_BUF and
 //!   COND_CHGD only; the SDM adds OVF_UNCORE (version 3), TRACE_TOPA_PMI, LBR_FRZ, CTR_FRZ and
-//!   ASCI (version 4, §18.2.4), CLR_OVF_PERF_METRICS (version 5).
+//!   ASCI (version 4, §18.2.4).
+//! - `perf_metrics`: KVM (at that commit) does not emulate PERF_METRICS; from version 5 with
+//!   IA32_PERF_CAPABILITIES.PERF_METRICS_AVAILABLE\[15\] the SDM adds EN_PERF_METRICS and
+//!   the OVF_PERF_METRICS bits (bit 48; Vol. 3B, "Performance Metrics").
 //! - `status_set_in_use`: IA32_PERF_GLOBAL_STATUS_SET and IA32_PERF_GLOBAL_INUSE (version 4,
 //!   SDM §18.2.4) are not emulated by KVM (a guest access faults).
 //! - `v6_aliases`: the version 6 second addresses (19xxH) are not emulated by KVM at that
@@ -154,6 +157,13 @@ fn the_v5_guest_masks_follow_its_cpuid_and_capabilities() {
     assert!(g.msr(0x4C5).is_none());
     assert_eq!(mask(&g, 0x186), 0x5_FFDF_FFFF);
     assert_eq!(mask(&g, 0x38D), 0x111_0000_0BBB);
+    assert_eq!(mask(&g, 0x390) & (1 << 48), 0, "no PERF_METRICS");
+
+    // PERF_METRICS_AVAILABLE (15): EN_PERF_METRICS and its overflow bit (48).
+    let g = guest(&e, Some(1 << 15));
+    assert_eq!(mask(&g, 0x38F), 0x1_0007_0000_000F);
+    assert_eq!(mask(&g, 0x390) & (1 << 48), 1 << 48);
+    assert_eq!(mask(&g, 0x391) & (1 << 48), 1 << 48);
 }
 
 #[test]
@@ -359,6 +369,8 @@ struct IntelGuest {
     pebs_baseline: bool,
     /// IA32_PERF_CAPABILITIES.PEBS_REC_FMT non-zero.
     pebs_format: bool,
+    /// IA32_PERF_CAPABILITIES.PERF_METRICS_AVAILABLE.
+    perf_metrics: bool,
 }
 
 impl IntelGuest {
@@ -380,6 +392,7 @@ impl IntelGuest {
         (self.fw_write as u64) << 13
             | (self.pebs_baseline as u64) << 14
             | (self.pebs_format as u64) << 10
+            | (self.perf_metrics as u64) << 15
     }
 }
 
@@ -393,6 +406,7 @@ struct Differences {
     leaf_23h: bool,
     fixed_counters: bool,
     status_bits: bool,
+    perf_metrics: bool,
     status_set_in_use: bool,
     v6_aliases: bool,
     fixed_counter_writes: bool,
@@ -407,6 +421,7 @@ const ALL: Differences = Differences {
     leaf_23h: true,
     fixed_counters: true,
     status_bits: true,
+    perf_metrics: true,
     status_set_in_use: true,
     v6_aliases: true,
     fixed_counter_writes: true,
@@ -512,9 +527,10 @@ fn kvm_intel(g: &IntelGuest, d: Differences) -> Rules {
             if v >= 4 {
                 status |= (1 << 55) | (0b111 << 58);
             }
-            if v >= 5 {
-                status |= 1 << 48;
-            }
+        }
+        if d.perf_metrics && v >= 5 && caps & (1 << 15) != 0 {
+            ctrl |= 1 << 48;
+            status |= 1 << 48;
         }
         r.insert(0x38D, rule(fixed_ctrl, Action::Fault));
         r.insert(0x38E, rule(0, Action::Fault));
@@ -608,7 +624,13 @@ fn intel_guests() -> impl Strategy<Value = IntelGuest> {
         prop_oneof![Just(0u32), 0..=0xFu32],
     );
     let features = (any::<bool>(), any::<bool>(), prop::option::of(0..=3u32));
-    let caps = (any::<bool>(), any::<bool>(), any::<bool>(), any::<bool>());
+    let caps = (
+        any::<bool>(),
+        any::<bool>(),
+        any::<bool>(),
+        any::<bool>(),
+        any::<bool>(),
+    );
     (counters, features, caps).prop_map(
         |((version, gp, fixed, bitmap), (tsx, anythread_deprecated, leaf23), caps)| IntelGuest {
             version,
@@ -622,6 +644,7 @@ fn intel_guests() -> impl Strategy<Value = IntelGuest> {
             fw_write: caps.1,
             pebs_baseline: caps.2,
             pebs_format: caps.3,
+            perf_metrics: caps.4,
         },
     )
 }
@@ -685,8 +708,9 @@ fn every_listed_difference_is_needed() {
         fw_write: false,
         pebs_baseline: false,
         pebs_format: false,
+        perf_metrics: false,
     };
-    let intel_cases: [Case<IntelGuest>; 9] = [
+    let intel_cases: [Case<IntelGuest>; 10] = [
         ("anythread", base, |d| d.anythread = false),
         (
             "early_tsx",
@@ -723,6 +747,14 @@ fn every_listed_difference_is_needed() {
             |d| d.fixed_counters = false,
         ),
         ("status_bits", base, |d| d.status_bits = false),
+        (
+            "perf_metrics",
+            IntelGuest {
+                perf_metrics: true,
+                ..base
+            },
+            |d| d.perf_metrics = false,
+        ),
         ("status_set_in_use", base, |d| d.status_set_in_use = false),
         ("v6_aliases", IntelGuest { version: 6, ..base }, |d| {
             d.v6_aliases = false
