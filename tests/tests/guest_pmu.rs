@@ -42,7 +42,7 @@
 //!   commit.
 //! - `fixed_counter_writes`: KVM truncates a fixed-counter write to the counter's width; under
 //!   `Policy::Vendor` bits above it fault on Intel, as WRMSR does for reserved bits (SDM
-//!   Vol. 2B, WRMSR).
+//!   Vol. 2, WRMSR).
 //! - `host_guest_only`: KVM reserves HostOnly/GuestOnly (PerfEvtSel bits 41:40); the APM
 //!   defines them (Vol. 2 §13.2.1).
 //! - `perfmon_v2_without_core`: for a guest reporting PerfMonV2 but not PerfCtrExtCore, KVM

@@ -64,7 +64,7 @@ pub use filter::{EventFilter, EventMatch, FilterMode};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Policy {
     /// The default. Intel: every reserved bit faults (#GP), as WRMSR does for a value that
-    /// sets a reserved bit (Intel SDM Vol. 2B, WRMSR, "Protected Mode Exceptions"). AMD: the
+    /// sets a reserved bit (Intel SDM Vol. 2, WRMSR, "Protected Mode Exceptions"). AMD: the
     /// event selects and counters drop reserved bits and keep the rest, as KVM does
     /// (`amd_pmu_set_msr` masks an event select with its reserved bits, `pmc_write_counter`
     /// a counter with its width), though the APM marks those bits reserved (AMD APM Vol. 2
@@ -336,8 +336,7 @@ impl<'f> GuestPmu<'f> {
     pub fn msr(&self, address: u32) -> Option<GuestMsr> {
         let regs = self.info.generation.map_or(&[][..], |g| g.registers());
         regs.iter()
-            .find_map(|r| r.index_of(address).map(|i| (r, i)))
-            .and_then(|(r, i)| self.guest_msr(r, i, address))
+            .find_map(|r| self.guest_msr(r, r.index_of(address)?, address))
     }
 
     /// Checks a guest's WRMSR of `value` to `msr`: the write to make, or the fault to inject.
