@@ -796,3 +796,70 @@ fn every_listed_difference_is_needed() {
         assert_ne!(kvm_amd(&g, d), ours, "{name} changes nothing for {g:?}");
     }
 }
+
+/// Any CPUID (the PMU leaves with random values, either vendor) and any IA32_PERF_CAPABILITIES:
+/// nothing panics, and every write is refused or lets through only bits of its mask.
+fn any_cpuid() -> impl Strategy<Value = (Vec<CpuidEntry>, u64)> {
+    let regs = || any::<[u32; 4]>();
+    let leaves = prop::collection::vec(regs(), 9);
+    (any::<bool>(), 0..0x30u32, leaves, any::<u64>()).prop_map(|(amd, max, r, caps)| {
+        let vendor = if amd {
+            [0x6874_7541, 0x444D_4163, 0x6974_6E65]
+        } else {
+            [0x756E_6547, 0x6C65_746E, 0x4965_6E69]
+        };
+        let mut e = vec![CpuidEntry::new(
+            0,
+            0,
+            [max, vendor[0], vendor[1], vendor[2]],
+        )];
+        let at = [
+            (1, 0),
+            (7, 0),
+            (7, 1),
+            (0xA, 0),
+            (0x23, 0),
+            (0x23, 1),
+            (0x8000_0000, 0),
+            (0x8000_0001, 0),
+            (0x8000_0022, 0),
+        ];
+        for ((leaf, sub), regs) in at.into_iter().zip(r) {
+            e.push(CpuidEntry::new(leaf, sub, regs));
+        }
+        (e, caps)
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 1500, failure_persistence: None, ..ProptestConfig::default() })]
+
+    #[test]
+    fn any_guest_is_checked_without_panics(
+        (entries, caps) in any_cpuid(),
+        value in any::<u64>(),
+        other in any::<u32>(),
+        policy in prop_oneof![Just(Policy::Vendor), Just(Policy::Strict), Just(Policy::Lenient)],
+    ) {
+        let g = guest(&entries, Some(caps)).with_policy(policy);
+        for m in g.msrs().chain(g.msr(other)) {
+            prop_assert_eq!(g.msr(m.address).map(|x| x.address), Some(m.address));
+            let _ = g.check_read(m.address);
+            match g.check_write(m.address, value) {
+                Ok(w) => {
+                    prop_assert_eq!(w.value & !m.write_mask, 0, "{:?}", m);
+                    if m.action == Action::Fault {
+                        prop_assert_eq!(w.value, value);
+                    }
+                }
+                Err(GuestFault::Reserved { reserved, .. }) => {
+                    prop_assert_eq!(m.action, Action::Fault);
+                    prop_assert_eq!(reserved, value & !m.write_mask);
+                    prop_assert!(reserved != 0);
+                }
+                Err(GuestFault::ReadOnly { .. }) => {}
+                Err(e) => prop_assert!(false, "{e} for a listed MSR"),
+            }
+        }
+    }
+}
