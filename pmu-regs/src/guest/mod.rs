@@ -85,8 +85,8 @@ pub enum Action {
     /// The reserved bits are dropped and the rest is written.
     Mask,
     /// Bits 31:0 are written, sign-extended to the counter's width; the rest is ignored (a
-    /// counter with a full-width alias: Intel SDM Vol. 3B §18.2.6, "Full-Width Writes to
-    /// Performance Counter Registers").
+    /// counter with a full-width alias: Intel SDM Vol. 3B, "Full-Width Writes to Performance
+    /// Counter Registers").
     SignExtend32,
 }
 
