@@ -19,6 +19,8 @@ pub mod cpu;
 pub mod defs;
 pub mod encode;
 #[cfg(feature = "detect")]
+pub mod guest;
+#[cfg(feature = "detect")]
 pub mod info;
 pub mod list;
 #[cfg(feature = "detect")]

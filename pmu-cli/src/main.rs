@@ -58,6 +58,10 @@ enum Command {
     /// the fewest groups that each fit.
     #[cfg(feature = "detect")]
     Schedule(pmu_cli::schedule::ScheduleArgs),
+    /// For hypervisors: every PMU MSR a guest with this CPUID has, with the bits it may write
+    /// and what a write of other bits does.
+    #[cfg(feature = "detect")]
+    GuestMasks(pmu_cli::guest::GuestMasksArgs),
 }
 
 fn main() -> ExitCode {
@@ -82,5 +86,7 @@ fn main() -> ExitCode {
         Command::Check(args) => pmu_cli::check::run(args),
         #[cfg(feature = "detect")]
         Command::Schedule(args) => pmu_cli::schedule::run(args),
+        #[cfg(feature = "detect")]
+        Command::GuestMasks(args) => pmu_cli::guest::run(args),
     }
 }

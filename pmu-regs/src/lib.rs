@@ -51,6 +51,7 @@ pub mod backend;
 pub mod detect;
 mod event;
 mod field;
+pub mod guest;
 mod lookup;
 #[cfg(feature = "perf")]
 pub mod perf;

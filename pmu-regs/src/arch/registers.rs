@@ -72,7 +72,7 @@ impl fmt::Debug for RegInfo {
 }
 
 /// `IA32_PMC3` / `IA32_PERF_GLOBAL_CTRL` ([`RegInfo::instance_name`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct InstanceName {
     pub(super) name: &'static str,
     pub(super) index: Option<u32>,

@@ -58,7 +58,7 @@ const LEAF1_ECX_PDCM: u32 = 1 << 15;
 const LEAF1_ECX_HYPERVISOR: u32 = 1 << 31;
 /// CPUID.(EAX=07H,ECX=1):EAX\[8\] ArchPerfmonExt: leaf 23H is supported (Intel SDM Vol. 2A,
 /// CPUID leaf 07H subleaf 1; Linux `X86_FEATURE_ARCH_PERFMON_EXT` = word 12 (7.1 EAX) bit 8).
-const LEAF7_1_EAX_ARCH_PERFMON_EXT: u32 = 1 << 8;
+pub(crate) const LEAF7_1_EAX_ARCH_PERFMON_EXT: u32 = 1 << 8;
 /// CPUID leaf 1AH: EAX\[31:24\] the core type and EAX\[23:0\] the native model id of a hybrid
 /// part's core (Intel SDM Vol. 2A, "Native Model ID Enumeration Leaf"), matched against
 /// `cpus: core-type` and `native-model-id`.
