@@ -153,11 +153,20 @@ struct Section<'a> {
     alias: Option<String>,
     /// The feature that turns on every generation of the kind.
     all: &'static str,
+    /// The register's page in the generation defining it, when that is another one: the
+    /// list of generations and the example are there.
+    home: Option<&'a str>,
     code: String,
 }
 
 /// The "In Rust" section of a register page.
-pub fn section(root: &str, g: &Generation, r: &Register, path: &RegisterPath) -> String {
+pub fn section(
+    root: &str,
+    g: &Generation,
+    r: &Register,
+    path: &RegisterPath,
+    home: Option<&str>,
+) -> String {
     Section {
         root,
         path,
@@ -179,7 +188,12 @@ pub fn section(root: &str, g: &Generation, r: &Register, path: &RegisterPath) ->
         } else {
             "all-models"
         },
-        code: snippet(g, r, path),
+        home,
+        code: if home.is_some() {
+            String::new()
+        } else {
+            snippet(g, r, path)
+        },
     }
     .render()
     .unwrap_or_default()
