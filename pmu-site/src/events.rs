@@ -59,6 +59,9 @@ pub struct Table {
     /// Where the events' descriptions live, when the table has none of its own (a site
     /// built without `--descriptions`): each row's details link there.
     pub source: Option<Source>,
+    /// Where the Rust paths link: the rustdoc root (`rust::RUSTDOC`); `assets/events.js`
+    /// makes `…/events/enum.Event.html#variant.X` of `…::events::Event::X`.
+    pub rustdoc: Option<String>,
 }
 
 /// Attributes of `model::Event` before its flags, with their labels and formats.
@@ -252,6 +255,7 @@ pub fn table_with<'m>(
     t.select = g.pmu.general.as_ref().map(|s| s.select.clone());
     let described = t.columns.iter().any(|c| c.key == "description");
     t.source = crate::descriptions::source(g).filter(|_| !described);
+    t.rustdoc = Some(crate::rust::RUSTDOC.to_owned());
     t
 }
 
@@ -372,6 +376,7 @@ pub fn table_from(generation: &str, objects: Vec<serde_json::Map<String, Value>>
         columns,
         rows,
         source: None,
+        rustdoc: None,
     }
 }
 
@@ -557,6 +562,7 @@ pub fn packed(t: &Table) -> Value {
         "prefix": prefix,
         "rows": rows,
         "source": t.source,
+        "rustdoc": t.rustdoc,
     })
 }
 

@@ -129,6 +129,19 @@ fn register_pages_show_their_rust_path_and_the_generations_sharing_the_type() {
             "{page}: {}",
             p.path
         );
+        // The path links to its module's rustdoc on docs.rs.
+        let doc = format!(
+            "https://docs.rs/pmu-regs/{}/{}/index.html",
+            env!("CARGO_PKG_VERSION"),
+            p.path.replace("::", "/")
+        );
+        assert!(
+            text.contains(&format!(
+                r#"<a class="rustdoc" href="{doc}" title="Its documentation on docs.rs"><code class="rust-path">{}</code></a>"#,
+                p.path
+            )),
+            "{page}: {doc}"
+        );
         assert_eq!(
             text.contains(r#"<code class="rust-home">"#),
             p.home != p.path,

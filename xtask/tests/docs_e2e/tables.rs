@@ -125,6 +125,18 @@ fn an_event_permalink_opens_its_row_with_the_rust_path_to_copy() {
     let details = one(&doc, "#ev-MEM_LOAD_RETIRED\\.L3_MISS + tr.details");
     assert!(details.value().attr("hidden").is_none());
     assert_eq!(text(one_in(details, r#"dd[data-key="rust"] code"#)), path);
+    // The path links to the variant's rustdoc on docs.rs.
+    let link = one_in(details, r#"dd[data-key="rust"] a.rustdoc"#);
+    assert_eq!(
+        link.value().attr("href"),
+        Some(
+            format!(
+                "https://docs.rs/pmu-regs/{}/pmu_regs/intel/sapphirerapids/events/enum.Event.html#variant.MemLoadRetired_L3Miss",
+                env!("CARGO_PKG_VERSION")
+            )
+            .as_str()
+        )
+    );
 }
 
 #[test]
