@@ -126,6 +126,31 @@
   }
 })();
 
+/* Narrow screens (the sidebar above the page): the sidebar's links and tree fold behind a
+ * button, closed at first so the page starts near the top; opened, the tree shows the
+ * current generation's branch as on a wide screen. Wide screens never show the button (CSS). */
+(function () {
+  "use strict";
+  var side = document.querySelector(".sidebar");
+  var body = document.getElementById("nav-body");
+  if (!side || !body) return;
+  var b = document.createElement("button");
+  b.type = "button";
+  b.className = "navtoggle";
+  b.textContent = "Pages and generations";
+  b.setAttribute("aria-controls", "nav-body");
+  b.setAttribute("aria-expanded", "false");
+  side.insertBefore(b, body);
+  side.classList.add("js");
+  b.addEventListener("click", function () {
+    var on = !side.classList.contains("open");
+    side.classList.toggle("open", on);
+    b.setAttribute("aria-expanded", on ? "true" : "false");
+    var cur = on && body.querySelector('#nav-tree [aria-current="page"]');
+    if (cur && cur.scrollIntoView) cur.scrollIntoView({ block: "nearest" });
+  });
+})();
+
 /* Copy buttons: any <button data-copy="text">, or data-copy-from="id" for an element's text. The clipboard API needs a secure context, so
  * from file:// the text is copied through a selected, off-screen text area. The button says
  * it copied and keeps the text in data-copied. */
