@@ -151,6 +151,30 @@
   });
 })();
 
+/* A box that scrolls sideways on its own (a wide table, a diagram or code on a phone) can
+ * be scrolled from the keyboard: it takes the focus (tabindex 0) while it overflows. */
+(function () {
+  "use strict";
+  function mark() {
+    var boxes = document.querySelectorAll(".table-wrap, pre, figure.diagram, main > table, section > table, .decoded table");
+    Array.prototype.forEach.call(boxes, function (b) {
+      if (b.scrollWidth > b.clientWidth + 1) b.setAttribute("tabindex", "0");
+      else if (b.getAttribute("tabindex") === "0") b.removeAttribute("tabindex");
+    });
+  }
+  window.addEventListener("load", mark);
+  // What the page's scripts draw later (the decoder's result) is marked as it changes.
+  if (window.MutationObserver) {
+    var main = document.getElementById("main"), queued = false;
+    if (main) new MutationObserver(function () {
+      if (queued) return;
+      queued = true;
+      setTimeout(function () { queued = false; mark(); }, 50);
+    }).observe(main, { childList: true, subtree: true });
+  }
+  window.addEventListener("resize", mark);
+})();
+
 /* Copy buttons: any <button data-copy="text">, or data-copy-from="id" for an element's text. The clipboard API needs a secure context, so
  * from file:// the text is copied through a selected, off-screen text area. The button says
  * it copied and keeps the text in data-copied. */

@@ -14,6 +14,7 @@
 #[path = "../../../pmu-site/tests/support/mod.rs"]
 mod support;
 
+mod a11y;
 mod driver;
 mod tables;
 mod timing;
