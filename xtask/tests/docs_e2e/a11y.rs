@@ -1,6 +1,7 @@
 //! An accessibility pass with axe-core (Deque's rules engine: alternative texts, labelled
 //! controls, contrast, landmarks, heading order, ARIA, ...) over every kind of page at 1920,
-//! 1366 and 390 px: no finding of impact "serious" or "critical". axe-core is installed by
+//! 1366 and 390 px, and at 1366 px in the dark colour scheme: no finding of impact "serious"
+//! or "critical". axe-core is installed by
 //! `scripts/install-axe.sh` (pinned, `npm ci` into target/a11y-tools); where it cannot be
 //! installed (no node or no network) the test says so and passes without checking.
 
@@ -96,6 +97,7 @@ fn no_serious_accessibility_findings_at_1920_1366_and_390px() {
             ("1920", Viewport::Window(1920, 1080)),
             ("1366", Viewport::Window(1366, 900)),
             ("390", Viewport::Frame(390, 844)),
+            ("1366 dark", Viewport::Dark(1366, 900)),
         ] {
             let (_, log) = drive_with(site, &with_frag, &steps, viewport);
             let result = log.last().unwrap();
