@@ -59,6 +59,9 @@ pub struct Table {
     /// Where the events' descriptions live, when the table has none of its own (a site
     /// built without `--descriptions`): each row's details link there.
     pub source: Option<Source>,
+    /// Where the Rust paths link: the rustdoc root (`rust::RUSTDOC`); `assets/events.js`
+    /// makes `…/events/enum.Event.html#variant.X` of `…::events::Event::X`.
+    pub rustdoc: Option<String>,
 }
 
 /// Attributes of `model::Event` before its flags, with their labels and formats.
@@ -252,6 +255,7 @@ pub fn table_with<'m>(
     t.select = g.pmu.general.as_ref().map(|s| s.select.clone());
     let described = t.columns.iter().any(|c| c.key == "description");
     t.source = crate::descriptions::source(g).filter(|_| !described);
+    t.rustdoc = Some(crate::rust::RUSTDOC.to_owned());
     t
 }
 
@@ -372,6 +376,7 @@ pub fn table_from(generation: &str, objects: Vec<serde_json::Map<String, Value>>
         columns,
         rows,
         source: None,
+        rustdoc: None,
     }
 }
 
@@ -479,6 +484,128 @@ pub fn text(kind: &str, v: &Value) -> String {
     }
 }
 
+/// Restores the rows of a table [`packed`] (in the browser, at the head of each data file).
+const UNPACK_JS: &str = "PMU.unpackEvents = PMU.unpackEvents || function (t) {\n  var fill = t.fill, prefix = t.prefix;\n  t.rows = t.rows.map(function (p) {\n    var r = fill.slice();\n    for (var i = 0; i < p.length; i += 2) r[p[i]] = prefix[p[i]] ? prefix[p[i]] + p[i + 1] : p[i + 1];\n    return r;\n  });\n  delete t.fill;\n  delete t.prefix;\n};";
+
+/// A table as its data file holds it: each column's most common value (`fill`) and the prefix
+/// its other values share (`prefix`, for strings: `pmu_regs::intel::skylake::`) said once,
+/// each row only its other values, as column index and value without the prefix (`[0,
+/// "NAME", 8, "ArchEvent::X"]`). Most attributes hold their default in most rows: the rows
+/// shrink to a third. [`unpack`] (and `UNPACK_JS` in the browser) restores the rows.
+pub fn packed(t: &Table) -> Value {
+    let n = t.columns.len();
+    let mut fill = Vec::with_capacity(n);
+    let mut prefix = Vec::with_capacity(n);
+    for i in 0..n {
+        // Value (as JSON) → (rows holding it, first row): the most common, the earliest of
+        // equals, is the fill; none when every value is different.
+        let mut counts: std::collections::HashMap<String, (usize, usize)> = Default::default();
+        for (j, r) in t.rows.iter().enumerate() {
+            counts.entry(r[i].to_string()).or_insert((0, j)).0 += 1;
+        }
+        let common = counts
+            .values()
+            .filter(|(c, _)| *c > 1)
+            .max_by_key(|(c, first)| (*c, std::cmp::Reverse(*first)))
+            .map_or(Value::Null, |(_, first)| t.rows[*first][i].clone());
+        let others: Vec<&str> = t
+            .rows
+            .iter()
+            .map(|r| &r[i])
+            .filter(|v| **v != common)
+            .map(|v| v.as_str())
+            .collect::<Option<Vec<&str>>>()
+            .unwrap_or_default();
+        let shared = match others.split_first() {
+            Some((first, rest)) if !rest.is_empty() => {
+                let mut len = rest.iter().fold(first.len(), |len, s| {
+                    first
+                        .bytes()
+                        .zip(s.bytes())
+                        .take(len)
+                        .take_while(|(a, b)| a == b)
+                        .count()
+                });
+                while !first.is_char_boundary(len) {
+                    len -= 1;
+                }
+                first[..len].to_owned()
+            }
+            _ => String::new(),
+        };
+        fill.push(common);
+        prefix.push(shared);
+    }
+    let rows: Vec<Value> = t
+        .rows
+        .iter()
+        .map(|r| {
+            let mut out = Vec::new();
+            for (i, v) in r.iter().enumerate() {
+                if *v == fill[i] {
+                    continue;
+                }
+                out.push(Value::from(i));
+                out.push(match v {
+                    Value::String(s) if !prefix[i].is_empty() => Value::from(&s[prefix[i].len()..]),
+                    v => v.clone(),
+                });
+            }
+            Value::Array(out)
+        })
+        .collect();
+    serde_json::json!({
+        "generation": t.generation,
+        "select": t.select,
+        "columns": t.columns,
+        "fill": fill,
+        "prefix": prefix,
+        "rows": rows,
+        "source": t.source,
+        "rustdoc": t.rustdoc,
+    })
+}
+
+/// The table of a data file as [`Table`] serialises it: the rows [`packed`] restored. Any
+/// other value is returned as it is.
+pub fn unpack(mut v: Value) -> Value {
+    let (Some(fill), Some(prefix)) = (
+        v.get("fill").and_then(Value::as_array).cloned(),
+        v.get("prefix").and_then(Value::as_array).cloned(),
+    ) else {
+        return v;
+    };
+    let rows: Vec<Value> = v["rows"]
+        .as_array()
+        .map(Vec::as_slice)
+        .unwrap_or_default()
+        .iter()
+        .map(|p| {
+            let mut r = fill.clone();
+            let p = p.as_array().map(Vec::as_slice).unwrap_or_default();
+            for pair in p.chunks(2) {
+                let (Some(i), Some(x)) = (pair[0].as_u64(), pair.get(1)) else {
+                    continue;
+                };
+                let i = i as usize;
+                r[i] = match (prefix[i].as_str(), x) {
+                    (Some(pre), Value::String(s)) if !pre.is_empty() => {
+                        Value::from(format!("{pre}{s}"))
+                    }
+                    _ => x.clone(),
+                };
+            }
+            Value::Array(r)
+        })
+        .collect();
+    v["rows"] = Value::Array(rows);
+    if let Some(o) = v.as_object_mut() {
+        o.remove("fill");
+        o.remove("prefix");
+    }
+    v
+}
+
 pub(crate) fn all(cx: &Ctx<'_>, site: &mut Site) {
     let enc = Encoder::new(cx.model);
     for g in &cx.model.generations {
@@ -489,10 +616,10 @@ pub(crate) fn all(cx: &Ctx<'_>, site: &mut Site) {
         site.add(
             paths::data_events(&g.id),
             format!(
-                "/* Events of {}: generated by cargo xtask gen-docs. */\nwindow.PMU = window.PMU || {{}};\nPMU.events = PMU.events || {{}};\nPMU.events[{}] = {};\n",
+                "/* Events of {}: generated by cargo xtask gen-docs. */\nwindow.PMU = window.PMU || {{}};\nPMU.events = PMU.events || {{}};\n{UNPACK_JS}\nPMU.events[{id}] = {};\nPMU.unpackEvents(PMU.events[{id}]);\n",
                 g.id.replace("*/", "* /"),
-                json_for_js(&g.id),
-                json_for_js(&t)
+                json_for_js(&packed(&t)),
+                id = json_for_js(&g.id),
             ),
         );
         site.add(paths::events(&g.id), page(cx, g, &t));

@@ -218,7 +218,18 @@ fn generation(cx: &Ctx<'_>, g: &Generation, svgs: &mut BTreeMap<String, String>)
             },
         );
         let _ = writeln!(out, "![{} bit layout](../{file})\n", md(&r.name));
-        field_table(&r.fields, &mut out);
+        if r.defined_in == g.id {
+            field_table(&r.fields, &mut out);
+        } else {
+            // The field table once, where the register is defined.
+            let _ = writeln!(
+                out,
+                "Fields: as in [{}](../{}/README.md#{}).\n",
+                md(&r.defined_in),
+                slug(&r.defined_in),
+                r.name.to_lowercase()
+            );
+        }
     }
 
     if !g.cpuid.is_empty() {
@@ -252,7 +263,16 @@ fn generation(cx: &Ctx<'_>, g: &Generation, svgs: &mut BTreeMap<String, String>)
                     md_code(&r.register.to_uppercase()),
                     md(&name)
                 );
-                field_table(&r.fields, &mut out);
+                if c.defined_in == g.id {
+                    field_table(&r.fields, &mut out);
+                } else {
+                    let _ = writeln!(
+                        out,
+                        "Fields: as in [{}](../{}/README.md).\n",
+                        md(&c.defined_in),
+                        slug(&c.defined_in)
+                    );
+                }
             }
         }
     }

@@ -14,6 +14,24 @@ use pmu_defs::model::names;
 use pmu_defs::model::{Event, Field, Generation, Register};
 use std::fmt::Write;
 
+/// Where the site's Rust paths link: `pmu-regs`' documentation on docs.rs, of the version
+/// the site is built from (docs.rs builds it with every feature, so every model's module
+/// is there). Not a `cargo doc` output shipped beside the site: with every model and
+/// facility that is about 690 MB (55,000 files), and without them it has no model module.
+pub const RUSTDOC: &str = concat!("https://docs.rs/pmu-regs/", env!("CARGO_PKG_VERSION"), "/");
+
+/// The segments of a Rust path as rustdoc names its files (no `r#`).
+fn doc_segments(path: &str) -> Vec<&str> {
+    path.split("::")
+        .map(|s| s.strip_prefix("r#").unwrap_or(s))
+        .collect()
+}
+
+/// The rustdoc page of a module (`pmu_regs::intel::v3::IA32_PERFEVTSEL`): its `index.html`.
+pub fn module_doc(path: &str) -> String {
+    format!("{RUSTDOC}{}/index.html", doc_segments(path).join("/"))
+}
+
 /// One setter call per kind the register offers (`with::<F, 1>()` for a wide field,
 /// `with_bit::<F>(true)` for a one-bit one), on fields no constraint of the generation
 /// mentions, valid on every instance and not deprecated (so the constant builds, warning-free).
@@ -153,11 +171,23 @@ struct Section<'a> {
     alias: Option<String>,
     /// The feature that turns on every generation of the kind.
     all: &'static str,
+    /// The register's page in the generation defining it, when that is another one: the
+    /// list of generations and the example are there.
+    home: Option<&'a str>,
+    /// The rustdoc pages of the module and of the module defining the type.
+    doc: String,
+    home_doc: String,
     code: String,
 }
 
 /// The "In Rust" section of a register page.
-pub fn section(root: &str, g: &Generation, r: &Register, path: &RegisterPath) -> String {
+pub fn section(
+    root: &str,
+    g: &Generation,
+    r: &Register,
+    path: &RegisterPath,
+    home: Option<&str>,
+) -> String {
     Section {
         root,
         path,
@@ -179,7 +209,14 @@ pub fn section(root: &str, g: &Generation, r: &Register, path: &RegisterPath) ->
         } else {
             "all-models"
         },
-        code: snippet(g, r, path),
+        home,
+        doc: module_doc(&path.path),
+        home_doc: module_doc(&path.home),
+        code: if home.is_some() {
+            String::new()
+        } else {
+            snippet(g, r, path)
+        },
     }
     .render()
     .unwrap_or_default()

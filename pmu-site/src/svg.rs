@@ -277,6 +277,8 @@ struct Svg<'a> {
     width: u32,
     /// Every box in words (the accessible description).
     desc: String,
+    /// `img`, or `group` when the fields are links (an image holds no controls).
+    role: &'static str,
     /// Most significant row first.
     rows: Vec<Row>,
 }
@@ -375,6 +377,7 @@ pub fn render(d: &Diagram<'_>) -> String {
         name: d.name,
         width,
         desc: describe(width, &segs),
+        role: if d.link_fields { "group" } else { "img" },
         rows: drawn,
     }
     .render()

@@ -16,7 +16,8 @@ use support::{model, site};
 fn js_value(js: &str, prefix: &str) -> Value {
     let start = js.find(prefix).unwrap_or_else(|| panic!("no {prefix}")) + prefix.len();
     let end = js[start..].find(";\n").unwrap() + start;
-    serde_json::from_str(&js[start..end]).unwrap()
+    // An event table's rows are packed in the file (`events::packed`).
+    pmu_site::events::unpack(serde_json::from_str(&js[start..end]).unwrap())
 }
 
 /// Indexes of the sampled events of a generation.

@@ -441,7 +441,7 @@
 
   function bitGrid(t, v, bad) {
     var map = colourMap(t);
-    var grid = el("div", { class: "bitgrid", role: "img", "aria-label": "Bits of the value, most significant first" });
+    var grid = el("div", { class: "bitgrid", role: "group", "aria-label": "Bits of the value, most significant first" });
     var rows = Math.ceil(t.width / 32);
     for (var r = rows - 1; r >= 0; r--) {
       for (var k = 31; k >= 0; k--) {

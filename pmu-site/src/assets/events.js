@@ -102,9 +102,27 @@
     return code;
   }
 
-  /* A code element and a button that copies its text (the copy buttons of site.js). */
-  function copyCell(td, text, what) {
-    td.appendChild(breakable(text));
+  /* The rustdoc anchor of an enum variant's path (the table's `rustdoc` is rust::RUSTDOC):
+   * a::b::Enum::Variant -> <rustdoc>a/b/enum.Enum.html#variant.Variant, no r#. */
+  function variantDoc(path) {
+    var seg = path.split("::").map(function (s) { return s.replace(/^r#/, ""); });
+    var variant = seg.pop(), ty = seg.pop();
+    return table.rustdoc + seg.join("/") + "/enum." + ty + ".html#variant." + variant;
+  }
+
+  /* A code element and a button that copies its text (the copy buttons of site.js); a Rust
+   * path links to its documentation. */
+  function copyCell(td, text, what, key) {
+    var code = breakable(text);
+    if (key === "rust" && table.rustdoc) {
+      var a = document.createElement("a");
+      a.className = "rustdoc";
+      a.href = variantDoc(text);
+      a.title = "Its documentation on docs.rs";
+      a.appendChild(code);
+      code = a;
+    }
+    td.appendChild(code);
     var b = document.createElement("button");
     b.type = "button";
     b.className = "copy";
@@ -137,7 +155,7 @@
       var dd = document.createElement("dd");
       dd.setAttribute("data-key", c.key);
       if (c.kind === "copy") {
-        copyCell(dd, text, c.label);
+        copyCell(dd, text, c.label, c.key);
       } else if (c.kind === "gen") {
         var a = document.createElement("a");
         a.href = root + "gen/" + encodeURIComponent(text) + "/index.html";

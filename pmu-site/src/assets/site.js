@@ -126,6 +126,55 @@
   }
 })();
 
+/* Narrow screens (the sidebar above the page): the sidebar's links and tree fold behind a
+ * button, closed at first so the page starts near the top; opened, the tree shows the
+ * current generation's branch as on a wide screen. Wide screens never show the button (CSS). */
+(function () {
+  "use strict";
+  var side = document.querySelector(".sidebar");
+  var body = document.getElementById("nav-body");
+  if (!side || !body) return;
+  var b = document.createElement("button");
+  b.type = "button";
+  b.className = "navtoggle";
+  b.textContent = "Pages and generations";
+  b.setAttribute("aria-controls", "nav-body");
+  b.setAttribute("aria-expanded", "false");
+  side.insertBefore(b, body);
+  side.classList.add("js");
+  b.addEventListener("click", function () {
+    var on = !side.classList.contains("open");
+    side.classList.toggle("open", on);
+    b.setAttribute("aria-expanded", on ? "true" : "false");
+    var cur = on && body.querySelector('#nav-tree [aria-current="page"]');
+    if (cur && cur.scrollIntoView) cur.scrollIntoView({ block: "nearest" });
+  });
+})();
+
+/* A box that scrolls sideways on its own (a wide table, a diagram or code on a phone) can
+ * be scrolled from the keyboard: it takes the focus (tabindex 0) while it overflows. */
+(function () {
+  "use strict";
+  function mark() {
+    var boxes = document.querySelectorAll(".table-wrap, pre, figure.diagram, main > table, section > table, .decoded table");
+    Array.prototype.forEach.call(boxes, function (b) {
+      if (b.scrollWidth > b.clientWidth + 1) b.setAttribute("tabindex", "0");
+      else if (b.getAttribute("tabindex") === "0") b.removeAttribute("tabindex");
+    });
+  }
+  window.addEventListener("load", mark);
+  // What the page's scripts draw later (the decoder's result) is marked as it changes.
+  if (window.MutationObserver) {
+    var main = document.getElementById("main"), queued = false;
+    if (main) new MutationObserver(function () {
+      if (queued) return;
+      queued = true;
+      setTimeout(function () { queued = false; mark(); }, 50);
+    }).observe(main, { childList: true, subtree: true });
+  }
+  window.addEventListener("resize", mark);
+})();
+
 /* Copy buttons: any <button data-copy="text">, or data-copy-from="id" for an element's text. The clipboard API needs a secure context, so
  * from file:// the text is copied through a selected, off-screen text area. The button says
  * it copied and keeps the text in data-copied. */

@@ -112,6 +112,10 @@ impl EventsList<'_> {
     }
 }
 
+/// More events added than this (a model's list over a family without one): the diff links
+/// to the event table rather than repeat it.
+pub(crate) const LONG_LIST: usize = 100;
+
 /// The events added (`added`) or removed, empty when there are none.
 fn events_list_html(events: &[&Event], added: bool) -> String {
     if events.is_empty() {
@@ -199,7 +203,15 @@ pub(crate) fn page_html(cx: &Ctx<'_>, d: &Diff<'_>) -> String {
             .map(|n| reg_link(&root, &d.to.id, n))
             .collect::<Vec<_>>()
             .join(", "),
-        events_added: events_list_html(&added, true),
+        events_added: if added.len() > LONG_LIST {
+            format!(
+                "<p><span class=\"tag tag-add\">added</span> {} events: <a href=\"{root}{}\">the event table</a> lists them (each with its generation under Since).</p>",
+                format::thousands(added.len()),
+                paths::events(&d.to.id)
+            )
+        } else {
+            events_list_html(&added, true)
+        },
         events_removed: events_list_html(&removed, false),
         events_path: paths::events(&d.to.id),
         events_label: format::plural(d.to.events.len(), "event", "events"),

@@ -166,7 +166,13 @@ pub(crate) fn page_md(d: &Diff<'_>) -> String {
                 EventDiff::Changed { .. } => {}
             }
         }
-        if !added.is_empty() {
+        if added.len() > super::html::LONG_LIST {
+            let _ = writeln!(
+                out,
+                "Added ({}): the [event table](events.md) lists them.\n",
+                format::thousands(added.len())
+            );
+        } else if !added.is_empty() {
             let _ = writeln!(
                 out,
                 "Added ({}): {}.\n",

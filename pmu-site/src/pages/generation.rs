@@ -195,6 +195,8 @@ struct CpuidSection<'a> {
     root: &'a str,
     title: String,
     regs: Vec<CpuidRegister>,
+    /// The leaf's section on the page of the generation defining it, when that is another.
+    home: Option<String>,
 }
 
 /// One output register of a leaf, its diagram and field table already rendered.
@@ -203,9 +205,13 @@ struct CpuidRegister {
     decoder: String,
     diagram: String,
     fields: String,
+    field_names: Vec<String>,
 }
 
 pub(crate) fn cpuid_section(root: &str, g: &Generation, c: &CpuidLeaf) -> String {
+    // A leaf defined in another generation: its diagrams and field tables are on that
+    // generation's page, drawn once.
+    let inherited = c.defined_in != g.id;
     let regs = c
         .registers
         .iter()
@@ -215,15 +221,24 @@ pub(crate) fn cpuid_section(root: &str, g: &Generation, c: &CpuidLeaf) -> String
             CpuidRegister {
                 name: r.register.to_uppercase(),
                 decoder: decoder_link(root, &g.id, &format!("cpuid:{}:{}", c.name, r.register)),
-                diagram: svg::render(&Diagram {
-                    id: &id,
-                    name: &name,
-                    width: 32,
-                    fields: &r.fields,
-                    link_fields: false,
-                    standalone: false,
-                }),
-                fields: field_table(root, &r.fields, None, false),
+                diagram: if inherited {
+                    String::new()
+                } else {
+                    svg::render(&Diagram {
+                        id: &id,
+                        name: &name,
+                        width: 32,
+                        fields: &r.fields,
+                        link_fields: false,
+                        standalone: false,
+                    })
+                },
+                fields: if inherited {
+                    String::new()
+                } else {
+                    field_table(root, &r.fields, None, false)
+                },
+                field_names: r.fields.iter().map(|f| f.name.clone()).collect(),
             }
         })
         .collect();
@@ -232,6 +247,13 @@ pub(crate) fn cpuid_section(root: &str, g: &Generation, c: &CpuidLeaf) -> String
         root,
         title: cpuid_title(c),
         regs,
+        home: inherited.then(|| {
+            format!(
+                "{root}{}#cpuid-{}",
+                paths::generation(&c.defined_in),
+                c.name
+            )
+        }),
     }
     .render()
     .unwrap_or_default()

@@ -42,6 +42,12 @@ struct RegisterBody<'a> {
     decoder: String,
     events_label: Option<String>,
     events_path: String,
+    /// The page of the generation that defines the register, when that is another one: this
+    /// page then lists the fields and links there for the diagram and the field table
+    /// (the same for every generation sharing the definition, drawn once).
+    home: Option<String>,
+    /// Each field's name and bits (for the list on a page whose definition is elsewhere).
+    field_bits: Vec<(&'a str, String)>,
     diagram: String,
     fields: String,
     rust: String,
@@ -93,6 +99,14 @@ pub(crate) fn register(
         ),
         _ => (None, None),
     };
+    let inherited = r.defined_in != g.id;
+    // From one register page to another: `../../<generation>/reg/<register>.html`.
+    let home = inherited.then(|| {
+        format!(
+            "../..{}",
+            paths::register(&r.defined_in, &r.name).trim_start_matches("gen")
+        )
+    });
     let with_events =
         g.pmu.general.as_ref().is_some_and(|s| s.select == r.name) && !g.events.is_empty();
     let body = RegisterBody {
@@ -116,20 +130,34 @@ pub(crate) fn register(
         decoder: decoder_link(&root, &g.id, &r.name),
         events_label: with_events.then(|| format::plural(g.events.len(), "event", "events")),
         events_path: paths::events(&g.id),
-        diagram: svg::render(&Diagram {
-            id: "reg",
-            name: &r.name,
-            width: r.width,
-            fields: &r.fields,
-            link_fields: true,
-            standalone: false,
-        }),
-        fields: field_table(&root, &r.fields, Some(r.access), true),
+        field_bits: r
+            .fields
+            .iter()
+            .map(|f| (f.name.as_str(), format::field_bits(f)))
+            .collect(),
+        diagram: if inherited {
+            String::new()
+        } else {
+            svg::render(&Diagram {
+                id: "reg",
+                name: &r.name,
+                width: r.width,
+                fields: &r.fields,
+                link_fields: true,
+                standalone: false,
+            })
+        },
+        fields: if inherited {
+            String::new()
+        } else {
+            field_table(&root, &r.fields, Some(r.access), true)
+        },
         rust: cx
             .rust
             .get(&(g.id.clone(), r.name.clone()))
-            .map(|p| crate::rust::section(&root, g, r, p))
+            .map(|p| crate::rust::section(&root, g, r, p, home.as_deref()))
             .unwrap_or_default(),
+        home,
         constraints: if cs.is_empty() {
             String::new()
         } else {

@@ -37,5 +37,6 @@ fn generation(id: &str) -> &'static Generation {
 fn js_value(js: &str, prefix: &str) -> serde_json::Value {
     let start = js.find(prefix).unwrap_or_else(|| panic!("no {prefix}")) + prefix.len();
     let end = js[start..].find(";\n").unwrap() + start;
-    serde_json::from_str(&js[start..end]).unwrap()
+    // An event table's rows are packed in the file (`events::packed`).
+    docs::events::unpack(serde_json::from_str(&js[start..end]).unwrap())
 }

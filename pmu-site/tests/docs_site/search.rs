@@ -129,15 +129,41 @@ fn register_pages_show_their_rust_path_and_the_generations_sharing_the_type() {
             "{page}: {}",
             p.path
         );
+        // The path links to its module's rustdoc on docs.rs.
+        let doc = format!(
+            "https://docs.rs/pmu-regs/{}/{}/index.html",
+            env!("CARGO_PKG_VERSION"),
+            p.path.replace("::", "/")
+        );
+        assert!(
+            text.contains(&format!(
+                r#"<a class="rustdoc" href="{doc}" title="Its documentation on docs.rs"><code class="rust-path">{}</code></a>"#,
+                p.path
+            )),
+            "{page}: {doc}"
+        );
         assert_eq!(
             text.contains(r#"<code class="rust-home">"#),
             p.home != p.path,
             "{page}"
         );
-        for u in p.users.iter().filter(|u| **u != p.generation) {
+        let others = p.users.iter().filter(|u| **u != p.generation);
+        let r = generation(&p.generation).register(&p.register).unwrap();
+        if r.defined_in == p.generation {
+            for u in others {
+                assert!(
+                    text.contains(&format!("gen/{u}/index.html")),
+                    "{page}: {u} shares the type"
+                );
+            }
+        } else {
+            // Counted, and listed on the page of the definition.
+            let n = others.count();
+            let home = format!("../../{}/reg/{}.html#rust", r.defined_in, r.name);
             assert!(
-                text.contains(&format!("gen/{u}/index.html")),
-                "{page}: {u} shares the type"
+                text.contains(&format!("{n} other generation"))
+                    && text.contains(&format!(r#"href="{home}""#)),
+                "{page}: {n} others, listed at {home}"
             );
         }
     }

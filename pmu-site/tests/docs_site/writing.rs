@@ -128,3 +128,26 @@ fn scales_to_forty_models_and_seventeen_thousand_events() {
     let index = site.get("data/index.js").unwrap();
     assert!(index.len() < 64_000, "index.js has {} bytes", index.len());
 }
+
+/// The weight of the site for the shipped definitions (without `--descriptions`, which adds
+/// about 2.3 MB of the vendors' texts to the event data): BENCHMARKS.md has the figures. A
+/// change that makes it heavier than the budget must say why there.
+#[test]
+fn the_site_keeps_to_its_weight_budget() {
+    const BUDGET: usize = 28_500_000;
+    const LARGEST_PAGE: usize = 400_000;
+    let files = site().files();
+    let total: usize = files.values().map(String::len).sum();
+    eprintln!("site: {} files, {total} bytes", files.len());
+    assert!(
+        total <= BUDGET,
+        "the site has {total} bytes (budget {BUDGET})"
+    );
+    let (bytes, page) = files
+        .iter()
+        .filter(|(p, _)| p.ends_with(".html"))
+        .map(|(p, t)| (t.len(), p))
+        .max()
+        .unwrap();
+    assert!(bytes <= LARGEST_PAGE, "{page} has {bytes} bytes");
+}

@@ -280,6 +280,9 @@ pub enum Viewport {
     Default,
     Window(u32, u32),
     Frame(u32, u32),
+    /// A window of the given size with the system's dark colour scheme
+    /// (`prefers-color-scheme: dark`).
+    Dark(u32, u32),
 }
 
 /// [`drive`] in a viewport of the given size.
@@ -320,6 +323,11 @@ pub fn drive_with(
         Viewport::Default => with_frag(&name),
         Viewport::Window(w, h) => {
             args.push(format!("--window-size={w},{h}"));
+            with_frag(&name)
+        }
+        Viewport::Dark(w, h) => {
+            args.push(format!("--window-size={w},{h}"));
+            args.push("--force-dark-mode".to_owned());
             with_frag(&name)
         }
         Viewport::Frame(w, h) => {

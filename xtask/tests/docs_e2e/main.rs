@@ -8,13 +8,16 @@
 //! WebDriver is needed.
 //!
 //! `driver.rs` has the harness (Chromium, the site, loading and driving a page); `tables.rs`
-//! the event table's sorting, filters and fit at 1366 px, and every page at 390 px.
+//! the event table's sorting, filters and fit at 1366 px, and every page at 390 px; `timing.rs`
+//! the load times of the heaviest pages (printed).
 
 #[path = "../../../pmu-site/tests/support/mod.rs"]
 mod support;
 
+mod a11y;
 mod driver;
 mod tables;
+mod timing;
 
 use driver::*;
 use scraper::Html;

@@ -125,6 +125,18 @@ fn an_event_permalink_opens_its_row_with_the_rust_path_to_copy() {
     let details = one(&doc, "#ev-MEM_LOAD_RETIRED\\.L3_MISS + tr.details");
     assert!(details.value().attr("hidden").is_none());
     assert_eq!(text(one_in(details, r#"dd[data-key="rust"] code"#)), path);
+    // The path links to the variant's rustdoc on docs.rs.
+    let link = one_in(details, r#"dd[data-key="rust"] a.rustdoc"#);
+    assert_eq!(
+        link.value().attr("href"),
+        Some(
+            format!(
+                "https://docs.rs/pmu-regs/{}/pmu_regs/intel/sapphirerapids/events/enum.Event.html#variant.MemLoadRetired_L3Miss",
+                env!("CARGO_PKG_VERSION")
+            )
+            .as_str()
+        )
+    );
 }
 
 #[test]
@@ -170,6 +182,40 @@ fn the_sidebar_tree_opens_the_current_branch_and_toggles() {
     assert_eq!(expanded, open);
     assert_eq!(log[1], serde_json::json!(["IA32_PERFEVTSEL"]));
     assert_eq!(log[2], serde_json::json!([true, false]), "{}", closed.id);
+}
+
+/// At 390 px the sidebar's links and tree fold behind a button, closed at first (the page
+/// starts near the top); opened, the current generation's branch is open and the current
+/// page marked. At 1366 px there is no button and the tree shows.
+#[test]
+fn the_sidebar_folds_behind_a_button_on_a_phone() {
+    let state = "var b = $('.sidebar .navtoggle'), t = $('#nav-tree [aria-current=\"page\"]');         return [getComputedStyle($('#nav-body')).display, getComputedStyle(b).display, b.getAttribute('aria-expanded'),         Math.round($('#main').getBoundingClientRect().top), t ? t.getBoundingClientRect().height > 0 : null,         Array.from(document.querySelectorAll('#nav-tree li.gen')).filter(function (li) { var x = li.querySelector(':scope > .row > button.twisty'); return x && x.getAttribute('aria-expanded') === 'true'; }).map(function (li) { return li.getAttribute('data-gen'); }).indexOf('intel-goldencove-family') !== -1];";
+    let click = "click($('.sidebar .navtoggle')); return null;";
+    let page = "gen/intel-sapphirerapids/reg/IA32_PERFEVTSEL.html";
+    let (_, log) = drive_with(
+        site_dir(),
+        page,
+        &[state, click, state, click, state],
+        Viewport::Frame(390, 844),
+    );
+    // Closed: no links, the page's heading within the first screen's top third.
+    assert_eq!(log[0][0], "none", "{}", log[0]);
+    assert_eq!(log[0][1], "block", "{}", log[0]);
+    assert_eq!(log[0][2], "false", "{}", log[0]);
+    assert!(log[0][3].as_i64().unwrap() < 280, "{}", log[0]);
+    // Open: the current page shown, its generation's branch open.
+    assert_eq!(log[2][0], "block", "{}", log[2]);
+    assert_eq!(log[2][2], "true", "{}", log[2]);
+    assert_eq!(log[2][4], true, "{}", log[2]);
+    assert_eq!(log[2][5], true, "{}", log[2]);
+    // Closed again.
+    assert_eq!(log[4][0], "none", "{}", log[4]);
+    assert_eq!(log[4][2], "false", "{}", log[4]);
+
+    let (_, wide) = drive_with(site_dir(), page, &[state], Viewport::Window(1366, 900));
+    assert_eq!(wide[0][0], "block", "{}", wide[0]);
+    assert_eq!(wide[0][1], "none", "{}", wide[0]);
+    assert_eq!(wide[0][4], true, "{}", wide[0]);
 }
 
 /// What sticks out of the viewport and is not inside a box that scrolls on its own.
