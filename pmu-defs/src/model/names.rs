@@ -372,6 +372,16 @@ pub const RESERVED_CRATE_ROOT: &[Reserved] = &[
     ),
     ("pmu", TYPE, "the module `pmu_regs::pmu`"),
     (
+        "guest",
+        TYPE,
+        "the module `pmu_regs::guest` (a guest's PMU)",
+    ),
+    (
+        "schedule",
+        TYPE,
+        "the module `pmu_regs::schedule` (events to counters)",
+    ),
+    (
         "reg",
         TYPE,
         "the module `pmu_regs::reg` (the one register API)",
