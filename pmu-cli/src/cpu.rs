@@ -27,15 +27,28 @@ pub fn choose<'m>(model: &'m Model, cpu: Option<&str>) -> Result<Chosen<'m>, Str
                 generations: f.generations,
                 how: f.read_as,
             })
-            .ok_or_else(|| {
-                format!(
-                    "no generation, CPU name or family/model matches `{q}` (try an id such as \
-                     `intel-skylake` or `skylake`, a name such as \"Sapphire Rapids\" or \
-                     \"Zen 4\", or a family/model such as 06_8F; `pmu cpus` lists the names)"
-                )
-            }),
+            .ok_or_else(|| not_found(q)),
         None => this_machine(model),
     }
+}
+
+/// The error for a `--cpu` that names nothing: what was tried and what to do.
+pub fn not_found(q: &str) -> String {
+    format!(
+        "no generation, CPU name or family/model matches `{q}` (try an id such as \
+         `intel-skylake` or `skylake`, a name such as \"Sapphire Rapids\" or \"Zen 4\", or a \
+         family/model such as 06_8F; `pmu cpus` lists the names)"
+    )
+}
+
+/// The error for a `--cpu` (read as `how`) that names several generations where a command
+/// takes one.
+pub fn several(how: &str, ids: &[&str]) -> String {
+    format!(
+        "{how} names {} generations ({}); give one of them with --cpu",
+        ids.len(),
+        ids.join(", ")
+    )
 }
 
 /// Like [`choose`], but exactly one generation: a name covering several asks for one of them.
@@ -43,14 +56,9 @@ pub fn choose_one<'m>(model: &'m Model, cpu: Option<&str>) -> Result<&'m Generat
     let c = choose(model, cpu)?;
     match c.generations.as_slice() {
         [g] => Ok(g),
-        many => Err(format!(
-            "{} names {} generations ({}); give one of them with --cpu",
-            c.how,
-            many.len(),
-            many.iter()
-                .map(|g| g.id.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
+        many => Err(several(
+            &c.how,
+            &many.iter().map(|g| g.id.as_str()).collect::<Vec<_>>(),
         )),
     }
 }

@@ -112,10 +112,23 @@ fn parse_args(args: &[String]) -> Result<(Vec<String>, Vec<u8>), String> {
 /// counters as CPUID reports them.
 fn target(args: &ScheduleArgs) -> Result<(Target, String), String> {
     match &args.cpu {
-        Some(_) => {
+        // The shipped definitions are compiled into pmu-regs: read the CPU from its tables
+        // (microseconds) instead of loading the YAML (most of a second).
+        Some(q) if args.paths.is_empty() => {
+            let found = pmu_regs::arch::find_cpu(q).ok_or_else(|| crate::cpu::not_found(q))?;
+            let ids: Vec<&str> = found.generations().collect();
+            let id = match ids.as_slice() {
+                [id] => *id,
+                many => return Err(crate::cpu::several(&found.read_as.to_string(), many)),
+            };
+            let rg = Generation::from_id(id)
+                .ok_or_else(|| format!("`{id}` has no run-time tables in this build"))?;
+            Ok((Target::of(rg), id.to_owned()))
+        }
+        Some(q) => {
             let loaded = crate::defs::load_for_use(&args.paths)
                 .ok_or_else(|| "the definitions do not load".to_owned())?;
-            let g = crate::cpu::choose_one(&loaded.model, args.cpu.as_deref())?;
+            let g = crate::cpu::choose_one(&loaded.model, Some(q))?;
             let rg = Generation::from_id(&g.id)
                 .ok_or_else(|| format!("`{}` has no run-time tables in this build", g.id))?;
             Ok((Target::of(rg), g.id.clone()))
@@ -155,8 +168,15 @@ fn conflict_json(texts: &[String], c: &Conflict<'_>) -> ConflictJson {
 
 /// `pmu schedule`.
 pub fn run(args: ScheduleArgs) -> ExitCode {
-    match run_inner(&args) {
-        Ok(code) => code,
+    match answer(&args) {
+        Ok(a) => {
+            crate::out(&a.text);
+            if a.fits {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            }
+        }
         Err(e) => {
             eprintln!("error: {e}");
             ExitCode::FAILURE
@@ -164,7 +184,18 @@ pub fn run(args: ScheduleArgs) -> ExitCode {
     }
 }
 
-fn run_inner(args: &ScheduleArgs) -> Result<ExitCode, String> {
+/// What `pmu schedule` prints, and whether everything fit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Answer {
+    /// The text (or JSON) for stdout.
+    pub text: String,
+    /// True when no conflict was reported (exit code 0).
+    pub fits: bool,
+}
+
+/// The command's answer without printing it (the benchmark times this); an error for an
+/// unknown CPU or event, or more events than one call takes.
+pub fn answer(args: &ScheduleArgs) -> Result<Answer, String> {
     let (texts, labels) = parse_args(&args.events)?;
     let (target, how) = target(args)?;
     let mut events: Vec<EventDesc> = Vec::new();
@@ -215,18 +246,17 @@ fn run_inner(args: &ScheduleArgs) -> Result<ExitCode, String> {
             Err(e) => return Err(e.to_string()),
         }
     }
-    if args.json {
-        crate::out(&format!(
+    let text = if args.json {
+        format!(
             "{}\n",
-            serde_json::to_string_pretty(&out).unwrap_or_default()
-        ));
+            serde_json::to_string_pretty(&out).map_err(|e| e.to_string())?
+        )
     } else {
-        crate::out(&text(&out, &how, &target, args.groups));
-    }
-    Ok(if out.conflicts.is_empty() {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
+        text(&out, &how, &target, args.groups)
+    };
+    Ok(Answer {
+        text,
+        fits: out.conflicts.is_empty(),
     })
 }
 

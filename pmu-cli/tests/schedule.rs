@@ -167,3 +167,54 @@ fn an_unknown_cpu_or_event_is_an_error() {
         text(&out.stderr)
     );
 }
+
+#[test]
+fn a_cpu_named_any_way_reads_from_the_compiled_tables_as_from_the_yaml() {
+    let events = [
+        "INST_RETIRED.ANY",
+        "MEM_LOAD_RETIRED.L3_MISS",
+        "OCR.DEMAND_DATA_RD.ANY_RESPONSE",
+        "TOPDOWN.SLOTS",
+    ];
+    let defs = concat!(env!("CARGO_MANIFEST_DIR"), "/../pmu-defs/defs");
+    let names = concat!(env!("CARGO_MANIFEST_DIR"), "/../pmu-defs/cpu-names.yaml");
+    let mut seen = Vec::new();
+    for cpu in [
+        "SPR",
+        "sapphire rapids",
+        "06_8F",
+        "intel-sapphirerapids",
+        "sapphirerapids",
+    ] {
+        let fast = pmu(&[&["--cpu", cpu][..], &events[..]].concat());
+        let yaml = pmu(&[
+            &["--cpu", cpu, "--defs", defs, "--defs", names][..],
+            &events[..],
+        ]
+        .concat());
+        assert_eq!(fast.status.code(), Some(0), "{cpu}: {}", text(&fast.stderr));
+        assert_eq!(text(&fast.stdout), text(&yaml.stdout), "{cpu}");
+        assert_eq!(yaml.status.code(), Some(0), "{cpu}: {}", text(&yaml.stderr));
+        seen.push(text(&fast.stdout));
+    }
+    assert!(seen[0].starts_with("intel-sapphirerapids: these events can be counted together"));
+    assert!(seen.iter().all(|s| *s == seen[0]));
+    // A name standing for two core types asks for one, on both paths.
+    for extra in [&[][..], &["--defs", defs, "--defs", names][..]] {
+        let out = pmu(&[
+            &["--cpu", "Alder Lake"][..],
+            extra,
+            &["INST_RETIRED.ANY"][..],
+        ]
+        .concat());
+        assert_eq!(out.status.code(), Some(1));
+        assert!(
+            text(&out.stderr).contains(
+                "CPU name \"Alder Lake\" names 2 generations (intel-alderlake-goldencove, \
+                 intel-alderlake-gracemont)"
+            ),
+            "{}",
+            text(&out.stderr)
+        );
+    }
+}

@@ -6,6 +6,8 @@
 //! * [`record`]: the byte layout of one event of a packed event table (`pmu_regs::EventTable`).
 //! * [`Access`] and [`Role`]: the YAML's `access:` and `role:` vocabularies, with their
 //!   spellings (the `serde` feature serialises them so, for the definitions' model).
+//! * [`cpu`]: how a user names a CPU (names compared folded, the family/model forms), read
+//!   alike over the YAML model and the compiled tables.
 //! * [`hash`]: the hash, bucket and slot functions of the generated minimal perfect hash
 //!   tables (`Event::from_name`, `Generation::with_event`).
 //! * [`select`]: which field of an event select holds each event attribute, and the one
@@ -18,6 +20,7 @@
 #![warn(missing_docs)]
 
 pub mod access;
+pub mod cpu;
 pub mod hash;
 #[cfg(feature = "perf")]
 pub mod perf;

@@ -476,8 +476,12 @@ fn named_paths(code: &str) -> Vec<Vec<String>> {
                     *i += 1;
                     while *i < t.len() && t[*i] != "}" {
                         tree(t, i, &path, out);
-                        if *i < t.len() && t[*i] == "," {
-                            *i += 1;
+                        match t.get(*i).map(String::as_str) {
+                            Some(",") => *i += 1,
+                            Some("}") | None => {}
+                            // Not a use tree (a path in code followed by a block:
+                            // `super::X.find(..) { let a = ..; }`): stop here.
+                            Some(_) => return,
                         }
                     }
                     *i += 1;

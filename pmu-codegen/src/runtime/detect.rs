@@ -106,6 +106,33 @@ pub(super) fn generic_events(krate: &TokenStream, gens: &[&Generation]) -> Token
     }
 }
 
+/// `CPU_NAMES`: the definitions' CPU names (`cpu-names:`), compiled whatever the features, so
+/// `pmu_regs::arch::find_cpu` takes "Sapphire Rapids" or "SPR" without the YAML.
+pub(super) fn cpu_names(krate: &TokenStream, model: &Model) -> TokenStream {
+    use pmu_defs::load::cpu_names::Target;
+    let names = model.cpu_names.iter().map(|n| {
+        let name = &n.name;
+        let also = &n.also;
+        let target = match &n.target {
+            Target::Generations(ids) => {
+                quote!(#krate::arch::CpuNameTarget::Generations(&[#(#ids),*]))
+            }
+            Target::FamilyModels(fms) => {
+                quote!(#krate::arch::CpuNameTarget::FamilyModels(&[#(#fms),*]))
+            }
+        };
+        quote! {
+            #krate::arch::CpuName { name: #name, also: &[#(#also),*], target: #target },
+        }
+    });
+    quote! {
+        /// What people call each CPU ("Sapphire Rapids", "SPR", "Zen 4") and the generations
+        /// or CPU models the name stands for (the definitions' `cpu-names:`), compiled
+        /// whatever the features; `find_cpu` reads a query through it.
+        pub const CPU_NAMES: &[#krate::arch::CpuName] = &[#(#names)*];
+    }
+}
+
 /// `const DETECT`: the `detect:` condition, the CPU models and the enumeration roles.
 pub(super) fn detect_spec(krate: &TokenStream, g: &Generation) -> TokenStream {
     let vendor = format_ident!("{}", camel(&format!("{:?}", g.vendor)));

@@ -450,6 +450,7 @@ pub fn generations(krate: &TokenStream, model: &Model, split: bool) -> TokenStre
     let facilities = facilities(krate, model, cfg);
     let model_specs = model_specs(krate, model, &gens);
     let generic_events = generic_events(krate, &gens);
+    let cpu_names = cpu_names(krate, model);
     quote! {
         /// The generations with a run-time view, and their marker types. Generated from the
         /// definitions; `pmu_regs::arch` re-exports everything here.
@@ -520,6 +521,8 @@ pub fn generations(krate: &TokenStream, model: &Model, split: bool) -> TokenStre
             #model_specs
 
             #generic_events
+
+            #cpu_names
         }
     }
 }

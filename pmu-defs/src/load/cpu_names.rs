@@ -67,71 +67,13 @@ pub fn is_cpu_name_file(root: &Node) -> bool {
     }
 }
 
-/// A name folded for matching: lower case, without spaces, `-` and `_`.
+/// A name folded for matching: lower case, without spaces, `-` and `_`
+/// ([`pmu_vocab::cpu::folded`]).
 pub fn fold(name: &str) -> String {
-    name.chars()
-        .filter(|c| !matches!(c, ' ' | '-' | '_'))
-        .flat_map(char::to_lowercase)
-        .collect()
+    pmu_vocab::cpu::folded(name).collect()
 }
 
-/// A family and model: vendor string (when known), family and model numbers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct FamilyModel<'a> {
-    /// `GenuineIntel`, `AuthenticAMD`; `None` when the query did not say.
-    pub vendor: Option<&'a str>,
-    /// The family (display family: `0x19` for Zen 3 and Zen 4).
-    pub family: u32,
-    /// The model (display model).
-    pub model: u32,
-}
-
-impl<'a> FamilyModel<'a> {
-    /// Reads `GenuineIntel-6-8F` (a `cpus:` entry; a stepping suffix is ignored), `06_8F`
-    /// (Intel's DisplayFamily_DisplayModel) or `19h/11h`, `0x19/0x11`. Numbers are hex.
-    pub fn parse(s: &'a str) -> Option<Self> {
-        let hex = |t: &str| {
-            let t = t.trim();
-            let t = t
-                .strip_prefix("0x")
-                .or_else(|| t.strip_prefix("0X"))
-                .unwrap_or(t);
-            let t = t
-                .strip_suffix('h')
-                .or_else(|| t.strip_suffix('H'))
-                .unwrap_or(t);
-            (!t.is_empty() && t.len() <= 4)
-                .then(|| u32::from_str_radix(t, 16).ok())
-                .flatten()
-        };
-        let mut parts = s.split('-');
-        if let (Some(vendor), Some(f), Some(m)) = (parts.next(), parts.next(), parts.next())
-            && matches!(vendor, "GenuineIntel" | "AuthenticAMD" | "HygonGenuine")
-        {
-            return Some(FamilyModel {
-                vendor: Some(vendor),
-                family: hex(f)?,
-                model: hex(m)?,
-            });
-        }
-        let (f, m) = s.split_once('_').or_else(|| s.split_once('/'))?;
-        Some(FamilyModel {
-            vendor: None,
-            family: hex(f)?,
-            model: hex(m)?,
-        })
-    }
-
-    /// True when the `cpus:` entry `family_model` names this family and model (and vendor,
-    /// when this one has one).
-    pub fn matches(&self, family_model: &str) -> bool {
-        FamilyModel::parse(family_model).is_some_and(|c| {
-            c.family == self.family
-                && c.model == self.model
-                && self.vendor.is_none_or(|v| Some(v) == c.vendor)
-        })
-    }
-}
+pub use pmu_vocab::cpu::FamilyModel;
 
 impl Cx<'_> {
     /// Reads a CPU-name file (see the module docs).
@@ -218,36 +160,6 @@ impl Cx<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn family_model_forms() {
-        let spr = FamilyModel {
-            vendor: None,
-            family: 6,
-            model: 0x8F,
-        };
-        assert_eq!(FamilyModel::parse("06_8F"), Some(spr));
-        assert_eq!(FamilyModel::parse("6/8fh"), Some(spr));
-        assert_eq!(FamilyModel::parse("0x6/0x8F"), Some(spr));
-        let intel = FamilyModel::parse("GenuineIntel-6-8F").unwrap();
-        assert_eq!(intel.vendor, Some("GenuineIntel"));
-        assert!(spr.matches("GenuineIntel-6-8F") && intel.matches("GenuineIntel-6-8F"));
-        assert!(
-            FamilyModel::parse("19h/11h")
-                .unwrap()
-                .matches("AuthenticAMD-19-11")
-        );
-        assert!(!intel.matches("AuthenticAMD-6-8F"));
-        assert!(!spr.matches("GenuineIntel-6-55-[01234]"));
-        assert!(
-            FamilyModel::parse("06_55")
-                .unwrap()
-                .matches("GenuineIntel-6-55-[01234]")
-        );
-        for bad in ["", "skylake", "Sapphire Rapids", "06", "zz_11", "12345_1"] {
-            assert_eq!(FamilyModel::parse(bad), None, "{bad}");
-        }
-    }
 
     #[test]
     fn folding() {

@@ -427,6 +427,14 @@ pub const RESERVED_MARKERS: &[Reserved] = &[
         "the visitor type parameter of `Generation::visit`",
     ),
     ("Option", TYPE, "the prelude's `Option`"),
+    ("CpuName", TYPE, "`arch::CpuName` (a CPU's name)"),
+    ("CpuNameTarget", TYPE, "`arch::CpuNameTarget`"),
+    (
+        "CpuQuery",
+        TYPE,
+        "`arch::CpuQuery` (how `find_cpu` read a query)",
+    ),
+    ("FoundCpu", TYPE, "`arch::FoundCpu` (what `find_cpu` found)"),
 ];
 
 /// A generation's module: what the generator puts beside the registers.

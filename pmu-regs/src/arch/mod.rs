@@ -38,11 +38,13 @@ use crate::EventDesc;
 use crate::{ConstraintError, FieldError, PlacementError};
 use core::fmt;
 
+mod cpus;
 mod programming;
 mod registers;
 mod spec;
 
 pub use crate::__generations::*;
+pub use cpus::{CpuName, CpuNameTarget, CpuQuery, FoundCpu, find_cpu};
 pub use programming::Arch;
 pub use registers::{Access, Decoded, FieldInfo, InstanceName, RegInfo, Role, Run};
 pub use spec::*;
