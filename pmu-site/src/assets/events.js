@@ -8,7 +8,12 @@
  *
  * The address keeps the state: events.html#q=<filter>&open=<event name>&only=<tag>
  * &counter=<tag>&sort=<column key, - first for descending>; #ev-<event name> is an event's
- * permalink (its row opened and scrolled to). */
+ * permalink (its row opened and scrolled to).
+ *
+ * The rows are drawn in parts: the first FIRST (or up to the permalink's row) before the page
+ * shows, then twice as many as are drawn at each step (a table of 2,351 rows costs the
+ * browser seconds of layout at once). A filter draws every row at once (hidden rows cost
+ * little). The table has aria-busy="true" until every row is in it. */
 (function () {
   "use strict";
   var main = document.getElementById("main");
@@ -190,7 +195,8 @@
     if (open === undefined) open = !r.detail || r.detail.hidden;
     if (open && !r.detail) {
       r.detail = details(r.data);
-      r.tr.parentNode.insertBefore(r.detail, r.tr.nextSibling);
+      // A row not drawn yet gets its details row when it is (attach).
+      if (r.tr.parentNode) r.tr.parentNode.insertBefore(r.detail, r.tr.nextSibling);
     }
     if (r.detail) r.detail.hidden = !open || r.tr.hidden;
     r.button.setAttribute("aria-expanded", open ? "true" : "false");
@@ -259,9 +265,32 @@
     button.addEventListener("click", function () { toggle(row); saveHash(); });
     return row;
   });
-  var frag = document.createDocumentFragment();
-  rows.forEach(function (r, i) { r.order = i; frag.appendChild(r.tr); });
-  body.appendChild(frag);
+  rows.forEach(function (r, i) { r.order = i; });
+
+  /* Drawing in parts: `order` is the rows in the table's order, the first `drawn` of them in
+   * the table. */
+  var FIRST = 100;
+  var order = rows.slice(), drawn = 0, pending = null;
+  var tableEl = document.getElementById("ev-table");
+  function attach(upTo) {
+    upTo = Math.min(upTo, order.length);
+    if (upTo <= drawn) return;
+    var f = document.createDocumentFragment();
+    for (; drawn < upTo; drawn++) {
+      f.appendChild(order[drawn].tr);
+      if (order[drawn].detail) f.appendChild(order[drawn].detail);
+    }
+    body.appendChild(f);
+    if (drawn === order.length && tableEl) tableEl.removeAttribute("aria-busy");
+  }
+  function drawRest() {
+    if (pending !== null || drawn >= order.length) return;
+    if (tableEl) tableEl.setAttribute("aria-busy", "true");
+    pending = setTimeout(function step() {
+      attach(2 * drawn + FIRST);
+      pending = drawn < order.length ? setTimeout(step, 0) : null;
+    }, 0);
+  }
 
   /* Sorting: by the column's value (numbers and BigInt hex values as numbers, text in natural
    * order); the rows keep their details row after them. */
@@ -291,12 +320,12 @@
       });
       list = keyed.map(function (x) { return x[1]; });
     }
-    var f = document.createDocumentFragment();
-    list.forEach(function (r) {
-      f.appendChild(r.tr);
-      if (r.detail) f.appendChild(r.detail);
-    });
-    body.appendChild(f);
+    // The rows drawn so far, in the new order.
+    var n = drawn;
+    order = list;
+    drawn = 0;
+    body.textContent = "";
+    attach(n);
     headers.forEach(function (b) {
       var th = b.parentNode;
       if (b.getAttribute("data-key") === sortKey) {
@@ -358,6 +387,8 @@
       if (r.detail) r.detail.hidden = !ok || !r.open;
       if (ok) n++;
     });
+    // Filtered: every row at once (the hidden ones cost little).
+    if (tokens.length || need.length) attach(order.length);
     count.textContent = tokens.length || need.length
       ? "Showing " + n + " of " + rows.length + (rows.length === 1 ? " event" : " events")
       : rows.length + (rows.length === 1 ? " event" : " events");
@@ -406,8 +437,10 @@
     return target;
   }
   function reveal(name) {
-    rows.forEach(function (r) {
-      if (r.rawName === name && r.tr.scrollIntoView) r.tr.scrollIntoView({ block: "center" });
+    order.forEach(function (r, i) {
+      if (r.rawName !== name) return;
+      attach(i + FIRST);
+      if (r.tr.scrollIntoView) r.tr.scrollIntoView({ block: "center" });
     });
   }
   input.addEventListener("input", function () { apply(); saveHash(); });
@@ -418,5 +451,7 @@
   });
   var first = fromHash();
   apply();
+  attach(FIRST);
   if (first !== null) reveal(first);
+  drawRest();
 })();
