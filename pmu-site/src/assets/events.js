@@ -10,7 +10,8 @@
  * &counter=<tag>&sort=<column key, - first for descending>; #ev-<event name> is an event's
  * permalink (its row opened and scrolled to).
  *
- * The rows are drawn in parts: the first FIRST (or up to the permalink's row) before the page
+ * The rows are drawn in parts, each row's elements made when it is first drawn or opened:
+ * the first FIRST (or up to the permalink's row) before the page
  * shows, then four times as many more at each step (a table of 2,351 rows costs the
  * browser seconds of layout at once). A filter draws every row at once (hidden rows cost
  * little). The table has aria-busy="true" until every row is in it. */
@@ -192,6 +193,7 @@
   }
 
   function toggle(r, open) {
+    draw(r);
     if (open === undefined) open = !r.detail || r.detail.hidden;
     if (open && !r.detail) {
       r.detail = details(r.data);
@@ -204,7 +206,10 @@
     r.open = open;
   }
 
-  var rows = table.rows.map(function (r) {
+  /* A row's elements, made when it is first drawn (or opened). */
+  function draw(row) {
+    if (row.tr) return row.tr;
+    var r = row.data;
     var tr = document.createElement("tr");
     if (iName >= 0) tr.id = "ev-" + r[iName];
     shown.forEach(function (i) {
@@ -249,21 +254,27 @@
     button.setAttribute("aria-expanded", "false");
     more.appendChild(button);
     tr.appendChild(more);
-    var tags = iTags >= 0 && Array.isArray(r[iTags]) ? r[iTags] : [];
-    tr.setAttribute("data-tags", tags.join(" "));
-    var row = {
-      tr: tr,
+    tr.setAttribute("data-tags", row.tags.join(" "));
+    tr.hidden = row.hidden;
+    row.tr = tr;
+    row.button = button;
+    button.addEventListener("click", function () { toggle(row); saveHash(); });
+    return tr;
+  }
+  var rows = table.rows.map(function (r) {
+    return {
+      tr: null,
       data: r,
-      button: button,
+      button: null,
       detail: null,
       open: false,
+      hidden: false,
+      tags: iTags >= 0 && Array.isArray(r[iTags]) ? r[iTags] : [],
       rawName: iName >= 0 ? String(r[iName]) : "",
       name: iName >= 0 ? String(r[iName]).toLowerCase() : "",
       event: iEvent >= 0 ? r[iEvent] : null,
       umask: iUmask >= 0 ? r[iUmask] : null
     };
-    button.addEventListener("click", function () { toggle(row); saveHash(); });
-    return row;
   });
   rows.forEach(function (r, i) { r.order = i; });
 
@@ -277,7 +288,7 @@
     if (upTo <= drawn) return;
     var f = document.createDocumentFragment();
     for (; drawn < upTo; drawn++) {
-      f.appendChild(order[drawn].tr);
+      f.appendChild(draw(order[drawn]));
       if (order[drawn].detail) f.appendChild(order[drawn].detail);
     }
     body.appendChild(f);
@@ -380,10 +391,10 @@
     var need = wanted();
     var n = 0;
     rows.forEach(function (r) {
-      var has = (r.tr.getAttribute("data-tags") || "").split(" ");
       var ok = tests.every(function (f) { return f(r); }) &&
-        need.every(function (t) { return has.indexOf(t) !== -1; });
-      r.tr.hidden = !ok;
+        need.every(function (t) { return r.tags.indexOf(t) !== -1; });
+      r.hidden = !ok;
+      if (r.tr) r.tr.hidden = !ok;
       if (r.detail) r.detail.hidden = !ok || !r.open;
       if (ok) n++;
     });
