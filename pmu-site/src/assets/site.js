@@ -499,7 +499,7 @@
       if (h.decode) {
         note.textContent = gen ? "as an event of " + r.scope.name + " (" + gen + ")" : "in the decoder";
       } else {
-        note.textContent = (e[5] ? e[5] + " \u00b7 " : "") + (gen ? "on " + r.scope.name + " (" + gen + ")" : generations(e[3]));
+        note.textContent = (e[5] ? e[5] + " \u00b7 " : "") + (gen || generations(e[3]));
       }
       a.appendChild(k);
       a.appendChild(document.createTextNode(" "));
