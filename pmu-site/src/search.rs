@@ -28,6 +28,12 @@
 //! carry a seventh element, their page (`cpus/sapphire-rapids.html`, `gen/<id>/index.html`);
 //! a CPU's `gens` are the generations its name stands for and its note its vendor and
 //! family/models, a generation's note its title (`Ctx::title_of`).
+//!
+//! A query naming a CPU in full and something else ("SPR IA32_PERFEVTSEL") is matched against
+//! the entries whose `gens` have one of the CPU's generations, each hit opening the item on
+//! that generation: `gen/<slug>/reg/<NAME>.html` (every generation has a page for each of its
+//! registers), `gen/<slug>/events.html#ev-<NAME>` (the row's permalink). A hexadecimal value
+//! ("decode 0x004301d1 spr") offers the decoder, `decoder.html#gen=<id>&value=<value>`.
 
 use crate::context::{Ctx, paths};
 use crate::escape::json_for_js;

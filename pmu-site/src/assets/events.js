@@ -8,7 +8,13 @@
  *
  * The address keeps the state: events.html#q=<filter>&open=<event name>&only=<tag>
  * &counter=<tag>&sort=<column key, - first for descending>; #ev-<event name> is an event's
- * permalink (its row opened and scrolled to). */
+ * permalink (its row opened and scrolled to).
+ *
+ * The rows are drawn in parts, each row's elements made when it is first drawn or opened:
+ * the first FIRST (or up to the permalink's row) before the page
+ * shows, then four times as many more at each step (a table of 2,351 rows costs the
+ * browser seconds of layout at once). A filter draws every row at once (hidden rows cost
+ * little). The table has aria-busy="true" until every row is in it. */
 (function () {
   "use strict";
   var main = document.getElementById("main");
@@ -187,10 +193,12 @@
   }
 
   function toggle(r, open) {
+    draw(r);
     if (open === undefined) open = !r.detail || r.detail.hidden;
     if (open && !r.detail) {
       r.detail = details(r.data);
-      r.tr.parentNode.insertBefore(r.detail, r.tr.nextSibling);
+      // A row not drawn yet gets its details row when it is (attach).
+      if (r.tr.parentNode) r.tr.parentNode.insertBefore(r.detail, r.tr.nextSibling);
     }
     if (r.detail) r.detail.hidden = !open || r.tr.hidden;
     r.button.setAttribute("aria-expanded", open ? "true" : "false");
@@ -198,7 +206,10 @@
     r.open = open;
   }
 
-  var rows = table.rows.map(function (r) {
+  /* A row's elements, made when it is first drawn (or opened). */
+  function draw(row) {
+    if (row.tr) return row.tr;
+    var r = row.data;
     var tr = document.createElement("tr");
     if (iName >= 0) tr.id = "ev-" + r[iName];
     shown.forEach(function (i) {
@@ -243,25 +254,54 @@
     button.setAttribute("aria-expanded", "false");
     more.appendChild(button);
     tr.appendChild(more);
-    var tags = iTags >= 0 && Array.isArray(r[iTags]) ? r[iTags] : [];
-    tr.setAttribute("data-tags", tags.join(" "));
-    var row = {
-      tr: tr,
+    tr.setAttribute("data-tags", row.tags.join(" "));
+    tr.hidden = row.hidden;
+    row.tr = tr;
+    row.button = button;
+    button.addEventListener("click", function () { toggle(row); saveHash(); });
+    return tr;
+  }
+  var rows = table.rows.map(function (r) {
+    return {
+      tr: null,
       data: r,
-      button: button,
+      button: null,
       detail: null,
       open: false,
+      hidden: false,
+      tags: iTags >= 0 && Array.isArray(r[iTags]) ? r[iTags] : [],
       rawName: iName >= 0 ? String(r[iName]) : "",
       name: iName >= 0 ? String(r[iName]).toLowerCase() : "",
       event: iEvent >= 0 ? r[iEvent] : null,
       umask: iUmask >= 0 ? r[iUmask] : null
     };
-    button.addEventListener("click", function () { toggle(row); saveHash(); });
-    return row;
   });
-  var frag = document.createDocumentFragment();
-  rows.forEach(function (r, i) { r.order = i; frag.appendChild(r.tr); });
-  body.appendChild(frag);
+  rows.forEach(function (r, i) { r.order = i; });
+
+  /* Drawing in parts: `order` is the rows in the table's order, the first `drawn` of them in
+   * the table. */
+  var FIRST = 100;
+  var order = rows.slice(), drawn = 0, pending = null;
+  var tableEl = document.getElementById("ev-table");
+  function attach(upTo) {
+    upTo = Math.min(upTo, order.length);
+    if (upTo <= drawn) return;
+    var f = document.createDocumentFragment();
+    for (; drawn < upTo; drawn++) {
+      f.appendChild(draw(order[drawn]));
+      if (order[drawn].detail) f.appendChild(order[drawn].detail);
+    }
+    body.appendChild(f);
+    if (drawn === order.length && tableEl) tableEl.removeAttribute("aria-busy");
+  }
+  function drawRest() {
+    if (pending !== null || drawn >= order.length) return;
+    if (tableEl) tableEl.setAttribute("aria-busy", "true");
+    pending = setTimeout(function step() {
+      attach(5 * drawn);
+      pending = drawn < order.length ? setTimeout(step, 0) : null;
+    }, 0);
+  }
 
   /* Sorting: by the column's value (numbers and BigInt hex values as numbers, text in natural
    * order); the rows keep their details row after them. */
@@ -291,12 +331,12 @@
       });
       list = keyed.map(function (x) { return x[1]; });
     }
-    var f = document.createDocumentFragment();
-    list.forEach(function (r) {
-      f.appendChild(r.tr);
-      if (r.detail) f.appendChild(r.detail);
-    });
-    body.appendChild(f);
+    // The rows drawn so far, in the new order.
+    var n = drawn;
+    order = list;
+    drawn = 0;
+    body.textContent = "";
+    attach(n);
     headers.forEach(function (b) {
       var th = b.parentNode;
       if (b.getAttribute("data-key") === sortKey) {
@@ -351,13 +391,15 @@
     var need = wanted();
     var n = 0;
     rows.forEach(function (r) {
-      var has = (r.tr.getAttribute("data-tags") || "").split(" ");
       var ok = tests.every(function (f) { return f(r); }) &&
-        need.every(function (t) { return has.indexOf(t) !== -1; });
-      r.tr.hidden = !ok;
+        need.every(function (t) { return r.tags.indexOf(t) !== -1; });
+      r.hidden = !ok;
+      if (r.tr) r.tr.hidden = !ok;
       if (r.detail) r.detail.hidden = !ok || !r.open;
       if (ok) n++;
     });
+    // Filtered: every row at once (the hidden ones cost little).
+    if (tokens.length || need.length) attach(order.length);
     count.textContent = tokens.length || need.length
       ? "Showing " + n + " of " + rows.length + (rows.length === 1 ? " event" : " events")
       : rows.length + (rows.length === 1 ? " event" : " events");
@@ -406,8 +448,10 @@
     return target;
   }
   function reveal(name) {
-    rows.forEach(function (r) {
-      if (r.rawName === name && r.tr.scrollIntoView) r.tr.scrollIntoView({ block: "center" });
+    order.forEach(function (r, i) {
+      if (r.rawName !== name) return;
+      attach(i + FIRST);
+      if (r.tr.scrollIntoView) r.tr.scrollIntoView({ block: "center" });
     });
   }
   input.addEventListener("input", function () { apply(); saveHash(); });
@@ -418,5 +462,7 @@
   });
   var first = fromHash();
   apply();
+  attach(FIRST);
   if (first !== null) reveal(first);
+  drawRest();
 })();

@@ -230,6 +230,13 @@
  * three words of LONGEST_LAT_CACHE), then by how well the words match (whole words before
  * prefixes, CPUs before generations before registers before fields before events), then
  * shorter names first.
+ * A query naming a CPU in full (its name, an abbreviation or a family/model: "SPR
+ * IA32_PERFEVTSEL", "zen 4 ex_ret_instr", "06_8F L3_MISS") and something else is searched in
+ * that CPU's generations only (what they inherit included): each hit opens the item on the
+ * CPU's generation (its register page, its event's row), one hit per generation of a hybrid
+ * CPU. A hexadecimal value (0x and five digits or more, or any after the word "decode") adds
+ * a hit opening the decoder with the value, on each of the CPU's generations when the query
+ * names one.
  * page.html?search=<query> opens with the results shown. Results record the time from the
  * first keystroke (or the page load, for ?search=) to the first results in data-first-ms. */
 (function () {
@@ -289,24 +296,23 @@
 
   /* Query words; an address or code keeps its dots, others split on _ and . too. */
   function tokens(q) {
-    var out = [];
-    q.toLowerCase().trim().split(/\s+/).forEach(function (t) {
-      if (!t) return;
-      var m = /^(?:0x)?([0-9a-f]{1,3})[.:\/](?:0x)?([0-9a-f]{1,2})$/.exec(t);
-      if (m) { out.push({ forms: [pad(m[1]) + "." + pad(m[2])], code: true }); return; }
-      // A family/model: GenuineIntel-6-8F (a stepping after it ignored), 06_8F, 6-8F, 19h/11h.
-      m = /^(?:genuineintel|authenticamd|hygongenuine)-([0-9a-f]{1,2})-([0-9a-f]{1,2})(?:-.*)?$/.exec(t) ||
-        /^(?:0x)?([0-9a-f]{1,2})[_-](?:0x)?([0-9a-f]{1,2})$/.exec(t) ||
-        /^([0-9a-f]{1,2})h\/([0-9a-f]{1,2})h$/.exec(t);
-      if (m) { out.push({ forms: [pad(m[1]) + "_" + pad(m[2])] }); return; }
-      m = /^([0-9a-f]+)h$/.exec(t);
-      if (m) { out.push({ forms: ["0x" + m[1].replace(/^0+(?=.)/, "")] }); return; }
-      if (/^0x[0-9a-f]+$/.test(t)) { out.push({ forms: ["0x" + t.slice(2).replace(/^0+(?=..)/, "")] }); return; }
-      t.split(/[^a-z0-9]+/).filter(Boolean).forEach(function (w) {
-        out.push({ forms: /^[0-9a-f]{2,3}$/.test(w) ? [w, "0x" + w] : [w] });
-      });
+    return words(q).reduce(function (out, t) { return out.concat(tokensOf(t)); }, []);
+  }
+  function words(q) { return q.toLowerCase().trim().split(/\s+/).filter(Boolean); }
+  function tokensOf(t) {
+    var m = /^(?:0x)?([0-9a-f]{1,3})[.:\/](?:0x)?([0-9a-f]{1,2})$/.exec(t);
+    if (m) return [{ forms: [pad(m[1]) + "." + pad(m[2])], code: true }];
+    // A family/model: GenuineIntel-6-8F (a stepping after it ignored), 06_8F, 6-8F, 19h/11h.
+    m = /^(?:genuineintel|authenticamd|hygongenuine)-([0-9a-f]{1,2})-([0-9a-f]{1,2})(?:-.*)?$/.exec(t) ||
+      /^(?:0x)?([0-9a-f]{1,2})[_-](?:0x)?([0-9a-f]{1,2})$/.exec(t) ||
+      /^([0-9a-f]{1,2})h\/([0-9a-f]{1,2})h$/.exec(t);
+    if (m) return [{ forms: [pad(m[1]) + "_" + pad(m[2])] }];
+    m = /^([0-9a-f]+)h$/.exec(t);
+    if (m) return [{ forms: ["0x" + m[1].replace(/^0+(?=.)/, "")] }];
+    if (/^0x[0-9a-f]+$/.test(t)) return [{ forms: ["0x" + t.slice(2).replace(/^0+(?=..)/, "")] }];
+    return t.split(/[^a-z0-9]+/).filter(Boolean).map(function (w) {
+      return { forms: /^[0-9a-f]{2,3}$/.test(w) ? [w, "0x" + w] : [w] };
     });
-    return out;
   }
   function pad(h) { return h.length < 2 ? "0" + h : h; }
 
@@ -332,22 +338,97 @@
     }
     return { s: total + (RANK[index.data.kinds[item.e[0]]] || 0), cover: Math.min(1, covered / item.own) };
   }
-  function search(q) {
-    var toks = tokens(q);
-    if (!toks.length) return { hits: [], total: 0 };
-    var hits = [];
+  /* Whether generation i is in an entry's generations (an index, or a bit set in hex). */
+  function has(bits, i) {
+    if (typeof bits === "number") return bits === i;
+    var d = bits.length - 1 - (i >> 2);
+    return d >= 0 && (parseInt(bits.charAt(d), 16) & (1 << (i & 3))) !== 0;
+  }
+  /* The CPU the query names in full with whole words, and which tokens name it: the CPU
+   * naming the most tokens, when some tokens are left for the items (or, `whole`, none). */
+  function scopeOf(toks, whole) {
+    var best = null;
     index.items.forEach(function (item) {
-      var m = match(item, toks);
-      if (m) hits.push({ item: item, s: m.s, cover: m.cover });
+      if (index.data.kinds[item.e[0]] !== "cpu") return;
+      var used = [], covered = 0;
+      toks.forEach(function (t, i) {
+        var c = 0;
+        t.forms.forEach(function (form) {
+          item.words.forEach(function (w, j) { if (w === form && item.covers[j] > c) c = item.covers[j]; });
+        });
+        if (c > 0) { used.push(i); covered += c; }
+      });
+      if (!used.length || covered < item.own - 1e-6) return;
+      if (!best || used.length > best.used.length) best = { item: item, used: used };
     });
+    // A query that is a CPU's name ("Zen 4", not Zen 1 and a "4") finds that CPU.
+    if (!best || (!whole && best.used.length === toks.length)) return null;
+    var gens = [];
+    index.data.gens.forEach(function (id, i) { if (has(best.item.e[3], i)) gens.push(i); });
+    return { name: best.item.e[1], gens: gens, used: best.used };
+  }
+  /* A value to decode: 0x and five digits or more, or any hexadecimal word after "decode". */
+  function valueOf(ws) {
+    var asked = ws.indexOf("decode") !== -1;
+    for (var i = 0; i < ws.length; i++) {
+      var m = /^(0x)?([0-9a-f_]+)$/.exec(ws[i]);
+      if (!m || !/[0-9a-f]/.test(m[2])) continue;
+      var digits = m[2].replace(/_/g, "");
+      if (digits.replace(/^0+(?=.)/, "").length > 16) continue;
+      if ((m[1] && digits.length >= 5) || (asked && ws[i] !== "decode")) {
+        return { at: i, asked: asked, text: "0x" + digits.toUpperCase() };
+      }
+    }
+    return null;
+  }
+  var ITEMS = { register: true, field: true, event: true };
+  function ranked(hits) {
     // Names the query accounts for entirely first, then the better match, then shorter.
-    hits.sort(function (a, b) {
+    return hits.sort(function (a, b) {
       return b.cover - a.cover || b.s - a.s || a.item.size - b.item.size || (a.item.e[1] < b.item.e[1] ? -1 : 1);
     });
-    return { hits: hits.slice(0, LIMIT), total: hits.length };
   }
-  function url(e) {
+  function search(q) {
+    var ws = words(q), value = valueOf(ws);
+    // "decode" and the value after it are no item's words; a value alone may be an address.
+    var toks = tokens((value && value.asked ? ws.filter(function (w, i) { return i !== value.at && w !== "decode"; }) : ws).join(" "));
+    var scope = toks.length ? scopeOf(toks, !!value) : null;
+    var hits = [];
+    if (scope) {
+      var own = toks.filter(function (t, i) { return scope.used.indexOf(i) === -1; });
+      index.items.forEach(function (item) {
+        if (!own.length || !ITEMS[index.data.kinds[item.e[0]]]) return;
+        var m = match(item, own);
+        if (m) scope.gens.forEach(function (g) {
+          if (has(item.e[3], g)) hits.push({ item: item, s: m.s, cover: m.cover, gen: g });
+        });
+      });
+      // Nothing of that CPU: the whole query, as any other.
+      if (!hits.length && !value) scope = null;
+    }
+    if (!scope && toks.length) {
+      index.items.forEach(function (item) {
+        var m = match(item, toks);
+        if (m) hits.push({ item: item, s: m.s, cover: m.cover });
+      });
+    }
+    ranked(hits);
+    if (value) {
+      var decode = (scope ? scope.gens : [undefined]).map(function (g) { return { decode: value.text, gen: g }; });
+      hits = value.asked || !hits.length ? decode.concat(hits) : hits.concat(decode);
+    }
+    return { hits: hits.slice(0, LIMIT), total: hits.length, scope: scope };
+  }
+  function url(e, gen) {
     if (e.length > 6 && e[6]) return root + e[6];
+    if (gen !== undefined) {
+      // On the generation the query's CPU has: its register page, its event's row.
+      var at = root + index.data.slugs[gen];
+      if (e[0] === 2) return at + "/events.html#ev-" + encodeURIComponent(e[1]);
+      var reg = e[0] === 1 ? e[1].slice(0, e[1].indexOf(".")) : e[1];
+      var anchor = e[0] === 1 && gen === e[2] ? "#field-" + e[1].slice(e[1].indexOf(".") + 1) : "";
+      return at + "/reg/" + reg + ".html" + anchor;
+    }
     var dir = index.data.slugs[e[2]];
     if (e[0] === 0) return root + dir + "/reg/" + e[1] + ".html";
     if (e[0] === 1) {
@@ -368,7 +449,7 @@
     if (ids.length <= 3) return ids.join(", ");
     return ids.slice(0, 2).join(", ") + " and " + (ids.length - 2) + " more";
   }
-  var KIND_LABEL = { register: "Register", field: "Field", event: "Event", cpu: "CPU", generation: "Generation" };
+  var KIND_LABEL = { register: "Register", field: "Field", event: "Event", cpu: "CPU", generation: "Generation", decode: "Decode" };
   function render(q) {
     var t0 = performance.now();
     var r = search(q);
@@ -386,15 +467,28 @@
       none.textContent = "Nothing matches \u201c" + q.trim() + "\u201d.";
       box.appendChild(none);
     }
+    if (r.scope) {
+      box.setAttribute("data-cpu", r.scope.name);
+      var on = document.createElement("p");
+      on.className = "note";
+      on.textContent = "On " + r.scope.name + ": " + r.scope.gens.map(function (g) { return index.data.gens[g]; }).join(", ");
+      box.appendChild(on);
+    } else {
+      box.removeAttribute("data-cpu");
+    }
     var list = document.createElement("ul");
     r.hits.forEach(function (h) {
-      var e = h.item.e, kind = index.data.kinds[e[0]];
+      var e = h.decode ? [null, h.decode] : h.item.e, kind = h.decode ? "decode" : index.data.kinds[e[0]];
       var li = document.createElement("li");
       var a = document.createElement("a");
-      a.href = url(e);
+      var gen = h.gen === undefined ? null : index.data.gens[h.gen];
+      a.href = h.decode
+        ? root + "decoder.html#" + (gen ? "gen=" + encodeURIComponent(gen) + "&" : "") + "value=" + h.decode
+        : url(e, h.gen);
       a.className = "hit";
       a.setAttribute("data-kind", kind);
       a.setAttribute("data-name", e[1]);
+      if (gen) a.setAttribute("data-gen", gen);
       var k = document.createElement("span");
       k.className = "kind";
       k.textContent = KIND_LABEL[kind];
@@ -402,7 +496,11 @@
       name.textContent = e[1];
       var note = document.createElement("span");
       note.className = "note";
-      note.textContent = (e[5] ? e[5] + " \u00b7 " : "") + generations(e[3]);
+      if (h.decode) {
+        note.textContent = gen ? "as an event of " + r.scope.name + " (" + gen + ")" : "in the decoder";
+      } else {
+        note.textContent = (e[5] ? e[5] + " \u00b7 " : "") + (gen || generations(e[3]));
+      }
       a.appendChild(k);
       a.appendChild(document.createTextNode(" "));
       a.appendChild(name);

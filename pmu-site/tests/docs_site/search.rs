@@ -244,3 +244,55 @@ fn search_index_finds_cpus_by_name_abbreviation_and_family_model() {
         .count();
     assert_eq!(generations, model().generations.len());
 }
+
+/// A query naming a CPU opens each register, field or event on the CPU's generation (`site.js`
+/// builds `gen/<id>/reg/<NAME>.html` and `gen/<id>/events.html#ev-<NAME>` for each generation
+/// an entry has): every generation of every entry has that page, and that row in its table.
+#[test]
+fn search_entries_open_on_each_of_their_generations() {
+    let js = site().get(docs::search::PATH).unwrap();
+    let index = js_value(js, "PMU.search = ");
+    let slugs: Vec<&str> = (index["slugs"].as_array().unwrap().iter())
+        .map(|s| s.as_str().unwrap())
+        .collect();
+    let rows: Vec<BTreeSet<String>> = (model().generations.iter())
+        .map(|g| {
+            let Some(js) = site().get(&format!("data/events/{}.js", g.id)) else {
+                return BTreeSet::new();
+            };
+            let t = js_value(js, &format!("PMU.events[\"{}\"] = ", g.id));
+            let name = (t["columns"].as_array().unwrap().iter())
+                .position(|c| c["key"] == "name")
+                .unwrap();
+            (t["rows"].as_array().unwrap().iter())
+                .map(|r| r[name].as_str().unwrap().to_owned())
+                .collect()
+        })
+        .collect();
+    let mut checked = 0;
+    for e in index["entries"].as_array().unwrap() {
+        let kind = e[0].as_u64().unwrap();
+        if kind > 2 {
+            continue;
+        }
+        let name = e[1].as_str().unwrap();
+        let on: Vec<usize> = match &e[3] {
+            serde_json::Value::String(s) => {
+                let bits = u128::from_str_radix(s, 16).unwrap();
+                (0..slugs.len()).filter(|i| bits >> i & 1 == 1).collect()
+            }
+            n => vec![n.as_u64().unwrap() as usize],
+        };
+        for i in on {
+            if kind == 2 {
+                assert!(rows[i].contains(name), "{name}: no row in {}", slugs[i]);
+            } else {
+                let reg = name.split('.').next().unwrap();
+                let page = format!("{}/reg/{reg}.html", slugs[i]);
+                assert!(site().get(&page).is_some(), "{name}: no {page}");
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 10_000, "{checked}");
+}

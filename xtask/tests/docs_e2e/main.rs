@@ -9,7 +9,8 @@
 //!
 //! `driver.rs` has the harness (Chromium, the site, loading and driving a page); `tables.rs`
 //! the event table's sorting, filters and fit at 1366 px, and every page at 390 px; `timing.rs`
-//! the load times of the heaviest pages (printed).
+//! the load times of the heaviest pages (printed); `two_steps.rs` the user tasks of issue 29,
+//! each two steps from the home page (a query, then its first hit).
 
 #[path = "../../../pmu-site/tests/support/mod.rs"]
 mod support;
@@ -18,6 +19,7 @@ mod a11y;
 mod driver;
 mod tables;
 mod timing;
+mod two_steps;
 
 use driver::*;
 use scraper::Html;

@@ -1,5 +1,5 @@
 //! The event table at 1366 px (its values visible, sorting, filters, permalinks with the Rust
-//! path), the sidebar's tree, and every kind of page at 390 px.
+//! path, a large table drawn in parts), the sidebar's tree, and every kind of page at 390 px.
 
 use super::driver::*;
 use super::support;
@@ -275,4 +275,47 @@ fn the_decoders_event_field_finds_an_event_by_name() {
     let shown = log[2].as_str().unwrap().trim_start_matches("0x");
     assert_eq!(u64::from_str_radix(shown, 16).unwrap(), enc.value);
     let _ = doc;
+}
+
+/// Cascade Lake X's 2,351 events: the page shows its first rows before drawing the rest in
+/// parts (the table busy meanwhile); a filter typed before then covers every row; in the end
+/// every row is there, in the model's order.
+#[test]
+fn a_large_event_table_draws_its_first_rows_at_once_and_the_rest_in_parts() {
+    let g = support::model().generation("intel-cascadelakex").unwrap();
+    let site = site_dir();
+    let page = "gen/intel-cascadelakex/events.html";
+    // What the page has when its scripts have run, before any later task.
+    let probe = "<script>window.__atLoad = [document.querySelectorAll('#ev-body tr[id]').length, \
+         document.getElementById('ev-table').getAttribute('aria-busy')];\n\
+         var q = document.getElementById('ev-q'); q.value = 'l2_rqsts';\n\
+         q.dispatchEvent(new Event('input', { bubbles: true }));\n\
+         window.__filtered = document.querySelectorAll('#ev-body tr[id]:not([hidden])').length;</script>\n</body>";
+    let src = std::fs::read_to_string(site.join(page)).unwrap();
+    let copy = format!("gen/intel-cascadelakex/events.parts-{}.html", unique());
+    std::fs::write(site.join(&copy), src.replacen("</body>", probe, 1)).unwrap();
+    let (_, log) = drive(
+        site,
+        &copy,
+        &[
+            "return [window.__atLoad, window.__filtered, document.querySelectorAll('#ev-body tr[id]').length, $('#ev-table').getAttribute('aria-busy')];",
+            "type($('#ev-q'), ''); return null;",
+            VISIBLE_IDS,
+        ],
+    );
+    let _ = std::fs::remove_file(site.join(&copy));
+    let first = log[0][0][0].as_u64().unwrap() as usize;
+    assert!(first > 0 && first < g.events.len() / 4, "{}", log[0]);
+    assert_eq!(log[0][0][1], "true", "{}", log[0]);
+    let l2 = g
+        .events
+        .iter()
+        .filter(|e| e.name.to_lowercase().contains("l2_rqsts"))
+        .count();
+    assert!(l2 > 0);
+    assert_eq!(log[0][1], l2, "{}", log[0]);
+    assert_eq!(log[0][2], g.events.len(), "{}", log[0]);
+    assert!(log[0][3].is_null(), "{}", log[0]);
+    let want: Vec<&str> = g.events.iter().map(|e| e.name.as_str()).collect();
+    assert_eq!(names(&log[2]), want);
 }
